@@ -1,0 +1,98 @@
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
+import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
+import { ensureSqliteDir, readDbConfig, type DbConfig } from "./config.ts";
+
+/**
+ * The one Prisma module. The client is chosen from DATABASE_URL at run time (SQLite by default,
+ * PostgreSQL for postgres:// URLs) and cached on globalThis so that Next's hot reload and the
+ * test suite do not open a connection per import. Password hashes are omitted from every query
+ * unless a caller asks for them explicitly (lib/auth).
+ */
+const clientOptions = { omit: { user: { passwordHash: true } } } as const;
+
+function makeSqlite(config: Extract<DbConfig, { provider: "sqlite" }>) {
+  ensureSqliteDir(config.file);
+  const adapter = new PrismaBetterSqlite3({ url: config.file, timeout: 15_000 });
+  return new SqliteClient({ adapter, ...clientOptions });
+}
+
+/** The type every caller sees. The PostgreSQL client has the same models and methods; its
+ * generated type differs only in details we do not use (isolation levels, some filters). */
+export type Db = ReturnType<typeof makeSqlite>;
+
+function makePostgres(config: Extract<DbConfig, { provider: "postgres" }>): Db {
+  const url = new URL(config.url);
+  url.searchParams.delete("schema");
+  const pool = {
+    connectionString: url.toString(),
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    ...(config.schema ? { options: `-c search_path="${config.schema}"` } : {}),
+  };
+  const adapter = new PrismaPg(pool, config.schema ? { schema: config.schema } : undefined);
+  // The one cast between the two generated clients (see ../shared/STACK.md).
+  return new PostgresClient({ adapter, ...clientOptions }) as unknown as Db;
+}
+
+type Cached = { key: string; db: Db; ready: Promise<void> };
+const globalForDb = globalThis as unknown as { __assessorDb?: Cached };
+
+async function prepare(db: Db, config: DbConfig): Promise<void> {
+  if (config.provider === "sqlite") {
+    // WAL lets readers (the app) and a writer (an import) work at once; NORMAL is durable in WAL
+    // mode against application crashes, which is what "never lose an acknowledged grade" needs.
+    await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    await db.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
+    await db.$executeRawUnsafe("PRAGMA foreign_keys = ON");
+  }
+}
+
+export function dbProvider(): DbConfig["provider"] {
+  return readDbConfig().provider;
+}
+
+/** The shared client, connected and configured. */
+export async function getDb(): Promise<Db> {
+  const config = readDbConfig();
+  const key = config.url;
+  const cached = globalForDb.__assessorDb;
+  if (cached && cached.key === key) {
+    await cached.ready;
+    return cached.db;
+  }
+  if (cached) await cached.db.$disconnect();
+  const db = config.provider === "sqlite" ? makeSqlite(config) : makePostgres(config);
+  const entry: Cached = { key, db, ready: prepare(db, config) };
+  globalForDb.__assessorDb = entry;
+  await entry.ready;
+  return db;
+}
+
+export async function closeDb(): Promise<void> {
+  const cached = globalForDb.__assessorDb;
+  globalForDb.__assessorDb = undefined;
+  if (cached) await cached.db.$disconnect();
+}
+
+export { Prisma } from "./generated/sqlite/client.ts";
+export type {
+  User,
+  Project,
+  Video,
+  Chunk,
+  Query,
+  QueryTag,
+  Run,
+  RunEntry,
+  PoolItem,
+  PoolProvenance,
+  Assignment,
+  Judgement,
+  Adjudication,
+  JudgeLabel,
+  ReferenceLabel,
+  LabelEvent,
+  ImportRecord,
+} from "./generated/sqlite/browser.ts";
+export { Role, DisagreementRule, LabelKind } from "./generated/sqlite/enums.ts";

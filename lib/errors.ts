@@ -1,0 +1,51 @@
+/**
+ * Typed errors shared by the CLI, route handlers and server actions. Each carries a code that
+ * maps to one HTTP status (lib/auth/route.ts) and to a non-zero CLI exit (bin/main.ts).
+ */
+export type ErrorCode = "bad_input" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "too_many_requests";
+
+export const httpStatus: Record<ErrorCode, number> = {
+  bad_input: 422,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+};
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+/** One problem in an input file, located precisely enough to fix it. */
+export type LocatedError = { file: string; line: number; field?: string; message: string };
+
+export function formatLocated(e: LocatedError): string {
+  return `${e.file}:${e.line}${e.field ? `: ${e.field}` : ""}: ${e.message}`;
+}
+
+/** A file (or upload) that failed validation. Nothing from it was written. */
+export class ValidationError extends AppError {
+  constructor(readonly errors: LocatedError[]) {
+    super("bad_input", errors.length === 1 ? formatLocated(errors[0]) : `${errors.length} errors:\n${errors.slice(0, 50).map(formatLocated).join("\n")}${errors.length > 50 ? `\n… and ${errors.length - 50} more` : ""}`, errors);
+    this.name = "ValidationError";
+  }
+}
+
+/** Prisma error codes we act on, recognised by code, never by message text. */
+export function prismaCode(e: unknown): string | undefined {
+  if (typeof e === "object" && e !== null && "code" in e && typeof (e as { code: unknown }).code === "string") {
+    return (e as { code: string }).code;
+  }
+  return undefined;
+}
+
+export const isUniqueViolation = (e: unknown) => prismaCode(e) === "P2002";
+export const isNotFound = (e: unknown) => prismaCode(e) === "P2025";

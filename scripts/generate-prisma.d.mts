@@ -1,0 +1,1 @@
+export function derivePostgresSchema(text: string): string;

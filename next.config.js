@@ -3,6 +3,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // Tests and parallel builds may use their own output folder.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // The CLI and the app share lib/; the generated Prisma clients import with .ts extensions.
   typescript: { ignoreBuildErrors: false },
 };

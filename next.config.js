@@ -7,6 +7,8 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // The CLI and the app share lib/; the generated Prisma clients import with .ts extensions.
   typescript: { ignoreBuildErrors: false },
+  // forbidden() renders app/forbidden.tsx with HTTP 403 (lib/auth/page.ts).
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

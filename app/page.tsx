@@ -1,8 +1,11 @@
-export default function Home() {
-  return (
-    <main className="mx-auto max-w-2xl p-8">
-      <h1 className="text-2xl font-semibold">Assessor</h1>
-      <p className="mt-2 text-slate-600">Human reference labels for retrieval evaluation.</p>
-    </main>
-  );
+import { redirect } from "next/navigation";
+import { homeFor } from "@/lib/auth/permissions";
+import { getSession } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+/** The front door: each role to its own work. */
+export default async function Home() {
+  const session = await getSession();
+  redirect(session ? homeFor(session.user.role) : "/login");
 }

@@ -1,0 +1,21 @@
+import { redirect } from "next/navigation";
+import { LoginForm } from "@/components/shell/LoginForm";
+import { safeCallback } from "@/lib/auth/client";
+import { homeFor } from "@/lib/auth/permissions";
+import { getSession } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callback = safeCallback(typeof params.callbackUrl === "string" ? params.callbackUrl : null);
+  const session = await getSession();
+  if (session) redirect(callback ?? homeFor(session.user.role));
+  const error = typeof params.error === "string" ? (params.error === "CredentialsSignin" ? "Wrong email or password." : params.error) : null;
+  return (
+    <main className="mx-auto mt-16 max-w-sm rounded-lg border border-slate-200 bg-white p-8 shadow-sm">
+      <h1 className="mb-6 text-2xl font-semibold">Sign in to Assessor</h1>
+      <LoginForm callbackUrl={callback ?? "/"} initialError={error} />
+    </main>
+  );
+}

@@ -1,0 +1,36 @@
+import Link from "next/link";
+import { SignOutButton } from "./SignOutButton";
+
+export type TNavLink = { href: string; label: string };
+
+/** The top bar: the links the user's role allows, who is signed in, sign out. */
+export function TopNav({ links, user }: { links: TNavLink[]; user: { name: string; email: string; role: string } | null }) {
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-2">
+        <Link href="/" className="font-semibold text-indigo-700">
+          Assessor
+        </Link>
+        {user ? (
+          <>
+            <ul className="flex gap-1">
+              {links.map((l) => (
+                <li key={l.href}>
+                  <Link href={l.href} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+                    {l.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            <div className="ml-auto flex items-center gap-3 text-sm">
+              <span className="text-slate-600">
+                {user.name} <span className="text-slate-400">({user.role})</span>
+              </span>
+              <SignOutButton />
+            </div>
+          </>
+        ) : null}
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,104 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { AppError, httpStatus } from "../errors.ts";
+import { getSession, type TSessionUser } from "../auth/session.ts";
+import type { TRole } from "../auth/permissions.ts";
+
+/** The JSON body of every error response. */
+export type TErrorBody = { error: { code: string; message: string; details?: unknown } };
+
+type TParams = Record<string, string | string[] | undefined>;
+type TRouteContext = { params?: Promise<TParams> | TParams };
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type TRouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
+  /** Roles allowed to call this route; "public" skips authentication altogether. */
+  roles: readonly TRole[] | "public";
+  /** Schema of the JSON body (omit for bodiless or multipart routes: read `req` yourself). */
+  body?: B;
+  /** Schema of the query string, given as an object of strings (repeated keys as arrays). */
+  query?: Q;
+};
+
+export type THandlerContext<B, Q, U> = { user: U; body: B; query: Q; params: TParams; req: Request };
+
+export function errorResponse(status: number, code: string, message: string, details?: unknown): Response {
+  const body: TErrorBody = { error: details === undefined ? { code, message } : { code, message, details } };
+  return Response.json(body, { status });
+}
+
+function searchParamsObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(key);
+    out[key] = all.length === 1 ? all[0] : all;
+  }
+  return out;
+}
+
+function zodIssues(error: z.ZodError) {
+  return error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+}
+
+/** Maps anything thrown by a handler to a response; unknown errors become an opaque 500. */
+export function toErrorResponse(e: unknown): Response {
+  if (e instanceof AppError) return errorResponse(httpStatus[e.code], e.code, e.message, e.details);
+  // Next's control-flow errors (redirect, notFound, forbidden) must reach Next untouched.
+  if (typeof e === "object" && e !== null && "digest" in e && typeof (e as { digest: unknown }).digest === "string" && (e as { digest: string }).digest.startsWith("NEXT_")) throw e;
+  const id = randomUUID();
+  console.error(`[route] internal error ${id}:`, e);
+  return errorResponse(500, "internal", `internal error (reference ${id})`);
+}
+
+/**
+ * The one wrapper for route handlers: authenticate (401), check the role (403), validate the
+ * query string and JSON body with zod (400 for malformed JSON, 422 with the issues), run the
+ * handler, and map errors (AppError codes via lib/errors.ts; anything else 500 without details).
+ * A handler may return a Response, or a value that is sent as JSON (null/undefined → 204).
+ */
+export function route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, R extends readonly TRole[] | "public" = readonly TRole[]>(
+  options: TRouteOptions<B, Q> & { roles: R },
+  handler: (ctx: THandlerContext<Infer<B>, Infer<Q>, R extends "public" ? TSessionUser | null : TSessionUser>) => Promise<unknown> | unknown,
+): (req: Request, ctx?: TRouteContext) => Promise<Response> {
+  return async (req, ctx) => {
+    try {
+      const session = await getSession();
+      if (options.roles !== "public") {
+        if (!session) return errorResponse(401, "unauthenticated", "sign in first");
+        if (!options.roles.includes(session.user.role)) return errorResponse(403, "forbidden", "your role does not allow this");
+      }
+      const params = ((await ctx?.params) ?? {}) as TParams;
+
+      let query: unknown = undefined;
+      if (options.query) {
+        const parsed = options.query.safeParse(searchParamsObject(new URL(req.url)));
+        if (!parsed.success) return errorResponse(422, "bad_input", "invalid query parameters", zodIssues(parsed.error));
+        query = parsed.data;
+      }
+
+      let body: unknown = undefined;
+      if (options.body) {
+        let raw: unknown;
+        try {
+          const text = await req.text();
+          raw = text === "" ? undefined : JSON.parse(text);
+        } catch {
+          return errorResponse(400, "bad_request", "the request body is not valid JSON");
+        }
+        const parsed = options.body.safeParse(raw);
+        if (!parsed.success) return errorResponse(422, "bad_input", "invalid request body", zodIssues(parsed.error));
+        body = parsed.data;
+      }
+
+      const user = (session?.user ?? null) as R extends "public" ? TSessionUser | null : TSessionUser;
+      const result = await handler({ user, body: body as Infer<B>, query: query as Infer<Q>, params, req });
+      if (result instanceof Response) return result;
+      if (result === undefined || result === null) return new Response(null, { status: 204 });
+      return Response.json(result);
+    } catch (e) {
+      return toErrorResponse(e);
+    }
+  };
+}

@@ -1,5 +1,6 @@
 import "server-only";
 import { getServerSession } from "next-auth";
+import { connection } from "next/server";
 import { cache } from "react";
 import { getDb } from "../db/client.ts";
 import { AppError } from "../errors.ts";
@@ -16,6 +17,8 @@ export type TSession = { user: TSessionUser };
  * effect without signing out. Cached per request (React cache) so layout and page share it.
  */
 export const getSession = cache(async (): Promise<TSession | null> => {
+  // Per-request by nature: never prerendered (and so never needs the secret at build time).
+  await connection();
   const session = await getServerSession(authOptions());
   const id = (session?.user as { id?: unknown } | undefined)?.id;
   if (typeof id !== "string" || !id) return null;

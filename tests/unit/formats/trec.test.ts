@@ -1,0 +1,133 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { forEachRunLine, parseQrels, parseRun, decodeUtf8, type RunRow } from "../../../lib/formats/trec.ts";
+import type { LocatedError } from "../../../lib/errors.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "trec-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("parseQrels", () => {
+  it("reads whitespace-separated columns (spaces, tabs, CRLF) and counts blank lines", () => {
+    const r = parseQrels("q1 0 d1 3\r\n\nq1\t0\td2\t0\n  q2  0  d1  1  \n", "a.qrels");
+    expect(r.errors).toEqual([]);
+    expect(r.rows).toEqual([
+      { qid: "q1", docid: "d1", grade: 3, line: 1 },
+      { qid: "q1", docid: "d2", grade: 0, line: 3 },
+      { qid: "q2", docid: "d1", grade: 1, line: 4 },
+    ]);
+  });
+  it("locates a wrong column count, a non-integer grade and a grade outside 0–3", () => {
+    const r = parseQrels("q1 0 d1\nq1 0 d2 2.5\nq1 0 d3 x\nq1 0 d4 4\nq1 0 d5 -1\nq1 0 d6 2\n", "b.qrels");
+    expect(r.rows.map((x) => x.docid)).toEqual(["d6"]);
+    expect(r.errors.map((e) => [e.line, e.field])).toEqual([
+      [1, undefined],
+      [2, "grade"],
+      [3, "grade"],
+      [4, "grade"],
+      [5, "grade"],
+    ]);
+    expect(r.errors[0]).toMatchObject({ file: "b.qrels", message: expect.stringContaining("expected 4 columns") });
+    expect(r.errors[3].message).toContain("found 4");
+  });
+  it("clips out-of-range grades when asked and says how many changed", () => {
+    const r = parseQrels("q1 0 d1 4\nq1 0 d2 -1\nq1 0 d3 2\n", "c.qrels", { clip: true });
+    expect(r.errors).toEqual([]);
+    expect(r.rows.map((x) => x.grade)).toEqual([3, 0, 2]);
+    expect(r.clipped).toBe(2);
+  });
+  it("rejects a chunk judged twice for one query, naming the first line", () => {
+    const r = parseQrels("q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 2\n", "d.qrels");
+    expect(r.errors).toEqual([{ file: "d.qrels", line: 3, field: "docid", message: expect.stringContaining("first on line 1") }]);
+  });
+  it("rejects an empty or blank file", () => {
+    expect(parseQrels("", "e.qrels").errors[0]).toMatchObject({ file: "e.qrels", line: 1, message: expect.stringContaining("empty") });
+    expect(parseQrels("\n  \n", "e.qrels").errors).toHaveLength(1);
+  });
+  it("rejects bytes that are not UTF-8 and names the line", () => {
+    const bytes = Buffer.concat([Buffer.from("q1 0 d1 1\nq1 0 d"), Buffer.from([0xff]), Buffer.from(" 2\n")]);
+    const r = parseQrels(bytes, "f.qrels");
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatchObject({ file: "f.qrels", line: 2, message: expect.stringContaining("0xff") });
+    // Valid multi-byte UTF-8 is accepted.
+    expect(parseQrels(Buffer.from("q1 0 dé 1\n"), "g.qrels").rows[0].docid).toBe("dé");
+  });
+});
+
+describe("decodeUtf8", () => {
+  it("rejects overlong encodings and truncated sequences", () => {
+    expect(decodeUtf8(Buffer.from([0x61, 0xc0, 0xaf]), "x").error?.message).toContain("0xc0");
+    expect(decodeUtf8(Buffer.from([0x61, 0x0a, 0x62, 0xe2, 0x82]), "x").error).toMatchObject({ line: 2 });
+  });
+});
+
+describe("parseRun", () => {
+  it("reads the six columns and keeps the given rank", () => {
+    const r = parseRun("q1 Q0 d1 1 2.5 sys\nq1 Q0 d2 2 -1e-3 sys\n", "a.run");
+    expect(r.errors).toEqual([]);
+    expect(r.rows).toEqual([
+      { qid: "q1", docid: "d1", rank: 1, score: 2.5, tag: "sys", line: 1 },
+      { qid: "q1", docid: "d2", rank: 2, score: -0.001, tag: "sys", line: 2 },
+    ]);
+  });
+  it("parses scores to the same double as Number()", () => {
+    const scores = ["0.123456", "1", "-0.5", "12345678.123456", "0.1234567890123456789", "1e-7", "3.", ".5"];
+    const r = parseRun(scores.map((s, i) => `q Q0 d${i} ${i} ${s} t`).join("\n"), "n.run");
+    expect(r.errors).toEqual([]);
+    expect(r.rows.map((x) => x.score)).toEqual(scores.map(Number));
+  });
+  it("locates wrong column counts, non-numeric rank and score, and a docid twice in a query", () => {
+    const r = parseRun("q1 Q0 d1 1 0.5\nq1 Q0 d2 x 0.5 t\nq1 Q0 d3 3 abc t\nq1 Q0 d4 4 NaN t\nq1 Q0 d5 5 0x10 t\nq1 Q0 d6 6 0.1 t\nq2 Q0 d6 1 0.1 t\nq1 Q0 d6 7 0.2 t\n", "b.run");
+    expect(r.errors.map((e) => [e.line, e.field])).toEqual([
+      [1, undefined],
+      [2, "rank"],
+      [3, "score"],
+      [4, "score"],
+      [5, "score"],
+      [8, "docid"],
+    ]);
+    expect(r.errors[0].message).toContain("expected 6 columns");
+    expect(r.errors[5].message).toContain("first on line 6");
+    expect(r.rows.map((x) => `${x.qid}/${x.docid}`)).toEqual(["q1/d6", "q2/d6"]);
+  });
+  it("rejects an empty file", () => {
+    expect(parseRun("", "e.run").errors[0]).toMatchObject({ file: "e.run", line: 1 });
+  });
+});
+
+describe("forEachRunLine", () => {
+  async function collect(content: string | Buffer, opts: { checkDuplicates?: boolean } = {}) {
+    const path = join(dir, `r${Math.random().toString(36).slice(2)}.run`);
+    writeFileSync(path, content);
+    const rows: RunRow[] = [];
+    const errors: LocatedError[] = [];
+    const counts = await forEachRunLine(path, (r) => rows.push(r), (e) => errors.push(e), { ...opts, file: "x.run" });
+    return { rows, errors, counts };
+  }
+  it("streams the same rows as parseRun, across chunk boundaries, with the right line numbers", async () => {
+    // More than one 8 MiB chunk, so lines straddle a read boundary.
+    const lines: string[] = [];
+    for (let i = 0; i < 300_000; i++) lines.push(`q${i % 7} Q0 doc_${i} ${i} ${(i % 1000) / 7} run_tag_name`);
+    lines[250_000] = "bad line";
+    const text = `${lines.join("\n")}\n`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(8 << 20);
+    const { rows, errors, counts } = await collect(text);
+    expect(errors).toEqual([{ file: "x.run", line: 250_001, message: expect.stringContaining("found 2 columns") }]);
+    expect(counts).toEqual({ rows: 299_999, errors: 1 });
+    const expected = parseRun(text, "x.run").rows;
+    expect(rows.length).toBe(expected.length);
+    expect(rows[260_000]).toEqual(expected[260_000]);
+    expect(rows.at(-1)).toEqual({ qid: "q0", docid: "doc_299999", rank: 299999, score: 999 / 7, tag: "run_tag_name", line: 300_000 });
+  });
+  it("reports duplicates unless the caller checks them itself", async () => {
+    const text = "q1 Q0 d1 1 1 t\nq1 Q0 d1 2 0.5 t";
+    expect((await collect(text)).errors[0]).toMatchObject({ line: 2, field: "docid" });
+    expect((await collect(text, { checkDuplicates: false })).rows).toHaveLength(2);
+  });
+  it("reports an empty file and non-UTF-8 bytes with their line", async () => {
+    expect((await collect("")).errors[0].message).toContain("empty");
+    const bad = await collect(Buffer.concat([Buffer.from("q1 Q0 d1 1 1 t\nq1 Q0 d2 2 1 t\nq1 Q0 d"), Buffer.from([0xe9]), Buffer.from(" 3 1 t\n")]));
+    expect(bad.errors).toEqual([{ file: "x.run", line: 3, message: expect.stringContaining("UTF-8") }]);
+  });
+});

@@ -1,0 +1,7 @@
+import { UsersPage } from "@/components/lead/UsersPage";
+import { requirePagePermission } from "@/lib/auth/page";
+
+export default async function LeadUsers() {
+  await requirePagePermission("manageProject", "/lead/users");
+  return <UsersPage />;
+}

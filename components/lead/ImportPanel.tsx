@@ -1,0 +1,152 @@
+"use client";
+
+import { useRef, useState, type FormEvent } from "react";
+import { ApiError, parseApiResponse } from "@/lib/query/fetcher";
+import { useInvalidateProject } from "@/lib/query/lead";
+import { IMPORT_KINDS, IMPORT_LABELS, type TImportKind } from "@/lib/lead/import-kinds";
+import { Button, ErrorBox, Field, Section, Success, inputClass } from "./ui";
+
+/** POSTs the file as the raw body with XHR, which (unlike fetch) reports upload progress. */
+function upload(url: string, file: File, onProgress: (fraction: number) => void): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.setRequestHeader("Content-Type", "application/octet-stream");
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => parseApiResponse<unknown>(xhr.status, xhr.responseText).then(resolve, reject);
+    xhr.onerror = () => reject(new ApiError(0, "network", "the upload failed: could not reach the server"));
+    xhr.send(file);
+  });
+}
+
+function OptionInputs({ kind }: { kind: TImportKind }) {
+  const id = (n: string) => `import-${kind}-${n}`;
+  switch (kind) {
+    case "transcript":
+      return (
+        <>
+          <Field label="Video id" htmlFor={id("video")}>
+            <input id={id("video")} name="video" className={inputClass} required />
+          </Field>
+          <Field label="Chunk seconds" htmlFor={id("chunkSeconds")} hint="e.g. 60; or chunk by words">
+            <input id={id("chunkSeconds")} name="chunkSeconds" type="number" min={1} step="any" className={inputClass} />
+          </Field>
+          <Field label="Overlap seconds" htmlFor={id("overlapSeconds")}>
+            <input id={id("overlapSeconds")} name="overlapSeconds" type="number" min={0} step="any" className={inputClass} />
+          </Field>
+          <Field label="Chunk words" htmlFor={id("chunkWords")}>
+            <input id={id("chunkWords")} name="chunkWords" type="number" min={1} className={inputClass} />
+          </Field>
+          <Field label="Overlap words" htmlFor={id("overlapWords")}>
+            <input id={id("overlapWords")} name="overlapWords" type="number" min={0} className={inputClass} />
+          </Field>
+        </>
+      );
+    case "run":
+      return (
+        <>
+          <Field label="System name" htmlFor={id("system")}>
+            <input id={id("system")} name="system" className={inputClass} required />
+          </Field>
+          <Field label="Description" htmlFor={id("description")}>
+            <input id={id("description")} name="description" className={inputClass} />
+          </Field>
+        </>
+      );
+    case "labels":
+      return (
+        <Field label="Source" htmlFor={id("source")} hint="Where these human labels come from">
+          <input id={id("source")} name="source" className={inputClass} required />
+        </Field>
+      );
+    case "judge":
+      return (
+        <Field label="Judge name" htmlFor={id("judge")}>
+          <input id={id("judge")} name="judge" className={inputClass} required />
+        </Field>
+      );
+    default:
+      return null;
+  }
+}
+
+function summarize(result: unknown): string {
+  if (result && typeof result === "object") {
+    const r = result as Record<string, unknown>;
+    if (typeof r.message === "string") return r.message;
+    const parts = Object.entries(r)
+      .filter(([, v]) => typeof v === "number" || typeof v === "string" || typeof v === "boolean")
+      .map(([k, v]) => `${k}: ${String(v)}`);
+    if (parts.length) return `Imported. ${parts.join(", ")}`;
+  }
+  return "Imported.";
+}
+
+function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImportKind; onDone: () => void }) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [result, setResult] = useState<string | null>(null);
+  const label = IMPORT_LABELS[kind];
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const file = fileRef.current?.files?.[0];
+    if (!file) return;
+    const params = new URLSearchParams({ name: file.name });
+    for (const [k, v] of new FormData(e.currentTarget).entries()) if (k !== "file" && typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
+    setError(null);
+    setResult(null);
+    setProgress(0);
+    try {
+      const r = await upload(`/api/lead/projects/${projectId}/imports/${kind}?${params}`, file, setProgress);
+      setResult(summarize(r));
+      onDone();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-label={`Import ${label.title.toLowerCase()}`} className="rounded-md border border-slate-200 p-4">
+      <h3 className="font-medium">{label.title}</h3>
+      <p className="text-xs text-slate-500">{label.help}</p>
+      <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <Field label={`${label.title} file`} htmlFor={`import-${kind}-file`}>
+          <input ref={fileRef} id={`import-${kind}-file`} name="file" type="file" required className="block w-full text-sm" />
+        </Field>
+        <OptionInputs kind={kind} />
+      </div>
+      <div className="mt-3 flex items-center gap-3">
+        <Button type="submit" disabled={progress !== null}>
+          Upload {label.title.toLowerCase()}
+        </Button>
+        {progress !== null ? (
+          <div className="flex flex-1 items-center gap-2">
+            <progress aria-label={`Uploading ${label.title.toLowerCase()}`} max={1} value={progress} className="h-2 flex-1" />
+            <span className="text-xs text-slate-600">{progress < 1 ? `${Math.round(progress * 100)}%` : "validating…"}</span>
+          </div>
+        ) : null}
+      </div>
+      <ErrorBox error={error} />
+      {result ? <Success>{result}</Success> : null}
+    </form>
+  );
+}
+
+export function ImportPanel({ projectId }: { projectId: number }) {
+  const invalidate = useInvalidateProject(projectId);
+  return (
+    <Section title="Imports" id="imports" description="The same validators as the CLI: a file with any error is rejected whole, and every error names its line.">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+        {IMPORT_KINDS.map((kind) => (
+          <ImportForm key={kind} projectId={projectId} kind={kind} onDone={() => void invalidate()} />
+        ))}
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,100 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { TProjectDetail } from "@/lib/query/lead";
+import { useAssign, useBuildPool } from "@/lib/query/lead";
+import { Button, ErrorBox, Field, Section, Success, inputClass } from "./ui";
+
+function describe(result: Record<string, unknown> | undefined): string | null {
+  if (!result) return null;
+  const parts = Object.entries(result)
+    .filter(([, v]) => typeof v === "number" || typeof v === "string")
+    .map(([k, v]) => `${k}: ${String(v)}`);
+  return parts.length ? parts.join(", ") : "Done.";
+}
+
+const list = (v: FormDataEntryValue | null) =>
+  String(v ?? "")
+    .split(/[,\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function PoolPanel({ project }: { project: TProjectDetail }) {
+  const pool = useBuildPool(project.id);
+  const [allRuns, setAllRuns] = useState(true);
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const runs = f.getAll("runs").map(String);
+    pool.mutate({ depth: Number(f.get("depth")), ...(allRuns ? {} : { runs }) });
+  }
+
+  return (
+    <Section title="Build pool" id="pool" description="Per query, the union of every chosen run's top K chunks in evaluated order. Building again adds only new pairs.">
+      <form onSubmit={onSubmit} className="space-y-3">
+        <div className="w-40">
+          <Field label="Depth" htmlFor="pool-depth">
+            <input id="pool-depth" name="depth" type="number" min={1} max={1000} defaultValue={project.poolDepth} className={inputClass} required />
+          </Field>
+        </div>
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-700">Runs</legend>
+          <label className="mt-1 flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={allRuns} onChange={(e) => setAllRuns(e.target.checked)} /> All runs
+          </label>
+          {!allRuns ? (
+            <div className="mt-1 flex flex-wrap gap-3">
+              {project.runs.map((r) => (
+                <label key={r.id} className="flex items-center gap-1 text-sm">
+                  <input type="checkbox" name="runs" value={r.system} defaultChecked /> {r.system}
+                </label>
+              ))}
+            </div>
+          ) : null}
+          {project.runs.length === 0 ? <p className="text-xs text-slate-500">No run imported yet.</p> : null}
+        </fieldset>
+        <Button type="submit" disabled={pool.isPending}>
+          {pool.isPending ? "Building…" : "Build pool"}
+        </Button>
+      </form>
+      <ErrorBox error={pool.error} />
+      {pool.isSuccess ? <Success>Pool built. {describe(pool.data)}</Success> : null}
+    </Section>
+  );
+}
+
+export function AssignPanel({ project }: { project: TProjectDetail }) {
+  const assign = useAssign(project.id);
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const annotators = list(f.get("annotators"));
+    const sample = String(f.get("sample") ?? "").trim();
+    assign.mutate({ perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}) });
+  }
+
+  return (
+    <Section title="Assign" id="assign" description="Balanced load; never the same person twice on an item.">
+      <form onSubmit={onSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+        <Field label="Annotators per item" htmlFor="assign-per-item">
+          <input id="assign-per-item" name="perItem" type="number" min={1} max={10} defaultValue={project.annotatorsPerItem} className={inputClass} required />
+        </Field>
+        <Field label="Annotators (emails)" htmlFor="assign-annotators" hint="Comma-separated; empty for every active annotator">
+          <input id="assign-annotators" name="annotators" className={inputClass} />
+        </Field>
+        <Field label="Sample size" htmlFor="assign-sample" hint="Optional calibration subset of N items">
+          <input id="assign-sample" name="sample" type="number" min={1} className={inputClass} />
+        </Field>
+        <div className="sm:col-span-3">
+          <Button type="submit" disabled={assign.isPending}>
+            {assign.isPending ? "Assigning…" : "Assign items"}
+          </Button>
+        </div>
+      </form>
+      <ErrorBox error={assign.error} />
+      {assign.isSuccess ? <Success>Assigned. {describe(assign.data)}</Success> : null}
+    </Section>
+  );
+}

@@ -1,0 +1,55 @@
+"use client";
+
+import Link from "next/link";
+import { useProject, useStatus } from "@/lib/query/lead";
+import { AssignPanel, PoolPanel } from "./PoolAssignPanel";
+import { ExportsPanel } from "./ExportsPanel";
+import { ImportPanel } from "./ImportPanel";
+import { ProgressTable } from "./ProgressTable";
+import { SettingsForm } from "./SettingsForm";
+import { ErrorBox, Section } from "./ui";
+
+function StatusCounts({ projectId }: { projectId: number }) {
+  const status = useStatus(projectId);
+  return (
+    <Section title="Status" id="status" description="Pool items per stage.">
+      <ErrorBox error={status.error} />
+      {status.data ? (
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-6">
+          {Object.entries(status.data).map(([stage, n]) => (
+            <div key={stage} className="rounded-md bg-slate-50 p-2">
+              <dt className="text-xs text-slate-500">{stage.replaceAll("_", " ")}</dt>
+              <dd className="text-lg font-semibold" data-stage={stage}>
+                {n}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+    </Section>
+  );
+}
+
+export function ProjectPage({ projectId }: { projectId: number }) {
+  const project = useProject(projectId);
+  if (project.isPending) return <p>Loading…</p>;
+  if (project.error) return <ErrorBox error={project.error} />;
+  const p = project.data;
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href="/lead" className="text-sm text-indigo-700 underline">
+          ← Projects
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold">{p.name}</h1>
+      </div>
+      <StatusCounts projectId={p.id} />
+      <ImportPanel projectId={p.id} />
+      <PoolPanel project={p} />
+      <AssignPanel project={p} />
+      <ProgressTable projectId={p.id} />
+      <ExportsPanel projectId={p.id} />
+      <SettingsForm project={p} />
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { ROLES, type TRole } from "@/lib/auth/permissions";
+import { useCreateUser, useUpdateUser, useUsers, type TUserRow } from "@/lib/query/lead";
+import { Button, ErrorBox, Field, Section, Success, inputClass } from "./ui";
+
+function ResetPassword({ user }: { user: TUserRow }) {
+  const update = useUpdateUser();
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState("");
+  const id = `reset-${user.id}`;
+  if (!open)
+    return (
+      <Button variant="secondary" onClick={() => setOpen(true)} aria-label={`Reset password of ${user.email}`}>
+        Reset password
+      </Button>
+    );
+  return (
+    <form
+      className="flex items-end gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        update.mutate({ id: user.id, password }, { onSuccess: () => { setOpen(false); setPassword(""); } });
+      }}
+    >
+      <Field label={`New password for ${user.email}`} htmlFor={id}>
+        <input id={id} type="password" autoComplete="new-password" minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} className={inputClass} required />
+      </Field>
+      <Button type="submit" disabled={update.isPending || password.length < 8}>
+        Set password
+      </Button>
+      <Button variant="secondary" onClick={() => setOpen(false)}>
+        Cancel
+      </Button>
+      <ErrorBox error={update.error} />
+    </form>
+  );
+}
+
+function UserRow({ user }: { user: TUserRow }) {
+  const update = useUpdateUser();
+  return (
+    <tr className="border-t border-slate-100 align-top">
+      <td className="py-2">{user.name}</td>
+      <td>{user.email}</td>
+      <td>{user.role}</td>
+      <td>{user.active ? "active" : <span className="text-red-700">deactivated</span>}</td>
+      <td className="space-y-2 py-2">
+        <div className="flex gap-2">
+          <Button variant={user.active ? "danger" : "secondary"} disabled={update.isPending} onClick={() => update.mutate({ id: user.id, active: !user.active })} aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}>
+            {user.active ? "Deactivate" : "Reactivate"}
+          </Button>
+        </div>
+        <ResetPassword user={user} />
+        <ErrorBox error={update.error} />
+      </td>
+    </tr>
+  );
+}
+
+function AddUser() {
+  const create = useCreateUser();
+  const [created, setCreated] = useState<string | null>(null);
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    setCreated(null);
+    create.mutate(
+      { email: String(f.get("email")), name: String(f.get("name")), role: String(f.get("role")) as TRole, password: String(f.get("password")) },
+      { onSuccess: (u) => { setCreated(u.email); form.reset(); } },
+    );
+  }
+  return (
+    <Section title="Add user" id="add-user">
+      <form onSubmit={onSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-4">
+        <Field label="Name" htmlFor="user-name">
+          <input id="user-name" name="name" className={inputClass} required />
+        </Field>
+        <Field label="Email" htmlFor="user-email">
+          <input id="user-email" name="email" type="email" className={inputClass} required />
+        </Field>
+        <Field label="Role" htmlFor="user-role">
+          <select id="user-role" name="role" defaultValue="annotator" className={inputClass}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Initial password" htmlFor="user-password" hint="At least 8 characters">
+          <input id="user-password" name="password" type="password" autoComplete="new-password" minLength={8} className={inputClass} required />
+        </Field>
+        <div className="sm:col-span-4">
+          <Button type="submit" disabled={create.isPending}>
+            Add user
+          </Button>
+        </div>
+      </form>
+      <ErrorBox error={create.error} />
+      {created ? <Success>Added {created}.</Success> : null}
+    </Section>
+  );
+}
+
+export function UsersPage() {
+  const users = useUsers();
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold">Users</h1>
+      <Section title="All users" id="users">
+        <ErrorBox error={users.error} />
+        {users.data ? (
+          <table className="w-full text-left text-sm">
+            <thead className="text-slate-500">
+              <tr>
+                <th className="py-1">Name</th>
+                <th>Email</th>
+                <th>Role</th>
+                <th>Status</th>
+                <th>Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.map((u) => (
+                <UserRow key={u.id} user={u} />
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </Section>
+      <AddUser />
+    </div>
+  );
+}

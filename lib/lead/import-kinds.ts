@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/**
+ * The imports the lead can upload, mirroring `assessor import …`: the options each takes, as
+ * query-string parameters of POST /api/lead/projects/:id/imports/:kind (the body is the file).
+ * Shared by the upload form and the route handler.
+ */
+const optionalNumber = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) {
+      ctx.addIssue({ code: "custom", message: `expected a non-negative number, got "${v}"` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const name = z.string().trim().min(1, "required").max(500);
+
+export const ZImportOptions = {
+  videos: z.object({ name }),
+  chunks: z.object({ name }),
+  transcript: z
+    .object({
+      name,
+      video: z.string().trim().min(1, "name the video the transcript belongs to"),
+      chunkSeconds: optionalNumber,
+      overlapSeconds: optionalNumber,
+      chunkWords: optionalNumber,
+      overlapWords: optionalNumber,
+    })
+    .refine((o) => !(o.chunkSeconds !== undefined && o.chunkWords !== undefined), { message: "chunk by seconds or by words, not both", path: ["chunkWords"] }),
+  queries: z.object({ name }),
+  run: z.object({ name, system: z.string().trim().min(1, "a run needs a system name"), description: z.string().optional() }),
+  labels: z.object({ name, source: z.string().trim().min(1, "name the source of these labels") }),
+  judge: z.object({ name, judge: z.string().trim().min(1, "name the judge") }),
+} as const;
+
+export type TImportKind = keyof typeof ZImportOptions;
+export const IMPORT_KINDS = Object.keys(ZImportOptions) as TImportKind[];
+
+export function isImportKind(v: unknown): v is TImportKind {
+  return typeof v === "string" && (IMPORT_KINDS as string[]).includes(v);
+}
+
+export const IMPORT_LABELS: Record<TImportKind, { title: string; accept: string; help: string }> = {
+  videos: { title: "Videos", accept: ".jsonl,.csv,.json", help: "JSONL or CSV: id, title, url or path, duration" },
+  chunks: { title: "Chunks", accept: ".jsonl,.json", help: "JSONL: id, video, start, end, text" },
+  transcript: { title: "Transcript", accept: ".vtt,.srt,.json,.json3", help: "WebVTT, SRT or YouTube json3, cut into chunks" },
+  queries: { title: "Queries", accept: ".jsonl,.tsv,.json", help: "JSONL or TSV: id, text, optional reference start and video, tags" },
+  run: { title: "Run", accept: ".txt,.run,.trec,*", help: "TREC run: qid Q0 docid rank score tag" },
+  labels: { title: "Reference labels", accept: ".txt,.qrels,.jsonl,*", help: "TREC qrels (qid 0 docid grade) or JSONL with start" },
+  judge: { title: "Judge labels", accept: ".txt,.qrels,.jsonl,*", help: "TREC qrels or JSONL with grade and optional rationale" },
+};

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import type { Db } from "../db/client.ts";
+import { AppError, isUniqueViolation } from "../errors.ts";
+import { ZProjectSettings } from "../projects/settings.ts";
+
+export const ZProjectCreate = z.object({ name: z.string().trim().min(1, "a project needs a name").max(200) });
+export type TProjectCreate = z.infer<typeof ZProjectCreate>;
+export const ZProjectSettingsPatch = ZProjectSettings.partial();
+
+export type TProjectSummary = {
+  id: number;
+  name: string;
+  createdAt: string;
+  counts: { videos: number; chunks: number; queries: number; runs: number; poolItems: number; judgeLabels: number; referenceLabels: number };
+};
+
+export async function listProjects(db: Db): Promise<TProjectSummary[]> {
+  const rows = await db.project.findMany({
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, createdAt: true, _count: { select: { videos: true, chunks: true, queries: true, runs: true, poolItems: true, judgeLabels: true, referenceLabels: true } } },
+  });
+  return rows.map((p) => ({ id: p.id, name: p.name, createdAt: p.createdAt.toISOString(), counts: p._count }));
+}
+
+export async function createProject(db: Db, input: TProjectCreate) {
+  try {
+    return await db.project.create({ data: { name: input.name } });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new AppError("conflict", `a project named "${input.name}" already exists`);
+    throw e;
+  }
+}
+
+export async function getProject(db: Db, id: number) {
+  const project = await db.project.findUnique({ where: { id }, include: { runs: { select: { id: true, system: true, description: true }, orderBy: { system: "asc" } } } });
+  if (!project) throw new AppError("not_found", `no project with id ${id}`);
+  return project;
+}
+
+export async function updateProjectSettings(db: Db, id: number, patch: z.infer<typeof ZProjectSettingsPatch>) {
+  await getProject(db, id);
+  return db.project.update({ where: { id }, data: patch });
+}
+
+/** The project id in a route's params, as a positive integer; 404 otherwise. */
+export function projectIdParam(raw: unknown): number {
+  const id = typeof raw === "string" && /^[1-9][0-9]{0,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id)) throw new AppError("not_found", `no project with id ${String(raw)}`);
+  return id;
+}

@@ -1,0 +1,12 @@
+/**
+ * TanStack Query key factories, one per resource family, so that invalidation after a mutation
+ * names exactly what changed (formbricks lib/query.ts style).
+ */
+export const leadKeys = {
+  all: ["lead"] as const,
+  projects: () => [...leadKeys.all, "projects"] as const,
+  project: (projectId: number) => [...leadKeys.projects(), projectId] as const,
+  progress: (projectId: number) => [...leadKeys.project(projectId), "progress"] as const,
+  status: (projectId: number) => [...leadKeys.project(projectId), "status"] as const,
+  users: () => [...leadKeys.all, "users"] as const,
+};

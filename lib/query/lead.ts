@@ -1,0 +1,90 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "./fetcher.ts";
+import { leadKeys } from "./keys.ts";
+import type { TProjectSummary } from "../lead/projects.ts";
+import type { TAnnotatorProgress } from "../lead/progress.ts";
+import type { TProjectSettings } from "../projects/settings.ts";
+import type { TRole } from "../auth/permissions.ts";
+
+export type TProjectDetail = TProjectSettings & { id: number; name: string; runs: { id: number; system: string; description: string | null }[] };
+export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
+
+const base = (projectId: number) => `/api/lead/projects/${projectId}`;
+
+export function useProjects() {
+  return useQuery({ queryKey: leadKeys.projects(), queryFn: () => apiFetch<TProjectSummary[]>("/api/lead/projects") });
+}
+
+export function useCreateProject() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => apiFetch<{ id: number; name: string }>("/api/lead/projects", { json: { name } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: leadKeys.projects() }),
+  });
+}
+
+export function useProject(projectId: number) {
+  return useQuery({ queryKey: leadKeys.project(projectId), queryFn: () => apiFetch<TProjectDetail>(base(projectId)) });
+}
+
+export function useUpdateSettings(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: Partial<TProjectSettings>) => apiFetch<TProjectDetail>(base(projectId), { method: "PATCH", json: patch }),
+    onSuccess: (data) => qc.setQueryData(leadKeys.project(projectId), (old: TProjectDetail | undefined) => (old ? { ...old, ...data } : data)),
+  });
+}
+
+export function useProgress(projectId: number) {
+  return useQuery({ queryKey: leadKeys.progress(projectId), queryFn: () => apiFetch<TAnnotatorProgress[]>(`${base(projectId)}/progress`) });
+}
+
+export type TStageCounts = Record<string, number>;
+
+export function useStatus(projectId: number) {
+  return useQuery({ queryKey: leadKeys.status(projectId), queryFn: () => apiFetch<TStageCounts>(`${base(projectId)}/status`) });
+}
+
+/** After anything that changes a project's data: its counts, status and progress. */
+export function useInvalidateProject(projectId: number) {
+  const qc = useQueryClient();
+  return () => Promise.all([qc.invalidateQueries({ queryKey: leadKeys.project(projectId) }), qc.invalidateQueries({ queryKey: leadKeys.projects() })]);
+}
+
+export function useBuildPool(projectId: number) {
+  const invalidate = useInvalidateProject(projectId);
+  return useMutation({
+    mutationFn: (input: { depth: number; runs?: string[] }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/pool`, { json: input }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAssign(projectId: number) {
+  const invalidate = useInvalidateProject(projectId);
+  return useMutation({
+    mutationFn: (input: { perItem: number; annotators?: string[]; sample?: number }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/assign`, { json: input }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUsers() {
+  return useQuery({ queryKey: leadKeys.users(), queryFn: () => apiFetch<TUserRow[]>("/api/lead/users") });
+}
+
+export function useCreateUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { email: string; name: string; role: TRole; password: string }) => apiFetch<TUserRow>("/api/lead/users", { json: input }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: leadKeys.users() }),
+  });
+}
+
+export function useUpdateUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...patch }: { id: string; active?: boolean; password?: string }) => apiFetch<TUserRow>(`/api/lead/users/${encodeURIComponent(id)}`, { method: "PATCH", json: patch }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: leadKeys.users() }),
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Evaluates a run against qrels the way trec_eval does: per query, the run's chunks are put in the
+ * evaluated order (order.ts), each gets its grade from the qrels (or UNJUDGED), and every measure
+ * column is computed; the summary is the mean over evaluated queries (sum for counts).
+ *
+ * Which queries count (trec_eval's rules):
+ * - a query in the run but not in the qrels is ignored (reported in `ignoredQueries`);
+ * - a query in the qrels but not in the run is left out unless `complete` (trec_eval -c), in which
+ *   case it is evaluated with an empty ranking and so scores 0 on every measure except num_rel;
+ * - a query judged in the qrels with no relevant chunk is evaluated and scores 0 where the
+ *   measure divides by num_rel or the ideal DCG.
+ */
+import { evaluatedOrder } from "./order.ts";
+import { emptyRanking, UNJUDGED, type RankedQuery } from "./measures/types.ts";
+import type { EvalContext, MeasureColumn, QueryCache } from "./measures/index.ts";
+
+/** qid → docid → grade. */
+export type Judgements = Map<string, Map<string, number>>;
+
+export function judgementsFrom(rows: Iterable<{ qid: string; docid: string; grade: number }>): Judgements {
+  const j: Judgements = new Map();
+  for (const r of rows) {
+    let m = j.get(r.qid);
+    if (!m) j.set(r.qid, (m = new Map()));
+    m.set(r.docid, r.grade);
+  }
+  return j;
+}
+
+/** One query's retrieved chunks as read from the run (any order). */
+export type RunQuery = { docids: string[]; scores: number[] };
+export type RunByQuery = Map<string, RunQuery>;
+
+export function runFrom(rows: Iterable<{ qid: string; docid: string; score: number }>): RunByQuery {
+  const run: RunByQuery = new Map();
+  for (const r of rows) {
+    let q = run.get(r.qid);
+    if (!q) run.set(r.qid, (q = { docids: [], scores: [] }));
+    q.docids.push(r.docid);
+    q.scores.push(r.score);
+  }
+  return run;
+}
+
+export function judgedAtGrade(judged: ReadonlyMap<string, number>): number[] {
+  const counts = [0, 0, 0, 0];
+  for (const g of judged.values()) {
+    if (g >= counts.length) for (let k = counts.length; k <= g; k++) counts.push(0);
+    if (g >= 0) counts[g]++;
+  }
+  return counts;
+}
+
+/** The evaluated ranking of one query with its grades. */
+export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>): RankedQuery {
+  const rows = new Array<{ docid: string; score: number }>(q.docids.length);
+  for (let i = 0; i < rows.length; i++) rows[i] = { docid: q.docids[i], score: q.scores[i] };
+  const ordered = evaluatedOrder(rows);
+  const grades = new Int8Array(ordered.length);
+  const docids = new Array<string>(ordered.length);
+  for (let i = 0; i < ordered.length; i++) {
+    docids[i] = ordered[i].docid;
+    grades[i] = judged.get(docids[i]) ?? UNJUDGED;
+  }
+  return { qid, grades, docids, judgedAtGrade: judgedAtGrade(judged) };
+}
+
+export type EvalResult = {
+  columns: MeasureColumn[];
+  /** Evaluated queries in trec_eval's output order (byte order of qid). */
+  queries: string[];
+  /** values[c][i]: column c for queries[i]; null when the measure does not apply to that query. */
+  values: (number | null)[][];
+  /** Queries that were in the run (false only for -c fills). */
+  inRun: boolean[];
+  summary: (number | null)[];
+  /** Queries averaged over (num_q). */
+  numQ: number;
+  /** In the qrels but not the run: left out, or scored 0 when `complete`. */
+  missingFromRun: string[];
+  /** In the run but not the qrels: ignored. */
+  ignoredQueries: string[];
+  complete: boolean;
+};
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function evaluate(judgements: Judgements, run: RunByQuery, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean }): EvalResult {
+  const complete = ctx.complete ?? false;
+  const missingFromRun = [...judgements.keys()].filter((qid) => !run.has(qid)).sort(byteOrder);
+  const ignoredQueries = [...run.keys()].filter((qid) => !judgements.has(qid)).sort(byteOrder);
+  const queries = [...judgements.keys()].filter((qid) => complete || run.has(qid)).sort(byteOrder);
+  const values = columns.map(() => new Array<number | null>(queries.length));
+  const inRun = queries.map((qid) => run.has(qid));
+  for (let i = 0; i < queries.length; i++) {
+    const qid = queries[i];
+    const judged = judgements.get(qid) ?? new Map<string, number>();
+    const r = run.get(qid);
+    const ranked = r ? rankQuery(qid, r, judged) : emptyRanking(qid, judgedAtGrade(judged));
+    const cache: QueryCache = {};
+    for (let c = 0; c < columns.length; c++) values[c][i] = columns[c].compute(ranked, ctx, cache);
+  }
+  const summary = columns.map((col, c) => summarise(values[c], col.summary));
+  return { columns, queries, values, inRun, summary, numQ: queries.length, missingFromRun, ignoredQueries, complete };
+}
+
+/** Mean (or sum) over the non-null values; null when there is none. */
+export function summarise(values: readonly (number | null)[], kind: "mean" | "sum"): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) {
+    if (v === null) continue;
+    sum += v;
+    n++;
+  }
+  if (kind === "sum") return sum;
+  return n === 0 ? null : sum / n;
+}

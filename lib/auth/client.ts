@@ -23,9 +23,10 @@ export async function signInWithPassword(email: string, password: string): Promi
   } catch {
     url = undefined;
   }
-  const error = url ? new URL(url, window.location.origin).searchParams.get("error") : null;
+  // next-auth answers {url}: the callback URL on success, the sign-in page with ?error= otherwise.
+  if (!url) return `Sign-in failed (HTTP ${r.status}).`;
+  const error = new URL(url, window.location.origin).searchParams.get("error");
   if (error) return error === "CredentialsSignin" ? "Wrong email or password." : error;
-  if (!r.ok) return `Sign-in failed (HTTP ${r.status}).`;
   return null;
 }
 

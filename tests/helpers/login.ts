@@ -36,7 +36,9 @@ export async function apiSession(baseUrl: string, email: string, password: strin
   });
   const cookies = mergeCookies(csrfCookies, cookiePairs(res));
   if (!/session-token=/.test(cookies)) {
-    const location = res.headers.get("location") ?? "";
+    // With json=true next-auth answers {url} instead of a Location header.
+    let location = res.headers.get("location") ?? "";
+    if (!location) location = ((await res.json().catch(() => ({}))) as { url?: string }).url ?? "";
     const error = location ? new URL(location, baseUrl).searchParams.get("error") : null;
     throw new Error(`sign-in as ${email} failed (HTTP ${res.status}${error ? `: ${error}` : ""})`);
   }

@@ -1,0 +1,159 @@
+import { hash } from "@node-rs/argon2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+import { apiSession } from "../helpers/login.ts";
+import type { Db } from "../../lib/db/client.ts";
+
+/**
+ * Auth through a real server (`next start` on the build in NEXT_DIST_DIR, e.g.
+ * `NEXT_DIST_DIR=.next-auth npx next build` first): sign-in, sessions, role checks of route(),
+ * page guards, deactivation, throttling, and the production secret requirement.
+ */
+let testDb: TestDb;
+let db: Db;
+let server: RunningServer;
+const PASSWORD = "correct horse battery";
+
+async function addUser(email: string, role: "lead" | "adjudicator" | "annotator") {
+  return db.user.create({ data: { email, name: email.split("@")[0], role, passwordHash: await hash(PASSWORD) } });
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  await addUser("lead@example.org", "lead");
+  await addUser("lead2@example.org", "lead");
+  await addUser("adj@example.org", "adjudicator");
+  await addUser("ann@example.org", "annotator");
+  await addUser("throttled@example.org", "annotator");
+  server = await startServer({ DATABASE_URL: testDb.url });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await testDb?.cleanup();
+});
+
+const get = (path: string, cookie?: string) => fetch(`${server.url}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+const send = (method: string, path: string, cookie: string, body: string) =>
+  fetch(`${server.url}${path}`, { method, redirect: "manual", headers: { Cookie: cookie, "Content-Type": "application/json" }, body });
+
+describe("route() role checks and error mapping", () => {
+  it("answers 401 without a session, 403 for the wrong role, 200 for the lead", async () => {
+    const none = await get("/api/lead/projects");
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ error: { code: "unauthenticated", message: "sign in first" } });
+
+    for (const email of ["ann@example.org", "adj@example.org"]) {
+      const r = await get("/api/lead/projects", await apiSession(server.url, email, PASSWORD));
+      expect(r.status).toBe(403);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe("forbidden");
+    }
+    const lead = await get("/api/lead/projects", await apiSession(server.url, "lead@example.org", PASSWORD));
+    expect(lead.status).toBe(200);
+    expect(await lead.json()).toEqual([]);
+  });
+
+  it("validates bodies: 400 for malformed JSON, 422 with issues for a bad value, 409 for a duplicate, 404 for an unknown project", async () => {
+    const cookie = await apiSession(server.url, "lead@example.org", PASSWORD);
+    expect((await send("POST", "/api/lead/projects", cookie, "{not json")).status).toBe(400);
+
+    const bad = await send("POST", "/api/lead/projects", cookie, JSON.stringify({ name: "  " }));
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toEqual({ error: { code: "bad_input", message: "invalid request body", details: [{ path: "name", message: "a project needs a name" }] } });
+
+    const created = await send("POST", "/api/lead/projects", cookie, JSON.stringify({ name: "Alpha" }));
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const dup = await send("POST", "/api/lead/projects", cookie, JSON.stringify({ name: "Alpha" }));
+    expect(dup.status).toBe(409);
+
+    const badSetting = await send("PATCH", `/api/lead/projects/${id}`, cookie, JSON.stringify({ poolDepth: 0 }));
+    expect(badSetting.status).toBe(422);
+    expect(((await badSetting.json()) as { error: { details: { path: string }[] } }).error.details[0].path).toBe("poolDepth");
+
+    const ok = await send("PATCH", `/api/lead/projects/${id}`, cookie, JSON.stringify({ poolDepth: 7, disagreementRule: "distance_two" }));
+    expect(ok.status).toBe(200);
+    expect(await db.project.findUnique({ where: { id }, select: { poolDepth: true, disagreementRule: true } })).toEqual({ poolDepth: 7, disagreementRule: "distance_two" });
+
+    expect((await send("PATCH", "/api/lead/projects/99999", cookie, JSON.stringify({ poolDepth: 3 }))).status).toBe(404);
+    expect((await get("/api/lead/projects/abc", cookie)).status).toBe(404);
+  });
+});
+
+describe("pages", () => {
+  it("sends the signed-out to /login and each role to its own start page", async () => {
+    const out = await get("/lead");
+    expect([307, 308]).toContain(out.status);
+    expect(out.headers.get("location")).toMatch(/\/login\?callbackUrl=%2Flead$/);
+
+    const expectations: [string, string][] = [
+      ["ann@example.org", "/annotate"],
+      ["adj@example.org", "/adjudicate"],
+      ["lead@example.org", "/lead"],
+    ];
+    for (const [email, home] of expectations) {
+      const r = await get("/", await apiSession(server.url, email, PASSWORD));
+      expect(r.status).toBe(307);
+      expect(new URL(r.headers.get("location") ?? "", server.url).pathname).toBe(home);
+    }
+  });
+
+  it("renders 403 for a page the role does not allow, and the page for the right role", async () => {
+    const ann = await get("/lead", await apiSession(server.url, "ann@example.org", PASSWORD));
+    expect(ann.status).toBe(403);
+    expect(await ann.text()).toContain("403: not allowed");
+
+    const lead = await get("/lead", await apiSession(server.url, "lead@example.org", PASSWORD));
+    expect(lead.status).toBe(200);
+    const html = await lead.text();
+    expect(html).toContain("Projects");
+    // The nav shows the lead's links and not the annotator's.
+    expect(html).toContain('href="/lead"');
+    expect(html).toContain('href="/dashboard"');
+    expect(html).not.toContain('href="/annotate"');
+  });
+});
+
+describe("sessions follow the database", () => {
+  it("a deactivated user loses access at once, with a session issued before", async () => {
+    const cookie = await apiSession(server.url, "lead2@example.org", PASSWORD);
+    expect((await get("/api/lead/projects", cookie)).status).toBe(200);
+    await db.user.update({ where: { email: "lead2@example.org" }, data: { active: false } });
+    expect((await get("/api/lead/projects", cookie)).status).toBe(401);
+    await expect(apiSession(server.url, "lead2@example.org", PASSWORD)).rejects.toThrow(/deactivated/);
+  });
+
+  it("a role change takes effect without signing out", async () => {
+    const cookie = await apiSession(server.url, "adj@example.org", PASSWORD);
+    expect((await get("/api/lead/projects", cookie)).status).toBe(403);
+    await db.user.update({ where: { email: "adj@example.org" }, data: { role: "lead" } });
+    expect((await get("/api/lead/projects", cookie)).status).toBe(200);
+    await db.user.update({ where: { email: "adj@example.org" }, data: { role: "adjudicator" } });
+  });
+});
+
+describe("login throttling over HTTP", () => {
+  it("after 5 wrong passwords the right one is refused with a lock message", async () => {
+    for (let i = 0; i < 5; i++) await expect(apiSession(server.url, "throttled@example.org", "wrong")).rejects.toThrow(i < 4 ? /Wrong email or password/ : /Too many failed sign-in attempts/);
+    await expect(apiSession(server.url, "throttled@example.org", PASSWORD)).rejects.toThrow(/Too many failed sign-in attempts\. Try again in 15 minutes/);
+    // Another email is not affected.
+    await expect(apiSession(server.url, "ann@example.org", PASSWORD)).resolves.toMatch(/session-token=/);
+  });
+});
+
+describe("NEXTAUTH_SECRET in production", () => {
+  it("a server without the secret refuses sign-in with a 500 and says why in its log, not to the client", async () => {
+    const bare = await startServer({ DATABASE_URL: testDb.url, NEXTAUTH_SECRET: "" });
+    try {
+      const r = await fetch(`${bare.url}/api/auth/csrf`);
+      expect(r.status).toBe(500);
+      expect(await r.text()).not.toContain("NEXTAUTH_SECRET");
+      expect(bare.logs()).toContain("NEXTAUTH_SECRET is not set");
+    } finally {
+      await bare.stop();
+    }
+  });
+});

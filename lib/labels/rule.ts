@@ -1,0 +1,61 @@
+/**
+ * The reference-label rule, as plain functions (no database).
+ *
+ * An item is decided once it has `annotatorsPerItem` labels (more are used if present).
+ *
+ * Grades agree under the project's disagreement rule, for every pair of labels:
+ * - any_difference: the grades are equal;
+ * - distance_two: the grades differ by at most 1 (a difference of 2 or more needs adjudication);
+ * - relevance_threshold: all grades are ≥ 1, or all are 0 (only crossing the grade-1 line counts).
+ *
+ * The agreed grade is the median of the grades, rounded down. For two labels that is
+ * floor((a + b) / 2): equal grades give that grade; under distance_two (|a − b| ≤ 1) it is the
+ * lower grade, the conservative choice; under relevance_threshold 1 and 3 give 2, 1 and 2 give 1.
+ *
+ * Starts: when the agreed grade is ≥ 1 (the item is relevant), the corrected starts given by the
+ * labels that graded it relevant (grade ≥ 1, start not null) must lie within
+ * `startToleranceSeconds` of each other (max − min ≤ tolerance); otherwise the item needs
+ * adjudication. The agreed start is the mean of those starts, or null when none was given.
+ * For an agreed grade 0 the start is null: an irrelevant chunk has no evidence to point at.
+ */
+export type TDisagreementRule = "any_difference" | "distance_two" | "relevance_threshold";
+
+export type TRuleSettings = { disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number };
+export type TLabelInput = { grade: number; startSeconds: number | null };
+export type TDecision = { state: "incomplete" } | { state: "agreed"; grade: number; startSeconds: number | null } | { state: "disagreed" };
+
+// Starts are decimals typed or read from a player: allow for float noise at the boundary.
+const EPSILON = 1e-9;
+
+export function gradesAgree(grades: readonly number[], rule: TDisagreementRule): boolean {
+  if (grades.length === 0) return true;
+  const min = Math.min(...grades);
+  const max = Math.max(...grades);
+  switch (rule) {
+    case "any_difference":
+      return min === max;
+    case "distance_two":
+      return max - min <= 1;
+    case "relevance_threshold":
+      return min >= 1 || max === 0;
+  }
+}
+
+/** The median of the grades, rounded down. */
+export function agreedGrade(grades: readonly number[]): number {
+  const sorted = [...grades].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : Math.floor((sorted[mid - 1] + sorted[mid]) / 2);
+}
+
+export function decide(labels: readonly TLabelInput[], settings: TRuleSettings): TDecision {
+  if (labels.length === 0 || labels.length < settings.annotatorsPerItem) return { state: "incomplete" };
+  const grades = labels.map((l) => l.grade);
+  if (!gradesAgree(grades, settings.disagreementRule)) return { state: "disagreed" };
+  const grade = agreedGrade(grades);
+  if (grade === 0) return { state: "agreed", grade, startSeconds: null };
+  const starts = labels.filter((l) => l.grade >= 1 && l.startSeconds !== null).map((l) => l.startSeconds as number);
+  if (starts.length === 0) return { state: "agreed", grade, startSeconds: null };
+  if (Math.max(...starts) - Math.min(...starts) > settings.startToleranceSeconds + EPSILON) return { state: "disagreed" };
+  return { state: "agreed", grade, startSeconds: starts.reduce((s, x) => s + x, 0) / starts.length };
+}

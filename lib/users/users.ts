@@ -1,0 +1,121 @@
+import { randomBytes } from "node:crypto";
+import { hash, verify } from "@node-rs/argon2";
+import { z } from "zod";
+import type { Db, User } from "../db/client.ts";
+import { AppError, isUniqueViolation } from "../errors.ts";
+
+/**
+ * Users and their passwords. Passwords are hashed with argon2id (@node-rs/argon2's default
+ * algorithm, with its default cost: m=19 MiB, t=2, p=1, the OWASP minimum). Emails are stored
+ * trimmed and lower-cased, and looked up the same way, so "Ann@X.org" and "ann@x.org" are one user.
+ */
+export const ROLES = ["lead", "adjudicator", "annotator"] as const;
+export const ZRole = z.enum(ROLES);
+export type TUserRole = z.infer<typeof ZRole>;
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const ZPassword = z.string().min(MIN_PASSWORD_LENGTH, `a password needs at least ${MIN_PASSWORD_LENGTH} characters`).max(1024);
+export const ZEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email("expected an email address such as ann@example.org"));
+
+export const ZNewUser = z.object({
+  email: ZEmail,
+  name: z.string().trim().min(1, "a name is required").max(200),
+  role: ZRole,
+  password: ZPassword,
+});
+export type TNewUser = z.input<typeof ZNewUser>;
+
+/** The fields of a user that may leave the server. */
+export type TPublicUser = Pick<User, "id" | "email" | "name" | "role" | "active" | "createdAt">;
+const publicSelect = { id: true, email: true, name: true, role: true, active: true, createdAt: true } as const;
+
+export type TUserRef = { id: string } | { email: string };
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+function whereRef(ref: TUserRef) {
+  return "id" in ref ? { id: ref.id } : { email: normalizeEmail(ref.email) };
+}
+
+function describeRef(ref: TUserRef): string {
+  return "id" in ref ? `id ${ref.id}` : normalizeEmail(ref.email);
+}
+
+function badInput(error: z.ZodError): AppError {
+  return new AppError("bad_input", error.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; "), error.issues);
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const parsed = ZPassword.safeParse(password);
+  if (!parsed.success) throw badInput(parsed.error);
+  return hash(parsed.data);
+}
+
+/** A random password for a new account, printed once by the CLI: 24 URL-safe characters (144 bits). */
+export function generatePassword(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+export async function createUser(db: Db, input: TNewUser): Promise<TPublicUser> {
+  const parsed = ZNewUser.safeParse(input);
+  if (!parsed.success) throw badInput(parsed.error);
+  const { email, name, role, password } = parsed.data;
+  const passwordHash = await hash(password);
+  try {
+    return await db.user.create({ data: { email, name, role, passwordHash }, select: publicSelect });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new AppError("conflict", `a user with email ${email} already exists`);
+    throw e;
+  }
+}
+
+// A valid argon2id hash of a random string: verifying against it when the email is unknown keeps
+// the time the same as for a wrong password, so timing does not tell which emails exist.
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$92MzCJbGq5bhMCVgDcCVBg$AhCqbiDeyoCAjf9bcpHrMtftmV7TwpvhF1v77C2dpxo";
+
+export type TCredentialsResult =
+  | { ok: true; user: Pick<User, "id" | "email" | "name" | "role"> }
+  | { ok: false; reason: "invalid" | "inactive" };
+
+/**
+ * Checks an email and password. A deactivated user is refused ("inactive") even with the right
+ * password; "inactive" is only reported after the password matched, so it reveals nothing to
+ * someone who does not know the password.
+ */
+export async function verifyCredentials(db: Db, email: string, password: string): Promise<TCredentialsResult> {
+  const user = await db.user.findUnique({
+    where: { email: normalizeEmail(email) },
+    select: { id: true, email: true, name: true, role: true, active: true, passwordHash: true },
+  });
+  const matches = await verify(user?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
+  if (!user || !matches) return { ok: false, reason: "invalid" };
+  if (!user.active) return { ok: false, reason: "inactive" };
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+}
+
+async function updateUser(db: Db, ref: TUserRef, data: { passwordHash?: string; active?: boolean }): Promise<TPublicUser> {
+  const found = await db.user.findUnique({ where: whereRef(ref), select: { id: true } });
+  if (!found) throw new AppError("not_found", `no user ${describeRef(ref)}`);
+  return db.user.update({ where: { id: found.id }, data, select: publicSelect });
+}
+
+export async function setPassword(db: Db, ref: TUserRef, password: string): Promise<TPublicUser> {
+  return updateUser(db, ref, { passwordHash: await hashPassword(password) });
+}
+
+/** Deactivates (or reactivates) a user. Their labels stay; they can no longer sign in. */
+export async function setActive(db: Db, ref: TUserRef, active: boolean): Promise<TPublicUser> {
+  return updateUser(db, ref, { active });
+}
+
+export async function listUsers(db: Db, opts: { role?: TUserRole; activeOnly?: boolean } = {}): Promise<TPublicUser[]> {
+  return db.user.findMany({
+    where: { ...(opts.role ? { role: opts.role } : {}), ...(opts.activeOnly ? { active: true } : {}) },
+    select: publicSelect,
+    orderBy: [{ role: "asc" }, { email: "asc" }],
+  });
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { assign } from "../../lib/assignment/assign.ts";
+import { calibrationSample } from "../../lib/assignment/sample.ts";
+import { mulberry32 } from "../../lib/assignment/random.ts";
+import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
+
+let t: TestDb;
+let db: Db;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  db = await (await import("../../lib/db/client.ts")).getDb();
+});
+afterAll(async () => t.cleanup());
+
+/** A project whose pool has `perQuery[i]` items for query i (pool rows written directly). */
+async function pooledProject(perQuery: number[]) {
+  const p = await makeProject(db);
+  const queries = await makeQueries(db, p.id, perQuery.map((_, i) => `q${i + 1}`));
+  const total = perQuery.reduce((a, b) => a + b, 0);
+  const chunks = await makeChunks(db, p.id, Array.from({ length: total }, (_, i) => `c${i + 1}`));
+  const items: { queryId: number; chunkId: number; qid: string }[] = [];
+  let c = 1;
+  perQuery.forEach((n, qi) => {
+    for (let k = 0; k < n; k++) items.push({ queryId: queries.get(`q${qi + 1}`)!.id, chunkId: chunks.get(`c${c++}`)!.id, qid: `q${qi + 1}` });
+  });
+  await db.poolItem.createMany({ data: items.map(({ queryId, chunkId }) => ({ projectId: p.id, queryId, chunkId })) });
+  return { project: p, items };
+}
+
+async function loads(projectId: number) {
+  const rows = await db.assignment.findMany({ where: { poolItem: { projectId } }, include: { user: true } });
+  const byUser = new Map<string, number>();
+  const byItem = new Map<string, string[]>();
+  for (const r of rows) {
+    byUser.set(r.user.email, (byUser.get(r.user.email) ?? 0) + 1);
+    byItem.set(r.poolItemId, [...(byItem.get(r.poolItemId) ?? []), r.userId]);
+  }
+  return { rows, byUser, byItem };
+}
+
+describe("assign", () => {
+  it("balances 7 items × 2 over 3 annotators (5, 5, 4), never twice on an item, random order keys", async () => {
+    const { project } = await pooledProject([4, 3]);
+    const users = await Promise.all(["a", "b", "c"].map((n) => makeUser(db, { email: `${n}-bal@example.org` })));
+    const r = await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), seed: 7 });
+    expect(r).toMatchObject({ seed: 7, items: 7, itemsToppedUp: 7, created: 14, calibration: 0, shortfall: 0 });
+    const { rows, byUser, byItem } = await loads(project.id);
+    // 14 assignments over 3 people: the only split with spread ≤ 1 is 5, 5, 4.
+    expect([...byUser.values()].sort()).toEqual([4, 5, 5]);
+    for (const list of byItem.values()) expect(new Set(list).size).toBe(2);
+    expect(new Set(rows.map((x) => x.orderKey)).size).toBe(14);
+    expect(rows.every((x) => x.orderKey >= 0 && x.orderKey < 1 && !x.calibration)).toBe(true);
+  });
+
+  it("tops up only what is missing: again adds nothing; a 4th annotator and perItem 3 add one per item", async () => {
+    const { project } = await pooledProject([5]);
+    const users = await Promise.all(["a", "b", "c"].map((n) => makeUser(db, { email: `${n}-top@example.org` })));
+    await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), seed: 1 });
+    expect((await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), seed: 2 })).created).toBe(0);
+    const d = await makeUser(db, { email: "d-top@example.org" });
+    const r = await assign(db, project.id, { perItem: 3, annotators: [...users.map((u) => u.email), d.email], seed: 3 });
+    expect(r.created).toBe(5);
+    const { byUser, byItem } = await loads(project.id);
+    for (const list of byItem.values()) expect(new Set(list).size).toBe(3);
+    // Before: 10 assignments as 4, 3, 3 over a–c and 0 for d. The least-loaded rule gives d the
+    // new ones until it reaches the others: d ends with at least 3 of the 5.
+    expect(byUser.get("d-top@example.org")).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...byUser.values()) - Math.min(...byUser.values())).toBeLessThanOrEqual(1);
+  });
+
+  it("defaults to every active annotator and refuses impossible or wrong requests", async () => {
+    const { project } = await pooledProject([2]);
+    await expect(assign(db, project.id, { perItem: 2, annotators: ["nobody@example.org"] })).rejects.toThrow("--annotators: nobody@example.org: no such user");
+    const lead = await makeUser(db, { email: "lead-x@example.org", role: "lead" });
+    const gone = await makeUser(db, { email: "gone-x@example.org", active: false });
+    await expect(assign(db, project.id, { perItem: 1, annotators: [lead.email, gone.email] })).rejects.toThrow(
+      "--annotators: lead-x@example.org: role is lead, expected annotator; gone-x@example.org: deactivated",
+    );
+    const one = await makeUser(db, { email: "only-x@example.org" });
+    await expect(assign(db, project.id, { perItem: 2, annotators: [one.email] })).rejects.toThrow("--per-item 2 needs at least 2 annotators, but only 1 is available (only-x@example.org)");
+    const activeAnnotators = await db.user.count({ where: { role: "annotator", active: true } });
+    const r = await assign(db, project.id, { perItem: 1, seed: 5 });
+    expect(r.annotators).toHaveLength(activeAnnotators);
+    expect(r.annotators.some((a) => a.email === gone.email || a.email === lead.email)).toBe(false);
+    const empty = await makeProject(db);
+    await expect(assign(db, empty.id, { perItem: 1 })).rejects.toThrow("the pool is empty");
+  });
+});
+
+describe("calibration sample", () => {
+  it("without judge labels: round-robin over queries (3 items from 3 queries → one each)", async () => {
+    const { project, items } = await pooledProject([4, 4, 4]);
+    const users = await Promise.all(["a", "b"].map((n) => makeUser(db, { email: `${n}-cal1@example.org` })));
+    const r = await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), sample: 3, seed: 11 });
+    expect(r).toMatchObject({ items: 3, created: 6, calibration: 6 });
+    const rows = await db.assignment.findMany({ where: { poolItem: { projectId: project.id } }, include: { poolItem: true } });
+    expect(rows.every((x) => x.calibration)).toBe(true);
+    const queryIds = new Set(rows.map((x) => x.poolItem.queryId));
+    expect(queryIds.size).toBe(3);
+    // A second sample takes only items not yet assigned.
+    const again = await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), sample: 100, seed: 12 });
+    expect(again.items).toBe(items.length - 3);
+  });
+
+  it("with judge labels: the rare grades are all in, the rest spread over queries", async () => {
+    const { project, items } = await pooledProject([4, 4, 4]);
+    // Judge grades: item 0 → 3, item 5 → 2, all others → 0 (10 items).
+    await makeJudgeLabels(db, project.id, "gpt", items.map((it, i) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: i === 0 ? 3 : i === 5 ? 2 : 0 })));
+    const users = await Promise.all(["a", "b"].map((n) => makeUser(db, { email: `${n}-cal2@example.org` })));
+    await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), sample: 4, seed: 99 });
+    const rows = await db.assignment.findMany({ where: { poolItem: { projectId: project.id } }, include: { poolItem: true } });
+    const sampled = [...new Set(rows.map((x) => x.poolItem.chunkId))];
+    expect(sampled).toHaveLength(4);
+    // Strata by size: grade 3 (1 item), grade 2 (1), grade 0 (10). Turns: 3, 2, 0, then 0 again
+    // (3 and 2 are exhausted) → both rare items plus two grade-0 items from two different queries.
+    expect(sampled).toContain(items[0].chunkId);
+    expect(sampled).toContain(items[5].chunkId);
+    const zeros = items.filter((it) => sampled.includes(it.chunkId) && it !== items[0] && it !== items[5]);
+    expect(zeros).toHaveLength(2);
+    expect(zeros[0].qid).not.toBe(zeros[1].qid);
+  });
+
+  it("is reproducible from the seed and stops when candidates run out", () => {
+    const cands = Array.from({ length: 9 }, (_, i) => ({ id: `i${i}`, queryId: i % 3, judgeGrade: i % 2 }));
+    const a = calibrationSample(cands, 5, mulberry32(3)).map((c) => c.id);
+    const b = calibrationSample([...cands].reverse(), 5, mulberry32(3)).map((c) => c.id);
+    expect(a).toEqual(b);
+    expect(calibrationSample(cands, 50, mulberry32(3))).toHaveLength(9);
+  });
+});

@@ -1,11 +1,19 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, useSyncExternalStore, type FormEvent } from "react";
 import { signInWithPassword } from "@/lib/auth/client";
+
+const noop = () => () => {};
+
+/** False in the server HTML, true once React has hydrated (so the form's handler is attached). */
+function useHydrated(): boolean {
+  return useSyncExternalStore(noop, () => true, () => false);
+}
 
 export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string | null }) {
   const [error, setError] = useState<string | null>(initialError ?? null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -28,7 +36,7 @@ export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; 
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4" aria-describedby={error ? "login-error" : undefined} noValidate>
+    <form method="post" onSubmit={onSubmit} className="space-y-4" aria-describedby={error ? "login-error" : undefined} noValidate>
       <div>
         <label htmlFor="email" className="block text-sm font-medium text-slate-700">
           Email
@@ -46,7 +54,7 @@ export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; 
           {error}
         </p>
       ) : null}
-      <button type="submit" disabled={pending} className="w-full rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+      <button type="submit" disabled={pending || !hydrated} className="w-full rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>

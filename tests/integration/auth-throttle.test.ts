@@ -1,7 +1,7 @@
-import { hash } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
+import { createUser } from "../../lib/users/users.ts";
 import { attemptLogin, loginErrorMessage } from "../../lib/auth/login.ts";
 import { LOCK_MS, MAX_FAILURES, WINDOW_MS, lockedUntil, recordFailure, throttleKey } from "../../lib/auth/throttle.ts";
 
@@ -14,18 +14,23 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
-  const passwordHash = await hash("right-password");
-  await db.user.create({ data: { email: "ann@example.org", name: "Ann", role: "annotator", passwordHash } });
-  await db.user.create({ data: { email: "gone@example.org", name: "Gone", role: "annotator", passwordHash, active: false } });
-  await db.user.create({ data: { email: "lock@example.org", name: "Lock", role: "lead", passwordHash } });
-  await db.user.create({ data: { email: "race@example.org", name: "Race", role: "lead", passwordHash } });
+  // Users are made by lib/users (argon2id), as the CLI and the users page make them.
+  for (const [email, role] of [["ann@example.org", "annotator"], ["gone@example.org", "annotator"], ["lock@example.org", "lead"], ["race@example.org", "lead"]] as const) {
+    await createUser(db, { email, name: email.split("@")[0], role, password: "right-password" });
+  }
+  await db.user.update({ where: { email: "gone@example.org" }, data: { active: false } });
+  const stored = await db.user.findUnique({ where: { email: "ann@example.org" }, select: { passwordHash: true } });
+  // The stored hash is argon2id with its parameters, never the password.
+  expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
 });
 afterAll(async () => testDb.cleanup());
 
 describe("attemptLogin", () => {
   it("accepts the right password and returns the user with its role", async () => {
     const r = await attemptLogin(db, "ann@example.org", "right-password", t0);
-    expect(r).toEqual({ ok: true, user: { id: expect.any(String), email: "ann@example.org", name: "Ann", role: "annotator" } });
+    expect(r).toEqual({ ok: true, user: { id: expect.any(String), email: "ann@example.org", name: "ann", role: "annotator" } });
+    // Emails are matched regardless of case and surrounding spaces.
+    expect((await attemptLogin(db, "  ANN@Example.org ", "right-password", t0)).ok).toBe(true);
   });
 
   it("rejects a wrong password and an unknown email with the same message", async () => {

@@ -1,0 +1,130 @@
+/**
+ * `npm run bench [-- NAME...]`: runs every benchmark module in scripts/bench/ (each file except
+ * this one exports `bench(): Promise<BenchRow[]>`), one after another so they do not compete for
+ * the machine, and prints one markdown table with the machine it ran on. The same text is written
+ * to bench-results/latest.md. Names select modules by file name without `.ts`
+ * (`npm run bench -- stats pooling`).
+ *
+ * A module that throws, or returns something that is not a list of rows, becomes a failed row
+ * naming the module and the error; the other modules still run. Exit code: 0 when every module
+ * ran (a missed target is a "no" in the table, not a crash), 1 when a module failed to run,
+ * 2 for an unknown module name.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { basename, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+
+const ZBenchRow = z.object({
+  name: z.string(),
+  target: z.string(),
+  measured: z.string(),
+  pass: z.boolean(),
+  command: z.string(),
+});
+export type TBenchRow = z.infer<typeof ZBenchRow>;
+
+type ModuleResult = { module: string; seconds: number; rows: TBenchRow[]; failed: boolean };
+
+const benchDir = import.meta.dirname;
+const root = join(benchDir, "..", "..");
+
+export function benchModules(dir = benchDir): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && f !== "index.ts" && !f.startsWith("_"))
+    .map((f) => basename(f, ".ts"))
+    .sort();
+}
+
+/** Picks the modules named on the command line (all when none); unknown names are an error. */
+export function selectModules(available: string[], names: string[]): { selected: string[]; unknown: string[] } {
+  if (names.length === 0) return { selected: available, unknown: [] };
+  const wanted = names.map((n) => n.replace(/\.ts$/, ""));
+  return { selected: available.filter((m) => wanted.includes(m)), unknown: wanted.filter((n) => !available.includes(n)) };
+}
+
+function errorText(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.split("\n")[0].slice(0, 300);
+}
+
+export async function runModule(module: string, dir = benchDir): Promise<ModuleResult> {
+  const t0 = performance.now();
+  const failedRow = (message: string): TBenchRow => ({
+    name: `${module} (module failed)`,
+    target: "runs",
+    measured: `error: ${message}`,
+    pass: false,
+    command: `npm run bench -- ${module}`,
+  });
+  try {
+    const mod: unknown = await import(pathToFileURL(join(dir, `${module}.ts`)).href);
+    const fn = typeof mod === "object" && mod !== null && "bench" in mod ? mod.bench : undefined;
+    if (typeof fn !== "function") throw new Error("the module exports no bench() function");
+    const result: unknown = await fn();
+    const parsed = z.array(ZBenchRow).safeParse(result);
+    if (!parsed.success) throw new Error(`bench() returned an unexpected value: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+    if (parsed.data.length === 0) throw new Error("bench() returned no rows");
+    return { module, seconds: (performance.now() - t0) / 1000, rows: parsed.data, failed: false };
+  } catch (e) {
+    return { module, seconds: (performance.now() - t0) / 1000, rows: [failedRow(errorText(e))], failed: true };
+  }
+}
+
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+
+export function renderReport(results: ModuleResult[], when = new Date()): string {
+  const lines = [
+    "| benchmark | target | measured | pass | reproduce with |",
+    "|---|---|---|---|---|",
+    ...results.flatMap((r) => r.rows.map((row) => `| ${cell(row.name)} | ${cell(row.target)} | ${cell(row.measured)} | ${row.pass ? "yes" : "**no**"} | \`${cell(row.command)}\` |`)),
+  ];
+  const rows = results.flatMap((r) => r.rows);
+  const passed = rows.filter((r) => r.pass).length;
+  const cpu = cpus();
+  lines.push(
+    "",
+    `${passed} of ${rows.length} targets met.`,
+    "",
+    `Machine: ${cpu.length} CPU${cpu.length === 1 ? "" : "s"} (${cpu[0]?.model.trim() ?? "unknown"}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${process.platform} ${process.arch}, Node ${process.version}, ${process.env.DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite"} unless a row says otherwise.`,
+    `Date: ${when.toISOString()}. Modules: ${results.map((r) => `${r.module} ${r.seconds.toFixed(1)} s`).join(", ")}.`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(`usage: npm run bench [-- MODULE...]\nmodules: ${benchModules().join(", ") || "(none)"}\n`);
+    return 0;
+  }
+  const available = benchModules();
+  const { selected, unknown } = selectModules(available, argv);
+  if (unknown.length) {
+    process.stderr.write(`error: no benchmark module named ${unknown.map((u) => `"${u}"`).join(", ")} in scripts/bench/ (available: ${available.join(", ") || "none"})\n`);
+    return 2;
+  }
+  if (selected.length === 0) {
+    process.stderr.write("error: no benchmark modules in scripts/bench/\n");
+    return 1;
+  }
+  const results: ModuleResult[] = [];
+  for (const module of selected) {
+    process.stderr.write(`bench: ${module} …\n`);
+    const r = await runModule(module);
+    process.stderr.write(`bench: ${module} ${r.failed ? "FAILED" : "done"} in ${r.seconds.toFixed(1)} s${r.failed ? `: ${r.rows[0].measured}` : ""}\n`);
+    results.push(r);
+  }
+  const report = renderReport(results);
+  process.stdout.write(`\n${report}`);
+  const outDir = join(root, "bench-results");
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "latest.md"), report);
+  process.stderr.write(`written to bench-results/latest.md\n`);
+  return results.some((r) => r.failed) ? 1 : 0;
+}
+
+if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith("scripts/bench/index.ts")) {
+  // Modules may leave handles open (database pools, timers): exit once the report is written.
+  process.exit(await main(process.argv.slice(2)));
+}

@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { AppError } from "../lib/errors.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerProject } from "./commands/project.ts";
+import { registerEval } from "./commands/eval.ts";
 
 /**
  * The `assessor` command line. Each command lives in bin/commands/<name>.ts as a register
@@ -13,7 +14,7 @@ const program = new Command("assessor")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of [registerMigrate, registerProject]) register(program);
+for (const register of [registerEval, registerMigrate, registerProject]) register(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -261,11 +261,14 @@ const RUN_COLUMNS = "6 columns: qid Q0 docid rank score tag";
 
 type RunFields = { qid: string; docid: string; rank: number; score: number; tag: string; line: number };
 
+/** A valid run line as positional values: no object per line for callers that keep only some fields. */
+export type RunRecordHandler = (qid: string, docid: string, rank: number, score: number, tag: string, line: number) => void;
+
 /**
- * Builds a line parser that validates one run line and hands valid rows to `onRow`. It keeps the
+ * Builds a line parser that validates one run line and hands valid rows to `onRecord`. It keeps the
  * previous qid and tag so repeated values share one string.
  */
-function runLineParser(file: string, onRow: (row: RunFields) => void, onError: (e: LocatedError) => void): LineSink {
+function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void): LineSink {
   let prevQid = "";
   let prevTag = "";
   return (t, line, n, s, e) => {
@@ -287,7 +290,7 @@ function runLineParser(file: string, onRow: (row: RunFields) => void, onError: (
     prevQid = qid;
     const tag = sliceOrReuse(t, s[5], e[5], prevTag);
     prevTag = tag;
-    onRow({ qid, docid: t.slice(s[2], e[2]), rank, score, tag, line });
+    onRecord(qid, t.slice(s[2], e[2]), rank, score, tag, line);
   };
 }
 
@@ -318,7 +321,8 @@ export function parseRun(input: string | Uint8Array, file: string): { rows: RunR
   const dup = duplicateChecker(file);
   const sink = runLineParser(
     file,
-    (row) => {
+    (qid, docid, rank, score, tag, line) => {
+      const row = { qid, docid, rank, score, tag, line };
       const err = dup(row);
       if (err) errors.push(err);
       else rows.push(row);
@@ -375,16 +379,11 @@ async function readChunkedLines(path: string, file: string, onText: (text: strin
 }
 
 /**
- * Streams a run file line by line without holding it in memory (imports of large runs, eval).
- * `checkDuplicates` (default true) keeps every (qid, docid) seen; a caller that already groups
- * rows by query can turn it off and check per query itself. Returns the counts.
+ * Streams a run file without holding it in memory and without an object per line: the low-level
+ * reader behind forEachRunLine, for callers that keep only some fields (eval on millions of lines).
+ * It does not check duplicates. Returns counts.
  */
-export async function forEachRunLine(
-  path: string,
-  onRow: (row: RunRow) => void,
-  onError: (e: LocatedError) => void,
-  opts: { checkDuplicates?: boolean; file?: string } = {},
-): Promise<{ rows: number; errors: number }> {
+export async function scanRunFile(path: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: { file?: string } = {}): Promise<{ rows: number; errors: number }> {
   const file = opts.file ?? path;
   let rows = 0;
   let errors = 0;
@@ -393,16 +392,11 @@ export async function forEachRunLine(
     errors++;
     onError(e);
   };
-  const dup = opts.checkDuplicates === false ? null : duplicateChecker(file);
   const sink = runLineParser(
     file,
-    (row) => {
-      const err = dup ? dup(row) : null;
-      if (err) report(err);
-      else {
-        rows++;
-        onRow(row);
-      }
+    (qid, docid, rank, score, tag, line) => {
+      rows++;
+      onRecord(qid, docid, rank, score, tag, line);
     },
     report,
   );
@@ -418,4 +412,37 @@ export async function forEachRunLine(
   );
   if (ok && nonBlankTotal === 0 && errors === 0) report(emptyFileError(file, `run lines (${RUN_COLUMNS})`));
   return { rows, errors };
+}
+
+/**
+ * Streams a run file line by line without holding it in memory (imports of large runs).
+ * `checkDuplicates` (default true) keeps every (qid, docid) seen to report a docid twice in one
+ * query; a caller that checks per query itself can turn it off. Returns the counts.
+ */
+export async function forEachRunLine(
+  path: string,
+  onRow: (row: RunRow) => void,
+  onError: (e: LocatedError) => void,
+  opts: { checkDuplicates?: boolean; file?: string } = {},
+): Promise<{ rows: number; errors: number }> {
+  const dup = opts.checkDuplicates === false ? null : duplicateChecker(opts.file ?? path);
+  let rows = 0;
+  let dupErrors = 0;
+  const r = await scanRunFile(
+    path,
+    (qid, docid, rank, score, tag, line) => {
+      const row = { qid, docid, rank, score, tag, line };
+      const err = dup ? dup(row) : null;
+      if (err) {
+        dupErrors++;
+        onError(err);
+      } else {
+        rows++;
+        onRow(row);
+      }
+    },
+    onError,
+    opts,
+  );
+  return { rows, errors: r.errors + dupErrors };
 }

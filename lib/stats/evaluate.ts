@@ -51,8 +51,8 @@ export function judgedAtGrade(judged: ReadonlyMap<string, number>): number[] {
   return counts;
 }
 
-/** The evaluated ranking of one query with its grades. */
-export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>): RankedQuery {
+/** The evaluated ranking of one query with its grades (docids kept unless `keepDocids` is false). */
+export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, keepDocids = true): RankedQuery {
   const rows = new Array<{ docid: string; score: number }>(q.docids.length);
   for (let i = 0; i < rows.length; i++) rows[i] = { docid: q.docids[i], score: q.scores[i] };
   const ordered = evaluatedOrder(rows);
@@ -62,7 +62,7 @@ export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, 
     docids[i] = ordered[i].docid;
     grades[i] = judged.get(docids[i]) ?? UNJUDGED;
   }
-  return { qid, grades, docids, judgedAtGrade: judgedAtGrade(judged) };
+  return { qid, grades, docids: keepDocids ? docids : undefined, judgedAtGrade: judgedAtGrade(judged) };
 }
 
 export type EvalResult = {
@@ -83,26 +83,39 @@ export type EvalResult = {
   complete: boolean;
 };
 
-const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 export function evaluate(judgements: Judgements, run: RunByQuery, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean }): EvalResult {
+  const ranked = new Map<string, RankedQuery>();
+  for (const [qid, q] of run) {
+    const judged = judgements.get(qid);
+    if (judged) ranked.set(qid, rankQuery(qid, q, judged));
+  }
+  const result = evaluateRanked(judgements, ranked, columns, ctx);
+  result.ignoredQueries = [...run.keys()].filter((qid) => !judgements.has(qid)).sort(byteOrder);
+  return result;
+}
+
+/**
+ * The same on rankings already built (a streaming reader ranks each query as soon as its lines
+ * are read, so a large run never sits in memory whole). `ranked` holds only queries of the qrels;
+ * `ignoredQueries` is left for the caller to fill.
+ */
+export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<string, RankedQuery>, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean }): EvalResult {
   const complete = ctx.complete ?? false;
-  const missingFromRun = [...judgements.keys()].filter((qid) => !run.has(qid)).sort(byteOrder);
-  const ignoredQueries = [...run.keys()].filter((qid) => !judgements.has(qid)).sort(byteOrder);
-  const queries = [...judgements.keys()].filter((qid) => complete || run.has(qid)).sort(byteOrder);
+  const missingFromRun = [...judgements.keys()].filter((qid) => !ranked.has(qid)).sort(byteOrder);
+  const queries = [...judgements.keys()].filter((qid) => complete || ranked.has(qid)).sort(byteOrder);
   const values = columns.map(() => new Array<number | null>(queries.length));
-  const inRun = queries.map((qid) => run.has(qid));
+  const inRun = queries.map((qid) => ranked.has(qid));
   for (let i = 0; i < queries.length; i++) {
     const qid = queries[i];
-    const judged = judgements.get(qid) ?? new Map<string, number>();
-    const r = run.get(qid);
-    const ranked = r ? rankQuery(qid, r, judged) : emptyRanking(qid, judgedAtGrade(judged));
+    const q = ranked.get(qid) ?? emptyRanking(qid, judgedAtGrade(judgements.get(qid) ?? new Map<string, number>()));
     const cache: QueryCache = {};
-    for (let c = 0; c < columns.length; c++) values[c][i] = columns[c].compute(ranked, ctx, cache);
+    for (let c = 0; c < columns.length; c++) values[c][i] = columns[c].compute(q, ctx, cache);
   }
   const summary = columns.map((col, c) => summarise(values[c], col.summary));
-  return { columns, queries, values, inRun, summary, numQ: queries.length, missingFromRun, ignoredQueries, complete };
+  return { columns, queries, values, inRun, summary, numQ: queries.length, missingFromRun, ignoredQueries: [], complete };
 }
+
+export const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Mean (or sum) over the non-null values; null when there is none. */
 export function summarise(values: readonly (number | null)[], kind: "mean" | "sum"): number | null {

@@ -41,7 +41,8 @@ export function startError(q: RankedQuery, ref: ReferenceStart | undefined, chun
   while (i < q.grades.length && q.grades[i] < opts.relevanceLevel) i++;
   if (i === q.grades.length) return { error: START_ERROR_CAP_SECONDS, rank: 0, timeAwareRR: 0, missingChunkTime: false };
   const rank = i + 1;
-  const chunk = chunks.get(q.docids[i]);
+  const docid = q.docids?.[i];
+  const chunk = docid === undefined ? undefined : chunks.get(docid);
   let error = START_ERROR_CAP_SECONDS;
   if (chunk) {
     const sameVideo = !ref.video || !chunk.video || ref.video === chunk.video;

@@ -8,8 +8,11 @@ export type RankedQuery = {
   qid: string;
   /** Grade of the chunk at each rank (index 0 = rank 1); UNJUDGED when the qrels do not judge it. */
   grades: ArrayLike<number>;
-  /** Docids in the same order (needed by start_error). */
-  docids: readonly string[];
+  /**
+   * Docids in the same order. Only start_error reads them; a caller that does not compute it may
+   * leave them out to save memory on large runs.
+   */
+  docids?: readonly string[];
   /** How many chunks of this query the qrels judge at each grade: judgedAtGrade[g] for g = 0..3. */
   judgedAtGrade: readonly number[];
 };

@@ -1,0 +1,372 @@
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { Command, Option } from "commander";
+import { ValidationError, type LocatedError } from "../../lib/errors.ts";
+import { parseQrels, scanRunFile } from "../../lib/formats/trec.ts";
+import { byteOrder, evaluateRanked, judgementsFrom, rankQuery, type EvalResult, type Judgements, type RunQuery } from "../../lib/stats/evaluate.ts";
+import type { RankedQuery } from "../../lib/stats/measures/types.ts";
+import { DEFAULT_MEASURES, MeasureSpecError, parseMeasures } from "../../lib/stats/measures/index.ts";
+import type { ChunkTime, ReferenceStart } from "../../lib/stats/measures/start-error.ts";
+import { parseChunkTimes, parseReferenceStarts } from "../../lib/stats/start-inputs.ts";
+import { bootstrapMeanCI, DEFAULT_RESAMPLES, DEFAULT_SEED, type Interval } from "../../lib/stats/bootstrap.ts";
+import { pairedRandomizationTest } from "../../lib/stats/paired.ts";
+
+/**
+ * `assessor eval QRELS RUN...`: trec_eval-compatible evaluation of TREC runs on plain files (no
+ * database). One run prints trec_eval's lines by default; several runs print a table with one
+ * column per run, bootstrap confidence intervals over queries and a paired randomization test
+ * against the first run.
+ */
+
+const MAX_ERRORS = 1000;
+
+type EvalOpts = {
+  measure?: string[];
+  l: number;
+  q?: boolean;
+  c?: boolean;
+  format?: "trec" | "table" | "json";
+  precision: number;
+  queries?: string;
+  chunks?: string;
+  clip?: boolean;
+  bootstrap: number;
+  trials: number;
+  seed: number;
+};
+
+export function readQrelsFile(path: string, clip: boolean): { judgements: Judgements; clipped: number } {
+  const bytes = readInput(path);
+  const parsed = parseQrels(bytes, path, { clip });
+  if (parsed.errors.length) throw new ValidationError(parsed.errors);
+  return { judgements: judgementsFrom(parsed.rows), clipped: parsed.clipped };
+}
+
+export function readInput(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new ValidationError([{ file: path, line: 0, message: `cannot read the file (${e instanceof Error && "code" in e ? String((e as { code: unknown }).code) : String(e)})` }]);
+  }
+}
+
+/**
+ * Reads a run file and ranks each query as soon as its block of lines ends, so only one query's
+ * lines are in memory at a time (runs list a query's lines together). Queries the qrels do not
+ * judge are skipped (trec_eval ignores them) and their ids collected. A query whose lines are
+ * split across the file is read again in a second pass; a docid twice in one query is detected per
+ * query and only then is the file read again to name the lines.
+ */
+async function rankRunFile(path: string, judgements: Judgements, keepDocids: boolean): Promise<{ ranked: Map<string, RankedQuery>; ignored: Set<string> }> {
+  const ranked = new Map<string, RankedQuery>();
+  const ignored = new Set<string>();
+  const split = new Set<string>();
+  const duplicated = new Set<string>();
+  const errors: LocatedError[] = [];
+  let blockQid: string | null = null;
+  const block: RunQuery = { docids: [], scores: [] };
+  const finish = (qid: string, q: RunQuery) => {
+    const judged = judgements.get(qid);
+    if (!judged) return;
+    if (new Set(q.docids).size !== q.docids.length) duplicated.add(qid);
+    else ranked.set(qid, rankQuery(qid, q, judged, keepDocids));
+  };
+  const onError = (e: LocatedError) => {
+    if (errors.length < MAX_ERRORS) errors.push(e);
+  };
+  try {
+    await scanRunFile(
+      path,
+      (qid, docid, _rank, score) => {
+        if (qid !== blockQid) {
+          if (blockQid !== null && !split.has(blockQid)) finish(blockQid, block);
+          block.docids.length = 0;
+          block.scores.length = 0;
+          blockQid = qid;
+          if (!judgements.has(qid)) ignored.add(qid);
+          else if (ranked.has(qid) || duplicated.has(qid)) {
+            split.add(qid); // seen before: its lines are not together; read it whole in pass two
+            ranked.delete(qid);
+            duplicated.delete(qid);
+          }
+        }
+        if (judgements.has(qid) && !split.has(qid)) {
+          block.docids.push(docid);
+          block.scores.push(score);
+        }
+      },
+      onError,
+    );
+    if (blockQid !== null && !split.has(blockQid)) finish(blockQid, block);
+    if (errors.length) throw new ValidationError(errors);
+    if (split.size) {
+      const whole = new Map<string, RunQuery>([...split].map((qid) => [qid, { docids: [], scores: [] }]));
+      await scanRunFile(
+        path,
+        (qid, docid, _rank, score) => {
+          const q = whole.get(qid);
+          if (q) {
+            q.docids.push(docid);
+            q.scores.push(score);
+          }
+        },
+        onError,
+      );
+      for (const [qid, q] of whole) finish(qid, q);
+    }
+  } catch (e) {
+    if (e instanceof ValidationError) throw e;
+    throw new ValidationError([{ file: path, line: 0, message: `cannot read the file (${e instanceof Error && "code" in e ? String((e as { code: unknown }).code) : String(e)})` }]);
+  }
+  if (duplicated.size) throw new ValidationError(await locateDuplicates(path, duplicated));
+  return { ranked, ignored };
+}
+
+async function locateDuplicates(path: string, qids: Set<string>): Promise<LocatedError[]> {
+  const firstLine = new Map<string, Map<string, number>>();
+  const errors: LocatedError[] = [];
+  await scanRunFile(
+    path,
+    (qid, docid, _rank, _score, _tag, line) => {
+      if (!qids.has(qid) || errors.length >= MAX_ERRORS) return;
+      let seen = firstLine.get(qid);
+      if (!seen) firstLine.set(qid, (seen = new Map()));
+      const first = seen.get(docid);
+      if (first === undefined) seen.set(docid, line);
+      else errors.push({ file: path, line, field: "docid", message: `docid "${docid}" appears twice for query "${qid}" (first on line ${first})` });
+    },
+    () => undefined,
+  );
+  return errors;
+}
+
+// ---------------------------------------------------------------------------------------------
+// number formatting
+
+/**
+ * printf("%6.Nf") as trec_eval prints: fixed decimals, padded to width 6, exact ties rounded half
+ * to even (glibc) where Number#toFixed would round them up.
+ */
+export function formatFixed(x: number, decimals: number, width = 6): string {
+  let s = x.toFixed(decimals);
+  const extra = 30;
+  const long = x.toFixed(Math.min(100, decimals + extra));
+  const tail = long.slice(long.length - extra);
+  if (tail === `5${"0".repeat(extra - 1)}`) {
+    let truncated = long.slice(0, long.length - extra);
+    if (truncated.endsWith(".")) truncated = truncated.slice(0, -1);
+    const lastDigit = Number(truncated[truncated.length - 1]);
+    if (lastDigit % 2 === 0) s = truncated;
+  }
+  return s.padStart(width);
+}
+
+// ---------------------------------------------------------------------------------------------
+// output
+
+type RunEval = { file: string; result: EvalResult };
+
+function trecLines(r: EvalResult, opts: EvalOpts, numQ: boolean): string[] {
+  const out: string[] = [];
+  const fmt = (v: number, integer: boolean) => (integer ? String(Math.trunc(v)) : formatFixed(v, opts.precision));
+  const line = (name: string, qid: string, v: string) => `${name.padEnd(22)}\t${qid}\t${v}`;
+  if (opts.q) {
+    for (let i = 0; i < r.queries.length; i++) {
+      if (!r.inRun[i]) continue; // -c fills are averaged in but, as trec_eval, not printed per query
+      for (let c = 0; c < r.columns.length; c++) {
+        const v = r.values[c][i];
+        if (v !== null) out.push(line(r.columns[c].name, r.queries[i], fmt(v, r.columns[c].integer)));
+      }
+    }
+  }
+  if (numQ) out.push(line("num_q", "all", String(r.numQ)));
+  for (let c = 0; c < r.columns.length; c++) {
+    const v = r.summary[c];
+    if (v !== null) out.push(line(r.columns[c].name, "all", fmt(v, r.columns[c].integer)));
+  }
+  return out;
+}
+
+function notes(runs: RunEval[], opts: EvalOpts): string[] {
+  const out: string[] = [];
+  for (const { file, result } of runs) {
+    if (result.missingFromRun.length)
+      out.push(
+        `${file}: ${result.missingFromRun.length} quer${result.missingFromRun.length === 1 ? "y" : "ies"} of the qrels not in the run (${preview(result.missingFromRun)}): ${opts.c ? "scored 0 and averaged in (-c)" : "left out of the means (use -c to score them 0)"}`,
+      );
+    if (result.ignoredQueries.length) out.push(`${file}: ${result.ignoredQueries.length} quer${result.ignoredQueries.length === 1 ? "y" : "ies"} not in the qrels ignored (${preview(result.ignoredQueries)})`);
+  }
+  return out;
+}
+
+const preview = (ids: string[]) => (ids.length > 5 ? `${ids.slice(0, 5).join(", ")}, …` : ids.join(", "));
+
+type Comparison = { meanDiff: number; p: number; n: number };
+
+/** Per-query values of one column keyed by qid (non-null only). */
+function byQuery(r: EvalResult, c: number): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let i = 0; i < r.queries.length; i++) {
+    const v = r.values[c][i];
+    if (v !== null) m.set(r.queries[i], v);
+  }
+  return m;
+}
+
+function analyse(runs: RunEval[], opts: EvalOpts) {
+  const columns = runs[0].result.columns;
+  return columns.map((col, c) => {
+    const perRun = runs.map(({ result }) => {
+      const vals = result.values[c].filter((v): v is number => v !== null);
+      const ci: Interval | null = col.summary === "mean" && opts.bootstrap > 0 ? bootstrapMeanCI(vals, { resamples: opts.bootstrap, seed: opts.seed }) : null;
+      return { value: result.summary[c], ci, n: vals.length };
+    });
+    const base = byQuery(runs[0].result, c);
+    const comparisons: (Comparison | null)[] = runs.map(({ result }, k) => {
+      if (k === 0 || col.summary !== "mean") return null;
+      const other = byQuery(result, c);
+      const a: number[] = [];
+      const b: number[] = [];
+      for (const [qid, v] of base) {
+        const w = other.get(qid);
+        if (w !== undefined) {
+          a.push(v);
+          b.push(w);
+        }
+      }
+      const t = pairedRandomizationTest(a, b, { trials: opts.trials, seed: opts.seed });
+      return { meanDiff: t.meanDiff, p: t.p, n: t.n };
+    });
+    return { column: col, perRun, comparisons };
+  });
+}
+
+function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
+  const analysis = analyse(runs, opts);
+  const round = (v: number | null) => (v === null ? null : Number(v.toFixed(Math.max(opts.precision, 6))));
+  return JSON.stringify(
+    {
+      relevance_level: opts.l,
+      complete: Boolean(opts.c),
+      bootstrap: { resamples: opts.bootstrap, seed: opts.seed, level: 0.95 },
+      runs: runs.map(({ file, result }, k) => ({
+        run: file,
+        num_q: result.numQ,
+        missing_from_run: { count: result.missingFromRun.length, handling: opts.c ? "scored_zero" : "excluded", queries: result.missingFromRun },
+        ignored_queries: result.ignoredQueries,
+        measures: Object.fromEntries(analysis.map((a) => [a.column.name, round(a.perRun[k].value)])),
+        ci: Object.fromEntries(analysis.filter((a) => a.perRun[k].ci).map((a) => [a.column.name, { low: round(a.perRun[k].ci?.low ?? null), high: round(a.perRun[k].ci?.high ?? null) }])),
+        ...(k > 0
+          ? {
+              vs_first: Object.fromEntries(
+                analysis.filter((a) => a.comparisons[k]).map((a) => {
+                  const cmp = a.comparisons[k] as Comparison;
+                  return [a.column.name, { mean_diff: round(cmp.meanDiff), p: round(cmp.p), n: cmp.n, test: "paired randomization" }];
+                }),
+              ),
+            }
+          : {}),
+        ...(opts.q ? { per_query: Object.fromEntries(result.queries.map((qid, i) => [qid, Object.fromEntries(result.columns.map((col, c) => [col.name, round(result.values[c][i])]))])) } : {}),
+      })),
+    },
+    null,
+    2,
+  );
+}
+
+function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
+  const analysis = analyse(runs, opts);
+  const d = opts.precision;
+  const header = ["measure", ...runs.map(({ file }, k) => (k === 0 ? basename(file) : `${basename(file)} (Δ vs first, p)`))];
+  const rows: string[][] = [["num_q", ...runs.map(({ result }) => String(result.numQ))]];
+  for (const a of analysis) {
+    rows.push([
+      a.column.name,
+      ...a.perRun.map((r, k) => {
+        if (r.value === null) return "–";
+        let cell = a.column.integer ? String(r.value) : r.value.toFixed(d);
+        if (r.ci) cell += ` [${r.ci.low.toFixed(d)}, ${r.ci.high.toFixed(d)}]`;
+        const cmp = a.comparisons[k];
+        if (cmp) cell += ` (${cmp.meanDiff >= 0 ? "+" : ""}${cmp.meanDiff.toFixed(d)}, p=${cmp.p.toFixed(d)})`;
+        return cell;
+      }),
+    ]);
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmtRow = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
+  const out = [fmtRow(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmtRow)];
+  if (opts.bootstrap > 0) out.push("", `[low, high]: 95% bootstrap percentile interval over queries (${opts.bootstrap} resamples, seed ${opts.seed}).`);
+  if (runs.length > 1) out.push(`(Δ, p): mean difference from the first run on the queries both evaluate, two-sided paired randomization test (${opts.trials} trials).`);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const int = (name: string) => (v: string) => {
+  if (!/^\d+$/.test(v)) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
+  return Number(v);
+};
+
+export function registerEval(program: Command): void {
+  const cmd = program
+    .command("eval")
+    .description("evaluate TREC runs against qrels (trec_eval-compatible; several runs: table with CIs and paired tests)")
+    .argument("<qrels>", "qrels file: qid iter docid grade")
+    .argument("<runs...>", "run file(s): qid Q0 docid rank score tag")
+    .option("-m, --measure <measure>", "measure, trec_eval style: ndcg_cut.5,10 recall.5,10,100 P.5 map recip_rank ndcg ndcg_exp ndcg_exp_cut.k judged.k unjudged.k num_q num_ret num_rel num_rel_ret start_error (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+    .option("-l <level>", "relevance level: lowest grade counted relevant (binary measures)", int("-l"), 1)
+    .option("-q", "also print each query's values")
+    .option("-c", "average over all queries of the qrels, scoring queries missing from the run 0")
+    .addOption(new Option("--format <format>", "output format (default: trec for one run, table for several)").choices(["trec", "table", "json"]))
+    .option("--precision <d>", "decimals", int("--precision"), 4)
+    .option("--queries <file>", "JSONL queries with reference starts (start_error)")
+    .option("--chunks <file>", "JSONL chunks with video, start, end (start_error)")
+    .option("--clip", "map qrels grades outside 0–3 into range instead of failing")
+    .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (table/json; 0 = none)", int("--bootstrap"), DEFAULT_RESAMPLES)
+    .option("--trials <n>", "randomization test trials", int("--trials"), 10000)
+    .option("--seed <s>", "seed for resampling", int("--seed"), DEFAULT_SEED)
+    .action(async (qrelsPath: string, runPaths: string[], opts: EvalOpts) => {
+      let parsed: ReturnType<typeof parseMeasures>;
+      try {
+        parsed = parseMeasures(opts.measure?.length ? opts.measure.flatMap(splitMeasureList) : DEFAULT_MEASURES);
+      } catch (e) {
+        if (e instanceof MeasureSpecError) cmd.error(`error: ${e.message}`, { exitCode: 2 });
+        throw e;
+      }
+      if (parsed.startError && (!opts.queries || !opts.chunks)) cmd.error("error: start_error needs --queries FILE (reference starts) and --chunks FILE (chunk times)", { exitCode: 2 });
+      if ((opts.queries || opts.chunks) && !parsed.startError) process.stderr.write("note: --queries/--chunks are only used by -m start_error\n");
+      const format = opts.format ?? (runPaths.length > 1 ? "table" : "trec");
+      if (format === "trec" && runPaths.length > 1) cmd.error("error: --format trec prints one run; use --format table or json for several", { exitCode: 2 });
+
+      const { judgements, clipped } = readQrelsFile(qrelsPath, Boolean(opts.clip));
+      if (clipped) process.stderr.write(`${qrelsPath}: --clip changed ${clipped} grade${clipped === 1 ? "" : "s"} into 0–3\n`);
+      let starts: Map<string, ReferenceStart> | undefined;
+      let chunks: Map<string, ChunkTime> | undefined;
+      if (parsed.startError && opts.queries && opts.chunks) {
+        const s = parseReferenceStarts(readInput(opts.queries).toString("utf8"), opts.queries);
+        const ch = parseChunkTimes(readInput(opts.chunks).toString("utf8"), opts.chunks);
+        if (s.errors.length || ch.errors.length) throw new ValidationError([...s.errors, ...ch.errors]);
+        starts = s.starts;
+        chunks = ch.chunks;
+      }
+      const runs: RunEval[] = [];
+      for (const path of runPaths) {
+        const { ranked, ignored } = await rankRunFile(path, judgements, parsed.startError);
+        const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, complete: opts.c, starts, chunks });
+        result.ignoredQueries = [...ignored].sort(byteOrder);
+        runs.push({ file: path, result });
+      }
+      for (const n of notes(runs, opts)) process.stderr.write(`note: ${n}\n`);
+      if (format === "trec") process.stdout.write(`${trecLines(runs[0].result, opts, parsed.numQ).join("\n")}\n`);
+      else if (format === "json") process.stdout.write(`${jsonOutput(runs, opts)}\n`);
+      else process.stdout.write(`${tableOutput(runs, opts).join("\n")}\n`);
+    });
+}
+
+/** `-m P.5,10` is one measure with two cutoffs; `-m map,P.5` is not trec_eval syntax and stays one (unknown) name. */
+function splitMeasureList(v: string): string[] {
+  return v
+    .split(/\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

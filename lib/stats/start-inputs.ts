@@ -1,0 +1,80 @@
+/**
+ * Reads the two JSONL files start_error needs, in the importers' formats (one JSON object a line):
+ * - queries: `{ "id", "reference_start" (or "start"), "video" }`; lines without a start are skipped
+ *   (such queries are not scored for start error);
+ * - chunks: `{ "id", "video", "start", "end" }`.
+ * Pure: text in, maps and located errors out.
+ */
+import type { LocatedError } from "../errors.ts";
+import type { ChunkTime, ReferenceStart } from "./measures/start-error.ts";
+
+type Obj = Record<string, unknown>;
+
+function eachJsonLine(text: string, file: string, errors: LocatedError[], fn: (o: Obj, line: number) => void): void {
+  const lines = text.split("\n");
+  let any = false;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i].trim();
+    if (!raw) continue;
+    any = true;
+    let o: unknown;
+    try {
+      o = JSON.parse(raw);
+    } catch (e) {
+      errors.push({ file, line: i + 1, message: `expected one JSON object per line (${e instanceof Error ? e.message : String(e)})` });
+      continue;
+    }
+    if (typeof o !== "object" || o === null || Array.isArray(o)) {
+      errors.push({ file, line: i + 1, message: "expected a JSON object" });
+      continue;
+    }
+    fn(o as Obj, i + 1);
+  }
+  if (!any) errors.push({ file, line: 1, message: "the file is empty: expected JSON lines" });
+}
+
+function id(o: Obj, keys: string[]): string | null {
+  for (const k of keys) {
+    const v = o[k];
+    if (typeof v === "string" && v.trim()) return v;
+    if (typeof v === "number") return String(v);
+  }
+  return null;
+}
+
+function optionalNumber(o: Obj, keys: string[]): { key: string; value: unknown } | null {
+  for (const k of keys) if (o[k] !== undefined && o[k] !== null) return { key: k, value: o[k] };
+  return null;
+}
+
+const isSeconds = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
+const video = (o: Obj) => (typeof o.video === "string" ? o.video : typeof o.video_id === "string" ? o.video_id : null);
+
+export function parseReferenceStarts(text: string, file: string): { starts: Map<string, ReferenceStart>; errors: LocatedError[] } {
+  const errors: LocatedError[] = [];
+  const starts = new Map<string, ReferenceStart>();
+  eachJsonLine(text, file, errors, (o, line) => {
+    const qid = id(o, ["id", "qid"]);
+    if (!qid) return void errors.push({ file, line, field: "id", message: "expected a query id (string)" });
+    const s = optionalNumber(o, ["reference_start", "start", "reference_start_seconds"]);
+    if (!s) return;
+    if (!isSeconds(s.value)) return void errors.push({ file, line, field: s.key, message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}` });
+    starts.set(qid, { start: s.value, video: video(o) });
+  });
+  return { starts, errors };
+}
+
+export function parseChunkTimes(text: string, file: string): { chunks: Map<string, ChunkTime>; errors: LocatedError[] } {
+  const errors: LocatedError[] = [];
+  const chunks = new Map<string, ChunkTime>();
+  eachJsonLine(text, file, errors, (o, line) => {
+    const cid = id(o, ["id", "chunk_id", "docid"]);
+    if (!cid) return void errors.push({ file, line, field: "id", message: "expected a chunk id (string)" });
+    const start = o.start ?? o.start_seconds;
+    if (!isSeconds(start)) return void errors.push({ file, line, field: "start", message: `expected the chunk start in seconds (number ≥ 0), found ${JSON.stringify(start)}` });
+    const endRaw = o.end ?? o.end_seconds;
+    if (endRaw !== undefined && endRaw !== null && (!isSeconds(endRaw) || endRaw < start)) return void errors.push({ file, line, field: "end", message: `expected the chunk end in seconds, not before its start, found ${JSON.stringify(endRaw)}` });
+    chunks.set(cid, { video: video(o), start, end: typeof endRaw === "number" ? endRaw : null });
+  });
+  return { chunks, errors };
+}

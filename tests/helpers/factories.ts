@@ -63,3 +63,16 @@ export async function makeRun(
 export async function makeJudgeLabels(db: Db, projectId: number, judge: string, rows: { queryId: number; chunkId: number; grade: number }[]) {
   await db.judgeLabel.createMany({ data: rows.map((r) => ({ projectId, judge, ...r })) });
 }
+
+/** `n` pool items on one query (with their chunks), assigned to every user in `assignees`. */
+export async function makeAssignedItems(db: Db, projectId: number, n: number, assignees: { id: string }[], qid = `q${next()}`) {
+  const queries = await makeQueries(db, projectId, [qid]);
+  const chunks = await makeChunks(db, projectId, Array.from({ length: n }, (_, i) => `${qid}-c${i + 1}`));
+  const items = [];
+  for (const c of chunks.values()) {
+    const item = await db.poolItem.create({ data: { projectId, queryId: queries.get(qid)!.id, chunkId: c.id } });
+    for (const u of assignees) await db.assignment.create({ data: { poolItemId: item.id, userId: u.id, orderKey: Math.random() } });
+    items.push({ ...item, qid, docid: c.externalId });
+  }
+  return items;
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import type { Adjudication, Db } from "../db/client.ts";
+import { AppError, isUniqueViolation } from "../errors.ts";
+import { loadItemLabels, ruleSettings } from "../labels/load.ts";
+import { decide } from "../labels/rule.ts";
+
+export const ZAdjudicationInput = z.object({
+  poolItemId: z.string().min(1).max(100),
+  grade: z.number().int("grade: expected a whole number 0–3").min(0, "grade: expected 0–3").max(3, "grade: expected 0–3"),
+  startSeconds: z.number().finite().min(0, "startSeconds: expected seconds ≥ 0").nullable(),
+  rationale: z.string().trim().max(5000).default(""),
+  idempotencyKey: z.string().min(8).max(200),
+});
+export type TAdjudicationInput = z.input<typeof ZAdjudicationInput>;
+
+export type TStanding = { grade: number; startSeconds: number | null; rationale: string };
+export type TAdjudicateResult = { applied: boolean; adjudication: Adjudication };
+
+const standing = (a: Adjudication): TStanding => ({ grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale });
+
+/**
+ * Decides an item whose annotators disagree. One decision per item (unique poolItemId): when two
+ * adjudicators decide at once, the database keeps the first and the second receives
+ * AppError("conflict", …, { standing }) with the decision that stands (HTTP 409). A retry with the
+ * same idempotency key returns `applied: false` and the stored decision. Appends a LabelEvent.
+ */
+export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudicationInput): Promise<TAdjudicateResult> {
+  const parsed = ZAdjudicationInput.safeParse(input);
+  if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), parsed.error.issues);
+  const data = parsed.data;
+
+  const dup = await findApplied(db, data.poolItemId, data.idempotencyKey);
+  if (dup) return dup;
+
+  const user = await db.user.findUnique({ where: { id: adjudicatorId }, select: { role: true, active: true } });
+  if (!user || !user.active || (user.role !== "adjudicator" && user.role !== "lead")) throw new AppError("forbidden", "only adjudicators and leads decide disagreements");
+  const item = await db.poolItem.findUnique({ where: { id: data.poolItemId }, select: { projectId: true } });
+  if (!item) throw new AppError("not_found", `no pool item ${data.poolItemId}`);
+  const existing = await db.adjudication.findUnique({ where: { poolItemId: data.poolItemId } });
+  if (existing) throw conflict(existing);
+  const [settings, [labels]] = await Promise.all([ruleSettings(db, item.projectId), loadItemLabels(db, item.projectId, { poolItemIds: [data.poolItemId] })]);
+  const state = decide(labels.judgements, settings).state;
+  if (state !== "disagreed") throw new AppError("conflict", state === "agreed" ? "the annotators of this item agree: nothing to adjudicate" : "this item is still waiting for its annotators' grades", { state });
+
+  try {
+    const adjudication = await db.$transaction(async (tx) => {
+      const created = await tx.adjudication.create({
+        data: { poolItemId: data.poolItemId, adjudicatorId, grade: data.grade, startSeconds: data.startSeconds, rationale: data.rationale },
+      });
+      await tx.labelEvent.create({
+        data: {
+          projectId: item.projectId,
+          poolItemId: data.poolItemId,
+          actorId: adjudicatorId,
+          kind: "adjudication",
+          before: JSON.stringify({ labels: labels.judgements.map((j) => ({ grade: j.grade, startSeconds: j.startSeconds })) }),
+          after: JSON.stringify(standing(created)),
+          idempotencyKey: data.idempotencyKey,
+        },
+      });
+      return created;
+    });
+    return { applied: true, adjudication };
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    const raced = await findApplied(db, data.poolItemId, data.idempotencyKey);
+    if (raced) return raced;
+    const winner = await db.adjudication.findUnique({ where: { poolItemId: data.poolItemId } });
+    if (winner) throw conflict(winner);
+    throw e;
+  }
+}
+
+function conflict(a: Adjudication): AppError {
+  return new AppError("conflict", "this item has already been decided", { standing: standing(a) });
+}
+
+async function findApplied(db: Db, poolItemId: string, key: string): Promise<TAdjudicateResult | null> {
+  const event = await db.labelEvent.findUnique({ where: { idempotencyKey: key }, select: { poolItemId: true, kind: true } });
+  if (!event) return null;
+  if (event.poolItemId !== poolItemId || event.kind !== "adjudication") throw new AppError("conflict", "this idempotency key was already used for a different submission");
+  const adjudication = await db.adjudication.findUnique({ where: { poolItemId } });
+  if (!adjudication) throw new AppError("not_found", "the decision recorded under this key no longer exists");
+  return { applied: false, adjudication };
+}

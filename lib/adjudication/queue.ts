@@ -1,0 +1,61 @@
+import type { Db } from "../db/client.ts";
+import { loadItemLabels, ruleSettings } from "../labels/load.ts";
+import { decide } from "../labels/rule.ts";
+
+export type TQueueLabel = { label: string; grade: number; startSeconds: number | null; notes: string; flags: string[] };
+export type TQueueItem = {
+  poolItemId: string;
+  query: { id: number; externalId: string; text: string };
+  chunk: {
+    id: number;
+    externalId: string;
+    startSeconds: number;
+    endSeconds: number;
+    text: string;
+    video: { id: number; externalId: string; title: string; url: string | null; path: string | null; durationSeconds: number | null };
+  };
+  /** The annotators' labels as A, B, … in the order they were first submitted; never names. */
+  labels: TQueueLabel[];
+};
+
+const letter = (i: number) => String.fromCharCode(65 + i);
+
+/**
+ * Items waiting for an adjudicator: every annotator graded them, they disagree under the project's
+ * rule, and nobody has decided them yet. Ordered by query (external id), then item id (random, so
+ * no system or rank order leaks through).
+ */
+export async function adjudicationQueue(db: Db, projectId: number): Promise<TQueueItem[]> {
+  const [settings, items] = await Promise.all([ruleSettings(db, projectId), loadItemLabels(db, projectId)]);
+  const waiting = items.filter((it) => it.adjudication === null && decide(it.judgements, settings).state === "disagreed");
+  if (waiting.length === 0) return [];
+  const details = await db.poolItem.findMany({
+    where: { id: { in: waiting.map((w) => w.id) } },
+    select: {
+      id: true,
+      query: { select: { id: true, externalId: true, text: true } },
+      chunk: {
+        select: {
+          id: true,
+          externalId: true,
+          startSeconds: true,
+          endSeconds: true,
+          text: true,
+          video: { select: { id: true, externalId: true, title: true, url: true, path: true, durationSeconds: true } },
+        },
+      },
+    },
+  });
+  const byId = new Map(details.map((d) => [d.id, d]));
+  return waiting
+    .map((w) => {
+      const d = byId.get(w.id)!;
+      return {
+        poolItemId: w.id,
+        query: d.query,
+        chunk: d.chunk,
+        labels: w.judgements.map((j, i) => ({ label: letter(i), grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: j.flags })),
+      };
+    })
+    .sort((a, b) => (a.query.externalId !== b.query.externalId ? (a.query.externalId < b.query.externalId ? -1 : 1) : a.poolItemId < b.poolItemId ? -1 : 1));
+}

@@ -1,0 +1,80 @@
+import type { Db } from "../db/client.ts";
+import { loadItemLabels, ruleSettings, type TItemLabels } from "./load.ts";
+import { decide, type TRuleSettings } from "./rule.ts";
+
+export type TReferenceStatus = "agreed" | "adjudicated" | "imported";
+export type ReferenceLabelRow = {
+  queryId: number;
+  chunkId: number;
+  qid: string;
+  docid: string;
+  poolItemId: string | null;
+  grade: number;
+  startSeconds: number | null;
+  status: TReferenceStatus;
+  /** Annotators who graded the item (0 for imported labels). */
+  annotators: number;
+  /** The import's source name for imported labels; null for labels made here. */
+  source: string | null;
+};
+
+/** The final human label of one pool item, if it has one. */
+export function finalLabel(item: Pick<TItemLabels, "judgements" | "adjudication">, settings: TRuleSettings): { grade: number; startSeconds: number | null; status: "agreed" | "adjudicated" } | null {
+  if (item.adjudication) return { grade: item.adjudication.grade, startSeconds: item.adjudication.startSeconds, status: "adjudicated" };
+  const d = decide(item.judgements, settings);
+  return d.state === "agreed" ? { grade: d.grade, startSeconds: d.startSeconds, status: "agreed" } : null;
+}
+
+/**
+ * The project's reference label set: one label per (query, chunk).
+ *
+ * - Human final labels: adjudicated items (the adjudicator's grade and start) and items whose
+ *   annotators agree (lib/labels/rule.ts).
+ * - Imported reference labels (ReferenceLabel rows) for every other pair. A human final label
+ *   wins over an imported one for the same pair: it was made here, blind, under this project's
+ *   rule, and usually later. When several imports label the same pair, the latest import wins
+ *   (ties: source name in ascending order).
+ * Sorted by qid, then docid (plain string order), so exports are deterministic.
+ */
+export async function referenceLabels(db: Db, projectId: number): Promise<ReferenceLabelRow[]> {
+  const [settings, items, imported] = await Promise.all([
+    ruleSettings(db, projectId),
+    loadItemLabels(db, projectId),
+    db.referenceLabel.findMany({
+      where: { projectId },
+      select: { source: true, queryId: true, chunkId: true, grade: true, startSeconds: true, createdAt: true, query: { select: { externalId: true } }, chunk: { select: { externalId: true } } },
+    }),
+  ]);
+  const rows = new Map<string, ReferenceLabelRow>();
+  const poolIdByPair = new Map<string, string>();
+  for (const it of items) {
+    const key = `${it.queryId}:${it.chunkId}`;
+    poolIdByPair.set(key, it.id);
+    const f = finalLabel(it, settings);
+    if (f) rows.set(key, { queryId: it.queryId, chunkId: it.chunkId, qid: it.qid, docid: it.docid, poolItemId: it.id, ...f, annotators: it.judgements.length, source: null });
+  }
+  imported.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  for (const r of imported) {
+    const key = `${r.queryId}:${r.chunkId}`;
+    if (rows.has(key)) continue;
+    rows.set(key, {
+      queryId: r.queryId,
+      chunkId: r.chunkId,
+      qid: r.query.externalId,
+      docid: r.chunk.externalId,
+      poolItemId: poolIdByPair.get(key) ?? null,
+      grade: r.grade,
+      startSeconds: r.startSeconds,
+      status: "imported",
+      annotators: 0,
+      source: r.source,
+    });
+  }
+  return [...rows.values()].sort(byQidDocid);
+}
+
+export function byQidDocid(a: { qid: string; docid: string }, b: { qid: string; docid: string }): number {
+  if (a.qid !== b.qid) return a.qid < b.qid ? -1 : 1;
+  if (a.docid !== b.docid) return a.docid < b.docid ? -1 : 1;
+  return 0;
+}

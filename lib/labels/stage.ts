@@ -1,0 +1,45 @@
+import type { Db } from "../db/client.ts";
+import { loadItemLabels, ruleSettings } from "./load.ts";
+import { decide, type TLabelInput, type TRuleSettings } from "./rule.ts";
+
+export const STAGES = ["unassigned", "assigned", "agreed", "awaiting_adjudication", "adjudicated", "imported"] as const;
+export type TStage = (typeof STAGES)[number];
+
+/**
+ * Where one (query, chunk) pair stands. The stages partition the pool plus the imported labels
+ * outside it, so the counts add up to `total`:
+ * - adjudicated: an adjudicator decided it;
+ * - agreed: its annotators agree (final);
+ * - awaiting_adjudication: all its annotators graded it and they disagree;
+ * - assigned: it has assignments and is still waiting for grades;
+ * - imported: no assignment, but an imported reference label exists (pool item or not);
+ * - unassigned: a pool item with no assignment and no imported label.
+ */
+export function itemStage(item: { assignments: number; judgements: readonly TLabelInput[]; adjudicated: boolean; imported: boolean }, settings: TRuleSettings): TStage {
+  if (item.adjudicated) return "adjudicated";
+  const d = decide(item.judgements, settings);
+  if (d.state === "agreed") return "agreed";
+  if (d.state === "disagreed") return "awaiting_adjudication";
+  if (item.assignments > 0 || item.judgements.length > 0) return "assigned";
+  return item.imported ? "imported" : "unassigned";
+}
+
+export type TStageCounts = Record<TStage, number> & { total: number };
+
+export async function stageCounts(db: Db, projectId: number): Promise<TStageCounts> {
+  const [settings, items, imported] = await Promise.all([
+    ruleSettings(db, projectId),
+    loadItemLabels(db, projectId),
+    db.referenceLabel.findMany({ where: { projectId }, select: { queryId: true, chunkId: true }, distinct: ["queryId", "chunkId"] }),
+  ]);
+  const importedPairs = new Set(imported.map((r) => `${r.queryId}:${r.chunkId}`));
+  const counts: TStageCounts = { unassigned: 0, assigned: 0, agreed: 0, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 0 };
+  for (const it of items) {
+    const key = `${it.queryId}:${it.chunkId}`;
+    counts[itemStage({ assignments: it.assignments, judgements: it.judgements, adjudicated: it.adjudication !== null, imported: importedPairs.has(key) }, settings)]++;
+    importedPairs.delete(key);
+  }
+  counts.imported += importedPairs.size;
+  counts.total = items.length + importedPairs.size;
+  return counts;
+}

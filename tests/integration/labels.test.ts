@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { submitJudgement } from "../../lib/labels/submit.ts";
+import { referenceLabels } from "../../lib/labels/reference.ts";
+import { stageCounts } from "../../lib/labels/stage.ts";
+import { makeAssignedItems, makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
+
+let t: TestDb;
+let db: Db;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  db = await (await import("../../lib/db/client.ts")).getDb();
+});
+afterAll(async () => t.cleanup());
+
+const key = () => randomUUID();
+const grade = (poolItemId: string, g: number, startSeconds: number | null = null, idempotencyKey = key()) => ({ poolItemId, grade: g, startSeconds, idempotencyKey });
+
+describe("submitJudgement", () => {
+  it("refuses an item that is not assigned to the caller, and writes nothing", async () => {
+    const p = await makeProject(db);
+    const [ann, other] = [await makeUser(db), await makeUser(db)];
+    const [item] = await makeAssignedItems(db, p.id, 1, [ann]);
+    await expect(submitJudgement(db, other.id, grade(item.id, 2))).rejects.toMatchObject({ code: "forbidden", message: "this item is not assigned to you" });
+    expect(await db.judgement.count({ where: { poolItemId: item.id } })).toBe(0);
+    expect(await db.labelEvent.count({ where: { poolItemId: item.id } })).toBe(0);
+  });
+
+  it("rejects bad input with the field named", async () => {
+    const p = await makeProject(db);
+    const ann = await makeUser(db);
+    const [item] = await makeAssignedItems(db, p.id, 1, [ann]);
+    await expect(submitJudgement(db, ann.id, grade(item.id, 4))).rejects.toMatchObject({ code: "bad_input", message: "grade: grade: expected 0–3" });
+    await expect(submitJudgement(db, ann.id, grade(item.id, 1, -3))).rejects.toMatchObject({ code: "bad_input" });
+  });
+
+  it("applies a key once: a retry returns the stored row, concurrent retries write one event", async () => {
+    const p = await makeProject(db);
+    const ann = await makeUser(db);
+    const [item, item2] = await makeAssignedItems(db, p.id, 2, [ann]);
+    const k = key();
+    const first = await submitJudgement(db, ann.id, { ...grade(item.id, 2, 31.5, k), notes: "near the end", flags: ["unsure"], timeSpentMs: 4200 });
+    expect(first.applied).toBe(true);
+    expect(first.judgement).toMatchObject({ grade: 2, startSeconds: 31.5, notes: "near the end", flags: '["unsure"]', timeSpentMs: 4200, idempotencyKey: k });
+    const retry = await submitJudgement(db, ann.id, grade(item.id, 2, 31.5, k));
+    expect(retry).toEqual({ applied: false, judgement: first.judgement });
+    const events = await db.labelEvent.findMany({ where: { poolItemId: item.id } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ kind: "judgement", actorId: ann.id, before: null, idempotencyKey: k });
+    expect(JSON.parse(events[0].after)).toEqual({ grade: 2, startSeconds: 31.5, notes: "near the end", flags: ["unsure"], timeSpentMs: 4200 });
+
+    // Five copies of one submission at once (a client retrying over a flaky network).
+    const k2 = key();
+    const results = await Promise.all(Array.from({ length: 5 }, () => submitJudgement(db, ann.id, grade(item2.id, 1, 10, k2))));
+    expect(results.filter((r) => r.applied)).toHaveLength(1);
+    expect(await db.labelEvent.count({ where: { idempotencyKey: k2 } })).toBe(1);
+    expect(await db.judgement.count({ where: { poolItemId: item2.id } })).toBe(1);
+  });
+
+  it("allows edits until the item is final, recording before and after", async () => {
+    const p = await makeProject(db);
+    const [a, b] = [await makeUser(db), await makeUser(db)];
+    const [item] = await makeAssignedItems(db, p.id, 1, [a, b]);
+    await submitJudgement(db, a.id, grade(item.id, 3, 40));
+    await submitJudgement(db, b.id, grade(item.id, 1, 40)); // disagree (any_difference): still editable
+    const edit = await submitJudgement(db, b.id, grade(item.id, 3, 50)); // now 3/3, starts 40 and 50: agreed
+    expect(edit.applied).toBe(true);
+    const events = await db.labelEvent.findMany({ where: { poolItemId: item.id, actorId: b.id }, orderBy: { id: "asc" } });
+    expect(events).toHaveLength(2);
+    expect(JSON.parse(events[1].before!)).toMatchObject({ grade: 1, startSeconds: 40 });
+    expect(JSON.parse(events[1].after)).toMatchObject({ grade: 3, startSeconds: 50 });
+    await expect(submitJudgement(db, a.id, grade(item.id, 2, 40))).rejects.toMatchObject({ code: "conflict", message: "the annotators of this item agree: its label is final" });
+    expect((await db.judgement.findUniqueOrThrow({ where: { poolItemId_userId: { poolItemId: item.id, userId: a.id } } })).grade).toBe(3);
+  });
+});
+
+describe("reference labels and stages", () => {
+  it("combine agreed, awaiting, assigned, unassigned and imported pairs; a human final label wins over an import", async () => {
+    const p = await makeProject(db, { startToleranceSeconds: 10 });
+    const [a, b] = [await makeUser(db), await makeUser(db)];
+    const items = await makeAssignedItems(db, p.id, 4, [a, b], "q1");
+    // item 0: agreed 2, starts 20 and 30 → mean 25. item 1: 2 vs 2 but starts 0 and 11 > 10 → awaiting.
+    // item 2: one grade only → assigned. item 3: nothing → assigned.
+    await submitJudgement(db, a.id, grade(items[0].id, 2, 20));
+    await submitJudgement(db, b.id, grade(items[0].id, 2, 30));
+    await submitJudgement(db, a.id, grade(items[1].id, 2, 0));
+    await submitJudgement(db, b.id, grade(items[1].id, 2, 11));
+    await submitJudgement(db, a.id, grade(items[2].id, 0));
+    // An unassigned pool item, and an import covering item 0 (overridden) and a pair outside the pool.
+    const q = await db.query.findFirstOrThrow({ where: { projectId: p.id, externalId: "q1" } });
+    const extra = await makeChunks(db, p.id, ["x1", "x2"]);
+    await db.poolItem.create({ data: { projectId: p.id, queryId: q.id, chunkId: extra.get("x1")!.id } });
+    await db.referenceLabel.createMany({
+      data: [
+        { projectId: p.id, source: "old", queryId: q.id, chunkId: items[0].chunkId, grade: 0 },
+        { projectId: p.id, source: "old", queryId: q.id, chunkId: extra.get("x2")!.id, grade: 3, startSeconds: 12 },
+      ],
+    });
+    expect(await referenceLabels(db, p.id)).toEqual([
+      { queryId: q.id, chunkId: items[0].chunkId, qid: "q1", docid: "q1-c1", poolItemId: items[0].id, grade: 2, startSeconds: 25, status: "agreed", annotators: 2, source: null },
+      { queryId: q.id, chunkId: extra.get("x2")!.id, qid: "q1", docid: "x2", poolItemId: null, grade: 3, startSeconds: 12, status: "imported", annotators: 0, source: "old" },
+    ]);
+    expect(await stageCounts(db, p.id)).toEqual({ unassigned: 1, assigned: 2, agreed: 1, awaiting_adjudication: 1, adjudicated: 0, imported: 1, total: 6 });
+    const other = await makeProject(db);
+    await makeQueries(db, other.id, ["z"]);
+    expect(await stageCounts(db, other.id)).toMatchObject({ total: 0 });
+  });
+});

@@ -1,0 +1,229 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { TAnnotatorItem, TAnnotatorQueue } from "@/lib/annotate/view";
+import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useAnnotatorQueue, useOutbox } from "@/lib/query/annotate";
+import { apiFetch } from "@/lib/query/fetcher";
+import type { TOutboxResult } from "@/lib/offline/outbox";
+import { newIdempotencyKey } from "@/lib/offline/key";
+import { PreloadVideo, VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import { useStoredFlag } from "./useStoredFlag";
+import { FlagBoxes, GradeBar, KeyHelp, Meter, StartControl, Transcript } from "./parts";
+import { useGradingKeys } from "./useGradingKeys";
+
+type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
+type TFlat = { id: string; group: number; index: number };
+
+function initialForm(item: TAnnotatorItem): TForm {
+  const own = item.own;
+  return own ? { grade: own.grade, start: own.startSeconds ?? item.chunk.startSeconds, notes: own.notes, flags: own.flags } : { grade: null, start: item.chunk.startSeconds, notes: "", flags: [] };
+}
+
+function flatten(queue: TAnnotatorQueue | undefined): TFlat[] {
+  return queue ? queue.groups.flatMap((g, group) => g.items.map((it, index) => ({ id: it.id, group, index }))) : [];
+}
+
+const AUTO_ADVANCE_KEY = "assessor.autoAdvance";
+
+/** /annotate: the annotator's queue, one item at a time, keyboard first (keys: useGradingKeys). */
+export function AnnotatePage({ userId }: { userId: string }) {
+  const qc = useQueryClient();
+  const queue = useAnnotatorQueue();
+  const flat = useMemo(() => flatten(queue.data), [queue.data]);
+  const [currentId, setCurrentId] = useState<string | null>(null);
+  const [atEnd, setAtEnd] = useState(false);
+  const [forms, setForms] = useState<Record<string, TForm>>({});
+  const [help, setHelp] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [refusals, setRefusals] = useState<string[]>([]);
+  const [autoAdvance, setAutoAdvance] = useStoredFlag(AUTO_ADVANCE_KEY);
+  const shownAt = useRef(0);
+
+  // Start at the first item not yet done (or the first item when all are done).
+  const firstId = useMemo(() => flat.find((f) => !queue.data?.groups[f.group].items[f.index].done)?.id ?? flat[0]?.id ?? null, [flat, queue.data]);
+  const activeId = atEnd ? null : (currentId ?? firstId);
+  const pos = flat.findIndex((f) => f.id === activeId);
+  const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
+  const item = useAnnotatorItem(activeId);
+  const next = useQuery({ queryKey: annotateKeys.item(nextId ?? ""), queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`), enabled: nextId !== null, staleTime: Infinity });
+
+  useEffect(() => {
+    shownAt.current = performance.now();
+    const after = pos >= 0 && pos + 2 < flat.length ? flat[pos + 2].id : null;
+    if (after) void prefetchItem(qc, after);
+  }, [activeId, pos, flat, qc]);
+
+  const onResult = useCallback((r: TOutboxResult) => {
+    if (!r.ok) setRefusals((list) => [...list, `A grade was not accepted (${r.status}): ${r.message}`]);
+  }, []);
+  const outbox = useOutbox(userId, onResult);
+
+  const data = item.data && item.data.id === activeId ? item.data : undefined;
+  const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
+  const setForm = (patch: Partial<TForm>) => {
+    if (!activeId || !form) return;
+    setForms((f) => ({ ...f, [activeId]: { ...form, ...patch } }));
+  };
+  const { mediaRef, controls } = usePlayer(data?.chunk.startSeconds ?? 0);
+
+  const goTo = (id: string | null) => {
+    setMessage(null);
+    if (id === null) setAtEnd(true);
+    else {
+      setAtEnd(false);
+      setCurrentId(id);
+    }
+  };
+
+  const submit = (override?: Partial<TForm>) => {
+    if (!activeId || !form || !data) return;
+    const f = { ...form, ...override };
+    if (f.grade === null) {
+      setMessage("Choose a grade first (keys 0–3).");
+      return;
+    }
+    const body = {
+      poolItemId: activeId,
+      grade: f.grade,
+      startSeconds: Math.round(f.start * 10) / 10,
+      notes: f.notes,
+      flags: f.flags,
+      timeSpentMs: Math.round(performance.now() - shownAt.current),
+      idempotencyKey: newIdempotencyKey(),
+    };
+    outbox.submit("/api/annotate/judgements", activeId, body);
+    setForms((all) => ({ ...all, [activeId]: f }));
+    markDone(qc, activeId);
+    goTo(nextId);
+  };
+
+  useGradingKeys({
+    grade: (g) => {
+      if (!form) return;
+      if (autoAdvance) submit({ grade: g });
+      else setForm({ grade: g });
+    },
+    setStartToPlayhead: () => form && setForm({ start: Math.round(controls.currentTime() * 10) / 10 }),
+    nudgeStart: (d) => form && setForm({ start: Math.max(0, form.start + d) }),
+    replay: controls.replay,
+    togglePlay: controls.toggle,
+    submit: () => submit(),
+    back: () => {
+      if (atEnd) goTo(flat[flat.length - 1]?.id ?? null);
+      else if (pos > 0) goTo(flat[pos - 1].id);
+    },
+    help: () => setHelp((h) => !h),
+    escape: () => setHelp(false),
+  });
+
+  if (queue.isPending) return <p className="p-6 text-slate-600">Loading your queue…</p>;
+  if (queue.isError) return <p role="alert" className="p-6 text-red-700">Could not load your queue: {queue.error.message}</p>;
+  const q = queue.data;
+  if (q.total === 0) return <p className="p-6 text-slate-600">Nothing is assigned to you yet.</p>;
+
+  const cur = pos >= 0 ? flat[pos] : undefined;
+  const group = cur ? q.groups[cur.group] : undefined;
+
+  return (
+    <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-slate-600">
+          {cur ? `Question ${cur.group + 1} of ${q.groups.length} · item ${cur.index + 1} of ${group?.total ?? 0}` : `${q.groups.length} questions`}
+        </p>
+        <div className="flex flex-wrap items-center gap-4">
+          {group ? <Meter label="This question" done={group.done} total={group.total} /> : null}
+          <Meter label="Overall" done={q.done} total={q.total} />
+          <label className="flex items-center gap-1 text-xs">
+            <input
+              type="checkbox"
+              checked={autoAdvance}
+              onChange={(e) => setAutoAdvance(e.target.checked)}
+            />
+            Auto-advance after grade
+          </label>
+          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Show keyboard shortcuts" onClick={() => setHelp((h) => !h)}>
+            ? keys
+          </button>
+        </div>
+      </header>
+
+      <div role="status" aria-live="polite" className="text-xs text-slate-600" data-testid="outbox">
+        {outbox.pending.length > 0 ? (
+          <>
+            {outbox.pending.length} grade{outbox.pending.length === 1 ? "" : "s"} waiting to be sent{" "}
+            <button type="button" className="underline" onClick={outbox.retryNow}>
+              Retry now
+            </button>
+          </>
+        ) : (
+          "All grades saved."
+        )}
+      </div>
+      {refusals.length > 0 ? (
+        <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800">
+          {refusals.map((r, i) => (
+            <p key={i}>{r}</p>
+          ))}
+        </div>
+      ) : null}
+
+      {atEnd || !activeId ? (
+        <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
+          <h1 className="text-lg font-semibold">End of your queue</h1>
+          <p className="text-sm text-slate-600">
+            {q.done} of {q.total} items graded. Press <kbd>u</kbd> to go back to the last item.
+          </p>
+        </section>
+      ) : !data || !form ? (
+        <p className="text-slate-600" data-testid="item-loading">
+          {item.isError ? `Could not load the item: ${item.error.message}` : "Loading item…"}
+        </p>
+      ) : (
+        <article data-item-id={data.id} data-ready="true" aria-label="Item" className="space-y-4">
+          <h1 className="text-lg font-semibold" data-testid="question">
+            {data.question}
+          </h1>
+          <div className="grid gap-4 md:grid-cols-2">
+            <div className="space-y-2">
+              <VideoPlayer src={data.video.src} cueSeconds={data.chunk.startSeconds} cueKey={data.id} mediaRef={mediaRef} title={data.video.title} />
+              <div className="flex gap-2 text-xs">
+                <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="Replay from chunk start" onClick={controls.replay}>
+                  r replay
+                </button>
+                <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="Play or pause" onClick={controls.toggle}>
+                  Space play/pause
+                </button>
+              </div>
+            </div>
+            <Transcript key={data.id} chunk={data.chunk} before={data.before} after={data.after} />
+          </div>
+          <GradeBar value={form.grade} onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))} />
+          <div className="flex flex-wrap items-start gap-4">
+            <StartControl value={form.start} chunkStart={data.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={() => setForm({ start: Math.round(controls.currentTime() * 10) / 10 })} />
+            <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
+          </div>
+          <label className="block text-sm">
+            <span className="sr-only">Notes</span>
+            <textarea aria-label="Notes" rows={2} placeholder="Notes (Esc to leave)" value={form.notes} onChange={(e) => setForm({ notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
+          </label>
+          <div className="flex items-center gap-3">
+            <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label="Submit and next" onClick={() => submit()}>
+              Enter ▸ submit and next
+            </button>
+            <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="Previous item" disabled={pos <= 0} onClick={() => pos > 0 && goTo(flat[pos - 1].id)}>
+              u ◂ back
+            </button>
+            {message ? (
+              <p role="alert" className="text-sm text-red-700">
+                {message}
+              </p>
+            ) : null}
+          </div>
+        </article>
+      )}
+      <PreloadVideo src={next.data?.video.src ?? null} cueSeconds={next.data?.chunk.startSeconds ?? 0} />
+      <KeyHelp open={help} onClose={() => setHelp(false)} />
+    </main>
+  );
+}

@@ -1,0 +1,141 @@
+"use client";
+
+import { useState } from "react";
+import { FLAGS, GRADES, formatClock } from "@/lib/annotate/format";
+
+export type TSegment = { text: string; startSeconds: number; endSeconds: number };
+
+/** The grade buttons, each with its meaning; the chosen one is pressed (aria-pressed). */
+export function GradeBar({ value, onChoose, highlight }: { value: number | null; onChoose: (g: number) => void; highlight?: number[] }) {
+  return (
+    <div role="group" aria-label="Grade" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      {GRADES.map((g) => (
+        <button
+          key={g.grade}
+          type="button"
+          aria-pressed={value === g.grade}
+          aria-label={`Grade ${g.grade}: ${g.meaning}`}
+          onClick={() => onChoose(g.grade)}
+          className={`rounded-md border px-3 py-2 text-left text-sm ${value === g.grade ? "border-indigo-700 bg-indigo-700 text-white" : highlight?.includes(g.grade) ? "border-amber-500 bg-amber-50" : "border-slate-300 bg-white hover:bg-slate-50"}`}
+        >
+          <kbd className="mr-1 font-mono font-bold">{g.grade}</kbd> {g.meaning}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Corrected start: m:ss, with the buttons that the [ ] s keys mirror. */
+export function StartControl({ value, chunkStart, onChange, onPlayhead }: { value: number; chunkStart: number; onChange: (s: number) => void; onPlayhead: () => void }) {
+  const btn = "rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50";
+  return (
+    <div role="group" aria-label="Corrected start" className="flex flex-wrap items-center gap-1 text-sm">
+      <span>
+        Start <output aria-label="Corrected start time" data-testid="start" data-seconds={value} className="font-mono font-semibold">{formatClock(value)}</output>
+      </span>
+      <button type="button" className={btn} aria-label="Start 5 seconds earlier" onClick={() => onChange(Math.max(0, value - 5))}>−5 s</button>
+      <button type="button" className={btn} aria-label="Start 1 second earlier" onClick={() => onChange(Math.max(0, value - 1))}>−1 s</button>
+      <button type="button" className={btn} aria-label="Start 1 second later" onClick={() => onChange(value + 1)}>+1 s</button>
+      <button type="button" className={btn} aria-label="Start 5 seconds later" onClick={() => onChange(value + 5)}>+5 s</button>
+      <button type="button" className={btn} aria-label="Set start to playhead" onClick={onPlayhead}>s: at playhead</button>
+      {value !== chunkStart ? (
+        <button type="button" className={btn} aria-label="Reset start to chunk start" onClick={() => onChange(chunkStart)}>reset ({formatClock(chunkStart)})</button>
+      ) : null}
+    </div>
+  );
+}
+
+export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (flags: string[]) => void }) {
+  return (
+    <fieldset className="flex gap-3 text-sm">
+      <legend className="sr-only">Flags</legend>
+      {FLAGS.map((f) => (
+        <label key={f.id} className="flex items-center gap-1">
+          <input type="checkbox" checked={value.includes(f.id)} onChange={(e) => onChange(e.target.checked ? [...value, f.id] : value.filter((x) => x !== f.id))} />
+          {f.label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The chunk's text with the neighbouring transcript, collapsed, before and after. */
+export function Transcript({ chunk, before, after }: { chunk: TSegment; before: TSegment[]; after: TSegment[] }) {
+  const [open, setOpen] = useState({ before: false, after: false });
+  const seg = (s: TSegment, i: number) => (
+    <p key={i} className="text-sm text-slate-500">
+      <span className="mr-1 font-mono text-xs">{formatClock(s.startSeconds)}</span>
+      {s.text}
+    </p>
+  );
+  return (
+    <section aria-label="Transcript" className="space-y-2">
+      {before.length > 0 ? (
+        <div>
+          <button type="button" className="text-xs text-indigo-700 underline" aria-expanded={open.before} onClick={() => setOpen((o) => ({ ...o, before: !o.before }))}>
+            {open.before ? "Hide" : "Show"} transcript before
+          </button>
+          {open.before ? <div className="mt-1 space-y-1">{before.map(seg)}</div> : null}
+        </div>
+      ) : null}
+      <div className="rounded-md border border-slate-200 bg-slate-50 p-3">
+        <p className="mb-1 font-mono text-xs text-slate-500">
+          Chunk {formatClock(chunk.startSeconds)} – {formatClock(chunk.endSeconds)}
+        </p>
+        <p data-testid="chunk-text" className="whitespace-pre-wrap text-sm leading-relaxed">{chunk.text}</p>
+      </div>
+      {after.length > 0 ? (
+        <div>
+          <button type="button" className="text-xs text-indigo-700 underline" aria-expanded={open.after} onClick={() => setOpen((o) => ({ ...o, after: !o.after }))}>
+            {open.after ? "Hide" : "Show"} transcript after
+          </button>
+          {open.after ? <div className="mt-1 space-y-1">{after.map(seg)}</div> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+export const KEYS: [string, string][] = [
+  ["0 – 3", "grade"],
+  ["s", "set the start to the playhead"],
+  ["[ / ]", "start 1 s earlier / later (Shift: 5 s)"],
+  ["r", "replay from the chunk's start"],
+  ["Space", "play / pause"],
+  ["Enter", "submit and go to the next item"],
+  ["u or Backspace", "back to the previous item"],
+  ["?", "show or hide these keys"],
+  ["Esc", "leave the notes field"],
+];
+
+export function KeyHelp({ open, onClose, keys = KEYS }: { open: boolean; onClose: () => void; keys?: [string, string][] }) {
+  if (!open) return null;
+  return (
+    <div role="dialog" aria-modal="false" aria-label="Keyboard shortcuts" className="fixed right-4 top-16 z-10 w-80 rounded-md border border-slate-300 bg-white p-4 shadow-lg">
+      <h2 className="mb-2 font-semibold">Keyboard shortcuts</h2>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+        {keys.map(([k, what]) => (
+          <div key={k} className="contents">
+            <dt className="font-mono font-semibold">{k}</dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" className="mt-3 rounded border border-slate-300 px-2 py-1 text-sm" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  );
+}
+
+export function Meter({ label, done, total }: { label: string; done: number; total: number }) {
+  return (
+    <div className="flex items-center gap-2 text-xs text-slate-600">
+      <span>{label}</span>
+      <progress aria-label={label} max={Math.max(total, 1)} value={done} className="h-2 w-24" />
+      <span className="font-mono">
+        {done}/{total}
+      </span>
+    </div>
+  );
+}

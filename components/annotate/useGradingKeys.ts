@@ -1,0 +1,62 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+
+export type TGradingKeyHandlers = {
+  grade: (g: number) => void;
+  setStartToPlayhead: () => void;
+  nudgeStart: (seconds: number) => void;
+  replay: () => void;
+  togglePlay: () => void;
+  submit: () => void;
+  back?: () => void;
+  help: () => void;
+  escape?: () => void;
+};
+
+/** True while the user is typing text: no shortcut may fire then (notes, rationale, any text input). */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) return !["checkbox", "radio", "button", "submit", "range"].includes(target.type);
+  return false;
+}
+
+/**
+ * The grading keys (issue 4): 0–3 grade; s start := playhead; [ ] ∓1 s (Shift ∓5 s); r replay;
+ * Space play/pause; Enter submit; u or Backspace back; ? help. Escape leaves a text field.
+ */
+export function useGradingKeys(handlers: TGradingKeyHandlers, enabled = true) {
+  const ref = useRef(handlers);
+  useEffect(() => {
+    ref.current = handlers;
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      const h = ref.current;
+      if (e.key === "Escape") {
+        if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
+        h.escape?.();
+        return;
+      }
+      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      let handled = true;
+      // [ and ] with Shift arrive as { and } on most layouts: use the physical key for those.
+      if (e.code === "BracketLeft" || e.key === "[" || e.key === "{") h.nudgeStart(e.shiftKey ? -5 : -1);
+      else if (e.code === "BracketRight" || e.key === "]" || e.key === "}") h.nudgeStart(e.shiftKey ? 5 : 1);
+      else if (/^[0-3]$/.test(e.key)) h.grade(Number(e.key));
+      else if (e.key === "s" || e.key === "S") h.setStartToPlayhead();
+      else if (e.key === "r" || e.key === "R") h.replay();
+      else if (e.key === " ") h.togglePlay();
+      else if (e.key === "Enter") h.submit();
+      else if ((e.key === "u" || e.key === "U" || e.key === "Backspace") && h.back) h.back();
+      else if (e.key === "?") h.help();
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [enabled]);
+}

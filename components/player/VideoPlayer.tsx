@@ -1,0 +1,98 @@
+"use client";
+
+import ReactPlayer from "react-player";
+import { useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
+
+/** What the page needs of a player: react-player 3's ref is the media element (or a media-like custom element for YouTube). */
+export type TMediaElement = Pick<HTMLVideoElement, "currentTime" | "paused" | "play" | "pause" | "readyState" | "duration">;
+
+export type TPlayerControls = {
+  currentTime: () => number;
+  seek: (seconds: number) => void;
+  play: () => void;
+  toggle: () => void;
+  /** Seeks to the cue and plays from there. */
+  replay: () => void;
+};
+
+/** The player's element and the controls the keys call; `cueSeconds` is where replay starts. */
+export function usePlayer(cueSeconds: number) {
+  const mediaRef = useRef<TMediaElement | null>(null);
+  const cueRef = useRef(cueSeconds);
+  useEffect(() => {
+    cueRef.current = cueSeconds;
+  }, [cueSeconds]);
+  const controls = useMemo<TPlayerControls>(() => {
+    const el = () => mediaRef.current;
+    const play = () => void el()?.play()?.catch(() => undefined);
+    return {
+      currentTime: () => el()?.currentTime ?? 0,
+      seek: (t) => {
+        const m = el();
+        if (m) m.currentTime = Math.max(0, t);
+      },
+      play,
+      toggle: () => {
+        const m = el();
+        if (!m) return;
+        if (m.paused) play();
+        else m.pause();
+      },
+      replay: () => {
+        const m = el();
+        if (!m) return;
+        m.currentTime = cueRef.current;
+        play();
+      },
+    };
+  }, []);
+  return { mediaRef, controls };
+}
+
+/**
+ * The video, cued at `cueSeconds` and playing from there. Each (src, cueKey) is cued once: when
+ * metadata arrives, and also from the callback ref when the element already has it (in a fast
+ * reload `loadedmetadata` can fire before hydration: ../shared/STACK.md "Video").
+ */
+export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay = true }: { src: string; cueSeconds: number; cueKey: string; mediaRef: RefObject<TMediaElement | null>; title: string; autoPlay?: boolean }) {
+  const cuedFor = useRef<string | null>(null);
+  const cue = useCallback(
+    (m: TMediaElement | null) => {
+      if (!m || m.readyState < 1 || cuedFor.current === cueKey) return;
+      cuedFor.current = cueKey;
+      m.currentTime = cueSeconds;
+      if (autoPlay) void m.play()?.catch(() => undefined);
+    },
+    [cueKey, cueSeconds, autoPlay],
+  );
+  const setRef = useCallback(
+    (node: HTMLVideoElement | null) => {
+      mediaRef.current = node;
+      cue(node);
+    },
+    [mediaRef, cue],
+  );
+  // A new item on the same video: no new metadata event, so cue here.
+  useEffect(() => cue(mediaRef.current), [cue, mediaRef]);
+  return (
+    <div className="aspect-video w-full overflow-hidden rounded-md bg-black" data-testid="player" data-cue={cueSeconds}>
+      <ReactPlayer
+        ref={setRef}
+        src={src}
+        controls
+        preload="auto"
+        playsInline
+        width="100%"
+        height="100%"
+        aria-label={`Video: ${title}`}
+        onLoadedMetadata={(e) => cue(e.currentTarget)}
+      />
+    </div>
+  );
+}
+
+/** A hidden, muted element that loads the next item's video at its cue, so it starts without waiting. */
+export function PreloadVideo({ src, cueSeconds }: { src: string | null; cueSeconds: number }) {
+  if (!src || !src.startsWith("/")) return null;
+  return <video aria-hidden="true" tabIndex={-1} className="hidden" muted preload="auto" src={`${src}#t=${cueSeconds}`} />;
+}

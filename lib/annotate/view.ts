@@ -1,0 +1,139 @@
+import "server-only";
+import type { Db } from "../db/client.ts";
+
+/**
+ * The annotator's view model: the ONLY place that reads data for annotators (pages and route
+ * handlers under /annotate and /api/annotate go through it). Blindness lives here: every query
+ * below names its fields explicitly (`select`), and none of them reaches runs, run entries, pool
+ * provenance, ranks, scores, judge labels, reference labels, other users' judgements, or chunk and
+ * query external ids. Access is part of the Prisma `where` (an assignment of this user), so an item
+ * that is not theirs reads as "not found".
+ *
+ * Item ids are PoolItem ids: random UUIDs (prisma/schema.prisma), nothing about order, system or
+ * rank can be read from them. Within a query, items come in the order of the annotator's own
+ * Assignment.orderKey (random, fixed per annotator); queries come in import order.
+ */
+
+export type TTranscriptSegment = { text: string; startSeconds: number; endSeconds: number };
+
+export type TVideoSource = { src: string; kind: "file" | "youtube" | "url"; title: string; durationSeconds: number | null };
+
+export type TOwnLabel = { grade: number; startSeconds: number | null; notes: string; flags: string[] };
+
+export type TAnnotatorItem = {
+  id: string;
+  question: string;
+  chunk: TTranscriptSegment;
+  before: TTranscriptSegment[];
+  after: TTranscriptSegment[];
+  video: TVideoSource;
+  own: TOwnLabel | null;
+};
+
+export type TQueueItem = { id: string; done: boolean };
+export type TQueueGroup = { key: string; project: string; question: string; done: number; total: number; items: TQueueItem[] };
+export type TAnnotatorQueue = { done: number; total: number; groups: TQueueGroup[] };
+
+/** Neighbouring transcript shown (collapsed) before and after the chunk. */
+export const NEIGHBOURS = 2;
+
+/** Everything an annotator may read goes through this filter: their own assignments. */
+const assignedTo = (userId: string) => ({ assignments: { some: { userId } } });
+
+export function videoSource(video: { id: number; url: string | null; path: string | null; title: string; durationSeconds: number | null }): TVideoSource {
+  const base = { title: video.title, durationSeconds: video.durationSeconds };
+  if (video.path) return { ...base, src: `/api/media/${video.id}`, kind: "file" };
+  const url = video.url ?? "";
+  return { ...base, src: url, kind: /^https?:\/\/(www\.|m\.)?(youtube\.com|youtu\.be)\//i.test(url) ? "youtube" : "url" };
+}
+
+export function parseFlags(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((f): f is string => typeof f === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The annotator's queue: every assigned item, grouped by query, with done/total per query and overall. */
+export async function annotatorQueue(db: Db, userId: string): Promise<TAnnotatorQueue> {
+  const rows = await db.assignment.findMany({
+    where: { userId },
+    select: {
+      orderKey: true,
+      poolItem: {
+        select: {
+          id: true,
+          projectId: true,
+          queryId: true,
+          project: { select: { name: true } },
+          query: { select: { text: true } },
+          judgements: { where: { userId }, select: { grade: true } },
+        },
+      },
+    },
+  });
+  rows.sort((a, b) => a.poolItem.projectId - b.poolItem.projectId || a.poolItem.queryId - b.poolItem.queryId || a.orderKey - b.orderKey);
+  const groups: TQueueGroup[] = [];
+  let current: TQueueGroup | undefined;
+  let currentKey = "";
+  for (const row of rows) {
+    const p = row.poolItem;
+    const key = `${p.projectId}:${p.queryId}`;
+    if (!current || key !== currentKey) {
+      current = { key: `g${groups.length + 1}`, project: p.project.name, question: p.query.text, done: 0, total: 0, items: [] };
+      currentKey = key;
+      groups.push(current);
+    }
+    const done = p.judgements.length > 0;
+    current.items.push({ id: p.id, done });
+    current.total += 1;
+    if (done) current.done += 1;
+  }
+  return { done: groups.reduce((s, g) => s + g.done, 0), total: rows.length, groups };
+}
+
+/** One item with everything needed to grade it, or null when it is not assigned to this user. */
+export async function annotatorItem(db: Db, userId: string, poolItemId: string): Promise<TAnnotatorItem | null> {
+  const item = await db.poolItem.findFirst({
+    where: { id: poolItemId, ...assignedTo(userId) },
+    select: {
+      id: true,
+      query: { select: { text: true } },
+      chunk: {
+        select: {
+          videoId: true,
+          startSeconds: true,
+          endSeconds: true,
+          text: true,
+          video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } },
+        },
+      },
+      judgements: { where: { userId }, select: { grade: true, startSeconds: true, notes: true, flags: true } },
+    },
+  });
+  if (!item) return null;
+  const segment = { text: true, startSeconds: true, endSeconds: true } as const;
+  const [before, after] = await Promise.all([
+    db.chunk.findMany({ where: { videoId: item.chunk.videoId, startSeconds: { lt: item.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
+    db.chunk.findMany({ where: { videoId: item.chunk.videoId, startSeconds: { gt: item.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+  ]);
+  const own = item.judgements[0];
+  return {
+    id: item.id,
+    question: item.query.text,
+    chunk: { text: item.chunk.text, startSeconds: item.chunk.startSeconds, endSeconds: item.chunk.endSeconds },
+    before: before.reverse(),
+    after,
+    video: videoSource(item.chunk.video),
+    own: own ? { grade: own.grade, startSeconds: own.startSeconds, notes: own.notes, flags: parseFlags(own.flags) } : null,
+  };
+}
+
+/** Whether this user may watch this video: a lead or adjudicator always; an annotator when one of their items is on it. */
+export async function mayWatch(db: Db, user: { id: string; role: string }, videoId: number): Promise<{ path: string } | null> {
+  const where = user.role === "annotator" ? { id: videoId, chunks: { some: { poolItems: { some: assignedTo(user.id) } } } } : { id: videoId };
+  const video = await db.video.findFirst({ where, select: { path: true } });
+  return video?.path ? { path: video.path } : null;
+}

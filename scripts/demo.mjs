@@ -1,0 +1,254 @@
+#!/usr/bin/env node
+// `npm run demo`: loads the demo project into a fresh database and serves the app.
+//
+//   1. database: SQLite at data/assessor.db by default — an existing file is moved aside to
+//      data/assessor.db.<time>.bak, so every run starts fresh and nothing is lost. With
+//      DATABASE_URL set (PostgreSQL or another SQLite file) that database is used as it is and
+//      must not already hold a project named "demo".
+//   2. through the CLI, as a user would: migrate; four users (printed logins); project "demo";
+//      videos, transcripts (chunked 20 s with 5 s overlap), queries, three runs, judge labels;
+//      pool (depth 5) and assignment to the two annotators (2 per item).
+//   3. unless DEMO_NO_SERVE=1: `next build` when there is no production build newer than the
+//      sources, then `next start` on http://localhost:3000 (DEMO_PORT to change the port) with
+//      NEXTAUTH_SECRET kept in data/.secret.
+//
+// The demo's files are in demo/ (media made once by scripts/make-demo-media.sh; runs and judge
+// labels by scripts/demo/make-runs.ts). Needs no network and no tool beyond `npm ci`.
+/* global fetch */
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+
+const PROJECT = "demo";
+const POOL_DEPTH = 5;
+const PER_ITEM = 2;
+const CHUNK_SECONDS = 20;
+const OVERLAP_SECONDS = 5;
+const port = Number(process.env.DEMO_PORT || 3000);
+
+/** Fixed demo passwords: this is sample data on a local machine, printed on purpose. */
+const DEMO_USERS = [
+  { email: "lead@example.com", name: "Lee Lead", role: "lead", password: "demo-lead" },
+  { email: "adjudicator@example.com", name: "Ada Adjudicator", role: "adjudicator", password: "demo-adjudicator" },
+  { email: "ann1@example.com", name: "Ann One", role: "annotator", password: "demo-ann1" },
+  { email: "ann2@example.com", name: "Ann Two", role: "annotator", password: "demo-ann2" },
+];
+const annotators = DEMO_USERS.filter((u) => u.role === "annotator").map((u) => u.email);
+
+const SYSTEMS = [
+  { name: "vector", file: "demo/runs/vector.trec" },
+  { name: "bm25", file: "demo/runs/bm25.trec" },
+  { name: "hybrid-rrf", file: "demo/runs/hybrid-rrf.trec" },
+];
+
+const started = Date.now();
+const seconds = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const say = (line) => process.stdout.write(`${line}\n`);
+
+function fail(message) {
+  process.stderr.write(`\ndemo: ${message}\n`);
+  process.exit(1);
+}
+
+/** Runs `assessor ARGS…` (this checkout's CLI) and fails the demo with its message on error. */
+function assessor(args, { input, quiet = false } = {}) {
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [join(root, "bin", "assessor.mjs"), ...args], {
+    input,
+    encoding: "utf8",
+    env: process.env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.error) fail(`could not run the CLI: ${r.error.message}`);
+  if (r.status !== 0) fail(`\`assessor ${args.join(" ")}\` failed (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
+  const outLines = r.stdout.trim().split("\n").filter(Boolean);
+  const shown = outLines.length > 6 ? [...outLines.slice(0, 5), `… (${outLines.length - 5} more lines)`] : outLines;
+  if (!quiet) say(`  assessor ${args.join(" ")}  (${seconds(t0)})${shown.length ? `\n${shown.map((l) => `    ${l}`).join("\n")}` : ""}`);
+  return r.stdout;
+}
+
+function step(title, fn) {
+  const t0 = Date.now();
+  say(`\n▶ ${title}`);
+  const result = fn();
+  say(`  done in ${seconds(t0)}`);
+  return result;
+}
+
+function demoFilesPresent() {
+  const needed = ["demo/videos.jsonl", "demo/queries.jsonl", "demo/judge.jsonl", ...SYSTEMS.map((s) => s.file)];
+  for (const v of readJsonl("demo/videos.jsonl")) needed.push(v.path, `demo/transcripts/${v.id}.vtt`);
+  const missing = needed.filter((f) => !existsSync(join(root, f)));
+  if (missing.length) fail(`demo files are missing: ${missing.join(", ")} (they are committed in the repository; is this a full checkout?)`);
+}
+
+function readJsonl(file) {
+  return readFileSync(join(root, file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. database
+
+function prepareDatabase() {
+  const url = process.env.DATABASE_URL?.trim();
+  if (!url) {
+    const file = join(root, "data", "assessor.db");
+    mkdirSync(dirname(file), { recursive: true });
+    if (existsSync(file)) {
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const backup = `${file}.${stamp}.bak`;
+      renameSync(file, backup);
+      for (const suffix of ["-wal", "-shm", "-journal"]) if (existsSync(file + suffix)) renameSync(file + suffix, backup + suffix);
+      say(`  moved the previous database aside to ${relative(root, backup)}`);
+    }
+    say(`  SQLite database: ${relative(root, file)}`);
+  } else {
+    say(`  database from DATABASE_URL: ${url.replace(/\/\/[^@/]*@/, "//…@")}`);
+  }
+  assessor(["migrate"]);
+  const projects = assessor(["project", "list", "--json"], { quiet: true })
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l).name);
+  if (projects.includes(PROJECT)) fail(`this database already has a project named "${PROJECT}": point DATABASE_URL at a fresh database, or unset it to use a fresh data/assessor.db`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. data
+
+function createUsers() {
+  for (const u of DEMO_USERS) assessor(["user", "add", "--email", u.email, "--name", u.name, "--role", u.role, "--password-stdin"], { input: `${u.password}\n` });
+}
+
+function loadData() {
+  const p = ["--project", PROJECT];
+  assessor(["project", "create", PROJECT, "--pool-depth", String(POOL_DEPTH), "--annotators-per-item", String(PER_ITEM)]);
+  assessor(["import", "videos", ...p, "demo/videos.jsonl"]);
+  for (const v of readJsonl("demo/videos.jsonl"))
+    assessor(["import", "transcript", ...p, "--video", v.id, "--chunk-seconds", String(CHUNK_SECONDS), "--overlap-seconds", String(OVERLAP_SECONDS), `demo/transcripts/${v.id}.vtt`]);
+  assessor(["import", "queries", ...p, "demo/queries.jsonl"]);
+  for (const s of SYSTEMS) assessor(["import", "run", ...p, "--system", s.name, s.file]);
+  assessor(["import", "judge", ...p, "--judge", "gpt-judge", "demo/judge.jsonl"]);
+}
+
+function poolAndAssign() {
+  const p = ["--project", PROJECT];
+  assessor(["pool", ...p, "--depth", String(POOL_DEPTH)]);
+  assessor(["assign", ...p, "--per-item", String(PER_ITEM), "--annotators", annotators.join(",")]);
+  assessor(["status", ...p]);
+}
+
+function printLogins(url) {
+  const width = Math.max(...DEMO_USERS.map((u) => u.email.length));
+  say(`\nDemo logins${url ? ` for ${url}/login` : ""} (demo passwords — do not reuse):`);
+  for (const u of DEMO_USERS) say(`  ${u.role.padEnd(12)} ${u.email.padEnd(width)}  password: ${u.password}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. serve
+
+const SOURCE_DIRS = ["app", "components", "lib", "public", "prisma"];
+const SOURCE_FILES = ["package.json", "package-lock.json", "next.config.js", "tsconfig.json", "postcss.config.mjs"];
+
+function newestSourceTime() {
+  let newest = 0;
+  const visit = (path) => {
+    let s;
+    try {
+      s = statSync(path);
+    } catch {
+      return;
+    }
+    if (s.isDirectory()) {
+      if (path.endsWith(join("lib", "db", "generated"))) return; // regenerated by npm ci; follows the schema
+      for (const name of readdirSync(path)) visit(join(path, name));
+    } else newest = Math.max(newest, s.mtimeMs);
+  };
+  for (const d of SOURCE_DIRS) visit(join(root, d));
+  for (const f of SOURCE_FILES) visit(join(root, f));
+  return newest;
+}
+
+function ensureBuild(distDir) {
+  const buildId = join(root, distDir, "BUILD_ID");
+  if (existsSync(buildId) && statSync(buildId).mtimeMs >= newestSourceTime()) {
+    say(`  the production build in ${distDir}/ is up to date`);
+    return;
+  }
+  say(`  building the app into ${distDir}/ (next build; about a minute on 2 cores)…`);
+  const r = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { stdio: "inherit", env: process.env });
+  if (r.status !== 0) fail(`next build failed (exit ${r.status})`);
+}
+
+function secret() {
+  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  const file = join(root, "data", ".secret");
+  if (existsSync(file)) {
+    const s = readFileSync(file, "utf8").trim();
+    if (s) return s;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const s = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${s}\n`, { mode: 0o600 });
+  say(`  generated NEXTAUTH_SECRET in data/.secret`);
+  return s;
+}
+
+function serve(distDir) {
+  const url = `http://localhost:${port}`;
+  const child = spawn(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXTAUTH_URL: url, NEXTAUTH_SECRET: secret() },
+  });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  waitUntilUp(url).then((up) => {
+    if (!up) return;
+    printLogins(url);
+    say(`\nAssessor is serving the demo at ${url}  (ready ${seconds(started)} after start; Ctrl+C to stop)`);
+  });
+}
+
+async function waitUntilUp(url) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`${url}/login`);
+      if (r.status < 500) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  process.stderr.write(`demo: the server did not answer at ${url} within 120 s\n`);
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+say("Assessor demo");
+if (!existsSync(join(root, "node_modules"))) fail("node_modules is missing: run `npm ci` first");
+demoFilesPresent();
+step("Database", prepareDatabase);
+step("Users", createUsers);
+step(`Project "${PROJECT}": videos, transcripts, queries, runs, judge labels`, loadData);
+step(`Pool (depth ${POOL_DEPTH}) and assignment (${PER_ITEM} annotators per item)`, poolAndAssign);
+say(`\nDemo data loaded in ${seconds(started)}.`);
+
+if (process.env.DEMO_NO_SERVE === "1") {
+  printLogins(null);
+  say("\nDEMO_NO_SERVE=1: not starting the server.");
+} else {
+  const distDir = process.env.NEXT_DIST_DIR || ".next";
+  step("Production build", () => ensureBuild(distDir));
+  say(`\n▶ Starting the app (next start -p ${port})`);
+  serve(distDir);
+}

@@ -1,0 +1,48 @@
+import "server-only";
+import type { Db } from "../db/client.ts";
+import { adjudicationQueue } from "../adjudication/queue.ts";
+import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
+
+/**
+ * The adjudicator's view of the disagreements of one project: the same item content an annotator
+ * sees (question, chunk, neighbouring transcript, video) plus the annotators' labels as A and B
+ * (grade, start, notes, flags; never names), from lib/adjudication/queue.ts.
+ */
+export type TAdjudicatorLabel = { label: string; grade: number; startSeconds: number | null; notes: string; flags: string[] };
+export type TAdjudicatorItem = {
+  id: string;
+  question: string;
+  chunk: TTranscriptSegment;
+  before: TTranscriptSegment[];
+  after: TTranscriptSegment[];
+  video: TVideoSource;
+  labels: TAdjudicatorLabel[];
+};
+export type TAdjudicatorProject = { id: number; name: string };
+
+export async function adjudicatorProjects(db: Db): Promise<TAdjudicatorProject[]> {
+  return db.project.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
+
+export async function adjudicatorQueue(db: Db, projectId: number): Promise<TAdjudicatorItem[]> {
+  const queue = await adjudicationQueue(db, projectId);
+  const segment = { text: true, startSeconds: true, endSeconds: true } as const;
+  return Promise.all(
+    queue.map(async (q) => {
+      const videoId = q.chunk.video.id;
+      const [before, after] = await Promise.all([
+        db.chunk.findMany({ where: { videoId, startSeconds: { lt: q.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
+        db.chunk.findMany({ where: { videoId, startSeconds: { gt: q.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+      ]);
+      return {
+        id: q.poolItemId,
+        question: q.query.text,
+        chunk: { text: q.chunk.text, startSeconds: q.chunk.startSeconds, endSeconds: q.chunk.endSeconds },
+        before: before.reverse(),
+        after,
+        video: videoSource(q.chunk.video),
+        labels: q.labels.map((l) => ({ label: l.label, grade: l.grade, startSeconds: l.startSeconds, notes: l.notes, flags: l.flags })),
+      };
+    }),
+  );
+}

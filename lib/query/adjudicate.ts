@@ -1,0 +1,33 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { apiFetch } from "./fetcher.ts";
+import type { TAdjudicatorItem, TAdjudicatorProject } from "../annotate/adjudicate.ts";
+
+export const adjudicateKeys = {
+  all: ["adjudicate"] as const,
+  projects: () => [...adjudicateKeys.all, "projects"] as const,
+  queue: (projectId: number) => [...adjudicateKeys.all, "queue", projectId] as const,
+};
+
+export type TDecisionBody = { poolItemId: string; grade: number; startSeconds: number | null; rationale: string; idempotencyKey: string };
+export type TDecision = { applied: boolean; poolItemId: string; grade: number; startSeconds: number | null; rationale: string };
+export type TStanding = { grade: number; startSeconds: number | null; rationale: string };
+
+export function useAdjudicatorProjects() {
+  return useQuery({ queryKey: adjudicateKeys.projects(), queryFn: () => apiFetch<TAdjudicatorProject[]>("/api/adjudicate/projects") });
+}
+
+/** The queue is loaded once per visit: decided items leave it locally, so the order stays put while working. */
+export function useAdjudicatorQueue(projectId: number | null) {
+  return useQuery({
+    queryKey: adjudicateKeys.queue(projectId ?? 0),
+    queryFn: () => apiFetch<TAdjudicatorItem[]>(`/api/adjudicate/queue?projectId=${projectId}`),
+    enabled: projectId !== null,
+    staleTime: Infinity,
+  });
+}
+
+export function useDecide() {
+  return useMutation({ mutationFn: (body: TDecisionBody) => apiFetch<TDecision>("/api/adjudicate/decisions", { json: body }) });
+}

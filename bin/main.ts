@@ -3,6 +3,12 @@ import { AppError } from "../lib/errors.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerProject } from "./commands/project.ts";
 import { registerEval } from "./commands/eval.ts";
+import { registerUser } from "./commands/user.ts";
+import { registerPool } from "./commands/pool.ts";
+import { registerAssign } from "./commands/assign.ts";
+import { registerStatus } from "./commands/status.ts";
+import { registerExport } from "./commands/export.ts";
+import { registerAgreement } from "./commands/agreement.ts";
 
 /**
  * The `assessor` command line. Each command lives in bin/commands/<name>.ts as a register
@@ -14,7 +20,8 @@ const program = new Command("assessor")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of [registerEval, registerMigrate, registerProject]) register(program);
+for (const register of [registerEval, registerAgreement, registerMigrate, registerProject]) register(program);
+for (const register of [registerUser, registerPool, registerAssign, registerStatus, registerExport]) register(program);
 
 try {
   await program.parseAsync(process.argv);

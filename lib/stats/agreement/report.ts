@@ -1,0 +1,161 @@
+/**
+ * The agreement report between a reference label set and another (a second annotator, an LLM
+ * judge), in the shape `assessor agreement --format json` prints. Every statistic is a function of
+ * the 4×4 confusion matrix, so the bootstrap that resamples whole queries adds up per-query
+ * matrices weighted by how often each query was drawn.
+ */
+import { bootstrapDistribution, DEFAULT_LEVEL, DEFAULT_SEED, percentileInterval } from "../bootstrap.ts";
+import { normalQuantile } from "../normal.ts";
+import type { Aligned } from "./align.ts";
+import { binaryAgreement, type BinaryAgreement } from "./binary.ts";
+import { confusionOf, emptyConfusion, GRADES, K, leniency, perGrade, rawAgreement, toRows, withinOne, type Confusion, type GradeScores } from "./confusion.ts";
+import { cohenKappa, kappaValue, type Weighting } from "./kappa.ts";
+import { alphaFromConfusion } from "./krippendorff.ts";
+
+export type Interval = { low: number; high: number };
+export type AgreementReport = {
+  n: number;
+  unmatched: { reference_only: number; other_only: number };
+  kappa: { unweighted: number | null; linear: number | null; quadratic: number | null; reason?: string };
+  raw_agreement: number | null;
+  within_one: number | null;
+  confusion: number[][];
+  per_grade: Record<string, GradeScores>;
+  leniency: number | null;
+  alpha_ordinal: number | null;
+  binary: { ge1: BinaryAgreement; ge2: BinaryAgreement; ge3: BinaryAgreement };
+  ci: {
+    level: number;
+    analytic: { method: string } & Record<Weighting, { se: number; low: number; high: number } | null>;
+    bootstrap: {
+      method: string;
+      resamples: number;
+      seed: number;
+      queries: number;
+      kappa_unweighted: Interval | null;
+      kappa_linear: Interval | null;
+      kappa_quadratic: Interval | null;
+      alpha_ordinal: Interval | null;
+      raw_agreement: Interval | null;
+      within_one: Interval | null;
+    } | null;
+  };
+};
+
+const WEIGHTINGS: Weighting[] = ["unweighted", "linear", "quadratic"];
+const GRADE_VALUES = [...GRADES];
+
+export const alphaOrdinal = (m: Confusion) => alphaFromConfusion(m, GRADE_VALUES, "ordinal");
+
+export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; seed?: number; level?: number } = {}): AgreementReport {
+  const level = opts.level ?? DEFAULT_LEVEL;
+  const m = confusionOf(aligned.pairs);
+  const n = aligned.pairs.length;
+  const kappas = WEIGHTINGS.map((w) => cohenKappa(m, w));
+  const reason = kappas.map((k) => ("reason" in k ? k.reason : undefined)).find((r) => r !== undefined);
+  const z = normalQuantile(1 - (1 - level) / 2);
+  const analytic = Object.fromEntries(
+    WEIGHTINGS.map((w, i) => {
+      const k = kappas[i];
+      return [w, k.value !== null && k.se !== null ? { se: k.se, low: k.value - z * k.se, high: k.value + z * k.se } : null];
+    }),
+  ) as Record<Weighting, { se: number; low: number; high: number } | null>;
+  const resamples = opts.bootstrap ?? 1000;
+  return {
+    n,
+    unmatched: { reference_only: aligned.referenceOnly, other_only: aligned.otherOnly },
+    kappa: { unweighted: kappas[0].value, linear: kappas[1].value, quadratic: kappas[2].value, ...(reason ? { reason } : {}) },
+    raw_agreement: rawAgreement(m),
+    within_one: withinOne(m),
+    confusion: toRows(m),
+    per_grade: perGrade(m),
+    leniency: leniency(m),
+    alpha_ordinal: alphaOrdinal(m),
+    binary: { ge1: binaryAgreement(m, 1), ge2: binaryAgreement(m, 2), ge3: binaryAgreement(m, 3) },
+    ci: {
+      level,
+      analytic: { method: "Fleiss, Cohen & Everitt (1969) large-sample standard error, kappa ± z·SE", ...analytic },
+      bootstrap: resamples > 0 && n > 0 ? queryBootstrap(aligned, resamples, opts.seed ?? DEFAULT_SEED, level) : null,
+    },
+  };
+}
+
+/**
+ * Percentile intervals from resampling whole queries with replacement. Per query only the
+ * non-empty cells of its confusion matrix are kept, so a resample costs O(cells), not O(pairs).
+ * Resamples where a statistic is undefined (e.g. every drawn pair has the same grade) are dropped
+ * for that statistic.
+ */
+function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level: number): NonNullable<AgreementReport["ci"]["bootstrap"]> {
+  const qidIndex = new Map<string, number>();
+  const perQuery: Confusion[] = [];
+  for (const p of aligned.pairs) {
+    let qi = qidIndex.get(p.qid);
+    if (qi === undefined) {
+      qi = perQuery.length;
+      qidIndex.set(p.qid, qi);
+      perQuery.push(emptyConfusion());
+    }
+    perQuery[qi][p.reference * K + p.other]++;
+  }
+  const cellQuery: number[] = [];
+  const cellIndex: number[] = [];
+  const cellCount: number[] = [];
+  perQuery.forEach((qm, qi) =>
+    qm.forEach((v, cell) => {
+      if (v) {
+        cellQuery.push(qi);
+        cellIndex.push(cell);
+        cellCount.push(v);
+      }
+    }),
+  );
+  const cq = Int32Array.from(cellQuery);
+  const ci = Int32Array.from(cellIndex);
+  const cc = Float64Array.from(cellCount);
+  const stats = {
+    kappa_unweighted: (m: Confusion) => kappaValue(m, "unweighted"),
+    kappa_linear: (m: Confusion) => kappaValue(m, "linear"),
+    kappa_quadratic: (m: Confusion) => kappaValue(m, "quadratic"),
+    alpha_ordinal: alphaOrdinal,
+    raw_agreement: rawAgreement,
+    within_one: withinOne,
+  };
+  const names = Object.keys(stats) as (keyof typeof stats)[];
+  const draws = names.map(() => new Float64Array(resamples));
+  const kept = names.map(() => 0);
+  const m = emptyConfusion();
+  // One pass of resamples; the statistic callback fills every distribution from the same draw.
+  bootstrapDistribution(
+    perQuery.length,
+    (mult) => {
+      m.fill(0);
+      for (let e = 0; e < cq.length; e++) {
+        const w = mult[cq[e]];
+        if (w) m[ci[e]] += w * cc[e];
+      }
+      names.forEach((name, s) => {
+        const v = stats[name](m);
+        if (v !== null && Number.isFinite(v)) draws[s][kept[s]++] = v;
+      });
+      return 0;
+    },
+    { resamples, seed },
+  );
+  const interval = (s: number): Interval | null => {
+    const iv = percentileInterval(draws[s].slice(0, kept[s]).sort(), level, resamples);
+    return iv ? { low: iv.low, high: iv.high } : null;
+  };
+  return {
+    method: "percentile bootstrap resampling whole queries with replacement",
+    resamples,
+    seed,
+    queries: perQuery.length,
+    kappa_unweighted: interval(0),
+    kappa_linear: interval(1),
+    kappa_quadratic: interval(2),
+    alpha_ordinal: interval(3),
+    raw_agreement: interval(4),
+    within_one: interval(5),
+  };
+}

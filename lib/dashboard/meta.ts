@@ -1,0 +1,22 @@
+import type { TDashboardData } from "./data.ts";
+
+/** What the header's selectors offer: judges, runs, tags; and the label-set version. */
+export type TMeta = {
+  project: { id: number; name: string };
+  version: string;
+  judges: { name: string; labels: number }[];
+  runs: { id: number; system: string }[];
+  tags: string[];
+  humanLabels: number;
+};
+
+export function metaPanel(d: TDashboardData): TMeta {
+  return {
+    project: { id: d.project.id, name: d.project.name },
+    version: d.version,
+    judges: [...d.judges].map(([name, labels]) => ({ name, labels: labels.length })),
+    runs: d.runs.map((r) => ({ id: r.id, system: r.system })),
+    tags: d.tags,
+    humanLabels: d.reference.length,
+  };
+}

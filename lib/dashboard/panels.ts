@@ -1,0 +1,48 @@
+import type { Db } from "../db/client.ts";
+import { agreementPanel, breakdownsPanel, humanPanel } from "./agreement.ts";
+import { calibrationPanel } from "./calibration.ts";
+import { dashboardData } from "./data.ts";
+import type { TDashboardQuery } from "./options.ts";
+import { progressPanel } from "./progress.ts";
+import { runRankings } from "./rankings.ts";
+import { systemsPanel } from "./systems.ts";
+import { metaPanel } from "./meta.ts";
+
+/**
+ * The dashboard's panels as the route handlers serve them: the project's data is loaded once per
+ * label-set version (lib/dashboard/data.ts) and each panel is computed once per version and
+ * options, then served from memory until a label, run or setting changes.
+ */
+export async function panel<T>(db: Db, projectId: number, name: string, key: readonly unknown[], compute: (d: Awaited<ReturnType<typeof dashboardData>>["data"]) => T | Promise<T>): Promise<T> {
+  const { data, memo } = await dashboardData(db, projectId);
+  return memo(JSON.stringify([name, ...key]), () => Promise.resolve(compute(data)));
+}
+
+export const getMeta = (db: Db, projectId: number) => panel(db, projectId, "meta", [], (d) => metaPanel(d));
+
+export const getAgreement = (db: Db, projectId: number, q: TDashboardQuery) => panel(db, projectId, "agreement", [q.tag, q.system], (d) => agreementPanel(d, q));
+
+export const getHuman = (db: Db, projectId: number, q: TDashboardQuery) => panel(db, projectId, "human", [q.tag, q.system], (d) => humanPanel(d, q));
+
+export const getBreakdowns = (db: Db, projectId: number, q: TDashboardQuery) => panel(db, projectId, "breakdowns", [q.judge], (d) => breakdownsPanel(d, q));
+
+export const getCalibration = (db: Db, projectId: number, q: TDashboardQuery) => panel(db, projectId, "calibration", [q.judge], (d) => calibrationPanel(d, q));
+
+export const getProgress = (db: Db, projectId: number) => panel(db, projectId, "progress", [], (d) => progressPanel(d));
+
+export const getSystems = (db: Db, projectId: number, q: TDashboardQuery) =>
+  panel(db, projectId, "systems", [q.source, q.judge, q.tag, q.baseline, q.gain], async (d) => systemsPanel(d, await runRankings(db, d), q));
+
+/** Every panel for one view, as the page's first screen needs them (used by the benchmark). */
+export async function allPanels(db: Db, projectId: number, q: TDashboardQuery) {
+  const [meta, agreement, human, breakdowns, calibration, progress, systems] = await Promise.all([
+    getMeta(db, projectId),
+    getAgreement(db, projectId, q),
+    getHuman(db, projectId, q),
+    getBreakdowns(db, projectId, q),
+    getCalibration(db, projectId, q),
+    getProgress(db, projectId),
+    getSystems(db, projectId, q),
+  ]);
+  return { meta, agreement, human, breakdowns, calibration, progress, systems };
+}

@@ -1,0 +1,50 @@
+import "server-only";
+import { z } from "zod";
+import { assign } from "../assignment/assign.ts";
+import type { Db } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { projectIdParam } from "../lead/projects.ts";
+import type { TDashboardQuery } from "./options.ts";
+import { getAgreement, getBreakdowns, getCalibration, getHuman, getMeta, getProgress, getSystems } from "./panels.ts";
+
+/** The panels served under /api/dashboard/[projectId]/[panel]. */
+export const PANELS = {
+  meta: (db: Db, id: number) => getMeta(db, id),
+  agreement: getAgreement,
+  human: getHuman,
+  breakdowns: getBreakdowns,
+  calibration: getCalibration,
+  progress: (db: Db, id: number) => getProgress(db, id),
+  systems: getSystems,
+} satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
+export type TPanelName = keyof typeof PANELS;
+
+export async function servePanel(db: Db, rawProjectId: unknown, rawPanel: unknown, q: TDashboardQuery): Promise<unknown> {
+  const projectId = projectIdParam(rawProjectId);
+  const name = typeof rawPanel === "string" && Object.hasOwn(PANELS, rawPanel) ? (rawPanel as TPanelName) : null;
+  if (!name) throw new AppError("not_found", `no dashboard panel "${String(rawPanel)}"; panels: ${Object.keys(PANELS).join(", ")}`);
+  return PANELS[name](db, projectId, q);
+}
+
+export async function listDashboardProjects(db: Db) {
+  return db.project.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
+
+export const ZSampleRequest = z.object({
+  /** How many more pool items to sample for calibration. */
+  n: z.number().int().min(1).max(100000),
+  /** Annotators per item (default: the project's setting). */
+  perItem: z.number().int().min(1).max(10).optional(),
+  seed: z.number().int().optional(),
+});
+
+/**
+ * Samples more items for calibration: lib/assignment's calibration sample (stratified by judge
+ * grade, spread over queries), assigned to the project's annotators.
+ */
+export async function sampleForCalibration(db: Db, rawProjectId: unknown, body: z.infer<typeof ZSampleRequest>) {
+  const projectId = projectIdParam(rawProjectId);
+  const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
+  if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
+  return assign(db, projectId, { perItem: body.perItem ?? project.annotatorsPerItem, sample: body.n, seed: body.seed });
+}

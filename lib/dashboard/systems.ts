@@ -1,0 +1,162 @@
+import { bootstrapMeanCI, type Interval } from "../stats/bootstrap.ts";
+import { kendallTau } from "../stats/kendall-tau.ts";
+import { judgedAt } from "../stats/measures/judged.ts";
+import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
+import { recallAt } from "../stats/measures/recall.ts";
+import { reciprocalRank } from "../stats/measures/recip-rank.ts";
+import { startError, type ChunkTime, type ReferenceStart } from "../stats/measures/start-error.ts";
+import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
+import { pairedRandomizationTest } from "../stats/paired.ts";
+import type { TDashboardData } from "./data.ts";
+import { NO_HUMAN_HINT, NO_JUDGE_HINT, NO_RUNS_HINT, pickJudge, qrelsOf, runBySystem, tagFilter, type TQrels } from "./labels.ts";
+import { RESAMPLING, type TDashboardQuery } from "./options.ts";
+import type { TRunRankings } from "./rankings.ts";
+
+/**
+ * The systems table: one row per run, one column per measure, each cell the mean over queries with
+ * a bootstrap 95% CI over queries and a paired randomization test against the baseline run.
+ *
+ * Which queries count: every query the label source judges (in the slice); a run that does not
+ * answer one scores 0 on it (trec_eval -c), so every run is averaged over the same queries and the
+ * paired tests pair them all. Start-time error is over the queries with a reference start.
+ * nDCG uses the grades themselves (trec_eval's convention), so it has no "≥ 2" variant.
+ */
+export type TColumn = { id: string; label: string; level: number | null; lowerIsBetter: boolean };
+export type TCell = { mean: number | null; n: number; ci: Interval | null; test: { meanDiff: number; p: number } | null };
+export type TSystemsTable = {
+  source: "human" | "judge";
+  judge: string | null;
+  queries: number;
+  baseline: string | null;
+  columns: TColumn[];
+  rows: { runId: number; system: string; cells: TCell[] }[];
+  empty: string | null;
+};
+export type TSystemsPanel = {
+  tables: TSystemsTable[];
+  /** With both sources: Kendall's tau-b between the system orderings per column. */
+  tau: { column: string; label: string; tau: number | null; reason: string | null }[] | null;
+  resampling: typeof RESAMPLING;
+};
+
+type ColumnDef = TColumn & { compute: (q: RankedQuery, ctx: Ctx) => number | null };
+type Ctx = { gain: Gain; starts: Map<string, ReferenceStart>; chunkTimes: Map<string, ChunkTime> };
+
+export function systemColumns(gain: Gain): ColumnDef[] {
+  const cols: ColumnDef[] = [];
+  for (const level of [1, 2]) {
+    cols.push(
+      { id: `recall_5@${level}`, label: `Recall@5 (≥${level})`, level, lowerIsBetter: false, compute: (q) => recallAt(q, 5, { relevanceLevel: level }) },
+      { id: `recall_10@${level}`, label: `Recall@10 (≥${level})`, level, lowerIsBetter: false, compute: (q) => recallAt(q, 10, { relevanceLevel: level }) },
+      { id: `recip_rank@${level}`, label: `MRR (≥${level})`, level, lowerIsBetter: false, compute: (q) => reciprocalRank(q, { relevanceLevel: level }) },
+    );
+  }
+  const g = gain === "exponential" ? "exp" : "lin";
+  cols.push(
+    { id: `ndcg_cut_5`, label: `nDCG@5 (${g})`, level: null, lowerIsBetter: false, compute: (q, c) => ndcg(q, { cutoff: 5, gain: c.gain }) },
+    { id: `ndcg_cut_10`, label: `nDCG@10 (${g})`, level: null, lowerIsBetter: false, compute: (q, c) => ndcg(q, { cutoff: 10, gain: c.gain }) },
+    { id: "judged_10", label: "judged@10", level: null, lowerIsBetter: false, compute: (q) => judgedAt(q, 10) },
+    { id: "start_error", label: "Start error (s)", level: 1, lowerIsBetter: true, compute: (q, c) => startError(q, c.starts.get(q.qid), c.chunkTimes, { relevanceLevel: 1 })?.error ?? null },
+  );
+  return cols;
+}
+
+function startInputs(data: TDashboardData): Pick<Ctx, "starts" | "chunkTimes"> {
+  const starts = new Map<string, ReferenceStart>();
+  for (const q of data.queries.values()) if (q.refStart !== null) starts.set(q.qid, { start: q.refStart, video: q.refVideoId === null ? null : String(q.refVideoId) });
+  const chunkTimes = new Map<string, ChunkTime>();
+  for (const c of data.chunks.values()) chunkTimes.set(c.docid, { video: String(c.videoId), start: c.start });
+  return { starts, chunkTimes };
+}
+
+function judgedAtGrade(judged: Map<number, number>): number[] {
+  const counts = [0, 0, 0, 0];
+  for (const g of judged.values()) if (g >= 0 && g <= 3) counts[g]++;
+  return counts;
+}
+
+/** Per-query values of every column for every run: values[run][column][query]. */
+function perQuery(data: TDashboardData, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): { queryIds: number[]; values: (number | null)[][][] } {
+  const queryIds = [...qrels.keys()].sort((a, b) => a - b);
+  const values = data.runs.map(() => cols.map(() => new Array<number | null>(queryIds.length)));
+  for (let qi = 0; qi < queryIds.length; qi++) {
+    const queryId = queryIds[qi];
+    const judged = qrels.get(queryId)!;
+    const atGrade = judgedAtGrade(judged);
+    const qid = data.queries.get(queryId)?.qid ?? String(queryId);
+    for (let r = 0; r < data.runs.length; r++) {
+      const ranking = rankings.get(data.runs[r].id)?.get(queryId);
+      const grades = new Int8Array(ranking ? ranking.chunkIds.length : 0);
+      if (ranking) for (let i = 0; i < grades.length; i++) grades[i] = judged.get(ranking.chunkIds[i]) ?? UNJUDGED;
+      const q: RankedQuery = { qid, grades, docids: ranking ? ranking.docids : [], judgedAtGrade: atGrade };
+      for (let c = 0; c < cols.length; c++) values[r][c][qi] = cols[c].compute(q, ctx);
+    }
+  }
+  return { queryIds, values };
+}
+
+function table(data: TDashboardData, source: "human" | "judge", judge: string | null, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx, baseline: string | null, empty: string | null): TSystemsTable & { means: (number | null)[][] } {
+  const base = { source, judge, baseline, columns: cols.map(({ id, label, level, lowerIsBetter }) => ({ id, label, level, lowerIsBetter })) };
+  if (empty) return { ...base, queries: 0, rows: [], empty, means: [] };
+  const { queryIds, values } = perQuery(data, qrels, rankings, cols, ctx);
+  const baseIndex = baseline === null ? -1 : data.runs.findIndex((r) => r.system === baseline);
+  const means: (number | null)[][] = [];
+  const rows = data.runs.map((run, r) => {
+    const cells = cols.map((_, c): TCell => {
+      const present: number[] = [];
+      const paired: [number[], number[]] = [[], []];
+      for (let i = 0; i < queryIds.length; i++) {
+        const v = values[r][c][i];
+        if (v === null) continue;
+        present.push(v);
+        const b = baseIndex >= 0 ? values[baseIndex][c][i] : null;
+        if (b !== null) {
+          paired[0].push(b);
+          paired[1].push(v);
+        }
+      }
+      const mean = present.length ? present.reduce((s, x) => s + x, 0) / present.length : null;
+      const ci = bootstrapMeanCI(present, { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
+      const test = baseIndex >= 0 && baseIndex !== r && paired[0].length > 0 ? pairedRandomizationTest(paired[0], paired[1], { trials: RESAMPLING.trials, seed: RESAMPLING.seed }) : null;
+      return { mean, n: present.length, ci, test: test ? { meanDiff: test.meanDiff, p: test.p } : null };
+    });
+    means.push(cells.map((x) => x.mean));
+    return { runId: run.id, system: run.system, cells };
+  });
+  return { ...base, queries: queryIds.length, rows, empty: null, means };
+}
+
+export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRankings>, opts: TDashboardQuery): TSystemsPanel {
+  const cols = systemColumns(opts.gain);
+  const ctx: Ctx = { gain: opts.gain, ...startInputs(data) };
+  const keep = tagFilter(data, opts.tag);
+  const baseline = opts.baseline ? runBySystem(data, opts.baseline).system : (data.runs[0]?.system ?? null);
+  const noRuns = data.runs.length === 0 ? NO_RUNS_HINT : null;
+  const sources: ("human" | "judge")[] = opts.source === "both" ? ["human", "judge"] : [opts.source];
+  const judge = pickJudge(data, opts.judge);
+  const tables = sources.map((source) => {
+    if (source === "judge") {
+      const qrels = judge ? qrelsOf(data.judges.get(judge) ?? [], keep) : new Map();
+      return table(data, source, judge, qrels, rankings, cols, ctx, baseline, noRuns ?? (judge ? (qrels.size ? null : "no judge labels in this slice") : NO_JUDGE_HINT));
+    }
+    const qrels = qrelsOf(data.reference, keep);
+    return table(data, source, null, qrels, rankings, cols, ctx, baseline, noRuns ?? (data.reference.length === 0 ? NO_HUMAN_HINT : qrels.size ? null : "no final human labels in this slice"));
+  });
+  let tau: TSystemsPanel["tau"] = null;
+  if (tables.length === 2 && !tables[0].empty && !tables[1].empty) {
+    tau = cols.map((col, c) => {
+      const xs: number[] = [];
+      const ys: number[] = [];
+      for (let r = 0; r < data.runs.length; r++) {
+        const x = tables[0].means[r][c];
+        const y = tables[1].means[r][c];
+        if (x === null || y === null) continue;
+        xs.push(x);
+        ys.push(y);
+      }
+      const k = kendallTau(xs, ys);
+      return { column: col.id, label: col.label, tau: k.tau, reason: k.tau === null ? k.reason : null };
+    });
+  }
+  return { tables: tables.map(({ means: _means, ...t }) => t), tau, resampling: RESAMPLING };
+}

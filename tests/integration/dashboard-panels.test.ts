@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db/client.ts";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
+
+/**
+ * The dashboard's data functions on a small project built with factories, with expected values
+ * worked by hand in the comments.
+ *
+ * Queries q1, q2 (q1 tagged "entity"); chunks a..d. Final human labels (imported, source "gold"):
+ *   q1: a=3, b=0, c=1      q2: a=2, d=0
+ * Judge "j1":  q1: a=3, b=1, c=1   q2: a=1, d=0          (5 pairs, 3 equal)
+ * Runs (score order): sysA q1: a, b, c; q2: a, d        sysB q1: b, c, a; q2: d, a
+ * Pool item q1/b graded by two annotators: 1 and 2 (timeSpent 10 s and 20 s).
+ */
+let tdb: TestDb;
+let db: Db;
+let projectId: number;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  const p = await makeProject(db, { name: "dash" });
+  projectId = p.id;
+  const chunks = await makeChunks(db, p.id, ["a", "b", "c", "d"]);
+  const queries = await makeQueries(db, p.id, ["q1", "q2"]);
+  await db.queryTag.create({ data: { queryId: queries.get("q1")!.id, tag: "entity" } });
+  const ids = { queries, chunks };
+  const q = (x: string) => queries.get(x)!.id;
+  const c = (x: string) => chunks.get(x)!.id;
+  await makeRun(db, p.id, "sysA", [["q1", "a", 3], ["q1", "b", 2], ["q1", "c", 1], ["q2", "a", 2], ["q2", "d", 1]], ids);
+  await makeRun(db, p.id, "sysB", [["q1", "b", 3], ["q1", "c", 2], ["q1", "a", 1], ["q2", "d", 2], ["q2", "a", 1]], ids);
+  const gold: [string, string, number][] = [["q1", "a", 3], ["q1", "b", 0], ["q1", "c", 1], ["q2", "a", 2], ["q2", "d", 0]];
+  await db.referenceLabel.createMany({ data: gold.map(([qq, cc, grade]) => ({ projectId: p.id, source: "gold", queryId: q(qq), chunkId: c(cc), grade })) });
+  const judge: [string, string, number][] = [["q1", "a", 3], ["q1", "b", 1], ["q1", "c", 1], ["q2", "a", 1], ["q2", "d", 0]];
+  await makeJudgeLabels(db, p.id, "j1", judge.map(([qq, cc, grade]) => ({ queryId: q(qq), chunkId: c(cc), grade })));
+  const item = await db.poolItem.create({ data: { projectId: p.id, queryId: q("q1"), chunkId: c("b") } });
+  const u1 = await makeUser(db, { name: "Ann" });
+  const u2 = await makeUser(db, { name: "Bob" });
+  for (const [u, grade, ms] of [[u1, 1, 10_000], [u2, 2, 20_000]] as const) {
+    await db.assignment.create({ data: { poolItemId: item.id, userId: u.id, orderKey: 0.5 } });
+    await db.judgement.create({ data: { poolItemId: item.id, userId: u.id, grade, startSeconds: 30, timeSpentMs: ms, idempotencyKey: `k-${u.id}` } });
+  }
+});
+
+afterAll(async () => {
+  await tdb.cleanup();
+});
+
+const query = { source: "human" as const, gain: "exponential" as const };
+
+describe("dashboard panels", () => {
+  it("judge vs human: confusion, raw agreement and leniency of the 5 aligned pairs", async () => {
+    const { getAgreement } = await import("../../lib/dashboard/panels.ts");
+    const panel = await getAgreement(db, projectId, query);
+    expect(panel.judges.map((j) => j.name)).toEqual(["j1"]);
+    const r = panel.judges[0].report!;
+    expect(r.n).toBe(5);
+    // pairs (human → judge): 3→3, 0→1, 1→1, 2→1, 0→0; the item q1/b has a disagreement among the
+    // annotators, so its imported label (0) is the reference.
+    expect(r.confusion).toEqual([
+      [1, 1, 0, 0],
+      [0, 1, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 0, 1],
+    ]);
+    expect(r.raw_agreement).toBeCloseTo(3 / 5, 12);
+    // leniency = mean(judge − human) = (0 + 1 + 0 − 1 + 0) / 5 = 0
+    expect(r.leniency).toBeCloseTo(0, 12);
+  });
+
+  it("slices: the entity tag keeps q1's 3 pairs; system sysB has no pool provenance, so none", async () => {
+    const { getAgreement } = await import("../../lib/dashboard/panels.ts");
+    const tagged = await getAgreement(db, projectId, { ...query, tag: "entity" });
+    expect(tagged.judges[0].report!.n).toBe(3);
+    const bySystem = await getAgreement(db, projectId, { ...query, system: "sysB" });
+    expect(bySystem.judges[0].report).toBeNull();
+    expect(bySystem.judges[0].empty).toMatch(/no final human labels in this slice/);
+  });
+
+  it("human vs human: one item graded by Ann (1) and Bob (2)", async () => {
+    const { getHuman } = await import("../../lib/dashboard/panels.ts");
+    const h = await getHuman(db, projectId, query);
+    expect(h.items).toBe(1);
+    expect(h.pairs.map((p) => p.name)).toEqual(["Ann – Bob"]);
+    expect(h.pairs[0].report!.confusion[1][2]).toBe(1);
+  });
+
+  it("calibration: 5 human labels against the target 150, grades 0..3 counted 2,1,1,1", async () => {
+    const { getCalibration } = await import("../../lib/dashboard/panels.ts");
+    const c = await getCalibration(db, projectId, query);
+    expect(c.target).toBe(150);
+    expect(c.overall).toMatchObject({ labelled: 5, withJudge: 5, perGrade: [2, 1, 1, 1], thinGrades: [0, 1, 2, 3] });
+    expect(c.byTag).toEqual([{ tag: "entity", labelled: 3, withJudge: 3, perGrade: [1, 1, 0, 1], thinGrades: [0, 1, 2, 3] }]);
+  });
+
+  it("systems: Recall@5 ≥1 and MRR per run, by hand; Kendall's tau with both sources", async () => {
+    const { getSystems } = await import("../../lib/dashboard/panels.ts");
+    const s = await getSystems(db, projectId, { ...query, source: "both" });
+    const [human, judge] = s.tables;
+    const col = (id: string) => human.columns.findIndex((c) => c.id === id);
+    const rowA = human.rows.find((r) => r.system === "sysA")!;
+    const rowB = human.rows.find((r) => r.system === "sysB")!;
+    // Human ≥1: q1 relevant {a, c}, q2 {a}. sysA: RR q1 = 1 (a), q2 = 1 (a) → MRR 1;
+    // sysB: q1 b(0), c(1) → 1/2; q2 d(0), a → 1/2 → MRR 0.5. Recall@5 is 1 for both.
+    expect(rowA.cells[col("recip_rank@1")].mean).toBeCloseTo(1, 12);
+    expect(rowB.cells[col("recip_rank@1")].mean).toBeCloseTo(0.5, 12);
+    expect(rowB.cells[col("recall_5@1")].mean).toBeCloseTo(1, 12);
+    // Baseline is sysA (first run): sysB's paired difference on MRR is −0.5.
+    expect(rowB.cells[col("recip_rank@1")].test!.meanDiff).toBeCloseTo(-0.5, 12);
+    expect(rowA.cells[col("recip_rank@1")].test).toBeNull();
+    expect(judge.source).toBe("judge");
+    // Judge ≥1: q1 {a, b, c} → sysB RR 1; q2 {a} → 1/2; MRR 0.75 vs sysA 1: same order → tau 1.
+    expect(judge.rows.find((r) => r.system === "sysB")!.cells[col("recip_rank@1")].mean).toBeCloseTo(0.75, 12);
+    expect(s.tau!.find((t) => t.column === "recip_rank@1")!.tau).toBe(1);
+  });
+
+  it("progress: stages and the median seconds per annotator", async () => {
+    const { getProgress } = await import("../../lib/dashboard/panels.ts");
+    const p = await getProgress(db, projectId);
+    // 1 pool item, disagreeing (1 vs 2 under any_difference) → awaiting adjudication; 4 other imported pairs.
+    expect(p.stages).toMatchObject({ awaiting_adjudication: 1, imported: 4, total: 5 });
+    expect(p.annotators.map((a) => [a.name, a.done, a.medianSeconds])).toEqual([["Ann", 1, 10], ["Bob", 1, 20]]);
+    expect(p.remainingJudgements).toBe(0);
+  });
+});

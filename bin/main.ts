@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { AppError } from "../lib/errors.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerProject } from "./commands/project.ts";
+import { registerImport } from "./commands/import.ts";
 import { registerEval } from "./commands/eval.ts";
 import { registerUser } from "./commands/user.ts";
 import { registerPool } from "./commands/pool.ts";
@@ -20,7 +21,7 @@ const program = new Command("assessor")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of [registerEval, registerAgreement, registerMigrate, registerProject]) register(program);
+for (const register of [registerEval, registerAgreement, registerMigrate, registerProject, registerImport]) register(program);
 for (const register of [registerUser, registerPool, registerAssign, registerStatus, registerExport]) register(program);
 
 try {

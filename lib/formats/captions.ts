@@ -1,0 +1,144 @@
+/**
+ * Caption files as cues (start and end in seconds, plain text): WebVTT, SRT and YouTube's json3.
+ * Tags (`<c>`, `<b>`, inline `<00:00:01.000>` timestamps) are removed and the few HTML entities
+ * captions use are decoded. A cue whose end is before its start is an error; empty cues are
+ * dropped. Cues come back sorted by start time (stable).
+ */
+import type { LocatedError } from "../errors.ts";
+import { emptyFile, lines, toText } from "./text.ts";
+
+export type Cue = { start: number; end: number; text: string; line: number };
+export type CaptionFormat = "vtt" | "srt" | "json3";
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&nbsp;": " ", "&quot;": '"', "&#39;": "'", "&lrm;": "", "&rlm;": "" };
+
+function cleanText(s: string): string {
+  return s
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(amp|lt|gt|nbsp|quot|#39|lrm|rlm);/g, (m) => ENTITIES[m] ?? m)
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** `hh:mm:ss.ttt`, `mm:ss.ttt` (WebVTT) or `hh:mm:ss,ttt` (SRT) → seconds, or NaN. */
+export function parseTimestamp(s: string): number {
+  const m = /^(?:(\d+):)?([0-5]?\d):([0-5]\d)[.,](\d{1,3})$/.exec(s.trim());
+  if (!m) return NaN;
+  const ms = Number(m[4].padEnd(3, "0"));
+  return Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]) + ms / 1000;
+}
+
+const ARROW = /^\s*(\S+)\s+-->\s+(\S+)/;
+
+/** WebVTT and SRT share a block structure: optional id line, timing line, text lines, blank line. */
+function parseBlocks(text: string, file: string, format: "vtt" | "srt"): { cues: Cue[]; errors: LocatedError[] } {
+  const cues: Cue[] = [];
+  const errors: LocatedError[] = [];
+  const expected = format === "vtt" ? "hh:mm:ss.ttt or mm:ss.ttt" : "hh:mm:ss,ttt";
+  let cur: Cue | null = null;
+  let skipping = false; // inside a NOTE, STYLE or REGION block (WebVTT)
+  let first = true;
+  const flush = () => {
+    if (cur) {
+      cur.text = cleanText(cur.text);
+      if (cur.text) cues.push(cur);
+    }
+    cur = null;
+  };
+  for (const { line, text: l } of lines(text)) {
+    if (first && format === "vtt") {
+      first = false;
+      if (!/^WEBVTT(\s|$)/.test(l)) errors.push({ file, line, message: 'expected the header "WEBVTT" on the first line' });
+      skipping = true; // header block may carry metadata lines until the first blank line
+      continue;
+    }
+    first = false;
+    if (l.trim() === "") {
+      flush();
+      skipping = false;
+      continue;
+    }
+    if (skipping) continue;
+    if (cur) {
+      (cur as Cue).text += `\n${l}`;
+      continue;
+    }
+    if (format === "vtt" && /^(NOTE|STYLE|REGION)(\s|$)/.test(l)) {
+      skipping = true;
+      continue;
+    }
+    const m = ARROW.exec(l);
+    if (!m) continue; // a cue identifier (SRT's sequence number) precedes the timing line
+    const start = parseTimestamp(m[1]);
+    const end = parseTimestamp(m[2]);
+    if (Number.isNaN(start)) {
+      errors.push({ file, line, field: "start", message: `expected a timestamp ${expected}, found "${m[1]}"` });
+      skipping = true;
+    } else if (Number.isNaN(end)) {
+      errors.push({ file, line, field: "end", message: `expected a timestamp ${expected}, found "${m[2]}"` });
+      skipping = true;
+    } else if (end < start) {
+      errors.push({ file, line, field: "end", message: `expected the end (${m[2]}) not before the start (${m[1]})` });
+      skipping = true;
+    } else cur = { start, end, text: "", line };
+  }
+  flush();
+  return { cues, errors };
+}
+
+type Json3 = { events?: unknown };
+
+function parseJson3(text: string, file: string): { cues: Cue[]; errors: LocatedError[] } {
+  const cues: Cue[] = [];
+  const errors: LocatedError[] = [];
+  let doc: Json3;
+  try {
+    doc = JSON.parse(text) as Json3;
+  } catch (e) {
+    return { cues, errors: [{ file, line: 1, message: `expected YouTube json3 captions (a JSON object with "events"): ${e instanceof Error ? e.message : String(e)}` }] };
+  }
+  if (typeof doc !== "object" || doc === null || !Array.isArray(doc.events)) return { cues, errors: [{ file, line: 1, field: "events", message: 'expected YouTube json3 captions: a JSON object with an "events" array' }] };
+  (doc.events as unknown[]).forEach((ev, i) => {
+    if (typeof ev !== "object" || ev === null) return;
+    const e = ev as { tStartMs?: unknown; dDurationMs?: unknown; segs?: unknown };
+    if (!Array.isArray(e.segs)) return; // window-style events carry no text
+    const field = (f: string) => `events[${i}].${f}`;
+    if (typeof e.tStartMs !== "number" || !Number.isFinite(e.tStartMs) || e.tStartMs < 0) {
+      errors.push({ file, line: 1, field: field("tStartMs"), message: `expected a non-negative number of milliseconds, found ${JSON.stringify(e.tStartMs)}` });
+      return;
+    }
+    const dur = e.dDurationMs ?? 0;
+    if (typeof dur !== "number" || !Number.isFinite(dur) || dur < 0) {
+      errors.push({ file, line: 1, field: field("dDurationMs"), message: `expected a non-negative number of milliseconds, found ${JSON.stringify(e.dDurationMs)}` });
+      return;
+    }
+    const t = cleanText((e.segs as unknown[]).map((s) => (typeof s === "object" && s !== null && typeof (s as { utf8?: unknown }).utf8 === "string" ? (s as { utf8: string }).utf8 : "")).join(""));
+    if (t) cues.push({ start: e.tStartMs / 1000, end: (e.tStartMs + dur) / 1000, text: t, line: 1 });
+  });
+  return { cues, errors };
+}
+
+/** The format by file extension, else by looking at the first characters. */
+export function sniffCaptionFormat(name: string, text: string): CaptionFormat | null {
+  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
+  if (ext === "vtt") return "vtt";
+  if (ext === "srt") return "srt";
+  if (ext === "json3" || ext === "json") return "json3";
+  const head = text.trimStart();
+  if (head.startsWith("WEBVTT")) return "vtt";
+  if (head.startsWith("{")) return "json3";
+  if (/^\d+\s*\r?\n\s*\S+\s+-->/.test(head)) return "srt";
+  return null;
+}
+
+export function parseCaptions(input: string | Uint8Array, file: string, format?: CaptionFormat): { cues: Cue[]; errors: LocatedError[]; format: CaptionFormat | null } {
+  const t = toText(input, file);
+  if (t.error) return { cues: [], errors: [t.error], format: null };
+  if (t.text.trim() === "") return { cues: [], errors: [emptyFile(file, "captions (WebVTT, SRT or YouTube json3)")], format: null };
+  const f = format ?? sniffCaptionFormat(file, t.text);
+  if (!f) return { cues: [], errors: [{ file, line: 1, message: "expected captions in WebVTT (.vtt), SRT (.srt) or YouTube json3 (.json3); could not tell which this file is" }], format: null };
+  const r = f === "json3" ? parseJson3(t.text, file) : parseBlocks(t.text, file, f);
+  if (r.errors.length === 0 && r.cues.length === 0) r.errors.push(emptyFile(file, "at least one caption cue with text"));
+  const cues = r.cues.map((c, i) => ({ c, i })).sort((a, b) => a.c.start - b.c.start || a.i - b.i).map((x) => x.c);
+  return { cues, errors: r.errors, format: f };
+}

@@ -1,0 +1,38 @@
+/**
+ * Helpers shared by the line-oriented parsers: decoding bytes that must be UTF-8, the empty-file
+ * error, and turning zod issues into located errors.
+ */
+import type { z } from "zod";
+import type { LocatedError } from "../errors.ts";
+import { decodeUtf8 } from "./trec.ts";
+
+export { decodeUtf8 };
+
+/** A string is taken as already decoded text; bytes must be UTF-8 (a byte-order mark is dropped). */
+export function toText(input: string | Uint8Array, file: string): { text: string; error?: undefined } | { text?: undefined; error: LocatedError } {
+  if (typeof input === "string") return { text: input.charCodeAt(0) === 0xfeff ? input.slice(1) : input };
+  const d = decodeUtf8(input, file);
+  if (d.error) return d;
+  return { text: d.text.charCodeAt(0) === 0xfeff ? d.text.slice(1) : d.text };
+}
+
+export const emptyFile = (file: string, expected: string): LocatedError => ({ file, line: 1, message: `the file is empty: expected ${expected}` });
+
+/** One located error per zod issue; the field is the issue's path (e.g. "tags.2"). */
+export function zodErrors(file: string, line: number, error: z.ZodError): LocatedError[] {
+  return error.issues.map((i) => ({ file, line, ...(i.path.length ? { field: i.path.map(String).join(".") } : {}), message: i.message }));
+}
+
+/** Lines of a text with their 1-based numbers ("\r\n" and "\n" both end a line). */
+export function* lines(text: string): Generator<{ line: number; text: string }> {
+  let start = 0;
+  let n = 1;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const raw = text.slice(start, end);
+    if (!(end === text.length && raw === "")) yield { line: n, text: raw.endsWith("\r") ? raw.slice(0, -1) : raw };
+    start = end + 1;
+    n++;
+  }
+}

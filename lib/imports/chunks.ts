@@ -1,0 +1,81 @@
+import type { Db } from "../db/client.ts";
+import { parseJsonl } from "../formats/jsonl.ts";
+import { bulkTransaction, insertImportRecord, loadIdMap } from "./bulk.ts";
+import { ErrorList, readInput, type ImportInput, type ImportKind, type ImportOptions, type ImportResult } from "./input.ts";
+import { ZChunkRow } from "./schemas.ts";
+import { rejectDuplicateIds } from "./rows.ts";
+
+export type ChunkData = { externalId: string; videoId: number; start: number; end: number; text: string };
+
+/**
+ * Writes validated chunks in one transaction: new ids inserted (bulk path), changed ones
+ * updated, identical ones left alone; appends the ImportRecord. Shared by chunk and transcript imports.
+ */
+export async function writeChunks(
+  db: Db,
+  projectId: number,
+  audit: { kind: ImportKind; fileName: string; sha256: string },
+  chunks: ChunkData[],
+  opts: ImportOptions,
+): Promise<{ created: number; updated: number }> {
+  const existing = new Map(
+    (await db.chunk.findMany({ where: { projectId }, select: { id: true, externalId: true, videoId: true, startSeconds: true, endSeconds: true, text: true } })).map((c) => [c.externalId, c]),
+  );
+  const create: ChunkData[] = [];
+  const update: (ChunkData & { id: number })[] = [];
+  for (const c of chunks) {
+    const old = existing.get(c.externalId);
+    if (!old) create.push(c);
+    else if (old.videoId !== c.videoId || old.startSeconds !== c.start || old.endSeconds !== c.end || old.text !== c.text) update.push({ ...c, id: old.id });
+  }
+  existing.clear();
+  const total = create.length + update.length;
+  await bulkTransaction(db, async (tx) => {
+    await tx.insert(
+      "Chunk",
+      [
+        { name: "projectId", type: "int" },
+        { name: "externalId", type: "text" },
+        { name: "videoId", type: "int" },
+        { name: "startSeconds", type: "float" },
+        { name: "endSeconds", type: "float" },
+        { name: "text", type: "text" },
+      ],
+      create.length,
+      (i) => {
+        const c = create[i];
+        return [projectId, c.externalId, c.videoId, c.start, c.end, c.text];
+      },
+      (done) => opts.onProgress?.(done, total),
+    );
+    let done = create.length;
+    for (const u of update) {
+      await tx.run(`UPDATE "Chunk" SET "videoId" = ?, "startSeconds" = ?, "endSeconds" = ?, "text" = ? WHERE "id" = ?`, [u.videoId, u.start, u.end, u.text, u.id]);
+      if (++done % 1000 === 0) opts.onProgress?.(done, total);
+    }
+    await insertImportRecord(tx, { projectId, ...audit, rows: total });
+  });
+  opts.onProgress?.(total, total);
+  return { created: create.length, updated: update.length };
+}
+
+/** Chunks from JSONL (id, video, start, end, text); the videos must already be imported. */
+export async function importChunks(db: Db, projectId: number, input: ImportInput, opts: ImportOptions = {}): Promise<ImportResult> {
+  const { name, bytes, sha256 } = await readInput(input);
+  const errors = new ErrorList();
+  const parsed = parseJsonl(bytes, name, ZChunkRow, "one JSON object per line: id, video, start, end, text");
+  errors.push(...parsed.errors);
+  rejectDuplicateIds(parsed.rows, name, errors);
+  const videos = await loadIdMap(db, "Video", projectId);
+  const chunks: ChunkData[] = [];
+  for (const r of parsed.rows) {
+    const videoId = videos.get(r.video);
+    if (videoId === undefined) errors.push({ file: name, line: r.line, field: "video", message: `unknown video "${r.video}"; expected the id of a video imported into this project (import videos first)` });
+    else chunks.push({ externalId: r.id, videoId, start: r.start, end: r.end, text: r.text });
+  }
+  errors.throwIfAny();
+  const rows = parsed.rows.length;
+  parsed.rows.length = 0;
+  const { created, updated } = await writeChunks(db, projectId, { kind: "chunks", fileName: name, sha256 }, chunks, opts);
+  return { kind: "chunks", file: name, sha256, rows, created, updated, unchanged: rows - created - updated };
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/**
+ * One row of each JSONL import kind (CSV/TSV records are converted to the same shape first).
+ * Unknown keys are errors, so a misspelt field ("strat") is reported rather than dropped.
+ */
+export const ZExternalId = z
+  .union([z.string(), z.number().int()], { error: "expected an id (a non-empty string)" })
+  .transform((v) => String(v).trim())
+  .refine((v) => v.length > 0 && !/\s/.test(v), { error: "expected an id without spaces (a non-empty string)" });
+
+const seconds = (what: string) => z.number({ error: `expected ${what} as a number of seconds` }).min(0, { error: `expected ${what} of 0 seconds or more` });
+const text = (what: string) => z.string({ error: `expected ${what} as a string` });
+
+export const ZVideoRow = z
+  .strictObject({
+    id: ZExternalId,
+    title: text("a title").trim().min(1, { error: "expected a non-empty title" }),
+    url: text("a URL")
+      .trim()
+      .refine((u) => /^https?:\/\/\S+$/i.test(u), { error: "expected an http(s) URL (YouTube or a video file)" })
+      .nullish(),
+    path: text("a file path").trim().min(1, { error: "expected a non-empty file path" }).nullish(),
+    duration: seconds("the duration").nullish(),
+  })
+  .refine((v) => (v.url ? 1 : 0) + (v.path ? 1 : 0) === 1, { error: "expected exactly one of url (YouTube or http) or path (self-hosted file)", path: ["url"] });
+export type TVideoRow = z.output<typeof ZVideoRow>;
+
+export const ZChunkRow = z
+  .strictObject({ id: ZExternalId, video: ZExternalId, start: seconds("the start"), end: seconds("the end"), text: text("the chunk text") })
+  .refine((c) => c.end >= c.start, { error: (i) => `expected the end not before the start (${(i.input as { start: number }).start} s)`, path: ["end"] });
+export type TChunkRow = z.output<typeof ZChunkRow>;
+
+export const ZQueryRow = z
+  .strictObject({
+    id: ZExternalId,
+    text: text("the query text").trim().min(1, { error: "expected a non-empty query text" }),
+    author: text("an author").trim().nullish(),
+    start: seconds("the reference start").nullish(),
+    reference_start: seconds("the reference start").nullish(),
+    video: ZExternalId.nullish(),
+    tags: z.array(text("a tag").trim().min(1, { error: "expected a non-empty tag" }), { error: "expected tags as an array of strings" }).optional(),
+  })
+  .refine((q) => q.start == null || q.reference_start == null, { error: "give the reference start as start or reference_start, not both", path: ["reference_start"] });
+export type TQueryRow = z.output<typeof ZQueryRow>;
+
+const grade = z.number({ error: "expected an integer grade 0–3" }).int({ error: "expected an integer grade 0–3" }).min(0, { error: "expected a grade 0–3" }).max(3, { error: "expected a grade 0–3" });
+
+export const ZLabelRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade, start: seconds("the start").nullish() });
+export type TLabelRow = z.output<typeof ZLabelRow>;
+
+export const ZJudgeRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade, rationale: text("a rationale").nullish() });
+export type TJudgeRow = z.output<typeof ZJudgeRow>;

@@ -1,0 +1,48 @@
+import type { Db } from "../db/client.ts";
+import { parseDelimited } from "../formats/delimited.ts";
+import { parseJsonl } from "../formats/jsonl.ts";
+import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import { ZVideoRow, type TVideoRow } from "./schemas.ts";
+import { fromRecords, rejectDuplicateIds } from "./rows.ts";
+
+const COLUMNS = ["id", "title", "url", "path", "duration"] as const;
+
+/** Videos from JSONL or CSV (id, title, url or path, duration): new ids are created, changed ones updated. */
+export async function importVideos(db: Db, projectId: number, input: ImportInput, opts: ImportOptions = {}): Promise<ImportResult> {
+  const { name, bytes, sha256 } = await readInput(input);
+  const errors = new ErrorList();
+  const ext = fileKind(name);
+  const csv = ext === "csv" || (ext !== "jsonl" && ext !== "json" && firstChar(bytes) !== "{" && firstChar(bytes) !== "");
+  let rows: (TVideoRow & { line: number })[];
+  if (csv) {
+    const d = parseDelimited(bytes, name, { delimiter: ",", columns: COLUMNS, required: ["id", "title"] });
+    errors.push(...d.errors);
+    rows = fromRecords(d.records, name, ZVideoRow, { numbers: ["duration"] }, errors);
+  } else {
+    const j = parseJsonl(bytes, name, ZVideoRow, "one JSON object per line: id, title, url or path, duration");
+    errors.push(...j.errors);
+    rows = j.rows;
+  }
+  rejectDuplicateIds(rows, name, errors);
+  errors.throwIfAny();
+
+  const existing = new Map((await db.video.findMany({ where: { projectId } })).map((v) => [v.externalId, v]));
+  const data = (r: TVideoRow) => ({ title: r.title, url: r.url ?? null, path: r.path ?? null, durationSeconds: r.duration ?? null });
+  const create: TVideoRow[] = [];
+  const update: { id: number; row: TVideoRow }[] = [];
+  for (const r of rows) {
+    const old = existing.get(r.id);
+    if (!old) create.push(r);
+    else {
+      const d = data(r);
+      if (old.title !== d.title || old.url !== d.url || old.path !== d.path || old.durationSeconds !== d.durationSeconds) update.push({ id: old.id, row: r });
+    }
+  }
+  await db.$transaction(async (tx) => {
+    if (create.length) await tx.video.createMany({ data: create.map((r) => ({ projectId, externalId: r.id, ...data(r) })) });
+    for (const u of update) await tx.video.update({ where: { id: u.id }, data: data(u.row) });
+    await tx.importRecord.create({ data: { projectId, kind: "videos", fileName: name, sha256, rows: create.length + update.length } });
+  }, TX_OPTIONS);
+  opts.onProgress?.(rows.length, rows.length);
+  return { kind: "videos", file: name, sha256, rows: rows.length, created: create.length, updated: update.length, unchanged: rows.length - create.length - update.length };
+}

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import type { Db } from "../db/client.ts";
+import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
+
+/**
+ * Exports of the reference label set.
+ *
+ * Every export carries a label-set version: { sha256, created_at, labels, project }.
+ * `sha256` identifies the label set, not the file: it is the SHA-256 of the canonical form — the
+ * JSONL data lines below (one object per label, sorted by query then chunk, "\n" after each) —
+ * so the qrels, JSONL and CSV exports of the same labels carry the same sha256, and it changes
+ * whenever any grade, start, status, annotator count or source changes. `created_at` is the time
+ * of the export (ISO 8601, UTC).
+ *
+ * Where the version travels:
+ * - qrels (`qid 0 docid grade`, trec_eval's format, which has no room for a header): in a sidecar
+ *   file `<out>.version.json`, or as one line on stderr when written to stdout;
+ * - JSONL: the first line is {"label_set_version": {...}}; every later line is one label;
+ * - CSV: the first line is a comment, `# label_set_version sha256=… created_at=… labels=N
+ *   project=…`, then the header row. Readers skip it with `comment="#"` (pandas, csv-parse) or
+ *   `skiprows=1`;
+ * - and with --out, every format also gets the sidecar `<out>.version.json`, which adds the
+ *   file's own sha256 (`file_sha256`).
+ */
+export type TExportFormat = "qrels" | "jsonl" | "csv";
+export type TLabelSetVersion = { sha256: string; created_at: string; labels: number; project: string };
+export type TExport = { content: string; version: TLabelSetVersion; fileSha256: string };
+
+export const CSV_COLUMNS = ["query", "chunk", "grade", "start", "status", "annotators", "source"] as const;
+
+const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
+
+function jsonRow(r: ReferenceLabelRow) {
+  return { query: r.qid, chunk: r.docid, grade: r.grade, start: r.startSeconds, status: r.status, annotators: r.annotators, source: r.source };
+}
+
+/** The canonical form the label-set sha256 is computed over (also the JSONL export's body). */
+export function canonicalLines(rows: readonly ReferenceLabelRow[]): string {
+  return rows.map((r) => `${JSON.stringify(jsonRow(r))}\n`).join("");
+}
+
+export function labelSetVersion(rows: readonly ReferenceLabelRow[], project: string, now: Date = new Date()): TLabelSetVersion {
+  return { sha256: sha256(canonicalLines(rows)), created_at: now.toISOString(), labels: rows.length, project };
+}
+
+/** TREC qrels: `qid 0 docid grade`, one line per label, in the reference order (query, chunk). */
+export function qrelsText(rows: readonly ReferenceLabelRow[]): string {
+  return rows.map((r) => `${r.qid} 0 ${r.docid} ${r.grade}\n`).join("");
+}
+
+function csvField(v: string | number | null): string {
+  if (v === null) return "";
+  const s = String(v);
+  return /[",\r\n#]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function csvText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
+  const head = `# label_set_version sha256=${version.sha256} created_at=${version.created_at} labels=${version.labels} project=${csvField(version.project)}\n`;
+  const body = rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source].map(csvField).join(",") + "\n").join("");
+  return `${head}${CSV_COLUMNS.join(",")}\n${body}`;
+}
+
+export function jsonlText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
+  return `${JSON.stringify({ label_set_version: version })}\n${canonicalLines(rows)}`;
+}
+
+export function renderExport(rows: readonly ReferenceLabelRow[], format: TExportFormat, version: TLabelSetVersion): TExport {
+  const content = format === "qrels" ? qrelsText(rows) : format === "jsonl" ? jsonlText(rows, version) : csvText(rows, version);
+  return { content, version, fileSha256: sha256(content) };
+}
+
+export async function exportLabels(db: Db, projectId: number, format: TExportFormat, now: Date = new Date()): Promise<TExport> {
+  const [project, rows] = await Promise.all([db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }), referenceLabels(db, projectId)]);
+  return renderExport(rows, format, labelSetVersion(rows, project.name, now));
+}
+
+/** The sidecar written next to an exported file. */
+export function sidecarText(e: TExport, format: TExportFormat): string {
+  return `${JSON.stringify({ label_set_version: e.version, format, file_sha256: e.fileSha256 }, null, 2)}\n`;
+}

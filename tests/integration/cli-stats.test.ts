@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { runCli } from "../helpers/cli.ts";
+import { formatFixed } from "../../bin/commands/eval.ts";
+
+/*
+ * `assessor eval` and `assessor agreement` as a user runs them, on the files in
+ * tests/fixtures/stats. Expected values are hand-derived:
+ *
+ * small.qrels: q1 judges d1=3 d2=0 d3=1 d4=2; q2 judges d5=0 d6=0 (no relevant chunk); q3 d7=1.
+ * runA.run: q1 d2 0.9, d1 0.8, d9 0.8, d3 0.5 → evaluated order d2(0) d9(unjudged) d1(3) d3(1)
+ *   (d9 and d1 tie at 0.8; docid descending puts d9 first); q2 d5 d6; q4 (not in qrels: ignored);
+ *   q3 missing from the run.
+ * q1: num_rel 3, num_ret 4, num_rel_ret 2, P_5 = 2/5, recip_rank = 1/3, map = (1/3 + 2/4)/3,
+ *   recall_5 = 2/3, ndcg_cut_5 = (3/log2 4 + 1/log2 5) / (3 + 2/log2 3 + 1/log2 4) = 0.405446.
+ * q2: every measure 0, num_ret 2. Means over 2 queries (q3 left out) or 3 with -c.
+ */
+const fx = (name: string) => join(import.meta.dirname, "..", "fixtures", "stats", name);
+const M = ["-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret", "-m", "map", "-m", "recip_rank", "-m", "P.5", "-m", "recall.5", "-m", "ndcg_cut.5", "-m", "num_q"];
+const line = (m: string, q: string, v: string) => `${m.padEnd(22)}\t${q}\t${v}`;
+
+describe("assessor eval", () => {
+  it("prints trec_eval's lines for the summary", () => {
+    const r = runCli(["eval", fx("small.qrels"), fx("runA.run"), ...M]);
+    expect(r.stderr).toContain("1 query of the qrels not in the run (q3): left out of the means (use -c to score them 0)");
+    expect(r.stderr).toContain("1 query not in the qrels ignored (q4)");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        line("num_q", "all", "2"),
+        line("num_ret", "all", "6"),
+        line("num_rel", "all", "3"),
+        line("num_rel_ret", "all", "2"),
+        line("map", "all", "0.1389"),
+        line("recip_rank", "all", "0.1667"),
+        line("P_5", "all", "0.2000"),
+        line("recall_5", "all", "0.3333"),
+        line("ndcg_cut_5", "all", "0.2027"),
+        "",
+      ].join("\n"),
+    );
+  });
+  it("-q adds per-query lines, -c averages over every query of the qrels, --precision sets decimals", () => {
+    const r = runCli(["eval", "-q", "-c", "--precision", "6", fx("small.qrels"), fx("runA.run"), "-m", "map", "-m", "P.5", "-m", "num_rel"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("scored 0 and averaged in (-c)");
+    expect(r.stdout.split("\n")).toEqual([
+      line("num_rel", "q1", "3"),
+      line("map", "q1", "0.277778"),
+      line("P_5", "q1", "0.400000"),
+      line("num_rel", "q2", "0"),
+      line("map", "q2", "0.000000"),
+      line("P_5", "q2", "0.000000"),
+      line("num_rel", "all", "4"),
+      line("map", "all", "0.092593"),
+      line("P_5", "all", "0.133333"),
+      "",
+    ]);
+  });
+  it("-l 2 raises the relevance level", () => {
+    // q1 at level 2: relevant d1, d4; ranking d2 d9 d1 d3 → RR 1/3, P_5 1/5; q2 0.
+    const r = runCli(["eval", "-l", "2", fx("small.qrels"), fx("runA.run"), "-m", "recip_rank", "-m", "P.5", "-m", "num_rel"]);
+    expect(r.stdout).toBe([line("num_rel", "all", "2"), line("recip_rank", "all", "0.1667"), line("P_5", "all", "0.1000"), ""].join("\n"));
+  });
+  it("computes start_error from JSONL queries and chunks", () => {
+    // q1: first relevant chunk d1 (rank 3) starts at 130, reference 100: error 30 s, within 30 and
+    // 60 but not 15, time-aware RR = 1/3 × (1 − 30/150). q2 has no reference start: not scored.
+    const r = runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "start_error", "--queries", fx("queries.jsonl"), "--chunks", fx("chunks.jsonl")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [line("start_error", "all", "30.0000"), line("start_within_15", "all", "0.0000"), line("start_within_30", "all", "1.0000"), line("start_within_60", "all", "1.0000"), line("start_rr", "all", "0.2667"), ""].join("\n"),
+    );
+    expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "start_error"]).code).toBe(2);
+  });
+  it("compares several runs in a table and in JSON with CIs and a paired test against the first", () => {
+    const t = runCli(["eval", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map", "-m", "P.5"]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain("runA.run");
+    expect(t.stdout).toContain("paired randomization test");
+    const j = runCli(["eval", "--format", "json", "-c", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map", "-m", "P.5", "--seed", "3"]);
+    expect(j.code).toBe(0);
+    const out = JSON.parse(j.stdout);
+    expect(out.runs).toHaveLength(2);
+    expect(out.runs[0].measures.map).toBeCloseTo(0.092593, 6);
+    // runB with -c: q1 AP 1, q2 0, q3 1 → 2/3; P_5: q1 3/5, q2 0, q3 1/5 → 0.8/3.
+    expect(out.runs[1].measures.map).toBeCloseTo(2 / 3, 6);
+    expect(out.runs[1].measures.P_5).toBeCloseTo(0.8 / 3, 6);
+    expect(out.runs[1].vs_first.map.n).toBe(3);
+    expect(out.runs[1].vs_first.map.mean_diff).toBeCloseTo(2 / 3 - 0.092593, 5);
+    expect(out.runs[0].ci.map.low).toBeLessThanOrEqual(out.runs[0].measures.map);
+    expect(out.runs[0].missing_from_run).toEqual({ count: 1, handling: "scored_zero", queries: ["q3"] });
+  });
+  it("exit 1 naming file and line for bad input; exit 2 for usage errors", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));
+    const bad = join(dir, "bad.run");
+    writeFileSync(bad, "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 two 0.4 t\n");
+    const r = runCli(["eval", fx("small.qrels"), bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bad}:2: rank: expected an integer rank, found "two"`);
+    const dup = join(dir, "dup.run");
+    writeFileSync(dup, "q1 Q0 d1 1 0.5 t\nq2 Q0 d5 1 0.5 t\nq1 Q0 d1 2 0.4 t\n");
+    expect(runCli(["eval", fx("small.qrels"), dup]).stderr).toContain(`${dup}:3: docid: docid "d1" appears twice for query "q1" (first on line 1)`);
+    const grade = join(dir, "g.qrels");
+    writeFileSync(grade, "q1 0 d1 5\n");
+    const g = runCli(["eval", grade, fx("runA.run")]);
+    expect(g.code).toBe(1);
+    expect(g.stderr).toContain(`${grade}:1: grade: expected a grade 0–3, found 5`);
+    expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "nonsense"]).code).toBe(2);
+    expect(runCli(["eval", fx("small.qrels")]).code).toBe(2);
+    expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "--format", "trec"]).code).toBe(2);
+  });
+});
+
+describe("assessor agreement", () => {
+  // reference.qrels / judge.qrels hold the 16-pair case of tests/unit/stats/agreement.test.ts
+  // (scikit-learn 1.2.1: cohen_kappa_score(..., labels=[0,1,2,3]) = 0.41667 / 0.64103 / 0.81579)
+  // plus one reference-only and two judge-only labels.
+  it("prints the JSON object", () => {
+    const r = runCli(["agreement", fx("reference.qrels"), fx("judge.qrels"), "--bootstrap", "200", "--seed", "5"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out)).toEqual(["n", "unmatched", "kappa", "raw_agreement", "within_one", "confusion", "per_grade", "leniency", "alpha_ordinal", "binary", "ci"]);
+    expect(out.n).toBe(16);
+    expect(out.unmatched).toEqual({ reference_only: 1, other_only: 2 });
+    expect(out.kappa.unweighted).toBeCloseTo(0.41666666666666663, 12);
+    expect(out.kappa.linear).toBeCloseTo(0.641025641025641, 12);
+    expect(out.kappa.quadratic).toBeCloseTo(0.8157894736842105, 12);
+    expect(out.confusion).toEqual([
+      [2, 2, 0, 0],
+      [1, 2, 1, 0],
+      [0, 1, 2, 1],
+      [0, 0, 1, 3],
+    ]);
+    expect(out.per_grade["0"]).toEqual({ precision: 0.6666666666666666, recall: 0.5, support: 4 });
+    // 9 equal of 16; no pair two or more apart → within one 16/16; other − ref is +1 four times
+    // and −1 three times → leniency = 1/16.
+    expect(out.raw_agreement).toBe(9 / 16);
+    expect(out.within_one).toBe(1);
+    expect(out.leniency).toBe(1 / 16);
+    expect(out.ci.bootstrap.resamples).toBe(200);
+    expect(Object.keys(out.binary)).toEqual(["ge1", "ge2", "ge3"]);
+  });
+  it("rejects grades outside 0–3 unless --clip, which says how many changed", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-agree-"));
+    const f = join(dir, "x.qrels");
+    writeFileSync(f, "q0 0 c0 4\nq1 0 c1 -1\nq2 0 c2 1\n");
+    const bad = runCli(["agreement", fx("reference.qrels"), f]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${f}:1: grade: expected a grade 0–3, found 4`);
+    const ok = runCli(["agreement", fx("reference.qrels"), f, "--clip", "--bootstrap", "0"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toContain("--clip changed 2 grades into 0–3");
+    expect(JSON.parse(ok.stdout).ci.bootstrap).toBeNull();
+  });
+  it("prints a table", () => {
+    const r = runCli(["agreement", fx("reference.qrels"), fx("judge.qrels"), "--format", "table", "--bootstrap", "100"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("kappa quadratic   0.8158");
+  });
+});
+
+describe("file-only commands stay away from the database", () => {
+  // Walks the static import graph of both commands: nothing under lib/db, no Prisma package.
+  it("eval and agreement import no database module", () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const src = readFileSync(file, "utf8");
+      for (const m of src.matchAll(/^\s*import\s[^;]*?from\s+"([^"]+)"/gms)) {
+        const spec = m[1];
+        expect(spec).not.toMatch(/prisma|lib\/db|better-sqlite3|^pg$/);
+        if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+      }
+    };
+    const root = join(import.meta.dirname, "..", "..");
+    visit(join(root, "bin", "commands", "eval.ts"));
+    visit(join(root, "bin", "commands", "agreement.ts"));
+    expect([...seen].some((f) => f.includes("lib/db"))).toBe(false);
+    expect(seen.size).toBeGreaterThan(5);
+  });
+});
+
+describe("number formatting as C's printf", () => {
+  it("rounds exact ties half to even like glibc, others to nearest", () => {
+    expect(formatFixed(0.03125, 4)).toBe("0.0312"); // exact binary tie; toFixed would give 0.0313
+    expect(formatFixed(0.09375, 4)).toBe("0.0938");
+    expect(formatFixed(0.5, 0, 0)).toBe("0");
+    expect(formatFixed(1.5, 0, 0)).toBe("2");
+    expect(formatFixed(1 / 3, 4)).toBe("0.3333");
+    expect(formatFixed(30, 4)).toBe("30.0000");
+    expect(formatFixed(0.5, 2, 6)).toBe("  0.50");
+  });
+});

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+import { apiSession } from "../helpers/login.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { submitJudgement } from "../../lib/labels/submit.ts";
+import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
+
+/**
+ * Blindness, enforced on the server (issue 4 item 4): an annotator walks every page and route
+ * handler they can reach — HTML, RSC payloads (header `RSC: 1`) and JSON — and none of it holds a
+ * system or run name, a rank or score, pool provenance, another annotator's label, a judge's name
+ * or label, or the qid/docid external ids. Lead, adjudicator and dashboard routes answer 403.
+ * Needs a production build: NEXT_DIST_DIR=.next-annotate npx next build (and the same NEXT_DIST_DIR here).
+ */
+let testDb: TestDb;
+let db: Db;
+let server: RunningServer;
+let fx: TFixture;
+let cookie: string;
+
+const FORBIDDEN_KEYS = new Set(["rank", "score", "system", "run", "runs", "runId", "provenance", "judge", "judgeLabels", "rationale", "referenceLabels", "judgements", "labels", "userId", "externalId", "qid", "docid", "author", "email", "orderKey", "calibration", "contentHash"]);
+
+function secretStrings(): string[] {
+  return [...SECRETS.systems, SECRETS.runDescription, SECRETS.judge, SECRETS.judgeRationale, SECRETS.referenceSource, SECRETS.otherNotes, SECRETS.qidPrefix, SECRETS.docidPrefix, ...SECRETS.scores, SECRETS.otherName, SECRETS.otherEmail, "AUTHOR_SECRET", "Only for the outsider", "Private chunk"];
+}
+
+function keysOf(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => keysOf(v, out));
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      out.add(k);
+      keysOf(v, out);
+    }
+  }
+  return out;
+}
+
+type TSeen = { what: string; status: number; body: string };
+const seen: TSeen[] = [];
+
+async function get(path: string, headers: Record<string, string> = {}): Promise<TSeen> {
+  // An RSC request needs Next's cache-busting `_rsc` parameter (empty when no router headers are sent).
+  const url = headers.RSC ? `${server.url}${path}${path.includes("?") ? "&" : "?"}_rsc=` : `${server.url}${path}`;
+  const res = await fetch(url, { headers: { Cookie: cookie, ...headers }, redirect: "manual" });
+  const entry = { what: `GET ${path}${headers.RSC ? " (RSC)" : ""}`, status: res.status, body: await res.text() };
+  seen.push(entry);
+  return entry;
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  fx = await seedAnnotationFixture(db);
+  // The other annotator grades everything, with notes; the annotator under test grades one item.
+  for (const [i, item] of fx.items.entries()) {
+    await submitJudgement(db, fx.other.id, { poolItemId: item.id, grade: 3, startSeconds: 7, notes: `${SECRETS.otherNotes} ${i}`, flags: ["unsure"], timeSpentMs: 1000, idempotencyKey: `other-${i}-key` });
+  }
+  await submitJudgement(db, fx.ann.id, { poolItemId: fx.items[0].id, grade: 1, startSeconds: 2.5, notes: "MY_OWN_NOTE", flags: [], timeSpentMs: 500, idempotencyKey: "ann-own-key-1" });
+  server = await startServer({ DATABASE_URL: testDb.url });
+  cookie = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await testDb?.cleanup();
+});
+
+describe("an annotator sees nothing that breaks blindness", () => {
+  it("walks every page and route handler the annotator can reach", async () => {
+    expect((await get("/")).status).toBe(307);
+    const page = await get("/annotate");
+    expect(page.status).toBe(200);
+    const rsc = await get("/annotate", { RSC: "1" });
+    expect(rsc.status).toBe(200);
+    // A flight payload, not HTML: it names the client component that renders the page.
+    expect(rsc.body).toContain("AnnotatePage");
+    await get("/login");
+    await get("/api/health");
+    const session = await get("/api/auth/session");
+    expect(JSON.parse(session.body).user.email).toBe("ann@example.org");
+
+    const queue = await get("/api/annotate/queue");
+    expect(queue.status).toBe(200);
+    const q = JSON.parse(queue.body) as { total: number; done: number; groups: { items: { id: string; done: boolean }[] }[] };
+    const ids = q.groups.flatMap((g) => g.items.map((i) => i.id));
+    expect(ids.sort()).toEqual(fx.items.map((i) => i.id).sort());
+    expect(q.done).toBe(1);
+    for (const id of ids) {
+      const item = await get(`/api/annotate/items/${id}`);
+      expect(item.status).toBe(200);
+      const json = JSON.parse(item.body) as { own: { notes: string } | null };
+      // Only the annotator's own label, never the other annotator's (who graded every item).
+      expect(json.own?.notes ?? null).toBe(id === fx.items[0].id ? "MY_OWN_NOTE" : null);
+    }
+    // A submission's answer, and a refusal's, are seen too.
+    const post = await fetch(`${server.url}/api/annotate/judgements`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({ poolItemId: ids.find((i) => i !== fx.items[0].id), grade: 2, startSeconds: 3, notes: "", flags: [], timeSpentMs: 10, idempotencyKey: "blind-walk-key-1" }),
+    });
+    seen.push({ what: "POST /api/annotate/judgements", status: post.status, body: await post.text() });
+    expect(post.status).toBe(200);
+    const refused = await fetch(`${server.url}/api/annotate/judgements`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({ poolItemId: fx.privateItem.id, grade: 2, startSeconds: 3, notes: "", flags: [], timeSpentMs: 10, idempotencyKey: "blind-walk-key-2" }),
+    });
+    seen.push({ what: "POST /api/annotate/judgements (not assigned)", status: refused.status, body: await refused.text() });
+    expect(refused.status).toBe(403);
+
+    for (const s of seen) {
+      for (const secret of secretStrings()) expect(s.body.toLowerCase().includes(secret.toLowerCase()), `${s.what} contains ${secret}`).toBe(false);
+      if (s.body.startsWith("{") || s.body.startsWith("[")) {
+        const keys = keysOf(JSON.parse(s.body));
+        for (const k of keys) expect(FORBIDDEN_KEYS.has(k) && s.what !== "GET /api/auth/session", `${s.what} has the field "${k}"`).toBe(false);
+      }
+    }
+    // The RSC payload and the HTML carry no item data at all (it comes from the view model's routes).
+    for (const s of [page, rsc]) for (const id of ids) expect(s.body.includes(id), `${s.what} contains an item id`).toBe(false);
+  });
+
+  it("gives opaque random ids, in the annotator's own random order within each query", async () => {
+    const q = JSON.parse((await get("/api/annotate/queue")).body) as { groups: { items: { id: string }[] }[] };
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const assignments = await db.assignment.findMany({ where: { userId: fx.ann.id }, select: { poolItemId: true, orderKey: true, poolItem: { select: { queryId: true } } } });
+    for (const g of q.groups) {
+      for (const it of g.items) expect(it.id).toMatch(uuid);
+      const byKey = assignments.filter((a) => g.items.some((i) => i.id === a.poolItemId)).sort((a, b) => a.orderKey - b.orderKey);
+      expect(g.items.map((i) => i.id)).toEqual(byKey.map((a) => a.poolItemId));
+      expect(new Set(byKey.map((a) => a.poolItem.queryId)).size).toBe(1);
+    }
+  });
+
+  it("cannot read an item or a video that is not theirs", async () => {
+    expect((await get(`/api/annotate/items/${fx.privateItem.id}`)).status).toBe(404);
+    expect((await get(`/api/media/${fx.privateVideo.id}`, { Range: "bytes=0-9" })).status).toBe(404);
+    expect((await get(`/api/media/${fx.fileVideo.id}`, { Range: "bytes=0-9" })).status).toBe(206);
+  });
+
+  it("gets 403 from every lead, adjudicator and dashboard route", async () => {
+    for (const path of ["/lead", "/lead/users", `/lead/projects/${fx.project.id}`, "/adjudicate", "/dashboard"]) {
+      const r = await get(path);
+      expect(r.status, `${path}`).toBe(path === "/dashboard" && r.status === 404 ? 404 : 403);
+      for (const secret of secretStrings()) expect(r.body.includes(secret), `${path} contains ${secret}`).toBe(false);
+    }
+    for (const path of ["/api/lead/projects", "/api/lead/users", `/api/lead/projects/${fx.project.id}`, `/api/lead/projects/${fx.project.id}/progress`, "/api/adjudicate/projects", `/api/adjudicate/queue?projectId=${fx.project.id}`, "/api/dashboard/projects"]) {
+      expect((await get(path)).status, path).toBe(403);
+    }
+    const decide = await fetch(`${server.url}/api/adjudicate/decisions`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify({ poolItemId: fx.items[0].id, grade: 1, startSeconds: null, rationale: "", idempotencyKey: "blind-adj-key-1" }) });
+    expect(decide.status).toBe(403);
+  });
+});

@@ -72,16 +72,13 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
   }
 }
 
+type TImportSummary = { file: string; rows: number; created: number; updated: number; unchanged: number; chunkIds?: string[] };
+
 function summarize(result: unknown): string {
-  if (result && typeof result === "object") {
-    const r = result as Record<string, unknown>;
-    if (typeof r.message === "string") return r.message;
-    const parts = Object.entries(r)
-      .filter(([, v]) => typeof v === "number" || typeof v === "string" || typeof v === "boolean")
-      .map(([k, v]) => `${k}: ${String(v)}`);
-    if (parts.length) return `Imported. ${parts.join(", ")}`;
-  }
-  return "Imported.";
+  const r = result as Partial<TImportSummary> | null;
+  if (!r || typeof r.rows !== "number") return "Imported.";
+  const chunks = r.chunkIds ? ` Chunk ids: ${r.chunkIds.length > 6 ? `${r.chunkIds.slice(0, 3).join(", ")} … ${r.chunkIds.slice(-2).join(", ")}` : r.chunkIds.join(", ")}.` : "";
+  return `Imported ${r.file}: ${r.rows} rows (${r.created ?? 0} new, ${r.updated ?? 0} updated, ${r.unchanged ?? 0} unchanged).${chunks}`;
 }
 
 function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImportKind; onDone: () => void }) {

@@ -27,7 +27,7 @@ function ResetPassword({ user }: { user: TUserRow }) {
       <Field label={`New password for ${user.email}`} htmlFor={id}>
         <input id={id} type="password" autoComplete="new-password" minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} className={inputClass} required />
       </Field>
-      <Button type="submit" disabled={update.isPending || password.length < 8}>
+      <Button type="submit" disabled={update.isPending || password.length < 8} aria-label={`Confirm password reset for ${user.email}`}>
         Set password
       </Button>
       <Button variant="secondary" onClick={() => setOpen(false)}>

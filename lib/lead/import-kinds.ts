@@ -32,7 +32,13 @@ export const ZImportOptions = {
       chunkWords: optionalNumber,
       overlapWords: optionalNumber,
     })
-    .refine((o) => !(o.chunkSeconds !== undefined && o.chunkWords !== undefined), { message: "chunk by seconds or by words, not both", path: ["chunkWords"] }),
+    // The same rules as `assessor import transcript` (bin/commands/import.ts).
+    .refine((o) => !((o.chunkSeconds !== undefined || o.overlapSeconds !== undefined) && (o.chunkWords !== undefined || o.overlapWords !== undefined)), {
+      message: "chunk by seconds or by words, not both",
+      path: ["chunkWords"],
+    })
+    .refine((o) => o.overlapSeconds === undefined || o.chunkSeconds !== undefined, { message: "an overlap in seconds needs a chunk size in seconds", path: ["overlapSeconds"] })
+    .refine((o) => o.overlapWords === undefined || o.chunkWords !== undefined, { message: "an overlap in words needs a chunk size in words", path: ["overlapWords"] }),
   queries: z.object({ name }),
   run: z.object({ name, system: z.string().trim().min(1, "a run needs a system name"), description: z.string().optional() }),
   labels: z.object({ name, source: z.string().trim().min(1, "name the source of these labels") }),

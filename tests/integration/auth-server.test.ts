@@ -1,9 +1,9 @@
-import { hash } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { startServer, type RunningServer } from "../helpers/server.ts";
 import { apiSession } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
+import { createUser } from "../../lib/users/users.ts";
 
 /**
  * Auth through a real server (`next start` on the build in NEXT_DIST_DIR, e.g.
@@ -16,7 +16,7 @@ let server: RunningServer;
 const PASSWORD = "correct horse battery";
 
 async function addUser(email: string, role: "lead" | "adjudicator" | "annotator") {
-  return db.user.create({ data: { email, name: email.split("@")[0], role, passwordHash: await hash(PASSWORD) } });
+  return createUser(db, { email, name: email.split("@")[0], role, password: PASSWORD });
 }
 
 beforeAll(async () => {

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { route } from "@/lib/http/route";
+import { rolesFor } from "@/lib/auth/permissions";
+import { getProject, projectIdParam } from "@/lib/lead/projects";
+import { exportLabels, type TExportFormat } from "@/lib/exports/labels";
+
+export const dynamic = "force-dynamic";
+
+const ZQuery = z.object({ format: z.enum(["jsonl", "csv"]).optional() });
+
+/**
+ * Downloads: /exports/qrels, /exports/labels?format=jsonl|csv. The label-set version travels in
+ * headers (X-Label-Set-Sha256, X-Label-Set-Created-At); JSONL and CSV also carry it in the file.
+ */
+export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, async ({ params, query }) => {
+  const db = await getDb();
+  const project = await getProject(db, projectIdParam(params.projectId));
+  let format: TExportFormat;
+  if (params.format === "qrels") format = "qrels";
+  else if (params.format === "labels") format = query.format ?? "jsonl";
+  else throw new AppError("not_found", `no export "${String(params.format)}"; exports: qrels, labels`);
+  const e = await exportLabels(db, project.id, format);
+  const safeName = project.name.replace(/[^A-Za-z0-9._-]+/g, "_") || "project";
+  const fileName = format === "qrels" ? `${safeName}.qrels` : `${safeName}.labels.${format}`;
+  const type = format === "csv" ? "text/csv" : format === "jsonl" ? "application/x-ndjson" : "text/plain";
+  return new Response(e.content, {
+    headers: {
+      "Content-Type": `${type}; charset=utf-8`,
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "X-Label-Set-Sha256": e.version.sha256,
+      "X-Label-Set-Created-At": e.version.created_at,
+      "X-File-Sha256": e.fileSha256,
+    },
+  });
+});

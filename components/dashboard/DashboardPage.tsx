@@ -1,0 +1,117 @@
+"use client";
+
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useMemo } from "react";
+import { useDashboardMeta, useDashboardProjects, type TDashboardFilters } from "@/lib/query/dashboard";
+import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
+import { SystemsPanel } from "./SystemsPanel";
+import { CalibrationCard, ProgressCard } from "./StatusCards";
+import { PanelState } from "./ui";
+
+const selectClass = "mt-0.5 block rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
+
+function Select({ label, value, onChange, options, name }: { label: string; name: string; value: string; onChange: (v: string) => void; options: { value: string; label: string }[] }) {
+  return (
+    <label className="text-xs text-slate-600">
+      {label}
+      <select name={name} aria-label={label} className={selectClass} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * The dashboard: a header of selectors whose values live in the URL (so a view can be shared and
+ * survives a reload), then the panels, each fetched on its own through lib/query/dashboard.
+ */
+export function DashboardPage({ canSample }: { canSample: boolean }) {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const projects = useDashboardProjects();
+  const projectParam = Number(params.get("project"));
+  const projectId = Number.isInteger(projectParam) && projectParam > 0 ? projectParam : (projects.data?.[0]?.id ?? null);
+  const meta = useDashboardMeta(projectId);
+
+  const filters: TDashboardFilters = useMemo(() => {
+    const source = params.get("source");
+    const gain = params.get("gain");
+    return {
+      judge: params.get("judge") ?? undefined,
+      source: source === "judge" || source === "both" ? source : "human",
+      tag: params.get("tag") ?? undefined,
+      system: params.get("system") ?? undefined,
+      baseline: params.get("baseline") ?? undefined,
+      gain: gain === "linear" ? "linear" : "exponential",
+    };
+  }, [params]);
+
+  const set = useCallback(
+    (changes: Record<string, string | undefined>) => {
+      const next = new URLSearchParams(params.toString());
+      for (const [k, v] of Object.entries(changes)) {
+        if (v) next.set(k, v);
+        else next.delete(k);
+      }
+      router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+    },
+    [params, pathname, router],
+  );
+
+  if (projects.isPending) return <PanelState isPending />;
+  if (projects.error) return <PanelState error={projects.error} />;
+  if (!projectId) return <PanelState empty="no project yet: create one with npx assessor project create NAME (or run npm run demo)" />;
+  const m = meta.data;
+  const judge = filters.judge ?? m?.judges[0]?.name ?? null;
+
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
+        <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
+        <Select label="Project" name="project" value={String(projectId)} onChange={(v) => router.replace(`${pathname}?project=${v}`)} options={(projects.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))} />
+        <Select label="Judge" name="judge" value={judge ?? ""} onChange={(v) => set({ judge: v || undefined })} options={m?.judges.length ? m.judges.map((j) => ({ value: j.name, label: `${j.name} (${j.labels})` })) : [{ value: "", label: "no judge yet" }]} />
+        <Select
+          label="Label source"
+          name="source"
+          value={filters.source ?? "human"}
+          onChange={(v) => set({ source: v === "human" ? undefined : v })}
+          options={[
+            { value: "human", label: "human reference" },
+            { value: "judge", label: "judge" },
+            { value: "both", label: "both side by side" },
+          ]}
+        />
+        <Select label="Slice: query tag" name="tag" value={filters.tag ?? ""} onChange={(v) => set({ tag: v || undefined })} options={[{ value: "", label: "all queries" }, ...(m?.tags ?? []).map((t) => ({ value: t, label: t }))]} />
+        <Select label="Slice: system" name="system" value={filters.system ?? ""} onChange={(v) => set({ system: v || undefined })} options={[{ value: "", label: "all items" }, ...(m?.runs ?? []).map((r) => ({ value: r.system, label: `pooled from ${r.system}` }))]} />
+        <Select label="Baseline run" name="baseline" value={filters.baseline ?? m?.runs[0]?.system ?? ""} onChange={(v) => set({ baseline: v || undefined })} options={(m?.runs ?? []).map((r) => ({ value: r.system, label: r.system }))} />
+        <Select
+          label="nDCG gain"
+          name="gain"
+          value={filters.gain ?? "exponential"}
+          onChange={(v) => set({ gain: v === "exponential" ? undefined : v })}
+          options={[
+            { value: "exponential", label: "exponential (2^g − 1)" },
+            { value: "linear", label: "linear (g)" },
+          ]}
+        />
+        {m ? <span className="ml-auto text-xs text-slate-500">{m.project.name} · {m.humanLabels} human labels</span> : null}
+      </header>
+      <PanelState error={meta.error} />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <CalibrationCard projectId={projectId} filters={filters} canSample={canSample} />
+        <ProgressCard projectId={projectId} />
+      </div>
+      <div className="grid gap-4 xl:grid-cols-2">
+        <JudgePanel projectId={projectId} filters={filters} judge={judge} />
+        <HumanPanel projectId={projectId} filters={filters} />
+      </div>
+      <SystemsPanel projectId={projectId} filters={filters} />
+      <BreakdownsPanel projectId={projectId} filters={filters} />
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+"use client";
+
+import { useState } from "react";
+import type { TCalibrationRow } from "@/lib/dashboard/calibration";
+import type { TAnnotatorRow } from "@/lib/dashboard/progress";
+import { useCalibration, useDashboardProgress, useSampleForCalibration, type TDashboardFilters } from "@/lib/query/dashboard";
+import { DataTable, type TColumnDef } from "./DataTable";
+import { Card, PanelState } from "./ui";
+
+function duration(seconds: number | null): string {
+  if (seconds === null) return "–";
+  const s = Math.round(seconds);
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function calibrationColumns(min: number): TColumnDef<TCalibrationRow>[] {
+  const gradeCol = (g: number): TColumnDef<TCalibrationRow> => ({
+    key: `g${g}`,
+    header: `grade ${g}`,
+    value: (r) => r.perGrade[g],
+    render: (r) => <span className={r.perGrade[g] < min ? "font-semibold text-amber-700" : ""} title={r.perGrade[g] < min ? `fewer than ${min} human examples` : undefined}>{r.perGrade[g]}{r.perGrade[g] < min ? " ⚠" : ""}</span>,
+  });
+  return [
+    { key: "tag", header: "Query tag", value: (r) => r.tag ?? "(all)" },
+    { key: "labelled", header: "human-labelled", value: (r) => r.labelled, render: (r) => String(r.labelled) },
+    { key: "withJudge", header: "with judge label", value: (r) => r.withJudge, render: (r) => String(r.withJudge) },
+    gradeCol(0),
+    gradeCol(1),
+    gradeCol(2),
+    gradeCol(3),
+  ];
+}
+
+export function CalibrationCard({ projectId, filters, canSample }: { projectId: number; filters: TDashboardFilters; canSample: boolean }) {
+  const q = useCalibration(projectId, filters);
+  const sample = useSampleForCalibration(projectId);
+  const [n, setN] = useState<number | null>(null);
+  const d = q.data;
+  const pct = d ? Math.min(100, Math.round((100 * d.overall.labelled) / d.target)) : 0;
+  const amount = n ?? d?.suggestedSample ?? 0;
+  return (
+    <Card title="Calibration status" id="calibration" description={d ? `Final human labels against the target of ${d.target}; a grade with fewer than ${d.minPerGrade} examples is flagged (project settings).` : undefined}>
+      <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
+      {d ? (
+        <div className="space-y-3">
+          <div>
+            <p className="text-sm">
+              <strong data-stat="labelled">{d.overall.labelled}</strong> of {d.target} human-labelled items{d.judge ? ` · ${d.overall.withJudge} also labelled by judge ${d.judge}` : ""}
+            </p>
+            <div className="mt-1 h-2 w-full rounded bg-slate-100" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label="calibration target">
+              <div className="h-2 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
+            </div>
+            {d.overall.thinGrades.length ? <p className="mt-1 text-xs text-amber-800">Too few examples of grade {d.overall.thinGrades.join(", ")}: sample more items.</p> : null}
+          </div>
+          <DataTable id="calibration-table" caption="calibration per grade and tag" columns={calibrationColumns(d.minPerGrade)} rows={[d.overall, ...d.byTag]} csvName="calibration.csv" />
+          {canSample ? (
+            <form
+              className="flex items-end gap-2"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (amount > 0) sample.mutate({ n: amount });
+              }}
+            >
+              <label className="text-xs text-slate-600">
+                Items to sample ({d.unassignedPoolItems} unassigned in the pool)
+                <input type="number" min={1} className="mt-0.5 block w-28 rounded border border-slate-300 px-2 py-1 text-sm" value={amount} onChange={(e) => setN(Number(e.target.value))} />
+              </label>
+              <button type="submit" disabled={sample.isPending || amount < 1 || d.unassignedPoolItems === 0} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+                Sample for calibration
+              </button>
+            </form>
+          ) : null}
+          {sample.data ? <p className="text-xs text-green-800" role="status">Assigned {sample.data.created} labels on {sample.data.itemsToppedUp} items (seed {sample.data.seed}).</p> : null}
+          {sample.error ? <PanelState error={sample.error} /> : null}
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+const annotatorColumns: TColumnDef<TAnnotatorRow>[] = [
+  { key: "name", header: "Annotator", value: (r) => r.name },
+  { key: "done", header: "done", value: (r) => r.done, render: (r) => String(r.done) },
+  { key: "assigned", header: "assigned", value: (r) => r.assigned, render: (r) => String(r.assigned) },
+  { key: "median", header: "median s / item", value: (r) => r.medianSeconds, render: (r) => duration(r.medianSeconds) },
+  { key: "left", header: "time left", value: (r) => r.secondsLeft, render: (r) => duration(r.secondsLeft) },
+];
+
+export function ProgressCard({ projectId }: { projectId: number }) {
+  const q = useDashboardProgress(projectId);
+  const d = q.data;
+  return (
+    <Card title="Progress" id="progress" description="Items per stage; per annotator items done and median time per item; time left at each annotator's own pace.">
+      <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
+      {d && !d.empty ? (
+        <div className="space-y-3">
+          <dl className="grid grid-cols-3 gap-2 text-center sm:grid-cols-6">
+            {(["unassigned", "assigned", "agreed", "awaiting_adjudication", "adjudicated", "imported"] as const).map((s) => (
+              <div key={s} className="rounded bg-slate-50 p-1.5">
+                <dt className="text-[11px] text-slate-500">{s.replaceAll("_", " ")}</dt>
+                <dd className="text-base font-semibold" data-stage={s}>
+                  {d.stages[s]}
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <p className="text-sm">
+            {d.remainingJudgements} judgements left · about <strong>{duration(d.wallSecondsLeft)}</strong> with everyone working in parallel ({duration(d.effortSecondsLeft)} of work) · {d.awaitingAdjudication} awaiting adjudication
+          </p>
+          {d.annotators.length ? <DataTable id="annotators-table" caption="annotators" columns={annotatorColumns} rows={d.annotators} csvName="annotators.csv" /> : null}
+        </div>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { TAgreementPanel, TBreakdownsPanel, THumanPanel } from "../dashboard/agreement.ts";
+import type { TCalibrationPanel } from "../dashboard/calibration.ts";
+import type { TMeta } from "../dashboard/meta.ts";
+import type { TProgressPanel } from "../dashboard/progress.ts";
+import type { TSystemsPanel } from "../dashboard/systems.ts";
+import type { TAssignResult } from "../assignment/assign.ts";
+import { apiFetch } from "./fetcher.ts";
+
+/** The viewer's filters as they travel in the page URL and in every panel request. */
+export type TDashboardFilters = { judge?: string; source?: "human" | "judge" | "both"; tag?: string; system?: string; baseline?: string; gain?: "exponential" | "linear" };
+
+export const dashboardKeys = {
+  all: ["dashboard"] as const,
+  projects: () => [...dashboardKeys.all, "projects"] as const,
+  project: (projectId: number) => [...dashboardKeys.all, projectId] as const,
+  panel: (projectId: number, panel: string, filters: Record<string, string | undefined>) => [...dashboardKeys.project(projectId), panel, filters] as const,
+};
+
+/** Only the filters a panel depends on, so that changing another one does not refetch it. */
+const PANEL_FILTERS: Record<string, (keyof TDashboardFilters)[]> = {
+  meta: [],
+  agreement: ["tag", "system"],
+  human: ["tag", "system"],
+  breakdowns: ["judge"],
+  calibration: ["judge"],
+  progress: [],
+  systems: ["source", "judge", "tag", "baseline", "gain"],
+};
+
+function panelQuery(projectId: number, panel: string, filters: TDashboardFilters) {
+  const picked: Record<string, string | undefined> = {};
+  const params = new URLSearchParams();
+  for (const k of PANEL_FILTERS[panel] ?? []) {
+    const v = filters[k];
+    if (v) {
+      picked[k] = v;
+      params.set(k, v);
+    }
+  }
+  const qs = params.toString();
+  return {
+    queryKey: dashboardKeys.panel(projectId, panel, picked),
+    queryFn: () => apiFetch<unknown>(`/api/dashboard/${projectId}/${panel}${qs ? `?${qs}` : ""}`),
+    placeholderData: keepPreviousData,
+  };
+}
+
+function usePanel<T>(projectId: number | null, panel: string, filters: TDashboardFilters) {
+  const q = panelQuery(projectId ?? 0, panel, filters);
+  return useQuery({ ...q, queryFn: q.queryFn as () => Promise<T>, enabled: projectId !== null });
+}
+
+export function useDashboardProjects() {
+  return useQuery({ queryKey: dashboardKeys.projects(), queryFn: () => apiFetch<{ id: number; name: string }[]>("/api/dashboard/projects") });
+}
+
+export const useDashboardMeta = (projectId: number | null) => usePanel<TMeta>(projectId, "meta", {});
+export const useJudgeAgreement = (projectId: number, f: TDashboardFilters) => usePanel<TAgreementPanel>(projectId, "agreement", f);
+export const useHumanAgreement = (projectId: number, f: TDashboardFilters) => usePanel<THumanPanel>(projectId, "human", f);
+export const useBreakdowns = (projectId: number, f: TDashboardFilters) => usePanel<TBreakdownsPanel>(projectId, "breakdowns", f);
+export const useCalibration = (projectId: number, f: TDashboardFilters) => usePanel<TCalibrationPanel>(projectId, "calibration", f);
+export const useDashboardProgress = (projectId: number) => usePanel<TProgressPanel>(projectId, "progress", {});
+export const useSystems = (projectId: number, f: TDashboardFilters) => usePanel<TSystemsPanel>(projectId, "systems", f);
+
+/** Samples more items for calibration (lead only); every panel is refreshed afterwards. */
+export function useSampleForCalibration(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { n: number }) => apiFetch<TAssignResult>(`/api/dashboard/${projectId}/sample`, { json: input }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: dashboardKeys.project(projectId) }),
+  });
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+import { apiSession } from "../helpers/login.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
+
+/**
+ * The annotate route handlers against next start: queue and item shape, idempotent submissions
+ * (a retried key is applied once), edits kept in the label history, 401/403/404/409/422.
+ */
+let testDb: TestDb;
+let db: Db;
+let server: RunningServer;
+let fx: TFixture;
+let ann: string;
+let other: string;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  fx = await seedAnnotationFixture(db);
+  server = await startServer({ DATABASE_URL: testDb.url });
+  ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
+  other = await apiSession(server.url, "other-secret@example.org", PASSWORDS.other);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await testDb?.cleanup();
+});
+
+const submit = (cookie: string, body: Record<string, unknown>) =>
+  fetch(`${server.url}/api/annotate/judgements`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const judgement = (poolItemId: string, key: string, grade = 2, extra: Record<string, unknown> = {}) => ({ poolItemId, grade, startSeconds: 12.5, notes: "n", flags: ["unsure"], timeSpentMs: 1200, idempotencyKey: key, ...extra });
+
+describe("annotate API", () => {
+  it("gives the queue grouped by query and each item with its video and neighbouring transcript", async () => {
+    const q = (await (await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: ann } })).json()) as { total: number; done: number; groups: { question: string; total: number; items: { id: string }[] }[] };
+    const count = await db.assignment.count({ where: { userId: fx.ann.id } });
+    expect(q.total).toBe(count);
+    expect(q.done).toBe(0);
+    expect(q.groups.map((g) => g.question)).toEqual(["How are the results of two lists combined?", "What does the length normalisation do?"]);
+    // File chunk 2 (starts at 30 s) is in the pool of q1; its neighbours are chunks 0,1 before and 3,4 after.
+    const row = await db.poolItem.findFirstOrThrow({ where: { queryId: fx.queries.q1.id, chunk: { externalId: { endsWith: "f2" } } }, select: { id: true } });
+    const item = (await (await fetch(`${server.url}/api/annotate/items/${row.id}`, { headers: { Cookie: ann } })).json()) as Record<string, unknown> & { chunk: { startSeconds: number }; before: { startSeconds: number }[]; after: { startSeconds: number }[]; video: { src: string; kind: string } };
+    expect(item.chunk.startSeconds).toBe(30);
+    expect(item.before.map((b) => b.startSeconds)).toEqual([0, 15]);
+    expect(item.after.map((b) => b.startSeconds)).toEqual([45, 60]);
+    expect(item.video).toEqual({ src: `/api/media/${fx.fileVideo.id}`, kind: "file", title: "A talk on ranking", durationSeconds: 92 });
+    expect(Object.keys(item).sort()).toEqual(["after", "before", "chunk", "id", "own", "question", "video"]);
+    const yt = await db.poolItem.findFirstOrThrow({ where: { chunk: { videoId: fx.ytVideo.id }, assignments: { some: { userId: fx.ann.id } } }, select: { id: true } });
+    const ytItem = (await (await fetch(`${server.url}/api/annotate/items/${yt.id}`, { headers: { Cookie: ann } })).json()) as { video: { src: string; kind: string } };
+    expect(ytItem.video.kind).toBe("youtube");
+    expect(ytItem.video.src).toBe("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+  });
+
+  it("applies a submission once however often it is retried, and keeps every edit in the history", async () => {
+    const id = fx.items[0].id;
+    const first = await submit(ann, judgement(id, "key-aaaa-1"));
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ applied: true, grade: 2, startSeconds: 12.5 });
+    // Five retries of the same key, two of them at once.
+    const retries = await Promise.all([1, 2, 3, 4, 5].map(() => submit(ann, judgement(id, "key-aaaa-1"))));
+    for (const r of retries) expect(await r.json()).toMatchObject({ applied: false, grade: 2 });
+    expect(await db.labelEvent.count({ where: { idempotencyKey: "key-aaaa-1" } })).toBe(1);
+    // An edit with a new key changes the grade and appends to the history.
+    const edit = await submit(ann, judgement(id, "key-aaaa-2", 0, { startSeconds: 14 }));
+    expect(await edit.json()).toMatchObject({ applied: true, grade: 0, startSeconds: 14 });
+    const events = await db.labelEvent.findMany({ where: { poolItemId: id, actorId: fx.ann.id }, orderBy: { id: "asc" }, select: { before: true, after: true } });
+    expect(events.length).toBe(2);
+    expect(JSON.parse(events[1].before ?? "{}")).toMatchObject({ grade: 2, startSeconds: 12.5 });
+    expect(JSON.parse(events[1].after)).toMatchObject({ grade: 0, startSeconds: 14 });
+    const item = (await (await fetch(`${server.url}/api/annotate/items/${id}`, { headers: { Cookie: ann } })).json()) as { own: unknown };
+    expect(item.own).toEqual({ grade: 0, startSeconds: 14, notes: "n", flags: ["unsure"] });
+    const q = (await (await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: ann } })).json()) as { done: number };
+    expect(q.done).toBe(1);
+  });
+
+  it("refuses an edit once the item is final (409), and keeps the agreed grades", async () => {
+    const id = fx.items[1].id;
+    expect((await submit(ann, judgement(id, "key-bbbb-1", 3))).status).toBe(200);
+    expect((await submit(other, judgement(id, "key-bbbb-2", 3))).status).toBe(200);
+    const late = await submit(ann, judgement(id, "key-bbbb-3", 1));
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { error: { code: string } }).error.code).toBe("conflict");
+    expect((await db.judgement.findUniqueOrThrow({ where: { poolItemId_userId: { poolItemId: id, userId: fx.ann.id } } })).grade).toBe(3);
+  });
+
+  it("answers 401, 403, 404 and 422 where it should, and writes nothing", async () => {
+    const before = await db.labelEvent.count();
+    expect((await submit("", judgement(fx.items[2].id, "key-cccc-1"))).status).toBe(401);
+    expect((await submit(ann, judgement(fx.privateItem.id, "key-cccc-2"))).status).toBe(403);
+    const bad = await submit(ann, judgement(fx.items[2].id, "key-cccc-3", 4));
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(await bad.json())).toContain("grade");
+    expect((await submit(ann, judgement(fx.items[2].id, "key-cccc-4", 2, { flags: ["nonsense"] }))).status).toBe(422);
+    expect((await fetch(`${server.url}/api/annotate/items/${fx.privateItem.id}`, { headers: { Cookie: ann } })).status).toBe(404);
+    expect((await fetch(`${server.url}/api/annotate/items/not-a-uuid`, { headers: { Cookie: ann } })).status).toBe(404);
+    const lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
+    expect((await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: lead } })).status).toBe(403);
+    expect(await db.labelEvent.count()).toBe(before);
+  });
+});

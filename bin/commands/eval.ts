@@ -64,6 +64,7 @@ async function rankRunFile(path: string, judgements: Judgements, keepDocids: boo
   const duplicated = new Set<string>();
   const errors: LocatedError[] = [];
   let blockQid: string | null = null;
+  let keep = false; // the current block belongs to a judged query read in this pass
   const block: RunQuery = { docids: [], scores: [] };
   const finish = (qid: string, q: RunQuery) => {
     const judged = judgements.get(qid);
@@ -79,25 +80,28 @@ async function rankRunFile(path: string, judgements: Judgements, keepDocids: boo
       path,
       (qid, docid, _rank, score) => {
         if (qid !== blockQid) {
-          if (blockQid !== null && !split.has(blockQid)) finish(blockQid, block);
+          if (blockQid !== null && keep) finish(blockQid, block);
           block.docids.length = 0;
           block.scores.length = 0;
           blockQid = qid;
-          if (!judgements.has(qid)) ignored.add(qid);
+          keep = judgements.has(qid);
+          if (!keep) ignored.add(qid);
+          else if (split.has(qid)) keep = false;
           else if (ranked.has(qid) || duplicated.has(qid)) {
             split.add(qid); // seen before: its lines are not together; read it whole in pass two
             ranked.delete(qid);
             duplicated.delete(qid);
+            keep = false;
           }
         }
-        if (judgements.has(qid) && !split.has(qid)) {
+        if (keep) {
           block.docids.push(docid);
           block.scores.push(score);
         }
       },
       onError,
     );
-    if (blockQid !== null && !split.has(blockQid)) finish(blockQid, block);
+    if (blockQid !== null && keep) finish(blockQid, block);
     if (errors.length) throw new ValidationError(errors);
     if (split.size) {
       const whole = new Map<string, RunQuery>([...split].map((qid) => [qid, { docids: [], scores: [] }]));

@@ -42,6 +42,17 @@ describe("assessor eval", () => {
       ].join("\n"),
     );
   });
+  it("gives the same result when a query's lines are scattered through the run", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));
+    const scattered = join(dir, "scattered.run");
+    writeFileSync(scattered, "q1 Q0 d2 1 0.9 A\nq2 Q0 d5 1 0.7 A\nq1 Q0 d1 2 0.8 A\nq4 Q0 d1 1 1.0 A\nq1 Q0 d9 3 0.8 A\nq2 Q0 d6 2 0.6 A\nq1 Q0 d3 4 0.5 A\n");
+    const a = runCli(["eval", "-q", fx("small.qrels"), fx("runA.run"), ...M]);
+    const b = runCli(["eval", "-q", fx("small.qrels"), scattered, ...M]);
+    expect(b.code).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    writeFileSync(scattered, "q1 Q0 d2 1 0.9 A\nq2 Q0 d5 1 0.7 A\nq1 Q0 d2 2 0.8 A\n");
+    expect(runCli(["eval", fx("small.qrels"), scattered]).stderr).toContain(`${scattered}:3: docid: docid "d2" appears twice for query "q1" (first on line 1)`);
+  });
   it("-q adds per-query lines, -c averages over every query of the qrels, --precision sets decimals", () => {
     const r = runCli(["eval", "-q", "-c", "--precision", "6", fx("small.qrels"), fx("runA.run"), "-m", "map", "-m", "P.5", "-m", "num_rel"]);
     expect(r.code).toBe(0);

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+import { apiSession } from "../helpers/login.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { submitJudgement } from "../../lib/labels/submit.ts";
+import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
+
+/**
+ * The adjudicate route handlers against next start: the queue shows disagreements with the
+ * annotators as A and B (never names), a decision is applied once, and a second adjudicator
+ * deciding the same item gets 409 with the decision that stands.
+ */
+let testDb: TestDb;
+let db: Db;
+let server: RunningServer;
+let fx: TFixture;
+let adj1: string;
+let adj2: string;
+type TItem = { id: string; question: string; labels: { label: string; grade: number; startSeconds: number | null; notes: string }[]; video: { src: string } };
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  fx = await seedAnnotationFixture(db);
+  // Items 0 and 1 disagree (1 vs 3, 0 vs 2); item 2 agrees; the rest are graded by one annotator only.
+  const grades: [number, number][] = [[1, 3], [0, 2], [2, 2]];
+  for (const [i, [a, b]] of grades.entries()) {
+    await submitJudgement(db, fx.ann.id, { poolItemId: fx.items[i].id, grade: a, startSeconds: 10 + i, notes: `ann note ${i}`, flags: [], timeSpentMs: 1, idempotencyKey: `adj-test-ann-${i}` });
+    await submitJudgement(db, fx.other.id, { poolItemId: fx.items[i].id, grade: b, startSeconds: 20 + i, notes: `other note ${i}`, flags: [], timeSpentMs: 1, idempotencyKey: `adj-test-oth-${i}` });
+  }
+  server = await startServer({ DATABASE_URL: testDb.url });
+  adj1 = await apiSession(server.url, "adj@example.org", PASSWORDS.adjudicator);
+  adj2 = await apiSession(server.url, "adj2@example.org", PASSWORDS.adjudicator2);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await testDb?.cleanup();
+});
+
+const queue = async (cookie: string) => (await (await fetch(`${server.url}/api/adjudicate/queue?projectId=${fx.project.id}`, { headers: { Cookie: cookie } })).json()) as TItem[];
+const decide = (cookie: string, body: Record<string, unknown>) => fetch(`${server.url}/api/adjudicate/decisions`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+describe("adjudicate API", () => {
+  it("lists exactly the disagreements, annotators as A and B without names", async () => {
+    const projects = (await (await fetch(`${server.url}/api/adjudicate/projects`, { headers: { Cookie: adj1 } })).json()) as { id: number; name: string }[];
+    expect(projects).toEqual([{ id: fx.project.id, name: "Blind project" }]);
+    const items = await queue(adj1);
+    expect(items.map((i) => i.id).sort()).toEqual([fx.items[0].id, fx.items[1].id].sort());
+    const first = items.find((i) => i.id === fx.items[0].id)!;
+    // A is the first submission (the annotator under test), B the second.
+    expect(first.labels).toEqual([
+      { label: "A", grade: 1, startSeconds: 10, notes: "ann note 0", flags: [] },
+      { label: "B", grade: 3, startSeconds: 20, notes: "other note 0", flags: [] },
+    ]);
+    const text = JSON.stringify(items);
+    for (const s of [SECRETS.otherName, SECRETS.otherEmail, "Ann Annotator", "ann@example.org", fx.ann.id, fx.other.id]) expect(text.includes(s), s).toBe(false);
+  });
+
+  it("applies a decision once; a second adjudicator gets 409 and the standing decision", async () => {
+    const id = fx.items[0].id;
+    const ok = await decide(adj1, { poolItemId: id, grade: 2, startSeconds: 15, rationale: "the chunk names the method", idempotencyKey: "decide-key-0001" });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ applied: true, grade: 2, startSeconds: 15 });
+    const retry = await decide(adj1, { poolItemId: id, grade: 2, startSeconds: 15, rationale: "the chunk names the method", idempotencyKey: "decide-key-0001" });
+    expect(await retry.json()).toMatchObject({ applied: false });
+    const late = await decide(adj2, { poolItemId: id, grade: 0, startSeconds: null, rationale: "no", idempotencyKey: "decide-key-0002" });
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { error: { details: unknown } }).error.details).toEqual({ standing: { grade: 2, startSeconds: 15, rationale: "the chunk names the method" } });
+    expect(await db.adjudication.count({ where: { poolItemId: id } })).toBe(1);
+    expect((await queue(adj2)).map((i) => i.id)).toEqual([fx.items[1].id]);
+  });
+
+  it("races two adjudicators on one item: exactly one decision stands, the other gets 409", async () => {
+    const id = fx.items[1].id;
+    const [a, b] = await Promise.all([
+      decide(adj1, { poolItemId: id, grade: 1, startSeconds: 11, rationale: "A", idempotencyKey: "race-key-0001" }),
+      decide(adj2, { poolItemId: id, grade: 2, startSeconds: 21, rationale: "B", idempotencyKey: "race-key-0002" }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const stored = await db.adjudication.findUniqueOrThrow({ where: { poolItemId: id } });
+    const loser = (await (a.status === 409 ? a : b).json()) as { error: { details: { standing: { grade: number } } } };
+    expect(loser.error.details.standing.grade).toBe(stored.grade);
+  });
+
+  it("refuses annotators (403), bad input (422) and unknown items (404)", async () => {
+    const ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
+    expect((await decide(ann, { poolItemId: fx.items[2].id, grade: 1, startSeconds: null, rationale: "", idempotencyKey: "x-key-00001" })).status).toBe(403);
+    expect((await decide(adj1, { poolItemId: fx.items[2].id, grade: 7, startSeconds: null, rationale: "", idempotencyKey: "x-key-00002" })).status).toBe(422);
+    expect((await decide(adj1, { poolItemId: "no-such-item", grade: 1, startSeconds: null, rationale: "", idempotencyKey: "x-key-00003" })).status).toBe(404);
+    expect((await fetch(`${server.url}/api/adjudicate/queue?projectId=abc`, { headers: { Cookie: adj1 } })).status).toBe(422);
+  });
+});

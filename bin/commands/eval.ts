@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command, Option } from "commander";
-import { ValidationError, type LocatedError } from "../../lib/errors.ts";
+import { AppError, ValidationError, type LocatedError } from "../../lib/errors.ts";
 import { parseQrels, scanRunFile } from "../../lib/formats/trec.ts";
 import { byteOrder, evaluateRanked, judgementsFrom, rankQuery, type EvalResult, type Judgements, type RunQuery } from "../../lib/stats/evaluate.ts";
 import type { RankedQuery } from "../../lib/stats/measures/types.ts";
@@ -256,6 +256,7 @@ function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
       runs: runs.map(({ file, result }, k) => ({
         run: file,
         num_q: result.numQ,
+        averaged_over: result.averagedOver,
         missing_from_run: { count: result.missingFromRun.length, handling: opts.c ? "scored_zero" : "excluded", queries: result.missingFromRun },
         ignored_queries: result.ignoredQueries,
         measures: Object.fromEntries(analysis.map((a) => [a.column.name, round(a.perRun[k].value)])),
@@ -356,6 +357,7 @@ export function registerEval(program: Command): void {
       const runs: RunEval[] = [];
       for (const path of runPaths) {
         const { ranked, ignored } = await rankRunFile(path, judgements, parsed.startError);
+        if (ranked.size === 0) throw new AppError("bad_input", `${path}: no queries with both results and relevance information in ${qrelsPath} (the query ids do not match)`);
         const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, complete: opts.c, starts, chunks });
         result.ignoredQueries = [...ignored].sort(byteOrder);
         runs.push({ file: path, result });

@@ -6,7 +6,11 @@
  * Which queries count (trec_eval's rules):
  * - a query in the run but not in the qrels is ignored (reported in `ignoredQueries`);
  * - a query in the qrels but not in the run is left out unless `complete` (trec_eval -c), in which
- *   case it is evaluated with an empty ranking and so scores 0 on every measure except num_rel;
+ *   case it is evaluated with an empty ranking and so scores 0 on every averaged measure; as in
+ *   trec_eval 9 (meas_avg.c: the counts have no averaging step and the missing query is never
+ *   accumulated) it adds nothing to the summed counts (num_ret, num_rel, num_rel_ret), and num_q
+ *   stays the number of queries the run answered while the means divide by every query of the
+ *   qrels (`averagedOver`);
  * - a query judged in the qrels with no relevant chunk is evaluated and scores 0 where the
  *   measure divides by num_rel or the ideal DCG.
  */
@@ -74,8 +78,10 @@ export type EvalResult = {
   /** Queries that were in the run (false only for -c fills). */
   inRun: boolean[];
   summary: (number | null)[];
-  /** Queries averaged over (num_q). */
+  /** trec_eval's num_q: queries with both results and judgements (-c does not change it). */
   numQ: number;
+  /** Queries the means divide by: numQ, or every query of the qrels with -c. */
+  averagedOver: number;
   /** In the qrels but not the run: left out, or scored 0 when `complete`. */
   missingFromRun: string[];
   /** In the run but not the qrels: ignored. */
@@ -109,10 +115,11 @@ export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<strin
     const qid = queries[i];
     const q = ranked.get(qid) ?? emptyRanking(qid, judgedAtGrade(judgements.get(qid) ?? new Map<string, number>()));
     const cache: QueryCache = {};
-    for (let c = 0; c < columns.length; c++) values[c][i] = columns[c].compute(q, ctx, cache);
+    for (let c = 0; c < columns.length; c++) values[c][i] = !inRun[i] && columns[c].summary === "sum" ? null : columns[c].compute(q, ctx, cache);
   }
   const summary = columns.map((col, c) => summarise(values[c], col.summary));
-  return { columns, queries, values, inRun, summary, numQ: queries.length, missingFromRun, ignoredQueries: [], complete };
+  const numQ = inRun.filter(Boolean).length;
+  return { columns, queries, values, inRun, summary, numQ, averagedOver: queries.length, missingFromRun, ignoredQueries: [], complete };
 }
 
 export const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

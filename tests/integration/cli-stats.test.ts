@@ -64,7 +64,7 @@ describe("assessor eval", () => {
       line("num_rel", "q2", "0"),
       line("map", "q2", "0.000000"),
       line("P_5", "q2", "0.000000"),
-      line("num_rel", "all", "4"),
+      line("num_rel", "all", "3"), // trec_eval -c: counts sum only the queries the run answered
       line("map", "all", "0.092593"),
       line("P_5", "all", "0.133333"),
       "",
@@ -118,6 +118,11 @@ describe("assessor eval", () => {
     const g = runCli(["eval", grade, fx("runA.run")]);
     expect(g.code).toBe(1);
     expect(g.stderr).toContain(`${grade}:1: grade: expected a grade 0–3, found 5`);
+    const none = join(dir, "none.run");
+    writeFileSync(none, "q4 Q0 d1 1 1 t\n");
+    const n = runCli(["eval", fx("small.qrels"), none]);
+    expect(n.code).toBe(1); // trec_eval: "No queries with both results and relevance info"
+    expect(n.stderr).toContain("no queries with both results and relevance information");
     expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "nonsense"]).code).toBe(2);
     expect(runCli(["eval", fx("small.qrels")]).code).toBe(2);
     expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "--format", "trec"]).code).toBe(2);

@@ -81,9 +81,11 @@ describe("trec_eval conventions", () => {
     expect(without.missingFromRun).toEqual(["q2"]);
     expect(summary(without)).toEqual({ map: 1, num_rel: 1, num_ret: 1 });
     const withC = run(qrels, runText, ["map", "num_rel", "num_ret"], { c: true });
-    expect(withC.numQ).toBe(2);
-    // q2 scores 0 but its relevant chunks still count in num_rel (as trec_eval -c).
-    expect(summary(withC)).toEqual({ map: 0.5, num_rel: 3, num_ret: 1 });
+    // trec_eval 9 -c: means divide by every query of the qrels (q2 scores 0: map = 1/2), the
+    // summed counts and num_q cover only the queries the run answered (meas_avg.c, m_num_q.c).
+    expect(withC.numQ).toBe(1);
+    expect(withC.averagedOver).toBe(2);
+    expect(summary(withC)).toEqual({ map: 0.5, num_rel: 1, num_ret: 1 });
     expect(withC.inRun).toEqual([true, false]);
   });
   it("ignores a query in the run that the qrels do not judge", () => {

@@ -46,6 +46,42 @@ async function ensurePgSchema(config: Extract<DbConfig, { provider: "postgres" }
 }
 
 /**
+ * True when every migration is recorded as finished: then the wasm schema engine (~100 MB and
+ * ~0.5 s per CLI command) need not be loaded. Any doubt (no database yet, no table, an error)
+ * answers false and the engine decides, as before.
+ */
+async function allApplied(config: DbConfig, names: string[]): Promise<boolean> {
+  const sql = `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+  try {
+    let applied: string[];
+    if (config.provider === "sqlite") {
+      const { default: Database } = await import("better-sqlite3");
+      const conn = new Database(config.file, { readonly: true, fileMustExist: true });
+      try {
+        applied = (conn.prepare(sql).all() as { migration_name: string }[]).map((r) => r.migration_name);
+      } finally {
+        conn.close();
+      }
+    } else {
+      const { default: pg } = await import("pg");
+      const url = new URL(config.url);
+      url.searchParams.delete("schema");
+      const client = new pg.Client({ connectionString: url.toString(), ...(config.schema ? { options: `-c search_path="${config.schema}"` } : {}) });
+      await client.connect();
+      try {
+        applied = (await client.query<{ migration_name: string }>(sql)).rows.map((r) => r.migration_name);
+      } finally {
+        await client.end();
+      }
+    }
+    const done = new Set(applied);
+    return names.every((n) => done.has(n));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Applies the pending migrations of prisma/migrations/<provider> to the configured database,
  * exactly as `prisma migrate deploy` would (recorded in _prisma_migrations); a second call
  * applies nothing. Returns the names of the migrations applied now.
@@ -54,6 +90,7 @@ export async function migrate(config: DbConfig = readDbConfig()): Promise<string
   if (config.provider === "postgres") await ensurePgSchema(config);
   const dir = migrationsDir(config.provider);
   const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  if (await allApplied(config, names)) return [];
   const migrationDirectories = await Promise.all(
     names.map(async (name) => ({
       path: name,

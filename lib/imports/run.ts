@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { forEachRunLine } from "../formats/trec.ts";
-import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow } from "./bulk.ts";
+import { bulkTransaction, forEachExternalId, insertImportRecord, loadIdIndex, loadIdMap, sqliteNow } from "./bulk.ts";
 import { ErrorList, inputName, sha256File, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
 /** Growable columns of run entries: 20 bytes a line instead of an object per line. */
@@ -14,7 +14,8 @@ class EntryColumns {
   chunk = new Int32Array(1 << 16);
   rank = new Int32Array(1 << 16);
   score = new Float64Array(1 << 16);
-  push(q: number, c: number, r: number, s: number) {
+  line = new Int32Array(1 << 16);
+  push(q: number, c: number, r: number, s: number, line: number) {
     if (this.length === this.query.length) {
       const grow = <A extends Int32Array | Float64Array>(a: A): A => {
         const b = new (a.constructor as new (n: number) => A)(a.length * 2);
@@ -25,13 +26,61 @@ class EntryColumns {
       this.chunk = grow(this.chunk);
       this.rank = grow(this.rank);
       this.score = grow(this.score);
+      this.line = grow(this.line);
     }
     const i = this.length++;
     this.query[i] = q;
     this.chunk[i] = c;
     this.rank[i] = r;
     this.score[i] = s;
+    this.line[i] = line;
   }
+}
+
+/**
+ * Finds a chunk given twice for one query without a per-query set: in a run file each query's
+ * lines are normally contiguous, so marking each chunk with the number of the current block of
+ * lines detects a repeat in O(1) with two arrays. When a query's lines come back after another
+ * query's, the marks are not enough, and `needsFullCheck` asks for a sort-based check at the end.
+ */
+class DuplicateFinder {
+  private block = 0;
+  private current = -1;
+  private readonly finished = new Set<number>();
+  private readonly mark: Int32Array;
+  private readonly firstLine: Int32Array;
+  needsFullCheck = false;
+  constructor(maxChunkId: number) {
+    this.mark = new Int32Array(maxChunkId + 1);
+    this.firstLine = new Int32Array(maxChunkId + 1);
+  }
+  /** The line where this chunk was first given for this query, or 0. */
+  check(q: number, c: number, line: number): number {
+    if (q !== this.current) {
+      if (this.current >= 0) this.finished.add(this.current);
+      if (this.finished.has(q)) this.needsFullCheck = true;
+      this.current = q;
+      this.block++;
+    }
+    if (this.mark[c] === this.block) return this.firstLine[c];
+    this.mark[c] = this.block;
+    this.firstLine[c] = line;
+    return 0;
+  }
+}
+
+/** The sort-based check: every (query, chunk) pair given twice, at its later line. */
+function duplicatesBySorting(e: EntryColumns): { index: number; first: number }[] {
+  const order = new Uint32Array(e.length);
+  for (let i = 0; i < e.length; i++) order[i] = i;
+  order.sort((a, b) => e.query[a] - e.query[b] || e.chunk[a] - e.chunk[b] || e.line[a] - e.line[b]);
+  const out: { index: number; first: number }[] = [];
+  for (let k = 1; k < order.length; k++) {
+    const a = order[k - 1];
+    const b = order[k];
+    if (e.query[a] === e.query[b] && e.chunk[a] === e.chunk[b]) out.push({ index: b, first: e.line[a] });
+  }
+  return out.sort((x, y) => e.line[x.index] - e.line[y.index]);
 }
 
 /**
@@ -79,11 +128,11 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
     throw new AppError("conflict", `system "${system}" already has a run with different content (imported ${existing.createdAt.toISOString()}); use --replace to replace its entries`);
 
   const queries = await loadIdMap(db, "Query", projectId);
-  const chunks = await loadIdMap(db, "Chunk", projectId);
+  const queryNames = new Map([...queries].map(([e, id]) => [id, e]));
+  const chunks = await loadIdIndex(db, "Chunk", projectId);
   const errors = new ErrorList();
   const entries = new EntryColumns();
-  // A chunk may appear once per query: per query, chunk id → first line.
-  const seen = new Map<number, Map<number, number>>();
+  const dup = new DuplicateFinder(chunks.maxId);
   await forEachRunLine(
     path,
     (row) => {
@@ -97,23 +146,29 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
         errors.push({ file: name, line: row.line, field: "docid", message: `unknown chunk "${row.docid}"; expected the id of a chunk imported into this project` });
         return;
       }
-      let perQuery = seen.get(q);
-      if (!perQuery) seen.set(q, (perQuery = new Map()));
-      const first = perQuery.get(c);
-      if (first !== undefined) {
+      const first = dup.check(q, c, row.line);
+      if (first) {
         errors.push({ file: name, line: row.line, field: "docid", message: `docid "${row.docid}" appears twice for query "${row.qid}" (first on line ${first}); expected each chunk once per query` });
         return;
       }
-      perQuery.set(c, row.line);
-      entries.push(q, c, row.rank, row.score);
+      entries.push(q, c, row.rank, row.score, row.line);
     },
     errors.push,
     { checkDuplicates: false, file: name },
   );
+  if (dup.needsFullCheck) {
+    const chunkNames = new Map<number, string>();
+    const dups = duplicatesBySorting(entries);
+    if (dups.length) {
+      const wanted = new Set(dups.map((d) => entries.chunk[d.index]));
+      await forEachExternalId(db, "Chunk", projectId, (e, id) => wanted.has(id) && chunkNames.set(id, e));
+    }
+    for (const d of dups) {
+      const docid = chunkNames.get(entries.chunk[d.index]);
+      errors.push({ file: name, line: entries.line[d.index], field: "docid", message: `docid "${docid}" appears twice for query "${queryNames.get(entries.query[d.index])}" (first on line ${d.first}); expected each chunk once per query` });
+    }
+  }
   errors.throwIfAny();
-  seen.clear();
-  queries.clear();
-  chunks.clear();
 
   const total = entries.length;
   await bulkTransaction(db, async (tx) => {
@@ -130,6 +185,7 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
       runId = created[0].id;
     }
     const { query, chunk, rank, score } = entries;
+    const values: number[] = [runId, 0, 0, 0, 0]; // reused for every row
     await tx.insert(
       "RunEntry",
       [
@@ -140,7 +196,13 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
         { name: "score", type: "float" },
       ],
       total,
-      (i) => [runId, query[i], chunk[i], rank[i], score[i]],
+      (i) => {
+        values[1] = query[i];
+        values[2] = chunk[i];
+        values[3] = rank[i];
+        values[4] = score[i];
+        return values;
+      },
       (done) => opts.onProgress?.(done, total),
     );
     await insertImportRecord(tx, { projectId, kind: "run", fileName: name, sha256, rows: total });

@@ -1,0 +1,80 @@
+/**
+ * Import benchmark: a 1,000,000-line TREC run (../shared/bench/make_big_run.py: 500 queries ×
+ * 2,000 chunks) imported with `node bin/assessor.mjs import run …` as a whole process on a fresh
+ * SQLite database. Targets: ≥ 100,000 lines/s (wall time of the whole command, start-up, id
+ * maps, validation and the write included) and ≤ 400 MB peak RSS.
+ *
+ * Set-up (not measured): a project, 500 videos, the 500 queries q0…q499 and the 1,000,000 chunks
+ * d{q}_{j} the run names, written as JSONL into a temp dir and imported through the CLI.
+ * Peak RSS is the child's own `process.resourceUsage().maxRSS`, reported from its exit handler
+ * (a `--import` hook), so no external tool is needed.
+ *
+ * Run alone: `npx tsx scripts/bench/import.ts` (or `npm run bench -- import`).
+ */
+import { spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { once } from "node:events";
+
+const root = join(import.meta.dirname, "..", "..");
+const QUERIES = 500;
+const PER_QUERY = 2000;
+const LINES = QUERIES * PER_QUERY;
+const TARGET_RATE = 100_000;
+const TARGET_RSS_MB = 400;
+
+const RSS_HOOK = `data:text/javascript,${encodeURIComponent('process.on("exit",()=>process.stderr.write("\\nmaxrss_kb="+process.resourceUsage().maxRSS+"\\n"))')}`;
+
+function cli(args: string[], env: NodeJS.ProcessEnv): { code: number; stdout: string; stderr: string; seconds: number; maxRssMb: number } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ["--import", RSS_HOOK, join(root, "bin", "assessor.mjs"), ...args], { cwd: root, env, encoding: "utf8", maxBuffer: 1 << 26 });
+  const seconds = (performance.now() - t0) / 1000;
+  const kb = Number(/maxrss_kb=(\d+)/.exec(r.stderr)?.[1] ?? NaN);
+  if (r.status !== 0) throw new Error(`assessor ${args.join(" ")} failed (${r.status}): ${r.stderr.slice(0, 2000)}`);
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, seconds, maxRssMb: kb / 1024 };
+}
+
+async function writeLines(path: string, count: number, line: (i: number) => string): Promise<void> {
+  const ws = createWriteStream(path);
+  for (let i = 0; i < count; i++) if (!ws.write(line(i))) await once(ws, "drain");
+  ws.end();
+  await once(ws, "finish");
+}
+
+export async function bench(): Promise<{ name: string; target: string; measured: string; pass: boolean; command: string }[]> {
+  const dir = mkdtempSync(join(tmpdir(), "assessor-bench-import-"));
+  try {
+    const env = { ...process.env, DATABASE_URL: `file:${join(dir, "bench.db")}` };
+    const gen = spawnSync("python3", [join(root, "..", "shared", "bench", "make_big_run.py"), dir], { encoding: "utf8" });
+    if (gen.status !== 0 || !existsSync(join(dir, "big.run"))) throw new Error(`make_big_run.py failed: ${gen.stderr}`);
+    writeFileSync(join(dir, "videos.jsonl"), Array.from({ length: QUERIES }, (_, q) => JSON.stringify({ id: `v${q}`, title: `Video ${q}`, path: `media/v${q}.mp4`, duration: PER_QUERY * 30 }) + "\n").join(""));
+    writeFileSync(join(dir, "queries.jsonl"), Array.from({ length: QUERIES }, (_, q) => JSON.stringify({ id: `q${q}`, text: `question ${q}?` }) + "\n").join(""));
+    await writeLines(join(dir, "chunks.jsonl"), LINES, (i) => {
+      const q = Math.floor(i / PER_QUERY);
+      const j = i % PER_QUERY;
+      return `{"id":"d${q}_${j}","video":"v${q}","start":${j * 30},"end":${j * 30 + 30},"text":"chunk ${j} of video ${q}"}\n`;
+    });
+    cli(["project", "create", "bench"], env);
+    cli(["import", "videos", join(dir, "videos.jsonl")], env);
+    cli(["import", "queries", join(dir, "queries.jsonl")], env);
+    const chunks = cli(["import", "chunks", join(dir, "chunks.jsonl")], env);
+    const run = cli(["import", "run", "--system", "sysA", join(dir, "big.run")], env);
+    if (!/imported 1,000,000 run entries/.test(run.stdout)) throw new Error(`unexpected output: ${run.stdout}`);
+    const rate = LINES / run.seconds;
+    const again = cli(["import", "run", "--system", "sysA", join(dir, "big.run")], env);
+    const command = "npm run bench -- import  (node bin/assessor.mjs import run --system sysA big.run, SQLite)";
+    return [
+      { name: "import 1M-line TREC run: throughput", target: `≥ ${TARGET_RATE.toLocaleString("en-US")} lines/s`, measured: `${Math.round(rate).toLocaleString("en-US")} lines/s (${run.seconds.toFixed(1)} s whole process)`, pass: rate >= TARGET_RATE, command },
+      { name: "import 1M-line TREC run: peak memory", target: `≤ ${TARGET_RSS_MB} MB RSS`, measured: `${Math.round(run.maxRssMb)} MB RSS`, pass: run.maxRssMb <= TARGET_RSS_MB, command },
+      { name: "re-import the same run (no change)", target: "informational", measured: `${again.seconds.toFixed(1)} s`, pass: /unchanged/.test(again.stdout), command },
+      { name: "import 1M chunks JSONL (bench set-up)", target: "informational", measured: `${chunks.seconds.toFixed(1)} s, ${Math.round(chunks.maxRssMb)} MB RSS`, pass: true, command: "node bin/assessor.mjs import chunks chunks.jsonl" },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await bench()) console.log(`${row.pass ? "ok " : "NO "} ${row.name}: ${row.measured} (target ${row.target})`);
+}

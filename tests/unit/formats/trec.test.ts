@@ -120,6 +120,19 @@ describe("forEachRunLine", () => {
     expect(rows[260_000]).toEqual(expected[260_000]);
     expect(rows.at(-1)).toEqual({ qid: "q0", docid: "doc_299999", rank: 299999, score: 999 / 7, tag: "run_tag_name", line: 300_000 });
   });
+  it("splits on tabs, spaces and CRLF in both the ASCII and the UTF-8 paths", async () => {
+    const ascii = await collect("q1\tQ0\td1\t1\t0.5\tt\r\nq1  Q0 d2 2 0.4 t\r\n");
+    expect(ascii.errors).toEqual([]);
+    expect(ascii.rows.map((r) => [r.docid, r.score, r.tag, r.line])).toEqual([
+      ["d1", 0.5, "t", 1],
+      ["d2", 0.4, "t", 2],
+    ]);
+    const utf8 = await collect("q1\tQ0\tdé\t1\t0.5\tt\r\nq1  Q0 d2 2 0.4 t\r\n");
+    expect(utf8.rows.map((r) => [r.docid, r.score, r.tag, r.line])).toEqual([
+      ["dé", 0.5, "t", 1],
+      ["d2", 0.4, "t", 2],
+    ]);
+  });
   it("reports duplicates unless the caller checks them itself", async () => {
     const text = "q1 Q0 d1 1 1 t\nq1 Q0 d1 2 0.5 t";
     expect((await collect(text)).errors[0]).toMatchObject({ line: 2, field: "docid" });

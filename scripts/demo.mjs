@@ -55,8 +55,8 @@ function fail(message) {
   process.exit(1);
 }
 
-/** Runs `assessor ARGS…` (this checkout's CLI) and fails the demo with its message on error. */
-function assessor(args, { input, quiet = false } = {}) {
+/** Runs `assessor ARGS…` (this checkout's CLI); on error fails the demo with its message, unless check is false. */
+function assessor(args, { input, check = true } = {}) {
   const t0 = Date.now();
   const r = spawnSync(process.execPath, [join(root, "bin", "assessor.mjs"), ...args], {
     input,
@@ -65,11 +65,14 @@ function assessor(args, { input, quiet = false } = {}) {
     maxBuffer: 64 * 1024 * 1024,
   });
   if (r.error) fail(`could not run the CLI: ${r.error.message}`);
-  if (r.status !== 0) fail(`\`assessor ${args.join(" ")}\` failed (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
+  if (r.status !== 0) {
+    if (check) fail(`\`assessor ${args.join(" ")}\` failed (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
+    return r;
+  }
   const outLines = r.stdout.trim().split("\n").filter(Boolean);
-  const shown = outLines.length > 6 ? [...outLines.slice(0, 5), `… (${outLines.length - 5} more lines)`] : outLines;
-  if (!quiet) say(`  assessor ${args.join(" ")}  (${seconds(t0)})${shown.length ? `\n${shown.map((l) => `    ${l}`).join("\n")}` : ""}`);
-  return r.stdout;
+  const shown = outLines.length > 8 ? [...outLines.slice(0, 5), `… (${outLines.length - 5} more lines)`] : outLines;
+  say(`  assessor ${args.join(" ")}  (${seconds(t0)})${shown.length ? `\n${shown.map((l) => `    ${l}`).join("\n")}` : ""}`);
+  return r;
 }
 
 function step(title, fn) {
@@ -114,11 +117,12 @@ function prepareDatabase() {
     say(`  database from DATABASE_URL: ${url.replace(/\/\/[^@/]*@/, "//…@")}`);
   }
   assessor(["migrate"]);
-  const projects = assessor(["project", "list", "--json"], { quiet: true })
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l).name);
-  if (projects.includes(PROJECT)) fail(`this database already has a project named "${PROJECT}": point DATABASE_URL at a fresh database, or unset it to use a fresh data/assessor.db`);
+  const create = ["project", "create", PROJECT, "--pool-depth", String(POOL_DEPTH), "--annotators-per-item", String(PER_ITEM)];
+  const r = assessor(create, { check: false });
+  if (r.status !== 0) {
+    if (/already exists/.test(r.stderr)) fail(`this database already has a project named "${PROJECT}": point DATABASE_URL at a fresh database, or unset it to use a fresh data/assessor.db`);
+    fail(`\`assessor ${create.join(" ")}\` failed (exit ${r.status}):\n${r.stderr.trim()}`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,7 +134,6 @@ function createUsers() {
 
 function loadData() {
   const p = ["--project", PROJECT];
-  assessor(["project", "create", PROJECT, "--pool-depth", String(POOL_DEPTH), "--annotators-per-item", String(PER_ITEM)]);
   assessor(["import", "videos", ...p, "demo/videos.jsonl"]);
   for (const v of readJsonl("demo/videos.jsonl"))
     assessor(["import", "transcript", ...p, "--video", v.id, "--chunk-seconds", String(CHUNK_SECONDS), "--overlap-seconds", String(OVERLAP_SECONDS), `demo/transcripts/${v.id}.vtt`]);
@@ -142,7 +145,8 @@ function loadData() {
 function poolAndAssign() {
   const p = ["--project", PROJECT];
   assessor(["pool", ...p, "--depth", String(POOL_DEPTH)]);
-  assessor(["assign", ...p, "--per-item", String(PER_ITEM), "--annotators", annotators.join(",")]);
+  // A fixed seed: every demo gives each annotator the same order of items.
+  assessor(["assign", ...p, "--per-item", String(PER_ITEM), "--annotators", annotators.join(","), "--seed", "1"]);
   assessor(["status", ...p]);
 }
 
@@ -221,8 +225,8 @@ async function waitUntilUp(url) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {
-      const r = await fetch(`${url}/login`);
-      if (r.status < 500) return true;
+      const r = await fetch(`${url}/api/health`);
+      if (r.ok) return true;
     } catch {
       // not listening yet
     }
@@ -237,9 +241,9 @@ async function waitUntilUp(url) {
 say("Assessor demo");
 if (!existsSync(join(root, "node_modules"))) fail("node_modules is missing: run `npm ci` first");
 demoFilesPresent();
-step("Database", prepareDatabase);
+step(`Database and project "${PROJECT}"`, prepareDatabase);
 step("Users", createUsers);
-step(`Project "${PROJECT}": videos, transcripts, queries, runs, judge labels`, loadData);
+step("Videos, transcripts, queries, runs, judge labels", loadData);
 step(`Pool (depth ${POOL_DEPTH}) and assignment (${PER_ITEM} annotators per item)`, poolAndAssign);
 say(`\nDemo data loaded in ${seconds(started)}.`);
 

@@ -1,0 +1,184 @@
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { demoRunFiles } from "../../scripts/demo/make-runs.ts";
+
+/**
+ * `npm run demo` with DEMO_NO_SERVE=1 against a fresh test database (SQLite, or PostgreSQL with
+ * TEST_DATABASE_URL): everything the demo promises is in the database afterwards. Expected
+ * numbers come from the committed demo files, read here independently of the importers.
+ */
+const root = join(import.meta.dirname, "..", "..");
+const read = (path: string) => readFileSync(join(root, path), "utf8");
+const jsonl = <T>(path: string): T[] =>
+  read(path)
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+
+const USERS = [
+  { email: "lead@example.com", role: "lead", password: "demo-lead" },
+  { email: "adjudicator@example.com", role: "adjudicator", password: "demo-adjudicator" },
+  { email: "ann1@example.com", role: "annotator", password: "demo-ann1" },
+  { email: "ann2@example.com", role: "annotator", password: "demo-ann2" },
+];
+const SYSTEMS = ["bm25", "vector", "hybrid-rrf"];
+const POOL_DEPTH = 5;
+
+function runDemo(env: Record<string, string>): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
+    cwd: root,
+    env: { ...process.env, ...env, DEMO_NO_SERVE: "1" },
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+/**
+ * The pool the demo should build, derived from the run files alone: per query, the union of each
+ * run's first POOL_DEPTH lines in trec_eval's order (score descending, ties by docid descending).
+ */
+function expectedPool(): Set<string> {
+  const pool = new Set<string>();
+  for (const system of SYSTEMS) {
+    const byQuery = new Map<string, { docid: string; score: number }[]>();
+    for (const line of read(`demo/runs/${system}.trec`).split("\n").filter(Boolean)) {
+      const [qid, , docid, , score] = line.split(/\s+/);
+      byQuery.set(qid, [...(byQuery.get(qid) ?? []), { docid, score: Number(score) }]);
+    }
+    for (const [qid, rows] of byQuery) {
+      rows.sort((a, b) => b.score - a.score || (a.docid < b.docid ? 1 : -1));
+      for (const r of rows.slice(0, POOL_DEPTH)) pool.add(`${qid} ${r.docid}`);
+    }
+  }
+  return pool;
+}
+
+describe("the demo's committed files", () => {
+  it("match what scripts/demo/make-runs.ts makes from the transcripts with today's chunker", () => {
+    const { files } = demoRunFiles();
+    expect([...files.keys()].sort()).toEqual(["demo/judge.jsonl", "demo/runs/bm25.trec", "demo/runs/hybrid-rrf.trec", "demo/runs/vector.trec"]);
+    // A difference means the chunker or the inputs changed: run `npx tsx scripts/demo/make-runs.ts`.
+    for (const [path, content] of files) expect(content, path).toBe(read(path));
+  });
+
+  it("are small, and every video's media and transcript exist", () => {
+    const videos = jsonl<{ id: string; path: string; duration: number }>("demo/videos.jsonl");
+    expect(videos.map((v) => v.id)).toEqual(["bm25", "rrf", "ndcg"]);
+    let total = 0;
+    for (const v of videos) {
+      expect(existsSync(join(root, v.path)), v.path).toBe(true);
+      expect(existsSync(join(root, "demo", "transcripts", `${v.id}.vtt`))).toBe(true);
+      total += readFileSync(join(root, v.path)).length;
+      expect(v.duration).toBeGreaterThan(60);
+      expect(v.duration).toBeLessThan(95);
+    }
+    expect(total).toBeLessThan(4 * 1024 * 1024);
+  });
+});
+
+describe("npm run demo with DEMO_NO_SERVE=1", () => {
+  let testDb: TestDb;
+  let first: SpawnSyncReturns<string>;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    first = runDemo({ DATABASE_URL: testDb.url });
+  }, 300_000);
+
+  afterAll(async () => {
+    await testDb?.cleanup();
+  });
+
+  it("succeeds, says what it did, and prints the four logins with their passwords", () => {
+    expect(first.stderr + first.stdout).not.toMatch(/demo: .*failed/);
+    expect(first.status, first.stderr).toBe(0);
+    for (const u of USERS) expect(first.stdout).toMatch(new RegExp(`${u.role}\\s+${u.email.replace(".", "\\.")}\\s+password: ${u.password}`));
+    expect(first.stdout).toContain("DEMO_NO_SERVE=1: not starting the server");
+    expect(first.stdout).toMatch(/Demo data loaded in \d+\.\d s/);
+  });
+
+  it("creates the four users, whose printed passwords sign in", async () => {
+    const { getDb } = await import("../../lib/db/client.ts");
+    const { verifyCredentials } = await import("../../lib/users/users.ts");
+    const db = await getDb();
+    const users = await db.user.findMany({ orderBy: { email: "asc" }, select: { email: true, role: true, active: true } });
+    expect(users).toEqual([...USERS].sort((a, b) => a.email.localeCompare(b.email)).map((u) => ({ email: u.email, role: u.role, active: true })));
+    for (const u of USERS) expect((await verifyCredentials(db, u.email, u.password)).ok, u.email).toBe(true);
+  });
+
+  it("loads 3 videos, 16 chunks, 12 queries with tags and reference starts, 3 runs and the judge labels", async () => {
+    const { getDb } = await import("../../lib/db/client.ts");
+    const db = await getDb();
+    const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
+    expect(project.poolDepth).toBe(POOL_DEPTH);
+    expect(project.annotatorsPerItem).toBe(2);
+
+    const videos = await db.video.findMany({ where: { projectId: project.id }, orderBy: { externalId: "asc" } });
+    expect(videos.map((v) => [v.externalId, v.path])).toEqual([
+      ["bm25", "demo/media/bm25.mp4"],
+      ["ndcg", "demo/media/ndcg.mp4"],
+      ["rrf", "demo/media/rrf.mp4"],
+    ]);
+
+    // 20 s windows every 15 s up to each transcript's last cue start (87.0, 68.7, 68.2 s):
+    // 6 + 5 + 5 windows, none empty.
+    const chunks = await db.chunk.findMany({ where: { projectId: project.id }, select: { externalId: true } });
+    expect(chunks).toHaveLength(16);
+    const chunkIds = new Set(chunks.map((c) => c.externalId));
+    expect(chunkIds.has("bm25_0-21009")).toBe(true);
+
+    const queries = await db.query.findMany({ where: { projectId: project.id }, include: { tags: true, referenceVideo: true }, orderBy: { externalId: "asc" } });
+    const fileQueries = jsonl<{ id: string; start: number; video: string; tags: string[] }>("demo/queries.jsonl");
+    expect(queries).toHaveLength(12);
+    expect(queries.map((q) => [q.externalId, q.referenceStartSeconds, q.referenceVideo?.externalId, q.tags.map((t) => t.tag).sort()])).toEqual(
+      fileQueries.map((q) => [q.id, q.start, q.video, [...q.tags].sort()]),
+    );
+    expect(queries.filter((q) => q.tags.some((t) => t.tag === "named-entity")).map((q) => q.externalId)).toEqual(["q01", "q02", "q08", "q11"]);
+
+    const runs = await db.run.findMany({ where: { projectId: project.id }, include: { _count: { select: { entries: true } } }, orderBy: { system: "asc" } });
+    expect(runs.map((r) => [r.system, r._count.entries])).toEqual(
+      [...SYSTEMS].sort().map((s) => [s, read(`demo/runs/${s}.trec`).split("\n").filter(Boolean).length]),
+    );
+
+    const judge = await db.judgeLabel.findMany({ where: { projectId: project.id } });
+    expect(judge).toHaveLength(jsonl("demo/judge.jsonl").length);
+    expect(new Set(judge.map((j) => j.judge))).toEqual(new Set(["gpt-judge"]));
+    expect(judge.every((j) => (j.rationale ?? "").length > 10)).toBe(true);
+  });
+
+  it("builds the pool from every run's top 5 and gives each item to both annotators", async () => {
+    const { getDb } = await import("../../lib/db/client.ts");
+    const db = await getDb();
+    const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
+    const items = await db.poolItem.findMany({
+      where: { projectId: project.id },
+      include: { query: true, chunk: true, assignments: { include: { user: true } } },
+    });
+    const expected = expectedPool();
+    expect(items.length).toBeGreaterThan(0);
+    expect(new Set(items.map((i) => `${i.query.externalId} ${i.chunk.externalId}`))).toEqual(expected);
+    for (const item of items) expect(item.assignments.map((a) => a.user.email).sort()).toEqual(["ann1@example.com", "ann2@example.com"]);
+    // Every pooled pair has a judge label (the judge graded each run's top 10).
+    const judged = new Set((await db.judgeLabel.findMany({ where: { projectId: project.id }, include: { query: true, chunk: true } })).map((j) => `${j.query.externalId} ${j.chunk.externalId}`));
+    expect([...expected].filter((p) => !judged.has(p))).toEqual([]);
+  });
+
+  it("refuses to load twice into a database that already has the demo project, and writes nothing", async () => {
+    const { getDb, closeDb } = await import("../../lib/db/client.ts");
+    const counts = async () => {
+      const db = await getDb();
+      return [await db.user.count(), await db.project.count(), await db.poolItem.count(), await db.assignment.count()];
+    };
+    const before = await counts();
+    // Closed first: while another process has the SQLite file open in WAL mode, the CLI's
+    // migration step cannot take its lock (reported; not what this test is about).
+    await closeDb();
+    const again = runDemo({ DATABASE_URL: testDb.url });
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toContain('already has a project named "demo"');
+    expect(await counts()).toEqual(before);
+  }, 120_000);
+});

@@ -20,7 +20,12 @@ export const emptyFile = (file: string, expected: string): LocatedError => ({ fi
 
 /** One located error per zod issue; the field is the issue's path (e.g. "tags.2"). */
 export function zodErrors(file: string, line: number, error: z.ZodError): LocatedError[] {
-  return error.issues.map((i) => ({ file, line, ...(i.path.length ? { field: i.path.map(String).join(".") } : {}), message: i.message }));
+  return error.issues.flatMap((i): LocatedError[] => {
+    const at = i.path.map(String);
+    if (i.code === "unrecognized_keys")
+      return i.keys.map((k) => ({ file, line, field: [...at, k].join("."), message: `unknown field "${k}" (misspelt?); expected only the documented fields` }));
+    return [{ file, line, ...(at.length ? { field: at.join(".") } : {}), message: i.message }];
+  });
 }
 
 /** Lines of a text with their 1-based numbers ("\r\n" and "\n" both end a line). */

@@ -10,6 +10,7 @@ import type { ChunkTime, ReferenceStart } from "../../lib/stats/measures/start-e
 import { parseChunkTimes, parseReferenceStarts } from "../../lib/stats/start-inputs.ts";
 import { bootstrapMeanCI, DEFAULT_RESAMPLES, DEFAULT_SEED, type Interval } from "../../lib/stats/bootstrap.ts";
 import { pairedRandomizationTest } from "../../lib/stats/paired.ts";
+import { queriesForHalfWidth, sampleSd } from "../../lib/stats/sample-size.ts";
 
 /**
  * `assessor eval QRELS RUN...`: trec_eval-compatible evaluation of TREC runs on plain files (no
@@ -31,6 +32,7 @@ type EvalOpts = {
   chunks?: string;
   clip?: boolean;
   bootstrap: number;
+  halfWidth?: number;
   trials: number;
   seed: number;
 };
@@ -223,7 +225,8 @@ function analyse(runs: RunEval[], opts: EvalOpts) {
     const perRun = runs.map(({ result }) => {
       const vals = result.values[c].filter((v): v is number => v !== null);
       const ci: Interval | null = col.summary === "mean" && opts.bootstrap > 0 ? bootstrapMeanCI(vals, { resamples: opts.bootstrap, seed: opts.seed }) : null;
-      return { value: result.summary[c], ci, n: vals.length };
+      const needed = opts.halfWidth && col.summary === "mean" ? queriesForHalfWidth(sampleSd(vals), opts.halfWidth) : null;
+      return { value: result.summary[c], ci, n: vals.length, needed: needed !== null && Number.isFinite(needed) ? needed : null };
     });
     const base = byQuery(runs[0].result, c);
     const comparisons: (Comparison | null)[] = runs.map(({ result }, k) => {
@@ -260,6 +263,7 @@ function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
         missing_from_run: { count: result.missingFromRun.length, handling: opts.c ? "scored_zero" : "excluded", queries: result.missingFromRun },
         ignored_queries: result.ignoredQueries,
         measures: Object.fromEntries(analysis.map((a) => [a.column.name, round(a.perRun[k].value)])),
+        ...(opts.halfWidth ? { queries_needed: { half_width: opts.halfWidth, level: 0.95, by_measure: Object.fromEntries(analysis.filter((a) => a.column.summary === "mean").map((a) => [a.column.name, a.perRun[k].needed])) } } : {}),
         ci: Object.fromEntries(analysis.filter((a) => a.perRun[k].ci).map((a) => [a.column.name, { low: round(a.perRun[k].ci?.low ?? null), high: round(a.perRun[k].ci?.high ?? null) }])),
         ...(k > 0
           ? {
@@ -293,6 +297,7 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
         if (r.ci) cell += ` [${r.ci.low.toFixed(d)}, ${r.ci.high.toFixed(d)}]`;
         const cmp = a.comparisons[k];
         if (cmp) cell += ` (${cmp.meanDiff >= 0 ? "+" : ""}${cmp.meanDiff.toFixed(d)}, p=${cmp.p.toFixed(d)})`;
+        if (r.needed !== null) cell += ` n≥${r.needed}`;
         return cell;
       }),
     ]);
@@ -301,11 +306,18 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
   const fmtRow = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
   const out = [fmtRow(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmtRow)];
   if (opts.bootstrap > 0) out.push("", `[low, high]: 95% bootstrap percentile interval over queries (${opts.bootstrap} resamples, seed ${opts.seed}).`);
+  if (opts.halfWidth) out.push(`n≥N: queries a 95% CI of the mean needs for a half-width of ±${opts.halfWidth} (normal approximation with the observed per-query sd).`);
   if (runs.length > 1) out.push(`(Δ, p): mean difference from the first run on the queries both evaluate, two-sided paired randomization test (${opts.trials} trials).`);
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------
+
+const positiveNumber = (v: string) => {
+  const x = Number(v);
+  if (!(x > 0)) throw new Error(`--half-width must be a positive number, got "${v}"`);
+  return x;
+};
 
 const int = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v)) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
@@ -330,6 +342,7 @@ export function registerEval(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (table/json; 0 = none)", int("--bootstrap"), DEFAULT_RESAMPLES)
     .option("--trials <n>", "randomization test trials", int("--trials"), 10000)
     .option("--seed <s>", "seed for resampling", int("--seed"), DEFAULT_SEED)
+    .option("--half-width <h>", "also report how many queries a 95% CI of each mean needs to reach ± h (table/json)", positiveNumber)
     .action(async (qrelsPath: string, runPaths: string[], opts: EvalOpts) => {
       let parsed: ReturnType<typeof parseMeasures>;
       try {

@@ -102,6 +102,10 @@ describe("assessor eval", () => {
     expect(out.runs[1].vs_first.map.mean_diff).toBeCloseTo(2 / 3 - 0.092593, 5);
     expect(out.runs[0].ci.map.low).toBeLessThanOrEqual(out.runs[0].measures.map);
     expect(out.runs[0].missing_from_run).toEqual({ count: 1, handling: "scored_zero", queries: ["q3"] });
+    // Queries needed for ±0.1: runB's per-query AP with -c is 1, 0, 1 (sd = 0.57735):
+    // (1.959964 · 0.57735 / 0.1)² = 128.05 → 129.
+    const h = JSON.parse(runCli(["eval", "--format", "json", "-c", "--half-width", "0.1", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]).stdout);
+    expect(h.runs[1].queries_needed).toEqual({ half_width: 0.1, level: 0.95, by_measure: { map: 129 } });
   });
   it("exit 1 naming file and line for bad input; exit 2 for usage errors", () => {
     const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));

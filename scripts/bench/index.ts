@@ -5,13 +5,16 @@
  * to bench-results/latest.md. Names select modules by file name without `.ts`
  * (`npm run bench -- stats pooling`).
  *
- * A module that throws, or returns something that is not a list of rows, becomes a failed row
- * naming the module and the error; the other modules still run. Exit code: 0 when every module
- * ran (a missed target is a "no" in the table, not a crash), 1 when a module failed to run,
- * 2 for an unknown module name.
+ * Each module runs in a child process of its own: no database client, environment change or heap
+ * growth of one module reaches the next, and a module that crashes its process (or calls
+ * process.exit) cannot take the table with it. A module that throws, exits early, or returns
+ * something that is not a list of rows becomes a failed row naming the module and the error;
+ * the other modules still run. Exit code: 0 when every module ran (a missed target is a "no" in
+ * the table, not a crash), 1 when a module failed to run, 2 for an unknown module name.
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -49,15 +52,17 @@ function errorText(e: unknown): string {
   return text.split("\n")[0].slice(0, 300);
 }
 
+const failedRow = (module: string, message: string): TBenchRow => ({
+  name: `${module} (module failed)`,
+  target: "runs",
+  measured: `error: ${message}`,
+  pass: false,
+  command: `npm run bench -- ${module}`,
+});
+
+/** Imports one module and runs its bench() in this process. */
 export async function runModule(module: string, dir = benchDir): Promise<ModuleResult> {
   const t0 = performance.now();
-  const failedRow = (message: string): TBenchRow => ({
-    name: `${module} (module failed)`,
-    target: "runs",
-    measured: `error: ${message}`,
-    pass: false,
-    command: `npm run bench -- ${module}`,
-  });
   try {
     const mod: unknown = await import(pathToFileURL(join(dir, `${module}.ts`)).href);
     const fn = typeof mod === "object" && mod !== null && "bench" in mod ? mod.bench : undefined;
@@ -68,7 +73,26 @@ export async function runModule(module: string, dir = benchDir): Promise<ModuleR
     if (parsed.data.length === 0) throw new Error("bench() returned no rows");
     return { module, seconds: (performance.now() - t0) / 1000, rows: parsed.data, failed: false };
   } catch (e) {
-    return { module, seconds: (performance.now() - t0) / 1000, rows: [failedRow(errorText(e))], failed: true };
+    return { module, seconds: (performance.now() - t0) / 1000, rows: [failedRow(module, errorText(e))], failed: true };
+  }
+}
+
+/** Runs one module in a child process (its output goes to stderr) and reads back its rows. */
+export function runModuleIsolated(module: string, dir = benchDir): ModuleResult {
+  const t0 = performance.now();
+  const tmp = mkdtempSync(join(tmpdir(), "assessor-bench-"));
+  const resultFile = join(tmp, "result.json");
+  try {
+    const r = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), import.meta.filename, "--child", module, "--dir", dir, "--result", resultFile], {
+      cwd: root,
+      stdio: ["ignore", 2, 2], // the module's own output to stderr: stdout carries only the table
+      env: process.env,
+    });
+    if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, "utf8")) as ModuleResult;
+    const how = r.error ? r.error.message : r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`;
+    return { module, seconds: (performance.now() - t0) / 1000, rows: [failedRow(module, `the module's process ended before returning rows (${how})`)], failed: true };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -94,6 +118,12 @@ export function renderReport(results: ModuleResult[], when = new Date()): string
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "--child") {
+    const [, module, , dir, , resultFile] = argv;
+    const result = await runModule(module, dir);
+    writeFileSync(resultFile, JSON.stringify(result));
+    return 0;
+  }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(`usage: npm run bench [-- MODULE...]\nmodules: ${benchModules().join(", ") || "(none)"}\n`);
     return 0;
@@ -111,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
   const results: ModuleResult[] = [];
   for (const module of selected) {
     process.stderr.write(`bench: ${module} …\n`);
-    const r = await runModule(module);
+    const r = runModuleIsolated(module);
     process.stderr.write(`bench: ${module} ${r.failed ? "FAILED" : "done"} in ${r.seconds.toFixed(1)} s${r.failed ? `: ${r.rows[0].measured}` : ""}\n`);
     results.push(r);
   }
@@ -124,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
   return results.some((r) => r.failed) ? 1 : 0;
 }
 
-if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith("scripts/bench/index.ts")) {
+if (import.meta.filename === process.argv[1]) {
   // Modules may leave handles open (database pools, timers): exit once the report is written.
   process.exit(await main(process.argv.slice(2)));
 }

@@ -18,6 +18,9 @@ import { evaluatedOrder } from "./order.ts";
 import { emptyRanking, UNJUDGED, type RankedQuery } from "./measures/types.ts";
 import type { EvalContext, MeasureColumn, QueryCache } from "./measures/index.ts";
 
+/** Byte order of query ids, as trec_eval's strcmp: the order of per-query output. */
+export const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** qid → docid → grade. */
 export type Judgements = Map<string, Map<string, number>>;
 
@@ -121,8 +124,6 @@ export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<strin
   const numQ = inRun.filter(Boolean).length;
   return { columns, queries, values, inRun, summary, numQ, averagedOver: queries.length, missingFromRun, ignoredQueries: [], complete };
 }
-
-export const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Mean (or sum) over the non-null values; null when there is none. */
 export function summarise(values: readonly (number | null)[], kind: "mean" | "sum"): number | null {

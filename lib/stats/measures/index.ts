@@ -96,10 +96,10 @@ export class MeasureSpecError extends Error {
 }
 
 /**
- * Turns `-m` values into columns in output order. Each value is `name` or `name.k1,k2,…` (several
- * values may also be comma-joined as trec_eval does not allow, but `-m P.5 -m P.10` merges).
- * `num_q` is accepted and printed by the caller. Unknown names and bad cutoffs throw
- * MeasureSpecError (a usage error).
+ * Turns `-m` values into columns in output order. Each value is `name` (default cutoffs, as
+ * trec_eval) or `name.k1,k2,…`; cutoffs are sorted and de-duplicated, and `-m P.5 -m P.10` merges
+ * into P_5 and P_10. `num_q` is accepted and printed by the caller. Unknown names and bad cutoffs
+ * throw MeasureSpecError (a usage error).
  */
 export function parseMeasures(specs: readonly string[]): { columns: MeasureColumn[]; numQ: boolean; startError: boolean } {
   const wanted = new Map<string, Set<number>>();

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { runCli } from "../helpers/cli.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { createUser, listUsers, setActive, setPassword, verifyCredentials } from "../../lib/users/users.ts";
+
+let t: TestDb;
+let db: Db;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  db = await (await import("../../lib/db/client.ts")).getDb();
+});
+afterAll(async () => t.cleanup());
+
+describe("lib/users", () => {
+  it("creates a user with an argon2id hash and checks credentials; email is case-insensitive", async () => {
+    const u = await createUser(db, { email: " Lee@Example.org ", name: "Lee", role: "lead", password: "correct horse" });
+    expect(u).toMatchObject({ email: "lee@example.org", name: "Lee", role: "lead", active: true });
+    expect(u).not.toHaveProperty("passwordHash");
+    const stored = await db.user.findUniqueOrThrow({ where: { id: u.id }, select: { passwordHash: true } });
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$v=19\$/);
+    expect(await verifyCredentials(db, "LEE@example.org", "correct horse")).toEqual({ ok: true, user: { id: u.id, email: "lee@example.org", name: "Lee", role: "lead" } });
+    expect(await verifyCredentials(db, "lee@example.org", "wrong horse")).toEqual({ ok: false, reason: "invalid" });
+    expect(await verifyCredentials(db, "nobody@example.org", "correct horse")).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("refuses bad input and duplicates", async () => {
+    await expect(createUser(db, { email: "not-an-email", name: "X", role: "annotator", password: "long enough" })).rejects.toMatchObject({ code: "bad_input", message: "email: expected an email address such as ann@example.org" });
+    await expect(createUser(db, { email: "short@example.org", name: "X", role: "annotator", password: "short" })).rejects.toMatchObject({ code: "bad_input", message: "password: a password needs at least 8 characters" });
+    await expect(createUser(db, { email: "LEE@example.org", name: "Again", role: "annotator", password: "long enough" })).rejects.toMatchObject({ code: "conflict", message: "a user with email lee@example.org already exists" });
+  });
+
+  it("deactivated users cannot sign in; reactivation and a new password work", async () => {
+    const u = await createUser(db, { email: "dee@example.org", name: "Dee", role: "annotator", password: "first password" });
+    await setActive(db, { email: "dee@example.org" }, false);
+    expect(await verifyCredentials(db, "dee@example.org", "first password")).toEqual({ ok: false, reason: "inactive" });
+    // A wrong password on a deactivated account says "invalid", not "inactive": nothing leaks.
+    expect(await verifyCredentials(db, "dee@example.org", "guess")).toEqual({ ok: false, reason: "invalid" });
+    await setActive(db, { id: u.id }, true);
+    await setPassword(db, { email: "dee@example.org" }, "second password");
+    expect((await verifyCredentials(db, "dee@example.org", "first password")).ok).toBe(false);
+    expect((await verifyCredentials(db, "dee@example.org", "second password")).ok).toBe(true);
+    await expect(setActive(db, { email: "ghost@example.org" }, false)).rejects.toMatchObject({ code: "not_found", message: "no user ghost@example.org" });
+    expect((await listUsers(db, { role: "annotator" })).map((x) => x.email)).toContain("dee@example.org");
+  });
+});
+
+describe("assessor user …", () => {
+  it("adds with a password from stdin, or prints a generated one once", async () => {
+    const a = runCli(["user", "add", "--email", "ann@example.org", "--name", "Ann", "--role", "annotator", "--password-stdin"], { input: "from stdin 123\n" });
+    expect(a).toMatchObject({ code: 0, stdout: "added annotator ann@example.org (Ann)\n" });
+    expect((await verifyCredentials(db, "ann@example.org", "from stdin 123")).ok).toBe(true);
+
+    const b = runCli(["user", "add", "--email", "bob@example.org", "--name", "Bob", "--role", "adjudicator"]);
+    expect(b.code).toBe(0);
+    const printed = /^password: (\S+) /m.exec(b.stdout)?.[1];
+    expect(printed).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect((await verifyCredentials(db, "bob@example.org", printed!)).ok).toBe(true);
+
+    const dup = runCli(["user", "add", "--email", "ann@example.org", "--name", "Ann", "--role", "annotator", "--password-stdin"], { input: "whatever 123" });
+    expect(dup).toMatchObject({ code: 1, stderr: "error: a user with email ann@example.org already exists\n" });
+    const badRole = runCli(["user", "add", "--email", "c@example.org", "--name", "C", "--role", "boss"]);
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain("Allowed choices are lead, adjudicator, annotator");
+  });
+
+  it("lists, deactivates and resets passwords", async () => {
+    const list = runCli(["user", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("ann@example.org\tAnn\tannotator\tactive\n");
+    expect(runCli(["user", "deactivate", "ann@example.org"])).toMatchObject({ code: 0, stdout: "deactivated ann@example.org\n" });
+    expect(runCli(["user", "list"]).stdout).toContain("ann@example.org\tAnn\tannotator\tdeactivated\n");
+    expect(await verifyCredentials(db, "ann@example.org", "from stdin 123")).toEqual({ ok: false, reason: "inactive" });
+    expect(runCli(["user", "reset-password", "bob@example.org", "--password-stdin"], { input: "brand new pass" }).code).toBe(0);
+    expect((await verifyCredentials(db, "bob@example.org", "brand new pass")).ok).toBe(true);
+    expect(runCli(["user", "deactivate", "ghost@example.org"])).toMatchObject({ code: 1, stderr: "error: no user ghost@example.org\n" });
+  });
+});

@@ -86,7 +86,7 @@ const FAMILIES: Family[] = [
 export const MEASURE_NAMES = FAMILIES.map((f) => f.name);
 
 /** Measures when no -m is given. */
-export const DEFAULT_MEASURES = ["num_ret", "num_rel", "num_rel_ret", "map", "recip_rank", "P.5,10", "recall.5,10,100", "ndcg", "ndcg_cut.5,10", "ndcg_exp_cut.5,10", "judged.10"];
+export const DEFAULT_MEASURES = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "recip_rank", "P.5,10", "recall.5,10,100", "ndcg", "ndcg_cut.5,10", "ndcg_exp_cut.5,10", "judged.10"];
 
 export class MeasureSpecError extends Error {
   constructor(message: string) {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useProgress } from "@/lib/query/lead";
+import { useInvalidateProject, useProgress } from "@/lib/query/lead";
 import { Button, ErrorBox, Section } from "./ui";
 
 function mss(seconds: number): string {
@@ -10,6 +10,7 @@ function mss(seconds: number): string {
 
 export function ProgressTable({ projectId }: { projectId: number }) {
   const progress = useProgress(projectId);
+  const refresh = useInvalidateProject(projectId);
   return (
     <Section title="Progress per annotator" id="progress" description="Items judged of those assigned; median time per item from the annotate page's timer.">
       <ErrorBox error={progress.error} />
@@ -39,8 +40,8 @@ export function ProgressTable({ projectId }: { projectId: number }) {
           </tbody>
         </table>
       ) : null}
-      <Button variant="secondary" className="mt-3" onClick={() => progress.refetch()}>
-        Refresh progress
+      <Button variant="secondary" className="mt-3" onClick={() => void refresh()}>
+        Refresh progress and status
       </Button>
     </Section>
   );

@@ -137,16 +137,51 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
     await submitJudgement(db, ann.id, { poolItemId: await item("q2", "c3"), grade: 0, startSeconds: null, timeSpentMs: 10000, idempotencyKey: "e2e-ann-2" });
 
     const progress = page.getByRole("region", { name: "Progress per annotator" });
-    await progress.getByRole("button", { name: "Refresh progress" }).click();
+    await progress.getByRole("button", { name: "Refresh progress and status" }).click();
     // Medians by hand: Ann (4 s + 10 s) / 2 = 7 s → 0:07; Bob 6 s → 0:06.
     await expect.poll(() => progress.locator("tbody tr").allInnerTexts()).toEqual(["Ann ann@example.org\t2\t4\t0:07", "Bob bob@example.org\t1\t4\t0:06"]);
+
+    // The status counts follow: q1/c3 agreed, the other three still assigned.
+    await expect.poll(() => page.locator('[data-stage="agreed"]').textContent()).toBe("1");
+    expect(await page.locator('[data-stage="assigned"]').textContent()).toBe("3");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download qrels" }).click()]);
     expect(download.suggestedFilename()).toBe("Demo.qrels");
     // Imported q1/c1 (3) and q2/c4 (1), plus the agreed q1/c3 (2), in (query, chunk) order.
     expect(readFileSync(await download.path(), "utf8")).toBe("q1 0 c1 3\nq1 0 c3 2\nq2 0 c4 1\n");
 
+    const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download labels (CSV)" }).click()]);
+    expect(csv.suggestedFilename()).toBe("Demo.labels.csv");
+    const csvLines = readFileSync(await csv.path(), "utf8").trimEnd().split("\n");
+    expect(csvLines[0]).toMatch(/^# label_set_version sha256=[0-9a-f]{64} created_at=\S+ labels=3 project=Demo$/);
+    expect(csvLines.slice(1)).toEqual(["query,chunk,grade,start,status,annotators,source", "q1,c1,3,,imported,0,prior study", "q1,c3,2,20,agreed,2,", "q2,c4,1,,imported,0,prior study"]);
+
+    const [jsonl] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download labels (JSONL)" }).click()]);
+    const jsonLines = readFileSync(await jsonl.path(), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(jsonLines).toHaveLength(4);
+    expect(jsonLines[2]).toEqual({ query: "q1", chunk: "c3", grade: 2, start: 20, status: "agreed", annotators: 2, source: null });
+
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "lead-project.png"), fullPage: true });
+  });
+
+  it("shows a progress bar while a large file uploads", async () => {
+    // ~4 MB of run lines naming an unknown chunk, sent at 1 MB/s: the bar is visible for seconds.
+    const big = Array.from({ length: 100_000 }, (_, i) => `q1 Q0 nochunk${i} ${i + 1} ${1 - i / 1e6} C`).join("\n") + "\n";
+    writeFileSync(join(dir, "big.run"), big);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_000_000 });
+    const form = page.getByRole("form", { name: "Import run" });
+    await form.getByLabel(/file$/).setInputFiles(join(dir, "big.run"));
+    await form.getByLabel("System name", { exact: true }).fill("C");
+    await form.getByRole("button", { name: /^Upload/ }).click();
+    const bar = form.getByRole("progressbar", { name: "Uploading run" });
+    await bar.waitFor();
+    await expect.poll(async () => Number(await bar.evaluate((el) => (el as HTMLProgressElement).value)), { timeout: 20_000 }).toBeGreaterThan(0);
+    await form.getByRole("alert").waitFor({ timeout: 120_000 });
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    expect(await form.getByRole("alert").textContent()).toContain("big.run:1: ");
+    expect(await db.run.count({ where: { system: "C" } })).toBe(0);
   });
 });

@@ -157,10 +157,11 @@ export function registerImport(program: Command): void {
     .description("import existing human labels as reference labels: TREC qrels (qid 0 docid grade) or JSONL (query, chunk, grade 0-3, start)")
     .argument("<file>", "a qrels or .jsonl file")
     .requiredOption("--source <name>", "where these labels come from")
+    .option("--clip", "map qrels grades outside 0-3 into 0-3 instead of refusing the file")
     .addOption(projectOption())
-    .action(async (file: string, o: { project?: string; source: string }) => {
+    .action(async (file: string, o: { project?: string; source: string; clip?: boolean }) => {
       const { importReferenceLabels } = await lib();
-      await run(o.project, (db, id, po) => importReferenceLabels(db, id, file, { ...po, source: o.source }), counts(`reference labels (source ${o.source})`));
+      await run(o.project, (db, id, po) => importReferenceLabels(db, id, file, { ...po, source: o.source, clip: o.clip }), counts(`reference labels (source ${o.source})`));
     });
 
   imp
@@ -168,9 +169,10 @@ export function registerImport(program: Command): void {
     .description("import LLM-judge labels: TREC qrels (qid 0 docid grade) or JSONL (query, chunk, grade 0-3, rationale)")
     .argument("<file>", "a qrels or .jsonl file")
     .requiredOption("--judge <name>", "the judge's name (model and prompt)")
+    .option("--clip", "map qrels grades outside 0-3 into 0-3 instead of refusing the file")
     .addOption(projectOption())
-    .action(async (file: string, o: { project?: string; judge: string }) => {
+    .action(async (file: string, o: { project?: string; judge: string; clip?: boolean }) => {
       const { importJudgeLabels } = await lib();
-      await run(o.project, (db, id, po) => importJudgeLabels(db, id, file, { ...po, judge: o.judge }), counts(`judge labels (judge ${o.judge})`));
+      await run(o.project, (db, id, po) => importJudgeLabels(db, id, file, { ...po, judge: o.judge, clip: o.clip }), counts(`judge labels (judge ${o.judge})`));
     });
 }

@@ -9,12 +9,13 @@ import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
  * Existing human labels (reference labels, by source) and LLM-judge labels (by judge), from TREC
  * qrels (`qid iter docid grade`) or JSONL. Each (query, chunk) appears once per file; both must
  * be imported already. New and changed labels are written with a LabelEvent each; identical
- * ones are left alone, so importing a file twice changes nothing the second time.
+ * ones are left alone, so importing a file twice changes nothing the second time. `clip` maps qrels
+ * grades outside 0–3 into that range (TREC collections with grade 4 or −1) instead of refusing them.
  */
 type LabelRow = { qid: string; docid: string; grade: number; start: number | null; rationale: string | null; line: number; jsonl: boolean };
 type Resolved = LabelRow & { queryId: number; chunkId: number };
 
-async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buffer, kind: "labels" | "judge"): Promise<Resolved[]> {
+async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buffer, kind: "labels" | "judge", clip: boolean): Promise<Resolved[]> {
   const errors = new ErrorList();
   const ext = fileKind(name);
   const jsonl = ext === "jsonl" || ext === "json" || (ext !== "qrels" && ext !== "txt" && firstChar(bytes) === "{");
@@ -35,7 +36,7 @@ async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buf
       rows.push({ qid: r.query, docid: r.chunk, grade: r.grade, start: "start" in r ? (r.start ?? null) : null, rationale: "rationale" in r ? (r.rationale ?? null) : null, line: r.line, jsonl: true });
     }
   } else {
-    const parsed = parseQrels(bytes, name);
+    const parsed = parseQrels(bytes, name, { clip });
     errors.push(...parsed.errors);
     for (const r of parsed.rows) rows.push({ ...r, start: null, rationale: null, jsonl: false });
   }
@@ -58,10 +59,10 @@ async function poolItemIds(db: Db, projectId: number): Promise<Map<string, strin
   return new Map(items.map((p) => [`${p.queryId}:${p.chunkId}`, p.id]));
 }
 
-export async function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string }): Promise<ImportResult> {
+export async function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean }): Promise<ImportResult> {
   const creates: Prisma.ReferenceLabelCreateManyInput[] = [];
   const { name, bytes, sha256 } = await readInput(input);
-  const rows = await readLabelRows(db, projectId, name, bytes, "labels");
+  const rows = await readLabelRows(db, projectId, name, bytes, "labels", opts.clip ?? false);
   const existing = new Map((await db.referenceLabel.findMany({ where: { projectId, source: opts.source } })).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
   const pool = await poolItemIds(db, projectId);
   let created = 0;
@@ -96,10 +97,10 @@ export async function importReferenceLabels(db: Db, projectId: number, input: Im
   return { kind: "labels", file: name, sha256, rows: rows.length, created, updated, unchanged: rows.length - created - updated };
 }
 
-export async function importJudgeLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { judge: string }): Promise<ImportResult> {
+export async function importJudgeLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { judge: string; clip?: boolean }): Promise<ImportResult> {
   const creates: Prisma.JudgeLabelCreateManyInput[] = [];
   const { name, bytes, sha256 } = await readInput(input);
-  const rows = await readLabelRows(db, projectId, name, bytes, "judge");
+  const rows = await readLabelRows(db, projectId, name, bytes, "judge", opts.clip ?? false);
   const existing = new Map((await db.judgeLabel.findMany({ where: { projectId, judge: opts.judge } })).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
   const pool = await poolItemIds(db, projectId);
   let created = 0;

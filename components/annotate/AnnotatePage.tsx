@@ -25,6 +25,7 @@ function flatten(queue: TAnnotatorQueue | undefined): TFlat[] {
 }
 
 const AUTO_ADVANCE_KEY = "assessor.autoAdvance";
+const PREFETCH_AHEAD = 5;
 
 /** /annotate: the annotator's queue, one item at a time, keyboard first (keys: useGradingKeys). */
 export function AnnotatePage({ userId }: { userId: string }) {
@@ -48,10 +49,12 @@ export function AnnotatePage({ userId }: { userId: string }) {
   const item = useAnnotatorItem(activeId);
   const next = useQuery({ queryKey: annotateKeys.item(nextId ?? ""), queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`), enabled: nextId !== null, staleTime: Infinity });
 
+  // The next few items are loaded ahead (their data stays cached), so moving on needs no network
+  // and a short loss of connection does not stop the work.
   useEffect(() => {
     shownAt.current = performance.now();
-    const after = pos >= 0 && pos + 2 < flat.length ? flat[pos + 2].id : null;
-    if (after) void prefetchItem(qc, after);
+    if (pos < 0) return;
+    for (const f of flat.slice(pos + 2, pos + 1 + PREFETCH_AHEAD)) void prefetchItem(qc, f.id);
   }, [activeId, pos, flat, qc]);
 
   const onResult = useCallback((r: TOutboxResult) => {

@@ -1,0 +1,104 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { loginAs } from "../helpers/login.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
+
+/**
+ * No lost grades (issue 4 item 5), in Chromium: the browser goes offline, the annotator grades
+ * five items with the keyboard, the page is even reloaded while the server is still unreachable,
+ * and when the network returns all five reach the server exactly once — including one whose
+ * first delivery was applied by the server but whose answer was lost (the retry carries the same
+ * idempotency key and is not applied again).
+ * Build first: NEXT_DIST_DIR=.next-annotate npx next build; run with the same NEXT_DIST_DIR.
+ */
+let testDb: TestDb;
+let db: Db;
+let server: RunningServer;
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+let fx: TFixture;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  fx = await seedAnnotationFixture(db);
+  server = await startServer({ DATABASE_URL: testDb.url });
+  browser = await launchBrowser();
+  ctx = await browser.newContext();
+  page = await ctx.newPage();
+  await loginAs(page, server.url, "ann@example.org", PASSWORDS.ann);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await testDb?.cleanup();
+});
+
+const outboxText = () => page.getByTestId("outbox").textContent();
+
+describe("offline grading", () => {
+  it("keeps five grades made offline, across a reload, and delivers each exactly once", async () => {
+    expect(fx.items.length).toBeGreaterThanOrEqual(6);
+    await page.goto(`${server.url}/annotate`);
+    await page.locator("article[data-ready]").waitFor();
+    // Let the page load the items ahead (it prefetches the next five).
+    await page.waitForLoadState("networkidle");
+
+    await ctx.setOffline(true);
+    const graded: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const id = await page.locator("article[data-ready]").getAttribute("data-item-id");
+      graded.push(id ?? "");
+      await page.keyboard.press(String(i % 4));
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.locator("article[data-ready]").getAttribute("data-item-id")).not.toBe(id);
+    }
+    await expect.poll(outboxText).toMatch(/^5 grades waiting to be sent/);
+    expect(await db.judgement.count({ where: { userId: fx.ann.id } })).toBe(0);
+    mkdirSync(artifactsDir, { recursive: true });
+    await page.screenshot({ path: join(artifactsDir, "annotate-offline.png"), fullPage: true });
+
+    // The network is back but the server still cannot be reached: the page reloads and finds
+    // the five grades in its local queue.
+    let blocked = true;
+    let lostAnswers = 0;
+    await page.route("**/api/annotate/judgements", async (route: Route) => {
+      if (blocked) return route.abort("connectionrefused");
+      // The first delivery reaches the server, but its answer is lost on the way back.
+      if (lostAnswers === 0) {
+        lostAnswers++;
+        await route.fetch();
+        return route.abort("connectionreset");
+      }
+      return route.continue();
+    });
+    await ctx.setOffline(false);
+    await page.reload();
+    await page.locator("article[data-ready]").waitFor();
+    await expect.poll(outboxText).toMatch(/^5 grades waiting to be sent/);
+    const stored = await page.evaluate((key) => JSON.parse(window.localStorage.getItem(key) ?? "[]") as { key: string; itemId: string }[], `assessor.outbox.${fx.ann.id}`);
+    expect(stored.map((e) => e.itemId)).toEqual(graded);
+
+    // The server becomes reachable: the queue drains by itself (backoff), with no action.
+    blocked = false;
+    await expect.poll(outboxText, { timeout: 45_000, interval: 500 }).toBe("All grades saved.");
+    expect(lostAnswers).toBe(1);
+
+    const judgements = await db.judgement.findMany({ where: { userId: fx.ann.id }, select: { poolItemId: true, grade: true, idempotencyKey: true } });
+    expect(judgements.map((j) => j.poolItemId).sort()).toEqual([...graded].sort());
+    for (const [i, id] of graded.entries()) expect(judgements.find((j) => j.poolItemId === id)?.grade).toBe(i % 4);
+    // Exactly once: one history event per submission, under the key the browser chose.
+    const events = await db.labelEvent.findMany({ where: { actorId: fx.ann.id }, select: { idempotencyKey: true, poolItemId: true } });
+    expect(events.length).toBe(5);
+    expect(new Set(events.map((e) => e.idempotencyKey))).toEqual(new Set(stored.map((e) => e.key)));
+    expect(await page.evaluate((key) => window.localStorage.getItem(key), `assessor.outbox.${fx.ann.id}`)).toBe("[]");
+  });
+});

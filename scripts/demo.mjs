@@ -188,8 +188,13 @@ function ensureBuild(distDir) {
     return;
   }
   say(`  building the app into ${distDir}/ (next build; about a minute on 2 cores)…`);
-  const r = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { stdio: "inherit", env: process.env });
+  const r = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { stdio: "inherit", env: nextEnv() });
   if (r.status !== 0) fail(`next build failed (exit ${r.status})`);
+}
+
+/** The demo works offline: Next's anonymous telemetry stays off unless asked for. */
+function nextEnv() {
+  return { NEXT_TELEMETRY_DISABLED: "1", ...process.env };
 }
 
 function secret() {
@@ -210,7 +215,7 @@ function serve(distDir) {
   const url = `http://localhost:${port}`;
   const child = spawn(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXTAUTH_URL: url, NEXTAUTH_SECRET: secret() },
+    env: { ...nextEnv(), NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXTAUTH_URL: url, NEXTAUTH_SECRET: secret() },
   });
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

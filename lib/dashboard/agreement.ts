@@ -1,4 +1,4 @@
-import { alignLabels, type Label } from "../stats/agreement/align.ts";
+import { alignLabels, type Aligned, type Label, type LabelPair } from "../stats/agreement/align.ts";
 import { krippendorffAlpha } from "../stats/agreement/krippendorff.ts";
 import { agreementReport, type AgreementReport } from "../stats/agreement/report.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
@@ -21,23 +21,61 @@ export type TAgreementBlock = { name: string; report: AgreementReport | null; em
 export type TAgreementPanel = { judges: TAgreementBlock[]; empty: string | null; slice: { tag: string | null; system: string | null } };
 export type THumanPanel = { overall: TAgreementBlock; pairs: TAgreementBlock[]; alphaAllRaters: number | null; items: number; empty: string | null };
 export type TBreakdownRow = { slice: string; kind: "tag" | "system"; judge: TAgreementBlock | null; human: TAgreementBlock };
-export type TBreakdownsPanel = { judge: string | null; rows: TBreakdownRow[] };
+export type TBreakdownsPanel = { judge: string | null; rows: TBreakdownRow[]; resamples: number };
+export const BREAKDOWN_RESAMPLES = 200;
 
 const byKey = (a: Label, b: Label) => (a.qid !== b.qid ? (a.qid < b.qid ? -1 : 1) : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0);
 
 type Keep = (queryId: number, chunkId: number) => boolean;
+type Keyed = { queryId: number; chunkId: number };
+/** Two label sets aligned once over the whole project, ready to be cut into slices. */
+type TFullAlignment = { pairs: (LabelPair & Keyed)[]; referenceOnly: Keyed[]; otherOnly: Keyed[] };
 
-function labelsOf(data: TDashboardData, rows: Iterable<TLabel>, keep: Keep): Label[] {
-  const out: Label[] = [];
-  for (const r of rows) {
-    if (!keep(r.queryId, r.chunkId)) continue;
-    out.push({ qid: data.queries.get(r.queryId)?.qid ?? String(r.queryId), docid: data.chunks.get(r.chunkId)?.docid ?? String(r.chunkId), grade: r.grade });
-  }
+function labelsOf(data: TDashboardData, rows: Iterable<TLabel>): (Label & Keyed)[] {
+  const out: (Label & Keyed)[] = [];
+  for (const r of rows) out.push({ qid: data.queries.get(r.queryId)?.qid ?? String(r.queryId), docid: data.chunks.get(r.chunkId)?.docid ?? String(r.chunkId), grade: r.grade, queryId: r.queryId, chunkId: r.chunkId });
   return out.sort(byKey);
 }
 
-function report(reference: Label[], other: Label[], resamples: number): AgreementReport {
-  return agreementReport(alignLabels(reference, other), { bootstrap: resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
+function alignAll(data: TDashboardData, reference: Iterable<TLabel>, other: Iterable<TLabel>): TFullAlignment {
+  const ref = labelsOf(data, reference);
+  const oth = labelsOf(data, other);
+  const aligned = alignLabels(ref, oth);
+  const ids = new Map<string, Keyed>();
+  for (const l of [...ref, ...oth]) ids.set(`${l.qid}\u0000${l.docid}`, { queryId: l.queryId, chunkId: l.chunkId });
+  const inPairs = new Set<string>();
+  const pairs = aligned.pairs.map((p) => {
+    const k = `${p.qid}\u0000${p.docid}`;
+    inPairs.add(k);
+    return { ...p, ...(ids.get(k) as Keyed) };
+  });
+  return {
+    pairs,
+    referenceOnly: ref.filter((l) => !inPairs.has(`${l.qid}\u0000${l.docid}`)),
+    otherOnly: oth.filter((l) => !inPairs.has(`${l.qid}\u0000${l.docid}`)),
+  };
+}
+
+function cut(all: TFullAlignment, keep: Keep): Aligned {
+  return {
+    pairs: all.pairs.filter((p) => keep(p.queryId, p.chunkId)),
+    referenceOnly: all.referenceOnly.reduce((n, l) => n + (keep(l.queryId, l.chunkId) ? 1 : 0), 0),
+    otherOnly: all.otherOnly.reduce((n, l) => n + (keep(l.queryId, l.chunkId) ? 1 : 0), 0),
+  };
+}
+
+// Alignments depend only on the loaded data, which is immutable per label-set version.
+const alignments = new WeakMap<TDashboardData, Map<string, TFullAlignment>>();
+function alignmentOf(data: TDashboardData, key: string, make: () => TFullAlignment): TFullAlignment {
+  let m = alignments.get(data);
+  if (!m) alignments.set(data, (m = new Map()));
+  let a = m.get(key);
+  if (!a) m.set(key, (a = make()));
+  return a;
+}
+
+function report(aligned: Aligned, resamples: number): AgreementReport {
+  return agreementReport(aligned, { bootstrap: resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
 }
 
 function sliceFilter(data: TDashboardData, tag: string | undefined, system: string | undefined): Keep {
@@ -48,11 +86,17 @@ function sliceFilter(data: TDashboardData, tag: string | undefined, system: stri
 }
 
 function judgeBlock(data: TDashboardData, judge: string, keep: Keep, resamples: number): TAgreementBlock {
-  const reference = labelsOf(data, data.reference, keep);
-  const other = labelsOf(data, data.judges.get(judge) ?? [], keep);
-  const r = report(reference, other, resamples);
-  const empty = r.n > 0 ? null : reference.length === 0 ? (data.reference.length === 0 ? NO_HUMAN_HINT : "no final human labels in this slice") : other.length === 0 ? `judge ${judge} has no labels in this slice` : `no item has both a final human label and a label from judge ${judge}`;
-  return { name: judge, report: r.n > 0 ? r : null, empty };
+  const aligned = cut(alignmentOf(data, `judge\u0000${judge}`, () => alignAll(data, data.reference, data.judges.get(judge) ?? [])), keep);
+  if (aligned.pairs.length > 0) return { name: judge, report: report(aligned, resamples), empty: null };
+  const empty =
+    aligned.referenceOnly === 0
+      ? data.reference.length === 0
+        ? NO_HUMAN_HINT
+        : "no final human labels in this slice"
+      : aligned.otherOnly === 0
+        ? `judge ${judge} has no labels in this slice`
+        : `no item has both a final human label and a label from judge ${judge}`;
+  return { name: judge, report: null, empty };
 }
 
 export function agreementPanel(data: TDashboardData, q: Pick<TDashboardQuery, "tag" | "system">): TAgreementPanel {
@@ -102,7 +146,7 @@ function humanBlocks(data: TDashboardData, keep: Keep, resamples: number, withPa
   const all = () => true;
   const block = (label: string, ref: TLabel[], other: TLabel[]): TAgreementBlock => {
     if (ref.length === 0) return { name: label, report: null, empty: "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2" };
-    return { name: label, report: report(labelsOf(data, ref, all), labelsOf(data, other, all), resamples), empty: null };
+    return { name: label, report: report(cut(alignAll(data, ref, other), all), resamples), empty: null };
   };
   const alpha = items.length ? krippendorffAlpha(raterMatrix(items), "ordinal") : null;
   return {
@@ -129,13 +173,28 @@ export function humanPanel(data: TDashboardData, q: Pick<TDashboardQuery, "tag" 
   return humanBlocks(data, sliceFilter(data, q.tag, q.system), RESAMPLING.resamples, true);
 }
 
+const NO_DOUBLE = "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2";
+
+/** Human vs human over all annotators (first grade vs second), aligned once and cut to the slice. */
+function humanOverall(data: TDashboardData, keep: Keep, resamples: number): TAgreementBlock {
+  const all = alignmentOf(data, "human", () => {
+    const items = gradedTwice(data, () => true);
+    const first = items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[0].grade }));
+    const second = items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[1].grade }));
+    return alignAll(data, first, second);
+  });
+  const aligned = cut(all, keep);
+  return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples), empty: null } : { name: "all annotators", report: null, empty: NO_DOUBLE };
+}
+
 /** Judge vs human (for the chosen judge) and human vs human, per query tag and per system. */
 export function breakdownsPanel(data: TDashboardData, q: Pick<TDashboardQuery, "judge">): TBreakdownsPanel {
   const judge = pickJudge(data, q.judge);
   const rows: TBreakdownRow[] = [];
   const add = (kind: "tag" | "system", slice: string, keep: Keep) =>
-    rows.push({ kind, slice, judge: judge ? judgeBlock(data, judge, keep, RESAMPLING.resamples) : null, human: humanBlocks(data, keep, RESAMPLING.resamples, false).overall });
+    rows.push({ kind, slice, judge: judge ? judgeBlock(data, judge, keep, BREAKDOWN_RESAMPLES) : null, human: humanOverall(data, keep, BREAKDOWN_RESAMPLES) });
   for (const tag of data.tags) add("tag", tag, sliceFilter(data, tag, undefined));
+  // Breakdowns show the intervals of many slices at once: 200 resamples each keep them affordable.
   for (const run of data.runs) add("system", run.system, sliceFilter(data, undefined, run.system));
-  return { judge, rows };
+  return { judge, rows, resamples: BREAKDOWN_RESAMPLES };
 }

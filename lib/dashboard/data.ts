@@ -1,6 +1,9 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
+import { finalLabel } from "../labels/reference.ts";
+import type { TItemJudgement } from "../labels/load.ts";
+import type { TLabelInput, TRuleSettings } from "../labels/rule.ts";
+import { closeDashboardSql, num, numOrNull, rows, str } from "./sql.ts";
 import { itemStage, STAGES, type TStageCounts } from "../labels/stage.ts";
 
 /**
@@ -19,7 +22,9 @@ export type TDashboardProject = {
 export type TQueryInfo = { qid: string; tags: string[]; refStart: number | null; refVideoId: number | null };
 export type TChunkInfo = { docid: string; videoId: number; start: number };
 export type TLabel = { queryId: number; chunkId: number; grade: number };
-export type TJudgementRow = { poolItemId: string; userId: string; grade: number; startSeconds: number | null; timeSpentMs: number | null; at: number };
+export type TJudgementRow = { poolItemId: string; userId: string; grade: number; startSeconds: number | null; timeSpentMs: number | null };
+/** A final human label (lib/labels/reference.ts ReferenceLabelRow, internal ids only). */
+export type TReference = TLabel & { startSeconds: number | null; status: "agreed" | "adjudicated" | "imported"; source: string | null };
 
 export type TDashboardData = {
   version: string;
@@ -28,7 +33,7 @@ export type TDashboardData = {
   /** Distinct query tags, sorted. */
   tags: string[];
   chunks: Map<number, TChunkInfo>;
-  reference: ReferenceLabelRow[];
+  reference: TReference[];
   /** Pool items and imported labels per stage (lib/labels/stage.ts). */
   stages: TStageCounts;
   /** Judge name → its labels; names sorted. */
@@ -48,126 +53,151 @@ export type TDashboardData = {
 
 /** A key that changes whenever anything the dashboard reads changes (cheap aggregates only). */
 export async function labelSetVersion(db: Db, projectId: number): Promise<string> {
-  const inProject = { poolItem: { projectId } };
-  const [project, events, judge, ref, runs, pool, assignments, judgements, adjudications, tags] = await Promise.all([
-    db.project.findUnique({ where: { id: projectId }, select: { name: true, calibrationTarget: true, minPerGrade: true, annotatorsPerItem: true, disagreementRule: true, startToleranceSeconds: true } }),
-    db.labelEvent.aggregate({ where: { projectId }, _count: { _all: true }, _max: { id: true } }),
-    db.judgeLabel.aggregate({ where: { projectId }, _count: { _all: true }, _max: { id: true } }),
-    db.referenceLabel.aggregate({ where: { projectId }, _count: { _all: true }, _max: { id: true } }),
-    db.run.aggregate({ where: { projectId }, _count: { _all: true }, _max: { id: true } }),
-    db.poolItem.count({ where: { projectId } }),
-    db.assignment.aggregate({ where: inProject, _count: { _all: true }, _max: { id: true } }),
-    db.judgement.aggregate({ where: inProject, _count: { _all: true }, _max: { updatedAt: true } }),
-    db.adjudication.aggregate({ where: inProject, _count: { _all: true }, _max: { id: true } }),
-    db.queryTag.count({ where: { query: { projectId } } }),
-  ]);
-  if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
-  return JSON.stringify([
-    project,
-    events._count._all, events._max.id,
-    judge._count._all, judge._max.id,
-    ref._count._all, ref._max.id,
-    runs._count._all, runs._max.id,
-    pool,
-    assignments._count._all, assignments._max.id,
-    judgements._count._all, judgements._max.updatedAt?.getTime() ?? null,
-    adjudications._count._all, adjudications._max.id,
-    tags,
-  ]);
+  // Tables reached through the pool are checked table-wide (no join): a change in another
+  // project only costs that project's viewers one reload, and the check stays a few index scans.
+  const whole = (table: string, column = `max("id")`) => `SELECT count(*), ${column} FROM "${table}" WHERE ? > 0`;
+  const own = (table: string) => `SELECT count(*), max("id") FROM "${table}" WHERE "projectId" = ?`;
+  const sql = [
+    `SELECT "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds" FROM "Project" WHERE "id" = ?`,
+    own("LabelEvent"),
+    own("JudgeLabel"),
+    own("ReferenceLabel"),
+    own("Run"),
+    `SELECT count(*) FROM "PoolItem" WHERE "projectId" = ?`,
+    whole("Assignment"),
+    whole("Judgement", `max("updatedAt")`),
+    whole("Adjudication"),
+    `SELECT count(*) FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`,
+  ];
+  const parts = await Promise.all(sql.map((q) => rows(db, q, [projectId])));
+  if (parts[0].length === 0) throw new AppError("not_found", `no project with id ${projectId}`);
+  return JSON.stringify(parts, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : v));
+}
+
+/**
+ * The final human labels, as lib/labels/reference.ts referenceLabels defines them (a human final
+ * label from its finalLabel() wins; otherwise the latest import, ties by source name), built from
+ * the rows already loaded here instead of a second read of every table.
+ * tests/integration/dashboard-panels.test.ts checks that both give the same set.
+ */
+function reference(
+  items: Map<string, { queryId: number; chunkId: number }>,
+  byItem: Map<string, TLabelInput[]>,
+  adjudications: Map<string, { grade: number; startSeconds: number | null }>,
+  imported: { queryId: number; chunkId: number; grade: number; startSeconds: number | null; source: string }[],
+  settings: TRuleSettings,
+): TReference[] {
+  const out = new Map<string, TReference>();
+  for (const [id, it] of items) {
+    const adjudication = adjudications.get(id);
+    const judgements = byItem.get(id) ?? [];
+    if (!adjudication && judgements.length === 0) continue;
+    const f = finalLabel({ judgements: judgements as TItemJudgement[], adjudication: adjudication ? { ...adjudication, rationale: "" } : null }, settings);
+    if (f) out.set(`${it.queryId}:${it.chunkId}`, { queryId: it.queryId, chunkId: it.chunkId, grade: f.grade, startSeconds: f.startSeconds, status: f.status, source: null });
+  }
+  // `imported` comes latest first, ties by source name.
+  for (const r of imported) {
+    const key = `${r.queryId}:${r.chunkId}`;
+    if (!out.has(key)) out.set(key, { ...r, status: "imported" });
+  }
+  return [...out.values()];
 }
 
 async function load(db: Db, projectId: number, version: string): Promise<TDashboardData> {
-  const project = await db.project.findUnique({
-    where: { id: projectId },
-    select: { id: true, name: true, calibrationTarget: true, minPerGrade: true, annotatorsPerItem: true, disagreementRule: true, startToleranceSeconds: true },
-  });
-  if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
-  const inProject = { poolItem: { projectId } };
-  const [queries, tagRows, chunks, reference, judgeRows, items, provenance, assignments, judgements, adjudications, runs] = await Promise.all([
-    db.query.findMany({ where: { projectId }, select: { id: true, externalId: true, referenceStartSeconds: true, referenceVideoId: true } }),
-    db.queryTag.findMany({ where: { query: { projectId } }, select: { queryId: true, tag: true } }),
-    db.chunk.findMany({ where: { projectId }, select: { id: true, externalId: true, videoId: true, startSeconds: true } }),
-    referenceLabels(db, projectId),
-    db.judgeLabel.findMany({ where: { projectId }, select: { judge: true, queryId: true, chunkId: true, grade: true } }),
-    db.poolItem.findMany({ where: { projectId }, select: { id: true, queryId: true, chunkId: true } }),
-    db.poolProvenance.findMany({ where: inProject, select: { poolItemId: true, runId: true } }),
-    db.assignment.findMany({ where: inProject, select: { poolItemId: true, userId: true } }),
-    db.judgement.findMany({ where: inProject, select: { poolItemId: true, userId: true, grade: true, startSeconds: true, timeSpentMs: true, updatedAt: true }, orderBy: { id: "asc" } }),
-    db.adjudication.findMany({ where: inProject, select: { poolItemId: true } }),
-    db.run.findMany({ where: { projectId }, select: { id: true, system: true, contentHash: true }, orderBy: { system: "asc" } }),
+  const byProject = (cols: string, table: string, order = "") => rows(db, `SELECT ${cols} FROM "${table}" WHERE "projectId" = ?${order}`, [projectId]);
+  const viaPool = (cols: string, table: string, order = "") => rows(db, `SELECT ${cols} FROM "${table}" t JOIN "PoolItem" p ON p."id" = t."poolItemId" WHERE p."projectId" = ?${order}`, [projectId]);
+  const [projectRows, queryRows, tagRows, chunkRows, judgeRows, itemRows, provRows, assignRows, judgementRows, adjRows, importRows, runRows] = await Promise.all([
+    rows(db, `SELECT "id", "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds" FROM "Project" WHERE "id" = ?`, [projectId]),
+    byProject(`"id", "externalId", "referenceStartSeconds", "referenceVideoId"`, "Query"),
+    rows(db, `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`, [projectId]),
+    byProject(`"id", "externalId", "videoId", "startSeconds"`, "Chunk"),
+    byProject(`"judge", "queryId", "chunkId", "grade"`, "JudgeLabel"),
+    byProject(`"id", "queryId", "chunkId"`, "PoolItem"),
+    rows(db, `SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`, [projectId]),
+    viaPool(`t."poolItemId", t."userId"`, "Assignment"),
+    viaPool(`t."poolItemId", t."userId", t."grade", t."startSeconds", t."timeSpentMs"`, "Judgement", ` ORDER BY t."id"`),
+    viaPool(`t."poolItemId", t."grade", t."startSeconds"`, "Adjudication"),
+    byProject(`"queryId", "chunkId", "grade", "startSeconds", "source"`, "ReferenceLabel", ` ORDER BY "createdAt" DESC, "source" ASC`),
+    byProject(`"id", "system", "contentHash"`, "Run", ` ORDER BY "system"`),
   ]);
+  const p = projectRows[0];
+  if (!p) throw new AppError("not_found", `no project with id ${projectId}`);
+  const project = { id: num(p[0]), name: str(p[1]), calibrationTarget: num(p[2]), minPerGrade: num(p[3]), annotatorsPerItem: num(p[4]) };
+  const settings: TRuleSettings = { disagreementRule: str(p[5]) as TRuleSettings["disagreementRule"], startToleranceSeconds: num(p[6]), annotatorsPerItem: num(p[4]) };
 
   const queryMap = new Map<number, TQueryInfo>();
-  for (const q of queries) queryMap.set(q.id, { qid: q.externalId, tags: [], refStart: q.referenceStartSeconds, refVideoId: q.referenceVideoId });
+  for (const q of queryRows) queryMap.set(num(q[0]), { qid: str(q[1]), tags: [], refStart: numOrNull(q[2]), refVideoId: numOrNull(q[3]) });
   const tags = new Set<string>();
   for (const t of tagRows) {
-    queryMap.get(t.queryId)?.tags.push(t.tag);
-    tags.add(t.tag);
+    queryMap.get(num(t[0]))?.tags.push(str(t[1]));
+    tags.add(str(t[1]));
   }
   const chunkMap = new Map<number, TChunkInfo>();
-  for (const c of chunks) chunkMap.set(c.id, { docid: c.externalId, videoId: c.videoId, start: c.startSeconds });
+  for (const c of chunkRows) chunkMap.set(num(c[0]), { docid: str(c[1]), videoId: num(c[2]), start: num(c[3]) });
 
   const judges = new Map<string, TLabel[]>();
-  for (const name of [...new Set(judgeRows.map((j) => j.judge))].sort()) judges.set(name, []);
-  for (const j of judgeRows) judges.get(j.judge)!.push({ queryId: j.queryId, chunkId: j.chunkId, grade: j.grade });
+  for (const name of [...new Set(judgeRows.map((j) => str(j[0])))].sort()) judges.set(name, []);
+  for (const j of judgeRows) judges.get(str(j[0]))!.push({ queryId: num(j[1]), chunkId: num(j[2]), grade: num(j[3]) });
 
   const poolItems = new Map<string, { queryId: number; chunkId: number }>();
-  for (const it of items) poolItems.set(it.id, { queryId: it.queryId, chunkId: it.chunkId });
+  for (const it of itemRows) poolItems.set(str(it[0]), { queryId: num(it[1]), chunkId: num(it[2]) });
   const prov = new Map<string, number[]>();
-  for (const p of provenance) {
-    const list = prov.get(p.poolItemId);
-    if (list) list.push(p.runId);
-    else prov.set(p.poolItemId, [p.runId]);
+  for (const r of provRows) {
+    const id = str(r[0]);
+    const list = prov.get(id);
+    if (list) list.push(num(r[1]));
+    else prov.set(id, [num(r[1])]);
   }
   const assigned = new Map<string, number>();
   const assignedByUser = new Map<string, number>();
-  for (const a of assignments) {
-    assigned.set(a.poolItemId, (assigned.get(a.poolItemId) ?? 0) + 1);
-    assignedByUser.set(a.userId, (assignedByUser.get(a.userId) ?? 0) + 1);
+  for (const a of assignRows) {
+    const item = str(a[0]);
+    const user = str(a[1]);
+    assigned.set(item, (assigned.get(item) ?? 0) + 1);
+    assignedByUser.set(user, (assignedByUser.get(user) ?? 0) + 1);
   }
-  const adjudicated = new Set(adjudications.map((a) => a.poolItemId));
-  const byItem = new Map<string, { grade: number; startSeconds: number | null }[]>();
+  const judgements: TJudgementRow[] = judgementRows.map((j) => ({ poolItemId: str(j[0]), userId: str(j[1]), grade: num(j[2]), startSeconds: numOrNull(j[3]), timeSpentMs: numOrNull(j[4]) }));
+  const byItem = new Map<string, TLabelInput[]>();
   for (const j of judgements) {
     const list = byItem.get(j.poolItemId);
     if (list) list.push(j);
     else byItem.set(j.poolItemId, [j]);
   }
-  const importedAny = new Set(await importedKeys(db, projectId));
+  const adjudications = new Map(adjRows.map((a) => [str(a[0]), { grade: num(a[1]), startSeconds: numOrNull(a[2]) }]));
+  const imported = importRows.map((r) => ({ queryId: num(r[0]), chunkId: num(r[1]), grade: num(r[2]), startSeconds: numOrNull(r[3]), source: str(r[4]) }));
+  const referenceRows = reference(poolItems, byItem, adjudications, imported, settings);
+
+  const importedAny = new Set(imported.map((r) => `${r.queryId}:${r.chunkId}`));
   const stages = Object.fromEntries([...STAGES.map((s) => [s, 0]), ["total", 0]]) as TStageCounts;
-  for (const it of items) {
+  for (const [id, it] of poolItems) {
     const key = `${it.queryId}:${it.chunkId}`;
-    stages[itemStage({ assignments: assigned.get(it.id) ?? 0, judgements: byItem.get(it.id) ?? [], adjudicated: adjudicated.has(it.id), imported: importedAny.has(key) }, project)]++;
+    stages[itemStage({ assignments: assigned.get(id) ?? 0, judgements: byItem.get(id) ?? [], adjudicated: adjudications.has(id), imported: importedAny.has(key) }, settings)]++;
     importedAny.delete(key);
   }
   stages.imported += importedAny.size;
-  stages.total = items.length + importedAny.size;
-  const userIds = new Set<string>([...assignedByUser.keys(), ...judgements.map((j) => j.userId)]);
-  const users = await db.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, name: true, email: true } });
+  stages.total = poolItems.size + importedAny.size;
+
+  const userIds = [...new Set<string>([...assignedByUser.keys(), ...judgements.map((j) => j.userId)])];
+  const users = userIds.length ? await rows(db, `SELECT "id", "name", "email" FROM "User" WHERE "id" IN (${userIds.map(() => "?").join(", ")})`, userIds) : [];
 
   return {
     version,
-    project: { id: project.id, name: project.name, calibrationTarget: project.calibrationTarget, minPerGrade: project.minPerGrade, annotatorsPerItem: project.annotatorsPerItem },
+    project,
     queries: queryMap,
     tags: [...tags].sort(),
     chunks: chunkMap,
-    reference,
+    reference: referenceRows,
+    stages,
     judges,
     poolItems,
     provenance: prov,
     assigned,
     assignedByUser,
-    stages,
-    judgements: judgements.map((j) => ({ poolItemId: j.poolItemId, userId: j.userId, grade: j.grade, startSeconds: j.startSeconds, timeSpentMs: j.timeSpentMs, at: j.updatedAt.getTime() })),
-    adjudicated,
-    users: new Map(users.map((u) => [u.id, { name: u.name, email: u.email }])),
-    runs,
+    judgements,
+    adjudicated: new Set(adjudications.keys()),
+    users: new Map(users.map((u) => [str(u[0]), { name: str(u[1]), email: str(u[2]) }])),
+    runs: runRows.map((r) => ({ id: num(r[0]), system: str(r[1]), contentHash: str(r[2]) })),
   };
-}
-
-/** Every (query, chunk) with an imported reference label, whatever its source. */
-async function importedKeys(db: Db, projectId: number): Promise<string[]> {
-  const rows = await db.referenceLabel.findMany({ where: { projectId }, select: { queryId: true, chunkId: true } });
-  return rows.map((r) => `${r.queryId}:${r.chunkId}`);
 }
 
 type CacheEntry = { version: string; data: Promise<TDashboardData>; results: Map<string, unknown> };
@@ -214,4 +244,5 @@ export async function dashboardData(db: Db, projectId: number): Promise<{ data: 
 /** Forget every cached project (tests and benchmarks measuring a cold start). */
 export function clearDashboardCache(): void {
   cache().clear();
+  closeDashboardSql();
 }

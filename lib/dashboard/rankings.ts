@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { compareEvaluated } from "../stats/order.ts";
 import type { TDashboardData } from "./data.ts";
+import { num, rows } from "./sql.ts";
 
 /**
  * Each run's rankings in the evaluated order (lib/stats/order.ts: score descending, ties by chunk
@@ -20,13 +21,15 @@ function runCache(): Map<string, Promise<TRunRankings>> {
 }
 
 async function loadRun(db: Db, runId: number, data: TDashboardData): Promise<TRunRankings> {
-  const entries = await db.runEntry.findMany({ where: { runId }, select: { queryId: true, chunkId: true, score: true } });
+  const entries = await rows(db, `SELECT "queryId", "chunkId", "score" FROM "RunEntry" WHERE "runId" = ?`, [runId]);
   const byQuery = new Map<number, { docid: string; score: number; chunkId: number }[]>();
   for (const e of entries) {
-    const row = { docid: data.chunks.get(e.chunkId)?.docid ?? "", score: e.score, chunkId: e.chunkId };
-    const list = byQuery.get(e.queryId);
+    const chunkId = num(e[1]);
+    const row = { docid: data.chunks.get(chunkId)?.docid ?? "", score: num(e[2]), chunkId };
+    const queryId = num(e[0]);
+    const list = byQuery.get(queryId);
     if (list) list.push(row);
-    else byQuery.set(e.queryId, [row]);
+    else byQuery.set(queryId, [row]);
   }
   const out: TRunRankings = new Map();
   for (const [queryId, rows] of byQuery) {

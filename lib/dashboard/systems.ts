@@ -1,4 +1,4 @@
-import { bootstrapMeanCI, type Interval } from "../stats/bootstrap.ts";
+import { bootstrapDistribution, percentileInterval, type Interval } from "../stats/bootstrap.ts";
 import { kendallTau } from "../stats/kendall-tau.ts";
 import { judgedAt } from "../stats/measures/judged.ts";
 import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
@@ -100,30 +100,85 @@ function table(data: TDashboardData, source: "human" | "judge", judge: string | 
   if (empty) return { ...base, queries: 0, rows: [], empty, means: [] };
   const { queryIds, values } = perQuery(data, qrels, rankings, cols, ctx);
   const baseIndex = baseline === null ? -1 : data.runs.findIndex((r) => r.system === baseline);
+  const intervals = sharedBootstrapIntervals(values, queryIds.length);
   const means: (number | null)[][] = [];
   const rows = data.runs.map((run, r) => {
     const cells = cols.map((_, c): TCell => {
-      const present: number[] = [];
+      let sum = 0;
+      let n = 0;
       const paired: [number[], number[]] = [[], []];
       for (let i = 0; i < queryIds.length; i++) {
         const v = values[r][c][i];
         if (v === null) continue;
-        present.push(v);
+        sum += v;
+        n++;
         const b = baseIndex >= 0 ? values[baseIndex][c][i] : null;
         if (b !== null) {
           paired[0].push(b);
           paired[1].push(v);
         }
       }
-      const mean = present.length ? present.reduce((s, x) => s + x, 0) / present.length : null;
-      const ci = bootstrapMeanCI(present, { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
       const test = baseIndex >= 0 && baseIndex !== r && paired[0].length > 0 ? pairedRandomizationTest(paired[0], paired[1], { trials: RESAMPLING.trials, seed: RESAMPLING.seed }) : null;
-      return { mean, n: present.length, ci, test: test ? { meanDiff: test.meanDiff, p: test.p } : null };
+      return { mean: n ? sum / n : null, n, ci: intervals[r][c], test: test ? { meanDiff: test.meanDiff, p: test.p } : null };
     });
     means.push(cells.map((x) => x.mean));
     return { runId: run.id, system: run.system, cells };
   });
   return { ...base, queries: queryIds.length, rows, empty: null, means };
+}
+
+/**
+ * Bootstrap percentile intervals of every cell's mean from one set of resamples of the queries
+ * (lib/stats/bootstrap.ts): every run and measure sees the same resampled query sets, as a paired
+ * design should, and the draws are made once instead of once per cell. A cell's mean in a
+ * resample is over the drawn queries where it is defined (start error: those with a reference
+ * start).
+ */
+function sharedBootstrapIntervals(values: (number | null)[][][], queries: number): (Interval | null)[][] {
+  const resamples = RESAMPLING.resamples;
+  const cells: { r: number; c: number; v: Float64Array; defined: Uint8Array; complete: boolean; draws: Float64Array; kept: number }[] = [];
+  values.forEach((perCol, r) =>
+    perCol.forEach((vals, c) => {
+      const v = new Float64Array(queries);
+      const defined = new Uint8Array(queries);
+      let complete = true;
+      for (let i = 0; i < queries; i++) {
+        const x = vals[i];
+        if (x === null) complete = false;
+        else {
+          v[i] = x;
+          defined[i] = 1;
+        }
+      }
+      cells.push({ r, c, v, defined, complete, draws: new Float64Array(resamples), kept: 0 });
+    }),
+  );
+  if (queries === 0) return values.map((perCol) => perCol.map(() => null));
+  bootstrapDistribution(
+    queries,
+    (m) => {
+      for (const cell of cells) {
+        let s = 0;
+        let w = 0;
+        if (cell.complete) {
+          for (let i = 0; i < queries; i++) s += m[i] * cell.v[i];
+          w = queries;
+        } else {
+          for (let i = 0; i < queries; i++)
+            if (cell.defined[i]) {
+              s += m[i] * cell.v[i];
+              w += m[i];
+            }
+        }
+        if (w > 0) cell.draws[cell.kept++] = s / w;
+      }
+      return 0;
+    },
+    { resamples, seed: RESAMPLING.seed },
+  );
+  const out = values.map((perCol) => perCol.map((): Interval | null => null));
+  for (const cell of cells) out[cell.r][cell.c] = percentileInterval(cell.draws.slice(0, cell.kept).sort(), RESAMPLING.level, resamples);
+  return out;
 }
 
 export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRankings>, opts: TDashboardQuery): TSystemsPanel {

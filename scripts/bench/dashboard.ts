@@ -1,0 +1,124 @@
+/**
+ * Dashboard benchmark: a project with 100,000 labels, 20 runs and 500 queries
+ * (tests/fixtures/dashboard/seed-bench.ts), in a temporary SQLite database.
+ *
+ * Server side, every panel of the default view (lib/dashboard/panels.ts allPanels: judge vs human
+ * for both judges, human vs human, breakdowns by 5 tags and 20 systems, calibration, progress,
+ * systems table with CIs and paired tests for 20 runs), timed three ways:
+ * - after a label change (the usual case): runs' rankings are already in memory (they are
+ *   immutable), labels are re-read and every panel recomputed — target ≤ 300 ms;
+ * - cold process (nothing in memory: the 1,000,000 run entries are read too), reported;
+ * - unchanged labels (served from the per-version cache), reported.
+ * Browser side (when a production build exists in NEXT_DIST_DIR, default .next-dashboard): time
+ * from navigation to the dashboard until every panel shows its data, in headless Chromium.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+type BenchRow = { name: string; target: string; measured: string; pass: boolean; command: string };
+const root = join(import.meta.dirname, "..", "..");
+const COMMAND = "npm run bench -- dashboard";
+
+const ms = (t: number) => `${t.toFixed(0)} ms`;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+export async function bench(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), "assessor-bench-dashboard-"));
+  const previousUrl = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = `file:${join(dir, "bench.db")}`;
+  const rows: BenchRow[] = [];
+  try {
+    const { migrate } = await import("../../lib/db/migrate.ts");
+    await migrate();
+    const { getDb, closeDb } = await import("../../lib/db/client.ts");
+    const db = await getDb();
+    const { seedDashboardBench, SIZE } = await import("../../tests/fixtures/dashboard/seed-bench.ts");
+    const t0 = performance.now();
+    const { projectId, labels } = await seedDashboardBench(db);
+    const seedMs = performance.now() - t0;
+    const { allPanels } = await import("../../lib/dashboard/panels.ts");
+    const { clearDashboardCache } = await import("../../lib/dashboard/data.ts");
+    const { clearRunCache } = await import("../../lib/dashboard/rankings.ts");
+    const view = { source: "both" as const, gain: "exponential" as const };
+    const time = async (fn: () => Promise<unknown>) => {
+      const s = performance.now();
+      await fn();
+      return performance.now() - s;
+    };
+
+    const cold = await time(() => allPanels(db, projectId, view));
+    const afterChange: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      // A label change: one judgement is edited, which changes the label-set version.
+      const j = await db.judgement.findFirst({ where: { poolItem: { projectId } }, select: { id: true, grade: true } });
+      await db.judgement.update({ where: { id: j!.id }, data: { grade: (j!.grade + 1) % 4 } });
+      afterChange.push(await time(() => allPanels(db, projectId, view)));
+    }
+    const unchanged = median([await time(() => allPanels(db, projectId, view)), await time(() => allPanels(db, projectId, view)), await time(() => allPanels(db, projectId, view))]);
+    const scale = `${labels.toLocaleString("en")} labels, ${SIZE.runs} runs × ${SIZE.queries} queries × ${SIZE.depth} (seeded in ${(seedMs / 1000).toFixed(1)} s)`;
+    const m = median(afterChange);
+    rows.push({ name: `dashboard data after a label change (${scale})`, target: "≤ 300 ms", measured: `${ms(m)} (median of 3: ${afterChange.map(ms).join(", ")})`, pass: m <= 300, command: COMMAND });
+    rows.push({ name: "dashboard data, cold process (1,000,000 run entries read and sorted too)", target: "≤ 300 ms", measured: ms(cold), pass: cold <= 300, command: COMMAND });
+    rows.push({ name: "dashboard data, labels unchanged (per-version cache)", target: "≤ 300 ms", measured: ms(unchanged), pass: unchanged <= 300, command: COMMAND });
+
+    rows.push(await browserRow(projectId));
+    clearDashboardCache();
+    clearRunCache();
+    await closeDb();
+  } finally {
+    if (previousUrl === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previousUrl;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+async function browserRow(projectId: number): Promise<BenchRow> {
+  const name = "dashboard page usable after navigation (headless Chromium, every panel showing data)";
+  const distDir = process.env.NEXT_DIST_DIR || ".next-dashboard";
+  if (!existsSync(join(root, distDir, "BUILD_ID"))) return { name, target: "≤ 1 s", measured: `not measured: no production build in ${distDir} (NEXT_DIST_DIR=${distDir} npx next build)`, pass: false, command: COMMAND };
+  const previousDist = process.env.NEXT_DIST_DIR;
+  process.env.NEXT_DIST_DIR = distDir;
+  const { startServer, launchBrowser } = await import("../../tests/helpers/server.ts");
+  const { loginAs } = await import("../../tests/helpers/login.ts");
+  const { getDb } = await import("../../lib/db/client.ts");
+  const { hash } = await import("@node-rs/argon2");
+  const db = await getDb();
+  const email = `bench-lead-${projectId}@example.org`;
+  await db.user.create({ data: { email, name: "Bench lead", role: "lead", passwordHash: await hash("bench-password") } });
+  const server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await loginAs(page, server.url, email, "bench-password");
+    const url = `${server.url}/dashboard?project=${projectId}&source=both`;
+    const ready = async () => {
+      const s = performance.now();
+      await page.goto(url);
+      await page.locator('[data-testid="systems-judge"]').waitFor({ timeout: 60_000 });
+      await page.locator('[data-testid="judges-table"]').waitFor({ timeout: 60_000 });
+      await page.locator('[data-testid="breakdowns-table"]').waitFor({ timeout: 60_000 });
+      await page.locator('[data-testid="annotators-table"]').waitFor({ timeout: 60_000 });
+      return performance.now() - s;
+    };
+    const first = await ready();
+    const again = [await ready(), await ready(), await ready()];
+    const m = median(again);
+    return { name, target: "≤ 1 s", measured: `${ms(m)} (median of 3; first visit after server start, data computed cold in the server: ${ms(first)})`, pass: m <= 1000, command: COMMAND };
+  } finally {
+    await browser.close();
+    await server.stop();
+    if (previousDist === undefined) delete process.env.NEXT_DIST_DIR;
+    else process.env.NEXT_DIST_DIR = previousDist;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await bench()) console.log(JSON.stringify(r));
+  process.exit(0);
+}

@@ -18,6 +18,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -226,6 +227,15 @@ function serve(distDir) {
   });
 }
 
+/** True when nothing listens on the port yet (checked before a long build, not after). */
+function portFree(p) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(p, () => srv.close(() => resolve(true)));
+  });
+}
+
 async function waitUntilUp(url) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -246,13 +256,16 @@ async function waitUntilUp(url) {
 say("Assessor demo");
 if (!existsSync(join(root, "node_modules"))) fail("node_modules is missing: run `npm ci` first");
 demoFilesPresent();
+const serving = process.env.DEMO_NO_SERVE !== "1";
+// Checked first, so a busy port does not cost a load and a build before failing.
+if (serving && !(await portFree(port))) fail(`port ${port} is already in use: stop the other server, or pick another port (DEMO_PORT=3001 npm run demo)`);
 step(`Database and project "${PROJECT}"`, prepareDatabase);
 step("Users", createUsers);
 step("Videos, transcripts, queries, runs, judge labels", loadData);
 step(`Pool (depth ${POOL_DEPTH}) and assignment (${PER_ITEM} annotators per item)`, poolAndAssign);
 say(`\nDemo data loaded in ${seconds(started)}.`);
 
-if (process.env.DEMO_NO_SERVE === "1") {
+if (!serving) {
   printLogins(null);
   say("\nDEMO_NO_SERVE=1: not starting the server.");
 } else {

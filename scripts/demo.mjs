@@ -155,6 +155,8 @@ function printLogins(url) {
   const width = Math.max(...DEMO_USERS.map((u) => u.email.length));
   say(`\nDemo logins${url ? ` for ${url}/login` : ""} (demo passwords — do not reuse):`);
   for (const u of DEMO_USERS) say(`  ${u.role.padEnd(12)} ${u.email.padEnd(width)}  password: ${u.password}`);
+  say("Try: grade as ann1 and ann2 (Annotate), settle their disagreements as the adjudicator, then compare");
+  say("the judge and the three systems as the lead (Dashboard); `npx assessor export qrels` writes the labels.");
 }
 
 // ---------------------------------------------------------------------------------------------

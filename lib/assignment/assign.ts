@@ -1,5 +1,7 @@
 import type { Db } from "../db/client.ts";
-import { AppError, isUniqueViolation } from "../errors.ts";
+import { AppError } from "../errors.ts";
+import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
+import { int, isConstraintViolation } from "../pooling/sql.ts";
 import { normalizeEmail } from "../users/users.ts";
 import { mulberry32, randomSeed, shuffle } from "./random.ts";
 import { calibrationSample, judgeStratumGrade } from "./sample.ts";
@@ -43,6 +45,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
     throw new AppError("bad_input", `--sample: expected a whole number ≥ 1, got ${opts.sample}`);
   }
   const seed = opts.seed ?? randomSeed();
+  const calibration = opts.sample !== undefined;
   const rng = mulberry32(seed);
 
   const annotators = await resolveAnnotators(db, opts.annotators);
@@ -50,73 +53,99 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
     throw new AppError("bad_input", `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`);
   }
 
-  const items = await db.poolItem.findMany({ where: { projectId }, select: { id: true, queryId: true, chunkId: true } });
-  if (items.length === 0) throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
-  const existing = await db.assignment.findMany({ where: { poolItem: { projectId } }, select: { poolItemId: true, userId: true } });
-  const assignedTo = new Map<string, Set<string>>();
-  const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-  for (const a of existing) {
-    const set = assignedTo.get(a.poolItemId);
-    if (set) set.add(a.userId);
-    else assignedTo.set(a.poolItemId, new Set([a.userId]));
-    if (load.has(a.userId)) load.set(a.userId, (load.get(a.userId) ?? 0) + 1);
-  }
-
-  let targets: { id: string }[];
-  const calibration = opts.sample !== undefined;
-  if (opts.sample !== undefined) {
-    const judge = await db.judgeLabel.findMany({ where: { projectId }, select: { queryId: true, chunkId: true, grade: true } });
-    const judgeGrades = new Map<string, number[]>();
-    for (const j of judge) {
-      const key = `${j.queryId}:${j.chunkId}`;
-      const list = judgeGrades.get(key);
-      if (list) list.push(j.grade);
-      else judgeGrades.set(key, [j.grade]);
-    }
-    const candidates = items
-      .filter((it) => !assignedTo.has(it.id))
-      .map((it) => ({ id: it.id, queryId: it.queryId, judgeGrade: judgeStratumGrade(judgeGrades.get(`${it.queryId}:${it.chunkId}`) ?? []) }));
-    targets = calibrationSample(candidates, opts.sample, rng);
-  } else {
-    targets = shuffle([...items].sort((a, b) => (a.id < b.id ? -1 : 1)), rng);
-  }
-
-  const rows: { poolItemId: string; userId: string; orderKey: number; calibration: boolean }[] = [];
-  const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-  let toppedUp = 0;
-  let shortfall = 0;
-  for (const item of targets) {
-    const already = assignedTo.get(item.id) ?? new Set<string>();
-    const needed = perItem - already.size;
-    if (needed <= 0) continue;
-    const eligible = annotators.filter((a) => !already.has(a.id)).map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
-    eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
-    const chosen = eligible.slice(0, needed);
-    if (chosen.length < needed) shortfall++;
-    if (chosen.length) toppedUp++;
-    for (const c of chosen) {
-      rows.push({ poolItemId: item.id, userId: c.id, orderKey: rng(), calibration });
-      load.set(c.id, (load.get(c.id) ?? 0) + 1);
-      added.set(c.id, (added.get(c.id) ?? 0) + 1);
-    }
-  }
-
   try {
-    if (rows.length) await db.assignment.createMany({ data: rows });
+    return await bulkTransaction(db, async (tx) => {
+      const pid = int(projectId);
+      const items = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid}`)).map((r) => ({
+        id: r.id,
+        queryId: Number(r.queryId),
+        chunkId: Number(r.chunkId),
+      }));
+      if (items.length === 0) throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
+      const existing = await tx.all<{ poolItemId: string; userId: string }>(
+        `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
+      );
+      const assignedTo = new Map<string, Set<string>>();
+      const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
+      for (const a of existing) {
+        const set = assignedTo.get(a.poolItemId);
+        if (set) set.add(a.userId);
+        else assignedTo.set(a.poolItemId, new Set([a.userId]));
+        if (load.has(a.userId)) load.set(a.userId, (load.get(a.userId) ?? 0) + 1);
+      }
+
+      let targets: { id: string }[];
+      if (opts.sample !== undefined) {
+        const judge = await tx.all<{ queryId: number; chunkId: number; grade: number }>(`SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ${pid}`);
+        const judgeGrades = new Map<string, number[]>();
+        for (const j of judge) {
+          const key = `${Number(j.queryId)}:${Number(j.chunkId)}`;
+          const list = judgeGrades.get(key);
+          if (list) list.push(Number(j.grade));
+          else judgeGrades.set(key, [Number(j.grade)]);
+        }
+        const candidates = items
+          .filter((it) => !assignedTo.has(it.id))
+          .map((it) => ({ id: it.id, queryId: it.queryId, judgeGrade: judgeStratumGrade(judgeGrades.get(`${it.queryId}:${it.chunkId}`) ?? []) }));
+        targets = calibrationSample(candidates, opts.sample, rng);
+      } else {
+        targets = shuffle(items.sort((a, b) => (a.id < b.id ? -1 : 1)), rng);
+      }
+
+      const rows: [string, string, number][] = [];
+      const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
+      const toppedUpIds: string[] = [];
+      let shortfall = 0;
+      for (const item of targets) {
+        const already = assignedTo.get(item.id) ?? new Set<string>();
+        const needed = perItem - already.size;
+        if (needed <= 0) continue;
+        const eligible = annotators.filter((a) => !already.has(a.id)).map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
+        eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
+        const chosen = eligible.slice(0, needed);
+        if (chosen.length < needed) shortfall++;
+        if (chosen.length) toppedUpIds.push(item.id);
+        for (const c of chosen) {
+          rows.push([item.id, c.id, rng()]);
+          load.set(c.id, (load.get(c.id) ?? 0) + 1);
+          added.set(c.id, (added.get(c.id) ?? 0) + 1);
+        }
+      }
+
+      // In (poolItemId, userId) order, the unique index's B-tree inserts land next to each other.
+      rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+      // createdAt: PostgreSQL fills in its column default; on SQLite it is written in the form
+      // Prisma itself stores. `calibration` defaults to false and is set below for a sample.
+      const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
+      const now = sqliteNow();
+      await tx.insert(
+        "Assignment",
+        [{ name: "poolItemId", type: "text" }, { name: "userId", type: "text" }, { name: "orderKey", type: "float" }, ...stamp],
+        rows.length,
+        (i) => (stamp.length ? [...rows[i], now] : rows[i]),
+      );
+      if (calibration) {
+        // Sampled items had no assignment before this call, so every assignment of theirs is new.
+        for (let i = 0; i < toppedUpIds.length; i += 500) {
+          const batch = toppedUpIds.slice(i, i + 500);
+          await tx.run(`UPDATE "Assignment" SET "calibration" = TRUE WHERE "poolItemId" IN (${batch.map(() => "?").join(", ")})`, batch);
+        }
+      }
+      return {
+        seed,
+        perItem,
+        items: targets.length,
+        itemsToppedUp: toppedUpIds.length,
+        created: rows.length,
+        calibration: calibration ? rows.length : 0,
+        shortfall,
+        annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
+      };
+    });
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
+    if (isConstraintViolation(e)) throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
     throw e;
   }
-  return {
-    seed,
-    perItem,
-    items: targets.length,
-    itemsToppedUp: toppedUp,
-    created: rows.length,
-    calibration: calibration ? rows.length : 0,
-    shortfall,
-    annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
-  };
 }
 
 async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {

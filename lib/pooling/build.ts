@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client.ts";
-import { AppError, isUniqueViolation } from "../errors.ts";
+import { AppError } from "../errors.ts";
+import { bulkTransaction, sqliteNow, type BulkTx } from "../imports/bulk.ts";
+import { int, isConstraintViolation } from "./sql.ts";
 import { evaluatedOrder } from "../stats/order.ts";
 
 export type TPoolOptions = { depth: number; runs?: string[] };
@@ -48,86 +50,87 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
   }
   if (runs.length === 0) throw new AppError("bad_input", "no runs to pool: import one with: npx assessor import run --system NAME FILE");
 
-  const candidates = await topCandidates(db, runs.map((r) => r.id), depth);
-
-  // (run, query) → its top K in the evaluated order.
-  const groups = new Map<string, Candidate[]>();
-  for (const c of candidates) {
-    const key = `${c.runId}:${c.queryId}`;
-    const g = groups.get(key);
-    if (g) g.push(c);
-    else groups.set(key, [c]);
-  }
-  type Pair = { queryId: number; chunkId: number; provenance: { runId: number; rank: number }[] };
-  const pairs = new Map<string, Pair>();
-  let pooledResults = 0;
-  for (const group of groups.values()) {
-    const top = evaluatedOrder(group).slice(0, depth);
-    top.forEach((c, i) => {
-      const key = `${c.queryId}:${c.chunkId}`;
-      let pair = pairs.get(key);
-      if (!pair) pairs.set(key, (pair = { queryId: c.queryId, chunkId: c.chunkId, provenance: [] }));
-      pair.provenance.push({ runId: c.runId, rank: i + 1 });
-      pooledResults++;
-    });
-  }
-
+  const runIds = runs.map((r) => r.id);
   try {
-    return await db.$transaction(
-      async (tx) => {
-        const existing = await tx.poolItem.findMany({ where: { projectId }, select: { id: true, queryId: true, chunkId: true } });
-        const idByPair = new Map(existing.map((p) => [`${p.queryId}:${p.chunkId}`, p.id]));
-        const existingProv = await tx.poolProvenance.findMany({
-          where: { runId: { in: runs.map((r) => r.id) } },
-          select: { poolItemId: true, runId: true },
+    return await bulkTransaction(db, async (tx) => {
+      const candidates = await topCandidates(tx, runIds, depth);
+      // (run, query) → its top K in the evaluated order.
+      const groups = new Map<string, Candidate[]>();
+      for (const c of candidates) {
+        const key = `${c.runId}:${c.queryId}`;
+        const g = groups.get(key);
+        if (g) g.push(c);
+        else groups.set(key, [c]);
+      }
+      type Pair = { queryId: number; chunkId: number; provenance: { runId: number; rank: number }[] };
+      const pairs = new Map<string, Pair>();
+      let pooledResults = 0;
+      for (const group of groups.values()) {
+        const top = evaluatedOrder(group).slice(0, depth);
+        top.forEach((c, i) => {
+          const key = `${c.queryId}:${c.chunkId}`;
+          let pair = pairs.get(key);
+          if (!pair) pairs.set(key, (pair = { queryId: c.queryId, chunkId: c.chunkId, provenance: [] }));
+          pair.provenance.push({ runId: c.runId, rank: i + 1 });
+          pooledResults++;
         });
-        const provSeen = new Set(existingProv.map((p) => `${p.poolItemId}:${p.runId}`));
+      }
 
-        const newItems: { id: string; projectId: number; queryId: number; chunkId: number }[] = [];
-        const newProv: { poolItemId: string; runId: number; rank: number }[] = [];
-        for (const [key, pair] of pairs) {
-          let id = idByPair.get(key);
-          if (!id) {
-            id = randomUUID();
-            newItems.push({ id, projectId, queryId: pair.queryId, chunkId: pair.chunkId });
-          }
-          for (const p of pair.provenance) {
-            if (!provSeen.has(`${id}:${p.runId}`)) newProv.push({ poolItemId: id, runId: p.runId, rank: p.rank });
-          }
+      const existing = await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${int(projectId)}`);
+      const idByPair = new Map(existing.map((p) => [`${Number(p.queryId)}:${Number(p.chunkId)}`, p.id]));
+      const existingProv = await tx.all<{ poolItemId: string; runId: number }>(`SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (${runIds.map(int).join(", ")})`);
+      const provSeen = new Set(existingProv.map((p) => `${p.poolItemId}:${Number(p.runId)}`));
+
+      const newItems: [string, number, number, number][] = [];
+      const newProv: [string, number, number][] = [];
+      for (const [key, pair] of pairs) {
+        let id = idByPair.get(key);
+        if (!id) {
+          id = randomUUID();
+          newItems.push([id, projectId, pair.queryId, pair.chunkId]);
         }
-        if (newItems.length) await tx.poolItem.createMany({ data: newItems });
-        if (newProv.length) await tx.poolProvenance.createMany({ data: newProv });
-        return {
-          depth,
-          runs: runs.map((r) => r.system),
-          queries: new Set([...pairs.values()].map((p) => p.queryId)).size,
-          pooledResults,
-          newItems: newItems.length,
-          newProvenance: newProv.length,
-          totalItems: existing.length + newItems.length,
-        };
-      },
-      { timeout: 120_000, maxWait: 30_000 },
-    );
+        for (const p of pair.provenance) if (!provSeen.has(`${id}:${p.runId}`)) newProv.push([id, p.runId, p.rank]);
+      }
+      // In id order, the B-tree inserts land next to each other: markedly faster on SQLite.
+      newItems.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      newProv.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+      // createdAt: PostgreSQL fills in its column default; on SQLite it is written in the form
+      // Prisma itself stores (the SQL default would be a different text format).
+      const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
+      const now = sqliteNow();
+      await tx.insert(
+        "PoolItem",
+        [{ name: "id", type: "text" }, { name: "projectId", type: "int" }, { name: "queryId", type: "int" }, { name: "chunkId", type: "int" }, ...stamp],
+        newItems.length,
+        (i) => (stamp.length ? [...newItems[i], now] : newItems[i]),
+      );
+      await tx.insert("PoolProvenance", [{ name: "poolItemId", type: "text" }, { name: "runId", type: "int" }, { name: "rank", type: "int" }], newProv.length, (i) => newProv[i]);
+      return {
+        depth,
+        runs: runs.map((r) => r.system),
+        queries: new Set([...pairs.values()].map((p) => p.queryId)).size,
+        pooledResults,
+        newItems: newItems.length,
+        newProvenance: newProv.length,
+        totalItems: existing.length + newItems.length,
+      };
+    });
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError("conflict", "the pool was changed by another command at the same time; run pool again");
+    if (isConstraintViolation(e)) throw new AppError("conflict", "the pool was changed by another command at the same time; run pool again");
     throw e;
   }
 }
 
 /** The rows of each (run, query) whose score is among the K highest, with the chunk's external id. */
-async function topCandidates(db: Db, runIds: number[], depth: number): Promise<Candidate[]> {
+async function topCandidates(tx: BulkTx, runIds: number[], depth: number): Promise<Candidate[]> {
   if (runIds.length === 0) return [];
-  // Only integers are spliced in (validated depth, ids read from the database): placeholder
-  // syntax differs between the two databases' raw queries ("?" vs "$1").
-  if (![depth, ...runIds].every(Number.isSafeInteger)) throw new Error("pooling: non-integer id or depth");
   const sql = `SELECT r."runId" AS "runId", r."queryId" AS "queryId", r."chunkId" AS "chunkId", r."score" AS "score", c."externalId" AS "docid"
     FROM (
       SELECT "runId", "queryId", "chunkId", "score",
              RANK() OVER (PARTITION BY "runId", "queryId" ORDER BY "score" DESC) AS "pos"
-      FROM "RunEntry" WHERE "runId" IN (${runIds.join(", ")})
+      FROM "RunEntry" WHERE "runId" IN (${runIds.map(int).join(", ")})
     ) r JOIN "Chunk" c ON c."id" = r."chunkId"
-    WHERE r."pos" <= ${depth}`;
-  const rows = await db.$queryRawUnsafe<{ runId: number | bigint; queryId: number | bigint; chunkId: number | bigint; score: number; docid: string }[]>(sql);
+    WHERE r."pos" <= ${int(depth)}`;
+  const rows = await tx.all<{ runId: number | bigint; queryId: number | bigint; chunkId: number | bigint; score: number; docid: string }>(sql);
   return rows.map((r) => ({ runId: Number(r.runId), queryId: Number(r.queryId), chunkId: Number(r.chunkId), score: Number(r.score), docid: r.docid }));
 }

@@ -125,3 +125,41 @@ describe("dashboard panels", () => {
     expect(p.remainingJudgements).toBe(0);
   });
 });
+
+describe("final human labels", () => {
+  it("are the same set as lib/labels referenceLabels: agreed, adjudicated, imported (latest import wins)", async () => {
+    const p = await makeProject(db, { name: "reference-check" });
+    const chunks = await makeChunks(db, p.id, ["x1", "x2", "x3", "x4"]);
+    const queries = await makeQueries(db, p.id, ["r1"]);
+    const q = queries.get("r1")!.id;
+    const c = (x: string) => chunks.get(x)!.id;
+    const [u1, u2, adj] = [await makeUser(db), await makeUser(db), await makeUser(db, { role: "adjudicator" })];
+    // x1: both annotators say 2 → agreed 2 (wins over the imported 0); x2: 1 vs 3 → adjudicated 3;
+    // x3: one grade only → no final label, the import applies; x4: imported by two sources, the
+    // later one (newer) wins.
+    const items = new Map<string, string>();
+    for (const x of ["x1", "x2", "x3"]) items.set(x, (await db.poolItem.create({ data: { projectId: p.id, queryId: q, chunkId: c(x) } })).id);
+    const grade = async (x: string, u: { id: string }, g: number) => {
+      await db.assignment.create({ data: { poolItemId: items.get(x)!, userId: u.id, orderKey: 0.1 } });
+      await db.judgement.create({ data: { poolItemId: items.get(x)!, userId: u.id, grade: g, startSeconds: g > 0 ? 10 : null, idempotencyKey: `ref-${x}-${u.id}` } });
+    };
+    await grade("x1", u1, 2);
+    await grade("x1", u2, 2);
+    await grade("x2", u1, 1);
+    await grade("x2", u2, 3);
+    await grade("x3", u1, 1);
+    await db.adjudication.create({ data: { poolItemId: items.get("x2")!, adjudicatorId: adj.id, grade: 3, startSeconds: 12 } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "old", queryId: q, chunkId: c("x1"), grade: 0, createdAt: new Date("2024-01-01") } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "old", queryId: q, chunkId: c("x3"), grade: 0, createdAt: new Date("2024-01-01") } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "old", queryId: q, chunkId: c("x4"), grade: 1, createdAt: new Date("2024-01-01") } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "new", queryId: q, chunkId: c("x4"), grade: 3, createdAt: new Date("2025-01-01") } });
+
+    const { referenceLabels } = await import("../../lib/labels/reference.ts");
+    const { dashboardData } = await import("../../lib/dashboard/data.ts");
+    const theirs = (await referenceLabels(db, p.id)).map((r) => ({ queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, startSeconds: r.startSeconds, status: r.status, source: r.source }));
+    const { data } = await dashboardData(db, p.id);
+    const key = (r: { chunkId: number }) => r.chunkId;
+    expect([...data.reference].sort((a, b) => key(a) - key(b))).toEqual(theirs.sort((a, b) => key(a) - key(b)));
+    expect(theirs.map((r) => [r.grade, r.status])).toEqual([[2, "agreed"], [3, "adjudicated"], [0, "imported"], [3, "imported"]]);
+  });
+});

@@ -47,7 +47,7 @@ export function AdjudicatePage() {
     if (!item || !form) return;
     if (outcome) return go(index + 1);
     if (form.grade === null) return setMessage("Choose the final grade first (keys 0–3).");
-    const body = { poolItemId: item.id, grade: form.grade, startSeconds: Math.round(form.start * 10) / 10, rationale: form.rationale, idempotencyKey: form.key };
+    const body = { poolItemId: item.id, grade: form.grade, startSeconds: form.start, rationale: form.rationale, idempotencyKey: form.key };
     setForms((f) => ({ ...f, [item.id]: form }));
     decide.mutate(body, {
       onSuccess: (d) => {

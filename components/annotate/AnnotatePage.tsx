@@ -89,7 +89,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
     const body = {
       poolItemId: activeId,
       grade: f.grade,
-      startSeconds: Math.round(f.start * 10) / 10,
+      startSeconds: f.start,
       notes: f.notes,
       flags: f.flags,
       timeSpentMs: Math.round(performance.now() - shownAt.current),

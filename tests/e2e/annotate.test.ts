@@ -124,6 +124,7 @@ async function gradeAllByKeyboard(email: string, which: "ann1" | "ann2"): Promis
       await page.screenshot({ path: join(artifactsDir, "annotate.png"), fullPage: true });
     }
     await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("article[data-ready]").getAttribute("data-item-id", { timeout: 1000 }).catch(() => null)).not.toBe(p.id);
   }
   await page.getByRole("heading", { name: "End of your queue" }).waitFor();
   await expect.poll(() => page.getByTestId("outbox").textContent(), { timeout: 15_000 }).toBe("All grades saved.");
@@ -201,6 +202,8 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
       }
       await page.keyboard.press("Enter");
       await expect.poll(() => db.adjudication.count({ where: { poolItemId: p.id } })).toBe(1);
+      // The page moves on once the server has answered.
+      await expect.poll(() => page.locator("article[data-ready]").getAttribute("data-item-id", { timeout: 1000 }).catch(() => null)).not.toBe(p.id);
     }
     await page.getByRole("heading", { name: "End of the disagreements" }).waitFor();
     const decided = await db.adjudication.findMany({ select: { poolItemId: true, grade: true, startSeconds: true } });

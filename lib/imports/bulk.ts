@@ -73,7 +73,7 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
   try {
     conn.pragma("foreign_keys = ON");
     conn.pragma("synchronous = NORMAL");
-    conn.pragma("cache_size = -32000");
+    conn.pragma("cache_size = -8000"); // 8 MB: entries arrive grouped by query, so the index pages touched stay few
     const tx: BulkTx = {
       provider: "sqlite",
       all: async <R>(sql: string, params: unknown[] = []) => conn.prepare(sql).all(...params) as R[],

@@ -65,7 +65,8 @@ export async function importQueries(db: Db, projectId: number, input: ImportInpu
   await db.$transaction(async (tx) => {
     if (create.length) {
       await tx.query.createMany({ data: create.map(([externalId, d]) => ({ projectId, externalId, ...fields(d) })) });
-      const ids = new Map((await tx.query.findMany({ where: { projectId, externalId: { in: create.map(([e]) => e) } }, select: { id: true, externalId: true } })).map((q) => [q.externalId, q.id]));
+      // All of the project's ids (not an IN list, which SQLite caps at 32,766 parameters).
+      const ids = new Map((await tx.query.findMany({ where: { projectId }, select: { id: true, externalId: true } })).map((q) => [q.externalId, q.id]));
       const tags = create.flatMap(([e, d]) => d.tags.map((tag) => ({ queryId: ids.get(e)!, tag })));
       if (tags.length) await tx.queryTag.createMany({ data: tags });
     }

@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "csv-parse/sync";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { exportLabels, labelSetVersion, renderExport } from "../../lib/exports/labels.ts";
+import type { ReferenceLabelRow } from "../../lib/labels/reference.ts";
+import { makeChunks, makeProject, makeQueries } from "../helpers/factories.ts";
+
+let t: TestDb;
+let db: Db;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  db = await (await import("../../lib/db/client.ts")).getDb();
+});
+afterAll(async () => t.cleanup());
+
+const row = (qid: string, docid: string, grade: number, extra: Partial<ReferenceLabelRow> = {}): ReferenceLabelRow => ({
+  queryId: 1,
+  chunkId: 1,
+  qid,
+  docid,
+  poolItemId: null,
+  grade,
+  startSeconds: null,
+  status: "imported",
+  annotators: 0,
+  source: "src",
+  ...extra,
+});
+
+describe("export formats", () => {
+  const now = new Date("2026-11-30T12:00:00.000Z");
+  const rows = [row("q1", "a,b", 2, { startSeconds: 12.5, status: "agreed", annotators: 2, source: null }), row("q1", 'say "hi"', 0, { source: "old #3" })];
+
+  it("writes qrels, JSONL and CSV that carry the same label-set sha256", () => {
+    const v = labelSetVersion(rows, "p", now);
+    const canonical = '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"agreed","annotators":2,"source":null}\n{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3"}\n';
+    expect(v).toEqual({ sha256: createHash("sha256").update(canonical).digest("hex"), created_at: "2026-11-30T12:00:00.000Z", labels: 2, project: "p" });
+
+    const jsonl = renderExport(rows, "jsonl", v);
+    expect(jsonl.content).toBe(`{"label_set_version":${JSON.stringify(v)}}\n${canonical}`);
+    expect(jsonl.fileSha256).toBe(createHash("sha256").update(jsonl.content).digest("hex"));
+
+    const csv = renderExport(rows, "csv", v).content;
+    expect(csv).toBe(
+      `# label_set_version sha256=${v.sha256} created_at=2026-11-30T12:00:00.000Z labels=2 project=p\n` +
+        'query,chunk,grade,start,status,annotators,source\nq1,"a,b",2,12.5,agreed,2,\nq1,"say ""hi""",0,,imported,0,"old #3"\n',
+    );
+    // A standard reader skips the comment line and gets the fields back intact.
+    expect(parse(csv, { comment: "#", columns: true })).toEqual([
+      { query: "q1", chunk: "a,b", grade: "2", start: "12.5", status: "agreed", annotators: "2", source: "" },
+      { query: "q1", chunk: 'say "hi"', grade: "0", start: "", status: "imported", annotators: "0", source: "old #3" },
+    ]);
+  });
+
+  it("changes the sha256 when any label changes, not when only the time does", () => {
+    const a = labelSetVersion(rows, "p", now);
+    expect(labelSetVersion(rows, "p", new Date()).sha256).toBe(a.sha256);
+    expect(labelSetVersion([rows[0], { ...rows[1], grade: 1 }], "p", now).sha256).not.toBe(a.sha256);
+    expect(labelSetVersion([{ ...rows[0], startSeconds: 13 }, rows[1]], "p", now).sha256).not.toBe(a.sha256);
+  });
+});
+
+describe("exportLabels over the database", () => {
+  it("keeps one label per pair: the latest import wins over an older one", async () => {
+    const p = await makeProject(db, { name: "exp" });
+    const q = await makeQueries(db, p.id, ["q2", "q10"]);
+    const c = await makeChunks(db, p.id, ["d1"]);
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "2019", queryId: q.get("q2")!.id, chunkId: c.get("d1")!.id, grade: 1, createdAt: new Date("2019-01-01T00:00:00Z") } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "2024", queryId: q.get("q2")!.id, chunkId: c.get("d1")!.id, grade: 3, createdAt: new Date("2024-01-01T00:00:00Z") } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "2019", queryId: q.get("q10")!.id, chunkId: c.get("d1")!.id, grade: 2 } });
+    const e = await exportLabels(db, p.id, "qrels");
+    // Sorted by qid as plain strings: "q10" < "q2".
+    expect(e.content).toBe("q10 0 d1 2\nq2 0 d1 3\n");
+    expect(e.version.labels).toBe(2);
+  });
+});

@@ -7,7 +7,8 @@ import { z } from "zod";
 export const ZExternalId = z
   .union([z.string(), z.number().int()], { error: "expected an id (a non-empty string)" })
   .transform((v) => String(v).trim())
-  .refine((v) => v.length > 0 && !/\s/.test(v), { error: "expected an id without spaces (a non-empty string)" });
+  // No whitespace (TREC files split on it) and no control characters (lib/imports/id-index.ts uses two as separators).
+  .refine((v) => v.length > 0 && !/\s/.test(v) && ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), { error: "expected an id without spaces or control characters (a non-empty string)" });
 
 const seconds = (what: string) => z.number({ error: `expected ${what} as a number of seconds` }).min(0, { error: `expected ${what} of 0 seconds or more` });
 const text = (what: string) => z.string({ error: `expected ${what} as a string` });

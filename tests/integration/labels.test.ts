@@ -5,6 +5,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import { referenceLabels } from "../../lib/labels/reference.ts";
 import { stageCounts } from "../../lib/labels/stage.ts";
+import { itemStatus, judgementsForItem } from "../../lib/labels/judgements.ts";
 import { makeAssignedItems, makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 
 let t: TestDb;
@@ -74,6 +75,19 @@ describe("submitJudgement", () => {
     expect(JSON.parse(events[1].after)).toMatchObject({ grade: 3, startSeconds: 50 });
     await expect(submitJudgement(db, a.id, grade(item.id, 2, 40))).rejects.toMatchObject({ code: "conflict", message: "the annotators of this item agree: its label is final" });
     expect((await db.judgement.findUniqueOrThrow({ where: { poolItemId_userId: { poolItemId: item.id, userId: a.id } } })).grade).toBe(3);
+    // 3/3 with starts 40 and 50 → agreed 3 at (40 + 50) / 2 = 45.
+    expect(await itemStatus(db, item.id)).toEqual({
+      poolItemId: item.id,
+      stage: "agreed",
+      decision: { state: "agreed", grade: 3, startSeconds: 45 },
+      final: { grade: 3, startSeconds: 45, status: "agreed" },
+      judgements: 2,
+    });
+    expect((await judgementsForItem(db, item.id)).map((j) => [j.userId, j.grade])).toEqual([
+      [a.id, 3],
+      [b.id, 3],
+    ]);
+    expect(await itemStatus(db, "missing")).toBeNull();
   });
 });
 

@@ -167,15 +167,13 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
   });
 
   it("refuses to load twice into a database that already has the demo project, and writes nothing", async () => {
-    const { getDb, closeDb } = await import("../../lib/db/client.ts");
+    const { getDb } = await import("../../lib/db/client.ts");
     const counts = async () => {
       const db = await getDb();
       return [await db.user.count(), await db.project.count(), await db.poolItem.count(), await db.assignment.count()];
     };
+    // This process keeps the database open meanwhile, as a running app would.
     const before = await counts();
-    // Closed first: while another process has the SQLite file open in WAL mode, the CLI's
-    // migration step cannot take its lock (reported; not what this test is about).
-    await closeDb();
     const again = runDemo({ DATABASE_URL: testDb.url });
     expect(again.status).not.toBe(0);
     expect(again.stderr).toContain('already has a project named "demo"');

@@ -5,12 +5,14 @@
 //      data/assessor.db.<time>.bak, so every run starts fresh and nothing is lost. With
 //      DATABASE_URL set (PostgreSQL or another SQLite file) that database is used as it is and
 //      must not already hold a project named "demo".
-//   2. through the CLI, as a user would: migrate; four users (printed logins); project "demo";
-//      videos, transcripts (chunked 20 s with 5 s overlap), queries, three runs, judge labels;
-//      pool (depth 5) and assignment to the two annotators (2 per item).
+//   2. through the CLI, as a user would: migrate; project "demo" (first, so a second load into
+//      the same database stops before writing anything); four users (printed logins); videos,
+//      transcripts (chunked 20 s with 5 s overlap), queries, three runs, judge labels; pool
+//      (depth 5) and assignment to the two annotators (2 per item, fixed seed).
 //   3. unless DEMO_NO_SERVE=1: `next build` when there is no production build newer than the
-//      sources, then `next start` on http://localhost:3000 (DEMO_PORT to change the port) with
-//      NEXTAUTH_SECRET kept in data/.secret.
+//      sources (in NEXT_DIST_DIR, default .next), then `next start` on http://localhost:3000
+//      (DEMO_PORT to change the port) with NEXTAUTH_URL to match and NEXTAUTH_SECRET generated
+//      once into data/.secret (or taken from the environment).
 //
 // The demo's files are in demo/ (media made once by scripts/make-demo-media.sh; runs and judge
 // labels by scripts/demo/make-runs.ts). Needs no network and no tool beyond `npm ci`.

@@ -14,7 +14,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -98,7 +98,7 @@ export function runModuleIsolated(module: string, dir = benchDir): ModuleResult 
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
-export function renderReport(results: ModuleResult[], when = new Date()): string {
+export function renderReport(results: ModuleResult[], when = new Date(), loadAtStart?: number): string {
   const lines = [
     "| benchmark | target | measured | pass | reproduce with |",
     "|---|---|---|---|---|",
@@ -113,6 +113,7 @@ export function renderReport(results: ModuleResult[], when = new Date()): string
     "",
     `Machine: ${cpu.length} CPU${cpu.length === 1 ? "" : "s"} (${cpu[0]?.model.trim() ?? "unknown"}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${process.platform} ${process.arch}, Node ${process.version}, ${process.env.DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite"} unless a row says otherwise.`,
     `Date: ${when.toISOString()}. Modules: ${results.map((r) => `${r.module} ${r.seconds.toFixed(1)} s`).join(", ")}.`,
+    `Load average (1 min): ${loadAtStart === undefined ? "" : `${loadAtStart.toFixed(1)} at the start, `}${loadavg()[0].toFixed(1)} at the end — on a shared machine, wall times above include the other processes' share.`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -138,6 +139,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write("error: no benchmark modules in scripts/bench/\n");
     return 1;
   }
+  const loadAtStart = loadavg()[0];
   const results: ModuleResult[] = [];
   for (const module of selected) {
     process.stderr.write(`bench: ${module} …\n`);
@@ -145,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`bench: ${module} ${r.failed ? "FAILED" : "done"} in ${r.seconds.toFixed(1)} s${r.failed ? `: ${r.rows[0].measured}` : ""}\n`);
     results.push(r);
   }
-  const report = renderReport(results);
+  const report = renderReport(results, new Date(), loadAtStart);
   process.stdout.write(`\n${report}`);
   const outDir = join(root, "bench-results");
   mkdirSync(outDir, { recursive: true });

@@ -120,6 +120,27 @@ async function gradeAllByKeyboard(email: string, which: "ann1" | "ann2"): Promis
     await page.keyboard.press(String(p[which]));
     expect(await page.getByRole("button", { name: new RegExp(`^Grade ${p[which]}:`) }).getAttribute("aria-pressed")).toBe("true");
     if (n === 0 && which === "ann1") {
+      // Every control has an accessible name (aria-label, a <label>, or its text).
+      const unnamed = await page.evaluate(() =>
+        [...document.querySelectorAll("main button, main input, main textarea, main select")]
+          .filter((el) => !(el.getAttribute("aria-label")?.trim() || ((el as HTMLInputElement).labels?.length ?? 0) > 0 || (el.tagName === "BUTTON" && el.textContent?.trim())))
+          .map((el) => el.outerHTML.slice(0, 80)),
+      );
+      expect(unnamed).toEqual([]);
+      for (const name of ["Grade 0: irrelevant", "Grade 1: related but does not answer", "Grade 2: useful but incomplete", "Grade 3: contains the exact evidence", "Set start to playhead", "Start 1 second earlier", "Start 5 seconds later", "Replay from chunk start", "Play or pause", "Submit and next", "Previous item", "Show keyboard shortcuts"]) {
+        expect(await page.getByRole("button", { name, exact: true }).count(), name).toBe(1);
+      }
+      for (const name of ["Notes", "Transcript error", "Unsure", "Auto-advance after grade"]) expect(await page.getByLabel(name, { exact: true }).count(), name).toBe(1);
+      // `?` shows the keys; Escape hides them.
+      await page.keyboard.press("?");
+      await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+      await page.keyboard.press("Escape");
+      // Keys typed in the notes are text, not commands.
+      await page.getByLabel("Notes", { exact: true }).focus();
+      await page.keyboard.type("s 3 [ r");
+      await page.keyboard.press("Escape");
+      expect(await page.getByLabel("Notes", { exact: true }).inputValue()).toBe("s 3 [ r");
+      expect(Number(await page.getByTestId("start").getAttribute("data-seconds"))).toBeCloseTo(start + 1, 5);
       mkdirSync(artifactsDir, { recursive: true });
       await page.screenshot({ path: join(artifactsDir, "annotate.png"), fullPage: true });
     }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { demoRunFiles } from "../../scripts/demo/make-runs.ts";
+import { parseCaptions } from "../../lib/formats/captions.ts";
 
 /**
  * `npm run demo` with DEMO_NO_SERVE=1 against a fresh test database (SQLite, or PostgreSQL with
@@ -76,6 +77,32 @@ describe("the demo's committed files", () => {
       expect(v.duration).toBeLessThan(95);
     }
     expect(total).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it("are H.264/AAC MP4 files whose transcripts end within the video", () => {
+    for (const v of jsonl<{ id: string; path: string; duration: number }>("demo/videos.jsonl")) {
+      const bytes = readFileSync(join(root, v.path));
+      // ISO BMFF: the first box is "ftyp"; the sample descriptions name the codecs.
+      expect(bytes.subarray(4, 8).toString("latin1"), v.path).toBe("ftyp");
+      expect(bytes.includes(Buffer.from("avc1")), `${v.path} has H.264`).toBe(true);
+      expect(bytes.includes(Buffer.from("mp4a")), `${v.path} has AAC`).toBe(true);
+      const file = `demo/transcripts/${v.id}.vtt`;
+      const { cues, errors } = parseCaptions(read(file), file, "vtt");
+      expect(errors).toEqual([]);
+      expect(cues.length).toBeGreaterThanOrEqual(12);
+      expect(cues[cues.length - 1].end).toBeLessThanOrEqual(v.duration);
+    }
+  });
+
+  it("give every query a reference start at the start of a spoken sentence of its video", () => {
+    const queries = jsonl<{ id: string; start: number; video: string }>("demo/queries.jsonl");
+    expect(queries).toHaveLength(12);
+    for (const q of queries) {
+      const file = `demo/transcripts/${q.video}.vtt`;
+      const starts = parseCaptions(read(file), file, "vtt").cues.map((c) => c.start);
+      // Starts are written to 0.1 s; a regenerated transcript with other timings fails here.
+      expect(Math.min(...starts.map((s) => Math.abs(s - q.start))), q.id).toBeLessThan(0.1);
+    }
   });
 });
 

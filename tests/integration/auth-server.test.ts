@@ -126,6 +126,14 @@ describe("sessions follow the database", () => {
     await expect(apiSession(server.url, "lead2@example.org", PASSWORD)).rejects.toThrow(/deactivated/);
   });
 
+  it("a tampered session cookie is no session", async () => {
+    const cookie = await apiSession(server.url, "lead@example.org", PASSWORD);
+    const tampered = cookie.replace(/(session-token=[^;]*?)(.)(;|$)/, (_m, head: string, last: string, tail: string) => `${head}${last === "A" ? "B" : "A"}${tail}`);
+    expect(tampered).not.toBe(cookie);
+    expect((await get("/api/lead/projects", tampered)).status).toBe(401);
+    expect((await get("/api/lead/projects", cookie)).status).toBe(200);
+  });
+
   it("a role change takes effect without signing out", async () => {
     const cookie = await apiSession(server.url, "adj@example.org", PASSWORD);
     expect((await get("/api/lead/projects", cookie)).status).toBe(403);

@@ -6,7 +6,14 @@ import { normalizeEmail } from "../users/users.ts";
 import { mulberry32, randomSeed, shuffle } from "./random.ts";
 import { calibrationSample, judgeStratumGrade } from "./sample.ts";
 
-export type TAssignOptions = { perItem: number; annotators?: string[]; sample?: number; seed?: number };
+export type TAssignOptions = {
+  perItem: number;
+  annotators?: string[];
+  sample?: number;
+  /** With `sample`: draw only from items whose query has one of these tags (to fill thin slices). */
+  tags?: string[];
+  seed?: number;
+};
 export type TAssignResult = {
   seed: number;
   perItem: number;
@@ -34,13 +41,15 @@ export type TAssignResult = {
  *   within a query (lib/annotate sorts by it).
  * - `sample: N` picks a calibration subset of N items that have no assignment yet
  *   (lib/assignment/sample.ts describes the stratification) and marks their assignments
- *   `calibration`. Without it, every pool item is targeted.
+ *   `calibration`. With `tags` as well, only items of queries with one of those tags are drawn.
+ *   Without `sample`, every pool item is targeted.
  * - Default annotators: every active user with the annotator role.
  * All randomness comes from `seed` (random when not given; returned so a run can be repeated).
  */
 export async function assign(db: Db, projectId: number, opts: TAssignOptions): Promise<TAssignResult> {
   const { perItem } = opts;
   if (!Number.isInteger(perItem) || perItem < 1) throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+  if (opts.tags?.length && opts.sample === undefined) throw new AppError("bad_input", "--tags only applies with --sample");
   if (opts.sample !== undefined && (!Number.isInteger(opts.sample) || opts.sample < 1)) {
     throw new AppError("bad_input", `--sample: expected a whole number ≥ 1, got ${opts.sample}`);
   }
@@ -84,8 +93,16 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           if (list) list.push(Number(j.grade));
           else judgeGrades.set(key, [Number(j.grade)]);
         }
+        let tagged: Set<number> | null = null;
+        if (opts.tags && opts.tags.length > 0) {
+          const tagRows = await tx.all<{ queryId: number }>(
+            `SELECT DISTINCT t."queryId" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid} AND t."tag" IN (${opts.tags.map(() => "?").join(", ")})`,
+            opts.tags,
+          );
+          tagged = new Set(tagRows.map((r) => Number(r.queryId)));
+        }
         const candidates = items
-          .filter((it) => !assignedTo.has(it.id))
+          .filter((it) => !assignedTo.has(it.id) && (tagged === null || tagged.has(it.queryId)))
           .map((it) => ({ id: it.id, queryId: it.queryId, judgeGrade: judgeStratumGrade(judgeGrades.get(`${it.queryId}:${it.chunkId}`) ?? []) }));
         targets = calibrationSample(candidates, opts.sample, rng);
       } else {

@@ -123,6 +123,18 @@ describe("calibration sample", () => {
     expect(zeros[0].qid).not.toBe(zeros[1].qid);
   });
 
+  it("with tags: draws only from queries carrying one of them", async () => {
+    const { project, items } = await pooledProject([3, 3, 3]);
+    await db.queryTag.create({ data: { queryId: items[3].queryId, tag: "named-entity" } });
+    const users = await Promise.all(["a", "b"].map((n) => makeUser(db, { email: `${n}-cal3@example.org` })));
+    const r = await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), sample: 10, tags: ["named-entity"], seed: 4 });
+    // Only q2 (items 3–5) has the tag: 3 items, 6 assignments.
+    expect(r).toMatchObject({ items: 3, created: 6 });
+    const rows = await db.assignment.findMany({ where: { poolItem: { projectId: project.id } }, include: { poolItem: true } });
+    expect(new Set(rows.map((x) => x.poolItem.queryId))).toEqual(new Set([items[3].queryId]));
+    await expect(assign(db, project.id, { perItem: 2, tags: ["x"] })).rejects.toThrow("--tags only applies with --sample");
+  });
+
   it("is reproducible from the seed and stops when candidates run out", () => {
     const cands = Array.from({ length: 9 }, (_, i) => ({ id: `i${i}`, queryId: i % 3, judgeGrade: i % 2 }));
     const a = calibrationSample(cands, 5, mulberry32(3)).map((c) => c.id);

@@ -43,9 +43,9 @@ function UserRow({ user }: { user: TUserRow }) {
   return (
     <tr className="border-t border-slate-100 align-top">
       <td className="py-2">{user.name}</td>
-      <td>{user.email}</td>
-      <td>{user.role}</td>
-      <td>{user.active ? "active" : <span className="text-red-700">deactivated</span>}</td>
+      <td className="py-2">{user.email}</td>
+      <td className="py-2">{user.role}</td>
+      <td className="py-2">{user.active ? "active" : <span className="text-red-700">deactivated</span>}</td>
       <td className="space-y-2 py-2">
         <div className="flex gap-2">
           <Button variant={user.active ? "danger" : "secondary"} disabled={update.isPending} onClick={() => update.mutate({ id: user.id, active: !user.active })} aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}>

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { parseJsonl } from "../formats/jsonl.ts";
-import { bulkTransaction, insertImportRecord, loadIdMap } from "./bulk.ts";
+import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap } from "./bulk.ts";
 import { ErrorList, readInput, type ImportInput, type ImportKind, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZChunkRow } from "./schemas.ts";
 import { rejectDuplicateIds } from "./rows.ts";
@@ -18,9 +18,19 @@ export async function writeChunks(
   chunks: ChunkData[],
   opts: ImportOptions,
 ): Promise<{ created: number; updated: number }> {
-  const existing = new Map(
-    (await db.chunk.findMany({ where: { projectId }, select: { id: true, externalId: true, videoId: true, startSeconds: true, endSeconds: true, text: true } })).map((c) => [c.externalId, c]),
-  );
+  // Which of the file's ids exist: the compact index first, then full rows only for those (a
+  // transcript imported into a project of a million chunks must not load them all).
+  const index = await loadIdIndex(db, "Chunk", projectId);
+  const known: number[] = [];
+  for (const c of chunks) {
+    const id = index.get(c.externalId);
+    if (id !== undefined) known.push(id);
+  }
+  const existing = new Map<string, { id: number; videoId: number; startSeconds: number; endSeconds: number; text: string }>();
+  for (let i = 0; i < known.length; i += 5000) {
+    const rows = await db.chunk.findMany({ where: { id: { in: known.slice(i, i + 5000) } }, select: { id: true, externalId: true, videoId: true, startSeconds: true, endSeconds: true, text: true } });
+    for (const r of rows) existing.set(r.externalId, r);
+  }
   const create: ChunkData[] = [];
   const update: (ChunkData & { id: number })[] = [];
   for (const c of chunks) {

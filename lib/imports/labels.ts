@@ -1,7 +1,7 @@
 import type { Db, Prisma } from "../db/client.ts";
 import { parseJsonl } from "../formats/jsonl.ts";
 import { parseQrels } from "../formats/trec.ts";
-import { loadIdMap } from "./bulk.ts";
+import { loadIdIndex, loadIdMap } from "./bulk.ts";
 import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 
@@ -41,7 +41,7 @@ async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buf
     for (const r of parsed.rows) rows.push({ ...r, start: null, rationale: null, jsonl: false });
   }
   const queries = await loadIdMap(db, "Query", projectId);
-  const chunks = await loadIdMap(db, "Chunk", projectId);
+  const chunks = await loadIdIndex(db, "Chunk", projectId);
   const resolved: Resolved[] = [];
   for (const r of rows) {
     const queryId = queries.get(r.qid);

@@ -176,6 +176,16 @@ describe("importing the same files again changes nothing", () => {
   });
 });
 
+describe("changed rows", () => {
+  it("updates a changed chunk in place and leaves identical ones alone", async () => {
+    const { importChunks } = await import("../../lib/imports/chunks.ts");
+    const before = await db.chunk.findFirstOrThrow({ where: { externalId: "c1" } });
+    const bytes = Buffer.from('{"id":"c1","video":"v1","start":0,"end":30,"text":"welcome, and an overview"}\n{"id":"c2","video":"v1","start":30,"end":60,"text":"pooling explained"}\n');
+    expect(await importChunks(db, projectId, { name: "changed.jsonl", bytes })).toMatchObject({ rows: 2, created: 0, updated: 1, unchanged: 1 });
+    expect(await db.chunk.findFirstOrThrow({ where: { externalId: "c1" } })).toEqual({ ...before, text: "welcome, and an overview" });
+  });
+});
+
 describe("bad input: exact error, exit 1, nothing written", () => {
   it("wrong column count (run, qrels, TSV)", async () => {
     await rejects(["run", "--system", "s2"], "cols.run", "q1 Q0 c2 1 12.5 s2\nq1 Q0 c1 2 9.5\n", (p) => `${p}:2: expected 6 columns: qid Q0 docid rank score tag; found 5 columns`);

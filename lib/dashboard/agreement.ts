@@ -81,8 +81,8 @@ function report(aligned: Aligned, resamples: number): AgreementReport {
 function sliceFilter(data: TDashboardData, tag: string | undefined, system: string | undefined): Keep {
   const tagOk = tagFilter(data, tag);
   if (!system) return (q) => tagOk(q);
-  const keys = contributedBy(data, runBySystem(data, system).id);
-  return (q, c) => tagOk(q) && keys.has(`${q}:${c}`);
+  const byQuery = contributedBy(data, runBySystem(data, system).id);
+  return (q, c) => tagOk(q) && (byQuery.get(q)?.has(c) ?? false);
 }
 
 function judgeBlock(data: TDashboardData, judge: string, keep: Keep, resamples: number): TAgreementBlock {

@@ -18,7 +18,9 @@ export function qrelsOf(labels: Iterable<TLabel>, keepQuery: (queryId: number) =
 /** Query filter for a tag slice (every query when no tag). */
 export function tagFilter(data: TDashboardData, tag: string | undefined): (queryId: number) => boolean {
   if (!tag) return () => true;
-  return (queryId) => data.queries.get(queryId)?.tags.includes(tag) ?? false;
+  const ids = new Set<number>();
+  for (const [id, q] of data.queries) if (q.tags.includes(tag)) ids.add(id);
+  return (queryId) => ids.has(queryId);
 }
 
 /** The judge the viewer asked for, or the first one; null when the project has no judge labels. */
@@ -36,15 +38,27 @@ export function runBySystem(data: TDashboardData, system: string): { id: number;
   return run;
 }
 
-/** Keys (queryId:chunkId) of the pool items a run contributed. */
-export function contributedBy(data: TDashboardData, runId: number): Set<string> {
-  const keys = new Set<string>();
-  for (const [itemId, runs] of data.provenance) {
-    if (!runs.includes(runId)) continue;
-    const it = data.poolItems.get(itemId);
-    if (it) keys.add(`${it.queryId}:${it.chunkId}`);
+/** Per run, the pool items it contributed as queryId → chunk ids; built once per loaded data. */
+const contributions = new WeakMap<TDashboardData, Map<number, Map<number, Set<number>>>>();
+
+export function contributedBy(data: TDashboardData, runId: number): Map<number, Set<number>> {
+  let all = contributions.get(data);
+  if (!all) {
+    all = new Map();
+    for (const [itemId, runs] of data.provenance) {
+      const it = data.poolItems.get(itemId);
+      if (!it) continue;
+      for (const r of runs) {
+        let byQuery = all.get(r);
+        if (!byQuery) all.set(r, (byQuery = new Map()));
+        let chunks = byQuery.get(it.queryId);
+        if (!chunks) byQuery.set(it.queryId, (chunks = new Set()));
+        chunks.add(it.chunkId);
+      }
+    }
+    contributions.set(data, all);
   }
-  return keys;
+  return all.get(runId) ?? new Map();
 }
 
 export const NO_JUDGE_HINT = "no judge labels yet: import them with npx assessor import judge --judge NAME FILE";

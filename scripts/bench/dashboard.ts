@@ -2,7 +2,7 @@
  * Dashboard benchmark: a project with 100,000 labels, 20 runs and 500 queries
  * (tests/fixtures/dashboard/seed-bench.ts), in a temporary SQLite database.
  *
- * Server side, every panel of the default view (lib/dashboard/panels.ts allPanels: judge vs human
+ * Server side, every panel of the view the page opens with (lib/dashboard/panels.ts allPanels: judge vs human
  * for both judges, human vs human, breakdowns by 5 tags and 20 systems, calibration, progress,
  * systems table with CIs and paired tests for 20 runs), timed three ways:
  * - after a label change (the usual case): runs' rankings are already in memory (they are
@@ -13,7 +13,7 @@
  * from navigation to the dashboard until every panel shows its data, in headless Chromium.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 
 type BenchRow = { name: string; target: string; measured: string; pass: boolean; command: string };
@@ -44,7 +44,8 @@ export async function bench(): Promise<BenchRow[]> {
     const { allPanels } = await import("../../lib/dashboard/panels.ts");
     const { clearDashboardCache } = await import("../../lib/dashboard/data.ts");
     const { clearRunCache } = await import("../../lib/dashboard/rankings.ts");
-    const view = { source: "both" as const, gain: "exponential" as const };
+    // The view the page opens with (human reference labels, exponential gain, no slice).
+    const view = { source: "human" as const, gain: "exponential" as const };
     const time = async (fn: () => Promise<unknown>) => {
       const s = performance.now();
       await fn();
@@ -62,7 +63,9 @@ export async function bench(): Promise<BenchRow[]> {
     const unchanged = median([await time(() => allPanels(db, projectId, view)), await time(() => allPanels(db, projectId, view)), await time(() => allPanels(db, projectId, view))]);
     const scale = `${labels.toLocaleString("en")} labels, ${SIZE.runs} runs × ${SIZE.queries} queries × ${SIZE.depth} (seeded in ${(seedMs / 1000).toFixed(1)} s)`;
     const m = median(afterChange);
-    rows.push({ name: `dashboard data after a label change (${scale})`, target: "≤ 300 ms", measured: `${ms(m)} (median of 3: ${afterChange.map(ms).join(", ")})`, pass: m <= 300, command: COMMAND });
+    const both = await time(() => allPanels(db, projectId, { ...view, source: "both" }));
+    const load = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
+    rows.push({ name: `dashboard data after a label change (${scale})`, target: "≤ 300 ms", measured: `${ms(m)} (median of 3: ${afterChange.map(ms).join(", ")}; with both label sources: +${ms(both)}; ${load})`, pass: m <= 300, command: COMMAND });
     rows.push({ name: "dashboard data, cold process (1,000,000 run entries read and sorted too)", target: "≤ 300 ms", measured: ms(cold), pass: cold <= 300, command: COMMAND });
     rows.push({ name: "dashboard data, labels unchanged (per-version cache)", target: "≤ 300 ms", measured: ms(unchanged), pass: unchanged <= 300, command: COMMAND });
 

@@ -1,0 +1,123 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { loginAs } from "../helpers/login.ts";
+import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+
+/**
+ * Acceptance (issue 5): the dashboard of the demo project in Chromium. The demo is loaded by its
+ * own loader (scripts/demo.mjs, DEMO_NO_SERVE=1) into a fresh test database; it has one judge and
+ * no final human labels yet, so the test imports, through the CLI as a lead would, a human label
+ * set ("gold") and a second judge ("strict-judge") derived from the demo's judge file. Then it
+ * switches judge, label source and slice, downloads a CSV and keeps a screenshot
+ * (test-results/dashboard.png).
+ * Build first: NEXT_DIST_DIR=.next-dashboard npx next build; run with the same NEXT_DIST_DIR.
+ */
+const root = join(import.meta.dirname, "..", "..");
+let testDb: TestDb;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let dir: string;
+let judgeLines: { query: string; chunk: string; grade: number }[];
+
+function cli(args: string[]) {
+  const r = runCli(args);
+  if (r.code !== 0) throw new Error(`assessor ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], { cwd: root, env: { ...process.env, DATABASE_URL: testDb.url, DEMO_NO_SERVE: "1" }, encoding: "utf8", maxBuffer: 16 << 20 });
+  if (demo.status !== 0) throw new Error(`demo loader failed (${demo.status}): ${demo.stderr}`);
+  dir = mkdtempSync(join(tmpdir(), "assessor-dash-e2e-"));
+  judgeLines = readFileSync(join(root, "demo", "judge.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { query: string; chunk: string; grade: number });
+  // Human labels: the demo judge's grades, every fifth one lowered by one (so the two differ);
+  // the strict judge: every grade lowered by one.
+  writeFileSync(join(dir, "gold.qrels"), judgeLines.map((l, i) => `${l.query} 0 ${l.chunk} ${i % 5 === 0 ? Math.max(0, l.grade - 1) : l.grade}`).join("\n") + "\n");
+  writeFileSync(join(dir, "strict.qrels"), judgeLines.map((l) => `${l.query} 0 ${l.chunk} ${Math.max(0, l.grade - 1)}`).join("\n") + "\n");
+  cli(["import", "labels", "--project", "demo", "--source", "gold", join(dir, "gold.qrels")]);
+  cli(["import", "judge", "--project", "demo", "--judge", "strict-judge", join(dir, "strict.qrels")]);
+  server = await startServer({ DATABASE_URL: testDb.url });
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 1000 } })).newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await testDb?.cleanup();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const select = (name: string) => page.getByLabel(name, { exact: true });
+const judgesTable = () => page.getByTestId("judges-table");
+
+describe("dashboard of the demo project", () => {
+  it("opens with both judges side by side against the human labels", async () => {
+    await loginAs(page, server.url, "lead@example.com", "demo-lead");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+    await judgesTable().waitFor();
+    const names = await judgesTable().locator("tbody tr td:first-child").allTextContents();
+    expect(names).toEqual(["gpt-judge", "strict-judge"]);
+    // 133 labels on both sides, every pair aligned.
+    expect(await judgesTable().locator("tbody tr").first().locator("td").nth(1).textContent()).toBe(String(judgeLines.length));
+    await page.getByRole("heading", { name: "Judge gpt-judge", exact: true }).waitFor();
+  });
+
+  it("switches the judge: the detail and the URL follow", async () => {
+    await select("Judge").selectOption("strict-judge");
+    await page.getByRole("heading", { name: "Judge strict-judge", exact: true }).waitFor();
+    await expect.poll(() => new URL(page.url()).searchParams.get("judge")).toBe("strict-judge");
+    // The strict judge grades one lower wherever the human grade is ≥ 1: it leans strict.
+    await expect.poll(() => page.locator('[data-panel="judge"]').getByText("(judge grades more strictly)").count()).toBe(1);
+  });
+
+  it("switches the label source to both: two systems tables and Kendall's tau", async () => {
+    await select("Label source").selectOption("both");
+    await page.getByTestId("systems-judge").waitFor();
+    await page.getByTestId("systems-human").waitFor();
+    await page.getByTestId("tau-table").waitFor();
+    expect(new URL(page.url()).searchParams.get("source")).toBe("both");
+    const systems = await page.getByTestId("systems-human").locator("tbody tr td:first-child").allTextContents();
+    expect(systems.map((s) => s.replace(/\s*\(baseline\)$/, "")).sort()).toEqual(["bm25", "hybrid-rrf", "vector"]);
+  });
+
+  it("switches the slice to a query tag: fewer pairs, kept in the URL", async () => {
+    await select("Slice: query tag").selectOption("named-entity");
+    await expect.poll(() => new URL(page.url()).searchParams.get("tag")).toBe("named-entity");
+    // Only the labels of the named-entity queries (demo/queries.jsonl) remain.
+    const tagged = new Set(
+      readFileSync(join(root, "demo", "queries.jsonl"), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; tags?: string[] })
+        .filter((q) => q.tags?.includes("named-entity"))
+        .map((q) => q.id),
+    );
+    const expected = judgeLines.filter((l) => tagged.has(l.query)).length;
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).toBeLessThan(judgeLines.length);
+    await expect.poll(async () => Number(await judgesTable().locator("tbody tr").first().locator("td").nth(1).textContent())).toBe(expected);
+    // A reload keeps the view.
+    await page.reload();
+    await page.getByRole("heading", { name: "Judge strict-judge", exact: true }).waitFor();
+    expect(await select("Slice: query tag").inputValue()).toBe("named-entity");
+  });
+
+  it("downloads the judges table as CSV and keeps a screenshot", async () => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV (judges side by side)" }).click()]);
+    expect(download.suggestedFilename()).toBe("judges.csv");
+    const csv = readFileSync((await download.path())!, "utf8").trim().split("\n");
+    expect(csv[0]).toBe("Judge,n,κ,κ linear,κ quadratic,κ quad CI low,κ quad CI high,raw agreement,leniency,≥1 agr,≥1 κ,≥2 agr,≥2 κ");
+    expect(csv.slice(1).map((l) => l.split(",")[0])).toEqual(["gpt-judge", "strict-judge"]);
+    mkdirSync(artifactsDir, { recursive: true });
+    await page.screenshot({ path: join(artifactsDir, "dashboard.png"), fullPage: true });
+  });
+});

@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", "lib/db/generated/", "data/", "test-results/", "bench-results/", "next-env.d.ts", "public/"] },
+  { ignores: ["node_modules/", ".next/", ".next-*/", "lib/db/generated/", "data/", "test-results/", "bench-results/", "next-env.d.ts", "public/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -54,42 +54,57 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
   try {
     return await bulkTransaction(db, async (tx) => {
       const candidates = await topCandidates(tx, runIds, depth);
-      // (run, query) → its top K in the evaluated order.
-      const groups = new Map<string, Candidate[]>();
+      // (run, query) → its top K in the evaluated order. Maps keyed by number, nested, rather
+      // than by "a:b" strings: this loop sees every candidate row.
+      const groups = new Map<number, Map<number, Candidate[]>>();
       for (const c of candidates) {
-        const key = `${c.runId}:${c.queryId}`;
-        const g = groups.get(key);
+        let byQuery = groups.get(c.runId);
+        if (!byQuery) groups.set(c.runId, (byQuery = new Map()));
+        const g = byQuery.get(c.queryId);
         if (g) g.push(c);
-        else groups.set(key, [c]);
+        else byQuery.set(c.queryId, [c]);
       }
       type Pair = { queryId: number; chunkId: number; provenance: { runId: number; rank: number }[] };
-      const pairs = new Map<string, Pair>();
+      const pairs = new Map<number, Map<number, Pair>>(); // queryId → chunkId → pair
       let pooledResults = 0;
-      for (const group of groups.values()) {
-        const top = evaluatedOrder(group).slice(0, depth);
-        top.forEach((c, i) => {
-          const key = `${c.queryId}:${c.chunkId}`;
-          let pair = pairs.get(key);
-          if (!pair) pairs.set(key, (pair = { queryId: c.queryId, chunkId: c.chunkId, provenance: [] }));
-          pair.provenance.push({ runId: c.runId, rank: i + 1 });
-          pooledResults++;
-        });
+      for (const byQuery of groups.values()) {
+        for (const group of byQuery.values()) {
+          const top = evaluatedOrder(group).slice(0, depth);
+          for (let i = 0; i < top.length; i++) {
+            const c = top[i];
+            let byChunk = pairs.get(c.queryId);
+            if (!byChunk) pairs.set(c.queryId, (byChunk = new Map()));
+            let pair = byChunk.get(c.chunkId);
+            if (!pair) byChunk.set(c.chunkId, (pair = { queryId: c.queryId, chunkId: c.chunkId, provenance: [] }));
+            pair.provenance.push({ runId: c.runId, rank: i + 1 });
+            pooledResults++;
+          }
+        }
       }
 
       const existing = await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${int(projectId)}`);
-      const idByPair = new Map(existing.map((p) => [`${Number(p.queryId)}:${Number(p.chunkId)}`, p.id]));
-      const existingProv = await tx.all<{ poolItemId: string; runId: number }>(`SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (${runIds.map(int).join(", ")})`);
-      const provSeen = new Set(existingProv.map((p) => `${p.poolItemId}:${Number(p.runId)}`));
+      const idByPair = new Map<number, Map<number, string>>();
+      for (const p of existing) {
+        const q = Number(p.queryId);
+        let byChunk = idByPair.get(q);
+        if (!byChunk) idByPair.set(q, (byChunk = new Map()));
+        byChunk.set(Number(p.chunkId), p.id);
+      }
+      const provSeen = new Set<string>();
+      if (existing.length > 0) {
+        const rows = await tx.all<{ poolItemId: string; runId: number }>(`SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (${runIds.map(int).join(", ")})`);
+        for (const p of rows) provSeen.add(`${p.poolItemId}:${Number(p.runId)}`);
+      }
 
       const newItems: [string, number, number, number][] = [];
       const newProv: [string, number, number][] = [];
-      for (const [key, pair] of pairs) {
-        let id = idByPair.get(key);
-        if (!id) {
-          id = randomUUID();
-          newItems.push([id, projectId, pair.queryId, pair.chunkId]);
+      for (const byChunk of pairs.values()) {
+        for (const pair of byChunk.values()) {
+          const known = idByPair.get(pair.queryId)?.get(pair.chunkId);
+          const id = known ?? randomUUID();
+          if (!known) newItems.push([id, projectId, pair.queryId, pair.chunkId]);
+          for (const p of pair.provenance) if (!known || !provSeen.has(`${id}:${p.runId}`)) newProv.push([id, p.runId, p.rank]);
         }
-        for (const p of pair.provenance) if (!provSeen.has(`${id}:${p.runId}`)) newProv.push([id, p.runId, p.rank]);
       }
       // In id order, the B-tree inserts land next to each other: markedly faster on SQLite.
       newItems.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -108,7 +123,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
       return {
         depth,
         runs: runs.map((r) => r.system),
-        queries: new Set([...pairs.values()].map((p) => p.queryId)).size,
+        queries: pairs.size,
         pooledResults,
         newItems: newItems.length,
         newProvenance: newProv.length,

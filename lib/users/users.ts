@@ -116,6 +116,7 @@ export async function listUsers(db: Db, opts: { role?: TUserRole; activeOnly?: b
   return db.user.findMany({
     where: { ...(opts.role ? { role: opts.role } : {}), ...(opts.activeOnly ? { active: true } : {}) },
     select: publicSelect,
-    orderBy: [{ role: "asc" }, { email: "asc" }],
+    // By email alone: an enum sorts by declaration order on PostgreSQL but as text on SQLite.
+    orderBy: { email: "asc" },
   });
 }

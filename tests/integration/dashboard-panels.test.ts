@@ -163,3 +163,24 @@ describe("final human labels", () => {
     expect(theirs.map((r) => [r.grade, r.status])).toEqual([[2, "agreed"], [3, "adjudicated"], [0, "imported"], [3, "imported"]]);
   });
 });
+
+describe("empty project", () => {
+  it("every panel says what to do next", async () => {
+    const p = await makeProject(db, { name: "empty-dash" });
+    const { getAgreement, getHuman, getCalibration, getProgress, getSystems, getBreakdowns } = await import("../../lib/dashboard/panels.ts");
+    expect((await getAgreement(db, p.id, query)).empty).toBe("no judge labels yet: import them with npx assessor import judge --judge NAME FILE");
+    expect((await getHuman(db, p.id, query)).empty).toMatch(/^no item has been graded by two annotators yet: assign items with npx assessor assign/);
+    expect((await getCalibration(db, p.id, query)).empty).toMatch(/^no final human labels yet: import existing ones with npx assessor import labels --source NAME FILE/);
+    expect((await getProgress(db, p.id)).empty).toMatch(/^no pool yet: import runs \(npx assessor import run FILE\)/);
+    const systems = await getSystems(db, p.id, { ...query, source: "both" });
+    expect(systems.tables.map((t) => t.empty)).toEqual(["no runs yet: import them with npx assessor import run FILE", "no runs yet: import them with npx assessor import run FILE"]);
+    expect(systems.tau).toBeNull();
+    expect((await getBreakdowns(db, p.id, query)).rows).toEqual([]);
+  });
+
+  it("an unknown judge or run is a 404-class error naming what exists", async () => {
+    const { getSystems, getAgreement } = await import("../../lib/dashboard/panels.ts");
+    await expect(getSystems(db, projectId, { ...query, judge: "nobody" })).rejects.toThrow(/no judge named "nobody" in this project; judges: j1/);
+    await expect(getAgreement(db, projectId, { ...query, system: "nothing" })).rejects.toThrow(/no run named "nothing" in this project; runs: sysA, sysB/);
+  });
+});

@@ -14,6 +14,7 @@ export type TPoolResult = {
   pooledResults: number;
   newItems: number;
   newProvenance: number;
+  movedProvenance: number;
   totalItems: number;
 };
 
@@ -27,7 +28,9 @@ type Candidate = { runId: number; queryId: number; chunkId: number; score: numbe
  * Pool item ids are random UUIDs, never derived from order, system or rank. Each (item, run) pair
  * gets one PoolProvenance row with the run's evaluated rank (1-based). Running it again, with a
  * new run or a larger depth, adds only the pairs and provenance rows that are missing; nothing is
- * removed or renumbered.
+ * removed (a smaller depth later keeps what was pooled). The one change to existing rows: when a
+ * run was replaced and now ranks a pooled chunk elsewhere in its top K, that provenance rank is
+ * updated (returned as `movedProvenance`).
  *
  * The database narrows each (run, query) to the rows whose score is among the K highest
  * (RANK() ≤ K, so ties at the K-th score are all kept); the exact order, with its docid
@@ -90,20 +93,25 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
         if (!byChunk) idByPair.set(q, (byChunk = new Map()));
         byChunk.set(Number(p.chunkId), p.id);
       }
-      const provSeen = new Set<string>();
+      const provRank = new Map<string, number>();
       if (existing.length > 0) {
-        const rows = await tx.all<{ poolItemId: string; runId: number }>(`SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (${runIds.map(int).join(", ")})`);
-        for (const p of rows) provSeen.add(`${p.poolItemId}:${Number(p.runId)}`);
+        const rows = await tx.all<{ poolItemId: string; runId: number; rank: number }>(`SELECT "poolItemId", "runId", "rank" FROM "PoolProvenance" WHERE "runId" IN (${runIds.map(int).join(", ")})`);
+        for (const p of rows) provRank.set(`${p.poolItemId}:${Number(p.runId)}`, Number(p.rank));
       }
 
       const newItems: [string, number, number, number][] = [];
       const newProv: [string, number, number][] = [];
+      const movedProv: [number, string, number][] = [];
       for (const byChunk of pairs.values()) {
         for (const pair of byChunk.values()) {
           const known = idByPair.get(pair.queryId)?.get(pair.chunkId);
           const id = known ?? randomUUID();
           if (!known) newItems.push([id, projectId, pair.queryId, pair.chunkId]);
-          for (const p of pair.provenance) if (!known || !provSeen.has(`${id}:${p.runId}`)) newProv.push([id, p.runId, p.rank]);
+          for (const p of pair.provenance) {
+            const stored = known ? provRank.get(`${id}:${p.runId}`) : undefined;
+            if (stored === undefined) newProv.push([id, p.runId, p.rank]);
+            else if (stored !== p.rank) movedProv.push([p.rank, id, p.runId]);
+          }
         }
       }
       // In id order, the B-tree inserts land next to each other: markedly faster on SQLite.
@@ -120,6 +128,9 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
         (i) => (stamp.length ? [...newItems[i], now] : newItems[i]),
       );
       await tx.insert("PoolProvenance", [{ name: "poolItemId", type: "text" }, { name: "runId", type: "int" }, { name: "rank", type: "int" }], newProv.length, (i) => newProv[i]);
+      // A run replaced since the last pooling (import run --replace) can rank a pooled chunk
+      // differently: the provenance follows the run as it is now.
+      for (const m of movedProv) await tx.run(`UPDATE "PoolProvenance" SET "rank" = ? WHERE "poolItemId" = ? AND "runId" = ?`, m);
       return {
         depth,
         runs: runs.map((r) => r.system),
@@ -127,6 +138,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
         pooledResults,
         newItems: newItems.length,
         newProvenance: newProv.length,
+        movedProvenance: movedProv.length,
         totalItems: existing.length + newItems.length,
       };
     });

@@ -69,6 +69,23 @@ describe("buildPool", () => {
     expect(await poolState()).toEqual(["q1 d1 A1,B3", "q1 d2 A3", "q1 d3 A2,B2", "q1 d5 B1", "q2 d10 A3", "q2 d2 A2", "q2 d6 A1"]);
   });
 
+  it("follows a replaced run's ranks without adding or removing items", async () => {
+    // Run B replaced: q1 now d1 10 (rank 1), d5 9 (rank 2), d3 1 (rank 3).
+    const b = await db.run.findFirstOrThrow({ where: { projectId, system: "B" } });
+    await db.runEntry.deleteMany({ where: { runId: b.id } });
+    const q1 = queries.get("q1")!.id;
+    await db.runEntry.createMany({
+      data: [
+        { runId: b.id, queryId: q1, chunkId: chunks.get("d1")!.id, rank: 1, score: 10 },
+        { runId: b.id, queryId: q1, chunkId: chunks.get("d5")!.id, rank: 2, score: 9 },
+        { runId: b.id, queryId: q1, chunkId: chunks.get("d3")!.id, rank: 3, score: 1 },
+      ],
+    });
+    const r = await buildPool(db, projectId, { depth: 3, runs: ["B"] });
+    expect(r).toMatchObject({ newItems: 0, newProvenance: 0, movedProvenance: 3, totalItems: 7 });
+    expect(await poolState()).toEqual(["q1 d1 A1,B1", "q1 d2 A3", "q1 d3 A2,B3", "q1 d5 B2", "q2 d10 A3", "q2 d2 A2", "q2 d6 A1"]);
+  });
+
   it("gives pool items random UUIDs", async () => {
     const ids = (await db.poolItem.findMany({ where: { projectId }, select: { id: true } })).map((p) => p.id);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

@@ -176,6 +176,17 @@ describe("importing the same files again changes nothing", () => {
   });
 });
 
+describe("usage", () => {
+  it("prints help for each import (exit 0) and exits 2 on a usage error", () => {
+    const help = runCli(["import", "run", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--system <name>");
+    const missing = runCli(["import", "run", fx("run.txt")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("error: required option '--system <name>' not specified");
+  });
+});
+
 describe("changed rows", () => {
   it("updates a changed chunk in place and leaves identical ones alone", async () => {
     const { importChunks } = await import("../../lib/imports/chunks.ts");

@@ -92,6 +92,9 @@ const judgeColumns: TColumnDef<TJudgeRow>[] = [
   { key: "b2k", header: "≥2 κ", value: (j) => j.r?.binary.ge2.kappa ?? null },
 ];
 
+// Interval bounds sit inside the κ cell on screen and get columns of their own in the CSV.
+const judgeScreenColumns = judgeColumns.filter((c) => c.key !== "kq_low" && c.key !== "kq_high");
+
 export function JudgePanel({ projectId, filters, judge }: { projectId: number; filters: TDashboardFilters; judge: string | null }) {
   const q = useJudgeAgreement(projectId, filters);
   const d = q.data;
@@ -101,7 +104,7 @@ export function JudgePanel({ projectId, filters, judge }: { projectId: number; f
       <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
       {d && d.judges.length > 0 ? (
         <div className="space-y-4">
-          <DataTable id="judges-table" caption="judges side by side" columns={judgeColumns} rows={d.judges.map((j) => ({ name: j.name, r: j.report, empty: j.empty }))} csvName="judges.csv" />
+          <DataTable id="judges-table" caption="judges side by side" columns={judgeScreenColumns} csvColumns={judgeColumns} rows={d.judges.map((j) => ({ name: j.name, r: j.report, empty: j.empty }))} csvName="judges.csv" />
           {selected ? (
             <div>
               <h3 className="mb-2 text-sm font-semibold">Judge {selected.name}</h3>
@@ -126,7 +129,7 @@ export function HumanPanel({ projectId, filters }: { projectId: number; filters:
             {d.items} items · Krippendorff&apos;s α (ordinal, all annotators) <strong>{fmt(d.alphaAllRaters)}</strong>
           </p>
           <ReportDetail block={d.overall} otherLabel="second" idPrefix="human" />
-          <DataTable id="pairs-table" caption="annotator pairs" columns={judgeColumns.map((c) => (c.key === "name" ? { ...c, header: "Pair" } : c))} rows={d.pairs.map((p) => ({ name: p.name, r: p.report, empty: p.empty }))} csvName="annotator-pairs.csv" />
+          <DataTable id="pairs-table" caption="annotator pairs" columns={judgeScreenColumns.map((c) => (c.key === "name" ? { ...c, header: "Pair" } : c))} csvColumns={judgeColumns.map((c) => (c.key === "name" ? { ...c, header: "Pair" } : c))} rows={d.pairs.map((p) => ({ name: p.name, r: p.report, empty: p.empty }))} csvName="annotator-pairs.csv" />
         </div>
       ) : null}
     </Card>

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The whole test suite, as the README and .ci/run call it (`npm test`):
-//   1. type check and lint;
+//   1. type check, lint, and a production build (integration tests that walk HTTP routes serve it);
 //   2. unit and integration tests on SQLite;
-//   3. the same on PostgreSQL (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test);
-//   4. browser tests (production build, Debian's chromium) on SQLite, then on PostgreSQL.
+//   3. the integration tests on PostgreSQL (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test);
+//   4. browser tests (Debian's chromium) on SQLite, then on PostgreSQL.
 // A stage that cannot run (no PostgreSQL server, no Chromium) fails with a message that says how
 // to get it; ASSESSOR_SKIP_PG=1 / ASSESSOR_SKIP_E2E=1 skip a stage on purpose, and say so.
 import { spawnSync } from "node:child_process";
@@ -55,6 +55,7 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 
 run("typecheck (tsc --noEmit)", bin("tsc"), ["--noEmit"]);
 run("lint (eslint)", bin("eslint"), ["--max-warnings", "0", "."]);
+run("next build", bin("next"), ["build"], { NEXT_TELEMETRY_DISABLED: "1" });
 run("unit + integration on SQLite", bin("vitest"), ["run"], { TEST_DATABASE_URL: "" });
 
 const pgUrl = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
@@ -77,7 +78,6 @@ else {
     summary.push("FAIL browser tests: no chromium");
     finish(1);
   }
-  run("next build", bin("next"), ["build"], { NEXT_TELEMETRY_DISABLED: "1" });
   run("browser tests on SQLite", bin("vitest"), ["run", "--config", "vitest.e2e.config.ts"], { CHROMIUM_PATH: chromium, TEST_DATABASE_URL: "" });
   if (pgOk) run("browser tests on PostgreSQL", bin("vitest"), ["run", "--config", "vitest.e2e.config.ts"], { CHROMIUM_PATH: chromium, TEST_DATABASE_URL: pgUrl });
 }

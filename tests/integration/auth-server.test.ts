@@ -128,7 +128,10 @@ describe("sessions follow the database", () => {
 
   it("a tampered session cookie is no session", async () => {
     const cookie = await apiSession(server.url, "lead@example.org", PASSWORD);
-    const tampered = cookie.replace(/(session-token=[^;]*?)(.)(;|$)/, (_m, head: string, last: string, tail: string) => `${head}${last === "A" ? "B" : "A"}${tail}`);
+    // Change one character inside the token's first segment (the protected header). Not the last
+    // character: the final base64url character of a segment may carry only padding bits, which
+    // decoders ignore, so changing it can leave the token's bytes as they were.
+    const tampered = cookie.replace(/(session-token=[^;.]{10})(.)/, (_m, head: string, c: string) => `${head}${c === "A" ? "B" : "A"}`);
     expect(tampered).not.toBe(cookie);
     expect((await get("/api/lead/projects", tampered)).status).toBe(401);
     expect((await get("/api/lead/projects", cookie)).status).toBe(200);

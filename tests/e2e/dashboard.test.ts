@@ -108,7 +108,8 @@ describe("dashboard of the demo project", () => {
     // A reload keeps the view.
     await page.reload();
     await page.getByRole("heading", { name: "Judge strict-judge", exact: true }).waitFor();
-    expect(await select("Slice: query tag").inputValue()).toBe("named-entity");
+    // The tag options arrive with the project's metadata; the select shows the URL's tag once they do.
+    await expect.poll(async () => select("Slice: query tag").inputValue()).toBe("named-entity");
   });
 
   it("downloads the judges table as CSV and keeps a screenshot", async () => {

@@ -2,7 +2,7 @@ import type { Db, Prisma } from "../db/client.ts";
 import { parseJsonl } from "../formats/jsonl.ts";
 import { parseQrels } from "../formats/trec.ts";
 import { loadIdIndex, loadIdMap } from "./bulk.ts";
-import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput, type Tx, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 
 /**
@@ -59,77 +59,92 @@ async function poolItemIds(db: Db, projectId: number): Promise<Map<string, strin
   return new Map(items.map((p) => [`${p.queryId}:${p.chunkId}`, p.id]));
 }
 
-export async function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean }): Promise<ImportResult> {
-  const creates: Prisma.ReferenceLabelCreateManyInput[] = [];
+/**
+ * What differs between the two label tables: the column naming a set of labels (`source` of
+ * reference labels, `judge` of judge labels) and its value, the one extra column compared and
+ * stored (`startSeconds`, `rationale`), the kinds recorded, and the table's reads and writes.
+ */
+type LabelTable<E extends number | string> = {
+  kind: "labels" | "judge";
+  event: "reference_import" | "judge_import";
+  ownerField: "source" | "judge";
+  owner: string;
+  extraField: "startSeconds" | "rationale";
+  extraOf: (r: Resolved) => E | null;
+  findAll: () => Promise<StoredLabel<E>[]>;
+  update: (tx: Tx, id: number, grade: number, extra: E | null) => Promise<unknown>;
+  createMany: (tx: Tx, rows: NewLabel<E>[]) => Promise<unknown>;
+};
+type NewLabel<E> = { queryId: number; chunkId: number; grade: number; extra: E | null };
+type StoredLabel<E> = NewLabel<E> & { id: number };
+
+/** Validates a labels file and writes what is new or changed, with a LabelEvent each, in one transaction. */
+async function importLabels<E extends number | string>(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { clip?: boolean }, t: LabelTable<E>): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
-  const rows = await readLabelRows(db, projectId, name, bytes, "labels", opts.clip ?? false);
-  const existing = new Map((await db.referenceLabel.findMany({ where: { projectId, source: opts.source } })).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
+  const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false);
+  const existing = new Map((await t.findAll()).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
   const pool = await poolItemIds(db, projectId);
   let created = 0;
   let updated = 0;
+  const creates: NewLabel<E>[] = [];
   const events: Prisma.LabelEventCreateManyInput[] = [];
+  // Key order of the event JSON: owner, qid, docid, grade, extra column.
+  const describe = (r: Resolved, grade: number, extra: E | null) => JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
   await db.$transaction(async (tx) => {
     for (const r of rows) {
       const key = `${r.queryId}:${r.chunkId}`;
       const old = existing.get(key);
-      if (old && old.grade === r.grade && old.startSeconds === r.start) continue;
-      const after = { source: opts.source, qid: r.qid, docid: r.docid, grade: r.grade, startSeconds: r.start };
+      const extra = t.extraOf(r);
+      if (old && old.grade === r.grade && old.extra === extra) continue;
       if (old) {
-        await tx.referenceLabel.update({ where: { id: old.id }, data: { grade: r.grade, startSeconds: r.start } });
+        await t.update(tx, old.id, r.grade, extra);
         updated++;
       } else {
-        creates.push({ projectId, source: opts.source, queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, startSeconds: r.start });
+        creates.push({ queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, extra });
         created++;
       }
       events.push({
         projectId,
         poolItemId: pool.get(key) ?? null,
-        kind: "reference_import",
-        before: old ? JSON.stringify({ source: opts.source, qid: r.qid, docid: r.docid, grade: old.grade, startSeconds: old.startSeconds }) : null,
-        after: JSON.stringify(after),
+        kind: t.event,
+        before: old ? describe(r, old.grade, old.extra) : null,
+        after: describe(r, r.grade, extra),
       });
     }
-    if (creates.length) await tx.referenceLabel.createMany({ data: creates });
+    if (creates.length) await t.createMany(tx, creates);
     if (events.length) await tx.labelEvent.createMany({ data: events });
-    await tx.importRecord.create({ data: { projectId, kind: "labels", fileName: name, sha256, rows: created + updated } });
+    await tx.importRecord.create({ data: { projectId, kind: t.kind, fileName: name, sha256, rows: created + updated } });
   }, TX_OPTIONS);
   opts.onProgress?.(rows.length, rows.length);
-  return { kind: "labels", file: name, sha256, rows: rows.length, created, updated, unchanged: rows.length - created - updated };
+  return { kind: t.kind, file: name, sha256, rows: rows.length, created, updated, unchanged: rows.length - created - updated };
 }
 
-export async function importJudgeLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { judge: string; clip?: boolean }): Promise<ImportResult> {
-  const creates: Prisma.JudgeLabelCreateManyInput[] = [];
-  const { name, bytes, sha256 } = await readInput(input);
-  const rows = await readLabelRows(db, projectId, name, bytes, "judge", opts.clip ?? false);
-  const existing = new Map((await db.judgeLabel.findMany({ where: { projectId, judge: opts.judge } })).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
-  const pool = await poolItemIds(db, projectId);
-  let created = 0;
-  let updated = 0;
-  const events: Prisma.LabelEventCreateManyInput[] = [];
-  await db.$transaction(async (tx) => {
-    for (const r of rows) {
-      const key = `${r.queryId}:${r.chunkId}`;
-      const old = existing.get(key);
-      if (old && old.grade === r.grade && old.rationale === r.rationale) continue;
-      if (old) {
-        await tx.judgeLabel.update({ where: { id: old.id }, data: { grade: r.grade, rationale: r.rationale } });
-        updated++;
-      } else {
-        creates.push({ projectId, judge: opts.judge, queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, rationale: r.rationale });
-        created++;
-      }
-      events.push({
-        projectId,
-        poolItemId: pool.get(key) ?? null,
-        kind: "judge_import",
-        before: old ? JSON.stringify({ judge: opts.judge, qid: r.qid, docid: r.docid, grade: old.grade, rationale: old.rationale }) : null,
-        after: JSON.stringify({ judge: opts.judge, qid: r.qid, docid: r.docid, grade: r.grade, rationale: r.rationale }),
-      });
-    }
-    if (creates.length) await tx.judgeLabel.createMany({ data: creates });
-    if (events.length) await tx.labelEvent.createMany({ data: events });
-    await tx.importRecord.create({ data: { projectId, kind: "judge", fileName: name, sha256, rows: created + updated } });
-  }, TX_OPTIONS);
-  opts.onProgress?.(rows.length, rows.length);
-  return { kind: "judge", file: name, sha256, rows: rows.length, created, updated, unchanged: rows.length - created - updated };
+export function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean }): Promise<ImportResult> {
+  const { source } = opts;
+  return importLabels<number>(db, projectId, input, opts, {
+    kind: "labels",
+    event: "reference_import",
+    ownerField: "source",
+    owner: source,
+    extraField: "startSeconds",
+    extraOf: (r) => r.start,
+    findAll: async () => (await db.referenceLabel.findMany({ where: { projectId, source } })).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.startSeconds })),
+    update: (tx, id, grade, startSeconds) => tx.referenceLabel.update({ where: { id }, data: { grade, startSeconds } }),
+    createMany: (tx, rows) => tx.referenceLabel.createMany({ data: rows.map((r) => ({ projectId, source, queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, startSeconds: r.extra })) }),
+  });
+}
+
+export function importJudgeLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { judge: string; clip?: boolean }): Promise<ImportResult> {
+  const { judge } = opts;
+  return importLabels<string>(db, projectId, input, opts, {
+    kind: "judge",
+    event: "judge_import",
+    ownerField: "judge",
+    owner: judge,
+    extraField: "rationale",
+    extraOf: (r) => r.rationale,
+    findAll: async () => (await db.judgeLabel.findMany({ where: { projectId, judge } })).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.rationale })),
+    update: (tx, id, grade, rationale) => tx.judgeLabel.update({ where: { id }, data: { grade, rationale } }),
+    createMany: (tx, rows) => tx.judgeLabel.createMany({ data: rows.map((r) => ({ projectId, judge, queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, rationale: r.extra })) }),
+  });
 }

@@ -1,4 +1,5 @@
-import { alignLabels, type Aligned, type Label, type LabelPair } from "../stats/agreement/align.ts";
+import type { Aligned, LabelPair } from "../stats/agreement/align.ts";
+import { K } from "../stats/agreement/confusion.ts";
 import { krippendorffAlpha } from "../stats/agreement/krippendorff.ts";
 import { agreementReport, type AgreementReport } from "../stats/agreement/report.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
@@ -14,8 +15,8 @@ import { RESAMPLING, type TDashboardQuery } from "./options.ts";
  *   alphabetical order as the reference) and overall (each item's first grade as the reference,
  *   second as the other; kappa and alpha do not depend on which is which);
  * - breakdowns: the same by query tag and by system (the pool items each run contributed).
- * Labels are given to the report sorted by (qid, docid) in byte order, so that the query-level
- * bootstrap draws the same queries as the CLI on qrels files in that order.
+ * The report's bootstrap numbers queries in qid order whatever the order of the labels, so its
+ * intervals equal the CLI's on the same files however they are sorted.
  */
 export type TAgreementBlock = { name: string; report: AgreementReport | null; empty: string | null };
 export type TAgreementPanel = { judges: TAgreementBlock[]; empty: string | null; slice: { tag: string | null; system: string | null } };
@@ -24,44 +25,71 @@ export type TBreakdownRow = { slice: string; kind: "tag" | "system"; judge: TAgr
 export type TBreakdownsPanel = { judge: string | null; rows: TBreakdownRow[]; resamples: number };
 export const BREAKDOWN_RESAMPLES = 200;
 
-const byKey = (a: Label, b: Label) => (a.qid !== b.qid ? (a.qid < b.qid ? -1 : 1) : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0);
-
-type Keep = (queryId: number, chunkId: number) => boolean;
+/**
+ * Which pairs a slice keeps: queries (a tag) and, per query, chunks (the pool items a run
+ * contributed); null keeps all.
+ */
+type Slice = { queries: ((queryId: number) => boolean) | null; chunks: Map<number, Set<number>> | null };
 type Keyed = { queryId: number; chunkId: number };
-/** Two label sets aligned once over the whole project, ready to be cut into slices. */
-type TFullAlignment = { pairs: (LabelPair & Keyed)[]; referenceOnly: Keyed[]; otherOnly: Keyed[] };
+type TQueryAlignment = { pairs: (LabelPair & Keyed)[]; referenceOnly: number[]; otherOnly: number[] };
+/** Two label sets aligned once over the whole project, per query (queryId → its pairs and unmatched chunk ids), ready to be cut into slices. */
+type TFullAlignment = Map<number, TQueryAlignment>;
 
-function labelsOf(data: TDashboardData, rows: Iterable<TLabel>): (Label & Keyed)[] {
-  const out: (Label & Keyed)[] = [];
-  for (const r of rows) out.push({ qid: data.queries.get(r.queryId)?.qid ?? String(r.queryId), docid: data.chunks.get(r.chunkId)?.docid ?? String(r.chunkId), grade: r.grade, queryId: r.queryId, chunkId: r.chunkId });
-  return out.sort(byKey);
-}
-
+/**
+ * lib/stats/agreement/align.ts alignLabels on internal ids: pairs on (query, chunk), a later
+ * reference label for the same pair replacing an earlier one, every other label without a
+ * reference label counted as other-only.
+ */
 function alignAll(data: TDashboardData, reference: Iterable<TLabel>, other: Iterable<TLabel>): TFullAlignment {
-  const ref = labelsOf(data, reference);
-  const oth = labelsOf(data, other);
-  const aligned = alignLabels(ref, oth);
-  const ids = new Map<string, Keyed>();
-  for (const l of [...ref, ...oth]) ids.set(`${l.qid}\u0000${l.docid}`, { queryId: l.queryId, chunkId: l.chunkId });
-  const inPairs = new Set<string>();
-  const pairs = aligned.pairs.map((p) => {
-    const k = `${p.qid}\u0000${p.docid}`;
-    inPairs.add(k);
-    return { ...p, ...(ids.get(k) as Keyed) };
-  });
-  return {
-    pairs,
-    referenceOnly: ref.filter((l) => !inPairs.has(`${l.qid}\u0000${l.docid}`)),
-    otherOnly: oth.filter((l) => !inPairs.has(`${l.qid}\u0000${l.docid}`)),
+  const ref = new Map<number, Map<number, number>>();
+  for (const r of reference) {
+    let m = ref.get(r.queryId);
+    if (!m) ref.set(r.queryId, (m = new Map()));
+    m.set(r.chunkId, r.grade);
+  }
+  const out: TFullAlignment = new Map();
+  const of = (queryId: number) => {
+    let q = out.get(queryId);
+    if (!q) out.set(queryId, (q = { pairs: [], referenceOnly: [], otherOnly: [] }));
+    return q;
   };
+  const matched = new Set<string>();
+  for (const l of other) {
+    const g = ref.get(l.queryId)?.get(l.chunkId);
+    if (g === undefined) {
+      of(l.queryId).otherOnly.push(l.chunkId);
+      continue;
+    }
+    matched.add(`${l.queryId}:${l.chunkId}`);
+    const qid = data.queries.get(l.queryId)?.qid ?? String(l.queryId);
+    const docid = data.chunks.get(l.chunkId)?.docid ?? String(l.chunkId);
+    of(l.queryId).pairs.push({ qid, docid, reference: g, other: l.grade, queryId: l.queryId, chunkId: l.chunkId });
+  }
+  for (const [queryId, m] of ref) for (const chunkId of m.keys()) if (!matched.has(`${queryId}:${chunkId}`)) of(queryId).referenceOnly.push(chunkId);
+  return out;
 }
 
-function cut(all: TFullAlignment, keep: Keep): Aligned {
-  return {
-    pairs: all.pairs.filter((p) => keep(p.queryId, p.chunkId)),
-    referenceOnly: all.referenceOnly.reduce((n, l) => n + (keep(l.queryId, l.chunkId) ? 1 : 0), 0),
-    otherOnly: all.otherOnly.reduce((n, l) => n + (keep(l.queryId, l.chunkId) ? 1 : 0), 0),
-  };
+function inSlice(slice: Slice, queryId: number, chunkId: number): boolean {
+  return (!slice.queries || slice.queries(queryId)) && (!slice.chunks || (slice.chunks.get(queryId)?.has(chunkId) ?? false));
+}
+
+function cut(all: TFullAlignment, slice: Slice): Aligned {
+  const out: Aligned = { pairs: [], referenceOnly: 0, otherOnly: 0 };
+  for (const [queryId, q] of all) {
+    if (slice.queries && !slice.queries(queryId)) continue;
+    const chunks = slice.chunks ? slice.chunks.get(queryId) : null;
+    if (chunks === undefined) continue;
+    if (chunks === null) {
+      for (const p of q.pairs) out.pairs.push(p);
+      out.referenceOnly += q.referenceOnly.length;
+      out.otherOnly += q.otherOnly.length;
+      continue;
+    }
+    for (const p of q.pairs) if (chunks.has(p.chunkId)) out.pairs.push(p);
+    for (const c of q.referenceOnly) if (chunks.has(c)) out.referenceOnly++;
+    for (const c of q.otherOnly) if (chunks.has(c)) out.otherOnly++;
+  }
+  return out;
 }
 
 // Alignments depend only on the loaded data, which is immutable per label-set version.
@@ -74,18 +102,46 @@ function alignmentOf(data: TDashboardData, key: string, make: () => TFullAlignme
   return a;
 }
 
+/**
+ * Reports by content: a report is a function of the unmatched counts and each query's confusion
+ * matrix (the bootstrap numbers queries in qid order), so after a label change only the slices
+ * whose pairs changed are computed again; the others come from here.
+ */
+const reports = new Map<string, AgreementReport>();
+const MAX_REPORTS = 4000;
+
+/** Forget every report kept by content (tests comparing with a computation from scratch). */
+export function clearReportCache(): void {
+  reports.clear();
+}
+
 function report(aligned: Aligned, resamples: number): AgreementReport {
-  return agreementReport(aligned, { bootstrap: resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
+  const perQuery = new Map<string, number[]>();
+  for (const p of aligned.pairs) {
+    let m = perQuery.get(p.qid);
+    if (!m) perQuery.set(p.qid, (m = new Array<number>(K * K).fill(0)));
+    m[p.reference * K + p.other]++;
+  }
+  const qids = [...perQuery.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let key = `${resamples} ${RESAMPLING.seed} ${RESAMPLING.level} ${aligned.referenceOnly} ${aligned.otherOnly}`;
+  for (const qid of qids) key += `\u0000${qid}\u0001${perQuery.get(qid)!.join(",")}`;
+  const hit = reports.get(key);
+  if (hit) {
+    reports.delete(key);
+    reports.set(key, hit);
+    return hit;
+  }
+  const r = agreementReport(aligned, { bootstrap: resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
+  reports.set(key, r);
+  while (reports.size > MAX_REPORTS) reports.delete(reports.keys().next().value as string);
+  return r;
 }
 
-function sliceFilter(data: TDashboardData, tag: string | undefined, system: string | undefined): Keep {
-  const tagOk = tagFilter(data, tag);
-  if (!system) return (q) => tagOk(q);
-  const byQuery = contributedBy(data, runBySystem(data, system).id);
-  return (q, c) => tagOk(q) && (byQuery.get(q)?.has(c) ?? false);
+function sliceFilter(data: TDashboardData, tag: string | undefined, system: string | undefined): Slice {
+  return { queries: tag ? tagFilter(data, tag) : null, chunks: system ? contributedBy(data, runBySystem(data, system).id) : null };
 }
 
-function judgeBlock(data: TDashboardData, judge: string, keep: Keep, resamples: number): TAgreementBlock {
+function judgeBlock(data: TDashboardData, judge: string, keep: Slice, resamples: number): TAgreementBlock {
   const aligned = cut(alignmentOf(data, `judge\u0000${judge}`, () => alignAll(data, data.reference, data.judges.get(judge) ?? [])), keep);
   if (aligned.pairs.length > 0) return { name: judge, report: report(aligned, resamples), empty: null };
   const empty =
@@ -106,7 +162,7 @@ export function agreementPanel(data: TDashboardData, q: Pick<TDashboardQuery, "t
 }
 
 /** Per pool item, its judgements in submission order (only items with at least two). */
-function gradedTwice(data: TDashboardData, keep: Keep): { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] }[] {
+function gradedTwice(data: TDashboardData, keep: Slice): { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] }[] {
   const byItem = new Map<string, { userId: string; grade: number }[]>();
   for (const j of data.judgements) {
     const list = byItem.get(j.poolItemId);
@@ -116,18 +172,26 @@ function gradedTwice(data: TDashboardData, keep: Keep): { queryId: number; chunk
   const out: { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] }[] = [];
   for (const [itemId, labels] of byItem) {
     const it = data.poolItems.get(itemId);
-    if (!it || labels.length < 2 || !keep(it.queryId, it.chunkId)) continue;
+    if (!it || labels.length < 2 || !inSlice(keep, it.queryId, it.chunkId)) continue;
     out.push({ ...it, labels });
   }
   return out;
 }
 
-function humanBlocks(data: TDashboardData, keep: Keep, resamples: number, withPairs: boolean): THumanPanel {
+function humanBlocks(data: TDashboardData, keep: Slice, resamples: number, withPairs: boolean): THumanPanel {
   const items = gradedTwice(data, keep);
   const first: TLabel[] = [];
   const second: TLabel[] = [];
   const pairs = new Map<string, { a: string; b: string; ref: TLabel[]; other: TLabel[] }>();
   const name = (id: string) => data.users.get(id)?.name ?? id;
+  // A pair's reference is the annotator whose name comes first (ties: user id); decided once per pair of users.
+  const order = new Map<string, boolean>();
+  const swapped = (a: string, b: string) => {
+    const k = `${a}\u0000${b}`;
+    let v = order.get(k);
+    if (v === undefined) order.set(k, (v = name(b).localeCompare(name(a)) < 0 || (name(b) === name(a) && b < a)));
+    return v;
+  };
   for (const it of items) {
     first.push({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[0].grade });
     second.push({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[1].grade });
@@ -135,7 +199,7 @@ function humanBlocks(data: TDashboardData, keep: Keep, resamples: number, withPa
     for (let i = 0; i < it.labels.length; i++)
       for (let k = i + 1; k < it.labels.length; k++) {
         let [x, y] = [it.labels[i], it.labels[k]];
-        if (name(y.userId).localeCompare(name(x.userId)) < 0 || (name(y.userId) === name(x.userId) && y.userId < x.userId)) [x, y] = [y, x];
+        if (swapped(x.userId, y.userId)) [x, y] = [y, x];
         const key = `${x.userId}\u0000${y.userId}`;
         let p = pairs.get(key);
         if (!p) pairs.set(key, (p = { a: x.userId, b: y.userId, ref: [], other: [] }));
@@ -143,7 +207,7 @@ function humanBlocks(data: TDashboardData, keep: Keep, resamples: number, withPa
         p.other.push({ queryId: it.queryId, chunkId: it.chunkId, grade: y.grade });
       }
   }
-  const all = () => true;
+  const all: Slice = { queries: null, chunks: null };
   const block = (label: string, ref: TLabel[], other: TLabel[]): TAgreementBlock => {
     if (ref.length === 0) return { name: label, report: null, empty: "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2" };
     return { name: label, report: report(cut(alignAll(data, ref, other), all), resamples), empty: null };
@@ -176,9 +240,9 @@ export function humanPanel(data: TDashboardData, q: Pick<TDashboardQuery, "tag" 
 const NO_DOUBLE = "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2";
 
 /** Human vs human over all annotators (first grade vs second), aligned once and cut to the slice. */
-function humanOverall(data: TDashboardData, keep: Keep, resamples: number): TAgreementBlock {
+function humanOverall(data: TDashboardData, keep: Slice, resamples: number): TAgreementBlock {
   const all = alignmentOf(data, "human", () => {
-    const items = gradedTwice(data, () => true);
+    const items = gradedTwice(data, { queries: null, chunks: null });
     const first = items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[0].grade }));
     const second = items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[1].grade }));
     return alignAll(data, first, second);
@@ -191,7 +255,7 @@ function humanOverall(data: TDashboardData, keep: Keep, resamples: number): TAgr
 export function breakdownsPanel(data: TDashboardData, q: Pick<TDashboardQuery, "judge">): TBreakdownsPanel {
   const judge = pickJudge(data, q.judge);
   const rows: TBreakdownRow[] = [];
-  const add = (kind: "tag" | "system", slice: string, keep: Keep) =>
+  const add = (kind: "tag" | "system", slice: string, keep: Slice) =>
     rows.push({ kind, slice, judge: judge ? judgeBlock(data, judge, keep, BREAKDOWN_RESAMPLES) : null, human: humanOverall(data, keep, BREAKDOWN_RESAMPLES) });
   for (const tag of data.tags) add("tag", tag, sliceFilter(data, tag, undefined));
   // Breakdowns show the intervals of many slices at once: 200 resamples each keep them affordable.

@@ -3,6 +3,7 @@ import { AppError } from "../errors.ts";
 import { finalLabel } from "../labels/reference.ts";
 import type { TItemJudgement } from "../labels/load.ts";
 import type { TLabelInput, TRuleSettings } from "../labels/rule.ts";
+import { readDbConfig } from "../db/config.ts";
 import { closeDashboardSql, num, numOrNull, rows, str } from "./sql.ts";
 import { itemStage, STAGES, type TStageCounts } from "../labels/stage.ts";
 
@@ -28,6 +29,12 @@ export type TReference = TLabel & { startSeconds: number | null; status: "agreed
 
 export type TDashboardData = {
   version: string;
+  /**
+   * Identity of what labels do not change (queries, chunks, pool, runs): the same object from one
+   * label-set version to the next until one of those changes, so results that depend only on them
+   * and on a query's labels can be kept across label changes (lib/dashboard/systems.ts).
+   */
+  base: object;
   project: TDashboardProject;
   queries: Map<number, TQueryInfo>;
   /** Distinct query tags, sorted. */
@@ -51,8 +58,21 @@ export type TDashboardData = {
   runs: { id: number; system: string; contentHash: string }[];
 };
 
-/** A key that changes whenever anything the dashboard reads changes (cheap aggregates only). */
-export async function labelSetVersion(db: Db, projectId: number): Promise<string> {
+/** Version queries, one per table the dashboard reads (their results: the parts of the version). */
+const VERSION_PARTS = {
+  project: 0,
+  labelEvents: 1,
+  judgeLabels: 2,
+  referenceLabels: 3,
+  runs: 4,
+  poolItems: 5,
+  assignments: 6,
+  judgements: 7,
+  adjudications: 8,
+  tags: 9,
+} as const;
+
+async function versionParts(db: Db, projectId: number): Promise<string[]> {
   // Tables reached through the pool are checked table-wide (no join): a change in another
   // project only costs that project's viewers one reload, and the check stays a few index scans.
   const whole = (table: string, column = `max("id")`) => `SELECT count(*), ${column} FROM "${table}" WHERE ? > 0`;
@@ -65,13 +85,18 @@ export async function labelSetVersion(db: Db, projectId: number): Promise<string
     own("Run"),
     `SELECT count(*) FROM "PoolItem" WHERE "projectId" = ?`,
     whole("Assignment"),
-    whole("Judgement", `max("updatedAt")`),
+    whole("Judgement", `max("updatedAt") AS "updated", max("id") AS "last"`),
     whole("Adjudication"),
     `SELECT count(*) FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`,
   ];
   const parts = await Promise.all(sql.map((q) => rows(db, q, [projectId])));
   if (parts[0].length === 0) throw new AppError("not_found", `no project with id ${projectId}`);
-  return JSON.stringify(parts, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : v));
+  return parts.map((p) => JSON.stringify(p, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : v)));
+}
+
+/** A key that changes whenever anything the dashboard reads changes (cheap aggregates only). */
+export async function labelSetVersion(db: Db, projectId: number): Promise<string> {
+  return `[${(await versionParts(db, projectId)).join(",")}]`;
 }
 
 /**
@@ -103,68 +128,141 @@ function reference(
   return [...out.values()];
 }
 
-async function load(db: Db, projectId: number, version: string): Promise<TDashboardData> {
+type TBase = {
+  queries: Map<number, TQueryInfo>;
+  tags: string[];
+  chunks: Map<number, TChunkInfo>;
+  poolItems: Map<string, { queryId: number; chunkId: number }>;
+  provenance: Map<string, number[]>;
+  runs: TDashboardData["runs"];
+};
+type TImported = { queryId: number; chunkId: number; grade: number; startSeconds: number | null; source: string };
+/** Judgements of every project by id, in id order, as of one snapshot of the table. */
+type TJudgementState = { byId: Map<number, TJudgementRow>; maxId: number; watermark: unknown };
+
+/**
+ * What one project's loads keep between label-set versions: each table's rows as last read, with
+ * the version part they were read at. A new version re-reads only the tables whose part changed;
+ * judgements (the table that changes with every label) are read incrementally.
+ */
+type TSections = { parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: { assigned: Map<string, number>; assignedByUser: Map<string, number> }; adjudications?: Map<string, { grade: number; startSeconds: number | null }>; judgements?: TJudgementState };
+
+const BASE_PARTS = [VERSION_PARTS.judgeLabels, VERSION_PARTS.referenceLabels, VERSION_PARTS.runs, VERSION_PARTS.poolItems, VERSION_PARTS.tags];
+
+async function loadBase(db: Db, projectId: number): Promise<TBase> {
   const byProject = (cols: string, table: string, order = "") => rows(db, `SELECT ${cols} FROM "${table}" WHERE "projectId" = ?${order}`, [projectId]);
-  const viaPool = (cols: string, table: string, order = "") => rows(db, `SELECT ${cols} FROM "${table}" t JOIN "PoolItem" p ON p."id" = t."poolItemId" WHERE p."projectId" = ?${order}`, [projectId]);
-  const [projectRows, queryRows, tagRows, chunkRows, judgeRows, itemRows, provRows, assignRows, judgementRows, adjRows, importRows, runRows] = await Promise.all([
-    rows(db, `SELECT "id", "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds" FROM "Project" WHERE "id" = ?`, [projectId]),
+  const [queryRows, tagRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
     byProject(`"id", "externalId", "referenceStartSeconds", "referenceVideoId"`, "Query"),
     rows(db, `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`, [projectId]),
     byProject(`"id", "externalId", "videoId", "startSeconds"`, "Chunk"),
-    byProject(`"judge", "queryId", "chunkId", "grade"`, "JudgeLabel"),
     byProject(`"id", "queryId", "chunkId"`, "PoolItem"),
     rows(db, `SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`, [projectId]),
-    viaPool(`t."poolItemId", t."userId"`, "Assignment"),
-    viaPool(`t."poolItemId", t."userId", t."grade", t."startSeconds", t."timeSpentMs"`, "Judgement", ` ORDER BY t."id"`),
-    viaPool(`t."poolItemId", t."grade", t."startSeconds"`, "Adjudication"),
-    byProject(`"queryId", "chunkId", "grade", "startSeconds", "source"`, "ReferenceLabel", ` ORDER BY "createdAt" DESC, "source" ASC`),
     byProject(`"id", "system", "contentHash"`, "Run", ` ORDER BY "system"`),
+  ]);
+  const queries = new Map<number, TQueryInfo>();
+  for (const q of queryRows) queries.set(num(q[0]), { qid: str(q[1]), tags: [], refStart: numOrNull(q[2]), refVideoId: numOrNull(q[3]) });
+  const tags = new Set<string>();
+  for (const t of tagRows) {
+    queries.get(num(t[0]))?.tags.push(str(t[1]));
+    tags.add(str(t[1]));
+  }
+  const chunks = new Map<number, TChunkInfo>();
+  for (const c of chunkRows) chunks.set(num(c[0]), { docid: str(c[1]), videoId: num(c[2]), start: num(c[3]) });
+  const poolItems = new Map<string, { queryId: number; chunkId: number }>();
+  for (const it of itemRows) poolItems.set(str(it[0]), { queryId: num(it[1]), chunkId: num(it[2]) });
+  const provenance = new Map<string, number[]>();
+  for (const r of provRows) {
+    const id = str(r[0]);
+    const list = provenance.get(id);
+    if (list) list.push(num(r[1]));
+    else provenance.set(id, [num(r[1])]);
+  }
+  return { queries, tags: [...tags].sort(), chunks, poolItems, provenance, runs: runRows.map((r) => ({ id: num(r[0]), system: str(r[1]), contentHash: str(r[2]) })) };
+}
+
+const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "timeSpentMs", "updatedAt", (SELECT count(*) FROM "Judgement") AS "total"`;
+
+/**
+ * Every judgement (all projects: no join, and the table-wide count checks the snapshot), kept by
+ * id. After a change only the rows updated since the last read (updatedAt ≥ its latest value) or
+ * inserted since (id above its largest) are read; when the table's count then differs from the
+ * rows kept (a judgement was deleted), everything is read again.
+ */
+async function loadJudgements(db: Db, previous: TJudgementState | undefined): Promise<TJudgementState> {
+  const add = (state: TJudgementState, r: unknown[]) => {
+    const id = num(r[0]);
+    state.byId.set(id, { poolItemId: str(r[1]), userId: str(r[2]), grade: num(r[3]), startSeconds: numOrNull(r[4]), timeSpentMs: numOrNull(r[5]) });
+    if (id > state.maxId) state.maxId = id;
+    const updated = r[6] instanceof Date ? r[6].toISOString() : r[6];
+    if (state.watermark === null || (updated !== null && (updated as string) > (state.watermark as string))) state.watermark = updated;
+  };
+  if (previous && previous.watermark !== null) {
+    const at = readDbConfig().provider === "sqlite" ? "?" : "CAST(? AS timestamp(3))";
+    const delta = await rows(db, `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "updatedAt" >= ${at} OR "id" > ? ORDER BY "id"`, [previous.watermark, previous.maxId]);
+    const next: TJudgementState = { byId: new Map(previous.byId), maxId: previous.maxId, watermark: previous.watermark };
+    for (const r of delta) add(next, r);
+    if (delta.length > 0 && num(delta[0][7]) === next.byId.size) return next;
+  }
+  const all = await rows(db, `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" ORDER BY "id"`);
+  const state: TJudgementState = { byId: new Map(), maxId: 0, watermark: null };
+  for (const r of all) add(state, r);
+  return state;
+}
+
+async function load(db: Db, projectId: number, version: string, parts: string[], previous: TSections | undefined): Promise<{ data: TDashboardData; sections: TSections }> {
+  const same = (...which: number[]) => previous !== undefined && which.every((i) => previous.parts[i] === parts[i]);
+  const viaPool = (cols: string, table: string) => rows(db, `SELECT ${cols} FROM "${table}" t JOIN "PoolItem" p ON p."id" = t."poolItemId" WHERE p."projectId" = ?`, [projectId]);
+  const baseSame = same(...BASE_PARTS);
+  const [projectRows, base, judges, imported, assignments, adjudications, judgementState] = await Promise.all([
+    rows(db, `SELECT "id", "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds" FROM "Project" WHERE "id" = ?`, [projectId]),
+    baseSame && previous?.base ? previous.base : loadBase(db, projectId),
+    same(VERSION_PARTS.judgeLabels) && previous?.judges
+      ? previous.judges
+      : rows(db, `SELECT "judge", "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ?`, [projectId]).then((judgeRows) => {
+          const judges = new Map<string, TLabel[]>();
+          for (const name of [...new Set(judgeRows.map((j) => str(j[0])))].sort()) judges.set(name, []);
+          for (const j of judgeRows) judges.get(str(j[0]))!.push({ queryId: num(j[1]), chunkId: num(j[2]), grade: num(j[3]) });
+          return judges;
+        }),
+    same(VERSION_PARTS.referenceLabels) && previous?.imported
+      ? previous.imported
+      : rows(db, `SELECT "queryId", "chunkId", "grade", "startSeconds", "source" FROM "ReferenceLabel" WHERE "projectId" = ? ORDER BY "createdAt" DESC, "source" ASC`, [projectId]).then((importRows) =>
+          importRows.map((r): TImported => ({ queryId: num(r[0]), chunkId: num(r[1]), grade: num(r[2]), startSeconds: numOrNull(r[3]), source: str(r[4]) })),
+        ),
+    baseSame && same(VERSION_PARTS.assignments) && previous?.assignments
+      ? previous.assignments
+      : viaPool(`t."poolItemId", t."userId"`, "Assignment").then((assignRows) => {
+          const assigned = new Map<string, number>();
+          const assignedByUser = new Map<string, number>();
+          for (const a of assignRows) {
+            const item = str(a[0]);
+            const user = str(a[1]);
+            assigned.set(item, (assigned.get(item) ?? 0) + 1);
+            assignedByUser.set(user, (assignedByUser.get(user) ?? 0) + 1);
+          }
+          return { assigned, assignedByUser };
+        }),
+    baseSame && same(VERSION_PARTS.adjudications) && previous?.adjudications
+      ? previous.adjudications
+      : viaPool(`t."poolItemId", t."grade", t."startSeconds"`, "Adjudication").then((adjRows) => new Map(adjRows.map((a) => [str(a[0]), { grade: num(a[1]), startSeconds: numOrNull(a[2]) }]))),
+    same(VERSION_PARTS.judgements) && previous?.judgements ? previous.judgements : loadJudgements(db, previous?.judgements),
   ]);
   const p = projectRows[0];
   if (!p) throw new AppError("not_found", `no project with id ${projectId}`);
   const project = { id: num(p[0]), name: str(p[1]), calibrationTarget: num(p[2]), minPerGrade: num(p[3]), annotatorsPerItem: num(p[4]) };
   const settings: TRuleSettings = { disagreementRule: str(p[5]) as TRuleSettings["disagreementRule"], startToleranceSeconds: num(p[6]), annotatorsPerItem: num(p[4]) };
+  const { poolItems } = base;
+  const { assigned, assignedByUser } = assignments;
 
-  const queryMap = new Map<number, TQueryInfo>();
-  for (const q of queryRows) queryMap.set(num(q[0]), { qid: str(q[1]), tags: [], refStart: numOrNull(q[2]), refVideoId: numOrNull(q[3]) });
-  const tags = new Set<string>();
-  for (const t of tagRows) {
-    queryMap.get(num(t[0]))?.tags.push(str(t[1]));
-    tags.add(str(t[1]));
-  }
-  const chunkMap = new Map<number, TChunkInfo>();
-  for (const c of chunkRows) chunkMap.set(num(c[0]), { docid: str(c[1]), videoId: num(c[2]), start: num(c[3]) });
-
-  const judges = new Map<string, TLabel[]>();
-  for (const name of [...new Set(judgeRows.map((j) => str(j[0])))].sort()) judges.set(name, []);
-  for (const j of judgeRows) judges.get(str(j[0]))!.push({ queryId: num(j[1]), chunkId: num(j[2]), grade: num(j[3]) });
-
-  const poolItems = new Map<string, { queryId: number; chunkId: number }>();
-  for (const it of itemRows) poolItems.set(str(it[0]), { queryId: num(it[1]), chunkId: num(it[2]) });
-  const prov = new Map<string, number[]>();
-  for (const r of provRows) {
-    const id = str(r[0]);
-    const list = prov.get(id);
-    if (list) list.push(num(r[1]));
-    else prov.set(id, [num(r[1])]);
-  }
-  const assigned = new Map<string, number>();
-  const assignedByUser = new Map<string, number>();
-  for (const a of assignRows) {
-    const item = str(a[0]);
-    const user = str(a[1]);
-    assigned.set(item, (assigned.get(item) ?? 0) + 1);
-    assignedByUser.set(user, (assignedByUser.get(user) ?? 0) + 1);
-  }
-  const judgements: TJudgementRow[] = judgementRows.map((j) => ({ poolItemId: str(j[0]), userId: str(j[1]), grade: num(j[2]), startSeconds: numOrNull(j[3]), timeSpentMs: numOrNull(j[4]) }));
+  // This project's judgements, in submission order (id ascending).
+  const judgements: TJudgementRow[] = [];
+  for (const j of judgementState.byId.values()) if (poolItems.has(j.poolItemId)) judgements.push(j);
   const byItem = new Map<string, TLabelInput[]>();
   for (const j of judgements) {
     const list = byItem.get(j.poolItemId);
     if (list) list.push(j);
     else byItem.set(j.poolItemId, [j]);
   }
-  const adjudications = new Map(adjRows.map((a) => [str(a[0]), { grade: num(a[1]), startSeconds: numOrNull(a[2]) }]));
-  const imported = importRows.map((r) => ({ queryId: num(r[0]), chunkId: num(r[1]), grade: num(r[2]), startSeconds: numOrNull(r[3]), source: str(r[4]) }));
   const referenceRows = reference(poolItems, byItem, adjudications, imported, settings);
 
   const importedAny = new Set(imported.map((r) => `${r.queryId}:${r.chunkId}`));
@@ -180,27 +278,29 @@ async function load(db: Db, projectId: number, version: string): Promise<TDashbo
   const userIds = [...new Set<string>([...assignedByUser.keys(), ...judgements.map((j) => j.userId)])];
   const users = userIds.length ? await rows(db, `SELECT "id", "name", "email" FROM "User" WHERE "id" IN (${userIds.map(() => "?").join(", ")})`, userIds) : [];
 
-  return {
+  const data: TDashboardData = {
     version,
+    base,
     project,
-    queries: queryMap,
-    tags: [...tags].sort(),
-    chunks: chunkMap,
+    queries: base.queries,
+    tags: base.tags,
+    chunks: base.chunks,
     reference: referenceRows,
     stages,
     judges,
     poolItems,
-    provenance: prov,
+    provenance: base.provenance,
     assigned,
     assignedByUser,
     judgements,
     adjudicated: new Set(adjudications.keys()),
     users: new Map(users.map((u) => [str(u[0]), { name: str(u[1]), email: str(u[2]) }])),
-    runs: runRows.map((r) => ({ id: num(r[0]), system: str(r[1]), contentHash: str(r[2]) })),
+    runs: base.runs,
   };
+  return { data, sections: { parts, base, judges, imported, assignments, adjudications, judgements: judgementState } };
 }
 
-type CacheEntry = { version: string; data: Promise<TDashboardData>; results: Map<string, unknown> };
+type CacheEntry = { version: string; data: Promise<TDashboardData>; sections: Promise<TSections | undefined>; results: Map<string, unknown> };
 const MAX_PROJECTS = 8;
 const globalCache = globalThis as unknown as { __assessorDashboard?: Map<string, CacheEntry> };
 
@@ -216,16 +316,19 @@ function cacheKey(projectId: number): string {
 
 /**
  * The dashboard's data for a project, loaded once per label-set version: a request after any
- * label, run, pool or settings change reloads; otherwise the loaded tables (and the panels already
- * computed from them, see `memo`) are reused.
+ * label, run, pool or settings change reloads (only the tables that changed, see `load`);
+ * otherwise the loaded tables (and the panels already computed from them, see `memo`) are reused.
  */
 export async function dashboardData(db: Db, projectId: number): Promise<{ data: TDashboardData; memo: <T>(key: string, fn: () => T) => T }> {
-  const version = await labelSetVersion(db, projectId);
+  const parts = await versionParts(db, projectId);
+  const version = `[${parts.join(",")}]`;
   const c = cache();
   const key = cacheKey(projectId);
   let entry = c.get(key);
   if (!entry || entry.version !== version) {
-    entry = { version, data: load(db, projectId, version), results: new Map() };
+    const previous = entry ? entry.sections : Promise.resolve(undefined);
+    const loaded = previous.then((prev) => load(db, projectId, version, parts, prev));
+    entry = { version, data: loaded.then((l) => l.data), sections: loaded.then((l) => l.sections).catch(() => undefined), results: new Map() };
     c.delete(key);
     c.set(key, entry);
     while (c.size > MAX_PROJECTS) c.delete(c.keys().next().value as string);

@@ -1,4 +1,4 @@
-import { bootstrapDistribution, percentileInterval, type Interval } from "../stats/bootstrap.ts";
+import { bootstrapMeanIntervals, type Interval } from "../stats/bootstrap.ts";
 import { kendallTau } from "../stats/kendall-tau.ts";
 import { judgedAt } from "../stats/measures/judged.ts";
 import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
@@ -6,7 +6,7 @@ import { recallAt } from "../stats/measures/recall.ts";
 import { reciprocalRank } from "../stats/measures/recip-rank.ts";
 import { startError, type ChunkTime, type ReferenceStart } from "../stats/measures/start-error.ts";
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
-import { pairedRandomizationTest } from "../stats/paired.ts";
+import { pairedRandomizationTests } from "../stats/paired.ts";
 import type { TDashboardData } from "./data.ts";
 import { NO_HUMAN_HINT, NO_JUDGE_HINT, NO_RUNS_HINT, pickJudge, qrelsOf, runBySystem, tagFilter, type TQrels } from "./labels.ts";
 import { RESAMPLING, type TDashboardQuery } from "./options.ts";
@@ -75,24 +75,48 @@ function judgedAtGrade(judged: Map<number, number>): number[] {
   return counts;
 }
 
-/** Per-query values of every column for every run: values[run][column][query]. */
+/**
+ * Per-query values of every column for every run: values[run][column][query]. A query's values
+ * depend only on its labels (and the immutable runs, queries and chunks), so they are kept per
+ * query with the labels they were computed from: after a label change only the queries whose
+ * labels changed are evaluated again.
+ */
+const perQueryCache = new WeakMap<object, Map<string, { labels: string; values: (number | null)[] }>>();
+
 function perQuery(data: TDashboardData, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): { queryIds: number[]; values: (number | null)[][][] } {
   const queryIds = [...qrels.keys()].sort((a, b) => a - b);
   const values = data.runs.map(() => cols.map(() => new Array<number | null>(queryIds.length)));
+  let cache = perQueryCache.get(data.base);
+  if (!cache) perQueryCache.set(data.base, (cache = new Map()));
   for (let qi = 0; qi < queryIds.length; qi++) {
     const queryId = queryIds[qi];
     const judged = qrels.get(queryId)!;
-    const atGrade = judgedAtGrade(judged);
-    const qid = data.queries.get(queryId)?.qid ?? String(queryId);
-    for (let r = 0; r < data.runs.length; r++) {
-      const ranking = rankings.get(data.runs[r].id)?.get(queryId);
-      const grades = new Int8Array(ranking ? ranking.chunkIds.length : 0);
-      if (ranking) for (let i = 0; i < grades.length; i++) grades[i] = judged.get(ranking.chunkIds[i]) ?? UNJUDGED;
-      const q: RankedQuery = { qid, grades, docids: ranking ? ranking.docids : [], judgedAtGrade: atGrade };
-      for (let c = 0; c < cols.length; c++) values[r][c][qi] = cols[c].compute(q, ctx);
+    let labels = "";
+    for (const [chunkId, grade] of judged) labels += `${chunkId}:${grade},`;
+    const key = `${ctx.gain}#${queryId}`;
+    let hit = cache.get(key);
+    if (!hit || hit.labels !== labels) {
+      hit = { labels, values: evaluateQuery(data, queryId, judged, rankings, cols, ctx) };
+      cache.set(key, hit);
     }
+    for (let r = 0; r < data.runs.length; r++) for (let c = 0; c < cols.length; c++) values[r][c][qi] = hit.values[r * cols.length + c];
   }
   return { queryIds, values };
+}
+
+/** Every column for every run on one query (run-major). */
+function evaluateQuery(data: TDashboardData, queryId: number, judged: Map<number, number>, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): (number | null)[] {
+  const out = new Array<number | null>(data.runs.length * cols.length);
+  const atGrade = judgedAtGrade(judged);
+  const qid = data.queries.get(queryId)?.qid ?? String(queryId);
+  for (let r = 0; r < data.runs.length; r++) {
+    const ranking = rankings.get(data.runs[r].id)?.get(queryId);
+    const grades = new Int8Array(ranking ? ranking.chunkIds.length : 0);
+    if (ranking) for (let i = 0; i < grades.length; i++) grades[i] = judged.get(ranking.chunkIds[i]) ?? UNJUDGED;
+    const q: RankedQuery = { qid, grades, docids: ranking ? ranking.docids : [], judgedAtGrade: atGrade };
+    for (let c = 0; c < cols.length; c++) out[r * cols.length + c] = cols[c].compute(q, ctx);
+  }
+  return out;
 }
 
 function table(data: TDashboardData, source: "human" | "judge", judge: string | null, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx, baseline: string | null, empty: string | null): TSystemsTable & { means: (number | null)[][] } {
@@ -100,85 +124,48 @@ function table(data: TDashboardData, source: "human" | "judge", judge: string | 
   if (empty) return { ...base, queries: 0, rows: [], empty, means: [] };
   const { queryIds, values } = perQuery(data, qrels, rankings, cols, ctx);
   const baseIndex = baseline === null ? -1 : data.runs.findIndex((r) => r.system === baseline);
-  const intervals = sharedBootstrapIntervals(values, queryIds.length);
+  // One set of resamples for every cell (lib/stats/bootstrap.ts bootstrapMeanIntervals): every run
+  // and measure sees the same resampled query sets, as a paired design should. A cell's mean in a
+  // resample is over the drawn queries where it is defined (start error: those with a reference start).
+  const intervals = bootstrapMeanIntervals(values.flat(), queryIds.length, { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
+  // Paired randomization tests against the baseline, all at once (same flips as one by one).
+  const pairs: { a: number[]; b: number[] }[] = [];
+  const testOf = new Map<number, number>();
   const means: (number | null)[][] = [];
-  const rows = data.runs.map((run, r) => {
-    const cells = cols.map((_, c): TCell => {
+  const stats = values.map((perCol, r) =>
+    perCol.map((vals, c) => {
       let sum = 0;
       let n = 0;
-      const paired: [number[], number[]] = [[], []];
+      const paired = { a: [] as number[], b: [] as number[] };
       for (let i = 0; i < queryIds.length; i++) {
-        const v = values[r][c][i];
+        const v = vals[i];
         if (v === null) continue;
         sum += v;
         n++;
         const b = baseIndex >= 0 ? values[baseIndex][c][i] : null;
         if (b !== null) {
-          paired[0].push(b);
-          paired[1].push(v);
+          paired.a.push(b);
+          paired.b.push(v);
         }
       }
-      const test = baseIndex >= 0 && baseIndex !== r && paired[0].length > 0 ? pairedRandomizationTest(paired[0], paired[1], { trials: RESAMPLING.trials, seed: RESAMPLING.seed }) : null;
-      return { mean: n ? sum / n : null, n, ci: intervals[r][c], test: test ? { meanDiff: test.meanDiff, p: test.p } : null };
+      if (baseIndex >= 0 && baseIndex !== r && paired.a.length > 0) {
+        testOf.set(r * cols.length + c, pairs.length);
+        pairs.push(paired);
+      }
+      return { mean: n ? sum / n : null, n };
+    }),
+  );
+  const tests = pairedRandomizationTests(pairs, { trials: RESAMPLING.trials, seed: RESAMPLING.seed });
+  const rows = data.runs.map((run, r) => {
+    const cells = cols.map((_, c): TCell => {
+      const t = testOf.get(r * cols.length + c);
+      const test = t === undefined ? null : tests[t];
+      return { ...stats[r][c], ci: intervals[r * cols.length + c], test: test ? { meanDiff: test.meanDiff, p: test.p } : null };
     });
     means.push(cells.map((x) => x.mean));
     return { runId: run.id, system: run.system, cells };
   });
   return { ...base, queries: queryIds.length, rows, empty: null, means };
-}
-
-/**
- * Bootstrap percentile intervals of every cell's mean from one set of resamples of the queries
- * (lib/stats/bootstrap.ts): every run and measure sees the same resampled query sets, as a paired
- * design should, and the draws are made once instead of once per cell. A cell's mean in a
- * resample is over the drawn queries where it is defined (start error: those with a reference
- * start).
- */
-function sharedBootstrapIntervals(values: (number | null)[][][], queries: number): (Interval | null)[][] {
-  const resamples = RESAMPLING.resamples;
-  const cells: { r: number; c: number; v: Float64Array; defined: Uint8Array; complete: boolean; draws: Float64Array; kept: number }[] = [];
-  values.forEach((perCol, r) =>
-    perCol.forEach((vals, c) => {
-      const v = new Float64Array(queries);
-      const defined = new Uint8Array(queries);
-      let complete = true;
-      for (let i = 0; i < queries; i++) {
-        const x = vals[i];
-        if (x === null) complete = false;
-        else {
-          v[i] = x;
-          defined[i] = 1;
-        }
-      }
-      cells.push({ r, c, v, defined, complete, draws: new Float64Array(resamples), kept: 0 });
-    }),
-  );
-  if (queries === 0) return values.map((perCol) => perCol.map(() => null));
-  bootstrapDistribution(
-    queries,
-    (m) => {
-      for (const cell of cells) {
-        let s = 0;
-        let w = 0;
-        if (cell.complete) {
-          for (let i = 0; i < queries; i++) s += m[i] * cell.v[i];
-          w = queries;
-        } else {
-          for (let i = 0; i < queries; i++)
-            if (cell.defined[i]) {
-              s += m[i] * cell.v[i];
-              w += m[i];
-            }
-        }
-        if (w > 0) cell.draws[cell.kept++] = s / w;
-      }
-      return 0;
-    },
-    { resamples, seed: RESAMPLING.seed },
-  );
-  const out = values.map((perCol) => perCol.map((): Interval | null => null));
-  for (const cell of cells) out[cell.r][cell.c] = percentileInterval(cell.draws.slice(0, cell.kept).sort(), RESAMPLING.level, resamples);
-  return out;
 }
 
 export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRankings>, opts: TDashboardQuery): TSystemsPanel {

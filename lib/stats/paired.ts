@@ -43,6 +43,83 @@ export function pairedRandomizationTest(a: readonly number[], b: readonly number
   return { n, meanDiff: obs / n, p: (extreme + 1) / (trials + 1), trials };
 }
 
+/**
+ * pairedRandomizationTest for many pairs at once (e.g. every run against one baseline, every
+ * measure), with exactly its results: with one seed the sign flips depend only on the number of
+ * pairs, so tests of equal length share one set of flips, drawn once.
+ *
+ * The flipped sums use the "four Russians" trick: per block of 8 queries, the 256 possible signed
+ * sums are tabulated once per test, so a trial costs n/8 look-ups instead of n additions. A table
+ * sum is the same number as the sequential one up to rounding (ulps), which can only matter when
+ * |flipped sum| sits next to the threshold |observed| − ε: those trials (ties, e.g. every sign
+ * unchanged) are summed again in pairedRandomizationTest's order, so the counts, hence the
+ * p-values, are identical (tests/unit/stats/uncertainty.test.ts).
+ */
+export function pairedRandomizationTests(pairs: readonly { a: readonly number[]; b: readonly number[] }[], opts: { trials?: number; seed?: number } = {}): PairedResult[] {
+  const trials = opts.trials ?? 10000;
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const diffs = pairs.map((p) => differences(p.a, p.b));
+  const out = new Array<PairedResult>(pairs.length);
+  const byLength = new Map<number, number[]>();
+  diffs.forEach((d, k) => {
+    const list = byLength.get(d.length);
+    if (list) list.push(k);
+    else byLength.set(d.length, [k]);
+  });
+  for (const [n, tests] of byLength) {
+    if (n === 0) {
+      for (const k of tests) out[k] = { n, meanDiff: 0, p: 1, trials };
+      continue;
+    }
+    // Sign bits of every trial, drawn in pairedRandomizationTest's order (trial by trial, query by
+    // query): bit b of codes[t·blocks + j] is set when query 8j + b keeps its sign in trial t.
+    const blocks = Math.ceil(n / 8);
+    const codes = new Uint8Array(trials * blocks);
+    const rng = seededRng(seed);
+    for (let t = 0; t < trials; t++)
+      for (let i = 0; i < n; i++) if (rng.next() < 0.5) codes[t * blocks + (i >> 3)] |= 1 << (i & 7);
+    const table = new Float64Array(blocks * 256);
+    for (const k of tests) {
+      const d = diffs[k];
+      let obs = 0;
+      let abs = 0;
+      for (let i = 0; i < n; i++) {
+        obs += d[i];
+        abs += Math.abs(d[i]);
+      }
+      const absObs = Math.abs(obs) - EPS;
+      // Both sums are within n·2⁻⁵³·Σ|d| of the exact one; a margin far above that.
+      const margin = 1e-9 * (1 + abs);
+      for (let j = 0; j < blocks; j++) {
+        const base = j * 256;
+        const size = Math.min(8, n - 8 * j);
+        let all = 0;
+        for (let b = 0; b < size; b++) all -= d[8 * j + b];
+        table[base] = all;
+        for (let code = 1; code < 256; code++) {
+          const low = 31 - Math.clz32(code & -code);
+          table[base + code] = low < size ? table[base + (code & (code - 1))] + 2 * d[8 * j + low] : table[base + (code & (code - 1))];
+        }
+      }
+      let extreme = 0;
+      for (let t = 0; t < trials; t++) {
+        const row = t * blocks;
+        let s = 0;
+        for (let j = 0; j < blocks; j++) s += table[j * 256 + codes[row + j]];
+        let a = Math.abs(s);
+        if (Math.abs(a - absObs) <= margin) {
+          s = 0;
+          for (let i = 0; i < n; i++) s += codes[row + (i >> 3)] & (1 << (i & 7)) ? d[i] : -d[i];
+          a = Math.abs(s);
+        }
+        if (a >= absObs) extreme++;
+      }
+      out[k] = { n, meanDiff: obs / n, p: (extreme + 1) / (trials + 1), trials };
+    }
+  }
+  return out;
+}
+
 /** Two-sided paired bootstrap test of mean(b − a), with a percentile CI of the difference. */
 export function pairedBootstrapTest(a: readonly number[], b: readonly number[], opts: { resamples?: number; seed?: number; level?: number } = {}): PairedResult & { ci: Interval | null } {
   const d = differences(a, b);

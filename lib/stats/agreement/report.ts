@@ -81,7 +81,8 @@ export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; se
 }
 
 /**
- * Percentile intervals from resampling whole queries with replacement. Per query only the
+ * Percentile intervals from resampling whole queries with replacement (queries numbered in qid
+ * order, so a shuffled input gives the same intervals). Per query only the
  * non-empty cells of its confusion matrix are kept, so a resample costs O(cells), not O(pairs).
  * Resamples where a statistic is undefined (e.g. every drawn pair has the same grade) are dropped
  * for that statistic.
@@ -98,13 +99,16 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
     }
     perQuery[qi][p.reference * K + p.other]++;
   }
+  // Queries are numbered in qid order (plain string order), not in the order the labels came in,
+  // so the resamples (hence the intervals) do not depend on how the input was sorted.
+  const qids = [...qidIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const cellQuery: number[] = [];
   const cellIndex: number[] = [];
   const cellCount: number[] = [];
-  perQuery.forEach((qm, qi) =>
-    qm.forEach((v, cell) => {
+  qids.forEach((qid, rank) =>
+    perQuery[qidIndex.get(qid)!].forEach((v, cell) => {
       if (v) {
-        cellQuery.push(qi);
+        cellQuery.push(rank);
         cellIndex.push(cell);
         cellCount.push(v);
       }

@@ -5,6 +5,8 @@ import { confusionOf, perGrade, rawAgreement, toRows, withinOne, leniency } from
 import { BOTH_CONSTANT, cohenKappa, type Weighting } from "../../../lib/stats/agreement/kappa.ts";
 import { alphaFromConfusion, krippendorffAlpha } from "../../../lib/stats/agreement/krippendorff.ts";
 import { agreementReport } from "../../../lib/stats/agreement/report.ts";
+import { quantileSorted } from "../../../lib/stats/bootstrap.ts";
+import { seededRng } from "../../../lib/stats/random.ts";
 
 const m = (ref: number[], other: number[]) => confusionOf(ref.map((r, i) => ({ reference: r, other: other[i] })));
 const kappas = (ref: number[], other: number[]) =>
@@ -171,6 +173,29 @@ describe("agreement report", () => {
     // Reproducible from the seed, different with another seed.
     expect(agreementReport(alignLabels(labels(ref), labels(other)), { bootstrap: 500, seed: 7 }).ci.bootstrap).toEqual(b);
     expect(agreementReport(alignLabels(labels(ref), labels(other)), { bootstrap: 500, seed: 8 }).ci.bootstrap).not.toEqual(b);
+  });
+  it("numbers queries in qid order: the intervals do not depend on the order of the labels", () => {
+    const opts = { bootstrap: 300, seed: 3 };
+    const sorted = agreementReport(alignLabels(labels(ref), labels(other)), opts);
+    const order = [13, 2, 7, 0, 15, 9, 4, 11, 1, 14, 6, 3, 12, 8, 5, 10];
+    const shuffled = agreementReport(alignLabels(order.map((i) => labels(ref)[i]), order.map((i) => labels(other)[i])), opts);
+    expect(shuffled.ci.bootstrap).toEqual(sorted.ci.bootstrap);
+    // Reference: raw agreement resampled by hand, queries q0…q3 numbered in that order.
+    const rng = seededRng(3);
+    const draws: number[] = [];
+    for (let b = 0; b < 300; b++) {
+      const m = [0, 0, 0, 0];
+      for (let i = 0; i < 4; i++) m[rng.int(4)]++;
+      let agree = 0;
+      let total = 0;
+      ref.forEach((g, i) => {
+        total += m[i % 4];
+        if (g === other[i]) agree += m[i % 4];
+      });
+      draws.push(agree / total);
+    }
+    draws.sort((x, y) => x - y);
+    expect(sorted.ci.bootstrap?.raw_agreement).toEqual({ low: quantileSorted(draws, 0.025), high: quantileSorted(draws, 0.975) });
   });
   it("resamples whole queries: one query holding every pair gives a zero-width interval", () => {
     const one = (grades: number[]) => grades.map((grade, i) => ({ qid: "only", docid: `d${i}`, grade }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapMeanCI, quantileSorted } from "../../../lib/stats/bootstrap.ts";
+import { bootstrapDistribution, bootstrapMeanCI, bootstrapMeanIntervals, percentileInterval, quantileSorted } from "../../../lib/stats/bootstrap.ts";
 import { normalCdf, normalQuantile } from "../../../lib/stats/normal.ts";
-import { pairedBootstrapTest, pairedRandomizationTest } from "../../../lib/stats/paired.ts";
+import { pairedBootstrapTest, pairedRandomizationTest, pairedRandomizationTests } from "../../../lib/stats/paired.ts";
 import { seededRng } from "../../../lib/stats/random.ts";
 import { queriesForHalfWidth, sampleSd } from "../../../lib/stats/sample-size.ts";
 
@@ -74,6 +74,67 @@ describe("paired tests", () => {
   });
   it("refuses unpaired inputs", () => {
     expect(() => pairedRandomizationTest([1], [1, 2])).toThrow(RangeError);
+  });
+});
+
+describe("batched intervals and tests (one set of draws for many columns)", () => {
+  // Per-query values like the dashboard's: discrete (recall, reciprocal rank) with many ties and
+  // zeros, continuous (nDCG-like), and large ones (start errors in seconds).
+  const rng = seededRng(5);
+  const kinds = [(): number => rng.int(11) / 10, (): number => (rng.next() < 0.4 ? 0 : 1 / (1 + rng.int(10))), (): number => rng.next(), (): number => Math.round(rng.next() * 600)];
+  const column = (n: number, kind: number) => Array.from({ length: n }, kinds[kind % kinds.length]);
+
+  it("pairedRandomizationTests gives every pair exactly pairedRandomizationTest's result", () => {
+    const pairs: { a: number[]; b: number[] }[] = [];
+    for (const n of [0, 1, 7, 8, 9, 37, 64, 200])
+      for (let kind = 0; kind < 4; kind++) {
+        const a = column(n, kind);
+        pairs.push({ a, b: column(n, kind) });
+        // Ties with the observed sum: identical runs, and runs differing on one or two queries.
+        pairs.push({ a, b: [...a] });
+        pairs.push({ a, b: a.map((v, i) => (i === 0 ? v + 0.1 : v)) });
+        pairs.push({ a, b: a.map((v, i) => (i === 1 ? v + 0.5 : i === 2 ? v - 0.5 : v)) });
+      }
+    for (const [trials, seed] of [[1000, 1], [333, 7]]) {
+      const batched = pairedRandomizationTests(pairs, { trials, seed });
+      pairs.forEach((p, k) => expect(batched[k]).toEqual(pairedRandomizationTest(p.a, p.b, { trials, seed })));
+    }
+    expect(() => pairedRandomizationTests([{ a: [1], b: [1, 2] }])).toThrow(RangeError);
+  });
+
+  it("bootstrapMeanIntervals: complete columns get bootstrapMeanCI's interval; undefined values are left out of each resample's mean", () => {
+    const n = 53;
+    const columns: (number | null)[][] = [0, 1, 2, 3].map((k) => column(n, k));
+    const withNulls = column(n, 3).map((v, i) => (i % 3 === 0 ? null : v));
+    const mostlyNull = column(n, 2).map((v, i) => (i === 4 ? v : null));
+    columns.push(withNulls, mostlyNull);
+    const opts = { resamples: 500, seed: 11, level: 0.9 };
+    const got = bootstrapMeanIntervals(columns, n, opts);
+    for (let c = 0; c < 4; c++) expect(got[c]).toEqual(bootstrapMeanCI(columns[c] as number[], opts));
+    // Reference for a column with nulls: the same draws, each resample's mean over the drawn
+    // queries where the value is defined (weighted by multiplicity); a resample without any is dropped.
+    const reference = (values: (number | null)[]) => {
+      const { values: dist } = bootstrapDistribution(
+        n,
+        (m) => {
+          let s = 0;
+          let w = 0;
+          for (let i = 0; i < n; i++)
+            if (values[i] !== null) {
+              s += m[i] * (values[i] as number);
+              w += m[i];
+            }
+          return w > 0 ? s / w : null;
+        },
+        opts,
+      );
+      return percentileInterval(dist, opts.level, opts.resamples);
+    };
+    expect(got[4]).toEqual(reference(withNulls));
+    expect(got[5]).toEqual(reference(mostlyNull));
+    // About a third of 500 resamples miss query 4 (e^-1), yet an interval remains.
+    expect(got[5]).not.toBeNull();
+    expect(bootstrapMeanIntervals([[]], 0)).toEqual([null]);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import type { LocatedError } from "../errors.ts";
-import { decodeUtf8 } from "./trec.ts";
+import { decodeUtf8 } from "./lines.ts";
 
 export { decodeUtf8 };
 

@@ -8,107 +8,20 @@
  *   query.
  *
  * Both reject an empty file and bytes that are not UTF-8 (when given bytes rather than a string).
- * Columns are split on any run of spaces, tabs or carriage returns; blank lines are skipped but
- * still counted, so line numbers match an editor's. The scanner works on character codes over the
- * whole text (no split or regex per line) because run files reach millions of lines.
+ * Lines are split into columns by the scanner in lines.ts (any run of whitespace; blank lines
+ * skipped but counted, so line numbers match an editor's).
  */
-import { open } from "node:fs/promises";
-import { isAscii, isUtf8 } from "node:buffer";
 import type { LocatedError } from "../errors.ts";
+import { decodeUtf8, scanFile, scanText, type LineSink } from "./lines.ts";
+import { emptyFile } from "./text.ts";
+
+export { decodeUtf8 };
 
 export type QrelRow = { qid: string; docid: string; grade: number; line: number };
 export type RunRow = { qid: string; docid: string; rank: number; score: number; tag: string; line: number };
 
-const MAX_FIELDS = 8;
 const MIN_GRADE = 0;
 const MAX_GRADE = 3;
-
-/** Receives each non-blank line as field boundaries into `text` (n may exceed the stored fields). */
-type LineSink = (text: string, line: number, n: number, starts: Int32Array, ends: Int32Array) => void;
-
-const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
-
-/** Calls `sink` for every non-blank line of `text`; returns the number of lines seen (blank included). */
-function scanLines(text: string, firstLine: number, sink: LineSink): { lines: number; nonBlank: number } {
-  const starts = new Int32Array(MAX_FIELDS);
-  const ends = new Int32Array(MAX_FIELDS);
-  let line = firstLine;
-  let n = 0;
-  let inField = false;
-  let nonBlank = 0;
-  const len = text.length;
-  let i = text.charCodeAt(0) === 0xfeff && firstLine === 1 ? 1 : 0; // a byte-order mark is not data
-  for (; i < len; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) {
-      if (inField && n <= MAX_FIELDS) ends[n - 1] = i;
-      inField = false;
-      if (n > 0) {
-        nonBlank++;
-        sink(text, line, n, starts, ends);
-      }
-      n = 0;
-      line++;
-    } else if (isSpace(c)) {
-      if (inField) {
-        if (n <= MAX_FIELDS) ends[n - 1] = i;
-        inField = false;
-      }
-    } else if (!inField) {
-      inField = true;
-      if (n < MAX_FIELDS) starts[n] = i;
-      n++;
-    }
-  }
-  if (inField && n <= MAX_FIELDS) ends[n - 1] = len;
-  if (n > 0) {
-    nonBlank++;
-    sink(text, line, n, starts, ends);
-  }
-  // A final line without "\n" still counts; a trailing "\n" does not open a new line.
-  const lines = line - firstLine + (len > 0 && text.charCodeAt(len - 1) !== 10 ? 1 : 0);
-  return { lines, nonBlank };
-}
-
-/** scanLines for an ASCII chunk: the same, reading character codes from the bytes (faster). */
-function scanLinesAscii(bytes: Uint8Array, text: string, firstLine: number, sink: LineSink): { lines: number; nonBlank: number } {
-  const starts = new Int32Array(MAX_FIELDS);
-  const ends = new Int32Array(MAX_FIELDS);
-  let line = firstLine;
-  let n = 0;
-  let inField = false;
-  let nonBlank = 0;
-  const len = bytes.length;
-  for (let i = 0; i < len; i++) {
-    const c = bytes[i];
-    if (c === 10) {
-      if (inField && n <= MAX_FIELDS) ends[n - 1] = i;
-      inField = false;
-      if (n > 0) {
-        nonBlank++;
-        sink(text, line, n, starts, ends);
-      }
-      n = 0;
-      line++;
-    } else if (c === 32 || (c >= 9 && c <= 13)) {
-      if (inField) {
-        if (n <= MAX_FIELDS) ends[n - 1] = i;
-        inField = false;
-      }
-    } else if (!inField) {
-      inField = true;
-      if (n < MAX_FIELDS) starts[n] = i;
-      n++;
-    }
-  }
-  if (inField && n <= MAX_FIELDS) ends[n - 1] = len;
-  if (n > 0) {
-    nonBlank++;
-    sink(text, line, n, starts, ends);
-  }
-  const lines = line - firstLine + (len > 0 && bytes[len - 1] !== 10 ? 1 : 0);
-  return { lines, nonBlank };
-}
 
 /** Integer in text[s, e) or NaN; digits with an optional sign, nothing else. */
 function parseIntToken(text: string, s: number, e: number): number {
@@ -183,64 +96,6 @@ function describe(text: string, s: number, e: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bytes → text
-
-/** Offset of the first byte that breaks UTF-8, or -1. Only run when isUtf8() said no. */
-function firstInvalidUtf8(b: Uint8Array): number {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i];
-    let need = 0;
-    let min = 0;
-    if (c < 0x80) {
-      i++;
-      continue;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else return i;
-    if (i + need >= b.length) return i;
-    let cp = c & (0xff >> (need + 2));
-    for (let k = 1; k <= need; k++) {
-      const cc = b[i + k];
-      if (cc === undefined || (cc & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (cc & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return -1;
-}
-
-function utf8Error(b: Uint8Array, file: string, firstLine: number): LocatedError {
-  const at = Math.max(0, firstInvalidUtf8(b));
-  let line = firstLine;
-  let lineStart = 0;
-  for (let i = 0; i < at; i++)
-    if (b[i] === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  return { file, line, message: `not valid UTF-8: byte 0x${b[at].toString(16).padStart(2, "0")} at column ${at - lineStart + 1} (save the file as UTF-8)` };
-}
-
-/** Decodes bytes that must be UTF-8; the error names the line of the first bad byte. */
-export function decodeUtf8(bytes: Uint8Array, file: string, firstLine = 1): { text: string; error?: undefined } | { text?: undefined; error: LocatedError } {
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buf)) return { text: buf.toString("latin1") };
-  if (!isUtf8(buf)) return { error: utf8Error(buf, file, firstLine) };
-  return { text: buf.toString("utf8") };
-}
-
-const emptyFileError = (file: string, what: string): LocatedError => ({ file, line: 1, message: `the file is empty: expected ${what}` });
-
-// ---------------------------------------------------------------------------------------------
 // qrels
 
 const QRELS_COLUMNS = "4 columns: qid iter docid grade";
@@ -249,17 +104,10 @@ const QRELS_COLUMNS = "4 columns: qid iter docid grade";
 export function parseQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean } = {}): { rows: QrelRow[]; errors: LocatedError[]; clipped: number } {
   const errors: LocatedError[] = [];
   const rows: QrelRow[] = [];
-  let text: string;
-  if (typeof input === "string") text = input;
-  else {
-    const d = decodeUtf8(input, file);
-    if (d.error) return { rows, errors: [d.error], clipped: 0 };
-    text = d.text;
-  }
   let clipped = 0;
   let prevQid = "";
   const seen = new Map<string, Map<string, number>>();
-  const { nonBlank } = scanLines(text, 1, (t, line, n, s, e) => {
+  const scanned = scanText(input, file, (t, line, n, s, e) => {
     if (n !== 4) {
       errors.push({ file, line, message: `expected ${QRELS_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
       return;
@@ -290,7 +138,8 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
     docs.set(docid, line);
     rows.push({ qid, docid, grade, line });
   });
-  if (nonBlank === 0 && errors.length === 0) errors.push(emptyFileError(file, `qrels lines (${QRELS_COLUMNS})`));
+  if (scanned.error) return { rows, errors: [scanned.error], clipped: 0 };
+  if (scanned.nonBlank === 0 && errors.length === 0) errors.push(emptyFile(file, `qrels lines (${QRELS_COLUMNS})`));
   return { rows, errors, clipped };
 }
 
@@ -351,13 +200,6 @@ function duplicateChecker(file: string) {
 export function parseRun(input: string | Uint8Array, file: string): { rows: RunRow[]; errors: LocatedError[] } {
   const errors: LocatedError[] = [];
   const rows: RunRow[] = [];
-  let text: string;
-  if (typeof input === "string") text = input;
-  else {
-    const d = decodeUtf8(input, file);
-    if (d.error) return { rows, errors: [d.error] };
-    text = d.text;
-  }
   const dup = duplicateChecker(file);
   const sink = runLineParser(
     file,
@@ -369,54 +211,10 @@ export function parseRun(input: string | Uint8Array, file: string): { rows: RunR
     },
     (err) => errors.push(err),
   );
-  const { nonBlank } = scanLines(text, 1, sink);
-  if (nonBlank === 0 && errors.length === 0) errors.push(emptyFileError(file, `run lines (${RUN_COLUMNS})`));
+  const scanned = scanText(input, file, sink);
+  if (scanned.error) return { rows, errors: [scanned.error] };
+  if (scanned.nonBlank === 0 && errors.length === 0) errors.push(emptyFile(file, `run lines (${RUN_COLUMNS})`));
   return { rows, errors };
-}
-
-const CHUNK_BYTES = 8 << 20;
-
-/**
- * Reads a file in chunks that end on a line break, checks each is UTF-8, and calls `onText` with
- * the decoded text and the line number of its first line. Memory stays at a few chunks whatever
- * the file size. Returns false (after reporting) when the bytes are not UTF-8.
- */
-async function readChunkedLines(path: string, file: string, onText: (text: string, firstLine: number, ascii: Uint8Array | null) => number, onError: (e: LocatedError) => void): Promise<boolean> {
-  const fh = await open(path, "r");
-  try {
-    let buf = Buffer.allocUnsafe(CHUNK_BYTES);
-    let carry = 0; // bytes at the start of buf left over from the previous read
-    let line = 1;
-    for (;;) {
-      if (carry === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2); // a line longer than the buffer
-        buf.copy(bigger, 0, 0, carry);
-        buf = bigger;
-      }
-      const { bytesRead } = await fh.read(buf, carry, buf.length - carry, null);
-      const filled = carry + bytesRead;
-      const eof = bytesRead === 0;
-      if (eof && filled === 0) break;
-      const end = eof ? filled : buf.lastIndexOf(10, filled - 1) + 1;
-      if (end === 0) {
-        carry = filled; // no line break yet: read more
-        continue;
-      }
-      const d = decodeUtf8(buf.subarray(0, end), file, line);
-      if (d.error) {
-        onError(d.error);
-        return false;
-      }
-      const chunk = buf.subarray(0, end);
-      line += onText(d.text, line, d.text.length === end ? chunk : null);
-      buf.copy(buf, 0, end, filled);
-      carry = filled - end;
-      if (eof) break;
-    }
-    return true;
-  } finally {
-    await fh.close();
-  }
 }
 
 /**
@@ -428,7 +226,6 @@ export async function scanRunFile(path: string, onRecord: RunRecordHandler, onEr
   const file = opts.file ?? path;
   let rows = 0;
   let errors = 0;
-  let nonBlankTotal = 0;
   const report = (e: LocatedError) => {
     errors++;
     onError(e);
@@ -441,17 +238,8 @@ export async function scanRunFile(path: string, onRecord: RunRecordHandler, onEr
     },
     report,
   );
-  const ok = await readChunkedLines(
-    path,
-    file,
-    (text, firstLine, ascii) => {
-      const r = ascii ? scanLinesAscii(ascii, text, firstLine, sink) : scanLines(text, firstLine, sink);
-      nonBlankTotal += r.nonBlank;
-      return r.lines;
-    },
-    report,
-  );
-  if (ok && nonBlankTotal === 0 && errors === 0) report(emptyFileError(file, `run lines (${RUN_COLUMNS})`));
+  const { ok, nonBlank } = await scanFile(path, file, sink, report);
+  if (ok && nonBlank === 0 && errors === 0) report(emptyFile(file, `run lines (${RUN_COLUMNS})`));
   return { rows, errors };
 }
 

@@ -4,6 +4,7 @@ import { cookies } from "next/headers";
 import { connection } from "next/server";
 import { cache } from "react";
 import { getDb } from "../db/client.ts";
+import { get, sqlRead } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { authSecret } from "./options.ts";
 import { can, isRole, type TPermission, type TRole } from "./permissions.ts";
@@ -13,6 +14,12 @@ export type TSession = { user: TSessionUser };
 
 // next-auth's session cookie: the __Secure- name when the site is served over https.
 const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+// Decoded tokens, by token text: decoding costs an HKDF key derivation and an AES-GCM decryption,
+// and the same token arrives with every request of a session. The token is the credential, so
+// the key is the whole token; its expiry is checked on every use. Bounded (oldest out first).
+const decoded = new Map<string, { uid: string; expiresAt: number }>();
+const DECODED_MAX = 10_000;
 
 /**
  * The user id in the request's session JWT, or null. The token is decrypted and its expiry
@@ -24,10 +31,24 @@ async function sessionUserId(): Promise<string | null> {
   const jar = await cookies();
   const raw = SESSION_COOKIES.map((n) => jar.get(n)?.value).find((v) => v);
   if (!raw) return null;
+  const hit = decoded.get(raw);
+  if (hit) {
+    if (hit.expiresAt > Date.now()) return hit.uid;
+    decoded.delete(raw);
+    return null;
+  }
   const token = await decode({ token: raw, secret: authSecret() }).catch(() => null);
   const uid = (token as { uid?: unknown } | null)?.uid;
-  return typeof uid === "string" && uid ? uid : null;
+  if (typeof uid !== "string" || !uid) return null;
+  const exp = (token as { exp?: unknown } | null)?.exp;
+  if (typeof exp === "number") {
+    if (decoded.size >= DECODED_MAX) decoded.delete(decoded.keys().next().value as string);
+    decoded.set(raw, { uid, expiresAt: exp * 1000 });
+  }
+  return uid;
 }
+
+type TUserRow = { id: string; email: string; name: string; role: string; active: boolean | number };
 
 /**
  * The signed-in user, or null. The only reader of sessions in the app. The JWT says who the
@@ -40,8 +61,8 @@ export const getSession = cache(async (): Promise<TSession | null> => {
   await connection();
   const id = await sessionUserId();
   if (!id) return null;
-  const db = await getDb();
-  const user = await db.user.findUnique({ where: { id }, select: { id: true, email: true, name: true, role: true, active: true } });
+  // Direct SQL (lib/db/sql.ts): this read precedes every authenticated request.
+  const user = await sqlRead(await getDb(), () => get<TUserRow>(`SELECT "id", "email", "name", "role", "active" FROM "User" WHERE "id" = ?`, [id]));
   if (!user || !user.active || !isRole(user.role)) return null;
   return { user: { id: user.id, email: user.email, name: user.name, role: user.role } };
 });

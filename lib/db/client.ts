@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
 import { ensureSqliteDir, readDbConfig, type DbConfig } from "./config.ts";
+import { closeSql } from "./sql.ts";
 
 /**
  * The one Prisma module. The client is chosen from DATABASE_URL at run time (SQLite by default,
@@ -72,6 +73,7 @@ export async function getDb(): Promise<Db> {
 export async function closeDb(): Promise<void> {
   const cached = globalForDb.__assessorDb;
   globalForDb.__assessorDb = undefined;
+  closeSql();
   if (cached) await cached.db.$disconnect();
 }
 

@@ -91,6 +91,35 @@ describe("submitJudgement", () => {
   });
 });
 
+describe("submitJudgement on a busy database", () => {
+  it.runIf(process.env.TEST_DATABASE_URL === undefined || !/^postgres/.test(process.env.TEST_DATABASE_URL))(
+    "SQLite: waits for another connection's write lock without blocking this process, then applies the grade once",
+    async () => {
+      const p = await makeProject(db);
+      const ann = await makeUser(db);
+      const [item] = await makeAssignedItems(db, p.id, 1, [ann]);
+      // Another writer (an import, or a Prisma transaction of this process) holds the lock.
+      const { default: Database } = await import("better-sqlite3");
+      const { readDbConfig } = await import("../../lib/db/config.ts");
+      const config = readDbConfig();
+      if (config.provider !== "sqlite") throw new Error("expected SQLite");
+      const other = new Database(config.file);
+      other.exec("BEGIN IMMEDIATE");
+      let released = false;
+      // This timer can only fire if the pending submission leaves the event loop free.
+      setTimeout(() => {
+        other.exec("COMMIT");
+        released = true;
+      }, 150);
+      const result = await submitJudgement(db, ann.id, grade(item.id, 2, 5));
+      other.close();
+      expect(released).toBe(true);
+      expect(result.applied).toBe(true);
+      expect(await db.labelEvent.count({ where: { poolItemId: item.id } })).toBe(1);
+    },
+  );
+});
+
 describe("reference labels and stages", () => {
   it("combine agreed, awaiting, assigned, unassigned and imported pairs; a human final label wins over an import", async () => {
     const p = await makeProject(db, { startToleranceSeconds: 10 });

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
-import { writeAgreementFiles } from "../fixtures/dashboard/agreement-files.ts";
-import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { importAgreementProject, type AgreementProject } from "../helpers/agreement-project.ts";
+import { runCliOk as cli } from "../helpers/cli.ts";
 import { apiSession } from "../helpers/login.ts";
 import { startServer, type RunningServer } from "../helpers/server.ts";
 
@@ -18,44 +14,29 @@ import { startServer, type RunningServer } from "../helpers/server.ts";
  *   every panel but may not sample for calibration (assignment is the lead's); signed out is 401.
  * Build first: NEXT_DIST_DIR=.next-dashboard npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
+let project: AgreementProject;
 let db: Db;
 let server: RunningServer;
-let dir: string;
-let files: ReturnType<typeof writeAgreementFiles>;
+let files: AgreementProject["files"];
 let projectId: number;
 const cookies: Record<string, string> = {};
 
 const PANELS = ["meta", "agreement", "human", "breakdowns", "calibration", "progress", "systems"];
 
-function cli(args: string[]) {
-  const r = runCli(args);
-  if (r.code !== 0) throw new Error(`assessor ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-}
-
 beforeAll(async () => {
-  testDb = await createTestDatabase();
+  project = await importAgreementProject("assessor-dash-api-");
+  files = project.files;
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
-  dir = mkdtempSync(join(tmpdir(), "assessor-dash-api-"));
-  files = writeAgreementFiles(dir);
-  cli(["project", "create", "agree"]);
-  cli(["import", "videos", files.videos]);
-  cli(["import", "chunks", files.chunks]);
-  cli(["import", "queries", files.queries]);
-  cli(["import", "labels", "--source", "gold", files.human]);
-  cli(["import", "judge", "--judge", "llm-a", files.judge]);
   projectId = (await db.project.findUniqueOrThrow({ where: { name: "agree" } })).id;
   for (const role of ["lead", "adjudicator", "annotator"] as const) await createUser(db, { email: `${role}@example.org`, name: role, role, password: `${role}-password` });
-  server = await startServer({ DATABASE_URL: testDb.url });
+  server = await startServer({ DATABASE_URL: project.testDb.url });
   for (const role of ["lead", "adjudicator", "annotator"]) cookies[role] = await apiSession(server.url, `${role}@example.org`, `${role}-password`);
 });
 
 afterAll(async () => {
   await server?.stop();
-  await testDb?.cleanup();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await project?.cleanup();
 });
 
 const get = (path: string, role?: string) => fetch(`${server.url}${path}`, { headers: role ? { Cookie: cookies[role] } : {}, redirect: "manual" });

@@ -16,3 +16,10 @@ export function runCli(args: string[], opts: { input?: string; env?: Record<stri
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** runCli for set-up steps: returns stdout, throws with stderr when the command fails. */
+export function runCliOk(args: string[]): string {
+  const r = runCli(args);
+  if (r.code !== 0) throw new Error(`assessor ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+}

@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { writeAgreementFiles } from "../fixtures/dashboard/agreement-files.ts";
+import { importAgreementProject, type AgreementProject } from "../helpers/agreement-project.ts";
+import { runCliOk as cli } from "../helpers/cli.ts";
 
 /**
  * Acceptance (issue 5): a human label set and a judge label set imported as TREC qrels give, on
@@ -13,31 +9,16 @@ import { writeAgreementFiles } from "../fixtures/dashboard/agreement-files.ts";
  * reference tool here is the CLI itself: every number of its JSON must be equal, intervals too.
  * The HTTP endpoint serving the same panel is compared in tests/e2e/dashboard-api.test.ts.
  */
-let tdb: TestDb;
-let dir: string;
-let files: ReturnType<typeof writeAgreementFiles>;
-
-function cli(args: string[]) {
-  const r = runCli(args);
-  if (r.code !== 0) throw new Error(`assessor ${args.join(" ")} failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-}
+let project: AgreementProject;
+let files: AgreementProject["files"];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  dir = mkdtempSync(join(tmpdir(), "assessor-dash-agreement-"));
-  files = writeAgreementFiles(dir);
-  cli(["project", "create", "agree"]);
-  cli(["import", "videos", files.videos]);
-  cli(["import", "chunks", files.chunks]);
-  cli(["import", "queries", files.queries]);
-  cli(["import", "labels", "--source", "gold", files.human]);
-  cli(["import", "judge", "--judge", "llm-a", files.judge]);
+  project = await importAgreementProject("assessor-dash-agreement-");
+  files = project.files;
 });
 
 afterAll(async () => {
-  await tdb?.cleanup();
-  rmSync(dir, { recursive: true, force: true });
+  await project?.cleanup();
 });
 
 describe("judge vs human panel equals `assessor agreement`", () => {

@@ -2,13 +2,13 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { artifactsDir, launchBrowser, type RunningServer } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import { formatClock } from "../../lib/annotate/format.ts";
-import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
+import { PASSWORDS, SECRETS, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
  * Two adjudicators on the same disagreement at once, in Chromium (issue 4 item 6): the first
@@ -16,28 +16,25 @@ import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "../int
  * stands. Keyboard only; A and B are shown, never the annotators' names; `?` shows the keys.
  * Build first: NEXT_DIST_DIR=.next-annotate npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
+let project: AnnotatorProject;
 let db: Db;
 let server: RunningServer;
 let browser: Browser;
 let fx: TFixture;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  const { getDb } = await import("../../lib/db/client.ts");
-  db = await getDb();
-  fx = await seedAnnotationFixture(db);
-  // One disagreement: the annotator under test says 1 at 10 s, the other 3 at 20 s.
-  await submitJudgement(db, fx.ann.id, { poolItemId: fx.items[0].id, grade: 1, startSeconds: 10, notes: "mentions it only", flags: [], timeSpentMs: 1, idempotencyKey: "e2e-adj-ann-1" });
-  await submitJudgement(db, fx.other.id, { poolItemId: fx.items[0].id, grade: 3, startSeconds: 20, notes: "exact answer", flags: ["unsure"], timeSpentMs: 1, idempotencyKey: "e2e-adj-oth-1" });
-  server = await startServer({ DATABASE_URL: testDb.url });
+  project = await startAnnotatorProject(async (db, fx) => {
+    // One disagreement: the annotator under test says 1 at 10 s, the other 3 at 20 s.
+    await submitJudgement(db, fx.ann.id, { poolItemId: fx.items[0].id, grade: 1, startSeconds: 10, notes: "mentions it only", flags: [], timeSpentMs: 1, idempotencyKey: "e2e-adj-ann-1" });
+    await submitJudgement(db, fx.other.id, { poolItemId: fx.items[0].id, grade: 3, startSeconds: 20, notes: "exact answer", flags: ["unsure"], timeSpentMs: 1, idempotencyKey: "e2e-adj-oth-1" });
+  });
+  ({ db, fx, server } = project);
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
+  await project?.stop();
 });
 
 async function open(email: string, password: string): Promise<Page> {

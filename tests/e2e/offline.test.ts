@@ -2,11 +2,11 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { artifactsDir, launchBrowser, type RunningServer } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
-import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
+import { PASSWORDS, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
  * No lost grades (issue 4 item 5), in Chromium: the browser goes offline, the annotator grades
@@ -16,7 +16,7 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/
  * idempotency key and is not applied again).
  * Build first: NEXT_DIST_DIR=.next-annotate npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
+let project: AnnotatorProject;
 let db: Db;
 let server: RunningServer;
 let browser: Browser;
@@ -25,11 +25,8 @@ let page: Page;
 let fx: TFixture;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  const { getDb } = await import("../../lib/db/client.ts");
-  db = await getDb();
-  fx = await seedAnnotationFixture(db);
-  server = await startServer({ DATABASE_URL: testDb.url });
+  project = await startAnnotatorProject();
+  ({ db, fx, server } = project);
   browser = await launchBrowser();
   ctx = await browser.newContext();
   page = await ctx.newPage();
@@ -38,8 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
+  await project?.stop();
 });
 
 const outboxText = () => page.getByTestId("outbox").textContent();

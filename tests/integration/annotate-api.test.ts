@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import type { RunningServer } from "../helpers/server.ts";
 import { apiSession } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
-import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
+import { PASSWORDS, type TFixture } from "./annotate-fixture.ts";
 
 /**
  * The annotate route handlers against next start: queue and item shape, idempotent submissions
  * (a retried key is applied once), edits kept in the label history, 401/403/404/409/422.
  */
-let testDb: TestDb;
+let project: AnnotatorProject;
 let db: Db;
 let server: RunningServer;
 let fx: TFixture;
@@ -17,18 +17,14 @@ let ann: string;
 let other: string;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  const { getDb } = await import("../../lib/db/client.ts");
-  db = await getDb();
-  fx = await seedAnnotationFixture(db);
-  server = await startServer({ DATABASE_URL: testDb.url });
+  project = await startAnnotatorProject();
+  ({ db, fx, server } = project);
   ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
   other = await apiSession(server.url, "other-secret@example.org", PASSWORDS.other);
 });
 
 afterAll(async () => {
-  await server?.stop();
-  await testDb?.cleanup();
+  await project?.stop();
 });
 
 const submit = (cookie: string, body: Record<string, unknown>) =>

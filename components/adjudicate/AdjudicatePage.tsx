@@ -6,9 +6,10 @@ import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { ApiError } from "@/lib/query/fetcher";
 import { useAdjudicatorProjects, useAdjudicatorQueue, useDecide, type TStanding } from "@/lib/query/adjudicate";
-import { GradeBar, KeyHelp, KEYS, Meter, StartControl, Transcript } from "@/components/annotate/parts";
+import { GradeBar, KEYS, Meter, StartControl, Transcript } from "@/components/annotate/parts";
 import { useGradingKeys } from "@/components/annotate/useGradingKeys";
-import { PreloadVideo, VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { LabelsAB } from "./LabelsAB";
 
 type TForm = { grade: number | null; start: number; rationale: string; key: string };
@@ -100,9 +101,7 @@ export function AdjudicatePage() {
         </label>
         <div className="flex items-center gap-4">
           <Meter label="Decided this visit" done={decidedCount} total={items.length} />
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Show keyboard shortcuts" onClick={() => setHelp((h) => !h)}>
-            ? keys
-          </button>
+          <KeysButton onClick={() => setHelp((h) => !h)} />
         </div>
       </header>
       {queue.isPending ? (
@@ -147,23 +146,10 @@ export function AdjudicatePage() {
             <StartControl value={form.start} chunkStart={item.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={() => setForm({ start: Math.round(controls.currentTime() * 10) / 10 })} />
             <textarea aria-label="Rationale" rows={2} placeholder="Short rationale (Esc to leave)" value={form.rationale} onChange={(e) => setForm({ rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
           </fieldset>
-          <div className="flex items-center gap-3">
-            <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label={outcome ? "Next item" : "Decide and next"} onClick={submit}>
-              Enter ▸ {outcome ? "next" : "decide and next"}
-            </button>
-            <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="Previous item" disabled={index === 0} onClick={() => go(index - 1)}>
-              u ◂ back
-            </button>
-            {message ? (
-              <p role="alert" className="text-sm text-red-700">
-                {message}
-              </p>
-            ) : null}
-          </div>
+          <SubmitRow submitLabel={outcome ? "Next item" : "Decide and next"} submitText={outcome ? "next" : "decide and next"} onSubmit={submit} backDisabled={index === 0} onBack={() => go(index - 1)} message={message} />
         </article>
       )}
-      <PreloadVideo src={next?.video.src ?? null} cueSeconds={next?.chunk.startSeconds ?? 0} />
-      <KeyHelp open={help} onClose={() => setHelp(false)} keys={ADJ_KEYS} />
+      <PlayerKeysFooter next={next} help={help} onCloseHelp={() => setHelp(false)} keys={ADJ_KEYS} />
     </main>
   );
 }

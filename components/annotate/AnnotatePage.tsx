@@ -7,9 +7,10 @@ import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useAnnotatorQue
 import { apiFetch } from "@/lib/query/fetcher";
 import type { TOutboxResult } from "@/lib/offline/outbox";
 import { newIdempotencyKey } from "@/lib/offline/key";
-import { PreloadVideo, VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { useStoredFlag } from "./useStoredFlag";
-import { FlagBoxes, GradeBar, KeyHelp, Meter, StartControl, Transcript } from "./parts";
+import { FlagBoxes, GradeBar, Meter, StartControl, Transcript } from "./parts";
 import { useGradingKeys } from "./useGradingKeys";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
@@ -145,9 +146,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
             />
             Auto-advance after grade
           </label>
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Show keyboard shortcuts" onClick={() => setHelp((h) => !h)}>
-            ? keys
-          </button>
+          <KeysButton onClick={() => setHelp((h) => !h)} />
         </div>
       </header>
 
@@ -210,23 +209,10 @@ export function AnnotatePage({ userId }: { userId: string }) {
             <span className="sr-only">Notes</span>
             <textarea aria-label="Notes" rows={2} placeholder="Notes (Esc to leave)" value={form.notes} onChange={(e) => setForm({ notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
           </label>
-          <div className="flex items-center gap-3">
-            <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label="Submit and next" onClick={() => submit()}>
-              Enter ▸ submit and next
-            </button>
-            <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="Previous item" disabled={pos <= 0} onClick={() => pos > 0 && goTo(flat[pos - 1].id)}>
-              u ◂ back
-            </button>
-            {message ? (
-              <p role="alert" className="text-sm text-red-700">
-                {message}
-              </p>
-            ) : null}
-          </div>
+          <SubmitRow submitLabel="Submit and next" submitText="submit and next" onSubmit={() => submit()} backDisabled={pos <= 0} onBack={() => pos > 0 && goTo(flat[pos - 1].id)} message={message} />
         </article>
       )}
-      <PreloadVideo src={next.data?.video.src ?? null} cueSeconds={next.data?.chunk.startSeconds ?? 0} />
-      <KeyHelp open={help} onClose={() => setHelp(false)} />
+      <PlayerKeysFooter next={next.data} help={help} onCloseHelp={() => setHelp(false)} />
     </main>
   );
 }

@@ -1,0 +1,49 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { KeyHelp } from "@/components/annotate/parts";
+import { PreloadVideo } from "@/components/player/VideoPlayer";
+
+/**
+ * Controls shared by the grading pages (/annotate, /adjudicate). The keys themselves are bound by
+ * useGradingKeys; these are the same actions for the mouse, with the accessible names the
+ * browser tests find them by.
+ */
+
+/** Opens and closes the keyboard help (also the `?` key). */
+export function KeysButton({ onClick }: { onClick: () => void }) {
+  return (
+    <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Show keyboard shortcuts" onClick={onClick}>
+      ? keys
+    </button>
+  );
+}
+
+/** The row that ends a grading form: Enter (submit and go on), u (back), and the form's message. */
+export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onBack, message }: { submitLabel: string; submitText: ReactNode; onSubmit: () => void; backDisabled: boolean; onBack: () => void; message: string | null }) {
+  return (
+    <div className="flex items-center gap-3">
+      <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label={submitLabel} onClick={() => onSubmit()}>
+        Enter ▸ {submitText}
+      </button>
+      <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="Previous item" disabled={backDisabled} onClick={() => onBack()}>
+        u ◂ back
+      </button>
+      {message ? (
+        <p role="alert" className="text-sm text-red-700">
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** What ends a grading page: the next item's video loading ahead, and the keyboard help dialog. */
+export function PlayerKeysFooter({ next, help, onCloseHelp, keys }: { next: { video: { src: string }; chunk: { startSeconds: number } } | undefined; help: boolean; onCloseHelp: () => void; keys?: [string, string][] }) {
+  return (
+    <>
+      <PreloadVideo src={next?.video.src ?? null} cueSeconds={next?.chunk.startSeconds ?? 0} />
+      <KeyHelp open={help} onClose={onCloseHelp} keys={keys} />
+    </>
+  );
+}

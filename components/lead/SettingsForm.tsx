@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import type { TProjectDetail } from "@/lib/query/lead";
 import { useUpdateSettings } from "@/lib/query/lead";
-import { Button, ErrorBox, Field, Section, Success, inputClass } from "./ui";
+import { ErrorBox, InputField, Section, SelectField, SubmitCell, Success } from "./ui";
 
 const RULES = [
   { value: "any_difference", label: "Any grade difference" },
@@ -35,35 +35,15 @@ export function SettingsForm({ project }: { project: TProjectDetail }) {
   return (
     <Section title="Settings" id="settings">
       <form onSubmit={onSubmit} className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <Field label="Pool depth" htmlFor="poolDepth" hint="Top K of every run per query">
-          <input id="poolDepth" name="poolDepth" type="number" min={1} max={1000} defaultValue={project.poolDepth} className={inputClass} required />
-        </Field>
-        <Field label="Annotators per item" htmlFor="annotatorsPerItem">
-          <input id="annotatorsPerItem" name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={project.annotatorsPerItem} className={inputClass} required />
-        </Field>
-        <Field label="Disagreement rule" htmlFor="disagreementRule">
-          <select id="disagreementRule" name="disagreementRule" defaultValue={project.disagreementRule} className={inputClass}>
-            {RULES.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Start tolerance (seconds)" htmlFor="startToleranceSeconds" hint="Corrected starts this close agree">
-          <input id="startToleranceSeconds" name="startToleranceSeconds" type="number" min={0} max={3600} step="any" defaultValue={project.startToleranceSeconds} className={inputClass} required />
-        </Field>
-        <Field label="Calibration target" htmlFor="calibrationTarget" hint="Human-labelled items wanted for judge calibration">
-          <input id="calibrationTarget" name="calibrationTarget" type="number" min={1} defaultValue={project.calibrationTarget} className={inputClass} required />
-        </Field>
-        <Field label="Minimum examples per grade" htmlFor="minPerGrade">
-          <input id="minPerGrade" name="minPerGrade" type="number" min={0} defaultValue={project.minPerGrade} className={inputClass} required />
-        </Field>
-        <div className="sm:col-span-3">
-          <Button type="submit" disabled={update.isPending}>
-            Save settings
-          </Button>
-        </div>
+        <InputField label="Pool depth" id="poolDepth" name="poolDepth" hint="Top K of every run per query" type="number" min={1} max={1000} defaultValue={project.poolDepth} required />
+        <InputField label="Annotators per item" id="annotatorsPerItem" name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={project.annotatorsPerItem} required />
+        <SelectField label="Disagreement rule" id="disagreementRule" name="disagreementRule" defaultValue={project.disagreementRule} options={RULES} />
+        <InputField label="Start tolerance (seconds)" id="startToleranceSeconds" name="startToleranceSeconds" hint="Corrected starts this close agree" type="number" min={0} max={3600} step="any" defaultValue={project.startToleranceSeconds} required />
+        <InputField label="Calibration target" id="calibrationTarget" name="calibrationTarget" hint="Human-labelled items wanted for judge calibration" type="number" min={1} defaultValue={project.calibrationTarget} required />
+        <InputField label="Minimum examples per grade" id="minPerGrade" name="minPerGrade" type="number" min={0} defaultValue={project.minPerGrade} required />
+        <SubmitCell className="sm:col-span-3" pending={update.isPending}>
+          Save settings
+        </SubmitCell>
       </form>
       <ErrorBox error={update.error} />
       {saved && !update.error ? <Success>Settings saved.</Success> : null}

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { ROLES, type TRole } from "@/lib/auth/permissions";
 import { useCreateUser, useUpdateUser, useUsers, type TUserRow } from "@/lib/query/lead";
-import { Button, ErrorBox, Field, Section, Success, inputClass } from "./ui";
+import { Button, ErrorBox, InputField, Section, SelectField, SubmitCell, Success } from "./ui";
 
 function ResetPassword({ user }: { user: TUserRow }) {
   const update = useUpdateUser();
@@ -24,9 +24,7 @@ function ResetPassword({ user }: { user: TUserRow }) {
         update.mutate({ id: user.id, password }, { onSuccess: () => { setOpen(false); setPassword(""); } });
       }}
     >
-      <Field label={`New password for ${user.email}`} htmlFor={id}>
-        <input id={id} type="password" autoComplete="new-password" minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} className={inputClass} required />
-      </Field>
+      <InputField label={`New password for ${user.email}`} id={id} type="password" autoComplete="new-password" minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} required />
       <Button type="submit" disabled={update.isPending || password.length < 8} aria-label={`Confirm password reset for ${user.email}`}>
         Set password
       </Button>
@@ -59,6 +57,8 @@ function UserRow({ user }: { user: TUserRow }) {
   );
 }
 
+const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: r }));
+
 function AddUser() {
   const create = useCreateUser();
   const [created, setCreated] = useState<string | null>(null);
@@ -75,29 +75,13 @@ function AddUser() {
   return (
     <Section title="Add user" id="add-user">
       <form onSubmit={onSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-4">
-        <Field label="Name" htmlFor="user-name">
-          <input id="user-name" name="name" className={inputClass} required />
-        </Field>
-        <Field label="Email" htmlFor="user-email">
-          <input id="user-email" name="email" type="email" className={inputClass} required />
-        </Field>
-        <Field label="Role" htmlFor="user-role">
-          <select id="user-role" name="role" defaultValue="annotator" className={inputClass}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Initial password" htmlFor="user-password" hint="At least 8 characters">
-          <input id="user-password" name="password" type="password" autoComplete="new-password" minLength={8} className={inputClass} required />
-        </Field>
-        <div className="sm:col-span-4">
-          <Button type="submit" disabled={create.isPending}>
-            Add user
-          </Button>
-        </div>
+        <InputField label="Name" id="user-name" name="name" required />
+        <InputField label="Email" id="user-email" name="email" type="email" required />
+        <SelectField label="Role" id="user-role" name="role" defaultValue="annotator" options={ROLE_OPTIONS} />
+        <InputField label="Initial password" id="user-password" name="password" hint="At least 8 characters" type="password" autoComplete="new-password" minLength={8} required />
+        <SubmitCell className="sm:col-span-4" pending={create.isPending}>
+          Add user
+        </SubmitCell>
       </form>
       <ErrorBox error={create.error} />
       {created ? <Success>Added {created}.</Success> : null}

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from "react";
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
 
 export function Section({ title, id, children, description }: { title: string; id: string; children: ReactNode; description?: ReactNode }) {
   return (
@@ -20,6 +20,41 @@ export function Field({ label, htmlFor, hint, children }: { label: string; htmlF
       </label>
       <div className="mt-1">{children}</div>
       {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+    </div>
+  );
+}
+
+/** A labelled input: `id` ties the label to it; the other props go to the input. */
+export function InputField({ label, hint, id, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; id: string; hint?: string }) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint}>
+      <input id={id} {...props} className={inputClass} />
+    </Field>
+  );
+}
+
+/** A labelled select with a fixed list of options. */
+export function SelectField({ label, hint, id, name, defaultValue, options }: { label: string; hint?: string; id: string; name: string; defaultValue: string; options: readonly { value: string; label: string }[] }) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint}>
+      <select id={id} name={name} defaultValue={defaultValue} className={inputClass}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** A form's submit button on a grid row of its own (`className` spans the grid's columns). */
+export function SubmitCell({ className, pending, children }: { className: string; pending: boolean; children: ReactNode }) {
+  return (
+    <div className={className}>
+      <Button type="submit" disabled={pending}>
+        {children}
+      </Button>
     </div>
   );
 }

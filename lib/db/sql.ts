@@ -130,7 +130,8 @@ async function sqliteTransaction<T>(file: string, makeBody: () => TSqlBody<T>): 
   }
 }
 
-const toPg = (sql: string) => {
+/** `?` placeholders → PostgreSQL's numbered `$1, $2, …`. */
+export const toPg = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };

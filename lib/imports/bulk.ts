@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { readDbConfig } from "../db/config.ts";
+import { sqliteDate, toPg } from "../db/sql.ts";
 import { IdIndex } from "./id-index.ts";
 
 /**
@@ -23,18 +24,14 @@ export interface BulkTx {
   insert(table: string, columns: Column[], count: number, row: (i: number) => unknown[], onProgress?: (done: number) => void): Promise<void>;
 }
 
-/** Prisma's stored form of a DateTime on SQLite (adapter-better-sqlite3, iso8601 format). */
-export const sqliteNow = () => new Date().toISOString().replace("Z", "+00:00");
+/** Now, as Prisma stores a DateTime on SQLite (lib/db/sql.ts sqliteDate). */
+export const sqliteNow = () => sqliteDate(new Date());
 
 const PG_TYPES: Record<SqlType, string> = { int: "int4", float: "float8", text: "text" };
 const PG_BATCH = 10_000;
 const PROGRESS_EVERY = 20_000;
 const SQLITE_BATCH = 100;
 
-const toPg = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
 
 export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>): Promise<T> {
   const config = readDbConfig();

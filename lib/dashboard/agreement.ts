@@ -53,19 +53,24 @@ function alignAll(data: TDashboardData, reference: Iterable<TLabel>, other: Iter
     if (!q) out.set(queryId, (q = { pairs: [], referenceOnly: [], otherOnly: [] }));
     return q;
   };
-  const matched = new Set<string>();
+  const matched = new Map<number, Set<number>>();
   for (const l of other) {
     const g = ref.get(l.queryId)?.get(l.chunkId);
     if (g === undefined) {
       of(l.queryId).otherOnly.push(l.chunkId);
       continue;
     }
-    matched.add(`${l.queryId}:${l.chunkId}`);
+    let m = matched.get(l.queryId);
+    if (!m) matched.set(l.queryId, (m = new Set()));
+    m.add(l.chunkId);
     const qid = data.queries.get(l.queryId)?.qid ?? String(l.queryId);
     const docid = data.chunks.get(l.chunkId)?.docid ?? String(l.chunkId);
     of(l.queryId).pairs.push({ qid, docid, reference: g, other: l.grade, queryId: l.queryId, chunkId: l.chunkId });
   }
-  for (const [queryId, m] of ref) for (const chunkId of m.keys()) if (!matched.has(`${queryId}:${chunkId}`)) of(queryId).referenceOnly.push(chunkId);
+  for (const [queryId, m] of ref) {
+    const done = matched.get(queryId);
+    for (const chunkId of m.keys()) if (!done?.has(chunkId)) of(queryId).referenceOnly.push(chunkId);
+  }
   return out;
 }
 
@@ -163,14 +168,8 @@ export function agreementPanel(data: TDashboardData, q: Pick<TDashboardQuery, "t
 
 /** Per pool item, its judgements in submission order (only items with at least two). */
 function gradedTwice(data: TDashboardData, keep: Slice): { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] }[] {
-  const byItem = new Map<string, { userId: string; grade: number }[]>();
-  for (const j of data.judgements) {
-    const list = byItem.get(j.poolItemId);
-    if (list) list.push(j);
-    else byItem.set(j.poolItemId, [j]);
-  }
   const out: { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] }[] = [];
-  for (const [itemId, labels] of byItem) {
+  for (const [itemId, labels] of data.judgementsByItem) {
     const it = data.poolItems.get(itemId);
     if (!it || labels.length < 2 || !inSlice(keep, it.queryId, it.chunkId)) continue;
     out.push({ ...it, labels });

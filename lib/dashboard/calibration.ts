@@ -1,5 +1,5 @@
 import type { TDashboardData } from "./data.ts";
-import { NO_HUMAN_HINT, pickJudge, tagFilter } from "./labels.ts";
+import { NO_HUMAN_HINT, pickJudge } from "./labels.ts";
 import type { TDashboardQuery } from "./options.ts";
 
 /**
@@ -24,26 +24,40 @@ export type TCalibrationPanel = {
   empty: string | null;
 };
 
-function row(data: TDashboardData, tag: string | null, judgeKeys: Set<string> | null, minPerGrade: number): TCalibrationRow {
-  const keep = tagFilter(data, tag ?? undefined);
-  const perGrade: TGradeCounts = [0, 0, 0, 0];
-  let labelled = 0;
-  let withJudge = 0;
+function emptyRow(tag: string | null): TCalibrationRow {
+  return { tag, labelled: 0, withJudge: 0, perGrade: [0, 0, 0, 0], thinGrades: [] };
+}
+
+/** The overall row and one row per tag, in one pass over the final human labels. */
+function rows(data: TDashboardData, judgeKeys: Map<number, Set<number>> | null, minPerGrade: number): { overall: TCalibrationRow; byTag: TCalibrationRow[] } {
+  const overall = emptyRow(null);
+  const byTag = new Map(data.tags.map((t) => [t, emptyRow(t)]));
   for (const r of data.reference) {
-    if (!keep(r.queryId)) continue;
-    labelled++;
-    if (r.grade >= 0 && r.grade <= 3) perGrade[r.grade]++;
-    if (judgeKeys?.has(`${r.queryId}:${r.chunkId}`)) withJudge++;
+    const tags = data.queries.get(r.queryId)?.tags ?? [];
+    const withJudge = judgeKeys?.get(r.queryId)?.has(r.chunkId) ?? false;
+    for (const row of [overall, ...[...new Set(tags)].map((t) => byTag.get(t)!)]) {
+      row.labelled++;
+      if (r.grade >= 0 && r.grade <= 3) row.perGrade[r.grade]++;
+      if (withJudge) row.withJudge++;
+    }
   }
-  return { tag, labelled, withJudge, perGrade, thinGrades: perGrade.flatMap((n, g) => (n < minPerGrade ? [g] : [])) };
+  for (const row of [overall, ...byTag.values()]) row.thinGrades = row.perGrade.flatMap((n, g) => (n < minPerGrade ? [g] : []));
+  return { overall, byTag: [...byTag.values()] };
 }
 
 export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuery, "judge">): TCalibrationPanel {
   const { calibrationTarget: target, minPerGrade } = data.project;
   const judge = pickJudge(data, opts.judge);
-  const judgeKeys = judge ? new Set((data.judges.get(judge) ?? []).map((l) => `${l.queryId}:${l.chunkId}`)) : null;
-  const overall = row(data, null, judgeKeys, minPerGrade);
-  const byTag = data.tags.map((t) => row(data, t, judgeKeys, minPerGrade));
+  let judgeKeys: Map<number, Set<number>> | null = null;
+  if (judge) {
+    judgeKeys = new Map();
+    for (const l of data.judges.get(judge) ?? []) {
+      let chunks = judgeKeys.get(l.queryId);
+      if (!chunks) judgeKeys.set(l.queryId, (chunks = new Set()));
+      chunks.add(l.chunkId);
+    }
+  }
+  const { overall, byTag } = rows(data, judgeKeys, minPerGrade);
   const shortOfTarget = Math.max(0, target - overall.labelled);
   // Sampling is stratified by judge grade (lib/assignment/sample.ts), so a sample of 4 × the
   // largest per-grade shortfall gives each thin grade that many more candidates when they exist.

@@ -5,7 +5,7 @@ import type { TItemJudgement } from "../labels/load.ts";
 import type { TLabelInput, TRuleSettings } from "../labels/rule.ts";
 import { readDbConfig } from "../db/config.ts";
 import { closeDashboardSql, num, numOrNull, rows, str } from "./sql.ts";
-import { itemStage, STAGES, type TStageCounts } from "../labels/stage.ts";
+import { itemStage, STAGES, type TStage, type TStageCounts } from "../labels/stage.ts";
 
 /**
  * Everything the dashboard computes from, read once per label-set version with one narrow query
@@ -53,6 +53,8 @@ export type TDashboardData = {
   /** Assigned items per user. */
   assignedByUser: Map<string, number>;
   judgements: TJudgementRow[];
+  /** Pool item id → its judgements in submission order. */
+  judgementsByItem: Map<string, TJudgementRow[]>;
   adjudicated: Set<string>;
   users: Map<string, { name: string; email: string }>;
   runs: { id: number; system: string; contentHash: string }[];
@@ -99,35 +101,6 @@ export async function labelSetVersion(db: Db, projectId: number): Promise<string
   return `[${(await versionParts(db, projectId)).join(",")}]`;
 }
 
-/**
- * The final human labels, as lib/labels/reference.ts referenceLabels defines them (a human final
- * label from its finalLabel() wins; otherwise the latest import, ties by source name), built from
- * the rows already loaded here instead of a second read of every table.
- * tests/integration/dashboard-panels.test.ts checks that both give the same set.
- */
-function reference(
-  items: Map<string, { queryId: number; chunkId: number }>,
-  byItem: Map<string, TLabelInput[]>,
-  adjudications: Map<string, { grade: number; startSeconds: number | null }>,
-  imported: { queryId: number; chunkId: number; grade: number; startSeconds: number | null; source: string }[],
-  settings: TRuleSettings,
-): TReference[] {
-  const out = new Map<string, TReference>();
-  for (const [id, it] of items) {
-    const adjudication = adjudications.get(id);
-    const judgements = byItem.get(id) ?? [];
-    if (!adjudication && judgements.length === 0) continue;
-    const f = finalLabel({ judgements: judgements as TItemJudgement[], adjudication: adjudication ? { ...adjudication, rationale: "" } : null }, settings);
-    if (f) out.set(`${it.queryId}:${it.chunkId}`, { queryId: it.queryId, chunkId: it.chunkId, grade: f.grade, startSeconds: f.startSeconds, status: f.status, source: null });
-  }
-  // `imported` comes latest first, ties by source name.
-  for (const r of imported) {
-    const key = `${r.queryId}:${r.chunkId}`;
-    if (!out.has(key)) out.set(key, { ...r, status: "imported" });
-  }
-  return [...out.values()];
-}
-
 type TBase = {
   queries: Map<number, TQueryInfo>;
   tags: string[];
@@ -145,7 +118,38 @@ type TJudgementState = { byId: Map<number, TJudgementRow>; maxId: number; waterm
  * the version part they were read at. A new version re-reads only the tables whose part changed;
  * judgements (the table that changes with every label) are read incrementally.
  */
-type TSections = { parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: { assigned: Map<string, number>; assignedByUser: Map<string, number> }; adjudications?: Map<string, { grade: number; startSeconds: number | null }>; judgements?: TJudgementState };
+type TSections = { parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: { assigned: Map<string, number>; assignedByUser: Map<string, number> }; adjudications?: Map<string, { grade: number; startSeconds: number | null }>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
+
+type TAdjudication = { grade: number; startSeconds: number | null };
+/** One pool item's inputs and what follows from them (kept while its inputs do not change). */
+type TItemState = { judgements: readonly TJudgementRow[]; adjudication: TAdjudication | undefined; assigned: number; imported: boolean; final: TReference | null; stage: TStage };
+type TItemStates = { base: TBase; settings: string; byId: Map<string, TItemState> };
+/** Imported labels against the pool: per pair the winning import (latest first, ties by source name). */
+type TImportIndex = { base: TBase; imported: TImported[]; winners: TImported[]; winnerItem: (string | null)[]; importedItems: Set<string>; outsidePool: number };
+
+function importIndex(base: TBase, imported: TImported[], previous: TImportIndex | undefined): TImportIndex {
+  if (previous && previous.base === base && previous.imported === imported) return previous;
+  const pairItem = new Map<string, string>();
+  for (const [id, it] of base.poolItems) pairItem.set(`${it.queryId}:${it.chunkId}`, id);
+  const seen = new Set<string>();
+  const out: TImportIndex = { base, imported, winners: [], winnerItem: [], importedItems: new Set(), outsidePool: 0 };
+  // `imported` comes latest first, ties by source name: the first row of a pair wins.
+  for (const r of imported) {
+    const key = `${r.queryId}:${r.chunkId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const item = pairItem.get(key) ?? null;
+    out.winners.push(r);
+    out.winnerItem.push(item);
+    if (item === null) out.outsidePool++;
+    else out.importedItems.add(item);
+  }
+  return out;
+}
+
+const sameRows = (a: readonly TJudgementRow[], b: readonly TJudgementRow[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i] || (x.userId === b[i].userId && x.grade === b[i].grade && x.startSeconds === b[i].startSeconds && x.timeSpentMs === b[i].timeSpentMs));
+const NO_ROWS: TJudgementRow[] = [];
 
 const BASE_PARTS = [VERSION_PARTS.judgeLabels, VERSION_PARTS.referenceLabels, VERSION_PARTS.runs, VERSION_PARTS.poolItems, VERSION_PARTS.tags];
 
@@ -257,23 +261,50 @@ async function load(db: Db, projectId: number, version: string, parts: string[],
   // This project's judgements, in submission order (id ascending).
   const judgements: TJudgementRow[] = [];
   for (const j of judgementState.byId.values()) if (poolItems.has(j.poolItemId)) judgements.push(j);
-  const byItem = new Map<string, TLabelInput[]>();
+  const byItem = new Map<string, TJudgementRow[]>();
   for (const j of judgements) {
     const list = byItem.get(j.poolItemId);
     if (list) list.push(j);
     else byItem.set(j.poolItemId, [j]);
   }
-  const referenceRows = reference(poolItems, byItem, adjudications, imported, settings);
-
-  const importedAny = new Set(imported.map((r) => `${r.queryId}:${r.chunkId}`));
+  // Final human labels and stages per pool item, as lib/labels/reference.ts referenceLabels and
+  // lib/labels/stage.ts define them (a human final label from finalLabel() wins; otherwise the
+  // latest import, ties by source name), from the rows loaded here; recomputed only for the items
+  // whose judgements, adjudication, assignments or import changed.
+  // tests/integration/dashboard-panels.test.ts checks the set against referenceLabels.
+  const index = importIndex(base, imported, previous?.importIndex);
+  const settingsKey = JSON.stringify(settings);
+  const before = previous?.items && previous.items.base === base && previous.items.settings === settingsKey ? previous.items.byId : undefined;
+  const items: TItemStates = { base, settings: settingsKey, byId: new Map() };
+  const referenceRows: TReference[] = [];
   const stages = Object.fromEntries([...STAGES.map((s) => [s, 0]), ["total", 0]]) as TStageCounts;
   for (const [id, it] of poolItems) {
-    const key = `${it.queryId}:${it.chunkId}`;
-    stages[itemStage({ assignments: assigned.get(id) ?? 0, judgements: byItem.get(id) ?? [], adjudicated: adjudications.has(id), imported: importedAny.has(key) }, settings)]++;
-    importedAny.delete(key);
+    const js = byItem.get(id) ?? NO_ROWS;
+    const adjudication = adjudications.get(id);
+    const count = assigned.get(id) ?? 0;
+    const isImported = index.importedItems.has(id);
+    let st = before?.get(id);
+    if (!st || st.assigned !== count || st.imported !== isImported || st.adjudication?.grade !== adjudication?.grade || st.adjudication?.startSeconds !== adjudication?.startSeconds || !sameRows(st.judgements, js)) {
+      const f = !adjudication && js.length === 0 ? null : finalLabel({ judgements: js as TLabelInput[] as TItemJudgement[], adjudication: adjudication ? { ...adjudication, rationale: "" } : null }, settings);
+      st = {
+        judgements: js,
+        adjudication,
+        assigned: count,
+        imported: isImported,
+        final: f ? { queryId: it.queryId, chunkId: it.chunkId, grade: f.grade, startSeconds: f.startSeconds, status: f.status, source: null } : null,
+        stage: itemStage({ assignments: count, judgements: js, adjudicated: adjudication !== undefined, imported: isImported }, settings),
+      };
+    }
+    items.byId.set(id, st);
+    if (st.final) referenceRows.push(st.final);
+    stages[st.stage]++;
   }
-  stages.imported += importedAny.size;
-  stages.total = poolItems.size + importedAny.size;
+  index.winners.forEach((r, i) => {
+    const item = index.winnerItem[i];
+    if (item === null || !items.byId.get(item)?.final) referenceRows.push({ ...r, status: "imported" });
+  });
+  stages.imported += index.outsidePool;
+  stages.total = poolItems.size + index.outsidePool;
 
   const userIds = [...new Set<string>([...assignedByUser.keys(), ...judgements.map((j) => j.userId)])];
   const users = userIds.length ? await rows(db, `SELECT "id", "name", "email" FROM "User" WHERE "id" IN (${userIds.map(() => "?").join(", ")})`, userIds) : [];
@@ -293,11 +324,12 @@ async function load(db: Db, projectId: number, version: string, parts: string[],
     assigned,
     assignedByUser,
     judgements,
+    judgementsByItem: byItem,
     adjudicated: new Set(adjudications.keys()),
     users: new Map(users.map((u) => [str(u[0]), { name: str(u[1]), email: str(u[2]) }])),
     runs: base.runs,
   };
-  return { data, sections: { parts, base, judges, imported, assignments, adjudications, judgements: judgementState } };
+  return { data, sections: { parts, base, judges, imported, assignments, adjudications, judgements: judgementState, importIndex: index, items } };
 }
 
 type CacheEntry = { version: string; data: Promise<TDashboardData>; sections: Promise<TSections | undefined>; results: Map<string, unknown> };
@@ -315,15 +347,33 @@ function cacheKey(projectId: number): string {
 }
 
 /**
+ * Requests for one project that arrive in the same turn of the event loop (the page's panels)
+ * share one version check, made after they all arrived: none of them can miss a change made
+ * before it asked.
+ */
+const pendingChecks = new Map<string, Promise<string[]>>();
+function sharedVersionCheck(db: Db, projectId: number, key: string): Promise<string[]> {
+  let check = pendingChecks.get(key);
+  if (!check) {
+    check = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      pendingChecks.delete(key);
+      return versionParts(db, projectId);
+    });
+    pendingChecks.set(key, check);
+  }
+  return check;
+}
+
+/**
  * The dashboard's data for a project, loaded once per label-set version: a request after any
  * label, run, pool or settings change reloads (only the tables that changed, see `load`);
  * otherwise the loaded tables (and the panels already computed from them, see `memo`) are reused.
  */
 export async function dashboardData(db: Db, projectId: number): Promise<{ data: TDashboardData; memo: <T>(key: string, fn: () => T) => T }> {
-  const parts = await versionParts(db, projectId);
+  const key = cacheKey(projectId);
+  const parts = await sharedVersionCheck(db, projectId, key);
   const version = `[${parts.join(",")}]`;
   const c = cache();
-  const key = cacheKey(projectId);
   let entry = c.get(key);
   if (!entry || entry.version !== version) {
     const previous = entry ? entry.sections : Promise.resolve(undefined);

@@ -38,11 +38,11 @@ export function runBySystem(data: TDashboardData, system: string): { id: number;
   return run;
 }
 
-/** Per run, the pool items it contributed as queryId → chunk ids; built once per loaded data. */
-const contributions = new WeakMap<TDashboardData, Map<number, Map<number, Set<number>>>>();
+/** Per run, the pool items it contributed as queryId → chunk ids; built once per pool (data.base). */
+const contributions = new WeakMap<object, Map<number, Map<number, Set<number>>>>();
 
 export function contributedBy(data: TDashboardData, runId: number): Map<number, Set<number>> {
-  let all = contributions.get(data);
+  let all = contributions.get(data.base);
   if (!all) {
     all = new Map();
     for (const [itemId, runs] of data.provenance) {
@@ -56,7 +56,7 @@ export function contributedBy(data: TDashboardData, runId: number): Map<number, 
         chunks.add(it.chunkId);
       }
     }
-    contributions.set(data, all);
+    contributions.set(data.base, all);
   }
   return all.get(runId) ?? new Map();
 }

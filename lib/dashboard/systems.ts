@@ -6,7 +6,7 @@ import { recallAt } from "../stats/measures/recall.ts";
 import { reciprocalRank } from "../stats/measures/recip-rank.ts";
 import { startError, type ChunkTime, type ReferenceStart } from "../stats/measures/start-error.ts";
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
-import { pairedRandomizationTests } from "../stats/paired.ts";
+import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import type { TDashboardData } from "./data.ts";
 import { NO_HUMAN_HINT, NO_JUDGE_HINT, NO_RUNS_HINT, pickJudge, qrelsOf, runBySystem, tagFilter, type TQrels } from "./labels.ts";
 import { RESAMPLING, type TDashboardQuery } from "./options.ts";
@@ -119,7 +119,14 @@ function evaluateQuery(data: TDashboardData, queryId: number, judged: Map<number
   return out;
 }
 
-function table(data: TDashboardData, source: "human" | "judge", judge: string | null, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx, baseline: string | null, empty: string | null): TSystemsTable & { means: (number | null)[][] } {
+/**
+ * Flipped sums of the paired tests last computed per (project, view, run, column): after a label
+ * change a test only adds the change on the queries whose values changed (lib/stats/paired.ts).
+ */
+const pairedMemo: PairedMemo = new Map();
+const MAX_PAIRED_MEMO = 2000;
+
+function table(data: TDashboardData, memoKey: string, source: "human" | "judge", judge: string | null, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx, baseline: string | null, empty: string | null): TSystemsTable & { means: (number | null)[][] } {
   const base = { source, judge, baseline, columns: cols.map(({ id, label, level, lowerIsBetter }) => ({ id, label, level, lowerIsBetter })) };
   if (empty) return { ...base, queries: 0, rows: [], empty, means: [] };
   const { queryIds, values } = perQuery(data, qrels, rankings, cols, ctx);
@@ -130,6 +137,7 @@ function table(data: TDashboardData, source: "human" | "judge", judge: string | 
   const intervals = bootstrapMeanIntervals(values.flat(), queryIds.length, { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
   // Paired randomization tests against the baseline, all at once (same flips as one by one).
   const pairs: { a: number[]; b: number[] }[] = [];
+  const keys: string[] = [];
   const testOf = new Map<number, number>();
   const means: (number | null)[][] = [];
   const stats = values.map((perCol, r) =>
@@ -151,11 +159,13 @@ function table(data: TDashboardData, source: "human" | "judge", judge: string | 
       if (baseIndex >= 0 && baseIndex !== r && paired.a.length > 0) {
         testOf.set(r * cols.length + c, pairs.length);
         pairs.push(paired);
+        keys.push(`${memoKey}\u0000${data.runs[r].id}\u0000${cols[c].id}`);
       }
       return { mean: n ? sum / n : null, n };
     }),
   );
-  const tests = pairedRandomizationTests(pairs, { trials: RESAMPLING.trials, seed: RESAMPLING.seed });
+  const tests = pairedRandomizationTests(pairs, { trials: RESAMPLING.trials, seed: RESAMPLING.seed, memo: pairedMemo, keys });
+  while (pairedMemo.size > MAX_PAIRED_MEMO) pairedMemo.delete(pairedMemo.keys().next().value as string);
   const rows = data.runs.map((run, r) => {
     const cells = cols.map((_, c): TCell => {
       const t = testOf.get(r * cols.length + c);
@@ -176,13 +186,14 @@ export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRan
   const noRuns = data.runs.length === 0 ? NO_RUNS_HINT : null;
   const sources: ("human" | "judge")[] = opts.source === "both" ? ["human", "judge"] : [opts.source];
   const judge = pickJudge(data, opts.judge);
+  const memoPrefix = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${opts.tag ?? ""}\u0000${opts.gain}\u0000${baseline}\u0000`;
   const tables = sources.map((source) => {
     if (source === "judge") {
       const qrels = judge ? qrelsOf(data.judges.get(judge) ?? [], keep) : new Map();
-      return table(data, source, judge, qrels, rankings, cols, ctx, baseline, noRuns ?? (judge ? (qrels.size ? null : "no judge labels in this slice") : NO_JUDGE_HINT));
+      return table(data, `${memoPrefix}judge\u0000${judge}`, source, judge, qrels, rankings, cols, ctx, baseline, noRuns ?? (judge ? (qrels.size ? null : "no judge labels in this slice") : NO_JUDGE_HINT));
     }
     const qrels = qrelsOf(data.reference, keep);
-    return table(data, source, null, qrels, rankings, cols, ctx, baseline, noRuns ?? (data.reference.length === 0 ? NO_HUMAN_HINT : qrels.size ? null : "no final human labels in this slice"));
+    return table(data, `${memoPrefix}human`, source, null, qrels, rankings, cols, ctx, baseline, noRuns ?? (data.reference.length === 0 ? NO_HUMAN_HINT : qrels.size ? null : "no final human labels in this slice"));
   });
   let tau: TSystemsPanel["tau"] = null;
   if (tables.length === 2 && !tables[0].empty && !tables[1].empty) {

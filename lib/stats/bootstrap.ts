@@ -73,8 +73,8 @@ export function bootstrapMeanCI(values: readonly number[], opts: BootstrapOption
  * A null value is undefined for that unit (e.g. start error of a query without a reference start):
  * the column's mean in a resample is over the drawn units where it is defined, weighted by their
  * multiplicity, and a resample without any is dropped for that column. Without nulls a column's
- * interval is exactly bootstrapMeanCI's. Columns are laid out unit-major, so a resample is one
- * pass over the drawn units with the columns as the inner loop.
+ * interval is exactly bootstrapMeanCI's. Each resample's draws are listed once (unit, times drawn), so a column costs one
+ * pass over the drawn units per column.
  */
 export function bootstrapMeanIntervals(columns: readonly (readonly (number | null)[])[], units: number, opts: BootstrapOptions = {}): (Interval | null)[] {
   const resamples = opts.resamples ?? DEFAULT_RESAMPLES;
@@ -86,51 +86,73 @@ export function bootstrapMeanIntervals(columns: readonly (readonly (number | nul
     if (col.length !== units) throw new RangeError(`bootstrapMeanIntervals: column ${c} has ${col.length} values for ${units} units`);
     (col.some((v) => v === null) ? partial : complete).push(c);
   });
-  const c1 = complete.length;
-  const c2 = partial.length;
-  const v1 = new Float64Array(units * c1);
-  const v2 = new Float64Array(units * c2);
-  const w2 = new Float64Array(units * c2);
-  for (let i = 0; i < units; i++) {
-    for (let c = 0; c < c1; c++) v1[i * c1 + c] = columns[complete[c]][i] as number;
-    for (let c = 0; c < c2; c++) {
-      const v = columns[partial[c]][i];
-      if (v !== null) {
-        v2[i * c2 + c] = v;
-        w2[i * c2 + c] = 1;
-      }
-    }
-  }
+  // Column-major values; a column with nulls also has its 0/1 "defined" weights.
+  const values = new Float64Array(units * columns.length);
+  const weights = new Float64Array(units * partial.length);
+  columns.forEach((col, c) => {
+    for (let i = 0; i < units; i++) values[c * units + i] = col[i] ?? 0;
+  });
+  partial.forEach((c, p) => {
+    for (let i = 0; i < units; i++) weights[p * units + i] = columns[c][i] === null ? 0 : 1;
+  });
   const draws = columns.map(() => new Float64Array(resamples));
   const kept = new Int32Array(columns.length);
   const rng = seededRng(opts.seed ?? DEFAULT_SEED);
   const mult = new Uint32Array(units);
   const drawn = new Int32Array(units);
-  const s1 = new Float64Array(c1);
-  const s2 = new Float64Array(c2);
-  const sw = new Float64Array(c2);
+  const times = new Float64Array(units);
   for (let b = 0; b < resamples; b++) {
     mult.fill(0);
     for (let i = 0; i < units; i++) mult[rng.int(units)]++;
     let e = 0;
-    for (let i = 0; i < units; i++) if (mult[i]) drawn[e++] = i;
-    s1.fill(0);
-    s2.fill(0);
-    sw.fill(0);
-    // Units in ascending order, as bootstrapMeanCI sums them (units drawn 0 times add nothing).
-    for (let q = 0; q < e; q++) {
-      const i = drawn[q];
-      const m = mult[i];
-      const base1 = i * c1;
-      for (let c = 0; c < c1; c++) s1[c] += m * v1[base1 + c];
-      const base2 = i * c2;
-      for (let c = 0; c < c2; c++) {
-        s2[c] += m * v2[base2 + c];
-        sw[c] += m * w2[base2 + c];
+    for (let i = 0; i < units; i++)
+      if (mult[i]) {
+        drawn[e] = i;
+        times[e++] = mult[i];
       }
+    // Units in ascending order, as bootstrapMeanCI sums them (units drawn 0 times add nothing).
+    // Four columns at a time: four independent sums, each still in unit order.
+    let k = 0;
+    for (; k + 4 <= complete.length; k += 4) {
+      const b0 = complete[k] * units;
+      const b1 = complete[k + 1] * units;
+      const b2 = complete[k + 2] * units;
+      const b3 = complete[k + 3] * units;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let q = 0; q < e; q++) {
+        const i = drawn[q];
+        const t = times[q];
+        s0 += t * values[b0 + i];
+        s1 += t * values[b1 + i];
+        s2 += t * values[b2 + i];
+        s3 += t * values[b3 + i];
+      }
+      draws[complete[k]][kept[complete[k]]++] = s0 / units;
+      draws[complete[k + 1]][kept[complete[k + 1]]++] = s1 / units;
+      draws[complete[k + 2]][kept[complete[k + 2]]++] = s2 / units;
+      draws[complete[k + 3]][kept[complete[k + 3]]++] = s3 / units;
     }
-    for (let c = 0; c < c1; c++) draws[complete[c]][kept[complete[c]]++] = s1[c] / units;
-    for (let c = 0; c < c2; c++) if (sw[c] > 0) draws[partial[c]][kept[partial[c]]++] = s2[c] / sw[c];
+    for (; k < complete.length; k++) {
+      const c = complete[k];
+      const base = c * units;
+      let s = 0;
+      for (let q = 0; q < e; q++) s += times[q] * values[base + drawn[q]];
+      draws[c][kept[c]++] = s / units;
+    }
+    partial.forEach((c, p) => {
+      const base = c * units;
+      const wbase = p * units;
+      let s = 0;
+      let w = 0;
+      for (let q = 0; q < e; q++) {
+        s += times[q] * values[base + drawn[q]];
+        w += times[q] * weights[wbase + drawn[q]];
+      }
+      if (w > 0) draws[c][kept[c]++] = s / w;
+    });
   }
   return draws.map((d, c) => percentileInterval(d.slice(0, kept[c]).sort(), level, resamples));
 }

@@ -49,75 +49,108 @@ export function pairedRandomizationTest(a: readonly number[], b: readonly number
  * pairs, so tests of equal length share one set of flips, drawn once.
  *
  * The flipped sums use the "four Russians" trick: per block of 8 queries, the 256 possible signed
- * sums are tabulated once per test, so a trial costs n/8 look-ups instead of n additions. A table
- * sum is the same number as the sequential one up to rounding (ulps), which can only matter when
- * |flipped sum| sits next to the threshold |observed| − ε: those trials (ties, e.g. every sign
- * unchanged) are summed again in pairedRandomizationTest's order, so the counts, hence the
- * p-values, are identical (tests/unit/stats/uncertainty.test.ts).
+ * sums are tabulated once per test, so a trial costs n/8 look-ups instead of n additions. With a
+ * `memo` (and a key per test), a test seen before keeps its flipped sums and only adds the change
+ * of the differences that changed (O(trials) per changed query). Either way a flipped sum is the
+ * sequential one up to rounding (ulps), which can only matter when |flipped sum| sits next to the
+ * threshold |observed| − ε: those trials (ties, e.g. every sign unchanged) are summed again in
+ * pairedRandomizationTest's order, so the counts, hence the p-values, are identical
+ * (tests/unit/stats/uncertainty.test.ts).
  */
-export function pairedRandomizationTests(pairs: readonly { a: readonly number[]; b: readonly number[] }[], opts: { trials?: number; seed?: number } = {}): PairedResult[] {
+export type PairedMemo = Map<string, { trials: number; seed: number; d: Float64Array; sums: Float64Array; updates: number }>;
+
+/** Sign bits of every trial for n pairs, in pairedRandomizationTest's order of draws. */
+const flipCache = new Map<string, Uint8Array>();
+function flipCodes(n: number, trials: number, seed: number): Uint8Array {
+  const key = `${n} ${trials} ${seed}`;
+  let codes = flipCache.get(key);
+  if (codes) return codes;
+  // Bit b of codes[t·blocks + j] is set when query 8j + b keeps its sign in trial t.
+  const blocks = Math.ceil(n / 8);
+  codes = new Uint8Array(trials * blocks);
+  const rng = seededRng(seed);
+  for (let t = 0; t < trials; t++)
+    for (let i = 0; i < n; i++) if (rng.next() < 0.5) codes[t * blocks + (i >> 3)] |= 1 << (i & 7);
+  flipCache.set(key, codes);
+  while (flipCache.size > 16) flipCache.delete(flipCache.keys().next().value as string);
+  return codes;
+}
+
+/** Drift of the kept sums stays far below the margin; past this many updates they are recomputed. */
+const MAX_UPDATES = 10000;
+
+export function pairedRandomizationTests(pairs: readonly { a: readonly number[]; b: readonly number[] }[], opts: { trials?: number; seed?: number; memo?: PairedMemo; keys?: readonly string[] } = {}): PairedResult[] {
   const trials = opts.trials ?? 10000;
   const seed = opts.seed ?? DEFAULT_SEED;
-  const diffs = pairs.map((p) => differences(p.a, p.b));
-  const out = new Array<PairedResult>(pairs.length);
-  const byLength = new Map<number, number[]>();
-  diffs.forEach((d, k) => {
-    const list = byLength.get(d.length);
-    if (list) list.push(k);
-    else byLength.set(d.length, [k]);
-  });
-  for (const [n, tests] of byLength) {
-    if (n === 0) {
-      for (const k of tests) out[k] = { n, meanDiff: 0, p: 1, trials };
-      continue;
-    }
-    // Sign bits of every trial, drawn in pairedRandomizationTest's order (trial by trial, query by
-    // query): bit b of codes[t·blocks + j] is set when query 8j + b keeps its sign in trial t.
+  const table = new Float64Array(256);
+  return pairs.map((p, k): PairedResult => {
+    const d = differences(p.a, p.b);
+    const n = d.length;
+    if (n === 0) return { n, meanDiff: 0, p: 1, trials };
     const blocks = Math.ceil(n / 8);
-    const codes = new Uint8Array(trials * blocks);
-    const rng = seededRng(seed);
-    for (let t = 0; t < trials; t++)
-      for (let i = 0; i < n; i++) if (rng.next() < 0.5) codes[t * blocks + (i >> 3)] |= 1 << (i & 7);
-    const table = new Float64Array(blocks * 256);
-    for (const k of tests) {
-      const d = diffs[k];
-      let obs = 0;
-      let abs = 0;
+    const codes = flipCodes(n, trials, seed);
+    let obs = 0;
+    let abs = 0;
+    for (let i = 0; i < n; i++) {
+      obs += d[i];
+      abs += Math.abs(d[i]);
+    }
+    // Identical on every query: every flipped sum is exactly 0, as extreme as the observed 0.
+    if (abs === 0) return { n, meanDiff: 0, p: 1, trials };
+    const absObs = Math.abs(obs) - EPS;
+    // Both sums are within n·2⁻⁵³·Σ|d| (plus the drift of kept sums) of the exact one; a margin far above that.
+    const margin = 1e-9 * (1 + abs);
+    const key = opts.keys?.[k];
+    const kept = key === undefined ? undefined : opts.memo?.get(key);
+    let sums: Float64Array;
+    let updates = 0;
+    if (kept && kept.trials === trials && kept.seed === seed && kept.d.length === n && kept.updates < MAX_UPDATES) {
+      sums = kept.sums;
+      updates = kept.updates;
       for (let i = 0; i < n; i++) {
-        obs += d[i];
-        abs += Math.abs(d[i]);
+        const delta = d[i] - kept.d[i];
+        if (delta === 0) continue;
+        updates++;
+        const j = i >> 3;
+        const bit = 1 << (i & 7);
+        for (let t = 0; t < trials; t++) sums[t] += codes[t * blocks + j] & bit ? delta : -delta;
       }
-      const absObs = Math.abs(obs) - EPS;
-      // Both sums are within n·2⁻⁵³·Σ|d| of the exact one; a margin far above that.
-      const margin = 1e-9 * (1 + abs);
+    } else {
+      sums = new Float64Array(trials);
       for (let j = 0; j < blocks; j++) {
-        const base = j * 256;
+        // The 256 signed sums of block j, then every trial's look-up.
         const size = Math.min(8, n - 8 * j);
         let all = 0;
         for (let b = 0; b < size; b++) all -= d[8 * j + b];
-        table[base] = all;
+        table[0] = all;
         for (let code = 1; code < 256; code++) {
           const low = 31 - Math.clz32(code & -code);
-          table[base + code] = low < size ? table[base + (code & (code - 1))] + 2 * d[8 * j + low] : table[base + (code & (code - 1))];
+          table[code] = low < size ? table[code & (code - 1)] + 2 * d[8 * j + low] : table[code & (code - 1)];
         }
+        for (let t = 0; t < trials; t++) sums[t] += table[codes[t * blocks + j]];
       }
-      let extreme = 0;
-      for (let t = 0; t < trials; t++) {
+    }
+    if (key !== undefined && opts.memo) opts.memo.set(key, { trials, seed, d, sums, updates });
+    // The exact sums only need the non-zero differences (adding ±0 leaves a sum unchanged).
+    const nonZero = new Int32Array(n);
+    let nz = 0;
+    for (let i = 0; i < n; i++) if (d[i] !== 0) nonZero[nz++] = i;
+    let extreme = 0;
+    for (let t = 0; t < trials; t++) {
+      let a = Math.abs(sums[t]);
+      if (Math.abs(a - absObs) <= margin) {
         const row = t * blocks;
         let s = 0;
-        for (let j = 0; j < blocks; j++) s += table[j * 256 + codes[row + j]];
-        let a = Math.abs(s);
-        if (Math.abs(a - absObs) <= margin) {
-          s = 0;
-          for (let i = 0; i < n; i++) s += codes[row + (i >> 3)] & (1 << (i & 7)) ? d[i] : -d[i];
-          a = Math.abs(s);
+        for (let q = 0; q < nz; q++) {
+          const i = nonZero[q];
+          s += codes[row + (i >> 3)] & (1 << (i & 7)) ? d[i] : -d[i];
         }
-        if (a >= absObs) extreme++;
+        a = Math.abs(s);
       }
-      out[k] = { n, meanDiff: obs / n, p: (extreme + 1) / (trials + 1), trials };
+      if (a >= absObs) extreme++;
     }
-  }
-  return out;
+    return { n, meanDiff: obs / n, p: (extreme + 1) / (trials + 1), trials };
+  });
 }
 
 /** Two-sided paired bootstrap test of mean(b − a), with a percentile CI of the difference. */

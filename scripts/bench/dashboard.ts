@@ -55,8 +55,10 @@ export async function bench(): Promise<BenchRow[]> {
     const cold = await time(() => allPanels(db, projectId, view));
     const afterChange: number[] = [];
     for (let i = 0; i < 3; i++) {
-      // A label change: one judgement is edited, which changes the label-set version.
-      const j = await db.judgement.findFirst({ where: { poolItem: { projectId } }, select: { id: true, grade: true } });
+      // A label change that changes a final human label: on an item whose two annotators agree
+      // (not adjudicated), one of them changes their grade, so the item leaves the reference set
+      // (a different item, in another query, each time).
+      const j = await db.judgement.findFirst({ where: { poolItem: { projectId, adjudication: null } }, orderBy: { id: "asc" }, skip: 1000 * i + 2 * i, select: { id: true, grade: true } });
       await db.judgement.update({ where: { id: j!.id }, data: { grade: (j!.grade + 1) % 4 } });
       afterChange.push(await time(() => allPanels(db, projectId, view)));
     }

@@ -102,6 +102,30 @@ describe("batched intervals and tests (one set of draws for many columns)", () =
     expect(() => pairedRandomizationTests([{ a: [1], b: [1, 2] }])).toThrow(RangeError);
   });
 
+  it("with a memo, tests whose values changed on a few queries (label changes) still give pairedRandomizationTest's result", () => {
+    const memo = new Map();
+    const n = 77;
+    let pairs = [0, 1, 2, 3].map((kind) => ({ a: column(n, kind), b: column(n, kind) }));
+    pairs.push({ a: pairs[0].a, b: [...pairs[0].a] });
+    const keys = pairs.map((_, k) => `test ${k}`);
+    for (let round = 0; round < 30; round++) {
+      const got = pairedRandomizationTests(pairs, { trials: 500, seed: 2, memo, keys });
+      pairs.forEach((p, k) => expect(got[k], `round ${round}, test ${k}`).toEqual(pairedRandomizationTest(p.a, p.b, { trials: 500, seed: 2 })));
+      // One or two queries change per round; now and then a run becomes equal to the baseline on
+      // all queries but one, or the number of queries changes.
+      pairs = pairs.map((p, k) => {
+        const b = [...p.b];
+        b[rng.int(n)] = kinds[k % 4]();
+        if (round % 3 === 0) b[rng.int(n)] = kinds[k % 4]();
+        if (round % 7 === k) for (let i = 1; i < n; i++) b[i] = p.a[i];
+        return { a: p.a, b };
+      });
+    }
+    expect(memo.size).toBe(5);
+    const shorter = pairs.map((p) => ({ a: p.a.slice(1), b: p.b.slice(1) }));
+    pairedRandomizationTests(shorter, { trials: 500, seed: 2, memo, keys }).forEach((r, k) => expect(r).toEqual(pairedRandomizationTest(shorter[k].a, shorter[k].b, { trials: 500, seed: 2 })));
+  });
+
   it("bootstrapMeanIntervals: complete columns get bootstrapMeanCI's interval; undefined values are left out of each resample's mean", () => {
     const n = 53;
     const columns: (number | null)[][] = [0, 1, 2, 3].map((k) => column(n, k));

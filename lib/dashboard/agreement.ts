@@ -1,7 +1,7 @@
 import type { Aligned, LabelPair } from "../stats/agreement/align.ts";
 import { K } from "../stats/agreement/confusion.ts";
 import { krippendorffAlpha } from "../stats/agreement/krippendorff.ts";
-import { agreementReport, type AgreementReport } from "../stats/agreement/report.ts";
+import { agreementReport, type AgreementMemo, type AgreementReport } from "../stats/agreement/report.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
 import { contributedBy, NO_HUMAN_HINT, NO_JUDGE_HINT, pickJudge, runBySystem, tagFilter } from "./labels.ts";
 import { RESAMPLING, type TDashboardQuery } from "./options.ts";
@@ -29,7 +29,7 @@ export const BREAKDOWN_RESAMPLES = 200;
  * Which pairs a slice keeps: queries (a tag) and, per query, chunks (the pool items a run
  * contributed); null keeps all.
  */
-type Slice = { queries: ((queryId: number) => boolean) | null; chunks: Map<number, Set<number>> | null };
+type Slice = { name: string; queries: ((queryId: number) => boolean) | null; chunks: Map<number, Set<number>> | null };
 type Keyed = { queryId: number; chunkId: number };
 type TQueryAlignment = { pairs: (LabelPair & Keyed)[]; referenceOnly: number[]; otherOnly: number[] };
 /** Two label sets aligned once over the whole project, per query (queryId → its pairs and unmatched chunk ids), ready to be cut into slices. */
@@ -118,9 +118,14 @@ const MAX_REPORTS = 4000;
 /** Forget every report kept by content (tests comparing with a computation from scratch). */
 export function clearReportCache(): void {
   reports.clear();
+  bootstrapMemo.clear();
 }
 
-function report(aligned: Aligned, resamples: number): AgreementReport {
+/** Each report's bootstrap state by what it shows (project, panel, slice), updated after label changes (lib/stats/agreement/report.ts). */
+const bootstrapMemo: AgreementMemo = new Map();
+const MAX_BOOTSTRAP_MEMO = 200;
+
+function report(aligned: Aligned, resamples: number, data: TDashboardData, lineage: string): AgreementReport {
   const perQuery = new Map<string, number[]>();
   for (const p of aligned.pairs) {
     let m = perQuery.get(p.qid);
@@ -136,19 +141,26 @@ function report(aligned: Aligned, resamples: number): AgreementReport {
     reports.set(key, hit);
     return hit;
   }
-  const r = agreementReport(aligned, { bootstrap: resamples, seed: RESAMPLING.seed, level: RESAMPLING.level });
+  const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${resamples}\u0000${lineage}`;
+  const r = agreementReport(aligned, { bootstrap: resamples, seed: RESAMPLING.seed, level: RESAMPLING.level, memo: bootstrapMemo, memoKey });
+  const state = bootstrapMemo.get(memoKey);
+  if (state) {
+    bootstrapMemo.delete(memoKey);
+    bootstrapMemo.set(memoKey, state);
+  }
+  while (bootstrapMemo.size > MAX_BOOTSTRAP_MEMO) bootstrapMemo.delete(bootstrapMemo.keys().next().value as string);
   reports.set(key, r);
   while (reports.size > MAX_REPORTS) reports.delete(reports.keys().next().value as string);
   return r;
 }
 
 function sliceFilter(data: TDashboardData, tag: string | undefined, system: string | undefined): Slice {
-  return { queries: tag ? tagFilter(data, tag) : null, chunks: system ? contributedBy(data, runBySystem(data, system).id) : null };
+  return { name: `${tag ?? ""}\u0000${system ?? ""}`, queries: tag ? tagFilter(data, tag) : null, chunks: system ? contributedBy(data, runBySystem(data, system).id) : null };
 }
 
 function judgeBlock(data: TDashboardData, judge: string, keep: Slice, resamples: number): TAgreementBlock {
   const aligned = cut(alignmentOf(data, `judge\u0000${judge}`, () => alignAll(data, data.reference, data.judges.get(judge) ?? [])), keep);
-  if (aligned.pairs.length > 0) return { name: judge, report: report(aligned, resamples), empty: null };
+  if (aligned.pairs.length > 0) return { name: judge, report: report(aligned, resamples, data, `judge\u0000${judge}\u0000${keep.name}`), empty: null };
   const empty =
     aligned.referenceOnly === 0
       ? data.reference.length === 0
@@ -206,10 +218,10 @@ function humanBlocks(data: TDashboardData, keep: Slice, resamples: number, withP
         p.other.push({ queryId: it.queryId, chunkId: it.chunkId, grade: y.grade });
       }
   }
-  const all: Slice = { queries: null, chunks: null };
+  const all: Slice = { name: "", queries: null, chunks: null };
   const block = (label: string, ref: TLabel[], other: TLabel[]): TAgreementBlock => {
     if (ref.length === 0) return { name: label, report: null, empty: "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2" };
-    return { name: label, report: report(cut(alignAll(data, ref, other), all), resamples), empty: null };
+    return { name: label, report: report(cut(alignAll(data, ref, other), all), resamples, data, `human\u0000${keep.name}\u0000${label}`), empty: null };
   };
   const alpha = items.length ? krippendorffAlpha(raterMatrix(items), "ordinal") : null;
   return {
@@ -241,13 +253,13 @@ const NO_DOUBLE = "no item has been graded by two annotators yet: assign items w
 /** Human vs human over all annotators (first grade vs second), aligned once and cut to the slice. */
 function humanOverall(data: TDashboardData, keep: Slice, resamples: number): TAgreementBlock {
   const all = alignmentOf(data, "human", () => {
-    const items = gradedTwice(data, { queries: null, chunks: null });
+    const items = gradedTwice(data, { name: "", queries: null, chunks: null });
     const first = items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[0].grade }));
     const second = items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[1].grade }));
     return alignAll(data, first, second);
   });
   const aligned = cut(all, keep);
-  return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples), empty: null } : { name: "all annotators", report: null, empty: NO_DOUBLE };
+  return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples, data, `human\u0000${keep.name}\u0000all annotators`), empty: null } : { name: "all annotators", report: null, empty: NO_DOUBLE };
 }
 
 /** Judge vs human (for the chosen judge) and human vs human, per query tag and per system. */

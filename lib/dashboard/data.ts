@@ -111,7 +111,13 @@ type TBase = {
 };
 type TImported = { queryId: number; chunkId: number; grade: number; startSeconds: number | null; source: string };
 /** Judgements of every project by id, in id order, as of one snapshot of the table. */
-type TJudgementState = { byId: Map<number, TJudgementRow>; maxId: number; watermark: unknown };
+type TJudgementState = {
+  byId: Map<number, TJudgementRow>;
+  maxId: number;
+  watermark: unknown;
+  /** Pool items whose judgements were read again since the previous state (null: everything was read). */
+  changedItems: Set<string> | null;
+};
 
 /**
  * What one project's loads keep between label-set versions: each table's rows as last read, with
@@ -123,7 +129,17 @@ type TSections = { parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>
 type TAdjudication = { grade: number; startSeconds: number | null };
 /** One pool item's inputs and what follows from them (kept while its inputs do not change). */
 type TItemState = { judgements: readonly TJudgementRow[]; adjudication: TAdjudication | undefined; assigned: number; imported: boolean; final: TReference | null; stage: TStage };
-type TItemStates = { base: TBase; settings: string; byId: Map<string, TItemState> };
+type TItemStates = {
+  base: TBase;
+  settings: string;
+  index: TImportIndex;
+  adjudications: Map<string, TAdjudication>;
+  assignments: object;
+  /** Pool items in pool order, their positions, and their states. */
+  ids: string[];
+  position: Map<string, number>;
+  states: TItemState[];
+};
 /** Imported labels against the pool: per pair the winning import (latest first, ties by source name). */
 type TImportIndex = { base: TBase; imported: TImported[]; winners: TImported[]; winnerItem: (string | null)[]; importedItems: Set<string>; outsidePool: number };
 
@@ -203,12 +219,19 @@ async function loadJudgements(db: Db, previous: TJudgementState | undefined): Pr
   if (previous && previous.watermark !== null) {
     const at = readDbConfig().provider === "sqlite" ? "?" : "CAST(? AS timestamp(3))";
     const delta = await rows(db, `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "updatedAt" >= ${at} OR "id" > ? ORDER BY "id"`, [previous.watermark, previous.maxId]);
-    const next: TJudgementState = { byId: new Map(previous.byId), maxId: previous.maxId, watermark: previous.watermark };
-    for (const r of delta) add(next, r);
+    const next: TJudgementState = { byId: new Map(previous.byId), maxId: previous.maxId, watermark: previous.watermark, changedItems: new Set() };
+    for (const r of delta) {
+      // Rows updated in the same millisecond as the watermark come again: only real changes count.
+      const before = next.byId.get(num(r[0]));
+      add(next, r);
+      const after = next.byId.get(num(r[0]))!;
+      if (before && before.poolItemId === after.poolItemId && before.userId === after.userId && before.grade === after.grade && before.startSeconds === after.startSeconds && before.timeSpentMs === after.timeSpentMs) next.byId.set(num(r[0]), before);
+      else next.changedItems!.add(str(r[1]));
+    }
     if (delta.length > 0 && num(delta[0][7]) === next.byId.size) return next;
   }
   const all = await rows(db, `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" ORDER BY "id"`);
-  const state: TJudgementState = { byId: new Map(), maxId: 0, watermark: null };
+  const state: TJudgementState = { byId: new Map(), maxId: 0, watermark: null, changedItems: null };
   for (const r of all) add(state, r);
   return state;
 }
@@ -274,34 +297,50 @@ async function load(db: Db, projectId: number, version: string, parts: string[],
   // tests/integration/dashboard-panels.test.ts checks the set against referenceLabels.
   const index = importIndex(base, imported, previous?.importIndex);
   const settingsKey = JSON.stringify(settings);
-  const before = previous?.items && previous.items.base === base && previous.items.settings === settingsKey ? previous.items.byId : undefined;
-  const items: TItemStates = { base, settings: settingsKey, byId: new Map() };
-  const referenceRows: TReference[] = [];
-  const stages = Object.fromEntries([...STAGES.map((s) => [s, 0]), ["total", 0]]) as TStageCounts;
-  for (const [id, it] of poolItems) {
+  const state = (id: string, it: { queryId: number; chunkId: number }, before: TItemState | undefined): TItemState => {
     const js = byItem.get(id) ?? NO_ROWS;
     const adjudication = adjudications.get(id);
     const count = assigned.get(id) ?? 0;
     const isImported = index.importedItems.has(id);
-    let st = before?.get(id);
-    if (!st || st.assigned !== count || st.imported !== isImported || st.adjudication?.grade !== adjudication?.grade || st.adjudication?.startSeconds !== adjudication?.startSeconds || !sameRows(st.judgements, js)) {
-      const f = !adjudication && js.length === 0 ? null : finalLabel({ judgements: js as TLabelInput[] as TItemJudgement[], adjudication: adjudication ? { ...adjudication, rationale: "" } : null }, settings);
-      st = {
-        judgements: js,
-        adjudication,
-        assigned: count,
-        imported: isImported,
-        final: f ? { queryId: it.queryId, chunkId: it.chunkId, grade: f.grade, startSeconds: f.startSeconds, status: f.status, source: null } : null,
-        stage: itemStage({ assignments: count, judgements: js, adjudicated: adjudication !== undefined, imported: isImported }, settings),
-      };
-    }
-    items.byId.set(id, st);
+    if (before && before.assigned === count && before.imported === isImported && before.adjudication?.grade === adjudication?.grade && before.adjudication?.startSeconds === adjudication?.startSeconds && sameRows(before.judgements, js)) return before;
+    const f = !adjudication && js.length === 0 ? null : finalLabel({ judgements: js as TLabelInput[] as TItemJudgement[], adjudication: adjudication ? { ...adjudication, rationale: "" } : null }, settings);
+    return {
+      judgements: js,
+      adjudication,
+      assigned: count,
+      imported: isImported,
+      final: f ? { queryId: it.queryId, chunkId: it.chunkId, grade: f.grade, startSeconds: f.startSeconds, status: f.status, source: null } : null,
+      stage: itemStage({ assignments: count, judgements: js, adjudicated: adjudication !== undefined, imported: isImported }, settings),
+    };
+  };
+  const prev = previous?.items && previous.items.base === base && previous.items.settings === settingsKey ? previous.items : undefined;
+  let items: TItemStates;
+  if (prev && prev.index === index && prev.adjudications === adjudications && prev.assignments === assignments && (judgementState === previous?.judgements || judgementState.changedItems)) {
+    // Only judgements changed, and we know on which items: the others keep their state.
+    items = { ...prev, states: prev.states.slice() };
+    if (judgementState !== previous?.judgements)
+      for (const id of judgementState.changedItems ?? []) {
+        const at = prev.position.get(id);
+        if (at !== undefined) items.states[at] = state(id, poolItems.get(id)!, prev.states[at]);
+      }
+  } else {
+    const ids = [...poolItems.keys()];
+    items = { base, settings: settingsKey, index, adjudications, assignments, ids, position: prev?.position ?? new Map(ids.map((id, i) => [id, i])), states: [] };
+    items.states = ids.map((id) => {
+      const at = prev?.position.get(id);
+      return state(id, poolItems.get(id)!, at === undefined ? undefined : prev?.states[at]);
+    });
+  }
+  const referenceRows: TReference[] = [];
+  const stages = Object.fromEntries([...STAGES.map((s) => [s, 0]), ["total", 0]]) as TStageCounts;
+  for (const st of items.states) {
     if (st.final) referenceRows.push(st.final);
     stages[st.stage]++;
   }
   index.winners.forEach((r, i) => {
     const item = index.winnerItem[i];
-    if (item === null || !items.byId.get(item)?.final) referenceRows.push({ ...r, status: "imported" });
+    const at = item === null ? undefined : items.position.get(item);
+    if (at === undefined || !items.states[at].final) referenceRows.push({ ...r, status: "imported" });
   });
   stages.imported += index.outsidePool;
   stages.total = poolItems.size + index.outsidePool;

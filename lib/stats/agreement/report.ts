@@ -4,7 +4,8 @@
  * the 4×4 confusion matrix, so the bootstrap that resamples whole queries adds up per-query
  * matrices weighted by how often each query was drawn.
  */
-import { bootstrapDistribution, DEFAULT_LEVEL, DEFAULT_SEED, percentileInterval } from "../bootstrap.ts";
+import { DEFAULT_LEVEL, DEFAULT_SEED, percentileInterval } from "../bootstrap.ts";
+import { seededRng } from "../random.ts";
 import { normalQuantile } from "../normal.ts";
 import type { Aligned } from "./align.ts";
 import { binaryAgreement, type BinaryAgreement } from "./binary.ts";
@@ -47,7 +48,15 @@ const GRADE_VALUES = [...GRADES];
 
 export const alphaOrdinal = (m: Confusion) => alphaFromConfusion(m, GRADE_VALUES, "ordinal");
 
-export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; seed?: number; level?: number } = {}): AgreementReport {
+/**
+ * What a report's bootstrap keeps between calls with the same memo key: the queries (qid order),
+ * each query's confusion counts, how often each resample drew each query, and each resample's
+ * confusion matrix. Counts are integers, so adding the change of the queries whose pairs changed
+ * gives exactly the matrices a new computation would: the intervals are the same.
+ */
+export type AgreementMemo = Map<string, { resamples: number; seed: number; qids: string[]; perQuery: Float64Array; mult: Uint8Array; matrices: Float64Array }>;
+
+export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; seed?: number; level?: number; memo?: AgreementMemo; memoKey?: string } = {}): AgreementReport {
   const level = opts.level ?? DEFAULT_LEVEL;
   const m = confusionOf(aligned.pairs);
   const n = aligned.pairs.length;
@@ -75,48 +84,73 @@ export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; se
     ci: {
       level,
       analytic: { method: "Fleiss, Cohen & Everitt (1969) large-sample standard error, kappa ± z·SE", ...analytic },
-      bootstrap: resamples > 0 && n > 0 ? queryBootstrap(aligned, resamples, opts.seed ?? DEFAULT_SEED, level) : null,
+      bootstrap: resamples > 0 && n > 0 ? queryBootstrap(aligned, resamples, opts.seed ?? DEFAULT_SEED, level, opts.memo, opts.memoKey) : null,
     },
   };
 }
 
 /**
  * Percentile intervals from resampling whole queries with replacement (queries numbered in qid
- * order, so a shuffled input gives the same intervals). Per query only the
- * non-empty cells of its confusion matrix are kept, so a resample costs O(cells), not O(pairs).
+ * order, so a shuffled input gives the same intervals). A resample's confusion matrix is the sum
+ * of the drawn queries' matrices weighted by how often each was drawn, so it costs O(queries), not
+ * O(pairs); with a memo, only the queries whose pairs changed are added again.
  * Resamples where a statistic is undefined (e.g. every drawn pair has the same grade) are dropped
  * for that statistic.
  */
-function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level: number): NonNullable<AgreementReport["ci"]["bootstrap"]> {
+function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level: number, memo?: AgreementMemo, memoKey?: string): NonNullable<AgreementReport["ci"]["bootstrap"]> {
   const qidIndex = new Map<string, number>();
-  const perQuery: Confusion[] = [];
+  const counts: Confusion[] = [];
   for (const p of aligned.pairs) {
     let qi = qidIndex.get(p.qid);
     if (qi === undefined) {
-      qi = perQuery.length;
+      qi = counts.length;
       qidIndex.set(p.qid, qi);
-      perQuery.push(emptyConfusion());
+      counts.push(emptyConfusion());
     }
-    perQuery[qi][p.reference * K + p.other]++;
+    counts[qi][p.reference * K + p.other]++;
   }
   // Queries are numbered in qid order (plain string order), not in the order the labels came in,
   // so the resamples (hence the intervals) do not depend on how the input was sorted.
   const qids = [...qidIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const cellQuery: number[] = [];
-  const cellIndex: number[] = [];
-  const cellCount: number[] = [];
-  qids.forEach((qid, rank) =>
-    perQuery[qidIndex.get(qid)!].forEach((v, cell) => {
-      if (v) {
-        cellQuery.push(rank);
-        cellIndex.push(cell);
-        cellCount.push(v);
+  const units = qids.length;
+  const cells = K * K;
+  const perQuery = new Float64Array(units * cells);
+  qids.forEach((qid, rank) => perQuery.set(counts[qidIndex.get(qid)!], rank * cells));
+  const kept = memoKey === undefined ? undefined : memo?.get(memoKey);
+  let matrices: Float64Array;
+  if (kept && kept.resamples === resamples && kept.seed === seed && kept.qids.length === units && kept.qids.every((q, i) => q === qids[i])) {
+    matrices = kept.matrices;
+    for (let q = 0; q < units; q++) {
+      const base = q * cells;
+      let same = true;
+      for (let c = 0; c < cells; c++) if (perQuery[base + c] !== kept.perQuery[base + c]) same = false;
+      if (same) continue;
+      for (let b = 0; b < resamples; b++) {
+        const w = kept.mult[b * units + q];
+        if (w) for (let c = 0; c < cells; c++) matrices[b * cells + c] += w * (perQuery[base + c] - kept.perQuery[base + c]);
       }
-    }),
-  );
-  const cq = Int32Array.from(cellQuery);
-  const ci = Int32Array.from(cellIndex);
-  const cc = Float64Array.from(cellCount);
+    }
+    kept.perQuery = perQuery;
+  } else {
+    // The draws of bootstrapDistribution (same seed): each resample draws `units` queries.
+    const rng = seededRng(seed);
+    const mult = new Uint32Array(units);
+    const all = new Uint8Array(resamples * units);
+    let small = true;
+    matrices = new Float64Array(resamples * cells);
+    for (let b = 0; b < resamples; b++) {
+      mult.fill(0);
+      for (let i = 0; i < units; i++) mult[rng.int(units)]++;
+      for (let q = 0; q < units; q++) {
+        const w = mult[q];
+        if (!w) continue;
+        if (w > 255) small = false;
+        all[b * units + q] = w;
+        for (let c = 0; c < cells; c++) matrices[b * cells + c] += w * perQuery[q * cells + c];
+      }
+    }
+    if (memo && memoKey !== undefined && small) memo.set(memoKey, { resamples, seed, qids, perQuery, mult: all, matrices });
+  }
   const stats = {
     kappa_unweighted: (m: Confusion) => kappaValue(m, "unweighted"),
     kappa_linear: (m: Confusion) => kappaValue(m, "linear"),
@@ -127,34 +161,23 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
   };
   const names = Object.keys(stats) as (keyof typeof stats)[];
   const draws = names.map(() => new Float64Array(resamples));
-  const kept = names.map(() => 0);
-  const m = emptyConfusion();
-  // One pass of resamples; the statistic callback fills every distribution from the same draw.
-  bootstrapDistribution(
-    perQuery.length,
-    (mult) => {
-      m.fill(0);
-      for (let e = 0; e < cq.length; e++) {
-        const w = mult[cq[e]];
-        if (w) m[ci[e]] += w * cc[e];
-      }
-      names.forEach((name, s) => {
-        const v = stats[name](m);
-        if (v !== null && Number.isFinite(v)) draws[s][kept[s]++] = v;
-      });
-      return 0;
-    },
-    { resamples, seed },
-  );
+  const keptDraws = names.map(() => 0);
+  for (let b = 0; b < resamples; b++) {
+    const m = matrices.subarray(b * cells, (b + 1) * cells);
+    names.forEach((name, s) => {
+      const v = stats[name](m);
+      if (v !== null && Number.isFinite(v)) draws[s][keptDraws[s]++] = v;
+    });
+  }
   const interval = (s: number): Interval | null => {
-    const iv = percentileInterval(draws[s].slice(0, kept[s]).sort(), level, resamples);
+    const iv = percentileInterval(draws[s].slice(0, keptDraws[s]).sort(), level, resamples);
     return iv ? { low: iv.low, high: iv.high } : null;
   };
   return {
     method: "percentile bootstrap resampling whole queries with replacement",
     resamples,
     seed,
-    queries: perQuery.length,
+    queries: units,
     kappa_unweighted: interval(0),
     kappa_linear: interval(1),
     kappa_quadratic: interval(2),

@@ -197,6 +197,23 @@ describe("agreement report", () => {
     draws.sort((x, y) => x - y);
     expect(sorted.ci.bootstrap?.raw_agreement).toEqual({ low: quantileSorted(draws, 0.025), high: quantileSorted(draws, 0.975) });
   });
+  it("with a memo, a report after a few labels changed has exactly the intervals of a new computation", () => {
+    const memo = new Map();
+    const rng = seededRng(4);
+    const refs = Array.from({ length: 300 }, () => rng.int(4));
+    let others = refs.map((g) => (rng.next() < 0.7 ? g : rng.int(4)));
+    const many = (grades: number[]) => grades.map((grade, i) => ({ qid: `q${String(i % 40).padStart(2, "0")}`, docid: `d${i}`, grade }));
+    for (let round = 0; round < 12; round++) {
+      const aligned = alignLabels(many(refs), many(others));
+      const kept = agreementReport(aligned, { bootstrap: 200, seed: 5, memo, memoKey: "judge" });
+      expect(kept, `round ${round}`).toEqual(agreementReport(aligned, { bootstrap: 200, seed: 5 }));
+      others = [...others];
+      for (let k = 0; k <= round % 3; k++) others[rng.int(others.length)] = rng.int(4);
+    }
+    // A query set that changes (one query loses its pairs) is computed anew.
+    const fewer = alignLabels(many(refs).slice(1, 39), many(others).slice(1, 39));
+    expect(agreementReport(fewer, { bootstrap: 200, seed: 5, memo, memoKey: "judge" })).toEqual(agreementReport(fewer, { bootstrap: 200, seed: 5 }));
+  });
   it("resamples whole queries: one query holding every pair gives a zero-width interval", () => {
     const one = (grades: number[]) => grades.map((grade, i) => ({ qid: "only", docid: `d${i}`, grade }));
     const b = agreementReport(alignLabels(one(ref), one(other)), { bootstrap: 200 }).ci.bootstrap;

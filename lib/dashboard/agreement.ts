@@ -1,5 +1,4 @@
 import type { Aligned, LabelPair } from "../stats/agreement/align.ts";
-import { K } from "../stats/agreement/confusion.ts";
 import { krippendorffAlpha } from "../stats/agreement/krippendorff.ts";
 import { agreementReport, type AgreementMemo, type AgreementReport } from "../stats/agreement/report.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
@@ -32,22 +31,26 @@ export const BREAKDOWN_RESAMPLES = 200;
 type Slice = { name: string; queries: ((queryId: number) => boolean) | null; chunks: Map<number, Set<number>> | null };
 type Keyed = { queryId: number; chunkId: number };
 type TQueryAlignment = { pairs: (LabelPair & Keyed)[]; referenceOnly: number[]; otherOnly: number[] };
-/** Two label sets aligned once over the whole project, per query (queryId → its pairs and unmatched chunk ids), ready to be cut into slices. */
-type TFullAlignment = Map<number, TQueryAlignment>;
+/**
+ * Two label sets aligned once over the whole project, per query (queryId → its pairs and unmatched
+ * chunk ids), ready to be cut into slices. A query's alignment that did not change since the last
+ * label-set version is the same object, with the same serial number (see `intern`).
+ */
+type TFullAlignment = Map<number, TQueryAlignment & { serial: number; base: object }>;
 
 /**
  * lib/stats/agreement/align.ts alignLabels on internal ids: pairs on (query, chunk), a later
  * reference label for the same pair replacing an earlier one, every other label without a
  * reference label counted as other-only.
  */
-function alignAll(data: TDashboardData, reference: Iterable<TLabel>, other: Iterable<TLabel>): TFullAlignment {
+function alignAll(data: TDashboardData, reference: Iterable<TLabel>, other: Iterable<TLabel>): Map<number, TQueryAlignment> {
   const ref = new Map<number, Map<number, number>>();
   for (const r of reference) {
     let m = ref.get(r.queryId);
     if (!m) ref.set(r.queryId, (m = new Map()));
     m.set(r.chunkId, r.grade);
   }
-  const out: TFullAlignment = new Map();
+  const out = new Map<number, TQueryAlignment>();
   const of = (queryId: number) => {
     let q = out.get(queryId);
     if (!q) out.set(queryId, (q = { pairs: [], referenceOnly: [], otherOnly: [] }));
@@ -74,16 +77,49 @@ function alignAll(data: TDashboardData, reference: Iterable<TLabel>, other: Iter
   return out;
 }
 
+let serials = 0;
+const interned = new Map<string, TFullAlignment>();
+const MAX_INTERNED = 200;
+const sameNumbers = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The alignment `key` of this project as last computed: each query whose alignment is unchanged
+ * (same pairs, grades and unmatched chunks, same pool) keeps its object and serial number, so a
+ * slice's pairs are named by the serials of its queries (the report cache's key).
+ */
+function intern(data: TDashboardData, key: string, all: Map<number, TQueryAlignment>): TFullAlignment {
+  const k = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${key}`;
+  const before = interned.get(k);
+  const out: TFullAlignment = new Map();
+  for (const [queryId, a] of all) {
+    const p = before?.get(queryId);
+    const same =
+      p !== undefined &&
+      p.base === data.base &&
+      p.pairs.length === a.pairs.length &&
+      p.pairs.every((x, i) => x.chunkId === a.pairs[i].chunkId && x.reference === a.pairs[i].reference && x.other === a.pairs[i].other) &&
+      sameNumbers(p.referenceOnly, a.referenceOnly) &&
+      sameNumbers(p.otherOnly, a.otherOnly);
+    out.set(queryId, same ? p : { ...a, serial: ++serials, base: data.base });
+  }
+  interned.delete(k);
+  interned.set(k, out);
+  while (interned.size > MAX_INTERNED) interned.delete(interned.keys().next().value as string);
+  return out;
+}
+
 function inSlice(slice: Slice, queryId: number, chunkId: number): boolean {
   return (!slice.queries || slice.queries(queryId)) && (!slice.chunks || (slice.chunks.get(queryId)?.has(chunkId) ?? false));
 }
 
-function cut(all: TFullAlignment, slice: Slice): Aligned {
-  const out: Aligned = { pairs: [], referenceOnly: 0, otherOnly: 0 };
+/** The slice's part of an alignment; `key` names its content (slice, pool, serials of its queries). */
+function cut(data: TDashboardData, all: TFullAlignment, slice: Slice): Aligned & { key: string } {
+  const out: Aligned & { key: string } = { pairs: [], referenceOnly: 0, otherOnly: 0, key: `${baseSerial(data.base)}\u0000${slice.name}` };
   for (const [queryId, q] of all) {
     if (slice.queries && !slice.queries(queryId)) continue;
     const chunks = slice.chunks ? slice.chunks.get(queryId) : null;
     if (chunks === undefined) continue;
+    out.key += ` ${q.serial}`;
     if (chunks === null) {
       for (const p of q.pairs) out.pairs.push(p);
       out.referenceOnly += q.referenceOnly.length;
@@ -97,44 +133,43 @@ function cut(all: TFullAlignment, slice: Slice): Aligned {
   return out;
 }
 
+const baseSerials = new WeakMap<object, number>();
+function baseSerial(base: object): number {
+  let n = baseSerials.get(base);
+  if (n === undefined) baseSerials.set(base, (n = ++serials));
+  return n;
+}
+
 // Alignments depend only on the loaded data, which is immutable per label-set version.
 const alignments = new WeakMap<TDashboardData, Map<string, TFullAlignment>>();
-function alignmentOf(data: TDashboardData, key: string, make: () => TFullAlignment): TFullAlignment {
+function alignmentOf(data: TDashboardData, key: string, make: () => Map<number, TQueryAlignment>): TFullAlignment {
   let m = alignments.get(data);
   if (!m) alignments.set(data, (m = new Map()));
   let a = m.get(key);
-  if (!a) m.set(key, (a = make()));
+  if (!a) m.set(key, (a = intern(data, key, make())));
   return a;
 }
 
 /**
- * Reports by content: a report is a function of the unmatched counts and each query's confusion
- * matrix (the bootstrap numbers queries in qid order), so after a label change only the slices
+ * Reports by content (a slice's pairs, named by `cut`'s key): after a label change only the slices
  * whose pairs changed are computed again; the others come from here.
  */
 const reports = new Map<string, AgreementReport>();
-const MAX_REPORTS = 4000;
+const MAX_REPORTS = 1000;
 
 /** Forget every report kept by content (tests comparing with a computation from scratch). */
 export function clearReportCache(): void {
   reports.clear();
   bootstrapMemo.clear();
+  interned.clear();
 }
 
 /** Each report's bootstrap state by what it shows (project, panel, slice), updated after label changes (lib/stats/agreement/report.ts). */
 const bootstrapMemo: AgreementMemo = new Map();
 const MAX_BOOTSTRAP_MEMO = 200;
 
-function report(aligned: Aligned, resamples: number, data: TDashboardData, lineage: string): AgreementReport {
-  const perQuery = new Map<string, number[]>();
-  for (const p of aligned.pairs) {
-    let m = perQuery.get(p.qid);
-    if (!m) perQuery.set(p.qid, (m = new Array<number>(K * K).fill(0)));
-    m[p.reference * K + p.other]++;
-  }
-  const qids = [...perQuery.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  let key = `${resamples} ${RESAMPLING.seed} ${RESAMPLING.level} ${aligned.referenceOnly} ${aligned.otherOnly}`;
-  for (const qid of qids) key += `\u0000${qid}\u0001${perQuery.get(qid)!.join(",")}`;
+function report(aligned: Aligned & { key: string }, resamples: number, data: TDashboardData, lineage: string): AgreementReport {
+  const key = `${process.env.DATABASE_URL ?? ""}\u0000${resamples} ${RESAMPLING.seed} ${RESAMPLING.level}\u0000${aligned.key}`;
   const hit = reports.get(key);
   if (hit) {
     reports.delete(key);
@@ -159,7 +194,7 @@ function sliceFilter(data: TDashboardData, tag: string | undefined, system: stri
 }
 
 function judgeBlock(data: TDashboardData, judge: string, keep: Slice, resamples: number): TAgreementBlock {
-  const aligned = cut(alignmentOf(data, `judge\u0000${judge}`, () => alignAll(data, data.reference, data.judges.get(judge) ?? [])), keep);
+  const aligned = cut(data, alignmentOf(data, `judge\u0000${judge}`, () => alignAll(data, data.reference, data.judges.get(judge) ?? [])), keep);
   if (aligned.pairs.length > 0) return { name: judge, report: report(aligned, resamples, data, `judge\u0000${judge}\u0000${keep.name}`), empty: null };
   const empty =
     aligned.referenceOnly === 0
@@ -178,22 +213,44 @@ export function agreementPanel(data: TDashboardData, q: Pick<TDashboardQuery, "t
   return { judges, empty: data.judges.size === 0 ? NO_JUDGE_HINT : null, slice: { tag: q.tag ?? null, system: q.system ?? null } };
 }
 
+type TGraded = { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] };
+const graded = new WeakMap<TDashboardData, TGraded[]>();
+
 /** Per pool item, its judgements in submission order (only items with at least two). */
-function gradedTwice(data: TDashboardData, keep: Slice): { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] }[] {
-  const out: { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] }[] = [];
-  for (const [itemId, labels] of data.judgementsByItem) {
-    const it = data.poolItems.get(itemId);
-    if (!it || labels.length < 2 || !inSlice(keep, it.queryId, it.chunkId)) continue;
-    out.push({ ...it, labels });
+function gradedTwice(data: TDashboardData, keep: Slice): TGraded[] {
+  let all = graded.get(data);
+  if (!all) {
+    all = [];
+    for (const [itemId, labels] of data.judgementsByItem) {
+      const it = data.poolItems.get(itemId);
+      if (it && labels.length >= 2) all.push({ queryId: it.queryId, chunkId: it.chunkId, labels });
+    }
+    graded.set(data, all);
+  }
+  return keep.queries || keep.chunks ? all.filter((it) => inSlice(keep, it.queryId, it.chunkId)) : all;
+}
+
+/**
+ * alignAll of two label sets on the same items (one label each per pool item, so every label is
+ * paired: the two grades of each item).
+ */
+function alignItems(data: TDashboardData, items: readonly { queryId: number; chunkId: number; reference: number; other: number }[]): Map<number, TQueryAlignment> {
+  const out = new Map<number, TQueryAlignment>();
+  for (const it of items) {
+    let q = out.get(it.queryId);
+    if (!q) out.set(it.queryId, (q = { pairs: [], referenceOnly: [], otherOnly: [] }));
+    const qid = data.queries.get(it.queryId)?.qid ?? String(it.queryId);
+    const docid = data.chunks.get(it.chunkId)?.docid ?? String(it.chunkId);
+    q.pairs.push({ qid, docid, reference: it.reference, other: it.other, queryId: it.queryId, chunkId: it.chunkId });
   }
   return out;
 }
 
 function humanBlocks(data: TDashboardData, keep: Slice, resamples: number, withPairs: boolean): THumanPanel {
   const items = gradedTwice(data, keep);
-  const first: TLabel[] = [];
-  const second: TLabel[] = [];
-  const pairs = new Map<string, { a: string; b: string; ref: TLabel[]; other: TLabel[] }>();
+  type TItemPair = { queryId: number; chunkId: number; reference: number; other: number };
+  const overall: TItemPair[] = [];
+  const pairs = new Map<string, { a: string; b: string; items: TItemPair[] }>();
   const name = (id: string) => data.users.get(id)?.name ?? id;
   // A pair's reference is the annotator whose name comes first (ties: user id); decided once per pair of users.
   const order = new Map<string, boolean>();
@@ -204,8 +261,7 @@ function humanBlocks(data: TDashboardData, keep: Slice, resamples: number, withP
     return v;
   };
   for (const it of items) {
-    first.push({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[0].grade });
-    second.push({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[1].grade });
+    overall.push({ queryId: it.queryId, chunkId: it.chunkId, reference: it.labels[0].grade, other: it.labels[1].grade });
     if (!withPairs) continue;
     for (let i = 0; i < it.labels.length; i++)
       for (let k = i + 1; k < it.labels.length; k++) {
@@ -213,20 +269,19 @@ function humanBlocks(data: TDashboardData, keep: Slice, resamples: number, withP
         if (swapped(x.userId, y.userId)) [x, y] = [y, x];
         const key = `${x.userId}\u0000${y.userId}`;
         let p = pairs.get(key);
-        if (!p) pairs.set(key, (p = { a: x.userId, b: y.userId, ref: [], other: [] }));
-        p.ref.push({ queryId: it.queryId, chunkId: it.chunkId, grade: x.grade });
-        p.other.push({ queryId: it.queryId, chunkId: it.chunkId, grade: y.grade });
+        if (!p) pairs.set(key, (p = { a: x.userId, b: y.userId, items: [] }));
+        p.items.push({ queryId: it.queryId, chunkId: it.chunkId, reference: x.grade, other: y.grade });
       }
   }
   const all: Slice = { name: "", queries: null, chunks: null };
-  const block = (label: string, ref: TLabel[], other: TLabel[]): TAgreementBlock => {
-    if (ref.length === 0) return { name: label, report: null, empty: "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2" };
-    return { name: label, report: report(cut(alignAll(data, ref, other), all), resamples, data, `human\u0000${keep.name}\u0000${label}`), empty: null };
+  const block = (label: string, both: TItemPair[]): TAgreementBlock => {
+    if (both.length === 0) return { name: label, report: null, empty: "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2" };
+    return { name: label, report: report(cut(data, intern(data, `pair\u0000${label}`, alignItems(data, both)), all), resamples, data, `human\u0000${keep.name}\u0000${label}`), empty: null };
   };
   const alpha = items.length ? krippendorffAlpha(raterMatrix(items), "ordinal") : null;
   return {
-    overall: block("all annotators", first, second),
-    pairs: [...pairs.values()].sort((p, r) => name(p.a).localeCompare(name(r.a)) || name(p.b).localeCompare(name(r.b))).map((p) => block(`${name(p.a)} – ${name(p.b)}`, p.ref, p.other)),
+    overall: block("all annotators", overall),
+    pairs: [...pairs.values()].sort((p, r) => name(p.a).localeCompare(name(r.a)) || name(p.b).localeCompare(name(r.b))).map((p) => block(`${name(p.a)} – ${name(p.b)}`, p.items)),
     alphaAllRaters: alpha,
     items: items.length,
     empty: items.length === 0 ? "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2" : null,
@@ -254,11 +309,9 @@ const NO_DOUBLE = "no item has been graded by two annotators yet: assign items w
 function humanOverall(data: TDashboardData, keep: Slice, resamples: number): TAgreementBlock {
   const all = alignmentOf(data, "human", () => {
     const items = gradedTwice(data, { name: "", queries: null, chunks: null });
-    const first = items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[0].grade }));
-    const second = items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: it.labels[1].grade }));
-    return alignAll(data, first, second);
+    return alignItems(data, items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, reference: it.labels[0].grade, other: it.labels[1].grade })));
   });
-  const aligned = cut(all, keep);
+  const aligned = cut(data, all, keep);
   return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples, data, `human\u0000${keep.name}\u0000all annotators`), empty: null } : { name: "all annotators", report: null, empty: NO_DOUBLE };
 }
 

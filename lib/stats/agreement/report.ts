@@ -162,12 +162,14 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
   const names = Object.keys(stats) as (keyof typeof stats)[];
   const draws = names.map(() => new Float64Array(resamples));
   const keptDraws = names.map(() => 0);
+  const fns = names.map((name) => stats[name]);
+  const m = emptyConfusion();
   for (let b = 0; b < resamples; b++) {
-    const m = matrices.subarray(b * cells, (b + 1) * cells);
-    names.forEach((name, s) => {
-      const v = stats[name](m);
+    for (let c = 0; c < cells; c++) m[c] = matrices[b * cells + c];
+    for (let s = 0; s < fns.length; s++) {
+      const v = fns[s](m);
       if (v !== null && Number.isFinite(v)) draws[s][keptDraws[s]++] = v;
-    });
+    }
   }
   const interval = (s: number): Interval | null => {
     const iv = percentileInterval(draws[s].slice(0, keptDraws[s]).sort(), level, resamples);

@@ -36,7 +36,8 @@ type TQueryAlignment = { pairs: (LabelPair & Keyed)[]; referenceOnly: number[]; 
  * chunk ids), ready to be cut into slices. A query's alignment that did not change since the last
  * label-set version is the same object, with the same serial number (see `intern`).
  */
-type TFullAlignment = Map<number, TQueryAlignment & { serial: number; base: object }>;
+type TInterned = TQueryAlignment & { serial: number; base: object; lineage: string };
+type TFullAlignment = Map<number, TInterned>;
 
 /**
  * lib/stats/agreement/align.ts alignLabels on internal ids: pairs on (query, chunk), a later
@@ -94,13 +95,14 @@ function intern(data: TDashboardData, key: string, all: Map<number, TQueryAlignm
   for (const [queryId, a] of all) {
     const p = before?.get(queryId);
     const same =
-      p !== undefined &&
+      p === a ||
+      (p !== undefined &&
       p.base === data.base &&
       p.pairs.length === a.pairs.length &&
       p.pairs.every((x, i) => x.chunkId === a.pairs[i].chunkId && x.reference === a.pairs[i].reference && x.other === a.pairs[i].other) &&
       sameNumbers(p.referenceOnly, a.referenceOnly) &&
-      sameNumbers(p.otherOnly, a.otherOnly);
-    out.set(queryId, same ? p : { ...a, serial: ++serials, base: data.base });
+      sameNumbers(p.otherOnly, a.otherOnly));
+    out.set(queryId, same && p ? p : { ...a, serial: ++serials, base: data.base, lineage: k });
   }
   interned.delete(k);
   interned.set(k, out);
@@ -110,6 +112,75 @@ function intern(data: TDashboardData, key: string, all: Map<number, TQueryAlignm
 
 function inSlice(slice: Slice, queryId: number, chunkId: number): boolean {
   return (!slice.queries || slice.queries(queryId)) && (!slice.chunks || (slice.chunks.get(queryId)?.has(chunkId) ?? false));
+}
+
+/**
+ * A query's pairs in a slice by pool contributions (a run's items), kept with the query's
+ * alignment; a part equal to the last one for this alignment, slice and query keeps its serial,
+ * so a slice's key changes only when its own pairs do.
+ */
+type TPart = { pairs: (LabelPair & Keyed)[]; referenceOnly: number; otherOnly: number; serial: number; base: object };
+const parts = new WeakMap<object, Map<string, TPart>>();
+const lastParts = new Map<string, TPart>();
+const MAX_PARTS = 400_000;
+
+function part(q: TInterned, queryId: number, slice: Slice, chunks: Set<number>): TPart {
+  let m = parts.get(q);
+  if (!m) parts.set(q, (m = new Map()));
+  let got = m.get(slice.name);
+  if (got) return got;
+  const pairs = q.pairs.filter((x) => chunks.has(x.chunkId));
+  let referenceOnly = 0;
+  let otherOnly = 0;
+  for (const c of q.referenceOnly) if (chunks.has(c)) referenceOnly++;
+  for (const c of q.otherOnly) if (chunks.has(c)) otherOnly++;
+  const key = `${q.lineage}\u0000${slice.name}\u0000${queryId}`;
+  const prev = lastParts.get(key);
+  const same =
+    prev !== undefined &&
+    prev.base === q.base &&
+    prev.referenceOnly === referenceOnly &&
+    prev.otherOnly === otherOnly &&
+    prev.pairs.length === pairs.length &&
+    prev.pairs.every((x, i) => x.chunkId === pairs[i].chunkId && x.reference === pairs[i].reference && x.other === pairs[i].other);
+  got = same && prev ? prev : { pairs, referenceOnly, otherOnly, serial: ++serials, base: q.base };
+  m.set(slice.name, got);
+  if (lastParts.size >= MAX_PARTS) lastParts.clear();
+  lastParts.set(key, got);
+  return got;
+}
+
+/** Names the slice's part of an alignment: slice, pool, and the serials of what it keeps of each query. */
+function sliceKey(data: TDashboardData, all: TFullAlignment, slice: Slice): string {
+  let key = `${baseSerial(data.base)}\u0000${slice.name}`;
+  for (const [queryId, q] of all) {
+    if (slice.queries && !slice.queries(queryId)) continue;
+    if (!slice.chunks) {
+      key += ` ${q.serial}`;
+      continue;
+    }
+    const chunks = slice.chunks.get(queryId);
+    if (chunks) key += ` ${part(q, queryId, slice, chunks).serial}`;
+  }
+  return key;
+}
+
+/**
+ * Blocks by content: a slice whose queries' alignments are all unchanged (same serials) shows the
+ * same block, found here without cutting its pairs again.
+ */
+const blocks = new Map<string, TAgreementBlock>();
+const MAX_BLOCKS = 2000;
+
+function cachedBlock(key: string, make: () => TAgreementBlock): TAgreementBlock {
+  const k = `${process.env.DATABASE_URL ?? ""}\u0000${key}`;
+  let b = blocks.get(k);
+  if (b) {
+    blocks.delete(k);
+  } else b = make();
+  blocks.set(k, b);
+  while (blocks.size > MAX_BLOCKS) blocks.delete(blocks.keys().next().value as string);
+  return b;
 }
 
 /** The slice's part of an alignment; `key` names its content (slice, pool, serials of its queries). */
@@ -126,9 +197,10 @@ function cut(data: TDashboardData, all: TFullAlignment, slice: Slice): Aligned &
       out.otherOnly += q.otherOnly.length;
       continue;
     }
-    for (const p of q.pairs) if (chunks.has(p.chunkId)) out.pairs.push(p);
-    for (const c of q.referenceOnly) if (chunks.has(c)) out.referenceOnly++;
-    for (const c of q.otherOnly) if (chunks.has(c)) out.otherOnly++;
+    const got = part(q, queryId, slice, chunks);
+    for (const p of got.pairs) out.pairs.push(p);
+    out.referenceOnly += got.referenceOnly;
+    out.otherOnly += got.otherOnly;
   }
   return out;
 }
@@ -162,6 +234,8 @@ export function clearReportCache(): void {
   reports.clear();
   bootstrapMemo.clear();
   interned.clear();
+  blocks.clear();
+  lastParts.clear();
 }
 
 /** Each report's bootstrap state by what it shows (project, panel, slice), updated after label changes (lib/stats/agreement/report.ts). */
@@ -193,18 +267,65 @@ function sliceFilter(data: TDashboardData, tag: string | undefined, system: stri
   return { name: `${tag ?? ""}\u0000${system ?? ""}`, queries: tag ? tagFilter(data, tag) : null, chunks: system ? contributedBy(data, runBySystem(data, system).id) : null };
 }
 
+/** A judge's labels per query, once per import (judge labels change only with one). */
+const judgeByQuery = new WeakMap<readonly TLabel[], Map<number, TLabel[]>>();
+
+/** The last judge-vs-human alignment per project and judge, with the label-set version it was made for. */
+const lastJudgeAlignment = new Map<string, { version: string; all: TFullAlignment }>();
+
+/**
+ * Final human labels against a judge's, aligned per query. After a label change (known queries,
+ * data.referenceChanges) the previous version's alignment is copied and only those queries are
+ * aligned again.
+ */
+function judgeAlignment(data: TDashboardData, judge: string): Map<number, TQueryAlignment> {
+  const labels = data.judges.get(judge) ?? [];
+  const key = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${judge}`;
+  const last = lastJudgeAlignment.get(key);
+  const changes = data.referenceChanges;
+  if (!last || !changes || last.version !== changes.from) return alignAll(data, data.reference, labels);
+  let byQuery = judgeByQuery.get(labels);
+  if (!byQuery) {
+    byQuery = new Map();
+    for (const l of labels) {
+      const list = byQuery.get(l.queryId);
+      if (list) list.push(l);
+      else byQuery.set(l.queryId, [l]);
+    }
+    judgeByQuery.set(labels, byQuery);
+  }
+  const out = new Map<number, TQueryAlignment>(last.all);
+  const refs = new Map<number, TLabel[]>([...changes.queries].map((q) => [q, []]));
+  for (const r of data.reference) refs.get(r.queryId)?.push(r);
+  for (const [queryId, ref] of refs) {
+    const again = alignAll(data, ref, byQuery.get(queryId) ?? []).get(queryId);
+    if (again) out.set(queryId, again);
+    else out.delete(queryId);
+  }
+  return out;
+}
+
 function judgeBlock(data: TDashboardData, judge: string, keep: Slice, resamples: number): TAgreementBlock {
-  const aligned = cut(data, alignmentOf(data, `judge\u0000${judge}`, () => alignAll(data, data.reference, data.judges.get(judge) ?? [])), keep);
-  if (aligned.pairs.length > 0) return { name: judge, report: report(aligned, resamples, data, `judge\u0000${judge}\u0000${keep.name}`), empty: null };
-  const empty =
-    aligned.referenceOnly === 0
-      ? data.reference.length === 0
-        ? NO_HUMAN_HINT
-        : "no final human labels in this slice"
-      : aligned.otherOnly === 0
-        ? `judge ${judge} has no labels in this slice`
-        : `no item has both a final human label and a label from judge ${judge}`;
-  return { name: judge, report: null, empty };
+  const all = alignmentOf(data, `judge\u0000${judge}`, () => judgeAlignment(data, judge));
+  const lastKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${judge}`;
+  if (lastJudgeAlignment.get(lastKey)?.version !== data.version) {
+    lastJudgeAlignment.delete(lastKey);
+    lastJudgeAlignment.set(lastKey, { version: data.version, all });
+    while (lastJudgeAlignment.size > 64) lastJudgeAlignment.delete(lastJudgeAlignment.keys().next().value as string);
+  }
+  return cachedBlock(`judge\u0000${judge}\u0000${resamples}\u0000${data.reference.length === 0}\u0000${sliceKey(data, all, keep)}`, () => {
+    const aligned = cut(data, all, keep);
+    if (aligned.pairs.length > 0) return { name: judge, report: report(aligned, resamples, data, `judge\u0000${judge}\u0000${keep.name}`), empty: null };
+    const empty =
+      aligned.referenceOnly === 0
+        ? data.reference.length === 0
+          ? NO_HUMAN_HINT
+          : "no final human labels in this slice"
+        : aligned.otherOnly === 0
+          ? `judge ${judge} has no labels in this slice`
+          : `no item has both a final human label and a label from judge ${judge}`;
+    return { name: judge, report: null, empty };
+  });
 }
 
 export function agreementPanel(data: TDashboardData, q: Pick<TDashboardQuery, "tag" | "system">): TAgreementPanel {
@@ -311,8 +432,10 @@ function humanOverall(data: TDashboardData, keep: Slice, resamples: number): TAg
     const items = gradedTwice(data, { name: "", queries: null, chunks: null });
     return alignItems(data, items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, reference: it.labels[0].grade, other: it.labels[1].grade })));
   });
-  const aligned = cut(data, all, keep);
-  return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples, data, `human\u0000${keep.name}\u0000all annotators`), empty: null } : { name: "all annotators", report: null, empty: NO_DOUBLE };
+  return cachedBlock(`human\u0000${resamples}\u0000${sliceKey(data, all, keep)}`, () => {
+    const aligned = cut(data, all, keep);
+    return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples, data, `human\u0000${keep.name}\u0000all annotators`), empty: null } : { name: "all annotators", report: null, empty: NO_DOUBLE };
+  });
 }
 
 /** Judge vs human (for the chosen judge) and human vs human, per query tag and per system. */

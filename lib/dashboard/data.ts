@@ -53,6 +53,11 @@ export type TDashboardData = {
   /** Assigned items per user. */
   assignedByUser: Map<string, number>;
   judgements: TJudgementRow[];
+  /**
+   * Since the previous label-set version (`from`): the only queries whose final human labels
+   * (`reference`) may differ, judge labels unchanged; null when unknown (then anything may differ).
+   */
+  referenceChanges: { from: string; queries: Set<number> } | null;
   /** Pool item id → its judgements in submission order. */
   judgementsByItem: Map<string, TJudgementRow[]>;
   adjudicated: Set<string>;
@@ -124,7 +129,7 @@ type TJudgementState = {
  * the version part they were read at. A new version re-reads only the tables whose part changed;
  * judgements (the table that changes with every label) are read incrementally.
  */
-type TSections = { parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: { assigned: Map<string, number>; assignedByUser: Map<string, number> }; adjudications?: Map<string, { grade: number; startSeconds: number | null }>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
+type TSections = { version: string; parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: { assigned: Map<string, number>; assignedByUser: Map<string, number> }; adjudications?: Map<string, { grade: number; startSeconds: number | null }>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
 
 type TAdjudication = { grade: number; startSeconds: number | null };
 /** One pool item's inputs and what follows from them (kept while its inputs do not change). */
@@ -315,13 +320,18 @@ async function load(db: Db, projectId: number, version: string, parts: string[],
   };
   const prev = previous?.items && previous.items.base === base && previous.items.settings === settingsKey ? previous.items : undefined;
   let items: TItemStates;
+  // The queries whose final human labels may differ from the previous version's (null: any).
+  let changedQueries: Set<number> | null = null;
   if (prev && prev.index === index && prev.adjudications === adjudications && prev.assignments === assignments && (judgementState === previous?.judgements || judgementState.changedItems)) {
     // Only judgements changed, and we know on which items: the others keep their state.
     items = { ...prev, states: prev.states.slice() };
+    changedQueries = new Set();
     if (judgementState !== previous?.judgements)
       for (const id of judgementState.changedItems ?? []) {
         const at = prev.position.get(id);
-        if (at !== undefined) items.states[at] = state(id, poolItems.get(id)!, prev.states[at]);
+        if (at === undefined) continue;
+        items.states[at] = state(id, poolItems.get(id)!, prev.states[at]);
+        if (items.states[at].final !== prev.states[at].final) changedQueries.add(poolItems.get(id)!.queryId);
       }
   } else {
     const ids = [...poolItems.keys()];
@@ -364,11 +374,12 @@ async function load(db: Db, projectId: number, version: string, parts: string[],
     assignedByUser,
     judgements,
     judgementsByItem: byItem,
+    referenceChanges: previous && changedQueries && judges === previous.judges ? { from: previous.version, queries: changedQueries } : null,
     adjudicated: new Set(adjudications.keys()),
     users: new Map(users.map((u) => [str(u[0]), { name: str(u[1]), email: str(u[2]) }])),
     runs: base.runs,
   };
-  return { data, sections: { parts, base, judges, imported, assignments, adjudications, judgements: judgementState, importIndex: index, items } };
+  return { data, sections: { version, parts, base, judges, imported, assignments, adjudications, judgements: judgementState, importIndex: index, items } };
 }
 
 type CacheEntry = { version: string; data: Promise<TDashboardData>; sections: Promise<TSections | undefined>; results: Map<string, unknown> };

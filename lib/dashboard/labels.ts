@@ -15,6 +15,48 @@ export function qrelsOf(labels: Iterable<TLabel>, keepQuery: (queryId: number) =
   return out;
 }
 
+/**
+ * Qrels of the final human labels in a tag slice, kept per project and slice: the next label-set
+ * version copies them and rebuilds only the queries whose labels changed (data.referenceChanges),
+ * so an unchanged query keeps its Map (lib/dashboard/systems.ts keeps its values by that Map).
+ */
+const lastReference = new Map<string, { version: string; qrels: TQrels }>();
+
+export function referenceQrels(data: TDashboardData, tag: string | undefined): TQrels {
+  const key = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${tag ?? ""}`;
+  const last = lastReference.get(key);
+  if (last && last.version === data.version) return last.qrels;
+  const keep = tagFilter(data, tag);
+  let qrels: TQrels;
+  const changes = data.referenceChanges;
+  if (last && changes && last.version === changes.from) {
+    qrels = new Map(last.qrels);
+    for (const q of changes.queries) qrels.delete(q);
+    for (const l of data.reference) {
+      if (!changes.queries.has(l.queryId) || !keep(l.queryId)) continue;
+      let m = qrels.get(l.queryId);
+      if (!m) qrels.set(l.queryId, (m = new Map()));
+      m.set(l.chunkId, l.grade);
+    }
+  } else qrels = qrelsOf(data.reference, keep);
+  lastReference.delete(key);
+  lastReference.set(key, { version: data.version, qrels });
+  while (lastReference.size > 64) lastReference.delete(lastReference.keys().next().value as string);
+  return qrels;
+}
+
+/** Qrels of a judge's labels in a tag slice (judge labels change only with an import). */
+const judgeQrels = new WeakMap<readonly TLabel[], Map<string, TQrels>>();
+
+export function judgeLabelQrels(data: TDashboardData, judge: string, tag: string | undefined): TQrels {
+  const labels = data.judges.get(judge) ?? [];
+  let bySlice = judgeQrels.get(labels);
+  if (!bySlice) judgeQrels.set(labels, (bySlice = new Map()));
+  let q = bySlice.get(tag ?? "");
+  if (!q) bySlice.set(tag ?? "", (q = qrelsOf(labels, tagFilter(data, tag))));
+  return q;
+}
+
 /** Query filter for a tag slice (every query when no tag). */
 export function tagFilter(data: TDashboardData, tag: string | undefined): (queryId: number) => boolean {
   if (!tag) return () => true;

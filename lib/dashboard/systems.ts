@@ -8,7 +8,7 @@ import { startError, type ChunkTime, type ReferenceStart } from "../stats/measur
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import type { TDashboardData } from "./data.ts";
-import { NO_HUMAN_HINT, NO_JUDGE_HINT, NO_RUNS_HINT, pickJudge, qrelsOf, runBySystem, tagFilter, type TQrels } from "./labels.ts";
+import { judgeLabelQrels, NO_HUMAN_HINT, NO_JUDGE_HINT, NO_RUNS_HINT, pickJudge, referenceQrels, runBySystem, type TQrels } from "./labels.ts";
 import { RESAMPLING, type TDashboardQuery } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 
@@ -81,7 +81,7 @@ function judgedAtGrade(judged: Map<number, number>): number[] {
  * query with the labels they were computed from: after a label change only the queries whose
  * labels changed are evaluated again.
  */
-const perQueryCache = new WeakMap<object, Map<string, { labels: string; values: (number | null)[] }>>();
+const perQueryCache = new WeakMap<object, Map<string, { judged: Map<number, number>; labels: string; values: (number | null)[] }>>();
 
 function perQuery(data: TDashboardData, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): { queryIds: number[]; values: (number | null)[][][] } {
   const queryIds = [...qrels.keys()].sort((a, b) => a - b);
@@ -91,12 +91,14 @@ function perQuery(data: TDashboardData, qrels: TQrels, rankings: Map<number, TRu
   for (let qi = 0; qi < queryIds.length; qi++) {
     const queryId = queryIds[qi];
     const judged = qrels.get(queryId)!;
-    let labels = "";
-    for (const [chunkId, grade] of judged) labels += `${chunkId}:${grade},`;
     const key = `${ctx.gain}#${queryId}`;
     let hit = cache.get(key);
-    if (!hit || hit.labels !== labels) {
-      hit = { labels, values: evaluateQuery(data, queryId, judged, rankings, cols, ctx) };
+    // The same qrels Map (lib/dashboard/labels.ts referenceQrels keeps unchanged queries' Maps) or the same labels.
+    if (!hit || hit.judged !== judged) {
+      let labels = "";
+      for (const [chunkId, grade] of judged) labels += `${chunkId}:${grade},`;
+      if (!hit || hit.labels !== labels) hit = { judged, labels, values: evaluateQuery(data, queryId, judged, rankings, cols, ctx) };
+      else hit = { ...hit, judged };
       cache.set(key, hit);
     }
     for (let r = 0; r < data.runs.length; r++) for (let c = 0; c < cols.length; c++) values[r][c][qi] = hit.values[r * cols.length + c];
@@ -203,7 +205,6 @@ function table(data: TDashboardData, memoKey: string, source: "human" | "judge",
 export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRankings>, opts: TDashboardQuery): TSystemsPanel {
   const cols = systemColumns(opts.gain);
   const ctx: Ctx = { gain: opts.gain, ...startInputs(data) };
-  const keep = tagFilter(data, opts.tag);
   const baseline = opts.baseline ? runBySystem(data, opts.baseline).system : (data.runs[0]?.system ?? null);
   const noRuns = data.runs.length === 0 ? NO_RUNS_HINT : null;
   const sources: ("human" | "judge")[] = opts.source === "both" ? ["human", "judge"] : [opts.source];
@@ -211,10 +212,10 @@ export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRan
   const memoPrefix = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${opts.tag ?? ""}\u0000${opts.gain}\u0000${baseline}\u0000`;
   const tables = sources.map((source) => {
     if (source === "judge") {
-      const qrels = judge ? qrelsOf(data.judges.get(judge) ?? [], keep) : new Map();
+      const qrels = judge ? judgeLabelQrels(data, judge, opts.tag) : new Map();
       return table(data, `${memoPrefix}judge\u0000${judge}`, source, judge, qrels, rankings, cols, ctx, baseline, noRuns ?? (judge ? (qrels.size ? null : "no judge labels in this slice") : NO_JUDGE_HINT));
     }
-    const qrels = qrelsOf(data.reference, keep);
+    const qrels = referenceQrels(data, opts.tag);
     return table(data, `${memoPrefix}human`, source, null, qrels, rankings, cols, ctx, baseline, noRuns ?? (data.reference.length === 0 ? NO_HUMAN_HINT : qrels.size ? null : "no final human labels in this slice"));
   });
   let tau: TSystemsPanel["tau"] = null;

@@ -1,4 +1,4 @@
-import { bootstrapMeanIntervals, type Interval } from "../stats/bootstrap.ts";
+import { bootstrapMeanIntervals, type Interval, type MeanIntervalMemo } from "../stats/bootstrap.ts";
 import { kendallTau } from "../stats/kendall-tau.ts";
 import { judgedAt } from "../stats/measures/judged.ts";
 import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
@@ -126,8 +126,9 @@ function evaluateQuery(data: TDashboardData, queryId: number, judged: Map<number
  * change a test only adds the change on the queries whose values changed (lib/stats/paired.ts).
  */
 const pairedMemo: PairedMemo = new Map();
-/** Likewise each cell's values and bootstrap interval. */
-const intervalMemo = new Map<string, { values: (number | null)[]; interval: Interval | null }>();
+/** Likewise each cell's per-resample sums (about 20 kB a cell). */
+const intervalMemo: MeanIntervalMemo = new Map();
+const MAX_INTERVAL_MEMO = 1000;
 const MAX_PAIRED_MEMO = 2000;
 
 function table(data: TDashboardData, memoKey: string, source: "human" | "judge", judge: string | null, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx, baseline: string | null, empty: string | null): TSystemsTable & { means: (number | null)[][] } {
@@ -138,27 +139,19 @@ function table(data: TDashboardData, memoKey: string, source: "human" | "judge",
   // One set of resamples for every cell (lib/stats/bootstrap.ts bootstrapMeanIntervals): every run
   // and measure sees the same resampled query sets, as a paired design should. A cell's mean in a
   // resample is over the drawn queries where it is defined (start error: those with a reference start).
-  // The draws depend only on the number of queries, so a cell whose values did not change since
-  // the last computation of this view keeps its interval and only the others are computed.
+  // Kept per cell of this view: after a label change only the queries whose values changed are
+  // added to each resample's sum (same intervals, lib/stats/bootstrap.ts).
   const cells = values.flat();
-  const intervals = new Array<Interval | null>(cells.length);
-  const todo: number[] = [];
-  cells.forEach((vals, k) => {
-    const key = `${memoKey}\u0000${data.runs[Math.floor(k / cols.length)].id}\u0000${cols[k % cols.length].id}`;
-    const kept = intervalMemo.get(key);
-    if (kept && kept.values.length === vals.length && kept.values.every((v, i) => v === vals[i])) intervals[k] = kept.interval;
-    else todo.push(k);
-  });
-  const computed = bootstrapMeanIntervals(
-    todo.map((k) => cells[k]),
-    queryIds.length,
-    { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level },
-  );
-  todo.forEach((k, t) => {
-    intervals[k] = computed[t];
-    intervalMemo.set(`${memoKey}\u0000${data.runs[Math.floor(k / cols.length)].id}\u0000${cols[k % cols.length].id}`, { values: cells[k], interval: computed[t] });
-  });
-  while (intervalMemo.size > MAX_PAIRED_MEMO) intervalMemo.delete(intervalMemo.keys().next().value as string);
+  const cellKeys = cells.map((_, k) => `${memoKey}\u0000${data.runs[Math.floor(k / cols.length)].id}\u0000${cols[k % cols.length].id}`);
+  const intervals = bootstrapMeanIntervals(cells, queryIds.length, { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level, memo: intervalMemo, keys: cellKeys });
+  for (const k of cellKeys) {
+    const kept = intervalMemo.get(k);
+    if (kept) {
+      intervalMemo.delete(k);
+      intervalMemo.set(k, kept);
+    }
+  }
+  while (intervalMemo.size > MAX_INTERVAL_MEMO) intervalMemo.delete(intervalMemo.keys().next().value as string);
   // Paired randomization tests against the baseline, all at once (same flips as one by one).
   const pairs: { a: number[]; b: number[] }[] = [];
   const keys: string[] = [];

@@ -160,6 +160,28 @@ describe("batched intervals and tests (one set of draws for many columns)", () =
     expect(got[5]).not.toBeNull();
     expect(bootstrapMeanIntervals([[]], 0)).toEqual([null]);
   });
+
+  it("with a memo, columns whose values changed on a few units still get exactly the intervals of a new computation", () => {
+    const memo = new Map();
+    const n = 61;
+    let columns: (number | null)[][] = [0, 1, 2, 3].map((k) => column(n, k));
+    columns.push(column(n, 3).map((v, i) => (i % 4 === 0 ? null : v)), new Array<number | null>(n).fill(0.5));
+    const keys = columns.map((_, c) => `column ${c}`);
+    for (let round = 0; round < 25; round++) {
+      for (const level of [0.95, 0.9]) {
+        const opts = { resamples: 400, seed: 6, level };
+        expect(bootstrapMeanIntervals(columns, n, { ...opts, memo, keys }), `round ${round}`).toEqual(bootstrapMeanIntervals(columns, n, opts));
+      }
+      columns = columns.map((col, c) => {
+        const next = [...col];
+        const i = rng.int(n);
+        next[i] = c === 4 && round % 2 === 0 ? (next[i] === null ? 1 : null) : c === 5 ? next[i] : kinds[c % 4]();
+        if (round % 4 === c) next[rng.int(n)] = kinds[c % 4]();
+        return next;
+      });
+    }
+    expect(memo.size).toBe(6);
+  });
 });
 
 describe("queries needed for a CI half-width", () => {

@@ -5,8 +5,10 @@
  * Server side, every panel of the view the page opens with (lib/dashboard/panels.ts allPanels: judge vs human
  * for both judges, human vs human, breakdowns by 5 tags and 20 systems, calibration, progress,
  * systems table with CIs and paired tests for 20 runs), timed three ways:
- * - after a label change (the usual case): runs' rankings are already in memory (they are
- *   immutable), labels are re-read and every panel recomputed — target ≤ 300 ms;
+ * - after a label change (the usual case: an annotator's grade turns an agreed item into a
+ *   disagreement, so a final human label goes away): runs' rankings are already in memory (they
+ *   are immutable), the changed judgements are re-read and every panel is brought up to date
+ *   (only the queries and slices whose labels changed are computed again) — target ≤ 300 ms;
  * - cold process (nothing in memory: the 1,000,000 run entries are read too), reported;
  * - unchanged labels (served from the per-version cache), reported.
  * Browser side (when a production build exists in NEXT_DIST_DIR, default .next-dashboard): time

@@ -311,7 +311,7 @@ function judgeBlock(data: TDashboardData, judge: string, keep: Slice, resamples:
   if (lastJudgeAlignment.get(lastKey)?.version !== data.version) {
     lastJudgeAlignment.delete(lastKey);
     lastJudgeAlignment.set(lastKey, { version: data.version, all });
-    while (lastJudgeAlignment.size > 64) lastJudgeAlignment.delete(lastJudgeAlignment.keys().next().value as string);
+    while (lastJudgeAlignment.size > 16) lastJudgeAlignment.delete(lastJudgeAlignment.keys().next().value as string);
   }
   return cachedBlock(`judge\u0000${judge}\u0000${resamples}\u0000${data.reference.length === 0}\u0000${sliceKey(data, all, keep)}`, () => {
     const aligned = cut(data, all, keep);

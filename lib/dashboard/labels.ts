@@ -41,7 +41,7 @@ export function referenceQrels(data: TDashboardData, tag: string | undefined): T
   } else qrels = qrelsOf(data.reference, keep);
   lastReference.delete(key);
   lastReference.set(key, { version: data.version, qrels });
-  while (lastReference.size > 64) lastReference.delete(lastReference.keys().next().value as string);
+  while (lastReference.size > 16) lastReference.delete(lastReference.keys().next().value as string);
   return qrels;
 }
 

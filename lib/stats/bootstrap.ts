@@ -86,8 +86,11 @@ export type MeanIntervalMemo = Map<string, { resamples: number; seed: number; le
 
 const drawCache = new Map<string, Uint8Array | null>();
 
-/** How often each resample draws each unit (null when a count exceeds 255, then nothing is kept). */
-function drawCounts(units: number, resamples: number, seed: number): Uint8Array | null {
+/**
+ * How often each resample of bootstrapDistribution (same seed) draws each unit, resample-major,
+ * kept for reuse (null when a count exceeds 255: then callers keep nothing).
+ */
+export function drawCounts(units: number, resamples: number, seed: number): Uint8Array | null {
   const key = `${units} ${resamples} ${seed}`;
   if (drawCache.has(key)) return drawCache.get(key)!;
   const rng = seededRng(seed);
@@ -103,7 +106,7 @@ function drawCounts(units: number, resamples: number, seed: number): Uint8Array 
     }
   }
   drawCache.set(key, ok ? out : null);
-  while (drawCache.size > 8) drawCache.delete(drawCache.keys().next().value as string);
+  while (drawCache.size > 32) drawCache.delete(drawCache.keys().next().value as string);
   return ok ? out : null;
 }
 

@@ -4,7 +4,7 @@
  * the 4×4 confusion matrix, so the bootstrap that resamples whole queries adds up per-query
  * matrices weighted by how often each query was drawn.
  */
-import { DEFAULT_LEVEL, DEFAULT_SEED, percentileInterval } from "../bootstrap.ts";
+import { DEFAULT_LEVEL, DEFAULT_SEED, drawCounts, percentileInterval } from "../bootstrap.ts";
 import { seededRng } from "../random.ts";
 import { normalQuantile } from "../normal.ts";
 import type { Aligned } from "./align.ts";
@@ -50,11 +50,12 @@ export const alphaOrdinal = (m: Confusion) => alphaFromConfusion(m, GRADE_VALUES
 
 /**
  * What a report's bootstrap keeps between calls with the same memo key: the queries (qid order),
- * each query's confusion counts, how often each resample drew each query, and each resample's
- * confusion matrix. Counts are integers, so adding the change of the queries whose pairs changed
- * gives exactly the matrices a new computation would: the intervals are the same.
+ * each query's confusion counts and each resample's confusion matrix (how often each resample
+ * draws each query is shared, lib/stats/bootstrap.ts drawCounts). Counts are integers, so adding
+ * the change of the queries whose pairs changed gives exactly the matrices a new computation
+ * would: the intervals are the same.
  */
-export type AgreementMemo = Map<string, { resamples: number; seed: number; qids: string[]; perQuery: Float64Array; mult: Uint8Array; matrices: Float64Array }>;
+export type AgreementMemo = Map<string, { resamples: number; seed: number; qids: string[]; perQuery: Float64Array; matrices: Float64Array }>;
 
 export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; seed?: number; level?: number; memo?: AgreementMemo; memoKey?: string } = {}): AgreementReport {
   const level = opts.level ?? DEFAULT_LEVEL;
@@ -117,8 +118,10 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
   const perQuery = new Float64Array(units * cells);
   qids.forEach((qid, rank) => perQuery.set(counts[qidIndex.get(qid)!], rank * cells));
   const kept = memoKey === undefined ? undefined : memo?.get(memoKey);
+  // The draws of bootstrapDistribution (same seed): each resample draws `units` queries.
+  const drawn = memo && memoKey !== undefined ? drawCounts(units, resamples, seed) : null;
   let matrices: Float64Array;
-  if (kept && kept.resamples === resamples && kept.seed === seed && kept.qids.length === units && kept.qids.every((q, i) => q === qids[i])) {
+  if (drawn && kept && kept.resamples === resamples && kept.seed === seed && kept.qids.length === units && kept.qids.every((q, i) => q === qids[i])) {
     matrices = kept.matrices;
     for (let q = 0; q < units; q++) {
       const base = q * cells;
@@ -126,30 +129,27 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
       for (let c = 0; c < cells; c++) if (perQuery[base + c] !== kept.perQuery[base + c]) same = false;
       if (same) continue;
       for (let b = 0; b < resamples; b++) {
-        const w = kept.mult[b * units + q];
+        const w = drawn[b * units + q];
         if (w) for (let c = 0; c < cells; c++) matrices[b * cells + c] += w * (perQuery[base + c] - kept.perQuery[base + c]);
       }
     }
     kept.perQuery = perQuery;
   } else {
-    // The draws of bootstrapDistribution (same seed): each resample draws `units` queries.
+    matrices = new Float64Array(resamples * cells);
     const rng = seededRng(seed);
     const mult = new Uint32Array(units);
-    const all = new Uint8Array(resamples * units);
-    let small = true;
-    matrices = new Float64Array(resamples * cells);
     for (let b = 0; b < resamples; b++) {
-      mult.fill(0);
-      for (let i = 0; i < units; i++) mult[rng.int(units)]++;
+      if (drawn) mult.set(drawn.subarray(b * units, (b + 1) * units));
+      else {
+        mult.fill(0);
+        for (let i = 0; i < units; i++) mult[rng.int(units)]++;
+      }
       for (let q = 0; q < units; q++) {
         const w = mult[q];
-        if (!w) continue;
-        if (w > 255) small = false;
-        all[b * units + q] = w;
-        for (let c = 0; c < cells; c++) matrices[b * cells + c] += w * perQuery[q * cells + c];
+        if (w) for (let c = 0; c < cells; c++) matrices[b * cells + c] += w * perQuery[q * cells + c];
       }
     }
-    if (memo && memoKey !== undefined && small) memo.set(memoKey, { resamples, seed, qids, perQuery, mult: all, matrices });
+    if (memo && memoKey !== undefined && drawn) memo.set(memoKey, { resamples, seed, qids, perQuery, matrices });
   }
   const stats = {
     kappa_unweighted: (m: Confusion) => kappaValue(m, "unweighted"),

@@ -336,9 +336,15 @@ async function load(db: Db, projectId: number, version: string, parts: string[],
   } else {
     const ids = [...poolItems.keys()];
     items = { base, settings: settingsKey, index, adjudications, assignments, ids, position: prev?.position ?? new Map(ids.map((id, i) => [id, i])), states: [] };
+    // With the same pool, settings and imports, the items whose final label changed tell the queries.
+    const known = prev !== undefined && prev.index === index;
+    if (known) changedQueries = new Set();
     items.states = ids.map((id) => {
       const at = prev?.position.get(id);
-      return state(id, poolItems.get(id)!, at === undefined ? undefined : prev?.states[at]);
+      const before = at === undefined ? undefined : prev?.states[at];
+      const st = state(id, poolItems.get(id)!, before);
+      if (known && st.final !== before?.final) changedQueries!.add(poolItems.get(id)!.queryId);
+      return st;
     });
   }
   const referenceRows: TReference[] = [];

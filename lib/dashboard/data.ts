@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { finalLabel } from "../labels/reference.ts";
+import { finalLabel, importPrecedence } from "../labels/reference.ts";
 import type { TItemJudgement } from "../labels/load.ts";
 import type { TLabelInput, TRuleSettings } from "../labels/rule.ts";
 import { readDbConfig } from "../db/config.ts";
@@ -258,8 +258,11 @@ async function load(db: Db, projectId: number, version: string, parts: string[],
         }),
     same(VERSION_PARTS.referenceLabels) && previous?.imported
       ? previous.imported
-      : rows(db, `SELECT "queryId", "chunkId", "grade", "startSeconds", "source" FROM "ReferenceLabel" WHERE "projectId" = ? ORDER BY "createdAt" DESC, "source" ASC`, [projectId]).then((importRows) =>
-          importRows.map((r): TImported => ({ queryId: num(r[0]), chunkId: num(r[1]), grade: num(r[2]), startSeconds: numOrNull(r[3]), source: str(r[4]) })),
+      : rows(db, `SELECT "queryId", "chunkId", "grade", "startSeconds", "source", "createdAt" FROM "ReferenceLabel" WHERE "projectId" = ?`, [projectId]).then((importRows) =>
+          importRows
+            .map((r) => ({ label: { queryId: num(r[0]), chunkId: num(r[1]), grade: num(r[2]), startSeconds: numOrNull(r[3]), source: str(r[4]) } as TImported, source: str(r[4]), createdAt: r[5] instanceof Date ? r[5] : new Date(str(r[5])) }))
+            .sort(importPrecedence)
+            .map((r) => r.label),
         ),
     baseSame && same(VERSION_PARTS.assignments) && previous?.assignments
       ? previous.assignments

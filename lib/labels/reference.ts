@@ -53,7 +53,7 @@ export async function referenceLabels(db: Db, projectId: number): Promise<Refere
     const f = finalLabel(it, settings);
     if (f) rows.set(key, { queryId: it.queryId, chunkId: it.chunkId, qid: it.qid, docid: it.docid, poolItemId: it.id, ...f, annotators: it.judgements.length, source: null });
   }
-  imported.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  imported.sort(importPrecedence);
   for (const r of imported) {
     const key = `${r.queryId}:${r.chunkId}`;
     if (rows.has(key)) continue;
@@ -71,6 +71,15 @@ export async function referenceLabels(db: Db, projectId: number): Promise<Refere
     });
   }
   return [...rows.values()].sort(byQidDocid);
+}
+
+/**
+ * Which imported label of a pair wins: the latest import first, ties by source name in plain
+ * string order (not the database's collation, so SQLite and PostgreSQL agree). The dashboard
+ * (lib/dashboard/data.ts) orders imports with this too.
+ */
+export function importPrecedence(a: { createdAt: Date; source: string }, b: { createdAt: Date; source: string }): number {
+  return b.createdAt.getTime() - a.createdAt.getTime() || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
 }
 
 export function byQidDocid(a: { qid: string; docid: string }, b: { qid: string; docid: string }): number {

@@ -129,7 +129,7 @@ describe("dashboard panels", () => {
 describe("final human labels", () => {
   it("are the same set as lib/labels referenceLabels: agreed, adjudicated, imported (latest import wins)", async () => {
     const p = await makeProject(db, { name: "reference-check" });
-    const chunks = await makeChunks(db, p.id, ["x1", "x2", "x3", "x4"]);
+    const chunks = await makeChunks(db, p.id, ["x1", "x2", "x3", "x4", "x5"]);
     const queries = await makeQueries(db, p.id, ["r1"]);
     const q = queries.get("r1")!.id;
     const c = (x: string) => chunks.get(x)!.id;
@@ -153,6 +153,10 @@ describe("final human labels", () => {
     await db.referenceLabel.create({ data: { projectId: p.id, source: "old", queryId: q, chunkId: c("x3"), grade: 0, createdAt: new Date("2024-01-01") } });
     await db.referenceLabel.create({ data: { projectId: p.id, source: "old", queryId: q, chunkId: c("x4"), grade: 1, createdAt: new Date("2024-01-01") } });
     await db.referenceLabel.create({ data: { projectId: p.id, source: "new", queryId: q, chunkId: c("x4"), grade: 3, createdAt: new Date("2025-01-01") } });
+    // x5: two imports at the same time: the source name first in plain string order wins ("Gold" <
+    // "gold"), whatever the database's collation.
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "gold", queryId: q, chunkId: c("x5"), grade: 1, createdAt: new Date("2025-02-01") } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "Gold", queryId: q, chunkId: c("x5"), grade: 2, createdAt: new Date("2025-02-01") } });
 
     const { referenceLabels } = await import("../../lib/labels/reference.ts");
     const { dashboardData } = await import("../../lib/dashboard/data.ts");
@@ -160,7 +164,7 @@ describe("final human labels", () => {
     const { data } = await dashboardData(db, p.id);
     const key = (r: { chunkId: number }) => r.chunkId;
     expect([...data.reference].sort((a, b) => key(a) - key(b))).toEqual(theirs.sort((a, b) => key(a) - key(b)));
-    expect(theirs.map((r) => [r.grade, r.status])).toEqual([[2, "agreed"], [3, "adjudicated"], [0, "imported"], [3, "imported"]]);
+    expect(theirs.map((r) => [r.grade, r.status, r.source])).toEqual([[2, "agreed", null], [3, "adjudicated", null], [0, "imported", "old"], [3, "imported", "new"], [2, "imported", "Gold"]]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { readDbConfig } from "../db/config.ts";
+import { toPg } from "../db/sql.ts";
 
 /**
  * Read-only SQL for the dashboard's bulk reads (100,000s of narrow rows), where building a Prisma
@@ -24,9 +25,7 @@ async function sqlite(file: string): Promise<Sqlite> {
 export async function rows(db: Db, sql: string, params: unknown[] = []): Promise<unknown[][]> {
   const config = readDbConfig();
   if (config.provider === "sqlite") return (await sqlite(config.file)).prepare(sql).raw(true).all(...params);
-  let n = 0;
-  const pg = sql.replace(/\?/g, () => `$${++n}`);
-  const out = await db.$queryRawUnsafe<Record<string, unknown>[]>(pg, ...params);
+  const out = await db.$queryRawUnsafe<Record<string, unknown>[]>(toPg(sql), ...params);
   return out.map((r) => Object.values(r));
 }
 

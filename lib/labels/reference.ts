@@ -76,7 +76,7 @@ export async function referenceLabels(db: Db, projectId: number): Promise<Refere
 /**
  * Which imported label of a pair wins: the latest import first, ties by source name in plain
  * string order (not the database's collation, so SQLite and PostgreSQL agree). The dashboard
- * (lib/dashboard/data.ts) orders imports with this too.
+ * (lib/dashboard/load/imports.ts) orders imports with this too.
  */
 export function importPrecedence(a: { createdAt: Date; source: string }, b: { createdAt: Date; source: string }): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);

@@ -3,7 +3,7 @@
  * name in alphabetical order as the reference) and overall (each item's first grade as the
  * reference, second as the other), and Krippendorff's alpha over every annotator.
  */
-import { krippendorffAlpha } from "../../stats/agreement/krippendorff.ts";
+import { alphaFromUnits } from "../../stats/agreement/krippendorff.ts";
 import type { TDashboardData } from "../model.ts";
 import { alignItems, alignmentOf, intern } from "./align.ts";
 import { cachedBlock, report } from "./reports.ts";
@@ -61,7 +61,8 @@ export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number
     if (both.length === 0) return { name: label, report: null, empty: NO_DOUBLE };
     return { name: label, report: report(cut(data, intern(data, `pair\u0000${label}`, alignItems(data, both)), all), resamples, data, `human\u0000${keep.name}\u0000${label}`), empty: null };
   };
-  const alpha = items.length ? krippendorffAlpha(raterMatrix(items), "ordinal") : null;
+  // Krippendorff's alpha over every annotator: each item is a unit of the grades it received.
+  const alpha = items.length ? alphaFromUnits(items.map((it) => it.labels.map((l) => l.grade)), "ordinal") : null;
   return {
     overall: block("all annotators", overall),
     pairs: [...pairs.values()].sort((p, r) => name(p.a).localeCompare(name(r.a)) || name(p.b).localeCompare(name(r.b))).map((p) => block(`${name(p.a)} – ${name(p.b)}`, p.items)),
@@ -69,17 +70,6 @@ export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number
     items: items.length,
     empty: items.length === 0 ? NO_DOUBLE : null,
   };
-}
-
-/** Units × raters for Krippendorff's alpha over every annotator (missing where one did not grade). */
-function raterMatrix(items: { labels: { userId: string; grade: number }[] }[]): (number | null)[][] {
-  const raters = [...new Set(items.flatMap((it) => it.labels.map((l) => l.userId)))];
-  const index = new Map(raters.map((r, i) => [r, i]));
-  return items.map((it) => {
-    const row = new Array<number | null>(raters.length).fill(null);
-    for (const l of it.labels) row[index.get(l.userId) as number] = l.grade;
-    return row;
-  });
 }
 
 /** Human vs human over all annotators (first grade vs second), aligned once and cut to the slice. */

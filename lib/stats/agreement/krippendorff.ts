@@ -16,12 +16,25 @@ export type AlphaMetric = "nominal" | "ordinal" | "interval";
 
 /** units[u][r]: rater r's value for unit u, null when missing. */
 export function krippendorffAlpha(units: readonly (readonly (number | null)[])[], metric: AlphaMetric): number | null {
-  const values = [...new Set(units.flatMap((u) => u.filter((v): v is number => v !== null)))].sort((a, b) => a - b);
+  return alphaFromUnits(
+    units.map((u) => u.filter((v): v is number => v !== null)),
+    metric,
+  );
+}
+
+/**
+ * α from each unit's values (one per rater who rated it, missing values left out): the same
+ * coincidences as krippendorffAlpha without building a units × raters matrix (the dashboard's
+ * human panel: 20,000 items, each graded by two of several annotators).
+ */
+export function alphaFromUnits(units: readonly (readonly number[])[], metric: AlphaMetric): number | null {
+  const used = new Set<number>();
+  for (const u of units) for (const v of u) used.add(v);
+  const values = [...used].sort((a, b) => a - b);
   const index = new Map(values.map((v, i) => [v, i]));
   const V = values.length;
   const o = new Float64Array(V * V);
-  for (const u of units) {
-    const present = u.filter((v): v is number => v !== null);
+  for (const present of units) {
     const mu = present.length;
     if (mu < 2) continue;
     for (let a = 0; a < mu; a++)

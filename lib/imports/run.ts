@@ -4,10 +4,11 @@ import { join } from "node:path";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { forEachRunLine } from "../formats/trec.ts";
+import { encodeRanking } from "../runs/packed.ts";
 import { bulkTransaction, forEachExternalId, insertImportRecord, loadIdIndex, loadIdMap, sqliteNow } from "./bulk.ts";
 import { ErrorList, inputName, sha256File, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
-/** Growable columns of run entries: 20 bytes a line instead of an object per line. */
+/** Growable columns of run entries: 24 bytes a line instead of an object per line. */
 class EntryColumns {
   length = 0;
   query = new Int32Array(1 << 16);
@@ -84,13 +85,30 @@ function duplicatesBySorting(e: EntryColumns): { index: number; first: number }[
 }
 
 /**
+ * The run's rankings in the evaluated order, packed (lib/runs/packed.ts), for the RunRanking row
+ * written with the entries. The evaluated order breaks score ties by docid, so the names of the
+ * run's chunks are read again (the id index maps names to ids only): one string per chunk the run
+ * uses, in an array indexed by chunk id, dropped once the ranking is packed.
+ */
+async function packRanking(db: Db, projectId: number, entries: EntryColumns, maxChunkId: number): Promise<Uint8Array> {
+  const used = new Uint8Array(maxChunkId + 1);
+  for (let i = 0; i < entries.length; i++) used[entries.chunk[i]] = 1;
+  const names = new Array<string>(maxChunkId + 1);
+  await forEachExternalId(db, "Chunk", projectId, (e, id) => {
+    if (used[id]) names[id] = e;
+  });
+  return encodeRanking(entries, (id) => names[id]);
+}
+
+/**
  * A TREC run (`qid Q0 docid rank score tag`) of one system. The file is streamed: each line is
  * checked (columns, numbers, known query and chunk, a chunk once per query) into compact
  * columns; only a file without errors is written, in one transaction.
  *
  * The run's content hash is the file's sha256: importing the same file for the same system
  * again changes nothing; a different file for an existing system is refused unless `replace`,
- * which swaps the entries but keeps the run (and its pool provenance).
+ * which swaps the entries but keeps the run (and its pool provenance). The run's packed rankings
+ * (RunRanking, read by the dashboard) are written in the same transaction.
  */
 export async function importRun(
   db: Db,
@@ -171,11 +189,13 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
   errors.throwIfAny();
 
   const total = entries.length;
+  const ranking = await packRanking(db, projectId, entries, chunks.maxId);
   await bulkTransaction(db, async (tx) => {
     let runId: number;
     if (existing) {
       runId = existing.id;
       await tx.run(`DELETE FROM "RunEntry" WHERE "runId" = ?`, [runId]);
+      await tx.run(`DELETE FROM "RunRanking" WHERE "runId" = ?`, [runId]);
       await tx.run(`UPDATE "Run" SET "contentHash" = ?, "description" = ? WHERE "id" = ?`, [sha256, opts.description ?? existing.description, runId]);
     } else {
       const created =
@@ -205,6 +225,7 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
       },
       (done) => opts.onProgress?.(done, total),
     );
+    await tx.run(`INSERT INTO "RunRanking" ("runId", "contentHash", "data") VALUES (?, ?, ?)`, [runId, sha256, ranking]);
     await insertImportRecord(tx, { projectId, kind: "run", fileName: name, sha256, rows: total });
   });
   return { kind: "run", file: name, sha256, rows: total, created: existing ? 0 : total, updated: existing ? total : 0, unchanged: 0 };

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { forEachRunLine } from "../formats/trec.ts";
-import { encodeRanking } from "../runs/packed.ts";
+import { encodeRanking, forEachTiedChunk } from "../runs/packed.ts";
 import { bulkTransaction, forEachExternalId, insertImportRecord, loadIdIndex, loadIdMap, sqliteNow } from "./bulk.ts";
 import { ErrorList, inputName, sha256File, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
@@ -86,19 +86,32 @@ function duplicatesBySorting(e: EntryColumns): { index: number; first: number }[
 
 /**
  * The run's rankings in the evaluated order, packed (lib/runs/packed.ts), for the RunRanking row
- * written with the entries. The evaluated order breaks score ties by docid, so the names of the
- * run's chunks are read again (the id index maps names to ids only): one string per chunk the run
- * uses, in an array indexed by chunk id, dropped once the ranking is packed.
+ * written with the entries. The evaluated order breaks score ties by docid, and the id index maps
+ * names to ids only, so the names of the chunks that tie on score within a query are read again:
+ * usually few, read by id; when there are very many, by one pass over all the project's names.
  */
 async function packRanking(db: Db, projectId: number, entries: EntryColumns, maxChunkId: number): Promise<Uint8Array> {
-  const used = new Uint8Array(maxChunkId + 1);
-  for (let i = 0; i < entries.length; i++) used[entries.chunk[i]] = 1;
-  const names = new Array<string>(maxChunkId + 1);
-  await forEachExternalId(db, "Chunk", projectId, (e, id) => {
-    if (used[id]) names[id] = e;
+  const tied = new Uint8Array(maxChunkId + 1);
+  let count = 0;
+  forEachTiedChunk(entries, (id) => {
+    if (!tied[id]) count++;
+    tied[id] = 1;
   });
-  return encodeRanking(entries, (id) => names[id]);
+  if (count > TIED_BY_ID) {
+    const names = new Array<string>(maxChunkId + 1);
+    await forEachExternalId(db, "Chunk", projectId, (e, id) => {
+      if (tied[id]) names[id] = e;
+    });
+    return encodeRanking(entries, (id) => names[id] ?? "");
+  }
+  const names = new Map<number, string>();
+  const ids: number[] = [];
+  for (let id = 0; id <= maxChunkId && ids.length < count; id++) if (tied[id]) ids.push(id);
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const c of await db.chunk.findMany({ where: { id: { in: ids.slice(i, i + 1000) } }, select: { id: true, externalId: true } })) names.set(c.id, c.externalId);
+  return encodeRanking(entries, (id) => names.get(id) ?? "");
 }
+const TIED_BY_ID = 50_000;
 
 /**
  * A TREC run (`qid Q0 docid rank score tag`) of one system. The file is streamed: each line is

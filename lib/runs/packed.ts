@@ -26,54 +26,95 @@ export type TRunEntryColumns = {
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/**
- * Sorts each query's entries in the evaluated order and packs them. `docid(chunkId)` names a
- * chunk (its external id, as the dashboard's chunk map has it). Memory: the output plus two
- * index arrays of the entries' length, and one small object per entry of the query being sorted.
- */
-export function encodeRanking(entries: TRunEntryColumns, docid: (chunkId: number) => string): Uint8Array {
+/** Entry indices grouped by query (queries by id ascending; file order within a query). */
+function groupByQuery(entries: TRunEntryColumns): { queryIds: number[]; from: Int32Array; order: Uint32Array } {
   const n = entries.length;
-  const { query, chunk, score } = entries;
-  // Group the entries by query (counting sort on the query ids, stable within a query).
+  const { query } = entries;
+  // Counting sort on the query ids: stable within a query.
   const counts = new Map<number, number>();
   for (let i = 0; i < n; i++) counts.set(query[i], (counts.get(query[i]) ?? 0) + 1);
   const queryIds = [...counts.keys()].sort((a, b) => a - b);
-  const start = new Map<number, number>();
-  let offset = 0;
-  for (const q of queryIds) {
-    start.set(q, offset);
-    offset += counts.get(q)!;
-  }
-  const next = new Map(start);
-  const byQuery = new Uint32Array(n);
+  const from = new Int32Array(queryIds.length + 1);
+  const next = new Map<number, number>();
+  queryIds.forEach((q, k) => {
+    next.set(q, from[k]);
+    from[k + 1] = from[k] + counts.get(q)!;
+  });
+  const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
     const at = next.get(query[i])!;
-    byQuery[at] = i;
+    order[at] = i;
     next.set(query[i], at + 1);
   }
+  return { queryIds, from, order };
+}
 
+/**
+ * Calls `onChunk` with the chunk of every entry whose score equals (`===`, as compareEvaluated
+ * compares) another entry's score in the same query: the only chunks whose docids the evaluated
+ * order compares. A caller that has to look docids up (the run importer) needs only these;
+ * encodeRanking may call `docid` for the others too, but any string will do for them.
+ */
+export function forEachTiedChunk(entries: TRunEntryColumns, onChunk: (chunkId: number) => void): void {
+  const { queryIds, from, order } = groupByQuery(entries);
+  const { chunk, score } = entries;
+  for (let k = 0; k < queryIds.length; k++) {
+    const scores = new Float64Array(from[k + 1] - from[k]);
+    for (let j = 0; j < scores.length; j++) scores[j] = score[order[from[k] + j]];
+    scores.sort(); // numeric; NaN last (NaN equals nothing, so never ties)
+    const tied = new Set<number>(); // SameValueZero: 0 and -0 are one value, as they are for ===
+    for (let j = 1; j < scores.length; j++) if (scores[j - 1] === scores[j]) tied.add(scores[j]);
+    if (!tied.size) continue;
+    for (let j = from[k]; j < from[k + 1]; j++) if (tied.has(score[order[j]])) onChunk(chunk[order[j]]);
+  }
+}
+
+/**
+ * Sorts each query's entries in the evaluated order and packs them. `docid(chunkId)` names a
+ * chunk (its external id, as the dashboard's chunk map has it); it is called only to break a score
+ * tie (see forEachTiedChunk). Nothing is allocated per entry: the entries' indices are sorted with
+ * compareEvaluated applied to two reused views. Memory: the output and one index array.
+ */
+export function encodeRanking(entries: TRunEntryColumns, docid: (chunkId: number) => string): Uint8Array {
+  const n = entries.length;
+  const { chunk } = entries;
+  const { queryIds, from, order } = groupByQuery(entries);
+  const a = new EntryView(entries, docid);
+  const b = new EntryView(entries, docid);
+  const compare = (i: number, j: number) => compareEvaluated(a.at(i), b.at(j));
   const out = new Int32Array(HEADER + 2 * queryIds.length + n);
   out[0] = MAGIC;
   out[1] = VERSION;
   out[2] = queryIds.length;
   out[3] = n;
   let w = HEADER;
-  for (const q of queryIds) {
-    const from = start.get(q)!;
-    const count = counts.get(q)!;
-    const rows = new Array<{ docid: string; score: number; chunkId: number }>(count);
-    for (let k = 0; k < count; k++) {
-      const i = byQuery[from + k];
-      rows[k] = { docid: docid(chunk[i]), score: score[i], chunkId: chunk[i] };
-    }
-    rows.sort(compareEvaluated);
-    out[w++] = q;
-    out[w++] = count;
-    for (let k = 0; k < count; k++) out[w++] = rows[k].chunkId;
+  for (let k = 0; k < queryIds.length; k++) {
+    const group = order.subarray(from[k], from[k + 1]).sort(compare);
+    out[w++] = queryIds[k];
+    out[w++] = group.length;
+    for (let j = 0; j < group.length; j++) out[w++] = chunk[group[j]];
   }
   const bytes = new Uint8Array(out.buffer);
   if (!littleEndian) swapBytes(bytes);
   return bytes;
+}
+
+/** One entry as compareEvaluated sees it; the docid is looked up only when it is read. */
+class EntryView {
+  score = 0;
+  private i = 0;
+  constructor(
+    private readonly entries: TRunEntryColumns,
+    private readonly name: (chunkId: number) => string,
+  ) {}
+  at(i: number): this {
+    this.i = i;
+    this.score = this.entries.score[i];
+    return this;
+  }
+  get docid(): string {
+    return this.name(this.entries.chunk[this.i]);
+  }
 }
 
 /**

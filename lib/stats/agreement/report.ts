@@ -91,6 +91,30 @@ export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; se
 }
 
 /**
+ * Adds query q's confusion counts (or their change), weighted by how often each resample drew q,
+ * to every resample's matrix; only the query's non-zero cells are visited (a slice's query often
+ * has a few pairs in two or three cells). Counts and weights are integers, so the sums are exact
+ * in any order.
+ */
+function addQuery(matrices: Float64Array, drawn: Uint8Array, units: number, resamples: number, q: number, counts: ArrayLike<number>): void {
+  const cells = K * K;
+  const at: number[] = [];
+  const by: number[] = [];
+  for (let c = 0; c < cells; c++)
+    if (counts[c] !== 0) {
+      at.push(c);
+      by.push(counts[c]);
+    }
+  if (at.length === 0) return;
+  for (let b = 0; b < resamples; b++) {
+    const w = drawn[b * units + q];
+    if (w === 0) continue;
+    const base = b * cells;
+    for (let j = 0; j < at.length; j++) matrices[base + at[j]] += w * by[j];
+  }
+}
+
+/**
  * Percentile intervals from resampling whole queries with replacement (queries numbered in qid
  * order, so a shuffled input gives the same intervals). A resample's confusion matrix is the sum
  * of the drawn queries' matrices weighted by how often each was drawn, so it costs O(queries), not
@@ -118,35 +142,32 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
   const perQuery = new Float64Array(units * cells);
   qids.forEach((qid, rank) => perQuery.set(counts[qidIndex.get(qid)!], rank * cells));
   const kept = memoKey === undefined ? undefined : memo?.get(memoKey);
-  // The draws of bootstrapDistribution (same seed): each resample draws `units` queries.
-  const drawn = memo && memoKey !== undefined ? drawCounts(units, resamples, seed) : null;
+  // How often each resample draws each query: the draws of bootstrapDistribution (same seed),
+  // shared by every report over the same number of queries.
+  const drawn = drawCounts(units, resamples, seed);
   let matrices: Float64Array;
   if (drawn && kept && kept.resamples === resamples && kept.seed === seed && kept.qids.length === units && kept.qids.every((q, i) => q === qids[i])) {
     matrices = kept.matrices;
+    const delta = new Float64Array(cells);
     for (let q = 0; q < units; q++) {
-      const base = q * cells;
-      let same = true;
-      for (let c = 0; c < cells; c++) if (perQuery[base + c] !== kept.perQuery[base + c]) same = false;
-      if (same) continue;
-      for (let b = 0; b < resamples; b++) {
-        const w = drawn[b * units + q];
-        if (w) for (let c = 0; c < cells; c++) matrices[b * cells + c] += w * (perQuery[base + c] - kept.perQuery[base + c]);
-      }
+      for (let c = 0; c < cells; c++) delta[c] = perQuery[q * cells + c] - kept.perQuery[q * cells + c];
+      addQuery(matrices, drawn, units, resamples, q, delta);
     }
     kept.perQuery = perQuery;
   } else {
     matrices = new Float64Array(resamples * cells);
-    const rng = seededRng(seed);
-    const mult = new Uint32Array(units);
-    for (let b = 0; b < resamples; b++) {
-      if (drawn) mult.set(drawn.subarray(b * units, (b + 1) * units));
-      else {
+    if (drawn) for (let q = 0; q < units; q++) addQuery(matrices, drawn, units, resamples, q, perQuery.subarray(q * cells, (q + 1) * cells));
+    else {
+      // A query drawn more than 255 times in one resample (drawCounts keeps bytes): draw again.
+      const rng = seededRng(seed);
+      const mult = new Uint32Array(units);
+      for (let b = 0; b < resamples; b++) {
         mult.fill(0);
         for (let i = 0; i < units; i++) mult[rng.int(units)]++;
-      }
-      for (let q = 0; q < units; q++) {
-        const w = mult[q];
-        if (w) for (let c = 0; c < cells; c++) matrices[b * cells + c] += w * perQuery[q * cells + c];
+        for (let q = 0; q < units; q++) {
+          const w = mult[q];
+          if (w) for (let c = 0; c < cells; c++) matrices[b * cells + c] += w * perQuery[q * cells + c];
+        }
       }
     }
     if (memo && memoKey !== undefined && drawn) memo.set(memoKey, { resamples, seed, qids, perQuery, matrices });

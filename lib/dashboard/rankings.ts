@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { run as runSql, sqlTransaction, type TSqlParam } from "../db/sql.ts";
+import { run as runSql, sqlTransaction } from "../db/sql.ts";
 import { decodeRanking, encodeRanking } from "../runs/packed.ts";
 import type { TDashboardData } from "./data.ts";
 import { num, rows } from "./sql.ts";
@@ -68,14 +68,11 @@ async function packFromEntries(db: Db, runId: number, data: TDashboardData): Pro
  * the second one's row conflicts and replaces an identical one, or none if the hashes agree.
  */
 async function storePacked(db: Db, run: TRun, bytes: Uint8Array): Promise<void> {
-  // Both drivers bind bytes (better-sqlite3: a BLOB; Prisma raw on PostgreSQL: bytea), which
-  // lib/db/sql.ts's parameter type does not list.
-  const blob = bytes as unknown as TSqlParam;
   await sqlTransaction(db, function* () {
     yield* runSql(
       `INSERT INTO "RunRanking" ("runId", "contentHash", "data") SELECT "id", "contentHash", ? FROM "Run" WHERE "id" = ? AND "contentHash" = ?
        ON CONFLICT ("runId") DO UPDATE SET "contentHash" = excluded."contentHash", "data" = excluded."data" WHERE "RunRanking"."contentHash" <> excluded."contentHash"`,
-      [blob, run.id, run.contentHash],
+      [bytes, run.id, run.contentHash],
     );
   });
 }

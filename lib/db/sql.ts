@@ -18,7 +18,8 @@ import { readDbConfig } from "./config.ts";
  * SQL uses `?` placeholders and double-quoted identifiers (valid on both). Date parameters are
  * stored the way Prisma stores them (ISO 8601 text with `+00:00` on SQLite).
  */
-export type TSqlParam = string | number | boolean | null | Date;
+/** Bytes bind as a BLOB (better-sqlite3) or bytea (Prisma raw on PostgreSQL). */
+export type TSqlParam = string | number | boolean | null | Date | Uint8Array;
 export type TSqlOp = { kind: "all" | "run"; sql: string; params: readonly TSqlParam[] } | { kind: "provider" };
 export type TSqlBody<T> = Generator<TSqlOp, T, unknown>;
 

@@ -9,7 +9,8 @@
  *   disagreement, so a final human label goes away): runs' rankings are already in memory (they
  *   are immutable), the changed judgements are re-read and every panel is brought up to date
  *   (only the queries and slices whose labels changed are computed again) — target ≤ 300 ms;
- * - cold process (nothing in memory: the 1,000,000 run entries are read too), reported;
+ * - cold process (nothing in memory: every table is read, each run's packed rankings too, and every
+ *   panel computed from scratch), reported;
  * - unchanged labels (served from the per-version cache), reported.
  * Browser side (when a production build exists in NEXT_DIST_DIR, default .next-dashboard): time
  * from navigation to the dashboard until every panel shows its data, in headless Chromium.
@@ -23,6 +24,8 @@ const root = join(import.meta.dirname, "..", "..");
 const COMMAND = "npm run bench -- dashboard";
 
 const ms = (t: number) => `${t.toFixed(0)} ms`;
+/** Label changes timed (the first one after the cold start runs code the JIT has not optimised yet). */
+const CHANGES = 5;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -56,7 +59,7 @@ export async function bench(): Promise<BenchRow[]> {
 
     const cold = await time(() => allPanels(db, projectId, view));
     const afterChange: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < CHANGES; i++) {
       // A label change that changes a final human label: on an item whose two annotators agree
       // (not adjudicated), one of them changes their grade, so the item leaves the reference set
       // (a different item, in another query, each time).
@@ -69,8 +72,8 @@ export async function bench(): Promise<BenchRow[]> {
     const m = median(afterChange);
     const both = await time(() => allPanels(db, projectId, { ...view, source: "both" }));
     const load = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
-    rows.push({ name: `dashboard data after a label change (${scale})`, target: "≤ 300 ms", measured: `${ms(m)} (median of 3: ${afterChange.map(ms).join(", ")}; with both label sources: +${ms(both)}; ${load})`, pass: m <= 300, command: COMMAND });
-    rows.push({ name: "dashboard data, cold process (1,000,000 run entries read and sorted too)", target: "≤ 300 ms", measured: ms(cold), pass: cold <= 300, command: COMMAND });
+    rows.push({ name: `dashboard data after a label change (${scale})`, target: "≤ 300 ms", measured: `${ms(m)} (median of ${CHANGES}, in order: ${afterChange.map(ms).join(", ")}; with both label sources: +${ms(both)}; ${load})`, pass: m <= 300, command: COMMAND });
+    rows.push({ name: "dashboard data, cold process (nothing in memory: every table read, every panel computed)", target: "≤ 300 ms", measured: ms(cold), pass: cold <= 300, command: COMMAND });
     rows.push({ name: "dashboard data, labels unchanged (per-version cache)", target: "≤ 300 ms", measured: ms(unchanged), pass: unchanged <= 300, command: COMMAND });
 
     rows.push(await browserRow(projectId));

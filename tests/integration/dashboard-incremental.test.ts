@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { importJudgeLabels, importReferenceLabels, importRun } from "../../lib/imports/index.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
 
 /**
@@ -53,6 +54,16 @@ const views = [
   { source: "human" as const, gain: "linear" as const, tag: "t1", baseline: "sysB" },
 ];
 
+/** A qrels file over q1–q3 × a–e, graded by `grade`. */
+function qrels(name: string, grade: (q: string, c: string, i: number) => number) {
+  const lines = ["q1", "q2", "q3"].flatMap((q) => ["a", "b", "c", "d", "e"].map((c) => [q, c] as const)).map(([q, c], i) => `${q} 0 ${c} ${grade(q, c, i)}`);
+  return { name, bytes: Buffer.from(`${lines.join("\n")}\n`) };
+}
+
+function runLines(tag: string, order: string[]) {
+  return ["q1", "q2", "q3"].flatMap((q) => order.map((c, i) => `${q} Q0 ${c} ${i + 1} ${10 - i} ${tag}`)).join("\n") + "\n";
+}
+
 async function panels() {
   const { allPanels } = await import("../../lib/dashboard/panels.ts");
   return Promise.all(views.map((v) => allPanels(db, projectId, v)));
@@ -83,11 +94,16 @@ describe("dashboard after label changes", () => {
         await db.judgement.updateMany({ where: { poolItemId: items[8] }, data: { grade: 2 } });
         await db.judgement.create({ data: { poolItemId: items[9], userId: users[2].id, grade: 3, idempotencyKey: "inc-new-2" } });
       }],
-      // Imports only add rows (a second judge here).
       ["judge labels imported", async () => {
         const labels = await db.judgeLabel.findMany({ where: { projectId, judge: "j1" }, select: { queryId: true, chunkId: true, grade: true } });
         await makeJudgeLabels(db, projectId, "j0", labels.map((l) => ({ ...l, grade: 3 - l.grade })));
       }],
+      // Through the importers: a file with new grades for labels already there updates the rows in
+      // place (same count, same largest id), and a replaced run keeps its id.
+      ["judge labels re-imported with new grades", () => importJudgeLabels(db, projectId, qrels("j1.qrels", (q, c, i) => (i * 3) % 4), { judge: "j1" })],
+      ["reference labels imported", () => importReferenceLabels(db, projectId, qrels("gold.qrels", (q, c, i) => i % 4), { source: "gold" })],
+      ["reference labels re-imported with new grades", () => importReferenceLabels(db, projectId, qrels("gold.qrels", (q, c, i) => (i + 2) % 4), { source: "gold" })],
+      ["run replaced", () => importRun(db, projectId, { name: "sysA.run", bytes: Buffer.from(runLines("sysA", ["d", "e", "a", "c", "b"])) }, { system: "sysA", replace: true })],
     ];
     for (const [name, change] of steps) {
       await change();

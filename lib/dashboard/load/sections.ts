@@ -21,7 +21,7 @@ import { VERSION_PARTS } from "./version.ts";
  */
 export type TSections = { version: string; parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: TAssignments; adjudications?: Map<string, TAdjudication>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
 
-const BASE_PARTS = [VERSION_PARTS.judgeLabels, VERSION_PARTS.referenceLabels, VERSION_PARTS.runs, VERSION_PARTS.poolItems, VERSION_PARTS.tags];
+const BASE_PARTS = [VERSION_PARTS.judgeLabels, VERSION_PARTS.referenceLabels, VERSION_PARTS.runs, VERSION_PARTS.poolItems, VERSION_PARTS.tags, VERSION_PARTS.imports, VERSION_PARTS.provenance];
 
 const PROJECT_COLUMNS = `"id", "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds"`;
 
@@ -81,8 +81,8 @@ export async function readSections(db: Db, projectId: number, parts: string[], p
   const [projectRows, base, judges, imported, assignments, adjudications, judgementState] = await Promise.all([
     rows(db, `SELECT ${PROJECT_COLUMNS} FROM "Project" WHERE "id" = ?`, [projectId]),
     baseSame && previous?.base ? previous.base : loadBase(db, projectId),
-    same(VERSION_PARTS.judgeLabels) && previous?.judges ? previous.judges : loadJudges(db, projectId),
-    same(VERSION_PARTS.referenceLabels) && previous?.imported ? previous.imported : loadImported(db, projectId),
+    same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports) && previous?.judges ? previous.judges : loadJudges(db, projectId),
+    same(VERSION_PARTS.referenceLabels, VERSION_PARTS.imports) && previous?.imported ? previous.imported : loadImported(db, projectId),
     baseSame && same(VERSION_PARTS.assignments) && previous?.assignments ? previous.assignments : loadAssignments(db, projectId),
     baseSame && same(VERSION_PARTS.adjudications) && previous?.adjudications ? previous.adjudications : loadAdjudications(db, projectId),
     same(VERSION_PARTS.judgements) && previous?.judgements ? previous.judgements : loadJudgements(db, previous?.judgements),

@@ -18,6 +18,14 @@ export const VERSION_PARTS = {
   judgements: 7,
   adjudications: 8,
   tags: 9,
+  /**
+   * Every import writes an ImportRecord, also one that changes rows in place (a judge or reference
+   * label file with new grades, a run replaced, queries with new reference starts), which the
+   * counts and largest ids of the tables above do not show.
+   */
+  imports: 10,
+  /** Pool provenance (which runs contributed which items) can grow without a new pool item. */
+  provenance: 11,
 } as const;
 
 export async function versionParts(db: Db, projectId: number): Promise<string[]> {
@@ -36,6 +44,8 @@ export async function versionParts(db: Db, projectId: number): Promise<string[]>
     whole("Judgement", `max("updatedAt") AS "updated", max("id") AS "last"`),
     whole("Adjudication"),
     `SELECT count(*) FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`,
+    own("ImportRecord"),
+    `SELECT count(*) FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`,
   ];
   const parts = await Promise.all(sql.map((q) => rows(db, q, [projectId])));
   if (parts[0].length === 0) throw new AppError("not_found", `no project with id ${projectId}`);

@@ -106,7 +106,15 @@ export function ProgressCard({ projectId }: { projectId: number }) {
             ))}
           </dl>
           <p className="text-sm">
-            {d.remainingJudgements} judgements left · about <strong>{duration(d.wallSecondsLeft)}</strong> with everyone working in parallel ({duration(d.effortSecondsLeft)} of work) · {d.awaitingAdjudication} awaiting adjudication
+            {d.remainingJudgements} judgements left ·{" "}
+            {d.wallSecondsLeft === null ? (
+              "time left: estimated once annotators have graded (from their median time per item)"
+            ) : (
+              <>
+                about <strong>{duration(d.wallSecondsLeft)}</strong> with everyone working in parallel ({duration(d.effortSecondsLeft)} of work)
+              </>
+            )}{" "}
+            · {d.awaitingAdjudication} awaiting adjudication
           </p>
           {d.annotators.length ? <DataTable id="annotators-table" caption="annotators" columns={annotatorColumns} rows={d.annotators} csvName="annotators.csv" /> : null}
         </div>

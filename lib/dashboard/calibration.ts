@@ -1,4 +1,4 @@
-import type { TDashboardData } from "./data.ts";
+import type { TDashboardData, TLabel } from "./data.ts";
 import { NO_HUMAN_HINT, pickJudge } from "./labels.ts";
 import type { TDashboardQuery } from "./options.ts";
 
@@ -32,10 +32,16 @@ function emptyRow(tag: string | null): TCalibrationRow {
 function rows(data: TDashboardData, judgeKeys: Map<number, Set<number>> | null, minPerGrade: number): { overall: TCalibrationRow; byTag: TCalibrationRow[] } {
   const overall = emptyRow(null);
   const byTag = new Map(data.tags.map((t) => [t, emptyRow(t)]));
+  // The rows a query's labels count in (overall and each of its distinct tags), once per query.
+  const rowsOf = new Map<number, TCalibrationRow[]>();
+  const targets = (queryId: number) => {
+    let list = rowsOf.get(queryId);
+    if (!list) rowsOf.set(queryId, (list = [overall, ...[...new Set(data.queries.get(queryId)?.tags ?? [])].map((t) => byTag.get(t)!)]));
+    return list;
+  };
   for (const r of data.reference) {
-    const tags = data.queries.get(r.queryId)?.tags ?? [];
     const withJudge = judgeKeys?.get(r.queryId)?.has(r.chunkId) ?? false;
-    for (const row of [overall, ...[...new Set(tags)].map((t) => byTag.get(t)!)]) {
+    for (const row of targets(r.queryId)) {
       row.labelled++;
       if (r.grade >= 0 && r.grade <= 3) row.perGrade[r.grade]++;
       if (withJudge) row.withJudge++;
@@ -45,19 +51,26 @@ function rows(data: TDashboardData, judgeKeys: Map<number, Set<number>> | null, 
   return { overall, byTag: [...byTag.values()] };
 }
 
+/** A judge's labelled (query, chunk) pairs, kept while its labels are the same array (label changes elsewhere reuse it). */
+const judgeKeys = new WeakMap<readonly TLabel[], Map<number, Set<number>>>();
+function keysOf(labels: readonly TLabel[]): Map<number, Set<number>> {
+  let keys = judgeKeys.get(labels);
+  if (!keys) {
+    keys = new Map();
+    for (const l of labels) {
+      let chunks = keys.get(l.queryId);
+      if (!chunks) keys.set(l.queryId, (chunks = new Set()));
+      chunks.add(l.chunkId);
+    }
+    judgeKeys.set(labels, keys);
+  }
+  return keys;
+}
+
 export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuery, "judge">): TCalibrationPanel {
   const { calibrationTarget: target, minPerGrade } = data.project;
   const judge = pickJudge(data, opts.judge);
-  let judgeKeys: Map<number, Set<number>> | null = null;
-  if (judge) {
-    judgeKeys = new Map();
-    for (const l of data.judges.get(judge) ?? []) {
-      let chunks = judgeKeys.get(l.queryId);
-      if (!chunks) judgeKeys.set(l.queryId, (chunks = new Set()));
-      chunks.add(l.chunkId);
-    }
-  }
-  const { overall, byTag } = rows(data, judgeKeys, minPerGrade);
+  const { overall, byTag } = rows(data, judge ? keysOf(data.judges.get(judge) ?? []) : null, minPerGrade);
   const shortOfTarget = Math.max(0, target - overall.labelled);
   // Sampling is stratified by judge grade (lib/assignment/sample.ts), so a sample of 4 × the
   // largest per-grade shortfall gives each thin grade that many more candidates when they exist.

@@ -5,7 +5,7 @@
  */
 import { alphaFromUnits } from "../../stats/agreement/krippendorff.ts";
 import type { TDashboardData } from "../model.ts";
-import { alignItems, alignmentOf, intern } from "./align.ts";
+import { alignItems, alignmentOf, intern, type TQueryAlignment } from "./align.ts";
 import { cachedBlock, report } from "./reports.ts";
 import { cut, inSlice, sliceKey, type Slice } from "./slices.ts";
 import type { TAgreementBlock, THumanPanel } from "./types.ts";
@@ -29,43 +29,98 @@ function gradedTwice(data: TDashboardData, keep: Slice): TGraded[] {
   return keep.queries || keep.chunks ? all.filter((it) => inSlice(keep, it.queryId, it.chunkId)) : all;
 }
 
-export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number, withPairs: boolean): THumanPanel {
-  const items = gradedTwice(data, keep);
-  type TItemPair = { queryId: number; chunkId: number; reference: number; other: number };
+type TItemPair = { queryId: number; chunkId: number; reference: number; other: number };
+/**
+ * One query's part of the human blocks: its overall alignment (first grade vs second) and one
+ * alignment per annotator pair, kept while the query's items have the same judgement rows (the
+ * load keeps an unchanged row's object), the same pool and chunks, and the same names for its
+ * annotators (they order each pair): after a grade changes only its query is built again.
+ */
+type TQueryParts = {
+  rows: readonly (readonly object[])[];
+  base: object;
+  names: string;
+  withPairs: boolean;
+  overall: TQueryAlignment;
+  pairs: Map<string, { a: string; b: string; alignment: TQueryAlignment }>;
+};
+const queryParts = new Map<string, TQueryParts>();
+const MAX_QUERY_PARTS = 50_000;
+
+const sameRows = (a: readonly (readonly object[])[], items: readonly TGraded[]) =>
+  a.length === items.length && items.every((it, i) => a[i].length === it.labels.length && it.labels.every((l, k) => l === a[i][k]));
+
+function partsOf(data: TDashboardData, keep: Slice, queryId: number, items: readonly TGraded[], withPairs: boolean, name: (id: string) => string): TQueryParts {
+  const key = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${keep.name}\u0000${queryId}`;
+  const users = new Set<string>();
+  for (const it of items) for (const l of it.labels) users.add(l.userId);
+  let names = "";
+  for (const u of users) names += `${u}\u0000${name(u)}\u0000`;
+  const kept = queryParts.get(key);
+  if (kept && kept.base === data.base && kept.names === names && (kept.withPairs || !withPairs) && sameRows(kept.rows, items)) return kept;
   const overall: TItemPair[] = [];
   const pairs = new Map<string, { a: string; b: string; items: TItemPair[] }>();
-  const name = (id: string) => data.users.get(id)?.name ?? id;
-  // A pair's reference is the annotator whose name comes first (ties: user id); decided once per pair of users.
-  const order = new Map<string, boolean>();
-  const swapped = (a: string, b: string) => {
-    const k = `${a}\u0000${b}`;
-    let v = order.get(k);
-    if (v === undefined) order.set(k, (v = name(b).localeCompare(name(a)) < 0 || (name(b) === name(a) && b < a)));
-    return v;
-  };
   for (const it of items) {
-    overall.push({ queryId: it.queryId, chunkId: it.chunkId, reference: it.labels[0].grade, other: it.labels[1].grade });
+    overall.push({ queryId, chunkId: it.chunkId, reference: it.labels[0].grade, other: it.labels[1].grade });
     if (!withPairs) continue;
     for (let i = 0; i < it.labels.length; i++)
       for (let k = i + 1; k < it.labels.length; k++) {
         let [x, y] = [it.labels[i], it.labels[k]];
-        if (swapped(x.userId, y.userId)) [x, y] = [y, x];
-        const key = `${x.userId}\u0000${y.userId}`;
-        let p = pairs.get(key);
-        if (!p) pairs.set(key, (p = { a: x.userId, b: y.userId, items: [] }));
-        p.items.push({ queryId: it.queryId, chunkId: it.chunkId, reference: x.grade, other: y.grade });
+        // A pair's reference is the annotator whose name comes first (ties: user id).
+        if (name(y.userId).localeCompare(name(x.userId)) < 0 || (name(y.userId) === name(x.userId) && y.userId < x.userId)) [x, y] = [y, x];
+        const pairKey = `${x.userId}\u0000${y.userId}`;
+        let p = pairs.get(pairKey);
+        if (!p) pairs.set(pairKey, (p = { a: x.userId, b: y.userId, items: [] }));
+        p.items.push({ queryId, chunkId: it.chunkId, reference: x.grade, other: y.grade });
       }
   }
+  const parts: TQueryParts = {
+    rows: items.map((it) => it.labels),
+    base: data.base,
+    names,
+    withPairs,
+    overall: alignItems(data, overall).get(queryId)!,
+    pairs: new Map([...pairs].map(([k, p]) => [k, { a: p.a, b: p.b, alignment: alignItems(data, p.items).get(queryId)! }])),
+  };
+  queryParts.delete(key);
+  queryParts.set(key, parts);
+  while (queryParts.size > MAX_QUERY_PARTS) queryParts.delete(queryParts.keys().next().value as string);
+  return parts;
+}
+
+export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number, withPairs: boolean): THumanPanel {
+  const items = gradedTwice(data, keep);
+  const name = (id: string) => data.users.get(id)?.name ?? id;
+  const byQuery = new Map<number, TGraded[]>();
+  for (const it of items) {
+    const list = byQuery.get(it.queryId);
+    if (list) list.push(it);
+    else byQuery.set(it.queryId, [it]);
+  }
+  const overall = new Map<number, TQueryAlignment>();
+  const pairs = new Map<string, { a: string; b: string; perQuery: Map<number, TQueryAlignment> }>();
+  const units: (readonly number[])[] = [];
+  for (const [queryId, list] of byQuery) {
+    const parts = partsOf(data, keep, queryId, list, withPairs, name);
+    overall.set(queryId, parts.overall);
+    if (withPairs)
+      for (const [k, p] of parts.pairs) {
+        let e = pairs.get(k);
+        if (!e) pairs.set(k, (e = { a: p.a, b: p.b, perQuery: new Map() }));
+        e.perQuery.set(queryId, p.alignment);
+      }
+    for (const it of list) units.push(it.labels.map((l) => l.grade));
+  }
   const all: Slice = { name: "", queries: null, chunks: null };
-  const block = (label: string, both: TItemPair[]): TAgreementBlock => {
-    if (both.length === 0) return { name: label, report: null, empty: NO_DOUBLE };
-    return { name: label, report: report(cut(data, intern(data, `pair\u0000${label}`, alignItems(data, both)), all), resamples, data, `human\u0000${keep.name}\u0000${label}`), empty: null };
+  const block = (label: string, perQuery: Map<number, TQueryAlignment>): TAgreementBlock => {
+    if (perQuery.size === 0) return { name: label, report: null, empty: NO_DOUBLE };
+    return { name: label, report: report(cut(data, intern(data, `pair\u0000${label}`, perQuery), all), resamples, data, `human\u0000${keep.name}\u0000${label}`), empty: null };
   };
   // Krippendorff's alpha over every annotator: each item is a unit of the grades it received.
-  const alpha = items.length ? alphaFromUnits(items.map((it) => it.labels.map((l) => l.grade)), "ordinal") : null;
+  const alpha = items.length ? alphaFromUnits(units, "ordinal") : null;
   return {
     overall: block("all annotators", overall),
-    pairs: [...pairs.values()].sort((p, r) => name(p.a).localeCompare(name(r.a)) || name(p.b).localeCompare(name(r.b))).map((p) => block(`${name(p.a)} – ${name(p.b)}`, p.items)),
+    pairs: [...pairs.values()].sort((p, r) => name(p.a).localeCompare(name(r.a)) || name(p.b).localeCompare(name(r.b))).map((p) => block(`${name(p.a)} – ${name(p.b)}`, p.perQuery)),
     alphaAllRaters: alpha,
     items: items.length,
     empty: items.length === 0 ? NO_DOUBLE : null,

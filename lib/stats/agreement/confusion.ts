@@ -23,7 +23,12 @@ export function confusionOf(pairs: Iterable<{ reference: number; other: number }
   return m;
 }
 
-export const total = (m: Confusion) => m.reduce((a, b) => a + b, 0);
+/** Sum of the cells, left to right (a loop: called for every bootstrap resample). */
+export function total(m: Confusion): number {
+  let n = 0;
+  for (let i = 0; i < m.length; i++) n += m[i];
+  return n;
+}
 
 export function toRows(m: Confusion): number[][] {
   return GRADES.map((r) => GRADES.map((c) => m[r * K + c]));

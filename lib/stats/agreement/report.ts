@@ -90,6 +90,8 @@ export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; se
   };
 }
 
+const MAX_KEPT_DRAWS = 16_000_000;
+
 /**
  * Adds query q's confusion counts (or their change), weighted by how often each resample drew q,
  * to every resample's matrix; only the query's non-zero cells are visited (a slice's query often
@@ -143,8 +145,10 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
   qids.forEach((qid, rank) => perQuery.set(counts[qidIndex.get(qid)!], rank * cells));
   const kept = memoKey === undefined ? undefined : memo?.get(memoKey);
   // How often each resample draws each query: the draws of bootstrapDistribution (same seed),
-  // shared by every report over the same number of queries.
-  const drawn = drawCounts(units, resamples, seed);
+  // shared by every report over the same number of queries (kept in memory: for a one-off report
+  // only while they fit in 16 MB, e.g. 10,000 resamples of 1,600 queries; larger ones draw as
+  // they go, with the same draws).
+  const drawn = (memo && memoKey !== undefined) || resamples * units <= MAX_KEPT_DRAWS ? drawCounts(units, resamples, seed) : null;
   let matrices: Float64Array;
   if (drawn && kept && kept.resamples === resamples && kept.seed === seed && kept.qids.length === units && kept.qids.every((q, i) => q === qids[i])) {
     matrices = kept.matrices;
@@ -158,7 +162,8 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
     matrices = new Float64Array(resamples * cells);
     if (drawn) for (let q = 0; q < units; q++) addQuery(matrices, drawn, units, resamples, q, perQuery.subarray(q * cells, (q + 1) * cells));
     else {
-      // A query drawn more than 255 times in one resample (drawCounts keeps bytes): draw again.
+      // Too many draws to keep, or a query drawn more than 255 times in one resample (drawCounts
+      // keeps bytes): draw again, resample by resample.
       const rng = seededRng(seed);
       const mult = new Uint32Array(units);
       for (let b = 0; b < resamples; b++) {

@@ -51,6 +51,21 @@ export class IdIndex {
     return h >>> 0;
   }
 
+  private byId: Int32Array | undefined;
+
+  /**
+   * The external id of an internal id, sliced from the kept string (a reverse table of 4 bytes a
+   * possible id is built on first use).
+   */
+  externalIdOf(id: number): string | undefined {
+    if (!this.byId) {
+      this.byId = new Int32Array(this.maxId + 1);
+      for (let e = 0; e < this.size; e++) this.byId[this.ids[e]] = e + 1;
+    }
+    const e = id >= 0 && id <= this.maxId ? this.byId[id] : 0;
+    return e === 0 ? undefined : this.text.slice(this.starts[e - 1], this.starts[e - 1] + this.lengths[e - 1]);
+  }
+
   get(key: string): number | undefined {
     let slot = IdIndex.hash(key, 0, key.length) & this.mask;
     for (;;) {

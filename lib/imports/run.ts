@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { forEachRunLine } from "../formats/trec.ts";
-import { encodeRanking, forEachTiedChunk } from "../runs/packed.ts";
-import { bulkTransaction, forEachExternalId, insertImportRecord, loadIdIndex, loadIdMap, sqliteNow } from "./bulk.ts";
+import { encodeRanking } from "../runs/packed.ts";
+import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap, sqliteNow } from "./bulk.ts";
 import { ErrorList, inputName, sha256File, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
 /** Growable columns of run entries: 24 bytes a line instead of an object per line. */
@@ -85,35 +85,6 @@ function duplicatesBySorting(e: EntryColumns): { index: number; first: number }[
 }
 
 /**
- * The run's rankings in the evaluated order, packed (lib/runs/packed.ts), for the RunRanking row
- * written with the entries. The evaluated order breaks score ties by docid, and the id index maps
- * names to ids only, so the names of the chunks that tie on score within a query are read again:
- * usually few, read by id; when there are very many, by one pass over all the project's names.
- */
-async function packRanking(db: Db, projectId: number, entries: EntryColumns, maxChunkId: number): Promise<Uint8Array> {
-  const tied = new Uint8Array(maxChunkId + 1);
-  let count = 0;
-  forEachTiedChunk(entries, (id) => {
-    if (!tied[id]) count++;
-    tied[id] = 1;
-  });
-  if (count > TIED_BY_ID) {
-    const names = new Array<string>(maxChunkId + 1);
-    await forEachExternalId(db, "Chunk", projectId, (e, id) => {
-      if (tied[id]) names[id] = e;
-    });
-    return encodeRanking(entries, (id) => names[id] ?? "");
-  }
-  const names = new Map<number, string>();
-  const ids: number[] = [];
-  for (let id = 0; id <= maxChunkId && ids.length < count; id++) if (tied[id]) ids.push(id);
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const c of await db.chunk.findMany({ where: { id: { in: ids.slice(i, i + 1000) } }, select: { id: true, externalId: true } })) names.set(c.id, c.externalId);
-  return encodeRanking(entries, (id) => names.get(id) ?? "");
-}
-const TIED_BY_ID = 50_000;
-
-/**
  * A TREC run (`qid Q0 docid rank score tag`) of one system. The file is streamed: each line is
  * checked (columns, numbers, known query and chunk, a chunk once per query) into compact
  * columns; only a file without errors is written, in one transaction.
@@ -188,21 +159,17 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
     { checkDuplicates: false, file: name },
   );
   if (dup.needsFullCheck) {
-    const chunkNames = new Map<number, string>();
-    const dups = duplicatesBySorting(entries);
-    if (dups.length) {
-      const wanted = new Set(dups.map((d) => entries.chunk[d.index]));
-      await forEachExternalId(db, "Chunk", projectId, (e, id) => wanted.has(id) && chunkNames.set(id, e));
-    }
-    for (const d of dups) {
-      const docid = chunkNames.get(entries.chunk[d.index]);
+    for (const d of duplicatesBySorting(entries)) {
+      const docid = chunks.externalIdOf(entries.chunk[d.index]);
       errors.push({ file: name, line: entries.line[d.index], field: "docid", message: `docid "${docid}" appears twice for query "${queryNames.get(entries.query[d.index])}" (first on line ${d.first}); expected each chunk once per query` });
     }
   }
   errors.throwIfAny();
 
   const total = entries.length;
-  const ranking = await packRanking(db, projectId, entries, chunks.maxId);
+  // The run's rankings in the evaluated order, packed (lib/runs/packed.ts), for the RunRanking row
+  // written with the entries; score ties are broken by the chunks' names, which the id index holds.
+  const ranking = encodeRanking(entries, (id) => chunks.externalIdOf(id) ?? "");
   await bulkTransaction(db, async (tx) => {
     let runId: number;
     if (existing) {

@@ -50,29 +50,9 @@ function groupByQuery(entries: TRunEntryColumns): { queryIds: number[]; from: In
 }
 
 /**
- * Calls `onChunk` with the chunk of every entry whose score equals (`===`, as compareEvaluated
- * compares) another entry's score in the same query: the only chunks whose docids the evaluated
- * order compares. A caller that has to look docids up (the run importer) needs only these;
- * encodeRanking may call `docid` for the others too, but any string will do for them.
- */
-export function forEachTiedChunk(entries: TRunEntryColumns, onChunk: (chunkId: number) => void): void {
-  const { queryIds, from, order } = groupByQuery(entries);
-  const { chunk, score } = entries;
-  for (let k = 0; k < queryIds.length; k++) {
-    const scores = new Float64Array(from[k + 1] - from[k]);
-    for (let j = 0; j < scores.length; j++) scores[j] = score[order[from[k] + j]];
-    scores.sort(); // numeric; NaN last (NaN equals nothing, so never ties)
-    const tied = new Set<number>(); // SameValueZero: 0 and -0 are one value, as they are for ===
-    for (let j = 1; j < scores.length; j++) if (scores[j - 1] === scores[j]) tied.add(scores[j]);
-    if (!tied.size) continue;
-    for (let j = from[k]; j < from[k + 1]; j++) if (tied.has(score[order[j]])) onChunk(chunk[order[j]]);
-  }
-}
-
-/**
  * Sorts each query's entries in the evaluated order and packs them. `docid(chunkId)` names a
  * chunk (its external id, as the dashboard's chunk map has it); it is called only to break a score
- * tie (see forEachTiedChunk). Nothing is allocated per entry: the entries' indices are sorted with
+ * tie. Nothing is allocated per entry: the entries' indices are sorted with
  * compareEvaluated applied to two reused views. Memory: the output and one index array.
  */
 export function encodeRanking(entries: TRunEntryColumns, docid: (chunkId: number) => string): Uint8Array {

@@ -79,7 +79,7 @@ export function itemStates(
   const settingsKey = JSON.stringify(input.settings);
   const prev = previousItems && previousItems.base === base && previousItems.settings === settingsKey ? previousItems : undefined;
   let items: TItemStates;
-  // The queries whose final human labels may differ from the previous version's (null: any).
+  // The queries whose final human labels may differ from the previous version's (null: every query may).
   let changedQueries: Set<number> | null = null;
   if (prev && prev.index === index && prev.adjudications === adjudications && prev.assignments === assignments && (judgementState === previousJudgements || judgementState.changedItems)) {
     // Only judgements changed, and we know on which items: the others keep their state.

@@ -96,7 +96,7 @@ const MAX_KEPT_DRAWS = 16_000_000;
  * Adds query q's confusion counts (or their change), weighted by how often each resample drew q,
  * to every resample's matrix; only the query's non-zero cells are visited (a slice's query often
  * has a few pairs in two or three cells). Counts and weights are integers, so the sums are exact
- * in any order.
+ * whatever the order of the additions.
  */
 function addQuery(matrices: Float64Array, drawn: Uint8Array, units: number, resamples: number, q: number, counts: ArrayLike<number>): void {
   const cells = K * K;

@@ -31,7 +31,7 @@ export function agreementPanel(data: TDashboardData, q: Pick<TDashboardQuery, "t
 }
 
 export function humanPanel(data: TDashboardData, q: Pick<TDashboardQuery, "tag" | "system">): THumanPanel {
-  return humanBlocks(data, sliceFilter(data, q.tag, q.system), RESAMPLING.resamples, true);
+  return humanBlocks(data, sliceFilter(data, q.tag, q.system), RESAMPLING.resamples);
 }
 
 /** Judge vs human (for the chosen judge) and human vs human, per query tag and per system. */

@@ -40,7 +40,6 @@ type TQueryParts = {
   rows: readonly (readonly object[])[];
   base: object;
   names: string;
-  withPairs: boolean;
   overall: TQueryAlignment;
   pairs: Map<string, { a: string; b: string; alignment: TQueryAlignment }>;
 };
@@ -50,19 +49,18 @@ const MAX_QUERY_PARTS = 50_000;
 const sameRows = (a: readonly (readonly object[])[], items: readonly TGraded[]) =>
   a.length === items.length && items.every((it, i) => a[i].length === it.labels.length && it.labels.every((l, k) => l === a[i][k]));
 
-function partsOf(data: TDashboardData, keep: Slice, queryId: number, items: readonly TGraded[], withPairs: boolean, name: (id: string) => string): TQueryParts {
+function partsOf(data: TDashboardData, keep: Slice, queryId: number, items: readonly TGraded[], name: (id: string) => string): TQueryParts {
   const key = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${keep.name}\u0000${queryId}`;
   const users = new Set<string>();
   for (const it of items) for (const l of it.labels) users.add(l.userId);
   let names = "";
   for (const u of users) names += `${u}\u0000${name(u)}\u0000`;
   const kept = queryParts.get(key);
-  if (kept && kept.base === data.base && kept.names === names && (kept.withPairs || !withPairs) && sameRows(kept.rows, items)) return kept;
+  if (kept && kept.base === data.base && kept.names === names && sameRows(kept.rows, items)) return kept;
   const overall: TItemPair[] = [];
   const pairs = new Map<string, { a: string; b: string; items: TItemPair[] }>();
   for (const it of items) {
     overall.push({ queryId, chunkId: it.chunkId, reference: it.labels[0].grade, other: it.labels[1].grade });
-    if (!withPairs) continue;
     for (let i = 0; i < it.labels.length; i++)
       for (let k = i + 1; k < it.labels.length; k++) {
         let [x, y] = [it.labels[i], it.labels[k]];
@@ -78,7 +76,6 @@ function partsOf(data: TDashboardData, keep: Slice, queryId: number, items: read
     rows: items.map((it) => it.labels),
     base: data.base,
     names,
-    withPairs,
     overall: alignItems(data, overall).get(queryId)!,
     pairs: new Map([...pairs].map(([k, p]) => [k, { a: p.a, b: p.b, alignment: alignItems(data, p.items).get(queryId)! }])),
   };
@@ -88,7 +85,7 @@ function partsOf(data: TDashboardData, keep: Slice, queryId: number, items: read
   return parts;
 }
 
-export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number, withPairs: boolean): THumanPanel {
+export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number): THumanPanel {
   const items = gradedTwice(data, keep);
   const name = (id: string) => data.users.get(id)?.name ?? id;
   const byQuery = new Map<number, TGraded[]>();
@@ -101,14 +98,13 @@ export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number
   const pairs = new Map<string, { a: string; b: string; perQuery: Map<number, TQueryAlignment> }>();
   const units: (readonly number[])[] = [];
   for (const [queryId, list] of byQuery) {
-    const parts = partsOf(data, keep, queryId, list, withPairs, name);
+    const parts = partsOf(data, keep, queryId, list, name);
     overall.set(queryId, parts.overall);
-    if (withPairs)
-      for (const [k, p] of parts.pairs) {
-        let e = pairs.get(k);
-        if (!e) pairs.set(k, (e = { a: p.a, b: p.b, perQuery: new Map() }));
-        e.perQuery.set(queryId, p.alignment);
-      }
+    for (const [k, p] of parts.pairs) {
+      let e = pairs.get(k);
+      if (!e) pairs.set(k, (e = { a: p.a, b: p.b, perQuery: new Map() }));
+      e.perQuery.set(queryId, p.alignment);
+    }
     for (const it of list) units.push(it.labels.map((l) => l.grade));
   }
   const all: Slice = { name: "", queries: null, chunks: null };

@@ -9,9 +9,10 @@
  *   disagreement, so a final human label goes away): runs' rankings are already in memory (they
  *   are immutable), the changed judgements are re-read and every panel is brought up to date
  *   (only the queries and slices whose labels changed are computed again) — target ≤ 300 ms;
- * - cold process (nothing in memory: every table is read, each run's packed rankings too, and every
- *   panel computed from scratch), reported;
- * - unchanged labels (served from the per-version cache), reported.
+ * - unchanged labels (served from the per-version cache) — target ≤ 300 ms;
+ * - from nothing in a fresh process (every table is read, each run's packed rankings too, and every
+ *   panel computed from scratch), reported for context: a running server pays it once, at start
+ *   (the warm-up, lib/dashboard/warm.ts), not on a lead's request.
  * Browser side (when a production build exists in NEXT_DIST_DIR, default .next-dashboard): time
  * from navigation to the dashboard until every panel shows its data, in headless Chromium.
  */
@@ -19,7 +20,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 
-type BenchRow = { name: string; target: string; measured: string; pass: boolean; command: string };
+type BenchRow = { name: string; target: string; measured: string; pass: boolean | null; command: string };
 const root = join(import.meta.dirname, "..", "..");
 const COMMAND = "npm run bench -- dashboard";
 
@@ -73,8 +74,11 @@ export async function bench(): Promise<BenchRow[]> {
     const both = await time(() => allPanels(db, projectId, { ...view, source: "both" }));
     const load = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
     rows.push({ name: `dashboard data after a label change (${scale})`, target: "≤ 300 ms", measured: `${ms(m)} (median of ${CHANGES}, in order: ${afterChange.map(ms).join(", ")}; with both label sources: +${ms(both)}; ${load})`, pass: m <= 300, command: COMMAND });
-    rows.push({ name: "dashboard data, cold process (nothing in memory: every table read, every panel computed)", target: "≤ 300 ms", measured: ms(cold), pass: cold <= 300, command: COMMAND });
     rows.push({ name: "dashboard data, labels unchanged (per-version cache)", target: "≤ 300 ms", measured: ms(unchanged), pass: unchanged <= 300, command: COMMAND });
+    // Not a request a lead waits for on a running server: the warm-up computes it once when the
+    // server starts (lib/dashboard/warm.ts); only a request that arrives before the warm-up ends
+    // (or the first one for a project that is not among the two warmed) waits this long.
+    rows.push({ name: "dashboard data computed from nothing in a fresh process (every table read, every panel computed; paid once per server start by the warm-up)", target: "— (reported)", measured: ms(cold), pass: null, command: COMMAND });
 
     rows.push(await browserRow(projectId));
     clearDashboardCache();

@@ -23,7 +23,8 @@ const ZBenchRow = z.object({
   name: z.string(),
   target: z.string(),
   measured: z.string(),
-  pass: z.boolean(),
+  /** null: a figure reported for context, with no target of its own. */
+  pass: z.boolean().nullable(),
   command: z.string(),
 });
 export type TBenchRow = z.infer<typeof ZBenchRow>;
@@ -102,14 +103,15 @@ export function renderReport(results: ModuleResult[], when = new Date(), loadAtS
   const lines = [
     "| benchmark | target | measured | pass | reproduce with |",
     "|---|---|---|---|---|",
-    ...results.flatMap((r) => r.rows.map((row) => `| ${cell(row.name)} | ${cell(row.target)} | ${cell(row.measured)} | ${row.pass ? "yes" : "**no**"} | \`${cell(row.command)}\` |`)),
+    ...results.flatMap((r) => r.rows.map((row) => `| ${cell(row.name)} | ${cell(row.target)} | ${cell(row.measured)} | ${row.pass === null ? "—" : row.pass ? "yes" : "**no**"} | \`${cell(row.command)}\` |`)),
   ];
   const rows = results.flatMap((r) => r.rows);
-  const passed = rows.filter((r) => r.pass).length;
+  const passed = rows.filter((r) => r.pass === true).length;
+  const withTarget = rows.filter((r) => r.pass !== null).length;
   const cpu = cpus();
   lines.push(
     "",
-    `${passed} of ${rows.length} targets met.`,
+    `${passed} of ${withTarget} targets met${withTarget < rows.length ? ` (${rows.length - withTarget} more row${rows.length - withTarget === 1 ? "" : "s"} reported for context, marked —)` : ""}.`,
     "",
     `Machine: ${cpu.length} CPU${cpu.length === 1 ? "" : "s"} (${cpu[0]?.model.trim() ?? "unknown"}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${process.platform} ${process.arch}, Node ${process.version}, ${process.env.DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite"} unless a row says otherwise.`,
     `Date: ${when.toISOString()}. Modules: ${results.map((r) => `${r.module} ${r.seconds.toFixed(1)} s`).join(", ")}.`,

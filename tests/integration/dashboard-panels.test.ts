@@ -182,6 +182,23 @@ describe("empty project", () => {
     expect((await getBreakdowns(db, p.id, query)).rows).toEqual([]);
   });
 
+  it("human vs human, items assigned to two annotators but not graded by both: says to wait for the grades, not to assign", async () => {
+    const p = await makeProject(db, { name: "assigned-dash" });
+    const chunks = await makeChunks(db, p.id, ["a", "b"]);
+    const queries = await makeQueries(db, p.id, ["q1"]);
+    const { getHuman } = await import("../../lib/dashboard/panels.ts");
+    const [u1, u2] = [await makeUser(db, { name: "One" }), await makeUser(db, { name: "Two" })];
+    for (const c of ["a", "b"]) {
+      const item = await db.poolItem.create({ data: { projectId: p.id, queryId: queries.get("q1")!.id, chunkId: chunks.get(c)!.id } });
+      for (const u of [u1, u2]) await db.assignment.create({ data: { poolItemId: item.id, userId: u.id, orderKey: 0.5 } });
+      // One grade on the first item: still no item with two.
+      if (c === "a") await db.judgement.create({ data: { poolItemId: item.id, userId: u1.id, grade: 2, idempotencyKey: `k-one-${p.id}` } });
+    }
+    const human = await getHuman(db, p.id, query);
+    expect(human.empty).toBe("no item has been graded by two annotators yet: 2 items are assigned to two or more annotators, and the figures appear once both have graded one");
+    expect(human.overall.empty).toBe(human.empty);
+  });
+
   it("an unknown judge or run is a 404-class error naming what exists", async () => {
     const { getSystems, getAgreement } = await import("../../lib/dashboard/panels.ts");
     await expect(getSystems(db, projectId, { ...query, judge: "nobody" })).rejects.toThrow(/no judge named "nobody" in this project; judges: j1/);

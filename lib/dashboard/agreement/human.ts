@@ -10,7 +10,23 @@ import { cachedBlock, report } from "./reports.ts";
 import { cut, inSlice, sliceKey, type Slice } from "./slices.ts";
 import type { TAgreementBlock, THumanPanel } from "./types.ts";
 
-const NO_DOUBLE = "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2";
+/**
+ * What to do when no item has two grades: assign items to two annotators, or, when that is done,
+ * wait for both to grade one (the hint is computed once per load).
+ */
+const noDoubleHints = new WeakMap<TDashboardData, string>();
+function noDouble(data: TDashboardData): string {
+  let hint = noDoubleHints.get(data);
+  if (hint === undefined) {
+    let twice = 0;
+    for (const n of data.assigned.values()) if (n >= 2) twice++;
+    hint = twice
+      ? `no item has been graded by two annotators yet: ${twice.toLocaleString("en")} item${twice === 1 ? " is" : "s are"} assigned to two or more annotators, and the figures appear once both have graded one`
+      : "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2";
+    noDoubleHints.set(data, hint);
+  }
+  return hint;
+}
 
 type TGraded = { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] };
 const graded = new WeakMap<TDashboardData, TGraded[]>();
@@ -109,7 +125,7 @@ export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number
   }
   const all: Slice = { name: "", queries: null, chunks: null };
   const block = (label: string, perQuery: Map<number, TQueryAlignment>): TAgreementBlock => {
-    if (perQuery.size === 0) return { name: label, report: null, empty: NO_DOUBLE };
+    if (perQuery.size === 0) return { name: label, report: null, empty: noDouble(data) };
     return { name: label, report: report(cut(data, intern(data, `pair\u0000${label}`, perQuery), all), resamples, data, `human\u0000${keep.name}\u0000${label}`), empty: null };
   };
   // Krippendorff's alpha over every annotator: each item is a unit of the grades it received.
@@ -119,7 +135,7 @@ export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number
     pairs: [...pairs.values()].sort((p, r) => name(p.a).localeCompare(name(r.a)) || name(p.b).localeCompare(name(r.b))).map((p) => block(`${name(p.a)} – ${name(p.b)}`, p.perQuery)),
     alphaAllRaters: alpha,
     items: items.length,
-    empty: items.length === 0 ? NO_DOUBLE : null,
+    empty: items.length === 0 ? noDouble(data) : null,
   };
 }
 
@@ -131,6 +147,6 @@ export function humanOverall(data: TDashboardData, keep: Slice, resamples: numbe
   });
   return cachedBlock(`human\u0000${resamples}\u0000${sliceKey(data, all, keep)}`, () => {
     const aligned = cut(data, all, keep);
-    return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples, data, `human\u0000${keep.name}\u0000all annotators`), empty: null } : { name: "all annotators", report: null, empty: NO_DOUBLE };
+    return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples, data, `human\u0000${keep.name}\u0000all annotators`), empty: null } : { name: "all annotators", report: null, empty: noDouble(data) };
   });
 }

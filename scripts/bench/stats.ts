@@ -1,6 +1,6 @@
 /**
  * Benchmarks of the statistics core, as whole processes the way a user runs them:
- * - `assessor eval` on the 1,000,000-line run and its qrels from ../shared/bench/make_big_run.py
+ * - `assessor eval` on the 1,000,000-line run and its qrels from scripts/bench/make_big_run.py
  *   with ndcg_cut.5,10 recip_rank recall.5,10,100 P.5 map. trec_eval 10.0 (C) takes 1.43 s and
  *   82 MB on this machine class; the goal is at most that time and at most 200 MB peak RSS.
  * - `assessor agreement` with a 10,000-resample bootstrap on 5,000 pairs (250 queries × 20
@@ -23,12 +23,8 @@ const root = join(import.meta.dirname, "..", "..");
 const cli = join(root, "bin", "assessor.mjs");
 const RUNS = 3;
 
-function generator(): string {
-  const candidates = [join(root, "..", "shared", "bench", "make_big_run.py"), "/work/shared/bench/make_big_run.py"];
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`make_big_run.py not found (looked in ${candidates.join(", ")})`);
-  return found;
-}
+/** The big collection's generator, kept next to this file. */
+const generator = () => join(import.meta.dirname, "make_big_run.py");
 
 type Timing = { wall: number; rssMb: number | null; cpu: number | null };
 
@@ -86,7 +82,7 @@ export async function bench(): Promise<BenchRow[]> {
     writeAgreementData(dir);
     const agArgs = ["agreement", "reference.qrels", "other.qrels", "--bootstrap", "10000", "--seed", "1"];
     const ag = measure(agArgs, dir);
-    const evalCommand = `python3 ../shared/bench/make_big_run.py DIR && cd DIR && /usr/bin/time -f "%e s %M KB" node bin/assessor.mjs ${evalArgs.join(" ")}`;
+    const evalCommand = `python3 scripts/bench/make_big_run.py DIR && cd DIR && /usr/bin/time -f "%e s %M KB" node bin/assessor.mjs ${evalArgs.join(" ")}`;
     const s = (x: number) => `${x.toFixed(2)} s`;
     return [
       {

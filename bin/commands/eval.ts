@@ -39,7 +39,9 @@ type EvalOpts = {
 
 export function readQrelsFile(path: string, clip: boolean): { judgements: Judgements; clipped: number } {
   const bytes = readInput(path);
-  const parsed = parseQrels(bytes, path, { clip });
+  // trec_eval's relevance values (any integer, negative = in the pool but unjudged), unless --clip
+  // asks for the 0–3 scale.
+  const parsed = parseQrels(bytes, path, { clip, scale: "trec" });
   if (parsed.errors.length) throw new ValidationError(parsed.errors);
   return { judgements: judgementsFrom(parsed.rows), clipped: parsed.clipped };
 }
@@ -338,7 +340,7 @@ export function registerEval(program: Command): void {
     .option("--precision <d>", "decimals", int("--precision"), 4)
     .option("--queries <file>", "JSONL queries with reference starts (start_error)")
     .option("--chunks <file>", "JSONL chunks with video, start, end (start_error)")
-    .option("--clip", "map qrels grades outside 0–3 into range instead of failing")
+    .option("--clip", "map qrels grades outside 0–3 into 0–3 (without it, every relevance value trec_eval takes is used as it is: 4 gains 4 in nDCG, a negative value is in the pool but unjudged)")
     .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (table/json; 0 = none)", int("--bootstrap"), DEFAULT_RESAMPLES)
     .option("--trials <n>", "randomization test trials", int("--trials"), 10000)
     .option("--seed <s>", "seed for resampling", int("--seed"), DEFAULT_SEED)

@@ -2,7 +2,10 @@
  * TREC run and qrels files, read the way trec_eval reads them, with every problem located.
  *
  * - qrels: `qid iter docid grade`, whitespace-separated; grades are integers 0–3 (or clipped into
- *   that range with `clip`, counting how many changed). A (qid, docid) pair may appear once.
+ *   that range with `clip`, counting how many changed), or with `scale: "trec"` any relevance value
+ *   trec_eval takes, from -127 to 127 (published qrels use 4 and above, and negative values such as
+ *   TREC Web's -2; see lib/stats/evaluate.ts for what a negative value means). A (qid, docid) pair
+ *   may appear once.
  * - run: `qid Q0 docid rank score tag`; rank must be an integer and score a finite number (the
  *   rank is kept but never used for ordering: see lib/stats/order.ts); a docid may appear once per
  *   query.
@@ -22,6 +25,15 @@ export type RunRow = { qid: string; docid: string; rank: number; score: number; 
 
 const MIN_GRADE = 0;
 const MAX_GRADE = 3;
+/** trec_eval's relevance values as `assessor eval` keeps them (one signed byte per ranked chunk). */
+const MIN_TREC_GRADE = -127;
+const MAX_TREC_GRADE = 127;
+
+/**
+ * How qrels grades are read: "0-3", the labelling scale (imports, agreement); "trec", any relevance
+ * value trec_eval evaluates (`assessor eval`).
+ */
+export type QrelsScale = "0-3" | "trec";
 
 /** Integer in text[s, e) or NaN; digits with an optional sign, nothing else. */
 function parseIntToken(text: string, s: number, e: number): number {
@@ -101,7 +113,8 @@ function describe(text: string, s: number, e: number): string {
 const QRELS_COLUMNS = "4 columns: qid iter docid grade";
 
 /** Parses a qrels file (see the module comment). `rows` holds every valid line; a caller writes nothing when `errors` is non-empty. */
-export function parseQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean } = {}): { rows: QrelRow[]; errors: LocatedError[]; clipped: number } {
+export function parseQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean; scale?: QrelsScale } = {}): { rows: QrelRow[]; errors: LocatedError[]; clipped: number } {
+  const trecScale = opts.scale === "trec" && !opts.clip;
   const errors: LocatedError[] = [];
   const rows: QrelRow[] = [];
   let clipped = 0;
@@ -114,10 +127,15 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
     }
     let grade = parseIntToken(t, s[3], e[3]);
     if (Number.isNaN(grade)) {
-      errors.push({ file, line, field: "grade", message: `expected an integer grade 0–3, found ${describe(t, s[3], e[3])}` });
+      errors.push({ file, line, field: "grade", message: `expected an integer grade ${trecScale ? `(relevance value ${MIN_TREC_GRADE} to ${MAX_TREC_GRADE})` : "0–3"}, found ${describe(t, s[3], e[3])}` });
       return;
     }
-    if (grade < MIN_GRADE || grade > MAX_GRADE) {
+    if (trecScale) {
+      if (grade < MIN_TREC_GRADE || grade > MAX_TREC_GRADE) {
+        errors.push({ file, line, field: "grade", message: `expected a relevance value from ${MIN_TREC_GRADE} to ${MAX_TREC_GRADE}, found ${grade}` });
+        return;
+      }
+    } else if (grade < MIN_GRADE || grade > MAX_GRADE) {
       if (!opts.clip) {
         errors.push({ file, line, field: "grade", message: `expected a grade 0–3, found ${grade} (use --clip to map grades into 0–3)` });
         return;

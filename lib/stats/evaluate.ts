@@ -13,6 +13,13 @@
  *   qrels (`averagedOver`);
  * - a query judged in the qrels with no relevant chunk is evaluated and scores 0 where the
  *   measure divides by num_rel or the ideal DCG.
+ *
+ * Relevance values (`assessor eval` reads qrels on trec_eval's scale, lib/formats/trec.ts): a
+ * chunk is relevant when its value is at least the relevance level (-l, default 1); nDCG's gain is
+ * the value itself (any value above 3 too). A negative value means, as in trec_eval 9
+ * (form_res_rels.c, RELVALUE_UNJUDGED), "in the pool but not judged": the chunk counts at no grade
+ * (not in num_rel, not in the ideal DCG), gains nothing, and is unjudged for judged.k; the query is
+ * still one of the qrels.
  */
 import { evaluatedOrder } from "./order.ts";
 import { emptyRanking, UNJUDGED, type RankedQuery } from "./measures/types.ts";
@@ -67,7 +74,8 @@ export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, 
   const docids = new Array<string>(ordered.length);
   for (let i = 0; i < ordered.length; i++) {
     docids[i] = ordered[i].docid;
-    grades[i] = judged.get(docids[i]) ?? UNJUDGED;
+    const g = judged.get(docids[i]);
+    grades[i] = g === undefined || g < 0 ? UNJUDGED : g;
   }
   return { qid, grades, docids: keepDocids ? docids : undefined, judgedAtGrade: judgedAtGrade(judged) };
 }

@@ -107,6 +107,31 @@ describe("assessor eval", () => {
     const h = JSON.parse(runCli(["eval", "--format", "json", "-c", "--half-width", "0.1", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]).stdout);
     expect(h.runs[1].queries_needed).toEqual({ half_width: 0.1, level: 0.95, by_measure: { map: 129 } });
   });
+  it("takes trec_eval's relevance values: 4 gains 4, a negative value is in the pool but unjudged", () => {
+    // As trec_eval 9/10 reads them (form_res_rels.c: a negative rel is RELVALUE_UNJUDGED, counted
+    // at no level; m_ndcg.c: gain = rel when rel > 0). Worked by hand:
+    //   q1: d1 -2 (retrieved 1st), d2 4 (2nd)  → recip_rank 1/2, P_2 1/2, num_rel 1,
+    //       ndcg_cut_10 = (4 / log2 3) / 4 = 0.6309, judged_2 = 1/2 (d1 unjudged)
+    //   q2: d3 2 (1st)                          → recip_rank 1, ndcg 1
+    //   q3: only d9 -1 in the qrels: still a query of the qrels, no relevant chunk → 0 everywhere.
+    const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));
+    const qrels = join(dir, "web.qrels");
+    writeFileSync(qrels, "q1 0 d1 -2\nq1 0 d2 4\nq2 0 d3 2\nq3 0 d9 -1\n");
+    const run = join(dir, "a.run");
+    writeFileSync(run, "q1 Q0 d1 1 0.9 r\nq1 Q0 d2 2 0.8 r\nq2 Q0 d3 1 0.5 r\nq3 Q0 d9 1 0.5 r\n");
+    const r = runCli(["eval", qrels, run, "-m", "num_q", "-m", "num_rel", "-m", "recip_rank", "-m", "P.2", "-m", "ndcg_cut.10", "-m", "judged.2", "-q"]);
+    expect(r.code).toBe(0);
+    const value = (measure: string, qid: string) => new RegExp(`^${measure}\\s+${qid}\\s+(\\S+)$`, "m").exec(r.stdout)?.[1];
+    expect([value("recip_rank", "q1"), value("P_2", "q1"), value("num_rel", "q1"), value("ndcg_cut_10", "q1"), value("judged_2", "q1")]).toEqual(["0.5000", "0.5000", "1", "0.6309", "0.5000"]);
+    expect([value("recip_rank", "q3"), value("ndcg_cut_10", "q3"), value("num_rel", "q3"), value("judged_2", "q3")]).toEqual(["0.0000", "0.0000", "0", "0.0000"]);
+    // Means over the 3 queries: recip_rank (0.5 + 1 + 0) / 3, ndcg (0.6309 + 1 + 0) / 3.
+    expect([value("num_q", "all"), value("num_rel", "all"), value("recip_rank", "all"), value("ndcg_cut_10", "all")]).toEqual(["3", "2", "0.5000", "0.5436"]);
+    // --clip reads the same file on the 0–3 scale: -2 → 0 (judged, not relevant), 4 → 3.
+    const clipped = runCli(["eval", qrels, run, "-m", "judged.2", "--clip"]);
+    expect(clipped.stderr).toContain("--clip changed 3 grades into 0–3");
+    expect(/^judged_2\s+all\s+(\S+)$/m.exec(clipped.stdout)?.[1]).toBe("1.0000");
+  });
+
   it("exit 1 naming file and line for bad input; exit 2 for usage errors", () => {
     const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));
     const bad = join(dir, "bad.run");
@@ -118,10 +143,10 @@ describe("assessor eval", () => {
     writeFileSync(dup, "q1 Q0 d1 1 0.5 t\nq2 Q0 d5 1 0.5 t\nq1 Q0 d1 2 0.4 t\n");
     expect(runCli(["eval", fx("small.qrels"), dup]).stderr).toContain(`${dup}:3: docid: docid "d1" appears twice for query "q1" (first on line 1)`);
     const grade = join(dir, "g.qrels");
-    writeFileSync(grade, "q1 0 d1 5\n");
+    writeFileSync(grade, "q1 0 d1 300\n");
     const g = runCli(["eval", grade, fx("runA.run")]);
     expect(g.code).toBe(1);
-    expect(g.stderr).toContain(`${grade}:1: grade: expected a grade 0–3, found 5`);
+    expect(g.stderr).toContain(`${grade}:1: grade: expected a relevance value from -127 to 127, found 300`);
     const none = join(dir, "none.run");
     writeFileSync(none, "q4 Q0 d1 1 1 t\n");
     const n = runCli(["eval", fx("small.qrels"), none]);

@@ -13,7 +13,7 @@ export type RankedQuery = {
    * leave them out to save memory on large runs.
    */
   docids?: readonly string[];
-  /** How many chunks of this query the qrels judge at each grade: judgedAtGrade[g] for g = 0..3. */
+  /** How many chunks of this query the qrels judge at each grade: judgedAtGrade[g] for g = 0, 1, … (the highest grade in the qrels; negative values are not counted). */
   judgedAtGrade: readonly number[];
 };
 

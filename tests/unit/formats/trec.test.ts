@@ -37,6 +37,17 @@ describe("parseQrels", () => {
     expect(r.rows.map((x) => x.grade)).toEqual([3, 0, 2]);
     expect(r.clipped).toBe(2);
   });
+  it("on trec_eval's scale takes any relevance value from -127 to 127, and only those", () => {
+    const r = parseQrels("q1 0 d1 4\nq1 0 d2 -2\nq1 0 d3 127\nq1 0 d4 128\nq1 0 d5 -128\nq1 0 d6 1.5\n", "t.qrels", { scale: "trec" });
+    expect(r.rows.map((x) => [x.docid, x.grade])).toEqual([["d1", 4], ["d2", -2], ["d3", 127]]);
+    expect(r.errors.map((e) => [e.line, e.field, e.message])).toEqual([
+      [4, "grade", "expected a relevance value from -127 to 127, found 128"],
+      [5, "grade", "expected a relevance value from -127 to 127, found -128"],
+      [6, "grade", 'expected an integer grade (relevance value -127 to 127), found "1.5"'],
+    ]);
+    // clip wins over the scale: the 0–3 scale, clipped.
+    expect(parseQrels("q1 0 d1 4\n", "t.qrels", { scale: "trec", clip: true }).rows[0].grade).toBe(3);
+  });
   it("rejects a chunk judged twice for one query, naming the first line", () => {
     const r = parseQrels("q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 2\n", "d.qrels");
     expect(r.errors).toEqual([{ file: "d.qrels", line: 3, field: "docid", message: expect.stringContaining("first on line 1") }]);

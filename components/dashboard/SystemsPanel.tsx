@@ -88,7 +88,7 @@ export function SystemsPanel({ projectId, filters }: { projectId: number; filter
                 caption="Kendall's tau"
                 columns={[
                   { key: "label", header: "Measure", value: (r) => r.label },
-                  { key: "tau", header: "τ (human vs judge)", value: (r) => r.tau, render: (r) => (r.tau === null ? <span title={r.reason ?? ""}>undefined</span> : r.tau.toFixed(3)) },
+                  { key: "tau", header: "τ (human vs judge)", value: (r) => r.tau, render: (r) => (r.tau === null ? <span className="text-slate-500">undefined: {r.reason}</span> : r.tau.toFixed(3)) },
                 ]}
                 rows={d.tau}
                 csvName="kendall-tau.csv"

@@ -14,7 +14,7 @@ export function registerAssign(program: Command): void {
     .description("assign pool items to annotators: balanced load, never the same person twice on an item; tops up items to --per-item")
     .option("--per-item <n>", "annotators per item (default: the project's setting)")
     .option("--annotators <emails>", "comma-separated annotator emails (default: every active annotator)")
-    .option("--sample <n>", "assign only a calibration sample of N unassigned items, spread over queries and judge grades")
+    .option("--sample <n>", "assign only a calibration sample of N unassigned items: first for the grades (overall and per query tag) short of the project's minimum per grade, by judge grade, then spread over judge grades and queries")
     .option("--tags <tags>", "with --sample: draw only from queries with one of these comma-separated tags")
     .option("--seed <n>", "random seed, to reproduce an assignment")
     .addOption(projectOption())

@@ -4,7 +4,8 @@ import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
 import { int, isConstraintViolation } from "../pooling/sql.ts";
 import { normalizeEmail } from "../users/users.ts";
 import { mulberry32, randomSeed, shuffle } from "./random.ts";
-import { calibrationSample, judgeStratumGrade } from "./sample.ts";
+import { referenceLabels } from "../labels/reference.ts";
+import { calibrationSample, judgeStratumGrade, type TCalibrationCounts } from "./sample.ts";
 
 export type TAssignOptions = {
   perItem: number;
@@ -39,8 +40,9 @@ export type TAssignResult = {
  *   closes the gap as fast as possible.
  * - Each assignment gets a random `orderKey`, which fixes that annotator's order of items
  *   within a query (lib/annotate sorts by it).
- * - `sample: N` picks a calibration subset of N items that have no assignment yet
- *   (lib/assignment/sample.ts describes the stratification) and marks their assignments
+ * - `sample: N` picks a calibration subset of N items that have no assignment yet, the grades and
+ *   query tags short of the project's minimum per grade first (lib/assignment/sample.ts describes
+ *   the scheme; calibrationCounts what counts as had) and marks their assignments
  *   `calibration`. With `tags` as well, only items of queries with one of those tags are drawn.
  *   Without `sample`, every pool item is targeted.
  * - Default annotators: every active user with the annotator role.
@@ -58,6 +60,14 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   const rng = mulberry32(seed);
 
   const annotators = await resolveAnnotators(db, opts.annotators);
+  // For a sample: the final human labels and the minimum per grade (read before the write
+  // transaction, which SQLite holds alone).
+  const calibrationBasis = calibration
+    ? {
+        finals: await referenceLabels(db, projectId),
+        minPerGrade: (await db.project.findUnique({ where: { id: projectId }, select: { minPerGrade: true } }))?.minPerGrade ?? 0,
+      }
+    : null;
   if (annotators.length < perItem) {
     throw new AppError("bad_input", `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`);
   }
@@ -93,18 +103,19 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           if (list) list.push(Number(j.grade));
           else judgeGrades.set(key, [Number(j.grade)]);
         }
-        let tagged: Set<number> | null = null;
-        if (opts.tags && opts.tags.length > 0) {
-          const tagRows = await tx.all<{ queryId: number }>(
-            `SELECT DISTINCT t."queryId" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid} AND t."tag" IN (${opts.tags.map(() => "?").join(", ")})`,
-            opts.tags,
-          );
-          tagged = new Set(tagRows.map((r) => Number(r.queryId)));
+        const tagsOf = new Map<number, string[]>();
+        for (const t of await tx.all<{ queryId: number; tag: string }>(`SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`)) {
+          const list = tagsOf.get(Number(t.queryId));
+          if (list) list.push(t.tag);
+          else tagsOf.set(Number(t.queryId), [t.tag]);
         }
+        const wanted = opts.tags?.length ? new Set(opts.tags) : null;
+        const gradeOf = (it: { queryId: number; chunkId: number }) => judgeStratumGrade(judgeGrades.get(`${it.queryId}:${it.chunkId}`) ?? []);
         const candidates = items
-          .filter((it) => !assignedTo.has(it.id) && (tagged === null || tagged.has(it.queryId)))
-          .map((it) => ({ id: it.id, queryId: it.queryId, judgeGrade: judgeStratumGrade(judgeGrades.get(`${it.queryId}:${it.chunkId}`) ?? []) }));
-        targets = calibrationSample(candidates, opts.sample, rng);
+          .filter((it) => !assignedTo.has(it.id) && (wanted === null || (tagsOf.get(it.queryId) ?? []).some((t) => wanted.has(t))))
+          .map((it) => ({ id: it.id, queryId: it.queryId, judgeGrade: gradeOf(it), tags: tagsOf.get(it.queryId) ?? [] }));
+        const counts = calibrationCounts(calibrationBasis!.finals, calibrationBasis!.minPerGrade, items.filter((it) => assignedTo.has(it.id)), gradeOf, tagsOf);
+        targets = calibrationSample(candidates, opts.sample, rng, counts);
       } else {
         targets = shuffle(items.sort((a, b) => (a.id < b.id ? -1 : 1)), rng);
       }
@@ -185,4 +196,36 @@ async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: strin
     const u = users.find((x) => x.email === email);
     return { id: u!.id, email };
   });
+}
+
+/**
+ * What calibration already has, per grade, overall and per query tag: every final human label at
+ * its grade, and every assigned pool item without one at its judge grade (it is on its way to a
+ * human label; with no judge grade it counts nowhere).
+ */
+export function calibrationCounts(
+  finals: readonly { queryId: number; chunkId: number; grade: number }[],
+  minPerGrade: number,
+  assigned: readonly { queryId: number; chunkId: number }[],
+  judgeGrade: (item: { queryId: number; chunkId: number }) => number | null,
+  tagsOf: ReadonlyMap<number, readonly string[]>,
+): TCalibrationCounts {
+  const overall = [0, 0, 0, 0];
+  const byTag = new Map<string, number[]>();
+  const add = (queryId: number, grade: number | null) => {
+    if (grade === null || grade < 0 || grade > 3) return;
+    overall[grade]++;
+    for (const tag of new Set(tagsOf.get(queryId) ?? [])) {
+      let row = byTag.get(tag);
+      if (!row) byTag.set(tag, (row = [0, 0, 0, 0]));
+      row[grade]++;
+    }
+  };
+  const final = new Set<string>();
+  for (const f of finals) {
+    final.add(`${f.queryId}:${f.chunkId}`);
+    add(f.queryId, f.grade);
+  }
+  for (const it of assigned) if (!final.has(`${it.queryId}:${it.chunkId}`)) add(it.queryId, judgeGrade(it));
+  return { minPerGrade, overall, byTag };
 }

@@ -17,7 +17,7 @@ export type TCalibrationPanel = {
   judge: string | null;
   overall: TCalibrationRow;
   byTag: TCalibrationRow[];
-  /** Items to sample so that the total reaches the target and thin grades can fill up. */
+  /** Items to sample so that the total reaches the target and the thin grades (overall, and of the thinnest tag) can fill up. */
   suggestedSample: number;
   /** Unassigned pool items that a sample can draw from. */
   unassignedPoolItems: number;
@@ -72,9 +72,11 @@ export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuer
   const judge = pickJudge(data, opts.judge);
   const { overall, byTag } = rows(data, judge ? keysOf(data.judges.get(judge) ?? []) : null, minPerGrade);
   const shortOfTarget = Math.max(0, target - overall.labelled);
-  // Sampling is stratified by judge grade (lib/assignment/sample.ts), so a sample of 4 × the
-  // largest per-grade shortfall gives each thin grade that many more candidates when they exist.
-  const gradeShortfall = Math.max(0, ...overall.perGrade.map((n) => minPerGrade - n));
+  // The sample fills thin cells first (lib/assignment/sample.ts); an item counts in its grade
+  // overall and under each of its query's tags at once, so the thin grades overall, or those of
+  // the thinnest tag, need at least this many items (judge grades only predict the human ones).
+  const deficit = (row: TCalibrationRow) => row.perGrade.reduce((sum, n) => sum + Math.max(0, minPerGrade - n), 0);
+  const gradeShortfall = Math.max(deficit(overall), ...byTag.map(deficit));
   let assignedItems = 0;
   for (const n of data.assigned.values()) if (n > 0) assignedItems++;
   const unassignedPoolItems = data.poolItems.size - assignedItems;
@@ -84,7 +86,7 @@ export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuer
     judge,
     overall,
     byTag,
-    suggestedSample: Math.min(unassignedPoolItems, Math.max(shortOfTarget, 4 * gradeShortfall)),
+    suggestedSample: Math.min(unassignedPoolItems, Math.max(shortOfTarget, gradeShortfall)),
     unassignedPoolItems,
     empty: data.reference.length === 0 ? NO_HUMAN_HINT : null,
   };

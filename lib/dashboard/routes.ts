@@ -39,8 +39,9 @@ export const ZSampleRequest = z.object({
 });
 
 /**
- * Samples more items for calibration: lib/assignment's calibration sample (stratified by judge
- * grade, spread over queries), assigned to the project's annotators.
+ * Samples more items for calibration: lib/assignment's calibration sample (the grades and tags
+ * short of the minimum per grade first, then spread over judge grades and queries), assigned to
+ * the project's annotators.
  */
 export async function sampleForCalibration(db: Db, rawProjectId: unknown, body: z.infer<typeof ZSampleRequest>) {
   const projectId = projectIdParam(rawProjectId);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
-import { assign } from "../../lib/assignment/assign.ts";
+import { assign, calibrationCounts } from "../../lib/assignment/assign.ts";
 import { calibrationSample } from "../../lib/assignment/sample.ts";
 import { mulberry32 } from "../../lib/assignment/random.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
@@ -133,6 +133,58 @@ describe("calibration sample", () => {
     const rows = await db.assignment.findMany({ where: { poolItem: { projectId: project.id } }, include: { poolItem: true } });
     expect(new Set(rows.map((x) => x.poolItem.queryId))).toEqual(new Set([items[3].queryId]));
     await expect(assign(db, project.id, { perItem: 2, tags: ["x"] })).rejects.toThrow("--tags only applies with --sample");
+  });
+
+  it("fills the thin cells first: the largest deficit, ties to the cell with fewer candidates, then equal allocation", () => {
+    // Minimum 2 per grade. Overall: grade 3 has 1 (deficit 1); tag "entity": grade 2 has 0
+    // (deficit 2); every other cell has enough.
+    const counts = { minPerGrade: 2, overall: [5, 5, 5, 1], byTag: new Map([["entity", [2, 2, 0, 2]]]) };
+    const q1 = (id: string, judgeGrade: number) => ({ id, queryId: 1, judgeGrade, tags: ["entity"] });
+    const q2 = (id: string, judgeGrade: number) => ({ id, queryId: 2, judgeGrade, tags: [] });
+    const cands = [q1("c1", 2), q1("c2", 2), q1("c3", 2), q1("c4", 0), q2("c5", 3), q2("c6", 3), q2("c7", 0), q2("c8", 0)];
+    for (const seed of [1, 2, 3]) {
+      const ids = calibrationSample(cands, 4, mulberry32(seed), counts).map((c) => c.id);
+      // 1: entity/2 (deficit 2) → one of c1–c3. 2: entity/2 and overall/3 tie at 1; overall/3 has
+      // fewer candidates (2 < 3) → c5 or c6. 3: entity/2 → another of c1–c3. Deficits are met;
+      // 4: equal allocation over the rest, smallest stratum first (grade 3: one left; grade 2:
+      // one left; ties to the higher grade) → the other of c5, c6.
+      expect(ids.filter((id) => ["c1", "c2", "c3"].includes(id))).toHaveLength(2);
+      expect(ids.filter((id) => ["c5", "c6"].includes(id))).toHaveLength(2);
+      expect(ids[1] === "c5" || ids[1] === "c6").toBe(true);
+    }
+    // Without counts: equal allocation alone (grade 3's stratum, the smallest, first).
+    expect(calibrationSample(cands, 2, mulberry32(1)).map((c) => c.judgeGrade)).toEqual([3, 2]);
+  });
+
+  it("counts final human labels at their grade and assigned, not yet final items at their judge grade", () => {
+    const tagsOf = new Map([[1, ["entity", "entity"]], [2, []]]);
+    const counts = calibrationCounts(
+      [{ queryId: 1, chunkId: 10, grade: 3 }, { queryId: 2, chunkId: 20, grade: 0 }],
+      10,
+      [{ queryId: 1, chunkId: 10 }, { queryId: 1, chunkId: 11 }, { queryId: 2, chunkId: 21 }],
+      (it) => (it.chunkId === 11 ? 2 : it.chunkId === 21 ? null : 1),
+      tagsOf,
+    );
+    // (1, 10) is final (grade 3), so its judge grade is not counted again; (1, 11) counts at judge
+    // grade 2; (2, 21) has no judge grade and counts nowhere. A tag listed twice counts once.
+    expect(counts).toEqual({ minPerGrade: 10, overall: [1, 0, 1, 1], byTag: new Map([["entity", [0, 0, 1, 1]]]) });
+  });
+
+  it("a sample through assign() goes to the grade human labels lack, not to the rarest judge stratum", async () => {
+    const { project, items } = await pooledProject([4, 4]);
+    await db.project.update({ where: { id: project.id }, data: { minPerGrade: 2 } });
+    // Judge grades: item 0 → 3, items 1 and 5 → 1, others 0. Final human labels (imported, on
+    // chunks outside this pool's candidates' grades): two at grade 3, two at 0, two at 2, none at 1.
+    await makeJudgeLabels(db, project.id, "gpt", items.map((it, i) => ({ queryId: it.queryId, chunkId: it.chunkId, grade: i === 0 ? 3 : i === 1 || i === 5 ? 1 : 0 })));
+    const extra = await makeChunks(db, project.id, ["x1", "x2", "x3", "x4", "x5", "x6"]);
+    const grades = [3, 3, 0, 0, 2, 2];
+    await db.referenceLabel.createMany({ data: [...extra.values()].map((c, i) => ({ projectId: project.id, source: "old", queryId: items[0].queryId, chunkId: c.id, grade: grades[i] })) });
+    const users = await Promise.all(["a", "b"].map((n) => makeUser(db, { email: `${n}-cal4@example.org` })));
+    await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), sample: 2, seed: 5 });
+    const rows = await db.assignment.findMany({ where: { poolItem: { projectId: project.id } }, include: { poolItem: true } });
+    // Grade 1 is short by 2 and has exactly two candidates (items 1 and 5); equal allocation alone
+    // would have taken the grade-3 item first (its stratum is the smallest).
+    expect(new Set(rows.map((r) => r.poolItem.chunkId))).toEqual(new Set([items[1].chunkId, items[5].chunkId]));
   });
 
   it("is reproducible from the seed and stops when candidates run out", () => {

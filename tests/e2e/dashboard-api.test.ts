@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
@@ -11,7 +13,9 @@ import { startServer, type RunningServer } from "../helpers/server.ts";
  * - acceptance (issue 5): the judge-vs-human endpoint returns exactly the figures of
  *   `assessor agreement HUMAN JUDGE --format json` on the two imported qrels files;
  * - roles: an annotator gets 403 from every dashboard route (and the page); an adjudicator reads
- *   every panel but may not sample for calibration (assignment is the lead's); signed out is 401.
+ *   every panel but may not sample for calibration (assignment is the lead's); signed out is 401;
+ * - the lead's "sample for calibration": a clear 422 without a pool, then, with one, assignments
+ *   marked calibration and the calibration panel's unassigned count going down.
  * Build first: NEXT_DIST_DIR=.next-dashboard npx next build; run with the same NEXT_DIST_DIR.
  */
 let project: AgreementProject;
@@ -82,5 +86,40 @@ describe("roles", () => {
     expect((await get(`/api/dashboard/999999/agreement`, "lead")).status).toBe(404);
     expect((await get(`/api/dashboard/${projectId}/systems?source=everything`, "lead")).status).toBe(422);
     expect((await get(`/api/dashboard/${projectId}/systems?judge=nobody`, "lead")).status).toBe(404);
+  });
+});
+
+describe("sample for calibration (the lead's button)", () => {
+  it("says to build the pool first when there is none, and changes nothing", async () => {
+    const res = await post(`/api/dashboard/${projectId}/sample`, { n: 5, perItem: 1 }, "lead");
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain("the pool is empty: build it first with: npx assessor pool --depth K");
+    expect(await db.assignment.count()).toBe(0);
+  });
+
+  it("with a pool: assigns the sample, marked calibration, and the panel's unassigned count drops", async () => {
+    // One run ranking every human-labelled chunk of each query (file order), pooled at depth 3.
+    const lines = readFileSync(files.human, "utf8").split("\n").filter(Boolean).map((l) => l.split(/\s+/));
+    const rank = new Map<string, number>();
+    const run = lines.map(([qid, , docid]) => {
+      const r = (rank.get(qid) ?? 0) + 1;
+      rank.set(qid, r);
+      return `${qid} Q0 ${docid} ${r} ${100 - r} sys`;
+    });
+    const runFile = join(project.dir, "sys.run");
+    writeFileSync(runFile, run.join("\n") + "\n");
+    cli(["import", "run", "--project", "agree", "--system", "sys", runFile]);
+    cli(["pool", "--project", "agree", "--depth", "3"]);
+    const pooled = await db.poolItem.count({ where: { projectId } });
+    const before = (await (await get(`/api/dashboard/${projectId}/calibration`, "lead")).json()) as { unassignedPoolItems: number };
+    expect(before.unassignedPoolItems).toBe(pooled);
+    const res = await post(`/api/dashboard/${projectId}/sample`, { n: 5, perItem: 1, seed: 7 }, "lead");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ items: 5, created: 5, calibration: 5, seed: 7 });
+    const rows = await db.assignment.findMany({ where: { poolItem: { projectId } } });
+    expect(rows).toHaveLength(5);
+    expect(rows.every((r) => r.calibration)).toBe(true);
+    const after = (await (await get(`/api/dashboard/${projectId}/calibration`, "lead")).json()) as { unassignedPoolItems: number };
+    expect(after.unassignedPoolItems).toBe(pooled - 5);
   });
 });

@@ -121,4 +121,19 @@ describe("dashboard of the demo project", () => {
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "dashboard.png"), fullPage: true });
   });
+
+  it("samples more items for calibration with the button: the pool's new items get assigned", async () => {
+    // A deeper pool adds unassigned items (the demo pools each run's top 5; its runs list 10).
+    cli(["pool", "--project", "demo", "--depth", "10"]);
+    await page.reload();
+    const amount = page.getByLabel(/^Items to sample \(\d+ unassigned in the pool\)$/);
+    await amount.waitFor();
+    const unassigned = Number(/\((\d+) unassigned/.exec((await page.getByText(/unassigned in the pool/).textContent()) ?? "")?.[1]);
+    expect(unassigned).toBeGreaterThan(3);
+    await amount.fill("3");
+    await page.getByRole("button", { name: "Sample for calibration" }).click();
+    // Two annotators per item (the demo project's setting): 3 items, 6 labels to make.
+    await page.getByRole("status").filter({ hasText: /^Assigned 6 labels on 3 items \(seed \d+\)\.$/ }).waitFor();
+    await expect.poll(async () => page.getByText(`(${unassigned - 3} unassigned in the pool)`).count()).toBe(1);
+  });
 });

@@ -1,41 +1,53 @@
 "use client";
 
+import { stringify } from "csv-stringify/sync";
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import type { AgreementReport } from "@/lib/stats/agreement/report";
+import { downloadCsv } from "./DataTable";
+
+/** The confusion matrix as CSV: a header of the other rater's grades, one row per human grade. */
+export function confusionCsv(confusion: number[][], otherLabel: string): string {
+  return stringify([[`human grade (rows) / ${otherLabel} grade (columns)`, ...confusion.map((_, g) => String(g))], ...confusion.map((row, g) => [String(g), ...row])]);
+}
 
 /** Confusion matrix as a heatmap: rows the human grade, columns the other rater's; shade ∝ share of the row. */
-export function ConfusionHeatmap({ confusion, otherLabel }: { confusion: number[][]; otherLabel: string }) {
+export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion: number[][]; otherLabel: string; csvName: string }) {
   return (
-    <table className="text-center text-xs" aria-label={`Confusion matrix, rows human grade, columns ${otherLabel} grade`} data-testid="confusion">
-      <thead>
-        <tr>
-          <th className="p-1 text-slate-500">human ↓ / {otherLabel} →</th>
-          {[0, 1, 2, 3].map((g) => (
-            <th key={g} className="w-10 p-1 text-slate-500">
-              {g}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {confusion.map((row, r) => {
-          const total = row.reduce((s, x) => s + x, 0) || 1;
-          return (
-            <tr key={r}>
-              <th className="p-1 text-slate-500">{r}</th>
-              {row.map((v, c) => {
-                const share = v / total;
-                return (
-                  <td key={c} className="h-9 w-10 border border-white tabular-nums" style={{ background: `rgba(${r === c ? "79,70,229" : "220,38,38"},${(0.08 + 0.8 * share).toFixed(3)})`, color: share > 0.5 ? "white" : "#0f172a" }} title={`human ${r}, ${otherLabel} ${c}: ${v}`}>
-                    {v}
-                  </td>
-                );
-              })}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div>
+      <table className="text-center text-xs" aria-label={`Confusion matrix, rows human grade, columns ${otherLabel} grade`} data-testid="confusion">
+        <thead>
+          <tr>
+            <th className="p-1 text-slate-500">human ↓ / {otherLabel} →</th>
+            {[0, 1, 2, 3].map((g) => (
+              <th key={g} className="w-10 p-1 text-slate-500">
+                {g}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {confusion.map((row, r) => {
+            const total = row.reduce((s, x) => s + x, 0) || 1;
+            return (
+              <tr key={r}>
+                <th className="p-1 text-slate-500">{r}</th>
+                {row.map((v, c) => {
+                  const share = v / total;
+                  return (
+                    <td key={c} className="h-9 w-10 border border-white tabular-nums" style={{ background: `rgba(${r === c ? "79,70,229" : "220,38,38"},${(0.08 + 0.8 * share).toFixed(3)})`, color: share > 0.5 ? "white" : "#0f172a" }} title={`human ${r}, ${otherLabel} ${c}: ${v}`}>
+                      {v}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <button type="button" className="mt-1 text-xs text-indigo-700 underline" onClick={() => downloadCsv(csvName, confusionCsv(confusion, otherLabel))}>
+        Download CSV (confusion matrix)
+      </button>
+    </div>
   );
 }
 

@@ -56,7 +56,7 @@ function ReportDetail({ block, otherLabel, idPrefix }: { block: TAgreementBlock;
       </p>
       {r.kappa.reason ? <p className="text-xs text-amber-800">{r.kappa.reason}</p> : null}
       <div className="flex flex-wrap items-start gap-4">
-        <ConfusionHeatmap confusion={r.confusion} otherLabel={otherLabel} />
+        <ConfusionHeatmap confusion={r.confusion} otherLabel={otherLabel} csvName={`${idPrefix}-${slug(block.name)}-confusion.csv`} />
         <PerGradeBars perGrade={r.per_grade} />
         <CiBars
           items={[

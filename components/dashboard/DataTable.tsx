@@ -1,5 +1,6 @@
 "use client";
 
+import { stringify } from "csv-stringify/sync";
 import { useMemo, useState, type ReactNode } from "react";
 
 export type TColumnDef<R> = {
@@ -17,17 +18,13 @@ export function fmt(v: number | null | undefined, digits = 3): string {
   return v.toFixed(digits);
 }
 
-function csvCell(v: string | number | null): string {
-  if (v === null) return "";
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
+/** The header row and one row per table row (null cells empty; quoted where CSV needs it). */
 export function toCsv<R>(columns: TColumnDef<R>[], rows: R[]): string {
-  return [columns.map((c) => csvCell(c.header)).join(","), ...rows.map((r) => columns.map((c) => csvCell(c.value(r))).join(","))].join("\n") + "\n";
+  return stringify([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => c.value(r)))]);
 }
 
-function download(name: string, text: string) {
+/** Saves `text` as a CSV file named `name` (the browser's download). */
+export function downloadCsv(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
   const a = document.createElement("a");
   a.href = url;
@@ -88,7 +85,7 @@ export function DataTable<R>({ id, caption, columns, rows, csvName, csvColumns }
           ))}
         </tbody>
       </table>
-      <button type="button" className="mt-2 text-xs text-indigo-700 underline" onClick={() => download(csvName, toCsv(csvColumns ?? columns, sorted))}>
+      <button type="button" className="mt-2 text-xs text-indigo-700 underline" onClick={() => downloadCsv(csvName, toCsv(csvColumns ?? columns, sorted))}>
         Download CSV ({caption})
       </button>
     </div>

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
+import { stringify } from "csv-stringify/sync";
 
 /**
  * Exports of the reference label set.
@@ -48,15 +49,20 @@ export function qrelsText(rows: readonly ReferenceLabelRow[]): string {
   return rows.map((r) => `${r.qid} 0 ${r.docid} ${r.grade}\n`).join("");
 }
 
-function csvField(v: string | number | null): string {
-  if (v === null) return "";
-  const s = String(v);
-  return /[",\r\n#]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/**
+ * CSV fields are quoted when they must be (comma, quote, line break) and also when they hold "#" or
+ * start or end with whitespace, so that a reader skipping comment lines or trimming fields keeps
+ * them whole; null is an empty field.
+ */
+const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
 export function csvText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
-  const head = `# label_set_version sha256=${version.sha256} created_at=${version.created_at} labels=${version.labels} project=${csvField(version.project)}\n`;
-  const body = rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source].map(csvField).join(",") + "\n").join("");
+  const project = stringify([[version.project]], CSV_OPTIONS).slice(0, -1);
+  const head = `# label_set_version sha256=${version.sha256} created_at=${version.created_at} labels=${version.labels} project=${project}\n`;
+  const body = stringify(
+    rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source]),
+    CSV_OPTIONS,
+  );
   return `${head}${CSV_COLUMNS.join(",")}\n${body}`;
 }
 

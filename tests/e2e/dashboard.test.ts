@@ -118,6 +118,15 @@ describe("dashboard of the demo project", () => {
     const csv = readFileSync((await download.path())!, "utf8").trim().split("\n");
     expect(csv[0]).toBe("Judge,n,κ,κ linear,κ quadratic,κ quad CI low,κ quad CI high,raw agreement,leniency,≥1 agr,≥1 κ,≥2 agr,≥2 κ");
     expect(csv.slice(1).map((l) => l.split(",")[0])).toEqual(["gpt-judge", "strict-judge"]);
+    // The chosen judge's confusion matrix: 4 × 4 counts that add up to its n in the judges table.
+    const [confusion] = await Promise.all([page.waitForEvent("download"), page.locator('[data-panel="judge"]').getByRole("button", { name: "Download CSV (confusion matrix)" }).first().click()]);
+    expect(confusion.suggestedFilename()).toMatch(/confusion\.csv$/);
+    const matrix = readFileSync((await confusion.path())!, "utf8").trim().split("\n");
+    expect(matrix[0]).toBe("human grade (rows) / judge grade (columns),0,1,2,3");
+    expect(confusion.suggestedFilename()).toContain("strict-judge");
+    expect(matrix.slice(1).map((l) => l.split(",")[0])).toEqual(["0", "1", "2", "3"]);
+    const total = matrix.slice(1).reduce((sum, l) => sum + l.split(",").slice(1).reduce((a, v) => a + Number(v), 0), 0);
+    expect(total).toBe(Number(await judgesTable().locator("tbody tr").nth(1).locator("td").nth(1).textContent()));
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "dashboard.png"), fullPage: true });
   });

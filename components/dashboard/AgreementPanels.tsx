@@ -136,26 +136,75 @@ export function HumanPanel({ projectId, filters }: { projectId: number; filters:
   );
 }
 
-type TBreakRow = { kind: string; slice: string; judge: AgreementReport | null; human: AgreementReport | null };
-const breakColumns: TColumnDef<TBreakRow>[] = [
-  { key: "kind", header: "By", value: (r) => r.kind },
-  { key: "slice", header: "Slice", value: (r) => r.slice },
-  { key: "jn", header: "judge n", value: (r) => r.judge?.n ?? 0, render: (r) => String(r.judge?.n ?? 0) },
-  { key: "jkq", header: "judge κ quad", value: (r) => r.judge?.kappa.quadratic ?? null, render: (r) => (<>{fmt(r.judge?.kappa.quadratic ?? null)}<Ci ci={r.judge?.ci.bootstrap?.kappa_quadratic} /></>) },
-  { key: "jraw", header: "judge raw", value: (r) => r.judge?.raw_agreement ?? null },
-  { key: "jlen", header: "judge leniency", value: (r) => r.judge?.leniency ?? null },
-  { key: "hn", header: "human n", value: (r) => r.human?.n ?? 0, render: (r) => String(r.human?.n ?? 0) },
-  { key: "hkq", header: "human κ quad", value: (r) => r.human?.kappa.quadratic ?? null, render: (r) => (<>{fmt(r.human?.kappa.quadratic ?? null)}<Ci ci={r.human?.ci.bootstrap?.kappa_quadratic} /></>) },
-  { key: "hraw", header: "human raw", value: (r) => r.human?.raw_agreement ?? null },
-];
+type TBreakRow = { kind: "tag" | "system"; slice: string; judge: AgreementReport | null; human: AgreementReport | null };
+type TBreakSide = "judge" | "human";
 
-export function BreakdownsPanel({ projectId, filters }: { projectId: number; filters: TDashboardFilters }) {
+/** Columns of the breakdowns table; the slice opens every panel on that slice (the URL filter). */
+function breakColumns(onOpen: (kind: "tag" | "system", slice: string) => void): TColumnDef<TBreakRow>[] {
+  return [
+    { key: "kind", header: "By", value: (r) => r.kind },
+    {
+      key: "slice",
+      header: "Slice",
+      value: (r) => r.slice,
+      render: (r) => (
+        <button type="button" className="text-indigo-700 underline" title={`every panel on ${r.kind} ${r.slice}`} onClick={() => onOpen(r.kind, r.slice)}>
+          {r.slice}
+        </button>
+      ),
+    },
+    { key: "jn", header: "judge n", value: (r) => r.judge?.n ?? 0, render: (r) => String(r.judge?.n ?? 0) },
+    { key: "jkq", header: "judge κ quad", value: (r) => r.judge?.kappa.quadratic ?? null, render: (r) => (<>{fmt(r.judge?.kappa.quadratic ?? null)}<Ci ci={r.judge?.ci.bootstrap?.kappa_quadratic} /></>) },
+    { key: "jraw", header: "judge raw", value: (r) => r.judge?.raw_agreement ?? null },
+    { key: "jlen", header: "judge leniency", value: (r) => r.judge?.leniency ?? null },
+    { key: "hn", header: "human n", value: (r) => r.human?.n ?? 0, render: (r) => String(r.human?.n ?? 0) },
+    { key: "hkq", header: "human κ quad", value: (r) => r.human?.kappa.quadratic ?? null, render: (r) => (<>{fmt(r.human?.kappa.quadratic ?? null)}<Ci ci={r.human?.ci.bootstrap?.kappa_quadratic} /></>) },
+    { key: "hraw", header: "human raw", value: (r) => r.human?.raw_agreement ?? null },
+  ];
+}
+
+/**
+ * The breakdowns CSV: every figure of both reports per slice (the table shows a few), named after
+ * reportRows, each interval as a low and a high column.
+ */
+function breakCsvColumns(rows: TBreakRow[]): TColumnDef<TBreakRow>[] {
+  const statsOf = new WeakMap<AgreementReport, Map<string, TStatRow>>();
+  const stat = (report: AgreementReport | null, name: string): TStatRow | null => {
+    if (!report) return null;
+    let m = statsOf.get(report);
+    if (!m) statsOf.set(report, (m = new Map(reportRows(report).map((x) => [x.stat, x]))));
+    return m.get(name) ?? null;
+  };
+  // The same columns on both sides, whichever side has reports (a side without any is empty).
+  const sample = rows.find((r) => r.judge)?.judge ?? rows.find((r) => r.human)?.human;
+  const side = (which: TBreakSide): TColumnDef<TBreakRow>[] => {
+    if (!sample) return [];
+    return reportRows(sample).flatMap((x) => [
+      { key: `${which} ${x.stat}`, header: `${which} ${x.stat}`, value: (r: TBreakRow) => stat(r[which], x.stat)?.value ?? null },
+      ...(x.ci
+        ? [
+            { key: `${which} ${x.stat} low`, header: `${which} ${x.stat} 95% CI low`, value: (r: TBreakRow) => stat(r[which], x.stat)?.ci?.low ?? null },
+            { key: `${which} ${x.stat} high`, header: `${which} ${x.stat} 95% CI high`, value: (r: TBreakRow) => stat(r[which], x.stat)?.ci?.high ?? null },
+          ]
+        : []),
+    ]);
+  };
+  return [{ key: "kind", header: "by", value: (r) => r.kind }, { key: "slice", header: "slice", value: (r) => r.slice }, ...side("judge"), ...side("human")];
+}
+
+export function BreakdownsPanel({ projectId, filters, onOpen }: { projectId: number; filters: TDashboardFilters; onOpen: (kind: "tag" | "system", slice: string) => void }) {
   const q = useBreakdowns(projectId, filters);
   const d = q.data;
+  const rows: TBreakRow[] = d ? d.rows.map((r) => ({ kind: r.kind, slice: r.slice, judge: r.judge?.report ?? null, human: r.human.report })) : [];
   return (
     <Card title="Breakdowns" id="breakdowns" description={`Judge${d?.judge ? ` ${d.judge}` : ""} vs human and human vs human, by query tag and by system (the pool items each run contributed).`}>
       <PanelState isPending={q.isPending} error={q.error} empty={d && d.rows.length === 0 ? "no query tags and no runs yet: import queries with tags and runs to break the figures down" : null} />
-      {d && d.rows.length > 0 ? <DataTable id="breakdowns-table" caption="breakdowns" columns={breakColumns} rows={d.rows.map((r) => ({ kind: r.kind, slice: r.slice, judge: r.judge?.report ?? null, human: r.human.report }))} csvName="breakdowns.csv" /> : null}
+      {rows.length > 0 ? (
+        <>
+          <p className="text-xs text-slate-500">A slice&apos;s name opens every panel on that slice; the CSV holds every figure of both reports.</p>
+          <DataTable id="breakdowns-table" caption="breakdowns" columns={breakColumns(onOpen)} rows={rows} csvName="breakdowns.csv" csvColumns={breakCsvColumns(rows)} />
+        </>
+      ) : null}
     </Card>
   );
 }

@@ -111,7 +111,14 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         <HumanPanel projectId={projectId} filters={filters} />
       </div>
       <SystemsPanel projectId={projectId} filters={filters} />
-      <BreakdownsPanel projectId={projectId} filters={filters} />
+      <BreakdownsPanel
+        projectId={projectId}
+        filters={filters}
+        onOpen={(kind, slice) => {
+          set(kind === "tag" ? { tag: slice, system: undefined } : { system: slice, tag: undefined });
+          window.scrollTo({ top: 0 });
+        }}
+      />
     </div>
   );
 }

@@ -131,6 +131,20 @@ describe("dashboard of the demo project", () => {
     await page.screenshot({ path: join(artifactsDir, "dashboard.png"), fullPage: true });
   });
 
+  it("breakdowns: the CSV holds every figure per slice; a slice's name opens every panel on it", async () => {
+    const table = page.getByTestId("breakdowns-table");
+    await table.waitFor();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV (breakdowns)" }).click()]);
+    const csv = readFileSync((await download.path())!, "utf8").trim().split("\n");
+    const header = csv[0].split(",");
+    for (const col of ["by", "slice", "judge n (aligned pairs)", "judge kappa unweighted", "judge kappa linear", "judge kappa quadratic 95% CI low", "judge binary ≥2 kappa", "judge grade 3 recall", "human kappa quadratic"]) expect(header).toContain(col);
+    expect(csv.slice(1).map((l) => l.split(",").slice(0, 2).join(" "))).toContain("system bm25");
+    await table.getByRole("button", { name: "bm25", exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("system")).toBe("bm25");
+    expect(new URL(page.url()).searchParams.get("tag")).toBeNull();
+    await expect.poll(async () => select("Slice: system").inputValue()).toBe("bm25");
+  });
+
   it("samples more items for calibration with the button: the pool's new items get assigned", async () => {
     // A deeper pool adds unassigned items (the demo pools each run's top 5; its runs list 10).
     cli(["pool", "--project", "demo", "--depth", "10"]);

@@ -5,7 +5,8 @@
  *   that range with `clip`, counting how many changed), or with `scale: "trec"` any relevance value
  *   trec_eval takes, from -127 to 127 (published qrels use 4 and above, and negative values such as
  *   TREC Web's -2; see lib/stats/evaluate.ts for what a negative value means). A (qid, docid) pair
- *   may appear once.
+ *   may appear once. A file whose first line is BEIR's header (`query-id corpus-id score`, as
+ *   BEIR and MTEB publish qrels) is read as 3 columns: qid docid grade.
  * - run: `qid Q0 docid rank score tag`; rank must be an integer and score a finite number (the
  *   rank is kept but never used for ordering: see lib/stats/order.ts); a docid may appear once per
  *   query.
@@ -111,6 +112,9 @@ function describe(text: string, s: number, e: number): string {
 // qrels
 
 const QRELS_COLUMNS = "4 columns: qid iter docid grade";
+/** BEIR's qrels (BEIR, MTEB): a `query-id corpus-id score` header, then 3 tab-separated columns. */
+const BEIR_HEADER = ["query-id", "corpus-id", "score"];
+const BEIR_COLUMNS = "3 columns after the BEIR header: query-id corpus-id score";
 
 /** Parses a qrels file (see the module comment). `rows` holds every valid line; a caller writes nothing when `errors` is non-empty. */
 export function parseQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean; scale?: QrelsScale } = {}): { rows: QrelRow[]; errors: LocatedError[]; clipped: number } {
@@ -120,14 +124,26 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
   let clipped = 0;
   let prevQid = "";
   const seen = new Map<string, Map<string, number>>();
+  // BEIR layout when the first non-blank line is its header; TREC's 4 columns otherwise.
+  let beir = false;
+  let first = true;
   const scanned = scanText(input, file, (t, line, n, s, e) => {
-    if (n !== 4) {
-      errors.push({ file, line, message: `expected ${QRELS_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
+    if (first) {
+      first = false;
+      if (n === 3 && BEIR_HEADER.every((h, i) => t.slice(s[i], e[i]) === h)) {
+        beir = true;
+        return;
+      }
+    }
+    const columns = beir ? 3 : 4;
+    if (n !== columns) {
+      errors.push({ file, line, message: `expected ${beir ? BEIR_COLUMNS : QRELS_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
       return;
     }
-    let grade = parseIntToken(t, s[3], e[3]);
+    const [q, d, g] = beir ? [0, 1, 2] : [0, 2, 3];
+    let grade = parseIntToken(t, s[g], e[g]);
     if (Number.isNaN(grade)) {
-      errors.push({ file, line, field: "grade", message: `expected an integer grade ${trecScale ? `(relevance value ${MIN_TREC_GRADE} to ${MAX_TREC_GRADE})` : "0–3"}, found ${describe(t, s[3], e[3])}` });
+      errors.push({ file, line, field: "grade", message: `expected an integer grade ${trecScale ? `(relevance value ${MIN_TREC_GRADE} to ${MAX_TREC_GRADE})` : "0–3"}, found ${describe(t, s[g], e[g])}` });
       return;
     }
     if (trecScale) {
@@ -143,14 +159,14 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
       grade = Math.min(MAX_GRADE, Math.max(MIN_GRADE, grade));
       clipped++;
     }
-    const qid = sliceOrReuse(t, s[0], e[0], prevQid);
+    const qid = sliceOrReuse(t, s[q], e[q], prevQid);
     prevQid = qid;
-    const docid = t.slice(s[2], e[2]);
+    const docid = t.slice(s[d], e[d]);
     let docs = seen.get(qid);
     if (!docs) seen.set(qid, (docs = new Map()));
-    const first = docs.get(docid);
-    if (first !== undefined) {
-      errors.push({ file, line, field: "docid", message: `docid "${docid}" is judged twice for query "${qid}" (first on line ${first})` });
+    const firstLine = docs.get(docid);
+    if (firstLine !== undefined) {
+      errors.push({ file, line, field: "docid", message: `docid "${docid}" is judged twice for query "${qid}" (first on line ${firstLine})` });
       return;
     }
     docs.set(docid, line);
@@ -158,6 +174,7 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
   });
   if (scanned.error) return { rows, errors: [scanned.error], clipped: 0 };
   if (scanned.nonBlank === 0 && errors.length === 0) errors.push(emptyFile(file, `qrels lines (${QRELS_COLUMNS})`));
+  else if (beir && rows.length === 0 && errors.length === 0) errors.push({ file, line: 2, message: `the file holds only the BEIR header: expected qrels lines after it (${BEIR_COLUMNS})` });
   return { rows, errors, clipped };
 }
 

@@ -48,6 +48,20 @@ describe("parseQrels", () => {
     // clip wins over the scale: the 0–3 scale, clipped.
     expect(parseQrels("q1 0 d1 4\n", "t.qrels", { scale: "trec", clip: true }).rows[0].grade).toBe(3);
   });
+  it("reads BEIR's qrels (header query-id corpus-id score, 3 tab-separated columns)", () => {
+    const r = parseQrels("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\r\nq2\td1\t2\n", "test.tsv");
+    expect(r.errors).toEqual([]);
+    expect(r.rows).toEqual([
+      { qid: "q1", docid: "d1", grade: 1, line: 2 },
+      { qid: "q1", docid: "d2", grade: 0, line: 3 },
+      { qid: "q2", docid: "d1", grade: 2, line: 4 },
+    ]);
+    // After the header every line has the 3 columns; a TREC line there is an error, and so is a
+    // header alone. Without the header, 3 columns are not qrels.
+    expect(parseQrels("query-id\tcorpus-id\tscore\nq1 0 d1 1\n", "b.tsv").errors).toEqual([{ file: "b.tsv", line: 2, message: "expected 3 columns after the BEIR header: query-id corpus-id score; found 4 columns" }]);
+    expect(parseQrels("query-id\tcorpus-id\tscore\n", "h.tsv").errors[0]).toMatchObject({ line: 2, message: expect.stringContaining("only the BEIR header") });
+    expect(parseQrels("q1\td1\t1\n", "n.tsv").errors[0].message).toBe("expected 4 columns: qid iter docid grade; found 3 columns");
+  });
   it("rejects a chunk judged twice for one query, naming the first line", () => {
     const r = parseQrels("q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 2\n", "d.qrels");
     expect(r.errors).toEqual([{ file: "d.qrels", line: 3, field: "docid", message: expect.stringContaining("first on line 1") }]);

@@ -60,6 +60,9 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   const rng = mulberry32(seed);
 
   const annotators = await resolveAnnotators(db, opts.annotators);
+  if (annotators.length < perItem) {
+    throw new AppError("bad_input", `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`);
+  }
   // For a sample: the final human labels and the minimum per grade (read before the write
   // transaction, which SQLite holds alone).
   const calibrationBasis = calibration
@@ -68,9 +71,6 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         minPerGrade: (await db.project.findUnique({ where: { id: projectId }, select: { minPerGrade: true } }))?.minPerGrade ?? 0,
       }
     : null;
-  if (annotators.length < perItem) {
-    throw new AppError("bad_input", `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`);
-  }
 
   try {
     return await bulkTransaction(db, async (tx) => {
@@ -94,7 +94,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
       }
 
       let targets: { id: string }[];
-      if (opts.sample !== undefined) {
+      if (opts.sample !== undefined && calibrationBasis) {
         const judge = await tx.all<{ queryId: number; chunkId: number; grade: number }>(`SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ${pid}`);
         const judgeGrades = new Map<string, number[]>();
         for (const j of judge) {
@@ -114,7 +114,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         const candidates = items
           .filter((it) => !assignedTo.has(it.id) && (wanted === null || (tagsOf.get(it.queryId) ?? []).some((t) => wanted.has(t))))
           .map((it) => ({ id: it.id, queryId: it.queryId, judgeGrade: gradeOf(it), tags: tagsOf.get(it.queryId) ?? [] }));
-        const counts = calibrationCounts(calibrationBasis!.finals, calibrationBasis!.minPerGrade, items.filter((it) => assignedTo.has(it.id)), gradeOf, tagsOf);
+        const counts = calibrationCounts(calibrationBasis.finals, calibrationBasis.minPerGrade, items.filter((it) => assignedTo.has(it.id)), gradeOf, tagsOf);
         targets = calibrationSample(candidates, opts.sample, rng, counts);
       } else {
         targets = shuffle(items.sort((a, b) => (a.id < b.id ? -1 : 1)), rng);

@@ -1,9 +1,8 @@
 import type { Db } from "../db/client.ts";
-import { parseJsonl } from "../formats/jsonl.ts";
+import { forEachJsonl } from "../formats/jsonl.ts";
 import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap } from "./bulk.ts";
 import { ErrorList, readInput, type ImportInput, type ImportKind, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZChunkRow } from "./schemas.ts";
-import { rejectDuplicateIds } from "./rows.ts";
 
 export type ChunkData = { externalId: string; videoId: number; start: number; end: number; text: string };
 
@@ -69,23 +68,32 @@ export async function writeChunks(
   return { created: create.length, updated: update.length };
 }
 
-/** Chunks from JSONL (id, video, start, end, text); the videos must already be imported. */
+/**
+ * Chunks from JSONL (id, video, start, end, text); the videos must already be imported. Each line
+ * is turned into what is written as it is read (a million-chunk file is never held as parsed
+ * objects as well).
+ */
 export async function importChunks(db: Db, projectId: number, input: ImportInput, opts: ImportOptions = {}): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const errors = new ErrorList();
-  const parsed = parseJsonl(bytes, name, ZChunkRow, "one JSON object per line: id, video, start, end, text");
-  errors.push(...parsed.errors);
-  rejectDuplicateIds(parsed.rows, name, errors);
   const videos = await loadIdMap(db, "Video", projectId);
   const chunks: ChunkData[] = [];
-  for (const r of parsed.rows) {
+  const firstLine = new Map<string, number>();
+  let rows = 0;
+  forEachJsonl(bytes, name, ZChunkRow, "one JSON object per line: id, video, start, end, text", (r, line) => {
+    rows++;
+    const first = firstLine.get(r.id);
+    if (first !== undefined) {
+      errors.push({ file: name, line, field: "id", message: `duplicate id "${r.id}" (first on line ${first}); expected each id once per file` });
+      return;
+    }
+    firstLine.set(r.id, line);
     const videoId = videos.get(r.video);
-    if (videoId === undefined) errors.push({ file: name, line: r.line, field: "video", message: `unknown video "${r.video}"; expected the id of a video imported into this project (import videos first)` });
+    if (videoId === undefined) errors.push({ file: name, line, field: "video", message: `unknown video "${r.video}"; expected the id of a video imported into this project (import videos first)` });
     else chunks.push({ externalId: r.id, videoId, start: r.start, end: r.end, text: r.text });
-  }
+  }, errors);
   errors.throwIfAny();
-  const rows = parsed.rows.length;
-  parsed.rows.length = 0;
+  firstLine.clear();
   const { created, updated } = await writeChunks(db, projectId, { kind: "chunks", fileName: name, sha256 }, chunks, opts);
   return { kind: "chunks", file: name, sha256, rows, created, updated, unchanged: rows - created - updated };
 }

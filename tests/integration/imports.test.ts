@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
+import { ValidationError } from "../../lib/errors.ts";
 
 /**
  * `assessor import …` end to end through the real CLI on the suite's database (SQLite, or
@@ -198,6 +199,23 @@ describe("changed rows", () => {
 });
 
 describe("bad input: exact error, exit 1, nothing written", () => {
+  it("chunks: every kind of error reported in line order, and nothing written", async () => {
+    const { importChunks } = await import("../../lib/imports/chunks.ts");
+    const count = await db.chunk.count();
+    const bytes = Buffer.from(
+      ['{"id":"n1","video":"v1","start":0,"end":1,"text":"a"}', '{"id":"n2","video":"nope","start":0,"end":1,"text":"b"}', "{oops", '{"id":"n1","video":"v1","start":1,"end":2,"text":"c"}', '{"id":"n3","video":"v1","start":5,"end":1,"text":"d"}'].join("\n") + "\n",
+    );
+    const err = await importChunks(db, projectId, { name: "mixed.jsonl", bytes }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).errors.map((e) => [e.line, e.field ?? null])).toEqual([
+      [2, "video"],
+      [3, null],
+      [4, "id"],
+      [5, "end"],
+    ]);
+    expect(await db.chunk.count()).toBe(count);
+  });
+
   it("wrong column count (run, qrels, TSV)", async () => {
     await rejects(["run", "--system", "s2"], "cols.run", "q1 Q0 c2 1 12.5 s2\nq1 Q0 c1 2 9.5\n", (p) => `${p}:2: expected 6 columns: qid Q0 docid rank score tag; found 5 columns`);
     await rejects(["labels", "--source", "x"], "cols.qrels", "q1 0 c2\n", (p) => `${p}:1: expected 4 columns: qid iter docid grade; found 3 columns`);

@@ -13,7 +13,8 @@ import { IdIndex } from "./id-index.ts";
  *   `INSERT … SELECT * FROM unnest($1::int[], …)`, a handful of parameters per 10,000 rows.
  * SQL is written with `?` placeholders and double-quoted identifiers (valid on both).
  */
-export type SqlType = "int" | "float" | "text";
+/** Column types of a bulk insert; "timestamp" takes an ISO string (SQLite: as Prisma stores a DateTime, sqliteNow). */
+export type SqlType = "int" | "float" | "text" | "timestamp";
 export type Column = { name: string; type: SqlType };
 
 export interface BulkTx {
@@ -27,7 +28,7 @@ export interface BulkTx {
 /** Now, as Prisma stores a DateTime on SQLite (lib/db/sql.ts sqliteDate). */
 export const sqliteNow = () => sqliteDate(new Date());
 
-const PG_TYPES: Record<SqlType, string> = { int: "int4", float: "float8", text: "text" };
+const PG_TYPES: Record<SqlType, string> = { int: "int4", float: "float8", text: "text", timestamp: "timestamp(3)" };
 const PG_BATCH = 10_000;
 const PROGRESS_EVERY = 20_000;
 const SQLITE_BATCH = 100;

@@ -2,6 +2,7 @@ import type { Db } from "../db/client.ts";
 import { forEachJsonl } from "../formats/jsonl.ts";
 import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap } from "./bulk.ts";
 import { ErrorList, readInput, type ImportInput, type ImportKind, type ImportOptions, type ImportResult } from "./input.ts";
+import { duplicateIdError } from "./rows.ts";
 import { ZChunkRow } from "./schemas.ts";
 
 export type ChunkData = { externalId: string; videoId: number; start: number; end: number; text: string };
@@ -84,7 +85,7 @@ export async function importChunks(db: Db, projectId: number, input: ImportInput
     rows++;
     const first = firstLine.get(r.id);
     if (first !== undefined) {
-      errors.push({ file: name, line, field: "id", message: `duplicate id "${r.id}" (first on line ${first}); expected each id once per file` });
+      errors.push(duplicateIdError(name, line, r.id, first));
       return;
     }
     firstLine.set(r.id, line);

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { DelimitedRecord } from "../formats/delimited.ts";
 import { zodErrors } from "../formats/text.ts";
+import type { LocatedError } from "../errors.ts";
 import type { ErrorList } from "./input.ts";
 
 /**
@@ -36,11 +37,16 @@ export function fromRecords<S extends z.ZodType>(
 }
 
 /** A duplicate id inside one file is an error at its second line, naming the first. */
+/** The error for an id seen again on `line` (first on line `first`). */
+export function duplicateIdError(file: string, line: number, id: string, first: number): LocatedError {
+  return { file, line, field: "id", message: `duplicate id "${id}" (first on line ${first}); expected each id once per file` };
+}
+
 export function rejectDuplicateIds(rows: { id: string; line: number }[], file: string, errors: ErrorList): void {
   const seen = new Map<string, number>();
   for (const r of rows) {
     const first = seen.get(r.id);
-    if (first !== undefined) errors.push({ file, line: r.line, field: "id", message: `duplicate id "${r.id}" (first on line ${first}); expected each id once per file` });
+    if (first !== undefined) errors.push(duplicateIdError(file, r.line, r.id, first));
     else seen.set(r.id, r.line);
   }
 }

@@ -37,8 +37,8 @@ import { Agent, request } from "node:http";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TBenchRow } from "./index.ts";
 
-type TBenchRow = { name: string; target: string; measured: string; pass: boolean; command: string };
 
 const root = join(import.meta.dirname, "..", "..");
 const ANNOTATORS = 50;

@@ -21,8 +21,8 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TBenchRow } from "./index.ts";
 
-type BenchRow = { name: string; target: string; measured: string; pass: boolean | null; command: string };
 const root = join(import.meta.dirname, "..", "..");
 const COMMAND = "npm run bench -- dashboard";
 
@@ -70,11 +70,11 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
   return { cold, afterChange, unchanged, both };
 }
 
-export async function bench(): Promise<BenchRow[]> {
+export async function bench(): Promise<TBenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "assessor-bench-dashboard-"));
   const previousUrl = process.env.DATABASE_URL;
   process.env.DATABASE_URL = `file:${join(dir, "bench.db")}`;
-  const rows: BenchRow[] = [];
+  const rows: TBenchRow[] = [];
   try {
     const { migrate } = await import("../../lib/db/migrate.ts");
     await migrate();
@@ -111,7 +111,7 @@ export async function bench(): Promise<BenchRow[]> {
  * server at BENCH_PG_URL (else TEST_DATABASE_URL, else the local default), dropped afterwards;
  * reported as not measured when no server answers there.
  */
-async function postgresRow(): Promise<BenchRow> {
+async function postgresRow(): Promise<TBenchRow> {
   const url = process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
   const name = "dashboard data after a label change, PostgreSQL (the same project)";
   const { default: pg } = await import("pg");
@@ -152,7 +152,7 @@ async function postgresRow(): Promise<BenchRow> {
   }
 }
 
-async function browserRow(projectId: number): Promise<BenchRow> {
+async function browserRow(projectId: number): Promise<TBenchRow> {
   const name = "dashboard page usable after navigation (headless Chromium, every panel showing data)";
   const distDir = process.env.NEXT_DIST_DIR || ".next-dashboard";
   if (!existsSync(join(root, distDir, "BUILD_ID"))) return { name, target: "≤ 1 s", measured: `not measured: no production build in ${distDir} (npm run bench makes one; alone: NEXT_DIST_DIR=${distDir} npx next build)`, pass: false, command: COMMAND };

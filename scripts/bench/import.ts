@@ -16,6 +16,7 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } fro
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
+import type { TBenchRow } from "./index.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const QUERIES = 500;
@@ -44,7 +45,7 @@ async function writeLines(path: string, count: number, line: (i: number) => stri
   await once(ws, "finish");
 }
 
-export async function bench(): Promise<{ name: string; target: string; measured: string; pass: boolean | null; command: string }[]> {
+export async function bench(): Promise<TBenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "assessor-bench-import-"));
   try {
     const env = { ...process.env, DATABASE_URL: `file:${join(dir, "bench.db")}` };

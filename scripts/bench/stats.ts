@@ -16,8 +16,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { seededRng } from "../../lib/stats/random.ts";
+import type { TBenchRow } from "./index.ts";
 
-type BenchRow = { name: string; target: string; measured: string; pass: boolean; command: string };
 
 const root = join(import.meta.dirname, "..", "..");
 const cli = join(root, "bin", "assessor.mjs");
@@ -72,7 +72,7 @@ function writeAgreementData(dir: string): void {
   writeFileSync(join(dir, "other.qrels"), `${other.join("\n")}\n`);
 }
 
-export async function bench(): Promise<BenchRow[]> {
+export async function bench(): Promise<TBenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "bench-stats-"));
   try {
     const gen = spawnSync("python3", [generator(), dir], { encoding: "utf8" });

@@ -142,7 +142,7 @@ export async function loadIdIndex(db: Db, table: "Chunk" | "Query" | "Video", pr
   return new IdIndex(await idText(db, table, projectId));
 }
 
-export async function forEachExternalId(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, onRow: (externalId: string, id: number) => void): Promise<void> {
+async function forEachExternalId(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, onRow: (externalId: string, id: number) => void): Promise<void> {
   const text = await idText(db, table, projectId);
   let start = 0;
   while (start < text.length) {

@@ -10,6 +10,7 @@ import { registerAssign } from "./commands/assign.ts";
 import { registerStatus } from "./commands/status.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerAgreement } from "./commands/agreement.ts";
+import { registerJudge } from "./commands/judge.ts";
 
 /**
  * The `assessor` command line. Each command lives in bin/commands/<name>.ts as a register
@@ -22,7 +23,7 @@ const program = new Command("assessor")
   .exitOverride();
 
 for (const register of [registerEval, registerAgreement, registerMigrate, registerProject, registerImport]) register(program);
-for (const register of [registerUser, registerPool, registerAssign, registerStatus, registerExport]) register(program);
+for (const register of [registerUser, registerPool, registerAssign, registerStatus, registerExport, registerJudge]) register(program);
 
 try {
   await program.parseAsync(process.argv);

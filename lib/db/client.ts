@@ -96,5 +96,7 @@ export type {
   ReferenceLabel,
   LabelEvent,
   ImportRecord,
+  JudgeRun,
+  JudgeTask,
 } from "./generated/sqlite/browser.ts";
 export { Role, DisagreementRule, LabelKind } from "./generated/sqlite/enums.ts";

@@ -1,0 +1,290 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { Command, InvalidArgumentError } from "commander";
+import type { Db } from "../../lib/db/client.ts";
+import type { TProgress, TWorkerResult } from "../../lib/judge/runner.ts";
+import type { TRunSummary } from "../../lib/judge/service.ts";
+import { fail, out, projectOption, withProject } from "../context.ts";
+
+/**
+ * `assessor judge …`: run the LLM judge over the pool against any OpenAI-compatible endpoint
+ * (lib/judge), list, show, resume, cancel and export runs. Progress goes to stderr (a bar on a
+ * terminal, a line every few seconds otherwise); results and summaries to stdout.
+ */
+const int = (min: number) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}, got "${v}"`);
+  return n;
+};
+const num = (min: number) => (v: string) => {
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || n < min) throw new InvalidArgumentError(`expected a number ≥ ${min}, got "${v}"`);
+  return n;
+};
+
+const money = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
+const secs = (ms: number) => (ms < 90_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
+
+export function progressLine(p: TProgress): string {
+  const finished = p.done + p.failed;
+  const rate = p.elapsedMs > 0 ? (p.sentThisWorker * 1000) / p.elapsedMs : 0;
+  const left = p.total - finished;
+  const eta = rate > 0 ? secs((left / rate) * 1000) : "?";
+  return `${finished}/${p.total} (${p.total ? Math.floor((finished / p.total) * 100) : 100}%) · ${rate.toFixed(1)} req/s · ~${eta} left · ${p.failed} failed · ${p.cached} cached · tokens ${p.promptTokens.toLocaleString("en")} in / ${p.completionTokens.toLocaleString("en")} out · ${money(p.cost)}`;
+}
+
+/** A bar on a terminal; elsewhere (logs, CI) one line every 5 s. */
+async function progressReporter(): Promise<{ onProgress: (p: TProgress) => void; stop: () => void }> {
+  if (process.stderr.isTTY) {
+    const { SingleBar, Presets } = await import("cli-progress");
+    const bar = new SingleBar({ stream: process.stderr, format: "judging [{bar}] {line}", hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
+    let started = false;
+    return {
+      onProgress: (p) => {
+        if (!started) {
+          bar.start(p.total, 0, { line: "" });
+          started = true;
+        }
+        bar.update(p.done + p.failed, { line: progressLine(p) });
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let last = 0;
+  return {
+    onProgress: (p) => {
+      if (Date.now() - last < 5000) return;
+      last = Date.now();
+      process.stderr.write(`judging ${progressLine(p)}\n`);
+    },
+    stop: () => {},
+  };
+}
+
+/** Runs this process as a worker until the run ends; Ctrl+C once stops after what is in flight, twice quits at once. */
+async function work(db: Db, runId: number, apiKey: string, concurrency?: number): Promise<TWorkerResult> {
+  const { runWorker } = await import("../../lib/judge/runner.ts");
+  const stop = new AbortController();
+  const onSigint = () => {
+    if (stop.signal.aborted) {
+      process.stderr.write("\nquitting at once; `judge resume` continues where this left off\n");
+      process.exit(130);
+    }
+    process.stderr.write("\nstopping: finishing the requests in flight (Ctrl+C again to quit at once)…\n");
+    stop.abort();
+  };
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigint);
+  const reporter = await progressReporter();
+  try {
+    return await runWorker(db, runId, { apiKey, concurrency, stop: stop.signal, onProgress: reporter.onProgress });
+  } finally {
+    reporter.stop();
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+  }
+}
+
+function summaryLine(r: TRunSummary): string {
+  const c = r.counts;
+  return `run ${r.id} (${r.judge}, ${r.model}): ${r.status}${r.stopReason ? ` (${r.stopReason})` : ""}: ${c.done} judged (${c.cached} from the cache), ${c.failed} failed, ${c.pending + c.running} left of ${c.total}; ${c.labelled} pair(s) labelled; tokens ${r.tokens.prompt.toLocaleString("en")} in / ${r.tokens.completion.toLocaleString("en")} out; cost ${money(r.cost)}`;
+}
+
+async function finishWork(db: Db, runId: number, result: TWorkerResult): Promise<void> {
+  const { summarise } = await import("../../lib/judge/service.ts");
+  const run = await db.judgeRun.findUniqueOrThrow({ where: { id: runId } });
+  out(summaryLine(await summarise(db, run)));
+  if (result.status === "stopped") {
+    process.stderr.write(`stopped: ${result.reason ?? "?"}. Continue with: npx assessor judge resume ${runId}\n`);
+    process.exitCode = result.reason?.startsWith("stopped by the user") ? 130 : 1;
+  } else if (result.status === "running") out(`other workers are still judging run ${runId}`);
+}
+
+type RunOpts = {
+  judge: string;
+  model: string;
+  baseUrl: string;
+  apiKeyEnv: string;
+  prompt?: string;
+  samples: number;
+  temperature: number;
+  concurrency: number;
+  only: string;
+  limit?: number;
+  maxCost?: number;
+  priceIn?: number;
+  priceOut?: number;
+  maxTokens: number;
+  timeout: number;
+  retries: number;
+  parseRetries: number;
+  maxFailures: number;
+  structured: boolean;
+  project?: string;
+};
+
+export function registerJudge(program: Command): void {
+  const judge = program.command("judge").description("run an LLM judge over the pool against any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp, LiteLLM); its labels become a judge on the dashboard");
+
+  judge
+    .command("run")
+    .description("start a run: judge every pooled (question, chunk) pair, or a subset; resumable, cached, exactly once per pair and sample")
+    .requiredOption("--judge <name>", "the judge's name on the dashboard (new, no spaces)")
+    .requiredOption("--model <model>", "the model as the endpoint names it")
+    .requiredOption("--base-url <url>", "the endpoint's OpenAI-compatible base URL, e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM)")
+    .option("--api-key-env <var>", "environment variable holding the API key (never stored)", "OPENAI_API_KEY")
+    .option("--prompt <file>", "prompt template (placeholders {{question}} {{chunk}} {{before}} {{after}} {{video_title}} {{start}} {{end}}); default: a UMBRELA-style 0–3 prompt (`judge template` prints it)")
+    .option("--samples <n>", "samples per pair (self-consistency; needs --temperature > 0); the label is their median, rounded down", int(1), 1)
+    .option("--temperature <t>", "sampling temperature", num(0), 0)
+    .option("--concurrency <n>", "requests in flight at once", int(1), 8)
+    .option("--only <subset>", "pool (default) | unlabelled (no final human label) | calibration (sampled for calibration) | a query tag", "pool")
+    .option("--limit <n>", "judge only the first N pairs of the subset", int(1))
+    .option("--max-cost <usd>", "stop when the run has cost this much (needs --price-in and --price-out)", num(0))
+    .option("--price-in <usd>", "price per million prompt tokens", num(0))
+    .option("--price-out <usd>", "price per million completion tokens", num(0))
+    .option("--max-tokens <n>", "completion tokens per answer", int(1), 512)
+    .option("--timeout <seconds>", "per-request timeout", num(0.1), 60)
+    .option("--retries <n>", "retries of a failed request (429 and 5xx honour Retry-After; otherwise exponential backoff with jitter)", int(0), 4)
+    .option("--parse-retries <n>", "new requests for an answer without a readable grade", int(0), 2)
+    .option("--max-failures <n>", "stop after this many consecutive failed pairs", int(1), 10)
+    .option("--no-structured", "do not ask for JSON-schema output (it is asked for by default and dropped automatically when the endpoint refuses it)")
+    .addOption(projectOption())
+    .action(async (o: RunOpts) => {
+      let template: string | undefined;
+      if (o.prompt !== undefined) {
+        try {
+          template = readFileSync(o.prompt, "utf8");
+        } catch (e) {
+          fail(`--prompt: cannot read ${o.prompt}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+        }
+      }
+      const { startRun } = await import("../../lib/judge/service.ts");
+      await withProject(o.project, async (db, project) => {
+        const { run, apiKey } = await startRun(db, project.id, {
+          judge: o.judge,
+          model: o.model,
+          baseUrl: o.baseUrl,
+          apiKeyEnv: o.apiKeyEnv,
+          template,
+          templateFile: o.prompt ?? "template",
+          samples: o.samples,
+          temperature: o.temperature,
+          concurrency: o.concurrency,
+          only: o.only,
+          limit: o.limit,
+          maxCost: o.maxCost,
+          priceIn: o.priceIn,
+          priceOut: o.priceOut,
+          maxTokens: o.maxTokens,
+          timeoutMs: Math.round(o.timeout * 1000),
+          maxRetries: o.retries,
+          parseRetries: o.parseRetries,
+          maxConsecutiveFailures: o.maxFailures,
+          structured: o.structured,
+        });
+        process.stderr.write(`run ${run.id} (${run.judge}): template sha256 ${run.templateSha256.slice(0, 12)}, model ${run.model} at ${run.baseUrl}\n`);
+        await finishWork(db, run.id, await work(db, run.id, apiKey));
+      });
+    });
+
+  judge
+    .command("resume <run>")
+    .description("continue a stopped or crashed run (by id or judge name): nothing already judged is sent again; on PostgreSQL several workers may resume one run at once")
+    .option("--concurrency <n>", "requests in flight at once (default: the run's)", int(1))
+    .option("--retry-failed", "send the failed pairs again too")
+    .addOption(projectOption())
+    .action(async (ref: string, o: { concurrency?: number; retryFailed?: boolean; project?: string }) => {
+      const [{ findRun, requeueFailed }, { apiKeyFrom }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/create.ts")]);
+      await withProject(o.project, async (db, project) => {
+        const run = await findRun(db, project.id, ref);
+        const apiKey = apiKeyFrom(process.env, run.apiKeyEnv);
+        if (run.status === "cancelled") fail(`run ${run.id} (${run.judge}) was cancelled; start a new run to judge again`);
+        if (o.retryFailed) process.stderr.write(`${await requeueFailed(db, run.id)} failed task(s) queued again\n`);
+        await finishWork(db, run.id, await work(db, run.id, apiKey, o.concurrency));
+      });
+    });
+
+  judge
+    .command("list")
+    .description("the project's judge runs: prompt version, model, status, counts, cost")
+    .option("--format <format>", "text or json", "text")
+    .addOption(projectOption())
+    .action(async (o: { format: string; project?: string }) => {
+      const { listRuns } = await import("../../lib/judge/service.ts");
+      await withProject(o.project, async (db, project) => {
+        const runs = await listRuns(db, project.id);
+        if (o.format === "json") return out(JSON.stringify(runs, null, 2));
+        if (!runs.length) return out("no judge runs yet: start one with npx assessor judge run --judge NAME --model MODEL --base-url URL");
+        out(["id", "judge", "model", "template", "status", "pairs", "judged", "failed", "left", "cost", "created"].join("\t"));
+        for (const r of runs) out([r.id, r.judge, r.model, r.templateSha256.slice(0, 12), r.status, r.counts.pairs, r.counts.done, r.counts.failed, r.counts.pending + r.counts.running, money(r.cost), r.createdAt.slice(0, 19)].join("\t"));
+      });
+    });
+
+  judge
+    .command("show <run>")
+    .description("one run in full: endpoint, model, template sha256, parameters, times, counts, tokens, cost, test–retest agreement")
+    .option("--format <format>", "text or json", "text")
+    .option("--template", "print the run's template text")
+    .addOption(projectOption())
+    .action(async (ref: string, o: { format: string; template?: boolean; project?: string }) => {
+      const [{ findRun }, { summarise }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/service.ts")]);
+      await withProject(o.project, async (db, project) => {
+        const run = await findRun(db, project.id, ref);
+        if (o.template) return out(run.template);
+        const s = await summarise(db, run, { retest: true });
+        if (o.format === "json") return out(JSON.stringify({ ...s, template: run.template }, null, 2));
+        out(summaryLine(s));
+        out(`endpoint  ${s.baseUrl} (key from $${s.apiKeyEnv})`);
+        out(`template  sha256 ${s.templateSha256}`);
+        out(`subset    ${s.subset}; ${s.counts.pairs} pair(s) × ${s.samples} sample(s)`);
+        out(`params    ${JSON.stringify(s.params)}`);
+        out(`prices    in ${s.prices.in ?? "-"} / out ${s.prices.out ?? "-"} USD per 1M tokens; cap ${s.prices.maxCost ?? "none"}`);
+        out(`times     created ${s.createdAt}; started ${s.startedAt ?? "-"}; finished ${s.finishedAt ?? "-"}; live workers ${s.workers}`);
+        if (s.retest) out(`retest    ${s.retest.pairs} pair(s) with ≥2 graded samples; ${s.retest.unstable} unstable (${s.retest.unstableShare === null ? "-" : (s.retest.unstableShare * 100).toFixed(1)}%); κ between samples: linear ${s.retest.kappa.linear?.toFixed(3) ?? "undefined"}, quadratic ${s.retest.kappa.quadratic?.toFixed(3) ?? "undefined"}`);
+      });
+    });
+
+  judge
+    .command("cancel <run>")
+    .description("cancel a run: its workers finish what is in flight and stop; labels so far stay")
+    .addOption(projectOption())
+    .action(async (ref: string, o: { project?: string }) => {
+      const { findRun, cancelRun } = await import("../../lib/judge/store.ts");
+      await withProject(o.project, async (db, project) => {
+        const run = await findRun(db, project.id, ref);
+        await cancelRun(db, run.id);
+        out(`run ${run.id} (${run.judge}) cancelled`);
+      });
+    });
+
+  judge
+    .command("export <run>")
+    .description("a run's labels: TREC qrels (one line per labelled pair: the median of its samples) or JSONL (every sample with its raw answer)")
+    .option("--format <format>", "qrels or jsonl", "qrels")
+    .option("--out <file>", "write to a file instead of stdout")
+    .addOption(projectOption())
+    .action(async (ref: string, o: { format: string; out?: string; project?: string }) => {
+      if (o.format !== "qrels" && o.format !== "jsonl") fail(`--format: expected qrels or jsonl, got "${o.format}"`);
+      const { findRun, runLabels } = await import("../../lib/judge/store.ts");
+      await withProject(o.project, async (db, project) => {
+        const run = await findRun(db, project.id, ref);
+        const labels = await runLabels(db, run.id);
+        const lines =
+          o.format === "qrels"
+            ? labels.filter((l) => l.grade !== null).map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`)
+            : labels.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, judge: run.judge, model: run.model, template_sha256: run.templateSha256, samples: l.samples }));
+        const text = lines.length ? `${lines.join("\n")}\n` : "";
+        if (o.out) {
+          writeFileSync(o.out, text);
+          process.stderr.write(`wrote ${lines.length} line(s) to ${o.out}\n`);
+        } else process.stdout.write(text);
+      });
+    });
+
+  judge
+    .command("template")
+    .description("print the default prompt template (a starting point for --prompt)")
+    .action(async () => {
+      const { DEFAULT_TEMPLATE } = await import("../../lib/judge/template.ts");
+      out(DEFAULT_TEMPLATE);
+    });
+}

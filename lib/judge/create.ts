@@ -1,0 +1,162 @@
+/**
+ * Starting a judge run: the settings (one zod schema for the CLI and the lead's page), the pairs
+ * it judges, and the run with its tasks written in one transaction. Everything that can be wrong
+ * is checked before anything is written: the judge name, the template, the subset (an empty pool
+ * is an error), the API key's variable, and (by the caller, lib/judge/endpoint.ts preflight) the
+ * endpoint and the model.
+ */
+import { z } from "zod";
+import type { Db, JudgeRun } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { referenceLabels } from "../labels/reference.ts";
+import { publicBaseUrl } from "./endpoint.ts";
+import { DEFAULT_TEMPLATE, sha256, validateTemplate } from "./template.ts";
+
+export const ZRunSettings = z
+  .object({
+    judge: z.string().trim().min(1).max(100).regex(/^\S+$/, "a name without spaces"),
+    model: z.string().trim().min(1).max(200),
+    baseUrl: z.string().trim().min(1),
+    apiKeyEnv: z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable's name").default("OPENAI_API_KEY"),
+    template: z.string().optional(),
+    templateFile: z.string().default("template"),
+    samples: z.number().int().min(1).max(20).default(1),
+    temperature: z.number().min(0).max(2).default(0),
+    concurrency: z.number().int().min(1).max(256).default(8),
+    maxTokens: z.number().int().min(1).max(32_000).default(512),
+    timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    maxRetries: z.number().int().min(0).max(20).default(4),
+    parseRetries: z.number().int().min(0).max(10).default(2),
+    maxConsecutiveFailures: z.number().int().min(1).max(10_000).default(10),
+    structured: z.boolean().default(true),
+    only: z.string().trim().min(1).default("pool"),
+    limit: z.number().int().min(1).optional(),
+    maxCost: z.number().positive().optional(),
+    priceIn: z.number().min(0).optional(),
+    priceOut: z.number().min(0).optional(),
+  })
+  .superRefine((s, ctx) => {
+    if (s.samples > 1 && s.temperature === 0) ctx.addIssue({ code: "custom", path: ["samples"], message: `${s.samples} samples need a temperature above 0 (at 0 every sample is the same answer): add --temperature, e.g. 0.7` });
+    if (s.maxCost !== undefined && (s.priceIn === undefined || s.priceOut === undefined)) ctx.addIssue({ code: "custom", path: ["maxCost"], message: "a cost cap needs the prices: --price-in and --price-out (USD per million tokens)" });
+  });
+export type TRunSettingsInput = z.input<typeof ZRunSettings>;
+export type TRunSettings = z.output<typeof ZRunSettings>;
+
+/** What is stored in JudgeRun.params (and keys the response cache, with the model and template). */
+export type TRunParams = Pick<TRunSettings, "temperature" | "samples" | "maxTokens" | "timeoutMs" | "concurrency" | "maxRetries" | "parseRetries" | "maxConsecutiveFailures" | "structured"> & { limit: number | null };
+
+export function parseSettings(input: TRunSettingsInput): TRunSettings {
+  const r = ZRunSettings.safeParse(input);
+  if (!r.success) throw new AppError("bad_input", r.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("\n"), r.error.issues);
+  return r.data;
+}
+
+/** The API key from the environment variable the settings name; a clear error when it is unset. */
+export function apiKeyFrom(env: NodeJS.ProcessEnv, varName: string): string {
+  const key = env[varName];
+  if (key === undefined || key === "") {
+    throw new AppError("bad_input", `the API key variable ${varName} is not set. Set it in the environment (servers without keys, such as Ollama or vLLM, accept any value: ${varName}=none), or name another variable with --api-key-env.`);
+  }
+  return key;
+}
+
+export type TPair = { queryId: number; chunkId: number };
+
+const SUBSETS = ["pool", "unlabelled", "calibration"] as const;
+
+/**
+ * The pairs a run judges: every pooled pair (`pool`), those without a final human label
+ * (`unlabelled`), those sampled for calibration (`calibration`), or those of queries with a tag
+ * (`tag:NAME`, or the tag's bare name). Ordered by query id and chunk id; `limit` takes the first.
+ */
+export async function selectPairs(db: Db, projectId: number, only: string, limit?: number): Promise<TPair[]> {
+  const items = await db.poolItem.findMany({ where: { projectId }, select: { id: true, queryId: true, chunkId: true }, orderBy: [{ queryId: "asc" }, { chunkId: "asc" }] });
+  if (items.length === 0) throw new AppError("bad_input", "the pool is empty: import runs and build it first (npx assessor pool)");
+  let chosen = items;
+  if (only === "unlabelled") {
+    const labelled = new Set((await referenceLabels(db, projectId)).map((l) => `${l.queryId}:${l.chunkId}`));
+    chosen = items.filter((it) => !labelled.has(`${it.queryId}:${it.chunkId}`));
+  } else if (only === "calibration") {
+    const cal = new Set((await db.assignment.findMany({ where: { calibration: true, poolItem: { projectId } }, select: { poolItemId: true } })).map((a) => a.poolItemId));
+    chosen = items.filter((it) => cal.has(it.id));
+  } else if (only !== "pool") {
+    const tag = only.startsWith("tag:") ? only.slice(4) : only;
+    const tagged = await db.queryTag.findMany({ where: { tag, query: { projectId } }, select: { queryId: true } });
+    if (tagged.length === 0) {
+      const tags = [...new Set((await db.queryTag.findMany({ where: { query: { projectId } }, select: { tag: true } })).map((t) => t.tag))].sort();
+      throw new AppError("bad_input", `--only: "${only}" is neither ${SUBSETS.join(", ")} nor a query tag of this project${tags.length ? ` (tags: ${tags.join(", ")})` : " (it has no tags)"}`);
+    }
+    const queries = new Set(tagged.map((t) => t.queryId));
+    chosen = items.filter((it) => queries.has(it.queryId));
+  }
+  if (chosen.length === 0) throw new AppError("bad_input", `--only ${only}: no pooled pair is in this subset; nothing to judge`);
+  return (limit ? chosen.slice(0, limit) : chosen).map(({ queryId, chunkId }) => ({ queryId, chunkId }));
+}
+
+export function templateOf(s: Pick<TRunSettings, "template" | "templateFile">): string {
+  const text = s.template ?? DEFAULT_TEMPLATE;
+  validateTemplate(text, s.template === undefined ? "default template" : s.templateFile);
+  return text;
+}
+
+export function runParams(s: TRunSettings): TRunParams {
+  return {
+    temperature: s.temperature,
+    samples: s.samples,
+    maxTokens: s.maxTokens,
+    timeoutMs: s.timeoutMs,
+    concurrency: s.concurrency,
+    maxRetries: s.maxRetries,
+    parseRetries: s.parseRetries,
+    maxConsecutiveFailures: s.maxConsecutiveFailures,
+    structured: s.structured,
+    limit: s.limit ?? null,
+  };
+}
+
+/** Checks the judge name is free: not another run's, not a judge imported from a file. */
+async function checkJudgeName(db: Db, projectId: number, judge: string): Promise<void> {
+  const run = await db.judgeRun.findFirst({ where: { projectId, judge }, select: { id: true } });
+  if (run) throw new AppError("conflict", `a judge run named "${judge}" exists already (run ${run.id}): choose another --judge name, or continue it with: npx assessor judge resume ${run.id}`);
+  const imported = await db.judgeLabel.count({ where: { projectId, judge } });
+  if (imported) throw new AppError("conflict", `judge "${judge}" already has ${imported} imported label(s): choose another --judge name`);
+}
+
+/** Validates everything local, runs `beforeWrite`, then writes the run and its tasks (one per pair and sample) in one transaction. */
+export async function createRun(db: Db, projectId: number, s: TRunSettings, beforeWrite?: () => Promise<void>): Promise<JudgeRun> {
+  const template = templateOf(s);
+  const baseUrl = publicBaseUrl(s.baseUrl);
+  await checkJudgeName(db, projectId, s.judge);
+  const pairs = await selectPairs(db, projectId, s.only, s.limit);
+  // The endpoint's check (lib/judge/endpoint.ts preflight) runs here: after every local check, before any write.
+  await beforeWrite?.();
+  return db.$transaction(
+    async (tx) => {
+      const run = await tx.judgeRun.create({
+        data: {
+          projectId,
+          judge: s.judge,
+          model: s.model,
+          baseUrl,
+          apiKeyEnv: s.apiKeyEnv,
+          template,
+          templateSha256: sha256(template),
+          params: JSON.stringify(runParams(s)),
+          subset: s.only === "pool" || s.only === "unlabelled" || s.only === "calibration" || s.only.startsWith("tag:") ? s.only : `tag:${s.only}`,
+          samples: s.samples,
+          priceIn: s.priceIn ?? null,
+          priceOut: s.priceOut ?? null,
+          maxCost: s.maxCost ?? null,
+        },
+      });
+      const tasks = pairs.flatMap((p) => Array.from({ length: s.samples }, (_, sample) => ({ runId: run.id, queryId: p.queryId, chunkId: p.chunkId, sample })));
+      for (let i = 0; i < tasks.length; i += 5000) await tx.judgeTask.createMany({ data: tasks.slice(i, i + 5000) });
+      return run;
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+}
+
+export function paramsOf(run: Pick<JudgeRun, "params">): TRunParams {
+  return JSON.parse(run.params) as TRunParams;
+}

@@ -1,0 +1,142 @@
+/**
+ * The model endpoint: any OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama,
+ * llama.cpp's server, LiteLLM) through the official `openai` client. The client already retries
+ * 408/409/429/5xx and connection errors with exponential backoff and jitter, honouring
+ * `Retry-After` / `retry-after-ms` (openai/client.js retryRequest), and enforces the per-request
+ * timeout; this module classifies what is left after those retries.
+ *
+ * The API key is read from the environment by the caller and given to the client only: it is
+ * never stored, logged or put in an error message (`redact` removes it from server messages).
+ */
+import OpenAI from "openai";
+import { AppError } from "../errors.ts";
+
+export type TEndpoint = { baseUrl: string; apiKey: string; timeoutMs: number; maxRetries: number };
+export type TAsk = { model: string; prompt: string; temperature: number; maxTokens: number; structured: boolean };
+export type TAnswer = { raw: string; promptTokens: number; completionTokens: number };
+
+/** Why a request failed, after the client's own retries. */
+export type TFailure =
+  | { kind: "transient"; message: string } // network, timeout, 429/5xx: the task goes back to pending
+  | { kind: "refused"; message: string } // another 4xx for this request: the task fails
+  | { kind: "fatal"; message: string } // the key is refused or the model does not exist: the run stops
+  | { kind: "structured_unsupported"; message: string };
+
+export class EndpointError extends Error {
+  constructor(readonly failure: TFailure) {
+    super(failure.message);
+    this.name = "EndpointError";
+  }
+}
+
+/** The endpoint's URL as stored and shown: without user name, password or query string. */
+export function publicBaseUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AppError("bad_input", `--base-url: expected an http(s) URL such as http://localhost:11434/v1, got "${url}"`);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new AppError("bad_input", `--base-url: expected an http(s) URL, got "${u.protocol}"`);
+  u.username = "";
+  u.password = "";
+  u.search = "";
+  u.hash = "";
+  return u.toString().replace(/\/$/, "");
+}
+
+export function redact(message: string, apiKey: string): string {
+  let m = message;
+  if (apiKey.length >= 4) m = m.split(apiKey).join("[redacted]");
+  return m.replace(/\b(sk|key|token)-[A-Za-z0-9_*.-]{6,}/gi, "$1-[redacted]");
+}
+
+export function makeClient(e: TEndpoint): OpenAI {
+  return new OpenAI({ apiKey: e.apiKey, baseURL: e.baseUrl, timeout: e.timeoutMs, maxRetries: e.maxRetries });
+}
+
+/** The JSON schema asked for when `structured` (UMBRELA's steps as fields, then the score). */
+const RESPONSE_FORMAT = {
+  type: "json_schema",
+  json_schema: {
+    name: "relevance_judgement",
+    strict: true,
+    schema: {
+      type: "object",
+      properties: { intent: { type: "string" }, match: { type: "string" }, score: { type: "integer", enum: [0, 1, 2, 3] } },
+      required: ["intent", "match", "score"],
+      additionalProperties: false,
+    },
+  },
+} as const;
+
+/** The innermost cause's message (fetch wraps ECONNREFUSED and the like in "fetch failed"). */
+function rootCause(e: unknown): string {
+  let cur: unknown = e;
+  let msg = e instanceof Error ? e.message : String(e);
+  for (let depth = 0; depth < 5 && cur instanceof Error; depth++) {
+    msg = cur.message || msg;
+    cur = cur.cause;
+  }
+  return msg;
+}
+
+function classify(e: unknown, apiKey: string, baseUrl: string, model: string): TFailure {
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return { kind: "transient", message: "the request timed out" };
+  if (e instanceof OpenAI.APIConnectionError) return { kind: "transient", message: `cannot reach ${baseUrl}: ${redact(rootCause(e), apiKey)}` };
+  if (e instanceof OpenAI.APIError) {
+    const msg = redact(e.message, apiKey);
+    const status = e.status ?? 0;
+    if (status === 401 || status === 403) return { kind: "fatal", message: `the endpoint refused the API key (${status}): ${msg}` };
+    if (status === 404) return { kind: "fatal", message: `the endpoint has no model "${model}" (404): ${msg}` };
+    if (status === 400 && /response_format|json_schema|structured/i.test(msg)) return { kind: "structured_unsupported", message: msg };
+    if (status === 429 || status >= 500 || status === 408 || status === 409) return { kind: "transient", message: `${status} after retries: ${msg}` };
+    return { kind: "refused", message: `${status}: ${msg}` };
+  }
+  return { kind: "transient", message: redact(e instanceof Error ? e.message : String(e), apiKey) };
+}
+
+export async function ask(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "baseUrl">, q: TAsk): Promise<TAnswer> {
+  try {
+    const res = await client.chat.completions.create({
+      model: q.model,
+      messages: [{ role: "user", content: q.prompt }],
+      temperature: q.temperature,
+      max_tokens: q.maxTokens,
+      ...(q.structured ? { response_format: RESPONSE_FORMAT } : {}),
+    });
+    return { raw: res.choices[0]?.message?.content ?? "", promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0 };
+  } catch (err) {
+    throw new EndpointError(classify(err, e.apiKey, e.baseUrl, q.model));
+  }
+}
+
+/**
+ * Checks the endpoint before anything is written: that it answers, accepts the key, and serves
+ * the model. It lists the models (/models, which OpenAI, vLLM, Ollama, llama.cpp and LiteLLM
+ * serve); when an endpoint has no such list, one one-token request stands in.
+ */
+export async function preflight(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "baseUrl">, model: string): Promise<void> {
+  let ids: string[] | null = null;
+  try {
+    const page = await client.models.list();
+    ids = page.data.map((m) => m.id);
+  } catch (err) {
+    const f = classify(err, e.apiKey, e.baseUrl, model);
+    const status = err instanceof OpenAI.APIError ? err.status : undefined;
+    if (status === 404 || status === 405) ids = null;
+    else if (err instanceof OpenAI.APIConnectionError) throw new AppError("bad_input", `${f.message}. Is the server running, and does --base-url end in /v1 (e.g. http://localhost:11434/v1 for Ollama)?`);
+    else if (status === 401 || status === 403) throw new AppError("bad_input", f.message);
+    else throw new AppError("bad_input", `the endpoint ${e.baseUrl} failed to list its models: ${f.message}`);
+  }
+  if (ids !== null) {
+    if (!ids.includes(model)) throw new AppError("bad_input", `the endpoint ${e.baseUrl} does not serve a model "${model}"; it serves: ${ids.length ? ids.slice(0, 30).join(", ") : "(none)"}`);
+    return;
+  }
+  try {
+    await ask(client, e, { model, prompt: "Reply with 0.", temperature: 0, maxTokens: 1, structured: false });
+  } catch (err) {
+    if (err instanceof EndpointError) throw new AppError("bad_input", err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * One worker of a judge run: claims pending tasks, asks the model (at most `concurrency` requests
+ * in flight), parses the grade, and records results in batches (lib/judge/store.ts). It stops
+ * when nothing is left, when asked to (Ctrl+C or the web's stop: what is in flight finishes and
+ * is recorded first), when the run is cancelled (seen at the next heartbeat), when the cost cap
+ * is reached, when `maxConsecutiveFailures` tasks in a row fail, or when the endpoint refuses the
+ * key or the model. Several workers may share a run on PostgreSQL (store.ts).
+ */
+import { randomUUID } from "node:crypto";
+import type OpenAI from "openai";
+import type { Db, JudgeRun } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { paramsOf, type TRunParams } from "./create.ts";
+import { ask, EndpointError, makeClient } from "./endpoint.ts";
+import { parseGrade } from "./parse.ts";
+import { cachedAnswers, claimTasks, heartbeat, HEARTBEAT_MS, liveWorkers, reclaimDead, recordResults, registerWorker, removeWorker, runCounts, runOrThrow, setStatus, type TClaimed, type TTaskResult } from "./store.ts";
+import { renderTemplate, sha256 } from "./template.ts";
+import { loadPairViews, type TPairViews } from "./views.ts";
+
+export type TProgress = { total: number; done: number; failed: number; cached: number; promptTokens: number; completionTokens: number; cost: number; elapsedMs: number; sentThisWorker: number };
+export type TWorkerResult = { status: "completed" | "stopped" | "cancelled" | "running"; reason: string | null; progress: TProgress };
+export type TWorkerOptions = {
+  apiKey: string;
+  /** Overrides the run's concurrency (e.g. a second worker with fewer slots). */
+  concurrency?: number;
+  /** Aborting stops claiming; what is in flight finishes and is recorded. */
+  stop?: AbortSignal;
+  onProgress?: (p: TProgress) => void;
+  /** Called once the worker holds the run (registered, status running). */
+  onStarted?: () => void;
+  flushEveryMs?: number;
+};
+
+/** Requests one task may take over all rounds and resumes before it is marked failed. */
+const MAX_ATTEMPTS = 8;
+
+/** The response cache's key: model, parameters that change the answer, template, sample, and the prompt (question and chunk text). */
+export function cacheKey(run: Pick<JudgeRun, "model" | "templateSha256">, p: Pick<TRunParams, "temperature" | "maxTokens" | "structured">, sample: number, prompt: string): string {
+  return sha256(JSON.stringify([run.model, p.temperature, p.maxTokens, p.structured, run.templateSha256, sample, prompt]));
+}
+
+export function costOf(run: Pick<JudgeRun, "priceIn" | "priceOut">, promptTokens: number, completionTokens: number): number {
+  return (promptTokens * (run.priceIn ?? 0) + completionTokens * (run.priceOut ?? 0)) / 1e6;
+}
+
+/** Runs this process as a worker of the run until it ends or stops (see the file comment). */
+export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Promise<TWorkerResult> {
+  let run = await runOrThrow(db, runId);
+  if (run.status === "cancelled") throw new AppError("conflict", `run ${run.id} (${run.judge}) was cancelled; start a new run to judge again`);
+  const params = paramsOf(run);
+  const concurrency = opts.concurrency ?? params.concurrency;
+  const workerId = randomUUID();
+  await registerWorker(db, runId, workerId);
+  await db.judgeRun.update({ where: { id: runId }, data: { status: "running", stopReason: null, finishedAt: null, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
+  run = await runOrThrow(db, runId);
+  opts.onStarted?.();
+
+  const started = Date.now();
+  const base = await runCounts(db, runId);
+  const progress: TProgress = { total: base.total, done: base.done, failed: base.failed, cached: base.cached, promptTokens: run.promptTokens, completionTokens: run.completionTokens, cost: run.cost, elapsedMs: 0, sentThisWorker: 0 };
+  const client: OpenAI = makeClient({ baseUrl: run.baseUrl, apiKey: opts.apiKey, timeoutMs: params.timeoutMs, maxRetries: params.maxRetries });
+  const endpoint = { apiKey: opts.apiKey, baseUrl: run.baseUrl };
+  let structured = params.structured;
+  let stopReason: string | null = null;
+  let cancelled = false;
+  let consecutiveFailures = 0;
+  const stop = (reason: string) => {
+    stopReason ??= reason;
+  };
+  opts.stop?.addEventListener("abort", () => stop("stopped by the user (Ctrl+C or stop)"), { once: true });
+  if (opts.stop?.aborted) stop("stopped by the user (Ctrl+C or stop)");
+
+  let views: TPairViews;
+  try {
+    views = await loadPairViews(db, run.template, await db.judgeTask.findMany({ where: { runId, sample: 0 }, select: { queryId: true, chunkId: true } }));
+  } catch (e) {
+    await removeWorker(db, runId, workerId);
+    throw e;
+  }
+
+  // Results wait in `buffer` until the next flush; `flushing` chains flushes one after another.
+  let buffer: TTaskResult[] = [];
+  let flushing: Promise<void> = Promise.resolve();
+  let flushError: unknown = null;
+  const flush = () => {
+    const batch = buffer;
+    buffer = [];
+    flushing = flushing.then(async () => {
+      if (!batch.length) return;
+      try {
+        await recordResults(db, run, workerId, batch);
+      } catch (e) {
+        flushError ??= e;
+        stop(`could not record results: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    });
+    return flushing;
+  };
+  const report = () => opts.onProgress?.({ ...progress, elapsedMs: Date.now() - started });
+  const flushTimer = setInterval(() => {
+    void flush();
+    report();
+  }, opts.flushEveryMs ?? 100);
+  const beatTimer = setInterval(() => {
+    void (async () => {
+      try {
+        await heartbeat(db, workerId);
+        const now = await db.judgeRun.findUnique({ where: { id: runId }, select: { status: true, cost: true } });
+        if (!now || now.status === "cancelled") {
+          cancelled = true;
+          stop("cancelled by the lead");
+        }
+        // Other workers' spending counts against the cap too.
+        if (now && now.cost > progress.cost) progress.cost = now.cost;
+      } catch {
+        // A missed beat is retried at the next tick.
+      }
+    })();
+  }, HEARTBEAT_MS);
+
+  const finish = (t: TClaimed, r: Omit<TTaskResult, "id" | "queryId" | "chunkId">) => {
+    buffer.push({ id: t.id, queryId: t.queryId, chunkId: t.chunkId, ...r });
+    progress.promptTokens += r.promptTokens;
+    progress.completionTokens += r.completionTokens;
+    progress.cost += r.cost;
+    if (r.outcome === "done") {
+      progress.done++;
+      if (r.cached) progress.cached++;
+      consecutiveFailures = 0;
+    } else {
+      if (r.outcome === "failed") progress.failed++;
+      if (++consecutiveFailures >= params.maxConsecutiveFailures) stop(`${consecutiveFailures} consecutive failures; the last: ${r.error ?? "unknown"}`);
+    }
+    if (buffer.length >= 256) void flush();
+  };
+
+  const judgeOne = async (t: TClaimed, prompt: string, key: string) => {
+    let tokensIn = 0;
+    let tokensOut = 0;
+    let attempts = t.attempts;
+    let lastRaw: string | null = null;
+    let lastError = "";
+    for (let parseTry = 0; parseTry <= params.parseRetries; parseTry++) {
+      attempts++;
+      let answer;
+      try {
+        progress.sentThisWorker++;
+        answer = await ask(client, endpoint, { model: run.model, prompt, temperature: params.temperature, maxTokens: params.maxTokens, structured });
+      } catch (e) {
+        if (!(e instanceof EndpointError)) throw e;
+        const f = e.failure;
+        if (f.kind === "structured_unsupported" && structured) {
+          structured = false; // the endpoint does not do JSON schema: plain text for the rest of this worker
+          parseTry--;
+          continue;
+        }
+        const cost = costOf(run, tokensIn, tokensOut);
+        if (f.kind === "fatal") stop(f.message);
+        // A transient failure is retried in a later round, up to MAX_ATTEMPTS requests in all.
+        const outcome = f.kind === "refused" || attempts >= MAX_ATTEMPTS ? "failed" : "retry";
+        return finish(t, { outcome, grade: null, raw: lastRaw, error: f.message, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost, cached: false, cacheKey: null });
+      }
+      tokensIn += answer.promptTokens;
+      tokensOut += answer.completionTokens;
+      lastRaw = answer.raw;
+      const parsed = parseGrade(answer.raw);
+      if (parsed.grade !== null) {
+        return finish(t, { outcome: "done", grade: parsed.grade, raw: answer.raw, error: null, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: key });
+      }
+      lastError = `unparseable answer: ${parsed.error}`;
+      if (stopReason) break;
+    }
+    finish(t, { outcome: "failed", grade: null, raw: lastRaw, error: lastError, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: null });
+  };
+
+  // Claimed tasks wait in `queue`; lanes take from it and refill it through one shared claim.
+  const queue: { t: TClaimed; prompt: string; key: string }[] = [];
+  let exhausted = false;
+  let claiming: Promise<void> | null = null;
+  const refill = () => {
+    claiming ??= (async () => {
+      try {
+        const claimed = await claimTasks(db, runId, workerId, Math.max(64, concurrency * 4));
+        if (claimed.length === 0) {
+          exhausted = true;
+          return;
+        }
+        const prepared = claimed.map((t) => {
+          const view = views.get(`${t.queryId}:${t.chunkId}`);
+          if (!view) throw new AppError("not_found", `run ${runId}: the query or chunk of task ${t.id} no longer exists`);
+          const prompt = renderTemplate(run.template, view.view);
+          return { t, prompt, key: cacheKey(run, params, t.sample, prompt) };
+        });
+        const hits = await cachedAnswers(db, prepared.map((p) => p.key));
+        for (const p of prepared) {
+          const hit = hits.get(p.key);
+          if (hit) finish(p.t, { outcome: "done", grade: hit.grade, raw: hit.raw, error: null, attempts: p.t.attempts, promptTokens: 0, completionTokens: 0, cost: 0, cached: true, cacheKey: p.key });
+          else queue.push(p);
+        }
+      } finally {
+        claiming = null;
+      }
+    })();
+    return claiming;
+  };
+  const overBudget = () => run.maxCost !== null && progress.cost >= run.maxCost;
+  const lane = async () => {
+    for (;;) {
+      if (stopReason) return;
+      if (overBudget()) {
+        stop(`the cost cap of $${run.maxCost?.toFixed(4)} is reached ($${progress.cost.toFixed(4)} spent)`);
+        return;
+      }
+      const next = queue.shift();
+      if (next) {
+        await judgeOne(next.t, next.prompt, next.key);
+        continue;
+      }
+      if (exhausted) return;
+      await refill();
+    }
+  };
+
+  let laneError: unknown = null;
+  try {
+    // Tasks put back after a transient error are claimed again in the next round.
+    for (;;) {
+      exhausted = false;
+      await Promise.all(
+        Array.from({ length: concurrency }, () =>
+          lane().catch((e: unknown) => {
+            laneError ??= e;
+            stop(`internal error: ${e instanceof Error ? e.message : String(e)}`);
+          }),
+        ),
+      );
+      await flush();
+      if (stopReason || (await db.judgeTask.count({ where: { runId, status: "pending" } })) === 0) break;
+    }
+  } finally {
+    clearInterval(flushTimer);
+    clearInterval(beatTimer);
+    await flush();
+    await removeWorker(db, runId, workerId); // unsent claimed tasks go back to pending
+  }
+  report();
+  if (laneError) throw laneError;
+  if (flushError) throw flushError;
+
+  // The run's status: completed when nothing is left; otherwise stopped, unless other workers go on.
+  await reclaimDead(db, runId);
+  const counts = await runCounts(db, runId);
+  let status: TWorkerResult["status"];
+  if (cancelled) status = "cancelled";
+  else if (counts.pending === 0 && counts.running === 0) {
+    status = "completed";
+    await setStatus(db, runId, "completed");
+  } else if ((await liveWorkers(db, runId)) > 0) status = "running";
+  else {
+    status = "stopped";
+    await setStatus(db, runId, "stopped", stopReason ?? "stopped");
+  }
+  if (status === "completed" || status === "stopped") {
+    await db.importRecord.create({ data: { projectId: run.projectId, kind: "judge-run", fileName: `judge run ${run.id} (${run.judge})`, sha256: run.templateSha256, rows: counts.labelled } });
+  }
+  return { status, reason: status === "completed" ? null : stopReason, progress: { ...progress, elapsedMs: Date.now() - started } };
+}

@@ -1,0 +1,89 @@
+/**
+ * The judge's operations as the CLI (bin/commands/judge.ts) and the lead's pages
+ * (app/api/lead/projects/[projectId]/judge) use them: start a run (checked locally, then against
+ * the endpoint, then written), describe runs, preview the template on a pair.
+ */
+import type { Db, JudgeRun } from "../db/client.ts";
+import { AppError } from "../errors.ts";
+import { apiKeyFrom, createRun, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
+import { makeClient, preflight } from "./endpoint.ts";
+import { retest, type TRetest } from "./retest.ts";
+import { liveWorkers, runCounts, sampleGrades, type TRunCounts } from "./store.ts";
+import { renderTemplate } from "./template.ts";
+import { loadPairViews } from "./views.ts";
+
+export async function startRun(db: Db, projectId: number, input: TRunSettingsInput, env: NodeJS.ProcessEnv = process.env): Promise<{ run: JudgeRun; apiKey: string }> {
+  const s = parseSettings(input);
+  const apiKey = apiKeyFrom(env, s.apiKeyEnv);
+  const run = await createRun(db, projectId, s, async () => {
+    const client = makeClient({ baseUrl: s.baseUrl, apiKey, timeoutMs: Math.min(s.timeoutMs, 30_000), maxRetries: 1 });
+    await preflight(client, { apiKey, baseUrl: s.baseUrl }, s.model);
+  });
+  return { run, apiKey };
+}
+
+export type TRunSummary = {
+  id: number;
+  judge: string;
+  model: string;
+  baseUrl: string;
+  apiKeyEnv: string;
+  templateSha256: string;
+  subset: string;
+  samples: number;
+  status: string;
+  stopReason: string | null;
+  params: TRunParams;
+  prices: { in: number | null; out: number | null; maxCost: number | null };
+  tokens: { prompt: number; completion: number };
+  cost: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  counts: TRunCounts;
+  workers: number;
+  retest: TRetest | null;
+};
+
+export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean } = {}): Promise<TRunSummary> {
+  const [counts, workers] = await Promise.all([runCounts(db, run.id), liveWorkers(db, run.id)]);
+  return {
+    id: run.id,
+    judge: run.judge,
+    model: run.model,
+    baseUrl: run.baseUrl,
+    apiKeyEnv: run.apiKeyEnv,
+    templateSha256: run.templateSha256,
+    subset: run.subset,
+    samples: run.samples,
+    status: run.status,
+    stopReason: run.stopReason,
+    params: paramsOf(run),
+    prices: { in: run.priceIn, out: run.priceOut, maxCost: run.maxCost },
+    tokens: { prompt: run.promptTokens, completion: run.completionTokens },
+    cost: run.cost,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    counts,
+    workers,
+    retest: opts.retest && run.samples > 1 ? retest(await sampleGrades(db, run.id, run.samples), run.samples) : null,
+  };
+}
+
+export async function listRuns(db: Db, projectId: number): Promise<TRunSummary[]> {
+  const runs = await db.judgeRun.findMany({ where: { projectId }, orderBy: { id: "desc" } });
+  return Promise.all(runs.map((r) => summarise(db, r, { retest: true })));
+}
+
+/** The prompt the model would get for the first pairs of a subset (the template preview). */
+export async function previewPrompts(db: Db, projectId: number, input: { template?: string; only?: string }, n = 1): Promise<{ qid: string; docid: string; prompt: string }[]> {
+  const template = templateOf({ template: input.template, templateFile: "template" });
+  const pairs = (await selectPairs(db, projectId, input.only ?? "pool")).slice(0, n);
+  const views = await loadPairViews(db, template, pairs);
+  return pairs.map((p) => {
+    const v = views.get(`${p.queryId}:${p.chunkId}`);
+    if (!v) throw new AppError("not_found", "pair vanished while previewing");
+    return { qid: v.qid, docid: v.docid, prompt: renderTemplate(template, v.view) };
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * The judge's prompt template: what the model sees of a pair is what a blind annotator sees (the
+ * question, the chunk's text and times, optionally the neighbouring transcript and the video's
+ * title), never the system, rank or score that put the pair in the pool.
+ *
+ * A template is plain text with `{{placeholder}}`s (PLACEHOLDERS below). The default follows the
+ * UMBRELA assessor (Upadhyay et al. 2024, "UMBRELA: UMbrela is the (Open-Source Reproduction of
+ * the) Bing RELevance Assessor", arXiv:2406.06519): it describes the scale, asks the model to
+ * consider the intent of the question and how well the passage matches it, then to give a final
+ * score, adapted to this project's 0–3 scale and to transcript chunks.
+ */
+import { createHash } from "node:crypto";
+import { AppError } from "../errors.ts";
+export { formatClock as clock } from "../annotate/format.ts";
+
+export const PLACEHOLDERS = {
+  question: "the question's text",
+  chunk: "the chunk's transcript text",
+  before: "the transcript just before the chunk (the previous chunk of the same video), or empty",
+  after: "the transcript just after the chunk (the next chunk of the same video), or empty",
+  video_title: "the video's title",
+  start: "the chunk's start, m:ss",
+  end: "the chunk's end, m:ss",
+} as const;
+export type TPlaceholder = keyof typeof PLACEHOLDERS;
+export type TPairView = Record<TPlaceholder, string>;
+
+export const DEFAULT_TEMPLATE = `You are a relevance assessor for a search engine over video transcripts. Given a question and a passage (a chunk of a video's transcript), you must provide a score on an integer scale of 0 to 3 with the following meanings:
+0 = the passage has nothing to do with the question (irrelevant).
+1 = the passage seems related to the question but does not answer it.
+2 = the passage is useful: it has part of the answer, but the answer is incomplete, unclear, or hidden among other material.
+3 = the passage is the exact evidence: it is dedicated to the question and contains the answer.
+
+Important instruction: assign 1 if the passage is about the topic of the question without answering it, 2 if it answers part of the question or answers it only in passing, and 3 only if it answers the question itself. If none of these holds, assign 0. A transcript is spoken language and may contain recognition errors: judge what was said, not how it is written.
+
+Video: {{video_title}}
+Question: {{question}}
+Passage ({{start}}–{{end}}): {{chunk}}
+
+Split this problem into steps:
+Consider the underlying intent of the question.
+Measure how well the content of the passage matches that intent.
+Consider these aspects and decide on a final score. The final score must be an integer from 0 to 3.
+Answer with a JSON object {"intent": "...", "match": "...", "score": N}, or, if you cannot produce JSON, end with the line: ##final score: N`;
+
+const PLACEHOLDER_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Checks a template: every placeholder known, the question and the chunk present. Throws with the line of each problem. */
+export function validateTemplate(text: string, file = "template"): void {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  text.split(/\r?\n/).forEach((line, i) => {
+    for (const m of line.matchAll(PLACEHOLDER_RE)) {
+      const name = m[1];
+      if (!(name in PLACEHOLDERS)) problems.push(`${file}:${i + 1}: unknown placeholder {{${name}}}; expected one of ${Object.keys(PLACEHOLDERS).map((p) => `{{${p}}}`).join(", ")}`);
+      seen.add(name);
+    }
+  });
+  if (!text.trim()) problems.push(`${file}: the template is empty`);
+  else for (const needed of ["question", "chunk"]) if (!seen.has(needed)) problems.push(`${file}: the template has no {{${needed}}}: the model would not see the ${needed}`);
+  if (problems.length) throw new AppError("bad_input", problems.join("\n"));
+}
+
+/** Which placeholders a template uses (the runner reads neighbouring chunks only when asked for). */
+export function usedPlaceholders(text: string): Set<TPlaceholder> {
+  const used = new Set<TPlaceholder>();
+  for (const m of text.matchAll(PLACEHOLDER_RE)) if (m[1] in PLACEHOLDERS) used.add(m[1] as TPlaceholder);
+  return used;
+}
+
+export function renderTemplate(text: string, view: TPairView): string {
+  return text.replace(PLACEHOLDER_RE, (whole, name: string) => (name in PLACEHOLDERS ? view[name as TPlaceholder] : whole));
+}
+
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

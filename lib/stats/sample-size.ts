@@ -4,7 +4,8 @@
  * standard deviation observed so far (sample sd, n − 1). A normal approximation: for small n the
  * t quantile is a little larger, so treat the answer as a lower bound below ~30 queries.
  */
-import { normalQuantile } from "./normal.ts";
+import { normalCdf, normalQuantile } from "./normal.ts";
+import { studentTQuantile } from "./student-t.ts";
 
 export function sampleSd(values: readonly number[]): number {
   const n = values.length;
@@ -23,4 +24,42 @@ export function queriesForHalfWidth(sd: number, halfWidth: number, level = 0.95)
   if (sd === 0) return 1;
   const z = normalQuantile(1 - (1 - level) / 2);
   return Math.ceil(((z * sd) / halfWidth) ** 2);
+}
+
+/**
+ * Topic-set-size design for a paired t-test (Sakai, "Topic set size design", Information
+ * Retrieval Journal 19(3), 2016; "Statistical reform in information retrieval?", SIGIR Forum
+ * 2014): the smallest number of questions n with which a two-sided paired t-test at level α
+ * detects a true mean difference of `delta` with probability ≥ `power`, given the standard
+ * deviation `sdDiff` of the per-question differences (observed on the questions labelled so far).
+ *
+ * Power uses the normal approximation of the noncentral t distribution that Sakai's tool uses
+ * (after Nagata 2003), with φ = n − 1 degrees of freedom, w = t_{φ}(α) the two-sided critical
+ * value and λ = √n · delta / sdDiff:
+ *   1 − β ≈ Φ((λ − w(1 − 1/(4φ))) / √(1 + w²/(2φ))) + Φ((−w(1 − 1/(4φ)) − λ) / √(1 + w²/(2φ))).
+ * The search starts at Sakai's closed form n₀ = ((z_{α/2} + z_β) / Δ)² + z²_{α/2} / 2 with
+ * Δ = delta / sdDiff and moves to the smallest n that reaches the power. n ≥ 2.
+ */
+export function pairedTTestPower(n: number, delta: number, sdDiff: number, alpha = 0.05): number {
+  const phi = n - 1;
+  const w = studentTQuantile(1 - alpha / 2, phi);
+  const lambda = (Math.sqrt(n) * Math.abs(delta)) / sdDiff;
+  const shift = w * (1 - 1 / (4 * phi));
+  const scale = Math.sqrt(1 + (w * w) / (2 * phi));
+  return normalCdf((lambda - shift) / scale) + normalCdf((-shift - lambda) / scale);
+}
+
+export function queriesToDetect(sdDiff: number, delta: number, opts: { alpha?: number; power?: number } = {}): number {
+  if (!(delta > 0)) throw new RangeError(`the difference to detect must be positive, got ${delta}`);
+  if (!Number.isFinite(sdDiff)) return NaN;
+  const alpha = opts.alpha ?? 0.05;
+  const power = opts.power ?? 0.8;
+  if (sdDiff === 0) return 2;
+  const effect = delta / sdDiff;
+  const za = normalQuantile(1 - alpha / 2);
+  const zb = normalQuantile(power);
+  let n = Math.max(2, Math.ceil(((za + zb) / effect) ** 2 + (za * za) / 2));
+  while (n > 2 && pairedTTestPower(n - 1, delta, sdDiff, alpha) >= power) n--;
+  while (pairedTTestPower(n, delta, sdDiff, alpha) < power) n++;
+  return n;
 }

@@ -10,7 +10,8 @@ import type { ChunkTime, ReferenceStart } from "../../lib/stats/measures/start-e
 import { parseChunkTimes, parseReferenceStarts } from "../../lib/stats/start-inputs.ts";
 import { bootstrapMeanCI, DEFAULT_RESAMPLES, DEFAULT_SEED, type Interval } from "../../lib/stats/bootstrap.ts";
 import { pairedRandomizationTest } from "../../lib/stats/paired.ts";
-import { queriesForHalfWidth, sampleSd } from "../../lib/stats/sample-size.ts";
+import { queriesForHalfWidth, queriesToDetect, sampleSd } from "../../lib/stats/sample-size.ts";
+import { baselineIndex, ppiEvaluation, ppiJson, ppiText, ppiWarnings } from "./eval-ppi.ts";
 
 /**
  * `assessor eval QRELS RUN...`: trec_eval-compatible evaluation of TREC runs on plain files (no
@@ -33,6 +34,12 @@ type EvalOpts = {
   clip?: boolean;
   bootstrap: number;
   halfWidth?: number;
+  detect?: number;
+  ppi?: boolean;
+  judge?: string;
+  human?: string;
+  baseline?: string;
+  gain: "exponential" | "linear";
   trials: number;
   seed: number;
 };
@@ -61,7 +68,7 @@ export function readInput(path: string): Buffer {
  * split across the file is read again in a second pass; a docid twice in one query is detected per
  * query and only then is the file read again to name the lines.
  */
-async function rankRunFile(path: string, judgements: Judgements, keepDocids: boolean): Promise<{ ranked: Map<string, RankedQuery>; ignored: Set<string> }> {
+export async function rankRunFile(path: string, judgements: Judgements, keepDocids: boolean): Promise<{ ranked: Map<string, RankedQuery>; ignored: Set<string> }> {
   const ranked = new Map<string, RankedQuery>();
   const ignored = new Set<string>();
   const split = new Set<string>();
@@ -209,7 +216,7 @@ function notes(runs: RunEval[], opts: EvalOpts): string[] {
 
 const preview = (ids: string[]) => (ids.length > 5 ? `${ids.slice(0, 5).join(", ")}, …` : ids.join(", "));
 
-type Comparison = { meanDiff: number; p: number; n: number };
+type Comparison = { meanDiff: number; p: number; n: number; toDetect: number | null };
 
 /** Per-query values of one column keyed by qid (non-null only). */
 function byQuery(r: EvalResult, c: number): Map<string, number> {
@@ -244,7 +251,8 @@ function analyse(runs: RunEval[], opts: EvalOpts) {
         }
       }
       const t = pairedRandomizationTest(a, b, { trials: opts.trials, seed: opts.seed });
-      return { meanDiff: t.meanDiff, p: t.p, n: t.n };
+      const sd = sampleSd(b.map((v, i) => v - a[i]));
+      return { meanDiff: t.meanDiff, p: t.p, n: t.n, toDetect: opts.detect && Number.isFinite(sd) ? queriesToDetect(sd, opts.detect) : null };
     });
     return { column: col, perRun, comparisons };
   });
@@ -272,7 +280,7 @@ function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
               vs_first: Object.fromEntries(
                 analysis.filter((a) => a.comparisons[k]).map((a) => {
                   const cmp = a.comparisons[k] as Comparison;
-                  return [a.column.name, { mean_diff: round(cmp.meanDiff), p: round(cmp.p), n: cmp.n, test: "paired randomization" }];
+                  return [a.column.name, { mean_diff: round(cmp.meanDiff), p: round(cmp.p), n: cmp.n, test: "paired randomization", ...(opts.detect ? { queries_to_detect: { delta: opts.detect, alpha: 0.05, power: 0.8, n: cmp.toDetect } } : {}) }];
                 }),
               ),
             }
@@ -298,7 +306,7 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
         let cell = a.column.integer ? String(r.value) : r.value.toFixed(d);
         if (r.ci) cell += ` [${r.ci.low.toFixed(d)}, ${r.ci.high.toFixed(d)}]`;
         const cmp = a.comparisons[k];
-        if (cmp) cell += ` (${cmp.meanDiff >= 0 ? "+" : ""}${cmp.meanDiff.toFixed(d)}, p=${cmp.p.toFixed(d)})`;
+        if (cmp) cell += ` (${cmp.meanDiff >= 0 ? "+" : ""}${cmp.meanDiff.toFixed(d)}, p=${cmp.p.toFixed(d)}${cmp.toDetect === null ? "" : `, detect: ${cmp.toDetect}`})`;
         if (r.needed !== null) cell += ` n≥${r.needed}`;
         return cell;
       }),
@@ -309,15 +317,16 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
   const out = [fmtRow(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmtRow)];
   if (opts.bootstrap > 0) out.push("", `[low, high]: 95% bootstrap percentile interval over queries (${opts.bootstrap} resamples, seed ${opts.seed}).`);
   if (opts.halfWidth) out.push(`n≥N: queries a 95% CI of the mean needs for a half-width of ±${opts.halfWidth} (normal approximation with the observed per-query sd).`);
+  if (opts.detect && runs.length > 1) out.push(`detect: N: queries a paired t-test needs to detect a difference of ${opts.detect} with power 0.8 at α = 0.05 (Sakai's topic-set-size design with the observed sd of per-query differences).`);
   if (runs.length > 1) out.push(`(Δ, p): mean difference from the first run on the queries both evaluate, two-sided paired randomization test (${opts.trials} trials).`);
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 
-const positiveNumber = (v: string) => {
+const positiveNumber = (name: string) => (v: string) => {
   const x = Number(v);
-  if (!(x > 0)) throw new Error(`--half-width must be a positive number, got "${v}"`);
+  if (!(x > 0)) throw new Error(`${name} must be a positive number, got "${v}"`);
   return x;
 };
 
@@ -329,9 +338,8 @@ const int = (name: string) => (v: string) => {
 export function registerEval(program: Command): void {
   const cmd = program
     .command("eval")
-    .description("evaluate TREC runs against qrels (trec_eval-compatible; several runs: table with CIs and paired tests)")
-    .argument("<qrels>", "qrels file: qid iter docid grade")
-    .argument("<runs...>", "run file(s): qid Q0 docid rank score tag")
+    .description("evaluate TREC runs against qrels (trec_eval-compatible; several runs: table with CIs and paired tests; --ppi: judge + human labels combined by prediction-powered inference)")
+    .argument("<files...>", "qrels file (qid iter docid grade), then run file(s) (qid Q0 docid rank score tag); with --ppi only run files")
     .option("-m, --measure <measure>", "measure, trec_eval style: ndcg_cut.5,10 recall.5,10,100 P.5 map recip_rank ndcg ndcg_exp ndcg_exp_cut.k judged.k unjudged.k num_q num_ret num_rel num_rel_ret start_error (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
     .option("-l <level>", "relevance level: lowest grade counted relevant (binary measures)", int("-l"), 1)
     .option("-q", "also print each query's values")
@@ -344,8 +352,23 @@ export function registerEval(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (table/json; 0 = none)", int("--bootstrap"), DEFAULT_RESAMPLES)
     .option("--trials <n>", "randomization test trials", int("--trials"), 10000)
     .option("--seed <s>", "seed for resampling", int("--seed"), DEFAULT_SEED)
-    .option("--half-width <h>", "also report how many queries a 95% CI of each mean needs to reach ± h (table/json)", positiveNumber)
-    .action(async (qrelsPath: string, runPaths: string[], opts: EvalOpts) => {
+    .option("--half-width <h>", "also report how many queries a 95% CI of each mean needs to reach ± h (table/json)", positiveNumber("--half-width"))
+    .option("--detect <delta>", "also report how many queries a paired t-test needs to detect a difference δ from the first run (baseline) with power 0.8 at α = 0.05 (table/json)", positiveNumber("--detect"))
+    .option("--baseline <run>", "run (path or file name) the others are compared with (default: the first)")
+    .option("--ppi", "prediction-powered estimates: --judge labels on every question, --human labels on completely labelled questions; prints human, judge and judge + human (PPI) intervals and the queries-needed advisor")
+    .option("--judge <file>", "with --ppi: the judge's qrels")
+    .option("--human <file>", "with --ppi: human qrels of completely labelled questions")
+    .addOption(new Option("--gain <gain>", "with --ppi: nDCG gain").choices(["exponential", "linear"]).default("exponential"))
+    .action(async (files: string[], opts: EvalOpts) => {
+      if (opts.ppi) {
+        await printPpi(files, opts);
+        return;
+      }
+      if (opts.judge || opts.human) cmd.error("error: --judge and --human go with --ppi", { exitCode: 2 });
+      if (files.length < 2) cmd.error("error: give a qrels file and at least one run file", { exitCode: 2 });
+      const [qrelsPath, ...given] = files;
+      const first = baselineIndex(given, opts.baseline);
+      const runPaths = [given[first], ...given.filter((_, k) => k !== first)];
       let parsed: ReturnType<typeof parseMeasures>;
       try {
         parsed = parseMeasures(opts.measure?.length ? opts.measure.flatMap(splitMeasureList) : DEFAULT_MEASURES);
@@ -382,6 +405,18 @@ export function registerEval(program: Command): void {
       else if (format === "json") process.stdout.write(`${jsonOutput(runs, opts)}\n`);
       else process.stdout.write(`${tableOutput(runs, opts).join("\n")}\n`);
     });
+}
+
+async function printPpi(runPaths: string[], opts: EvalOpts): Promise<void> {
+  if (runPaths.length === 0) throw new AppError("bad_input", "--ppi: give at least one run file");
+  const { table, notes } = await ppiEvaluation(runPaths, opts);
+  for (const n of notes) process.stderr.write(`note: ${n}\n`);
+  const baseline = runPaths.length > 1 ? basename(runPaths[baselineIndex(runPaths, opts.baseline)]) : null;
+  if (opts.format === "json") process.stdout.write(`${JSON.stringify(ppiJson(table, opts.judge ?? "", opts.human ?? "", baseline), null, 2)}\n`);
+  else {
+    process.stdout.write(`${ppiText(table, opts.precision, baseline).join("\n")}\n`);
+    for (const w of ppiWarnings(table)) process.stderr.write(`warning: ${w}\n`);
+  }
 }
 
 /** `-m P.5,10` is one measure with two cutoffs; `-m map,P.5` is not trec_eval syntax and stays one (unknown) name. */

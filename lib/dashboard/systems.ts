@@ -1,9 +1,8 @@
 import { bootstrapMeanIntervals, type Interval, type MeanIntervalMemo } from "../stats/bootstrap.ts";
 import { kendallTau } from "../stats/kendall-tau.ts";
 import { judgedAt } from "../stats/measures/judged.ts";
-import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
-import { recallAt } from "../stats/measures/recall.ts";
-import { reciprocalRank } from "../stats/measures/recip-rank.ts";
+import { retrievalColumns } from "../stats/measures/columns.ts";
+import type { Gain } from "../stats/measures/ndcg.ts";
 import { startError, type ChunkTime, type ReferenceStart } from "../stats/measures/start-error.ts";
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
@@ -43,22 +42,11 @@ type ColumnDef = TColumn & { compute: (q: RankedQuery, ctx: Ctx) => number | nul
 type Ctx = { gain: Gain; starts: Map<string, ReferenceStart>; chunkTimes: Map<string, ChunkTime> };
 
 export function systemColumns(gain: Gain): ColumnDef[] {
-  const cols: ColumnDef[] = [];
-  for (const level of [1, 2]) {
-    cols.push(
-      { id: `recall_5@${level}`, label: `Recall@5 (≥${level})`, level, lowerIsBetter: false, compute: (q) => recallAt(q, 5, { relevanceLevel: level }) },
-      { id: `recall_10@${level}`, label: `Recall@10 (≥${level})`, level, lowerIsBetter: false, compute: (q) => recallAt(q, 10, { relevanceLevel: level }) },
-      { id: `recip_rank@${level}`, label: `MRR (≥${level})`, level, lowerIsBetter: false, compute: (q) => reciprocalRank(q, { relevanceLevel: level }) },
-    );
-  }
-  const g = gain === "exponential" ? "exp" : "lin";
-  cols.push(
-    { id: `ndcg_cut_5`, label: `nDCG@5 (${g})`, level: null, lowerIsBetter: false, compute: (q, c) => ndcg(q, { cutoff: 5, gain: c.gain }) },
-    { id: `ndcg_cut_10`, label: `nDCG@10 (${g})`, level: null, lowerIsBetter: false, compute: (q, c) => ndcg(q, { cutoff: 10, gain: c.gain }) },
+  return [
+    ...retrievalColumns(gain).map((c): ColumnDef => ({ ...c, compute: (q) => c.compute(q) })),
     { id: "judged_10", label: "judged@10", level: null, lowerIsBetter: false, compute: (q) => judgedAt(q, 10) },
     { id: "start_error", label: "Start error (s)", level: 1, lowerIsBetter: true, compute: (q, c) => startError(q, c.starts.get(q.qid), c.chunkTimes, { relevanceLevel: 1 })?.error ?? null },
-  );
-  return cols;
+  ];
 }
 
 function startInputs(data: TDashboardData): Pick<Ctx, "starts" | "chunkTimes"> {

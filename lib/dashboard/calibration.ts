@@ -1,3 +1,4 @@
+import { completeQuestions } from "./complete.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
 import { NO_HUMAN_HINT, pickJudge } from "./labels.ts";
 import type { TDashboardQuery } from "./options.ts";
@@ -7,10 +8,12 @@ import type { TDashboardQuery } from "./options.ts";
  * adjudicated or imported) against the project's calibration target (150 by default, after ARES),
  * how many of them the chosen judge also labelled (what the judge-vs-human figures rest on), and
  * the count per grade with a warning below the project's minimum per grade (10 by default); the
- * same per query tag. `suggestedSample` is how many more items to sample for calibration.
+ * same per query tag, and the questions that are completely human-labelled (PPI's calibration
+ * questions). `suggestedSample` is how many more items to sample for calibration.
  */
 export type TGradeCounts = [number, number, number, number];
-export type TCalibrationRow = { tag: string | null; labelled: number; withJudge: number; perGrade: TGradeCounts; thinGrades: number[] };
+/** `questions`: questions in the row; `completeQuestions`: those whose every pool item has a final human label (what PPI needs, lib/dashboard/complete.ts). */
+export type TCalibrationRow = { tag: string | null; labelled: number; withJudge: number; perGrade: TGradeCounts; thinGrades: number[]; questions: number; completeQuestions: number };
 export type TCalibrationPanel = {
   target: number;
   minPerGrade: number;
@@ -25,7 +28,7 @@ export type TCalibrationPanel = {
 };
 
 function emptyRow(tag: string | null): TCalibrationRow {
-  return { tag, labelled: 0, withJudge: 0, perGrade: [0, 0, 0, 0], thinGrades: [] };
+  return { tag, labelled: 0, withJudge: 0, perGrade: [0, 0, 0, 0], thinGrades: [], questions: 0, completeQuestions: 0 };
 }
 
 /** The overall row and one row per tag, in one pass over the final human labels. */
@@ -45,6 +48,13 @@ function rows(data: TDashboardData, judgeKeys: Map<number, Set<number>> | null, 
       row.labelled++;
       if (r.grade >= 0 && r.grade <= 3) row.perGrade[r.grade]++;
       if (withJudge) row.withJudge++;
+    }
+  }
+  const complete = completeQuestions(data);
+  for (const queryId of data.queries.keys()) {
+    for (const row of targets(queryId)) {
+      row.questions++;
+      if (complete.has(queryId)) row.completeQuestions++;
     }
   }
   for (const row of [overall, ...byTag.values()]) row.thinGrades = row.perGrade.flatMap((n, g) => (n < minPerGrade ? [g] : []));

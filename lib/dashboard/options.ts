@@ -17,6 +17,10 @@ export const ZDashboardQuery = z.object({
   baseline: z.string().min(1).max(200).optional(),
   /** nDCG gain. */
   gain: z.enum(["exponential", "linear"]).default("exponential"),
+  /** Queries-needed advisor: the difference a study should detect (paired t-test, power 0.8, α 0.05); default 0.05. */
+  delta: z.coerce.number().positive().max(1).optional(),
+  /** Queries-needed advisor: the target half-width of a 95% interval of a difference; default 0.05. */
+  halfWidth: z.coerce.number().positive().max(1).optional(),
 });
 export type TDashboardQuery = z.infer<typeof ZDashboardQuery>;
 

@@ -7,6 +7,7 @@ import { progressPanel } from "./progress.ts";
 import { runRankings } from "./rankings.ts";
 import { systemsPanel } from "./systems.ts";
 import { metaPanel } from "./meta.ts";
+import { ppiPanel } from "./ppi.ts";
 
 /**
  * The dashboard's panels as the route handlers serve them: the project's data is loaded once per
@@ -33,9 +34,12 @@ export const getProgress = (db: Db, projectId: number) => panel(db, projectId, "
 export const getSystems = (db: Db, projectId: number, q: TDashboardQuery) =>
   panel(db, projectId, "systems", [q.source, q.judge, q.tag, q.baseline, q.gain], async (d) => systemsPanel(d, await runRankings(db, d), q));
 
+export const getPpi = (db: Db, projectId: number, q: TDashboardQuery) =>
+  panel(db, projectId, "ppi", [q.judge, q.tag, q.baseline, q.gain, q.delta, q.halfWidth], async (d) => ppiPanel(d, await runRankings(db, d), q));
+
 /** Every panel for one view, as the page's first screen needs them (used by the benchmark). */
 export async function allPanels(db: Db, projectId: number, q: TDashboardQuery) {
-  const [meta, agreement, human, breakdowns, calibration, progress, systems] = await Promise.all([
+  const [meta, agreement, human, breakdowns, calibration, progress, systems, ppi] = await Promise.all([
     getMeta(db, projectId),
     getAgreement(db, projectId, q),
     getHuman(db, projectId, q),
@@ -43,6 +47,7 @@ export async function allPanels(db: Db, projectId: number, q: TDashboardQuery) {
     getCalibration(db, projectId, q),
     getProgress(db, projectId),
     getSystems(db, projectId, q),
+    getPpi(db, projectId, q),
   ]);
-  return { meta, agreement, human, breakdowns, calibration, progress, systems };
+  return { meta, agreement, human, breakdowns, calibration, progress, systems, ppi };
 }

@@ -5,7 +5,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { projectIdParam } from "../lead/projects.ts";
 import type { TDashboardQuery } from "./options.ts";
-import { getAgreement, getBreakdowns, getCalibration, getHuman, getMeta, getProgress, getSystems } from "./panels.ts";
+import { getAgreement, getBreakdowns, getCalibration, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
 
 /** The panels served under /api/dashboard/[projectId]/[panel]. */
 export const PANELS = {
@@ -16,6 +16,7 @@ export const PANELS = {
   calibration: getCalibration,
   progress: (db: Db, id: number) => getProgress(db, id),
   systems: getSystems,
+  ppi: getPpi,
 } satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
 export type TPanelName = keyof typeof PANELS;
 

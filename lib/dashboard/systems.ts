@@ -49,11 +49,17 @@ export function systemColumns(gain: Gain): ColumnDef[] {
   ];
 }
 
+/** Kept per data.base: queries and chunks do not change with labels. */
+const startInputsCache = new WeakMap<object, Pick<Ctx, "starts" | "chunkTimes">>();
+
 function startInputs(data: TDashboardData): Pick<Ctx, "starts" | "chunkTimes"> {
+  const kept = startInputsCache.get(data.base);
+  if (kept) return kept;
   const starts = new Map<string, ReferenceStart>();
   for (const q of data.queries.values()) if (q.refStart !== null) starts.set(q.qid, { start: q.refStart, video: q.refVideoId === null ? null : String(q.refVideoId) });
   const chunkTimes = new Map<string, ChunkTime>();
   for (const c of data.chunks.values()) chunkTimes.set(c.docid, { video: String(c.videoId), start: c.start });
+  startInputsCache.set(data.base, { starts, chunkTimes });
   return { starts, chunkTimes };
 }
 
@@ -67,11 +73,12 @@ function judgedAtGrade(judged: Map<number, number>): number[] {
  * Per-query values of every column for every run: values[run][column][query]. A query's values
  * depend only on its labels (and the immutable runs, queries and chunks), so they are kept per
  * query with the labels they were computed from: after a label change only the queries whose
- * labels changed are evaluated again.
+ * labels changed are evaluated again. `ns` keeps label sources apart (human, judge), so that
+ * computing one does not evict the other's values.
  */
 const perQueryCache = new WeakMap<object, Map<string, { judged: Map<number, number>; labels: string; values: (number | null)[] }>>();
 
-function perQuery(data: TDashboardData, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): { queryIds: number[]; values: (number | null)[][][] } {
+function perQuery(data: TDashboardData, ns: string, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): { queryIds: number[]; values: (number | null)[][][] } {
   const queryIds = [...qrels.keys()].sort((a, b) => a - b);
   const values = data.runs.map(() => cols.map(() => new Array<number | null>(queryIds.length)));
   let cache = perQueryCache.get(data.base);
@@ -79,7 +86,7 @@ function perQuery(data: TDashboardData, qrels: TQrels, rankings: Map<number, TRu
   for (let qi = 0; qi < queryIds.length; qi++) {
     const queryId = queryIds[qi];
     const judged = qrels.get(queryId)!;
-    const key = `${ctx.gain}#${queryId}`;
+    const key = `${ns}#${ctx.gain}#${queryId}`;
     let hit = cache.get(key);
     // The same qrels Map (lib/dashboard/labels.ts referenceQrels keeps unchanged queries' Maps) or the same labels.
     if (!hit || hit.judged !== judged) {
@@ -122,7 +129,7 @@ const MAX_PAIRED_MEMO = 2000;
 function table(data: TDashboardData, memoKey: string, source: "human" | "judge", judge: string | null, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx, baseline: string | null, empty: string | null): TSystemsTable & { means: (number | null)[][] } {
   const base = { source, judge, baseline, columns: cols.map(({ id, label, level, lowerIsBetter }) => ({ id, label, level, lowerIsBetter })) };
   if (empty) return { ...base, queries: 0, rows: [], empty, means: [] };
-  const { queryIds, values } = perQuery(data, qrels, rankings, cols, ctx);
+  const { queryIds, values } = perQuery(data, source, qrels, rankings, cols, ctx);
   const baseIndex = baseline === null ? -1 : data.runs.findIndex((r) => r.system === baseline);
   // One set of resamples for every cell (lib/stats/bootstrap.ts bootstrapMeanIntervals): every run
   // and measure sees the same resampled query sets, as a paired design should. A cell's mean in a
@@ -181,6 +188,22 @@ function table(data: TDashboardData, memoKey: string, source: "human" | "judge",
     return { runId: run.id, system: run.system, cells };
   });
   return { ...base, queries: queryIds.length, rows, empty: null, means };
+}
+
+/**
+ * Per-query values of the system measures (lib/stats/measures/columns.ts) for every run on the
+ * queries of `qrels`, from the same per-query cache as the systems table (lib/dashboard/ppi.ts).
+ */
+export function retrievalValues(data: TDashboardData, ns: "human" | "judge", qrels: TQrels, rankings: Map<number, TRunRankings>, gain: Gain): { queryIds: number[]; columns: TColumn[]; values: number[][][] } {
+  const cols = systemColumns(gain);
+  const keep = new Set(retrievalColumns(gain).map((c) => c.id));
+  const picked = cols.flatMap((c, i) => (keep.has(c.id) ? [i] : []));
+  const { queryIds, values } = perQuery(data, ns, qrels, rankings, cols, { gain, ...startInputs(data) });
+  return {
+    queryIds,
+    columns: picked.map((i) => ({ id: cols[i].id, label: cols[i].label, level: cols[i].level, lowerIsBetter: cols[i].lowerIsBetter })),
+    values: values.map((perCol) => picked.map((i) => perCol[i].map((v) => v ?? 0))),
+  };
 }
 
 export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRankings>, opts: TDashboardQuery): TSystemsPanel {

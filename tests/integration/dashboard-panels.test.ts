@@ -91,8 +91,9 @@ describe("dashboard panels", () => {
     const { getCalibration } = await import("../../lib/dashboard/panels.ts");
     const c = await getCalibration(db, projectId, query);
     expect(c.target).toBe(150);
-    expect(c.overall).toMatchObject({ labelled: 5, withJudge: 5, perGrade: [2, 1, 1, 1], thinGrades: [0, 1, 2, 3] });
-    expect(c.byTag).toEqual([{ tag: "entity", labelled: 3, withJudge: 3, perGrade: [1, 1, 0, 1], thinGrades: [0, 1, 2, 3] }]);
+    // Complete questions: q1's one pool item (b) has a final label (imported); q2 has no pool item.
+    expect(c.overall).toMatchObject({ labelled: 5, withJudge: 5, perGrade: [2, 1, 1, 1], thinGrades: [0, 1, 2, 3], questions: 2, completeQuestions: 1 });
+    expect(c.byTag).toEqual([{ tag: "entity", labelled: 3, withJudge: 3, perGrade: [1, 1, 0, 1], thinGrades: [0, 1, 2, 3], questions: 1, completeQuestions: 1 }]);
   });
 
   it("systems: Recall@5 ≥1 and MRR per run, by hand; Kendall's tau with both sources", async () => {

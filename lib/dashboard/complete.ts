@@ -1,0 +1,31 @@
+import type { TDashboardData } from "./data.ts";
+
+/**
+ * Complete calibration questions: questions with at least one pool item whose every pool item has
+ * a final human label (agreed, adjudicated or imported). Per-question measures computed with human
+ * labels are exact only on them, so PPI (lib/dashboard/ppi.ts) takes its human values from them
+ * and the calibration panel counts them. Kept per data object (one label-set version).
+ */
+const cache = new WeakMap<TDashboardData, Set<number>>();
+
+export function completeQuestions(data: TDashboardData): Set<number> {
+  let done = cache.get(data);
+  if (done) return done;
+  const pooled = new Map<number, Set<number>>();
+  for (const it of data.poolItems.values()) {
+    let chunks = pooled.get(it.queryId);
+    if (!chunks) pooled.set(it.queryId, (chunks = new Set()));
+    chunks.add(it.chunkId);
+  }
+  const labelled = new Map<number, Set<number>>();
+  for (const r of data.reference) {
+    if (!pooled.get(r.queryId)?.has(r.chunkId)) continue;
+    let chunks = labelled.get(r.queryId);
+    if (!chunks) labelled.set(r.queryId, (chunks = new Set()));
+    chunks.add(r.chunkId);
+  }
+  done = new Set();
+  for (const [queryId, chunks] of pooled) if (labelled.get(queryId)?.size === chunks.size) done.add(queryId);
+  cache.set(data, done);
+  return done;
+}

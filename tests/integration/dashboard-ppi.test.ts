@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db/client.ts";
+import { seededRng } from "../../lib/stats/random.ts";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun } from "../helpers/factories.ts";
+
+/**
+ * The dashboard's "judge + human (PPI)" source and the queries-needed advisor on a generated
+ * project: 30 questions × 4 pooled chunks; the judge labels every pair (the human grade 75% of the
+ * time); imported human labels cover every pool item of q00–q11 (12 complete questions) and half
+ * of q12's (not complete). q20–q29 carry the tag "late" (no complete question among them).
+ */
+let tdb: TestDb;
+let db: Db;
+let projectId: number;
+const query = { source: "human" as const, gain: "exponential" as const };
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  const p = await makeProject(db, { name: "ppi" });
+  projectId = p.id;
+  const qids = Array.from({ length: 30 }, (_, i) => `q${String(i).padStart(2, "0")}`);
+  const docids = qids.flatMap((q) => [0, 1, 2, 3].map((k) => `${q}_c${k}`));
+  const chunks = await makeChunks(db, p.id, docids);
+  const queries = await makeQueries(db, p.id, qids);
+  const ids = { queries, chunks };
+  for (const q of qids.slice(20)) await db.queryTag.create({ data: { queryId: queries.get(q)!.id, tag: "late" } });
+  const rng = seededRng(3);
+  const runA: [string, string, number][] = [];
+  const runB: [string, string, number][] = [];
+  const judge: { queryId: number; chunkId: number; grade: number }[] = [];
+  const gold: { projectId: number; source: string; queryId: number; chunkId: number; grade: number }[] = [];
+  const pool: { projectId: number; queryId: number; chunkId: number }[] = [];
+  qids.forEach((q, qi) => {
+    for (let k = 0; k < 4; k++) {
+      const docid = `${q}_c${k}`;
+      const queryId = queries.get(q)!.id;
+      const chunkId = chunks.get(docid)!.id;
+      const grade = rng.int(4);
+      judge.push({ queryId, chunkId, grade: rng.next() < 0.75 ? grade : rng.int(4) });
+      if (qi < 12 || (qi === 12 && k < 2)) gold.push({ projectId: p.id, source: "gold", queryId, chunkId, grade });
+      pool.push({ projectId: p.id, queryId, chunkId });
+      runA.push([q, docid, 4 - k]);
+      runB.push([q, docid, grade + rng.next() * 2]);
+    }
+  });
+  await makeRun(db, p.id, "sysA", runA, ids);
+  await makeRun(db, p.id, "sysB", runB, ids);
+  await makeJudgeLabels(db, p.id, "j1", judge);
+  await db.referenceLabel.createMany({ data: gold });
+  await db.poolItem.createMany({ data: pool.map((x, i) => ({ ...x, id: `ppi-item-${i}` })) });
+});
+
+afterAll(async () => {
+  await tdb.cleanup();
+});
+
+describe("dashboard: judge + human (PPI)", () => {
+  it("the calibration panel counts complete questions next to labelled items", async () => {
+    const { getCalibration } = await import("../../lib/dashboard/panels.ts");
+    const c = await getCalibration(db, projectId, query);
+    expect(c.overall).toMatchObject({ labelled: 50, questions: 30, completeQuestions: 12 });
+    expect(c.byTag).toEqual([expect.objectContaining({ tag: "late", questions: 10, completeQuestions: 0 })]);
+  });
+
+  it("PPI per run and measure: judge-only as the judge table, λ in [0, 1], paired difference and advisor", async () => {
+    const { getPpi, getSystems } = await import("../../lib/dashboard/panels.ts");
+    const panel = await getPpi(db, projectId, { ...query, delta: 0.1 });
+    expect(panel.empty).toBeNull();
+    const t = panel.table!;
+    expect(t).toMatchObject({ questions: 30, labelled: 12, delta: 0.1, halfWidth: 0.05 });
+    expect(t.columns.map((c) => c.id)).toEqual(["recall_5@1", "recall_10@1", "recip_rank@1", "recall_5@2", "recall_10@2", "recip_rank@2", "ndcg_cut_5", "ndcg_cut_10"]);
+    const judgeTable = (await getSystems(db, projectId, { ...query, source: "judge" })).tables[0];
+    const nd = t.columns.findIndex((c) => c.id === "ndcg_cut_10");
+    const jcol = judgeTable.columns.findIndex((c) => c.id === "ndcg_cut_10");
+    for (const [r, row] of t.rows.entries()) {
+      const cell = row.cells[nd];
+      expect(cell.mean.judge!.estimate).toBeCloseTo(judgeTable.rows[r].cells[jcol].mean!, 12);
+      expect(cell.mean.lambda).toBeGreaterThanOrEqual(0);
+      expect(cell.mean.lambda).toBeLessThanOrEqual(1);
+      expect(cell.mean.n).toBe(12);
+      expect(cell.mean.unlabelled).toBe(18);
+    }
+    expect(t.rows[0].cells[nd].diff).toBeNull();
+    expect(t.rows[1].cells[nd].diff!.p).not.toBeNull();
+    expect(t.advisor).toHaveLength(8);
+    expect(t.advisor.every((a) => a.system === "sysB" && a.sdSource === "human")).toBe(true);
+  });
+
+  it("no complete calibration question in the slice: a clear message", async () => {
+    const { getPpi } = await import("../../lib/dashboard/panels.ts");
+    const panel = await getPpi(db, projectId, { ...query, tag: "late" });
+    expect(panel.table).toBeNull();
+    expect(panel.empty).toMatch(/no question is completely human-labelled yet.*--sample-queries/);
+  });
+
+  it("a baseline that is not one of the runs: not found, naming the runs", async () => {
+    const { getPpi } = await import("../../lib/dashboard/panels.ts");
+    await expect(getPpi(db, projectId, { ...query, baseline: "nope" })).rejects.toThrow(/no run named "nope" in this project; runs: sysA, sysB/);
+  });
+
+  it("a label change that completes a question moves it into the calibration set", async () => {
+    const { getPpi } = await import("../../lib/dashboard/panels.ts");
+    const q12 = await db.query.findFirstOrThrow({ where: { projectId, externalId: "q12" } });
+    const missing = await db.poolItem.findMany({ where: { projectId, queryId: q12.id }, select: { chunkId: true } });
+    const have = new Set((await db.referenceLabel.findMany({ where: { projectId, queryId: q12.id }, select: { chunkId: true } })).map((r) => r.chunkId));
+    await db.referenceLabel.createMany({ data: missing.filter((m) => !have.has(m.chunkId)).map((m) => ({ projectId, source: "gold2", queryId: q12.id, chunkId: m.chunkId, grade: 1 })) });
+    const { clearDashboardCache } = await import("../../lib/dashboard/data.ts");
+    clearDashboardCache();
+    const panel = await getPpi(db, projectId, query);
+    expect(panel.table!.labelled).toBe(13);
+  });
+});

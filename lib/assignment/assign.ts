@@ -5,13 +5,16 @@ import { int, isConstraintViolation } from "../pooling/sql.ts";
 import { normalizeEmail } from "../users/users.ts";
 import { mulberry32, randomSeed, shuffle } from "./random.ts";
 import { referenceLabels } from "../labels/reference.ts";
+import { questionSample } from "./questions.ts";
 import { calibrationSample, judgeStratumGrade, type TCalibrationCounts } from "./sample.ts";
 
 export type TAssignOptions = {
   perItem: number;
   annotators?: string[];
   sample?: number;
-  /** With `sample`: draw only from items whose query has one of these tags (to fill thin slices). */
+  /** Whole-question calibration sample: N questions, every pooled item of each (lib/assignment/questions.ts). */
+  sampleQueries?: number;
+  /** With `sample` or `sampleQueries`: draw only from items whose query has one of these tags (to fill thin slices). */
   tags?: string[];
   seed?: number;
 };
@@ -24,6 +27,8 @@ export type TAssignResult = {
   itemsToppedUp: number;
   created: number;
   calibration: number;
+  /** With `sampleQueries`: the questions sampled. */
+  questions: number;
   /** Items still short of perItem because too few eligible annotators were left. */
   shortfall: number;
   annotators: { email: string; added: number; total: number }[];
@@ -51,12 +56,13 @@ export type TAssignResult = {
 export async function assign(db: Db, projectId: number, opts: TAssignOptions): Promise<TAssignResult> {
   const { perItem } = opts;
   if (!Number.isInteger(perItem) || perItem < 1) throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
-  if (opts.tags?.length && opts.sample === undefined) throw new AppError("bad_input", "--tags only applies with --sample");
-  if (opts.sample !== undefined && (!Number.isInteger(opts.sample) || opts.sample < 1)) {
-    throw new AppError("bad_input", `--sample: expected a whole number ≥ 1, got ${opts.sample}`);
+  if (opts.tags?.length && opts.sample === undefined && opts.sampleQueries === undefined) throw new AppError("bad_input", "--tags only applies with --sample or --sample-queries");
+  if (opts.sample !== undefined && opts.sampleQueries !== undefined) throw new AppError("bad_input", "--sample (items) and --sample-queries (whole questions) do not go together: choose one");
+  for (const [flag, v] of [["--sample", opts.sample], ["--sample-queries", opts.sampleQueries]] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new AppError("bad_input", `${flag}: expected a whole number ≥ 1, got ${v}`);
   }
   const seed = opts.seed ?? randomSeed();
-  const calibration = opts.sample !== undefined;
+  const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined;
   const rng = mulberry32(seed);
 
   const annotators = await resolveAnnotators(db, opts.annotators);
@@ -94,7 +100,12 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
       }
 
       let targets: { id: string }[];
-      if (opts.sample !== undefined && calibrationBasis) {
+      let questions = 0;
+      if (opts.sampleQueries !== undefined && calibrationBasis) {
+        const sampled = await sampleWholeQuestions(tx, pid, items, assignedTo, calibrationBasis.finals, perItem, opts.sampleQueries, opts.tags, rng);
+        targets = sampled.targets;
+        questions = sampled.questions;
+      } else if (opts.sample !== undefined && calibrationBasis) {
         const judge = await tx.all<{ queryId: number; chunkId: number; grade: number }>(`SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ${pid}`);
         const judgeGrades = new Map<string, number[]>();
         for (const j of judge) {
@@ -103,12 +114,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           if (list) list.push(Number(j.grade));
           else judgeGrades.set(key, [Number(j.grade)]);
         }
-        const tagsOf = new Map<number, string[]>();
-        for (const t of await tx.all<{ queryId: number; tag: string }>(`SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`)) {
-          const list = tagsOf.get(Number(t.queryId));
-          if (list) list.push(t.tag);
-          else tagsOf.set(Number(t.queryId), [t.tag]);
-        }
+        const tagsOf = await queryTags(tx, pid);
         const wanted = opts.tags?.length ? new Set(opts.tags) : null;
         const gradeOf = (it: { queryId: number; chunkId: number }) => judgeStratumGrade(judgeGrades.get(`${it.queryId}:${it.chunkId}`) ?? []);
         const candidates = items
@@ -166,6 +172,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         itemsToppedUp: toppedUpIds.length,
         created: rows.length,
         calibration: calibration ? rows.length : 0,
+        questions,
         shortfall,
         annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
       };
@@ -174,6 +181,45 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
     if (isConstraintViolation(e)) throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
     throw e;
   }
+}
+
+type TTx = Parameters<Parameters<typeof bulkTransaction>[1]>[0];
+
+/** Tags per query of the project. */
+async function queryTags(tx: TTx, pid: string): Promise<Map<number, string[]>> {
+  const tagsOf = new Map<number, string[]>();
+  for (const t of await tx.all<{ queryId: number; tag: string }>(`SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`)) {
+    const list = tagsOf.get(Number(t.queryId));
+    if (list) list.push(t.tag);
+    else tagsOf.set(Number(t.queryId), [t.tag]);
+  }
+  return tagsOf;
+}
+
+/**
+ * `sampleQueries`: the questions that still have a pool item without a final label and short of
+ * `perItem` annotators are the candidates (with `tags`: only those with one of them); N of them are
+ * drawn (lib/assignment/questions.ts) and every such item of theirs is targeted.
+ */
+async function sampleWholeQuestions(
+  tx: TTx,
+  pid: string,
+  items: { id: string; queryId: number; chunkId: number }[],
+  assignedTo: Map<string, Set<string>>,
+  finals: readonly { queryId: number; chunkId: number }[],
+  perItem: number,
+  n: number,
+  tags: string[] | undefined,
+  rng: () => number,
+): Promise<{ targets: { id: string }[]; questions: number }> {
+  const tagsOf = await queryTags(tx, pid);
+  const final = new Set(finals.map((f) => `${f.queryId}:${f.chunkId}`));
+  const open = items.filter((it) => !final.has(`${it.queryId}:${it.chunkId}`) && (assignedTo.get(it.id)?.size ?? 0) < perItem);
+  const wanted = tags?.length ? new Set(tags) : null;
+  const candidates = [...new Set(open.map((it) => it.queryId))].map((queryId) => ({ queryId, tags: tagsOf.get(queryId) ?? [] })).filter((c) => wanted === null || c.tags.some((t) => wanted.has(t)));
+  if (candidates.length === 0) throw new AppError("bad_input", `--sample-queries: no question has pool items left to assign${wanted ? " with those tags" : ""}: every pooled item is labelled or assigned to ${perItem} annotators`);
+  const chosen = new Set(questionSample(candidates, n, rng));
+  return { targets: open.filter((it) => chosen.has(it.queryId)).sort((a, b) => a.queryId - b.queryId || (a.id < b.id ? -1 : 1)), questions: chosen.size };
 }
 
 async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {

@@ -34,6 +34,8 @@ export async function listDashboardProjects(db: Db) {
 export const ZSampleRequest = z.object({
   /** How many more pool items to sample for calibration. */
   n: z.number().int().min(1).max(100000),
+  /** "items" (default): n pool items; "questions": n whole questions, every pooled item of each (for PPI). */
+  unit: z.enum(["items", "questions"]).optional(),
   /** Annotators per item (default: the project's setting). */
   perItem: z.number().int().min(1).max(10).optional(),
   seed: z.number().int().optional(),
@@ -48,5 +50,6 @@ export async function sampleForCalibration(db: Db, rawProjectId: unknown, body: 
   const projectId = projectIdParam(rawProjectId);
   const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
   if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
-  return assign(db, projectId, { perItem: body.perItem ?? project.annotatorsPerItem, sample: body.n, seed: body.seed });
+  const perItem = body.perItem ?? project.annotatorsPerItem;
+  return body.unit === "questions" ? assign(db, projectId, { perItem, sampleQueries: body.n, seed: body.seed }) : assign(db, projectId, { perItem, sample: body.n, seed: body.seed });
 }

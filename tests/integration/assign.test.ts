@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { assign, calibrationCounts } from "../../lib/assignment/assign.ts";
+import { questionSample } from "../../lib/assignment/questions.ts";
 import { calibrationSample } from "../../lib/assignment/sample.ts";
 import { mulberry32 } from "../../lib/assignment/random.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
@@ -193,5 +194,40 @@ describe("calibration sample", () => {
     const b = calibrationSample([...cands].reverse(), 5, mulberry32(3)).map((c) => c.id);
     expect(a).toEqual(b);
     expect(calibrationSample(cands, 50, mulberry32(3))).toHaveLength(9);
+  });
+});
+
+describe("whole-question calibration sample (--sample-queries)", () => {
+  it("assigns every pooled item of N questions to perItem annotators, marks them calibration, and skips finished questions next time", async () => {
+    const { project, items } = await pooledProject([3, 2, 4, 1]);
+    const users = await Promise.all(["a", "b", "c"].map((n) => makeUser(db, { email: `${n}-wq@example.org` })));
+    // q4's one item already has a final (imported) label: nothing to assign there.
+    await db.referenceLabel.create({ data: { projectId: project.id, source: "gold", queryId: items[9].queryId, chunkId: items[9].chunkId, grade: 1 } });
+    const r = await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), sampleQueries: 2, seed: 4 });
+    expect(r.questions).toBe(2);
+    const rows = await db.assignment.findMany({ where: { poolItem: { projectId: project.id } }, include: { poolItem: true } });
+    const byItem = new Map<string, number>();
+    for (const x of rows) byItem.set(x.poolItemId, (byItem.get(x.poolItemId) ?? 0) + 1);
+    expect([...byItem.values()].every((n) => n === 2)).toBe(true);
+    expect(rows.every((x) => x.calibration)).toBe(true);
+    const sampledQueries = new Set(rows.map((x) => x.poolItem.queryId));
+    expect(sampledQueries.size).toBe(2);
+    // Every pool item of each sampled question is assigned.
+    for (const q of sampledQueries) expect(items.filter((it) => it.queryId === q).length).toBe(new Set(rows.filter((x) => x.poolItem.queryId === q).map((x) => x.poolItemId)).size);
+    const again = await assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), sampleQueries: 10, seed: 5 });
+    expect(again.questions).toBe(1);
+    expect(sampledQueries.has(items[9].queryId)).toBe(false);
+    await expect(assign(db, project.id, { perItem: 2, annotators: users.map((u) => u.email), sampleQueries: 1 })).rejects.toThrow(/no question has pool items left to assign/);
+    await expect(assign(db, project.id, { perItem: 2, sample: 1, sampleQueries: 1 })).rejects.toThrow(/do not go together/);
+  });
+
+  it("stratifies by tag set with proportional allocation (largest remainder), reproducibly", () => {
+    // 6 "a" questions, 3 "b", 1 untagged; N = 5 → quotas 3, 1.5, 0.5 → 3 + 2 or 3 + 1 + 1 by remainder.
+    const cands = [...Array.from({ length: 6 }, (_, i) => ({ queryId: i, tags: ["a"] })), ...Array.from({ length: 3 }, (_, i) => ({ queryId: 10 + i, tags: ["b"] })), { queryId: 20, tags: [] }];
+    const picked = questionSample(cands, 5, mulberry32(1));
+    expect(picked).toHaveLength(5);
+    expect(picked.filter((q) => q < 10)).toHaveLength(3);
+    expect(questionSample([...cands].reverse(), 5, mulberry32(1))).toEqual(picked);
+    expect(questionSample(cands, 50, mulberry32(1)).sort((x, y) => x - y)).toEqual(cands.map((c) => c.queryId));
   });
 });

@@ -4,6 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import { useDashboardMeta, useDashboardProjects, type TDashboardFilters } from "@/lib/query/dashboard";
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
+import { PpiPanel } from "./PpiPanel";
 import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard } from "./StatusCards";
 import { PanelState } from "./ui";
@@ -48,6 +49,8 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
       system: params.get("system") ?? undefined,
       baseline: params.get("baseline") ?? undefined,
       gain: gain === "linear" ? "linear" : "exponential",
+      delta: params.get("delta") ?? undefined,
+      halfWidth: params.get("halfWidth") ?? undefined,
     };
   }, [params]);
 
@@ -111,6 +114,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         <HumanPanel projectId={projectId} filters={filters} />
       </div>
       <SystemsPanel projectId={projectId} filters={filters} />
+      <PpiPanel projectId={projectId} filters={filters} onAdvisor={set} />
       <BreakdownsPanel
         projectId={projectId}
         filters={filters}

@@ -25,6 +25,7 @@ function calibrationColumns(min: number): TColumnDef<TCalibrationRow>[] {
     { key: "tag", header: "Query tag", value: (r) => r.tag ?? "(all)" },
     { key: "labelled", header: "human-labelled", value: (r) => r.labelled, render: (r) => String(r.labelled) },
     { key: "withJudge", header: "with judge label", value: (r) => r.withJudge, render: (r) => String(r.withJudge) },
+    { key: "complete", header: "complete questions", title: "questions whose every pooled item has a final human label (what the PPI estimates use)", value: (r) => r.completeQuestions, render: (r) => `${r.completeQuestions} / ${r.questions}` },
     gradeCol(0),
     gradeCol(1),
     gradeCol(2),
@@ -36,9 +37,10 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
   const q = useCalibration(projectId, filters);
   const sample = useSampleForCalibration(projectId);
   const [n, setN] = useState<number | null>(null);
+  const [unit, setUnit] = useState<"items" | "questions">("items");
   const d = q.data;
   const pct = d ? Math.min(100, Math.round((100 * d.overall.labelled) / d.target)) : 0;
-  const amount = n ?? d?.suggestedSample ?? 0;
+  const amount = n ?? (unit === "questions" ? 10 : (d?.suggestedSample ?? 0));
   return (
     <Card title="Calibration status" id="calibration" description={d ? `Final human labels against the target of ${d.target}; a grade with fewer than ${d.minPerGrade} examples is flagged (project settings).` : undefined}>
       <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
@@ -46,7 +48,7 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
         <div className="space-y-3">
           <div>
             <p className="text-sm">
-              <strong data-stat="labelled">{d.overall.labelled}</strong> of {d.target} human-labelled items{d.judge ? ` · ${d.overall.withJudge} also labelled by judge ${d.judge}` : ""}
+              <strong data-stat="labelled">{d.overall.labelled}</strong> of {d.target} human-labelled items{d.judge ? ` · ${d.overall.withJudge} also labelled by judge ${d.judge}` : ""} · <strong data-stat="complete-questions">{d.overall.completeQuestions}</strong> of {d.overall.questions} questions complete
             </p>
             <div className="mt-1 h-2 w-full rounded bg-slate-100" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label="calibration target">
               <div className="h-2 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
@@ -59,19 +61,26 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
               className="flex items-end gap-2"
               onSubmit={(e) => {
                 e.preventDefault();
-                if (amount > 0) sample.mutate({ n: amount });
+                if (amount > 0) sample.mutate({ n: amount, unit });
               }}
             >
               <label className="text-xs text-slate-600">
-                Items to sample ({d.unassignedPoolItems} unassigned in the pool)
+                Sample
+                <select name="unit" className="mt-0.5 block rounded border border-slate-300 px-2 py-1 text-sm" value={unit} onChange={(e) => setUnit(e.target.value === "questions" ? "questions" : "items")}>
+                  <option value="items">items (thin grades first)</option>
+                  <option value="questions">whole questions, stratified by tag (for PPI)</option>
+                </select>
+              </label>
+              <label className="text-xs text-slate-600">
+                {unit === "questions" ? "Questions to sample" : `Items to sample (${d.unassignedPoolItems} unassigned in the pool)`}
                 <input type="number" min={1} className="mt-0.5 block w-28 rounded border border-slate-300 px-2 py-1 text-sm" value={amount} onChange={(e) => setN(Number(e.target.value))} />
               </label>
-              <button type="submit" disabled={sample.isPending || amount < 1 || d.unassignedPoolItems === 0} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+              <button type="submit" disabled={sample.isPending || amount < 1 || (unit === "items" && d.unassignedPoolItems === 0)} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
                 Sample for calibration
               </button>
             </form>
           ) : null}
-          {sample.data ? <p className="text-xs text-green-800" role="status">Assigned {sample.data.created} labels on {sample.data.itemsToppedUp} items (seed {sample.data.seed}).</p> : null}
+          {sample.data ? <p className="text-xs text-green-800" role="status">Assigned {sample.data.created} labels on {sample.data.itemsToppedUp} items{sample.data.questions ? ` of ${sample.data.questions} questions` : ""} (seed {sample.data.seed}).</p> : null}
           {sample.error ? <PanelState error={sample.error} /> : null}
         </div>
       ) : null}

@@ -5,12 +5,23 @@ import type { TAgreementPanel, TBreakdownsPanel, THumanPanel } from "../dashboar
 import type { TCalibrationPanel } from "../dashboard/calibration.ts";
 import type { TMeta } from "../dashboard/meta.ts";
 import type { TProgressPanel } from "../dashboard/progress.ts";
+import type { TPpiPanel } from "../dashboard/ppi.ts";
 import type { TSystemsPanel } from "../dashboard/systems.ts";
 import type { TAssignResult } from "../assignment/assign.ts";
 import { apiFetch } from "./fetcher.ts";
 
 /** The viewer's filters as they travel in the page URL and in every panel request. */
-export type TDashboardFilters = { judge?: string; source?: "human" | "judge" | "both"; tag?: string; system?: string; baseline?: string; gain?: "exponential" | "linear" };
+export type TDashboardFilters = {
+  judge?: string;
+  source?: "human" | "judge" | "both";
+  tag?: string;
+  system?: string;
+  baseline?: string;
+  gain?: "exponential" | "linear";
+  /** Queries-needed advisor: difference to detect and target half-width (decimal strings, as in the URL). */
+  delta?: string;
+  halfWidth?: string;
+};
 
 export const dashboardKeys = {
   all: ["dashboard"] as const,
@@ -28,6 +39,7 @@ const PANEL_FILTERS: Record<string, (keyof TDashboardFilters)[]> = {
   calibration: ["judge"],
   progress: [],
   systems: ["source", "judge", "tag", "baseline", "gain"],
+  ppi: ["judge", "tag", "baseline", "gain", "delta", "halfWidth"],
 };
 
 function panelQuery(projectId: number, panel: string, filters: TDashboardFilters) {
@@ -64,12 +76,13 @@ export const useBreakdowns = (projectId: number, f: TDashboardFilters) => usePan
 export const useCalibration = (projectId: number, f: TDashboardFilters) => usePanel<TCalibrationPanel>(projectId, "calibration", f);
 export const useDashboardProgress = (projectId: number) => usePanel<TProgressPanel>(projectId, "progress", {});
 export const useSystems = (projectId: number, f: TDashboardFilters) => usePanel<TSystemsPanel>(projectId, "systems", f);
+export const usePpi = (projectId: number, f: TDashboardFilters) => usePanel<TPpiPanel>(projectId, "ppi", f);
 
-/** Samples more items for calibration (lead only); every panel is refreshed afterwards. */
+/** Samples more items, or whole questions, for calibration (lead only); every panel is refreshed afterwards. */
 export function useSampleForCalibration(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { n: number }) => apiFetch<TAssignResult>(`/api/dashboard/${projectId}/sample`, { json: input }),
+    mutationFn: (input: { n: number; unit?: "items" | "questions" }) => apiFetch<TAssignResult>(`/api/dashboard/${projectId}/sample`, { json: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: dashboardKeys.project(projectId) }),
   });
 }

@@ -89,6 +89,19 @@ function variance0(xs: ArrayLike<number>): number {
   return ss / xs.length;
 }
 
+/** Mean and population variance of the judge's values on all n + N questions (no copy). */
+function judgeOnly(yh: readonly number[], yu: readonly number[], z: number): TEstimate {
+  const total = yh.length + yu.length;
+  let s = 0;
+  for (const v of yh) s += v;
+  for (const v of yu) s += v;
+  const m = s / total;
+  let ss = 0;
+  for (const v of yh) ss += (v - m) ** 2;
+  for (const v of yu) ss += (v - m) ** 2;
+  return interval(m, Math.sqrt(ss / total / total), z);
+}
+
 function interval(estimate: number, se: number, z: number): TEstimate {
   return { estimate, se, low: estimate - z * se, high: estimate + z * se };
 }
@@ -126,8 +139,7 @@ export function ppiMean(sample: TPpiSample, opts: { level?: number; lambda?: num
   const n = y.length;
   const N = yu.length;
   const warnings: TPpiWarning[] = [];
-  const judgeAll = [...yh, ...yu];
-  const judge = judgeAll.length ? interval(mean(judgeAll), Math.sqrt(variance0(judgeAll) / judgeAll.length), z) : null;
+  const judge = n + N ? judgeOnly(yh, yu, z) : null;
   const base = { n, unlabelled: N, level, judge };
   if (n === 0) return { ...base, lambda: null, ppi: null, pointOnly: null, p: null, human: null, warnings: ["no_labelled"] };
   if (n === 1) return { ...base, lambda: 0, ppi: null, pointOnly: y[0], p: null, human: null, warnings: ["too_few_labelled"] };

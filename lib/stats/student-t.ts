@@ -59,10 +59,23 @@ export function studentTCdf(t: number, df: number): number {
   return t >= 0 ? 1 - tail : tail;
 }
 
+/** Quantiles already found (a sample-size search asks for the same few again and again). */
+const quantiles = new Map<string, number>();
+
 /** t such that P(T ≤ t) = p, for 0 < p < 1. */
 export function studentTQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`studentTQuantile: p must be in (0, 1), got ${p}`);
   if (p === 0.5) return 0;
+  const key = `${p} ${df}`;
+  const kept = quantiles.get(key);
+  if (kept !== undefined) return kept;
+  const t = bisect(p, df);
+  if (quantiles.size >= 10000) quantiles.clear();
+  quantiles.set(key, t);
+  return t;
+}
+
+function bisect(p: number, df: number): number {
   let lo = -1;
   let hi = 1;
   while (studentTCdf(lo, df) > p) lo *= 2;

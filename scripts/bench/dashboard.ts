@@ -9,6 +9,9 @@
  *   disagreement, so a final human label goes away): runs' rankings are already in memory (they
  *   are immutable), the changed judgements are re-read and every panel is brought up to date
  *   (only the queries and slices whose labels changed are computed again) — target ≤ 300 ms;
+ * - the judge + human (PPI) panel and queries-needed advisor on their own after each such change,
+ *   on 40 completely labelled questions (imported labels added after seeding) — target ≤ 100 ms
+ *   (issue 12; scripts/bench/ppi.ts times the statistics alone with 12 measures);
  * - unchanged labels (served from the per-version cache) — target ≤ 300 ms;
  * - from nothing in a fresh process (every table is read, each run's packed rankings too, and every
  *   panel computed from scratch), reported for context: a running server pays it once, at start
@@ -36,7 +39,25 @@ function median(xs: number[]): number {
 }
 
 type Db = Awaited<ReturnType<typeof import("../../lib/db/client.ts").getDb>>;
-type ServerTimes = { cold: number; afterChange: number[]; unchanged: number; both: number };
+type ServerTimes = { cold: number; afterChange: number[]; unchanged: number; both: number; ppi: number[] };
+
+/** Complete calibration questions for the PPI panel: every pool item of the first COMPLETE queries gets an imported label. */
+const COMPLETE = 40;
+
+async function completeSomeQuestions(db: Db, projectId: number): Promise<void> {
+  const { bulkTransaction, sqliteNow } = await import("../../lib/imports/bulk.ts");
+  const { seededRng } = await import("../../lib/stats/random.ts");
+  const rng = seededRng(12);
+  await bulkTransaction(db, async (tx) => {
+    const items = await tx.all<{ queryId: number; chunkId: number }>(
+      `SELECT p."queryId", p."chunkId" FROM "PoolItem" p WHERE p."projectId" = ? AND p."queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? ORDER BY "id" LIMIT ${COMPLETE})`,
+      [projectId, projectId],
+    );
+    const now = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
+    const cols = [{ name: "projectId", type: "int" as const }, { name: "source", type: "text" as const }, { name: "queryId", type: "int" as const }, { name: "chunkId", type: "int" as const }, { name: "grade", type: "int" as const }, { name: "createdAt", type: "timestamp" as const }];
+    await tx.insert("ReferenceLabel", cols, items.length, (i) => [projectId, "bench-calibration", Number(items[i].queryId), Number(items[i].chunkId), rng.int(4), now]);
+  });
+}
 
 const time = async (fn: () => Promise<unknown>) => {
   const s = performance.now();
@@ -46,8 +67,8 @@ const time = async (fn: () => Promise<unknown>) => {
 
 /** The server-side timings on the seeded project (see the module comment), from a cold start. */
 async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
-  const { allPanels } = await import("../../lib/dashboard/panels.ts");
-  const { clearDashboardCache } = await import("../../lib/dashboard/data.ts");
+  const { allPanels, getPpi } = await import("../../lib/dashboard/panels.ts");
+  const { clearDashboardCache, dashboardData } = await import("../../lib/dashboard/data.ts");
   const { clearRunCache } = await import("../../lib/dashboard/rankings.ts");
   clearDashboardCache();
   clearRunCache();
@@ -55,19 +76,25 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
   const view = { source: "human" as const, gain: "exponential" as const };
   const cold = await time(() => allPanels(db, projectId, view));
   const afterChange: number[] = [];
+  const ppi: number[] = [];
   for (let i = 0; i < CHANGES; i++) {
     // A label change that changes a final human label: on an item whose two annotators agree
     // (not adjudicated), one of them changes their grade, so the item leaves the reference set
     // (a different item, in another query, each time).
     const j = await db.judgement.findFirst({ where: { poolItem: { projectId, adjudication: null } }, orderBy: { id: "asc" }, skip: 1000 * i + 2 * i, select: { id: true, grade: true } });
     await db.judgement.update({ where: { id: j!.id }, data: { grade: (j!.grade + 1) % 4 } });
-    afterChange.push(await time(() => allPanels(db, projectId, view)));
+    // The PPI panel on its own first, once the new label set is loaded: what it adds to the update.
+    const loaded = performance.now();
+    await dashboardData(db, projectId);
+    const ppiMs = await time(() => getPpi(db, projectId, view));
+    afterChange.push(performance.now() - loaded + (await time(() => allPanels(db, projectId, view))));
+    ppi.push(ppiMs);
   }
   const unchanged = median([await time(() => allPanels(db, projectId, view)), await time(() => allPanels(db, projectId, view)), await time(() => allPanels(db, projectId, view))]);
   const both = await time(() => allPanels(db, projectId, { ...view, source: "both" }));
   clearDashboardCache();
   clearRunCache();
-  return { cold, afterChange, unchanged, both };
+  return { cold, afterChange, unchanged, both, ppi };
 }
 
 export async function bench(): Promise<TBenchRow[]> {
@@ -83,12 +110,15 @@ export async function bench(): Promise<TBenchRow[]> {
     const { seedDashboardBench, SIZE } = await import("../../tests/fixtures/dashboard/seed-bench.ts");
     const t0 = performance.now();
     const { projectId, labels } = await seedDashboardBench(db);
+    await completeSomeQuestions(db, projectId);
     const seedMs = performance.now() - t0;
-    const { cold, afterChange, unchanged, both } = await measureServer(db, projectId);
+    const { cold, afterChange, unchanged, both, ppi } = await measureServer(db, projectId);
     const scale = `${labels.toLocaleString("en")} labels, ${SIZE.runs} runs × ${SIZE.queries} queries × ${SIZE.depth} (seeded in ${(seedMs / 1000).toFixed(1)} s)`;
     const m = median(afterChange);
     const load = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
     rows.push({ name: `dashboard data after a label change (${scale}; SQLite)`, target: "≤ 300 ms", measured: `${ms(m)} (median of ${CHANGES}, in order: ${afterChange.map(ms).join(", ")}; with both label sources: +${ms(both)}; ${load})`, pass: m <= 300, command: COMMAND });
+    const p = median(ppi);
+    rows.push({ name: `judge + human (PPI) panel and queries-needed advisor after a label change (${SIZE.runs} runs × ${SIZE.queries} questions × 8 measures, ${COMPLETE} complete questions; SQLite)`, target: "≤ 100 ms", measured: `${ms(p)} (median of ${CHANGES}, in order: ${ppi.map(ms).join(", ")}; ${load})`, pass: p <= 100, command: COMMAND });
     rows.push({ name: "dashboard data, labels unchanged (per-version cache; SQLite)", target: "≤ 300 ms", measured: ms(unchanged), pass: unchanged <= 300, command: COMMAND });
     // Not a request a lead waits for on a running server: the warm-up computes it once when the
     // server starts (lib/dashboard/warm.ts); only a request that arrives before the warm-up ends
@@ -133,6 +163,7 @@ async function postgresRow(): Promise<TBenchRow> {
     const { seedDashboardBench } = await import("../../tests/fixtures/dashboard/seed-bench.ts");
     const t0 = performance.now();
     const { projectId } = await seedDashboardBench(db);
+    await completeSomeQuestions(db, projectId);
     const seedMs = performance.now() - t0;
     const { cold, afterChange, unchanged, both } = await measureServer(db, projectId);
     const m = median(afterChange);

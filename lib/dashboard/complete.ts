@@ -7,16 +7,26 @@ import type { TDashboardData } from "./data.ts";
  * and the calibration panel counts them. Kept per data object (one label-set version).
  */
 const cache = new WeakMap<TDashboardData, Set<number>>();
+/** Pool items per question, kept per data.base (the pool does not change with labels). */
+const pools = new WeakMap<object, Map<number, Set<number>>>();
 
-export function completeQuestions(data: TDashboardData): Set<number> {
-  let done = cache.get(data);
-  if (done) return done;
-  const pooled = new Map<number, Set<number>>();
+function pooledChunks(data: TDashboardData): Map<number, Set<number>> {
+  let pooled = pools.get(data.base);
+  if (pooled) return pooled;
+  pooled = new Map();
   for (const it of data.poolItems.values()) {
     let chunks = pooled.get(it.queryId);
     if (!chunks) pooled.set(it.queryId, (chunks = new Set()));
     chunks.add(it.chunkId);
   }
+  pools.set(data.base, pooled);
+  return pooled;
+}
+
+export function completeQuestions(data: TDashboardData): Set<number> {
+  let done = cache.get(data);
+  if (done) return done;
+  const pooled = pooledChunks(data);
   const labelled = new Map<number, Set<number>>();
   for (const r of data.reference) {
     if (!pooled.get(r.queryId)?.has(r.chunkId)) continue;

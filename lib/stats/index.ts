@@ -5,7 +5,7 @@
  * `parseMeasures(["ndcg_cut.10", "recip_rank", …]).columns`, then `evaluate(...)`.
  * Agreement: `agreementReport(alignLabels(reference, other), { bootstrap, seed })`.
  * Uncertainty: `bootstrapMeanCI`, `pairedRandomizationTest`, `pairedBootstrapTest`,
- * `queriesForHalfWidth`.
+ * `queriesForHalfWidth`, `queriesToDetect`. Judge + human: `ppiMean`, `ppiPairedDifference`, `ppiTable`.
  */
 export { compareEvaluated, evaluatedOrder } from "./order.ts";
 export { evaluate, evaluateRanked, judgementsFrom, runFrom, rankQuery, summarise, type EvalResult, type Judgements, type RunByQuery } from "./evaluate.ts";
@@ -20,5 +20,7 @@ export { confusionOf, perGrade, rawAgreement, withinOne, leniency } from "./agre
 export { binaryAgreement } from "./agreement/binary.ts";
 export { bootstrapMeanCI, type Interval } from "./bootstrap.ts";
 export { pairedBootstrapTest, pairedRandomizationTest, type PairedResult } from "./paired.ts";
-export { queriesForHalfWidth, sampleSd } from "./sample-size.ts";
+export { queriesForHalfWidth, queriesToDetect, sampleSd } from "./sample-size.ts";
+export { ppiMean, ppiPairedDifference, narrowerBy, type TPpiResult, type TPpiSample } from "./ppi.ts";
+export { ppiTable, type TPpiTable } from "./ppi-table.ts";
 export { seededRng, type Rng } from "./random.ts";

@@ -8,6 +8,7 @@ import { recallAt } from "../../../lib/stats/measures/recall.ts";
 import { reciprocalRank } from "../../../lib/stats/measures/recip-rank.ts";
 import type { RankedQuery } from "../../../lib/stats/measures/types.ts";
 import { narrowerBy, ppiLambda, ppiMean, ppiPairedDifference, type TPpiSample } from "../../../lib/stats/ppi.ts";
+import { ppiTable } from "../../../lib/stats/ppi-table.ts";
 import { seededRng, type Rng } from "../../../lib/stats/random.ts";
 import { pairedTTestPower, queriesToDetect } from "../../../lib/stats/sample-size.ts";
 import { studentTCdf, studentTQuantile } from "../../../lib/stats/student-t.ts";
@@ -180,5 +181,24 @@ describe("topic-set-size design (Sakai): paired t-test, α = 0.05, power 0.8", (
     expect(studentTCdf(1.3, 4)).toBeCloseTo(0.868274201764388, 12);
     expect(studentTQuantile(0.975, 9)).toBeCloseTo(2.262157162798205, 9);
     expect(studentTQuantile(0.975, 1)).toBeCloseTo(12.706204736174694, 8);
+  });
+});
+
+describe("ppiTable: runs × measures, differences from the baseline, advisor", () => {
+  const judge = [[[0.2, 0.4, 0.6, 0.8, 0.5]], [[0.3, 0.6, 0.6, 0.9, 0.7]]];
+  it("one cell per run and measure; the baseline has no difference; the advisor uses the human sd", () => {
+    const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge, human: [[[0.1, 0.5, 0.7]], [[0.3, 0.6, 0.8]]], labelled: [0, 1, 2], delta: 0.1 });
+    expect(t).toMatchObject({ questions: 5, labelled: 3, delta: 0.1, halfWidth: 0.05 });
+    expect(t.rows[0].cells[0].diff).toBeNull();
+    const direct = ppiPairedDifference({ human: [0.3, 0.6, 0.8], judgeLabelled: [0.3, 0.6, 0.6], judgeUnlabelled: [0.9, 0.7] }, { human: [0.1, 0.5, 0.7], judgeLabelled: [0.2, 0.4, 0.6], judgeUnlabelled: [0.8, 0.5] });
+    expect(t.rows[1].cells[0].diff!.ppi!.estimate).toBeCloseTo(direct.ppi!.estimate, 12);
+    // Human differences 0.2, 0.1, 0.1: sd = 0.0577…; detecting 0.1 needs 5 questions (scipy noncentral t: power 0.821 at n = 5).
+    expect(t.advisor).toEqual([expect.objectContaining({ system: "b", sdSource: "human", toDetect: 5 })]);
+    expect(t.advisor[0].sd).toBeCloseTo(Math.sqrt(1 / 300), 12);
+  });
+  it("fewer than two labelled questions: the advisor falls back on the judge's differences", () => {
+    const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge, human: [[[0.1]], [[0.3]]], labelled: [0] });
+    expect(t.advisor[0].sdSource).toBe("judge");
+    expect(t.rows[1].cells[0].mean.warnings).toEqual(["too_few_labelled"]);
   });
 });

@@ -27,7 +27,7 @@ for (const register of [registerUser, registerPool, registerAssign, registerStat
 
 try {
   await program.parseAsync(process.argv);
-  process.exit(0);
+  process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
 } catch (e) {
   if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
   if (e instanceof AppError || (e instanceof Error && e.name === "ConfigError")) {

@@ -52,7 +52,7 @@ export function parseSettings(input: TRunSettingsInput): TRunSettings {
 }
 
 /** The API key from the environment variable the settings name; a clear error when it is unset. */
-export function apiKeyFrom(env: NodeJS.ProcessEnv, varName: string): string {
+export function apiKeyFrom(env: Readonly<Record<string, string | undefined>>, varName: string): string {
   const key = env[varName];
   if (key === undefined || key === "") {
     throw new AppError("bad_input", `the API key variable ${varName} is not set. Set it in the environment (servers without keys, such as Ollama or vLLM, accept any value: ${varName}=none), or name another variable with --api-key-env.`);

@@ -12,7 +12,7 @@ import { liveWorkers, runCounts, sampleGrades, type TRunCounts } from "./store.t
 import { renderTemplate } from "./template.ts";
 import { loadPairViews } from "./views.ts";
 
-export async function startRun(db: Db, projectId: number, input: TRunSettingsInput, env: NodeJS.ProcessEnv = process.env): Promise<{ run: JudgeRun; apiKey: string }> {
+export async function startRun(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env): Promise<{ run: JudgeRun; apiKey: string }> {
   const s = parseSettings(input);
   const apiKey = apiKeyFrom(env, s.apiKeyEnv);
   const run = await createRun(db, projectId, s, async () => {

@@ -158,37 +158,74 @@ export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId"
     cost += x.cost;
   }
   return sqlTransaction(db, function* (): TSqlBody<number> {
-    let applied = 0;
-    const finishedPairs = new Map<string, { queryId: number; chunkId: number; grade: number | null; raw: string | null }>();
-    for (const x of results) {
-      const status = x.outcome === "retry" ? "pending" : x.outcome;
-      const n = yield* run(
-        `UPDATE "JudgeTask" SET "status" = ?, "grade" = ?, "raw" = ?, "error" = ?, "attempts" = ?, "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?, "cached" = ?, "finishedAt" = ?, "workerId" = NULL, "claimedAt" = NULL WHERE "id" = ? AND "workerId" = ? AND "status" = 'running'`,
-        [status, x.grade, x.raw, x.error, x.attempts, x.promptTokens, x.completionTokens, x.cached, x.outcome === "retry" ? null : at, x.id, workerId],
+    // Multi-row statements (RECORD_BATCH rows each): on PostgreSQL every statement is a round
+    // trip, and the shorter a flush, the fewer answers a crash can lose between answer and write.
+    const appliedIds = new Set<number>();
+    // A bare parameter in CASE is text to PostgreSQL; SQLite must not cast (TIMESTAMP would be numeric there).
+    const finishedAt = (yield* provider()) === "postgres" ? "CAST(? AS TIMESTAMP(3))" : "?";
+    for (const part of batches(results)) {
+      const values = part.map(() => "(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER))");
+      const params = part.flatMap((x) => [x.id, x.outcome === "retry" ? "pending" : x.outcome, x.grade, x.raw, x.error, x.attempts, x.promptTokens, x.completionTokens, x.cached ? 1 : 0, x.outcome === "retry" ? 0 : 1]);
+      const updated = yield* all<{ id: number | bigint }>(
+        `WITH v("vId", "vStatus", "vGrade", "vRaw", "vError", "vAttempts", "vIn", "vOut", "vCached", "vFinished") AS (VALUES ${values.join(", ")})
+         UPDATE "JudgeTask" SET "status" = v."vStatus", "grade" = v."vGrade", "raw" = v."vRaw", "error" = v."vError", "attempts" = v."vAttempts",
+           "promptTokens" = "promptTokens" + v."vIn", "completionTokens" = "completionTokens" + v."vOut", "cached" = (v."vCached" = 1),
+           "finishedAt" = CASE WHEN v."vFinished" = 1 THEN ${finishedAt} ELSE NULL END, "workerId" = NULL, "claimedAt" = NULL
+         FROM v WHERE "JudgeTask"."id" = v."vId" AND "JudgeTask"."workerId" = ? AND "JudgeTask"."status" = 'running'
+         RETURNING "JudgeTask"."id"`,
+        [...params, at, workerId],
       );
-      if (n === 0) continue;
-      applied++;
-      if (x.outcome === "done" && x.cacheKey && !x.cached && x.grade !== null) {
-        yield* run(`INSERT INTO "JudgeCache" ("key", "grade", "raw", "promptTokens", "completionTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT ("key") DO NOTHING`, [x.cacheKey, x.grade, x.raw ?? "", x.promptTokens, x.completionTokens, at]);
-      }
-      if (x.outcome !== "retry") finishedPairs.set(`${x.queryId}:${x.chunkId}`, { queryId: x.queryId, chunkId: x.chunkId, grade: x.grade, raw: x.raw });
+      for (const u of updated) appliedIds.add(Number(u.id));
+    }
+    const applied = results.filter((x) => appliedIds.has(x.id));
+    const toCache = applied.filter((x) => x.outcome === "done" && x.cacheKey && !x.cached && x.grade !== null);
+    for (const part of batches(toCache)) {
+      yield* run(
+        `INSERT INTO "JudgeCache" ("key", "grade", "raw", "promptTokens", "completionTokens", "createdAt") VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT ("key") DO NOTHING`,
+        part.flatMap((x) => [x.cacheKey ?? "", x.grade, x.raw ?? "", x.promptTokens, x.completionTokens, at]),
+      );
     }
     yield* run(`UPDATE "JudgeRun" SET "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?, "cost" = "cost" + ? WHERE "id" = ?`, [tokensIn, tokensOut, cost, r.id]);
-    for (const pair of finishedPairs.values()) {
-      let grade = pair.grade;
-      if (r.samples > 1) {
-        const samples = yield* all<{ status: string; grade: number | null }>(`SELECT "status", "grade" FROM "JudgeTask" WHERE "runId" = ? AND "queryId" = ? AND "chunkId" = ?`, [r.id, pair.queryId, pair.chunkId]);
-        if (samples.some((s) => s.status !== "done" && s.status !== "failed")) continue;
-        grade = medianGrade(samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => Number(s.grade)));
+    const finishedPairs = new Map<string, { queryId: number; chunkId: number; grade: number | null; raw: string | null }>();
+    for (const x of applied) if (x.outcome !== "retry") finishedPairs.set(`${x.queryId}:${x.chunkId}`, { queryId: x.queryId, chunkId: x.chunkId, grade: x.grade, raw: x.raw });
+    if (r.samples > 1 && finishedPairs.size) {
+      // A pair is labelled once all its samples are finished: the median of the graded ones.
+      const queryIds = [...new Set([...finishedPairs.values()].map((p) => p.queryId))];
+      const bySample = new Map<string, { status: string; grade: number | null }[]>();
+      for (const part of batches(queryIds)) {
+        const rows = yield* all<{ queryId: number | bigint; chunkId: number | bigint; status: string; grade: number | bigint | null }>(
+          `SELECT "queryId", "chunkId", "status", "grade" FROM "JudgeTask" WHERE "runId" = ? AND "queryId" IN (${part.map(() => "?").join(", ")})`,
+          [r.id, ...part],
+        );
+        for (const row of rows) {
+          const key = `${Number(row.queryId)}:${Number(row.chunkId)}`;
+          if (!finishedPairs.has(key)) continue;
+          const list = bySample.get(key) ?? [];
+          list.push({ status: row.status, grade: row.grade === null ? null : Number(row.grade) });
+          bySample.set(key, list);
+        }
       }
-      if (grade === null) continue;
+      for (const [key, pair] of finishedPairs) {
+        const samples = bySample.get(key) ?? [];
+        pair.grade = samples.some((x) => x.status !== "done" && x.status !== "failed") ? null : medianGrade(samples.filter((x) => x.status === "done" && x.grade !== null).map((x) => Number(x.grade)));
+      }
+    }
+    const labels = [...finishedPairs.values()].filter((p) => p.grade !== null);
+    for (const part of batches(labels)) {
       yield* run(
-        `INSERT INTO "JudgeLabel" ("projectId", "judge", "queryId", "chunkId", "grade", "rationale", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("projectId", "judge", "queryId", "chunkId") DO NOTHING`,
-        [r.projectId, r.judge, pair.queryId, pair.chunkId, grade, r.samples > 1 ? null : (pair.raw ?? "").slice(0, RATIONALE_MAX), at],
+        `INSERT INTO "JudgeLabel" ("projectId", "judge", "queryId", "chunkId", "grade", "rationale", "createdAt") VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT ("projectId", "judge", "queryId", "chunkId") DO NOTHING`,
+        part.flatMap((p) => [r.projectId, r.judge, p.queryId, p.chunkId, p.grade, r.samples > 1 ? null : (p.raw ?? "").slice(0, RATIONALE_MAX), at]),
       );
     }
-    return applied;
+    return applied.length;
   });
+}
+
+/** Rows per multi-row statement: well under SQLite's 32,766 host parameters and PostgreSQL's 65,535. */
+const RECORD_BATCH = 200;
+
+function* batches<T>(rows: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += RECORD_BATCH) yield rows.slice(i, i + RECORD_BATCH);
 }
 
 export type TRunCounts = { total: number; pending: number; running: number; done: number; failed: number; cached: number; pairs: number; labelled: number };

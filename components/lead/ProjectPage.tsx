@@ -5,6 +5,7 @@ import { useProject, useStatus } from "@/lib/query/lead";
 import { AssignPanel, PoolPanel } from "./PoolAssignPanel";
 import { ExportsPanel } from "./ExportsPanel";
 import { ImportPanel } from "./ImportPanel";
+import { JudgePanel } from "./JudgePanel";
 import { ProgressTable } from "./ProgressTable";
 import { SettingsForm } from "./SettingsForm";
 import { ErrorBox, Section } from "./ui";
@@ -48,6 +49,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       <PoolPanel project={p} />
       <AssignPanel project={p} />
       <ProgressTable projectId={p.id} />
+      <JudgePanel projectId={p.id} />
       <ExportsPanel projectId={p.id} />
       <SettingsForm project={p} />
     </div>

@@ -5,11 +5,12 @@
  */
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { apiKeyFrom, createRun, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
+import { apiKeyFrom, createRun, ZRunSettings, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
 import { makeClient, preflight } from "./endpoint.ts";
 import { retest, type TRetest } from "./retest.ts";
 import { liveWorkers, runCounts, sampleGrades, type TRunCounts } from "./store.ts";
-import { renderTemplate } from "./template.ts";
+import { DEFAULT_TEMPLATE, PLACEHOLDERS, renderTemplate } from "./template.ts";
+import { TRIAL_PAIRS } from "./trial.ts";
 import { loadPairViews } from "./views.ts";
 
 export async function startRun(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env): Promise<{ run: JudgeRun; apiKey: string }> {
@@ -42,11 +43,19 @@ export type TRunSummary = {
   finishedAt: string | null;
   counts: TRunCounts;
   workers: number;
+  /** Pairs finished per second over the last RATE_WINDOW_MS (all workers), for "time left". */
+  rate: number;
   retest: TRetest | null;
 };
 
+const RATE_WINDOW_MS = 10_000;
+
 export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean } = {}): Promise<TRunSummary> {
-  const [counts, workers] = await Promise.all([runCounts(db, run.id), liveWorkers(db, run.id)]);
+  const [counts, workers, recent] = await Promise.all([
+    runCounts(db, run.id),
+    liveWorkers(db, run.id),
+    run.status === "running" ? db.judgeTask.count({ where: { runId: run.id, finishedAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } } }) : 0,
+  ]);
   return {
     id: run.id,
     judge: run.judge,
@@ -67,6 +76,7 @@ export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean 
     finishedAt: run.finishedAt?.toISOString() ?? null,
     counts,
     workers,
+    rate: (recent * 1000) / RATE_WINDOW_MS,
     retest: opts.retest && run.samples > 1 ? retest(await sampleGrades(db, run.id, run.samples), run.samples) : null,
   };
 }
@@ -87,3 +97,19 @@ export async function previewPrompts(db: Db, projectId: number, input: { templat
     return { qid: v.qid, docid: v.docid, prompt: renderTemplate(template, v.view) };
   });
 }
+
+/** What the lead's Judge form starts from: the default template, its placeholders, the settings' defaults. */
+export function judgeDefaults() {
+  const d = ZRunSettings.parse({ judge: "x", model: "x", baseUrl: "x" });
+  return {
+    template: DEFAULT_TEMPLATE,
+    placeholders: Object.entries(PLACEHOLDERS).map(([name, meaning]) => ({ name, meaning })),
+    apiKeyEnv: d.apiKeyEnv,
+    samples: d.samples,
+    temperature: d.temperature,
+    concurrency: d.concurrency,
+    only: d.only,
+    trialPairs: TRIAL_PAIRS,
+  };
+}
+export type TJudgeDefaults = ReturnType<typeof judgeDefaults>;

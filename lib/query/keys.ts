@@ -8,5 +8,6 @@ export const leadKeys = {
   project: (projectId: number) => [...leadKeys.projects(), projectId] as const,
   progress: (projectId: number) => [...leadKeys.project(projectId), "progress"] as const,
   status: (projectId: number) => [...leadKeys.project(projectId), "status"] as const,
+  judge: (projectId: number) => [...leadKeys.project(projectId), "judge"] as const,
   users: () => [...leadKeys.all, "users"] as const,
 };

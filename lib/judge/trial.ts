@@ -1,0 +1,56 @@
+/**
+ * "Try on 5 pairs": the lead's check of a judge configuration before a run. The model grades a
+ * few pairs of the subset; nothing is written (no run, no cache, no label). Each answer is shown
+ * with its prompt, the parsed grade (or why it failed) and the pair's human reference label, if
+ * any, so a bad template or an unparseable model is found for the price of five requests.
+ */
+import type { Db } from "../db/client.ts";
+import { referenceLabels } from "../labels/reference.ts";
+import { apiKeyFrom, parseSettings, selectPairs, templateOf, type TRunSettingsInput } from "./create.ts";
+import { ask, EndpointError, makeClient, preflight, type TAnswer, type TAsk, type TEndpoint } from "./endpoint.ts";
+import { parseGrade } from "./parse.ts";
+import { renderTemplate } from "./template.ts";
+import { loadPairViews } from "./views.ts";
+import type OpenAI from "openai";
+
+export type TTrialRow = { qid: string; docid: string; prompt: string; raw: string | null; grade: number | null; error: string | null; human: number | null; promptTokens: number; completionTokens: number };
+
+export const TRIAL_PAIRS = 5;
+
+export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env, n = TRIAL_PAIRS): Promise<TTrialRow[]> {
+  const s = parseSettings(input);
+  const template = templateOf(s);
+  const apiKey = apiKeyFrom(env, s.apiKeyEnv);
+  const pairs = (await selectPairs(db, projectId, s.only)).slice(0, n);
+  const endpoint: TEndpoint = { baseUrl: s.baseUrl, apiKey, timeoutMs: Math.min(s.timeoutMs, 30_000), maxRetries: 1 };
+  const client = makeClient(endpoint);
+  await preflight(client, endpoint, s.model);
+  const [views, reference] = await Promise.all([loadPairViews(db, template, pairs), referenceLabels(db, projectId)]);
+  const human = new Map(reference.map((l) => [`${l.queryId}:${l.chunkId}`, l.grade]));
+  return Promise.all(
+    pairs.map(async (p) => {
+      const key = `${p.queryId}:${p.chunkId}`;
+      const v = views.get(key);
+      const prompt = v ? renderTemplate(template, v.view) : "";
+      const row: TTrialRow = { qid: v?.qid ?? "", docid: v?.docid ?? "", prompt, raw: null, grade: null, error: null, human: human.get(key) ?? null, promptTokens: 0, completionTokens: 0 };
+      try {
+        const a = await askWithFallback(client, endpoint, { model: s.model, prompt, temperature: s.temperature, maxTokens: s.maxTokens, structured: s.structured });
+        const parsed = parseGrade(a.raw);
+        return { ...row, raw: a.raw, grade: parsed.grade, error: parsed.grade === null ? parsed.error : null, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
+      } catch (e) {
+        if (e instanceof EndpointError) return { ...row, error: e.message };
+        throw e;
+      }
+    }),
+  );
+}
+
+/** Structured output where the endpoint takes it; plain text where it refuses (as the runner does). */
+async function askWithFallback(client: OpenAI, e: TEndpoint, q: TAsk): Promise<TAnswer> {
+  try {
+    return await ask(client, e, q);
+  } catch (err) {
+    if (q.structured && err instanceof EndpointError && err.failure.kind === "structured_unsupported") return ask(client, e, { ...q, structured: false });
+    throw err;
+  }
+}

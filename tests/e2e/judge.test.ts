@@ -1,0 +1,130 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { join } from "node:path";
+import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { apiSession, loginAs } from "../helpers/login.ts";
+import { startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
+import { seedJudgeProject } from "../integration/judge-fixture.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { createUser } from "../../lib/users/users.ts";
+import { importReferenceLabels } from "../../lib/imports/index.ts";
+
+/**
+ * The lead's Judge section in Chromium: preview the prompt, try the model on five pairs, start a
+ * run, watch it reach 100% (TanStack Query polling), follow the run to the dashboard and see the
+ * new judge's kappa against the human labels. The model is the fake OpenAI-compatible server
+ * (tests/helpers/fake-llm.ts; the one mock, since no model runs here); the app server is the
+ * production build, working the run in its own process. Annotators get 403 on every judge route.
+ */
+let testDb: TestDb;
+let db: Db;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let fake: TFakeLlm;
+let projectId: number;
+let pairs: number;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = await (await import("../../lib/db/client.ts")).getDb();
+  await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
+  await createUser(db, { email: "ann@example.org", name: "Ann", role: "annotator", password: "ann-password" });
+  const seeded = await seedJudgeProject(db, { name: "Judged", queries: 6, perQuery: 8 });
+  projectId = seeded.project.id;
+  pairs = seeded.pairs;
+  // Human reference labels for every pair, so the dashboard has something to compare the judge with.
+  const qrels = (await db.poolItem.findMany({ where: { projectId }, include: { query: true, chunk: true }, orderBy: { id: "asc" } })).map((it, i) => `${it.query.externalId} 0 ${it.chunk.externalId} ${(i * 7) % 4}`).join("\n");
+  await importReferenceLabels(db, projectId, { name: "human.qrels", bytes: Buffer.from(qrels + "\n") }, { source: "e2e" });
+  fake = await startFakeLlm({ models: ["fake-judge"], latencyMs: 40 });
+  server = await startServer({ DATABASE_URL: testDb.url, E2E_JUDGE_KEY: "sk-e2e-secret" });
+  browser = await launchBrowser();
+  page = await (await browser.newContext()).newPage();
+  await loginAs(page, server.url, "lead@example.org", "lead-password");
+  await page.goto(`${server.url}/lead/projects/${projectId}`);
+  await page.getByRole("heading", { name: "LLM judge" }).waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await fake?.close();
+  await testDb?.cleanup();
+});
+
+async function fillForm(p: Page, judge: string) {
+  const form = p.getByRole("form", { name: "New judge run" });
+  await form.getByLabel("Judge name").fill(judge);
+  await form.getByLabel("Model").fill("fake-judge");
+  await form.getByLabel("Base URL").fill(fake.url);
+  await form.getByLabel("API key variable").fill("E2E_JUDGE_KEY");
+  await form.getByLabel("Concurrency").fill("4");
+  return form;
+}
+
+describe("lead: the LLM judge from the project page", () => {
+  it("previews the prompt and tries the model on five pairs without writing anything", async () => {
+    const form = await fillForm(page, "web-judge");
+    await form.getByRole("button", { name: "Preview prompt" }).click();
+    const preview = page.getByTestId("judge-preview");
+    await preview.waitFor();
+    expect(await preview.textContent()).toMatch(/Question 0 of Judged/);
+    await form.getByRole("button", { name: "Try on 5 pairs" }).click();
+    const rows = page.getByRole("table", { name: "Trial answers" }).locator("tbody tr");
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(5);
+    expect((await page.locator("[data-trial-grade]").allTextContents()).every((g) => /^[0-3]$/.test(g))).toBe(true);
+    expect(await db.judgeRun.count()).toBe(0);
+    expect(await db.judgeLabel.count()).toBe(0);
+  });
+
+  it("starts a run, shows live progress to 100%, and links to the dashboard's judge view", async () => {
+    const form = await fillForm(page, "web-judge");
+    await form.getByRole("button", { name: "Start run" }).click();
+    await page.getByText(/Run \d+ \(web-judge\) started/).waitFor({ timeout: 20_000 });
+    const row = page.locator('[data-judge-run="web-judge"]');
+    // Progress moves while the run works (40 ms a request, 4 at a time: about 0.5 s for 48 pairs).
+    await expect.poll(async () => row.locator("[data-status]").getAttribute("data-status"), { timeout: 30_000 }).toBe("completed");
+    expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
+    expect(await row.locator("[data-progress]").textContent()).toContain(`${pairs}/${pairs} (100%)`);
+    expect(await db.judgeLabel.count({ where: { projectId, judge: "web-judge" } })).toBe(pairs);
+    expect(fake.requests.filter((r) => r.prompt.includes("Judged")).length).toBeGreaterThanOrEqual(pairs);
+    await page.getByRole("region", { name: "LLM judge" }).screenshot({ path: join(artifactsDir, "judge-section.png") });
+
+    await row.getByRole("link", { name: "web-judge" }).click();
+    await page.waitForURL(/\/dashboard\?project=\d+&judge=web-judge/);
+    await page.getByRole("heading", { name: "Judge web-judge", exact: true }).waitFor({ timeout: 30_000 });
+    const table = page.getByTestId("judges-table");
+    await table.waitFor();
+    expect(await table.textContent()).toContain("web-judge");
+  });
+
+  it("a second run with the same name is refused with a clear message, and nothing is written", async () => {
+    await page.goto(`${server.url}/lead/projects/${projectId}`);
+    const form = await fillForm(page, "web-judge");
+    await form.getByRole("button", { name: "Start run" }).click();
+    await page.getByRole("alert").filter({ hasText: /a judge run named "web-judge" exists already/ }).waitFor();
+    expect(await db.judgeRun.count()).toBe(1);
+  });
+
+  it("annotators get 403 on every judge route; the API key never reaches the browser", async () => {
+    const cookie = await apiSession(server.url, "ann@example.org", "ann-password");
+    const run = await db.judgeRun.findFirstOrThrow();
+    const base = `${server.url}/api/lead/projects/${projectId}/judge`;
+    const calls: [string, string, unknown][] = [
+      ["GET", base, undefined],
+      ["POST", base, { judge: "x", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "E2E_JUDGE_KEY" }],
+      ["POST", `${base}/preview`, {}],
+      ["POST", `${base}/try`, { judge: "x", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "E2E_JUDGE_KEY" }],
+      ["POST", `${base}/${run.id}`, { action: "cancel" }],
+    ];
+    for (const [method, url, body] of calls) {
+      const r = await fetch(url, { method, headers: { cookie, "content-type": "application/json", origin: server.url }, body: body === undefined ? undefined : JSON.stringify(body) });
+      expect(r.status, `${method} ${url}`).toBe(403);
+    }
+    const leadCookie = await apiSession(server.url, "lead@example.org", "lead-password");
+    const listed = await (await fetch(base, { headers: { cookie: leadCookie } })).text();
+    expect(listed).toContain("E2E_JUDGE_KEY");
+    expect(listed).not.toContain("sk-e2e-secret");
+  });
+});

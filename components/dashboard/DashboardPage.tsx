@@ -6,7 +6,7 @@ import { useDashboardMeta, useDashboardProjects, type TDashboardFilters } from "
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
 import { PpiPanel } from "./PpiPanel";
 import { SystemsPanel } from "./SystemsPanel";
-import { CalibrationCard, ProgressCard } from "./StatusCards";
+import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { PanelState } from "./ui";
 
 const selectClass = "mt-0.5 block rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
@@ -113,6 +113,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         <JudgePanel projectId={projectId} filters={filters} judge={judge} />
         <HumanPanel projectId={projectId} filters={filters} />
       </div>
+      <RetestCard projectId={projectId} />
       <SystemsPanel projectId={projectId} filters={filters} />
       <PpiPanel projectId={projectId} filters={filters} onAdvisor={set} />
       <BreakdownsPanel

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { TCalibrationRow } from "@/lib/dashboard/calibration";
 import type { TAnnotatorRow } from "@/lib/dashboard/progress";
-import { useCalibration, useDashboardProgress, useSampleForCalibration, type TDashboardFilters } from "@/lib/query/dashboard";
+import { useCalibration, useDashboardProgress, useRetest, useSampleForCalibration, type TDashboardFilters } from "@/lib/query/dashboard";
 import { DataTable, type TColumnDef } from "./DataTable";
 import { Card, PanelState } from "./ui";
 
@@ -37,7 +37,9 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
   const q = useCalibration(projectId, filters);
   const sample = useSampleForCalibration(projectId);
   const [n, setN] = useState<number | null>(null);
-  const [unit, setUnit] = useState<"items" | "questions">("items");
+  // "items", "questions", or "unstable:JUDGE" (items, the pairs whose samples disagree in that run first).
+  const [unit, setUnit] = useState<string>("items");
+  const retest = useRetest(projectId);
   const d = q.data;
   const pct = d ? Math.min(100, Math.round((100 * d.overall.labelled) / d.target)) : 0;
   const amount = n ?? (unit === "questions" ? 10 : (d?.suggestedSample ?? 0));
@@ -61,14 +63,19 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
               className="flex items-end gap-2"
               onSubmit={(e) => {
                 e.preventDefault();
-                if (amount > 0) sample.mutate({ n: amount, unit });
+                if (amount > 0) sample.mutate(unit.startsWith("unstable:") ? { n: amount, unit: "items", unstableFrom: unit.slice("unstable:".length) } : { n: amount, unit: unit === "questions" ? "questions" : "items" });
               }}
             >
               <label className="text-xs text-slate-600">
                 Sample
-                <select name="unit" className="mt-0.5 block rounded border border-slate-300 px-2 py-1 text-sm" value={unit} onChange={(e) => setUnit(e.target.value === "questions" ? "questions" : "items")}>
+                <select name="unit" className="mt-0.5 block rounded border border-slate-300 px-2 py-1 text-sm" value={unit} onChange={(e) => setUnit(e.target.value)}>
                   <option value="items">items (thin grades first)</option>
                   <option value="questions">whole questions, stratified by tag (for PPI)</option>
+                  {(retest.data?.runs ?? []).map((r) => (
+                    <option key={r.runId} value={`unstable:${r.judge}`}>
+                      items, {r.judge}&apos;s unstable pairs first ({r.retest.unstable})
+                    </option>
+                  ))}
                 </select>
               </label>
               <label className="text-xs text-slate-600">
@@ -80,7 +87,7 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
               </button>
             </form>
           ) : null}
-          {sample.data ? <p className="text-xs text-green-800" role="status">Assigned {sample.data.created} labels on {sample.data.itemsToppedUp} items{sample.data.questions ? ` of ${sample.data.questions} questions` : ""} (seed {sample.data.seed}).</p> : null}
+          {sample.data ? <p className="text-xs text-green-800" role="status">Assigned {sample.data.created} labels on {sample.data.itemsToppedUp} items{sample.data.questions ? ` of ${sample.data.questions} questions` : ""}{sample.data.unstable ? `, ${sample.data.unstable} of them unstable judge pairs` : ""} (seed {sample.data.seed}).</p> : null}
           {sample.error ? <PanelState error={sample.error} /> : null}
         </div>
       ) : null}
@@ -127,6 +134,50 @@ export function ProgressCard({ projectId }: { projectId: number }) {
           </p>
           {d.annotators.length ? <DataTable id="annotators-table" caption="annotators" columns={annotatorColumns} rows={d.annotators} csvName="annotators.csv" /> : null}
         </div>
+      ) : null}
+    </Card>
+  );
+}
+
+/** Test–retest of the judge runs with several samples per pair: how consistent each model is with itself. */
+export function RetestCard({ projectId }: { projectId: number }) {
+  const q = useRetest(projectId);
+  const runs = q.data?.runs ?? [];
+  if (!q.isPending && !q.error && runs.length === 0) return null;
+  return (
+    <Card title="Judge test–retest" id="retest" description="Runs with several samples per pair (temperature above 0): Cohen's weighted kappa between samples (mean over sample pairs, as two raters over the pairs both graded) and the share of pairs whose samples differ. A judge that disagrees with itself cannot agree with humans more than that.">
+      <PanelState isPending={q.isPending} error={q.error} />
+      {runs.length ? (
+        <table className="w-full text-sm" data-testid="retest-table">
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th>Judge</th>
+              <th>model</th>
+              <th className="text-right">samples</th>
+              <th className="text-right">pairs</th>
+              <th className="text-right">κ linear</th>
+              <th className="text-right">κ quadratic</th>
+              <th className="text-right">unstable</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((r) => (
+              <tr key={r.runId} className="border-t border-slate-100">
+                <td>{r.judge}</td>
+                <td>
+                  {r.model} (T {r.temperature})
+                </td>
+                <td className="text-right tabular-nums">{r.samples}</td>
+                <td className="text-right tabular-nums">{r.retest.pairs}</td>
+                <td className="text-right tabular-nums">{r.retest.kappa.linear?.toFixed(3) ?? "–"}</td>
+                <td className="text-right tabular-nums">{r.retest.kappa.quadratic?.toFixed(3) ?? "–"}</td>
+                <td className="text-right tabular-nums">
+                  {r.retest.unstable} ({r.retest.unstableShare === null ? "–" : `${(r.retest.unstableShare * 100).toFixed(1)}%`})
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       ) : null}
     </Card>
   );

@@ -6,6 +6,8 @@ import { normalizeEmail } from "../users/users.ts";
 import { mulberry32, randomSeed, shuffle } from "./random.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { questionSample } from "./questions.ts";
+import { findRun, sampleGrades } from "../judge/store.ts";
+import { unstablePairs } from "../judge/retest.ts";
 import { calibrationSample, judgeStratumGrade, type TCalibrationCounts } from "./sample.ts";
 
 export type TAssignOptions = {
@@ -16,6 +18,12 @@ export type TAssignOptions = {
   sampleQueries?: number;
   /** With `sample` or `sampleQueries`: draw only from items whose query has one of these tags (to fill thin slices). */
   tags?: string[];
+  /**
+   * With `sample`: the pairs whose samples disagree in this judge run (test–retest, `--samples N`)
+   * are taken first, in random order, before the calibration scheme fills the rest: where the
+   * model is unsure of itself is where human labels teach the most.
+   */
+  unstableFrom?: string;
   seed?: number;
 };
 export type TAssignResult = {
@@ -29,6 +37,8 @@ export type TAssignResult = {
   calibration: number;
   /** With `sampleQueries`: the questions sampled. */
   questions: number;
+  /** With `unstableFrom`: the sampled items that were unstable pairs of that run. */
+  unstable: number;
   /** Items still short of perItem because too few eligible annotators were left. */
   shortfall: number;
   annotators: { email: string; added: number; total: number }[];
@@ -61,6 +71,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   for (const [flag, v] of [["--sample", opts.sample], ["--sample-queries", opts.sampleQueries]] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new AppError("bad_input", `${flag}: expected a whole number ≥ 1, got ${v}`);
   }
+  if (opts.unstableFrom !== undefined && opts.sample === undefined) throw new AppError("bad_input", "--unstable-first applies with --sample (a calibration sample of items)");
   const seed = opts.seed ?? randomSeed();
   const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined;
   const rng = mulberry32(seed);
@@ -77,6 +88,8 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         minPerGrade: (await db.project.findUnique({ where: { id: projectId }, select: { minPerGrade: true } }))?.minPerGrade ?? 0,
       }
     : null;
+
+  const unstable = opts.unstableFrom !== undefined ? await unstableOfRun(db, projectId, opts.unstableFrom) : null;
 
   try {
     return await bulkTransaction(db, async (tx) => {
@@ -101,6 +114,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
 
       let targets: { id: string }[];
       let questions = 0;
+      let unstableTaken = 0;
       if (opts.sampleQueries !== undefined && calibrationBasis) {
         const sampled = await sampleWholeQuestions(tx, pid, items, assignedTo, calibrationBasis.finals, perItem, opts.sampleQueries, opts.tags, rng);
         targets = sampled.targets;
@@ -121,7 +135,13 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           .filter((it) => !assignedTo.has(it.id) && (wanted === null || (tagsOf.get(it.queryId) ?? []).some((t) => wanted.has(t))))
           .map((it) => ({ id: it.id, queryId: it.queryId, judgeGrade: gradeOf(it), tags: tagsOf.get(it.queryId) ?? [] }));
         const counts = calibrationCounts(calibrationBasis.finals, calibrationBasis.minPerGrade, items.filter((it) => assignedTo.has(it.id)), gradeOf, tagsOf);
-        targets = calibrationSample(candidates, opts.sample, rng, counts);
+        if (unstable) {
+          const unstableIds = new Set(items.filter((it) => unstable.has(`${it.queryId}:${it.chunkId}`)).map((it) => it.id));
+          const first = shuffle(candidates.filter((c) => unstableIds.has(c.id)), rng).slice(0, opts.sample);
+          const taken = new Set(first.map((c) => c.id));
+          unstableTaken = first.length;
+          targets = [...first, ...calibrationSample(candidates.filter((c) => !taken.has(c.id)), opts.sample - first.length, rng, counts)];
+        } else targets = calibrationSample(candidates, opts.sample, rng, counts);
       } else {
         targets = shuffle(items.sort((a, b) => (a.id < b.id ? -1 : 1)), rng);
       }
@@ -173,6 +193,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         created: rows.length,
         calibration: calibration ? rows.length : 0,
         questions,
+        unstable: unstableTaken,
         shortfall,
         annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
       };
@@ -186,6 +207,13 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
 type TTx = Parameters<Parameters<typeof bulkTransaction>[1]>[0];
 
 /** Tags per query of the project. */
+/** The pairs (`queryId:chunkId`) whose graded samples differ in the project's judge run of that name or id. */
+async function unstableOfRun(db: Db, projectId: number, ref: string): Promise<Set<string>> {
+  const run = await findRun(db, projectId, ref);
+  if (run.samples < 2) throw new AppError("bad_input", `judge run ${run.id} (${run.judge}) has one sample per pair, so no pair can be unstable: start a run with --samples 3 --temperature 0.7 to measure test–retest`);
+  return unstablePairs(await sampleGrades(db, run.id, run.samples));
+}
+
 async function queryTags(tx: TTx, pid: string): Promise<Map<number, string[]>> {
   const tagsOf = new Map<number, string[]>();
   for (const t of await tx.all<{ queryId: number; tag: string }>(`SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`)) {

@@ -5,6 +5,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { projectIdParam } from "../lead/projects.ts";
 import type { TDashboardQuery } from "./options.ts";
+import { retestPanel } from "../judge/service.ts";
 import { getAgreement, getBreakdowns, getCalibration, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
 
 /** The panels served under /api/dashboard/[projectId]/[panel]. */
@@ -17,6 +18,7 @@ export const PANELS = {
   progress: (db: Db, id: number) => getProgress(db, id),
   systems: getSystems,
   ppi: getPpi,
+  retest: (db: Db, id: number) => retestPanel(db, id),
 } satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
 export type TPanelName = keyof typeof PANELS;
 
@@ -38,6 +40,8 @@ export const ZSampleRequest = z.object({
   unit: z.enum(["items", "questions"]).optional(),
   /** Annotators per item (default: the project's setting). */
   perItem: z.number().int().min(1).max(10).optional(),
+  /** With unit "items": the pairs whose samples disagree in this judge run (test–retest) first. */
+  unstableFrom: z.string().min(1).max(200).optional(),
   seed: z.number().int().optional(),
 });
 
@@ -51,5 +55,5 @@ export async function sampleForCalibration(db: Db, rawProjectId: unknown, body: 
   const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
   if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
   const perItem = body.perItem ?? project.annotatorsPerItem;
-  return body.unit === "questions" ? assign(db, projectId, { perItem, sampleQueries: body.n, seed: body.seed }) : assign(db, projectId, { perItem, sample: body.n, seed: body.seed });
+  return body.unit === "questions" ? assign(db, projectId, { perItem, sampleQueries: body.n, seed: body.seed }) : assign(db, projectId, { perItem, sample: body.n, seed: body.seed, unstableFrom: body.unstableFrom });
 }

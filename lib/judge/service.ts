@@ -113,3 +113,13 @@ export function judgeDefaults() {
   };
 }
 export type TJudgeDefaults = ReturnType<typeof judgeDefaults>;
+
+export type TRetestRow = { judge: string; runId: number; model: string; samples: number; temperature: number; retest: TRetest };
+
+/** The dashboard's test–retest panel: every judge run of the project with several samples per pair. */
+export async function retestPanel(db: Db, projectId: number): Promise<{ runs: TRetestRow[] }> {
+  const runs = await db.judgeRun.findMany({ where: { projectId, samples: { gt: 1 } }, orderBy: { id: "asc" } });
+  return {
+    runs: await Promise.all(runs.map(async (r) => ({ judge: r.judge, runId: r.id, model: r.model, samples: r.samples, temperature: paramsOf(r).temperature, retest: retest(await sampleGrades(db, r.id, r.samples), r.samples) }))),
+  };
+}

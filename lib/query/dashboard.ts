@@ -8,6 +8,7 @@ import type { TProgressPanel } from "../dashboard/progress.ts";
 import type { TPpiPanel } from "../dashboard/ppi.ts";
 import type { TSystemsPanel } from "../dashboard/systems.ts";
 import type { TAssignResult } from "../assignment/assign.ts";
+import type { TRetestRow } from "../judge/service.ts";
 import { apiFetch } from "./fetcher.ts";
 
 /** The viewer's filters as they travel in the page URL and in every panel request. */
@@ -40,6 +41,7 @@ const PANEL_FILTERS: Record<string, (keyof TDashboardFilters)[]> = {
   progress: [],
   systems: ["source", "judge", "tag", "baseline", "gain"],
   ppi: ["judge", "tag", "baseline", "gain", "delta", "halfWidth"],
+  retest: [],
 };
 
 function panelQuery(projectId: number, panel: string, filters: TDashboardFilters) {
@@ -77,12 +79,13 @@ export const useCalibration = (projectId: number, f: TDashboardFilters) => usePa
 export const useDashboardProgress = (projectId: number) => usePanel<TProgressPanel>(projectId, "progress", {});
 export const useSystems = (projectId: number, f: TDashboardFilters) => usePanel<TSystemsPanel>(projectId, "systems", f);
 export const usePpi = (projectId: number, f: TDashboardFilters) => usePanel<TPpiPanel>(projectId, "ppi", f);
+export const useRetest = (projectId: number) => usePanel<{ runs: TRetestRow[] }>(projectId, "retest", {});
 
 /** Samples more items, or whole questions, for calibration (lead only); every panel is refreshed afterwards. */
 export function useSampleForCalibration(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { n: number; unit?: "items" | "questions" }) => apiFetch<TAssignResult>(`/api/dashboard/${projectId}/sample`, { json: input }),
+    mutationFn: (input: { n: number; unit?: "items" | "questions"; unstableFrom?: string }) => apiFetch<TAssignResult>(`/api/dashboard/${projectId}/sample`, { json: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: dashboardKeys.project(projectId) }),
   });
 }

@@ -25,7 +25,7 @@ let files: AgreementProject["files"];
 let projectId: number;
 const cookies: Record<string, string> = {};
 
-const PANELS = ["meta", "agreement", "human", "breakdowns", "calibration", "progress", "systems", "ppi"];
+const PANELS = ["meta", "agreement", "human", "breakdowns", "calibration", "progress", "systems", "ppi", "retest"];
 
 beforeAll(async () => {
   project = await importAgreementProject("assessor-dash-api-");

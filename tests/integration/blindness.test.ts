@@ -21,8 +21,11 @@ let cookie: string;
 
 const FORBIDDEN_KEYS = new Set(["rank", "score", "system", "run", "runs", "runId", "provenance", "judge", "judgeLabels", "rationale", "referenceLabels", "judgements", "labels", "userId", "externalId", "qid", "docid", "author", "email", "orderKey", "calibration", "contentHash"]);
 
+const JUDGE_RUN_SECRETS = { judge: "JUDGE_RUN_NAME_SECRET", model: "JUDGE_MODEL_SECRET", template: "JUDGE_TEMPLATE_SECRET {{question}} {{chunk}}", raw: "JUDGE_RAW_ANSWER_SECRET" };
+let judgeRunId = 0;
+
 function secretStrings(): string[] {
-  return [...SECRETS.systems, SECRETS.runDescription, SECRETS.judge, SECRETS.judgeRationale, SECRETS.referenceSource, SECRETS.otherNotes, SECRETS.qidPrefix, SECRETS.docidPrefix, ...SECRETS.scores, SECRETS.otherName, SECRETS.otherEmail, "AUTHOR_SECRET", "Only for the outsider", "Private chunk"];
+  return [...Object.values(JUDGE_RUN_SECRETS), ...SECRETS.systems, SECRETS.runDescription, SECRETS.judge, SECRETS.judgeRationale, SECRETS.referenceSource, SECRETS.otherNotes, SECRETS.qidPrefix, SECRETS.docidPrefix, ...SECRETS.scores, SECRETS.otherName, SECRETS.otherEmail, "AUTHOR_SECRET", "Only for the outsider", "Private chunk"];
 }
 
 function keysOf(value: unknown, out = new Set<string>()): Set<string> {
@@ -58,6 +61,12 @@ beforeAll(async () => {
     await submitJudgement(db, fx.other.id, { poolItemId: item.id, grade: 3, startSeconds: 7, notes: `${SECRETS.otherNotes} ${i}`, flags: ["unsure"], timeSpentMs: 1000, idempotencyKey: `other-${i}-key` });
   }
   await submitJudgement(db, fx.ann.id, { poolItemId: fx.items[0].id, grade: 1, startSeconds: 2.5, notes: "MY_OWN_NOTE", flags: [], timeSpentMs: 500, idempotencyKey: "ann-own-key-1" });
+  // An LLM judge run over the same pool (issue 11): its name, model, template and answers are the lead's.
+  const first = await db.poolItem.findUniqueOrThrow({ where: { id: fx.items[0].id } });
+  const judgeRun = await db.judgeRun.create({ data: { projectId: fx.project.id, judge: JUDGE_RUN_SECRETS.judge, model: JUDGE_RUN_SECRETS.model, baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "JUDGE_KEY", template: JUDGE_RUN_SECRETS.template, templateSha256: "0".repeat(64), params: "{}", subset: "pool", status: "completed" } });
+  await db.judgeTask.create({ data: { runId: judgeRun.id, queryId: first.queryId, chunkId: first.chunkId, status: "done", grade: 2, raw: JUDGE_RUN_SECRETS.raw } });
+  await db.judgeLabel.create({ data: { projectId: fx.project.id, judge: JUDGE_RUN_SECRETS.judge, queryId: first.queryId, chunkId: first.chunkId, grade: 2, rationale: JUDGE_RUN_SECRETS.raw } });
+  judgeRunId = judgeRun.id;
   server = await startServer({ DATABASE_URL: testDb.url });
   cookie = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
 });
@@ -145,9 +154,19 @@ describe("an annotator sees nothing that breaks blindness", () => {
       expect(r.status, `${path}`).toBe(path === "/dashboard" && r.status === 404 ? 404 : 403);
       for (const secret of secretStrings()) expect(r.body.includes(secret), `${path} contains ${secret}`).toBe(false);
     }
-    for (const path of ["/api/lead/projects", "/api/lead/users", `/api/lead/projects/${fx.project.id}`, `/api/lead/projects/${fx.project.id}/progress`, "/api/adjudicate/projects", `/api/adjudicate/queue?projectId=${fx.project.id}`, "/api/dashboard/projects"]) {
+    for (const path of ["/api/lead/projects", "/api/lead/users", `/api/lead/projects/${fx.project.id}`, `/api/lead/projects/${fx.project.id}/progress`, `/api/lead/projects/${fx.project.id}/judge`, `/api/dashboard/${fx.project.id}/retest`, "/api/adjudicate/projects", `/api/adjudicate/queue?projectId=${fx.project.id}`, "/api/dashboard/projects"]) {
       expect((await get(path)).status, path).toBe(403);
     }
+    for (const [path, body] of [
+      [`/api/lead/projects/${fx.project.id}/judge`, { judge: "x", model: "m", baseUrl: "http://127.0.0.1:9/v1" }],
+      [`/api/lead/projects/${fx.project.id}/judge/preview`, {}],
+      [`/api/lead/projects/${fx.project.id}/judge/try`, { judge: "x", model: "m", baseUrl: "http://127.0.0.1:9/v1" }],
+      [`/api/lead/projects/${fx.project.id}/judge/${judgeRunId}`, { action: "cancel" }],
+    ] as const) {
+      const r = await fetch(`${server.url}${path}`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      expect(r.status, `POST ${path}`).toBe(403);
+    }
+    expect((await db.judgeRun.findUniqueOrThrow({ where: { id: judgeRunId } })).status).toBe("completed");
     const decide = await fetch(`${server.url}/api/adjudicate/decisions`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify({ poolItemId: fx.items[0].id, grade: 1, startSeconds: null, rationale: "", idempotencyKey: "blind-adj-key-1" }) });
     expect(decide.status).toBe(403);
   });

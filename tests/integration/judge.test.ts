@@ -178,6 +178,40 @@ describe("judge run", () => {
     expect(s.retest?.unstable).toBeGreaterThan(0);
   });
 
+  it("test–retest on the dashboard, and the unstable pairs go to the calibration sample first", async () => {
+    // Pairs whose scripted grade is 0 or 1 answer the sample's index (1, 2, 3): unstable; the others are stable.
+    fake.setScript((req, attempt) => ({ kind: "answer", text: JSON.stringify({ score: scriptedGrade(req.prompt) < 2 ? Math.min(3, attempt) : 2 }) }));
+    const { run } = await judgeAll("retest", { samples: 3, temperature: 0.7 });
+    const items = await db.poolItem.findMany({ where: { projectId }, include: { query: true, chunk: true } });
+    const { loadPairViews } = await import("../../lib/judge/views.ts");
+    const views = await loadPairViews(db, DEFAULT_TEMPLATE, items);
+    const unstable = items.filter((it) => scriptedGrade(renderTemplate(DEFAULT_TEMPLATE, views.get(`${it.queryId}:${it.chunkId}`)?.view ?? ({} as never))) < 2);
+    expect(unstable.length).toBeGreaterThan(1);
+    expect(unstable.length).toBeLessThan(pairs);
+
+    const { retestPanel } = await import("../../lib/judge/service.ts");
+    const panel = await retestPanel(db, projectId);
+    expect(panel.runs.map((r) => [r.judge, r.samples, r.retest.pairs, r.retest.unstable])).toEqual([["retest", 3, pairs, unstable.length]]);
+    // Samples 1, 2, 3 on the unstable pairs and 2, 2, 2 on the others: kappa between samples is below 1.
+    expect(panel.runs[0].retest.kappa.quadratic).toBeLessThan(1);
+
+    const { createUser } = await import("../../lib/users/users.ts");
+    for (const who of ["a", "b"]) await createUser(db, { email: `${who}-${projectName}@example.org`, name: who, role: "annotator", password: "password-123" });
+    const { assign } = await import("../../lib/assignment/assign.ts");
+    const annotators = ["a", "b"].map((w) => `${w}-${projectName}@example.org`);
+    const r = await assign(db, projectId, { perItem: 2, annotators, sample: 2, seed: 7, unstableFrom: "retest" });
+    expect(r.unstable).toBe(2);
+    const sampled = new Set((await db.assignment.findMany({ where: { calibration: true, poolItem: { projectId } } })).map((a) => a.poolItemId));
+    expect([...sampled].every((id) => unstable.some((u) => u.id === id))).toBe(true);
+    // Asking for more than there are: every unstable pair first, the rest from the usual scheme.
+    const more = await assign(db, projectId, { perItem: 2, annotators, sample: unstable.length + 1, seed: 7, unstableFrom: String(run.id) });
+    expect(more.unstable).toBe(unstable.length - 2);
+    expect(more.items).toBe(unstable.length + 1);
+    // A run with one sample has no unstable pairs to offer.
+    await judgeAll("single");
+    await expect(assign(db, projectId, { perItem: 2, annotators, sample: 1, unstableFrom: "single" })).rejects.toThrow(/one sample per pair/);
+  });
+
   it("stops with the reason at the cost cap, and at a run of consecutive failures", async () => {
     fake.setLatency(5);
     const capped = await judgeAll("capped", { priceIn: 1_000_000, priceOut: 0, maxCost: 100, concurrency: 1 });

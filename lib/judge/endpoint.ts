@@ -10,8 +10,9 @@
  */
 import OpenAI from "openai";
 import { AppError } from "../errors.ts";
+import { agentFetch } from "./http-fetch.ts";
 
-export type TEndpoint = { baseUrl: string; apiKey: string; timeoutMs: number; maxRetries: number };
+export type TEndpoint = { baseUrl: string; apiKey: string; timeoutMs: number; maxRetries: number; concurrency?: number };
 export type TAsk = { model: string; prompt: string; temperature: number; maxTokens: number; structured: boolean };
 export type TAnswer = { raw: string; promptTokens: number; completionTokens: number };
 
@@ -52,7 +53,7 @@ export function redact(message: string, apiKey: string): string {
 }
 
 export function makeClient(e: TEndpoint): OpenAI {
-  return new OpenAI({ apiKey: e.apiKey, baseURL: e.baseUrl, timeout: e.timeoutMs, maxRetries: e.maxRetries });
+  return new OpenAI({ apiKey: e.apiKey, baseURL: e.baseUrl, timeout: e.timeoutMs, maxRetries: e.maxRetries, fetch: agentFetch(Math.max(1, e.concurrency ?? 8)) });
 }
 
 /** The JSON schema asked for when `structured` (UMBRELA's steps as fields, then the score). */

@@ -58,7 +58,7 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
   const started = Date.now();
   const base = await runCounts(db, runId);
   const progress: TProgress = { total: base.total, done: base.done, failed: base.failed, cached: base.cached, promptTokens: run.promptTokens, completionTokens: run.completionTokens, cost: run.cost, elapsedMs: 0, sentThisWorker: 0 };
-  const client: OpenAI = makeClient({ baseUrl: run.baseUrl, apiKey: opts.apiKey, timeoutMs: params.timeoutMs, maxRetries: params.maxRetries });
+  const client: OpenAI = makeClient({ baseUrl: run.baseUrl, apiKey: opts.apiKey, timeoutMs: params.timeoutMs, maxRetries: params.maxRetries, concurrency });
   const endpoint = { apiKey: opts.apiKey, baseUrl: run.baseUrl };
   let structured = params.structured;
   let stopReason: string | null = null;

@@ -63,7 +63,7 @@ export async function bench(): Promise<TBenchRow[]> {
     // Throughput and memory: the worker in a process of its own (as `judge resume` runs it).
     const { startRun } = await import("../../lib/judge/service.ts");
     const { run } = await startRun(db, project.id, { judge: "bench", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "BENCH_JUDGE_KEY", concurrency: CONCURRENCY }, KEY_ENV);
-    const worker = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "judge.ts"), "--worker", String(run.id)], { cwd: root, env: { ...process.env, ...KEY_ENV, DATABASE_URL: dbUrl }, stdio: ["ignore", "pipe", "inherit"] });
+    const worker = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : []), "--import", "tsx", join(import.meta.dirname, "judge.ts"), "--worker", String(run.id)], { cwd: root, env: { ...process.env, ...KEY_ENV, DATABASE_URL: dbUrl }, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     worker.stdout?.on("data", (d: Buffer) => (out += d.toString()));
     await new Promise((r) => worker.once("exit", r));

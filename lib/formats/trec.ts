@@ -11,6 +11,10 @@
  *   rank is kept but never used for ordering: see lib/stats/order.ts); a docid may appear once per
  *   query.
  *
+ * Lines whose first field starts with `#` are comments and skipped, as trec_eval 10 skips them
+ * (it takes a qrels comment only at the start of the line and a run comment after leading blanks;
+ * both are read here the second way).
+ *
  * Both reject an empty file and bytes that are not UTF-8 (when given bytes rather than a string).
  * Lines are split into columns by the scanner in lines.ts (any run of whitespace; blank lines
  * skipped but counted, so line numbers match an editor's).
@@ -24,6 +28,8 @@ export { decodeUtf8 };
 export type QrelRow = { qid: string; docid: string; grade: number; line: number };
 export type RunRow = { qid: string; docid: string; rank: number; score: number; tag: string; line: number };
 
+/** '#': a line whose first field starts with it is a comment (trec_eval 10's get_qrels.c and get_trec_results.c). */
+const HASH = 35;
 const MIN_GRADE = 0;
 const MAX_GRADE = 3;
 /** trec_eval's relevance values as `assessor eval` keeps them (one signed byte per ranked chunk). */
@@ -128,6 +134,7 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
   let beir = false;
   let first = true;
   const scanned = scanText(input, file, (t, line, n, s, e) => {
+    if (n > 0 && t.charCodeAt(s[0]) === HASH) return; // a comment line, as trec_eval 10 reads qrels
     if (first) {
       first = false;
       if (n === 3 && BEIR_HEADER.every((h, i) => t.slice(s[i], e[i]) === h)) {
@@ -196,6 +203,7 @@ function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: Lo
   let prevQid = "";
   let prevTag = "";
   return (t, line, n, s, e) => {
+    if (n > 0 && t.charCodeAt(s[0]) === HASH) return; // a comment line, as trec_eval 10 reads runs
     if (n !== 6) {
       onError({ file, line, message: `expected ${RUN_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
       return;

@@ -22,8 +22,10 @@
  * still one of the qrels.
  */
 import { evaluatedOrder } from "./order.ts";
-import { emptyRanking, UNJUDGED, type RankedQuery } from "./measures/types.ts";
-import type { EvalContext, MeasureColumn, QueryCache } from "./measures/index.ts";
+import { emptyRanking, UNJUDGED, UNJUDGED_IN_POOL, type RankedQuery } from "./measures/types.ts";
+import { summarise, type EvalContext, type MeasureColumn, type QueryCache } from "./measures/index.ts";
+
+export { summarise };
 
 /** Byte order of query ids, as trec_eval's strcmp: the order of per-query output. */
 export const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -65,19 +67,29 @@ export function judgedAtGrade(judged: ReadonlyMap<string, number>): number[] {
   return counts;
 }
 
+/**
+ * How the retrieved list is cut before any measure sees it (trec_eval form_res_rels.c):
+ * `maxRetrieved` (-M) keeps the top N of the evaluated order; `judgedOnly` (-J) then drops every
+ * chunk the qrels do not judge (absent, or a negative value), closing the gaps.
+ */
+export type RankOptions = { keepDocids?: boolean; maxRetrieved?: number; judgedOnly?: boolean };
+
 /** The evaluated ranking of one query with its grades (docids kept unless `keepDocids` is false). */
-export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, keepDocids = true): RankedQuery {
+export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, opts: RankOptions | boolean = {}): RankedQuery {
+  const o: RankOptions = typeof opts === "boolean" ? { keepDocids: opts } : opts;
   const rows = new Array<{ docid: string; score: number }>(q.docids.length);
   for (let i = 0; i < rows.length; i++) rows[i] = { docid: q.docids[i], score: q.scores[i] };
-  const ordered = evaluatedOrder(rows);
+  let ordered = evaluatedOrder(rows);
+  if (o.maxRetrieved !== undefined && ordered.length > o.maxRetrieved) ordered = ordered.slice(0, Math.max(0, o.maxRetrieved));
+  if (o.judgedOnly) ordered = ordered.filter((r) => (judged.get(r.docid) ?? -1) >= 0);
   const grades = new Int8Array(ordered.length);
   const docids = new Array<string>(ordered.length);
   for (let i = 0; i < ordered.length; i++) {
     docids[i] = ordered[i].docid;
     const g = judged.get(docids[i]);
-    grades[i] = g === undefined || g < 0 ? UNJUDGED : g;
+    grades[i] = g === undefined ? UNJUDGED : g < 0 ? UNJUDGED_IN_POOL : g;
   }
-  return { qid, grades, docids: keepDocids ? docids : undefined, judgedAtGrade: judgedAtGrade(judged) };
+  return { qid, grades, docids: o.keepDocids === false ? undefined : docids, judgedAtGrade: judgedAtGrade(judged) };
 }
 
 export type EvalResult = {
@@ -86,6 +98,8 @@ export type EvalResult = {
   queries: string[];
   /** values[c][i]: column c for queries[i]; null when the measure does not apply to that query. */
   values: (number | null)[][];
+  /** texts[c][i] for text columns (relstring), null for the others; "" for a -c fill. */
+  texts: (string[] | null)[];
   /** Queries that were in the run (false only for -c fills). */
   inRun: boolean[];
   summary: (number | null)[];
@@ -121,27 +135,21 @@ export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<strin
   const missingFromRun = [...judgements.keys()].filter((qid) => !ranked.has(qid)).sort(byteOrder);
   const queries = [...judgements.keys()].filter((qid) => complete || ranked.has(qid)).sort(byteOrder);
   const values = columns.map(() => new Array<number | null>(queries.length));
+  const texts = columns.map((col) => (col.text ? new Array<string>(queries.length) : null));
   const inRun = queries.map((qid) => ranked.has(qid));
   for (let i = 0; i < queries.length; i++) {
     const qid = queries[i];
     const q = ranked.get(qid) ?? emptyRanking(qid, judgedAtGrade(judgements.get(qid) ?? new Map<string, number>()));
     const cache: QueryCache = {};
-    for (let c = 0; c < columns.length; c++) values[c][i] = !inRun[i] && columns[c].summary === "sum" ? null : columns[c].compute(q, ctx, cache);
+    for (let c = 0; c < columns.length; c++) {
+      const col = columns[c];
+      const fill = !inRun[i];
+      values[c][i] = fill && col.fill !== "compute" ? (col.fill === "zero" ? 0 : null) : col.compute(q, ctx, cache);
+      const t = texts[c];
+      if (t && col.text) t[i] = fill ? "" : col.text(q, ctx, cache);
+    }
   }
   const summary = columns.map((col, c) => summarise(values[c], col.summary));
   const numQ = inRun.filter(Boolean).length;
-  return { columns, queries, values, inRun, summary, numQ, averagedOver: queries.length, missingFromRun, ignoredQueries: [], complete };
-}
-
-/** Mean (or sum) over the non-null values; null when there is none. */
-export function summarise(values: readonly (number | null)[], kind: "mean" | "sum"): number | null {
-  let sum = 0;
-  let n = 0;
-  for (const v of values) {
-    if (v === null) continue;
-    sum += v;
-    n++;
-  }
-  if (kind === "sum") return sum;
-  return n === 0 ? null : sum / n;
+  return { columns, queries, values, texts, inRun, summary, numQ, averagedOver: queries.length, missingFromRun, ignoredQueries: [], complete };
 }

@@ -64,6 +64,10 @@ describe("assessor eval", () => {
       line("num_rel", "q2", "0"),
       line("map", "q2", "0.000000"),
       line("P_5", "q2", "0.000000"),
+      // q3 is in the qrels but not the run: trec_eval 10 -c -q prints its lines with 0 (issue 13, item 9)
+      line("num_rel", "q3", "0"),
+      line("map", "q3", "0.000000"),
+      line("P_5", "q3", "0.000000"),
       line("num_rel", "all", "3"), // trec_eval -c: counts sum only the queries the run answered
       line("map", "all", "0.092593"),
       line("P_5", "all", "0.133333"),

@@ -10,6 +10,9 @@ import type { ChunkTime, ReferenceStart } from "../../lib/stats/measures/start-e
 import { parseChunkTimes, parseReferenceStarts } from "../../lib/stats/start-inputs.ts";
 import { bootstrapMeanCI, DEFAULT_RESAMPLES, DEFAULT_SEED, type Interval } from "../../lib/stats/bootstrap.ts";
 import { pairedRandomizationTest } from "../../lib/stats/paired.ts";
+import { formatFixed, trecEvalLines } from "../../lib/stats/trec-output.ts";
+
+export { formatFixed };
 import { queriesForHalfWidth, sampleSd } from "../../lib/stats/sample-size.ts";
 
 /**
@@ -155,68 +158,9 @@ async function locateDuplicates(path: string, qids: Set<string>): Promise<Locate
 }
 
 // ---------------------------------------------------------------------------------------------
-// number formatting
-
-/**
- * printf("%6.Nf") as trec_eval prints: fixed decimals, padded to width 6, exact ties rounded half
- * to even (glibc) where Number#toFixed would round them up.
- */
-export function formatFixed(x: number, decimals: number, width = 6): string {
-  // 0/0 (iprec_at_recall, 11pt_avg with nothing retrieved after -J or -M): glibc prints the x86 default NaN as "-nan".
-  if (Number.isNaN(x)) return "-nan".padStart(width);
-  let s = x.toFixed(decimals);
-  const extra = 30;
-  const long = x.toFixed(Math.min(100, decimals + extra));
-  const tail = long.slice(long.length - extra);
-  if (tail === `5${"0".repeat(extra - 1)}`) {
-    let truncated = long.slice(0, long.length - extra);
-    if (truncated.endsWith(".")) truncated = truncated.slice(0, -1);
-    const lastDigit = Number(truncated[truncated.length - 1]);
-    if (lastDigit % 2 === 0) s = truncated;
-  }
-  return s.padStart(width);
-}
-
-// ---------------------------------------------------------------------------------------------
 // output
 
 type RunEval = { file: string; result: EvalResult; runid: string };
-
-/**
- * trec_eval's lines: with -q each query's per-query columns (queries of the qrels missing from the
- * run too under -c, with 0 everywhere, as trec_eval 10 prints them), then the summary ("all").
- */
-function trecLines(run: RunEval, opts: EvalOpts): string[] {
-  const r = run.result;
-  const out: string[] = [];
-  const fmt = (v: number, integer: boolean) => (integer ? String(Math.trunc(v)) : formatFixed(v, opts.precision));
-  const line = (name: string, qid: string, v: string) => `${name.padEnd(22)}\t${qid}\t${v}`;
-  if (opts.q) {
-    for (let i = 0; i < r.queries.length; i++) {
-      for (let c = 0; c < r.columns.length; c++) {
-        const col = r.columns[c];
-        if (!col.perQuery) continue;
-        const t = r.texts[c];
-        if (t) {
-          if (r.inRun[i]) out.push(line(col.name, r.queries[i], `'${t[i]}'`));
-          continue;
-        }
-        const v = r.values[c][i];
-        if (v !== null) out.push(line(col.name, r.queries[i], fmt(v, col.integer)));
-      }
-    }
-  }
-  for (let c = 0; c < r.columns.length; c++) {
-    const col = r.columns[c];
-    if (col.special === "runid") out.push(line("runid", "all", run.runid));
-    else if (col.special === "num_q") out.push(line("num_q", "all", String(r.numQ)));
-    else {
-      const v = r.summary[c];
-      if (v !== null) out.push(line(col.name, "all", fmt(v, col.integer)));
-    }
-  }
-  return out;
-}
 
 /** Columns with a number per query and a summary (the table and JSON leave out runid, num_q and relstring). */
 const statColumn = (col: MeasureColumn) => col.summary !== "none" && !col.special;
@@ -415,7 +359,7 @@ export function registerEval(program: Command): void {
         runs.push({ file: path, result, runid });
       }
       for (const n of notes(runs, opts)) process.stderr.write(`note: ${n}\n`);
-      if (format === "trec") process.stdout.write(`${trecLines(runs[0], opts).join("\n")}\n`);
+      if (format === "trec") process.stdout.write(`${trecEvalLines(runs[0].result, { runid: runs[0].runid, perQuery: Boolean(opts.q), precision: opts.precision }).join("\n")}\n`);
       else if (format === "json") process.stdout.write(`${jsonOutput(runs, opts)}\n`);
       else process.stdout.write(`${tableOutput(runs, opts).join("\n")}\n`);
     });

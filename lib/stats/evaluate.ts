@@ -114,11 +114,11 @@ export type EvalResult = {
   complete: boolean;
 };
 
-export function evaluate(judgements: Judgements, run: RunByQuery, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean }): EvalResult {
+export function evaluate(judgements: Judgements, run: RunByQuery, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean; rank?: RankOptions }): EvalResult {
   const ranked = new Map<string, RankedQuery>();
   for (const [qid, q] of run) {
     const judged = judgements.get(qid);
-    if (judged) ranked.set(qid, rankQuery(qid, q, judged));
+    if (judged) ranked.set(qid, rankQuery(qid, q, judged, ctx.rank ?? {}));
   }
   const result = evaluateRanked(judgements, ranked, columns, ctx);
   result.ignoredQueries = [...run.keys()].filter((qid) => !judgements.has(qid)).sort(byteOrder);

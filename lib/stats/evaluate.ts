@@ -21,7 +21,7 @@
  * (not in num_rel, not in the ideal DCG), gains nothing, and is unjudged for judged.k; the query is
  * still one of the qrels.
  */
-import { evaluatedOrder } from "./order.ts";
+import { compareEvaluated } from "./order.ts";
 import { emptyRanking, UNJUDGED, UNJUDGED_IN_POOL, type RankedQuery } from "./measures/types.ts";
 import { summarise, type EvalContext, type MeasureColumn, type QueryCache } from "./measures/index.ts";
 
@@ -74,22 +74,41 @@ export function judgedAtGrade(judged: ReadonlyMap<string, number>): number[] {
  */
 export type RankOptions = { keepDocids?: boolean; maxRetrieved?: number; judgedOnly?: boolean };
 
+/**
+ * The evaluated order of a query's lines as indexes into `q` (order.ts: score descending, ties by
+ * docid descending). Runs usually list a query's lines in that order already; that is checked in
+ * one pass and the sort skipped.
+ */
+function evaluatedIndexes(q: RunQuery): number[] {
+  const { docids, scores } = q;
+  const n = docids.length;
+  const idx = new Array<number>(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  for (let i = 1; i < n; i++) {
+    const a = scores[i - 1];
+    const b = scores[i];
+    if (a < b || (a === b && docids[i - 1] < docids[i])) {
+      return idx.sort((x, y) => compareEvaluated({ docid: docids[x], score: scores[x] }, { docid: docids[y], score: scores[y] }));
+    }
+  }
+  return idx;
+}
+
 /** The evaluated ranking of one query with its grades (docids kept unless `keepDocids` is false). */
 export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, opts: RankOptions | boolean = {}): RankedQuery {
   const o: RankOptions = typeof opts === "boolean" ? { keepDocids: opts } : opts;
-  const rows = new Array<{ docid: string; score: number }>(q.docids.length);
-  for (let i = 0; i < rows.length; i++) rows[i] = { docid: q.docids[i], score: q.scores[i] };
-  let ordered = evaluatedOrder(rows);
-  if (o.maxRetrieved !== undefined && ordered.length > o.maxRetrieved) ordered = ordered.slice(0, Math.max(0, o.maxRetrieved));
-  if (o.judgedOnly) ordered = ordered.filter((r) => (judged.get(r.docid) ?? -1) >= 0);
-  const grades = new Int8Array(ordered.length);
-  const docids = new Array<string>(ordered.length);
-  for (let i = 0; i < ordered.length; i++) {
-    docids[i] = ordered[i].docid;
-    const g = judged.get(docids[i]);
+  let order = evaluatedIndexes(q);
+  if (o.maxRetrieved !== undefined && order.length > o.maxRetrieved) order = order.slice(0, Math.max(0, o.maxRetrieved));
+  if (o.judgedOnly) order = order.filter((i) => (judged.get(q.docids[i]) ?? -1) >= 0);
+  const grades = new Int8Array(order.length);
+  const docids = o.keepDocids === false ? undefined : new Array<string>(order.length);
+  for (let i = 0; i < order.length; i++) {
+    const docid = q.docids[order[i]];
+    if (docids) docids[i] = docid;
+    const g = judged.get(docid);
     grades[i] = g === undefined ? UNJUDGED : g < 0 ? UNJUDGED_IN_POOL : g;
   }
-  return { qid, grades, docids: o.keepDocids === false ? undefined : docids, judgedAtGrade: judgedAtGrade(judged) };
+  return { qid, grades, docids, judgedAtGrade: judgedAtGrade(judged) };
 }
 
 export type EvalResult = {

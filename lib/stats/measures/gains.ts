@@ -9,7 +9,26 @@
  */
 export type GainPair = { name: string; value: number };
 export type GainLevel = { level: number; count: number; gain: number };
-export type Gains = { levels: GainLevel[]; total: number };
+/** `table[rel + 2]`: the gain of relevance value rel (−2 … 127), for a lookup per rank. */
+export type Gains = { levels: GainLevel[]; total: number; table: Float64Array };
+
+const TABLE_SIZE = 130;
+
+function gainTable(levels: readonly GainLevel[]): Float64Array {
+  const table = new Float64Array(TABLE_SIZE);
+  // the first level in sorted order wins, as trec_eval's get_gain scans them
+  for (let k = levels.length - 1; k >= 0; k--) {
+    const i = levels[k].level + 2;
+    if (i >= 0 && i < TABLE_SIZE) table[i] = levels[k].gain;
+  }
+  return table;
+}
+
+/** The same gains with new values (rbp's scaling). */
+export function withGainValues(gains: Gains, value: (gain: number) => number): Gains {
+  const levels = gains.levels.map((l) => ({ ...l, gain: value(l.gain) }));
+  return { levels, total: gains.total, table: gainTable(levels) };
+}
 
 const isInteger = (s: string) => /^[+-]?\d+$/.test(s);
 
@@ -26,12 +45,12 @@ export function setupGains(pairs: readonly GainPair[], relLevels: readonly numbe
   levels.sort((a, b) => Math.trunc(a.gain - b.gain));
   let total = 0;
   for (const l of levels) total += l.count;
-  return { levels, total };
+  return { levels, total, table: gainTable(levels) };
 }
 
 export function gainOfLevel(rel: number, gains: Gains): number {
-  for (const l of gains.levels) if (l.level === rel) return l.gain;
-  return 0;
+  const i = rel + 2;
+  return i >= 0 && i < TABLE_SIZE ? gains.table[i] : 0;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { gainOfLevel, type GainPair, type Gains } from "./gains.ts";
+import { gainOfLevel, withGainValues, type GainPair, type Gains } from "./gains.ts";
 import type { RelInfo } from "./types.ts";
 
 /**
@@ -24,7 +24,7 @@ export function rbp(r: RelInfo, gains: Gains, p: number): number {
     if (l.gain > max) max = l.gain;
   }
   const scale = min < 0 || max > 1;
-  const levels = scale ? { levels: gains.levels.map((l) => ({ ...l, gain: (l.gain - min) / (max - min) })), total: gains.total } : gains;
+  const levels = scale ? withGainValues(gains, (g) => (g - min) / (max - min)) : gains;
   let sum = 0;
   let curP = 1;
   for (let i = 0; i < r.numRet; i++) {

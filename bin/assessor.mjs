@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.env.ASSESSOR_ROOT ??= root;
-const FAST_COMMANDS = ["eval", "agreement"];
+const FAST_COMMANDS = ["eval", "fuse", "agreement"];
 
 async function fastBundle() {
   const dir = join(root, "node_modules", ".cache", "assessor");

@@ -136,6 +136,24 @@ describe("assessor eval", () => {
     expect(/^judged_2\s+all\s+(\S+)$/m.exec(clipped.stdout)?.[1]).toBe("1.0000");
   });
 
+  it("fuse writes a TREC run that eval reads; --tune reports each fold's held-out score; usage errors exit 2", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-fuse-"));
+    const r = runCli(["fuse", "--method", "rrf", fx("runA.run"), fx("runB.run")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")[0]).toMatch(/^q1 Q0 \S+ 1 0\.0\d+ fused$/);
+    const fused = join(dir, "fused.trec");
+    writeFileSync(fused, r.stdout);
+    const ev = runCli(["eval", "-c", fx("small.qrels"), fused, "-m", "num_q", "-m", "map"]);
+    expect(ev.code).toBe(0);
+    expect(ev.stdout).toMatch(/^num_q\s+all\s+\d+$/m);
+    const t = runCli(["fuse", "--method", "wsum", "--tune", "ndcg_cut.10", "--qrels", fx("small.qrels"), "--folds", "3", fx("runA.run"), fx("runB.run")]);
+    expect(t.code).toBe(0);
+    expect(t.stderr).toContain("mean held-out ndcg_cut_10");
+    expect(t.stderr.match(/^\s+\d\s+\d+\s+[\d.,]+\s+[\d.]+\s+[\d.]+$/gm)).toHaveLength(3);
+    expect(runCli(["fuse", "--method", "rrf", "--weights", "1,2", fx("runA.run"), fx("runB.run")]).code).toBe(2);
+    expect(runCli(["fuse", "--method", "wsum", "--weights", "1", fx("runA.run"), fx("runB.run")]).code).toBe(2);
+  });
+
   it("exit 1 naming file and line for bad input; exit 2 for usage errors", () => {
     const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));
     const bad = join(dir, "bad.run");

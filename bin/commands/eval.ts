@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import { Command, Option } from "commander";
 import { AppError, ValidationError, type LocatedError } from "../../lib/errors.ts";
 import { parseQrels, scanRunFile } from "../../lib/formats/trec.ts";
-import { byteOrder, evaluateRanked, judgementsFrom, rankQuery, type EvalResult, type Judgements, type RankOptions, type RunQuery } from "../../lib/stats/evaluate.ts";
+import { byteOrder, evaluateRanked, judgementsFrom, rankQueryChecked, type EvalResult, type Judgements, type RankOptions, type RunQuery } from "../../lib/stats/evaluate.ts";
 import type { RankedQuery } from "../../lib/stats/measures/types.ts";
 import { DEFAULT_MEASURES, MeasureSpecError, parseMeasures, TREC_DEFAULT_MEASURES, type MeasureColumn } from "../../lib/stats/measures/index.ts";
 import type { ChunkTime, ReferenceStart } from "../../lib/stats/measures/start-error.ts";
@@ -81,8 +81,9 @@ async function rankRunFile(path: string, judgements: Judgements, rankOpts: RankO
   const finish = (qid: string, q: RunQuery) => {
     const judged = judgements.get(qid);
     if (!judged) return;
-    if (new Set(q.docids).size !== q.docids.length) duplicated.add(qid);
-    else ranked.set(qid, rankQuery(qid, q, judged, rankOpts));
+    const r = rankQueryChecked(qid, q, judged, rankOpts);
+    if (r) ranked.set(qid, r);
+    else duplicated.add(qid);
   };
   const onError = (e: LocatedError) => {
     if (errors.length < MAX_ERRORS) errors.push(e);

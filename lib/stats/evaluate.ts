@@ -106,23 +106,81 @@ export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, 
 }
 
 /**
- * The same for a run's lines that may name a docid twice: null when they do. One map from docid to
- * line serves both the check and the grades (a lookup per judged chunk instead of one per
- * retrieved chunk), which is what large runs spend their time on.
+ * The same for a run's lines that may name a docid twice: null when they do. One hash table from
+ * docid to line serves both the check and the grades (a lookup per judged chunk instead of one per
+ * retrieved chunk), which is what large runs spend their time on; it is an open-addressing table
+ * of typed arrays reused from query to query, where a Map would be built and grown per query.
  */
 export function rankQueryChecked(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, opts: RankOptions): RankedQuery | null {
-  const at = new Map<string, number>();
   const n = q.docids.length;
-  for (let i = 0; i < n; i++) {
-    at.set(q.docids[i], i);
-    if (at.size !== i + 1) return null;
-  }
+  const table = lineTable(n);
+  for (let i = 0; i < n; i++) if (!table.add(q.docids, i)) return null;
   const gradeAt = new Int8Array(n).fill(UNJUDGED);
   for (const [docid, g] of judged) {
-    const i = at.get(docid);
-    if (i !== undefined) gradeAt[i] = g < 0 ? UNJUDGED_IN_POOL : g;
+    const i = table.find(q.docids, docid);
+    if (i >= 0) gradeAt[i] = g < 0 ? UNJUDGED_IN_POOL : g;
   }
   return rankWithGrades(qid, q, gradeAt, judged, opts);
+}
+
+/** FNV-1a over the UTF-16 code units. */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  return h >>> 0;
+}
+
+class LineTable {
+  private slots: Int32Array;
+  private stamps: Int32Array;
+  private stamp = 0;
+  private mask: number;
+  constructor(size: number) {
+    this.slots = new Int32Array(size);
+    this.stamps = new Int32Array(size);
+    this.mask = size - 1;
+  }
+  get size(): number {
+    return this.slots.length;
+  }
+  reset(): void {
+    this.stamp++;
+    if (this.stamp === 0x7fffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+  }
+  /** Adds line i's docid; false when an earlier line has it. */
+  add(docids: readonly string[], i: number): boolean {
+    const d = docids[i];
+    let h = hashString(d) & this.mask;
+    while (this.stamps[h] === this.stamp) {
+      if (docids[this.slots[h]] === d) return false;
+      h = (h + 1) & this.mask;
+    }
+    this.stamps[h] = this.stamp;
+    this.slots[h] = i;
+    return true;
+  }
+  find(docids: readonly string[], d: string): number {
+    let h = hashString(d) & this.mask;
+    while (this.stamps[h] === this.stamp) {
+      if (docids[this.slots[h]] === d) return this.slots[h];
+      h = (h + 1) & this.mask;
+    }
+    return -1;
+  }
+}
+
+let sharedTable: LineTable | null = null;
+
+/** The shared table, at least twice the lines, cleared. */
+function lineTable(lines: number): LineTable {
+  let size = 1024;
+  while (size < lines * 2) size *= 2;
+  if (!sharedTable || sharedTable.size < size) sharedTable = new LineTable(size);
+  sharedTable.reset();
+  return sharedTable;
 }
 
 function rankWithGrades(qid: string, q: RunQuery, gradeAt: Int8Array, judged: ReadonlyMap<string, number>, o: RankOptions): RankedQuery {

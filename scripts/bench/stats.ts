@@ -57,7 +57,7 @@ function trecEvalBinary(): string | null {
   return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null;
 }
 
-type Measured = { wall: number; rssMb: number | null; walls: number[]; cpu: string };
+type Measured = { wall: number; rssMb: number | null; walls: number[]; cpu: string; cpuSeconds: number | null };
 
 function measure(args: string[], cwd: string): Measured {
   return measureCommand(process.execPath, [cli, ...args], cwd);
@@ -70,7 +70,7 @@ function measureCommand(command: string, args: string[], cwd: string): Measured 
   const rss = runs.map((r) => r.rssMb);
   const cpus = runs.map((r) => r.cpu).filter((c): c is number => c !== null).sort((a, b) => a - b);
   const cpu = cpus.length ? `CPU ${cpus[Math.floor(cpus.length / 2)].toFixed(2)} s user+sys` : "CPU n/a";
-  return { wall: walls[Math.floor(walls.length / 2)], rssMb: rss.some((x) => x === null) ? null : Math.max(...(rss as number[])), walls, cpu };
+  return { wall: walls[Math.floor(walls.length / 2)], rssMb: rss.some((x) => x === null) ? null : Math.max(...(rss as number[])), walls, cpu, cpuSeconds: cpus.length ? cpus[Math.floor(cpus.length / 2)] : null };
 }
 
 /** 5,000 pairs: 250 queries × 20 chunks, the other rater agreeing about 60% of the time. */
@@ -131,7 +131,7 @@ export async function bench(): Promise<TBenchRow[]> {
         name: "eval -m all_trec: 1,000,000-line run, every trec_eval measure (whole process, wall, vs trec_eval 10.0)",
         target: "≤ 0.7 × trec_eval's wall time",
         measured: ref
-          ? `${s(all.wall)} vs trec_eval ${s(ref.wall)} = ${(all.wall / ref.wall).toFixed(2)} × (medians of ${RUNS}: ours ${all.walls.map((w) => w.toFixed(2)).join(", ")}, ${all.cpu}; trec_eval ${ref.walls.map((w) => w.toFixed(2)).join(", ")}, ${ref.cpu}; identical output; load average ${loadavg()[0].toFixed(1)})`
+          ? `${s(all.wall)} vs trec_eval ${s(ref.wall)} = ${(all.wall / ref.wall).toFixed(2)} × (medians of ${RUNS}: ours ${all.walls.map((w) => w.toFixed(2)).join(", ")}, ${all.cpu}; trec_eval ${ref.walls.map((w) => w.toFixed(2)).join(", ")}, ${ref.cpu}; CPU ratio ${all.cpuSeconds !== null && ref.cpuSeconds ? (all.cpuSeconds / ref.cpuSeconds).toFixed(2) : "n/a"}; identical output; load average ${loadavg()[0].toFixed(1)})`
           : `${s(all.wall)} median of ${RUNS} (${all.cpu}); ratio not measured: no trec_eval binary (set TREC_EVAL or put trec_eval on the PATH)`,
         pass: ref ? all.wall <= 0.7 * ref.wall : null,
         command: `python3 scripts/bench/make_big_run.py DIR && cd DIR && /usr/bin/time -f "%e s %M KB" node bin/assessor.mjs ${allArgs.join(" ")}; TREC_EVAL=… for the reference`,

@@ -15,6 +15,7 @@ export async function runCli(registers: readonly ((program: Command) => void)[])
   for (const register of registers) register(program);
   try {
     await program.parseAsync(process.argv);
+    await flushed(process.stdout);
     process.exit(0);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
@@ -25,4 +26,15 @@ export async function runCli(registers: readonly ((program: Command) => void)[])
     process.stderr.write(`error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exit(1);
   }
+}
+
+/**
+ * Waits until what was written to the stream has been handed to the OS: process.exit() would cut
+ * off a large output still queued for a pipe (`assessor eval -q … | less`).
+ */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.writableLength === 0) resolve();
+    else stream.write("", () => resolve());
+  });
 }

@@ -136,6 +136,14 @@ describe("assessor eval", () => {
     expect(/^judged_2\s+all\s+(\S+)$/m.exec(clipped.stdout)?.[1]).toBe("1.0000");
   });
 
+  it("writes all of a large output to a pipe before exiting (-q -m all_trec: 146 KB)", () => {
+    // process.exit() right after the last write used to cut the output at the pipe's buffer
+    const tre = (name: string) => join(import.meta.dirname, "..", "fixtures", "trec_eval", name);
+    const r = runCli(["eval", "-q", "-m", "all_trec", tre("graded.qrels"), tre("graded.run")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(tre("expected/graded.all_q.txt"), "utf8"));
+  });
+
   it("fuse writes a TREC run that eval reads; --tune reports each fold's held-out score; usage errors exit 2", () => {
     const dir = mkdtempSync(join(tmpdir(), "cli-fuse-"));
     const r = runCli(["fuse", "--method", "rrf", fx("runA.run"), fx("runB.run")]);

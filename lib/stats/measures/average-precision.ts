@@ -22,16 +22,8 @@ export function averagePrecision(q: RankedQuery, opts: EvalOptions): number {
 
 /**
  * The same on trec_eval's RelInfo (m_map.c): Σ P@r over relevant retrieved ranks / num_rel, 0 when
- * nothing relevant is retrieved.
+ * nothing relevant is retrieved (the sum is RelInfo's running AP sum).
  */
-export function averagePrecisionOf(r: RelInfo, level: number): number {
-  let relSoFar = 0;
-  let sum = 0;
-  for (let i = 0; i < r.numRet; i++) {
-    if (r.rels[i] >= level) {
-      relSoFar++;
-      sum += relSoFar / (i + 1);
-    }
-  }
-  return relSoFar ? sum / r.numRel : 0;
+export function averagePrecisionOf(r: RelInfo): number {
+  return r.relAt[r.numRet] ? r.apAt[r.numRet] / r.numRel : 0;
 }

@@ -8,6 +8,6 @@ import type { RelInfo } from "./types.ts";
  * the mean 0. trec_eval prints it only in the summary; with -c a query missing from the run
  * contributes log(0.00001). The per-query value kept here is the AP itself (floored).
  */
-export function gmMap(r: RelInfo, level: number): number {
-  return Math.max(averagePrecisionOf(r, level), MIN_GEO_MEAN);
+export function gmMap(r: RelInfo): number {
+  return Math.max(averagePrecisionOf(r), MIN_GEO_MEAN);
 }

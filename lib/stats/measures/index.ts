@@ -8,7 +8,7 @@
  *
  * One measure per file in this folder; each names its definition and trec_eval source file.
  */
-import { averagePrecision } from "./average-precision.ts";
+import { averagePrecisionOf } from "./average-precision.ts";
 import { binG } from "./bin-g.ts";
 import { bpref } from "./bpref.ts";
 import { ELEVEN_PT_DEFAULTS, elevenPtAvg } from "./eleven-pt-avg.ts";
@@ -25,10 +25,10 @@ import { ndcg, ndcgCut, ndcgGains } from "./ndcg.ts";
 import { ndcgRel } from "./ndcg-rel.ts";
 import { numNonrelJudgedRet } from "./num-nonrel-judged-ret.ts";
 import { MeasureSpecError, parseCutoffs, parseNumbers, parsePairs, printfFixed, type ParamKind } from "./params.ts";
-import { precisionAt } from "./precision.ts";
+import { precisionAtOf } from "./precision.ts";
 import { rbp, persistence } from "./rbp.ts";
 import { rbpResid } from "./rbp-resid.ts";
-import { recallAt } from "./recall.ts";
+import { recallAtOf } from "./recall.ts";
 import { reciprocalRank } from "./recip-rank.ts";
 import { relativeP } from "./relative-p.ts";
 import { RELSTRING_DEFAULT, relstring } from "./relstring.ts";
@@ -168,13 +168,13 @@ const FAMILIES: Family[] = [
   { name: "num_ret", kind: "none", trec: true, columns: () => [count("num_ret", (q, c, cache) => rel(q, c, cache).numRet)] },
   { name: "num_rel", kind: "none", trec: true, columns: () => [count("num_rel", (q, c, cache) => rel(q, c, cache).numRel)] },
   { name: "num_rel_ret", kind: "none", trec: true, columns: () => [count("num_rel_ret", (q, c, cache) => rel(q, c, cache).numRelRet)] },
-  { name: "map", kind: "none", trec: true, columns: () => [col("map", "map", (q, c) => averagePrecision(q, c))] },
-  single("gm_map", (r, c) => gmMap(r, c.relevanceLevel), { summary: "geometric", perQuery: false }),
-  single("Rprec", (r, c) => rPrec(r, c.relevanceLevel)),
+  single("map", (r) => averagePrecisionOf(r)),
+  single("gm_map", (r) => gmMap(r), { summary: "geometric", perQuery: false }),
+  single("Rprec", (r) => rPrec(r)),
   single("bpref", (r, c) => bpref(r, c.relevanceLevel)),
   { name: "recip_rank", kind: "none", trec: true, columns: () => [col("recip_rank", "recip_rank", (q, c) => reciprocalRank(q, c))] },
   atFractions("iprec_at_recall", IPREC_DEFAULTS, (r, c, xs) => iprecAtRecall(r, c.relevanceLevel, xs)),
-  { name: "P", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`P_${k}`, "P", (q, c) => precisionAt(q, k, c))) },
+  { name: "P", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`P_${k}`, "P", (q, c, cache) => precisionAtOf(rel(q, c, cache), k))) },
   {
     name: "relstring",
     kind: "numbers",
@@ -182,7 +182,7 @@ const FAMILIES: Family[] = [
     trec: true,
     columns: (p) => [col(printed("relstring", p), "relstring", () => null, { summary: "none", text: (q, c, cache) => relstring(rel(q, c, cache), p.values[0]) })],
   },
-  { name: "recall", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`recall_${k}`, "recall", (q, c) => recallAt(q, k, c))) },
+  { name: "recall", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`recall_${k}`, "recall", (q, c, cache) => recallAtOf(rel(q, c, cache), k))) },
   single("infAP", (r, c) => infAP(r, c.relevanceLevel)),
   single("gm_bpref", (r, c) => gmBpref(r, c.relevanceLevel), { summary: "geometric", perQuery: false }),
   atFractions("Rprec_mult", RPREC_MULT_DEFAULTS, (r, c, xs) => rPrecMult(r, c.relevanceLevel, xs)),
@@ -203,9 +203,9 @@ const FAMILIES: Family[] = [
   withGains("ndcg_rel", (r, g) => ndcgRel(r, g)),
   withGains("Rndcg", (r, g) => rNdcg(r, g)),
   atCutoffs("ndcg_cut", DEFAULT_CUTOFFS, (r, _c, ks) => ndcgCut(r, ks)),
-  atCutoffs("map_cut", DEFAULT_CUTOFFS, (r, c, ks) => mapCut(r, c.relevanceLevel, ks)),
-  atCutoffs("relative_P", DEFAULT_CUTOFFS, (r, c, ks) => relativeP(r, c.relevanceLevel, ks)),
-  atCutoffs("success", SUCCESS_DEFAULTS, (r, c, ks) => success(r, c.relevanceLevel, ks)),
+  atCutoffs("map_cut", DEFAULT_CUTOFFS, (r, _c, ks) => mapCut(r, ks)),
+  atCutoffs("relative_P", DEFAULT_CUTOFFS, (r, _c, ks) => relativeP(r, ks)),
+  atCutoffs("success", SUCCESS_DEFAULTS, (r, _c, ks) => success(r, ks)),
   single("set_P", (r) => setP(r)),
   single("set_relative_P", (r) => setRelativeP(r)),
   single("set_recall", (r) => setRecall(r)),

@@ -5,10 +5,7 @@ import type { RelInfo } from "./types.ts";
  * relevant among the top min(R, num_ret) divided by R. 0 when the query has no relevant chunk or
  * nothing is retrieved.
  */
-export function rPrec(r: RelInfo, level: number): number {
+export function rPrec(r: RelInfo): number {
   const n = Math.min(r.numRet, r.numRel);
-  if (n === 0) return 0;
-  let rel = 0;
-  for (let i = 0; i < n; i++) if (r.rels[i] >= level) rel++;
-  return rel / r.numRel;
+  return n === 0 ? 0 : r.relAt[n] / r.numRel;
 }

@@ -6,17 +6,6 @@ import type { RelInfo } from "./types.ts";
  */
 export const SUCCESS_DEFAULTS = [1, 5, 10];
 
-export function success(r: RelInfo, level: number, cutoffs: readonly number[]): number[] {
-  const out = new Array<number>(cutoffs.length).fill(0);
-  let c = 0;
-  let rel = 0;
-  for (let i = 0; i < r.numRet; i++) {
-    if (i === cutoffs[c]) {
-      out[c] = rel ? 1 : 0;
-      if (++c === cutoffs.length) return out;
-    }
-    if (r.rels[i] >= level) rel++;
-  }
-  for (; c < cutoffs.length; c++) out[c] = rel ? 1 : 0;
-  return out;
+export function success(r: RelInfo, cutoffs: readonly number[]): number[] {
+  return cutoffs.map((k) => (r.relAt[Math.min(k, r.numRet)] ? 1 : 0));
 }

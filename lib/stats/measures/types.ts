@@ -47,24 +47,41 @@ export type RelInfo = {
   numRel: number;
   /** relLevels[g]: judged chunks at value g, for g = 0 … the highest value with a chunk (trec_eval's num_rel_levels = its length). */
   relLevels: number[];
+  /** Prefix counts over the ranking, index i = the top i: relevant chunks, Σ P@r over relevant ranks r ≤ i (AP's sum), unjudged chunks. */
+  relAt: Int32Array;
+  apAt: Float64Array;
+  unjAt: Int32Array;
 };
 
 /** The RelInfo of a ranking (one pass). */
 export function relInfo(q: RankedQuery, level: number): RelInfo {
   const rels = q.grades;
+  const n = rels.length;
   let numRelRet = 0;
   let numNonpool = 0;
   let numUnjudgedInPool = 0;
-  for (let i = 0; i < rels.length; i++) {
+  const relAt = new Int32Array(n + 1);
+  const apAt = new Float64Array(n + 1);
+  const unjAt = new Int32Array(n + 1);
+  let ap = 0;
+  let relSoFar = 0; // as the measures' loops count: any value ≥ the level (form_res_rels's num_rel_ret counts judged ones only)
+  for (let i = 0; i < n; i++) {
     const r = rels[i];
     if (r === UNJUDGED) numNonpool++;
     else if (r === UNJUDGED_IN_POOL) numUnjudgedInPool++;
     else if (r >= level) numRelRet++;
+    if (r >= level) {
+      relSoFar++;
+      ap += relSoFar / (i + 1);
+    }
+    relAt[i + 1] = relSoFar;
+    apAt[i + 1] = ap;
+    unjAt[i + 1] = numNonpool + numUnjudgedInPool;
   }
   let top = q.judgedAtGrade.length - 1;
   while (top >= 0 && q.judgedAtGrade[top] === 0) top--;
   const relLevels = q.judgedAtGrade.slice(0, top + 1);
-  return { rels, numRet: rels.length, numRelRet, numNonpool, numUnjudgedInPool, numRel: numRelevant(q, level), relLevels };
+  return { rels, numRet: n, numRelRet, numNonpool, numUnjudgedInPool, numRel: numRelevant(q, level), relLevels, relAt, apAt, unjAt };
 }
 
 /** Number of chunks in the qrels with grade ≥ level: trec_eval's num_rel. */

@@ -1,5 +1,3 @@
-import { interpolatedPrecision } from "./interpolated.ts";
-import type { RelInfo } from "./types.ts";
 
 /**
  * 11pt_avg (trec_eval m_11pt_avg.c): the mean of the interpolated precisions at the given recall
@@ -8,9 +6,9 @@ import type { RelInfo } from "./types.ts";
  */
 export const ELEVEN_PT_DEFAULTS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
 
-export function elevenPtAvg(r: RelInfo, level: number, fractions: readonly number[]): number {
-  const v = interpolatedPrecision(r, level, fractions);
+/** The mean of the interpolated precisions (interpolated.ts) at the `count` recall points, summed from the last as trec_eval does. */
+export function elevenPtAvg(interpolated: readonly number[], count: number): number {
   let sum = 0;
-  for (let i = v.length - 1; i >= 0; i--) sum += v[i];
-  return sum / fractions.length;
+  for (let i = interpolated.length - 1; i >= 0; i--) sum += interpolated[i];
+  return sum / count;
 }

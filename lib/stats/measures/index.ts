@@ -140,13 +140,16 @@ const atCutoffs = (name: string, defaults: number[], f: (r: RelInfo, ctx: EvalCo
   columns: (p) => p.values.map((k, j) => col(`${name}_${k}`, name, (q, c, cache) => shared(cache, name, () => f(rel(q, c, cache), c, p.values))[j])),
 });
 /** A family with one column per fraction (printed with two decimals). */
-const atFractions = (name: string, defaults: number[], f: (r: RelInfo, ctx: EvalContext, xs: number[]) => number[]): Family => ({
+const atFractions = (name: string, defaults: number[], f: (r: RelInfo, ctx: EvalContext, xs: number[]) => number[], key?: string): Family => ({
   name,
   kind: "fractions",
   defaults,
   trec: true,
-  columns: (p) => p.values.map((x, j) => col(`${name}_${printfFixed(x, 2)}`, name, (q, c, cache) => shared(cache, name, () => f(rel(q, c, cache), c, p.values))[j])),
+  columns: (p) => p.values.map((x, j) => col(`${name}_${printfFixed(x, 2)}`, name, (q, c, cache) => shared(cache, key ? `${key}:${p.values.join(",")}` : name, () => f(rel(q, c, cache), c, p.values))[j])),
 });
+
+/** bpref once per query for bpref and gm_bpref. */
+const sharedBpref = (q: RankedQuery, c: EvalContext, cache: QueryCache) => shared(cache, "bpref", () => [bpref(rel(q, c, cache), c.relevanceLevel)])[0];
 const printed = (name: string, p: Params) => (p.raw === null ? name : `${name}_${p.raw}`);
 /** A family with gain parameters (`ndcg.1=3,2=9`): one column. */
 const withGains = (name: string, f: (r: RelInfo, gains: Gains, p: Params) => number): Family => ({
@@ -171,9 +174,9 @@ const FAMILIES: Family[] = [
   single("map", (r) => averagePrecisionOf(r)),
   single("gm_map", (r) => gmMap(r), { summary: "geometric", perQuery: false }),
   single("Rprec", (r) => rPrec(r)),
-  single("bpref", (r, c) => bpref(r, c.relevanceLevel)),
+  { name: "bpref", kind: "none", trec: true, columns: () => [col("bpref", "bpref", (q, c, cache) => sharedBpref(q, c, cache))] },
   { name: "recip_rank", kind: "none", trec: true, columns: () => [col("recip_rank", "recip_rank", (q, c) => reciprocalRank(q, c))] },
-  atFractions("iprec_at_recall", IPREC_DEFAULTS, (r, c, xs) => iprecAtRecall(r, c.relevanceLevel, xs)),
+  atFractions("iprec_at_recall", IPREC_DEFAULTS, (r, c, xs) => iprecAtRecall(r, c.relevanceLevel, xs), "interpolated"),
   { name: "P", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`P_${k}`, "P", (q, c, cache) => precisionAtOf(rel(q, c, cache), k))) },
   {
     name: "relstring",
@@ -184,7 +187,7 @@ const FAMILIES: Family[] = [
   },
   { name: "recall", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`recall_${k}`, "recall", (q, c, cache) => recallAtOf(rel(q, c, cache), k))) },
   single("infAP", (r, c) => infAP(r, c.relevanceLevel)),
-  single("gm_bpref", (r, c) => gmBpref(r, c.relevanceLevel), { summary: "geometric", perQuery: false }),
+  { name: "gm_bpref", kind: "none", trec: true, columns: () => [col("gm_bpref", "gm_bpref", (q, c, cache) => gmBpref(sharedBpref(q, c, cache)), { summary: "geometric", perQuery: false })] },
   atFractions("Rprec_mult", RPREC_MULT_DEFAULTS, (r, c, xs) => rPrecMult(r, c.relevanceLevel, xs)),
   {
     name: "utility",
@@ -196,7 +199,14 @@ const FAMILIES: Family[] = [
     },
     columns: (p) => [col(printed("utility", p), "utility", (q, c, cache) => utility(rel(q, c, cache), p.values, c.numDocsInCollection ?? 0))],
   },
-  { name: "11pt_avg", kind: "numbers", defaults: ELEVEN_PT_DEFAULTS, trec: true, columns: (p) => [col(printed("11pt_avg", p), "11pt_avg", (q, c, cache) => elevenPtAvg(rel(q, c, cache), c.relevanceLevel, p.values))] },
+  {
+    name: "11pt_avg",
+    kind: "numbers",
+    defaults: ELEVEN_PT_DEFAULTS,
+    trec: true,
+    // the interpolated precisions iprec_at_recall computed at the same points are reused
+    columns: (p) => [col(printed("11pt_avg", p), "11pt_avg", (q, c, cache) => elevenPtAvg(shared(cache, `interpolated:${p.values.join(",")}`, () => iprecAtRecall(rel(q, c, cache), c.relevanceLevel, p.values)), p.values.length))],
+  },
   single("binG", (r, c) => binG(r, c.relevanceLevel)),
   withGains("G", (r, g) => gMeasure(r, g)),
   withGains("ndcg", (r, g) => ndcgGains(r, g)),

@@ -1,3 +1,4 @@
+import { discounts } from "./discount.ts";
 import { gainOfLevel, IdealGains, type Gains } from "./gains.ts";
 import type { RelInfo } from "./types.ts";
 
@@ -9,6 +10,7 @@ import type { RelInfo } from "./types.ts";
  */
 export function ndcgRel(r: RelInfo, gains: Gains): number {
   const ideal = new IdealGains(gains);
+  const lg = discounts(r.numRet + gains.total + 1);
   let results = 0;
   let idealDcg = 0;
   let sum = 0;
@@ -17,11 +19,11 @@ export function ndcgRel(r: RelInfo, gains: Gains): number {
   let i = 0;
   for (; i < r.numRet && ideal.gain > 0; i++) {
     const g = gainOfLevel(r.rels[i], gains);
-    if (g !== 0) results += g / Math.log2(i + 2);
+    if (g !== 0) results += g / lg[i];
     const ig = ideal.next();
     if (ig > 0) {
       numRel++;
-      idealDcg += ig / Math.log2(i + 2);
+      idealDcg += ig / lg[i];
     }
     if (g > 0) {
       sum += results / idealDcg;
@@ -30,7 +32,7 @@ export function ndcgRel(r: RelInfo, gains: Gains): number {
   }
   for (; i < r.numRet; i++) {
     const g = gainOfLevel(r.rels[i], gains);
-    if (g !== 0) results += g / Math.log2(i + 2);
+    if (g !== 0) results += g / lg[i];
     if (g > 0) {
       sum += results / idealDcg;
       numRelRet++;
@@ -40,7 +42,7 @@ export function ndcgRel(r: RelInfo, gains: Gains): number {
     const ig = ideal.next();
     if (ig > 0) {
       numRel++;
-      idealDcg += ig / Math.log2(i + 2);
+      idealDcg += ig / lg[i];
     }
     i++;
   }

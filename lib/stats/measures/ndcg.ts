@@ -1,3 +1,4 @@
+import { discounts } from "./discount.ts";
 import { gainOfLevel, IdealGains, type Gains } from "./gains.ts";
 import type { RankedQuery, RelInfo } from "./types.ts";
 
@@ -62,22 +63,23 @@ export function ndcg(q: RankedQuery, opts: { cutoff?: number; gain: Gain }): num
  */
 export function ndcgGains(r: RelInfo, gains: Gains): number {
   const ideal = new IdealGains(gains);
+  const lg = discounts(r.numRet + r.relLevels.reduce((a, b) => a + b, 0) + 1);
   let results = 0;
   let idealDcgSum = 0;
   let i = 0;
   for (; i < r.numRet && ideal.gain > 0; i++) {
     const g = gainOfLevel(r.rels[i], gains);
-    if (g !== 0) results += g / Math.log2(i + 2);
+    if (g !== 0) results += g / lg[i];
     const ig = ideal.next();
-    if (ig > 0) idealDcgSum += ig / Math.log2(i + 2);
+    if (ig > 0) idealDcgSum += ig / lg[i];
   }
   for (; i < r.numRet; i++) {
     const g = gainOfLevel(r.rels[i], gains);
-    if (g !== 0) results += g / Math.log2(i + 2);
+    if (g !== 0) results += g / lg[i];
   }
   while (ideal.gain > 0) {
     const ig = ideal.next();
-    if (ig > 0) idealDcgSum += ig / Math.log2(i + 2);
+    if (ig > 0) idealDcgSum += ig / lg[i];
     i++;
   }
   return idealDcgSum > 0 ? results / idealDcgSum : 0;
@@ -90,6 +92,7 @@ export function ndcgGains(r: RelInfo, gains: Gains): number {
  */
 export function ndcgCut(r: RelInfo, cutoffs: readonly number[]): number[] {
   const out = new Array<number>(cutoffs.length).fill(0);
+  const lg = discounts(Math.max(r.numRet, r.relLevels.reduce((a, b) => a + b, 0)) + 1);
   let c = 0;
   let sum = 0;
   for (let i = 0; i < r.numRet; i++) {
@@ -98,7 +101,7 @@ export function ndcgCut(r: RelInfo, cutoffs: readonly number[]): number[] {
       if (++c === cutoffs.length) break;
     }
     const g = r.rels[i];
-    if (g > 0) sum += g / Math.log2(i + 2);
+    if (g > 0) sum += g / lg[i];
   }
   for (; c < cutoffs.length; c++) out[c] = sum;
   c = 0;
@@ -116,7 +119,7 @@ export function ndcgCut(r: RelInfo, cutoffs: readonly number[]): number[] {
       if (ideal > 0) out[c] /= ideal;
       if (++c === cutoffs.length) break;
     }
-    ideal += lvl / Math.log2(i + 2);
+    ideal += lvl / lg[i];
   }
   for (; c < cutoffs.length; c++) if (ideal > 0) out[c] /= ideal;
   return out;

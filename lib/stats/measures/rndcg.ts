@@ -1,3 +1,4 @@
+import { discounts } from "./discount.ts";
 import { gainOfLevel, IdealGains, type Gains } from "./gains.ts";
 import type { RelInfo } from "./types.ts";
 
@@ -9,6 +10,7 @@ import type { RelInfo } from "./types.ts";
 export function rNdcg(r: RelInfo, gains: Gains): number {
   if (r.numRel === 0) return 0;
   const ideal = new IdealGains(gains);
+  const lg = discounts(r.numRet + gains.total + 1);
   let results = 0;
   let idealDcg = 0;
   let sum = 0;
@@ -25,13 +27,13 @@ export function rNdcg(r: RelInfo, gains: Gains): number {
       }
       old = ig;
     }
-    if (g !== 0) results += g / Math.log2(i + 2);
-    if (ig > 0) idealDcg += ig / Math.log2(i + 2);
+    if (g !== 0) results += g / lg[i];
+    if (ig > 0) idealDcg += ig / lg[i];
   }
   if (i < r.numRet) {
     for (; i < r.numRet; i++) {
       const g = gainOfLevel(r.rels[i], gains);
-      if (g !== 0) results += g / Math.log2(i + 2);
+      if (g !== 0) results += g / lg[i];
     }
     if (idealDcg > 0) {
       sum += results / idealDcg;
@@ -47,7 +49,7 @@ export function rNdcg(r: RelInfo, gains: Gains): number {
       }
       old = ig;
     }
-    if (ig > 0) idealDcg += ig / Math.log2(i + 2);
+    if (ig > 0) idealDcg += ig / lg[i];
     i++;
   }
   return sum / changes;

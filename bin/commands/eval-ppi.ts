@@ -58,8 +58,8 @@ export async function ppiEvaluation(runPaths: string[], opts: TPpiEvalOptions): 
   const judgeValues: number[][][] = [];
   const humanValues: number[][][] = [];
   for (const path of runPaths) {
-    const byJudge = (await rankRunFile(path, population, false)).ranked;
-    const byHuman = (await rankRunFile(path, human, false)).ranked;
+    const byJudge = (await rankRunFile(path, population, { keepDocids: false })).ranked;
+    const byHuman = (await rankRunFile(path, human, { keepDocids: false })).ranked;
     judgeValues.push(columns.map((c) => qids.map((q) => c.compute(byJudge.get(q) ?? emptyRanking(q, judgedAtGrade(population.get(q)!))))));
     humanValues.push(columns.map((c) => labelledQids.map((q) => c.compute(byHuman.get(q) ?? emptyRanking(q, judgedAtGrade(human.get(q)!))))));
   }

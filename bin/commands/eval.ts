@@ -3,15 +3,18 @@ import { basename } from "node:path";
 import { Command, Option } from "commander";
 import { AppError, ValidationError, type LocatedError } from "../../lib/errors.ts";
 import { parseQrels, scanRunFile } from "../../lib/formats/trec.ts";
-import { byteOrder, evaluateRanked, judgementsFrom, rankQuery, type EvalResult, type Judgements, type RunQuery } from "../../lib/stats/evaluate.ts";
+import { byteOrder, evaluateRanked, judgementsFrom, rankQueryChecked, type EvalResult, type Judgements, type RankOptions, type RunQuery } from "../../lib/stats/evaluate.ts";
 import type { RankedQuery } from "../../lib/stats/measures/types.ts";
-import { DEFAULT_MEASURES, MeasureSpecError, parseMeasures } from "../../lib/stats/measures/index.ts";
+import { DEFAULT_MEASURES, MeasureSpecError, parseMeasures, TREC_DEFAULT_MEASURES, type MeasureColumn } from "../../lib/stats/measures/index.ts";
 import type { ChunkTime, ReferenceStart } from "../../lib/stats/measures/start-error.ts";
 import { parseChunkTimes, parseReferenceStarts } from "../../lib/stats/start-inputs.ts";
 import { bootstrapMeanCI, DEFAULT_RESAMPLES, DEFAULT_SEED, type Interval } from "../../lib/stats/bootstrap.ts";
 import { pairedRandomizationTest } from "../../lib/stats/paired.ts";
 import { queriesForHalfWidth, queriesToDetect, sampleSd } from "../../lib/stats/sample-size.ts";
 import { baselineIndex, ppiEvaluation, ppiJson, ppiText, ppiWarnings } from "./eval-ppi.ts";
+import { formatFixed, trecEvalLines } from "../../lib/stats/trec-output.ts";
+
+export { formatFixed };
 
 /**
  * `assessor eval QRELS RUN...`: trec_eval-compatible evaluation of TREC runs on plain files (no
@@ -25,6 +28,10 @@ const MAX_ERRORS = 1000;
 type EvalOpts = {
   measure?: string[];
   l: number;
+  M?: number;
+  J?: boolean;
+  N: number;
+  R: string;
   q?: boolean;
   c?: boolean;
   format?: "trec" | "table" | "json";
@@ -68,7 +75,8 @@ export function readInput(path: string): Buffer {
  * split across the file is read again in a second pass; a docid twice in one query is detected per
  * query and only then is the file read again to name the lines.
  */
-export async function rankRunFile(path: string, judgements: Judgements, keepDocids: boolean): Promise<{ ranked: Map<string, RankedQuery>; ignored: Set<string> }> {
+export async function rankRunFile(path: string, judgements: Judgements, rankOpts: RankOptions): Promise<{ ranked: Map<string, RankedQuery>; ignored: Set<string>; runid: string }> {
+  let runid = "";
   const ranked = new Map<string, RankedQuery>();
   const ignored = new Set<string>();
   const split = new Set<string>();
@@ -80,8 +88,9 @@ export async function rankRunFile(path: string, judgements: Judgements, keepDoci
   const finish = (qid: string, q: RunQuery) => {
     const judged = judgements.get(qid);
     if (!judged) return;
-    if (new Set(q.docids).size !== q.docids.length) duplicated.add(qid);
-    else ranked.set(qid, rankQuery(qid, q, judged, keepDocids));
+    const r = rankQueryChecked(qid, q, judged, rankOpts);
+    if (r) ranked.set(qid, r);
+    else duplicated.add(qid);
   };
   const onError = (e: LocatedError) => {
     if (errors.length < MAX_ERRORS) errors.push(e);
@@ -89,7 +98,8 @@ export async function rankRunFile(path: string, judgements: Judgements, keepDoci
   try {
     await scanRunFile(
       path,
-      (qid, docid, _rank, score) => {
+      (qid, docid, _rank, score, tag) => {
+        runid = tag; // trec_eval prints the tag of the last line as runid
         if (qid !== blockQid) {
           if (blockQid !== null && keep) finish(blockQid, block);
           block.docids.length = 0;
@@ -134,7 +144,7 @@ export async function rankRunFile(path: string, judgements: Judgements, keepDoci
     throw new ValidationError([{ file: path, line: 0, message: `cannot read the file (${e instanceof Error && "code" in e ? String((e as { code: unknown }).code) : String(e)})` }]);
   }
   if (duplicated.size) throw new ValidationError(await locateDuplicates(path, duplicated));
-  return { ranked, ignored };
+  return { ranked, ignored, runid };
 }
 
 async function locateDuplicates(path: string, qids: Set<string>): Promise<LocatedError[]> {
@@ -156,51 +166,12 @@ async function locateDuplicates(path: string, qids: Set<string>): Promise<Locate
 }
 
 // ---------------------------------------------------------------------------------------------
-// number formatting
-
-/**
- * printf("%6.Nf") as trec_eval prints: fixed decimals, padded to width 6, exact ties rounded half
- * to even (glibc) where Number#toFixed would round them up.
- */
-export function formatFixed(x: number, decimals: number, width = 6): string {
-  let s = x.toFixed(decimals);
-  const extra = 30;
-  const long = x.toFixed(Math.min(100, decimals + extra));
-  const tail = long.slice(long.length - extra);
-  if (tail === `5${"0".repeat(extra - 1)}`) {
-    let truncated = long.slice(0, long.length - extra);
-    if (truncated.endsWith(".")) truncated = truncated.slice(0, -1);
-    const lastDigit = Number(truncated[truncated.length - 1]);
-    if (lastDigit % 2 === 0) s = truncated;
-  }
-  return s.padStart(width);
-}
-
-// ---------------------------------------------------------------------------------------------
 // output
 
-type RunEval = { file: string; result: EvalResult };
+type RunEval = { file: string; result: EvalResult; runid: string };
 
-function trecLines(r: EvalResult, opts: EvalOpts, numQ: boolean): string[] {
-  const out: string[] = [];
-  const fmt = (v: number, integer: boolean) => (integer ? String(Math.trunc(v)) : formatFixed(v, opts.precision));
-  const line = (name: string, qid: string, v: string) => `${name.padEnd(22)}\t${qid}\t${v}`;
-  if (opts.q) {
-    for (let i = 0; i < r.queries.length; i++) {
-      if (!r.inRun[i]) continue; // -c fills are averaged in but, as trec_eval, not printed per query
-      for (let c = 0; c < r.columns.length; c++) {
-        const v = r.values[c][i];
-        if (v !== null) out.push(line(r.columns[c].name, r.queries[i], fmt(v, r.columns[c].integer)));
-      }
-    }
-  }
-  if (numQ) out.push(line("num_q", "all", String(r.numQ)));
-  for (let c = 0; c < r.columns.length; c++) {
-    const v = r.summary[c];
-    if (v !== null) out.push(line(r.columns[c].name, "all", fmt(v, r.columns[c].integer)));
-  }
-  return out;
-}
+/** Columns with a number per query and a summary (the table and JSON leave out runid, num_q and relstring). */
+const statColumn = (col: MeasureColumn) => col.summary !== "none" && !col.special;
 
 function notes(runs: RunEval[], opts: EvalOpts): string[] {
   const out: string[] = [];
@@ -230,7 +201,7 @@ function byQuery(r: EvalResult, c: number): Map<string, number> {
 
 function analyse(runs: RunEval[], opts: EvalOpts) {
   const columns = runs[0].result.columns;
-  return columns.map((col, c) => {
+  return columns.flatMap((col, c) => (statColumn(col) ? [{ col, c }] : [])).map(({ col, c }) => {
     const perRun = runs.map(({ result }) => {
       const vals = result.values[c].filter((v): v is number => v !== null);
       const ci: Interval | null = col.summary === "mean" && opts.bootstrap > 0 ? bootstrapMeanCI(vals, { resamples: opts.bootstrap, seed: opts.seed }) : null;
@@ -285,7 +256,7 @@ function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
               ),
             }
           : {}),
-        ...(opts.q ? { per_query: Object.fromEntries(result.queries.map((qid, i) => [qid, Object.fromEntries(result.columns.map((col, c) => [col.name, round(result.values[c][i])]))])) } : {}),
+        ...(opts.q ? { per_query: Object.fromEntries(result.queries.map((qid, i) => [qid, Object.fromEntries(result.columns.flatMap((col, c) => (statColumn(col) ? [[col.name, round(result.values[c][i])]] : [])))])) } : {}),
       })),
     },
     null,
@@ -330,6 +301,11 @@ const positiveNumber = (name: string) => (v: string) => {
   return x;
 };
 
+const signedInt = (name: string) => (v: string) => {
+  if (!/^-?\d+$/.test(v)) throw new Error(`${name} must be an integer, got "${v}"`);
+  return Number(v);
+};
+
 const int = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v)) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
   return Number(v);
@@ -338,10 +314,14 @@ const int = (name: string) => (v: string) => {
 export function registerEval(program: Command): void {
   const cmd = program
     .command("eval")
-    .description("evaluate TREC runs against qrels (trec_eval-compatible; several runs: table with CIs and paired tests; --ppi: judge + human labels combined by prediction-powered inference)")
+    .description("evaluate TREC runs against qrels (trec_eval-compatible: every measure of -m all_trec; several runs: table with CIs and paired tests; --ppi: judge + human labels combined by prediction-powered inference)")
     .argument("<files...>", "qrels file (qid iter docid grade), then run file(s) (qid Q0 docid rank score tag); with --ppi only run files")
-    .option("-m, --measure <measure>", "measure, trec_eval style: ndcg_cut.5,10 recall.5,10,100 P.5 map recip_rank ndcg ndcg_exp ndcg_exp_cut.k judged.k unjudged.k num_q num_ret num_rel num_rel_ret start_error (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
-    .option("-l <level>", "relevance level: lowest grade counted relevant (binary measures)", int("-l"), 1)
+    .option("-m, --measure <measure>", "measure, trec_eval style (repeatable): a name or nickname (official, all_trec, set) with optional parameters: P.5,10 ndcg_cut.5,10 ndcg.1=3,2=9 iprec_at_recall..10,.20 utility.2,-1,0,0; ours: ndcg_exp ndcg_exp_cut.k judged.k unjudged.k start_error (default: official; ours for a table)", (v: string, prev: string[] = []) => [...prev, v])
+    .option("-l <level>", "relevance level: lowest grade counted relevant (binary measures)", signedInt("-l"), 1)
+    .option("-M <n>", "evaluate only the top n retrieved chunks of each query (trec_eval -M)", int("-M"))
+    .option("-J", "judged only: drop retrieved chunks the qrels do not judge before computing anything (trec_eval -J)")
+    .option("-N <n>", "documents in the collection (utility's fourth coefficient; trec_eval -N)", int("-N"), 0)
+    .option("-R <format>", "qrels format: qrels (trec_eval's qrels_jg and prefs formats are not read)", "qrels")
     .option("-q", "also print each query's values")
     .option("-c", "average over all queries of the qrels, scoring queries missing from the run 0")
     .addOption(new Option("--format <format>", "output format (default: trec for one run, table for several)").choices(["trec", "table", "json"]))
@@ -371,11 +351,13 @@ export function registerEval(program: Command): void {
       const runPaths = [given[first], ...given.filter((_, k) => k !== first)];
       let parsed: ReturnType<typeof parseMeasures>;
       try {
-        parsed = parseMeasures(opts.measure?.length ? opts.measure.flatMap(splitMeasureList) : DEFAULT_MEASURES);
+        const format = opts.format ?? (runPaths.length > 1 ? "table" : "trec");
+        parsed = parseMeasures(opts.measure?.length ? opts.measure.flatMap(splitMeasureList) : format === "trec" ? TREC_DEFAULT_MEASURES : DEFAULT_MEASURES);
       } catch (e) {
         if (e instanceof MeasureSpecError) cmd.error(`error: ${e.message}`, { exitCode: 2 });
         throw e;
       }
+      if (opts.R !== "qrels") cmd.error(`error: -R ${opts.R}: only the qrels format is read (trec_eval's qrels_jg, prefs and qrels_prefs are not)`, { exitCode: 2 });
       if (parsed.startError && (!opts.queries || !opts.chunks)) cmd.error("error: start_error needs --queries FILE (reference starts) and --chunks FILE (chunk times)", { exitCode: 2 });
       if ((opts.queries || opts.chunks) && !parsed.startError) process.stderr.write("note: --queries/--chunks are only used by -m start_error\n");
       const format = opts.format ?? (runPaths.length > 1 ? "table" : "trec");
@@ -394,14 +376,14 @@ export function registerEval(program: Command): void {
       }
       const runs: RunEval[] = [];
       for (const path of runPaths) {
-        const { ranked, ignored } = await rankRunFile(path, judgements, parsed.startError);
+        const { ranked, ignored, runid } = await rankRunFile(path, judgements, { keepDocids: parsed.startError, maxRetrieved: opts.M, judgedOnly: Boolean(opts.J) });
         if (ranked.size === 0) throw new AppError("bad_input", `${path}: no queries with both results and relevance information in ${qrelsPath} (the query ids do not match)`);
-        const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, complete: opts.c, starts, chunks });
+        const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, numDocsInCollection: opts.N, complete: opts.c, starts, chunks });
         result.ignoredQueries = [...ignored].sort(byteOrder);
-        runs.push({ file: path, result });
+        runs.push({ file: path, result, runid });
       }
       for (const n of notes(runs, opts)) process.stderr.write(`note: ${n}\n`);
-      if (format === "trec") process.stdout.write(`${trecLines(runs[0].result, opts, parsed.numQ).join("\n")}\n`);
+      if (format === "trec") process.stdout.write(`${trecEvalLines(runs[0].result, { runid: runs[0].runid, perQuery: Boolean(opts.q), precision: opts.precision }).join("\n")}\n`);
       else if (format === "json") process.stdout.write(`${jsonOutput(runs, opts)}\n`);
       else process.stdout.write(`${tableOutput(runs, opts).join("\n")}\n`);
     });

@@ -85,7 +85,10 @@ const CHUNK_BYTES = 8 << 20;
  * stays at a few chunks whatever the file size. `ok` is false (after reporting the error to
  * `onError`) when the bytes are not UTF-8; `nonBlank` counts the non-blank lines scanned.
  */
-export async function scanFile(path: string, file: string, sink: LineSink, onError: (e: LocatedError) => void): Promise<{ ok: boolean; nonBlank: number }> {
+/** Scans one chunk of text (what scanLines does); a caller may pass a specialised one to scanFile. */
+export type ChunkScanner = (text: string, firstLine: number, ascii: Uint8Array | null) => { lines: number; nonBlank: number };
+
+export async function scanFile(path: string, file: string, sink: LineSink, onError: (e: LocatedError) => void, scanChunk?: ChunkScanner): Promise<{ ok: boolean; nonBlank: number }> {
   const fh = await open(path, "r");
   let nonBlank = 0;
   try {
@@ -113,7 +116,8 @@ export async function scanFile(path: string, file: string, sink: LineSink, onErr
         return { ok: false, nonBlank };
       }
       const chunk = buf.subarray(0, end);
-      const r = scanLines(d.text, line, sink, d.text.length === end ? chunk : null);
+      const ascii = d.text.length === end ? chunk : null;
+      const r = scanChunk ? scanChunk(d.text, line, ascii) : scanLines(d.text, line, sink, ascii);
       nonBlank += r.nonBlank;
       line += r.lines;
       buf.copy(buf, 0, end, filled);

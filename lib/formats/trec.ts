@@ -11,12 +11,16 @@
  *   rank is kept but never used for ordering: see lib/stats/order.ts); a docid may appear once per
  *   query.
  *
+ * Lines whose first field starts with `#` are comments and skipped, as trec_eval 10 skips them
+ * (it takes a qrels comment only at the start of the line and a run comment after leading blanks;
+ * both are read here the second way).
+ *
  * Both reject an empty file and bytes that are not UTF-8 (when given bytes rather than a string).
  * Lines are split into columns by the scanner in lines.ts (any run of whitespace; blank lines
  * skipped but counted, so line numbers match an editor's).
  */
 import type { LocatedError } from "../errors.ts";
-import { decodeUtf8, scanFile, scanText, type LineSink } from "./lines.ts";
+import { decodeUtf8, scanFile, scanLines, scanText, type ChunkScanner, type LineSink } from "./lines.ts";
 import { emptyFile } from "./text.ts";
 
 export { decodeUtf8 };
@@ -24,6 +28,8 @@ export { decodeUtf8 };
 export type QrelRow = { qid: string; docid: string; grade: number; line: number };
 export type RunRow = { qid: string; docid: string; rank: number; score: number; tag: string; line: number };
 
+/** '#': a line whose first field starts with it is a comment (trec_eval 10's get_qrels.c and get_trec_results.c). */
+const HASH = 35;
 const MIN_GRADE = 0;
 const MAX_GRADE = 3;
 /** trec_eval's relevance values as `assessor eval` keeps them (one signed byte per ranked chunk). */
@@ -128,6 +134,7 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
   let beir = false;
   let first = true;
   const scanned = scanText(input, file, (t, line, n, s, e) => {
+    if (n > 0 && t.charCodeAt(s[0]) === HASH) return; // a comment line, as trec_eval 10 reads qrels
     if (first) {
       first = false;
       if (n === 3 && BEIR_HEADER.every((h, i) => t.slice(s[i], e[i]) === h)) {
@@ -196,6 +203,7 @@ function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: Lo
   let prevQid = "";
   let prevTag = "";
   return (t, line, n, s, e) => {
+    if (n > 0 && t.charCodeAt(s[0]) === HASH) return; // a comment line, as trec_eval 10 reads runs
     if (n !== 6) {
       onError({ file, line, message: `expected ${RUN_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
       return;
@@ -273,9 +281,81 @@ export async function scanRunFile(path: string, onRecord: RunRecordHandler, onEr
     },
     report,
   );
-  const { ok, nonBlank } = await scanFile(path, file, sink, report);
+  const { ok, nonBlank } = await scanFile(path, file, sink, report, runChunkScanner(sink, (qid, docid, rank, score, tag, line) => {
+    rows++;
+    onRecord(qid, docid, rank, score, tag, line);
+  }));
   if (ok && nonBlank === 0 && errors === 0) report(emptyFile(file, `run lines (${RUN_COLUMNS})`));
   return { rows, errors };
+}
+
+/** A plain decimal in bytes b[s, e) (optional sign, digits, one point, at most 15 digits), or NaN for anything else. */
+function plainDecimal(b: Uint8Array, s: number, e: number): number {
+  let i = s;
+  let sign = 1;
+  if (b[i] === 45 || b[i] === 43) {
+    if (b[i] === 45) sign = -1;
+    i++;
+  }
+  let mant = 0;
+  let digits = 0;
+  let frac = -1;
+  for (; i < e; i++) {
+    const c = b[i];
+    if (c === 46 && frac < 0) {
+      frac = 0;
+      continue;
+    }
+    const d = c - 48;
+    if (d < 0 || d > 9) return NaN;
+    mant = mant * 10 + d;
+    digits++;
+    if (frac >= 0) frac++;
+  }
+  if (digits === 0 || digits > 15 || frac > 22) return NaN;
+  return frac > 0 ? (sign * mant) / POW10[frac] : sign * mant;
+}
+
+/** Bytes b[s, e) spell `prev`. */
+function sameBytes(b: Uint8Array, s: number, e: number, prev: string): boolean {
+  if (prev.length !== e - s) return false;
+  for (let k = 0; k < prev.length; k++) if (b[s + k] !== prev.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The run reader's chunk scanner for ASCII chunks (the common case): lines.ts's scanner with the
+ * checks of runLineParser done on the bytes (no per-line string parsing), for files of millions of
+ * lines. A line it does not read plainly (not 6 fields, a comment, a rank or score that is not a
+ * plain integer or decimal) goes to `sink`, the ordinary parser, which reads it or reports it the
+ * same way; other chunks go through scanLines.
+ */
+function runChunkScanner(sink: LineSink, onRecord: RunRecordHandler): ChunkScanner {
+  const state: RunLineState = { prevQid: "", prevTag: "", sink, onRecord };
+  return (text, firstLine, b) => (b === null ? scanLines(text, firstLine, sink, b) : scanLines(text, firstLine, (t, line, n, starts, ends) => readRunLine(t, b, line, n, starts, ends, state), b));
+}
+
+type RunLineState = { prevQid: string; prevTag: string; sink: LineSink; onRecord: RunRecordHandler };
+
+function readRunLine(text: string, b: Uint8Array, line: number, n: number, starts: Int32Array, ends: Int32Array, state: RunLineState): void {
+  if (n === 6 && b[starts[0]] !== HASH) {
+    const rank = plainDecimal(b, starts[3], ends[3]);
+    const score = plainDecimal(b, starts[4], ends[4]);
+    if (Number.isInteger(rank) && !Number.isNaN(score) && indexOfByte(b, 46, starts[3], ends[3]) < 0) {
+      const qid = sameBytes(b, starts[0], ends[0], state.prevQid) ? state.prevQid : text.slice(starts[0], ends[0]);
+      state.prevQid = qid;
+      const tag = sameBytes(b, starts[5], ends[5], state.prevTag) ? state.prevTag : text.slice(starts[5], ends[5]);
+      state.prevTag = tag;
+      state.onRecord(qid, text.slice(starts[2], ends[2]), rank, score, tag, line);
+      return;
+    }
+  }
+  state.sink(text, line, n, starts, ends);
+}
+
+function indexOfByte(b: Uint8Array, byte: number, s: number, e: number): number {
+  for (let i = s; i < e; i++) if (b[i] === byte) return i;
+  return -1;
 }
 
 /**

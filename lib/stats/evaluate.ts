@@ -21,9 +21,11 @@
  * (not in num_rel, not in the ideal DCG), gains nothing, and is unjudged for judged.k; the query is
  * still one of the qrels.
  */
-import { evaluatedOrder } from "./order.ts";
-import { emptyRanking, UNJUDGED, type RankedQuery } from "./measures/types.ts";
-import type { EvalContext, MeasureColumn, QueryCache } from "./measures/index.ts";
+import { compareEvaluated } from "./order.ts";
+import { emptyRanking, UNJUDGED, UNJUDGED_IN_POOL, type RankedQuery } from "./measures/types.ts";
+import { summarise, type EvalContext, type MeasureColumn, type QueryCache } from "./measures/index.ts";
+
+export { summarise };
 
 /** Byte order of query ids, as trec_eval's strcmp: the order of per-query output. */
 export const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -65,19 +67,133 @@ export function judgedAtGrade(judged: ReadonlyMap<string, number>): number[] {
   return counts;
 }
 
-/** The evaluated ranking of one query with its grades (docids kept unless `keepDocids` is false). */
-export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, keepDocids = true): RankedQuery {
-  const rows = new Array<{ docid: string; score: number }>(q.docids.length);
-  for (let i = 0; i < rows.length; i++) rows[i] = { docid: q.docids[i], score: q.scores[i] };
-  const ordered = evaluatedOrder(rows);
-  const grades = new Int8Array(ordered.length);
-  const docids = new Array<string>(ordered.length);
-  for (let i = 0; i < ordered.length; i++) {
-    docids[i] = ordered[i].docid;
-    const g = judged.get(docids[i]);
-    grades[i] = g === undefined || g < 0 ? UNJUDGED : g;
+/**
+ * How the retrieved list is cut before any measure sees it (trec_eval form_res_rels.c):
+ * `maxRetrieved` (-M) keeps the top N of the evaluated order; `judgedOnly` (-J) then drops every
+ * chunk the qrels do not judge (absent, or a negative value), closing the gaps.
+ */
+export type RankOptions = { keepDocids?: boolean; maxRetrieved?: number; judgedOnly?: boolean };
+
+/**
+ * The evaluated order of a query's lines as indexes into `q` (order.ts: score descending, ties by
+ * docid descending). Runs usually list a query's lines in that order already; that is checked in
+ * one pass and the sort skipped.
+ */
+function evaluatedIndexes(q: RunQuery): number[] {
+  const { docids, scores } = q;
+  const n = docids.length;
+  const idx = new Array<number>(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  for (let i = 1; i < n; i++) {
+    const a = scores[i - 1];
+    const b = scores[i];
+    if (a < b || (a === b && docids[i - 1] < docids[i])) {
+      return idx.sort((x, y) => compareEvaluated({ docid: docids[x], score: scores[x] }, { docid: docids[y], score: scores[y] }));
+    }
   }
-  return { qid, grades, docids: keepDocids ? docids : undefined, judgedAtGrade: judgedAtGrade(judged) };
+  return idx;
+}
+
+/** The evaluated ranking of one query with its grades (docids kept unless `keepDocids` is false). */
+export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, opts: RankOptions | boolean = {}): RankedQuery {
+  const o: RankOptions = typeof opts === "boolean" ? { keepDocids: opts } : opts;
+  const gradeAt = new Int8Array(q.docids.length);
+  for (let i = 0; i < gradeAt.length; i++) {
+    const g = judged.get(q.docids[i]);
+    gradeAt[i] = g === undefined ? UNJUDGED : g < 0 ? UNJUDGED_IN_POOL : g;
+  }
+  return rankWithGrades(qid, q, gradeAt, judged, o);
+}
+
+/**
+ * The same for a run's lines that may name a docid twice: null when they do. One hash table from
+ * docid to line serves both the check and the grades (a lookup per judged chunk instead of one per
+ * retrieved chunk), which is what large runs spend their time on; it is an open-addressing table
+ * of typed arrays reused from query to query, where a Map would be built and grown per query.
+ */
+export function rankQueryChecked(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, opts: RankOptions): RankedQuery | null {
+  const n = q.docids.length;
+  const table = lineTable(n);
+  for (let i = 0; i < n; i++) if (!table.add(q.docids, i)) return null;
+  const gradeAt = new Int8Array(n).fill(UNJUDGED);
+  for (const [docid, g] of judged) {
+    const i = table.find(q.docids, docid);
+    if (i >= 0) gradeAt[i] = g < 0 ? UNJUDGED_IN_POOL : g;
+  }
+  return rankWithGrades(qid, q, gradeAt, judged, opts);
+}
+
+/** FNV-1a over the UTF-16 code units. */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  return h >>> 0;
+}
+
+class LineTable {
+  private slots: Int32Array;
+  private stamps: Int32Array;
+  private stamp = 0;
+  private mask: number;
+  constructor(size: number) {
+    this.slots = new Int32Array(size);
+    this.stamps = new Int32Array(size);
+    this.mask = size - 1;
+  }
+  get size(): number {
+    return this.slots.length;
+  }
+  reset(): void {
+    this.stamp++;
+    if (this.stamp === 0x7fffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+  }
+  /** Adds line i's docid; false when an earlier line has it. */
+  add(docids: readonly string[], i: number): boolean {
+    const d = docids[i];
+    let h = hashString(d) & this.mask;
+    while (this.stamps[h] === this.stamp) {
+      if (docids[this.slots[h]] === d) return false;
+      h = (h + 1) & this.mask;
+    }
+    this.stamps[h] = this.stamp;
+    this.slots[h] = i;
+    return true;
+  }
+  find(docids: readonly string[], d: string): number {
+    let h = hashString(d) & this.mask;
+    while (this.stamps[h] === this.stamp) {
+      if (docids[this.slots[h]] === d) return this.slots[h];
+      h = (h + 1) & this.mask;
+    }
+    return -1;
+  }
+}
+
+let sharedTable: LineTable | null = null;
+
+/** The shared table, at least twice the lines, cleared. */
+function lineTable(lines: number): LineTable {
+  let size = 1024;
+  while (size < lines * 2) size *= 2;
+  if (!sharedTable || sharedTable.size < size) sharedTable = new LineTable(size);
+  sharedTable.reset();
+  return sharedTable;
+}
+
+function rankWithGrades(qid: string, q: RunQuery, gradeAt: Int8Array, judged: ReadonlyMap<string, number>, o: RankOptions): RankedQuery {
+  let order = evaluatedIndexes(q);
+  if (o.maxRetrieved !== undefined && order.length > o.maxRetrieved) order = order.slice(0, Math.max(0, o.maxRetrieved));
+  if (o.judgedOnly) order = order.filter((i) => gradeAt[i] >= 0);
+  const grades = new Int8Array(order.length);
+  const docids = o.keepDocids === false ? undefined : new Array<string>(order.length);
+  for (let i = 0; i < order.length; i++) {
+    grades[i] = gradeAt[order[i]];
+    if (docids) docids[i] = q.docids[order[i]];
+  }
+  return { qid, grades, docids, judgedAtGrade: judgedAtGrade(judged) };
 }
 
 export type EvalResult = {
@@ -86,6 +202,8 @@ export type EvalResult = {
   queries: string[];
   /** values[c][i]: column c for queries[i]; null when the measure does not apply to that query. */
   values: (number | null)[][];
+  /** texts[c][i] for text columns (relstring), null for the others; "" for a -c fill. */
+  texts: (string[] | null)[];
   /** Queries that were in the run (false only for -c fills). */
   inRun: boolean[];
   summary: (number | null)[];
@@ -100,11 +218,11 @@ export type EvalResult = {
   complete: boolean;
 };
 
-export function evaluate(judgements: Judgements, run: RunByQuery, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean }): EvalResult {
+export function evaluate(judgements: Judgements, run: RunByQuery, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean; rank?: RankOptions }): EvalResult {
   const ranked = new Map<string, RankedQuery>();
   for (const [qid, q] of run) {
     const judged = judgements.get(qid);
-    if (judged) ranked.set(qid, rankQuery(qid, q, judged));
+    if (judged) ranked.set(qid, rankQuery(qid, q, judged, ctx.rank ?? {}));
   }
   const result = evaluateRanked(judgements, ranked, columns, ctx);
   result.ignoredQueries = [...run.keys()].filter((qid) => !judgements.has(qid)).sort(byteOrder);
@@ -121,27 +239,21 @@ export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<strin
   const missingFromRun = [...judgements.keys()].filter((qid) => !ranked.has(qid)).sort(byteOrder);
   const queries = [...judgements.keys()].filter((qid) => complete || ranked.has(qid)).sort(byteOrder);
   const values = columns.map(() => new Array<number | null>(queries.length));
+  const texts = columns.map((col) => (col.text ? new Array<string>(queries.length) : null));
   const inRun = queries.map((qid) => ranked.has(qid));
   for (let i = 0; i < queries.length; i++) {
     const qid = queries[i];
     const q = ranked.get(qid) ?? emptyRanking(qid, judgedAtGrade(judgements.get(qid) ?? new Map<string, number>()));
     const cache: QueryCache = {};
-    for (let c = 0; c < columns.length; c++) values[c][i] = !inRun[i] && columns[c].summary === "sum" ? null : columns[c].compute(q, ctx, cache);
+    for (let c = 0; c < columns.length; c++) {
+      const col = columns[c];
+      const fill = !inRun[i];
+      values[c][i] = fill && col.fill !== "compute" ? (col.fill === "zero" ? 0 : null) : col.compute(q, ctx, cache);
+      const t = texts[c];
+      if (t && col.text) t[i] = fill ? "" : col.text(q, ctx, cache);
+    }
   }
   const summary = columns.map((col, c) => summarise(values[c], col.summary));
   const numQ = inRun.filter(Boolean).length;
-  return { columns, queries, values, inRun, summary, numQ, averagedOver: queries.length, missingFromRun, ignoredQueries: [], complete };
-}
-
-/** Mean (or sum) over the non-null values; null when there is none. */
-export function summarise(values: readonly (number | null)[], kind: "mean" | "sum"): number | null {
-  let sum = 0;
-  let n = 0;
-  for (const v of values) {
-    if (v === null) continue;
-    sum += v;
-    n++;
-  }
-  if (kind === "sum") return sum;
-  return n === 0 ? null : sum / n;
+  return { columns, queries, values, texts, inRun, summary, numQ, averagedOver: queries.length, missingFromRun, ignoredQueries: [], complete };
 }

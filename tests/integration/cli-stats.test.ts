@@ -64,6 +64,10 @@ describe("assessor eval", () => {
       line("num_rel", "q2", "0"),
       line("map", "q2", "0.000000"),
       line("P_5", "q2", "0.000000"),
+      // q3 is in the qrels but not the run: trec_eval 10 -c -q prints its lines with 0 (issue 13, item 9)
+      line("num_rel", "q3", "0"),
+      line("map", "q3", "0.000000"),
+      line("P_5", "q3", "0.000000"),
       line("num_rel", "all", "3"), // trec_eval -c: counts sum only the queries the run answered
       line("map", "all", "0.092593"),
       line("P_5", "all", "0.133333"),
@@ -130,6 +134,32 @@ describe("assessor eval", () => {
     const clipped = runCli(["eval", qrels, run, "-m", "judged.2", "--clip"]);
     expect(clipped.stderr).toContain("--clip changed 3 grades into 0–3");
     expect(/^judged_2\s+all\s+(\S+)$/m.exec(clipped.stdout)?.[1]).toBe("1.0000");
+  });
+
+  it("writes all of a large output to a pipe before exiting (-q -m all_trec: 146 KB)", () => {
+    // process.exit() right after the last write used to cut the output at the pipe's buffer
+    const tre = (name: string) => join(import.meta.dirname, "..", "fixtures", "trec_eval", name);
+    const r = runCli(["eval", "-q", "-m", "all_trec", tre("graded.qrels"), tre("graded.run")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(tre("expected/graded.all_q.txt"), "utf8"));
+  });
+
+  it("fuse writes a TREC run that eval reads; --tune reports each fold's held-out score; usage errors exit 2", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-fuse-"));
+    const r = runCli(["fuse", "--method", "rrf", fx("runA.run"), fx("runB.run")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")[0]).toMatch(/^q1 Q0 \S+ 1 0\.0\d+ fused$/);
+    const fused = join(dir, "fused.trec");
+    writeFileSync(fused, r.stdout);
+    const ev = runCli(["eval", "-c", fx("small.qrels"), fused, "-m", "num_q", "-m", "map"]);
+    expect(ev.code).toBe(0);
+    expect(ev.stdout).toMatch(/^num_q\s+all\s+\d+$/m);
+    const t = runCli(["fuse", "--method", "wsum", "--tune", "ndcg_cut.10", "--qrels", fx("small.qrels"), "--folds", "3", fx("runA.run"), fx("runB.run")]);
+    expect(t.code).toBe(0);
+    expect(t.stderr).toContain("mean held-out ndcg_cut_10");
+    expect(t.stderr.match(/^\s+\d\s+\d+\s+[\d.,]+\s+[\d.]+\s+[\d.]+$/gm)).toHaveLength(3);
+    expect(runCli(["fuse", "--method", "rrf", "--weights", "1,2", fx("runA.run"), fx("runB.run")]).code).toBe(2);
+    expect(runCli(["fuse", "--method", "wsum", "--weights", "1", fx("runA.run"), fx("runB.run")]).code).toBe(2);
   });
 
   it("exit 1 naming file and line for bad input; exit 2 for usage errors", () => {

@@ -1,4 +1,4 @@
-import { numRelevant, type EvalOptions, type RankedQuery } from "./types.ts";
+import { numRelevant, type EvalOptions, type RankedQuery, type RelInfo } from "./types.ts";
 
 /**
  * Average precision (trec_eval `map` per query): the sum of P@r over the ranks r of relevant
@@ -18,4 +18,12 @@ export function averagePrecision(q: RankedQuery, opts: EvalOptions): number {
     }
   }
   return sum / numRel;
+}
+
+/**
+ * The same on trec_eval's RelInfo (m_map.c): Σ P@r over relevant retrieved ranks / num_rel, 0 when
+ * nothing relevant is retrieved (the sum is RelInfo's running AP sum).
+ */
+export function averagePrecisionOf(r: RelInfo): number {
+  return r.relAt[r.numRet] ? r.apAt[r.numRet] / r.numRel : 0;
 }

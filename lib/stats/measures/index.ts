@@ -1,21 +1,53 @@
 /**
- * The measure registry: names and parameters as trec_eval spells them on the command line
- * (`-m ndcg_cut.5,10`, `-m P.5`, `-m recip_rank`), the names printed per cutoff (`ndcg_cut_5`,
- * `P_5`), trec_eval's output order (its measure table: num_ret, num_rel, num_rel_ret, map,
- * recip_rank, P, recall, ndcg, ndcg_cut), then ours (ndcg_exp, ndcg_exp_cut, judged, unjudged,
- * start_error family), and how each is summarised (mean over queries, or sum for the counts).
+ * The measure registry: every measure of trec_eval 10.0's `-m all_trec`, with trec_eval's names,
+ * parameters (params.ts: `-m P.5,10`, `-m ndcg.1=3,2=9`, `-m iprec_at_recall..10,.20`,
+ * `-m utility.2,-1,0,0`), printed names (`P_5`, `iprec_at_recall_0.10`, `ndcg_1=3,2=9`), output
+ * order (trec_eval's measure table, measures.c) and summaries (mean, sum for the counts, geometric
+ * mean for gm_map and gm_bpref, none for relstring); the nicknames `official`, `all_trec` and
+ * `set`; then ours (ndcg_exp, ndcg_exp_cut, judged, unjudged, the start_error family).
+ *
+ * One measure per file in this folder; each names its definition and trec_eval source file.
  */
-import { averagePrecision } from "./average-precision.ts";
+import { averagePrecisionOf } from "./average-precision.ts";
+import { binG } from "./bin-g.ts";
+import { bpref } from "./bpref.ts";
+import { ELEVEN_PT_DEFAULTS, elevenPtAvg } from "./eleven-pt-avg.ts";
+import { gMeasure } from "./g.ts";
+import { setupGains, type GainPair, type Gains } from "./gains.ts";
+import { geometricMean } from "./geometric.ts";
+import { gmBpref } from "./gm-bpref.ts";
+import { gmMap } from "./gm-map.ts";
+import { infAP } from "./inf-ap.ts";
+import { IPREC_DEFAULTS, iprecAtRecall } from "./iprec-at-recall.ts";
 import { judgedAt, unjudgedAt } from "./judged.ts";
-import { ndcg } from "./ndcg.ts";
-import { numRel } from "./num-rel.ts";
-import { numRelRet } from "./num-rel-ret.ts";
-import { numRet } from "./num-ret.ts";
-import { precisionAt } from "./precision.ts";
-import { recallAt } from "./recall.ts";
+import { mapCut } from "./map-cut.ts";
+import { ndcg, ndcgCut, ndcgGains } from "./ndcg.ts";
+import { ndcgRel } from "./ndcg-rel.ts";
+import { numNonrelJudgedRet } from "./num-nonrel-judged-ret.ts";
+import { MeasureSpecError, parseCutoffs, parseNumbers, parsePairs, printfFixed, type ParamKind } from "./params.ts";
+import { precisionAtOf } from "./precision.ts";
+import { rbp, persistence } from "./rbp.ts";
+import { rbpResid } from "./rbp-resid.ts";
+import { recallAtOf } from "./recall.ts";
 import { reciprocalRank } from "./recip-rank.ts";
+import { relativeP } from "./relative-p.ts";
+import { RELSTRING_DEFAULT, relstring } from "./relstring.ts";
+import { rNdcg } from "./rndcg.ts";
+import { rPrec } from "./r-prec.ts";
+import { RPREC_MULT_DEFAULTS, rPrecMult } from "./rprec-mult.ts";
+import { setF, SET_F_DEFAULT } from "./set-f.ts";
+import { setMap } from "./set-map.ts";
+import { setP } from "./set-p.ts";
+import { setRecall } from "./set-recall.ts";
+import { setRelativeP } from "./set-relative-p.ts";
 import { START_WITHIN_SECONDS, startError, type ChunkTime, type ReferenceStart, type StartErrorResult } from "./start-error.ts";
-import type { EvalOptions, RankedQuery } from "./types.ts";
+import { SUCCESS_DEFAULTS, success } from "./success.ts";
+import { relInfo, type EvalOptions, type RankedQuery, type RelInfo } from "./types.ts";
+import { UNJ_DEFAULTS, unj } from "./unj.ts";
+import { UTILITY_DEFAULTS, utility } from "./utility.ts";
+
+export { MeasureSpecError } from "./params.ts";
+export { geometricMean } from "./geometric.ts";
 
 export type EvalContext = EvalOptions & {
   /** Reference starts by qid (start_error). */
@@ -24,112 +56,288 @@ export type EvalContext = EvalOptions & {
   chunks?: ReadonlyMap<string, ChunkTime>;
 };
 
-/** One printed column: a measure at one parameter. `null` = not applicable to this query. */
+/** How a column is summarised over queries. "none": printed per query only (relstring). */
+export type Summary = "mean" | "sum" | "geometric" | "none";
+
+/** One printed column: a measure at one parameter. `compute` returns null where the measure does not apply to the query. */
 export type MeasureColumn = {
   name: string;
   family: string;
-  /** "sum" for trec_eval's counts (num_ret, num_rel, num_rel_ret), "mean" for everything else. */
-  summary: "mean" | "sum";
+  summary: Summary;
   integer: boolean;
+  /** Printed per query with -q (gm_map, gm_bpref, num_q and runid are not). */
+  perQuery: boolean;
+  /**
+   * The value of a query of the qrels missing from the run under -c: "zero" as trec_eval (it
+   * never evaluates such a query, so it adds 0 to the sum the mean divides by every query of the
+   * qrels), "compute" on an empty ranking (ours), "none" (num_q, runid).
+   */
+  fill: "zero" | "compute" | "none";
+  /** trec_eval's runid (the run's tag) and num_q, which the caller prints. */
+  special?: "runid" | "num_q";
   compute: (q: RankedQuery, ctx: EvalContext, cache: QueryCache) => number | null;
+  /** A text value instead of a number (relstring). */
+  text?: (q: RankedQuery, ctx: EvalContext, cache: QueryCache) => string;
 };
 
-/** Per-query scratch shared by columns (the start-error family computes once for five columns). */
-export type QueryCache = { startError?: StartErrorResult | null };
+/** Per-query scratch shared by columns: the RelInfo, a family's values at all its parameters, the start-error result. */
+export type QueryCache = { rel?: RelInfo; arrays?: Map<string, number[]>; startError?: StartErrorResult | null };
 
-const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+function rel(q: RankedQuery, ctx: EvalContext, cache: QueryCache): RelInfo {
+  return (cache.rel ??= relInfo(q, ctx.relevanceLevel));
+}
 
-type Family = {
-  name: string;
-  cutoffs: boolean;
-  defaultCutoffs?: number[];
-  columns: (cutoffs: number[]) => MeasureColumn[];
-};
+/** A family's values at every parameter, computed once per query. */
+function shared(cache: QueryCache, key: string, make: () => number[]): number[] {
+  cache.arrays ??= new Map();
+  let v = cache.arrays.get(key);
+  if (!v) cache.arrays.set(key, (v = make()));
+  return v;
+}
 
-const mean = (name: string, family: string, compute: MeasureColumn["compute"]): MeasureColumn => ({ name, family, summary: "mean", integer: false, compute });
-const count = (name: string, compute: MeasureColumn["compute"]): MeasureColumn => ({ name, family: name, summary: "sum", integer: true, compute });
-
-function cached(q: RankedQuery, ctx: EvalContext, cache: QueryCache): StartErrorResult | null {
+function cachedStartError(q: RankedQuery, ctx: EvalContext, cache: QueryCache): StartErrorResult | null {
   if (cache.startError === undefined) cache.startError = ctx.starts && ctx.chunks ? startError(q, ctx.starts.get(q.qid), ctx.chunks, ctx) : null;
   return cache.startError;
 }
 
-/** In output order. */
+/** The parameters of one family after parsing (defaults when none were given). */
+type Params = { raw: string | null; values: number[]; pairs: GainPair[] };
+
+type Family = {
+  name: string;
+  kind: ParamKind;
+  defaults?: number[];
+  /** A measure of trec_eval (fills under -c are 0) rather than ours. */
+  trec: boolean;
+  check?: (p: Params) => void;
+  columns: (p: Params) => MeasureColumn[];
+};
+
+type Compute = MeasureColumn["compute"];
+const col = (name: string, family: string, compute: Compute, extra: Partial<MeasureColumn> = {}): MeasureColumn => ({
+  name,
+  family,
+  summary: "mean",
+  integer: false,
+  perQuery: true,
+  fill: "zero",
+  compute,
+  ...extra,
+});
+const count = (name: string, compute: Compute): MeasureColumn => col(name, name, compute, { summary: "sum", integer: true });
+const single = (name: string, f: (r: RelInfo, ctx: EvalContext) => number, extra: Partial<MeasureColumn> = {}): Family => ({
+  name,
+  kind: "none",
+  trec: true,
+  columns: () => [col(name, name, (q, c, cache) => f(rel(q, c, cache), c), extra)],
+});
+/** A family with one column per rank cutoff, all computed in one pass. */
+const atCutoffs = (name: string, defaults: number[], f: (r: RelInfo, ctx: EvalContext, ks: number[]) => number[]): Family => ({
+  name,
+  kind: "cutoffs",
+  defaults,
+  trec: true,
+  columns: (p) => p.values.map((k, j) => col(`${name}_${k}`, name, (q, c, cache) => shared(cache, name, () => f(rel(q, c, cache), c, p.values))[j])),
+});
+/** A family with one column per fraction (printed with two decimals). */
+const atFractions = (name: string, defaults: number[], f: (r: RelInfo, ctx: EvalContext, xs: number[]) => number[], key?: string): Family => ({
+  name,
+  kind: "fractions",
+  defaults,
+  trec: true,
+  columns: (p) => p.values.map((x, j) => col(`${name}_${printfFixed(x, 2)}`, name, (q, c, cache) => shared(cache, key ? `${key}:${p.values.join(",")}` : name, () => f(rel(q, c, cache), c, p.values))[j])),
+});
+
+/** bpref once per query for bpref and gm_bpref. */
+const sharedBpref = (q: RankedQuery, c: EvalContext, cache: QueryCache) => shared(cache, "bpref", () => [bpref(rel(q, c, cache), c.relevanceLevel)])[0];
+const printed = (name: string, p: Params) => (p.raw === null ? name : `${name}_${p.raw}`);
+/** A family with gain parameters (`ndcg.1=3,2=9`): one column. */
+const withGains = (name: string, f: (r: RelInfo, gains: Gains, p: Params) => number): Family => ({
+  name,
+  kind: "pairs",
+  trec: true,
+  columns: (p) => [col(printed(name, p), name, (q, c, cache) => {
+    const r = rel(q, c, cache);
+    return f(r, setupGains(p.pairs, r.relLevels), p);
+  })],
+});
+
+const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+
+/** In output order: trec_eval's measures.c table, then ours. */
 const FAMILIES: Family[] = [
-  { name: "num_ret", cutoffs: false, columns: () => [count("num_ret", (q) => numRet(q))] },
-  { name: "num_rel", cutoffs: false, columns: () => [count("num_rel", (q, c) => numRel(q, c))] },
-  { name: "num_rel_ret", cutoffs: false, columns: () => [count("num_rel_ret", (q, c) => numRelRet(q, c))] },
-  { name: "map", cutoffs: false, columns: () => [mean("map", "map", (q, c) => averagePrecision(q, c))] },
-  { name: "recip_rank", cutoffs: false, columns: () => [mean("recip_rank", "recip_rank", (q, c) => reciprocalRank(q, c))] },
-  { name: "P", cutoffs: true, defaultCutoffs: DEFAULT_CUTOFFS, columns: (ks) => ks.map((k) => mean(`P_${k}`, "P", (q, c) => precisionAt(q, k, c))) },
-  { name: "recall", cutoffs: true, defaultCutoffs: DEFAULT_CUTOFFS, columns: (ks) => ks.map((k) => mean(`recall_${k}`, "recall", (q, c) => recallAt(q, k, c))) },
-  { name: "ndcg", cutoffs: false, columns: () => [mean("ndcg", "ndcg", (q) => ndcg(q, { gain: "linear" }))] },
-  { name: "ndcg_cut", cutoffs: true, defaultCutoffs: DEFAULT_CUTOFFS, columns: (ks) => ks.map((k) => mean(`ndcg_cut_${k}`, "ndcg_cut", (q) => ndcg(q, { cutoff: k, gain: "linear" }))) },
-  { name: "ndcg_exp", cutoffs: false, columns: () => [mean("ndcg_exp", "ndcg_exp", (q) => ndcg(q, { gain: "exponential" }))] },
-  { name: "ndcg_exp_cut", cutoffs: true, defaultCutoffs: DEFAULT_CUTOFFS, columns: (ks) => ks.map((k) => mean(`ndcg_exp_cut_${k}`, "ndcg_exp_cut", (q) => ndcg(q, { cutoff: k, gain: "exponential" }))) },
-  { name: "judged", cutoffs: true, defaultCutoffs: [10], columns: (ks) => ks.map((k) => mean(`judged_${k}`, "judged", (q) => judgedAt(q, k))) },
-  { name: "unjudged", cutoffs: true, defaultCutoffs: [10], columns: (ks) => ks.map((k) => mean(`unjudged_${k}`, "unjudged", (q) => unjudgedAt(q, k))) },
+  { name: "runid", kind: "none", trec: true, columns: () => [col("runid", "runid", () => null, { summary: "none", perQuery: false, fill: "none", special: "runid" })] },
+  { name: "num_q", kind: "none", trec: true, columns: () => [col("num_q", "num_q", () => 1, { summary: "sum", integer: true, perQuery: false, fill: "none", special: "num_q" })] },
+  { name: "num_ret", kind: "none", trec: true, columns: () => [count("num_ret", (q, c, cache) => rel(q, c, cache).numRet)] },
+  { name: "num_rel", kind: "none", trec: true, columns: () => [count("num_rel", (q, c, cache) => rel(q, c, cache).numRel)] },
+  { name: "num_rel_ret", kind: "none", trec: true, columns: () => [count("num_rel_ret", (q, c, cache) => rel(q, c, cache).numRelRet)] },
+  single("map", (r) => averagePrecisionOf(r)),
+  single("gm_map", (r) => gmMap(r), { summary: "geometric", perQuery: false }),
+  single("Rprec", (r) => rPrec(r)),
+  { name: "bpref", kind: "none", trec: true, columns: () => [col("bpref", "bpref", (q, c, cache) => sharedBpref(q, c, cache))] },
+  { name: "recip_rank", kind: "none", trec: true, columns: () => [col("recip_rank", "recip_rank", (q, c) => reciprocalRank(q, c))] },
+  atFractions("iprec_at_recall", IPREC_DEFAULTS, (r, c, xs) => iprecAtRecall(r, c.relevanceLevel, xs), "interpolated"),
+  { name: "P", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`P_${k}`, "P", (q, c, cache) => precisionAtOf(rel(q, c, cache), k))) },
+  {
+    name: "relstring",
+    kind: "numbers",
+    defaults: [RELSTRING_DEFAULT],
+    trec: true,
+    columns: (p) => [col(printed("relstring", p), "relstring", () => null, { summary: "none", text: (q, c, cache) => relstring(rel(q, c, cache), p.values[0]) })],
+  },
+  { name: "recall", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`recall_${k}`, "recall", (q, c, cache) => recallAtOf(rel(q, c, cache), k))) },
+  single("infAP", (r, c) => infAP(r, c.relevanceLevel)),
+  { name: "gm_bpref", kind: "none", trec: true, columns: () => [col("gm_bpref", "gm_bpref", (q, c, cache) => gmBpref(sharedBpref(q, c, cache)), { summary: "geometric", perQuery: false })] },
+  atFractions("Rprec_mult", RPREC_MULT_DEFAULTS, (r, c, xs) => rPrecMult(r, c.relevanceLevel, xs)),
+  {
+    name: "utility",
+    kind: "numbers",
+    defaults: UTILITY_DEFAULTS,
+    trec: true,
+    check: (p) => {
+      if (p.values.length !== 4) throw new MeasureSpecError(`measure "utility": expected 4 coefficients (utility.a,b,c,d), got ${p.values.length} in "utility.${p.raw ?? ""}"`);
+    },
+    columns: (p) => [col(printed("utility", p), "utility", (q, c, cache) => utility(rel(q, c, cache), p.values, c.numDocsInCollection ?? 0))],
+  },
+  {
+    name: "11pt_avg",
+    kind: "numbers",
+    defaults: ELEVEN_PT_DEFAULTS,
+    trec: true,
+    // the interpolated precisions iprec_at_recall computed at the same points are reused
+    columns: (p) => [col(printed("11pt_avg", p), "11pt_avg", (q, c, cache) => elevenPtAvg(shared(cache, `interpolated:${p.values.join(",")}`, () => iprecAtRecall(rel(q, c, cache), c.relevanceLevel, p.values)), p.values.length))],
+  },
+  single("binG", (r, c) => binG(r, c.relevanceLevel)),
+  withGains("G", (r, g) => gMeasure(r, g)),
+  withGains("ndcg", (r, g) => ndcgGains(r, g)),
+  withGains("ndcg_rel", (r, g) => ndcgRel(r, g)),
+  withGains("Rndcg", (r, g) => rNdcg(r, g)),
+  atCutoffs("ndcg_cut", DEFAULT_CUTOFFS, (r, _c, ks) => ndcgCut(r, ks)),
+  atCutoffs("map_cut", DEFAULT_CUTOFFS, (r, _c, ks) => mapCut(r, ks)),
+  atCutoffs("relative_P", DEFAULT_CUTOFFS, (r, _c, ks) => relativeP(r, ks)),
+  atCutoffs("success", SUCCESS_DEFAULTS, (r, _c, ks) => success(r, ks)),
+  single("set_P", (r) => setP(r)),
+  single("set_relative_P", (r) => setRelativeP(r)),
+  single("set_recall", (r) => setRecall(r)),
+  single("set_map", (r) => setMap(r)),
+  { name: "set_F", kind: "numbers", defaults: [SET_F_DEFAULT], trec: true, columns: (p) => [col(printed("set_F", p), "set_F", (q, c, cache) => setF(rel(q, c, cache), p.values[0]))] },
+  { name: "num_nonrel_judged_ret", kind: "none", trec: true, columns: () => [count("num_nonrel_judged_ret", (q, c, cache) => numNonrelJudgedRet(rel(q, c, cache)))] },
+  withGains("rbp", (r, g, p) => rbp(r, g, persistence(p.pairs))),
+  { name: "rbp_resid", kind: "pairs", trec: true, columns: (p) => [col(printed("rbp_resid", p), "rbp_resid", (q, c, cache) => rbpResid(rel(q, c, cache), persistence(p.pairs)))] },
+  atCutoffs("unj", UNJ_DEFAULTS, (r, _c, ks) => unj(r, ks)),
+  // ours
+  { name: "ndcg_exp", kind: "none", trec: false, columns: () => [col("ndcg_exp", "ndcg_exp", (q) => ndcg(q, { gain: "exponential" }), { fill: "compute" })] },
+  {
+    name: "ndcg_exp_cut",
+    kind: "cutoffs",
+    defaults: DEFAULT_CUTOFFS,
+    trec: false,
+    columns: (p) => p.values.map((k) => col(`ndcg_exp_cut_${k}`, "ndcg_exp_cut", (q) => ndcg(q, { cutoff: k, gain: "exponential" }), { fill: "compute" })),
+  },
+  { name: "judged", kind: "cutoffs", defaults: [10], trec: false, columns: (p) => p.values.map((k) => col(`judged_${k}`, "judged", (q) => judgedAt(q, k), { fill: "compute" })) },
+  { name: "unjudged", kind: "cutoffs", defaults: [10], trec: false, columns: (p) => p.values.map((k) => col(`unjudged_${k}`, "unjudged", (q) => unjudgedAt(q, k), { fill: "compute" })) },
   {
     name: "start_error",
-    cutoffs: false,
+    kind: "none",
+    trec: false,
     columns: () => [
-      mean("start_error", "start_error", (q, c, cache) => cached(q, c, cache)?.error ?? null),
-      ...START_WITHIN_SECONDS.map((s) => mean(`start_within_${s}`, "start_error", (q, c, cache) => {
-        const r = cached(q, c, cache);
-        return r ? (r.error <= s ? 1 : 0) : null;
-      })),
-      mean("start_rr", "start_error", (q, c, cache) => cached(q, c, cache)?.timeAwareRR ?? null),
+      col("start_error", "start_error", (q, c, cache) => cachedStartError(q, c, cache)?.error ?? null, { fill: "compute" }),
+      ...START_WITHIN_SECONDS.map((s) =>
+        col(
+          `start_within_${s}`,
+          "start_error",
+          (q, c, cache) => {
+            const r = cachedStartError(q, c, cache);
+            return r ? (r.error <= s ? 1 : 0) : null;
+          },
+          { fill: "compute" },
+        ),
+      ),
+      col("start_rr", "start_error", (q, c, cache) => cachedStartError(q, c, cache)?.timeAwareRR ?? null, { fill: "compute" }),
     ],
   },
 ];
 
 export const MEASURE_NAMES = FAMILIES.map((f) => f.name);
 
-/** Measures when no -m is given. */
+/** trec_eval's nicknames (measures.c). */
+export const NICKNAMES: Record<string, readonly string[]> = {
+  official: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
+  all_trec: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"],
+  set: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P", "set_map", "set_F"],
+};
+
+/** trec_eval's default when no -m is given. */
+export const TREC_DEFAULT_MEASURES = ["official"];
+
+/** Ours when no -m is given for a table or JSON (several runs). */
 export const DEFAULT_MEASURES = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "recip_rank", "P.5,10", "recall.5,10,100", "ndcg", "ndcg_cut.5,10", "ndcg_exp_cut.5,10", "judged.10"];
 
-export class MeasureSpecError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "MeasureSpecError";
-  }
-}
-
 /**
- * Turns `-m` values into columns in output order. Each value is `name` (default cutoffs, as
- * trec_eval) or `name.k1,k2,…`; cutoffs are sorted and de-duplicated, and `-m P.5 -m P.10` merges
- * into P_5 and P_10. `num_q` is accepted and printed by the caller. Unknown names and bad cutoffs
- * throw MeasureSpecError (a usage error).
+ * Turns `-m` values into columns in output order, as trec_eval does: `name` or a nickname marks
+ * measures; `name.params` marks the measure and sets its parameters, which replace the defaults
+ * even when a nickname also marks it (`-m all_trec -m P.5` prints P_5 only). Given twice, cutoff
+ * and fraction lists are merged (`-m P.5 -m P.10`: P_5 and P_10; trec_eval keeps the first),
+ * other parameters keep the first. Unknown names and bad parameters throw MeasureSpecError.
  */
 export function parseMeasures(specs: readonly string[]): { columns: MeasureColumn[]; numQ: boolean; startError: boolean } {
-  const wanted = new Map<string, Set<number>>();
-  let numQ = false;
+  const marked = new Set<string>();
+  const given = new Map<string, Params>();
   for (const spec of specs) {
     const dot = spec.indexOf(".");
     const name = dot < 0 ? spec : spec.slice(0, dot);
-    const params = dot < 0 ? null : spec.slice(dot + 1);
-    if (name === "num_q") {
-      numQ = true;
+    const raw = dot < 0 ? null : spec.slice(dot + 1);
+    const nick = NICKNAMES[name];
+    if (nick && raw === null) {
+      for (const n of nick) marked.add(n);
       continue;
     }
     const family = FAMILIES.find((f) => f.name === name);
-    if (!family) throw new MeasureSpecError(`unknown measure "${name}" (known: num_q, ${MEASURE_NAMES.join(", ")})`);
-    const set = wanted.get(name) ?? new Set<number>();
-    wanted.set(name, set);
-    if (params === null) {
-      for (const k of family.defaultCutoffs ?? []) set.add(k);
-      continue;
-    }
-    if (!family.cutoffs) throw new MeasureSpecError(`measure "${name}" takes no parameters (got "${spec}")`);
-    for (const p of params.split(",")) {
-      if (!/^\d+$/.test(p) || Number(p) < 1) throw new MeasureSpecError(`measure "${name}": cutoffs must be positive integers, got "${p}" in "${spec}"`);
-      set.add(Number(p));
-    }
+    if (!family) throw new MeasureSpecError(`unknown measure "${name}" (known: ${Object.keys(NICKNAMES).join(", ")}, ${MEASURE_NAMES.join(", ")})`);
+    marked.add(name);
+    if (raw === null) continue;
+    if (family.kind === "none") throw new MeasureSpecError(`measure "${name}" takes no parameters (got "${spec}")`);
+    if (raw === "") throw new MeasureSpecError(`measure "${name}": empty parameter list in "${spec}"`);
+    const p = parseParams(family, raw);
+    const before = given.get(name);
+    if (!before) given.set(name, p);
+    else if (family.kind === "cutoffs" || family.kind === "fractions") given.set(name, { raw: null, values: sortedUnique([...before.values, ...p.values]), pairs: [] });
   }
   const columns: MeasureColumn[] = [];
   for (const f of FAMILIES) {
-    const ks = wanted.get(f.name);
-    if (ks) columns.push(...f.columns([...ks].sort((a, b) => a - b)));
+    if (!marked.has(f.name)) continue;
+    const p = given.get(f.name) ?? { raw: null, values: f.kind === "cutoffs" || f.kind === "fractions" ? sortedUnique(f.defaults ?? []) : (f.defaults ?? []), pairs: [] };
+    f.check?.(p);
+    columns.push(...f.columns(p));
   }
-  return { columns, numQ, startError: wanted.has("start_error") };
+  return { columns, numQ: marked.has("num_q"), startError: marked.has("start_error") };
+}
+
+function sortedUnique(xs: readonly number[]): number[] {
+  return [...new Set(xs)].sort((a, b) => a - b);
+}
+
+function parseParams(family: Family, raw: string): Params {
+  switch (family.kind) {
+    case "cutoffs":
+      return { raw, values: sortedUnique(parseCutoffs(family.name, raw)), pairs: [] };
+    case "fractions":
+      return { raw, values: sortedUnique(parseNumbers(family.name, raw)), pairs: [] };
+    case "numbers":
+      return { raw, values: parseNumbers(family.name, raw), pairs: [] };
+    default:
+      return { raw, values: [], pairs: parsePairs(family.name, raw) };
+  }
+}
+
+/** The summary of one column over the per-query values (nulls skipped); null when none. */
+export function summarise(values: readonly (number | null)[], kind: Summary): number | null {
+  const present: number[] = [];
+  for (const v of values) if (v !== null) present.push(v);
+  if (kind === "none") return null;
+  if (kind === "geometric") return geometricMean(present);
+  let sum = 0;
+  for (const v of present) sum += v;
+  if (kind === "sum") return sum;
+  return present.length === 0 ? null : sum / present.length;
 }

@@ -1,4 +1,4 @@
-import { UNJUDGED, type RankedQuery } from "./types.ts";
+import type { RankedQuery } from "./types.ts";
 
 /**
  * judged@k (ours, `judged.k`, printed `judged_k`): the share of the top k retrieved chunks that have
@@ -11,7 +11,7 @@ export function judgedAt(q: RankedQuery, k: number): number {
   const n = Math.min(k, q.grades.length);
   if (n === 0) return 0;
   let judged = 0;
-  for (let i = 0; i < n; i++) if (q.grades[i] !== UNJUDGED) judged++;
+  for (let i = 0; i < n; i++) if (q.grades[i] >= 0) judged++;
   return judged / n;
 }
 

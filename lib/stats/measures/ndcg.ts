@@ -1,4 +1,6 @@
-import type { RankedQuery } from "./types.ts";
+import { discounts } from "./discount.ts";
+import { gainOfLevel, IdealGains, type Gains } from "./gains.ts";
+import type { RankedQuery, RelInfo } from "./types.ts";
 
 export type Gain = "linear" | "exponential";
 
@@ -51,4 +53,74 @@ export function ndcg(q: RankedQuery, opts: { cutoff?: number; gain: Gain }): num
   const ideal = idealDcg(q.judgedAtGrade, cutoff, opts.gain);
   if (ideal <= 0) return 0;
   return dcg(q.grades, cutoff, opts.gain) / ideal;
+}
+
+/**
+ * trec_eval's `ndcg` (m_ndcg.c), with its gain parameters (`-m ndcg.1=3,2=9`, gains.ts): DCG of the
+ * whole ranking, gain(value) / log2(rank + 1), over the DCG of the ideal ranking of the judged
+ * chunks by decreasing gain (levels with a gain ≤ 0 end it). 0 when the ideal DCG is 0. Without
+ * parameters it equals ndcg(q, { gain: "linear" }).
+ */
+export function ndcgGains(r: RelInfo, gains: Gains): number {
+  const ideal = new IdealGains(gains);
+  const lg = discounts(r.numRet + r.relLevels.reduce((a, b) => a + b, 0) + 1);
+  let results = 0;
+  let idealDcgSum = 0;
+  let i = 0;
+  for (; i < r.numRet && ideal.gain > 0; i++) {
+    const g = gainOfLevel(r.rels[i], gains);
+    if (g !== 0) results += g / lg[i];
+    const ig = ideal.next();
+    if (ig > 0) idealDcgSum += ig / lg[i];
+  }
+  for (; i < r.numRet; i++) {
+    const g = gainOfLevel(r.rels[i], gains);
+    if (g !== 0) results += g / lg[i];
+  }
+  while (ideal.gain > 0) {
+    const ig = ideal.next();
+    if (ig > 0) idealDcgSum += ig / lg[i];
+    i++;
+  }
+  return idealDcgSum > 0 ? results / idealDcgSum : 0;
+}
+
+/**
+ * trec_eval's `ndcg_cut.k` (m_ndcg_cut.c) on its RelInfo: DCG of the top k with the relevance value
+ * as gain (values ≤ 0 gain nothing; gain parameters do not apply) over the ideal DCG of the top k of
+ * the judged chunks by decreasing value. The ideal DCG of 0 leaves the (then 0) DCG as it is.
+ */
+export function ndcgCut(r: RelInfo, cutoffs: readonly number[]): number[] {
+  const out = new Array<number>(cutoffs.length).fill(0);
+  const lg = discounts(Math.max(r.numRet, r.relLevels.reduce((a, b) => a + b, 0)) + 1);
+  let c = 0;
+  let sum = 0;
+  for (let i = 0; i < r.numRet; i++) {
+    if (i === cutoffs[c]) {
+      out[c] = sum;
+      if (++c === cutoffs.length) break;
+    }
+    const g = r.rels[i];
+    if (g > 0) sum += g / lg[i];
+  }
+  for (; c < cutoffs.length; c++) out[c] = sum;
+  c = 0;
+  let lvl = r.relLevels.length - 1;
+  let count = 0;
+  let ideal = 0;
+  for (let i = 0; ; i++) {
+    count++;
+    while (lvl > 0 && count > r.relLevels[lvl]) {
+      lvl--;
+      count = 1;
+    }
+    if (lvl <= 0) break;
+    if (i === cutoffs[c]) {
+      if (ideal > 0) out[c] /= ideal;
+      if (++c === cutoffs.length) break;
+    }
+    ideal += lvl / lg[i];
+  }
+  for (; c < cutoffs.length; c++) if (ideal > 0) out[c] /= ideal;
+  return out;
 }

@@ -1,4 +1,4 @@
-import type { EvalOptions, RankedQuery } from "./types.ts";
+import type { EvalOptions, RankedQuery, RelInfo } from "./types.ts";
 
 /**
  * P@k (trec_eval `P.k`, printed `P_k`): relevant chunks (grade ≥ relevance level) among the top k,
@@ -11,4 +11,9 @@ export function precisionAt(q: RankedQuery, k: number, opts: EvalOptions): numbe
   let rel = 0;
   for (let i = 0; i < n; i++) if (q.grades[i] >= opts.relevanceLevel) rel++;
   return rel / k;
+}
+
+/** The same on trec_eval's RelInfo (m_P.c): relevant among the top min(k, num_ret), over k. */
+export function precisionAtOf(r: RelInfo, k: number): number {
+  return r.relAt[Math.min(k, r.numRet)] / k;
 }

@@ -1,4 +1,4 @@
-import { numRelevant, type EvalOptions, type RankedQuery } from "./types.ts";
+import { numRelevant, type EvalOptions, type RankedQuery, type RelInfo } from "./types.ts";
 
 /**
  * Recall@k (trec_eval `recall.k`, printed `recall_k`): relevant chunks among the top k divided by
@@ -13,4 +13,9 @@ export function recallAt(q: RankedQuery, k: number, opts: EvalOptions): number {
   let rel = 0;
   for (let i = 0; i < n; i++) if (q.grades[i] >= opts.relevanceLevel) rel++;
   return rel / numRel;
+}
+
+/** The same on trec_eval's RelInfo (m_recall.c). */
+export function recallAtOf(r: RelInfo, k: number): number {
+  return r.numRel ? r.relAt[Math.min(k, r.numRet)] / r.numRel : 0;
 }

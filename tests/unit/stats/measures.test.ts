@@ -169,3 +169,26 @@ describe("ndcg edge cases", () => {
     expect(ndcg({ qid: "q", grades: [], docids: [], judgedAtGrade: [0, 1, 0, 0] }, { gain: "linear" })).toBe(0);
   });
 });
+
+describe("trec_eval's -m syntax", () => {
+  const names = (specs: string[]) => parseMeasures(specs).columns.map((c) => c.name);
+  it("prints parameters as trec_eval names them", () => {
+    expect(names(["P.5,7,3"])).toEqual(["P_3", "P_5", "P_7"]);
+    expect(names(["iprec_at_recall..10,.20"])).toEqual(["iprec_at_recall_0.10", "iprec_at_recall_0.20"]);
+    expect(names(["Rprec_mult.0.2"])).toEqual(["Rprec_mult_0.20"]);
+    expect(names(["ndcg.1=3,2=9", "utility.2,-1,0,0", "11pt_avg..25,.5", "success.2,5,20"])).toEqual(["utility_2,-1,0,0", "11pt_avg_.25,.5", "ndcg_1=3,2=9", "success_2", "success_5", "success_20"]);
+  });
+  it("expands nicknames in trec_eval's order; parameters replace the defaults even inside a nickname", () => {
+    expect(names(["official"]).slice(0, 8)).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec"]);
+    expect(names(["official"])).toHaveLength(1 + 1 + 3 + 3 + 1 + 1 + 11 + 9);
+    expect(names(["all_trec", "P.5"]).filter((n) => n.startsWith("P_"))).toEqual(["P_5"]);
+    expect(names(["set"])).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P", "set_recall", "set_map", "set_F"]);
+  });
+  it("rejects bad parameters with the measure and the text", () => {
+    expect(() => parseMeasures(["utility.1,2"])).toThrow(/expected 4 coefficients/);
+    expect(() => parseMeasures(["ndcg.1=x"])).toThrow(/"x" in "ndcg.1=x"/);
+    expect(() => parseMeasures(["ndcg.3"])).toThrow(/name=value pairs/);
+    expect(() => parseMeasures(["iprec_at_recall.a"])).toThrow(MeasureSpecError);
+    expect(() => parseMeasures(["P."])).toThrow(/empty parameter list/);
+  });
+});

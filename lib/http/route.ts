@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AppError, httpStatus } from "../errors.ts";
 import { getSession, type TSessionUser } from "../auth/session.ts";
 import type { TRole } from "../auth/permissions.ts";
+import { isCrossOrigin } from "./security.ts";
 
 /** The JSON body of every error response. */
 export type TErrorBody = { error: { code: string; message: string; details?: unknown } };
@@ -52,8 +53,13 @@ export function toErrorResponse(e: unknown): Response {
   return errorResponse(500, "internal", `internal error (reference ${id})`);
 }
 
+/** 403 for a state-changing request from another origin (lib/http/security.ts), else null. */
+export function refuseCrossOrigin(req: Request): Response | null {
+  return isCrossOrigin(req) ? errorResponse(403, "forbidden", "cross-origin request refused: send it from the app's own origin") : null;
+}
+
 /**
- * The one wrapper for route handlers: authenticate (401), check the role (403), validate the
+ * The one wrapper for route handlers: refuse cross-origin writes (403), authenticate (401), check the role (403), validate the
  * query string and JSON body with zod (400 for malformed JSON, 422 with the issues), run the
  * handler, and map errors (AppError codes via lib/errors.ts; anything else 500 without details).
  * A handler may return a Response, or a value that is sent as JSON (null/undefined → 204).
@@ -64,6 +70,8 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
 ): (req: Request, ctx?: TRouteContext) => Promise<Response> {
   return async (req, ctx) => {
     try {
+      const refused = refuseCrossOrigin(req);
+      if (refused) return refused;
       const session = await getSession();
       if (options.roles !== "public") {
         if (!session) return errorResponse(401, "unauthenticated", "sign in first");

@@ -7,6 +7,7 @@ import { ExportsPanel } from "./ExportsPanel";
 import { ImportPanel } from "./ImportPanel";
 import { ProgressTable } from "./ProgressTable";
 import { SettingsForm } from "./SettingsForm";
+import { GuidelinesForm } from "./GuidelinesForm";
 import { ErrorBox, Section } from "./ui";
 
 function StatusCounts({ projectId }: { projectId: number }) {
@@ -50,6 +51,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       <ProgressTable projectId={p.id} />
       <ExportsPanel projectId={p.id} />
       <SettingsForm project={p} />
+      <GuidelinesForm project={p} />
     </div>
   );
 }

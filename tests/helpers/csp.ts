@@ -16,3 +16,13 @@ export async function watchCsp(context: BrowserContext): Promise<void> {
 export function cspViolations(page: Page): Promise<string[]> {
   return page.evaluate(() => [...((window as unknown as { __csp?: string[] }).__csp ?? [])]);
 }
+
+/**
+ * Tests written for two keys per judgement (grade, then Enter) turn auto-advance off, as an
+ * annotator can; new annotators have it on (issue 13 item 3, tests/e2e/annotate-keys.test.ts).
+ */
+export async function twoKeyGrading(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    if (window.localStorage.getItem("assessor.autoAdvance") === null) window.localStorage.setItem("assessor.autoAdvance", "0");
+  });
+}

@@ -50,13 +50,15 @@ export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (fla
     <fieldset className="flex gap-3 text-sm">
       <legend className="sr-only">Flags</legend>
       {FLAGS.map((f) => (
-        <label key={f.id} className="flex items-center gap-1">
-          <input type="checkbox" checked={value.includes(f.id)} onChange={(e) => onChange(e.target.checked ? [...value, f.id] : value.filter((x) => x !== f.id))} />
-          {f.label}{" "}
-          <kbd aria-hidden="true" className="font-mono text-xs text-slate-500">
+        <span key={f.id} className="flex items-center gap-1">
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={value.includes(f.id)} onChange={(e) => onChange(e.target.checked ? [...value, f.id] : value.filter((x) => x !== f.id))} />
+            {f.label}
+          </label>
+          <kbd title={`key ${f.key}`} className="font-mono text-xs text-slate-500">
             {f.key}
           </kbd>
-        </label>
+        </span>
       ))}
     </fieldset>
   );

@@ -5,6 +5,7 @@ import { AppError, httpStatus } from "../errors.ts";
 import { getSession, type TSessionUser } from "../auth/session.ts";
 import type { TRole } from "../auth/permissions.ts";
 import { isCrossOrigin } from "./security.ts";
+import { enforceRate, jsonLimitBytes, readBodyLimited, submissionLimiter } from "./limits.ts";
 
 /** The JSON body of every error response. */
 export type TErrorBody = { error: { code: string; message: string; details?: unknown } };
@@ -21,13 +22,19 @@ export type TRouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType |
   body?: B;
   /** Schema of the query string, given as an object of strings (repeated keys as arrays). */
   query?: Q;
+  /** Counts each call against the user's submission rate (lib/http/limits.ts): 429 with Retry-After. */
+  rateLimit?: "submissions";
 };
 
 export type THandlerContext<B, Q, U> = { user: U; body: B; query: Q; params: TParams; req: Request };
 
 export function errorResponse(status: number, code: string, message: string, details?: unknown): Response {
   const body: TErrorBody = { error: details === undefined ? { code, message } : { code, message, details } };
-  return Response.json(body, { status });
+  const response = Response.json(body, { status });
+  // 429 and 503 say when to come back (the outbox and other clients wait that long).
+  const retry = typeof details === "object" && details !== null && "retryAfterSeconds" in details ? (details as { retryAfterSeconds: unknown }).retryAfterSeconds : undefined;
+  if (typeof retry === "number") response.headers.set("Retry-After", String(retry));
+  return response;
 }
 
 function searchParamsObject(url: URL): Record<string, string | string[]> {
@@ -59,8 +66,9 @@ export function refuseCrossOrigin(req: Request): Response | null {
 }
 
 /**
- * The one wrapper for route handlers: refuse cross-origin writes (403), authenticate (401), check the role (403), validate the
- * query string and JSON body with zod (400 for malformed JSON, 422 with the issues), run the
+ * The one wrapper for route handlers: refuse cross-origin writes (403), authenticate (401), check the role (403),
+ * count the user's submissions when asked (429), validate the query string and JSON body with zod (413 past
+ * ASSESSOR_JSON_LIMIT_KB, 400 for malformed JSON, 422 with the issues), run the
  * handler, and map errors (AppError codes via lib/errors.ts; anything else 500 without details).
  * A handler may return a Response, or a value that is sent as JSON (null/undefined → 204).
  */
@@ -77,6 +85,7 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
         if (!session) return errorResponse(401, "unauthenticated", "sign in first");
         if (!options.roles.includes(session.user.role)) return errorResponse(403, "forbidden", "your role does not allow this");
       }
+      if (options.rateLimit && session) enforceRate(submissionLimiter, session.user.id, "submissions");
       const params = ((await ctx?.params) ?? {}) as TParams;
 
       let query: unknown = undefined;
@@ -89,8 +98,8 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
       let body: unknown = undefined;
       if (options.body) {
         let raw: unknown;
+        const text = (await readBodyLimited(req, jsonLimitBytes(), "ASSESSOR_JSON_LIMIT_KB")).toString("utf8");
         try {
-          const text = await req.text();
           raw = text === "" ? undefined : JSON.parse(text);
         } catch {
           return errorResponse(400, "bad_request", "the request body is not valid JSON");

@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/options";
-import { errorResponse, refuseCrossOrigin } from "@/lib/http/route";
+import { errorResponse, refuseCrossOrigin, toErrorResponse } from "@/lib/http/route";
+import { enforceRate, loginLimiter } from "@/lib/http/limits";
 
 export const dynamic = "force-dynamic";
 
@@ -14,6 +15,8 @@ type Ctx = { params: Promise<{ nextauth: string[] }> };
 async function handler(req: Request, ctx: Ctx): Promise<Response> {
   const refused = refuseCrossOrigin(req);
   if (refused) return refused;
+  const limited = await limitSignIn(req, ctx);
+  if (limited) return limited;
   try {
     return await NextAuth(authOptions())(req, ctx);
   } catch (e) {
@@ -24,3 +27,31 @@ async function handler(req: Request, ctx: Ctx): Promise<Response> {
 }
 
 export { handler as GET, handler as POST };
+
+/**
+ * Sign-in attempts per email (lib/http/limits.ts): past the rate, 429 with Retry-After before
+ * the password is checked. The body also carries next-auth's `url` with the message as `error`,
+ * which is where the login form reads it (lib/auth/client.ts).
+ */
+async function limitSignIn(req: Request, ctx: Ctx): Promise<Response | null> {
+  const action = (await ctx.params).nextauth.join("/");
+  if (req.method !== "POST" || action !== "callback/credentials") return null;
+  let email = "";
+  try {
+    const text = await req.clone().text();
+    const fields = (req.headers.get("content-type") ?? "").includes("application/json") ? (JSON.parse(text) as Record<string, unknown>) : Object.fromEntries(new URLSearchParams(text));
+    email = typeof fields.email === "string" ? fields.email.trim().toLowerCase() : "";
+  } catch {
+    return null; // next-auth answers what it cannot read (400 above)
+  }
+  try {
+    enforceRate(loginLimiter, `email:${email}`, "sign-in attempts");
+    return null;
+  } catch (e) {
+    const response = toErrorResponse(e);
+    const body = (await response.json()) as { error: { message: string } };
+    const url = new URL("/login", req.url);
+    url.searchParams.set("error", `Too many sign-in attempts: ${body.error.message.replace(/^too many sign-in attempts: /, "")}.`);
+    return Response.json({ ...body, url: url.toString() }, { status: response.status, headers: { "Retry-After": response.headers.get("Retry-After") ?? "60" } });
+  }
+}

@@ -17,8 +17,10 @@ async function handler(req: Request, ctx: Ctx): Promise<Response> {
   if (refused) return refused;
   const limited = await limitSignIn(req, ctx);
   if (limited) return limited;
+  // Outside the try: a server without NEXTAUTH_SECRET is misconfigured (500, logged), not the client's fault.
+  const options = authOptions();
   try {
-    return await NextAuth(authOptions())(req, ctx);
+    return await NextAuth(options)(req, ctx);
   } catch (e) {
     if (typeof e === "object" && e !== null && "digest" in e) throw e;
     console.warn("[auth] refused a request next-auth could not read:", e instanceof Error ? e.message : e);

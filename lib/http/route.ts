@@ -5,6 +5,7 @@ import { AppError, httpStatus } from "../errors.ts";
 import { getSession, type TSessionUser } from "../auth/session.ts";
 import type { TRole } from "../auth/permissions.ts";
 import { isCrossOrigin } from "./security.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { enforceRate, jsonLimitBytes, readBodyLimited, submissionLimiter } from "./limits.ts";
 
 /** The JSON body of every error response. */
@@ -50,11 +51,18 @@ function zodIssues(error: z.ZodError) {
   return error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
 }
 
+const DB_RETRY_AFTER_SECONDS = 2;
+
 /** Maps anything thrown by a handler to a response; unknown errors become an opaque 500. */
 export function toErrorResponse(e: unknown): Response {
   if (e instanceof AppError) return errorResponse(httpStatus[e.code], e.code, e.message, e.details);
   // Next's control-flow errors (redirect, notFound, forbidden) must reach Next untouched.
   if (typeof e === "object" && e !== null && "digest" in e && typeof (e as { digest: unknown }).digest === "string" && (e as { digest: string }).digest.startsWith("NEXT_")) throw e;
+  // The database is unreachable: nothing was done; the client keeps the request and retries.
+  if (isDatabaseUnavailable(e)) {
+    console.warn("[route] database unavailable:", e instanceof Error ? e.message.split("\n")[0] : e);
+    return errorResponse(503, "unavailable", "the database is unreachable right now: retry shortly (a retry with the same idempotency key is safe)", { retryAfterSeconds: DB_RETRY_AFTER_SECONDS });
+  }
   const id = randomUUID();
   console.error(`[route] internal error ${id}:`, e);
   return errorResponse(500, "internal", `internal error (reference ${id})`);

@@ -1,7 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { cspViolations, watchCsp } from "../helpers/csp.ts";
 import { stubYouTube } from "../helpers/youtube.ts";
@@ -75,6 +77,8 @@ describe("annotator keys and guidelines", () => {
     expect(await guide.getByRole("heading", { name: "Examples of grade 3" }).count()).toBe(1);
     expect(await guide.locator("li").count()).toBe(2);
     expect(await guide.locator("strong").textContent()).toBe("names Robertson");
+    mkdirSync(artifactsDir, { recursive: true });
+    await page.screenshot({ path: join(artifactsDir, "annotate-guidelines.png") });
     await page.keyboard.press("Escape");
     expect(await guide.count()).toBe(0);
 

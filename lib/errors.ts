@@ -2,7 +2,7 @@
  * Typed errors shared by the CLI, route handlers and server actions. Each carries a code that
  * maps to one HTTP status (lib/auth/route.ts) and to a non-zero CLI exit (bin/main.ts).
  */
-export type ErrorCode = "bad_input" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "too_many_requests";
+export type ErrorCode = "bad_input" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "too_large" | "too_many_requests" | "unavailable";
 
 export const httpStatus: Record<ErrorCode, number> = {
   bad_input: 422,
@@ -10,7 +10,9 @@ export const httpStatus: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
   too_many_requests: 429,
+  unavailable: 503,
 };
 
 export class AppError extends Error {

@@ -8,7 +8,10 @@
 //   2. through the CLI, as a user would: migrate; project "demo" (first, so a second load into
 //      the same database stops before writing anything); four users (printed logins); videos,
 //      transcripts (chunked 20 s with 5 s overlap), queries, three runs, judge labels; pool
-//      (depth 5) and assignment to the two annotators (2 per item, fixed seed).
+//      (depth 5) and assignment to the two annotators (2 per item, fixed seed); then sample
+//      labels (scripts/demo/seed-labels.ts): questions q01–q08 graded by both annotators and
+//      their disagreements adjudicated, so the dashboard has numbers on first start, while
+//      q09–q12 are left for ann1 and ann2 to try.
 //   3. unless DEMO_NO_SERVE=1: `next build` when there is no production build newer than the
 //      sources (in NEXT_DIST_DIR, default .next), then `next start` on http://localhost:3000
 //      (DEMO_PORT to change the port) with NEXTAUTH_URL to match and NEXTAUTH_SECRET generated
@@ -153,12 +156,21 @@ function poolAndAssign() {
   assessor(["status", ...p]);
 }
 
+/** Part of the pool graded by both annotators and adjudicated (scripts/demo/seed-labels.ts). */
+function sampleLabels() {
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "demo", "seed-labels.ts")], { encoding: "utf8", env: process.env });
+  if (r.status !== 0) fail(`could not write the sample labels (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
+  say(`  ${r.stdout.trim()}  (${seconds(t0)})`);
+}
+
 function printLogins(url) {
   const width = Math.max(...DEMO_USERS.map((u) => u.email.length));
   say(`\nDemo logins${url ? ` for ${url}/login` : ""} (demo passwords — do not reuse):`);
   for (const u of DEMO_USERS) say(`  ${u.role.padEnd(12)} ${u.email.padEnd(width)}  password: ${u.password}`);
-  say("Try: grade as ann1 and ann2 (Annotate), settle their disagreements as the adjudicator, then compare");
-  say("the judge and the three systems as the lead (Dashboard); `npx assessor export qrels` writes the labels.");
+  say("Questions q01–q08 are already graded and adjudicated: the lead's Dashboard compares the judge and the");
+  say("three systems now. Try: grade q09–q12 as ann1 and ann2 (Annotate), settle their disagreements as the");
+  say("adjudicator, and watch the dashboard change; `npx assessor export qrels` writes the labels.");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,6 +279,7 @@ step(`Database and project "${PROJECT}"`, prepareDatabase);
 step("Users", createUsers);
 step("Videos, transcripts, queries, runs, judge labels", loadData);
 step(`Pool (depth ${POOL_DEPTH}) and assignment (${PER_ITEM} annotators per item)`, poolAndAssign);
+step("Sample labels: questions q01–q08 graded by ann1 and ann2, disagreements adjudicated", sampleLabels);
 say(`\nDemo data loaded in ${seconds(started)}.`);
 
 if (!serving) {

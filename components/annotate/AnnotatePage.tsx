@@ -10,7 +10,8 @@ import { newIdempotencyKey } from "@/lib/offline/key";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { useStoredFlag } from "./useStoredFlag";
-import { FlagBoxes, GradeBar, Meter, StartControl, Transcript } from "./parts";
+import { annotatorKeys, FlagBoxes, GradeBar, Meter, StartControl, Transcript } from "./parts";
+import { GuidelinesPanel } from "./Guidelines";
 import { useGradingKeys } from "./useGradingKeys";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
@@ -37,9 +38,12 @@ export function AnnotatePage({ userId }: { userId: string }) {
   const [atEnd, setAtEnd] = useState(false);
   const [forms, setForms] = useState<Record<string, TForm>>({});
   const [help, setHelp] = useState(false);
+  const [guide, setGuide] = useState(false);
+  const notesRef = useRef<HTMLTextAreaElement>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [refusals, setRefusals] = useState<string[]>([]);
-  const [autoAdvance, setAutoAdvance] = useStoredFlag(AUTO_ADVANCE_KEY);
+  // On until the annotator turns it off: one key per judgement (issue 13 item 3); the choice stays.
+  const [autoAdvance, setAutoAdvance] = useStoredFlag(AUTO_ADVANCE_KEY, true);
   const shownAt = useRef(0);
 
   // Start at the first item not yet done (or the first item when all are done).
@@ -118,7 +122,13 @@ export function AnnotatePage({ userId }: { userId: string }) {
       else if (pos > 0) goTo(flat[pos - 1].id);
     },
     help: () => setHelp((h) => !h),
-    escape: () => setHelp(false),
+    escape: () => {
+      setHelp(false);
+      setGuide(false);
+    },
+    toggleFlag: (flag) => form && setForm({ flags: form.flags.includes(flag) ? form.flags.filter((f) => f !== flag) : [...form.flags, flag] }),
+    focusNotes: () => notesRef.current?.focus(),
+    guidelines: () => setGuide((g) => !g),
   });
 
   if (queue.isPending) return <p className="p-6 text-slate-600">Loading your queue…</p>;
@@ -146,6 +156,9 @@ export function AnnotatePage({ userId }: { userId: string }) {
             />
             Auto-advance after grade
           </label>
+          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Show guidelines" onClick={() => setGuide((g) => !g)}>
+            g guidelines
+          </button>
           <KeysButton onClick={() => setHelp((h) => !h)} />
         </div>
       </header>
@@ -207,12 +220,13 @@ export function AnnotatePage({ userId }: { userId: string }) {
           </div>
           <label className="block text-sm">
             <span className="sr-only">Notes</span>
-            <textarea aria-label="Notes" rows={2} placeholder="Notes (Esc to leave)" value={form.notes} onChange={(e) => setForm({ notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
+            <textarea ref={notesRef} aria-label="Notes" rows={2} placeholder="Notes (n to write, Esc to leave)" value={form.notes} onChange={(e) => setForm({ notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
           </label>
           <SubmitRow submitLabel="Submit and next" submitText="submit and next" onSubmit={() => submit()} backDisabled={pos <= 0} onBack={() => pos > 0 && goTo(flat[pos - 1].id)} message={message} />
         </article>
       )}
-      <PlayerKeysFooter next={next.data} help={help} onCloseHelp={() => setHelp(false)} />
+      <PlayerKeysFooter next={next.data} help={help} onCloseHelp={() => setHelp(false)} keys={annotatorKeys(autoAdvance)} />
+      <GuidelinesPanel open={guide} guidelines={data?.guidelines ?? next.data?.guidelines ?? ""} onClose={() => setGuide(false)} />
     </main>
   );
 }

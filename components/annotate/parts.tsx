@@ -50,10 +50,15 @@ export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (fla
     <fieldset className="flex gap-3 text-sm">
       <legend className="sr-only">Flags</legend>
       {FLAGS.map((f) => (
-        <label key={f.id} className="flex items-center gap-1">
-          <input type="checkbox" checked={value.includes(f.id)} onChange={(e) => onChange(e.target.checked ? [...value, f.id] : value.filter((x) => x !== f.id))} />
-          {f.label}
-        </label>
+        <span key={f.id} className="flex items-center gap-1">
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={value.includes(f.id)} onChange={(e) => onChange(e.target.checked ? [...value, f.id] : value.filter((x) => x !== f.id))} />
+            {f.label}
+          </label>
+          <kbd title={`key ${f.key}`} className="font-mono text-xs text-slate-500">
+            {f.key}
+          </kbd>
+        </span>
       ))}
     </fieldset>
   );
@@ -106,6 +111,20 @@ export const KEYS: [string, string][] = [
   ["u or Backspace", "back to the previous item"],
   ["?", "show or hide these keys"],
   ["Esc", "leave the notes field"],
+];
+
+/**
+ * The annotator's keys: the shared ones and the flags, notes and guidelines (issue 13 item 3);
+ * with auto-advance a grade key also submits (the header's checkbox turns it off).
+ */
+export const annotatorKeys = (autoAdvance: boolean): [string, string][] => [
+  ["0 – 3", autoAdvance ? "grade, submit and go to the next item (auto-advance is on: header checkbox)" : "grade (auto-advance is off: header checkbox)"],
+  ...KEYS.slice(1, -2),
+  ["f", "flag or unflag: unsure"],
+  ["t", "flag or unflag: transcript error"],
+  ["n", "write a note (Esc leaves the field)"],
+  ["g", "guidelines and grade meanings"],
+  ...KEYS.slice(-2),
 ];
 
 export function KeyHelp({ open, onClose, keys = KEYS }: { open: boolean; onClose: () => void; keys?: [string, string][] }) {

@@ -12,6 +12,11 @@ export type TGradingKeyHandlers = {
   back?: () => void;
   help: () => void;
   escape?: () => void;
+  /** The annotator's flags and notes (issue 13): f unsure, t transcript error, n the notes field. */
+  toggleFlag?: (flag: "unsure" | "transcript_error") => void;
+  focusNotes?: () => void;
+  /** g: the project's guidelines with the grade meanings. */
+  guidelines?: () => void;
 };
 
 /** True while the user is typing text: no shortcut may fire then (notes, rationale, any text input). */
@@ -26,6 +31,7 @@ export function isTyping(target: EventTarget | null): boolean {
 /**
  * The grading keys (issue 4): 0–3 grade; s start := playhead; [ ] ∓1 s (Shift ∓5 s); r replay;
  * Space play/pause; Enter submit; u or Backspace back; ? help. Escape leaves a text field.
+ * Where the page gives the handlers (issue 13): f unsure, t transcript error, n notes, g guidelines.
  */
 export function useGradingKeys(handlers: TGradingKeyHandlers, enabled = true) {
   const ref = useRef(handlers);
@@ -53,6 +59,10 @@ export function useGradingKeys(handlers: TGradingKeyHandlers, enabled = true) {
       else if (e.key === "Enter") h.submit();
       else if ((e.key === "u" || e.key === "U" || e.key === "Backspace") && h.back) h.back();
       else if (e.key === "?") h.help();
+      else if ((e.key === "f" || e.key === "F") && h.toggleFlag) h.toggleFlag("unsure");
+      else if ((e.key === "t" || e.key === "T") && h.toggleFlag) h.toggleFlag("transcript_error");
+      else if ((e.key === "n" || e.key === "N") && h.focusNotes) h.focusNotes();
+      else if ((e.key === "g" || e.key === "G") && h.guidelines) h.guidelines();
       else handled = false;
       if (handled) e.preventDefault();
     };

@@ -4,8 +4,8 @@ import { useCallback, useSyncExternalStore } from "react";
 
 const listeners = new Set<() => void>();
 
-/** A boolean setting kept in localStorage (false on the server and until hydrated). */
-export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
+/** A boolean setting kept in localStorage; `fallback` until it is first set (and on the server). */
+export function useStoredFlag(key: string, fallback = false): [boolean, (v: boolean) => void] {
   const value = useSyncExternalStore(
     (cb) => {
       listeners.add(cb);
@@ -15,8 +15,11 @@ export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
         window.removeEventListener("storage", cb);
       };
     },
-    () => window.localStorage.getItem(key) === "1",
-    () => false,
+    () => {
+      const v = window.localStorage.getItem(key);
+      return v === null ? fallback : v === "1";
+    },
+    () => fallback,
   );
   const set = useCallback(
     (v: boolean) => {

@@ -8,6 +8,7 @@ import { ImportPanel } from "./ImportPanel";
 import { JudgePanel } from "./JudgePanel";
 import { ProgressTable } from "./ProgressTable";
 import { SettingsForm } from "./SettingsForm";
+import { GuidelinesForm } from "./GuidelinesForm";
 import { ErrorBox, Section } from "./ui";
 
 function StatusCounts({ projectId }: { projectId: number }) {
@@ -52,6 +53,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       <JudgePanel projectId={p.id} />
       <ExportsPanel projectId={p.id} />
       <SettingsForm project={p} />
+      <GuidelinesForm project={p} />
     </div>
   );
 }

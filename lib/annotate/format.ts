@@ -16,6 +16,6 @@ export const GRADES = [
 ] as const;
 
 export const FLAGS = [
-  { id: "transcript_error", label: "Transcript error" },
-  { id: "unsure", label: "Unsure" },
+  { id: "transcript_error", label: "Transcript error", key: "t" },
+  { id: "unsure", label: "Unsure", key: "f" },
 ] as const;

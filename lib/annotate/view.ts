@@ -28,6 +28,8 @@ export type TAnnotatorItem = {
   after: TTranscriptSegment[];
   video: TVideoSource;
   own: TOwnLabel | null;
+  /** The project's guidelines (Markdown, written by the lead), shown with the grade meanings (`g`). */
+  guidelines: string;
 };
 
 export type TQueueItem = { id: string; done: boolean };
@@ -100,6 +102,7 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     where: { id: poolItemId, ...assignedTo(userId) },
     select: {
       id: true,
+      project: { select: { guidelines: true } },
       query: { select: { text: true } },
       chunk: {
         select: {
@@ -128,6 +131,7 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     after,
     video: videoSource(item.chunk.video),
     own: own ? { grade: own.grade, startSeconds: own.startSeconds, notes: own.notes, flags: parseFlags(own.flags) } : null,
+    guidelines: item.project.guidelines,
   };
 }
 

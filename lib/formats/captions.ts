@@ -36,9 +36,19 @@ function parseBlocks(text: string, file: string, format: "vtt" | "srt"): { cues:
   const errors: LocatedError[] = [];
   const expected = format === "vtt" ? "hh:mm:ss.ttt or mm:ss.ttt" : "hh:mm:ss,ttt";
   let cur: Cue | null = null;
-  let skipping = false; // inside a NOTE, STYLE or REGION block (WebVTT)
+  let skipping = false; // inside a NOTE, STYLE or REGION block (WebVTT), or a block already reported
   let first = true;
+  // The line before the timing line in this block: the cue's identifier, if a timing line follows.
+  let pending: { line: number; text: string } | null = null;
+  const missingArrow = (line: number, found: string) => {
+    errors.push({ file, line, field: "timing", message: `expected a cue timing line "start --> end" (${expected}), found "${found.trim().slice(0, 80)}"` });
+    skipping = true;
+  };
+  // A cue timing line without its arrow ("00:01.000 00:04.000") is reported where it is, not taken for an identifier.
+  const looksLikeTiming = (l: string) => /^\s*(\d+:)?\d{1,2}:\d{2}[.,]\d{1,3}(\s|$)/.test(l);
   const flush = () => {
+    if (pending && !skipping) missingArrow(pending.line, pending.text);
+    pending = null;
     if (cur) {
       cur.text = cleanText(cur.text);
       if (cur.text) cues.push(cur);
@@ -68,7 +78,13 @@ function parseBlocks(text: string, file: string, format: "vtt" | "srt"): { cues:
       continue;
     }
     const m = ARROW.exec(l);
-    if (!m) continue; // a cue identifier (SRT's sequence number) precedes the timing line
+    if (!m) {
+      if (pending) missingArrow(looksLikeTiming(pending.text) ? pending.line : line, looksLikeTiming(pending.text) ? pending.text : l);
+      else if (looksLikeTiming(l)) missingArrow(line, l);
+      else pending = { line, text: l }; // a cue identifier (SRT's sequence number) precedes the timing line
+      continue;
+    }
+    pending = null;
     const start = parseTimestamp(m[1]);
     const end = parseTimestamp(m[2]);
     if (Number.isNaN(start)) {

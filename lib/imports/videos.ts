@@ -4,6 +4,7 @@ import { parseJsonl } from "../formats/jsonl.ts";
 import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZVideoRow, type TVideoRow } from "./schemas.ts";
 import { fromRecords, rejectDuplicateIds } from "./rows.ts";
+import { confinedMediaFile, mediaPathProblem } from "../media/root.ts";
 
 const COLUMNS = ["id", "title", "url", "path", "duration"] as const;
 
@@ -24,6 +25,7 @@ export async function importVideos(db: Db, projectId: number, input: ImportInput
     rows = j.rows;
   }
   rejectDuplicateIds(rows, name, errors);
+  await checkMediaPaths(rows, name, errors);
   errors.throwIfAny();
 
   const existing = new Map((await db.video.findMany({ where: { projectId } })).map((v) => [v.externalId, v]));
@@ -45,4 +47,22 @@ export async function importVideos(db: Db, projectId: number, input: ImportInput
   }, TX_OPTIONS);
   opts.onProgress?.(rows.length, rows.length);
   return { kind: "videos", file: name, sha256, rows: rows.length, created: create.length, updated: update.length, unchanged: rows.length - create.length - update.length };
+}
+
+/**
+ * Self-hosted paths must name a video or audio file inside the media root (lib/media/root.ts),
+ * checked here for the web upload and the CLI alike, and again when served. A file that exists
+ * already is checked after resolving symlinks too; a missing one only by its name.
+ */
+async function checkMediaPaths(rows: (TVideoRow & { line: number })[], file: string, errors: ErrorList): Promise<void> {
+  for (const r of rows) {
+    if (!r.path) continue;
+    const problem = mediaPathProblem(r.path);
+    if (problem) {
+      errors.push({ file, line: r.line, field: "path", message: problem });
+      continue;
+    }
+    const confined = await confinedMediaFile(r.path);
+    if ("problem" in confined && confined.problem === "outside") errors.push({ file, line: r.line, field: "path", message: `expected a file inside the media root, not a link out of it: ${r.path}` });
+  }
 }

@@ -5,7 +5,8 @@ import { ZProjectSettings } from "../projects/settings.ts";
 
 export const ZProjectCreate = z.object({ name: z.string().trim().min(1, "a project needs a name").max(200) });
 export type TProjectCreate = z.infer<typeof ZProjectCreate>;
-export const ZProjectSettingsPatch = ZProjectSettings.partial();
+/** What the lead may change: the settings, and the annotation guidelines (Markdown, shown to annotators with `g`). */
+export const ZProjectSettingsPatch = ZProjectSettings.partial().extend({ guidelines: z.string().max(100_000, "guidelines are limited to 100,000 characters").optional() });
 
 export type TProjectSummary = {
   id: number;

@@ -1,23 +1,25 @@
 import "server-only";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { isAbsolute, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { AppError } from "../errors.ts";
 import { mediaType, parseRange } from "./range.ts";
-
-/** A video's `path` column: absolute, or relative to the project root (where `next start` runs). */
-export function resolveMediaPath(path: string, root = process.cwd()): string {
-  return isAbsolute(path) ? path : resolve(/*turbopackIgnore: true*/ root, path);
-}
+import { confinedMediaFile } from "./root.ts";
 
 /**
- * Serves a file from disk honouring Range: 206 with Content-Range for a satisfiable range, 416
+ * Serves a video's file (its `path`: absolute, or relative to the project root where `next start`
+ * runs) only from a media root, after resolving symlinks, and only video/audio (lib/media/root.ts);
+ * anything else is refused with 403 before the file is opened. Honours Range: 206 with Content-Range for a satisfiable range, 416
  * with `Content-Range: bytes *\/size` otherwise, 200 with the whole file without a Range header.
  * Without this a browser cannot seek (video.seekable stays [0,0]: ../shared/STACK.md).
  */
 export async function serveFile(path: string, req: Request): Promise<Response> {
-  const file = resolveMediaPath(path);
+  const confined = await confinedMediaFile(path);
+  if ("problem" in confined) {
+    if (confined.problem === "missing") throw new AppError("not_found", "the video file is missing on the server");
+    throw new AppError("forbidden", "the video file is outside the media root (ASSESSOR_MEDIA_ROOT) or not a video or audio file");
+  }
+  const file = confined.file;
   let size: number;
   let mtime: Date;
   try {

@@ -8,7 +8,7 @@ import type { TAnnotatorProgress } from "../lead/progress.ts";
 import type { TProjectSettings } from "../projects/settings.ts";
 import type { TRole } from "../auth/permissions.ts";
 
-export type TProjectDetail = TProjectSettings & { id: number; name: string; runs: { id: number; system: string; description: string | null }[] };
+export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; runs: { id: number; system: string; description: string | null }[] };
 export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
 
 const base = (projectId: number) => `/api/lead/projects/${projectId}`;
@@ -32,7 +32,7 @@ export function useProject(projectId: number) {
 export function useUpdateSettings(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (patch: Partial<TProjectSettings>) => apiFetch<TProjectDetail>(base(projectId), { method: "PATCH", json: patch }),
+    mutationFn: (patch: Partial<TProjectSettings> & { guidelines?: string }) => apiFetch<TProjectDetail>(base(projectId), { method: "PATCH", json: patch }),
     onSuccess: (data) => qc.setQueryData(leadKeys.project(projectId), (old: TProjectDetail | undefined) => (old ? { ...old, ...data } : data)),
   });
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
+import { twoKeyGrading } from "../helpers/csp.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 
@@ -98,6 +99,7 @@ async function currentPlan(page: Page): Promise<TPlan> {
 
 async function gradeAllByKeyboard(email: string, which: "ann1" | "ann2"): Promise<Map<string, number>> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await twoKeyGrading(ctx);
   const page = await ctx.newPage();
   await loginAs(page, server.url, email, PASSWORD);
   expect(new URL(page.url()).pathname).toBe("/annotate");

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { twoKeyGrading } from "../helpers/csp.ts";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +30,7 @@ beforeAll(async () => {
   ({ db, fx, server } = project);
   browser = await launchBrowser();
   ctx = await browser.newContext();
+  await twoKeyGrading(ctx);
   page = await ctx.newPage();
   await loginAs(page, server.url, "ann@example.org", PASSWORDS.ann);
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
+import { cspViolations, twoKeyGrading, watchCsp } from "../helpers/csp.ts";
 import { setYouTubeTime, stubYouTube, youTubeLog, YT_STATE, type TYouTubeStub } from "../helpers/youtube.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { importChunks, importQueries, importVideos } from "../../lib/imports/index.ts";
@@ -60,6 +61,8 @@ beforeAll(async () => {
   server = await startServer({ DATABASE_URL: testDb.url });
   browser = await launchBrowser();
   ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await twoKeyGrading(ctx);
+  await watchCsp(ctx);
   stub = await stubYouTube(ctx, server.url);
   page = await ctx.newPage();
 });
@@ -176,5 +179,7 @@ describe("a YouTube video on /annotate (YouTube stubbed: no internet here)", () 
     await expect.poll(() => page.getByTestId("outbox").textContent(), { timeout: 15_000 }).toBe("All grades saved.");
     // Nothing else left the machine: YouTube's API script and embed page were all the player needed.
     expect(stub.blocked).toEqual([]);
+    // The page's Content-Security-Policy let the player in and blocked nothing (issue 13 item 2).
+    expect(await cspViolations(page)).toEqual([]);
   });
 });

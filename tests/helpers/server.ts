@@ -18,16 +18,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export type RunningServer = { url: string; stop: () => Promise<void>; logs: () => string };
+export type RunningServer = {
+  url: string;
+  stop: () => Promise<void>;
+  logs: () => string;
+  /** Sends `signal` (SIGKILL for a crash) and resolves when the process is gone. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
+};
 
 /**
  * Serves the production build (`next build`, in NEXT_DIST_DIR or .next) on a free port against
  * DATABASE_URL, with NEXTAUTH_URL matching the real origin (next-auth sets no cookie otherwise).
  */
-export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string | undefined> = {}, opts: { port?: number } = {}): Promise<RunningServer> {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   if (!existsSync(join(root, distDir, "BUILD_ID"))) throw new Error(`no production build in ${distDir}: run \`npx next build\` first (npm test does)`);
-  const port = await freePort();
+  // A given port lets a restarted server take over its predecessor's address (crash tests).
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
@@ -49,16 +56,13 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     if (Date.now() > deadline) throw new Error(`server did not answer /api/health within 60 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return {
-    url,
-    logs: () => output,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+  const kill = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
+  return { url, logs: () => output, stop: () => kill("SIGTERM"), kill };
 }
 
 export function chromiumPath(): string {

@@ -193,6 +193,40 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     expect([...expected].filter((p) => !judged.has(p))).toEqual([]);
   });
 
+  it("ships q01–q08 graded by both annotators and adjudicated, so the dashboard has numbers; q09–q12 are left to grade", async () => {
+    const { getDb } = await import("../../lib/db/client.ts");
+    const { allPanels } = await import("../../lib/dashboard/panels.ts");
+    const { ZDashboardQuery } = await import("../../lib/dashboard/options.ts");
+    const db = await getDb();
+    const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
+    const items = await db.poolItem.findMany({ where: { projectId: project.id }, include: { query: true, judgements: { include: { user: true } }, adjudication: true } });
+    const { referenceLabels } = await import("../../lib/labels/reference.ts");
+    const status = new Map((await referenceLabels(db, project.id)).map((r) => [r.poolItemId, r.status]));
+    const graded = new Set(["q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08"]);
+    const done = items.filter((i) => graded.has(i.query.externalId));
+    const open = items.filter((i) => !graded.has(i.query.externalId));
+    expect(done.length).toBeGreaterThan(30);
+    expect(open.length).toBeGreaterThan(10);
+    for (const i of done) {
+      expect(i.judgements.map((j) => j.user.email).sort()).toEqual(["ann1@example.com", "ann2@example.com"]);
+      // Final: agreed, or disagreed and adjudicated.
+      const agreed = i.judgements[0].grade === i.judgements[1].grade;
+      expect(agreed || i.adjudication !== null, i.id).toBe(true);
+      expect(status.get(i.id), i.id).toBe(agreed ? "agreed" : "adjudicated");
+    }
+    expect(done.filter((i) => i.adjudication).length).toBeGreaterThan(3);
+    for (const i of open) expect(i.judgements).toEqual([]);
+
+    const panels = await allPanels(db, project.id, ZDashboardQuery.parse({}));
+    const judge = panels.agreement.judges[0].report;
+    expect(judge?.n).toBe(done.length);
+    expect(judge?.kappa.linear).toBeGreaterThan(0.3);
+    expect(judge?.kappa.linear).toBeLessThan(1);
+    expect(judge?.confusion.flat().reduce((a, b) => a + b, 0)).toBe(done.length);
+    expect(panels.human.overall.report?.n).toBe(done.length);
+    expect(JSON.stringify(panels.systems)).toContain("hybrid-rrf");
+  });
+
   it("refuses to load twice into a database that already has the demo project, and writes nothing", async () => {
     const { getDb } = await import("../../lib/db/client.ts");
     const counts = async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
@@ -177,6 +177,38 @@ describe("importing the same files again changes nothing", () => {
   });
 });
 
+describe("media confinement (issue 13 item 1)", () => {
+  const root = join(import.meta.dirname, "..", "..");
+  const media = join(root, "demo", "media");
+  it("refuses paths outside the media root, traversal, non-media types and links out of the root, in the CLI", async () => {
+    const where = `${media}, ${join(root, "media")} (set ASSESSOR_MEDIA_ROOT to change)`;
+    await rejects(["videos"], "etc.jsonl", '{"id":"x1","title":"t","path":"/etc/passwd"}\n', (p) => `${p}:1: path: expected a file inside the media root ${where}, not /etc/passwd`);
+    await rejects(["videos"], "dots.jsonl", '{"id":"x2","title":"t","path":"demo/media/../../data/.secret"}\n', (p) => `${p}:1: path: expected a file inside the media root ${where}, not ${join(root, "data", ".secret")}`);
+    await rejects(["videos"], "type.csv", "id,title,url,path,duration\nx3,t,,demo/media/notes.txt,\n", (p) => `${p}:2: path: expected a video or audio file (.mp4, .webm, .ogv, .mov, .mp3, .m4a, .ogg, .opus, .wav), not demo/media/notes.txt`);
+  });
+  it("refuses a symlink out of the root, in the web upload path too", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "media-out-"));
+    writeFileSync(join(outside, "secret.mp4"), "not a video");
+    const linkRoot = mkdtempSync(join(tmpdir(), "media-root-"));
+    symlinkSync(join(outside, "secret.mp4"), join(linkRoot, "link.mp4"));
+    writeFileSync(join(linkRoot, "real.mp4"), "a video");
+    const { importVideos } = await import("../../lib/imports/videos.ts");
+    const previous = process.env.ASSESSOR_MEDIA_ROOT;
+    process.env.ASSESSOR_MEDIA_ROOT = linkRoot;
+    try {
+      const up = (path: string) => importVideos(db, projectId, { name: "up.jsonl", bytes: Buffer.from(JSON.stringify({ id: "x4", title: "t", path }) + "\n") });
+      await expect(up(join(linkRoot, "link.mp4"))).rejects.toThrow(`up.jsonl:1: path: expected a file inside the media root, not a link out of it: ${join(linkRoot, "link.mp4")}`);
+      await expect(up("demo/media/bm25.mp4")).rejects.toThrow(`up.jsonl:1: path: expected a file inside the media root ${linkRoot} (set ASSESSOR_MEDIA_ROOT to change)`);
+      await expect(up(join(linkRoot, "real.mp4"))).resolves.toMatchObject({ created: 1 });
+    } finally {
+      if (previous === undefined) delete process.env.ASSESSOR_MEDIA_ROOT;
+      else process.env.ASSESSOR_MEDIA_ROOT = previous;
+      rmSync(outside, { recursive: true, force: true });
+      rmSync(linkRoot, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("usage", () => {
   it("prints help for each import (exit 0) and exits 2 on a usage error", () => {
     const help = runCli(["import", "run", "--help"]);
@@ -274,7 +306,7 @@ describe("bad input: exact error, exit 1, nothing written", () => {
   });
 
   it("a duplicate id inside one file", async () => {
-    await rejects(["videos"], "dup.jsonl", '{"id":"v8","title":"a","path":"a.mp4"}\n{"id":"v8","title":"b","path":"b.mp4"}\n', (p) => `${p}:2: id: duplicate id "v8" (first on line 1); expected each id once per file`);
+    await rejects(["videos"], "dup.jsonl", '{"id":"v8","title":"a","path":"demo/media/a.mp4"}\n{"id":"v8","title":"b","path":"demo/media/b.mp4"}\n', (p) => `${p}:2: id: duplicate id "v8" (first on line 1); expected each id once per file`);
     await rejects(["chunks"], "dupc.jsonl", '{"id":"c8","video":"v1","start":0,"end":1,"text":"a"}\n{"id":"c8","video":"v1","start":1,"end":2,"text":"b"}\n', (p) => `${p}:2: id: duplicate id "c8" (first on line 1); expected each id once per file`);
     await rejects(["queries"], "dupq.tsv", "id\ttext\nq8\tone\nq8\ttwo\n", (p) => `${p}:3: id: duplicate id "q8" (first on line 2); expected each id once per file`);
     await rejects(["labels", "--source", "x"], "dup.qrels", "q1 0 c1 1\nq1 0 c1 2\n", (p) => `${p}:2: docid: docid "c1" is judged twice for query "q1" (first on line 1)`);

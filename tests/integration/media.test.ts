@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
@@ -39,6 +40,10 @@ let ann: string;
 let lead: string;
 const root = join(import.meta.dirname, "..", "..");
 const file = readFileSync(join(root, "demo/media/bm25.mp4"));
+// A second media root holding a link to a file outside every root, and a file outside.
+const extraRoot = mkdtempSync(join(tmpdir(), "media-root-"));
+const outside = mkdtempSync(join(tmpdir(), "media-outside-"));
+const hostile: Record<string, number> = {};
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -46,13 +51,23 @@ beforeAll(async () => {
   // One video by a path relative to the project root, one by an absolute path.
   fx = await seedAnnotationFixture(await getDb());
   await (await getDb()).video.update({ where: { id: fx.privateVideo.id }, data: { path: join(root, "demo/media/bm25.mp4") } });
-  server = await startServer({ DATABASE_URL: testDb.url });
+  writeFileSync(join(outside, "private.mp4"), "bytes outside the media root");
+  symlinkSync(join(outside, "private.mp4"), join(extraRoot, "link.mp4"));
+  writeFileSync(join(extraRoot, "clip.webm"), "a webm clip");
+  writeFileSync(join(extraRoot, "notes.txt"), "not media");
+  // Rows as a lead could have written them before imports checked paths (issue 13 item 1).
+  const db = await getDb();
+  const paths = { passwd: "/etc/passwd", secret: "data/.secret", traversal: "demo/media/../../data/.secret", dots: "../../../../../../etc/passwd", link: join(extraRoot, "link.mp4"), text: join(extraRoot, "notes.txt"), outsideMp4: join(outside, "private.mp4"), extra: join(extraRoot, "clip.webm") };
+  for (const [name, path] of Object.entries(paths)) hostile[name] = (await db.video.create({ data: { projectId: fx.project.id, externalId: `hostile-${name}`, title: name, path } })).id;
+  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_MEDIA_ROOT: `${join(root, "demo/media")}:${join(root, "media")}:${extraRoot}` });
   ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
   lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
 });
 
 afterAll(async () => {
   await server?.stop();
+  rmSync(extraRoot, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
   await testDb?.cleanup();
 });
 
@@ -99,5 +114,23 @@ describe("/api/media/[videoId]", () => {
     expect((await media(999999, lead)).status).toBe(404);
     // A video with only a URL (YouTube) has no file to serve: the player loads it from YouTube.
     expect((await media(fx.ytVideo.id, lead)).status).toBe(404);
+  });
+});
+
+describe("media confinement (issue 13 item 1)", () => {
+  it("refuses /etc/passwd, data/.secret, ../ traversal, a symlink out of the root and non-media files, even to a lead", async () => {
+    for (const name of ["passwd", "secret", "traversal", "dots", "link", "text", "outsideMp4"]) {
+      const r = await media(hostile[name], lead);
+      const body = await r.text();
+      expect([name, r.status]).toEqual([name, 403]);
+      expect(body).toContain("outside the media root");
+      expect(body).not.toContain("root:");
+    }
+  });
+  it("serves a video or audio file inside a configured root with its media type", async () => {
+    const r = await media(hostile.extra, lead);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("video/webm");
+    expect(await r.text()).toBe("a webm clip");
   });
 });

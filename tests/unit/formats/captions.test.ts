@@ -44,6 +44,21 @@ describe("parseCaptions", () => {
     ]);
   });
 
+  it("reports a cue timing line without --> at its line, not as an empty file (issue 13 item 9)", () => {
+    const t = (found: string) => `expected a cue timing line "start --> end" (hh:mm:ss.ttt or mm:ss.ttt), found "${found}"`;
+    // The only cue's timing line lacks its arrow: one error at line 3, and nothing else said.
+    expect(parseCaptions("WEBVTT\n\n00:00:01.000 00:00:04.000\nHello there.\n", "a.vtt").errors).toEqual([{ file: "a.vtt", line: 3, field: "timing", message: t("00:00:01.000 00:00:04.000") }]);
+    // With an identifier before it, and a good cue after it that still parses.
+    const r = parseCaptions("WEBVTT\n\nintro\n00:01.000 - 00:04.000\nHello.\n\n00:05.000 --> 00:06.000\nNext.\n", "b.vtt");
+    expect(r.errors).toEqual([{ file: "b.vtt", line: 4, field: "timing", message: t("00:01.000 - 00:04.000") }]);
+    // An identifier followed by text, no timing line at all: reported at the line where the timing was expected.
+    expect(parseCaptions("WEBVTT\n\ncue-1\nHello.\n", "c.vtt").errors).toEqual([{ file: "c.vtt", line: 4, field: "timing", message: t("Hello.") }]);
+    // SRT: the same rule, with its own timestamp form.
+    expect(parseCaptions("1\n00:00:01,000 00:00:02,000\nhi\n", "d.srt").errors).toEqual([
+      { file: "d.srt", line: 2, field: "timing", message: 'expected a cue timing line "start --> end" (hh:mm:ss,ttt), found "00:00:01,000 00:00:02,000"' },
+    ]);
+  });
+
   it("rejects a json3 event with a negative start, an empty file and non-UTF-8 bytes", () => {
     expect(parseCaptions('{"events":[{"tStartMs":-5,"dDurationMs":10,"segs":[{"utf8":"x"}]}]}', "a.json3").errors).toEqual([
       { file: "a.json3", line: 1, field: "events[0].tStartMs", message: "expected a non-negative number of milliseconds, found -5" },

@@ -7,7 +7,7 @@ import { rolesFor } from "@/lib/auth/permissions";
  * The final grade and start of a disagreement. A second decision of the same item is a 409 whose
  * details carry the decision that stands ({ standing }); a retry with the same key is harmless.
  */
-export const POST = route({ roles: rolesFor("adjudicate"), body: ZAdjudicationInput }, async ({ user, body }) => {
+export const POST = route({ roles: rolesFor("adjudicate"), body: ZAdjudicationInput, rateLimit: "submissions" }, async ({ user, body }) => {
   const { applied, adjudication: a } = await adjudicate(await getDb(), user.id, body);
   return { applied, poolItemId: a.poolItemId, grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale };
 });

@@ -1,0 +1,156 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { startServer, type RunningServer } from "../helpers/server.ts";
+import { apiSession } from "../helpers/login.ts";
+import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
+import { RateLimiter } from "../../lib/http/limits.ts";
+
+/**
+ * Limits (issue 13 item 7): upload size (413, and the server keeps answering /api/health while
+ * 200 MB stream in), JSON body size (413), submissions per user and sign-in attempts per email
+ * (429 with Retry-After). The server runs with small limits so the test stays quick.
+ */
+let testDb: TestDb;
+let server: RunningServer;
+let fx: TFixture;
+let ann: string;
+let lead: string;
+let adj: string;
+
+const MB = 1024 * 1024;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  fx = await seedAnnotationFixture(await getDb());
+  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_UPLOAD_LIMIT_MB: "150", ASSESSOR_JSON_LIMIT_KB: "64", ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20", ASSESSOR_LOGIN_RATE_PER_MINUTE: "6" });
+  ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
+  lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
+  adj = await apiSession(server.url, "adj@example.org", PASSWORDS.adjudicator);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await testDb?.cleanup();
+});
+
+/**
+ * Streams `total` bytes (chunked, no Content-Length unless `declare`) to the upload route and
+ * polls /api/health every 50 ms meanwhile; stops sending once the server has answered.
+ */
+async function uploadWhilePolling(path: string, total: number, declare = false) {
+  const health: number[] = [];
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const t0 = performance.now();
+      const r = await fetch(`${server.url}/api/health`);
+      expect(r.status).toBe(200);
+      health.push(performance.now() - t0);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  })();
+  const url = new URL(path, server.url);
+  let sent = 0;
+  const res = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
+    let answered = false;
+    const req = http.request(url, { method: "POST", headers: { Cookie: lead, "Content-Type": "application/octet-stream", ...(declare ? { "Content-Length": String(total) } : {}) } }, (r) => {
+      answered = true;
+      let body = "";
+      r.on("data", (d: Buffer) => (body += d.toString()));
+      r.on("end", () => resolve({ status: r.statusCode ?? 0, body, sent }));
+    });
+    req.on("error", (e) => (answered ? undefined : reject(e)));
+    const chunk = Buffer.alloc(MB, "q1 Q0 c1 1 1.0 sys\n");
+    const pump = () => {
+      while (!answered && sent < total) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!answered) req.end();
+    };
+    pump();
+  });
+  polling = false;
+  await poller;
+  return { ...res, health };
+}
+
+describe("upload size", () => {
+  it("refuses a 200 MB upload past the 150 MB limit with 413, and answers /api/health all along", async () => {
+    const r = await uploadWhilePolling(`/api/lead/projects/${fx.project.id}/imports/run?name=big.run&system=big`, 200 * MB);
+    expect(r.status).toBe(413);
+    expect(JSON.parse(r.body)).toMatchObject({ error: { code: "too_large", message: "the request body is larger than the limit of 150 MB (ASSESSOR_UPLOAD_LIMIT_MB)" } });
+    expect(r.health.length).toBeGreaterThan(0);
+    console.log(`health during the upload: ${r.health.length} answers, slowest ${Math.max(...r.health).toFixed(0)} ms; ${r.sent / MB} MB sent`);
+    expect(Math.max(...r.health)).toBeLessThan(2000);
+  });
+
+  it("refuses at once when Content-Length says the file is too large", async () => {
+    const r = await uploadWhilePolling(`/api/lead/projects/${fx.project.id}/imports/run?name=big.run&system=big`, 200 * MB, true);
+    expect(r.status).toBe(413);
+    expect(JSON.parse(r.body).error.message).toBe("the request body (200 MB) is larger than the limit of 150 MB (ASSESSOR_UPLOAD_LIMIT_MB)");
+    expect(r.sent).toBeLessThan(200 * MB);
+  });
+
+  it("reads a 100 MB upload under the limit to the end while /api/health answers", async () => {
+    // No system given: the upload is read whole, then refused for its options (422), not its size.
+    const r = await uploadWhilePolling(`/api/lead/projects/${fx.project.id}/imports/run?name=big.run`, 100 * MB);
+    expect(r.status).toBe(422);
+    expect(Math.max(...r.health)).toBeLessThan(2000);
+  });
+});
+
+describe("JSON bodies and rates", () => {
+  const judgement = (cookie: string, body: string) => fetch(`${server.url}/api/annotate/judgements`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body });
+
+  it("refuses a JSON body past ASSESSOR_JSON_LIMIT_KB with 413", async () => {
+    const r = await fetch(`${server.url}/api/adjudicate/decisions`, { method: "POST", headers: { Cookie: adj, "Content-Type": "application/json" }, body: JSON.stringify({ rationale: "x".repeat(100 * 1024) }) });
+    expect(r.status).toBe(413);
+    expect(((await r.json()) as { error: { message: string } }).error.message).toBe("the request body (100 KB) is larger than the limit of 64 KB (ASSESSOR_JSON_LIMIT_KB)");
+  });
+
+  it("answers 429 with Retry-After past a user's submission rate; other users are not held up", async () => {
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 14; i++) {
+      const r = await judgement(ann, "{}");
+      statuses.push(r.status);
+      if (r.status === 429) retryAfter = r.headers.get("retry-after");
+      await r.arrayBuffer();
+    }
+    // A burst of 10 (half the 20 a minute), then refused.
+    expect(statuses.slice(0, 10).every((s) => s === 422)).toBe(true);
+    expect(statuses.slice(11)).toEqual([429, 429, 429]);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(3);
+    const other = await apiSession(server.url, fx.other.email, PASSWORDS.other);
+    expect((await judgement(other, "{}")).status).toBe(422);
+  });
+
+  it("answers 429 with Retry-After past the sign-in rate for one email, with the message for the form", async () => {
+    const attempt = (email: string) =>
+      fetch(`${server.url}/api/auth/callback/credentials`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email, password: "wrong", csrfToken: "x", json: "true" }) });
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await attempt("outsider@example.org");
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);
+    expect(statuses[3]).toBe(429);
+    expect(Number(last?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const body = (await last?.json()) as { url: string; error: { code: string } };
+    expect(body.error.code).toBe("too_many_requests");
+    expect(new URL(body.url).searchParams.get("error")).toMatch(/^Too many sign-in attempts: try again in \d+ s\.$/);
+    expect((await attempt("lead@example.org")).status).not.toBe(429);
+  });
+
+  it("RateLimiter: a burst, then one token per 60/rate seconds (unit)", () => {
+    const rl = new RateLimiter(() => 60, () => 2);
+    expect([rl.take("k", 0).ok, rl.take("k", 0).ok, rl.take("k", 0)]).toEqual([true, true, { ok: false, retryAfterSeconds: 1 }]);
+    expect(rl.take("k", 1000).ok).toBe(true);
+    expect(rl.take("other", 1000).ok).toBe(true);
+  });
+});

@@ -15,7 +15,7 @@ import { ask, EndpointError, makeClient } from "./endpoint.ts";
 import { parseGrade } from "./parse.ts";
 import { cachedAnswers, claimTasks, heartbeat, HEARTBEAT_MS, liveWorkers, reclaimDead, recordResults, registerWorker, removeWorker, runCounts, runOrThrow, setStatus, type TClaimed, type TTaskResult } from "./store.ts";
 import { renderTemplate, sha256 } from "./template.ts";
-import { loadPairViews, type TPairViews } from "./views.ts";
+import { pairViewLoader } from "./views.ts";
 
 export type TProgress = { total: number; done: number; failed: number; cached: number; promptTokens: number; completionTokens: number; cost: number; elapsedMs: number; sentThisWorker: number };
 export type TWorkerResult = { status: "completed" | "stopped" | "cancelled" | "running"; reason: string | null; progress: TProgress };
@@ -70,13 +70,8 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
   opts.stop?.addEventListener("abort", () => stop("stopped by the user (Ctrl+C or stop)"), { once: true });
   if (opts.stop?.aborted) stop("stopped by the user (Ctrl+C or stop)");
 
-  let views: TPairViews;
-  try {
-    views = await loadPairViews(db, run.template, await db.judgeTask.findMany({ where: { runId, sample: 0 }, select: { queryId: true, chunkId: true } }));
-  } catch (e) {
-    await removeWorker(db, runId, workerId);
-    throw e;
-  }
+  // Views are read per claimed batch (lib/judge/views.ts), so a resume starts at once and memory stays with the batch.
+  const viewsOf = pairViewLoader(db, run.template);
 
   // Results wait in `buffer` until the next flush; `flushing` chains flushes one after another.
   let buffer: TTaskResult[] = [];
@@ -185,6 +180,7 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
           exhausted = true;
           return;
         }
+        const views = await viewsOf(claimed);
         const prepared = claimed.map((t) => {
           const view = views.get(`${t.queryId}:${t.chunkId}`);
           if (!view) throw new AppError("not_found", `run ${runId}: the query or chunk of task ${t.id} no longer exists`);

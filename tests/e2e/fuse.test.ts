@@ -3,11 +3,12 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
+import type { TErrorBody } from "../../lib/http/route.ts";
 import { importRun } from "../../lib/imports/run.ts";
 import { createUser } from "../../lib/users/users.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeChunks, makeProject, makeQueries } from "../helpers/factories.ts";
-import { loginAs } from "../helpers/login.ts";
+import { apiSession, loginAs } from "../helpers/login.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 
 /**
@@ -28,6 +29,7 @@ beforeAll(async () => {
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
+  await createUser(db, { email: "ann@example.org", name: "Ann", role: "annotator", password: "ann-password" });
   projectId = (await makeProject(db, { name: "Fusion" })).id;
   await makeChunks(db, projectId, ["c1", "c2", "c3", "c4"]);
   await makeQueries(db, projectId, ["q1", "q2"]);
@@ -87,6 +89,18 @@ describe("lead: fuse runs", () => {
     await panel.getByLabel("Weights").fill("0.7, 0.2, 0.1");
     await panel.getByRole("button", { name: "Fuse runs" }).click();
     await expect.poll(() => panel.getByRole("alert").textContent()).toContain("weights: 2 runs need 2 weights, got 3");
+    expect(await db.run.count()).toBe(runs);
+  });
+
+  it("the route: lead only, 422 for a bad body, 404 naming the known runs", async () => {
+    const post = async (email: string, password: string, body: unknown) =>
+      fetch(`${server.url}/api/lead/projects/${projectId}/fuse`, { method: "POST", headers: { Cookie: await apiSession(server.url, email, password), "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const runs = await db.run.count();
+    expect((await post("ann@example.org", "ann-password", { system: "x", runs: ["A", "B"], method: "rrf" })).status).toBe(403);
+    expect((await post("lead@example.org", "lead-password", { system: "x", runs: ["A", "B"], method: "borda" })).status).toBe(422);
+    const unknown = await post("lead@example.org", "lead-password", { system: "x", runs: ["A", "C"], method: "rrf" });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as TErrorBody).error.message).toBe("unknown run: C; runs in this project: A, B, hybrid");
     expect(await db.run.count()).toBe(runs);
   });
 });

@@ -75,7 +75,7 @@ export function formatRun(rows: readonly FusedRow[], tag: string): string {
 export function fuseOptionsProblem(runs: number, o: { method: Method; norm?: Norm; weights?: readonly number[] }, option: (name: string) => string = (n) => `--${n}`): string | undefined {
   if (runs < 2) return "fuse needs at least two runs";
   if (o.method === "rrf" && o.norm) return `${option("norm")} does not apply to rrf (it uses ranks, not scores)`;
-  if (o.weights && o.method !== "wsum") return `${option("weights")} applies to method wsum only`;
+  if (o.weights && o.method !== "wsum") return `${option("weights")} applies to ${option("method")} wsum only`;
   if (o.weights && o.weights.length !== runs) return `${option("weights")}: ${runs} runs need ${runs} weights, got ${o.weights.length}`;
   return undefined;
 }

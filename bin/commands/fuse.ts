@@ -1,7 +1,7 @@
 import { Command, Option } from "commander";
 import { AppError, ValidationError } from "../../lib/errors.ts";
 import { parseRun } from "../../lib/formats/trec.ts";
-import { fuseScores, fusedRows, formatRun, METHODS, NORMS, rankedRun, RRF_K, type Method, type Norm, type RankedRun } from "../../lib/fusion/index.ts";
+import { fuseOptionsProblem, fuseScores, fusedRows, formatRun, METHODS, NORMS, rankedRun, RRF_K, type Method, type Norm, type RankedRun } from "../../lib/fusion/index.ts";
 import { tuneWeights } from "../../lib/fusion/tune.ts";
 import { MeasureSpecError, parseMeasures } from "../../lib/stats/measures/index.ts";
 import { readInput, readQrelsFile } from "./eval.ts";
@@ -43,10 +43,8 @@ export function registerFuse(program: Command): void {
     .option("--seed <s>", "seed for the fold assignment", positiveInt("--seed"), 1)
     .action((paths: string[], opts: FuseOpts) => {
       const usage = (m: string): never => cmd.error(`error: ${m}`, { exitCode: 2 });
-      if (paths.length < 2) usage("fuse needs at least two runs");
-      if (opts.method === "rrf" && opts.norm) usage("--norm does not apply to rrf (it uses ranks, not scores)");
-      if (opts.weights && opts.method !== "wsum") usage("--weights applies to --method wsum only");
-      if (opts.weights && opts.weights.length !== paths.length) usage(`--weights: ${paths.length} runs need ${paths.length} weights, got ${opts.weights.length}`);
+      const problem = fuseOptionsProblem(paths.length, opts);
+      if (problem) usage(problem);
       if (opts.tune && opts.method !== "wsum") usage("--tune chooses wsum's weights: use it with --method wsum");
       if (opts.tune && opts.weights) usage("--tune chooses the weights: leave out --weights");
       if (opts.tune && !opts.qrels) usage("--tune needs --qrels FILE");

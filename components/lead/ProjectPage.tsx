@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useProject, useStatus } from "@/lib/query/lead";
 import { AssignPanel, PoolPanel } from "./PoolAssignPanel";
 import { ExportsPanel } from "./ExportsPanel";
+import { FusePanel } from "./FusePanel";
 import { ImportPanel } from "./ImportPanel";
 import { JudgePanel } from "./JudgePanel";
 import { ProgressTable } from "./ProgressTable";
@@ -47,6 +48,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       </div>
       <StatusCounts projectId={p.id} />
       <ImportPanel projectId={p.id} />
+      <FusePanel project={p} />
       <PoolPanel project={p} />
       <AssignPanel project={p} />
       <ProgressTable projectId={p.id} />

@@ -66,3 +66,16 @@ export function fusedRows(scores: ScoredRun, depth = Infinity): FusedRow[] {
 export function formatRun(rows: readonly FusedRow[], tag: string): string {
   return rows.map((r) => `${r.qid} Q0 ${r.docid} ${r.rank} ${r.score} ${tag}`).join("\n") + (rows.length ? "\n" : "");
 }
+
+/**
+ * What is wrong with these fusion options for `runs` input runs, or undefined: the one check
+ * behind `assessor fuse`'s usage errors and the lead's page. `option` names an option as the
+ * caller shows it (`--norm` on the command line, `norm` on the page).
+ */
+export function fuseOptionsProblem(runs: number, o: { method: Method; norm?: Norm; weights?: readonly number[] }, option: (name: string) => string = (n) => `--${n}`): string | undefined {
+  if (runs < 2) return "fuse needs at least two runs";
+  if (o.method === "rrf" && o.norm) return `${option("norm")} does not apply to rrf (it uses ranks, not scores)`;
+  if (o.weights && o.method !== "wsum") return `${option("weights")} applies to ${option("method")} wsum only`;
+  if (o.weights && o.weights.length !== runs) return `${option("weights")}: ${runs} runs need ${runs} weights, got ${o.weights.length}`;
+  return undefined;
+}

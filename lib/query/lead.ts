@@ -7,6 +7,7 @@ import type { TProjectSummary } from "../lead/projects.ts";
 import type { TAnnotatorProgress } from "../lead/progress.ts";
 import type { TProjectSettings } from "../projects/settings.ts";
 import type { TRole } from "../auth/permissions.ts";
+import type { TFuse, TFuseResult } from "../runs/fuse.ts";
 
 export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; runs: { id: number; system: string; description: string | null }[] };
 export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
@@ -57,6 +58,15 @@ export function useBuildPool(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
     mutationFn: (input: { depth: number; runs?: string[] }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/pool`, { json: input }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Fuses stored runs into a new run; the project is invalidated so the new run is listed (pool panel). */
+export function useFuseRuns(projectId: number) {
+  const invalidate = useInvalidateProject(projectId);
+  return useMutation({
+    mutationFn: (input: TFuse) => apiFetch<TFuseResult>(`${base(projectId)}/fuse`, { json: input }),
     onSuccess: invalidate,
   });
 }

@@ -18,6 +18,8 @@ const WARNINGS: Record<TPpiWarning, string> = {
 };
 
 const width = (e: TEstimate | null) => (e ? e.high - e.low : null);
+/** A number of questions: a whole number (the design rounds up), or – when it cannot be computed. */
+const questions = (n: number | null | undefined) => (n === null || n === undefined || !Number.isFinite(n) ? "–" : Math.ceil(n).toLocaleString("en"));
 const interval = (e: TEstimate | null) => (e ? `[${e.low.toFixed(3)}, ${e.high.toFixed(3)}]` : "");
 
 function Cell({ cell, baseline }: { cell: TPpiCell; baseline: string | null }) {
@@ -65,8 +67,8 @@ const adviceColumns = (t: TPpiTable): TColumnDef<TAdvice>[] => [
   { key: "system", header: "Run", value: (a) => a.system },
   { key: "difference", header: "Δ (PPI)", value: (a) => a.difference, render: (a) => (<>{fmt(a.difference)} <span className="text-xs text-slate-500">{a.low === null ? "" : `[${a.low.toFixed(3)}, ${(a.high ?? 0).toFixed(3)}]`}</span></>) },
   { key: "sd", header: "sd of differences", value: (a) => a.sd, render: (a) => `${fmt(a.sd)} (${a.sdSource})` },
-  { key: "toDetect", header: `questions to detect ${t.delta}`, value: (a) => a.toDetect },
-  { key: "forHalfWidth", header: `questions for ±${t.halfWidth}`, value: (a) => a.forHalfWidth },
+  { key: "toDetect", header: `questions to detect ${t.delta}`, value: (a) => a.toDetect, render: (a) => questions(a.toDetect) },
+  { key: "forHalfWidth", header: `questions for ±${t.halfWidth}`, value: (a) => a.forHalfWidth, render: (a) => questions(a.forHalfWidth) },
 ];
 
 /** The best width saving of the panel, for the headline ("the PPI interval is 38% narrower than human-only"). */

@@ -42,7 +42,8 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
   const c = run.counts;
   const finished = c.done + c.failed;
   const pct = c.total ? Math.floor((finished / c.total) * 100) : 100;
-  const active = run.status === "running" || run.status === "queued";
+  // A run whose workers all stopped (a server restarted, a CLI killed) still says running: it can be resumed.
+  const active = (run.status === "running" || run.status === "queued") && run.workers > 0;
   const left = c.total - finished;
   return (
     <tr className="border-t border-slate-100 align-top" data-judge-run={run.judge}>

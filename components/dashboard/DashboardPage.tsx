@@ -44,7 +44,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
     const gain = params.get("gain");
     return {
       judge: params.get("judge") ?? undefined,
-      source: source === "judge" || source === "both" ? source : "human",
+      source: source === "judge" || source === "both" || source === "ppi" ? source : "human",
       tag: params.get("tag") ?? undefined,
       system: params.get("system") ?? undefined,
       baseline: params.get("baseline") ?? undefined,
@@ -87,6 +87,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
             { value: "human", label: "human reference" },
             { value: "judge", label: "judge" },
             { value: "both", label: "both side by side" },
+            { value: "ppi", label: "judge + human (PPI)" },
           ]}
         />
         <Select label="Slice: query tag" name="tag" value={filters.tag ?? ""} onChange={(v) => set({ tag: v || undefined })} options={[{ value: "", label: "all queries" }, ...(m?.tags ?? []).map((t) => ({ value: t, label: t }))]} />
@@ -114,7 +115,8 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         <HumanPanel projectId={projectId} filters={filters} />
       </div>
       <RetestCard projectId={projectId} />
-      <SystemsPanel projectId={projectId} filters={filters} />
+      {/* The PPI source shows the PPI card in the systems table's place (it has the human and judge intervals beside each PPI one). */}
+      {filters.source === "ppi" ? null : <SystemsPanel projectId={projectId} filters={filters} />}
       <PpiPanel projectId={projectId} filters={filters} onAdvisor={set} />
       <BreakdownsPanel
         projectId={projectId}

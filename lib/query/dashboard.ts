@@ -14,7 +14,8 @@ import { apiFetch } from "./fetcher.ts";
 /** The viewer's filters as they travel in the page URL and in every panel request. */
 export type TDashboardFilters = {
   judge?: string;
-  source?: "human" | "judge" | "both";
+  /** "ppi": the systems as judge + human (PPI) estimates, with the human-only and judge-only intervals beside them (the ppi panel). */
+  source?: "human" | "judge" | "both" | "ppi";
   tag?: string;
   system?: string;
   baseline?: string;

@@ -89,6 +89,19 @@ describe("dashboard of the demo project", () => {
     expect(systems.map((s) => s.replace(/\s*\(baseline\)$/, "")).sort()).toEqual(["bm25", "hybrid-rrf", "vector"]);
   });
 
+  it("switches the label source to judge + human (PPI): the PPI card takes the systems table's place", async () => {
+    await select("Label source").selectOption("ppi");
+    await expect.poll(() => new URL(page.url()).searchParams.get("source")).toBe("ppi");
+    await expect.poll(() => page.getByTestId("systems-human").count()).toBe(0);
+    await page.getByTestId("systems-ppi").waitFor();
+    const text = (await page.getByTestId("systems-ppi").textContent()) ?? "";
+    expect(text).toMatch(/PPI \[/);
+    expect(text).toMatch(/human /);
+    expect(text).toMatch(/judge /);
+    await select("Label source").selectOption("both");
+    await page.getByTestId("systems-human").waitFor();
+  });
+
   it("switches the slice to a query tag: fewer pairs, kept in the URL", async () => {
     await select("Slice: query tag").selectOption("named-entity");
     await expect.poll(() => new URL(page.url()).searchParams.get("tag")).toBe("named-entity");

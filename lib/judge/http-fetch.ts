@@ -9,7 +9,8 @@
  *
  * Semantics kept: the abort signal (the client's per-request timeout) aborts with an AbortError;
  * connection errors reject (the client wraps and retries them); gzip, deflate and br answers are
- * decoded; 204/304 have no body.
+ * decoded; 204/304 have no body; redirects are followed as fetch follows them (at most
+ * MAX_REDIRECTS; 307/308 keep method and body, 301/302/303 turn a POST into a GET).
  */
 import http from "node:http";
 import https from "node:https";
@@ -33,9 +34,11 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
 
 const abortError = (signal: AbortSignal) => (signal.reason instanceof Error && signal.reason.name === "AbortError" ? signal.reason : new DOMException("The operation was aborted.", "AbortError"));
 
+const MAX_REDIRECTS = 5;
+
 export function agentFetch(maxSockets: number): TFetch {
   const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets }), "https:": new https.Agent({ keepAlive: true, maxSockets }) };
-  return (input, init = {}) => {
+  const send = (input: string | URL | Request, init: RequestInit = {}, redirects = 0): Promise<Response> => {
     const body = init.body;
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
     if ((body != null && typeof body !== "string" && !(body instanceof Uint8Array)) || (url.protocol !== "http:" && url.protocol !== "https:") || input instanceof Request) return fetch(input, init);
@@ -60,6 +63,14 @@ export function agentFetch(maxSockets: number): TFetch {
           if (settled) return;
           try {
             const status = res.statusCode ?? 500;
+            const location = res.headers.location;
+            if (location && [301, 302, 303, 307, 308].includes(status) && redirects < MAX_REDIRECTS) {
+              settled = true;
+              signal?.removeEventListener("abort", onAbort);
+              const keep = status === 307 || status === 308 || (init.method ?? "GET") === "GET";
+              resolve(send(new URL(location, url), keep ? init : { ...init, method: "GET", body: undefined }, redirects + 1));
+              return;
+            }
             const h = new Headers();
             for (const [k, v] of Object.entries(res.headers)) {
               if (v === undefined || k === "content-encoding" || k === "content-length") continue;
@@ -83,4 +94,5 @@ export function agentFetch(maxSockets: number): TFetch {
       req.end(body ?? undefined);
     });
   };
+  return (input, init) => send(input, init);
 }

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from "commander";
 import type { Db } from "../../lib/db/client.ts";
 import type { TProgress, TWorkerResult } from "../../lib/judge/runner.ts";
 import type { TRunSummary } from "../../lib/judge/service.ts";
+import { money, timeLeft } from "../../lib/judge/format.ts";
 import { fail, out, projectOption, withProject } from "../context.ts";
 
 /**
@@ -21,14 +22,12 @@ const num = (min: number) => (v: string) => {
   return n;
 };
 
-const money = (x: number) => `$${x.toFixed(x < 1 ? 4 : 2)}`;
-const secs = (ms: number) => (ms < 90_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
 
 export function progressLine(p: TProgress): string {
   const finished = p.done + p.failed;
   const rate = p.elapsedMs > 0 ? (p.sentThisWorker * 1000) / p.elapsedMs : 0;
   const left = p.total - finished;
-  const eta = rate > 0 ? secs((left / rate) * 1000) : "?";
+  const eta = rate > 0 ? timeLeft(left / rate) : "?";
   return `${finished}/${p.total} (${p.total ? Math.floor((finished / p.total) * 100) : 100}%) · ${rate.toFixed(1)} req/s · ~${eta} left · ${p.failed} failed · ${p.cached} cached · tokens ${p.promptTokens.toLocaleString("en")} in / ${p.completionTokens.toLocaleString("en")} out · ${money(p.cost)}`;
 }
 

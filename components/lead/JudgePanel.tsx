@@ -2,18 +2,12 @@
 
 import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
+import { money, timeLeft } from "@/lib/judge/format";
 import { useJudgeRunAction, useJudgeRuns, usePreviewPrompt, useStartJudgeRun, useTryJudge, type TRunSettingsInput, type TRunSummary } from "@/lib/query/judge";
 import { Button, ErrorBox, Field, InputField, Section, Success, inputClass } from "./ui";
 
-const money = (usd: number) => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
 const num = (v: FormDataEntryValue | null) => (v === null || String(v).trim() === "" ? undefined : Number(v));
 
-function secs(s: number): string {
-  if (!Number.isFinite(s)) return "?";
-  if (s < 90) return `${Math.round(s)} s`;
-  if (s < 5400) return `${Math.round(s / 60)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
-}
 
 /** The form's values as run settings (the server validates them again with the same schema). */
 function settingsOf(form: HTMLFormElement): TRunSettingsInput {
@@ -66,7 +60,7 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
         </div>
         <div className="mt-1 text-xs text-slate-600" data-progress>
           {finished}/{c.total} ({pct}%) · {c.failed} failed · {c.cached} cached
-          {active && rate > 0 ? ` · ${rate.toFixed(1)}/s · ~${secs(left / rate)} left` : ""}
+          {active && rate > 0 ? ` · ${rate.toFixed(1)}/s · ~${timeLeft(left / rate)} left` : ""}
         </div>
         {run.retest ? (
           <div className="text-xs text-slate-600">

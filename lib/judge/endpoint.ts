@@ -141,3 +141,14 @@ export async function preflight(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "b
     throw err;
   }
 }
+
+/**
+ * A client for interactive checks (starting a run, trying a template): short timeout, one retry,
+ * and the endpoint, key and model checked by `preflight` before it is handed back.
+ */
+export async function checkedClient(baseUrl: string, apiKey: string, model: string, timeoutMs: number): Promise<{ client: OpenAI; endpoint: TEndpoint }> {
+  const endpoint: TEndpoint = { baseUrl, apiKey, timeoutMs: Math.min(timeoutMs, 30_000), maxRetries: 1 };
+  const client = makeClient(endpoint);
+  await preflight(client, endpoint, model);
+  return { client, endpoint };
+}

@@ -6,7 +6,7 @@
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { apiKeyFrom, createRun, ZRunSettings, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
-import { makeClient, preflight } from "./endpoint.ts";
+import { checkedClient } from "./endpoint.ts";
 import { retest, type TRetest } from "./retest.ts";
 import { liveWorkers, runCounts, sampleGrades, type TRunCounts } from "./store.ts";
 import { DEFAULT_TEMPLATE, PLACEHOLDERS, renderTemplate } from "./template.ts";
@@ -17,8 +17,7 @@ export async function startRun(db: Db, projectId: number, input: TRunSettingsInp
   const s = parseSettings(input);
   const apiKey = apiKeyFrom(env, s.apiKeyEnv);
   const run = await createRun(db, projectId, s, async () => {
-    const client = makeClient({ baseUrl: s.baseUrl, apiKey, timeoutMs: Math.min(s.timeoutMs, 30_000), maxRetries: 1 });
-    await preflight(client, { apiKey, baseUrl: s.baseUrl }, s.model);
+    await checkedClient(s.baseUrl, apiKey, s.model, s.timeoutMs);
   });
   return { run, apiKey };
 }

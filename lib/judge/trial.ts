@@ -7,7 +7,7 @@
 import type { Db } from "../db/client.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { apiKeyFrom, parseSettings, selectPairs, templateOf, type TRunSettingsInput } from "./create.ts";
-import { ask, EndpointError, makeClient, preflight, type TAnswer, type TAsk, type TEndpoint } from "./endpoint.ts";
+import { ask, checkedClient, EndpointError, type TAnswer, type TAsk, type TEndpoint } from "./endpoint.ts";
 import { parseGrade } from "./parse.ts";
 import { renderTemplate } from "./template.ts";
 import { loadPairViews } from "./views.ts";
@@ -22,9 +22,7 @@ export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInp
   const template = templateOf(s);
   const apiKey = apiKeyFrom(env, s.apiKeyEnv);
   const pairs = (await selectPairs(db, projectId, s.only)).slice(0, n);
-  const endpoint: TEndpoint = { baseUrl: s.baseUrl, apiKey, timeoutMs: Math.min(s.timeoutMs, 30_000), maxRetries: 1 };
-  const client = makeClient(endpoint);
-  await preflight(client, endpoint, s.model);
+  const { client, endpoint } = await checkedClient(s.baseUrl, apiKey, s.model, s.timeoutMs);
   const [views, reference] = await Promise.all([loadPairViews(db, template, pairs), referenceLabels(db, projectId)]);
   const human = new Map(reference.map((l) => [`${l.queryId}:${l.chunkId}`, l.grade]));
   return Promise.all(

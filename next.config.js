@@ -1,4 +1,5 @@
 // @ts-check
+import { readFileSync, writeFileSync } from "node:fs";
 
 /**
  * Headers of every response the proxy (proxy.ts, pages only) does not make: API answers, media,
@@ -12,14 +13,30 @@ const STATIC_HEADERS = [
 ];
 const RESOURCE_CSP = { key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'; sandbox" };
 
+// Tests, benchmarks and parallel builds may use their own output folder. Next adds
+// `<distDir>/types/**/*.ts` to the tsconfig it type-checks with when that pattern is missing; for
+// another folder than .next it would rewrite the tracked tsconfig.json, so such a build reads an
+// untracked tsconfig (ignored by git) that extends tsconfig.json and already lists the folder.
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+/** @returns {string | undefined} */
+function tsconfigFor(/** @type {string} */ dir) {
+  if (dir === ".next") return undefined;
+  /** @type {{ include: string[] }} */
+  const base = JSON.parse(readFileSync("tsconfig.json", "utf8"));
+  const path = `tsconfig.dist-${dir.replace(/[^A-Za-z0-9_-]+/g, "_")}.json`;
+  const config = { extends: "./tsconfig.json", include: [...base.include, `${dir}/types/**/*.ts`, `${dir}/dev/types/**/*.ts`] };
+  writeFileSync(path, JSON.stringify(config, null, 2) + "\n");
+  return path;
+}
+const tsconfigPath = tsconfigFor(distDir);
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // Tests and parallel builds may use their own output folder.
-  distDir: process.env.NEXT_DIST_DIR || ".next",
+  distDir,
   // The CLI and the app share lib/; the generated Prisma clients import with .ts extensions.
-  typescript: { ignoreBuildErrors: false },
+  typescript: { ignoreBuildErrors: false, ...(tsconfigPath ? { tsconfigPath } : {}) },
   // forbidden() renders app/forbidden.tsx with HTTP 403 (lib/auth/page.ts).
   experimental: { authInterrupts: true },
   async headers() {

@@ -83,40 +83,57 @@ export function registerImport(program: Command): void {
   imp
     .command("transcript")
     .description(
-      "cut a transcript (WebVTT, SRT or YouTube json3) of one video into chunks and import them; prints the chunk ids (<video>_<startMs>-<endMs>, stable for the same file and options). Default: --chunk-seconds 60 --overlap-seconds 15",
+      "cut transcripts (WebVTT, SRT or YouTube json3) into chunks and import them: files or folders (a folder's .vtt/.srt/.json3/.json files); each file's video is --video (one file), a --map file, or the file's name (talk7.vtt → video talk7). All files are checked before any is written; prints the chunk ids (<video>_<startMs>-<endMs>, stable for the same file and options) and one line per file. Default: --chunk-seconds 60 --overlap-seconds 15",
     )
-    .argument("<file>", "a .vtt, .srt or .json3 file (other names are sniffed)")
-    .requiredOption("--video <id>", "the video the transcript belongs to (already imported)")
+    .argument("<files...>", ".vtt, .srt or .json3 files, or folders of them (other names are sniffed)")
+    .option("--video <id>", "the video of the one transcript given (already imported)")
+    .option("--map <file>", "CSV (or .tsv) with a header file,video naming each file's video (by its name or its path as given)")
     .option("--chunk-seconds <s>", "chunk length in seconds", nonNegative)
     .option("--overlap-seconds <s>", "overlap between consecutive chunks in seconds (default 0 with --chunk-seconds)", nonNegative)
     .option("--chunk-words <n>", "chunk length in words", nonNegative)
     .option("--overlap-words <n>", "overlap between consecutive chunks in words (default 0)", nonNegative)
     .addOption(new Option("--format <format>", "caption format (default: by extension, else sniffed)").choices(["vtt", "srt", "json3"]))
+    .addOption(new Option("--repair <policy>", "a cue whose end is before its start: fail (list every such cue, write nothing), clip (end := start) or skip (drop it); clip and skip warn at the cue's line").choices(["fail", "clip", "skip"]).default("fail"))
     .addOption(projectOption())
     .action(
       async (
-        file: string,
-        o: { project?: string; video: string; chunkSeconds?: number; overlapSeconds?: number; chunkWords?: number; overlapWords?: number; format?: "vtt" | "srt" | "json3" },
+        files: string[],
+        o: { project?: string; video?: string; map?: string; chunkSeconds?: number; overlapSeconds?: number; chunkWords?: number; overlapWords?: number; format?: "vtt" | "srt" | "json3"; repair: "fail" | "clip" | "skip" },
       ) => {
         const bySeconds = o.chunkSeconds !== undefined || o.overlapSeconds !== undefined;
         const byWords = o.chunkWords !== undefined || o.overlapWords !== undefined;
         if (bySeconds && byWords) throw new AppError("bad_input", "chunk by seconds (--chunk-seconds/--overlap-seconds) or by words (--chunk-words/--overlap-words), not both");
         if (o.overlapSeconds !== undefined && o.chunkSeconds === undefined) throw new AppError("bad_input", "--overlap-seconds needs --chunk-seconds");
         if (o.overlapWords !== undefined && o.chunkWords === undefined) throw new AppError("bad_input", "--overlap-words needs --chunk-words");
+        if (o.video !== undefined && o.map !== undefined) throw new AppError("bad_input", "--video and --map both name videos: use one");
         const chunking: ChunkOptions | undefined = byWords
           ? { by: "words", size: o.chunkWords!, overlap: o.overlapWords ?? 0 }
           : bySeconds
             ? { by: "seconds", size: o.chunkSeconds!, overlap: o.overlapSeconds ?? 0 }
             : undefined;
-        const { importTranscript } = await lib();
-        await run(
-          o.project,
-          (db, id, po) => importTranscript(db, id, file, { ...po, video: o.video, chunking, format: o.format }),
-          (r, s) => `imported ${fmt(r.rows)} chunks of video ${o.video} from ${r.file}: ${fmt(r.created)} new, ${fmt(r.updated)} changed, ${fmt(r.unchanged)} unchanged (${s} s)`,
-          (r) => {
-            for (const c of r.chunkIds ?? []) out(c);
-          },
-        );
+        const [{ importTranscripts }, { transcriptFiles }, { formatLocated }] = await Promise.all([lib(), import("../../lib/imports/transcript-files.ts"), import("../../lib/errors.ts")]);
+        const t0 = performance.now();
+        const bar = await progress();
+        let results: (ImportResult & { video: string })[];
+        try {
+          results = await withProject(o.project, async (db, p) => {
+            const videos = new Set((await db.video.findMany({ where: { projectId: p.id }, select: { externalId: true } })).map((v) => v.externalId));
+            const list = await transcriptFiles(files, o, videos);
+            const done = await importTranscripts(db, p.id, list, { chunking, format: o.format, repair: o.repair, onProgress: bar.onProgress });
+            return done.map((r, i) => ({ ...r, video: list[i].video }));
+          });
+        } finally {
+          bar.stop();
+        }
+        const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+        for (const r of results) {
+          for (const w of r.warnings ?? []) process.stderr.write(`warning: ${formatLocated(w)}\n`);
+          for (const c of r.chunkIds ?? []) out(c);
+        }
+        const warned = (r: ImportResult) => (r.warnings?.length ? `, ${fmt(r.warnings.length)} warning${r.warnings.length === 1 ? "" : "s"}` : "");
+        for (const r of results)
+          out(`imported ${fmt(r.rows)} chunks of video ${r.video} from ${r.file}: ${fmt(r.created)} new, ${fmt(r.updated)} changed, ${fmt(r.unchanged)} unchanged${warned(r)}${results.length === 1 ? ` (${seconds} s)` : ""}`);
+        if (results.length > 1) out(`imported ${fmt(results.length)} transcripts, ${fmt(results.reduce((n, r) => n + r.rows, 0))} chunks (${seconds} s)`);
       },
     );
 

@@ -1,14 +1,38 @@
 /**
  * Caption files as cues (start and end in seconds, plain text): WebVTT, SRT and YouTube's json3.
  * Tags (`<c>`, `<b>`, inline `<00:00:01.000>` timestamps) are removed and the few HTML entities
- * captions use are decoded. A cue whose end is before its start is an error; empty cues are
- * dropped. Cues come back sorted by start time (stable).
+ * captions use are decoded. Empty cues are dropped. Cues come back sorted by start time (stable).
+ *
+ * A cue whose end is before its start is handled by the repair policy: `fail` (the default) reports
+ * every such cue as an error; `clip` keeps it with its end set to its start (its text stays at its
+ * start time) and `skip` drops it, each reporting a warning at the cue's line. Unreadable
+ * timestamps are always errors: there is no time to repair them to.
  */
 import type { LocatedError } from "../errors.ts";
 import { emptyFile, lines, toText } from "./text.ts";
 
 export type Cue = { start: number; end: number; text: string; line: number };
 export type CaptionFormat = "vtt" | "srt" | "json3";
+/** What to do with a cue whose end precedes its start. */
+export type CueRepair = "fail" | "clip" | "skip";
+export const CUE_REPAIRS: readonly CueRepair[] = ["fail", "clip", "skip"];
+
+type Parsed = { cues: Cue[]; errors: LocatedError[]; warnings: LocatedError[] };
+
+/** A backwards cue (end before start) as the policy says: an error, a clipped cue, or nothing. */
+function backwards(p: Parsed, repair: CueRepair, cue: Cue, times: { start: string; end: string }, file: string): Cue | null {
+  const at = { file, line: cue.line, field: "end" };
+  if (repair === "fail") {
+    p.errors.push({ ...at, message: `expected the end (${times.end}) not before the start (${times.start}) (repair policy "clip" sets such an end to the start, "skip" drops the cue)` });
+    return null;
+  }
+  if (repair === "skip") {
+    p.warnings.push({ ...at, message: `cue skipped: its end (${times.end}) is before its start (${times.start})` });
+    return null;
+  }
+  p.warnings.push({ ...at, message: `cue clipped: its end (${times.end}) was before its start (${times.start}); the end is now the start` });
+  return { ...cue, end: cue.start };
+}
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&nbsp;": " ", "&quot;": '"', "&#39;": "'", "&lrm;": "", "&rlm;": "" };
 
@@ -31,9 +55,9 @@ export function parseTimestamp(s: string): number {
 const ARROW = /^\s*(\S+)\s+-->\s+(\S+)/;
 
 /** WebVTT and SRT share a block structure: optional id line, timing line, text lines, blank line. */
-function parseBlocks(text: string, file: string, format: "vtt" | "srt"): { cues: Cue[]; errors: LocatedError[] } {
-  const cues: Cue[] = [];
-  const errors: LocatedError[] = [];
+function parseBlocks(text: string, file: string, format: "vtt" | "srt", repair: CueRepair): Parsed {
+  const parsed: Parsed = { cues: [], errors: [], warnings: [] };
+  const { cues, errors } = parsed;
   const expected = format === "vtt" ? "hh:mm:ss.ttt or mm:ss.ttt" : "hh:mm:ss,ttt";
   let cur: Cue | null = null;
   let skipping = false; // inside a NOTE, STYLE or REGION block (WebVTT), or a block already reported
@@ -94,26 +118,27 @@ function parseBlocks(text: string, file: string, format: "vtt" | "srt"): { cues:
       errors.push({ file, line, field: "end", message: `expected a timestamp ${expected}, found "${m[2]}"` });
       skipping = true;
     } else if (end < start) {
-      errors.push({ file, line, field: "end", message: `expected the end (${m[2]}) not before the start (${m[1]})` });
-      skipping = true;
+      cur = backwards(parsed, repair, { start, end, text: "", line }, { start: m[1], end: m[2] }, file);
+      if (!cur) skipping = true;
     } else cur = { start, end, text: "", line };
   }
   flush();
-  return { cues, errors };
+  return parsed;
 }
 
 type Json3 = { events?: unknown };
 
-function parseJson3(text: string, file: string): { cues: Cue[]; errors: LocatedError[] } {
+function parseJson3(text: string, file: string): Parsed {
   const cues: Cue[] = [];
   const errors: LocatedError[] = [];
+  const warnings: LocatedError[] = [];
   let doc: Json3;
   try {
     doc = JSON.parse(text) as Json3;
   } catch (e) {
-    return { cues, errors: [{ file, line: 1, message: `expected YouTube json3 captions (a JSON object with "events"): ${e instanceof Error ? e.message : String(e)}` }] };
+    return { cues, warnings, errors: [{ file, line: 1, message: `expected YouTube json3 captions (a JSON object with "events"): ${e instanceof Error ? e.message : String(e)}` }] };
   }
-  if (typeof doc !== "object" || doc === null || !Array.isArray(doc.events)) return { cues, errors: [{ file, line: 1, field: "events", message: 'expected YouTube json3 captions: a JSON object with an "events" array' }] };
+  if (typeof doc !== "object" || doc === null || !Array.isArray(doc.events)) return { cues, warnings, errors: [{ file, line: 1, field: "events", message: 'expected YouTube json3 captions: a JSON object with an "events" array' }] };
   (doc.events as unknown[]).forEach((ev, i) => {
     if (typeof ev !== "object" || ev === null) return;
     const e = ev as { tStartMs?: unknown; dDurationMs?: unknown; segs?: unknown };
@@ -131,7 +156,7 @@ function parseJson3(text: string, file: string): { cues: Cue[]; errors: LocatedE
     const t = cleanText((e.segs as unknown[]).map((s) => (typeof s === "object" && s !== null && typeof (s as { utf8?: unknown }).utf8 === "string" ? (s as { utf8: string }).utf8 : "")).join(""));
     if (t) cues.push({ start: e.tStartMs / 1000, end: (e.tStartMs + dur) / 1000, text: t, line: 1 });
   });
-  return { cues, errors };
+  return { cues, errors, warnings };
 }
 
 /** The format by file extension, else by looking at the first characters. */
@@ -147,14 +172,19 @@ export function sniffCaptionFormat(name: string, text: string): CaptionFormat | 
   return null;
 }
 
-export function parseCaptions(input: string | Uint8Array, file: string, format?: CaptionFormat): { cues: Cue[]; errors: LocatedError[]; format: CaptionFormat | null } {
+export function parseCaptions(
+  input: string | Uint8Array,
+  file: string,
+  format?: CaptionFormat,
+  repair: CueRepair = "fail",
+): { cues: Cue[]; errors: LocatedError[]; warnings: LocatedError[]; format: CaptionFormat | null } {
   const t = toText(input, file);
-  if (t.error) return { cues: [], errors: [t.error], format: null };
-  if (t.text.trim() === "") return { cues: [], errors: [emptyFile(file, "captions (WebVTT, SRT or YouTube json3)")], format: null };
+  if (t.error) return { cues: [], errors: [t.error], warnings: [], format: null };
+  if (t.text.trim() === "") return { cues: [], errors: [emptyFile(file, "captions (WebVTT, SRT or YouTube json3)")], warnings: [], format: null };
   const f = format ?? sniffCaptionFormat(file, t.text);
-  if (!f) return { cues: [], errors: [{ file, line: 1, message: "expected captions in WebVTT (.vtt), SRT (.srt) or YouTube json3 (.json3); could not tell which this file is" }], format: null };
-  const r = f === "json3" ? parseJson3(t.text, file) : parseBlocks(t.text, file, f);
+  if (!f) return { cues: [], errors: [{ file, line: 1, message: "expected captions in WebVTT (.vtt), SRT (.srt) or YouTube json3 (.json3); could not tell which this file is" }], warnings: [], format: null };
+  const r = f === "json3" ? parseJson3(t.text, file) : parseBlocks(t.text, file, f, repair);
   if (r.errors.length === 0 && r.cues.length === 0) r.errors.push(emptyFile(file, "at least one caption cue with text"));
   const cues = r.cues.map((c, i) => ({ c, i })).sort((a, b) => a.c.start - b.c.start || a.i - b.i).map((x) => x.c);
-  return { cues, errors: r.errors, format: f };
+  return { cues, errors: r.errors, warnings: r.warnings, format: f };
 }

@@ -4,13 +4,16 @@
  * - By seconds (`size` s, `overlap` s): windows start at 0, size − overlap apart; a window holds
  *   the cues whose start falls inside it. A chunk runs from its first cue's start to its last
  *   cue's end. Empty windows are skipped, and a window holding exactly the cues of the previous
- *   one (a long pause) is not repeated.
+ *   one (a long pause) is not repeated. A chunk is therefore never longer than the size plus the
+ *   longest cue it holds; `longCues` lists the cues longer than the size, which the import reports
+ *   (a 95 s cue makes a "20 s" chunk up to 115 s long: the caption file, not the chunker, decides).
  * - By words (`size` words, `overlap` words): the words of all cues in order, size − overlap
  *   apart; each word's time is interpolated evenly inside its cue.
  *
  * Chunk ids are `<videoId>_<startMs>-<endMs>` (start and end rounded to milliseconds): stable
  * for the same transcript and options, and distinct for distinct chunks of one video.
  */
+import type { LocatedError } from "../errors.ts";
 import type { Cue } from "./captions.ts";
 
 export type ChunkOptions = { by: "seconds" | "words"; size: number; overlap: number };
@@ -74,6 +77,14 @@ function byWords(videoId: string, cues: Cue[], size: number, overlap: number): T
     if (i + size >= words.length) break;
   }
   return out;
+}
+
+/** Cues lasting longer than a seconds-chunking's size, as warnings at their lines (none for words). */
+export function longCues(cues: Cue[], opts: ChunkOptions, file: string): LocatedError[] {
+  if (opts.by !== "seconds") return [];
+  return cues
+    .filter((c) => c.end - c.start > opts.size)
+    .map((c) => ({ file, line: c.line, field: "end", message: `cue lasts ${(c.end - c.start).toFixed(1)} s, longer than the chunk size (${opts.size} s): the chunks holding it run to its end` }));
 }
 
 export function chunkCues(videoId: string, cues: Cue[], opts: ChunkOptions = DEFAULT_CHUNKING): TranscriptChunk[] {

@@ -25,6 +25,8 @@ export type ImportResult = {
   unchanged: number;
   /** Chunk ids made by a transcript import, in order. */
   chunkIds?: string[];
+  /** What was imported but deserves a look (a repaired cue, a cue longer than the chunk size), located. */
+  warnings?: LocatedError[];
 };
 
 export const inputName = (input: ImportInput) => (typeof input === "string" ? input : input.name);

@@ -1,38 +1,82 @@
 import type { Db } from "../db/client.ts";
-import { AppError } from "../errors.ts";
-import { parseCaptions, type CaptionFormat } from "../formats/captions.ts";
-import { checkChunkOptions, chunkCues, DEFAULT_CHUNKING, type ChunkOptions } from "../formats/chunker.ts";
+import { AppError, type LocatedError } from "../errors.ts";
+import { parseCaptions, type CaptionFormat, type CueRepair } from "../formats/captions.ts";
+import { checkChunkOptions, chunkCues, DEFAULT_CHUNKING, longCues, type ChunkOptions, type TranscriptChunk } from "../formats/chunker.ts";
 import { writeChunks } from "./chunks.ts";
-import { ErrorList, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import { ErrorList, inputName, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
 /**
- * A transcript (WebVTT, SRT or YouTube json3; by extension, else sniffed) cut into chunks of one
- * video (lib/formats/chunker.ts). Chunk ids are stable, so importing the same transcript with the
+ * Transcripts (WebVTT, SRT or YouTube json3; by extension, else sniffed) cut into chunks of their
+ * videos (lib/formats/chunker.ts). Chunk ids are stable, so importing the same transcript with the
  * same options again changes nothing. Chunks from an earlier, differently cut import are kept.
+ *
+ * Several files go in one call: every file is read, parsed and cut first, and nothing is written
+ * unless all of them are good (errors from every file are reported together); then each file is
+ * written in its own transaction and reported on its own. Bad cues follow `repair`
+ * (lib/formats/captions.ts); cues longer than a seconds-chunking's size are reported as warnings.
  */
-export async function importTranscript(
-  db: Db,
-  projectId: number,
-  input: ImportInput,
-  opts: ImportOptions & { video: string; chunking?: ChunkOptions; format?: CaptionFormat },
-): Promise<ImportResult> {
+export type TranscriptOptions = { chunking?: ChunkOptions; format?: CaptionFormat; repair?: CueRepair };
+export type TranscriptFile = { input: ImportInput; video: string };
+
+type Prepared = { name: string; sha256: string; videoId: number; chunks: TranscriptChunk[]; warnings: LocatedError[] };
+
+function chunkingOf(opts: TranscriptOptions): ChunkOptions {
   const chunking = opts.chunking ?? DEFAULT_CHUNKING;
   const problem = checkChunkOptions(chunking);
   if (problem) throw new AppError("bad_input", problem);
-  const { name, bytes, sha256 } = await readInput(input);
-  const video = await db.video.findUnique({ where: { projectId_externalId: { projectId, externalId: opts.video } } });
-  if (!video) throw new AppError("bad_input", `unknown video "${opts.video}": expected the id of a video imported into this project (import videos first)`);
-  const errors = new ErrorList();
-  const { cues, errors: parseErrors } = parseCaptions(bytes, name, opts.format);
-  errors.push(...parseErrors);
-  errors.throwIfAny();
-  const chunks = chunkCues(video.externalId, cues, chunking);
+  return chunking;
+}
+
+async function prepare(db: Db, projectId: number, file: TranscriptFile, chunking: ChunkOptions, opts: TranscriptOptions, errors: ErrorList): Promise<Prepared | null> {
+  const { name, bytes, sha256 } = await readInput(file.input);
+  const video = await db.video.findUnique({ where: { projectId_externalId: { projectId, externalId: file.video } } });
+  if (!video) {
+    errors.push({ file: name, line: 1, field: "video", message: `unknown video "${file.video}": expected the id of a video imported into this project (import videos first)` });
+    return null;
+  }
+  const parsed = parseCaptions(bytes, name, opts.format, opts.repair ?? "fail");
+  errors.push(...parsed.errors);
+  if (parsed.errors.length) return null;
+  const chunks = chunkCues(video.externalId, parsed.cues, chunking);
+  return { name, sha256, videoId: video.id, chunks, warnings: [...parsed.warnings, ...longCues(parsed.cues, chunking, name)] };
+}
+
+async function write(db: Db, projectId: number, p: Prepared, opts: ImportOptions): Promise<ImportResult> {
   const { created, updated } = await writeChunks(
     db,
     projectId,
-    { kind: "transcript", fileName: name, sha256 },
-    chunks.map((c) => ({ externalId: c.id, videoId: video.id, start: c.start, end: c.end, text: c.text })),
+    { kind: "transcript", fileName: p.name, sha256: p.sha256 },
+    p.chunks.map((c) => ({ externalId: c.id, videoId: p.videoId, start: c.start, end: c.end, text: c.text })),
     opts,
   );
-  return { kind: "transcript", file: name, sha256, rows: chunks.length, created, updated, unchanged: chunks.length - created - updated, chunkIds: chunks.map((c) => c.id) };
+  const rows = p.chunks.length;
+  return { kind: "transcript", file: p.name, sha256: p.sha256, rows, created, updated, unchanged: rows - created - updated, chunkIds: p.chunks.map((c) => c.id), warnings: p.warnings };
+}
+
+/** Several transcripts, all validated before any is written; one result per file, in order. */
+export async function importTranscripts(db: Db, projectId: number, files: TranscriptFile[], opts: ImportOptions & TranscriptOptions = {}): Promise<ImportResult[]> {
+  const chunking = chunkingOf(opts);
+  if (files.length === 0) throw new AppError("bad_input", "expected at least one transcript file");
+  const seen = new Map<string, string>();
+  const errors = new ErrorList();
+  for (const f of files) {
+    const other = seen.get(f.video);
+    if (other !== undefined) errors.push({ file: inputName(f.input), line: 1, field: "video", message: `video "${f.video}" already has a transcript in this import (${other}): expected one transcript per video` });
+    seen.set(f.video, inputName(f.input));
+  }
+  const prepared: Prepared[] = [];
+  for (const f of files) {
+    const p = await prepare(db, projectId, f, chunking, opts, errors);
+    if (p) prepared.push(p);
+  }
+  errors.throwIfAny();
+  const results: ImportResult[] = [];
+  for (const p of prepared) results.push(await write(db, projectId, p, opts));
+  return results;
+}
+
+/** One transcript of one video (the lead's upload, and the CLI with one file). */
+export async function importTranscript(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & TranscriptOptions & { video: string }): Promise<ImportResult> {
+  const [result] = await importTranscripts(db, projectId, [{ input, video: opts.video }], opts);
+  return result;
 }

@@ -31,6 +31,7 @@ export const ZImportOptions = {
       overlapSeconds: optionalNumber,
       chunkWords: optionalNumber,
       overlapWords: optionalNumber,
+      repair: z.enum(["fail", "clip", "skip"]).optional(),
     })
     // The same rules as `assessor import transcript` (bin/commands/import.ts).
     .refine((o) => !((o.chunkSeconds !== undefined || o.overlapSeconds !== undefined) && (o.chunkWords !== undefined || o.overlapWords !== undefined)), {

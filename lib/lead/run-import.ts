@@ -29,7 +29,7 @@ export async function importUpload(db: Db, projectId: number, kind: string, rawO
           : o.chunkSeconds !== undefined
             ? { by: "seconds", size: o.chunkSeconds, overlap: o.overlapSeconds ?? 0 }
             : undefined;
-      return importTranscript(db, projectId, input, { video: o.video, chunking });
+      return importTranscript(db, projectId, input, { video: o.video, chunking, repair: o.repair });
     }
     case "run": {
       const o = ZImportOptions.run.parse(rawOptions);

@@ -39,9 +39,24 @@ describe("parseCaptions", () => {
   it("locates a cue that ends before it starts and a malformed timestamp", () => {
     const r = parseCaptions("WEBVTT\n\n00:00:10.000 --> 00:00:05.000\nbackwards\n\n00:00:aa.000 --> 00:00:12.000\nbad\n", "bad.vtt");
     expect(r.errors).toEqual([
-      { file: "bad.vtt", line: 3, field: "end", message: "expected the end (00:00:05.000) not before the start (00:00:10.000)" },
+      { file: "bad.vtt", line: 3, field: "end", message: 'expected the end (00:00:05.000) not before the start (00:00:10.000) (repair policy "clip" sets such an end to the start, "skip" drops the cue)' },
       { file: "bad.vtt", line: 6, field: "start", message: 'expected a timestamp hh:mm:ss.ttt or mm:ss.ttt, found "00:00:aa.000"' },
     ]);
+  });
+
+  it("repairs a backwards cue under clip and skip, with a warning at its line; a bad timestamp stays an error", () => {
+    const text = "WEBVTT\n\n00:00:10.000 --> 00:00:05.000\nbackwards\n\n00:00:11.000 --> 00:00:12.000\nfine\n";
+    const clip = parseCaptions(text, "r.vtt", "vtt", "clip");
+    expect(clip.errors).toEqual([]);
+    expect(clip.cues.map((c) => [c.start, c.end, c.text])).toEqual([
+      [10, 10, "backwards"],
+      [11, 12, "fine"],
+    ]);
+    expect(clip.warnings).toEqual([{ file: "r.vtt", line: 3, field: "end", message: "cue clipped: its end (00:00:05.000) was before its start (00:00:10.000); the end is now the start" }]);
+    const skip = parseCaptions(text, "r.vtt", "vtt", "skip");
+    expect(skip.cues.map((c) => c.text)).toEqual(["fine"]);
+    expect(skip.warnings).toEqual([{ file: "r.vtt", line: 3, field: "end", message: "cue skipped: its end (00:00:05.000) is before its start (00:00:10.000)" }]);
+    expect(parseCaptions("WEBVTT\n\n00:00:aa.000 --> 00:00:12.000\nbad\n", "s.vtt", "vtt", "clip").errors).toHaveLength(1);
   });
 
   it("reports a cue timing line without --> at its line, not as an empty file (issue 13 item 9)", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCaptions } from "../../../lib/formats/captions.ts";
-import { checkChunkOptions, chunkCues } from "../../../lib/formats/chunker.ts";
+import { checkChunkOptions, chunkCues, longCues } from "../../../lib/formats/chunker.ts";
 
 const cues = parseCaptions(readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "imports", "talk.vtt")), "talk.vtt").cues;
 // Cue starts 0, 20, 45.5, 70, 100 s; ends 20, 45.5, 70, 100, 120 s (talk.vtt).
@@ -56,5 +56,19 @@ describe("checkChunkOptions", () => {
     expect(checkChunkOptions({ by: "seconds", size: 0, overlap: 0 })).toBe("expected a chunk size above 0 seconds, got 0");
     expect(checkChunkOptions({ by: "words", size: 2.5, overlap: 0 })).toBe("expected a whole number of words per chunk, got 2.5");
     expect(checkChunkOptions({ by: "words", size: 100, overlap: 20 })).toBeNull();
+  });
+});
+
+describe("longCues", () => {
+  it("lists the cues longer than a seconds-chunking's size, none for words", () => {
+    const c = [
+      { start: 0, end: 5, text: "a", line: 3 },
+      { start: 10, end: 105, text: "b", line: 6 },
+      { start: 106, end: 126, text: "c", line: 9 }, // exactly the size: not longer
+    ];
+    expect(longCues(c, { by: "seconds", size: 20, overlap: 0 }, "f.vtt")).toEqual([
+      { file: "f.vtt", line: 6, field: "end", message: "cue lasts 95.0 s, longer than the chunk size (20 s): the chunks holding it run to its end" },
+    ]);
+    expect(longCues(c, { by: "words", size: 20, overlap: 0 }, "f.vtt")).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { ZProjectSettings } from "../../lib/projects/settings.ts";
 import { out, withDb, withProject, projectOption } from "../context.ts";
 import { AppError, isUniqueViolation } from "../../lib/errors.ts";
+import { registerProjectDelete } from "./lifecycle.ts";
 
 const int = (v: string) => Number(v);
 
@@ -39,7 +40,8 @@ function parseSettings(opts: SettingsOpts) {
 }
 
 export function registerProject(program: Command): void {
-  const project = program.command("project").description("create, list and configure projects");
+  const project = program.command("project").description("create, list, configure and delete projects");
+  registerProjectDelete(project);
   settingsOptions(project.command("create").argument("<name>", "project name").description("create a project")).action(
     async (name: string, opts: SettingsOpts) => {
       await withDb(async (db) => {

@@ -11,6 +11,7 @@ import { ProgressTable } from "./ProgressTable";
 import { SettingsForm } from "./SettingsForm";
 import { GuidelinesForm } from "./GuidelinesForm";
 import { ErrorBox, Section } from "./ui";
+import { DeleteProjectPanel, RunsAndChunksPanel } from "./DataPanel";
 
 function StatusCounts({ projectId }: { projectId: number }) {
   const status = useStatus(projectId);
@@ -48,6 +49,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       </div>
       <StatusCounts projectId={p.id} />
       <ImportPanel projectId={p.id} />
+      <RunsAndChunksPanel projectId={p.id} />
       <FusePanel project={p} />
       <PoolPanel project={p} />
       <AssignPanel project={p} />
@@ -56,6 +58,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       <ExportsPanel projectId={p.id} />
       <SettingsForm project={p} />
       <GuidelinesForm project={p} />
+      <DeleteProjectPanel projectId={p.id} name={p.name} />
     </div>
   );
 }

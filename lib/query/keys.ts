@@ -9,5 +9,6 @@ export const leadKeys = {
   progress: (projectId: number) => [...leadKeys.project(projectId), "progress"] as const,
   status: (projectId: number) => [...leadKeys.project(projectId), "status"] as const,
   judge: (projectId: number) => [...leadKeys.project(projectId), "judge"] as const,
+  runs: (projectId: number) => [...leadKeys.project(projectId), "runs"] as const,
   users: () => [...leadKeys.all, "users"] as const,
 };

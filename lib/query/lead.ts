@@ -8,6 +8,7 @@ import type { TAnnotatorProgress } from "../lead/progress.ts";
 import type { TProjectSettings } from "../projects/settings.ts";
 import type { TRole } from "../auth/permissions.ts";
 import type { TFuse, TFuseResult } from "../runs/fuse.ts";
+import type { DeleteProjectResult, RunListing } from "../projects/lifecycle.ts";
 
 export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; runs: { id: number; system: string; description: string | null }[] };
 export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
@@ -96,5 +97,26 @@ export function useUpdateUser() {
   return useMutation({
     mutationFn: ({ id, ...patch }: { id: string; active?: boolean; password?: string }) => apiFetch<TUserRow>(`/api/lead/users/${encodeURIComponent(id)}`, { method: "PATCH", json: patch }),
     onSuccess: () => qc.invalidateQueries({ queryKey: leadKeys.users() }),
+  });
+}
+
+/** The project's runs with their sizes (`assessor run list`); dates arrive as ISO strings. */
+export function useRuns(projectId: number) {
+  return useQuery({ queryKey: leadKeys.runs(projectId), queryFn: () => apiFetch<(Omit<RunListing, "createdAt"> & { createdAt: string })[]>(`${base(projectId)}/runs`) });
+}
+
+export function useDeleteRun(projectId: number) {
+  const invalidate = useInvalidateProject(projectId);
+  return useMutation({
+    mutationFn: (system: string) => apiFetch<RunListing>(`${base(projectId)}/runs/${encodeURIComponent(system)}`, { method: "DELETE" }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteProject(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { confirm: string; force?: boolean }) => apiFetch<DeleteProjectResult>(base(projectId), { method: "DELETE", json: input }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: leadKeys.projects() }),
   });
 }

@@ -109,24 +109,28 @@ export type TransferredLabel = {
   sources: TransferSource[];
 };
 
-type Span = LabelledSpan & { e0: number; e1: number };
+type Span = LabelledSpan;
 
-function evidence(s: LabelledSpan): [number, number] {
+/** Start of a span's evidence (its end is the span's end). */
+function evidenceStart(s: LabelledSpan): number {
   const c = s.correctedStart;
-  if (s.grade >= 2 && c !== null && c !== undefined && c > s.start && c < s.end) return [c, s.end];
-  return [s.start, s.end];
+  return s.grade >= 2 && c !== null && c !== undefined && c > s.start && c < s.end ? c : s.start;
 }
 
 function checkOptions(o: Required<TransferOptions>): void {
   for (const [k, v] of Object.entries(o)) if (!(v >= 0 && v < 1)) throw new RangeError(`transfer option ${k} must be a share in [0, 1), found ${v}`);
 }
 
+const isSpan = (s: { start: number; end: number }) => s.start >= 0 && s.end >= s.start && Number.isFinite(s.end);
+
 function checkLabel(l: LabelledSpan): void {
+  const c = l.correctedStart;
+  const goodStart = c === null || c === undefined || (Number.isFinite(c) && c >= 0);
+  if (isSpan(l) && Number.isInteger(l.grade) && l.grade >= 0 && l.grade <= 3 && goodStart) return;
   const what = `label ${l.id} (query ${l.query}, video ${l.video})`;
   checkSpan(l, what);
-  if (!Number.isInteger(l.grade) || l.grade < 0 || l.grade > 3) throw new RangeError(`${what}: grade must be an integer 0–3, found ${l.grade}`);
-  const c = l.correctedStart;
-  if (c !== null && c !== undefined && !(Number.isFinite(c) && c >= 0)) throw new RangeError(`${what}: corrected start must be seconds ≥ 0 or null, found ${c}`);
+  if (!goodStart) throw new RangeError(`${what}: corrected start must be seconds ≥ 0 or null, found ${c}`);
+  throw new RangeError(`${what}: grade must be an integer 0–3, found ${l.grade}`);
 }
 
 /** B's chunks of one video, sorted by start. */
@@ -160,35 +164,38 @@ export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly
   const byVideo = new Map<string, Map<string, Span[]>>();
   for (const l of labels) {
     checkLabel(l);
-    const [e0, e1] = evidence(l);
     let q = byVideo.get(l.video);
     if (!q) byVideo.set(l.video, (q = new Map()));
     const list = q.get(l.query);
-    const s: Span = { ...l, e0, e1 };
-    if (list) list.push(s);
-    else q.set(l.query, [s]);
+    if (list) list.push(l);
+    else q.set(l.query, [l]);
   }
   // B's chunks of the labelled videos only.
   const chunkIdx = new Map<string, number[]>();
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i];
     if (!byVideo.has(c.video)) continue;
-    checkSpan(c, `chunk ${c.id} (video ${c.video})`);
+    if (!isSpan(c)) checkSpan(c, `chunk ${c.id} (video ${c.video})`);
     const list = chunkIdx.get(c.video);
     if (list) list.push(i);
     else chunkIdx.set(c.video, [i]);
   }
   const out: TransferredLabel[] = [];
   let group = 0;
+  // Sorted copies: the caller's arrays are not reordered.
   for (const [video, queries] of byVideo) {
     const idx = chunkIdx.get(video);
     if (!idx) continue;
     const vc = videoChunks(chunks, idx);
     for (const [query, spans] of queries) {
       spans.sort((a, b) => a.start - b.start);
-      const spanStarts = Float64Array.from(spans, (s) => s.start);
+      // Plain loops: typed-array .from with a mapping function is slow on many small groups.
+      const spanStarts = new Float64Array(spans.length);
       let maxSpan = 0;
-      for (const s of spans) maxSpan = Math.max(maxSpan, s.end - s.start);
+      for (let j = 0; j < spans.length; j++) {
+        spanStarts[j] = spans[j].start;
+        maxSpan = Math.max(maxSpan, spans[j].end - spans[j].start);
+      }
       // Candidate chunks: those touching some span (closed intervals, so exact zero-length matches are found).
       const candidates: number[] = [];
       for (const s of spans) {
@@ -217,9 +224,11 @@ const same = (a: number, b: number) => Math.abs(a - b) < EPS;
 
 /** The rule for one chunk and the spans (of one query and video) it touches; null: unjudged. */
 function gradeChunk(c: TargetChunk, touching: readonly Span[], o: Required<TransferOptions>): Omit<TransferredLabel, "query" | "chunkId"> | null {
-  const exact = touching.filter((s) => same(s.start, c.start) && same(s.end, c.end));
-  if (exact.length > 0) {
-    const grade = Math.max(...exact.map((s) => s.grade));
+  let exactGrade = -1;
+  for (const s of touching) if (same(s.start, c.start) && same(s.end, c.end)) exactGrade = Math.max(exactGrade, s.grade);
+  if (exactGrade >= 0) {
+    const grade = exactGrade;
+    const exact = touching.filter((s) => same(s.start, c.start) && same(s.end, c.end));
     return { grade, rule: "exact", zeroShare: null, sources: exact.map((s) => ({ labelId: s.id, grade: s.grade, coverage: 1, evidenceCoverage: 1, share: 1, gives: s.grade === grade ? grade : null })) };
   }
   const len = c.end - c.start;
@@ -234,8 +243,9 @@ function gradeChunk(c: TargetChunk, touching: readonly Span[], o: Required<Trans
     if (sl <= EPS || ov <= EPS) continue;
     const coverage = ov / sl;
     const share = ov / len;
-    const eov = overlapSeconds(c.start, c.end, s.e0, s.e1);
-    const evidenceCoverage = eov / (s.e1 - s.e0);
+    const e0 = evidenceStart(s);
+    const eov = overlapSeconds(c.start, c.end, e0, s.end);
+    const evidenceCoverage = eov / (s.end - e0);
     const informative = coverage > o.minCoverage || share > o.minShare;
     let gives: number | null = null;
     let rule: TransferRule = "evidence";
@@ -270,7 +280,7 @@ function zeroShareOf(c: TargetChunk, touching: readonly Span[]): number {
   const rel: Array<[number, number]> = [];
   for (const s of touching) {
     if (s.grade === 0) zero.push([Math.max(c.start, s.start), Math.min(c.end, s.end)]);
-    else rel.push([Math.max(c.start, s.e0), Math.min(c.end, s.e1)]);
+    else rel.push([Math.max(c.start, evidenceStart(s)), Math.min(c.end, s.end)]);
   }
   const z = union(zero);
   return (measure(z) - intersectionSeconds(z, union(rel))) / (c.end - c.start);

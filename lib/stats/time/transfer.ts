@@ -104,7 +104,7 @@ export type TransferredLabel = {
   chunkId: string;
   grade: number;
   rule: TransferRule;
-  /** Share of the chunk's seconds judged 0 outside relevant evidence (rule 6); null for an exact match. */
+  /** Share of the chunk's seconds judged 0 outside relevant evidence (rule 6); null when rule 6 was not needed (exact, evidence, partial). */
   zeroShare: number | null;
   sources: TransferSource[];
 };
@@ -171,14 +171,20 @@ export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly
     else q.set(l.query, [l]);
   }
   // B's chunks of the labelled videos only.
+  // Chunks usually come video by video: the last video's list is kept to skip most map look-ups.
   const chunkIdx = new Map<string, number[]>();
+  let lastVideo: string | undefined;
+  let list: number[] | null = null;
   for (let i = 0; i < chunks.length; i++) {
     const c = chunks[i];
-    if (!byVideo.has(c.video)) continue;
+    if (c.video !== lastVideo) {
+      lastVideo = c.video;
+      list = byVideo.has(c.video) ? (chunkIdx.get(c.video) ?? null) : null;
+      if (list === null && byVideo.has(c.video)) chunkIdx.set(c.video, (list = []));
+    }
+    if (list === null) continue;
     if (!isSpan(c)) checkSpan(c, `chunk ${c.id} (video ${c.video})`);
-    const list = chunkIdx.get(c.video);
-    if (list) list.push(i);
-    else chunkIdx.set(c.video, [i]);
+    list.push(i);
   }
   const out: TransferredLabel[] = [];
   let group = 0;
@@ -212,8 +218,8 @@ export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly
         const c = chunks[vc.order[p]];
         touching.length = 0;
         for (let j = lowerBound(spanStarts, c.start - maxSpan - EPS); j < spans.length && spanStarts[j] <= c.end + EPS; j++) if (spans[j].end >= c.start - EPS) touching.push(spans[j]);
-        const label = gradeChunk(c, touching, o);
-        if (label) out.push({ query, chunkId: c.id, ...label });
+        const label = gradeChunk(query, c, touching, o);
+        if (label) out.push(label);
       }
     }
   }
@@ -223,13 +229,13 @@ export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly
 const same = (a: number, b: number) => Math.abs(a - b) < EPS;
 
 /** The rule for one chunk and the spans (of one query and video) it touches; null: unjudged. */
-function gradeChunk(c: TargetChunk, touching: readonly Span[], o: Required<TransferOptions>): Omit<TransferredLabel, "query" | "chunkId"> | null {
+function gradeChunk(query: string, c: TargetChunk, touching: readonly Span[], o: Required<TransferOptions>): TransferredLabel | null {
   let exactGrade = -1;
   for (const s of touching) if (same(s.start, c.start) && same(s.end, c.end)) exactGrade = Math.max(exactGrade, s.grade);
   if (exactGrade >= 0) {
     const grade = exactGrade;
     const exact = touching.filter((s) => same(s.start, c.start) && same(s.end, c.end));
-    return { grade, rule: "exact", zeroShare: null, sources: exact.map((s) => ({ labelId: s.id, grade: s.grade, coverage: 1, evidenceCoverage: 1, share: 1, gives: s.grade === grade ? grade : null })) };
+    return { query, chunkId: c.id, grade, rule: "exact", zeroShare: null, sources: exact.map((s) => ({ labelId: s.id, grade: s.grade, coverage: 1, evidenceCoverage: 1, share: 1, gives: s.grade === grade ? grade : null })) };
   }
   const len = c.end - c.start;
   if (len <= EPS) return null;
@@ -262,14 +268,15 @@ function gradeChunk(c: TargetChunk, touching: readonly Span[], o: Required<Trans
     sources.push({ labelId: s.id, grade: s.grade, coverage, evidenceCoverage, share, gives });
   }
   if (sources.length === 0) return null;
-  const zeroShare = zeroShareOf(c, touching);
   if (best >= 1) {
     for (const src of sources) if (src.gives !== null && src.gives < best) src.gives = null;
-    return { grade: best, rule: bestRule, zeroShare, sources };
+    return { query, chunkId: c.id, grade: best, rule: bestRule, zeroShare: null, sources };
   }
-  if (zeroInformative && zeroShare > o.zeroShare) {
+  if (!zeroInformative) return null;
+  const zeroShare = zeroShareOf(c, touching);
+  if (zeroShare > o.zeroShare) {
     for (const src of sources) if (src.grade === 0) src.gives = 0;
-    return { grade: 0, rule: "zero", zeroShare, sources };
+    return { query, chunkId: c.id, grade: 0, rule: "zero", zeroShare, sources };
   }
   return null;
 }

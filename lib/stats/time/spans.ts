@@ -147,7 +147,11 @@ export function answerPlaces(given: readonly AnswerPlace[], labels: readonly Tim
   return out.filter((p, i) => out.findIndex((q) => q.video === p.video && Math.abs(q.start - p.start) < EPS && Math.abs(q.end - p.end) < EPS) === i);
 }
 
-/** What every time-based measure reads: plain maps, nothing of the database. */
+/**
+ * What every time-based measure reads: plain maps, nothing of the database. The questions scored
+ * are the keys of `references` (a question without an entry there is not evaluated; one with an
+ * empty list is listed as not scored); seconds read@k also scores every key of `rankings`.
+ */
 export type TimeRunInput = {
   /** Per query id, the retrieved docids in the evaluated order (lib/stats/order.ts), rank 1 first. */
   rankings: ReadonlyMap<string, readonly string[]>;

@@ -24,3 +24,4 @@ export { queriesForHalfWidth, queriesToDetect, sampleSd } from "./sample-size.ts
 export { ppiMean, ppiPairedDifference, narrowerBy, type TPpiResult, type TPpiSample } from "./ppi.ts";
 export { ppiTable, type TPpiTable } from "./ppi-table.ts";
 export { seededRng, type Rng } from "./random.ts";
+export * from "./time/index.ts";

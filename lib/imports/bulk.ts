@@ -15,7 +15,8 @@ import { IdIndex } from "./id-index.ts";
  */
 /** Column types of a bulk insert; "timestamp" takes an ISO string (SQLite: as Prisma stores a DateTime, sqliteNow). */
 export type SqlType = "int" | "float" | "text" | "timestamp";
-export type Column = { name: string; type: SqlType };
+/** `pgType` names a PostgreSQL type the column needs instead of its SqlType's (an enum: `"LabelKind"`). */
+export type Column = { name: string; type: SqlType; pgType?: string };
 
 export interface BulkTx {
   readonly provider: "sqlite" | "postgres";
@@ -47,7 +48,7 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
           },
           insert: async (table, columns, count, row, onProgress) => {
             const cols = columns.map((c) => `"${c.name}"`).join(", ");
-            const arrays = columns.map((c, k) => `$${k + 1}::${PG_TYPES[c.type]}[]`).join(", ");
+            const arrays = columns.map((c, k) => `$${k + 1}::${c.pgType ?? PG_TYPES[c.type]}[]`).join(", ");
             const sql = `INSERT INTO "${table}" (${cols}) SELECT * FROM unnest(${arrays})`;
             for (let from = 0; from < count; from += PG_BATCH) {
               const to = Math.min(count, from + PG_BATCH);

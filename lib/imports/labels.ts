@@ -1,8 +1,8 @@
-import type { Db, Prisma } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
 import { parseJsonl } from "../formats/jsonl.ts";
 import { parseQrels } from "../formats/trec.ts";
-import { loadIdIndex, loadIdMap } from "./bulk.ts";
-import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput, type Tx, type ImportOptions, type ImportResult } from "./input.ts";
+import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap, sqliteNow } from "./bulk.ts";
+import { ErrorList, fileKind, firstChar, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 
 /**
@@ -60,63 +60,83 @@ async function poolItemIds(db: Db, projectId: number): Promise<Map<string, strin
 }
 
 /**
- * What differs between the two label tables: the column naming a set of labels (`source` of
- * reference labels, `judge` of judge labels) and its value, the one extra column compared and
- * stored (`startSeconds`, `rationale`), the kinds recorded, and the table's reads and writes.
+ * What differs between the two label tables: the table, the column naming a set of labels
+ * (`source` of reference labels, `judge` of judge labels) and its value, the one extra column
+ * compared and stored (`startSeconds`, `rationale`), the kind recorded, and the table's read.
  */
 type LabelTable<E extends number | string> = {
   kind: "labels" | "judge";
+  table: "ReferenceLabel" | "JudgeLabel";
   event: "reference_import" | "judge_import";
   ownerField: "source" | "judge";
   owner: string;
   extraField: "startSeconds" | "rationale";
+  extraType: "float" | "text";
   extraOf: (r: Resolved) => E | null;
   findAll: () => Promise<StoredLabel<E>[]>;
-  update: (tx: Tx, id: number, grade: number, extra: E | null) => Promise<unknown>;
-  createMany: (tx: Tx, rows: NewLabel<E>[]) => Promise<unknown>;
 };
 type NewLabel<E> = { queryId: number; chunkId: number; grade: number; extra: E | null };
 type StoredLabel<E> = NewLabel<E> & { id: number };
+type Change<E> = { r: Resolved; extra: E | null; old: StoredLabel<E> | undefined };
 
-/** Validates a labels file and writes what is new or changed, with a LabelEvent each, in one transaction. */
+/**
+ * Validates a labels file and writes what is new or changed, with a LabelEvent each, in one
+ * transaction through the bulk path (lib/imports/bulk.ts: multi-row statements on SQLite, arrays on
+ * PostgreSQL), as runs and chunks are written: Prisma's createMany went row by row.
+ */
 async function importLabels<E extends number | string>(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { clip?: boolean }, t: LabelTable<E>): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false);
   const existing = new Map((await t.findAll()).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
   const pool = await poolItemIds(db, projectId);
-  let created = 0;
-  let updated = 0;
-  const creates: NewLabel<E>[] = [];
-  const events: Prisma.LabelEventCreateManyInput[] = [];
+  const changes: Change<E>[] = [];
+  for (const r of rows) {
+    const old = existing.get(`${r.queryId}:${r.chunkId}`);
+    const extra = t.extraOf(r);
+    if (old && old.grade === r.grade && old.extra === extra) continue;
+    changes.push({ r, extra, old });
+  }
+  const creates = changes.filter((c) => !c.old);
+  const updates = changes.filter((c) => c.old);
   // Key order of the event JSON: owner, qid, docid, grade, extra column.
   const describe = (r: Resolved, grade: number, extra: E | null) => JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
-  await db.$transaction(async (tx) => {
-    for (const r of rows) {
-      const key = `${r.queryId}:${r.chunkId}`;
-      const old = existing.get(key);
-      const extra = t.extraOf(r);
-      if (old && old.grade === r.grade && old.extra === extra) continue;
-      if (old) {
-        await t.update(tx, old.id, r.grade, extra);
-        updated++;
-      } else {
-        creates.push({ queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, extra });
-        created++;
-      }
-      events.push({
-        projectId,
-        poolItemId: pool.get(key) ?? null,
-        kind: t.event,
-        before: old ? describe(r, old.grade, old.extra) : null,
-        after: describe(r, r.grade, extra),
-      });
-    }
-    if (creates.length) await t.createMany(tx, creates);
-    if (events.length) await tx.labelEvent.createMany({ data: events });
-    await tx.importRecord.create({ data: { projectId, kind: t.kind, fileName: name, sha256, rows: created + updated } });
-  }, TX_OPTIONS);
+  await bulkTransaction(db, async (tx) => {
+    const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
+    for (const c of updates) await tx.run(`UPDATE "${t.table}" SET "grade" = ?, "${t.extraField}" = ? WHERE "id" = ?`, [c.r.grade, c.extra, c.old!.id]);
+    await tx.insert(
+      t.table,
+      [
+        { name: "projectId", type: "int" },
+        { name: t.ownerField, type: "text" },
+        { name: "queryId", type: "int" },
+        { name: "chunkId", type: "int" },
+        { name: "grade", type: "int" },
+        { name: t.extraField, type: t.extraType },
+        { name: "createdAt", type: "timestamp" },
+      ],
+      creates.length,
+      (i) => [projectId, t.owner, creates[i].r.queryId, creates[i].r.chunkId, creates[i].r.grade, creates[i].extra, at],
+    );
+    await tx.insert(
+      "LabelEvent",
+      [
+        { name: "projectId", type: "int" },
+        { name: "poolItemId", type: "text" },
+        { name: "kind", type: "text", pgType: '"LabelKind"' },
+        { name: "before", type: "text" },
+        { name: "after", type: "text" },
+        { name: "createdAt", type: "timestamp" },
+      ],
+      changes.length,
+      (i) => {
+        const c = changes[i];
+        return [projectId, pool.get(`${c.r.queryId}:${c.r.chunkId}`) ?? null, t.event, c.old ? describe(c.r, c.old.grade, c.old.extra) : null, describe(c.r, c.r.grade, c.extra), at];
+      },
+    );
+    await insertImportRecord(tx, { projectId, kind: t.kind, fileName: name, sha256, rows: changes.length });
+  });
   opts.onProgress?.(rows.length, rows.length);
-  return { kind: t.kind, file: name, sha256, rows: rows.length, created, updated, unchanged: rows.length - created - updated };
+  return { kind: t.kind, file: name, sha256, rows: rows.length, created: creates.length, updated: updates.length, unchanged: rows.length - changes.length };
 }
 
 export function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean }): Promise<ImportResult> {
@@ -125,12 +145,12 @@ export function importReferenceLabels(db: Db, projectId: number, input: ImportIn
     kind: "labels",
     event: "reference_import",
     ownerField: "source",
+    table: "ReferenceLabel",
     owner: source,
     extraField: "startSeconds",
+    extraType: "float",
     extraOf: (r) => r.start,
-    findAll: async () => (await db.referenceLabel.findMany({ where: { projectId, source } })).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.startSeconds })),
-    update: (tx, id, grade, startSeconds) => tx.referenceLabel.update({ where: { id }, data: { grade, startSeconds } }),
-    createMany: (tx, rows) => tx.referenceLabel.createMany({ data: rows.map((r) => ({ projectId, source, queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, startSeconds: r.extra })) }),
+    findAll: async () => (await db.referenceLabel.findMany({ where: { projectId, source }, select: { id: true, queryId: true, chunkId: true, grade: true, startSeconds: true } })).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.startSeconds })),
   });
 }
 
@@ -140,11 +160,11 @@ export function importJudgeLabels(db: Db, projectId: number, input: ImportInput,
     kind: "judge",
     event: "judge_import",
     ownerField: "judge",
+    table: "JudgeLabel",
     owner: judge,
     extraField: "rationale",
+    extraType: "text",
     extraOf: (r) => r.rationale,
-    findAll: async () => (await db.judgeLabel.findMany({ where: { projectId, judge } })).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.rationale })),
-    update: (tx, id, grade, rationale) => tx.judgeLabel.update({ where: { id }, data: { grade, rationale } }),
-    createMany: (tx, rows) => tx.judgeLabel.createMany({ data: rows.map((r) => ({ projectId, judge, queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, rationale: r.extra })) }),
+    findAll: async () => (await db.judgeLabel.findMany({ where: { projectId, judge }, select: { id: true, queryId: true, chunkId: true, grade: true, rationale: true } })).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.rationale })),
   });
 }

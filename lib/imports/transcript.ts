@@ -31,7 +31,7 @@ async function prepare(db: Db, projectId: number, file: TranscriptFile, chunking
   const { name, bytes, sha256 } = await readInput(file.input);
   const video = await db.video.findUnique({ where: { projectId_externalId: { projectId, externalId: file.video } } });
   if (!video) {
-    errors.push({ file: name, line: 1, field: "video", message: `unknown video "${file.video}": expected the id of a video imported into this project (import videos first)` });
+    errors.push({ file: name, line: 1, field: "video", message: `unknown video "${file.video}"; expected the id of a video imported into this project (import videos first)` });
     return null;
   }
   const parsed = parseCaptions(bytes, name, opts.format, opts.repair ?? "fail");

@@ -24,6 +24,9 @@ const PER_QUERY = 2000;
 const LINES = QUERIES * PER_QUERY;
 const TARGET_RATE = 100_000;
 const TARGET_RSS_MB = 400;
+const LABELS_PER_QUERY = 400; // 200,000 reference labels: the top 400 chunks of each query
+const TARGET_LABEL_RATE = 50_000;
+const TARGET_START_S = 0.5;
 
 // Printed by the child as it exits: its peak RSS (KB) and CPU time (µs, user + system).
 const RSS_HOOK = `data:text/javascript,${encodeURIComponent('process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nmaxrss_kb="+u.maxRSS+" cpu_us="+(u.userCPUTime+u.systemCPUTime)+"\\n")})')}`;
@@ -68,11 +71,32 @@ export async function bench(): Promise<TBenchRow[]> {
     // The machine is shared: the CPU time the process used tells how much of the wall time was waiting.
     const load = loadavg()[0].toFixed(1);
     const again = cli(["import", "run", "--system", "sysA", join(dir, "big.run")], env);
+    await writeLines(join(dir, "labels.qrels"), QUERIES * LABELS_PER_QUERY, (i) => `q${Math.floor(i / LABELS_PER_QUERY)} 0 d${Math.floor(i / LABELS_PER_QUERY)}_${i % LABELS_PER_QUERY} ${i % 4}\n`);
+    const labels = cli(["import", "labels", "--source", "prior", join(dir, "labels.qrels")], env);
+    if (!/imported 200,000 reference labels/.test(labels.stdout)) throw new Error(`unexpected output: ${labels.stdout}`);
+    const labelRate = (QUERIES * LABELS_PER_QUERY) / labels.seconds;
+    // A database command's start: `status` on this project (connect, migrations checked, one count query), best of 3.
+    const starts = [0, 1, 2].map(() => cli(["status"], env));
+    const start = starts.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     const command = "npm run bench -- import  (node bin/assessor.mjs import run --system sysA big.run, SQLite)";
     return [
       { name: "import 1M-line TREC run: throughput", target: `≥ ${TARGET_RATE.toLocaleString("en-US")} lines/s`, measured: `${Math.round(rate).toLocaleString("en-US")} lines/s (${run.seconds.toFixed(1)} s wall for the whole process; ${run.cpuSeconds.toFixed(1)} s CPU; load avg ${load})`, pass: rate >= TARGET_RATE, command },
       { name: "import 1M-line TREC run: peak memory", target: `≤ ${TARGET_RSS_MB} MB RSS`, measured: `${Math.round(run.maxRssMb)} MB RSS`, pass: run.maxRssMb <= TARGET_RSS_MB, command },
       { name: "re-import the same run (no change)", target: "reported as unchanged", measured: `${again.seconds.toFixed(1)} s`, pass: /unchanged/.test(again.stdout), command },
+      {
+        name: "import 200,000 reference labels (qrels): throughput",
+        target: `≥ ${TARGET_LABEL_RATE.toLocaleString("en-US")} rows/s`,
+        measured: `${Math.round(labelRate).toLocaleString("en-US")} rows/s (${labels.seconds.toFixed(1)} s wall for the whole process; ${labels.cpuSeconds.toFixed(1)} s CPU; ${Math.round(labels.maxRssMb)} MB RSS)`,
+        pass: labelRate >= TARGET_LABEL_RATE,
+        command: "npm run bench -- import  (node bin/assessor.mjs import labels --source prior labels.qrels, SQLite)",
+      },
+      {
+        name: "database command start (assessor status)",
+        target: `≤ ${TARGET_START_S} s`,
+        measured: `${start.seconds.toFixed(2)} s wall, ${start.cpuSeconds.toFixed(2)} s CPU (best of 3; load avg ${loadavg()[0].toFixed(1)})`,
+        pass: start.seconds <= TARGET_START_S,
+        command: "npm run bench -- import  (node bin/assessor.mjs status, SQLite)",
+      },
       { name: "import 1M chunks JSONL (bench set-up)", target: "— (reported)", measured: `${chunks.seconds.toFixed(1)} s, ${Math.round(chunks.maxRssMb)} MB RSS`, pass: null, command: "node bin/assessor.mjs import chunks chunks.jsonl" },
     ];
   } finally {

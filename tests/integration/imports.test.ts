@@ -280,14 +280,14 @@ describe("bad input: exact error, exit 1, nothing written", () => {
   it("end before start or negative times (chunks, transcript, queries)", async () => {
     await rejects(["chunks"], "end.jsonl", '{"id":"c9","video":"v1","start":20,"end":10,"text":"t"}\n', (p) => `${p}:1: end: expected the end not before the start (20 s)`);
     await rejects(["chunks"], "neg.jsonl", '{"id":"c9","video":"v1","start":-1,"end":10,"text":"t"}\n', (p) => `${p}:1: start: expected the start of 0 seconds or more`);
-    await rejects(["transcript", "--video", "v1"], "end.vtt", "WEBVTT\n\n00:00:10.000 --> 00:00:05.000\nbackwards\n", (p) => `${p}:3: end: expected the end (00:00:05.000) not before the start (00:00:10.000)`);
+    await rejects(["transcript", "--video", "v1"], "end.vtt", "WEBVTT\n\n00:00:10.000 --> 00:00:05.000\nbackwards\n", (p) => `${p}:3: end: expected the end (00:00:05.000) not before the start (00:00:10.000) (repair policy "clip" sets such an end to the start, "skip" drops the cue)`);
     await rejects(["queries"], "neg.jsonl", '{"id":"q9","text":"t","start":-3}\n', (p) => `${p}:1: start: expected the reference start of 0 seconds or more`);
   });
 
   it("an unknown video", async () => {
     await rejects(["chunks"], "uv.jsonl", '{"id":"c9","video":"v9","start":0,"end":10,"text":"t"}\n', (p) => `${p}:1: video: unknown video "v9"; expected the id of a video imported into this project (import videos first)`);
     await rejects(["queries"], "uv.tsv", "id\ttext\tvideo\nq9\ta question\tv9\n", (p) => `${p}:2: video: unknown video "v9"; expected the id of a video imported into this project (import videos first)`);
-    await rejects(["transcript", "--video", "v9"], "ok.vtt", readFileSync(fx("talk.vtt")), () => `unknown video "v9": expected the id of a video imported into this project (import videos first)`);
+    await rejects(["transcript", "--video", "v9"], "ok.vtt", readFileSync(fx("talk.vtt")), (p) => `${p}:1: video: unknown video "v9"; expected the id of a video imported into this project (import videos first)`);
   });
 
   it("bytes that are not UTF-8", async () => {

@@ -75,7 +75,7 @@ export function authOptions(): NextAuthOptions {
           const u = user as { id: string; role?: unknown; sessionVersion?: unknown };
           claims.uid = u.id;
           claims.sv = typeof u.sessionVersion === "number" ? u.sessionVersion : 0;
-          claims.sat = Math.floor(Date.now() / 1000);
+          claims.sat = Date.now() / 1000;
           if (isRole(u.role)) claims.role = u.role;
           return claims;
         }

@@ -1,10 +1,14 @@
 /**
- * Next.js calls register() once when a server instance starts. On the Node.js runtime it schedules
+ * Next.js calls register() once when a server instance starts. On the Node.js runtime it records
+ * each request's socket address for the sign-in throttle (lib/auth/peer.ts), and schedules
  * the dashboard warm-up (lib/dashboard/warm.ts) shortly after start, in the background: the
  * server answers requests meanwhile. ASSESSOR_DASHBOARD_WARMUP=0 turns it off.
  */
-export function register(): void {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.ASSESSOR_DASHBOARD_WARMUP === "0") return;
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { installPeerAddress } = await import("./lib/auth/peer.ts");
+  installPeerAddress();
+  if (process.env.ASSESSOR_DASHBOARD_WARMUP === "0") return;
   const timer = setTimeout(() => {
     void (async () => {
       const started = Date.now();

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/shell/LoginForm";
-import { safeCallback } from "@/lib/auth/client";
+import { safeCallback } from "@/lib/auth/redirect";
 import { homeFor } from "@/lib/auth/permissions";
 import { getSession } from "@/lib/auth/session";
 
@@ -8,7 +8,8 @@ export const dynamic = "force-dynamic";
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callback = safeCallback(typeof params.callbackUrl === "string" ? params.callbackUrl : null);
+  // The app's origin when configured; a callback that leads anywhere else is dropped.
+  const callback = safeCallback(typeof params.callbackUrl === "string" ? params.callbackUrl : null, process.env.NEXTAUTH_URL || undefined);
   const session = await getSession();
   if (session) redirect(callback ?? homeFor(session.user.role));
   const error = typeof params.error === "string" ? (params.error === "CredentialsSignin" ? "Wrong email or password." : params.error) : null;

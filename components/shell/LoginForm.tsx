@@ -2,6 +2,7 @@
 
 import { useState, useSyncExternalStore, type FormEvent } from "react";
 import { signInWithPassword } from "@/lib/auth/client";
+import { sameOriginUrl } from "@/lib/auth/redirect";
 
 const noop = () => () => {};
 
@@ -27,8 +28,9 @@ export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; 
         setPending(false);
         return;
       }
-      // A full navigation so the server renders the shell with the new session.
-      window.location.assign(callbackUrl);
+      // A full navigation so the server renders the shell with the new session; only to this
+      // origin, as the browser reads the URL (the server checked it too: lib/auth/redirect.ts).
+      window.location.assign(sameOriginUrl(callbackUrl, window.location.origin)?.href ?? "/");
     } catch {
       setError("Could not reach the server. Check your connection and try again.");
       setPending(false);

@@ -39,9 +39,3 @@ export async function signOut(): Promise<void> {
     body,
   });
 }
-
-/** Only same-site paths are followed after sign-in (no open redirect). */
-export function safeCallback(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
-  return value;
-}

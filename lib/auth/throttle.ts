@@ -1,46 +1,133 @@
 import type { Db } from "../db/client.ts";
+import { all, provider, run, sqlTransaction, type TSqlParam } from "../db/sql.ts";
 
 /**
- * Login throttling, stored in the LoginThrottle table so that every app server sees the same
- * counts. Policy: MAX_FAILURES failed attempts for one email, each within WINDOW_MS of the
- * previous one, lock that email for LOCK_MS. A success clears the record. While locked, the
- * password is not even checked, so a locked account cannot be guessed at.
+ * Sign-in throttling (issue 18 item 5), in the LoginThrottle table so that every app server
+ * counts the same attempts. Every attempt is counted against three keys, each with its own
+ * exponential backoff (`failures` so far, `lockedUntil` = when the next attempt may start):
  *
- * Counting uses atomic increments, so concurrent failures on several servers are all counted.
+ * - the pair (account, client address): the strict limit, PAIR.free attempts, then waits of
+ *   1 s, 2 s, 4 s … up to 15 min between attempts;
+ * - the account, from any address: ACCOUNT.free attempts, then the same doubling waits. It slows
+ *   guessing spread over many addresses. An address where the account signed in successfully in
+ *   the last KNOWN_MS is exempt, so no one can lock the owner out of their usual address;
+ * - the client address, over all accounts: ADDRESS.free attempts, then the same doubling waits.
+ *   It slows one password tried across many accounts (password spraying).
+ *
+ * There is no fixed lock anyone can set for anyone: an attacker's own address and pair back off,
+ * and the owner at a known address is held up by neither.
+ *
+ * An attempt is reserved BEFORE the password is checked: one transaction increments all keys,
+ * each with a conditional upsert (`… ON CONFLICT DO UPDATE … WHERE "lockedUntil" <= now
+ * RETURNING`), and rolls back when any key refuses. Parallel attempts, on one server or many,
+ * therefore check at most `free` passwords before the first wait: the database serialises the
+ * increments. A success clears the pair and account counts, marks the address as known for the
+ * account and gives the reserved attempt back to the address; a failure stays counted. A key
+ * with no attempt for FORGET_MS starts over.
  */
-export const MAX_FAILURES = 5;
-export const WINDOW_MS = 15 * 60_000;
-export const LOCK_MS = 15 * 60_000;
+export type TBackoff = { free: number; baseMs: number; capMs: number };
 
-export function throttleKey(email: string): string {
-  return `email:${email.trim().toLowerCase()}`;
+const MINUTE = 60_000;
+export const PAIR: TBackoff = { free: 5, baseMs: 1000, capMs: 15 * MINUTE };
+export const ACCOUNT: TBackoff = { free: 20, baseMs: 1000, capMs: 15 * MINUTE };
+export const ADDRESS: TBackoff = { free: 50, baseMs: 1000, capMs: 15 * MINUTE };
+export const FORGET_MS = 24 * 60 * MINUTE;
+export const KNOWN_MS = 30 * 24 * 60 * MINUTE;
+
+/** The wait after `failures` counted attempts before the next may start. */
+export function backoffMs(b: TBackoff, failures: number): number {
+  return failures < b.free ? 0 : Math.min(b.capMs, b.baseMs * 2 ** Math.min(failures - b.free, 30));
 }
 
-/** The time the lock ends, or null when sign-in may be attempted. */
-export async function lockedUntil(db: Db, key: string, now: Date = new Date()): Promise<Date | null> {
-  const row = await db.loginThrottle.findUnique({ where: { key } });
-  if (row?.lockedUntil && row.lockedUntil > now) return row.lockedUntil;
-  return null;
+const norm = (email: string) => email.trim().toLowerCase();
+export const pairKey = (email: string, address: string) => `pair:${norm(email)}|${address}`;
+export const accountKey = (email: string) => `account:${norm(email)}`;
+export const addressKey = (address: string) => `address:${address}`;
+export const knownKey = (email: string, address: string) => `known:${norm(email)}|${address}`;
+
+export type TReservation = { ok: true } | { ok: false; until: Date };
+
+class Refused extends Error {
+  constructor(readonly until: Date) {
+    super("sign-in attempt refused by the throttle");
+  }
 }
 
-/** Counts one failure; returns the lock end when this failure locked the key. */
-export async function recordFailure(db: Db, key: string, now: Date = new Date()): Promise<Date | null> {
-  // A stale streak (last failure outside the window, or a lock that has run out) starts over.
-  await db.loginThrottle.updateMany({
-    where: { key, OR: [{ updatedAt: { lt: new Date(now.getTime() - WINDOW_MS) } }, { lockedUntil: { lte: now } }] },
-    data: { failures: 0, lockedUntil: null, updatedAt: now },
+/**
+ * One conditional upsert: counts an attempt for `key` when its wait is over, and returns the
+ * new count; no row when the key is still waiting. The wait is computed in SQL from the count
+ * (min(cap, base << (n - free))), so the statement stands alone under concurrency.
+ */
+function reserveSql(p: "sqlite" | "postgres", key: string, b: TBackoff, now: Date): { sql: string; params: TSqlParam[] } {
+  const pg = p === "postgres";
+  const ts = pg ? "CAST(? AS TIMESTAMP(3))" : "?";
+  const int = pg ? "CAST(? AS BIGINT)" : "?";
+  const least = pg ? "LEAST" : "MIN";
+  const stale = new Date(now.getTime() - FORGET_MS);
+  // n: this attempt's number in the streak (a stale streak starts over).
+  const n = `(CASE WHEN "LoginThrottle"."updatedAt" < ${ts} THEN 0 ELSE "LoginThrottle"."failures" END + 1)`;
+  const nParams = [stale];
+  const delay = `(CASE WHEN ${n} < ${int} THEN 0 ELSE ${least}(${int}, ${int} << CAST(${least}(${n} - ${int}, 30) AS INTEGER)) END)`;
+  const delayParams = [...nParams, b.free, b.capMs, b.baseMs, ...nParams, b.free];
+  // No wait: NULL rather than "now", so that a server whose clock is behind is not held up.
+  const wait = pg ? `(CAST(? AS TIMESTAMP(3)) + ${delay} * INTERVAL '1 millisecond')` : `strftime('%Y-%m-%dT%H:%M:%f+00:00', (? + ${delay}) / 1000.0, 'unixepoch')`;
+  const until = `(CASE WHEN ${n} < ${int} THEN NULL ELSE ${wait} END)`;
+  const untilParams = [...nParams, b.free, pg ? now : now.getTime(), ...delayParams];
+  return {
+    sql: `INSERT INTO "LoginThrottle" ("key", "failures", "lockedUntil", "updatedAt") VALUES (?, 1, ${ts}, ${ts})
+      ON CONFLICT ("key") DO UPDATE SET "failures" = ${n}, "lockedUntil" = ${until}, "updatedAt" = ${ts}
+      WHERE "LoginThrottle"."lockedUntil" IS NULL OR "LoginThrottle"."lockedUntil" <= ${ts}
+      RETURNING "failures"`,
+    params: [key, backoffMs(b, 1) === 0 ? null : new Date(now.getTime() + backoffMs(b, 1)), now, ...nParams, ...untilParams, now, now],
+  };
+}
+
+/** Reserves one sign-in attempt for (email, address), or says until when it must wait. */
+export async function reserveAttempt(db: Db, email: string, address: string, now: Date = new Date()): Promise<TReservation> {
+  try {
+    await sqlTransaction(db, function* () {
+      const p = yield* provider();
+      const since = p === "postgres" ? "CAST(? AS TIMESTAMP(3))" : "?";
+      const known = yield* all(`SELECT 1 AS "k" FROM "LoginThrottle" WHERE "key" = ? AND "updatedAt" >= ${since}`, [knownKey(email, address), new Date(now.getTime() - KNOWN_MS)]);
+      const keys: [string, TBackoff][] = [[pairKey(email, address), PAIR], [addressKey(address), ADDRESS]];
+      if (known.length === 0) keys.push([accountKey(email), ACCOUNT]);
+      for (const [key, b] of keys) {
+        const { sql, params } = reserveSql(p, key, b, now);
+        const counted = yield* all(sql, params);
+        if (counted.length === 0) {
+          const row = yield* all<{ lockedUntil: string | Date }>(`SELECT "lockedUntil" FROM "LoginThrottle" WHERE "key" = ?`, [key]);
+          throw new Refused(row[0] ? new Date(row[0].lockedUntil) : new Date(now.getTime() + b.baseMs));
+        }
+      }
+    });
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof Refused) return { ok: false, until: e.until };
+    throw e;
+  }
+}
+
+/**
+ * The password was right (even for a deactivated account): the pair's and the account's streaks
+ * end, the address becomes known for the account, and the address gets its attempt back.
+ */
+export async function recordSuccess(db: Db, email: string, address: string, now: Date = new Date()): Promise<void> {
+  await sqlTransaction(db, function* () {
+    yield* run(`DELETE FROM "LoginThrottle" WHERE "key" IN (?, ?)`, [pairKey(email, address), accountKey(email)]);
+    yield* run(`UPDATE "LoginThrottle" SET "failures" = "failures" - 1 WHERE "key" = ? AND "failures" > 0`, [addressKey(address)]);
+    yield* run(`INSERT INTO "LoginThrottle" ("key", "failures", "lockedUntil", "updatedAt") VALUES (?, 0, NULL, ?) ON CONFLICT ("key") DO UPDATE SET "updatedAt" = excluded."updatedAt"`, [knownKey(email, address), now]);
   });
-  const row = await db.loginThrottle.upsert({
-    where: { key },
-    create: { key, failures: 1, updatedAt: now },
-    update: { failures: { increment: 1 }, updatedAt: now },
-  });
-  if (row.failures < MAX_FAILURES) return null;
-  const until = new Date(now.getTime() + LOCK_MS);
-  await db.loginThrottle.update({ where: { key }, data: { failures: 0, lockedUntil: until, updatedAt: now } });
-  return until;
 }
 
-export async function recordSuccess(db: Db, key: string): Promise<void> {
-  await db.loginThrottle.deleteMany({ where: { key } });
+/** Forgets streaks idle for FORGET_MS and known addresses older than KNOWN_MS (rows stay bounded). */
+export async function pruneThrottle(db: Db, now: Date = new Date()): Promise<number> {
+  const r = await db.loginThrottle.deleteMany({
+    where: {
+      OR: [
+        { key: { startsWith: "known:" }, updatedAt: { lt: new Date(now.getTime() - KNOWN_MS) } },
+        { NOT: { key: { startsWith: "known:" } }, updatedAt: { lt: new Date(now.getTime() - FORGET_MS) }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] },
+      ],
+    },
+  });
+  return r.count;
 }

@@ -1,8 +1,11 @@
+import { getDb, type Db } from "../db/client.ts";
+import { readDbConfig } from "../db/config.ts";
+import { all, sqlTransaction, toPg } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
 /**
  * Request limits (issue 13 item 7): the size of an upload and of a JSON body, and per-key rates
- * (sign-in attempts per email, submissions per user). Each is configurable by an environment
+ * (submissions per user; sign-in attempts are throttled by lib/auth/throttle.ts). Each is configurable by an environment
  * variable read when used, with a clear message when exceeded.
  */
 
@@ -51,50 +54,59 @@ export async function readBodyLimited(req: Request, limit: number, setting: stri
 }
 
 /**
- * A token bucket per key, in this server's memory: `perMinute` requests a minute on average, up
- * to `burst` at once. With several app servers each keeps its own (the sign-in lock that matters
- * for guessing passwords is in the database: lib/auth/throttle.ts).
+ * A token bucket per key, in the RateLimit table so that every app server draws from the same
+ * bucket: `perMinute` requests a minute on average, up to `burst` at once. Taking a token is one
+ * statement (a conditional upsert: refill by the time since `updatedAt`, take one when at least
+ * one is there, RETURNING the rest; no row back means none was left), so concurrent requests on
+ * any number of servers never take more than the bucket holds. Only a refusal reads the row
+ * again, to say when the next token comes.
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
   constructor(
+    /** Prefix of this limiter's keys in the table. */
+    private readonly name: string,
     private readonly perMinute: () => number,
     private readonly burst: () => number,
   ) {}
 
   /** Takes one token for `key`; when none is left, the seconds until one is (for Retry-After). */
-  take(key: string, now = Date.now()): { ok: true } | { ok: false; retryAfterSeconds: number } {
-    const rate = this.perMinute() / 60_000;
+  async take(db: Db, key: string, now: Date = new Date()): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+    const perMs = this.perMinute() / 60_000;
     const cap = Math.max(1, this.burst());
-    const b = this.buckets.get(key) ?? { tokens: cap, at: now };
-    b.tokens = Math.min(cap, b.tokens + (now - b.at) * rate);
-    b.at = now;
-    if (this.buckets.size > 10_000) this.prune(now, rate, cap);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      this.buckets.set(key, b);
-      return { ok: true };
-    }
-    this.buckets.set(key, b);
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - b.tokens) / rate / 1000)) };
-  }
-
-  /** Forgets full buckets, so that memory stays bounded. */
-  private prune(now: number, rate: number, cap: number): void {
-    for (const [k, b] of this.buckets) if (b.tokens + (now - b.at) * rate >= cap) this.buckets.delete(k);
+    const id = `${this.name}:${key}`;
+    const { provider } = readDbConfig();
+    const pg = provider === "postgres";
+    const elapsedMs = pg
+      ? `GREATEST(0, EXTRACT(EPOCH FROM (CAST(? AS TIMESTAMP(3)) - "RateLimit"."updatedAt")) * 1000)`
+      : `MAX(0, ROUND((julianday(?) - julianday("RateLimit"."updatedAt")) * 86400000.0))`;
+    const num = pg ? "CAST(? AS DOUBLE PRECISION)" : "?";
+    const refill = `${pg ? "LEAST" : "MIN"}(${num}, "RateLimit"."tokens" + ${elapsedMs} * ${num})`;
+    const ts = pg ? "CAST(? AS TIMESTAMP(3))" : "?";
+    const sql = `INSERT INTO "RateLimit" ("key", "tokens", "updatedAt") VALUES (?, ${num}, ${ts})
+       ON CONFLICT ("key") DO UPDATE SET "tokens" = ${refill} - 1, "updatedAt" = ${ts}
+       WHERE ${refill} >= 1
+       RETURNING "tokens"`;
+    const params = [id, cap - 1, now, cap, now, perMs, now, cap, now, perMs];
+    // PostgreSQL: one autocommitted statement (a transaction would add two round trips); SQLite:
+    // through lib/db/sql.ts, which retries when another connection holds the write lock.
+    const taken = pg
+      ? await db.$queryRawUnsafe<unknown[]>(toPg(sql), ...params)
+      : await sqlTransaction(db, function* () {
+          return yield* all(sql, params);
+        });
+    if (taken.length > 0) return { ok: true };
+    const row = await db.rateLimit.findUnique({ where: { key: id } });
+    const tokens = row ? Math.min(cap, row.tokens + Math.max(0, now.getTime() - row.updatedAt.getTime()) * perMs) : 0;
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)) };
   }
 }
 
 /** ASSESSOR_SUBMIT_RATE_PER_MINUTE: grades and decisions per user (default 300 a minute, bursts of half that). */
 const submitRate = () => positiveNumber("ASSESSOR_SUBMIT_RATE_PER_MINUTE", 300);
-export const submissionLimiter = new RateLimiter(submitRate, () => Math.ceil(submitRate() / 2));
-
-/** ASSESSOR_LOGIN_RATE_PER_MINUTE: sign-in attempts per email (default 20 a minute, bursts of 10). */
-const loginRate = () => positiveNumber("ASSESSOR_LOGIN_RATE_PER_MINUTE", 20);
-export const loginLimiter = new RateLimiter(loginRate, () => Math.ceil(loginRate() / 2));
+export const submissionLimiter = new RateLimiter("submit", submitRate, () => Math.ceil(submitRate() / 2));
 
 /** Throws 429 with the wait in `details.retryAfterSeconds` (sent as Retry-After by lib/http/route.ts). */
-export function enforceRate(limiter: RateLimiter, key: string, what: string): void {
-  const r = limiter.take(key);
+export async function enforceRate(limiter: RateLimiter, key: string, what: string): Promise<void> {
+  const r = await limiter.take(await getDb(), key);
   if (!r.ok) throw new AppError("too_many_requests", `too many ${what}: try again in ${r.retryAfterSeconds} s`, { retryAfterSeconds: r.retryAfterSeconds });
 }

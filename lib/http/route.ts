@@ -93,7 +93,7 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
         if (!session) return errorResponse(401, "unauthenticated", "sign in first");
         if (!options.roles.includes(session.user.role)) return errorResponse(403, "forbidden", "your role does not allow this");
       }
-      if (options.rateLimit && session) enforceRate(submissionLimiter, session.user.id, "submissions");
+      if (options.rateLimit && session) await enforceRate(submissionLimiter, session.user.id, "submissions");
       const params = ((await ctx?.params) ?? {}) as TParams;
 
       let query: unknown = undefined;

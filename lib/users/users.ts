@@ -78,7 +78,7 @@ export async function createUser(db: Db, input: TNewUser): Promise<TPublicUser> 
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$92MzCJbGq5bhMCVgDcCVBg$AhCqbiDeyoCAjf9bcpHrMtftmV7TwpvhF1v77C2dpxo";
 
 export type TCredentialsResult =
-  | { ok: true; user: Pick<User, "id" | "email" | "name" | "role"> }
+  | { ok: true; user: Pick<User, "id" | "email" | "name" | "role" | "sessionVersion"> }
   | { ok: false; reason: "invalid" | "inactive" };
 
 /**
@@ -89,27 +89,50 @@ export type TCredentialsResult =
 export async function verifyCredentials(db: Db, email: string, password: string): Promise<TCredentialsResult> {
   const user = await db.user.findUnique({
     where: { email: normalizeEmail(email) },
-    select: { id: true, email: true, name: true, role: true, active: true, passwordHash: true },
+    select: { id: true, email: true, name: true, role: true, active: true, passwordHash: true, sessionVersion: true },
   });
   const matches = await verify(user?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
   if (!user || !matches) return { ok: false, reason: "invalid" };
   if (!user.active) return { ok: false, reason: "inactive" };
-  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion } };
 }
 
-async function updateUser(db: Db, ref: TUserRef, data: { passwordHash?: string; active?: boolean }): Promise<TPublicUser> {
+/**
+ * Every change that must end the user's sessions (password, activity, role) bumps
+ * User.sessionVersion in the same update: lib/auth/session.ts refuses a token that carries an
+ * older version, on every app server. Reactivation bumps it too, so sessions from before a
+ * deactivation never come back.
+ */
+async function updateUser(db: Db, ref: TUserRef, data: { passwordHash?: string; active?: boolean; role?: TUserRole }): Promise<TPublicUser> {
   const found = await db.user.findUnique({ where: whereRef(ref), select: { id: true } });
   if (!found) throw new AppError("not_found", `no user ${describeRef(ref)}`);
-  return db.user.update({ where: { id: found.id }, data, select: publicSelect });
+  return db.user.update({ where: { id: found.id }, data: { ...data, sessionVersion: { increment: 1 } }, select: publicSelect });
+}
+
+/**
+ * Ends the user's sessions (sign-out: every session of the user, on every device), when the
+ * token's version is still the current one: a token revoked already cannot sign out the
+ * session that replaced it.
+ */
+export async function revokeSessions(db: Db, userId: string, version: number): Promise<boolean> {
+  const r = await db.user.updateMany({ where: { id: userId, sessionVersion: version }, data: { sessionVersion: { increment: 1 } } });
+  return r.count === 1;
 }
 
 export async function setPassword(db: Db, ref: TUserRef, password: string): Promise<TPublicUser> {
   return updateUser(db, ref, { passwordHash: await hashPassword(password) });
 }
 
-/** Deactivates (or reactivates) a user. Their labels stay; they can no longer sign in. */
+/** Deactivates (or reactivates) a user. Their labels stay; they can no longer sign in, and their sessions end. */
 export async function setActive(db: Db, ref: TUserRef, active: boolean): Promise<TPublicUser> {
   return updateUser(db, ref, { active });
+}
+
+/** Changes a user's role; their sessions end (they sign in again with the new role). */
+export async function setRole(db: Db, ref: TUserRef, role: TUserRole): Promise<TPublicUser> {
+  const parsed = ZRole.safeParse(role);
+  if (!parsed.success) throw badInput(parsed.error);
+  return updateUser(db, ref, { role: parsed.data });
 }
 
 export async function listUsers(db: Db, opts: { role?: TUserRole; activeOnly?: boolean } = {}): Promise<TPublicUser[]> {

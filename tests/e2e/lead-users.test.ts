@@ -104,6 +104,12 @@ describe("lead: login, projects, settings, users", () => {
     // The session Ann already had stops working at once.
     const r = await fetch(`${server.url}/`, { headers: { Cookie: annCookie }, redirect: "manual" });
     expect(new URL(r.headers.get("location") ?? "", server.url).pathname).toBe("/login");
+    // Reactivated, Ann signs in again; the session from before does not come back.
+    await page.getByRole("button", { name: "Reactivate ann@example.org" }).click();
+    await page.getByRole("button", { name: "Deactivate ann@example.org" }).waitFor();
+    const again = await fetch(`${server.url}/`, { headers: { Cookie: annCookie }, redirect: "manual" });
+    expect(new URL(again.headers.get("location") ?? "", server.url).pathname).toBe("/login");
+    await expect(apiSession(server.url, "ann@example.org", "ann-new-password")).resolves.toMatch(/session-token=/);
 
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "lead-users.png"), fullPage: true });
@@ -117,8 +123,11 @@ describe("lead: login, projects, settings, users", () => {
     const res = await p.goto(`${server.url}/lead`);
     expect(res?.status()).toBe(403);
     await p.getByRole("heading", { name: "403: not allowed" }).waitFor();
+    const copied = (await ctx.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     await p.getByRole("button", { name: "Sign out" }).click();
     await p.waitForURL(/\/login$/);
+    // A copy of the session cookie taken before signing out no longer works.
+    expect((await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: copied } })).status).toBe(401);
     const again = await p.goto(`${server.url}/lead/users`);
     expect(new URL(again?.url() ?? "").pathname).toBe("/login");
     await ctx.close();

@@ -20,6 +20,8 @@ export async function freePort(): Promise<number> {
 
 export type RunningServer = {
   url: string;
+  /** The `next start` process (for memory readings in /proc). */
+  pid: number;
   stop: () => Promise<void>;
   logs: () => string;
   /** Sends `signal` (SIGKILL for a crash) and resolves when the process is gone. */
@@ -62,7 +64,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
       child.once("exit", () => resolve());
       child.kill(signal);
     });
-  return { url, logs: () => output, stop: () => kill("SIGTERM"), kill };
+  return { url, pid: child.pid ?? 0, logs: () => output, stop: () => kill("SIGTERM"), kill };
 }
 
 export function chromiumPath(): string {

@@ -8,7 +8,7 @@ import { createUser } from "../../lib/users/users.ts";
 /**
  * Auth through a real server (`next start` on the build in NEXT_DIST_DIR, e.g.
  * `NEXT_DIST_DIR=.next-auth npx next build` first): sign-in, sessions, role checks of route(),
- * page guards, deactivation, throttling, and the production secret requirement.
+ * page guards, deactivation, role change, throttling, and the production secret requirement.
  */
 let testDb: TestDb;
 let db: Db;
@@ -137,21 +137,29 @@ describe("sessions follow the database", () => {
     expect((await get("/api/lead/projects", cookie)).status).toBe(200);
   });
 
-  it("a role change takes effect without signing out", async () => {
+  it("a role change through the lead's route ends the session; signing in again gives the new role", async () => {
+    const lead = await apiSession(server.url, "lead@example.org", PASSWORD);
     const cookie = await apiSession(server.url, "adj@example.org", PASSWORD);
     expect((await get("/api/lead/projects", cookie)).status).toBe(403);
-    await db.user.update({ where: { email: "adj@example.org" }, data: { role: "lead" } });
-    expect((await get("/api/lead/projects", cookie)).status).toBe(200);
+    const id = (await db.user.findUniqueOrThrow({ where: { email: "adj@example.org" } })).id;
+    expect((await send("PATCH", `/api/lead/users/${id}`, lead, JSON.stringify({ role: "lead" }))).status).toBe(200);
+    expect((await get("/api/lead/projects", cookie)).status).toBe(401);
+    expect((await get("/api/lead/projects", await apiSession(server.url, "adj@example.org", PASSWORD))).status).toBe(200);
+    // A lead cannot change their own role (nor lock the last lead out that way).
+    const self = (await db.user.findUniqueOrThrow({ where: { email: "lead@example.org" } })).id;
+    expect((await send("PATCH", `/api/lead/users/${self}`, lead, JSON.stringify({ role: "annotator" }))).status).toBe(422);
     await db.user.update({ where: { email: "adj@example.org" }, data: { role: "adjudicator" } });
   });
 });
 
 describe("login throttling over HTTP", () => {
-  it("after 5 wrong passwords the right one is refused with a lock message", async () => {
-    for (let i = 0; i < 5; i++) await expect(apiSession(server.url, "throttled@example.org", "wrong")).rejects.toThrow(i < 4 ? /Wrong email or password/ : /Too many failed sign-in attempts/);
-    await expect(apiSession(server.url, "throttled@example.org", PASSWORD)).rejects.toThrow(/Too many failed sign-in attempts\. Try again in 15 minutes/);
+  it("after 5 wrong passwords the next attempt waits (backoff, not a 15-minute lock); then the right one works", async () => {
+    for (let i = 0; i < 5; i++) await expect(apiSession(server.url, "throttled@example.org", "wrong")).rejects.toThrow(/HTTP 401: Wrong email or password/);
+    await expect(apiSession(server.url, "throttled@example.org", PASSWORD)).rejects.toThrow(/HTTP 429: Too many failed sign-in attempts\. Try again in 1 second\./);
     // Another email is not affected.
     await expect(apiSession(server.url, "ann@example.org", PASSWORD)).resolves.toMatch(/session-token=/);
+    await new Promise((r) => setTimeout(r, 1100));
+    await expect(apiSession(server.url, "throttled@example.org", PASSWORD)).resolves.toMatch(/session-token=/);
   });
 });
 

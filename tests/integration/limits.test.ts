@@ -1,15 +1,16 @@
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { startServer, type RunningServer } from "../helpers/server.ts";
 import { apiSession } from "../helpers/login.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
-import { RateLimiter } from "../../lib/http/limits.ts";
+import { signIn } from "../helpers/auth-http.ts";
+import { streamPost } from "../helpers/stream-post.ts";
 
 /**
  * Limits (issue 13 item 7): upload size (413, and the server keeps answering /api/health while
- * 200 MB stream in), JSON body size (413), submissions per user and sign-in attempts per email
- * (429 with Retry-After). The server runs with small limits so the test stays quick.
+ * 200 MB stream in), JSON body size (413), submissions per user (429 with Retry-After, counted in
+ * the database) and sign-in attempts (the throttle of lib/auth/throttle.ts: 429 with Retry-After
+ * once the backoff starts). The server runs with small limits so the test stays quick.
  */
 let testDb: TestDb;
 let server: RunningServer;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   fx = await seedAnnotationFixture(await getDb());
-  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_UPLOAD_LIMIT_MB: "150", ASSESSOR_JSON_LIMIT_KB: "64", ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20", ASSESSOR_LOGIN_RATE_PER_MINUTE: "6" });
+  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_UPLOAD_LIMIT_MB: "150", ASSESSOR_JSON_LIMIT_KB: "64", ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20" });
   ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
   lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
   adj = await apiSession(server.url, "adj@example.org", PASSWORDS.adjudicator);
@@ -51,27 +52,7 @@ async function uploadWhilePolling(path: string, total: number, declare = false) 
       await new Promise((res) => setTimeout(res, 50));
     }
   })();
-  const url = new URL(path, server.url);
-  let sent = 0;
-  const res = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
-    let answered = false;
-    const req = http.request(url, { method: "POST", headers: { Cookie: lead, "Content-Type": "application/octet-stream", ...(declare ? { "Content-Length": String(total) } : {}) } }, (r) => {
-      answered = true;
-      let body = "";
-      r.on("data", (d: Buffer) => (body += d.toString()));
-      r.on("end", () => resolve({ status: r.statusCode ?? 0, body, sent }));
-    });
-    req.on("error", (e) => (answered ? undefined : reject(e)));
-    const chunk = Buffer.alloc(MB, "q1 Q0 c1 1 1.0 sys\n");
-    const pump = () => {
-      while (!answered && sent < total) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
-      }
-      if (!answered) req.end();
-    };
-    pump();
-  });
+  const res = await streamPost(new URL(path, server.url), { Cookie: lead, "Content-Type": "application/octet-stream" }, total, "q1 Q0 c1 1 1.0 sys\n", declare);
   polling = false;
   await poller;
   return { ...res, health };
@@ -129,28 +110,15 @@ describe("JSON bodies and rates", () => {
     expect((await judgement(other, "{}")).status).toBe(422);
   });
 
-  it("answers 429 with Retry-After past the sign-in rate for one email, with the message for the form", async () => {
-    const attempt = (email: string) =>
-      fetch(`${server.url}/api/auth/callback/credentials`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email, password: "wrong", csrfToken: "x", json: "true" }) });
-    const statuses: number[] = [];
-    let last: Response | undefined;
-    for (let i = 0; i < 4; i++) {
-      last = await attempt("outsider@example.org");
-      statuses.push(last.status);
-    }
-    expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);
-    expect(statuses[3]).toBe(429);
-    expect(Number(last?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    const body = (await last?.json()) as { url: string; error: { code: string } };
-    expect(body.error.code).toBe("too_many_requests");
-    expect(new URL(body.url).searchParams.get("error")).toMatch(/^Too many sign-in attempts: try again in \d+ s\.$/);
-    expect((await attempt("lead@example.org")).status).not.toBe(429);
-  });
-
-  it("RateLimiter: a burst, then one token per 60/rate seconds (unit)", () => {
-    const rl = new RateLimiter(() => 60, () => 2);
-    expect([rl.take("k", 0).ok, rl.take("k", 0).ok, rl.take("k", 0)]).toEqual([true, true, { ok: false, retryAfterSeconds: 1 }]);
-    expect(rl.take("k", 1000).ok).toBe(true);
-    expect(rl.take("other", 1000).ok).toBe(true);
+  it("answers 429 with Retry-After once sign-in attempts for one email back off, with the message for the form", async () => {
+    const attempts = [];
+    for (let i = 0; i < 6; i++) attempts.push(await signIn(server.url, "outsider@example.org", "wrong"));
+    // Five passwords checked, then a wait of 1 s (lib/auth/throttle.ts PAIR).
+    expect(attempts.slice(0, 5).map((a) => a.error)).toEqual(Array(5).fill("Wrong email or password."));
+    expect(attempts.map((a) => a.status).slice(0, 5)).not.toContain(429);
+    expect(attempts[5].status).toBe(429);
+    expect(Number(attempts[5].retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(attempts[5].error).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ seconds?\.$/);
+    expect((await signIn(server.url, "lead@example.org", PASSWORDS.lead)).status).not.toBe(429);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
-import { createUser, listUsers, setActive, setPassword, verifyCredentials } from "../../lib/users/users.ts";
+import { createUser, listUsers, revokeSessions, setActive, setPassword, setRole, verifyCredentials } from "../../lib/users/users.ts";
 
 let t: TestDb;
 let db: Db;
@@ -20,7 +20,7 @@ describe("lib/users", () => {
     expect(u).not.toHaveProperty("passwordHash");
     const stored = await db.user.findUniqueOrThrow({ where: { id: u.id }, select: { passwordHash: true } });
     expect(stored.passwordHash).toMatch(/^\$argon2id\$v=19\$/);
-    expect(await verifyCredentials(db, "LEE@example.org", "correct horse")).toEqual({ ok: true, user: { id: u.id, email: "lee@example.org", name: "Lee", role: "lead" } });
+    expect(await verifyCredentials(db, "LEE@example.org", "correct horse")).toEqual({ ok: true, user: { id: u.id, email: "lee@example.org", name: "Lee", role: "lead", sessionVersion: 0 } });
     expect(await verifyCredentials(db, "lee@example.org", "wrong horse")).toEqual({ ok: false, reason: "invalid" });
     expect(await verifyCredentials(db, "nobody@example.org", "correct horse")).toEqual({ ok: false, reason: "invalid" });
   });
@@ -43,6 +43,26 @@ describe("lib/users", () => {
     expect((await verifyCredentials(db, "dee@example.org", "second password")).ok).toBe(true);
     await expect(setActive(db, { email: "ghost@example.org" }, false)).rejects.toMatchObject({ code: "not_found", message: "no user ghost@example.org" });
     expect((await listUsers(db, { role: "annotator" })).map((x) => x.email)).toContain("dee@example.org");
+  });
+
+  it("each password, activity or role change bumps the session version; sign-out bumps it only from the current version", async () => {
+    const u = await createUser(db, { email: "sv@example.org", name: "Sv", role: "annotator", password: "first password" });
+    const version = async () => (await db.user.findUniqueOrThrow({ where: { id: u.id } })).sessionVersion;
+    expect(await version()).toBe(0);
+    await setPassword(db, { id: u.id }, "second password");
+    expect(await version()).toBe(1);
+    await setActive(db, { id: u.id }, false);
+    await setActive(db, { id: u.id }, true);
+    expect(await version()).toBe(3);
+    await setRole(db, { email: "SV@example.org" }, "adjudicator");
+    expect(await version()).toBe(4);
+    expect((await db.user.findUniqueOrThrow({ where: { id: u.id } })).role).toBe("adjudicator");
+    await expect(setRole(db, { id: u.id }, "admin" as "lead")).rejects.toMatchObject({ code: "bad_input" });
+    // A stale token (version 3) cannot sign out the current session (version 4); the current one can.
+    expect(await revokeSessions(db, u.id, 3)).toBe(false);
+    expect(await version()).toBe(4);
+    expect(await revokeSessions(db, u.id, 4)).toBe(true);
+    expect(await version()).toBe(5);
   });
 });
 

@@ -1,59 +1,71 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/options";
+import { NextRequest } from "next/server";
+import { authOptions, signInOutcome } from "@/lib/auth/options";
 import { errorResponse, refuseCrossOrigin, toErrorResponse } from "@/lib/http/route";
-import { enforceRate, loginLimiter } from "@/lib/http/limits";
+import { jsonLimitBytes, readBodyLimited } from "@/lib/http/limits";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 
 /**
- * next-auth's routes, behind the app's cross-origin check. Options are built per request (not at
- * import) so that `next build` needs no secret. What next-auth throws on a request it cannot read
- * (a body that is not what its Content-Type says) is the client's error: 400, never 500.
+ * next-auth's routes, behind the app's cross-origin check and body limit. Options are built per
+ * request (not at import) so that `next build` needs no secret. What next-auth throws on a
+ * request it cannot read (a body that is not what its Content-Type says) is the client's error:
+ * 400, never 500.
+ *
+ * A POST body is read here first, within ASSESSOR_JSON_LIMIT_KB like every other route's (413 at
+ * once by Content-Length, else as soon as the bytes read pass it, the rest never read), and
+ * handed to next-auth from memory: next-auth itself would read any size.
+ *
+ * A sign-in refused by the throttle (lib/auth/throttle.ts) answers 429 with Retry-After; the
+ * body also carries next-auth's `url` with the message as `error`, which is where the login form
+ * reads it (lib/auth/client.ts).
  */
-async function handler(req: Request, ctx: Ctx): Promise<Response> {
+async function handler(req: NextRequest, ctx: Ctx): Promise<Response> {
   const refused = refuseCrossOrigin(req);
   if (refused) return refused;
-  const limited = await limitSignIn(req, ctx);
-  if (limited) return limited;
+  let request = req;
+  if (req.method === "POST") {
+    try {
+      const body = await readBodyLimited(req, jsonLimitBytes(), "ASSESSOR_JSON_LIMIT_KB");
+      const headers = new Headers(req.headers);
+      headers.delete("content-length");
+      headers.delete("transfer-encoding");
+      request = new NextRequest(req.url, { method: req.method, headers, body: new Uint8Array(body) });
+    } catch (e) {
+      return toErrorResponse(e);
+    }
+  }
   // Outside the try: a server without NEXTAUTH_SECRET is misconfigured (500, logged), not the client's fault.
   const options = authOptions();
+  const outcome: { retryAfterSeconds?: number } = {};
+  let response: Response;
   try {
-    return await NextAuth(options)(req, ctx);
+    response = await signInOutcome.run(outcome, () => NextAuth(options)(request, ctx));
   } catch (e) {
     if (typeof e === "object" && e !== null && "digest" in e) throw e;
     console.warn("[auth] refused a request next-auth could not read:", e instanceof Error ? e.message : e);
     return errorResponse(400, "bad_request", "the sign-in service could not read this request");
   }
+  return outcome.retryAfterSeconds === undefined ? response : throttled(response, outcome.retryAfterSeconds);
 }
 
 export { handler as GET, handler as POST };
 
-/**
- * Sign-in attempts per email (lib/http/limits.ts): past the rate, 429 with Retry-After before
- * the password is checked. The body also carries next-auth's `url` with the message as `error`,
- * which is where the login form reads it (lib/auth/client.ts).
- */
-async function limitSignIn(req: Request, ctx: Ctx): Promise<Response | null> {
-  const action = (await ctx.params).nextauth.join("/");
-  if (req.method !== "POST" || action !== "callback/credentials") return null;
-  let email = "";
+/** next-auth's answer to a throttled attempt, as 429 with Retry-After (its cookies and `url` kept). */
+async function throttled(response: Response, retryAfterSeconds: number): Promise<Response> {
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", String(retryAfterSeconds));
+  headers.delete("Location");
+  headers.set("Content-Type", "application/json");
+  const text = await response.text();
+  let url = response.headers.get("Location") ?? undefined;
   try {
-    const text = await req.clone().text();
-    const fields = (req.headers.get("content-type") ?? "").includes("application/json") ? (JSON.parse(text) as Record<string, unknown>) : Object.fromEntries(new URLSearchParams(text));
-    email = typeof fields.email === "string" ? fields.email.trim().toLowerCase() : "";
+    url = ((JSON.parse(text) as { url?: string }).url ?? url) || undefined;
   } catch {
-    return null; // next-auth answers what it cannot read (400 above)
+    // next-auth answered with a redirect (no json=true): its Location is the url.
   }
-  try {
-    enforceRate(loginLimiter, `email:${email}`, "sign-in attempts");
-    return null;
-  } catch (e) {
-    const response = toErrorResponse(e);
-    const body = (await response.json()) as { error: { message: string } };
-    const url = new URL("/login", req.url);
-    url.searchParams.set("error", `Too many sign-in attempts: ${body.error.message.replace(/^too many sign-in attempts: /, "")}.`);
-    return Response.json({ ...body, url: url.toString() }, { status: response.status, headers: { "Retry-After": response.headers.get("Retry-After") ?? "60" } });
-  }
+  const message = (url ? new URL(url).searchParams.get("error") : null) ?? `Too many failed sign-in attempts. Try again in ${retryAfterSeconds} seconds.`;
+  return new Response(JSON.stringify({ url, error: { code: "too_many_requests", message, details: { retryAfterSeconds } } }), { status: 429, headers });
 }

@@ -192,7 +192,7 @@ export function registerJudge(program: Command): void {
     .option("--retry-failed", "send the failed pairs again too")
     .addOption(projectOption())
     .action(async (ref: string, o: { concurrency?: number; retryFailed?: boolean; project?: string }) => {
-      const [{ findRun, requeueFailed }, { apiKeyFrom }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/create.ts")]);
+      const [{ findRun, requeueFailed }, { apiKeyFrom }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/keys.ts")]);
       await withProject(o.project, async (db, project) => {
         const run = await findRun(db, project.id, ref);
         const apiKey = apiKeyFrom(process.env, run.apiKeyEnv);

@@ -16,8 +16,8 @@
  *   - an answer in the judge's own format: `##final score`, a JSON `"score":`.
  * - WEAK signals flag only when two different kinds occur in one chunk (each alone is ordinary
  *   speech: "respond with kindness", "if you are an AI researcher", "a score of 3 to 1"):
- *   - addressing a model: "you are (now) an AI / language model / LLM / chatbot / assistant / grader /
- *     judge / evaluator / assessor" (not "an AI researcher"), "as an AI", "dear AI / model /
+ *   - addressing a model: "you are (now) (a helpful / impartial / …) AI / language model / LLM /
+ *     chatbot / assistant / grader / judge / evaluator / assessor" (not "an AI researcher"), "as an AI", "dear AI / model /
  *     assistant / judge / grader", "(AI / model / judge / grader / assessor), …";
  *   - output directives: "respond / reply / answer with", "output / return / print (only) the
  *     score / grade / rating / number / JSON", "give / assign / rate this passage / chunk / text …",
@@ -32,7 +32,7 @@ const STRONG: { name: string; re: RegExp }[] = [
     name: "override",
     re: /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|former|all)\s+(?:\w+\s+)?(?:instructions?|prompts?|rules|directions|guidelines|commands?|context)\b/i,
   },
-  { name: "override", re: /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:your|the)\s+(?:instructions?|prompts?|rules|guidelines)\b(?!\s+(?:on|of|for|in|at)\b)/i },
+  { name: "override", re: /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:your|the)\s+(?:instructions?|prompts?|rules|guidelines)\b(?!\s+(?:on|of|for|in|at|from|to|about|and)\b)/i },
   { name: "new instructions", re: /\bnew\s+(?:system\s+)?instructions?\s*:/i },
   { name: "role marker", re: /(?:^|[\n\r]|[.!?]\s+|["'“([]\s*)(?:system|assistant)\s*:/i },
   { name: "chat token", re: /<\|(?:im_start|im_end|system|user|assistant|start|channel|message)\|>|\[\/?INST\]|<<\/?SYS>>|###\s*(?:instruction|system|response)\b/i },
@@ -42,7 +42,7 @@ const STRONG: { name: string; re: RegExp }[] = [
 const WEAK: { name: string; re: RegExp }[] = [
   {
     name: "addresses a model",
-    re: /\byou\s+are\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:AI|artificial\s+intelligence|large\s+language\s+model|language\s+model|LLM|chatbot|(?:AI\s+)?assistant|grader|judge|evaluator|(?:relevance\s+)?assessor)\b(?!\s+(?:researchers?|engineers?|developers?|compan(?:y|ies)|startups?|experts?|enthusiasts?|students?|scientists?|teams?|products?|models?|systems?|ethics|safety|policy|investors?|founders?|users?|coach|professor|teacher|manager)\b)/i,
+    re: /\byou\s+are\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:(?:helpful|honest|harmless|impartial|strict|expert|new)\s+)?(?:AI|artificial\s+intelligence|large\s+language\s+model|language\s+model|LLM|chatbot|(?:AI\s+)?assistant|grader|judge|evaluator|(?:relevance\s+)?assessor)\b(?!\s+(?:researchers?|engineers?|developers?|compan(?:y|ies)|startups?|experts?|enthusiasts?|students?|scientists?|teams?|products?|models?|systems?|ethics|safety|policy|investors?|founders?|users?|coach|professor|teacher|manager)\b)/i,
   },
   { name: "addresses a model", re: /\bas\s+an?\s+(?:AI|language\s+model|LLM|assistant)\b(?!\s+(?:researchers?|engineers?|developers?|compan(?:y|ies)|startups?|experts?)\b)/i },
   { name: "addresses a model", re: /\b(?:dear|hey|attention|note\s+to\s+(?:the\s+)?)\s*(?:AI|model|LLM|assistant|judge|grader|assessor|evaluator|chatbot)\b/i },

@@ -47,7 +47,7 @@ export function keyVarProblem(name: string, env: TEnv, surface: TSurface = "cli"
     return `the API key variable ${name} is one of the server's own settings (NEXTAUTH_*, AUTH_*, DATABASE_*, PG*, ASSESSOR_*): its value is never sent to a model endpoint. Name the variable that holds the endpoint's key in ${w.setting} (${rule}), or use ${w.noKey} for a server without keys.`;
   }
   if (operatorKeyVars(env).has(name) || upper.endsWith("_API_KEY") || upper.startsWith("OPENAI_")) return null;
-  return `the API key variable ${name} is not allowed: ${rule}. Rename the variable, ask the operator to list it, or use ${w.noKey} for a server without keys.`;
+  return `the API key variable ${name} is not allowed: ${rule}. Name another variable in ${w.setting}, ask the operator to list this one, or use ${w.noKey} for a server without keys.`;
 }
 
 /** The API key from the variable the settings name ("" for no key); a clear error when the name is not allowed or the variable is unset. */

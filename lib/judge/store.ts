@@ -235,16 +235,18 @@ function* batches<T>(rows: readonly T[]): Generator<T[]> {
   for (let i = 0; i < rows.length; i += RECORD_BATCH) yield rows.slice(i, i + RECORD_BATCH);
 }
 
-export type TRunCounts = { total: number; pending: number; running: number; done: number; failed: number; cached: number; pairs: number; labelled: number };
+/** `flagged`: pairs whose chunk reads like instructions to a model (JudgeTask.injection, lib/judge/injection.ts). */
+export type TRunCounts = { total: number; pending: number; running: number; done: number; failed: number; cached: number; pairs: number; labelled: number; flagged: number };
 
 export async function runCounts(db: Db, runId: number): Promise<TRunCounts> {
-  const [byStatus, cached, labelled, pairs] = await Promise.all([
+  const [byStatus, cached, labelled, pairs, flagged] = await Promise.all([
     db.judgeTask.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.judgeTask.count({ where: { runId, cached: true, status: "done" } }),
     db.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, judge: true } }).then((r) => (r ? db.judgeLabel.count({ where: { projectId: r.projectId, judge: r.judge } }) : 0)),
     db.judgeTask.count({ where: { runId, sample: 0 } }),
+    db.judgeTask.count({ where: { runId, sample: 0, injection: true } }),
   ]);
-  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled };
+  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled, flagged };
   for (const s of byStatus) {
     const n = s._count._all;
     c.total += n;

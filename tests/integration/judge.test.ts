@@ -19,7 +19,7 @@ import { seedJudgeProject } from "./judge-fixture.ts";
  */
 const root = join(import.meta.dirname, "..", "..");
 const KEY = "sk-test-SECRET-KEY-0123456789";
-const env = { JUDGE_KEY: KEY };
+const env = { JUDGE_API_KEY: KEY };
 
 let t: TestDb;
 let db: Db;
@@ -48,7 +48,7 @@ beforeEach(async () => {
   pairs = seeded.pairs;
 });
 
-const settings = (judge: string, extra: Record<string, unknown> = {}) => ({ judge, model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "JUDGE_KEY", timeoutMs: 5000, maxRetries: 3, ...extra });
+const settings = (judge: string, extra: Record<string, unknown> = {}) => ({ judge, model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "JUDGE_API_KEY", timeoutMs: 5000, maxRetries: 3, ...extra });
 
 async function judgeAll(judge: string, extra: Record<string, unknown> = {}) {
   const { run, apiKey } = await startRun(db, projectId, settings(judge, extra), env);
@@ -241,7 +241,7 @@ describe("judge run", () => {
     const dump = JSON.stringify([await db.judgeRun.findMany(), await db.judgeTask.findMany(), await db.judgeWorker.findMany(), await db.judgeCache.findMany()]);
     expect(dump).not.toContain(KEY);
     expect(dump).not.toContain("SECRET-KEY");
-    expect(run.apiKeyEnv).toBe("JUDGE_KEY");
+    expect(run.apiKeyEnv).toBe("JUDGE_API_KEY");
   });
 
   it("bad input and failures give one clear message and change nothing", async () => {
@@ -251,7 +251,7 @@ describe("judge run", () => {
       [{ baseUrl: `http://127.0.0.1:${closedPort}/v1` }, new RegExp(`cannot reach http://127\\.0\\.0\\.1:${closedPort}/v1: connect ECONNREFUSED`)],
       [{ model: "no-such-model" }, /does not serve a model "no-such-model"; it serves: fake-judge, other-model/],
       [{ template: "Q: {{question}} C: {{chunk}} S: {{system}}" }, /template:1: unknown placeholder \{\{system\}\}/],
-      [{}, /the API key variable JUDGE_KEY is not set/, {}],
+      [{}, /the API key variable JUDGE_API_KEY is not set/, {}],
       [{ samples: 3 }, /need a temperature above 0/],
       [{ only: "no-such-tag" }, /"no-such-tag" is neither pool, unlabelled, calibration nor a query tag of this project \(tags: entity\)/],
     ];
@@ -323,7 +323,7 @@ async function waitFor(cond: () => Promise<boolean>, ms = 20_000) {
 }
 
 describe("judge run from the CLI: stop, crash, resume", () => {
-  const cliArgs = (judge: string) => ["judge", "run", "--project", projectName, "--judge", judge, "--model", "fake-judge", "--base-url", fake.url, "--api-key-env", "JUDGE_KEY", "--concurrency", "4"];
+  const cliArgs = (judge: string) => ["judge", "run", "--project", projectName, "--judge", judge, "--model", "fake-judge", "--base-url", fake.url, "--api-key-env", "JUDGE_API_KEY", "--concurrency", "4"];
 
   it("kill -9 at a random moment, then resume: every pair judged exactly once, nothing finished sent again", async () => {
     const seeded = await seedJudgeProject(db, { name: `${projectName}-big`, queries: 10, perQuery: 12 });

@@ -139,6 +139,48 @@ describe("judge run", () => {
     expect(badPrompts.every(([, c]) => c === 3)).toBe(true);
   });
 
+  it("grades a reasoning model by its final answer; a cut or refused answer is failed with its raw text (issue 19)", async () => {
+    // Issue 19's misreading: the reasoning says "score: 0", the answer says the scripted grade.
+    const kind = (p: string) => scriptedGrade(`${p}#kind`);
+    fake.setScript((req) => {
+      const g = scriptedGrade(req.prompt);
+      if (kind(req.prompt) === 0) return { kind: "answer", text: "<think>so the user wants... so score: 1 perhaps, though", finishReason: "length" };
+      if (kind(req.prompt) === 1) return { kind: "answer", text: null, message: { refusal: "I'm sorry, I can't assist with that." } };
+      return { kind: "answer", text: `<think>… the score: 0 is wrong here …</think>{"intent": "i", "match": "m", "score": ${g}}`, message: { reasoning_content: "score: 3 at first" } };
+    });
+    const { run } = await judgeAll("reasoner", { parseRetries: 2 });
+    const tasks = await db.judgeTask.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } });
+    const byKind = { cut: 0, refused: 0, graded: 0 };
+    for (const task of tasks) {
+      if (task.raw?.startsWith("<think>so the user")) {
+        byKind.cut++;
+        // At temperature 0 a cut answer is not asked again: one request, failed, raw kept.
+        expect(task).toMatchObject({ status: "failed", grade: null, attempts: 1 });
+        expect(task.error).toMatch(/^truncated: the answer was cut at the token limit/);
+      } else if (task.raw === "I'm sorry, I can't assist with that.") {
+        byKind.refused++;
+        expect(task).toMatchObject({ status: "failed", grade: null });
+        expect(task.error).toMatch(/^the model refused \(refusal field\): I'm sorry/);
+      } else {
+        byKind.graded++;
+        expect(task.status).toBe("done");
+        expect(task.raw).toMatch(/^<think>score: 3 at first<\/think><think>… the score: 0 is wrong here …<\/think>\{/);
+      }
+    }
+    expect(byKind.cut).toBeGreaterThan(0);
+    expect(byKind.refused).toBeGreaterThan(0);
+    expect(byKind.graded).toBeGreaterThan(0);
+    // Every label is the final answer's grade, never the reasoning's 0 or 3, and its rationale is the answer only.
+    for (const l of await labelsOf("reasoner")) {
+      const q = await db.query.findUniqueOrThrow({ where: { id: l.queryId } });
+      const c = await db.chunk.findUniqueOrThrow({ where: { id: l.chunkId } });
+      const prompt = fake.requests.find((r) => r.prompt.includes(q.text) && r.prompt.includes(c.text))?.prompt ?? "";
+      expect(l.grade).toBe(scriptedGrade(prompt));
+      expect(l.rationale).toBe(`{"intent": "i", "match": "m", "score": ${l.grade}}`);
+    }
+    expect(await labelsOf("reasoner")).toHaveLength(byKind.graded);
+  });
+
   it("falls back to plain text when the endpoint refuses structured output, and reads UMBRELA's final-score line", async () => {
     const plain = await startFakeLlm({ rejectStructured: true, script: (req) => ({ kind: "answer", text: `M: 2, T: 1\n##final score: ${scriptedGrade(req.prompt)}` }) });
     try {

@@ -296,7 +296,7 @@ export function registerJudge(program: Command): void {
         const lines =
           o.format === "qrels"
             ? labels.filter((l) => l.grade !== null).map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`)
-            : labels.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, judge: run.judge, model: run.model, template_sha256: run.templateSha256, samples: l.samples }));
+            : labels.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, injection: l.injection, judge: run.judge, model: run.model, template_sha256: run.templateSha256, samples: l.samples }));
         const text = lines.length ? `${lines.join("\n")}\n` : "";
         if (o.out) {
           writeFileSync(o.out, text);

@@ -283,18 +283,19 @@ export async function cancelRun(db: Db, runId: number): Promise<void> {
 }
 
 /** The judge label of each pair and its samples, for export. */
-export async function runLabels(db: Db, runId: number): Promise<{ qid: string; docid: string; grade: number | null; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }[]> {
+export async function runLabels(db: Db, runId: number): Promise<{ qid: string; docid: string; grade: number | null; injection: boolean; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }[]> {
   const tasks = await db.judgeTask.findMany({ where: { runId }, orderBy: [{ queryId: "asc" }, { chunkId: "asc" }, { sample: "asc" }] });
   const qids = new Map((await db.query.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.queryId))] } }, select: { id: true, externalId: true } })).map((q) => [q.id, q.externalId]));
   const docids = new Map((await db.chunk.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.chunkId))] } }, select: { id: true, externalId: true } })).map((c) => [c.id, c.externalId]));
-  const pairs = new Map<string, { qid: string; docid: string; grade: number | null; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }>();
+  const pairs = new Map<string, { qid: string; docid: string; grade: number | null; injection: boolean; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }>();
   for (const t of tasks) {
     const key = `${t.queryId}:${t.chunkId}`;
     let p = pairs.get(key);
     if (!p) {
-      p = { qid: qids.get(t.queryId) ?? String(t.queryId), docid: docids.get(t.chunkId) ?? String(t.chunkId), grade: null, samples: [] };
+      p = { qid: qids.get(t.queryId) ?? String(t.queryId), docid: docids.get(t.chunkId) ?? String(t.chunkId), grade: null, injection: false, samples: [] };
       pairs.set(key, p);
     }
+    if (t.injection) p.injection = true;
     p.samples.push({ sample: t.sample, status: t.status, grade: t.grade, raw: t.raw, error: t.error, cached: t.cached });
   }
   const out = [...pairs.values()];

@@ -450,8 +450,9 @@ describe("judge run from the CLI: stop, crash, resume", () => {
     expect(lines).toHaveLength(pairs);
     expect(lines[0]).toMatch(/^q0 0 c0000 [0-3]$/);
     const j = runCli(["judge", "export", "exported", "--project", projectName, "--format", "jsonl"]);
-    const first = JSON.parse(j.stdout.split("\n")[0]) as { query: string; samples: { raw: string }[]; template_sha256: string };
+    const first = JSON.parse(j.stdout.split("\n")[0]) as { query: string; injection: boolean; samples: { raw: string }[]; template_sha256: string };
     expect(first.query).toBe("q0");
+    expect(first.injection).toBe(false);
     expect(first.samples[0].raw).toMatch(/score/);
     const { run } = await startRun(db, projectId, settings("to-cancel"), env);
     expect(runCli(["judge", "cancel", String(run.id), "--project", projectName]).code).toBe(0);

@@ -12,6 +12,7 @@ import { makeClient } from "../../../lib/judge/endpoint.ts";
 import { agentFetch } from "../../../lib/judge/http-fetch.ts";
 import { cacheKey, runWorker } from "../../../lib/judge/runner.ts";
 import { startRun, summarise } from "../../../lib/judge/service.ts";
+import { runLabels } from "../../../lib/judge/store.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { createTestDatabase, type TestDb } from "../../helpers/db.ts";
 import { defaultScript, scriptedGrade, startFakeLlm, type TFakeLlm } from "../../helpers/fake-llm.ts";
@@ -85,6 +86,17 @@ describe("finding: the judge's key variable sent server secrets to any host", ()
     expect(fake.seen.map((s) => s.headers.authorization)).toContain("Bearer sk-allowed-key");
     expect(headerValues(fake)).not.toContain(SERVER_SECRET);
     expect(headerValues(fake)).not.toContain(testDb.url);
+  });
+
+  it("'no key' (a local server without keys) sends no Authorization header at all, and reads no variable", async () => {
+    const seeded = await seedJudgeProject(db, { name: "sec-nokey", queries: 1, perQuery: 3 });
+    const { run, apiKey } = await startRun(db, seeded.project.id, { judge: "keyless", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "", timeoutMs: 5000 }, { OPENAI_API_KEY: "sk-must-not-be-read" });
+    expect(apiKey).toBe("");
+    await runWorker(db, run.id, { apiKey });
+    expect(fake.seen.length).toBeGreaterThan(seeded.pairs);
+    expect(fake.seen.every((x) => x.headers.authorization === undefined)).toBe(true);
+    expect(headerValues(fake)).not.toContain("sk-must-not-be-read");
+    expect(run.apiKeyEnv).toBe("");
   });
 
   it("a run stored before the fix with NEXTAUTH_SECRET as its variable cannot be resumed, from the page or the CLI", async () => {
@@ -216,6 +228,8 @@ describe("finding: chunk text steered the judge with no flag", () => {
     expect(labels.filter((l) => l.injection).map((l) => l.chunkId)).toEqual([target]);
     expect(labels).toHaveLength(seeded.pairs);
     expect((await summarise(db, await db.judgeRun.findUniqueOrThrow({ where: { id: run.id } }))).counts.flagged).toBe(1);
+    const targetChunk = await db.chunk.findUniqueOrThrow({ where: { id: target } });
+    expect((await runLabels(db, run.id)).filter((l) => l.injection).map((l) => l.docid)).toEqual([targetChunk.externalId]);
     const meta = metaPanel((await dashboardData(db, seeded.project.id)).data);
     expect(meta.judges.find((j) => j.name === "steered")).toMatchObject({ labels: seeded.pairs, flagged: 1 });
     const shown = runCli(["judge", "show", "steered", "--project", "sec-injection"]);

@@ -85,7 +85,7 @@ async function work(db: Db, runId: number, apiKey: string, concurrency?: number)
 
 function summaryLine(r: TRunSummary): string {
   const c = r.counts;
-  return `run ${r.id} (${r.judge}, ${r.model}): ${r.status}${r.stopReason ? ` (${r.stopReason})` : ""}: ${c.done} judged (${c.cached} from the cache), ${c.failed} failed, ${c.pending + c.running} left of ${c.total}; ${c.labelled} pair(s) labelled; tokens ${r.tokens.prompt.toLocaleString("en")} in / ${r.tokens.completion.toLocaleString("en")} out; cost ${money(r.cost)}`;
+  return `run ${r.id} (${r.judge}, ${r.model}): ${r.status}${r.stopReason ? ` (${r.stopReason})` : ""}: ${c.done} judged (${c.cached} from the cache), ${c.failed} failed, ${c.pending + c.running} left of ${c.total}; ${c.labelled} pair(s) labelled${c.flagged ? `; ${c.flagged} pair(s) flagged: the chunk reads like instructions to a model (possible prompt injection)` : ""}; tokens ${r.tokens.prompt.toLocaleString("en")} in / ${r.tokens.completion.toLocaleString("en")} out; cost ${money(r.cost)}`;
 }
 
 async function finishWork(db: Db, runId: number, result: TWorkerResult): Promise<void> {
@@ -103,6 +103,8 @@ type RunOpts = {
   model: string;
   baseUrl: string;
   apiKeyEnv: string;
+  /** false with --no-api-key. */
+  apiKey: boolean;
   prompt?: string;
   samples: number;
   temperature: number;
@@ -130,7 +132,8 @@ export function registerJudge(program: Command): void {
     .requiredOption("--judge <name>", "the judge's name on the dashboard (new, no spaces)")
     .requiredOption("--model <model>", "the model as the endpoint names it")
     .requiredOption("--base-url <url>", "the endpoint's OpenAI-compatible base URL, e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM)")
-    .option("--api-key-env <var>", "environment variable holding the API key (never stored)", "OPENAI_API_KEY")
+    .option("--api-key-env <var>", "environment variable holding the API key (never stored); its name must end in _API_KEY, start with OPENAI_, or be listed in ASSESSOR_JUDGE_KEY_VARS", "OPENAI_API_KEY")
+    .option("--no-api-key", "send no key at all (a local server without keys: Ollama, vLLM, llama.cpp)")
     .option("--prompt <file>", "prompt template (placeholders {{question}} {{chunk}} {{before}} {{after}} {{video_title}} {{start}} {{end}}); default: a UMBRELA-style 0–3 prompt (`judge template` prints it)")
     .option("--samples <n>", "samples per pair (self-consistency; needs --temperature > 0); the label is their median, rounded down", int(1), 1)
     .option("--temperature <t>", "sampling temperature", num(0), 0)
@@ -162,7 +165,7 @@ export function registerJudge(program: Command): void {
           judge: o.judge,
           model: o.model,
           baseUrl: o.baseUrl,
-          apiKeyEnv: o.apiKeyEnv,
+          apiKeyEnv: o.apiKey ? o.apiKeyEnv : "",
           template,
           templateFile: o.prompt ?? "template",
           samples: o.samples,
@@ -192,7 +195,7 @@ export function registerJudge(program: Command): void {
     .option("--retry-failed", "send the failed pairs again too")
     .addOption(projectOption())
     .action(async (ref: string, o: { concurrency?: number; retryFailed?: boolean; project?: string }) => {
-      const [{ findRun, requeueFailed }, { apiKeyFrom }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/create.ts")]);
+      const [{ findRun, requeueFailed }, { apiKeyFrom }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/keys.ts")]);
       await withProject(o.project, async (db, project) => {
         const run = await findRun(db, project.id, ref);
         const apiKey = apiKeyFrom(process.env, run.apiKeyEnv);
@@ -232,13 +235,36 @@ export function registerJudge(program: Command): void {
         const s = await summarise(db, run, { retest: true });
         if (o.format === "json") return out(JSON.stringify({ ...s, template: run.template }, null, 2));
         out(summaryLine(s));
-        out(`endpoint  ${s.baseUrl} (key from $${s.apiKeyEnv})`);
+        out(`endpoint  ${s.baseUrl} (${s.apiKeyEnv ? `key from $${s.apiKeyEnv}` : "no key"})`);
+        if (s.counts.flagged) out(`flagged   ${s.counts.flagged} pair(s) whose chunk reads like instructions to a model (possible prompt injection): check their grades (judge export --format jsonl)`);
         out(`template  sha256 ${s.templateSha256}`);
         out(`subset    ${s.subset}; ${s.counts.pairs} pair(s) × ${s.samples} sample(s)`);
         out(`params    ${JSON.stringify(s.params)}`);
         out(`prices    in ${s.prices.in ?? "-"} / out ${s.prices.out ?? "-"} USD per 1M tokens; cap ${s.prices.maxCost ?? "none"}`);
         out(`times     created ${s.createdAt}; started ${s.startedAt ?? "-"}; finished ${s.finishedAt ?? "-"}; live workers ${s.workers}`);
         if (s.retest) out(`retest    ${s.retest.pairs} pair(s) with ≥2 graded samples; ${s.retest.unstable} unstable (${s.retest.unstableShare === null ? "-" : (s.retest.unstableShare * 100).toFixed(1)}%); κ between samples: linear ${s.retest.kappa.linear?.toFixed(3) ?? "undefined"}, quadratic ${s.retest.kappa.quadratic?.toFixed(3) ?? "undefined"}`);
+      });
+    });
+
+  judge
+    .command("reparse <run>")
+    .description("read a run's stored answers again with the current parser and report the grades that change (nothing is sent to the model); --apply writes them and the run's labels")
+    .option("--apply", "write the changes (task grades and status, the run's labels, the injection flags)")
+    .option("--format <format>", "text or json", "text")
+    .addOption(projectOption())
+    .action(async (ref: string, o: { apply?: boolean; format: string; project?: string }) => {
+      if (o.format !== "text" && o.format !== "json") fail(`--format: expected text or json, got "${o.format}"`);
+      const [{ findRun }, { reparseRun }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/reparse.ts")]);
+      await withProject(o.project, async (db, project) => {
+        const run = await findRun(db, project.id, ref);
+        const r = await reparseRun(db, run, { apply: o.apply });
+        if (o.format === "json") return out(JSON.stringify(r, null, 2));
+        for (const c of r.changes) out([c.qid, c.docid, `sample ${c.sample}`, `${c.before.status} ${c.before.grade ?? "-"} -> ${c.after.status} ${c.after.grade ?? "-"}`, c.after.error ?? ""].join("\t").trimEnd());
+        out(
+          `run ${r.runId} (${r.judge}): ${r.read} stored answer(s) read again; ${r.changes.length} change: ${r.regraded} grade(s) differ, ${r.becameFailed} become failed, ${r.becameDone} become done; ${r.labels.length} label(s) change; ${r.injection.flagged} pair(s) flagged as possible prompt injection (${r.injection.changed} newly)`,
+        );
+        if (r.applied) out("applied: tasks, labels and flags written");
+        else if (r.changes.length || r.injection.changed) out(`nothing written; write these with: npx assessor judge reparse ${r.runId} --apply`);
       });
     });
 
@@ -270,7 +296,7 @@ export function registerJudge(program: Command): void {
         const lines =
           o.format === "qrels"
             ? labels.filter((l) => l.grade !== null).map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`)
-            : labels.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, judge: run.judge, model: run.model, template_sha256: run.templateSha256, samples: l.samples }));
+            : labels.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, injection: l.injection, judge: run.judge, model: run.model, template_sha256: run.templateSha256, samples: l.samples }));
         const text = lines.length ? `${lines.join("\n")}\n` : "";
         if (o.out) {
           writeFileSync(o.out, text);

@@ -77,7 +77,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
       <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
         <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
         <Select label="Project" name="project" value={String(projectId)} onChange={(v) => router.replace(`${pathname}?project=${v}`)} options={(projects.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))} />
-        <Select label="Judge" name="judge" value={judge ?? ""} onChange={(v) => set({ judge: v || undefined })} options={m?.judges.length ? m.judges.map((j) => ({ value: j.name, label: `${j.name} (${j.labels})` })) : [{ value: "", label: "no judge yet" }]} />
+        <Select label="Judge" name="judge" value={judge ?? ""} onChange={(v) => set({ judge: v || undefined })} options={m?.judges.length ? m.judges.map((j) => ({ value: j.name, label: `${j.name} (${j.labels}${j.flagged ? `, ${j.flagged} flagged` : ""})` })) : [{ value: "", label: "no judge yet" }]} />
         <Select
           label="Label source"
           name="source"
@@ -106,6 +106,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         {m ? <span className="ml-auto text-xs text-slate-500">{m.project.name} · {m.humanLabels} human labels</span> : null}
       </header>
       <PanelState error={meta.error} />
+      <InjectionNote judge={m?.judges.find((j) => j.name === judge)} />
       <div className="grid gap-4 lg:grid-cols-2">
         <CalibrationCard projectId={projectId} filters={filters} canSample={canSample} />
         <ProgressCard projectId={projectId} />
@@ -127,5 +128,15 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         }}
       />
     </div>
+  );
+}
+
+/** The selected judge's labels whose chunk reads like instructions to a model (lib/judge/injection.ts): its grades there may have been steered. */
+function InjectionNote({ judge }: { judge: { name: string; flagged: number } | undefined }) {
+  if (!judge?.flagged) return null;
+  return (
+    <p role="note" data-testid="judge-injection" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+      Judge {judge.name}: {judge.flagged} pair(s) flagged as possible prompt injection (the chunk reads like instructions to a model). Their judge grades may have been steered: check them against human labels.
+    </p>
   );
 }

@@ -17,7 +17,8 @@ function settingsOf(form: HTMLFormElement): TRunSettingsInput {
     judge: String(f.get("judge") ?? ""),
     model: String(f.get("model") ?? ""),
     baseUrl: String(f.get("baseUrl") ?? ""),
-    apiKeyEnv: String(f.get("apiKeyEnv") ?? ""),
+    // "no key": an empty variable name (the server sends no Authorization header).
+    apiKeyEnv: f.get("noKey") ? "" : String(f.get("apiKeyEnv") ?? ""),
     only: String(f.get("only") ?? "pool"),
     samples: num(f.get("samples")),
     temperature: num(f.get("temperature")),
@@ -62,6 +63,11 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
           {finished}/{c.total} ({pct}%) · {c.failed} failed · {c.cached} cached
           {active && rate > 0 ? ` · ${rate.toFixed(1)}/s · ~${timeLeft(left / rate)} left` : ""}
         </div>
+        {c.flagged ? (
+          <div className="text-xs text-amber-800" data-flagged={c.flagged}>
+            {c.flagged} pair(s) flagged: the chunk reads like instructions to a model (possible prompt injection); check their grades
+          </div>
+        ) : null}
         {run.retest ? (
           <div className="text-xs text-slate-600">
             test–retest κ {run.retest.kappa.linear?.toFixed(2) ?? "–"} (linear) · {run.retest.unstableShare === null ? "–" : `${(run.retest.unstableShare * 100).toFixed(0)}%`} of pairs differ between samples
@@ -109,6 +115,7 @@ export function JudgePanel({ projectId }: { projectId: number }) {
   const trial = useTryJudge(projectId);
   const formRef = useRef<HTMLFormElement>(null);
   const [showTemplate, setShowTemplate] = useState(false);
+  const [noKey, setNoKey] = useState(false);
   const d = runs.data?.defaults;
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -129,7 +136,12 @@ export function JudgePanel({ projectId }: { projectId: number }) {
           <InputField label="Judge name" id="judge-name" name="judge" required placeholder="llama-umbrela-v1" hint="How the dashboard calls this run." />
           <InputField label="Model" id="judge-model" name="model" required placeholder="gpt-4o-mini" />
           <InputField label="Base URL" id="judge-base-url" name="baseUrl" required placeholder="http://localhost:11434/v1" />
-          <InputField label="API key variable" id="judge-key-env" name="apiKeyEnv" defaultValue={d.apiKeyEnv} required hint="Set on the server; NAME=none for servers without keys." />
+          <div>
+            <InputField label="API key variable" id="judge-key-env" name="apiKeyEnv" defaultValue={d.apiKeyEnv} required={!noKey} disabled={noKey} hint="Set on the server. A name ending in _API_KEY or starting with OPENAI_, or one the operator allows." />
+            <label className="mt-1 flex items-center gap-1 text-xs text-slate-600">
+              <input type="checkbox" name="noKey" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} /> No key (a local server without keys)
+            </label>
+          </div>
           <InputField label="Pairs" id="judge-only" name="only" defaultValue={d.only} hint="pool, unlabelled, calibration, or a query tag" />
           <InputField label="Samples" id="judge-samples" name="samples" type="number" min={1} max={20} defaultValue={d.samples} hint="Above 1: test–retest, needs temperature > 0" />
           <InputField label="Temperature" id="judge-temperature" name="temperature" type="number" min={0} max={2} step="0.1" defaultValue={d.temperature} />

@@ -4,7 +4,8 @@ import type { TDashboardData } from "./data.ts";
 export type TMeta = {
   project: { id: number; name: string };
   version: string;
-  judges: { name: string; labels: number }[];
+  /** `flagged`: the judge's labels whose chunk reads like instructions to a model (possible prompt injection). */
+  judges: { name: string; labels: number; flagged: number }[];
   runs: { id: number; system: string }[];
   tags: string[];
   humanLabels: number;
@@ -14,7 +15,7 @@ export function metaPanel(d: TDashboardData): TMeta {
   return {
     project: { id: d.project.id, name: d.project.name },
     version: d.version,
-    judges: [...d.judges].map(([name, labels]) => ({ name, labels: labels.length })),
+    judges: [...d.judges].map(([name, labels]) => ({ name, labels: labels.length, flagged: labels.filter((l) => l.injection).length })),
     runs: d.runs.map((r) => ({ id: r.id, system: r.system })),
     tags: d.tags,
     humanLabels: d.reference.length,

@@ -19,7 +19,8 @@ export type TDashboardProject = {
 
 export type TQueryInfo = { qid: string; tags: string[]; refStart: number | null; refVideoId: number | null };
 export type TChunkInfo = { docid: string; videoId: number; start: number };
-export type TLabel = { queryId: number; chunkId: number; grade: number };
+/** `injection`: a judge's label whose chunk reads like instructions to a model (lib/judge/injection.ts); set only on judge labels. */
+export type TLabel = { queryId: number; chunkId: number; grade: number; injection?: boolean };
 export type TJudgementRow = { poolItemId: string; userId: string; grade: number; startSeconds: number | null; timeSpentMs: number | null };
 /** A final human label (lib/labels/reference.ts ReferenceLabelRow, internal ids only). */
 export type TReference = TLabel & { startSeconds: number | null; status: "agreed" | "adjudicated" | "imported"; source: string | null };

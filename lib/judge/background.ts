@@ -10,7 +10,7 @@ import "server-only";
  */
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { apiKeyFrom } from "./create.ts";
+import { apiKeyFrom } from "./keys.ts";
 import { runWorker } from "./runner.ts";
 import { runOrThrow } from "./store.ts";
 
@@ -22,7 +22,7 @@ const local = (g.assessorJudgeWorkers ??= new Map());
 export async function workInBackground(db: Db, runId: number, env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
   if (local.has(runId)) return;
   const run = await runOrThrow(db, runId);
-  const apiKey = apiKeyFrom(env, run.apiKeyEnv);
+  const apiKey = apiKeyFrom(env, run.apiKeyEnv, "page");
   const stop = new AbortController();
   let started!: () => void;
   let failed!: (e: unknown) => void;

@@ -2,7 +2,7 @@
  * Starting a judge run: the settings (one zod schema for the CLI and the lead's page), the pairs
  * it judges, and the run with its tasks written in one transaction. Everything that can be wrong
  * is checked before anything is written: the judge name, the template, the subset (an empty pool
- * is an error), the API key's variable, and (by the caller, lib/judge/endpoint.ts preflight) the
+ * is an error), the API key's variable (lib/judge/keys.ts), and (by the caller, lib/judge/endpoint.ts preflight) the
  * endpoint and the model.
  */
 import { z } from "zod";
@@ -17,7 +17,8 @@ export const ZRunSettings = z
     judge: z.string().trim().min(1).max(100).regex(/^\S+$/, "a name without spaces"),
     model: z.string().trim().min(1).max(200),
     baseUrl: z.string().trim().min(1),
-    apiKeyEnv: z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable's name").default("OPENAI_API_KEY"),
+    /** The environment variable holding the key (lib/judge/keys.ts says which names are allowed); "" for a server without keys. */
+    apiKeyEnv: z.string().trim().regex(/^(?:[A-Za-z_][A-Za-z0-9_]*)?$/, "an environment variable's name, or empty for no key").default("OPENAI_API_KEY"),
     template: z.string().optional(),
     templateFile: z.string().default("template"),
     samples: z.number().int().min(1).max(20).default(1),
@@ -49,15 +50,6 @@ export function parseSettings(input: TRunSettingsInput): TRunSettings {
   const r = ZRunSettings.safeParse(input);
   if (!r.success) throw new AppError("bad_input", r.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("\n"), r.error.issues);
   return r.data;
-}
-
-/** The API key from the environment variable the settings name; a clear error when it is unset. */
-export function apiKeyFrom(env: Readonly<Record<string, string | undefined>>, varName: string): string {
-  const key = env[varName];
-  if (key === undefined || key === "") {
-    throw new AppError("bad_input", `the API key variable ${varName} is not set. Set it in the environment (servers without keys, such as Ollama or vLLM, accept any value: ${varName}=none), or name another variable with --api-key-env.`);
-  }
-  return key;
 }
 
 export type TPair = { queryId: number; chunkId: number };

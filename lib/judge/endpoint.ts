@@ -14,7 +14,13 @@ import { agentFetch } from "./http-fetch.ts";
 
 export type TEndpoint = { baseUrl: string; apiKey: string; timeoutMs: number; maxRetries: number; concurrency?: number };
 export type TAsk = { model: string; prompt: string; temperature: number; maxTokens: number; structured: boolean };
-export type TAnswer = { raw: string; promptTokens: number; completionTokens: number };
+/**
+ * One answer: `raw` is what is stored (JudgeTask.raw): the message's text, with a separate
+ * reasoning field put in front of it as a `<think>` block (left open when the message has no text),
+ * so the stored text is complete and the parser reads it as it read the live answer; or the
+ * refusal field's text when the message has no text and a refusal.
+ */
+export type TAnswer = { raw: string; content: string; finishReason: string | null; refusal: string | null; promptTokens: number; completionTokens: number };
 
 /** Why a request failed, after the client's own retries. */
 export type TFailure =
@@ -52,8 +58,40 @@ export function redact(message: string, apiKey: string): string {
   return m.replace(/\b(sk|key|token)-[A-Za-z0-9_*.-]{6,}/gi, "$1-[redacted]");
 }
 
+/** The client; an empty key (a keyless local server) sends no Authorization header at all. */
 export function makeClient(e: TEndpoint): OpenAI {
-  return new OpenAI({ apiKey: e.apiKey, baseURL: e.baseUrl, timeout: e.timeoutMs, maxRetries: e.maxRetries, fetch: agentFetch(Math.max(1, e.concurrency ?? 8)) });
+  return new OpenAI({
+    apiKey: e.apiKey || "no-key",
+    baseURL: e.baseUrl,
+    timeout: e.timeoutMs,
+    maxRetries: e.maxRetries,
+    fetch: agentFetch(Math.max(1, e.concurrency ?? 8)),
+    ...(e.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+  });
+}
+
+/** The text of a message's content: a string, or (some proxies) an array of parts whose text parts are joined. */
+function textOf(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return v.map((p) => (typeof p === "string" ? p : typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : "")).join("");
+  return "";
+}
+
+/**
+ * What the parser needs from a chat.completions answer (lib/judge/parse.ts): the first choice's
+ * text with its reasoning field (`reasoning_content`: vLLM, llama.cpp, LiteLLM, DeepSeek;
+ * `reasoning`: Ollama, OpenRouter) kept apart as a `<think>` block, its finish reason and refusal.
+ */
+export function readCompletion(res: unknown): Omit<TAnswer, "promptTokens" | "completionTokens"> {
+  const r = (typeof res === "object" && res !== null ? res : {}) as { choices?: { message?: Record<string, unknown>; finish_reason?: unknown }[] };
+  const choice = r.choices?.[0];
+  const m = choice?.message ?? {};
+  const content = textOf(m.content);
+  const reasoning = textOf(m.reasoning_content) || textOf(m.reasoning);
+  const refusal = typeof m.refusal === "string" && m.refusal.trim() ? m.refusal : null;
+  const finishReason = typeof choice?.finish_reason === "string" ? choice.finish_reason : null;
+  const withReasoning = reasoning.trim() ? `<think>${reasoning}${content.trim() ? `</think>${content}` : ""}` : content;
+  return { raw: content.trim() || !refusal ? withReasoning : refusal, content: withReasoning, finishReason, refusal };
 }
 
 /** The JSON schema asked for when `structured` (UMBRELA's steps as fields, then the score). */
@@ -106,7 +144,7 @@ export async function ask(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "baseUrl
       max_tokens: q.maxTokens,
       ...(q.structured ? { response_format: RESPONSE_FORMAT } : {}),
     });
-    return { raw: res.choices[0]?.message?.content ?? "", promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0 };
+    return { ...readCompletion(res), promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0 };
   } catch (err) {
     throw new EndpointError(classify(err, e.apiKey, e.baseUrl, q.model));
   }

@@ -11,6 +11,13 @@
  * connection errors reject (the client wraps and retries them); gzip, deflate and br answers are
  * decoded; 204/304 have no body; redirects are followed as fetch follows them (at most
  * MAX_REDIRECTS; 307/308 keep method and body, 301/302/303 turn a POST into a GET).
+ *
+ * Credentials never follow a redirect elsewhere: when the redirect leaves the origin (scheme,
+ * host and port) the request is sent on without Authorization, Proxy-Authorization, Cookie and
+ * the API-key headers some servers use (api-key, x-api-key), as the Fetch standard drops
+ * Authorization; they stay dropped for the rest of the chain, even if it comes back. A redirect
+ * from https to http is never followed (the request fails with a message saying so), since it
+ * would send the prompt, and on the same host the key, in clear text.
  */
 import http from "node:http";
 import https from "node:https";
@@ -36,8 +43,25 @@ const abortError = (signal: AbortSignal) => (signal.reason instanceof Error && s
 
 const MAX_REDIRECTS = 5;
 
-export function agentFetch(maxSockets: number): TFetch {
-  const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets }), "https:": new https.Agent({ keepAlive: true, maxSockets }) };
+/** Headers that carry credentials: dropped when a redirect changes the origin. */
+export const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie", "api-key", "x-api-key"];
+
+/** The init for the next hop of a redirect from `from` to `to` (method and body per status, credentials per origin). */
+export function redirectInit(init: RequestInit, status: number, from: URL, to: URL): RequestInit {
+  if (from.protocol === "https:" && to.protocol !== "https:") throw new TypeError(`refused a redirect from ${from.origin} to ${to.origin}: the judge never follows https to http`);
+  const keep = status === 307 || status === 308 || (init.method ?? "GET") === "GET";
+  const next: RequestInit = keep ? { ...init } : { ...init, method: "GET", body: undefined };
+  if (from.origin !== to.origin) {
+    const headers = new Headers(init.headers);
+    for (const h of CREDENTIAL_HEADERS) headers.delete(h);
+    next.headers = headers;
+  }
+  return next;
+}
+
+/** `tls.ca`: certificate authorities to trust besides the system's (an endpoint behind a private CA; the tests' local https server). */
+export function agentFetch(maxSockets: number, tls: { ca?: string | Buffer } = {}): TFetch {
+  const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets }), "https:": new https.Agent({ keepAlive: true, maxSockets, ...(tls.ca ? { ca: tls.ca } : {}) }) };
   const send = (input: string | URL | Request, init: RequestInit = {}, redirects = 0): Promise<Response> => {
     const body = init.body;
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
@@ -65,10 +89,11 @@ export function agentFetch(maxSockets: number): TFetch {
             const status = res.statusCode ?? 500;
             const location = res.headers.location;
             if (location && [301, 302, 303, 307, 308].includes(status) && redirects < MAX_REDIRECTS) {
+              const to = new URL(location, url);
+              const next = redirectInit(init, status, url, to);
               settled = true;
               signal?.removeEventListener("abort", onAbort);
-              const keep = status === 307 || status === 308 || (init.method ?? "GET") === "GET";
-              resolve(send(new URL(location, url), keep ? init : { ...init, method: "GET", body: undefined }, redirects + 1));
+              resolve(send(to, next, redirects + 1));
               return;
             }
             const h = new Headers();

@@ -11,8 +11,9 @@ import type OpenAI from "openai";
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { paramsOf, type TRunParams } from "./create.ts";
-import { ask, EndpointError, makeClient } from "./endpoint.ts";
-import { parseGrade } from "./parse.ts";
+import { ask, EndpointError, makeClient, publicBaseUrl } from "./endpoint.ts";
+import { looksLikeInjection } from "./injection.ts";
+import { parseAnswer, parseGrade, storedError } from "./parse.ts";
 import { cachedAnswers, claimTasks, heartbeat, HEARTBEAT_MS, liveWorkers, reclaimDead, recordResults, registerWorker, removeWorker, runCounts, runOrThrow, setStatus, type TClaimed, type TTaskResult } from "./store.ts";
 import { renderTemplate, sha256 } from "./template.ts";
 import { pairViewLoader } from "./views.ts";
@@ -34,9 +35,14 @@ export type TWorkerOptions = {
 /** Requests one task may take over all rounds and resumes before it is marked failed. */
 const MAX_ATTEMPTS = 8;
 
-/** The response cache's key: model, parameters that change the answer, template, sample, and the prompt (question and chunk text). */
-export function cacheKey(run: Pick<JudgeRun, "model" | "templateSha256">, p: Pick<TRunParams, "temperature" | "maxTokens" | "structured">, sample: number, prompt: string): string {
-  return sha256(JSON.stringify([run.model, p.temperature, p.maxTokens, p.structured, run.templateSha256, sample, prompt]));
+/**
+ * The response cache's key: the endpoint (its base URL as stored: normalised by `publicBaseUrl`,
+ * without credentials or query), model, parameters that change the answer, template, sample, and
+ * the prompt (question and chunk text). The same model name at another base URL is another model:
+ * it never gets the first endpoint's answers.
+ */
+export function cacheKey(run: Pick<JudgeRun, "baseUrl" | "model" | "templateSha256">, p: Pick<TRunParams, "temperature" | "maxTokens" | "structured">, sample: number, prompt: string): string {
+  return sha256(JSON.stringify([publicBaseUrl(run.baseUrl), run.model, p.temperature, p.maxTokens, p.structured, run.templateSha256, sample, prompt]));
 }
 
 export function costOf(run: Pick<JudgeRun, "priceIn" | "priceOut">, promptTokens: number, completionTokens: number): number {
@@ -129,7 +135,7 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
     if (buffer.length >= 256) void flush();
   };
 
-  const judgeOne = async (t: TClaimed, prompt: string, key: string) => {
+  const judgeOne = async (t: TClaimed, prompt: string, key: string, injection: boolean) => {
     let tokensIn = 0;
     let tokensOut = 0;
     let attempts = t.attempts;
@@ -153,23 +159,25 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
         if (f.kind === "fatal") stop(f.message);
         // A transient failure is retried in a later round, up to MAX_ATTEMPTS requests in all.
         const outcome = f.kind === "refused" || attempts >= MAX_ATTEMPTS ? "failed" : "retry";
-        return finish(t, { outcome, grade: null, raw: lastRaw, error: f.message, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost, cached: false, cacheKey: null });
+        return finish(t, { outcome, grade: null, raw: lastRaw, error: f.message, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost, cached: false, cacheKey: null, injection });
       }
       tokensIn += answer.promptTokens;
       tokensOut += answer.completionTokens;
       lastRaw = answer.raw;
-      const parsed = parseGrade(answer.raw);
+      const parsed = parseAnswer(answer);
       if (parsed.grade !== null) {
-        return finish(t, { outcome: "done", grade: parsed.grade, raw: answer.raw, error: null, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: key });
+        return finish(t, { outcome: "done", grade: parsed.grade, raw: answer.raw, error: null, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: key, injection });
       }
-      lastError = `unparseable answer: ${parsed.error}`;
-      if (stopReason) break;
+      // `judge reparse` recognises a truncation or a refusal field by the stored error's prefix (parse.ts).
+      lastError = storedError(parsed);
+      // At temperature 0 the same request is cut at the same place again: no new request for a truncated answer.
+      if (stopReason || (parsed.reason === "truncated" && params.temperature === 0)) break;
     }
-    finish(t, { outcome: "failed", grade: null, raw: lastRaw, error: lastError, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: null });
+    finish(t, { outcome: "failed", grade: null, raw: lastRaw, error: lastError, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: null, injection });
   };
 
   // Claimed tasks wait in `queue`; lanes take from it and refill it through one shared claim.
-  const queue: { t: TClaimed; prompt: string; key: string }[] = [];
+  const queue: { t: TClaimed; prompt: string; key: string; injection: boolean }[] = [];
   let exhausted = false;
   let claiming: Promise<void> | null = null;
   const refill = () => {
@@ -185,12 +193,14 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
           const view = views.get(`${t.queryId}:${t.chunkId}`);
           if (!view) throw new AppError("not_found", `run ${runId}: the query or chunk of task ${t.id} no longer exists`);
           const prompt = renderTemplate(run.template, view.view);
-          return { t, prompt, key: cacheKey(run, params, t.sample, prompt) };
+          return { t, prompt, key: cacheKey(run, params, t.sample, prompt), injection: looksLikeInjection(view.view.chunk) };
         });
         const hits = await cachedAnswers(db, prepared.map((p) => p.key));
         for (const p of prepared) {
+          // A cached answer is read again with the current parser (an entry from an older parser may hold a misread grade).
           const hit = hits.get(p.key);
-          if (hit) finish(p.t, { outcome: "done", grade: hit.grade, raw: hit.raw, error: null, attempts: p.t.attempts, promptTokens: 0, completionTokens: 0, cost: 0, cached: true, cacheKey: p.key });
+          const grade = hit ? parseGrade(hit.raw).grade : null;
+          if (hit && grade !== null) finish(p.t, { outcome: "done", grade, raw: hit.raw, error: null, attempts: p.t.attempts, promptTokens: 0, completionTokens: 0, cost: 0, cached: true, cacheKey: p.key, injection: p.injection });
           else queue.push(p);
         }
       } finally {
@@ -209,7 +219,7 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
       }
       const next = queue.shift();
       if (next) {
-        await judgeOne(next.t, next.prompt, next.key);
+        await judgeOne(next.t, next.prompt, next.key, next.injection);
         continue;
       }
       if (exhausted) return;

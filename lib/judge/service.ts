@@ -5,17 +5,19 @@
  */
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { apiKeyFrom, createRun, ZRunSettings, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
+import { createRun, ZRunSettings, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
 import { checkedClient } from "./endpoint.ts";
+import { apiKeyFrom, type TSurface } from "./keys.ts";
 import { retest, type TRetest } from "./retest.ts";
 import { liveWorkers, runCounts, sampleGrades, type TRunCounts } from "./store.ts";
 import { DEFAULT_TEMPLATE, PLACEHOLDERS, renderTemplate } from "./template.ts";
 import { TRIAL_PAIRS } from "./trial.ts";
 import { loadPairViews } from "./views.ts";
 
-export async function startRun(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env): Promise<{ run: JudgeRun; apiKey: string }> {
+/** `surface`: whether messages speak of the CLI's options or the page's fields. */
+export async function startRun(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env, surface: TSurface = "cli"): Promise<{ run: JudgeRun; apiKey: string }> {
   const s = parseSettings(input);
-  const apiKey = apiKeyFrom(env, s.apiKeyEnv);
+  const apiKey = apiKeyFrom(env, s.apiKeyEnv, surface);
   const run = await createRun(db, projectId, s, async () => {
     await checkedClient(s.baseUrl, apiKey, s.model, s.timeoutMs);
   });

@@ -17,7 +17,7 @@ import { hostname } from "node:os";
 import type { Db, JudgeRun } from "../db/client.ts";
 import { all, provider, run, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
-import { medianGrade } from "./parse.ts";
+import { finalAnswer, medianGrade } from "./parse.ts";
 
 export const HEARTBEAT_MS = 2_000;
 export const STALE_MS = 15_000;
@@ -41,6 +41,8 @@ export type TTaskResult = {
   cost: number;
   cached: boolean;
   cacheKey: string | null;
+  /** The chunk reads like instructions to a model (lib/judge/injection.ts). */
+  injection: boolean;
 };
 
 const now = () => new Date();
@@ -140,6 +142,11 @@ export async function cachedAnswers(db: Db, keys: string[]): Promise<Map<string,
 
 const RATIONALE_MAX = 4000;
 
+/** A label's rationale: a single sample's final answer (its reasoning left out), cut at RATIONALE_MAX; none for several samples. */
+export function labelRationale(samples: number, raw: string | null): string | null {
+  return samples > 1 ? null : finalAnswer(raw ?? "").slice(0, RATIONALE_MAX);
+}
+
 /**
  * Writes a batch of results in one transaction: each task's outcome (only where this worker
  * still holds it), new cache entries, the run's token and cost totals, and the judge label of
@@ -164,12 +171,12 @@ export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId"
     // A bare parameter in CASE is text to PostgreSQL; SQLite must not cast (TIMESTAMP would be numeric there).
     const finishedAt = (yield* provider()) === "postgres" ? "CAST(? AS TIMESTAMP(3))" : "?";
     for (const part of batches(results)) {
-      const values = part.map(() => "(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER))");
-      const params = part.flatMap((x) => [x.id, x.outcome === "retry" ? "pending" : x.outcome, x.grade, x.raw, x.error, x.attempts, x.promptTokens, x.completionTokens, x.cached ? 1 : 0, x.outcome === "retry" ? 0 : 1]);
+      const values = part.map(() => "(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER))");
+      const params = part.flatMap((x) => [x.id, x.outcome === "retry" ? "pending" : x.outcome, x.grade, x.raw, x.error, x.attempts, x.promptTokens, x.completionTokens, x.cached ? 1 : 0, x.outcome === "retry" ? 0 : 1, x.injection ? 1 : 0]);
       const updated = yield* all<{ id: number | bigint }>(
-        `WITH v("vId", "vStatus", "vGrade", "vRaw", "vError", "vAttempts", "vIn", "vOut", "vCached", "vFinished") AS (VALUES ${values.join(", ")})
+        `WITH v("vId", "vStatus", "vGrade", "vRaw", "vError", "vAttempts", "vIn", "vOut", "vCached", "vFinished", "vInjection") AS (VALUES ${values.join(", ")})
          UPDATE "JudgeTask" SET "status" = v."vStatus", "grade" = v."vGrade", "raw" = v."vRaw", "error" = v."vError", "attempts" = v."vAttempts",
-           "promptTokens" = "promptTokens" + v."vIn", "completionTokens" = "completionTokens" + v."vOut", "cached" = (v."vCached" = 1),
+           "promptTokens" = "promptTokens" + v."vIn", "completionTokens" = "completionTokens" + v."vOut", "cached" = (v."vCached" = 1), "injection" = (v."vInjection" = 1),
            "finishedAt" = CASE WHEN v."vFinished" = 1 THEN ${finishedAt} ELSE NULL END, "workerId" = NULL, "claimedAt" = NULL
          FROM v WHERE "JudgeTask"."id" = v."vId" AND "JudgeTask"."workerId" = ? AND "JudgeTask"."status" = 'running'
          RETURNING "JudgeTask"."id"`,
@@ -186,8 +193,8 @@ export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId"
       );
     }
     yield* run(`UPDATE "JudgeRun" SET "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?, "cost" = "cost" + ? WHERE "id" = ?`, [tokensIn, tokensOut, cost, r.id]);
-    const finishedPairs = new Map<string, { queryId: number; chunkId: number; grade: number | null; raw: string | null }>();
-    for (const x of applied) if (x.outcome !== "retry") finishedPairs.set(`${x.queryId}:${x.chunkId}`, { queryId: x.queryId, chunkId: x.chunkId, grade: x.grade, raw: x.raw });
+    const finishedPairs = new Map<string, { queryId: number; chunkId: number; grade: number | null; raw: string | null; injection: boolean }>();
+    for (const x of applied) if (x.outcome !== "retry") finishedPairs.set(`${x.queryId}:${x.chunkId}`, { queryId: x.queryId, chunkId: x.chunkId, grade: x.grade, raw: x.raw, injection: x.injection });
     if (r.samples > 1 && finishedPairs.size) {
       // A pair is labelled once all its samples are finished: the median of the graded ones.
       const queryIds = [...new Set([...finishedPairs.values()].map((p) => p.queryId))];
@@ -213,8 +220,8 @@ export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId"
     const labels = [...finishedPairs.values()].filter((p) => p.grade !== null);
     for (const part of batches(labels)) {
       yield* run(
-        `INSERT INTO "JudgeLabel" ("projectId", "judge", "queryId", "chunkId", "grade", "rationale", "createdAt") VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT ("projectId", "judge", "queryId", "chunkId") DO NOTHING`,
-        part.flatMap((p) => [r.projectId, r.judge, p.queryId, p.chunkId, p.grade, r.samples > 1 ? null : (p.raw ?? "").slice(0, RATIONALE_MAX), at]),
+        `INSERT INTO "JudgeLabel" ("projectId", "judge", "queryId", "chunkId", "grade", "rationale", "injection", "createdAt") VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT ("projectId", "judge", "queryId", "chunkId") DO NOTHING`,
+        part.flatMap((p) => [r.projectId, r.judge, p.queryId, p.chunkId, p.grade, labelRationale(r.samples, p.raw), p.injection, at]),
       );
     }
     return applied.length;
@@ -228,16 +235,18 @@ function* batches<T>(rows: readonly T[]): Generator<T[]> {
   for (let i = 0; i < rows.length; i += RECORD_BATCH) yield rows.slice(i, i + RECORD_BATCH);
 }
 
-export type TRunCounts = { total: number; pending: number; running: number; done: number; failed: number; cached: number; pairs: number; labelled: number };
+/** `flagged`: pairs whose chunk reads like instructions to a model (JudgeTask.injection, lib/judge/injection.ts). */
+export type TRunCounts = { total: number; pending: number; running: number; done: number; failed: number; cached: number; pairs: number; labelled: number; flagged: number };
 
 export async function runCounts(db: Db, runId: number): Promise<TRunCounts> {
-  const [byStatus, cached, labelled, pairs] = await Promise.all([
+  const [byStatus, cached, labelled, pairs, flagged] = await Promise.all([
     db.judgeTask.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.judgeTask.count({ where: { runId, cached: true, status: "done" } }),
     db.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, judge: true } }).then((r) => (r ? db.judgeLabel.count({ where: { projectId: r.projectId, judge: r.judge } }) : 0)),
     db.judgeTask.count({ where: { runId, sample: 0 } }),
+    db.judgeTask.count({ where: { runId, sample: 0, injection: true } }),
   ]);
-  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled };
+  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled, flagged };
   for (const s of byStatus) {
     const n = s._count._all;
     c.total += n;
@@ -274,18 +283,19 @@ export async function cancelRun(db: Db, runId: number): Promise<void> {
 }
 
 /** The judge label of each pair and its samples, for export. */
-export async function runLabels(db: Db, runId: number): Promise<{ qid: string; docid: string; grade: number | null; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }[]> {
+export async function runLabels(db: Db, runId: number): Promise<{ qid: string; docid: string; grade: number | null; injection: boolean; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }[]> {
   const tasks = await db.judgeTask.findMany({ where: { runId }, orderBy: [{ queryId: "asc" }, { chunkId: "asc" }, { sample: "asc" }] });
   const qids = new Map((await db.query.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.queryId))] } }, select: { id: true, externalId: true } })).map((q) => [q.id, q.externalId]));
   const docids = new Map((await db.chunk.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.chunkId))] } }, select: { id: true, externalId: true } })).map((c) => [c.id, c.externalId]));
-  const pairs = new Map<string, { qid: string; docid: string; grade: number | null; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }>();
+  const pairs = new Map<string, { qid: string; docid: string; grade: number | null; injection: boolean; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }>();
   for (const t of tasks) {
     const key = `${t.queryId}:${t.chunkId}`;
     let p = pairs.get(key);
     if (!p) {
-      p = { qid: qids.get(t.queryId) ?? String(t.queryId), docid: docids.get(t.chunkId) ?? String(t.chunkId), grade: null, samples: [] };
+      p = { qid: qids.get(t.queryId) ?? String(t.queryId), docid: docids.get(t.chunkId) ?? String(t.chunkId), grade: null, injection: false, samples: [] };
       pairs.set(key, p);
     }
+    if (t.injection) p.injection = true;
     p.samples.push({ sample: t.sample, status: t.status, grade: t.grade, raw: t.raw, error: t.error, cached: t.cached });
   }
   const out = [...pairs.values()];

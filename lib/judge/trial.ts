@@ -6,9 +6,10 @@
  */
 import type { Db } from "../db/client.ts";
 import { referenceLabels } from "../labels/reference.ts";
-import { apiKeyFrom, parseSettings, selectPairs, templateOf, type TRunSettingsInput } from "./create.ts";
+import { parseSettings, selectPairs, templateOf, type TRunSettingsInput } from "./create.ts";
 import { ask, checkedClient, EndpointError, type TAnswer, type TAsk, type TEndpoint } from "./endpoint.ts";
-import { parseGrade } from "./parse.ts";
+import { apiKeyFrom, type TSurface } from "./keys.ts";
+import { parseAnswer } from "./parse.ts";
 import { renderTemplate } from "./template.ts";
 import { loadPairViews } from "./views.ts";
 import type OpenAI from "openai";
@@ -17,10 +18,10 @@ export type TTrialRow = { qid: string; docid: string; prompt: string; raw: strin
 
 export const TRIAL_PAIRS = 5;
 
-export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env, n = TRIAL_PAIRS): Promise<TTrialRow[]> {
+export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env, n = TRIAL_PAIRS, surface: TSurface = "cli"): Promise<TTrialRow[]> {
   const s = parseSettings(input);
   const template = templateOf(s);
-  const apiKey = apiKeyFrom(env, s.apiKeyEnv);
+  const apiKey = apiKeyFrom(env, s.apiKeyEnv, surface);
   const pairs = (await selectPairs(db, projectId, s.only)).slice(0, n);
   const { client, endpoint } = await checkedClient(s.baseUrl, apiKey, s.model, s.timeoutMs);
   const [views, reference] = await Promise.all([loadPairViews(db, template, pairs), referenceLabels(db, projectId)]);
@@ -33,7 +34,7 @@ export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInp
       const row: TTrialRow = { qid: v?.qid ?? "", docid: v?.docid ?? "", prompt, raw: null, grade: null, error: null, human: human.get(key) ?? null, promptTokens: 0, completionTokens: 0 };
       try {
         const a = await askWithFallback(client, endpoint, { model: s.model, prompt, temperature: s.temperature, maxTokens: s.maxTokens, structured: s.structured });
-        const parsed = parseGrade(a.raw);
+        const parsed = parseAnswer(a);
         return { ...row, raw: a.raw, grade: parsed.grade, error: parsed.grade === null ? parsed.error : null, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
       } catch (e) {
         if (e instanceof EndpointError) return { ...row, error: e.message };

@@ -26,7 +26,7 @@ const QUERIES = 100;
 const LATENCY_MS = 20;
 const CONCURRENCY = 32;
 const root = join(import.meta.dirname, "..", "..");
-const KEY_ENV = { BENCH_JUDGE_KEY: "none" };
+const KEY_ENV = { BENCH_JUDGE_API_KEY: "none" };
 
 async function startFake(): Promise<{ url: string; child: ChildProcess }> {
   const { freePort } = await import("../../tests/helpers/server.ts");
@@ -62,7 +62,7 @@ export async function bench(): Promise<TBenchRow[]> {
 
     // Throughput and memory: the worker in a process of its own (as `judge resume` runs it).
     const { startRun } = await import("../../lib/judge/service.ts");
-    const { run } = await startRun(db, project.id, { judge: "bench", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "BENCH_JUDGE_KEY", concurrency: CONCURRENCY }, KEY_ENV);
+    const { run } = await startRun(db, project.id, { judge: "bench", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "BENCH_JUDGE_API_KEY", concurrency: CONCURRENCY }, KEY_ENV);
     const worker = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : []), "--import", "tsx", join(import.meta.dirname, "judge.ts"), "--worker", String(run.id)], { cwd: root, env: { ...process.env, ...KEY_ENV, DATABASE_URL: dbUrl }, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     worker.stdout?.on("data", (d: Buffer) => (out += d.toString()));
@@ -74,7 +74,7 @@ export async function bench(): Promise<TBenchRow[]> {
     const resumeJudge = "bench-resume";
     const args = ["--project", "judge-bench"];
     const env = { ...KEY_ENV, DATABASE_URL: dbUrl };
-    const first = cli(["judge", "run", ...args, "--judge", resumeJudge, "--model", "fake-judge", "--base-url", fake.url, "--api-key-env", "BENCH_JUDGE_KEY", "--concurrency", String(CONCURRENCY), "--temperature", "0.1"], env);
+    const first = cli(["judge", "run", ...args, "--judge", resumeJudge, "--model", "fake-judge", "--base-url", fake.url, "--api-key-env", "BENCH_JUDGE_API_KEY", "--concurrency", String(CONCURRENCY), "--temperature", "0.1"], env);
     const runId = async () => (await db.judgeRun.findFirst({ where: { projectId: project.id, judge: resumeJudge } }))?.id;
     const stored = async (id: number) => db.judgeTask.count({ where: { runId: id, status: "done" } });
     let id: number | undefined;
@@ -149,7 +149,7 @@ async function worker(runId: number): Promise<void> {
   const { runWorker } = await import("../../lib/judge/runner.ts");
   const db = await getDb();
   const t0 = performance.now();
-  const result = await runWorker(db, runId, { apiKey: KEY_ENV.BENCH_JUDGE_KEY });
+  const result = await runWorker(db, runId, { apiKey: KEY_ENV.BENCH_JUDGE_API_KEY });
   const seconds = (performance.now() - t0) / 1000;
   process.stdout.write(JSON.stringify({ done: result.progress.done, seconds, rssMb: process.resourceUsage().maxRSS / 1024 }));
 }

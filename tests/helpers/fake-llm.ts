@@ -4,17 +4,21 @@
  * instead. It serves `GET /v1/models` and `POST /v1/chat/completions` as OpenAI does (same JSON
  * shapes, `usage` included), answers from a script, and can inject what real endpoints do:
  * 429 with Retry-After, 500s, answers slower than the client's timeout, unparseable text, and a
- * 400 for `response_format` (endpoints without structured output). It counts every request.
+ * 400 for `response_format` (endpoints without structured output), answers shaped as other servers
+ * send them (a reasoning field, a finish reason), and redirects. It counts every request and keeps
+ * the headers each one came with (`seen`), so a test can tell which credentials reached it.
  *
  * Run it by hand: `npx tsx tests/helpers/fake-llm.ts [--port 8099] [--model fake-judge]`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
 /** What the script tells the server to do with one request. */
 export type TFakeAction =
-  | { kind: "answer"; text: string; promptTokens?: number; completionTokens?: number }
+  /** `message`: more fields of the answer's message (e.g. reasoning_content); `finishReason`: default "stop". */
+  | { kind: "answer"; text: string | null; promptTokens?: number; completionTokens?: number; message?: Record<string, unknown>; finishReason?: string }
+  | { kind: "redirect"; status: 301 | 302 | 303 | 307 | 308; location: string }
   | { kind: "status"; status: number; retryAfter?: number; message?: string }
   | { kind: "hang"; ms: number };
 
@@ -25,6 +29,8 @@ export type TFakeLlm = {
   url: string;
   port: number;
   requests: TFakeRequest[];
+  /** Every request received (models list included): method, path and headers. */
+  seen: { method: string; path: string; headers: IncomingHttpHeaders }[];
   /** Requests per prompt text. */
   countByPrompt: () => Map<string, number>;
   setScript: (s: TFakeScript) => void;
@@ -39,11 +45,13 @@ export function scriptedGrade(prompt: string): number {
 
 export const defaultScript: TFakeScript = (req) => ({ kind: "answer", text: JSON.stringify({ intent: "the question's intent", match: "how the passage matches", score: scriptedGrade(req.prompt) }) });
 
-export async function startFakeLlm(opts: { port?: number; models?: string[]; latencyMs?: number; script?: TFakeScript; rejectStructured?: boolean } = {}): Promise<TFakeLlm> {
+/** `modelsRedirect`: GET /models answers with this redirect (a test of where the key goes). */
+export async function startFakeLlm(opts: { port?: number; models?: string[]; latencyMs?: number; script?: TFakeScript; rejectStructured?: boolean; modelsRedirect?: { status: 301 | 302 | 307 | 308; location: string } } = {}): Promise<TFakeLlm> {
   const models = opts.models ?? ["fake-judge"];
   let script = opts.script ?? defaultScript;
   let latency = opts.latencyMs ?? 0;
   const requests: TFakeRequest[] = [];
+  const seen: TFakeLlm["seen"] = [];
   const attempts = new Map<string, number>();
   const sockets = new Set<import("node:net").Socket>();
 
@@ -63,6 +71,11 @@ export async function startFakeLlm(opts: { port?: number; models?: string[]; lat
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? "").replace(/\?.*$/, "");
+      seen.push({ method: req.method ?? "", path, headers: req.headers });
+      if (req.method === "GET" && path.endsWith("/models") && opts.modelsRedirect) {
+        res.writeHead(opts.modelsRedirect.status, { location: opts.modelsRedirect.location, "content-length": 0 });
+        return res.end();
+      }
       if (req.method === "GET" && path.endsWith("/models")) return send(res, 200, { object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })) });
       if (req.method !== "POST" || !path.endsWith("/chat/completions")) return send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error" } });
       const body = JSON.parse(await readBody(req)) as { model: string; messages: { role: string; content: string }[]; response_format?: unknown };
@@ -80,17 +93,21 @@ export async function startFakeLlm(opts: { port?: number; models?: string[]; lat
         if (res.destroyed) return;
         return send(res, 500, { error: { message: "hung" } });
       }
+      if (action.kind === "redirect") {
+        res.writeHead(action.status, { location: action.location, "content-length": 0 });
+        return res.end();
+      }
       if (action.kind === "status") {
         return send(res, action.status, { error: { message: action.message ?? `injected ${action.status}`, type: "server_error" } }, { ...(action.retryAfter !== undefined ? { "retry-after": String(action.retryAfter) } : {}), "x-should-retry": action.status === 429 || action.status >= 500 ? "true" : "false" });
       }
       const promptTokens = action.promptTokens ?? Math.ceil(prompt.length / 4);
-      const completionTokens = action.completionTokens ?? Math.ceil(action.text.length / 4);
+      const completionTokens = action.completionTokens ?? Math.ceil((action.text ?? "").length / 4);
       send(res, 200, {
         id: `chatcmpl-${r.n}`,
         object: "chat.completion",
         created: Math.floor(r.at / 1000),
         model: body.model,
-        choices: [{ index: 0, message: { role: "assistant", content: action.text }, finish_reason: "stop" }],
+        choices: [{ index: 0, message: { role: "assistant", content: action.text, ...action.message }, finish_reason: action.finishReason ?? "stop" }],
         usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
       });
     })().catch((e: unknown) => {
@@ -109,6 +126,7 @@ export async function startFakeLlm(opts: { port?: number; models?: string[]; lat
     url: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
+    seen,
     countByPrompt: () => {
       const m = new Map<string, number>();
       for (const r of requests) m.set(r.prompt, (m.get(r.prompt) ?? 0) + 1);

@@ -19,7 +19,7 @@ import { seedJudgeProject } from "./judge-fixture.ts";
  */
 const root = join(import.meta.dirname, "..", "..");
 const KEY = "sk-test-SECRET-KEY-0123456789";
-const env = { JUDGE_KEY: KEY };
+const env = { JUDGE_API_KEY: KEY };
 
 let t: TestDb;
 let db: Db;
@@ -48,7 +48,7 @@ beforeEach(async () => {
   pairs = seeded.pairs;
 });
 
-const settings = (judge: string, extra: Record<string, unknown> = {}) => ({ judge, model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "JUDGE_KEY", timeoutMs: 5000, maxRetries: 3, ...extra });
+const settings = (judge: string, extra: Record<string, unknown> = {}) => ({ judge, model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "JUDGE_API_KEY", timeoutMs: 5000, maxRetries: 3, ...extra });
 
 async function judgeAll(judge: string, extra: Record<string, unknown> = {}) {
   const { run, apiKey } = await startRun(db, projectId, settings(judge, extra), env);
@@ -137,6 +137,48 @@ describe("judge run", () => {
     expect(await labelsOf("parsey")).toHaveLength(pairs - failed.length);
     const badPrompts = [...fake.countByPrompt().entries()].filter(([p]) => bad(p));
     expect(badPrompts.every(([, c]) => c === 3)).toBe(true);
+  });
+
+  it("grades a reasoning model by its final answer; a cut or refused answer is failed with its raw text (issue 19)", async () => {
+    // Issue 19's misreading: the reasoning says "score: 0", the answer says the scripted grade.
+    const kind = (p: string) => scriptedGrade(`${p}#kind`);
+    fake.setScript((req) => {
+      const g = scriptedGrade(req.prompt);
+      if (kind(req.prompt) === 0) return { kind: "answer", text: "<think>so the user wants... so score: 1 perhaps, though", finishReason: "length" };
+      if (kind(req.prompt) === 1) return { kind: "answer", text: null, message: { refusal: "I'm sorry, I can't assist with that." } };
+      return { kind: "answer", text: `<think>… the score: 0 is wrong here …</think>{"intent": "i", "match": "m", "score": ${g}}`, message: { reasoning_content: "score: 3 at first" } };
+    });
+    const { run } = await judgeAll("reasoner", { parseRetries: 2 });
+    const tasks = await db.judgeTask.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } });
+    const byKind = { cut: 0, refused: 0, graded: 0 };
+    for (const task of tasks) {
+      if (task.raw?.startsWith("<think>so the user")) {
+        byKind.cut++;
+        // At temperature 0 a cut answer is not asked again: one request, failed, raw kept.
+        expect(task).toMatchObject({ status: "failed", grade: null, attempts: 1 });
+        expect(task.error).toMatch(/^truncated: the answer was cut at the token limit/);
+      } else if (task.raw === "I'm sorry, I can't assist with that.") {
+        byKind.refused++;
+        expect(task).toMatchObject({ status: "failed", grade: null });
+        expect(task.error).toMatch(/^the model refused \(refusal field\): I'm sorry/);
+      } else {
+        byKind.graded++;
+        expect(task.status).toBe("done");
+        expect(task.raw).toMatch(/^<think>score: 3 at first<\/think><think>… the score: 0 is wrong here …<\/think>\{/);
+      }
+    }
+    expect(byKind.cut).toBeGreaterThan(0);
+    expect(byKind.refused).toBeGreaterThan(0);
+    expect(byKind.graded).toBeGreaterThan(0);
+    // Every label is the final answer's grade, never the reasoning's 0 or 3, and its rationale is the answer only.
+    for (const l of await labelsOf("reasoner")) {
+      const q = await db.query.findUniqueOrThrow({ where: { id: l.queryId } });
+      const c = await db.chunk.findUniqueOrThrow({ where: { id: l.chunkId } });
+      const prompt = fake.requests.find((r) => r.prompt.includes(q.text) && r.prompt.includes(c.text))?.prompt ?? "";
+      expect(l.grade).toBe(scriptedGrade(prompt));
+      expect(l.rationale).toBe(`{"intent": "i", "match": "m", "score": ${l.grade}}`);
+    }
+    expect(await labelsOf("reasoner")).toHaveLength(byKind.graded);
   });
 
   it("falls back to plain text when the endpoint refuses structured output, and reads UMBRELA's final-score line", async () => {
@@ -241,7 +283,7 @@ describe("judge run", () => {
     const dump = JSON.stringify([await db.judgeRun.findMany(), await db.judgeTask.findMany(), await db.judgeWorker.findMany(), await db.judgeCache.findMany()]);
     expect(dump).not.toContain(KEY);
     expect(dump).not.toContain("SECRET-KEY");
-    expect(run.apiKeyEnv).toBe("JUDGE_KEY");
+    expect(run.apiKeyEnv).toBe("JUDGE_API_KEY");
   });
 
   it("bad input and failures give one clear message and change nothing", async () => {
@@ -251,7 +293,7 @@ describe("judge run", () => {
       [{ baseUrl: `http://127.0.0.1:${closedPort}/v1` }, new RegExp(`cannot reach http://127\\.0\\.0\\.1:${closedPort}/v1: connect ECONNREFUSED`)],
       [{ model: "no-such-model" }, /does not serve a model "no-such-model"; it serves: fake-judge, other-model/],
       [{ template: "Q: {{question}} C: {{chunk}} S: {{system}}" }, /template:1: unknown placeholder \{\{system\}\}/],
-      [{}, /the API key variable JUDGE_KEY is not set/, {}],
+      [{}, /the API key variable JUDGE_API_KEY is not set/, {}],
       [{ samples: 3 }, /need a temperature above 0/],
       [{ only: "no-such-tag" }, /"no-such-tag" is neither pool, unlabelled, calibration nor a query tag of this project \(tags: entity\)/],
     ];
@@ -323,7 +365,7 @@ async function waitFor(cond: () => Promise<boolean>, ms = 20_000) {
 }
 
 describe("judge run from the CLI: stop, crash, resume", () => {
-  const cliArgs = (judge: string) => ["judge", "run", "--project", projectName, "--judge", judge, "--model", "fake-judge", "--base-url", fake.url, "--api-key-env", "JUDGE_KEY", "--concurrency", "4"];
+  const cliArgs = (judge: string) => ["judge", "run", "--project", projectName, "--judge", judge, "--model", "fake-judge", "--base-url", fake.url, "--api-key-env", "JUDGE_API_KEY", "--concurrency", "4"];
 
   it("kill -9 at a random moment, then resume: every pair judged exactly once, nothing finished sent again", async () => {
     const seeded = await seedJudgeProject(db, { name: `${projectName}-big`, queries: 10, perQuery: 12 });
@@ -408,8 +450,9 @@ describe("judge run from the CLI: stop, crash, resume", () => {
     expect(lines).toHaveLength(pairs);
     expect(lines[0]).toMatch(/^q0 0 c0000 [0-3]$/);
     const j = runCli(["judge", "export", "exported", "--project", projectName, "--format", "jsonl"]);
-    const first = JSON.parse(j.stdout.split("\n")[0]) as { query: string; samples: { raw: string }[]; template_sha256: string };
+    const first = JSON.parse(j.stdout.split("\n")[0]) as { query: string; injection: boolean; samples: { raw: string }[]; template_sha256: string };
     expect(first.query).toBe("q0");
+    expect(first.injection).toBe(false);
     expect(first.samples[0].raw).toMatch(/score/);
     const { run } = await startRun(db, projectId, settings("to-cancel"), env);
     expect(runCli(["judge", "cancel", String(run.id), "--project", projectName]).code).toBe(0);

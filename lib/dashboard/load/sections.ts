@@ -35,10 +35,10 @@ export function projectSettings(p: unknown[] | undefined, projectId: number): { 
 
 /** Judge name → its labels, names sorted. */
 async function loadJudges(db: Db, projectId: number): Promise<Map<string, TLabel[]>> {
-  const judgeRows = await rows(db, `SELECT "judge", "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ?`, [projectId]);
+  const judgeRows = await rows(db, `SELECT "judge", "queryId", "chunkId", "grade", "injection" FROM "JudgeLabel" WHERE "projectId" = ?`, [projectId]);
   const judges = new Map<string, TLabel[]>();
   for (const name of [...new Set(judgeRows.map((j) => str(j[0])))].sort()) judges.set(name, []);
-  for (const j of judgeRows) judges.get(str(j[0]))!.push({ queryId: num(j[1]), chunkId: num(j[2]), grade: num(j[3]) });
+  for (const j of judgeRows) judges.get(str(j[0]))!.push({ queryId: num(j[1]), chunkId: num(j[2]), grade: num(j[3]), ...(j[4] === true || Number(j[4]) === 1 ? { injection: true } : {}) });
   return judges;
 }
 

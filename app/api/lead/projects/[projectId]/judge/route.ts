@@ -19,7 +19,7 @@ export const GET = route({ roles: rolesFor("manageProject") }, async ({ params }
 export const POST = route({ roles: rolesFor("manageProject"), body: ZRunSettings }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  const { run } = await startRun(db, project.id, body);
+  const { run } = await startRun(db, project.id, body, process.env, "page");
   await workInBackground(db, run.id);
   return summarise(db, await db.judgeRun.findUniqueOrThrow({ where: { id: run.id } }));
 });

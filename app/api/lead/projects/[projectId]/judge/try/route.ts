@@ -11,5 +11,5 @@ export const dynamic = "force-dynamic";
 export const POST = route({ roles: rolesFor("manageProject"), body: ZRunSettings }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return { rows: await tryJudge(db, project.id, body) };
+  return { rows: await tryJudge(db, project.id, body, process.env, undefined, "page") };
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Adjudication, Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
-import { decide } from "../labels/rule.ts";
+import { itemDecision } from "../labels/rule.ts";
 
 export const ZAdjudicationInput = z.object({
   poolItemId: z.string().min(1).max(100),
@@ -19,7 +19,8 @@ export type TAdjudicateResult = { applied: boolean; adjudication: Adjudication }
 const standing = (a: Adjudication): TStanding => ({ grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale });
 
 /**
- * Decides an item whose annotators disagree. One decision per item (unique poolItemId): when two
+ * Decides an item whose annotators disagree, or disagreed at some point (disputed: the editing
+ * rule of lib/labels/rule.ts keeps it waiting whatever later edits say). One decision per item (unique poolItemId): when two
  * adjudicators decide at once, the database keeps the first and the second receives
  * AppError("conflict", …, { standing }) with the decision that stands (HTTP 409). A retry with the
  * same idempotency key returns `applied: false` and the stored decision. Appends a LabelEvent.
@@ -39,7 +40,7 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
   const existing = await db.adjudication.findUnique({ where: { poolItemId: data.poolItemId } });
   if (existing) throw conflict(existing);
   const [settings, [labels]] = await Promise.all([ruleSettings(db, item.projectId), loadItemLabels(db, item.projectId, { poolItemIds: [data.poolItemId] })]);
-  const state = decide(labels.judgements, settings).state;
+  const state = itemDecision(labels.judgements, settings, labels.disputed).state;
   if (state !== "disagreed") throw new AppError("conflict", state === "agreed" ? "the annotators of this item agree: nothing to adjudicate" : "this item is still waiting for its annotators' grades", { state });
 
   try {

@@ -3,13 +3,14 @@ import type { Adjudication, Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { itemDecision } from "../labels/rule.ts";
+import { MAX_SECONDS, zText } from "../bounds.ts";
 
 export const ZAdjudicationInput = z.object({
-  poolItemId: z.string().min(1).max(100),
+  poolItemId: zText(100).min(1),
   grade: z.number().int("grade: expected a whole number 0–3").min(0, "grade: expected 0–3").max(3, "grade: expected 0–3"),
-  startSeconds: z.number().finite().min(0, "startSeconds: expected seconds ≥ 0").nullable(),
-  rationale: z.string().trim().max(5000).default(""),
-  idempotencyKey: z.string().min(8).max(200),
+  startSeconds: z.number().finite().min(0, "startSeconds: expected seconds ≥ 0").max(MAX_SECONDS, `startSeconds: expected at most ${MAX_SECONDS} seconds`).nullable(),
+  rationale: zText(5000).trim().default(""),
+  idempotencyKey: zText(200).min(8),
 });
 export type TAdjudicationInput = z.input<typeof ZAdjudicationInput>;
 

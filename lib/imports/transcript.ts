@@ -3,6 +3,8 @@ import { AppError } from "../errors.ts";
 import { parseCaptions, type CaptionFormat } from "../formats/captions.ts";
 import { checkChunkOptions, chunkCues, DEFAULT_CHUNKING, type ChunkOptions } from "../formats/chunker.ts";
 import { writeChunks } from "./chunks.ts";
+import { hasNul, maxChunkChars, NUL_MESSAGE } from "../bounds.ts";
+import { chunkTooLong } from "./schemas.ts";
 import { ErrorList, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
 /**
@@ -25,8 +27,13 @@ export async function importTranscript(
   const errors = new ErrorList();
   const { cues, errors: parseErrors } = parseCaptions(bytes, name, opts.format);
   errors.push(...parseErrors);
+  // lib/bounds.ts: no NUL (a json3 "\u0000" escape), and no chunk text past the limit, named by the line of its first cue.
+  for (const c of cues) if (hasNul(c.text)) errors.push({ file: name, line: c.line, field: "text", message: NUL_MESSAGE });
   errors.throwIfAny();
   const chunks = chunkCues(video.externalId, cues, chunking);
+  const max = maxChunkChars();
+  for (const c of chunks) if (c.text.length > max) errors.push({ file: name, line: cues.find((q) => q.end > c.start)?.line ?? 1, field: "text", message: chunkTooLong(c.text.length) });
+  errors.throwIfAny();
   const { created, updated } = await writeChunks(
     db,
     projectId,

@@ -100,12 +100,14 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
       // No row has a NUL in its key (lib/bounds.ts); PostgreSQL would refuse the lookup with a 500.
       if (nulPath(params) !== null) return errorResponse(404, "not_found", "no such resource");
 
+      // Also for routes that read the query string themselves (an upload's file name).
+      const rawQuery = searchParamsObject(new URL(req.url));
+      const nulInQuery = nulPath(rawQuery);
+      if (nulInQuery !== null) return errorResponse(422, "bad_input", "invalid query parameters", [{ path: nulInQuery, message: NUL_MESSAGE }]);
+
       let query: unknown = undefined;
       if (options.query) {
-        const raw = searchParamsObject(new URL(req.url));
-        const nul = nulPath(raw);
-        if (nul !== null) return errorResponse(422, "bad_input", "invalid query parameters", [{ path: nul, message: NUL_MESSAGE }]);
-        const parsed = options.query.safeParse(raw);
+        const parsed = options.query.safeParse(rawQuery);
         if (!parsed.success) return errorResponse(422, "bad_input", "invalid query parameters", zodIssues(parsed.error));
         query = parsed.data;
       }

@@ -2,12 +2,12 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { ZProjectSettings } from "../projects/settings.ts";
-import { intId } from "../bounds.ts";
+import { intId, zText } from "../bounds.ts";
 
-export const ZProjectCreate = z.object({ name: z.string().trim().min(1, "a project needs a name").max(200) });
+export const ZProjectCreate = z.object({ name: zText(200).trim().min(1, "a project needs a name") });
 export type TProjectCreate = z.infer<typeof ZProjectCreate>;
 /** What the lead may change: the settings, and the annotation guidelines (Markdown, shown to annotators with `g`). */
-export const ZProjectSettingsPatch = ZProjectSettings.partial().extend({ guidelines: z.string().max(100_000, "guidelines are limited to 100,000 characters").optional() });
+export const ZProjectSettingsPatch = ZProjectSettings.partial().extend({ guidelines: zText(100_000).max(100_000, "guidelines are limited to 100,000 characters").optional() });
 
 export type TProjectSummary = {
   id: number;

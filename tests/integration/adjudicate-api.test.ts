@@ -52,8 +52,8 @@ describe("adjudicate API", () => {
     const first = items.find((i) => i.id === fx.items[0].id)!;
     // A is the first submission (the annotator under test), B the second.
     expect(first.labels).toEqual([
-      { label: "A", grade: 1, startSeconds: 10, notes: "ann note 0", flags: [] },
-      { label: "B", grade: 3, startSeconds: 20, notes: "other note 0", flags: [] },
+      { label: "A", grade: 1, startSeconds: 10, notes: "ann note 0", flags: [], history: [1] },
+      { label: "B", grade: 3, startSeconds: 20, notes: "other note 0", flags: [], history: [3] },
     ]);
     const text = JSON.stringify(items);
     for (const s of [SECRETS.otherName, SECRETS.otherEmail, "Ann Annotator", "ann@example.org", fx.ann.id, fx.other.id]) expect(text.includes(s), s).toBe(false);

@@ -26,6 +26,11 @@ export function LabelsAB({ labels }: { labels: TAdjudicatorLabel[] }) {
             </th>
             <td className={`p-1 ${mark(gradeDiff)}`}>
               {l.grade} <span className="text-xs text-slate-500">{GRADES[l.grade]?.meaning}</span>
+              {l.history.length > 1 ? (
+                <span className="block text-xs text-slate-500" data-testid={`history-${l.label}`}>
+                  edited: {l.history.join(" → ")}
+                </span>
+              ) : null}
             </td>
             <td className={`p-1 font-mono ${mark(startDiff)}`}>{l.startSeconds === null ? "—" : formatClock(l.startSeconds)}</td>
             <td className="p-1 whitespace-pre-wrap">{l.notes || "—"}</td>

@@ -5,13 +5,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { TAnnotatorItem, TAnnotatorQueue } from "@/lib/annotate/view";
 import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useAnnotatorQueue, useOutbox } from "@/lib/query/annotate";
 import { apiFetch } from "@/lib/query/fetcher";
-import type { TOutboxResult } from "@/lib/offline/outbox";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { useStoredFlag } from "./useStoredFlag";
 import { annotatorKeys, FlagBoxes, GradeBar, Meter, StartControl, Transcript } from "./parts";
 import { GuidelinesPanel } from "./Guidelines";
+import { FailedGrades } from "./FailedGrades";
 import { useGradingKeys } from "./useGradingKeys";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
@@ -41,7 +41,6 @@ export function AnnotatePage({ userId }: { userId: string }) {
   const [guide, setGuide] = useState(false);
   const notesRef = useRef<HTMLTextAreaElement>(null);
   const [message, setMessage] = useState<string | null>(null);
-  const [refusals, setRefusals] = useState<string[]>([]);
   // On until the annotator turns it off: one key per judgement (issue 13 item 3); the choice stays.
   const [autoAdvance, setAutoAdvance] = useStoredFlag(AUTO_ADVANCE_KEY, true);
   const shownAt = useRef(0);
@@ -62,10 +61,11 @@ export function AnnotatePage({ userId }: { userId: string }) {
     for (const f of flat.slice(pos + 2, pos + 1 + PREFETCH_AHEAD)) void prefetchItem(qc, f.id);
   }, [activeId, pos, flat, qc]);
 
-  const onResult = useCallback((r: TOutboxResult) => {
-    if (!r.ok) setRefusals((list) => [...list, `A grade was not accepted (${r.status}): ${r.message}`]);
-  }, []);
-  const outbox = useOutbox(userId, onResult);
+  const outbox = useOutbox(userId);
+  const placeOf = useCallback((id: string) => {
+    const f = flat.find((x) => x.id === id);
+    return f ? { question: f.group + 1, item: f.index + 1 } : null;
+  }, [flat]);
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
@@ -175,13 +175,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
           "All grades saved."
         )}
       </div>
-      {refusals.length > 0 ? (
-        <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800">
-          {refusals.map((r, i) => (
-            <p key={i}>{r}</p>
-          ))}
-        </div>
-      ) : null}
+      <FailedGrades failed={outbox.failed} placeOf={placeOf} onOpen={goTo} onDismiss={outbox.dismiss} />
 
       {atEnd || !activeId ? (
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">

@@ -1,13 +1,13 @@
 "use client";
 
-import { stringify } from "csv-stringify/sync";
+import { safeCsv } from "@/lib/formats/csv-write";
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import type { AgreementReport } from "@/lib/stats/agreement/report";
 import { downloadCsv } from "./DataTable";
 
 /** The confusion matrix as CSV: a header of the other rater's grades, one row per human grade. */
 export function confusionCsv(confusion: number[][], otherLabel: string): string {
-  return stringify([[`human grade (rows) / ${otherLabel} grade (columns)`, ...confusion.map((_, g) => String(g))], ...confusion.map((row, g) => [String(g), ...row])]);
+  return safeCsv([[`human grade (rows) / ${otherLabel} grade (columns)`, ...confusion.map((_, g) => String(g))], ...confusion.map((row, g) => [String(g), ...row])]);
 }
 
 /** Confusion matrix as a heatmap: rows the human grade, columns the other rater's; shade ∝ share of the row. */

@@ -1,6 +1,6 @@
 "use client";
 
-import { stringify } from "csv-stringify/sync";
+import { safeCsv } from "@/lib/formats/csv-write";
 import { useMemo, useState, type ReactNode } from "react";
 
 export type TColumnDef<R> = {
@@ -18,9 +18,9 @@ export function fmt(v: number | null | undefined, digits = 3): string {
   return v.toFixed(digits);
 }
 
-/** The header row and one row per table row (null cells empty; quoted where CSV needs it). */
+/** The header row and one row per table row (null cells empty; quoted where CSV needs it; formula cells neutralised, lib/formats/csv-write.ts). */
 export function toCsv<R>(columns: TColumnDef<R>[], rows: R[]): string {
-  return stringify([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => c.value(r)))]);
+  return safeCsv([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => c.value(r)))]);
 }
 
 /** Saves `text` as a CSV file named `name` (the browser's download). */

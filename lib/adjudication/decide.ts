@@ -2,14 +2,15 @@ import { z } from "zod";
 import type { Adjudication, Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
-import { decide } from "../labels/rule.ts";
+import { itemDecision } from "../labels/rule.ts";
+import { MAX_SECONDS, zText } from "../bounds.ts";
 
 export const ZAdjudicationInput = z.object({
-  poolItemId: z.string().min(1).max(100),
+  poolItemId: zText(100).min(1),
   grade: z.number().int("grade: expected a whole number 0–3").min(0, "grade: expected 0–3").max(3, "grade: expected 0–3"),
-  startSeconds: z.number().finite().min(0, "startSeconds: expected seconds ≥ 0").nullable(),
-  rationale: z.string().trim().max(5000).default(""),
-  idempotencyKey: z.string().min(8).max(200),
+  startSeconds: z.number().finite().min(0, "startSeconds: expected seconds ≥ 0").max(MAX_SECONDS, `startSeconds: expected at most ${MAX_SECONDS} seconds`).nullable(),
+  rationale: zText(5000).trim().default(""),
+  idempotencyKey: zText(200).min(8),
 });
 export type TAdjudicationInput = z.input<typeof ZAdjudicationInput>;
 
@@ -19,7 +20,8 @@ export type TAdjudicateResult = { applied: boolean; adjudication: Adjudication }
 const standing = (a: Adjudication): TStanding => ({ grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale });
 
 /**
- * Decides an item whose annotators disagree. One decision per item (unique poolItemId): when two
+ * Decides an item whose annotators disagree, or disagreed at some point (disputed: the editing
+ * rule of lib/labels/rule.ts keeps it waiting whatever later edits say). One decision per item (unique poolItemId): when two
  * adjudicators decide at once, the database keeps the first and the second receives
  * AppError("conflict", …, { standing }) with the decision that stands (HTTP 409). A retry with the
  * same idempotency key returns `applied: false` and the stored decision. Appends a LabelEvent.
@@ -39,7 +41,7 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
   const existing = await db.adjudication.findUnique({ where: { poolItemId: data.poolItemId } });
   if (existing) throw conflict(existing);
   const [settings, [labels]] = await Promise.all([ruleSettings(db, item.projectId), loadItemLabels(db, item.projectId, { poolItemIds: [data.poolItemId] })]);
-  const state = decide(labels.judgements, settings).state;
+  const state = itemDecision(labels.judgements, settings, labels.disputed).state;
   if (state !== "disagreed") throw new AppError("conflict", state === "agreed" ? "the annotators of this item agree: nothing to adjudicate" : "this item is still waiting for its annotators' grades", { state });
 
   try {

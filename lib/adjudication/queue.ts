@@ -1,8 +1,9 @@
 import type { Db } from "../db/client.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
-import { decide } from "../labels/rule.ts";
+import { itemDecision } from "../labels/rule.ts";
 
-export type TQueueLabel = { label: string; grade: number; startSeconds: number | null; notes: string; flags: string[] };
+/** One annotator's label; `history`: the grades they submitted for the item, oldest first (the last is `grade`). */
+export type TQueueLabel = { label: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; history: number[] };
 export type TQueueItem = {
   poolItemId: string;
   query: { id: number; externalId: string; text: string };
@@ -21,14 +22,17 @@ export type TQueueItem = {
 const letter = (i: number) => String.fromCharCode(65 + i);
 
 /**
- * Items waiting for an adjudicator: every annotator graded them, they disagree under the project's
- * rule, and nobody has decided them yet. Ordered by query (external id), then item id (random, so
+ * Items waiting for an adjudicator: every annotator graded them and they disagree under the
+ * project's rule, or disagreed at some point (disputed: they stay here even when later edits
+ * agree, lib/labels/rule.ts), and nobody has decided them yet. Each label carries the grades its
+ * annotator submitted, oldest first, so the adjudicator sees an edit made after the disagreement. Ordered by query (external id), then item id (random, so
  * no system or rank order leaks through).
  */
 export async function adjudicationQueue(db: Db, projectId: number): Promise<TQueueItem[]> {
   const [settings, items] = await Promise.all([ruleSettings(db, projectId), loadItemLabels(db, projectId)]);
-  const waiting = items.filter((it) => it.adjudication === null && decide(it.judgements, settings).state === "disagreed");
+  const waiting = items.filter((it) => it.adjudication === null && itemDecision(it.judgements, settings, it.disputed).state === "disagreed");
   if (waiting.length === 0) return [];
+  const history = await gradeHistory(db, waiting.map((w) => w.id));
   const details = await db.poolItem.findMany({
     where: { id: { in: waiting.map((w) => w.id) } },
     select: {
@@ -54,8 +58,23 @@ export async function adjudicationQueue(db: Db, projectId: number): Promise<TQue
         poolItemId: w.id,
         query: d.query,
         chunk: d.chunk,
-        labels: w.judgements.map((j, i) => ({ label: letter(i), grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: j.flags })),
+        labels: w.judgements.map((j, i) => ({ label: letter(i), grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: j.flags, history: history.get(`${w.id}:${j.userId}`) ?? [j.grade] })),
       };
     })
     .sort((a, b) => (a.query.externalId !== b.query.externalId ? (a.query.externalId < b.query.externalId ? -1 : 1) : a.poolItemId < b.poolItemId ? -1 : 1));
+}
+
+/** Per "poolItemId:userId", the grades of the annotator's judgement events, oldest first (LabelEvent history). */
+export async function gradeHistory(db: Db, poolItemIds: string[]): Promise<Map<string, number[]>> {
+  const events = await db.labelEvent.findMany({ where: { poolItemId: { in: poolItemIds }, kind: "judgement" }, select: { poolItemId: true, actorId: true, after: true }, orderBy: { id: "asc" } });
+  const out = new Map<string, number[]>();
+  for (const e of events) {
+    const grade = (JSON.parse(e.after) as { grade?: unknown }).grade;
+    if (typeof grade !== "number") continue;
+    const key = `${e.poolItemId}:${e.actorId}`;
+    const list = out.get(key);
+    if (list) list.push(grade);
+    else out.set(key, [grade]);
+  }
+  return out;
 }

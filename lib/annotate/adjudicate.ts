@@ -8,7 +8,8 @@ import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } f
  * sees (question, chunk, neighbouring transcript, video) plus the annotators' labels as A and B
  * (grade, start, notes, flags; never names), from lib/adjudication/queue.ts.
  */
-export type TAdjudicatorLabel = { label: string; grade: number; startSeconds: number | null; notes: string; flags: string[] };
+/** `history`: the grades the annotator submitted, oldest first (more than one: they edited it). */
+export type TAdjudicatorLabel = { label: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; history: number[] };
 export type TAdjudicatorItem = {
   id: string;
   question: string;
@@ -41,7 +42,7 @@ export async function adjudicatorQueue(db: Db, projectId: number): Promise<TAdju
         before: before.reverse(),
         after,
         video: videoSource(q.chunk.video),
-        labels: q.labels.map((l) => ({ label: l.label, grade: l.grade, startSeconds: l.startSeconds, notes: l.notes, flags: l.flags })),
+        labels: q.labels.map((l) => ({ label: l.label, grade: l.grade, startSeconds: l.startSeconds, notes: l.notes, flags: l.flags, history: l.history })),
       };
     }),
   );

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
-import { stringify } from "csv-stringify/sync";
+import { safeCsv } from "../formats/csv-write.ts";
 
 /**
  * Exports of the reference label set.
@@ -52,14 +52,15 @@ export function qrelsText(rows: readonly ReferenceLabelRow[]): string {
 /**
  * CSV fields are quoted when they must be (comma, quote, line break) and also when they hold "#" or
  * start or end with whitespace, so that a reader skipping comment lines or trimming fields keeps
- * them whole; null is an empty field.
+ * them whole; null is an empty field. Text cells a spreadsheet would run as a formula (=, +, -, @,
+ * TAB, CR first) get a leading ' (lib/formats/csv-write.ts); JSONL and qrels are written as they are.
  */
 const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
 export function csvText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
-  const project = stringify([[version.project]], CSV_OPTIONS).slice(0, -1);
+  const project = safeCsv([[version.project]], CSV_OPTIONS).slice(0, -1);
   const head = `# label_set_version sha256=${version.sha256} created_at=${version.created_at} labels=${version.labels} project=${project}\n`;
-  const body = stringify(
+  const body = safeCsv(
     rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source]),
     CSV_OPTIONS,
   );

@@ -10,6 +10,10 @@
  */
 import type { LocatedError } from "../errors.ts";
 import { emptyFile, lines, toText } from "./text.ts";
+import { MAX_SECONDS } from "../bounds.ts";
+
+/** Times past lib/bounds.ts MAX_SECONDS are refused. */
+const MAX_MS = MAX_SECONDS * 1000;
 
 export type Cue = { start: number; end: number; text: string; line: number };
 export type CaptionFormat = "vtt" | "srt" | "json3";
@@ -49,7 +53,9 @@ export function parseTimestamp(s: string): number {
   const m = /^(?:(\d+):)?([0-5]?\d):([0-5]\d)[.,](\d{1,3})$/.exec(s.trim());
   if (!m) return NaN;
   const ms = Number(m[4].padEnd(3, "0"));
-  return Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]) + ms / 1000;
+  const t = Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]) + ms / 1000;
+  return t <= MAX_SECONDS ? t : NaN; // lib/bounds.ts: no time past 10^7 s
+
 }
 
 const ARROW = /^\s*(\S+)\s+-->\s+(\S+)/;
@@ -144,13 +150,13 @@ function parseJson3(text: string, file: string): Parsed {
     const e = ev as { tStartMs?: unknown; dDurationMs?: unknown; segs?: unknown };
     if (!Array.isArray(e.segs)) return; // window-style events carry no text
     const field = (f: string) => `events[${i}].${f}`;
-    if (typeof e.tStartMs !== "number" || !Number.isFinite(e.tStartMs) || e.tStartMs < 0) {
-      errors.push({ file, line: 1, field: field("tStartMs"), message: `expected a non-negative number of milliseconds, found ${JSON.stringify(e.tStartMs)}` });
+    if (typeof e.tStartMs !== "number" || !Number.isFinite(e.tStartMs) || e.tStartMs < 0 || e.tStartMs > MAX_MS) {
+      errors.push({ file, line: 1, field: field("tStartMs"), message: `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(e.tStartMs)}` });
       return;
     }
     const dur = e.dDurationMs ?? 0;
-    if (typeof dur !== "number" || !Number.isFinite(dur) || dur < 0) {
-      errors.push({ file, line: 1, field: field("dDurationMs"), message: `expected a non-negative number of milliseconds, found ${JSON.stringify(e.dDurationMs)}` });
+    if (typeof dur !== "number" || !Number.isFinite(dur) || dur < 0 || dur > MAX_MS) {
+      errors.push({ file, line: 1, field: field("dDurationMs"), message: `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(e.dDurationMs)}` });
       return;
     }
     const t = cleanText((e.segs as unknown[]).map((s) => (typeof s === "object" && s !== null && typeof (s as { utf8?: unknown }).utf8 === "string" ? (s as { utf8: string }).utf8 : "")).join(""));

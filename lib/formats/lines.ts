@@ -69,8 +69,11 @@ export function scanLines(text: string, firstLine: number, sink: LineSink, ascii
  */
 export function scanText(input: string | Uint8Array, file: string, sink: LineSink): { nonBlank: number; error?: undefined } | { nonBlank?: undefined; error: LocatedError } {
   let text: string;
-  if (typeof input === "string") text = input;
-  else {
+  if (typeof input === "string") {
+    const nul = nulError(input, file);
+    if (nul) return { error: nul };
+    text = input;
+  } else {
     const d = decodeUtf8(input, file);
     if (d.error) return d;
     text = d.text;
@@ -178,9 +181,29 @@ function utf8Error(b: Uint8Array, file: string, firstLine: number): LocatedError
   return { file, line, message: `not valid UTF-8: byte 0x${b[at].toString(16).padStart(2, "0")} at column ${at - lineStart + 1} (save the file as UTF-8)` };
 }
 
-/** Decodes bytes that must be UTF-8; the error names the line of the first bad byte. */
+/**
+ * Where the first NUL (U+0000) of a text is, as an error naming its line and column, or null. No
+ * text in Assessor may hold one (lib/bounds.ts: PostgreSQL cannot store it), so a file with one is
+ * refused whatever its format.
+ */
+export function nulError(text: string | Uint8Array, file: string, firstLine = 1): LocatedError | null {
+  const at = typeof text === "string" ? text.indexOf("\u0000") : text.indexOf(0);
+  if (at < 0) return null;
+  let line = firstLine;
+  let lineStart = 0;
+  for (let i = 0; i < at; i++)
+    if ((typeof text === "string" ? text.charCodeAt(i) : text[i]) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  return { file, line, message: `a NUL character (U+0000) at ${typeof text === "string" ? "character" : "byte"} ${at - lineStart + 1} of the line: text may not contain NUL (remove it)` };
+}
+
+/** Decodes bytes that must be UTF-8 and hold no NUL; the error names the line of the first bad byte. */
 export function decodeUtf8(bytes: Uint8Array, file: string, firstLine = 1): { text: string; error?: undefined } | { text?: undefined; error: LocatedError } {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const nul = nulError(buf, file, firstLine);
+  if (nul) return { error: nul };
   if (isAscii(buf)) return { text: buf.toString("latin1") };
   if (!isUtf8(buf)) return { error: utf8Error(buf, file, firstLine) };
   return { text: buf.toString("utf8") };

@@ -4,13 +4,17 @@
  */
 import type { z } from "zod";
 import type { LocatedError } from "../errors.ts";
-import { decodeUtf8 } from "./lines.ts";
+import { decodeUtf8, nulError } from "./lines.ts";
 
 export { decodeUtf8 };
 
-/** A string is taken as already decoded text; bytes must be UTF-8 (a byte-order mark is dropped). */
+/** A string is taken as already decoded text; bytes must be UTF-8 (a byte-order mark is dropped); neither may hold a NUL. */
 export function toText(input: string | Uint8Array, file: string): { text: string; error?: undefined } | { text?: undefined; error: LocatedError } {
-  if (typeof input === "string") return { text: input.charCodeAt(0) === 0xfeff ? input.slice(1) : input };
+  if (typeof input === "string") {
+    const nul = nulError(input, file);
+    if (nul) return { error: nul };
+    return { text: input.charCodeAt(0) === 0xfeff ? input.slice(1) : input };
+  }
   const d = decodeUtf8(input, file);
   if (d.error) return d;
   return { text: d.text.charCodeAt(0) === 0xfeff ? d.text.slice(1) : d.text };

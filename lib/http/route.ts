@@ -7,6 +7,7 @@ import type { TRole } from "../auth/permissions.ts";
 import { isCrossOrigin } from "./security.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { enforceRate, jsonLimitBytes, readBodyLimited, submissionLimiter } from "./limits.ts";
+import { NUL_MESSAGE, nulPath } from "../bounds.ts";
 
 /** The JSON body of every error response. */
 export type TErrorBody = { error: { code: string; message: string; details?: unknown } };
@@ -76,7 +77,8 @@ export function refuseCrossOrigin(req: Request): Response | null {
 /**
  * The one wrapper for route handlers: refuse cross-origin writes (403), authenticate (401), check the role (403),
  * count the user's submissions when asked (429), validate the query string and JSON body with zod (413 past
- * ASSESSOR_JSON_LIMIT_KB, 400 for malformed JSON, 422 with the issues), run the
+ * ASSESSOR_JSON_LIMIT_KB, 400 for malformed JSON, 422 with the issues; a NUL character in any string is a
+ * 422 naming the field, and in a path parameter a 404: lib/bounds.ts), run the
  * handler, and map errors (AppError codes via lib/errors.ts; anything else 500 without details).
  * A handler may return a Response, or a value that is sent as JSON (null/undefined → 204).
  */
@@ -95,10 +97,17 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
       }
       if (options.rateLimit && session) await enforceRate(submissionLimiter, session.user.id, "submissions");
       const params = ((await ctx?.params) ?? {}) as TParams;
+      // No row has a NUL in its key (lib/bounds.ts); PostgreSQL would refuse the lookup with a 500.
+      if (nulPath(params) !== null) return errorResponse(404, "not_found", "no such resource");
+
+      // Also for routes that read the query string themselves (an upload's file name).
+      const rawQuery = searchParamsObject(new URL(req.url));
+      const nulInQuery = nulPath(rawQuery);
+      if (nulInQuery !== null) return errorResponse(422, "bad_input", "invalid query parameters", [{ path: nulInQuery, message: NUL_MESSAGE }]);
 
       let query: unknown = undefined;
       if (options.query) {
-        const parsed = options.query.safeParse(searchParamsObject(new URL(req.url)));
+        const parsed = options.query.safeParse(rawQuery);
         if (!parsed.success) return errorResponse(422, "bad_input", "invalid query parameters", zodIssues(parsed.error));
         query = parsed.data;
       }
@@ -112,6 +121,9 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
         } catch {
           return errorResponse(400, "bad_request", "the request body is not valid JSON");
         }
+        // Text is refused with a NUL anywhere (lib/bounds.ts), named like a zod issue.
+        const nul = nulPath(raw);
+        if (nul !== null) return errorResponse(422, "bad_input", "invalid request body", [{ path: nul, message: NUL_MESSAGE }]);
         const parsed = options.body.safeParse(raw);
         if (!parsed.success) return errorResponse(422, "bad_input", "invalid request body", zodIssues(parsed.error));
         body = parsed.data;

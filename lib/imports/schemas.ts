@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasNul, MAX_SECONDS, maxChunkChars, NUL_MESSAGE } from "../bounds.ts";
 
 /**
  * One row of each JSONL import kind (CSV/TSV records are converted to the same shape first).
@@ -10,8 +11,13 @@ export const ZExternalId = z
   // No whitespace (TREC files split on it) and no control characters (lib/imports/id-index.ts uses two as separators).
   .refine((v) => v.length > 0 && !/\s/.test(v) && ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), { error: "expected an id without spaces or control characters (a non-empty string)" });
 
-const seconds = (what: string) => z.number({ error: `expected ${what} as a number of seconds` }).min(0, { error: `expected ${what} of 0 seconds or more` });
-const text = (what: string) => z.string({ error: `expected ${what} as a string` });
+const seconds = (what: string) =>
+  z
+    .number({ error: `expected ${what} as a number of seconds` })
+    .min(0, { error: `expected ${what} of 0 seconds or more` })
+    .max(MAX_SECONDS, { error: `expected ${what} of at most ${MAX_SECONDS} seconds` });
+// No NUL (lib/bounds.ts): a JSONL "\u0000" escape is named with its field (a raw NUL byte is refused with the file's line first).
+const text = (what: string) => z.string({ error: `expected ${what} as a string` }).refine((s) => !hasNul(s), { error: NUL_MESSAGE });
 
 export const ZVideoRow = z
   .strictObject({
@@ -28,7 +34,13 @@ export const ZVideoRow = z
 export type TVideoRow = z.output<typeof ZVideoRow>;
 
 export const ZChunkRow = z
-  .strictObject({ id: ZExternalId, video: ZExternalId, start: seconds("the start"), end: seconds("the end"), text: text("the chunk text") })
+  .strictObject({
+    id: ZExternalId,
+    video: ZExternalId,
+    start: seconds("the start"),
+    end: seconds("the end"),
+    text: text("the chunk text").refine((t) => t.length <= maxChunkChars(), { error: (i) => chunkTooLong((i.input as string).length) }),
+  })
   .refine((c) => c.end >= c.start, { error: (i) => `expected the end not before the start (${(i.input as { start: number }).start} s)`, path: ["end"] });
 export type TChunkRow = z.output<typeof ZChunkRow>;
 
@@ -52,3 +64,8 @@ export type TLabelRow = z.output<typeof ZLabelRow>;
 
 export const ZJudgeRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade, rationale: text("a rationale").nullish() });
 export type TJudgeRow = z.output<typeof ZJudgeRow>;
+
+/** The error for a chunk text past the limit (lib/bounds.ts maxChunkChars). */
+export function chunkTooLong(length: number): string {
+  return `expected a chunk text of at most ${maxChunkChars()} characters, found ${length} (split the chunk, or raise ASSESSOR_MAX_CHUNK_CHARS)`;
+}

@@ -3,6 +3,8 @@ import { AppError, type LocatedError } from "../errors.ts";
 import { parseCaptions, type CaptionFormat, type CueRepair } from "../formats/captions.ts";
 import { checkChunkOptions, chunkCues, DEFAULT_CHUNKING, longCues, type ChunkOptions, type TranscriptChunk } from "../formats/chunker.ts";
 import { writeChunks } from "./chunks.ts";
+import { hasNul, maxChunkChars, NUL_MESSAGE } from "../bounds.ts";
+import { chunkTooLong } from "./schemas.ts";
 import { ErrorList, inputName, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
 /**
@@ -36,8 +38,14 @@ async function prepare(db: Db, projectId: number, file: TranscriptFile, chunking
   }
   const parsed = parseCaptions(bytes, name, opts.format, opts.repair ?? "fail");
   errors.push(...parsed.errors);
-  if (parsed.errors.length) return null;
+  // lib/bounds.ts: no NUL (a json3 "\u0000" escape), and no chunk text past the limit, named by the line of its first cue.
+  const before = errors.count;
+  for (const c of parsed.cues) if (hasNul(c.text)) errors.push({ file: name, line: c.line, field: "text", message: NUL_MESSAGE });
+  if (errors.count > before || parsed.errors.length) return null;
   const chunks = chunkCues(video.externalId, parsed.cues, chunking);
+  const max = maxChunkChars();
+  for (const c of chunks) if (c.text.length > max) errors.push({ file: name, line: parsed.cues.find((q) => q.end > c.start)?.line ?? 1, field: "text", message: chunkTooLong(c.text.length) });
+  if (errors.count > before) return null;
   return { name, sha256, videoId: video.id, chunks, warnings: [...parsed.warnings, ...longCues(parsed.cues, chunking, name)] };
 }
 

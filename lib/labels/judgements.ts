@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
-import { loadItemLabels, ruleSettings, type TItemJudgement } from "./load.ts";
+import { loadItemLabels, ruleSettings, type TItemJudgement, type TItemLabels } from "./load.ts";
 import { finalLabel } from "./reference.ts";
-import { decide, type TDecision } from "./rule.ts";
+import { itemDecision, type TDecision } from "./rule.ts";
 import { itemStage, type TStage } from "./stage.ts";
 
 /** Every judgement of one pool item, in submission order (for lead and adjudicator views only). */
@@ -18,7 +18,17 @@ export type TItemStatus = {
   decision: TDecision;
   final: { grade: number; startSeconds: number | null; status: "agreed" | "adjudicated" } | null;
   judgements: number;
+  /** Its required grades disagreed at some point: it waits for (or had) adjudication. */
+  disputed: boolean;
+  /** An annotator changed their grade after the adjudicator's decision (which still stands). */
+  editedAfterDecision: boolean;
 };
+
+/** Whether an annotator edited their judgement after the item was adjudicated. */
+export function editedAfterDecision(item: Pick<TItemLabels, "judgements" | "adjudication">): boolean {
+  const decided = item.adjudication?.decidedAt;
+  return decided !== undefined && item.judgements.some((j) => j.updatedAt > decided);
+}
 
 /** Where one pool item stands: its stage, the rule's decision and its final label, if any. */
 export async function itemStatus(db: Db, poolItemId: string): Promise<TItemStatus | null> {
@@ -31,8 +41,10 @@ export async function itemStatus(db: Db, poolItemId: string): Promise<TItemStatu
   ]);
   return {
     poolItemId,
-    stage: itemStage({ assignments: labels.assignments, judgements: labels.judgements, adjudicated: labels.adjudication !== null, imported: imported > 0 }, settings),
-    decision: decide(labels.judgements, settings),
+    stage: itemStage({ assignments: labels.assignments, judgements: labels.judgements, adjudicated: labels.adjudication !== null, disputed: labels.disputed, imported: imported > 0 }, settings),
+    decision: itemDecision(labels.judgements, settings, labels.disputed),
+    disputed: labels.disputed,
+    editedAfterDecision: editedAfterDecision(labels),
     final: finalLabel(labels, settings),
     judgements: labels.judgements.length,
   };

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import type { TRuleSettings } from "./rule.ts";
 
-export type TItemJudgement = { id: number; userId: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; timeSpentMs: number | null };
+export type TItemJudgement = { id: number; userId: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; timeSpentMs: number | null; updatedAt: Date };
 export type TItemLabels = {
   id: string;
   queryId: number;
@@ -11,7 +11,9 @@ export type TItemLabels = {
   assignments: number;
   /** In submission order (judgement id ascending). */
   judgements: TItemJudgement[];
-  adjudication: { grade: number; startSeconds: number | null; rationale: string } | null;
+  adjudication: { grade: number; startSeconds: number | null; rationale: string; decidedAt: Date } | null;
+  /** The item's required grades disagreed at some point (PoolItem.disputedAt): it waits for adjudication. */
+  disputed: boolean;
 };
 
 export function parseFlags(raw: string): string[] {
@@ -38,30 +40,30 @@ export async function loadItemLabels(db: Db, projectId: number, where: { poolIte
   const [items, assignments, judgements, adjudications] = await Promise.all([
     db.poolItem.findMany({
       where: { projectId, ...idFilter },
-      select: { id: true, queryId: true, chunkId: true, query: { select: { externalId: true } }, chunk: { select: { externalId: true } } },
+      select: { id: true, queryId: true, chunkId: true, disputedAt: true, query: { select: { externalId: true } }, chunk: { select: { externalId: true } } },
     }),
     db.assignment.groupBy({ by: ["poolItemId"], where: { poolItem: { projectId }, ...itemFilter }, _count: { _all: true } }),
     db.judgement.findMany({
       where: { poolItem: { projectId }, ...itemFilter },
-      select: { id: true, poolItemId: true, userId: true, grade: true, startSeconds: true, notes: true, flags: true, timeSpentMs: true },
+      select: { id: true, poolItemId: true, userId: true, grade: true, startSeconds: true, notes: true, flags: true, timeSpentMs: true, updatedAt: true },
       orderBy: { id: "asc" },
     }),
-    db.adjudication.findMany({ where: { poolItem: { projectId }, ...itemFilter }, select: { poolItemId: true, grade: true, startSeconds: true, rationale: true } }),
+    db.adjudication.findMany({ where: { poolItem: { projectId }, ...itemFilter }, select: { poolItemId: true, grade: true, startSeconds: true, rationale: true, createdAt: true } }),
   ]);
   const byId = new Map<string, TItemLabels>();
   for (const it of items) {
-    byId.set(it.id, { id: it.id, queryId: it.queryId, chunkId: it.chunkId, qid: it.query.externalId, docid: it.chunk.externalId, assignments: 0, judgements: [], adjudication: null });
+    byId.set(it.id, { id: it.id, queryId: it.queryId, chunkId: it.chunkId, qid: it.query.externalId, docid: it.chunk.externalId, assignments: 0, judgements: [], adjudication: null, disputed: it.disputedAt !== null });
   }
   for (const a of assignments) {
     const it = byId.get(a.poolItemId);
     if (it) it.assignments = a._count._all;
   }
   for (const j of judgements) {
-    byId.get(j.poolItemId)?.judgements.push({ id: j.id, userId: j.userId, grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: parseFlags(j.flags), timeSpentMs: j.timeSpentMs });
+    byId.get(j.poolItemId)?.judgements.push({ id: j.id, userId: j.userId, grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: parseFlags(j.flags), timeSpentMs: j.timeSpentMs, updatedAt: j.updatedAt });
   }
   for (const a of adjudications) {
     const it = byId.get(a.poolItemId);
-    if (it) it.adjudication = { grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale };
+    if (it) it.adjudication = { grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale, decidedAt: a.createdAt };
   }
   return [...byId.values()];
 }

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
-import { loadItemLabels, ruleSettings, type TItemLabels } from "./load.ts";
-import { decide, type TRuleSettings } from "./rule.ts";
+import { loadItemLabels, ruleSettings } from "./load.ts";
+import { itemDecision, type TLabelInput, type TRuleSettings } from "./rule.ts";
 
 export type TReferenceStatus = "agreed" | "adjudicated" | "imported";
 export type ReferenceLabelRow = {
@@ -18,10 +18,16 @@ export type ReferenceLabelRow = {
   source: string | null;
 };
 
-/** The final human label of one pool item, if it has one. */
-export function finalLabel(item: Pick<TItemLabels, "judgements" | "adjudication">, settings: TRuleSettings): { grade: number; startSeconds: number | null; status: "agreed" | "adjudicated" } | null {
+/**
+ * The final human label of one pool item, if it has one, under the editing rule (lib/labels/rule.ts):
+ * an adjudication wins whatever later edits say; a disputed item has none until adjudicated.
+ */
+export function finalLabel(
+  item: { judgements: readonly TLabelInput[]; adjudication: { grade: number; startSeconds: number | null } | null; disputed: boolean },
+  settings: TRuleSettings,
+): { grade: number; startSeconds: number | null; status: "agreed" | "adjudicated" } | null {
   if (item.adjudication) return { grade: item.adjudication.grade, startSeconds: item.adjudication.startSeconds, status: "adjudicated" };
-  const d = decide(item.judgements, settings);
+  const d = itemDecision(item.judgements, settings, item.disputed);
   return d.state === "agreed" ? { grade: d.grade, startSeconds: d.startSeconds, status: "agreed" } : null;
 }
 
@@ -29,7 +35,7 @@ export function finalLabel(item: Pick<TItemLabels, "judgements" | "adjudication"
  * The project's reference label set: one label per (query, chunk).
  *
  * - Human final labels: adjudicated items (the adjudicator's grade and start) and items whose
- *   annotators agree (lib/labels/rule.ts).
+ *   annotators agree and that were never disputed (lib/labels/rule.ts, `itemDecision`).
  * - Imported reference labels (ReferenceLabel rows) for every other pair. A human final label
  *   wins over an imported one for the same pair: it was made here, blind, under this project's
  *   rule, and usually later. When several imports label the same pair, the latest import wins

@@ -17,6 +17,14 @@
  * `startToleranceSeconds` of each other (max − min ≤ tolerance); otherwise the item needs
  * adjudication. The agreed start is the mean of those starts, or null when none was given.
  * For an agreed grade 0 the start is null: an irrelevant chunk has no evidence to point at.
+ *
+ * Editing rule (issue 18 item 2; `itemDecision`): an annotator may change their own grade at any
+ * time, and every edit is accepted the same way, whatever the other grades or an adjudication say
+ * (so a submission's answer tells nothing about a peer's grade). The item's reference follows:
+ * once all required grades are in and they disagree, the item is disputed (PoolItem.disputedAt,
+ * set once, never cleared) and waits for adjudication whatever later edits say; an adjudicated item
+ * keeps the adjudicator's label (later edits are kept in the history and shown as edited after
+ * the decision); an agreed item whose grades later disagree becomes disputed.
  */
 export type TDisagreementRule = "any_difference" | "distance_two" | "relevance_threshold";
 
@@ -58,4 +66,13 @@ export function decide(labels: readonly TLabelInput[], settings: TRuleSettings):
   if (starts.length === 0) return { state: "agreed", grade, startSeconds: null };
   if (Math.max(...starts) - Math.min(...starts) > settings.startToleranceSeconds + EPSILON) return { state: "disagreed" };
   return { state: "agreed", grade, startSeconds: starts.reduce((s, x) => s + x, 0) / starts.length };
+}
+
+/**
+ * The item's decision under the editing rule: a disputed item (its required grades disagreed at
+ * some point, PoolItem.disputedAt) stays disagreed whatever its current grades say; otherwise the
+ * rule decides on the current grades.
+ */
+export function itemDecision(labels: readonly TLabelInput[], settings: TRuleSettings, disputed: boolean): TDecision {
+  return disputed ? { state: "disagreed" } : decide(labels, settings);
 }

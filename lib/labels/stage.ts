@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { loadItemLabels, ruleSettings } from "./load.ts";
-import { decide, type TLabelInput, type TRuleSettings } from "./rule.ts";
+import { itemDecision, type TLabelInput, type TRuleSettings } from "./rule.ts";
 
 export const STAGES = ["unassigned", "assigned", "agreed", "awaiting_adjudication", "adjudicated", "imported"] as const;
 export type TStage = (typeof STAGES)[number];
@@ -9,15 +9,16 @@ export type TStage = (typeof STAGES)[number];
  * Where one (query, chunk) pair stands. The stages partition the pool plus the imported labels
  * outside it, so the counts add up to `total`:
  * - adjudicated: an adjudicator decided it;
- * - agreed: its annotators agree (final);
- * - awaiting_adjudication: all its annotators graded it and they disagree;
+ * - agreed: its annotators agree and it was never disputed (its label follows their edits);
+ * - awaiting_adjudication: all its annotators graded it and they disagree, or disagreed at some
+ *   point (disputed: it stays here whatever later edits say, lib/labels/rule.ts);
  * - assigned: it has assignments and is still waiting for grades;
  * - imported: no assignment, but an imported reference label exists (pool item or not);
  * - unassigned: a pool item with no assignment and no imported label.
  */
-export function itemStage(item: { assignments: number; judgements: readonly TLabelInput[]; adjudicated: boolean; imported: boolean }, settings: TRuleSettings): TStage {
+export function itemStage(item: { assignments: number; judgements: readonly TLabelInput[]; adjudicated: boolean; disputed: boolean; imported: boolean }, settings: TRuleSettings): TStage {
   if (item.adjudicated) return "adjudicated";
-  const d = decide(item.judgements, settings);
+  const d = itemDecision(item.judgements, settings, item.disputed);
   if (d.state === "agreed") return "agreed";
   if (d.state === "disagreed") return "awaiting_adjudication";
   if (item.assignments > 0 || item.judgements.length > 0) return "assigned";
@@ -36,7 +37,7 @@ export async function stageCounts(db: Db, projectId: number): Promise<TStageCoun
   const counts: TStageCounts = { unassigned: 0, assigned: 0, agreed: 0, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 0 };
   for (const it of items) {
     const key = `${it.queryId}:${it.chunkId}`;
-    counts[itemStage({ assignments: it.assignments, judgements: it.judgements, adjudicated: it.adjudication !== null, imported: importedPairs.has(key) }, settings)]++;
+    counts[itemStage({ assignments: it.assignments, judgements: it.judgements, adjudicated: it.adjudication !== null, disputed: it.disputed, imported: importedPairs.has(key) }, settings)]++;
     importedPairs.delete(key);
   }
   counts.imported += importedPairs.size;

@@ -32,8 +32,14 @@ export function judgementSnapshot(j: Pick<TSubmittedJudgement, "grade" | "startS
  *   row is locked first, so same-item submissions queue; on SQLite the transaction is one
  *   synchronous step, lib/db/sql.ts).
  * - `forbidden` unless the item is assigned to the caller (checked in the same transaction).
- * - `conflict` once the item is final: adjudicated, or its annotators agree under the project's
- *   rule. Before that the annotator may change their grade as often as they like.
+ * - Blind and unprobeable (issue 18 item 2): the caller may change their own grade at any time,
+ *   and every edit is accepted the same way (the caller's own stored judgement echoed), whatever
+ *   the other annotators' grades or an adjudication say: no answer depends on them. The same
+ *   statements run on every edit, so the timing does not tell either.
+ * - The reference follows the editing rule (lib/labels/rule.ts `itemDecision`): when the item's
+ *   required grades disagree before or after this edit, PoolItem.disputedAt is set (once; it is
+ *   never cleared), and the item waits for adjudication whatever later edits say; an adjudicated
+ *   item keeps the adjudicator's label.
  * - Every change appends a LabelEvent with the judgement before and after.
  *
  * This is the hottest write of the app (50 annotators at once), so it is a handful of direct SQL
@@ -57,7 +63,7 @@ export async function submitJudgement(db: Db, userId: string, input: TJudgementI
 
 const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
 
-type TItemRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; assigned: number; adjudicated: number };
+type TItemRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; assigned: number };
 
 function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const { poolItemId, idempotencyKey } = data;
@@ -76,15 +82,12 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
 
   const item = yield* get<TItemRow>(
     `SELECT i."projectId", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem",
-       CASE WHEN EXISTS (SELECT 1 FROM "Assignment" a WHERE a."poolItemId" = i."id" AND a."userId" = ?) THEN 1 ELSE 0 END AS "assigned",
-       CASE WHEN EXISTS (SELECT 1 FROM "Adjudication" d WHERE d."poolItemId" = i."id") THEN 1 ELSE 0 END AS "adjudicated"
+       CASE WHEN EXISTS (SELECT 1 FROM "Assignment" a WHERE a."poolItemId" = i."id" AND a."userId" = ?) THEN 1 ELSE 0 END AS "assigned"
      FROM "PoolItem" i JOIN "Project" p ON p."id" = i."projectId" WHERE i."id" = ?`,
     [userId, poolItemId],
   );
   if (!item || !item.assigned) throw new AppError("forbidden", "this item is not assigned to you");
-  if (item.adjudicated) throw new AppError("conflict", "this item has been adjudicated: its label is final");
   const judgements = yield* all<TSubmittedJudgement>(`SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? ORDER BY "id"`, [poolItemId]);
-  if (decide(judgements, item).state === "agreed") throw new AppError("conflict", "the annotators of this item agree: its label is final");
 
   const before = judgements.find((j) => j.userId === userId) ?? null;
   const now = new Date();
@@ -104,6 +107,12 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     id = inserted.id;
   }
   const judgement: TSubmittedJudgement = { id, poolItemId, userId, ...fields };
+  // The editing rule: a disagreement of the required grades (before this edit, for items disputed
+  // before disputedAt existed, or after it) makes the item disputed for good. The statement runs on
+  // every edit (a no-op unless newly disputed) so that the timing does not depend on the peers.
+  const after = before ? judgements.map((j) => (j.id === before.id ? judgement : j)) : [...judgements, judgement];
+  const disputed = decide(judgements, item).state === "disagreed" || decide(after, item).state === "disagreed";
+  yield* run(`UPDATE "PoolItem" SET "disputedAt" = ? WHERE "id" = ? AND "disputedAt" IS NULL AND ? = 1`, [now, poolItemId, disputed ? 1 : 0]);
   yield* run(
     `INSERT INTO "LabelEvent" ("projectId", "poolItemId", "actorId", "kind", "before", "after", "idempotencyKey", "createdAt") VALUES (?, ?, ?, 'judgement', ?, ?, ?, ?)`,
     [item.projectId, poolItemId, userId, before ? judgementSnapshot(before) : null, judgementSnapshot(judgement), idempotencyKey, now],

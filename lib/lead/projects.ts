@@ -2,11 +2,12 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { ZProjectSettings } from "../projects/settings.ts";
+import { intId, zText } from "../bounds.ts";
 
-export const ZProjectCreate = z.object({ name: z.string().trim().min(1, "a project needs a name").max(200) });
+export const ZProjectCreate = z.object({ name: zText(200).trim().min(1, "a project needs a name") });
 export type TProjectCreate = z.infer<typeof ZProjectCreate>;
 /** What the lead may change: the settings, and the annotation guidelines (Markdown, shown to annotators with `g`). */
-export const ZProjectSettingsPatch = ZProjectSettings.partial().extend({ guidelines: z.string().max(100_000, "guidelines are limited to 100,000 characters").optional() });
+export const ZProjectSettingsPatch = ZProjectSettings.partial().extend({ guidelines: zText(100_000).max(100_000, "guidelines are limited to 100,000 characters").optional() });
 
 export type TProjectSummary = {
   id: number;
@@ -43,9 +44,9 @@ export async function updateProjectSettings(db: Db, id: number, patch: z.infer<t
   return db.project.update({ where: { id }, data: patch });
 }
 
-/** The project id in a route's params, as a positive integer; 404 otherwise. */
+/** The project id in a route's params, as a positive 32-bit integer (lib/bounds.ts intId); 404 otherwise. */
 export function projectIdParam(raw: unknown): number {
-  const id = typeof raw === "string" && /^[1-9][0-9]{0,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) throw new AppError("not_found", `no project with id ${String(raw)}`);
+  const id = intId(raw);
+  if (id === null) throw new AppError("not_found", `no project with id ${String(raw).slice(0, 40)}`);
   return id;
 }

@@ -3,7 +3,7 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "./fetcher.ts";
-import { Outbox, type TOutboxEntry, type TOutboxResult } from "../offline/outbox.ts";
+import { Outbox, type TOutboxEntry, type TOutboxFailure, type TOutboxResult } from "../offline/outbox.ts";
 import type { TAnnotatorItem, TAnnotatorQueue } from "../annotate/view.ts";
 
 export const annotateKeys = {
@@ -53,9 +53,11 @@ export type TJudgementBody = { poolItemId: string; grade: number; startSeconds: 
 /**
  * The signed-in user's outbox of submissions (lib/offline/outbox.ts), kept in localStorage under a
  * key that includes the user id (so one person's grades are never sent with another's session).
+ * `failed`: grades the server refused, kept (also in localStorage) until the annotator dismisses them.
  */
 export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void) {
   const [pending, setPending] = useState<readonly TOutboxEntry[]>([]);
+  const [failed, setFailed] = useState<readonly TOutboxFailure[]>([]);
   const outboxRef = useRef<Outbox | null>(null);
   const onResultRef = useRef(onResult);
   useEffect(() => {
@@ -63,9 +65,14 @@ export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void)
   }, [onResult]);
 
   useEffect(() => {
-    const outbox = new Outbox({ storage: window.localStorage, storageKey: `assessor.outbox.${userId}`, onChange: (p) => setPending(p), onResult: (r) => onResultRef.current?.(r) });
+    const onChange = (p: readonly TOutboxEntry[], f: readonly TOutboxFailure[]) => {
+      setPending(p);
+      setFailed(f);
+    };
+    const outbox = new Outbox({ storage: window.localStorage, storageKey: `assessor.outbox.${userId}`, onChange, onResult: (r) => onResultRef.current?.(r) });
     outboxRef.current = outbox;
     setPending(outbox.pending());
+    setFailed(outbox.failed());
     void outbox.flush(true);
     const online = () => void outbox.flush(true);
     window.addEventListener("online", online);
@@ -80,5 +87,6 @@ export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void)
     outboxRef.current?.enqueue({ key: body.idempotencyKey, url, itemId, body });
   }, []);
   const retryNow = useCallback(() => void outboxRef.current?.flush(true), []);
-  return { pending, submit, retryNow };
+  const dismiss = useCallback((key: string) => outboxRef.current?.dismiss(key), []);
+  return { pending, failed, submit, retryNow, dismiss };
 }

@@ -52,8 +52,8 @@ describe("adjudicate API", () => {
     const first = items.find((i) => i.id === fx.items[0].id)!;
     // A is the first submission (the annotator under test), B the second.
     expect(first.labels).toEqual([
-      { label: "A", grade: 1, startSeconds: 10, notes: "ann note 0", flags: [] },
-      { label: "B", grade: 3, startSeconds: 20, notes: "other note 0", flags: [] },
+      { label: "A", grade: 1, startSeconds: 10, notes: "ann note 0", flags: [], history: [1] },
+      { label: "B", grade: 3, startSeconds: 20, notes: "other note 0", flags: [], history: [3] },
     ]);
     const text = JSON.stringify(items);
     for (const s of [SECRETS.otherName, SECRETS.otherEmail, "Ann Annotator", "ann@example.org", fx.ann.id, fx.other.id]) expect(text.includes(s), s).toBe(false);
@@ -85,11 +85,13 @@ describe("adjudicate API", () => {
     expect(loser.error.details.standing.grade).toBe(stored.grade);
   });
 
-  it("refuses annotators (403), bad input (422) and unknown items (404)", async () => {
+  it("refuses annotators (403), bad input (422) and unknown items and projects (404)", async () => {
     const ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
     expect((await decide(ann, { poolItemId: fx.items[2].id, grade: 1, startSeconds: null, rationale: "", idempotencyKey: "x-key-00001" })).status).toBe(403);
     expect((await decide(adj1, { poolItemId: fx.items[2].id, grade: 7, startSeconds: null, rationale: "", idempotencyKey: "x-key-00002" })).status).toBe(422);
     expect((await decide(adj1, { poolItemId: "no-such-item", grade: 1, startSeconds: null, rationale: "", idempotencyKey: "x-key-00003" })).status).toBe(404);
-    expect((await fetch(`${server.url}/api/adjudicate/queue?projectId=abc`, { headers: { Cookie: adj1 } })).status).toBe(422);
+    // No project can have that id (issue 18 item 4: ids in URLs that cannot exist are 404s).
+    expect((await fetch(`${server.url}/api/adjudicate/queue?projectId=abc`, { headers: { Cookie: adj1 } })).status).toBe(404);
+    expect((await fetch(`${server.url}/api/adjudicate/queue`, { headers: { Cookie: adj1 } })).status).toBe(422);
   });
 });

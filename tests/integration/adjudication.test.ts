@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
+import { itemStatus } from "../../lib/labels/judgements.ts";
 import { referenceLabels } from "../../lib/labels/reference.ts";
 import { adjudicationQueue } from "../../lib/adjudication/queue.ts";
 import { adjudicate } from "../../lib/adjudication/decide.ts";
@@ -37,8 +38,8 @@ describe("adjudication", () => {
     expect(queue).toHaveLength(1);
     expect(queue[0]).toMatchObject({ poolItemId: items[0].id, query: { externalId: "q7" }, chunk: { externalId: "q7-c1", video: { title: expect.any(String) } } });
     expect(queue[0].labels).toEqual([
-      { label: "A", grade: 3, startSeconds: 12, notes: "says it outright", flags: [] },
-      { label: "B", grade: 1, startSeconds: 14, notes: "only related", flags: [] },
+      { label: "A", grade: 3, startSeconds: 12, notes: "says it outright", flags: [], history: [3] },
+      { label: "B", grade: 1, startSeconds: 14, notes: "only related", flags: [], history: [1] },
     ]);
     const text = JSON.stringify(queue);
     for (const secret of ["Alice", "Bob", a.id, b.id, a.email, b.email]) expect(text).not.toContain(secret);
@@ -65,8 +66,32 @@ describe("adjudication", () => {
       ["q7-c1", stored.grade, stored.startSeconds, "adjudicated", 2],
       ["q7-c2", 2, 5.5, "agreed", 2],
     ]);
-    // Annotators can no longer change an adjudicated item.
-    await expect(submit(a.id, items[0].id, 3, 12)).rejects.toMatchObject({ code: "conflict", message: "this item has been adjudicated: its label is final" });
+    // An annotator's later edit is accepted as any other (no 409 telling them the item was disputed),
+    // kept in the history and flagged to the adjudicator, and the adjudicated label stands.
+    expect((await submit(a.id, items[0].id, 3, 12)).applied).toBe(true);
+    expect((await referenceLabels(db, p.id))[0]).toMatchObject({ grade: stored.grade, startSeconds: stored.startSeconds, status: "adjudicated" });
+    expect(await itemStatus(db, items[0].id)).toMatchObject({ stage: "adjudicated", editedAfterDecision: true, final: { grade: stored.grade, status: "adjudicated" } });
+    expect(await itemStatus(db, items[1].id)).toMatchObject({ stage: "agreed", editedAfterDecision: false });
+  });
+
+  it("keeps a disputed item in the queue when later edits agree, showing each annotator's grade history", async () => {
+    const p = await makeProject(db);
+    const [a, b] = [await makeUser(db), await makeUser(db)];
+    const adj = await makeUser(db, { role: "adjudicator" });
+    const [item] = await makeAssignedItems(db, p.id, 1, [a, b]);
+    await submit(a.id, item.id, 2, 10);
+    await submit(b.id, item.id, 0, null);
+    await submit(a.id, item.id, 1, 10);
+    await submit(a.id, item.id, 0, null); // now 0/0: agrees, but the item was disputed
+    const queue = await adjudicationQueue(db, p.id);
+    expect(queue.map((q) => q.poolItemId)).toEqual([item.id]);
+    expect(queue[0].labels.map((l) => [l.label, l.grade, l.history])).toEqual([
+      ["A", 0, [2, 1, 0]],
+      ["B", 0, [0]],
+    ]);
+    expect((await referenceLabels(db, p.id)).length).toBe(0);
+    expect((await adjudicate(db, adj.id, { poolItemId: item.id, grade: 1, startSeconds: 10, idempotencyKey: randomUUID() })).applied).toBe(true);
+    expect(await adjudicationQueue(db, p.id)).toEqual([]);
   });
 
   it("is idempotent per key and refuses items that are not disagreements and callers who are not adjudicators", async () => {

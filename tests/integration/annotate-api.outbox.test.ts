@@ -3,9 +3,10 @@ import { Outbox, type TOutboxResult, type TStorage } from "../../lib/offline/out
 
 /**
  * The client's outbox (lib/offline/outbox.ts) with an in-memory storage and a scripted fetch: a
- * submission is stored before any network, kept on network errors, 5xx, 401 and 429 (with backoff),
- * removed on an answer, sent oldest first, and found again by a new outbox on the same storage
- * (a reload). The browser-level version of this is tests/e2e/offline.test.ts.
+ * submission is stored before any network, kept on network errors, 502–504, 401, 408 and 429 (with
+ * backoff, everything waiting), removed on an answer, sent oldest first, and found again by a new
+ * outbox on the same storage (a reload); a refused grade (other 4xx) is never retried and a grade the
+ * server fails on does not hold the others back (issue 18 item 4). The browser-level version of this is tests/e2e/offline.test.ts.
  */
 function memoryStorage(): TStorage & { data: Map<string, string> } {
   const data = new Map<string, string>();
@@ -84,13 +85,67 @@ describe("Outbox", () => {
     expect(results.map((r) => r.entry.key)).toEqual(["key-1", "key-2"]);
   });
 
-  it("drops a refused submission (4xx) and reports why", async () => {
+  it("never retries a refused submission (4xx): it leaves the queue, stays in the failed list until dismissed, and the others go on", async () => {
     const storage = memoryStorage();
-    const { outbox, results } = make(storage, async () => json(409, { error: { code: "conflict", message: "the annotators of this item agree: its label is final" } }), { t: 0 });
+    const clock = { t: 0 };
+    const refusal = { error: { code: "bad_input", message: "invalid request body", details: [{ path: "notes", message: "notes: must not contain a NUL character" }] } };
+    const { outbox, sent, results } = make(storage, async (_url, body) => ((body as { n: number }).n === 1 ? json(422, refusal) : json(200, { applied: true })), clock);
     outbox.enqueue(entry(1));
+    outbox.enqueue(entry(2));
+    outbox.enqueue(entry(3));
     await outbox.flush();
     expect(stored(storage)).toEqual([]);
-    expect(results).toEqual([{ entry: expect.objectContaining({ key: "key-1" }), ok: false, status: 409, code: "conflict", message: "the annotators of this item agree: its label is final", details: undefined }]);
+    expect(sent.map((s) => s.key)).toEqual(["key-1", "key-2", "key-3"]);
+    expect(results[0]).toEqual({ entry: expect.objectContaining({ key: "key-1" }), ok: false, status: 422, code: "bad_input", message: "invalid request body", details: refusal.error.details });
+    expect(results.slice(1).map((r) => [r.entry.key, r.ok])).toEqual([["key-2", true], ["key-3", true]]);
+    expect(outbox.failed()).toEqual([{ entry: expect.objectContaining({ key: "key-1", itemId: "item-1", body: { n: 1 } }), status: 422, code: "bad_input", message: "invalid request body", failedAt: 0 }]);
+    // The failed list survives a reload, and a flush never sends it again.
+    outbox.stop();
+    const again = make(storage, async () => json(200, { applied: true }), clock);
+    expect(again.outbox.failed().map((f) => f.entry.key)).toEqual(["key-1"]);
+    await again.outbox.flush(true);
+    expect(again.sent).toEqual([]);
+    again.outbox.dismiss("key-1");
+    expect(again.outbox.failed()).toEqual([]);
+    expect(JSON.parse(storage.data.get("k.failed") ?? "null")).toEqual([]);
+  });
+
+  it("a grade the server fails on (500) is retried with backoff while the others are sent, then given up after five attempts", async () => {
+    const storage = memoryStorage();
+    const clock = { t: 0 };
+    const { outbox, sent, results } = make(storage, async (_url, body) => ((body as { n: number }).n === 1 ? json(500, { error: { code: "internal", message: "internal error (reference x)" } }) : json(200, { applied: true })), clock);
+    outbox.enqueue(entry(1));
+    outbox.enqueue(entry(2));
+    outbox.enqueue({ ...entry(3), itemId: "item-1" }); // a later edit of item 1 waits behind the first
+    await outbox.flush();
+    expect(sent.map((s) => s.key)).toEqual(["key-1", "key-2"]);
+    expect(stored(storage).map((e) => [e.key, e.attempts])).toEqual([["key-1", 1], ["key-3", 0]]);
+    for (let attempt = 2; attempt <= 5; attempt++) {
+      clock.t = stored(storage)[0].nextAttemptAt;
+      await outbox.flush();
+    }
+    // Five attempts of key-1 in all; then it is failed and the later edit of the same item is sent.
+    expect(sent.map((s) => s.key)).toEqual(["key-1", "key-2", "key-1", "key-1", "key-1", "key-1", "key-3"]);
+    expect(stored(storage)).toEqual([]);
+    expect(outbox.failed().map((f) => [f.entry.key, f.status, f.code, f.entry.attempts])).toEqual([["key-1", 500, "internal", 5]]);
+    expect(results.map((r) => [r.entry.key, r.ok])).toEqual([["key-2", true], ["key-1", false], ["key-3", true]]);
+  });
+
+  it("on an answer that would fail every grade (401, 408, 429, 503, no network) nothing else is sent until the backoff ends", async () => {
+    for (const answer of [401, 408, 429, 502, 503, 504, "offline"] as const) {
+      const storage = memoryStorage();
+      const clock = { t: 0 };
+      const { outbox, sent } = make(storage, async () => {
+        if (answer === "offline") throw new TypeError("Failed to fetch");
+        return json(answer, {});
+      }, clock);
+      outbox.enqueue(entry(1));
+      outbox.enqueue(entry(2));
+      await outbox.flush();
+      expect(sent.map((s) => s.key)).toEqual(["key-1"]);
+      expect(outbox.failed()).toEqual([]);
+      expect(stored(storage).map((e) => e.key)).toEqual(["key-1", "key-2"]);
+    }
   });
 
   it("finds unsent entries again after a reload and sends them with their original keys", async () => {

@@ -7,7 +7,7 @@ import { PASSWORDS, type TFixture } from "./annotate-fixture.ts";
 
 /**
  * The annotate route handlers against next start: queue and item shape, idempotent submissions
- * (a retried key is applied once), edits kept in the label history, 401/403/404/409/422.
+ * (a retried key is applied once), edits kept in the label history and always accepted, 401/403/404/422.
  */
 let project: AnnotatorProject;
 let db: Db;
@@ -74,14 +74,15 @@ describe("annotate API", () => {
     expect(q.done).toBe(1);
   });
 
-  it("refuses an edit once the item is final (409), and keeps the agreed grades", async () => {
+  it("accepts an edit of an agreed item like any other (no 409 telling the peer's grade); the disagreement it makes goes to adjudication", async () => {
     const id = fx.items[1].id;
     expect((await submit(ann, judgement(id, "key-bbbb-1", 3))).status).toBe(200);
     expect((await submit(other, judgement(id, "key-bbbb-2", 3))).status).toBe(200);
     const late = await submit(ann, judgement(id, "key-bbbb-3", 1));
-    expect(late.status).toBe(409);
-    expect(((await late.json()) as { error: { code: string } }).error.code).toBe("conflict");
-    expect((await db.judgement.findUniqueOrThrow({ where: { poolItemId_userId: { poolItemId: id, userId: fx.ann.id } } })).grade).toBe(3);
+    expect(late.status).toBe(200);
+    expect(await late.json()).toMatchObject({ applied: true, grade: 1 });
+    expect((await db.judgement.findUniqueOrThrow({ where: { poolItemId_userId: { poolItemId: id, userId: fx.ann.id } } })).grade).toBe(1);
+    expect((await db.poolItem.findUniqueOrThrow({ where: { id } })).disputedAt).toBeInstanceOf(Date);
   });
 
   it("answers 401, 403, 404 and 422 where it should, and writes nothing", async () => {

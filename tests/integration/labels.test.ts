@@ -61,32 +61,49 @@ describe("submitJudgement", () => {
     expect(await db.judgement.count({ where: { poolItemId: item2.id } })).toBe(1);
   });
 
-  it("allows edits until the item is final, recording before and after", async () => {
-    const p = await makeProject(db);
+  it("accepts every edit the same way, recording before and after; the reference follows the editing rule", async () => {
+    const p = await makeProject(db); // any_difference, 2 annotators per item
     const [a, b] = [await makeUser(db), await makeUser(db)];
-    const [item] = await makeAssignedItems(db, p.id, 1, [a, b]);
+    const [item, agreed] = await makeAssignedItems(db, p.id, 2, [a, b]);
     await submitJudgement(db, a.id, grade(item.id, 3, 40));
-    await submitJudgement(db, b.id, grade(item.id, 1, 40)); // disagree (any_difference): still editable
-    const edit = await submitJudgement(db, b.id, grade(item.id, 3, 50)); // now 3/3, starts 40 and 50: agreed
+    await submitJudgement(db, b.id, grade(item.id, 1, 40)); // disagree (any_difference): disputed for good
+    const disputedAt = (await db.poolItem.findUniqueOrThrow({ where: { id: item.id } })).disputedAt;
+    expect(disputedAt).toBeInstanceOf(Date);
+    const edit = await submitJudgement(db, b.id, grade(item.id, 3, 50)); // now 3/3, starts 40 and 50: would agree
     expect(edit.applied).toBe(true);
     const events = await db.labelEvent.findMany({ where: { poolItemId: item.id, actorId: b.id }, orderBy: { id: "asc" } });
     expect(events).toHaveLength(2);
+    expect(JSON.parse(events[0].before ?? "null")).toBeNull();
     expect(JSON.parse(events[1].before!)).toMatchObject({ grade: 1, startSeconds: 40 });
     expect(JSON.parse(events[1].after)).toMatchObject({ grade: 3, startSeconds: 50 });
-    await expect(submitJudgement(db, a.id, grade(item.id, 2, 40))).rejects.toMatchObject({ code: "conflict", message: "the annotators of this item agree: its label is final" });
-    expect((await db.judgement.findUniqueOrThrow({ where: { poolItemId_userId: { poolItemId: item.id, userId: a.id } } })).grade).toBe(3);
-    // 3/3 with starts 40 and 50 → agreed 3 at (40 + 50) / 2 = 45.
+    // Editing on is accepted too (no 409 that would tell the peer's grade), and stays disputed.
+    expect((await submitJudgement(db, a.id, grade(item.id, 2, 40))).applied).toBe(true);
+    expect((await db.poolItem.findUniqueOrThrow({ where: { id: item.id } })).disputedAt).toEqual(disputedAt);
     expect(await itemStatus(db, item.id)).toEqual({
       poolItemId: item.id,
-      stage: "agreed",
-      decision: { state: "agreed", grade: 3, startSeconds: 45 },
-      final: { grade: 3, startSeconds: 45, status: "agreed" },
+      stage: "awaiting_adjudication",
+      decision: { state: "disagreed" },
+      final: null,
       judgements: 2,
+      disputed: true,
+      editedAfterDecision: false,
     });
     expect((await judgementsForItem(db, item.id)).map((j) => [j.userId, j.grade])).toEqual([
-      [a.id, 3],
+      [a.id, 2],
       [b.id, 3],
     ]);
+
+    // An agreed item follows its annotators' edits while they agree, and becomes disputed when they do not.
+    await submitJudgement(db, a.id, grade(agreed.id, 3, 40));
+    await submitJudgement(db, b.id, grade(agreed.id, 3, 50));
+    // 3/3 with starts 40 and 50 → agreed 3 at (40 + 50) / 2 = 45.
+    expect((await itemStatus(db, agreed.id))?.final).toEqual({ grade: 3, startSeconds: 45, status: "agreed" });
+    await submitJudgement(db, b.id, grade(agreed.id, 3, 44)); // still agreed: (40 + 44) / 2 = 42
+    expect((await itemStatus(db, agreed.id))?.final).toEqual({ grade: 3, startSeconds: 42, status: "agreed" });
+    expect((await db.poolItem.findUniqueOrThrow({ where: { id: agreed.id } })).disputedAt).toBeNull();
+    await submitJudgement(db, b.id, grade(agreed.id, 0));
+    await submitJudgement(db, b.id, grade(agreed.id, 3, 40)); // agree again: too late
+    expect(await itemStatus(db, agreed.id)).toMatchObject({ stage: "awaiting_adjudication", final: null, disputed: true });
     expect(await itemStatus(db, "missing")).toBeNull();
   });
 });

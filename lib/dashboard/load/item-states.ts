@@ -4,8 +4,7 @@
  * not change; and the final labels and stage counts of the whole pool gathered from them.
  */
 import { finalLabel } from "../../labels/reference.ts";
-import type { TItemJudgement } from "../../labels/load.ts";
-import type { TLabelInput, TRuleSettings } from "../../labels/rule.ts";
+import type { TRuleSettings } from "../../labels/rule.ts";
 import { itemStage, STAGES, type TStage, type TStageCounts } from "../../labels/stage.ts";
 import type { TJudgementRow, TReference } from "../model.ts";
 import type { TBase } from "./base.ts";
@@ -15,7 +14,7 @@ import type { TJudgementState } from "./judgements.ts";
 export type TAdjudication = { grade: number; startSeconds: number | null };
 export type TAssignments = { assigned: Map<string, number>; assignedByUser: Map<string, number> };
 /** One pool item's inputs and what follows from them (kept while its inputs do not change). */
-type TItemState = { judgements: readonly TJudgementRow[]; adjudication: TAdjudication | undefined; assigned: number; imported: boolean; final: TReference | null; stage: TStage };
+type TItemState = { judgements: readonly TJudgementRow[]; adjudication: TAdjudication | undefined; disputed: boolean; assigned: number; imported: boolean; final: TReference | null; stage: TStage };
 export type TItemStates = {
   base: TBase;
   settings: string;
@@ -35,6 +34,8 @@ export type TItemInputs = {
   index: TImportIndex;
   byItem: Map<string, TJudgementRow[]>;
   adjudications: Map<string, TAdjudication>;
+  /** Disputed pool items (PoolItem.disputedAt): set only with a judgement change of the item. */
+  disputed: ReadonlySet<string>;
   assignments: TAssignments;
   judgementState: TJudgementState;
 };
@@ -50,15 +51,17 @@ function itemState(input: TItemInputs, id: string, it: { queryId: number; chunkI
   const adjudication = input.adjudications.get(id);
   const count = input.assignments.assigned.get(id) ?? 0;
   const isImported = index.importedItems.has(id);
-  if (before && before.assigned === count && before.imported === isImported && before.adjudication?.grade === adjudication?.grade && before.adjudication?.startSeconds === adjudication?.startSeconds && sameRows(before.judgements, js)) return before;
-  const f = !adjudication && js.length === 0 ? null : finalLabel({ judgements: js as TLabelInput[] as TItemJudgement[], adjudication: adjudication ? { ...adjudication, rationale: "" } : null }, settings);
+  const disputed = input.disputed.has(id);
+  if (before && before.assigned === count && before.imported === isImported && before.disputed === disputed && before.adjudication?.grade === adjudication?.grade && before.adjudication?.startSeconds === adjudication?.startSeconds && sameRows(before.judgements, js)) return before;
+  const f = !adjudication && js.length === 0 ? null : finalLabel({ judgements: js, adjudication: adjudication ?? null, disputed }, settings);
   return {
     judgements: js,
     adjudication,
+    disputed,
     assigned: count,
     imported: isImported,
     final: f ? { queryId: it.queryId, chunkId: it.chunkId, grade: f.grade, startSeconds: f.startSeconds, status: f.status, source: null } : null,
-    stage: itemStage({ assignments: count, judgements: js, adjudicated: adjudication !== undefined, imported: isImported }, settings),
+    stage: itemStage({ assignments: count, judgements: js, adjudicated: adjudication !== undefined, disputed, imported: isImported }, settings),
   };
 }
 

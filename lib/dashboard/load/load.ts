@@ -10,13 +10,13 @@ import { projectJudgements } from "./judgements.ts";
 import { loadUsers, projectSettings, readSections, type TSections } from "./sections.ts";
 
 export async function load(db: Db, projectId: number, version: string, parts: string[], previous: TSections | undefined): Promise<{ data: TDashboardData; sections: TSections }> {
-  const { projectRow, base, judges, imported, assignments, adjudications, judgementState } = await readSections(db, projectId, parts, previous);
+  const { projectRow, base, judges, imported, assignments, adjudications, disputed, judgementState } = await readSections(db, projectId, parts, previous);
   const { project, settings } = projectSettings(projectRow, projectId);
   const { poolItems } = base;
   const { assigned, assignedByUser } = assignments;
   const { judgements, byItem } = projectJudgements(judgementState, poolItems);
   const index = importIndex(base, imported, previous?.importIndex);
-  const { items, changedQueries } = itemStates({ base, settings, index, byItem, adjudications, assignments, judgementState }, previous?.items, previous?.judgements);
+  const { items, changedQueries } = itemStates({ base, settings, index, byItem, adjudications, disputed, assignments, judgementState }, previous?.items, previous?.judgements);
   const { reference, stages } = referenceAndStages(items, index, poolItems.size);
   const users = await loadUsers(db, [...new Set<string>([...assignedByUser.keys(), ...judgements.map((j) => j.userId)])]);
 
@@ -41,5 +41,5 @@ export async function load(db: Db, projectId: number, version: string, parts: st
     users,
     runs: base.runs,
   };
-  return { data, sections: { version, parts, base, judges, imported, assignments, adjudications, judgements: judgementState, importIndex: index, items } };
+  return { data, sections: { version, parts, base, judges, imported, assignments, adjudications, disputed, judgements: judgementState, importIndex: index, items } };
 }

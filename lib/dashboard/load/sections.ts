@@ -19,7 +19,7 @@ import { VERSION_PARTS } from "./version.ts";
  * the version part they were read at. A new version re-reads only the tables whose part changed;
  * judgements (the table that changes with every label) are read incrementally.
  */
-export type TSections = { version: string; parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: TAssignments; adjudications?: Map<string, TAdjudication>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
+export type TSections = { version: string; parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: TAssignments; adjudications?: Map<string, TAdjudication>; disputed?: Set<string>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
 
 const BASE_PARTS = [VERSION_PARTS.judgeLabels, VERSION_PARTS.referenceLabels, VERSION_PARTS.runs, VERSION_PARTS.poolItems, VERSION_PARTS.tags, VERSION_PARTS.imports, VERSION_PARTS.provenance];
 
@@ -65,6 +65,16 @@ async function loadAdjudications(db: Db, projectId: number): Promise<Map<string,
   return new Map(adjRows.map((a) => [str(a[0]), { grade: num(a[1]), startSeconds: numOrNull(a[2]) }]));
 }
 
+/**
+ * Pool items whose required grades disagreed at some point (PoolItem.disputedAt, lib/labels/rule.ts
+ * `itemDecision`). It is set only in the transaction that writes a judgement, so it changes only
+ * when the judgements' version part does.
+ */
+async function loadDisputed(db: Db, projectId: number): Promise<Set<string>> {
+  const disputedRows = await rows(db, `SELECT "id" FROM "PoolItem" WHERE "projectId" = ? AND "disputedAt" IS NOT NULL`, [projectId]);
+  return new Set(disputedRows.map((r) => str(r[0])));
+}
+
 /** Names and emails of the given users. */
 export async function loadUsers(db: Db, userIds: string[]): Promise<Map<string, { name: string; email: string }>> {
   const users = userIds.length ? await rows(db, `SELECT "id", "name", "email" FROM "User" WHERE "id" IN (${userIds.map(() => "?").join(", ")})`, userIds) : [];
@@ -78,14 +88,15 @@ export async function loadUsers(db: Db, userIds: string[]): Promise<Map<string, 
 export async function readSections(db: Db, projectId: number, parts: string[], previous: TSections | undefined) {
   const same = (...which: number[]) => previous !== undefined && which.every((i) => previous.parts[i] === parts[i]);
   const baseSame = same(...BASE_PARTS);
-  const [projectRows, base, judges, imported, assignments, adjudications, judgementState] = await Promise.all([
+  const [projectRows, base, judges, imported, assignments, adjudications, disputed, judgementState] = await Promise.all([
     rows(db, `SELECT ${PROJECT_COLUMNS} FROM "Project" WHERE "id" = ?`, [projectId]),
     baseSame && previous?.base ? previous.base : loadBase(db, projectId),
     same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports) && previous?.judges ? previous.judges : loadJudges(db, projectId),
     same(VERSION_PARTS.referenceLabels, VERSION_PARTS.imports) && previous?.imported ? previous.imported : loadImported(db, projectId),
     baseSame && same(VERSION_PARTS.assignments) && previous?.assignments ? previous.assignments : loadAssignments(db, projectId),
     baseSame && same(VERSION_PARTS.adjudications) && previous?.adjudications ? previous.adjudications : loadAdjudications(db, projectId),
+    baseSame && same(VERSION_PARTS.judgements) && previous?.disputed ? previous.disputed : loadDisputed(db, projectId),
     same(VERSION_PARTS.judgements) && previous?.judgements ? previous.judgements : loadJudgements(db, previous?.judgements),
   ]);
-  return { projectRow: projectRows[0] as unknown[] | undefined, base, judges, imported, assignments, adjudications, judgementState };
+  return { projectRow: projectRows[0] as unknown[] | undefined, base, judges, imported, assignments, adjudications, disputed, judgementState };
 }

@@ -76,7 +76,7 @@ describe("parseCaptions", () => {
 
   it("rejects a json3 event with a negative start, an empty file and non-UTF-8 bytes", () => {
     expect(parseCaptions('{"events":[{"tStartMs":-5,"dDurationMs":10,"segs":[{"utf8":"x"}]}]}', "a.json3").errors).toEqual([
-      { file: "a.json3", line: 1, field: "events[0].tStartMs", message: "expected a non-negative number of milliseconds, found -5" },
+      { file: "a.json3", line: 1, field: "events[0].tStartMs", message: "expected a non-negative number of milliseconds up to 10000000000, found -5" },
     ]);
     expect(parseCaptions("", "e.vtt").errors).toEqual([{ file: "e.vtt", line: 1, message: "the file is empty: expected captions (WebVTT, SRT or YouTube json3)" }]);
     expect(parseCaptions(Buffer.from([0x57, 0x45, 0x42, 0x56, 0x54, 0x54, 0x0a, 0xff]), "b.vtt").errors).toEqual([

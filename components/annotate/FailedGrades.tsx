@@ -1,0 +1,43 @@
+"use client";
+
+import type { TOutboxFailure } from "@/lib/offline/outbox";
+
+type TPlace = { question: number; item: number };
+
+/**
+ * Grades the server refused (lib/offline/outbox.ts: a 4xx other than 401/408/429, or a server error
+ * on that grade five times): they are not retried, so each is shown with its item, the grade and
+ * the server's reason, until the annotator dismisses it (or goes back to the item and grades it again).
+ */
+export function FailedGrades({ failed, placeOf, onOpen, onDismiss }: { failed: readonly TOutboxFailure[]; placeOf: (itemId: string) => TPlace | null; onOpen: (itemId: string) => void; onDismiss: (key: string) => void }) {
+  if (failed.length === 0) return null;
+  return (
+    <section role="alert" aria-label="Grades not saved" className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="failed-grades">
+      <p className="font-semibold">
+        {failed.length} grade{failed.length === 1 ? " was" : "s were"} not saved (the others were sent):
+      </p>
+      <ul className="space-y-1">
+        {failed.map((f) => {
+          const place = placeOf(f.entry.itemId);
+          const grade = (f.entry.body as { grade?: unknown } | null)?.grade;
+          return (
+            <li key={f.entry.key} className="flex flex-wrap items-center gap-2" data-testid="failed-grade" data-item-id={f.entry.itemId}>
+              <span>
+                {place ? `Question ${place.question}, item ${place.item}` : "An item no longer in your queue"}
+                {typeof grade === "number" ? ` (grade ${grade})` : ""}: {f.message} (HTTP {f.status})
+              </span>
+              {place ? (
+                <button type="button" className="underline" onClick={() => onOpen(f.entry.itemId)}>
+                  Open item
+                </button>
+              ) : null}
+              <button type="button" className="underline" aria-label="Dismiss" onClick={() => onDismiss(f.entry.key)}>
+                Dismiss
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -16,6 +16,7 @@
 import { hostname } from "node:os";
 import type { Db, JudgeRun } from "../db/client.ts";
 import { all, provider, run, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
+import { intId } from "../bounds.ts";
 import { AppError } from "../errors.ts";
 import { finalAnswer, medianGrade } from "./parse.ts";
 
@@ -261,7 +262,9 @@ export async function liveWorkers(db: Db, runId: number): Promise<number> {
 
 /** Finds a run by id or by judge name within a project. */
 export async function findRun(db: Db, projectId: number, ref: string): Promise<JudgeRun> {
-  const byId = /^\d+$/.test(ref) ? await db.judgeRun.findFirst({ where: { id: Number(ref), projectId } }) : null;
+  // An id beyond the column's 32 bits is no run (PostgreSQL would refuse the query): a name, or not found.
+  const id = intId(ref);
+  const byId = id !== null ? await db.judgeRun.findFirst({ where: { id, projectId } }) : null;
   const found = byId ?? (await db.judgeRun.findFirst({ where: { projectId, judge: ref } }));
   if (!found) {
     const runs = await db.judgeRun.findMany({ where: { projectId }, select: { id: true, judge: true }, orderBy: { id: "asc" } });

@@ -18,7 +18,7 @@ import { safeCsv } from "../formats/csv-write.ts";
  *   file `<out>.version.json`, or as one line on stderr when written to stdout;
  * - JSONL: the first line is {"label_set_version": {...}}; every later line is one label;
  * - CSV: the first line is a comment, `# label_set_version sha256=… created_at=… labels=N
- *   project=…`, then the header row. Readers skip it with `comment="#"` (pandas, csv-parse) or
+ *   project=…` (the name percent-encoded, so the line is one cell), then the header row. Readers skip it with `comment="#"` (pandas, csv-parse) or
  *   `skiprows=1`;
  * - and with --out, every format also gets the sidecar `<out>.version.json`, which adds the
  *   file's own sha256 (`file_sha256`).
@@ -58,7 +58,9 @@ export function qrelsText(rows: readonly ReferenceLabelRow[]): string {
 const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
 export function csvText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
-  const project = safeCsv([[version.project]], CSV_OPTIONS).slice(0, -1);
+  // The project's name is percent-encoded in the comment line: a name holding a comma or a quote
+  // would otherwise split the line into cells, the next one free to start with "=" (CSV injection).
+  const project = encodeURIComponent(version.project);
   const head = `# label_set_version sha256=${version.sha256} created_at=${version.created_at} labels=${version.labels} project=${project}\n`;
   const body = safeCsv(
     rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source]),

@@ -55,6 +55,16 @@ describe("export formats", () => {
     ]);
   });
 
+  it("keeps a hostile project name inside the comment line: no cell of the CSV starts a formula (issue 18 item 6)", () => {
+    const name = 'x,=HYPERLINK("http://evil.example","click"),"y';
+    const csv = renderExport(rows, "csv", labelSetVersion(rows, name, now)).content;
+    const first = csv.split("\n")[0];
+    expect(first).toBe(`# label_set_version sha256=${labelSetVersion(rows, name, now).sha256} created_at=2026-11-30T12:00:00.000Z labels=2 project=${encodeURIComponent(name)}`);
+    // Read as a spreadsheet would (no comment handling): every cell of every line, none starting with = + - @.
+    const cells = parse(csv, { relax_column_count: true, relax_quotes: true }).flat() as string[];
+    expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+  });
+
   it("changes the sha256 when any label changes, not when only the time does", () => {
     const a = labelSetVersion(rows, "p", now);
     expect(labelSetVersion(rows, "p", new Date()).sha256).toBe(a.sha256);

@@ -25,6 +25,9 @@ export { formatFixed };
 
 const MAX_ERRORS = 1000;
 
+/** Run lines as trec_eval reads them: the rank column is never read (any text), columns after the sixth are ignored. */
+const RUN_READ = { rank: "ignored" } as const;
+
 type EvalOpts = {
   measure?: string[];
   l: number;
@@ -121,6 +124,7 @@ export async function rankRunFile(path: string, judgements: Judgements, rankOpts
         }
       },
       onError,
+      RUN_READ,
     );
     if (blockQid !== null && keep) finish(blockQid, block);
     if (errors.length) throw new ValidationError(errors);
@@ -136,6 +140,7 @@ export async function rankRunFile(path: string, judgements: Judgements, rankOpts
           }
         },
         onError,
+        RUN_READ,
       );
       for (const [qid, q] of whole) finish(qid, q);
     }
@@ -161,6 +166,7 @@ async function locateDuplicates(path: string, qids: Set<string>): Promise<Locate
       else errors.push({ file: path, line, field: "docid", message: `docid "${docid}" appears twice for query "${qid}" (first on line ${first})` });
     },
     () => undefined,
+    RUN_READ,
   );
   return errors;
 }
@@ -376,9 +382,10 @@ export function registerEval(program: Command): void {
       }
       const runs: RunEval[] = [];
       for (const path of runPaths) {
-        const { ranked, ignored, runid } = await rankRunFile(path, judgements, { keepDocids: parsed.startError, maxRetrieved: opts.M, judgedOnly: Boolean(opts.J) });
+        const rank: RankOptions = { keepDocids: parsed.startError, maxRetrieved: opts.M, judgedOnly: Boolean(opts.J) };
+        const { ranked, ignored, runid } = await rankRunFile(path, judgements, rank);
         if (ranked.size === 0) throw new AppError("bad_input", `${path}: no queries with both results and relevance information in ${qrelsPath} (the query ids do not match)`);
-        const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, numDocsInCollection: opts.N, complete: opts.c, starts, chunks });
+        const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, numDocsInCollection: opts.N, complete: opts.c, starts, chunks, rank });
         result.ignoredQueries = [...ignored].sort(byteOrder);
         runs.push({ file: path, result, runid });
       }

@@ -7,9 +7,11 @@
  *   TREC Web's -2; see lib/stats/evaluate.ts for what a negative value means). A (qid, docid) pair
  *   may appear once. A file whose first line is BEIR's header (`query-id corpus-id score`, as
  *   BEIR and MTEB publish qrels) is read as 3 columns: qid docid grade.
- * - run: `qid Q0 docid rank score tag`; rank must be an integer and score a finite number (the
- *   rank is kept but never used for ordering: see lib/stats/order.ts); a docid may appear once per
- *   query.
+ * - run: `qid Q0 docid rank score tag`; columns after the sixth are ignored, as trec_eval 10.0's
+ *   get_trec_results.c ignores them (its test file results.trunc has "more junk at end of lines");
+ *   rank must be an integer (imports keep it; `assessor eval` passes `rank: "ignored"` and takes
+ *   any text there, as trec_eval never reads it) and score a finite number (the rank is never used
+ *   for ordering: see lib/stats/order.ts); a docid may appear once per query.
  *
  * Lines whose first field starts with `#` are comments and skipped, as trec_eval 10 skips them
  * (it takes a qrels comment only at the start of the line and a run comment after leading blanks;
@@ -190,6 +192,12 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
 
 const RUN_COLUMNS = "6 columns: qid Q0 docid rank score tag";
 
+/**
+ * How the rank column is read: "integer" (the default: imports store it) or "ignored" (any text,
+ * handed on as NaN when it is not an integer: trec_eval, and so `assessor eval`, never reads it).
+ */
+export type RunReadOptions = { rank?: "integer" | "ignored" };
+
 type RunFields = { qid: string; docid: string; rank: number; score: number; tag: string; line: number };
 
 /** A valid run line as positional values: no object per line for callers that keep only some fields. */
@@ -199,17 +207,18 @@ export type RunRecordHandler = (qid: string, docid: string, rank: number, score:
  * Builds a line parser that validates one run line and hands valid rows to `onRecord`. It keeps the
  * previous qid and tag so repeated values share one string.
  */
-function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void): LineSink {
+function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: RunReadOptions = {}): LineSink {
   let prevQid = "";
   let prevTag = "";
+  const anyRank = opts.rank === "ignored";
   return (t, line, n, s, e) => {
     if (n > 0 && t.charCodeAt(s[0]) === HASH) return; // a comment line, as trec_eval 10 reads runs
-    if (n !== 6) {
+    if (n < 6) {
       onError({ file, line, message: `expected ${RUN_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
       return;
     }
     const rank = parseIntToken(t, s[3], e[3]);
-    if (Number.isNaN(rank)) {
+    if (Number.isNaN(rank) && !anyRank) {
       onError({ file, line, field: "rank", message: `expected an integer rank, found ${describe(t, s[3], e[3])}` });
       return;
     }
@@ -240,7 +249,7 @@ function duplicateChecker(file: string) {
 }
 
 /** Parses a whole run file held in memory. */
-export function parseRun(input: string | Uint8Array, file: string): { rows: RunRow[]; errors: LocatedError[] } {
+export function parseRun(input: string | Uint8Array, file: string, opts: RunReadOptions = {}): { rows: RunRow[]; errors: LocatedError[] } {
   const errors: LocatedError[] = [];
   const rows: RunRow[] = [];
   const dup = duplicateChecker(file);
@@ -253,6 +262,7 @@ export function parseRun(input: string | Uint8Array, file: string): { rows: RunR
       else rows.push(row);
     },
     (err) => errors.push(err),
+    opts,
   );
   const scanned = scanText(input, file, sink);
   if (scanned.error) return { rows, errors: [scanned.error] };
@@ -265,7 +275,7 @@ export function parseRun(input: string | Uint8Array, file: string): { rows: RunR
  * reader behind forEachRunLine, for callers that keep only some fields (eval on millions of lines).
  * It does not check duplicates. Returns counts.
  */
-export async function scanRunFile(path: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: { file?: string } = {}): Promise<{ rows: number; errors: number }> {
+export async function scanRunFile(path: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: { file?: string } & RunReadOptions = {}): Promise<{ rows: number; errors: number }> {
   const file = opts.file ?? path;
   let rows = 0;
   let errors = 0;
@@ -280,6 +290,7 @@ export async function scanRunFile(path: string, onRecord: RunRecordHandler, onEr
       onRecord(qid, docid, rank, score, tag, line);
     },
     report,
+    opts,
   );
   const { ok, nonBlank } = await scanFile(path, file, sink, report, runChunkScanner(sink, (qid, docid, rank, score, tag, line) => {
     rows++;
@@ -326,7 +337,7 @@ function sameBytes(b: Uint8Array, s: number, e: number, prev: string): boolean {
 /**
  * The run reader's chunk scanner for ASCII chunks (the common case): lines.ts's scanner with the
  * checks of runLineParser done on the bytes (no per-line string parsing), for files of millions of
- * lines. A line it does not read plainly (not 6 fields, a comment, a rank or score that is not a
+ * lines. A line it does not read plainly (fewer than 6 fields, a comment, a rank or score that is not a
  * plain integer or decimal) goes to `sink`, the ordinary parser, which reads it or reports it the
  * same way; other chunks go through scanLines.
  */
@@ -338,7 +349,7 @@ function runChunkScanner(sink: LineSink, onRecord: RunRecordHandler): ChunkScann
 type RunLineState = { prevQid: string; prevTag: string; sink: LineSink; onRecord: RunRecordHandler };
 
 function readRunLine(text: string, b: Uint8Array, line: number, n: number, starts: Int32Array, ends: Int32Array, state: RunLineState): void {
-  if (n === 6 && b[starts[0]] !== HASH) {
+  if (n >= 6 && b[starts[0]] !== HASH) {
     const rank = plainDecimal(b, starts[3], ends[3]);
     const score = plainDecimal(b, starts[4], ends[4]);
     if (Number.isInteger(rank) && !Number.isNaN(score) && indexOfByte(b, 46, starts[3], ends[3]) < 0) {

@@ -2,8 +2,8 @@
  * trec_eval's text output of an evaluation (meas_print_single.c, meas_print_final.c): one line
  * `measure<TAB>qid<TAB>value`, the name left-aligned in 22 characters, values with printf("%6.4f")
  * (counts as integers), relstring quoted, `all` for the summary; with `perQuery`, each query's
- * lines first (queries of the qrels missing from the run too under -c, with 0, as trec_eval 10
- * prints them; relstring is left out for those), in byte order of qid.
+ * lines first (queries of the qrels missing from the run too under -c, as trec_eval 10.0 prints
+ * them), in byte order of qid.
  */
 import type { EvalResult } from "./evaluate.ts";
 import { printfFixed } from "./measures/params.ts";
@@ -29,7 +29,7 @@ export function trecEvalLines(r: EvalResult, opts: { runid: string; perQuery: bo
         if (!col.perQuery) continue;
         const t = r.texts[c];
         if (t) {
-          if (r.inRun[i]) out.push(line(col.name, r.queries[i], `'${t[i]}'`));
+          out.push(line(col.name, r.queries[i], `'${t[i]}'`));
           continue;
         }
         const v = r.values[c][i];

@@ -64,11 +64,12 @@ describe("assessor eval", () => {
       line("num_rel", "q2", "0"),
       line("map", "q2", "0.000000"),
       line("P_5", "q2", "0.000000"),
-      // q3 is in the qrels but not the run: trec_eval 10 -c -q prints its lines with 0 (issue 13, item 9)
-      line("num_rel", "q3", "0"),
+      // q3 is in the qrels but not the run: trec_eval 10.0 -c evaluates it on a stand-in ranking
+      // of one unjudged chunk and prints its lines (num_rel 1: d7), and sums it into num_rel
+      line("num_rel", "q3", "1"),
       line("map", "q3", "0.000000"),
       line("P_5", "q3", "0.000000"),
-      line("num_rel", "all", "3"), // trec_eval -c: counts sum only the queries the run answered
+      line("num_rel", "all", "4"),
       line("map", "all", "0.092593"),
       line("P_5", "all", "0.133333"),
       "",
@@ -165,10 +166,14 @@ describe("assessor eval", () => {
   it("exit 1 naming file and line for bad input; exit 2 for usage errors", () => {
     const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));
     const bad = join(dir, "bad.run");
-    writeFileSync(bad, "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 two 0.4 t\n");
+    writeFileSync(bad, "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4x t\n");
     const r = runCli(["eval", fx("small.qrels"), bad]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${bad}:2: rank: expected an integer rank, found "two"`);
+    expect(r.code).toBe(1); // trec_eval's atof would read 0.4x as 0.4: refused here
+    expect(r.stderr).toContain(`${bad}:2: score: expected a finite number as score, found "0.4x"`);
+    // the rank column is never read, as in trec_eval: any text there is taken
+    const rank = join(dir, "rank.run");
+    writeFileSync(rank, "q1 Q0 d1 one 0.5 t\nq1 Q0 d3 - 0.4 t extra columns\n");
+    expect(runCli(["eval", fx("small.qrels"), rank, "-m", "num_ret"]).stdout).toBe(`${line("num_ret", "all", "2")}\n`);
     const dup = join(dir, "dup.run");
     writeFileSync(dup, "q1 Q0 d1 1 0.5 t\nq2 Q0 d5 1 0.5 t\nq1 Q0 d1 2 0.4 t\n");
     expect(runCli(["eval", fx("small.qrels"), dup]).stderr).toContain(`${dup}:3: docid: docid "d1" appears twice for query "q1" (first on line 1)`);

@@ -247,6 +247,7 @@ function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
         run: file,
         num_q: result.numQ,
         averaged_over: result.averagedOver,
+        answered: result.answered,
         missing_from_run: { count: result.missingFromRun.length, handling: opts.c ? "scored_zero" : "excluded", queries: result.missingFromRun },
         ignored_queries: result.ignoredQueries,
         measures: Object.fromEntries(analysis.map((a) => [a.column.name, round(a.perRun[k].value)])),
@@ -275,6 +276,8 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
   const d = opts.precision;
   const header = ["measure", ...runs.map(({ file }, k) => (k === 0 ? basename(file) : `${basename(file)} (Δ vs first, p)`))];
   const rows: string[][] = [["num_q", ...runs.map(({ result }) => String(result.numQ))]];
+  const unanswered = runs.some(({ result }) => result.answered !== result.numQ);
+  if (unanswered) rows.push(["answered", ...runs.map(({ result }) => String(result.answered))]);
   for (const a of analysis) {
     rows.push([
       a.column.name,
@@ -291,12 +294,19 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmtRow = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
-  const out = [fmtRow(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmtRow)];
-  if (opts.bootstrap > 0) out.push("", `[low, high]: 95% bootstrap percentile interval over queries (${opts.bootstrap} resamples, seed ${opts.seed}).`);
+  const out = [fmtRow(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmtRow), "", meansOver(runs, opts)];
+  if (opts.bootstrap > 0) out.push(`[low, high]: 95% bootstrap percentile interval over queries (${opts.bootstrap} resamples, seed ${opts.seed}).`);
   if (opts.halfWidth) out.push(`n≥N: queries a 95% CI of the mean needs for a half-width of ±${opts.halfWidth} (normal approximation with the observed per-query sd).`);
   if (opts.detect && runs.length > 1) out.push(`detect: N: queries a paired t-test needs to detect a difference of ${opts.detect} with power 0.8 at α = 0.05 (Sakai's topic-set-size design with the observed sd of per-query differences).`);
   if (runs.length > 1) out.push(`(Δ, p): mean difference from the first run on the queries both evaluate, two-sided paired randomization test (${opts.trials} trials).`);
   return out;
+}
+
+/** The table's line saying what its means are over (num_q; with -c, how many of those the run answered). */
+function meansOver(runs: RunEval[], opts: EvalOpts): string {
+  if (!opts.c) return "Means are over num_q: the queries of the qrels that the run answers (-c: every query of the qrels).";
+  if (runs.every(({ result }) => result.answered === result.numQ)) return "Means are over num_q: every query of the qrels (-c); the run answers all of them.";
+  return 'Means are over num_q: every query of the qrels (-c). Only "answered" of them are in the run; the others count with the values trec_eval -c gives a query the run does not answer (0 on most measures).';
 }
 
 // ---------------------------------------------------------------------------------------------

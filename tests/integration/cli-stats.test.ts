@@ -90,6 +90,47 @@ describe("assessor eval", () => {
     );
     expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "start_error"]).code).toBe(2);
   });
+  it("start_error compares video ids as strings: a numeric id (\"video\": 4103) is still checked (issue 19)", () => {
+    // The importers accept numeric video ids. q1's reference is in video 4103; its first relevant
+    // chunk c1 is in video 4104 and starts 42.22 s after the reference start: another video, so
+    // the error is the cap, 150 s (read as "no video" it was 42.22). q2's chunk c2 is in video
+    // "4103" (a string) and its reference in 4103 (a number): the same video, error |57.78 − 0|.
+    const dir = mkdtempSync(join(tmpdir(), "cli-start-"));
+    const p = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const qrels = p("q.qrels", "q1 0 c1 1\nq2 0 c2 1\n");
+    const run = p("r.run", "q1 Q0 c1 1 1 t\nq2 Q0 c2 1 1 t\n");
+    const queries = p("queries.jsonl", '{"id":"q1","reference_start":100,"video":4103}\n{"id":"q2","reference_start":0,"video":4103}\n');
+    const chunks = p("chunks.jsonl", '{"id":"c1","video":4104,"start":142.22,"end":170}\n{"id":"c2","video":"4103","start":57.78,"end":80}\n');
+    const r = runCli(["eval", "-q", qrels, run, "-m", "start_error", "--queries", queries, "--chunks", chunks]);
+    expect(r.code).toBe(0);
+    const value = (name: string, qid: string) => r.stdout.split("\n").find((l) => l.startsWith(`${name.padEnd(22)}\t${qid}\t`))?.split("\t")[2];
+    expect(value("start_error", "q1")).toBe("150.0000");
+    expect(value("start_error", "q2")).toBe("57.7800");
+    expect(value("start_error", "all")).toBe("103.8900");
+    const bad = p("bad.jsonl", '{"id":"c1","video":true,"start":1}\n');
+    const b = runCli(["eval", qrels, run, "-m", "start_error", "--queries", queries, "--chunks", bad]);
+    expect(b.code).toBe(1);
+    expect(b.stderr).toContain(`${bad}:1: video: expected a video id (a string or an integer), found true`);
+  });
+  it("-c: the table's num_q is what the means are over, and it says how many queries the run answered (issue 19)", () => {
+    // runA answers q1 and q2 of small.qrels' three queries; runB all three. With -c the means are
+    // over 3 for both (map runA = (0.277778 + 0 + 0)/3), as trec_eval 10.0's num_q says.
+    const t = runCli(["eval", "-c", "--bootstrap", "0", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]);
+    expect(t.code).toBe(0);
+    const rows = t.stdout.split("\n").map((l) => l.split(/\s{2,}/));
+    expect(rows.find((r) => r[0] === "num_q")).toEqual(["num_q", "3", "3"]);
+    expect(rows.find((r) => r[0] === "answered")).toEqual(["answered", "2", "3"]);
+    expect(rows.find((r) => r[0] === "map")?.[1]).toBe("0.0926");
+    expect(t.stdout).toContain("Means are over num_q: every query of the qrels (-c).");
+    const j = JSON.parse(runCli(["eval", "--format", "json", "-c", fx("small.qrels"), fx("runA.run"), "-m", "map"]).stdout);
+    expect(j.runs[0]).toMatchObject({ num_q: 3, averaged_over: 3, answered: 2 });
+    const without = runCli(["eval", "--bootstrap", "0", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]);
+    expect(without.stdout.split("\n").map((l) => l.split(/\s{2,}/)).find((r) => r[0] === "num_q")).toEqual(["num_q", "2", "3"]);
+    expect(without.stdout).toContain("Means are over num_q: the queries of the qrels that the run answers");
+  });
   it("compares several runs in a table and in JSON with CIs and a paired test against the first", () => {
     const t = runCli(["eval", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map", "-m", "P.5"]);
     expect(t.code).toBe(0);

@@ -194,7 +194,7 @@ const RUN_COLUMNS = "6 columns: qid Q0 docid rank score tag";
 
 /**
  * How the rank column is read: "integer" (the default: imports store it) or "ignored" (any text,
- * handed on as NaN when it is not an integer: trec_eval, and so `assessor eval`, never reads it).
+ * not read, handed on as NaN: trec_eval, and so `assessor eval`, never reads it).
  */
 export type RunReadOptions = { rank?: "integer" | "ignored" };
 
@@ -217,7 +217,7 @@ function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: Lo
       onError({ file, line, message: `expected ${RUN_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
       return;
     }
-    const rank = parseIntToken(t, s[3], e[3]);
+    const rank = anyRank ? NaN : parseIntToken(t, s[3], e[3]);
     if (Number.isNaN(rank) && !anyRank) {
       onError({ file, line, field: "rank", message: `expected an integer rank, found ${describe(t, s[3], e[3])}` });
       return;
@@ -292,10 +292,11 @@ export async function scanRunFile(path: string, onRecord: RunRecordHandler, onEr
     report,
     opts,
   );
-  const { ok, nonBlank } = await scanFile(path, file, sink, report, runChunkScanner(sink, (qid, docid, rank, score, tag, line) => {
+  const onPlain: RunRecordHandler = (qid, docid, rank, score, tag, line) => {
     rows++;
     onRecord(qid, docid, rank, score, tag, line);
-  }));
+  };
+  const { ok, nonBlank } = await scanFile(path, file, sink, report, runChunkScanner(sink, onPlain, opts.rank === "ignored"));
   if (ok && nonBlank === 0 && errors === 0) report(emptyFile(file, `run lines (${RUN_COLUMNS})`));
   return { rows, errors };
 }
@@ -335,33 +336,96 @@ function sameBytes(b: Uint8Array, s: number, e: number, prev: string): boolean {
 }
 
 /**
- * The run reader's chunk scanner for ASCII chunks (the common case): lines.ts's scanner with the
- * checks of runLineParser done on the bytes (no per-line string parsing), for files of millions of
- * lines. A line it does not read plainly (fewer than 6 fields, a comment, a rank or score that is not a
- * plain integer or decimal) goes to `sink`, the ordinary parser, which reads it or reports it the
- * same way; other chunks go through scanLines.
+ * The run reader's chunk scanner for ASCII chunks (the common case): reads each line's first six
+ * fields straight from the bytes (no per-line field arrays, no string parsing), for files of
+ * millions of lines; the rest of a line (columns after the sixth) is skipped. A line it does not
+ * read plainly (fewer than 6 fields, a comment, a rank or score that is not a plain integer or
+ * decimal) goes to `sink`, the ordinary parser, through scanLines on that line alone, which reads
+ * it or reports it the same way; other chunks go through scanLines whole.
  */
-function runChunkScanner(sink: LineSink, onRecord: RunRecordHandler): ChunkScanner {
-  const state: RunLineState = { prevQid: "", prevTag: "", sink, onRecord };
-  return (text, firstLine, b) => (b === null ? scanLines(text, firstLine, sink, b) : scanLines(text, firstLine, (t, line, n, starts, ends) => readRunLine(t, b, line, n, starts, ends, state), b));
+function runChunkScanner(sink: LineSink, onRecord: RunRecordHandler, anyRank: boolean): ChunkScanner {
+  const state: RunLineState = { prevQid: "", prevTag: "", sink, onRecord, anyRank };
+  return (text, firstLine, b) => (b === null ? scanLines(text, firstLine, sink, b) : scanRunChunk(text, b, firstLine, state));
 }
 
-type RunLineState = { prevQid: string; prevTag: string; sink: LineSink; onRecord: RunRecordHandler };
+type RunLineState = { prevQid: string; prevTag: string; sink: LineSink; onRecord: RunRecordHandler; anyRank: boolean };
 
-function readRunLine(text: string, b: Uint8Array, line: number, n: number, starts: Int32Array, ends: Int32Array, state: RunLineState): void {
-  if (n >= 6 && b[starts[0]] !== HASH) {
-    const rank = plainDecimal(b, starts[3], ends[3]);
-    const score = plainDecimal(b, starts[4], ends[4]);
-    if (Number.isInteger(rank) && !Number.isNaN(score) && indexOfByte(b, 46, starts[3], ends[3]) < 0) {
-      const qid = sameBytes(b, starts[0], ends[0], state.prevQid) ? state.prevQid : text.slice(starts[0], ends[0]);
-      state.prevQid = qid;
-      const tag = sameBytes(b, starts[5], ends[5], state.prevTag) ? state.prevTag : text.slice(starts[5], ends[5]);
-      state.prevTag = tag;
-      state.onRecord(qid, text.slice(starts[2], ends[2]), rank, score, tag, line);
-      return;
+/** A field separator of lines.ts (space, tab, vertical tab, form feed, carriage return; a line feed ends the line). */
+const isBlank = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/** lines.ts's count of lines and non-blank lines, over an ASCII chunk `b` whose text is `text`. */
+function scanRunChunk(text: string, b: Uint8Array, firstLine: number, state: RunLineState): { lines: number; nonBlank: number } {
+  const len = b.length;
+  let line = firstLine;
+  let nonBlank = 0;
+  let i = 0;
+  while (i < len) {
+    let p = i;
+    while (p < len && b[p] !== 10 && isBlank(b[p])) p++;
+    if (p === len || b[p] === 10) {
+      line++; // a blank line
+      i = p + 1;
+      continue;
     }
+    nonBlank++;
+    let eol = b.indexOf(10, p);
+    if (eol < 0) eol = len;
+    if (!readRunFields(text, b, p, eol, line, state)) scanLines(text.slice(i, eol), line, state.sink);
+    line++;
+    i = eol + 1;
   }
-  state.sink(text, line, n, starts, ends);
+  return { lines: line - firstLine, nonBlank };
+}
+
+/**
+ * Reads the line b[p, eol) (p at its first field) when it is plain; false to leave it to the
+ * ordinary parser. Field bytes are above 32; a byte at or below 32 that is not a separator (a
+ * control character inside a field) sends the line to the ordinary parser as well.
+ */
+function readRunFields(text: string, b: Uint8Array, p: number, eol: number, line: number, state: RunLineState): boolean {
+  if (b[p] === HASH) return false;
+  const q0 = p;
+  while (p < eol && b[p] > 32) p++;
+  const q1 = p;
+  p = nextField(b, p, eol);
+  while (p < eol && b[p] > 32) p++; // iter (Q0)
+  p = nextField(b, p, eol);
+  const d0 = p;
+  while (p < eol && b[p] > 32) p++;
+  const d1 = p;
+  p = nextField(b, p, eol);
+  const r0 = p;
+  while (p < eol && b[p] > 32) p++;
+  const r1 = p;
+  p = nextField(b, p, eol);
+  const s0 = p;
+  while (p < eol && b[p] > 32) p++;
+  const s1 = p;
+  p = nextField(b, p, eol);
+  const t0 = p;
+  while (p < eol && b[p] > 32) p++;
+  const t1 = p;
+  if (t0 === t1 || p < 0 || (p < eol && !isBlank(b[p]))) return false; // fewer than six fields, or a control character
+  const rank = state.anyRank ? NaN : plainDecimal(b, r0, r1);
+  if (!state.anyRank && (!Number.isInteger(rank) || indexOfByte(b, 46, r0, r1) >= 0)) return false;
+  const score = plainDecimal(b, s0, s1);
+  if (Number.isNaN(score)) return false;
+  const qid = sameBytes(b, q0, q1, state.prevQid) ? state.prevQid : text.slice(q0, q1);
+  state.prevQid = qid;
+  const tag = sameBytes(b, t0, t1, state.prevTag) ? state.prevTag : text.slice(t0, t1);
+  state.prevTag = tag;
+  state.onRecord(qid, text.slice(d0, d1), rank, score, tag, line);
+  return true;
+}
+
+/**
+ * From the end of a field (p, or -1 once a line is given up) past the separators to the next
+ * field's start; -1 when the byte ending the field is a control character that is not a separator.
+ */
+function nextField(b: Uint8Array, p: number, eol: number): number {
+  if (p < 0 || (p < eol && !isBlank(b[p]))) return -1;
+  while (p < eol && isBlank(b[p])) p++;
+  return p;
 }
 
 function indexOfByte(b: Uint8Array, byte: number, s: number, e: number): number {

@@ -183,6 +183,23 @@ describe("forEachRunLine", () => {
       ["d2", 2, 0.4, "t"],
     ]);
   });
+  it("reads the same rows and line numbers as parseRun from comments, blank lines, short lines and control characters", async () => {
+    const text = "# a comment\n\n   \nq1 Q0 d1 1 0.5 t\n  # indented comment\nq1 Q0 d\u00012 2 0.4 t\nq1 Q0 d3 3\nq1 Q0 d4 4 0.3 t   \nq1 Q0 d5 x 0.2 t\nq2 Q0 d6 1 .5 t x";
+    const fast = await collect(text, { checkDuplicates: false });
+    const slow = parseRun(text, "x.run");
+    expect(fast.rows).toEqual(slow.rows);
+    expect(fast.errors).toEqual(slow.errors);
+    expect(fast.rows.map((r) => [r.docid, r.line])).toEqual([
+      ["d1", 4],
+      ["d\u00012", 6],
+      ["d4", 8],
+      ["d6", 10],
+    ]);
+    expect(fast.errors.map((e) => [e.line, e.field])).toEqual([
+      [7, undefined],
+      [9, "rank"],
+    ]);
+  });
   it("reports duplicates unless the caller checks them itself", async () => {
     const text = "q1 Q0 d1 1 1 t\nq1 Q0 d1 2 0.5 t";
     expect((await collect(text)).errors[0]).toMatchObject({ line: 2, field: "docid" });

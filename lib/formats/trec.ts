@@ -384,39 +384,27 @@ function scanRunChunk(text: string, b: Uint8Array, firstLine: number, state: Run
  */
 function readRunFields(text: string, b: Uint8Array, p: number, eol: number, line: number, state: RunLineState): boolean {
   if (b[p] === HASH) return false;
-  const q0 = p;
-  while (p < eol && b[p] > 32) p++;
-  const q1 = p;
-  p = nextField(b, p, eol);
-  while (p < eol && b[p] > 32) p++; // iter (Q0)
-  p = nextField(b, p, eol);
-  const d0 = p;
-  while (p < eol && b[p] > 32) p++;
-  const d1 = p;
-  p = nextField(b, p, eol);
-  const r0 = p;
-  while (p < eol && b[p] > 32) p++;
-  const r1 = p;
-  p = nextField(b, p, eol);
-  const s0 = p;
-  while (p < eol && b[p] > 32) p++;
-  const s1 = p;
-  p = nextField(b, p, eol);
-  const t0 = p;
-  while (p < eol && b[p] > 32) p++;
-  const t1 = p;
-  if (t0 === t1 || p < 0 || (p < eol && !isBlank(b[p]))) return false; // fewer than six fields, or a control character
-  const rank = state.anyRank ? NaN : plainDecimal(b, r0, r1);
-  if (!state.anyRank && (!Number.isInteger(rank) || indexOfByte(b, 46, r0, r1) >= 0)) return false;
-  const score = plainDecimal(b, s0, s1);
+  const f = FIELDS; // f[2k], f[2k + 1]: bounds of field k (qid, iter, docid, rank, score, tag)
+  for (let k = 0; k < 6; k++) {
+    if (k > 0) p = nextField(b, p, eol);
+    f[2 * k] = p;
+    while (p < eol && b[p] > 32) p++;
+    f[2 * k + 1] = p;
+  }
+  if (f[10] === f[11] || p < 0 || (p < eol && !isBlank(b[p]))) return false; // fewer than six fields, or a control character
+  const rank = state.anyRank ? NaN : plainDecimal(b, f[6], f[7]);
+  if (!state.anyRank && (!Number.isInteger(rank) || indexOfByte(b, 46, f[6], f[7]) >= 0)) return false;
+  const score = plainDecimal(b, f[8], f[9]);
   if (Number.isNaN(score)) return false;
-  const qid = sameBytes(b, q0, q1, state.prevQid) ? state.prevQid : text.slice(q0, q1);
+  const qid = sameBytes(b, f[0], f[1], state.prevQid) ? state.prevQid : text.slice(f[0], f[1]);
   state.prevQid = qid;
-  const tag = sameBytes(b, t0, t1, state.prevTag) ? state.prevTag : text.slice(t0, t1);
+  const tag = sameBytes(b, f[10], f[11], state.prevTag) ? state.prevTag : text.slice(f[10], f[11]);
   state.prevTag = tag;
-  state.onRecord(qid, text.slice(d0, d1), rank, score, tag, line);
+  state.onRecord(qid, text.slice(f[4], f[5]), rank, score, tag, line);
   return true;
 }
+
+const FIELDS = new Int32Array(12);
 
 /**
  * From the end of a field (p, or -1 once a line is given up) past the separators to the next

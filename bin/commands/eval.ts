@@ -37,6 +37,7 @@ type EvalOpts = {
   R: string;
   q?: boolean;
   c?: boolean;
+  n?: boolean;
   format?: "trec" | "table" | "json";
   precision: number;
   queries?: string;
@@ -340,6 +341,7 @@ export function registerEval(program: Command): void {
     .option("-R <format>", "qrels format: qrels (trec_eval's qrels_jg and prefs formats are not read)", "qrels")
     .option("-q", "also print each query's values")
     .option("-c", "average over all queries of the qrels, scoring queries missing from the run 0")
+    .option("-n", "no summary lines (the 'all' lines), only the per-query ones of -q (trec_eval -n)")
     .addOption(new Option("--format <format>", "output format (default: trec for one run, table for several)").choices(["trec", "table", "json"]))
     .option("--precision <d>", "decimals", int("--precision"), 4)
     .option("--queries <file>", "JSONL queries with reference starts (start_error)")
@@ -400,7 +402,7 @@ export function registerEval(program: Command): void {
         runs.push({ file: path, result, runid });
       }
       for (const n of notes(runs, opts)) process.stderr.write(`note: ${n}\n`);
-      if (format === "trec") process.stdout.write(`${trecEvalLines(runs[0].result, { runid: runs[0].runid, perQuery: Boolean(opts.q), precision: opts.precision }).join("\n")}\n`);
+      if (format === "trec") process.stdout.write(trecEvalLines(runs[0].result, { runid: runs[0].runid, perQuery: Boolean(opts.q), precision: opts.precision, summary: !opts.n }).map((l) => `${l}\n`).join(""));
       else if (format === "json") process.stdout.write(`${jsonOutput(runs, opts)}\n`);
       else process.stdout.write(`${tableOutput(runs, opts).join("\n")}\n`);
     });

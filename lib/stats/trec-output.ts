@@ -18,7 +18,8 @@ export function formatFixed(x: number, decimals: number, width = 6): string {
   return printfFixed(x, decimals).padStart(width);
 }
 
-export function trecEvalLines(r: EvalResult, opts: { runid: string; perQuery: boolean; precision: number }): string[] {
+/** `summary: false` leaves out the `all` lines, runid included (trec_eval -n). */
+export function trecEvalLines(r: EvalResult, opts: { runid: string; perQuery: boolean; precision: number; summary?: boolean }): string[] {
   const out: string[] = [];
   const fmt = (v: number, integer: boolean) => (integer ? String(Math.trunc(v)) : formatFixed(v, opts.precision));
   const line = (name: string, qid: string, v: string) => `${name.padEnd(22)}\t${qid}\t${v}`;
@@ -37,7 +38,7 @@ export function trecEvalLines(r: EvalResult, opts: { runid: string; perQuery: bo
       }
     }
   }
-  for (let c = 0; c < r.columns.length; c++) {
+  for (let c = 0; c < r.columns.length && opts.summary !== false; c++) {
     const col = r.columns[c];
     if (col.special === "runid") out.push(line("runid", "all", opts.runid));
     else if (col.special === "num_q") out.push(line("num_q", "all", String(r.numQ)));

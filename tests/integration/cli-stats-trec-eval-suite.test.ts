@@ -50,6 +50,13 @@ describe("trec_eval 10.0's test directory (make quicktest) through assessor eval
     expect(got).toEqual(want);
   });
 
+  it("-n leaves out the summary lines, as trec_eval -n (out.test.aq's per-query lines only; nothing without -q)", () => {
+    const perQuery = expectedLines("out.test.aq").filter((l) => l.split("\t")[1].trim() !== "all");
+    const r = runCli(["eval", "-n", "-m", "all_trec", "-q", join(dir, "qrels.test"), join(dir, "results.test")]);
+    expect(r.stdout.replace(/\n$/, "").split("\n")).toEqual(perQuery);
+    expect(runCli(["eval", "-n", join(dir, "qrels.test"), join(dir, "results.test")]).stdout).toBe("");
+  });
+
   it("matches every expected line: 1825/1825", () => {
     const matching = [...results.values()].reduce((s, r) => s + r.matching, 0);
     const total = cases.reduce((s, c) => s + expectedLines(c.expected).length, 0);

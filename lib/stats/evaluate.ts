@@ -10,7 +10,8 @@
  *   judge (trec_eval.c's `bogus_ranking`, docid "ceci_nest_pas_un_docno", score 1, cut by -M and
  *   -J like any ranking), so it scores 0 on the usual measures but is counted like any other:
  *   num_rel includes its relevant chunks, num_q and every mean cover every query of the qrels
- *   (`numQ` = `averagedOver`; `answered` is the number the run answered). trec_eval then resets a
+ *   (`numQ` = `averagedOver`; `answered` is the number the run answered; num_rel's total counts
+ *   every judgement above 0 in the qrels, m_num_rel.c). trec_eval then resets a
  *   few values by their printed name (trec_eval.c lines 416–431; see `missingQueryValue` in
  *   measures/index.ts): num_ret, utility and rbp_resid (default parameters only), unj_* to 0, and
  *   relstring (default parameters only) to ''. Our own measures (ndcg_exp, judged, start_error…)
@@ -275,9 +276,21 @@ export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<strin
       if (t && col.text) t[i] = missingQueryText(col) ?? col.text(col.fill === "compute" ? empty : stand, ctx, col.fill === "compute" ? emptyCache : standCache);
     }
   }
-  const summary = columns.map((col, c) => summarise(values[c], col.summary));
+  const summary = columns.map((col, c) => (complete && col.name === "num_rel" && col.fill === "trec" ? qrelsPositive(judgements) : summarise(values[c], col.summary)));
   const answered = inRun.filter(Boolean).length;
   return { columns, queries, values, texts, inRun, summary, numQ: queries.length, averagedOver: queries.length, answered, missingFromRun, ignoredQueries: [], complete };
+}
+
+/**
+ * num_rel's summary under -c, as trec_eval 10.0's m_num_rel.c (te_calc_avg_num_rel) computes it:
+ * the judgements of every query of the qrels with a relevance value above 0, whatever the
+ * relevance level (-l 2 still counts the 1s) and -M or -J. Without -c it is the sum of the
+ * per-query values.
+ */
+function qrelsPositive(judgements: Judgements): number {
+  let n = 0;
+  for (const docs of judgements.values()) for (const g of docs.values()) if (g > 0) n++;
+  return n;
 }
 
 /** trec_eval.c's `bogus_ranking` for a query missing from the run under -c: one chunk, "ceci_nest_pas_un_docno", score 1. */

@@ -90,6 +90,14 @@ describe("trec_eval conventions", () => {
     expect(summary(withC)).toEqual({ map: 0.5, num_rel: 3, num_ret: 1 });
     expect(withC.inRun).toEqual([true, false]);
   });
+  it("-c: num_rel's total counts every judgement above 0 in the qrels, whatever -l (trec_eval 10.0's m_num_rel.c)", () => {
+    // q1 judges a 1, b 2, z 0 and the run answers it; q2 judges c 1 and the run does not. At -l 2
+    // the per-query num_rel are q1 1 (b), q2 0, but te_calc_avg_num_rel counts a, b, c: 3.
+    const res = run("q1 0 a 1\nq1 0 b 2\nq1 0 z 0\nq2 0 c 1\n", lines("q1", ["a", "b"]), ["num_rel"], { l: 2, c: true });
+    expect(perQuery(res, "num_rel")).toEqual({ q1: 1, q2: 0 });
+    expect(summary(res).num_rel).toBe(3);
+    expect(summary(run("q1 0 a 1\nq1 0 b 2\nq1 0 z 0\nq2 0 c 1\n", lines("q1", ["a", "b"]), ["num_rel"], { l: 2 })).num_rel).toBe(1);
+  });
   it("ignores a query in the run that the qrels do not judge", () => {
     const res = run("q1 0 a 1\n", `${lines("q1", ["a"])}\n${lines("zz", ["a"])}`, ["map"]);
     expect(res.queries).toEqual(["q1"]);

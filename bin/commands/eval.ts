@@ -25,6 +25,9 @@ export { formatFixed };
 
 const MAX_ERRORS = 1000;
 
+/** Run lines as trec_eval reads them: the rank column is never read (any text), columns after the sixth are ignored. */
+const RUN_READ = { rank: "ignored" } as const;
+
 type EvalOpts = {
   measure?: string[];
   l: number;
@@ -34,6 +37,7 @@ type EvalOpts = {
   R: string;
   q?: boolean;
   c?: boolean;
+  n?: boolean;
   format?: "trec" | "table" | "json";
   precision: number;
   queries?: string;
@@ -121,6 +125,7 @@ export async function rankRunFile(path: string, judgements: Judgements, rankOpts
         }
       },
       onError,
+      RUN_READ,
     );
     if (blockQid !== null && keep) finish(blockQid, block);
     if (errors.length) throw new ValidationError(errors);
@@ -136,6 +141,7 @@ export async function rankRunFile(path: string, judgements: Judgements, rankOpts
           }
         },
         onError,
+        RUN_READ,
       );
       for (const [qid, q] of whole) finish(qid, q);
     }
@@ -161,6 +167,7 @@ async function locateDuplicates(path: string, qids: Set<string>): Promise<Locate
       else errors.push({ file: path, line, field: "docid", message: `docid "${docid}" appears twice for query "${qid}" (first on line ${first})` });
     },
     () => undefined,
+    RUN_READ,
   );
   return errors;
 }
@@ -241,6 +248,7 @@ function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
         run: file,
         num_q: result.numQ,
         averaged_over: result.averagedOver,
+        answered: result.answered,
         missing_from_run: { count: result.missingFromRun.length, handling: opts.c ? "scored_zero" : "excluded", queries: result.missingFromRun },
         ignored_queries: result.ignoredQueries,
         measures: Object.fromEntries(analysis.map((a) => [a.column.name, round(a.perRun[k].value)])),
@@ -269,6 +277,8 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
   const d = opts.precision;
   const header = ["measure", ...runs.map(({ file }, k) => (k === 0 ? basename(file) : `${basename(file)} (Δ vs first, p)`))];
   const rows: string[][] = [["num_q", ...runs.map(({ result }) => String(result.numQ))]];
+  const unanswered = runs.some(({ result }) => result.answered !== result.numQ);
+  if (unanswered) rows.push(["answered", ...runs.map(({ result }) => String(result.answered))]);
   for (const a of analysis) {
     rows.push([
       a.column.name,
@@ -285,12 +295,19 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmtRow = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
-  const out = [fmtRow(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmtRow)];
-  if (opts.bootstrap > 0) out.push("", `[low, high]: 95% bootstrap percentile interval over queries (${opts.bootstrap} resamples, seed ${opts.seed}).`);
+  const out = [fmtRow(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmtRow), "", meansOver(runs, opts)];
+  if (opts.bootstrap > 0) out.push(`[low, high]: 95% bootstrap percentile interval over queries (${opts.bootstrap} resamples, seed ${opts.seed}).`);
   if (opts.halfWidth) out.push(`n≥N: queries a 95% CI of the mean needs for a half-width of ±${opts.halfWidth} (normal approximation with the observed per-query sd).`);
   if (opts.detect && runs.length > 1) out.push(`detect: N: queries a paired t-test needs to detect a difference of ${opts.detect} with power 0.8 at α = 0.05 (Sakai's topic-set-size design with the observed sd of per-query differences).`);
   if (runs.length > 1) out.push(`(Δ, p): mean difference from the first run on the queries both evaluate, two-sided paired randomization test (${opts.trials} trials).`);
   return out;
+}
+
+/** The table's line saying what its means are over (num_q; with -c, how many of those the run answered). */
+function meansOver(runs: RunEval[], opts: EvalOpts): string {
+  if (!opts.c) return "Means are over num_q: the queries of the qrels that the run answers (-c: every query of the qrels).";
+  if (runs.every(({ result }) => result.answered === result.numQ)) return "Means are over num_q: every query of the qrels (-c); the run answers all of them.";
+  return 'Means are over num_q: every query of the qrels (-c). Only "answered" of them are in the run; the others count with the values trec_eval -c gives a query the run does not answer (0 on most measures).';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,6 +341,7 @@ export function registerEval(program: Command): void {
     .option("-R <format>", "qrels format: qrels (trec_eval's qrels_jg and prefs formats are not read)", "qrels")
     .option("-q", "also print each query's values")
     .option("-c", "average over all queries of the qrels, scoring queries missing from the run 0")
+    .option("-n", "no summary lines (the 'all' lines), only the per-query ones of -q (trec_eval -n)")
     .addOption(new Option("--format <format>", "output format (default: trec for one run, table for several)").choices(["trec", "table", "json"]))
     .option("--precision <d>", "decimals", int("--precision"), 4)
     .option("--queries <file>", "JSONL queries with reference starts (start_error)")
@@ -376,14 +394,15 @@ export function registerEval(program: Command): void {
       }
       const runs: RunEval[] = [];
       for (const path of runPaths) {
-        const { ranked, ignored, runid } = await rankRunFile(path, judgements, { keepDocids: parsed.startError, maxRetrieved: opts.M, judgedOnly: Boolean(opts.J) });
+        const rank: RankOptions = { keepDocids: parsed.startError, maxRetrieved: opts.M, judgedOnly: Boolean(opts.J) };
+        const { ranked, ignored, runid } = await rankRunFile(path, judgements, rank);
         if (ranked.size === 0) throw new AppError("bad_input", `${path}: no queries with both results and relevance information in ${qrelsPath} (the query ids do not match)`);
-        const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, numDocsInCollection: opts.N, complete: opts.c, starts, chunks });
+        const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, numDocsInCollection: opts.N, complete: opts.c, starts, chunks, rank });
         result.ignoredQueries = [...ignored].sort(byteOrder);
         runs.push({ file: path, result, runid });
       }
       for (const n of notes(runs, opts)) process.stderr.write(`note: ${n}\n`);
-      if (format === "trec") process.stdout.write(`${trecEvalLines(runs[0].result, { runid: runs[0].runid, perQuery: Boolean(opts.q), precision: opts.precision }).join("\n")}\n`);
+      if (format === "trec") process.stdout.write(trecEvalLines(runs[0].result, { runid: runs[0].runid, perQuery: Boolean(opts.q), precision: opts.precision, summary: !opts.n }).map((l) => `${l}\n`).join(""));
       else if (format === "json") process.stdout.write(`${jsonOutput(runs, opts)}\n`);
       else process.stdout.write(`${tableOutput(runs, opts).join("\n")}\n`);
     });

@@ -7,9 +7,11 @@
  *   TREC Web's -2; see lib/stats/evaluate.ts for what a negative value means). A (qid, docid) pair
  *   may appear once. A file whose first line is BEIR's header (`query-id corpus-id score`, as
  *   BEIR and MTEB publish qrels) is read as 3 columns: qid docid grade.
- * - run: `qid Q0 docid rank score tag`; rank must be an integer and score a finite number (the
- *   rank is kept but never used for ordering: see lib/stats/order.ts); a docid may appear once per
- *   query.
+ * - run: `qid Q0 docid rank score tag`; columns after the sixth are ignored, as trec_eval 10.0's
+ *   get_trec_results.c ignores them (its test file results.trunc has "more junk at end of lines");
+ *   rank must be an integer (imports keep it; `assessor eval` passes `rank: "ignored"` and takes
+ *   any text there, as trec_eval never reads it) and score a finite number (the rank is never used
+ *   for ordering: see lib/stats/order.ts); a docid may appear once per query.
  *
  * Lines whose first field starts with `#` are comments and skipped, as trec_eval 10 skips them
  * (it takes a qrels comment only at the start of the line and a run comment after leading blanks;
@@ -190,6 +192,12 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
 
 const RUN_COLUMNS = "6 columns: qid Q0 docid rank score tag";
 
+/**
+ * How the rank column is read: "integer" (the default: imports store it) or "ignored" (any text,
+ * not read, handed on as NaN: trec_eval, and so `assessor eval`, never reads it).
+ */
+export type RunReadOptions = { rank?: "integer" | "ignored" };
+
 type RunFields = { qid: string; docid: string; rank: number; score: number; tag: string; line: number };
 
 /** A valid run line as positional values: no object per line for callers that keep only some fields. */
@@ -199,17 +207,18 @@ export type RunRecordHandler = (qid: string, docid: string, rank: number, score:
  * Builds a line parser that validates one run line and hands valid rows to `onRecord`. It keeps the
  * previous qid and tag so repeated values share one string.
  */
-function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void): LineSink {
+function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: RunReadOptions = {}): LineSink {
   let prevQid = "";
   let prevTag = "";
+  const anyRank = opts.rank === "ignored";
   return (t, line, n, s, e) => {
     if (n > 0 && t.charCodeAt(s[0]) === HASH) return; // a comment line, as trec_eval 10 reads runs
-    if (n !== 6) {
+    if (n < 6) {
       onError({ file, line, message: `expected ${RUN_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
       return;
     }
-    const rank = parseIntToken(t, s[3], e[3]);
-    if (Number.isNaN(rank)) {
+    const rank = anyRank ? NaN : parseIntToken(t, s[3], e[3]);
+    if (Number.isNaN(rank) && !anyRank) {
       onError({ file, line, field: "rank", message: `expected an integer rank, found ${describe(t, s[3], e[3])}` });
       return;
     }
@@ -240,7 +249,7 @@ function duplicateChecker(file: string) {
 }
 
 /** Parses a whole run file held in memory. */
-export function parseRun(input: string | Uint8Array, file: string): { rows: RunRow[]; errors: LocatedError[] } {
+export function parseRun(input: string | Uint8Array, file: string, opts: RunReadOptions = {}): { rows: RunRow[]; errors: LocatedError[] } {
   const errors: LocatedError[] = [];
   const rows: RunRow[] = [];
   const dup = duplicateChecker(file);
@@ -253,6 +262,7 @@ export function parseRun(input: string | Uint8Array, file: string): { rows: RunR
       else rows.push(row);
     },
     (err) => errors.push(err),
+    opts,
   );
   const scanned = scanText(input, file, sink);
   if (scanned.error) return { rows, errors: [scanned.error] };
@@ -265,7 +275,7 @@ export function parseRun(input: string | Uint8Array, file: string): { rows: RunR
  * reader behind forEachRunLine, for callers that keep only some fields (eval on millions of lines).
  * It does not check duplicates. Returns counts.
  */
-export async function scanRunFile(path: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: { file?: string } = {}): Promise<{ rows: number; errors: number }> {
+export async function scanRunFile(path: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: { file?: string } & RunReadOptions = {}): Promise<{ rows: number; errors: number }> {
   const file = opts.file ?? path;
   let rows = 0;
   let errors = 0;
@@ -280,11 +290,13 @@ export async function scanRunFile(path: string, onRecord: RunRecordHandler, onEr
       onRecord(qid, docid, rank, score, tag, line);
     },
     report,
+    opts,
   );
-  const { ok, nonBlank } = await scanFile(path, file, sink, report, runChunkScanner(sink, (qid, docid, rank, score, tag, line) => {
+  const onPlain: RunRecordHandler = (qid, docid, rank, score, tag, line) => {
     rows++;
     onRecord(qid, docid, rank, score, tag, line);
-  }));
+  };
+  const { ok, nonBlank } = await scanFile(path, file, sink, report, runChunkScanner(sink, onPlain, opts.rank === "ignored"));
   if (ok && nonBlank === 0 && errors === 0) report(emptyFile(file, `run lines (${RUN_COLUMNS})`));
   return { rows, errors };
 }
@@ -324,33 +336,84 @@ function sameBytes(b: Uint8Array, s: number, e: number, prev: string): boolean {
 }
 
 /**
- * The run reader's chunk scanner for ASCII chunks (the common case): lines.ts's scanner with the
- * checks of runLineParser done on the bytes (no per-line string parsing), for files of millions of
- * lines. A line it does not read plainly (not 6 fields, a comment, a rank or score that is not a
- * plain integer or decimal) goes to `sink`, the ordinary parser, which reads it or reports it the
- * same way; other chunks go through scanLines.
+ * The run reader's chunk scanner for ASCII chunks (the common case): reads each line's first six
+ * fields straight from the bytes (no per-line field arrays, no string parsing), for files of
+ * millions of lines; the rest of a line (columns after the sixth) is skipped. A line it does not
+ * read plainly (fewer than 6 fields, a comment, a rank or score that is not a plain integer or
+ * decimal) goes to `sink`, the ordinary parser, through scanLines on that line alone, which reads
+ * it or reports it the same way; other chunks go through scanLines whole.
  */
-function runChunkScanner(sink: LineSink, onRecord: RunRecordHandler): ChunkScanner {
-  const state: RunLineState = { prevQid: "", prevTag: "", sink, onRecord };
-  return (text, firstLine, b) => (b === null ? scanLines(text, firstLine, sink, b) : scanLines(text, firstLine, (t, line, n, starts, ends) => readRunLine(t, b, line, n, starts, ends, state), b));
+function runChunkScanner(sink: LineSink, onRecord: RunRecordHandler, anyRank: boolean): ChunkScanner {
+  const state: RunLineState = { prevQid: "", prevTag: "", sink, onRecord, anyRank };
+  return (text, firstLine, b) => (b === null ? scanLines(text, firstLine, sink, b) : scanRunChunk(text, b, firstLine, state));
 }
 
-type RunLineState = { prevQid: string; prevTag: string; sink: LineSink; onRecord: RunRecordHandler };
+type RunLineState = { prevQid: string; prevTag: string; sink: LineSink; onRecord: RunRecordHandler; anyRank: boolean };
 
-function readRunLine(text: string, b: Uint8Array, line: number, n: number, starts: Int32Array, ends: Int32Array, state: RunLineState): void {
-  if (n === 6 && b[starts[0]] !== HASH) {
-    const rank = plainDecimal(b, starts[3], ends[3]);
-    const score = plainDecimal(b, starts[4], ends[4]);
-    if (Number.isInteger(rank) && !Number.isNaN(score) && indexOfByte(b, 46, starts[3], ends[3]) < 0) {
-      const qid = sameBytes(b, starts[0], ends[0], state.prevQid) ? state.prevQid : text.slice(starts[0], ends[0]);
-      state.prevQid = qid;
-      const tag = sameBytes(b, starts[5], ends[5], state.prevTag) ? state.prevTag : text.slice(starts[5], ends[5]);
-      state.prevTag = tag;
-      state.onRecord(qid, text.slice(starts[2], ends[2]), rank, score, tag, line);
-      return;
+/** A field separator of lines.ts (space, tab, vertical tab, form feed, carriage return; a line feed ends the line). */
+const isBlank = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/** lines.ts's count of lines and non-blank lines, over an ASCII chunk `b` whose text is `text`. */
+function scanRunChunk(text: string, b: Uint8Array, firstLine: number, state: RunLineState): { lines: number; nonBlank: number } {
+  const len = b.length;
+  let line = firstLine;
+  let nonBlank = 0;
+  let i = 0;
+  while (i < len) {
+    let p = i;
+    while (p < len && b[p] !== 10 && isBlank(b[p])) p++;
+    if (p === len || b[p] === 10) {
+      line++; // a blank line
+      i = p + 1;
+      continue;
     }
+    nonBlank++;
+    let eol = b.indexOf(10, p);
+    if (eol < 0) eol = len;
+    if (!readRunFields(text, b, p, eol, line, state)) scanLines(text.slice(i, eol), line, state.sink);
+    line++;
+    i = eol + 1;
   }
-  state.sink(text, line, n, starts, ends);
+  return { lines: line - firstLine, nonBlank };
+}
+
+/**
+ * Reads the line b[p, eol) (p at its first field) when it is plain; false to leave it to the
+ * ordinary parser. Field bytes are above 32; a byte at or below 32 that is not a separator (a
+ * control character inside a field) sends the line to the ordinary parser as well.
+ */
+function readRunFields(text: string, b: Uint8Array, p: number, eol: number, line: number, state: RunLineState): boolean {
+  if (b[p] === HASH) return false;
+  const f = FIELDS; // f[2k], f[2k + 1]: bounds of field k (qid, iter, docid, rank, score, tag)
+  for (let k = 0; k < 6; k++) {
+    if (k > 0) p = nextField(b, p, eol);
+    f[2 * k] = p;
+    while (p < eol && b[p] > 32) p++;
+    f[2 * k + 1] = p;
+  }
+  if (f[10] === f[11] || p < 0 || (p < eol && !isBlank(b[p]))) return false; // fewer than six fields, or a control character
+  const rank = state.anyRank ? NaN : plainDecimal(b, f[6], f[7]);
+  if (!state.anyRank && (!Number.isInteger(rank) || indexOfByte(b, 46, f[6], f[7]) >= 0)) return false;
+  const score = plainDecimal(b, f[8], f[9]);
+  if (Number.isNaN(score)) return false;
+  const qid = sameBytes(b, f[0], f[1], state.prevQid) ? state.prevQid : text.slice(f[0], f[1]);
+  state.prevQid = qid;
+  const tag = sameBytes(b, f[10], f[11], state.prevTag) ? state.prevTag : text.slice(f[10], f[11]);
+  state.prevTag = tag;
+  state.onRecord(qid, text.slice(f[4], f[5]), rank, score, tag, line);
+  return true;
+}
+
+const FIELDS = new Int32Array(12);
+
+/**
+ * From the end of a field (p, or -1 once a line is given up) past the separators to the next
+ * field's start; -1 when the byte ending the field is a control character that is not a separator.
+ */
+function nextField(b: Uint8Array, p: number, eol: number): number {
+  if (p < 0 || (p < eol && !isBlank(b[p]))) return -1;
+  while (p < eol && isBlank(b[p])) p++;
+  return p;
 }
 
 function indexOfByte(b: Uint8Array, byte: number, s: number, e: number): number {

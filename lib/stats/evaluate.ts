@@ -3,14 +3,19 @@
  * evaluated order (order.ts), each gets its grade from the qrels (or UNJUDGED), and every measure
  * column is computed; the summary is the mean over evaluated queries (sum for counts).
  *
- * Which queries count (trec_eval's rules):
+ * Which queries count (trec_eval 10.0's rules, trec_eval.c):
  * - a query in the run but not in the qrels is ignored (reported in `ignoredQueries`);
- * - a query in the qrels but not in the run is left out unless `complete` (trec_eval -c), in which
- *   case it is evaluated with an empty ranking and so scores 0 on every averaged measure; as in
- *   trec_eval 9 (meas_avg.c: the counts have no averaging step and the missing query is never
- *   accumulated) it adds nothing to the summed counts (num_ret, num_rel, num_rel_ret), and num_q
- *   stays the number of queries the run answered while the means divide by every query of the
- *   qrels (`averagedOver`);
+ * - a query in the qrels but not in the run is left out unless `complete` (trec_eval -c). Then,
+ *   as trec_eval 10.0 does, it is evaluated on a stand-in ranking of one retrieved chunk no qrels
+ *   judge (trec_eval.c's `bogus_ranking`, docid "ceci_nest_pas_un_docno", score 1, cut by -M and
+ *   -J like any ranking), so it scores 0 on the usual measures but is counted like any other:
+ *   num_rel includes its relevant chunks, num_q and every mean cover every query of the qrels
+ *   (`numQ` = `averagedOver`; `answered` is the number the run answered; num_rel's total counts
+ *   every judgement above 0 in the qrels, m_num_rel.c). trec_eval then resets a
+ *   few values by their printed name (trec_eval.c lines 416–431; see `missingQueryValue` in
+ *   measures/index.ts): num_ret, utility and rbp_resid (default parameters only), unj_* to 0, and
+ *   relstring (default parameters only) to ''. Our own measures (ndcg_exp, judged, start_error…)
+ *   are computed on an empty ranking instead;
  * - a query judged in the qrels with no relevant chunk is evaluated and scores 0 where the
  *   measure divides by num_rel or the ideal DCG.
  *
@@ -23,7 +28,7 @@
  */
 import { compareEvaluated } from "./order.ts";
 import { emptyRanking, UNJUDGED, UNJUDGED_IN_POOL, type RankedQuery } from "./measures/types.ts";
-import { summarise, type EvalContext, type MeasureColumn, type QueryCache } from "./measures/index.ts";
+import { missingQueryText, missingQueryValue, summarise, type EvalContext, type MeasureColumn, type QueryCache } from "./measures/index.ts";
 
 export { summarise };
 
@@ -207,10 +212,12 @@ export type EvalResult = {
   /** Queries that were in the run (false only for -c fills). */
   inRun: boolean[];
   summary: (number | null)[];
-  /** trec_eval's num_q: queries with both results and judgements (-c does not change it). */
+  /** trec_eval's num_q: queries with both results and judgements, or with -c every query of the qrels (m_num_q.c). */
   numQ: number;
-  /** Queries the means divide by: numQ, or every query of the qrels with -c. */
+  /** Queries the means divide by: numQ. */
   averagedOver: number;
+  /** Queries of the qrels the run answered (numQ without -c). */
+  answered: number;
   /** In the qrels but not the run: left out, or scored 0 when `complete`. */
   missingFromRun: string[];
   /** In the run but not the qrels: ignored. */
@@ -234,7 +241,7 @@ export function evaluate(judgements: Judgements, run: RunByQuery, columns: Measu
  * are read, so a large run never sits in memory whole). `ranked` holds only queries of the qrels;
  * `ignoredQueries` is left for the caller to fill.
  */
-export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<string, RankedQuery>, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean }): EvalResult {
+export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<string, RankedQuery>, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean; rank?: RankOptions }): EvalResult {
   const complete = ctx.complete ?? false;
   const missingFromRun = [...judgements.keys()].filter((qid) => !ranked.has(qid)).sort(byteOrder);
   const queries = [...judgements.keys()].filter((qid) => complete || ranked.has(qid)).sort(byteOrder);
@@ -243,17 +250,52 @@ export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<strin
   const inRun = queries.map((qid) => ranked.has(qid));
   for (let i = 0; i < queries.length; i++) {
     const qid = queries[i];
-    const q = ranked.get(qid) ?? emptyRanking(qid, judgedAtGrade(judgements.get(qid) ?? new Map<string, number>()));
-    const cache: QueryCache = {};
+    const q = ranked.get(qid);
+    if (q) {
+      const cache: QueryCache = {};
+      for (let c = 0; c < columns.length; c++) {
+        const col = columns[c];
+        values[c][i] = col.compute(q, ctx, cache);
+        const t = texts[c];
+        if (t && col.text) t[i] = col.text(q, ctx, cache);
+      }
+      continue;
+    }
+    // -c: a query of the qrels the run does not answer
+    const judged = judgements.get(qid) ?? new Map<string, number>();
+    const stand = standInRanking(qid, judged, ctx.rank ?? {});
+    const empty = emptyRanking(qid, judgedAtGrade(judged));
+    const standCache: QueryCache = {};
+    const emptyCache: QueryCache = {};
     for (let c = 0; c < columns.length; c++) {
       const col = columns[c];
-      const fill = !inRun[i];
-      values[c][i] = fill && col.fill !== "compute" ? (col.fill === "zero" ? 0 : null) : col.compute(q, ctx, cache);
       const t = texts[c];
-      if (t && col.text) t[i] = fill ? "" : col.text(q, ctx, cache);
+      if (col.fill === "none") values[c][i] = null;
+      else if (col.fill === "compute") values[c][i] = col.compute(empty, ctx, emptyCache);
+      else values[c][i] = missingQueryValue(col) ?? col.compute(stand, ctx, standCache);
+      if (t && col.text) t[i] = missingQueryText(col) ?? col.text(col.fill === "compute" ? empty : stand, ctx, col.fill === "compute" ? emptyCache : standCache);
     }
   }
-  const summary = columns.map((col, c) => summarise(values[c], col.summary));
-  const numQ = inRun.filter(Boolean).length;
-  return { columns, queries, values, texts, inRun, summary, numQ, averagedOver: queries.length, missingFromRun, ignoredQueries: [], complete };
+  const summary = columns.map((col, c) => (complete && col.name === "num_rel" && col.fill === "trec" ? qrelsPositive(judgements) : summarise(values[c], col.summary)));
+  const answered = inRun.filter(Boolean).length;
+  return { columns, queries, values, texts, inRun, summary, numQ: queries.length, averagedOver: queries.length, answered, missingFromRun, ignoredQueries: [], complete };
+}
+
+/**
+ * num_rel's summary under -c, as trec_eval 10.0's m_num_rel.c (te_calc_avg_num_rel) computes it:
+ * the judgements of every query of the qrels with a relevance value above 0, whatever the
+ * relevance level (-l 2 still counts the 1s) and -M or -J. Without -c it is the sum of the
+ * per-query values.
+ */
+function qrelsPositive(judgements: Judgements): number {
+  let n = 0;
+  for (const docs of judgements.values()) for (const g of docs.values()) if (g > 0) n++;
+  return n;
+}
+
+/** trec_eval.c's `bogus_ranking` for a query missing from the run under -c: one chunk, "ceci_nest_pas_un_docno", score 1. */
+export const STAND_IN_DOCID = "ceci_nest_pas_un_docno";
+
+function standInRanking(qid: string, judged: ReadonlyMap<string, number>, opts: RankOptions): RankedQuery {
+  return rankQuery(qid, { docids: [STAND_IN_DOCID], scores: [1] }, judged, { ...opts, keepDocids: false });
 }

@@ -3,6 +3,8 @@
  * - queries: `{ "id", "reference_start" (or "start"), "video" }`; lines without a start are skipped
  *   (such queries are not scored for start error);
  * - chunks: `{ "id", "video", "start", "end" }`.
+ * Query, chunk and video ids may be JSON strings or numbers; they are kept as strings (4103 and
+ * "4103" are the same id), as the run and qrels files spell them.
  * Pure: text in, maps and located errors out.
  */
 import type { LocatedError } from "../errors.ts";
@@ -48,7 +50,25 @@ function optionalNumber(o: Obj, keys: string[]): { key: string; value: unknown }
 }
 
 const isSeconds = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
-const video = (o: Obj) => (typeof o.video === "string" ? o.video : typeof o.video_id === "string" ? o.video_id : null);
+
+/**
+ * The video id of a line (`video` or `video_id`) as a string, or null when the line names none.
+ * Ids are compared as strings wherever they are read: `"video": 4103` (a JSON number, which the
+ * importers accept) is the video "4103", so the different-video check applies to it (it used to be
+ * read as "no video", and a chunk of another video was then scored by its start time alone).
+ * Anything else (true, an object, a fraction) is an error.
+ */
+function video(o: Obj, file: string, line: number, errors: LocatedError[]): string | null | undefined {
+  for (const key of ["video", "video_id"]) {
+    const v = o[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v === "string" && v.trim()) return v;
+    if (typeof v === "number" && Number.isSafeInteger(v)) return String(v);
+    errors.push({ file, line, field: key, message: `expected a video id (a string or an integer), found ${JSON.stringify(v)}` });
+    return undefined;
+  }
+  return null;
+}
 
 export function parseReferenceStarts(text: string, file: string): { starts: Map<string, ReferenceStart>; errors: LocatedError[] } {
   const errors: LocatedError[] = [];
@@ -59,7 +79,8 @@ export function parseReferenceStarts(text: string, file: string): { starts: Map<
     const s = optionalNumber(o, ["reference_start", "start", "reference_start_seconds"]);
     if (!s) return;
     if (!isSeconds(s.value)) return void errors.push({ file, line, field: s.key, message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}` });
-    starts.set(qid, { start: s.value, video: video(o) });
+    const v = video(o, file, line, errors);
+    if (v !== undefined) starts.set(qid, { start: s.value, video: v });
   });
   return { starts, errors };
 }
@@ -74,7 +95,8 @@ export function parseChunkTimes(text: string, file: string): { chunks: Map<strin
     if (!isSeconds(start)) return void errors.push({ file, line, field: "start", message: `expected the chunk start in seconds (number ≥ 0), found ${JSON.stringify(start)}` });
     const endRaw = o.end ?? o.end_seconds;
     if (endRaw !== undefined && endRaw !== null && (!isSeconds(endRaw) || endRaw < start)) return void errors.push({ file, line, field: "end", message: `expected the chunk end in seconds, not before its start, found ${JSON.stringify(endRaw)}` });
-    chunks.set(cid, { video: video(o), start, end: typeof endRaw === "number" ? endRaw : null });
+    const v = video(o, file, line, errors);
+    if (v !== undefined) chunks.set(cid, { video: v, start, end: typeof endRaw === "number" ? endRaw : null });
   });
   return { chunks, errors };
 }

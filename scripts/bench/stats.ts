@@ -4,9 +4,11 @@
  *   with ndcg_cut.5,10 recip_rank recall.5,10,100 P.5 map. trec_eval 10.0 (C) takes 1.43 s and
  *   82 MB on this machine class; the goal is at most that time and at most 200 MB peak RSS.
  * - `assessor eval -m all_trec` (every trec_eval measure) on the same run, against trec_eval 10.0
- *   itself when a binary is found (TREC_EVAL, else `trec_eval` on the PATH; build one with
- *   scripts/fixtures/trec_eval_reference.sh's instructions): at most 0.7 × trec_eval's wall time
- *   and at most 200 MB; without a binary the ratio is reported as not measured.
+ *   itself when a binary is found (TREC_EVAL, else `trec_eval` on the PATH): a genuine one, built
+ *   unmodified with its own Makefile from usnistgov/trec_eval tag v10.0 (commit f4253652; the
+ *   Makefile compiles without -O). The output must be byte for byte trec_eval's, or the module
+ *   stops; then at most 0.7 × trec_eval's wall time and at most 200 MB; without a binary the ratio
+ *   is reported as not measured.
  * - `assessor agreement` with a 10,000-resample bootstrap on 5,000 pairs (250 queries × 20
  *   chunks): at most 1 s.
  * Wall time, peak RSS and CPU time come from /usr/bin/time (GNU time, "%e %M %U %S"); each command

@@ -64,11 +64,12 @@ describe("assessor eval", () => {
       line("num_rel", "q2", "0"),
       line("map", "q2", "0.000000"),
       line("P_5", "q2", "0.000000"),
-      // q3 is in the qrels but not the run: trec_eval 10 -c -q prints its lines with 0 (issue 13, item 9)
-      line("num_rel", "q3", "0"),
+      // q3 is in the qrels but not the run: trec_eval 10.0 -c evaluates it on a stand-in ranking
+      // of one unjudged chunk and prints its lines (num_rel 1: d7), and sums it into num_rel
+      line("num_rel", "q3", "1"),
       line("map", "q3", "0.000000"),
       line("P_5", "q3", "0.000000"),
-      line("num_rel", "all", "3"), // trec_eval -c: counts sum only the queries the run answered
+      line("num_rel", "all", "4"),
       line("map", "all", "0.092593"),
       line("P_5", "all", "0.133333"),
       "",
@@ -88,6 +89,47 @@ describe("assessor eval", () => {
       [line("start_error", "all", "30.0000"), line("start_within_15", "all", "0.0000"), line("start_within_30", "all", "1.0000"), line("start_within_60", "all", "1.0000"), line("start_rr", "all", "0.2667"), ""].join("\n"),
     );
     expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "start_error"]).code).toBe(2);
+  });
+  it("start_error compares video ids as strings: a numeric id (\"video\": 4103) is still checked (issue 19)", () => {
+    // The importers accept numeric video ids. q1's reference is in video 4103; its first relevant
+    // chunk c1 is in video 4104 and starts 42.22 s after the reference start: another video, so
+    // the error is the cap, 150 s (read as "no video" it was 42.22). q2's chunk c2 is in video
+    // "4103" (a string) and its reference in 4103 (a number): the same video, error |57.78 − 0|.
+    const dir = mkdtempSync(join(tmpdir(), "cli-start-"));
+    const p = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const qrels = p("q.qrels", "q1 0 c1 1\nq2 0 c2 1\n");
+    const run = p("r.run", "q1 Q0 c1 1 1 t\nq2 Q0 c2 1 1 t\n");
+    const queries = p("queries.jsonl", '{"id":"q1","reference_start":100,"video":4103}\n{"id":"q2","reference_start":0,"video":4103}\n');
+    const chunks = p("chunks.jsonl", '{"id":"c1","video":4104,"start":142.22,"end":170}\n{"id":"c2","video":"4103","start":57.78,"end":80}\n');
+    const r = runCli(["eval", "-q", qrels, run, "-m", "start_error", "--queries", queries, "--chunks", chunks]);
+    expect(r.code).toBe(0);
+    const value = (name: string, qid: string) => r.stdout.split("\n").find((l) => l.startsWith(`${name.padEnd(22)}\t${qid}\t`))?.split("\t")[2];
+    expect(value("start_error", "q1")).toBe("150.0000");
+    expect(value("start_error", "q2")).toBe("57.7800");
+    expect(value("start_error", "all")).toBe("103.8900");
+    const bad = p("bad.jsonl", '{"id":"c1","video":true,"start":1}\n');
+    const b = runCli(["eval", qrels, run, "-m", "start_error", "--queries", queries, "--chunks", bad]);
+    expect(b.code).toBe(1);
+    expect(b.stderr).toContain(`${bad}:1: video: expected a video id (a string or an integer), found true`);
+  });
+  it("-c: the table's num_q is what the means are over, and it says how many queries the run answered (issue 19)", () => {
+    // runA answers q1 and q2 of small.qrels' three queries; runB all three. With -c the means are
+    // over 3 for both (map runA = (0.277778 + 0 + 0)/3), as trec_eval 10.0's num_q says.
+    const t = runCli(["eval", "-c", "--bootstrap", "0", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]);
+    expect(t.code).toBe(0);
+    const rows = t.stdout.split("\n").map((l) => l.split(/\s{2,}/));
+    expect(rows.find((r) => r[0] === "num_q")).toEqual(["num_q", "3", "3"]);
+    expect(rows.find((r) => r[0] === "answered")).toEqual(["answered", "2", "3"]);
+    expect(rows.find((r) => r[0] === "map")?.[1]).toBe("0.0926");
+    expect(t.stdout).toContain("Means are over num_q: every query of the qrels (-c).");
+    const j = JSON.parse(runCli(["eval", "--format", "json", "-c", fx("small.qrels"), fx("runA.run"), "-m", "map"]).stdout);
+    expect(j.runs[0]).toMatchObject({ num_q: 3, averaged_over: 3, answered: 2 });
+    const without = runCli(["eval", "--bootstrap", "0", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]);
+    expect(without.stdout.split("\n").map((l) => l.split(/\s{2,}/)).find((r) => r[0] === "num_q")).toEqual(["num_q", "2", "3"]);
+    expect(without.stdout).toContain("Means are over num_q: the queries of the qrels that the run answers");
   });
   it("compares several runs in a table and in JSON with CIs and a paired test against the first", () => {
     const t = runCli(["eval", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map", "-m", "P.5"]);
@@ -165,10 +207,14 @@ describe("assessor eval", () => {
   it("exit 1 naming file and line for bad input; exit 2 for usage errors", () => {
     const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));
     const bad = join(dir, "bad.run");
-    writeFileSync(bad, "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 two 0.4 t\n");
+    writeFileSync(bad, "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4x t\n");
     const r = runCli(["eval", fx("small.qrels"), bad]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${bad}:2: rank: expected an integer rank, found "two"`);
+    expect(r.code).toBe(1); // trec_eval's atof would read 0.4x as 0.4: refused here
+    expect(r.stderr).toContain(`${bad}:2: score: expected a finite number as score, found "0.4x"`);
+    // the rank column is never read, as in trec_eval: any text there is taken
+    const rank = join(dir, "rank.run");
+    writeFileSync(rank, "q1 Q0 d1 one 0.5 t\nq1 Q0 d3 - 0.4 t extra columns\n");
+    expect(runCli(["eval", fx("small.qrels"), rank, "-m", "num_ret"]).stdout).toBe(`${line("num_ret", "all", "2")}\n`);
     const dup = join(dir, "dup.run");
     writeFileSync(dup, "q1 Q0 d1 1 0.5 t\nq2 Q0 d5 1 0.5 t\nq1 Q0 d1 2 0.4 t\n");
     expect(runCli(["eval", fx("small.qrels"), dup]).stderr).toContain(`${dup}:3: docid: docid "d1" appears twice for query "q1" (first on line 1)`);

@@ -24,7 +24,7 @@ import { mapCut } from "./map-cut.ts";
 import { ndcg, ndcgCut, ndcgGains } from "./ndcg.ts";
 import { ndcgRel } from "./ndcg-rel.ts";
 import { numNonrelJudgedRet } from "./num-nonrel-judged-ret.ts";
-import { MeasureSpecError, parseCutoffs, parseNumbers, parsePairs, printfFixed, type ParamKind } from "./params.ts";
+import { MeasureSpecError, parseCutoffs, parseFractions, parseNumbers, parsePairs, printfFixed, type ParamKind } from "./params.ts";
 import { precisionAtOf } from "./precision.ts";
 import { rbp, persistence } from "./rbp.ts";
 import { rbpResid } from "./rbp-resid.ts";
@@ -68,11 +68,11 @@ export type MeasureColumn = {
   /** Printed per query with -q (gm_map, gm_bpref, num_q and runid are not). */
   perQuery: boolean;
   /**
-   * The value of a query of the qrels missing from the run under -c: "zero" as trec_eval (it
-   * never evaluates such a query, so it adds 0 to the sum the mean divides by every query of the
-   * qrels), "compute" on an empty ranking (ours), "none" (num_q, runid).
+   * The value of a query of the qrels missing from the run under -c: "trec" as trec_eval 10.0
+   * (computed on its stand-in ranking, lib/stats/evaluate.ts, then `missingQueryValue`),
+   * "compute" on an empty ranking (ours), "none" (num_q, runid).
    */
-  fill: "zero" | "compute" | "none";
+  fill: "trec" | "compute" | "none";
   /** trec_eval's runid (the run's tag) and num_q, which the caller prints. */
   special?: "runid" | "num_q";
   compute: (q: RankedQuery, ctx: EvalContext, cache: QueryCache) => number | null;
@@ -107,7 +107,7 @@ type Family = {
   name: string;
   kind: ParamKind;
   defaults?: number[];
-  /** A measure of trec_eval (fills under -c are 0) rather than ours. */
+  /** A measure of trec_eval (computed under -c as trec_eval does) rather than ours. */
   trec: boolean;
   check?: (p: Params) => void;
   columns: (p: Params) => MeasureColumn[];
@@ -120,7 +120,7 @@ const col = (name: string, family: string, compute: Compute, extra: Partial<Meas
   summary: "mean",
   integer: false,
   perQuery: true,
-  fill: "zero",
+  fill: "trec",
   compute,
   ...extra,
 });
@@ -320,14 +320,31 @@ function sortedUnique(xs: readonly number[]): number[] {
 function parseParams(family: Family, raw: string): Params {
   switch (family.kind) {
     case "cutoffs":
-      return { raw, values: sortedUnique(parseCutoffs(family.name, raw)), pairs: [] };
+      return { raw, values: parseCutoffs(family.name, raw), pairs: [] };
     case "fractions":
-      return { raw, values: sortedUnique(parseNumbers(family.name, raw)), pairs: [] };
+      return { raw, values: parseFractions(family.name, raw), pairs: [] };
     case "numbers":
       return { raw, values: parseNumbers(family.name, raw), pairs: [] };
     default:
       return { raw, values: [], pairs: parsePairs(family.name, raw) };
   }
+}
+
+/**
+ * trec_eval 10.0's clean-up of a query missing from the run under -c (trec_eval.c lines 416–431,
+ * after evaluating its stand-in ranking): values named exactly num_ret, utility or rbp_resid, or
+ * starting with "unj", are set to 0. The names are compared as printed, so utility and rbp_resid
+ * with parameters (utility_2,-1,0,0, rbp_resid_p=0.8) keep their computed value, as there.
+ * undefined: keep the computed value.
+ */
+export function missingQueryValue(col: MeasureColumn): number | undefined {
+  if (col.fill !== "trec") return undefined;
+  return col.name === "num_ret" || col.name === "utility" || col.name === "rbp_resid" || col.name.startsWith("unj") ? 0 : undefined;
+}
+
+/** The same for text: relstring (exactly that name) is cleared to '' (clear_relstr in m_relstring.c). */
+export function missingQueryText(col: MeasureColumn): string | undefined {
+  return col.fill === "trec" && col.name === "relstring" ? "" : undefined;
 }
 
 /** The summary of one column over the per-query values (nulls skipped); null when none. */

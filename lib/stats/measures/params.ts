@@ -1,12 +1,17 @@
 /**
- * The parameters of trec_eval's measures as its -m option spells them (meas_init.c): after the
- * first '.', a comma-separated list of
- * - cutoffs: positive integer ranks (`P.5,10`), printed one column each as `P_5`;
- * - fractions: numbers such as recall points (`iprec_at_recall..10,.20`), one column each, printed
- *   with two decimals (`iprec_at_recall_0.10`);
- * - numbers: a list read as it is (`utility.2,-1,0,0`, `11pt_avg..25,.5`), one column printed with
- *   the parameter text (`utility_2,-1,0,0`);
- * - pairs: `name=value` (`ndcg.1=3,2=9`, `rbp.p=0.95`), one column printed with the text.
+ * The parameters of trec_eval's measures as its -m option spells them (trec_eval 10.0's
+ * meas_init.c, ported): after the first '.', a comma-separated list of
+ * - cutoffs (get_long_cutoffs): ranks read as C's atol reads them, so a fraction is truncated
+ *   (`ndcg_cut.10,20,23.4` gives ndcg_cut_10, _20 and _23), sorted; each must be at least 1 and
+ *   none may repeat (`P.5,5` is an error, as there); printed one column each as `P_5`;
+ * - fractions (get_double_cutoffs): numbers such as recall points (`iprec_at_recall..10,.20`),
+ *   sorted, none repeated, one column each, printed with printf("%3.2f") (`iprec_at_recall_0.10`);
+ * - numbers (get_double_params): a list read as it is (`utility.2,-1,0,0`, `11pt_avg..25,.5`), one
+ *   column printed with the parameter text (`utility_2,-1,0,0`);
+ * - pairs (get_param_pairs): `name=value` (`ndcg.1=3,2=9`, `rbp.p=0.95`), one column printed with
+ *   the text.
+ * Where trec_eval's atol/atof would silently read a malformed number (`P.5x` as 5, `P.1e3` as 1,
+ * `utility.2,x,0,0` with x as 0, an empty item as 0), this refuses it with the measure and the text.
  */
 import type { GainPair } from "./gains.ts";
 
@@ -22,10 +27,23 @@ export class MeasureSpecError extends Error {
 export function parseCutoffs(name: string, raw: string): number[] {
   const out: number[] = [];
   for (const p of raw.split(",")) {
-    if (!/^\d+$/.test(p) || Number(p) < 1) throw new MeasureSpecError(`measure "${name}": cutoffs must be positive integers, got "${p}" in "${name}.${raw}"`);
-    out.push(Number(p));
+    // atol: the integer part of a decimal numeral (23.4 → 23)
+    if (!/^\+?\d+(\.\d*)?$/.test(p) || Math.trunc(Number(p)) < 1) throw new MeasureSpecError(`measure "${name}": cutoffs must be ranks of at least 1 (a fraction is truncated, as trec_eval does), got "${p}" in "${name}.${raw}"`);
+    out.push(Math.trunc(Number(p)));
   }
-  return out;
+  return sortedDistinct(name, raw, out);
+}
+
+/** Sorted ascending; a value given twice is an error, as in trec_eval ("duplicate cutoffs detected"). */
+function sortedDistinct(name: string, raw: string, xs: number[]): number[] {
+  const sorted = [...xs].sort((a, b) => a - b);
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) throw new MeasureSpecError(`measure "${name}": the cutoff ${sorted[i]} is given twice in "${name}.${raw}"`);
+  return sorted;
+}
+
+/** Fractions (recall points, multiples of R): sorted, none repeated. */
+export function parseFractions(name: string, raw: string): number[] {
+  return sortedDistinct(name, raw, parseNumbers(name, raw));
 }
 
 /** A number as C's atof reads the usual spellings (`.5`, `-1`, `2e3`); anything else is an error. */

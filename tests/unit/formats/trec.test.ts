@@ -119,6 +119,23 @@ describe("parseRun", () => {
   it("rejects an empty file", () => {
     expect(parseRun("", "e.run").errors[0]).toMatchObject({ file: "e.run", line: 1 });
   });
+  it("ignores columns after the sixth, as trec_eval 10.0 (its test file results.trunc)", () => {
+    const r = parseRun("301\tQ0\tFBIS3-27619\t99\t  2.138276\tSTANDARD more junk at\n303 Q0 FT941-17652 99 1.857372 STANDARD end of lines. a b c d e f\n", "t.run");
+    expect(r.errors).toEqual([]);
+    expect(r.rows.map((x) => [x.qid, x.docid, x.score, x.tag])).toEqual([
+      ["301", "FBIS3-27619", 2.138276, "STANDARD"],
+      ["303", "FT941-17652", 1.857372, "STANDARD"],
+    ]);
+  });
+  it("with rank: 'ignored' takes any text as rank (trec_eval never reads it), still refusing a bad score", () => {
+    const r = parseRun("q1 Q0 d1 one 0.5 t\nq1 Q0 d2 2.5 0.4 t\nq1 Q0 d3 3 abc t\n", "r.run", { rank: "ignored" });
+    expect(r.rows.map((x) => [x.docid, x.rank])).toEqual([
+      ["d1", NaN],
+      ["d2", NaN],
+    ]);
+    expect(r.errors.map((e) => [e.line, e.field])).toEqual([[3, "score"]]);
+    expect(parseRun("q1 Q0 d1 one 0.5 t\n", "r.run").errors[0]).toMatchObject({ line: 1, field: "rank" });
+  });
 });
 
 describe("forEachRunLine", () => {
@@ -156,6 +173,31 @@ describe("forEachRunLine", () => {
     expect(utf8.rows.map((r) => [r.docid, r.score, r.tag, r.line])).toEqual([
       ["dé", 0.5, "t", 1],
       ["d2", 0.4, "t", 2],
+    ]);
+  });
+  it("reads lines with more than six columns in the fast path too", async () => {
+    const { rows, errors } = await collect("q1 Q0 d1 1 0.5 t junk\nq1 Q0 d2 2 0.4 t more junk here and there\n");
+    expect(errors).toEqual([]);
+    expect(rows.map((r) => [r.docid, r.rank, r.score, r.tag])).toEqual([
+      ["d1", 1, 0.5, "t"],
+      ["d2", 2, 0.4, "t"],
+    ]);
+  });
+  it("reads the same rows and line numbers as parseRun from comments, blank lines, short lines and control characters", async () => {
+    const text = "# a comment\n\n   \nq1 Q0 d1 1 0.5 t\n  # indented comment\nq1 Q0 d\u00012 2 0.4 t\nq1 Q0 d3 3\nq1 Q0 d4 4 0.3 t   \nq1 Q0 d5 x 0.2 t\nq2 Q0 d6 1 .5 t x";
+    const fast = await collect(text, { checkDuplicates: false });
+    const slow = parseRun(text, "x.run");
+    expect(fast.rows).toEqual(slow.rows);
+    expect(fast.errors).toEqual(slow.errors);
+    expect(fast.rows.map((r) => [r.docid, r.line])).toEqual([
+      ["d1", 4],
+      ["d\u00012", 6],
+      ["d4", 8],
+      ["d6", 10],
+    ]);
+    expect(fast.errors.map((e) => [e.line, e.field])).toEqual([
+      [7, undefined],
+      [9, "rank"],
     ]);
   });
   it("reports duplicates unless the caller checks them itself", async () => {

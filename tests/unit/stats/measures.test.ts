@@ -81,12 +81,22 @@ describe("trec_eval conventions", () => {
     expect(without.missingFromRun).toEqual(["q2"]);
     expect(summary(without)).toEqual({ map: 1, num_rel: 1, num_ret: 1 });
     const withC = run(qrels, runText, ["map", "num_rel", "num_ret"], { c: true });
-    // trec_eval 9 -c: means divide by every query of the qrels (q2 scores 0: map = 1/2), the
-    // summed counts and num_q cover only the queries the run answered (meas_avg.c, m_num_q.c).
-    expect(withC.numQ).toBe(1);
+    // trec_eval 10.0 -c (trec_eval.c, m_num_q.c, meas_avg.c): q2 is evaluated on a stand-in
+    // ranking of one unjudged chunk, so map = (1 + 0)/2; it counts in num_q and num_rel (its 2
+    // relevant chunks: 1 + 2 = 3), and its num_ret is reset to 0.
+    expect(withC.numQ).toBe(2);
     expect(withC.averagedOver).toBe(2);
-    expect(summary(withC)).toEqual({ map: 0.5, num_rel: 1, num_ret: 1 });
+    expect(withC.answered).toBe(1);
+    expect(summary(withC)).toEqual({ map: 0.5, num_rel: 3, num_ret: 1 });
     expect(withC.inRun).toEqual([true, false]);
+  });
+  it("-c: num_rel's total counts every judgement above 0 in the qrels, whatever -l (trec_eval 10.0's m_num_rel.c)", () => {
+    // q1 judges a 1, b 2, z 0 and the run answers it; q2 judges c 1 and the run does not. At -l 2
+    // the per-query num_rel are q1 1 (b), q2 0, but te_calc_avg_num_rel counts a, b, c: 3.
+    const res = run("q1 0 a 1\nq1 0 b 2\nq1 0 z 0\nq2 0 c 1\n", lines("q1", ["a", "b"]), ["num_rel"], { l: 2, c: true });
+    expect(perQuery(res, "num_rel")).toEqual({ q1: 1, q2: 0 });
+    expect(summary(res).num_rel).toBe(3);
+    expect(summary(run("q1 0 a 1\nq1 0 b 2\nq1 0 z 0\nq2 0 c 1\n", lines("q1", ["a", "b"]), ["num_rel"], { l: 2 })).num_rel).toBe(1);
   });
   it("ignores a query in the run that the qrels do not judge", () => {
     const res = run("q1 0 a 1\n", `${lines("q1", ["a"])}\n${lines("zz", ["a"])}`, ["map"]);
@@ -183,6 +193,32 @@ describe("trec_eval's -m syntax", () => {
     expect(names(["official"])).toHaveLength(1 + 1 + 3 + 3 + 1 + 1 + 11 + 9);
     expect(names(["all_trec", "P.5"]).filter((n) => n.startsWith("P_"))).toEqual(["P_5"]);
     expect(names(["set"])).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P", "set_recall", "set_map", "set_F"]);
+  });
+  it("iprec_at_recall turns a recall point into relevant chunks with lround (trec_eval 10.0), not trunc(x + 0.9) (9)", () => {
+    // 4 relevant chunks; ranking a (relevant), x (not judged), b (relevant). At recall 0.3:
+    // lround(0.3 × 4) = 1 relevant chunk, interpolated precision max(1/1, 1/2, 2/3) = 1 (trec_eval 9
+    // took trunc(1.2 + 0.9) = 2 chunks: 2/3). At 0.5: lround(2) = 2 → 2/3. At 0.7: 3 > 2 retrieved → 0.
+    const res = run("q 0 a 1\nq 0 b 1\nq 0 c 1\nq 0 d 1\n", lines("q", ["a", "x", "b"]), ["iprec_at_recall..3,.5,.7", "11pt_avg..3,.5,.7"]);
+    const s = summary(res);
+    expect(s["iprec_at_recall_0.30"]).toBe(1);
+    expect(s["iprec_at_recall_0.50"]).toBeCloseTo(2 / 3, 15);
+    expect(s["iprec_at_recall_0.70"]).toBe(0);
+    expect(s["11pt_avg_.3,.5,.7"]).toBeCloseTo((1 + 2 / 3) / 3, 15);
+  });
+  it("reads parameters as trec_eval 10.0's meas_init.c: fractional cutoffs truncated, repeats refused", () => {
+    // get_long_cutoffs: atol("23.4") = 23; sorted; printed P_23 (out.test.meas_params: ndcg_cut.10,20,23.4)
+    expect(names(["ndcg_cut.10,20,23.4"])).toEqual(["ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"]);
+    expect(names(["P.5,7,3"])).toEqual(["P_3", "P_5", "P_7"]);
+    expect(() => parseMeasures(["P.5,5"])).toThrow(/given twice/);
+    expect(() => parseMeasures(["P.20,20.5"])).toThrow(/given twice/);
+    expect(() => parseMeasures(["P.0.5"])).toThrow(/at least 1/);
+    expect(() => parseMeasures(["P.5x"])).toThrow(MeasureSpecError); // atol would read 5
+    expect(() => parseMeasures(["P.1e3"])).toThrow(MeasureSpecError); // atol would read 1
+    // get_double_cutoffs: sorted, printed %3.2f; .1 and .10 are the same cutoff
+    expect(names(["iprec_at_recall..50,.10,.25"])).toEqual(["iprec_at_recall_0.10", "iprec_at_recall_0.25", "iprec_at_recall_0.50"]);
+    expect(() => parseMeasures(["iprec_at_recall..1,.10"])).toThrow(/given twice/);
+    // get_double_params: kept as written
+    expect(names(["11pt_avg..75,.25"])).toEqual(["11pt_avg_.75,.25"]);
   });
   it("rejects bad parameters with the measure and the text", () => {
     expect(() => parseMeasures(["utility.1,2"])).toThrow(/expected 4 coefficients/);

@@ -99,4 +99,36 @@ describe("offline grading", () => {
     expect(new Set(events.map((e) => e.idempotencyKey))).toEqual(new Set(stored.map((e) => e.key)));
     expect(await page.evaluate((key) => window.localStorage.getItem(key), `assessor.outbox.${fx.ann.id}`)).toBe("[]");
   });
+
+  it("shows a refused grade with its item and reason, sends the next grades anyway, and dismisses it (issue 18 item 4)", async () => {
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.goto(`${server.url}/annotate`);
+    await page.locator("article[data-ready]").waitFor();
+    const refusedId = await page.locator("article[data-ready]").getAttribute("data-item-id");
+    // The server refuses this one item's grade with a 422 (as it would a bad field); every other passes.
+    await page.route("**/api/annotate/judgements", async (route: Route) => {
+      const body = route.request().postDataJSON() as { poolItemId?: string };
+      if (body.poolItemId === refusedId) return route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: { code: "bad_input", message: "notes: a test refusal" } }) });
+      return route.continue();
+    });
+    const before = await db.judgement.count({ where: { userId: fx.ann.id } });
+    await page.keyboard.press("2");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("article[data-ready]").getAttribute("data-item-id")).not.toBe(refusedId);
+    const nextId = await page.locator("article[data-ready]").getAttribute("data-item-id");
+    await page.keyboard.press("1");
+    await page.keyboard.press("Enter");
+    const failed = page.getByTestId("failed-grade");
+    await failed.waitFor();
+    expect(await failed.getAttribute("data-item-id")).toBe(refusedId);
+    expect(await failed.textContent()).toMatch(/Question \d+, item \d+ \(grade 2\): notes: a test refusal \(HTTP 422\)/);
+    // The refused grade is not retried and does not hold the next one back.
+    await expect.poll(() => db.judgement.count({ where: { userId: fx.ann.id } }), { timeout: 20_000 }).toBe(before + 1);
+    expect((await db.judgement.findFirst({ where: { userId: fx.ann.id, poolItemId: nextId ?? "" } }))?.grade).toBe(1);
+    expect(await db.judgement.count({ where: { userId: fx.ann.id, poolItemId: refusedId ?? "" } })).toBe(0);
+    await expect.poll(outboxText).toBe("All grades saved.");
+    await failed.getByRole("button", { name: "Dismiss" }).click();
+    await failed.waitFor({ state: "detached" });
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+  });
 });

@@ -12,7 +12,9 @@ import { AppError } from "../errors.ts";
  * - a chunking with chunks and parameters refuses other parameters or another method (a second
  *   cut belongs in a chunking of its own);
  * - an "imported" chunking with chunks accepts both chunk files and transcripts (its parameters
- *   are unknown: projects that existed before chunkings migrated into `default` that way).
+ *   are unknown: projects that existed before chunkings migrated into `default` that way);
+ * - a chunk file is accepted into any existing chunking and leaves its parameters as they are (a
+ *   chunking exported with `assessor chunking export` imports back unchanged).
  */
 export const DEFAULT_CHUNKING_NAME = "default";
 export type ChunkingMethod = "imported" | "seconds" | "words";
@@ -45,7 +47,7 @@ export async function ensureChunking(db: Db, projectId: number, name: string, sp
       return ensureChunking(db, projectId, name, spec);
     }
   }
-  if (found.method === want.method && found.size === want.size && found.overlap === want.overlap) return found;
+  if (want.method === "imported" || (found.method === want.method && found.size === want.size && found.overlap === want.overlap)) return found;
   const chunks = await db.chunk.count({ where: { chunkingId: found.id }, take: 1 });
   if (chunks === 0) return db.chunking.update({ where: { id: found.id }, data: want, select });
   if (found.method === "imported") return found;

@@ -54,7 +54,7 @@ describe("chunkings", () => {
     expect(ok(["import", "chunks", fx("chunks.jsonl")])).toMatch(/^imported 4 chunks \(chunking default\) from .*: 4 new, 0 changed, 0 unchanged/);
     const list = ok(["chunking", "list"]).trim().split("\n");
     expect(list).toEqual(["name\tmethod\tsize\toverlap\tchunks\truns", "c60o15\tseconds\t60\t15\t3\t-", "default\timported\t-\t-\t4\t-", "files\timported\t-\t-\t4\t-", "w4\twords\t4\t1\t5\t-"]);
-  });
+  }, 300_000);
 
   it("refuses another cut under an existing chunking's name, and changes nothing", async () => {
     const before = await db.chunk.count();
@@ -65,7 +65,7 @@ describe("chunkings", () => {
     // The same cut again is fine and changes nothing.
     expect(ok(["import", "transcript", "--chunking", "c60o15", "--video", "v1", fx("talk.vtt")])).toMatch(/3 chunks of video v1 .*: 0 new, 0 changed, 3 unchanged/);
     expect(runCli(["import", "chunks", "--chunking", "bad name", fx("chunks.jsonl")]).stderr).toContain('chunking name "bad name": expected 1-64 letters');
-  });
+  }, 300_000);
 
   it("exports one chunking as the chunk import's JSONL", () => {
     const lines = ok(["chunking", "export", "c60o15", "--format", "jsonl"]).trim().split("\n").map((l) => JSON.parse(l) as { id: string; video: string; start: number; end: number });
@@ -77,7 +77,7 @@ describe("chunkings", () => {
     const missing = runCli(["chunking", "export", "nope"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no chunking "nope" in this project; its chunkings: c60o15, default, files, w4');
-  });
+  }, 300_000);
 
   it("recognises a run's chunking from its docids", async () => {
     const run = file("c60.run", "q1 Q0 v1_45500-120000 1 3 s\nq1 Q0 v1_0-70000 2 2 s\nq2 Q0 v1_100000-120000 1 1 s\n");
@@ -86,7 +86,7 @@ describe("chunkings", () => {
     expect(stored.chunking.name).toBe("c60o15");
     expect(stored.entries.every((e) => e.chunk.chunkingId === stored.chunkingId)).toBe(true);
     expect(ok(["chunking", "list"])).toContain("c60o15\tseconds\t60\t15\t3\tsec60");
-  });
+  }, 300_000);
 
   it("refuses a run mixing chunkings, naming a chunk of none, or held by several, with file and line", async () => {
     const runs = await db.run.count();
@@ -107,7 +107,7 @@ describe("chunkings", () => {
     const outside = runCli(["import", "run", "--system", "outside", "--chunking", "files", file("outside.run", "q1 Q0 c1 1 3 s\nq1 Q0 v1_0-70000 2 2 s\n")]);
     expect(outside.code).toBe(1);
     expect(outside.stderr).toContain('outside.run:2: docid: unknown chunk "v1_0-70000"; expected the id of a chunk of chunking "files"');
-  });
+  }, 300_000);
 
   it("resolves reference labels within a chunking when ids are shared", async () => {
     const qrels = file("shared.qrels", "q1 0 c1 2\n");
@@ -117,5 +117,5 @@ describe("chunkings", () => {
     ok(["import", "labels", "--source", "trec", "--chunking", "files", qrels]);
     const label = await db.referenceLabel.findFirstOrThrow({ include: { chunk: { include: { chunking: true } } } });
     expect(label.chunk.chunking.name).toBe("files");
-  });
+  }, 300_000);
 });

@@ -18,7 +18,7 @@ export type TDashboardProject = {
 };
 
 export type TQueryInfo = { qid: string; tags: string[]; refStart: number | null; refVideoId: number | null };
-export type TChunkInfo = { docid: string; videoId: number; start: number };
+export type TChunkInfo = { docid: string; videoId: number; start: number; /** lib/chunkings: a run is evaluated on its own chunking's labels */ chunkingId: number };
 export type TLabel = { queryId: number; chunkId: number; grade: number };
 export type TJudgementRow = { poolItemId: string; userId: string; grade: number; startSeconds: number | null; timeSpentMs: number | null };
 /** A final human label (lib/labels/reference.ts ReferenceLabelRow, internal ids only). */
@@ -59,5 +59,5 @@ export type TDashboardData = {
   judgementsByItem: Map<string, TJudgementRow[]>;
   adjudicated: Set<string>;
   users: Map<string, { name: string; email: string }>;
-  runs: { id: number; system: string; contentHash: string }[];
+  runs: { id: number; system: string; contentHash: string; chunkingId: number }[];
 };

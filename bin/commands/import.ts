@@ -78,7 +78,7 @@ export function registerImport(program: Command): void {
     .addOption(projectOption())
     .action(async (file: string, o: { project?: string; chunking: string }) => {
       const { importChunks } = await lib();
-      await run(o.project, (db, id, po) => importChunks(db, id, file, { ...po, chunking: o.chunking }), counts(`chunks (chunking ${o.chunking})`));
+      await run(o.project, (db, id, po) => importChunks(db, id, file, { ...po, chunking: o.chunking }), counts(o.chunking === "default" ? "chunks" : `chunks (chunking ${o.chunking})`));
     });
 
   imp

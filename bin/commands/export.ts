@@ -3,10 +3,16 @@ import { Option, type Command } from "commander";
 import { out, projectOption, withProject } from "../context.ts";
 import type { TExportFormat } from "../../lib/exports/labels.ts";
 
-async function runExport(format: TExportFormat, opts: { out?: string; project?: string }): Promise<void> {
-  const { exportLabels, sidecarText } = await import("../../lib/exports/labels.ts");
+async function runExport(format: TExportFormat, opts: { out?: string; project?: string; chunking?: string }): Promise<void> {
+  const [{ exportLabels, sidecarText }, { findChunking }] = await Promise.all([import("../../lib/exports/labels.ts"), import("../../lib/chunkings/store.ts")]);
   await withProject(opts.project, async (db, project) => {
-    const e = await exportLabels(db, project.id, format);
+    const chunking = opts.chunking === undefined ? undefined : await findChunking(db, project.id, opts.chunking);
+    if (!chunking) {
+      // Labels of several chunkings in one file: fine for a backup, wrong for trec_eval on one chunking's runs.
+      const names = (await db.chunking.findMany({ where: { projectId: project.id }, select: { name: true }, orderBy: { name: "asc" } })).map((c) => c.name);
+      if (names.length > 1) process.stderr.write(`note: this project has ${names.length} chunkings (${names.join(", ")}); this export holds the labels of all of them. Evaluate a run against its own chunking's labels: --chunking NAME\n`);
+    }
+    const e = await exportLabels(db, project.id, format, new Date(), { chunkingId: chunking?.id });
     const v = e.version;
     if (opts.out) {
       writeFileSync(opts.out, e.content);
@@ -25,13 +31,15 @@ export function registerExport(program: Command): void {
     .command("qrels")
     .description("TREC qrels (qid 0 docid grade); the version goes to <out>.version.json, or to stderr when printing")
     .option("--out <file>", "write to this file (default: stdout)")
+    .option("--chunking <name>", "only the labels of this chunking's chunks (default: all chunkings)")
     .addOption(projectOption())
-    .action((opts: { out?: string; project?: string }) => runExport("qrels", opts));
+    .action((opts: { out?: string; project?: string; chunking?: string }) => runExport("qrels", opts));
   exp
     .command("labels")
-    .description("labels with grade, corrected start, status, annotators and source; first line carries the version")
+    .description("labels with grade, corrected start, status, annotators, source, and where they are: video, chunk start and end, chunking; first line carries the version")
     .addOption(new Option("--format <format>", "file format").choices(["jsonl", "csv"]).default("jsonl"))
     .option("--out <file>", "write to this file (default: stdout); also writes <out>.version.json")
+    .option("--chunking <name>", "only the labels of this chunking's chunks (default: all chunkings)")
     .addOption(projectOption())
-    .action((opts: { format: "jsonl" | "csv"; out?: string; project?: string }) => runExport(opts.format, opts));
+    .action((opts: { format: "jsonl" | "csv"; out?: string; project?: string; chunking?: string }) => runExport(opts.format, opts));
 }

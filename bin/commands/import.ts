@@ -74,10 +74,11 @@ export function registerImport(program: Command): void {
     .command("chunks")
     .description("import chunks from JSONL (id, video, start, end, text; times in seconds)")
     .argument("<file>", "a .jsonl file")
+    .option("--chunking <name>", "the chunking these chunks belong to (created, as imported chunks, when new)", "default")
     .addOption(projectOption())
-    .action(async (file: string, o: { project?: string }) => {
+    .action(async (file: string, o: { project?: string; chunking: string }) => {
       const { importChunks } = await lib();
-      await run(o.project, (db, id, po) => importChunks(db, id, file, po), counts("chunks"));
+      await run(o.project, (db, id, po) => importChunks(db, id, file, { ...po, chunking: o.chunking }), counts(o.chunking === "default" ? "chunks" : `chunks (chunking ${o.chunking})`));
     });
 
   imp
@@ -87,6 +88,7 @@ export function registerImport(program: Command): void {
     )
     .argument("<files...>", ".vtt, .srt or .json3 files, or folders of them (other names are sniffed)")
     .option("--video <id>", "the video of the one transcript given (already imported)")
+    .option("--chunking <name>", "the chunking the chunks go into: created with this cut's method, size and overlap when new; an existing one must have been cut the same way", "default")
     .option("--map <file>", "CSV (or .tsv) with a header file,video naming each file's video (by its name or its path as given)")
     .option("--chunk-seconds <s>", "chunk length in seconds", nonNegative)
     .option("--overlap-seconds <s>", "overlap between consecutive chunks in seconds (default 0 with --chunk-seconds)", nonNegative)
@@ -98,7 +100,7 @@ export function registerImport(program: Command): void {
     .action(
       async (
         files: string[],
-        o: { project?: string; video?: string; map?: string; chunkSeconds?: number; overlapSeconds?: number; chunkWords?: number; overlapWords?: number; format?: "vtt" | "srt" | "json3"; repair: "fail" | "clip" | "skip" },
+        o: { project?: string; video?: string; map?: string; chunkSeconds?: number; overlapSeconds?: number; chunkWords?: number; overlapWords?: number; format?: "vtt" | "srt" | "json3"; repair: "fail" | "clip" | "skip"; chunking: string },
       ) => {
         const bySeconds = o.chunkSeconds !== undefined || o.overlapSeconds !== undefined;
         const byWords = o.chunkWords !== undefined || o.overlapWords !== undefined;
@@ -119,7 +121,7 @@ export function registerImport(program: Command): void {
           results = await withProject(o.project, async (db, p) => {
             const videos = new Set((await db.video.findMany({ where: { projectId: p.id }, select: { externalId: true } })).map((v) => v.externalId));
             const list = await transcriptFiles(files, o, videos);
-            const done = await importTranscripts(db, p.id, list, { chunking, format: o.format, repair: o.repair, onProgress: bar.onProgress });
+            const done = await importTranscripts(db, p.id, list, { chunking, chunkingName: o.chunking, format: o.format, repair: o.repair, onProgress: bar.onProgress });
             return done.map((r, i) => ({ ...r, video: list[i].video }));
           });
         } finally {
@@ -154,12 +156,13 @@ export function registerImport(program: Command): void {
     .requiredOption("--system <name>", "the retrieval system that produced the run")
     .option("--description <text>", "a note about the system or run")
     .option("--replace", "replace the entries of a system that already has a different run")
+    .option("--chunking <name>", "the chunking the run's docids belong to (default: recognised from its docids)")
     .addOption(projectOption())
-    .action(async (file: string, o: { project?: string; system: string; description?: string; replace?: boolean }) => {
+    .action(async (file: string, o: { project?: string; system: string; description?: string; replace?: boolean; chunking?: string }) => {
       const { importRun } = await lib();
       await run(
         o.project,
-        (db, id, po) => importRun(db, id, file, { ...po, system: o.system, description: o.description, replace: o.replace }),
+        (db, id, po) => importRun(db, id, file, { ...po, system: o.system, description: o.description, replace: o.replace, chunking: o.chunking }),
         (r, s) =>
           r.created
             ? `imported ${fmt(r.created)} run entries for system ${o.system} (${s} s)`
@@ -176,9 +179,10 @@ export function registerImport(program: Command): void {
     .requiredOption("--source <name>", "where these labels come from")
     .option("--clip", "map qrels grades outside 0-3 into 0-3 instead of refusing the file")
     .addOption(projectOption())
-    .action(async (file: string, o: { project?: string; source: string; clip?: boolean }) => {
+    .option("--chunking <name>", "resolve docids within this chunking (needed when two chunkings share a docid)")
+    .action(async (file: string, o: { project?: string; source: string; clip?: boolean; chunking?: string }) => {
       const { importReferenceLabels } = await lib();
-      await run(o.project, (db, id, po) => importReferenceLabels(db, id, file, { ...po, source: o.source, clip: o.clip }), counts(`reference labels (source ${o.source})`));
+      await run(o.project, (db, id, po) => importReferenceLabels(db, id, file, { ...po, source: o.source, clip: o.clip, chunking: o.chunking }), counts(`reference labels (source ${o.source})`));
     });
 
   imp
@@ -188,8 +192,9 @@ export function registerImport(program: Command): void {
     .requiredOption("--judge <name>", "the judge's name (model and prompt)")
     .option("--clip", "map qrels grades outside 0-3 into 0-3 instead of refusing the file")
     .addOption(projectOption())
-    .action(async (file: string, o: { project?: string; judge: string; clip?: boolean }) => {
+    .option("--chunking <name>", "resolve docids within this chunking (needed when two chunkings share a docid)")
+    .action(async (file: string, o: { project?: string; judge: string; clip?: boolean; chunking?: string }) => {
       const { importJudgeLabels } = await lib();
-      await run(o.project, (db, id, po) => importJudgeLabels(db, id, file, { ...po, judge: o.judge, clip: o.clip }), counts(`judge labels (judge ${o.judge})`));
+      await run(o.project, (db, id, po) => importJudgeLabels(db, id, file, { ...po, judge: o.judge, clip: o.clip, chunking: o.chunking }), counts(`judge labels (judge ${o.judge})`));
     });
 }

@@ -65,6 +65,44 @@ export function registerLifecycle(program: Command): void {
       });
     });
 
+  const chunking = program.command("chunking").description("the project's chunkings (ways of cutting its transcripts into chunks; issue 20)");
+  chunking
+    .command("list")
+    .description("every chunking: name, method (imported | seconds | words), size, overlap, chunks, runs")
+    .option("--json", "print JSON lines")
+    .addOption(projectOption())
+    .action(async (o: { json?: boolean; project?: string }) => {
+      const { listChunkings } = await import("../../lib/chunkings/store.ts");
+      await withProject(o.project, async (db, p) => {
+        const rows = await listChunkings(db, p.id);
+        if (o.json) {
+          for (const c of rows) out(JSON.stringify({ name: c.name, method: c.method, size: c.size, overlap: c.overlap, chunks: c.chunks, runs: c.runs.map((r) => r.system) }));
+          return;
+        }
+        if (rows.length === 0) return out("no chunkings (import chunks or transcripts to make one)");
+        out(["name", "method", "size", "overlap", "chunks", "runs"].join("\t"));
+        for (const c of rows) out([c.name, c.method, c.size ?? "-", c.overlap ?? "-", fmt(c.chunks), c.runs.map((r) => r.system).join(",") || "-"].join("\t"));
+      });
+    });
+  chunking
+    .command("export")
+    .description("one chunking's chunks as JSONL in the chunk import's format (id, video, start, end, text): what an indexer reads")
+    .argument("<name>", "the chunking")
+    .addOption(new Option("--format <format>", "file format").choices(["jsonl"]).default("jsonl"))
+    .option("--out <file>", "write to this file (default: stdout)")
+    .addOption(projectOption())
+    .action(async (name: string, o: { out?: string; project?: string }) => {
+      const [{ projectChunks }, { findChunking }] = await Promise.all([lifecycle(), import("../../lib/chunkings/store.ts")]);
+      await withProject(o.project, async (db, p) => {
+        const c = await findChunking(db, p.id, name);
+        async function* lines() {
+          for await (const row of projectChunks(db, p.id, { chunkingId: c.id })) yield `${JSON.stringify(row)}\n`;
+        }
+        const n = await writeLines(lines(), o.out);
+        if (o.out) out(`wrote ${fmt(n)} chunks of chunking ${name} to ${o.out}`);
+      });
+    });
+
   const run = program.command("run").description("list or delete the project's runs");
   run
     .command("list")

@@ -23,10 +23,18 @@ function upload(url: string, file: File, onProgress: (fraction: number) => void)
 
 function OptionInputs({ kind }: { kind: TImportKind }) {
   const id = (n: string) => `import-${kind}-${n}`;
+  const chunking = (hint: string) => (
+    <Field label="Chunking" htmlFor={id("chunking")} hint={hint}>
+      <input id={id("chunking")} name="chunking" className={inputClass} maxLength={64} />
+    </Field>
+  );
   switch (kind) {
+    case "chunks":
+      return chunking("Name of the chunking these chunks belong to (default: default)");
     case "transcript":
       return (
         <>
+          {chunking("e.g. c20o5; created with these sizes when new (default: default)")}
           <Field label="Video id" htmlFor={id("video")}>
             <input id={id("video")} name="video" className={inputClass} required />
           </Field>
@@ -53,6 +61,7 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
           <Field label="Description" htmlFor={id("description")}>
             <input id={id("description")} name="description" className={inputClass} />
           </Field>
+          {chunking("Only when the run's chunk ids exist in several chunkings (default: recognised)")}
         </>
       );
     case "labels":

@@ -12,6 +12,7 @@ import { SettingsForm } from "./SettingsForm";
 import { GuidelinesForm } from "./GuidelinesForm";
 import { ErrorBox, Section } from "./ui";
 import { DeleteProjectPanel, RunsAndChunksPanel } from "./DataPanel";
+import { ChunkingsPanel } from "./ChunkingsPanel";
 
 function StatusCounts({ projectId }: { projectId: number }) {
   const status = useStatus(projectId);
@@ -49,6 +50,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       </div>
       <StatusCounts projectId={p.id} />
       <ImportPanel projectId={p.id} />
+      <ChunkingsPanel projectId={p.id} />
       <RunsAndChunksPanel projectId={p.id} />
       <FusePanel project={p} />
       <PoolPanel project={p} />

@@ -32,8 +32,8 @@ export async function adjudicatorQueue(db: Db, projectId: number): Promise<TAdju
     queue.map(async (q) => {
       const videoId = q.chunk.video.id;
       const [before, after] = await Promise.all([
-        db.chunk.findMany({ where: { videoId, startSeconds: { lt: q.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
-        db.chunk.findMany({ where: { videoId, startSeconds: { gt: q.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+        db.chunk.findMany({ where: { videoId, chunking: { chunks: { some: { id: q.chunk.id } } }, startSeconds: { lt: q.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
+        db.chunk.findMany({ where: { videoId, chunking: { chunks: { some: { id: q.chunk.id } } }, startSeconds: { gt: q.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
       ]);
       return {
         id: q.poolItemId,

@@ -107,6 +107,7 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
       chunk: {
         select: {
           videoId: true,
+          chunkingId: true,
           startSeconds: true,
           endSeconds: true,
           text: true,
@@ -119,8 +120,8 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
   if (!item) return null;
   const segment = { text: true, startSeconds: true, endSeconds: true } as const;
   const [before, after] = await Promise.all([
-    db.chunk.findMany({ where: { videoId: item.chunk.videoId, startSeconds: { lt: item.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
-    db.chunk.findMany({ where: { videoId: item.chunk.videoId, startSeconds: { gt: item.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+    db.chunk.findMany({ where: { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId, startSeconds: { lt: item.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
+    db.chunk.findMany({ where: { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId, startSeconds: { gt: item.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
   ]);
   const own = item.judgements[0];
   return {

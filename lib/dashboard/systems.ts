@@ -101,12 +101,41 @@ function perQuery(data: TDashboardData, ns: string, qrels: TQrels, rankings: Map
   return { queryIds, values };
 }
 
-/** Every column for every run on one query (run-major). */
-function evaluateQuery(data: TDashboardData, queryId: number, judged: Map<number, number>, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): (number | null)[] {
+/** Whether the project's chunks span several chunkings (kept per data.base). */
+const severalChunkingsCache = new WeakMap<object, boolean>();
+function severalChunkings(data: TDashboardData): boolean {
+  let several = severalChunkingsCache.get(data.base);
+  if (several === undefined) {
+    const ids = new Set<number>();
+    for (const c of data.chunks.values()) ids.add(c.chunkingId);
+    for (const r of data.runs) ids.add(r.chunkingId);
+    several = ids.size > 1;
+    severalChunkingsCache.set(data.base, several);
+  }
+  return several;
+}
+
+/**
+ * Every column for every run on one query (run-major). Each run is evaluated against the labels
+ * of its own chunking only (issue 20): another chunking's chunks cover the same speech, so counting
+ * their relevant labels would lower a run's recall and nDCG for chunks it could never retrieve.
+ */
+function evaluateQuery(data: TDashboardData, queryId: number, allJudged: Map<number, number>, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): (number | null)[] {
   const out = new Array<number | null>(data.runs.length * cols.length);
-  const atGrade = judgedAtGrade(judged);
+  const several = severalChunkings(data);
+  const perChunking = new Map<number, { judged: Map<number, number>; atGrade: number[] }>();
+  const labelsOf = (chunkingId: number) => {
+    let v = perChunking.get(chunkingId);
+    if (!v) {
+      const judged = several ? new Map([...allJudged].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunkingId)) : allJudged;
+      v = { judged, atGrade: judgedAtGrade(judged) };
+      perChunking.set(chunkingId, v);
+    }
+    return v;
+  };
   const qid = data.queries.get(queryId)?.qid ?? String(queryId);
   for (let r = 0; r < data.runs.length; r++) {
+    const { judged, atGrade } = labelsOf(data.runs[r].chunkingId);
     const ranking = rankings.get(data.runs[r].id)?.get(queryId);
     const grades = new Int8Array(ranking ? ranking.chunkIds.length : 0);
     if (ranking) for (let i = 0; i < grades.length; i++) grades[i] = judged.get(ranking.chunkIds[i]) ?? UNJUDGED;

@@ -27,12 +27,12 @@ export type TExportFormat = "qrels" | "jsonl" | "csv";
 export type TLabelSetVersion = { sha256: string; created_at: string; labels: number; project: string };
 export type TExport = { content: string; version: TLabelSetVersion; fileSha256: string };
 
-export const CSV_COLUMNS = ["query", "chunk", "grade", "start", "status", "annotators", "source"] as const;
+export const CSV_COLUMNS = ["query", "chunk", "grade", "start", "status", "annotators", "source", "video", "chunk_start", "chunk_end", "chunking"] as const;
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
 function jsonRow(r: ReferenceLabelRow) {
-  return { query: r.qid, chunk: r.docid, grade: r.grade, start: r.startSeconds, status: r.status, annotators: r.annotators, source: r.source };
+  return { query: r.qid, chunk: r.docid, grade: r.grade, start: r.startSeconds, status: r.status, annotators: r.annotators, source: r.source, video: r.video, chunk_start: r.chunkStart, chunk_end: r.chunkEnd, chunking: r.chunking };
 }
 
 /** The canonical form the label-set sha256 is computed over (also the JSONL export's body). */
@@ -63,7 +63,7 @@ export function csvText(rows: readonly ReferenceLabelRow[], version: TLabelSetVe
   const project = encodeURIComponent(version.project);
   const head = `# label_set_version sha256=${version.sha256} created_at=${version.created_at} labels=${version.labels} project=${project}\n`;
   const body = safeCsv(
-    rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source]),
+    rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source, r.video, r.chunkStart, r.chunkEnd, r.chunking]),
     CSV_OPTIONS,
   );
   return `${head}${CSV_COLUMNS.join(",")}\n${body}`;
@@ -78,8 +78,9 @@ export function renderExport(rows: readonly ReferenceLabelRow[], format: TExport
   return { content, version, fileSha256: sha256(content) };
 }
 
-export async function exportLabels(db: Db, projectId: number, format: TExportFormat, now: Date = new Date()): Promise<TExport> {
-  const [project, rows] = await Promise.all([db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }), referenceLabels(db, projectId)]);
+/** The reference labels of the project, or with `chunkingId` of one chunking's chunks only. */
+export async function exportLabels(db: Db, projectId: number, format: TExportFormat, now: Date = new Date(), opts: { chunkingId?: number } = {}): Promise<TExport> {
+  const [project, rows] = await Promise.all([db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }), referenceLabels(db, projectId, opts)]);
   return renderExport(rows, format, labelSetVersion(rows, project.name, now));
 }
 

@@ -123,28 +123,31 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
  * database: a million rows cost one call and one string instead of a million row objects.
  * (External ids never hold control characters: imports reject whitespace in ids.)
  */
-async function idText(db: Db, table: "Chunk" | "Query" | "Video", projectId: number): Promise<string> {
+async function idText(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, chunkingId?: number): Promise<string> {
   const config = readDbConfig();
+  // Chunk ids are unique within a chunking only: chunk look-ups name the chunking.
+  const scope = chunkingId === undefined ? "" : ` AND "chunkingId" = ${Math.trunc(chunkingId)}`;
   if (config.provider === "sqlite") {
     const { default: Database } = await import("better-sqlite3");
     const conn = new Database(config.file, { readonly: true, timeout: 15_000 });
     try {
-      const row = conn.prepare(`SELECT group_concat("id" || char(31) || "externalId", char(30)) AS t FROM "${table}" WHERE "projectId" = ?`).get(projectId) as { t: string | null };
+      const row = conn.prepare(`SELECT group_concat("id" || char(31) || "externalId", char(30)) AS t FROM "${table}" WHERE "projectId" = ?${scope}`).get(projectId) as { t: string | null };
       return row.t ?? "";
     } finally {
       conn.close();
     }
   }
-  const rows = await db.$queryRawUnsafe<{ t: string | null }[]>(`SELECT string_agg("id"::text || chr(31) || "externalId", chr(30)) AS t FROM "${table}" WHERE "projectId" = $1`, projectId);
+  const rows = await db.$queryRawUnsafe<{ t: string | null }[]>(`SELECT string_agg("id"::text || chr(31) || "externalId", chr(30)) AS t FROM "${table}" WHERE "projectId" = $1${scope}`, projectId);
   return rows[0]?.t ?? "";
 }
 
-export async function loadIdIndex(db: Db, table: "Chunk" | "Query" | "Video", projectId: number): Promise<IdIndex> {
-  return new IdIndex(await idText(db, table, projectId));
+/** External id -> internal id of a project's rows; for chunks, of one chunking (`chunkingId`). */
+export async function loadIdIndex(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, chunkingId?: number): Promise<IdIndex> {
+  return new IdIndex(await idText(db, table, projectId, chunkingId));
 }
 
-async function forEachExternalId(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, onRow: (externalId: string, id: number) => void): Promise<void> {
-  const text = await idText(db, table, projectId);
+async function forEachExternalId(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, onRow: (externalId: string, id: number) => void, chunkingId?: number): Promise<void> {
+  const text = await idText(db, table, projectId, chunkingId);
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf("\x1e", start);
@@ -155,9 +158,9 @@ async function forEachExternalId(db: Db, table: "Chunk" | "Query" | "Video", pro
   }
 }
 
-export async function loadIdMap(db: Db, table: "Chunk" | "Query" | "Video", projectId: number): Promise<Map<string, number>> {
+export async function loadIdMap(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, chunkingId?: number): Promise<Map<string, number>> {
   const map = new Map<string, number>();
-  await forEachExternalId(db, table, projectId, (e, id) => map.set(e, id));
+  await forEachExternalId(db, table, projectId, (e, id) => map.set(e, id), chunkingId);
   return map;
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { forEachJsonl } from "../formats/jsonl.ts";
+import { DEFAULT_CHUNKING_NAME, ensureChunking } from "../chunkings/store.ts";
 import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap } from "./bulk.ts";
 import { ErrorList, readInput, type ImportInput, type ImportKind, type ImportOptions, type ImportResult } from "./input.ts";
 import { duplicateIdError } from "./rows.ts";
@@ -8,19 +9,20 @@ import { ZChunkRow } from "./schemas.ts";
 export type ChunkData = { externalId: string; videoId: number; start: number; end: number; text: string };
 
 /**
- * Writes validated chunks in one transaction: new ids inserted (bulk path), changed ones
- * updated, identical ones left alone; appends the ImportRecord. Shared by chunk and transcript imports.
+ * Writes validated chunks of one chunking in one transaction: new ids inserted (bulk path), changed
+ * ones updated, identical ones left alone; appends the ImportRecord. Shared by chunk and transcript imports.
  */
 export async function writeChunks(
   db: Db,
   projectId: number,
+  chunkingId: number,
   audit: { kind: ImportKind; fileName: string; sha256: string },
   chunks: ChunkData[],
   opts: ImportOptions,
 ): Promise<{ created: number; updated: number }> {
   // Which of the file's ids exist: the compact index first, then full rows only for those (a
   // transcript imported into a project of a million chunks must not load them all).
-  const index = await loadIdIndex(db, "Chunk", projectId);
+  const index = await loadIdIndex(db, "Chunk", projectId, chunkingId);
   const known: number[] = [];
   for (const c of chunks) {
     const id = index.get(c.externalId);
@@ -45,6 +47,7 @@ export async function writeChunks(
       "Chunk",
       [
         { name: "projectId", type: "int" },
+        { name: "chunkingId", type: "int" },
         { name: "externalId", type: "text" },
         { name: "videoId", type: "int" },
         { name: "startSeconds", type: "float" },
@@ -54,7 +57,7 @@ export async function writeChunks(
       create.length,
       (i) => {
         const c = create[i];
-        return [projectId, c.externalId, c.videoId, c.start, c.end, c.text];
+        return [projectId, chunkingId, c.externalId, c.videoId, c.start, c.end, c.text];
       },
       (done) => opts.onProgress?.(done, total),
     );
@@ -70,11 +73,12 @@ export async function writeChunks(
 }
 
 /**
- * Chunks from JSONL (id, video, start, end, text); the videos must already be imported. Each line
+ * Chunks from JSONL (id, video, start, end, text) into the chunking `opts.chunking` (method
+ * "imported"; default `default`); the videos must already be imported. Each line
  * is turned into what is written as it is read (a million-chunk file is never held as parsed
  * objects as well).
  */
-export async function importChunks(db: Db, projectId: number, input: ImportInput, opts: ImportOptions = {}): Promise<ImportResult> {
+export async function importChunks(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { chunking?: string } = {}): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const errors = new ErrorList();
   const videos = await loadIdMap(db, "Video", projectId);
@@ -95,6 +99,7 @@ export async function importChunks(db: Db, projectId: number, input: ImportInput
   }, errors);
   errors.throwIfAny();
   firstLine.clear();
-  const { created, updated } = await writeChunks(db, projectId, { kind: "chunks", fileName: name, sha256 }, chunks, opts);
+  const chunking = await ensureChunking(db, projectId, opts.chunking ?? DEFAULT_CHUNKING_NAME, { method: "imported" });
+  const { created, updated } = await writeChunks(db, projectId, chunking.id, { kind: "chunks", fileName: name, sha256 }, chunks, opts);
   return { kind: "chunks", file: name, sha256, rows, created, updated, unchanged: rows - created - updated };
 }

@@ -1,7 +1,8 @@
 import type { Db } from "../db/client.ts";
 import { parseJsonl } from "../formats/jsonl.ts";
 import { parseQrels } from "../formats/trec.ts";
-import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap, sqliteNow } from "./bulk.ts";
+import { chunkResolver } from "../chunkings/store.ts";
+import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow } from "./bulk.ts";
 import { ErrorList, fileKind, firstChar, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 
@@ -15,7 +16,7 @@ import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 type LabelRow = { qid: string; docid: string; grade: number; start: number | null; rationale: string | null; line: number; jsonl: boolean };
 type Resolved = LabelRow & { queryId: number; chunkId: number };
 
-async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buffer, kind: "labels" | "judge", clip: boolean): Promise<Resolved[]> {
+async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buffer, kind: "labels" | "judge", clip: boolean, chunking?: string): Promise<Resolved[]> {
   const errors = new ErrorList();
   const ext = fileKind(name);
   const jsonl = ext === "jsonl" || ext === "json" || (ext !== "qrels" && ext !== "txt" && firstChar(bytes) === "{");
@@ -41,13 +42,13 @@ async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buf
     for (const r of parsed.rows) rows.push({ ...r, start: null, rationale: null, jsonl: false });
   }
   const queries = await loadIdMap(db, "Query", projectId);
-  const chunks = await loadIdIndex(db, "Chunk", projectId);
+  const chunkOf = await chunkResolver(db, projectId, chunking);
   const resolved: Resolved[] = [];
   for (const r of rows) {
     const queryId = queries.get(r.qid);
-    const chunkId = chunks.get(r.docid);
+    const chunkId = chunkOf(r.docid);
     if (queryId === undefined) errors.push({ file: name, line: r.line, field: r.jsonl ? "query" : "qid", message: `unknown query "${r.qid}"; expected the id of a query imported into this project` });
-    else if (chunkId === undefined) errors.push({ file: name, line: r.line, field: r.jsonl ? "chunk" : "docid", message: `unknown chunk "${r.docid}"; expected the id of a chunk imported into this project` });
+    else if (typeof chunkId === "string") errors.push({ file: name, line: r.line, field: r.jsonl ? "chunk" : "docid", message: chunkId });
     else resolved.push({ ...r, queryId, chunkId });
   }
   errors.throwIfAny();
@@ -84,9 +85,9 @@ type Change<E> = { r: Resolved; extra: E | null; old: StoredLabel<E> | undefined
  * transaction through the bulk path (lib/imports/bulk.ts: multi-row statements on SQLite, arrays on
  * PostgreSQL), as runs and chunks are written: Prisma's createMany went row by row.
  */
-async function importLabels<E extends number | string>(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { clip?: boolean }, t: LabelTable<E>): Promise<ImportResult> {
+async function importLabels<E extends number | string>(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { clip?: boolean; chunking?: string }, t: LabelTable<E>): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
-  const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false);
+  const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false, opts.chunking);
   const existing = new Map((await t.findAll()).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
   const pool = await poolItemIds(db, projectId);
   const changes: Change<E>[] = [];
@@ -139,7 +140,7 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
   return { kind: t.kind, file: name, sha256, rows: rows.length, created: creates.length, updated: updates.length, unchanged: rows.length - changes.length };
 }
 
-export function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean }): Promise<ImportResult> {
+export function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean; chunking?: string }): Promise<ImportResult> {
   const { source } = opts;
   return importLabels<number>(db, projectId, input, opts, {
     kind: "labels",
@@ -154,7 +155,7 @@ export function importReferenceLabels(db: Db, projectId: number, input: ImportIn
   });
 }
 
-export function importJudgeLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { judge: string; clip?: boolean }): Promise<ImportResult> {
+export function importJudgeLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { judge: string; clip?: boolean; chunking?: string }): Promise<ImportResult> {
   const { judge } = opts;
   return importLabels<string>(db, projectId, input, opts, {
     kind: "judge",

@@ -5,7 +5,8 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { forEachRunLine } from "../formats/trec.ts";
 import { encodeRanking } from "../runs/packed.ts";
-import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap, sqliteNow } from "./bulk.ts";
+import { recogniseRunChunking } from "../chunkings/recognise.ts";
+import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow } from "./bulk.ts";
 import { ErrorList, inputName, sha256File, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
 /** Growable columns of run entries: 24 bytes a line instead of an object per line. */
@@ -84,8 +85,11 @@ function duplicatesBySorting(e: EntryColumns): { index: number; first: number }[
   return out.sort((x, y) => e.line[x.index] - e.line[y.index]);
 }
 
+/** `chunking`: the chunking the run's docids belong to; when not given it is recognised (lib/chunkings/recognise.ts). */
+export type RunImportOptions = ImportOptions & { system: string; description?: string; replace?: boolean; chunking?: string };
+
 /**
- * A TREC run (`qid Q0 docid rank score tag`) of one system. The file is streamed: each line is
+ * A TREC run (`qid Q0 docid rank score tag`) of one system, of one chunking. The file is streamed: each line is
  * checked (columns, numbers, known query and chunk, a chunk once per query) into compact
  * columns; only a file without errors is written, in one transaction.
  *
@@ -98,7 +102,7 @@ export async function importRun(
   db: Db,
   projectId: number,
   input: ImportInput,
-  opts: ImportOptions & { system: string; description?: string; replace?: boolean },
+  opts: RunImportOptions,
 ): Promise<ImportResult> {
   const name = inputName(input);
   let path: string;
@@ -116,7 +120,7 @@ export async function importRun(
   }
 }
 
-async function importRunFile(db: Db, projectId: number, path: string, name: string, opts: ImportOptions & { system: string; description?: string; replace?: boolean }): Promise<ImportResult> {
+async function importRunFile(db: Db, projectId: number, path: string, name: string, opts: RunImportOptions): Promise<ImportResult> {
   const system = opts.system.trim();
   if (!system) throw new AppError("bad_input", "a run needs a system name (--system NAME)");
   const { sha256 } = await sha256File(path);
@@ -131,7 +135,7 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
 
   const queries = await loadIdMap(db, "Query", projectId);
   const queryNames = new Map([...queries].map(([e, id]) => [id, e]));
-  const chunks = await loadIdIndex(db, "Chunk", projectId);
+  const { chunking, chunks } = await recogniseRunChunking(db, projectId, path, name, opts.chunking);
   const errors = new ErrorList();
   const entries = new EntryColumns();
   const dup = new DuplicateFinder(chunks.maxId);
@@ -145,7 +149,7 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
       }
       const c = chunks.get(row.docid);
       if (c === undefined) {
-        errors.push({ file: name, line: row.line, field: "docid", message: `unknown chunk "${row.docid}"; expected the id of a chunk imported into this project` });
+        errors.push({ file: name, line: row.line, field: "docid", message: `unknown chunk "${row.docid}"; expected the id of a chunk of chunking "${chunking.name}"` });
         return;
       }
       const first = dup.check(q, c, row.line);
@@ -176,12 +180,12 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
       runId = existing.id;
       await tx.run(`DELETE FROM "RunEntry" WHERE "runId" = ?`, [runId]);
       await tx.run(`DELETE FROM "RunRanking" WHERE "runId" = ?`, [runId]);
-      await tx.run(`UPDATE "Run" SET "contentHash" = ?, "description" = ? WHERE "id" = ?`, [sha256, opts.description ?? existing.description, runId]);
+      await tx.run(`UPDATE "Run" SET "contentHash" = ?, "description" = ?, "chunkingId" = ? WHERE "id" = ?`, [sha256, opts.description ?? existing.description, chunking.id, runId]);
     } else {
       const created =
         tx.provider === "sqlite"
-          ? await tx.all<{ id: number }>(`INSERT INTO "Run" ("projectId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?) RETURNING "id"`, [projectId, system, opts.description ?? null, sha256, sqliteNow()])
-          : await tx.all<{ id: number }>(`INSERT INTO "Run" ("projectId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP) RETURNING "id"`, [projectId, system, opts.description ?? null, sha256]);
+          ? await tx.all<{ id: number }>(`INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`, [projectId, chunking.id, system, opts.description ?? null, sha256, sqliteNow()])
+          : await tx.all<{ id: number }>(`INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP) RETURNING "id"`, [projectId, chunking.id, system, opts.description ?? null, sha256]);
       runId = created[0].id;
     }
     const { query, chunk, rank, score } = entries;

@@ -2,6 +2,7 @@ import type { Db } from "../db/client.ts";
 import { AppError, type LocatedError } from "../errors.ts";
 import { parseCaptions, type CaptionFormat, type CueRepair } from "../formats/captions.ts";
 import { checkChunkOptions, chunkCues, DEFAULT_CHUNKING, longCues, type ChunkOptions, type TranscriptChunk } from "../formats/chunker.ts";
+import { DEFAULT_CHUNKING_NAME, ensureChunking } from "../chunkings/store.ts";
 import { writeChunks } from "./chunks.ts";
 import { hasNul, maxChunkChars, NUL_MESSAGE } from "../bounds.ts";
 import { chunkTooLong } from "./schemas.ts";
@@ -17,7 +18,7 @@ import { ErrorList, inputName, readInput, type ImportInput, type ImportOptions, 
  * written in its own transaction and reported on its own. Bad cues follow `repair`
  * (lib/formats/captions.ts); cues longer than a seconds-chunking's size are reported as warnings.
  */
-export type TranscriptOptions = { chunking?: ChunkOptions; format?: CaptionFormat; repair?: CueRepair };
+export type TranscriptOptions = { chunking?: ChunkOptions; format?: CaptionFormat; repair?: CueRepair; /** The chunking's name (lib/chunkings); default `default`. */ chunkingName?: string };
 export type TranscriptFile = { input: ImportInput; video: string };
 
 type Prepared = { name: string; sha256: string; videoId: number; chunks: TranscriptChunk[]; warnings: LocatedError[] };
@@ -49,10 +50,11 @@ async function prepare(db: Db, projectId: number, file: TranscriptFile, chunking
   return { name, sha256, videoId: video.id, chunks, warnings: [...parsed.warnings, ...longCues(parsed.cues, chunking, name)] };
 }
 
-async function write(db: Db, projectId: number, p: Prepared, opts: ImportOptions): Promise<ImportResult> {
+async function write(db: Db, projectId: number, chunkingId: number, p: Prepared, opts: ImportOptions): Promise<ImportResult> {
   const { created, updated } = await writeChunks(
     db,
     projectId,
+    chunkingId,
     { kind: "transcript", fileName: p.name, sha256: p.sha256 },
     p.chunks.map((c) => ({ externalId: c.id, videoId: p.videoId, start: c.start, end: c.end, text: c.text })),
     opts,
@@ -78,8 +80,9 @@ export async function importTranscripts(db: Db, projectId: number, files: Transc
     if (p) prepared.push(p);
   }
   errors.throwIfAny();
+  const target = await ensureChunking(db, projectId, opts.chunkingName ?? DEFAULT_CHUNKING_NAME, { method: chunking.by, size: chunking.size, overlap: chunking.overlap });
   const results: ImportResult[] = [];
-  for (const p of prepared) results.push(await write(db, projectId, p, opts));
+  for (const p of prepared) results.push(await write(db, projectId, target.id, p, opts));
   return results;
 }
 

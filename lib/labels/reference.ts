@@ -16,7 +16,31 @@ export type ReferenceLabelRow = {
   annotators: number;
   /** The import's source name for imported labels; null for labels made here. */
   source: string | null;
+  /**
+   * Where the label is in the video (issue 20 item 2): the video's external id, the labelled
+   * chunk's start and end (seconds) and its chunking's name. `startSeconds` above is the corrected
+   * start (where the answer begins, as the annotators or the import gave it).
+   */
+  video: string;
+  chunkStart: number;
+  chunkEnd: number;
+  chunking: string;
 };
+
+type Place = Pick<ReferenceLabelRow, "video" | "chunkStart" | "chunkEnd" | "chunking">;
+
+/** Video, times and chunking of each chunk, looked up in batches. */
+async function chunkPlaces(db: Db, chunkIds: number[]): Promise<Map<number, Place & { chunkingId: number }>> {
+  const places = new Map<number, Place & { chunkingId: number }>();
+  for (let i = 0; i < chunkIds.length; i += 5000) {
+    const rows = await db.chunk.findMany({
+      where: { id: { in: chunkIds.slice(i, i + 5000) } },
+      select: { id: true, chunkingId: true, startSeconds: true, endSeconds: true, video: { select: { externalId: true } }, chunking: { select: { name: true } } },
+    });
+    for (const c of rows) places.set(c.id, { chunkingId: c.chunkingId, video: c.video.externalId, chunkStart: c.startSeconds, chunkEnd: c.endSeconds, chunking: c.chunking.name });
+  }
+  return places;
+}
 
 /**
  * The final human label of one pool item, if it has one, under the editing rule (lib/labels/rule.ts):
@@ -40,9 +64,10 @@ export function finalLabel(
  *   wins over an imported one for the same pair: it was made here, blind, under this project's
  *   rule, and usually later. When several imports label the same pair, the latest import wins
  *   (ties: source name in ascending order).
- * Sorted by qid, then docid (plain string order), so exports are deterministic.
+ * Sorted by qid, then docid (plain string order), so exports are deterministic. With `chunkingId`,
+ * only the labels of that chunking's chunks.
  */
-export async function referenceLabels(db: Db, projectId: number): Promise<ReferenceLabelRow[]> {
+export async function referenceLabels(db: Db, projectId: number, opts: { chunkingId?: number } = {}): Promise<ReferenceLabelRow[]> {
   const [settings, items, imported] = await Promise.all([
     ruleSettings(db, projectId),
     loadItemLabels(db, projectId),
@@ -51,7 +76,7 @@ export async function referenceLabels(db: Db, projectId: number): Promise<Refere
       select: { source: true, queryId: true, chunkId: true, grade: true, startSeconds: true, createdAt: true, query: { select: { externalId: true } }, chunk: { select: { externalId: true } } },
     }),
   ]);
-  const rows = new Map<string, ReferenceLabelRow>();
+  const rows = new Map<string, Omit<ReferenceLabelRow, keyof Place>>();
   const poolIdByPair = new Map<string, string>();
   for (const it of items) {
     const key = `${it.queryId}:${it.chunkId}`;
@@ -76,7 +101,15 @@ export async function referenceLabels(db: Db, projectId: number): Promise<Refere
       source: r.source,
     });
   }
-  return [...rows.values()].sort(byQidDocid);
+  const places = await chunkPlaces(db, [...new Set([...rows.values()].map((r) => r.chunkId))]);
+  const out: ReferenceLabelRow[] = [];
+  for (const r of rows.values()) {
+    const place = places.get(r.chunkId);
+    if (!place) continue; // the chunk was deleted meanwhile
+    if (opts.chunkingId !== undefined && place.chunkingId !== opts.chunkingId) continue;
+    out.push({ ...r, video: place.video, chunkStart: place.chunkStart, chunkEnd: place.chunkEnd, chunking: place.chunking });
+  }
+  return out.sort(byQidDocid);
 }
 
 /**

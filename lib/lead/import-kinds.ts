@@ -19,13 +19,19 @@ const optionalNumber = z
   });
 
 const name = z.string().trim().min(1, "required").max(500);
+/** The chunking (lib/chunkings): chunks and transcripts go into it (default `default`); a run's is recognised when empty. */
+const chunking = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
 
 export const ZImportOptions = {
   videos: z.object({ name }),
-  chunks: z.object({ name }),
+  chunks: z.object({ name, chunking }),
   transcript: z
     .object({
       name,
+      chunking,
       video: z.string().trim().min(1, "name the video the transcript belongs to"),
       chunkSeconds: optionalNumber,
       overlapSeconds: optionalNumber,
@@ -41,7 +47,7 @@ export const ZImportOptions = {
     .refine((o) => o.overlapSeconds === undefined || o.chunkSeconds !== undefined, { message: "an overlap in seconds needs a chunk size in seconds", path: ["overlapSeconds"] })
     .refine((o) => o.overlapWords === undefined || o.chunkWords !== undefined, { message: "an overlap in words needs a chunk size in words", path: ["overlapWords"] }),
   queries: z.object({ name }),
-  run: z.object({ name, system: z.string().trim().min(1, "a run needs a system name"), description: z.string().optional() }),
+  run: z.object({ name, system: z.string().trim().min(1, "a run needs a system name"), description: z.string().optional(), chunking }),
   labels: z.object({ name, source: z.string().trim().min(1, "name the source of these labels") }),
   judge: z.object({ name, judge: z.string().trim().min(1, "name the judge") }),
 } as const;

@@ -18,7 +18,7 @@ export async function importUpload(db: Db, projectId: number, kind: string, rawO
     case "videos":
       return importVideos(db, projectId, input);
     case "chunks":
-      return importChunks(db, projectId, input);
+      return importChunks(db, projectId, input, { chunking: ZImportOptions.chunks.parse(rawOptions).chunking });
     case "queries":
       return importQueries(db, projectId, input);
     case "transcript": {
@@ -29,11 +29,11 @@ export async function importUpload(db: Db, projectId: number, kind: string, rawO
           : o.chunkSeconds !== undefined
             ? { by: "seconds", size: o.chunkSeconds, overlap: o.overlapSeconds ?? 0 }
             : undefined;
-      return importTranscript(db, projectId, input, { video: o.video, chunking, repair: o.repair });
+      return importTranscript(db, projectId, input, { video: o.video, chunking, chunkingName: o.chunking, repair: o.repair });
     }
     case "run": {
       const o = ZImportOptions.run.parse(rawOptions);
-      return importRun(db, projectId, input, { system: o.system, description: o.description });
+      return importRun(db, projectId, input, { system: o.system, description: o.description, chunking: o.chunking });
     }
     case "labels": {
       const o = ZImportOptions.labels.parse(rawOptions);

@@ -123,7 +123,7 @@ export async function deleteRun(db: Db, projectId: number, system: string): Prom
 export type ChunkRow = { id: string; video: string; start: number; end: number; text: string };
 
 /** Every chunk of the project in the chunk import's JSONL shape, by video then start, in pages. */
-export async function* projectChunks(db: Db, projectId: number, opts: { video?: string; pageSize?: number } = {}): AsyncGenerator<ChunkRow> {
+export async function* projectChunks(db: Db, projectId: number, opts: { video?: string; pageSize?: number; /** only this chunking's chunks */ chunkingId?: number } = {}): AsyncGenerator<ChunkRow> {
   const pageSize = opts.pageSize ?? 5000;
   const videos = await db.video.findMany({ where: { projectId, ...(opts.video ? { externalId: opts.video } : {}) }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true } });
   if (opts.video && videos.length === 0) throw new AppError("not_found", `no video "${opts.video}" in this project`);
@@ -131,7 +131,7 @@ export async function* projectChunks(db: Db, projectId: number, opts: { video?: 
     let cursor: number | undefined;
     for (;;) {
       const page = await db.chunk.findMany({
-        where: { videoId: v.id },
+        where: { videoId: v.id, ...(opts.chunkingId !== undefined ? { chunkingId: opts.chunkingId } : {}) },
         orderBy: [{ startSeconds: "asc" }, { id: "asc" }],
         take: pageSize,
         ...(cursor !== undefined ? { skip: 1, cursor: { id: cursor } } : {}),

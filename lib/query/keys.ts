@@ -10,5 +10,6 @@ export const leadKeys = {
   status: (projectId: number) => [...leadKeys.project(projectId), "status"] as const,
   judge: (projectId: number) => [...leadKeys.project(projectId), "judge"] as const,
   runs: (projectId: number) => [...leadKeys.project(projectId), "runs"] as const,
+  chunkings: (projectId: number) => [...leadKeys.project(projectId), "chunkings"] as const,
   users: () => [...leadKeys.all, "users"] as const,
 };

@@ -9,6 +9,7 @@ import type { TProjectSettings } from "../projects/settings.ts";
 import type { TRole } from "../auth/permissions.ts";
 import type { TFuse, TFuseResult } from "../runs/fuse.ts";
 import type { DeleteProjectResult, RunListing } from "../projects/lifecycle.ts";
+import type { ChunkingSummary } from "../chunkings/store.ts";
 
 export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; runs: { id: number; system: string; description: string | null }[] };
 export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
@@ -103,6 +104,10 @@ export function useUpdateUser() {
 /** The project's runs with their sizes (`assessor run list`); dates arrive as ISO strings. */
 export function useRuns(projectId: number) {
   return useQuery({ queryKey: leadKeys.runs(projectId), queryFn: () => apiFetch<(Omit<RunListing, "createdAt"> & { createdAt: string })[]>(`${base(projectId)}/runs`) });
+}
+
+export function useChunkings(projectId: number) {
+  return useQuery({ queryKey: leadKeys.chunkings(projectId), queryFn: () => apiFetch<ChunkingSummary[]>(`${base(projectId)}/chunkings`) });
 }
 
 export function useDeleteRun(projectId: number) {

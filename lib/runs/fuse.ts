@@ -48,13 +48,17 @@ export async function fuseStoredRuns(db: Db, projectId: number, input: TFuse): P
   const problem = fuseOptionsProblem(names.length, input, (n) => n);
   if (problem) throw new AppError("bad_input", problem);
 
-  const known = await db.run.findMany({ where: { projectId }, select: { id: true, system: true }, orderBy: { system: "asc" } });
+  const known = await db.run.findMany({ where: { projectId }, select: { id: true, system: true, chunking: { select: { id: true, name: true } } }, orderBy: { system: "asc" } });
   const unknown = names.filter((n) => !known.some((r) => r.system === n));
   if (unknown.length) throw new AppError("not_found", `unknown run${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}; runs in this project: ${known.map((r) => r.system).join(", ") || "none"}`);
   if (known.some((r) => r.system === system)) throw new AppError("conflict", `a run named "${system}" already exists in this project; choose another name for the fused run`);
 
+  // Fused runs share one chunking: their docids name the same chunks.
+  const chosen = names.map((n) => known.find((r) => r.system === n)).filter((r) => r !== undefined);
+  const chunkings = [...new Set(chosen.map((r) => r.chunking.name))];
+  if (chunkings.length > 1) throw new AppError("bad_input", `the runs to fuse belong to different chunkings (${chosen.map((r) => `${r.system}: ${r.chunking.name}`).join(", ")}); fuse runs of one chunking`);
   const queries = await loadIdIndex(db, "Query", projectId);
-  const chunks = await loadIdIndex(db, "Chunk", projectId);
+  const chunks = await loadIdIndex(db, "Chunk", projectId, chosen[0]?.chunking.id);
   const runs: RankedRun[] = [];
   for (const name of names) {
     const run = known.find((r) => r.system === name);
@@ -65,6 +69,6 @@ export async function fuseStoredRuns(db: Db, projectId: number, input: TFuse): P
   const tag = system.replace(/\s+/g, "_");
   const recipe = fusionRecipe({ ...input, runs: names });
   const description = input.description?.trim() ? `${input.description.trim()} (${recipe})` : recipe;
-  const imported = await importRun(db, projectId, { name: `${tag}.fused.trec`, bytes: Buffer.from(formatRun(rows, tag)) }, { system, description });
+  const imported = await importRun(db, projectId, { name: `${tag}.fused.trec`, bytes: Buffer.from(formatRun(rows, tag)) }, { system, description, chunking: chunkings[0] });
   return { system, description, runs: names, method: input.method, queries: new Set(rows.map((r) => r.qid)).size, lines: imported.rows, sha256: imported.sha256 };
 }

@@ -38,6 +38,7 @@ import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TBenchRow } from "./index.ts";
+import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 
 const root = join(import.meta.dirname, "..", "..");
@@ -86,7 +87,8 @@ async function seed(dir: string) {
   const project = await db.project.create({ data: { name: "bench", annotatorsPerItem: 2 } });
   const video = await db.video.create({ data: { projectId: project.id, externalId: "v1", title: "Bench video", path: "demo/media/bm25.mp4", durationSeconds: 92 } });
   const totalChunks = Math.max(ANNOTATORS * ITEMS_PER_ANNOTATOR, BROWSER_ITEMS);
-  await db.chunk.createMany({ data: Array.from({ length: totalChunks }, (_, i) => ({ projectId: project.id, externalId: `c${i}`, videoId: video.id, startSeconds: (i % 18) * 5, endSeconds: (i % 18) * 5 + 10, text: `Chunk ${i}: the speaker explains a part of the ranking function in some detail.` })) });
+  const defaultId = await defaultChunkingId(db, project.id);
+  await db.chunk.createMany({ data: Array.from({ length: totalChunks }, (_, i) => ({ chunkingId: defaultId, projectId: project.id, externalId: `c${i}`, videoId: video.id, startSeconds: (i % 18) * 5, endSeconds: (i % 18) * 5 + 10, text: `Chunk ${i}: the speaker explains a part of the ranking function in some detail.` })) });
   const chunks = await db.chunk.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: "asc" } });
   await db.query.createMany({ data: Array.from({ length: 10 }, (_, i) => ({ projectId: project.id, externalId: `q${i}`, text: `Bench question ${i}: what does the speaker say about part ${i}?` })) });
   const queries = await db.query.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: "asc" } });

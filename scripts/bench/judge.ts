@@ -20,6 +20,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TBenchRow } from "./index.ts";
+import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 const PAIRS = 10_000;
 const QUERIES = 100;
@@ -53,7 +54,8 @@ export async function bench(): Promise<TBenchRow[]> {
     const db = await getDb();
     const project = await db.project.create({ data: { name: "judge-bench" } });
     const video = await db.video.create({ data: { projectId: project.id, externalId: "v", title: "Bench talk", path: "demo/media/bm25.mp4", durationSeconds: 36_000 } });
-    await db.chunk.createMany({ data: Array.from({ length: PAIRS }, (_, i) => ({ projectId: project.id, externalId: `c${i}`, videoId: video.id, startSeconds: i * 3, endSeconds: i * 3 + 15, text: `Chunk ${i}: a few sentences of transcript about ranking, fusion and evaluation, number ${i}.` })) });
+    const defaultId = await defaultChunkingId(db, project.id);
+    await db.chunk.createMany({ data: Array.from({ length: PAIRS }, (_, i) => ({ chunkingId: defaultId, projectId: project.id, externalId: `c${i}`, videoId: video.id, startSeconds: i * 3, endSeconds: i * 3 + 15, text: `Chunk ${i}: a few sentences of transcript about ranking, fusion and evaluation, number ${i}.` })) });
     await db.query.createMany({ data: Array.from({ length: QUERIES }, (_, q) => ({ projectId: project.id, externalId: `q${q}`, text: `Question ${q}: what does the speaker say about topic ${q}?` })) });
     const chunks = await db.chunk.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: "asc" } });
     const queries = await db.query.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: "asc" } });

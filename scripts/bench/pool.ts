@@ -42,9 +42,10 @@ export async function seed(file: string): Promise<number> {
   conn.exec("BEGIN");
   const projectId = Number(conn.prepare(`INSERT INTO "Project" ("name", "createdAt") VALUES ('bench', ?)`).run(now).lastInsertRowid);
   const videoId = Number(conn.prepare(`INSERT INTO "Video" ("projectId", "externalId", "title") VALUES (?, 'v', 'bench video')`).run(projectId).lastInsertRowid);
+  const chunkingId = Number(conn.prepare(`INSERT INTO "Chunking" ("projectId", "name", "method", "createdAt") VALUES (?, 'default', 'imported', ?)`).run(projectId, now).lastInsertRowid);
   const insQuery = conn.prepare(`INSERT INTO "Query" ("projectId", "externalId", "text") VALUES (?, ?, ?)`);
-  const insChunk = conn.prepare(`INSERT INTO "Chunk" ("projectId", "externalId", "videoId", "startSeconds", "endSeconds", "text") VALUES (?, ?, ?, ?, ?, ?)`);
-  const insRun = conn.prepare(`INSERT INTO "Run" ("projectId", "system", "contentHash", "createdAt") VALUES (?, ?, ?, ?)`);
+  const insChunk = conn.prepare(`INSERT INTO "Chunk" ("projectId", "chunkingId", "externalId", "videoId", "startSeconds", "endSeconds", "text") VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insRun = conn.prepare(`INSERT INTO "Run" ("projectId", "chunkingId", "system", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?)`);
   const insEntry = conn.prepare(`INSERT INTO "RunEntry" ("runId", "queryId", "chunkId", "rank", "score") VALUES (?, ?, ?, ?, ?)`);
   const insUser = conn.prepare(`INSERT INTO "User" ("id", "email", "name", "role", "passwordHash", "active", "createdAt") VALUES (?, ?, ?, 'annotator', 'x', 1, ?)`);
   const queryIds: number[] = [];
@@ -52,11 +53,11 @@ export async function seed(file: string): Promise<number> {
   for (let q = 0; q < QUERIES; q++) {
     queryIds.push(Number(insQuery.run(projectId, `q${q}`, `question ${q}`).lastInsertRowid));
     const ids: number[] = [];
-    for (let c = 0; c < CANDIDATES; c++) ids.push(Number(insChunk.run(projectId, `d${q}_${c}`, videoId, c * 30, c * 30 + 30, "text").lastInsertRowid));
+    for (let c = 0; c < CANDIDATES; c++) ids.push(Number(insChunk.run(projectId, chunkingId, `d${q}_${c}`, videoId, c * 30, c * 30 + 30, "text").lastInsertRowid));
     chunkIds.push(ids);
   }
   for (let r = 0; r < RUNS; r++) {
-    const runId = Number(insRun.run(projectId, `system${r}`, `hash${r}`, now).lastInsertRowid);
+    const runId = Number(insRun.run(projectId, chunkingId, `system${r}`, `hash${r}`, now).lastInsertRowid);
     for (let q = 0; q < QUERIES; q++) {
       const pick = [...chunkIds[q]];
       for (let i = pick.length - 1; i > 0; i--) {

@@ -6,6 +6,7 @@ import { launchBrowser, startServer, type RunningServer } from "../helpers/serve
 import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
+import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
  * The lead's lifecycle controls in Chromium (issue 21 item 5): runs listed with their sizes, one
@@ -29,10 +30,10 @@ beforeAll(async () => {
   projectId = p.id;
   const v = await db.video.create({ data: { projectId, externalId: "v1", title: "Intro", url: "https://www.youtube.com/watch?v=abcdefghijk" } });
   const q = await db.query.create({ data: { projectId, externalId: "q1", text: "what?" } });
-  const c1 = await db.chunk.create({ data: { projectId, externalId: "c1", videoId: v.id, startSeconds: 0, endSeconds: 10, text: "one" } });
-  const c2 = await db.chunk.create({ data: { projectId, externalId: "c2", videoId: v.id, startSeconds: 10, endSeconds: 20, text: "two" } });
+  const c1 = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, externalId: "c1", videoId: v.id, startSeconds: 0, endSeconds: 10, text: "one" } });
+  const c2 = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, externalId: "c2", videoId: v.id, startSeconds: 10, endSeconds: 20, text: "two" } });
   for (const system of ["bm25", "mistake"])
-    await db.run.create({ data: { projectId, system, contentHash: `h-${system}`, entries: { create: [{ queryId: q.id, chunkId: c1.id, rank: 1, score: 2 }, { queryId: q.id, chunkId: c2.id, rank: 2, score: 1 }] } } });
+    await db.run.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, system, contentHash: `h-${system}`, entries: { create: [{ queryId: q.id, chunkId: c1.id, rank: 1, score: 2 }, { queryId: q.id, chunkId: c2.id, rank: 2, score: 1 }] } } });
   const item = await db.poolItem.create({ data: { projectId, queryId: q.id, chunkId: c1.id } });
   await db.referenceLabel.create({ data: { projectId, source: "prior", queryId: q.id, chunkId: c1.id, grade: 3 } });
   expect(item.id).toBeTruthy();

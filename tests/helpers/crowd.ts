@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 import { apiSession } from "./login.ts";
+import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
  * Simulated annotators for the crash, scale-out and outage tests (issue 13): many users grading
@@ -22,7 +23,7 @@ export async function seedCrowd(db: Db, annotators: number, perAnnotator: number
   const chunksPerQuery = 20;
   const queries = Math.ceil(itemCount / chunksPerQuery);
   const chunkIds: number[] = [];
-  for (let c = 0; c < chunksPerQuery; c++) chunkIds.push((await db.chunk.create({ data: { projectId: project.id, videoId: video.id, externalId: `c${c}`, startSeconds: c * 4, endSeconds: c * 4 + 4, text: `Chunk ${c}` } })).id);
+  for (let c = 0; c < chunksPerQuery; c++) chunkIds.push((await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, project.id), projectId: project.id, videoId: video.id, externalId: `c${c}`, startSeconds: c * 4, endSeconds: c * 4 + 4, text: `Chunk ${c}` } })).id);
   const itemIds: string[] = [];
   for (let q = 0; q < queries; q++) {
     const query = await db.query.create({ data: { projectId: project.id, externalId: `q${q}`, text: `Question ${q}?` } });

@@ -3,6 +3,7 @@ import type { Db } from "../../lib/db/client.ts";
 import type { TFixture } from "../integration/annotate-fixture.ts";
 import type { TestDb } from "./db.ts";
 import type { RunningServer } from "./server.ts";
+import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
  * Small factories with defaults, writing straight through Prisma: tests of pooling, assignment
@@ -36,7 +37,7 @@ export async function makeChunks(db: Db, projectId: number, externalIds: string[
   const video = await makeVideo(db, projectId);
   const byId = new Map<string, { id: number; externalId: string }>();
   for (const [i, externalId] of externalIds.entries()) {
-    const c = await db.chunk.create({ data: { projectId, videoId: video.id, externalId, startSeconds: i * 30, endSeconds: i * 30 + 30, text: `text of ${externalId}` } });
+    const c = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, videoId: video.id, externalId, startSeconds: i * 30, endSeconds: i * 30 + 30, text: `text of ${externalId}` } });
     byId.set(externalId, c);
   }
   return byId;
@@ -56,7 +57,7 @@ export async function makeRun(
   rows: [qid: string, docid: string, score: number][],
   ids: { queries: Map<string, { id: number }>; chunks: Map<string, { id: number }> },
 ) {
-  const run = await db.run.create({ data: { projectId, system, contentHash: `hash-${system}-${next()}` } });
+  const run = await db.run.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, system, contentHash: `hash-${system}-${next()}` } });
   await db.runEntry.createMany({
     data: rows.map(([qid, docid, score], i) => ({ runId: run.id, queryId: ids.queries.get(qid)!.id, chunkId: ids.chunks.get(docid)!.id, rank: i + 1, score })),
   });

@@ -2,6 +2,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { buildPool } from "../../lib/pooling/build.ts";
 import { assign } from "../../lib/assignment/assign.ts";
 import { createUser } from "../../lib/users/users.ts";
+import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
  * A small project for the annotate/adjudicate/media/blindness tests, written straight through
@@ -42,20 +43,20 @@ export async function seedAnnotationFixture(db: Db, opts: { videoPath?: string }
 
   const chunks: { id: number; externalId: string; videoId: number }[] = [];
   for (let i = 0; i < 6; i++) {
-    chunks.push(await db.chunk.create({ data: { projectId: project.id, externalId: `${SECRETS.docidPrefix}f${i}`, videoId: fileVideo.id, startSeconds: i * 15, endSeconds: i * 15 + 20, text: `File chunk ${i}: words spoken between ${i * 15} and ${i * 15 + 20} seconds.` } }));
+    chunks.push(await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, project.id), projectId: project.id, externalId: `${SECRETS.docidPrefix}f${i}`, videoId: fileVideo.id, startSeconds: i * 15, endSeconds: i * 15 + 20, text: `File chunk ${i}: words spoken between ${i * 15} and ${i * 15 + 20} seconds.` } }));
   }
   for (let i = 0; i < 3; i++) {
-    chunks.push(await db.chunk.create({ data: { projectId: project.id, externalId: `${SECRETS.docidPrefix}y${i}`, videoId: ytVideo.id, startSeconds: 60 + i * 30, endSeconds: 90 + i * 30, text: `Online chunk ${i} about fusion.` } }));
+    chunks.push(await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, project.id), projectId: project.id, externalId: `${SECRETS.docidPrefix}y${i}`, videoId: ytVideo.id, startSeconds: 60 + i * 30, endSeconds: 90 + i * 30, text: `Online chunk ${i} about fusion.` } }));
   }
-  const privateChunk = await db.chunk.create({ data: { projectId: project.id, externalId: `${SECRETS.docidPrefix}p0`, videoId: privateVideo.id, startSeconds: 5, endSeconds: 25, text: "Private chunk for the outsider only." } });
+  const privateChunk = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, project.id), projectId: project.id, externalId: `${SECRETS.docidPrefix}p0`, videoId: privateVideo.id, startSeconds: 5, endSeconds: 25, text: "Private chunk for the outsider only." } });
 
   const q1 = await db.query.create({ data: { projectId: project.id, externalId: `${SECRETS.qidPrefix}1`, text: "How are the results of two lists combined?", author: "AUTHOR_SECRET" } });
   const q2 = await db.query.create({ data: { projectId: project.id, externalId: `${SECRETS.qidPrefix}2`, text: "What does the length normalisation do?" } });
   const q3 = await db.query.create({ data: { projectId: project.id, externalId: `${SECRETS.qidPrefix}3`, text: "A question only the outsider grades." } });
 
   const [sysA, sysB] = SECRETS.systems;
-  const runA = await db.run.create({ data: { projectId: project.id, system: sysA, description: SECRETS.runDescription, contentHash: "hash-a" } });
-  const runB = await db.run.create({ data: { projectId: project.id, system: sysB, contentHash: "hash-b" } });
+  const runA = await db.run.create({ data: { chunkingId: await defaultChunkingId(db, project.id), projectId: project.id, system: sysA, description: SECRETS.runDescription, contentHash: "hash-a" } });
+  const runB = await db.run.create({ data: { chunkingId: await defaultChunkingId(db, project.id), projectId: project.id, system: sysB, contentHash: "hash-b" } });
   const entries: { runId: number; queryId: number; chunkId: number; rank: number; score: number }[] = [];
   const scores = SECRETS.scores.map(Number);
   // Run A: file chunks 0,1,2 for q1; run B: file chunk 2 and online chunks for q1; both give q2 two chunks.

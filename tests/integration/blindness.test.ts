@@ -19,13 +19,15 @@ let server: RunningServer;
 let fx: TFixture;
 let cookie: string;
 
-const FORBIDDEN_KEYS = new Set(["rank", "score", "system", "run", "runs", "runId", "provenance", "judge", "judgeLabels", "rationale", "referenceLabels", "judgements", "labels", "userId", "externalId", "qid", "docid", "author", "email", "orderKey", "calibration", "contentHash"]);
+const FORBIDDEN_KEYS = new Set(["rank", "score", "system", "run", "runs", "runId", "provenance", "judge", "judgeLabels", "rationale", "referenceLabels", "judgements", "labels", "userId", "externalId", "qid", "docid", "author", "email", "orderKey", "calibration", "contentHash", "chunking", "chunkingId", "chunkings"]);
 
 const JUDGE_RUN_SECRETS = { judge: "JUDGE_RUN_NAME_SECRET", model: "JUDGE_MODEL_SECRET", template: "JUDGE_TEMPLATE_SECRET {{question}} {{chunk}}", raw: "JUDGE_RAW_ANSWER_SECRET" };
 let judgeRunId = 0;
+/** The name of the chunking every item came from (issue 20): the lead's, never an annotator's. */
+const CHUNKING_SECRET = "CHUNKING_NAME_SECRET";
 
 function secretStrings(): string[] {
-  return [...Object.values(JUDGE_RUN_SECRETS), ...SECRETS.systems, SECRETS.runDescription, SECRETS.judge, SECRETS.judgeRationale, SECRETS.referenceSource, SECRETS.otherNotes, SECRETS.qidPrefix, SECRETS.docidPrefix, ...SECRETS.scores, SECRETS.otherName, SECRETS.otherEmail, "AUTHOR_SECRET", "Only for the outsider", "Private chunk"];
+  return [...Object.values(JUDGE_RUN_SECRETS), ...SECRETS.systems, SECRETS.runDescription, SECRETS.judge, SECRETS.judgeRationale, SECRETS.referenceSource, SECRETS.otherNotes, SECRETS.qidPrefix, SECRETS.docidPrefix, ...SECRETS.scores, SECRETS.otherName, SECRETS.otherEmail, "AUTHOR_SECRET", "Only for the outsider", "Private chunk", CHUNKING_SECRET];
 }
 
 function keysOf(value: unknown, out = new Set<string>()): Set<string> {
@@ -67,6 +69,9 @@ beforeAll(async () => {
   await db.judgeTask.create({ data: { runId: judgeRun.id, queryId: first.queryId, chunkId: first.chunkId, status: "done", grade: 2, raw: JUDGE_RUN_SECRETS.raw } });
   await db.judgeLabel.create({ data: { projectId: fx.project.id, judge: JUDGE_RUN_SECRETS.judge, queryId: first.queryId, chunkId: first.chunkId, grade: 2, rationale: JUDGE_RUN_SECRETS.raw } });
   judgeRunId = judgeRun.id;
+  // Every chunk is in one chunking; plant its name (and a second, empty chunking) where a leak would show it.
+  await db.chunking.updateMany({ where: { projectId: fx.project.id }, data: { name: CHUNKING_SECRET, method: "seconds", size: 20, overlap: 5 } });
+  await db.chunking.create({ data: { projectId: fx.project.id, name: `${CHUNKING_SECRET}_2`, method: "imported" } });
   server = await startServer({ DATABASE_URL: testDb.url });
   cookie = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
 });

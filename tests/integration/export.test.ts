@@ -27,6 +27,10 @@ const row = (qid: string, docid: string, grade: number, extra: Partial<Reference
   status: "imported",
   annotators: 0,
   source: "src",
+  video: "v1",
+  chunkStart: 0,
+  chunkEnd: 30,
+  chunking: "default",
   ...extra,
 });
 
@@ -36,7 +40,7 @@ describe("export formats", () => {
 
   it("writes qrels, JSONL and CSV that carry the same label-set sha256", () => {
     const v = labelSetVersion(rows, "p", now);
-    const canonical = '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"agreed","annotators":2,"source":null}\n{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3"}\n';
+    const canonical = '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"agreed","annotators":2,"source":null,"video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default"}\n{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3","video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default"}\n';
     expect(v).toEqual({ sha256: createHash("sha256").update(canonical).digest("hex"), created_at: "2026-11-30T12:00:00.000Z", labels: 2, project: "p" });
 
     const jsonl = renderExport(rows, "jsonl", v);
@@ -46,12 +50,12 @@ describe("export formats", () => {
     const csv = renderExport(rows, "csv", v).content;
     expect(csv).toBe(
       `# label_set_version sha256=${v.sha256} created_at=2026-11-30T12:00:00.000Z labels=2 project=p\n` +
-        'query,chunk,grade,start,status,annotators,source\nq1,"a,b",2,12.5,agreed,2,\nq1,"say ""hi""",0,,imported,0,"old #3"\n',
+        'query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking\nq1,"a,b",2,12.5,agreed,2,,v1,0,30,default\nq1,"say ""hi""",0,,imported,0,"old #3",v1,0,30,default\n',
     );
     // A standard reader skips the comment line and gets the fields back intact.
     expect(parse(csv, { comment: "#", columns: true })).toEqual([
-      { query: "q1", chunk: "a,b", grade: "2", start: "12.5", status: "agreed", annotators: "2", source: "" },
-      { query: "q1", chunk: 'say "hi"', grade: "0", start: "", status: "imported", annotators: "0", source: "old #3" },
+      { query: "q1", chunk: "a,b", grade: "2", start: "12.5", status: "agreed", annotators: "2", source: "", video: "v1", chunk_start: "0", chunk_end: "30", chunking: "default" },
+      { query: "q1", chunk: 'say "hi"', grade: "0", start: "", status: "imported", annotators: "0", source: "old #3", video: "v1", chunk_start: "0", chunk_end: "30", chunking: "default" },
     ]);
   });
 
@@ -85,5 +89,21 @@ describe("exportLabels over the database", () => {
     // Sorted by qid as plain strings: "q10" < "q2".
     expect(e.content).toBe("q10 0 d1 2\nq2 0 d1 3\n");
     expect(e.version.labels).toBe(2);
+  });
+
+  it("exports one chunking's labels, each with its video, chunk times and chunking (issue 20)", async () => {
+    const p = await makeProject(db, { name: "exp-chunkings" });
+    const q = await makeQueries(db, p.id, ["q1"]);
+    const c = await makeChunks(db, p.id, ["d1"]); // default chunking, 0-30 s on a new video
+    const video = await db.chunk.findUniqueOrThrow({ where: { id: c.get("d1")!.id }, include: { video: true } });
+    const other = await db.chunking.create({ data: { projectId: p.id, name: "c20o5", method: "seconds", size: 20, overlap: 5 } });
+    // The same chunk id in the second chunking: another span of the same video.
+    const d1b = await db.chunk.create({ data: { projectId: p.id, chunkingId: other.id, externalId: "d1", videoId: video.videoId, startSeconds: 15, endSeconds: 35, text: "t" } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "s", queryId: q.get("q1")!.id, chunkId: c.get("d1")!.id, grade: 1 } });
+    await db.referenceLabel.create({ data: { projectId: p.id, source: "s", queryId: q.get("q1")!.id, chunkId: d1b.id, grade: 3, startSeconds: 21 } });
+    expect((await exportLabels(db, p.id, "qrels")).content.split("\n").filter(Boolean).sort()).toEqual(["q1 0 d1 1", "q1 0 d1 3"]);
+    expect((await exportLabels(db, p.id, "qrels", new Date(), { chunkingId: other.id })).content).toBe("q1 0 d1 3\n");
+    const jsonl = (await exportLabels(db, p.id, "jsonl", new Date(), { chunkingId: other.id })).content.trim().split("\n");
+    expect(JSON.parse(jsonl[1])).toEqual({ query: "q1", chunk: "d1", grade: 3, start: 21, status: "imported", annotators: 0, source: "s", video: video.video.externalId, chunk_start: 15, chunk_end: 35, chunking: "c20o5" });
   });
 });

@@ -268,7 +268,7 @@ describe("bad input: exact error, exit 1, nothing written", () => {
 
   it("a run naming an unknown query or chunk", async () => {
     await rejects(["run", "--system", "s2"], "uq.run", "q1 Q0 c2 1 3 s2\nq9 Q0 c2 1 3 s2\n", (p) => `${p}:2: qid: unknown query "q9"; expected the id of a query imported into this project`);
-    await rejects(["run", "--system", "s2"], "uc.run", "q1 Q0 c2 1 3 s2\nq1 Q0 nope 2 2 s2\n", (p) => `${p}:2: docid: unknown chunk "nope"; expected the id of a chunk imported into this project`);
+    await rejects(["run", "--system", "s2"], "uc.run", "q1 Q0 c2 1 3 s2\nq1 Q0 nope 2 2 s2\n", (p) => `${p}:2: docid: unknown chunk "nope"; expected the id of a chunk of chunking "default"`);
     await rejects(["labels", "--source", "x"], "uc.jsonl", '{"query":"q1","chunk":"nope","grade":1}\n', (p) => `${p}:1: chunk: unknown chunk "nope"; expected the id of a chunk imported into this project`);
   });
 

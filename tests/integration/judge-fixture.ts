@@ -1,4 +1,5 @@
 import type { Db } from "../../lib/db/client.ts";
+import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
  * A project with a pool for the judge's tests: `queries` questions (tagged "entity" every other
@@ -16,7 +17,7 @@ export async function seedJudgeProject(db: Db, opts: { name?: string; queries?: 
   const chunkIds: number[] = [];
   for (let i = 0; i < queries * perQuery; i++) {
     const v = videos[i % 2];
-    const c = await db.chunk.create({ data: { projectId: project.id, externalId: `c${String(i).padStart(4, "0")}`, videoId: v.id, startSeconds: i * 10, endSeconds: i * 10 + 15, text: `Chunk ${i}: words spoken in ${v.title} at ${i * 10} seconds.` } });
+    const c = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, project.id), projectId: project.id, externalId: `c${String(i).padStart(4, "0")}`, videoId: v.id, startSeconds: i * 10, endSeconds: i * 10 + 15, text: `Chunk ${i}: words spoken in ${v.title} at ${i * 10} seconds.` } });
     chunkIds.push(c.id);
   }
   const queryIds: number[] = [];

@@ -11,6 +11,7 @@ import { runCli } from "../helpers/cli.ts";
 import { freePort } from "../helpers/server.ts";
 import { defaultScript, scriptedGrade, startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
 import { seedJudgeProject } from "./judge-fixture.ts";
+import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
  * The LLM judge against a fake OpenAI-compatible server (tests/helpers/fake-llm.ts: the one mock
@@ -322,7 +323,7 @@ describe("judge run", () => {
   });
 
   it("renders only the annotator's view: no system, run, rank or score reaches the model", async () => {
-    const run = await db.run.create({ data: { projectId, system: "SYSTEM_SECRET_NAME", contentHash: "x" } });
+    const run = await db.run.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, system: "SYSTEM_SECRET_NAME", contentHash: "x" } });
     const item = await db.poolItem.findFirstOrThrow({ where: { projectId } });
     await db.runEntry.create({ data: { runId: run.id, queryId: item.queryId, chunkId: item.chunkId, rank: 1, score: 97.53186 } });
     await db.poolProvenance.create({ data: { poolItemId: item.id, runId: run.id, rank: 1 } });

@@ -20,10 +20,10 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
   const [queryRows, tagRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
     byProject(`"id", "externalId", "referenceStartSeconds", "referenceVideoId"`, "Query"),
     rows(db, `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`, [projectId]),
-    byProject(`"id", "externalId", "videoId", "startSeconds"`, "Chunk"),
+    byProject(`"id", "externalId", "videoId", "startSeconds", "chunkingId"`, "Chunk"),
     byProject(`"id", "queryId", "chunkId"`, "PoolItem"),
     rows(db, `SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`, [projectId]),
-    byProject(`"id", "system", "contentHash"`, "Run", ` ORDER BY "system"`),
+    byProject(`"id", "system", "contentHash", "chunkingId"`, "Run", ` ORDER BY "system"`),
   ]);
   const queries = new Map<number, TQueryInfo>();
   for (const q of queryRows) queries.set(num(q[0]), { qid: str(q[1]), tags: [], refStart: numOrNull(q[2]), refVideoId: numOrNull(q[3]) });
@@ -33,7 +33,7 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
     tags.add(str(t[1]));
   }
   const chunks = new Map<number, TChunkInfo>();
-  for (const c of chunkRows) chunks.set(num(c[0]), { docid: str(c[1]), videoId: num(c[2]), start: num(c[3]) });
+  for (const c of chunkRows) chunks.set(num(c[0]), { docid: str(c[1]), videoId: num(c[2]), start: num(c[3]), chunkingId: num(c[4]) });
   const poolItems = new Map<string, { queryId: number; chunkId: number }>();
   for (const it of itemRows) poolItems.set(str(it[0]), { queryId: num(it[1]), chunkId: num(it[2]) });
   const provenance = new Map<string, number[]>();
@@ -43,5 +43,5 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
     if (list) list.push(num(r[1]));
     else provenance.set(id, [num(r[1])]);
   }
-  return { queries, tags: [...tags].sort(), chunks, poolItems, provenance, runs: runRows.map((r) => ({ id: num(r[0]), system: str(r[1]), contentHash: str(r[2]) })) };
+  return { queries, tags: [...tags].sort(), chunks, poolItems, provenance, runs: runRows.map((r) => ({ id: num(r[0]), system: str(r[1]), contentHash: str(r[2]), chunkingId: num(r[3]) })) };
 }

@@ -5,6 +5,7 @@ import { apiSession } from "../../helpers/login.ts";
 import type { RunningServer } from "../../helpers/server.ts";
 import type { Db } from "../../../lib/db/client.ts";
 import { referenceLabels } from "../../../lib/labels/reference.ts";
+import { defaultChunkingId } from "../../../lib/chunkings/store.ts";
 import { PASSWORDS, type TFixture } from "../annotate-fixture.ts";
 
 /**
@@ -32,7 +33,7 @@ beforeAll(async () => {
   project = await startAnnotatorProject(async (db, fx) => {
     // Ids and a source a spreadsheet would run as formulas, in an imported reference label.
     const q = await db.query.create({ data: { projectId: fx.project.id, externalId: FORMULA.qid, text: "+cmd question" } });
-    const c = await db.chunk.create({ data: { projectId: fx.project.id, externalId: FORMULA.docid, videoId: fx.fileVideo.id, startSeconds: 200, endSeconds: 210, text: "formula chunk" } });
+    const c = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, fx.project.id), projectId: fx.project.id, externalId: FORMULA.docid, videoId: fx.fileVideo.id, startSeconds: 200, endSeconds: 210, text: "formula chunk" } });
     await db.referenceLabel.create({ data: { projectId: fx.project.id, source: FORMULA.source, queryId: q.id, chunkId: c.id, grade: 2, startSeconds: null } });
   });
   ({ db, fx, server } = project);

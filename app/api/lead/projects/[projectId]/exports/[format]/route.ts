@@ -5,13 +5,15 @@ import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { exportLabels, type TExportFormat } from "@/lib/exports/labels";
+import { findChunking } from "@/lib/chunkings/store";
 
 export const dynamic = "force-dynamic";
 
-const ZQuery = z.object({ format: z.enum(["jsonl", "csv"]).optional() });
+const ZQuery = z.object({ format: z.enum(["jsonl", "csv"]).optional(), chunking: z.string().trim().min(1).max(64).optional() });
 
 /**
- * Downloads: /exports/qrels, /exports/labels?format=jsonl|csv. The label-set version travels in
+ * Downloads: /exports/qrels, /exports/labels?format=jsonl|csv; `chunking=NAME` keeps one chunking's
+ * labels (lib/chunkings; default: all). The label-set version travels in
  * headers (X-Label-Set-Sha256, X-Label-Set-Created-At); JSONL and CSV also carry it in the file.
  */
 export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, async ({ params, query }) => {
@@ -21,7 +23,8 @@ export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, as
   if (params.format === "qrels") format = "qrels";
   else if (params.format === "labels") format = query.format ?? "jsonl";
   else throw new AppError("not_found", `no export "${String(params.format)}"; exports: qrels, labels`);
-  const e = await exportLabels(db, project.id, format);
+  const chunking = query.chunking === undefined ? undefined : await findChunking(db, project.id, query.chunking);
+  const e = await exportLabels(db, project.id, format, new Date(), { chunkingId: chunking?.id });
   const safeName = project.name.replace(/[^A-Za-z0-9._-]+/g, "_") || "project";
   const fileName = format === "qrels" ? `${safeName}.qrels` : `${safeName}.labels.${format}`;
   const type = format === "csv" ? "text/csv" : format === "jsonl" ? "application/x-ndjson" : "text/plain";

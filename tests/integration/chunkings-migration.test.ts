@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { runCli } from "../helpers/cli.ts";
+
+/**
+ * The chunkings migration (issue 20 item 1) on the suite's database: a database is built at the
+ * migration before it (a copy of prisma/ without the new migration, applied by `assessor migrate`
+ * with ASSESSOR_ROOT pointing at the copy), filled with two projects' videos,
+ * chunks, runs and entries by plain SQL, then migrated for real: each project must hold one
+ * chunking named `default` with every one of its chunks and runs, and nothing else may change.
+ */
+const MIGRATION = "20261202030737_chunkings";
+const root = process.cwd();
+const pgBase = process.env.TEST_DATABASE_URL;
+const postgres = !!pgBase && /^postgres(ql)?:\/\//.test(pgBase);
+let tmp: string;
+let url: string;
+let schema: string | undefined;
+
+type Sql = { exec(sql: string, params?: unknown[]): Promise<void>; close(): Promise<void> };
+
+async function connect(): Promise<Sql> {
+  if (postgres) {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: pgBase, options: `-c search_path="${schema}"` });
+    await client.connect();
+    return {
+      exec: async (sql, params = []) => {
+        let k = 0;
+        await client.query(sql.replace(/\?/g, () => `$${++k}`), params);
+      },
+      close: () => client.end(),
+    };
+  }
+  const { default: Database } = await import("better-sqlite3");
+  const conn = new Database(url.slice("file:".length));
+  return {
+    exec: async (sql, params = []) => {
+      conn.prepare(sql).run(...params);
+    },
+    close: async () => {
+      conn.close();
+    },
+  };
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), "assessor-migration-"));
+  if (postgres) {
+    schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+    const u = new URL(pgBase!);
+    u.searchParams.set("schema", schema);
+    url = u.toString();
+  } else url = `file:${join(tmp, "old.db")}`;
+  process.env.DATABASE_URL = url;
+  // prisma/ as it was before the migration: every file, the new migration's folders left out.
+  const old = join(tmp, "root");
+  cpSync(join(root, "prisma"), join(old, "prisma"), { recursive: true, filter: (src) => !src.includes(MIGRATION) });
+  expect(readdirSync(join(old, "prisma", "migrations", "sqlite")).some((n) => n.includes(MIGRATION))).toBe(false);
+  // In a separate process (the CLI, as a user would run it): the schema engine is loaded once per process.
+  const r = runCli(["migrate"], { env: { ASSESSOR_ROOT: old, DATABASE_URL: url } });
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+
+  const sql = await connect();
+  try {
+    const now = postgres ? new Date().toISOString() : new Date().toISOString().replace("Z", "+00:00");
+    for (const p of [1, 2]) {
+      await sql.exec(`INSERT INTO "Project" ("id", "name", "createdAt") VALUES (?, ?, ?)`, [p, `project ${p}`, now]);
+      await sql.exec(`INSERT INTO "Video" ("id", "projectId", "externalId", "title") VALUES (?, ?, 'v1', 'A video')`, [p, p]);
+      await sql.exec(`INSERT INTO "Query" ("id", "projectId", "externalId", "text") VALUES (?, ?, 'q1', 'what?')`, [p, p]);
+      // The same chunk ids in both projects: unique per project before, per chunking after.
+      for (let c = 0; c < 3; c++)
+        await sql.exec(`INSERT INTO "Chunk" ("id", "projectId", "externalId", "videoId", "startSeconds", "endSeconds", "text") VALUES (?, ?, ?, ?, ?, ?, ?)`, [p * 10 + c, p, `v1_${c}`, p, c * 20, c * 20 + 30, `chunk ${c}`]);
+      for (const [r, system] of [[1, "bm25"], [2, "dense"]] as const) {
+        await sql.exec(`INSERT INTO "Run" ("id", "projectId", "system", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?)`, [p * 10 + r, p, system, `h${p}${r}`, now]);
+        await sql.exec(`INSERT INTO "RunEntry" ("runId", "queryId", "chunkId", "rank", "score") VALUES (?, ?, ?, 1, 2.5)`, [p * 10 + r, p, p * 10 + r]);
+      }
+    }
+    // A project with nothing in it still gets its `default` chunking.
+    await sql.exec(`INSERT INTO "Project" ("id", "name", "createdAt") VALUES (3, 'empty', ?)`, [now]);
+    if (postgres) for (const t of ["Project", "Video", "Query", "Chunk", "Run"]) await sql.exec(`SELECT setval(pg_get_serial_sequence('"${t}"', 'id'), 100)`);
+  } finally {
+    await sql.close();
+  }
+}, 120_000);
+
+afterAll(async () => {
+  const { closeDb } = await import("../../lib/db/client.ts");
+  await closeDb();
+  if (postgres) {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: pgBase });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("chunkings migration", () => {
+  it("puts every existing chunk and run of a project into its `default` chunking", async () => {
+    const { migrate } = await import("../../lib/db/migrate.ts");
+    expect(await migrate()).toEqual([MIGRATION]);
+    const { getDb } = await import("../../lib/db/client.ts");
+    const db = await getDb();
+    const chunkings = await db.chunking.findMany({ orderBy: { projectId: "asc" } });
+    expect(chunkings.map((c) => [c.projectId, c.name, c.method, c.size, c.overlap])).toEqual([
+      [1, "default", "imported", null, null],
+      [2, "default", "imported", null, null],
+      [3, "default", "imported", null, null],
+    ]);
+    for (const p of [1, 2]) {
+      const k = chunkings.find((c) => c.projectId === p)!;
+      const chunks = await db.chunk.findMany({ where: { projectId: p }, orderBy: { id: "asc" } });
+      expect(chunks.map((c) => [c.id, c.externalId, c.chunkingId, c.startSeconds, c.text])).toEqual([
+        [p * 10, "v1_0", k.id, 0, "chunk 0"],
+        [p * 10 + 1, "v1_1", k.id, 20, "chunk 1"],
+        [p * 10 + 2, "v1_2", k.id, 40, "chunk 2"],
+      ]);
+      const runs = await db.run.findMany({ where: { projectId: p }, orderBy: { id: "asc" }, include: { entries: true } });
+      expect(runs.map((r) => [r.system, r.chunkingId, r.contentHash, r.entries.map((e) => e.chunkId)])).toEqual([
+        ["bm25", k.id, `h${p}1`, [p * 10 + 1]],
+        ["dense", k.id, `h${p}2`, [p * 10 + 2]],
+      ]);
+    }
+    // The new uniqueness: a chunk id once per chunking, so a second chunking may repeat it.
+    const second = await db.chunking.create({ data: { projectId: 1, name: "c20o5", method: "seconds", size: 20, overlap: 5 } });
+    await db.chunk.create({ data: { projectId: 1, chunkingId: second.id, externalId: "v1_0", videoId: 1, startSeconds: 0, endSeconds: 20, text: "again" } });
+    const k1 = chunkings[0].id;
+    await expect(db.chunk.create({ data: { projectId: 1, chunkingId: k1, externalId: "v1_0", videoId: 1, startSeconds: 0, endSeconds: 20, text: "twice" } })).rejects.toMatchObject({ code: "P2002" });
+    expect(await migrate()).toEqual([]);
+  });
+});

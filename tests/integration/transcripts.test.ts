@@ -59,7 +59,7 @@ describe("several transcripts in one call", () => {
     const a = join(dir, "a.vtt");
     copyFileSync(join(fixtures, "talk.vtt"), a);
     writeFileSync(join(dir, "map.csv"), "file,video\na.vtt,v2\n");
-    const out = runCliOk(["import", "transcript", ...P, "--chunk-seconds", "30", "--map", join(dir, "map.csv"), a]);
+    const out = runCliOk(["import", "transcript", ...P, "--chunking", "c30", "--chunk-seconds", "30", "--map", join(dir, "map.csv"), a]);
     expect(out).toMatch(/imported \d+ chunks of video v2 from .*a\.vtt: \d+ new/);
   });
 
@@ -71,10 +71,10 @@ describe("several transcripts in one call", () => {
     const unknown = join(dir, "nobody.vtt");
     copyFileSync(join(fixtures, "talk.vtt"), unknown);
     const before = await chunkCount();
-    const r = runCli(["import", "transcript", ...P, "--chunk-seconds", "45", good, bad]);
+    const r = runCli(["import", "transcript", ...P, "--chunking", "c45", "--chunk-seconds", "45", good, bad]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`error: ${bad}:3: end: expected the end (00:00:01.000) not before the start (00:00:05.000) (repair policy "clip" sets such an end to the start, "skip" drops the cue)\n`);
-    const r2 = runCli(["import", "transcript", ...P, good, unknown]);
+    const r2 = runCli(["import", "transcript", ...P, "--chunking", "c45", "--chunk-seconds", "45", good, unknown]);
     expect(r2.code).toBe(1);
     expect(r2.stderr).toBe(`error: ${unknown}:1: video: no imported video is named by this file's name (e.g. talk7.vtt for video talk7): name it with --video or --map\n`);
     const r3 = runCli(["import", "transcript", ...P, "--video", "v1", good, bad]);
@@ -94,7 +94,7 @@ describe("bad cues: --repair fail | clip | skip", () => {
 
   it("fail (the default) lists every bad cue and writes nothing", async () => {
     const before = await chunkCount();
-    const r = runCli(["import", "transcript", ...P, "--chunk-seconds", "100", "--video", "v1", file()]);
+    const r = runCli(["import", "transcript", ...P, "--chunking", "c100", "--chunk-seconds", "100", "--video", "v1", file()]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       [
@@ -108,7 +108,7 @@ describe("bad cues: --repair fail | clip | skip", () => {
   });
 
   it("clip keeps the cue with its end at its start, and warns at its line", async () => {
-    const r = runCli(["import", "transcript", ...P, "--chunk-seconds", "100", "--repair", "clip", "--video", "v1", file()]);
+    const r = runCli(["import", "transcript", ...P, "--chunking", "c100", "--chunk-seconds", "100", "--repair", "clip", "--video", "v1", file()]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       [
@@ -125,7 +125,7 @@ describe("bad cues: --repair fail | clip | skip", () => {
   });
 
   it("skip drops the cue, and warns at its line", async () => {
-    const r = runCli(["import", "transcript", ...P, "--chunk-seconds", "100", "--repair", "skip", "--video", "v1", file()]);
+    const r = runCli(["import", "transcript", ...P, "--chunking", "c100", "--chunk-seconds", "100", "--repair", "skip", "--video", "v1", file()]);
     expect(r.code).toBe(0);
     expect(r.stderr.split("\n")[0]).toBe(`warning: ${file()}:6: end: cue skipped: its end (00:00:08.000) is before its start (00:00:10.000)`);
     const c = await db.chunk.findFirstOrThrow({ where: { externalId: "v1_0-18000" } });
@@ -140,7 +140,7 @@ describe("cues longer than the chunk size", () => {
     // holds intro and the long cue, so its chunk runs 0–105 s (85 s past the size, within 20 + 95);
     // the windows [20, 40) … [80, 100) hold no cue start; [100, 120) holds outro.
     writeFileSync(f, vtt(["00:00:00.000", "00:00:05.000", "intro"], ["00:00:10.000", "00:01:45.000", "a very long cue"], ["00:01:46.000", "00:01:50.000", "outro"]));
-    const r = runCli(["import", "transcript", ...P, "--chunk-seconds", "20", "--video", "v2", f]);
+    const r = runCli(["import", "transcript", ...P, "--chunking", "c20", "--chunk-seconds", "20", "--video", "v2", f]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`warning: ${f}:6: end: cue lasts 95.0 s, longer than the chunk size (20 s): the chunks holding it run to its end\n`);
     const ids = r.stdout.split("\n").filter((l) => l.startsWith("v2_"));

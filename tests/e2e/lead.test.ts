@@ -154,12 +154,17 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
     expect(csv.suggestedFilename()).toBe("Demo.labels.csv");
     const csvLines = readFileSync(await csv.path(), "utf8").trimEnd().split("\n");
     expect(csvLines[0]).toMatch(/^# label_set_version sha256=[0-9a-f]{64} created_at=\S+ labels=3 project=Demo$/);
-    expect(csvLines.slice(1)).toEqual(["query,chunk,grade,start,status,annotators,source", "q1,c1,3,,imported,0,prior study", "q1,c3,2,20,agreed,2,", "q2,c4,1,,imported,0,prior study"]);
+    expect(csvLines.slice(1)).toEqual([
+      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking",
+      "q1,c1,3,,imported,0,prior study,v1,0,10,default",
+      "q1,c3,2,20,agreed,2,,v1,20,30,default",
+      "q2,c4,1,,imported,0,prior study,v1,30,40,default",
+    ]);
 
     const [jsonl] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download labels (JSONL)" }).click()]);
     const jsonLines = readFileSync(await jsonl.path(), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(jsonLines).toHaveLength(4);
-    expect(jsonLines[2]).toEqual({ query: "q1", chunk: "c3", grade: 2, start: 20, status: "agreed", annotators: 2, source: null });
+    expect(jsonLines[2]).toEqual({ query: "q1", chunk: "c3", grade: 2, start: 20, status: "agreed", annotators: 2, source: null, video: "v1", chunk_start: 20, chunk_end: 30, chunking: "default" });
 
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "lead-project.png"), fullPage: true });

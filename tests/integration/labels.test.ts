@@ -137,6 +137,12 @@ describe("submitJudgement on a busy database", () => {
   );
 });
 
+/** Where a chunk is in the video, as reference labels carry it (issue 20 item 2), read from the database. */
+async function placeOf(chunkId: number) {
+  const c = await db.chunk.findUniqueOrThrow({ where: { id: chunkId }, select: { startSeconds: true, endSeconds: true, video: { select: { externalId: true } }, chunking: { select: { name: true } } } });
+  return { video: c.video.externalId, chunkStart: c.startSeconds, chunkEnd: c.endSeconds, chunking: c.chunking.name };
+}
+
 describe("reference labels and stages", () => {
   it("combine agreed, awaiting, assigned, unassigned and imported pairs; a human final label wins over an import", async () => {
     const p = await makeProject(db, { startToleranceSeconds: 10 });
@@ -160,8 +166,8 @@ describe("reference labels and stages", () => {
       ],
     });
     expect(await referenceLabels(db, p.id)).toEqual([
-      { queryId: q.id, chunkId: items[0].chunkId, qid: "q1", docid: "q1-c1", poolItemId: items[0].id, grade: 2, startSeconds: 25, status: "agreed", annotators: 2, source: null },
-      { queryId: q.id, chunkId: extra.get("x2")!.id, qid: "q1", docid: "x2", poolItemId: null, grade: 3, startSeconds: 12, status: "imported", annotators: 0, source: "old" },
+      { queryId: q.id, chunkId: items[0].chunkId, qid: "q1", docid: "q1-c1", poolItemId: items[0].id, grade: 2, startSeconds: 25, status: "agreed", annotators: 2, source: null, ...(await placeOf(items[0].chunkId)) },
+      { queryId: q.id, chunkId: extra.get("x2")!.id, qid: "q1", docid: "x2", poolItemId: null, grade: 3, startSeconds: 12, status: "imported", annotators: 0, source: "old", ...(await placeOf(extra.get("x2")!.id)) },
     ]);
     expect(await stageCounts(db, p.id)).toEqual({ unassigned: 1, assigned: 2, agreed: 1, awaiting_adjudication: 1, adjudicated: 0, imported: 1, total: 6 });
     const other = await makeProject(db);

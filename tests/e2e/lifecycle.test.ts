@@ -53,7 +53,7 @@ afterAll(async () => {
 
 describe("lead: runs, chunks and the project's deletion", () => {
   it("lists runs, deletes one after confirming, and keeps the pool", async () => {
-    const section = page.locator("section#data");
+    const section = page.getByRole("region", { name: "Runs and chunks" });
     await section.locator("tr[data-run=mistake]").waitFor();
     expect(await section.locator("tr[data-run=bm25] td").nth(1).textContent()).toBe("2");
     await section.locator("tr[data-run=mistake]").getByRole("button", { name: "Delete…" }).click();
@@ -75,7 +75,7 @@ describe("lead: runs, chunks and the project's deletion", () => {
   });
 
   it("deletes the project only when its name is typed, and human labels only when asked", async () => {
-    const section = page.locator("section#delete");
+    const section = page.getByRole("region", { name: "Delete project" });
     const button = section.getByRole("button", { name: "Delete project" });
     await section.getByLabel(/Type the project's name/).fill("Doom");
     expect(await button.isDisabled()).toBe(true);

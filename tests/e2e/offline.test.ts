@@ -107,8 +107,7 @@ describe("offline grading", () => {
     const refusedId = await page.locator("article[data-ready]").getAttribute("data-item-id");
     // The server refuses this one item's grade with a 422 (as it would a bad field); every other passes.
     await page.route("**/api/annotate/judgements", async (route: Route) => {
-      const body = route.request().postDataJSON() as { poolItemId?: string };
-      if (body.poolItemId === refusedId) return route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: { code: "bad_input", message: "notes: a test refusal" } }) });
+      if (refusedId && (route.request().postData() ?? "").includes(refusedId)) return route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: { code: "bad_input", message: "notes: a test refusal" } }) });
       return route.continue();
     });
     const before = await db.judgement.count({ where: { userId: fx.ann.id } });

@@ -86,8 +86,8 @@ describe("lead: runs, chunks and the project's deletion", () => {
     expect(await db.project.count()).toBe(1);
     await section.getByLabel(/Also delete human labels/).check();
     await button.click();
-    await page.waitForURL(`${server.url}/lead`);
-    expect(await db.project.count()).toBe(0);
+    await expect.poll(() => db.project.count(), { timeout: 30_000 }).toBe(0);
+    await page.waitForURL(`${server.url}/lead`, { waitUntil: "commit" });
     const events = await db.referenceLabel.count();
     expect(events).toBe(0);
   });

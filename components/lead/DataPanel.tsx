@@ -91,7 +91,11 @@ export function DeleteProjectPanel({ projectId, name }: { projectId: number; nam
         className="space-y-2"
         onSubmit={(e) => {
           e.preventDefault();
-          del.mutate({ confirm: typed, force }, { onSuccess: () => router.push("/lead") });
+          // mutateAsync: the navigation happens even if this panel is gone by the time the delete answers.
+          del.mutateAsync({ confirm: typed, force }).then(
+            () => router.push("/lead"),
+            () => undefined, // shown by ErrorBox from the mutation's state
+          );
         }}
       >
         <label htmlFor="delete-confirm" className="block text-sm font-medium">

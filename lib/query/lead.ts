@@ -122,6 +122,10 @@ export function useDeleteProject(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: { confirm: string; force?: boolean }) => apiFetch<DeleteProjectResult>(base(projectId), { method: "DELETE", json: input }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: leadKeys.projects() }),
+    // The project is gone: drop its queries (a refetch would only find a 404) and refresh the list.
+    onSuccess: async () => {
+      qc.removeQueries({ queryKey: leadKeys.project(projectId) });
+      await qc.invalidateQueries({ queryKey: leadKeys.projects(), exact: true });
+    },
   });
 }

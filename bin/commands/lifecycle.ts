@@ -125,11 +125,10 @@ export function registerLifecycle(program: Command): void {
     .option("--yes", "really delete (without it: say what would be deleted, change nothing)")
     .addOption(projectOption())
     .action(async (system: string, o: { yes?: boolean; project?: string }) => {
-      const { listRuns, deleteRun } = await lifecycle();
+      const { findRunListing, deleteRun } = await lifecycle();
       await withProject(o.project, async (db, p) => {
         if (!o.yes) {
-          const r = (await listRuns(db, p.id)).find((x) => x.system === system);
-          if (!r) throw new AppError("not_found", `no run of system "${system}" in project ${p.name}`);
+          const r = await findRunListing(db, p.id, system);
           throw new AppError("bad_input", `would delete run ${system} of project ${p.name} (${fmt(r.entries)} entries, ${fmt(r.pooled)} pool provenance rows; its pool items and labels stay): run again with --yes`);
         }
         const r = await deleteRun(db, p.id, system);

@@ -165,12 +165,19 @@ function parseJson3(text: string, file: string): Parsed {
   return { cues, errors, warnings };
 }
 
+/** Caption file extensions (lower case, without the dot) and the format each names. */
+export const CAPTION_EXTENSIONS: Readonly<Record<string, CaptionFormat>> = { vtt: "vtt", srt: "srt", json3: "json3", json: "json3" };
+
+/** The format a file's extension names, or null (not a caption extension). */
+export function captionFormatOfName(name: string): CaptionFormat | null {
+  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
+  return ext !== undefined && Object.hasOwn(CAPTION_EXTENSIONS, ext) ? CAPTION_EXTENSIONS[ext] : null;
+}
+
 /** The format by file extension, else by looking at the first characters. */
 export function sniffCaptionFormat(name: string, text: string): CaptionFormat | null {
-  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
-  if (ext === "vtt") return "vtt";
-  if (ext === "srt") return "srt";
-  if (ext === "json3" || ext === "json") return "json3";
+  const byExt = captionFormatOfName(name);
+  if (byExt) return byExt;
   const head = text.trimStart();
   if (head.startsWith("WEBVTT")) return "vtt";
   if (head.startsWith("{")) return "json3";

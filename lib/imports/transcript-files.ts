@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { AppError, ValidationError, type LocatedError } from "../errors.ts";
+import { CAPTION_EXTENSIONS, captionFormatOfName } from "../formats/captions.ts";
 import { parseDelimited } from "../formats/delimited.ts";
 import type { TranscriptFile } from "./transcript.ts";
 
@@ -13,7 +14,6 @@ import type { TranscriptFile } from "./transcript.ts";
  *   (`talk7.en.vtt` → `talk7.en` if that video exists, else `talk7`).
  * A folder stands for its caption files (.vtt, .srt, .json3, .json), in name order.
  */
-export const CAPTION_EXTENSIONS = [".vtt", ".srt", ".json3", ".json"];
 
 export async function expandTranscriptPaths(paths: string[]): Promise<string[]> {
   const files: string[] = [];
@@ -28,8 +28,8 @@ export async function expandTranscriptPaths(paths: string[]): Promise<string[]> 
       files.push(p);
       continue;
     }
-    const names = (await readdir(p)).filter((n) => CAPTION_EXTENSIONS.some((e) => n.toLowerCase().endsWith(e))).sort();
-    if (names.length === 0) throw new AppError("bad_input", `${p}: the folder holds no caption files (${CAPTION_EXTENSIONS.join(", ")})`);
+    const names = (await readdir(p)).filter((n) => captionFormatOfName(n) !== null).sort();
+    if (names.length === 0) throw new AppError("bad_input", `${p}: the folder holds no caption files (${Object.keys(CAPTION_EXTENSIONS).map((e) => `.${e}`).join(", ")})`);
     files.push(...names.map((n) => join(p, n)));
   }
   return files;

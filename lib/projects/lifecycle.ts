@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { exportLabels, sidecarText, type TExportFormat } from "../exports/labels.ts";
+import { fileSafeName } from "../exports/file-name.ts";
 
 /**
  * The lifecycle of what a lead imported (issue 21 item 5): list it in full, export it, delete it.
@@ -73,7 +74,7 @@ export async function writeLabelBackup(db: Db, projectId: number, dir: string, n
 }
 
 export const defaultBackupDir = (projectName: string, now: Date, base = process.cwd()) =>
-  resolve(/*turbopackIgnore: true*/ base, `assessor-backup-${projectName.replace(/[^A-Za-z0-9._-]+/g, "_")}-${now.toISOString().replace(/[:.]/g, "-")}`);
+  resolve(/*turbopackIgnore: true*/ base, `assessor-backup-${fileSafeName(projectName)}-${now.toISOString().replace(/[:.]/g, "-")}`);
 
 export type DeleteProjectResult = { name: string; contents: ProjectContents; backup: string[] };
 
@@ -103,19 +104,27 @@ export async function deleteProject(db: Db, projectId: number, opts: { force?: b
 
 export type RunListing = { id: number; system: string; description: string | null; entries: number; queries: number; pooled: number; contentHash: string; createdAt: Date };
 
-export async function listRuns(db: Db, projectId: number): Promise<RunListing[]> {
-  const runs = await db.run.findMany({ where: { projectId }, orderBy: { system: "asc" }, select: { id: true, system: true, description: true, contentHash: true, createdAt: true, _count: { select: { entries: true, provenance: true } } } });
-  const queries = await db.runEntry.groupBy({ by: ["runId", "queryId"], where: { run: { projectId } } });
+/** The project's runs (or the one of `system`) with their sizes; questions are counted only for the runs listed. */
+export async function listRuns(db: Db, projectId: number, opts: { system?: string } = {}): Promise<RunListing[]> {
+  const where = { projectId, ...(opts.system !== undefined ? { system: opts.system } : {}) };
+  const runs = await db.run.findMany({ where, orderBy: { system: "asc" }, select: { id: true, system: true, description: true, contentHash: true, createdAt: true, _count: { select: { entries: true, provenance: true } } } });
+  const queries = runs.length ? await db.runEntry.groupBy({ by: ["runId", "queryId"], where: { runId: { in: runs.map((r) => r.id) } } }) : [];
   const perRun = new Map<number, number>();
   for (const q of queries) perRun.set(q.runId, (perRun.get(q.runId) ?? 0) + 1);
   return runs.map((r) => ({ id: r.id, system: r.system, description: r.description, entries: r._count.entries, queries: perRun.get(r.id) ?? 0, pooled: r._count.provenance, contentHash: r.contentHash, createdAt: r.createdAt }));
 }
 
+/** The run of `system`, or a not-found error naming the project's runs. */
+export async function findRunListing(db: Db, projectId: number, system: string): Promise<RunListing> {
+  const [run] = await listRuns(db, projectId, { system });
+  if (run) return run;
+  const names = (await db.run.findMany({ where: { projectId }, orderBy: { system: "asc" }, select: { system: true } })).map((r) => r.system);
+  throw new AppError("not_found", `no run of system "${system}" in this project${names.length ? `; runs: ${names.join(", ")}` : ""}`);
+}
+
 /** Deletes one run by system name; its pool items and their labels stay. */
 export async function deleteRun(db: Db, projectId: number, system: string): Promise<RunListing> {
-  const runs = await listRuns(db, projectId);
-  const run = runs.find((r) => r.system === system);
-  if (!run) throw new AppError("not_found", `no run of system "${system}" in this project${runs.length ? `; runs: ${runs.map((r) => r.system).join(", ")}` : ""}`);
+  const run = await findRunListing(db, projectId, system);
   await db.run.delete({ where: { id: run.id } });
   return run;
 }

@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
+import { fileSafeName } from "@/lib/exports/file-name";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { projectChunks } from "@/lib/projects/lifecycle";
 
@@ -22,6 +23,6 @@ export const GET = route({ roles: rolesFor("manageProject") }, async ({ params }
       await rows.return(undefined);
     },
   });
-  const safeName = project.name.replace(/[^A-Za-z0-9._-]+/g, "_") || "project";
+  const safeName = fileSafeName(project.name);
   return new Response(body, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": `attachment; filename="${safeName}.chunks.jsonl"` } });
 });

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
+import { fileSafeName } from "@/lib/exports/file-name";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { exportLabels, type TExportFormat } from "@/lib/exports/labels";
 import { findChunking } from "@/lib/chunkings/store";
@@ -25,7 +26,7 @@ export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, as
   else throw new AppError("not_found", `no export "${String(params.format)}"; exports: qrels, labels`);
   const chunking = query.chunking === undefined ? undefined : await findChunking(db, project.id, query.chunking);
   const e = await exportLabels(db, project.id, format, new Date(), { chunkingId: chunking?.id });
-  const safeName = project.name.replace(/[^A-Za-z0-9._-]+/g, "_") || "project";
+  const safeName = fileSafeName(project.name);
   const fileName = format === "qrels" ? `${safeName}.qrels` : `${safeName}.labels.${format}`;
   const type = format === "csv" ? "text/csv" : format === "jsonl" ? "application/x-ndjson" : "text/plain";
   return new Response(e.content, {

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { Option, type Command } from "commander";
 import { AppError } from "../../lib/errors.ts";
 import { out, projectOption, withDb, withProject } from "../context.ts";
+import { registerChunkingCommands } from "./chunking.ts";
 
 /**
  * Listing, exporting and deleting what a lead imported (issue 21 item 5):
@@ -102,6 +103,8 @@ export function registerLifecycle(program: Command): void {
         if (o.out) out(`wrote ${fmt(n)} chunks of chunking ${name} to ${o.out}`);
       });
     });
+
+  registerChunkingCommands(chunking);
 
   const run = program.command("run").description("list or delete the project's runs");
   run

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError, type LocatedError } from "../errors.ts";
-import { parseCaptions, type CaptionFormat, type CueRepair } from "../formats/captions.ts";
+import { parseCaptions, type CaptionFormat, type Cue, type CueRepair } from "../formats/captions.ts";
 import { checkChunkOptions, chunkCues, DEFAULT_CHUNKING, longCues, type ChunkOptions, type TranscriptChunk } from "../formats/chunker.ts";
 import { DEFAULT_CHUNKING_NAME, ensureChunking } from "../chunkings/store.ts";
 import { writeChunks } from "./chunks.ts";
@@ -21,7 +21,7 @@ import { ErrorList, inputName, readInput, type ImportInput, type ImportOptions, 
 export type TranscriptOptions = { chunking?: ChunkOptions; format?: CaptionFormat; repair?: CueRepair; /** The chunking's name (lib/chunkings); default `default`. */ chunkingName?: string };
 export type TranscriptFile = { input: ImportInput; video: string };
 
-type Prepared = { name: string; sha256: string; videoId: number; chunks: TranscriptChunk[]; warnings: LocatedError[] };
+type Prepared = { name: string; sha256: string; videoId: number; cues: Cue[]; chunks: TranscriptChunk[]; warnings: LocatedError[] };
 
 function chunkingOf(opts: TranscriptOptions): ChunkOptions {
   const chunking = opts.chunking ?? DEFAULT_CHUNKING;
@@ -47,7 +47,7 @@ async function prepare(db: Db, projectId: number, file: TranscriptFile, chunking
   const max = maxChunkChars();
   for (const c of chunks) if (c.text.length > max) errors.push({ file: name, line: parsed.cues.find((q) => q.end > c.start)?.line ?? 1, field: "text", message: chunkTooLong(c.text.length) });
   if (errors.count > before) return null;
-  return { name, sha256, videoId: video.id, chunks, warnings: [...parsed.warnings, ...longCues(parsed.cues, chunking, name)] };
+  return { name, sha256, videoId: video.id, cues: parsed.cues, chunks, warnings: [...parsed.warnings, ...longCues(parsed.cues, chunking, name)] };
 }
 
 async function write(db: Db, projectId: number, chunkingId: number, p: Prepared, opts: ImportOptions): Promise<ImportResult> {
@@ -59,8 +59,20 @@ async function write(db: Db, projectId: number, chunkingId: number, p: Prepared,
     p.chunks.map((c) => ({ externalId: c.id, videoId: p.videoId, start: c.start, end: c.end, text: c.text })),
     opts,
   );
+  // The cues are kept, so that other chunkings can be cut later without the file (chunking grid).
+  const transcript = { fileName: p.name, sha256: p.sha256, cues: encodeCues(p.cues) };
+  await db.transcript.upsert({ where: { videoId: p.videoId }, create: { projectId, videoId: p.videoId, ...transcript }, update: transcript });
   const rows = p.chunks.length;
   return { kind: "transcript", file: p.name, sha256: p.sha256, rows, created, updated, unchanged: rows - created - updated, chunkIds: p.chunks.map((c) => c.id), warnings: p.warnings };
+}
+
+/** A transcript's cues as stored in Transcript.cues: [start, end, text, line] per cue. */
+export function encodeCues(cues: readonly Cue[]): string {
+  return JSON.stringify(cues.map((c) => [c.start, c.end, c.text, c.line]));
+}
+
+export function decodeCues(json: string): Cue[] {
+  return (JSON.parse(json) as [number, number, string, number][]).map(([start, end, text, line]) => ({ start, end, text, line }));
 }
 
 /** Several transcripts, all validated before any is written; one result per file, in order. */

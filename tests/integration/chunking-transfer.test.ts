@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { runCli } from "../helpers/cli.ts";
+import type { Db } from "../../lib/db/client.ts";
+import type { TTransferProvenance } from "../../lib/chunkings/transfer.ts";
+
+/**
+ * Label transfer stored as a judge (issue 20 item 3): `transferJudge` reads chunking A's human
+ * reference labels, derives B's by the rule in lib/stats/time/transfer.ts and stores them as
+ * JudgeLabel rows of `transfer:A->B` with provenance; a second transfer of the pair replaces the
+ * first; A -> A gives A's labels exactly; the CLI prints the counts.
+ *
+ * Project: one video, chunking A = 20 s chunks a0 [0,20] a1 [20,40] a2 [40,60] a3 [60,80],
+ * chunking B = 40 s chunks b0 [0,40] b1 [40,80].
+ * Labels of A: q1: a0 3, a1 3, a2 0, a3 0; q2: a1 2 with the answer starting at 30 s.
+ * Expected, by the rule (derived by hand):
+ * - q1 b0: a0 and a1 each lie wholly inside b0 (coverage 1, evidence coverage 1 > 0.5): grade 3
+ *   ("evidence"); each source shares 20 s, share 20/40 = 0.5.
+ * - q1 b1: a2, a3 grade 0, each wholly inside (informative); no relevant span; zero share 40/40 = 1
+ *   > 0.5: grade 0 ("zero").
+ * - q2 b0: a1's evidence is [30, 40] (corrected start inside the span), wholly in b0: grade 2.
+ * - q2 b1: touches no label of q2: unjudged.
+ * B's run ranks b0 and b1 for q1 and q2: one ranked pair (q2, b1) is left unjudged.
+ */
+let tdb: TestDb;
+let db: Db;
+let projectId: number;
+const ids = new Map<string, number>();
+const qids = new Map<string, number>();
+
+async function chunking(name: string, size: number, chunks: [string, number, number][], videoId: number): Promise<number> {
+  const c = await db.chunking.create({ data: { projectId, name, method: "seconds", size, overlap: 0 } });
+  for (const [externalId, start, end] of chunks) {
+    const row = await db.chunk.create({ data: { projectId, chunkingId: c.id, videoId, externalId, startSeconds: start, endSeconds: end, text: `text ${externalId}` } });
+    ids.set(externalId, row.id);
+  }
+  return c.id;
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  projectId = (await db.project.create({ data: { name: "transfer" } })).id;
+  const video = await db.video.create({ data: { projectId, externalId: "v1", title: "Video 1" } });
+  for (const q of ["q1", "q2"]) qids.set(q, (await db.query.create({ data: { projectId, externalId: q, text: `question ${q}?` } })).id);
+  await chunking("A", 20, [["a0", 0, 20], ["a1", 20, 40], ["a2", 40, 60], ["a3", 60, 80]], video.id);
+  const b = await chunking("B", 40, [["b0", 0, 40], ["b1", 40, 80]], video.id);
+  const label = (q: string, c: string, grade: number, startSeconds: number | null = null) => ({ projectId, source: "qrels", queryId: qids.get(q)!, chunkId: ids.get(c)!, grade, startSeconds });
+  await db.referenceLabel.createMany({ data: [label("q1", "a0", 3), label("q1", "a1", 3), label("q1", "a2", 0), label("q1", "a3", 0), label("q2", "a1", 2, 30)] });
+  const run = await db.run.create({ data: { projectId, chunkingId: b, system: "bm25-B", contentHash: "h" } });
+  await db.runEntry.createMany({
+    data: [["q1", "b0"], ["q1", "b1"], ["q2", "b0"], ["q2", "b1"]].map(([q, c], i) => ({ runId: run.id, queryId: qids.get(q)!, chunkId: ids.get(c)!, rank: (i % 2) + 1, score: 2 - (i % 2) })),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await tdb.cleanup();
+});
+
+async function stored(judge: string) {
+  const rows = await db.judgeLabel.findMany({ where: { projectId, judge }, select: { queryId: true, chunkId: true, grade: true, provenance: true } });
+  const name = (m: Map<string, number>, id: number) => [...m].find(([, v]) => v === id)![0];
+  return rows.map((r) => ({ pair: `${name(qids, r.queryId)} ${name(ids, r.chunkId)}`, grade: r.grade, provenance: r.provenance === null ? null : (JSON.parse(r.provenance) as TTransferProvenance) })).sort((a, b) => (a.pair < b.pair ? -1 : 1));
+}
+
+describe("transferJudge", () => {
+  it("stores B's derived labels as the judge transfer:A->B with provenance", async () => {
+    const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
+    const r = await transferJudge(db, projectId, { from: "A", to: "B" });
+    expect(r).toEqual({ judge: "transfer:A->B", labelled: 3, unjudged: 1, byGrade: { 0: 1, 1: 0, 2: 1, 3: 1 } });
+    const rows = await stored("transfer:A->B");
+    expect(rows.map((x) => [x.pair, x.grade])).toEqual([["q1 b0", 3], ["q1 b1", 0], ["q2 b0", 2]]);
+    const parameters = { minCoverage: 0.5, minShare: 0.5, zeroShare: 0.5 };
+    expect(rows[0].provenance).toEqual({
+      from: "A",
+      to: "B",
+      rule: "evidence",
+      parameters,
+      zeroShare: null,
+      sources: [
+        { chunk: "a0", grade: 3, seconds: 20, coverage: 1, evidenceCoverage: 1, share: 0.5, gives: 3 },
+        { chunk: "a1", grade: 3, seconds: 20, coverage: 1, evidenceCoverage: 1, share: 0.5, gives: 3 },
+      ],
+    });
+    expect(rows[1].provenance).toMatchObject({ rule: "zero", zeroShare: 1, sources: [{ chunk: "a2", grade: 0, seconds: 20, gives: 0 }, { chunk: "a3", grade: 0, seconds: 20, gives: 0 }] });
+    expect(rows[2].provenance?.sources).toEqual([{ chunk: "a1", grade: 2, seconds: 20, coverage: 1, evidenceCoverage: 1, share: 0.5, gives: 2 }]);
+  });
+
+  it("replaces an earlier transfer of the same pair, with the new parameters", async () => {
+    const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
+    // zeroShare 0.99 < 1 still gives q1 b1 its 0; the labels stay three, not six.
+    const r = await transferJudge(db, projectId, { from: "A", to: "B", minCoverage: 0.6, zeroShare: 0.99 });
+    expect(r.labelled).toBe(3);
+    const rows = await stored("transfer:A->B");
+    expect(rows).toHaveLength(3);
+    expect(rows.every((x) => x.provenance?.parameters.minCoverage === 0.6 && x.provenance.parameters.zeroShare === 0.99)).toBe(true);
+    expect(await db.importRecord.count({ where: { projectId, kind: "transfer", fileName: "transfer:A->B" } })).toBe(2);
+  });
+
+  it("A -> A gives A's labels exactly", async () => {
+    const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
+    const { referenceLabels } = await import("../../lib/labels/reference.ts");
+    const a = await db.chunking.findFirstOrThrow({ where: { projectId, name: "A" } });
+    const r = await transferJudge(db, projectId, { from: "A", to: "A" });
+    expect(r.judge).toBe("transfer:A->A");
+    const human = (await referenceLabels(db, projectId, { chunkingId: a.id })).map((l) => `${l.qid} ${l.docid} ${l.grade}`).sort();
+    const derived = (await stored("transfer:A->A")).map((x) => `${x.pair} ${x.grade}`);
+    expect(derived).toEqual(human);
+    expect(derived).toHaveLength(5);
+    expect((await stored("transfer:A->A")).every((x) => x.provenance?.rule === "exact")).toBe(true);
+  });
+
+  it("refuses a chunking without labels, an unknown chunking and a bad share, writing nothing", async () => {
+    const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
+    const before = await db.judgeLabel.count();
+    await expect(transferJudge(db, projectId, { from: "B", to: "A" })).rejects.toThrow('chunking "B" has no human reference labels to transfer');
+    await expect(transferJudge(db, projectId, { from: "A", to: "C" })).rejects.toThrow('no chunking "C" in this project; its chunkings: A, B');
+    await expect(transferJudge(db, projectId, { from: "A", to: "B", minShare: 1 })).rejects.toThrow("--min-share: expected a share in [0, 1), got 1");
+    expect(await db.judgeLabel.count()).toBe(before);
+  });
+
+  it("runs from the CLI and says what it stored", () => {
+    const r = runCli(["chunking", "transfer", "--from", "A", "--to", "B"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(
+      "Stored 3 labels of chunking B as judge transfer:A->B (1 label of grade 0, 0 labels of grade 1, 1 label of grade 2, 1 label of grade 3), replacing any earlier transfer of this pair.\n" +
+        "1 pair ranked by chunking B's runs is left unjudged by the transfer: pool them with: npx assessor pool --chunking B\n",
+    );
+    expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B", "--zero-share", "1.5"]).stderr).toContain('--zero-share: expected a share in [0, 1) such as 0.5, got "1.5"');
+  }, 120_000);
+});

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import type { TProjectDetail } from "@/lib/query/lead";
-import { useAssign, useBuildPool } from "@/lib/query/lead";
+import { useAssign, useBuildPool, useChunkings } from "@/lib/query/lead";
 import { Button, ErrorBox, Field, Section, Success, inputClass } from "./ui";
 
 function describe(result: Record<string, unknown> | undefined): string | null {
@@ -21,13 +21,15 @@ const list = (v: FormDataEntryValue | null) =>
 
 export function PoolPanel({ project }: { project: TProjectDetail }) {
   const pool = useBuildPool(project.id);
+  const chunkings = useChunkings(project.id).data ?? [];
   const [allRuns, setAllRuns] = useState(true);
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const runs = f.getAll("runs").map(String);
-    pool.mutate({ depth: Number(f.get("depth")), ...(allRuns ? {} : { runs }) });
+    const chunking = String(f.get("chunking") ?? "");
+    pool.mutate({ depth: Number(f.get("depth")), ...(allRuns ? {} : { runs }), ...(chunking ? { chunking } : {}) });
   }
 
   return (
@@ -38,6 +40,20 @@ export function PoolPanel({ project }: { project: TProjectDetail }) {
             <input id="pool-depth" name="depth" type="number" min={1} max={1000} defaultValue={project.poolDepth} className={inputClass} required />
           </Field>
         </div>
+        {chunkings.length > 1 ? (
+          <div className="w-60">
+            <Field label="Chunking" htmlFor="pool-chunking" hint="One chunking: only the pairs label transfer left unjudged">
+              <select id="pool-chunking" name="chunking" className={inputClass} defaultValue="">
+                <option value="">All chunkings</option>
+                {chunkings.map((c) => (
+                  <option key={c.id} value={c.name}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        ) : null}
         <fieldset>
           <legend className="text-sm font-medium text-slate-700">Runs</legend>
           <label className="mt-1 flex items-center gap-2 text-sm">
@@ -59,7 +75,12 @@ export function PoolPanel({ project }: { project: TProjectDetail }) {
         </Button>
       </form>
       <ErrorBox error={pool.error} />
-      {pool.isSuccess ? <Success>Pool built. {describe(pool.data)}</Success> : null}
+      {pool.isSuccess ? (
+        <Success>
+          Pool built. {typeof pool.data.saved === "number" ? `Label transfer saved ${pool.data.saved} item(s) of chunking ${String(pool.data.chunking)}. ` : ""}
+          {describe(pool.data)}
+        </Success>
+      ) : null}
     </Section>
   );
 }

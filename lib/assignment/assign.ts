@@ -9,6 +9,9 @@ import { questionSample } from "./questions.ts";
 import { findRun, sampleGrades } from "../judge/store.ts";
 import { unstablePairs } from "../judge/retest.ts";
 import { calibrationSample, judgeStratumGrade, type TCalibrationCounts } from "./sample.ts";
+import { auditSample } from "./audit.ts";
+import { findChunking } from "../chunkings/store.ts";
+import { randomUUID } from "node:crypto";
 
 export type TAssignOptions = {
   perItem: number;
@@ -24,6 +27,12 @@ export type TAssignOptions = {
    * model is unsure of itself is where human labels teach the most.
    */
   unstableFrom?: string;
+  /**
+   * With `sample`: the audit sample of label transfer onto this chunking (lib/assignment/audit.ts):
+   * N pairs with a transfer label (judges `transfer:X->NAME`), stratified by derived grade; their
+   * pool items are created when missing and assigned like any other.
+   */
+  chunking?: string;
   seed?: number;
 };
 export type TAssignResult = {
@@ -39,6 +48,8 @@ export type TAssignResult = {
   questions: number;
   /** With `unstableFrom`: the sampled items that were unstable pairs of that run. */
   unstable: number;
+  /** With `chunking`: the sampled pairs per derived grade, and the pool items created for them. */
+  audit?: { byGrade: Record<number, number>; newItems: number; judges: string[] };
   /** Items still short of perItem because too few eligible annotators were left. */
   shortfall: number;
   annotators: { email: string; added: number; total: number }[];
@@ -72,6 +83,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
     if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new AppError("bad_input", `${flag}: expected a whole number ≥ 1, got ${v}`);
   }
   if (opts.unstableFrom !== undefined && opts.sample === undefined) throw new AppError("bad_input", "--unstable-first applies with --sample (a calibration sample of items)");
+  if (opts.chunking !== undefined && (opts.sample === undefined || opts.unstableFrom !== undefined)) throw new AppError("bad_input", "--chunking applies with --sample N (the audit sample of label transfer onto that chunking), without --unstable-first");
   const seed = opts.seed ?? randomSeed();
   const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined;
   const rng = mulberry32(seed);
@@ -90,6 +102,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
     : null;
 
   const unstable = opts.unstableFrom !== undefined ? await unstableOfRun(db, projectId, opts.unstableFrom) : null;
+  const transfer = opts.chunking !== undefined ? await transferGrades(db, projectId, opts.chunking) : null;
 
   try {
     return await bulkTransaction(db, async (tx) => {
@@ -99,7 +112,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         queryId: Number(r.queryId),
         chunkId: Number(r.chunkId),
       }));
-      if (items.length === 0) throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
+      if (items.length === 0 && !transfer) throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
       const existing = await tx.all<{ poolItemId: string; userId: string }>(
         `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
       );
@@ -115,7 +128,12 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
       let targets: { id: string }[];
       let questions = 0;
       let unstableTaken = 0;
-      if (opts.sampleQueries !== undefined && calibrationBasis) {
+      let audit: TAssignResult["audit"];
+      if (transfer && opts.sample !== undefined && calibrationBasis) {
+        const sampled = await auditTargets(tx, projectId, items, assignedTo, calibrationBasis.finals, transfer, opts.sample, opts.tags, rng);
+        targets = sampled.targets;
+        audit = { byGrade: sampled.byGrade, newItems: sampled.newItems, judges: transfer.judges };
+      } else if (opts.sampleQueries !== undefined && calibrationBasis) {
         const sampled = await sampleWholeQuestions(tx, pid, items, assignedTo, calibrationBasis.finals, perItem, opts.sampleQueries, opts.tags, rng);
         targets = sampled.targets;
         questions = sampled.questions;
@@ -194,6 +212,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         calibration: calibration ? rows.length : 0,
         questions,
         unstable: unstableTaken,
+        ...(audit ? { audit } : {}),
         shortfall,
         annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
       };
@@ -248,6 +267,71 @@ async function sampleWholeQuestions(
   if (candidates.length === 0) throw new AppError("bad_input", `--sample-queries: no question has pool items left to assign${wanted ? " with those tags" : ""}: every pooled item is labelled or assigned to ${perItem} annotators`);
   const chosen = new Set(questionSample(candidates, n, rng));
   return { targets: open.filter((it) => chosen.has(it.queryId)).sort((a, b) => a.queryId - b.queryId || (a.id < b.id ? -1 : 1)), questions: chosen.size };
+}
+
+/** The derived grade of every pair with a transfer label onto the chunking (median of the transfer judges', rounded down). */
+async function transferGrades(db: Db, projectId: number, chunking: string): Promise<{ judges: string[]; grades: Map<string, number> }> {
+  const c = await findChunking(db, projectId, chunking);
+  const rows = await db.judgeLabel.findMany({ where: { projectId, judge: { startsWith: "transfer:", endsWith: `->${c.name}` } }, select: { judge: true, queryId: true, chunkId: true, grade: true } });
+  if (rows.length === 0) throw new AppError("bad_input", `no transfer labels onto chunking "${c.name}": derive them first with: npx assessor chunking transfer --from A --to ${c.name}`);
+  const byPair = new Map<string, number[]>();
+  for (const r of rows) {
+    const key = `${r.queryId}:${r.chunkId}`;
+    const list = byPair.get(key);
+    if (list) list.push(r.grade);
+    else byPair.set(key, [r.grade]);
+  }
+  return { judges: [...new Set(rows.map((r) => r.judge))].sort(), grades: new Map([...byPair].map(([k, g]) => [k, judgeStratumGrade(g)!])) };
+}
+
+/**
+ * The audit sample's pool items: candidates are the transfer-labelled pairs without a final human
+ * label whose pool item (if any) has no assignment yet (with `tags`, of queries with one of them);
+ * `auditSample` draws N; missing pool items are created (random UUIDs, no provenance: no run put them there).
+ */
+async function auditTargets(
+  tx: TTx,
+  projectId: number,
+  items: { id: string; queryId: number; chunkId: number }[],
+  assignedTo: Map<string, Set<string>>,
+  finals: readonly { queryId: number; chunkId: number }[],
+  transfer: { grades: Map<string, number> },
+  n: number,
+  tags: string[] | undefined,
+  rng: () => number,
+): Promise<{ targets: { id: string }[]; byGrade: Record<number, number>; newItems: number }> {
+  const itemOf = new Map(items.map((it) => [`${it.queryId}:${it.chunkId}`, it.id]));
+  const final = new Set(finals.map((f) => `${f.queryId}:${f.chunkId}`));
+  const wanted = tags?.length ? new Set(tags) : null;
+  const tagsOf = wanted ? await queryTags(tx, int(projectId)) : null;
+  // `id` keys the pair (the sample's tie-break order); the pool item's id, when it exists, is `itemId`.
+  const candidates: { id: string; queryId: number; chunkId: number; judgeGrade: number; itemId?: string }[] = [];
+  for (const [key, grade] of [...transfer.grades].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const itemId = itemOf.get(key);
+    if (final.has(key) || (itemId !== undefined && assignedTo.has(itemId))) continue;
+    const [queryId, chunkId] = key.split(":").map(Number);
+    if (wanted && !(tagsOf?.get(queryId) ?? []).some((t) => wanted.has(t))) continue;
+    candidates.push({ id: key, queryId, chunkId, judgeGrade: grade, itemId });
+  }
+  if (candidates.length === 0) throw new AppError("bad_input", "--sample with --chunking: every transfer-labelled pair already has a human label or an assignment");
+  const byGrade: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
+  const created: [string, number, number, number][] = [];
+  const targets = auditSample(candidates, n, rng).map((c) => {
+    byGrade[c.judgeGrade]++;
+    if (c.itemId !== undefined) return { id: c.itemId };
+    const id = randomUUID();
+    created.push([id, projectId, c.queryId, c.chunkId]);
+    return { id };
+  });
+  const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
+  const now = sqliteNow();
+  await tx.insert(
+    "PoolItem",
+    [{ name: "id", type: "text" }, { name: "projectId", type: "int" }, { name: "queryId", type: "int" }, { name: "chunkId", type: "int" }, ...stamp],
+    created.length,
+    (i) => (stamp.length ? [...created[i], now] : created[i]),
+  );
+  return { targets, byGrade, newItems: created.length };
 }
 
 async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {

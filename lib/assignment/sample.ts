@@ -120,8 +120,8 @@ function equalAllocation(candidates: readonly TSampleCandidate[], n: number, rng
 // "3" > "2" > "1" > "0" > "none" in turn order among equally small strata.
 const rankKey = (k: string) => (k === "none" ? -1 : Number(k));
 
-function roundRobinByQuery(items: TSampleCandidate[], rng: Rng): TSampleCandidate[] {
-  const byQuery = new Map<number, TSampleCandidate[]>();
+export function roundRobinByQuery<T extends TSampleCandidate>(items: T[], rng: Rng): T[] {
+  const byQuery = new Map<number, T[]>();
   for (const it of items) {
     const list = byQuery.get(it.queryId);
     if (list) list.push(it);
@@ -132,7 +132,7 @@ function roundRobinByQuery(items: TSampleCandidate[], rng: Rng): TSampleCandidat
     [...byQuery.entries()].sort(([a], [b]) => a - b).map(([, list]) => shuffle([...list].sort((a, b) => (a.id < b.id ? -1 : 1)), rng)),
     rng,
   );
-  const out: TSampleCandidate[] = [];
+  const out: T[] = [];
   for (let round = 0; out.length < items.length; round++) {
     for (const q of queues) if (round < q.length) out.push(q[round]);
   }

@@ -4,8 +4,18 @@ import { AppError } from "../errors.ts";
 import { bulkTransaction, sqliteNow, type BulkTx } from "../imports/bulk.ts";
 import { int, isConstraintViolation } from "./sql.ts";
 import { evaluatedOrder } from "../stats/order.ts";
+import { findChunking } from "../chunkings/store.ts";
 
-export type TPoolOptions = { depth: number; runs?: string[] };
+export type TPoolOptions = {
+  depth: number;
+  runs?: string[];
+  /**
+   * Pool one chunking's runs for what label transfer leaves (issue 20 item 4): only its runs, and
+   * a pair with a transfer label (any judge `transfer:X->NAME`) is not added unless it is already
+   * in the pool (the audit sample, or an earlier pool).
+   */
+  chunking?: string;
+};
 export type TPoolResult = {
   depth: number;
   runs: string[];
@@ -16,6 +26,11 @@ export type TPoolResult = {
   newProvenance: number;
   movedProvenance: number;
   totalItems: number;
+  /** With `chunking`: the chunking, and the transfer judges whose labels were taken as read. */
+  chunking?: string;
+  transferJudges?: string[];
+  /** With `chunking`: distinct pairs in the pooled runs' top K that have a transfer label and were not pooled. */
+  saved?: number;
 };
 
 type Candidate = { runId: number; queryId: number; chunkId: number; score: number; docid: string };
@@ -41,17 +56,25 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
   const depth = opts.depth;
   if (!Number.isInteger(depth) || depth < 1) throw new AppError("bad_input", `--depth: expected a whole number ≥ 1, got ${depth}`);
 
-  const allRuns = await db.run.findMany({ where: { projectId }, select: { id: true, system: true }, orderBy: { system: "asc" } });
+  const chunking = opts.chunking === undefined ? null : await findChunking(db, projectId, opts.chunking);
+  const allRuns = await db.run.findMany({ where: { projectId, ...(chunking ? { chunkingId: chunking.id } : {}) }, select: { id: true, system: true }, orderBy: { system: "asc" } });
   let runs = allRuns;
   if (opts.runs && opts.runs.length > 0) {
     const wanted = [...new Set(opts.runs.map((r) => r.trim()).filter(Boolean))];
     const unknown = wanted.filter((w) => !allRuns.some((r) => r.system === w));
     if (unknown.length) {
-      throw new AppError("not_found", `unknown run${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}; runs in this project: ${allRuns.map((r) => r.system).join(", ") || "none"}`);
+      const where = chunking ? `of chunking ${chunking.name}` : "in this project";
+      throw new AppError("not_found", `unknown run${unknown.length > 1 ? "s" : ""}${chunking ? ` of chunking ${chunking.name}` : ""}: ${unknown.join(", ")}; runs ${where}: ${allRuns.map((r) => r.system).join(", ") || "none"}`);
     }
     runs = allRuns.filter((r) => wanted.includes(r.system));
   }
-  if (runs.length === 0) throw new AppError("bad_input", "no runs to pool: import one with: npx assessor import run --system NAME FILE");
+  if (runs.length === 0) throw new AppError("bad_input", `no runs to pool${chunking ? ` in chunking ${chunking.name}` : ""}: import one with: npx assessor import run --system NAME FILE`);
+  // Pairs with a transfer label onto the chunking: "queryId:chunkId".
+  const transferJudges = chunking ? (await db.judgeLabel.findMany({ where: { projectId, judge: { startsWith: "transfer:", endsWith: `->${chunking.name}` } }, distinct: ["judge"], select: { judge: true }, orderBy: { judge: "asc" } })).map((j) => j.judge) : [];
+  const transferred = new Set<string>();
+  if (transferJudges.length) {
+    for (const l of await db.judgeLabel.findMany({ where: { projectId, judge: { in: transferJudges } }, select: { queryId: true, chunkId: true } })) transferred.add(`${l.queryId}:${l.chunkId}`);
+  }
 
   const runIds = runs.map((r) => r.id);
   try {
@@ -102,9 +125,14 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
       const newItems: [string, number, number, number][] = [];
       const newProv: [string, number, number][] = [];
       const movedProv: [number, string, number][] = [];
+      let saved = 0;
       for (const byChunk of pairs.values()) {
         for (const pair of byChunk.values()) {
           const known = idByPair.get(pair.queryId)?.get(pair.chunkId);
+          if (!known && transferred.has(`${pair.queryId}:${pair.chunkId}`)) {
+            saved++;
+            continue;
+          }
           const id = known ?? randomUUID();
           if (!known) newItems.push([id, projectId, pair.queryId, pair.chunkId]);
           for (const p of pair.provenance) {
@@ -140,6 +168,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
         newProvenance: newProv.length,
         movedProvenance: movedProv.length,
         totalItems: existing.length + newItems.length,
+        ...(chunking ? { chunking: chunking.name, transferJudges, saved } : {}),
       };
     });
   } catch (e) {

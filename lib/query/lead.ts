@@ -59,7 +59,7 @@ export function useInvalidateProject(projectId: number) {
 export function useBuildPool(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
-    mutationFn: (input: { depth: number; runs?: string[] }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/pool`, { json: input }),
+    mutationFn: (input: { depth: number; runs?: string[]; chunking?: string }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/pool`, { json: input }),
     onSuccess: invalidate,
   });
 }

@@ -7,7 +7,7 @@ import { buildPool } from "@/lib/pooling/build";
 
 export const dynamic = "force-dynamic";
 
-const ZPoolBody = z.object({ depth: z.number().int().min(1).max(1000), runs: z.array(z.string().min(1)).min(1).optional() });
+const ZPoolBody = z.object({ depth: z.number().int().min(1).max(1000), runs: z.array(z.string().min(1)).min(1).optional(), chunking: z.string().min(1).max(64).optional() });
 
 export const POST = route({ roles: rolesFor("manageProject"), body: ZPoolBody }, async ({ params, body }) => {
   const db = await getDb();

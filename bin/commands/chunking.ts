@@ -34,4 +34,26 @@ export function registerChunkingCommands(chunking: Command): void {
         out(`${plural(r.unjudged, "pair")} ranked by chunking ${o.to}'s runs ${r.unjudged === 1 ? "is" : "are"} left unjudged by the transfer: pool them with: npx assessor pool --chunking ${o.to}`);
       });
     });
+
+  chunking
+    .command("grid")
+    .description("cut every size × overlap combination from the stored transcripts into chunkings named c<size>o<overlap seconds> (c20o0, c40o10), one transaction each")
+    .requiredOption("--sizes <seconds>", "comma-separated chunk sizes in seconds, e.g. 20,40,60")
+    .requiredOption("--overlaps <list>", "comma-separated overlaps: seconds, or a share of the size such as 25%")
+    .option("--videos <ids>", "comma-separated video ids (default: every video with a stored transcript)")
+    .addOption(projectOption())
+    .action(async (o: { sizes: string; overlaps: string; videos?: string; project?: string }) => {
+      const list = (v: string) => v.split(",").map((x) => x.trim()).filter(Boolean);
+      const sizes = list(o.sizes).map((x) => {
+        const n = Number(x);
+        if (!(Number.isFinite(n) && n > 0)) fail(`--sizes: expected seconds above 0, got "${x}"`);
+        return n;
+      });
+      const { chunkingGrid } = await import("../../lib/chunkings/grid.ts");
+      await withProject(o.project, async (db, p) => {
+        const rows = await chunkingGrid(db, p.id, { sizes, overlaps: list(o.overlaps), videos: o.videos === undefined ? undefined : list(o.videos) });
+        out(["chunking", "size", "overlap", "videos", "chunks", "new", "changed", "unchanged"].join("\t"));
+        for (const r of rows) out([r.name, r.size, r.overlap, r.videos, r.chunks, r.created, r.updated, r.unchanged].join("\t"));
+      });
+    });
 }

@@ -23,11 +23,13 @@ const FORBIDDEN_KEYS = new Set(["rank", "score", "system", "run", "runs", "runId
 
 const JUDGE_RUN_SECRETS = { judge: "JUDGE_RUN_NAME_SECRET", model: "JUDGE_MODEL_SECRET", template: "JUDGE_TEMPLATE_SECRET {{question}} {{chunk}}", raw: "JUDGE_RAW_ANSWER_SECRET" };
 let judgeRunId = 0;
+let auditItem: { id: string };
 /** The name of the chunking every item came from (issue 20): the lead's, never an annotator's. */
 const CHUNKING_SECRET = "CHUNKING_NAME_SECRET";
+const TRANSFER_JUDGE = `transfer:${CHUNKING_SECRET}->${CHUNKING_SECRET}_2`;
 
 function secretStrings(): string[] {
-  return [...Object.values(JUDGE_RUN_SECRETS), ...SECRETS.systems, SECRETS.runDescription, SECRETS.judge, SECRETS.judgeRationale, SECRETS.referenceSource, SECRETS.otherNotes, SECRETS.qidPrefix, SECRETS.docidPrefix, ...SECRETS.scores, SECRETS.otherName, SECRETS.otherEmail, "AUTHOR_SECRET", "Only for the outsider", "Private chunk", CHUNKING_SECRET];
+  return [...Object.values(JUDGE_RUN_SECRETS), ...SECRETS.systems, SECRETS.runDescription, SECRETS.judge, SECRETS.judgeRationale, SECRETS.referenceSource, SECRETS.otherNotes, SECRETS.qidPrefix, SECRETS.docidPrefix, ...SECRETS.scores, SECRETS.otherName, SECRETS.otherEmail, "AUTHOR_SECRET", "Only for the outsider", "Private chunk", CHUNKING_SECRET, TRANSFER_JUDGE, "PROVENANCE_SECRET"];
 }
 
 function keysOf(value: unknown, out = new Set<string>()): Set<string> {
@@ -71,7 +73,14 @@ beforeAll(async () => {
   judgeRunId = judgeRun.id;
   // Every chunk is in one chunking; plant its name (and a second, empty chunking) where a leak would show it.
   await db.chunking.updateMany({ where: { projectId: fx.project.id }, data: { name: CHUNKING_SECRET, method: "seconds", size: 20, overlap: 5 } });
-  await db.chunking.create({ data: { projectId: fx.project.id, name: `${CHUNKING_SECRET}_2`, method: "imported" } });
+  const second = await db.chunking.create({ data: { projectId: fx.project.id, name: `${CHUNKING_SECRET}_2`, method: "imported" } });
+  // Label transfer onto the second chunking (issue 20 item 3): an audit item of it, assigned to the
+  // annotator, with a transfer judge's label and provenance on the same pair.
+  const firstChunk = await db.chunk.findUniqueOrThrow({ where: { id: first.chunkId } });
+  const auditChunk = await db.chunk.create({ data: { projectId: fx.project.id, chunkingId: second.id, videoId: firstChunk.videoId, externalId: `${SECRETS.docidPrefix}audit`, startSeconds: firstChunk.startSeconds, endSeconds: firstChunk.endSeconds + 20, text: "Audit chunk text" } });
+  auditItem = await db.poolItem.create({ data: { projectId: fx.project.id, queryId: first.queryId, chunkId: auditChunk.id } });
+  await db.assignment.create({ data: { poolItemId: auditItem.id, userId: fx.ann.id, orderKey: 0.5, calibration: true } });
+  await db.judgeLabel.create({ data: { projectId: fx.project.id, judge: TRANSFER_JUDGE, queryId: first.queryId, chunkId: auditChunk.id, grade: 3, rationale: TRANSFER_JUDGE, provenance: JSON.stringify({ from: CHUNKING_SECRET, to: `${CHUNKING_SECRET}_2`, sources: [{ chunk: "PROVENANCE_SECRET" }] }) } });
   server = await startServer({ DATABASE_URL: testDb.url });
   cookie = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
 });
@@ -99,7 +108,8 @@ describe("an annotator sees nothing that breaks blindness", () => {
     expect(queue.status).toBe(200);
     const q = JSON.parse(queue.body) as { total: number; done: number; groups: { items: { id: string; done: boolean }[] }[] };
     const ids = q.groups.flatMap((g) => g.items.map((i) => i.id));
-    expect(ids.sort()).toEqual(fx.items.map((i) => i.id).sort());
+    // Every item of the fixture, and the audit item of the second chunking, alike.
+    expect(ids.sort()).toEqual([...fx.items.map((i) => i.id), auditItem.id].sort());
     expect(q.done).toBe(1);
     for (const id of ids) {
       const item = await get(`/api/annotate/items/${id}`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeUser } from "../helpers/factories.ts";
+import { seedTransferProject } from "../helpers/transfer-project.ts";
 import type { Db } from "../../lib/db/client.ts";
 
 /**
@@ -11,17 +12,11 @@ import type { Db } from "../../lib/db/client.ts";
  * dashboard's judge-vs-human panel lists `transfer:A->B` with kappa on the audited items, and the
  * PPI panel takes it as its judge.
  *
- * Project: one 400 s video; chunking A = 20 s chunks a0..a19, chunking B = 40 s chunks b0..b9;
- * 6 questions. A's labels cover a0..a14 (0–300 s) of every question, grade (i + q) mod 4. So B's
- * b0..b6 get a transfer label, and b7 = [280, 320], which holds a14 wholly (coverage 1), gets one
- * except for q2, where a14 is 0 and fills only half of b7 (zero share 0.5, not above 0.5: rule 6
- * leaves it unjudged); b8 and b9 touch no label. B's run ranks all ten chunks of each question:
- * 60 pairs, 6·7 + 5 = 47 transferred, 13 unjudged.
+ * Project: tests/helpers/transfer-project.ts (60 ranked pairs of B, 47 transferred, 13 unjudged).
  */
 let tdb: TestDb;
 let db: Db;
 let projectId: number;
-const Q = 6;
 const chunkIds = { A: [] as number[], B: [] as number[] };
 const queryIds: number[] = [];
 
@@ -29,17 +24,11 @@ beforeAll(async () => {
   tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
-  projectId = (await db.project.create({ data: { name: "audit", poolDepth: 10, annotatorsPerItem: 2 } })).id;
-  const video = await db.video.create({ data: { projectId, externalId: "v1", title: "Video 1" } });
-  for (let q = 0; q < Q; q++) queryIds.push((await db.query.create({ data: { projectId, externalId: `q${q}`, text: `question ${q}?` } })).id);
-  for (const [name, size, n] of [["A", 20, 20], ["B", 40, 10]] as const) {
-    const c = await db.chunking.create({ data: { projectId, name, method: "seconds", size, overlap: 0 } });
-    for (let i = 0; i < n; i++) chunkIds[name].push((await db.chunk.create({ data: { projectId, chunkingId: c.id, videoId: video.id, externalId: `${name.toLowerCase()}${i}`, startSeconds: i * size, endSeconds: (i + 1) * size, text: `${name} ${i}` } })).id);
-  }
-  await db.referenceLabel.createMany({ data: queryIds.flatMap((queryId, q) => chunkIds.A.slice(0, 15).map((chunkId, i) => ({ projectId, source: "qrels", queryId, chunkId, grade: (i + q) % 4 }))) });
-  const b = await db.chunking.findFirstOrThrow({ where: { projectId, name: "B" } });
-  const run = await db.run.create({ data: { projectId, chunkingId: b.id, system: "bm25-B", contentHash: "h" } });
-  await db.runEntry.createMany({ data: queryIds.flatMap((queryId) => chunkIds.B.map((chunkId, i) => ({ runId: run.id, queryId, chunkId, rank: i + 1, score: 10 - i }))) });
+  const seeded = await seedTransferProject(db);
+  projectId = seeded.projectId;
+  queryIds.push(...seeded.queryIds);
+  chunkIds.A.push(...seeded.chunkIds.A);
+  chunkIds.B.push(...seeded.chunkIds.B);
   for (let k = 0; k < 2; k++) await makeUser(db, { role: "annotator" });
   const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
   await transferJudge(db, projectId, { from: "A", to: "B" });

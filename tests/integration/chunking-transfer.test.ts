@@ -128,5 +128,10 @@ describe("transferJudge", () => {
         "1 pair ranked by chunking B's runs is left unjudged by the transfer: pool them with: npx assessor pool --chunking B\n",
     );
     expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B", "--zero-share", "1.5"]).stderr).toContain('--zero-share: expected a share in [0, 1) such as 0.5, got "1.5"');
+    // pool --chunking B: B's run ranks b0, b1 for q1 and q2; three pairs have a transfer label, one is pooled.
+    const pool = runCli(["pool", "--chunking", "B", "--depth", "2"]);
+    expect(pool.stderr).toBe("");
+    expect(pool.stdout).toContain("1 new item(s)");
+    expect(pool.stdout).toContain("Label transfer saved 3 item(s) of chunking B: pairs in its runs' top 2 with a transfer label that were not pooled (transfer judges: transfer:A->B).");
   }, 120_000);
 });

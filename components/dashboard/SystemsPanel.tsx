@@ -9,10 +9,13 @@ import { Card, PanelState } from "./ui";
 
 type TRow = TSystemsTable["rows"][number];
 
+/** Columns in seconds (one decimal; the chart's axis is not [0, 1]). */
+const SECONDS_COLUMNS = new Set(["start_error", "time_start_error", "seconds_read_10"]);
+
 function columnsFor(t: TSystemsTable): TColumnDef<TRow>[] {
   const cols: TColumnDef<TRow>[] = [{ key: "system", header: "Run", value: (r) => r.system, render: (r) => (<>{r.system}{r.system === t.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}</>) }];
   t.columns.forEach((c, i) => {
-    const digits = c.id === "start_error" ? 1 : 3;
+    const digits = SECONDS_COLUMNS.has(c.id) ? 1 : 3;
     cols.push({
       key: c.id,
       header: c.label,
@@ -63,7 +66,7 @@ function SystemsTable({ t }: { t: TSystemsTable }) {
           ))}
         </select>
       </label>
-      <CiBars items={t.rows.map((r) => ({ name: r.system, value: r.cells[chartCol]?.mean ?? null, ci: r.cells[chartCol]?.ci ?? null }))} domain={col?.id === "start_error" ? [0, 150] : [0, 1]} />
+      <CiBars items={t.rows.map((r) => ({ name: r.system, value: r.cells[chartCol]?.mean ?? null, ci: r.cells[chartCol]?.ci ?? null }))} domain={col?.id === "start_error" || col?.id === "time_start_error" ? [0, 150] : col?.id === "seconds_read_10" ? [0, Math.max(1, ...t.rows.map((r) => r.cells[chartCol]?.ci?.high ?? r.cells[chartCol]?.mean ?? 0))] : [0, 1]} />
     </div>
   );
 }
@@ -75,7 +78,7 @@ export function SystemsPanel({ projectId, filters }: { projectId: number; filter
     <Card
       title="Systems"
       id="systems"
-      description="Mean over the queries the label source judges (a run that does not answer a query scores 0 there). Below each mean: 95% bootstrap interval over queries, and the p-value of a paired randomization test against the baseline (* p < 0.05). nDCG uses the grades themselves, so it has no ≥2 variant; start error is in seconds (capped at 150), over queries with a reference start."
+      description="Mean over the queries the label source judges (a run that does not answer a query scores 0 there). Below each mean: 95% bootstrap interval over queries, and the p-value of a paired randomization test against the baseline (* p < 0.05). nDCG uses the grades themselves, so it has no ≥2 variant; start error is in seconds (capped at 150), over queries with a reference start. Time measures (comparable across chunkings): span recall@k, share of questions whose answer place the top-k chunks cover (±5 s); time-IoU@10; seconds of transcript read@10; start error from chunk times against the nearest answer place."
     >
       <PanelState isPending={q.isPending} error={q.error} />
       {d ? (

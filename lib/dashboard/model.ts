@@ -18,7 +18,7 @@ export type TDashboardProject = {
 };
 
 export type TQueryInfo = { qid: string; tags: string[]; refStart: number | null; refVideoId: number | null };
-export type TChunkInfo = { docid: string; videoId: number; start: number; /** lib/chunkings: a run is evaluated on its own chunking's labels */ chunkingId: number };
+export type TChunkInfo = { docid: string; videoId: number; start: number; end: number; /** lib/chunkings: a run is evaluated on its own chunking's labels */ chunkingId: number };
 /** `injection`: a judge's label whose chunk reads like instructions to a model (lib/judge/injection.ts); set only on judge labels. */
 export type TLabel = { queryId: number; chunkId: number; grade: number; injection?: boolean };
 export type TJudgementRow = { poolItemId: string; userId: string; grade: number; startSeconds: number | null; timeSpentMs: number | null };

@@ -3,13 +3,15 @@ import { kendallTau } from "../stats/kendall-tau.ts";
 import { judgedAt } from "../stats/measures/judged.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
-import { startError, type ChunkTime, type ReferenceStart } from "../stats/measures/start-error.ts";
+import { startError, type ReferenceStart } from "../stats/measures/start-error.ts";
+import type { TimeSpan } from "../stats/time/index.ts";
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import type { TDashboardData } from "./data.ts";
 import { judgeLabelQrels, NO_HUMAN_HINT, NO_JUDGE_HINT, NO_RUNS_HINT, pickJudge, referenceQrels, runBySystem, type TQrels } from "./labels.ts";
 import { RESAMPLING, type TDashboardQuery } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
+import { chunkTimesByChunking, placesSignature, timeValues, answerPlacesByQuery, type TChunkTimes, type TTimeValues } from "./time.ts";
 
 /**
  * The systems table: one row per run, one column per measure, each cell the mean over queries with
@@ -38,29 +40,65 @@ export type TSystemsPanel = {
   resampling: typeof RESAMPLING;
 };
 
-type ColumnDef = TColumn & { compute: (q: RankedQuery, ctx: Ctx) => number | null };
-type Ctx = { gain: Gain; starts: Map<string, ReferenceStart>; chunkTimes: Map<string, ChunkTime> };
+type ColumnDef = TColumn & { compute: (q: RankedQuery, ctx: RunCtx) => number | null };
+/**
+ * What the columns read besides a query's ranking: reference starts, chunk times per chunking
+ * (keyed by docid within one chunking: two chunkings may share a docid) and answer places per qid.
+ */
+type Ctx = { gain: Gain; starts: Map<string, ReferenceStart>; timesByChunking: Map<number, TChunkTimes>; places: Map<string, TimeSpan[]> };
+/** The context of one run: its own chunking's chunk times, and its time measures per query (computed once for the five time columns). */
+type RunCtx = Ctx & { chunkTimes: TChunkTimes; time: (q: RankedQuery) => TTimeValues };
+
+const NO_TIMES: TChunkTimes = new Map();
+
+function runCtx(ctx: Ctx, chunkingId: number): RunCtx {
+  const chunkTimes = ctx.timesByChunking.get(chunkingId) ?? NO_TIMES;
+  let last: { q: RankedQuery; v: TTimeValues } | null = null;
+  const time = (q: RankedQuery) => {
+    if (last?.q !== q) last = { q, v: timeValues(q.qid, q.docids ?? [], chunkTimes, ctx.places.get(q.qid) ?? []) };
+    return last.v;
+  };
+  return { ...ctx, chunkTimes, time };
+}
 
 export function systemColumns(gain: Gain): ColumnDef[] {
   return [
     ...retrievalColumns(gain).map((c): ColumnDef => ({ ...c, compute: (q) => c.compute(q) })),
     { id: "judged_10", label: "judged@10", level: null, lowerIsBetter: false, compute: (q) => judgedAt(q, 10) },
     { id: "start_error", label: "Start error (s)", level: 1, lowerIsBetter: true, compute: (q, c) => startError(q, c.starts.get(q.qid), c.chunkTimes, { relevanceLevel: 1 })?.error ?? null },
+    // Time measures (lib/stats/time; answer places: lib/dashboard/time.ts), comparable across chunkings.
+    { id: "span_recall_5", label: "Span recall@5", level: null, lowerIsBetter: false, compute: (q, c) => c.time(q).spanRecall5 },
+    { id: "span_recall_10", label: "Span recall@10", level: null, lowerIsBetter: false, compute: (q, c) => c.time(q).spanRecall10 },
+    { id: "time_iou_10", label: "Time-IoU@10", level: null, lowerIsBetter: false, compute: (q, c) => c.time(q).timeIou10 },
+    { id: "seconds_read_10", label: "Seconds read@10", level: null, lowerIsBetter: true, compute: (q, c) => c.time(q).secondsRead10 },
+    { id: "time_start_error", label: "Start error, time (s)", level: null, lowerIsBetter: true, compute: (q, c) => c.time(q).startError },
   ];
 }
 
 /** Kept per data.base: queries and chunks do not change with labels. */
-const startInputsCache = new WeakMap<object, Pick<Ctx, "starts" | "chunkTimes">>();
+const startInputsCache = new WeakMap<object, Pick<Ctx, "starts" | "timesByChunking">>();
 
-function startInputs(data: TDashboardData): Pick<Ctx, "starts" | "chunkTimes"> {
+function startInputs(data: TDashboardData): Omit<Ctx, "gain"> {
+  const places = placesByQid(data);
   const kept = startInputsCache.get(data.base);
-  if (kept) return kept;
+  if (kept) return { ...kept, places };
   const starts = new Map<string, ReferenceStart>();
   for (const q of data.queries.values()) if (q.refStart !== null) starts.set(q.qid, { start: q.refStart, video: q.refVideoId === null ? null : String(q.refVideoId) });
-  const chunkTimes = new Map<string, ChunkTime>();
-  for (const c of data.chunks.values()) chunkTimes.set(c.docid, { video: String(c.videoId), start: c.start });
-  startInputsCache.set(data.base, { starts, chunkTimes });
-  return { starts, chunkTimes };
+  const timesByChunking = chunkTimesByChunking(data);
+  startInputsCache.set(data.base, { starts, timesByChunking });
+  return { starts, timesByChunking, places };
+}
+
+/** Answer places by external qid (what a RankedQuery names), per label-set version. */
+const placesByQidCache = new WeakMap<TDashboardData, Map<string, TimeSpan[]>>();
+function placesByQid(data: TDashboardData): Map<string, TimeSpan[]> {
+  let m = placesByQidCache.get(data);
+  if (!m) {
+    m = new Map();
+    for (const [queryId, places] of answerPlacesByQuery(data)) m.set(data.queries.get(queryId)?.qid ?? String(queryId), places);
+    placesByQidCache.set(data, m);
+  }
+  return m;
 }
 
 function judgedAtGrade(judged: Map<number, number>): number[] {
@@ -76,7 +114,7 @@ function judgedAtGrade(judged: Map<number, number>): number[] {
  * labels changed are evaluated again. `ns` keeps label sources apart (human, judge), so that
  * computing one does not evict the other's values.
  */
-const perQueryCache = new WeakMap<object, Map<string, { judged: Map<number, number>; labels: string; values: (number | null)[] }>>();
+const perQueryCache = new WeakMap<object, Map<string, { judged: Map<number, number>; places: string; labels: string; values: (number | null)[] }>>();
 
 function perQuery(data: TDashboardData, ns: string, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): { queryIds: number[]; values: (number | null)[][][] } {
   const queryIds = [...qrels.keys()].sort((a, b) => a - b);
@@ -88,11 +126,13 @@ function perQuery(data: TDashboardData, ns: string, qrels: TQrels, rankings: Map
     const judged = qrels.get(queryId)!;
     const key = `${ns}#${ctx.gain}#${queryId}`;
     let hit = cache.get(key);
+    // The time columns read the query's answer places, which follow its human grade-3 labels in any chunking.
+    const places = placesSignature(ctx.places.get(data.queries.get(queryId)?.qid ?? String(queryId)));
     // The same qrels Map (lib/dashboard/labels.ts referenceQrels keeps unchanged queries' Maps) or the same labels.
-    if (!hit || hit.judged !== judged) {
+    if (!hit || hit.judged !== judged || hit.places !== places) {
       let labels = "";
       for (const [chunkId, grade] of judged) labels += `${chunkId}:${grade},`;
-      if (!hit || hit.labels !== labels) hit = { judged, labels, values: evaluateQuery(data, queryId, judged, rankings, cols, ctx) };
+      if (!hit || hit.labels !== labels || hit.places !== places) hit = { judged, places, labels, values: evaluateQuery(data, queryId, judged, rankings, cols, ctx) };
       else hit = { ...hit, judged };
       cache.set(key, hit);
     }
@@ -134,13 +174,17 @@ function evaluateQuery(data: TDashboardData, queryId: number, allJudged: Map<num
     return v;
   };
   const qid = data.queries.get(queryId)?.qid ?? String(queryId);
+  const ctxOf = new Map<number, RunCtx>();
   for (let r = 0; r < data.runs.length; r++) {
+    const chunkingId = data.runs[r].chunkingId;
+    let runContext = ctxOf.get(chunkingId);
+    if (!runContext) ctxOf.set(chunkingId, (runContext = runCtx(ctx, chunkingId)));
     const { judged, atGrade } = labelsOf(data.runs[r].chunkingId);
     const ranking = rankings.get(data.runs[r].id)?.get(queryId);
     const grades = new Int8Array(ranking ? ranking.chunkIds.length : 0);
     if (ranking) for (let i = 0; i < grades.length; i++) grades[i] = judged.get(ranking.chunkIds[i]) ?? UNJUDGED;
     const q: RankedQuery = { qid, grades, docids: ranking ? ranking.docids : [], judgedAtGrade: atGrade };
-    for (let c = 0; c < cols.length; c++) out[r * cols.length + c] = cols[c].compute(q, ctx);
+    for (let c = 0; c < cols.length; c++) out[r * cols.length + c] = cols[c].compute(q, runContext);
   }
   return out;
 }

@@ -20,7 +20,7 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
   const [queryRows, tagRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
     byProject(`"id", "externalId", "referenceStartSeconds", "referenceVideoId"`, "Query"),
     rows(db, `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`, [projectId]),
-    byProject(`"id", "externalId", "videoId", "startSeconds", "chunkingId"`, "Chunk"),
+    byProject(`"id", "externalId", "videoId", "startSeconds", "chunkingId", "endSeconds"`, "Chunk"),
     byProject(`"id", "queryId", "chunkId"`, "PoolItem"),
     rows(db, `SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`, [projectId]),
     byProject(`"id", "system", "contentHash", "chunkingId"`, "Run", ` ORDER BY "system"`),
@@ -33,7 +33,7 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
     tags.add(str(t[1]));
   }
   const chunks = new Map<number, TChunkInfo>();
-  for (const c of chunkRows) chunks.set(num(c[0]), { docid: str(c[1]), videoId: num(c[2]), start: num(c[3]), chunkingId: num(c[4]) });
+  for (const c of chunkRows) chunks.set(num(c[0]), { docid: str(c[1]), videoId: num(c[2]), start: num(c[3]), chunkingId: num(c[4]), end: num(c[5]) });
   const poolItems = new Map<string, { queryId: number; chunkId: number }>();
   for (const it of itemRows) poolItems.set(str(it[0]), { queryId: num(it[1]), chunkId: num(it[2]) });
   const provenance = new Map<string, number[]>();

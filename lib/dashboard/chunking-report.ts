@@ -1,0 +1,274 @@
+import { AppError } from "../errors.ts";
+import { bootstrapMeanIntervals, type Interval, type MeanIntervalMemo } from "../stats/bootstrap.ts";
+import { judgedAt } from "../stats/measures/judged.ts";
+import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
+import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
+import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
+import { ppiMean } from "../stats/ppi.ts";
+import type { TDashboardData } from "./data.ts";
+import { RESAMPLING } from "./options.ts";
+import type { TRunRankings } from "./rankings.ts";
+import { answerPlacesByQuery, chunkTimesByChunking, timeValues, type TTimeValues } from "./time.ts";
+
+/**
+ * The chunking grid report (issue 20 item 6): one row per chunking × system, the measures that
+ * compare across chunkings, each a mean over questions with a 95% interval and a paired test
+ * against the same system on the baseline chunking. Pure assembly over the dashboard's loaded
+ * data (lib/dashboard/data.ts) and the runs' rankings; every statistic is lib/stats'.
+ *
+ * - Questions: every question of the project. Each measure is averaged over the questions where it
+ *   is defined (lib/stats/time: span recall and start error need an answer place, time-IoU
+ *   relevant seconds; nDCG@10 and judged share a label on the chunking; seconds read every
+ *   question). A run that does not answer a question reads 0 s and covers nothing there.
+ * - Answer places: lib/dashboard/time.ts (reference start + grade-3 human labels of any chunking).
+ * - Labels of a chunking B for nDCG@10 and judged@10: the final human label of a (question, chunk)
+ *   where there is one, else the label of a transfer judge into B (JudgeLabel rows whose judge is
+ *   named `transfer:<A>-><B>`, lib/chunkings/transfer.ts; with several, the first name in byte
+ *   order). A question with no label on B's chunks is not scored for these two.
+ * - PPI where an audit exists: when some questions are completely human-labelled on B (at least
+ *   one pool item of B's chunks, every one with a final human label: the audit sample) and B has
+ *   transfer labels, the nDCG@10 cell also carries the PPI++ estimate (lib/stats/ppi.ts ppiMean):
+ *   human nDCG@10 on those questions, the transfer judge's nDCG@10 on them and on every other
+ *   labelled question.
+ * - Interval: 95% bootstrap percentile interval of the mean over questions (lib/stats/bootstrap.ts,
+ *   1000 resamples, seed 1, one set of resamples for every cell, as the systems table).
+ * - Test: two-sided paired randomization test (lib/stats/paired.ts, 1000 trials, seed 1) of the
+ *   row against the row of the same system on the baseline chunking, paired over the questions
+ *   where both are defined (for nDCG@10: on the merged labels, not on the PPI estimate).
+ * - System: a run's system name without a trailing `@<chunking>` (or `-`, `_`, `.`, `:`, `/` and
+ *   the chunking's name), since system names are unique in a project: `bm25@c40o0` on chunking
+ *   c40o0 is system `bm25`, compared with `bm25` on the baseline.
+ */
+export type TReportColumn = { id: string; label: string; lowerIsBetter: boolean; seconds: boolean };
+export type TReportCell = {
+  mean: number | null;
+  n: number;
+  ci: Interval | null;
+  test: { meanDiff: number; p: number; n: number } | null;
+  ppi: { estimate: number; low: number; high: number; labelled: number } | null;
+};
+export type TReportRow = { chunking: string; chunkingId: number; system: string; run: string; transferJudge: string | null; audited: number; cells: TReportCell[] };
+export type TChunkingReport = {
+  baseline: string | null;
+  questions: number;
+  columns: TReportColumn[];
+  rows: TReportRow[];
+  /** The trade-off chart: span recall@10 against seconds read@10, one point per row. */
+  points: { chunking: string; system: string; secondsRead10: number | null; spanRecall10: number | null }[];
+  empty: string | null;
+};
+
+export const REPORT_COLUMNS: TReportColumn[] = [
+  { id: "span_recall_5", label: "Span recall@5", lowerIsBetter: false, seconds: false },
+  { id: "span_recall_10", label: "Span recall@10", lowerIsBetter: false, seconds: false },
+  { id: "time_iou_10", label: "Time-IoU@10", lowerIsBetter: false, seconds: false },
+  { id: "seconds_read_10", label: "Seconds read@10", lowerIsBetter: true, seconds: true },
+  { id: "start_error", label: "Start error (s)", lowerIsBetter: true, seconds: true },
+  { id: "ndcg_cut_10", label: "nDCG@10 (derived + human)", lowerIsBetter: false, seconds: false },
+  { id: "judged_10", label: "Judged@10", lowerIsBetter: false, seconds: false },
+];
+const NDCG = 5;
+const JUDGED = 6;
+
+export type TChunkingName = { id: number; name: string };
+export type TReportOptions = { baseline?: string; gain?: Gain };
+
+const SEPARATORS = ["@", "-", "_", ".", ":", "/"];
+
+/** The system a run stands for across chunkings (see the file comment). */
+export function systemOf(runSystem: string, chunking: string): string {
+  for (const sep of SEPARATORS) {
+    const suffix = `${sep}${chunking}`;
+    if (runSystem.length > suffix.length && runSystem.endsWith(suffix)) return runSystem.slice(0, -suffix.length);
+  }
+  return runSystem;
+}
+
+/** The transfer judge into a chunking: `transfer:<A>-><name>`, the first in byte order, or null. */
+export function transferJudgeInto(judges: Iterable<string>, chunking: string): string | null {
+  const names = [...judges].filter((j) => j.startsWith("transfer:") && j.endsWith(`->${chunking}`)).sort();
+  return names[0] ?? null;
+}
+
+type Labels = Map<number, Map<number, number>>;
+
+function labelsByQuery(entries: Iterable<{ queryId: number; chunkId: number; grade: number }>, keep: (chunkId: number) => boolean): Labels {
+  const out: Labels = new Map();
+  for (const l of entries) {
+    if (!keep(l.chunkId)) continue;
+    let m = out.get(l.queryId);
+    if (!m) out.set(l.queryId, (m = new Map()));
+    m.set(l.chunkId, l.grade);
+  }
+  return out;
+}
+
+function ranked(qid: string, chunkIds: ArrayLike<number>, judged: Map<number, number> | undefined): RankedQuery {
+  const grades = new Int8Array(chunkIds.length);
+  const atGrade = [0, 0, 0, 0];
+  if (judged) for (const g of judged.values()) if (g >= 0 && g <= 3) atGrade[g]++;
+  for (let i = 0; i < grades.length; i++) grades[i] = judged?.get(chunkIds[i]) ?? UNJUDGED;
+  return { qid, grades, judgedAtGrade: atGrade };
+}
+
+/** Questions completely human-labelled on one chunking: ≥ 1 pool item on its chunks, each with a final human label. */
+function auditedQuestions(data: TDashboardData, chunkingId: number, human: Labels): Set<number> {
+  const pooled = new Map<number, Set<number>>();
+  for (const it of data.poolItems.values()) {
+    if (data.chunks.get(it.chunkId)?.chunkingId !== chunkingId) continue;
+    let s = pooled.get(it.queryId);
+    if (!s) pooled.set(it.queryId, (s = new Set()));
+    s.add(it.chunkId);
+  }
+  const out = new Set<number>();
+  for (const [queryId, chunks] of pooled) {
+    const h = human.get(queryId);
+    if (h && [...chunks].every((c) => h.has(c))) out.add(queryId);
+  }
+  return out;
+}
+
+const intervalMemo: MeanIntervalMemo = new Map();
+const pairedMemo: PairedMemo = new Map();
+const MAX_MEMO = 2000;
+
+function trim(memo: Map<string, unknown>): void {
+  while (memo.size > MAX_MEMO) memo.delete(memo.keys().next().value as string);
+}
+
+export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunRankings>, chunkings: readonly TChunkingName[], opts: TReportOptions = {}): TChunkingReport {
+  const gain = opts.gain ?? "exponential";
+  const nameOf = new Map(chunkings.map((c) => [c.id, c.name]));
+  const withRuns = chunkings.filter((c) => data.runs.some((r) => r.chunkingId === c.id));
+  if (opts.baseline !== undefined && !chunkings.some((c) => c.name === opts.baseline))
+    throw new AppError("not_found", `no chunking named "${opts.baseline}" in this project; chunkings: ${chunkings.map((c) => c.name).join(", ") || "none yet"}`);
+  const baseline = opts.baseline ?? withRuns[0]?.name ?? null;
+  const base = { baseline, columns: REPORT_COLUMNS, points: [] };
+  if (data.runs.length === 0) return { ...base, questions: 0, rows: [], empty: "no runs yet: import them with npx assessor import run FILE" };
+
+  const queryIds = [...data.queries.keys()].sort((a, b) => a - b);
+  const places = answerPlacesByQuery(data);
+  const times = chunkTimesByChunking(data);
+  const ncol = REPORT_COLUMNS.length;
+  const runs = [...data.runs]
+    .map((run) => ({ run, chunking: nameOf.get(run.chunkingId) ?? String(run.chunkingId) }))
+    .map((r) => ({ ...r, system: systemOf(r.run.system, r.chunking) }))
+    .sort((a, b) => (a.chunking === b.chunking ? (a.system < b.system ? -1 : a.system > b.system ? 1 : 0) : a.chunking === baseline ? -1 : b.chunking === baseline ? 1 : a.chunking < b.chunking ? -1 : 1));
+
+  // Labels per chunking: human, derived (the transfer judge), merged (human where present).
+  const perChunking = new Map<number, { human: Labels; derived: Labels; merged: Labels; judge: string | null; audited: Set<number> }>();
+  const labelsOf = (chunkingId: number) => {
+    let v = perChunking.get(chunkingId);
+    if (v) return v;
+    const own = (chunkId: number) => data.chunks.get(chunkId)?.chunkingId === chunkingId;
+    const human = labelsByQuery(data.reference, own);
+    const judge = transferJudgeInto(data.judges.keys(), nameOf.get(chunkingId) ?? "");
+    const derived = judge ? labelsByQuery(data.judges.get(judge) ?? [], own) : new Map<number, Map<number, number>>();
+    const merged: Labels = new Map();
+    for (const [q, m] of derived) merged.set(q, new Map(m));
+    for (const [q, m] of human) {
+      const into = merged.get(q) ?? new Map<number, number>();
+      for (const [c, g] of m) into.set(c, g);
+      merged.set(q, into);
+    }
+    v = { human, derived, merged, judge, audited: judge ? auditedQuestions(data, chunkingId, human) : new Set() };
+    perChunking.set(chunkingId, v);
+    return v;
+  };
+
+  const empty: readonly string[] = [];
+  const values: (number | null)[][][] = runs.map(() => REPORT_COLUMNS.map(() => new Array<number | null>(queryIds.length).fill(null)));
+  const ppiCells: (TReportCell["ppi"])[] = runs.map(() => null);
+  runs.forEach(({ run }, r) => {
+    const chunkTimes = times.get(run.chunkingId) ?? new Map();
+    const labels = labelsOf(run.chunkingId);
+    const runRankings = rankings.get(run.id);
+    const usePpi = labels.audited.size > 0;
+    const ppi = { human: [] as number[], judgeLabelled: [] as number[], judgeUnlabelled: [] as number[] };
+    queryIds.forEach((queryId, qi) => {
+      const qid = data.queries.get(queryId)!.qid;
+      const ranking = runRankings?.get(queryId);
+      const t: TTimeValues = timeValues(qid, ranking?.docids ?? empty, chunkTimes, places.get(queryId) ?? []);
+      const col = values[r];
+      col[0][qi] = t.spanRecall5;
+      col[1][qi] = t.spanRecall10;
+      col[2][qi] = t.timeIou10;
+      col[3][qi] = t.secondsRead10;
+      col[4][qi] = t.startError;
+      const merged = labels.merged.get(queryId);
+      if (!merged) return;
+      const chunkIds = ranking?.chunkIds ?? new Int32Array(0);
+      const q = ranked(qid, chunkIds, merged);
+      col[NDCG][qi] = ndcg(q, { cutoff: 10, gain });
+      col[JUDGED][qi] = judgedAt(q, 10);
+      if (usePpi) {
+        const judgeValue = ndcg(ranked(qid, chunkIds, labels.derived.get(queryId)), { cutoff: 10, gain });
+        if (labels.audited.has(queryId)) {
+          ppi.human.push(ndcg(ranked(qid, chunkIds, labels.human.get(queryId)), { cutoff: 10, gain }));
+          ppi.judgeLabelled.push(judgeValue);
+        } else ppi.judgeUnlabelled.push(judgeValue);
+      }
+    });
+    if (usePpi) {
+      const p = ppiMean(ppi, { level: RESAMPLING.level });
+      if (p.ppi) ppiCells[r] = { estimate: p.ppi.estimate, low: p.ppi.low, high: p.ppi.high, labelled: p.n };
+    }
+  });
+
+  const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000chunking-report\u0000${gain}\u0000${baseline}`;
+  const cells = values.flat();
+  const cellKeys = cells.map((_, k) => `${memoKey}\u0000${runs[Math.floor(k / ncol)].run.id}\u0000${REPORT_COLUMNS[k % ncol].id}`);
+  const intervals = bootstrapMeanIntervals(cells, queryIds.length, { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level, memo: intervalMemo, keys: cellKeys });
+  trim(intervalMemo);
+
+  const pairs: { a: number[]; b: number[] }[] = [];
+  const keys: string[] = [];
+  const testOf = new Map<number, number>();
+  runs.forEach(({ run, chunking, system }, r) => {
+    if (chunking === baseline) return;
+    const b = runs.findIndex((x) => x.chunking === baseline && x.system === system);
+    if (b < 0) return;
+    for (let c = 0; c < ncol; c++) {
+      const pair = { a: [] as number[], b: [] as number[] };
+      for (let i = 0; i < queryIds.length; i++) {
+        const x = values[b][c][i];
+        const y = values[r][c][i];
+        if (x === null || y === null) continue;
+        pair.a.push(x);
+        pair.b.push(y);
+      }
+      if (pair.a.length === 0) continue;
+      testOf.set(r * ncol + c, pairs.length);
+      pairs.push(pair);
+      keys.push(`${memoKey}\u0000${run.id}\u0000${REPORT_COLUMNS[c].id}`);
+    }
+  });
+  const tests = pairedRandomizationTests(pairs, { trials: RESAMPLING.trials, seed: RESAMPLING.seed, memo: pairedMemo, keys });
+  trim(pairedMemo);
+
+  const rows: TReportRow[] = runs.map(({ run, chunking, system }, r) => {
+    const labels = labelsOf(run.chunkingId);
+    return {
+      chunking,
+      chunkingId: run.chunkingId,
+      system,
+      run: run.system,
+      transferJudge: labels.judge,
+      audited: labels.audited.size,
+      cells: REPORT_COLUMNS.map((_, c): TReportCell => {
+        let sum = 0;
+        let n = 0;
+        for (const v of values[r][c]) {
+          if (v === null) continue;
+          sum += v;
+          n++;
+        }
+        const t = testOf.get(r * ncol + c);
+        const test = t === undefined ? null : tests[t];
+        return { mean: n ? sum / n : null, n, ci: intervals[r * ncol + c], test: test ? { meanDiff: test.meanDiff, p: test.p, n: test.n } : null, ppi: c === NDCG ? ppiCells[r] : null };
+      }),
+    };
+  });
+  const points = rows.map((row) => ({ chunking: row.chunking, system: row.system, secondsRead10: row.cells[3].mean, spanRecall10: row.cells[1].mean }));
+  return { ...base, questions: queryIds.length, rows, points, empty: null };
+}

@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { chunkingReport, REPORT_COLUMNS, systemOf, transferJudgeInto } from "../../../lib/dashboard/chunking-report.ts";
+import type { TDashboardData, TLabel, TReference } from "../../../lib/dashboard/data.ts";
+import type { TRunRankings } from "../../../lib/dashboard/rankings.ts";
+
+/**
+ * A hand-made grid: one video (internal id 1), chunking c20 (a1 [0,20], a2 [20,40], a3 [40,60])
+ * and c40 (b1 [0,40], b2 [40,80]); questions q1 (reference start 25) and q2 (reference start 45);
+ * human labels on c20: q1·a2 grade 3 with corrected start 25, q2·a3 grade 3; on c40 (the audit):
+ * q2·b1 grade 2, a pool item. Transfer judge "transfer:c20->c40": q1·b1 3, q2·b1 0, q2·b2 3.
+ * Runs: bm25 on c20 (q1: a2, a1; q2: a1, a3) and bm25@c40 on c40 (q1: b1; q2: b1, b2).
+ *
+ * Answer places (lib/dashboard/time.ts): q1 = instant 25 and [25, 40] (a2 from its corrected start);
+ * q2 = instant 45 and [40, 60] (a3). The c40 label is grade 2: no place.
+ */
+const chunks: [number, string, number, number, number][] = [
+  [1, "a1", 0, 20, 1],
+  [2, "a2", 20, 40, 1],
+  [3, "a3", 40, 60, 1],
+  [4, "b1", 0, 40, 2],
+  [5, "b2", 40, 80, 2],
+];
+
+function data(): TDashboardData {
+  const reference: TReference[] = [
+    { queryId: 1, chunkId: 2, grade: 3, startSeconds: 25, status: "agreed", source: null },
+    { queryId: 2, chunkId: 3, grade: 3, startSeconds: null, status: "agreed", source: null },
+    { queryId: 2, chunkId: 4, grade: 2, startSeconds: null, status: "agreed", source: null },
+  ];
+  const transfer: TLabel[] = [
+    { queryId: 1, chunkId: 4, grade: 3 },
+    { queryId: 2, chunkId: 4, grade: 0 },
+    { queryId: 2, chunkId: 5, grade: 3 },
+  ];
+  return {
+    version: "v1",
+    base: {},
+    project: { id: 1, name: "grid", calibrationTarget: 0, minPerGrade: 0, annotatorsPerItem: 2 },
+    queries: new Map([
+      [1, { qid: "q1", tags: [], refStart: 25, refVideoId: 1 }],
+      [2, { qid: "q2", tags: [], refStart: 45, refVideoId: 1 }],
+    ]),
+    tags: [],
+    chunks: new Map(chunks.map(([id, docid, start, end, chunkingId]) => [id, { docid, videoId: 1, start, end, chunkingId }])),
+    reference,
+    stages: { unassigned: 0, assigned: 0, agreed: 3, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 3 },
+    judges: new Map([["transfer:c20->c40", transfer]]),
+    poolItems: new Map([["p1", { queryId: 2, chunkId: 4 }]]),
+    provenance: new Map(),
+    assigned: new Map(),
+    assignedByUser: new Map(),
+    judgements: [],
+    referenceChanges: null,
+    judgementsByItem: new Map(),
+    adjudicated: new Set(),
+    users: new Map(),
+    runs: [
+      { id: 10, system: "bm25", contentHash: "x", chunkingId: 1 },
+      { id: 11, system: "bm25@c40", contentHash: "y", chunkingId: 2 },
+    ],
+  };
+}
+
+const ranking = (ids: number[]) => ({ chunkIds: Int32Array.from(ids), docids: ids.map((i) => chunks[i - 1][1]) });
+const rankings = new Map<number, TRunRankings>([
+  [10, new Map([[1, ranking([2, 1])], [2, ranking([1, 3])]])],
+  [11, new Map([[1, ranking([4])], [2, ranking([4, 5])]])],
+]);
+const chunkings = [
+  { id: 1, name: "c20" },
+  { id: 2, name: "c40" },
+];
+const col = (id: string) => REPORT_COLUMNS.findIndex((c) => c.id === id);
+const LOG2_3 = Math.log2(3);
+/** nDCG@10 of c40 on q2: [b1:2 human, b2:3 derived]: DCG = 3 + 7/log2 3, ideal = 7 + 3/log2 3. */
+const q2 = (3 + 7 / LOG2_3) / (7 + 3 / LOG2_3);
+
+describe("chunking report (hand-made grid)", () => {
+  const report = chunkingReport(data(), rankings, chunkings);
+  const [a, b] = report.rows;
+
+  it("names systems across chunkings and finds the transfer judge", () => {
+    expect(systemOf("bm25@c40", "c40")).toBe("bm25");
+    expect(systemOf("bm25-c40", "c40")).toBe("bm25");
+    expect(systemOf("c40", "c40")).toBe("c40");
+    expect(transferJudgeInto(["gpt", "transfer:x->c40", "transfer:c20->c40", "transfer:c20->c4"], "c40")).toBe("transfer:c20->c40");
+    expect(report.baseline).toBe("c20");
+    expect(report.rows.map((r) => [r.chunking, r.system, r.run])).toEqual([["c20", "bm25", "bm25"], ["c40", "bm25", "bm25@c40"]]);
+    expect(b.transferJudge).toBe("transfer:c20->c40");
+    expect(b.audited).toBe(1); // q2: its one c40 pool item (b1) has a human label
+  });
+
+  it("time measures", () => {
+    // Span recall (tolerance 5 s, the whole place): c20 q1 [a2, a1] widened [-5, 45] covers 25 and
+    // [25, 40]; q2 a3 widened [35, 65] covers 45 and [40, 60]. c40: q1 b1 [-5, 45]; q2 b1 ∪ b2 [-5, 85]. All 1.
+    for (const row of [a, b]) {
+      expect(row.cells[col("span_recall_5")].mean).toBe(1);
+      expect(row.cells[col("span_recall_10")].mean).toBe(1);
+    }
+    // Time-IoU@10: c20 q1 R = [0, 40] (40 s), G = [25, 40] (15 s; the instant holds none): 15/40 =
+    // 0.375; q2 R = [0, 20] ∪ [40, 60] (40 s), G = [40, 60]: 20/40 = 0.5; mean 0.4375.
+    // c40 q1 R = [0, 40]: 15/40 = 0.375; q2 R = [0, 80], G 20 s: 20/80 = 0.25; mean 0.3125.
+    expect(a.cells[col("time_iou_10")].mean).toBeCloseTo(0.4375, 12);
+    expect(b.cells[col("time_iou_10")].mean).toBeCloseTo(0.3125, 12);
+    // Seconds read@10: c20 40 and 40 → 40; c40 40 and 80 → 60.
+    expect(a.cells[col("seconds_read_10")].mean).toBe(40);
+    expect(b.cells[col("seconds_read_10")].mean).toBe(60);
+    // Start error: c20 q1 a2 (rank 1) |20 − 25| = 5, q2 a3 (rank 2; a1 meets no place) |40 − 40| = 0 → 2.5;
+    // c40 q1 b1 |0 − 25| = 25, q2 b2 (b1 ends at 40, before 45, and only touches [40, 60]) |40 − 40| = 0 → 12.5.
+    expect(a.cells[col("start_error")].mean).toBe(2.5);
+    expect(b.cells[col("start_error")].mean).toBe(12.5);
+    expect(report.points).toEqual([
+      { chunking: "c20", system: "bm25", secondsRead10: 40, spanRecall10: 1 },
+      { chunking: "c40", system: "bm25", secondsRead10: 60, spanRecall10: 1 },
+    ]);
+  });
+
+  it("nDCG@10 on human labels where present, else the transfer judge's; judged share", () => {
+    // Exponential gain 2^g − 1, discount log2(rank + 1) (lib/stats/measures/ndcg.ts).
+    // c20 q1 [a2:3, a1:–] → 7/7 = 1; q2 [a1:–, a3:3] → (7/log2 3)/7 = 1/log2 3; judged@10 1/2 each.
+    const ndcgA = (1 + 1 / LOG2_3) / 2;
+    expect(a.cells[col("ndcg_cut_10")].mean).toBeCloseTo(ndcgA, 12);
+    expect(a.cells[col("judged_10")].mean).toBe(0.5);
+    // c40 q1 [b1:3 derived] → 1; q2 [b1:2 human (over the derived 0), b2:3 derived]:
+    // DCG = 3 + 7/log2 3, ideal = 7 + 3/log2 3. judged@10 1 each.
+    expect(b.cells[col("ndcg_cut_10")].mean).toBeCloseTo((1 + q2) / 2, 12);
+    expect(b.cells[col("judged_10")].mean).toBe(1);
+    // One audited question: PPI needs two (lib/stats/ppi.ts, n = 1 gives no interval).
+    expect(b.cells[col("ndcg_cut_10")].ppi).toBeNull();
+  });
+
+  it("paired tests against the same system on the baseline chunking, intervals over questions", () => {
+    expect(a.cells.every((c) => c.test === null)).toBe(true);
+    // Differences c40 − c20 per question: seconds read (0, 40) → +20; start error (20, 0) → +10;
+    // nDCG (0, q2 − 1/log2 3).
+    expect(b.cells[col("seconds_read_10")].test).toMatchObject({ meanDiff: 20, n: 2 });
+    expect(b.cells[col("start_error")].test).toMatchObject({ meanDiff: 10, n: 2 });
+    expect(b.cells[col("ndcg_cut_10")].test?.meanDiff).toBeCloseTo((q2 - 1 / LOG2_3) / 2, 12);
+    // Two questions: every sign flip's |mean| equals the observed one for (20, 0), so p = 1.
+    expect(b.cells[col("start_error")].test?.p).toBeCloseTo(1, 2);
+    // Bootstrap over two questions: the interval of seconds read for c40 spans the two values 40 and 80.
+    const ci = b.cells[col("seconds_read_10")].ci;
+    expect(ci?.low).toBe(40);
+    expect(ci?.high).toBe(80);
+  });
+
+  it("refuses an unknown baseline, naming the chunkings", () => {
+    expect(() => chunkingReport(data(), rankings, chunkings, { baseline: "c60" })).toThrow(/no chunking named "c60".*c20, c40/);
+  });
+});

@@ -12,6 +12,7 @@ import { bootstrapMeanCI, DEFAULT_RESAMPLES, DEFAULT_SEED, type Interval } from 
 import { pairedRandomizationTest } from "../../lib/stats/paired.ts";
 import { queriesForHalfWidth, queriesToDetect, sampleSd } from "../../lib/stats/sample-size.ts";
 import { baselineIndex, ppiEvaluation, ppiJson, ppiText, ppiWarnings } from "./eval-ppi.ts";
+import { addTimeMeasures, readTimeInputs, type TimeInputs } from "./eval-time.ts";
 import { formatFixed, trecEvalLines } from "../../lib/stats/trec-output.ts";
 
 export { formatFixed };
@@ -42,6 +43,7 @@ type EvalOpts = {
   precision: number;
   queries?: string;
   chunks?: string;
+  tolerance?: number;
   clip?: boolean;
   bootstrap: number;
   halfWidth?: number;
@@ -344,8 +346,13 @@ export function registerEval(program: Command): void {
     .option("-n", "no summary lines (the 'all' lines), only the per-query ones of -q (trec_eval -n)")
     .addOption(new Option("--format <format>", "output format (default: trec for one run, table for several)").choices(["trec", "table", "json"]))
     .option("--precision <d>", "decimals", int("--precision"), 4)
-    .option("--queries <file>", "JSONL queries with reference starts (start_error)")
-    .option("--chunks <file>", "JSONL chunks with video, start, end (start_error)")
+    .option("--queries <file>", "JSONL queries with reference starts (start_error) and answer places (answers: [{video, start, end}], the time measures)")
+    .option("--chunks <file>", "JSONL chunks with video, start, end (the `chunking export` format): start_error, and the time measures span_recall_5/10, time_iou_10, seconds_read_10, time_start_error, time_within_15/30/60 after the others")
+    .option("--tolerance <s>", "with --chunks: answer-span recall's tolerance in seconds (default 5)", (v: string) => {
+      const x = Number(v);
+      if (!(x >= 0) || !Number.isFinite(x)) throw new Error(`--tolerance must be seconds ≥ 0, got "${v}"`);
+      return x;
+    })
     .option("--clip", "map qrels grades outside 0–3 into 0–3 (without it, every relevance value trec_eval takes is used as it is: 4 gains 4 in nDCG, a negative value is in the pool but unjudged)")
     .option("--bootstrap <n>", "bootstrap resamples for confidence intervals (table/json; 0 = none)", int("--bootstrap"), DEFAULT_RESAMPLES)
     .option("--trials <n>", "randomization test trials", int("--trials"), 10000)
@@ -377,7 +384,8 @@ export function registerEval(program: Command): void {
       }
       if (opts.R !== "qrels") cmd.error(`error: -R ${opts.R}: only the qrels format is read (trec_eval's qrels_jg, prefs and qrels_prefs are not)`, { exitCode: 2 });
       if (parsed.startError && (!opts.queries || !opts.chunks)) cmd.error("error: start_error needs --queries FILE (reference starts) and --chunks FILE (chunk times)", { exitCode: 2 });
-      if ((opts.queries || opts.chunks) && !parsed.startError) process.stderr.write("note: --queries/--chunks are only used by -m start_error\n");
+      if (opts.queries && !opts.chunks && !parsed.startError) process.stderr.write("note: --queries is used by -m start_error and, with --chunks, by the time measures\n");
+      if (opts.tolerance !== undefined && !opts.chunks) cmd.error("error: --tolerance goes with --chunks (the time measures)", { exitCode: 2 });
       const format = opts.format ?? (runPaths.length > 1 ? "table" : "trec");
       if (format === "trec" && runPaths.length > 1) cmd.error("error: --format trec prints one run; use --format table or json for several", { exitCode: 2 });
 
@@ -392,13 +400,15 @@ export function registerEval(program: Command): void {
         starts = s.starts;
         chunks = ch.chunks;
       }
+      const time: TimeInputs | null = opts.chunks ? readTimeInputs(opts.chunks, opts.queries, opts.tolerance) : null;
       const runs: RunEval[] = [];
       for (const path of runPaths) {
-        const rank: RankOptions = { keepDocids: parsed.startError, maxRetrieved: opts.M, judgedOnly: Boolean(opts.J) };
+        const rank: RankOptions = { keepDocids: parsed.startError || time !== null, maxRetrieved: opts.M, judgedOnly: Boolean(opts.J) };
         const { ranked, ignored, runid } = await rankRunFile(path, judgements, rank);
         if (ranked.size === 0) throw new AppError("bad_input", `${path}: no queries with both results and relevance information in ${qrelsPath} (the query ids do not match)`);
         const result = evaluateRanked(judgements, ranked, parsed.columns, { relevanceLevel: opts.l, numDocsInCollection: opts.N, complete: opts.c, starts, chunks, rank });
         result.ignoredQueries = [...ignored].sort(byteOrder);
+        if (time) addTimeMeasures(result, ranked, judgements, time);
         runs.push({ file: path, result, runid });
       }
       for (const n of notes(runs, opts)) process.stderr.write(`note: ${n}\n`);

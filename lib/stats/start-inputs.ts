@@ -2,13 +2,18 @@
  * Reads the two JSONL files start_error needs, in the importers' formats (one JSON object a line):
  * - queries: `{ "id", "reference_start" (or "start"), "video" }`; lines without a start are skipped
  *   (such queries are not scored for start error);
- * - chunks: `{ "id", "video", "start", "end" }`.
+ * - chunks: `{ "id", "video", "start", "end" }`;
+ * - answer places (the time measures, `parseAnswerPlaces`): the same queries file, each line's
+ *   `answers` (a list of `{ "video", "start", "end" }`: a question may be answered in several
+ *   places) and its reference start as one more place (`start` or `reference_start`, optional
+ *   `end` or `reference_end`, `video`).
  * Query, chunk and video ids may be JSON strings or numbers; they are kept as strings (4103 and
  * "4103" are the same id), as the run and qrels files spell them.
  * Pure: text in, maps and located errors out.
  */
 import type { LocatedError } from "../errors.ts";
 import type { ChunkTime, ReferenceStart } from "./measures/start-error.ts";
+import type { AnswerPlace } from "./time/spans.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -99,4 +104,43 @@ export function parseChunkTimes(text: string, file: string): { chunks: Map<strin
     if (v !== undefined) chunks.set(cid, { video: v, start, end: typeof endRaw === "number" ? endRaw : null });
   });
   return { chunks, errors };
+}
+
+/**
+ * Answer places per query id from a queries file (see the file comment): `answers` entries first,
+ * then the reference start (with its `end`, or an instant when none). A line with neither gives
+ * the query no place (not scored by the time measures that need one). An end before its start, a
+ * start that is not seconds, or `answers` that is not a list of objects is an error naming the line
+ * and field.
+ */
+export function parseAnswerPlaces(text: string, file: string): { places: Map<string, AnswerPlace[]>; errors: LocatedError[] } {
+  const errors: LocatedError[] = [];
+  const places = new Map<string, AnswerPlace[]>();
+  eachJsonLine(text, file, errors, (o, line) => {
+    const qid = id(o, ["id", "qid"]);
+    if (!qid) return void errors.push({ file, line, field: "id", message: "expected a query id (string)" });
+    const list: AnswerPlace[] = [];
+    const place = (p: Obj, field: string, startKeys: string[], endKeys: string[]): void => {
+      const s = optionalNumber(p, startKeys);
+      if (!s) return;
+      if (!isSeconds(s.value)) return void errors.push({ file, line, field: `${field}${s.key}`, message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}` });
+      const e = optionalNumber(p, endKeys);
+      if (e && (!isSeconds(e.value) || e.value < s.value)) return void errors.push({ file, line, field: `${field}${e.key}`, message: `expected the answer's end in seconds, not before its start (${s.value}), found ${JSON.stringify(e.value)}` });
+      const v = video(p, file, line, errors);
+      if (v !== undefined) list.push({ video: v, start: s.value, end: e ? (e.value as number) : null });
+    };
+    const answers = o.answers;
+    if (answers !== undefined && answers !== null) {
+      if (!Array.isArray(answers)) errors.push({ file, line, field: "answers", message: "expected a list of answer places ({ video, start, end })" });
+      else
+        answers.forEach((a: unknown, i) => {
+          if (typeof a !== "object" || a === null || Array.isArray(a)) return void errors.push({ file, line, field: `answers[${i}]`, message: "expected an answer place { video, start, end }" });
+          if (optionalNumber(a as Obj, ["start"]) === null) return void errors.push({ file, line, field: `answers[${i}].start`, message: "expected the answer's start in seconds" });
+          place(a as Obj, `answers[${i}].`, ["start"], ["end"]);
+        });
+    }
+    place(o, "", ["reference_start", "start", "reference_start_seconds"], ["reference_end", "end"]);
+    places.set(qid, list);
+  });
+  return { places, errors };
 }

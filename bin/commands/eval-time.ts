@@ -69,6 +69,8 @@ export function addTimeMeasures(result: EvalResult, ranked: ReadonlyMap<string, 
     within(30),
     within(60),
   ];
+  // The columns list is the measure spec's, shared by every run's result: extend a copy.
+  result.columns = [...result.columns];
   TIME_MEASURE_NAMES.forEach((name, m) => {
     const values = result.queries.map(perQuery[m]);
     let sum = 0;

@@ -4,6 +4,7 @@ import { Option, type Command } from "commander";
 import { AppError } from "../../lib/errors.ts";
 import { out, projectOption, withDb, withProject } from "../context.ts";
 import { registerChunkingCommands } from "./chunking.ts";
+import { registerChunkingReport } from "./chunking-report.ts";
 
 /**
  * Listing, exporting and deleting what a lead imported (issue 21 item 5):
@@ -67,6 +68,7 @@ export function registerLifecycle(program: Command): void {
     });
 
   const chunking = program.command("chunking").description("the project's chunkings (ways of cutting its transcripts into chunks; issue 20)");
+  registerChunkingReport(chunking);
   chunking
     .command("list")
     .description("every chunking: name, method (imported | seconds | words), size, overlap, chunks, runs")

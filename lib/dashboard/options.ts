@@ -15,6 +15,8 @@ export const ZDashboardQuery = z.object({
   system: z.string().min(1).max(200).optional(),
   /** Baseline run (system name) of the paired tests; default: the first run. */
   baseline: z.string().min(1).max(200).optional(),
+  /** Baseline chunking (name) of the chunking report's paired tests; default: the first chunking with runs. */
+  chunkingBaseline: z.string().min(1).max(200).optional(),
   /** nDCG gain. */
   gain: z.enum(["exponential", "linear"]).default("exponential"),
   /** Queries-needed advisor: the difference a study should detect (paired t-test, power 0.8, α 0.05); default 0.05. */

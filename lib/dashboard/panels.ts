@@ -8,6 +8,7 @@ import { runRankings } from "./rankings.ts";
 import { systemsPanel } from "./systems.ts";
 import { metaPanel } from "./meta.ts";
 import { ppiPanel } from "./ppi.ts";
+import { chunkingReport, type TChunkingReport } from "./chunking-report.ts";
 
 /**
  * The dashboard's panels as the route handlers serve them: the project's data is loaded once per
@@ -36,6 +37,13 @@ export const getSystems = (db: Db, projectId: number, q: TDashboardQuery) =>
 
 export const getPpi = (db: Db, projectId: number, q: TDashboardQuery) =>
   panel(db, projectId, "ppi", [q.judge, q.tag, q.baseline, q.gain, q.delta, q.halfWidth], async (d) => ppiPanel(d, await runRankings(db, d), q));
+
+/** The chunking grid report (lib/dashboard/chunking-report.ts): the card, and `assessor chunking report`. */
+export const getChunkingReport = (db: Db, projectId: number, q: Pick<TDashboardQuery, "gain" | "chunkingBaseline">): Promise<TChunkingReport> =>
+  panel(db, projectId, "chunkings", [q.chunkingBaseline, q.gain], async (d) => {
+    const [rankings, chunkings] = await Promise.all([runRankings(db, d), db.chunking.findMany({ where: { projectId }, select: { id: true, name: true }, orderBy: { id: "asc" } })]);
+    return chunkingReport(d, rankings, chunkings, { baseline: q.chunkingBaseline, gain: q.gain });
+  });
 
 /** Every panel for one view, as the page's first screen needs them (used by the benchmark; `ppi: false` leaves that panel out, to time it alone). */
 export async function allPanels(db: Db, projectId: number, q: TDashboardQuery, opts: { ppi?: boolean } = {}) {

@@ -6,7 +6,7 @@ import { AppError } from "../errors.ts";
 import { projectIdParam } from "../lead/projects.ts";
 import type { TDashboardQuery } from "./options.ts";
 import { retestPanel } from "../judge/service.ts";
-import { getAgreement, getBreakdowns, getCalibration, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
+import { getAgreement, getBreakdowns, getCalibration, getChunkingReport, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
 
 /** The panels served under /api/dashboard/[projectId]/[panel]. */
 export const PANELS = {
@@ -18,6 +18,7 @@ export const PANELS = {
   progress: (db: Db, id: number) => getProgress(db, id),
   systems: getSystems,
   ppi: getPpi,
+  chunkings: getChunkingReport,
   retest: (db: Db, id: number) => retestPanel(db, id),
 } satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
 export type TPanelName = keyof typeof PANELS;

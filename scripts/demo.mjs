@@ -11,7 +11,13 @@
 //      (depth 5) and assignment to the two annotators (2 per item, fixed seed); then sample
 //      labels (scripts/demo/seed-labels.ts): questions q01–q08 graded by both annotators and
 //      their disagreements adjudicated, so the dashboard has numbers on first start, while
-//      q09–q12 are left for ann1 and ann2 to try.
+//      q09–q12 are left for ann1 and ann2 to try; then a second chunking of the same videos
+//      (c40o0: 40 s windows without overlap, issue 20 item 7) with the same three systems' runs
+//      (demo/runs/c40o0/, system names `<system>@c40o0`), the transfer judge
+//      `transfer:default->c40o0` (`assessor chunking transfer`) and a small audit of it: the top
+//      chunk of hybrid-rrf@c40o0 for every question pooled, assigned to both annotators, and graded
+//      for q01–q08 by the same sample-label script, so the Chunkings card has numbers (with PPI)
+//      on first start.
 //   3. unless DEMO_NO_SERVE=1: `next build` when there is no production build newer than the
 //      sources (in NEXT_DIST_DIR, default .next), then `next start` on http://localhost:3000
 //      (DEMO_PORT to change the port) with NEXTAUTH_URL to match and NEXTAUTH_SECRET generated
@@ -51,6 +57,11 @@ const SYSTEMS = [
   { name: "bm25", file: "demo/runs/bm25.trec" },
   { name: "hybrid-rrf", file: "demo/runs/hybrid-rrf.trec" },
 ];
+/** Must match scripts/demo/make-runs.ts SECOND_CHUNKING. The chunking of the first import is "default". */
+const SECOND_CHUNKING = { name: "c40o0", seconds: 40, overlap: 0 };
+const SECOND_SYSTEMS = SYSTEMS.map((s) => ({ name: `${s.name}@${SECOND_CHUNKING.name}`, file: `demo/runs/${SECOND_CHUNKING.name}/${s.name}.trec` }));
+/** The audit of the transfer judge: this run's top chunk for every question. */
+const AUDIT = { run: `hybrid-rrf@${SECOND_CHUNKING.name}`, depth: 1 };
 
 const started = Date.now();
 const seconds = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -90,7 +101,7 @@ function step(title, fn) {
 }
 
 function demoFilesPresent() {
-  const needed = ["demo/videos.jsonl", "demo/queries.jsonl", "demo/judge.jsonl", ...SYSTEMS.map((s) => s.file)];
+  const needed = ["demo/videos.jsonl", "demo/queries.jsonl", "demo/judge.jsonl", ...SYSTEMS.map((s) => s.file), ...SECOND_SYSTEMS.map((s) => s.file)];
   for (const v of readJsonl("demo/videos.jsonl")) needed.push(v.path, `demo/transcripts/${v.id}.vtt`);
   const missing = needed.filter((f) => !existsSync(join(root, f)));
   if (missing.length) fail(`demo files are missing: ${missing.join(", ")} (they are committed in the repository; is this a full checkout?)`);
@@ -164,12 +175,26 @@ function sampleLabels() {
   say(`  ${r.stdout.trim()}  (${seconds(t0)})`);
 }
 
+/** The second chunking, its runs, the transfer judge and its audit (see the file comment). */
+function secondChunking() {
+  const p = ["--project", PROJECT];
+  const c = SECOND_CHUNKING;
+  for (const v of readJsonl("demo/videos.jsonl"))
+    assessor(["import", "transcript", ...p, "--video", v.id, "--chunking", c.name, "--chunk-seconds", String(c.seconds), "--overlap-seconds", String(c.overlap), `demo/transcripts/${v.id}.vtt`]);
+  for (const s of SECOND_SYSTEMS) assessor(["import", "run", ...p, "--chunking", c.name, "--system", s.name, s.file]);
+  assessor(["chunking", "transfer", ...p, "--from", "default", "--to", c.name]);
+  assessor(["pool", ...p, "--runs", AUDIT.run, "--depth", String(AUDIT.depth)]);
+  assessor(["assign", ...p, "--per-item", String(PER_ITEM), "--annotators", annotators.join(","), "--seed", "1"]);
+  sampleLabels();
+}
+
 function printLogins(url) {
   const width = Math.max(...DEMO_USERS.map((u) => u.email.length));
   say(`\nDemo logins${url ? ` for ${url}/login` : ""} (demo passwords — do not reuse):`);
   for (const u of DEMO_USERS) say(`  ${u.role.padEnd(12)} ${u.email.padEnd(width)}  password: ${u.password}`);
   say("Questions q01–q08 are already graded and adjudicated: the lead's Dashboard compares the judge and the");
-  say("three systems now. Try: grade q09–q12 as ann1 and ann2 (Annotate), settle their disagreements as the");
+  say(`three systems now, and its Chunkings card the two chunkings (default and ${SECOND_CHUNKING.name}).`);
+  say("Try: grade q09–q12 as ann1 and ann2 (Annotate), settle their disagreements as the");
   say("adjudicator, and watch the dashboard change; `npx assessor export qrels` writes the labels.");
 }
 
@@ -280,6 +305,7 @@ step("Users", createUsers);
 step("Videos, transcripts, queries, runs, judge labels", loadData);
 step(`Pool (depth ${POOL_DEPTH}) and assignment (${PER_ITEM} annotators per item)`, poolAndAssign);
 step("Sample labels: questions q01–q08 graded by ann1 and ann2, disagreements adjudicated", sampleLabels);
+step(`Second chunking ${SECOND_CHUNKING.name} (${SECOND_CHUNKING.seconds} s, no overlap): runs, transfer judge, audit of q01–q08`, secondChunking);
 say(`\nDemo data loaded in ${seconds(started)}.`);
 
 if (!serving) {

@@ -1,7 +1,8 @@
 /**
- * Makes the demo's three runs and its judge labels from the committed transcripts and queries:
+ * Makes the demo's three runs and its judge labels from the committed transcripts and queries,
+ * and the same three systems' runs over the second chunking (SECOND_CHUNKING):
  *
- *   npx tsx scripts/demo/make-runs.ts      (writes demo/runs/*.trec and demo/judge.jsonl)
+ *   npx tsx scripts/demo/make-runs.ts      (writes demo/runs/*.trec, demo/runs/c40o0/*.trec and demo/judge.jsonl)
  *
  * The chunks are cut exactly as `assessor import transcript --chunk-seconds 20
  * --overlap-seconds 5` cuts them (the same parser and chunker), so the runs name chunk ids the
@@ -26,6 +27,13 @@ import { chunkCues, type TranscriptChunk } from "../../lib/formats/chunker.ts";
 
 /** Must match scripts/demo.mjs (CHUNK_SECONDS, OVERLAP_SECONDS). */
 export const DEMO_CHUNKING = { by: "seconds", size: 20, overlap: 5 } as const;
+/**
+ * The demo's second chunking (issue 20 item 7), must match scripts/demo.mjs (SECOND_CHUNKING):
+ * 40 s windows without overlap. Its runs are the same three systems over its chunks, written to
+ * demo/runs/c40o0/ with the system names `<system>@c40o0` (system names are unique in a project;
+ * the chunking report reads `bm25@c40o0` on c40o0 as system bm25).
+ */
+export const SECOND_CHUNKING = { name: "c40o0", cut: { by: "seconds", size: 40, overlap: 0 } } as const;
 const RUN_DEPTH = 10;
 const RRF_K = 60;
 const VECTOR_NOISE = 0.2;
@@ -179,7 +187,7 @@ function judge(q: Query, c: Chunk, cues: Map<string, Cue[]>): JudgeRow {
 
 // ---------------------------------------------------------------------------------------------
 
-export function demoChunks(): { chunks: Chunk[]; cues: Map<string, Cue[]> } {
+export function demoChunks(cut: { by: "seconds"; size: number; overlap: number } = DEMO_CHUNKING): { chunks: Chunk[]; cues: Map<string, Cue[]> } {
   const videos = readJsonl<{ id: string }>(join(demo, "videos.jsonl"));
   const chunks: Chunk[] = [];
   const cues = new Map<string, Cue[]>();
@@ -188,7 +196,7 @@ export function demoChunks(): { chunks: Chunk[]; cues: Map<string, Cue[]> } {
     const parsed = parseCaptions(readFileSync(file), file, "vtt");
     if (parsed.errors.length) throw new Error(`${file}: ${parsed.errors.map((e) => `line ${e.line}: ${e.message}`).join("; ")}`);
     cues.set(v.id, parsed.cues);
-    for (const c of chunkCues(v.id, parsed.cues, DEMO_CHUNKING)) chunks.push({ ...c, video: v.id });
+    for (const c of chunkCues(v.id, parsed.cues, cut)) chunks.push({ ...c, video: v.id });
   }
   return { chunks, cues };
 }
@@ -200,10 +208,8 @@ function readJsonl<T>(file: string): T[] {
     .map((l) => JSON.parse(l) as T);
 }
 
-/** The files this script writes, by path relative to the repository, with their contents. */
-export function demoRunFiles(): { files: Map<string, string>; summary: string } {
-  const { chunks, cues } = demoChunks();
-  const queries = readJsonl<Query>(join(demo, "queries.jsonl"));
+/** The three systems' results over one chunking's chunks. */
+function systemRuns(chunks: Chunk[], queries: Query[]): Record<"bm25" | "vector" | "hybrid-rrf", Map<string, Scored[]>> {
   const runs = { bm25: new Map<string, Scored[]>(), vector: new Map<string, Scored[]>(), "hybrid-rrf": new Map<string, Scored[]>() };
   for (const q of queries) {
     const b = bm25(chunks, q.text);
@@ -212,8 +218,18 @@ export function demoRunFiles(): { files: Map<string, string>; summary: string } 
     runs.vector.set(q.id, v);
     runs["hybrid-rrf"].set(q.id, rrf([b, v]));
   }
+  return runs;
+}
+
+/** The files this script writes, by path relative to the repository, with their contents. */
+export function demoRunFiles(): { files: Map<string, string>; summary: string } {
+  const { chunks, cues } = demoChunks();
+  const queries = readJsonl<Query>(join(demo, "queries.jsonl"));
+  const runs = systemRuns(chunks, queries);
   const files = new Map<string, string>();
   for (const [system, results] of Object.entries(runs)) files.set(`demo/runs/${system}.trec`, trecLines(system, results));
+  const second = demoChunks(SECOND_CHUNKING.cut).chunks;
+  for (const [system, results] of Object.entries(systemRuns(second, queries))) files.set(`demo/runs/${SECOND_CHUNKING.name}/${system}.trec`, trecLines(`${system}@${SECOND_CHUNKING.name}`, results));
 
   const byId = new Map(chunks.map((c) => [c.id, c]));
   const judged: JudgeRow[] = [];
@@ -239,7 +255,7 @@ export function demoRunFiles(): { files: Map<string, string>; summary: string } 
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const { files, summary } = demoRunFiles();
-  mkdirSync(join(demo, "runs"), { recursive: true });
+  mkdirSync(join(demo, "runs", SECOND_CHUNKING.name), { recursive: true });
   for (const [path, content] of files) writeFileSync(join(root, path), content);
   process.stdout.write(`${summary}\nwritten: ${[...files.keys()].join(", ")}\n`);
 }

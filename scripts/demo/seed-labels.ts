@@ -19,7 +19,7 @@ import { adjudicate } from "../../lib/adjudication/decide.ts";
 /** Questions graded in the demo; the rest (q09–q12) are left to try. */
 export const DEMO_GRADED_QUERIES = ["q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08"];
 
-type TItem = { id: string; query: { externalId: string; referenceStartSeconds: number | null; referenceVideoId: number | null }; chunk: { videoId: number; startSeconds: number; endSeconds: number } };
+type TItem = { id: string; query: { externalId: string; referenceStartSeconds: number | null; referenceVideoId: number | null }; chunk: { videoId: number; startSeconds: number; endSeconds: number; chunking?: { name: string } } };
 
 /** A stable pseudo-random number in [0, 1) for a string: the same demo every time. */
 function unit(s: string): number {
@@ -43,17 +43,19 @@ export async function seedDemoLabels(db: Db, projectName = "demo"): Promise<{ it
   const adjudicator = await db.user.findUniqueOrThrow({ where: { email: "adjudicator@example.com" } });
   const items: TItem[] = await db.poolItem.findMany({
     where: { projectId: project.id, query: { externalId: { in: DEMO_GRADED_QUERIES } } },
-    select: { id: true, query: { select: { externalId: true, referenceStartSeconds: true, referenceVideoId: true } }, chunk: { select: { videoId: true, startSeconds: true, endSeconds: true } } },
+    select: { id: true, query: { select: { externalId: true, referenceStartSeconds: true, referenceVideoId: true } }, chunk: { select: { videoId: true, startSeconds: true, endSeconds: true, chunking: { select: { name: true } } } } },
     orderBy: [{ query: { externalId: "asc" } }, { chunk: { startSeconds: "asc" } }],
   });
   let adjudicated = 0;
   for (const item of items) {
     const truth = trueGrade(item);
     // Keyed by the question and chunk, not the random item id: every demo departs on the same items.
-    const r = unit(`${item.query.externalId}:${item.chunk.videoId}:${item.chunk.startSeconds}`);
+    // Items of another chunking than "default" (the demo's audit of c40o0) add its name, so their keys differ from a default chunk's at the same start.
+    const chunking = item.chunk.chunking && item.chunk.chunking.name !== "default" ? `-${item.chunk.chunking.name}` : "";
+    const r = unit(`${item.query.externalId}:${item.chunk.videoId}:${item.chunk.startSeconds}${chunking}`);
     const other = r < 0.15 ? Math.max(0, Math.min(3, truth.grade + (truth.grade === 3 || (truth.grade > 0 && r < 0.1) ? -1 : 1))) : truth.grade;
     const startOf = (g: number, offset: number) => (g === 0 ? null : Math.round(((truth.start ?? item.chunk.startSeconds) + offset) * 10) / 10);
-    const key = (who: string) => `demo-${who}-${item.query.externalId}-${item.chunk.videoId}-${item.chunk.startSeconds}`;
+    const key = (who: string) => `demo-${who}-${item.query.externalId}-${item.chunk.videoId}-${item.chunk.startSeconds}${chunking}`;
     const time = (who: string) => Math.round(12_000 + unit(key(who)) * 40_000);
     await submitJudgement(db, ann1.id, { poolItemId: item.id, grade: truth.grade, startSeconds: startOf(truth.grade, 0), notes: "", flags: [], timeSpentMs: time("ann1"), idempotencyKey: key("ann1") });
     const second = await submitJudgement(db, ann2.id, { poolItemId: item.id, grade: other, startSeconds: startOf(other, 1.5), notes: "", flags: other !== truth.grade && r < 0.05 ? ["unsure"] : [], timeSpentMs: time("ann2"), idempotencyKey: key("ann2") });

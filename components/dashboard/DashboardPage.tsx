@@ -5,6 +5,7 @@ import { useCallback, useMemo } from "react";
 import { useDashboardMeta, useDashboardProjects, type TDashboardFilters } from "@/lib/query/dashboard";
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
 import { PpiPanel } from "./PpiPanel";
+import { ChunkingsPanel } from "./ChunkingsPanel";
 import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { PanelState } from "./ui";
@@ -119,6 +120,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
       {/* The PPI source shows the PPI card in the systems table's place (it has the human and judge intervals beside each PPI one). */}
       {filters.source === "ppi" ? null : <SystemsPanel projectId={projectId} filters={filters} />}
       <PpiPanel projectId={projectId} filters={filters} onAdvisor={set} />
+      <ChunkingsPanel projectId={projectId} filters={filters} />
       <BreakdownsPanel
         projectId={projectId}
         filters={filters}

@@ -7,6 +7,7 @@ import type { TMeta } from "../dashboard/meta.ts";
 import type { TProgressPanel } from "../dashboard/progress.ts";
 import type { TPpiPanel } from "../dashboard/ppi.ts";
 import type { TSystemsPanel } from "../dashboard/systems.ts";
+import type { TChunkingReport } from "../dashboard/chunking-report.ts";
 import type { TAssignResult } from "../assignment/assign.ts";
 import type { TRetestRow } from "../judge/service.ts";
 import { apiFetch } from "./fetcher.ts";
@@ -43,6 +44,7 @@ const PANEL_FILTERS: Record<string, (keyof TDashboardFilters)[]> = {
   systems: ["source", "judge", "tag", "baseline", "gain"],
   ppi: ["judge", "tag", "baseline", "gain", "delta", "halfWidth"],
   retest: [],
+  chunkings: ["gain"],
 };
 
 function panelQuery(projectId: number, panel: string, filters: TDashboardFilters) {
@@ -80,6 +82,7 @@ export const useCalibration = (projectId: number, f: TDashboardFilters) => usePa
 export const useDashboardProgress = (projectId: number) => usePanel<TProgressPanel>(projectId, "progress", {});
 export const useSystems = (projectId: number, f: TDashboardFilters) => usePanel<TSystemsPanel>(projectId, "systems", f);
 export const usePpi = (projectId: number, f: TDashboardFilters) => usePanel<TPpiPanel>(projectId, "ppi", f);
+export const useChunkingReport = (projectId: number, f: TDashboardFilters) => usePanel<TChunkingReport>(projectId, "chunkings", f);
 export const useRetest = (projectId: number) => usePanel<{ runs: TRetestRow[] }>(projectId, "retest", {});
 
 /** Samples more items, or whole questions, for calibration (lead only); every panel is refreshed afterwards. */

@@ -27,6 +27,9 @@ const USERS = [
 ];
 const SYSTEMS = ["bm25", "vector", "hybrid-rrf"];
 const POOL_DEPTH = 5;
+/** The second chunking (scripts/demo.mjs SECOND_CHUNKING): runs in demo/runs/c40o0/, systems "<system>@c40o0"; its audit pools hybrid-rrf@c40o0's top 1. */
+const SECOND = "c40o0";
+const AUDIT = { system: "hybrid-rrf", depth: 1 };
 
 function runDemo(env: Record<string, string>): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
@@ -43,24 +46,35 @@ function runDemo(env: Record<string, string>): SpawnSyncReturns<string> {
  */
 function expectedPool(): Set<string> {
   const pool = new Set<string>();
-  for (const system of SYSTEMS) {
+  const add = (file: string, depth: number) => {
     const byQuery = new Map<string, { docid: string; score: number }[]>();
-    for (const line of read(`demo/runs/${system}.trec`).split("\n").filter(Boolean)) {
+    for (const line of read(file).split("\n").filter(Boolean)) {
       const [qid, , docid, , score] = line.split(/\s+/);
       byQuery.set(qid, [...(byQuery.get(qid) ?? []), { docid, score: Number(score) }]);
     }
     for (const [qid, rows] of byQuery) {
       rows.sort((a, b) => b.score - a.score || (a.docid < b.docid ? 1 : -1));
-      for (const r of rows.slice(0, POOL_DEPTH)) pool.add(`${qid} ${r.docid}`);
+      for (const r of rows.slice(0, depth)) pool.add(`${qid} ${r.docid}`);
     }
-  }
+  };
+  for (const system of SYSTEMS) add(`demo/runs/${system}.trec`, POOL_DEPTH);
+  // The audit of the transfer judge: the second chunking's chunk ids differ from the first's.
+  add(`demo/runs/${SECOND}/${AUDIT.system}.trec`, AUDIT.depth);
   return pool;
 }
 
 describe("the demo's committed files", () => {
   it("match what scripts/demo/make-runs.ts makes from the transcripts with today's chunker", () => {
     const { files } = demoRunFiles();
-    expect([...files.keys()].sort()).toEqual(["demo/judge.jsonl", "demo/runs/bm25.trec", "demo/runs/hybrid-rrf.trec", "demo/runs/vector.trec"]);
+    expect([...files.keys()].sort()).toEqual([
+      "demo/judge.jsonl",
+      "demo/runs/bm25.trec",
+      `demo/runs/${SECOND}/bm25.trec`,
+      `demo/runs/${SECOND}/hybrid-rrf.trec`,
+      `demo/runs/${SECOND}/vector.trec`,
+      "demo/runs/hybrid-rrf.trec",
+      "demo/runs/vector.trec",
+    ]);
     // A difference means the chunker or the inputs changed: run `npx tsx scripts/demo/make-runs.ts`.
     for (const [path, content] of files) expect(content, path).toBe(read(path));
   });
@@ -113,7 +127,7 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
   beforeAll(async () => {
     testDb = await createTestDatabase();
     first = runDemo({ DATABASE_URL: testDb.url });
-  }, 300_000);
+  }, 600_000);
 
   afterAll(async () => {
     await testDb?.cleanup();
@@ -136,7 +150,7 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     for (const u of USERS) expect((await verifyCredentials(db, u.email, u.password)).ok, u.email).toBe(true);
   });
 
-  it("loads 3 videos, 16 chunks, 12 queries with tags and reference starts, 3 runs and the judge labels", async () => {
+  it("loads 3 videos, 16 + 7 chunks in two chunkings, 12 queries with tags and reference starts, 3 + 3 runs, the judge labels and the transfer judge", async () => {
     const { getDb } = await import("../../lib/db/client.ts");
     const db = await getDb();
     const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
@@ -152,8 +166,12 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
 
     // 20 s windows every 15 s up to each transcript's last cue start (87.0, 68.7, 68.2 s):
     // 6 + 5 + 5 windows, none empty.
-    const chunks = await db.chunk.findMany({ where: { projectId: project.id }, select: { externalId: true } });
+    const chunks = await db.chunk.findMany({ where: { projectId: project.id, chunking: { name: "default" } }, select: { externalId: true } });
     expect(chunks).toHaveLength(16);
+    // c40o0: 40 s windows every 40 s up to the same last cue starts: 3 + 2 + 2.
+    const second = await db.chunk.findMany({ where: { projectId: project.id, chunking: { name: SECOND } }, select: { externalId: true } });
+    expect(second).toHaveLength(7);
+    expect(second.map((c) => c.externalId)).toContain("bm25_0-41745");
     const chunkIds = new Set(chunks.map((c) => c.externalId));
     expect(chunkIds.has("bm25_0-21009")).toBe(true);
 
@@ -166,14 +184,19 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     expect(queries.filter((q) => q.tags.some((t) => t.tag === "named-entity")).map((q) => q.externalId)).toEqual(["q01", "q02", "q08", "q11"]);
 
     const runs = await db.run.findMany({ where: { projectId: project.id }, include: { _count: { select: { entries: true } } }, orderBy: { system: "asc" } });
+    const lines = (file: string) => read(file).split("\n").filter(Boolean).length;
     expect(runs.map((r) => [r.system, r._count.entries])).toEqual(
-      [...SYSTEMS].sort().map((s) => [s, read(`demo/runs/${s}.trec`).split("\n").filter(Boolean).length]),
+      [...SYSTEMS.map((s) => [s, lines(`demo/runs/${s}.trec`)]), ...SYSTEMS.map((s) => [`${s}@${SECOND}`, lines(`demo/runs/${SECOND}/${s}.trec`)])].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     );
 
-    const judge = await db.judgeLabel.findMany({ where: { projectId: project.id } });
+    const judge = await db.judgeLabel.findMany({ where: { projectId: project.id, judge: "gpt-judge" } });
     expect(judge).toHaveLength(jsonl("demo/judge.jsonl").length);
-    expect(new Set(judge.map((j) => j.judge))).toEqual(new Set(["gpt-judge"]));
     expect(judge.every((j) => (j.rationale ?? "").length > 10)).toBe(true);
+    // The transfer judge labels chunks of c40o0 only, each with its provenance.
+    const transfer = await db.judgeLabel.findMany({ where: { projectId: project.id, NOT: { judge: "gpt-judge" } }, include: { chunk: { include: { chunking: true } } } });
+    expect(new Set(transfer.map((j) => j.judge))).toEqual(new Set([`transfer:default->${SECOND}`]));
+    expect(transfer.length).toBeGreaterThan(10);
+    expect(transfer.every((j) => j.chunk.chunking.name === SECOND && (j.provenance ?? "").includes('"from":"default"'))).toBe(true);
   });
 
   it("builds the pool from every run's top 5 and gives each item to both annotators", async () => {
@@ -199,7 +222,7 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const { ZDashboardQuery } = await import("../../lib/dashboard/options.ts");
     const db = await getDb();
     const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
-    const items = await db.poolItem.findMany({ where: { projectId: project.id }, include: { query: true, judgements: { include: { user: true } }, adjudication: true } });
+    const items = await db.poolItem.findMany({ where: { projectId: project.id }, include: { query: true, chunk: { include: { chunking: true } }, judgements: { include: { user: true } }, adjudication: true } });
     const { referenceLabels } = await import("../../lib/labels/reference.ts");
     const status = new Map((await referenceLabels(db, project.id)).map((r) => [r.poolItemId, r.status]));
     const graded = new Set(["q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08"]);
@@ -218,13 +241,33 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     for (const i of open) expect(i.judgements).toEqual([]);
 
     const panels = await allPanels(db, project.id, ZDashboardQuery.parse({}));
+    expect(panels.agreement.judges.map((j) => j.name)).toEqual(["gpt-judge", `transfer:default->${SECOND}`]);
     const judge = panels.agreement.judges[0].report;
-    expect(judge?.n).toBe(done.length);
+    // The LLM judge graded the first chunking's chunks; the audit items are c40o0's (the transfer judge's).
+    const audit = done.filter((i) => i.chunk.chunking.name === SECOND);
+    expect(audit.length).toBe(8);
+    expect(judge?.n).toBe(done.length - audit.length);
+    expect(panels.agreement.judges[1].report?.n).toBe(audit.length);
     expect(judge?.kappa.linear).toBeGreaterThan(0.3);
     expect(judge?.kappa.linear).toBeLessThan(1);
     expect(judge?.confusion.flat().reduce((a, b) => a + b, 0)).toBe(done.length);
     expect(panels.human.overall.report?.n).toBe(done.length);
     expect(JSON.stringify(panels.systems)).toContain("hybrid-rrf");
+  });
+
+  it("gives the Chunkings card numbers: both chunkings × the three systems, c40o0 on transfer + audited human labels with PPI", async () => {
+    const { getDb } = await import("../../lib/db/client.ts");
+    const { getChunkingReport } = await import("../../lib/dashboard/panels.ts");
+    const db = await getDb();
+    const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
+    const r = await getChunkingReport(db, project.id, { gain: "exponential" });
+    expect(r.baseline).toBe("default");
+    expect(r.rows.map((row) => `${row.chunking} ${row.system}`)).toEqual([...SYSTEMS].sort().map((s) => `default ${s}`).concat([...SYSTEMS].sort().map((s) => `${SECOND} ${s}`)));
+    for (const row of r.rows) for (const cell of row.cells) expect(cell.mean, `${row.chunking} ${row.system}`).not.toBeNull();
+    const second = r.rows.filter((row) => row.chunking === SECOND);
+    expect(second.every((row) => row.transferJudge === `transfer:default->${SECOND}` && row.audited === 8)).toBe(true);
+    expect(second.every((row) => row.cells.every((c) => c.test !== null))).toBe(true);
+    expect(second.some((row) => row.cells.some((c) => c.ppi !== null))).toBe(true);
   });
 
   it("refuses to load twice into a database that already has the demo project, and writes nothing", async () => {

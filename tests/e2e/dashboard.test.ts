@@ -65,7 +65,8 @@ describe("dashboard of the demo project", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
     await judgesTable().waitFor();
     const names = await judgesTable().locator("tbody tr td:first-child").allTextContents();
-    expect(names).toEqual(["gpt-judge", "strict-judge"]);
+    // The demo's transfer judge (its second chunking, c40o0) is a judge like the others.
+    expect(names).toEqual(["gpt-judge", "strict-judge", "transfer:default->c40o0"]);
     // 133 labels on both sides, every pair aligned.
     expect(await judgesTable().locator("tbody tr").first().locator("td").nth(1).textContent()).toBe(String(judgeLines.length));
     await page.getByRole("heading", { name: "Judge gpt-judge", exact: true }).waitFor();
@@ -86,7 +87,7 @@ describe("dashboard of the demo project", () => {
     await page.getByTestId("tau-table").waitFor();
     expect(new URL(page.url()).searchParams.get("source")).toBe("both");
     const systems = await page.getByTestId("systems-human").locator("tbody tr td:first-child").allTextContents();
-    expect(systems.map((s) => s.replace(/\s*\(baseline\)$/, "")).sort()).toEqual(["bm25", "hybrid-rrf", "vector"]);
+    expect(systems.map((s) => s.replace(/\s*\(baseline\)$/, "")).sort()).toEqual(["bm25", "bm25@c40o0", "hybrid-rrf", "hybrid-rrf@c40o0", "vector", "vector@c40o0"]);
   });
 
   it("switches the label source to judge + human (PPI): the PPI card takes the systems table's place", async () => {
@@ -130,7 +131,7 @@ describe("dashboard of the demo project", () => {
     expect(download.suggestedFilename()).toBe("judges.csv");
     const csv = readFileSync((await download.path())!, "utf8").trim().split("\n");
     expect(csv[0]).toBe("Judge,n,κ,κ linear,κ quadratic,κ quad CI low,κ quad CI high,raw agreement,leniency,≥1 agr,≥1 κ,≥2 agr,≥2 κ");
-    expect(csv.slice(1).map((l) => l.split(",")[0])).toEqual(["gpt-judge", "strict-judge"]);
+    expect(csv.slice(1).map((l) => l.split(",")[0])).toEqual(["gpt-judge", "strict-judge", "transfer:default->c40o0"]);
     // The chosen judge's confusion matrix: 4 × 4 counts that add up to its n in the judges table.
     const [confusion] = await Promise.all([page.waitForEvent("download"), page.locator('[data-panel="judge"]').getByRole("button", { name: "Download CSV (confusion matrix)" }).first().click()]);
     expect(confusion.suggestedFilename()).toMatch(/confusion\.csv$/);

@@ -5,10 +5,11 @@ import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import { ppiMean } from "../stats/ppi.ts";
-import type { TDashboardData } from "./data.ts";
+import type { TDashboardData, TLabel } from "./data.ts";
 import { RESAMPLING } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
-import { answerPlacesByQuery, chunkTimesByChunking, timeValues, type TTimeValues } from "./time.ts";
+import type { TimeSpan } from "../stats/time/index.ts";
+import { answerPlacesByQuery, chunkTimesByChunking, placesSignature, timeValues, type TChunkTimes, type TTimeValues } from "./time.ts";
 
 /**
  * The chunking grid report (issue 20 item 6): one row per chunking × system, the measures that
@@ -112,20 +113,119 @@ function ranked(qid: string, chunkIds: ArrayLike<number>, judged: Map<number, nu
 }
 
 /** Questions completely human-labelled on one chunking: ≥ 1 pool item on its chunks, each with a final human label. */
+const poolCache = new WeakMap<object, Map<number, Map<number, Set<number>>>>();
 function auditedQuestions(data: TDashboardData, chunkingId: number, human: Labels): Set<number> {
-  const pooled = new Map<number, Set<number>>();
-  for (const it of data.poolItems.values()) {
-    if (data.chunks.get(it.chunkId)?.chunkingId !== chunkingId) continue;
-    let s = pooled.get(it.queryId);
-    if (!s) pooled.set(it.queryId, (s = new Set()));
-    s.add(it.chunkId);
+  let byChunking = poolCache.get(data.base);
+  if (!byChunking) {
+    byChunking = new Map();
+    for (const it of data.poolItems.values()) {
+      const c = data.chunks.get(it.chunkId)?.chunkingId;
+      if (c === undefined) continue;
+      let byQuery = byChunking.get(c);
+      if (!byQuery) byChunking.set(c, (byQuery = new Map()));
+      let chunks = byQuery.get(it.queryId);
+      if (!chunks) byQuery.set(it.queryId, (chunks = new Set()));
+      chunks.add(it.chunkId);
+    }
+    poolCache.set(data.base, byChunking);
   }
+  const pooled = byChunking.get(chunkingId) ?? new Map<number, Set<number>>();
   const out = new Set<number>();
   for (const [queryId, chunks] of pooled) {
     const h = human.get(queryId);
     if (h && [...chunks].every((c) => h.has(c))) out.add(queryId);
   }
   return out;
+}
+
+type TPerChunking = { human: Labels; derived: Labels; derivedText: Map<number, string>; judge: string | null; audited: Set<number> };
+const NO_LABELS: Labels = new Map();
+
+/**
+ * Final human labels grouped by their chunk's chunking, then by question, per label-set version.
+ * The next version copies the previous one's and rebuilds only the questions whose labels changed
+ * (data.referenceChanges), as lib/dashboard/labels.ts referenceQrels does.
+ */
+const humanCache = new WeakMap<TDashboardData, Map<number, Labels>>();
+const lastHuman = new WeakMap<object, { version: string; byChunking: Map<number, Labels> }>();
+function humanByChunking(data: TDashboardData): Map<number, Labels> {
+  let out = humanCache.get(data);
+  if (out) return out;
+  const last = lastHuman.get(data.base);
+  const changes = data.referenceChanges;
+  if (last && changes && last.version === changes.from) {
+    out = new Map([...last.byChunking].map(([c, byQuery]) => [c, new Map(byQuery)]));
+    for (const byQuery of out.values()) for (const q of changes.queries) byQuery.delete(q);
+  } else out = new Map();
+  const only = last && changes && last.version === changes.from ? changes.queries : null;
+  for (const l of data.reference) {
+    if (only && !only.has(l.queryId)) continue;
+    const chunkingId = data.chunks.get(l.chunkId)?.chunkingId;
+    if (chunkingId === undefined) continue;
+    let byQuery = out.get(chunkingId);
+    if (!byQuery) out.set(chunkingId, (byQuery = new Map()));
+    let m = byQuery.get(l.queryId);
+    if (!m) byQuery.set(l.queryId, (m = new Map()));
+    m.set(l.chunkId, l.grade);
+  }
+  humanCache.set(data, out);
+  lastHuman.set(data.base, { version: data.version, byChunking: out });
+  return out;
+}
+
+/** A judge's labels on one chunking by question, with their text (the cache signature); kept per label list (judge labels change only with an import). */
+const derivedCache = new WeakMap<readonly TLabel[], Map<number, { labels: Labels; text: Map<number, string> }>>();
+function derivedLabels(data: TDashboardData, list: readonly TLabel[], chunkingId: number) {
+  let byChunking = derivedCache.get(list);
+  if (!byChunking) derivedCache.set(list, (byChunking = new Map()));
+  let v = byChunking.get(chunkingId);
+  if (!v) {
+    const labels = labelsByQuery(list, (chunkId) => data.chunks.get(chunkId)?.chunkingId === chunkingId);
+    v = { labels, text: new Map([...labels].map(([q, m]) => [q, labelText(m)])) };
+    byChunking.set(chunkingId, v);
+  }
+  return v;
+}
+type TQuestionValues = { values: (number | null)[]; judge: number | null; human: number | null };
+
+const valueCache = new WeakMap<object, Map<string, TQuestionValues & { sig: string }>>();
+const signatureCache = new WeakMap<object, { version: string; judges: number; lists: readonly (readonly TLabel[])[]; sigs: Map<string, string> }>();
+/** Whether the judges' label lists are the very lists of the previous version (judge labels change only with an import, which reloads them). */
+function sameJudgeLists(lists: readonly (readonly TLabel[])[], data: TDashboardData): boolean {
+  let i = 0;
+  for (const l of data.judges.values()) if (lists[i++] !== l) return false;
+  return i === lists.length;
+}
+
+function labelText(m: Map<number, number> | undefined): string {
+  let t = "";
+  if (m) for (const [c, g] of m) t += `${c}:${g},`;
+  return t;
+}
+
+const NO_DOCIDS: readonly string[] = [];
+const NO_CHUNKS = new Int32Array(0);
+
+/** One question's values of every column for one run, and its PPI inputs (nDCG@10 on the transfer judge's and on human labels). */
+function questionValues(data: TDashboardData, rankings: Map<number, TRunRankings>, run: TDashboardData["runs"][number], queryId: number, places: Map<number, TimeSpan[]>, times: Map<number, TChunkTimes>, labels: TPerChunking, audited: boolean, gain: Gain): TQuestionValues {
+  const qid = data.queries.get(queryId)!.qid;
+  const ranking = rankings.get(run.id)?.get(queryId);
+  const t: TTimeValues = timeValues(qid, ranking?.docids ?? NO_DOCIDS, times.get(run.chunkingId) ?? new Map(), places.get(queryId) ?? []);
+  const values: (number | null)[] = [t.spanRecall5, t.spanRecall10, t.timeIou10, t.secondsRead10, t.startError, null, null];
+  const own = labels.human.get(queryId);
+  const transferred = labels.derived.get(queryId);
+  if (!own && !transferred) return { values, judge: null, human: null };
+  // Human where present, else the transfer judge's.
+  const merged = new Map(transferred);
+  if (own) for (const [c, g] of own) merged.set(c, g);
+  const chunkIds = ranking?.chunkIds ?? NO_CHUNKS;
+  const q = ranked(qid, chunkIds, merged);
+  values[NDCG] = ndcg(q, { cutoff: 10, gain });
+  values[JUDGED] = judgedAt(q, 10);
+  if (labels.audited.size === 0) return { values, judge: null, human: null };
+  const judge = ndcg(ranked(qid, chunkIds, labels.derived.get(queryId)), { cutoff: 10, gain });
+  const human = audited ? ndcg(ranked(qid, chunkIds, labels.human.get(queryId)), { cutoff: 10, gain }) : null;
+  return { values, judge, human };
 }
 
 const intervalMemo: MeanIntervalMemo = new Map();
@@ -155,58 +255,59 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
     .map((r) => ({ ...r, system: systemOf(r.run.system, r.chunking) }))
     .sort((a, b) => (a.chunking === b.chunking ? (a.system < b.system ? -1 : a.system > b.system ? 1 : 0) : a.chunking === baseline ? -1 : b.chunking === baseline ? 1 : a.chunking < b.chunking ? -1 : 1));
 
-  // Labels per chunking: human, derived (the transfer judge), merged (human where present).
-  const perChunking = new Map<number, { human: Labels; derived: Labels; merged: Labels; judge: string | null; audited: Set<number> }>();
+  // Labels per chunking: human, and derived (the transfer judge's; merged per question, human where present).
+  const humanAll = humanByChunking(data);
+  const perChunking = new Map<number, TPerChunking>();
   const labelsOf = (chunkingId: number) => {
     let v = perChunking.get(chunkingId);
     if (v) return v;
-    const own = (chunkId: number) => data.chunks.get(chunkId)?.chunkingId === chunkingId;
-    const human = labelsByQuery(data.reference, own);
+    const human = humanAll.get(chunkingId) ?? NO_LABELS;
     const judge = transferJudgeInto(data.judges.keys(), nameOf.get(chunkingId) ?? "");
-    const derived = judge ? labelsByQuery(data.judges.get(judge) ?? [], own) : new Map<number, Map<number, number>>();
-    const merged: Labels = new Map();
-    for (const [q, m] of derived) merged.set(q, new Map(m));
-    for (const [q, m] of human) {
-      const into = merged.get(q) ?? new Map<number, number>();
-      for (const [c, g] of m) into.set(c, g);
-      merged.set(q, into);
-    }
-    v = { human, derived, merged, judge, audited: judge ? auditedQuestions(data, chunkingId, human) : new Set() };
+    const derived = judge ? derivedLabels(data, data.judges.get(judge) ?? [], chunkingId) : { labels: NO_LABELS, text: new Map<number, string>() };
+    v = { human, derived: derived.labels, derivedText: derived.text, judge, audited: judge ? auditedQuestions(data, chunkingId, human) : new Set() };
     perChunking.set(chunkingId, v);
     return v;
   };
 
-  const empty: readonly string[] = [];
   const values: (number | null)[][][] = runs.map(() => REPORT_COLUMNS.map(() => new Array<number | null>(queryIds.length).fill(null)));
   const ppiCells: (TReportCell["ppi"])[] = runs.map(() => null);
+  // A question's values for a run depend only on its answer places and its labels on the run's
+  // chunking (runs and chunks are fixed per data.base): they are kept per run and question with a
+  // signature of those, so after a label change only the questions it touched are evaluated again.
+  let kept = valueCache.get(data.base);
+  if (!kept) valueCache.set(data.base, (kept = new Map()));
+  // Signatures are kept per base too: the next label-set version recomputes only the questions whose human labels changed.
+  const lastSig = signatureCache.get(data.base);
+  const changes = data.referenceChanges;
+  const signatures = new Map<string, string>();
+  if (lastSig && changes && lastSig.version === changes.from && lastSig.judges === data.judges.size && sameJudgeLists(lastSig.lists, data))
+    for (const [k, v] of lastSig.sigs) if (!changes.queries.has(Number(k.slice(k.indexOf("#") + 1)))) signatures.set(k, v);
+  signatureCache.set(data.base, { version: data.version, judges: data.judges.size, lists: [...data.judges.values()], sigs: signatures });
+  const signatureOf = (chunkingId: number, queryId: number, audited: boolean, labels: ReturnType<typeof labelsOf>) => {
+    const key = `${chunkingId}#${queryId}`;
+    let sig = signatures.get(key);
+    if (sig === undefined) {
+      sig = `${placesSignature(places.get(queryId))}|${audited ? "a" : ""}|${labelText(labels.human.get(queryId))}|${labels.derivedText.get(queryId) ?? ""}`;
+      signatures.set(key, sig);
+    }
+    return sig;
+  };
   runs.forEach(({ run }, r) => {
-    const chunkTimes = times.get(run.chunkingId) ?? new Map();
     const labels = labelsOf(run.chunkingId);
-    const runRankings = rankings.get(run.id);
     const usePpi = labels.audited.size > 0;
     const ppi = { human: [] as number[], judgeLabelled: [] as number[], judgeUnlabelled: [] as number[] };
     queryIds.forEach((queryId, qi) => {
-      const qid = data.queries.get(queryId)!.qid;
-      const ranking = runRankings?.get(queryId);
-      const t: TTimeValues = timeValues(qid, ranking?.docids ?? empty, chunkTimes, places.get(queryId) ?? []);
-      const col = values[r];
-      col[0][qi] = t.spanRecall5;
-      col[1][qi] = t.spanRecall10;
-      col[2][qi] = t.timeIou10;
-      col[3][qi] = t.secondsRead10;
-      col[4][qi] = t.startError;
-      const merged = labels.merged.get(queryId);
-      if (!merged) return;
-      const chunkIds = ranking?.chunkIds ?? new Int32Array(0);
-      const q = ranked(qid, chunkIds, merged);
-      col[NDCG][qi] = ndcg(q, { cutoff: 10, gain });
-      col[JUDGED][qi] = judgedAt(q, 10);
-      if (usePpi) {
-        const judgeValue = ndcg(ranked(qid, chunkIds, labels.derived.get(queryId)), { cutoff: 10, gain });
-        if (labels.audited.has(queryId)) {
-          ppi.human.push(ndcg(ranked(qid, chunkIds, labels.human.get(queryId)), { cutoff: 10, gain }));
-          ppi.judgeLabelled.push(judgeValue);
-        } else ppi.judgeUnlabelled.push(judgeValue);
+      const audited = labels.audited.has(queryId);
+      const sig = signatureOf(run.chunkingId, queryId, audited, labels);
+      const key = `${run.id}#${queryId}#${gain}`;
+      let hit = kept.get(key);
+      if (!hit || hit.sig !== sig) kept.set(key, (hit = { sig, ...questionValues(data, rankings, run, queryId, places, times, labels, audited, gain) }));
+      for (let c = 0; c < ncol; c++) values[r][c][qi] = hit.values[c];
+      if (usePpi && hit.judge !== null) {
+        if (audited) {
+          ppi.human.push(hit.human ?? 0);
+          ppi.judgeLabelled.push(hit.judge);
+        } else ppi.judgeUnlabelled.push(hit.judge);
       }
     });
     if (usePpi) {

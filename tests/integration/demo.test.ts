@@ -127,7 +127,7 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
   beforeAll(async () => {
     testDb = await createTestDatabase();
     first = runDemo({ DATABASE_URL: testDb.url });
-  }, 600_000);
+  }, 900_000);
 
   afterAll(async () => {
     await testDb?.cleanup();

@@ -148,3 +148,28 @@ describe("chunking report (hand-made grid)", () => {
     expect(() => chunkingReport(data(), rankings, chunkings, { baseline: "c60" })).toThrow(/no chunking named "c60".*c20, c40/);
   });
 });
+
+describe("systems table: time measures from the run's own chunking when two chunkings share docids", () => {
+  it("looks docids up within the run's chunking", async () => {
+    const { systemsPanel } = await import("../../../lib/dashboard/systems.ts");
+    const { ZDashboardQuery } = await import("../../../lib/dashboard/options.ts");
+    const d = data();
+    // c40's chunks renamed to c20's ids: b1 = "a1" [0, 40], b2 = "a2" [40, 80].
+    d.chunks.set(4, { ...d.chunks.get(4)!, docid: "a1" });
+    d.chunks.set(5, { ...d.chunks.get(5)!, docid: "a2" });
+    const shared = new Map<number, TRunRankings>([
+      [10, rankings.get(10)!],
+      [11, new Map([[1, { chunkIds: Int32Array.from([4]), docids: ["a1"] }], [2, { chunkIds: Int32Array.from([4, 5]), docids: ["a1", "a2"] }]])],
+    ]);
+    const panel = systemsPanel(d, shared, ZDashboardQuery.parse({}));
+    const t = panel.tables[0];
+    const c = (id: string) => t.columns.findIndex((x) => x.id === id);
+    const row = (system: string) => t.rows.find((r) => r.system === system)!;
+    // c40 reads b1 = 40 s on q1 and b1 ∪ b2 = 80 s on q2 (with c20's times it would be 20 and 40).
+    expect(row("bm25@c40").cells[c("seconds_read_10")].mean).toBe(60);
+    expect(row("bm25").cells[c("seconds_read_10")].mean).toBe(40);
+    // Start error (time): c40 q1 b1 |0 − 25| = 25, q2 b2 |40 − 40| = 0 → 12.5 (the report's value).
+    expect(row("bm25@c40").cells[c("time_start_error")].mean).toBe(12.5);
+    expect(row("bm25").cells[c("time_start_error")].mean).toBe(2.5);
+  });
+});

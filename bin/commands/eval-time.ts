@@ -4,6 +4,7 @@ import type { MeasureColumn } from "../../lib/stats/measures/index.ts";
 import type { ChunkTime } from "../../lib/stats/measures/start-error.ts";
 import type { RankedQuery } from "../../lib/stats/measures/types.ts";
 import { parseAnswerPlaces, parseChunkTimes } from "../../lib/stats/start-inputs.ts";
+import { meanOf } from "../../lib/stats/time/spans.ts";
 import { answerPlaces, answerSpanRecall, secondsRead, SPAN_RECALL_TOLERANCE, timeIou, timeStartError, type AnswerPlace, type TimedLabel } from "../../lib/stats/time/index.ts";
 import { readInput } from "./eval.ts";
 
@@ -73,16 +74,9 @@ export function addTimeMeasures(result: EvalResult, ranked: ReadonlyMap<string, 
   result.columns = [...result.columns];
   TIME_MEASURE_NAMES.forEach((name, m) => {
     const values = result.queries.map(perQuery[m]);
-    let sum = 0;
-    let n = 0;
-    for (const v of values) {
-      if (v === null) continue;
-      sum += v;
-      n++;
-    }
     result.columns.push(column(name));
     result.values.push(values);
     result.texts.push(null);
-    result.summary.push(n ? sum / n : null);
+    result.summary.push(meanOf(values).mean);
   });
 }

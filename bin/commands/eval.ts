@@ -347,7 +347,7 @@ export function registerEval(program: Command): void {
     .addOption(new Option("--format <format>", "output format (default: trec for one run, table for several)").choices(["trec", "table", "json"]))
     .option("--precision <d>", "decimals", int("--precision"), 4)
     .option("--queries <file>", "JSONL queries with reference starts (start_error) and answer places (answers: [{video, start, end}], the time measures)")
-    .option("--chunks <file>", "JSONL chunks with video, start, end (the `chunking export` format): start_error, and the time measures span_recall_5/10, time_iou_10, seconds_read_10, time_start_error, time_within_15/30/60 after the others")
+    .option("--chunks <file>", "JSONL chunks with video, start, end (the `chunking export` format): start_error, and the time measures span_recall_5/10, time_iou_10, seconds_read_10, time_start_error, time_within_15/30/60 after the others (when -m is not given, or with -m time)")
     .option("--tolerance <s>", "with --chunks: answer-span recall's tolerance in seconds (default 5)", (v: string) => {
       const x = Number(v);
       if (!(x >= 0) || !Number.isFinite(x)) throw new Error(`--tolerance must be seconds ≥ 0, got "${v}"`);
@@ -375,9 +375,14 @@ export function registerEval(program: Command): void {
       const first = baselineIndex(given, opts.baseline);
       const runPaths = [given[first], ...given.filter((_, k) => k !== first)];
       let parsed: ReturnType<typeof parseMeasures>;
+      // `-m time`: the time measures (with --chunks); they are added too when -m is not given.
+      const named = (opts.measure ?? []).flatMap(splitMeasureList);
+      const measures = named.filter((m) => m !== "time");
+      const wantTime = named.length === 0 || measures.length < named.length;
+      if (wantTime && named.length > 0 && !opts.chunks) cmd.error("error: -m time needs --chunks FILE (chunk times)", { exitCode: 2 });
       try {
         const format = opts.format ?? (runPaths.length > 1 ? "table" : "trec");
-        parsed = parseMeasures(opts.measure?.length ? opts.measure.flatMap(splitMeasureList) : format === "trec" ? TREC_DEFAULT_MEASURES : DEFAULT_MEASURES);
+        parsed = parseMeasures(measures.length ? measures : format === "trec" ? TREC_DEFAULT_MEASURES : DEFAULT_MEASURES);
       } catch (e) {
         if (e instanceof MeasureSpecError) cmd.error(`error: ${e.message}`, { exitCode: 2 });
         throw e;
@@ -400,7 +405,7 @@ export function registerEval(program: Command): void {
         starts = s.starts;
         chunks = ch.chunks;
       }
-      const time: TimeInputs | null = opts.chunks ? readTimeInputs(opts.chunks, opts.queries, opts.tolerance) : null;
+      const time: TimeInputs | null = opts.chunks && wantTime ? readTimeInputs(opts.chunks, opts.queries, opts.tolerance) : null;
       const runs: RunEval[] = [];
       for (const path of runPaths) {
         const rank: RankOptions = { keepDocids: parsed.startError || time !== null, maxRetrieved: opts.M, judgedOnly: Boolean(opts.J) };

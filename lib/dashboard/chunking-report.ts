@@ -6,6 +6,7 @@ import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import { ppiMean } from "../stats/ppi.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
+import { qrelsOf } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 import type { TimeSpan } from "../stats/time/index.ts";
@@ -93,16 +94,6 @@ export function transferJudgeInto(judges: Iterable<string>, chunking: string): s
 
 type Labels = Map<number, Map<number, number>>;
 
-function labelsByQuery(entries: Iterable<{ queryId: number; chunkId: number; grade: number }>, keep: (chunkId: number) => boolean): Labels {
-  const out: Labels = new Map();
-  for (const l of entries) {
-    if (!keep(l.chunkId)) continue;
-    let m = out.get(l.queryId);
-    if (!m) out.set(l.queryId, (m = new Map()));
-    m.set(l.chunkId, l.grade);
-  }
-  return out;
-}
 
 function ranked(qid: string, chunkIds: ArrayLike<number>, judged: Map<number, number> | undefined): RankedQuery {
   const grades = new Int8Array(chunkIds.length);
@@ -180,7 +171,7 @@ function derivedLabels(data: TDashboardData, list: readonly TLabel[], chunkingId
   if (!byChunking) derivedCache.set(list, (byChunking = new Map()));
   let v = byChunking.get(chunkingId);
   if (!v) {
-    const labels = labelsByQuery(list, (chunkId) => data.chunks.get(chunkId)?.chunkingId === chunkingId);
+    const labels = qrelsOf(list.filter((l) => data.chunks.get(l.chunkId)?.chunkingId === chunkingId));
     v = { labels, text: new Map([...labels].map(([q, m]) => [q, labelText(m)])) };
     byChunking.set(chunkingId, v);
   }

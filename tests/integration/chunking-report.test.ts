@@ -76,7 +76,7 @@ describe("assessor chunking report", () => {
     expect(cell(1, "time_iou_10").test?.meanDiff).toBeCloseTo(-0.125, 12);
     expect(cell(0, "seconds_read_10").test).toBeNull();
     expect(cell(1, "seconds_read_10").ci).toMatchObject({ low: 40, high: 80 });
-  });
+  }, 600_000);
 
   it("prints a table and a CSV; another baseline flips the comparison; an unknown one is an error naming the chunkings", () => {
     const table = runCliOk(["chunking", "report"]);
@@ -91,7 +91,7 @@ describe("assessor chunking report", () => {
     const bad = runCli(["chunking", "report", "--baseline", "c60"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/no chunking named "c60".*c20, c40/);
-  });
+  }, 600_000);
 });
 
 describe("assessor eval --chunks", () => {
@@ -119,8 +119,7 @@ describe("assessor eval --chunks", () => {
     const bad = file("bad-chunks.jsonl", '{"id":"a1","video":"v1","start":10,"end":5}\n');
     const r = runCli(["eval", qrels, run, "--chunks", bad]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("bad-chunks.jsonl");
-    expect(r.stderr).toMatch(/line 1.*end|end.*line 1/);
+    expect(r.stderr).toMatch(/bad-chunks\.jsonl:1: end: expected the chunk end in seconds, not before its start/);
     expect(r.stdout).toBe("");
-  });
+  }, 600_000);
 });

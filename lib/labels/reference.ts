@@ -107,7 +107,10 @@ export async function referenceLabels(db: Db, projectId: number, opts: { chunkin
     const place = places.get(r.chunkId);
     if (!place) continue; // the chunk was deleted meanwhile
     if (opts.chunkingId !== undefined && place.chunkingId !== opts.chunkingId) continue;
-    out.push({ ...r, video: place.video, chunkStart: place.chunkStart, chunkEnd: place.chunkEnd, chunking: place.chunking });
+    // A grade-0 label has no start, whatever its source: agreed grade-0 items never had one
+    // (lib/labels/rule.ts), and adjudications decided before that rule held, or imports, may.
+    const startSeconds = r.grade === 0 ? null : r.startSeconds;
+    out.push({ ...r, startSeconds, video: place.video, chunkStart: place.chunkStart, chunkEnd: place.chunkEnd, chunking: place.chunking });
   }
   return out.sort(byQidDocid);
 }

@@ -146,25 +146,29 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
     expect(await page.locator('[data-stage="assigned"]').textContent()).toBe("3");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download qrels" }).click()]);
-    expect(download.suggestedFilename()).toBe("Demo.qrels");
+    // The version in the file name (issue 22 item 6): the label set's sha256, first 12 digits.
+    expect(download.suggestedFilename()).toMatch(/^Demo\.[0-9a-f]{12}\.qrels$/);
     // Imported q1/c1 (3) and q2/c4 (1), plus the agreed q1/c3 (2), in (query, chunk) order.
     expect(readFileSync(await download.path(), "utf8")).toBe("q1 0 c1 3\nq1 0 c3 2\nq2 0 c4 1\n");
 
     const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download labels (CSV)" }).click()]);
-    expect(csv.suggestedFilename()).toBe("Demo.labels.csv");
+    expect(csv.suggestedFilename()).toBe(download.suggestedFilename().replace(/^Demo\.(\w+)\.qrels$/, "Demo.labels.$1.csv"));
+    // No comment line: the header row first; the new columns (flags, notes, revision) at the end.
     const csvLines = readFileSync(await csv.path(), "utf8").trimEnd().split("\n");
-    expect(csvLines[0]).toMatch(/^# label_set_version sha256=[0-9a-f]{64} created_at=\S+ labels=3 project=Demo$/);
-    expect(csvLines.slice(1)).toEqual([
-      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking",
-      "q1,c1,3,,imported,0,prior study,v1,0,10,default",
-      "q1,c3,2,20,agreed,2,,v1,20,30,default",
-      "q2,c4,1,,imported,0,prior study,v1,30,40,default",
+    expect(csvLines).toEqual([
+      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision",
+      "q1,c1,3,,imported,0,prior study,v1,0,10,default,,,",
+      "q1,c3,2,20,agreed,2,,v1,20,30,default,,,",
+      "q2,c4,1,,imported,0,prior study,v1,30,40,default,,,",
     ]);
+    const [version] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Version file: labels (CSV)" }).click()]);
+    expect(version.suggestedFilename()).toBe(`${csv.suggestedFilename()}.version.json`);
+    expect(JSON.parse(readFileSync(await version.path(), "utf8"))).toMatchObject({ format: "csv", label_set_version: { labels: 3, project: "Demo" } });
 
     const [jsonl] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download labels (JSONL)" }).click()]);
     const jsonLines = readFileSync(await jsonl.path(), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(jsonLines).toHaveLength(4);
-    expect(jsonLines[2]).toEqual({ query: "q1", chunk: "c3", grade: 2, start: 20, status: "agreed", annotators: 2, source: null, video: "v1", chunk_start: 20, chunk_end: 30, chunking: "default" });
+    expect(jsonLines[2]).toEqual({ query: "q1", chunk: "c3", grade: 2, start: 20, status: "agreed", annotators: 2, source: null, video: "v1", chunk_start: 20, chunk_end: 30, chunking: "default", flags: [], notes: [], revision: null });
 
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "lead-project.png"), fullPage: true });

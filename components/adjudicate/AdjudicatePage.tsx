@@ -25,10 +25,11 @@ const decidedOf = (o: TOutcome): TDecided => (o.kind === "decided" ? o : o.stand
 const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
 
 /** /adjudicate: disagreements one at a time, annotators shown as A and B, keyboard-complete (issue 22). */
-export function AdjudicatePage() {
+export function AdjudicatePage({ initialProject = null }: { initialProject?: number | null }) {
   const projects = useAdjudicatorProjects();
   const [chosen, setChosen] = useState<number | null>(null);
-  const projectId = chosen ?? projectWithWork(projects.data ?? []);
+  const asked = initialProject !== null && projects.data?.some((p) => p.id === initialProject) ? initialProject : null;
+  const projectId = chosen ?? asked ?? projectWithWork(projects.data ?? []);
   const project = projects.data?.find((p) => p.id === projectId);
   const queue = useAdjudicatorQueue(projectId);
   const items = useMemo(() => queue.data ?? [], [queue.data]);

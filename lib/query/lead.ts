@@ -10,6 +10,7 @@ import type { TRole } from "../auth/permissions.ts";
 import type { TFuse, TFuseResult } from "../runs/fuse.ts";
 import type { DeleteProjectResult, RunListing } from "../projects/lifecycle.ts";
 import type { ChunkingSummary } from "../chunkings/store.ts";
+import type { TFlaggedItem } from "../labels/flags.ts";
 
 export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; runs: { id: number; system: string; description: string | null }[] };
 export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
@@ -128,4 +129,9 @@ export function useDeleteProject(projectId: number) {
       await qc.invalidateQueries({ queryKey: leadKeys.projects(), exact: true });
     },
   });
+}
+
+/** Items with an annotator's flag or note (issue 22 item 4). */
+export function useFlaggedItems(projectId: number) {
+  return useQuery({ queryKey: leadKeys.flags(projectId), queryFn: () => apiFetch<TFlaggedItem[]>(`${base(projectId)}/flags`) });
 }

@@ -64,7 +64,8 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     if (outcome) return go(index + 1);
     if (form.grade === null) return setMessage("Choose the final grade first (keys 0–3, or a / b to take an annotator's label).");
     const startSeconds = form.grade === 0 ? null : form.start;
-    if (startSeconds === null) return setMessage("Choose the start first: a or b takes an annotator's, s the playhead.");
+    // A grade-0 label has no start; any other needs one.
+    if (form.grade !== 0 && startSeconds === null) return setMessage("Choose the start first: a or b takes an annotator's, s the playhead.");
     const body = { poolItemId: item.id, grade: form.grade, startSeconds, rationale: form.rationale, idempotencyKey: form.key, ...(form.revises === undefined ? {} : { revises: form.revises }) };
     setForms((f) => ({ ...f, [item.id]: form }));
     decide.mutate(body, {

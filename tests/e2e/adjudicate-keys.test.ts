@@ -74,9 +74,11 @@ describe("adjudication by keyboard", () => {
     keys = 0;
 
     const perItem: number[] = [];
+    const decidedIds: string[] = [];
     for (let n = 0; n < 3; n++) {
       const before = keys;
       const id = await currentItem();
+      decidedIds.push(id);
       const [ga, sa, , sb] = setupOf.get(id)!;
       // The annotators' flags and notes are on every item.
       expect(await page.getByRole("table", { name: "Annotators' labels" }).locator("tbody tr").count()).toBe(2);
@@ -111,15 +113,16 @@ describe("adjudication by keyboard", () => {
     console.log(`adjudicator keystrokes per adjudication: ${perItem.join(", ")} (mean ${(perItem.reduce((s, x) => s + x, 0) / perItem.length).toFixed(2)})`);
     expect(perItem.slice().sort()).toEqual([2, 2, 4]);
 
-    // u reopens the last decision; b then Enter revises it.
-    const lastId = [...setupOf.entries()].find(([, [, sa]]) => sa === null)![0];
+    // u reopens the last decision (the third item decided); b then Enter revises it to B's label.
+    const lastId = decidedIds[2];
+    const [, , gb, sb] = setupOf.get(lastId)!;
     await press("u");
     await page.locator(`article[data-item-id="${lastId}"]`).waitFor();
     expect(await page.getByText("revising decision 1").count()).toBe(1);
     await press("b");
     await press("Enter");
     await expect.poll(async () => (await db.adjudication.findUniqueOrThrow({ where: { poolItemId: lastId } })).revision).toBe(2);
-    expect(await db.adjudication.findUniqueOrThrow({ where: { poolItemId: lastId }, select: { grade: true, startSeconds: true } })).toEqual({ grade: 2, startSeconds: 50 });
+    expect(await db.adjudication.findUniqueOrThrow({ where: { poolItemId: lastId }, select: { grade: true, startSeconds: true } })).toEqual({ grade: gb, startSeconds: sb });
     expect(await db.labelEvent.count({ where: { poolItemId: lastId, kind: "adjudication" } })).toBe(2);
   });
 });

@@ -4,7 +4,7 @@ import { out, projectOption, withProject } from "../context.ts";
 import type { TExportFormat } from "../../lib/exports/labels.ts";
 
 async function runExport(format: TExportFormat, opts: { out?: string; project?: string; chunking?: string }): Promise<void> {
-  const [{ exportLabels, sidecarText }, { findChunking }] = await Promise.all([import("../../lib/exports/labels.ts"), import("../../lib/chunkings/store.ts")]);
+  const [{ exportLabels, sidecarText, versionLine }, { findChunking }] = await Promise.all([import("../../lib/exports/labels.ts"), import("../../lib/chunkings/store.ts")]);
   await withProject(opts.project, async (db, project) => {
     const chunking = opts.chunking === undefined ? undefined : await findChunking(db, project.id, opts.chunking);
     if (!chunking) {
@@ -20,7 +20,7 @@ async function runExport(format: TExportFormat, opts: { out?: string; project?: 
       out(`wrote ${v.labels} label(s) to ${opts.out}; label set ${v.sha256} at ${v.created_at} (${opts.out}.version.json)`);
     } else {
       process.stdout.write(e.content);
-      if (format === "qrels") process.stderr.write(`label_set_version sha256=${v.sha256} created_at=${v.created_at} labels=${v.labels} project=${v.project}\n`);
+      if (format !== "jsonl") process.stderr.write(versionLine(v));
     }
   });
 }
@@ -36,7 +36,7 @@ export function registerExport(program: Command): void {
     .action((opts: { out?: string; project?: string; chunking?: string }) => runExport("qrels", opts));
   exp
     .command("labels")
-    .description("labels with grade, corrected start, status, annotators, source, and where they are: video, chunk start and end, chunking; first line carries the version")
+    .description("labels with grade, corrected start, status, annotators, source, and where they are: video, chunk start and end, chunking, flags, notes, revision; JSONL's first line carries the version (CSV: <out>.version.json, or stderr)")
     .addOption(new Option("--format <format>", "file format").choices(["jsonl", "csv"]).default("jsonl"))
     .option("--out <file>", "write to this file (default: stdout); also writes <out>.version.json")
     .option("--chunking <name>", "only the labels of this chunking's chunks (default: all chunkings)")

@@ -1,43 +1,58 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { TAdjudicatorItem } from "@/lib/annotate/adjudicate";
+import { annotatorsStart, takeLabel } from "@/lib/adjudication/start";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { ApiError } from "@/lib/query/fetcher";
 import { useAdjudicatorProjects, useAdjudicatorQueue, useDecide, type TStanding } from "@/lib/query/adjudicate";
-import { GradeBar, KEYS, Meter, StartControl, Transcript } from "@/components/annotate/parts";
-import { useGradingKeys } from "@/components/annotate/useGradingKeys";
+import { GradeBar, Meter, Transcript } from "@/components/annotate/parts";
+import { GuidelinesPanel } from "@/components/annotate/Guidelines";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { LabelsAB } from "./LabelsAB";
+import { FinalStart } from "./FinalStart";
+import { ProjectPicker, projectWithWork } from "./ProjectPicker";
+import { ADJUDICATOR_KEYS, useAdjudicatorKeys } from "./useAdjudicatorKeys";
 
-type TForm = { grade: number | null; start: number; rationale: string; key: string };
-type TOutcome = { kind: "decided"; grade: number; startSeconds: number | null } | { kind: "standing"; standing: TStanding };
+/** `revises`: set when the form reopens a decision (u): the revision it replaces. */
+type TForm = { grade: number | null; start: number | null; rationale: string; key: string; revises?: number };
+type TDecided = { grade: number; startSeconds: number | null; rationale: string; revision: number };
+type TOutcome = ({ kind: "decided" } & TDecided) | { kind: "standing"; standing: TStanding };
 
-const ADJ_KEYS: [string, string][] = KEYS.map(([k, v]) => [k, k === "Enter" ? "decide and go to the next item" : k === "Esc" ? "leave the rationale field" : v]);
+const decidedOf = (o: TOutcome): TDecided => (o.kind === "decided" ? o : o.standing);
+const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
 
-/** /adjudicate: disagreements one at a time, annotators shown as A and B, keyboard first. */
-export function AdjudicatePage() {
+/** /adjudicate: disagreements one at a time, annotators shown as A and B, keyboard-complete (issue 22). */
+export function AdjudicatePage({ initialProject = null }: { initialProject?: number | null }) {
   const projects = useAdjudicatorProjects();
   const [chosen, setChosen] = useState<number | null>(null);
-  const projectId = chosen ?? projects.data?.[0]?.id ?? null;
+  const asked = initialProject !== null && projects.data?.some((p) => p.id === initialProject) ? initialProject : null;
+  const projectId = chosen ?? asked ?? projectWithWork(projects.data ?? []);
+  const project = projects.data?.find((p) => p.id === projectId);
   const queue = useAdjudicatorQueue(projectId);
   const items = useMemo(() => queue.data ?? [], [queue.data]);
   const [index, setIndex] = useState(0);
   const [forms, setForms] = useState<Record<string, TForm>>({});
   const [outcomes, setOutcomes] = useState<Record<string, TOutcome>>({});
+  // Item ids in the order they were decided this visit: u reopens the last.
+  const [decidedOrder, setDecidedOrder] = useState<string[]>([]);
   const [help, setHelp] = useState(false);
+  const [guide, setGuide] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const rationaleRef = useRef<HTMLTextAreaElement>(null);
   const decide = useDecide();
 
   const item: TAdjudicatorItem | undefined = items[index];
   const next = items[index + 1];
   const { mediaRef, controls } = usePlayer(item?.chunk.startSeconds ?? 0);
-  const form: TForm | undefined = item ? (forms[item.id] ?? { grade: null, start: item.chunk.startSeconds, rationale: "", key: newIdempotencyKey() }) : undefined;
+  const tolerance = project?.startToleranceSeconds ?? 0;
+  const form: TForm | undefined = item ? (forms[item.id] ?? { grade: null, start: annotatorsStart(item.labels, tolerance), rationale: "", key: newIdempotencyKey() }) : undefined;
   const outcome = item ? outcomes[item.id] : undefined;
-  const setForm = (patch: Partial<TForm>) => item && form && setForms((f) => ({ ...f, [item.id]: { ...form, ...patch } }));
-  const decidedCount = Object.keys(outcomes).length;
+  const editable = item !== undefined && outcome === undefined;
+  const setForm = (patch: Partial<TForm>) => item && form && editable && setForms((f) => ({ ...f, [item.id]: { ...form, ...patch } }));
+  const playhead = () => Math.round(controls.currentTime() * 10) / 10;
 
   const go = (i: number) => {
     setMessage(null);
@@ -47,58 +62,76 @@ export function AdjudicatePage() {
   const submit = () => {
     if (!item || !form) return;
     if (outcome) return go(index + 1);
-    if (form.grade === null) return setMessage("Choose the final grade first (keys 0–3).");
-    const body = { poolItemId: item.id, grade: form.grade, startSeconds: form.start, rationale: form.rationale, idempotencyKey: form.key };
+    if (form.grade === null) return setMessage("Choose the final grade first (keys 0–3, or a / b to take an annotator's label).");
+    const startSeconds = form.grade === 0 ? null : form.start;
+    // A grade-0 label has no start; any other needs one.
+    if (form.grade !== 0 && startSeconds === null) return setMessage("Choose the start first: a or b takes an annotator's, s the playhead.");
+    const body = { poolItemId: item.id, grade: form.grade, startSeconds, rationale: form.rationale, idempotencyKey: form.key, ...(form.revises === undefined ? {} : { revises: form.revises }) };
     setForms((f) => ({ ...f, [item.id]: form }));
     decide.mutate(body, {
       onSuccess: (d) => {
-        setOutcomes((o) => ({ ...o, [item.id]: { kind: "decided", grade: d.grade, startSeconds: d.startSeconds } }));
+        setOutcomes((o) => ({ ...o, [item.id]: { kind: "decided", grade: d.grade, startSeconds: d.startSeconds, rationale: d.rationale, revision: d.revision } }));
+        setDecidedOrder((order) => [...order.filter((id) => id !== item.id), item.id]);
         go(index + 1);
       },
       onError: (e) => {
-        const standing = e instanceof ApiError && e.status === 409 ? (e.details as { standing?: TStanding } | undefined)?.standing : undefined;
-        if (standing) setOutcomes((o) => ({ ...o, [item.id]: { kind: "standing", standing } }));
-        else setMessage(`The decision was not saved: ${e.message}`);
+        const standing = e instanceof ApiError && e.status === 409 ? (e.details as { standing?: TStanding | null } | undefined)?.standing : undefined;
+        if (standing) {
+          setOutcomes((o) => ({ ...o, [item.id]: { kind: "standing", standing } }));
+          setDecidedOrder((order) => [...order.filter((id) => id !== item.id), item.id]);
+        } else setMessage(`The decision was not saved: ${e.message}`);
       },
     });
   };
 
-  useGradingKeys({
-    grade: (g) => !outcome && setForm({ grade: g }),
-    setStartToPlayhead: () => !outcome && setForm({ start: Math.round(controls.currentTime() * 10) / 10 }),
-    nudgeStart: (d) => !outcome && form && setForm({ start: Math.max(0, form.start + d) }),
+  /** u: the last decision of this visit (or the one that stood against it) back in the form, as a revision. */
+  const reopen = () => {
+    const id = decidedOrder.at(-1);
+    const o = id === undefined ? undefined : outcomes[id];
+    if (id === undefined || !o || decide.isPending) return setMessage(id === undefined ? "No decision to reopen yet: u reopens the last decision made here." : null);
+    const d = decidedOf(o);
+    setForms((f) => ({ ...f, [id]: { grade: d.grade, start: d.startSeconds, rationale: d.rationale, key: newIdempotencyKey(), revises: d.revision } }));
+    setOutcomes((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== id)));
+    setDecidedOrder((order) => order.slice(0, -1));
+    go(items.findIndex((it) => it.id === id));
+  };
+
+  useAdjudicatorKeys({
+    grade: (g) => setForm({ grade: g }),
+    take: (i) => item?.labels[i] && setForm(takeLabel(item.labels[i])),
+    setStartToPlayhead: () => setForm({ start: playhead() }),
+    nudgeStart: (d) => form && setForm({ start: Math.max(0, (form.start ?? playhead()) + d) }),
     replay: controls.replay,
     togglePlay: controls.toggle,
     submit,
+    reopen,
     back: () => index > 0 && go(index - 1),
+    rationale: () => editable && rationaleRef.current?.focus(),
+    guidelines: () => setGuide((g) => !g),
     help: () => setHelp((h) => !h),
-    escape: () => setHelp(false),
+    escape: () => {
+      setHelp(false);
+      setGuide(false);
+    },
   });
 
   if (projects.isPending) return <p className="p-6 text-slate-600">Loading…</p>;
   if (projects.isError) return <p role="alert" className="p-6 text-red-700">Could not load the projects: {projects.error.message}</p>;
   if (projects.data.length === 0) return <p className="p-6 text-slate-600">There are no projects yet.</p>;
 
+  const decidedCount = Object.keys(outcomes).length;
   return (
     <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
       <header className="flex flex-wrap items-center justify-between gap-3">
-        <label className="flex items-center gap-2 text-sm">
-          Project
-          <select
-            value={projectId ?? ""}
-            onChange={(e) => {
-              setChosen(Number(e.target.value));
-              setIndex(0);
-            }}
-            className="rounded border border-slate-300 px-2 py-1"
-          >
-            {projects.data.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ProjectPicker
+          projects={projects.data}
+          value={projectId}
+          onChange={(id) => {
+            setChosen(id);
+            setIndex(0);
+            setDecidedOrder([]);
+          }}
+        />
         <div className="flex items-center gap-4">
           <Meter label="Decided this visit" done={decidedCount} total={items.length} />
           <KeysButton onClick={() => setHelp((h) => !h)} />
@@ -111,12 +144,14 @@ export function AdjudicatePage() {
       ) : !item || !form ? (
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
           <h1 className="text-lg font-semibold">{items.length === 0 ? "No disagreements to decide" : "End of the disagreements"}</h1>
-          <p className="text-sm text-slate-600">{items.length > 0 ? `${decidedCount} of ${items.length} decided. Press u to go back.` : "Every item is agreed or decided."}</p>
+          <p className="text-sm text-slate-600">{items.length > 0 ? `${decidedCount} of ${items.length} decided. Press u to reopen the last decision, Backspace to go back.` : "Every item is agreed or decided."}</p>
+          {message ? <p role="status" className="text-sm text-amber-800">{message}</p> : null}
         </section>
       ) : (
         <article data-item-id={item.id} data-ready="true" aria-label="Disagreement" className="space-y-4">
           <p className="text-sm text-slate-600">
             Disagreement {index + 1} of {items.length}
+            {form.revises !== undefined ? ` · revising decision ${form.revises}` : ""}
           </p>
           <h1 className="text-lg font-semibold" data-testid="question">
             {item.question}
@@ -130,26 +165,28 @@ export function AdjudicatePage() {
             <div role="alert" className="rounded border border-amber-400 bg-amber-50 p-3 text-sm">
               <p className="font-semibold">Another adjudicator decided this item first. The decision that stands:</p>
               <p data-testid="standing">
-                grade {outcome.standing.grade}, start {outcome.standing.startSeconds === null ? "—" : formatClock(outcome.standing.startSeconds)}
+                grade {outcome.standing.grade}, start {clock(outcome.standing.startSeconds)}
                 {outcome.standing.rationale ? `: “${outcome.standing.rationale}”` : ""}
               </p>
-              <p>Press Enter for the next item.</p>
+              <p>Press Enter for the next item, or u to revise the decision that stands.</p>
             </div>
           ) : outcome?.kind === "decided" ? (
             <p role="status" className="text-sm text-green-800">
-              Decided: grade {outcome.grade}, start {outcome.startSeconds === null ? "—" : formatClock(outcome.startSeconds)}.
+              Decided: grade {outcome.grade}, start {clock(outcome.startSeconds)}
+              {outcome.revision > 1 ? ` (revision ${outcome.revision})` : ""}.
             </p>
           ) : null}
-          <fieldset disabled={outcome !== undefined || decide.isPending} className="space-y-3">
+          <fieldset disabled={!editable || decide.isPending} className="space-y-3">
             <legend className="text-sm font-semibold">Final label</legend>
             <GradeBar value={form.grade} onChoose={(g) => setForm({ grade: g })} highlight={item.labels.map((l) => l.grade)} />
-            <StartControl value={form.start} chunkStart={item.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={() => setForm({ start: Math.round(controls.currentTime() * 10) / 10 })} />
-            <textarea aria-label="Rationale" rows={2} placeholder="Short rationale (Esc to leave)" value={form.rationale} onChange={(e) => setForm({ rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
+            <FinalStart value={form.start} grade={form.grade} chunkStart={item.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={() => setForm({ start: playhead() })} />
+            <textarea ref={rationaleRef} aria-label="Rationale" rows={2} placeholder="Short rationale (r to write, Esc to leave)" value={form.rationale} onChange={(e) => setForm({ rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
           </fieldset>
           <SubmitRow submitLabel={outcome ? "Next item" : "Decide and next"} submitText={outcome ? "next" : "decide and next"} onSubmit={submit} backDisabled={index === 0} onBack={() => go(index - 1)} message={message} />
         </article>
       )}
-      <PlayerKeysFooter next={next} help={help} onCloseHelp={() => setHelp(false)} keys={ADJ_KEYS} />
+      <GuidelinesPanel open={guide} guidelines={project?.guidelines ?? ""} onClose={() => setGuide(false)} />
+      <PlayerKeysFooter next={next} help={help} onCloseHelp={() => setHelp(false)} keys={ADJUDICATOR_KEYS} />
     </main>
   );
 }

@@ -34,6 +34,7 @@ function settingsOf(form: HTMLFormElement): TRunSettingsInput {
 function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
   const rate = run.rate;
   const action = useJudgeRunAction(projectId);
+  const [confirming, setConfirming] = useState(false);
   const c = run.counts;
   const finished = c.done + c.failed;
   const pct = c.total ? Math.floor((finished / c.total) * 100) : 100;
@@ -61,7 +62,7 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
         </div>
         <div className="mt-1 text-xs text-slate-600" data-progress>
           {finished}/{c.total} ({pct}%) · {c.failed} failed · {c.cached} cached
-          {active && rate > 0 ? ` · ${rate.toFixed(1)}/s · ~${timeLeft(left / rate)} left` : ""}
+          {active ? (rate === null ? " · time left: estimating…" : ` · ${rate.toFixed(1)}/s · ~${timeLeft(left / rate)} left`) : ""}
         </div>
         {c.flagged ? (
           <div className="text-xs text-amber-800" data-flagged={c.flagged}>
@@ -88,11 +89,25 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
         </div>
       </td>
       <td className="py-2 text-right whitespace-nowrap">
-        {active ? (
-          <Button variant="danger" disabled={action.isPending} onClick={() => action.mutate({ runId: run.id, action: "cancel" })}>
-            Cancel
+        {active && confirming ? (
+          <div role="group" aria-label={`Cancel run ${run.judge}?`} className="space-y-1 text-left text-xs">
+            <p>Cancel {run.judge} for good? Pairs not yet judged stay unjudged; a cancelled run cannot be resumed.</p>
+            <Button
+              variant="danger"
+              disabled={action.isPending}
+              onClick={() => action.mutate({ runId: run.id, action: "cancel" }, { onSettled: () => setConfirming(false) })}
+            >
+              Cancel the run
+            </Button>{" "}
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              Keep running
+            </Button>
+          </div>
+        ) : active ? (
+          <Button variant="danger" disabled={action.isPending} onClick={() => setConfirming(true)}>
+            Cancel…
           </Button>
-        ) : run.status !== "cancelled" && (left > 0 || c.failed > 0) ? (
+        ) : (run.status === "stopped" || run.status === "running" || run.status === "queued" || (run.status === "completed" && c.failed > 0)) && (left > 0 || c.failed > 0) ? (
           <Button variant="secondary" disabled={action.isPending} onClick={() => action.mutate({ runId: run.id, action: "resume", retryFailed: left === 0 })}>
             {left === 0 ? "Retry failed" : "Resume"}
           </Button>
@@ -179,7 +194,7 @@ export function JudgePanel({ projectId }: { projectId: number }) {
                 if (s) trial.mutate({ ...s, judge: s.judge || "trial" });
               }}
             >
-              {trial.isPending ? "Trying…" : `Try on ${d.trialPairs} pairs`}
+              {trial.isPending ? "Trying…" : `Try on ${d.trialPairs} pairs (random)`}
             </Button>
             <Button type="submit" disabled={start.isPending}>
               {start.isPending ? "Checking the endpoint…" : "Start run"}
@@ -212,9 +227,15 @@ export function JudgePanel({ projectId }: { projectId: number }) {
           </thead>
           <tbody>
             {trial.data.rows.map((r) => (
-              <tr key={`${r.qid}/${r.docid}`} className="border-t border-slate-100 align-top">
-                <td className="py-1 pr-3">{r.qid}</td>
-                <td className="py-1 pr-3">{r.docid}</td>
+              <tr key={`${r.qid}/${r.docid}`} className="border-t border-slate-100 align-top" data-trial-pair={`${r.qid}/${r.docid}`}>
+                <td className="max-w-xs py-1 pr-3">
+                  <div>{r.question}</div>
+                  <div className="text-xs text-slate-600">{r.qid}</div>
+                </td>
+                <td className="max-w-md py-1 pr-3">
+                  <div className="line-clamp-4 text-xs">{r.chunk}</div>
+                  <div className="text-xs text-slate-600">{r.docid}</div>
+                </td>
                 <td className="py-1 pr-3 font-semibold" data-trial-grade>
                   {r.grade ?? <span className="text-red-700">{r.error}</span>}
                 </td>

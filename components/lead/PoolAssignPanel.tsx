@@ -3,15 +3,13 @@
 import { useState, type FormEvent } from "react";
 import type { TProjectDetail } from "@/lib/query/lead";
 import { useAssign, useBuildPool, useChunkings } from "@/lib/query/lead";
-import { Button, ErrorBox, Field, Section, Success, inputClass } from "./ui";
+import type { TPoolResult } from "@/lib/pooling/build";
+import type { TAssignResult } from "@/lib/assignment/assign";
+import { Button, ErrorBox, Field, Section, inputClass } from "./ui";
+import { DoneBox, PreviewBox, assignSentences, poolSentences } from "./PoolAssignPreview";
 
-function describe(result: Record<string, unknown> | undefined): string | null {
-  if (!result) return null;
-  const parts = Object.entries(result)
-    .filter(([, v]) => typeof v === "number" || typeof v === "string")
-    .map(([k, v]) => `${k}: ${String(v)}`);
-  return parts.length ? parts.join(", ") : "Done.";
-}
+type TPoolRequest = { depth: number; runs?: string[]; chunking?: string };
+type TAssignRequest = { perItem: number; annotators?: string[]; sample?: number };
 
 const list = (v: FormDataEntryValue | null) =>
   String(v ?? "")
@@ -23,14 +21,20 @@ export function PoolPanel({ project }: { project: TProjectDetail }) {
   const pool = useBuildPool(project.id);
   const chunkings = useChunkings(project.id).data ?? [];
   const [allRuns, setAllRuns] = useState(true);
+  // Preview first (a dry run), then the same request confirmed (issue 22 item 6).
+  const [preview, setPreview] = useState<{ request: TPoolRequest; result: TPoolResult } | null>(null);
+  const [done, setDone] = useState<TPoolResult | null>(null);
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const runs = f.getAll("runs").map(String);
     const chunking = String(f.get("chunking") ?? "");
-    pool.mutate({ depth: Number(f.get("depth")), ...(allRuns ? {} : { runs }), ...(chunking ? { chunking } : {}) });
+    const request: TPoolRequest = { depth: Number(f.get("depth")), ...(allRuns ? {} : { runs }), ...(chunking ? { chunking } : {}) };
+    setDone(null);
+    pool.mutate({ ...request, dryRun: true }, { onSuccess: (result) => setPreview({ request, result }) });
   }
+  const confirm = () => preview && pool.mutate(preview.request, { onSuccess: (result) => (setPreview(null), setDone(result)) });
 
   return (
     <Section title="Build pool" id="pool" description="Per query, the union of every chosen run's top K chunks in evaluated order. Building again adds only new pairs.">
@@ -71,30 +75,32 @@ export function PoolPanel({ project }: { project: TProjectDetail }) {
           {project.runs.length === 0 ? <p className="text-xs text-slate-500">No run imported yet.</p> : null}
         </fieldset>
         <Button type="submit" disabled={pool.isPending}>
-          {pool.isPending ? "Building…" : "Build pool"}
+          {pool.isPending && !preview ? "Working it out…" : "Preview the pool"}
         </Button>
       </form>
       <ErrorBox error={pool.error} />
-      {pool.isSuccess ? (
-        <Success>
-          Pool built. {typeof pool.data.saved === "number" ? `Label transfer saved ${pool.data.saved} item(s) of chunking ${String(pool.data.chunking)}. ` : ""}
-          {describe(pool.data)}
-        </Success>
-      ) : null}
+      {preview ? <PreviewBox title="Build the pool?" sentences={poolSentences(preview.result, false)} confirmLabel="Build the pool" busy={pool.isPending} onConfirm={confirm} onCancel={() => setPreview(null)} /> : null}
+      {done ? <DoneBox sentences={["Pool built.", ...poolSentences(done, true)]} next={{ href: "#assign-title", text: "assign the new items to annotators" }} /> : null}
     </Section>
   );
 }
 
 export function AssignPanel({ project }: { project: TProjectDetail }) {
   const assign = useAssign(project.id);
+  const [preview, setPreview] = useState<{ request: TAssignRequest; result: TAssignResult } | null>(null);
+  const [done, setDone] = useState<TAssignResult | null>(null);
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const annotators = list(f.get("annotators"));
     const sample = String(f.get("sample") ?? "").trim();
-    assign.mutate({ perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}) });
+    const request: TAssignRequest = { perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}) };
+    setDone(null);
+    assign.mutate({ ...request, dryRun: true }, { onSuccess: (result) => setPreview({ request, result }) });
   }
+  // The preview's seed: the confirmed call makes exactly the assignments previewed.
+  const confirm = () => preview && assign.mutate({ ...preview.request, seed: preview.result.seed }, { onSuccess: (result) => (setPreview(null), setDone(result)) });
 
   return (
     <Section title="Assign" id="assign" description="Balanced load; never the same person twice on an item.">
@@ -110,12 +116,13 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
         </Field>
         <div className="sm:col-span-3">
           <Button type="submit" disabled={assign.isPending}>
-            {assign.isPending ? "Assigning…" : "Assign items"}
+            {assign.isPending && !preview ? "Working it out…" : "Preview the assignment"}
           </Button>
         </div>
       </form>
       <ErrorBox error={assign.error} />
-      {assign.isSuccess ? <Success>Assigned. {describe(assign.data)}</Success> : null}
+      {preview ? <PreviewBox title="Assign these items?" sentences={assignSentences(preview.result, false)} confirmLabel="Assign" busy={assign.isPending} onConfirm={confirm} onCancel={() => setPreview(null)} /> : null}
+      {done ? <DoneBox sentences={assignSentences(done, true)} next={{ href: "#judge-title", text: "annotators can start at /annotate; meanwhile run the LLM judge on the pool" }} /> : null}
     </Section>
   );
 }

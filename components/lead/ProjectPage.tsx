@@ -13,6 +13,8 @@ import { GuidelinesForm } from "./GuidelinesForm";
 import { ErrorBox, Section } from "./ui";
 import { DeleteProjectPanel, RunsAndChunksPanel } from "./DataPanel";
 import { ChunkingsPanel } from "./ChunkingsPanel";
+import { ProjectNav } from "./ProjectNav";
+import { FlagsPanel } from "./FlagsPanel";
 
 function StatusCounts({ projectId }: { projectId: number }) {
   const status = useStatus(projectId);
@@ -48,7 +50,11 @@ export function ProjectPage({ projectId }: { projectId: number }) {
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">{p.name}</h1>
       </div>
+      <ProjectNav />
       <StatusCounts projectId={p.id} />
+      {/* The order of work (issue 22 item 6): settings and guidelines, imports, pool, assign, judge, exports. */}
+      <SettingsForm project={p} />
+      <GuidelinesForm project={p} />
       <ImportPanel projectId={p.id} />
       <ChunkingsPanel projectId={p.id} />
       <RunsAndChunksPanel projectId={p.id} />
@@ -56,10 +62,9 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       <PoolPanel project={p} />
       <AssignPanel project={p} />
       <ProgressTable projectId={p.id} />
+      <FlagsPanel projectId={p.id} />
       <JudgePanel projectId={p.id} />
       <ExportsPanel projectId={p.id} />
-      <SettingsForm project={p} />
-      <GuidelinesForm project={p} />
       <DeleteProjectPanel projectId={p.id} name={p.name} />
     </div>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useCreateProject, useProjects } from "@/lib/query/lead";
 import { Button, ErrorBox, Field, Section, inputClass } from "./ui";
@@ -9,10 +10,12 @@ export function ProjectsPage() {
   const projects = useProjects();
   const create = useCreateProject();
   const [name, setName] = useState("");
+  const router = useRouter();
 
+  // A new project opens at once: its page starts with the settings and guidelines (issue 22 item 6).
   function onSubmit(e: FormEvent) {
     e.preventDefault();
-    create.mutate(name, { onSuccess: () => setName("") });
+    create.mutate(name, { onSuccess: (p) => router.push(`/lead/projects/${p.id}`) });
   }
 
   return (

@@ -11,13 +11,18 @@ export const ZAdjudicationInput = z.object({
   startSeconds: z.number().finite().min(0, "startSeconds: expected seconds ≥ 0").max(MAX_SECONDS, `startSeconds: expected at most ${MAX_SECONDS} seconds`).nullable(),
   rationale: zText(5000).trim().default(""),
   idempotencyKey: zText(200).min(8),
+  /**
+   * A revision of a decided item: the revision the adjudicator saw standing (1 for the first
+   * decision). Without it a decided item is a conflict; with a revision that no longer stands, too.
+   */
+  revises: z.number().int("revises: expected the revision number that stands").min(1, "revises: expected a revision ≥ 1").optional(),
 });
 export type TAdjudicationInput = z.input<typeof ZAdjudicationInput>;
 
-export type TStanding = { grade: number; startSeconds: number | null; rationale: string };
+export type TStanding = { grade: number; startSeconds: number | null; rationale: string; revision: number };
 export type TAdjudicateResult = { applied: boolean; adjudication: Adjudication };
 
-const standing = (a: Adjudication): TStanding => ({ grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale });
+const standing = (a: Adjudication): TStanding => ({ grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale, revision: a.revision });
 
 /**
  * Decides an item whose annotators disagree, or disagreed at some point (disputed: the editing
@@ -25,11 +30,17 @@ const standing = (a: Adjudication): TStanding => ({ grade: a.grade, startSeconds
  * adjudicators decide at once, the database keeps the first and the second receives
  * AppError("conflict", …, { standing }) with the decision that stands (HTTP 409). A retry with the
  * same idempotency key returns `applied: false` and the stored decision. Appends a LabelEvent.
+ *
+ * Revisions (issue 22): with `revises: n` an adjudicator or lead replaces the decision that stands
+ * when its revision is n; the row's revision becomes n + 1 and a LabelEvent (kind "adjudication",
+ * before = the replaced decision, after = the new one) keeps every decision in the history. A stale
+ * revision (another one came first) is a conflict carrying the decision that stands.
+ * A grade-0 label has no start: the start of a grade-0 decision is stored as null.
  */
 export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudicationInput): Promise<TAdjudicateResult> {
   const parsed = ZAdjudicationInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), parsed.error.issues);
-  const data = parsed.data;
+  const data = { ...parsed.data, startSeconds: parsed.data.grade === 0 ? null : parsed.data.startSeconds };
 
   const dup = await findApplied(db, data.poolItemId, data.idempotencyKey);
   if (dup) return dup;
@@ -39,6 +50,7 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
   const item = await db.poolItem.findUnique({ where: { id: data.poolItemId }, select: { projectId: true } });
   if (!item) throw new AppError("not_found", `no pool item ${data.poolItemId}`);
   const existing = await db.adjudication.findUnique({ where: { poolItemId: data.poolItemId } });
+  if (data.revises !== undefined) return revise(db, adjudicatorId, item.projectId, existing, { ...data, revises: data.revises });
   if (existing) throw conflict(existing);
   const [settings, [labels]] = await Promise.all([ruleSettings(db, item.projectId), loadItemLabels(db, item.projectId, { poolItemIds: [data.poolItemId] })]);
   const state = itemDecision(labels.judgements, settings, labels.disputed).state;
@@ -73,8 +85,36 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
   }
 }
 
-function conflict(a: Adjudication): AppError {
-  return new AppError("conflict", "this item has already been decided", { standing: standing(a) });
+type TRevision = { poolItemId: string; grade: number; startSeconds: number | null; rationale: string; idempotencyKey: string; revises: number };
+
+/** Replaces the decision that stands when it is still revision `revises` (a conditional update: two revisers, one wins). */
+async function revise(db: Db, adjudicatorId: string, projectId: number, existing: Adjudication | null, data: TRevision): Promise<TAdjudicateResult> {
+  if (!existing) throw new AppError("conflict", "this item has no decision to revise", { standing: null });
+  if (existing.revision !== data.revises) throw conflict(existing, `revision ${data.revises} no longer stands: revision ${existing.revision} was decided since`);
+  try {
+    const adjudication = await db.$transaction(async (tx) => {
+      const changed = await tx.adjudication.updateMany({
+        where: { poolItemId: data.poolItemId, revision: data.revises },
+        data: { adjudicatorId, grade: data.grade, startSeconds: data.startSeconds, rationale: data.rationale, revision: data.revises + 1 },
+      });
+      const now = await tx.adjudication.findUniqueOrThrow({ where: { poolItemId: data.poolItemId } });
+      if (changed.count !== 1) throw conflict(now, `revision ${data.revises} no longer stands: revision ${now.revision} was decided since`);
+      await tx.labelEvent.create({
+        data: { projectId, poolItemId: data.poolItemId, actorId: adjudicatorId, kind: "adjudication", before: JSON.stringify(standing(existing)), after: JSON.stringify(standing(now)), idempotencyKey: data.idempotencyKey },
+      });
+      return now;
+    });
+    return { applied: true, adjudication };
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    const raced = await findApplied(db, data.poolItemId, data.idempotencyKey);
+    if (raced) return raced;
+    throw e;
+  }
+}
+
+function conflict(a: Adjudication, message = "this item has already been decided"): AppError {
+  return new AppError("conflict", message, { standing: standing(a) });
 }
 
 async function findApplied(db: Db, poolItemId: string, key: string): Promise<TAdjudicateResult | null> {

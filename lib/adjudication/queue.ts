@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { loadItemLabels, ruleSettings } from "../labels/load.ts";
+import { loadItemLabels, ruleSettings, type TItemLabels } from "../labels/load.ts";
 import { itemDecision } from "../labels/rule.ts";
 
 /** One annotator's label; `history`: the grades they submitted for the item, oldest first (the last is `grade`). */
@@ -29,8 +29,7 @@ const letter = (i: number) => String.fromCharCode(65 + i);
  * no system or rank order leaks through).
  */
 export async function adjudicationQueue(db: Db, projectId: number): Promise<TQueueItem[]> {
-  const [settings, items] = await Promise.all([ruleSettings(db, projectId), loadItemLabels(db, projectId)]);
-  const waiting = items.filter((it) => it.adjudication === null && itemDecision(it.judgements, settings, it.disputed).state === "disagreed");
+  const waiting = await waitingItems(db, projectId);
   if (waiting.length === 0) return [];
   const history = await gradeHistory(db, waiting.map((w) => w.id));
   const details = await db.poolItem.findMany({
@@ -62,6 +61,12 @@ export async function adjudicationQueue(db: Db, projectId: number): Promise<TQue
       };
     })
     .sort((a, b) => (a.query.externalId !== b.query.externalId ? (a.query.externalId < b.query.externalId ? -1 : 1) : a.poolItemId < b.poolItemId ? -1 : 1));
+}
+
+/** The project's items waiting for a decision (the queue's items, without their content). */
+export async function waitingItems(db: Db, projectId: number): Promise<TItemLabels[]> {
+  const [settings, items] = await Promise.all([ruleSettings(db, projectId), loadItemLabels(db, projectId)]);
+  return items.filter((it) => it.adjudication === null && itemDecision(it.judgements, settings, it.disputed).state === "disagreed");
 }
 
 /** Per "poolItemId:userId", the grades of the annotator's judgement events, oldest first (LabelEvent history). */

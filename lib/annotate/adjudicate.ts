@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
-import { adjudicationQueue } from "../adjudication/queue.ts";
+import { adjudicationQueue, waitingItems } from "../adjudication/queue.ts";
 import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
 
 /**
@@ -19,10 +19,19 @@ export type TAdjudicatorItem = {
   video: TVideoSource;
   labels: TAdjudicatorLabel[];
 };
-export type TAdjudicatorProject = { id: number; name: string };
+/**
+ * A project in the adjudicator's picker: `pending` items wait for a decision; the guidelines (`g`)
+ * and the start tolerance (the final start defaults to the annotators' mean when their starts are
+ * within it) come with it.
+ */
+export type TAdjudicatorProject = { id: number; name: string; pending: number; guidelines: string; startToleranceSeconds: number };
 
 export async function adjudicatorProjects(db: Db): Promise<TAdjudicatorProject[]> {
-  return db.project.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+  const projects = await db.project.findMany({ select: { id: true, name: true, guidelines: true, startToleranceSeconds: true }, orderBy: { name: "asc" } });
+  const out: TAdjudicatorProject[] = [];
+  // One project at a time: each count reads the project's labels (lib/labels/load.ts).
+  for (const p of projects) out.push({ ...p, pending: (await waitingItems(db, p.id)).length });
+  return out;
 }
 
 export async function adjudicatorQueue(db: Db, projectId: number): Promise<TAdjudicatorItem[]> {

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
+import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { int, isConstraintViolation } from "../pooling/sql.ts";
 import { normalizeEmail } from "../users/users.ts";
 import { mulberry32, randomSeed, shuffle } from "./random.ts";
@@ -34,6 +35,8 @@ export type TAssignOptions = {
    */
   chunking?: string;
   seed?: number;
+  /** Compute everything in the transaction, then roll it back (the preview; lib/db/dry-run.ts). With `seed` the confirmed call does exactly what the preview showed. */
+  dryRun?: boolean;
 };
 export type TAssignResult = {
   seed: number;
@@ -105,7 +108,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   const transfer = opts.chunking !== undefined ? await transferGrades(db, projectId, opts.chunking) : null;
 
   try {
-    return await bulkTransaction(db, async (tx) => {
+    return await withDryRun(bulkTransaction(db, async (tx) => {
       const pid = int(projectId);
       const items = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid}`)).map((r) => ({
         id: r.id,
@@ -203,7 +206,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           await tx.run(`UPDATE "Assignment" SET "calibration" = TRUE WHERE "poolItemId" IN (${batch.map(() => "?").join(", ")})`, batch);
         }
       }
-      return {
+      return rollbackIf(opts.dryRun, {
         seed,
         perItem,
         items: targets.length,
@@ -215,8 +218,8 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         ...(audit ? { audit } : {}),
         shortfall,
         annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
-      };
-    });
+      });
+    }));
   } catch (e) {
     if (isConstraintViolation(e)) throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
     throw e;

@@ -13,26 +13,45 @@ import { safeCsv } from "../formats/csv-write.ts";
  * whenever any grade, start, status, annotator count or source changes. `created_at` is the time
  * of the export (ISO 8601, UTC).
  *
- * Where the version travels:
- * - qrels (`qid 0 docid grade`, trec_eval's format, which has no room for a header): in a sidecar
- *   file `<out>.version.json`, or as one line on stderr when written to stdout;
- * - JSONL: the first line is {"label_set_version": {...}}; every later line is one label;
- * - CSV: the first line is a comment, `# label_set_version sha256=… created_at=… labels=N
- *   project=…` (the name percent-encoded, so the line is one cell), then the header row. Readers skip it with `comment="#"` (pandas, csv-parse) or
- *   `skiprows=1`;
- * - and with --out, every format also gets the sidecar `<out>.version.json`, which adds the
- *   file's own sha256 (`file_sha256`).
+ * Where the version travels (no line inside a CSV or qrels file: spreadsheets and pandas would read
+ * a comment line as the header row):
+ * - qrels (`qid 0 docid grade`, trec_eval's format) and CSV (the header row first): in the file's
+ *   name (`exportFileName`: `<project>.<sha256 first 12>.qrels`, `<project>.labels.<sha12>.csv`),
+ *   in a sidecar `<file>.version.json` (`sidecarText`; the page's "version" link, the CLI's --out),
+ *   in the HTTP headers of a download, or as one line on stderr when the CLI prints to stdout;
+ * - JSONL: the first line is {"label_set_version": {...}}; every later line is one label.
+ * The sidecar adds the file's own sha256 (`file_sha256`; for qrels and CSV the same on every
+ * download of the same labels, since their content holds no time).
  */
 export type TExportFormat = "qrels" | "jsonl" | "csv";
 export type TLabelSetVersion = { sha256: string; created_at: string; labels: number; project: string };
 export type TExport = { content: string; version: TLabelSetVersion; fileSha256: string };
 
-export const CSV_COLUMNS = ["query", "chunk", "grade", "start", "status", "annotators", "source", "video", "chunk_start", "chunk_end", "chunking"] as const;
+export const CSV_COLUMNS = ["query", "chunk", "grade", "start", "status", "annotators", "source", "video", "chunk_start", "chunk_end", "chunking", "flags", "notes", "revision"] as const;
+
+/** In a CSV cell: flags joined by ";", notes by " | " (JSONL keeps both as arrays). */
+const FLAG_SEPARATOR = ";";
+const NOTE_SEPARATOR = " | ";
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
 function jsonRow(r: ReferenceLabelRow) {
-  return { query: r.qid, chunk: r.docid, grade: r.grade, start: r.startSeconds, status: r.status, annotators: r.annotators, source: r.source, video: r.video, chunk_start: r.chunkStart, chunk_end: r.chunkEnd, chunking: r.chunking };
+  return {
+    query: r.qid,
+    chunk: r.docid,
+    grade: r.grade,
+    start: r.startSeconds,
+    status: r.status,
+    annotators: r.annotators,
+    source: r.source,
+    video: r.video,
+    chunk_start: r.chunkStart,
+    chunk_end: r.chunkEnd,
+    chunking: r.chunking,
+    flags: r.flags,
+    notes: r.notes,
+    revision: r.revision,
+  };
 }
 
 /** The canonical form the label-set sha256 is computed over (also the JSONL export's body). */
@@ -57,16 +76,12 @@ export function qrelsText(rows: readonly ReferenceLabelRow[]): string {
  */
 const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
-export function csvText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
-  // The project's name is percent-encoded in the comment line: a name holding a comma or a quote
-  // would otherwise split the line into cells, the next one free to start with "=" (CSV injection).
-  const project = encodeURIComponent(version.project);
-  const head = `# label_set_version sha256=${version.sha256} created_at=${version.created_at} labels=${version.labels} project=${project}\n`;
+export function csvText(rows: readonly ReferenceLabelRow[]): string {
   const body = safeCsv(
-    rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source, r.video, r.chunkStart, r.chunkEnd, r.chunking]),
+    rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source, r.video, r.chunkStart, r.chunkEnd, r.chunking, r.flags.join(FLAG_SEPARATOR), r.notes.join(NOTE_SEPARATOR), r.revision]),
     CSV_OPTIONS,
   );
-  return `${head}${CSV_COLUMNS.join(",")}\n${body}`;
+  return `${CSV_COLUMNS.join(",")}\n${body}`;
 }
 
 export function jsonlText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
@@ -74,7 +89,7 @@ export function jsonlText(rows: readonly ReferenceLabelRow[], version: TLabelSet
 }
 
 export function renderExport(rows: readonly ReferenceLabelRow[], format: TExportFormat, version: TLabelSetVersion): TExport {
-  const content = format === "qrels" ? qrelsText(rows) : format === "jsonl" ? jsonlText(rows, version) : csvText(rows, version);
+  const content = format === "qrels" ? qrelsText(rows) : format === "jsonl" ? jsonlText(rows, version) : csvText(rows);
   return { content, version, fileSha256: sha256(content) };
 }
 
@@ -82,6 +97,17 @@ export function renderExport(rows: readonly ReferenceLabelRow[], format: TExport
 export async function exportLabels(db: Db, projectId: number, format: TExportFormat, now: Date = new Date(), opts: { chunkingId?: number } = {}): Promise<TExport> {
   const [project, rows] = await Promise.all([db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }), referenceLabels(db, projectId, opts)]);
   return renderExport(rows, format, labelSetVersion(rows, project.name, now));
+}
+
+/** The download's file name: the project, the kind, the label set's sha256 (first 12 hex digits). */
+export function exportFileName(safeProjectName: string, format: TExportFormat, version: TLabelSetVersion): string {
+  const v = version.sha256.slice(0, 12);
+  return format === "qrels" ? `${safeProjectName}.${v}.qrels` : `${safeProjectName}.labels.${v}.${format}`;
+}
+
+/** The version as one line (the CLI's stderr when it prints qrels or CSV to stdout). */
+export function versionLine(v: TLabelSetVersion): string {
+  return `label_set_version sha256=${v.sha256} created_at=${v.created_at} labels=${v.labels} project=${v.project}\n`;
 }
 
 /** The sidecar written next to an exported file. */

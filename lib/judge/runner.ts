@@ -257,6 +257,8 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
   await reclaimDead(db, runId);
   const counts = await runCounts(db, runId);
   let status: TWorkerResult["status"];
+  // The cancel may have come after the last heartbeat (the page stops its own worker at once).
+  if (!cancelled && (await db.judgeRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status === "cancelled") cancelled = true;
   if (cancelled) status = "cancelled";
   else if (counts.pending === 0 && counts.running === 0) {
     status = "completed";

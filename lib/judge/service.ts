@@ -44,12 +44,24 @@ export type TRunSummary = {
   finishedAt: string | null;
   counts: TRunCounts;
   workers: number;
-  /** Pairs finished per second over the last RATE_WINDOW_MS (all workers), for "time left". */
-  rate: number;
+  /**
+   * Tasks finished per second over the last RATE_WINDOW_MS (all workers), or since the run started
+   * when that is shorter (dividing a 2 s start by 10 s made the first estimate 5× too long), for
+   * "time left"; null until RATE_MIN_ANSWERS have come back in the window (the page shows "estimating…").
+   */
+  rate: number | null;
   retest: TRetest | null;
 };
 
 const RATE_WINDOW_MS = 10_000;
+const RATE_MIN_ANSWERS = 3;
+
+/** Tasks per second from `recent` tasks finished in the window, the window cut to the run's start. */
+export function observedRate(recent: number, startedAt: Date | null, now: number = Date.now()): number | null {
+  if (recent < RATE_MIN_ANSWERS || startedAt === null) return null;
+  const windowMs = Math.min(RATE_WINDOW_MS, Math.max(1, now - startedAt.getTime()));
+  return (recent * 1000) / windowMs;
+}
 
 export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean } = {}): Promise<TRunSummary> {
   const [counts, workers, recent] = await Promise.all([
@@ -77,7 +89,7 @@ export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean 
     finishedAt: run.finishedAt?.toISOString() ?? null,
     counts,
     workers,
-    rate: (recent * 1000) / RATE_WINDOW_MS,
+    rate: observedRate(recent, run.startedAt),
     retest: opts.retest && run.samples > 1 ? retest(await sampleGrades(db, run.id, run.samples), run.samples) : null,
   };
 }

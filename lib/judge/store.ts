@@ -273,9 +273,17 @@ export async function findRun(db: Db, projectId: number, ref: string): Promise<J
   return found;
 }
 
+/**
+ * Cancelled is final (issue 22 item 5): no later status overwrites it. A worker stopped by the
+ * cancel (the page aborts the server's own worker at once, before its heartbeat sees the cancel)
+ * would otherwise record "stopped by the user" over it, and the page would offer Resume.
+ */
 export async function setStatus(db: Db, runId: number, status: TRunStatus, stopReason: string | null = null): Promise<void> {
   const finished = status === "completed" || status === "cancelled" || status === "stopped";
-  await db.judgeRun.update({ where: { id: runId }, data: { status, stopReason, ...(finished ? { finishedAt: now() } : {}), ...(status === "running" ? { finishedAt: null } : {}) } });
+  await db.judgeRun.updateMany({
+    where: { id: runId, status: { not: "cancelled" } },
+    data: { status, stopReason, ...(finished ? { finishedAt: now() } : {}), ...(status === "running" ? { finishedAt: null } : {}) },
+  });
 }
 
 /** Cancels a run: workers stop at their next beat (finishing what is in flight); pending tasks stay unsent. */

@@ -1,8 +1,10 @@
 /**
  * "Try on 5 pairs": the lead's check of a judge configuration before a run. The model grades a
- * few pairs of the subset; nothing is written (no run, no cache, no label). Each answer is shown
- * with its prompt, the parsed grade (or why it failed) and the pair's human reference label, if
- * any, so a bad template or an unparseable model is found for the price of five requests.
+ * few pairs of the subset, drawn at random and stratified by human grade where labels exist
+ * (`stratifiedSample`); nothing is written (no run, no cache, no label). Each answer is shown with
+ * the question and chunk text, its prompt, the parsed grade (or why it failed) and the pair's human
+ * reference label, if any, so a bad template or an unparseable model is found for the price of
+ * five requests.
  */
 import type { Db } from "../db/client.ts";
 import { referenceLabels } from "../labels/reference.ts";
@@ -14,7 +16,7 @@ import { renderTemplate } from "./template.ts";
 import { loadPairViews } from "./views.ts";
 import type OpenAI from "openai";
 
-export type TTrialRow = { qid: string; docid: string; prompt: string; raw: string | null; grade: number | null; error: string | null; human: number | null; promptTokens: number; completionTokens: number };
+export type TTrialRow = { qid: string; docid: string; question: string; chunk: string; prompt: string; raw: string | null; grade: number | null; error: string | null; human: number | null; promptTokens: number; completionTokens: number };
 
 export const TRIAL_PAIRS = 5;
 
@@ -22,16 +24,17 @@ export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInp
   const s = parseSettings(input);
   const template = templateOf(s);
   const apiKey = apiKeyFrom(env, s.apiKeyEnv, surface);
-  const pairs = (await selectPairs(db, projectId, s.only)).slice(0, n);
-  const { client, endpoint } = await checkedClient(s.baseUrl, apiKey, s.model, s.timeoutMs);
-  const [views, reference] = await Promise.all([loadPairViews(db, template, pairs), referenceLabels(db, projectId)]);
+  const [subset, reference] = await Promise.all([selectPairs(db, projectId, s.only), referenceLabels(db, projectId)]);
   const human = new Map(reference.map((l) => [`${l.queryId}:${l.chunkId}`, l.grade]));
+  const pairs = stratifiedSample(subset, (p) => human.get(`${p.queryId}:${p.chunkId}`) ?? null, n);
+  const { client, endpoint } = await checkedClient(s.baseUrl, apiKey, s.model, s.timeoutMs);
+  const views = await loadPairViews(db, template, pairs);
   return Promise.all(
     pairs.map(async (p) => {
       const key = `${p.queryId}:${p.chunkId}`;
       const v = views.get(key);
       const prompt = v ? renderTemplate(template, v.view) : "";
-      const row: TTrialRow = { qid: v?.qid ?? "", docid: v?.docid ?? "", prompt, raw: null, grade: null, error: null, human: human.get(key) ?? null, promptTokens: 0, completionTokens: 0 };
+      const row: TTrialRow = { qid: v?.qid ?? "", docid: v?.docid ?? "", question: v?.view.question ?? "", chunk: v?.view.chunk ?? "", prompt, raw: null, grade: null, error: null, human: human.get(key) ?? null, promptTokens: 0, completionTokens: 0 };
       try {
         const a = await askWithFallback(client, endpoint, { model: s.model, prompt, temperature: s.temperature, maxTokens: s.maxTokens, structured: s.structured });
         const parsed = parseAnswer(a);
@@ -42,6 +45,38 @@ export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInp
       }
     }),
   );
+}
+
+/**
+ * `n` items drawn at random, stratified by `grade` (the human label; null = none): one from each
+ * grade in turn (grades in random order, each stratum shuffled) while labelled items remain, then
+ * unlabelled ones; with no labels at all, a plain random sample. So five tries on a labelled pool
+ * show the judge on relevant and non-relevant pairs alike, not the first five pairs of one query.
+ */
+export function stratifiedSample<T>(items: readonly T[], grade: (item: T) => number | null, n: number, random: () => number = Math.random): T[] {
+  const strata = new Map<number, T[]>();
+  const unlabelled: T[] = [];
+  for (const it of items) {
+    const g = grade(it);
+    if (g === null) unlabelled.push(it);
+    else strata.set(g, [...(strata.get(g) ?? []), it]);
+  }
+  const queues = shuffle([...strata.values()], random).map((list) => shuffle(list, random));
+  const out: T[] = [];
+  while (out.length < n && queues.some((q) => q.length > 0)) {
+    for (const q of queues) if (out.length < n && q.length > 0) out.push(q.pop() as T);
+  }
+  return [...out, ...shuffle(unlabelled, random).slice(0, n - out.length)];
+}
+
+/** Fisher–Yates on a copy. */
+function shuffle<T>(list: readonly T[], random: () => number): T[] {
+  const a = [...list];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
 }
 
 /** Structured output where the endpoint takes it; plain text where it refuses (as the runner does). */

@@ -11,7 +11,8 @@ export type TItemLabels = {
   assignments: number;
   /** In submission order (judgement id ascending). */
   judgements: TItemJudgement[];
-  adjudication: { grade: number; startSeconds: number | null; rationale: string; decidedAt: Date } | null;
+  /** `revision`: 1 for the first decision, one more per revision (lib/adjudication/decide.ts). */
+  adjudication: { grade: number; startSeconds: number | null; rationale: string; decidedAt: Date; revision: number } | null;
   /** The item's required grades disagreed at some point (PoolItem.disputedAt): it waits for adjudication. */
   disputed: boolean;
 };
@@ -48,7 +49,7 @@ export async function loadItemLabels(db: Db, projectId: number, where: { poolIte
       select: { id: true, poolItemId: true, userId: true, grade: true, startSeconds: true, notes: true, flags: true, timeSpentMs: true, updatedAt: true },
       orderBy: { id: "asc" },
     }),
-    db.adjudication.findMany({ where: { poolItem: { projectId }, ...itemFilter }, select: { poolItemId: true, grade: true, startSeconds: true, rationale: true, createdAt: true } }),
+    db.adjudication.findMany({ where: { poolItem: { projectId }, ...itemFilter }, select: { poolItemId: true, grade: true, startSeconds: true, rationale: true, createdAt: true, revision: true } }),
   ]);
   const byId = new Map<string, TItemLabels>();
   for (const it of items) {
@@ -63,7 +64,7 @@ export async function loadItemLabels(db: Db, projectId: number, where: { poolIte
   }
   for (const a of adjudications) {
     const it = byId.get(a.poolItemId);
-    if (it) it.adjudication = { grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale, decidedAt: a.createdAt };
+    if (it) it.adjudication = { grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale, decidedAt: a.createdAt, revision: a.revision };
   }
   return [...byId.values()];
 }

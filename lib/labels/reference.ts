@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { loadItemLabels, ruleSettings } from "./load.ts";
+import { loadItemLabels, ruleSettings, type TItemLabels } from "./load.ts";
 import { itemDecision, type TLabelInput, type TRuleSettings } from "./rule.ts";
 
 export type TReferenceStatus = "agreed" | "adjudicated" | "imported";
@@ -25,6 +25,14 @@ export type ReferenceLabelRow = {
   chunkStart: number;
   chunkEnd: number;
   chunking: string;
+  /**
+   * Provenance (issue 22): the annotators' flags (union, sorted) and non-empty notes (submission
+   * order), and the adjudication's revision (1 = never revised; null when not adjudicated).
+   * Imported labels carry none.
+   */
+  flags: string[];
+  notes: string[];
+  revision: number | null;
 };
 
 type Place = Pick<ReferenceLabelRow, "video" | "chunkStart" | "chunkEnd" | "chunking">;
@@ -82,7 +90,7 @@ export async function referenceLabels(db: Db, projectId: number, opts: { chunkin
     const key = `${it.queryId}:${it.chunkId}`;
     poolIdByPair.set(key, it.id);
     const f = finalLabel(it, settings);
-    if (f) rows.set(key, { queryId: it.queryId, chunkId: it.chunkId, qid: it.qid, docid: it.docid, poolItemId: it.id, ...f, annotators: it.judgements.length, source: null });
+    if (f) rows.set(key, { queryId: it.queryId, chunkId: it.chunkId, qid: it.qid, docid: it.docid, poolItemId: it.id, ...f, annotators: it.judgements.length, source: null, ...provenance(it) });
   }
   imported.sort(importPrecedence);
   for (const r of imported) {
@@ -99,6 +107,9 @@ export async function referenceLabels(db: Db, projectId: number, opts: { chunkin
       status: "imported",
       annotators: 0,
       source: r.source,
+      flags: [],
+      notes: [],
+      revision: null,
     });
   }
   const places = await chunkPlaces(db, [...new Set([...rows.values()].map((r) => r.chunkId))]);
@@ -107,9 +118,18 @@ export async function referenceLabels(db: Db, projectId: number, opts: { chunkin
     const place = places.get(r.chunkId);
     if (!place) continue; // the chunk was deleted meanwhile
     if (opts.chunkingId !== undefined && place.chunkingId !== opts.chunkingId) continue;
-    out.push({ ...r, video: place.video, chunkStart: place.chunkStart, chunkEnd: place.chunkEnd, chunking: place.chunking });
+    // A grade-0 label has no start, whatever its source: agreed grade-0 items never had one
+    // (lib/labels/rule.ts), and adjudications decided before that rule held, or imports, may.
+    const startSeconds = r.grade === 0 ? null : r.startSeconds;
+    out.push({ ...r, startSeconds, video: place.video, chunkStart: place.chunkStart, chunkEnd: place.chunkEnd, chunking: place.chunking });
   }
   return out.sort(byQidDocid);
+}
+
+function provenance(it: TItemLabels): Pick<ReferenceLabelRow, "flags" | "notes" | "revision"> {
+  const flags = [...new Set(it.judgements.flatMap((j) => j.flags))].sort();
+  const notes = it.judgements.map((j) => j.notes.trim()).filter((n) => n !== "");
+  return { flags, notes, revision: it.adjudication?.revision ?? null };
 }
 
 /**

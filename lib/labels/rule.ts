@@ -33,7 +33,7 @@ export type TLabelInput = { grade: number; startSeconds: number | null };
 export type TDecision = { state: "incomplete" } | { state: "agreed"; grade: number; startSeconds: number | null } | { state: "disagreed" };
 
 // Starts are decimals typed or read from a player: allow for float noise at the boundary.
-const EPSILON = 1e-9;
+export const EPSILON = 1e-9;
 
 export function gradesAgree(grades: readonly number[], rule: TDisagreementRule): boolean {
   if (grades.length === 0) return true;

@@ -5,6 +5,7 @@ import { bulkTransaction, sqliteNow, type BulkTx } from "../imports/bulk.ts";
 import { int, isConstraintViolation } from "./sql.ts";
 import { evaluatedOrder } from "../stats/order.ts";
 import { findChunking } from "../chunkings/store.ts";
+import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 
 export type TPoolOptions = {
   depth: number;
@@ -15,6 +16,8 @@ export type TPoolOptions = {
    * in the pool (the audit sample, or an earlier pool).
    */
   chunking?: string;
+  /** Compute everything in the transaction, then roll it back (the preview; lib/db/dry-run.ts). */
+  dryRun?: boolean;
 };
 export type TPoolResult = {
   depth: number;
@@ -78,7 +81,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
 
   const runIds = runs.map((r) => r.id);
   try {
-    return await bulkTransaction(db, async (tx) => {
+    return await withDryRun(bulkTransaction(db, async (tx) => {
       const candidates = await topCandidates(tx, runIds, depth);
       // (run, query) → its top K in the evaluated order. Maps keyed by number, nested, rather
       // than by "a:b" strings: this loop sees every candidate row.
@@ -159,7 +162,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
       // A run replaced since the last pooling (import run --replace) can rank a pooled chunk
       // differently: the provenance follows the run as it is now.
       for (const m of movedProv) await tx.run(`UPDATE "PoolProvenance" SET "rank" = ? WHERE "poolItemId" = ? AND "runId" = ?`, m);
-      return {
+      return rollbackIf(opts.dryRun, {
         depth,
         runs: runs.map((r) => r.system),
         queries: pairs.size,
@@ -169,8 +172,8 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
         movedProvenance: movedProv.length,
         totalItems: existing.length + newItems.length,
         ...(chunking ? { chunking: chunking.name, transferJudges, saved } : {}),
-      };
-    });
+      });
+    }));
   } catch (e) {
     if (isConstraintViolation(e)) throw new AppError("conflict", "the pool was changed by another command at the same time; run pool again");
     throw e;

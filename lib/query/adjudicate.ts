@@ -10,9 +10,9 @@ export const adjudicateKeys = {
   queue: (projectId: number) => [...adjudicateKeys.all, "queue", projectId] as const,
 };
 
-export type TDecisionBody = { poolItemId: string; grade: number; startSeconds: number | null; rationale: string; idempotencyKey: string };
-export type TDecision = { applied: boolean; poolItemId: string; grade: number; startSeconds: number | null; rationale: string };
-export type TStanding = { grade: number; startSeconds: number | null; rationale: string };
+export type TDecisionBody = { poolItemId: string; grade: number; startSeconds: number | null; rationale: string; idempotencyKey: string; revises?: number };
+export type TDecision = { applied: boolean; poolItemId: string; grade: number; startSeconds: number | null; rationale: string; revision: number };
+export type TStanding = { grade: number; startSeconds: number | null; rationale: string; revision: number };
 
 export function useAdjudicatorProjects() {
   return useQuery({ queryKey: adjudicateKeys.projects(), queryFn: () => apiFetch<TAdjudicatorProject[]>("/api/adjudicate/projects") });

@@ -8,6 +8,7 @@ export const leadKeys = {
   project: (projectId: number) => [...leadKeys.projects(), projectId] as const,
   progress: (projectId: number) => [...leadKeys.project(projectId), "progress"] as const,
   status: (projectId: number) => [...leadKeys.project(projectId), "status"] as const,
+  flags: (projectId: number) => [...leadKeys.project(projectId), "flags"] as const,
   judge: (projectId: number) => [...leadKeys.project(projectId), "judge"] as const,
   runs: (projectId: number) => [...leadKeys.project(projectId), "runs"] as const,
   chunkings: (projectId: number) => [...leadKeys.project(projectId), "chunkings"] as const,

@@ -10,6 +10,9 @@ import type { TRole } from "../auth/permissions.ts";
 import type { TFuse, TFuseResult } from "../runs/fuse.ts";
 import type { DeleteProjectResult, RunListing } from "../projects/lifecycle.ts";
 import type { ChunkingSummary } from "../chunkings/store.ts";
+import type { TFlaggedItem } from "../labels/flags.ts";
+import type { TPoolResult } from "../pooling/build.ts";
+import type { TAssignResult } from "../assignment/assign.ts";
 
 export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; runs: { id: number; system: string; description: string | null }[] };
 export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
@@ -59,7 +62,7 @@ export function useInvalidateProject(projectId: number) {
 export function useBuildPool(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
-    mutationFn: (input: { depth: number; runs?: string[]; chunking?: string }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/pool`, { json: input }),
+    mutationFn: (input: { depth: number; runs?: string[]; chunking?: string; dryRun?: boolean }) => apiFetch<TPoolResult>(`${base(projectId)}/pool`, { json: input }),
     onSuccess: invalidate,
   });
 }
@@ -76,7 +79,7 @@ export function useFuseRuns(projectId: number) {
 export function useAssign(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
-    mutationFn: (input: { perItem: number; annotators?: string[]; sample?: number }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/assign`, { json: input }),
+    mutationFn: (input: { perItem: number; annotators?: string[]; sample?: number; seed?: number; dryRun?: boolean }) => apiFetch<TAssignResult>(`${base(projectId)}/assign`, { json: input }),
     onSuccess: invalidate,
   });
 }
@@ -128,4 +131,9 @@ export function useDeleteProject(projectId: number) {
       await qc.invalidateQueries({ queryKey: leadKeys.projects(), exact: true });
     },
   });
+}
+
+/** Items with an annotator's flag or note (issue 22 item 4). */
+export function useFlaggedItems(projectId: number) {
+  return useQuery({ queryKey: leadKeys.flags(projectId), queryFn: () => apiFetch<TFlaggedItem[]>(`${base(projectId)}/flags`) });
 }

@@ -77,11 +77,11 @@ describe("adjudication in the browser", () => {
     await second.keyboard.press("Enter");
     const alert = second.getByRole("alert").filter({ hasText: "Another adjudicator decided this item first" });
     await alert.waitFor();
-    // The start began at the chunk's start, then ] (+1 s) and Shift+] (+5 s).
-    const chunkStart = (await db.poolItem.findUniqueOrThrow({ where: { id: fx.items[0].id }, select: { chunk: { select: { startSeconds: true } } } })).chunk.startSeconds;
-    expect(await second.getByTestId("standing").textContent()).toBe(`grade 2, start ${formatClock(chunkStart + 6)}: “says it, but 3 overstates”`);
+    // The start began at the annotators' mean (10 s and 20 s, within the 15 s tolerance: 15 s;
+    // issue 22: never the chunk's start), then ] (+1 s) and Shift+] (+5 s).
+    expect(await second.getByTestId("standing").textContent()).toBe(`grade 2, start ${formatClock(21)}: “says it, but 3 overstates”`);
     await second.screenshot({ path: join(artifactsDir, "adjudicate-conflict.png"), fullPage: true });
     const stored = await db.adjudication.findFirstOrThrow({ select: { grade: true, startSeconds: true, rationale: true, adjudicator: { select: { email: true } } } });
-    expect(stored).toEqual({ grade: 2, startSeconds: chunkStart + 6, rationale: "says it, but 3 overstates", adjudicator: { email: "adj@example.org" } });
+    expect(stored).toEqual({ grade: 2, startSeconds: 21, rationale: "says it, but 3 overstates", adjudicator: { email: "adj@example.org" } });
   });
 });

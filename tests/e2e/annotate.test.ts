@@ -173,11 +173,13 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
     await upload(page, "run", join(dir, "hybrid.trec"), { "System name": "hybrid-rrf" });
     const pool = page.getByRole("region", { name: "Build pool" });
     await pool.getByLabel("Depth").fill("2");
-    await pool.getByRole("button", { name: "Build pool" }).click();
+    await pool.getByRole("button", { name: "Preview the pool" }).click();
+    await pool.getByRole("button", { name: "Build the pool" }).click();
     await pool.getByRole("status").waitFor();
     const assign = page.getByRole("region", { name: "Assign" });
     await assign.getByLabel("Annotators per item").fill("2");
-    await assign.getByRole("button", { name: "Assign items" }).click();
+    await assign.getByRole("button", { name: "Preview the assignment" }).click();
+    await assign.getByRole("button", { name: "Assign", exact: true }).click();
     await assign.getByRole("status").waitFor();
     await ctx.close();
     await loadPlan();

@@ -76,6 +76,8 @@ describe("lead: the LLM judge from the project page", () => {
     const rows = page.getByRole("table", { name: "Trial answers" }).locator("tbody tr");
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(5);
     expect((await page.locator("[data-trial-grade]").allTextContents()).every((g) => /^[0-3]$/.test(g))).toBe(true);
+    // Each row shows the question and the chunk's text beside the parsed grade and the human label (issue 22).
+    for (const text of await rows.allTextContents()) expect(text).toMatch(/Question \d+ of Judged/);
     expect(await db.judgeRun.count()).toBe(0);
     expect(await db.judgeLabel.count()).toBe(0);
   });
@@ -121,12 +123,47 @@ describe("lead: the LLM judge from the project page", () => {
     const form = await fillForm(page, "web-judge");
     await form.getByRole("button", { name: "Start run" }).click();
     await page.getByRole("alert").filter({ hasText: /a judge run named "web-judge" exists already/ }).waitFor();
-    expect(await db.judgeRun.count()).toBe(1);
+    expect(await db.judgeRun.count({ where: { judge: "web-judge" } })).toBe(1);
+  });
+
+  it("runs against a keyless local endpoint with the no-key choice; Cancel asks, and a cancelled run stays cancelled after a reload (issue 22)", async () => {
+    await page.goto(`${server.url}/lead/projects/${projectId}`);
+    const form = await fillForm(page, "keyless");
+    await form.getByLabel("Concurrency").fill("1");
+    // Keyboard, as a person ticks a box: the field with the key variable is then disabled.
+    await form.getByLabel(/No key/).focus();
+    await page.keyboard.press("Space");
+    expect(await form.getByLabel("API key variable").isDisabled()).toBe(true);
+    fake.setLatency(400); // 48 pairs one at a time: some 20 s, time to cancel
+    const seen = fake.seen.length;
+    await form.getByRole("button", { name: "Start run" }).click();
+    await page.getByText(/Run \d+ \(keyless\) started/).waitFor({ timeout: 20_000 });
+    // No Authorization header reached the endpoint.
+    await expect.poll(() => fake.seen.length).toBeGreaterThan(seen + 1);
+    expect(fake.seen.slice(seen).every((r) => r.headers.authorization === undefined)).toBe(true);
+    const row = page.locator('[data-judge-run="keyless"]');
+    await row.getByRole("button", { name: "Cancel…" }).click();
+    const confirm = row.getByRole("group", { name: "Cancel run keyless?" });
+    await confirm.getByRole("button", { name: "Keep running" }).click();
+    expect(await (await db.judgeRun.findFirstOrThrow({ where: { judge: "keyless" } })).status).toBe("running");
+    await row.getByRole("button", { name: "Cancel…" }).click();
+    await confirm.getByRole("button", { name: "Cancel the run" }).click();
+    await expect.poll(async () => row.locator("[data-status]").getAttribute("data-status"), { timeout: 20_000 }).toBe("cancelled");
+    // The server's worker ends after what is in flight; the status must stay cancelled.
+    await new Promise((r) => setTimeout(r, 2000));
+    await page.reload();
+    await row.locator("[data-status]").waitFor();
+    expect(await row.locator("[data-status]").getAttribute("data-status")).toBe("cancelled");
+    expect(await row.textContent()).not.toContain("stopped by the user");
+    expect(await row.getByRole("button", { name: /Resume|Retry/ }).count()).toBe(0);
+    const stored = await db.judgeRun.findFirstOrThrow({ where: { judge: "keyless" } });
+    expect([stored.status, stored.stopReason, stored.apiKeyEnv]).toEqual(["cancelled", "cancelled by the lead", ""]);
+    fake.setLatency(40);
   });
 
   it("annotators get 403 on every judge route; the API key never reaches the browser", async () => {
     const cookie = await apiSession(server.url, "ann@example.org", "ann-password");
-    const run = await db.judgeRun.findFirstOrThrow();
+    const run = await db.judgeRun.findFirstOrThrow({ where: { judge: "web-judge" } });
     const base = `${server.url}/api/lead/projects/${projectId}/judge`;
     const calls: [string, string, unknown][] = [
       ["GET", base, undefined],

@@ -106,12 +106,19 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
   it("builds the pool at depth 1 over both runs", async () => {
     const pool = page.getByRole("region", { name: "Build pool" });
     await pool.getByLabel("Depth").fill("1");
-    await pool.getByRole("button", { name: "Build pool" }).click();
+    // A preview first (a dry run: nothing written), then the confirmation (issue 22 item 6).
+    await pool.getByRole("button", { name: "Preview the pool" }).click();
+    const preview = pool.getByRole("group", { name: "Build the pool?" });
+    await preview.waitFor();
+    expect(await preview.textContent()).toContain("This will add 4 new items to the pool, 4 items in all.");
+    expect(await db.poolItem.count()).toBe(0);
+    await preview.getByRole("button", { name: "Build the pool" }).click();
     await pool.getByRole("status").waitFor();
     // Top 1 by score (lib/stats/order.ts): q1 → A: c1 (0.9), B: c3 (0.95); q2 → A: c3 (0.7), B: c4 (0.9).
     const items = await db.poolItem.findMany({ select: { query: { select: { externalId: true } }, chunk: { select: { externalId: true } } } });
     expect(items.map((i) => `${i.query.externalId}/${i.chunk.externalId}`).sort()).toEqual(["q1/c1", "q1/c3", "q2/c3", "q2/c4"]);
-    expect(await pool.getByRole("status").textContent()).toContain("newItems: 4");
+    expect(await pool.getByRole("status").textContent()).toContain("This added 4 new items to the pool, 4 items in all.");
+    expect(await pool.getByRole("status").getByRole("link").textContent()).toBe("assign the new items to annotators");
     // q1/c1 and q2/c4 carry imported reference labels: stage "imported" until assigned.
     await expect.poll(() => page.locator('[data-stage="unassigned"]').textContent()).toBe("2");
     expect(await page.locator('[data-stage="imported"]').textContent()).toBe("2");
@@ -120,9 +127,14 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
   it("assigns every item to both annotators", async () => {
     const assign = page.getByRole("region", { name: "Assign" });
     await assign.getByLabel("Annotators per item").fill("2");
-    await assign.getByRole("button", { name: "Assign items" }).click();
+    await assign.getByRole("button", { name: "Preview the assignment" }).click();
+    const preview = assign.getByRole("group", { name: "Assign these items?" });
+    await preview.waitFor();
+    expect(await preview.textContent()).toMatch(/This will make 8 assignments on 4 pool items \(2 annotators per item\): (ann|bob)@example\.org \+4, (ann|bob)@example\.org \+4\./);
+    expect(await db.assignment.count()).toBe(0);
+    await preview.getByRole("button", { name: "Assign", exact: true }).click();
     await assign.getByRole("status").waitFor();
-    expect(await assign.getByRole("status").textContent()).toContain("created: 8");
+    expect(await assign.getByRole("status").textContent()).toContain("Made 8 assignments on 4 pool items");
     for (const email of ["ann@example.org", "bob@example.org"]) expect(await db.assignment.count({ where: { user: { email } } })).toBe(4);
     await expect.poll(() => page.locator('[data-stage="assigned"]').textContent()).toBe("4");
   });
@@ -146,25 +158,29 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
     expect(await page.locator('[data-stage="assigned"]').textContent()).toBe("3");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download qrels" }).click()]);
-    expect(download.suggestedFilename()).toBe("Demo.qrels");
+    // The version in the file name (issue 22 item 6): the label set's sha256, first 12 digits.
+    expect(download.suggestedFilename()).toMatch(/^Demo\.[0-9a-f]{12}\.qrels$/);
     // Imported q1/c1 (3) and q2/c4 (1), plus the agreed q1/c3 (2), in (query, chunk) order.
     expect(readFileSync(await download.path(), "utf8")).toBe("q1 0 c1 3\nq1 0 c3 2\nq2 0 c4 1\n");
 
     const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download labels (CSV)" }).click()]);
-    expect(csv.suggestedFilename()).toBe("Demo.labels.csv");
+    expect(csv.suggestedFilename()).toBe(download.suggestedFilename().replace(/^Demo\.(\w+)\.qrels$/, "Demo.labels.$1.csv"));
+    // No comment line: the header row first; the new columns (flags, notes, revision) at the end.
     const csvLines = readFileSync(await csv.path(), "utf8").trimEnd().split("\n");
-    expect(csvLines[0]).toMatch(/^# label_set_version sha256=[0-9a-f]{64} created_at=\S+ labels=3 project=Demo$/);
-    expect(csvLines.slice(1)).toEqual([
-      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking",
-      "q1,c1,3,,imported,0,prior study,v1,0,10,default",
-      "q1,c3,2,20,agreed,2,,v1,20,30,default",
-      "q2,c4,1,,imported,0,prior study,v1,30,40,default",
+    expect(csvLines).toEqual([
+      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision",
+      "q1,c1,3,,imported,0,prior study,v1,0,10,default,,,",
+      "q1,c3,2,20,agreed,2,,v1,20,30,default,,,",
+      "q2,c4,1,,imported,0,prior study,v1,30,40,default,,,",
     ]);
+    const [version] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Version file: labels (CSV)" }).click()]);
+    expect(version.suggestedFilename()).toBe(`${csv.suggestedFilename()}.version.json`);
+    expect(JSON.parse(readFileSync(await version.path(), "utf8"))).toMatchObject({ format: "csv", label_set_version: { labels: 3, project: "Demo" } });
 
     const [jsonl] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download labels (JSONL)" }).click()]);
     const jsonLines = readFileSync(await jsonl.path(), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(jsonLines).toHaveLength(4);
-    expect(jsonLines[2]).toEqual({ query: "q1", chunk: "c3", grade: 2, start: 20, status: "agreed", annotators: 2, source: null, video: "v1", chunk_start: 20, chunk_end: 30, chunking: "default" });
+    expect(jsonLines[2]).toEqual({ query: "q1", chunk: "c3", grade: 2, start: 20, status: "agreed", annotators: 2, source: null, video: "v1", chunk_start: 20, chunk_end: 30, chunking: "default", flags: [], notes: [], revision: null });
 
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "lead-project.png"), fullPage: true });

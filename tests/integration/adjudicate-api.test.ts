@@ -45,8 +45,9 @@ const decide = (cookie: string, body: Record<string, unknown>) => fetch(`${serve
 
 describe("adjudicate API", () => {
   it("lists exactly the disagreements, annotators as A and B without names", async () => {
-    const projects = (await (await fetch(`${server.url}/api/adjudicate/projects`, { headers: { Cookie: adj1 } })).json()) as { id: number; name: string }[];
-    expect(projects).toEqual([{ id: fx.project.id, name: "Blind project" }]);
+    const projects = (await (await fetch(`${server.url}/api/adjudicate/projects`, { headers: { Cookie: adj1 } })).json()) as { id: number; name: string; pending: number }[];
+    // The picker's count: the two disagreements (issue 22 item 1).
+    expect(projects).toMatchObject([{ id: fx.project.id, name: "Blind project", pending: 2 }]);
     const items = await queue(adj1);
     expect(items.map((i) => i.id).sort()).toEqual([fx.items[0].id, fx.items[1].id].sort());
     const first = items.find((i) => i.id === fx.items[0].id)!;
@@ -68,7 +69,7 @@ describe("adjudicate API", () => {
     expect(await retry.json()).toMatchObject({ applied: false });
     const late = await decide(adj2, { poolItemId: id, grade: 0, startSeconds: null, rationale: "no", idempotencyKey: "decide-key-0002" });
     expect(late.status).toBe(409);
-    expect(((await late.json()) as { error: { details: unknown } }).error.details).toEqual({ standing: { grade: 2, startSeconds: 15, rationale: "the chunk names the method" } });
+    expect(((await late.json()) as { error: { details: unknown } }).error.details).toEqual({ standing: { grade: 2, startSeconds: 15, rationale: "the chunk names the method", revision: 1 } });
     expect(await db.adjudication.count({ where: { poolItemId: id } })).toBe(1);
     expect((await queue(adj2)).map((i) => i.id)).toEqual([fx.items[1].id]);
   });
@@ -83,6 +84,32 @@ describe("adjudicate API", () => {
     const stored = await db.adjudication.findUniqueOrThrow({ where: { poolItemId: id } });
     const loser = (await (a.status === 409 ? a : b).json()) as { error: { details: { standing: { grade: number } } } };
     expect(loser.error.details.standing.grade).toBe(stored.grade);
+  });
+
+  it("revises a decision with revises: n once; a stale revision is 409 with what stands; every decision stays in the history (issue 22)", async () => {
+    const id = fx.items[0].id; // decided above: grade 2 at 15 s, revision 1
+    const body = { poolItemId: id, grade: 3, startSeconds: 20, rationale: "B was right", idempotencyKey: "revise-key-0001", revises: 1 };
+    const ok = await decide(adj2, body);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ applied: true, grade: 3, startSeconds: 20, revision: 2 });
+    // The same key again: harmless, nothing new.
+    expect(await (await decide(adj2, body)).json()).toMatchObject({ applied: false, revision: 2 });
+    // Revising revision 1 again (another adjudicator's stale page): refused, with what stands.
+    const stale = await decide(adj1, { ...body, grade: 1, idempotencyKey: "revise-key-0002" });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: { details: unknown } }).error.details).toEqual({ standing: { grade: 3, startSeconds: 20, rationale: "B was right", revision: 2 } });
+    // Without revises a decided item is still a conflict; revising an undecided item is one too.
+    expect((await decide(adj1, { poolItemId: id, grade: 1, startSeconds: 3, rationale: "", idempotencyKey: "revise-key-0003" })).status).toBe(409);
+    expect((await decide(adj1, { poolItemId: fx.items[2].id, grade: 1, startSeconds: 3, rationale: "", idempotencyKey: "revise-key-0004", revises: 1 })).status).toBe(409);
+    // A grade-0 revision keeps no start.
+    const zero = await decide(adj1, { poolItemId: id, grade: 0, startSeconds: 12, rationale: "not an answer", idempotencyKey: "revise-key-0005", revises: 2 });
+    expect(await zero.json()).toMatchObject({ grade: 0, startSeconds: null, revision: 3 });
+    const events = await db.labelEvent.findMany({ where: { poolItemId: id, kind: "adjudication" }, orderBy: { id: "asc" }, select: { after: true } });
+    expect(events.map((e) => JSON.parse(e.after) as { grade: number; revision?: number })).toMatchObject([{ grade: 2 }, { grade: 3, revision: 2 }, { grade: 0, revision: 3 }]);
+    // The export's provenance names the revision; the decided item left the picker's count.
+    const { exportLabels } = await import("../../lib/exports/labels.ts");
+    const rows = (await exportLabels(db, fx.project.id, "jsonl")).content.trim().split("\n").slice(1).map((l) => JSON.parse(l) as { grade: number; start: number | null; status: string; revision: number | null; notes: string[] });
+    expect(rows.filter((r) => r.status === "adjudicated" && r.revision === 3)).toMatchObject([{ grade: 0, start: null, notes: ["ann note 0", "other note 0"] }]);
   });
 
   it("refuses annotators (403), bad input (422) and unknown items and projects (404)", async () => {

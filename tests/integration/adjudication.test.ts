@@ -57,7 +57,7 @@ describe("adjudication", () => {
     const err = failed[0].reason as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe("conflict");
-    expect(err.details).toEqual({ standing: { grade: stored.grade, startSeconds: stored.startSeconds, rationale: stored.rationale } });
+    expect(err.details).toEqual({ standing: { grade: stored.grade, startSeconds: stored.startSeconds, rationale: stored.rationale, revision: 1 } });
     expect(await db.labelEvent.count({ where: { poolItemId: items[0].id, kind: "adjudication" } })).toBe(1);
 
     expect(await adjudicationQueue(db, p.id)).toEqual([]);
@@ -107,7 +107,7 @@ describe("adjudication", () => {
     expect(first.applied).toBe(true);
     expect(again).toEqual({ applied: false, adjudication: first.adjudication });
     const event = await db.labelEvent.findFirstOrThrow({ where: { idempotencyKey: k } });
-    expect(JSON.parse(event.after)).toEqual({ grade: 3, startSeconds: 60, rationale: "clear" });
+    expect(JSON.parse(event.after)).toEqual({ grade: 3, startSeconds: 60, rationale: "clear", revision: 1 });
     expect(JSON.parse(event.before!)).toEqual({ labels: [{ grade: 0, startSeconds: null }, { grade: 3, startSeconds: 60 }] });
 
     await expect(adjudicate(db, adj.id, { poolItemId: items[1].id, grade: 1, startSeconds: null, idempotencyKey: randomUUID() })).rejects.toMatchObject({

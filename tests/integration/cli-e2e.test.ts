@@ -118,14 +118,17 @@ describe("assessor end to end", () => {
     expect(version).toEqual({ sha256: createHash("sha256").update(body).digest("hex"), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), labels: 5, project: "e2e" });
     expect(version.sha256).toBe(sidecar.label_set_version.sha256);
 
-    // CSV: a "#" comment line with the version, then header and rows.
+    // CSV (issue 22 item 6): no comment line, the header row first; the version in the sidecar.
     const csvFile = join(outDir, "labels.csv");
     cli("export", "labels", "--format", "csv", "--out", csvFile);
     const csv = readFileSync(csvFile, "utf8");
-    const [comment, ...csvRest] = csv.split("\n");
-    expect(comment).toMatch(new RegExp(`^# label_set_version sha256=${version.sha256} created_at=\\S+ labels=5 project=e2e$`));
-    expect(csvRest.join("\n")).toBe(expected("expected.labels.csv"));
+    expect(csv).toBe(expected("expected.labels.csv"));
+    expect(JSON.parse(readFileSync(`${csvFile}.version.json`, "utf8"))).toMatchObject({ format: "csv", label_set_version: { sha256: version.sha256, labels: 5 }, file_sha256: createHash("sha256").update(csv).digest("hex") });
     const { parse } = await import("csv-parse/sync");
-    expect(parse(csv, { comment: "#", columns: true })).toHaveLength(5);
+    expect(parse(csv, { columns: true })).toHaveLength(5);
+    // To stdout: the version on stderr, as for qrels.
+    const printedCsv = cli("export", "labels", "--format", "csv");
+    expect(printedCsv.stdout).toBe(csv);
+    expect(printedCsv.stderr).toMatch(new RegExp(`^label_set_version sha256=${version.sha256} created_at=\\S+ labels=5 project=e2e\\n$`));
   }, 600_000); // some 20 CLI processes, each starting tsx and checking migrations
 });

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
-import { exportLabels, labelSetVersion, renderExport } from "../../lib/exports/labels.ts";
+import { exportFileName, exportLabels, labelSetVersion, renderExport } from "../../lib/exports/labels.ts";
 import type { ReferenceLabelRow } from "../../lib/labels/reference.ts";
-import { makeChunks, makeProject, makeQueries } from "../helpers/factories.ts";
+import { makeAssignedItems, makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
+import { submitJudgement } from "../../lib/labels/submit.ts";
 
 let t: TestDb;
 let db: Db;
@@ -31,41 +32,53 @@ const row = (qid: string, docid: string, grade: number, extra: Partial<Reference
   chunkStart: 0,
   chunkEnd: 30,
   chunking: "default",
+  flags: [],
+  notes: [],
+  revision: null,
   ...extra,
 });
 
 describe("export formats", () => {
   const now = new Date("2026-11-30T12:00:00.000Z");
-  const rows = [row("q1", "a,b", 2, { startSeconds: 12.5, status: "agreed", annotators: 2, source: null }), row("q1", 'say "hi"', 0, { source: "old #3" })];
+  const rows = [
+    row("q1", "a,b", 2, { startSeconds: 12.5, status: "adjudicated", annotators: 2, source: null, flags: ["transcript_error", "unsure"], notes: ["cut off", "=odd"], revision: 2 }),
+    row("q1", 'say "hi"', 0, { source: "old #3" }),
+  ];
 
   it("writes qrels, JSONL and CSV that carry the same label-set sha256", () => {
     const v = labelSetVersion(rows, "p", now);
-    const canonical = '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"agreed","annotators":2,"source":null,"video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default"}\n{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3","video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default"}\n';
+    const canonical =
+      '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"adjudicated","annotators":2,"source":null,"video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":["transcript_error","unsure"],"notes":["cut off","=odd"],"revision":2}\n' +
+      '{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3","video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":[],"notes":[],"revision":null}\n';
     expect(v).toEqual({ sha256: createHash("sha256").update(canonical).digest("hex"), created_at: "2026-11-30T12:00:00.000Z", labels: 2, project: "p" });
 
     const jsonl = renderExport(rows, "jsonl", v);
     expect(jsonl.content).toBe(`{"label_set_version":${JSON.stringify(v)}}\n${canonical}`);
     expect(jsonl.fileSha256).toBe(createHash("sha256").update(jsonl.content).digest("hex"));
 
+    // No comment line (issue 22 item 6): the header row first, the new columns at the end; the
+    // version travels in the file name, the sidecar and the HTTP headers. A note starting with "="
+    // gets the leading ' of lib/formats/csv-write.ts.
     const csv = renderExport(rows, "csv", v).content;
     expect(csv).toBe(
-      `# label_set_version sha256=${v.sha256} created_at=2026-11-30T12:00:00.000Z labels=2 project=p\n` +
-        'query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking\nq1,"a,b",2,12.5,agreed,2,,v1,0,30,default\nq1,"say ""hi""",0,,imported,0,"old #3",v1,0,30,default\n',
+      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision\n" +
+        'q1,"a,b",2,12.5,adjudicated,2,,v1,0,30,default,transcript_error;unsure,cut off | =odd,2\nq1,"say ""hi""",0,,imported,0,"old #3",v1,0,30,default,,,\n',
     );
-    // A standard reader skips the comment line and gets the fields back intact.
-    expect(parse(csv, { comment: "#", columns: true })).toEqual([
-      { query: "q1", chunk: "a,b", grade: "2", start: "12.5", status: "agreed", annotators: "2", source: "", video: "v1", chunk_start: "0", chunk_end: "30", chunking: "default" },
-      { query: "q1", chunk: 'say "hi"', grade: "0", start: "", status: "imported", annotators: "0", source: "old #3", video: "v1", chunk_start: "0", chunk_end: "30", chunking: "default" },
+    // A standard reader with no options (a spreadsheet, pandas.read_csv) gets the header row first and the fields intact.
+    expect(parse(csv, { columns: true })).toEqual([
+      { query: "q1", chunk: "a,b", grade: "2", start: "12.5", status: "adjudicated", annotators: "2", source: "", video: "v1", chunk_start: "0", chunk_end: "30", chunking: "default", flags: "transcript_error;unsure", notes: "cut off | =odd", revision: "2" },
+      { query: "q1", chunk: 'say "hi"', grade: "0", start: "", status: "imported", annotators: "0", source: "old #3", video: "v1", chunk_start: "0", chunk_end: "30", chunking: "default", flags: "", notes: "", revision: "" },
     ]);
   });
 
-  it("keeps a hostile project name inside the comment line: no cell of the CSV starts a formula (issue 18 item 6)", () => {
+  it("names the version in the file name; the CSV holds no project name, so a hostile one cannot reach a cell (issue 18 item 6)", () => {
     const name = 'x,=HYPERLINK("http://evil.example","click"),"y';
-    const csv = renderExport(rows, "csv", labelSetVersion(rows, name, now)).content;
-    const first = csv.split("\n")[0];
-    expect(first).toBe(`# label_set_version sha256=${labelSetVersion(rows, name, now).sha256} created_at=2026-11-30T12:00:00.000Z labels=2 project=${encodeURIComponent(name)}`);
-    // Read as a spreadsheet would (no comment handling): every cell of every line, none starting with = + - @.
-    const cells = parse(csv, { relax_column_count: true, relax_quotes: true }).flat() as string[];
+    const v = labelSetVersion(rows, name, now);
+    const csv = renderExport(rows, "csv", v).content;
+    expect(csv).not.toContain("HYPERLINK");
+    expect(exportFileName("p", "csv", v)).toBe(`p.labels.${v.sha256.slice(0, 12)}.csv`);
+    expect(exportFileName("p", "qrels", v)).toBe(`p.${v.sha256.slice(0, 12)}.qrels`);
+    const cells = parse(csv, { relax_column_count: true }).flat() as string[];
     expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
   });
 
@@ -104,6 +117,30 @@ describe("exportLabels over the database", () => {
     expect((await exportLabels(db, p.id, "qrels")).content.split("\n").filter(Boolean).sort()).toEqual(["q1 0 d1 1", "q1 0 d1 3"]);
     expect((await exportLabels(db, p.id, "qrels", new Date(), { chunkingId: other.id })).content).toBe("q1 0 d1 3\n");
     const jsonl = (await exportLabels(db, p.id, "jsonl", new Date(), { chunkingId: other.id })).content.trim().split("\n");
-    expect(JSON.parse(jsonl[1])).toEqual({ query: "q1", chunk: "d1", grade: 3, start: 21, status: "imported", annotators: 0, source: "s", video: video.video.externalId, chunk_start: 15, chunk_end: 35, chunking: "c20o5" });
+    expect(JSON.parse(jsonl[1])).toEqual({ query: "q1", chunk: "d1", grade: 3, start: 21, status: "imported", annotators: 0, source: "s", video: video.video.externalId, chunk_start: 15, chunk_end: 35, chunking: "c20o5", flags: [], notes: [], revision: null });
+  });
+});
+
+describe("a grade-0 label has no start (issue 22 item 1)", () => {
+  it("exports agreed and adjudicated grade-0 items alike: start null, even for a decision stored with one", async () => {
+    const p = await makeProject(db, { name: "exp-zero", annotatorsPerItem: 2, disagreementRule: "any_difference" });
+    const [a, b, adj] = [await makeUser(db, { role: "annotator" }), await makeUser(db, { role: "annotator" }), await makeUser(db, { role: "adjudicator" })];
+    const [agreed, decided] = await makeAssignedItems(db, p.id, 2, [a, b], "qz");
+    await submitJudgement(db, a.id, { poolItemId: agreed.id, grade: 0, startSeconds: 40, notes: "off topic", flags: ["unsure"], timeSpentMs: 1, idempotencyKey: "zero-a-1" });
+    await submitJudgement(db, b.id, { poolItemId: agreed.id, grade: 0, startSeconds: null, notes: "", flags: [], timeSpentMs: 1, idempotencyKey: "zero-b-1" });
+    await submitJudgement(db, a.id, { poolItemId: decided.id, grade: 0, startSeconds: null, notes: "", flags: [], timeSpentMs: 1, idempotencyKey: "zero-a-2" });
+    await submitJudgement(db, b.id, { poolItemId: decided.id, grade: 2, startSeconds: 47, notes: "", flags: ["transcript_error"], timeSpentMs: 1, idempotencyKey: "zero-b-2" });
+    // A decision written before the rule held: grade 0 with a start (the page sent the chunk's start).
+    await db.adjudication.create({ data: { poolItemId: decided.id, adjudicatorId: adj.id, grade: 0, startSeconds: 46.7 } });
+    const rows = (await exportLabels(db, p.id, "jsonl")).content.trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((r) => [r.chunk, r.grade, r.start, r.status, r.flags, r.notes, r.revision])).toEqual([
+      [agreed.docid, 0, null, "agreed", ["unsure"], ["off topic"], null],
+      [decided.docid, 0, null, "adjudicated", ["transcript_error"], [], 1],
+    ]);
+    // And a decision made now stores none.
+    await db.adjudication.delete({ where: { poolItemId: decided.id } });
+    const { adjudicate } = await import("../../lib/adjudication/decide.ts");
+    const made = await adjudicate(db, adj.id, { poolItemId: decided.id, grade: 0, startSeconds: 46.7, rationale: "", idempotencyKey: "zero-adj-1" });
+    expect(made.adjudication.startSeconds).toBeNull();
   });
 });

@@ -5,17 +5,19 @@ import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
 import { fileSafeName } from "@/lib/exports/file-name";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
-import { exportLabels, type TExportFormat } from "@/lib/exports/labels";
+import { exportFileName, exportLabels, sidecarText, type TExportFormat } from "@/lib/exports/labels";
 import { findChunking } from "@/lib/chunkings/store";
 
 export const dynamic = "force-dynamic";
 
-const ZQuery = z.object({ format: z.enum(["jsonl", "csv"]).optional(), chunking: z.string().trim().min(1).max(64).optional() });
+const ZQuery = z.object({ format: z.enum(["jsonl", "csv"]).optional(), chunking: z.string().trim().min(1).max(64).optional(), manifest: z.enum(["1"]).optional() });
 
 /**
  * Downloads: /exports/qrels, /exports/labels?format=jsonl|csv; `chunking=NAME` keeps one chunking's
- * labels (lib/chunkings; default: all). The label-set version travels in
- * headers (X-Label-Set-Sha256, X-Label-Set-Created-At); JSONL and CSV also carry it in the file.
+ * labels (lib/chunkings; default: all). The label-set version travels in the file name
+ * (`exportFileName`), the headers (X-Label-Set-Sha256, X-Label-Set-Created-At) and, with
+ * `manifest=1`, as the sidecar JSON `<file>.version.json` (label_set_version, format, file_sha256);
+ * JSONL also carries it in its first line. No line inside qrels or CSV (issue 22 item 6).
  */
 export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, async ({ params, query }) => {
   const db = await getDb();
@@ -26,13 +28,13 @@ export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, as
   else throw new AppError("not_found", `no export "${String(params.format)}"; exports: qrels, labels`);
   const chunking = query.chunking === undefined ? undefined : await findChunking(db, project.id, query.chunking);
   const e = await exportLabels(db, project.id, format, new Date(), { chunkingId: chunking?.id });
-  const safeName = fileSafeName(project.name);
-  const fileName = format === "qrels" ? `${safeName}.qrels` : `${safeName}.labels.${format}`;
-  const type = format === "csv" ? "text/csv" : format === "jsonl" ? "application/x-ndjson" : "text/plain";
-  return new Response(e.content, {
+  const fileName = exportFileName(fileSafeName(project.name), format, e.version);
+  const manifest = query.manifest === "1";
+  const type = manifest ? "application/json" : format === "csv" ? "text/csv" : format === "jsonl" ? "application/x-ndjson" : "text/plain";
+  return new Response(manifest ? sidecarText(e, format) : e.content, {
     headers: {
       "Content-Type": `${type}; charset=utf-8`,
-      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Content-Disposition": `attachment; filename="${manifest ? `${fileName}.version.json` : fileName}"`,
       "X-Label-Set-Sha256": e.version.sha256,
       "X-Label-Set-Created-At": e.version.created_at,
       "X-File-Sha256": e.fileSha256,

@@ -4,6 +4,7 @@ import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { previewPrompts } from "@/lib/judge/service";
+import { withPageTerms } from "@/lib/judge/page-terms";
 
 export const dynamic = "force-dynamic";
 
@@ -13,5 +14,5 @@ const ZPreview = z.object({ template: z.string().max(100_000).optional(), only: 
 export const POST = route({ roles: rolesFor("manageProject"), body: ZPreview }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return { prompts: await previewPrompts(db, project.id, body, 1) };
+  return { prompts: await withPageTerms(() => previewPrompts(db, project.id, body, 1)) };
 });

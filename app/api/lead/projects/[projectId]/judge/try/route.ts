@@ -4,12 +4,13 @@ import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { ZRunSettings } from "@/lib/judge/create";
 import { tryJudge } from "@/lib/judge/trial";
+import { withPageTerms } from "@/lib/judge/page-terms";
 
 export const dynamic = "force-dynamic";
 
-/** "Try on 5 pairs": the model grades the subset's first five pairs; nothing is written. */
+/** "Try on 5 pairs": the model grades a random sample of the subset, stratified by human grade; nothing is written. */
 export const POST = route({ roles: rolesFor("manageProject"), body: ZRunSettings }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return { rows: await tryJudge(db, project.id, body, process.env, undefined, "page") };
+  return { rows: await withPageTerms(() => tryJudge(db, project.id, body, process.env, undefined, "page")) };
 });

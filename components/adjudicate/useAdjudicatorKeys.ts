@@ -1,0 +1,81 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { isTyping } from "@/components/annotate/useGradingKeys";
+
+export type TAdjudicatorKeyHandlers = {
+  grade: (g: number) => void;
+  /** a, b, …: take that annotator's grade and start together. */
+  take: (index: number) => void;
+  setStartToPlayhead: () => void;
+  nudgeStart: (seconds: number) => void;
+  replay: () => void;
+  togglePlay: () => void;
+  submit: () => void;
+  /** u: reopen the last decision (a revision). */
+  reopen: () => void;
+  back: () => void;
+  rationale: () => void;
+  guidelines: () => void;
+  help: () => void;
+  escape: () => void;
+};
+
+/** The adjudicator's keys (issue 22 item 1), listed in the `?` help. */
+export const ADJUDICATOR_KEYS: [string, string][] = [
+  ["0 – 3", "final grade"],
+  ["a / b", "take annotator A's / B's grade and start"],
+  ["s", "set the start to the playhead"],
+  ["[ / ]", "start 1 s earlier / later (Shift: 5 s)"],
+  ["r", "write the rationale (Esc leaves it)"],
+  ["p", "replay from the chunk's start"],
+  ["Space", "play / pause"],
+  ["Enter", "decide and go to the next item"],
+  ["u", "reopen the last decision to revise it"],
+  ["Backspace", "back to the previous item"],
+  ["g", "guidelines"],
+  ["?", "show or hide these keys"],
+  ["Esc", "leave the rationale, close a panel"],
+];
+
+/**
+ * The adjudicator's own key map: like the annotator's (useGradingKeys) for grades, start, play and
+ * Enter, plus a/b, r (rationale: replay moves to p), g, and u (reopen, where the annotator's u
+ * goes back). No shortcut fires while typing.
+ */
+export function useAdjudicatorKeys(handlers: TAdjudicatorKeyHandlers) {
+  const ref = useRef(handlers);
+  useEffect(() => {
+    ref.current = handlers;
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const h = ref.current;
+      if (e.key === "Escape") {
+        if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
+        h.escape();
+        return;
+      }
+      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      let handled = true;
+      if (e.code === "BracketLeft" || key === "[" || key === "{") h.nudgeStart(e.shiftKey ? -5 : -1);
+      else if (e.code === "BracketRight" || key === "]" || key === "}") h.nudgeStart(e.shiftKey ? 5 : 1);
+      else if (/^[0-3]$/.test(key)) h.grade(Number(key));
+      else if (key === "a" || key === "b") h.take(key === "a" ? 0 : 1);
+      else if (key === "s") h.setStartToPlayhead();
+      else if (key === "r") h.rationale();
+      else if (key === "p") h.replay();
+      else if (key === " ") h.togglePlay();
+      else if (key === "Enter") h.submit();
+      else if (key === "u") h.reopen();
+      else if (key === "Backspace") h.back();
+      else if (key === "g") h.guidelines();
+      else if (key === "?") h.help();
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+}

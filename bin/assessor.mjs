@@ -5,7 +5,7 @@
 // its lazy imports so that a command loads only the modules it uses (issue 21 item 6: a database
 // command starts in ≤ 0.5 s; through tsx it took 2–3 s). Without esbuild, in a read-only tree or
 // with ASSESSOR_BUNDLE=0 the CLI runs through tsx as before.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import v8 from "node:v8";

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
+import { mediaKind, urlAllowed, type TMediaKind } from "../media/hosts.ts";
 
 /**
  * The annotator's view model: the ONLY place that reads data for annotators (pages and route
@@ -16,7 +17,13 @@ import type { Db } from "../db/client.ts";
 
 export type TTranscriptSegment = { text: string; startSeconds: number; endSeconds: number };
 
-export type TVideoSource = { src: string; kind: "file" | "youtube" | "url"; title: string; durationSeconds: number | null };
+/**
+ * How the item's video plays: `src` null for a video without media (kind "none": transcript
+ * only); `allowed` false for a remote URL whose host ASSESSOR_MEDIA_HOSTS does not name (the page
+ * CSP blocks it, so the player says so instead of trying). Nothing here is new to the annotator:
+ * the URL itself is the source.
+ */
+export type TVideoSource = { src: string | null; kind: TMediaKind; title: string; durationSeconds: number | null; allowed: boolean };
 
 export type TOwnLabel = { grade: number; startSeconds: number | null; notes: string; flags: string[] };
 
@@ -44,9 +51,11 @@ const assignedTo = (userId: string) => ({ assignments: { some: { userId } } });
 
 export function videoSource(video: { id: number; url: string | null; path: string | null; title: string; durationSeconds: number | null }): TVideoSource {
   const base = { title: video.title, durationSeconds: video.durationSeconds };
-  if (video.path) return { ...base, src: `/api/media/${video.id}`, kind: "file" };
+  const kind = mediaKind(video);
+  if (kind === "file") return { ...base, src: `/api/media/${video.id}`, kind, allowed: true };
+  if (kind === "none") return { ...base, src: null, kind, allowed: true };
   const url = video.url ?? "";
-  return { ...base, src: url, kind: /^https?:\/\/(www\.|m\.)?(youtube\.com|youtu\.be)\//i.test(url) ? "youtube" : "url" };
+  return { ...base, src: url, kind, allowed: kind === "youtube" || urlAllowed(url) };
 }
 
 export function parseFlags(json: string): string[] {

@@ -18,7 +18,7 @@ const YOUTUBE = ["https://www.youtube.com", "https://www.youtube-nocookie.com"];
  * app's own files and the hosts the operator allows for remote videos (ASSESSOR_MEDIA_HOSTS,
  * lib/media/hosts.ts; malformed entries are left out, `assessor media check` names them).
  */
-export function pageCsp(nonce: string, dev = false, env: NodeJS.ProcessEnv = process.env): string {
+export function pageCsp(nonce: string, dev = false, env: Record<string, string | undefined> = process.env): string {
   const media = mediaHosts(env).hosts;
   return [
     "default-src 'self'",

@@ -27,7 +27,7 @@ export function mediaKind(video: { url: string | null; path: string | null }): T
 }
 
 /** The valid entries of ASSESSOR_MEDIA_HOSTS (lower case, no trailing slash) and the ones ignored as malformed. */
-export function mediaHosts(env: NodeJS.ProcessEnv = process.env): { hosts: string[]; ignored: string[] } {
+export function mediaHosts(env: Record<string, string | undefined> = process.env): { hosts: string[]; ignored: string[] } {
   const hosts: string[] = [];
   const ignored: string[] = [];
   for (const raw of (env.ASSESSOR_MEDIA_HOSTS ?? "").split(",")) {
@@ -40,7 +40,7 @@ export function mediaHosts(env: NodeJS.ProcessEnv = process.env): { hosts: strin
 }
 
 /** Whether a remote (non-YouTube) URL's host is one the operator allows. */
-export function urlAllowed(url: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function urlAllowed(url: string, env: Record<string, string | undefined> = process.env): boolean {
   let u: URL;
   try {
     u = new URL(url);
@@ -52,7 +52,7 @@ export function urlAllowed(url: string, env: NodeJS.ProcessEnv = process.env): b
 }
 
 /** Why a video's URL will not play in the annotator's browser, or null when it may. */
-export function urlMediaProblem(url: string, env: NodeJS.ProcessEnv = process.env): string | null {
+export function urlMediaProblem(url: string, env: Record<string, string | undefined> = process.env): string | null {
   if (YOUTUBE_URL.test(url) || urlAllowed(url, env)) return null;
   let origin = url;
   try {

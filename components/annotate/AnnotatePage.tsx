@@ -220,7 +220,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
                 </button>
               </div>
             </div>
-            <Transcript key={data.id} chunk={data.chunk} before={data.before} after={data.after} onPickTime={pickTime} />
+            <Transcript key={data.id} chunk={data.chunk} before={data.before} after={data.after} cues={data.cues} onPickTime={pickTime} />
           </div>
           <GradeBar value={form.grade} onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))} />
           <div className="flex flex-wrap items-start gap-4">

@@ -73,11 +73,11 @@ export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (fla
 /**
  * The chunk's text with the neighbouring transcript, collapsed, before and after. With
  * `onPickTime`, every time shown is a button that sets the start to it (issue 21 item 1: the
- * start control without a playhead): the chunk's start and end, and each neighbouring segment's
- * start. Cues are not stored (a chunk keeps only its own times), so these are the transcript's
- * timestamps an item has.
+ * start control without a playhead): the chunk's start and end, each neighbouring segment's
+ * start, and each transcript cue that starts inside the chunk (`cues`, when the video's transcript
+ * was imported), with the cue's text as its title.
  */
-export function Transcript({ chunk, before, after, onPickTime }: { chunk: TSegment; before: TSegment[]; after: TSegment[]; onPickTime?: (seconds: number) => void }) {
+export function Transcript({ chunk, before, after, cues = [], onPickTime }: { chunk: TSegment; before: TSegment[]; after: TSegment[]; cues?: TSegment[]; onPickTime?: (seconds: number) => void }) {
   const [open, setOpen] = useState({ before: false, after: false });
   const time = (seconds: number, what: string, className: string) =>
     onPickTime ? (
@@ -108,6 +108,18 @@ export function Transcript({ chunk, before, after, onPickTime }: { chunk: TSegme
           Chunk {time(chunk.startSeconds, "chunk start", "")} – {time(chunk.endSeconds, "chunk end", "")}
         </p>
         <p data-testid="chunk-text" className="whitespace-pre-wrap text-sm leading-relaxed">{chunk.text}</p>
+        {onPickTime && cues.length > 0 ? (
+          <ol aria-label="Transcript cues" className="mt-2 space-y-0.5 border-t border-slate-200 pt-2 text-xs text-slate-600">
+            {cues.map((c, i) => (
+              <li key={i}>
+                <button type="button" className="mr-1 rounded font-mono underline decoration-dotted hover:bg-indigo-100" aria-label={`Set start to cue ${formatClock(c.startSeconds)}`} data-seconds={c.startSeconds} title={c.text} onClick={() => onPickTime(c.startSeconds)}>
+                  {formatClock(c.startSeconds)}
+                </button>
+                {c.text}
+              </li>
+            ))}
+          </ol>
+        ) : null}
       </div>
       {after.length > 0 ? (
         <div>

@@ -33,6 +33,8 @@ export type TAnnotatorItem = {
   chunk: TTranscriptSegment;
   before: TTranscriptSegment[];
   after: TTranscriptSegment[];
+  /** The video transcript's cues that start inside the chunk (when the transcript was imported: Transcript.cues); their times set the start. */
+  cues: TTranscriptSegment[];
   video: TVideoSource;
   own: TOwnLabel | null;
   /** The project's guidelines (Markdown, written by the lead), shown with the grade meanings (`g`). */
@@ -128,9 +130,10 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
   });
   if (!item) return null;
   const segment = { text: true, startSeconds: true, endSeconds: true } as const;
-  const [before, after] = await Promise.all([
+  const [before, after, transcript] = await Promise.all([
     db.chunk.findMany({ where: { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId, startSeconds: { lt: item.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
     db.chunk.findMany({ where: { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId, startSeconds: { gt: item.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+    db.transcript.findUnique({ where: { videoId: item.chunk.videoId }, select: { cues: true } }),
   ]);
   const own = item.judgements[0];
   return {
@@ -139,10 +142,17 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     chunk: { text: item.chunk.text, startSeconds: item.chunk.startSeconds, endSeconds: item.chunk.endSeconds },
     before: before.reverse(),
     after,
+    cues: transcript ? cuesWithin(transcript.cues, item.chunk.startSeconds, item.chunk.endSeconds) : [],
     video: videoSource(item.chunk.video),
     own: own ? { grade: own.grade, startSeconds: own.startSeconds, notes: own.notes, flags: parseFlags(own.flags) } : null,
     guidelines: item.project.guidelines,
   };
+}
+
+/** The stored cues ([start, end, text, line] each: lib/imports/transcript.ts encodeCues) that start within [start, end). */
+function cuesWithin(json: string, start: number, end: number): TTranscriptSegment[] {
+  const cues = JSON.parse(json) as [number, number, string, number][];
+  return cues.filter(([s]) => s >= start && s < end).map(([s, e, text]) => ({ text, startSeconds: s, endSeconds: e }));
 }
 
 /** Whether this user may watch this video: a lead or adjudicator always; an annotator when one of their items is on it. */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { makeProject } from "../helpers/factories.ts";
+import { makeAssignedItems, makeProject, makeUser } from "../helpers/factories.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { importVideos } from "../../lib/imports/videos.ts";
@@ -90,6 +90,23 @@ describe("importing videos of each media kind", () => {
   });
 });
 
+describe("the transcript's cues in the annotator's view", () => {
+  it("gives the cues that start inside the chunk, with their times (the start control without a playhead)", async () => {
+    const { annotatorItem } = await import("../../lib/annotate/view.ts");
+    const ann = await makeUser(db, { role: "annotator" });
+    const [item] = await makeAssignedItems(db, projectId, 1, [ann], "cueq");
+    const chunk = await db.chunk.update({ where: { id: item.chunkId }, data: { startSeconds: 60, endSeconds: 95 }, select: { videoId: true } });
+    const cues = [[55, 60, "just before", 1], [60, 70.5, "first inside", 2], [70.5, 95, "second inside", 3], [95, 100, "just after", 4]];
+    await db.video.update({ where: { id: chunk.videoId }, data: { url: null } }); // transcript only
+    await db.transcript.create({ data: { projectId, videoId: chunk.videoId, fileName: "talk.vtt", sha256: "x", cues: JSON.stringify(cues) } });
+    const view = await annotatorItem(db, ann.id, item.id);
+    expect(view?.cues).toEqual([
+      { text: "first inside", startSeconds: 60, endSeconds: 70.5 },
+      { text: "second inside", startSeconds: 70.5, endSeconds: 95 },
+    ]);
+  });
+});
+
 describe("assessor media check", () => {
   it("lists each video with kind, status and size (library)", async () => {
     const r = await checkMedia(db, projectId);
@@ -113,11 +130,11 @@ describe("assessor media check", () => {
     expect(rows.get("file")?.slice(1, 3)).toEqual(["file", "ok"]);
     expect(Number(rows.get("file")?.[3])).toBeGreaterThan(1000);
     expect(rows.get("none")?.slice(1, 3)).toEqual(["none", "ok"]);
-    expect(bad.stdout).toContain("6 videos: 4 ok, 2 with a problem");
+    expect(bad.stdout).toContain("7 videos: 5 ok, 2 with a problem");
     await db.video.deleteMany({ where: { projectId, externalId: { in: ["gone", "elsewhere"] } } });
     const good = runCli(["media", "check", "--json"], { env });
     expect(good.code, good.stderr).toBe(0);
-    expect((JSON.parse(good.stdout) as { videos: unknown[] }).videos).toHaveLength(4);
+    expect((JSON.parse(good.stdout) as { videos: unknown[] }).videos).toHaveLength(5);
   });
 });
 

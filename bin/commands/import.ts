@@ -62,12 +62,15 @@ export function registerImport(program: Command): void {
 
   imp
     .command("videos")
-    .description("import videos from JSONL or CSV (id, title, url or path, duration in seconds)")
+    .description("import videos from JSONL or CSV (id, title, url or path or neither for transcript-only, duration in seconds)")
     .argument("<file>", "a .jsonl or .csv file")
     .addOption(projectOption())
     .action(async (file: string, o: { project?: string }) => {
-      const { importVideos } = await lib();
-      await run(o.project, (db, id, po) => importVideos(db, id, file, po), counts("videos"));
+      const [{ importVideos }, { formatLocated }] = await Promise.all([lib(), import("../../lib/errors.ts")]);
+      const warned = (r: ImportResult, s: string) => `${counts("videos")(r, s)}${r.warnings?.length ? `; ${fmt(r.warnings.length)} warning${r.warnings.length === 1 ? "" : "s"}` : ""}`;
+      await run(o.project, (db, id, po) => importVideos(db, id, file, po), warned, (r) => {
+        for (const w of r.warnings ?? []) process.stderr.write(`warning: ${formatLocated(w)}\n`);
+      });
     });
 
   imp

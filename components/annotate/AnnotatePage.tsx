@@ -9,7 +9,7 @@ import { newIdempotencyKey } from "@/lib/offline/key";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { useStoredFlag } from "./useStoredFlag";
-import { annotatorKeys, FlagBoxes, GradeBar, Meter, StartControl, Transcript } from "./parts";
+import { annotatorKeys, FlagBoxes, GradeBar, Meter, NO_PLAYHEAD, StartControl, Transcript } from "./parts";
 import { GuidelinesPanel } from "./Guidelines";
 import { FailedGrades } from "./FailedGrades";
 import { useGradingKeys } from "./useGradingKeys";
@@ -41,6 +41,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
   const [guide, setGuide] = useState(false);
   const notesRef = useRef<HTMLTextAreaElement>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [startNotice, setStartNotice] = useState<string | null>(null);
   // On until the annotator turns it off: one key per judgement (issue 13 item 3); the choice stays.
   const [autoAdvance, setAutoAdvance] = useStoredFlag(AUTO_ADVANCE_KEY, true);
   const shownAt = useRef(0);
@@ -77,6 +78,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
 
   const goTo = (id: string | null) => {
     setMessage(null);
+    setStartNotice(null);
     if (id === null) setAtEnd(true);
     else {
       setAtEnd(false);
@@ -106,13 +108,26 @@ export function AnnotatePage({ userId }: { userId: string }) {
     goTo(nextId);
   };
 
+  // s: the start from the playhead; without one (no media, or it failed to load) nothing changes and the notice says why.
+  const startAtPlayhead = () => {
+    if (!form) return;
+    const t = controls.playhead();
+    setStartNotice(t === null ? NO_PLAYHEAD : null);
+    if (t !== null) setForm({ start: Math.round(t * 10) / 10 });
+  };
+  const pickTime = (seconds: number) => {
+    setStartNotice(null);
+    setForm({ start: seconds });
+    controls.seek(seconds);
+  };
+
   useGradingKeys({
     grade: (g) => {
       if (!form) return;
       if (autoAdvance) submit({ grade: g });
       else setForm({ grade: g });
     },
-    setStartToPlayhead: () => form && setForm({ start: Math.round(controls.currentTime() * 10) / 10 }),
+    setStartToPlayhead: startAtPlayhead,
     nudgeStart: (d) => form && setForm({ start: Math.max(0, form.start + d) }),
     replay: controls.replay,
     togglePlay: controls.toggle,
@@ -195,7 +210,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
           </h1>
           <div className="grid gap-4 md:grid-cols-2">
             <div className="space-y-2">
-              <VideoPlayer src={data.video.src} cueSeconds={data.chunk.startSeconds} cueKey={data.id} mediaRef={mediaRef} title={data.video.title} />
+              <VideoPlayer src={data.video.src} allowed={data.video.allowed} times={data.chunk} cueSeconds={data.chunk.startSeconds} cueKey={data.id} mediaRef={mediaRef} title={data.video.title} />
               <div className="flex gap-2 text-xs">
                 <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="Replay from chunk start" onClick={controls.replay}>
                   r replay
@@ -205,11 +220,11 @@ export function AnnotatePage({ userId }: { userId: string }) {
                 </button>
               </div>
             </div>
-            <Transcript key={data.id} chunk={data.chunk} before={data.before} after={data.after} />
+            <Transcript key={data.id} chunk={data.chunk} before={data.before} after={data.after} cues={data.cues} onPickTime={pickTime} />
           </div>
           <GradeBar value={form.grade} onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))} />
           <div className="flex flex-wrap items-start gap-4">
-            <StartControl value={form.start} chunkStart={data.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={() => setForm({ start: Math.round(controls.currentTime() * 10) / 10 })} />
+            <StartControl value={form.start} chunkStart={data.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={startAtPlayhead} notice={startNotice} />
             <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
           </div>
           <label className="block text-sm">

@@ -25,8 +25,8 @@ export function GradeBar({ value, onChoose, highlight }: { value: number | null;
   );
 }
 
-/** Corrected start: m:ss, with the buttons that the [ ] s keys mirror. */
-export function StartControl({ value, chunkStart, onChange, onPlayhead }: { value: number; chunkStart: number; onChange: (s: number) => void; onPlayhead: () => void }) {
+/** Corrected start: m:ss, with the buttons that the [ ] s keys mirror; `notice` is said politely (why `s` did nothing). */
+export function StartControl({ value, chunkStart, onChange, onPlayhead, notice = null }: { value: number; chunkStart: number; onChange: (s: number) => void; onPlayhead: () => void; notice?: string | null }) {
   const btn = "rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50";
   return (
     <div role="group" aria-label="Corrected start" className="flex flex-wrap items-center gap-1 text-sm">
@@ -41,9 +41,15 @@ export function StartControl({ value, chunkStart, onChange, onPlayhead }: { valu
       {value !== chunkStart ? (
         <button type="button" className={btn} aria-label="Reset start to chunk start" onClick={() => onChange(chunkStart)}>reset ({formatClock(chunkStart)})</button>
       ) : null}
+      <p role="status" aria-live="polite" data-testid="start-notice" className="basis-full text-xs text-amber-800">
+        {notice ?? ""}
+      </p>
     </div>
   );
 }
+
+/** What `s` says when there is no playhead to take the start from. */
+export const NO_PLAYHEAD = "No playhead: the video is not playing, so s cannot set the start. Click a time in the transcript, or use [ and ].";
 
 export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (flags: string[]) => void }) {
   return (
@@ -64,12 +70,26 @@ export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (fla
   );
 }
 
-/** The chunk's text with the neighbouring transcript, collapsed, before and after. */
-export function Transcript({ chunk, before, after }: { chunk: TSegment; before: TSegment[]; after: TSegment[] }) {
+/**
+ * The chunk's text with the neighbouring transcript, collapsed, before and after. With
+ * `onPickTime`, every time shown is a button that sets the start to it (issue 21 item 1: the
+ * start control without a playhead): the chunk's start and end, each neighbouring segment's
+ * start, and each transcript cue that starts inside the chunk (`cues`, when the video's transcript
+ * was imported), with the cue's text as its title.
+ */
+export function Transcript({ chunk, before, after, cues = [], onPickTime }: { chunk: TSegment; before: TSegment[]; after: TSegment[]; cues?: TSegment[]; onPickTime?: (seconds: number) => void }) {
   const [open, setOpen] = useState({ before: false, after: false });
+  const time = (seconds: number, what: string, className: string) =>
+    onPickTime ? (
+      <button type="button" className={`${className} rounded underline decoration-dotted hover:bg-indigo-100`} aria-label={`Set start to ${what} ${formatClock(seconds)}`} data-seconds={seconds} onClick={() => onPickTime(seconds)}>
+        {formatClock(seconds)}
+      </button>
+    ) : (
+      <span className={className}>{formatClock(seconds)}</span>
+    );
   const seg = (s: TSegment, i: number) => (
     <p key={i} className="text-sm text-slate-500">
-      <span className="mr-1 font-mono text-xs">{formatClock(s.startSeconds)}</span>
+      {time(s.startSeconds, "transcript time", "mr-1 font-mono text-xs")}
       {s.text}
     </p>
   );
@@ -85,9 +105,21 @@ export function Transcript({ chunk, before, after }: { chunk: TSegment; before: 
       ) : null}
       <div className="rounded-md border border-slate-200 bg-slate-50 p-3">
         <p className="mb-1 font-mono text-xs text-slate-500">
-          Chunk {formatClock(chunk.startSeconds)} – {formatClock(chunk.endSeconds)}
+          Chunk {time(chunk.startSeconds, "chunk start", "")} – {time(chunk.endSeconds, "chunk end", "")}
         </p>
         <p data-testid="chunk-text" className="whitespace-pre-wrap text-sm leading-relaxed">{chunk.text}</p>
+        {onPickTime && cues.length > 0 ? (
+          <ol aria-label="Transcript cues" className="mt-2 space-y-0.5 border-t border-slate-200 pt-2 text-xs text-slate-600">
+            {cues.map((c, i) => (
+              <li key={i}>
+                <button type="button" className="mr-1 rounded font-mono underline decoration-dotted hover:bg-indigo-100" aria-label={`Set start to cue ${formatClock(c.startSeconds)}`} data-seconds={c.startSeconds} title={c.text} onClick={() => onPickTime(c.startSeconds)}>
+                  {formatClock(c.startSeconds)}
+                </button>
+                {c.text}
+              </li>
+            ))}
+          </ol>
+        ) : null}
       </div>
       {after.length > 0 ? (
         <div>

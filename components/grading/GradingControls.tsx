@@ -39,7 +39,7 @@ export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onB
 }
 
 /** What ends a grading page: the next item's video loading ahead, and the keyboard help dialog. */
-export function PlayerKeysFooter({ next, help, onCloseHelp, keys }: { next: { video: { src: string }; chunk: { startSeconds: number } } | undefined; help: boolean; onCloseHelp: () => void; keys?: [string, string][] }) {
+export function PlayerKeysFooter({ next, help, onCloseHelp, keys }: { next: { video: { src: string | null }; chunk: { startSeconds: number } } | undefined; help: boolean; onCloseHelp: () => void; keys?: [string, string][] }) {
   return (
     <>
       <PreloadVideo src={next?.video.src ?? null} cueSeconds={next?.chunk.startSeconds ?? 0} />

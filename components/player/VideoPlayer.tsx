@@ -1,13 +1,16 @@
 "use client";
 
 import ReactPlayer from "react-player";
-import { useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { diagnoseMedia, MediaNotice, type TMediaProblem } from "./MediaNotice";
 
 /** What the page needs of a player: react-player 3's ref is the media element (or a media-like custom element for YouTube). */
 export type TMediaElement = Pick<HTMLVideoElement, "currentTime" | "paused" | "play" | "pause" | "readyState" | "duration">;
 
 export type TPlayerControls = {
   currentTime: () => number;
+  /** The playhead, or null when no video is loaded (none, failed, not yet ready): `s` then refuses. */
+  playhead: () => number | null;
   seek: (seconds: number) => void;
   play: () => void;
   toggle: () => void;
@@ -27,6 +30,10 @@ export function usePlayer(cueSeconds: number) {
     const play = () => void el()?.play()?.catch(() => undefined);
     return {
       currentTime: () => el()?.currentTime ?? 0,
+      playhead: () => {
+        const m = el();
+        return m && m.readyState >= 1 ? m.currentTime : null;
+      },
       seek: (t) => {
         const m = el();
         if (m) m.currentTime = Math.max(0, t);
@@ -53,9 +60,12 @@ export function usePlayer(cueSeconds: number) {
  * The video, cued at `cueSeconds` and playing from there. Each (src, cueKey) is cued once: when
  * metadata arrives, and also from the callback ref when the element already has it (in a fast
  * reload `loadedmetadata` can fire before hydration: ../shared/STACK.md "Video").
+ * Without media (`src` null), from a host the page may not play from (`allowed` false), or when
+ * loading fails, a notice says why with the title and the chunk's `times` (MediaNotice).
  */
-export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay = true }: { src: string; cueSeconds: number; cueKey: string; mediaRef: RefObject<TMediaElement | null>; title: string; autoPlay?: boolean }) {
+export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay = true, allowed = true, times }: { src: string | null; cueSeconds: number; cueKey: string; mediaRef: RefObject<TMediaElement | null>; title: string; autoPlay?: boolean; allowed?: boolean; times?: { startSeconds: number; endSeconds: number } }) {
   const cuedFor = useRef<string | null>(null);
+  const [failed, setFailed] = useState<{ src: string; problem: TMediaProblem } | null>(null);
   const cue = useCallback(
     (m: TMediaElement | null) => {
       if (!m || m.readyState < 1 || cuedFor.current === cueKey) return;
@@ -74,11 +84,17 @@ export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay
   );
   // A new item on the same video: no new metadata event, so cue here.
   useEffect(() => cue(mediaRef.current), [cue, mediaRef]);
+  const onError = useCallback(() => {
+    if (!src) return;
+    void diagnoseMedia(src).then((problem) => setFailed({ src, problem }));
+  }, [src]);
+  const problem: TMediaProblem | null = src === null ? "none" : !allowed ? "not_allowed" : failed?.src === src ? failed.problem : null;
+  if (problem) return <MediaNotice problem={problem} title={title} times={times} />;
   return (
     <div className="aspect-video w-full overflow-hidden rounded-md bg-black" data-testid="player" data-cue={cueSeconds}>
       <ReactPlayer
         ref={setRef}
-        src={src}
+        src={src ?? undefined}
         controls
         preload="auto"
         playsInline
@@ -86,6 +102,7 @@ export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay
         height="100%"
         aria-label={`Video: ${title}`}
         onLoadedMetadata={(e) => cue(e.currentTarget)}
+        onError={onError}
       />
     </div>
   );

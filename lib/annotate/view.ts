@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
+import { mediaKind, urlAllowed, type TMediaKind } from "../media/hosts.ts";
 
 /**
  * The annotator's view model: the ONLY place that reads data for annotators (pages and route
@@ -16,7 +17,13 @@ import type { Db } from "../db/client.ts";
 
 export type TTranscriptSegment = { text: string; startSeconds: number; endSeconds: number };
 
-export type TVideoSource = { src: string; kind: "file" | "youtube" | "url"; title: string; durationSeconds: number | null };
+/**
+ * How the item's video plays: `src` null for a video without media (kind "none": transcript
+ * only); `allowed` false for a remote URL whose host ASSESSOR_MEDIA_HOSTS does not name (the page
+ * CSP blocks it, so the player says so instead of trying). Nothing here is new to the annotator:
+ * the URL itself is the source.
+ */
+export type TVideoSource = { src: string | null; kind: TMediaKind; title: string; durationSeconds: number | null; allowed: boolean };
 
 export type TOwnLabel = { grade: number; startSeconds: number | null; notes: string; flags: string[] };
 
@@ -26,6 +33,8 @@ export type TAnnotatorItem = {
   chunk: TTranscriptSegment;
   before: TTranscriptSegment[];
   after: TTranscriptSegment[];
+  /** The video transcript's cues that start inside the chunk (when the transcript was imported: Transcript.cues); their times set the start. */
+  cues: TTranscriptSegment[];
   video: TVideoSource;
   own: TOwnLabel | null;
   /** The project's guidelines (Markdown, written by the lead), shown with the grade meanings (`g`). */
@@ -44,9 +53,11 @@ const assignedTo = (userId: string) => ({ assignments: { some: { userId } } });
 
 export function videoSource(video: { id: number; url: string | null; path: string | null; title: string; durationSeconds: number | null }): TVideoSource {
   const base = { title: video.title, durationSeconds: video.durationSeconds };
-  if (video.path) return { ...base, src: `/api/media/${video.id}`, kind: "file" };
+  const kind = mediaKind(video);
+  if (kind === "file") return { ...base, src: `/api/media/${video.id}`, kind, allowed: true };
+  if (kind === "none") return { ...base, src: null, kind, allowed: true };
   const url = video.url ?? "";
-  return { ...base, src: url, kind: /^https?:\/\/(www\.|m\.)?(youtube\.com|youtu\.be)\//i.test(url) ? "youtube" : "url" };
+  return { ...base, src: url, kind, allowed: kind === "youtube" || urlAllowed(url) };
 }
 
 export function parseFlags(json: string): string[] {
@@ -119,9 +130,10 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
   });
   if (!item) return null;
   const segment = { text: true, startSeconds: true, endSeconds: true } as const;
-  const [before, after] = await Promise.all([
+  const [before, after, transcript] = await Promise.all([
     db.chunk.findMany({ where: { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId, startSeconds: { lt: item.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
     db.chunk.findMany({ where: { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId, startSeconds: { gt: item.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+    db.transcript.findUnique({ where: { videoId: item.chunk.videoId }, select: { cues: true } }),
   ]);
   const own = item.judgements[0];
   return {
@@ -130,10 +142,17 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     chunk: { text: item.chunk.text, startSeconds: item.chunk.startSeconds, endSeconds: item.chunk.endSeconds },
     before: before.reverse(),
     after,
+    cues: transcript ? cuesWithin(transcript.cues, item.chunk.startSeconds, item.chunk.endSeconds) : [],
     video: videoSource(item.chunk.video),
     own: own ? { grade: own.grade, startSeconds: own.startSeconds, notes: own.notes, flags: parseFlags(own.flags) } : null,
     guidelines: item.project.guidelines,
   };
+}
+
+/** The stored cues ([start, end, text, line] each: lib/imports/transcript.ts encodeCues) that start within [start, end). */
+function cuesWithin(json: string, start: number, end: number): TTranscriptSegment[] {
+  const cues = JSON.parse(json) as [number, number, string, number][];
+  return cues.filter(([s]) => s >= start && s < end).map(([s, e, text]) => ({ text, startSeconds: s, endSeconds: e }));
 }
 
 /** Whether this user may watch this video: a lead or adjudicator always; an annotator when one of their items is on it. */

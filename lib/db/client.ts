@@ -1,7 +1,5 @@
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
-import { PrismaClient as PostgresClient } from "./generated/postgres/client.ts";
+import type { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import type { PrismaClient as SqliteClient } from "./generated/sqlite/client.ts";
 import { ensureSqliteDir, readDbConfig, type DbConfig } from "./config.ts";
 import { closeSql } from "./sql.ts";
 
@@ -10,20 +8,26 @@ import { closeSql } from "./sql.ts";
  * PostgreSQL for postgres:// URLs) and cached on globalThis so that Next's hot reload and the
  * test suite do not open a connection per import. Password hashes are omitted from every query
  * unless a caller asks for them explicitly (lib/auth).
+ *
+ * Each database's client and driver adapter is imported when first used: a CLI command on SQLite
+ * does not load node-postgres, nor one on PostgreSQL better-sqlite3 (issue 21 item 6: start time).
  */
 const clientOptions = { omit: { user: { passwordHash: true } } } as const;
 
-function makeSqlite(config: Extract<DbConfig, { provider: "sqlite" }>) {
-  ensureSqliteDir(config.file);
-  const adapter = new PrismaBetterSqlite3({ url: config.file, timeout: 15_000 });
-  return new SqliteClient({ adapter, ...clientOptions });
-}
-
 /** The type every caller sees. The PostgreSQL client has the same models and methods; its
  * generated type differs only in details we do not use (isolation levels, some filters). */
-export type Db = ReturnType<typeof makeSqlite>;
+const construct = (Client: typeof SqliteClient, adapter: PrismaBetterSqlite3) => new Client({ adapter, ...clientOptions });
+export type Db = ReturnType<typeof construct>;
 
-function makePostgres(config: Extract<DbConfig, { provider: "postgres" }>): Db {
+async function makeSqlite(config: Extract<DbConfig, { provider: "sqlite" }>): Promise<Db> {
+  ensureSqliteDir(config.file);
+  const [{ PrismaBetterSqlite3 }, { PrismaClient }] = await Promise.all([import("@prisma/adapter-better-sqlite3"), import("./generated/sqlite/client.ts")]);
+  const adapter = new PrismaBetterSqlite3({ url: config.file, timeout: 15_000 });
+  return construct(PrismaClient, adapter);
+}
+
+async function makePostgres(config: Extract<DbConfig, { provider: "postgres" }>): Promise<Db> {
+  const [{ PrismaPg }, { PrismaClient }] = await Promise.all([import("@prisma/adapter-pg"), import("./generated/postgres/client.ts")]);
   const url = new URL(config.url);
   url.searchParams.delete("schema");
   const pool = {
@@ -33,10 +37,10 @@ function makePostgres(config: Extract<DbConfig, { provider: "postgres" }>): Db {
   };
   const adapter = new PrismaPg(pool, config.schema ? { schema: config.schema } : undefined);
   // The one cast between the two generated clients (see ../shared/STACK.md).
-  return new PostgresClient({ adapter, ...clientOptions }) as unknown as Db;
+  return new PrismaClient({ adapter, ...clientOptions }) as unknown as Db;
 }
 
-type Cached = { key: string; db: Db; ready: Promise<void> };
+type Cached = { key: string; db: Promise<Db>; ready: Promise<void> };
 const globalForDb = globalThis as unknown as { __assessorDb?: Cached };
 
 async function prepare(db: Db, config: DbConfig): Promise<void> {
@@ -62,22 +66,22 @@ export async function getDb(): Promise<Db> {
     await cached.ready;
     return cached.db;
   }
-  if (cached) await cached.db.$disconnect();
-  const db = config.provider === "sqlite" ? makeSqlite(config) : makePostgres(config);
-  const entry: Cached = { key, db, ready: prepare(db, config) };
+  if (cached) await (await cached.db).$disconnect();
+  const made = config.provider === "sqlite" ? makeSqlite(config) : makePostgres(config);
+  const entry: Cached = { key, db: made, ready: made.then((db) => prepare(db, config)) };
   globalForDb.__assessorDb = entry;
   await entry.ready;
-  return db;
+  return made;
 }
 
 export async function closeDb(): Promise<void> {
   const cached = globalForDb.__assessorDb;
   globalForDb.__assessorDb = undefined;
   closeSql();
-  if (cached) await cached.db.$disconnect();
+  if (cached) await (await cached.db).$disconnect();
 }
 
-export { Prisma } from "./generated/sqlite/client.ts";
+export type { Prisma } from "./generated/sqlite/client.ts";
 export type {
   User,
   Project,

@@ -1,10 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { ensureSqliteDir, readDbConfig, type DbConfig } from "./config.ts";
-import { noFilters, openSchemaEngine } from "./engine.ts";
 
 export const projectRoot = process.env.ASSESSOR_ROOT ?? process.cwd();
 
@@ -18,11 +15,14 @@ export function schemaPath(provider: DbConfig["provider"]): string {
     : join(/*turbopackIgnore: true*/ projectRoot, "prisma", "postgres", "schema.prisma");
 }
 
-function adapterFactory(config: DbConfig): SqlMigrationAwareDriverAdapterFactory {
+/** The driver adapter of the configured database, imported only when migrations are pending. */
+async function adapterFactory(config: DbConfig): Promise<SqlMigrationAwareDriverAdapterFactory> {
   if (config.provider === "sqlite") {
     ensureSqliteDir(config.file);
+    const { PrismaBetterSqlite3 } = await import("@prisma/adapter-better-sqlite3");
     return new PrismaBetterSqlite3({ url: config.file, timeout: 15_000 });
   }
+  const { PrismaPg } = await import("@prisma/adapter-pg");
   const url = new URL(config.url);
   url.searchParams.delete("schema");
   return new PrismaPg(
@@ -102,7 +102,9 @@ export async function migrate(config: DbConfig = readDbConfig()): Promise<string
   );
   const lock = await readFile(join(dir, "migration_lock.toml"), "utf8");
   const schemaFile = schemaPath(config.provider);
-  const { engine, close } = await openSchemaEngine({ path: schemaFile, content: await readFile(schemaFile, "utf8") }, adapterFactory(config));
+  // The wasm schema engine is loaded only when there is something to apply.
+  const { noFilters, openSchemaEngine } = await import("./engine.ts");
+  const { engine, close } = await openSchemaEngine({ path: schemaFile, content: await readFile(schemaFile, "utf8") }, await adapterFactory(config));
   try {
     const out = await engine.applyMigrations({
       migrationsList: { baseDir: dir, lockfile: { path: "migration_lock.toml", content: lock }, shadowDbInitScript: "", migrationDirectories },

@@ -124,17 +124,21 @@ const QRELS_COLUMNS = "4 columns: qid iter docid grade";
 const BEIR_HEADER = ["query-id", "corpus-id", "score"];
 const BEIR_COLUMNS = "3 columns after the BEIR header: query-id corpus-id score";
 
-/** Parses a qrels file (see the module comment). `rows` holds every valid line; a caller writes nothing when `errors` is non-empty. */
-export function parseQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean; scale?: QrelsScale } = {}): { rows: QrelRow[]; errors: LocatedError[]; clipped: number } {
+/**
+ * Scans a qrels file line by line (see the module comment), handing each valid line's qid, docid
+ * and grade to `onRow` as it is read and each bad line's error to `errors` in between: no row
+ * objects are kept (the label import resolves ids as it goes, issue 21 item 6). Duplicate pairs are
+ * the caller's to find (parseQrels by docid, the label import by resolved ids).
+ */
+export function scanQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean; scale?: QrelsScale }, onRow: (qid: string, docid: string, grade: number, line: number) => void, errors: LocatedError[]): { clipped: number } {
   const trecScale = opts.scale === "trec" && !opts.clip;
-  const errors: LocatedError[] = [];
-  const rows: QrelRow[] = [];
   let clipped = 0;
+  let valid = 0;
   let prevQid = "";
-  const seen = new Map<string, Map<string, number>>();
   // BEIR layout when the first non-blank line is its header; TREC's 4 columns otherwise.
   let beir = false;
   let first = true;
+  const before = errors.length;
   const scanned = scanText(input, file, (t, line, n, s, e) => {
     if (n > 0 && t.charCodeAt(s[0]) === HASH) return; // a comment line, as trec_eval 10 reads qrels
     if (first) {
@@ -170,7 +174,24 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
     }
     const qid = sliceOrReuse(t, s[q], e[q], prevQid);
     prevQid = qid;
-    const docid = t.slice(s[d], e[d]);
+    valid++;
+    onRow(qid, t.slice(s[d], e[d]), grade, line);
+  });
+  if (scanned.error) {
+    errors.push(scanned.error);
+    return { clipped: 0 };
+  }
+  if (scanned.nonBlank === 0 && errors.length === before) errors.push(emptyFile(file, `qrels lines (${QRELS_COLUMNS})`));
+  else if (beir && valid === 0 && errors.length === before) errors.push({ file, line: 2, message: `the file holds only the BEIR header: expected qrels lines after it (${BEIR_COLUMNS})` });
+  return { clipped };
+}
+
+/** Parses a qrels file (see the module comment). `rows` holds every valid line; a caller writes nothing when `errors` is non-empty. */
+export function parseQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean; scale?: QrelsScale } = {}): { rows: QrelRow[]; errors: LocatedError[]; clipped: number } {
+  const errors: LocatedError[] = [];
+  const rows: QrelRow[] = [];
+  const seen = new Map<string, Map<string, number>>();
+  const { clipped } = scanQrels(input, file, opts, (qid, docid, grade, line) => {
     let docs = seen.get(qid);
     if (!docs) seen.set(qid, (docs = new Map()));
     const firstLine = docs.get(docid);
@@ -180,10 +201,7 @@ export function parseQrels(input: string | Uint8Array, file: string, opts: { cli
     }
     docs.set(docid, line);
     rows.push({ qid, docid, grade, line });
-  });
-  if (scanned.error) return { rows, errors: [scanned.error], clipped: 0 };
-  if (scanned.nonBlank === 0 && errors.length === 0) errors.push(emptyFile(file, `qrels lines (${QRELS_COLUMNS})`));
-  else if (beir && rows.length === 0 && errors.length === 0) errors.push({ file, line: 2, message: `the file holds only the BEIR header: expected qrels lines after it (${BEIR_COLUMNS})` });
+  }, errors);
   return { rows, errors, clipped };
 }
 

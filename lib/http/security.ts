@@ -4,6 +4,8 @@
  * headers, written out there because the config is plain JavaScript) and lib/http/route.ts.
  */
 
+import { mediaHosts } from "../media/hosts.ts";
+
 /** Where react-player's YouTube player comes from (youtube-video-element loads the IFrame API). */
 const YOUTUBE = ["https://www.youtube.com", "https://www.youtube-nocookie.com"];
 
@@ -12,15 +14,18 @@ const YOUTUBE = ["https://www.youtube.com", "https://www.youtube-nocookie.com"];
  * header) and 'strict-dynamic' lets them load their chunks and YouTube's IFrame API; hosts are
  * listed for browsers without 'strict-dynamic'. Styles allow 'unsafe-inline' because React
  * renders style attributes on the server (charts, progress bars) which a nonce cannot cover, and
- * a style cannot run script. Frames: only YouTube's player; nobody may frame the app.
+ * a style cannot run script. Frames: only YouTube's player; nobody may frame the app. Media: the
+ * app's own files and the hosts the operator allows for remote videos (ASSESSOR_MEDIA_HOSTS,
+ * lib/media/hosts.ts; malformed entries are left out, `assessor media check` names them).
  */
-export function pageCsp(nonce: string, dev = false): string {
+export function pageCsp(nonce: string, dev = false, env: Record<string, string | undefined> = process.env): string {
+  const media = mediaHosts(env).hosts;
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' ${YOUTUBE.join(" ")} https://s.ytimg.com${dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https://i.ytimg.com",
-    "media-src 'self' blob:",
+    `media-src 'self' blob:${media.map((h) => ` ${h}`).join("")}`,
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws:" : ""}`,
     `frame-src ${YOUTUBE.join(" ")}`,

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { parseJsonl } from "../formats/jsonl.ts";
-import { parseQrels } from "../formats/trec.ts";
+import { scanQrels } from "../formats/trec.ts";
+import type { LocatedError } from "../errors.ts";
 import { chunkResolver } from "../chunkings/store.ts";
 import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow } from "./bulk.ts";
 import { ErrorList, fileKind, firstChar, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
@@ -16,48 +17,60 @@ import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 type LabelRow = { qid: string; docid: string; grade: number; start: number | null; rationale: string | null; line: number; jsonl: boolean };
 type Resolved = LabelRow & { queryId: number; chunkId: number };
 
+/**
+ * A number naming a (query, chunk) pair of internal ids, for the maps of one import: exact while
+ * ids stay below 2^26 (67 million rows a table), past that a string.
+ */
+const PAIR_SPAN = 2 ** 26;
+const pairKey = (queryId: number, chunkId: number): number | string => (queryId < PAIR_SPAN && chunkId < PAIR_SPAN ? queryId * PAIR_SPAN + chunkId : `${queryId}:${chunkId}`);
+
+/**
+ * The file's labels with their ids resolved. The id maps are loaded once (queries; chunks: one
+ * indexed map per chunking, lib/chunkings/store.ts chunkResolver) before the file is read, and
+ * qrels lines are resolved as they are scanned (lib/formats/trec.ts scanQrels), so a 200,000-line
+ * file makes one object a row (issue 21 item 6).
+ */
 async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buffer, kind: "labels" | "judge", clip: boolean, chunking?: string): Promise<Resolved[]> {
   const errors = new ErrorList();
   const ext = fileKind(name);
   const jsonl = ext === "jsonl" || ext === "json" || (ext !== "qrels" && ext !== "txt" && firstChar(bytes) === "{");
-  const rows: LabelRow[] = [];
+  const [queries, chunkOf] = await Promise.all([loadIdMap(db, "Query", projectId), chunkResolver(db, projectId, chunking)]);
+  const resolved: Resolved[] = [];
+  const seen = new Map<number | string, number>();
+  // Each line once per (query, chunk), by resolved ids; a line that does not resolve is reported and left out.
+  const add = (qid: string, docid: string, grade: number, start: number | null, rationale: string | null, line: number) => {
+    const queryId = queries.get(qid);
+    const chunkId = chunkOf(docid);
+    if (queryId === undefined) return errors.push({ file: name, line, field: jsonl ? "query" : "qid", message: `unknown query "${qid}"; expected the id of a query imported into this project` });
+    if (typeof chunkId === "string") return errors.push({ file: name, line, field: jsonl ? "chunk" : "docid", message: chunkId });
+    const key = pairKey(queryId, chunkId);
+    const first = seen.get(key);
+    if (first !== undefined)
+      return errors.push(
+        jsonl
+          ? { file: name, line, field: "chunk", message: `chunk "${docid}" is labelled twice for query "${qid}" (first on line ${first}); expected one label per query and chunk` }
+          : { file: name, line, field: "docid", message: `docid "${docid}" is judged twice for query "${qid}" (first on line ${first})` },
+      );
+    seen.set(key, line);
+    resolved.push({ qid, docid, grade, start, rationale, line, jsonl, queryId, chunkId });
+  };
   if (jsonl) {
     const what = kind === "labels" ? "one JSON object per line: query, chunk, grade, start" : "one JSON object per line: query, chunk, grade, rationale";
     const parsed = kind === "labels" ? parseJsonl(bytes, name, ZLabelRow, what) : parseJsonl(bytes, name, ZJudgeRow, what);
     errors.push(...parsed.errors);
-    const seen = new Map<string, number>();
-    for (const r of parsed.rows) {
-      const key = `${r.query}\u0000${r.chunk}`;
-      const first = seen.get(key);
-      if (first !== undefined) {
-        errors.push({ file: name, line: r.line, field: "chunk", message: `chunk "${r.chunk}" is labelled twice for query "${r.query}" (first on line ${first}); expected one label per query and chunk` });
-        continue;
-      }
-      seen.set(key, r.line);
-      rows.push({ qid: r.query, docid: r.chunk, grade: r.grade, start: "start" in r ? (r.start ?? null) : null, rationale: "rationale" in r ? (r.rationale ?? null) : null, line: r.line, jsonl: true });
-    }
+    for (const r of parsed.rows) add(r.query, r.chunk, r.grade, "start" in r ? (r.start ?? null) : null, "rationale" in r ? (r.rationale ?? null) : null, r.line);
   } else {
-    const parsed = parseQrels(bytes, name, { clip });
-    errors.push(...parsed.errors);
-    for (const r of parsed.rows) rows.push({ ...r, start: null, rationale: null, jsonl: false });
-  }
-  const queries = await loadIdMap(db, "Query", projectId);
-  const chunkOf = await chunkResolver(db, projectId, chunking);
-  const resolved: Resolved[] = [];
-  for (const r of rows) {
-    const queryId = queries.get(r.qid);
-    const chunkId = chunkOf(r.docid);
-    if (queryId === undefined) errors.push({ file: name, line: r.line, field: r.jsonl ? "query" : "qid", message: `unknown query "${r.qid}"; expected the id of a query imported into this project` });
-    else if (typeof chunkId === "string") errors.push({ file: name, line: r.line, field: r.jsonl ? "chunk" : "docid", message: chunkId });
-    else resolved.push({ ...r, queryId, chunkId });
+    const qrelErrors: LocatedError[] = [];
+    scanQrels(bytes, name, { clip }, (qid, docid, grade, line) => add(qid, docid, grade, null, null, line), qrelErrors);
+    errors.push(...qrelErrors);
   }
   errors.throwIfAny();
   return resolved;
 }
 
-async function poolItemIds(db: Db, projectId: number): Promise<Map<string, string>> {
+async function poolItemIds(db: Db, projectId: number): Promise<Map<number | string, string>> {
   const items = await db.poolItem.findMany({ where: { projectId }, select: { id: true, queryId: true, chunkId: true } });
-  return new Map(items.map((p) => [`${p.queryId}:${p.chunkId}`, p.id]));
+  return new Map(items.map((p) => [pairKey(p.queryId, p.chunkId), p.id]));
 }
 
 /**
@@ -88,11 +101,11 @@ type Change<E> = { r: Resolved; extra: E | null; old: StoredLabel<E> | undefined
 async function importLabels<E extends number | string>(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { clip?: boolean; chunking?: string }, t: LabelTable<E>): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false, opts.chunking);
-  const existing = new Map((await t.findAll()).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
+  const existing = new Map((await t.findAll()).map((l) => [pairKey(l.queryId, l.chunkId), l]));
   const pool = await poolItemIds(db, projectId);
   const changes: Change<E>[] = [];
   for (const r of rows) {
-    const old = existing.get(`${r.queryId}:${r.chunkId}`);
+    const old = existing.get(pairKey(r.queryId, r.chunkId));
     const extra = t.extraOf(r);
     if (old && old.grade === r.grade && old.extra === extra) continue;
     changes.push({ r, extra, old });
@@ -131,7 +144,7 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
       changes.length,
       (i) => {
         const c = changes[i];
-        return [projectId, pool.get(`${c.r.queryId}:${c.r.chunkId}`) ?? null, t.event, c.old ? describe(c.r, c.old.grade, c.old.extra) : null, describe(c.r, c.r.grade, c.extra), at];
+        return [projectId, pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? null, t.event, c.old ? describe(c.r, c.old.grade, c.old.extra) : null, describe(c.r, c.r.grade, c.extra), at];
       },
     );
     await insertImportRecord(tx, { projectId, kind: t.kind, fileName: name, sha256, rows: changes.length });

@@ -30,7 +30,8 @@ export const ZVideoRow = z
     path: text("a file path").trim().min(1, { error: "expected a non-empty file path" }).nullish(),
     duration: seconds("the duration").nullish(),
   })
-  .refine((v) => (v.url ? 1 : 0) + (v.path ? 1 : 0) === 1, { error: "expected exactly one of url (YouTube or http) or path (self-hosted file)", path: ["url"] });
+  // Neither: a video without media (transcript-only items, issue 21 item 1).
+  .refine((v) => !(v.url && v.path), { error: "expected at most one of url (YouTube or http) or path (self-hosted file); neither for a video without media", path: ["url"] });
 export type TVideoRow = z.output<typeof ZVideoRow>;
 
 export const ZChunkRow = z

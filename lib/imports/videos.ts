@@ -5,10 +5,16 @@ import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput
 import { ZVideoRow, type TVideoRow } from "./schemas.ts";
 import { fromRecords, rejectDuplicateIds } from "./rows.ts";
 import { confinedMediaFile, mediaPathProblem } from "../media/root.ts";
+import { urlMediaProblem } from "../media/hosts.ts";
+import type { LocatedError } from "../errors.ts";
 
 const COLUMNS = ["id", "title", "url", "path", "duration"] as const;
 
-/** Videos from JSONL or CSV (id, title, url or path, duration): new ids are created, changed ones updated. */
+/**
+ * Videos from JSONL or CSV (id, title, url or path or neither, duration): new ids are created,
+ * changed ones updated. Media that will not play is imported with a warning naming the line: a
+ * path to a file that is not there (yet), a URL on a host ASSESSOR_MEDIA_HOSTS does not allow.
+ */
 export async function importVideos(db: Db, projectId: number, input: ImportInput, opts: ImportOptions = {}): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const errors = new ErrorList();
@@ -25,7 +31,7 @@ export async function importVideos(db: Db, projectId: number, input: ImportInput
     rows = j.rows;
   }
   rejectDuplicateIds(rows, name, errors);
-  await checkMediaPaths(rows, name, errors);
+  const warnings = await checkMedia(rows, name, errors);
   errors.throwIfAny();
 
   const existing = new Map((await db.video.findMany({ where: { projectId } })).map((v) => [v.externalId, v]));
@@ -46,16 +52,22 @@ export async function importVideos(db: Db, projectId: number, input: ImportInput
     await tx.importRecord.create({ data: { projectId, kind: "videos", fileName: name, sha256, rows: create.length + update.length } });
   }, TX_OPTIONS);
   opts.onProgress?.(rows.length, rows.length);
-  return { kind: "videos", file: name, sha256, rows: rows.length, created: create.length, updated: update.length, unchanged: rows.length - create.length - update.length };
+  return { kind: "videos", file: name, sha256, rows: rows.length, created: create.length, updated: update.length, unchanged: rows.length - create.length - update.length, warnings };
 }
 
 /**
  * Self-hosted paths must name a video or audio file inside the media root (lib/media/root.ts),
  * checked here for the web upload and the CLI alike, and again when served. A file that exists
- * already is checked after resolving symlinks too; a missing one only by its name.
+ * already is checked after resolving symlinks too; a missing one only by its name, and warned
+ * about. A URL on a host the page's CSP does not allow is warned about (lib/media/hosts.ts).
  */
-async function checkMediaPaths(rows: (TVideoRow & { line: number })[], file: string, errors: ErrorList): Promise<void> {
+async function checkMedia(rows: (TVideoRow & { line: number })[], file: string, errors: ErrorList): Promise<LocatedError[]> {
+  const warnings: LocatedError[] = [];
   for (const r of rows) {
+    if (r.url) {
+      const problem = urlMediaProblem(r.url);
+      if (problem) warnings.push({ file, line: r.line, field: "url", message: problem });
+    }
     if (!r.path) continue;
     const problem = mediaPathProblem(r.path);
     if (problem) {
@@ -64,5 +76,7 @@ async function checkMediaPaths(rows: (TVideoRow & { line: number })[], file: str
     }
     const confined = await confinedMediaFile(r.path);
     if ("problem" in confined && confined.problem === "outside") errors.push({ file, line: r.line, field: "path", message: `expected a file inside the media root, not a link out of it: ${r.path}` });
+    else if ("problem" in confined) warnings.push({ file, line: r.line, field: "path", message: `the file ${r.path} is not there: the video will not play until it is (assessor media check lists every video)` });
   }
+  return warnings;
 }

@@ -78,7 +78,7 @@ describe("good files", () => {
     expect(ok(["import", "judge", "--judge", "gpt", fx("judge.jsonl")])).toMatch(/^imported 3 judge labels \(judge gpt\) from .*: 3 new/);
 
     const v2 = await db.video.findFirstOrThrow({ where: { externalId: "v2" } });
-    expect(v2).toMatchObject({ title: "Self-hosted lecture", url: null, path: "demo/media/lecture.mp4", durationSeconds: 95.5 });
+    expect(v2).toMatchObject({ title: "Self-hosted lecture", url: null, path: "demo/media/rrf.mp4", durationSeconds: 95.5 });
     const q1 = await db.query.findFirstOrThrow({ where: { externalId: "q1" }, include: { tags: true, referenceVideo: true } });
     expect(q1).toMatchObject({ text: "what is pooling?", author: "ana", referenceStartSeconds: 31 });
     expect(q1.referenceVideo?.externalId).toBe("v1");
@@ -171,8 +171,8 @@ describe("importing the same files again changes nothing", () => {
     expect(r).toMatchObject({ kind: "run", file: "upload.run", rows: 5, created: 5 });
     expect(seen.at(-1)).toEqual([5, 5]);
     const { importVideos } = await import("../../lib/imports/videos.ts");
-    await expect(importVideos(db, projectId, { name: "up.jsonl", bytes: Buffer.from('{"id":"v3","title":"t"}\n') })).rejects.toThrow(
-      "up.jsonl:1: url: expected exactly one of url (YouTube or http) or path (self-hosted file)",
+    await expect(importVideos(db, projectId, { name: "up.jsonl", bytes: Buffer.from('{"id":"v3","title":"t","url":"https://www.youtube.com/watch?v=x","path":"demo/media/rrf.mp4"}\n') })).rejects.toThrow(
+      "up.jsonl:1: url: expected at most one of url (YouTube or http) or path (self-hosted file); neither for a video without media",
     );
   });
 });

@@ -81,13 +81,13 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
   }
 }
 
-type TImportSummary = { file: string; rows: number; created: number; updated: number; unchanged: number; chunkIds?: string[] };
+type TImportSummary = { file: string; rows: number; created: number; updated: number; unchanged: number; released?: number; chunkIds?: string[] };
 
 function summarize(result: unknown): string {
   const r = result as Partial<TImportSummary> | null;
   if (!r || typeof r.rows !== "number") return "Imported.";
   const chunks = r.chunkIds ? ` Chunk ids: ${r.chunkIds.length > 6 ? `${r.chunkIds.slice(0, 3).join(", ")} … ${r.chunkIds.slice(-2).join(", ")}` : r.chunkIds.join(", ")}.` : "";
-  return `Imported ${r.file}: ${r.rows} rows (${r.created ?? 0} new, ${r.updated ?? 0} updated, ${r.unchanged ?? 0} unchanged).${chunks}`;
+  return `Imported ${r.file}: ${r.rows} rows (${r.created ?? 0} new, ${r.updated ?? 0} updated, ${r.unchanged ?? 0} unchanged).${r.released ? ` ${r.released} pooled item(s) left the annotation queue (assignments released).` : ""}${chunks}`;
 }
 
 function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImportKind; onDone: () => void }) {

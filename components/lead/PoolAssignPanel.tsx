@@ -93,7 +93,7 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
     const f = new FormData(e.currentTarget);
     const annotators = list(f.get("annotators"));
     const sample = String(f.get("sample") ?? "").trim();
-    assign.mutate({ perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}) });
+    assign.mutate({ perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}), includeLabelled: f.get("includeLabelled") === "on" });
   }
 
   return (
@@ -108,6 +108,9 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
         <Field label="Sample size" htmlFor="assign-sample" hint="Optional calibration subset of N items">
           <input id="assign-sample" name="sample" type="number" min={1} className={inputClass} />
         </Field>
+        <label className="flex items-center gap-2 text-sm sm:col-span-3">
+          <input type="checkbox" name="includeLabelled" /> Re-grade items that already have an imported label (calibration of the old labels)
+        </label>
         <div className="sm:col-span-3">
           <Button type="submit" disabled={assign.isPending}>
             {assign.isPending ? "Assigning…" : "Assign items"}

@@ -76,7 +76,7 @@ export function useFuseRuns(projectId: number) {
 export function useAssign(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
-    mutationFn: (input: { perItem: number; annotators?: string[]; sample?: number }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/assign`, { json: input }),
+    mutationFn: (input: { perItem: number; annotators?: string[]; sample?: number; includeLabelled?: boolean }) => apiFetch<Record<string, unknown>>(`${base(projectId)}/assign`, { json: input }),
     onSuccess: invalidate,
   });
 }

@@ -11,6 +11,7 @@ const ZAssignBody = z.object({
   perItem: z.number().int().min(1).max(10),
   annotators: z.array(z.string().min(1)).min(1).optional(),
   sample: z.number().int().min(1).optional(),
+  includeLabelled: z.boolean().optional(),
 });
 
 export const POST = route({ roles: rolesFor("manageProject"), body: ZAssignBody }, async ({ params, body }) => {

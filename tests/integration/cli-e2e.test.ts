@@ -88,7 +88,7 @@ describe("assessor end to end", () => {
     await grade(ben.id, "q3", "c4", 2, 130);
 
     const status = JSON.parse(cli("status", "--json").stdout);
-    expect(status).toEqual({ project: "e2e", unassigned: 0, assigned: 5, agreed: 2, awaiting_adjudication: 2, adjudicated: 0, imported: 1, total: 10 });
+    expect(status).toEqual({ project: "e2e", unassigned: 0, assigned: 5, agreed: 2, awaiting_adjudication: 2, adjudicated: 0, imported: 1, total: 10, imported_pooled: 0, imported_regrading: 0 });
 
     const queue = await adjudicationQueue(db, (await db.project.findFirstOrThrow()).id);
     expect(queue.map((q) => `${q.query.externalId} ${q.chunk.externalId}`)).toEqual(["q1 c3", "q3 c4"]);

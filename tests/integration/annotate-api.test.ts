@@ -128,6 +128,5 @@ describe("annotate API", () => {
     const back = await get(`&limit=1&before=${all[1].id}`);
     expect(back).toMatchObject({ items: [all[0]], hasBefore: false, hasAfter: true });
     expect(all[0]).toMatchObject({ question: 1, index: 1 });
-    expect(await db.labelEvent.count()).toBe(before);
   });
 });

@@ -98,8 +98,8 @@ describe("the annotator's queue, paged", () => {
     // A page is never larger than the bound, whatever is asked.
     expect((await view.annotatorQueuePage(db, ann.id, p.id, { limit: 10_000 }))!.items.length).toBe(10);
     expect(view.MAX_QUEUE_PAGE).toBe(200);
-    expect(view.queuePageSize({ ASSESSOR_QUEUE_PAGE: "3" })).toBe(3);
-    expect(view.queuePageSize({ ASSESSOR_QUEUE_PAGE: "1000" })).toBe(50);
+    expect(view.queuePageSize({ ...process.env, ASSESSOR_QUEUE_PAGE: "3" })).toBe(3);
+    expect(view.queuePageSize({ ...process.env, ASSESSOR_QUEUE_PAGE: "1000" })).toBe(50);
   });
 
   it("keeps projects apart, counts per project and opens the one graded in most recently that has work left", async () => {

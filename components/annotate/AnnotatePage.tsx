@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { TAnnotatorItem, TQueueItem } from "@/lib/annotate/view";
-import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useOutbox, useQueuePages } from "@/lib/query/annotate";
+import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useAnnotatorProjects, useOutbox, useQueuePages } from "@/lib/query/annotate";
 import { apiFetch } from "@/lib/query/fetcher";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
@@ -36,9 +36,10 @@ const PREFETCH_AHEAD = 5;
  * and the pages around them; positions and counts are the server's. `projectBar`: the project's
  * name and picker (components/annotate/AnnotateProjects.tsx).
  */
-export function AnnotatePage({ userId, projectId, projectBar }: { userId: string; projectId: number; projectBar?: ReactNode }) {
+export function AnnotatePage({ userId, projectId, projectBar }: { userId: string; projectId: number | null; projectBar?: (project: { id: number; name: string }) => ReactNode }) {
   const qc = useQueryClient();
   const queue = useQueuePages(projectId);
+  const counts = useAnnotatorProjects().data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
   const pages = queue.data?.pages;
   const flat = useMemo(() => pages?.flatMap((p) => p.items) ?? [], [pages]);
   const questions = useMemo(() => new Map(pages?.flatMap((p) => p.questions.map((q) => [q.index, q] as const)) ?? []), [pages]);
@@ -115,7 +116,8 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
     };
     outbox.submit("/api/annotate/judgements", activeId, body);
     setForms((all) => ({ ...all, [activeId]: f }));
-    markDone(qc, projectId, activeId);
+    const shownProject = queue.data?.pages[0]?.project;
+    if (shownProject) markDone(qc, projectId ?? 0, shownProject.id, activeId);
     if (nextId !== null || !hasNextPage) goTo(nextId);
     else void fetchNextPage().then((r) => goTo(neighbour(r.data?.pages.flatMap((p) => p.items), activeId, 1)));
   };
@@ -158,21 +160,21 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
   if (queue.isPending) return <p className="p-6 text-slate-600">Loading your queue…</p>;
   if (queue.isError) return <p role="alert" className="p-6 text-red-700">Could not load your queue: {queue.error.message}</p>;
   const project = queue.data.pages[0]?.project;
-  if (!project || project.total === 0) return <p className="p-6 text-slate-600">Nothing is assigned to you yet.</p>;
+  if (!project) return <p className="p-6 text-slate-600">Nothing is assigned to you yet.</p>;
 
   const cur = pos >= 0 ? flat[pos] : undefined;
   const group = cur ? questions.get(cur.question) : undefined;
 
   return (
     <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
-      {projectBar}
+      {projectBar?.(project)}
       <header className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600" data-testid="position">
           {cur ? `Question ${cur.question} of ${project.questions} · item ${cur.index} of ${group?.total ?? 0}` : `${project.questions} questions`}
         </p>
         <div className="flex flex-wrap items-center gap-4">
           {group ? <Meter label="This question" done={group.done} total={group.total} /> : null}
-          <Meter label="Overall" done={project.done} total={project.total} />
+          {counts ? <Meter label="Overall" done={counts.done} total={counts.total} /> : null}
           <label className="flex items-center gap-1 text-xs">
             <input
               type="checkbox"
@@ -206,7 +208,7 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
           <h1 className="text-lg font-semibold">End of your queue</h1>
           <p className="text-sm text-slate-600">
-            {project.done} of {project.total} items graded. Press <kbd>u</kbd> to go back to the last item.
+            {counts ? `${counts.done} of ${counts.total} items graded. ` : ""} Press <kbd>u</kbd> to go back to the last item.
           </p>
         </section>
       ) : !data || !form ? (

@@ -43,7 +43,8 @@ export type TQueueQuestion = { index: number; text: string; done: number; total:
 /** An item on a page: `question` is the question's index, `index` the item's place in the question (1-based). */
 export type TQueueItem = { id: string; done: boolean; question: number; index: number };
 export type TQueuePage = {
-  project: { id: number; name: string; done: number; total: number; questions: number };
+  /** `questions`: how many questions of the project have items of this annotator (done/total: annotatorProjects, a heavier read kept off the first item's path). */
+  project: { id: number; name: string; questions: number } | null;
   items: TQueueItem[];
   questions: TQueueQuestion[];
   /** Whether the queue has items before the first and after the last item of this page. */
@@ -102,9 +103,46 @@ export async function annotatorProjects(db: Db, userId: string): Promise<TAnnota
     ),
   );
   const projects = rows.map((r) => ({ id: num(r.id), name: r.name, total: num(r.total), done: num(r.done), questions: num(r.questions), lastGradedAt: isoOrNull(r.last) }));
-  const open = projects.filter((p) => p.done < p.total);
-  const recent = open.filter((p) => p.lastGradedAt !== null).sort((a, b) => (a.lastGradedAt! < b.lastGradedAt! ? 1 : -1))[0];
-  return { projects, current: (recent ?? open[0] ?? projects[0])?.id ?? null };
+  return { projects, current: await openingProject(db, userId) };
+}
+
+/**
+ * The project to open, without counting the whole queue: the project of the annotator's latest
+ * grade when it has an ungraded item of theirs left, else the first project (by id) with one, else
+ * the first with any item of theirs; null when nothing is assigned to them.
+ */
+export async function openingProject(db: Db, userId: string): Promise<number | null> {
+  return sqlRead(db, function* () {
+    const latest = (yield* all<{ projectId: unknown }>(`SELECT p."projectId" AS "projectId" FROM "Judgement" j JOIN "PoolItem" p ON p."id" = j."poolItemId" WHERE j."userId" = ? ORDER BY j."id" DESC LIMIT 1`, [userId]))[0];
+    const mineIn = (yield* all<{ id: unknown }>(
+      `SELECT pr."id" AS "id" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
+      [userId],
+    )).map((r) => num(r.id));
+    const candidates = latest ? [num(latest.projectId), ...mineIn.filter((id) => id !== num(latest.projectId))] : mineIn;
+    for (const projectId of candidates) if (yield* firstOpen(userId, projectId)) return projectId;
+    return mineIn[0] ?? null;
+  });
+}
+
+/** Assignments of the user in the project, pool items first (SQLite: CROSS JOIN keeps that order, so the pool index gives the queue order). */
+const MINE = `FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ?`;
+const KEY_COLS = `a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey"`;
+const queueOrder = (dir: "ASC" | "DESC") => `ORDER BY p."queryId" ${dir}, a."orderKey" ${dir}, a."id" ${dir}`;
+const NOT_GRADED = `NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId")`;
+type TKeyRow = { aid: unknown; queryId: unknown; orderKey: unknown };
+
+function* firstOpen(userId: string, projectId: number) {
+  return (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND ${NOT_GRADED} ${queueOrder("ASC")} LIMIT 1`, [userId, projectId]))[0];
+}
+
+/** Questions of the project with an item of this user (below `beforeQuery` when given): one probe per question, not one per item. */
+function* questionCount(userId: string, projectId: number, beforeQuery?: number) {
+  const below = beforeQuery === undefined ? "" : ` AND q."id" < ?`;
+  const rows = yield* all<{ n: unknown }>(
+    `SELECT COUNT(*) AS "n" FROM "Query" q WHERE q."projectId" = ?${below} AND EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = q."projectId" AND p."queryId" = q."id" AND a."poolItemId" = p."id" AND a."userId" = ?)`,
+    beforeQuery === undefined ? [projectId, userId] : [projectId, beforeQuery, userId],
+  );
+  return num(rows[0]?.n ?? 0);
 }
 
 type TKey = { aid: number; queryId: number; orderKey: number };
@@ -121,25 +159,18 @@ type TKey = { aid: number; queryId: number; orderKey: number };
 export async function annotatorQueuePage(db: Db, userId: string, projectId: number, opts: { after?: string; before?: string; limit: number }): Promise<TQueuePage | null> {
   const limit = Math.max(1, Math.min(MAX_QUEUE_PAGE, Math.floor(opts.limit)));
   return sqlRead(db, function* () {
-    const mine = `FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE a."userId" = ? AND p."projectId" = ?`;
-    const keyCols = `a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey"`;
-    const toKey = (r: { aid: unknown; queryId: unknown; orderKey: unknown }): TKey => ({ aid: num(r.aid), queryId: num(r.queryId), orderKey: num(r.orderKey) });
-    const order = (dir: "ASC" | "DESC") => `ORDER BY p."queryId" ${dir}, a."orderKey" ${dir}, a."id" ${dir}`;
+    const toKey = (r: TKeyRow): TKey => ({ aid: num(r.aid), queryId: num(r.queryId), orderKey: num(r.orderKey) });
     const project = (yield* all<{ id: unknown; name: string }>(`SELECT "id", "name" FROM "Project" WHERE "id" = ?`, [projectId]))[0];
     if (!project) return null;
 
     let anchor: TKey | undefined;
     const cursor = opts.after ?? opts.before;
     if (cursor !== undefined) {
-      const row = (yield* all<{ aid: unknown; queryId: unknown; orderKey: unknown }>(`SELECT ${keyCols} ${mine} AND a."poolItemId" = ?`, [userId, projectId, cursor]))[0];
+      const row = (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND a."poolItemId" = ?`, [userId, projectId, cursor]))[0];
       if (!row) return null;
       anchor = toKey(row);
     } else {
-      const open = yield* all<{ aid: unknown; queryId: unknown; orderKey: unknown }>(
-        `SELECT ${keyCols} ${mine} AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId") ${order("ASC")} LIMIT 1`,
-        [userId, projectId],
-      );
-      const first = open[0] ?? (yield* all<{ aid: unknown; queryId: unknown; orderKey: unknown }>(`SELECT ${keyCols} ${mine} ${order("ASC")} LIMIT 1`, [userId, projectId]))[0];
+      const first = (yield* firstOpen(userId, projectId)) ?? (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} ${queueOrder("ASC")} LIMIT 1`, [userId, projectId]))[0];
       if (!first) return null;
       anchor = toKey(first);
     }
@@ -147,34 +178,30 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
     // The page: limit + 1 rows, to know whether more follow in that direction.
     const backwards = opts.before !== undefined;
     const cmp = backwards ? "<" : cursor !== undefined ? ">" : ">=";
-    const itemCols = `a."poolItemId" AS "id", ${keyCols}, EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId") AS "done"`;
+    const itemCols = `a."poolItemId" AS "id", ${KEY_COLS}, EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId") AS "done"`;
     const rows = yield* all<{ id: string; aid: unknown; queryId: unknown; orderKey: unknown; done: unknown }>(
-      `SELECT ${itemCols} ${mine} AND (p."queryId", a."orderKey", a."id") ${cmp} (?, ?, ?) ${order(backwards ? "DESC" : "ASC")} LIMIT ?`,
+      `SELECT ${itemCols} ${MINE} AND (p."queryId", a."orderKey", a."id") ${cmp} (?, ?, ?) ${queueOrder(backwards ? "DESC" : "ASC")} LIMIT ?`,
       [userId, projectId, anchor.queryId, anchor.orderKey, anchor.aid, limit + 1],
     );
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     if (backwards) page.reverse();
 
-    const totals = (yield* all<{ total: unknown; done: unknown; questions: unknown }>(
-      `SELECT COUNT(*) AS "total", COUNT(j."id") AS "done", COUNT(DISTINCT p."queryId") AS "questions" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId" WHERE a."userId" = ? AND p."projectId" = ?`,
-      [userId, projectId],
-    ))[0];
-    const head = { id: num(project.id), name: project.name, total: num(totals?.total ?? 0), done: num(totals?.done ?? 0), questions: num(totals?.questions ?? 0) };
-    if (page.length === 0) return { project: head, items: [], questions: [], hasBefore: backwards ? false : head.total > 0, hasAfter: backwards };
+    const head = { id: num(project.id), name: project.name, questions: yield* questionCount(userId, projectId) };
+    if (page.length === 0) return { project: head, items: [], questions: [], hasBefore: !backwards, hasAfter: backwards };
 
     // Positions: the first item's place, then counted along the page.
     const first = toKey(page[0]);
-    const qBefore = num((yield* all<{ n: unknown }>(`SELECT COUNT(DISTINCT p."queryId") AS "n" ${mine} AND p."queryId" < ?`, [userId, projectId, first.queryId]))[0]?.n ?? 0);
+    const qBefore = yield* questionCount(userId, projectId, first.queryId);
     const iBefore = num(
-      (yield* all<{ n: unknown }>(`SELECT COUNT(*) AS "n" ${mine} AND p."queryId" = ? AND (a."orderKey", a."id") < (?, ?)`, [userId, projectId, first.queryId, first.orderKey, first.aid]))[0]?.n ?? 0,
+      (yield* all<{ n: unknown }>(`SELECT COUNT(*) AS "n" ${MINE} AND p."queryId" = ? AND (a."orderKey", a."id") < (?, ?)`, [userId, projectId, first.queryId, first.orderKey, first.aid]))[0]?.n ?? 0,
     );
     const queryIds = [...new Set(page.map((r) => num(r.queryId)))];
     const perQuestion = yield* all<{ queryId: unknown; text: string; total: unknown; done: unknown }>(
       `SELECT p."queryId" AS "queryId", q."text" AS "text", COUNT(*) AS "total", COUNT(j."id") AS "done"
-       FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" JOIN "Query" q ON q."id" = p."queryId"
+       FROM "PoolItem" p CROSS JOIN "Assignment" a JOIN "Query" q ON q."id" = p."queryId"
        LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"
-       WHERE a."userId" = ? AND p."projectId" = ? AND p."queryId" IN (${queryIds.map(() => "?").join(", ")}) GROUP BY p."queryId", q."text"`,
+       WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ? AND p."queryId" IN (${queryIds.map(() => "?").join(", ")}) GROUP BY p."queryId", q."text"`,
       [userId, projectId, ...queryIds],
     );
     const byQuery = new Map(perQuestion.map((r) => [num(r.queryId), r]));

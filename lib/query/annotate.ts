@@ -25,7 +25,7 @@ export function useAnnotatorProjects() {
   return useQuery({ queryKey: annotateKeys.projects(), queryFn: () => apiFetch<TAnnotatorProjects>("/api/annotate/projects"), staleTime: Infinity });
 }
 
-type TPageParam = { after?: string; before?: string };
+type TPageParam = { after?: string; before?: string; projectId?: number };
 
 /** Pages held at once: the current one and a few around it (the client never holds the whole queue). */
 export const MAX_QUEUE_PAGES = 6;
@@ -35,18 +35,21 @@ export const MAX_QUEUE_PAGES = 6;
  * starts at the first item not yet graded; `fetchNextPage` / `fetchPreviousPage` walk on with the
  * last / first item id as the cursor.
  */
-export function useQueuePages(projectId: number) {
+export function useQueuePages(projectId: number | null) {
   return useInfiniteQuery({
-    queryKey: annotateKeys.queue(projectId),
+    queryKey: annotateKeys.queue(projectId ?? 0),
+    // Without a project: the server's pick (the page names it); later pages name the project.
     queryFn: ({ pageParam }: { pageParam: TPageParam }) => {
-      const q = new URLSearchParams({ projectId: String(projectId) });
+      const q = new URLSearchParams();
+      const project = pageParam.projectId ?? projectId;
+      if (project !== null) q.set("projectId", String(project));
       if (pageParam.after) q.set("after", pageParam.after);
       if (pageParam.before) q.set("before", pageParam.before);
       return apiFetch<TQueuePage>(`/api/annotate/queue?${q}`);
     },
     initialPageParam: {} as TPageParam,
-    getNextPageParam: (last: TQueuePage): TPageParam | undefined => (last.hasAfter && last.items.length ? { after: last.items[last.items.length - 1].id } : undefined),
-    getPreviousPageParam: (first: TQueuePage): TPageParam | undefined => (first.hasBefore && first.items.length ? { before: first.items[0].id } : undefined),
+    getNextPageParam: (last: TQueuePage): TPageParam | undefined => (last.hasAfter && last.items.length ? { after: last.items[last.items.length - 1].id, projectId: last.project?.id } : undefined),
+    getPreviousPageParam: (first: TQueuePage): TPageParam | undefined => (first.hasBefore && first.items.length ? { before: first.items[0].id, projectId: first.project?.id } : undefined),
     maxPages: MAX_QUEUE_PAGES,
     staleTime: Infinity,
   });
@@ -62,15 +65,14 @@ export function prefetchItem(qc: QueryClient, id: string): Promise<void> {
 }
 
 /** Marks an item done in the cached queue pages and project counts, without a round trip. */
-export function markDone(qc: QueryClient, projectId: number, id: string): void {
+export function markDone(qc: QueryClient, queueKey: number, projectId: number, id: string): void {
   let question: number | null = null;
-  qc.setQueryData<InfiniteData<TQueuePage, TPageParam>>(annotateKeys.queue(projectId), (data) => {
+  qc.setQueryData<InfiniteData<TQueuePage, TPageParam>>(annotateKeys.queue(queueKey), (data) => {
     const hit = data?.pages.flatMap((p) => p.items).find((it) => it.id === id && !it.done);
     if (!data || !hit) return data;
     question = hit.question;
     const pages = data.pages.map((p) => ({
       ...p,
-      project: { ...p.project, done: p.project.done + 1 },
       items: p.items.map((it) => (it.id === id ? { ...it, done: true } : it)),
       questions: p.questions.map((q) => (q.index === hit.question ? { ...q, done: q.done + 1 } : q)),
     }));

@@ -36,7 +36,7 @@ function distDir(): string {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The database: users through the app's own function, everything else with bulk SQL (recursive CTEs). */
-async function seed(dir: string): Promise<{ email: string; projectId: number; middle: string }> {
+export async function seed(dir: string): Promise<{ email: string; projectId: number; middle: string }> {
   const file = join(dir, "bench.db");
   process.env.DATABASE_URL = `file:${file}`;
   const { migrate } = await import("../../lib/db/migrate.ts");

@@ -33,9 +33,11 @@ const judgement = (poolItemId: string, key: string, grade = 2, extra: Record<str
 
 describe("annotate API", () => {
   it("gives the queue grouped by query and each item with its video and neighbouring transcript", async () => {
-    const q = (await (await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: ann } })).json()) as { project: { name: string; total: number; done: number; questions: number }; questions: { text: string; index: number }[] };
+    const q = (await (await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: ann } })).json()) as { project: { name: string; questions: number }; questions: { text: string; index: number }[] };
     const count = await db.assignment.count({ where: { userId: fx.ann.id } });
-    expect(q.project).toMatchObject({ name: "Blind project", total: count, done: 0, questions: 2 });
+    expect(q.project).toMatchObject({ name: "Blind project", questions: 2 });
+    const projects = (await (await fetch(`${server.url}/api/annotate/projects`, { headers: { Cookie: ann } })).json()) as unknown;
+    expect(projects).toEqual({ projects: [{ id: fx.project.id, name: "Blind project", done: 0, total: count, questions: 2, lastGradedAt: null }], current: fx.project.id });
     expect(q.questions.map((g) => [g.index, g.text])).toEqual([[1, "How are the results of two lists combined?"], [2, "What does the length normalisation do?"]]);
     // File chunk 2 (starts at 30 s) is in the pool of q1; its neighbours are chunks 0,1 before and 3,4 after.
     const row = await db.poolItem.findFirstOrThrow({ where: { queryId: fx.queries.q1.id, chunk: { externalId: { endsWith: "f2" } } }, select: { id: true } });
@@ -69,8 +71,8 @@ describe("annotate API", () => {
     expect(JSON.parse(events[1].after)).toMatchObject({ grade: 0, startSeconds: 14 });
     const item = (await (await fetch(`${server.url}/api/annotate/items/${id}`, { headers: { Cookie: ann } })).json()) as { own: unknown };
     expect(item.own).toEqual({ grade: 0, startSeconds: 14, notes: "n", flags: ["unsure"] });
-    const q = (await (await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: ann } })).json()) as { project: { done: number } };
-    expect(q.project.done).toBe(1);
+    const q = (await (await fetch(`${server.url}/api/annotate/projects`, { headers: { Cookie: ann } })).json()) as { projects: { done: number; lastGradedAt: string | null }[] };
+    expect(q.projects[0]).toMatchObject({ done: 1, lastGradedAt: expect.any(String) });
   });
 
   it("accepts an edit of an agreed item like any other (no 409 telling the peer's grade); the disagreement it makes goes to adjudication", async () => {
@@ -110,9 +112,9 @@ describe("annotate API", () => {
     expect((await queue(ann, "?projectId=abc")).status).toBe(404);
     // Another annotator (the outsider: one item in the same project) sees only theirs, and none of ann's items works as a cursor.
     const outsider = await apiSession(server.url, "outsider@example.org", PASSWORDS.outsider);
-    const own = (await (await queue(outsider, `?projectId=${fx.project.id}`)).json()) as { items: { id: string }[]; project: { total: number; questions: number } };
+    const own = (await (await queue(outsider, `?projectId=${fx.project.id}`)).json()) as { items: { id: string }[]; project: { questions: number } };
     expect(own.items.map((i) => i.id)).toEqual([fx.privateItem.id]);
-    expect(own.project).toMatchObject({ total: 1, questions: 1 });
+    expect(own.project).toMatchObject({ questions: 1 });
     expect((await queue(outsider, `?projectId=${fx.project.id}&after=${fx.items[0].id}`)).status).toBe(404);
     expect((await queue(ann, `?projectId=${fx.project.id}&before=${fx.privateItem.id}`)).status).toBe(404);
     const projects = (await (await fetch(`${server.url}/api/annotate/projects`, { headers: { Cookie: outsider } })).json()) as unknown;

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { intId } from "@/lib/bounds";
-import { annotatorProjects, annotatorQueuePage, MAX_QUEUE_PAGE, queuePageSize } from "@/lib/annotate/view";
+import { annotatorQueuePage, MAX_QUEUE_PAGE, openingProject, queuePageSize, type TQueuePage } from "@/lib/annotate/view";
 
 export const dynamic = "force-dynamic";
 
@@ -19,18 +19,18 @@ const ZQueueQuery = z
 /**
  * One page of the signed-in annotator's queue in one project (lib/annotate/view.ts: the only source
  * of annotator data): `?projectId=&after=|before=<item id>&limit=`; without projectId, the project
- * annotatorProjects would open. 404 for a project without items of theirs or a cursor not theirs.
+ * to open (openingProject). 404 for a project without items of theirs or a cursor not theirs.
  */
-export const GET = route({ roles: ["annotator"], query: ZQueueQuery }, async ({ user, query }) => {
+export const GET = route({ roles: ["annotator"], query: ZQueueQuery }, async ({ user, query }): Promise<TQueuePage> => {
   const db = await getDb();
   let projectId: number | null;
-  if (query.projectId === undefined) projectId = (await annotatorProjects(db, user.id)).current;
+  if (query.projectId === undefined) projectId = await openingProject(db, user.id);
   else {
     projectId = intId(query.projectId);
     if (projectId === null) throw new AppError("not_found", "no items of yours in that project");
   }
   if (projectId === null) return { project: null, items: [], questions: [], hasBefore: false, hasAfter: false };
   const page = await annotatorQueuePage(db, user.id, projectId, { after: query.after, before: query.before, limit: query.limit ?? queuePageSize() });
-  if (!page || page.project.total === 0) throw new AppError("not_found", query.after ?? query.before ? "no such item in your queue in that project" : "no items of yours in that project");
+  if (!page) throw new AppError("not_found", query.after ?? query.before ? "no such item in your queue in that project" : "no items of yours in that project");
   return page;
 });

@@ -39,7 +39,7 @@ const PREFETCH_AHEAD = 5;
 export function AnnotatePage({ userId, projectId, projectBar }: { userId: string; projectId: number | null; projectBar?: (project: { id: number; name: string }) => ReactNode }) {
   const qc = useQueryClient();
   const queue = useQueuePages(projectId);
-  const counts = useAnnotatorProjects().data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+
   const pages = queue.data?.pages;
   const flat = useMemo(() => pages?.flatMap((p) => p.items) ?? [], [pages]);
   const questions = useMemo(() => new Map(pages?.flatMap((p) => p.questions.map((q) => [q.index, q] as const)) ?? []), [pages]);
@@ -82,6 +82,10 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
   }, [flat]);
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
+  // Project counts (picker, meters) once the first item is on screen: they never delay it.
+  const [shownOnce, setShownOnce] = useState(false);
+  if (data && !shownOnce) setShownOnce(true);
+  const counts = useAnnotatorProjects(shownOnce || atEnd).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
   const setForm = (patch: Partial<TForm>) => {
     if (!activeId || !form) return;

@@ -9,11 +9,12 @@ import { ProjectPicker } from "./ProjectPicker";
  * /annotate: which project's queue to show. The choice is kept in the URL (`?project=ID`); without
  * one, the server's pick (the project of the latest grade when it has work left, else the first
  * with work), named by the queue's first page. The first item does not wait for the project list
- * (its counts are a heavier read): the picker appears when it arrives. Each project's queue is its
+ * (its counts are a heavier read, asked for once the first item is shown): the picker appears then. Each project's queue is its
  * own AnnotatePage (state starts afresh on a switch).
  */
 export function AnnotateProjects({ userId }: { userId: string }) {
-  const projects = useAnnotatorProjects();
+  // Loaded by AnnotatePage once its first item is shown; read here for the picker.
+  const projects = useAnnotatorProjects(false);
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();

@@ -131,7 +131,20 @@ const queueOrder = (dir: "ASC" | "DESC") => `ORDER BY p."queryId" ${dir}, a."ord
 const NOT_GRADED = `NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId")`;
 type TKeyRow = { aid: unknown; queryId: unknown; orderKey: unknown };
 
+/**
+ * Where the annotator left off: the first ungraded item after the item they last graded (their
+ * latest judgement in the project, by creation), else the first ungraded item from the start. An
+ * annotator works in queue order, so this reads a few rows instead of every graded item.
+ */
 function* firstOpen(userId: string, projectId: number) {
+  const last = (yield* all<TKeyRow>(
+    `SELECT a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey" FROM "Judgement" j JOIN "PoolItem" p ON p."id" = j."poolItemId" JOIN "Assignment" a ON a."poolItemId" = j."poolItemId" AND a."userId" = j."userId" WHERE j."userId" = ? AND p."projectId" = ? ORDER BY j."id" DESC LIMIT 1`,
+    [userId, projectId],
+  ))[0];
+  if (last) {
+    const after = (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND ${NOT_GRADED} AND (p."queryId", a."orderKey", a."id") > (?, ?, ?) ${queueOrder("ASC")} LIMIT 1`, [userId, projectId, num(last.queryId), num(last.orderKey), num(last.aid)]))[0];
+    if (after) return after;
+  }
   return (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND ${NOT_GRADED} ${queueOrder("ASC")} LIMIT 1`, [userId, projectId]))[0];
 }
 
@@ -152,7 +165,7 @@ type TKey = { aid: number; queryId: number; orderKey: number };
  * questions in import order (query id), within a question the annotator's own random
  * `Assignment.orderKey` (then the assignment id, so the order is total). Cursors are item ids:
  * `after` gives the `limit` items after that item, `before` the `limit` items before it, neither
- * the page that starts at the first item not yet graded (the first item when all are). Positions
+ * the page that starts where the annotator left off (firstOpen; the first item when all are graded). Positions
  * (question i of n, item j of m) and counts come from the database, so the client never needs the
  * whole queue. Returns null when the project has no item of this user, or the cursor is not theirs.
  */

@@ -21,8 +21,9 @@ const itemQuery = (id: string) => ({
 });
 
 /** The projects the annotator has items in (counts for the picker) and the one to open. */
-export function useAnnotatorProjects() {
-  return useQuery({ queryKey: annotateKeys.projects(), queryFn: () => apiFetch<TAnnotatorProjects>("/api/annotate/projects"), staleTime: Infinity });
+export function useAnnotatorProjects(enabled = true) {
+  // `enabled: false` only reads what another observer loaded (the counts are a heavier read, asked for once the first item is shown).
+  return useQuery({ queryKey: annotateKeys.projects(), queryFn: () => apiFetch<TAnnotatorProjects>("/api/annotate/projects"), staleTime: Infinity, enabled });
 }
 
 type TPageParam = { after?: string; before?: string; projectId?: number };

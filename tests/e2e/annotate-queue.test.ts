@@ -75,7 +75,8 @@ describe("the paged queue in the browser", () => {
     await shown(page, beta.order[1]);
     expect(await page.getByTestId("project-name").textContent()).toBe("Beta collection");
     const picker = page.getByLabel("Choose project");
-    expect(await picker.locator("option").allTextContents()).toEqual(["Alpha collection — 8 left of 8", "Beta collection — 2 left of 3"]);
+    // The picker comes with the project counts, asked for once the first item is shown.
+    await expect.poll(() => picker.locator("option").allTextContents(), { timeout: 10_000 }).toEqual(["Alpha collection — 8 left of 8", "Beta collection — 2 left of 3"]);
     expect(await position(page)).toBe("Question 1 of 1 · item 2 of 3");
 
     await picker.selectOption(String(alpha.id));

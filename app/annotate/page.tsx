@@ -1,4 +1,4 @@
-import { AnnotatePage } from "@/components/annotate/AnnotatePage";
+import { AnnotateProjects } from "@/components/annotate/AnnotateProjects";
 import { requirePagePermission } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";
@@ -6,5 +6,5 @@ export const dynamic = "force-dynamic";
 /** The annotator's page. Renders no item data on the server: everything comes from lib/annotate/view.ts via /api/annotate. */
 export default async function Annotate() {
   const user = await requirePagePermission("annotate", "/annotate");
-  return <AnnotatePage userId={user.id} />;
+  return <AnnotateProjects userId={user.id} />;
 }

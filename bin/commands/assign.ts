@@ -19,9 +19,10 @@ export function registerAssign(program: Command): void {
     .option("--tags <tags>", "with --sample or --sample-queries: draw only from queries with one of these comma-separated tags")
     .option("--unstable-first <run>", "with --sample: first the pairs whose samples disagree in this judge run (name or id; a run with --samples N), then the usual scheme")
     .option("--chunking <name>", "with --sample N: the audit sample of label transfer onto this chunking: N transfer-labelled pairs, stratified by derived grade (proportional, at least one per grade), pool items created when missing")
+    .option("--include-labelled", "also assign pooled items that already have an imported reference label, to re-grade them (a calibration of the old labels); by default they are left out")
     .option("--seed <n>", "random seed, to reproduce an assignment")
     .addOption(projectOption())
-    .action(async (opts: { perItem?: string; annotators?: string; sample?: string; sampleQueries?: string; tags?: string; unstableFirst?: string; chunking?: string; seed?: string; project?: string }) => {
+    .action(async (opts: { perItem?: string; annotators?: string; sample?: string; sampleQueries?: string; tags?: string; unstableFirst?: string; chunking?: string; includeLabelled?: boolean; seed?: string; project?: string }) => {
       const perItem = wholeNumber("--per-item", opts.perItem, 1);
       const sample = wholeNumber("--sample", opts.sample, 1);
       const sampleQueries = wholeNumber("--sample-queries", opts.sampleQueries, 1);
@@ -30,12 +31,13 @@ export function registerAssign(program: Command): void {
       await withProject(opts.project, async (db, project) => {
         const annotators = opts.annotators?.split(",").map((s) => s.trim()).filter(Boolean);
         const tags = opts.tags?.split(",").map((s) => s.trim()).filter(Boolean);
-        const r = await assign(db, project.id, { perItem: perItem ?? project.annotatorsPerItem, annotators, sample, sampleQueries, tags, seed, unstableFrom: opts.unstableFirst, chunking: opts.chunking });
+        const r = await assign(db, project.id, { perItem: perItem ?? project.annotatorsPerItem, annotators, sample, sampleQueries, tags, seed, unstableFrom: opts.unstableFirst, chunking: opts.chunking, includeLabelled: opts.includeLabelled ?? false });
         const what = r.audit
           ? ` (audit sample of ${r.audit.judges.join(", ")}: ${[0, 1, 2, 3].map((g) => `${r.audit?.byGrade[g] ?? 0} of derived grade ${g}`).join(", ")}; ${r.audit.newItems} new pool item(s))`
           : sampleQueries ? ` of ${r.questions} question(s) (whole-question calibration sample)` : sample ? ` (calibration sample${opts.unstableFirst ? `; ${r.unstable} unstable pair(s) of ${opts.unstableFirst} first` : ""})` : "";
         out(`${r.created} new assignment(s) on ${r.itemsToppedUp} of ${r.items} item(s)${what}, ${r.perItem} per item, seed ${r.seed}`);
         for (const a of r.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
+        if (r.labelledSkipped) out(`${r.labelledSkipped} pooled item(s) with an imported label left out (--include-labelled to re-grade them)`);
         if (r.shortfall) out(`warning: ${r.shortfall} item(s) have fewer than ${r.perItem} annotators: not enough eligible annotators`);
       });
     });

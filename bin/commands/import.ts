@@ -53,7 +53,7 @@ async function run(project: string | undefined, fn: (db: Parameters<Parameters<t
 }
 
 const counts = (noun: string) => (r: ImportResult, s: string) =>
-  `imported ${fmt(r.rows)} ${noun} from ${r.file}: ${fmt(r.created)} new, ${fmt(r.updated)} changed, ${fmt(r.unchanged)} unchanged (${s} s)`;
+  `imported ${fmt(r.rows)} ${noun} from ${r.file}: ${fmt(r.created)} new, ${fmt(r.updated)} changed, ${fmt(r.unchanged)} unchanged${r.released ? `; ${fmt(r.released)} pooled item(s) left the annotation queue (assignments released)` : ""} (${s} s)`;
 
 const lib = () => import("../../lib/imports/index.ts");
 

@@ -4,7 +4,7 @@ import { out, projectOption, withProject } from "../context.ts";
 export function registerStatus(program: Command): void {
   program
     .command("status")
-    .description("counts per stage: unassigned, assigned, agreed, awaiting adjudication, adjudicated, imported")
+    .description("counts per stage: unassigned, assigned, agreed, awaiting adjudication, adjudicated, imported; and pooled items with an imported label (and how many of those are assigned to re-grade)")
     .option("--json", "print one JSON object")
     .addOption(projectOption())
     .action(async (opts: { json?: boolean; project?: string }) => {
@@ -13,8 +13,10 @@ export function registerStatus(program: Command): void {
         const c = await stageCounts(db, project.id);
         if (opts.json) return out(JSON.stringify({ project: project.name, ...c }));
         out(`project ${project.name}`);
-        for (const s of STAGES) out(`${s.replace(/_/g, " ").padEnd(24)}${c[s]}`);
-        out(`${"total".padEnd(24)}${c.total}`);
+        for (const s of STAGES) out(`${s.replace(/_/g, " ").padEnd(32)}${c[s]}`);
+        out(`${"total".padEnd(32)}${c.total}`);
+        out(`${"pooled with imported label".padEnd(32)}${c.imported_pooled}`);
+        out(`${"  of which assigned to re-grade".padEnd(32)}${c.imported_regrading}`);
       });
     });
 }

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { TAnnotatorItem, TAnnotatorQueue } from "@/lib/annotate/view";
-import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useAnnotatorQueue, useOutbox } from "@/lib/query/annotate";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import type { TAnnotatorItem, TQueueItem } from "@/lib/annotate/view";
+import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useAnnotatorProjects, useOutbox, useQueuePages } from "@/lib/query/annotate";
 import { apiFetch } from "@/lib/query/fetcher";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
@@ -15,25 +15,34 @@ import { FailedGrades } from "./FailedGrades";
 import { useGradingKeys } from "./useGradingKeys";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
-type TFlat = { id: string; group: number; index: number };
 
 function initialForm(item: TAnnotatorItem): TForm {
   const own = item.own;
   return own ? { grade: own.grade, start: own.startSeconds ?? item.chunk.startSeconds, notes: own.notes, flags: own.flags } : { grade: null, start: item.chunk.startSeconds, notes: "", flags: [] };
 }
 
-function flatten(queue: TAnnotatorQueue | undefined): TFlat[] {
-  return queue ? queue.groups.flatMap((g, group) => g.items.map((it, index) => ({ id: it.id, group, index }))) : [];
+/** The item `step` places from `id` in the held pages, once they are loaded. */
+function neighbour(items: readonly TQueueItem[] | undefined, id: string, step: 1 | -1): string | null {
+  const i = items ? items.findIndex((it) => it.id === id) : -1;
+  return i >= 0 ? (items?.[i + step]?.id ?? null) : null;
 }
 
 const AUTO_ADVANCE_KEY = "assessor.autoAdvance";
 const PREFETCH_AHEAD = 5;
 
-/** /annotate: the annotator's queue, one item at a time, keyboard first (keys: useGradingKeys). */
-export function AnnotatePage({ userId }: { userId: string }) {
+/**
+ * /annotate: the annotator's queue in one project, one item at a time, keyboard first (keys:
+ * useGradingKeys). The queue comes a page at a time (useQueuePages): the current item, the next few
+ * and the pages around them; positions and counts are the server's. `projectBar`: the project's
+ * name and picker (components/annotate/AnnotateProjects.tsx).
+ */
+export function AnnotatePage({ userId, projectId, projectBar }: { userId: string; projectId: number | null; projectBar?: (project: { id: number; name: string }) => ReactNode }) {
   const qc = useQueryClient();
-  const queue = useAnnotatorQueue();
-  const flat = useMemo(() => flatten(queue.data), [queue.data]);
+  const queue = useQueuePages(projectId);
+
+  const pages = queue.data?.pages;
+  const flat = useMemo(() => pages?.flatMap((p) => p.items) ?? [], [pages]);
+  const questions = useMemo(() => new Map(pages?.flatMap((p) => p.questions.map((q) => [q.index, q] as const)) ?? []), [pages]);
   const [currentId, setCurrentId] = useState<string | null>(null);
   const [atEnd, setAtEnd] = useState(false);
   const [forms, setForms] = useState<Record<string, TForm>>({});
@@ -47,7 +56,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
   const shownAt = useRef(0);
 
   // Start at the first item not yet done (or the first item when all are done).
-  const firstId = useMemo(() => flat.find((f) => !queue.data?.groups[f.group].items[f.index].done)?.id ?? flat[0]?.id ?? null, [flat, queue.data]);
+  const firstId = useMemo(() => flat.find((f) => !f.done)?.id ?? flat[0]?.id ?? null, [flat]);
   const activeId = atEnd ? null : (currentId ?? firstId);
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
@@ -61,14 +70,23 @@ export function AnnotatePage({ userId }: { userId: string }) {
     if (pos < 0) return;
     for (const f of flat.slice(pos + 2, pos + 1 + PREFETCH_AHEAD)) void prefetchItem(qc, f.id);
   }, [activeId, pos, flat, qc]);
+  // The next page is asked for while a few items of this one are left.
+  const { hasNextPage, hasPreviousPage, isFetchingNextPage, fetchNextPage, fetchPreviousPage } = queue;
+  useEffect(() => {
+    if (pos >= 0 && flat.length - pos <= PREFETCH_AHEAD + 1 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [pos, flat.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const outbox = useOutbox(userId);
   const placeOf = useCallback((id: string) => {
     const f = flat.find((x) => x.id === id);
-    return f ? { question: f.group + 1, item: f.index + 1 } : null;
+    return f ? { question: f.question, item: f.index } : null;
   }, [flat]);
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
+  // Project counts (picker, meters) once the first item is on screen: they never delay it.
+  const [shownOnce, setShownOnce] = useState(false);
+  if (data && !shownOnce) setShownOnce(true);
+  const counts = useAnnotatorProjects(shownOnce || atEnd).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
   const setForm = (patch: Partial<TForm>) => {
     if (!activeId || !form) return;
@@ -104,8 +122,23 @@ export function AnnotatePage({ userId }: { userId: string }) {
     };
     outbox.submit("/api/annotate/judgements", activeId, body);
     setForms((all) => ({ ...all, [activeId]: f }));
-    markDone(qc, activeId);
-    goTo(nextId);
+    const shownProject = queue.data?.pages[0]?.project;
+    if (shownProject) markDone(qc, projectId ?? 0, shownProject.id, activeId);
+    if (nextId !== null || !hasNextPage) goTo(nextId);
+    else void fetchNextPage().then((r) => goTo(neighbour(r.data?.pages.flatMap((p) => p.items), activeId, 1)));
+  };
+
+  // `u`: the previous item, from the page before when this is the first item held.
+  const back = () => {
+    if (atEnd) goTo(flat[flat.length - 1]?.id ?? null);
+    else if (pos > 0) goTo(flat[pos - 1].id);
+    else if (pos === 0 && hasPreviousPage && activeId) {
+      const from = activeId;
+      void fetchPreviousPage().then((r) => {
+        const prev = neighbour(r.data?.pages.flatMap((p) => p.items), from, -1);
+        if (prev) goTo(prev);
+      });
+    }
   };
 
   // s: the start from the playhead; without one (no media, or it failed to load) nothing changes and the notice says why.
@@ -132,10 +165,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
     replay: controls.replay,
     togglePlay: controls.toggle,
     submit: () => submit(),
-    back: () => {
-      if (atEnd) goTo(flat[flat.length - 1]?.id ?? null);
-      else if (pos > 0) goTo(flat[pos - 1].id);
-    },
+    back,
     help: () => setHelp((h) => !h),
     escape: () => {
       setHelp(false);
@@ -148,21 +178,22 @@ export function AnnotatePage({ userId }: { userId: string }) {
 
   if (queue.isPending) return <p className="p-6 text-slate-600">Loading your queue…</p>;
   if (queue.isError) return <p role="alert" className="p-6 text-red-700">Could not load your queue: {queue.error.message}</p>;
-  const q = queue.data;
-  if (q.total === 0) return <p className="p-6 text-slate-600">Nothing is assigned to you yet.</p>;
+  const project = queue.data.pages[0]?.project;
+  if (!project) return <p className="p-6 text-slate-600">Nothing is assigned to you yet.</p>;
 
   const cur = pos >= 0 ? flat[pos] : undefined;
-  const group = cur ? q.groups[cur.group] : undefined;
+  const group = cur ? questions.get(cur.question) : undefined;
 
   return (
     <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
+      {projectBar?.(project)}
       <header className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-slate-600">
-          {cur ? `Question ${cur.group + 1} of ${q.groups.length} · item ${cur.index + 1} of ${group?.total ?? 0}` : `${q.groups.length} questions`}
+        <p className="text-sm text-slate-600" data-testid="position">
+          {cur ? `Question ${cur.question} of ${project.questions} · item ${cur.index} of ${group?.total ?? 0}` : `${project.questions} questions`}
         </p>
         <div className="flex flex-wrap items-center gap-4">
           {group ? <Meter label="This question" done={group.done} total={group.total} /> : null}
-          <Meter label="Overall" done={q.done} total={q.total} />
+          {counts ? <Meter label="Overall" done={counts.done} total={counts.total} /> : null}
           <label className="flex items-center gap-1 text-xs">
             <input
               type="checkbox"
@@ -196,7 +227,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
           <h1 className="text-lg font-semibold">End of your queue</h1>
           <p className="text-sm text-slate-600">
-            {q.done} of {q.total} items graded. Press <kbd>u</kbd> to go back to the last item.
+            {counts ? `${counts.done} of ${counts.total} items graded. ` : ""} Press <kbd>u</kbd> to go back to the last item.
           </p>
         </section>
       ) : !data || !form ? (
@@ -231,7 +262,7 @@ export function AnnotatePage({ userId }: { userId: string }) {
             <span className="sr-only">Notes</span>
             <textarea ref={notesRef} aria-label="Notes" rows={2} placeholder="Notes (n to write, Esc to leave)" value={form.notes} onChange={(e) => setForm({ notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
           </label>
-          <SubmitRow submitLabel="Submit and next" submitText="submit and next" onSubmit={() => submit()} backDisabled={pos <= 0} onBack={() => pos > 0 && goTo(flat[pos - 1].id)} message={message} />
+          <SubmitRow submitLabel="Submit and next" submitText="submit and next" onSubmit={() => submit()} backDisabled={pos < 0 || (pos === 0 && !hasPreviousPage)} onBack={back} message={message} />
         </article>
       )}
       <PlayerKeysFooter next={next.data} help={help} onCloseHelp={() => setHelp(false)} keys={annotatorKeys(autoAdvance)} />

@@ -81,7 +81,7 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
   }
 }
 
-type TImportSummary = { file: string; rows: number; created: number; updated: number; unchanged: number; chunkIds?: string[]; warnings?: { line?: number; field?: string; message: string }[] };
+type TImportSummary = { file: string; rows: number; created: number; updated: number; unchanged: number; released?: number; chunkIds?: string[]; warnings?: { line?: number; field?: string; message: string }[] };
 
 function summarize(result: unknown): string {
   const r = result as Partial<TImportSummary> | null;
@@ -89,7 +89,7 @@ function summarize(result: unknown): string {
   const chunks = r.chunkIds ? ` Chunk ids: ${r.chunkIds.length > 6 ? `${r.chunkIds.slice(0, 3).join(", ")} … ${r.chunkIds.slice(-2).join(", ")}` : r.chunkIds.join(", ")}.` : "";
   const w = r.warnings ?? [];
   const warned = w.length ? ` Warning${w.length === 1 ? "" : "s"}: ${w.map((x) => `${x.line !== undefined ? `line ${x.line}` : ""}${x.field ? ` (${x.field})` : ""}: ${x.message}`).join("; ")}.` : "";
-  return `Imported ${r.file}: ${r.rows} rows (${r.created ?? 0} new, ${r.updated ?? 0} updated, ${r.unchanged ?? 0} unchanged).${chunks}${warned}`;
+  return `Imported ${r.file}: ${r.rows} rows (${r.created ?? 0} new, ${r.updated ?? 0} updated, ${r.unchanged ?? 0} unchanged).${r.released ? ` ${r.released} pooled item(s) left the annotation queue (assignments released).` : ""}${chunks}${warned}`;
 }
 
 function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImportKind; onDone: () => void }) {

@@ -9,7 +9,7 @@ import { Button, ErrorBox, Field, Section, inputClass } from "./ui";
 import { DoneBox, PreviewBox, assignSentences, poolSentences } from "./PoolAssignPreview";
 
 type TPoolRequest = { depth: number; runs?: string[]; chunking?: string };
-type TAssignRequest = { perItem: number; annotators?: string[]; sample?: number };
+type TAssignRequest = { perItem: number; annotators?: string[]; sample?: number; includeLabelled?: boolean };
 
 const list = (v: FormDataEntryValue | null) =>
   String(v ?? "")
@@ -95,7 +95,7 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
     const f = new FormData(e.currentTarget);
     const annotators = list(f.get("annotators"));
     const sample = String(f.get("sample") ?? "").trim();
-    const request: TAssignRequest = { perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}) };
+    const request: TAssignRequest = { perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}), includeLabelled: f.get("includeLabelled") === "on" };
     setDone(null);
     assign.mutate({ ...request, dryRun: true }, { onSuccess: (result) => setPreview({ request, result }) });
   }
@@ -114,6 +114,9 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
         <Field label="Sample size" htmlFor="assign-sample" hint="Optional calibration subset of N items">
           <input id="assign-sample" name="sample" type="number" min={1} className={inputClass} />
         </Field>
+        <label className="flex items-center gap-2 text-sm sm:col-span-3">
+          <input type="checkbox" name="includeLabelled" /> Re-grade items that already have an imported label (calibration of the old labels)
+        </label>
         <div className="sm:col-span-3">
           <Button type="submit" disabled={assign.isPending}>
             {assign.isPending && !preview ? "Working it out…" : "Preview the assignment"}

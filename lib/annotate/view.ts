@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
 import { mediaKind, urlAllowed, type TMediaKind } from "../media/hosts.ts";
+import { all, sqlRead } from "../db/sql.ts";
 
 /**
  * The annotator's view model: the ONLY place that reads data for annotators (pages and route
@@ -12,7 +13,9 @@ import { mediaKind, urlAllowed, type TMediaKind } from "../media/hosts.ts";
  *
  * Item ids are PoolItem ids: random UUIDs (prisma/schema.prisma), nothing about order, system or
  * rank can be read from them. Within a query, items come in the order of the annotator's own
- * Assignment.orderKey (random, fixed per annotator); queries come in import order.
+ * Assignment.orderKey (random, fixed per annotator); queries come in import order. The queue is
+ * read a page at a time, per project (annotatorProjects, annotatorQueuePage: direct SQL naming its
+ * columns, under the same rule — the user's own assignments are part of every WHERE).
  */
 
 export type TTranscriptSegment = { text: string; startSeconds: number; endSeconds: number };
@@ -41,9 +44,22 @@ export type TAnnotatorItem = {
   guidelines: string;
 };
 
-export type TQueueItem = { id: string; done: boolean };
-export type TQueueGroup = { key: string; project: string; question: string; done: number; total: number; items: TQueueItem[] };
-export type TAnnotatorQueue = { done: number; total: number; groups: TQueueGroup[] };
+/** A project the annotator has items in: counts for the picker, and when they last graded in it (ISO time). */
+export type TQueueProject = { id: number; name: string; done: number; total: number; questions: number; lastGradedAt: string | null };
+export type TAnnotatorProjects = { projects: TQueueProject[]; /** the project to open: most recent grading among those with work left, else the first with work, else the first */ current: number | null };
+/** A question on a page: its place among the project's questions (1-based) and this annotator's counts in it. */
+export type TQueueQuestion = { index: number; text: string; done: number; total: number };
+/** An item on a page: `question` is the question's index, `index` the item's place in the question (1-based). */
+export type TQueueItem = { id: string; done: boolean; question: number; index: number };
+export type TQueuePage = {
+  /** `questions`: how many questions of the project have items of this annotator (done/total: annotatorProjects, a heavier read kept off the first item's path). */
+  project: { id: number; name: string; questions: number } | null;
+  items: TQueueItem[];
+  questions: TQueueQuestion[];
+  /** Whether the queue has items before the first and after the last item of this page. */
+  hasBefore: boolean;
+  hasAfter: boolean;
+};
 
 /** Neighbouring transcript shown (collapsed) before and after the chunk. */
 export const NEIGHBOURS = 2;
@@ -69,42 +85,170 @@ export function parseFlags(json: string): string[] {
   }
 }
 
-/** The annotator's queue: every assigned item, grouped by query, with done/total per query and overall. */
-export async function annotatorQueue(db: Db, userId: string): Promise<TAnnotatorQueue> {
-  const rows = await db.assignment.findMany({
-    where: { userId },
-    select: {
-      orderKey: true,
-      poolItem: {
-        select: {
-          id: true,
-          projectId: true,
-          queryId: true,
-          project: { select: { name: true } },
-          query: { select: { text: true } },
-          judgements: { where: { userId }, select: { grade: true } },
-        },
-      },
-    },
+/** Items per queue page: `ASSESSOR_QUEUE_PAGE` (1–200), 50 by default. */
+export function queuePageSize(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.ASSESSOR_QUEUE_PAGE);
+  return Number.isInteger(n) && n >= 1 && n <= MAX_QUEUE_PAGE ? n : 50;
+}
+export const MAX_QUEUE_PAGE = 200;
+
+const num = (v: unknown): number => Number(v);
+const isoOrNull = (v: unknown): string | null => {
+  if (v === null || v === undefined) return null;
+  const d = v instanceof Date ? v : typeof v === "number" ? new Date(v) : new Date(String(v).replace(" ", "T"));
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+};
+
+/**
+ * The projects the annotator has items in, with done/total and question counts (one aggregate over
+ * their own assignments and judgements), and the one to open.
+ */
+export async function annotatorProjects(db: Db, userId: string): Promise<TAnnotatorProjects> {
+  const rows = await sqlRead(db, () =>
+    all<{ id: unknown; name: string; total: unknown; done: unknown; questions: unknown; last: unknown }>(
+      `SELECT p."projectId" AS "id", pr."name" AS "name", COUNT(*) AS "total", COUNT(j."id") AS "done", COUNT(DISTINCT p."queryId") AS "questions", MAX(j."updatedAt") AS "last"
+       FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" JOIN "Project" pr ON pr."id" = p."projectId"
+       LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"
+       WHERE a."userId" = ? GROUP BY p."projectId", pr."name" ORDER BY p."projectId"`,
+      [userId],
+    ),
+  );
+  const projects = rows.map((r) => ({ id: num(r.id), name: r.name, total: num(r.total), done: num(r.done), questions: num(r.questions), lastGradedAt: isoOrNull(r.last) }));
+  return { projects, current: await openingProject(db, userId) };
+}
+
+/**
+ * The project to open, without counting the whole queue: the project of the annotator's latest
+ * grade when it has an ungraded item of theirs left, else the first project (by id) with one, else
+ * the first with any item of theirs; null when nothing is assigned to them.
+ */
+export async function openingProject(db: Db, userId: string): Promise<number | null> {
+  return sqlRead(db, function* () {
+    const latest = (yield* all<{ projectId: unknown }>(`SELECT p."projectId" AS "projectId" FROM "Judgement" j JOIN "PoolItem" p ON p."id" = j."poolItemId" WHERE j."userId" = ? ORDER BY j."id" DESC LIMIT 1`, [userId]))[0];
+    const mineIn = (yield* all<{ id: unknown }>(
+      `SELECT pr."id" AS "id" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
+      [userId],
+    )).map((r) => num(r.id));
+    const candidates = latest ? [num(latest.projectId), ...mineIn.filter((id) => id !== num(latest.projectId))] : mineIn;
+    for (const projectId of candidates) if (yield* firstOpen(userId, projectId)) return projectId;
+    return mineIn[0] ?? null;
   });
-  rows.sort((a, b) => a.poolItem.projectId - b.poolItem.projectId || a.poolItem.queryId - b.poolItem.queryId || a.orderKey - b.orderKey);
-  const groups: TQueueGroup[] = [];
-  let current: TQueueGroup | undefined;
-  let currentKey = "";
-  for (const row of rows) {
-    const p = row.poolItem;
-    const key = `${p.projectId}:${p.queryId}`;
-    if (!current || key !== currentKey) {
-      current = { key: `g${groups.length + 1}`, project: p.project.name, question: p.query.text, done: 0, total: 0, items: [] };
-      currentKey = key;
-      groups.push(current);
-    }
-    const done = p.judgements.length > 0;
-    current.items.push({ id: p.id, done });
-    current.total += 1;
-    if (done) current.done += 1;
+}
+
+/** Assignments of the user in the project, pool items first (SQLite: CROSS JOIN keeps that order, so the pool index gives the queue order). */
+const MINE = `FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ?`;
+const KEY_COLS = `a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey"`;
+const queueOrder = (dir: "ASC" | "DESC") => `ORDER BY p."queryId" ${dir}, a."orderKey" ${dir}, a."id" ${dir}`;
+const NOT_GRADED = `NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId")`;
+type TKeyRow = { aid: unknown; queryId: unknown; orderKey: unknown };
+
+/**
+ * Where the annotator left off: the first ungraded item after the item they last graded (their
+ * latest judgement in the project, by creation), else the first ungraded item from the start. An
+ * annotator works in queue order, so this reads a few rows instead of every graded item.
+ */
+function* firstOpen(userId: string, projectId: number) {
+  const last = (yield* all<TKeyRow>(
+    `SELECT a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey" FROM "Judgement" j JOIN "PoolItem" p ON p."id" = j."poolItemId" JOIN "Assignment" a ON a."poolItemId" = j."poolItemId" AND a."userId" = j."userId" WHERE j."userId" = ? AND p."projectId" = ? ORDER BY j."id" DESC LIMIT 1`,
+    [userId, projectId],
+  ))[0];
+  if (last) {
+    const after = (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND ${NOT_GRADED} AND (p."queryId", a."orderKey", a."id") > (?, ?, ?) ${queueOrder("ASC")} LIMIT 1`, [userId, projectId, num(last.queryId), num(last.orderKey), num(last.aid)]))[0];
+    if (after) return after;
   }
-  return { done: groups.reduce((s, g) => s + g.done, 0), total: rows.length, groups };
+  return (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND ${NOT_GRADED} ${queueOrder("ASC")} LIMIT 1`, [userId, projectId]))[0];
+}
+
+/** Questions of the project with an item of this user (below `beforeQuery` when given): one probe per question, not one per item. */
+function* questionCount(userId: string, projectId: number, beforeQuery?: number) {
+  const below = beforeQuery === undefined ? "" : ` AND q."id" < ?`;
+  const rows = yield* all<{ n: unknown }>(
+    `SELECT COUNT(*) AS "n" FROM "Query" q WHERE q."projectId" = ?${below} AND EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = q."projectId" AND p."queryId" = q."id" AND a."poolItemId" = p."id" AND a."userId" = ?)`,
+    beforeQuery === undefined ? [projectId, userId] : [projectId, beforeQuery, userId],
+  );
+  return num(rows[0]?.n ?? 0);
+}
+
+type TKey = { aid: number; queryId: number; orderKey: number };
+
+/**
+ * One page of the annotator's queue in one project. Order (fixed per annotator): the project's
+ * questions in import order (query id), within a question the annotator's own random
+ * `Assignment.orderKey` (then the assignment id, so the order is total). Cursors are item ids:
+ * `after` gives the `limit` items after that item, `before` the `limit` items before it, neither
+ * the page that starts where the annotator left off (firstOpen; the first item when all are graded). Positions
+ * (question i of n, item j of m) and counts come from the database, so the client never needs the
+ * whole queue. Returns null when the project has no item of this user, or the cursor is not theirs.
+ */
+export async function annotatorQueuePage(db: Db, userId: string, projectId: number, opts: { after?: string; before?: string; limit: number }): Promise<TQueuePage | null> {
+  const limit = Math.max(1, Math.min(MAX_QUEUE_PAGE, Math.floor(opts.limit)));
+  return sqlRead(db, function* () {
+    const toKey = (r: TKeyRow): TKey => ({ aid: num(r.aid), queryId: num(r.queryId), orderKey: num(r.orderKey) });
+    const project = (yield* all<{ id: unknown; name: string }>(`SELECT "id", "name" FROM "Project" WHERE "id" = ?`, [projectId]))[0];
+    if (!project) return null;
+
+    let anchor: TKey | undefined;
+    const cursor = opts.after ?? opts.before;
+    if (cursor !== undefined) {
+      const row = (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND a."poolItemId" = ?`, [userId, projectId, cursor]))[0];
+      if (!row) return null;
+      anchor = toKey(row);
+    } else {
+      const first = (yield* firstOpen(userId, projectId)) ?? (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} ${queueOrder("ASC")} LIMIT 1`, [userId, projectId]))[0];
+      if (!first) return null;
+      anchor = toKey(first);
+    }
+
+    // The page: limit + 1 rows, to know whether more follow in that direction.
+    const backwards = opts.before !== undefined;
+    const cmp = backwards ? "<" : cursor !== undefined ? ">" : ">=";
+    const itemCols = `a."poolItemId" AS "id", ${KEY_COLS}, EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId") AS "done"`;
+    const rows = yield* all<{ id: string; aid: unknown; queryId: unknown; orderKey: unknown; done: unknown }>(
+      `SELECT ${itemCols} ${MINE} AND (p."queryId", a."orderKey", a."id") ${cmp} (?, ?, ?) ${queueOrder(backwards ? "DESC" : "ASC")} LIMIT ?`,
+      [userId, projectId, anchor.queryId, anchor.orderKey, anchor.aid, limit + 1],
+    );
+    const more = rows.length > limit;
+    const page = rows.slice(0, limit);
+    if (backwards) page.reverse();
+
+    const head = { id: num(project.id), name: project.name, questions: yield* questionCount(userId, projectId) };
+    if (page.length === 0) return { project: head, items: [], questions: [], hasBefore: !backwards, hasAfter: backwards };
+
+    // Positions: the first item's place, then counted along the page.
+    const first = toKey(page[0]);
+    const qBefore = yield* questionCount(userId, projectId, first.queryId);
+    const iBefore = num(
+      (yield* all<{ n: unknown }>(`SELECT COUNT(*) AS "n" ${MINE} AND p."queryId" = ? AND (a."orderKey", a."id") < (?, ?)`, [userId, projectId, first.queryId, first.orderKey, first.aid]))[0]?.n ?? 0,
+    );
+    const queryIds = [...new Set(page.map((r) => num(r.queryId)))];
+    const perQuestion = yield* all<{ queryId: unknown; text: string; total: unknown; done: unknown }>(
+      `SELECT p."queryId" AS "queryId", q."text" AS "text", COUNT(*) AS "total", COUNT(j."id") AS "done"
+       FROM "PoolItem" p CROSS JOIN "Assignment" a JOIN "Query" q ON q."id" = p."queryId"
+       LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"
+       WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ? AND p."queryId" IN (${queryIds.map(() => "?").join(", ")}) GROUP BY p."queryId", q."text"`,
+      [userId, projectId, ...queryIds],
+    );
+    const byQuery = new Map(perQuestion.map((r) => [num(r.queryId), r]));
+    const questions: TQueueQuestion[] = [];
+    const items: TQueueItem[] = [];
+    let qIndex = qBefore;
+    let iIndex = iBefore;
+    let prevQuery: number | null = null;
+    for (const r of page) {
+      const queryId = num(r.queryId);
+      if (queryId !== prevQuery) {
+        if (prevQuery !== null) iIndex = 0;
+        qIndex += 1;
+        prevQuery = queryId;
+        const info = byQuery.get(queryId);
+        questions.push({ index: qIndex, text: info?.text ?? "", done: num(info?.done ?? 0), total: num(info?.total ?? 0) });
+      }
+      iIndex += 1;
+      items.push({ id: r.id, done: Boolean(num(r.done)), question: qIndex, index: iIndex });
+    }
+    const atStart = qBefore === 0 && iBefore === 0;
+    return { project: head, items, questions, hasBefore: backwards ? more : !atStart, hasAfter: backwards ? true : more };
+  });
 }
 
 /** One item with everything needed to grade it, or null when it is not assigned to this user. */

@@ -34,6 +34,12 @@ export type TAssignOptions = {
    * pool items are created when missing and assigned like any other.
    */
   chunking?: string;
+  /**
+   * Also assign pool items that already have an imported reference label (any source), to re-grade
+   * them (a calibration of the old labels). Without it they are left out: an imported human label
+   * is a reference label, so the item needs no annotation (issue 21 item 2).
+   */
+  includeLabelled?: boolean;
   seed?: number;
   /** Compute everything in the transaction, then roll it back (the preview; lib/db/dry-run.ts). With `seed` the confirmed call does exactly what the preview showed. */
   dryRun?: boolean;
@@ -55,6 +61,8 @@ export type TAssignResult = {
   audit?: { byGrade: Record<number, number>; newItems: number; judges: string[] };
   /** Items still short of perItem because too few eligible annotators were left. */
   shortfall: number;
+  /** Pool items left out because they have an imported reference label (0 with `includeLabelled`). */
+  labelledSkipped: number;
   annotators: { email: string; added: number; total: number }[];
 };
 
@@ -74,6 +82,8 @@ export type TAssignResult = {
  *   the scheme; calibrationCounts what counts as had) and marks their assignments
  *   `calibration`. With `tags` as well, only items of queries with one of those tags are drawn.
  *   Without `sample`, every pool item is targeted.
+ * - Pool items with an imported reference label are left out (they are labelled already) unless
+ *   `includeLabelled`; their count is `labelledSkipped`.
  * - Default annotators: every active user with the annotator role.
  * All randomness comes from `seed` (random when not given; returned so a run can be repeated).
  */
@@ -110,12 +120,16 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   try {
     return await withDryRun(bulkTransaction(db, async (tx) => {
       const pid = int(projectId);
-      const items = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid}`)).map((r) => ({
+      const labelledPairs = new Set((await tx.all<{ queryId: number; chunkId: number }>(`SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ${pid}`)).map((r) => `${Number(r.queryId)}:${Number(r.chunkId)}`));
+      const pooled = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid}`)).map((r) => ({
         id: r.id,
         queryId: Number(r.queryId),
         chunkId: Number(r.chunkId),
       }));
-      if (items.length === 0 && !transfer) throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
+      if (pooled.length === 0 && !transfer) throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
+      const items = opts.includeLabelled ? pooled : pooled.filter((it) => !labelledPairs.has(`${it.queryId}:${it.chunkId}`));
+      const labelledSkipped = pooled.length - items.length;
+      if (items.length === 0 && pooled.length > 0 && !transfer) throw new AppError("bad_input", `every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with --include-labelled`);
       const existing = await tx.all<{ poolItemId: string; userId: string }>(
         `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
       );
@@ -217,6 +231,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         unstable: unstableTaken,
         ...(audit ? { audit } : {}),
         shortfall,
+        labelledSkipped,
         annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
       });
     }));

@@ -23,6 +23,8 @@ export type ImportResult = {
   created: number;
   updated: number;
   unchanged: number;
+  /** Reference labels: pooled items that left the annotation queue (their assignments released; lib/imports/labels.ts). */
+  released?: number;
   /** Chunk ids made by a transcript import, in order. */
   chunkIds?: string[];
   /** What was imported but deserves a look (a repaired cue, a cue longer than the chunk size), located. */

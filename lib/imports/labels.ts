@@ -3,7 +3,7 @@ import { parseJsonl } from "../formats/jsonl.ts";
 import { scanQrels } from "../formats/trec.ts";
 import type { LocatedError } from "../errors.ts";
 import { chunkResolver } from "../chunkings/store.ts";
-import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow } from "./bulk.ts";
+import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow, type BulkTx } from "./bulk.ts";
 import { ErrorList, fileKind, firstChar, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 
@@ -103,6 +103,7 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
   const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false, opts.chunking);
   const existing = new Map((await t.findAll()).map((l) => [pairKey(l.queryId, l.chunkId), l]));
   const pool = await poolItemIds(db, projectId);
+  const labelledBefore = t.kind === "labels" ? await labelledPairs(db, projectId) : null;
   const changes: Change<E>[] = [];
   for (const r of rows) {
     const old = existing.get(pairKey(r.queryId, r.chunkId));
@@ -113,6 +114,9 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
   const creates = changes.filter((c) => !c.old);
   const updates = changes.filter((c) => c.old);
   // Key order of the event JSON: owner, qid, docid, grade, extra column.
+  // Pooled pairs labelled for the first time (by any source) leave the annotation queue.
+  const newlyLabelled = labelledBefore ? [...new Set(creates.map((c) => `${c.r.queryId}:${c.r.chunkId}`).filter((k) => !labelledBefore.has(k)))].flatMap((k) => pool.get(k) ?? []) : [];
+  let released = 0;
   const describe = (r: Resolved, grade: number, extra: E | null) => JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
   await bulkTransaction(db, async (tx) => {
     const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
@@ -147,10 +151,36 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
         return [projectId, pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? null, t.event, c.old ? describe(c.r, c.old.grade, c.old.extra) : null, describe(c.r, c.r.grade, c.extra), at];
       },
     );
+    released = await releaseUngraded(tx, newlyLabelled);
     await insertImportRecord(tx, { projectId, kind: t.kind, fileName: name, sha256, rows: changes.length });
   });
   opts.onProgress?.(rows.length, rows.length);
-  return { kind: t.kind, file: name, sha256, rows: rows.length, created: creates.length, updated: updates.length, unchanged: rows.length - changes.length };
+  return { kind: t.kind, file: name, sha256, rows: rows.length, created: creates.length, updated: updates.length, unchanged: rows.length - changes.length, ...(t.kind === "labels" ? { released } : {}) };
+}
+
+async function labelledPairs(db: Db, projectId: number): Promise<Set<string>> {
+  const rows = await db.referenceLabel.findMany({ where: { projectId }, select: { queryId: true, chunkId: true }, distinct: ["queryId", "chunkId"] });
+  return new Set(rows.map((r) => `${r.queryId}:${r.chunkId}`));
+}
+
+/**
+ * An imported human label is a reference label (issue 21 item 2): a pool item that gets its first
+ * one leaves the annotation queue, so its assignments are released — unless someone has graded it
+ * already (a submitted grade is never lost: such an item keeps all its assignments and is finished
+ * as usual). Labels that change an existing imported label release nothing, so a re-grade asked
+ * for with `assign --include-labelled` survives importing the file again. Returns the items released.
+ */
+async function releaseUngraded(tx: BulkTx, poolItemIds: readonly string[]): Promise<number> {
+  const released = new Set<string>();
+  for (let i = 0; i < poolItemIds.length; i += 500) {
+    const batch = poolItemIds.slice(i, i + 500);
+    const rows = await tx.all<{ poolItemId: string }>(
+      `DELETE FROM "Assignment" WHERE "poolItemId" IN (${batch.map(() => "?").join(", ")}) AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`,
+      batch,
+    );
+    for (const r of rows) released.add(r.poolItemId);
+  }
+  return released.size;
 }
 
 export function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean; chunking?: string }): Promise<ImportResult> {

@@ -27,16 +27,28 @@ export function itemStage(item: { assignments: number; judgements: readonly TLab
 
 export type TStageCounts = Record<TStage, number> & { total: number };
 
-export async function stageCounts(db: Db, projectId: number): Promise<TStageCounts> {
+/**
+ * Stage counts plus what imported human labels did to the queue (issue 21 item 2): pooled items
+ * with an imported reference label (any source) leave annotation, so `imported_pooled` counts the
+ * pool items that have one, and `imported_regrading` those of them that are assigned anyway (a
+ * re-grade asked for with `assign --include-labelled`, or grades that were already under way).
+ */
+export type TStatusCounts = TStageCounts & { imported_pooled: number; imported_regrading: number };
+
+export async function stageCounts(db: Db, projectId: number): Promise<TStatusCounts> {
   const [settings, items, imported] = await Promise.all([
     ruleSettings(db, projectId),
     loadItemLabels(db, projectId),
     db.referenceLabel.findMany({ where: { projectId }, select: { queryId: true, chunkId: true }, distinct: ["queryId", "chunkId"] }),
   ]);
   const importedPairs = new Set(imported.map((r) => `${r.queryId}:${r.chunkId}`));
-  const counts: TStageCounts = { unassigned: 0, assigned: 0, agreed: 0, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 0 };
+  const counts: TStatusCounts = { unassigned: 0, assigned: 0, agreed: 0, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 0, imported_pooled: 0, imported_regrading: 0 };
   for (const it of items) {
     const key = `${it.queryId}:${it.chunkId}`;
+    if (importedPairs.has(key)) {
+      counts.imported_pooled++;
+      if (it.assignments > 0) counts.imported_regrading++;
+    }
     counts[itemStage({ assignments: it.assignments, judgements: it.judgements, adjudicated: it.adjudication !== null, disputed: it.disputed, imported: importedPairs.has(key) }, settings)]++;
     importedPairs.delete(key);
   }

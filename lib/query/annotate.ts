@@ -1,14 +1,15 @@
 "use client";
 
-import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "./fetcher.ts";
 import { Outbox, type TOutboxEntry, type TOutboxFailure, type TOutboxResult } from "../offline/outbox.ts";
-import type { TAnnotatorItem, TAnnotatorQueue } from "../annotate/view.ts";
+import type { TAnnotatorItem, TAnnotatorProjects, TQueuePage } from "../annotate/view.ts";
 
 export const annotateKeys = {
   all: ["annotate"] as const,
-  queue: () => [...annotateKeys.all, "queue"] as const,
+  projects: () => [...annotateKeys.all, "projects"] as const,
+  queue: (projectId: number) => [...annotateKeys.all, "queue", projectId] as const,
   item: (id: string) => [...annotateKeys.all, "item", id] as const,
 };
 
@@ -19,8 +20,40 @@ const itemQuery = (id: string) => ({
   staleTime: Infinity,
 });
 
-export function useAnnotatorQueue() {
-  return useQuery({ queryKey: annotateKeys.queue(), queryFn: () => apiFetch<TAnnotatorQueue>("/api/annotate/queue"), staleTime: Infinity });
+/** The projects the annotator has items in (counts for the picker) and the one to open. */
+export function useAnnotatorProjects(enabled = true) {
+  // `enabled: false` only reads what another observer loaded (the counts are a heavier read, asked for once the first item is shown).
+  return useQuery({ queryKey: annotateKeys.projects(), queryFn: () => apiFetch<TAnnotatorProjects>("/api/annotate/projects"), staleTime: Infinity, enabled });
+}
+
+type TPageParam = { after?: string; before?: string; projectId?: number };
+
+/** Pages held at once: the current one and a few around it (the client never holds the whole queue). */
+export const MAX_QUEUE_PAGES = 6;
+
+/**
+ * The annotator's queue in one project, a page at a time (GET /api/annotate/queue): the first page
+ * starts at the first item not yet graded; `fetchNextPage` / `fetchPreviousPage` walk on with the
+ * last / first item id as the cursor.
+ */
+export function useQueuePages(projectId: number | null) {
+  return useInfiniteQuery({
+    queryKey: annotateKeys.queue(projectId ?? 0),
+    // Without a project: the server's pick (the page names it); later pages name the project.
+    queryFn: ({ pageParam }: { pageParam: TPageParam }) => {
+      const q = new URLSearchParams();
+      const project = pageParam.projectId ?? projectId;
+      if (project !== null) q.set("projectId", String(project));
+      if (pageParam.after) q.set("after", pageParam.after);
+      if (pageParam.before) q.set("before", pageParam.before);
+      return apiFetch<TQueuePage>(`/api/annotate/queue?${q}`);
+    },
+    initialPageParam: {} as TPageParam,
+    getNextPageParam: (last: TQueuePage): TPageParam | undefined => (last.hasAfter && last.items.length ? { after: last.items[last.items.length - 1].id, projectId: last.project?.id } : undefined),
+    getPreviousPageParam: (first: TQueuePage): TPageParam | undefined => (first.hasBefore && first.items.length ? { before: first.items[0].id, projectId: first.project?.id } : undefined),
+    maxPages: MAX_QUEUE_PAGES,
+    staleTime: Infinity,
+  });
 }
 
 export function useAnnotatorItem(id: string | null) {
@@ -32,20 +65,22 @@ export function prefetchItem(qc: QueryClient, id: string): Promise<void> {
   return qc.prefetchQuery(itemQuery(id));
 }
 
-/** Marks an item done in the cached queue, without a round trip. */
-export function markDone(qc: QueryClient, id: string): void {
-  qc.setQueryData<TAnnotatorQueue>(annotateKeys.queue(), (q) => {
-    if (!q) return q;
-    let changed = false;
-    const groups = q.groups.map((g) => {
-      const i = g.items.findIndex((it) => it.id === id && !it.done);
-      if (i < 0) return g;
-      changed = true;
-      const items = g.items.map((it, j) => (j === i ? { ...it, done: true } : it));
-      return { ...g, items, done: g.done + 1 };
-    });
-    return changed ? { ...q, groups, done: q.done + 1 } : q;
+/** Marks an item done in the cached queue pages and project counts, without a round trip. */
+export function markDone(qc: QueryClient, queueKey: number, projectId: number, id: string): void {
+  let question: number | null = null;
+  qc.setQueryData<InfiniteData<TQueuePage, TPageParam>>(annotateKeys.queue(queueKey), (data) => {
+    const hit = data?.pages.flatMap((p) => p.items).find((it) => it.id === id && !it.done);
+    if (!data || !hit) return data;
+    question = hit.question;
+    const pages = data.pages.map((p) => ({
+      ...p,
+      items: p.items.map((it) => (it.id === id ? { ...it, done: true } : it)),
+      questions: p.questions.map((q) => (q.index === hit.question ? { ...q, done: q.done + 1 } : q)),
+    }));
+    return { ...data, pages };
   });
+  if (question === null) return;
+  qc.setQueryData<TAnnotatorProjects>(annotateKeys.projects(), (d) => d && { ...d, projects: d.projects.map((p) => (p.id === projectId ? { ...p, done: p.done + 1, lastGradedAt: new Date().toISOString() } : p)) });
 }
 
 export type TJudgementBody = { poolItemId: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; timeSpentMs: number | null; idempotencyKey: string };

@@ -33,11 +33,12 @@ const judgement = (poolItemId: string, key: string, grade = 2, extra: Record<str
 
 describe("annotate API", () => {
   it("gives the queue grouped by query and each item with its video and neighbouring transcript", async () => {
-    const q = (await (await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: ann } })).json()) as { total: number; done: number; groups: { question: string; total: number; items: { id: string }[] }[] };
+    const q = (await (await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: ann } })).json()) as { project: { name: string; questions: number }; questions: { text: string; index: number }[] };
     const count = await db.assignment.count({ where: { userId: fx.ann.id } });
-    expect(q.total).toBe(count);
-    expect(q.done).toBe(0);
-    expect(q.groups.map((g) => g.question)).toEqual(["How are the results of two lists combined?", "What does the length normalisation do?"]);
+    expect(q.project).toMatchObject({ name: "Blind project", questions: 2 });
+    const projects = (await (await fetch(`${server.url}/api/annotate/projects`, { headers: { Cookie: ann } })).json()) as unknown;
+    expect(projects).toEqual({ projects: [{ id: fx.project.id, name: "Blind project", done: 0, total: count, questions: 2, lastGradedAt: null }], current: fx.project.id });
+    expect(q.questions.map((g) => [g.index, g.text])).toEqual([[1, "How are the results of two lists combined?"], [2, "What does the length normalisation do?"]]);
     // File chunk 2 (starts at 30 s) is in the pool of q1; its neighbours are chunks 0,1 before and 3,4 after.
     const row = await db.poolItem.findFirstOrThrow({ where: { queryId: fx.queries.q1.id, chunk: { externalId: { endsWith: "f2" } } }, select: { id: true } });
     const item = (await (await fetch(`${server.url}/api/annotate/items/${row.id}`, { headers: { Cookie: ann } })).json()) as Record<string, unknown> & { chunk: { startSeconds: number }; before: { startSeconds: number }[]; after: { startSeconds: number }[]; video: { src: string; kind: string } };
@@ -70,8 +71,8 @@ describe("annotate API", () => {
     expect(JSON.parse(events[1].after)).toMatchObject({ grade: 0, startSeconds: 14 });
     const item = (await (await fetch(`${server.url}/api/annotate/items/${id}`, { headers: { Cookie: ann } })).json()) as { own: unknown };
     expect(item.own).toEqual({ grade: 0, startSeconds: 14, notes: "n", flags: ["unsure"] });
-    const q = (await (await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: ann } })).json()) as { done: number };
-    expect(q.done).toBe(1);
+    const q = (await (await fetch(`${server.url}/api/annotate/projects`, { headers: { Cookie: ann } })).json()) as { projects: { done: number; lastGradedAt: string | null }[] };
+    expect(q.projects[0]).toMatchObject({ done: 1, lastGradedAt: expect.any(String) });
   });
 
   it("accepts an edit of an agreed item like any other (no 409 telling the peer's grade); the disagreement it makes goes to adjudication", async () => {
@@ -97,6 +98,37 @@ describe("annotate API", () => {
     expect((await fetch(`${server.url}/api/annotate/items/not-a-uuid`, { headers: { Cookie: ann } })).status).toBe(404);
     const lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
     expect((await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: lead } })).status).toBe(403);
+    expect((await fetch(`${server.url}/api/annotate/queue?projectId=${fx.project.id}`, { headers: { Cookie: lead } })).status).toBe(403);
+    expect((await fetch(`${server.url}/api/annotate/projects`, { headers: { Cookie: lead } })).status).toBe(403);
     expect(await db.labelEvent.count()).toBe(before);
+  });
+
+  it("pages the queue per project: bounds, cursors and projects that are not the caller's", async () => {
+    const queue = (cookie: string, query: string) => fetch(`${server.url}/api/annotate/queue${query}`, { headers: { Cookie: cookie } });
+    expect((await queue(ann, `?projectId=${fx.project.id}&limit=201`)).status).toBe(422);
+    expect((await queue(ann, `?projectId=${fx.project.id}&limit=0`)).status).toBe(422);
+    expect((await queue(ann, `?projectId=${fx.project.id}&after=${fx.items[0].id}&before=${fx.items[1].id}`)).status).toBe(422);
+    expect((await queue(ann, "?projectId=999999")).status).toBe(404);
+    expect((await queue(ann, "?projectId=abc")).status).toBe(404);
+    // Another annotator (the outsider: one item in the same project) sees only theirs, and none of ann's items works as a cursor.
+    const outsider = await apiSession(server.url, "outsider@example.org", PASSWORDS.outsider);
+    const own = (await (await queue(outsider, `?projectId=${fx.project.id}`)).json()) as { items: { id: string }[]; project: { questions: number } };
+    expect(own.items.map((i) => i.id)).toEqual([fx.privateItem.id]);
+    expect(own.project).toMatchObject({ questions: 1 });
+    expect((await queue(outsider, `?projectId=${fx.project.id}&after=${fx.items[0].id}`)).status).toBe(404);
+    expect((await queue(ann, `?projectId=${fx.project.id}&before=${fx.privateItem.id}`)).status).toBe(404);
+    const projects = (await (await fetch(`${server.url}/api/annotate/projects`, { headers: { Cookie: outsider } })).json()) as unknown;
+    expect(projects).toEqual({ projects: [{ id: fx.project.id, name: "Blind project", done: 0, total: 1, questions: 1, lastGradedAt: null }], current: fx.project.id });
+    // The whole queue (the page from the first ungraded item, and the one before it), then pages of one walking it.
+    type TPage = { items: { id: string; question: number; index: number }[]; hasBefore: boolean; hasAfter: boolean };
+    const get = async (query: string) => (await (await queue(ann, `?projectId=${fx.project.id}${query}`)).json()) as TPage;
+    const rest = await get("&limit=200");
+    const all = [...(rest.hasBefore ? (await get(`&limit=200&before=${rest.items[0].id}`)).items : []), ...rest.items];
+    expect(all.length).toBe(await db.assignment.count({ where: { userId: fx.ann.id } }));
+    const second = await get(`&limit=1&after=${all[0].id}`);
+    expect(second).toEqual({ ...second, items: [all[1]], hasBefore: true });
+    const back = await get(`&limit=1&before=${all[1].id}`);
+    expect(back).toMatchObject({ items: [all[0]], hasBefore: false, hasAfter: true });
+    expect(all[0]).toMatchObject({ question: 1, index: 1 });
   });
 });

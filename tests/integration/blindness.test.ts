@@ -98,19 +98,37 @@ describe("an annotator sees nothing that breaks blindness", () => {
     const rsc = await get("/annotate", { RSC: "1" });
     expect(rsc.status).toBe(200);
     // A flight payload, not HTML: it names the client component that renders the page.
-    expect(rsc.body).toContain("AnnotatePage");
+    expect(rsc.body).toContain("AnnotateProjects");
     await get("/login");
     await get("/api/health");
     const session = await get("/api/auth/session");
     expect(JSON.parse(session.body).user.email).toBe("ann@example.org");
 
-    const queue = await get("/api/annotate/queue");
-    expect(queue.status).toBe(200);
-    const q = JSON.parse(queue.body) as { total: number; done: number; groups: { items: { id: string; done: boolean }[] }[] };
-    const ids = q.groups.flatMap((g) => g.items.map((i) => i.id));
+    const projects = await get("/api/annotate/projects");
+    expect(projects.status).toBe(200);
+    const all = [...fx.items.map((i) => i.id), auditItem.id];
+    expect(JSON.parse(projects.body)).toMatchObject({ projects: [{ id: fx.project.id, total: all.length, done: 1 }], current: fx.project.id });
+    // The queue, walked a page at a time (pages of 2): back from where it opens, then forwards.
+    type TPage = { project: { id: number }; items: { id: string }[]; hasBefore: boolean; hasAfter: boolean };
+    const pageOf = async (query: string) => {
+      const page = await get(`/api/annotate/queue?projectId=${fx.project.id}&limit=2${query}`);
+      expect(page.status).toBe(200);
+      return JSON.parse(page.body) as TPage;
+    };
+    const opening = await pageOf("");
+    const ids: string[] = [...opening.items.map((i) => i.id)];
+    for (let p = opening; p.hasBefore; ) {
+      p = await pageOf(`&before=${ids[0]}`);
+      ids.unshift(...p.items.map((i) => i.id));
+    }
+    for (let p = opening; p.hasAfter; ) {
+      p = await pageOf(`&after=${ids[ids.length - 1]}`);
+      ids.push(...p.items.map((i) => i.id));
+    }
     // Every item of the fixture, and the audit item of the second chunking, alike.
-    expect(ids.sort()).toEqual([...fx.items.map((i) => i.id), auditItem.id].sort());
-    expect(q.done).toBe(1);
+    expect([...ids].sort()).toEqual([...all].sort());
+    // The outsider's project item and cursors are not theirs.
+    expect((await get(`/api/annotate/queue?projectId=${fx.project.id}&after=${fx.privateItem.id}`)).status).toBe(404);
     for (const id of ids) {
       const item = await get(`/api/annotate/items/${id}`);
       expect(item.status).toBe(200);
@@ -146,15 +164,16 @@ describe("an annotator sees nothing that breaks blindness", () => {
   });
 
   it("gives opaque random ids, in the annotator's own random order within each query", async () => {
-    const q = JSON.parse((await get("/api/annotate/queue")).body) as { groups: { items: { id: string }[] }[] };
+    // Starts at the first item not graded; one page from there to the end and one before it.
+    const rest = JSON.parse((await get(`/api/annotate/queue?projectId=${fx.project.id}&limit=100`)).body) as { items: { id: string; question: number }[] };
+    const head = JSON.parse((await get(`/api/annotate/queue?projectId=${fx.project.id}&limit=100&before=${rest.items[0].id}`)).body) as { items: { id: string; question: number }[] };
+    const items = [...head.items, ...rest.items];
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     const assignments = await db.assignment.findMany({ where: { userId: fx.ann.id }, select: { poolItemId: true, orderKey: true, poolItem: { select: { queryId: true } } } });
-    for (const g of q.groups) {
-      for (const it of g.items) expect(it.id).toMatch(uuid);
-      const byKey = assignments.filter((a) => g.items.some((i) => i.id === a.poolItemId)).sort((a, b) => a.orderKey - b.orderKey);
-      expect(g.items.map((i) => i.id)).toEqual(byKey.map((a) => a.poolItemId));
-      expect(new Set(byKey.map((a) => a.poolItem.queryId)).size).toBe(1);
-    }
+    const expected = assignments.sort((a, b) => a.poolItem.queryId - b.poolItem.queryId || a.orderKey - b.orderKey);
+    for (const it of items) expect(it.id).toMatch(uuid);
+    expect(items.map((i) => i.id)).toEqual(expected.map((a) => a.poolItemId));
+    expect(items.map((i) => i.question)).toEqual(expected.map((a) => [...new Set(expected.map((e) => e.poolItem.queryId))].indexOf(a.poolItem.queryId) + 1));
   });
 
   it("cannot read an item or a video that is not theirs", async () => {

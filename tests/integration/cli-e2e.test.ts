@@ -63,7 +63,8 @@ describe("assessor end to end", () => {
     expect(poolLines.join("\n") + "\n").toBe(expected("expected.pool.txt"));
     expect(cli("pool", "--depth", "2").stdout).toContain("0 new item(s)");
 
-    const assigned = cli("assign", "--per-item", "2", "--annotators", "ann@example.org,ben@example.org", "--seed", "42");
+    // legacy.qrels labels the pooled pair q1 c1: without --include-labelled it would be left out (issue 21 item 2); here the humans re-grade it.
+    const assigned = cli("assign", "--per-item", "2", "--annotators", "ann@example.org,ben@example.org", "--seed", "42", "--include-labelled");
     expect(assigned.stdout).toContain("18 new assignment(s) on 9 of 9 item(s)");
     const users = new Map((await db.user.findMany()).map((u) => [u.email, u]));
     const ann = users.get("ann@example.org")!;
@@ -88,7 +89,7 @@ describe("assessor end to end", () => {
     await grade(ben.id, "q3", "c4", 2, 130);
 
     const status = JSON.parse(cli("status", "--json").stdout);
-    expect(status).toEqual({ project: "e2e", unassigned: 0, assigned: 5, agreed: 2, awaiting_adjudication: 2, adjudicated: 0, imported: 1, total: 10 });
+    expect(status).toEqual({ project: "e2e", unassigned: 0, assigned: 5, agreed: 2, awaiting_adjudication: 2, adjudicated: 0, imported: 1, total: 10, imported_pooled: 1, imported_regrading: 1 });
 
     const queue = await adjudicationQueue(db, (await db.project.findFirstOrThrow()).id);
     expect(queue.map((q) => `${q.query.externalId} ${q.chunk.externalId}`)).toEqual(["q1 c3", "q3 c4"]);

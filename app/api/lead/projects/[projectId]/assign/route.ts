@@ -13,6 +13,7 @@ const ZAssignBody = z.object({
   sample: z.number().int().min(1).optional(),
   seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   dryRun: z.boolean().optional(),
+  includeLabelled: z.boolean().optional(),
 });
 
 /** Assigns; with `dryRun: true` says what it would do and writes nothing; the preview's `seed` makes the confirmed call do just that. */

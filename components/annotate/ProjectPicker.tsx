@@ -1,0 +1,35 @@
+"use client";
+
+import type { TQueueProject } from "@/lib/annotate/view";
+
+/**
+ * The project being annotated, named, and (when the annotator has items in several) a picker with
+ * the items left in each. `projects` arrives after the first item (undefined until then).
+ */
+export function ProjectPicker({ projects, current, onChoose }: { projects: readonly TQueueProject[] | undefined; current: { id: number; name: string }; onChoose: (id: number) => void }) {
+  const left = (p: TQueueProject) => p.total - p.done;
+  const mine = projects?.find((p) => p.id === current.id);
+  return (
+    <nav aria-label="Project" className="flex flex-wrap items-center gap-3 border-b border-slate-200 pb-2">
+      <h2 className="text-base font-semibold" data-testid="project-name">
+        {current.name}
+      </h2>
+      {projects && projects.length > 1 ? (
+        <label className="flex items-center gap-2 text-sm text-slate-600">
+          Project
+          <select aria-label="Choose project" className="rounded border border-slate-300 px-2 py-1 text-sm" value={current.id} onChange={(e) => onChoose(Number(e.target.value))}>
+            {projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} — {left(p)} left of {p.total}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : mine ? (
+        <span className="text-sm text-slate-600">
+          {left(mine)} left of {mine.total}
+        </span>
+      ) : null}
+    </nav>
+  );
+}

@@ -107,7 +107,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   try {
     return await bulkTransaction(db, async (tx) => {
       const pid = int(projectId);
-      const items = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid}`)).map((r) => ({
+      const items = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid} AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ${pid} AND "status" = 'accepted')`)).map((r) => ({
         id: r.id,
         queryId: Number(r.queryId),
         chunkId: Number(r.chunkId),

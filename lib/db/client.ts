@@ -85,6 +85,8 @@ export type {
   Chunk,
   Query,
   QueryTag,
+  QueryPlace,
+  QueryEvent,
   Run,
   RunEntry,
   PoolItem,
@@ -99,4 +101,4 @@ export type {
   JudgeRun,
   JudgeTask,
 } from "./generated/sqlite/browser.ts";
-export { Role, DisagreementRule, LabelKind } from "./generated/sqlite/enums.ts";
+export { Role, DisagreementRule, LabelKind, QuestionStatus } from "./generated/sqlite/enums.ts";

@@ -1,0 +1,153 @@
+/**
+ * Questions as written and reviewed in Assessor (issue 23): list, create, edit with history. The
+ * CLI (import/export), the write screen and the review list all read and write these records.
+ */
+import type { Db, QuestionStatus } from "../db/client.ts";
+import { AppError, isUniqueViolation } from "../errors.ts";
+
+export type TPlace = { videoId: number | null; video: string | null; start: number; end: number | null };
+export type TQuestion = {
+  id: number;
+  qid: string;
+  text: string;
+  status: QuestionStatus;
+  /** The author user's name, else the imported free-text author, else null. */
+  author: string | null;
+  authorId: string | null;
+  tags: string[];
+  places: TPlace[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Every question of the project (optionally of one status or author), by external id. */
+export async function listQuestions(db: Db, projectId: number, opts: { status?: QuestionStatus; authorId?: string } = {}): Promise<TQuestion[]> {
+  const rows = await db.query.findMany({
+    where: { projectId, ...(opts.status ? { status: opts.status } : {}), ...(opts.authorId ? { authorId: opts.authorId } : {}) },
+    select: {
+      id: true,
+      externalId: true,
+      text: true,
+      status: true,
+      author: true,
+      authorId: true,
+      createdAt: true,
+      updatedAt: true,
+      authorUser: { select: { name: true } },
+      tags: { select: { tag: true } },
+      places: { select: { videoId: true, startSeconds: true, endSeconds: true, video: { select: { externalId: true } } }, orderBy: { id: "asc" } },
+    },
+    orderBy: { externalId: "asc" },
+  });
+  return rows.map((q) => ({
+    id: q.id,
+    qid: q.externalId,
+    text: q.text,
+    status: q.status,
+    author: q.authorUser?.name ?? q.author,
+    authorId: q.authorId,
+    tags: q.tags.map((t) => t.tag).sort(),
+    places: q.places.map((p) => ({ videoId: p.videoId, video: p.video?.externalId ?? null, start: p.startSeconds, end: p.endSeconds })),
+    createdAt: q.createdAt.toISOString(),
+    updatedAt: q.updatedAt.toISOString(),
+  }));
+}
+
+export type TQuestionInput = {
+  text: string;
+  tags: string[];
+  places: { videoId: number; start: number; end: number | null }[];
+  status: QuestionStatus;
+};
+
+/** The record kept in the history (QueryEvent before/after). */
+function snapshot(q: { text: string; status: string; tags: string[]; places: { videoId: number | null; start: number; end: number | null }[] }) {
+  return { text: q.text, status: q.status, tags: [...q.tags].sort(), places: q.places.map((p) => ({ videoId: p.videoId, start: p.start, end: p.end })) };
+}
+
+async function checkVideos(db: Db, projectId: number, places: TQuestionInput["places"]): Promise<void> {
+  const ids = [...new Set(places.map((p) => p.videoId))];
+  if (ids.length === 0) return;
+  const found = await db.video.count({ where: { projectId, id: { in: ids } } });
+  if (found !== ids.length) throw new AppError("bad_input", "places: expected videos of this project", { field: "places" });
+  for (const p of places) if (p.end !== null && p.end < p.start) throw new AppError("bad_input", "places: expected the answer end at or after its start", { field: "places" });
+}
+
+/** A new external id for a written question: w<n>, the first not yet taken in the project. */
+async function nextQid(db: Db, projectId: number, prefix: string): Promise<string> {
+  const taken = new Set((await db.query.findMany({ where: { projectId, externalId: { startsWith: prefix } }, select: { externalId: true } })).map((q) => q.externalId));
+  let n = taken.size + 1;
+  while (taken.has(`${prefix}${n}`)) n++;
+  return `${prefix}${n}`;
+}
+
+/** Writes a new question by `authorId` (the write screen); the history's first event has no "before". */
+export async function createQuestion(db: Db, projectId: number, authorId: string, input: TQuestionInput): Promise<TQuestion> {
+  await checkVideos(db, projectId, input.places);
+  const tags = [...new Set(input.tags.map((t) => t.trim()).filter(Boolean))].sort();
+  for (let attempt = 0; ; attempt++) {
+    const externalId = await nextQid(db, projectId, "w");
+    try {
+      const id = await db.$transaction(async (tx) => {
+        const q = await tx.query.create({ data: { projectId, externalId, text: input.text.trim(), status: input.status, authorId } });
+        if (tags.length) await tx.queryTag.createMany({ data: tags.map((tag) => ({ queryId: q.id, tag })) });
+        if (input.places.length) await tx.queryPlace.createMany({ data: input.places.map((p) => ({ queryId: q.id, videoId: p.videoId, startSeconds: p.start, endSeconds: p.end })) });
+        await tx.queryEvent.create({ data: { queryId: q.id, actorId: authorId, before: null, after: JSON.stringify(snapshot({ ...input, tags })) } });
+        return q.id;
+      });
+      return (await listQuestions(db, projectId)).find((q) => q.id === id)!;
+    } catch (e) {
+      // Two writers took the same id at once: try the next one.
+      if (attempt < 5 && isUniqueViolation(e)) continue;
+      throw e;
+    }
+  }
+}
+
+/** Edits a question (text, tags, places, status), appending one QueryEvent with before and after. */
+export async function updateQuestion(db: Db, projectId: number, queryId: number, actorId: string, patch: Partial<TQuestionInput>): Promise<TQuestion> {
+  const old = (await listQuestions(db, projectId)).find((q) => q.id === queryId);
+  if (!old) throw new AppError("not_found", `no question ${queryId} in this project`);
+  if (patch.places) await checkVideos(db, projectId, patch.places);
+  const next = {
+    text: patch.text?.trim() ?? old.text,
+    status: patch.status ?? old.status,
+    tags: patch.tags ? [...new Set(patch.tags.map((t) => t.trim()).filter(Boolean))].sort() : old.tags,
+    places: patch.places ?? old.places.map((p) => ({ videoId: p.videoId, start: p.start, end: p.end })),
+  };
+  const before = snapshot(old);
+  const after = snapshot(next);
+  if (JSON.stringify(before) === JSON.stringify(after)) return old;
+  await db.$transaction(async (tx) => {
+    await tx.query.update({ where: { id: queryId }, data: { text: next.text, status: next.status } });
+    if (patch.tags) {
+      await tx.queryTag.deleteMany({ where: { queryId } });
+      if (next.tags.length) await tx.queryTag.createMany({ data: next.tags.map((tag) => ({ queryId, tag })) });
+    }
+    if (patch.places) {
+      await tx.queryPlace.deleteMany({ where: { queryId } });
+      if (patch.places.length) await tx.queryPlace.createMany({ data: patch.places.map((p) => ({ queryId, videoId: p.videoId, startSeconds: p.start, endSeconds: p.end })) });
+    }
+    await tx.queryEvent.create({ data: { queryId, actorId, before: JSON.stringify(before), after: JSON.stringify(after) } });
+  });
+  return (await listQuestions(db, projectId)).find((q) => q.id === queryId)!;
+}
+
+export type TQuestionEvent = { at: string; actor: string | null; before: unknown; after: unknown };
+
+/** A question's edit history, oldest first. */
+export async function questionHistory(db: Db, projectId: number, queryId: number): Promise<TQuestionEvent[]> {
+  const events = await db.queryEvent.findMany({ where: { queryId, query: { projectId } }, include: { actor: { select: { name: true } } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return events.map((e) => ({ at: e.createdAt.toISOString(), actor: e.actor?.name ?? null, before: e.before === null ? null : (JSON.parse(e.before) as unknown), after: JSON.parse(e.after) as unknown }));
+}
+
+/**
+ * Who may write questions in a project: leads always; annotators when the project allows it
+ * (Project.annotatorsMayAuthor). Everyone else: 403.
+ */
+export async function requireAuthor(db: Db, projectId: number, user: { role: string }): Promise<{ transcriptWhileWriting: boolean }> {
+  const p = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsMayAuthor: true, transcriptWhileWriting: true } });
+  if (!p) throw new AppError("not_found", `no project with id ${projectId}`);
+  if (user.role === "lead" || (user.role === "annotator" && p.annotatorsMayAuthor)) return { transcriptWhileWriting: p.transcriptWhileWriting };
+  throw new AppError("forbidden", "you may not write questions in this project");
+}

@@ -4,6 +4,7 @@
  */
 import type { Db, QuestionStatus } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
+import { videoSource } from "../annotate/view.ts";
 
 export type TPlace = { videoId: number | null; video: string | null; start: number; end: number | null };
 export type TQuestion = {
@@ -150,4 +151,52 @@ export async function requireAuthor(db: Db, projectId: number, user: { role: str
   if (!p) throw new AppError("not_found", `no project with id ${projectId}`);
   if (user.role === "lead" || (user.role === "annotator" && p.annotatorsMayAuthor)) return { transcriptWhileWriting: p.transcriptWhileWriting };
   throw new AppError("forbidden", "you may not write questions in this project");
+}
+
+export type TWriteProject = { id: number; name: string };
+export type TWriteVideo = { id: number; externalId: string; title: string; durationSeconds: number | null; src: string; kind: "file" | "youtube" | "url" };
+export type TWriteContext = {
+  project: TWriteProject;
+  /** The writer's role decides what Enter saves: annotators draft, leads choose. */
+  isLead: boolean;
+  transcriptWhileWriting: boolean;
+  videos: TWriteVideo[];
+  tags: string[];
+  /** The writer's own questions, newest first (annotators never see others' drafts). */
+  mine: TQuestion[];
+};
+
+/** Projects the user may write questions in (leads: all; annotators: those that allow it). */
+export async function writeProjects(db: Db, user: { role: string }): Promise<TWriteProject[]> {
+  if (user.role !== "lead" && user.role !== "annotator") return [];
+  return db.project.findMany({ where: user.role === "lead" ? {} : { annotatorsMayAuthor: true }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
+
+export async function writeContext(db: Db, projectId: number, user: { id: string; role: string }): Promise<TWriteContext> {
+  const { transcriptWhileWriting } = await requireAuthor(db, projectId, user);
+  const [project, videos, tagRows, mine] = await Promise.all([
+    db.project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, name: true } }),
+    db.video.findMany({ where: { projectId }, select: { id: true, externalId: true, title: true, durationSeconds: true, url: true, path: true }, orderBy: { externalId: "asc" } }),
+    // Tags of accepted questions and the writer's own: no other author's draft leaks through its tags.
+    db.queryTag.findMany({ where: { query: { projectId, OR: [{ status: "accepted" }, { authorId: user.id }] } }, select: { tag: true }, distinct: ["tag"], orderBy: { tag: "asc" } }),
+    listQuestions(db, projectId, { authorId: user.id }),
+  ]);
+  return {
+    project,
+    isLead: user.role === "lead",
+    transcriptWhileWriting,
+    videos: videos.map((v) => ({ id: v.id, externalId: v.externalId, ...videoSource(v) })),
+    tags: tagRows.map((t) => t.tag),
+    mine: mine.sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+  };
+}
+
+/** The transcript of one video while writing: only where the project allows it (403 otherwise). */
+export async function writeTranscript(db: Db, projectId: number, videoId: number, user: { id: string; role: string }): Promise<{ start: number; end: number; text: string }[]> {
+  const { transcriptWhileWriting } = await requireAuthor(db, projectId, user);
+  if (!transcriptWhileWriting) throw new AppError("forbidden", "the transcript is hidden while writing in this project (watch, don't read)");
+  const chunking = await db.chunking.findFirst({ where: { projectId }, orderBy: { id: "asc" }, select: { id: true } });
+  if (!chunking) return [];
+  const chunks = await db.chunk.findMany({ where: { chunkingId: chunking.id, videoId, video: { projectId } }, select: { startSeconds: true, endSeconds: true, text: true }, orderBy: { startSeconds: "asc" } });
+  return chunks.map((c) => ({ start: c.startSeconds, end: c.endSeconds, text: c.text }));
 }

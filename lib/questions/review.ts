@@ -12,11 +12,12 @@ import type { Db } from "../db/client.ts";
 import { nearDuplicates, type TDuplicatePair } from "./duplicates.ts";
 import { bm25Index, bm25Rank, flagged, windowOverlap, type TBm25Index, type TChunkText } from "./overlap.ts";
 import { listQuestions, type TQuestion } from "./store.ts";
+import { videoSource } from "../annotate/view.ts";
 
 export type TReviewQuestion = TQuestion & { overlap: number | null; bm25Rank: number | null; bm25Of: number | null; flagged: boolean; duplicateOf: number[] };
 /** Overlap bins: [0, 0.25), [0.25, 0.5), [0.5, 0.75), [0.75, 1]. */
 export type TOverlapGroup = { key: string; questions: number; draft: number; accepted: number; rejected: number; measured: number; meanOverlap: number | null; flagged: number; bins: [number, number, number, number] };
-export type TReview = { questions: TReviewQuestion[]; duplicates: TDuplicatePair[]; byAuthor: TOverlapGroup[]; byTag: TOverlapGroup[]; videos: { id: number; externalId: string; title: string }[] };
+export type TReview = { questions: TReviewQuestion[]; duplicates: TDuplicatePair[]; byAuthor: TOverlapGroup[]; byTag: TOverlapGroup[]; videos: { id: number; externalId: string; title: string; src: string }[] };
 
 export function binOf(x: number): 0 | 1 | 2 | 3 {
   return x < 0.25 ? 0 : x < 0.5 ? 1 : x < 0.75 ? 2 : 3;
@@ -85,7 +86,7 @@ export async function videoIndexes(db: Db, projectId: number, videoIds?: readonl
 }
 
 export async function reviewData(db: Db, projectId: number): Promise<TReview> {
-  const [questions, videos] = await Promise.all([listQuestions(db, projectId), db.video.findMany({ where: { projectId }, select: { id: true, externalId: true, title: true }, orderBy: { externalId: "asc" } })]);
+  const [questions, videos] = await Promise.all([listQuestions(db, projectId), db.video.findMany({ where: { projectId }, select: { id: true, externalId: true, title: true, url: true, path: true, durationSeconds: true }, orderBy: { externalId: "asc" } })]);
   const indexes = await videoIndexes(db, projectId, [...new Set(questions.flatMap((q) => q.places.flatMap((p) => (p.videoId === null ? [] : [p.videoId]))))]);
   const duplicates = nearDuplicates(questions);
   const dupOf = new Map<number, number[]>();
@@ -99,6 +100,6 @@ export async function reviewData(db: Db, projectId: number): Promise<TReview> {
     duplicates,
     byAuthor: groupBy(reviewed, (q) => [q.author ?? "(no author)"]),
     byTag: groupBy(reviewed, (q) => (q.tags.length ? q.tags : ["(untagged)"])),
-    videos,
+    videos: videos.map((v) => ({ id: v.id, externalId: v.externalId, title: v.title, src: videoSource(v).src })),
   };
 }

@@ -1,5 +1,8 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
+import { videoSource, type TVideoSource } from "../media/source.ts";
+
+export { videoSource, type TVideoSource };
 
 /**
  * The annotator's view model: the ONLY place that reads data for annotators (pages and route
@@ -15,8 +18,6 @@ import type { Db } from "../db/client.ts";
  */
 
 export type TTranscriptSegment = { text: string; startSeconds: number; endSeconds: number };
-
-export type TVideoSource = { src: string; kind: "file" | "youtube" | "url"; title: string; durationSeconds: number | null };
 
 export type TOwnLabel = { grade: number; startSeconds: number | null; notes: string; flags: string[] };
 
@@ -41,13 +42,6 @@ export const NEIGHBOURS = 2;
 
 /** Everything an annotator may read goes through this filter: their own assignments. */
 const assignedTo = (userId: string) => ({ assignments: { some: { userId } } });
-
-export function videoSource(video: { id: number; url: string | null; path: string | null; title: string; durationSeconds: number | null }): TVideoSource {
-  const base = { title: video.title, durationSeconds: video.durationSeconds };
-  if (video.path) return { ...base, src: `/api/media/${video.id}`, kind: "file" };
-  const url = video.url ?? "";
-  return { ...base, src: url, kind: /^https?:\/\/(www\.|m\.)?(youtube\.com|youtu\.be)\//i.test(url) ? "youtube" : "url" };
-}
 
 export function parseFlags(json: string): string[] {
   try {

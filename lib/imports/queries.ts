@@ -41,9 +41,10 @@ export async function importQueries(db: Db, projectId: number, input: ImportInpu
   const videos = new Map((await db.video.findMany({ where: { projectId }, select: { id: true, externalId: true } })).map((v) => [v.externalId, v.id]));
   const wanted = new Map<string, QueryData>();
   for (const r of rows) {
-    // The older single form: a start (with or without its video) is one place; a video alone names no place.
+    // The older single form: a start (with or without its video) is one place; a video alone is
+    // checked but names no place (there is no start to store).
     const start = r.start ?? r.reference_start;
-    const given = r.places ?? (start != null ? [{ video: r.video ?? null, start, end: null }] : []);
+    const given: { video: string | null; start: number | null; end?: number | null }[] = r.places ?? [{ video: r.video ?? null, start: start ?? null, end: null }];
     const places: Place[] = [];
     let bad = false;
     given.forEach((p, i) => {
@@ -52,7 +53,7 @@ export async function importQueries(db: Db, projectId: number, input: ImportInpu
         bad = true;
         const field = r.places ? `places[${i}].video` : "video";
         errors.push({ file: name, line: r.line, field, message: `unknown video "${p.video}"; expected the id of a video imported into this project (import videos first)` });
-      } else places.push({ videoId: v, startSeconds: p.start, endSeconds: p.end ?? null });
+      } else if (p.start !== null) places.push({ videoId: v, startSeconds: p.start, endSeconds: p.end ?? null });
     });
     if (bad) continue;
     const tags = [...new Set(r.tags ?? [])].sort();

@@ -12,7 +12,7 @@ import type { Db } from "../db/client.ts";
 import { nearDuplicates, type TDuplicatePair } from "./duplicates.ts";
 import { bm25Index, bm25Rank, flagged, windowOverlap, type TBm25Index, type TChunkText } from "./overlap.ts";
 import { listQuestions, type TQuestion } from "./store.ts";
-import { videoSource } from "../annotate/view.ts";
+import { videoSource } from "../media/source.ts";
 
 export type TReviewQuestion = TQuestion & { overlap: number | null; bm25Rank: number | null; bm25Of: number | null; flagged: boolean; duplicateOf: number[] };
 /** Overlap bins: [0, 0.25), [0.25, 0.5), [0.5, 0.75), [0.75, 1]. */

@@ -4,7 +4,7 @@
  */
 import type { Db, QuestionStatus } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
-import { videoSource } from "../annotate/view.ts";
+import { videoSource } from "../media/source.ts";
 
 export type TPlace = { videoId: number | null; video: string | null; start: number; end: number | null };
 export type TQuestion = {

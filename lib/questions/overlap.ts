@@ -36,17 +36,23 @@ export type TChunkText = { id: string; start: number; end: number; text: string 
 
 /** Share of the question's distinct content terms found in the transcript within ±window of the answer start. */
 export function windowOverlap(question: string, segments: readonly TSegment[], answerStart: number, window = OVERLAP_WINDOW_SECONDS): { share: number; found: string[]; terms: string[] } | null {
+  return overlapIn(question, segments, (i) => new Set(contentTerms(segments[i].text)), answerStart, window);
+}
+
+/** The same on an index, whose chunks' terms are already counted (no second analysis of the transcript). */
+export function indexedOverlap(question: string, index: TBm25Index, answerStart: number, window = OVERLAP_WINDOW_SECONDS): { share: number; found: string[]; terms: string[] } | null {
+  return overlapIn(question, index.chunks, (i) => index.tf[i], answerStart, window);
+}
+
+function overlapIn(question: string, segments: readonly { start: number; end: number }[], termsOf: (i: number) => { has(t: string): boolean }, answerStart: number, window: number) {
   const terms = [...new Set(contentTerms(question))];
   if (terms.length === 0) return null;
-  const seen = new Set<string>();
-  let any = false;
-  for (const s of segments) {
-    if (s.start > answerStart + window || s.end < answerStart - window) continue;
-    any = true;
-    for (const t of contentTerms(s.text)) seen.add(t);
-  }
-  if (!any) return null;
-  const found = terms.filter((t) => seen.has(t));
+  const inWindow: { has(t: string): boolean }[] = [];
+  segments.forEach((s, i) => {
+    if (s.start <= answerStart + window && s.end >= answerStart - window) inWindow.push(termsOf(i));
+  });
+  if (inWindow.length === 0) return null;
+  const found = terms.filter((t) => inWindow.some((m) => m.has(t)));
   return { share: found.length / terms.length, found, terms };
 }
 

@@ -28,11 +28,14 @@ export type TLogEntry = { key: string; text: string; count: number; users: numbe
 /** Accumulates log lines; `entries()` gives the deduplicated queries in first-seen order. */
 export class LogDeduper {
   private readonly map = new Map<string, { text: string; count: number; users: Set<string> | null; anon: boolean }>();
+  /** Raw text → normalised key: a log repeats the same strings, normalised once each. */
+  private readonly keys = new Map<string, string>();
   lines = 0;
 
   add(text: string, count = 1, user?: string | null): void {
     this.lines++;
-    const key = normaliseQuery(text);
+    let key = this.keys.get(text);
+    if (key === undefined) this.keys.set(text, (key = normaliseQuery(text)));
     if (!key) return;
     let e = this.map.get(key);
     if (!e) this.map.set(key, (e = { text: text.trim(), count: 0, users: null, anon: false }));

@@ -10,9 +10,10 @@
  */
 import type { Db } from "../db/client.ts";
 import { nearDuplicates, type TDuplicatePair } from "./duplicates.ts";
-import { bm25Index, bm25Rank, flagged, windowOverlap, type TBm25Index, type TChunkText } from "./overlap.ts";
+import { bm25Index, bm25Rank, flagged, indexedOverlap, type TBm25Index, type TChunkText } from "./overlap.ts";
 import { listQuestions, type TQuestion } from "./store.ts";
 import { videoSource } from "../media/source.ts";
+import { num, rows, str } from "../dashboard/sql.ts";
 
 export type TReviewQuestion = TQuestion & { overlap: number | null; bm25Rank: number | null; bm25Of: number | null; flagged: boolean; duplicateOf: number[] };
 /** Overlap bins: [0, 0.25), [0.25, 0.5), [0.5, 0.75), [0.75, 1]. */
@@ -56,7 +57,7 @@ export function measureQuestion(q: TQuestion, videos: ReadonlyMap<number, TBm25I
     if (p.videoId === null) continue;
     const index = videos.get(p.videoId);
     if (!index) continue;
-    const o = windowOverlap(q.text, index.chunks, p.start);
+    const o = indexedOverlap(q.text, index, p.start);
     if (!o) continue;
     if (best && o.share <= best.overlap) continue;
     const r = bm25Rank(index, q.text, p.start);
@@ -69,17 +70,16 @@ export async function videoIndexes(db: Db, projectId: number, videoIds?: readonl
   const chunking = await db.chunking.findFirst({ where: { projectId }, orderBy: { id: "asc" }, select: { id: true } });
   const out = new Map<number, TBm25Index>();
   if (!chunking) return out;
-  const chunks = await db.chunk.findMany({
-    where: { chunkingId: chunking.id, ...(videoIds ? { videoId: { in: [...videoIds] } } : {}) },
-    select: { externalId: true, videoId: true, startSeconds: true, endSeconds: true, text: true },
-    orderBy: [{ videoId: "asc" }, { startSeconds: "asc" }],
-  });
+  const chunks = await rows(db, `SELECT "externalId", "videoId", "startSeconds", "endSeconds", "text" FROM "Chunk" WHERE "chunkingId" = ? ORDER BY "videoId", "startSeconds"`, [chunking.id]);
+  const wanted = videoIds ? new Set(videoIds) : null;
   const byVideo = new Map<number, TChunkText[]>();
   for (const c of chunks) {
-    const list = byVideo.get(c.videoId);
-    const t = { id: c.externalId, start: c.startSeconds, end: c.endSeconds, text: c.text };
+    const videoId = num(c[1]);
+    if (wanted && !wanted.has(videoId)) continue;
+    const list = byVideo.get(videoId);
+    const t = { id: str(c[0]), start: num(c[2]), end: num(c[3]), text: str(c[4]) };
     if (list) list.push(t);
-    else byVideo.set(c.videoId, [t]);
+    else byVideo.set(videoId, [t]);
   }
   for (const [v, list] of byVideo) out.set(v, bm25Index(list));
   return out;

@@ -5,6 +5,7 @@
 import type { Db, QuestionStatus } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { videoSource } from "../media/source.ts";
+import { num, numOrNull, rows, str } from "../dashboard/sql.ts";
 
 export type TPlace = { videoId: number | null; video: string | null; start: number; end: number | null };
 export type TQuestion = {
@@ -21,37 +22,50 @@ export type TQuestion = {
   updatedAt: string;
 };
 
-/** Every question of the project (optionally of one status or author), by external id. */
+const iso = (v: unknown): string => (v instanceof Date ? v : new Date(typeof v === "number" ? v : String(v))).toISOString();
+
+/**
+ * Every question of the project (optionally of one status or author), by external id. Plain SQL
+ * (lib/dashboard/sql.ts `rows`): thousands of questions with their tags and places in three reads,
+ * no per-row objects and no IN list of ids.
+ */
 export async function listQuestions(db: Db, projectId: number, opts: { status?: QuestionStatus; authorId?: string } = {}): Promise<TQuestion[]> {
-  const rows = await db.query.findMany({
-    where: { projectId, ...(opts.status ? { status: opts.status } : {}), ...(opts.authorId ? { authorId: opts.authorId } : {}) },
-    select: {
-      id: true,
-      externalId: true,
-      text: true,
-      status: true,
-      author: true,
-      authorId: true,
-      createdAt: true,
-      updatedAt: true,
-      authorUser: { select: { name: true } },
-      tags: { select: { tag: true } },
-      places: { select: { videoId: true, startSeconds: true, endSeconds: true, video: { select: { externalId: true } } }, orderBy: { id: "asc" } },
-    },
-    orderBy: { externalId: "asc" },
-  });
-  return rows.map((q) => ({
-    id: q.id,
-    qid: q.externalId,
-    text: q.text,
-    status: q.status,
-    author: q.authorUser?.name ?? q.author,
-    authorId: q.authorId,
-    tags: q.tags.map((t) => t.tag).sort(),
-    places: q.places.map((p) => ({ videoId: p.videoId, video: p.video?.externalId ?? null, start: p.startSeconds, end: p.endSeconds })),
-    createdAt: q.createdAt.toISOString(),
-    updatedAt: q.updatedAt.toISOString(),
-  }));
+  let where = `q."projectId" = ?`;
+  const params: unknown[] = [projectId];
+  if (opts.status) {
+    where += ` AND q."status" = ?`;
+    params.push(opts.status);
+  }
+  if (opts.authorId) {
+    where += ` AND q."authorId" = ?`;
+    params.push(opts.authorId);
+  }
+  const [qRows, tagRows, placeRows] = await Promise.all([
+    rows(db, `SELECT q."id", q."externalId", q."text", q."status", q."author", q."authorId", u."name", q."createdAt", q."updatedAt" FROM "Query" q LEFT JOIN "User" u ON u."id" = q."authorId" WHERE ${where} ORDER BY q."externalId"`, params),
+    rows(db, `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE ${where} ORDER BY t."tag"`, params),
+    rows(db, `SELECT p."queryId", p."videoId", v."externalId", p."startSeconds", p."endSeconds" FROM "QueryPlace" p JOIN "Query" q ON q."id" = p."queryId" LEFT JOIN "Video" v ON v."id" = p."videoId" WHERE ${where} ORDER BY p."id"`, params),
+  ]);
+  const byId = new Map<number, TQuestion>();
+  const out: TQuestion[] = [];
+  for (const r of qRows) {
+    const q: TQuestion = {
+      id: num(r[0]),
+      qid: str(r[1]),
+      text: str(r[2]),
+      status: str(r[3]) as QuestionStatus,
+      author: r[6] !== null && r[6] !== undefined ? str(r[6]) : r[4] !== null && r[4] !== undefined ? str(r[4]) : null,
+      authorId: r[5] === null || r[5] === undefined ? null : str(r[5]),
+      tags: [],
+      places: [],
+      createdAt: iso(r[7]),
+      updatedAt: iso(r[8]),
+    };
+    byId.set(q.id, q);
+    out.push(q);
+  }
+  for (const t of tagRows) byId.get(num(t[0]))?.tags.push(str(t[1]));
+  for (const p of placeRows) byId.get(num(p[0]))?.places.push({ videoId: numOrNull(p[1]), video: p[2] === null || p[2] === undefined ? null : str(p[2]), start: num(p[3]), end: numOrNull(p[4]) });
+  return out;
 }
 
 export type TQuestionInput = {

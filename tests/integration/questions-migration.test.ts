@@ -12,7 +12,7 @@ import { runCli } from "../helpers/cli.ts";
  * migrated for real: every query is accepted, without an author user, and has one answer place
  * per reference start (none without one); new questions may have several.
  */
-const MIGRATION = "20261202055930_questions";
+const MIGRATION = "20261202070903_questions";
 const root = process.cwd();
 const pgBase = process.env.TEST_DATABASE_URL;
 const postgres = !!pgBase && /^postgres(ql)?:\/\//.test(pgBase);

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { TopNav, type TNavLink } from "@/components/shell/TopNav";
-import { canAdjudicate, canAnnotate, canManageProject, canViewDashboard } from "@/lib/auth/permissions";
+import { can, canAdjudicate, canAnnotate, canManageProject, canViewDashboard } from "@/lib/auth/permissions";
 import { getSession } from "@/lib/auth/session";
 import { Providers } from "./providers";
 import "./globals.css";
@@ -20,6 +20,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         ...(canAdjudicate(role) ? [{ href: "/adjudicate", label: "Adjudicate" }] : []),
         ...(canViewDashboard(role) ? [{ href: "/dashboard", label: "Dashboard" }] : []),
         ...(canManageProject(role) ? [{ href: "/lead", label: "Project" }] : []),
+        ...(can(role, "writeQuestions") ? [{ href: "/write", label: "Write" }] : []),
       ]
     : [];
   return (

@@ -25,6 +25,17 @@ async function runExport(format: TExportFormat, opts: { out?: string; project?: 
   });
 }
 
+async function runQuestionsExport(opts: { format: "jsonl" | "csv" | "tsv" | "trec"; status: "accepted" | "draft" | "rejected" | "all"; out?: string; project?: string }): Promise<void> {
+  const { exportQuestions } = await import("../../lib/questions/export.ts");
+  await withProject(opts.project, async (db, project) => {
+    const e = await exportQuestions(db, project.id, opts.format, opts.status);
+    if (opts.out) {
+      writeFileSync(opts.out, e.content);
+      out(`wrote ${e.count} question(s) to ${opts.out}`);
+    } else process.stdout.write(e.content);
+  });
+}
+
 export function registerExport(program: Command): void {
   const exp = program.command("export").description("export the reference label set (agreed, adjudicated, imported), with its version");
   exp
@@ -42,4 +53,12 @@ export function registerExport(program: Command): void {
     .option("--chunking <name>", "only the labels of this chunking's chunks (default: all chunkings)")
     .addOption(projectOption())
     .action((opts: { format: "jsonl" | "csv"; out?: string; project?: string; chunking?: string }) => runExport(opts.format, opts));
+  exp
+    .command("questions")
+    .description("questions with answer places, tags, author and status (jsonl, csv, tsv), or TREC topics (trec): the file retrievers read")
+    .addOption(new Option("--format <format>", "file format").choices(["jsonl", "csv", "tsv", "trec"]).default("jsonl"))
+    .addOption(new Option("--status <status>", "which questions").choices(["accepted", "draft", "rejected", "all"]).default("accepted"))
+    .option("--out <file>", "write to this file (default: stdout)")
+    .addOption(projectOption())
+    .action((opts: { format: "jsonl" | "csv" | "tsv" | "trec"; status: "accepted" | "draft" | "rejected" | "all"; out?: string; project?: string }) => runQuestionsExport(opts));
 }

@@ -61,6 +61,22 @@ export function registerImport(program: Command): void {
   const imp = program.command("import").description("import videos, chunks, transcripts, queries, runs, reference labels and judge labels");
 
   imp
+    .command("query-log")
+    .description("a query log (JSONL or CSV: text, time, optional user and count) into draft questions tagged log: normalised (case, white space, punctuation), deduplicated, optionally sampled")
+    .argument("<file>", "a .jsonl or .csv file")
+    .option("--sample <n>", "keep N distinct queries", nonNegative)
+    .addOption(new Option("--strategy <strategy>", "frequency: weighted by count; stratified: equal shares of frequency decades").choices(["frequency", "stratified"]).default("frequency"))
+    .option("--seed <n>", "random seed of the sample", nonNegative, 1)
+    .addOption(projectOption())
+    .action(async (file: string, o: { project?: string; sample?: number; strategy: "frequency" | "stratified"; seed: number }) => {
+      const { importQueryLog } = await import("../../lib/questions/log-import.ts");
+      const t0 = performance.now();
+      const r = await withProject(o.project, (db, p) => importQueryLog(db, p.id, file, { sample: o.sample, strategy: o.strategy, seed: o.seed }));
+      const s = ((performance.now() - t0) / 1000).toFixed(1);
+      out(`imported query log ${r.file}: ${fmt(r.lines)} lines, ${fmt(r.distinct)} distinct queries, ${fmt(r.sampled)} sampled, ${fmt(r.created)} draft questions tagged log, ${fmt(r.skippedExisting)} already questions (${s} s)`);
+    });
+
+  imp
     .command("videos")
     .description("import videos from JSONL or CSV (id, title, url or path or neither for transcript-only, duration in seconds)")
     .argument("<file>", "a .jsonl or .csv file")

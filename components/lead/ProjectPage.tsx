@@ -49,6 +49,9 @@ export function ProjectPage({ projectId }: { projectId: number }) {
           ← Projects
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">{p.name}</h1>
+        <Link href={`/lead/projects/${p.id}/questions`} className="text-sm text-indigo-700 underline">
+          Review questions
+        </Link>
       </div>
       <ProjectNav />
       <StatusCounts projectId={p.id} />

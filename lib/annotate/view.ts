@@ -1,7 +1,9 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
-import { mediaKind, urlAllowed, type TMediaKind } from "../media/hosts.ts";
 import { all, sqlRead } from "../db/sql.ts";
+import { videoSource, type TVideoSource } from "../media/source.ts";
+
+export { videoSource, type TVideoSource };
 
 /**
  * The annotator's view model: the ONLY place that reads data for annotators (pages and route
@@ -19,14 +21,6 @@ import { all, sqlRead } from "../db/sql.ts";
  */
 
 export type TTranscriptSegment = { text: string; startSeconds: number; endSeconds: number };
-
-/**
- * How the item's video plays: `src` null for a video without media (kind "none": transcript
- * only); `allowed` false for a remote URL whose host ASSESSOR_MEDIA_HOSTS does not name (the page
- * CSP blocks it, so the player says so instead of trying). Nothing here is new to the annotator:
- * the URL itself is the source.
- */
-export type TVideoSource = { src: string | null; kind: TMediaKind; title: string; durationSeconds: number | null; allowed: boolean };
 
 export type TOwnLabel = { grade: number; startSeconds: number | null; notes: string; flags: string[] };
 
@@ -66,15 +60,6 @@ export const NEIGHBOURS = 2;
 
 /** Everything an annotator may read goes through this filter: their own assignments. */
 const assignedTo = (userId: string) => ({ assignments: { some: { userId } } });
-
-export function videoSource(video: { id: number; url: string | null; path: string | null; title: string; durationSeconds: number | null }): TVideoSource {
-  const base = { title: video.title, durationSeconds: video.durationSeconds };
-  const kind = mediaKind(video);
-  if (kind === "file") return { ...base, src: `/api/media/${video.id}`, kind, allowed: true };
-  if (kind === "none") return { ...base, src: null, kind, allowed: true };
-  const url = video.url ?? "";
-  return { ...base, src: url, kind, allowed: kind === "youtube" || urlAllowed(url) };
-}
 
 export function parseFlags(json: string): string[] {
   try {
@@ -301,7 +286,8 @@ function cuesWithin(json: string, start: number, end: number): TTranscriptSegmen
 
 /** Whether this user may watch this video: a lead or adjudicator always; an annotator when one of their items is on it. */
 export async function mayWatch(db: Db, user: { id: string; role: string }, videoId: number): Promise<{ path: string } | null> {
-  const where = user.role === "annotator" ? { id: videoId, chunks: { some: { poolItems: { some: assignedTo(user.id) } } } } : { id: videoId };
+  // Annotators: videos of their assignments, and every video of a project where they may write questions (issue 23).
+  const where = user.role === "annotator" ? { id: videoId, OR: [{ chunks: { some: { poolItems: { some: assignedTo(user.id) } } } }, { project: { annotatorsMayAuthor: true } }] } : { id: videoId };
   const video = await db.video.findFirst({ where, select: { path: true } });
   return video?.path ? { path: video.path } : null;
 }

@@ -121,7 +121,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
     return await withDryRun(bulkTransaction(db, async (tx) => {
       const pid = int(projectId);
       const labelledPairs = new Set((await tx.all<{ queryId: number; chunkId: number }>(`SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ${pid}`)).map((r) => `${Number(r.queryId)}:${Number(r.chunkId)}`));
-      const pooled = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid}`)).map((r) => ({
+      const pooled = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid} AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ${pid} AND "status" = 'accepted')`)).map((r) => ({
         id: r.id,
         queryId: Number(r.queryId),
         chunkId: Number(r.chunkId),

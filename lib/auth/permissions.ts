@@ -14,6 +14,8 @@ export const PERMISSIONS = {
   viewDashboard: ["lead", "adjudicator"],
   /** Projects, settings, imports, pool, assignment, exports (/lead). */
   manageProject: ["lead"],
+  /** Write questions while watching (/write); annotators only in projects that allow it (lib/questions/store.ts requireAuthor). */
+  writeQuestions: ["lead", "annotator"],
   /** Add, deactivate, reset passwords. */
   manageUsers: ["lead"],
 } as const satisfies Record<string, readonly TRole[]>;

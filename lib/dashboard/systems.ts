@@ -45,7 +45,7 @@ type ColumnDef = TColumn & { compute: (q: RankedQuery, ctx: RunCtx) => number | 
  * What the columns read besides a query's ranking: reference starts, chunk times per chunking
  * (keyed by docid within one chunking: two chunkings may share a docid) and answer places per qid.
  */
-type Ctx = { gain: Gain; starts: Map<string, ReferenceStart>; timesByChunking: Map<number, TChunkTimes>; places: Map<string, TimeSpan[]> };
+type Ctx = { gain: Gain; starts: Map<string, ReferenceStart[]>; timesByChunking: Map<number, TChunkTimes>; places: Map<string, TimeSpan[]> };
 /** The context of one run: its own chunking's chunk times, and its time measures per query (computed once for the five time columns). */
 type RunCtx = Ctx & { chunkTimes: TChunkTimes; time: (q: RankedQuery) => TTimeValues };
 
@@ -82,8 +82,8 @@ function startInputs(data: TDashboardData): Omit<Ctx, "gain"> {
   const places = placesByQid(data);
   const kept = startInputsCache.get(data.base);
   if (kept) return { ...kept, places };
-  const starts = new Map<string, ReferenceStart>();
-  for (const q of data.queries.values()) if (q.refStart !== null) starts.set(q.qid, { start: q.refStart, video: q.refVideoId === null ? null : String(q.refVideoId) });
+  const starts = new Map<string, ReferenceStart[]>();
+  for (const q of data.queries.values()) if (q.places.length) starts.set(q.qid, q.places.map((p) => ({ start: p.start, video: p.videoId === null ? null : String(p.videoId) })));
   const timesByChunking = chunkTimesByChunking(data);
   startInputsCache.set(data.base, { starts, timesByChunking });
   return { starts, timesByChunking, places };

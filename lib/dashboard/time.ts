@@ -50,7 +50,8 @@ export function answerPlacesByQuery(data: TDashboardData): Map<number, TimeSpan[
   }
   out = new Map();
   for (const [queryId, q] of data.queries) {
-    const given = q.refStart !== null && q.refVideoId !== null ? [{ video: String(q.refVideoId), start: q.refStart, end: q.refStart }] : [];
+    // The question's answer places with a video (issue 23: several per question; end unset = an instant at the start).
+    const given = q.places.flatMap((p) => (p.videoId === null ? [] : [{ video: String(p.videoId), start: p.start, end: p.start }]));
     out.set(queryId, answerPlaces(given, labels.get(queryId) ?? []));
   }
   placesCache.set(data, out);

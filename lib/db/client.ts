@@ -89,6 +89,8 @@ export type {
   Chunk,
   Query,
   QueryTag,
+  QueryPlace,
+  QueryEvent,
   Run,
   RunEntry,
   PoolItem,
@@ -103,4 +105,4 @@ export type {
   JudgeRun,
   JudgeTask,
 } from "./generated/sqlite/browser.ts";
-export { Role, DisagreementRule, LabelKind } from "./generated/sqlite/enums.ts";
+export { Role, DisagreementRule, LabelKind, QuestionStatus } from "./generated/sqlite/enums.ts";

@@ -45,6 +45,11 @@ export const ZChunkRow = z
   .refine((c) => c.end >= c.start, { error: (i) => `expected the end not before the start (${(i.input as { start: number }).start} s)`, path: ["end"] });
 export type TChunkRow = z.output<typeof ZChunkRow>;
 
+/** One answer place of a question (issue 23): a video, where the answer starts, optionally where it ends. */
+export const ZPlaceRow = z
+  .strictObject({ video: ZExternalId, start: seconds("the answer start"), end: seconds("the answer end").nullish() })
+  .refine((p) => p.end == null || p.end >= p.start, { error: "expected the answer end at or after its start", path: ["end"] });
+
 export const ZQueryRow = z
   .strictObject({
     id: ZExternalId,
@@ -53,9 +58,15 @@ export const ZQueryRow = z
     start: seconds("the reference start").nullish(),
     reference_start: seconds("the reference start").nullish(),
     video: ZExternalId.nullish(),
+    places: z.array(ZPlaceRow, { error: "expected places as an array of {video, start, end?}" }).optional(),
+    status: z.enum(["draft", "accepted", "rejected"], { error: "expected status draft, accepted or rejected" }).optional(),
     tags: z.array(text("a tag").trim().min(1, { error: "expected a non-empty tag" }), { error: "expected tags as an array of strings" }).optional(),
   })
-  .refine((q) => q.start == null || q.reference_start == null, { error: "give the reference start as start or reference_start, not both", path: ["reference_start"] });
+  .refine((q) => q.start == null || q.reference_start == null, { error: "give the reference start as start or reference_start, not both", path: ["reference_start"] })
+  .refine((q) => q.places === undefined || (q.start == null && q.reference_start == null && q.video == null), {
+    error: "give the answer places either as places or as video and start, not both",
+    path: ["places"],
+  });
 export type TQueryRow = z.output<typeof ZQueryRow>;
 
 const grade = z.number({ error: "expected an integer grade 0–3" }).int({ error: "expected an integer grade 0–3" }).min(0, { error: "expected a grade 0–3" }).max(3, { error: "expected a grade 0–3" });

@@ -180,7 +180,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
   }
 }
 
-/** The rows of each (run, query) whose score is among the K highest, with the chunk's external id. */
+/** The rows of each (run, query) whose score is among the K highest, with the chunk's external id; accepted questions only (issue 23: drafts and rejected questions are never pooled). */
 async function topCandidates(tx: BulkTx, runIds: number[], depth: number): Promise<Candidate[]> {
   if (runIds.length === 0) return [];
   const sql = `SELECT r."runId" AS "runId", r."queryId" AS "queryId", r."chunkId" AS "chunkId", r."score" AS "score", c."externalId" AS "docid"
@@ -189,7 +189,8 @@ async function topCandidates(tx: BulkTx, runIds: number[], depth: number): Promi
              RANK() OVER (PARTITION BY "runId", "queryId" ORDER BY "score" DESC) AS "pos"
       FROM "RunEntry" WHERE "runId" IN (${runIds.map(int).join(", ")})
     ) r JOIN "Chunk" c ON c."id" = r."chunkId"
-    WHERE r."pos" <= ${int(depth)}`;
+    JOIN "Query" q ON q."id" = r."queryId"
+    WHERE r."pos" <= ${int(depth)} AND q."status" = 'accepted'`;
   const rows = await tx.all<{ runId: number | bigint; queryId: number | bigint; chunkId: number | bigint; score: number; docid: string }>(sql);
   return rows.map((r) => ({ runId: Number(r.runId), queryId: Number(r.queryId), chunkId: Number(r.chunkId), score: Number(r.score), docid: r.docid }));
 }

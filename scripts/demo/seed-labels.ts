@@ -19,7 +19,7 @@ import { adjudicate } from "../../lib/adjudication/decide.ts";
 /** Questions graded in the demo; the rest (q09–q12) are left to try. */
 export const DEMO_GRADED_QUERIES = ["q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08"];
 
-type TItem = { id: string; query: { externalId: string; referenceStartSeconds: number | null; referenceVideoId: number | null }; chunk: { videoId: number; startSeconds: number; endSeconds: number; chunking?: { name: string } } };
+type TItem = { id: string; query: { externalId: string; places: { startSeconds: number; videoId: number | null }[] }; chunk: { videoId: number; startSeconds: number; endSeconds: number; chunking?: { name: string } } };
 
 /** A stable pseudo-random number in [0, 1) for a string: the same demo every time. */
 function unit(s: string): number {
@@ -28,9 +28,11 @@ function unit(s: string): number {
 
 /** The grade a careful annotator gives: the chunk speaks the answer (3, or 2 when it only starts near its end), is next to it (1), or elsewhere (0). */
 export function trueGrade(item: TItem): { grade: number; start: number | null } {
-  const ref = item.query.referenceStartSeconds;
   const { startSeconds: s, endSeconds: e, videoId } = item.chunk;
-  if (ref === null || item.query.referenceVideoId !== videoId) return { grade: 0, start: null };
+  // The demo's questions have one answer place each (demo/queries.jsonl).
+  const place = item.query.places.find((p) => p.videoId === videoId);
+  if (!place) return { grade: 0, start: null };
+  const ref = place.startSeconds;
   // Spoken in the chunk: all of it (3), or only its beginning, in the chunk's last third (2).
   if (ref >= s && ref <= e) return { grade: ref - s > ((e - s) * 2) / 3 ? 2 : 3, start: ref };
   if (Math.abs(ref - s) < 30 || Math.abs(ref - e) < 10) return { grade: 1, start: s };
@@ -43,7 +45,7 @@ export async function seedDemoLabels(db: Db, projectName = "demo"): Promise<{ it
   const adjudicator = await db.user.findUniqueOrThrow({ where: { email: "adjudicator@example.com" } });
   const items: TItem[] = await db.poolItem.findMany({
     where: { projectId: project.id, query: { externalId: { in: DEMO_GRADED_QUERIES } } },
-    select: { id: true, query: { select: { externalId: true, referenceStartSeconds: true, referenceVideoId: true } }, chunk: { select: { videoId: true, startSeconds: true, endSeconds: true, chunking: { select: { name: true } } } } },
+    select: { id: true, query: { select: { externalId: true, places: { select: { startSeconds: true, videoId: true }, orderBy: { id: "asc" } } } }, chunk: { select: { videoId: true, startSeconds: true, endSeconds: true, chunking: { select: { name: true } } } } },
     orderBy: [{ query: { externalId: "asc" } }, { chunk: { startSeconds: "asc" } }],
   });
   let adjudicated = 0;

@@ -40,7 +40,7 @@ async function expectedRows(): Promise<Expected[]> {
   const db = await getDb();
   const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
   const [queries, runs, chunks, human, transfer] = await Promise.all([
-    db.query.findMany({ where: { projectId: project.id }, include: { referenceVideo: true } }),
+    db.query.findMany({ where: { projectId: project.id }, include: { places: { include: { video: true } } } }),
     db.run.findMany({ where: { projectId: project.id }, include: { chunking: true, entries: { include: { chunk: true, query: true } } } }),
     db.chunk.findMany({ where: { projectId: project.id }, include: { video: true } }),
     referenceLabels(db, project.id),
@@ -51,7 +51,7 @@ async function expectedRows(): Promise<Expected[]> {
   const references = new Map<string, AnswerPlace[]>();
   for (const q of queries) {
     const labels: TimedLabel[] = human.filter((h) => h.qid === q.externalId && h.grade === 3).map((h) => ({ video: h.video, start: h.chunkStart, end: h.chunkEnd, grade: 3, correctedStart: h.startSeconds }));
-    const given = q.referenceStartSeconds !== null && q.referenceVideo ? [{ video: q.referenceVideo.externalId, start: q.referenceStartSeconds, end: q.referenceStartSeconds }] : [];
+    const given = q.places.flatMap((p) => (p.video ? [{ video: p.video.externalId, start: p.startSeconds, end: p.startSeconds }] : []));
     references.set(q.externalId, answerPlaces(given, labels));
   }
   const out: Expected[] = [];

@@ -175,10 +175,10 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const chunkIds = new Set(chunks.map((c) => c.externalId));
     expect(chunkIds.has("bm25_0-21009")).toBe(true);
 
-    const queries = await db.query.findMany({ where: { projectId: project.id }, include: { tags: true, referenceVideo: true }, orderBy: { externalId: "asc" } });
+    const queries = await db.query.findMany({ where: { projectId: project.id }, include: { tags: true, places: { include: { video: true } } }, orderBy: { externalId: "asc" } });
     const fileQueries = jsonl<{ id: string; start: number; video: string; tags: string[] }>("demo/queries.jsonl");
     expect(queries).toHaveLength(12);
-    expect(queries.map((q) => [q.externalId, q.referenceStartSeconds, q.referenceVideo?.externalId, q.tags.map((t) => t.tag).sort()])).toEqual(
+    expect(queries.map((q) => [q.externalId, q.places[0]?.startSeconds, q.places[0]?.video?.externalId, q.tags.map((t) => t.tag).sort()])).toEqual(
       fileQueries.map((q) => [q.id, q.start, q.video, [...q.tags].sort()]),
     );
     expect(queries.filter((q) => q.tags.some((t) => t.tag === "named-entity")).map((q) => q.externalId)).toEqual(["q01", "q02", "q08", "q11"]);

@@ -79,9 +79,9 @@ describe("good files", () => {
 
     const v2 = await db.video.findFirstOrThrow({ where: { externalId: "v2" } });
     expect(v2).toMatchObject({ title: "Self-hosted lecture", url: null, path: "demo/media/rrf.mp4", durationSeconds: 95.5 });
-    const q1 = await db.query.findFirstOrThrow({ where: { externalId: "q1" }, include: { tags: true, referenceVideo: true } });
-    expect(q1).toMatchObject({ text: "what is pooling?", author: "ana", referenceStartSeconds: 31 });
-    expect(q1.referenceVideo?.externalId).toBe("v1");
+    const q1 = await db.query.findFirstOrThrow({ where: { externalId: "q1" }, include: { tags: true, places: { include: { video: true } } } });
+    expect(q1).toMatchObject({ text: "what is pooling?", author: "ana", authorId: null, status: "accepted" });
+    expect(q1.places.map((p) => [p.video?.externalId, p.startSeconds, p.endSeconds])).toEqual([["v1", 31, null]]);
     expect((await db.queryTag.findMany({ where: { query: { externalId: "q2" } }, orderBy: { tag: "asc" } })).map((t) => t.tag)).toEqual(["history", "named-entity"]);
 
     const run = await db.run.findFirstOrThrow({ where: { system: "bm25" }, include: { entries: { include: { query: true, chunk: true } } } });

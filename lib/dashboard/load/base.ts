@@ -17,16 +17,20 @@ export type TBase = {
 
 export async function loadBase(db: Db, projectId: number): Promise<TBase> {
   const byProject = (cols: string, table: string, order = "") => rows(db, `SELECT ${cols} FROM "${table}" WHERE "projectId" = ?${order}`, [projectId]);
-  const [queryRows, tagRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
-    byProject(`"id", "externalId", "referenceStartSeconds", "referenceVideoId"`, "Query"),
-    rows(db, `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`, [projectId]),
+  // Only accepted questions are evaluated (issue 23): drafts and rejected ones are left out here.
+  const accepted = `"queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`;
+  const [queryRows, tagRows, placeRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
+    rows(db, `SELECT "id", "externalId" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted'`, [projectId]),
+    rows(db, `SELECT "queryId", "tag" FROM "QueryTag" WHERE ${accepted}`, [projectId]),
+    rows(db, `SELECT "queryId", "startSeconds", "videoId" FROM "QueryPlace" WHERE ${accepted} ORDER BY "id"`, [projectId]),
     byProject(`"id", "externalId", "videoId", "startSeconds", "chunkingId", "endSeconds"`, "Chunk"),
-    byProject(`"id", "queryId", "chunkId"`, "PoolItem"),
+    rows(db, `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ? AND ${accepted}`, [projectId, projectId]),
     rows(db, `SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`, [projectId]),
     byProject(`"id", "system", "contentHash", "chunkingId"`, "Run", ` ORDER BY "system"`),
   ]);
   const queries = new Map<number, TQueryInfo>();
-  for (const q of queryRows) queries.set(num(q[0]), { qid: str(q[1]), tags: [], refStart: numOrNull(q[2]), refVideoId: numOrNull(q[3]) });
+  for (const q of queryRows) queries.set(num(q[0]), { qid: str(q[1]), tags: [], places: [] });
+  for (const p of placeRows) queries.get(num(p[0]))?.places.push({ start: num(p[1]), videoId: numOrNull(p[2]) });
   const tags = new Set<string>();
   for (const t of tagRows) {
     queries.get(num(t[0]))?.tags.push(str(t[1]));

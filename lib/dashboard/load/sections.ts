@@ -35,7 +35,7 @@ export function projectSettings(p: unknown[] | undefined, projectId: number): { 
 
 /** Judge name → its labels, names sorted. */
 async function loadJudges(db: Db, projectId: number): Promise<Map<string, TLabel[]>> {
-  const judgeRows = await rows(db, `SELECT "judge", "queryId", "chunkId", "grade", "injection" FROM "JudgeLabel" WHERE "projectId" = ?`, [projectId]);
+  const judgeRows = await rows(db, `SELECT "judge", "queryId", "chunkId", "grade", "injection" FROM "JudgeLabel" WHERE "projectId" = ? AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`, [projectId, projectId]);
   const judges = new Map<string, TLabel[]>();
   for (const name of [...new Set(judgeRows.map((j) => str(j[0])))].sort()) judges.set(name, []);
   for (const j of judgeRows) judges.get(str(j[0]))!.push({ queryId: num(j[1]), chunkId: num(j[2]), grade: num(j[3]), ...(j[4] === true || Number(j[4]) === 1 ? { injection: true } : {}) });
@@ -91,8 +91,8 @@ export async function readSections(db: Db, projectId: number, parts: string[], p
   const [projectRows, base, judges, imported, assignments, adjudications, disputed, judgementState] = await Promise.all([
     rows(db, `SELECT ${PROJECT_COLUMNS} FROM "Project" WHERE "id" = ?`, [projectId]),
     baseSame && previous?.base ? previous.base : loadBase(db, projectId),
-    same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports) && previous?.judges ? previous.judges : loadJudges(db, projectId),
-    same(VERSION_PARTS.referenceLabels, VERSION_PARTS.imports) && previous?.imported ? previous.imported : loadImported(db, projectId),
+    same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports, VERSION_PARTS.tags) && previous?.judges ? previous.judges : loadJudges(db, projectId),
+    same(VERSION_PARTS.referenceLabels, VERSION_PARTS.imports, VERSION_PARTS.tags) && previous?.imported ? previous.imported : loadImported(db, projectId),
     baseSame && same(VERSION_PARTS.assignments) && previous?.assignments ? previous.assignments : loadAssignments(db, projectId),
     baseSame && same(VERSION_PARTS.adjudications) && previous?.adjudications ? previous.adjudications : loadAdjudications(db, projectId),
     baseSame && same(VERSION_PARTS.judgements) && previous?.disputed ? previous.disputed : loadDisputed(db, projectId),

@@ -43,11 +43,12 @@ export async function versionParts(db: Db, projectId: number): Promise<string[]>
     whole("Assignment"),
     whole("Judgement", `max("updatedAt") AS "updated", max("id") AS "last"`),
     whole("Adjudication"),
-    `SELECT count(*) FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`,
+    // Tags, and the questions' review state and answer places (issue 23: only accepted questions are evaluated).
+    `SELECT (SELECT count(*) FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?), count(*), max("updatedAt") FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted'`,
     own("ImportRecord"),
     `SELECT count(*) FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`,
   ];
-  const parts = await Promise.all(sql.map((q) => rows(db, q, [projectId])));
+  const parts = await Promise.all(sql.map((q) => rows(db, q, Array<number>(q.split("?").length - 1).fill(projectId))));
   if (parts[0].length === 0) throw new AppError("not_found", `no project with id ${projectId}`);
   return parts.map((p) => JSON.stringify(p, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : v)));
 }

@@ -30,13 +30,17 @@ export type StartErrorResult = {
  * - the chunk is from a different video than the reference (both known): error = 150;
  * - the chunk has no known start time: error = 150, flagged `missingChunkTime`;
  * - a query without a reference start is not scored at all (null): it is left out of the
- *   start-error means, which are therefore over the queries that have one.
+ *   start-error means, which are therefore over the queries that have one;
+ * - a query with several answer places (issue 23: a list of references) is measured against the
+ *   nearest one in the chunk's video, as lib/stats/time/start-error.ts does (a place without a
+ *   video matches any, as a single reference does); an empty list is not scored.
  *
  * Reported per query as `start_error` (the capped error), `start_within_15/30/60` (1 when
  * error ≤ that many seconds, else 0) and `start_rr` (time-aware reciprocal rank).
  */
-export function startError(q: RankedQuery, ref: ReferenceStart | undefined, chunks: ReadonlyMap<string, ChunkTime>, opts: EvalOptions): StartErrorResult | null {
-  if (!ref) return null;
+export function startError(q: RankedQuery, given: ReferenceStart | readonly ReferenceStart[] | undefined, chunks: ReadonlyMap<string, ChunkTime>, opts: EvalOptions): StartErrorResult | null {
+  const refs: readonly ReferenceStart[] = given === undefined ? [] : "start" in given ? [given] : given;
+  if (refs.length === 0) return null;
   let i = 0;
   while (i < q.grades.length && q.grades[i] < opts.relevanceLevel) i++;
   if (i === q.grades.length) return { error: START_ERROR_CAP_SECONDS, rank: 0, timeAwareRR: 0, missingChunkTime: false };
@@ -44,10 +48,11 @@ export function startError(q: RankedQuery, ref: ReferenceStart | undefined, chun
   const docid = q.docids?.[i];
   const chunk = docid === undefined ? undefined : chunks.get(docid);
   let error = START_ERROR_CAP_SECONDS;
-  if (chunk) {
-    const sameVideo = !ref.video || !chunk.video || ref.video === chunk.video;
-    if (sameVideo) error = Math.min(START_ERROR_CAP_SECONDS, Math.abs(chunk.start - ref.start));
-  }
+  if (chunk)
+    for (const ref of refs) {
+      const sameVideo = !ref.video || !chunk.video || ref.video === chunk.video;
+      if (sameVideo) error = Math.min(error, Math.abs(chunk.start - ref.start));
+    }
   const timeAwareRR = (1 / rank) * Math.max(0, 1 - error / START_ERROR_CAP_SECONDS);
   return { error, rank, timeAwareRR, missingChunkTime: !chunk };
 }

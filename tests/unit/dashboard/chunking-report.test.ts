@@ -37,8 +37,8 @@ function data(): TDashboardData {
     base: {},
     project: { id: 1, name: "grid", calibrationTarget: 0, minPerGrade: 0, annotatorsPerItem: 2 },
     queries: new Map([
-      [1, { qid: "q1", tags: [], refStart: 25, refVideoId: 1 }],
-      [2, { qid: "q2", tags: [], refStart: 45, refVideoId: 1 }],
+      [1, { qid: "q1", tags: [], places: [{ start: 25, videoId: 1 }] }],
+      [2, { qid: "q2", tags: [], places: [{ start: 45, videoId: 1 }] }],
     ]),
     tags: [],
     chunks: new Map(chunks.map(([id, docid, start, end, chunkingId]) => [id, { docid, videoId: 1, start, end, chunkingId }])),

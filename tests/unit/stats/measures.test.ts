@@ -154,6 +154,12 @@ describe("start-time error", () => {
     expect(startError(q([1], ["c"]), { start: 40, video: "v1" }, chunks, o)).toMatchObject({ error: 150, timeAwareRR: 0 });
     expect(startError(q([0, -1], ["a", "b"]), { start: 0 }, chunks, o)).toEqual({ error: 150, rank: 0, timeAwareRR: 0, missingChunkTime: false });
   });
+  it("uses the nearest answer place in the chunk's video when a question has several (issue 23)", () => {
+    // b starts at 100 in v1: places v1@70 (30 s), v1@112 (12 s), v2@100 (another video): 12 s; tRR = 1 × (1 − 12/150) = 0.92.
+    expect(startError(q([2], ["b"]), [{ start: 70, video: "v1" }, { start: 112, video: "v1" }, { start: 100, video: "v2" }], chunks, o)).toEqual({ error: 12, rank: 1, timeAwareRR: 0.92, missingChunkTime: false });
+    expect(startError(q([2], ["b"]), [{ start: 100, video: "v2" }], chunks, o)?.error).toBe(150);
+    expect(startError(q([2], ["b"]), [], chunks, o)).toBeNull();
+  });
   it("skips a query without a reference start", () => {
     expect(startError(q([1], ["a"]), undefined, chunks, o)).toBeNull();
   });

@@ -1,0 +1,42 @@
+/**
+ * Near-duplicate questions (issue 23 item 2), pure: two questions are near-duplicates when the
+ * Jaccard similarity of their sets of content terms (text.ts: stop words removed, S-stemmed) is at
+ * least `DUPLICATE_JACCARD` (0.6, a stated threshold): |A ∩ B| / |A ∪ B|. Questions without content
+ * terms are never duplicates. Only pairs sharing a term are compared (an inverted index), so 2,000
+ * questions cost far fewer than their 2 million pairs.
+ */
+import { contentTerms } from "./text.ts";
+
+export const DUPLICATE_JACCARD = 0.6;
+
+export type TDuplicatePair = { a: number; b: number; similarity: number };
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let inter = 0;
+  for (const t of a) if (b.has(t)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** Pairs (ids a < b in input order) at or above the threshold, most similar first. */
+export function nearDuplicates(questions: readonly { id: number; text: string }[], threshold = DUPLICATE_JACCARD): TDuplicatePair[] {
+  const sets = questions.map((q) => new Set(contentTerms(q.text)));
+  const postings = new Map<string, number[]>();
+  sets.forEach((s, i) => {
+    for (const t of s) {
+      const list = postings.get(t);
+      if (list) list.push(i);
+      else postings.set(t, [i]);
+    }
+  });
+  const out: TDuplicatePair[] = [];
+  for (let i = 0; i < sets.length; i++) {
+    const candidates = new Set<number>();
+    for (const t of sets[i]) for (const j of postings.get(t)!) if (j > i) candidates.add(j);
+    for (const j of candidates) {
+      const similarity = jaccard(sets[i], sets[j]);
+      if (similarity >= threshold) out.push({ a: questions[i].id, b: questions[j].id, similarity });
+    }
+  }
+  return out.sort((x, y) => y.similarity - x.similarity || x.a - y.a || x.b - y.b);
+}

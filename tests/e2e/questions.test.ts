@@ -1,0 +1,111 @@
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { apiSession, loginAs } from "../helpers/login.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { createUser } from "../../lib/users/users.ts";
+
+/**
+ * Writing a question in Chromium by keyboard only (issue 23): the lead opens /write on the demo's
+ * videos, plays the video with Space, marks the answer's start with `m` (within 0.5 s of the
+ * video's current time), nudges it with `]`, types the question and a tag, saves with Enter, and
+ * finds it in the review list, where accepting it makes it a question that is pooled. An annotator
+ * without the project's permission gets 403 from the write routes.
+ * Build first: NEXT_DIST_DIR=.next-questions npx next build; run with the same NEXT_DIST_DIR.
+ */
+const root = join(import.meta.dirname, "..", "..");
+const PASSWORD = "e2e-password-1";
+let testDb: TestDb;
+let db: Db;
+let server: RunningServer;
+let browser: Browser;
+let projectId: number;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: PASSWORD });
+  await createUser(db, { email: "ann@example.org", name: "Ann", role: "annotator", password: PASSWORD });
+  projectId = (await db.project.create({ data: { name: "demo" } })).id;
+  const { importVideos, importQueries } = await import("../../lib/imports/index.ts");
+  await importVideos(db, projectId, join(root, "demo", "videos.jsonl"));
+  await importQueries(db, projectId, join(root, "demo", "queries.jsonl"));
+  server = await startServer({ DATABASE_URL: testDb.url });
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await testDb?.cleanup();
+});
+
+describe("write a question by keyboard", () => {
+  it("marks the start at the playhead, saves, and the lead finds and accepts it in the review list", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await loginAs(page, server.url, "lead@example.org", PASSWORD);
+      await page.goto(`${server.url}/write`);
+      await page.getByTestId("write-video").waitFor();
+      await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1);
+      await page.locator("h1").click(); // focus leaves every field: the keys are the page's
+      await page.keyboard.press(" ");
+      await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 1.5, undefined, { timeout: 20_000 });
+      await page.keyboard.press("m");
+      const now = await page.evaluate(() => document.querySelector("video")!.currentTime);
+      const place = page.getByTestId("write-place-0");
+      await place.waitFor();
+      const marked = Number(await place.getAttribute("data-start"));
+      expect(Math.abs(marked - now)).toBeLessThanOrEqual(0.5);
+      await page.keyboard.press("]");
+      await expect.poll(async () => Number(await place.getAttribute("data-start"))).toBeCloseTo(marked + 1, 5);
+      await page.keyboard.press(" "); // pause
+      await page.keyboard.press("t");
+      await page.keyboard.type("How does BM25 saturate term frequency?");
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("g");
+      await page.keyboard.type("concept, e2e");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.getByTestId("write-notice").textContent()).toMatch(/^Saved w1 \(draft\)/);
+
+      const q = await db.query.findFirstOrThrow({ where: { projectId, externalId: "w1" }, include: { places: true, tags: true, authorUser: true } });
+      expect([q.text, q.status, q.authorUser?.name, q.tags.map((t) => t.tag).sort()]).toEqual(["How does BM25 saturate term frequency?", "draft", "Lena Lead", ["concept", "e2e"]]);
+      expect(q.places.map((p) => p.startSeconds)).toEqual([marked + 1]);
+
+      await page.goto(`${server.url}/lead/projects/${projectId}/questions`);
+      const row = page.getByTestId("review-w1");
+      await row.waitFor();
+      expect(await row.textContent()).toContain("How does BM25 saturate term frequency?");
+      expect(await row.getAttribute("data-status")).toBe("draft");
+      await page.getByTestId("overlap-note").waitFor();
+      expect(await page.getByTestId("overlap-note").textContent()).toContain("68.8% vs 63.2%");
+      await row.getByRole("button", { name: "Accept" }).click();
+      await expect.poll(() => row.getAttribute("data-status")).toBe("accepted");
+      expect((await db.query.findFirstOrThrow({ where: { projectId, externalId: "w1" } })).status).toBe("accepted");
+    } catch (e) {
+      await page.screenshot({ path: join(artifactsDir, "questions-write.png") }).catch(() => undefined);
+      throw e;
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it("refuses the write routes to an annotator the project does not allow (403), and allows them once it does", async () => {
+    const cookie = await apiSession(server.url, "ann@example.org", PASSWORD);
+    const headers = { Cookie: cookie, Origin: server.url, "Content-Type": "application/json" };
+    const video = await db.video.findFirstOrThrow({ where: { projectId } });
+    const body = JSON.stringify({ text: "a draft", tags: [], places: [{ videoId: video.id, start: 3, end: null }] });
+    expect((await fetch(`${server.url}/api/write/projects/${projectId}`, { headers })).status).toBe(403);
+    expect((await fetch(`${server.url}/api/write/projects/${projectId}/questions`, { method: "POST", headers, body })).status).toBe(403);
+    expect((await fetch(`${server.url}/api/lead/projects/${projectId}/questions`, { headers })).status).toBe(403);
+    await db.project.update({ where: { id: projectId }, data: { annotatorsMayAuthor: true } });
+    const res = await fetch(`${server.url}/api/write/projects/${projectId}/questions`, { method: "POST", headers, body: JSON.stringify({ text: "a draft", tags: [], places: [{ videoId: video.id, start: 3, end: null }], status: "accepted" }) });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { status: string }).status).toBe("draft"); // an annotator's question is always a draft
+    expect((await fetch(`${server.url}/api/write/projects/${projectId}/transcript?video=${video.id}`, { headers })).status).toBe(403);
+  }, 60_000);
+});

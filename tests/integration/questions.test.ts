@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { buildPool } from "../../lib/pooling/build.ts";
+import { importQueries } from "../../lib/imports/queries.ts";
+import { exportQuestions } from "../../lib/questions/export.ts";
+import { createQuestion, questionHistory, requireAuthor, updateQuestion, writeContext, writeTranscript } from "../../lib/questions/store.ts";
+import { importQueryLog } from "../../lib/questions/log-import.ts";
+import { reviewData } from "../../lib/questions/review.ts";
+import { AppError, httpStatus, ValidationError } from "../../lib/errors.ts";
+import { makeChunks, makeProject, makeRun, makeUser } from "../helpers/factories.ts";
+
+/**
+ * Questions written and reviewed in Assessor (issue 23), on the suite's database (SQLite, or
+ * PostgreSQL with TEST_DATABASE_URL): several answer places, drafts never pooled, edit history,
+ * who may write (an annotator without the project's permission is refused with 403), query logs.
+ */
+let t: TestDb;
+let db: Db;
+let tmp: string;
+const file = (name: string, text: string) => {
+  const p = join(tmp, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  db = await (await import("../../lib/db/client.ts")).getDb();
+  tmp = mkdtempSync(join(tmpdir(), "questions-test-"));
+});
+afterAll(async () => t.cleanup());
+
+describe("import and export with several answer places", () => {
+  it("keeps the old single form, accepts places, and writes them back", async () => {
+    const p = await makeProject(db);
+    const chunks = await makeChunks(db, p.id, ["a1", "a2"]);
+    const v1 = (await db.chunk.findUniqueOrThrow({ where: { id: chunks.get("a1")!.id }, include: { video: true } })).video.externalId;
+    const f = file(
+      "q.jsonl",
+      `{"id":"q1","text":"what is pooling?","author":"ana","start":31,"video":"${v1}","tags":["concept"]}\n{"id":"q2","text":"who introduced kappa?","places":[{"video":"${v1}","start":5,"end":9},{"video":"${v1}","start":40}]}\n`,
+    );
+    expect(await importQueries(db, p.id, f)).toMatchObject({ created: 2 });
+    const qs = await db.query.findMany({ where: { projectId: p.id }, include: { places: { orderBy: { id: "asc" } } }, orderBy: { externalId: "asc" } });
+    expect(qs.map((q) => [q.externalId, q.status, q.authorId, q.places.map((x) => [x.startSeconds, x.endSeconds])])).toEqual([
+      ["q1", "accepted", null, [[31, null]]],
+      ["q2", "accepted", null, [[5, 9], [40, null]]],
+    ]);
+    const out = await exportQuestions(db, p.id, "jsonl");
+    expect(out.content.split("\n")[1]).toBe(`{"id":"q2","text":"who introduced kappa?","status":"accepted","author":null,"tags":[],"places":[{"video":"${v1}","start":5,"end":9},{"video":"${v1}","start":40,"end":null}]}`);
+    // The export reads back unchanged; a changed place is one QueryEvent (actor null: an import).
+    expect(await importQueries(db, p.id, { name: "back.jsonl", bytes: Buffer.from(out.content) })).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    await importQueries(db, p.id, { name: "moved.jsonl", bytes: Buffer.from(`{"id":"q1","text":"what is pooling?","author":"ana","start":33,"video":"${v1}","tags":["concept"]}\n`) });
+    const q1 = qs[0];
+    const h = await questionHistory(db, p.id, q1.id);
+    expect(h).toHaveLength(1);
+    expect(h[0]).toMatchObject({ actor: null, before: { places: [{ startSeconds: 31 }] }, after: { places: [{ startSeconds: 33 }] } });
+    expect((await exportQuestions(db, p.id, "trec")).content).toBe("<top>\n<num> Number: q1\n<title> what is pooling?\n</top>\n\n<top>\n<num> Number: q2\n<title> who introduced kappa?\n</top>\n\n");
+    // Places and the single form together: a located error, nothing written.
+    const bad = file("bad.jsonl", `{"id":"q3","text":"t","start":3,"places":[{"video":"${v1}","start":1}]}\n{"id":"q4","text":"t","places":[{"video":"nope","start":1}]}\n`);
+    const e = await importQueries(db, p.id, bad).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as ValidationError).errors.map((x) => [x.line, x.field])).toEqual([
+      [1, "places"],
+      [2, "places[0].video"],
+    ]);
+    expect(await db.query.count({ where: { projectId: p.id } })).toBe(2);
+  });
+});
+
+describe("writing, review and pooling", () => {
+  it("pools accepted questions only, and a draft once accepted; keeps the edit history", async () => {
+    const p = await makeProject(db);
+    const lead = await makeUser(db, { role: "lead", name: "Lea" });
+    const chunks = await makeChunks(db, p.id, ["c1", "c2", "c3"]);
+    const videoId = (await db.chunk.findUniqueOrThrow({ where: { id: chunks.get("c1")!.id } })).videoId;
+    const accepted = await createQuestion(db, p.id, lead.id, { text: "what is in c1?", tags: ["t"], places: [{ videoId, start: 3, end: null }], status: "accepted" });
+    const draft = await createQuestion(db, p.id, lead.id, { text: "what is in c2?", tags: [], places: [{ videoId, start: 31, end: 40 }, { videoId, start: 61, end: null }], status: "draft" });
+    expect([accepted.qid, accepted.author, draft.qid, draft.places.length]).toEqual(["w1", "Lea", "w2", 2]);
+    const queries = new Map([
+      [accepted.qid, { id: accepted.id }],
+      [draft.qid, { id: draft.id }],
+    ]);
+    await makeRun(db, p.id, "A", [
+      ["w1", "c1", 3],
+      ["w1", "c2", 2],
+      ["w2", "c2", 3],
+      ["w2", "c3", 1],
+    ], { queries, chunks });
+    await buildPool(db, p.id, { depth: 10 });
+    const pooled = async () => (await db.poolItem.findMany({ where: { projectId: p.id }, select: { queryId: true } })).map((i) => i.queryId);
+    expect(new Set(await pooled())).toEqual(new Set([accepted.id]));
+
+    await updateQuestion(db, p.id, draft.id, lead.id, { text: "what is said in c2?" });
+    await updateQuestion(db, p.id, draft.id, lead.id, { status: "accepted" });
+    await buildPool(db, p.id, { depth: 10 });
+    expect(new Set(await pooled())).toEqual(new Set([accepted.id, draft.id]));
+    const h = await questionHistory(db, p.id, draft.id);
+    expect(h.map((e) => [e.actor, (e.before as { text: string; status: string } | null)?.status ?? null, (e.after as { text: string; status: string }).text, (e.after as { status: string }).status])).toEqual([
+      ["Lea", null, "what is in c2?", "draft"],
+      ["Lea", "draft", "what is said in c2?", "draft"],
+      ["Lea", "draft", "what is said in c2?", "accepted"],
+    ]);
+    const review = await reviewData(db, p.id);
+    expect(review.byAuthor).toEqual([expect.objectContaining({ key: "Lea", questions: 2, accepted: 2 })]);
+    // "what is in c1?" → content terms {c1}; the chunk text "text of c1" holds it: overlap 1, BM25 rank 1 of 3.
+    expect(review.questions.find((q) => q.qid === "w1")).toMatchObject({ overlap: 1, bm25Rank: 1, bm25Of: 3, flagged: true });
+  });
+
+  it("lets leads write, annotators only where allowed (403 otherwise), and shows annotators only their own questions", async () => {
+    const p = await makeProject(db);
+    const [lead, ann, other, adj] = await Promise.all([makeUser(db, { role: "lead" }), makeUser(db, { role: "annotator" }), makeUser(db, { role: "annotator" }), makeUser(db, { role: "adjudicator" })]);
+    const chunks = await makeChunks(db, p.id, ["d1"]);
+    const videoId = (await db.chunk.findUniqueOrThrow({ where: { id: chunks.get("d1")!.id } })).videoId;
+    const refused = async (f: () => Promise<unknown>) => {
+      const e = await f().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(AppError);
+      expect(httpStatus[(e as AppError).code]).toBe(403);
+    };
+    await expect(requireAuthor(db, p.id, lead)).resolves.toEqual({ transcriptWhileWriting: false });
+    await refused(() => requireAuthor(db, p.id, ann));
+    await refused(() => requireAuthor(db, p.id, adj));
+    await refused(() => writeContext(db, p.id, ann));
+    await db.project.update({ where: { id: p.id }, data: { annotatorsMayAuthor: true } });
+    await refused(() => requireAuthor(db, p.id, adj));
+    await createQuestion(db, p.id, other.id, { text: "someone else's draft", tags: ["secret-tag"], places: [{ videoId, start: 1, end: null }], status: "draft" });
+    await createQuestion(db, p.id, ann.id, { text: "mine", tags: ["mine"], places: [{ videoId, start: 2, end: null }], status: "draft" });
+    const ctx = await writeContext(db, p.id, ann);
+    expect(ctx.mine.map((q) => q.text)).toEqual(["mine"]);
+    expect(ctx.tags).toEqual(["mine"]);
+    expect(ctx.isLead).toBe(false);
+    // The transcript stays hidden unless the lead allows it.
+    await refused(() => writeTranscript(db, p.id, videoId, ann));
+    await db.project.update({ where: { id: p.id }, data: { transcriptWhileWriting: true } });
+    expect(await writeTranscript(db, p.id, videoId, ann)).toEqual([{ start: 0, end: 30, text: "text of d1" }]);
+  });
+});
+
+describe("query logs", () => {
+  it("refuses a bad line naming file, line and field, writing nothing", async () => {
+    const p = await makeProject(db);
+    const f = file("bad-log.jsonl", '{"text":"what is bm25","time":"2026-01-01T00:00:00Z"}\n{"text":"","time":1}\n{"text":"x","time":"yesterday"}\n{"text":"y","time":1,"count":0}\nnot json\n');
+    const e = await importQueryLog(db, p.id, f).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as ValidationError).errors.map((x) => [x.file, x.line, x.field ?? null])).toEqual([
+      ["bad-log.jsonl", 2, "text"],
+      ["bad-log.jsonl", 3, "time"],
+      ["bad-log.jsonl", 4, "count"],
+      ["bad-log.jsonl", 5, null],
+    ]);
+    expect(await db.query.count({ where: { projectId: p.id } })).toBe(0);
+  });
+
+  it("normalises, deduplicates and writes drafts tagged log (CSV), skipping existing questions", async () => {
+    const p = await makeProject(db);
+    await db.query.create({ data: { projectId: p.id, externalId: "q1", text: "Who introduced kappa?" } });
+    const f = file("log.csv", "text,time,user,count\nWhat is BM25?,2026-01-01T00:00:00Z,u1,3\nwhat is  bm25,2026-01-02T00:00:00Z,u2,\nwho introduced KAPPA,2026-01-03T00:00:00Z,,\npooling depth?,1767225600,,2\n");
+    expect(await importQueryLog(db, p.id, f)).toEqual({ file: "log.csv", lines: 4, distinct: 3, sampled: 3, created: 2, skippedExisting: 1 });
+    const drafts = await db.query.findMany({ where: { projectId: p.id, status: "draft" }, include: { tags: true }, orderBy: { externalId: "asc" } });
+    expect(drafts.map((q) => [q.externalId, q.text, q.tags.map((x) => x.tag)])).toEqual([
+      ["log1", "What is BM25?", ["log"]],
+      ["log2", "pooling depth?", ["log"]],
+    ]);
+    // A sample of 1 from a second log: one more draft, numbered after the existing ones.
+    const g = file("log2.jsonl", '{"text":"alpha","time":1}\n{"text":"beta","time":2,"count":5}\n');
+    expect(await importQueryLog(db, p.id, g, { sample: 1, strategy: "frequency", seed: 3 })).toMatchObject({ distinct: 2, sampled: 1, created: 1 });
+    expect(await db.query.count({ where: { projectId: p.id, externalId: "log3" } })).toBe(1);
+  });
+});

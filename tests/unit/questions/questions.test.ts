@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { contentTerms, sStem } from "../../../lib/questions/text.ts";
+import { answerChunk, bm25Index, bm25Rank, bm25Scores, flagged, windowOverlap } from "../../../lib/questions/overlap.ts";
+import { jaccard, nearDuplicates } from "../../../lib/questions/duplicates.ts";
+import { LogDeduper, frequencySample, normaliseQuery, stratifiedSample, stratumOf, type TLogEntry } from "../../../lib/questions/query-log.ts";
+import { mulberry32 } from "../../../lib/assignment/random.ts";
+import { questionsText } from "../../../lib/questions/export.ts";
+import type { TQuestion } from "../../../lib/questions/store.ts";
+
+describe("content terms (stop words, Harman's S-stemmer)", () => {
+  it("drops stop and question words and strips plural endings by Harman's three rules", () => {
+    expect(sStem("queries")).toBe("query");
+    expect(sStem("movies")).toBe("movy"); // the rule as stated, even where English disagrees
+    expect(sStem("statistics")).toBe("statistic");
+    expect(sStem("horses")).toBe("horse"); // "es" → "e"
+    expect(sStem("does")).toBe("doe"); // (a stop word anyway)
+    expect(sStem("corpus")).toBe("corpus");
+    expect(sStem("class")).toBe("class");
+    expect(sStem("bus")).toBe("bus"); // ≤ 3 letters
+    expect(contentTerms("Who introduced the Kappa statistics? Don't ask.")).toEqual(["introduced", "kappa", "statistic", "dont", "ask"]);
+  });
+});
+
+describe("window overlap (±30 s of the answer start)", () => {
+  const segments = [
+    { start: 0, end: 10, text: "Cohen introduced kappa" },
+    { start: 50, end: 60, text: "a statistic" },
+  ];
+  const q = "Who introduced the kappa statistics?"; // terms: introduced, kappa, statistic
+  it("counts the question's distinct content terms found in segments meeting [t − 30, t + 30]", () => {
+    // t = 25: window [−5, 55] meets both segments: 3 of 3.
+    expect(windowOverlap(q, segments, 25)).toEqual({ share: 1, found: ["introduced", "kappa", "statistic"], terms: ["introduced", "kappa", "statistic"] });
+    // t = 90: window [60, 120] touches only [50, 60] (closed intervals): 1 of 3.
+    expect(windowOverlap(q, segments, 90)?.share).toBeCloseTo(1 / 3, 12);
+    // t = 41: window [11, 71] misses [0, 10]: "statistic" only.
+    expect(windowOverlap(q, segments, 41)?.found).toEqual(["statistic"]);
+  });
+  it("is null without content terms or without transcript in the window", () => {
+    expect(windowOverlap("what is it?", segments, 25)).toBeNull();
+    expect(windowOverlap(q, segments, 200)).toBeNull();
+  });
+});
+
+describe("BM25 rank of the answer's chunk (k1 = 0.9, b = 0.4, Lucene idf)", () => {
+  const chunks = [
+    { id: "c1", start: 0, end: 20, text: "pooling pooling depth" },
+    { id: "c2", start: 20, end: 40, text: "kappa agreement" },
+    { id: "c3", start: 40, end: 60, text: "pooling bias" },
+  ];
+  const index = bm25Index(chunks);
+  it("scores as derived by hand", () => {
+    // N = 3, |D| = 3, 2, 2, avgdl = 7/3; query terms pooling (df 2), depth (df 1).
+    // idf(pooling) = ln(1 + 1.5/2.5) = ln 1.6 = 0.470004; idf(depth) = ln(1 + 2.5/1.5) = 0.980829.
+    // c1: K = 0.9·(0.6 + 0.4·3/(7/3)) = 1.002857; 0.470004·2·1.9/(2 + K) + 0.980829·1.9/(1 + K) = 0.594772 + 0.930459 = 1.525231.
+    // c3: K = 0.9·(0.6 + 0.4·2/(7/3)) = 0.848571; 0.470004·1.9/(1 + K) = 0.483080. c2: 0.
+    const s = bm25Scores(index, "What is pooling depth?");
+    expect(s[0]).toBeCloseTo(1.525231, 5);
+    expect(s[1]).toBe(0);
+    expect(s[2]).toBeCloseTo(0.48308, 5);
+  });
+  it("ranks the chunk holding the answer start among the video's chunks", () => {
+    expect(bm25Rank(index, "What is pooling depth?", 5)).toEqual({ rank: 1, of: 3, chunk: "c1" });
+    expect(bm25Rank(index, "What is pooling depth?", 45)).toEqual({ rank: 2, of: 3, chunk: "c3" });
+    expect(bm25Rank(index, "What is pooling depth?", 20)).toEqual({ rank: 3, of: 3, chunk: "c2" }); // start of c2, end of c1: c2 holds it
+    expect(bm25Rank(bm25Index([]), "pooling", 3)).toBeNull();
+  });
+  it("takes the chunk ending at the answer start, else the nearest start", () => {
+    expect(answerChunk(chunks, 60)).toBe(2);
+    expect(answerChunk(chunks, 500)).toBe(2);
+    expect(answerChunk([{ id: "a", start: 10, end: 20, text: "" }, { id: "b", start: 100, end: 110, text: "" }], 50)).toBe(0);
+  });
+  it("flags at overlap ≥ 0.75, or rank 1 with overlap ≥ 0.5", () => {
+    expect(flagged(0.75, 9)).toBe(true);
+    expect(flagged(0.5, 1)).toBe(true);
+    expect(flagged(0.5, 2)).toBe(false);
+    expect(flagged(null, 1)).toBe(false);
+  });
+});
+
+describe("near-duplicates (Jaccard of content terms ≥ 0.6)", () => {
+  it("pairs questions whose term sets overlap enough", () => {
+    const qs = [
+      { id: 1, text: "What is pooling depth?" }, // {pooling, depth}
+      { id: 2, text: "pooling depth: what is it" }, // {pooling, depth}: 1
+      { id: 3, text: "How deep should the pool be?" }, // {deep, pool}: 0
+      { id: 4, text: "pooling depth for bias" }, // {pooling, depth, bias}: 2/3 with 1 and 2
+      { id: 5, text: "pooling bias" }, // {pooling, bias}: 1/3 with 1, 2/3 with 4
+    ];
+    expect(jaccard(new Set(["a", "b"]), new Set(["b", "c"]))).toBeCloseTo(1 / 3, 12);
+    expect(nearDuplicates(qs).map((p) => [p.a, p.b, Number(p.similarity.toFixed(4))])).toEqual([
+      [1, 2, 1],
+      [1, 4, 0.6667],
+      [2, 4, 0.6667],
+      [4, 5, 0.6667],
+    ]);
+    expect(nearDuplicates(qs, 0.9).length).toBe(1);
+  });
+});
+
+describe("query logs: normalisation, deduplication, sampling", () => {
+  it("normalises case, white space and punctuation", () => {
+    expect(normaliseQuery("  What is   BM25?! ")).toBe("what is bm25");
+    expect(normaliseQuery("BM-25\tranking")).toBe("bm 25 ranking");
+    expect(normaliseQuery("Ｃａｆé")).toBe("café"); // NFKC folds full-width letters
+    expect(normaliseQuery("?!")).toBe("");
+  });
+  it("sums counts per normalised text, keeps the first text and counts distinct users", () => {
+    const d = new LogDeduper();
+    d.add("What is BM25?", 1, "u1");
+    d.add("what is bm25", 3, "u2");
+    d.add("WHAT IS BM25 ", 1, "u1");
+    d.add("kappa", 2);
+    d.add("...", 1);
+    expect(d.lines).toBe(5);
+    expect(d.entries()).toEqual([
+      { key: "what is bm25", text: "What is BM25?", count: 5, users: 2 },
+      { key: "kappa", text: "kappa", count: 2, users: 0 },
+    ]);
+  });
+  const e = (key: string, count: number): TLogEntry => ({ key, text: key, count, users: 0 });
+  it("frequency sampling favours frequent queries (seeded, Efraimidis–Spirakis keys)", () => {
+    const entries = [e("heavy", 1000), ...Array.from({ length: 9 }, (_, i) => e(`rare${i}`, 1))];
+    let heavy = 0;
+    for (let seed = 1; seed <= 200; seed++) if (frequencySample(entries, 1, mulberry32(seed))[0].key === "heavy") heavy++;
+    // P(heavy first) = 1000/1009 ≈ 0.991: about 198 of 200.
+    expect(heavy).toBeGreaterThanOrEqual(190);
+    expect(frequencySample(entries, 50, mulberry32(1))).toHaveLength(10);
+    expect(frequencySample(entries, 4, mulberry32(7))).toEqual(frequencySample(entries, 4, mulberry32(7)));
+  });
+  it("stratified sampling splits N equally across frequency decades", () => {
+    expect([1, 2, 9, 10, 99, 100].map(stratumOf)).toEqual([0, 1, 1, 2, 2, 3]);
+    const entries = [...Array.from({ length: 6 }, (_, i) => e(`one${i}`, 1)), e("five-a", 5), e("five-b", 5), e("fifty", 50)];
+    const byStratum = (s: TLogEntry[]) => [2, 1, 0].map((k) => s.filter((x) => stratumOf(x.count) === k).length);
+    expect(byStratum(stratifiedSample(entries, 3, mulberry32(3)))).toEqual([1, 1, 1]);
+    // N = 5: shares 1 + 1 + 1, the remainder 2 to the most frequent strata with room (the 50s stratum is full): 1, 2, 2.
+    expect(byStratum(stratifiedSample(entries, 5, mulberry32(3)))).toEqual([1, 2, 2]);
+    expect(stratifiedSample(entries, 100, mulberry32(3))).toHaveLength(9);
+  });
+});
+
+describe("export questions", () => {
+  const q = (over: Partial<TQuestion>): TQuestion => ({ id: 1, qid: "q1", text: "what is pooling?", status: "accepted", author: "ana", authorId: null, tags: ["concept"], places: [{ videoId: 1, video: "v1", start: 31, end: 40 }, { videoId: 2, video: "v2", start: 5, end: null }], createdAt: "", updatedAt: "", ...over });
+  it("writes TREC topics, JSONL, CSV and TSV", () => {
+    expect(questionsText([q({}), q({ qid: "q2", text: "who\tintroduced\nkappa?" })], "trec")).toBe(
+      "<top>\n<num> Number: q1\n<title> what is pooling?\n</top>\n\n<top>\n<num> Number: q2\n<title> who introduced kappa?\n</top>\n\n",
+    );
+    expect(JSON.parse(questionsText([q({})], "jsonl"))).toEqual({ id: "q1", text: "what is pooling?", status: "accepted", author: "ana", tags: ["concept"], places: [{ video: "v1", start: 31, end: 40 }, { video: "v2", start: 5, end: null }] });
+    expect(questionsText([q({})], "tsv")).toBe("id\ttext\tstatus\tauthor\ttags\tplaces\nq1\twhat is pooling?\taccepted\tana\tconcept\tv1@31-40;v2@5\n");
+    expect(questionsText([q({ text: "=cmd" })], "csv")).toBe("id,text,status,author,tags,places\nq1,\"'=cmd\",accepted,ana,concept,v1@31-40;v2@5\n");
+  });
+});

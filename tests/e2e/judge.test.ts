@@ -130,6 +130,9 @@ describe("lead: the LLM judge from the project page", () => {
     await page.goto(`${server.url}/lead/projects/${projectId}`);
     const form = await fillForm(page, "keyless");
     await form.getByLabel("Concurrency").fill("1");
+    // Another temperature: the earlier runs' answers are cached under (model, parameters, template,
+    // prompt, endpoint), so the same settings would be answered from the cache without a request.
+    await form.getByLabel("Temperature").fill("0.3");
     // Keyboard, as a person ticks a box: the field with the key variable is then disabled.
     await form.getByLabel(/No key/).focus();
     await page.keyboard.press("Space");

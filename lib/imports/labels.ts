@@ -115,7 +115,7 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
   const updates = changes.filter((c) => c.old);
   // Key order of the event JSON: owner, qid, docid, grade, extra column.
   // Pooled pairs labelled for the first time (by any source) leave the annotation queue.
-  const newlyLabelled = labelledBefore ? [...new Set(creates.map((c) => `${c.r.queryId}:${c.r.chunkId}`).filter((k) => !labelledBefore.has(k)))].flatMap((k) => pool.get(k) ?? []) : [];
+  const newlyLabelled = labelledBefore ? [...new Set(creates.map((c) => pairKey(c.r.queryId, c.r.chunkId)).filter((k) => !labelledBefore.has(k)))].flatMap((k) => pool.get(k) ?? []) : [];
   let released = 0;
   const describe = (r: Resolved, grade: number, extra: E | null) => JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
   await bulkTransaction(db, async (tx) => {
@@ -158,9 +158,10 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
   return { kind: t.kind, file: name, sha256, rows: rows.length, created: creates.length, updated: updates.length, unchanged: rows.length - changes.length, ...(t.kind === "labels" ? { released } : {}) };
 }
 
-async function labelledPairs(db: Db, projectId: number): Promise<Set<string>> {
+/** The pairs that have an imported label, keyed as `pool` is (pairKey). */
+async function labelledPairs(db: Db, projectId: number): Promise<Set<number | string>> {
   const rows = await db.referenceLabel.findMany({ where: { projectId }, select: { queryId: true, chunkId: true }, distinct: ["queryId", "chunkId"] });
-  return new Set(rows.map((r) => `${r.queryId}:${r.chunkId}`));
+  return new Set(rows.map((r) => pairKey(r.queryId, r.chunkId)));
 }
 
 /**

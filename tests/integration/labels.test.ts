@@ -166,8 +166,8 @@ describe("reference labels and stages", () => {
       ],
     });
     expect(await referenceLabels(db, p.id)).toEqual([
-      { queryId: q.id, chunkId: items[0].chunkId, qid: "q1", docid: "q1-c1", poolItemId: items[0].id, grade: 2, startSeconds: 25, status: "agreed", annotators: 2, source: null, ...(await placeOf(items[0].chunkId)) },
-      { queryId: q.id, chunkId: extra.get("x2")!.id, qid: "q1", docid: "x2", poolItemId: null, grade: 3, startSeconds: 12, status: "imported", annotators: 0, source: "old", ...(await placeOf(extra.get("x2")!.id)) },
+      { queryId: q.id, chunkId: items[0].chunkId, qid: "q1", docid: "q1-c1", poolItemId: items[0].id, grade: 2, startSeconds: 25, status: "agreed", annotators: 2, source: null, flags: [], notes: [], revision: null, ...(await placeOf(items[0].chunkId)) },
+      { queryId: q.id, chunkId: extra.get("x2")!.id, qid: "q1", docid: "x2", poolItemId: null, grade: 3, startSeconds: 12, status: "imported", annotators: 0, source: "old", flags: [], notes: [], revision: null, ...(await placeOf(extra.get("x2")!.id)) },
     ]);
     expect(await stageCounts(db, p.id)).toEqual({ unassigned: 1, assigned: 2, agreed: 1, awaiting_adjudication: 1, adjudicated: 0, imported: 1, total: 6, imported_pooled: 1, imported_regrading: 1 });
     const other = await makeProject(db);

@@ -8,5 +8,9 @@ export const dynamic = "force-dynamic";
 export default async function Adjudicate({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {
   await requirePagePermission("adjudicate", "/adjudicate");
   const project = (await searchParams).project;
-  return <AdjudicatePage initialProject={typeof project === "string" ? intId(project) : null} />;
+  return (
+    <main>
+      <AdjudicatePage initialProject={typeof project === "string" ? intId(project) : null} />
+    </main>
+  );
 }

@@ -6,5 +6,9 @@ export const dynamic = "force-dynamic";
 /** The annotator's page. Renders no item data on the server: everything comes from lib/annotate/view.ts via /api/annotate. */
 export default async function Annotate() {
   const user = await requirePagePermission("annotate", "/annotate");
-  return <AnnotateProjects userId={user.id} />;
+  return (
+    <main>
+      <AnnotateProjects userId={user.id} />
+    </main>
+  );
 }

@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 export default async function LeadLayout({ children }: { children: ReactNode }) {
   await requirePagePermission("manageProject", "/lead");
   return (
-    <div className="mx-auto max-w-6xl px-4 py-6">
+    <main className="mx-auto max-w-6xl px-4 py-6">
       <nav aria-label="Lead" className="mb-6 flex gap-4 text-sm">
         <Link href="/lead" className="text-indigo-700 underline">
           Projects
@@ -17,6 +17,6 @@ export default async function LeadLayout({ children }: { children: ReactNode }) 
         </Link>
       </nav>
       {children}
-    </div>
+    </main>
   );
 }

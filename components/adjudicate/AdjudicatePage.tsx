@@ -121,7 +121,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
 
   const decidedCount = Object.keys(outcomes).length;
   return (
-    <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
+    <div className="mx-auto max-w-6xl space-y-4 px-4 py-4">
       <header className="flex flex-wrap items-center justify-between gap-3">
         <ProjectPicker
           projects={projects.data}
@@ -187,6 +187,6 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
       )}
       <GuidelinesPanel open={guide} guidelines={project?.guidelines ?? ""} onClose={() => setGuide(false)} />
       <PlayerKeysFooter next={next} help={help} onCloseHelp={() => setHelp(false)} keys={ADJUDICATOR_KEYS} />
-    </main>
+    </div>
   );
 }

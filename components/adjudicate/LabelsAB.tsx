@@ -25,9 +25,9 @@ export function LabelsAB({ labels }: { labels: TAdjudicatorLabel[] }) {
               {l.label}
             </th>
             <td className={`p-1 ${mark(gradeDiff)}`}>
-              {l.grade} <span className="text-xs text-slate-500">{GRADES[l.grade]?.meaning}</span>
+              {l.grade} <span className="text-xs text-slate-600">{GRADES[l.grade]?.meaning}</span>
               {l.history.length > 1 ? (
-                <span className="block text-xs text-slate-500" data-testid={`history-${l.label}`}>
+                <span className="block text-xs text-slate-600" data-testid={`history-${l.label}`}>
                   edited: {l.history.join(" → ")}
                 </span>
               ) : null}

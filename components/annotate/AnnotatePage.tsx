@@ -185,7 +185,7 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
   const group = cur ? questions.get(cur.question) : undefined;
 
   return (
-    <main className="mx-auto max-w-6xl space-y-4 px-4 py-4">
+    <div className="mx-auto max-w-6xl space-y-4 px-4 py-4">
       {projectBar?.(project)}
       <header className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600" data-testid="position">
@@ -202,7 +202,7 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
             />
             Auto-advance after grade
           </label>
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Show guidelines" onClick={() => setGuide((g) => !g)}>
+          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="g guidelines: show the guidelines" onClick={() => setGuide((g) => !g)}>
             g guidelines
           </button>
           <KeysButton onClick={() => setHelp((h) => !h)} />
@@ -243,10 +243,10 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
             <div className="space-y-2">
               <VideoPlayer src={data.video.src} allowed={data.video.allowed} times={data.chunk} cueSeconds={data.chunk.startSeconds} cueKey={data.id} mediaRef={mediaRef} title={data.video.title} />
               <div className="flex gap-2 text-xs">
-                <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="Replay from chunk start" onClick={controls.replay}>
+                <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="r replay from chunk start" onClick={controls.replay}>
                   r replay
                 </button>
-                <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="Play or pause" onClick={controls.toggle}>
+                <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="Space play/pause: play or pause" onClick={controls.toggle}>
                   Space play/pause
                 </button>
               </div>
@@ -267,6 +267,6 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
       )}
       <PlayerKeysFooter next={next.data} help={help} onCloseHelp={() => setHelp(false)} keys={annotatorKeys(autoAdvance)} />
       <GuidelinesPanel open={guide} guidelines={data?.guidelines ?? next.data?.guidelines ?? ""} onClose={() => setGuide(false)} />
-    </main>
+    </div>
   );
 }

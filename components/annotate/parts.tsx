@@ -33,11 +33,11 @@ export function StartControl({ value, chunkStart, onChange, onPlayhead, notice =
       <span>
         Start <output aria-label="Corrected start time" data-testid="start" data-seconds={value} className="font-mono font-semibold">{formatClock(value)}</output>
       </span>
-      <button type="button" className={btn} aria-label="Start 5 seconds earlier" onClick={() => onChange(Math.max(0, value - 5))}>−5 s</button>
-      <button type="button" className={btn} aria-label="Start 1 second earlier" onClick={() => onChange(Math.max(0, value - 1))}>−1 s</button>
-      <button type="button" className={btn} aria-label="Start 1 second later" onClick={() => onChange(value + 1)}>+1 s</button>
-      <button type="button" className={btn} aria-label="Start 5 seconds later" onClick={() => onChange(value + 5)}>+5 s</button>
-      <button type="button" className={btn} aria-label="Set start to playhead" onClick={onPlayhead}>s: at playhead</button>
+      <button type="button" className={btn} aria-label="−5 s: start 5 seconds earlier" onClick={() => onChange(Math.max(0, value - 5))}>−5 s</button>
+      <button type="button" className={btn} aria-label="−1 s: start 1 second earlier" onClick={() => onChange(Math.max(0, value - 1))}>−1 s</button>
+      <button type="button" className={btn} aria-label="+1 s: start 1 second later" onClick={() => onChange(value + 1)}>+1 s</button>
+      <button type="button" className={btn} aria-label="+5 s: start 5 seconds later" onClick={() => onChange(value + 5)}>+5 s</button>
+      <button type="button" className={btn} aria-label="s: at playhead: set start to playhead" onClick={onPlayhead}>s: at playhead</button>
       {value !== chunkStart ? (
         <button type="button" className={btn} aria-label="Reset start to chunk start" onClick={() => onChange(chunkStart)}>reset ({formatClock(chunkStart)})</button>
       ) : null}

@@ -10,7 +10,10 @@ export function confusionCsv(confusion: number[][], otherLabel: string): string 
   return safeCsv([[`human grade (rows) / ${otherLabel} grade (columns)`, ...confusion.map((_, g) => String(g))], ...confusion.map((row, g) => [String(g), ...row])]);
 }
 
-/** Confusion matrix as a heatmap: rows the human grade, columns the other rater's; shade ∝ share of the row. */
+/**
+ * Confusion matrix as a heatmap: rows the human grade, columns the other rater's; shade ∝ share of the row.
+ * The shade stops at 70% opacity so the dark count keeps a contrast of at least 5:1 (WCAG AA 4.5:1).
+ */
 export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion: number[][]; otherLabel: string; csvName: string }) {
   return (
     <div>
@@ -34,7 +37,7 @@ export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion
                 {row.map((v, c) => {
                   const share = v / total;
                   return (
-                    <td key={c} className="h-9 w-10 border border-white tabular-nums" style={{ background: `rgba(${r === c ? "79,70,229" : "220,38,38"},${(0.08 + 0.8 * share).toFixed(3)})`, color: share > 0.5 ? "white" : "#0f172a" }} title={`human ${r}, ${otherLabel} ${c}: ${v}`}>
+                    <td key={c} className="h-9 w-10 border border-white tabular-nums" style={{ background: `rgba(${r === c ? "79,70,229" : "220,38,38"},${(0.08 + 0.62 * share).toFixed(3)})`, color: "#0f172a" }} title={`human ${r}, ${otherLabel} ${c}: ${v}`}>
                       {v}
                     </td>
                   );

@@ -30,7 +30,7 @@ function columnsFor(r: TChunkingReport): { visible: TColumnDef<TRow>[]; csv: TCo
           <span data-col={c.id} title={cell.test ? `vs ${r.baseline}: Δ ${cell.test.meanDiff.toFixed(d)}, p = ${cell.test.p.toFixed(4)} (paired randomization, ${cell.test.n} questions)` : undefined}>
             <span data-value>{fmt(cell.mean, d)}</span>
             {cell.ci ? <span className="block text-[10px] text-slate-500">[{cell.ci.low.toFixed(d)}, {cell.ci.high.toFixed(d)}]</span> : null}
-            {cell.test ? <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-400"}`}>Δ {cell.test.meanDiff >= 0 ? "+" : ""}{cell.test.meanDiff.toFixed(d)}, p={cell.test.p.toFixed(3)}{sig ? " *" : ""}</span> : null}
+            {cell.test ? <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}>Δ {cell.test.meanDiff >= 0 ? "+" : ""}{cell.test.meanDiff.toFixed(d)}, p={cell.test.p.toFixed(3)}{sig ? " *" : ""}</span> : null}
             {cell.ppi ? <span className="block text-[10px] text-teal-700">PPI {cell.ppi.estimate.toFixed(d)} [{cell.ppi.low.toFixed(d)}, {cell.ppi.high.toFixed(d)}]</span> : null}
           </span>
         );

@@ -38,7 +38,7 @@ function Cell({ cell, baseline }: { cell: TPpiCell; baseline: string | null }) {
         </span>
       ) : null}
       {cell.diff?.ppi ? (
-        <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-400"}`} title={`PPI paired difference vs ${baseline}, z test`}>
+        <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`} title={`PPI paired difference vs ${baseline}, z test`}>
           Δ {cell.diff.ppi.estimate >= 0 ? "+" : ""}
           {cell.diff.ppi.estimate.toFixed(3)} p={fmt(cell.diff.p)}
           {sig ? " *" : ""}

@@ -28,7 +28,7 @@ function columnsFor(t: TSystemsTable): TColumnDef<TRow>[] {
           <span title={cell.test ? `vs ${t.baseline}: Δ ${cell.test.meanDiff.toFixed(3)}, p = ${cell.test.p.toFixed(4)} (paired randomization)` : undefined}>
             {fmt(cell.mean, digits)}
             {cell.ci ? <span className="block text-[10px] text-slate-500">[{cell.ci.low.toFixed(digits)}, {cell.ci.high.toFixed(digits)}]</span> : null}
-            {cell.test ? <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-400"}`}>p={cell.test.p.toFixed(3)}{sig ? " *" : ""}</span> : null}
+            {cell.test ? <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}>p={cell.test.p.toFixed(3)}{sig ? " *" : ""}</span> : null}
           </span>
         );
       },

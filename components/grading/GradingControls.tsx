@@ -13,7 +13,7 @@ import { PreloadVideo } from "@/components/player/VideoPlayer";
 /** Opens and closes the keyboard help (also the `?` key). */
 export function KeysButton({ onClick }: { onClick: () => void }) {
   return (
-    <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Show keyboard shortcuts" onClick={onClick}>
+    <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="? keys: show keyboard shortcuts" onClick={onClick}>
       ? keys
     </button>
   );
@@ -23,11 +23,11 @@ export function KeysButton({ onClick }: { onClick: () => void }) {
 export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onBack, message }: { submitLabel: string; submitText: ReactNode; onSubmit: () => void; backDisabled: boolean; onBack: () => void; message: string | null }) {
   return (
     <div className="flex items-center gap-3">
-      <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label={submitLabel} onClick={() => onSubmit()}>
-        Enter ▸ {submitText}
+      <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label={`Enter: ${submitLabel}`} onClick={() => onSubmit()}>
+        Enter <span aria-hidden="true">▸</span> {submitText}
       </button>
-      <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="Previous item" disabled={backDisabled} onClick={() => onBack()}>
-        u ◂ back
+      <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="u back to the previous item" disabled={backDisabled} onClick={() => onBack()}>
+        u <span aria-hidden="true">◂</span> back
       </button>
       {message ? (
         <p role="alert" className="text-sm text-red-700">

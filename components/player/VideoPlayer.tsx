@@ -78,9 +78,10 @@ export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay
   const setRef = useCallback(
     (node: HTMLVideoElement | null) => {
       mediaRef.current = node;
+      nameFrame(node, title);
       cue(node);
     },
-    [mediaRef, cue],
+    [mediaRef, cue, title],
   );
   // A new item on the same video: no new metadata event, so cue here.
   useEffect(() => cue(mediaRef.current), [cue, mediaRef]);
@@ -101,11 +102,19 @@ export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay
         width="100%"
         height="100%"
         aria-label={`Video: ${title}`}
-        onLoadedMetadata={(e) => cue(e.currentTarget)}
+        onLoadedMetadata={(e) => {
+          nameFrame(e.currentTarget, title);
+          cue(e.currentTarget);
+        }}
         onError={onError}
       />
     </div>
   );
+}
+
+/** A YouTube video plays in an iframe inside <youtube-video>'s shadow root that has no name of its own (axe frame-title): it gets the video's. */
+function nameFrame(node: Element | null, title: string) {
+  node?.shadowRoot?.querySelector("iframe")?.setAttribute("title", `Video: ${title}`);
 }
 
 /** A hidden, muted element that loads the next item's video at its cue, so it starts without waiting. */

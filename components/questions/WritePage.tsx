@@ -241,7 +241,7 @@ function Writer({ projectId }: { projectId: number }) {
             <div className="max-h-64 overflow-auto">
               {(transcript.data ?? []).map((c, i) => (
                 <p key={i}>
-                  <span className="text-slate-400">{formatClock(c.start)} </span>
+                  <span className="text-slate-500">{formatClock(c.start)} </span>
                   {c.text}
                 </p>
               ))}

@@ -24,7 +24,7 @@ export function TopNav({ links, user }: { links: TNavLink[]; user: { name: strin
             </ul>
             <div className="ml-auto flex items-center gap-3 text-sm">
               <span className="text-slate-600">
-                {user.name} <span className="text-slate-400">({user.role})</span>
+                {user.name} <span className="text-slate-500">({user.role})</span>
               </span>
               <SignOutButton />
             </div>

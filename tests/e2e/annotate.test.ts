@@ -129,7 +129,7 @@ async function gradeAllByKeyboard(email: string, which: "ann1" | "ann2"): Promis
           .map((el) => el.outerHTML.slice(0, 80)),
       );
       expect(unnamed).toEqual([]);
-      for (const name of ["Grade 0: irrelevant", "Grade 1: related but does not answer", "Grade 2: useful but incomplete", "Grade 3: contains the exact evidence", "Set start to playhead", "Start 1 second earlier", "Start 5 seconds later", "Replay from chunk start", "Play or pause", "Submit and next", "Previous item", "Show keyboard shortcuts"]) {
+      for (const name of ["Grade 0: irrelevant", "Grade 1: related but does not answer", "Grade 2: useful but incomplete", "Grade 3: contains the exact evidence", "s: at playhead: set start to playhead", "−1 s: start 1 second earlier", "+5 s: start 5 seconds later", "r replay from chunk start", "Space play/pause: play or pause", "Enter: Submit and next", "u back to the previous item", "? keys: show keyboard shortcuts", "g guidelines: show the guidelines"]) {
         expect(await page.getByRole("button", { name, exact: true }).count(), name).toBe(1);
       }
       for (const name of ["Notes", "Transcript error", "Unsure", "Auto-advance after grade"]) expect(await page.getByLabel(name, { exact: true }).count(), name).toBe(1);

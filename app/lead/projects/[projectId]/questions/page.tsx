@@ -9,9 +9,9 @@ export default async function Questions({ params }: { params: Promise<{ projectI
   await requirePagePermission("manageProject", `/lead/projects/${projectId}/questions`);
   if (!/^[1-9][0-9]{0,9}$/.test(projectId)) notFound();
   return (
-    <main className="mx-auto max-w-7xl space-y-4 p-6">
+    <div className="mx-auto max-w-7xl space-y-4 p-6">
       <h1 className="text-xl font-semibold">Review questions</h1>
       <ReviewPage projectId={Number(projectId)} />
-    </main>
+    </div>
   );
 }

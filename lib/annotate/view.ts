@@ -109,7 +109,7 @@ export async function annotatorProjects(db: Db, userId: string): Promise<TAnnota
  */
 export async function openingProject(db: Db, userId: string): Promise<number | null> {
   return sqlRead(db, function* () {
-    const latest = (yield* all<{ projectId: unknown }>(`SELECT p."projectId" AS "projectId" FROM "Judgement" j JOIN "PoolItem" p ON p."id" = j."poolItemId" WHERE j."userId" = ? ORDER BY j."id" DESC LIMIT 1`, [userId]))[0];
+    const latest = (yield* all<{ projectId: unknown }>(`SELECT p."projectId" AS "projectId" FROM "Judgement" j CROSS JOIN "PoolItem" p WHERE j."userId" = ? AND p."id" = j."poolItemId" ORDER BY j."id" DESC LIMIT 1`, [userId]))[0];
     const mineIn = (yield* all<{ id: unknown }>(
       `SELECT pr."id" AS "id" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
       [userId],
@@ -120,12 +120,61 @@ export async function openingProject(db: Db, userId: string): Promise<number | n
   });
 }
 
-/** Assignments of the user in the project, pool items first (SQLite: CROSS JOIN keeps that order, so the pool index gives the queue order). */
+/** Assignments of the user in the project (params: user id, project id), pool items first. */
 const MINE = `FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ?`;
 const KEY_COLS = `a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey"`;
-const queueOrder = (dir: "ASC" | "DESC") => `ORDER BY p."queryId" ${dir}, a."orderKey" ${dir}, a."id" ${dir}`;
 const NOT_GRADED = `NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId")`;
 type TKeyRow = { aid: unknown; queryId: unknown; orderKey: unknown };
+type TKey = { aid: number; queryId: number; orderKey: number };
+const toKey = (r: TKeyRow): TKey => ({ aid: num(r.aid), queryId: num(r.queryId), orderKey: num(r.orderKey) });
+const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+/** Questions read per step of `walkQueue`: the first step reads few, each next step twice as many, up to the last. */
+const QUESTION_STEPS = { first: 4, max: 256 };
+
+/**
+ * Up to `limit` rows of the user's queue in the project in queue order (`cmp` ">" / ">=": from
+ * `key` on, "<": backwards from it; no key: from the start), matching `where` when given. The
+ * queue is walked a batch of questions at a time (the key's own question, then the next questions
+ * by id, in growing batches), each statement naming its questions (`p."queryId" = ?` / `IN (…)`),
+ * so it reads the PoolItem (projectId, queryId) index and sorts only those questions' items: the
+ * work is bounded by what the page needs, whatever plan the database would choose for one query
+ * over the whole queue (SQLite without ANALYZE statistics scanned and sorted the whole pool).
+ */
+function* walkQueue<R>(userId: string, projectId: number, cols: string, opts: { key?: TKey; cmp: ">" | ">=" | "<"; where?: string; limit: number }) {
+  const back = opts.cmp === "<";
+  const dir = back ? "DESC" : "ASC";
+  const where = opts.where ? ` AND ${opts.where}` : "";
+  const rows: R[] = [];
+  if (opts.key) {
+    rows.push(
+      ...(yield* all<R>(`SELECT ${cols} ${MINE} AND p."queryId" = ?${where} AND (a."orderKey", a."id") ${opts.cmp} (?, ?) ORDER BY a."orderKey" ${dir}, a."id" ${dir} LIMIT ?`, [
+        userId,
+        projectId,
+        opts.key.queryId,
+        opts.key.orderKey,
+        opts.key.aid,
+        opts.limit,
+      ])),
+    );
+  }
+  let edge = opts.key?.queryId;
+  for (let batch = QUESTION_STEPS.first; rows.length < opts.limit; batch = Math.min(batch * 2, QUESTION_STEPS.max)) {
+    const past = edge === undefined ? "" : ` AND q."id" ${back ? "<" : ">"} ?`;
+    const ids = (yield* all<{ id: unknown }>(`SELECT q."id" AS "id" FROM "Query" q WHERE q."projectId" = ?${past} ORDER BY q."id" ${dir} LIMIT ?`, edge === undefined ? [projectId, batch] : [projectId, edge, batch])).map((r) => num(r.id));
+    if (ids.length === 0) break;
+    rows.push(
+      ...(yield* all<R>(`SELECT ${cols} ${MINE} AND p."queryId" IN (${marks(ids.length)})${where} ORDER BY p."queryId" ${dir}, a."orderKey" ${dir}, a."id" ${dir} LIMIT ?`, [
+        userId,
+        projectId,
+        ...ids,
+        opts.limit - rows.length,
+      ])),
+    );
+    if (ids.length < batch) break;
+    edge = ids[ids.length - 1];
+  }
+  return rows;
+}
 
 /**
  * Where the annotator left off: the first ungraded item after the item they last graded (their
@@ -133,28 +182,30 @@ type TKeyRow = { aid: unknown; queryId: unknown; orderKey: unknown };
  * annotator works in queue order, so this reads a few rows instead of every graded item.
  */
 function* firstOpen(userId: string, projectId: number) {
+  // The user's judgements newest first (Judgement userId index, whose entries are in id order; CROSS JOIN keeps SQLite on it), the first one in this project.
   const last = (yield* all<TKeyRow>(
-    `SELECT a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey" FROM "Judgement" j JOIN "PoolItem" p ON p."id" = j."poolItemId" JOIN "Assignment" a ON a."poolItemId" = j."poolItemId" AND a."userId" = j."userId" WHERE j."userId" = ? AND p."projectId" = ? ORDER BY j."id" DESC LIMIT 1`,
+    `SELECT ${KEY_COLS} FROM "Judgement" j CROSS JOIN "PoolItem" p CROSS JOIN "Assignment" a WHERE j."userId" = ? AND p."id" = j."poolItemId" AND p."projectId" = ? AND a."poolItemId" = j."poolItemId" AND a."userId" = j."userId" ORDER BY j."id" DESC LIMIT 1`,
     [userId, projectId],
   ))[0];
   if (last) {
-    const after = (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND ${NOT_GRADED} AND (p."queryId", a."orderKey", a."id") > (?, ?, ?) ${queueOrder("ASC")} LIMIT 1`, [userId, projectId, num(last.queryId), num(last.orderKey), num(last.aid)]))[0];
+    const after = (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { key: toKey(last), cmp: ">", where: NOT_GRADED, limit: 1 }))[0];
     if (after) return after;
   }
-  return (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND ${NOT_GRADED} ${queueOrder("ASC")} LIMIT 1`, [userId, projectId]))[0];
+  return (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { cmp: ">", where: NOT_GRADED, limit: 1 }))[0];
 }
 
-/** Questions of the project with an item of this user (below `beforeQuery` when given): one probe per question, not one per item. */
-function* questionCount(userId: string, projectId: number, beforeQuery?: number) {
-  const below = beforeQuery === undefined ? "" : ` AND q."id" < ?`;
-  const rows = yield* all<{ n: unknown }>(
-    `SELECT COUNT(*) AS "n" FROM "Query" q WHERE q."projectId" = ?${below} AND EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = q."projectId" AND p."queryId" = q."id" AND a."poolItemId" = p."id" AND a."userId" = ?)`,
-    beforeQuery === undefined ? [projectId, userId] : [projectId, beforeQuery, userId],
+/**
+ * Questions of the project with an item of this user, and how many of them come before question
+ * `beforeQuery`: one pass, one probe per question, not one per item.
+ */
+function* questionCounts(userId: string, projectId: number, beforeQuery: number) {
+  const rows = yield* all<{ n: unknown; before: unknown }>(
+    `SELECT COUNT(*) AS "n", COALESCE(SUM(CASE WHEN q."id" < ? THEN 1 ELSE 0 END), 0) AS "before" FROM "Query" q WHERE q."projectId" = ? AND EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = q."projectId" AND p."queryId" = q."id" AND a."poolItemId" = p."id" AND a."userId" = ?)`,
+    [beforeQuery, projectId, userId],
   );
-  return num(rows[0]?.n ?? 0);
+  return { questions: num(rows[0]?.n ?? 0), before: num(rows[0]?.before ?? 0) };
 }
 
-type TKey = { aid: number; queryId: number; orderKey: number };
 
 /**
  * One page of the annotator's queue in one project. Order (fixed per annotator): the project's
@@ -168,18 +219,17 @@ type TKey = { aid: number; queryId: number; orderKey: number };
 export async function annotatorQueuePage(db: Db, userId: string, projectId: number, opts: { after?: string; before?: string; limit: number }): Promise<TQueuePage | null> {
   const limit = Math.max(1, Math.min(MAX_QUEUE_PAGE, Math.floor(opts.limit)));
   return sqlRead(db, function* () {
-    const toKey = (r: TKeyRow): TKey => ({ aid: num(r.aid), queryId: num(r.queryId), orderKey: num(r.orderKey) });
     const project = (yield* all<{ id: unknown; name: string }>(`SELECT "id", "name" FROM "Project" WHERE "id" = ?`, [projectId]))[0];
     if (!project) return null;
 
     let anchor: TKey | undefined;
     const cursor = opts.after ?? opts.before;
     if (cursor !== undefined) {
-      const row = (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND a."poolItemId" = ?`, [userId, projectId, cursor]))[0];
+      const row = (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} AND p."id" = ?`, [userId, projectId, cursor]))[0];
       if (!row) return null;
       anchor = toKey(row);
     } else {
-      const first = (yield* firstOpen(userId, projectId)) ?? (yield* all<TKeyRow>(`SELECT ${KEY_COLS} ${MINE} ${queueOrder("ASC")} LIMIT 1`, [userId, projectId]))[0];
+      const first = (yield* firstOpen(userId, projectId)) ?? (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { cmp: ">", limit: 1 }))[0];
       if (!first) return null;
       anchor = toKey(first);
     }
@@ -188,20 +238,17 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
     const backwards = opts.before !== undefined;
     const cmp = backwards ? "<" : cursor !== undefined ? ">" : ">=";
     const itemCols = `a."poolItemId" AS "id", ${KEY_COLS}, EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId") AS "done"`;
-    const rows = yield* all<{ id: string; aid: unknown; queryId: unknown; orderKey: unknown; done: unknown }>(
-      `SELECT ${itemCols} ${MINE} AND (p."queryId", a."orderKey", a."id") ${cmp} (?, ?, ?) ${queueOrder(backwards ? "DESC" : "ASC")} LIMIT ?`,
-      [userId, projectId, anchor.queryId, anchor.orderKey, anchor.aid, limit + 1],
-    );
+    const rows = yield* walkQueue<{ id: string; aid: unknown; queryId: unknown; orderKey: unknown; done: unknown }>(userId, projectId, itemCols, { key: anchor, cmp, limit: limit + 1 });
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     if (backwards) page.reverse();
 
-    const head = { id: num(project.id), name: project.name, questions: yield* questionCount(userId, projectId) };
-    if (page.length === 0) return { project: head, items: [], questions: [], hasBefore: !backwards, hasAfter: backwards };
-
     // Positions: the first item's place, then counted along the page.
-    const first = toKey(page[0]);
-    const qBefore = yield* questionCount(userId, projectId, first.queryId);
+    const first = page.length > 0 ? toKey(page[0]) : anchor;
+    const counts = yield* questionCounts(userId, projectId, first.queryId);
+    const head = { id: num(project.id), name: project.name, questions: counts.questions };
+    if (page.length === 0) return { project: head, items: [], questions: [], hasBefore: !backwards, hasAfter: backwards };
+    const qBefore = counts.before;
     const iBefore = num(
       (yield* all<{ n: unknown }>(`SELECT COUNT(*) AS "n" ${MINE} AND p."queryId" = ? AND (a."orderKey", a."id") < (?, ?)`, [userId, projectId, first.queryId, first.orderKey, first.aid]))[0]?.n ?? 0,
     );
@@ -210,7 +257,7 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
       `SELECT p."queryId" AS "queryId", q."text" AS "text", COUNT(*) AS "total", COUNT(j."id") AS "done"
        FROM "PoolItem" p CROSS JOIN "Assignment" a JOIN "Query" q ON q."id" = p."queryId"
        LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"
-       WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ? AND p."queryId" IN (${queryIds.map(() => "?").join(", ")}) GROUP BY p."queryId", q."text"`,
+       WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ? AND p."queryId" IN (${marks(queryIds.length)}) GROUP BY p."queryId", q."text"`,
       [userId, projectId, ...queryIds],
     );
     const byQuery = new Map(perQuestion.map((r) => [num(r.queryId), r]));

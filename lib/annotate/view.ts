@@ -85,7 +85,7 @@ const isoOrNull = (v: unknown): string | null => {
 };
 
 /** Questions counted per step of `annotatorProjects`: adjusted so that a step reads for about `target` ms. */
-const COUNT_STEPS = { first: 64, max: 4096, targetMs: 25 };
+const COUNT_STEPS = { first: 8, max: 4096, targetMs: 25 };
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**

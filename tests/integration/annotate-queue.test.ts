@@ -104,6 +104,30 @@ describe("the annotator's queue, paged", () => {
     expect(view.queuePageSize({ ...process.env, ASSESSOR_QUEUE_PAGE: "1000" })).toBe(50);
   });
 
+  it("reads a queue of many questions in batches: the same order, positions and counts across batch boundaries", async () => {
+    const dee = await makeUser(db, { name: "Dee" });
+    // 21 questions (more than the first batches of lib/annotate/view.ts walkQueue and annotatorProjects).
+    const sizes = Array.from({ length: 21 }, (_, i) => 1 + (i % 3));
+    const { p, expected } = await project("many", sizes, [dee]);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    // Everything but the last two items graded, in order: the first page starts at the first of those two.
+    for (const e of expected.slice(0, total - 2)) await grade(dee.id, e.id);
+    const start = (await view.annotatorQueuePage(db, dee.id, p.id, { limit: 5 }))!;
+    expect(start.items).toEqual(expected.slice(total - 2).map((e) => ({ ...e, done: false })));
+    expect(start).toMatchObject({ hasBefore: true, hasAfter: false, project: { questions: 21 } });
+    const forward = await walk(dee.id, p.id, 10, "after", expected[0].id);
+    expect([expected[0].id, ...forward.flatMap((pg) => pg.items.map((i) => i.id))]).toEqual(expected.map((e) => e.id));
+    expect(forward.flatMap((pg) => pg.items.map(({ id, question, index }) => ({ id, question, index })))).toEqual(expected.slice(1));
+    const backward = await walk(dee.id, p.id, 7, "before", expected[total - 1].id);
+    expect([...backward.reverse().flatMap((pg) => pg.items.map((i) => i.id)), expected[total - 1].id]).toEqual(expected.map((e) => e.id));
+    expect((await view.annotatorProjects(db, dee.id)).projects).toMatchObject([{ id: p.id, total, done: total - 2, questions: 21, lastGradedAt: expect.any(String) }]);
+    // All graded: the first page is the start of the queue.
+    for (const e of expected.slice(total - 2)) await grade(dee.id, e.id);
+    const done = (await view.annotatorQueuePage(db, dee.id, p.id, { limit: 3 }))!;
+    expect(done.items.map((i) => i.id)).toEqual(expected.slice(0, 3).map((e) => e.id));
+    expect(done).toMatchObject({ hasBefore: false, hasAfter: true });
+  });
+
   it("keeps projects apart, counts per project and opens the one graded in most recently that has work left", async () => {
     const [ann, cat] = await Promise.all([makeUser(db, { name: "Ann2" }), makeUser(db, { name: "Cat" })]);
     const a = await project("alpha", [2, 2], [ann]);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
-import { all, sqlRead } from "../db/sql.ts";
+import { all, provider, sqlRead } from "../db/sql.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
 
 export { videoSource, type TVideoSource };
@@ -86,26 +86,37 @@ const isoOrNull = (v: unknown): string | null => {
 
 /** Questions counted per step of `annotatorProjects`: adjusted so that a step reads for about `target` ms. */
 const COUNT_STEPS = { first: 8, max: 4096, targetMs: 25 };
+const COUNT_COLS = `COUNT(*) AS "total", COUNT(j."id") AS "done", COUNT(DISTINCT p."queryId") AS "questions", MAX(j."updatedAt") AS "last"`;
+const COUNT_FROM = `FROM "PoolItem" p CROSS JOIN "Assignment" a LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"`;
+type TCountRow = { total: unknown; done: unknown; questions: unknown; last: unknown };
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The projects the annotator has items in, with done/total and question counts over their own
  * assignments and judgements, and the one to open. Counting touches every item of theirs (no index
  * leads from a user to a project's items without the pool), so it is done a range of questions at
- * a time, each range a read of its own (about 25 ms), giving the event loop back in between: on
- * SQLite the reads are synchronous, and one count of a 100,000-item queue held every other request
- * of the server for seconds. The ranges are separate reads, so a grade written meanwhile may be
+ * a time on SQLite, each range a read of its own (about 25 ms), giving the event loop back in
+ * between: better-sqlite3 reads are synchronous, and one count of a 100,000-item queue held every
+ * other request of the server for seconds. PostgreSQL counts in one aggregate (its reads are
+ * asynchronous; ranges there cost a scan of the user's assignments each). The ranges are separate reads, so a grade written meanwhile may be
  * counted or not (the counts are progress shown in the picker).
  */
 export async function annotatorProjects(db: Db, userId: string): Promise<TAnnotatorProjects> {
-  const mine = await sqlRead(db, () =>
-    all<{ id: unknown; name: string }>(
+  const first = await sqlRead(db, function* () {
+    // PostgreSQL: one aggregate (hash joins, and its reads do not hold the event loop).
+    if ((yield* provider()) === "postgres") return { counted: true as const, rows: yield* all<TCountRow & { id: unknown; name: string }>(`SELECT p."projectId" AS "id", pr."name" AS "name", ${COUNT_COLS} ${COUNT_FROM} JOIN "Project" pr ON pr."id" = p."projectId" WHERE a."poolItemId" = p."id" AND a."userId" = ? GROUP BY p."projectId", pr."name" ORDER BY p."projectId"`, [userId]) };
+    const mine = yield* all<{ id: unknown; name: string }>(
       `SELECT pr."id" AS "id", pr."name" AS "name" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
       [userId],
-    ),
-  );
+    );
+    return { counted: false as const, rows: mine };
+  });
+  if (first.counted) {
+    const projects = first.rows.map((r) => ({ id: num(r.id), name: r.name, total: num(r.total), done: num(r.done), questions: num(r.questions), lastGradedAt: isoOrNull(r.last) }));
+    return { projects, current: await openingProject(db, userId) };
+  }
   const projects: TQueueProject[] = [];
-  for (const pr of mine) {
+  for (const pr of first.rows) {
     const projectId = num(pr.id);
     const sum = { total: 0, done: 0, questions: 0, last: null as string | null };
     let edge = 0;
@@ -115,10 +126,8 @@ export async function annotatorProjects(db: Db, userId: string): Promise<TAnnota
         const ids = yield* all<{ id: unknown }>(`SELECT q."id" AS "id" FROM "Query" q WHERE q."projectId" = ? AND q."id" > ? ORDER BY q."id" LIMIT ?`, [projectId, edge, batch]);
         if (ids.length === 0) return null;
         const upTo = num(ids[ids.length - 1].id);
-        const row = (yield* all<{ total: unknown; done: unknown; questions: unknown; last: unknown }>(
-          `SELECT COUNT(*) AS "total", COUNT(j."id") AS "done", COUNT(DISTINCT p."queryId") AS "questions", MAX(j."updatedAt") AS "last"
-           FROM "PoolItem" p CROSS JOIN "Assignment" a LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"
-           WHERE p."projectId" = ? AND p."queryId" > ? AND p."queryId" <= ? AND a."poolItemId" = p."id" AND a."userId" = ?`,
+        const row = (yield* all<TCountRow>(
+          `SELECT ${COUNT_COLS} ${COUNT_FROM} WHERE p."projectId" = ? AND p."queryId" > ? AND p."queryId" <= ? AND a."poolItemId" = p."id" AND a."userId" = ?`,
           [projectId, edge, upTo, userId],
         ))[0];
         return { upTo, more: ids.length === batch, row };

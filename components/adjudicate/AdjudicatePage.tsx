@@ -51,7 +51,15 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
   const form: TForm | undefined = item ? (forms[item.id] ?? { grade: null, start: annotatorsStart(item.labels, tolerance), rationale: "", key: newIdempotencyKey() }) : undefined;
   const outcome = item ? outcomes[item.id] : undefined;
   const editable = item !== undefined && outcome === undefined;
-  const setForm = (patch: Partial<TForm>) => item && form && editable && setForms((f) => ({ ...f, [item.id]: { ...form, ...patch } }));
+  // Applied to the stored form (not this render's copy), so keys pressed faster than a render (`a`, then a digit, then `[`) each see the one before.
+  const setForm = (patch: Partial<TForm> | ((current: TForm) => Partial<TForm>)) =>
+    item &&
+    form &&
+    editable &&
+    setForms((f) => {
+      const current = f[item.id] ?? form;
+      return { ...f, [item.id]: { ...current, ...(typeof patch === "function" ? patch(current) : patch) } };
+    });
   const playhead = () => Math.round(controls.currentTime() * 10) / 10;
 
   const go = (i: number) => {
@@ -100,7 +108,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     grade: (g) => setForm({ grade: g }),
     take: (i) => item?.labels[i] && setForm(takeLabel(item.labels[i])),
     setStartToPlayhead: () => setForm({ start: playhead() }),
-    nudgeStart: (d) => form && setForm({ start: Math.max(0, (form.start ?? playhead()) + d) }),
+    nudgeStart: (d) => setForm((current) => ({ start: Math.max(0, (current.start ?? playhead()) + d) })),
     replay: controls.replay,
     togglePlay: controls.toggle,
     submit,

@@ -48,7 +48,6 @@ export async function seedDemoLabels(db: Db, projectName = "demo"): Promise<{ it
     select: { id: true, query: { select: { externalId: true, places: { select: { startSeconds: true, videoId: true }, orderBy: { id: "asc" } } } }, chunk: { select: { videoId: true, startSeconds: true, endSeconds: true, chunking: { select: { name: true } } } } },
     orderBy: [{ query: { externalId: "asc" } }, { chunk: { startSeconds: "asc" } }],
   });
-  let adjudicated = 0;
   for (const item of items) {
     const truth = trueGrade(item);
     // Keyed by the question and chunk, not the random item id: every demo departs on the same items.
@@ -63,9 +62,10 @@ export async function seedDemoLabels(db: Db, projectName = "demo"): Promise<{ it
     const second = await submitJudgement(db, ann2.id, { poolItemId: item.id, grade: other, startSeconds: startOf(other, 1.5), notes: "", flags: other !== truth.grade && r < 0.05 ? ["unsure"] : [], timeSpentMs: time("ann2"), idempotencyKey: key("ann2") });
     if (second.applied && other !== truth.grade) {
       await adjudicate(db, adjudicator.id, { poolItemId: item.id, grade: truth.grade, startSeconds: startOf(truth.grade, 0), rationale: "Settled by where the answer is spoken in the video.", idempotencyKey: key("adj") });
-      adjudicated++;
     }
   }
+  // Counted from what is stored, so a second pass (the demo's audit items) reports the whole set.
+  const adjudicated = await db.adjudication.count({ where: { poolItemId: { in: items.map((i) => i.id) } } });
   const left = await db.poolItem.count({ where: { projectId: project.id, query: { externalId: { notIn: DEMO_GRADED_QUERIES } } } });
   return { items: items.length, agreed: items.length - adjudicated, adjudicated, left };
 }

@@ -218,8 +218,9 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
       expect(await page.getByTestId("label-A").locator("td").first().textContent()).toContain(String(p.ann1));
       expect(await page.getByTestId("label-B").locator("td").first().textContent()).toContain(String(p.ann2));
       expect(await page.locator("main").textContent()).not.toContain("Ann One");
-      // `a` takes A's grade and start, the digit sets the final grade, `[` moves the start 1 s earlier.
-      await page.keyboard.press("a");
+      // `a`/`b` takes that annotator's grade and start (the one who did not grade 0: a grade-0 label
+      // has no start), the digit sets the final grade, `[` moves the start 1 s earlier.
+      await page.keyboard.press(p.ann1 !== 0 ? "a" : "b");
       await page.keyboard.press(String(p.final));
       await page.keyboard.press("[");
       if (n === 0) {
@@ -237,10 +238,10 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
     for (const d of decided) {
       const p = plan.find((x) => x.id === d.poolItemId)!;
       expect(d.grade).toBe(p.final);
-      // A is the first grader (ann1); `[` moved A's start 1 s earlier (never below 0). A grade-0 decision has no start.
-      const a = await db.judgement.findFirstOrThrow({ where: { poolItemId: d.poolItemId, user: { email: "ann1@example.org" } }, select: { startSeconds: true } });
+      // A is the first grader (ann1), B ann2; `[` moved the taken start 1 s earlier (never below 0). A grade-0 decision has no start.
+      const taken = await db.judgement.findFirstOrThrow({ where: { poolItemId: d.poolItemId, user: { email: p.ann1 !== 0 ? "ann1@example.org" : "ann2@example.org" } }, select: { startSeconds: true } });
       if (p.final === 0) expect(d.startSeconds).toBeNull();
-      else expect(d.startSeconds).toBeCloseTo(Math.max(0, (a.startSeconds ?? 0) - 1), 5);
+      else expect(d.startSeconds).toBeCloseTo(Math.max(0, (taken.startSeconds ?? 0) - 1), 5);
     }
     await ctx.close();
   });

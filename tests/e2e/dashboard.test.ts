@@ -42,8 +42,8 @@ beforeAll(async () => {
   // the strict judge: every grade lowered by one.
   writeFileSync(join(dir, "gold.qrels"), judgeLines.map((l, i) => `${l.query} 0 ${l.chunk} ${i % 5 === 0 ? Math.max(0, l.grade - 1) : l.grade}`).join("\n") + "\n");
   writeFileSync(join(dir, "strict.qrels"), judgeLines.map((l) => `${l.query} 0 ${l.chunk} ${Math.max(0, l.grade - 1)}`).join("\n") + "\n");
-  cli(["import", "labels", "--project", "demo", "--source", "gold", join(dir, "gold.qrels")]);
-  cli(["import", "judge", "--project", "demo", "--judge", "strict-judge", join(dir, "strict.qrels")]);
+  cli(["import", "labels", "--project", "demo", "--chunking", "default", "--source", "gold", join(dir, "gold.qrels")]);
+  cli(["import", "judge", "--project", "demo", "--chunking", "default", "--judge", "strict-judge", join(dir, "strict.qrels")]);
   server = await startServer({ DATABASE_URL: testDb.url });
   browser = await launchBrowser();
   page = await (await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 1000 } })).newPage();

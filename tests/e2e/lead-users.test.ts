@@ -49,7 +49,7 @@ describe("lead: login, projects, settings, users", () => {
     await loginAs(page, server.url, "lead@example.org", "lead-password");
     expect(new URL(page.url()).pathname).toBe("/lead");
     const nav = page.getByRole("navigation", { name: "Main" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Assessor", "Adjudicate", "Dashboard", "Project"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Assessor", "Adjudicate", "Dashboard", "Project", "Write"]);
   });
 
   it("creates a project and saves its settings", async () => {

@@ -46,11 +46,17 @@ describe("pool one chunking from the project page", () => {
     const pool = page.getByRole("region", { name: "Build pool" });
     await pool.getByLabel("Depth").fill("10");
     await pool.getByLabel("Chunking").selectOption("B");
-    await pool.getByRole("button", { name: "Build pool" }).click();
+    // A preview first (a dry run), then the confirmation (issue 22 item 6).
+    await pool.getByRole("button", { name: "Preview the pool" }).click();
+    const preview = pool.getByRole("group", { name: "Build the pool?" });
+    await preview.waitFor();
+    expect(await preview.textContent()).toContain("Label transfer saves 47 items of chunking B.");
+    expect(await db.poolItem.count()).toBe(0);
+    await preview.getByRole("button", { name: "Build the pool" }).click();
     await pool.getByRole("status").waitFor();
     const text = (await pool.getByRole("status").textContent()) ?? "";
-    expect(text).toContain("Label transfer saved 47 item(s) of chunking B.");
-    expect(text).toContain("newItems: 13");
+    expect(text).toContain("Label transfer saved 47 items of chunking B.");
+    expect(text).toContain("This added 13 new items to the pool");
     expect(await db.poolItem.count()).toBe(13);
   });
 });

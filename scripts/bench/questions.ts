@@ -14,6 +14,7 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { mulberry32 } from "../../lib/assignment/random.ts";
 
 const VIDEOS = 200;
 const CHUNKS = 30;
@@ -22,23 +23,13 @@ const QUESTIONS = 2000;
 const LOG_LINES = 1_000_000;
 const LOG_DISTINCT = 50_000;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const VOCAB = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x`);
 
 async function seed(file: string): Promise<number> {
   const { default: Database } = await import("better-sqlite3");
   const conn = new Database(file);
   const now = new Date().toISOString().replace("Z", "+00:00");
-  const random = rng(20261202);
+  const random = mulberry32(20261202);
   const word = () => VOCAB[Math.floor(random() ** 2 * VOCAB.length)];
   conn.exec("BEGIN");
   const projectId = Number(conn.prepare(`INSERT INTO "Project" ("name", "createdAt") VALUES ('bench', ?)`).run(now).lastInsertRowid);
@@ -66,7 +57,7 @@ async function seed(file: string): Promise<number> {
 }
 
 async function writeLog(path: string): Promise<void> {
-  const random = rng(7);
+  const random = mulberry32(7);
   const out = createWriteStream(path);
   const variants = [(s: string) => s, (s: string) => s.toUpperCase(), (s: string) => `${s}?`, (s: string) => `  ${s.replace(/ /g, "  ")} `];
   for (let i = 0; i < LOG_LINES; i++) {

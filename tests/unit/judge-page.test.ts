@@ -3,23 +3,13 @@ import { stratifiedSample } from "../../lib/judge/trial.ts";
 import { observedRate } from "../../lib/judge/service.ts";
 import { inPageTerms } from "../../lib/judge/page-terms.ts";
 import { annotatorsStart, takeLabel } from "../../lib/adjudication/start.ts";
-
-/** A seeded generator (mulberry32), so the draws are repeatable. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../../lib/assignment/random.ts";
 
 describe("Try: a random sample stratified by human grade (issue 22 item 5)", () => {
   // 40 pairs: grades 0 (20 pairs), 1 (10), 3 (2), and 8 unlabelled.
   const items = Array.from({ length: 40 }, (_, i) => ({ id: i, grade: i < 20 ? 0 : i < 30 ? 1 : i < 32 ? 3 : null }));
   it("takes one of each grade in turn, then the unlabelled", () => {
-    const five = stratifiedSample(items, (x) => x.grade, 5, seeded(1));
+    const five = stratifiedSample(items, (x) => x.grade, 5, mulberry32(1));
     expect(five).toHaveLength(5);
     expect(new Set(five.map((x) => x.id)).size).toBe(5);
     // Three grades present: rounds of one each give 0, 1, 3, then two more from the grades left (0, 1, 3 again).
@@ -30,16 +20,16 @@ describe("Try: a random sample stratified by human grade (issue 22 item 5)", () 
     expect(grades.includes(null)).toBe(false);
   });
   it("is random: different seeds give different samples, never simply the first pairs", () => {
-    const a = stratifiedSample(items, (x) => x.grade, 5, seeded(1)).map((x) => x.id);
-    const b = stratifiedSample(items, (x) => x.grade, 5, seeded(2)).map((x) => x.id);
+    const a = stratifiedSample(items, (x) => x.grade, 5, mulberry32(1)).map((x) => x.id);
+    const b = stratifiedSample(items, (x) => x.grade, 5, mulberry32(2)).map((x) => x.id);
     expect(a).not.toEqual(b);
     expect(a.sort((x, y) => x - y)).not.toEqual([0, 1, 2, 3, 4]);
   });
   it("falls back to unlabelled pairs, and to a plain random sample when nothing is labelled", () => {
-    const few = stratifiedSample(items.slice(30), (x) => x.grade, 5, seeded(3));
+    const few = stratifiedSample(items.slice(30), (x) => x.grade, 5, mulberry32(3));
     expect(few.map((x) => x.grade).filter((g) => g !== null).sort()).toEqual([3, 3]);
-    expect(stratifiedSample(items.slice(32), (x) => x.grade, 5, seeded(4))).toHaveLength(5);
-    expect(stratifiedSample(items.slice(0, 3), (x) => x.grade, 5, seeded(5))).toHaveLength(3);
+    expect(stratifiedSample(items.slice(32), (x) => x.grade, 5, mulberry32(4))).toHaveLength(5);
+    expect(stratifiedSample(items.slice(0, 3), (x) => x.grade, 5, mulberry32(5))).toHaveLength(3);
   });
 });
 

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
-import { runCli } from "../helpers/cli.ts";
+import { databaseBefore, type OldDatabase } from "../helpers/migration-before.ts";
 
 /**
  * The chunkings migration (issue 20 item 1) on the suite's database: a database is built at the
@@ -13,64 +9,13 @@ import { runCli } from "../helpers/cli.ts";
  * chunking named `default` with every one of its chunks and runs, and nothing else may change.
  */
 const MIGRATION = "20261202030737_chunkings";
-/** This migration and every later one (names start with their timestamp). */
-const FROM_MIGRATION = readdirSync(join(process.cwd(), "prisma", "migrations", "sqlite")).filter((n) => /^\d{14}_/.test(n) && n >= MIGRATION).sort();
-const root = process.cwd();
-const pgBase = process.env.TEST_DATABASE_URL;
-const postgres = !!pgBase && /^postgres(ql)?:\/\//.test(pgBase);
-let tmp: string;
-let url: string;
-let schema: string | undefined;
-
-type Sql = { exec(sql: string, params?: unknown[]): Promise<void>; close(): Promise<void> };
-
-async function connect(): Promise<Sql> {
-  if (postgres) {
-    const { default: pg } = await import("pg");
-    const client = new pg.Client({ connectionString: pgBase, options: `-c search_path="${schema}"` });
-    await client.connect();
-    return {
-      exec: async (sql, params = []) => {
-        let k = 0;
-        await client.query(sql.replace(/\?/g, () => `$${++k}`), params);
-      },
-      close: () => client.end(),
-    };
-  }
-  const { default: Database } = await import("better-sqlite3");
-  const conn = new Database(url.slice("file:".length));
-  return {
-    exec: async (sql, params = []) => {
-      conn.prepare(sql).run(...params);
-    },
-    close: async () => {
-      conn.close();
-    },
-  };
-}
+let old: OldDatabase;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), "assessor-migration-"));
-  if (postgres) {
-    schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-    const u = new URL(pgBase!);
-    u.searchParams.set("schema", schema);
-    url = u.toString();
-  } else url = `file:${join(tmp, "old.db")}`;
-  process.env.DATABASE_URL = url;
-  // prisma/ as it was before the migration: every file, the new migration's folders left out.
-  const old = join(tmp, "root");
-  // Later migrations are left out too: they come after this one, as on a real upgrade.
-  cpSync(join(root, "prisma"), join(old, "prisma"), { recursive: true, filter: (src) => !FROM_MIGRATION.some((m) => src.includes(m)) });
-  expect(readdirSync(join(old, "prisma", "migrations", "sqlite")).some((n) => n.includes(MIGRATION))).toBe(false);
-  // In a separate process (the CLI, as a user would run it): the schema engine is loaded once per process.
-  const r = runCli(["migrate"], { env: { ASSESSOR_ROOT: old, DATABASE_URL: url } });
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-
-  const sql = await connect();
+  old = await databaseBefore(MIGRATION);
+  const sql = await old.connect();
   try {
-    const now = postgres ? new Date().toISOString() : new Date().toISOString().replace("Z", "+00:00");
+    const now = old.postgres ? new Date().toISOString() : new Date().toISOString().replace("Z", "+00:00");
     for (const p of [1, 2]) {
       await sql.exec(`INSERT INTO "Project" ("id", "name", "createdAt") VALUES (?, ?, ?)`, [p, `project ${p}`, now]);
       await sql.exec(`INSERT INTO "Video" ("id", "projectId", "externalId", "title") VALUES (?, ?, 'v1', 'A video')`, [p, p]);
@@ -85,7 +30,7 @@ beforeAll(async () => {
     }
     // A project with nothing in it still gets its `default` chunking.
     await sql.exec(`INSERT INTO "Project" ("id", "name", "createdAt") VALUES (3, 'empty', ?)`, [now]);
-    if (postgres) for (const t of ["Project", "Video", "Query", "Chunk", "Run"]) await sql.exec(`SELECT setval(pg_get_serial_sequence('"${t}"', 'id'), 100)`);
+    if (old.postgres) for (const t of ["Project", "Video", "Query", "Chunk", "Run"]) await sql.exec(`SELECT setval(pg_get_serial_sequence('"${t}"', 'id'), 100)`);
   } finally {
     await sql.close();
   }
@@ -94,21 +39,14 @@ beforeAll(async () => {
 afterAll(async () => {
   const { closeDb } = await import("../../lib/db/client.ts");
   await closeDb();
-  if (postgres) {
-    const { default: pg } = await import("pg");
-    const client = new pg.Client({ connectionString: pgBase });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  }
-  rmSync(tmp, { recursive: true, force: true });
+  await old?.cleanup();
 });
 
 describe("chunkings migration", () => {
   it("puts every existing chunk and run of a project into its `default` chunking", async () => {
     const { migrate } = await import("../../lib/db/migrate.ts");
-    expect(await migrate()).toEqual(FROM_MIGRATION);
-    expect(FROM_MIGRATION[0]).toBe(MIGRATION);
+    expect(await migrate()).toEqual(old.pending);
+    expect(old.pending[0]).toBe(MIGRATION);
     const { getDb } = await import("../../lib/db/client.ts");
     const db = await getDb();
     const chunkings = await db.chunking.findMany({ orderBy: { projectId: "asc" } });

@@ -37,7 +37,8 @@ afterAll(async () => {
 describe("questions migration", () => {
   it("keeps every query, accepted, with one answer place per reference start", async () => {
     const { migrate } = await import("../../lib/db/migrate.ts");
-    expect(await migrate()).toEqual([MIGRATION]);
+    expect(await migrate()).toEqual(old.pending);
+    expect(old.pending[0]).toBe(MIGRATION);
     const { getDb } = await import("../../lib/db/client.ts");
     const db = await getDb();
     const qs = await db.query.findMany({ orderBy: { id: "asc" }, include: { places: true, tags: true } });

@@ -11,7 +11,8 @@ import { createUser } from "../../lib/users/users.ts";
  * Writing a question in Chromium by keyboard only (issue 23): the lead opens /write on the demo's
  * videos, plays the video with Space, marks the answer's start with `m` (within 0.5 s of the
  * video's current time), nudges it with `]`, types the question and a tag, saves with Enter, and
- * finds it in the review list, where accepting it makes it a question that is pooled. An annotator
+ * finds it in the review list, where accepting it makes it a question that is pooled (a draft
+ * ranked by the same run is not). An annotator
  * without the project's permission gets 403 from the write routes.
  * Build first: NEXT_DIST_DIR=.next-questions npx next build; run with the same NEXT_DIST_DIR.
  */
@@ -86,6 +87,24 @@ describe("write a question by keyboard", () => {
       await row.getByRole("button", { name: "Accept" }).click();
       await expect.poll(() => row.getAttribute("data-status")).toBe("accepted");
       expect((await db.query.findFirstOrThrow({ where: { projectId, externalId: "w1" } })).status).toBe("accepted");
+
+      // Accepted, it is pooled; a draft ranked by the same run is not (issue 23 item 2). The run
+      // ranks the bm25 video's first two chunks for w1 and for a draft d1.
+      const { importTranscript, importRun } = await import("../../lib/imports/index.ts");
+      await importTranscript(db, projectId, join(root, "demo", "transcripts", "bm25.vtt"), { video: "bm25" });
+      await db.query.create({ data: { projectId, externalId: "d1", text: "A draft nobody accepted", status: "draft" } });
+      const chunks = await db.chunk.findMany({ where: { projectId }, orderBy: { startSeconds: "asc" }, take: 2, select: { externalId: true } });
+      const runText = ["w1", "d1"].flatMap((qid) => chunks.map((c, i) => `${qid} Q0 ${c.externalId} ${i + 1} ${2 - i} e2e`)).join("\n") + "\n";
+      await importRun(db, projectId, { name: "written.trec", bytes: Buffer.from(runText) }, { system: "e2e" });
+      await page.goto(`${server.url}/lead/projects/${projectId}`);
+      const pool = page.getByRole("region", { name: "Build pool" });
+      await pool.getByRole("button", { name: "Preview the pool" }).click();
+      const preview = pool.getByRole("group", { name: "Build the pool?" });
+      await preview.waitFor();
+      await preview.getByRole("button", { name: "Build the pool" }).click();
+      await pool.getByRole("status").waitFor();
+      const pooled = await db.poolItem.findMany({ where: { projectId }, select: { query: { select: { externalId: true } }, chunk: { select: { externalId: true } } } });
+      expect(pooled.map((i) => `${i.query.externalId}/${i.chunk.externalId}`).sort()).toEqual(chunks.map((c) => `w1/${c.externalId}`).sort());
     } catch (e) {
       await page.screenshot({ path: join(artifactsDir, "questions-write.png") }).catch(() => undefined);
       throw e;

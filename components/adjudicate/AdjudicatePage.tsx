@@ -6,7 +6,7 @@ import { annotatorsStart, takeLabel } from "@/lib/adjudication/start";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { ApiError } from "@/lib/query/fetcher";
-import { useAdjudicatorProjects, useAdjudicatorQueue, useDecide, type TStanding } from "@/lib/query/adjudicate";
+import { fetchLastDecision, useAdjudicatorProjects, useAdjudicatorQueue, useDecide, type TStanding } from "@/lib/query/adjudicate";
 import { GradeBar, Meter, Transcript } from "@/components/annotate/parts";
 import { GuidelinesPanel } from "@/components/annotate/Guidelines";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
@@ -32,7 +32,12 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
   const projectId = chosen ?? asked ?? projectWithWork(projects.data ?? []);
   const project = projects.data?.find((p) => p.id === projectId);
   const queue = useAdjudicatorQueue(projectId);
-  const items = useMemo(() => queue.data ?? [], [queue.data]);
+  // An earlier visit's decision brought back by u (issue 22 item 1), shown after the queue.
+  const [reopened, setReopened] = useState<TAdjudicatorItem | null>(null);
+  const items = useMemo(() => {
+    const queued = queue.data ?? [];
+    return reopened && !queued.some((q) => q.id === reopened.id) ? [...queued, reopened] : queued;
+  }, [queue.data, reopened]);
   const [index, setIndex] = useState(0);
   const [forms, setForms] = useState<Record<string, TForm>>({});
   const [outcomes, setOutcomes] = useState<Record<string, TOutcome>>({});
@@ -92,16 +97,39 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     });
   };
 
-  /** u: the last decision of this visit (or the one that stood against it) back in the form, as a revision. */
+  /**
+   * u: the last decision of this visit (or the one that stood against it) back in the form, as a
+   * revision; when this visit decided nothing yet, the caller's last decision in the project, asked
+   * of the server.
+   */
   const reopen = () => {
+    if (decide.isPending) return;
     const id = decidedOrder.at(-1);
     const o = id === undefined ? undefined : outcomes[id];
-    if (id === undefined || !o || decide.isPending) return setMessage(id === undefined ? "No decision to reopen yet: u reopens the last decision made here." : null);
+    if (id === undefined || !o) return reopenEarlier();
     const d = decidedOf(o);
     setForms((f) => ({ ...f, [id]: { grade: d.grade, start: d.startSeconds, rationale: d.rationale, key: newIdempotencyKey(), revises: d.revision } }));
     setOutcomes((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== id)));
     setDecidedOrder((order) => order.slice(0, -1));
     go(items.findIndex((it) => it.id === id));
+  };
+
+  const reopenEarlier = () => {
+    if (projectId === null) return;
+    setMessage("Looking for your last decision…");
+    fetchLastDecision(projectId).then(
+      ({ item: last }) => {
+        if (!last) return setMessage("No decision to reopen yet: u reopens your last decision in this project.");
+        const { decision: d, ...earlier } = last;
+        const position = items.findIndex((it) => it.id === earlier.id);
+        setReopened(position >= 0 ? null : earlier);
+        setForms((f) => ({ ...f, [earlier.id]: { grade: d.grade, start: d.startSeconds, rationale: d.rationale, key: newIdempotencyKey(), revises: d.revision } }));
+        setOutcomes((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== earlier.id)));
+        setMessage(null);
+        setIndex(position >= 0 ? position : (queue.data?.filter((q) => q.id !== earlier.id).length ?? 0));
+      },
+      (e: unknown) => setMessage(`Could not load your last decision: ${e instanceof Error ? e.message : String(e)}`),
+    );
   };
 
   useAdjudicatorKeys({

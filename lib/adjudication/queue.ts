@@ -30,10 +30,17 @@ const letter = (i: number) => String.fromCharCode(65 + i);
  */
 export async function adjudicationQueue(db: Db, projectId: number): Promise<TQueueItem[]> {
   const waiting = await waitingItems(db, projectId);
-  if (waiting.length === 0) return [];
-  const history = await gradeHistory(db, waiting.map((w) => w.id));
+  return (await queueItems(db, waiting)).sort((a, b) =>
+    a.query.externalId !== b.query.externalId ? (a.query.externalId < b.query.externalId ? -1 : 1) : a.poolItemId < b.poolItemId ? -1 : 1,
+  );
+}
+
+/** Items with their question, chunk, video and the annotators' labels as A, B, … (in the order of `items`). */
+async function queueItems(db: Db, items: TItemLabels[]): Promise<TQueueItem[]> {
+  if (items.length === 0) return [];
+  const history = await gradeHistory(db, items.map((w) => w.id));
   const details = await db.poolItem.findMany({
-    where: { id: { in: waiting.map((w) => w.id) } },
+    where: { id: { in: items.map((w) => w.id) } },
     select: {
       id: true,
       query: { select: { id: true, externalId: true, text: true } },
@@ -50,17 +57,41 @@ export async function adjudicationQueue(db: Db, projectId: number): Promise<TQue
     },
   });
   const byId = new Map(details.map((d) => [d.id, d]));
-  return waiting
-    .map((w) => {
-      const d = byId.get(w.id)!;
-      return {
+  return items.flatMap((w) => {
+    const d = byId.get(w.id);
+    if (!d) return [];
+    return [
+      {
         poolItemId: w.id,
         query: d.query,
         chunk: d.chunk,
         labels: w.judgements.map((j, i) => ({ label: letter(i), grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: j.flags, history: history.get(`${w.id}:${j.userId}`) ?? [j.grade] })),
-      };
-    })
-    .sort((a, b) => (a.query.externalId !== b.query.externalId ? (a.query.externalId < b.query.externalId ? -1 : 1) : a.poolItemId < b.poolItemId ? -1 : 1));
+      },
+    ];
+  });
+}
+
+/** A decision that stands: what `u` puts back in the adjudicator's form as a revision. */
+export type TStandingDecision = { grade: number; startSeconds: number | null; rationale: string; revision: number };
+
+/**
+ * The adjudicator's most recent decision in the project that still stands on an item (issue 22 item
+ * 1: `u` reopens the last decision, also on a later visit), with the item as the queue shows it;
+ * null when they decided nothing here. "Most recent" is their latest adjudication event (first
+ * decision or revision) by time, then id.
+ */
+export async function lastDecision(db: Db, projectId: number, adjudicatorId: string): Promise<(TQueueItem & { decision: TStandingDecision }) | null> {
+  const event = await db.labelEvent.findFirst({
+    where: { projectId, actorId: adjudicatorId, kind: "adjudication", poolItemId: { not: null } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { poolItemId: true },
+  });
+  if (!event?.poolItemId) return null;
+  const [labels] = await loadItemLabels(db, projectId, { poolItemIds: [event.poolItemId] });
+  if (!labels?.adjudication) return null;
+  const [item] = await queueItems(db, [labels]);
+  const { grade, startSeconds, rationale, revision } = labels.adjudication;
+  return item ? { ...item, decision: { grade, startSeconds, rationale, revision } } : null;
 }
 
 /** The project's items waiting for a decision (the queue's items, without their content). */

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
-import { adjudicationQueue, waitingItems } from "../adjudication/queue.ts";
+import { adjudicationQueue, lastDecision, waitingItems, type TQueueItem, type TStandingDecision } from "../adjudication/queue.ts";
 import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
 
 /**
@@ -35,24 +35,29 @@ export async function adjudicatorProjects(db: Db): Promise<TAdjudicatorProject[]
 }
 
 export async function adjudicatorQueue(db: Db, projectId: number): Promise<TAdjudicatorItem[]> {
-  const queue = await adjudicationQueue(db, projectId);
+  return Promise.all((await adjudicationQueue(db, projectId)).map((q) => adjudicatorItem(db, q)));
+}
+
+/** The caller's last decision in the project with its item (`u` on a later visit, issue 22 item 1); null when none. */
+export async function adjudicatorLastDecision(db: Db, projectId: number, adjudicatorId: string): Promise<(TAdjudicatorItem & { decision: TStandingDecision }) | null> {
+  const last = await lastDecision(db, projectId, adjudicatorId);
+  return last ? { ...(await adjudicatorItem(db, last)), decision: last.decision } : null;
+}
+
+async function adjudicatorItem(db: Db, q: TQueueItem): Promise<TAdjudicatorItem> {
   const segment = { text: true, startSeconds: true, endSeconds: true } as const;
-  return Promise.all(
-    queue.map(async (q) => {
-      const videoId = q.chunk.video.id;
-      const [before, after] = await Promise.all([
-        db.chunk.findMany({ where: { videoId, chunking: { chunks: { some: { id: q.chunk.id } } }, startSeconds: { lt: q.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
-        db.chunk.findMany({ where: { videoId, chunking: { chunks: { some: { id: q.chunk.id } } }, startSeconds: { gt: q.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
-      ]);
-      return {
-        id: q.poolItemId,
-        question: q.query.text,
-        chunk: { text: q.chunk.text, startSeconds: q.chunk.startSeconds, endSeconds: q.chunk.endSeconds },
-        before: before.reverse(),
-        after,
-        video: videoSource(q.chunk.video),
-        labels: q.labels.map((l) => ({ label: l.label, grade: l.grade, startSeconds: l.startSeconds, notes: l.notes, flags: l.flags, history: l.history })),
-      };
-    }),
-  );
+  const videoId = q.chunk.video.id;
+  const [before, after] = await Promise.all([
+    db.chunk.findMany({ where: { videoId, chunking: { chunks: { some: { id: q.chunk.id } } }, startSeconds: { lt: q.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
+    db.chunk.findMany({ where: { videoId, chunking: { chunks: { some: { id: q.chunk.id } } }, startSeconds: { gt: q.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+  ]);
+  return {
+    id: q.poolItemId,
+    question: q.query.text,
+    chunk: { text: q.chunk.text, startSeconds: q.chunk.startSeconds, endSeconds: q.chunk.endSeconds },
+    before: before.reverse(),
+    after,
+    video: videoSource(q.chunk.video),
+    labels: q.labels.map((l) => ({ label: l.label, grade: l.grade, startSeconds: l.startSeconds, notes: l.notes, flags: l.flags, history: l.history })),
+  };
 }

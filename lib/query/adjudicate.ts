@@ -28,6 +28,11 @@ export function useAdjudicatorQueue(projectId: number | null) {
   });
 }
 
+/** The caller's last decision in the project with its item (`u` when this visit decided nothing yet). */
+export function fetchLastDecision(projectId: number) {
+  return apiFetch<{ item: (TAdjudicatorItem & { decision: TStanding }) | null }>(`/api/adjudicate/last?projectId=${projectId}`);
+}
+
 export function useDecide() {
   return useMutation({ mutationFn: (body: TDecisionBody) => apiFetch<TDecision>("/api/adjudicate/decisions", { json: body }) });
 }

@@ -11,7 +11,8 @@ import { PASSWORDS } from "../integration/annotate-fixture.ts";
  * with work and shows pending counts; `a` / `b` take an annotator's grade and start; the final start
  * defaults to the annotators' mean within the tolerance (15 s) and is unchosen beyond it (never the
  * chunk start); `r` focuses the rationale; `g` shows the guidelines; `u` reopens the last decision
- * as a revision (both decisions kept in LabelEvent). Keys are counted per adjudication.
+ * as a revision (both decisions kept in LabelEvent), also after a reload (the server gives the
+ * adjudicator's last decision). Keys are counted per adjudication.
  * Build first: NEXT_DIST_DIR=.next-<branch> npx next build; run with the same NEXT_DIST_DIR.
  */
 let project: AnnotatorProject;
@@ -124,5 +125,23 @@ describe("adjudication by keyboard", () => {
     await expect.poll(async () => (await db.adjudication.findUniqueOrThrow({ where: { poolItemId: lastId } })).revision).toBe(2);
     expect(await db.adjudication.findUniqueOrThrow({ where: { poolItemId: lastId }, select: { grade: true, startSeconds: true } })).toEqual({ grade: gb, startSeconds: sb });
     expect(await db.labelEvent.count({ where: { poolItemId: lastId, kind: "adjudication" } })).toBe(2);
+  });
+
+  it("u on a later visit reopens the adjudicator's last decision, asked of the server", async () => {
+    const { db } = project;
+    // The revision of the previous test is this adjudicator's latest decision in the project.
+    const latest = await db.labelEvent.findFirstOrThrow({ where: { kind: "adjudication" }, orderBy: { id: "desc" } });
+    const standing = await db.adjudication.findUniqueOrThrow({ where: { poolItemId: latest.poolItemId! } });
+    // A later visit: nothing waits anywhere now, so the project is named in the URL (the picker would open on the first by name).
+    await page.goto(`${project.server.url}/adjudicate?project=${project.fx.project.id}`);
+    await page.getByRole("region", { name: "End of queue" }).waitFor();
+    await press("u");
+    await page.locator(`article[data-item-id="${standing.poolItemId}"]`).waitFor();
+    expect(await page.getByText(`revising decision ${standing.revision}`).count()).toBe(1);
+    await press("a");
+    await press("Enter");
+    await expect.poll(async () => (await db.adjudication.findUniqueOrThrow({ where: { poolItemId: standing.poolItemId } })).revision).toBe(standing.revision + 1);
+    const [ga, sa] = setupOf.get(standing.poolItemId)!;
+    expect(await db.adjudication.findUniqueOrThrow({ where: { poolItemId: standing.poolItemId }, select: { grade: true, startSeconds: true } })).toEqual({ grade: ga, startSeconds: ga === 0 ? null : sa });
   });
 });

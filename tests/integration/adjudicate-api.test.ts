@@ -112,6 +112,23 @@ describe("adjudicate API", () => {
     expect(rows.filter((r) => r.status === "adjudicated" && r.revision === 3)).toMatchObject([{ grade: 0, start: null, notes: ["ann note 0", "other note 0"] }]);
   });
 
+  it("gives each adjudicator their own last decision in the project, with the item and the decision that stands (u on a later visit)", async () => {
+    type TLast = { item: (TItem & { decision: { grade: number; startSeconds: number | null; revision: number } }) | null };
+    const last = async (cookie: string) => (await (await fetch(`${server.url}/api/adjudicate/last?projectId=${fx.project.id}`, { headers: { Cookie: cookie } })).json()) as TLast;
+    // adj1 made revision 3 of item 0 last (the test above); adj2 made revision 2 of it earlier, and nothing since.
+    const mine = (await last(adj1)).item;
+    expect([mine?.id, mine?.decision]).toEqual([fx.items[0].id, { grade: 0, startSeconds: null, rationale: "not an answer", revision: 3 }]);
+    expect(mine?.labels.map((l) => l.label)).toEqual(["A", "B"]);
+    expect(JSON.stringify(mine)).not.toContain(SECRETS.otherName);
+    expect(JSON.stringify(mine)).not.toContain("Ann Annotator");
+    // adj2's own latest event is on item 0 too; what comes back is what stands now (revision 3), so a revision of it is not stale.
+    expect((await last(adj2)).item?.decision.revision).toBe(3);
+    const lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
+    expect((await last(lead)).item).toBeNull();
+    const ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
+    expect((await fetch(`${server.url}/api/adjudicate/last?projectId=${fx.project.id}`, { headers: { Cookie: ann } })).status).toBe(403);
+  });
+
   it("refuses annotators (403), bad input (422) and unknown items and projects (404)", async () => {
     const ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
     expect((await decide(ann, { poolItemId: fx.items[2].id, grade: 1, startSeconds: null, rationale: "", idempotencyKey: "x-key-00001" })).status).toBe(403);

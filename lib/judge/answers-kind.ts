@@ -204,3 +204,34 @@ export async function recordAnswerResults(db: Db, r: Pick<JudgeRun, "id" | "proj
     return applied.length;
   });
 }
+
+export type TAnswerRunLabel = {
+  answer: string;
+  system: string;
+  query: string;
+  claimVersion: number | null;
+  claims: string[] | null;
+  relevance: number | null;
+  samples: { sample: number; status: string; result: TAnswerResult | null; raw: string | null; error: string | null; cached: boolean }[];
+};
+
+/** Each answer of an answer run with its label (as recorded: the aggregate of finished samples) and its samples, for export. */
+export async function answerRunLabels(db: Db, run: Pick<JudgeRun, "id" | "samples">): Promise<TAnswerRunLabel[]> {
+  const tasks = await db.answerJudgeTask.findMany({ where: { runId: run.id }, orderBy: [{ answerId: "asc" }, { sample: "asc" }] });
+  const meta = new Map((await db.answer.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.answerId))] } }, select: { id: true, system: true, query: { select: { externalId: true } } } })).map((a) => [a.id, a]));
+  const byAnswer = new Map<string, TAnswerRunLabel>();
+  for (const t of tasks) {
+    let a = byAnswer.get(t.answerId);
+    if (!a) {
+      const m = meta.get(t.answerId);
+      byAnswer.set(t.answerId, (a = { answer: t.answerId, system: m?.system ?? "", query: m?.query.externalId ?? "", claimVersion: null, claims: null, relevance: null, samples: [] }));
+    }
+    a.samples.push({ sample: t.sample, status: t.status, result: storedResult(t.result), raw: t.raw, error: t.error, cached: t.cached });
+  }
+  const out = [...byAnswer.values()];
+  for (const a of out) {
+    const l = answerLabel(a.samples, run.samples);
+    if (l) Object.assign(a, { claimVersion: l.claimVersion, claims: l.verdict.claims, relevance: l.verdict.relevance });
+  }
+  return out.sort((x, y) => (x.query < y.query ? -1 : x.query > y.query ? 1 : x.system < y.system ? -1 : x.system > y.system ? 1 : 0));
+}

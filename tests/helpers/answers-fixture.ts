@@ -15,7 +15,8 @@ export async function seedAnswerProject(db: Db, opts: { name?: string; queries?:
   const answers: { id: string; system: string; queryId: number; claims: string[] }[] = [];
   for (const [s, system] of systems.entries()) {
     for (const [q, queryId] of seeded.queryIds.entries()) {
-      const claims = Array.from({ length: claimsPer }, (_, k) => `Claim ${k + 1} of ${system} on question ${q}: fact number ${q * 10 + k}.`);
+      // No system name in the text: the judge, like an annotator, must not learn the system.
+      const claims = Array.from({ length: claimsPer }, (_, k) => `Claim ${k + 1} on question ${q}: fact number ${q * 100 + s * 10 + k}.`);
       const answer = await db.answer.create({
         data: {
           projectId: seeded.project.id,

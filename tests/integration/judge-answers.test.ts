@@ -255,6 +255,20 @@ describe("judge run on answers", () => {
     expect([...fake.countByPrompt().values()].every((c) => c === 1)).toBe(true);
     expect(await labelsOf("stopped")).toHaveLength(answers.length);
   });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)("on PostgreSQL two workers share an answer run and no answer is judged twice", async () => {
+    // 75 answers: more than one claim takes (64), so the second worker gets some.
+    const seeded = await seedAnswerProject(db, { name: `${projectName}-shared`, queries: 25, systems: ["a", "b", "c"] });
+    fake.setLatency(10);
+    const { run, apiKey } = await startRun(db, seeded.project.id, settings("shared", { concurrency: 3 }), env);
+    const [a, b] = await Promise.all([runWorker(db, run.id, { apiKey }), runWorker(db, run.id, { apiKey })]);
+    expect([a.status, b.status].sort()).toEqual(expect.arrayContaining(["completed"]));
+    expect(fake.requests).toHaveLength(75);
+    expect([...fake.countByPrompt().values()].every((c) => c === 1)).toBe(true);
+    expect(a.progress.sentThisWorker).toBeGreaterThan(0);
+    expect(b.progress.sentThisWorker).toBeGreaterThan(0);
+    expect(await db.answerJudgeLabel.count({ where: { projectId: seeded.project.id, judge: "shared" } })).toBe(75);
+  });
 });
 
 describe("judge on answers from the CLI", () => {

@@ -90,7 +90,7 @@ describe("lead: the LLM judge on generated answers", () => {
       headers: { cookie, "content-type": "application/json", origin: server.url },
       body: JSON.stringify({ judge: "bad", target: "answers", only: "pool", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "E2E_JUDGE_API_KEY" }),
     });
-    expect(r.status).toBe(400);
+    expect(r.status).toBe(422);
     const body = await r.text();
     expect(body).toContain("the “Answers” field: \\\"pool\\\" is not a subset of answers");
     expect(await db.judgeRun.count({ where: { judge: "bad" } })).toBe(0);

@@ -248,7 +248,7 @@ export async function pendingTasks(db: Db, runId: number, table: TTaskTable): Pr
   return table === "AnswerJudgeTask" ? db.answerJudgeTask.count({ where: { runId, status: "pending" } }) : db.judgeTask.count({ where: { runId, status: "pending" } });
 }
 
-/** A run's counts; for an answer run `pairs` counts answers, `labelled` AnswerJudgeLabel rows, and nothing is flagged. */
+/** A run's counts; for an answer run `pairs` counts answers, `labelled` AnswerJudgeLabel rows, `flagged` labelled answers whose text or context reads like instructions. */
 export async function runCounts(db: Db, runId: number, target = "chunks"): Promise<TRunCounts> {
   if (taskTable(target) === "AnswerJudgeTask") return answerRunCounts(db, runId);
   const [byStatus, cached, labelled, pairs, flagged] = await Promise.all([
@@ -268,13 +268,17 @@ export async function runCounts(db: Db, runId: number, target = "chunks"): Promi
 }
 
 async function answerRunCounts(db: Db, runId: number): Promise<TRunCounts> {
-  const [byStatus, cached, labelled, pairs] = await Promise.all([
+  const run = await db.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, judge: true } });
+  const labels = { projectId: run?.projectId ?? -1, judge: run?.judge ?? "" };
+  const [byStatus, cached, labelled, pairs, flagged] = await Promise.all([
     db.answerJudgeTask.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.answerJudgeTask.count({ where: { runId, cached: true, status: "done" } }),
-    db.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, judge: true } }).then((r) => (r ? db.answerJudgeLabel.count({ where: { projectId: r.projectId, judge: r.judge } }) : 0)),
+    db.answerJudgeLabel.count({ where: labels }),
     db.answerJudgeTask.count({ where: { runId, sample: 0 } }),
+    // The flag is in the label's provenance (lib/judge/answers-kind.ts: the label table has no column for it).
+    db.answerJudgeLabel.count({ where: { ...labels, provenance: { contains: '"injection":true' } } }),
   ]);
-  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled, flagged: 0 };
+  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled, flagged };
   for (const s of byStatus) {
     const n = s._count._all;
     c.total += n;

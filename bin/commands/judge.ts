@@ -86,7 +86,7 @@ async function work(db: Db, runId: number, apiKey: string, concurrency?: number)
 function summaryLine(r: TRunSummary): string {
   const c = r.counts;
   const items = r.target === "answers" ? "answer(s)" : "pair(s)";
-  return `run ${r.id} (${r.judge}, ${r.model}${r.target === "answers" ? ", answers" : ""}): ${r.status}${r.stopReason ? ` (${r.stopReason})` : ""}: ${c.done} judged (${c.cached} from the cache), ${c.failed} failed, ${c.pending + c.running} left of ${c.total}; ${c.labelled} ${items} labelled${c.flagged ? `; ${c.flagged} pair(s) flagged: the chunk reads like instructions to a model (possible prompt injection)` : ""}; tokens ${r.tokens.prompt.toLocaleString("en")} in / ${r.tokens.completion.toLocaleString("en")} out; cost ${money(r.cost)}`;
+  return `run ${r.id} (${r.judge}, ${r.model}${r.target === "answers" ? ", answers" : ""}): ${r.status}${r.stopReason ? ` (${r.stopReason})` : ""}: ${c.done} judged (${c.cached} from the cache), ${c.failed} failed, ${c.pending + c.running} left of ${c.total}; ${c.labelled} ${items} labelled${c.flagged ? `; ${c.flagged} ${items} flagged: ${r.target === "answers" ? "the answer or its context" : "the chunk"} reads like instructions to a model (possible prompt injection)` : ""}; tokens ${r.tokens.prompt.toLocaleString("en")} in / ${r.tokens.completion.toLocaleString("en")} out; cost ${money(r.cost)}`;
 }
 
 async function finishWork(db: Db, runId: number, result: TWorkerResult): Promise<void> {
@@ -244,7 +244,7 @@ export function registerJudge(program: Command): void {
         if (o.format === "json") return out(JSON.stringify({ ...s, template: run.template }, null, 2));
         out(summaryLine(s));
         out(`endpoint  ${s.baseUrl} (${s.apiKeyEnv ? `key from $${s.apiKeyEnv}` : "no key"})`);
-        if (s.counts.flagged) out(`flagged   ${s.counts.flagged} pair(s) whose chunk reads like instructions to a model (possible prompt injection): check their grades (judge export --format jsonl)`);
+        if (s.counts.flagged) out(s.target === "answers" ? `flagged   ${s.counts.flagged} answer(s) whose text or context reads like instructions to a model (possible prompt injection): check their labels (judge export --format jsonl)` : `flagged   ${s.counts.flagged} pair(s) whose chunk reads like instructions to a model (possible prompt injection): check their grades (judge export --format jsonl)`);
         out(`template  sha256 ${s.templateSha256}`);
         out(`subset    ${s.target === "answers" ? "answers " : ""}${s.subset}; ${s.counts.pairs} ${s.target === "answers" ? "answer" : "pair"}(s) × ${s.samples} sample(s)`);
         out(`params    ${JSON.stringify(s.params)}`);

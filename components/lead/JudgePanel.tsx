@@ -69,7 +69,9 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
         </div>
         {c.flagged ? (
           <div className="text-xs text-amber-800" data-flagged={c.flagged}>
-            {c.flagged} {run.target === "answers" ? "answer(s)" : "pair(s)"} flagged: the chunk reads like instructions to a model (possible prompt injection); check their grades
+            {run.target === "answers"
+              ? `${c.flagged} answer(s) flagged: the answer or its context reads like instructions to a model (possible prompt injection); check their labels`
+              : `${c.flagged} pair(s) flagged: the chunk reads like instructions to a model (possible prompt injection); check their grades`}
           </div>
         ) : null}
         {run.retest ? (

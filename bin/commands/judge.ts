@@ -85,7 +85,8 @@ async function work(db: Db, runId: number, apiKey: string, concurrency?: number)
 
 function summaryLine(r: TRunSummary): string {
   const c = r.counts;
-  return `run ${r.id} (${r.judge}, ${r.model}): ${r.status}${r.stopReason ? ` (${r.stopReason})` : ""}: ${c.done} judged (${c.cached} from the cache), ${c.failed} failed, ${c.pending + c.running} left of ${c.total}; ${c.labelled} pair(s) labelled${c.flagged ? `; ${c.flagged} pair(s) flagged: the chunk reads like instructions to a model (possible prompt injection)` : ""}; tokens ${r.tokens.prompt.toLocaleString("en")} in / ${r.tokens.completion.toLocaleString("en")} out; cost ${money(r.cost)}`;
+  const items = r.target === "answers" ? "answer(s)" : "pair(s)";
+  return `run ${r.id} (${r.judge}, ${r.model}${r.target === "answers" ? ", answers" : ""}): ${r.status}${r.stopReason ? ` (${r.stopReason})` : ""}: ${c.done} judged (${c.cached} from the cache), ${c.failed} failed, ${c.pending + c.running} left of ${c.total}; ${c.labelled} ${items} labelled${c.flagged ? `; ${c.flagged} ${items} flagged: ${r.target === "answers" ? "the answer or its context" : "the chunk"} reads like instructions to a model (possible prompt injection)` : ""}; tokens ${r.tokens.prompt.toLocaleString("en")} in / ${r.tokens.completion.toLocaleString("en")} out; cost ${money(r.cost)}`;
 }
 
 async function finishWork(db: Db, runId: number, result: TWorkerResult): Promise<void> {
@@ -109,7 +110,9 @@ type RunOpts = {
   samples: number;
   temperature: number;
   concurrency: number;
-  only: string;
+  target: string;
+  only?: string;
+  subset?: string;
   limit?: number;
   maxCost?: number;
   priceIn?: number;
@@ -128,17 +131,19 @@ export function registerJudge(program: Command): void {
 
   judge
     .command("run")
-    .description("start a run: judge every pooled (question, chunk) pair, or a subset; resumable, cached, exactly once per pair and sample")
+    .description("start a run: judge every pooled (question, chunk) pair, or a subset; with --target answers, every generated answer's claims and relevance; resumable, cached, exactly once per pair (answer) and sample")
     .requiredOption("--judge <name>", "the judge's name on the dashboard (new, no spaces)")
     .requiredOption("--model <model>", "the model as the endpoint names it")
     .requiredOption("--base-url <url>", "the endpoint's OpenAI-compatible base URL, e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM)")
     .option("--api-key-env <var>", "environment variable holding the API key (never stored); its name must end in _API_KEY, start with OPENAI_, or be listed in ASSESSOR_JUDGE_KEY_VARS", "OPENAI_API_KEY")
     .option("--no-api-key", "send no key at all (a local server without keys: Ollama, vLLM, llama.cpp)")
-    .option("--prompt <file>", "prompt template (placeholders {{question}} {{chunk}} {{before}} {{after}} {{video_title}} {{start}} {{end}}); default: a UMBRELA-style 0–3 prompt (`judge template` prints it)")
+    .option("--target <target>", "chunks (question–chunk pairs, 0–3) or answers (generated answers: each claim s/p/n/x and the answer's relevance 0–3)", "chunks")
+    .option("--prompt <file>", "prompt template (chunks: {{question}} {{chunk}} {{before}} {{after}} {{video_title}} {{start}} {{end}}; answers: {{question}} {{context}} {{claims}} {{answer}} {{n_claims}}); default: a UMBRELA-style 0–3 prompt, or for answers a claim-support prompt (`judge template [--target answers]` prints it)")
     .option("--samples <n>", "samples per pair (self-consistency; needs --temperature > 0); the label is their median, rounded down", int(1), 1)
     .option("--temperature <t>", "sampling temperature", num(0), 0)
     .option("--concurrency <n>", "requests in flight at once", int(1), 8)
-    .option("--only <subset>", "pool (default) | unlabelled (no final human label) | calibration (sampled for calibration) | a query tag", "pool")
+    .option("--only <subset>", "chunks: pool (default) | unlabelled (no final human label) | calibration (sampled for calibration) | a query tag; answers: all (default) | system:NAME | labelled (with a human label) | sample:N[:SEED]")
+    .option("--subset <subset>", "the same as --only")
     .option("--limit <n>", "judge only the first N pairs of the subset", int(1))
     .option("--max-cost <usd>", "stop when the run has cost this much (needs --price-in and --price-out)", num(0))
     .option("--price-in <usd>", "price per million prompt tokens", num(0))
@@ -151,6 +156,8 @@ export function registerJudge(program: Command): void {
     .option("--no-structured", "do not ask for JSON-schema output (it is asked for by default and dropped automatically when the endpoint refuses it)")
     .addOption(projectOption())
     .action(async (o: RunOpts) => {
+      if (o.target !== "chunks" && o.target !== "answers") fail(`--target: expected chunks or answers, got "${o.target}"`);
+      if (o.only !== undefined && o.subset !== undefined && o.only !== o.subset) fail(`--only and --subset name the same thing: give one (got "${o.only}" and "${o.subset}")`);
       let template: string | undefined;
       if (o.prompt !== undefined) {
         try {
@@ -171,7 +178,8 @@ export function registerJudge(program: Command): void {
           samples: o.samples,
           temperature: o.temperature,
           concurrency: o.concurrency,
-          only: o.only,
+          target: o.target === "answers" ? "answers" : "chunks",
+          only: o.only ?? o.subset,
           limit: o.limit,
           maxCost: o.maxCost,
           priceIn: o.priceIn,
@@ -183,7 +191,7 @@ export function registerJudge(program: Command): void {
           maxConsecutiveFailures: o.maxFailures,
           structured: o.structured,
         });
-        process.stderr.write(`run ${run.id} (${run.judge}): template sha256 ${run.templateSha256.slice(0, 12)}, model ${run.model} at ${run.baseUrl}\n`);
+        process.stderr.write(`run ${run.id} (${run.judge}${run.target === "answers" ? ", answers" : ""}): template sha256 ${run.templateSha256.slice(0, 12)}, model ${run.model} at ${run.baseUrl}\n`);
         await finishWork(db, run.id, await work(db, run.id, apiKey));
       });
     });
@@ -195,12 +203,12 @@ export function registerJudge(program: Command): void {
     .option("--retry-failed", "send the failed pairs again too")
     .addOption(projectOption())
     .action(async (ref: string, o: { concurrency?: number; retryFailed?: boolean; project?: string }) => {
-      const [{ findRun, requeueFailed }, { apiKeyFrom }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/keys.ts")]);
+      const [{ findRun, requeueFailed, taskTable }, { apiKeyFrom }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/keys.ts")]);
       await withProject(o.project, async (db, project) => {
         const run = await findRun(db, project.id, ref);
         const apiKey = apiKeyFrom(process.env, run.apiKeyEnv);
         if (run.status === "cancelled") fail(`run ${run.id} (${run.judge}) was cancelled; start a new run to judge again`);
-        if (o.retryFailed) process.stderr.write(`${await requeueFailed(db, run.id)} failed task(s) queued again\n`);
+        if (o.retryFailed) process.stderr.write(`${await requeueFailed(db, run.id, taskTable(run.target))} failed task(s) queued again\n`);
         await finishWork(db, run.id, await work(db, run.id, apiKey, o.concurrency));
       });
     });
@@ -217,7 +225,7 @@ export function registerJudge(program: Command): void {
         if (o.format === "json") return out(JSON.stringify(runs, null, 2));
         if (!runs.length) return out("no judge runs yet: start one with npx assessor judge run --judge NAME --model MODEL --base-url URL");
         out(["id", "judge", "model", "template", "status", "pairs", "judged", "failed", "left", "cost", "created"].join("\t"));
-        for (const r of runs) out([r.id, r.judge, r.model, r.templateSha256.slice(0, 12), r.status, r.counts.pairs, r.counts.done, r.counts.failed, r.counts.pending + r.counts.running, money(r.cost), r.createdAt.slice(0, 19)].join("\t"));
+        for (const r of runs) out([r.id, r.judge, r.model, r.templateSha256.slice(0, 12), r.status, r.target === "answers" ? `${r.counts.pairs} answers` : r.counts.pairs, r.counts.done, r.counts.failed, r.counts.pending + r.counts.running, money(r.cost), r.createdAt.slice(0, 19)].join("\t"));
       });
     });
 
@@ -236,9 +244,9 @@ export function registerJudge(program: Command): void {
         if (o.format === "json") return out(JSON.stringify({ ...s, template: run.template }, null, 2));
         out(summaryLine(s));
         out(`endpoint  ${s.baseUrl} (${s.apiKeyEnv ? `key from $${s.apiKeyEnv}` : "no key"})`);
-        if (s.counts.flagged) out(`flagged   ${s.counts.flagged} pair(s) whose chunk reads like instructions to a model (possible prompt injection): check their grades (judge export --format jsonl)`);
+        if (s.counts.flagged) out(s.target === "answers" ? `flagged   ${s.counts.flagged} answer(s) whose text or context reads like instructions to a model (possible prompt injection): check their labels (judge export --format jsonl)` : `flagged   ${s.counts.flagged} pair(s) whose chunk reads like instructions to a model (possible prompt injection): check their grades (judge export --format jsonl)`);
         out(`template  sha256 ${s.templateSha256}`);
-        out(`subset    ${s.subset}; ${s.counts.pairs} pair(s) × ${s.samples} sample(s)`);
+        out(`subset    ${s.target === "answers" ? "answers " : ""}${s.subset}; ${s.counts.pairs} ${s.target === "answers" ? "answer" : "pair"}(s) × ${s.samples} sample(s)`);
         out(`params    ${JSON.stringify(s.params)}`);
         out(`prices    in ${s.prices.in ?? "-"} / out ${s.prices.out ?? "-"} USD per 1M tokens; cap ${s.prices.maxCost ?? "none"}`);
         out(`times     created ${s.createdAt}; started ${s.startedAt ?? "-"}; finished ${s.finishedAt ?? "-"}; live workers ${s.workers}`);
@@ -283,7 +291,7 @@ export function registerJudge(program: Command): void {
 
   judge
     .command("export <run>")
-    .description("a run's labels: TREC qrels (one line per labelled pair: the median of its samples) or JSONL (every sample with its raw answer)")
+    .description("a run's labels: TREC qrels (one line per labelled pair: the median of its samples) or JSONL (every sample with its raw answer; the only format for answer runs)")
     .option("--format <format>", "qrels or jsonl", "qrels")
     .option("--out <file>", "write to a file instead of stdout")
     .addOption(projectOption())
@@ -292,6 +300,17 @@ export function registerJudge(program: Command): void {
       const { findRun, runLabels } = await import("../../lib/judge/store.ts");
       await withProject(o.project, async (db, project) => {
         const run = await findRun(db, project.id, ref);
+        if (run.target === "answers") {
+          if (o.format === "qrels") fail(`run ${run.id} (${run.judge}) judged answers, which have no qrels: use --format jsonl`);
+          const { answerRunLabels } = await import("../../lib/judge/answers-kind.ts");
+          const rows = (await answerRunLabels(db, run)).map((l) => JSON.stringify({ ...l, judge: run.judge, model: run.model, template_sha256: run.templateSha256 }));
+          const text = rows.length ? `${rows.join("\n")}\n` : "";
+          if (o.out) {
+            writeFileSync(o.out, text);
+            process.stderr.write(`wrote ${rows.length} line(s) to ${o.out}\n`);
+          } else process.stdout.write(text);
+          return;
+        }
         const labels = await runLabels(db, run.id);
         const lines =
           o.format === "qrels"
@@ -308,7 +327,10 @@ export function registerJudge(program: Command): void {
   judge
     .command("template")
     .description("print the default prompt template (a starting point for --prompt)")
-    .action(async () => {
+    .option("--target <target>", "chunks or answers", "chunks")
+    .action(async (o: { target: string }) => {
+      if (o.target !== "chunks" && o.target !== "answers") fail(`--target: expected chunks or answers, got "${o.target}"`);
+      if (o.target === "answers") return out((await import("../../lib/judge/answers-template.ts")).DEFAULT_ANSWER_TEMPLATE);
       const { DEFAULT_TEMPLATE } = await import("../../lib/judge/template.ts");
       out(DEFAULT_TEMPLATE);
     });

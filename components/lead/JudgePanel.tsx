@@ -13,13 +13,15 @@ const num = (v: FormDataEntryValue | null) => (v === null || String(v).trim() ==
 function settingsOf(form: HTMLFormElement): TRunSettingsInput {
   const f = new FormData(form);
   const template = String(f.get("template") ?? "");
+  const only = String(f.get("only") ?? "").trim();
   return {
+    target: f.get("target") === "answers" ? "answers" : "chunks",
     judge: String(f.get("judge") ?? ""),
     model: String(f.get("model") ?? ""),
     baseUrl: String(f.get("baseUrl") ?? ""),
     // "no key": an empty variable name (the server sends no Authorization header).
     apiKeyEnv: f.get("noKey") ? "" : String(f.get("apiKeyEnv") ?? ""),
-    only: String(f.get("only") ?? "pool"),
+    only: only || undefined,
     samples: num(f.get("samples")),
     temperature: num(f.get("temperature")),
     concurrency: num(f.get("concurrency")),
@@ -52,7 +54,8 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
       <td className="py-2 pr-3">
         <div>{run.model}</div>
         <div className="text-xs text-slate-500" title={run.baseUrl}>
-          prompt <code>{run.templateSha256.slice(0, 12)}</code> · {run.subset}
+          prompt <code>{run.templateSha256.slice(0, 12)}</code> · {run.target === "answers" ? <span data-target="answers">answers: </span> : null}
+          {run.subset}
           {run.samples > 1 ? ` · ${run.samples} samples, T ${run.params.temperature}` : ""}
         </div>
       </td>
@@ -66,7 +69,9 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
         </div>
         {c.flagged ? (
           <div className="text-xs text-amber-800" data-flagged={c.flagged}>
-            {c.flagged} pair(s) flagged: the chunk reads like instructions to a model (possible prompt injection); check their grades
+            {run.target === "answers"
+              ? `${c.flagged} answer(s) flagged: the answer or its context reads like instructions to a model (possible prompt injection); check their labels`
+              : `${c.flagged} pair(s) flagged: the chunk reads like instructions to a model (possible prompt injection); check their grades`}
           </div>
         ) : null}
         {run.retest ? (
@@ -91,7 +96,7 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
       <td className="py-2 text-right whitespace-nowrap">
         {active && confirming ? (
           <div role="group" aria-label={`Cancel run ${run.judge}?`} className="space-y-1 text-left text-xs">
-            <p>Cancel {run.judge} for good? Pairs not yet judged stay unjudged; a cancelled run cannot be resumed.</p>
+            <p>Cancel {run.judge} for good? {run.target === "answers" ? "Answers" : "Pairs"} not yet judged stay unjudged; a cancelled run cannot be resumed.</p>
             <Button
               variant="danger"
               disabled={action.isPending}
@@ -131,7 +136,10 @@ export function JudgePanel({ projectId }: { projectId: number }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [showTemplate, setShowTemplate] = useState(false);
   const [noKey, setNoKey] = useState(false);
+  const [target, setTarget] = useState<"chunks" | "answers">("chunks");
   const d = runs.data?.defaults;
+  const answers = target === "answers";
+  const placeholders = d ? (answers ? d.answers.placeholders : d.placeholders) : [];
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -143,11 +151,22 @@ export function JudgePanel({ projectId }: { projectId: number }) {
     <Section
       title="LLM judge"
       id="judge"
-      description="Grades the pool with any OpenAI-compatible model (OpenAI, vLLM, Ollama, llama.cpp, LiteLLM), blind as an annotator is. Each run is a judge on the dashboard. The API key stays on the server: give the name of the server's environment variable that holds it."
+      description="Grades the pool, or the generated answers' claims and relevance, with any OpenAI-compatible model (OpenAI, vLLM, Ollama, llama.cpp, LiteLLM), blind as an annotator is. Each run is a judge on the dashboard. The API key stays on the server: give the name of the server's environment variable that holds it."
     >
       <ErrorBox error={runs.error} />
       {d ? (
         <form ref={formRef} onSubmit={onSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-4" aria-label="New judge run">
+          <fieldset className="sm:col-span-4">
+            <legend className="text-sm font-medium">Judge</legend>
+            <div className="mt-1 flex flex-wrap gap-4 text-sm">
+              <label className="flex items-center gap-1">
+                <input type="radio" name="target" value="chunks" checked={!answers} onChange={() => setTarget("chunks")} /> Question–chunk pairs (grade 0–3)
+              </label>
+              <label className="flex items-center gap-1">
+                <input type="radio" name="target" value="answers" checked={answers} onChange={() => setTarget("answers")} /> Generated answers (each claim s / p / n / x, relevance 0–3)
+              </label>
+            </div>
+          </fieldset>
           <InputField label="Judge name" id="judge-name" name="judge" required placeholder="llama-umbrela-v1" hint="How the dashboard calls this run." />
           <InputField label="Model" id="judge-model" name="model" required placeholder="gpt-4o-mini" />
           <InputField label="Base URL" id="judge-base-url" name="baseUrl" required placeholder="http://localhost:11434/v1" />
@@ -157,11 +176,11 @@ export function JudgePanel({ projectId }: { projectId: number }) {
               <input type="checkbox" name="noKey" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} /> No key (a local server without keys)
             </label>
           </div>
-          <InputField label="Pairs" id="judge-only" name="only" defaultValue={d.only} hint="pool, unlabelled, calibration, or a query tag" />
+          <InputField key={target} label={answers ? "Answers" : "Pairs"} id="judge-only" name="only" defaultValue={answers ? d.answers.only : d.only} hint={answers ? d.answers.subsets : "pool, unlabelled, calibration, or a query tag"} />
           <InputField label="Samples" id="judge-samples" name="samples" type="number" min={1} max={20} defaultValue={d.samples} hint="Above 1: test–retest, needs temperature > 0" />
           <InputField label="Temperature" id="judge-temperature" name="temperature" type="number" min={0} max={2} step="0.1" defaultValue={d.temperature} />
           <InputField label="Concurrency" id="judge-concurrency" name="concurrency" type="number" min={1} max={256} defaultValue={d.concurrency} />
-          <InputField label="Limit (pairs)" id="judge-limit" name="limit" type="number" min={1} hint="Optional" />
+          <InputField label={answers ? "Limit (answers)" : "Limit (pairs)"} id="judge-limit" name="limit" type="number" min={1} hint="Optional" />
           <InputField label="Max cost (USD)" id="judge-max-cost" name="maxCost" type="number" min={0} step="any" hint="Optional; needs both prices" />
           <InputField label="Price in (USD / 1M tokens)" id="judge-price-in" name="priceIn" type="number" min={0} step="any" />
           <InputField label="Price out (USD / 1M tokens)" id="judge-price-out" name="priceOut" type="number" min={0} step="any" />
@@ -170,8 +189,8 @@ export function JudgePanel({ projectId }: { projectId: number }) {
               {showTemplate ? "Hide the prompt template" : "Edit the prompt template"}
             </button>
             <div className={showTemplate ? "mt-2" : "hidden"}>
-              <Field label="Template" htmlFor="judge-template" hint={`Placeholders: ${d.placeholders.map((p) => `{{${p.name}}}`).join(" ")}. The model never sees the system, rank or score.`}>
-                <textarea id="judge-template" name="template" rows={14} defaultValue={d.template} className={`${inputClass} font-mono text-xs`} />
+              <Field label="Template" htmlFor="judge-template" hint={`Placeholders: ${placeholders.map((p) => `{{${p.name}}}`).join(" ")}. The model never sees the system, rank or score.`}>
+                <textarea key={target} id="judge-template" name="template" rows={14} defaultValue={answers ? d.answers.template : d.template} className={`${inputClass} font-mono text-xs`} />
               </Field>
             </div>
           </div>
@@ -181,21 +200,23 @@ export function JudgePanel({ projectId }: { projectId: number }) {
               disabled={preview.isPending}
               onClick={() => {
                 const s = form();
-                if (s) preview.mutate({ template: s.template, only: s.only });
+                if (s) preview.mutate({ template: s.template, only: s.only, target: s.target });
               }}
             >
               Preview prompt
             </Button>
-            <Button
-              variant="secondary"
-              disabled={trial.isPending}
-              onClick={() => {
-                const s = form();
-                if (s) trial.mutate({ ...s, judge: s.judge || "trial" });
-              }}
-            >
-              {trial.isPending ? "Trying…" : `Try on ${d.trialPairs} pairs (random)`}
-            </Button>
+            {answers ? null : (
+              <Button
+                variant="secondary"
+                disabled={trial.isPending}
+                onClick={() => {
+                  const s = form();
+                  if (s) trial.mutate({ ...s, judge: s.judge || "trial" });
+                }}
+              >
+                {trial.isPending ? "Trying…" : `Try on ${d.trialPairs} pairs (random)`}
+              </Button>
+            )}
             <Button type="submit" disabled={start.isPending}>
               {start.isPending ? "Checking the endpoint…" : "Start run"}
             </Button>

@@ -9,6 +9,8 @@ import { z } from "zod";
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { referenceLabels } from "../labels/reference.ts";
+import { answerSubsetName, parseAnswerSubset, selectAnswers } from "./answers-select.ts";
+import { DEFAULT_ANSWER_TEMPLATE, validateAnswerTemplate } from "./answers-template.ts";
 import { publicBaseUrl } from "./endpoint.ts";
 import { DEFAULT_TEMPLATE, sha256, validateTemplate } from "./template.ts";
 
@@ -16,6 +18,8 @@ export const ZRunSettings = z
   .object({
     judge: z.string().trim().min(1).max(100).regex(/^\S+$/, "a name without spaces"),
     model: z.string().trim().min(1).max(200),
+    /** What the run judges: question–chunk pairs (JudgeTask) or generated answers (AnswerJudgeTask, lib/judge/answers-kind.ts). */
+    target: z.enum(["chunks", "answers"]).default("chunks"),
     baseUrl: z.string().trim().min(1),
     /** The environment variable holding the key (lib/judge/keys.ts says which names are allowed); "" for a server without keys. */
     apiKeyEnv: z.string().trim().regex(/^(?:[A-Za-z_][A-Za-z0-9_]*)?$/, "an environment variable's name, or empty for no key").default("OPENAI_API_KEY"),
@@ -30,7 +34,8 @@ export const ZRunSettings = z
     parseRetries: z.number().int().min(0).max(10).default(2),
     maxConsecutiveFailures: z.number().int().min(1).max(10_000).default(10),
     structured: z.boolean().default(true),
-    only: z.string().trim().min(1).default("pool"),
+    /** The subset: chunks pool | unlabelled | calibration | tag:NAME (default pool); answers answers-select.ts (default all). */
+    only: z.string().trim().min(1).optional(),
     limit: z.number().int().min(1).optional(),
     maxCost: z.number().positive().optional(),
     priceIn: z.number().min(0).optional(),
@@ -41,7 +46,8 @@ export const ZRunSettings = z
     if (s.maxCost !== undefined && (s.priceIn === undefined || s.priceOut === undefined)) ctx.addIssue({ code: "custom", path: ["maxCost"], message: "a cost cap needs the prices: --price-in and --price-out (USD per million tokens)" });
   });
 export type TRunSettingsInput = z.input<typeof ZRunSettings>;
-export type TRunSettings = z.output<typeof ZRunSettings>;
+/** The settings with the subset resolved: `only` defaults to "pool" for chunks and "all" for answers. */
+export type TRunSettings = z.output<typeof ZRunSettings> & { only: string };
 
 /** What is stored in JudgeRun.params (and keys the response cache, with the model and template). */
 export type TRunParams = Pick<TRunSettings, "temperature" | "samples" | "maxTokens" | "timeoutMs" | "concurrency" | "maxRetries" | "parseRetries" | "maxConsecutiveFailures" | "structured"> & { limit: number | null };
@@ -49,7 +55,7 @@ export type TRunParams = Pick<TRunSettings, "temperature" | "samples" | "maxToke
 export function parseSettings(input: TRunSettingsInput): TRunSettings {
   const r = ZRunSettings.safeParse(input);
   if (!r.success) throw new AppError("bad_input", r.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("\n"), r.error.issues);
-  return r.data;
+  return { ...r.data, only: r.data.only ?? (r.data.target === "answers" ? "all" : "pool") };
 }
 
 export type TPair = { queryId: number; chunkId: number };
@@ -85,7 +91,12 @@ export async function selectPairs(db: Db, projectId: number, only: string, limit
   return (limit ? chosen.slice(0, limit) : chosen).map(({ queryId, chunkId }) => ({ queryId, chunkId }));
 }
 
-export function templateOf(s: Pick<TRunSettings, "template" | "templateFile">): string {
+export function templateOf(s: Pick<TRunSettings, "template" | "templateFile"> & { target?: "chunks" | "answers" }): string {
+  if (s.target === "answers") {
+    const text = s.template ?? DEFAULT_ANSWER_TEMPLATE;
+    validateAnswerTemplate(text, s.template === undefined ? "default answer template" : s.templateFile);
+    return text;
+  }
   const text = s.template ?? DEFAULT_TEMPLATE;
   validateTemplate(text, s.template === undefined ? "default template" : s.templateFile);
   return text;
@@ -107,19 +118,24 @@ export function runParams(s: TRunSettings): TRunParams {
 }
 
 /** Checks the judge name is free: not another run's, not a judge imported from a file. */
-async function checkJudgeName(db: Db, projectId: number, judge: string): Promise<void> {
+async function checkJudgeName(db: Db, projectId: number, judge: string, target: "chunks" | "answers"): Promise<void> {
   const run = await db.judgeRun.findFirst({ where: { projectId, judge }, select: { id: true } });
   if (run) throw new AppError("conflict", `a judge run named "${judge}" exists already (run ${run.id}): choose another --judge name, or continue it with: npx assessor judge resume ${run.id}`);
-  const imported = await db.judgeLabel.count({ where: { projectId, judge } });
+  const imported = target === "answers" ? await db.answerJudgeLabel.count({ where: { projectId, judge } }) : await db.judgeLabel.count({ where: { projectId, judge } });
   if (imported) throw new AppError("conflict", `judge "${judge}" already has ${imported} imported label(s): choose another --judge name`);
 }
 
-/** Validates everything local, runs `beforeWrite`, then writes the run and its tasks (one per pair and sample) in one transaction. */
+/**
+ * Validates everything local, runs `beforeWrite`, then writes the run and its tasks (one per pair,
+ * or per answer, and sample) in one transaction.
+ */
 export async function createRun(db: Db, projectId: number, s: TRunSettings, beforeWrite?: () => Promise<void>): Promise<JudgeRun> {
   const template = templateOf(s);
   const baseUrl = publicBaseUrl(s.baseUrl);
-  await checkJudgeName(db, projectId, s.judge);
-  const pairs = await selectPairs(db, projectId, s.only, s.limit);
+  await checkJudgeName(db, projectId, s.judge, s.target);
+  const answers = s.target === "answers";
+  const pairs = answers ? [] : await selectPairs(db, projectId, s.only, s.limit);
+  const answerIds = answers ? await selectAnswers(db, projectId, s.only, s.limit) : [];
   // The endpoint's check (lib/judge/endpoint.ts preflight) runs here: after every local check, before any write.
   await beforeWrite?.();
   return db.$transaction(
@@ -134,7 +150,8 @@ export async function createRun(db: Db, projectId: number, s: TRunSettings, befo
           template,
           templateSha256: sha256(template),
           params: JSON.stringify(runParams(s)),
-          subset: s.only === "pool" || s.only === "unlabelled" || s.only === "calibration" || s.only.startsWith("tag:") ? s.only : `tag:${s.only}`,
+          ...(answers ? { target: "answers" } : {}),
+          subset: answers ? answerSubsetName(parseAnswerSubset(s.only)) : s.only === "pool" || s.only === "unlabelled" || s.only === "calibration" || s.only.startsWith("tag:") ? s.only : `tag:${s.only}`,
           samples: s.samples,
           priceIn: s.priceIn ?? null,
           priceOut: s.priceOut ?? null,
@@ -143,6 +160,8 @@ export async function createRun(db: Db, projectId: number, s: TRunSettings, befo
       });
       const tasks = pairs.flatMap((p) => Array.from({ length: s.samples }, (_, sample) => ({ runId: run.id, queryId: p.queryId, chunkId: p.chunkId, sample })));
       for (let i = 0; i < tasks.length; i += 5000) await tx.judgeTask.createMany({ data: tasks.slice(i, i + 5000) });
+      const answerTasks = answerIds.flatMap((answerId) => Array.from({ length: s.samples }, (_, sample) => ({ runId: run.id, answerId, sample })));
+      for (let i = 0; i < answerTasks.length; i += 5000) await tx.answerJudgeTask.createMany({ data: answerTasks.slice(i, i + 5000) });
       return run;
     },
     { timeout: 120_000, maxWait: 30_000 },

@@ -13,7 +13,8 @@ import { AppError } from "../errors.ts";
 import { agentFetch } from "./http-fetch.ts";
 
 export type TEndpoint = { baseUrl: string; apiKey: string; timeoutMs: number; maxRetries: number; concurrency?: number };
-export type TAsk = { model: string; prompt: string; temperature: number; maxTokens: number; structured: boolean };
+/** `responseFormat`: the JSON schema asked for when `structured` (default: the chunk grade's, RESPONSE_FORMAT; answer runs give their own). */
+export type TAsk = { model: string; prompt: string; temperature: number; maxTokens: number; structured: boolean; responseFormat?: Record<string, unknown> };
 /**
  * One answer: `raw` is what is stored (JudgeTask.raw): the message's text, with a separate
  * reasoning field put in front of it as a `<think>` block (left open when the message has no text),
@@ -142,7 +143,7 @@ export async function ask(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "baseUrl
       messages: [{ role: "user", content: q.prompt }],
       temperature: q.temperature,
       max_tokens: q.maxTokens,
-      ...(q.structured ? { response_format: RESPONSE_FORMAT } : {}),
+      ...(q.structured ? { response_format: (q.responseFormat ?? RESPONSE_FORMAT) as typeof RESPONSE_FORMAT } : {}),
     });
     return { ...readCompletion(res), promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0 };
   } catch (err) {

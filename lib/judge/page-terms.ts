@@ -12,6 +12,7 @@ const TERMS: [RegExp, string][] = [
   [/--model/g, "the “Model” field"],
   [/--judge(?: NAME)?/g, "the “Judge name” field"],
   [/--only/g, "the “Pairs” field"],
+  [/--subset/g, "the “Answers” field"],
   [/--samples/g, "the “Samples” field"],
   [/--temperature/g, "the “Temperature” field"],
   [/--concurrency/g, "the “Concurrency” field"],

@@ -68,7 +68,7 @@ function scoreIn(obj: unknown, depth = 0): TParsed | undefined {
 }
 
 /** Every balanced `{…}` in the text that parses as JSON, outermost only, in order. */
-function jsonObjects(text: string): unknown[] {
+export function jsonObjects(text: string): unknown[] {
   const found: unknown[] = [];
   let i = text.indexOf("{");
   while (i >= 0) {

@@ -48,6 +48,7 @@ export type TReparseReport = {
 type TTask = { id: number; queryId: number; chunkId: number; sample: number; status: string; grade: number | null; raw: string | null; error: string | null; injection: boolean };
 
 export async function reparseRun(db: Db, run: JudgeRun, opts: { apply?: boolean } = {}): Promise<TReparseReport> {
+  if (run.target === "answers") throw new AppError("bad_input", `run ${run.id} (${run.judge}) judged answers: reparse reads chunk runs only (an answer run's stored answers are in judge export --format jsonl)`);
   if (opts.apply && (await liveWorkers(db, run.id)) > 0) throw new AppError("conflict", `run ${run.id} (${run.judge}) is being judged by a worker right now: stop it (Ctrl+C, or judge cancel), then reparse with --apply`);
   const tasks: TTask[] = await db.judgeTask.findMany({ where: { runId: run.id }, select: { id: true, queryId: true, chunkId: true, sample: true, status: true, grade: true, raw: true, error: true, injection: true }, orderBy: [{ queryId: "asc" }, { chunkId: "asc" }, { sample: "asc" }] });
   const [queries, chunks] = await Promise.all([

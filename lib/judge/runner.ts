@@ -1,22 +1,22 @@
 /**
  * One worker of a judge run: claims pending tasks, asks the model (at most `concurrency` requests
- * in flight), parses the grade, and records results in batches (lib/judge/store.ts). It stops
+ * in flight), parses the answer, and records results in batches (lib/judge/store.ts). It stops
  * when nothing is left, when asked to (Ctrl+C or the web's stop: what is in flight finishes and
  * is recorded first), when the run is cancelled (seen at the next heartbeat), when the cost cap
  * is reached, when `maxConsecutiveFailures` tasks in a row fail, or when the endpoint refuses the
- * key or the model. Several workers may share a run on PostgreSQL (store.ts).
+ * key or the model. Several workers may share a run on PostgreSQL (store.ts). The loop is the same
+ * for every kind of task (kinds.ts: question–chunk pairs, answers-kind.ts: generated answers).
  */
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { paramsOf, type TRunParams } from "./create.ts";
-import { ask, EndpointError, makeClient, publicBaseUrl } from "./endpoint.ts";
-import { looksLikeInjection } from "./injection.ts";
-import { parseAnswer, parseGrade, storedError } from "./parse.ts";
-import { cachedAnswers, claimTasks, heartbeat, HEARTBEAT_MS, liveWorkers, reclaimDead, recordResults, registerWorker, removeWorker, runCounts, runOrThrow, setStatus, type TClaimed, type TTaskResult } from "./store.ts";
-import { renderTemplate, sha256 } from "./template.ts";
-import { pairViewLoader } from "./views.ts";
+import { paramsOf } from "./create.ts";
+import { answerKind } from "./answers-kind.ts";
+import { ask, EndpointError, makeClient } from "./endpoint.ts";
+import { cacheKey, chunkKind, taskTable, type TKindResult, type TKindTask, type TPrepared, type TTaskKind } from "./kinds.ts";
+import { storedError } from "./parse.ts";
+import { heartbeat, HEARTBEAT_MS, liveWorkers, pendingTasks, reclaimDead, registerWorker, removeWorker, runCounts, runOrThrow, setStatus } from "./store.ts";
 
 export type TProgress = { total: number; done: number; failed: number; cached: number; promptTokens: number; completionTokens: number; cost: number; elapsedMs: number; sentThisWorker: number };
 export type TWorkerResult = { status: "completed" | "stopped" | "cancelled" | "running"; reason: string | null; progress: TProgress };
@@ -35,15 +35,7 @@ export type TWorkerOptions = {
 /** Requests one task may take over all rounds and resumes before it is marked failed. */
 const MAX_ATTEMPTS = 8;
 
-/**
- * The response cache's key: the endpoint (its base URL as stored: normalised by `publicBaseUrl`,
- * without credentials or query), model, parameters that change the answer, template, sample, and
- * the prompt (question and chunk text). The same model name at another base URL is another model:
- * it never gets the first endpoint's answers.
- */
-export function cacheKey(run: Pick<JudgeRun, "baseUrl" | "model" | "templateSha256">, p: Pick<TRunParams, "temperature" | "maxTokens" | "structured">, sample: number, prompt: string): string {
-  return sha256(JSON.stringify([publicBaseUrl(run.baseUrl), run.model, p.temperature, p.maxTokens, p.structured, run.templateSha256, sample, prompt]));
-}
+export { cacheKey };
 
 export function costOf(run: Pick<JudgeRun, "priceIn" | "priceOut">, promptTokens: number, completionTokens: number): number {
   return (promptTokens * (run.priceIn ?? 0) + completionTokens * (run.priceOut ?? 0)) / 1e6;
@@ -51,18 +43,29 @@ export function costOf(run: Pick<JudgeRun, "priceIn" | "priceOut">, promptTokens
 
 /** Runs this process as a worker of the run until it ends or stops (see the file comment). */
 export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Promise<TWorkerResult> {
-  let run = await runOrThrow(db, runId);
+  const run = await runOrThrow(db, runId);
   if (run.status === "cancelled") throw new AppError("conflict", `run ${run.id} (${run.judge}) was cancelled; start a new run to judge again`);
   const params = paramsOf(run);
-  const concurrency = opts.concurrency ?? params.concurrency;
   const workerId = randomUUID();
-  await registerWorker(db, runId, workerId);
+  // One loop for every kind of task (kinds.ts): only claiming, prompts, parsing and recording differ.
+  if (run.target === "answers") return workKind(db, run, workerId, opts, (r) => answerKind(db, r, params, workerId));
+  return workKind(db, run, workerId, opts, (r) => chunkKind(db, r, params, workerId));
+}
+
+async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerId: string, opts: TWorkerOptions, kindOf: (run: JudgeRun) => TTaskKind<T, V>): Promise<TWorkerResult> {
+  let run = first;
+  const runId = run.id;
+  const params = paramsOf(run);
+  const concurrency = opts.concurrency ?? params.concurrency;
+  const table = taskTable(run.target);
+  await registerWorker(db, runId, workerId, table);
   await db.judgeRun.update({ where: { id: runId }, data: { status: "running", stopReason: null, finishedAt: null, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
   run = await runOrThrow(db, runId);
+  const kind = kindOf(run);
   opts.onStarted?.();
 
   const started = Date.now();
-  const base = await runCounts(db, runId);
+  const base = await runCounts(db, runId, run.target);
   const progress: TProgress = { total: base.total, done: base.done, failed: base.failed, cached: base.cached, promptTokens: run.promptTokens, completionTokens: run.completionTokens, cost: run.cost, elapsedMs: 0, sentThisWorker: 0 };
   const client: OpenAI = makeClient({ baseUrl: run.baseUrl, apiKey: opts.apiKey, timeoutMs: params.timeoutMs, maxRetries: params.maxRetries, concurrency });
   const endpoint = { apiKey: opts.apiKey, baseUrl: run.baseUrl };
@@ -76,11 +79,8 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
   opts.stop?.addEventListener("abort", () => stop("stopped by the user (Ctrl+C or stop)"), { once: true });
   if (opts.stop?.aborted) stop("stopped by the user (Ctrl+C or stop)");
 
-  // Views are read per claimed batch (lib/judge/views.ts), so a resume starts at once and memory stays with the batch.
-  const viewsOf = pairViewLoader(db, run.template);
-
   // Results wait in `buffer` until the next flush; `flushing` chains flushes one after another.
-  let buffer: TTaskResult[] = [];
+  let buffer: TKindResult<T, V>[] = [];
   let flushing: Promise<void> = Promise.resolve();
   let flushError: unknown = null;
   const flush = () => {
@@ -89,7 +89,7 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
     flushing = flushing.then(async () => {
       if (!batch.length) return;
       try {
-        await recordResults(db, run, workerId, batch);
+        await kind.record(batch);
       } catch (e) {
         flushError ??= e;
         stop(`could not record results: ${e instanceof Error ? e.message : String(e)}`);
@@ -119,8 +119,8 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
     })();
   }, HEARTBEAT_MS);
 
-  const finish = (t: TClaimed, r: Omit<TTaskResult, "id" | "queryId" | "chunkId">) => {
-    buffer.push({ id: t.id, queryId: t.queryId, chunkId: t.chunkId, ...r });
+  const finish = (t: T, r: Omit<TKindResult<T, V>, "t">) => {
+    buffer.push({ t, ...r });
     progress.promptTokens += r.promptTokens;
     progress.completionTokens += r.completionTokens;
     progress.cost += r.cost;
@@ -135,7 +135,7 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
     if (buffer.length >= 256) void flush();
   };
 
-  const judgeOne = async (t: TClaimed, prompt: string, key: string, injection: boolean) => {
+  const judgeOne = async ({ t, prompt, key, injection, parse }: TPrepared<T, V>) => {
     let tokensIn = 0;
     let tokensOut = 0;
     let attempts = t.attempts;
@@ -146,7 +146,7 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
       let answer;
       try {
         progress.sentThisWorker++;
-        answer = await ask(client, endpoint, { model: run.model, prompt, temperature: params.temperature, maxTokens: params.maxTokens, structured });
+        answer = await ask(client, endpoint, { model: run.model, prompt, temperature: params.temperature, maxTokens: params.maxTokens, structured, responseFormat: kind.responseFormat });
       } catch (e) {
         if (!(e instanceof EndpointError)) throw e;
         const f = e.failure;
@@ -159,48 +159,42 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
         if (f.kind === "fatal") stop(f.message);
         // A transient failure is retried in a later round, up to MAX_ATTEMPTS requests in all.
         const outcome = f.kind === "refused" || attempts >= MAX_ATTEMPTS ? "failed" : "retry";
-        return finish(t, { outcome, grade: null, raw: lastRaw, error: f.message, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost, cached: false, cacheKey: null, injection });
+        return finish(t, { outcome, value: null, raw: lastRaw, error: f.message, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost, cached: false, cacheKey: null, injection });
       }
       tokensIn += answer.promptTokens;
       tokensOut += answer.completionTokens;
       lastRaw = answer.raw;
-      const parsed = parseAnswer(answer);
-      if (parsed.grade !== null) {
-        return finish(t, { outcome: "done", grade: parsed.grade, raw: answer.raw, error: null, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: key, injection });
+      const parsed = parse(answer);
+      if (!("reason" in parsed)) {
+        return finish(t, { outcome: "done", value: parsed.value, raw: answer.raw, error: null, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: key, injection });
       }
       // `judge reparse` recognises a truncation or a refusal field by the stored error's prefix (parse.ts).
       lastError = storedError(parsed);
       // At temperature 0 the same request is cut at the same place again: no new request for a truncated answer.
       if (stopReason || (parsed.reason === "truncated" && params.temperature === 0)) break;
     }
-    finish(t, { outcome: "failed", grade: null, raw: lastRaw, error: lastError, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: null, injection });
+    finish(t, { outcome: "failed", value: null, raw: lastRaw, error: lastError, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: null, injection });
   };
 
   // Claimed tasks wait in `queue`; lanes take from it and refill it through one shared claim.
-  const queue: { t: TClaimed; prompt: string; key: string; injection: boolean }[] = [];
+  const queue: TPrepared<T, V>[] = [];
   let exhausted = false;
   let claiming: Promise<void> | null = null;
   const refill = () => {
     claiming ??= (async () => {
       try {
-        const claimed = await claimTasks(db, runId, workerId, Math.max(64, concurrency * 4));
+        const claimed = await kind.claim(Math.max(64, concurrency * 4));
         if (claimed.length === 0) {
           exhausted = true;
           return;
         }
-        const views = await viewsOf(claimed);
-        const prepared = claimed.map((t) => {
-          const view = views.get(`${t.queryId}:${t.chunkId}`);
-          if (!view) throw new AppError("not_found", `run ${runId}: the query or chunk of task ${t.id} no longer exists`);
-          const prompt = renderTemplate(run.template, view.view);
-          return { t, prompt, key: cacheKey(run, params, t.sample, prompt), injection: looksLikeInjection(view.view.chunk) };
-        });
-        const hits = await cachedAnswers(db, prepared.map((p) => p.key));
+        const prepared = await kind.prepare(claimed);
+        const hits = await kind.cachedRaw(prepared.map((p) => p.key));
         for (const p of prepared) {
           // A cached answer is read again with the current parser (an entry from an older parser may hold a misread grade).
           const hit = hits.get(p.key);
-          const grade = hit ? parseGrade(hit.raw).grade : null;
-          if (hit && grade !== null) finish(p.t, { outcome: "done", grade, raw: hit.raw, error: null, attempts: p.t.attempts, promptTokens: 0, completionTokens: 0, cost: 0, cached: true, cacheKey: p.key, injection: p.injection });
+          const value = hit !== undefined ? p.parse({ content: hit }).value : null;
+          if (hit !== undefined && value !== null) finish(p.t, { outcome: "done", value, raw: hit, error: null, attempts: p.t.attempts, promptTokens: 0, completionTokens: 0, cost: 0, cached: true, cacheKey: p.key, injection: p.injection });
           else queue.push(p);
         }
       } finally {
@@ -219,7 +213,7 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
       }
       const next = queue.shift();
       if (next) {
-        await judgeOne(next.t, next.prompt, next.key, next.injection);
+        await judgeOne(next);
         continue;
       }
       if (exhausted) return;
@@ -241,21 +235,21 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
         ),
       );
       await flush();
-      if (stopReason || (await db.judgeTask.count({ where: { runId, status: "pending" } })) === 0) break;
+      if (stopReason || (await pendingTasks(db, runId, table)) === 0) break;
     }
   } finally {
     clearInterval(flushTimer);
     clearInterval(beatTimer);
     await flush();
-    await removeWorker(db, runId, workerId); // unsent claimed tasks go back to pending
+    await removeWorker(db, runId, workerId, table); // unsent claimed tasks go back to pending
   }
   report();
   if (laneError) throw laneError;
   if (flushError) throw flushError;
 
   // The run's status: completed when nothing is left; otherwise stopped, unless other workers go on.
-  await reclaimDead(db, runId);
-  const counts = await runCounts(db, runId);
+  await reclaimDead(db, runId, table);
+  const counts = await runCounts(db, runId, run.target);
   let status: TWorkerResult["status"];
   // The cancel may have come after the last heartbeat (the page stops its own worker at once).
   if (!cancelled && (await db.judgeRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status === "cancelled") cancelled = true;

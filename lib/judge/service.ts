@@ -5,7 +5,10 @@
  */
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { createRun, ZRunSettings, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
+import { createRun, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
+import { answerPrompt, loadAnswerPromptData } from "./answers-kind.ts";
+import { ANSWER_SUBSETS, selectAnswers } from "./answers-select.ts";
+import { ANSWER_PLACEHOLDERS, DEFAULT_ANSWER_TEMPLATE } from "./answers-template.ts";
 import { checkedClient } from "./endpoint.ts";
 import { apiKeyFrom, type TSurface } from "./keys.ts";
 import { retest, type TRetest } from "./retest.ts";
@@ -31,6 +34,8 @@ export type TRunSummary = {
   baseUrl: string;
   apiKeyEnv: string;
   templateSha256: string;
+  /** chunks (question–chunk pairs) or answers (generated answers; counts.pairs then counts answers). */
+  target: string;
   subset: string;
   samples: number;
   status: string;
@@ -65,9 +70,9 @@ export function observedRate(recent: number, startedAt: Date | null, now: number
 
 export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean } = {}): Promise<TRunSummary> {
   const [counts, workers, recent] = await Promise.all([
-    runCounts(db, run.id),
+    runCounts(db, run.id, run.target),
     liveWorkers(db, run.id),
-    run.status === "running" ? db.judgeTask.count({ where: { runId: run.id, finishedAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } } }) : 0,
+    run.status !== "running" ? 0 : run.target === "answers" ? db.answerJudgeTask.count({ where: { runId: run.id, finishedAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } } }) : db.judgeTask.count({ where: { runId: run.id, finishedAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } } }),
   ]);
   return {
     id: run.id,
@@ -76,6 +81,7 @@ export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean 
     baseUrl: run.baseUrl,
     apiKeyEnv: run.apiKeyEnv,
     templateSha256: run.templateSha256,
+    target: run.target,
     subset: run.subset,
     samples: run.samples,
     status: run.status,
@@ -90,7 +96,7 @@ export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean 
     counts,
     workers,
     rate: observedRate(recent, run.startedAt),
-    retest: opts.retest && run.samples > 1 ? retest(await sampleGrades(db, run.id, run.samples), run.samples) : null,
+    retest: opts.retest && run.samples > 1 && run.target !== "answers" ? retest(await sampleGrades(db, run.id, run.samples), run.samples) : null,
   };
 }
 
@@ -99,8 +105,23 @@ export async function listRuns(db: Db, projectId: number): Promise<TRunSummary[]
   return Promise.all(runs.map((r) => summarise(db, r, { retest: true })));
 }
 
-/** The prompt the model would get for the first pairs of a subset (the template preview). */
-export async function previewPrompts(db: Db, projectId: number, input: { template?: string; only?: string }, n = 1): Promise<{ qid: string; docid: string; prompt: string }[]> {
+/**
+ * The prompt the model would get for the first pairs of a subset (the template preview); for
+ * `target: "answers"` the first answers' (`qid` is then the question's id and `docid` the answer's system).
+ */
+export async function previewPrompts(db: Db, projectId: number, input: { template?: string; only?: string; target?: "chunks" | "answers" }, n = 1): Promise<{ qid: string; docid: string; prompt: string }[]> {
+  if (input.target === "answers") {
+    const template = templateOf({ template: input.template, templateFile: "template", target: "answers" });
+    const ids = (await selectAnswers(db, projectId, input.only ?? "all")).slice(0, n);
+    const data = await loadAnswerPromptData(db, ids);
+    const meta = new Map((await db.answer.findMany({ where: { id: { in: ids } }, select: { id: true, system: true, query: { select: { externalId: true } } } })).map((a) => [a.id, a]));
+    return ids.map((id) => {
+      const d = data.get(id);
+      const m = meta.get(id);
+      if (!d || !m) throw new AppError("not_found", "answer vanished while previewing");
+      return { qid: m.query.externalId, docid: m.system, prompt: answerPrompt(template, d) };
+    });
+  }
   const template = templateOf({ template: input.template, templateFile: "template" });
   const pairs = (await selectPairs(db, projectId, input.only ?? "pool")).slice(0, n);
   const views = await loadPairViews(db, template, pairs);
@@ -113,10 +134,17 @@ export async function previewPrompts(db: Db, projectId: number, input: { templat
 
 /** What the lead's Judge form starts from: the default template, its placeholders, the settings' defaults. */
 export function judgeDefaults() {
-  const d = ZRunSettings.parse({ judge: "x", model: "x", baseUrl: "x" });
+  const d = parseSettings({ judge: "x", model: "x", baseUrl: "x" });
   return {
     template: DEFAULT_TEMPLATE,
     placeholders: Object.entries(PLACEHOLDERS).map(([name, meaning]) => ({ name, meaning })),
+    /** Answer runs (target "answers"): their default template, placeholders, default subset and the subsets' syntax. */
+    answers: {
+      template: DEFAULT_ANSWER_TEMPLATE,
+      placeholders: Object.entries(ANSWER_PLACEHOLDERS).map(([name, meaning]) => ({ name, meaning })),
+      only: "all",
+      subsets: ANSWER_SUBSETS,
+    },
     apiKeyEnv: d.apiKeyEnv,
     samples: d.samples,
     temperature: d.temperature,
@@ -131,7 +159,7 @@ export type TRetestRow = { judge: string; runId: number; model: string; samples:
 
 /** The dashboard's test–retest panel: every judge run of the project with several samples per pair. */
 export async function retestPanel(db: Db, projectId: number): Promise<{ runs: TRetestRow[] }> {
-  const runs = await db.judgeRun.findMany({ where: { projectId, samples: { gt: 1 } }, orderBy: { id: "asc" } });
+  const runs = await db.judgeRun.findMany({ where: { projectId, samples: { gt: 1 }, target: "chunks" }, orderBy: { id: "asc" } });
   return {
     runs: await Promise.all(runs.map(async (r) => ({ judge: r.judge, runId: r.id, model: r.model, samples: r.samples, temperature: paramsOf(r).temperature, retest: retest(await sampleGrades(db, r.id, r.samples), r.samples) }))),
   };

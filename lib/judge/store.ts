@@ -23,6 +23,10 @@ import { finalAnswer, medianGrade } from "./parse.ts";
 export const HEARTBEAT_MS = 2_000;
 export const STALE_MS = 15_000;
 
+/** The task table of a run's kind (JudgeRun.target: "chunks" or "answers", lib/judge/kinds.ts). */
+export type TTaskTable = "JudgeTask" | "AnswerJudgeTask";
+export const taskTable = (target: string): TTaskTable => (target === "answers" ? "AnswerJudgeTask" : "JudgeTask");
+
 export type TRunStatus = "queued" | "running" | "stopped" | "cancelled" | "completed";
 export type TClaimed = { id: number; queryId: number; chunkId: number; sample: number; attempts: number };
 
@@ -61,7 +65,7 @@ function pidAlive(pid: number): boolean {
  * Removes workers that are gone (stale heartbeat, or a dead process on this host) and puts their
  * running tasks back to pending. Returns how many tasks were put back.
  */
-export async function reclaimDead(db: Db, runId: number): Promise<number> {
+export async function reclaimDead(db: Db, runId: number, table: TTaskTable = "JudgeTask"): Promise<number> {
   const workers = await db.judgeWorker.findMany({ where: { runId } });
   const host = hostname();
   const staleBefore = Date.now() - STALE_MS;
@@ -69,7 +73,7 @@ export async function reclaimDead(db: Db, runId: number): Promise<number> {
   return sqlTransaction(db, function* () {
     for (const id of dead) yield* run(`DELETE FROM "JudgeWorker" WHERE "id" = ?`, [id]);
     // Running tasks whose worker is no longer registered (dead above, or removed earlier).
-    return yield* run(`UPDATE "JudgeTask" SET "status" = 'pending', "workerId" = NULL, "claimedAt" = NULL WHERE "runId" = ? AND "status" = 'running' AND ("workerId" IS NULL OR "workerId" NOT IN (SELECT "id" FROM "JudgeWorker" WHERE "runId" = ?))`, [runId, runId]);
+    return yield* run(`UPDATE "${table}" SET "status" = 'pending', "workerId" = NULL, "claimedAt" = NULL WHERE "runId" = ? AND "status" = 'running' AND ("workerId" IS NULL OR "workerId" NOT IN (SELECT "id" FROM "JudgeWorker" WHERE "runId" = ?))`, [runId, runId]);
   });
 }
 
@@ -77,8 +81,8 @@ export async function reclaimDead(db: Db, runId: number): Promise<number> {
  * Registers this process as a worker of the run. On SQLite it refuses when another live worker
  * holds the run (one statement: insert only if no fresh heartbeat exists).
  */
-export async function registerWorker(db: Db, runId: number, workerId: string): Promise<void> {
-  await reclaimDead(db, runId);
+export async function registerWorker(db: Db, runId: number, workerId: string, table: TTaskTable = "JudgeTask"): Promise<void> {
+  await reclaimDead(db, runId, table);
   const fresh = new Date(Date.now() - STALE_MS);
   const inserted = await sqlTransaction(db, function* () {
     const p = yield* provider();
@@ -107,9 +111,9 @@ export async function heartbeat(db: Db, workerId: string): Promise<boolean> {
   return n === 1;
 }
 
-export async function removeWorker(db: Db, runId: number, workerId: string): Promise<void> {
+export async function removeWorker(db: Db, runId: number, workerId: string, table: TTaskTable = "JudgeTask"): Promise<void> {
   await sqlTransaction(db, function* () {
-    yield* run(`UPDATE "JudgeTask" SET "status" = 'pending', "workerId" = NULL, "claimedAt" = NULL WHERE "runId" = ? AND "workerId" = ? AND "status" = 'running'`, [runId, workerId]);
+    yield* run(`UPDATE "${table}" SET "status" = 'pending', "workerId" = NULL, "claimedAt" = NULL WHERE "runId" = ? AND "workerId" = ? AND "status" = 'running'`, [runId, workerId]);
     yield* run(`DELETE FROM "JudgeWorker" WHERE "id" = ?`, [workerId]);
   });
 }
@@ -239,13 +243,40 @@ function* batches<T>(rows: readonly T[]): Generator<T[]> {
 /** `flagged`: pairs whose chunk reads like instructions to a model (JudgeTask.injection, lib/judge/injection.ts). */
 export type TRunCounts = { total: number; pending: number; running: number; done: number; failed: number; cached: number; pairs: number; labelled: number; flagged: number };
 
-export async function runCounts(db: Db, runId: number): Promise<TRunCounts> {
+/** Tasks of the run still waiting to be sent. */
+export async function pendingTasks(db: Db, runId: number, table: TTaskTable): Promise<number> {
+  return table === "AnswerJudgeTask" ? db.answerJudgeTask.count({ where: { runId, status: "pending" } }) : db.judgeTask.count({ where: { runId, status: "pending" } });
+}
+
+/** A run's counts; for an answer run `pairs` counts answers, `labelled` AnswerJudgeLabel rows, `flagged` labelled answers whose text or context reads like instructions. */
+export async function runCounts(db: Db, runId: number, target = "chunks"): Promise<TRunCounts> {
+  if (taskTable(target) === "AnswerJudgeTask") return answerRunCounts(db, runId);
   const [byStatus, cached, labelled, pairs, flagged] = await Promise.all([
     db.judgeTask.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.judgeTask.count({ where: { runId, cached: true, status: "done" } }),
     db.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, judge: true } }).then((r) => (r ? db.judgeLabel.count({ where: { projectId: r.projectId, judge: r.judge } }) : 0)),
     db.judgeTask.count({ where: { runId, sample: 0 } }),
     db.judgeTask.count({ where: { runId, sample: 0, injection: true } }),
+  ]);
+  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled, flagged };
+  for (const s of byStatus) {
+    const n = s._count._all;
+    c.total += n;
+    if (s.status === "pending" || s.status === "running" || s.status === "done" || s.status === "failed") c[s.status] += n;
+  }
+  return c;
+}
+
+async function answerRunCounts(db: Db, runId: number): Promise<TRunCounts> {
+  const run = await db.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, judge: true } });
+  const labels = { projectId: run?.projectId ?? -1, judge: run?.judge ?? "" };
+  const [byStatus, cached, labelled, pairs, flagged] = await Promise.all([
+    db.answerJudgeTask.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
+    db.answerJudgeTask.count({ where: { runId, cached: true, status: "done" } }),
+    db.answerJudgeLabel.count({ where: labels }),
+    db.answerJudgeTask.count({ where: { runId, sample: 0 } }),
+    // The flag is in the label's provenance (lib/judge/answers-kind.ts: the label table has no column for it).
+    db.answerJudgeLabel.count({ where: { ...labels, provenance: { contains: '"injection":true' } } }),
   ]);
   const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled, flagged };
   for (const s of byStatus) {
@@ -317,10 +348,10 @@ export async function runLabels(db: Db, runId: number): Promise<{ qid: string; d
   return out.sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0));
 }
 
-/** Puts failed tasks back to pending (resume --retry-failed). */
-export async function requeueFailed(db: Db, runId: number): Promise<number> {
+/** Puts failed tasks back to pending (resume --retry-failed); `table`: the run's kind's (kinds.ts `taskTable`). */
+export async function requeueFailed(db: Db, runId: number, table: TTaskTable = "JudgeTask"): Promise<number> {
   return sqlTransaction(db, function* () {
-    return yield* run(`UPDATE "JudgeTask" SET "status" = 'pending', "error" = NULL WHERE "runId" = ? AND "status" = 'failed'`, [runId]);
+    return yield* run(`UPDATE "${table}" SET "status" = 'pending', "error" = NULL WHERE "runId" = ? AND "status" = 'failed'`, [runId]);
   });
 }
 

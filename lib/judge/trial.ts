@@ -7,6 +7,7 @@
  * five requests.
  */
 import type { Db } from "../db/client.ts";
+import { AppError } from "../errors.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { parseSettings, selectPairs, templateOf, type TRunSettingsInput } from "./create.ts";
 import { ask, checkedClient, EndpointError, type TAnswer, type TAsk, type TEndpoint } from "./endpoint.ts";
@@ -22,6 +23,7 @@ export const TRIAL_PAIRS = 5;
 
 export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env, n = TRIAL_PAIRS, surface: TSurface = "cli"): Promise<TTrialRow[]> {
   const s = parseSettings(input);
+  if (s.target === "answers") throw new AppError("bad_input", `target: "try on ${n} pairs" judges question–chunk pairs; for answers, start a run with a small subset (sample:${n}) instead`);
   const template = templateOf(s);
   const apiKey = apiKeyFrom(env, s.apiKeyEnv, surface);
   const [subset, reference] = await Promise.all([selectPairs(db, projectId, s.only), referenceLabels(db, projectId)]);

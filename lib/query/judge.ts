@@ -38,7 +38,7 @@ export function useJudgeRunAction(projectId: number) {
 }
 
 export function usePreviewPrompt(projectId: number) {
-  return useMutation({ mutationFn: (input: { template?: string; only?: string }) => apiFetch<{ prompts: { qid: string; docid: string; prompt: string }[] }>(`${base(projectId)}/preview`, { json: input }) });
+  return useMutation({ mutationFn: (input: { template?: string; only?: string; target?: "chunks" | "answers" }) => apiFetch<{ prompts: { qid: string; docid: string; prompt: string }[] }>(`${base(projectId)}/preview`, { json: input }) });
 }
 
 export function useTryJudge(projectId: number) {

@@ -53,6 +53,7 @@ describe("judge messages in the page's terms", () => {
     expect(inPageTerms("the pool is empty: import runs and build it first (npx assessor pool)")).toBe("the pool is empty: import runs and build it first (Pool on this page)");
     expect(inPageTerms("set --api-key-env NAME or --no-api-key")).toBe("set the “API key variable” field or the “no key” choice");
     expect(inPageTerms("stopped by the user (Ctrl+C or stop)")).toBe("stopped by the user");
+    expect(inPageTerms('--subset: "pool" is not a subset of answers')).toBe('the “Answers” field: "pool" is not a subset of answers');
   });
 });
 

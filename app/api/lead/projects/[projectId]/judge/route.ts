@@ -16,7 +16,7 @@ export const GET = route({ roles: rolesFor("manageProject") }, async ({ params }
   return { runs: await listRuns(db, project.id), defaults: judgeDefaults() };
 });
 
-/** Starts a run: checked, written, then worked in the background of this server. */
+/** Starts a run (`target`: "chunks", the default, or "answers"): checked, written, then worked in the background of this server. */
 export const POST = route({ roles: rolesFor("manageProject"), body: ZRunSettings }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));

@@ -8,9 +8,9 @@ import { withPageTerms } from "@/lib/judge/page-terms";
 
 export const dynamic = "force-dynamic";
 
-const ZPreview = z.object({ template: z.string().max(100_000).optional(), only: z.string().trim().min(1).optional() });
+const ZPreview = z.object({ template: z.string().max(100_000).optional(), only: z.string().trim().min(1).optional(), target: z.enum(["chunks", "answers"]).default("chunks") });
 
-/** The prompt the model would get for the subset's first pair (nothing is sent to a model). */
+/** The prompt the model would get for the subset's first pair, or first answer with `target: "answers"` (nothing is sent to a model). */
 export const POST = route({ roles: rolesFor("manageProject"), body: ZPreview }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));

@@ -1,0 +1,113 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { loginAs } from "../helpers/login.ts";
+import { makeAnswer } from "../helpers/answer-items.ts";
+import type { Db } from "../../lib/db/client.ts";
+import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
+
+/**
+ * The answer task in the browser (issue 24 item 3): an annotator labels an answer's claims and its
+ * relevance with the keyboard only — s / p / x on the claims, k back to fix one, 2 plays context
+ * chunk 2, the relevance key submits and moves on — and the label is stored; on the next answer
+ * m merges two claims (a new claim set) and the label goes on the merged claims.
+ */
+let testDb: TestDb;
+let db: Db;
+let server: RunningServer;
+let browser: Browser;
+let fx: TFixture;
+let first: { id: string };
+let second: { id: string };
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  const { getDb } = await import("../../lib/db/client.ts");
+  db = await getDb();
+  fx = await seedAnnotationFixture(db);
+  const chunks = await db.chunk.findMany({ where: { videoId: fx.fileVideo.id }, orderBy: { startSeconds: "asc" }, select: { id: true } });
+  first = await makeAnswer(db, fx.project.id, { system: "gen-a", queryId: fx.queries.q1.id, claims: ["Two lists are fused by rank.", "The scores are summed.", "It was invented in 2009."], context: [chunks[0].id, chunks[2].id] });
+  second = await makeAnswer(db, fx.project.id, { system: "gen-b", queryId: fx.queries.q2.id, claims: ["Long documents are penalised.", "By their length."], context: [chunks[3].id] });
+  // The annotator's order: first, then second.
+  await db.answerAssignment.createMany({ data: [{ answerId: first.id, userId: fx.ann.id, orderKey: 0.1 }, { answerId: second.id, userId: fx.ann.id, orderKey: 0.2 }] });
+  server = await startServer({ DATABASE_URL: testDb.url });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await testDb?.cleanup();
+});
+
+const labels = (page: Page) => page.locator("[data-testid=claim]").evaluateAll((els) => els.map((e) => e.getAttribute("data-label")));
+const currentClaim = (page: Page) => page.locator("[data-testid=claim]").evaluateAll((els) => els.findIndex((e) => e.getAttribute("aria-current") === "true"));
+
+async function stored(answerId: string) {
+  for (let i = 0; i < 100; i++) {
+    const j = await db.answerJudgement.findFirst({ where: { answerId, userId: fx.ann.id } });
+    if (j) return j;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no label of ${answerId} stored`);
+}
+
+describe("the answer task", () => {
+  it("labels claims and relevance with the keyboard only; the label is stored", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await loginAs(page, server.url, "ann@example.org", PASSWORDS.ann);
+    await page.goto(`${server.url}/annotate`);
+    const link = page.getByTestId("answers-link");
+    await link.waitFor();
+    expect(await link.textContent()).toBe("Answers (2)");
+    await page.goto(`${server.url}/annotate/answers`);
+    await page.locator(`[data-answer-id="${first.id}"][data-ready=true]`).waitFor();
+    expect(await page.getByTestId("answer-question").textContent()).toBe("How are the results of two lists combined?");
+    expect(await page.getByTestId("answer-position").textContent()).toContain("Answer 1 of 2");
+    expect(await currentClaim(page)).toBe(0);
+
+    // 2 on a claim plays context chunk 2 (the file video's chunk at 30 s).
+    await page.keyboard.press("2");
+    await page.locator('[data-testid=context-chunk][aria-current=true]').filter({ hasText: "File chunk 2" }).waitFor();
+
+    await page.keyboard.press("s");
+    await page.keyboard.press("p");
+    expect(await labels(page)).toEqual(["s", "p", ""]);
+    expect(await currentClaim(page)).toBe(2);
+    await page.keyboard.press("x");
+    // After the last claim: the relevance step (no claim current). k goes back to claim 3 to change it.
+    expect(await currentClaim(page)).toBe(-1);
+    await page.keyboard.press("k");
+    expect(await currentClaim(page)).toBe(2);
+    await page.keyboard.press("n");
+    expect(await labels(page)).toEqual(["s", "p", "n"]);
+    await page.keyboard.press("2");
+
+    // The relevance key submitted (through the outbox) and moved on.
+    await page.locator(`[data-answer-id="${second.id}"][data-ready=true]`).waitFor();
+    const j = await stored(first.id);
+    expect({ claimVersion: j.claimVersion, claimLabels: JSON.parse(j.claimLabels) as unknown, relevance: j.relevance }).toEqual({ claimVersion: 1, claimLabels: ["s", "p", "n"], relevance: 2 });
+    await page.getByTestId("outbox").getByText("All labels saved.").waitFor();
+
+    // m merges the two claims of the second answer; the merged claim is labelled, then relevance 3.
+    expect(await labels(page)).toEqual(["", ""]);
+    await page.keyboard.press("m");
+    await page.waitForFunction(() => document.querySelectorAll("[data-testid=claim]").length === 1);
+    expect(await page.locator("[data-testid=claim]").textContent()).toContain("Long documents are penalised. By their length.");
+    await page.keyboard.press("s");
+    await page.keyboard.press("3");
+    await page.getByRole("heading", { name: "End of your answers" }).waitFor();
+    const k = await stored(second.id);
+    expect({ claimVersion: k.claimVersion, claimLabels: JSON.parse(k.claimLabels) as unknown, relevance: k.relevance }).toEqual({ claimVersion: 2, claimLabels: ["s"], relevance: 3 });
+    expect((await db.answerEvent.findMany({ where: { answerId: second.id }, orderBy: { id: "asc" } })).map((e) => e.kind)).toEqual(["merge", "judgement"]);
+
+    // u goes back; the own label is shown again.
+    await page.keyboard.press("u");
+    await page.locator(`[data-answer-id="${second.id}"][data-ready=true]`).waitFor();
+    expect(await labels(page)).toEqual(["s"]);
+    expect(await page.getByTestId("relevance").getAttribute("data-value")).toBe("3");
+    await ctx.close();
+  });
+});

@@ -5,13 +5,17 @@ import { launchBrowser, startServer, type RunningServer } from "../helpers/serve
 import { loginAs } from "../helpers/login.ts";
 import { makeAnswer } from "../helpers/answer-items.ts";
 import type { Db } from "../../lib/db/client.ts";
+import { submitAnswerJudgement } from "../../lib/generation/submit.ts";
+import { answerReferenceLabels } from "../../lib/generation/reference.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
  * The answer task in the browser (issue 24 item 3): an annotator labels an answer's claims and its
  * relevance with the keyboard only — s / p / x on the claims, k back to fix one, 2 plays context
  * chunk 2, the relevance key submits and moves on — and the label is stored; on the next answer
- * m merges two claims (a new claim set) and the label goes on the merged claims.
+ * m merges two claims (a new claim set) and the label goes on the merged claims. An adjudicator
+ * decides an answer disagreement with the keyboard: b takes B's labels, k and x change a claim, 1
+ * the relevance, Enter decides, and the reference label is the decision.
  */
 let testDb: TestDb;
 let db: Db;
@@ -20,6 +24,7 @@ let browser: Browser;
 let fx: TFixture;
 let first: { id: string };
 let second: { id: string };
+let disputed: { id: string };
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -31,6 +36,11 @@ beforeAll(async () => {
   second = await makeAnswer(db, fx.project.id, { system: "gen-b", queryId: fx.queries.q2.id, claims: ["Long documents are penalised.", "By their length."], context: [chunks[3].id] });
   // The annotator's order: first, then second.
   await db.answerAssignment.createMany({ data: [{ answerId: first.id, userId: fx.ann.id, orderKey: 0.1 }, { answerId: second.id, userId: fx.ann.id, orderKey: 0.2 }] });
+  // Two other annotators disagree on a third answer (claim 2: s against n).
+  disputed = await makeAnswer(db, fx.project.id, { system: "gen-a", queryId: fx.queries.q3.id, claims: ["Outsiders grade alone.", "They never meet."], context: [chunks[1].id] });
+  await db.answerAssignment.createMany({ data: [{ answerId: disputed.id, userId: fx.other.id, orderKey: 0.3 }, { answerId: disputed.id, userId: fx.outsider.id, orderKey: 0.3 }] });
+  await submitAnswerJudgement(db, fx.other.id, { answerId: disputed.id, claimVersion: 1, claimLabels: ["s", "s"], relevance: 2, idempotencyKey: "e2e-other-disputed" });
+  await submitAnswerJudgement(db, fx.outsider.id, { answerId: disputed.id, claimVersion: 1, claimLabels: ["s", "n"], relevance: 2, idempotencyKey: "e2e-outsider-disputed" });
   server = await startServer({ DATABASE_URL: testDb.url });
   browser = await launchBrowser();
 });
@@ -108,6 +118,33 @@ describe("the answer task", () => {
     await page.locator(`[data-answer-id="${second.id}"][data-ready=true]`).waitFor();
     expect(await labels(page)).toEqual(["s"]);
     expect(await page.getByTestId("relevance").getAttribute("data-value")).toBe("3");
+    await ctx.close();
+  });
+
+  it("an adjudicator decides an answer disagreement with the keyboard; the decision is the reference label", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await loginAs(page, server.url, "adj@example.org", PASSWORDS.adjudicator);
+    await page.goto(`${server.url}/adjudicate`);
+    const link = page.getByTestId("answer-disagreements-link");
+    await link.waitFor();
+    expect(await link.textContent()).toBe("Answers (1)");
+    await page.goto(`${server.url}/adjudicate/answers`);
+    await page.locator(`[data-answer-id="${disputed.id}"][data-ready=true]`).waitFor();
+    const finals = () => page.getByTestId("final-label").allTextContents();
+    await page.keyboard.press("b");
+    expect(await finals()).toEqual(["s", "n"]);
+    expect(await page.getByTestId("final-relevance").textContent()).toBe("2");
+    await page.keyboard.press("k");
+    await page.keyboard.press("x");
+    await page.keyboard.press("1");
+    expect(await finals()).toEqual(["s", "x"]);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "End of the answer disagreements" }).waitFor();
+    const decision = await db.answerAdjudication.findUniqueOrThrow({ where: { answerId: disputed.id } });
+    expect([JSON.parse(decision.claimLabels) as unknown, decision.relevance]).toEqual([["s", "x"], 1]);
+    const row = (await answerReferenceLabels(db, fx.project.id)).find((r) => r.answerId === disputed.id);
+    expect(row).toMatchObject({ status: "adjudicated", relevance: 1, claims: [{ text: "Outsiders grade alone.", label: "s" }, { text: "They never meet.", label: "x" }] });
     await ctx.close();
   });
 });

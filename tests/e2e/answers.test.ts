@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { makeAnswer } from "../helpers/answer-items.ts";
+import { axeScan, describeViolations } from "../helpers/axe.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitAnswerJudgement } from "../../lib/generation/submit.ts";
 import { answerReferenceLabels } from "../../lib/generation/reference.ts";
@@ -77,6 +78,8 @@ describe("the answer task", () => {
     expect(await page.getByTestId("answer-question").textContent()).toBe("How are the results of two lists combined?");
     expect(await page.getByTestId("answer-position").textContent()).toContain("Answer 1 of 2");
     expect(await currentClaim(page)).toBe(0);
+    const grave = (await axeScan(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(describeViolations(grave), "serious or critical axe violations on /annotate/answers").toBe("");
 
     // 2 on a claim plays context chunk 2 (the file video's chunk at 30 s).
     await page.keyboard.press("2");
@@ -131,6 +134,8 @@ describe("the answer task", () => {
     expect(await link.textContent()).toBe("Answers (1)");
     await page.goto(`${server.url}/adjudicate/answers`);
     await page.locator(`[data-answer-id="${disputed.id}"][data-ready=true]`).waitFor();
+    const grave = (await axeScan(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(describeViolations(grave), "serious or critical axe violations on /adjudicate/answers").toBe("");
     const finals = () => page.getByTestId("final-label").allTextContents();
     await page.keyboard.press("b");
     expect(await finals()).toEqual(["s", "n"]);

@@ -13,7 +13,8 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/
 /**
  * The answer task in the browser (issue 24 item 3): an annotator labels an answer's claims and its
  * relevance with the keyboard only — s / p / x on the claims, k back to fix one, 2 plays context
- * chunk 2, the relevance key submits and moves on — and the label is stored; on the next answer
+ * chunk 2, the relevance key submits and moves on, also offline (the outbox sends it once back
+ * online) — and the label is stored; on the next answer
  * m merges two claims (a new claim set) and the label goes on the merged claims. An adjudicator
  * decides an answer disagreement with the keyboard: b takes B's labels, k and x change a claim, 1
  * the relevance, Enter decides, and the reference label is the decision.
@@ -96,10 +97,14 @@ describe("the answer task", () => {
     expect(await currentClaim(page)).toBe(2);
     await page.keyboard.press("n");
     expect(await labels(page)).toEqual(["s", "p", "n"]);
+    // Offline: the relevance key still submits (into the outbox, kept in the browser) and moves on (the next answer was loaded ahead).
+    await ctx.setOffline(true);
     await page.keyboard.press("2");
-
-    // The relevance key submitted (through the outbox) and moved on.
     await page.locator(`[data-answer-id="${second.id}"][data-ready=true]`).waitFor();
+    await page.getByTestId("outbox").getByText("1 label waiting to be sent").waitFor();
+    expect(await db.answerJudgement.count({ where: { answerId: first.id } })).toBe(0);
+    // Back online, the outbox sends it.
+    await ctx.setOffline(false);
     const j = await stored(first.id);
     expect({ claimVersion: j.claimVersion, claimLabels: JSON.parse(j.claimLabels) as unknown, relevance: j.relevance }).toEqual({ claimVersion: 1, claimLabels: ["s", "p", "n"], relevance: 2 });
     await page.getByTestId("outbox").getByText("All labels saved.").waitFor();

@@ -12,7 +12,6 @@ import { answerKeys, markAnswerDone, prefetchAnswer, useAnswer, useAnswerQueue, 
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton } from "@/components/grading/GradingControls";
 import { KeyHelp } from "@/components/annotate/parts";
-import { FailedGrades } from "@/components/annotate/FailedGrades";
 import { isTyping } from "@/components/annotate/useGradingKeys";
 import { afterMerge, afterSplit, ANSWER_KEYS, defaultSplitAt, firstUnlabelled, initialAnswerForm, LABEL_KEYS, labelClaim, moveCursor, type TAnswerForm } from "./form";
 
@@ -24,6 +23,7 @@ const RELEVANCE: { grade: number; name: string }[] = [
 ];
 const LABEL_STYLE: Record<TClaimLabel, string> = { s: "bg-emerald-100 text-emerald-900", p: "bg-amber-100 text-amber-900", n: "bg-red-100 text-red-900", x: "bg-sky-100 text-sky-900" };
 const PREFETCH_AHEAD = 3;
+const JUDGEMENTS_URL = "/api/annotate/answers/judgements";
 
 /**
  * /annotate/answers: the answer task (issue 24), one answer at a time, keyboard first (ANSWER_KEYS):
@@ -45,6 +45,8 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   const splitRef = useRef<HTMLInputElement>(null);
   const shownAt = useRef(0);
   const outbox = useOutbox(userId);
+  // The outbox is the annotator's one queue (chunk grades too): this page lists its answer labels that were refused.
+  const failedLabels = outbox.failed.filter((f) => f.entry.url === JUDGEMENTS_URL);
   const editClaims = useEditClaims();
 
   const firstId = useMemo(() => flat.find((f) => !f.done)?.id ?? flat[0]?.id ?? null, [flat]);
@@ -105,7 +107,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       timeSpentMs: Math.round(performance.now() - shownAt.current),
       idempotencyKey: newIdempotencyKey(),
     };
-    outbox.submit("/api/annotate/answers/judgements", data.id, body);
+    outbox.submit(JUDGEMENTS_URL, data.id, body);
     setForms((all) => ({ ...all, [data.id]: f }));
     // The cached answer keeps the own label, so going back shows it.
     qc.setQueryData<TAnnotatorAnswer>(answerKeys.item(data.id), (d) => d && { ...d, own: { claimVersion: body.claimVersion, claimLabels: body.claimLabels, relevance: body.relevance, notes: body.notes, flags: [] } });
@@ -126,7 +128,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
 
   /** m / the split dialog: a new claim set from the server (online only: it changes the claims for everyone). */
   const edit = (op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number }) => {
-    if (!data || !form) return;
+    if (!data || !form || editClaims.isPending) return;
     setMessage(null);
     editClaims.mutate(
       { answerId: data.id, body: { op } },
@@ -226,7 +228,33 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
           "All labels saved."
         )}
       </div>
-      <FailedGrades failed={outbox.failed} placeOf={(id) => { const f = flat.find((x) => x.id === id); return f ? { question: 1, item: f.index } : null; }} onOpen={goTo} onDismiss={outbox.dismiss} />
+      {failedLabels.length > 0 ? (
+        <section role="alert" aria-label="Labels not saved" className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="failed-labels">
+          <p className="font-semibold">
+            {failedLabels.length} label{failedLabels.length === 1 ? " was" : "s were"} not saved (the others were sent):
+          </p>
+          <ul className="space-y-1">
+            {failedLabels.map((f) => {
+              const place = flat.find((x) => x.id === f.entry.itemId);
+              return (
+                <li key={f.entry.key} className="flex flex-wrap items-center gap-2">
+                  <span>
+                    {place ? `Answer ${place.index}` : "An answer no longer in your queue"}: {f.message} (HTTP {f.status})
+                  </span>
+                  {place ? (
+                    <button type="button" className="underline" onClick={() => goTo(place.id)}>
+                      Open answer
+                    </button>
+                  ) : null}
+                  <button type="button" className="underline" aria-label="Dismiss" onClick={() => outbox.dismiss(f.entry.key)}>
+                    Dismiss
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
 
       {atEnd || !activeId ? (
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">

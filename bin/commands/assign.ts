@@ -21,12 +21,28 @@ export function registerAssign(program: Command): void {
     .option("--chunking <name>", "with --sample N: the audit sample of label transfer onto this chunking: N transfer-labelled pairs, stratified by derived grade (proportional, at least one per grade), pool items created when missing")
     .option("--include-labelled", "also assign pooled items that already have an imported reference label, to re-grade them (a calibration of the old labels); by default they are left out")
     .option("--seed <n>", "random seed, to reproduce an assignment")
+    .option("--answers", "assign generated answers (issue 24: the answer task) instead of pool items: every answer to --per-item annotators, balanced, topped up")
+    .option("--system <name>", "with --answers: only this system's answers")
+    .option("--dry-run", "with --answers: show what would be assigned, write nothing")
     .addOption(projectOption())
-    .action(async (opts: { perItem?: string; annotators?: string; sample?: string; sampleQueries?: string; tags?: string; unstableFirst?: string; chunking?: string; includeLabelled?: boolean; seed?: string; project?: string }) => {
+    .action(async (opts: { perItem?: string; annotators?: string; sample?: string; sampleQueries?: string; tags?: string; unstableFirst?: string; chunking?: string; includeLabelled?: boolean; seed?: string; project?: string; answers?: boolean; system?: string; dryRun?: boolean }) => {
       const perItem = wholeNumber("--per-item", opts.perItem, 1);
       const sample = wholeNumber("--sample", opts.sample, 1);
       const sampleQueries = wholeNumber("--sample-queries", opts.sampleQueries, 1);
       const seed = wholeNumber("--seed", opts.seed, 0);
+      if (opts.answers) {
+        if (sample !== undefined || sampleQueries !== undefined || opts.tags || opts.unstableFirst || opts.chunking || opts.includeLabelled) fail("--answers assigns every answer: --sample, --sample-queries, --tags, --unstable-first, --chunking and --include-labelled apply to pool items");
+        const { assignAnswers } = await import("../../lib/generation/assign.ts");
+        await withProject(opts.project, async (db, project) => {
+          const annotators = opts.annotators?.split(",").map((s) => s.trim()).filter(Boolean);
+          const r = await assignAnswers(db, project.id, { perItem, annotators, system: opts.system, seed, dryRun: opts.dryRun });
+          out(`${r.dryRun ? "dry run: would make " : ""}${r.created} new answer assignment(s) on ${r.answersToppedUp} of ${r.answers} answer(s), ${r.perItem} per answer, seed ${r.seed}`);
+          for (const a of r.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
+          if (r.shortfall) out(`warning: ${r.shortfall} answer(s) have fewer than ${r.perItem} annotators: not enough eligible annotators`);
+        });
+        return;
+      }
+      if (opts.system || opts.dryRun) fail("--system and --dry-run apply with --answers");
       const { assign } = await import("../../lib/assignment/assign.ts");
       await withProject(opts.project, async (db, project) => {
         const annotators = opts.annotators?.split(",").map((s) => s.trim()).filter(Boolean);

@@ -15,6 +15,7 @@ import { LabelsAB } from "./LabelsAB";
 import { FinalStart } from "./FinalStart";
 import { ProjectPicker, projectWithWork } from "./ProjectPicker";
 import { ADJUDICATOR_KEYS, useAdjudicatorKeys } from "./useAdjudicatorKeys";
+import { AnswerDisagreementsLink } from "@/components/answers/AnswerDisagreementsLink";
 
 /** `revises`: set when the form reopens a decision (u): the revision it replaces. */
 type TForm = { grade: number | null; start: number | null; rationale: string; key: string; revises?: number };
@@ -169,6 +170,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
           }}
         />
         <div className="flex items-center gap-4">
+          <AnswerDisagreementsLink projectId={projectId} />
           <Meter label="Decided this visit" done={decidedCount} total={items.length} />
           <KeysButton onClick={() => setHelp((h) => !h)} />
         </div>

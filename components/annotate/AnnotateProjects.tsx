@@ -4,6 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useAnnotatorProjects } from "@/lib/query/annotate";
 import { AnnotatePage } from "./AnnotatePage";
 import { ProjectPicker } from "./ProjectPicker";
+import { AnswersLink } from "@/components/answers/AnswersLink";
 
 /**
  * /annotate: which project's queue to show. The choice is kept in the URL (`?project=ID`); without
@@ -26,11 +27,14 @@ export function AnnotateProjects({ userId }: { userId: string }) {
     router.replace(`${pathname}?${q}`);
   };
   return (
-    <AnnotatePage
-      key={projectId ?? "opening"}
-      userId={userId}
-      projectId={projectId}
-      projectBar={(current) => <ProjectPicker projects={projects.data?.projects} current={current} onChoose={choose} />}
-    />
+    <>
+      <AnswersLink />
+      <AnnotatePage
+        key={projectId ?? "opening"}
+        userId={userId}
+        projectId={projectId}
+        projectBar={(current) => <ProjectPicker projects={projects.data?.projects} current={current} onChoose={choose} />}
+      />
+    </>
   );
 }

@@ -9,7 +9,7 @@ import { Button, ErrorBox, Field, Section, inputClass } from "./ui";
 import { DoneBox, PreviewBox, assignSentences, poolSentences } from "./PoolAssignPreview";
 
 type TPoolRequest = { depth: number; runs?: string[]; chunking?: string };
-type TAssignRequest = { perItem: number; annotators?: string[]; sample?: number; includeLabelled?: boolean };
+type TAssignRequest = { perItem: number; annotators?: string[]; sample?: number; includeLabelled?: boolean; answers?: boolean };
 
 const list = (v: FormDataEntryValue | null) =>
   String(v ?? "")
@@ -95,16 +95,26 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
     const f = new FormData(e.currentTarget);
     const annotators = list(f.get("annotators"));
     const sample = String(f.get("sample") ?? "").trim();
-    const request: TAssignRequest = { perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}), includeLabelled: f.get("includeLabelled") === "on" };
+    const answers = f.get("what") === "answers";
+    const request: TAssignRequest = answers
+      ? { perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), answers }
+      : { perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}), includeLabelled: f.get("includeLabelled") === "on" };
     setDone(null);
     assign.mutate({ ...request, dryRun: true }, { onSuccess: (result) => setPreview({ request, result }) });
   }
   // The preview's seed: the confirmed call makes exactly the assignments previewed.
-  const confirm = () => preview && assign.mutate({ ...preview.request, seed: preview.result.seed }, { onSuccess: (result) => (setPreview(null), setDone(result)) });
+  const [doneNoun, setDoneNoun] = useState("pool item");
+  const confirm = () => preview && assign.mutate({ ...preview.request, seed: preview.result.seed }, { onSuccess: (result) => (setDoneNoun(preview.request.answers ? "answer" : "pool item"), setPreview(null), setDone(result)) });
 
   return (
     <Section title="Assign" id="assign" description="Balanced load; never the same person twice on an item.">
       <form onSubmit={onSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+        <Field label="What to assign" htmlFor="assign-what" hint="Generated answers: the answer task (sample and re-grade do not apply)">
+          <select id="assign-what" name="what" className={inputClass} defaultValue="items">
+            <option value="items">Pool items</option>
+            <option value="answers">Generated answers</option>
+          </select>
+        </Field>
         <Field label="Annotators per item" htmlFor="assign-per-item">
           <input id="assign-per-item" name="perItem" type="number" min={1} max={10} defaultValue={project.annotatorsPerItem} className={inputClass} required />
         </Field>
@@ -124,8 +134,8 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
         </div>
       </form>
       <ErrorBox error={assign.error} />
-      {preview ? <PreviewBox title="Assign these items?" sentences={assignSentences(preview.result, false)} confirmLabel="Assign" busy={assign.isPending} onConfirm={confirm} onCancel={() => setPreview(null)} /> : null}
-      {done ? <DoneBox sentences={assignSentences(done, true)} next={{ href: "#judge-title", text: "annotators can start at /annotate; meanwhile run the LLM judge on the pool" }} /> : null}
+      {preview ? <PreviewBox title="Assign these items?" sentences={assignSentences(preview.result, false, preview.request.answers ? "answer" : "pool item")} confirmLabel="Assign" busy={assign.isPending} onConfirm={confirm} onCancel={() => setPreview(null)} /> : null}
+      {done ? <DoneBox sentences={assignSentences(done, true, doneNoun)} next={{ href: "#judge-title", text: "annotators can start at /annotate; meanwhile run the LLM judge on the pool" }} /> : null}
     </Section>
   );
 }

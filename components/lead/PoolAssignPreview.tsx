@@ -17,12 +17,12 @@ export function poolSentences(r: TPoolResult, done: boolean): string[] {
 }
 
 /** What an assignment does or did, in sentences. */
-export function assignSentences(r: TAssignResult, done: boolean): string[] {
+export function assignSentences(r: TAssignResult, done: boolean, noun = "pool item"): string[] {
   const who = r.annotators.filter((a) => a.added > 0).map((a) => `${a.email} +${a.added}`);
   const out = [
     r.created === 0
-      ? `Nothing to assign: each of the ${n(r.items, "item")} already has ${r.perItem} annotator${r.perItem === 1 ? "" : "s"}.`
-      : `${done ? "Made" : "This will make"} ${n(r.created, "assignment")} on ${n(r.itemsToppedUp, "pool item")} (${r.perItem} annotator${r.perItem === 1 ? "" : "s"} per item)${who.length ? `: ${who.join(", ")}` : ""}.`,
+      ? `Nothing to assign: each of the ${n(r.items, noun === "pool item" ? "item" : noun)} already has ${r.perItem} annotator${r.perItem === 1 ? "" : "s"}.`
+      : `${done ? "Made" : "This will make"} ${n(r.created, "assignment")} on ${n(r.itemsToppedUp, noun)} (${r.perItem} annotator${r.perItem === 1 ? "" : "s"} per ${noun === "pool item" ? "item" : noun})${who.length ? `: ${who.join(", ")}` : ""}.`,
   ];
   if (r.calibration > 0) out.push(`${n(r.calibration, "assignment")} ${done ? "are" : "will be"} marked as calibration.`);
   if (r.shortfall > 0) out.push(`${n(r.shortfall, "item")} ${done ? "stay" : "will stay"} short of ${r.perItem} annotators: too few annotators are left for them.`);

@@ -380,8 +380,8 @@ function cuesWithin(json: string, start: number, end: number): TTranscriptSegmen
 
 /** Whether this user may watch this video: a lead or adjudicator always; an annotator when one of their items is on it. */
 export async function mayWatch(db: Db, user: { id: string; role: string }, videoId: number): Promise<{ path: string } | null> {
-  // Annotators: videos of their assignments, and every video of a project where they may write questions (issue 23).
-  const where = user.role === "annotator" ? { id: videoId, OR: [{ chunks: { some: { poolItems: { some: assignedTo(user.id) } } } }, { project: { annotatorsMayAuthor: true } }] } : { id: videoId };
+  // Annotators: videos of their assignments (pool items, and answers' context chunks: lib/generation/view.ts), and every video of a project where they may write questions (issue 23).
+  const where = user.role === "annotator" ? { id: videoId, OR: [{ chunks: { some: { poolItems: { some: assignedTo(user.id) } } } }, { chunks: { some: { answerContexts: { some: { answer: assignedTo(user.id) } } } } }, { project: { annotatorsMayAuthor: true } }] } : { id: videoId };
   const video = await db.video.findFirst({ where, select: { path: true } });
   return video?.path ? { path: video.path } : null;
 }

@@ -79,7 +79,7 @@ export function useFuseRuns(projectId: number) {
 export function useAssign(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
-    mutationFn: (input: { perItem: number; annotators?: string[]; sample?: number; seed?: number; dryRun?: boolean; includeLabelled?: boolean }) => apiFetch<TAssignResult>(`${base(projectId)}/assign`, { json: input }),
+    mutationFn: (input: { perItem: number; annotators?: string[]; sample?: number; seed?: number; dryRun?: boolean; includeLabelled?: boolean; answers?: boolean }) => apiFetch<TAssignResult>(`${base(projectId)}/assign`, { json: input }),
     onSuccess: invalidate,
   });
 }

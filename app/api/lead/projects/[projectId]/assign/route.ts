@@ -3,7 +3,8 @@ import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
-import { assign } from "@/lib/assignment/assign";
+import { assign, type TAssignResult } from "@/lib/assignment/assign";
+import { assignAnswers } from "@/lib/generation/assign";
 
 export const dynamic = "force-dynamic";
 
@@ -14,11 +15,18 @@ const ZAssignBody = z.object({
   seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   dryRun: z.boolean().optional(),
   includeLabelled: z.boolean().optional(),
+  /** Assign generated answers (issue 24, lib/generation/assign.ts) instead of pool items; `sample` and `includeLabelled` do not apply. */
+  answers: z.boolean().optional(),
 });
 
-/** Assigns; with `dryRun: true` says what it would do and writes nothing; the preview's `seed` makes the confirmed call do just that. */
-export const POST = route({ roles: rolesFor("manageProject"), body: ZAssignBody }, async ({ params, body }) => {
+/**
+ * Assigns; with `dryRun: true` says what it would do and writes nothing; the preview's `seed` makes the confirmed call do just that.
+ * With `answers: true`, the project's generated answers (the result in the same shape: `items` are answers).
+ */
+export const POST = route({ roles: rolesFor("manageProject"), body: ZAssignBody }, async ({ params, body }): Promise<TAssignResult> => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return assign(db, project.id, body);
+  if (!body.answers) return assign(db, project.id, body);
+  const r = await assignAnswers(db, project.id, { perItem: body.perItem, annotators: body.annotators, seed: body.seed, dryRun: body.dryRun });
+  return { seed: r.seed, perItem: r.perItem, items: r.answers, itemsToppedUp: r.answersToppedUp, created: r.created, calibration: 0, questions: 0, unstable: 0, shortfall: r.shortfall, labelledSkipped: 0, annotators: r.annotators };
 });

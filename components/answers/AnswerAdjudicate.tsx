@@ -1,0 +1,247 @@
+"use client";
+
+import { useEffect, useMemo, useRef, useState } from "react";
+import Link from "next/link";
+import type { TAnswerAdjudicationItem } from "@/lib/generation/adjudicate";
+import type { TClaimLabel } from "@/lib/generation/labels";
+import { formatClock } from "@/lib/annotate/format";
+import { newIdempotencyKey } from "@/lib/offline/key";
+import { ApiError } from "@/lib/query/fetcher";
+import { useAnswerAdjudicationCounts, useAnswerAdjudicationQueue, useDecideAnswer } from "@/lib/query/answers";
+import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import { KeysButton } from "@/components/grading/GradingControls";
+import { KeyHelp } from "@/components/annotate/parts";
+import { isTyping } from "@/components/annotate/useGradingKeys";
+import { LABEL_KEYS } from "./form";
+
+type TForm = { labels: (TClaimLabel | null)[]; relevance: number | null; cursor: number; rationale: string; key: string };
+type TStanding = { claimLabels: TClaimLabel[]; relevance: number; revision: number };
+
+const KEYS: [string, string][] = [
+  ["s / p / n / x", "the final label of the current claim (then the next claim)"],
+  ["a / b", "take annotator A's / B's claim labels and relevance"],
+  ["j / ↓, k / ↑", "next / previous claim"],
+  ["0–3", "the final relevance"],
+  ["Enter", "decide and next"],
+  ["Backspace", "previous answer"],
+  ["Space", "play or pause the chunk"],
+  ["?", "these keys"],
+];
+
+const emptyForm = (item: TAnswerAdjudicationItem): TForm => ({ labels: item.claims.map(() => null), relevance: null, cursor: 0, rationale: "", key: newIdempotencyKey() });
+
+/**
+ * /adjudicate/answers: answers whose annotators' labels disagree (issue 24), one at a time, the
+ * labels side by side as A and B (no names); the adjudicator gives each claim its final label and
+ * the answer its relevance, keyboard-complete (KEYS), decided through lib/generation/adjudicate.ts.
+ */
+export function AnswerAdjudicate({ initialProject = null }: { initialProject?: number | null }) {
+  const counts = useAnswerAdjudicationCounts();
+  const projectId = initialProject ?? (counts.data?.find((c) => c.pending > 0) ?? counts.data?.[0])?.projectId ?? null;
+  const queue = useAnswerAdjudicationQueue(projectId);
+  const items = useMemo(() => queue.data ?? [], [queue.data]);
+  const [index, setIndex] = useState(0);
+  const [forms, setForms] = useState<Record<string, TForm>>({});
+  const [done, setDone] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [help, setHelp] = useState(false);
+  const [chunk, setChunk] = useState(0);
+  const decide = useDecideAnswer();
+  const item = items[index];
+  const form = item ? (forms[item.id] ?? emptyForm(item)) : undefined;
+  const ctx = item?.context[Math.min(chunk, Math.max(0, (item?.context.length ?? 1) - 1))];
+  const { mediaRef, controls } = usePlayer(ctx?.startSeconds ?? 0);
+
+  const setForm = (f: TForm) => item && !done[item.id] && setForms((all) => ({ ...all, [item.id]: f }));
+  const go = (i: number) => {
+    setMessage(null);
+    setChunk(0);
+    setIndex(Math.max(0, Math.min(items.length, i)));
+  };
+  const take = (i: number) => {
+    const l = item?.labels[i];
+    if (!item || !form || !l) return;
+    if (l.claimVersion !== item.claimVersion) {
+      setForm({ ...form, relevance: l.relevance });
+      return setMessage(`${l.label} labelled another claim set: only the relevance was taken.`);
+    }
+    setForm({ ...form, labels: [...l.claimLabels], relevance: l.relevance, cursor: l.claimLabels.length });
+  };
+  const submit = () => {
+    if (!item || !form) return;
+    if (done[item.id]) return go(index + 1);
+    const missing = form.labels.findIndex((l) => l === null);
+    if (missing >= 0) return setMessage(`Give claim ${missing + 1} its final label (s, p, n, x, or a / b).`);
+    if (form.relevance === null) return setMessage("Choose the final relevance (0–3).");
+    decide.mutate(
+      { answerId: item.id, claimVersion: item.claimVersion, claimLabels: form.labels.filter((l): l is TClaimLabel => l !== null), relevance: form.relevance, rationale: form.rationale, idempotencyKey: form.key },
+      {
+        onSuccess: (r) => {
+          setDone((d) => ({ ...d, [item.id]: `Decided: ${r.adjudication.claimLabels.join(" ")}, relevance ${r.adjudication.relevance}.` }));
+          go(index + 1);
+        },
+        onError: (e) => {
+          const standing = e instanceof ApiError && e.status === 409 ? (e.details as { standing?: TStanding | null } | undefined)?.standing : undefined;
+          if (standing) setDone((d) => ({ ...d, [item.id]: `Another adjudicator decided this answer first: ${standing.claimLabels.join(" ")}, relevance ${standing.relevance}.` }));
+          else setMessage(`The decision was not saved: ${e.message}`);
+        },
+      },
+    );
+  };
+
+  const handlers = useRef({ form, setForm, take, submit, go, index, controls });
+  useEffect(() => {
+    handlers.current = { form, setForm, take, submit, go, index, controls };
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const h = handlers.current;
+      if (e.key === "Escape") {
+        if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
+        setHelp(false);
+        return;
+      }
+      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      const f = h.form;
+      const key = e.key.toLowerCase();
+      let handled = true;
+      if (e.key === "?") setHelp((x) => !x);
+      else if (e.key === " ") h.controls.toggle();
+      else if (e.key === "Backspace") h.go(h.index - 1);
+      else if (e.key === "Enter") h.submit();
+      else if (!f) handled = false;
+      else if (key in LABEL_KEYS && e.key.length === 1 && f.cursor < f.labels.length) h.setForm({ ...f, labels: f.labels.map((l, i) => (i === f.cursor ? LABEL_KEYS[key] : l)), cursor: f.cursor + 1 });
+      else if (key === "a" || key === "b") h.take(key === "a" ? 0 : 1);
+      else if (key === "j" || e.key === "ArrowDown") h.setForm({ ...f, cursor: Math.min(f.labels.length, f.cursor + 1) });
+      else if (key === "k" || e.key === "ArrowUp") h.setForm({ ...f, cursor: Math.max(0, f.cursor - 1) });
+      else if (/^[0-3]$/.test(e.key)) h.setForm({ ...f, relevance: Number(e.key) });
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  if (counts.isPending) return <p className="p-6 text-slate-600">Loading…</p>;
+  if (counts.isError) return <p role="alert" className="p-6 text-red-700">Could not load the answers: {counts.error.message}</p>;
+  if (projectId === null) return <p className="p-6 text-slate-600">No project has answers.</p>;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-4 px-4 py-4">
+      <header className="flex flex-wrap items-center justify-between gap-3 text-sm">
+        <Link href={`/adjudicate?project=${projectId}`} className="underline">
+          Chunk disagreements
+        </Link>
+        <span>{items.length} answer disagreement{items.length === 1 ? "" : "s"}</span>
+        <KeysButton onClick={() => setHelp((h) => !h)} />
+      </header>
+      {queue.isPending ? (
+        <p className="text-slate-600">Loading the disagreements…</p>
+      ) : queue.isError ? (
+        <p role="alert" className="text-red-700">Could not load the disagreements: {queue.error.message}</p>
+      ) : !item || !form ? (
+        <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
+          <h1 className="text-lg font-semibold">{items.length === 0 ? "No answer disagreements to decide" : "End of the answer disagreements"}</h1>
+          <p className="text-sm text-slate-600">Press Backspace to go back.</p>
+        </section>
+      ) : (
+        <article data-answer-id={item.id} data-ready="true" aria-label="Answer disagreement" className="grid gap-4 md:grid-cols-2">
+          <div className="space-y-3">
+            <p className="text-sm text-slate-600">
+              Answer disagreement {index + 1} of {items.length}
+            </p>
+            <h1 className="text-lg font-semibold" data-testid="answer-question">
+              {item.question}
+            </h1>
+            <table className="w-full text-sm" aria-label="Claims">
+              <thead>
+                <tr className="text-left text-xs text-slate-600">
+                  <th>#</th>
+                  <th>Claim</th>
+                  {item.labels.map((l) => (
+                    <th key={l.label}>{l.label}</th>
+                  ))}
+                  <th>Final</th>
+                </tr>
+              </thead>
+              <tbody>
+                {item.claims.map((text, i) => (
+                  <tr key={i} data-testid="adjudicate-claim" aria-current={form.cursor === i ? "true" : undefined} className={form.cursor === i ? "bg-indigo-50" : ""} onClick={() => setForm({ ...form, cursor: i })}>
+                    <td className="font-mono text-slate-500">{i + 1}</td>
+                    <td>{text}</td>
+                    {item.labels.map((l) => (
+                      <td key={l.label} className="font-mono">
+                        {l.claimVersion === item.claimVersion ? (l.claimLabels[i] ?? "—") : "—"}
+                      </td>
+                    ))}
+                    <td className="font-mono font-semibold" data-testid="final-label">
+                      {form.labels[i] ?? "·"}
+                    </td>
+                  </tr>
+                ))}
+                <tr className={form.cursor >= form.labels.length ? "bg-indigo-50" : ""}>
+                  <td />
+                  <td>Relevance (0–3)</td>
+                  {item.labels.map((l) => (
+                    <td key={l.label} className="font-mono">
+                      {l.relevance}
+                    </td>
+                  ))}
+                  <td className="font-mono font-semibold" data-testid="final-relevance">
+                    {form.relevance ?? "·"}
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+            {item.labels.some((l) => l.claimVersion !== item.claimVersion) ? (
+              <div className="text-xs text-slate-600">
+                {item.labels
+                  .filter((l) => l.claimVersion !== item.claimVersion)
+                  .map((l) => (
+                    <p key={l.label}>
+                      {l.label} labelled an earlier claim set: {l.claims.map((c, i) => `${c} [${l.claimLabels[i] ?? "—"}]`).join(" · ")}
+                    </p>
+                  ))}
+              </div>
+            ) : null}
+            {item.labels.some((l) => l.notes || l.flags.length) ? (
+              <ul className="text-xs text-slate-700">
+                {item.labels.map((l) => (l.notes || l.flags.length ? <li key={l.label}>{l.label}: {[l.flags.join(", "), l.notes].filter(Boolean).join(" — ")}</li> : null))}
+              </ul>
+            ) : null}
+            <textarea aria-label="Rationale" rows={2} placeholder="Short rationale" value={form.rationale} onChange={(e) => setForm({ ...form, rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
+            <div className="flex items-center gap-3">
+              <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label="Enter: decide and next" onClick={submit} disabled={decide.isPending}>
+                Enter ▸ {done[item.id] ? "next" : "decide and next"}
+              </button>
+              {done[item.id] ? <p role="status" className="text-sm text-green-800">{done[item.id]}</p> : null}
+              {message ? (
+                <p role="alert" className="text-sm text-red-700">
+                  {message}
+                </p>
+              ) : null}
+            </div>
+          </div>
+          <div className="space-y-2">
+            <details className="text-sm text-slate-700">
+              <summary>The whole answer</summary>
+              <p className="mt-1 whitespace-pre-wrap">{item.answer}</p>
+            </details>
+            {ctx ? <VideoPlayer src={ctx.video.src} allowed={ctx.video.allowed} times={ctx} cueSeconds={ctx.startSeconds} cueKey={`${item.id}:${chunk}`} mediaRef={mediaRef} title={ctx.video.title} autoPlay={false} /> : null}
+            <ol aria-label="Context" className="space-y-1">
+              {item.context.map((c, i) => (
+                <li key={c.position}>
+                  <button type="button" className={`w-full rounded border p-2 text-left text-xs ${i === chunk ? "border-indigo-600 bg-indigo-50" : "border-slate-200"}`} onClick={() => { setChunk(i); controls.seek(c.startSeconds); controls.play(); }}>
+                    <span className="font-mono font-semibold">{i + 1}</span> · {c.video.title} {formatClock(c.startSeconds)}–{formatClock(c.endSeconds)}
+                    <span className="mt-1 block whitespace-pre-wrap text-slate-800">{c.text}</span>
+                  </button>
+                </li>
+              ))}
+            </ol>
+          </div>
+        </article>
+      )}
+      <KeyHelp open={help} onClose={() => setHelp(false)} keys={KEYS} />
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import type { Db } from "../db/client.ts";
+import { AppError, isUniqueViolation } from "../errors.ts";
+import { normalizeEmail } from "../users/users.ts";
+import { mulberry32, randomSeed, shuffle } from "../assignment/random.ts";
+
+export type TAssignAnswersOptions = {
+  /** Annotator emails (default: every active annotator). */
+  annotators?: string[];
+  /** Annotators per answer (default: the project's annotatorsPerItem). */
+  perItem?: number;
+  /** Only this system's answers. */
+  system?: string;
+  seed?: number;
+  /** Compute the assignment and write nothing (the preview); with `seed` the confirmed call does exactly what it showed. */
+  dryRun?: boolean;
+};
+
+export type TAssignAnswersResult = {
+  seed: number;
+  perItem: number;
+  /** Answers this call worked on. */
+  answers: number;
+  /** Answers that received at least one new assignment. */
+  answersToppedUp: number;
+  created: number;
+  /** Answers still short of perItem because too few eligible annotators were left. */
+  shortfall: number;
+  dryRun: boolean;
+  annotators: { email: string; added: number; total: number }[];
+};
+
+/**
+ * Assigns generated answers (issue 24) to annotators, as lib/assignment/assign.ts assigns pool
+ * items:
+ * - every targeted answer is topped up to `perItem` distinct annotators; existing assignments (of
+ *   anyone) count, so running it again adds only what is missing;
+ * - each new assignment goes to the eligible annotator with the fewest answer assignments in the
+ *   project so far (ties at random): from equal loads everyone stays within 1 of everyone else;
+ * - each assignment gets a random `orderKey` (the annotator's order of answers);
+ * - all randomness comes from `seed` (mulberry32; random when not given, returned).
+ * Answers are visited in a random order (so a shortfall does not fall on one system or question).
+ */
+export async function assignAnswers(db: Db, projectId: number, opts: TAssignAnswersOptions = {}): Promise<TAssignAnswersResult> {
+  const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
+  if (!project) throw new AppError("not_found", `no project ${projectId}`);
+  const perItem = opts.perItem ?? project.annotatorsPerItem;
+  if (!Number.isInteger(perItem) || perItem < 1) throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+  const seed = opts.seed ?? randomSeed();
+  const rng = mulberry32(seed);
+  const annotators = await resolveAnnotators(db, opts.annotators);
+  if (annotators.length < perItem) {
+    throw new AppError("bad_input", `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`);
+  }
+  const answers = await db.answer.findMany({ where: { projectId, ...(opts.system === undefined ? {} : { system: opts.system }) }, select: { id: true }, orderBy: { id: "asc" } });
+  if (answers.length === 0) {
+    throw new AppError("bad_input", opts.system === undefined ? "the project has no answers: import them first with: npx assessor import answers --system NAME answers.jsonl" : `no answers of system "${opts.system}" in the project`);
+  }
+  const existing = await db.answerAssignment.findMany({ where: { answer: { projectId } }, select: { answerId: true, userId: true } });
+  const assignedTo = new Map<string, Set<string>>();
+  const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
+  for (const a of existing) {
+    const set = assignedTo.get(a.answerId);
+    if (set) set.add(a.userId);
+    else assignedTo.set(a.answerId, new Set([a.userId]));
+    if (load.has(a.userId)) load.set(a.userId, (load.get(a.userId) ?? 0) + 1);
+  }
+
+  const rows: { answerId: string; userId: string; orderKey: number }[] = [];
+  const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
+  let toppedUp = 0;
+  let shortfall = 0;
+  for (const answer of shuffle(answers, rng)) {
+    const already = assignedTo.get(answer.id) ?? new Set<string>();
+    const needed = perItem - already.size;
+    if (needed <= 0) continue;
+    const eligible = annotators.filter((a) => !already.has(a.id)).map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
+    eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
+    const chosen = eligible.slice(0, needed);
+    if (chosen.length < needed) shortfall++;
+    if (chosen.length > 0) toppedUp++;
+    for (const c of chosen) {
+      rows.push({ answerId: answer.id, userId: c.id, orderKey: rng() });
+      load.set(c.id, (load.get(c.id) ?? 0) + 1);
+      added.set(c.id, (added.get(c.id) ?? 0) + 1);
+    }
+  }
+  if (!opts.dryRun && rows.length > 0) {
+    try {
+      await db.$transaction(async (tx) => {
+        for (let i = 0; i < rows.length; i += 1000) await tx.answerAssignment.createMany({ data: rows.slice(i, i + 1000) });
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new AppError("conflict", "answer assignments were changed by another command at the same time; run assign again");
+      throw e;
+    }
+  }
+  return {
+    seed,
+    perItem,
+    answers: answers.length,
+    answersToppedUp: toppedUp,
+    created: rows.length,
+    shortfall,
+    dryRun: opts.dryRun === true,
+    annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
+  };
+}
+
+async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {
+  if (!emails || emails.length === 0) {
+    const all = await db.user.findMany({ where: { role: "annotator", active: true }, select: { id: true, email: true }, orderBy: { email: "asc" } });
+    if (all.length === 0) throw new AppError("bad_input", "no active annotators: add some with: npx assessor user add --role annotator …");
+    return all;
+  }
+  const wanted = [...new Set(emails.map(normalizeEmail).filter(Boolean))];
+  const users = await db.user.findMany({ where: { email: { in: wanted } }, select: { id: true, email: true, role: true, active: true } });
+  const problems: string[] = [];
+  for (const email of wanted) {
+    const u = users.find((x) => x.email === email);
+    if (!u) problems.push(`${email}: no such user`);
+    else if (!u.active) problems.push(`${email}: deactivated`);
+    else if (u.role !== "annotator") problems.push(`${email}: role is ${u.role}, expected annotator`);
+  }
+  if (problems.length) throw new AppError("bad_input", `--annotators: ${problems.join("; ")}`);
+  return wanted.map((email) => ({ id: users.find((x) => x.email === email)!.id, email }));
+}

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import type { Db } from "../db/client.ts";
+import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
+import { AppError } from "../errors.ts";
+import { ZUint32, zText } from "../bounds.ts";
+import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
+import type { TDisagreementRule } from "../labels/rule.ts";
+import { decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
+
+/** Claims per answer a label may carry (an answer of a few paragraphs has a few dozen). */
+export const MAX_CLAIMS = 500;
+
+export const ZRelevance = z.number().int("relevance: expected a whole number 0–3").min(0, "relevance: expected 0–3").max(3, "relevance: expected 0–3");
+
+/** One answer label (answers task → route → submitAnswerJudgement). */
+export const ZAnswerJudgementInput = z.object({
+  answerId: zText(100).min(1),
+  claimVersion: z.number().int("claimVersion: expected a whole number ≥ 1").min(1, "claimVersion: expected a whole number ≥ 1"),
+  /** One of s / p / n / x per claim of `claimVersion`, in claim order. */
+  claimLabels: z.array(ZClaimLabel).max(MAX_CLAIMS),
+  relevance: ZRelevance,
+  notes: zText(5000).default(""),
+  flags: z.array(z.enum(JUDGEMENT_FLAGS)).max(JUDGEMENT_FLAGS.length).default([]),
+  timeSpentMs: ZUint32.nullable().default(null),
+  /** Chosen by the client once per submission (a UUID); a retry sends the same key. */
+  idempotencyKey: zText(200).min(8),
+});
+export type TAnswerJudgementInput = z.input<typeof ZAnswerJudgementInput>;
+type TAnswerJudgementData = z.output<typeof ZAnswerJudgementInput>;
+
+/** The caller's stored answer label, as a submission returns it. */
+export type TSubmittedAnswerJudgement = {
+  id: number;
+  answerId: string;
+  userId: string;
+  claimVersion: number;
+  claimLabels: TClaimLabel[];
+  relevance: number;
+  notes: string;
+  flags: string[];
+  timeSpentMs: number | null;
+  idempotencyKey: string;
+};
+export type TAnswerSubmitResult = { applied: boolean; judgement: TSubmittedAnswerJudgement };
+
+type TRow = { id: number; answerId: string; userId: string; claimVersion: number; claimLabels: string; relevance: number; notes: string; flags: string; timeSpentMs: number | null; idempotencyKey: string };
+const COLUMNS = `"id", "answerId", "userId", "claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
+
+const toJudgement = (r: TRow): TSubmittedAnswerJudgement => ({
+  id: Number(r.id),
+  answerId: r.answerId,
+  userId: r.userId,
+  claimVersion: Number(r.claimVersion),
+  claimLabels: parseClaimLabels(r.claimLabels),
+  relevance: Number(r.relevance),
+  notes: r.notes,
+  flags: JSON.parse(r.flags) as string[],
+  timeSpentMs: r.timeSpentMs === null ? null : Number(r.timeSpentMs),
+  idempotencyKey: r.idempotencyKey,
+});
+
+/** What an AnswerEvent records of a label (before / after). */
+export function answerJudgementSnapshot(j: Pick<TSubmittedAnswerJudgement, "claimVersion" | "claimLabels" | "relevance" | "notes" | "flags" | "timeSpentMs">): string {
+  return JSON.stringify({ claimVersion: j.claimVersion, claimLabels: j.claimLabels, relevance: j.relevance, notes: j.notes, flags: j.flags, timeSpentMs: j.timeSpentMs });
+}
+
+/**
+ * Records (or changes) the calling annotator's label of one answer: a label per claim of one claim
+ * set version and the answer's relevance. The answers' counterpart of lib/labels/submit.ts, with the
+ * same semantics:
+ * - idempotent: the key is stored on the AnswerEvent the submission appends (unique), so a retry
+ *   returns `applied: false` and the stored label, also when it races the original (PostgreSQL: the
+ *   Answer row is locked first, so same-answer submissions queue; SQLite: one synchronous step);
+ * - `forbidden` unless the answer is assigned to the caller;
+ * - `bad_input` (422) naming the field when `claimVersion` is not a claim set of the answer or
+ *   `claimLabels` does not have one label per claim of it;
+ * - blind and unprobeable: every edit of one's own label is accepted the same way, whatever the
+ *   peers' labels or an adjudication say (an adjudicated answer keeps the adjudicator's label: the
+ *   edit is kept in the history); the same statements run on every edit;
+ * - the reference follows the editing rule (lib/generation/labels.ts `answerDecision`): when the
+ *   required labels disagree before or after this edit, Answer.disputedAt is set once, never cleared;
+ * - every change appends an AnswerEvent (kind "judgement") with the label before and after.
+ */
+export async function submitAnswerJudgement(db: Db, userId: string, input: TAnswerJudgementInput): Promise<TAnswerSubmitResult> {
+  const parsed = ZAnswerJudgementInput.safeParse(input);
+  if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), parsed.error.issues);
+  const data = parsed.data;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await sqlTransaction(db, () => apply(userId, data));
+    } catch (e) {
+      if (!isUniqueViolationError(e)) throw e;
+      if (attempt >= 2) throw new AppError("conflict", "the answer was changed at the same time; submit again");
+    }
+  }
+}
+
+type TAnswerRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; assigned: number; claimVersion: number };
+
+function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSubmitResult> {
+  const { answerId, idempotencyKey } = data;
+  if ((yield* provider()) === "postgres") yield* all(`SELECT "id" FROM "Answer" WHERE "id" = ? FOR UPDATE`, [answerId]);
+
+  const event = yield* get<{ actorId: string | null; answerId: string; kind: string }>(`SELECT "actorId", "answerId", "kind" FROM "AnswerEvent" WHERE "idempotencyKey" = ?`, [idempotencyKey]);
+  if (event) {
+    if (event.actorId !== userId || event.answerId !== answerId || event.kind !== "judgement") throw new AppError("conflict", "this idempotency key was already used for a different submission");
+    const stored = yield* get<TRow>(`SELECT ${COLUMNS} FROM "AnswerJudgement" WHERE "answerId" = ? AND "userId" = ?`, [answerId, userId]);
+    if (!stored) throw new AppError("not_found", "the label recorded under this key no longer exists");
+    return { applied: false, judgement: toJudgement(stored) };
+  }
+
+  const answer = yield* get<TAnswerRow>(
+    `SELECT a."projectId", a."claimVersion", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem",
+       CASE WHEN EXISTS (SELECT 1 FROM "AnswerAssignment" s WHERE s."answerId" = a."id" AND s."userId" = ?) THEN 1 ELSE 0 END AS "assigned"
+     FROM "Answer" a JOIN "Project" p ON p."id" = a."projectId" WHERE a."id" = ?`,
+    [userId, answerId],
+  );
+  if (!answer || !Number(answer.assigned)) throw new AppError("forbidden", "this answer is not assigned to you");
+  const claims = Number((yield* get<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnswerClaim" WHERE "answerId" = ? AND "version" = ?`, [answerId, data.claimVersion]))?.n ?? 0);
+  if (claims === 0) throw new AppError("bad_input", `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${Number(answer.claimVersion)})`, [{ path: ["claimVersion"] }]);
+  if (data.claimLabels.length !== claims) throw new AppError("bad_input", `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`, [{ path: ["claimLabels"] }]);
+
+  const rows = (yield* all<TRow>(`SELECT ${COLUMNS} FROM "AnswerJudgement" WHERE "answerId" = ? ORDER BY "id"`, [answerId])).map(toJudgement);
+  const before = rows.find((j) => j.userId === userId) ?? null;
+  const now = new Date();
+  const fields = { claimVersion: data.claimVersion, claimLabels: data.claimLabels, relevance: data.relevance, notes: data.notes, flags: data.flags, timeSpentMs: data.timeSpentMs, idempotencyKey };
+  const values = [fields.claimVersion, JSON.stringify(fields.claimLabels), fields.relevance, fields.notes, JSON.stringify(fields.flags), fields.timeSpentMs, idempotencyKey];
+  let id: number;
+  if (before) {
+    yield* run(`UPDATE "AnswerJudgement" SET "claimVersion" = ?, "claimLabels" = ?, "relevance" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`, [...values, now, before.id]);
+    id = before.id;
+  } else {
+    const inserted = yield* get<{ id: number }>(
+      `INSERT INTO "AnswerJudgement" ("claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "idempotencyKey", "answerId", "userId", "createdAt", "updatedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
+      [...values, answerId, userId, now, now],
+    );
+    if (!inserted) throw new Error("INSERT … RETURNING gave no row");
+    id = Number(inserted.id);
+  }
+  const judgement: TSubmittedAnswerJudgement = { id, answerId, userId, ...fields };
+  const settings = { disagreementRule: answer.disagreementRule, startToleranceSeconds: Number(answer.startToleranceSeconds), annotatorsPerItem: Number(answer.annotatorsPerItem) };
+  const after = before ? rows.map((j) => (j.id === before.id ? judgement : j)) : [...rows, judgement];
+  const disputed = decideAnswer(rows, settings).state === "disagreed" || decideAnswer(after, settings).state === "disagreed";
+  yield* run(`UPDATE "Answer" SET "disputedAt" = ? WHERE "id" = ? AND "disputedAt" IS NULL AND ? = 1`, [now, answerId, disputed ? 1 : 0]);
+  yield* run(`INSERT INTO "AnswerEvent" ("projectId", "answerId", "actorId", "kind", "before", "after", "idempotencyKey", "createdAt") VALUES (?, ?, ?, 'judgement', ?, ?, ?, ?)`, [
+    Number(answer.projectId),
+    answerId,
+    userId,
+    before ? answerJudgementSnapshot(before) : null,
+    answerJudgementSnapshot(judgement),
+    idempotencyKey,
+    now,
+  ]);
+  return { applied: true, judgement };
+}

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
 import { AppError } from "../../lib/errors.ts";
 import { out, projectOption, withProject } from "../context.ts";
 
@@ -7,6 +7,16 @@ import { out, projectOption, withProject } from "../context.ts";
  * `assessor answers list|resplit`. The work is in lib/generation (shared with the lead's upload).
  */
 const fmt = (n: number) => n.toLocaleString("en-US");
+const num = (min: number) => (v: string) => {
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || n < min) throw new InvalidArgumentError(`expected a number of at least ${min}, got "${v}"`);
+  return n;
+};
+const int = (min: number) => (v: string) => {
+  const n = num(min)(v);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected a whole number, got "${v}"`);
+  return n;
+};
 const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 export function registerAnswers(program: Command): void {
@@ -51,4 +61,50 @@ export function registerAnswers(program: Command): void {
       out(`${"system".padEnd(width)}  ${"answers".padStart(8)}  ${"claims".padStart(8)}  ${"labelled".padStart(8)}`);
       for (const r of rows) out(`${r.system.padEnd(width)}  ${fmt(r.answers).padStart(8)}  ${fmt(r.claims).padStart(8)}  ${fmt(r.labelled).padStart(8)}`);
     });
+
+  answers
+    .command("resplit")
+    .description(
+      "split a system's answers into claims again: --llm asks the judge's OpenAI-compatible endpoint to break each answer into standalone statements (a RAGAS-style claim-decomposition prompt), --sentences goes back to the sentence split; each changed answer gets a new claim version and a resplit event. Answers with human labels are left alone unless --force",
+    )
+    .requiredOption("--system <name>", "the system whose answers to re-split")
+    .option("--llm", "decompose with the model (needs --base-url and --model)")
+    .option("--sentences", "the default sentence split")
+    .option("--model <model>", "the model as the endpoint names it")
+    .option("--base-url <url>", "the endpoint's OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (Ollama)")
+    .option("--api-key-env <var>", "environment variable holding the API key (never stored); its name must end in _API_KEY, start with OPENAI_, or be listed in ASSESSOR_JUDGE_KEY_VARS", "OPENAI_API_KEY")
+    .option("--no-api-key", "send no key at all (a local server without keys)")
+    .option("--temperature <t>", "sampling temperature", num(0), 0)
+    .option("--max-tokens <n>", "completion tokens per answer", int(1), 1024)
+    .option("--timeout <seconds>", "per-request timeout", num(0.1), 60)
+    .option("--retries <n>", "retries of a failed request", int(0), 4)
+    .option("--concurrency <n>", "requests in flight at once", int(1), 4)
+    .option("--force", "also re-split answers that already have human labels (their labels keep naming the version they were given on)")
+    .addOption(projectOption())
+    .action(
+      async (o: { project?: string; system: string; llm?: boolean; sentences?: boolean; model?: string; baseUrl?: string; apiKeyEnv: string; apiKey: boolean; temperature: number; maxTokens: number; timeout: number; retries: number; concurrency: number; force?: boolean }) => {
+        if (Boolean(o.llm) === Boolean(o.sentences)) throw new AppError("bad_input", "choose how to split: --llm (the model) or --sentences (the default split)");
+        if (o.llm && (!o.model || !o.baseUrl)) throw new AppError("bad_input", "--llm needs --base-url and --model");
+        const [{ resplitAnswers }, { apiKeyFrom }] = await Promise.all([import("../../lib/generation/resplit.ts"), import("../../lib/judge/keys.ts")]);
+        const endpoint = o.llm
+          ? { baseUrl: o.baseUrl!, model: o.model!, apiKey: apiKeyFrom(process.env, o.apiKey ? o.apiKeyEnv : "", "cli"), temperature: o.temperature, maxTokens: o.maxTokens, timeoutMs: Math.round(o.timeout * 1000), maxRetries: o.retries, concurrency: o.concurrency }
+          : undefined;
+        const t0 = performance.now();
+        const r = await withProject(o.project, (db, p) =>
+          resplitAnswers(db, p.id, {
+            system: o.system,
+            method: o.llm ? "llm" : "sentences",
+            endpoint,
+            force: o.force,
+            onProgress: process.stderr.isTTY ? (done, total) => process.stderr.write(`\rre-split ${done}/${total}`) : undefined,
+          }),
+        );
+        if (process.stderr.isTTY) process.stderr.write("\n");
+        for (const f of r.failed) process.stderr.write(`failed: question ${f.qid}: ${f.message}\n`);
+        out(
+          `re-split ${plural(r.answers, "answer")} of system ${r.system} (${r.method}): ${fmt(r.resplit)} changed (${plural(r.claims, "claim")}), ${fmt(r.unchanged)} unchanged${r.labelled ? `, ${fmt(r.labelled)} with human labels left alone (--force to include them)` : ""}${r.failed.length ? `, ${fmt(r.failed.length)} failed` : ""} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+        );
+        if (r.failed.length) process.exitCode = 1;
+      },
+    );
 }

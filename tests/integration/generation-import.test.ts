@@ -256,6 +256,21 @@ describe("re-import", () => {
   });
 });
 
+describe("the lead's upload (lib/lead/run-import.ts, behind POST /api/lead/projects/:id/imports/answers)", () => {
+  it("imports answers through the same importer, with the system and options from the query string", async () => {
+    const { importUpload } = await import("../../lib/lead/run-import.ts");
+    const bytes = Buffer.from(file({ qid: "q1", answer: "Uploaded. Twice.", context: ["k2"] }));
+    const r = await importUpload(db, projectId, "answers", { name: "up.jsonl", system: "uploaded", chunking: "default" }, bytes);
+    expect(r).toMatchObject({ kind: "answers", file: "up.jsonl", rows: 1, created: 1, claims: 2 });
+    expect(await db.answer.count({ where: { projectId, system: "uploaded" } })).toBe(1);
+    const changed = Buffer.from(file({ qid: "q1", answer: "Uploaded again.", context: ["k2"] }));
+    await expect(importUpload(db, projectId, "answers", { name: "up.jsonl", system: "uploaded", chunking: "default" }, changed)).rejects.toThrow(/already has a different answer to question "q1"/);
+    expect(await importUpload(db, projectId, "answers", { name: "up.jsonl", system: "uploaded", chunking: "default", replace: "on" }, changed)).toMatchObject({ updated: 1 });
+    await expect(importUpload(db, projectId, "answers", { name: "up.jsonl", system: " " }, bytes)).rejects.toThrow("system: answers need a system name (the generator configuration)");
+    await expect(importUpload(db, projectId, "answers", { name: "up.jsonl", system: "uploaded", force: "on" }, bytes)).rejects.toThrow("force: replacing labelled answers needs “replace changed answers” too");
+  });
+});
+
 describe("the CLI", () => {
   it("imports answers, prints a summary and warnings, lists systems, and exits 1 with located errors and nothing written", async () => {
     const path = join(dir, "cli.jsonl");

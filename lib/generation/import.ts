@@ -7,9 +7,10 @@ import { forEachJsonl } from "../formats/jsonl.ts";
 import { recogniseChunking } from "../chunkings/recognise.ts";
 import type { ChunkingInfo } from "../chunkings/store.ts";
 import type { IdIndex } from "../imports/id-index.ts";
-import { ErrorList, readInput, TX_OPTIONS, type ImportOptions, type ImportResult } from "../imports/input.ts";
+import { bulkTransaction, insertImportRecord, sqliteNow } from "../imports/bulk.ts";
+import { ErrorList, readInput, type ImportOptions, type ImportResult } from "../imports/input.ts";
 import { ZExternalId } from "../imports/schemas.ts";
-import { splitClaims } from "./claims.ts";
+import { splitClaims, type TClaimSpan } from "./claims.ts";
 
 /**
  * Answers of one generator configuration (a "system", issue 24 item 1) from JSONL, one line per
@@ -220,38 +221,39 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
   list.throwIfAny();
 
   // What exists for this system: unchanged lines are no-ops, changed ones need `replace`.
-  const existing = new Map(
-    (
-      await db.answer.findMany({
-        where: { projectId, system },
-        select: {
-          id: true,
-          queryId: true,
-          text: true,
-          citations: true,
-          contentHash: true,
-          claimVersion: true,
-          createdAt: true,
-          context: { select: { chunk: { select: { externalId: true } } }, orderBy: { position: "asc" } },
-          claims: { select: { version: true } },
-          _count: { select: { judgements: true, judgeLabels: true } },
-          adjudication: { select: { id: true } },
-        },
-      })
-    ).map((a) => [a.queryId, a]),
-  );
+  const existing = new Map((await db.answer.findMany({ where: { projectId, system }, select: { id: true, queryId: true, contentHash: true, createdAt: true } })).map((a) => [a.queryId, a]));
   const create: Resolved[] = [];
-  const replace: { r: Resolved; old: NonNullable<ReturnType<typeof existing.get>> }[] = [];
+  const changed: { r: Resolved; id: string }[] = [];
   let unchanged = 0;
   for (const r of resolved) {
     const old = existing.get(r.queryId);
     if (!old) create.push(r);
     else if (old.contentHash === r.hash) unchanged++;
     else if (!opts.replace) list.push({ file: name, line: r.line, field: "answer", message: `system "${system}" already has a different answer to question "${r.qid}" (imported ${old.createdAt.toISOString()}); use --replace to replace changed answers` });
-    else replace.push({ r, old });
+    else changed.push({ r, id: old.id });
   }
   list.throwIfAny();
-  const humanLabels = (o: (typeof replace)[number]["old"]) => o._count.judgements + (o.adjudication ? 1 : 0);
+  // The answers replaced, with what the event keeps of them and their labels.
+  const olds = new Map(
+    (
+      await db.answer.findMany({
+        where: { id: { in: changed.map((c) => c.id) } },
+        select: {
+          id: true,
+          text: true,
+          citations: true,
+          claimVersion: true,
+          context: { select: { chunk: { select: { externalId: true } } }, orderBy: { position: "asc" } },
+          claims: { select: { version: true }, orderBy: { version: "desc" }, take: 1 },
+          judgements: { select: { userId: true, claimVersion: true, claimLabels: true, relevance: true, notes: true } },
+          adjudication: { select: { adjudicatorId: true, claimVersion: true, claimLabels: true, relevance: true, rationale: true } },
+          judgeLabels: { select: { judge: true, claimVersion: true, claimLabels: true, relevance: true } },
+        },
+      })
+    ).map((a) => [a.id, a]),
+  );
+  const replace = changed.map((c) => ({ r: c.r, old: olds.get(c.id)! }));
+  const humanLabels = (o: (typeof replace)[number]["old"]) => o.judgements.length + (o.adjudication ? 1 : 0);
   const labelled = replace.filter((x) => humanLabels(x.old) > 0);
   if (labelled.length > 0 && !opts.force) {
     const n = labelled.reduce((s, x) => s + humanLabels(x.old), 0);
@@ -265,66 +267,102 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
     );
   }
 
-  let claims = 0;
-  let labelsRemoved = 0;
-  let judgeLabelsRemoved = 0;
-  const claimRows = (answerId: string, version: number, text: string) =>
-    splitClaims(text).map((c, position) => ({ answerId, version, position, text: c.text, startChar: c.startChar, endChar: c.endChar, source: "sentence" }));
-  await db.$transaction(async (tx) => {
-    if (create.length) {
-      const answers = create.map((r) => ({ r, id: randomUUID() }));
-      await tx.answer.createMany({ data: answers.map(({ r, id }) => ({ id, projectId, system, queryId: r.queryId, text: r.text, citations: r.citations ? JSON.stringify(r.citations) : null, contentHash: r.hash, claimVersion: 1 })) });
-      const contexts = answers.flatMap(({ r, id }) => r.context.map((c, position) => ({ answerId: id, position, chunkId: c.chunkId })));
-      if (contexts.length) await tx.answerContext.createMany({ data: contexts });
-      const newClaims = answers.flatMap(({ r, id }) => claimRows(id, 1, r.text));
-      claims += newClaims.length;
-      if (newClaims.length) await tx.answerClaim.createMany({ data: newClaims });
-      await tx.answerEvent.createMany({
-        data: answers.map(({ r, id }) => ({
-          projectId,
-          answerId: id,
-          actorId: null,
-          kind: "import",
-          before: null,
-          after: JSON.stringify({ file: name, system, qid: r.qid, text: r.text, context: r.context.map((c) => c.externalId), citations: r.citations, claimVersion: 1, claims: splitClaims(r.text).map((c) => c.text) }),
-        })),
-      });
-    }
+  // Everything to write, as rows; then one transaction through the bulk path (lib/imports/bulk.ts:
+  // Prisma's createMany went row by row, about 10 ms an answer).
+  type Row = { id: string; r: Resolved; version: number; claims: TClaimSpan[]; before: string | null };
+  const writes: Row[] = [
+    ...create.map((r) => ({ id: randomUUID(), r, version: 1, claims: splitClaims(r.text), before: null })),
+    ...replace.map(({ r, old }) => ({
+      id: old.id,
+      r,
+      version: Math.max(old.claimVersion, old.claims[0]?.version ?? 0) + 1,
+      claims: splitClaims(r.text),
+      before: JSON.stringify({
+        text: old.text,
+        context: old.context.map((c) => c.chunk.externalId),
+        citations: old.citations ? (JSON.parse(old.citations) as unknown) : null,
+        claimVersion: old.claimVersion,
+        removed: humanLabels(old) + old.judgeLabels.length > 0 ? { judgements: old.judgements, adjudication: old.adjudication, judgeLabels: old.judgeLabels } : null,
+      }),
+    })),
+  ];
+  const labelsRemoved = replace.reduce((s, x) => s + humanLabels(x.old), 0);
+  const judgeLabelsRemoved = replace.reduce((s, x) => s + x.old.judgeLabels.length, 0);
+  const contexts = writes.flatMap((w) => w.r.context.map((c, position) => [w.id, position, c.chunkId]));
+  const claimRows = writes.flatMap((w) => w.claims.map((c, position) => ({ w, c, position })));
+  const citationsOf = (r: Resolved) => (r.citations ? JSON.stringify(r.citations) : null);
+  await bulkTransaction(db, async (tx) => {
+    const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
     for (const { r, old } of replace) {
-      const version = Math.max(old.claimVersion, ...old.claims.map((c) => c.version)) + 1;
-      let removed: unknown = null;
-      if (humanLabels(old) > 0 || old._count.judgeLabels > 0) {
-        const [judgements, adjudication, judgeLabels] = await Promise.all([
-          tx.answerJudgement.findMany({ where: { answerId: old.id }, select: { userId: true, claimVersion: true, claimLabels: true, relevance: true, notes: true } }),
-          tx.answerAdjudication.findUnique({ where: { answerId: old.id }, select: { adjudicatorId: true, claimVersion: true, claimLabels: true, relevance: true, rationale: true } }),
-          tx.answerJudgeLabel.findMany({ where: { answerId: old.id }, select: { judge: true, claimVersion: true, claimLabels: true, relevance: true } }),
-        ]);
-        removed = { judgements, adjudication, judgeLabels };
-        labelsRemoved += judgements.length + (adjudication ? 1 : 0);
-        judgeLabelsRemoved += judgeLabels.length;
-        await tx.answerJudgement.deleteMany({ where: { answerId: old.id } });
-        await tx.answerAdjudication.deleteMany({ where: { answerId: old.id } });
-        await tx.answerJudgeLabel.deleteMany({ where: { answerId: old.id } });
-      }
-      await tx.answer.update({ where: { id: old.id }, data: { text: r.text, citations: r.citations ? JSON.stringify(r.citations) : null, contentHash: r.hash, claimVersion: version, disputedAt: null } });
-      await tx.answerContext.deleteMany({ where: { answerId: old.id } });
-      if (r.context.length) await tx.answerContext.createMany({ data: r.context.map((c, position) => ({ answerId: old.id, position, chunkId: c.chunkId })) });
-      const newClaims = claimRows(old.id, version, r.text);
-      claims += newClaims.length;
-      if (newClaims.length) await tx.answerClaim.createMany({ data: newClaims });
-      await tx.answerEvent.create({
-        data: {
-          projectId,
-          answerId: old.id,
-          actorId: null,
-          kind: "import",
-          before: JSON.stringify({ text: old.text, context: old.context.map((c) => c.chunk.externalId), citations: old.citations ? (JSON.parse(old.citations) as unknown) : null, claimVersion: old.claimVersion, removed }),
-          after: JSON.stringify({ file: name, system, qid: r.qid, text: r.text, context: r.context.map((c) => c.externalId), citations: r.citations, claimVersion: version, claims: newClaims.map((c) => c.text) }),
-        },
-      });
+      if (humanLabels(old) + old.judgeLabels.length > 0) for (const table of ["AnswerJudgement", "AnswerAdjudication", "AnswerJudgeLabel"]) await tx.run(`DELETE FROM "${table}" WHERE "answerId" = ?`, [old.id]);
+      await tx.run(`DELETE FROM "AnswerContext" WHERE "answerId" = ?`, [old.id]);
+      const version = writes.find((w) => w.id === old.id)!.version;
+      await tx.run(`UPDATE "Answer" SET "text" = ?, "citations" = ?, "contentHash" = ?, "claimVersion" = ?, "disputedAt" = NULL WHERE "id" = ?`, [r.text, citationsOf(r), r.hash, version, old.id]);
     }
-    await tx.importRecord.create({ data: { projectId, kind: "answers", fileName: name, sha256, rows: create.length + replace.length } });
-  }, TX_OPTIONS);
+    await tx.insert(
+      "Answer",
+      [
+        { name: "id", type: "text" },
+        { name: "projectId", type: "int" },
+        { name: "system", type: "text" },
+        { name: "queryId", type: "int" },
+        { name: "text", type: "text" },
+        { name: "citations", type: "text" },
+        { name: "contentHash", type: "text" },
+        { name: "claimVersion", type: "int" },
+        { name: "createdAt", type: "timestamp" },
+      ],
+      create.length,
+      (i) => [writes[i].id, projectId, system, writes[i].r.queryId, writes[i].r.text, citationsOf(writes[i].r), writes[i].r.hash, 1, at],
+    );
+    await tx.insert(
+      "AnswerContext",
+      [
+        { name: "answerId", type: "text" },
+        { name: "position", type: "int" },
+        { name: "chunkId", type: "int" },
+      ],
+      contexts.length,
+      (i) => contexts[i],
+    );
+    await tx.insert(
+      "AnswerClaim",
+      [
+        { name: "answerId", type: "text" },
+        { name: "version", type: "int" },
+        { name: "position", type: "int" },
+        { name: "text", type: "text" },
+        { name: "startChar", type: "int" },
+        { name: "endChar", type: "int" },
+        { name: "source", type: "text" },
+        { name: "createdAt", type: "timestamp" },
+      ],
+      claimRows.length,
+      (i) => {
+        const { w, c, position } = claimRows[i];
+        return [w.id, w.version, position, c.text, c.startChar, c.endChar, "sentence", at];
+      },
+    );
+    await tx.insert(
+      "AnswerEvent",
+      [
+        { name: "projectId", type: "int" },
+        { name: "answerId", type: "text" },
+        { name: "kind", type: "text" },
+        { name: "before", type: "text" },
+        { name: "after", type: "text" },
+        { name: "createdAt", type: "timestamp" },
+      ],
+      writes.length,
+      (i) => {
+        const w = writes[i];
+        const after = { file: name, system, qid: w.r.qid, text: w.r.text, context: w.r.context.map((c) => c.externalId), citations: w.r.citations, claimVersion: w.version, claims: w.claims.map((c) => c.text) };
+        return [projectId, w.id, "import", w.before, JSON.stringify(after), at];
+      },
+    );
+    await insertImportRecord(tx, { projectId, kind: "answers", fileName: name, sha256, rows: writes.length });
+  });
+  const claims = claimRows.length;
   opts.onProgress?.(rows.length, rows.length);
   return {
     kind: "answers",

@@ -68,11 +68,12 @@ export function registerAnswers(program: Command): void {
       "split a system's answers into claims again: --llm asks the judge's OpenAI-compatible endpoint to break each answer into standalone statements (a RAGAS-style claim-decomposition prompt), --sentences goes back to the sentence split; each changed answer gets a new claim version and a resplit event. Answers with human labels are left alone unless --force",
     )
     .requiredOption("--system <name>", "the system whose answers to re-split")
-    .option("--llm", "decompose with the model (needs --base-url and --model)")
+    .option("--llm", "decompose with the model (needs --base-url and --model, or --judge-run)")
+    .option("--judge-run <run>", "use the endpoint, model and key variable of this judge run (name or id); --base-url, --model, --api-key-env override")
     .option("--sentences", "the default sentence split")
     .option("--model <model>", "the model as the endpoint names it")
     .option("--base-url <url>", "the endpoint's OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (Ollama)")
-    .option("--api-key-env <var>", "environment variable holding the API key (never stored); its name must end in _API_KEY, start with OPENAI_, or be listed in ASSESSOR_JUDGE_KEY_VARS", "OPENAI_API_KEY")
+    .option("--api-key-env <var>", "environment variable holding the API key (never stored; default OPENAI_API_KEY); its name must end in _API_KEY, start with OPENAI_, or be listed in ASSESSOR_JUDGE_KEY_VARS")
     .option("--no-api-key", "send no key at all (a local server without keys)")
     .option("--temperature <t>", "sampling temperature", num(0), 0)
     .option("--max-tokens <n>", "completion tokens per answer", int(1), 1024)
@@ -82,23 +83,27 @@ export function registerAnswers(program: Command): void {
     .option("--force", "also re-split answers that already have human labels (their labels keep naming the version they were given on)")
     .addOption(projectOption())
     .action(
-      async (o: { project?: string; system: string; llm?: boolean; sentences?: boolean; model?: string; baseUrl?: string; apiKeyEnv: string; apiKey: boolean; temperature: number; maxTokens: number; timeout: number; retries: number; concurrency: number; force?: boolean }) => {
+      async (o: { project?: string; system: string; llm?: boolean; sentences?: boolean; judgeRun?: string; model?: string; baseUrl?: string; apiKeyEnv?: string; apiKey: boolean; temperature: number; maxTokens: number; timeout: number; retries: number; concurrency: number; force?: boolean }) => {
         if (Boolean(o.llm) === Boolean(o.sentences)) throw new AppError("bad_input", "choose how to split: --llm (the model) or --sentences (the default split)");
-        if (o.llm && (!o.model || !o.baseUrl)) throw new AppError("bad_input", "--llm needs --base-url and --model");
-        const [{ resplitAnswers }, { apiKeyFrom }] = await Promise.all([import("../../lib/generation/resplit.ts"), import("../../lib/judge/keys.ts")]);
-        const endpoint = o.llm
-          ? { baseUrl: o.baseUrl!, model: o.model!, apiKey: apiKeyFrom(process.env, o.apiKey ? o.apiKeyEnv : "", "cli"), temperature: o.temperature, maxTokens: o.maxTokens, timeoutMs: Math.round(o.timeout * 1000), maxRetries: o.retries, concurrency: o.concurrency }
-          : undefined;
+        if (o.llm && !o.judgeRun && (!o.model || !o.baseUrl)) throw new AppError("bad_input", "--llm needs --base-url and --model (or --judge-run RUN to use a judge run's)");
+        if (!o.llm && (o.judgeRun || o.model || o.baseUrl)) throw new AppError("bad_input", "--judge-run, --base-url and --model go with --llm");
+        const [{ resplitAnswers }, { apiKeyFrom }, { findRun }] = await Promise.all([import("../../lib/generation/resplit.ts"), import("../../lib/judge/keys.ts"), import("../../lib/judge/store.ts")]);
         const t0 = performance.now();
-        const r = await withProject(o.project, (db, p) =>
-          resplitAnswers(db, p.id, {
+        const r = await withProject(o.project, async (db, p) => {
+          let endpoint;
+          if (o.llm) {
+            const run = o.judgeRun ? await findRun(db, p.id, o.judgeRun) : null;
+            const keyVar = o.apiKey ? (o.apiKeyEnv ?? run?.apiKeyEnv ?? "OPENAI_API_KEY") : "";
+            endpoint = { baseUrl: o.baseUrl ?? run!.baseUrl, model: o.model ?? run!.model, apiKey: apiKeyFrom(process.env, keyVar, "cli"), temperature: o.temperature, maxTokens: o.maxTokens, timeoutMs: Math.round(o.timeout * 1000), maxRetries: o.retries, concurrency: o.concurrency };
+          }
+          return resplitAnswers(db, p.id, {
             system: o.system,
             method: o.llm ? "llm" : "sentences",
             endpoint,
             force: o.force,
             onProgress: process.stderr.isTTY ? (done, total) => process.stderr.write(`\rre-split ${done}/${total}`) : undefined,
-          }),
-        );
+          });
+        });
         if (process.stderr.isTTY) process.stderr.write("\n");
         for (const f of r.failed) process.stderr.write(`failed: question ${f.qid}: ${f.message}\n`);
         out(

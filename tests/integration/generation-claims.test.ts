@@ -179,6 +179,16 @@ describe("resplitAnswers", () => {
     expect(r.stdout).toMatch(/^re-split 3 answers of system edit \(llm\): 2 changed \(5 claims\), 0 unchanged, 1 failed \(\d+\.\d s\)\n$/);
     expect(r.code).toBe(1);
     expect((await answerOf("edit", "q1")).claimVersion).toBe(4);
+
+    // The endpoint, model and key variable of a judge run ("" = no key), for labelled answers too.
+    await db.judgeRun.create({ data: { projectId, judge: "local", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "", template: "t", templateSha256: "0", params: "{}", subset: "pool" } });
+    const before = fake.requests.length;
+    const viaRun = await cli(["answers", "resplit", "--project", "claims", "--system", "sys", "--llm", "--judge-run", "local", "--force"]);
+    expect(viaRun.stdout).toMatch(/^re-split 3 answers of system sys \(llm\): 2 changed \(5 claims\), 0 unchanged, 1 failed \(\d+\.\d s\)\n$/);
+    expect(fake.requests.length - before).toBe(3);
+    expect(fake.seen.at(-1)!.headers.authorization).toBeUndefined();
+    expect((await claimsOf((await answerOf("sys", "q1")).id)).map((c) => c.source)).toEqual(["llm", "llm", "llm"]);
+
     const usage = await cli(["answers", "resplit", "--project", "claims", "--system", "edit"]);
     expect(usage.stderr).toBe("error: choose how to split: --llm (the model) or --sentences (the default split)\n");
     expect(usage.code).toBe(1);

@@ -58,7 +58,7 @@ const counts = (noun: string) => (r: ImportResult, s: string) =>
 const lib = () => import("../../lib/imports/index.ts");
 
 export function registerImport(program: Command): void {
-  const imp = program.command("import").description("import videos, chunks, transcripts, queries, runs, reference labels and judge labels");
+  const imp = program.command("import").description("import videos, chunks, transcripts, queries, runs, reference labels, judge labels and generated answers");
 
   imp
     .command("query-log")

@@ -76,6 +76,21 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
           <input id={id("judge")} name="judge" className={inputClass} required />
         </Field>
       );
+    case "answers":
+      return (
+        <>
+          <Field label="System name" htmlFor={id("system")} hint="The generator configuration that wrote these answers">
+            <input id={id("system")} name="system" className={inputClass} required />
+          </Field>
+          {chunking("Only when the chunk ids exist in several chunkings (default: recognised)")}
+          <label className="flex items-center gap-2 text-sm sm:col-span-2">
+            <input type="checkbox" name="replace" value="on" /> Replace changed answers (their claims start a new version)
+          </label>
+          <label className="flex items-center gap-2 text-sm sm:col-span-2">
+            <input type="checkbox" name="force" value="on" /> Also replace answers that have human labels (removes those labels)
+          </label>
+        </>
+      );
     default:
       return null;
   }

@@ -1,82 +1,113 @@
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 
-export type TClaimEditOp = { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number };
-export type TClaimEditResult = { version: number; claims: { position: number; text: string }[] };
-
-type TClaim = { position: number; text: string; startChar: number | null; endChar: number | null; source: string };
-
 /**
- * An annotator's merge or split of a claim while labelling (issue 24 item 2). The answer's claim set
- * in force (Answer.claimVersion) is copied into a new version with the edit applied: `merge` joins
- * claims i and i + 1 (adjacent, in that order) into one, `split` cuts claim i at character `at` of
- * its text into two (both parts non-empty after trimming). The new claims' source is "annotator";
- * character offsets follow the edit where the old ones were known. Answer.claimVersion moves to the
- * new version and an AnswerEvent (kind "merge" / "split", before and after: the claim lists) keeps
- * it in the history. Labels already given stay on the version they were given on. Two edits at the
- * same time: one wins, the other is a conflict (edit again on the new claims).
+ * An annotator's merge or split of a claim while labelling (issue 24 item 2). Either writes a new
+ * claim version — a copy of the current one with the change, every other claim keeping its text,
+ * offsets and source, the changed ones with source "annotator" — bumps `Answer.claimVersion`, and
+ * appends an AnswerEvent (`merge` | `split`) with the claim texts before and after, in one
+ * transaction.
+ *
+ * - merge `positions: [i, i + 1]`: two neighbouring claims become one; when both have offsets the
+ *   new claim is the answer's text from the first's start to the second's end, otherwise the two
+ *   texts joined by a space (offsets null).
+ * - split `position: i, at`: the claim is cut at `at` characters into its text (0 < at < length);
+ *   both halves are trimmed and must keep a letter or digit; offsets follow the claim's own.
+ *
+ * `version` (optional): the claim version the annotator saw; another one is a conflict (someone
+ * changed the claims meanwhile), as is a concurrent edit of the same answer. Permission (the
+ * actor's assignment) is the caller's to check. Labels of older versions are left as they are:
+ * each label names the claim version it was given on.
  */
-export async function editClaims(db: Db, args: { answerId: string; actorId: string; op: TClaimEditOp }): Promise<TClaimEditResult> {
-  const { answerId, actorId, op } = args;
-  const answer = await db.answer.findUnique({ where: { id: answerId }, select: { projectId: true, claimVersion: true } });
-  if (!answer) throw new AppError("not_found", `no answer ${answerId}`);
-  const from = answer.claimVersion;
-  const claims: TClaim[] = await db.answerClaim.findMany({ where: { answerId, version: from }, orderBy: { position: "asc" }, select: { position: true, text: true, startChar: true, endChar: true, source: true } });
-  const next = applyEdit(claims, op);
-  const version = from + 1;
-  try {
-    await db.$transaction(async (tx) => {
-      const moved = await tx.answer.updateMany({ where: { id: answerId, claimVersion: from }, data: { claimVersion: version } });
-      if (moved.count !== 1) throw new AppError("conflict", "the claims were edited at the same time: edit again on the new claims");
-      await tx.answerClaim.createMany({ data: next.map((c, position) => ({ answerId, version, position, text: c.text, startChar: c.startChar, endChar: c.endChar, source: c.source })) });
-      await tx.answerEvent.create({
-        data: {
-          projectId: answer.projectId,
-          answerId,
-          actorId,
-          kind: op.kind,
-          before: JSON.stringify({ version: from, claims: claims.map((c) => c.text) }),
-          after: JSON.stringify({ version, op, claims: next.map((c) => c.text) }),
-        },
-      });
-    });
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError("conflict", "the claims were edited at the same time: edit again on the new claims");
-    throw e;
-  }
-  return { version, claims: next.map((c, position) => ({ position, text: c.text })) };
-}
+export type TClaimEditOp = { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number };
+export type TClaimEdit = { answerId: string; actorId: string | null; op: TClaimEditOp; version?: number; idempotencyKey?: string };
+export type TEditedClaim = { position: number; text: string; startChar: number | null; endChar: number | null; source: string };
 
-/** The claim list after the edit (pure; positions renumbered by the caller). Input errors name the field. */
-export function applyEdit(claims: readonly TClaim[], op: TClaimEditOp): TClaim[] {
-  const n = claims.length;
+type Claim = Omit<TEditedClaim, "position">;
+const hasContent = (s: string) => /[\p{L}\p{N}]/u.test(s);
+
+/** The claims after the change (pure), or an error message. */
+export function applyClaimEdit(answerText: string, claims: readonly Claim[], op: TClaimEditOp): Claim[] | string {
   if (op.kind === "merge") {
     const [i, j] = op.positions;
-    if (!Number.isInteger(i) || j !== i + 1 || i < 0 || j >= n) throw new AppError("bad_input", `op.positions: expected two adjacent claims [i, i + 1] of the ${n} claim(s), got [${i}, ${j}]`);
+    if (!Number.isInteger(i) || !Number.isInteger(j) || j !== i + 1) return `merge takes two neighbouring claims [i, i + 1], got [${i}, ${j}]`;
+    if (i < 0 || j >= claims.length) return `merge [${i}, ${j}]: the answer has claims 0 to ${claims.length - 1}`;
     const a = claims[i];
     const b = claims[j];
-    const merged: TClaim = {
-      position: i,
-      text: `${a.text.trimEnd()} ${b.text.trimStart()}`,
-      startChar: a.startChar !== null && b.endChar !== null ? a.startChar : null,
-      endChar: a.startChar !== null && b.endChar !== null ? b.endChar : null,
-      source: "annotator",
-    };
+    const spans = a.startChar !== null && a.endChar !== null && b.startChar !== null && b.endChar !== null && a.startChar <= b.startChar;
+    const merged: Claim = spans
+      ? { text: answerText.slice(a.startChar!, b.endChar!), startChar: a.startChar, endChar: b.endChar, source: "annotator" }
+      : { text: `${a.text} ${b.text}`, startChar: null, endChar: null, source: "annotator" };
     return [...claims.slice(0, i), merged, ...claims.slice(j + 1)];
   }
   const { position: i, at } = op;
-  if (!Number.isInteger(i) || i < 0 || i >= n) throw new AppError("bad_input", `op.position: expected a claim 0–${n - 1}, got ${i}`);
+  if (!Number.isInteger(i) || i < 0 || i >= claims.length) return `split: no claim ${i} (the answer has claims 0 to ${claims.length - 1})`;
   const c = claims[i];
-  const left = c.text.slice(0, at);
-  const right = c.text.slice(at);
-  if (!Number.isInteger(at) || at <= 0 || at >= c.text.length || left.trim() === "" || right.trim() === "") {
-    throw new AppError("bad_input", `op.at: expected a character position inside claim ${i} leaving text on both sides (1–${c.text.length - 1}), got ${at}`);
+  if (!Number.isInteger(at) || at <= 0 || at >= c.text.length) return `split: cut claim ${i} at a character offset 1 to ${c.text.length - 1}, got ${at}`;
+  const parts = [c.text.slice(0, at), c.text.slice(at)];
+  if (!parts.every(hasContent)) return `split: both parts of claim ${i} must keep a letter or digit ("${parts[0].trim()}" | "${parts[1].trim()}")`;
+  const pieces = parts.map((p, k) => {
+    const lead = p.length - p.trimStart().length;
+    const text = p.trim();
+    const offset = k === 0 ? 0 : at;
+    const start = c.startChar === null ? null : c.startChar + offset + lead;
+    return { text, startChar: start, endChar: start === null ? null : start + text.length, source: "annotator" };
+  });
+  return [...claims.slice(0, i), ...pieces, ...claims.slice(i + 1)];
+}
+
+export async function editClaims(db: Db, edit: TClaimEdit): Promise<{ version: number; claims: TEditedClaim[] }> {
+  if (edit.idempotencyKey) {
+    const done = await db.answerEvent.findUnique({ where: { idempotencyKey: edit.idempotencyKey }, select: { answerId: true } });
+    if (done) {
+      if (done.answerId !== edit.answerId) throw new AppError("conflict", "this idempotency key was used for another answer");
+      return currentClaims(db, edit.answerId);
+    }
   }
-  // Offsets in the answer text: the parts without the whitespace around the cut.
-  const lead = left.length - left.trimEnd().length;
-  const trail = right.length - right.trimStart().length;
-  const known = c.startChar !== null && c.endChar !== null;
-  const first: TClaim = { position: i, text: left.trimEnd(), startChar: known ? c.startChar : null, endChar: known ? c.startChar! + at - lead : null, source: "annotator" };
-  const second: TClaim = { position: i + 1, text: right.trimStart(), startChar: known ? c.startChar! + at + trail : null, endChar: known ? c.endChar : null, source: "annotator" };
-  return [...claims.slice(0, i), first, second, ...claims.slice(i + 1)];
+  try {
+    return await db.$transaction(async (tx) => {
+      const answer = await tx.answer.findUnique({ where: { id: edit.answerId }, select: { id: true, projectId: true, text: true, claimVersion: true } });
+      if (!answer) throw new AppError("not_found", `no answer ${edit.answerId}`);
+      if (edit.version !== undefined && edit.version !== answer.claimVersion)
+        throw new AppError("conflict", `the claims changed meanwhile (version ${answer.claimVersion}, you saw ${edit.version}); reload the answer`, { version: answer.claimVersion });
+      const current = await tx.answerClaim.findMany({ where: { answerId: answer.id, version: answer.claimVersion }, orderBy: { position: "asc" }, select: { text: true, startChar: true, endChar: true, source: true } });
+      const next = applyClaimEdit(answer.text, current, edit.op);
+      if (typeof next === "string") throw new AppError("bad_input", next);
+      const last = await tx.answerClaim.aggregate({ where: { answerId: answer.id }, _max: { version: true } });
+      const version = Math.max(answer.claimVersion, last._max.version ?? 0) + 1;
+      // Compare-and-set on the version: a concurrent edit of the same answer loses here (or on the claims' unique key).
+      const bumped = await tx.answer.updateMany({ where: { id: answer.id, claimVersion: answer.claimVersion }, data: { claimVersion: version } });
+      if (bumped.count !== 1) throw new AppError("conflict", "the claims changed meanwhile; reload the answer");
+      await tx.answerClaim.createMany({ data: next.map((c, position) => ({ answerId: answer.id, version, position, ...c })) });
+      await tx.answerEvent.create({
+        data: {
+          projectId: answer.projectId,
+          answerId: answer.id,
+          actorId: edit.actorId,
+          kind: edit.op.kind,
+          before: JSON.stringify({ claimVersion: answer.claimVersion, claims: current.map((c) => c.text) }),
+          after: JSON.stringify({ claimVersion: version, op: edit.op, claims: next.map((c) => c.text) }),
+          idempotencyKey: edit.idempotencyKey ?? null,
+        },
+      });
+      return { version, claims: next.map((c, position) => ({ position, ...c })) };
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) {
+      if (edit.idempotencyKey) {
+        const done = await db.answerEvent.findUnique({ where: { idempotencyKey: edit.idempotencyKey }, select: { answerId: true } });
+        if (done?.answerId === edit.answerId) return currentClaims(db, edit.answerId);
+      }
+      throw new AppError("conflict", "the claims changed meanwhile; reload the answer");
+    }
+    throw e;
+  }
+}
+
+/** The claims in force of an answer. */
+export async function currentClaims(db: Db, answerId: string): Promise<{ version: number; claims: TEditedClaim[] }> {
+  const a = await db.answer.findUnique({ where: { id: answerId }, select: { claimVersion: true } });
+  if (!a) throw new AppError("not_found", `no answer ${answerId}`);
+  const claims = await db.answerClaim.findMany({ where: { answerId, version: a.claimVersion }, orderBy: { position: "asc" }, select: { position: true, text: true, startChar: true, endChar: true, source: true } });
+  return { version: a.claimVersion, claims };
 }

@@ -12,7 +12,7 @@ import { AppError, ValidationError, type LocatedError } from "../errors.ts";
 export type ImportInput = string | { name: string; bytes: Buffer };
 export type ImportOptions = { onProgress?: (done: number, total: number) => void };
 
-export type ImportKind = "videos" | "chunks" | "transcript" | "queries" | "run" | "labels" | "judge";
+export type ImportKind = "videos" | "chunks" | "transcript" | "queries" | "run" | "labels" | "judge" | "answers";
 
 /** What an import did. `rows` is the number of data rows in the file; the rest count writes. */
 export type ImportResult = {

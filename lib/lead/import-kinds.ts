@@ -25,6 +25,12 @@ const chunking = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
 
+/** A checkbox: present ("on", "true", "1") or absent. */
+const flag = z
+  .string()
+  .optional()
+  .transform((v) => v !== undefined && ["on", "true", "1", "yes"].includes(v.trim().toLowerCase()));
+
 export const ZImportOptions = {
   videos: z.object({ name }),
   chunks: z.object({ name, chunking }),
@@ -50,6 +56,10 @@ export const ZImportOptions = {
   run: z.object({ name, system: z.string().trim().min(1, "a run needs a system name"), description: z.string().optional(), chunking }),
   labels: z.object({ name, source: z.string().trim().min(1, "name the source of these labels") }),
   judge: z.object({ name, judge: z.string().trim().min(1, "name the judge") }),
+  /** A generator's answers (lib/generation/import.ts): the system is the generator configuration. */
+  answers: z
+    .object({ name, system: z.string().trim().min(1, "answers need a system name (the generator configuration)"), chunking, replace: flag, force: flag })
+    .refine((o) => !o.force || o.replace, { message: "replacing labelled answers needs “replace changed answers” too", path: ["force"] }),
 } as const;
 
 export type TImportKind = keyof typeof ZImportOptions;
@@ -67,4 +77,5 @@ export const IMPORT_LABELS: Record<TImportKind, { title: string; accept: string;
   run: { title: "Run", accept: ".txt,.run,.trec,*", help: "TREC run: qid Q0 docid rank score tag" },
   labels: { title: "Reference labels", accept: ".txt,.qrels,.jsonl,*", help: "TREC qrels (qid 0 docid grade) or JSONL with start" },
   judge: { title: "Judge labels", accept: ".txt,.qrels,.jsonl,*", help: "TREC qrels or JSONL with grade and optional rationale" },
+  answers: { title: "Answers", accept: ".jsonl,.json", help: "JSONL: qid, answer, context (chunk ids given to the model, in order), optional citations" },
 };

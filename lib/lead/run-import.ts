@@ -2,6 +2,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { ChunkOptions } from "../formats/chunker.ts";
 import { importChunks, importJudgeLabels, importQueries, importReferenceLabels, importRun, importTranscript, importVideos, type ImportResult } from "../imports/index.ts";
+import { importAnswers } from "../generation/import.ts";
 import { isImportKind, ZImportOptions, type TImportKind } from "./import-kinds.ts";
 
 /**
@@ -42,6 +43,10 @@ export async function importUpload(db: Db, projectId: number, kind: string, rawO
     case "judge": {
       const o = ZImportOptions.judge.parse(rawOptions);
       return importJudgeLabels(db, projectId, input, { judge: o.judge });
+    }
+    case "answers": {
+      const o = ZImportOptions.answers.parse(rawOptions);
+      return importAnswers(db, projectId, { system: o.system, fileName: input.name, text: bytes }, { chunking: o.chunking, replace: o.replace, force: o.force });
     }
   }
 }

@@ -39,6 +39,9 @@ const files: Record<string, string> = {
   "runB.txt": "q1 Q0 c3 1 0.95 B\nq1 Q0 c1 2 0.5 B\nq2 Q0 c4 1 0.9 B\n",
   "prior.qrels": "q1 0 c1 3\nq2 0 c4 1\n",
   "judge.qrels": "q1 0 c1 2\nq1 0 c3 1\nq2 0 c3 0\nq2 0 c4 2\n",
+  "answers.jsonl": ['{"qid":"q1","answer":"One is c1. Dr. Who said so at 2:30.","context":["c1","c2"]}', '{"qid":"q2","answer":"Four.","context":["c4"],"citations":[{"sentence":0,"chunks":["c4"]}]}'].join("\n") + "\n",
+  // Line 2: a chunk the project does not have.
+  "answers-bad.jsonl": ['{"qid":"q1","answer":"One.","context":["c1"]}', '{"qid":"q2","answer":"Four.","context":["c9"]}'].join("\n") + "\n",
 };
 
 beforeAll(async () => {
@@ -102,6 +105,17 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
     expect(await db.run.count({ where: { system: "B" } })).toBe(0);
     // The corrected file goes in.
     expect(await upload("run", "runB.txt", { "System name": "B" })).toBe("Imported runB.txt: 3 rows (3 new, 0 updated, 0 unchanged).");
+  });
+
+  it("uploads a generator's answers with a system name, split into claims; a bad file lists its errors by line", async () => {
+    const bad = await upload("answers", "answers-bad.jsonl", { "System name": "rag-a" });
+    expect(bad).toContain("1 error: nothing from this file was imported.");
+    const errors = page.getByRole("form", { name: "Import answers" }).getByRole("list", { name: "Errors by line" }).getByRole("listitem");
+    expect(await errors.first().textContent()).toBe('answers-bad.jsonl:2: context.0: unknown chunk "c9"; expected the id of a chunk of chunking "default"');
+    expect(await db.answer.count()).toBe(0);
+    expect(await upload("answers", "answers.jsonl", { "System name": "rag-a" })).toBe("Imported answers.jsonl: 2 rows (2 new, 0 updated, 0 unchanged).");
+    const a = await db.answer.findFirstOrThrow({ where: { system: "rag-a", query: { externalId: "q1" } }, include: { claims: { orderBy: { position: "asc" } } } });
+    expect(a.claims.map((c) => c.text)).toEqual(["One is c1.", "Dr. Who said so at 2:30."]);
   });
 
   it("builds the pool at depth 1 over both runs", async () => {

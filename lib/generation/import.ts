@@ -1,0 +1,382 @@
+import { createHash, randomUUID } from "node:crypto";
+import { z } from "zod";
+import { hasNul, NUL_MESSAGE } from "../bounds.ts";
+import type { Db } from "../db/client.ts";
+import { AppError, ValidationError, type LocatedError } from "../errors.ts";
+import { forEachJsonl } from "../formats/jsonl.ts";
+import { recogniseChunking } from "../chunkings/recognise.ts";
+import type { ChunkingInfo } from "../chunkings/store.ts";
+import type { IdIndex } from "../imports/id-index.ts";
+import { bulkTransaction, insertImportRecord, sqliteNow } from "../imports/bulk.ts";
+import { ErrorList, readInput, type ImportOptions, type ImportResult } from "../imports/input.ts";
+import { ZExternalId } from "../imports/schemas.ts";
+import { splitClaims, type TClaimSpan } from "./claims.ts";
+
+/**
+ * Answers of one generator configuration (a "system", issue 24 item 1) from JSONL, one line per
+ * question (docs/formats.md "Answers"): the question, the answer text, the ids of the chunks given
+ * to the model in order (its context), and optional citations (chunk ids per sentence of the
+ * default split). Field names of common RAG tooling are accepted as well: `question_id`/`query_id`
+ * for `qid`, RAGAS's `user_input` (the question's text), `response` for `answer`,
+ * `contexts`/`context_ids`/RAGAS's `retrieved_context_ids` for `context`.
+ */
+const ZCitation = z.strictObject({
+  sentence: z.number({ error: "expected the sentence's index (0 for the first sentence of the answer)" }).int({ error: "expected an integer sentence index" }).min(0, { error: "expected a sentence index of 0 or more" }),
+  chunks: z.array(ZExternalId, { error: "expected the cited chunks as an array of chunk ids" }).min(1, { error: "expected at least one cited chunk" }),
+});
+
+const chunkIds = (what: string) => z.array(ZExternalId, { error: `expected ${what} as an array of chunk ids (the chunks given to the model, in order)` }).optional();
+const answerText = z.string({ error: "expected the answer as a string" }).refine((s) => !hasNul(s), { error: NUL_MESSAGE }).optional();
+
+const QUESTION_FIELDS = ["qid", "question_id", "query_id", "user_input"] as const;
+const ANSWER_FIELDS = ["answer", "response"] as const;
+const CONTEXT_FIELDS = ["context", "contexts", "context_ids", "retrieved_context_ids"] as const;
+
+export const ZAnswerRow = z
+  .strictObject({
+    qid: ZExternalId.optional(),
+    question_id: ZExternalId.optional(),
+    query_id: ZExternalId.optional(),
+    user_input: z.string({ error: "expected the question's text as a string" }).optional(),
+    answer: answerText,
+    response: answerText,
+    context: chunkIds("the context"),
+    contexts: chunkIds("the contexts"),
+    context_ids: chunkIds("the context ids"),
+    retrieved_context_ids: chunkIds("the retrieved context ids"),
+    retrieved_contexts: z.unknown().optional(),
+    citations: z.array(ZCitation, { error: "expected citations as an array of { sentence, chunks }" }).optional(),
+  })
+  .superRefine((r, ctx) => {
+    const one = (fields: readonly (keyof typeof r)[], missing: string) => {
+      const given = fields.filter((f) => r[f] !== undefined);
+      if (given.length === 0) ctx.addIssue({ code: "custom", path: [fields[0]], message: missing });
+      else if (given.length > 1) ctx.addIssue({ code: "custom", path: [given[1]], message: `give this once: ${given.join(" and ")} are the same field (use one)` });
+    };
+    one(QUESTION_FIELDS, "expected the question: qid (or question_id, query_id, or the question's text as user_input)");
+    one(ANSWER_FIELDS, "expected the answer text (answer or response)");
+    if (r.retrieved_contexts !== undefined)
+      ctx.addIssue({ code: "custom", path: ["retrieved_contexts"], message: "retrieved_contexts holds passage texts; expected the ids of the chunks given to the model, as context (or retrieved_context_ids)" });
+    else one(CONTEXT_FIELDS, "expected the context: the ids of the chunks given to the model, in order (context, contexts, context_ids or retrieved_context_ids)");
+    for (const f of ANSWER_FIELDS) if (r[f] !== undefined && r[f].trim() === "") ctx.addIssue({ code: "custom", path: [f], message: "expected a non-empty answer" });
+    for (const f of ["user_input"] as const) if (r[f] !== undefined && r[f].trim() === "") ctx.addIssue({ code: "custom", path: [f], message: "expected a non-empty question text" });
+  })
+  .transform((r) => {
+    const q = QUESTION_FIELDS.find((f) => r[f] !== undefined)!;
+    const a = ANSWER_FIELDS.find((f) => r[f] !== undefined)!;
+    const c = CONTEXT_FIELDS.find((f) => r[f] !== undefined)!;
+    return { questionField: q, question: r[q]!, answerField: a, answer: r[a]!, contextField: c, context: r[c]!, citations: r.citations ?? null };
+  });
+export type TAnswerRow = z.output<typeof ZAnswerRow>;
+
+export type TAnswersInput = { system: string; fileName?: string } & ({ text: string | Buffer } | { path: string });
+export type TAnswersImportOptions = ImportOptions & {
+  /** The chunking the chunk ids belong to; recognised from the ids when not given (as for runs). */
+  chunking?: string;
+  /** Replace the answers whose content changed; without it an existing (system, question) with other content is an error. */
+  replace?: boolean;
+  /** With `replace`: replace answers that already have human labels (the labels are removed). */
+  force?: boolean;
+};
+export type TAnswersImportResult = ImportResult & {
+  kind: "answers";
+  system: string;
+  /** The chunking the context ids were resolved in (null: the file names no chunk). */
+  chunking: string | null;
+  /** Claims written (the default split of the new and replaced answers). */
+  claims: number;
+  /** Human labels (annotators' and adjudications) and judge labels removed with replaced answers (`force`). */
+  labelsRemoved: number;
+  judgeLabelsRemoved: number;
+};
+
+const WHAT = "one JSON object per line: qid, answer, context (chunk ids in order), optional citations";
+
+/** The stored hash of an answer's content: an unchanged line is a no-op on re-import. */
+export function answerContentHash(text: string, context: readonly string[], citations: unknown): string {
+  return createHash("sha256").update(JSON.stringify([text, context, citations ?? null])).digest("hex");
+}
+
+type Resolved = { line: number; qid: string; queryId: number; text: string; context: { externalId: string; chunkId: number }[]; citations: TAnswerRow["citations"]; hash: string };
+
+/**
+ * Validates the whole file (bad JSON, unknown or repeated question, empty answer, a context or cited
+ * chunk not in the chunking, a citation of a sentence the answer does not have; file, line and
+ * field each), then writes in one transaction: per new answer an Answer (random id), its
+ * AnswerContext rows in order, AnswerClaim rows of version 1 from `splitClaims` (source
+ * "sentence") and an AnswerEvent "import"; an ImportRecord of kind "answers". Nothing is written
+ * when any line is wrong.
+ *
+ * The same system again: an unchanged line (same answer, context and citations) is a no-op; a
+ * changed one is an error unless `replace`, which rewrites the answer in place (same id): text,
+ * context, citations, and a new claim version from the default split. An answer with human labels
+ * (AnswerJudgement, AnswerAdjudication) is refused, naming the count, unless `force`, which removes
+ * them, its judge labels and its dispute mark (the labels were about another text; the event's
+ * `before` keeps what was removed). A question that is not accepted is imported with a warning.
+ */
+export async function importAnswers(db: Db, projectId: number, input: TAnswersInput, opts: TAnswersImportOptions = {}): Promise<TAnswersImportResult> {
+  const system = input.system.trim();
+  if (!system) throw new AppError("bad_input", "answers need a system name (--system NAME): the generator configuration that wrote them");
+  if (hasNul(system)) throw new AppError("bad_input", `system: ${NUL_MESSAGE}`);
+  const fileName = input.fileName ?? ("path" in input ? input.path : "answers.jsonl");
+  const { name, bytes, sha256 } = "path" in input ? await readInput(input.path).then((r) => ({ ...r, name: fileName })) : await readInput({ name: fileName, bytes: typeof input.text === "string" ? Buffer.from(input.text, "utf8") : input.text });
+
+  const errors: LocatedError[] = [];
+  const warnings: LocatedError[] = [];
+  const rows: (TAnswerRow & { line: number })[] = [];
+  forEachJsonl(bytes, name, ZAnswerRow, WHAT, (row, line) => rows.push({ ...row, line }), errors);
+
+  // Questions: by id, or by text (RAGAS's user_input), each once in the file.
+  const questions = await db.query.findMany({ where: { projectId }, select: { id: true, externalId: true, text: true, status: true } });
+  const byId = new Map(questions.map((q) => [q.externalId, q]));
+  const normal = (t: string) => t.trim().replace(/\s+/g, " ");
+  const byText = new Map<string, (typeof questions)[number][]>();
+  for (const q of questions) byText.set(normal(q.text), [...(byText.get(normal(q.text)) ?? []), q]);
+  const seen = new Map<number, number>();
+  const found: { row: (typeof rows)[number]; q: (typeof questions)[number] }[] = [];
+  for (const row of rows) {
+    let q: (typeof questions)[number] | undefined;
+    if (row.questionField === "user_input") {
+      const matches = byText.get(normal(row.question)) ?? [];
+      if (matches.length === 0) {
+        errors.push({ file: name, line: row.line, field: "user_input", message: `no question of this project has the text "${row.question}"; expected a question's exact text (or its id as qid)` });
+        continue;
+      }
+      if (matches.length > 1) {
+        errors.push({ file: name, line: row.line, field: "user_input", message: `${matches.length} questions have this text (${matches.map((m) => `"${m.externalId}"`).join(", ")}); give the question's id as qid` });
+        continue;
+      }
+      q = matches[0];
+    } else {
+      q = byId.get(row.question);
+      if (!q) {
+        errors.push({ file: name, line: row.line, field: row.questionField, message: `unknown question "${row.question}"; expected the id of a question of this project` });
+        continue;
+      }
+    }
+    const first = seen.get(q.id);
+    if (first !== undefined) {
+      errors.push({ file: name, line: row.line, field: row.questionField, message: `question "${q.externalId}" is answered twice (first on line ${first}); expected one line per question` });
+      continue;
+    }
+    seen.set(q.id, row.line);
+    if (q.status !== "accepted")
+      warnings.push({ file: name, line: row.line, field: row.questionField, message: `question "${q.externalId}" is ${q.status === "draft" ? "a draft" : q.status}: its answer is imported but not assigned or evaluated until the question is accepted` });
+    found.push({ row, q });
+  }
+
+  // Chunks: one chunking for the whole file, named or recognised from the ids (as for runs).
+  const ids = (r: TAnswerRow) => [...r.context.map((id, i) => ({ id, field: `${r.contextField}.${i}` })), ...(r.citations ?? []).flatMap((c, j) => c.chunks.map((id, k) => ({ id, field: `citations.${j}.chunks.${k}` })))];
+  const anyChunk = rows.some((r) => ids(r).length > 0);
+  let chunking: ChunkingInfo | null = null;
+  let chunks: IdIndex | null = null;
+  if (anyChunk || opts.chunking !== undefined) {
+    try {
+      ({ chunking, chunks } = await recogniseChunking(db, projectId, name, opts.chunking, "answer file", (visit) => {
+        for (const r of rows) for (const { id, field } of ids(r)) visit(id, r.line, field);
+      }));
+    } catch (e) {
+      // Errors at lines go with the file's other errors, in line order; the rest (no chunks, an
+      // ambiguous file, an unknown --chunking) stand alone once the lines are right.
+      if (e instanceof ValidationError) errors.push(...e.errors);
+      else if (errors.length === 0) throw e;
+    }
+  }
+
+  const resolved: Resolved[] = [];
+  for (const { row, q } of found) {
+    let bad = false;
+    const context: Resolved["context"] = [];
+    const positions = new Map<string, number>();
+    if (chunks && chunking) {
+      for (const { id, field } of ids(row)) {
+        const chunkId = chunks.get(id);
+        if (chunkId === undefined) {
+          bad = true;
+          errors.push({ file: name, line: row.line, field, message: `unknown chunk "${id}"; expected the id of a chunk of chunking "${chunking.name}"` });
+        }
+      }
+      row.context.forEach((id, i) => {
+        const chunkId = chunks!.get(id);
+        if (chunkId === undefined) return;
+        const at = positions.get(id);
+        if (at !== undefined) warnings.push({ file: name, line: row.line, field: `${row.contextField}.${i}`, message: `chunk "${id}" is in the context twice (also at position ${at}); both are kept` });
+        else positions.set(id, i);
+        context.push({ externalId: id, chunkId });
+      });
+    }
+    const sentences = splitClaims(row.answer).length;
+    (row.citations ?? []).forEach((c, j) => {
+      if (c.sentence >= sentences) {
+        bad = true;
+        errors.push({ file: name, line: row.line, field: `citations.${j}.sentence`, message: `the answer has ${sentences} sentence${sentences === 1 ? "" : "s"} (0 to ${sentences - 1}); sentence ${c.sentence} does not exist` });
+      }
+    });
+    if (bad) continue;
+    resolved.push({ line: row.line, qid: q.externalId, queryId: q.id, text: row.answer, context, citations: row.citations, hash: answerContentHash(row.answer, row.context, row.citations) });
+  }
+  errors.sort((a, b) => a.line - b.line);
+  const list = new ErrorList();
+  list.push(...errors);
+  list.throwIfAny();
+
+  // What exists for this system: unchanged lines are no-ops, changed ones need `replace`.
+  const existing = new Map((await db.answer.findMany({ where: { projectId, system }, select: { id: true, queryId: true, contentHash: true, createdAt: true } })).map((a) => [a.queryId, a]));
+  const create: Resolved[] = [];
+  const changed: { r: Resolved; id: string }[] = [];
+  let unchanged = 0;
+  for (const r of resolved) {
+    const old = existing.get(r.queryId);
+    if (!old) create.push(r);
+    else if (old.contentHash === r.hash) unchanged++;
+    else if (!opts.replace) list.push({ file: name, line: r.line, field: "answer", message: `system "${system}" already has a different answer to question "${r.qid}" (imported ${old.createdAt.toISOString()}); use --replace to replace changed answers` });
+    else changed.push({ r, id: old.id });
+  }
+  list.throwIfAny();
+  // The answers replaced, with what the event keeps of them and their labels.
+  const olds = new Map(
+    (
+      await db.answer.findMany({
+        where: { id: { in: changed.map((c) => c.id) } },
+        select: {
+          id: true,
+          text: true,
+          citations: true,
+          claimVersion: true,
+          context: { select: { chunk: { select: { externalId: true } } }, orderBy: { position: "asc" } },
+          claims: { select: { version: true }, orderBy: { version: "desc" }, take: 1 },
+          judgements: { select: { userId: true, claimVersion: true, claimLabels: true, relevance: true, notes: true } },
+          adjudication: { select: { adjudicatorId: true, claimVersion: true, claimLabels: true, relevance: true, rationale: true } },
+          judgeLabels: { select: { judge: true, claimVersion: true, claimLabels: true, relevance: true } },
+        },
+      })
+    ).map((a) => [a.id, a]),
+  );
+  const replace = changed.map((c) => ({ r: c.r, old: olds.get(c.id)! }));
+  const humanLabels = (o: (typeof replace)[number]["old"]) => o.judgements.length + (o.adjudication ? 1 : 0);
+  const labelled = replace.filter((x) => humanLabels(x.old) > 0);
+  if (labelled.length > 0 && !opts.force) {
+    const n = labelled.reduce((s, x) => s + humanLabels(x.old), 0);
+    throw new AppError(
+      "conflict",
+      `${labelled.length} of the changed answers already ha${labelled.length === 1 ? "s" : "ve"} human labels (${n} label${n === 1 ? "" : "s"}: questions ${labelled
+        .slice(0, 10)
+        .map((x) => `"${x.r.qid}"`)
+        .join(", ")}${labelled.length > 10 ? ", …" : ""}); replacing them removes those labels: use --force to replace anyway`,
+      { labelled: labelled.length, labels: n },
+    );
+  }
+
+  // Everything to write, as rows; then one transaction through the bulk path (lib/imports/bulk.ts:
+  // Prisma's createMany went row by row, about 10 ms an answer).
+  type Row = { id: string; r: Resolved; version: number; claims: TClaimSpan[]; before: string | null };
+  const writes: Row[] = [
+    ...create.map((r) => ({ id: randomUUID(), r, version: 1, claims: splitClaims(r.text), before: null })),
+    ...replace.map(({ r, old }) => ({
+      id: old.id,
+      r,
+      version: Math.max(old.claimVersion, old.claims[0]?.version ?? 0) + 1,
+      claims: splitClaims(r.text),
+      before: JSON.stringify({
+        text: old.text,
+        context: old.context.map((c) => c.chunk.externalId),
+        citations: old.citations ? (JSON.parse(old.citations) as unknown) : null,
+        claimVersion: old.claimVersion,
+        removed: humanLabels(old) + old.judgeLabels.length > 0 ? { judgements: old.judgements, adjudication: old.adjudication, judgeLabels: old.judgeLabels } : null,
+      }),
+    })),
+  ];
+  const labelsRemoved = replace.reduce((s, x) => s + humanLabels(x.old), 0);
+  const judgeLabelsRemoved = replace.reduce((s, x) => s + x.old.judgeLabels.length, 0);
+  const contexts = writes.flatMap((w) => w.r.context.map((c, position) => [w.id, position, c.chunkId]));
+  const claimRows = writes.flatMap((w) => w.claims.map((c, position) => ({ w, c, position })));
+  const citationsOf = (r: Resolved) => (r.citations ? JSON.stringify(r.citations) : null);
+  await bulkTransaction(db, async (tx) => {
+    const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
+    for (const { r, old } of replace) {
+      if (humanLabels(old) + old.judgeLabels.length > 0) for (const table of ["AnswerJudgement", "AnswerAdjudication", "AnswerJudgeLabel"]) await tx.run(`DELETE FROM "${table}" WHERE "answerId" = ?`, [old.id]);
+      await tx.run(`DELETE FROM "AnswerContext" WHERE "answerId" = ?`, [old.id]);
+      const version = writes.find((w) => w.id === old.id)!.version;
+      await tx.run(`UPDATE "Answer" SET "text" = ?, "citations" = ?, "contentHash" = ?, "claimVersion" = ?, "disputedAt" = NULL WHERE "id" = ?`, [r.text, citationsOf(r), r.hash, version, old.id]);
+    }
+    await tx.insert(
+      "Answer",
+      [
+        { name: "id", type: "text" },
+        { name: "projectId", type: "int" },
+        { name: "system", type: "text" },
+        { name: "queryId", type: "int" },
+        { name: "text", type: "text" },
+        { name: "citations", type: "text" },
+        { name: "contentHash", type: "text" },
+        { name: "claimVersion", type: "int" },
+        { name: "createdAt", type: "timestamp" },
+      ],
+      create.length,
+      (i) => [writes[i].id, projectId, system, writes[i].r.queryId, writes[i].r.text, citationsOf(writes[i].r), writes[i].r.hash, 1, at],
+    );
+    await tx.insert(
+      "AnswerContext",
+      [
+        { name: "answerId", type: "text" },
+        { name: "position", type: "int" },
+        { name: "chunkId", type: "int" },
+      ],
+      contexts.length,
+      (i) => contexts[i],
+    );
+    await tx.insert(
+      "AnswerClaim",
+      [
+        { name: "answerId", type: "text" },
+        { name: "version", type: "int" },
+        { name: "position", type: "int" },
+        { name: "text", type: "text" },
+        { name: "startChar", type: "int" },
+        { name: "endChar", type: "int" },
+        { name: "source", type: "text" },
+        { name: "createdAt", type: "timestamp" },
+      ],
+      claimRows.length,
+      (i) => {
+        const { w, c, position } = claimRows[i];
+        return [w.id, w.version, position, c.text, c.startChar, c.endChar, "sentence", at];
+      },
+    );
+    await tx.insert(
+      "AnswerEvent",
+      [
+        { name: "projectId", type: "int" },
+        { name: "answerId", type: "text" },
+        { name: "kind", type: "text" },
+        { name: "before", type: "text" },
+        { name: "after", type: "text" },
+        { name: "createdAt", type: "timestamp" },
+      ],
+      writes.length,
+      (i) => {
+        const w = writes[i];
+        const after = { file: name, system, qid: w.r.qid, text: w.r.text, context: w.r.context.map((c) => c.externalId), citations: w.r.citations, claimVersion: w.version, claims: w.claims.map((c) => c.text) };
+        return [projectId, w.id, "import", w.before, JSON.stringify(after), at];
+      },
+    );
+    await insertImportRecord(tx, { projectId, kind: "answers", fileName: name, sha256, rows: writes.length });
+  });
+  const claims = claimRows.length;
+  opts.onProgress?.(rows.length, rows.length);
+  return {
+    kind: "answers",
+    file: name,
+    sha256,
+    rows: rows.length,
+    created: create.length,
+    updated: replace.length,
+    unchanged,
+    system,
+    chunking: chunking?.name ?? null,
+    claims,
+    labelsRemoved,
+    judgeLabelsRemoved,
+    ...(warnings.length ? { warnings: warnings.sort((a, b) => a.line - b.line) } : {}),
+  };
+}

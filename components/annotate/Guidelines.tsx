@@ -35,7 +35,7 @@ export function GuidelinesPanel({ open, guidelines, onClose, placement = "overla
   );
   if (placement === "side")
     return (
-      <aside aria-label="Guidelines" data-testid="guidelines-panel" className="rounded-md border border-slate-300 bg-white p-4 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
+      <aside aria-label="Guidelines" data-testid="guidelines-panel" className="self-start rounded-md border border-slate-300 bg-white p-4 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
         {body}
       </aside>
     );

@@ -152,6 +152,8 @@ describe("the annotator's page says what happens", () => {
         const shown = page.locator("[data-testid=player] video");
         expect(await shown.getAttribute("data-tag")).toBe("preloaded");
         await expect.poll(() => shown.evaluate((v: HTMLVideoElement, c: number) => !v.paused && v.currentTime >= c - 0.1, cue)).toBe(true);
+        // The clock follows the shown player (the page's controls moved to it).
+        await expect.poll(async () => Number(await clock.getAttribute("data-seconds")), { timeout: 10_000 }).toBeGreaterThanOrEqual(cue - 0.1);
         preloaded = true;
       } else {
         await page.keyboard.press("1");

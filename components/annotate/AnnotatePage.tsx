@@ -112,6 +112,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   };
   const { mediaRef, controls } = usePlayer(data?.chunk.startSeconds ?? 0);
   const [mediaProblem, setMediaProblem] = useState<TMediaProblem | null>(null);
+  const [slots, setSlots] = useState<{ active: 0 | 1; ids: [string | null, string | null] }>({ active: 0, ids: [null, null] });
   const shownProjectId = queue.data?.pages[0]?.project?.id ?? null;
 
   // A refused grade: the local form is dropped and the item read again, so it shows what the server
@@ -244,6 +245,19 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     guidelines: () => setGuide((g) => !g),
   });
 
+  // Two player slots (issue 22 item 3): the current item's, and the next item's behind it. Moving on
+  // to the preloaded item swaps them (the same element comes to the front); any other move reuses
+  // the current slot (a new item on the same video seeks in the same player, as before).
+  const wantNext = data && next.data && next.data.id !== data.id && preloadable(next.data.video) ? next.data.id : null;
+  let slotsNow = slots;
+  if (data && slotsNow.ids[slotsNow.active] !== data.id) {
+    const k = slotsNow.ids.indexOf(data.id);
+    const active = k >= 0 ? (k as 0 | 1) : slotsNow.active;
+    slotsNow = { active, ids: active === 0 ? [data.id, slotsNow.ids[1]] : [slotsNow.ids[0], data.id] };
+  }
+  if (data && slotsNow.ids[1 - slotsNow.active] !== wantNext) slotsNow = { ...slotsNow, ids: slotsNow.active === 0 ? [slotsNow.ids[0], wantNext] : [wantNext, slotsNow.ids[1]] };
+  if (slotsNow !== slots) setSlots(slotsNow);
+
   const signIn = signedOut ? <SignInAgain email={email} kept={outbox.pending.length} onSignedIn={afterSignIn} /> : null;
   if (queue.isPending) return <p className="p-6 text-slate-600">Loading your queue…</p>;
   if (queue.isError)
@@ -261,9 +275,8 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
 
   const cur = pos >= 0 ? flat[pos] : undefined;
   const group = cur ? questions.get(cur.question) : undefined;
-  // The current item's player, and the next item's behind it (loaded and cued, invisible) when its video plays in a <video>.
-  const players = data ? [data, ...(next.data && next.data.id !== data.id && preloadable(next.data.video) ? [next.data] : [])] : [];
-  const preloadInPlace = players.length > 1;
+  const itemIn = (id: string | null) => (id === null ? undefined : id === data?.id ? data : id === next.data?.id ? next.data : undefined);
+  const preloadInPlace = wantNext !== null;
   // An item graded before (by the server's record, or sent from this page).
   const revisited = data?.own?.grade ?? (cur?.done && form ? form.grade : null);
 
@@ -331,10 +344,12 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
           <div className="grid gap-4 md:grid-cols-2">
             <div className="space-y-2">
               <div className="relative">
-                {players.map((p) => {
-                  const active = p.id === data.id;
+                {slotsNow.ids.map((id, slot) => {
+                  const p = itemIn(id);
+                  if (!p) return null;
+                  const active = slot === slotsNow.active;
                   return (
-                    <div key={p.id} className={active ? undefined : "pointer-events-none absolute inset-0 opacity-0"} aria-hidden={active ? undefined : true} inert={!active}>
+                    <div key={`slot-${slot}`} className={active ? undefined : "pointer-events-none absolute inset-0 opacity-0"} aria-hidden={active ? undefined : true} inert={!active}>
                       <VideoPlayer src={p.video.src} allowed={p.video.allowed} times={p.chunk} cueSeconds={p.chunk.startSeconds} cueKey={p.id} mediaRef={mediaRef} title={p.video.title} active={active} onProblem={active ? setMediaProblem : undefined} />
                     </div>
                   );

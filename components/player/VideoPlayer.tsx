@@ -100,6 +100,8 @@ export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay
       mediaRef.current = node;
       if (autoPlay && cuedFor.current === cueKey && node.paused) void node.play()?.catch(() => undefined);
     }
+    // Sent to the back (its slot now loads the item after): it stops.
+    if (!active && wasActive.current && node && !node.paused) node.pause();
     wasActive.current = active;
   }, [active, autoPlay, cueKey, mediaRef]);
   const onError = useCallback(() => {

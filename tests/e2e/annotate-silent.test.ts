@@ -173,8 +173,13 @@ describe("the annotator's page says what happens", () => {
       for (let k = 0; k < 2; k++) {
         const id = await itemId(page);
         // The annotator scrolled down to the grade buttons and the notes.
-        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-        expect(await inViewport(page, "[data-testid=question]")).toBe(false);
+        // (Again until it holds: the page may still grow while the item's media and counts arrive.)
+        await expect
+          .poll(async () => {
+            await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+            return inViewport(page, "[data-testid=question]");
+          })
+          .toBe(false);
         await page.keyboard.press(String(k + 1));
         await shownAfter(page, id);
         await expect.poll(() => inViewport(page, "[data-testid=question]")).toBe(true);

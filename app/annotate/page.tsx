@@ -8,7 +8,7 @@ export default async function Annotate() {
   const user = await requirePagePermission("annotate", "/annotate");
   return (
     <main>
-      <AnnotateProjects userId={user.id} />
+      <AnnotateProjects userId={user.id} email={user.email} />
     </main>
   );
 }

@@ -3,15 +3,18 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { TAnnotatorItem, TQueueItem } from "@/lib/annotate/view";
-import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useAnnotatorProjects, useOutbox, useQueuePages } from "@/lib/query/annotate";
-import { apiFetch } from "@/lib/query/fetcher";
+import { annotateKeys, markDone, prefetchItem, refetchItem, setDone, useAnnotatorItem, useAnnotatorProjects, useOutbox, useQueuePages } from "@/lib/query/annotate";
+import { ApiError, apiFetch } from "@/lib/query/fetcher";
+import type { TOutboxResult } from "@/lib/offline/outbox";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import type { TMediaProblem } from "@/components/player/MediaNotice";
 import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { useStoredFlag } from "./useStoredFlag";
-import { annotatorKeys, FlagBoxes, GradeBar, Meter, NO_PLAYHEAD, StartControl, Transcript } from "./parts";
+import { annotatorKeys, FlagBoxes, GradeBar, Meter, NO_PLAYHEAD, PlayheadClock, StartControl, Transcript } from "./parts";
 import { GuidelinesPanel } from "./Guidelines";
 import { FailedGrades } from "./FailedGrades";
+import { SignInAgain } from "./SignInAgain";
 import { useGradingKeys } from "./useGradingKeys";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
@@ -20,6 +23,10 @@ function initialForm(item: TAnnotatorItem): TForm {
   const own = item.own;
   return own ? { grade: own.grade, start: own.startSeconds ?? item.chunk.startSeconds, notes: own.notes, flags: own.flags } : { grade: null, start: item.chunk.startSeconds, notes: "", flags: [] };
 }
+
+/** A video the page's <video> element plays (a file or a URL), so the next item's can be loaded in place; not YouTube (an iframe player per item). */
+const preloadable = (v: TAnnotatorItem["video"]) => v.src !== null && v.allowed && (v.kind === "file" || v.kind === "url");
+const signedOutError = (e: unknown) => e instanceof ApiError && e.status === 401;
 
 /** The item `step` places from `id` in the held pages, once they are loaded. */
 function neighbour(items: readonly TQueueItem[] | undefined, id: string, step: 1 | -1): string | null {
@@ -35,8 +42,16 @@ const PREFETCH_AHEAD = 5;
  * useGradingKeys). The queue comes a page at a time (useQueuePages): the current item, the next few
  * and the pages around them; positions and counts are the server's. `projectBar`: the project's
  * name and picker (components/annotate/AnnotateProjects.tsx).
+ *
+ * Nothing silent (issue 22 item 2): a refused grade is listed with its item (FailedGrades) and the
+ * item shows what the server holds (refetched); an ended session (401 from a grade, the queue or an
+ * item) is said at once with a sign-in form in place (SignInAgain), the outbox is kept and sent
+ * after signing in, then the page goes to the first item not graded; the playhead's time is shown
+ * beside the start control; each new item's top is scrolled into view; the guidelines are a panel
+ * beside the item (below it on narrow screens). The next item's video is loaded and cued in a
+ * second, invisible player that comes to the front when the item does (issue 22 item 3).
  */
-export function AnnotatePage({ userId, projectId, projectBar }: { userId: string; projectId: number | null; projectBar?: (project: { id: number; name: string }) => ReactNode }) {
+export function AnnotatePage({ userId, email = "", projectId, projectBar }: { userId: string; email?: string; projectId: number | null; projectBar?: (project: { id: number; name: string }) => ReactNode }) {
   const qc = useQueryClient();
   const queue = useQueuePages(projectId);
 
@@ -56,7 +71,11 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
   const shownAt = useRef(0);
 
   // Start at the first item not yet done (or the first item when all are done).
-  const firstId = useMemo(() => flat.find((f) => !f.done)?.id ?? flat[0]?.id ?? null, [flat]);
+  // Grades still in the outbox count as done (the server's page may not know them yet).
+  const onResultRef = useRef<(r: TOutboxResult) => void>(() => undefined);
+  const outbox = useOutbox(userId, useCallback((r: TOutboxResult) => onResultRef.current(r), []));
+  const pendingIds = useMemo(() => new Set(outbox.pending.map((e) => e.itemId)), [outbox.pending]);
+  const firstId = useMemo(() => flat.find((f) => !f.done && !pendingIds.has(f.id))?.id ?? flat[0]?.id ?? null, [flat, pendingIds]);
   const activeId = atEnd ? null : (currentId ?? firstId);
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
@@ -76,11 +95,10 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
     if (pos >= 0 && flat.length - pos <= PREFETCH_AHEAD + 1 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [pos, flat.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const outbox = useOutbox(userId);
   const placeOf = useCallback((id: string) => {
     const f = flat.find((x) => x.id === id);
-    return f ? { question: f.question, item: f.index } : null;
-  }, [flat]);
+    return f ? { question: f.question, item: f.index, text: questions.get(f.question)?.text ?? "" } : null;
+  }, [flat, questions]);
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
   // Project counts (picker, meters) once the first item is on screen: they never delay it.
@@ -93,6 +111,57 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
     setForms((f) => ({ ...f, [activeId]: { ...form, ...patch } }));
   };
   const { mediaRef, controls } = usePlayer(data?.chunk.startSeconds ?? 0);
+  const [mediaProblem, setMediaProblem] = useState<TMediaProblem | null>(null);
+  const [slots, setSlots] = useState<{ active: 0 | 1; ids: [string | null, string | null] }>({ active: 0, ids: [null, null] });
+  const shownProjectId = queue.data?.pages[0]?.project?.id ?? null;
+
+  // A refused grade: the local form is dropped and the item read again, so it shows what the server
+  // holds (its own earlier grade, or none: then it counts as not done again).
+  useEffect(() => {
+    onResultRef.current = (r) => {
+      if (r.ok) return;
+      const id = r.entry.itemId;
+      setForms((all) => {
+        const rest = { ...all };
+        delete rest[id];
+        return rest;
+      });
+      void refetchItem(qc, id)
+        .then((fresh) => {
+          if (!fresh.own && shownProjectId !== null) setDone(qc, projectId ?? 0, shownProjectId, id, false);
+        })
+        .catch(() => undefined);
+    };
+  }, [qc, projectId, shownProjectId]);
+
+  // Signed out: a grade answered 401, or the queue or an item could not be read for that reason.
+  const signedOut = outbox.signedOut || signedOutError(queue.error) || signedOutError(item.error);
+  const { flushNow } = outbox;
+  const afterSignIn = useCallback(async () => {
+    // Another person signed in here: their page, not this one (the outbox belongs to this user).
+    const session = (await (await fetch("/api/auth/session", { credentials: "same-origin" })).json()) as { user?: { id?: string } } | null;
+    if (session?.user?.id !== userId) {
+      window.location.reload();
+      return;
+    }
+    await flushNow();
+    // The queue from the server again, from where the annotator left off (the grades just sent included).
+    setCurrentId(null);
+    setAtEnd(false);
+    await qc.resetQueries({ queryKey: annotateKeys.queue(projectId ?? 0) });
+    await qc.refetchQueries({ queryKey: annotateKeys.all, type: "active" });
+  }, [userId, flushNow, qc, projectId]);
+
+  // Each new item starts with its top (the project and the question) on screen, at any zoom.
+  const articleRef = useRef<HTMLElement>(null);
+  const shownItem = data?.id ?? null;
+  useEffect(() => {
+    const el = articleRef.current;
+    if (!shownItem || !el) return;
+    const question = el.querySelector("[data-testid=question]") ?? el;
+    const top = el.getBoundingClientRect().top;
+    if (top < 0 || question.getBoundingClientRect().bottom > window.innerHeight) el.scrollIntoView({ block: "start" });
+  }, [shownItem]);
 
   const goTo = (id: string | null) => {
     setMessage(null);
@@ -176,17 +245,46 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
     guidelines: () => setGuide((g) => !g),
   });
 
+  // Two player slots (issue 22 item 3): the current item's, and the next item's behind it. Moving on
+  // to the preloaded item swaps them (the same element comes to the front); any other move reuses
+  // the current slot (a new item on the same video seeks in the same player, as before).
+  const wantNext = data && next.data && next.data.id !== data.id && preloadable(next.data.video) ? next.data.id : null;
+  let slotsNow = slots;
+  if (data && slotsNow.ids[slotsNow.active] !== data.id) {
+    const k = slotsNow.ids.indexOf(data.id);
+    const active = k >= 0 ? (k as 0 | 1) : slotsNow.active;
+    slotsNow = { active, ids: active === 0 ? [data.id, slotsNow.ids[1]] : [slotsNow.ids[0], data.id] };
+  }
+  if (data && slotsNow.ids[1 - slotsNow.active] !== wantNext) slotsNow = { ...slotsNow, ids: slotsNow.active === 0 ? [slotsNow.ids[0], wantNext] : [wantNext, slotsNow.ids[1]] };
+  if (slotsNow !== slots) setSlots(slotsNow);
+
+  const signIn = signedOut ? <SignInAgain email={email} kept={outbox.pending.length} onSignedIn={afterSignIn} /> : null;
   if (queue.isPending) return <p className="p-6 text-slate-600">Loading your queue…</p>;
-  if (queue.isError) return <p role="alert" className="p-6 text-red-700">Could not load your queue: {queue.error.message}</p>;
+  if (queue.isError)
+    return (
+      <div className="mx-auto max-w-6xl space-y-4 px-4 py-4">
+        {signIn ?? (
+          <p role="alert" className="p-6 text-red-700">
+            Could not load your queue: {queue.error.message}
+          </p>
+        )}
+      </div>
+    );
   const project = queue.data.pages[0]?.project;
   if (!project) return <p className="p-6 text-slate-600">Nothing is assigned to you yet.</p>;
 
   const cur = pos >= 0 ? flat[pos] : undefined;
   const group = cur ? questions.get(cur.question) : undefined;
+  const itemIn = (id: string | null) => (id === null ? undefined : id === data?.id ? data : id === next.data?.id ? next.data : undefined);
+  const preloadInPlace = wantNext !== null;
+  // An item graded before (by the server's record, or sent from this page).
+  const revisited = data?.own?.grade ?? (cur?.done && form ? form.grade : null);
 
   return (
-    <div className="mx-auto max-w-6xl space-y-4 px-4 py-4">
+    <div className={`mx-auto space-y-4 px-4 py-4 ${guide ? "max-w-7xl" : "max-w-6xl"}`}>
       {projectBar?.(project)}
+      <div className={guide ? "gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_22rem]" : undefined}>
+      <div className="min-w-0 space-y-4">
       <header className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600" data-testid="position">
           {cur ? `Question ${cur.question} of ${project.questions} · item ${cur.index} of ${group?.total ?? 0}` : `${project.questions} questions`}
@@ -202,17 +300,18 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
             />
             Auto-advance after grade
           </label>
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="g guidelines: show the guidelines" onClick={() => setGuide((g) => !g)}>
+          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label={`g guidelines: ${guide ? "hide" : "show"} the guidelines`} aria-expanded={guide} onClick={() => setGuide((g) => !g)}>
             g guidelines
           </button>
           <KeysButton onClick={() => setHelp((h) => !h)} />
         </div>
       </header>
 
+      {signIn}
       <div role="status" aria-live="polite" className="text-xs text-slate-600" data-testid="outbox">
         {outbox.pending.length > 0 ? (
           <>
-            {outbox.pending.length} grade{outbox.pending.length === 1 ? "" : "s"} waiting to be sent{" "}
+            {outbox.pending.length} grade{outbox.pending.length === 1 ? "" : "s"} waiting to be sent{signedOut ? " (signed out)" : ""}{" "}
             <button type="button" className="underline" onClick={outbox.retryNow}>
               Retry now
             </button>
@@ -235,13 +334,27 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
           {item.isError ? `Could not load the item: ${item.error.message}` : "Loading item…"}
         </p>
       ) : (
-        <article data-item-id={data.id} data-ready="true" aria-label="Item" className="space-y-4">
+        <article ref={articleRef} data-item-id={data.id} data-ready="true" aria-label="Item" className="scroll-mt-2 space-y-4">
+          <p className="text-xs text-slate-600" data-testid="item-project">
+            Project <span className="font-medium text-slate-800">{project.name}</span>
+          </p>
           <h1 className="text-lg font-semibold" data-testid="question">
             {data.question}
           </h1>
           <div className="grid gap-4 md:grid-cols-2">
             <div className="space-y-2">
-              <VideoPlayer src={data.video.src} allowed={data.video.allowed} times={data.chunk} cueSeconds={data.chunk.startSeconds} cueKey={data.id} mediaRef={mediaRef} title={data.video.title} />
+              <div className="relative">
+                {slotsNow.ids.map((id, slot) => {
+                  const p = itemIn(id);
+                  if (!p) return null;
+                  const active = slot === slotsNow.active;
+                  return (
+                    <div key={`slot-${slot}`} className={active ? undefined : "pointer-events-none absolute inset-0 opacity-0"} aria-hidden={active ? undefined : true} inert={!active}>
+                      <VideoPlayer src={p.video.src} allowed={p.video.allowed} times={p.chunk} cueSeconds={p.chunk.startSeconds} cueKey={p.id} mediaRef={mediaRef} title={p.video.title} active={active} onProblem={active ? setMediaProblem : undefined} />
+                    </div>
+                  );
+                })}
+              </div>
               <div className="flex gap-2 text-xs">
                 <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="r replay from chunk start" onClick={controls.replay}>
                   r replay
@@ -253,9 +366,10 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
             </div>
             <Transcript key={data.id} chunk={data.chunk} before={data.before} after={data.after} cues={data.cues} onPickTime={pickTime} />
           </div>
+          {revisited !== null ? <RevisitNote grade={revisited} /> : null}
           <GradeBar value={form.grade} onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))} />
           <div className="flex flex-wrap items-start gap-4">
-            <StartControl value={form.start} chunkStart={data.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={startAtPlayhead} notice={startNotice} />
+            <StartControl value={form.start} chunkStart={data.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={startAtPlayhead} notice={startNotice} playhead={<PlayheadClock read={controls.playhead} hasVideo={data.video.src !== null && data.video.allowed && mediaProblem === null} />} />
             <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
           </div>
           <label className="block text-sm">
@@ -265,8 +379,23 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
           <SubmitRow submitLabel="Submit and next" submitText="submit and next" onSubmit={() => submit()} backDisabled={pos < 0 || (pos === 0 && !hasPreviousPage)} onBack={back} message={message} />
         </article>
       )}
-      <PlayerKeysFooter next={next.data} help={help} onCloseHelp={() => setHelp(false)} keys={annotatorKeys(autoAdvance)} />
-      <GuidelinesPanel open={guide} guidelines={data?.guidelines ?? next.data?.guidelines ?? ""} onClose={() => setGuide(false)} />
+      </div>
+      <GuidelinesPanel open={guide} placement="side" guidelines={data?.guidelines ?? next.data?.guidelines ?? ""} onClose={() => setGuide(false)} />
+      </div>
+      <PlayerKeysFooter next={preloadInPlace ? undefined : next.data} help={help} onCloseHelp={() => setHelp(false)} keys={annotatorKeys(autoAdvance)} />
     </div>
+  );
+}
+
+/**
+ * On an item the annotator graded before: the same words whatever the item's state, so nothing
+ * about the other annotators' grades or an adjudication can be read from it (issue 18 item 2: the
+ * server accepts every edit of one's own grade alike).
+ */
+function RevisitNote({ grade }: { grade: number }) {
+  return (
+    <p className="text-xs text-slate-700" data-testid="revisit-note">
+      You graded this item <span className="font-semibold">{grade}</span>. A new grade replaces yours; if the item has been adjudicated already, the adjudicator&apos;s decision stands and your change is shown to them.
+    </p>
   );
 }

@@ -13,7 +13,7 @@ import { AnswersLink } from "@/components/answers/AnswersLink";
  * (its counts are a heavier read, asked for once the first item is shown): the picker appears then. Each project's queue is its
  * own AnnotatePage (state starts afresh on a switch).
  */
-export function AnnotateProjects({ userId }: { userId: string }) {
+export function AnnotateProjects({ userId, email }: { userId: string; email: string }) {
   // Loaded by AnnotatePage once its first item is shown; read here for the picker.
   const projects = useAnnotatorProjects(false);
   const params = useSearchParams();
@@ -32,6 +32,7 @@ export function AnnotateProjects({ userId }: { userId: string }) {
       <AnnotatePage
         key={projectId ?? "opening"}
         userId={userId}
+        email={email}
         projectId={projectId}
         projectBar={(current) => <ProjectPicker projects={projects.data?.projects} current={current} onChoose={choose} />}
       />

@@ -2,17 +2,19 @@
 
 import type { TOutboxFailure } from "@/lib/offline/outbox";
 
-type TPlace = { question: number; item: number };
+type TPlace = { question: number; item: number; text: string };
 
 /**
  * Grades the server refused (lib/offline/outbox.ts: a 4xx other than 401/408/429, or a server error
- * on that grade five times): they are not retried, so each is shown with its item, the grade and
- * the server's reason, until the annotator dismisses it (or goes back to the item and grades it again).
+ * on that grade five times): they are not retried, so each is shown with its item (position and
+ * question text), the grade and the server's reason, until the annotator dismisses it (Tab to its
+ * Dismiss button, Enter: the region keeps the browser's keys, `data-native-keys`). The page then
+ * shows the item as the server holds it.
  */
 export function FailedGrades({ failed, placeOf, onOpen, onDismiss }: { failed: readonly TOutboxFailure[]; placeOf: (itemId: string) => TPlace | null; onOpen: (itemId: string) => void; onDismiss: (key: string) => void }) {
   if (failed.length === 0) return null;
   return (
-    <section role="alert" aria-label="Grades not saved" className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="failed-grades">
+    <section role="alert" aria-label="Grades not saved" data-native-keys="" className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="failed-grades">
       <p className="font-semibold">
         {failed.length} grade{failed.length === 1 ? " was" : "s were"} not saved (the others were sent):
       </p>
@@ -24,6 +26,7 @@ export function FailedGrades({ failed, placeOf, onOpen, onDismiss }: { failed: r
             <li key={f.entry.key} className="flex flex-wrap items-center gap-2" data-testid="failed-grade" data-item-id={f.entry.itemId}>
               <span>
                 {place ? `Question ${place.question}, item ${place.item}` : "An item no longer in your queue"}
+                {place?.text ? ` (“${place.text}”)` : ""}
                 {typeof grade === "number" ? ` (grade ${grade})` : ""}: {f.message} (HTTP {f.status})
               </span>
               {place ? (
@@ -31,7 +34,7 @@ export function FailedGrades({ failed, placeOf, onOpen, onDismiss }: { failed: r
                   Open item
                 </button>
               ) : null}
-              <button type="button" className="underline" aria-label="Dismiss" onClick={() => onDismiss(f.entry.key)}>
+              <button type="button" className="underline" aria-label={place ? `Dismiss: question ${place.question}, item ${place.item}` : "Dismiss"} onClick={() => onDismiss(f.entry.key)}>
                 Dismiss
               </button>
             </li>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { FLAGS, GRADES, formatClock } from "@/lib/annotate/format";
 
 export type TSegment = { text: string; startSeconds: number; endSeconds: number };
@@ -25,8 +25,8 @@ export function GradeBar({ value, onChoose, highlight }: { value: number | null;
   );
 }
 
-/** Corrected start: m:ss, with the buttons that the [ ] s keys mirror; `notice` is said politely (why `s` did nothing). */
-export function StartControl({ value, chunkStart, onChange, onPlayhead, notice = null }: { value: number; chunkStart: number; onChange: (s: number) => void; onPlayhead: () => void; notice?: string | null }) {
+/** Corrected start: m:ss, with the buttons that the [ ] s keys mirror; `notice` is said politely (why `s` did nothing); `playhead`: the clock shown beside `s` (PlayheadClock). */
+export function StartControl({ value, chunkStart, onChange, onPlayhead, notice = null, playhead }: { value: number; chunkStart: number; onChange: (s: number) => void; onPlayhead: () => void; notice?: string | null; playhead?: ReactNode }) {
   const btn = "rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50";
   return (
     <div role="group" aria-label="Corrected start" className="flex flex-wrap items-center gap-1 text-sm">
@@ -37,6 +37,7 @@ export function StartControl({ value, chunkStart, onChange, onPlayhead, notice =
       <button type="button" className={btn} aria-label="−1 s: start 1 second earlier" onClick={() => onChange(Math.max(0, value - 1))}>−1 s</button>
       <button type="button" className={btn} aria-label="+1 s: start 1 second later" onClick={() => onChange(value + 1)}>+1 s</button>
       <button type="button" className={btn} aria-label="+5 s: start 5 seconds later" onClick={() => onChange(value + 5)}>+5 s</button>
+      {playhead}
       <button type="button" className={btn} aria-label="s: at playhead: set start to playhead" onClick={onPlayhead}>s: at playhead</button>
       {value !== chunkStart ? (
         <button type="button" className={btn} aria-label="Reset start to chunk start" onClick={() => onChange(chunkStart)}>reset ({formatClock(chunkStart)})</button>
@@ -45,6 +46,30 @@ export function StartControl({ value, chunkStart, onChange, onPlayhead, notice =
         {notice ?? ""}
       </p>
     </div>
+  );
+}
+
+/**
+ * The playhead's time (m:ss) beside the start control, so `s` is not a blind press: read from the
+ * player four times a second (live while playing; also for YouTube, whose element has no reliable
+ * timeupdate), "no video" when the item has none or it failed to load, "–:––" while it loads.
+ */
+export function PlayheadClock({ read, hasVideo }: { read: () => number | null; hasVideo: boolean }) {
+  const [t, setT] = useState<number | null>(null);
+  useEffect(() => {
+    const tick = () => setT(read());
+    tick();
+    const timer = setInterval(tick, 250);
+    return () => clearInterval(timer);
+  }, [read]);
+  const text = t !== null ? formatClock(t) : hasVideo ? "–:––" : "no video";
+  return (
+    <span className="mx-1 text-xs text-slate-700">
+      playhead{" "}
+      <output aria-label="Playhead time" data-testid="playhead" data-seconds={t ?? ""} className="font-mono font-semibold">
+        {text}
+      </output>
+    </span>
   );
 }
 

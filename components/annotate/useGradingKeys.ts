@@ -29,6 +29,15 @@ export function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
+ * True inside a region marked `data-native-keys` (a notice with its own buttons, the sign-in form):
+ * there Enter, Space and the other keys do what the browser does (press the focused button), not
+ * grade or submit.
+ */
+export function inNativeKeysRegion(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest("[data-native-keys]") !== null;
+}
+
+/**
  * The grading keys (issue 4): 0–3 grade; s start := playhead; [ ] ∓1 s (Shift ∓5 s); r replay;
  * Space play/pause; Enter submit; u or Backspace back; ? help. Escape leaves a text field.
  * Where the page gives the handlers (issue 13): f unsure, t transcript error, n notes, g guidelines.
@@ -42,6 +51,7 @@ export function useGradingKeys(handlers: TGradingKeyHandlers, enabled = true) {
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       const h = ref.current;
+      if (inNativeKeysRegion(e.target)) return;
       if (e.key === "Escape") {
         if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
         h.escape?.();

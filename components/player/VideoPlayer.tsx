@@ -61,44 +61,67 @@ export function usePlayer(cueSeconds: number) {
  * metadata arrives, and also from the callback ref when the element already has it (in a fast
  * reload `loadedmetadata` can fire before hydration: ../shared/STACK.md "Video").
  * Without media (`src` null), from a host the page may not play from (`allowed` false), or when
- * loading fails, a notice says why with the title and the chunk's `times` (MediaNotice).
+ * loading fails, a notice says why with the title and the chunk's `times` (MediaNotice);
+ * `onProblem` hears which (null while the video is fine).
+ * `active` false (issue 22 item 3): the next item's player, loaded and cued but paused, invisible
+ * and inert behind the current one (see AnnotatePage); `mediaRef` is left to the active player.
+ * When it becomes active the same element plays from its cue: no new load, seek or decoder start
+ * between the key and the first frame.
  */
-export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay = true, allowed = true, times }: { src: string | null; cueSeconds: number; cueKey: string; mediaRef: RefObject<TMediaElement | null>; title: string; autoPlay?: boolean; allowed?: boolean; times?: { startSeconds: number; endSeconds: number } }) {
+export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay = true, allowed = true, times, active = true, onProblem }: { src: string | null; cueSeconds: number; cueKey: string; mediaRef: RefObject<TMediaElement | null>; title: string; autoPlay?: boolean; allowed?: boolean; times?: { startSeconds: number; endSeconds: number }; active?: boolean; onProblem?: (problem: TMediaProblem | null) => void }) {
   const cuedFor = useRef<string | null>(null);
+  const nodeRef = useRef<HTMLVideoElement | null>(null);
   const [failed, setFailed] = useState<{ src: string; problem: TMediaProblem } | null>(null);
   const cue = useCallback(
     (m: TMediaElement | null) => {
       if (!m || m.readyState < 1 || cuedFor.current === cueKey) return;
       cuedFor.current = cueKey;
       m.currentTime = cueSeconds;
-      if (autoPlay) void m.play()?.catch(() => undefined);
+      if (autoPlay && active) void m.play()?.catch(() => undefined);
     },
-    [cueKey, cueSeconds, autoPlay],
+    [cueKey, cueSeconds, autoPlay, active],
   );
   const setRef = useCallback(
     (node: HTMLVideoElement | null) => {
-      mediaRef.current = node;
+      if (node) nodeRef.current = node;
+      if (active) mediaRef.current = node;
       nameFrame(node, title);
       cue(node);
     },
-    [mediaRef, cue, title],
+    [mediaRef, cue, title, active],
   );
   // A new item on the same video: no new metadata event, so cue here.
-  useEffect(() => cue(mediaRef.current), [cue, mediaRef]);
+  useEffect(() => cue(nodeRef.current), [cue]);
+  // The preloaded player comes to the front: it is the page's player now, and plays from its cue.
+  const wasActive = useRef(active);
+  useEffect(() => {
+    const node = nodeRef.current;
+    if (active && !wasActive.current && node) {
+      mediaRef.current = node;
+      if (autoPlay && cuedFor.current === cueKey && node.paused) void node.play()?.catch(() => undefined);
+    }
+    // Sent to the back (its slot now loads the item after): it stops.
+    if (!active && wasActive.current && node && !node.paused) node.pause();
+    wasActive.current = active;
+  }, [active, autoPlay, cueKey, mediaRef]);
   const onError = useCallback(() => {
     if (!src) return;
     void diagnoseMedia(src).then((problem) => setFailed({ src, problem }));
   }, [src]);
   const problem: TMediaProblem | null = src === null ? "none" : !allowed ? "not_allowed" : failed?.src === src ? failed.problem : null;
-  if (problem) return <MediaNotice problem={problem} title={title} times={times} />;
+  useEffect(() => {
+    if (active) onProblem?.(problem);
+  }, [active, problem, onProblem]);
+  if (problem) return active ? <MediaNotice problem={problem} title={title} times={times} /> : null;
   return (
-    <div className="aspect-video w-full overflow-hidden rounded-md bg-black" data-testid="player" data-cue={cueSeconds}>
+    <div className="aspect-video w-full overflow-hidden rounded-md bg-black" data-testid={active ? "player" : "player-next"} data-cue={cueSeconds}>
       <ReactPlayer
         ref={setRef}
         src={src ?? undefined}
-        controls
+        controls={active}
         preload="auto"
         playsInline
+        muted={!active}
         width="100%"
         height="100%"
         aria-label={`Video: ${title}`}

@@ -45,8 +45,8 @@ export type TOutboxOptions = {
   storage: TStorage;
   storageKey: string;
   fetch?: typeof fetch;
-  /** Called after every change of the pending or the failed list. */
-  onChange?: (pending: readonly TOutboxEntry[], failed: readonly TOutboxFailure[]) => void;
+  /** Called after every change of the pending or the failed list, or of `signedOut`. */
+  onChange?: (pending: readonly TOutboxEntry[], failed: readonly TOutboxFailure[], state: { signedOut: boolean }) => void;
   /** Called once per entry when it leaves the outbox. */
   onResult?: (result: TOutboxResult) => void;
   baseDelayMs?: number;
@@ -59,7 +59,7 @@ export type TOutboxOptions = {
 /** Answers that are not the grade's fault and would fail every other entry too: wait, then retry. */
 const PAUSE_STATUSES = new Set([401, 408, 429, 502, 503, 504]);
 
-type TAnswer = { kind: "ok"; data: unknown } | { kind: "pause"; error: string } | { kind: "server_error"; status: number; code: string; message: string } | { kind: "refused"; status: number; code: string; message: string; details?: unknown };
+type TAnswer = { kind: "ok"; data: unknown } | { kind: "pause"; error: string; status?: number } | { kind: "server_error"; status: number; code: string; message: string } | { kind: "refused"; status: number; code: string; message: string; details?: unknown };
 
 /** What one HTTP answer means for the entry (see the file's comment). */
 export function classifyAnswer(status: number, text: string): TAnswer {
@@ -70,7 +70,7 @@ export function classifyAnswer(status: number, text: string): TAnswer {
     data = text;
   }
   if (status >= 200 && status < 300) return { kind: "ok", data };
-  if (PAUSE_STATUSES.has(status)) return { kind: "pause", error: `HTTP ${status}` };
+  if (PAUSE_STATUSES.has(status)) return { kind: "pause", error: `HTTP ${status}`, status };
   const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
   const code = err?.code ?? "http_error";
   const message = err?.message ?? `HTTP ${status}`;
@@ -83,6 +83,8 @@ export class Outbox {
   private failures: TOutboxFailure[];
   /** Until when nothing is sent (an answer that would fail every entry, PAUSE_STATUSES). */
   private pausedUntil = 0;
+  /** The last answer was 401: the session ended, the entries wait for a new sign-in. */
+  private authNeeded = false;
   private flushing: Promise<void> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
@@ -101,6 +103,14 @@ export class Outbox {
   /** Grades that will not be sent again (refused, or failing on the server), newest last. */
   failed(): readonly TOutboxFailure[] {
     return this.failures;
+  }
+
+  /**
+   * Whether the server's last answer said the session has ended (401): the entries are kept and
+   * sent once the annotator signs in again (then `flush(true)`); cleared by the next accepted answer.
+   */
+  signedOut(): boolean {
+    return this.authNeeded;
   }
 
   /** The annotator has seen a failed grade: forget it. */
@@ -151,6 +161,7 @@ export class Outbox {
         answer = { kind: "pause", error: e instanceof Error ? e.message : String(e) };
       }
       if (answer.kind === "pause") {
+        this.authNeeded = answer.status === 401;
         this.pausedUntil = this.retryLater(entry, answer.error);
         return;
       }
@@ -159,6 +170,8 @@ export class Outbox {
         continue;
       }
       this.entries = this.entries.filter((e) => e.key !== entry.key);
+      // Any answer from the application (not a pause) means the session is good.
+      this.authNeeded = false;
       if (answer.kind === "ok") {
         this.save();
         this.opts.onResult?.({ entry, ok: true, data: answer.data });
@@ -218,7 +231,7 @@ export class Outbox {
     } catch {
       // Storage full or unavailable: the entries stay in memory and are still retried.
     }
-    this.opts.onChange?.(this.entries, this.failures);
+    this.opts.onChange?.(this.entries, this.failures, { signedOut: this.authNeeded });
   }
 }
 

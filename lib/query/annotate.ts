@@ -67,20 +67,29 @@ export function prefetchItem(qc: QueryClient, id: string): Promise<void> {
 
 /** Marks an item done in the cached queue pages and project counts, without a round trip. */
 export function markDone(qc: QueryClient, queueKey: number, projectId: number, id: string): void {
+  setDone(qc, queueKey, projectId, id, true);
+}
+
+/**
+ * Marks an item done (or, after the server refused its only grade, not done) in the cached queue
+ * pages and project counts, without a round trip.
+ */
+export function setDone(qc: QueryClient, queueKey: number, projectId: number, id: string, done: boolean): void {
   let question: number | null = null;
+  const step = done ? 1 : -1;
   qc.setQueryData<InfiniteData<TQueuePage, TPageParam>>(annotateKeys.queue(queueKey), (data) => {
-    const hit = data?.pages.flatMap((p) => p.items).find((it) => it.id === id && !it.done);
+    const hit = data?.pages.flatMap((p) => p.items).find((it) => it.id === id && it.done !== done);
     if (!data || !hit) return data;
     question = hit.question;
     const pages = data.pages.map((p) => ({
       ...p,
-      items: p.items.map((it) => (it.id === id ? { ...it, done: true } : it)),
-      questions: p.questions.map((q) => (q.index === hit.question ? { ...q, done: q.done + 1 } : q)),
+      items: p.items.map((it) => (it.id === id ? { ...it, done } : it)),
+      questions: p.questions.map((q) => (q.index === hit.question ? { ...q, done: q.done + step } : q)),
     }));
     return { ...data, pages };
   });
   if (question === null) return;
-  qc.setQueryData<TAnnotatorProjects>(annotateKeys.projects(), (d) => d && { ...d, projects: d.projects.map((p) => (p.id === projectId ? { ...p, done: p.done + 1, lastGradedAt: new Date().toISOString() } : p)) });
+  qc.setQueryData<TAnnotatorProjects>(annotateKeys.projects(), (d) => d && { ...d, projects: d.projects.map((p) => (p.id === projectId ? { ...p, done: p.done + step, ...(done ? { lastGradedAt: new Date().toISOString() } : {}) } : p)) });
 }
 
 export type TJudgementBody = { poolItemId: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; timeSpentMs: number | null; idempotencyKey: string };
@@ -93,6 +102,7 @@ export type TJudgementBody = { poolItemId: string; grade: number; startSeconds: 
 export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void) {
   const [pending, setPending] = useState<readonly TOutboxEntry[]>([]);
   const [failed, setFailed] = useState<readonly TOutboxFailure[]>([]);
+  const [signedOut, setSignedOut] = useState(false);
   const outboxRef = useRef<Outbox | null>(null);
   const onResultRef = useRef(onResult);
   useEffect(() => {
@@ -100,9 +110,10 @@ export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void)
   }, [onResult]);
 
   useEffect(() => {
-    const onChange = (p: readonly TOutboxEntry[], f: readonly TOutboxFailure[]) => {
+    const onChange = (p: readonly TOutboxEntry[], f: readonly TOutboxFailure[], state: { signedOut: boolean }) => {
       setPending(p);
       setFailed(f);
+      setSignedOut(state.signedOut);
     };
     const outbox = new Outbox({ storage: window.localStorage, storageKey: `assessor.outbox.${userId}`, onChange, onResult: (r) => onResultRef.current?.(r) });
     outboxRef.current = outbox;
@@ -122,6 +133,13 @@ export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void)
     outboxRef.current?.enqueue({ key: body.idempotencyKey, url, itemId, body });
   }, []);
   const retryNow = useCallback(() => void outboxRef.current?.flush(true), []);
+  /** Sends everything now (after signing in again); resolves when the pass is over. */
+  const flushNow = useCallback(() => outboxRef.current?.flush(true) ?? Promise.resolve(), []);
   const dismiss = useCallback((key: string) => outboxRef.current?.dismiss(key), []);
-  return { pending, failed, submit, retryNow, dismiss };
+  return { pending, failed, signedOut, submit, retryNow, flushNow, dismiss };
+}
+
+/** Reads an item from the server again (after a refused grade: what the server holds), updating the cache. */
+export function refetchItem(qc: QueryClient, id: string): Promise<TAnnotatorItem> {
+  return qc.fetchQuery({ ...itemQuery(id), staleTime: 0 });
 }

@@ -72,7 +72,8 @@ describe("annotator keys and guidelines", () => {
     expect(await help.count()).toBe(0);
 
     await page.keyboard.press("g");
-    const guide = page.getByRole("dialog", { name: "Guidelines" });
+    // A panel beside the item (issue 22 item 2), not a dialog over it.
+    const guide = page.getByRole("complementary", { name: "Guidelines" });
     await guide.getByText("contains the exact evidence").waitFor();
     expect(await guide.getByRole("heading", { name: "Examples of grade 3" }).count()).toBe(1);
     expect(await guide.locator("li").count()).toBe(2);

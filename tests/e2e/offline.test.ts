@@ -120,7 +120,7 @@ describe("offline grading", () => {
     const failed = page.getByTestId("failed-grade");
     await failed.waitFor();
     expect(await failed.getAttribute("data-item-id")).toBe(refusedId);
-    expect(await failed.textContent()).toMatch(/Question \d+, item \d+ \(grade 2\): notes: a test refusal \(HTTP 422\)/);
+    expect(await failed.textContent()).toMatch(/Question \d+, item \d+ \(“[^”]+”\) \(grade 2\): notes: a test refusal \(HTTP 422\)/);
     // The refused grade is not retried and does not hold the next one back.
     await expect.poll(() => db.judgement.count({ where: { userId: fx.ann.id } }), { timeout: 20_000 }).toBe(before + 1);
     expect((await db.judgement.findFirst({ where: { userId: fx.ann.id, poolItemId: nextId ?? "" } }))?.grade).toBe(1);

@@ -85,6 +85,32 @@ describe("Outbox", () => {
     expect(results.map((r) => r.entry.key)).toEqual(["key-1", "key-2"]);
   });
 
+  it("says it is signed out from a 401 on, keeps the entries, and not after the next answer (issue 22 item 2)", async () => {
+    const storage = memoryStorage();
+    const clock = { t: 0 };
+    const answers = [json(401, {}), json(503, {}), json(401, {}), json(200, { applied: true })];
+    const states: boolean[] = [];
+    const fetch = (async () => answers.shift()!) as typeof globalThis.fetch;
+    const outbox = new Outbox({ storage, storageKey: "k", fetch, now: () => clock.t, onChange: (_p, _f, state) => states.push(state.signedOut) });
+    outboxes.push(outbox);
+    expect(outbox.signedOut()).toBe(false);
+    outbox.enqueue(entry(1));
+    await outbox.flush();
+    expect(outbox.signedOut()).toBe(true);
+    expect(stored(storage).map((e) => e.key)).toEqual(["key-1"]);
+    // A 503 is not about the session: signed out no longer holds (the server did not say so).
+    await outbox.flush(true);
+    expect(outbox.signedOut()).toBe(false);
+    await outbox.flush(true);
+    expect(outbox.signedOut()).toBe(true);
+    // Signed in again: the forced flush sends the entry, and the state clears.
+    await outbox.flush(true);
+    expect(outbox.signedOut()).toBe(false);
+    expect(stored(storage)).toEqual([]);
+    expect(states.at(-1)).toBe(false);
+    expect(states).toContain(true);
+  });
+
   it("never retries a refused submission (4xx): it leaves the queue, stays in the failed list until dismissed, and the others go on", async () => {
     const storage = memoryStorage();
     const clock = { t: 0 };

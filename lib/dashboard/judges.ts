@@ -4,7 +4,7 @@ import type { TDashboardData, TLabel } from "./model.ts";
  * Which judges are complete, and the default judge (issue 22 item 7). A judge's label set is
  * complete when its latest judge run (lib/judge, started from the page or the CLI) completed, or
  * when it was imported from a file (no run), and it covers at least FULL_COVERAGE of the pool's
- * items; anything else is partial (a run still under way, stopped or cancelled; a run on a subset;
+ * items in its chunking(s); anything else is partial (a run still under way, stopped or cancelled; a run on a subset;
  * a file that labels part of the pool; a pool deepened since) and shown with its coverage. The
  * default judge is the most recently finished complete one; when none is complete, the one with
  * the largest coverage (then the most recent), still marked partial.
@@ -17,7 +17,7 @@ export type TJudgeState = {
   labels: number;
   /** Labels whose chunk reads like instructions to a model (lib/judge/injection.ts). */
   flagged: number;
-  /** Pool items this judge labelled, of `poolItems`. */
+  /** Pool items this judge labelled, of `poolItems` (the pool items in the chunkings its labels are on). */
   pooled: number;
   poolItems: number;
   /** pooled / poolItems (null without a pool). */
@@ -28,22 +28,36 @@ export type TJudgeState = {
   partial: boolean;
 };
 
-/** Pool items labelled by a judge, kept while its labels and the pool are the same objects. */
-const pooledCache = new WeakMap<readonly TLabel[], { base: object; pooled: number }>();
+/**
+ * Pool items labelled by a judge, of the pool items in the chunkings its labels are on (a judge
+ * labels one chunking's chunks: a transfer judge B's, an imported file A's), kept while its labels
+ * and the pool are the same objects.
+ */
+const pooledCache = new WeakMap<readonly TLabel[], { base: object; pooled: number; poolItems: number }>();
 
-function pooledCount(data: TDashboardData, labels: readonly TLabel[]): number {
+function pooledCount(data: TDashboardData, labels: readonly TLabel[]): { pooled: number; poolItems: number } {
   const hit = pooledCache.get(labels);
-  if (hit && hit.base === data.base) return hit.pooled;
+  if (hit && hit.base === data.base) return hit;
   const keys = new Map<number, Set<number>>();
+  const chunkings = new Set<number>();
   for (const l of labels) {
     let chunks = keys.get(l.queryId);
     if (!chunks) keys.set(l.queryId, (chunks = new Set()));
     chunks.add(l.chunkId);
+    const c = data.chunks.get(l.chunkId);
+    if (c) chunkings.add(c.chunkingId);
   }
   let pooled = 0;
-  for (const it of data.poolItems.values()) if (keys.get(it.queryId)?.has(it.chunkId)) pooled++;
-  pooledCache.set(labels, { base: data.base, pooled });
-  return pooled;
+  let poolItems = 0;
+  for (const it of data.poolItems.values()) {
+    const c = data.chunks.get(it.chunkId);
+    if (!c || !chunkings.has(c.chunkingId)) continue;
+    poolItems++;
+    if (keys.get(it.queryId)?.has(it.chunkId)) pooled++;
+  }
+  const result = { base: data.base, pooled, poolItems };
+  pooledCache.set(labels, result);
+  return result;
 }
 
 const statesCache = new WeakMap<TDashboardData, { states: TJudgeState[]; defaultJudge: string | null }>();
@@ -52,10 +66,9 @@ const statesCache = new WeakMap<TDashboardData, { states: TJudgeState[]; default
 export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defaultJudge: string | null } {
   const hit = statesCache.get(data);
   if (hit) return hit;
-  const poolItems = data.poolItems.size;
   const states: TJudgeState[] = [...data.judges].map(([name, labels]) => {
     const run = data.judgeRuns.get(name);
-    const pooled = pooledCount(data, labels);
+    const { pooled, poolItems } = pooledCount(data, labels);
     const coverage = poolItems > 0 ? pooled / poolItems : null;
     const status = run?.status ?? "imported";
     const at = run ? run.finishedAt : (data.judgeLabelledAt.get(name) ?? null);

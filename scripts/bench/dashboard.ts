@@ -12,12 +12,15 @@
  * - the judge + human (PPI) panel and queries-needed advisor on their own after each such change,
  *   on 40 completely labelled questions (imported labels added after seeding) — target ≤ 100 ms
  *   (issue 12; scripts/bench/ppi.ts times the statistics alone with 12 measures);
- * - unchanged labels (served from the per-version cache) — target ≤ 300 ms;
+ * - unchanged labels (served from the per-version cache) — target ≤ 300 ms; beside it the version
+ *   check alone, what the open page polls every 5 s and on focus (lib/query/dashboard.ts);
  * - from nothing in a fresh process (every table is read, each run's packed rankings too, and every
  *   panel computed from scratch), reported for context: a running server pays it once, at start
  *   (the warm-up, lib/dashboard/warm.ts), not on a lead's request.
  * Browser side (when a production build exists in NEXT_DIST_DIR, default .next-dashboard): time
- * from navigation to the dashboard until every panel shows its data, in headless Chromium.
+ * from navigation to the dashboard until every panel shows its data, in headless Chromium; and,
+ * on the open page, from a label change and the return to the tab until the changed count shows.
+ * Every row carries the load average (os.loadavg, 1 min) at the time it was measured.
  * The server-side timings are taken on SQLite, then on PostgreSQL when a server answers
  * (postgresRow).
  */

@@ -30,17 +30,19 @@ export type TJudgeState = {
 
 /**
  * Pool items labelled by a judge, of the pool items in the chunkings its labels are on (a judge
- * labels one chunking's chunks: a transfer judge B's, an imported file A's), kept while its labels
- * and the pool are the same objects.
+ * labels one chunking's chunks: a transfer judge B's, an imported file A's), and its flagged
+ * labels, kept while its labels and the pool are the same objects (a label change elsewhere reuses them).
  */
-const pooledCache = new WeakMap<readonly TLabel[], { base: object; pooled: number; poolItems: number }>();
+const pooledCache = new WeakMap<readonly TLabel[], { base: object; pooled: number; poolItems: number; flagged: number }>();
 
-function pooledCount(data: TDashboardData, labels: readonly TLabel[]): { pooled: number; poolItems: number } {
+function pooledCount(data: TDashboardData, labels: readonly TLabel[]): { pooled: number; poolItems: number; flagged: number } {
   const hit = pooledCache.get(labels);
   if (hit && hit.base === data.base) return hit;
   const keys = new Map<number, Set<number>>();
   const chunkings = new Set<number>();
+  let flagged = 0;
   for (const l of labels) {
+    if (l.injection) flagged++;
     let chunks = keys.get(l.queryId);
     if (!chunks) keys.set(l.queryId, (chunks = new Set()));
     chunks.add(l.chunkId);
@@ -55,7 +57,7 @@ function pooledCount(data: TDashboardData, labels: readonly TLabel[]): { pooled:
     poolItems++;
     if (keys.get(it.queryId)?.has(it.chunkId)) pooled++;
   }
-  const result = { base: data.base, pooled, poolItems };
+  const result = { base: data.base, pooled, poolItems, flagged };
   pooledCache.set(labels, result);
   return result;
 }
@@ -68,12 +70,12 @@ export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defa
   if (hit) return hit;
   const states: TJudgeState[] = [...data.judges].map(([name, labels]) => {
     const run = data.judgeRuns.get(name);
-    const { pooled, poolItems } = pooledCount(data, labels);
+    const { pooled, poolItems, flagged } = pooledCount(data, labels);
     const coverage = poolItems > 0 ? pooled / poolItems : null;
     const status = run?.status ?? "imported";
     const at = run ? run.finishedAt : (data.judgeLabelledAt.get(name) ?? null);
     const finished = status === "completed" || status === "imported";
-    return { name, labels: labels.length, flagged: labels.filter((l) => l.injection).length, pooled, poolItems, coverage, status, at, partial: !finished || coverage === null || coverage < FULL_COVERAGE };
+    return { name, labels: labels.length, flagged, pooled, poolItems, coverage, status, at, partial: !finished || coverage === null || coverage < FULL_COVERAGE };
   });
   const time = (s: TJudgeState) => (s.at === null ? -Infinity : Date.parse(s.at));
   const complete = states.filter((s) => !s.partial).sort((a, b) => time(b) - time(a) || a.name.localeCompare(b.name));

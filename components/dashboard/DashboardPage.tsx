@@ -47,7 +47,8 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
   const pathname = usePathname();
   const projects = useDashboardProjects();
   const projectParam = Number(params.get("project"));
-  const projectId = Number.isInteger(projectParam) && projectParam > 0 ? projectParam : (projects.data?.[0]?.id ?? null);
+  const fromUrl = Number.isInteger(projectParam) && projectParam > 0;
+  const projectId = fromUrl ? projectParam : (projects.data?.[0]?.id ?? null);
   const meta = useDashboardMeta(projectId);
   useDashboardRefresh(projectId);
 
@@ -78,8 +79,9 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
     [params, pathname, router],
   );
 
-  if (projects.isPending) return <PanelState isPending />;
-  if (projects.error) return <PanelState error={projects.error} />;
+  // With the project in the URL the panels load at once, beside the project list (not after it).
+  if (!fromUrl && projects.isPending) return <PanelState isPending />;
+  if (!fromUrl && projects.error) return <PanelState error={projects.error} />;
   if (!projectId) return <PanelState empty="no project yet: create one with npx assessor project create NAME (or run npm run demo)" />;
   const m = meta.data;
   const judge = filters.judge ?? m?.defaultJudge ?? null;
@@ -88,7 +90,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
     <div className="space-y-4">
       <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
         <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
-        <Select label="Project" name="project" value={String(projectId)} onChange={(v) => router.push(`${pathname}?project=${v}`)} options={(projects.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))} />
+        <Select label="Project" name="project" value={String(projectId)} onChange={(v) => router.push(`${pathname}?project=${v}`)} options={(projects.data ?? [{ id: projectId, name: m?.project.name ?? `project ${projectId}` }]).map((p) => ({ value: String(p.id), label: p.name }))} />
         <Select label="Judge" name="judge" value={judge ?? ""} onChange={(v) => set({ judge: v || undefined })} options={m?.judges.length ? m.judges.map((j) => ({ value: j.name, label: judgeOptionLabel(j) })) : [{ value: "", label: "no judge yet" }]} />
         <Select
           label="Label source"

@@ -255,7 +255,7 @@ describe("dashboard of the demo project", () => {
     // The gold import took its pooled items out of the queue (their assignments released): short
     // of the target, with unassigned items, the advice is to sample them, and the button can.
     const advice = page.getByTestId("calibration-advice");
-    await expect.poll(() => advice.getAttribute("data-advice")).toBe("sample");
+    await expect.poll(() => advice.getAttribute("data-advice"), { timeout: 10_000 }).toBe("sample");
     const amount = page.getByLabel(/^Items to sample \(\d+ unassigned in the pool\)$/);
     const unassignedNow = async () => Number(/\((\d+) unassigned/.exec((await page.getByText(/unassigned in the pool\)$/).first().textContent()) ?? "")?.[1]);
     const first = await unassignedNow();
@@ -265,7 +265,8 @@ describe("dashboard of the demo project", () => {
     // items, and the Sample button is disabled.
     await amount.fill(String(first));
     await page.getByRole("button", { name: "Sample for calibration" }).click();
-    await expect.poll(() => advice.getAttribute("data-advice")).toBe("finish");
+    await page.getByRole("status").filter({ hasText: new RegExp(`^Assigned \\d+ labels on ${first} items`) }).waitFor();
+    await expect.poll(() => advice.getAttribute("data-advice"), { timeout: 20_000 }).toBe("finish");
     expect(await advice.textContent()).toMatch(/Every pool item is assigned: finish the \d+ assigned items still waiting for grades/);
     expect(await page.getByRole("button", { name: "Sample for calibration" }).isDisabled()).toBe(true);
     // A deeper pool adds unassigned items (the demo pools each run's top 5; its runs list 10).

@@ -20,7 +20,7 @@ export type TJudgeState = {
   /** Pool items this judge labelled, of `poolItems` (the pool items in the chunkings its labels are on). */
   pooled: number;
   poolItems: number;
-  /** pooled / poolItems (null without a pool). */
+  /** pooled / poolItems (null without a pool in its chunking: then only the run's status makes it partial). */
   coverage: number | null;
   status: string;
   /** When the run finished, or the last label was written (ISO); null when unknown. */
@@ -75,7 +75,7 @@ export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defa
     const status = run?.status ?? "imported";
     const at = run ? run.finishedAt : (data.judgeLabelledAt.get(name) ?? null);
     const finished = status === "completed" || status === "imported";
-    return { name, labels: labels.length, flagged, pooled, poolItems, coverage, status, at, partial: !finished || coverage === null || coverage < FULL_COVERAGE };
+    return { name, labels: labels.length, flagged, pooled, poolItems, coverage, status, at, partial: !finished || (coverage !== null && coverage < FULL_COVERAGE) };
   });
   const time = (s: TJudgeState) => (s.at === null ? -Infinity : Date.parse(s.at));
   const complete = states.filter((s) => !s.partial).sort((a, b) => time(b) - time(a) || a.name.localeCompare(b.name));

@@ -112,6 +112,26 @@ describe("default judge: the most recent complete one", () => {
   });
 });
 
+describe("default judge before any pool", () => {
+  it("coverage is unknown, so only the run's status counts: the most recent finished judge", async () => {
+    const p = await makeProject(db, { name: "no-pool" });
+    const chunks = await makeChunks(db, p.id, ["a"]);
+    const queries = await makeQueries(db, p.id, ["q1"]);
+    const pair = [{ queryId: queries.get("q1")!.id, chunkId: chunks.get("a")!.id, grade: 1 }];
+    await makeJudgeLabels(db, p.id, "x-done", pair);
+    await makeJudgeLabels(db, p.id, "y-stopped", pair);
+    await judgeRun(p.id, "x-done", "completed", new Date(Date.UTC(2026, 0, 2)));
+    await judgeRun(p.id, "y-stopped", "stopped", new Date(Date.UTC(2026, 0, 3)));
+    const { servePanel } = await panels();
+    const meta = (await servePanel(db, String(p.id), "meta", view)) as import("../../lib/dashboard/meta.ts").TMeta;
+    expect(meta.judges.map((j) => [j.name, j.coverage, j.status, j.partial])).toEqual([
+      ["x-done", null, "completed", false],
+      ["y-stopped", null, "stopped", true],
+    ]);
+    expect(meta.defaultJudge).toBe("x-done");
+  });
+});
+
 describe("the label-set version the page polls", () => {
   it("is unchanged without a change and changes with a grade", async () => {
     const p = await makeProject(db, { name: "versions" });

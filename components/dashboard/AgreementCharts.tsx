@@ -1,7 +1,8 @@
 "use client";
 
 import { safeCsv } from "@/lib/formats/csv-write";
-import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { niceScale } from "@/lib/dashboard/ticks";
 import type { AgreementReport } from "@/lib/stats/agreement/report";
 import { downloadCsv } from "./DataTable";
 
@@ -11,13 +12,22 @@ export function confusionCsv(confusion: number[][], otherLabel: string): string 
 }
 
 /**
- * Confusion matrix as a heatmap: rows the human grade, columns the other rater's; shade ∝ share of the row.
- * The shade stops at 70% opacity so the dark count keeps a contrast of at least 5:1 (WCAG AA 4.5:1).
+ * A bar of value 0 is drawn as a 2 px stub on the zero line (recharts draws nothing for it, which
+ * reads as a missing value); a missing value (null) stays undrawn.
+ */
+const zeroStub = (v: number | null | undefined) => (v === null || v === undefined ? 0 : 2);
+
+/**
+ * Confusion matrix as a heatmap: rows the human grade, columns the other rater's; shade ∝ share of the row
+ * (said in the caption). The shade stops at 70% opacity so the dark count keeps a contrast of at least 5:1 (WCAG AA 4.5:1).
  */
 export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion: number[][]; otherLabel: string; csvName: string }) {
   return (
     <div>
-      <table className="text-center text-xs" aria-label={`Confusion matrix, rows human grade, columns ${otherLabel} grade`} data-testid="confusion">
+      <table className="text-center text-xs" data-testid="confusion">
+        <caption className="caption-bottom max-w-56 pt-1 text-left text-[11px] text-slate-600" data-testid="confusion-caption">
+          Confusion matrix: rows human grade, columns {otherLabel} grade; cells are counts, shaded by their share of the row (each human grade&apos;s row is 100%).
+        </caption>
         <thead>
           <tr>
             <th className="p-1 text-slate-500">human ↓ / {otherLabel} →</th>
@@ -56,32 +66,40 @@ export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion
 
 /** Per-grade precision and recall (human as truth). */
 export function PerGradeBars({ perGrade }: { perGrade: AgreementReport["per_grade"] }) {
-  const data = ["0", "1", "2", "3"].map((g) => ({ grade: `grade ${g}`, precision: perGrade[g]?.precision ?? 0, recall: perGrade[g]?.recall ?? 0 }));
+  const data = ["0", "1", "2", "3"].map((g) => ({ grade: `grade ${g}`, precision: perGrade[g]?.precision ?? null, recall: perGrade[g]?.recall ?? null }));
+  const { domain, ticks } = niceScale(0, 1);
   return (
-    <BarChart width={320} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
-      <CartesianGrid strokeDasharray="3 3" vertical={false} />
-      <XAxis dataKey="grade" fontSize={11} />
-      <YAxis domain={[0, 1]} fontSize={11} />
-      <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-      <Legend wrapperStyle={{ fontSize: 11 }} />
-      <Bar dataKey="precision" fill="#6366f1" isAnimationActive={false} />
-      <Bar dataKey="recall" fill="#14b8a6" isAnimationActive={false} />
-    </BarChart>
+    <div className="max-w-full overflow-x-auto" data-testid="per-grade-chart">
+      <BarChart width={320} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
+        <CartesianGrid strokeDasharray="3 3" vertical={false} />
+        <XAxis dataKey="grade" fontSize={11} />
+        <YAxis domain={domain} ticks={ticks} interval={0} fontSize={11} />
+        <ReferenceLine y={0} stroke="#475569" />
+        <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
+        <Legend wrapperStyle={{ fontSize: 11 }} />
+        <Bar dataKey="precision" fill="#6366f1" isAnimationActive={false} minPointSize={zeroStub} />
+        <Bar dataKey="recall" fill="#14b8a6" isAnimationActive={false} minPointSize={zeroStub} />
+      </BarChart>
+    </div>
   );
 }
 
 /** Point estimates with their 95% bootstrap intervals as error bars. */
 export function CiBars({ items, domain = [-0.2, 1] }: { items: { name: string; value: number | null; ci: { low: number; high: number } | null }[]; domain?: [number, number] }) {
-  const data = items.map((i) => ({ name: i.name, value: i.value ?? 0, err: i.ci && i.value !== null ? [i.value - i.ci.low, i.ci.high - i.value] : [0, 0] }));
+  const data = items.map((i) => ({ name: i.name, value: i.value, err: i.ci && i.value !== null ? [i.value - i.ci.low, i.ci.high - i.value] : [0, 0] }));
+  const scale = niceScale(domain[0], domain[1]);
   return (
-    <BarChart width={Math.max(240, 70 * items.length)} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
-      <CartesianGrid strokeDasharray="3 3" vertical={false} />
-      <XAxis dataKey="name" fontSize={11} interval={0} />
-      <YAxis domain={domain} fontSize={11} />
-      <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-      <Bar dataKey="value" fill="#818cf8" isAnimationActive={false}>
-        <ErrorBar dataKey="err" width={6} stroke="#1e293b" direction="y" />
-      </Bar>
-    </BarChart>
+    <div className="max-w-full overflow-x-auto" data-testid="ci-chart">
+      <BarChart width={Math.max(240, 70 * items.length)} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
+        <CartesianGrid strokeDasharray="3 3" vertical={false} />
+        <XAxis dataKey="name" fontSize={11} interval={0} />
+        <YAxis domain={scale.domain} ticks={scale.ticks} interval={0} fontSize={11} />
+        <ReferenceLine y={0} stroke="#475569" />
+        <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
+        <Bar dataKey="value" fill="#818cf8" isAnimationActive={false} minPointSize={zeroStub}>
+          <ErrorBar dataKey="err" width={6} stroke="#1e293b" direction="y" />
+        </Bar>
+      </BarChart>
+    </div>
   );
 }

@@ -98,7 +98,8 @@ const judgeScreenColumns = judgeColumns.filter((c) => c.key !== "kq_low" && c.ke
 export function JudgePanel({ projectId, filters, judge }: { projectId: number; filters: TDashboardFilters; judge: string | null }) {
   const q = useJudgeAgreement(projectId, filters);
   const d = q.data;
-  const selected = d?.judges.find((j) => j.name === judge) ?? d?.judges[0];
+  // The page passes the chosen judge or the default (meta); none while that is loading.
+  const selected = d?.judges.find((j) => j.name === judge);
   return (
     <Card title="Judge vs human" id="judge" description="On items with both a final human label (agreed, adjudicated or imported) and a judge label. 95% intervals: bootstrap over queries (1,000 resamples, seed 1).">
       <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />

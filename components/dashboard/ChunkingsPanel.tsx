@@ -87,7 +87,9 @@ export function ChunkingsPanel({ projectId, filters }: { projectId: number; filt
           </div>
           <h3 className="text-sm font-semibold">Span recall@10 against seconds read@10</h3>
           <div data-testid="chunking-chart">
-            <TradeOffChart r={r} />
+            <div className="max-w-full overflow-x-auto">
+              <TradeOffChart r={r} />
+            </div>
           </div>
         </div>
       ) : null}

@@ -2,7 +2,8 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
-import { useDashboardMeta, useDashboardProjects, type TDashboardFilters } from "@/lib/query/dashboard";
+import type { TJudgeState } from "@/lib/dashboard/judges";
+import { useDashboardMeta, useDashboardProjects, useDashboardRefresh, type TDashboardFilters } from "@/lib/query/dashboard";
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
 import { PpiPanel } from "./PpiPanel";
 import { ChunkingsPanel } from "./ChunkingsPanel";
@@ -10,11 +11,11 @@ import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { PanelState } from "./ui";
 
-const selectClass = "mt-0.5 block rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
+const selectClass = "mt-0.5 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
 
 function Select({ label, value, onChange, options, name }: { label: string; name: string; value: string; onChange: (v: string) => void; options: { value: string; label: string }[] }) {
   return (
-    <label className="text-xs text-slate-600">
+    <label className="min-w-0 max-w-full text-xs text-slate-600">
       {label}
       <select name={name} aria-label={label} className={selectClass} value={value} onChange={(e) => onChange(e.target.value)}>
         {options.map((o) => (
@@ -27,9 +28,18 @@ function Select({ label, value, onChange, options, name }: { label: string; name
   );
 }
 
+/** A judge as the selector lists it: its labels, and for a partial one its coverage of the pool and its run's status. */
+export function judgeOptionLabel(j: TJudgeState): string {
+  const share = j.coverage === null ? "no pool" : `${Math.floor(j.coverage * 100)}% of the pool`;
+  const status = j.status === "completed" || j.status === "imported" ? "" : `, run ${j.status}`;
+  return `${j.name} (${j.labels} labels${j.partial ? `; partial: ${share}${status}` : ""}${j.flagged ? `, ${j.flagged} flagged` : ""})`;
+}
+
 /**
  * The dashboard: a header of selectors whose values live in the URL (so a view can be shared and
- * survives a reload), then the panels, each fetched on its own through lib/query/dashboard.
+ * survives a reload, and Back undoes a change: each one is a history entry), then the panels,
+ * each fetched on its own through lib/query/dashboard and refetched when the label-set version
+ * changes (useDashboardRefresh polls it while the page is open).
  */
 export function DashboardPage({ canSample }: { canSample: boolean }) {
   const params = useSearchParams();
@@ -37,8 +47,10 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
   const pathname = usePathname();
   const projects = useDashboardProjects();
   const projectParam = Number(params.get("project"));
-  const projectId = Number.isInteger(projectParam) && projectParam > 0 ? projectParam : (projects.data?.[0]?.id ?? null);
+  const fromUrl = Number.isInteger(projectParam) && projectParam > 0;
+  const projectId = fromUrl ? projectParam : (projects.data?.[0]?.id ?? null);
   const meta = useDashboardMeta(projectId);
+  useDashboardRefresh(projectId);
 
   const filters: TDashboardFilters = useMemo(() => {
     const source = params.get("source");
@@ -62,23 +74,24 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         if (v) next.set(k, v);
         else next.delete(k);
       }
-      router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+      router.push(`${pathname}?${next.toString()}`, { scroll: false });
     },
     [params, pathname, router],
   );
 
-  if (projects.isPending) return <PanelState isPending />;
-  if (projects.error) return <PanelState error={projects.error} />;
+  // With the project in the URL the panels load at once, beside the project list (not after it).
+  if (!fromUrl && projects.isPending) return <PanelState isPending />;
+  if (!fromUrl && projects.error) return <PanelState error={projects.error} />;
   if (!projectId) return <PanelState empty="no project yet: create one with npx assessor project create NAME (or run npm run demo)" />;
   const m = meta.data;
-  const judge = filters.judge ?? m?.judges[0]?.name ?? null;
+  const judge = filters.judge ?? m?.defaultJudge ?? null;
 
   return (
     <div className="space-y-4">
       <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
         <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
-        <Select label="Project" name="project" value={String(projectId)} onChange={(v) => router.replace(`${pathname}?project=${v}`)} options={(projects.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))} />
-        <Select label="Judge" name="judge" value={judge ?? ""} onChange={(v) => set({ judge: v || undefined })} options={m?.judges.length ? m.judges.map((j) => ({ value: j.name, label: `${j.name} (${j.labels}${j.flagged ? `, ${j.flagged} flagged` : ""})` })) : [{ value: "", label: "no judge yet" }]} />
+        <Select label="Project" name="project" value={String(projectId)} onChange={(v) => router.push(`${pathname}?project=${v}`)} options={(projects.data ?? [{ id: projectId, name: m?.project.name ?? `project ${projectId}` }]).map((p) => ({ value: String(p.id), label: p.name }))} />
+        <Select label="Judge" name="judge" value={judge ?? ""} onChange={(v) => set({ judge: v || undefined })} options={m?.judges.length ? m.judges.map((j) => ({ value: j.name, label: judgeOptionLabel(j) })) : [{ value: "", label: "no judge yet" }]} />
         <Select
           label="Label source"
           name="source"
@@ -104,9 +117,14 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
             { value: "linear", label: "linear (g)" },
           ]}
         />
-        {m ? <span className="ml-auto text-xs text-slate-500">{m.project.name} · {m.humanLabels} human labels</span> : null}
+        {m ? (
+          <span className="ml-auto text-xs text-slate-600" data-testid="dashboard-summary">
+            {m.project.name} · {m.humanLabels} human labels
+          </span>
+        ) : null}
       </header>
       <PanelState error={meta.error} />
+      <JudgeNote judge={m?.judges.find((j) => j.name === judge)} chosen={filters.judge !== undefined} />
       <InjectionNote judge={m?.judges.find((j) => j.name === judge)} />
       <div className="grid gap-4 lg:grid-cols-2">
         <CalibrationCard projectId={projectId} filters={filters} canSample={canSample} />
@@ -130,6 +148,23 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         }}
       />
     </div>
+  );
+}
+
+/** Why the shown judge is shown, and a warning when its labels cover only part of the pool (its figures then rest on fewer pairs). */
+function JudgeNote({ judge, chosen }: { judge: TJudgeState | undefined; chosen: boolean }) {
+  if (!judge) return null;
+  const share = judge.coverage === null ? "" : ` (${judge.pooled} of ${judge.poolItems} pool items, ${Math.floor(judge.coverage * 100)}%)`;
+  if (judge.partial)
+    return (
+      <p role="note" data-testid="judge-partial" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+        Judge {judge.name} is partial: {judge.status === "completed" || judge.status === "imported" ? "its labels cover part of the pool" : `its run is ${judge.status}`}{share}. Its system figures rest on missing labels; {chosen ? "pick a complete judge for them." : "no judge covers the whole pool yet."}
+      </p>
+    );
+  return (
+    <p data-testid="judge-default" className="text-xs text-slate-600">
+      Judge {judge.name}: {chosen ? "chosen" : "the most recent complete judge (the default)"}{share}{judge.at ? `, ${judge.status === "imported" ? "imported" : "finished"} ${new Date(judge.at).toLocaleString()}` : ""}.
+    </p>
   );
 }
 

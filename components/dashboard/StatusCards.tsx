@@ -55,12 +55,14 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
             <div className="mt-1 h-2 w-full rounded bg-slate-100" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label="calibration target">
               <div className="h-2 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
             </div>
-            {d.overall.thinGrades.length ? <p className="mt-1 text-xs text-amber-800">Too few examples of grade {d.overall.thinGrades.join(", ")}: sample more items.</p> : null}
+            <p className={`mt-1 text-xs ${d.advice.action === "done" ? "text-green-800" : "text-amber-800"}`} data-testid="calibration-advice" data-advice={d.advice.action}>
+              {d.advice.text}
+            </p>
           </div>
           <DataTable id="calibration-table" caption="calibration per grade and tag" columns={calibrationColumns(d.minPerGrade)} rows={[d.overall, ...d.byTag]} csvName="calibration.csv" />
           {canSample ? (
             <form
-              className="flex items-end gap-2"
+              className="flex flex-wrap items-end gap-2"
               onSubmit={(e) => {
                 e.preventDefault();
                 if (amount > 0) sample.mutate(unit.startsWith("unstable:") ? { n: amount, unit: "items", unstableFrom: unit.slice("unstable:".length) } : { n: amount, unit: unit === "questions" ? "questions" : "items" });

@@ -40,7 +40,7 @@ function columnsFor(t: TSystemsTable): TColumnDef<TRow>[] {
   return cols;
 }
 
-function SystemsTable({ t }: { t: TSystemsTable }) {
+function SystemsTable({ t, tag }: { t: TSystemsTable; tag: string | undefined }) {
   const all = columnsFor(t);
   // CI bounds and p-values go to the CSV as columns of their own; on screen they sit in the measure's cell.
   const visible = all.filter((c) => !/_(low|high|p)$/.test(c.key));
@@ -51,7 +51,7 @@ function SystemsTable({ t }: { t: TSystemsTable }) {
   return (
     <div className="space-y-2" data-source={t.source}>
       <h3 className="text-sm font-semibold">
-        {title} <span className="font-normal text-slate-500">· {t.queries} queries</span>
+        {title} <span className="font-normal text-slate-600">· {t.queries} queries{tag ? ` tagged ${tag} (slice)` : ""}</span>
       </h3>
       <div className="overflow-x-auto">
         <DataTable id={`systems-${t.source}`} caption={`systems (${t.source})`} columns={visible} csvColumns={all} rows={t.rows} csvName={`systems-${t.source}.csv`} />
@@ -99,7 +99,7 @@ export function SystemsPanel({ projectId, filters }: { projectId: number; filter
             </div>
           ) : null}
           {d.tables.map((t) => (
-            <SystemsTable key={t.source} t={t} />
+            <SystemsTable key={t.source} t={t} tag={filters.tag} />
           ))}
         </div>
       ) : null}

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 
 export function Card({ title, id, children, description, className = "" }: { title: string; id: string; children: ReactNode; description?: ReactNode; className?: string }) {
   return (
-    <section aria-labelledby={`${id}-title`} className={`rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`} data-panel={id}>
+    <section aria-labelledby={`${id}-title`} className={`min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`} data-panel={id}>
       <h2 id={`${id}-title`} className="text-base font-semibold">
         {title}
       </h2>

@@ -7,13 +7,13 @@ export type TNavLink = { href: string; label: string };
 export function TopNav({ links, user }: { links: TNavLink[]; user: { name: string; email: string; role: string } | null }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-2">
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2">
         <Link href="/" className="font-semibold text-indigo-700">
           Assessor
         </Link>
         {user ? (
           <>
-            <ul className="flex gap-1">
+            <ul className="flex flex-wrap gap-1">
               {links.map((l) => (
                 <li key={l.href}>
                   <Link href={l.href} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
@@ -22,7 +22,7 @@ export function TopNav({ links, user }: { links: TNavLink[]; user: { name: strin
                 </li>
               ))}
             </ul>
-            <div className="ml-auto flex items-center gap-3 text-sm">
+            <div className="ml-auto flex flex-wrap items-center gap-x-3 text-sm">
               <span className="text-slate-600">
                 {user.name} <span className="text-slate-500">({user.role})</span>
               </span>

@@ -24,8 +24,31 @@ export type TCalibrationPanel = {
   suggestedSample: number;
   /** Unassigned pool items that a sample can draw from. */
   unassignedPoolItems: number;
+  /** What to do next, from the counts (calibrationAdvice). */
+  advice: TCalibrationAdvice;
   empty: string | null;
 };
+
+/**
+ * The next step the counts call for: "done" (target reached, every grade at its minimum);
+ * otherwise (the target or a grade's minimum overall not reached) "sample" while the pool has unassigned items, "finish" when everything is assigned
+ * but items still wait for grades or adjudication, "deepen" when every pool item is labelled.
+ */
+export type TCalibrationAdvice = { action: "done" | "sample" | "finish" | "deepen"; text: string };
+
+export function calibrationAdvice(c: { target: number; minPerGrade: number; labelled: number; thinGrades: number[]; suggestedSample: number; unassigned: number; waiting: number; awaitingAdjudication: number }): TCalibrationAdvice {
+  const why: string[] = [];
+  if (c.labelled < c.target) why.push(`${c.labelled} of the ${c.target} human labels the target asks for`);
+  if (c.thinGrades.length) why.push(`fewer than ${c.minPerGrade} examples of grade ${c.thinGrades.join(", ")}`);
+  if (why.length === 0) return { action: "done", text: `Calibration target reached: ${c.labelled} human labels, at least ${c.minPerGrade} of every grade.` };
+  const reason = why.join("; ");
+  if (c.unassigned > 0) return { action: "sample", text: `${reason[0].toUpperCase()}${reason.slice(1)}: sample ${c.suggestedSample} more item${c.suggestedSample === 1 ? "" : "s"} (${c.unassigned} unassigned in the pool).` };
+  if (c.waiting > 0 || c.awaitingAdjudication > 0) {
+    const work = [c.waiting > 0 ? `finish the ${c.waiting} assigned item${c.waiting === 1 ? "" : "s"} still waiting for grades` : null, c.awaitingAdjudication > 0 ? `adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}` : null].filter(Boolean).join(" and ");
+    return { action: "finish", text: `${reason[0].toUpperCase()}${reason.slice(1)}. Every pool item is assigned: ${work} first; if that is not enough, deepen the pool (a larger depth) to have items to sample.` };
+  }
+  return { action: "deepen", text: `${reason[0].toUpperCase()}${reason.slice(1)}. Every pool item is labelled: deepen the pool (npx assessor pool --depth K with a larger K, or Pool on the project page) to have items to sample.` };
+}
 
 function emptyRow(tag: string | null): TCalibrationRow {
   return { tag, labelled: 0, withJudge: 0, perGrade: [0, 0, 0, 0], thinGrades: [], questions: 0, completeQuestions: 0 };
@@ -90,14 +113,26 @@ export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuer
   let assignedItems = 0;
   for (const n of data.assigned.values()) if (n > 0) assignedItems++;
   const unassignedPoolItems = data.poolItems.size - assignedItems;
+  const suggestedSample = Math.min(unassignedPoolItems, Math.max(shortOfTarget, gradeShortfall));
+  const advice = calibrationAdvice({
+    target,
+    minPerGrade,
+    labelled: overall.labelled,
+    thinGrades: overall.thinGrades,
+    suggestedSample,
+    unassigned: unassignedPoolItems,
+    waiting: data.stages.assigned,
+    awaitingAdjudication: data.stages.awaiting_adjudication,
+  });
   return {
     target,
     minPerGrade,
     judge,
     overall,
     byTag,
-    suggestedSample: Math.min(unassignedPoolItems, Math.max(shortOfTarget, gradeShortfall)),
+    suggestedSample,
     unassignedPoolItems,
+    advice,
     empty: data.reference.length === 0 ? NO_HUMAN_HINT : null,
   };
 }

@@ -1,5 +1,6 @@
 import { AppError } from "../errors.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
+import { judgeStates } from "./judges.ts";
 
 /** Label sets the dashboard compares, as qrels keyed by internal ids: queryId → chunkId → grade. */
 export type TQrels = Map<number, Map<number, number>>;
@@ -65,13 +66,13 @@ export function tagFilter(data: TDashboardData, tag: string | undefined): (query
   return (queryId) => ids.has(queryId);
 }
 
-/** The judge the viewer asked for, or the first one; null when the project has no judge labels. */
+/** The judge the viewer asked for, or the default one (lib/dashboard/judges.ts: the most recent complete judge); null when the project has no judge labels. */
 export function pickJudge(data: TDashboardData, judge: string | undefined): string | null {
   if (judge) {
     if (!data.judges.has(judge)) throw new AppError("not_found", `no judge named "${judge}" in this project; judges: ${[...data.judges.keys()].join(", ") || "none yet"}`);
     return judge;
   }
-  return data.judges.keys().next().value ?? null;
+  return judgeStates(data).defaultJudge;
 }
 
 export function runBySystem(data: TDashboardData, system: string): { id: number; system: string } {

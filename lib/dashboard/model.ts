@@ -44,6 +44,10 @@ export type TDashboardData = {
   stages: TStageCounts;
   /** Judge name → its labels; names sorted. */
   judges: Map<string, TLabel[]>;
+  /** Judge name → its latest judge run (lib/judge): status and when it finished (ISO); judges imported from files have none. */
+  judgeRuns: Map<string, { status: string; finishedAt: string | null }>;
+  /** Judge name → when its last label was written (ISO). */
+  judgeLabelledAt: Map<string, string>;
   poolItems: Map<string, { queryId: number; chunkId: number }>;
   /** Pool item id → the runs that contributed it. */
   provenance: Map<string, number[]>;

@@ -6,10 +6,16 @@ import { AppError } from "../errors.ts";
 import { projectIdParam } from "../lead/projects.ts";
 import type { TDashboardQuery } from "./options.ts";
 import { retestPanel } from "../judge/service.ts";
+import { labelSetVersion } from "./load/version.ts";
 import { getAgreement, getBreakdowns, getCalibration, getChunkingReport, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
 
-/** The panels served under /api/dashboard/[projectId]/[panel]. */
+/**
+ * The panels served under /api/dashboard/[projectId]/[panel]. `version` is the label-set version
+ * alone (lib/dashboard/load/version.ts: a dozen aggregate queries, nothing computed): the page
+ * polls it and refetches its panels only when it changed.
+ */
 export const PANELS = {
+  version: async (db: Db, id: number) => ({ version: await labelSetVersion(db, id) }),
   meta: (db: Db, id: number) => getMeta(db, id),
   agreement: getAgreement,
   human: getHuman,

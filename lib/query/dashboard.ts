@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import type { TAgreementPanel, TBreakdownsPanel, THumanPanel } from "../dashboard/agreement.ts";
 import type { TCalibrationPanel } from "../dashboard/calibration.ts";
 import type { TMeta } from "../dashboard/meta.ts";
@@ -31,7 +32,11 @@ export const dashboardKeys = {
   projects: () => [...dashboardKeys.all, "projects"] as const,
   project: (projectId: number) => [...dashboardKeys.all, projectId] as const,
   panel: (projectId: number, panel: string, filters: Record<string, string | undefined>) => [...dashboardKeys.project(projectId), panel, filters] as const,
+  version: (projectId: number) => [...dashboardKeys.project(projectId), "version"] as const,
 };
+
+/** How often the open page asks whether anything changed (also on every return to the tab). */
+export const DASHBOARD_REFRESH_MS = 5000;
 
 /** Only the filters a panel depends on, so that changing another one does not refetch it. */
 const PANEL_FILTERS: Record<string, (keyof TDashboardFilters)[]> = {
@@ -62,6 +67,8 @@ function panelQuery(projectId: number, panel: string, filters: TDashboardFilters
     queryKey: dashboardKeys.panel(projectId, panel, picked),
     queryFn: () => apiFetch<unknown>(`/api/dashboard/${projectId}/${panel}${qs ? `?${qs}` : ""}`),
     placeholderData: keepPreviousData,
+    // Panels are refetched when the label-set version changes (useDashboardRefresh), not on a timer.
+    staleTime: Infinity,
   };
 }
 
@@ -72,6 +79,33 @@ function usePanel<T>(projectId: number | null, panel: string, filters: TDashboar
 
 export function useDashboardProjects() {
   return useQuery({ queryKey: dashboardKeys.projects(), queryFn: () => apiFetch<{ id: number; name: string }[]>("/api/dashboard/projects") });
+}
+
+/**
+ * Keeps the open page up to date: polls the project's label-set version (a tiny request: the
+ * server runs a dozen aggregate queries and computes nothing) every DASHBOARD_REFRESH_MS and when
+ * the window regains focus; when it differs from the one seen before, every panel of the project
+ * is refetched (the server recomputes only what the change touched). Returns the version.
+ */
+export function useDashboardRefresh(projectId: number | null): string | undefined {
+  const qc = useQueryClient();
+  const q = useQuery({
+    queryKey: dashboardKeys.version(projectId ?? 0),
+    queryFn: () => apiFetch<{ version: string }>(`/api/dashboard/${projectId}/version`),
+    enabled: projectId !== null,
+    staleTime: 0,
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    refetchOnWindowFocus: "always",
+  });
+  const version = q.data?.version;
+  const seen = useRef<{ projectId: number | null; version: string | undefined }>({ projectId, version });
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = { projectId, version };
+    if (projectId === null || version === undefined || before.projectId !== projectId || before.version === undefined || before.version === version) return;
+    void qc.invalidateQueries({ queryKey: dashboardKeys.project(projectId), predicate: (query) => query.queryKey[2] !== "version" });
+  }, [qc, projectId, version]);
+  return version;
 }
 
 export const useDashboardMeta = (projectId: number | null) => usePanel<TMeta>(projectId, "meta", {});

@@ -114,6 +114,8 @@ export function syntheticProject(): { data: TDashboardData; rankings: Map<number
     reference,
     stages: { unassigned: 0, assigned: 0, agreed: reference.length, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: reference.length },
     judges,
+    judgeRuns: new Map(),
+    judgeLabelledAt: new Map(),
     poolItems,
     provenance: new Map(),
     assigned: new Map(),

@@ -25,7 +25,7 @@ let files: AgreementProject["files"];
 let projectId: number;
 const cookies: Record<string, string> = {};
 
-const PANELS = ["meta", "agreement", "human", "breakdowns", "calibration", "progress", "systems", "ppi", "retest"];
+const PANELS = ["meta", "agreement", "human", "breakdowns", "calibration", "progress", "systems", "ppi", "retest", "version"];
 
 beforeAll(async () => {
   project = await importAgreementProject("assessor-dash-api-");

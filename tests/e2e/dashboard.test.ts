@@ -4,18 +4,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../lib/db/client.ts";
+import { submitJudgement } from "../../lib/labels/submit.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { loginAs } from "../helpers/login.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 
 /**
- * Acceptance (issue 5): the dashboard of the demo project in Chromium. The demo is loaded by its
+ * Acceptance (issue 5; issue 22 item 7): the dashboard of the demo project in Chromium. The demo is loaded by its
  * own loader (scripts/demo.mjs, DEMO_NO_SERVE=1) into a fresh test database; it has one judge and
  * no final human labels yet, so the test imports, through the CLI as a lead would, a human label
  * set ("gold") and a second judge ("strict-judge") derived from the demo's judge file. Then it
  * switches judge, label source and slice, downloads a CSV and keeps a screenshot
- * (test-results/dashboard.png).
+ * (test-results/dashboard.png). Issue 22: the default judge is the most recent complete one (the
+ * transfer judge covers part of its pool and is marked so), Back undoes a filter, a grade made
+ * while the page is open shows without a reload, the charts draw zero bars on round ticks, and
+ * the page fits 390 px.
  * Build first: NEXT_DIST_DIR=.next-dashboard npx next build; run with the same NEXT_DIST_DIR.
  */
 const root = join(import.meta.dirname, "..", "..");
@@ -60,7 +65,7 @@ const select = (name: string) => page.getByLabel(name, { exact: true });
 const judgesTable = () => page.getByTestId("judges-table");
 
 describe("dashboard of the demo project", () => {
-  it("opens with both judges side by side against the human labels", async () => {
+  it("opens with every judge side by side, on the most recent complete judge; the partial one is marked with its coverage", async () => {
     await loginAs(page, server.url, "lead@example.com", "demo-lead");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
     await judgesTable().waitFor();
@@ -69,15 +74,48 @@ describe("dashboard of the demo project", () => {
     expect(names).toEqual(["gpt-judge", "strict-judge", "transfer:default->c40o0"]);
     // 133 labels on both sides, every pair aligned.
     expect(await judgesTable().locator("tbody tr").first().locator("td").nth(1).textContent()).toBe(String(judgeLines.length));
-    await page.getByRole("heading", { name: "Judge gpt-judge", exact: true }).waitFor();
+    // gpt-judge (the demo's) and strict-judge (imported after it) both label every pool item of the
+    // default chunking: the later one is the default, not the first by name.
+    await page.getByRole("heading", { name: "Judge strict-judge", exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get("judge")).toBeNull();
+    await expect.poll(async () => (await page.getByTestId("judge-default").textContent()) ?? "").toMatch(/^Judge strict-judge: the most recent complete judge \(the default\) \((\d+) of \1 pool items, 100%\)/);
+    // The transfer judge labels part of c40o0's pool (the chunks the transfer rule could carry).
+    const options = await select("Judge").locator("option").allTextContents();
+    expect(options.find((o) => o.startsWith("transfer:"))).toMatch(/^transfer:default->c40o0 \(\d+ labels; partial: \d+% of the pool\)$/);
+    expect(options.find((o) => o.startsWith("gpt-judge"))).toBe(`gpt-judge (${judgeLines.length} labels)`);
   });
 
-  it("switches the judge: the detail and the URL follow", async () => {
+  it("switches the judge: the detail and the URL follow, and Back undoes it", async () => {
+    await select("Judge").selectOption("gpt-judge");
+    await page.getByRole("heading", { name: "Judge gpt-judge", exact: true }).waitFor();
+    await expect.poll(() => new URL(page.url()).searchParams.get("judge")).toBe("gpt-judge");
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).searchParams.get("judge")).toBeNull();
+    await page.getByRole("heading", { name: "Judge strict-judge", exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+    await select("Judge").selectOption("gpt-judge");
+    await page.getByRole("heading", { name: "Judge gpt-judge", exact: true }).waitFor();
     await select("Judge").selectOption("strict-judge");
     await page.getByRole("heading", { name: "Judge strict-judge", exact: true }).waitFor();
     await expect.poll(() => new URL(page.url()).searchParams.get("judge")).toBe("strict-judge");
     // The strict judge grades one lower wherever the human grade is ≥ 1: it leans strict.
     await expect.poll(() => page.locator('[data-panel="judge"]').getByText("(judge grades more strictly)").count()).toBe(1);
+  });
+
+  it("draws zero bars on round ticks and states the confusion matrix's normalisation", async () => {
+    const judge = page.locator('[data-panel="judge"]');
+    // The strict judge never gives grade 3 (every grade lowered by one): its grade-3 recall is 0,
+    // drawn as a stub on the zero line rather than left out.
+    const recall = judge.getByTestId("per-grade-chart").locator(".recharts-bar-rectangles").nth(1).locator(".recharts-bar-rectangle");
+    await expect.poll(() => recall.count()).toBe(4);
+    const stub = await recall.nth(3).boundingBox();
+    expect(stub?.height ?? 0).toBeGreaterThanOrEqual(1);
+    expect(stub?.height ?? 99).toBeLessThan(4);
+    // The y axis's tick labels (recharts draws every axis's ticks in one layer; the x axis's are names).
+    const ticks = async (testId: string) => (await judge.getByTestId(testId).first().locator(".recharts-cartesian-axis-tick-value").allTextContents()).filter((t) => /^[-−]?\d+(\.\d+)?$/.test(t)).map((t) => t.replace("−", "-"));
+    expect(await ticks("per-grade-chart")).toEqual(["0", "0.2", "0.4", "0.6", "0.8", "1"]);
+    expect(await ticks("ci-chart")).toEqual(["-0.2", "0", "0.2", "0.4", "0.6", "0.8", "1"]);
+    expect(await judge.getByTestId("confusion-caption").first().textContent()).toContain("shaded by their share of the row (each human grade's row is 100%)");
   });
 
   it("switches the label source to both: two systems tables and Kendall's tau", async () => {
@@ -126,6 +164,17 @@ describe("dashboard of the demo project", () => {
     await expect.poll(async () => select("Slice: query tag").inputValue()).toBe("named-entity");
   });
 
+  it("Back undoes the slice: every query again, still on the dashboard", async () => {
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).searchParams.get("tag")).toBeNull();
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+    expect(new URL(page.url()).searchParams.get("source")).toBe("both");
+    await expect.poll(async () => select("Slice: query tag").inputValue()).toBe("");
+    await expect.poll(async () => Number(await judgesTable().locator("tbody tr").first().locator("td").nth(1).textContent())).toBe(judgeLines.length);
+    await page.goForward();
+    await expect.poll(() => new URL(page.url()).searchParams.get("tag")).toBe("named-entity");
+  });
+
   it("downloads the judges table as CSV and keeps a screenshot", async () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV (judges side by side)" }).click()]);
     expect(download.suggestedFilename()).toBe("judges.csv");
@@ -159,18 +208,79 @@ describe("dashboard of the demo project", () => {
     await expect.poll(async () => select("Slice: system").inputValue()).toBe("bm25");
   });
 
+  it("shows a grade made while the page is open, without a reload", async () => {
+    const progress = page.locator('[data-panel="progress"]');
+    const left = async () => Number(/(\d+) judgements left/.exec((await progress.textContent()) ?? "")?.[1] ?? NaN);
+    await expect.poll(left).toBeGreaterThan(0);
+    const before = await left();
+    const { getDb } = await import("../../lib/db/client.ts");
+    const db: Db = await getDb();
+    // An annotator grades one of the items still waiting for them (as the annotate page does).
+    const assignments = await db.assignment.findMany({ where: { poolItem: { project: { name: "demo" } } }, select: { poolItemId: true, userId: true }, orderBy: { id: "asc" } });
+    const judged = new Set((await db.judgement.findMany({ where: { poolItem: { project: { name: "demo" } } }, select: { poolItemId: true, userId: true } })).map((j) => `${j.poolItemId} ${j.userId}`));
+    const open = assignments.find((a) => !judged.has(`${a.poolItemId} ${a.userId}`))!;
+    await submitJudgement(db, open.userId, { poolItemId: open.poolItemId, grade: 0, startSeconds: null, timeSpentMs: 4000, idempotencyKey: "e2e-dashboard-live-grade" });
+    // The page polls the label-set version every 5 s (lib/query/dashboard.ts) and refetches on a change.
+    const t0 = Date.now();
+    await expect.poll(left, { timeout: 20_000, interval: 250 }).toBe(before - 1);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it("fits a 390 px wide screen: no sideways page scroll, tables scroll inside their own box, Sign out reachable", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.reload();
+      await judgesTable().waitFor();
+      await page.getByTestId("systems-human").waitFor();
+      await page.getByTestId("breakdowns-table").waitFor();
+      const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth }));
+      expect(widths.view).toBe(390);
+      expect(widths.page).toBeLessThanOrEqual(390);
+      expect(widths.body).toBeLessThanOrEqual(390);
+      // The judges table is wider than the screen: its own box scrolls.
+      const box = await judgesTable().evaluate((t) => ({ table: t.scrollWidth, box: t.parentElement!.clientWidth, overflow: getComputedStyle(t.parentElement!).overflowX }));
+      expect(box.table).toBeGreaterThan(box.box);
+      expect(box.overflow).toBe("auto");
+      const signOut = await page.getByRole("button", { name: "Sign out" }).boundingBox();
+      expect(signOut).not.toBeNull();
+      expect(signOut!.x + signOut!.width).toBeLessThanOrEqual(390);
+      mkdirSync(artifactsDir, { recursive: true });
+      await page.screenshot({ path: join(artifactsDir, "dashboard-390.png"), fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 1000 });
+    }
+  });
+
   it("samples more items for calibration with the button: the pool's new items get assigned", async () => {
+    // The gold import took its pooled items out of the queue (their assignments released): short
+    // of the target, with unassigned items, the advice is to sample them, and the button can.
+    const advice = page.getByTestId("calibration-advice");
+    await expect.poll(() => advice.getAttribute("data-advice"), { timeout: 10_000 }).toBe("sample");
+    const amount = page.getByLabel(/^Items to sample \(\d+ unassigned in the pool\)$/);
+    const unassignedNow = async () => Number(/\((\d+) unassigned/.exec((await page.getByText(/unassigned in the pool\)$/).first().textContent()) ?? "")?.[1]);
+    const first = await unassignedNow();
+    expect(first).toBeGreaterThan(0);
+    expect(await advice.textContent()).toMatch(new RegExp(`: sample \\d+ more items? \\(${first} unassigned in the pool\\)\\.$`));
+    // Sample all of them: nothing is left to sample, so the advice turns to finishing the assigned
+    // items, and the Sample button is disabled.
+    await amount.fill(String(first));
+    await page.getByRole("button", { name: "Sample for calibration" }).click();
+    await page.getByRole("status").filter({ hasText: new RegExp(`^Assigned \\d+ labels on ${first} items`) }).waitFor();
+    await expect.poll(() => advice.getAttribute("data-advice"), { timeout: 20_000 }).toBe("finish");
+    expect(await advice.textContent()).toMatch(/Every pool item is assigned: finish the \d+ assigned items still waiting for grades/);
+    expect(await page.getByRole("button", { name: "Sample for calibration" }).isDisabled()).toBe(true);
     // A deeper pool adds unassigned items (the demo pools each run's top 5; its runs list 10).
     cli(["pool", "--project", "demo", "--depth", "10"]);
+    // No reload: the open page picks the new pool up and the advice turns to sampling again.
+    await expect.poll(() => advice.getAttribute("data-advice"), { timeout: 20_000 }).toBe("sample");
     await page.reload();
-    const amount = page.getByLabel(/^Items to sample \(\d+ unassigned in the pool\)$/);
     await amount.waitFor();
-    const unassigned = Number(/\((\d+) unassigned/.exec((await page.getByText(/unassigned in the pool/).textContent()) ?? "")?.[1]);
+    const unassigned = await unassignedNow();
     expect(unassigned).toBeGreaterThan(3);
     await amount.fill("3");
     await page.getByRole("button", { name: "Sample for calibration" }).click();
     // Two annotators per item (the demo project's setting): 3 items, 6 labels to make.
     await page.getByRole("status").filter({ hasText: /^Assigned 6 labels on 3 items \(seed \d+\)\.$/ }).waitFor();
-    await expect.poll(async () => page.getByText(`(${unassigned - 3} unassigned in the pool)`).count()).toBe(1);
+    await expect.poll(unassignedNow).toBe(unassigned - 3);
   });
 });

@@ -10,7 +10,7 @@ import { projectJudgements } from "./judgements.ts";
 import { loadUsers, projectSettings, readSections, type TSections } from "./sections.ts";
 
 export async function load(db: Db, projectId: number, version: string, parts: string[], previous: TSections | undefined): Promise<{ data: TDashboardData; sections: TSections }> {
-  const { projectRow, base, judges, imported, assignments, adjudications, disputed, judgementState } = await readSections(db, projectId, parts, previous);
+  const { projectRow, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState } = await readSections(db, projectId, parts, previous);
   const { project, settings } = projectSettings(projectRow, projectId);
   const { poolItems } = base;
   const { assigned, assignedByUser } = assignments;
@@ -30,6 +30,8 @@ export async function load(db: Db, projectId: number, version: string, parts: st
     reference,
     stages,
     judges,
+    judgeRuns: judgeInfo.judgeRuns,
+    judgeLabelledAt: judgeInfo.judgeLabelledAt,
     poolItems,
     provenance: base.provenance,
     assigned,
@@ -41,5 +43,5 @@ export async function load(db: Db, projectId: number, version: string, parts: st
     users,
     runs: base.runs,
   };
-  return { data, sections: { version, parts, base, judges, imported, assignments, adjudications, disputed, judgements: judgementState, importIndex: index, items } };
+  return { data, sections: { version, parts, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgements: judgementState, importIndex: index, items } };
 }

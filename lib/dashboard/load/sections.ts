@@ -6,7 +6,7 @@
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { TRuleSettings } from "../../labels/rule.ts";
-import type { TDashboardProject, TLabel } from "../model.ts";
+import type { TDashboardData, TDashboardProject, TLabel } from "../model.ts";
 import { num, numOrNull, rows, str } from "../sql.ts";
 import { loadBase, type TBase } from "./base.ts";
 import { loadImported, type TImported, type TImportIndex } from "./imports.ts";
@@ -19,7 +19,7 @@ import { VERSION_PARTS } from "./version.ts";
  * the version part they were read at. A new version re-reads only the tables whose part changed;
  * judgements (the table that changes with every label) are read incrementally.
  */
-export type TSections = { version: string; parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; imported?: TImported[]; assignments?: TAssignments; adjudications?: Map<string, TAdjudication>; disputed?: Set<string>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
+export type TSections = { version: string; parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; judgeInfo?: TJudgeInfo; imported?: TImported[]; assignments?: TAssignments; adjudications?: Map<string, TAdjudication>; disputed?: Set<string>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
 
 const BASE_PARTS = [VERSION_PARTS.judgeLabels, VERSION_PARTS.referenceLabels, VERSION_PARTS.runs, VERSION_PARTS.poolItems, VERSION_PARTS.tags, VERSION_PARTS.imports, VERSION_PARTS.provenance];
 
@@ -40,6 +40,31 @@ async function loadJudges(db: Db, projectId: number): Promise<Map<string, TLabel
   for (const name of [...new Set(judgeRows.map((j) => str(j[0])))].sort()) judges.set(name, []);
   for (const j of judgeRows) judges.get(str(j[0]))!.push({ queryId: num(j[1]), chunkId: num(j[2]), grade: num(j[3]), ...(j[4] === true || Number(j[4]) === 1 ? { injection: true } : {}) });
   return judges;
+}
+
+/** The judges' latest runs and when each judge's last label was written (lib/dashboard/judges.ts). */
+export type TJudgeInfo = Pick<TDashboardData, "judgeRuns" | "judgeLabelledAt">;
+
+/** A date column as ISO text: PostgreSQL returns Date objects, SQLite the text Prisma wrote. */
+function iso(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  const d = v instanceof Date ? v : new Date(typeof v === "number" ? v : str(v));
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+async function loadJudgeInfo(db: Db, projectId: number): Promise<TJudgeInfo> {
+  const [runRows, labelRows] = await Promise.all([
+    rows(db, `SELECT "judge", "status", "finishedAt" FROM "JudgeRun" WHERE "projectId" = ? ORDER BY "id"`, [projectId]),
+    rows(db, `SELECT "judge", max("createdAt") FROM "JudgeLabel" WHERE "projectId" = ? GROUP BY "judge"`, [projectId]),
+  ]);
+  // Rows in id order: the last one per judge is its latest run.
+  const judgeRuns = new Map(runRows.map((r) => [str(r[0]), { status: str(r[1]), finishedAt: iso(r[2]) }] as const));
+  const judgeLabelledAt = new Map<string, string>();
+  for (const r of labelRows) {
+    const at = iso(r[1]);
+    if (at) judgeLabelledAt.set(str(r[0]), at);
+  }
+  return { judgeRuns, judgeLabelledAt };
 }
 
 /** Rows of a table keyed by pool item, for this project's pool. */
@@ -88,15 +113,16 @@ export async function loadUsers(db: Db, userIds: string[]): Promise<Map<string, 
 export async function readSections(db: Db, projectId: number, parts: string[], previous: TSections | undefined) {
   const same = (...which: number[]) => previous !== undefined && which.every((i) => previous.parts[i] === parts[i]);
   const baseSame = same(...BASE_PARTS);
-  const [projectRows, base, judges, imported, assignments, adjudications, disputed, judgementState] = await Promise.all([
+  const [projectRows, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState] = await Promise.all([
     rows(db, `SELECT ${PROJECT_COLUMNS} FROM "Project" WHERE "id" = ?`, [projectId]),
     baseSame && previous?.base ? previous.base : loadBase(db, projectId),
     same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports, VERSION_PARTS.tags) && previous?.judges ? previous.judges : loadJudges(db, projectId),
+    same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports, VERSION_PARTS.judgeRuns) && previous?.judgeInfo ? previous.judgeInfo : loadJudgeInfo(db, projectId),
     same(VERSION_PARTS.referenceLabels, VERSION_PARTS.imports, VERSION_PARTS.tags) && previous?.imported ? previous.imported : loadImported(db, projectId),
     baseSame && same(VERSION_PARTS.assignments) && previous?.assignments ? previous.assignments : loadAssignments(db, projectId),
     baseSame && same(VERSION_PARTS.adjudications) && previous?.adjudications ? previous.adjudications : loadAdjudications(db, projectId),
     baseSame && same(VERSION_PARTS.judgements) && previous?.disputed ? previous.disputed : loadDisputed(db, projectId),
     same(VERSION_PARTS.judgements) && previous?.judgements ? previous.judgements : loadJudgements(db, previous?.judgements),
   ]);
-  return { projectRow: projectRows[0] as unknown[] | undefined, base, judges, imported, assignments, adjudications, disputed, judgementState };
+  return { projectRow: projectRows[0] as unknown[] | undefined, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState };
 }

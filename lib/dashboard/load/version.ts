@@ -26,6 +26,8 @@ export const VERSION_PARTS = {
   imports: 10,
   /** Pool provenance (which runs contributed which items) can grow without a new pool item. */
   provenance: 11,
+  /** Judge runs started from the page or the CLI: their status decides which judge is complete (lib/dashboard/judges.ts). */
+  judgeRuns: 12,
 } as const;
 
 export async function versionParts(db: Db, projectId: number): Promise<string[]> {
@@ -47,6 +49,8 @@ export async function versionParts(db: Db, projectId: number): Promise<string[]>
     `SELECT (SELECT count(*) FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?), count(*), max("updatedAt") FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted'`,
     own("ImportRecord"),
     `SELECT count(*) FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`,
+    // A handful of rows per project: a run's status change (running → completed) shows without a new label.
+    `SELECT "id", "status", "finishedAt" FROM "JudgeRun" WHERE "projectId" = ? ORDER BY "id"`,
   ];
   const parts = await Promise.all(sql.map((q) => rows(db, q, Array<number>(q.split("?").length - 1).fill(projectId))));
   if (parts[0].length === 0) throw new AppError("not_found", `no project with id ${projectId}`);

@@ -45,6 +45,8 @@ function data(): TDashboardData {
     reference,
     stages: { unassigned: 0, assigned: 0, agreed: 3, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 3 },
     judges: new Map([["transfer:c20->c40", transfer]]),
+    judgeRuns: new Map(),
+    judgeLabelledAt: new Map(),
     poolItems: new Map([["p1", { queryId: 2, chunkId: 4 }]]),
     provenance: new Map(),
     assigned: new Map(),

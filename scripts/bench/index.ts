@@ -81,7 +81,7 @@ export async function runModule(module: string, dir = benchDir): Promise<ModuleR
 }
 
 /** Modules that start the production server (tests/helpers/server.ts) and so need a build. */
-const NEEDS_BUILD = ["annotate", "dashboard", "queue"];
+const NEEDS_BUILD = ["annotate", "answers", "dashboard", "queue"];
 const BENCH_DIST = ".next-bench";
 
 /**

@@ -6,6 +6,7 @@ import { useDashboardMeta, useDashboardProjects, type TDashboardFilters } from "
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
 import { PpiPanel } from "./PpiPanel";
 import { ChunkingsPanel } from "./ChunkingsPanel";
+import { GenerationPanel } from "./GenerationPanel";
 import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { PanelState } from "./ui";
@@ -121,6 +122,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
       {filters.source === "ppi" ? null : <SystemsPanel projectId={projectId} filters={filters} />}
       <PpiPanel projectId={projectId} filters={filters} onAdvisor={set} />
       <ChunkingsPanel projectId={projectId} filters={filters} />
+      <GenerationPanel projectId={projectId} filters={filters} />
       <BreakdownsPanel
         projectId={projectId}
         filters={filters}

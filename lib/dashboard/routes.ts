@@ -7,6 +7,7 @@ import { projectIdParam } from "../lead/projects.ts";
 import type { TDashboardQuery } from "./options.ts";
 import { retestPanel } from "../judge/service.ts";
 import { getAgreement, getBreakdowns, getCalibration, getChunkingReport, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
+import { getGeneration } from "./panels.ts";
 
 /** The panels served under /api/dashboard/[projectId]/[panel]. */
 export const PANELS = {
@@ -20,6 +21,7 @@ export const PANELS = {
   ppi: getPpi,
   chunkings: getChunkingReport,
   retest: (db: Db, id: number) => retestPanel(db, id),
+  generation: getGeneration,
 } satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
 export type TPanelName = keyof typeof PANELS;
 

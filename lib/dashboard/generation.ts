@@ -33,7 +33,9 @@ import {
   type TFaithfulnessAgreement,
   type TMeanCell,
 } from "../stats/generation.ts";
+import type { MeanIntervalMemo } from "../stats/bootstrap.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
+import type { PairedMemo } from "../stats/paired.ts";
 import { dashboardData, type TDashboardData } from "./data.ts";
 import { referenceQrels } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
@@ -107,7 +109,15 @@ type TLabels = {
   /** Judge name → answer id → its label; names sorted. */
   judges: Map<string, Map<string, TJudgeLabel>>;
 };
-type TCacheEntry = { structure: string; answers: Promise<TAnswer[]>; labelsKey: string; labels: Promise<TLabels>; results: Map<string, TGenerationPanel> };
+type TCacheEntry = {
+  structure: string;
+  answers: Promise<TAnswer[]>;
+  humanKey: string;
+  human: Promise<TLabels["human"]>;
+  judgeKey: string;
+  judges: Promise<TLabels["judges"]>;
+  results: Map<string, TGenerationPanel>;
+};
 
 const globalCache = globalThis as unknown as { __assessorGeneration?: Map<string, TCacheEntry> };
 function cache(): Map<string, TCacheEntry> {
@@ -117,7 +127,7 @@ function cache(): Map<string, TCacheEntry> {
 
 const stamp = (d: Date | null | undefined) => (d ? d.getTime() : 0);
 
-async function versions(db: Db, projectId: number): Promise<{ structure: string; labels: string }> {
+async function versions(db: Db, projectId: number): Promise<{ structure: string; human: string; judge: string }> {
   const [answers, contexts, imports, judgements, adjudications, judgeLabels, tasks, settings, disputed] = await Promise.all([
     db.answer.aggregate({ where: { projectId }, _count: { _all: true }, _max: { createdAt: true }, _sum: { claimVersion: true } }),
     db.answerContext.count({ where: { answer: { projectId } } }),
@@ -130,23 +140,19 @@ async function versions(db: Db, projectId: number): Promise<{ structure: string;
     db.answer.count({ where: { projectId, disputedAt: { not: null } } }),
   ]);
   const structure = [answers._count._all, stamp(answers._max.createdAt), answers._sum.claimVersion ?? 0, contexts, imports._max.id ?? 0].join(",");
-  const labels = [
+  const human = [
     judgements._count._all,
     stamp(judgements._max.updatedAt),
     judgements._max.id ?? 0,
     adjudications._count._all,
     adjudications._sum.revision ?? 0,
     stamp(adjudications._max.createdAt),
-    judgeLabels._count._all,
-    judgeLabels._max.id ?? 0,
-    stamp(judgeLabels._max.createdAt),
-    tasks._count._all,
-    stamp(tasks._max.finishedAt),
     disputed,
     settings.annotatorsPerItem,
     settings.disagreementRule,
   ].join(",");
-  return { structure, labels };
+  const judge = [judgeLabels._count._all, judgeLabels._max.id ?? 0, stamp(judgeLabels._max.createdAt), tasks._count._all, stamp(tasks._max.finishedAt)].join(",");
+  return { structure, human, judge };
 }
 
 async function loadAnswers(db: Db, projectId: number): Promise<TAnswer[]> {
@@ -178,12 +184,11 @@ function parseOrNull(json: string | null): TClaimLabel[] | null {
   }
 }
 
-async function loadLabels(db: Db, projectId: number, settings: TRuleSettings): Promise<TLabels> {
-  const [answers, judgements, adjudications, judgeLabels] = await Promise.all([
+async function loadHuman(db: Db, projectId: number, settings: TRuleSettings): Promise<TLabels["human"]> {
+  const [answers, judgements, adjudications] = await Promise.all([
     db.answer.findMany({ where: { projectId, OR: [{ judgements: { some: {} } }, { adjudication: { isNot: null } }] }, select: { id: true, disputedAt: true } }),
     db.answerJudgement.findMany({ where: { answer: { projectId } }, select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true }, orderBy: { id: "asc" } }),
     db.answerAdjudication.findMany({ where: { answer: { projectId } }, select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true } }),
-    db.answerJudgeLabel.findMany({ where: { projectId }, select: { judge: true, answerId: true, claimVersion: true, claimLabels: true, relevance: true } }),
   ]);
   const byAnswer = new Map<string, TAnswerLabelInput[]>();
   for (const j of judgements) {
@@ -203,13 +208,18 @@ async function loadLabels(db: Db, projectId: number, settings: TRuleSettings): P
     const f = finalAnswerLabel({ labels: byAnswer.get(a.id) ?? [], adjudication: adjudicationOf.get(a.id) ?? null, disputed: a.disputedAt !== null }, settings);
     if (f) human.set(a.id, { claimVersion: f.claimVersion, claimLabels: f.claimLabels, relevance: f.relevance });
   }
+  return human;
+}
+
+async function loadJudges(db: Db, projectId: number): Promise<TLabels["judges"]> {
+  const judgeLabels = await db.answerJudgeLabel.findMany({ where: { projectId }, select: { judge: true, answerId: true, claimVersion: true, claimLabels: true, relevance: true } });
   const judges = new Map<string, Map<string, TJudgeLabel>>();
   for (const l of judgeLabels.sort((x, y) => (x.judge < y.judge ? -1 : x.judge > y.judge ? 1 : 0))) {
     let m = judges.get(l.judge);
     if (!m) judges.set(l.judge, (m = new Map()));
     m.set(l.answerId, { claimVersion: l.claimVersion, claimLabels: parseOrNull(l.claimLabels), relevance: l.relevance });
   }
-  return { human, judges };
+  return judges;
 }
 
 function cacheKey(projectId: number): string {
@@ -223,22 +233,27 @@ async function generationData(db: Db, projectId: number): Promise<{ entry: TCach
   const c = cache();
   let entry = c.get(key);
   if (!entry || entry.structure !== v.structure) {
-    entry = { structure: v.structure, answers: loadAnswers(db, projectId), labelsKey: "", labels: Promise.resolve({ human: new Map(), judges: new Map() }), results: new Map() };
+    entry = { structure: v.structure, answers: loadAnswers(db, projectId), humanKey: "", human: Promise.resolve(new Map()), judgeKey: "", judges: Promise.resolve(new Map()), results: new Map() };
     c.delete(key);
     c.set(key, entry);
     while (c.size > 8) c.delete(c.keys().next().value as string);
   }
-  if (entry.labelsKey !== v.labels) {
-    entry.labelsKey = v.labels;
-    entry.labels = ruleSettings(db, projectId).then((s) => loadLabels(db, projectId, s));
+  if (entry.humanKey !== v.human) {
+    entry.humanKey = v.human;
+    entry.human = ruleSettings(db, projectId).then((s) => loadHuman(db, projectId, s));
+    entry.results.clear();
+  }
+  if (entry.judgeKey !== v.judge) {
+    entry.judgeKey = v.judge;
+    entry.judges = loadJudges(db, projectId);
     entry.results.clear();
   }
   const current = entry;
-  const [answers, labels] = await Promise.all([current.answers, current.labels]).catch((e: unknown) => {
+  const [answers, human, judges] = await Promise.all([current.answers, current.human, current.judges]).catch((e: unknown) => {
     c.delete(key);
     throw e;
   });
-  return { entry: current, answers, labels };
+  return { entry: current, answers, labels: { human, judges } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,7 +273,39 @@ export async function generationPanel(db: Db, projectId: number, opts: TGenerati
   return result;
 }
 
+/**
+ * Per-resample sums and flipped sums of the last computations per (project, source, measure,
+ * system): after a label change the intervals and paired tests only add the questions whose values
+ * changed (lib/stats/bootstrap.ts, lib/stats/paired.ts; the same numbers as from scratch).
+ */
+const MEANS_MEMO: { intervals: MeanIntervalMemo; paired: PairedMemo } = { intervals: new Map(), paired: new Map() };
+function trimMemo() {
+  for (const m of [MEANS_MEMO.intervals, MEANS_MEMO.paired]) while (m.size > 400) m.delete(m.keys().next().value as string);
+}
+
 type TSourceLabel = { claimLabels: readonly TClaimLabel[]; relevance: number | null; claimVersion: number };
+
+/**
+ * Per answer, the reference labels' view of its context (lib/stats/generation.ts contextRelevance),
+ * kept per answer list, chunk label-set version and gain: a label of an answer changes none of it.
+ */
+const contextCache = new WeakMap<readonly TAnswer[], { key: string; map: Map<string, { maxGrade: number; ndcg: number | null }> }>();
+function contextRelevances(answers: readonly TAnswer[], data: TDashboardData, gain: Gain): Map<string, { maxGrade: number; ndcg: number | null }> {
+  const key = `${data.version}\u0000${gain}`;
+  const kept = contextCache.get(answers);
+  if (kept && kept.key === key) return kept.map;
+  const qrels = referenceQrels(data, undefined);
+  const contextOf = new Map<string, { maxGrade: number; ndcg: number | null }>();
+  for (const a of answers) {
+    const all = qrels.get(a.queryId) ?? new Map<number, number>();
+    // The context is judged against the reference labels of its own chunking (lib/dashboard/systems.ts does the same for runs).
+    const chunking = a.context.length ? data.chunks.get(a.context[0])?.chunkingId : undefined;
+    const judged = chunking === undefined ? all : new Map([...all].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunking));
+    contextOf.set(a.id, contextRelevance(a.context, judged, gain, 10));
+  }
+  contextCache.set(answers, { key, map: contextOf });
+  return contextOf;
+}
 
 /** Pure over the loaded answers, labels and the dashboard's chunk data (exported for tests). */
 export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, data: TDashboardData, opts: TGenerationOptions): TGenerationPanel {
@@ -318,7 +365,9 @@ export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, 
       columns[2][s][u] = l.relevance;
     }
     const empty = labelled === 0 ? (source === "human" ? "no final human labels of answers yet: assign answers to annotators and let them label claims and relevance" : `judge ${j} has labelled no answer`) : null;
-    const cells = empty ? [] : columns.map((values) => systemMeans(values, baselineIndex, RESAMPLING));
+    const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${source}\u0000${j ?? ""}`;
+    const cells = empty ? [] : columns.map((values, m) => systemMeans(values, baselineIndex, { ...RESAMPLING, memo: MEANS_MEMO, keys: systems.map((system) => `${memoKey}\u0000${GENERATION_MEASURES[m].id}\u0000${system}`) }));
+    trimMemo();
     return { source, judge: j, labelled, noClaims, empty, rows: empty ? [] : systems.map((system, s) => ({ system, answers: counts[s], cells: cells.map((c) => c[s]) })) };
   });
 
@@ -355,15 +404,7 @@ export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, 
   }
 
   // Failure attribution and the scatter, per label source.
-  const qrels = referenceQrels(data, undefined);
-  const contextOf = new Map<string, { maxGrade: number; ndcg: number | null }>();
-  for (const a of answers) {
-    const all = qrels.get(a.queryId) ?? new Map<number, number>();
-    // The context is judged against the reference labels of its own chunking (lib/dashboard/systems.ts does the same for runs).
-    const chunking = a.context.length ? data.chunks.get(a.context[0])?.chunkingId : undefined;
-    const judged = chunking === undefined ? all : new Map([...all].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunking));
-    contextOf.set(a.id, contextRelevance(a.context, judged, opts.gain, 10));
-  }
+  const contextOf = contextRelevances(answers, data, opts.gain);
   const attribution = sources.map(({ source, judge: j, of }): TAttribution => {
     const rows: { system: string; qid: string; maxGrade: number; good: boolean }[] = [];
     const points: TAttribution["points"] = [];

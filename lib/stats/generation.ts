@@ -8,8 +8,8 @@
  * the video but absent from the context (lib/generation/labels.ts).
  */
 import { cohenKappa, type KappaResult } from "./agreement/kappa.ts";
-import { bootstrapMeanIntervals, type Interval } from "./bootstrap.ts";
-import { pairedRandomizationTests } from "./paired.ts";
+import { bootstrapMeanIntervals, type Interval, type MeanIntervalMemo } from "./bootstrap.ts";
+import { pairedRandomizationTests, type PairedMemo } from "./paired.ts";
 import { confusionOf, perGrade, rawAgreement, toRows } from "./agreement/confusion.ts";
 import { ndcg, type Gain } from "./measures/ndcg.ts";
 import { UNJUDGED } from "./measures/types.ts";
@@ -216,12 +216,20 @@ export type TMeanCell = { mean: number | null; n: number; ci: Interval | null; t
  * no label, or no claims), with a 95% bootstrap interval over questions (bootstrapMeanIntervals:
  * one set of resamples for every system, as the systems table) and a paired randomization test
  * against the baseline system on the questions where both are defined (pairedRandomizationTests;
- * meanDiff = system − baseline). `values[system][question]`.
+ * meanDiff = system − baseline). `values[system][question]`. With `memo` and a key per system, a
+ * column seen before is updated on the questions whose values changed (the same numbers, as the
+ * systems table: lib/stats/bootstrap.ts, lib/stats/paired.ts).
  */
-export function systemMeans(values: readonly (readonly (number | null)[])[], baseline: number, opts: { resamples: number; trials: number; seed: number; level: number }): TMeanCell[] {
+export function systemMeans(
+  values: readonly (readonly (number | null)[])[],
+  baseline: number,
+  opts: { resamples: number; trials: number; seed: number; level: number; memo?: { intervals: MeanIntervalMemo; paired: PairedMemo }; keys?: readonly string[] },
+): TMeanCell[] {
   const units = values[0]?.length ?? 0;
-  const intervals = bootstrapMeanIntervals(values, units, { resamples: opts.resamples, seed: opts.seed, level: opts.level });
+  const memo = opts.memo && opts.keys ? { memo: opts.memo.intervals, keys: opts.keys } : {};
+  const intervals = bootstrapMeanIntervals(values, units, { resamples: opts.resamples, seed: opts.seed, level: opts.level, ...memo });
   const pairs: { a: number[]; b: number[] }[] = [];
+  const pairKeys: string[] = [];
   const pairOf = new Map<number, number>();
   values.forEach((col, s) => {
     if (s === baseline || baseline < 0) return;
@@ -237,8 +245,9 @@ export function systemMeans(values: readonly (readonly (number | null)[])[], bas
     if (a.length === 0) return;
     pairOf.set(s, pairs.length);
     pairs.push({ a, b });
+    if (opts.keys) pairKeys.push(`${opts.keys[s]}\u0000vs\u0000${opts.keys[baseline]}`);
   });
-  const tests = pairedRandomizationTests(pairs, { trials: opts.trials, seed: opts.seed });
+  const tests = pairedRandomizationTests(pairs, { trials: opts.trials, seed: opts.seed, ...(opts.memo && opts.keys ? { memo: opts.memo.paired, keys: pairKeys } : {}) });
   return values.map((col, s) => {
     let sum = 0;
     let n = 0;

@@ -188,4 +188,12 @@ describe("systemMeans", () => {
     expect(cells[2].ci!.low).toBeGreaterThanOrEqual(0.2);
     expect(cells[2].ci!.high).toBeLessThanOrEqual(0.8);
   });
+
+  it("gives the same intervals and tests when updated from a memo after a value changed", () => {
+    const memo = { intervals: new Map(), paired: new Map() };
+    const keys = ["A", "B", "C"];
+    systemMeans(values, 0, { ...opts, memo, keys });
+    const changed = [values[0], [0.5, 0, 1, null], values[2]];
+    expect(systemMeans(changed, 0, { ...opts, memo, keys })).toEqual(systemMeans(changed, 0, opts));
+  });
 });

@@ -200,7 +200,9 @@ function TwoByTwo({ t, label }: { t: TAttributionTable; label: string }) {
       <caption className="text-left text-xs font-semibold">{label}</caption>
       <thead>
         <tr>
-          <th />
+          <th>
+            <span className="sr-only">context</span>
+          </th>
           <th className="px-2 text-xs font-normal text-slate-600">answer not good</th>
           <th className="px-2 text-xs font-normal text-slate-600">good answer</th>
         </tr>

@@ -19,7 +19,7 @@ type TRow = TGenerationTable["rows"][number];
 function columnsFor(p: TGenerationPanel): { visible: TColumnDef<TRow>[]; csv: TColumnDef<TRow>[] } {
   const head: TColumnDef<TRow>[] = [
     { key: "system", header: "System", value: (r) => r.system, render: (r) => (<>{r.system}{r.system === p.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}</>) },
-    { key: "answers", header: "Labelled answers", value: (r) => r.answers },
+    { key: "answers", header: "Labelled answers", value: (r) => r.answers, render: (r) => String(r.answers) },
   ];
   const visible = [...head];
   const csv = [...head];
@@ -256,13 +256,13 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
         <PanelState empty="no answer has both a faithfulness and a context nDCG (the question needs a reference label above 0)" />
       ) : (
         <div data-testid="generation-scatter">
-          <ScatterChart width={520} height={240} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
+          <ScatterChart width={520} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" dataKey="ndcg" name="nDCG@10" domain={[0, 1]} fontSize={11} label={{ value: "context nDCG@10", position: "insideBottom", offset: -8, fontSize: 11 }} />
             <YAxis type="number" dataKey="faithfulness" name="Faithfulness" domain={[0, 1]} fontSize={11} />
             <ZAxis type="category" dataKey="qid" name="Question" />
             <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-            <Legend wrapperStyle={{ fontSize: 11 }} />
+            <Legend verticalAlign="top" wrapperStyle={{ fontSize: 11 }} />
             {systems.map((s, i) => (
               <Scatter key={s} name={s} data={a.points.filter((x) => x.system === s)} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
             ))}

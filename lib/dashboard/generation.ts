@@ -185,8 +185,8 @@ function parseOrNull(json: string | null): TClaimLabel[] | null {
 }
 
 async function loadHuman(db: Db, projectId: number, settings: TRuleSettings): Promise<TLabels["human"]> {
-  const [answers, judgements, adjudications] = await Promise.all([
-    db.answer.findMany({ where: { projectId, OR: [{ judgements: { some: {} } }, { adjudication: { isNot: null } }] }, select: { id: true, disputedAt: true } }),
+  const [disputedRows, judgements, adjudications] = await Promise.all([
+    db.answer.findMany({ where: { projectId, disputedAt: { not: null } }, select: { id: true } }),
     db.answerJudgement.findMany({ where: { answer: { projectId } }, select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true }, orderBy: { id: "asc" } }),
     db.answerAdjudication.findMany({ where: { answer: { projectId } }, select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true } }),
   ]);
@@ -203,10 +203,12 @@ async function loadHuman(db: Db, projectId: number, settings: TRuleSettings): Pr
     const labels = parseOrNull(a.claimLabels);
     if (labels) adjudicationOf.set(a.answerId, { claimVersion: a.claimVersion, claimLabels: labels, relevance: a.relevance });
   }
+  // Answers with a judgement or an adjudication; the others have no final label.
+  const disputed = new Set(disputedRows.map((a) => a.id));
   const human = new Map<string, TAnswerLabelInput>();
-  for (const a of answers) {
-    const f = finalAnswerLabel({ labels: byAnswer.get(a.id) ?? [], adjudication: adjudicationOf.get(a.id) ?? null, disputed: a.disputedAt !== null }, settings);
-    if (f) human.set(a.id, { claimVersion: f.claimVersion, claimLabels: f.claimLabels, relevance: f.relevance });
+  for (const id of new Set([...byAnswer.keys(), ...adjudicationOf.keys()])) {
+    const f = finalAnswerLabel({ labels: byAnswer.get(id) ?? [], adjudication: adjudicationOf.get(id) ?? null, disputed: disputed.has(id) }, settings);
+    if (f) human.set(id, { claimVersion: f.claimVersion, claimLabels: f.claimLabels, relevance: f.relevance });
   }
   return human;
 }

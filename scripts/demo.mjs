@@ -17,7 +17,10 @@
 //      `transfer:default->c40o0` (`assessor chunking transfer`) and a small audit of it: the top
 //      chunk of hybrid-rrf@c40o0 for every question pooled, assigned to both annotators, and graded
 //      for q01–q08 by the same sample-label script, so the Chunkings card has numbers (with PPI)
-//      on first start.
+//      on first start; then the generated answers of two generator configurations (demo/answers/,
+//      lib/generation/demo.ts): gen-a from hybrid-rrf's top 3 chunks, gen-b from vector's top
+//      chunk, q01–q08 labelled by both annotators (one disagreement adjudicated) and every answer by
+//      the answer judge, so the Generation section has numbers too.
 //   3. unless DEMO_NO_SERVE=1: `next build` when there is no production build newer than the
 //      sources (in NEXT_DIST_DIR, default .next), then `next start` on http://localhost:3000
 //      (DEMO_PORT to change the port) with NEXTAUTH_URL to match and NEXTAUTH_SECRET generated
@@ -188,6 +191,14 @@ function secondChunking() {
   sampleLabels();
 }
 
+/** Generated answers of two configurations with people's and the judge's labels (scripts/demo/seed-answers.ts, lib/generation/demo.ts). */
+function generatedAnswers() {
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "demo", "seed-answers.ts")], { encoding: "utf8", env: process.env });
+  if (r.status !== 0) fail(`could not write the generated answers (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
+  say(`  ${r.stdout.trim()}  (${seconds(t0)})`);
+}
+
 function printLogins(url) {
   const width = Math.max(...DEMO_USERS.map((u) => u.email.length));
   say(`\nDemo logins${url ? ` for ${url}/login` : ""} (demo passwords — do not reuse):`);
@@ -306,6 +317,7 @@ step("Videos, transcripts, queries, runs, judge labels", loadData);
 step(`Pool (depth ${POOL_DEPTH}) and assignment (${PER_ITEM} annotators per item)`, poolAndAssign);
 step("Sample labels: questions q01–q08 graded by ann1 and ann2, disagreements adjudicated", sampleLabels);
 step(`Second chunking ${SECOND_CHUNKING.name} (${SECOND_CHUNKING.seconds} s, no overlap): runs, transfer judge, audit of q01–q08`, secondChunking);
+step("Generated answers: gen-a (top 3 chunks) and gen-b (top chunk), q01–q08 labelled, judge on all", generatedAnswers);
 say(`\nDemo data loaded in ${seconds(started)}.`);
 
 if (!serving) {

@@ -36,6 +36,25 @@ async function runQuestionsExport(opts: { format: "jsonl" | "csv" | "tsv" | "tre
   });
 }
 
+async function runAnswersExport(opts: { format: "jsonl" | "csv"; claims?: boolean; answers?: boolean; system?: string; out?: string; project?: string }): Promise<void> {
+  const { exportAnswerLabels, answerSidecarText, answerVersionLine } = await import("../../lib/generation/export.ts");
+  const { AppError } = await import("../../lib/errors.ts");
+  if (opts.claims && opts.answers) throw new AppError("bad_input", "--claims and --answers: choose one (claims: one row per claim; answers: one row per answer)");
+  const kind = opts.answers ? "answers" : "claims";
+  await withProject(opts.project, async (db, project) => {
+    const e = await exportAnswerLabels(db, project.id, kind, opts.format, new Date(), { system: opts.system });
+    const v = e.version;
+    if (opts.out) {
+      writeFileSync(opts.out, e.content);
+      writeFileSync(`${opts.out}.version.json`, answerSidecarText(e, opts.format));
+      out(`wrote ${v.rows} ${kind === "claims" ? "claim" : "answer"} label(s) to ${opts.out}; label set ${v.sha256} at ${v.created_at} (${opts.out}.version.json)`);
+    } else {
+      process.stdout.write(e.content);
+      if (opts.format !== "jsonl") process.stderr.write(answerVersionLine(v));
+    }
+  });
+}
+
 export function registerExport(program: Command): void {
   const exp = program.command("export").description("export the reference label set (agreed, adjudicated, imported), with its version");
   exp
@@ -53,6 +72,16 @@ export function registerExport(program: Command): void {
     .option("--chunking <name>", "only the labels of this chunking's chunks (default: all chunkings)")
     .addOption(projectOption())
     .action((opts: { format: "jsonl" | "csv"; out?: string; project?: string; chunking?: string }) => runExport(opts.format, opts));
+  exp
+    .command("answers")
+    .description("generated answers' reference labels (agreed or adjudicated): --claims (default) one row per claim with its label s/p/n/x, --answers one row per answer with relevance and faithfulness; status, annotators, revision, flags, notes; the version as for labels")
+    .addOption(new Option("--format <format>", "file format").choices(["jsonl", "csv"]).default("jsonl"))
+    .option("--claims", "one row per claim (the default)")
+    .option("--answers", "one row per answer")
+    .option("--system <name>", "only this system's answers")
+    .option("--out <file>", "write to this file (default: stdout); also writes <out>.version.json")
+    .addOption(projectOption())
+    .action((opts: { format: "jsonl" | "csv"; claims?: boolean; answers?: boolean; system?: string; out?: string; project?: string }) => runAnswersExport(opts));
   exp
     .command("questions")
     .description("questions with answer places, tags, author and status (jsonl, csv, tsv), or TREC topics (trec): the file retrievers read")

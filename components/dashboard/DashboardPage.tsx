@@ -7,6 +7,7 @@ import { useDashboardMeta, useDashboardProjects, useDashboardRefresh, type TDash
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
 import { PpiPanel } from "./PpiPanel";
 import { ChunkingsPanel } from "./ChunkingsPanel";
+import { GenerationPanel } from "./GenerationPanel";
 import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { PanelState } from "./ui";
@@ -139,6 +140,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
       {filters.source === "ppi" ? null : <SystemsPanel projectId={projectId} filters={filters} />}
       <PpiPanel projectId={projectId} filters={filters} onAdvisor={set} />
       <ChunkingsPanel projectId={projectId} filters={filters} />
+      <GenerationPanel projectId={projectId} filters={filters} />
       <BreakdownsPanel
         projectId={projectId}
         filters={filters}

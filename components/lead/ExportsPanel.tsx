@@ -7,6 +7,10 @@ export function ExportsPanel({ projectId }: { projectId: number }) {
     { href: `${base}/qrels`, label: "Download qrels", hint: "TREC qrels of the reference labels" },
     { href: `${base}/labels?format=jsonl`, label: "Download labels (JSONL)", hint: "grade, corrected start, status, annotators, flags, notes, revision; the version in the first line" },
     { href: `${base}/labels?format=csv`, label: "Download labels (CSV)", hint: "the same as a spreadsheet (header row first)" },
+    ...(["jsonl", "csv"] as const).flatMap((f) => [
+      { href: `${base}/answers?kind=claims&format=${f}`, label: `Download claim labels (${f.toUpperCase()})`, hint: "generated answers: one row per claim with its label s/p/n/x, status, annotators, revision" },
+      { href: `${base}/answers?kind=answers&format=${f}`, label: `Download answer labels (${f.toUpperCase()})`, hint: "generated answers: one row per answer with relevance and faithfulness" },
+    ]),
   ];
   // The sidecar of each download: its label-set version and file sha256 (qrels and CSV hold no version line).
   const manifest = (href: string) => `${href}${href.includes("?") ? "&" : "?"}manifest=1`;

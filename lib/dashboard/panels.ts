@@ -9,6 +9,7 @@ import { systemsPanel } from "./systems.ts";
 import { metaPanel } from "./meta.ts";
 import { ppiPanel } from "./ppi.ts";
 import { chunkingReport, type TChunkingReport } from "./chunking-report.ts";
+import { generationPanel } from "./generation.ts";
 
 /**
  * The dashboard's panels as the route handlers serve them: the project's data is loaded once per
@@ -44,6 +45,9 @@ export const getChunkingReport = (db: Db, projectId: number, q: Pick<TDashboardQ
     const [rankings, chunkings] = await Promise.all([runRankings(db, d), db.chunking.findMany({ where: { projectId }, select: { id: true, name: true }, orderBy: { id: "asc" } })]);
     return chunkingReport(d, rankings, chunkings, { baseline: q.chunkingBaseline, gain: q.gain });
   });
+
+/** The Generation section (lib/dashboard/generation.ts: its own answer and label versions, the chunk reference labels of this version). */
+export const getGeneration = (db: Db, projectId: number, q: TDashboardQuery) => generationPanel(db, projectId, { baseline: q.answerBaseline, judge: q.answerJudge, gain: q.gain });
 
 /** Every panel for one view, as the page's first screen needs them (used by the benchmark; `ppi: false` leaves that panel out, to time it alone). */
 export async function allPanels(db: Db, projectId: number, q: TDashboardQuery, opts: { ppi?: boolean } = {}) {

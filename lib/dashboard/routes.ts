@@ -8,6 +8,7 @@ import type { TDashboardQuery } from "./options.ts";
 import { retestPanel } from "../judge/service.ts";
 import { labelSetVersion } from "./load/version.ts";
 import { getAgreement, getBreakdowns, getCalibration, getChunkingReport, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
+import { getGeneration } from "./panels.ts";
 
 /**
  * The panels served under /api/dashboard/[projectId]/[panel]. `version` is the label-set version
@@ -26,6 +27,7 @@ export const PANELS = {
   ppi: getPpi,
   chunkings: getChunkingReport,
   retest: (db: Db, id: number) => retestPanel(db, id),
+  generation: getGeneration,
 } satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
 export type TPanelName = keyof typeof PANELS;
 

@@ -274,6 +274,41 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     expect(second.some((row) => row.cells.some((c) => c.ppi !== null))).toBe(true);
   });
 
+  it("gives the Generation section numbers: gen-a and gen-b on q01–q08's human labels (one adjudicated), the answer judge on all 24", async () => {
+    const { getDb } = await import("../../lib/db/client.ts");
+    const { getGeneration } = await import("../../lib/dashboard/panels.ts");
+    const db = await getDb();
+    const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
+    const g = await getGeneration(db, project.id, { source: "human", gain: "exponential" });
+    // Expected from demo/answers/labels.jsonl alone: per system the mean over its answers of (#s + 0.5·#p) / #claims.
+    type TLine = { system: string; query: string; claims: string[]; relevance: number; adjudication?: { claims: string[] } };
+    const labels = jsonl<TLine>("demo/answers/labels.jsonl");
+    const mean = (system: string) => {
+      const rows = labels.filter((l) => l.system === system).map((l) => (l.adjudication ?? l).claims);
+      return rows.reduce((s, c) => s + c.reduce((t, x) => t + (x === "s" ? 1 : x === "p" ? 0.5 : 0), 0) / c.length, 0) / rows.length;
+    };
+    expect(g.empty).toBeNull();
+    expect(g.systems).toEqual(["gen-a", "gen-b"]);
+    expect(g.answers).toBe(jsonl("demo/answers/gen-a.jsonl").length + jsonl("demo/answers/gen-b.jsonl").length);
+    const human = g.tables.find((t) => t.source === "human")!;
+    expect(human.labelled).toBe(labels.length);
+    expect(human.rows[0].cells[0].mean).toBeCloseTo(mean("gen-a"), 12);
+    expect(human.rows[1].cells[0].mean).toBeCloseTo(mean("gen-b"), 12);
+    expect(human.rows[1].cells[0].test).not.toBeNull();
+    expect(labels.filter((l) => l.adjudication)).toHaveLength(1);
+    expect(await db.answerAdjudication.count()).toBe(1);
+    expect(g.tables.find((t) => t.source === "judge")!.labelled).toBe(jsonl("demo/answers/judge.jsonl").length);
+    // Judge vs people on every claim of the 16 labelled answers; some disagreement, better than chance.
+    expect(g.claims!.n).toBe(labels.reduce((s, l) => s + l.claims.length, 0));
+    expect(g.claims!.kappa.linear.value).toBeGreaterThan(0.3);
+    expect(g.claims!.rawAgreement).toBeLessThan(1);
+    expect(g.faithfulness!.n).toBe(labels.length);
+    // Both kinds of failure occur in the demo: gen-b answers q05 from another video's chunk, and misreads q04's chunk.
+    const all = g.attribution.find((a) => a.source === "human")!.tables[0];
+    expect(all.atLeast1.examples.retrieval_failed).toContain("q05");
+    expect(all.atLeast1.examples.generator_failed).toContain("q04");
+  });
+
   it("refuses to load twice into a database that already has the demo project, and writes nothing", async () => {
     const { getDb } = await import("../../lib/db/client.ts");
     const counts = async () => {

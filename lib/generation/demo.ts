@@ -3,31 +3,37 @@
  * questions, so the dashboard's Generation section has numbers on first start.
  *
  * - demo/answers/gen-a.jsonl: answers written from hybrid-rrf's top 3 chunks; gen-b.jsonl: from
- *   vector's top chunk only (one line per question: query, answer, context chunk ids in order);
+ *   vector's top chunk only (the answers file of docs/formats.md: qid, answer, context chunk ids in
+ *   order), imported with `importAnswers` (claims split by `splitClaims`) and assigned to both
+ *   annotators with `assignAnswers`, as `assessor import answers` and `assessor assign --answers` do;
  * - demo/answers/labels.jsonl: people's labels of q01–q08 for both systems (claims s/p/n/x and
- *   relevance 0–3), given by ann1 and ann2 alike unless the line has `ann2` (their one
- *   disagreement, gen-a q08, settled by the line's `adjudication`); q09–q12 are left to label;
- * - demo/answers/judge.jsonl: the answer judge `gpt-judge` on all 24 answers (somewhat lenient:
- *   it calls partly supported claims supported, and claims true per the video but absent from the
- *   context not supported).
+ *   relevance 0–3), submitted by ann1 and ann2 alike through `submitAnswerJudgement` unless the line
+ *   has `ann2` (their one disagreement, gen-a q08, settled by the line's `adjudication` through
+ *   `adjudicateAnswer`); q09–q12 are left to label;
+ * - demo/answers/judge.jsonl: the answer judge `gpt-judge` on all 24 answers (labels written by hand
+ *   in the manner of an LLM judge, somewhat lenient: it calls partly supported claims supported, and
+ *   claims true per the video but absent from the context not supported), stored as AnswerJudgeLabel
+ *   rows as an answer judge run stores them.
  *
- * Answers are split into claims on sentence ends (a full stop, question or exclamation mark
- * followed by a space and a capital letter). Rows are written with Prisma in one transaction per
- * table group; a project that already has answers is left as it is (running twice changes nothing).
+ * A project that already has answers is left as it is (running twice changes nothing).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
+import { adjudicateAnswer } from "./adjudicate.ts";
+import { assignAnswers } from "./assign.ts";
+import { importAnswers } from "./import.ts";
 import { ZClaimLabel } from "./labels.ts";
+import { submitAnswerJudgement } from "./submit.ts";
 
 export const DEMO_ANSWER_SYSTEMS = [
   { system: "gen-a", file: "demo/answers/gen-a.jsonl" },
   { system: "gen-b", file: "demo/answers/gen-b.jsonl" },
 ] as const;
 export const DEMO_ANSWER_JUDGE = "gpt-judge";
+const DEMO_SEED = 24;
 
-const ZDemoAnswer = z.object({ query: z.string(), answer: z.string(), context: z.array(z.string()) });
 const ZDemoLabel = z.object({ claims: z.array(ZClaimLabel), relevance: z.number().int().min(0).max(3) });
 const ZDemoHuman = ZDemoLabel.extend({
   system: z.string(),
@@ -36,25 +42,6 @@ const ZDemoHuman = ZDemoLabel.extend({
   adjudication: ZDemoLabel.extend({ rationale: z.string() }).optional(),
 });
 const ZDemoJudge = ZDemoLabel.extend({ system: z.string(), query: z.string() });
-
-/** Sentences as the demo's claims: split after . ! ? followed by whitespace and a capital letter. */
-export function demoSentences(text: string): { text: string; start: number; end: number }[] {
-  const out: { text: string; start: number; end: number }[] = [];
-  const re = /[.!?](?=\s+[A-Z])/g;
-  let from = 0;
-  const push = (end: number) => {
-    const raw = text.slice(from, end);
-    const lead = raw.length - raw.trimStart().length;
-    const t = raw.trim();
-    if (t) out.push({ text: t, start: from + lead, end: from + lead + t.length });
-  };
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    push(m.index + 1);
-    from = m.index + 1;
-  }
-  push(text.length);
-  return out;
-}
 
 function readLines<T>(root: string, file: string, schema: z.ZodType<T>): T[] {
   return readFileSync(join(root, file), "utf8")
@@ -70,94 +57,74 @@ function readLines<T>(root: string, file: string, schema: z.ZodType<T>): T[] {
 
 export type TDemoAnswersResult = { answers: number; claims: number; labelled: number; adjudicated: number; judged: number; skipped: boolean };
 
-/** Writes the demo's answers, claims, human and judge labels into the project (see the file comment). */
+/** Imports, assigns and labels the demo's answers in the project (see the file comment). */
 export async function seedDemoAnswers(db: Db, projectName = "demo", root = process.cwd()): Promise<TDemoAnswersResult> {
   const project = await db.project.findUniqueOrThrow({ where: { name: projectName }, select: { id: true } });
   if ((await db.answer.count({ where: { projectId: project.id } })) > 0) return { answers: 0, claims: 0, labelled: 0, adjudicated: 0, judged: 0, skipped: true };
-  const [ann1, ann2, adjudicator] = await Promise.all(["ann1@example.com", "ann2@example.com", "adjudicator@example.com"].map((email) => db.user.findUniqueOrThrow({ where: { email }, select: { id: true } })));
-  const queries = new Map((await db.query.findMany({ where: { projectId: project.id }, select: { id: true, externalId: true } })).map((q) => [q.externalId, q.id]));
-  const chunks = new Map((await db.chunk.findMany({ where: { projectId: project.id, chunking: { name: "default" } }, select: { id: true, externalId: true } })).map((c) => [c.externalId, c.id]));
+  const [ann1, ann2, adjudicator] = await Promise.all(["ann1@example.com", "ann2@example.com", "adjudicator@example.com"].map((email) => db.user.findUniqueOrThrow({ where: { email }, select: { id: true, email: true } })));
   const human = readLines(root, "demo/answers/labels.jsonl", ZDemoHuman);
   const judge = readLines(root, "demo/answers/judge.jsonl", ZDemoJudge);
 
-  type TPlanned = { system: string; qid: string; queryId: number; text: string; context: number[]; claims: ReturnType<typeof demoSentences> };
-  const planned: TPlanned[] = [];
-  for (const { system, file } of DEMO_ANSWER_SYSTEMS)
-    for (const [i, a] of readLines(root, file, ZDemoAnswer).entries()) {
-      const queryId = queries.get(a.query);
-      if (queryId === undefined) throw new Error(`${file}:${i + 1}: query: no question "${a.query}" in project ${projectName}`);
-      const context = a.context.map((c) => {
-        const id = chunks.get(c);
-        if (id === undefined) throw new Error(`${file}:${i + 1}: context: no chunk "${c}" in the default chunking`);
-        return id;
-      });
-      planned.push({ system, qid: a.query, queryId, text: a.answer, context, claims: demoSentences(a.answer) });
-    }
-  const find = (system: string, qid: string, what: string) => {
-    const p = planned.find((x) => x.system === system && x.qid === qid);
-    if (!p) throw new Error(`${what}: no demo answer of ${system} for ${qid}`);
-    return p;
-  };
-  const check = (system: string, qid: string, claims: readonly string[], what: string) => {
-    const p = find(system, qid, what);
-    if (claims.length !== p.claims.length) throw new Error(`${what}: ${system} ${qid}: ${claims.length} claim labels for ${p.claims.length} claims`);
-  };
-  for (const h of human) {
-    check(h.system, h.query, h.claims, "demo/answers/labels.jsonl");
-    if (h.ann2) check(h.system, h.query, h.ann2.claims, "demo/answers/labels.jsonl ann2");
-  }
-  for (const j of judge) check(j.system, j.query, j.claims, "demo/answers/judge.jsonl");
+  for (const { system, file } of DEMO_ANSWER_SYSTEMS) await importAnswers(db, project.id, { system, path: join(root, file) }, { chunking: "default" });
+  await assignAnswers(db, project.id, { annotators: [ann1.email, ann2.email], perItem: 2, seed: DEMO_SEED });
 
-  const { createHash, randomUUID } = await import("node:crypto");
-  const ids = new Map(planned.map((p) => [`${p.system}/${p.qid}`, randomUUID()]));
-  const idOf = (system: string, qid: string) => ids.get(`${system}/${qid}`)!;
-  // The disagreement the adjudication settles was sticky (Answer.disputedAt), as the labelling rule makes it.
-  const disputed = new Set(human.filter((h) => h.adjudication).map((h) => idOf(h.system, h.query)));
-  const now = new Date();
-  await db.$transaction(async (tx) => {
-    await tx.answer.createMany({
-      data: planned.map((p) => ({
-        id: idOf(p.system, p.qid),
-        projectId: project.id,
-        system: p.system,
-        queryId: p.queryId,
-        text: p.text,
-        contentHash: createHash("sha256").update(JSON.stringify({ answer: p.text, context: p.context })).digest("hex"),
-        disputedAt: disputed.has(idOf(p.system, p.qid)) ? now : null,
-      })),
+  const answers = await db.answer.findMany({
+    where: { projectId: project.id },
+    select: { id: true, system: true, claimVersion: true, query: { select: { externalId: true } }, _count: { select: { claims: true } } },
+  });
+  const find = (system: string, qid: string, what: string, labels: readonly string[]) => {
+    const a = answers.find((x) => x.system === system && x.query.externalId === qid);
+    if (!a) throw new Error(`${what}: no demo answer of ${system} for ${qid}`);
+    if (labels.length !== a._count.claims) throw new Error(`${what}: ${system} ${qid}: ${labels.length} claim labels for ${a._count.claims} claims`);
+    return a;
+  };
+  // Check every file before writing a label.
+  for (const h of human) {
+    find(h.system, h.query, "demo/answers/labels.jsonl", h.claims);
+    if (h.ann2) find(h.system, h.query, "demo/answers/labels.jsonl ann2", h.ann2.claims);
+  }
+  for (const j of judge) find(j.system, j.query, "demo/answers/judge.jsonl", j.claims);
+
+  for (const h of human) {
+    const a = find(h.system, h.query, "demo/answers/labels.jsonl", h.claims);
+    const second = h.ann2 ?? { claims: h.claims, relevance: h.relevance };
+    const label = (who: string, l: { claims: readonly z.infer<typeof ZClaimLabel>[]; relevance: number }, ms: number) => ({
+      answerId: a.id,
+      claimVersion: a.claimVersion,
+      claimLabels: [...l.claims],
+      relevance: l.relevance,
+      timeSpentMs: ms,
+      idempotencyKey: `demo-answer-${who}-${h.system}-${h.query}`,
     });
-    await tx.answerContext.createMany({ data: planned.flatMap((p) => p.context.map((chunkId, position) => ({ answerId: idOf(p.system, p.qid), position, chunkId }))) });
-    await tx.answerClaim.createMany({ data: planned.flatMap((p) => p.claims.map((c, position) => ({ answerId: idOf(p.system, p.qid), version: 1, position, text: c.text, startChar: c.start, endChar: c.end, source: "sentence" }))) });
-    // Every answer goes to both annotators (q09–q12 are theirs to label).
-    await tx.answerAssignment.createMany({ data: planned.flatMap((p, i) => [ann1, ann2].map((u, k) => ({ answerId: idOf(p.system, p.qid), userId: u.id, orderKey: ((i * 7 + k * 3) % 24) / 24 }))) });
-    await tx.answerJudgement.createMany({
-      data: human.flatMap((h) => {
-        const answerId = idOf(h.system, h.query);
-        const second = h.ann2 ?? { claims: h.claims, relevance: h.relevance };
-        return [
-          { answerId, userId: ann1.id, claimVersion: 1, claimLabels: JSON.stringify(h.claims), relevance: h.relevance, timeSpentMs: 40_000, idempotencyKey: `demo-answer-ann1-${h.system}-${h.query}` },
-          { answerId, userId: ann2.id, claimVersion: 1, claimLabels: JSON.stringify(second.claims), relevance: second.relevance, timeSpentMs: 45_000, idempotencyKey: `demo-answer-ann2-${h.system}-${h.query}` },
-        ];
-      }),
-    });
-    await tx.answerAdjudication.createMany({
-      data: human.flatMap((h) => (h.adjudication ? [{ answerId: idOf(h.system, h.query), adjudicatorId: adjudicator.id, claimVersion: 1, claimLabels: JSON.stringify(h.adjudication.claims), relevance: h.adjudication.relevance, rationale: h.adjudication.rationale }] : [])),
-    });
-    await tx.answerJudgeLabel.createMany({
-      data: judge.map((j) => ({
+    await submitAnswerJudgement(db, ann1.id, label("ann1", h, 40_000));
+    await submitAnswerJudgement(db, ann2.id, label("ann2", second, 45_000));
+    if (h.adjudication)
+      await adjudicateAnswer(db, adjudicator.id, {
+        answerId: a.id,
+        claimVersion: a.claimVersion,
+        claimLabels: h.adjudication.claims,
+        relevance: h.adjudication.relevance,
+        rationale: h.adjudication.rationale,
+        idempotencyKey: `demo-answer-adjudication-${h.system}-${h.query}`,
+      });
+  }
+  await db.answerJudgeLabel.createMany({
+    data: judge.map((j) => {
+      const a = find(j.system, j.query, "demo/answers/judge.jsonl", j.claims);
+      return {
         projectId: project.id,
         judge: DEMO_ANSWER_JUDGE,
-        answerId: idOf(j.system, j.query),
-        claimVersion: 1,
+        answerId: a.id,
+        claimVersion: a.claimVersion,
         claimLabels: JSON.stringify(j.claims),
         relevance: j.relevance,
         provenance: JSON.stringify({ source: "demo/answers/judge.jsonl", note: "demo labels written by hand in the manner of an LLM judge" }),
-      })),
-    });
+      };
+    }),
   });
   return {
-    answers: planned.length,
-    claims: planned.reduce((s, p) => s + p.claims.length, 0),
+    answers: answers.length,
+    claims: answers.reduce((s, a) => s + a._count.claims, 0),
     labelled: human.length,
     adjudicated: human.filter((h) => h.adjudication).length,
     judged: judge.length,

@@ -43,7 +43,12 @@ export async function stageCounts(db: Db, projectId: number): Promise<TStatusCou
     ruleSettings(db, projectId),
     loadItemLabels(db, projectId),
     sqlRead(db, function* () {
-      const pairs = yield* get<{ n: number | bigint }>(`SELECT COUNT(*) AS "n" FROM (SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ?) pairs`, [projectId]);
+      // One source (the usual case) has one label a pair: its count needs no DISTINCT.
+      const sums = yield* get<{ n: number | bigint; sources: number | bigint }>(`SELECT COUNT(*) AS "n", COUNT(DISTINCT "source") AS "sources" FROM "ReferenceLabel" WHERE "projectId" = ?`, [projectId]);
+      const pairs =
+        Number(sums?.sources ?? 0) > 1
+          ? yield* get<{ n: number | bigint }>(`SELECT COUNT(*) AS "n" FROM (SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ?) pairs`, [projectId])
+          : sums;
       const pooled = yield* all<{ id: string }>(
         `SELECT DISTINCT p."id" AS "id" FROM "ReferenceLabel" r JOIN "PoolItem" p ON p."projectId" = r."projectId" AND p."queryId" = r."queryId" AND p."chunkId" = r."chunkId" WHERE r."projectId" = ?`,
         [projectId],

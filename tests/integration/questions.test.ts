@@ -154,6 +154,19 @@ describe("query logs", () => {
     expect(await db.query.count({ where: { projectId: p.id } })).toBe(0);
   });
 
+  it("numbers lines as the file does: CRLF line ends, blank lines, no newline at the end", async () => {
+    const p = await makeProject(db);
+    const f = file("crlf-log.jsonl", '{"text":"what is bm25","time":1}\r\n\r\n{"text":"kappa","time":2}\r\n{"text":"","time":3}\r\n\n{"text":"x","time":"soon"}');
+    const e = await importQueryLog(db, p.id, f).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as ValidationError).errors.map((x) => [x.line, x.field ?? null])).toEqual([
+      [4, "text"],
+      [6, "time"],
+    ]);
+    const g = file("crlf-ok.jsonl", '{"text":"what is bm25","time":1}\r\n\r\n{"text":"kappa","time":2}\r\n{"text":"What is BM25?","time":3}');
+    expect(await importQueryLog(db, p.id, g)).toMatchObject({ lines: 3, distinct: 2, created: 2 });
+  });
+
   it("normalises, deduplicates and writes drafts tagged log (CSV), skipping existing questions", async () => {
     const p = await makeProject(db);
     await db.query.create({ data: { projectId: p.id, externalId: "q1", text: "Who introduced kappa?" } });

@@ -117,6 +117,16 @@ describe("query logs: normalisation, deduplication, sampling", () => {
       { key: "kappa", text: "kappa", count: 2, users: 0 },
     ]);
   });
+  it("counts each user once per query however their lines interleave", () => {
+    const d = new LogDeduper();
+    // bm25: u1, u2, u1, u3, u2 → {u1, u2, u3} = 3; kappa: u2, u2, u1 → {u1, u2} = 2; pooling: u3 → 1.
+    for (const [text, user] of [["bm25", "u1"], ["kappa", "u2"], ["BM25", "u2"], ["bm25", "u1"], ["kappa", "u2"], ["bm25?", "u3"], ["pooling", "u3"], ["Bm25", "u2"], ["kappa", "u1"]] as const) d.add(text, 1, user);
+    expect(d.entries().map((x) => [x.key, x.count, x.users])).toEqual([
+      ["bm25", 5, 3],
+      ["kappa", 3, 2],
+      ["pooling", 1, 1],
+    ]);
+  });
   const e = (key: string, count: number): TLogEntry => ({ key, text: key, count, users: 0 });
   it("frequency sampling favours frequent queries (seeded, Efraimidis–Spirakis keys)", () => {
     const entries = [e("heavy", 1000), ...Array.from({ length: 9 }, (_, i) => e(`rare${i}`, 1))];

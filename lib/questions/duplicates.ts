@@ -18,9 +18,20 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return inter / (a.size + b.size - inter);
 }
 
+/** Content-term sets by question text, kept between calls (the review list asks for the same texts again); emptied past 100,000 texts. */
+const termSets = new Map<string, ReadonlySet<string>>();
+function termSet(text: string): ReadonlySet<string> {
+  let set = termSets.get(text);
+  if (!set) {
+    if (termSets.size >= 100_000) termSets.clear();
+    termSets.set(text, (set = new Set(contentTerms(text))));
+  }
+  return set;
+}
+
 /** Pairs (ids a < b in input order) at or above the threshold, most similar first. */
 export function nearDuplicates(questions: readonly { id: number; text: string }[], threshold = DUPLICATE_JACCARD): TDuplicatePair[] {
-  const sets = questions.map((q) => new Set(contentTerms(q.text)));
+  const sets = questions.map((q) => termSet(q.text));
   const postings = new Map<string, number[]>();
   sets.forEach((s, i) => {
     for (const t of s) {

@@ -108,6 +108,13 @@ describe("writing, review and pooling", () => {
     expect(review.byAuthor).toEqual([expect.objectContaining({ key: "Lea", questions: 2, accepted: 2 })]);
     // "what is in c1?" → content terms {c1}; the chunk text "text of c1" holds it: overlap 1, BM25 rank 1 of 3.
     expect(review.questions.find((q) => q.qid === "w1")).toMatchObject({ overlap: 1, bm25Rank: 1, bm25Of: 3, flagged: true });
+
+    // The review keeps each video's BM25 index between calls; a changed chunk text is measured afresh.
+    // c1's text no longer holds "c1" and no other chunk does: overlap 0 (none of {c1} found), rank 1 of 3 (every score 0, ties go to the answer's chunk).
+    await db.chunk.update({ where: { id: chunks.get("c1")!.id }, data: { text: "something else entirely" } });
+    expect((await reviewData(db, p.id)).questions.find((q) => q.qid === "w1")).toMatchObject({ overlap: 0, bm25Rank: 1, bm25Of: 3, flagged: false });
+    await db.chunk.update({ where: { id: chunks.get("c1")!.id }, data: { text: "text of c1" } });
+    expect((await reviewData(db, p.id)).questions.find((q) => q.qid === "w1")).toMatchObject({ overlap: 1, bm25Rank: 1, bm25Of: 3, flagged: true });
   });
 
   it("lets leads write, annotators only where allowed (403 otherwise), and shows annotators only their own questions", async () => {

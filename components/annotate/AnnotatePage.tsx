@@ -29,6 +29,8 @@ function neighbour(items: readonly TQueueItem[] | undefined, id: string, step: 1
 
 const AUTO_ADVANCE_KEY = "assessor.autoAdvance";
 const PREFETCH_AHEAD = 5;
+/** How long the first item is on screen before the background reads start. */
+const SETTLE_MS = 600;
 
 /**
  * /annotate: the annotator's queue in one project, one item at a time, keyboard first (keys:
@@ -61,15 +63,25 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
   const item = useAnnotatorItem(activeId);
-  const next = useQuery({ queryKey: annotateKeys.item(nextId ?? ""), queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`), enabled: nextId !== null, staleTime: Infinity });
+  // Reads in the background (the next items, the project counts) start once the first item has
+  // been on screen a moment: started at once, a reload left them running on the server in front of
+  // the next page's first item (issue 21 item 3).
+  const shown = Boolean(item.data && item.data.id === activeId);
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (!shown || settled) return;
+    const t = setTimeout(() => setSettled(true), SETTLE_MS);
+    return () => clearTimeout(t);
+  }, [shown, settled]);
+  const next = useQuery({ queryKey: annotateKeys.item(nextId ?? ""), queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`), enabled: nextId !== null && settled, staleTime: Infinity });
 
   // The next few items are loaded ahead (their data stays cached), so moving on needs no network
   // and a short loss of connection does not stop the work.
   useEffect(() => {
     shownAt.current = performance.now();
-    if (pos < 0) return;
+    if (pos < 0 || !settled) return;
     for (const f of flat.slice(pos + 2, pos + 1 + PREFETCH_AHEAD)) void prefetchItem(qc, f.id);
-  }, [activeId, pos, flat, qc]);
+  }, [activeId, pos, flat, qc, settled]);
   // The next page is asked for while a few items of this one are left.
   const { hasNextPage, hasPreviousPage, isFetchingNextPage, fetchNextPage, fetchPreviousPage } = queue;
   useEffect(() => {
@@ -84,9 +96,7 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
   // Project counts (picker, meters) once the first item is on screen: they never delay it.
-  const [shownOnce, setShownOnce] = useState(false);
-  if (data && !shownOnce) setShownOnce(true);
-  const counts = useAnnotatorProjects(shownOnce || atEnd).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+  const counts = useAnnotatorProjects(settled || atEnd).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
   const setForm = (patch: Partial<TForm>) => {
     if (!activeId || !form) return;

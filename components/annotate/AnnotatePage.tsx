@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { TAnnotatorItem, TQueueItem } from "@/lib/annotate/view";
 import { annotateKeys, markDone, prefetchItem, useAnnotatorItem, useAnnotatorProjects, useOutbox, useQueuePages } from "@/lib/query/annotate";
 import { apiFetch } from "@/lib/query/fetcher";
@@ -30,7 +30,8 @@ function neighbour(items: readonly TQueueItem[] | undefined, id: string, step: 1
 const AUTO_ADVANCE_KEY = "assessor.autoAdvance";
 const PREFETCH_AHEAD = 5;
 /** How long the first item is on screen before the background reads start. */
-const SETTLE_MS = 600;
+const SETTLE_MS = 300;
+const noSubscription = () => () => {};
 
 /**
  * /annotate: the annotator's queue in one project, one item at a time, keyboard first (keys:
@@ -63,6 +64,8 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
   const item = useAnnotatorItem(activeId);
+  // The first item comes with the server's HTML; `data-ready` says the keys work (the page is hydrated).
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
   // Reads in the background (the next items, the project counts) start once the first item has
   // been on screen a moment: started at once, a reload left them running on the server in front of
   // the next page's first item (issue 21 item 3).
@@ -245,7 +248,7 @@ export function AnnotatePage({ userId, projectId, projectBar }: { userId: string
           {item.isError ? `Could not load the item: ${item.error.message}` : "Loading item…"}
         </p>
       ) : (
-        <article data-item-id={data.id} data-ready="true" aria-label="Item" className="space-y-4">
+        <article data-item-id={data.id} data-ready={hydrated ? "true" : undefined} aria-label="Item" className="space-y-4">
           <h1 className="text-lg font-semibold" data-testid="question">
             {data.question}
           </h1>

@@ -16,7 +16,11 @@ export default async function Annotate({ searchParams }: { searchParams: Promise
   const raw = (await searchParams).project;
   const wanted = Number(typeof raw === "string" ? raw : undefined);
   const projectId = Number.isInteger(wanted) && wanted > 0 ? wanted : null;
-  const opening = await annotatorOpening(await getDb(), user.id, projectId, queuePageSize());
+  // If the read fails (the database briefly unreachable), the page still opens: the client asks
+  // /api/annotate as before, which answers with the error and a retry hint.
+  const opening = await getDb()
+    .then((db) => annotatorOpening(db, user.id, projectId, queuePageSize()))
+    .catch(() => null);
   return (
     <main>
       <AnnotateProjects userId={user.id} opening={opening} openingFor={projectId} />

@@ -19,6 +19,39 @@ const FAST_COMMANDS = ["eval", "fuse", "agreement"];
 // for queries that run once. The baseline compiler alone is enough here (not the app server).
 v8.setFlagsFromString("--liftoff-only");
 
+/**
+ * Packages bundled into the CLI instead of loaded from node_modules at run time: pure JavaScript
+ * that every database command loads. Node 20 has no compile cache, and each of the ~150 files it
+ * would otherwise resolve and compile (zod alone ~75 ms; Prisma's CommonJS runtime also went
+ * through the CommonJS export scanner) costs start time. Everything else (native modules, pg,
+ * Prisma's wasm runtime) stays external.
+ */
+const INLINE = /^(zod|commander|csv-[a-z]+|@prisma\/(client\/runtime\/client|client-runtime-utils|adapter-better-sqlite3|driver-adapter-utils|debug))(\/|$)/;
+
+/**
+ * Prisma's query compiler ships as a 4.4 MB JavaScript module holding the wasm as one base64
+ * string; compiling that module cost ~35 ms a command. The bundle reads the string straight out of
+ * the file instead (and imports the module as usual if its layout is not the expected one).
+ */
+const WASM_BASE64 = /^@prisma\/client\/runtime\/query_compiler_[a-z]+_bg\.[a-z]+\.wasm-base64\.mjs$/;
+const wasmShim = (specifier) => `import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+const file = createRequire(import.meta.url).resolve(${JSON.stringify(specifier)});
+const text = readFileSync(file, "latin1");
+const start = text.indexOf('"') + 1;
+const end = text.indexOf('"', start);
+export const wasm = start > 0 && /^const wasm = "$/.test(text.slice(0, start)) && /^";\\s*export \\{ wasm \\};?\\s*$/.test(text.slice(end)) ? text.slice(start, end) : (await import(${JSON.stringify(specifier)})).wasm;
+`;
+
+const startPlugin = {
+  name: "assessor-start",
+  setup(build) {
+    build.onResolve({ filter: WASM_BASE64 }, (a) => (a.namespace === "wasm-shim" ? { path: a.path, external: true } : { path: a.path, namespace: "wasm-shim" }));
+    build.onLoad({ filter: /.*/, namespace: "wasm-shim" }, (a) => ({ contents: wasmShim(a.path), loader: "js", resolveDir: root }));
+    build.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith("node:") || INLINE.test(a.path) ? undefined : { path: a.path, external: true }));
+  },
+};
+
 /** Old bundles are kept this long: a command still running may load their lazy chunks. */
 const KEEP_OLD_MS = 60 * 60_000;
 
@@ -42,12 +75,14 @@ async function bundle(name) {
       splitting: true,
       platform: "node",
       format: "esm",
-      packages: "external",
+      plugins: [startPlugin],
+      banner: { js: 'import { createRequire as __assessorRequire } from "node:module"; const require = __assessorRequire(import.meta.url);' },
       outdir: join(dir, out),
       metafile: true,
       logLevel: "silent",
     });
-    const inputs = Object.keys(r.metafile.inputs).map((file) => [file, statSync(join(root, file)).mtimeMs]);
+    // This file is an input too: how it bundles is part of the bundle.
+    const inputs = ["bin/assessor.mjs", ...Object.keys(r.metafile.inputs).filter((file) => !file.includes(":"))].map((file) => [file, statSync(join(root, file)).mtimeMs]);
     writeFileSync(`${inputsFile}.${process.pid}`, JSON.stringify({ out, inputs }));
     renameSync(`${inputsFile}.${process.pid}`, inputsFile);
     for (const old of readdirSync(dir)) {
@@ -55,7 +90,8 @@ async function bundle(name) {
       if (old !== out && old.startsWith(`${name}.`) && !old.endsWith(".json") && Date.now() - statSync(path).mtimeMs > KEEP_OLD_MS) rmSync(path, { recursive: true, force: true });
     }
     return join(dir, out, `${name}.js`);
-  } catch {
+  } catch (e) {
+    if (process.env.ASSESSOR_BUNDLE_DEBUG) console.error(e);
     return null;
   }
 }

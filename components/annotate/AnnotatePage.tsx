@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { TAnnotatorItem, TQueueItem } from "@/lib/annotate/view";
 import { annotateKeys, markDone, prefetchItem, refetchItem, setDone, useAnnotatorItem, useAnnotatorProjects, useOutbox, useQueuePages } from "@/lib/query/annotate";
 import { ApiError, apiFetch } from "@/lib/query/fetcher";
@@ -36,6 +36,9 @@ function neighbour(items: readonly TQueueItem[] | undefined, id: string, step: 1
 
 const AUTO_ADVANCE_KEY = "assessor.autoAdvance";
 const PREFETCH_AHEAD = 5;
+/** How long the first item is on screen before the background reads start. */
+const SETTLE_MS = 300;
+const noSubscription = () => () => {};
 
 /**
  * /annotate: the annotator's queue in one project, one item at a time, keyboard first (keys:
@@ -80,15 +83,27 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
   const item = useAnnotatorItem(activeId);
-  const next = useQuery({ queryKey: annotateKeys.item(nextId ?? ""), queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`), enabled: nextId !== null, staleTime: Infinity });
+  // The first item comes with the server's HTML; `data-ready` says the keys work (the page is hydrated).
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  // Reads in the background (the next items, the project counts) start once the first item has
+  // been on screen a moment: started at once, a reload left them running on the server in front of
+  // the next page's first item (issue 21 item 3).
+  const shown = Boolean(item.data && item.data.id === activeId);
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (!shown || settled) return;
+    const t = setTimeout(() => setSettled(true), SETTLE_MS);
+    return () => clearTimeout(t);
+  }, [shown, settled]);
+  const next = useQuery({ queryKey: annotateKeys.item(nextId ?? ""), queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`), enabled: nextId !== null && settled, staleTime: Infinity });
 
   // The next few items are loaded ahead (their data stays cached), so moving on needs no network
   // and a short loss of connection does not stop the work.
   useEffect(() => {
     shownAt.current = performance.now();
-    if (pos < 0) return;
+    if (pos < 0 || !settled) return;
     for (const f of flat.slice(pos + 2, pos + 1 + PREFETCH_AHEAD)) void prefetchItem(qc, f.id);
-  }, [activeId, pos, flat, qc]);
+  }, [activeId, pos, flat, qc, settled]);
   // The next page is asked for while a few items of this one are left.
   const { hasNextPage, hasPreviousPage, isFetchingNextPage, fetchNextPage, fetchPreviousPage } = queue;
   useEffect(() => {
@@ -102,9 +117,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
   // Project counts (picker, meters) once the first item is on screen: they never delay it.
-  const [shownOnce, setShownOnce] = useState(false);
-  if (data && !shownOnce) setShownOnce(true);
-  const counts = useAnnotatorProjects(shownOnce || atEnd).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+  const counts = useAnnotatorProjects(settled || atEnd).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
   const setForm = (patch: Partial<TForm>) => {
     if (!activeId || !form) return;
@@ -334,7 +347,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
           {item.isError ? `Could not load the item: ${item.error.message}` : "Loading item…"}
         </p>
       ) : (
-        <article ref={articleRef} data-item-id={data.id} data-ready="true" aria-label="Item" className="scroll-mt-2 space-y-4">
+        <article ref={articleRef} data-item-id={data.id} data-ready={hydrated ? "true" : undefined} aria-label="Item" className="scroll-mt-2 space-y-4">
           <p className="text-xs text-slate-600" data-testid="item-project">
             Project <span className="font-medium text-slate-800">{project.name}</span>
           </p>

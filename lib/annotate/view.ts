@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
 import { all, provider, sqlRead } from "../db/sql.ts";
+import { AppError } from "../errors.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
 
 export { videoSource, type TVideoSource };
@@ -99,9 +100,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * between: better-sqlite3 reads are synchronous, and one count of a 100,000-item queue held every
  * other request of the server for seconds. PostgreSQL counts in one aggregate (its reads are
  * asynchronous; ranges there cost a scan of the user's assignments each). The ranges are separate reads, so a grade written meanwhile may be
- * counted or not (the counts are progress shown in the picker).
+ * counted or not (the counts are progress shown in the picker). `signal`: the request's, which
+ * stops the count between ranges once the client has gone.
  */
-export async function annotatorProjects(db: Db, userId: string): Promise<TAnnotatorProjects> {
+export async function annotatorProjects(db: Db, userId: string, signal?: AbortSignal): Promise<TAnnotatorProjects> {
   const first = await sqlRead(db, function* () {
     // PostgreSQL: one aggregate (hash joins, and its reads do not hold the event loop).
     if ((yield* provider()) === "postgres") return { counted: true as const, rows: yield* all<TCountRow & { id: unknown; name: string }>(`SELECT p."projectId" AS "id", pr."name" AS "name", ${COUNT_COLS} ${COUNT_FROM} JOIN "Project" pr ON pr."id" = p."projectId" WHERE a."poolItemId" = p."id" AND a."userId" = ? GROUP BY p."projectId", pr."name" ORDER BY p."projectId"`, [userId]) };
@@ -143,6 +145,8 @@ export async function annotatorProjects(db: Db, userId: string): Promise<TAnnota
       const ms = performance.now() - t0;
       batch = ms < COUNT_STEPS.targetMs / 2 ? Math.min(batch * 2, COUNT_STEPS.max) : ms > COUNT_STEPS.targetMs * 2 ? Math.max(1, Math.floor(batch / 2)) : batch;
       await nextTurn();
+      // The asker is gone (a reload, another page): the rest of the count would only hold up the requests that follow.
+      if (signal?.aborted) throw new AppError("unavailable", "the request was cancelled");
     }
     projects.push({ id: projectId, name: pr.name, total: sum.total, done: sum.done, questions: sum.questions, lastGradedAt: sum.last });
   }
@@ -328,6 +332,24 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
     const atStart = qBefore === 0 && iBefore === 0;
     return { project: head, items, questions, hasBefore: backwards ? more : !atStart, hasAfter: backwards ? true : more };
   });
+}
+
+/** What /annotate shows first: the page that opens and the item it starts at (the first not yet graded, else the first). */
+export type TAnnotatorOpening = { page: TQueuePage; item: TAnnotatorItem | null };
+
+/**
+ * The first paint of /annotate, read with the page on the server (app/annotate/page.tsx), so the
+ * first item needs no request after the HTML (the browser asked for the page, then the queue, then
+ * the item). The same reads as the API's, under the same rule. Null when the project is not theirs
+ * (the client then asks the API and shows its error).
+ */
+export async function annotatorOpening(db: Db, userId: string, projectId: number | null, limit: number): Promise<TAnnotatorOpening | null> {
+  // As GET /api/annotate/queue without a cursor: in `projectId`, or in the server's pick.
+  const id = projectId ?? (await openingProject(db, userId));
+  const page = id === null ? { project: null, items: [], questions: [], hasBefore: false, hasAfter: false } : await annotatorQueuePage(db, userId, id, { limit });
+  if (!page) return null;
+  const first = page.items.find((it) => !it.done) ?? page.items[0];
+  return { page, item: first ? await annotatorItem(db, userId, first.id) : null };
 }
 
 /** One item with everything needed to grade it, or null when it is not assigned to this user. */

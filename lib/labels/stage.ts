@@ -1,4 +1,5 @@
 import type { Db } from "../db/client.ts";
+import { all, get, sqlRead } from "../db/sql.ts";
 import { loadItemLabels, ruleSettings } from "./load.ts";
 import { itemDecision, type TLabelInput, type TRuleSettings } from "./rule.ts";
 
@@ -36,23 +37,37 @@ export type TStageCounts = Record<TStage, number> & { total: number };
 export type TStatusCounts = TStageCounts & { imported_pooled: number; imported_regrading: number };
 
 export async function stageCounts(db: Db, projectId: number): Promise<TStatusCounts> {
+  // The imported labels are counted by the database (distinct pairs, and the pool items among
+  // them) instead of read: a project with 200,000 imported labels kept `status` busy ~0.6 s.
   const [settings, items, imported] = await Promise.all([
     ruleSettings(db, projectId),
     loadItemLabels(db, projectId),
-    db.referenceLabel.findMany({ where: { projectId }, select: { queryId: true, chunkId: true }, distinct: ["queryId", "chunkId"] }),
+    sqlRead(db, function* () {
+      // One source (the usual case) has one label a pair: its count needs no DISTINCT.
+      const sums = yield* get<{ n: number | bigint; sources: number | bigint }>(`SELECT COUNT(*) AS "n", COUNT(DISTINCT "source") AS "sources" FROM "ReferenceLabel" WHERE "projectId" = ?`, [projectId]);
+      const pairs =
+        Number(sums?.sources ?? 0) > 1
+          ? yield* get<{ n: number | bigint }>(`SELECT COUNT(*) AS "n" FROM (SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ?) pairs`, [projectId])
+          : sums;
+      const pooled = yield* all<{ id: string }>(
+        `SELECT DISTINCT p."id" AS "id" FROM "ReferenceLabel" r JOIN "PoolItem" p ON p."projectId" = r."projectId" AND p."queryId" = r."queryId" AND p."chunkId" = r."chunkId" WHERE r."projectId" = ?`,
+        [projectId],
+      );
+      return { pairs: Number(pairs?.n ?? 0), pooled: new Set(pooled.map((r) => r.id)) };
+    }),
   ]);
-  const importedPairs = new Set(imported.map((r) => `${r.queryId}:${r.chunkId}`));
   const counts: TStatusCounts = { unassigned: 0, assigned: 0, agreed: 0, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 0, imported_pooled: 0, imported_regrading: 0 };
   for (const it of items) {
-    const key = `${it.queryId}:${it.chunkId}`;
-    if (importedPairs.has(key)) {
+    const labelled = imported.pooled.has(it.id);
+    if (labelled) {
       counts.imported_pooled++;
       if (it.assignments > 0) counts.imported_regrading++;
     }
-    counts[itemStage({ assignments: it.assignments, judgements: it.judgements, adjudicated: it.adjudication !== null, disputed: it.disputed, imported: importedPairs.has(key) }, settings)]++;
-    importedPairs.delete(key);
+    counts[itemStage({ assignments: it.assignments, judgements: it.judgements, adjudicated: it.adjudication !== null, disputed: it.disputed, imported: labelled }, settings)]++;
   }
-  counts.imported += importedPairs.size;
-  counts.total = items.length + importedPairs.size;
+  // Imported pairs outside the pool.
+  const outside = imported.pairs - imported.pooled.size;
+  counts.imported += outside;
+  counts.total = items.length + outside;
   return counts;
 }

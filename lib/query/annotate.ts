@@ -4,7 +4,7 @@ import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "./fetcher.ts";
 import { Outbox, type TOutboxEntry, type TOutboxFailure, type TOutboxResult } from "../offline/outbox.ts";
-import type { TAnnotatorItem, TAnnotatorProjects, TQueuePage } from "../annotate/view.ts";
+import type { TAnnotatorItem, TAnnotatorOpening, TAnnotatorProjects, TQueuePage } from "../annotate/view.ts";
 
 export const annotateKeys = {
   all: ["annotate"] as const,
@@ -54,6 +54,21 @@ export function useQueuePages(projectId: number | null) {
     maxPages: MAX_QUEUE_PAGES,
     staleTime: Infinity,
   });
+}
+
+/**
+ * Puts what the server read with the page (lib/annotate/view.ts annotatorOpening) into the cache:
+ * the opening queue page of `projectId` (null: the server's pick) and its first item, so the first
+ * item is rendered with the page instead of after two more requests. Entries already held (a
+ * return to the page within the tab, with grades marked since) are left alone.
+ */
+export function seedOpening(qc: QueryClient, projectId: number | null, opening: TAnnotatorOpening): void {
+  const queueKey = annotateKeys.queue(projectId ?? 0);
+  if (qc.getQueryData(queueKey) === undefined) {
+    const data: InfiniteData<TQueuePage, TPageParam> = { pages: [opening.page], pageParams: [{}] };
+    qc.setQueryData(queueKey, data);
+  }
+  if (opening.item && qc.getQueryData(annotateKeys.item(opening.item.id)) === undefined) qc.setQueryData(annotateKeys.item(opening.item.id), opening.item);
 }
 
 export function useAnnotatorItem(id: string | null) {

@@ -7,7 +7,7 @@
  */
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
-import { createInterface } from "node:readline";
+import { StringDecoder } from "node:string_decoder";
 import { parse } from "csv-parse";
 import type { Db } from "../db/client.ts";
 import type { LocatedError } from "../errors.ts";
@@ -35,6 +35,29 @@ function take(row: Row, file: string, line: number, log: LogDeduper): LocatedErr
   return null;
 }
 
+/**
+ * Calls `onLine` with each line of a file (split at "\n", a "\r" before it dropped) and its
+ * number, read as a stream in large blocks, the lines of a block handled synchronously: readline's
+ * per-line events (a promise a line) cost more than the rest of a million-line import.
+ */
+async function forEachLine(path: string, onLine: (text: string, line: number) => void): Promise<void> {
+  const decoder = new StringDecoder("utf8");
+  let rest = "";
+  let line = 0;
+  const emit = (text: string, from: number, to: number) => onLine(to > from && text.charCodeAt(to - 1) === 13 ? text.slice(from, to - 1) : text.slice(from, to), ++line);
+  for await (const block of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    const text = rest + decoder.write(block);
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+      emit(text, start, nl);
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+  }
+  rest += decoder.end();
+  if (rest !== "") emit(rest, 0, rest.length);
+}
+
 export async function readQueryLog(path: string): Promise<{ log: LogDeduper; errors: ErrorList }> {
   const file = basename(path);
   const log = new LogDeduper();
@@ -52,24 +75,22 @@ export async function readQueryLog(path: string): Promise<{ log: LogDeduper; err
       errors.push({ file, line, message: `unreadable CSV: ${e instanceof Error ? e.message : String(e)}; expected a header text,time[,user][,count]` });
     }
   } else {
-    let line = 0;
-    for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
-      line++;
-      if (text.trim() === "") continue;
+    await forEachLine(path, (text, line) => {
+      if (text.trim() === "") return;
       let row: unknown;
       try {
         row = JSON.parse(text);
       } catch {
         errors.push({ file, line, message: "expected one JSON object per line: text, time, optional user and count" });
-        continue;
+        return;
       }
       if (row === null || typeof row !== "object" || Array.isArray(row)) {
         errors.push({ file, line, message: "expected one JSON object per line: text, time, optional user and count" });
-        continue;
+        return;
       }
       const e = take(row as Row, file, line, log);
       if (e) errors.push(e);
-    }
+    });
   }
   return { log, errors };
 }

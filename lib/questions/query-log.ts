@@ -25,26 +25,80 @@ export function normaliseQuery(text: string): string {
 
 export type TLogEntry = { key: string; text: string; count: number; users: number };
 
-/** Accumulates log lines; `entries()` gives the deduplicated queries in first-seen order. */
+/** Pair codes (entry × USER_SPAN + user) stay exact integers below 2^53 for these bounds. */
+const USER_SPAN = 2 ** 26;
+const MAX_ENTRIES = 2 ** 27;
+
+/**
+ * Accumulates log lines; `entries()` gives the deduplicated queries in first-seen order.
+ * A million-line log is mostly repeats, so a line costs a map look-up of its raw text (normalised
+ * once per distinct raw text) and, with a user, one number appended: users are numbered, and the
+ * (entry, user) pairs are counted distinct once, by sorting them, instead of a set of users per
+ * entry (a million set entries were most of the time and memory).
+ */
 export class LogDeduper {
-  private readonly map = new Map<string, { text: string; count: number; users: Set<string> | null; anon: boolean }>();
-  /** Raw text → normalised key: a log repeats the same strings, normalised once each. */
-  private readonly keys = new Map<string, string>();
+  /** Raw text → entry index (-1: normalises to nothing). */
+  private readonly raw = new Map<string, number>();
+  /** Normalised key → entry index. */
+  private readonly byKey = new Map<string, number>();
+  private readonly keys: string[] = [];
+  private readonly texts: string[] = [];
+  private readonly counts: number[] = [];
+  private readonly users = new Map<string, number>();
+  /** The last user added per entry (a repeat of it is not stored again), -1 for none. */
+  private lastUser = new Int32Array(1024).fill(-1);
+  private pairs = new Float64Array(1 << 16);
+  private pairCount = 0;
   lines = 0;
 
   add(text: string, count = 1, user?: string | null): void {
     this.lines++;
-    let key = this.keys.get(text);
-    if (key === undefined) this.keys.set(text, (key = normaliseQuery(text)));
-    if (!key) return;
-    let e = this.map.get(key);
-    if (!e) this.map.set(key, (e = { text: text.trim(), count: 0, users: null, anon: false }));
-    e.count += count;
-    if (user) (e.users ??= new Set()).add(user);
+    let e = this.raw.get(text);
+    if (e === undefined) {
+      const key = normaliseQuery(text);
+      if (!key) e = -1;
+      else {
+        e = this.byKey.get(key);
+        if (e === undefined) {
+          e = this.keys.length;
+          if (e >= MAX_ENTRIES) throw new Error(`more than ${MAX_ENTRIES} distinct queries in one log`);
+          this.byKey.set(key, e);
+          this.keys.push(key);
+          this.texts.push(text.trim());
+          this.counts.push(0);
+          if (e >= this.lastUser.length) {
+            const grown = new Int32Array(this.lastUser.length * 2).fill(-1);
+            grown.set(this.lastUser);
+            this.lastUser = grown;
+          }
+        }
+      }
+      this.raw.set(text, e);
+    }
+    if (e < 0) return;
+    this.counts[e] += count;
+    if (!user) return;
+    let u = this.users.get(user);
+    if (u === undefined) {
+      u = this.users.size;
+      if (u >= USER_SPAN) throw new Error(`more than ${USER_SPAN} distinct users in one log`);
+      this.users.set(user, u);
+    }
+    if (this.lastUser[e] === u) return;
+    this.lastUser[e] = u;
+    if (this.pairCount === this.pairs.length) {
+      const grown = new Float64Array(this.pairs.length * 2);
+      grown.set(this.pairs);
+      this.pairs = grown;
+    }
+    this.pairs[this.pairCount++] = e * USER_SPAN + u;
   }
 
   entries(): TLogEntry[] {
-    return [...this.map].map(([key, e]) => ({ key, text: e.text, count: e.count, users: e.users?.size ?? 0 }));
+    const users = new Array<number>(this.keys.length).fill(0);
+    const pairs = this.pairs.subarray(0, this.pairCount).sort();
+    for (let i = 0; i < pairs.length; i++) if (i === 0 || pairs[i] !== pairs[i - 1]) users[Math.floor(pairs[i] / USER_SPAN)]++;
+    return this.keys.map((key, e) => ({ key, text: this.texts[e], count: this.counts[e], users: users[e] }));
   }
 }
 

@@ -50,20 +50,63 @@ function groupBy(qs: readonly TReviewQuestion[], keys: (q: TReviewQuestion) => s
   return [...m].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([k, list]) => groupStats(k, list));
 }
 
+type TPlaceMeasure = { overlap: number; rank: number | null; of: number | null } | null;
+
+/**
+ * Measures of a question text at an answer start, per index: an index is never changed once made,
+ * and the cache (videoIndexes) gives the same index object back while the video's chunks are
+ * unchanged, so a question measured once is not measured again until its text, its place or the
+ * transcript changes.
+ */
+const placeMeasures = new WeakMap<TBm25Index, Map<string, TPlaceMeasure>>();
+
+function measurePlace(index: TBm25Index, text: string, start: number): TPlaceMeasure {
+  let memo = placeMeasures.get(index);
+  if (!memo) placeMeasures.set(index, (memo = new Map()));
+  const key = `${start}\u001f${text}`;
+  let m = memo.get(key);
+  if (m === undefined) {
+    const o = indexedOverlap(text, index, start);
+    const r = o ? bm25Rank(index, text, start) : null;
+    m = o ? { overlap: o.share, rank: r?.rank ?? null, of: r?.of ?? null } : null;
+    memo.set(key, m);
+  }
+  return m;
+}
+
 /** The measures of one question against per-video indexes (pure). */
 export function measureQuestion(q: TQuestion, videos: ReadonlyMap<number, TBm25Index>): Pick<TReviewQuestion, "overlap" | "bm25Rank" | "bm25Of" | "flagged"> {
-  let best: { overlap: number; rank: number | null; of: number | null } | null = null;
+  let best: TPlaceMeasure = null;
   for (const p of q.places) {
     if (p.videoId === null) continue;
     const index = videos.get(p.videoId);
     if (!index) continue;
-    const o = indexedOverlap(q.text, index, p.start);
-    if (!o) continue;
-    if (best && o.share <= best.overlap) continue;
-    const r = bm25Rank(index, q.text, p.start);
-    best = { overlap: o.share, rank: r?.rank ?? null, of: r?.of ?? null };
+    const m = measurePlace(index, q.text, p.start);
+    if (!m) continue;
+    if (best && m.overlap <= best.overlap) continue;
+    best = m;
   }
   return { overlap: best?.overlap ?? null, bm25Rank: best?.rank ?? null, bm25Of: best?.of ?? null, flagged: flagged(best?.overlap ?? null, best?.rank ?? null) };
+}
+
+/**
+ * BM25 indexes by chunking and video, each with the chunks it was built from (ids, times and texts
+ * as one string): a video whose chunks read the same again gets the same index without analysing
+ * its transcript again (most of the review list's time). Bounded: emptied past MAX_CACHED_VIDEOS.
+ */
+const MAX_CACHED_VIDEOS = 5000;
+const globalIndexes = globalThis as unknown as { __assessorBm25?: Map<string, { content: string; index: TBm25Index }> };
+
+function cachedIndex(chunkingId: number, videoId: number, chunks: readonly TChunkText[]): TBm25Index {
+  const cache = (globalIndexes.__assessorBm25 ??= new Map());
+  const key = `${chunkingId}:${videoId}`;
+  const content = chunks.map((c) => `${c.id}\u001f${c.start}\u001f${c.end}\u001f${c.text}`).join("\u001e");
+  const hit = cache.get(key);
+  if (hit && hit.content === content) return hit.index;
+  if (!hit && cache.size >= MAX_CACHED_VIDEOS) cache.clear();
+  const index = bm25Index(chunks);
+  cache.set(key, { content, index });
+  return index;
 }
 
 export async function videoIndexes(db: Db, projectId: number, videoIds?: readonly number[]): Promise<Map<number, TBm25Index>> {
@@ -81,7 +124,7 @@ export async function videoIndexes(db: Db, projectId: number, videoIds?: readonl
     if (list) list.push(t);
     else byVideo.set(videoId, [t]);
   }
-  for (const [v, list] of byVideo) out.set(v, bm25Index(list));
+  for (const [v, list] of byVideo) out.set(v, cachedIndex(chunking.id, v, list));
   return out;
 }
 

@@ -25,7 +25,7 @@ const LOG_DISTINCT = 50_000;
 
 const VOCAB = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x`);
 
-async function seed(file: string): Promise<number> {
+export async function seed(file: string): Promise<number> {
   const { default: Database } = await import("better-sqlite3");
   const conn = new Database(file);
   const now = new Date().toISOString().replace("Z", "+00:00");

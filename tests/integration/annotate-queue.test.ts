@@ -155,4 +155,22 @@ describe("the annotator's queue, paged", () => {
     expect(await view.annotatorQueuePage(db, ann.id, c.p.id, { after: c.expected[0].id, limit: 50 })).toBeNull();
     expect((await view.annotatorProjects(db, cat.id)).projects.map((p) => p.name)).toEqual(["gamma"]);
   });
+
+  it("reads the opening page and its first open item for the page's first paint, under the same rule", async () => {
+    const [ann, cat, nobody] = await Promise.all([makeUser(db, { name: "Ann3" }), makeUser(db, { name: "Cat3" }), makeUser(db, { name: "Nobody" })]);
+    const a = await project("delta", [3, 2], [ann]);
+    const c = await project("epsilon", [2], [cat]);
+    await grade(ann.id, a.expected[0].id);
+    await grade(ann.id, a.expected[1].id);
+    // The server's pick (project of the latest grade, with work left): the same page as the queue API's, and the item after the two graded.
+    const opening = (await view.annotatorOpening(db, ann.id, null, 50))!;
+    expect(opening.page).toEqual(await view.annotatorQueuePage(db, ann.id, a.p.id, { limit: 50 }));
+    expect(opening.item).toEqual(await view.annotatorItem(db, ann.id, a.expected[2].id));
+    expect(opening.item?.id).toBe(a.expected[2].id);
+    // A project named in the URL; one that is not theirs gives nothing (the client asks the API and shows its 404).
+    expect((await view.annotatorOpening(db, ann.id, a.p.id, 2))?.page.items.map((i) => i.id)).toEqual([a.expected[2].id, a.expected[3].id]);
+    expect(await view.annotatorOpening(db, ann.id, c.p.id, 50)).toBeNull();
+    // Nothing assigned: no project, no item.
+    expect(await view.annotatorOpening(db, nobody.id, null, 50)).toEqual({ page: { project: null, items: [], questions: [], hasBefore: false, hasAfter: false }, item: null });
+  });
 });

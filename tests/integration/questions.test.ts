@@ -108,6 +108,13 @@ describe("writing, review and pooling", () => {
     expect(review.byAuthor).toEqual([expect.objectContaining({ key: "Lea", questions: 2, accepted: 2 })]);
     // "what is in c1?" → content terms {c1}; the chunk text "text of c1" holds it: overlap 1, BM25 rank 1 of 3.
     expect(review.questions.find((q) => q.qid === "w1")).toMatchObject({ overlap: 1, bm25Rank: 1, bm25Of: 3, flagged: true });
+
+    // The review keeps each video's BM25 index between calls; a changed chunk text is measured afresh.
+    // c1's text no longer holds "c1" and no other chunk does: overlap 0 (none of {c1} found), rank 1 of 3 (every score 0, ties go to the answer's chunk).
+    await db.chunk.update({ where: { id: chunks.get("c1")!.id }, data: { text: "something else entirely" } });
+    expect((await reviewData(db, p.id)).questions.find((q) => q.qid === "w1")).toMatchObject({ overlap: 0, bm25Rank: 1, bm25Of: 3, flagged: false });
+    await db.chunk.update({ where: { id: chunks.get("c1")!.id }, data: { text: "text of c1" } });
+    expect((await reviewData(db, p.id)).questions.find((q) => q.qid === "w1")).toMatchObject({ overlap: 1, bm25Rank: 1, bm25Of: 3, flagged: true });
   });
 
   it("lets leads write, annotators only where allowed (403 otherwise), and shows annotators only their own questions", async () => {
@@ -152,6 +159,19 @@ describe("query logs", () => {
       ["bad-log.jsonl", 5, null],
     ]);
     expect(await db.query.count({ where: { projectId: p.id } })).toBe(0);
+  });
+
+  it("numbers lines as the file does: CRLF line ends, blank lines, no newline at the end", async () => {
+    const p = await makeProject(db);
+    const f = file("crlf-log.jsonl", '{"text":"what is bm25","time":1}\r\n\r\n{"text":"kappa","time":2}\r\n{"text":"","time":3}\r\n\n{"text":"x","time":"soon"}');
+    const e = await importQueryLog(db, p.id, f).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as ValidationError).errors.map((x) => [x.line, x.field ?? null])).toEqual([
+      [4, "text"],
+      [6, "time"],
+    ]);
+    const g = file("crlf-ok.jsonl", '{"text":"what is bm25","time":1}\r\n\r\n{"text":"kappa","time":2}\r\n{"text":"What is BM25?","time":3}');
+    expect(await importQueryLog(db, p.id, g)).toMatchObject({ lines: 3, distinct: 2, created: 2 });
   });
 
   it("normalises, deduplicates and writes drafts tagged log (CSV), skipping existing questions", async () => {

@@ -95,6 +95,20 @@ describe("near-duplicates (Jaccard of content terms ≥ 0.6)", () => {
     ]);
     expect(nearDuplicates(qs, 0.9).length).toBe(1);
   });
+  it("finds exactly the pairs an all-pairs comparison finds, at several thresholds (prefix filtering misses none)", () => {
+    // 300 questions of 1–6 words from a 12-word vocabulary (seeded), so many pairs sit near each threshold; one word most questions share.
+    const random = mulberry32(23);
+    const vocab = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"];
+    const qs = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, text: [...Array.from({ length: 1 + Math.floor(random() * 6) }, () => vocab[Math.floor(random() ** 2 * vocab.length)]), ...(random() < 0.8 ? ["query"] : [])].join(" ") }));
+    const sets = qs.map((q) => new Set(contentTerms(q.text)));
+    for (const t of [0.3, 0.5, 0.6, 2 / 3, 0.75, 1]) {
+      const all: [number, number][] = [];
+      for (let i = 0; i < qs.length; i++) for (let j = i + 1; j < qs.length; j++) if (sets[i].size && sets[j].size && jaccard(sets[i], sets[j]) >= t) all.push([qs[i].id, qs[j].id]);
+      const found = nearDuplicates(qs, t).map((p) => [p.a, p.b] as [number, number]);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.sort((x, y) => x[0] - y[0] || x[1] - y[1])).toEqual(all);
+    }
+  });
 });
 
 describe("query logs: normalisation, deduplication, sampling", () => {
@@ -115,6 +129,16 @@ describe("query logs: normalisation, deduplication, sampling", () => {
     expect(d.entries()).toEqual([
       { key: "what is bm25", text: "What is BM25?", count: 5, users: 2 },
       { key: "kappa", text: "kappa", count: 2, users: 0 },
+    ]);
+  });
+  it("counts each user once per query however their lines interleave", () => {
+    const d = new LogDeduper();
+    // bm25: u1, u2, u1, u3, u2 → {u1, u2, u3} = 3; kappa: u2, u2, u1 → {u1, u2} = 2; pooling: u3 → 1.
+    for (const [text, user] of [["bm25", "u1"], ["kappa", "u2"], ["BM25", "u2"], ["bm25", "u1"], ["kappa", "u2"], ["bm25?", "u3"], ["pooling", "u3"], ["Bm25", "u2"], ["kappa", "u1"]] as const) d.add(text, 1, user);
+    expect(d.entries().map((x) => [x.key, x.count, x.users])).toEqual([
+      ["bm25", 5, 3],
+      ["kappa", 3, 2],
+      ["pooling", 1, 1],
     ]);
   });
   const e = (key: string, count: number): TLogEntry => ({ key, text: key, count, users: 0 });

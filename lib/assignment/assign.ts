@@ -352,7 +352,8 @@ async function auditTargets(
   return { targets, byGrade, newItems: created.length };
 }
 
-async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {
+/** The annotators named by email (each active, role annotator: a located problem otherwise), or every active annotator. Also the answer task's (lib/generation/assign.ts). */
+export async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {
   if (!emails || emails.length === 0) {
     const all = await db.user.findMany({ where: { role: "annotator", active: true }, select: { id: true, email: true }, orderBy: { email: "asc" } });
     if (all.length === 0) throw new AppError("bad_input", "no active annotators: add some with: npx assessor user add --role annotator …");

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
-import { normalizeEmail } from "../users/users.ts";
+import { resolveAnnotators } from "../assignment/assign.ts";
 import { mulberry32, randomSeed, shuffle } from "../assignment/random.ts";
 
 export type TAssignAnswersOptions = {
@@ -104,23 +104,4 @@ export async function assignAnswers(db: Db, projectId: number, opts: TAssignAnsw
     dryRun: opts.dryRun === true,
     annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
   };
-}
-
-async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {
-  if (!emails || emails.length === 0) {
-    const all = await db.user.findMany({ where: { role: "annotator", active: true }, select: { id: true, email: true }, orderBy: { email: "asc" } });
-    if (all.length === 0) throw new AppError("bad_input", "no active annotators: add some with: npx assessor user add --role annotator …");
-    return all;
-  }
-  const wanted = [...new Set(emails.map(normalizeEmail).filter(Boolean))];
-  const users = await db.user.findMany({ where: { email: { in: wanted } }, select: { id: true, email: true, role: true, active: true } });
-  const problems: string[] = [];
-  for (const email of wanted) {
-    const u = users.find((x) => x.email === email);
-    if (!u) problems.push(`${email}: no such user`);
-    else if (!u.active) problems.push(`${email}: deactivated`);
-    else if (u.role !== "annotator") problems.push(`${email}: role is ${u.role}, expected annotator`);
-  }
-  if (problems.length) throw new AppError("bad_input", `--annotators: ${problems.join("; ")}`);
-  return wanted.map((email) => ({ id: users.find((x) => x.email === email)!.id, email }));
 }

@@ -159,8 +159,17 @@ describe("an annotator sees nothing that breaks blindness", () => {
         for (const k of keys) expect(FORBIDDEN_KEYS.has(k) && s.what !== "GET /api/auth/session", `${s.what} has the field "${k}"`).toBe(false);
       }
     }
-    // The RSC payload and the HTML carry no item data at all (it comes from the view model's routes).
-    for (const s of [page, rsc]) for (const id of ids) expect(s.body.includes(id), `${s.what} contains an item id`).toBe(false);
+    // The HTML and the RSC payload carry the annotator's opening item (issue 21 item 3: read on the
+    // server by lib/annotate/view.ts annotatorOpening, the queue API's own reads — equal to the API's
+    // answers in tests/integration/annotate-queue.test.ts — and checked for secrets above): only
+    // items of theirs, never an item of someone else's or the other annotator's label.
+    const theirs = new Set(ids);
+    const everyItem = await db.poolItem.findMany({ select: { id: true } });
+    for (const s of [page, rsc]) {
+      expect(ids.some((id) => s.body.includes(id)), `${s.what} shows the opening item`).toBe(true);
+      for (const { id } of everyItem) if (!theirs.has(id)) expect(s.body.includes(id), `${s.what} contains an item that is not theirs`).toBe(false);
+      expect(s.body.includes(SECRETS.otherNotes)).toBe(false);
+    }
   });
 
   it("gives opaque random ids, in the annotator's own random order within each query", async () => {

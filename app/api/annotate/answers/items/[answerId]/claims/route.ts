@@ -21,5 +21,7 @@ export const POST = route({ roles: ["annotator"], body: ZClaimEdit, rateLimit: "
   const id = typeof params.answerId === "string" ? params.answerId : "";
   const db = await getDb();
   if (!(await answerAssignedTo(db, user.id, id))) throw new AppError("not_found", "no such answer in your queue");
-  return editClaims(db, { answerId: id, actorId: user.id, op: body.op });
+  const { version, claims } = await editClaims(db, { answerId: id, actorId: user.id, op: body.op });
+  // The annotator's view of claims (lib/generation/view.ts): position and text, nothing else.
+  return { version, claims: claims.map(({ position, text }) => ({ position, text })) };
 });

@@ -93,36 +93,38 @@ function JudgeVsHuman({ p }: { p: TGenerationPanel }) {
           </dd>
         </dl>
         <p className="text-xs text-slate-500">Kappa over the ordered labels n &lt; p &lt; s, with x (true per the video, absent from the context) counted as n; the matrix keeps the four labels apart.</p>
-        <table className="text-xs" aria-label="claim support confusion (rows people, columns judge)">
-          <thead>
-            <tr>
-              <th className="px-1 text-left">people ↓ judge →</th>
-              {LABELS.map((l) => (
-                <th key={l} className="px-2" title={LABEL_NAMES[l]}>
-                  {l}
-                </th>
-              ))}
-              <th className="px-2">precision</th>
-              <th className="px-2">recall</th>
-            </tr>
-          </thead>
-          <tbody>
-            {LABELS.map((l, i) => (
-              <tr key={l}>
-                <th className="px-1 text-left font-normal" title={LABEL_NAMES[l]}>
-                  {l} <span className="text-slate-500">{LABEL_NAMES[l]}</span>
-                </th>
-                {c.confusion[i].map((v, j) => (
-                  <td key={j} className={`px-2 text-center ${i === j ? "font-semibold" : ""}`}>
-                    {v}
-                  </td>
+        <div className="max-w-full overflow-x-auto">
+          <table className="text-xs" aria-label="claim support confusion (rows people, columns judge)">
+            <thead>
+              <tr>
+                <th className="px-1 text-left">people ↓ judge →</th>
+                {LABELS.map((l) => (
+                  <th key={l} className="px-2" title={LABEL_NAMES[l]}>
+                    {l}
+                  </th>
                 ))}
-                <td className="px-2 text-center">{fmt(c.perLabel[l].precision, 2)}</td>
-                <td className="px-2 text-center">{fmt(c.perLabel[l].recall, 2)}</td>
+                <th className="px-2">precision</th>
+                <th className="px-2">recall</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {LABELS.map((l, i) => (
+                <tr key={l}>
+                  <th className="px-1 text-left font-normal" title={LABEL_NAMES[l]}>
+                    {l} <span className="text-slate-500">{LABEL_NAMES[l]}</span>
+                  </th>
+                  {c.confusion[i].map((v, j) => (
+                    <td key={j} className={`px-2 text-center ${i === j ? "font-semibold" : ""}`}>
+                      {v}
+                    </td>
+                  ))}
+                  <td className="px-2 text-center">{fmt(c.perLabel[l].precision, 2)}</td>
+                  <td className="px-2 text-center">{fmt(c.perLabel[l].recall, 2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
       <div className="space-y-2">
         <h3 className="text-sm font-semibold">Per-answer faithfulness and relevance</h3>
@@ -154,27 +156,29 @@ function Ragas({ p }: { p: TGenerationPanel }) {
     { name: "Context relevance", published: p.ragas.contextRelevance, ours: null, how: "chunk grades: the Judge vs human panel" },
   ];
   return (
-    <table className="text-xs" data-testid="generation-ragas" aria-label="published agreement with people and this project's">
-      <caption className="text-left text-slate-600">Agreement with people: {p.ragas.citation}, beside this project&apos;s judge</caption>
-      <thead>
-        <tr>
-          <th className="px-1 text-left">measure</th>
-          <th className="px-2">RAGAS (published)</th>
-          <th className="px-2">this project</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.name}>
-            <th className="px-1 text-left font-normal">{r.name}</th>
-            <td className="px-2 text-center">{pct(r.published)}</td>
-            <td className="px-2 text-center" title={r.how}>
-              {r.ours === null ? <span className="text-slate-500">{r.name === "Context relevance" ? "see above" : "–"}</span> : pct(r.ours)}
-            </td>
+    <div className="max-w-full overflow-x-auto">
+      <table className="text-xs" data-testid="generation-ragas" aria-label="published agreement with people and this project's">
+        <caption className="text-left text-slate-600">Agreement with people: {p.ragas.citation}, beside this project&apos;s judge</caption>
+        <thead>
+          <tr>
+            <th className="px-1 text-left">measure</th>
+            <th className="px-2">RAGAS (published)</th>
+            <th className="px-2">this project</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.name}>
+              <th className="px-1 text-left font-normal">{r.name}</th>
+              <td className="px-2 text-center">{pct(r.published)}</td>
+              <td className="px-2 text-center" title={r.how}>
+                {r.ours === null ? <span className="text-slate-500">{r.name === "Context relevance" ? "see above" : "–"}</span> : pct(r.ours)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -231,31 +235,33 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
       <p className="text-xs text-slate-600">
         Per question × system, from the {a.source === "human" ? "final human labels" : `labels of judge ${a.judge}`} of the answer and the reference labels of its context chunks; {p.goodAnswer}. {a.excluded} answer(s) left out (no label or no claims).
       </p>
-      <div className="flex flex-wrap gap-6">
+      <div className="flex max-w-full flex-wrap gap-6 overflow-x-auto">
         <TwoByTwo t={all.atLeast1} label="Relevant = a context chunk graded ≥ 1" />
         <TwoByTwo t={all.atLeast2} label="Relevant = a context chunk graded ≥ 2" />
       </div>
-      <table className="text-xs" aria-label="failure attribution per system">
-        <thead>
-          <tr>
-            <th className="px-1 text-left">system</th>
-            {(["≥ 1", "≥ 2"] as const).map((g) => (Object.keys(CELL_TEXT) as (keyof typeof CELL_TEXT)[]).map((k) => <th key={`${g}${k}`} className="px-2">{CELL_TEXT[k]} ({g})</th>))}
-          </tr>
-        </thead>
-        <tbody>
-          {a.tables.slice(1).map((t) => (
-            <tr key={t.system}>
-              <th className="px-1 text-left font-normal">{t.system}</th>
-              {[t.atLeast1, t.atLeast2].map((x, i) => (Object.keys(CELL_TEXT) as (keyof typeof CELL_TEXT)[]).map((k) => <td key={`${i}${k}`} className="px-2 text-center">{x.counts[k]}</td>))}
+      <div className="max-w-full overflow-x-auto">
+        <table className="text-xs" aria-label="failure attribution per system">
+          <thead>
+            <tr>
+              <th className="px-1 text-left">system</th>
+              {(["≥ 1", "≥ 2"] as const).map((g) => (Object.keys(CELL_TEXT) as (keyof typeof CELL_TEXT)[]).map((k) => <th key={`${g}${k}`} className="px-2">{CELL_TEXT[k]} ({g})</th>))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {a.tables.slice(1).map((t) => (
+              <tr key={t.system}>
+                <th className="px-1 text-left font-normal">{t.system}</th>
+                {[t.atLeast1, t.atLeast2].map((x, i) => (Object.keys(CELL_TEXT) as (keyof typeof CELL_TEXT)[]).map((k) => <td key={`${i}${k}`} className="px-2 text-center">{x.counts[k]}</td>))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <h3 className="text-sm font-semibold">Retrieval nDCG@10 of the context against faithfulness, per question</h3>
       {a.points.length === 0 ? (
         <PanelState empty="no answer has both a faithfulness and a context nDCG (the question needs a reference label above 0)" />
       ) : (
-        <div data-testid="generation-scatter">
+        <div className="max-w-full overflow-x-auto" data-testid="generation-scatter">
           <ScatterChart width={520} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" dataKey="ndcg" name="nDCG@10" domain={[0, 1]} fontSize={11} label={{ value: "context nDCG@10", position: "insideBottom", offset: -8, fontSize: 11 }} />

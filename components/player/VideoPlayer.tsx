@@ -1,8 +1,10 @@
 "use client";
 
 import ReactPlayer from "react-player";
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import { diagnoseMedia, MediaNotice, type TMediaProblem } from "./MediaNotice";
+
+const noSubscription = () => () => {};
 
 /** What the page needs of a player: react-player 3's ref is the media element (or a media-like custom element for YouTube). */
 export type TMediaElement = Pick<HTMLVideoElement, "currentTime" | "paused" | "play" | "pause" | "readyState" | "duration">;
@@ -112,7 +114,12 @@ export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay
   useEffect(() => {
     if (active) onProblem?.(problem);
   }, [active, problem, onProblem]);
+  // The player itself only on the client: the annotator's first item comes in the server's HTML
+  // (issue 21 item 3), and a media element rendered there would load its media (a YouTube embed:
+  // a second iframe) before hydration replaced it.
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
   if (problem) return active ? <MediaNotice problem={problem} title={title} times={times} /> : null;
+  if (!hydrated) return <div className="aspect-video w-full overflow-hidden rounded-md bg-black" aria-label={`Video: ${title}`} role="img" />;
   return (
     <div className="aspect-video w-full overflow-hidden rounded-md bg-black" data-testid={active ? "player" : "player-next"} data-cue={cueSeconds}>
       <ReactPlayer

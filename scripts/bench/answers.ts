@@ -86,21 +86,25 @@ async function label(url: string, email: string, projectId: number): Promise<TMa
   try {
     const page = await browser.newPage();
     await loginAs(page, url, email, PASSWORD);
-    await page.addInitScript(() => {
-      const w = window as unknown as { __marks: TMark[]; __pending?: { key: number; from: string | null } };
-      w.__marks = [];
-      const current = () => document.querySelector("article[data-answer-id][data-ready]")?.getAttribute("data-answer-id") ?? null;
-      window.addEventListener("keydown", (e) => {
-        if (/^[0-3]$/.test(e.key)) w.__pending = { key: performance.now(), from: current() };
-      }, true);
-      new MutationObserver(() => {
-        const p = w.__pending;
-        const now = current();
-        if (!p || now === null || now === p.from) return;
-        w.__pending = undefined;
-        const dom = performance.now();
-        requestAnimationFrame(() => w.__marks.push({ key: p.key, dom, painted: performance.now() }));
-      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-answer-id", "data-ready"] });
+    // Plain JavaScript text: a function passed from here would be compiled by tsx, whose helpers
+    // (e.g. __name for a named arrow function) do not exist in the page.
+    await page.addInitScript({
+      content: `
+        window.__marks = [];
+        const current = () => document.querySelector("article[data-answer-id][data-ready]")?.getAttribute("data-answer-id") ?? null;
+        window.addEventListener("keydown", (e) => {
+          if (/^[0-3]$/.test(e.key)) window.__pending = { key: performance.now(), from: current() };
+        }, true);
+        new MutationObserver(() => {
+          const p = window.__pending;
+          const now = current();
+          if (!p || now === null || now === p.from) return;
+          window.__pending = undefined;
+          const mark = { key: p.key, dom: performance.now(), painted: Number.NaN };
+          window.__marks.push(mark);
+          requestAnimationFrame(() => (mark.painted = performance.now()));
+        }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-answer-id", "data-ready"] });
+      `,
     });
     await page.goto(`${url}/annotate/answers?project=${projectId}`);
     await page.locator("article[data-answer-id][data-ready]").waitFor({ timeout: 30_000 });
@@ -112,7 +116,7 @@ async function label(url: string, email: string, projectId: number): Promise<TMa
       await page.waitForFunction((prev) => document.querySelector("article[data-answer-id][data-ready]")?.getAttribute("data-answer-id") !== prev, before, { timeout: 30_000 });
       await page.waitForTimeout(300);
     }
-    await page.waitForFunction((n) => (window as unknown as { __marks: unknown[] }).__marks.length >= n, WARMUP + TIMED, { timeout: 30_000 });
+    await page.waitForFunction((n) => (window as unknown as { __marks: TMark[] }).__marks.filter((m) => !Number.isNaN(m.painted)).length >= n, WARMUP + TIMED, { timeout: 30_000 });
     await page.getByTestId("outbox").waitFor();
     return (await page.evaluate(() => (window as unknown as { __marks: TMark[] }).__marks)).slice(WARMUP);
   } finally {

@@ -41,16 +41,16 @@
  * Run alone: NEXT_DIST_DIR=.next-annotate npx tsx scripts/bench/annotate.ts
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { productionBuild, withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 
-const root = join(import.meta.dirname, "..", "..");
 const ANNOTATORS = 50;
 const ITEMS_PER_ANNOTATOR = 20;
 const BROWSER_ITEMS = 60;
@@ -79,12 +79,6 @@ function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
-function distDir(): string {
-  const candidates = [process.env.NEXT_DIST_DIR, ".next-annotate", ".next"].filter((d): d is string => Boolean(d));
-  const found = candidates.find((d) => existsSync(join(root, d, "BUILD_ID")));
-  if (!found) throw new Error(`no production build (looked in ${candidates.join(", ")}): run NEXT_DIST_DIR=.next-annotate npx next build`);
-  return found;
-}
 
 async function seed(dir: string) {
   process.env.DATABASE_URL = `file:${join(dir, "bench.db")}`;
@@ -309,83 +303,81 @@ async function storedKeys(db: TLabelEventDb, keys: string[]): Promise<number> {
 type TLabelEventDb = { labelEvent: { findMany: (a: { where: { idempotencyKey: { in: string[] } }; select: { idempotencyKey: true } }) => Promise<{ idempotencyKey: string | null }[]> } };
 
 export async function bench(): Promise<TBenchRow[]> {
-  const dist = distDir();
+  const dist = productionBuild(".next-annotate");
   const dir = mkdtempSync(join(tmpdir(), "assessor-bench-annotate-"));
   const { startServer } = await import("../../tests/helpers/server.ts");
   const { apiSession } = await import("../../tests/helpers/login.ts");
   const { closeDb } = await import("../../lib/db/client.ts");
-  const previousDist = process.env.NEXT_DIST_DIR;
-  process.env.NEXT_DIST_DIR = dist;
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
-  try {
-    const { db, users, itemsOf, browserUser } = await seed(dir);
-    // The per-user submission limit (lib/http/limits.ts) is off here: this measures the server, not the limiter.
-    server = await startServer({ DATABASE_URL: process.env.DATABASE_URL, ASSESSOR_SUBMIT_RATE_PER_MINUTE: "1000000000" });
-    const url = server.url;
-    const loadBefore = loadavg()[0];
-    const keys = await keypressBench(url, browserUser.email, browserUser.password);
-    const loadKeys = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`;
-    if (process.env.BENCH_KEYS_ONLY) return [{ name: "keys only", target: "", measured: `text p95 ${percentile(keys.painted, 95).toFixed(1)} median ${percentile(keys.painted, 50).toFixed(1)}; frame p95 ${percentile(keys.frame, 95).toFixed(1)} median ${percentile(keys.frame, 50).toFixed(1)} n=${keys.frame.length} missing ${keys.noFrame}; ${loadKeys}`, pass: true, command: "" }];
-    const sessions = [];
-    for (const u of users.slice(0, ANNOTATORS)) sessions.push({ cookie: await apiSession(url, u.email, u.password), items: itemsOf.get(u.email) ?? [] });
-    // Warm-up (route compilation caches, connection pool), not measured.
-    await fetch(`${url}/api/annotate/queue`, { headers: { Cookie: sessions[0].cookie } });
-    const acks: TAcks = { keys: new Set(), twice: 0 };
-    const open = await openLoop(url, sessions, acks);
-    const closed = await closedLoop(url, sessions, acks);
-    const found = await storedKeys(db, [...acks.keys]);
-    const openP95 = percentile(open.latencies, 95);
-    const closedErrors = closed.errors + closed.timeouts + closed.non2xx;
-    const throughput = closed["2xx"] / closed.duration;
-    const keyCmd = `NEXT_DIST_DIR=${dist} npx tsx scripts/bench/annotate.ts`;
-    const p95Dom = percentile(keys.dom, 95);
-    const p95Paint = percentile(keys.painted, 95);
-    const load = `load average ${loadavg()[0].toFixed(1)}`;
-    const p95Frame = percentile(keys.frame, 95);
-    return [
-      {
-        name: "annotate: grade key (auto-advance) → next item's text shown and ready (headless Chromium)",
-        target: "p95 ≤ 50 ms",
-        measured: `p95 ${p95Paint.toFixed(1)} ms painted (${p95Dom.toFixed(1)} ms in DOM), median ${percentile(keys.painted, 50).toFixed(1)} ms, n=${keys.painted.length}; ${loadKeys}`,
-        pass: p95Paint <= 50,
-        command: keyCmd,
-      },
-      {
-        name: "annotate: grade key (auto-advance) → next item's first video frame at its cue (headless Chromium, three videos, 1 s per item; first animation frame with the cue's frame decoded)",
-        target: "p95 ≤ 50 ms",
-        measured: `p95 ${p95Frame.toFixed(1)} ms, median ${percentile(keys.frame, 50).toFixed(1)} ms, n=${keys.frame.length} (${keys.noFrame} items without a frame at the cue within 5 s); ${loadKeys}`,
-        pass: p95Frame <= 50 && keys.noFrame === 0,
-        command: keyCmd,
-      },
-      {
-        name: `annotate: label submissions, 50 annotators, open loop at 350/s offered (latency from the due time, after a ${WARMUP_S} s warm-up)`,
-        target: "p95 ≤ 20 ms, 0 errors",
-        measured: `p95 ${openP95.toFixed(1)} ms (p50 ${percentile(open.latencies, 50).toFixed(1)}, p99 ${percentile(open.latencies, 99).toFixed(1)}, max ${percentile(open.latencies, 100).toFixed(1)}), ${open.latencies.length}/${open.sent} acknowledged in ${open.seconds.toFixed(1)} s, ${open.errors} errors (warm-up ${WARMUP_S} s before: p95 ${percentile(open.warmupLatencies, 95).toFixed(1)} ms, max ${percentile(open.warmupLatencies, 100).toFixed(1)} ms); ${load}`,
-        pass: openP95 <= 20 && open.errors === 0 && open.latencies.length === open.sent,
-        command: keyCmd,
-      },
-      {
-        name: "annotate: label submissions, 50 annotators, closed loop (autocannon, as fast as answered)",
-        target: "≥ 300/s, 0 errors",
-        measured: `${throughput.toFixed(0)}/s acknowledged for ${closed.duration.toFixed(0)} s (latency p50 ${closed.latency.p50} ms, p97.5 ${closed.latency.p97_5} ms with 50 in flight), ${closedErrors} errors (${closed.non2xx} non-2xx, ${closed.errors} socket, ${closed.timeouts} timeouts)`,
-        pass: throughput >= 300 && closedErrors === 0,
-        command: keyCmd,
-      },
-      {
-        name: "annotate: every acknowledged submission in the database exactly once",
-        target: "acknowledged = stored, no duplicates",
-        measured: `${acks.keys.size} acknowledged, ${found} found by key, ${acks.twice} acknowledged twice`,
-        pass: acks.keys.size > 0 && found === acks.keys.size && acks.twice === 0,
-        command: keyCmd,
-      },
-    ];
-  } finally {
-    await server?.stop();
-    await closeDb();
-    if (previousDist === undefined) delete process.env.NEXT_DIST_DIR;
-    else process.env.NEXT_DIST_DIR = previousDist;
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return withNextDist(dist, async () => {
+    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    try {
+      const { db, users, itemsOf, browserUser } = await seed(dir);
+      // The per-user submission limit (lib/http/limits.ts) is off here: this measures the server, not the limiter.
+      server = await startServer({ DATABASE_URL: process.env.DATABASE_URL, ASSESSOR_SUBMIT_RATE_PER_MINUTE: "1000000000" });
+      const url = server.url;
+      const loadBefore = loadavg()[0];
+      const keys = await keypressBench(url, browserUser.email, browserUser.password);
+      const loadKeys = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`;
+      if (process.env.BENCH_KEYS_ONLY) return [{ name: "keys only", target: "", measured: `text p95 ${percentile(keys.painted, 95).toFixed(1)} median ${percentile(keys.painted, 50).toFixed(1)}; frame p95 ${percentile(keys.frame, 95).toFixed(1)} median ${percentile(keys.frame, 50).toFixed(1)} n=${keys.frame.length} missing ${keys.noFrame}; ${loadKeys}`, pass: true, command: "" }];
+      const sessions = [];
+      for (const u of users.slice(0, ANNOTATORS)) sessions.push({ cookie: await apiSession(url, u.email, u.password), items: itemsOf.get(u.email) ?? [] });
+      // Warm-up (route compilation caches, connection pool), not measured.
+      await fetch(`${url}/api/annotate/queue`, { headers: { Cookie: sessions[0].cookie } });
+      const acks: TAcks = { keys: new Set(), twice: 0 };
+      const open = await openLoop(url, sessions, acks);
+      const closed = await closedLoop(url, sessions, acks);
+      const found = await storedKeys(db, [...acks.keys]);
+      const openP95 = percentile(open.latencies, 95);
+      const closedErrors = closed.errors + closed.timeouts + closed.non2xx;
+      const throughput = closed["2xx"] / closed.duration;
+      const keyCmd = `NEXT_DIST_DIR=${dist} npx tsx scripts/bench/annotate.ts`;
+      const p95Dom = percentile(keys.dom, 95);
+      const p95Paint = percentile(keys.painted, 95);
+      const load = `load average ${loadavg()[0].toFixed(1)}`;
+      const p95Frame = percentile(keys.frame, 95);
+      return [
+        {
+          name: "annotate: grade key (auto-advance) → next item's text shown and ready (headless Chromium)",
+          target: "p95 ≤ 50 ms",
+          measured: `p95 ${p95Paint.toFixed(1)} ms painted (${p95Dom.toFixed(1)} ms in DOM), median ${percentile(keys.painted, 50).toFixed(1)} ms, n=${keys.painted.length}; ${loadKeys}`,
+          pass: p95Paint <= 50,
+          command: keyCmd,
+        },
+        {
+          name: "annotate: grade key (auto-advance) → next item's first video frame at its cue (headless Chromium, three videos, 1 s per item; first animation frame with the cue's frame decoded)",
+          target: "p95 ≤ 50 ms",
+          measured: `p95 ${p95Frame.toFixed(1)} ms, median ${percentile(keys.frame, 50).toFixed(1)} ms, n=${keys.frame.length} (${keys.noFrame} items without a frame at the cue within 5 s); ${loadKeys}`,
+          pass: p95Frame <= 50 && keys.noFrame === 0,
+          command: keyCmd,
+        },
+        {
+          name: `annotate: label submissions, 50 annotators, open loop at 350/s offered (latency from the due time, after a ${WARMUP_S} s warm-up)`,
+          target: "p95 ≤ 20 ms, 0 errors",
+          measured: `p95 ${openP95.toFixed(1)} ms (p50 ${percentile(open.latencies, 50).toFixed(1)}, p99 ${percentile(open.latencies, 99).toFixed(1)}, max ${percentile(open.latencies, 100).toFixed(1)}), ${open.latencies.length}/${open.sent} acknowledged in ${open.seconds.toFixed(1)} s, ${open.errors} errors (warm-up ${WARMUP_S} s before: p95 ${percentile(open.warmupLatencies, 95).toFixed(1)} ms, max ${percentile(open.warmupLatencies, 100).toFixed(1)} ms); ${load}`,
+          pass: openP95 <= 20 && open.errors === 0 && open.latencies.length === open.sent,
+          command: keyCmd,
+        },
+        {
+          name: "annotate: label submissions, 50 annotators, closed loop (autocannon, as fast as answered)",
+          target: "≥ 300/s, 0 errors",
+          measured: `${throughput.toFixed(0)}/s acknowledged for ${closed.duration.toFixed(0)} s (latency p50 ${closed.latency.p50} ms, p97.5 ${closed.latency.p97_5} ms with 50 in flight), ${closedErrors} errors (${closed.non2xx} non-2xx, ${closed.errors} socket, ${closed.timeouts} timeouts)`,
+          pass: throughput >= 300 && closedErrors === 0,
+          command: keyCmd,
+        },
+        {
+          name: "annotate: every acknowledged submission in the database exactly once",
+          target: "acknowledged = stored, no duplicates",
+          measured: `${acks.keys.size} acknowledged, ${found} found by key, ${acks.twice} acknowledged twice`,
+          pass: acks.keys.size > 0 && found === acks.keys.size && acks.twice === 0,
+          command: keyCmd,
+        },
+      ];
+    } finally {
+      await server?.stop();
+      await closeDb();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -13,12 +13,12 @@
  * Needs a production build: NEXT_DIST_DIR (default .next-bench, else .next) with a BUILD_ID.
  * Run alone: NEXT_DIST_DIR=.next-bench npx tsx scripts/bench/answers.ts
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { productionBuild, withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
 
-const root = join(import.meta.dirname, "..", "..");
 const ANSWERS = 300;
 const CLAIMS = 8;
 const CONTEXT = 5;
@@ -26,12 +26,6 @@ const WARMUP = 3;
 const TIMED = 40;
 const PASSWORD = "bench-password";
 
-function distDir(): string {
-  const candidates = [process.env.NEXT_DIST_DIR, ".next-bench", ".next"].filter((d): d is string => Boolean(d));
-  const found = candidates.find((d) => existsSync(join(root, d, "BUILD_ID")));
-  if (!found) throw new Error(`no production build (looked in ${candidates.join(", ")}): run NEXT_DIST_DIR=.next-bench npx next build`);
-  return found;
-}
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -125,44 +119,42 @@ async function label(url: string, email: string, projectId: number): Promise<TMa
 }
 
 export async function bench(): Promise<TBenchRow[]> {
-  const dist = distDir();
+  const dist = productionBuild(".next-bench");
   const dir = mkdtempSync(join(tmpdir(), "assessor-bench-answers-"));
   const { startServer } = await import("../../tests/helpers/server.ts");
-  const previousDist = process.env.NEXT_DIST_DIR;
-  process.env.NEXT_DIST_DIR = dist;
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
-  try {
-    const { email, projectId } = await seed(dir);
-    server = await startServer({ DATABASE_URL: process.env.DATABASE_URL, ASSESSOR_DASHBOARD_WARMUP: "0" });
-    const load = loadavg()[0];
-    const marks = await label(server.url, email, projectId);
-    // Every answer pressed is stored once (the outbox drains in the background: wait for it).
-    const { getDb, closeDb } = await import("../../lib/db/client.ts");
-    const db = await getDb();
-    let stored = 0;
-    for (let i = 0; i < 100 && stored < WARMUP + TIMED; i++) {
-      stored = await db.answerJudgement.count();
-      if (stored < WARMUP + TIMED) await new Promise((r) => setTimeout(r, 100));
+  return withNextDist(dist, async () => {
+    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    try {
+      const { email, projectId } = await seed(dir);
+      server = await startServer({ DATABASE_URL: process.env.DATABASE_URL, ASSESSOR_DASHBOARD_WARMUP: "0" });
+      const load = loadavg()[0];
+      const marks = await label(server.url, email, projectId);
+      // Every answer pressed is stored once (the outbox drains in the background: wait for it).
+      const { getDb, closeDb } = await import("../../lib/db/client.ts");
+      const db = await getDb();
+      let stored = 0;
+      for (let i = 0; i < 100 && stored < WARMUP + TIMED; i++) {
+        stored = await db.answerJudgement.count();
+        if (stored < WARMUP + TIMED) await new Promise((r) => setTimeout(r, 100));
+      }
+      await closeDb();
+      const painted = marks.map((m) => m.painted - m.key);
+      const dom = marks.map((m) => m.dom - m.key);
+      const cmd = `NEXT_DIST_DIR=${dist} npx tsx scripts/bench/answers.ts`;
+      return [
+        {
+          name: `answers: relevance key → next answer task shown (headless Chromium, ${CLAIMS} claims, ${CONTEXT} context chunks, ${TIMED} answers; load ${load.toFixed(1)})`,
+          target: "p95 ≤ 50 ms",
+          measured: `painted median ${quantile(painted, 0.5).toFixed(1)} ms, p95 ${quantile(painted, 0.95).toFixed(1)} ms (in DOM median ${quantile(dom, 0.5).toFixed(1)}, p95 ${quantile(dom, 0.95).toFixed(1)} ms); ${stored} of ${WARMUP + TIMED} labels stored`,
+          pass: quantile(painted, 0.95) <= 50 && stored === WARMUP + TIMED,
+          command: cmd,
+        },
+      ];
+    } finally {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
-    await closeDb();
-    const painted = marks.map((m) => m.painted - m.key);
-    const dom = marks.map((m) => m.dom - m.key);
-    const cmd = `NEXT_DIST_DIR=${dist} npx tsx scripts/bench/answers.ts`;
-    return [
-      {
-        name: `answers: relevance key → next answer task shown (headless Chromium, ${CLAIMS} claims, ${CONTEXT} context chunks, ${TIMED} answers; load ${load.toFixed(1)})`,
-        target: "p95 ≤ 50 ms",
-        measured: `painted median ${quantile(painted, 0.5).toFixed(1)} ms, p95 ${quantile(painted, 0.95).toFixed(1)} ms (in DOM median ${quantile(dom, 0.5).toFixed(1)}, p95 ${quantile(dom, 0.95).toFixed(1)} ms); ${stored} of ${WARMUP + TIMED} labels stored`,
-        pass: quantile(painted, 0.95) <= 50 && stored === WARMUP + TIMED,
-        command: cmd,
-      },
-    ];
-  } finally {
-    await server?.stop();
-    if (previousDist === undefined) delete process.env.NEXT_DIST_DIR;
-    else process.env.NEXT_DIST_DIR = previousDist;
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -27,6 +27,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -199,57 +200,55 @@ async function browserRows(projectId: number): Promise<TBenchRow[]> {
   const refreshName = "open dashboard page updated after a label change (on return to its tab: version check, panels refetched, the changed count on screen; headless Chromium)";
   const distDir = process.env.NEXT_DIST_DIR || ".next-dashboard";
   if (!existsSync(join(root, distDir, "BUILD_ID"))) return [{ name, target: "≤ 1 s", measured: `not measured: no production build in ${distDir} (npm run bench makes one; alone: NEXT_DIST_DIR=${distDir} npx next build)`, pass: false, command: COMMAND }];
-  const previousDist = process.env.NEXT_DIST_DIR;
-  process.env.NEXT_DIST_DIR = distDir;
-  const { startServer, launchBrowser } = await import("../../tests/helpers/server.ts");
-  const { loginAs } = await import("../../tests/helpers/login.ts");
-  const { getDb } = await import("../../lib/db/client.ts");
-  const { hash } = await import("@node-rs/argon2");
-  const db = await getDb();
-  const email = `bench-lead-${projectId}@example.org`;
-  await db.user.create({ data: { email, name: "Bench lead", role: "lead", passwordHash: await hash("bench-password") } });
-  const server = await startServer();
-  const browser = await launchBrowser();
-  try {
-    const page = await browser.newPage();
-    await loginAs(page, server.url, email, "bench-password");
-    const url = `${server.url}/dashboard?project=${projectId}&source=both`;
-    const ready = async () => {
-      const s = performance.now();
-      await page.goto(url);
-      await page.locator('[data-testid="systems-judge"]').waitFor({ timeout: 60_000 });
-      await page.locator('[data-testid="judges-table"]').waitFor({ timeout: 60_000 });
-      await page.locator('[data-testid="breakdowns-table"]').waitFor({ timeout: 60_000 });
-      await page.locator('[data-testid="annotators-table"]').waitFor({ timeout: 60_000 });
-      return performance.now() - s;
-    };
-    const first = await ready();
-    const again = [await ready(), await ready(), await ready()];
-    const m = median(again);
-    const warmed = /\[dashboard\] warmed [^\n]*/.exec(server.logs())?.[0] ?? "no warm-up logged";
-    const load = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
-    const refresh: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const shown = await page.locator('[data-stat="labelled"]').first().textContent();
-      // As measureServer's changes (agreed item → disagreement: one final label fewer), on items it did not touch.
-      const j = await db.judgement.findFirst({ where: { poolItem: { projectId, adjudication: null } }, orderBy: { id: "asc" }, skip: 1000 * (CHANGES + 5 + i) + 2 * i, select: { id: true, grade: true } });
-      if (!j) break;
-      await db.judgement.update({ where: { id: j.id }, data: { grade: (j.grade + 1) % 4 } });
-      const s = performance.now();
-      await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
-      await page.waitForFunction((before) => document.querySelector('[data-stat="labelled"]')?.textContent !== before, shown, { timeout: 60_000, polling: 10 });
-      refresh.push(performance.now() - s);
+  return withNextDist(distDir, async () => {
+    const { startServer, launchBrowser } = await import("../../tests/helpers/server.ts");
+    const { loginAs } = await import("../../tests/helpers/login.ts");
+    const { getDb } = await import("../../lib/db/client.ts");
+    const { hash } = await import("@node-rs/argon2");
+    const db = await getDb();
+    const email = `bench-lead-${projectId}@example.org`;
+    await db.user.create({ data: { email, name: "Bench lead", role: "lead", passwordHash: await hash("bench-password") } });
+    const server = await startServer();
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await loginAs(page, server.url, email, "bench-password");
+      const url = `${server.url}/dashboard?project=${projectId}&source=both`;
+      const ready = async () => {
+        const s = performance.now();
+        await page.goto(url);
+        await page.locator('[data-testid="systems-judge"]').waitFor({ timeout: 60_000 });
+        await page.locator('[data-testid="judges-table"]').waitFor({ timeout: 60_000 });
+        await page.locator('[data-testid="breakdowns-table"]').waitFor({ timeout: 60_000 });
+        await page.locator('[data-testid="annotators-table"]').waitFor({ timeout: 60_000 });
+        return performance.now() - s;
+      };
+      const first = await ready();
+      const again = [await ready(), await ready(), await ready()];
+      const m = median(again);
+      const warmed = /\[dashboard\] warmed [^\n]*/.exec(server.logs())?.[0] ?? "no warm-up logged";
+      const load = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
+      const refresh: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const shown = await page.locator('[data-stat="labelled"]').first().textContent();
+        // As measureServer's changes (agreed item → disagreement: one final label fewer), on items it did not touch.
+        const j = await db.judgement.findFirst({ where: { poolItem: { projectId, adjudication: null } }, orderBy: { id: "asc" }, skip: 1000 * (CHANGES + 5 + i) + 2 * i, select: { id: true, grade: true } });
+        if (!j) break;
+        await db.judgement.update({ where: { id: j.id }, data: { grade: (j.grade + 1) % 4 } });
+        const s = performance.now();
+        await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+        await page.waitForFunction((before) => document.querySelector('[data-stat="labelled"]')?.textContent !== before, shown, { timeout: 60_000, polling: 10 });
+        refresh.push(performance.now() - s);
+      }
+      return [
+        { name, target: "≤ 1 s", measured: `${ms(m)} (median of 3; first visit after server start: ${ms(first)}, server log: "${warmed}"; ${load})`, pass: m <= 1000, command: COMMAND },
+        { name: refreshName, target: "— (reported)", measured: refresh.length ? `${ms(median(refresh))} (median of ${refresh.length}, in order: ${refresh.map(ms).join(", ")}; ${load})` : "not measured: no judgement left to change", pass: null, command: COMMAND },
+      ];
+    } finally {
+      await browser.close();
+      await server.stop();
     }
-    return [
-      { name, target: "≤ 1 s", measured: `${ms(m)} (median of 3; first visit after server start: ${ms(first)}, server log: "${warmed}"; ${load})`, pass: m <= 1000, command: COMMAND },
-      { name: refreshName, target: "— (reported)", measured: refresh.length ? `${ms(median(refresh))} (median of ${refresh.length}, in order: ${refresh.map(ms).join(", ")}; ${load})` : "not measured: no judgement left to change", pass: null, command: COMMAND },
-    ];
-  } finally {
-    await browser.close();
-    await server.stop();
-    if (previousDist === undefined) delete process.env.NEXT_DIST_DIR;
-    else process.env.NEXT_DIST_DIR = previousDist;
-  }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

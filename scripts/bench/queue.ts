@@ -16,23 +16,17 @@
  * Needs a production build: NEXT_DIST_DIR (default .next-bench, else .next) with a BUILD_ID.
  * Run alone: NEXT_DIST_DIR=.next-bench npx tsx scripts/bench/queue.ts
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { productionBuild, withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
 
-const root = join(import.meta.dirname, "..", "..");
 const QUESTIONS = 2_000;
 const PER_QUESTION = 50;
 const GRADED = 40_000;
 const PASSWORD = "bench-password";
 
-function distDir(): string {
-  const candidates = [process.env.NEXT_DIST_DIR, ".next-bench", ".next"].filter((d): d is string => Boolean(d));
-  const found = candidates.find((d) => existsSync(join(root, d, "BUILD_ID")));
-  if (!found) throw new Error(`no production build (looked in ${candidates.join(", ")}): run NEXT_DIST_DIR=.next-bench npx next build`);
-  return found;
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -142,64 +136,62 @@ async function firstItem(url: string, email: string): Promise<TMark[]> {
 }
 
 export async function bench(): Promise<TBenchRow[]> {
-  const dist = distDir();
+  const dist = productionBuild(".next-bench");
   const dir = mkdtempSync(join(tmpdir(), "assessor-bench-queue-"));
   const { startServer } = await import("../../tests/helpers/server.ts");
   const { apiSession } = await import("../../tests/helpers/login.ts");
-  const previousDist = process.env.NEXT_DIST_DIR;
-  process.env.NEXT_DIST_DIR = dist;
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
-  try {
-    const t0 = performance.now();
-    const { email, projectId, middle } = await seed(dir);
-    const seedSeconds = (performance.now() - t0) / 1000;
-    server = await startServer({ DATABASE_URL: process.env.DATABASE_URL, ASSESSOR_DASHBOARD_WARMUP: "0" });
-    const cookie = await apiSession(server.url, email, PASSWORD);
-    const base = `${server.url}/api/annotate`;
-    const calls = [
-      ["first page (from the first ungraded item)", `${base}/queue?projectId=${projectId}`],
-      ["page after a cursor", `${base}/queue?projectId=${projectId}&after=${middle}`],
-      ["page before a cursor", `${base}/queue?projectId=${projectId}&before=${middle}`],
-      ["projects (picker counts)", `${base}/projects`],
-    ] as const;
-    const api: { what: string; bytes: number; ms: number; status: number }[] = [];
-    for (const [what, url] of calls) api.push({ what, ...(await timed(url, cookie)) });
-    const marks = await firstItem(server.url, email);
-    const firstDom = median(marks.map((m) => m.dom));
-    const firstPaint = median(marks.map((m) => m.painted));
-    const firstReady = median(marks.map((m) => m.ready));
-    const maxBytes = Math.max(...api.map((a) => a.bytes));
-    const cmd = `NEXT_DIST_DIR=${dist} npx tsx scripts/bench/queue.ts`;
-    const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
-    return [
-      {
-        name: `queue: API response per call, annotator with ${(QUESTIONS * PER_QUESTION).toLocaleString("en")} assigned items (${GRADED.toLocaleString("en")} graded) + 10 in a second project`,
-        target: "≤ 50 KB per call",
-        measured: api.map((a) => `${a.what} ${kb(a.bytes)}`).join("; "),
-        pass: maxBytes <= 50 * 1024 && api.every((a) => a.status === 200),
-        command: cmd,
-      },
-      {
-        name: "queue: API time per call (median of 15, server warm)",
-        target: "(context)",
-        measured: `${api.map((a) => `${a.what} ${a.ms.toFixed(1)} ms`).join("; ")}; seeding ${seedSeconds.toFixed(1)} s`,
-        pass: null,
-        command: cmd,
-      },
-      {
-        name: "queue: /annotate opened → first item shown (headless Chromium, from navigation start)",
-        target: "≤ 300 ms",
-        measured: `median ${firstPaint.toFixed(0)} ms painted (${firstDom.toFixed(0)} ms in DOM; keys work at ${firstReady.toFixed(0)} ms, hydrated), loads: ${marks.map((m) => m.painted.toFixed(0)).join(", ")} ms; load avg ${loadavg()[0].toFixed(1)}`,
-        pass: firstPaint <= 300,
-        command: cmd,
-      },
-    ];
-  } finally {
-    await server?.stop();
-    if (previousDist === undefined) delete process.env.NEXT_DIST_DIR;
-    else process.env.NEXT_DIST_DIR = previousDist;
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return withNextDist(dist, async () => {
+    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    try {
+      const t0 = performance.now();
+      const { email, projectId, middle } = await seed(dir);
+      const seedSeconds = (performance.now() - t0) / 1000;
+      server = await startServer({ DATABASE_URL: process.env.DATABASE_URL, ASSESSOR_DASHBOARD_WARMUP: "0" });
+      const cookie = await apiSession(server.url, email, PASSWORD);
+      const base = `${server.url}/api/annotate`;
+      const calls = [
+        ["first page (from the first ungraded item)", `${base}/queue?projectId=${projectId}`],
+        ["page after a cursor", `${base}/queue?projectId=${projectId}&after=${middle}`],
+        ["page before a cursor", `${base}/queue?projectId=${projectId}&before=${middle}`],
+        ["projects (picker counts)", `${base}/projects`],
+      ] as const;
+      const api: { what: string; bytes: number; ms: number; status: number }[] = [];
+      for (const [what, url] of calls) api.push({ what, ...(await timed(url, cookie)) });
+      const marks = await firstItem(server.url, email);
+      const firstDom = median(marks.map((m) => m.dom));
+      const firstPaint = median(marks.map((m) => m.painted));
+      const firstReady = median(marks.map((m) => m.ready));
+      const maxBytes = Math.max(...api.map((a) => a.bytes));
+      const cmd = `NEXT_DIST_DIR=${dist} npx tsx scripts/bench/queue.ts`;
+      const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
+      return [
+        {
+          name: `queue: API response per call, annotator with ${(QUESTIONS * PER_QUESTION).toLocaleString("en")} assigned items (${GRADED.toLocaleString("en")} graded) + 10 in a second project`,
+          target: "≤ 50 KB per call",
+          measured: api.map((a) => `${a.what} ${kb(a.bytes)}`).join("; "),
+          pass: maxBytes <= 50 * 1024 && api.every((a) => a.status === 200),
+          command: cmd,
+        },
+        {
+          name: "queue: API time per call (median of 15, server warm)",
+          target: "(context)",
+          measured: `${api.map((a) => `${a.what} ${a.ms.toFixed(1)} ms`).join("; ")}; seeding ${seedSeconds.toFixed(1)} s`,
+          pass: null,
+          command: cmd,
+        },
+        {
+          name: "queue: /annotate opened → first item shown (headless Chromium, from navigation start)",
+          target: "≤ 300 ms",
+          measured: `median ${firstPaint.toFixed(0)} ms painted (${firstDom.toFixed(0)} ms in DOM; keys work at ${firstReady.toFixed(0)} ms, hydrated), loads: ${marks.map((m) => m.painted.toFixed(0)).join(", ")} ms; load avg ${loadavg()[0].toFixed(1)}`,
+          pass: firstPaint <= 300,
+          command: cmd,
+        },
+      ];
+    } finally {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -133,14 +133,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
       const existing = await tx.all<{ poolItemId: string; userId: string }>(
         `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
       );
-      const assignedTo = new Map<string, Set<string>>();
-      const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-      for (const a of existing) {
-        const set = assignedTo.get(a.poolItemId);
-        if (set) set.add(a.userId);
-        else assignedTo.set(a.poolItemId, new Set([a.userId]));
-        if (load.has(a.userId)) load.set(a.userId, (load.get(a.userId) ?? 0) + 1);
-      }
+      const { assignedTo, load } = assignmentLoad(existing.map((a) => ({ itemId: a.poolItemId, userId: a.userId })), annotators);
 
       let targets: { id: string }[];
       let questions = 0;
@@ -350,6 +343,22 @@ async function auditTargets(
     (i) => (stamp.length ? [...created[i], now] : created[i]),
   );
   return { targets, byGrade, newItems: created.length };
+}
+
+/**
+ * Who already has each item (item id → user ids) and how many items each chosen annotator has
+ * (annotators outside the choice are not counted): where balancing starts. Also the answer task's.
+ */
+export function assignmentLoad(existing: readonly { itemId: string; userId: string }[], annotators: readonly { id: string }[]): { assignedTo: Map<string, Set<string>>; load: Map<string, number> } {
+  const assignedTo = new Map<string, Set<string>>();
+  const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
+  for (const a of existing) {
+    const set = assignedTo.get(a.itemId);
+    if (set) set.add(a.userId);
+    else assignedTo.set(a.itemId, new Set([a.userId]));
+    if (load.has(a.userId)) load.set(a.userId, (load.get(a.userId) ?? 0) + 1);
+  }
+  return { assignedTo, load };
 }
 
 /** The annotators named by email (each active, role annotator: a located problem otherwise), or every active annotator. Also the answer task's (lib/generation/assign.ts). */

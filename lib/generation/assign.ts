@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
-import { resolveAnnotators } from "../assignment/assign.ts";
+import { assignmentLoad, resolveAnnotators } from "../assignment/assign.ts";
 import { mulberry32, randomSeed, shuffle } from "../assignment/random.ts";
 
 export type TAssignAnswersOptions = {
@@ -56,14 +56,7 @@ export async function assignAnswers(db: Db, projectId: number, opts: TAssignAnsw
     throw new AppError("bad_input", opts.system === undefined ? "the project has no answers: import them first with: npx assessor import answers --system NAME answers.jsonl" : `no answers of system "${opts.system}" in the project`);
   }
   const existing = await db.answerAssignment.findMany({ where: { answer: { projectId } }, select: { answerId: true, userId: true } });
-  const assignedTo = new Map<string, Set<string>>();
-  const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-  for (const a of existing) {
-    const set = assignedTo.get(a.answerId);
-    if (set) set.add(a.userId);
-    else assignedTo.set(a.answerId, new Set([a.userId]));
-    if (load.has(a.userId)) load.set(a.userId, (load.get(a.userId) ?? 0) + 1);
-  }
+  const { assignedTo, load } = assignmentLoad(existing.map((a) => ({ itemId: a.answerId, userId: a.userId })), annotators);
 
   const rows: { answerId: string; userId: string; orderKey: number }[] = [];
   const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));

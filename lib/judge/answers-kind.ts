@@ -23,7 +23,7 @@ import { aggregateAnswerSamples, answerResponseFormat, parseAnswerVerdict, type 
 import { answerView, renderAnswerTemplate, type TContextChunk } from "./answers-template.ts";
 import { looksLikeInjection } from "./injection.ts";
 import { cacheKey, type TKindParsed, type TKindResult, type TTaskKind } from "./kinds.ts";
-import { labelRationale } from "./store.ts";
+import { batchTotals, labelRationale } from "./store.ts";
 
 export type TAnswerClaimed = { id: number; answerId: string; sample: number; attempts: number };
 /** A sample's verdict with the claim version it was given (stored as AnswerJudgeTask.result). */
@@ -151,14 +151,7 @@ export function answerKind(db: Db, r: JudgeRun, params: TRunParams, workerId: st
 export async function recordAnswerResults(db: Db, r: Pick<JudgeRun, "id" | "projectId" | "judge" | "samples" | "model" | "templateSha256">, workerId: string, results: TKindResult<TAnswerClaimed, TAnswerResult>[]): Promise<number> {
   if (!results.length) return 0;
   const at = now();
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let cost = 0;
-  for (const x of results) {
-    tokensIn += x.promptTokens;
-    tokensOut += x.completionTokens;
-    cost += x.cost;
-  }
+  const { tokensIn, tokensOut, cost } = batchTotals(results);
   return sqlTransaction(db, function* (): TSqlBody<number> {
     const applied: TKindResult<TAnswerClaimed, TAnswerResult>[] = [];
     for (const x of results) {

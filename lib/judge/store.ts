@@ -152,6 +152,19 @@ export function labelRationale(samples: number, raw: string | null): string | nu
   return samples > 1 ? null : finalAnswer(raw ?? "").slice(0, RATIONALE_MAX);
 }
 
+/** Tokens and cost of a batch of results, added to the run's totals when the batch is written (chunk and answer runs). */
+export function batchTotals(results: readonly { promptTokens: number; completionTokens: number; cost: number }[]): { tokensIn: number; tokensOut: number; cost: number } {
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let cost = 0;
+  for (const x of results) {
+    tokensIn += x.promptTokens;
+    tokensOut += x.completionTokens;
+    cost += x.cost;
+  }
+  return { tokensIn, tokensOut, cost };
+}
+
 /**
  * Writes a batch of results in one transaction: each task's outcome (only where this worker
  * still holds it), new cache entries, the run's token and cost totals, and the judge label of
@@ -161,14 +174,7 @@ export function labelRationale(samples: number, raw: string | null): string | nu
 export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId" | "judge" | "samples">, workerId: string, results: TTaskResult[]): Promise<number> {
   if (!results.length) return 0;
   const at = now();
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let cost = 0;
-  for (const x of results) {
-    tokensIn += x.promptTokens;
-    tokensOut += x.completionTokens;
-    cost += x.cost;
-  }
+  const { tokensIn, tokensOut, cost } = batchTotals(results);
   return sqlTransaction(db, function* (): TSqlBody<number> {
     // Multi-row statements (RECORD_BATCH rows each): on PostgreSQL every statement is a round
     // trip, and the shorter a flush, the fewer answers a crash can lose between answer and write.

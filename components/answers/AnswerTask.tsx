@@ -10,7 +10,7 @@ import { newIdempotencyKey } from "@/lib/offline/key";
 import { useOutbox } from "@/lib/query/annotate";
 import { answerKeys, markAnswerDone, prefetchAnswer, useAnswer, useAnswerQueue, useEditClaims, type TAnswerJudgementBody } from "@/lib/query/answers";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
-import { KeysButton } from "@/components/grading/GradingControls";
+import { KeysButton, SubmitRow } from "@/components/grading/GradingControls";
 import { KeyHelp } from "@/components/annotate/parts";
 import { isTyping } from "@/components/annotate/useGradingKeys";
 import { afterMerge, afterSplit, ANSWER_KEYS, defaultSplitAt, firstUnlabelled, initialAnswerForm, LABEL_KEYS, labelClaim, moveCursor, type TAnswerForm } from "./form";
@@ -334,19 +334,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
               <span className="sr-only">Notes</span>
               <textarea aria-label="Notes" rows={2} placeholder="Notes (Esc to leave)" value={form.notes} onChange={(e) => setForm({ ...form, notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
             </label>
-            <div className="flex items-center gap-3">
-              <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label="Enter: submit and next" onClick={() => submit()}>
-                Enter ▸ submit and next
-              </button>
-              <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="u back to the previous answer" disabled={pos <= 0} onClick={back}>
-                u ◂ back
-              </button>
-              {message ? (
-                <p role="alert" className="text-sm text-red-700">
-                  {message}
-                </p>
-              ) : null}
-            </div>
+            <SubmitRow submitLabel="submit and next" submitText="submit and next" onSubmit={() => submit()} backDisabled={pos <= 0} onBack={back} backLabel="u back to the previous answer" message={message} />
           </div>
           <div className="space-y-2">
             {ctx ? (

@@ -20,13 +20,13 @@ export function KeysButton({ onClick }: { onClick: () => void }) {
 }
 
 /** The row that ends a grading form: Enter (submit and go on), u (back), and the form's message. */
-export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onBack, message }: { submitLabel: string; submitText: ReactNode; onSubmit: () => void; backDisabled: boolean; onBack: () => void; message: string | null }) {
+export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onBack, message, backLabel = "u back to the previous item" }: { submitLabel: string; submitText: ReactNode; onSubmit: () => void; backDisabled: boolean; onBack: () => void; message: string | null; backLabel?: string }) {
   return (
     <div className="flex items-center gap-3">
       <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label={`Enter: ${submitLabel}`} onClick={() => onSubmit()}>
         Enter <span aria-hidden="true">▸</span> {submitText}
       </button>
-      <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="u back to the previous item" disabled={backDisabled} onClick={() => onBack()}>
+      <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label={backLabel} disabled={backDisabled} onClick={() => onBack()}>
         u <span aria-hidden="true">◂</span> back
       </button>
       {message ? (

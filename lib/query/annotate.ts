@@ -145,8 +145,14 @@ export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void)
   }, [userId]);
 
   const submit = useCallback((url: string, itemId: string, body: { idempotencyKey: string } & Record<string, unknown>) => {
-    outboxRef.current?.enqueue({ key: body.idempotencyKey, url, itemId, body });
-  }, []);
+    const entry = { key: body.idempotencyKey, url, itemId, body };
+    if (outboxRef.current) return outboxRef.current.enqueue(entry);
+    // A key pressed before the effect above made the outbox (or between a user switch's cleanup
+    // and the next run): the grade is stored all the same, and sent when that outbox starts.
+    const kept = new Outbox({ storage: window.localStorage, storageKey: `assessor.outbox.${userId}` });
+    kept.stop();
+    kept.enqueue(entry);
+  }, [userId]);
   const retryNow = useCallback(() => void outboxRef.current?.flush(true), []);
   /** Sends everything now (after signing in again); resolves when the pass is over. */
   const flushNow = useCallback(() => outboxRef.current?.flush(true) ?? Promise.resolve(), []);

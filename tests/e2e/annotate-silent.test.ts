@@ -197,6 +197,9 @@ describe("the annotator's page says what happens", () => {
     let page: Page;
     beforeAll(async () => {
       ({ ctx, page } = await openAs("ann@example.org", PASSWORDS.ann, { width: 1280, height: 900 }));
+      // The page's background reads (next items, project counts) done, so the item read below is
+      // the one the next key grades.
+      await page.waitForLoadState("networkidle");
     });
     afterAll(async () => {
       await ctx?.close();
@@ -213,7 +216,10 @@ describe("the annotator's page says what happens", () => {
         if (refused && (route.request().postData() ?? "").includes(refused)) return route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: { code: "conflict", message: "a test refusal" } }) });
         return route.continue();
       });
+      const sent = page.waitForRequest((r) => r.url().endsWith("/api/annotate/judgements") && r.method() === "POST");
       await page.keyboard.press("2");
+      // The grade sent is the refused item's (else the item shown changed under the key).
+      expect(JSON.parse((await sent).postData() ?? "{}").poolItemId).toBe(refused);
       await shownAfter(page, refused);
       const failed = page.getByTestId("failed-grade");
       await failed.waitFor();

@@ -23,28 +23,32 @@ export function pairViewLoader(db: Db, template: string): (pairs: readonly { que
   const used = usedPlaceholders(template);
   const withNeighbours = used.has("before") || used.has("after");
   const titles = new Map<number, string>();
-  const order = new Map<number, { ids: number[]; at: Map<number, number> }>();
+  // Chunk order per video and chunking, keyed `videoId:chunkingId`: a chunk's neighbours are its
+  // own chunking's (another chunking of the same video would repeat or contain its text).
+  const order = new Map<string, { ids: number[]; at: Map<number, number> }>();
   return async (pairs) => {
     const queryIds = [...new Set(pairs.map((p) => p.queryId))];
     const chunkIds = [...new Set(pairs.map((p) => p.chunkId))];
     const queries = new Map<number, { externalId: string; text: string }>();
     for (let i = 0; i < queryIds.length; i += 5000)
       for (const q of await db.query.findMany({ where: { id: { in: queryIds.slice(i, i + 5000) } }, select: { id: true, externalId: true, text: true } })) queries.set(q.id, q);
-    const chunks = new Map<number, { externalId: string; videoId: number; startSeconds: number; endSeconds: number; text: string }>();
+    const chunks = new Map<number, { externalId: string; videoId: number; chunkingId: number; startSeconds: number; endSeconds: number; text: string }>();
     for (let i = 0; i < chunkIds.length; i += 5000)
-      for (const c of await db.chunk.findMany({ where: { id: { in: chunkIds.slice(i, i + 5000) } }, select: { id: true, externalId: true, videoId: true, startSeconds: true, endSeconds: true, text: true } })) chunks.set(c.id, c);
+      for (const c of await db.chunk.findMany({ where: { id: { in: chunkIds.slice(i, i + 5000) } }, select: { id: true, externalId: true, videoId: true, chunkingId: true, startSeconds: true, endSeconds: true, text: true } })) chunks.set(c.id, c);
     const newVideos = [...new Set([...chunks.values()].map((c) => c.videoId))].filter((v) => !titles.has(v));
     for (const v of await db.video.findMany({ where: { id: { in: newVideos } }, select: { id: true, title: true } })) titles.set(v.id, v.title);
-    // Neighbours: the previous and next chunk of the same video by start time.
+    // Neighbours: the previous and next chunk of the same video and chunking by start time.
     const neighbours = new Map<number, { before: string; after: string }>();
     if (withNeighbours) {
-      for (const videoId of newVideos) {
-        const ids = (await db.chunk.findMany({ where: { videoId }, select: { id: true }, orderBy: [{ startSeconds: "asc" }, { id: "asc" }] })).map((c) => c.id);
-        order.set(videoId, { ids, at: new Map(ids.map((id, i) => [id, i])) });
+      const newOrders = new Map<string, { videoId: number; chunkingId: number }>();
+      for (const c of chunks.values()) if (!order.has(`${c.videoId}:${c.chunkingId}`)) newOrders.set(`${c.videoId}:${c.chunkingId}`, c);
+      for (const [key, { videoId, chunkingId }] of newOrders) {
+        const ids = (await db.chunk.findMany({ where: { videoId, chunkingId }, select: { id: true }, orderBy: [{ startSeconds: "asc" }, { id: "asc" }] })).map((c) => c.id);
+        order.set(key, { ids, at: new Map(ids.map((id, i) => [id, i])) });
       }
       const around = new Map<number, { before: number | null; after: number | null }>();
       for (const [id, c] of chunks) {
-        const o = order.get(c.videoId);
+        const o = order.get(`${c.videoId}:${c.chunkingId}`);
         const i = o?.at.get(id);
         if (o && i !== undefined) around.set(id, { before: o.ids[i - 1] ?? null, after: o.ids[i + 1] ?? null });
       }

@@ -327,14 +327,20 @@ describe("judge run", () => {
     const item = await db.poolItem.findFirstOrThrow({ where: { projectId } });
     await db.runEntry.create({ data: { runId: run.id, queryId: item.queryId, chunkId: item.chunkId, rank: 1, score: 97.53186 } });
     await db.poolProvenance.create({ data: { poolItemId: item.id, runId: run.id, rank: 1 } });
+    // A second chunking of the same video, with a chunk starting between the item's and the next:
+    // not a neighbour (the judge, like the annotator, sees the item's own chunking only).
+    const first = await db.chunk.findUniqueOrThrow({ where: { id: item.chunkId } });
+    const other = await db.chunking.create({ data: { projectId, name: "c40o0", method: "seconds", size: 40, overlap: 0 } });
+    await db.chunk.create({ data: { chunkingId: other.id, projectId, videoId: first.videoId, externalId: "OTHER_CHUNKING", startSeconds: first.startSeconds + 1, endSeconds: first.startSeconds + 41, text: "OTHER_CHUNKING_TEXT" } });
     await judgeAll("blind", { template: "{{video_title}} {{start}}-{{end}}\n{{before}}|{{question}}|{{chunk}}|{{after}}" });
     const all = fake.requests.map((r) => r.prompt).join("\n");
     expect(all).not.toContain("SYSTEM_SECRET_NAME");
     expect(all).not.toContain("97.53");
-    // The neighbours are the previous and next chunk of the same video.
+    expect(all).not.toContain("OTHER_CHUNKING_TEXT");
+    // The neighbours are the previous and next chunk of the same video and chunking.
     const c = await db.chunk.findUniqueOrThrow({ where: { id: item.chunkId } });
     const q = await db.query.findUniqueOrThrow({ where: { id: item.queryId } });
-    const next = await db.chunk.findFirstOrThrow({ where: { videoId: c.videoId, startSeconds: { gt: c.startSeconds } }, orderBy: { startSeconds: "asc" } });
+    const next = await db.chunk.findFirstOrThrow({ where: { videoId: c.videoId, chunkingId: c.chunkingId, startSeconds: { gt: c.startSeconds } }, orderBy: { startSeconds: "asc" } });
     expect(fake.requests.some((r) => r.prompt === renderTemplate("{{video_title}} {{start}}-{{end}}\n{{before}}|{{question}}|{{chunk}}|{{after}}", { video_title: "Ranking talk", start: "0:00", end: "0:15", before: "", question: q.text, chunk: c.text, after: next.text }))).toBe(true);
   });
 });

@@ -34,6 +34,23 @@ const PG_BATCH = 10_000;
 const PROGRESS_EVERY = 20_000;
 const SQLITE_BATCH = 100;
 
+/** One PostgreSQL array element: NULL, a number as written by JavaScript, or a quoted string. */
+function pgElement(v: unknown): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
+  const text = v instanceof Date ? v.toISOString() : String(v);
+  return `"${text.replace(/[\\"]/g, "\\$&")}"`;
+}
+
+/** Rows from…to-1 as one PostgreSQL array literal a column ('{1,2,NULL}', '{"a","b\\"c"}'). */
+export function pgArrayLiterals(width: number, from: number, to: number, row: (i: number) => unknown[]): string[] {
+  const parts: string[][] = Array.from({ length: width }, () => new Array<string>(to - from));
+  for (let i = from; i < to; i++) {
+    const r = row(i);
+    for (let k = 0; k < width; k++) parts[k][i - from] = pgElement(r[k]);
+  }
+  return parts.map((p) => `{${p.join(",")}}`);
+}
 
 export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>): Promise<T> {
   const config = readDbConfig();
@@ -50,15 +67,28 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
             const cols = columns.map((c) => `"${c.name}"`).join(", ");
             const arrays = columns.map((c, k) => `$${k + 1}::${c.pgType ?? PG_TYPES[c.type]}[]`).join(", ");
             const sql = `INSERT INTO "${table}" (${cols}) SELECT * FROM unnest(${arrays})`;
+            // Each batch goes as one array literal a column, written here (Prisma's handling of a
+            // 10,000-element array parameter costs more than the text itself), and the next batch
+            // is written while the database inserts the previous one.
+            let pending: Promise<unknown> | null = null;
+            let pendingTo = 0;
             for (let from = 0; from < count; from += PG_BATCH) {
               const to = Math.min(count, from + PG_BATCH);
-              const data: unknown[][] = columns.map(() => new Array<unknown>(to - from));
-              for (let i = from; i < to; i++) {
-                const r = row(i);
-                for (let k = 0; k < columns.length; k++) data[k][i - from] = r[k];
+              const params = pgArrayLiterals(columns.length, from, to, row);
+              if (pending) {
+                await pending;
+                onProgress?.(pendingTo);
               }
-              await p.$executeRawUnsafe(sql, ...data);
-              onProgress?.(to);
+              const q = p.$executeRawUnsafe(sql, ...params);
+              q.catch(() => undefined); // awaited below; a failure must not count as unhandled meanwhile
+              pending = q;
+              pendingTo = to;
+              // Let the statement reach the connection before the next batch is written.
+              await new Promise<void>((resolve) => setImmediate(resolve));
+            }
+            if (pending) {
+              await pending;
+              onProgress?.(pendingTo);
             }
           },
         };

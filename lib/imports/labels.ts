@@ -103,7 +103,6 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
   const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false, opts.chunking);
   const existing = new Map((await t.findAll()).map((l) => [pairKey(l.queryId, l.chunkId), l]));
   const pool = await poolItemIds(db, projectId);
-  const labelledBefore = t.kind === "labels" ? await labelledPairs(db, projectId) : null;
   const changes: Change<E>[] = [];
   for (const r of rows) {
     const old = existing.get(pairKey(r.queryId, r.chunkId));
@@ -114,12 +113,15 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
   const creates = changes.filter((c) => !c.old);
   const updates = changes.filter((c) => c.old);
   // Key order of the event JSON: owner, qid, docid, grade, extra column.
-  // Pooled pairs labelled for the first time (by any source) leave the annotation queue.
-  const newlyLabelled = labelledBefore ? [...new Set(creates.map((c) => pairKey(c.r.queryId, c.r.chunkId)).filter((k) => !labelledBefore.has(k)))].flatMap((k) => pool.get(k) ?? []) : [];
+  // Pooled pairs that get a label of this source: those labelled by no source before leave the
+  // annotation queue (releaseUngraded decides which, in the database).
+  const pooledCreates = t.kind === "labels" ? [...new Set(creates.flatMap((c) => pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? []))] : [];
   let released = 0;
   const describe = (r: Resolved, grade: number, extra: E | null) => JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
   await bulkTransaction(db, async (tx) => {
     const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
+    // Before the new labels are written, so that "labelled before" is the state this import found.
+    released = await releaseUngraded(tx, projectId, pooledCreates);
     for (const c of updates) await tx.run(`UPDATE "${t.table}" SET "grade" = ?, "${t.extraField}" = ? WHERE "id" = ?`, [c.r.grade, c.extra, c.old!.id]);
     await tx.insert(
       t.table,
@@ -151,17 +153,10 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
         return [projectId, pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? null, t.event, c.old ? describe(c.r, c.old.grade, c.old.extra) : null, describe(c.r, c.r.grade, c.extra), at];
       },
     );
-    released = await releaseUngraded(tx, newlyLabelled);
     await insertImportRecord(tx, { projectId, kind: t.kind, fileName: name, sha256, rows: changes.length });
   });
   opts.onProgress?.(rows.length, rows.length);
   return { kind: t.kind, file: name, sha256, rows: rows.length, created: creates.length, updated: updates.length, unchanged: rows.length - changes.length, ...(t.kind === "labels" ? { released } : {}) };
-}
-
-/** The pairs that have an imported label, keyed as `pool` is (pairKey). */
-async function labelledPairs(db: Db, projectId: number): Promise<Set<number | string>> {
-  const rows = await db.referenceLabel.findMany({ where: { projectId }, select: { queryId: true, chunkId: true }, distinct: ["queryId", "chunkId"] });
-  return new Set(rows.map((r) => pairKey(r.queryId, r.chunkId)));
 }
 
 /**
@@ -169,19 +164,24 @@ async function labelledPairs(db: Db, projectId: number): Promise<Set<number | st
  * one leaves the annotation queue, so its assignments are released — unless someone has graded it
  * already (a submitted grade is never lost: such an item keeps all its assignments and is finished
  * as usual). Labels that change an existing imported label release nothing, so a re-grade asked
- * for with `assign --include-labelled` survives importing the file again. Returns the items released.
+ * for with `assign --include-labelled` survives importing the file again.
+ *
+ * One statement, run before the new labels are written: of `poolItemIds` (the pooled pairs this
+ * import creates a label for), the assignments of items with no reference label of any source yet
+ * and no judgement are deleted. The items already labelled are found by one pass over the
+ * project's labels (a hashed or indexed NOT IN), not a look-up per item. Returns the items released.
  */
-async function releaseUngraded(tx: BulkTx, poolItemIds: readonly string[]): Promise<number> {
-  const released = new Set<string>();
-  for (let i = 0; i < poolItemIds.length; i += 500) {
-    const batch = poolItemIds.slice(i, i + 500);
-    const rows = await tx.all<{ poolItemId: string }>(
-      `DELETE FROM "Assignment" WHERE "poolItemId" IN (${batch.map(() => "?").join(", ")}) AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`,
-      batch,
-    );
-    for (const r of rows) released.add(r.poolItemId);
-  }
-  return released.size;
+async function releaseUngraded(tx: BulkTx, projectId: number, poolItemIds: readonly string[]): Promise<number> {
+  if (poolItemIds.length === 0) return 0;
+  const items = tx.provider === "postgres" ? `= ANY(?::text[])` : `IN (SELECT "value" FROM json_each(?))`;
+  const rows = await tx.all<{ poolItemId: string }>(
+    `DELETE FROM "Assignment" WHERE "poolItemId" ${items}
+       AND "poolItemId" NOT IN (SELECT p."id" FROM "ReferenceLabel" r JOIN "PoolItem" p ON p."projectId" = r."projectId" AND p."queryId" = r."queryId" AND p."chunkId" = r."chunkId" WHERE r."projectId" = ?)
+       AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId")
+     RETURNING "poolItemId"`,
+    [tx.provider === "postgres" ? poolItemIds : JSON.stringify(poolItemIds), projectId],
+  );
+  return new Set(rows.map((r) => r.poolItemId)).size;
 }
 
 export function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean; chunking?: string }): Promise<ImportResult> {

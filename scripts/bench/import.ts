@@ -9,6 +9,9 @@
  * Peak RSS is the child's own `process.resourceUsage().maxRSS`, reported from its exit handler
  * (a `--import` hook), so no external tool is needed.
  *
+ * The label import is measured on PostgreSQL too (postgresLabelRow: a database created and
+ * dropped by the bench, the same chunks and qrels).
+ *
  * Run alone: `npx tsx scripts/bench/import.ts` (or `npm run bench -- import`).
  */
 import { spawnSync } from "node:child_process";
@@ -79,6 +82,7 @@ export async function bench(): Promise<TBenchRow[]> {
     const starts = [0, 1, 2].map(() => cli(["status"], env));
     const start = starts.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     const command = "npm run bench -- import  (node bin/assessor.mjs import run --system sysA big.run, SQLite)";
+    const pgLabels = await postgresLabelRow(dir);
     return [
       { name: "import 1M-line TREC run: throughput", target: `≥ ${TARGET_RATE.toLocaleString("en-US")} lines/s`, measured: `${Math.round(rate).toLocaleString("en-US")} lines/s (${run.seconds.toFixed(1)} s wall for the whole process; ${run.cpuSeconds.toFixed(1)} s CPU; load avg ${load})`, pass: rate >= TARGET_RATE, command },
       { name: "import 1M-line TREC run: peak memory", target: `≤ ${TARGET_RSS_MB} MB RSS`, measured: `${Math.round(run.maxRssMb)} MB RSS`, pass: run.maxRssMb <= TARGET_RSS_MB, command },
@@ -97,10 +101,56 @@ export async function bench(): Promise<TBenchRow[]> {
         pass: start.seconds <= TARGET_START_S,
         command: "npm run bench -- import  (node bin/assessor.mjs status, SQLite)",
       },
+      pgLabels,
       { name: "import 1M chunks JSONL (bench set-up)", target: "— (reported)", measured: `${chunks.seconds.toFixed(1)} s, ${Math.round(chunks.maxRssMb)} MB RSS`, pass: null, command: "node bin/assessor.mjs import chunks chunks.jsonl" },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The same label import on PostgreSQL: a database of its own (created here on the server at
+ * BENCH_PG_URL, else TEST_DATABASE_URL, else the local default; dropped afterwards) with the same
+ * project, videos, queries and 1,000,000 chunks, then the same 200,000 qrels through the CLI.
+ * Reported as not measured when no server answers.
+ */
+async function postgresLabelRow(dir: string): Promise<TBenchRow> {
+  const base = process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
+  const name = "import 200,000 reference labels (qrels): throughput, PostgreSQL";
+  const target = `≥ ${TARGET_LABEL_RATE.toLocaleString("en-US")} rows/s`;
+  const command = `npm run bench -- import  (node bin/assessor.mjs import labels --source prior labels.qrels, PostgreSQL at ${base})`;
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (e) {
+    return { name, target, measured: `not measured: no PostgreSQL at ${base} (${e instanceof Error ? e.message : String(e)}; set BENCH_PG_URL)`, pass: null, command };
+  }
+  const database = `assessor_bench_${process.pid}_${Date.now().toString(36)}`;
+  try {
+    await admin.query(`CREATE DATABASE "${database}"`);
+    const url = new URL(base);
+    url.pathname = `/${database}`;
+    url.searchParams.delete("schema");
+    const env = { ...process.env, DATABASE_URL: url.toString() };
+    cli(["project", "create", "bench"], env);
+    cli(["import", "videos", join(dir, "videos.jsonl")], env);
+    cli(["import", "queries", join(dir, "queries.jsonl")], env);
+    const chunks = cli(["import", "chunks", join(dir, "chunks.jsonl")], env);
+    const labels = cli(["import", "labels", "--source", "prior", join(dir, "labels.qrels")], env);
+    if (!/imported 200,000 reference labels/.test(labels.stdout)) throw new Error(`unexpected output: ${labels.stdout}`);
+    const rate = (QUERIES * LABELS_PER_QUERY) / labels.seconds;
+    return {
+      name,
+      target,
+      measured: `${Math.round(rate).toLocaleString("en-US")} rows/s (${labels.seconds.toFixed(1)} s wall for the whole process; ${labels.cpuSeconds.toFixed(1)} s CPU; ${Math.round(labels.maxRssMb)} MB RSS; load avg ${loadavg()[0].toFixed(1)}; set-up: 1M chunks imported in ${chunks.seconds.toFixed(1)} s)`,
+      pass: rate >= TARGET_LABEL_RATE,
+      command,
+    };
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end().catch(() => undefined);
   }
 }
 

@@ -10,7 +10,10 @@ import { IdIndex } from "./id-index.ts";
  * - SQLite: a dedicated better-sqlite3 connection to the same file, `BEGIN IMMEDIATE`, and one
  *   prepared statement run per row (the fastest way into SQLite; WAL keeps readers unblocked).
  * - PostgreSQL: a Prisma interactive transaction; rows go in batches as arrays through
- *   `INSERT … SELECT * FROM unnest($1::int[], …)`, a handful of parameters per 10,000 rows.
+ *   `INSERT … SELECT * FROM unnest($1::int[], …)`, a handful of parameters per 10,000 rows, each
+ *   an array literal written here (pgArrayLiterals), the next batch written while the database
+ *   inserts the previous one. What is left is the database's own work: on a 200,000-label import,
+ *   three foreign-key checks and a unique index a label, four indexes an event.
  * SQL is written with `?` placeholders and double-quoted identifiers (valid on both).
  */
 /** Column types of a bulk insert; "timestamp" takes an ISO string (SQLite: as Prisma stores a DateTime, sqliteNow). */

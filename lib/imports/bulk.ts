@@ -10,10 +10,11 @@ import { IdIndex } from "./id-index.ts";
  * - SQLite: a dedicated better-sqlite3 connection to the same file, `BEGIN IMMEDIATE`, and one
  *   prepared statement run per row (the fastest way into SQLite; WAL keeps readers unblocked).
  * - PostgreSQL: a Prisma interactive transaction; rows go in batches as arrays through
- *   `INSERT … SELECT * FROM unnest($1::int[], …)`, a handful of parameters per 10,000 rows, each
- *   an array literal written here (pgArrayLiterals), the next batch written while the database
- *   inserts the previous one. What is left is the database's own work: on a 200,000-label import,
- *   three foreign-key checks and a unique index a label, four indexes an event.
+ *   `INSERT … SELECT … FROM unnest($1::int[], …)`, a handful of parameters per 10,000 rows, each
+ *   an array literal written here (pgInsertBatch; a column with one value is sent once), the
+ *   next batch written while the database inserts the previous one. What is left is the
+ *   database's own work: on a 200,000-label import, three foreign-key checks and a unique index
+ *   a label, four indexes an event.
  * SQL is written with `?` placeholders and double-quoted identifiers (valid on both).
  */
 /** Column types of a bulk insert; "timestamp" takes an ISO string (SQLite: as Prisma stores a DateTime, sqliteNow). */
@@ -45,14 +46,40 @@ function pgElement(v: unknown): string {
   return `"${text.replace(/[\\"]/g, "\\$&")}"`;
 }
 
-/** Rows from…to-1 as one PostgreSQL array literal a column ('{1,2,NULL}', '{"a","b\\"c"}'). */
-export function pgArrayLiterals(width: number, from: number, to: number, row: (i: number) => unknown[]): string[] {
+/**
+ * Rows from…to-1 of a bulk insert as one PostgreSQL statement: each column an array literal
+ * ('{1,2,NULL}', '{"a","b\\"c"}'), the arrays unnested together; a column holding the same value
+ * in every row of the batch (the project, the source, the time of the import) is sent once,
+ * as a one-element array, and not parsed again for each row.
+ */
+export function pgInsertBatch(table: string, columns: Column[], from: number, to: number, row: (i: number) => unknown[]): { sql: string; params: string[] } {
+  const width = columns.length;
   const parts: string[][] = Array.from({ length: width }, () => new Array<string>(to - from));
+  const same = new Array<boolean>(width).fill(true);
   for (let i = from; i < to; i++) {
     const r = row(i);
-    for (let k = 0; k < width; k++) parts[k][i - from] = pgElement(r[k]);
+    for (let k = 0; k < width; k++) {
+      const e = pgElement(r[k]);
+      parts[k][i - from] = e;
+      if (same[k] && e !== parts[k][0]) same[k] = false;
+    }
   }
-  return parts.map((p) => `{${p.join(",")}}`);
+  const params: string[] = [];
+  const select: string[] = [];
+  const arrays: string[] = [];
+  const names: string[] = [];
+  columns.forEach((c, k) => {
+    const type = `${c.pgType ?? PG_TYPES[c.type]}[]`;
+    params.push(same[k] ? `{${parts[k][0]}}` : `{${parts[k].join(",")}}`);
+    if (same[k]) select.push(`($${params.length}::${type})[1]`);
+    else {
+      arrays.push(`$${params.length}::${type}`);
+      names.push(`c${k}`);
+      select.push(`u.c${k}`);
+    }
+  });
+  const source = arrays.length ? `unnest(${arrays.join(", ")}) AS u(${names.join(", ")})` : `generate_series(1, ${to - from}) AS u`;
+  return { sql: `INSERT INTO "${table}" (${columns.map((c) => `"${c.name}"`).join(", ")}) SELECT ${select.join(", ")} FROM ${source}`, params };
 }
 
 export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>): Promise<T> {
@@ -67,9 +94,6 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
             await p.$executeRawUnsafe(toPg(sql), ...params);
           },
           insert: async (table, columns, count, row, onProgress) => {
-            const cols = columns.map((c) => `"${c.name}"`).join(", ");
-            const arrays = columns.map((c, k) => `$${k + 1}::${c.pgType ?? PG_TYPES[c.type]}[]`).join(", ");
-            const sql = `INSERT INTO "${table}" (${cols}) SELECT * FROM unnest(${arrays})`;
             // Each batch goes as one array literal a column, written here (Prisma's handling of a
             // 10,000-element array parameter costs more than the text itself), and the next batch
             // is written while the database inserts the previous one.
@@ -77,7 +101,7 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
             let pendingTo = 0;
             for (let from = 0; from < count; from += PG_BATCH) {
               const to = Math.min(count, from + PG_BATCH);
-              const params = pgArrayLiterals(columns.length, from, to, row);
+              const { sql, params } = pgInsertBatch(table, columns, from, to, row);
               if (pending) {
                 await pending;
                 onProgress?.(pendingTo);

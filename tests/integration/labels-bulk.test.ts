@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 import { importJudgeLabels, importReferenceLabels } from "../../lib/imports/index.ts";
-import { pgArrayLiterals } from "../../lib/imports/bulk.ts";
+import { pgInsertBatch } from "../../lib/imports/bulk.ts";
 import { makeProject, makeUser, makeVideo } from "../helpers/factories.ts";
 
 /**
@@ -36,15 +36,31 @@ async function project(n: number) {
 
 const file = (name: string, lines: string[]) => ({ name, bytes: Buffer.from(lines.map((l) => `${l}\n`).join("")) });
 
-describe("array literals for PostgreSQL bulk inserts", () => {
-  it("writes NULL, numbers as JavaScript prints them, and strings quoted with \" and \\ escaped", () => {
+describe("PostgreSQL bulk insert statements", () => {
+  const columns = [
+    { name: "n", type: "int" as const },
+    { name: "t", type: "text" as const },
+    { name: "k", type: "text" as const, pgType: '"LabelKind"' },
+    { name: "x", type: "float" as const },
+  ];
+  it("sends each column as an array literal: NULL, numbers as JavaScript prints them, strings quoted with \" and \\ escaped; a column with one value once", () => {
     const rows: unknown[][] = [
-      [1, 'a "b" \\c', null, 0.1 + 0.2],
-      [-7, "", "NULL", 31.5],
-      [2147483647, "{x,y}", "é\nz", 1e21],
+      [1, 'a "b" \\c', "judge_import", 0.1 + 0.2],
+      [-7, "", "judge_import", 31.5],
+      [2147483647, "{x,y}", "judge_import", 1e21],
+      [5, "NULL", "judge_import", null],
+      [6, "é\nz", "judge_import", null],
     ];
-    expect(pgArrayLiterals(4, 0, 3, (i) => rows[i])).toEqual(["{1,-7,2147483647}", '{"a \\"b\\" \\\\c","","{x,y}"}', '{NULL,"NULL","é\nz"}', "{0.30000000000000004,31.5,1e+21}"]);
-    expect(pgArrayLiterals(2, 1, 2, (i) => rows[i])).toEqual(["{-7}", '{""}']);
+    expect(pgInsertBatch("T", columns, 0, 5, (i) => rows[i])).toEqual({
+      sql: 'INSERT INTO "T" ("n", "t", "k", "x") SELECT u.c0, u.c1, ($3::"LabelKind"[])[1], u.c3 FROM unnest($1::int4[], $2::text[], $4::float8[]) AS u(c0, c1, c3)',
+      params: ["{1,-7,2147483647,5,6}", '{"a \\"b\\" \\\\c","","{x,y}","NULL","é\nz"}', '{"judge_import"}', "{0.30000000000000004,31.5,1e+21,NULL,NULL}"],
+    });
+    // Rows 3–4: x is NULL in both (sent once); a single row is all constants.
+    expect(pgInsertBatch("T", columns, 3, 5, (i) => rows[i]).sql).toBe('INSERT INTO "T" ("n", "t", "k", "x") SELECT u.c0, u.c1, ($3::"LabelKind"[])[1], ($4::float8[])[1] FROM unnest($1::int4[], $2::text[]) AS u(c0, c1)');
+    expect(pgInsertBatch("T", columns, 1, 2, (i) => rows[i])).toEqual({
+      sql: 'INSERT INTO "T" ("n", "t", "k", "x") SELECT ($1::int4[])[1], ($2::text[])[1], ($3::"LabelKind"[])[1], ($4::float8[])[1] FROM generate_series(1, 1) AS u',
+      params: ["{-7}", '{""}', '{"judge_import"}', "{31.5}"],
+    });
   });
 });
 

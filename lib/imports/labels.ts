@@ -169,18 +169,19 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
  * One statement, run before the new labels are written: of `poolItemIds` (the pooled pairs this
  * import creates a label for), the assignments of items with no reference label of any source yet
  * and no judgement are deleted. The items already labelled are found by one pass over the
- * project's labels (a hashed or indexed NOT IN), not a look-up per item. Returns the items released.
+ * project's labels (SQLite: NOT IN; PostgreSQL: an anti-join), not a look-up per item. Returns the
+ * items released.
  */
 async function releaseUngraded(tx: BulkTx, projectId: number, poolItemIds: readonly string[]): Promise<number> {
   if (poolItemIds.length === 0) return 0;
-  const items = tx.provider === "postgres" ? `= ANY(?::text[])` : `IN (SELECT "value" FROM json_each(?))`;
-  const rows = await tx.all<{ poolItemId: string }>(
-    `DELETE FROM "Assignment" WHERE "poolItemId" ${items}
-       AND "poolItemId" NOT IN (SELECT p."id" FROM "ReferenceLabel" r JOIN "PoolItem" p ON p."projectId" = r."projectId" AND p."queryId" = r."queryId" AND p."chunkId" = r."chunkId" WHERE r."projectId" = ?)
-       AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId")
-     RETURNING "poolItemId"`,
-    [tx.provider === "postgres" ? poolItemIds : JSON.stringify(poolItemIds), projectId],
-  );
+  const labelled = `SELECT p."id" FROM "ReferenceLabel" r JOIN "PoolItem" p ON p."projectId" = r."projectId" AND p."queryId" = r."queryId" AND p."chunkId" = r."chunkId" WHERE r."projectId" = ?`;
+  // SQLite builds the NOT IN list once (an ephemeral index); PostgreSQL plans NOT EXISTS as an
+  // anti-join, where a NOT IN list larger than work_mem would be scanned again for every row.
+  const sql =
+    tx.provider === "postgres"
+      ? `DELETE FROM "Assignment" WHERE "poolItemId" = ANY(?::text[]) AND NOT EXISTS (${labelled} AND p."id" = "Assignment"."poolItemId") AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`
+      : `DELETE FROM "Assignment" WHERE "poolItemId" IN (SELECT "value" FROM json_each(?)) AND "poolItemId" NOT IN (${labelled}) AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`;
+  const rows = await tx.all<{ poolItemId: string }>(sql, [tx.provider === "postgres" ? poolItemIds : JSON.stringify(poolItemIds), projectId]);
   return new Set(rows.map((r) => r.poolItemId)).size;
 }
 

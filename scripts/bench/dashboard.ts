@@ -29,6 +29,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
+import { benchPgUrl, pgUnreachable } from "./_pg.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const COMMAND = "npm run bench -- dashboard";
@@ -149,17 +150,10 @@ export async function bench(): Promise<TBenchRow[]> {
  * reported as not measured when no server answers there.
  */
 async function postgresRow(): Promise<TBenchRow> {
-  const url = process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
+  const url = benchPgUrl();
   const name = "dashboard data after a label change, PostgreSQL (the same project)";
-  const { default: pg } = await import("pg");
-  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await probe.connect();
-  } catch (e) {
-    return { name, target: "≤ 300 ms", measured: `not measured: no PostgreSQL at ${url} (${e instanceof Error ? e.message : String(e)}; set BENCH_PG_URL)`, pass: null, command: COMMAND };
-  } finally {
-    await probe.end().catch(() => undefined);
-  }
+  const unreachable = await pgUnreachable(url);
+  if (unreachable) return { name, target: "≤ 300 ms", measured: unreachable, pass: null, command: COMMAND };
   const previous = { test: process.env.TEST_DATABASE_URL, db: process.env.DATABASE_URL };
   process.env.TEST_DATABASE_URL = url;
   const { createTestDatabase } = await import("../../tests/helpers/db.ts");

@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
 import type { TBenchRow } from "./index.ts";
+import { benchPgUrl, pgUnreachable } from "./_pg.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const QUERIES = 500;
@@ -64,10 +65,7 @@ export async function bench(): Promise<TBenchRow[]> {
       const j = i % PER_QUERY;
       return `{"id":"d${q}_${j}","video":"v${q}","start":${j * 30},"end":${j * 30 + 30},"text":"chunk ${j} of video ${q}"}\n`;
     });
-    cli(["project", "create", "bench"], env);
-    cli(["import", "videos", join(dir, "videos.jsonl")], env);
-    cli(["import", "queries", join(dir, "queries.jsonl")], env);
-    const chunks = cli(["import", "chunks", join(dir, "chunks.jsonl")], env);
+    const chunks = loadProject(dir, env);
     const run = cli(["import", "run", "--system", "sysA", join(dir, "big.run")], env);
     if (!/imported 1,000,000 run entries/.test(run.stdout)) throw new Error(`unexpected output: ${run.stdout}`);
     const rate = LINES / run.seconds;
@@ -109,6 +107,14 @@ export async function bench(): Promise<TBenchRow[]> {
   }
 }
 
+/** The bench's project, videos, queries and 1,000,000 chunks, through the CLI; returns the chunk import's figures. */
+function loadProject(dir: string, env: NodeJS.ProcessEnv): ReturnType<typeof cli> {
+  cli(["project", "create", "bench"], env);
+  cli(["import", "videos", join(dir, "videos.jsonl")], env);
+  cli(["import", "queries", join(dir, "queries.jsonl")], env);
+  return cli(["import", "chunks", join(dir, "chunks.jsonl")], env);
+}
+
 /**
  * The same label import on PostgreSQL: a database of its own (created here on the server at
  * BENCH_PG_URL, else TEST_DATABASE_URL, else the local default; dropped afterwards) with the same
@@ -117,17 +123,15 @@ export async function bench(): Promise<TBenchRow[]> {
  * Reported as not measured when no server answers.
  */
 async function postgresLabelRow(dir: string): Promise<TBenchRow> {
-  const base = process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
+  const base = benchPgUrl();
   const name = "import 200,000 reference labels (qrels): throughput, PostgreSQL";
   const target = `≥ ${TARGET_LABEL_RATE.toLocaleString("en-US")} rows/s`;
   const command = `npm run bench -- import  (node bin/assessor.mjs import labels --source prior labels.qrels, PostgreSQL at ${base})`;
+  const unreachable = await pgUnreachable(base);
+  if (unreachable) return { name, target, measured: unreachable, pass: null, command };
   const { default: pg } = await import("pg");
-  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (e) {
-    return { name, target, measured: `not measured: no PostgreSQL at ${base} (${e instanceof Error ? e.message : String(e)}; set BENCH_PG_URL)`, pass: null, command };
-  }
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
   const database = `assessor_bench_${process.pid}_${Date.now().toString(36)}`;
   try {
     await admin.query(`CREATE DATABASE "${database}"`);
@@ -135,10 +139,7 @@ async function postgresLabelRow(dir: string): Promise<TBenchRow> {
     url.pathname = `/${database}`;
     url.searchParams.delete("schema");
     const env = { ...process.env, DATABASE_URL: url.toString() };
-    cli(["project", "create", "bench"], env);
-    cli(["import", "videos", join(dir, "videos.jsonl")], env);
-    cli(["import", "queries", join(dir, "queries.jsonl")], env);
-    const chunks = cli(["import", "chunks", join(dir, "chunks.jsonl")], env);
+    const chunks = loadProject(dir, env);
     // The set-up leaves autovacuum and a checkpoint due on a million new rows; by the time a team
     // imports labels they have run, so they run here, before the measurement, not during it.
     const settle = new pg.Client({ connectionString: url.toString() });

@@ -102,8 +102,11 @@ describe("good files", () => {
       ["gpt", "q2", "c4", 1, "mentions kappa but not its author"],
     ]);
     const events = await db.labelEvent.findMany({ orderBy: { id: "asc" } });
-    expect(events.map((e) => e.kind)).toEqual(["reference_import", "reference_import", "reference_import", "judge_import", "judge_import", "judge_import"]);
-    expect(JSON.parse(events[0].after)).toEqual({ source: "trec", qid: "q1", docid: "c2", grade: 3, startSeconds: null });
+    // One event for each import's new labels, naming the file and its sha256.
+    expect(events.map((e) => [e.kind, JSON.parse(e.after)])).toEqual([
+      ["reference_import", { source: "trec", file: fx("labels.qrels"), sha256: createHash("sha256").update(readFileSync(fx("labels.qrels"))).digest("hex"), created: 3 }],
+      ["judge_import", { judge: "gpt", file: fx("judge.jsonl"), sha256: createHash("sha256").update(readFileSync(fx("judge.jsonl"))).digest("hex"), created: 3 }],
+    ]);
     expect(await db.importRecord.count({ where: { projectId } })).toBe(6);
   });
 

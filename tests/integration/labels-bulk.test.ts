@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -65,11 +65,15 @@ describe("PostgreSQL bulk insert statements", () => {
 });
 
 describe("label import: stored values", () => {
-  it("stores each file's grades, starts and rationales as written, with one LabelEvent each naming them", async () => {
+  it("stores each file's grades, starts and rationales as written; one LabelEvent for the new labels, one with before and after for each changed label", async () => {
     const { p, query, chunks } = await project(6);
     const rationales = ['says "yes", then {no}', "back\\slash", "", "NULL", "line\nbreak, tab\tand é", null];
     const judge = rationales.map((r, i) => JSON.stringify({ query: "q1", chunk: `c${i}`, grade: i % 4, ...(r === null ? {} : { rationale: r }) }));
-    expect(await importJudgeLabels(db, p.id, file("judge.jsonl", judge), { judge: "llm" })).toMatchObject({ created: 6, updated: 0 });
+    // First with other rationales, so that the file's texts travel in the changed labels' events too.
+    const plain = rationales.map((_, i) => JSON.stringify({ query: "q1", chunk: `c${i}`, grade: i % 4, rationale: "x" }));
+    const judgeFile = 'judge "a", {b} \\ c.jsonl';
+    expect(await importJudgeLabels(db, p.id, file(judgeFile, plain), { judge: "llm" })).toMatchObject({ created: 6, updated: 0 });
+    expect(await importJudgeLabels(db, p.id, file(judgeFile, judge), { judge: "llm" })).toMatchObject({ created: 0, updated: 6, unchanged: 0 });
     const stored = await db.judgeLabel.findMany({ where: { projectId: p.id }, orderBy: { chunkId: "asc" } });
     expect(stored.map((l) => [l.judge, l.queryId, l.chunkId, l.grade, l.rationale])).toEqual(rationales.map((r, i) => ["llm", query.id, chunks.get(`c${i}`), i % 4, r]));
 
@@ -79,29 +83,30 @@ describe("label import: stored values", () => {
     const labels = await db.referenceLabel.findMany({ where: { projectId: p.id }, orderBy: { chunkId: "asc" } });
     expect(labels.map((l) => [l.source, l.queryId, l.chunkId, l.grade, l.startSeconds])).toEqual(starts.map((s, i) => ["gold", query.id, chunks.get(`c${i}`), 3 - (i % 4), s]));
 
+    const sha = (lines: string[]) => createHash("sha256").update(file("", lines).bytes).digest("hex");
     const events = await db.labelEvent.findMany({ where: { projectId: p.id }, orderBy: { id: "asc" } });
+    const before = (docid: string, grade: number) => `{"judge":"llm","qid":"q1","docid":"${docid}","grade":${grade},"rationale":"x"}`;
     expect(events.map((e) => [e.kind, e.poolItemId, e.before, e.after])).toEqual([
-      ["judge_import", null, null, '{"judge":"llm","qid":"q1","docid":"c0","grade":0,"rationale":"says \\"yes\\", then {no}"}'],
-      ["judge_import", null, null, '{"judge":"llm","qid":"q1","docid":"c1","grade":1,"rationale":"back\\\\slash"}'],
-      ["judge_import", null, null, '{"judge":"llm","qid":"q1","docid":"c2","grade":2,"rationale":""}'],
-      ["judge_import", null, null, '{"judge":"llm","qid":"q1","docid":"c3","grade":3,"rationale":"NULL"}'],
-      ["judge_import", null, null, '{"judge":"llm","qid":"q1","docid":"c4","grade":0,"rationale":"line\\nbreak, tab\\tand é"}'],
-      ["judge_import", null, null, '{"judge":"llm","qid":"q1","docid":"c5","grade":1,"rationale":null}'],
-      ["reference_import", null, null, '{"source":"gold","qid":"q1","docid":"c0","grade":3,"startSeconds":0.30000000000000004}'],
-      ["reference_import", null, null, '{"source":"gold","qid":"q1","docid":"c1","grade":2,"startSeconds":31.5}'],
-      ["reference_import", null, null, '{"source":"gold","qid":"q1","docid":"c2","grade":1,"startSeconds":null}'],
-      ["reference_import", null, null, '{"source":"gold","qid":"q1","docid":"c3","grade":0,"startSeconds":0}'],
-      ["reference_import", null, null, '{"source":"gold","qid":"q1","docid":"c4","grade":3,"startSeconds":599.999}'],
-      ["reference_import", null, null, '{"source":"gold","qid":"q1","docid":"c5","grade":2,"startSeconds":1e-7}'],
+      ["judge_import", null, null, JSON.stringify({ judge: "llm", file: judgeFile, sha256: sha(plain), created: 6 })],
+      ["judge_import", null, before("c0", 0), '{"judge":"llm","qid":"q1","docid":"c0","grade":0,"rationale":"says \\"yes\\", then {no}"}'],
+      ["judge_import", null, before("c1", 1), '{"judge":"llm","qid":"q1","docid":"c1","grade":1,"rationale":"back\\\\slash"}'],
+      ["judge_import", null, before("c2", 2), '{"judge":"llm","qid":"q1","docid":"c2","grade":2,"rationale":""}'],
+      ["judge_import", null, before("c3", 3), '{"judge":"llm","qid":"q1","docid":"c3","grade":3,"rationale":"NULL"}'],
+      ["judge_import", null, before("c4", 0), '{"judge":"llm","qid":"q1","docid":"c4","grade":0,"rationale":"line\\nbreak, tab\\tand é"}'],
+      ["judge_import", null, before("c5", 1), '{"judge":"llm","qid":"q1","docid":"c5","grade":1,"rationale":null}'],
+      ["reference_import", null, null, JSON.stringify({ source: "gold", file: "gold.jsonl", sha256: sha(reference), created: 6 })],
     ]);
 
     // The same file again changes nothing; a changed grade is one update with its before and after.
     expect(await importReferenceLabels(db, p.id, file("gold.jsonl", reference), { source: "gold" })).toMatchObject({ created: 0, updated: 0, unchanged: 6 });
-    const changed = [...reference.slice(0, 1), JSON.stringify({ query: "q1", chunk: "c1", grade: 0, start: 31.5 }), ...reference.slice(2)];
-    expect(await importReferenceLabels(db, p.id, file("gold.jsonl", changed), { source: "gold" })).toMatchObject({ created: 0, updated: 1, unchanged: 5 });
+    const changed = [...reference.slice(0, 1), JSON.stringify({ query: "q1", chunk: "c1", grade: 0, start: 31.5 }), JSON.stringify({ query: "q1", chunk: "c2", grade: 1, start: 1e-7 }), ...reference.slice(3)];
+    expect(await importReferenceLabels(db, p.id, file("gold.jsonl", changed), { source: "gold" })).toMatchObject({ created: 0, updated: 2, unchanged: 4 });
     expect((await db.referenceLabel.findFirstOrThrow({ where: { projectId: p.id, chunkId: chunks.get("c1") } })).grade).toBe(0);
-    const last = await db.labelEvent.findFirstOrThrow({ where: { projectId: p.id }, orderBy: { id: "desc" } });
-    expect([last.before, last.after]).toEqual(['{"source":"gold","qid":"q1","docid":"c1","grade":2,"startSeconds":31.5}', '{"source":"gold","qid":"q1","docid":"c1","grade":0,"startSeconds":31.5}']);
+    const last = await db.labelEvent.findMany({ where: { projectId: p.id }, orderBy: { id: "desc" }, take: 2 });
+    expect(last.reverse().map((e) => [e.before, e.after])).toEqual([
+      ['{"source":"gold","qid":"q1","docid":"c1","grade":2,"startSeconds":31.5}', '{"source":"gold","qid":"q1","docid":"c1","grade":0,"startSeconds":31.5}'],
+      ['{"source":"gold","qid":"q1","docid":"c2","grade":1,"startSeconds":null}', '{"source":"gold","qid":"q1","docid":"c2","grade":1,"startSeconds":1e-7}'],
+    ]);
   });
 });
 
@@ -124,9 +129,13 @@ describe("label import: release of assignments", () => {
     const left = await db.assignment.findMany({ where: { poolItem: { projectId: p.id } }, select: { poolItemId: true, userId: true } });
     const keep = [...Array.from({ length: 150 }, (_, i) => i), ...Array.from({ length: 100 }, (_, i) => 1100 + i)];
     expect(left.map((x) => `${x.poolItemId}/${x.userId}`).sort()).toEqual(keep.flatMap((c) => [a, b].map((u) => `${items.get(c)}/${u.id}`)).sort());
-    // Every new label names its pool item in its event.
-    const events = await db.labelEvent.findMany({ where: { projectId: p.id, after: { contains: '"source":"new"' } }, select: { poolItemId: true, after: true } });
-    expect(events).toHaveLength(1100);
+    // The new labels share one event; each label a later import changes has its own, naming its pool item.
+    const created = await db.labelEvent.findMany({ where: { projectId: p.id, after: { contains: '"source":"new"' } }, select: { poolItemId: true, after: true } });
+    expect(created).toEqual([{ poolItemId: null, after: expect.stringContaining('"created":1100') }]);
+    const again = await importReferenceLabels(db, p.id, file("new.qrels", Array.from({ length: 1100 }, (_, i) => `q1 0 c${i} ${(i + (i < 10 ? 1 : 0)) % 4}`)), { source: "new" });
+    expect(again).toMatchObject({ created: 0, updated: 10, released: 0 });
+    const events = await db.labelEvent.findMany({ where: { projectId: p.id, after: { contains: '"source":"new"' }, before: { not: null } }, select: { poolItemId: true, after: true } });
+    expect(events).toHaveLength(10);
     for (const e of events) expect(e.poolItemId).toBe(items.get(Number(JSON.parse(e.after).docid.slice(1))));
   });
 });

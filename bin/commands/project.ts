@@ -3,6 +3,7 @@ import { ZProjectSettings } from "../../lib/projects/settings.ts";
 import { out, withDb, withProject, projectOption } from "../context.ts";
 import { AppError, isUniqueViolation } from "../../lib/errors.ts";
 import { registerProjectDelete } from "./lifecycle.ts";
+import { setGradingClosed } from "../../lib/projects/grading.ts";
 
 const int = (v: string) => Number(v);
 
@@ -74,4 +75,16 @@ export function registerProject(program: Command): void {
       });
     },
   );
+  // Closing grading makes every item read-only for annotators at once (lib/projects/grading.ts).
+  for (const [name, closed] of [["close-grading", true], ["reopen-grading", false]] as const)
+    project
+      .command(name)
+      .description(closed ? "close grading: every item of the project becomes read-only for its annotators (adjudication goes on)" : "reopen grading after close-grading")
+      .addOption(projectOption())
+      .action(async (opts: { project?: string }) => {
+        await withProject(opts.project, async (db, p) => {
+          const r = await setGradingClosed(db, p.id, closed);
+          out(r.closedAt ? `grading in project "${p.name}" is closed since ${r.closedAt}: every item is read-only for its annotators` : `grading in project "${p.name}" is open`);
+        });
+      });
 }

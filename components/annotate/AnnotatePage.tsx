@@ -16,6 +16,7 @@ import { GuidelinesPanel } from "./Guidelines";
 import { FailedGrades } from "./FailedGrades";
 import { SignInAgain } from "./SignInAgain";
 import { useGradingKeys } from "./useGradingKeys";
+import { ClosedItem, CLOSED_MESSAGE, RevisitNote } from "./RevisitNotes";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
 
@@ -121,12 +122,15 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
   const setForm = (patch: Partial<TForm>) => {
     if (!activeId || !form) return;
+    if (closedAt !== null) return setMessage(CLOSED_MESSAGE);
     setForms((f) => ({ ...f, [activeId]: { ...form, ...patch } }));
   };
   const { mediaRef, controls } = usePlayer(data?.chunk.startSeconds ?? 0);
   const [mediaProblem, setMediaProblem] = useState<TMediaProblem | null>(null);
   const [slots, setSlots] = useState<{ active: 0 | 1; ids: [string | null, string | null] }>({ active: 0, ids: [null, null] });
   const shownProjectId = queue.data?.pages[0]?.project?.id ?? null;
+  // Grading closed by the lead (lib/projects/grading.ts): every item read-only, keys move only.
+  const closedAt = data?.gradingClosedAt ?? queue.data?.pages[0]?.project?.gradingClosedAt ?? null;
 
   // A refused grade: the local form is dropped and the item read again, so it shows what the server
   // holds (its own earlier grade, or none: then it counts as not done again).
@@ -186,8 +190,20 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     }
   };
 
+  /** The next item without grading (a closed project), from the next page when needed. */
+  const forward = () => {
+    if (!activeId) return;
+    if (nextId !== null || !hasNextPage) goTo(nextId);
+    else void fetchNextPage().then((r) => goTo(neighbour(r.data?.pages.flatMap((p) => p.items), activeId, 1)));
+  };
+
   const submit = (override?: Partial<TForm>) => {
     if (!activeId || !form || !data) return;
+    if (closedAt !== null) {
+      if (override?.grade !== undefined) setMessage(CLOSED_MESSAGE);
+      else forward();
+      return;
+    }
     const f = { ...form, ...override };
     if (f.grade === null) {
       setMessage("Choose a grade first (keys 0–3).");
@@ -206,8 +222,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     setForms((all) => ({ ...all, [activeId]: f }));
     const shownProject = queue.data?.pages[0]?.project;
     if (shownProject) markDone(qc, projectId ?? 0, shownProject.id, activeId);
-    if (nextId !== null || !hasNextPage) goTo(nextId);
-    else void fetchNextPage().then((r) => goTo(neighbour(r.data?.pages.flatMap((p) => p.items), activeId, 1)));
+    forward();
   };
 
   // `u`: the previous item, from the page before when this is the first item held.
@@ -225,7 +240,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
 
   // s: the start from the playhead; without one (no media, or it failed to load) nothing changes and the notice says why.
   const startAtPlayhead = () => {
-    if (!form) return;
+    if (!form || closedAt !== null) return;
     const t = controls.playhead();
     setStartNotice(t === null ? NO_PLAYHEAD : null);
     if (t !== null) setForm({ start: Math.round(t * 10) / 10 });
@@ -254,7 +269,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
       setGuide(false);
     },
     toggleFlag: (flag) => form && setForm({ flags: form.flags.includes(flag) ? form.flags.filter((f) => f !== flag) : [...form.flags, flag] }),
-    focusNotes: () => notesRef.current?.focus(),
+    focusNotes: () => (closedAt !== null ? setMessage(CLOSED_MESSAGE) : notesRef.current?.focus()),
     guidelines: () => setGuide((g) => !g),
   });
 
@@ -379,17 +394,23 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
             </div>
             <Transcript key={data.id} chunk={data.chunk} before={data.before} after={data.after} cues={data.cues} onPickTime={pickTime} />
           </div>
-          {revisited !== null ? <RevisitNote grade={revisited} /> : null}
-          <GradeBar value={form.grade} onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))} />
-          <div className="flex flex-wrap items-start gap-4">
-            <StartControl value={form.start} chunkStart={data.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={startAtPlayhead} notice={startNotice} playhead={<PlayheadClock read={controls.playhead} hasVideo={data.video.src !== null && data.video.allowed && mediaProblem === null} />} />
-            <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
-          </div>
-          <label className="block text-sm">
-            <span className="sr-only">Notes</span>
-            <textarea ref={notesRef} aria-label="Notes" rows={2} placeholder="Notes (n to write, Esc to leave)" value={form.notes} onChange={(e) => setForm({ notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
-          </label>
-          <SubmitRow submitLabel="Submit and next" submitText="submit and next" onSubmit={() => submit()} backDisabled={pos < 0 || (pos === 0 && !hasPreviousPage)} onBack={back} message={message} />
+          {closedAt !== null ? (
+            <ClosedItem closedAt={closedAt} own={data.own} />
+          ) : (
+            <>
+              {revisited !== null ? <RevisitNote grade={revisited} /> : null}
+              <GradeBar value={form.grade} onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))} />
+              <div className="flex flex-wrap items-start gap-4">
+                <StartControl value={form.start} chunkStart={data.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={startAtPlayhead} notice={startNotice} playhead={<PlayheadClock read={controls.playhead} hasVideo={data.video.src !== null && data.video.allowed && mediaProblem === null} />} />
+                <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
+              </div>
+              <label className="block text-sm">
+                <span className="sr-only">Notes</span>
+                <textarea ref={notesRef} aria-label="Notes" rows={2} placeholder="Notes (n to write, Esc to leave)" value={form.notes} onChange={(e) => setForm({ notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
+              </label>
+            </>
+          )}
+          <SubmitRow submitLabel={closedAt !== null ? "next item" : "Submit and next"} submitText={closedAt !== null ? "next item" : "submit and next"} onSubmit={() => submit()} backDisabled={pos < 0 || (pos === 0 && !hasPreviousPage)} onBack={back} message={message} />
         </article>
       )}
       </div>
@@ -397,18 +418,5 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
       </div>
       <PlayerKeysFooter next={preloadInPlace ? undefined : next.data} help={help} onCloseHelp={() => setHelp(false)} keys={annotatorKeys(autoAdvance)} />
     </div>
-  );
-}
-
-/**
- * On an item the annotator graded before: the same words whatever the item's state, so nothing
- * about the other annotators' grades or an adjudication can be read from it (issue 18 item 2: the
- * server accepts every edit of one's own grade alike).
- */
-function RevisitNote({ grade }: { grade: number }) {
-  return (
-    <p className="text-xs text-slate-700" data-testid="revisit-note">
-      You graded this item <span className="font-semibold">{grade}</span>. A new grade replaces yours; if the item has been adjudicated already, the adjudicator&apos;s decision stands and your change is shown to them.
-    </p>
   );
 }

@@ -15,6 +15,8 @@ import { KeyHelp } from "@/components/annotate/parts";
 import { isTyping } from "@/components/annotate/useGradingKeys";
 import { afterMerge, afterSplit, ANSWER_KEYS, defaultSplitAt, firstUnlabelled, initialAnswerForm, LABEL_KEYS, labelClaim, moveCursor, type TAnswerForm } from "./form";
 
+const CLOSED_ANSWERS = "Grading is closed in this project: answers are read-only (u: back to the previous answer).";
+
 const RELEVANCE: { grade: number; name: string }[] = [
   { grade: 0, name: "does not address the question" },
   { grade: 1, name: "touches it" },
@@ -88,6 +90,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
 
   const submit = (f: TAnswerForm | undefined = form) => {
     if (!data || !f) return;
+    if (data.gradingClosedAt) return setMessage(CLOSED_ANSWERS);
     const missing = firstUnlabelled(f);
     if (missing >= 0) {
       setForm({ ...f, cursor: missing });
@@ -129,6 +132,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   /** m / the split dialog: a new claim set from the server (online only: it changes the claims for everyone). */
   const edit = (op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number }) => {
     if (!data || !form || editClaims.isPending) return;
+    if (data.gradingClosedAt) return setMessage(CLOSED_ANSWERS);
     setMessage(null);
     editClaims.mutate(
       { answerId: data.id, body: { op } },
@@ -273,6 +277,11 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
             <h1 className="text-lg font-semibold" data-testid="answer-question">
               {data.question}
             </h1>
+            {data.gradingClosedAt ? (
+              <p data-testid="closed-item" className="rounded-md border border-slate-300 bg-slate-50 p-2 text-sm">
+                Grading in this project was closed by the lead on {new Date(data.gradingClosedAt).toLocaleString()}: this answer is read-only{data.own ? " (your labels are shown)" : ""}.
+              </p>
+            ) : null}
             <details className="text-sm text-slate-700">
               <summary>The whole answer</summary>
               <p className="mt-1 whitespace-pre-wrap">{data.answer}</p>

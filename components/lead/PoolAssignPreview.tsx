@@ -30,7 +30,7 @@ export function assignSentences(r: TAssignResult, done: boolean, noun = "pool it
 }
 
 /** A preview with its confirmation, or the report of what was done with the next step. */
-export function PreviewBox({ title, sentences, confirmLabel, busy, onConfirm, onCancel }: { title: string; sentences: string[]; confirmLabel: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function PreviewBox({ title, sentences, confirmLabel, busy, onConfirm, onCancel, cancelLabel = "Change the settings" }: { title: string; sentences: string[]; confirmLabel: string; busy: boolean; onConfirm: () => void; onCancel: () => void; cancelLabel?: string }) {
   return (
     <div role="group" aria-label={title} className="mt-3 space-y-2 rounded border border-indigo-200 bg-indigo-50 p-3 text-sm">
       <p className="font-medium">{title}</p>
@@ -42,7 +42,7 @@ export function PreviewBox({ title, sentences, confirmLabel, busy, onConfirm, on
           {confirmLabel}
         </Button>
         <Button variant="secondary" onClick={onCancel}>
-          Change the settings
+          {cancelLabel}
         </Button>
       </div>
     </div>

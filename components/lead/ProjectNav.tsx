@@ -10,6 +10,7 @@ const STEPS: [string, string][] = [
   ["assign", "5 Assign"],
   ["progress", "Progress"],
   ["flags", "Flags and notes"],
+  ["grading", "Close grading"],
   ["judge", "6 Judge"],
   ["exports", "7 Exports"],
 ];

@@ -15,6 +15,7 @@ import { DeleteProjectPanel, RunsAndChunksPanel } from "./DataPanel";
 import { ChunkingsPanel } from "./ChunkingsPanel";
 import { ProjectNav } from "./ProjectNav";
 import { FlagsPanel } from "./FlagsPanel";
+import { GradingPanel } from "./GradingPanel";
 
 function StatusCounts({ projectId }: { projectId: number }) {
   const status = useStatus(projectId);
@@ -66,6 +67,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       <AssignPanel project={p} />
       <ProgressTable projectId={p.id} />
       <FlagsPanel projectId={p.id} />
+      <GradingPanel project={p} />
       <JudgePanel projectId={p.id} />
       <ExportsPanel projectId={p.id} />
       <DeleteProjectPanel projectId={p.id} name={p.name} />

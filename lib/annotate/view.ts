@@ -37,6 +37,8 @@ export type TAnnotatorItem = {
   own: TOwnLabel | null;
   /** The project's guidelines (Markdown, written by the lead), shown with the grade meanings (`g`). */
   guidelines: string;
+  /** When the lead closed grading in the project (ISO time; lib/projects/grading.ts): every item is then read-only. */
+  gradingClosedAt: string | null;
 };
 
 /** A project the annotator has items in: counts for the picker, and when they last graded in it (ISO time). */
@@ -48,7 +50,7 @@ export type TQueueQuestion = { index: number; text: string; done: number; total:
 export type TQueueItem = { id: string; done: boolean; question: number; index: number };
 export type TQueuePage = {
   /** `questions`: how many questions of the project have items of this annotator (done/total: annotatorProjects, a heavier read kept off the first item's path). */
-  project: { id: number; name: string; questions: number } | null;
+  project: { id: number; name: string; questions: number; gradingClosedAt: string | null } | null;
   items: TQueueItem[];
   questions: TQueueQuestion[];
   /** Whether the queue has items before the first and after the last item of this page. */
@@ -270,7 +272,7 @@ function* questionCounts(userId: string, projectId: number, beforeQuery: number)
 export async function annotatorQueuePage(db: Db, userId: string, projectId: number, opts: { after?: string; before?: string; limit: number }): Promise<TQueuePage | null> {
   const limit = Math.max(1, Math.min(MAX_QUEUE_PAGE, Math.floor(opts.limit)));
   return sqlRead(db, function* () {
-    const project = (yield* all<{ id: unknown; name: string }>(`SELECT "id", "name" FROM "Project" WHERE "id" = ?`, [projectId]))[0];
+    const project = (yield* all<{ id: unknown; name: string; closed: unknown }>(`SELECT "id", "name", "gradingClosedAt" AS "closed" FROM "Project" WHERE "id" = ?`, [projectId]))[0];
     if (!project) return null;
 
     let anchor: TKey | undefined;
@@ -297,7 +299,7 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
     // Positions: the first item's place, then counted along the page.
     const first = page.length > 0 ? toKey(page[0]) : anchor;
     const counts = yield* questionCounts(userId, projectId, first.queryId);
-    const head = { id: num(project.id), name: project.name, questions: counts.questions };
+    const head = { id: num(project.id), name: project.name, questions: counts.questions, gradingClosedAt: isoOrNull(project.closed) };
     if (page.length === 0) return { project: head, items: [], questions: [], hasBefore: !backwards, hasAfter: backwards };
     const qBefore = counts.before;
     const iBefore = num(
@@ -358,7 +360,7 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     where: { id: poolItemId, ...assignedTo(userId) },
     select: {
       id: true,
-      project: { select: { guidelines: true } },
+      project: { select: { guidelines: true, gradingClosedAt: true } },
       query: { select: { text: true } },
       chunk: {
         select: {
@@ -391,6 +393,7 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     video: videoSource(item.chunk.video),
     own: own ? { grade: own.grade, startSeconds: own.startSeconds, notes: own.notes, flags: parseFlags(own.flags) } : null,
     guidelines: item.project.guidelines,
+    gradingClosedAt: item.project.gradingClosedAt?.toISOString() ?? null,
   };
 }
 

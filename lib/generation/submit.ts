@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { gradingClosedError } from "../projects/grading.ts";
 import { ZUint32, zText } from "../bounds.ts";
 import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
 import type { TDisagreementRule } from "../labels/rule.ts";
@@ -95,7 +96,7 @@ export async function submitAnswerJudgement(db: Db, userId: string, input: TAnsw
   }
 }
 
-type TAnswerRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; assigned: number; claimVersion: number };
+type TAnswerRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; assigned: number; claimVersion: number; gradingClosedAt: Date | string | number | null };
 
 function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSubmitResult> {
   const { answerId, idempotencyKey } = data;
@@ -110,12 +111,13 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
   }
 
   const answer = yield* get<TAnswerRow>(
-    `SELECT a."projectId", a."claimVersion", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem",
+    `SELECT a."projectId", a."claimVersion", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem", p."gradingClosedAt",
        CASE WHEN EXISTS (SELECT 1 FROM "AnswerAssignment" s WHERE s."answerId" = a."id" AND s."userId" = ?) THEN 1 ELSE 0 END AS "assigned"
      FROM "Answer" a JOIN "Project" p ON p."id" = a."projectId" WHERE a."id" = ?`,
     [userId, answerId],
   );
   if (!answer || !Number(answer.assigned)) throw new AppError("forbidden", "this answer is not assigned to you");
+  if (answer.gradingClosedAt !== null) throw gradingClosedError(answer.gradingClosedAt);
   const claims = Number((yield* get<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnswerClaim" WHERE "answerId" = ? AND "version" = ?`, [answerId, data.claimVersion]))?.n ?? 0);
   if (claims === 0) throw new AppError("bad_input", `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${Number(answer.claimVersion)})`, [{ path: ["claimVersion"] }]);
   if (data.claimLabels.length !== claims) throw new AppError("bad_input", `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`, [{ path: ["claimLabels"] }]);

@@ -30,6 +30,8 @@ export type TAnnotatorAnswer = {
   /** "answer index of total" in this annotator's queue of the project. */
   position: { index: number; total: number };
   guidelines: string;
+  /** When the lead closed grading in the project (lib/projects/grading.ts): the answer is then read-only. */
+  gradingClosedAt: string | null;
 };
 export type TAnswerQueueItem = { id: string; done: boolean; index: number };
 export type TAnswerQueuePage = { project: { id: number; name: string } | null; total: number; done: number; items: TAnswerQueueItem[]; hasAfter: boolean };
@@ -98,7 +100,7 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
       projectId: true,
       text: true,
       claimVersion: true,
-      project: { select: { guidelines: true } },
+      project: { select: { guidelines: true, gradingClosedAt: true } },
       query: { select: { text: true } },
       context: {
         orderBy: { position: "asc" },
@@ -128,6 +130,7 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
     own: own ? { claimVersion: own.claimVersion, claimLabels: parseClaimLabels(own.claimLabels), relevance: own.relevance, notes: own.notes, flags: parseFlags(own.flags) } : null,
     position: { index, total },
     guidelines: a.project.guidelines,
+    gradingClosedAt: a.project.gradingClosedAt?.toISOString() ?? null,
   };
 }
 

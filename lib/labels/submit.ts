@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { gradingClosedError } from "../projects/grading.ts";
 import { decide, type TDisagreementRule } from "./rule.ts";
 import { ZJudgementInput, type TJudgement, type TJudgementInput } from "./schemas.ts";
 
@@ -31,7 +32,8 @@ export function judgementSnapshot(j: Pick<TSubmittedJudgement, "grade" | "startS
  *   instead of writing again — also when it races the original (on PostgreSQL the pool item's
  *   row is locked first, so same-item submissions queue; on SQLite the transaction is one
  *   synchronous step, lib/db/sql.ts).
- * - `forbidden` unless the item is assigned to the caller (checked in the same transaction).
+ * - `forbidden` unless the item is assigned to the caller (checked in the same transaction);
+ *   `conflict` when the lead has closed grading in the project (every item alike).
  * - Blind and unprobeable (issue 18 item 2): the caller may change their own grade at any time,
  *   and every edit is accepted the same way (the caller's own stored judgement echoed), whatever
  *   the other annotators' grades or an adjudication say: no answer depends on them. The same
@@ -63,7 +65,7 @@ export async function submitJudgement(db: Db, userId: string, input: TJudgementI
 
 const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
 
-type TItemRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; assigned: number };
+type TItemRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; gradingClosedAt: Date | string | number | null; assigned: number };
 
 function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const { poolItemId, idempotencyKey } = data;
@@ -81,12 +83,14 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   }
 
   const item = yield* get<TItemRow>(
-    `SELECT i."projectId", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem",
+    `SELECT i."projectId", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem", p."gradingClosedAt",
        CASE WHEN EXISTS (SELECT 1 FROM "Assignment" a WHERE a."poolItemId" = i."id" AND a."userId" = ?) THEN 1 ELSE 0 END AS "assigned"
      FROM "PoolItem" i JOIN "Project" p ON p."id" = i."projectId" WHERE i."id" = ?`,
     [userId, poolItemId],
   );
   if (!item || !item.assigned) throw new AppError("forbidden", "this item is not assigned to you");
+  // Closed by the lead: refused alike for every item of the project (lib/projects/grading.ts).
+  if (item.gradingClosedAt !== null) throw gradingClosedError(item.gradingClosedAt);
   const judgements = yield* all<TSubmittedJudgement>(`SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? ORDER BY "id"`, [poolItemId]);
 
   const before = judgements.find((j) => j.userId === userId) ?? null;

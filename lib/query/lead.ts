@@ -14,7 +14,7 @@ import type { TFlaggedItem } from "../labels/flags.ts";
 import type { TPoolResult } from "../pooling/build.ts";
 import type { TAssignResult } from "../assignment/assign.ts";
 
-export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; runs: { id: number; system: string; description: string | null }[] };
+export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; gradingClosedAt: string | null; runs: { id: number; system: string; description: string | null }[] };
 export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
 
 const base = (projectId: number) => `/api/lead/projects/${projectId}`;
@@ -40,6 +40,15 @@ export function useUpdateSettings(projectId: number) {
   return useMutation({
     mutationFn: (patch: Partial<TProjectSettings> & { guidelines?: string }) => apiFetch<TProjectDetail>(base(projectId), { method: "PATCH", json: patch }),
     onSuccess: (data) => qc.setQueryData(leadKeys.project(projectId), (old: TProjectDetail | undefined) => (old ? { ...old, ...data } : data)),
+  });
+}
+
+/** Closes or reopens grading in the project (POST …/grading; lib/projects/grading.ts). */
+export function useSetGradingClosed(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (closed: boolean) => apiFetch<{ closedAt: string | null }>(`${base(projectId)}/grading`, { json: { closed } }),
+    onSuccess: (data) => qc.setQueryData(leadKeys.project(projectId), (old: TProjectDetail | undefined) => (old ? { ...old, gradingClosedAt: data.closedAt } : old)),
   });
 }
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Project" ADD COLUMN     "gradingClosedAt" TIMESTAMP(3);

@@ -46,7 +46,7 @@ describe("annotate API", () => {
     expect(item.before.map((b) => b.startSeconds)).toEqual([0, 15]);
     expect(item.after.map((b) => b.startSeconds)).toEqual([45, 60]);
     expect(item.video).toEqual({ src: `/api/media/${fx.fileVideo.id}`, kind: "file", title: "A talk on ranking", durationSeconds: 92, allowed: true });
-    expect(Object.keys(item).sort()).toEqual(["after", "before", "chunk", "cues", "guidelines", "id", "own", "question", "video"]);
+    expect(Object.keys(item).sort()).toEqual(["after", "before", "chunk", "cues", "gradingClosedAt", "guidelines", "id", "own", "question", "video"]);
     const yt = await db.poolItem.findFirstOrThrow({ where: { chunk: { videoId: fx.ytVideo.id }, assignments: { some: { userId: fx.ann.id } } }, select: { id: true } });
     const ytItem = (await (await fetch(`${server.url}/api/annotate/items/${yt.id}`, { headers: { Cookie: ann } })).json()) as { video: { src: string; kind: string } };
     expect(ytItem.video.kind).toBe("youtube");

@@ -237,7 +237,7 @@ describe("the annotator's view of answers", () => {
   it("shows the question, the answer, its claims, the context in order and the own label, never the system or a peer's label", async () => {
     const view = await annotatorAnswer(db, ann1.id, a1.id);
     expect(view).not.toBeNull();
-    expect(Object.keys(view!).sort()).toEqual(["answer", "claimVersion", "claims", "context", "guidelines", "id", "own", "position", "question"]);
+    expect(Object.keys(view!).sort()).toEqual(["answer", "claimVersion", "claims", "context", "gradingClosedAt", "guidelines", "id", "own", "position", "question"]);
     expect(view).toMatchObject({
       question: "question q1?",
       answer: "Alpha is one. Beta is two.",

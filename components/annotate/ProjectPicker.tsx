@@ -4,9 +4,10 @@ import type { TQueueProject } from "@/lib/annotate/view";
 
 /**
  * The project being annotated, named, and (when the annotator has items in several) a picker with
- * the items left in each. `projects` arrives after the first item (undefined until then).
+ * the items left in each. `projects` arrives after the first item (undefined until then). A project
+ * whose grading the lead closed is marked (lib/projects/grading.ts).
  */
-export function ProjectPicker({ projects, current, onChoose }: { projects: readonly TQueueProject[] | undefined; current: { id: number; name: string }; onChoose: (id: number) => void }) {
+export function ProjectPicker({ projects, current, onChoose }: { projects: readonly TQueueProject[] | undefined; current: { id: number; name: string; gradingClosedAt?: string | null }; onChoose: (id: number) => void }) {
   const left = (p: TQueueProject) => p.total - p.done;
   const mine = projects?.find((p) => p.id === current.id);
   return (
@@ -14,6 +15,11 @@ export function ProjectPicker({ projects, current, onChoose }: { projects: reado
       <h2 className="text-base font-semibold" data-testid="project-name">
         {current.name}
       </h2>
+      {current.gradingClosedAt ? (
+        <span className="rounded bg-slate-200 px-2 py-0.5 text-xs text-slate-800" data-testid="project-closed">
+          grading closed
+        </span>
+      ) : null}
       {projects && projects.length > 1 ? (
         <label className="flex items-center gap-2 text-sm text-slate-600">
           Project

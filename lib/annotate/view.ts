@@ -158,16 +158,20 @@ export async function annotatorProjects(db: Db, userId: string, signal?: AbortSi
 /**
  * The project to open, without counting the whole queue: the project of the annotator's latest
  * grade when it has an ungraded item of theirs left, else the first project (by id) with one, else
- * the first with any item of theirs; null when nothing is assigned to them.
+ * the first with any item of theirs; null when nothing is assigned to them. Projects whose grading
+ * is closed are only opened when no other has an ungraded item.
  */
 export async function openingProject(db: Db, userId: string): Promise<number | null> {
   return sqlRead(db, function* () {
     const latest = (yield* all<{ projectId: unknown }>(`SELECT p."projectId" AS "projectId" FROM "Judgement" j CROSS JOIN "PoolItem" p WHERE j."userId" = ? AND p."id" = j."poolItemId" ORDER BY j."id" DESC LIMIT 1`, [userId]))[0];
-    const mineIn = (yield* all<{ id: unknown }>(
-      `SELECT pr."id" AS "id" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
+    const mine = yield* all<{ id: unknown; closed: unknown }>(
+      `SELECT pr."id" AS "id", pr."gradingClosedAt" AS "closed" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
       [userId],
-    )).map((r) => num(r.id));
-    const candidates = latest ? [num(latest.projectId), ...mineIn.filter((id) => id !== num(latest.projectId))] : mineIn;
+    );
+    const mineIn = mine.map((r) => num(r.id));
+    // Projects whose grading was closed have nothing to grade (lib/projects/grading.ts).
+    const open = new Set(mine.filter((r) => r.closed === null).map((r) => num(r.id)));
+    const candidates = (latest ? [num(latest.projectId), ...mineIn.filter((id) => id !== num(latest.projectId))] : mineIn).filter((id) => open.has(id));
     for (const projectId of candidates) if (yield* firstOpen(userId, projectId)) return projectId;
     return mineIn[0] ?? null;
   });

@@ -66,6 +66,7 @@ describe("closing grading", () => {
     await page.reload();
     await page.locator("article[data-ready]").waitFor();
     await page.getByTestId("closed-item").getByText(/closed by the lead/).waitFor();
+    expect(await page.getByTestId("project-closed").textContent()).toBe("grading closed");
     expect(await page.getByTestId("closed-own").textContent()).toBe("You did not grade this item.");
     expect(await page.getByRole("group", { name: "Grade" }).count()).toBe(0);
     // u: back to the graded item, shown read-only with the grade as stored.
@@ -85,6 +86,7 @@ describe("closing grading", () => {
     await page.reload();
     await page.locator("article[data-ready]").waitFor();
     expect(await page.getByTestId("closed-item").count()).toBe(0);
+    expect(await page.getByTestId("project-closed").count()).toBe(0);
     const now = await itemId(page);
     await page.keyboard.press("1");
     await nextShown(page, now);

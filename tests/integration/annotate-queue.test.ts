@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import type { TQueueItem, TQueuePage } from "../../lib/annotate/view.ts";
+import { setGradingClosed } from "../../lib/projects/grading.ts";
 
 /**
  * The annotator's queue a page at a time (issue 21 item 3): order (question in import order, then
@@ -142,6 +143,13 @@ describe("the annotator's queue, paged", () => {
       { id: a.p.id, name: "alpha", done: 0, total: 4, questions: 2, graded: false },
       { id: b.p.id, name: "beta", done: 1, total: 3, questions: 1, graded: true },
     ]);
+    // Beta's grading closed by the lead: alpha opens although beta was graded last; the page says it is closed.
+    await setGradingClosed(db, b.p.id, true);
+    expect((await view.annotatorProjects(db, ann.id)).current).toBe(a.p.id);
+    expect((await view.annotatorQueuePage(db, ann.id, b.p.id, { limit: 50 }))?.project?.gradingClosedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await view.annotatorQueuePage(db, ann.id, a.p.id, { limit: 50 }))?.project?.gradingClosedAt).toBeNull();
+    await setGradingClosed(db, b.p.id, false);
+    expect((await view.annotatorProjects(db, ann.id)).current).toBe(b.p.id);
     // Beta finished: back to the first project with work.
     for (const e of b.expected.slice(1)) await grade(ann.id, e.id);
     expect((await view.annotatorProjects(db, ann.id)).current).toBe(a.p.id);

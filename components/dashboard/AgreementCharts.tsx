@@ -84,7 +84,12 @@ export function PerGradeBars({ perGrade }: { perGrade: AgreementReport["per_grad
   );
 }
 
-/** Point estimates with their 95% bootstrap intervals as error bars. */
+/**
+ * Point estimates with their 95% bootstrap intervals as error bars. Drawn without animation, as the
+ * bars: recharts animates every whisker line of an ErrorBar on its own requestAnimationFrame loop
+ * (3 lines a bar), which on the dashboard's 20-run systems charts kept the main thread busy while
+ * the other panels were rendering.
+ */
 export function CiBars({ items, domain = [-0.2, 1] }: { items: { name: string; value: number | null; ci: { low: number; high: number } | null }[]; domain?: [number, number] }) {
   const data = items.map((i) => ({ name: i.name, value: i.value, err: i.ci && i.value !== null ? [i.value - i.ci.low, i.ci.high - i.value] : [0, 0] }));
   const scale = niceScale(domain[0], domain[1]);
@@ -97,7 +102,7 @@ export function CiBars({ items, domain = [-0.2, 1] }: { items: { name: string; v
         <ReferenceLine y={0} stroke="#475569" />
         <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
         <Bar dataKey="value" fill="#818cf8" isAnimationActive={false} minPointSize={zeroStub}>
-          <ErrorBar dataKey="err" width={6} stroke="#1e293b" direction="y" />
+          <ErrorBar dataKey="err" width={6} stroke="#1e293b" direction="y" isAnimationActive={false} />
         </Bar>
       </BarChart>
     </div>

@@ -64,6 +64,12 @@ export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion
   );
 }
 
+/**
+ * The grid's vertical lines, which these charts do not draw (`vertical={false}`): recharts would
+ * still place them, measuring every x tick label in the page (a forced layout each) to do so.
+ */
+const noVerticalLines = (): number[] => [];
+
 /** Per-grade precision and recall (human as truth). */
 export function PerGradeBars({ perGrade }: { perGrade: AgreementReport["per_grade"] }) {
   const data = ["0", "1", "2", "3"].map((g) => ({ grade: `grade ${g}`, precision: perGrade[g]?.precision ?? null, recall: perGrade[g]?.recall ?? null }));
@@ -71,7 +77,7 @@ export function PerGradeBars({ perGrade }: { perGrade: AgreementReport["per_grad
   return (
     <div className="max-w-full overflow-x-auto" data-testid="per-grade-chart">
       <BarChart width={320} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} />
+        <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
         <XAxis dataKey="grade" fontSize={11} />
         <YAxis domain={domain} ticks={ticks} interval={0} fontSize={11} />
         <ReferenceLine y={0} stroke="#475569" />
@@ -84,20 +90,25 @@ export function PerGradeBars({ perGrade }: { perGrade: AgreementReport["per_grad
   );
 }
 
-/** Point estimates with their 95% bootstrap intervals as error bars. */
+/**
+ * Point estimates with their 95% bootstrap intervals as error bars. Drawn without animation, as the
+ * bars: recharts animates every whisker line of an ErrorBar on its own requestAnimationFrame loop
+ * (3 lines a bar), which on the dashboard's 20-run systems charts kept the main thread busy while
+ * the other panels were rendering.
+ */
 export function CiBars({ items, domain = [-0.2, 1] }: { items: { name: string; value: number | null; ci: { low: number; high: number } | null }[]; domain?: [number, number] }) {
   const data = items.map((i) => ({ name: i.name, value: i.value, err: i.ci && i.value !== null ? [i.value - i.ci.low, i.ci.high - i.value] : [0, 0] }));
   const scale = niceScale(domain[0], domain[1]);
   return (
     <div className="max-w-full overflow-x-auto" data-testid="ci-chart">
       <BarChart width={Math.max(240, 70 * items.length)} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} />
+        <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
         <XAxis dataKey="name" fontSize={11} interval={0} />
         <YAxis domain={scale.domain} ticks={scale.ticks} interval={0} fontSize={11} />
         <ReferenceLine y={0} stroke="#475569" />
         <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
         <Bar dataKey="value" fill="#818cf8" isAnimationActive={false} minPointSize={zeroStub}>
-          <ErrorBar dataKey="err" width={6} stroke="#1e293b" direction="y" />
+          <ErrorBar dataKey="err" width={6} stroke="#1e293b" direction="y" isAnimationActive={false} />
         </Bar>
       </BarChart>
     </div>

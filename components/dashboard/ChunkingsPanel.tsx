@@ -1,5 +1,6 @@
 "use client";
 
+import { useDeferredValue } from "react";
 import { CartesianGrid, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
 import type { TChunkingReport } from "@/lib/dashboard/chunking-report";
 import { useChunkingReport, type TDashboardFilters } from "@/lib/query/dashboard";
@@ -68,7 +69,8 @@ function TradeOffChart({ r }: { r: TChunkingReport }) {
 
 export function ChunkingsPanel({ projectId, filters }: { projectId: number; filters: TDashboardFilters }) {
   const q = useChunkingReport(projectId, filters);
-  const r = q.data;
+  // Below the fold: rendered at low priority (interruptible), as the PPI panel.
+  const r = useDeferredValue(q.data);
   const cols = r ? columnsFor(r) : null;
   return (
     <Card
@@ -76,7 +78,7 @@ export function ChunkingsPanel({ projectId, filters }: { projectId: number; filt
       id="chunkings"
       description="Each chunking × system on measures that compare across chunkings: span recall@k (share of questions whose answer place the top-k chunks cover, ±5 s), time-IoU@10, seconds of transcript read@10, start error (s, against the nearest answer place), nDCG@10 on human labels where present and the transfer judge's otherwise (PPI where an audit exists), judged@10. Below each mean: 95% bootstrap interval over questions, and the difference from the same system on the baseline chunking with the p-value of a paired randomization test (* p < 0.05)."
     >
-      <PanelState isPending={q.isPending} error={q.error} empty={r?.empty} />
+      <PanelState isPending={q.isPending || (r === undefined && q.data !== undefined)} error={q.error} empty={r?.empty} />
       {r && cols && !r.empty ? (
         <div className="space-y-3">
           <p className="text-xs text-slate-600">

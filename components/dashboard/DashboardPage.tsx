@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { memo, useCallback, useMemo } from "react";
 import type { TJudgeState } from "@/lib/dashboard/judges";
 import { useDashboardMeta, useDashboardProjects, useDashboardRefresh, type TDashboardFilters } from "@/lib/query/dashboard";
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
@@ -11,6 +11,23 @@ import { GenerationPanel } from "./GenerationPanel";
 import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { PanelState } from "./ui";
+
+/**
+ * The panels, memoised: the page re-renders when the project list, the meta panel or the label-set
+ * version arrives (and on every header change), and each panel then renders again only when its
+ * own props changed (filters, judge) or its own query updated — not the whole page's tables and
+ * charts on each of those arrivals.
+ */
+const Calibration = memo(CalibrationCard);
+const Progress = memo(ProgressCard);
+const Retest = memo(RetestCard);
+const Judge = memo(JudgePanel);
+const Human = memo(HumanPanel);
+const Systems = memo(SystemsPanel);
+const Ppi = memo(PpiPanel);
+const Chunkings = memo(ChunkingsPanel);
+const Generation = memo(GenerationPanel);
+const Breakdowns = memo(BreakdownsPanel);
 
 const selectClass = "mt-0.5 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
 
@@ -79,6 +96,13 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
     },
     [params, pathname, router],
   );
+  const openSlice = useCallback(
+    (kind: "tag" | "system", slice: string) => {
+      set(kind === "tag" ? { tag: slice, system: undefined } : { system: slice, tag: undefined });
+      window.scrollTo({ top: 0 });
+    },
+    [set],
+  );
 
   // With the project in the URL the panels load at once, beside the project list (not after it).
   if (!fromUrl && projects.isPending) return <PanelState isPending />;
@@ -128,27 +152,20 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
       <JudgeNote judge={m?.judges.find((j) => j.name === judge)} chosen={filters.judge !== undefined} />
       <InjectionNote judge={m?.judges.find((j) => j.name === judge)} />
       <div className="grid gap-4 lg:grid-cols-2">
-        <CalibrationCard projectId={projectId} filters={filters} canSample={canSample} />
-        <ProgressCard projectId={projectId} />
+        <Calibration projectId={projectId} filters={filters} canSample={canSample} />
+        <Progress projectId={projectId} />
       </div>
       <div className="grid gap-4 xl:grid-cols-2">
-        <JudgePanel projectId={projectId} filters={filters} judge={judge} />
-        <HumanPanel projectId={projectId} filters={filters} />
+        <Judge projectId={projectId} filters={filters} judge={judge} />
+        <Human projectId={projectId} filters={filters} />
       </div>
-      <RetestCard projectId={projectId} />
+      <Retest projectId={projectId} />
       {/* The PPI source shows the PPI card in the systems table's place (it has the human and judge intervals beside each PPI one). */}
-      {filters.source === "ppi" ? null : <SystemsPanel projectId={projectId} filters={filters} />}
-      <PpiPanel projectId={projectId} filters={filters} onAdvisor={set} />
-      <ChunkingsPanel projectId={projectId} filters={filters} />
-      <GenerationPanel projectId={projectId} filters={filters} />
-      <BreakdownsPanel
-        projectId={projectId}
-        filters={filters}
-        onOpen={(kind, slice) => {
-          set(kind === "tag" ? { tag: slice, system: undefined } : { system: slice, tag: undefined });
-          window.scrollTo({ top: 0 });
-        }}
-      />
+      {filters.source === "ppi" ? null : <Systems projectId={projectId} filters={filters} />}
+      <Ppi projectId={projectId} filters={filters} onAdvisor={set} />
+      <Chunkings projectId={projectId} filters={filters} />
+      <Generation projectId={projectId} filters={filters} />
+      <Breakdowns projectId={projectId} filters={filters} onOpen={openSlice} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useDeferredValue } from "react";
 import type { TPpiCell, TPpiTable } from "@/lib/stats/ppi-table";
 import type { TEstimate, TPpiWarning } from "@/lib/stats/ppi";
 import { usePpi, type TDashboardFilters } from "@/lib/query/dashboard";
@@ -81,7 +82,9 @@ function headline(t: TPpiTable): string | null {
 
 export function PpiPanel({ projectId, filters, onAdvisor }: { projectId: number; filters: TDashboardFilters; onAdvisor: (changes: { delta?: string; halfWidth?: string }) => void }) {
   const q = usePpi(projectId, filters);
-  const d = q.data;
+  // Below the fold with ~2,700 elements: rendered at low priority (interruptible), so that the
+  // panels arriving at the same time (systems, breakdowns) are not kept waiting behind it.
+  const d = useDeferredValue(q.data);
   const t = d?.table ?? null;
   const warnings = t ? [...new Set(t.rows.flatMap((r) => r.cells.flatMap((c) => c.mean.warnings)))] : [];
   return (
@@ -90,7 +93,7 @@ export function PpiPanel({ projectId, filters, onAdvisor }: { projectId: number;
       id="ppi"
       description="Label source judge + human (PPI): the judge's labels on every question, corrected by the human labels of the completely labelled questions (prediction-powered inference, PPI++). Each cell: the PPI estimate and 95% interval beside the human-only and judge-only ones (± half-widths), λ (how much the judge is trusted), and the PPI paired difference from the baseline (* p < 0.05)."
     >
-      <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
+      <PanelState isPending={q.isPending || (d === undefined && q.data !== undefined)} error={q.error} empty={d?.empty} />
       {t ? (
         <div className="space-y-4">
           {headline(t) ? <p className="text-sm" data-stat="ppi-headline">{headline(t)}</p> : null}

@@ -1,5 +1,6 @@
 import { AnnotateProjects } from "@/components/annotate/AnnotateProjects";
-import { annotatorOpening, queuePageSize } from "@/lib/annotate/view";
+import { annotatorOpening } from "@/lib/annotate/view";
+import { queuePageSize } from "@/lib/annotate/queue";
 import { requirePagePermission } from "@/lib/auth/page";
 import { getDb } from "@/lib/db/client";
 

@@ -2,7 +2,8 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import type { TAnnotatorItem, TQueueItem } from "@/lib/annotate/view";
+import type { TAnnotatorItem } from "@/lib/annotate/view";
+import type { TQueueItem } from "@/lib/annotate/queue";
 import { annotateKeys, markDone, prefetchItem, refetchItem, setDone, useAnnotatorItem, useAnnotatorProjects, useOutbox, useQueuePages } from "@/lib/query/annotate";
 import { ApiError, apiFetch } from "@/lib/query/fetcher";
 import type { TOutboxResult } from "@/lib/offline/outbox";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { TQueueProject } from "@/lib/annotate/view";
+import type { TQueueProject } from "@/lib/annotate/queue";
 
 /**
  * The project being annotated, named, and (when the annotator has items in several) a picker with

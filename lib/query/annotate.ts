@@ -4,7 +4,8 @@ import { useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch } from "./fetcher.ts";
 import { Outbox, type TOutboxEntry, type TOutboxFailure, type TOutboxResult } from "../offline/outbox.ts";
-import type { TAnnotatorItem, TAnnotatorOpening, TAnnotatorProjects, TQueuePage } from "../annotate/view.ts";
+import type { TAnnotatorItem, TAnnotatorOpening } from "../annotate/view.ts";
+import type { TAnnotatorProjects, TQueuePage } from "../annotate/queue.ts";
 
 export const annotateKeys = {
   all: ["annotate"] as const,

@@ -4,7 +4,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
-import type { TQueueItem, TQueuePage } from "../../lib/annotate/view.ts";
+import type { TQueueItem, TQueuePage } from "../../lib/annotate/queue.ts";
 import { setGradingClosed } from "../../lib/projects/grading.ts";
 
 /**
@@ -12,17 +12,17 @@ import { setGradingClosed } from "../../lib/projects/grading.ts";
  * the annotator's own orderKey), cursors both ways, positions and counts from the database, pages
  * per project, and nothing of anyone else's.
  */
-// lib/annotate/view.ts is server code (import "server-only"); here it runs in the test process.
+// lib/annotate/view.ts and queue.ts are server code (import "server-only"); here they run in the test process.
 vi.mock("server-only", () => ({}));
 
 let tdb: TestDb;
 let db: Db;
-let view: typeof import("../../lib/annotate/view.ts");
+let view: typeof import("../../lib/annotate/view.ts") & typeof import("../../lib/annotate/queue.ts");
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
-  view = await import("../../lib/annotate/view.ts");
+  view = { ...(await import("../../lib/annotate/view.ts")), ...(await import("../../lib/annotate/queue.ts")) };
 });
 afterAll(async () => tdb.cleanup());
 
@@ -107,7 +107,7 @@ describe("the annotator's queue, paged", () => {
 
   it("reads a queue of many questions in batches: the same order, positions and counts across batch boundaries", async () => {
     const dee = await makeUser(db, { name: "Dee" });
-    // 21 questions (more than the first batches of lib/annotate/view.ts walkQueue and annotatorProjects).
+    // 21 questions (more than the first batches of lib/annotate/queue.ts walkQueue and annotatorProjects).
     const sizes = Array.from({ length: 21 }, (_, i) => 1 + (i % 3));
     const { p, expected } = await project("many", sizes, [dee]);
     const total = sizes.reduce((a, b) => a + b, 0);

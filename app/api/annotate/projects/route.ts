@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { annotatorProjects } from "@/lib/annotate/view";
+import { annotatorProjects } from "@/lib/annotate/queue";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { intId } from "@/lib/bounds";
-import { annotatorQueuePage, MAX_QUEUE_PAGE, openingProject, queuePageSize, type TQueuePage } from "@/lib/annotate/view";
+import { annotatorQueuePage, MAX_QUEUE_PAGE, openingProject, queuePageSize, type TQueuePage } from "@/lib/annotate/queue";
 
 export const dynamic = "force-dynamic";
 

@@ -10,13 +10,14 @@ import type { TOutboxResult } from "@/lib/offline/outbox";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import type { TMediaProblem } from "@/components/player/MediaNotice";
-import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
+import { PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { useStoredFlag } from "./useStoredFlag";
-import { annotatorKeys, FlagBoxes, GradeBar, Meter, NO_PLAYHEAD, PlayheadClock, StartControl, Transcript } from "./parts";
+import { annotatorKeys, FlagBoxes, GradeBar, NO_PLAYHEAD, PlayheadClock, StartControl, Transcript } from "./parts";
 import { GuidelinesPanel } from "./Guidelines";
 import { FailedGrades } from "./FailedGrades";
 import { SignInAgain } from "./SignInAgain";
 import { useGradingKeys } from "./useGradingKeys";
+import { AnnotateHeader, OutboxStatus } from "./AnnotateHeader";
 import { ClosedItem, CLOSED_MESSAGE, RevisitNote } from "./RevisitNotes";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
@@ -314,41 +315,18 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
       {projectBar?.(project)}
       <div className={guide ? "gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_22rem]" : undefined}>
       <div className="min-w-0 space-y-4">
-      <header className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-slate-600" data-testid="position">
-          {cur ? `Question ${cur.question} of ${project.questions} · item ${cur.index} of ${group?.total ?? 0}` : `${project.questions} questions`}
-        </p>
-        <div className="flex flex-wrap items-center gap-4">
-          {group ? <Meter label="This question" done={group.done} total={group.total} /> : null}
-          {counts ? <Meter label="Overall" done={counts.done} total={counts.total} /> : null}
-          <label className="flex items-center gap-1 text-xs">
-            <input
-              type="checkbox"
-              checked={autoAdvance}
-              onChange={(e) => setAutoAdvance(e.target.checked)}
-            />
-            Auto-advance after grade
-          </label>
-          <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label={`g guidelines: ${guide ? "hide" : "show"} the guidelines`} aria-expanded={guide} onClick={() => setGuide((g) => !g)}>
-            g guidelines
-          </button>
-          <KeysButton onClick={() => setHelp((h) => !h)} />
-        </div>
-      </header>
-
+      <AnnotateHeader
+        position={cur ? `Question ${cur.question} of ${project.questions} · item ${cur.index} of ${group?.total ?? 0}` : `${project.questions} questions`}
+        question={group}
+        overall={counts}
+        autoAdvance={autoAdvance}
+        onAutoAdvance={setAutoAdvance}
+        guide={guide}
+        onGuide={() => setGuide((g) => !g)}
+        onKeys={() => setHelp((h) => !h)}
+      />
       {signIn}
-      <div role="status" aria-live="polite" className="text-xs text-slate-600" data-testid="outbox">
-        {outbox.pending.length > 0 ? (
-          <>
-            {outbox.pending.length} grade{outbox.pending.length === 1 ? "" : "s"} waiting to be sent{signedOut ? " (signed out)" : ""}{" "}
-            <button type="button" className="underline" onClick={outbox.retryNow}>
-              Retry now
-            </button>
-          </>
-        ) : (
-          "All grades saved."
-        )}
-      </div>
+      <OutboxStatus pending={outbox.pending.length} signedOut={signedOut} onRetry={outbox.retryNow} />
       <FailedGrades failed={outbox.failed} placeOf={placeOf} onOpen={goTo} onDismiss={outbox.dismiss} />
 
       {atEnd || !activeId ? (

@@ -48,7 +48,7 @@ export function GradingPanel({ project }: { project: TProjectDetail }) {
           title={asking === "close" ? "Close grading?" : "Reopen grading?"}
           sentences={
             asking === "close"
-              ? [`Every item of ${project.name} becomes read-only for its annotators; items nobody graded stay ungraded.`, "Grades sent after this moment (also from a browser that was offline) are refused and shown to the annotator."]
+              ? [`Every item of ${project.name} becomes read-only for its annotators; items nobody graded stay ungraded.`, "Grades sent after this moment (also from a browser that was offline) are refused and shown to the annotator.", "Assigning is refused until grading is reopened."]
               : [`Annotators of ${project.name} can grade and change their grades again.`]
           }
           confirmLabel={asking === "close" ? "Close grading" : "Reopen grading"}

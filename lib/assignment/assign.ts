@@ -13,6 +13,7 @@ import { calibrationSample, judgeStratumGrade, type TCalibrationCounts } from ".
 import { auditSample } from "./audit.ts";
 import { findChunking } from "../chunkings/store.ts";
 import { randomUUID } from "node:crypto";
+import { assertGradingOpen } from "../projects/grading.ts";
 
 export type TAssignOptions = {
   perItem: number;
@@ -97,6 +98,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   }
   if (opts.unstableFrom !== undefined && opts.sample === undefined) throw new AppError("bad_input", "--unstable-first applies with --sample (a calibration sample of items)");
   if (opts.chunking !== undefined && (opts.sample === undefined || opts.unstableFrom !== undefined)) throw new AppError("bad_input", "--chunking applies with --sample N (the audit sample of label transfer onto that chunking), without --unstable-first");
+  await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
   const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined;
   const rng = mulberry32(seed);

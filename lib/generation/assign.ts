@@ -2,6 +2,7 @@ import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { assignmentLoad, resolveAnnotators } from "../assignment/assign.ts";
 import { mulberry32, randomSeed, shuffle } from "../assignment/random.ts";
+import { assertGradingOpen } from "../projects/grading.ts";
 
 export type TAssignAnswersOptions = {
   /** Annotator emails (default: every active annotator). */
@@ -45,6 +46,7 @@ export async function assignAnswers(db: Db, projectId: number, opts: TAssignAnsw
   if (!project) throw new AppError("not_found", `no project ${projectId}`);
   const perItem = opts.perItem ?? project.annotatorsPerItem;
   if (!Number.isInteger(perItem) || perItem < 1) throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+  await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
   const rng = mulberry32(seed);
   const annotators = await resolveAnnotators(db, opts.annotators);

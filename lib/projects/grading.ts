@@ -25,3 +25,16 @@ export function gradingClosedError(closedAt: Date | string | number): AppError {
   const when = new Date(typeof closedAt === "string" ? closedAt.replace(" ", "T") : closedAt).toISOString().slice(0, 16).replace("T", " ");
   return new AppError("conflict", `grading in this project was closed by the lead (${when} UTC): no grade can be given or changed now (grades given before it stand)`);
 }
+
+/**
+ * Assigning in a project whose grading is closed would give annotators items they cannot grade:
+ * refused, with the way out (reopening).
+ */
+export async function assertGradingOpen(db: Db, projectId: number): Promise<void> {
+  const p = await db.project.findUnique({ where: { id: projectId }, select: { name: true, gradingClosedAt: true } });
+  if (!p?.gradingClosedAt) return;
+  throw new AppError(
+    "conflict",
+    `grading in project "${p.name}" is closed (since ${p.gradingClosedAt.toISOString()}): annotators could not grade new assignments; reopen it first (npx assessor project reopen-grading, or Reopen grading on the project page)`,
+  );
+}

@@ -85,6 +85,14 @@ describe("closing grading", () => {
       [closedAt, null],
     ]);
 
+    // Nothing new is assigned while it is closed (annotators could not grade it); nothing written.
+    const assignments = await db.assignment.count();
+    const assign = await call(`/api/lead/projects/${fx.project.id}/assign`, lead, { perItem: 1, dryRun: true });
+    expect(assign.status).toBe(409);
+    expect(JSON.stringify(await assign.json())).toMatch(/is closed .*reopen it first/);
+    expect((await call(`/api/lead/projects/${fx.project.id}/assign`, lead, { perItem: 1, answers: true })).status).toBe(409);
+    expect(await db.assignment.count()).toBe(assignments);
+
     // Adjudication goes on: the decision can be revised.
     expect((await call("/api/adjudicate/decisions", adj, { poolItemId: adjudicated.id, grade: 2, startSeconds: 12, rationale: "on second thought", revises: 1, idempotencyKey: randomUUID() })).status).toBe(200);
 

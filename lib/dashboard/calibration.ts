@@ -31,17 +31,22 @@ export type TCalibrationPanel = {
 
 /**
  * The next step the counts call for: "done" (target reached, every grade at its minimum);
- * otherwise (the target or a grade's minimum overall not reached) "sample" while the pool has unassigned items, "finish" when everything is assigned
+ * otherwise (the target or a grade's minimum overall not reached) "reopen" when the lead closed grading (nothing can be sampled
+ * or graded until then), else "sample" while the pool has unassigned items, "finish" when everything is assigned
  * but items still wait for grades or adjudication, "deepen" when every pool item is labelled.
  */
-export type TCalibrationAdvice = { action: "done" | "sample" | "finish" | "deepen"; text: string };
+export type TCalibrationAdvice = { action: "done" | "reopen" | "sample" | "finish" | "deepen"; text: string };
 
-export function calibrationAdvice(c: { target: number; minPerGrade: number; labelled: number; thinGrades: number[]; suggestedSample: number; unassigned: number; waiting: number; awaitingAdjudication: number }): TCalibrationAdvice {
+export function calibrationAdvice(c: { target: number; minPerGrade: number; labelled: number; thinGrades: number[]; suggestedSample: number; unassigned: number; waiting: number; awaitingAdjudication: number; gradingClosed?: boolean }): TCalibrationAdvice {
   const why: string[] = [];
   if (c.labelled < c.target) why.push(`${c.labelled} of the ${c.target} human labels the target asks for`);
   if (c.thinGrades.length) why.push(`fewer than ${c.minPerGrade} examples of grade ${c.thinGrades.join(", ")}`);
   if (why.length === 0) return { action: "done", text: `Calibration target reached: ${c.labelled} human labels, at least ${c.minPerGrade} of every grade.` };
   const reason = why.join("; ");
+  if (c.gradingClosed) {
+    const meanwhile = c.awaitingAdjudication > 0 ? `; meanwhile, adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}` : "";
+    return { action: "reopen", text: `${reason[0].toUpperCase()}${reason.slice(1)}. Grading is closed in this project: reopen it (npx assessor project reopen-grading, or Grading on the project page) to sample or finish items${meanwhile}.` };
+  }
   if (c.unassigned > 0) return { action: "sample", text: `${reason[0].toUpperCase()}${reason.slice(1)}: sample ${c.suggestedSample} more item${c.suggestedSample === 1 ? "" : "s"} (${c.unassigned} unassigned in the pool).` };
   if (c.waiting > 0 || c.awaitingAdjudication > 0) {
     const work = [c.waiting > 0 ? `finish the ${c.waiting} assigned item${c.waiting === 1 ? "" : "s"} still waiting for grades` : null, c.awaitingAdjudication > 0 ? `adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}` : null].filter(Boolean).join(" and ");
@@ -123,6 +128,7 @@ export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuer
     unassigned: unassignedPoolItems,
     waiting: data.stages.assigned,
     awaitingAdjudication: data.stages.awaiting_adjudication,
+    gradingClosed: data.project.gradingClosed,
   });
   return {
     target,

@@ -15,6 +15,8 @@ export type TDashboardProject = {
   calibrationTarget: number;
   minPerGrade: number;
   annotatorsPerItem: number;
+  /** The lead closed grading (lib/projects/grading.ts): nothing can be sampled or graded until it is reopened. */
+  gradingClosed: boolean;
 };
 
 /** An accepted question: its answer places (video id, or null for any video; start in seconds). */

@@ -107,7 +107,7 @@ export function syntheticProject(): { data: TDashboardData; rankings: Map<number
   const data: TDashboardData = {
     version: "v0",
     base: {},
-    project: { id: 999_999, name: "bench-chunkings", calibrationTarget: 0, minPerGrade: 0, annotatorsPerItem: 2 },
+    project: { id: 999_999, name: "bench-chunkings", calibrationTarget: 0, minPerGrade: 0, annotatorsPerItem: 2, gradingClosed: false },
     queries,
     tags: [],
     chunks,

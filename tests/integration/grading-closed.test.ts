@@ -93,11 +93,16 @@ describe("closing grading", () => {
     expect((await call(`/api/lead/projects/${fx.project.id}/assign`, lead, { perItem: 1, answers: true })).status).toBe(409);
     expect(await db.assignment.count()).toBe(assignments);
 
+    // The dashboard's calibration advice says to reopen (its version includes the closing).
+    const advice = async () => ((await (await call(`/api/dashboard/${fx.project.id}/calibration`, lead)).json()) as { advice: { action: string } }).advice.action;
+    expect(await advice()).toBe("reopen");
+
     // Adjudication goes on: the decision can be revised.
     expect((await call("/api/adjudicate/decisions", adj, { poolItemId: adjudicated.id, grade: 2, startSeconds: 12, rationale: "on second thought", revises: 1, idempotencyKey: randomUUID() })).status).toBe(200);
 
     // Reopened: grading works again.
     expect(await (await closing(lead, false)).json()).toEqual({ closedAt: null });
+    expect(await advice()).not.toBe("reopen");
     expect((await grade(ann, ungraded.id, 1)).status).toBe(200);
     expect((await db.judgement.findFirstOrThrow({ where: { poolItemId: ungraded.id, user: { email: "ann@example.org" } } })).grade).toBe(1);
   });

@@ -23,12 +23,12 @@ export type TSections = { version: string; parts: string[]; base?: TBase; judges
 
 const BASE_PARTS = [VERSION_PARTS.judgeLabels, VERSION_PARTS.referenceLabels, VERSION_PARTS.runs, VERSION_PARTS.poolItems, VERSION_PARTS.tags, VERSION_PARTS.imports, VERSION_PARTS.provenance];
 
-const PROJECT_COLUMNS = `"id", "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds"`;
+const PROJECT_COLUMNS = `"id", "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds", "gradingClosedAt"`;
 
 /** The project and its label rule settings, from its row (PROJECT_COLUMNS); not found without one. */
 export function projectSettings(p: unknown[] | undefined, projectId: number): { project: TDashboardProject; settings: TRuleSettings } {
   if (!p) throw new AppError("not_found", `no project with id ${projectId}`);
-  const project = { id: num(p[0]), name: str(p[1]), calibrationTarget: num(p[2]), minPerGrade: num(p[3]), annotatorsPerItem: num(p[4]) };
+  const project = { id: num(p[0]), name: str(p[1]), calibrationTarget: num(p[2]), minPerGrade: num(p[3]), annotatorsPerItem: num(p[4]), gradingClosed: p[7] !== null && p[7] !== undefined };
   const settings: TRuleSettings = { disagreementRule: str(p[5]) as TRuleSettings["disagreementRule"], startToleranceSeconds: num(p[6]), annotatorsPerItem: num(p[4]) };
   return { project, settings };
 }

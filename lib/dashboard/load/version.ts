@@ -36,7 +36,7 @@ export async function versionParts(db: Db, projectId: number): Promise<string[]>
   const whole = (table: string, column = `max("id")`) => `SELECT count(*), ${column} FROM "${table}" WHERE ? > 0`;
   const own = (table: string) => `SELECT count(*), max("id") FROM "${table}" WHERE "projectId" = ?`;
   const sql = [
-    `SELECT "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds" FROM "Project" WHERE "id" = ?`,
+    `SELECT "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds", "gradingClosedAt" FROM "Project" WHERE "id" = ?`,
     own("LabelEvent"),
     own("JudgeLabel"),
     own("ReferenceLabel"),

@@ -18,6 +18,13 @@ describe("calibration advice from the counts", () => {
     expect(a.action).toBe("deepen");
     expect(a.text).toMatch(/^120 of the 150 .*Every pool item is labelled: deepen the pool/);
   });
+  it("asks to reopen grading when the lead closed it (nothing can be sampled or graded), adjudication meanwhile", () => {
+    expect(calibrationAdvice({ ...base, gradingClosed: true, awaitingAdjudication: 1 })).toEqual({
+      action: "reopen",
+      text: "120 of the 150 human labels the target asks for; fewer than 10 examples of grade 3. Grading is closed in this project: reopen it (npx assessor project reopen-grading, or Grading on the project page) to sample or finish items; meanwhile, adjudicate the 1 disagreement.",
+    });
+    expect(calibrationAdvice({ ...base, gradingClosed: true, labelled: 150, thinGrades: [] }).action).toBe("done");
+  });
   it("says so when the target and every grade's minimum are reached, whatever the pool", () => {
     expect(calibrationAdvice({ ...base, labelled: 150, thinGrades: [], unassigned: 0 })).toEqual({ action: "done", text: "Calibration target reached: 150 human labels, at least 10 of every grade." });
   });

@@ -35,7 +35,7 @@ function data(): TDashboardData {
   return {
     version: "v1",
     base: {},
-    project: { id: 1, name: "grid", calibrationTarget: 0, minPerGrade: 0, annotatorsPerItem: 2 },
+    project: { id: 1, name: "grid", calibrationTarget: 0, minPerGrade: 0, annotatorsPerItem: 2, gradingClosed: false },
     queries: new Map([
       [1, { qid: "q1", tags: [], places: [{ start: 25, videoId: 1 }] }],
       [2, { qid: "q2", tags: [], places: [{ start: 45, videoId: 1 }] }],

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
-import { all, provider, sqlRead } from "../db/sql.ts";
+import { all, provider, sqlDate, sqlRead } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
 /**
@@ -37,11 +37,7 @@ export function queuePageSize(env: NodeJS.ProcessEnv = process.env): number {
 export const MAX_QUEUE_PAGE = 200;
 
 const num = (v: unknown): number => Number(v);
-const isoOrNull = (v: unknown): string | null => {
-  if (v === null || v === undefined) return null;
-  const d = v instanceof Date ? v : typeof v === "number" ? new Date(v) : new Date(String(v).replace(" ", "T"));
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-};
+const isoOrNull = (v: unknown): string | null => sqlDate(v)?.toISOString() ?? null;
 
 /** Questions counted per step of `annotatorProjects`: adjusted so that a step reads for about `target` ms. */
 const COUNT_STEPS = { first: 8, max: 4096, targetMs: 25 };

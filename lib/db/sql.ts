@@ -47,6 +47,17 @@ export function* provider(): Generator<TSqlOp, "sqlite" | "postgres", unknown> {
 /** Prisma's stored form of a DateTime on SQLite (adapter-better-sqlite3, iso8601 format). */
 export const sqliteDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
+/**
+ * A DateTime column as direct SQL returns it — a Date from PostgreSQL; from SQLite the text Prisma
+ * wrote (sqliteDate), a "YYYY-MM-DD HH:MM:SS" of SQLite's own functions, or milliseconds — as a
+ * Date; null for NULL or what does not parse.
+ */
+export function sqlDate(v: unknown): Date | null {
+  if (v === null || v === undefined) return null;
+  const d = v instanceof Date ? v : typeof v === "number" ? new Date(v) : new Date(String(v).replace(" ", "T"));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
 /** True for a unique-constraint violation raised by either driver. */
 export function isUniqueViolationError(e: unknown): boolean {
   if (typeof e !== "object" || e === null) return false;

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
+import { gradingClosedError } from "../projects/grading.ts";
 
 /**
  * An annotator's merge or split of a claim while labelling (issue 24 item 2). Either writes a new
@@ -66,8 +67,10 @@ export async function editClaims(db: Db, edit: TClaimEdit): Promise<{ version: n
   }
   try {
     return await db.$transaction(async (tx) => {
-      const answer = await tx.answer.findUnique({ where: { id: edit.answerId }, select: { id: true, projectId: true, text: true, claimVersion: true } });
+      const answer = await tx.answer.findUnique({ where: { id: edit.answerId }, select: { id: true, projectId: true, text: true, claimVersion: true, project: { select: { gradingClosedAt: true } } } });
       if (!answer) throw new AppError("not_found", `no answer ${edit.answerId}`);
+      // Closed by the lead: refused as a label is (lib/generation/submit.ts).
+      if (answer.project.gradingClosedAt) throw gradingClosedError(answer.project.gradingClosedAt);
       if (edit.version !== undefined && edit.version !== answer.claimVersion)
         throw new AppError("conflict", `the claims changed meanwhile (version ${answer.claimVersion}, you saw ${edit.version}); reload the answer`, { version: answer.claimVersion });
       const current = await tx.answerClaim.findMany({ where: { answerId: answer.id, version: answer.claimVersion }, orderBy: { position: "asc" }, select: { text: true, startChar: true, endChar: true, source: true } });

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { sqlDate } from "../db/sql.ts";
 
 /**
  * Closing grading (issue 22 item 2: "final items shown read-only when revisited"). An item cannot
@@ -20,9 +21,9 @@ export async function setGradingClosed(db: Db, projectId: number, closed: boolea
   return { closedAt: at?.toISOString() ?? null };
 }
 
-/** The refusal of a grade in a closed project: the same for every item (nothing about its state). */
-export function gradingClosedError(closedAt: Date | string | number): AppError {
-  const when = new Date(typeof closedAt === "string" ? closedAt.replace(" ", "T") : closedAt).toISOString().slice(0, 16).replace("T", " ");
+/** The refusal of a grade in a closed project (the closing time as a Date, or as direct SQL read it): the same for every item (nothing about its state). */
+export function gradingClosedError(closedAt: unknown): AppError {
+  const when = sqlDate(closedAt)?.toISOString().slice(0, 16).replace("T", " ") ?? "earlier";
   return new AppError("conflict", `grading in this project was closed by the lead (${when} UTC): no grade can be given or changed now (grades given before it stand)`);
 }
 

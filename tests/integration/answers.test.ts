@@ -11,6 +11,7 @@ import { adjudicateAnswer, answerAdjudicationQueue, waitingAnswers } from "../..
 import { answerReferenceLabels } from "../../lib/generation/reference.ts";
 import { annotatorAnswer, answerQueuePage } from "../../lib/generation/view.ts";
 import { editClaims } from "../../lib/generation/claims-edit.ts";
+import { setGradingClosed } from "../../lib/projects/grading.ts";
 
 // lib/generation/view.ts is server code (import "server-only"); here it runs in the test process.
 vi.mock("server-only", () => ({}));
@@ -295,6 +296,13 @@ describe("merging and splitting claims while labelling", () => {
     expect((await db.answerEvent.findMany({ where: { answerId: a4.id, kind: { in: ["merge", "split"] } }, orderBy: { id: "asc" } })).map((e) => e.kind)).toEqual(["merge", "split"]);
     expect((await appError(editClaims(db, { answerId: a4.id, actorId: ann2.id, op: { kind: "merge", positions: [0, 2] } }))).message).toMatch(/^merge takes two neighbouring claims/);
     expect((await appError(editClaims(db, { answerId: a4.id, actorId: ann2.id, op: { kind: "split", position: 1, at: 0 } }))).message).toMatch(/^split: cut claim 1 at a character offset/);
+    // Grading closed by the lead: a merge is refused as a label is (lib/projects/grading.ts), nothing changes; reopened, as before.
+    await setGradingClosed(db, pid, true);
+    const closedMerge = await appError(editClaims(db, { answerId: a4.id, actorId: ann2.id, op: { kind: "merge", positions: [0, 1] } }));
+    expect([closedMerge.code, closedMerge.message]).toEqual(["conflict", expect.stringMatching(/^grading in this project was closed by the lead \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)/)]);
+    expect((await appError(submitAnswerJudgement(db, ann2.id, label(a4.id, "a4-closed-key", ["s", "s", "n"], 2, { claimVersion: 3 })))).message).toBe(closedMerge.message);
+    expect((await db.answer.findUniqueOrThrow({ where: { id: a4.id } })).claimVersion).toBe(3);
+    await setGradingClosed(db, pid, false);
     // ann2 labels the current version (3 claims, different set): the versions differ, so it needs adjudication.
     await submitAnswerJudgement(db, ann2.id, label(a4.id, "a4-ann2-key", ["s", "s", "n"], 2, { claimVersion: 3 }));
     const queued = (await answerAdjudicationQueue(db, pid)).find((q) => q.id === a4.id);

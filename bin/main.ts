@@ -14,9 +14,10 @@ import { registerFuse } from "./commands/fuse.ts";
 import { registerLifecycle } from "./commands/lifecycle.ts";
 import { registerMedia } from "./commands/media.ts";
 import { registerAnswers } from "./commands/answers.ts";
+import { registerDecide } from "./commands/decide.ts";
 
 /**
  * The `assessor` command line. Each command lives in bin/commands/<name>.ts as a register
  * function; this file wires them (bin/cli.ts maps errors to exit codes).
  */
-await runCli([registerEval, registerFuse, registerAgreement, registerMigrate, registerProject, registerImport, registerUser, registerPool, registerAssign, registerStatus, registerExport, registerJudge, registerLifecycle, registerMedia, registerAnswers]);
+await runCli([registerEval, registerFuse, registerAgreement, registerMigrate, registerProject, registerImport, registerUser, registerPool, registerAssign, registerStatus, registerExport, registerJudge, registerLifecycle, registerMedia, registerAnswers, registerDecide]);

@@ -21,15 +21,32 @@ export function registerAssign(program: Command): void {
     .option("--chunking <name>", "with --sample N: the audit sample of label transfer onto this chunking: N transfer-labelled pairs, stratified by derived grade (proportional, at least one per grade), pool items created when missing")
     .option("--include-labelled", "also assign pooled items that already have an imported reference label, to re-grade them (a calibration of the old labels); by default they are left out")
     .option("--seed <n>", "random seed, to reproduce an assignment")
+    .option("--decision <name>", "the next batch of a decision (npx assessor decide create): --budget N questions drawn where the judge is least sure and the compared systems rank differently, each with its inclusion probability; every pooled pair of each to --per-item annotators")
+    .option("--budget <n>", "with --decision: questions to draw in this batch (in expectation)")
     .option("--answers", "assign generated answers (issue 24: the answer task) instead of pool items: every answer to --per-item annotators, balanced, topped up")
     .option("--system <name>", "with --answers: only this system's answers")
     .option("--dry-run", "with --answers: show what would be assigned, write nothing")
     .addOption(projectOption())
-    .action(async (opts: { perItem?: string; annotators?: string; sample?: string; sampleQueries?: string; tags?: string; unstableFirst?: string; chunking?: string; includeLabelled?: boolean; seed?: string; project?: string; answers?: boolean; system?: string; dryRun?: boolean }) => {
+    .action(async (opts: { perItem?: string; annotators?: string; sample?: string; sampleQueries?: string; tags?: string; unstableFirst?: string; chunking?: string; includeLabelled?: boolean; seed?: string; project?: string; answers?: boolean; system?: string; dryRun?: boolean; decision?: string; budget?: string }) => {
       const perItem = wholeNumber("--per-item", opts.perItem, 1);
       const sample = wholeNumber("--sample", opts.sample, 1);
       const sampleQueries = wholeNumber("--sample-queries", opts.sampleQueries, 1);
       const seed = wholeNumber("--seed", opts.seed, 0);
+      if (opts.decision !== undefined || opts.budget !== undefined) {
+        if (opts.decision === undefined || opts.budget === undefined) fail("--decision and --budget go together: npx assessor assign --decision NAME --budget N");
+        if (opts.answers || sample !== undefined || sampleQueries !== undefined || opts.tags || opts.unstableFirst || opts.chunking || opts.includeLabelled || opts.dryRun) fail("--decision draws its own questions: without --answers, --sample, --sample-queries, --tags, --unstable-first, --chunking, --include-labelled and --dry-run");
+        const budget = wholeNumber("--budget", opts.budget, 1) ?? 1;
+        const { drawBatch, findDecision, decisionReport } = await import("../../lib/decisions/store.ts");
+        const { describeDecision } = await import("./decide.ts");
+        await withProject(opts.project, async (db, project) => {
+          const annotators = opts.annotators?.split(",").map((s) => s.trim()).filter(Boolean);
+          const r = await drawBatch(db, project.id, opts.decision ?? "", { budget, perItem: perItem ?? project.annotatorsPerItem, annotators, seed });
+          out(`batch ${r.look} of decision ${opts.decision}: ${r.drawn.length} question(s) drawn, ${r.newQuestions.length} new; ${r.assignment ? `${r.assignment.created} new assignment(s) on ${r.assignment.itemsToppedUp} item(s), ${r.assignment.perItem} per item` : "nothing new to assign"}`);
+          if (r.assignment) for (const a of r.assignment.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
+          for (const line of describeDecision(await decisionReport(db, project.id, await findDecision(db, project.id, opts.decision ?? "")))) out(line);
+        });
+        return;
+      }
       if (opts.answers) {
         if (sample !== undefined || sampleQueries !== undefined || opts.tags || opts.unstableFirst || opts.chunking || opts.includeLabelled) fail("--answers assigns every answer: --sample, --sample-queries, --tags, --unstable-first, --chunking and --include-labelled apply to pool items");
         const { assignAnswers } = await import("../../lib/generation/assign.ts");

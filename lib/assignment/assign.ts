@@ -21,6 +21,8 @@ export type TAssignOptions = {
   sample?: number;
   /** Whole-question calibration sample: N questions, every pooled item of each (lib/assignment/questions.ts). */
   sampleQueries?: number;
+  /** Whole questions chosen by the caller (a decision's draw, lib/decisions): every pooled item of each not yet final, topped up to perItem. */
+  questions?: number[];
   /** With `sample` or `sampleQueries`: draw only from items whose query has one of these tags (to fill thin slices). */
   tags?: string[];
   /**
@@ -100,7 +102,8 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   if (opts.chunking !== undefined && (opts.sample === undefined || opts.unstableFrom !== undefined)) throw new AppError("bad_input", "--chunking applies with --sample N (the audit sample of label transfer onto that chunking), without --unstable-first");
   await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
-  const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined;
+  if (opts.questions !== undefined && (opts.sample !== undefined || opts.sampleQueries !== undefined || opts.chunking !== undefined)) throw new AppError("bad_input", "a decision's questions are assigned on their own: without --sample, --sample-queries or --chunking");
+  const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined || opts.questions !== undefined;
   const rng = mulberry32(seed);
 
   const annotators = await resolveAnnotators(db, opts.annotators);
@@ -145,6 +148,12 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         const sampled = await auditTargets(tx, projectId, items, assignedTo, calibrationBasis.finals, transfer, opts.sample, opts.tags, rng);
         targets = sampled.targets;
         audit = { byGrade: sampled.byGrade, newItems: sampled.newItems, judges: transfer.judges };
+      } else if (opts.questions !== undefined && calibrationBasis) {
+        const wanted = new Set(opts.questions);
+        const final = new Set(calibrationBasis.finals.map((f) => `${f.queryId}:${f.chunkId}`));
+        const chosen = items.filter((it) => wanted.has(it.queryId) && !final.has(`${it.queryId}:${it.chunkId}`) && (assignedTo.get(it.id)?.size ?? 0) < perItem);
+        targets = chosen;
+        questions = new Set(chosen.map((t) => t.queryId)).size;
       } else if (opts.sampleQueries !== undefined && calibrationBasis) {
         const sampled = await sampleWholeQuestions(tx, pid, items, assignedTo, calibrationBasis.finals, perItem, opts.sampleQueries, opts.tags, rng);
         targets = sampled.targets;

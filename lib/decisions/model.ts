@@ -1,0 +1,210 @@
+/**
+ * A decision's statistics, pure (no database): which questions to label and what the labels so far
+ * settle. The estimator, the design and the correction for repeated looks are lib/stats/active.ts;
+ * this module applies them to retrieval measures of systems compared on the same questions.
+ *
+ * - Unit: a question. Its paired difference M_A − M_B needs every pooled pair of the question
+ *   labelled by people (a "complete" question, lib/dashboard/complete.ts), as the PPI panel does.
+ * - Prediction f_q: the difference computed with the judge's labels (and, on questions completely
+ *   labelled when the decision was created, the human labels: those are certain units with π = 1).
+ *   Human labels that arrive later on questions the decision did not draw are not used: their
+ *   inclusion probability is unknown, and using them would bias the estimate.
+ * - Human value Y_q: the difference with human labels, on drawn questions once complete.
+ * - Inclusion probability of a drawn or undrawn question after batches 1…k: 1 − Π(1 − p_j(q)),
+ *   where p_j(q) is the batch's probability, computed from the uncertainty frozen at creation and
+ *   the batch's budget alone (never from labels gathered since), so it is known exactly.
+ * - Several systems: every pair, with a Bonferroni split of the look's error over the pairs.
+ *   Settled when one system is better than every other, or every pair is equivalent (margin).
+ * - Until every drawn question is complete the verdict waits ("labelling"): using a drawn question
+ *   without its human value would bias the estimate towards the judge.
+ */
+import { activeMean, combinedInclusion, differenceUncertainty, labelsToSettle, lookLevel, verdict, type TActiveEstimate, type TVerdict } from "../stats/active.ts";
+
+export type TPopulationEntry = { queryId: number; uncertainty: number; certain: boolean };
+export type TBatch = { look: number; budget: number; tau: number; probabilities: Record<string, number>; drawn: number[] };
+
+export type TPairState = {
+  a: string;
+  b: string;
+  estimate: TActiveEstimate | null;
+  verdict: TVerdict;
+  /** Questions still to label (projected) before this pair settles; 0 settled, null when labels alone cannot. */
+  toSettle: number | null;
+};
+
+export type TDecisionState = {
+  status: "settled" | "open" | "labelling" | "no_basis";
+  /** What it settled: the better system, or "equivalent". */
+  outcome: string | null;
+  look: number;
+  level: number;
+  questions: number;
+  certain: number;
+  drawn: number;
+  /** Drawn questions not yet completely labelled. */
+  pending: number;
+  pairs: TPairState[];
+  /** Questions still to label (projected) to settle the whole decision; null when labels alone cannot. */
+  toSettle: number | null;
+};
+
+/** Values of one system on every question of the population: with the cheap sources, and with people (null: not complete). */
+export type TSystemValues = { system: string; predicted: Map<number, number>; human: Map<number, number | null> };
+
+function pairsOf(systems: readonly string[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < systems.length; i++) for (let j = i + 1; j < systems.length; j++) out.push([i, j]);
+  return out;
+}
+
+/** Each question's inclusion probability over the batches so far (certain questions: 1). */
+export function inclusionByQuestion(population: readonly TPopulationEntry[], batches: readonly TBatch[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const p of population) {
+    if (p.certain) out.set(p.queryId, 1);
+    else out.set(p.queryId, combinedInclusion(batches.map((b) => b.probabilities[String(p.queryId)] ?? 0)));
+  }
+  return out;
+}
+
+export function decisionState(
+  input: { systems: readonly string[]; margin: number; level: number; population: readonly TPopulationEntry[]; batches: readonly TBatch[] },
+  values: readonly TSystemValues[],
+): TDecisionState {
+  const { population, batches, margin } = input;
+  const look = Math.max(1, batches.length);
+  const pairs = pairsOf(input.systems);
+  const level = 1 - (1 - lookLevel(input.level, look)) / Math.max(1, pairs.length);
+  const inclusion = inclusionByQuestion(population, batches);
+  const drawnSet = new Set(batches.flatMap((b) => b.drawn));
+  const certain = population.filter((p) => p.certain).length;
+  let pending = 0;
+  for (const q of drawnSet) if (values.some((v) => (v.human.get(q) ?? null) === null)) pending++;
+
+  // Before the first batch only the certain questions carry human values: the uncertain ones would
+  // enter with the judge's value uncorrected, so nothing can be settled yet.
+  const unsampled = batches.length === 0 && certain < population.length;
+  const pairStates: TPairState[] = pairs.map(([i, j]) => {
+    const A = values[i];
+    const B = values[j];
+    const units = population.flatMap((p) => {
+      const pi = inclusion.get(p.queryId) ?? 0;
+      const fa = A.predicted.get(p.queryId);
+      const fb = B.predicted.get(p.queryId);
+      if (fa === undefined || fb === undefined) return [];
+      const sampled = p.certain || drawnSet.has(p.queryId);
+      const ha = sampled ? (A.human.get(p.queryId) ?? null) : null;
+      const hb = sampled ? (B.human.get(p.queryId) ?? null) : null;
+      const human = ha === null || hb === null ? null : ha - hb;
+      // A certain question is its own human value (π = 1); an undrawn one keeps π for the estimator's weights of the others.
+      if (p.certain && human !== null) return [{ prediction: human, human, probability: 1 }];
+      return [{ prediction: fa - fb, human, probability: pi > 0 ? pi : 1 }];
+    });
+    const estimate = activeMean(units, { level });
+    if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
+    if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
+    const v = pending > 0 ? "open" : verdict(estimate, margin);
+    let mean = 0;
+    for (const u of units) mean += u.prediction;
+    mean /= units.length;
+    let variance = 0;
+    for (const u of units) variance += (u.prediction - mean) ** 2;
+    variance /= units.length;
+    return { a: A.system, b: B.system, estimate, verdict: v, toSettle: v !== "open" ? 0 : labelsToSettle(estimate, variance, margin) };
+  });
+
+  const better = new Map<string, number>();
+  for (const p of pairStates) {
+    if (p.verdict === "better") better.set(p.a, (better.get(p.a) ?? 0) + 1);
+    if (p.verdict === "worse") better.set(p.b, (better.get(p.b) ?? 0) + 1);
+  }
+  const winner = input.systems.find((s) => (better.get(s) ?? 0) === input.systems.length - 1) ?? null;
+  const equivalent = pairStates.length > 0 && pairStates.every((p) => p.verdict === "equivalent");
+  const settled = pending === 0 && (winner !== null || equivalent);
+  const open = pairStates.filter((p) => p.verdict === "open");
+  const toSettle = settled ? 0 : open.some((p) => p.toSettle === null) ? null : Math.max(0, ...open.map((p) => p.toSettle ?? 0));
+  const anyEstimate = pairStates.some((p) => p.estimate !== null);
+  return {
+    status: !anyEstimate || unsampled ? "no_basis" : pending > 0 ? "labelling" : settled ? "settled" : "open",
+    outcome: settled ? (winner ?? "equivalent") : null,
+    look,
+    level,
+    questions: population.length,
+    certain,
+    drawn: drawnSet.size,
+    pending,
+    pairs: pairStates,
+    toSettle,
+  };
+}
+
+/**
+ * A question's expected error of the predicted difference between two systems' rankings, for the
+ * design (lib/stats/active.ts `differenceUncertainty`): each pair's weight in a DCG-like measure
+ * at the cutoff (1/log₂(rank + 1) normalised by the ideal DCG of the expected number of relevant
+ * pairs) in A minus in B, times the variance of the pair's gain given the judge's grade (from the
+ * calibration: the human grades seen for that judge grade). A heuristic for where labels help:
+ * the estimate stays unbiased whatever it says (it only sets the probabilities).
+ */
+export function questionUncertainty(
+  rankings: readonly (readonly number[])[],
+  cutoff: number,
+  gradeDistribution: (chunkId: number) => readonly number[] | null,
+  gain: (grade: number) => number,
+): number {
+  const weightOf = rankings.map((r) => {
+    const m = new Map<number, number>();
+    r.slice(0, cutoff).forEach((chunkId, i) => m.set(chunkId, 1 / Math.log2(i + 2)));
+    return m;
+  });
+  const chunks = new Set<number>();
+  for (const w of weightOf) for (const c of w.keys()) chunks.add(c);
+  let expectedRelevant = 0;
+  const variance = new Map<number, number>();
+  for (const c of chunks) {
+    const dist = gradeDistribution(c);
+    if (!dist) {
+      variance.set(c, 0);
+      continue;
+    }
+    let m = 0;
+    let m2 = 0;
+    dist.forEach((p, g) => {
+      m += p * gain(g);
+      m2 += p * gain(g) ** 2;
+      if (g >= 1) expectedRelevant += p;
+    });
+    variance.set(c, Math.max(0, m2 - m * m));
+  }
+  let ideal = 0;
+  for (let r = 0; r < Math.min(cutoff, Math.max(1, Math.round(expectedRelevant))); r++) ideal += 1 / Math.log2(r + 2);
+  let total = 0;
+  for (let i = 0; i < weightOf.length; i++) {
+    for (let j = i + 1; j < weightOf.length; j++) {
+      const pairs = [...chunks].map((c) => ({ weightDifference: ((weightOf[i].get(c) ?? 0) - (weightOf[j].get(c) ?? 0)) / ideal, variance: variance.get(c) ?? 0 }));
+      total += differenceUncertainty(pairs) ** 2;
+    }
+  }
+  return Math.sqrt(total);
+}
+
+/**
+ * The distribution of the human grade given the judge's grade, from the pairs both labelled, with
+ * add-one smoothing; for a pair the judge did not label, the human grades' distribution overall.
+ */
+export function calibration(pairs: readonly { human: number; judge: number | null }[]): { given: (judge: number | null) => number[] } {
+  const counts = [0, 1, 2, 3].map(() => [1, 1, 1, 1]);
+  const overall = [1, 1, 1, 1];
+  for (const p of pairs) {
+    if (p.human < 0 || p.human > 3) continue;
+    overall[p.human]++;
+    if (p.judge !== null && p.judge >= 0 && p.judge <= 3) counts[p.judge][p.human]++;
+  }
+  const normalise = (xs: number[]) => {
+    const s = xs.reduce((a, b) => a + b, 0);
+    return xs.map((x) => x / s);
+  };
+  const byJudge = counts.map(normalise);
+  const marginal = normalise(overall);
+  return { given: (judge) => (judge === null || judge < 0 || judge > 3 ? marginal : byJudge[judge]) };
+}

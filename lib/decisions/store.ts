@@ -1,0 +1,230 @@
+/**
+ * Decisions in the database (the Decision and DecisionBatch tables): create one (its population of
+ * questions and their uncertainty frozen then), list, report, delete, and draw the next batch of
+ * questions for people to label. The statistics are lib/decisions/model.ts.
+ */
+import { z } from "zod";
+import { assign, type TAssignResult } from "../assignment/assign.ts";
+import { completeQuestions } from "../dashboard/complete.ts";
+import { dashboardData, type TDashboardData } from "../dashboard/data.ts";
+import { judgeLabelQrels, pickJudge, referenceQrels, runBySystem, type TQrels } from "../dashboard/labels.ts";
+import { runRankings, type TRunRankings } from "../dashboard/rankings.ts";
+import { retrievalValues } from "../dashboard/systems.ts";
+import type { Db } from "../db/client.ts";
+import { AppError, isUniqueViolation } from "../errors.ts";
+import { inclusionProbabilities, systematicSample } from "../stats/active.ts";
+import type { Gain } from "../stats/measures/ndcg.ts";
+import { retrievalColumns } from "../stats/measures/columns.ts";
+import { seededRng } from "../stats/random.ts";
+import { calibration, decisionState, questionUncertainty, type TBatch, type TDecisionState, type TPopulationEntry, type TSystemValues } from "./model.ts";
+
+/** Friendlier names of the measures (the column ids of lib/stats/measures/columns.ts are accepted as they are). */
+const MEASURE_ALIASES: Record<string, string> = {
+  "ndcg@5": "ndcg_cut_5",
+  "ndcg@10": "ndcg_cut_10",
+  "recall@5": "recall_5@1",
+  "recall@10": "recall_10@1",
+  mrr: "recip_rank@1",
+};
+
+export function measureId(measure: string): string {
+  const id = MEASURE_ALIASES[measure.toLowerCase()] ?? measure;
+  const known = retrievalColumns("linear").map((c) => c.id);
+  if (!known.includes(id)) throw new AppError("bad_input", `--measure: unknown measure "${measure}"; expected one of ${[...Object.keys(MEASURE_ALIASES), ...known].join(", ")}`);
+  return id;
+}
+
+export const ZDecisionCreate = z.object({
+  name: z.string().trim().min(1).max(100),
+  systems: z.array(z.string().trim().min(1).max(200)).min(2).max(8),
+  measure: z.string().min(1).max(40),
+  margin: z.number().min(0).max(1).default(0),
+  level: z.number().gt(0.5).lt(1).default(0.95),
+  gain: z.enum(["linear", "exponential"]).default("linear"),
+  judge: z.string().min(1).max(200).optional(),
+});
+export type TDecisionCreate = z.input<typeof ZDecisionCreate>;
+
+const ZPopulation = z.array(z.object({ queryId: z.number().int(), uncertainty: z.number(), certain: z.boolean() }));
+const ZSystems = z.array(z.string());
+const ZProbabilities = z.record(z.string(), z.number());
+const ZDrawn = z.array(z.number().int());
+
+type TDecisionRow = { id: number; name: string; systems: unknown; measure: string; margin: number; level: number; gain: string; judge: string | null; population: unknown; createdAt: Date };
+
+export type TDecision = {
+  id: number;
+  name: string;
+  systems: string[];
+  measure: string;
+  margin: number;
+  level: number;
+  gain: Gain;
+  judge: string | null;
+  population: TPopulationEntry[];
+  createdAt: string;
+  batches: TBatch[];
+};
+
+function decode(row: TDecisionRow, batches: { look: number; budget: number; tau: number; probabilities: unknown; drawn: unknown }[]): TDecision {
+  return {
+    id: row.id,
+    name: row.name,
+    systems: ZSystems.parse(row.systems),
+    measure: row.measure,
+    margin: row.margin,
+    level: row.level,
+    gain: row.gain === "exponential" ? "exponential" : "linear",
+    judge: row.judge,
+    population: ZPopulation.parse(row.population),
+    createdAt: row.createdAt.toISOString(),
+    batches: batches.map((b) => ({ look: b.look, budget: b.budget, tau: b.tau, probabilities: ZProbabilities.parse(b.probabilities), drawn: ZDrawn.parse(b.drawn) })),
+  };
+}
+
+function cutoffOf(measure: string): number {
+  const m = /_(\d+)/.exec(measure);
+  return m ? Number(m[1]) : 10;
+}
+
+function gainOf(measure: string, gain: Gain): (grade: number) => number {
+  const column = retrievalColumns(gain).find((c) => c.id === measure);
+  const level = column?.level ?? null;
+  if (level !== null) return (g) => (g >= level ? 1 : 0);
+  return gain === "exponential" ? (g) => 2 ** g - 1 : (g) => g;
+}
+
+/** Accepted questions with pooled pairs: the questions a decision can be about. */
+function pooledQuestions(data: TDashboardData): number[] {
+  const ids = new Set<number>();
+  for (const it of data.poolItems.values()) ids.add(it.queryId);
+  return [...ids].filter((q) => data.queries.has(q)).sort((a, b) => a - b);
+}
+
+async function loaded(db: Db, projectId: number): Promise<{ data: TDashboardData; rankings: Map<number, TRunRankings> }> {
+  const { data } = await dashboardData(db, projectId);
+  return { data, rankings: await runRankings(db, data) };
+}
+
+export async function createDecision(db: Db, projectId: number, input: TDecisionCreate): Promise<TDecision> {
+  const parsed = ZDecisionCreate.safeParse(input);
+  if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".") || "decision"}: ${i.message}`).join("; "));
+  const spec = parsed.data;
+  if (new Set(spec.systems).size !== spec.systems.length) throw new AppError("bad_input", `--compare: a system is named twice (${spec.systems.join(", ")})`);
+  const measure = measureId(spec.measure);
+  const { data, rankings } = await loaded(db, projectId);
+  const runs = spec.systems.map((s) => runBySystem(data, s));
+  const judge = pickJudge(data, spec.judge);
+  const questions = pooledQuestions(data);
+  if (questions.length === 0) throw new AppError("bad_input", "no pooled accepted question yet: build the pool first with: npx assessor pool --depth K");
+  const complete = completeQuestions(data);
+  const judgeGrades = judge ? judgeLabelQrels(data, judge, undefined) : new Map<number, Map<number, number>>();
+  const human = referenceQrels(data, undefined);
+  const calibrationPairs: { human: number; judge: number | null }[] = [];
+  for (const [queryId, chunks] of human) for (const [chunkId, grade] of chunks) calibrationPairs.push({ human: grade, judge: judgeGrades.get(queryId)?.get(chunkId) ?? null });
+  const cal = calibration(calibrationPairs);
+  const gain = gainOf(measure, spec.gain);
+  const cutoff = cutoffOf(measure);
+  const population: TPopulationEntry[] = questions.map((queryId) => {
+    if (complete.has(queryId)) return { queryId, uncertainty: 0, certain: true };
+    const lists = runs.map((r) => Array.from(rankings.get(r.id)?.get(queryId)?.chunkIds ?? []));
+    const known = human.get(queryId);
+    const judged = judgeGrades.get(queryId);
+    const u = questionUncertainty(lists, cutoff, (chunkId) => (known?.has(chunkId) ? null : cal.given(judged?.get(chunkId) ?? null)), gain);
+    return { queryId, uncertainty: u, certain: false };
+  });
+  try {
+    const row = await db.decision.create({
+      data: { projectId, name: spec.name, systems: spec.systems, measure, margin: spec.margin, level: spec.level, gain: spec.gain, judge, population },
+    });
+    return decode(row, []);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new AppError("conflict", `a decision named "${spec.name}" exists already in this project: choose another name, or delete it first (npx assessor decide delete ${spec.name})`);
+    throw e;
+  }
+}
+
+export async function findDecision(db: Db, projectId: number, name: string): Promise<TDecision> {
+  const row = await db.decision.findUnique({ where: { projectId_name: { projectId, name } }, include: { batches: { orderBy: { look: "asc" } } } });
+  if (!row) {
+    const names = (await db.decision.findMany({ where: { projectId }, select: { name: true }, orderBy: { name: "asc" } })).map((d) => d.name);
+    throw new AppError("not_found", `no decision named "${name}"; decisions: ${names.join(", ") || "none yet (npx assessor decide create NAME --compare A,B --measure ndcg@10)"}`);
+  }
+  return decode(row, row.batches);
+}
+
+export async function listDecisionRows(db: Db, projectId: number): Promise<TDecision[]> {
+  const rows = await db.decision.findMany({ where: { projectId }, include: { batches: { orderBy: { look: "asc" } } }, orderBy: { createdAt: "asc" } });
+  return rows.map((r) => decode(r, r.batches));
+}
+
+export async function deleteDecision(db: Db, projectId: number, name: string): Promise<void> {
+  const d = await findDecision(db, projectId, name);
+  await db.decision.delete({ where: { id: d.id } });
+}
+
+/** Each compared system's values per question: judge-predicted (certain questions: human) and human on complete questions. */
+function systemValues(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TSystemValues[] {
+  const complete = completeQuestions(data);
+  const judgeQ = d.judge && data.judges.has(d.judge) ? judgeLabelQrels(data, d.judge, undefined) : new Map<number, Map<number, number>>();
+  const human = referenceQrels(data, undefined);
+  const present = d.population.filter((p) => data.queries.has(p.queryId));
+  const empty = new Map<number, number>();
+  const predictedQrels: TQrels = new Map();
+  const humanQrels: TQrels = new Map();
+  for (const p of present) {
+    predictedQrels.set(p.queryId, p.certain ? (human.get(p.queryId) ?? empty) : (judgeQ.get(p.queryId) ?? empty));
+    if (complete.has(p.queryId)) humanQrels.set(p.queryId, human.get(p.queryId) ?? empty);
+  }
+  const byPrediction = retrievalValues(data, "judge", predictedQrels, rankings, d.gain);
+  const byHuman = retrievalValues(data, "human", humanQrels, rankings, d.gain);
+  const col = byPrediction.columns.findIndex((c) => c.id === d.measure);
+  return d.systems.map((system) => {
+    const run = runBySystem(data, system);
+    const r = data.runs.findIndex((x) => x.id === run.id);
+    const predicted = new Map<number, number>();
+    byPrediction.queryIds.forEach((q, i) => predicted.set(q, byPrediction.values[r][col][i]));
+    const humanValues = new Map<number, number | null>();
+    for (const p of present) humanValues.set(p.queryId, null);
+    byHuman.queryIds.forEach((q, i) => humanValues.set(q, byHuman.values[r][col][i]));
+    return { system, predicted, human: humanValues };
+  });
+}
+
+export type TDecisionReport = { decision: TDecision; state: TDecisionState; missingQuestions: number };
+
+export async function decisionReport(db: Db, projectId: number, d: TDecision): Promise<TDecisionReport> {
+  const { data, rankings } = await loaded(db, projectId);
+  const values = systemValues(data, rankings, d);
+  const population = d.population.filter((p) => data.queries.has(p.queryId));
+  const state = decisionState({ systems: d.systems, margin: d.margin, level: d.level, population, batches: d.batches }, values);
+  return { decision: d, state, missingQuestions: d.population.length - population.length };
+}
+
+export type TDrawResult = { look: number; budget: number; drawn: number[]; newQuestions: number[]; assignment: TAssignResult | null };
+
+/**
+ * Draws the next batch: `budget` questions in expectation from the uncertain questions of the
+ * decision, with the probabilities of lib/stats/active.ts (computed from the uncertainty frozen at
+ * creation, so known exactly), and assigns every pooled pair of the newly drawn ones to `perItem`
+ * annotators (blind and balanced like every assignment). A question drawn before costs nothing.
+ */
+export async function drawBatch(db: Db, projectId: number, name: string, opts: { budget: number; perItem: number; annotators?: string[]; seed?: number; tau?: number }): Promise<TDrawResult> {
+  if (!Number.isInteger(opts.budget) || opts.budget < 1) throw new AppError("bad_input", `--budget: expected a whole number of questions ≥ 1, got ${opts.budget}`);
+  const d = await findDecision(db, projectId, name);
+  const uncertain = d.population.filter((p) => !p.certain);
+  if (uncertain.length === 0) throw new AppError("bad_input", `decision "${name}": every question was completely labelled when it was created; nothing to draw`);
+  const tau = opts.tau ?? 0.5;
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const probabilities = inclusionProbabilities(uncertain.map((p) => p.uncertainty), opts.budget, { tau });
+  const rng = seededRng(seed);
+  const drawn = systematicSample(probabilities, rng).map((i) => uncertain[i].queryId);
+  const before = new Set(d.batches.flatMap((b) => b.drawn));
+  const newQuestions = drawn.filter((q) => !before.has(q));
+  const look = d.batches.length + 1;
+  const probs: Record<string, number> = {};
+  uncertain.forEach((p, i) => (probs[String(p.queryId)] = probabilities[i]));
+  const assignment = newQuestions.length ? await assign(db, projectId, { perItem: opts.perItem, annotators: opts.annotators, questions: newQuestions, seed }) : null;
+  await db.decisionBatch.create({ data: { decisionId: d.id, look, budget: opts.budget, tau, seed, probabilities: probs, drawn } });
+  return { look, budget: opts.budget, drawn, newQuestions, assignment };
+}

@@ -1,0 +1,225 @@
+/**
+ * Active statistical inference of a mean: the estimator, the sampling design and the stopping
+ * rule behind a decision ("is system A better than B on nDCG@10?") settled with few human labels.
+ *
+ * Source: Zrnic & Candès, "Active Statistical Inference", ICML 2024 (arXiv:2403.03208); the
+ * authors' code, github.com/tijana-zrnic/active-inference at commit
+ * 0f99f7ee6055b6f86c0ce88ece3cb2bf3c9c19cd (pew79-post-election-research.ipynb, the "active"
+ * estimator, and its sequential notebook for the mixing with the uniform rule). The unit here is
+ * a question (a per-question measure needs every pooled pair of the question labelled).
+ *
+ * For each of the N questions i the cheap sources give a prediction f_i (the measure, or the
+ * paired difference of two systems' measures, computed with judge / transfer labels, human labels
+ * where there are some); question i is sent to people with probability π_i > 0, ξ_i = 1 when it
+ * was (and its human value Y_i is known). Then
+ *
+ *   t_i = f_i + (Y_i − f_i) · ξ_i / π_i            (Y_i − f_i is only needed where ξ_i = 1)
+ *   θ̂  = mean(t)                                    (unbiased for E[Y] whatever f and π are)
+ *   se  = std(t) / √N   (std with divisor N)        (the notebook's pointest_active_std)
+ *   interval: θ̂ ± z_{1−α/2} · se
+ *
+ * With π ≡ 1 (every question labelled) t_i = Y_i: the classical interval on human values alone.
+ * The variance is smallest when π_i grows with |Y_i − f_i|: label where the cheap sources are
+ * unsure. The design (the notebook's `probs`):
+ *
+ *   π_i = clip((1 − τ) · η · u_i + τ · b, 0, 1),   b = budget / N,   η = b / mean(u)
+ *
+ * where u_i ≥ 0 is the expected error of f_i (see `differenceUncertainty`) and τ ∈ (0, 1] mixes in
+ * the uniform rule, so that every question keeps π_i ≥ τ·b > 0 and a wrong u cannot make the
+ * estimate unbiased-but-wild. τ = 1 is uniform sampling (plain PPI with λ = 1).
+ *
+ * Exactly `budget` questions are drawn with these inclusion probabilities by systematic
+ * probability-proportional-to-size sampling in a random order (Madow 1949; Särndal, Swensson &
+ * Wretman, "Model Assisted Survey Sampling", 1992, §3.6): each question is drawn with probability
+ * exactly π_i; the variance estimate above treats the draws as independent (Poisson sampling),
+ * which randomised systematic sampling approximates.
+ *
+ * A question drawn in an earlier batch keeps its draw; one not drawn can be drawn in a later batch
+ * with a new probability p. Its overall inclusion probability after batches with probabilities
+ * p_1 … p_k is 1 − Π(1 − p_j) (`combinedInclusion`), which is what the estimator divides by.
+ *
+ * Repeated looks: the lead looks after every batch. Look k uses the level 1 − α_k with
+ * α_k = α · 6 / (π² k²), so that Σ_k α_k = α (a union bound over unboundedly many looks: the
+ * probability that any look's interval misses is at most α). This is the simplest correction that
+ * is valid for any number of looks, at the price of intervals that widen like √(log k); it is the
+ * "Bonferroni over looks" of group-sequential designs with an infinite spending sequence (Jennison &
+ * Turnbull, "Group Sequential Methods", 2000, §7).
+ */
+import { normalQuantile } from "./normal.ts";
+import type { Rng } from "./random.ts";
+
+export type TActiveUnit = {
+  /** f_i: the value from the cheap sources. */
+  prediction: number;
+  /** Y_i when people labelled the question (ξ_i = 1), else null. */
+  human: number | null;
+  /** π_i: the probability with which the question was sent to people, in (0, 1]. */
+  probability: number;
+};
+
+export type TActiveEstimate = {
+  estimate: number;
+  se: number;
+  low: number;
+  high: number;
+  level: number;
+  /** N: questions in the population. */
+  questions: number;
+  /** Questions with a human value. */
+  labelled: number;
+};
+
+function checkProbability(p: number, where: string): void {
+  if (!(p > 0 && p <= 1)) throw new RangeError(`${where}: an inclusion probability must be in (0, 1], got ${p}`);
+}
+
+/** The terms t_i of the estimator (file comment). */
+export function activeTerms(units: readonly TActiveUnit[]): Float64Array {
+  const t = new Float64Array(units.length);
+  units.forEach((u, i) => {
+    checkProbability(u.probability, `unit ${i}`);
+    t[i] = u.human === null ? u.prediction : u.prediction + (u.human - u.prediction) / u.probability;
+  });
+  return t;
+}
+
+/** The active estimate of the mean with its normal interval (file comment); null without units. */
+export function activeMean(units: readonly TActiveUnit[], opts: { level?: number } = {}): TActiveEstimate | null {
+  const level = opts.level ?? 0.95;
+  const n = units.length;
+  if (n === 0) return null;
+  const t = activeTerms(units);
+  let s = 0;
+  for (const v of t) s += v;
+  const m = s / n;
+  let ss = 0;
+  for (const v of t) ss += (v - m) ** 2;
+  const se = Math.sqrt(ss / n) / Math.sqrt(n);
+  const z = normalQuantile(1 - (1 - level) / 2);
+  let labelled = 0;
+  for (const u of units) if (u.human !== null) labelled++;
+  return { estimate: m, se, low: m - z * se, high: m + z * se, level, questions: n, labelled };
+}
+
+/**
+ * π_i = clip((1 − τ) · η · u_i + τ · b, 0, 1) with b = budget / N and η = b / mean(u) (file
+ * comment). When every u_i is 0 (nothing to tell the questions apart) the rule is uniform.
+ */
+export function inclusionProbabilities(uncertainty: readonly number[], budget: number, opts: { tau?: number } = {}): number[] {
+  const tau = opts.tau ?? 0.5;
+  if (!(tau > 0 && tau <= 1)) throw new RangeError(`tau must be in (0, 1], got ${tau}`);
+  const n = uncertainty.length;
+  if (n === 0) return [];
+  if (!(budget > 0)) throw new RangeError(`the budget must be positive, got ${budget}`);
+  const b = Math.min(1, budget / n);
+  let sum = 0;
+  for (const u of uncertainty) {
+    if (!(u >= 0) || !Number.isFinite(u)) throw new RangeError(`an uncertainty must be a finite number ≥ 0, got ${u}`);
+    sum += u;
+  }
+  const meanU = sum / n;
+  if (meanU === 0) return uncertainty.map(() => b);
+  const eta = b / meanU;
+  return uncertainty.map((u) => Math.min(1, Math.max(0, (1 - tau) * eta * u + tau * b)));
+}
+
+/**
+ * Systematic PPS sampling in a random order: indices drawn, each i with probability exactly π_i
+ * (every π_i in (0, 1]); the count is ⌊Σπ⌋ or ⌈Σπ⌉ (exactly Σπ when it is a whole number).
+ */
+export function systematicSample(probabilities: readonly number[], rng: Rng): number[] {
+  const order = probabilities.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const start = rng.next();
+  const drawn: number[] = [];
+  let cumulative = 0;
+  let next = start;
+  for (const i of order) {
+    const p = probabilities[i];
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`unit ${i}: an inclusion probability must be in [0, 1], got ${p}`);
+    cumulative += p;
+    // A point start + k (k = 0, 1, …) falling in [cumulative − p, cumulative) draws i; p ≤ 1 means at most one does.
+    if (next < cumulative) {
+      drawn.push(i);
+      next += 1;
+    }
+  }
+  return drawn.sort((a, b) => a - b);
+}
+
+/** Overall inclusion probability of a question offered in several batches with probabilities p_1 … p_k: 1 − Π(1 − p_j). */
+export function combinedInclusion(batchProbabilities: readonly number[]): number {
+  let miss = 1;
+  for (const p of batchProbabilities) {
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`a batch probability must be in [0, 1], got ${p}`);
+    miss *= 1 - p;
+  }
+  return 1 - miss;
+}
+
+/**
+ * The expected error of a question's predicted paired difference: √(Σ_j d_j² · v_j) over its
+ * pooled pairs j, with d_j the difference of the pair's weight in the two systems' measures (0
+ * when both rank it alike: it cannot move the difference) and v_j the variance of the human grade
+ * (as a gain) given what the cheap sources say about the pair (from the judge's calibration, or
+ * its samples' spread). The pairs' errors are taken as independent.
+ */
+export function differenceUncertainty(pairs: readonly { weightDifference: number; variance: number }[]): number {
+  let s = 0;
+  for (const p of pairs) s += p.weightDifference * p.weightDifference * Math.max(0, p.variance);
+  return Math.sqrt(s);
+}
+
+/** The level of look k (1, 2, …): 1 − α · 6 / (π² k²) for an overall error α = 1 − level (file comment). */
+export function lookLevel(level: number, look: number): number {
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  if (!(Number.isInteger(look) && look >= 1)) throw new RangeError(`look must be a whole number ≥ 1, got ${look}`);
+  return 1 - ((1 - level) * 6) / (Math.PI * Math.PI * look * look);
+}
+
+export type TVerdict = "better" | "worse" | "equivalent" | "open";
+
+/**
+ * What an interval of a difference A − B settles: "better" (above 0, and above +margin when a
+ * margin is given), "worse" (below 0, or −margin), "equivalent" (inside ±margin; only with a
+ * margin), else "open".
+ */
+export function verdict(interval: { low: number; high: number }, margin = 0): TVerdict {
+  if (!(margin >= 0)) throw new RangeError(`margin must be ≥ 0, got ${margin}`);
+  if (interval.low > margin) return "better";
+  if (interval.high < -margin) return "worse";
+  if (margin > 0 && interval.low >= -margin && interval.high <= margin) return "equivalent";
+  return "open";
+}
+
+/**
+ * Human labels (questions) still needed to settle, projected from the current estimate: the
+ * interval's half-width z·se is taken to shrink as se² = A + R·n/m when m questions are labelled
+ * instead of n, where A = var(f)/N is what labels cannot remove (the spread of the questions
+ * themselves) and R = se² − A the part the labels carry. It must fall below the distance from the
+ * estimate to the nearest boundary that would settle it (0 or ±margin). Returns 0 when settled,
+ * null when labels alone cannot settle it (the estimate sits on a boundary, or A alone is too
+ * wide: more questions are needed, not more labels on these), else the projected extra questions
+ * (at least 1, capped at the unlabelled ones).
+ */
+export function labelsToSettle(
+  est: { estimate: number; se: number; level: number; questions: number; labelled: number },
+  predictionVariance: number,
+  margin = 0,
+): number | null {
+  const z = normalQuantile(1 - (1 - est.level) / 2);
+  if (verdict({ low: est.estimate - z * est.se, high: est.estimate + z * est.se }, margin) !== "open") return 0;
+  const distance = Math.max(Math.abs(est.estimate) - margin, margin > 0 ? margin - Math.abs(est.estimate) : 0);
+  if (!(distance > 0)) return null;
+  const target = (distance / z) ** 2;
+  const floor = Math.max(0, predictionVariance) / est.questions;
+  const carried = Math.max(0, est.se * est.se - floor);
+  if (target <= floor) return null;
+  const n = Math.max(1, est.labelled);
+  const needed = Math.ceil((carried * n) / (target - floor));
+  const left = est.questions - est.labelled;
+  return Math.min(left, Math.max(1, needed - est.labelled));
+}

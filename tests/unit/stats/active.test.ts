@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import {
+  activeMean,
+  combinedInclusion,
+  differenceUncertainty,
+  inclusionProbabilities,
+  labelsToSettle,
+  lookLevel,
+  systematicSample,
+  verdict,
+  type TActiveUnit,
+} from "../../../lib/stats/active.ts";
+import { seededRng, type Rng } from "../../../lib/stats/random.ts";
+
+describe("activeMean (Zrnic & Candès 2024, the notebook's active estimator)", () => {
+  it("matches the estimator derived by hand", () => {
+    // t = f + (Y − f)·ξ/π:
+    //   (f 0.5, Y 1,   π 0.5)  → 0.5 + 0.5/0.5 = 1.5
+    //   (f 0.2, —,     π 0.5)  → 0.2
+    //   (f 0,   Y 0.4, π 1)    → 0.4
+    //   (f 0.3, —,     π 0.25) → 0.3
+    // mean = 2.4 / 4 = 0.6; deviations 0.9, −0.4, −0.2, −0.3; Σ² = 1.10; std (divisor 4) = √0.275 =
+    // 0.5244044; se = 0.5244044 / √4 = 0.2622022; z₀.₉₇₅ = 1.959964 → half-width 0.5139068.
+    const units: TActiveUnit[] = [
+      { prediction: 0.5, human: 1, probability: 0.5 },
+      { prediction: 0.2, human: null, probability: 0.5 },
+      { prediction: 0, human: 0.4, probability: 1 },
+      { prediction: 0.3, human: null, probability: 0.25 },
+    ];
+    const r = activeMean(units);
+    expect(r).not.toBeNull();
+    expect(r!.estimate).toBeCloseTo(0.6, 12);
+    expect(r!.se).toBeCloseTo(0.2622022, 6);
+    expect(r!.low).toBeCloseTo(0.6 - 0.5139068, 6);
+    expect(r!.high).toBeCloseTo(0.6 + 0.5139068, 6);
+    expect(r!.labelled).toBe(2);
+    expect(r!.questions).toBe(4);
+  });
+
+  it("is the classical mean and interval of the human values when every question is labelled", () => {
+    // π ≡ 1 ⇒ t = Y: values 1, 0, 0.5 → mean 0.5, std (divisor 3) √(0.5/3) = 0.4082483, se 0.2357023.
+    const r = activeMean([1, 0, 0.5].map((y) => ({ prediction: 0.9, human: y, probability: 1 })));
+    expect(r!.estimate).toBeCloseTo(0.5, 12);
+    expect(r!.se).toBeCloseTo(0.2357023, 6);
+  });
+
+  it("refuses a probability outside (0, 1] and answers null without questions", () => {
+    expect(() => activeMean([{ prediction: 0, human: 1, probability: 0 }])).toThrow(/\(0, 1\]/);
+    expect(activeMean([])).toBeNull();
+  });
+});
+
+describe("inclusionProbabilities (the notebook's probs)", () => {
+  it("mixes the uncertainty rule with the uniform one", () => {
+    // b = 2/4 = 0.5, mean u = 2, η = 0.25: π = 0.5·0.25·u + 0.5·0.5 = 0.125u + 0.25.
+    expect(inclusionProbabilities([1, 3, 0, 4], 2)).toEqual([0.375, 0.625, 0.25, 0.75]);
+  });
+  it("clips at 1, keeps every question possible, and is uniform when nothing tells them apart", () => {
+    // mean u = 2.5, η = 0.2: π = 0.1u + 0.25 → 0.25, 0.25, 0.25, 1.25 → 1.
+    expect(inclusionProbabilities([0, 0, 0, 10], 2)).toEqual([0.25, 0.25, 0.25, 1]);
+    expect(inclusionProbabilities([0, 0, 0, 0], 1)).toEqual([0.25, 0.25, 0.25, 0.25]);
+    expect(inclusionProbabilities([5, 1], 1, { tau: 1 })).toEqual([0.5, 0.5]);
+    expect(() => inclusionProbabilities([1], 1, { tau: 0 })).toThrow(/tau/);
+  });
+});
+
+describe("systematicSample", () => {
+  it("draws each unit with its probability and exactly Σπ units", () => {
+    const pi = [0.1, 0.9, 0.5, 0.5, 1, 0.25, 0.75];
+    const counts = new Array<number>(pi.length).fill(0);
+    const rng = seededRng(7);
+    const draws = 20_000;
+    for (let d = 0; d < draws; d++) {
+      const s = systematicSample(pi, rng);
+      expect(s.length).toBe(4); // Σπ = 4
+      for (const i of s) counts[i]++;
+    }
+    counts.forEach((c, i) => expect(Math.abs(c / draws - pi[i])).toBeLessThan(0.012));
+  });
+});
+
+describe("combinedInclusion, lookLevel, verdict", () => {
+  it("combines batches as 1 − Π(1 − p)", () => {
+    expect(combinedInclusion([0.5, 0.5])).toBeCloseTo(0.75, 12);
+    expect(combinedInclusion([])).toBe(0);
+  });
+  it("spends α as 6α/(π²k²) over the looks", () => {
+    // 0.05 · 6 / π² = 0.0303964; / 4 = 0.0075991.
+    expect(lookLevel(0.95, 1)).toBeCloseTo(1 - 0.0303964, 6);
+    expect(lookLevel(0.95, 2)).toBeCloseTo(1 - 0.0075991, 6);
+    // The spent errors add up to α: Σ 6/(π²k²) = 1.
+    let spent = 0;
+    for (let k = 1; k <= 100_000; k++) spent += 1 - lookLevel(0.95, k);
+    expect(spent).toBeLessThan(0.05);
+    expect(spent).toBeGreaterThan(0.0499);
+  });
+  it("settles on the side the interval lies, or as equivalent inside the margin", () => {
+    expect(verdict({ low: 0.01, high: 0.2 })).toBe("better");
+    expect(verdict({ low: -0.2, high: -0.01 })).toBe("worse");
+    expect(verdict({ low: -0.01, high: 0.2 })).toBe("open");
+    expect(verdict({ low: -0.01, high: 0.02 }, 0.03)).toBe("equivalent");
+    expect(verdict({ low: 0.01, high: 0.2 }, 0.03)).toBe("open");
+  });
+});
+
+describe("differenceUncertainty and labelsToSettle", () => {
+  it("weighs each pair's grade variance by how differently the systems rank it", () => {
+    // √(0.5²·0.8 + 0²·5 + 0.3²·0.1) = √(0.2 + 0.009) = √0.209.
+    expect(differenceUncertainty([
+      { weightDifference: 0.5, variance: 0.8 },
+      { weightDifference: 0, variance: 5 },
+      { weightDifference: -0.3, variance: 0.1 },
+    ])).toBeCloseTo(Math.sqrt(0.209), 12);
+  });
+  it("projects the labels from the part of the variance they carry", () => {
+    // estimate 0.05, se 0.04 (se² 0.0016), level 0.95 (z 1.959964), N 100, 10 labelled,
+    // var(f) 0.01 → floor A = 0.0001, carried R = 0.0015; target (0.05/1.959964)² = 0.00065080;
+    // needed m = R·n/(target − A) = 0.0015·10/0.00055080 = 27.23 → 28, i.e. 18 more.
+    expect(labelsToSettle({ estimate: 0.05, se: 0.04, level: 0.95, questions: 100, labelled: 10 }, 0.01)).toBe(18);
+    // Settled already.
+    expect(labelsToSettle({ estimate: 0.2, se: 0.04, level: 0.95, questions: 100, labelled: 10 }, 0.01)).toBe(0);
+    // The spread of the questions alone is too wide: labels cannot settle it.
+    expect(labelsToSettle({ estimate: 0.05, se: 0.04, level: 0.95, questions: 100, labelled: 10 }, 0.2)).toBeNull();
+  });
+});
+
+/**
+ * Coverage under the active design, sequentially, on collections unkind to the judge: per-question
+ * differences that are mostly 0 (both systems alike) with heavy tails, a judge whose error is
+ * biased and heteroscedastic, and an uncertainty score that is only roughly right.
+ */
+function normal(rng: Rng): number {
+  const u = Math.max(rng.next(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+}
+
+function collection(rng: Rng, n: number, delta: number) {
+  const y: number[] = [];
+  const f: number[] = [];
+  const u: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const same = rng.next() < 0.4; // both systems rank this question's chunks alike
+    const yi = same ? 0 : delta / 0.6 + 0.25 * normal(rng) * (rng.next() < 0.1 ? 3 : 1);
+    const s = same ? 0.01 : 0.03 + 0.3 * rng.next();
+    y.push(yi);
+    f.push(yi + 0.04 + s * normal(rng)); // biased by +0.04
+    u.push(s * Math.exp(0.5 * normal(rng))); // the designer's guess of the error, off by a lognormal factor
+  }
+  return { y, f, u };
+}
+
+describe("the active design's intervals stay honest", () => {
+  it("covers the true difference in ≥ 94% of 1,000 collections at every look", () => {
+    const rng = seededRng(2024);
+    const delta = 0.05;
+    const trials = 1000;
+    const batches = 3;
+    let covered = 0;
+    let coveredOnce = 0;
+    let widthActive = 0;
+    let widthUniform = 0;
+    for (let trial = 0; trial < trials; trial++) {
+      const { y, f, u } = collection(rng, 300, delta);
+      const offered: number[][] = y.map(() => []);
+      const labelled = new Set<number>();
+      let allCovered = true;
+      for (let k = 1; k <= batches; k++) {
+        const p = inclusionProbabilities(u, 20);
+        p.forEach((pi, i) => offered[i].push(pi));
+        for (const i of systematicSample(p, rng)) labelled.add(i);
+        const units = y.map((yi, i) => ({ prediction: f[i], human: labelled.has(i) ? yi : null, probability: combinedInclusion(offered[i]) }));
+        const r = activeMean(units, { level: lookLevel(0.95, k) })!;
+        if (!(r.low <= delta && delta <= r.high)) allCovered = false;
+      }
+      if (allCovered) covered++;
+      // One batch of 60 questions at 95%: the active design against uniform sampling.
+      const oneShot = (tau: number) => {
+        const p = inclusionProbabilities(u, 60, { tau });
+        const s = new Set(systematicSample(p, rng));
+        const r = activeMean(y.map((yi, i) => ({ prediction: f[i], human: s.has(i) ? yi : null, probability: p[i] })))!;
+        return { width: r.high - r.low, covers: r.low <= delta && delta <= r.high };
+      };
+      const active = oneShot(0.5);
+      if (active.covers) coveredOnce++;
+      widthActive += active.width;
+      widthUniform += oneShot(1).width;
+    }
+    // Tolerance: with 1,000 collections the binomial standard error at 95% is 0.7 points.
+    console.log(`active design, 3 looks: simultaneous coverage ${(covered / trials).toFixed(3)}; one batch of 60 at 95%: coverage ${(coveredOnce / trials).toFixed(3)}; mean 95% width with 60 labels: active ${(widthActive / trials).toFixed(4)}, uniform ${(widthUniform / trials).toFixed(4)}`);
+    expect(covered / trials).toBeGreaterThanOrEqual(0.94);
+    expect(coveredOnce / trials).toBeGreaterThanOrEqual(0.94);
+    // The design earns its keep: narrower than uniform sampling of as many questions.
+    expect(widthActive / trials).toBeLessThan(widthUniform / trials);
+  });
+});

@@ -64,9 +64,9 @@ export async function sampleForCalibration(db: Db, rawProjectId: unknown, body: 
   const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
   if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
   const perItem = body.perItem ?? project.annotatorsPerItem;
-  // The calibration card counts every unassigned pool item, those with an imported label too: its
-  // sample draws from the same set (re-grading an imported label is a calibration of it, as
-  // `assign --include-labelled`), so the card's suggestion and its button agree.
+  // The calibration card counts the unassigned pool items as `assessor status` does and, apart,
+  // those with an imported label: its sample draws from both (re-grading an imported label is a
+  // calibration of it, as `assign --include-labelled`), so the card's suggestion and its button agree.
   return body.unit === "questions"
     ? assign(db, projectId, { perItem, sampleQueries: body.n, seed: body.seed, includeLabelled: true })
     : assign(db, projectId, { perItem, sample: body.n, seed: body.seed, unstableFrom: body.unstableFrom, includeLabelled: true });

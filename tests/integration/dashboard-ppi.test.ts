@@ -65,6 +65,17 @@ describe("dashboard: judge + human (PPI)", () => {
     expect(c.byTag).toEqual([expect.objectContaining({ tag: "late", questions: 10, completeQuestions: 0 })]);
   });
 
+  it("counts unassigned pool items as assessor status does; those with an imported label apart (issue 29 item 6)", async () => {
+    const { getCalibration } = await import("../../lib/dashboard/panels.ts");
+    const { stageCounts } = await import("../../lib/labels/stage.ts");
+    const c = await getCalibration(db, projectId, query);
+    const status = await stageCounts(db, projectId);
+    // 120 pool items, none assigned; 50 of them carry an imported label (stage "imported").
+    expect([status.unassigned, status.imported_pooled]).toEqual([70, 50]);
+    expect([c.unassignedPoolItems, c.regradablePoolItems]).toEqual([status.unassigned, 50]);
+    expect(c.advice.text).toContain("(70 unassigned in the pool, 50 more with an imported label to re-grade)");
+  });
+
   it("PPI per run and measure: judge-only as the judge table, λ in [0, 1], paired difference and advisor", async () => {
     const { getPpi, getSystems } = await import("../../lib/dashboard/panels.ts");
     const panel = await getPpi(db, projectId, { ...query, delta: 0.1 });

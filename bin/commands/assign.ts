@@ -21,7 +21,7 @@ export function registerAssign(program: Command): void {
     .option("--chunking <name>", "with --sample N: the audit sample of label transfer onto this chunking: N transfer-labelled pairs, stratified by derived grade (proportional, at least one per grade), pool items created when missing")
     .option("--include-labelled", "also assign pooled items that already have an imported reference label, to re-grade them (a calibration of the old labels); by default they are left out")
     .option("--seed <n>", "random seed, to reproduce an assignment")
-    .option("--answers", "assign generated answers (issue 24: the answer task) instead of pool items: every answer to --per-item annotators, balanced, topped up")
+    .option("--answers", "assign generated answers (the answer task) instead of pool items: every answer to --per-item annotators, balanced, topped up")
     .option("--system <name>", "with --answers: only this system's answers")
     .option("--dry-run", "with --answers: show what would be assigned, write nothing")
     .addOption(projectOption())

@@ -405,7 +405,8 @@ export function registerEval(program: Command): void {
       if (wantTime && named.length > 0 && !opts.chunks) cmd.error("error: -m time needs --chunks FILE (chunk times)", { exitCode: 2 });
       try {
         const format = opts.format ?? (runPaths.length > 1 ? "table" : "trec");
-        parsed = parseMeasures(measures.length ? measures : format === "trec" ? TREC_DEFAULT_MEASURES : DEFAULT_MEASURES);
+        // `-m time` alone asks for the time measures only: no default measures beside them.
+        parsed = parseMeasures(measures.length || named.length ? measures : format === "trec" ? TREC_DEFAULT_MEASURES : DEFAULT_MEASURES);
       } catch (e) {
         if (e instanceof MeasureSpecError) cmd.error(`error: ${e.message}`, { exitCode: 2 });
         throw e;

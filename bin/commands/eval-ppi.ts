@@ -5,7 +5,8 @@ import { retrievalColumns } from "../../lib/stats/measures/columns.ts";
 import type { Gain } from "../../lib/stats/measures/ndcg.ts";
 import { emptyRanking } from "../../lib/stats/measures/types.ts";
 import type { TEstimate, TPpiResult } from "../../lib/stats/ppi.ts";
-import { ppiTable, type TPpiTable } from "../../lib/stats/ppi-table.ts";
+import { MEASURE_RANGE, ppiTable, type TAdvice, type TPpiTable } from "../../lib/stats/ppi-table.ts";
+import { NO_BASIS_TEXT } from "../../lib/stats/sample-size.ts";
 import { rankRunFile, readQrelsFile } from "./eval.ts";
 
 /**
@@ -105,14 +106,16 @@ export function ppiText(table: TPpiTable, d: number, baseline: string | null): s
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
-  const out = [`${table.questions} questions, ${table.labelled} completely human-labelled; 95% intervals (normal approximation)`, fmt(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmt)];
+  const out = [`${table.questions} questions, ${table.labelled} completely human-labelled; 95% intervals (normal approximation, clipped to the measures' range [${MEASURE_RANGE.join(", ")}], differences to [${-MEASURE_RANGE[1]}, ${MEASURE_RANGE[1]}])`, fmt(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmt)];
   if (table.advisor.length) {
     out.push("", `Queries needed (paired t-test, α = 0.05, power 0.8; Sakai's topic-set-size design with the observed sd of per-question differences): to detect δ = ${table.delta}, and for a 95% interval of ±${table.halfWidth}`);
     const aHeader = ["measure", "run", "Δ (PPI) [95%]", "sd", `to detect ${table.delta}`, `for ±${table.halfWidth}`];
-    const aRows = table.advisor.map((a) => [a.label, a.system, a.difference === null ? "–" : `${a.difference.toFixed(d)}${a.low === null ? "" : ` [${a.low.toFixed(d)}, ${(a.high ?? 0).toFixed(d)}]`}`, a.sd === null ? "–" : `${a.sd.toFixed(d)} (${a.sdSource})`, a.toDetect === null ? "–" : String(a.toDetect), a.forHalfWidth === null ? "–" : String(a.forHalfWidth)]);
+    const count = (a: TAdvice, n: number | null) => (a.noBasis ? "no basis" : n === null ? "–" : String(n));
+    const aRows = table.advisor.map((a) => [a.label, a.system, a.difference === null ? "–" : `${a.difference.toFixed(d)}${a.low === null ? "" : ` [${a.low.toFixed(d)}, ${(a.high ?? 0).toFixed(d)}]`}`, a.sd === null ? "–" : `${a.sd.toFixed(d)} (${a.sdSource})`, count(a, a.toDetect), count(a, a.forHalfWidth)]);
     const aw = aHeader.map((h, i) => Math.max(h.length, ...aRows.map((r) => r[i].length)));
     const f = (r: string[]) => r.map((x, i) => x.padEnd(aw[i])).join("  ").trimEnd();
     out.push(f(aHeader), aw.map((w) => "-".repeat(w)).join("  "), ...aRows.map(f));
+    for (const reason of new Set(table.advisor.flatMap((a) => (a.noBasis ? [a.noBasis] : [])))) out.push(NO_BASIS_TEXT[reason]);
   }
   return out;
 }
@@ -126,6 +129,8 @@ export function ppiJson(table: TPpiTable, judgePath: string, humanPath: string, 
     questions: table.questions,
     labelled: table.labelled,
     level: 0.95,
+    /** Estimates and intervals are clipped to the measures' range (lib/stats/ppi.ts); differences to [-1, 1]. */
+    range: MEASURE_RANGE,
     baseline,
     measures: table.columns.map((col, c) => ({
       id: col.id,
@@ -143,7 +148,7 @@ export function ppiJson(table: TPpiTable, judgePath: string, humanPath: string, 
       power: 0.8,
       delta: table.delta,
       half_width: table.halfWidth,
-      rows: table.advisor.map((a) => ({ measure: a.column, run: a.system, difference: a.difference, low: a.low, high: a.high, p: a.p, sd: a.sd, sd_source: a.sdSource, queries_to_detect: a.toDetect, queries_for_half_width: a.forHalfWidth })),
+      rows: table.advisor.map((a) => ({ measure: a.column, run: a.system, difference: a.difference, low: a.low, high: a.high, p: a.p, sd: a.sd, sd_source: a.sdSource, no_basis: a.noBasis, queries_to_detect: a.toDetect, queries_for_half_width: a.forHalfWidth })),
     },
     warnings: ppiWarnings(table),
   };

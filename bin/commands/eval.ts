@@ -10,7 +10,7 @@ import type { ChunkTime, ReferenceStart } from "../../lib/stats/measures/start-e
 import { parseChunkTimes, parseReferenceStarts } from "../../lib/stats/start-inputs.ts";
 import { bootstrapMeanCI, DEFAULT_RESAMPLES, DEFAULT_SEED, type Interval } from "../../lib/stats/bootstrap.ts";
 import { pairedRandomizationTest } from "../../lib/stats/paired.ts";
-import { queriesForHalfWidth, queriesToDetect, sampleSd } from "../../lib/stats/sample-size.ts";
+import { adviceSpread, NO_BASIS_TEXT, queriesForHalfWidth, queriesToDetect, type TNoBasis } from "../../lib/stats/sample-size.ts";
 import { baselineIndex, ppiEvaluation, ppiJson, ppiText, ppiWarnings } from "./eval-ppi.ts";
 import { addTimeMeasures, readTimeInputs, type TimeInputs } from "./eval-time.ts";
 import { formatFixed, trecEvalLines } from "../../lib/stats/trec-output.ts";
@@ -196,7 +196,15 @@ function notes(runs: RunEval[], opts: EvalOpts): string[] {
 
 const preview = (ids: string[]) => (ids.length > 5 ? `${ids.slice(0, 5).join(", ")}, …` : ids.join(", "));
 
-type Comparison = { meanDiff: number; p: number; n: number; toDetect: number | null };
+/** `toDetect`: the questions --detect asks for, or the reason the spread gives no basis for a number. */
+type Comparison = { meanDiff: number; p: number; n: number; toDetect: number | TNoBasis | null };
+
+/** A question count of the advisor, or why there is none (lib/stats/sample-size.ts adviceSpread). */
+function advice(values: readonly number[], count: (sd: number) => number): number | TNoBasis {
+  const { sd, noBasis } = adviceSpread(values);
+  return noBasis ?? count(sd);
+}
+const adviceText = (a: number | TNoBasis) => (typeof a === "number" ? String(a) : "no basis");
 
 /** Per-query values of one column keyed by qid (non-null only). */
 function byQuery(r: EvalResult, c: number): Map<string, number> {
@@ -214,8 +222,9 @@ function analyse(runs: RunEval[], opts: EvalOpts) {
     const perRun = runs.map(({ result }) => {
       const vals = result.values[c].filter((v): v is number => v !== null);
       const ci: Interval | null = col.summary === "mean" && opts.bootstrap > 0 ? bootstrapMeanCI(vals, { resamples: opts.bootstrap, seed: opts.seed }) : null;
-      const needed = opts.halfWidth && col.summary === "mean" ? queriesForHalfWidth(sampleSd(vals), opts.halfWidth) : null;
-      return { value: result.summary[c], ci, n: vals.length, needed: needed !== null && Number.isFinite(needed) ? needed : null };
+      const halfWidth = opts.halfWidth;
+      const needed = halfWidth && col.summary === "mean" ? advice(vals, (sd) => queriesForHalfWidth(sd, halfWidth)) : null;
+      return { value: result.summary[c], ci, n: vals.length, needed };
     });
     const base = byQuery(runs[0].result, c);
     const comparisons: (Comparison | null)[] = runs.map(({ result }, k) => {
@@ -231,11 +240,22 @@ function analyse(runs: RunEval[], opts: EvalOpts) {
         }
       }
       const t = pairedRandomizationTest(a, b, { trials: opts.trials, seed: opts.seed });
-      const sd = sampleSd(b.map((v, i) => v - a[i]));
-      return { meanDiff: t.meanDiff, p: t.p, n: t.n, toDetect: opts.detect && Number.isFinite(sd) ? queriesToDetect(sd, opts.detect) : null };
+      const detect = opts.detect;
+      return { meanDiff: t.meanDiff, p: t.p, n: t.n, toDetect: detect ? advice(b.map((v, i) => v - a[i]), (sd) => queriesToDetect(sd, detect)) : null };
     });
     return { column: col, perRun, comparisons };
   });
+}
+
+/** --half-width in JSON: per measure the number of questions, null without a basis (and the reason under no_basis). */
+function queriesNeededJson(halfWidth: number, byMeasure: [string, number | TNoBasis | null][]) {
+  const noBasis = byMeasure.filter((e): e is [string, TNoBasis] => typeof e[1] === "string");
+  return {
+    half_width: halfWidth,
+    level: 0.95,
+    by_measure: Object.fromEntries(byMeasure.map(([m, n]) => [m, typeof n === "number" ? n : null])),
+    ...(noBasis.length ? { no_basis: Object.fromEntries(noBasis) } : {}),
+  };
 }
 
 function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
@@ -254,14 +274,15 @@ function jsonOutput(runs: RunEval[], opts: EvalOpts): string {
         missing_from_run: { count: result.missingFromRun.length, handling: opts.c ? "scored_zero" : "excluded", queries: result.missingFromRun },
         ignored_queries: result.ignoredQueries,
         measures: Object.fromEntries(analysis.map((a) => [a.column.name, round(a.perRun[k].value)])),
-        ...(opts.halfWidth ? { queries_needed: { half_width: opts.halfWidth, level: 0.95, by_measure: Object.fromEntries(analysis.filter((a) => a.column.summary === "mean").map((a) => [a.column.name, a.perRun[k].needed])) } } : {}),
+        ...(opts.halfWidth ? { queries_needed: queriesNeededJson(opts.halfWidth, analysis.filter((a) => a.column.summary === "mean").map((a) => [a.column.name, a.perRun[k].needed])) } : {}),
         ci: Object.fromEntries(analysis.filter((a) => a.perRun[k].ci).map((a) => [a.column.name, { low: round(a.perRun[k].ci?.low ?? null), high: round(a.perRun[k].ci?.high ?? null) }])),
         ...(k > 0
           ? {
               vs_first: Object.fromEntries(
                 analysis.filter((a) => a.comparisons[k]).map((a) => {
                   const cmp = a.comparisons[k] as Comparison;
-                  return [a.column.name, { mean_diff: round(cmp.meanDiff), p: round(cmp.p), n: cmp.n, test: "paired randomization", ...(opts.detect ? { queries_to_detect: { delta: opts.detect, alpha: 0.05, power: 0.8, n: cmp.toDetect } } : {}) }];
+                  const detect = typeof cmp.toDetect === "number" ? { n: cmp.toDetect } : { n: null, no_basis: cmp.toDetect };
+                  return [a.column.name, { mean_diff: round(cmp.meanDiff), p: round(cmp.p), n: cmp.n, test: "paired randomization", ...(opts.detect ? { queries_to_detect: { delta: opts.detect, alpha: 0.05, power: 0.8, ...detect } } : {}) }];
                 }),
               ),
             }
@@ -289,8 +310,8 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
         let cell = a.column.integer ? String(r.value) : r.value.toFixed(d);
         if (r.ci) cell += ` [${r.ci.low.toFixed(d)}, ${r.ci.high.toFixed(d)}]`;
         const cmp = a.comparisons[k];
-        if (cmp) cell += ` (${cmp.meanDiff >= 0 ? "+" : ""}${cmp.meanDiff.toFixed(d)}, p=${cmp.p.toFixed(d)}${cmp.toDetect === null ? "" : `, detect: ${cmp.toDetect}`})`;
-        if (r.needed !== null) cell += ` n≥${r.needed}`;
+        if (cmp) cell += ` (${cmp.meanDiff >= 0 ? "+" : ""}${cmp.meanDiff.toFixed(d)}, p=${cmp.p.toFixed(d)}${cmp.toDetect === null ? "" : `, detect: ${adviceText(cmp.toDetect)}`})`;
+        if (r.needed !== null) cell += typeof r.needed === "number" ? ` n≥${r.needed}` : " n: no basis";
         return cell;
       }),
     ]);
@@ -302,6 +323,8 @@ function tableOutput(runs: RunEval[], opts: EvalOpts): string[] {
   if (opts.halfWidth) out.push(`n≥N: queries a 95% CI of the mean needs for a half-width of ±${opts.halfWidth} (normal approximation with the observed per-query sd).`);
   if (opts.detect && runs.length > 1) out.push(`detect: N: queries a paired t-test needs to detect a difference of ${opts.detect} with power 0.8 at α = 0.05 (Sakai's topic-set-size design with the observed sd of per-query differences).`);
   if (runs.length > 1) out.push(`(Δ, p): mean difference from the first run on the queries both evaluate, two-sided paired randomization test (${opts.trials} trials).`);
+  const reasons = new Set(analysis.flatMap((a) => [...a.perRun.map((r) => r.needed), ...a.comparisons.map((c) => c?.toDetect ?? null)]).filter((v): v is TNoBasis => typeof v === "string"));
+  for (const reason of reasons) out.push(`${NO_BASIS_TEXT[reason]} (no number of queries is given).`);
   return out;
 }
 
@@ -382,7 +405,8 @@ export function registerEval(program: Command): void {
       if (wantTime && named.length > 0 && !opts.chunks) cmd.error("error: -m time needs --chunks FILE (chunk times)", { exitCode: 2 });
       try {
         const format = opts.format ?? (runPaths.length > 1 ? "table" : "trec");
-        parsed = parseMeasures(measures.length ? measures : format === "trec" ? TREC_DEFAULT_MEASURES : DEFAULT_MEASURES);
+        // `-m time` alone asks for the time measures only: no default measures beside them.
+        parsed = parseMeasures(measures.length || named.length ? measures : format === "trec" ? TREC_DEFAULT_MEASURES : DEFAULT_MEASURES);
       } catch (e) {
         if (e instanceof MeasureSpecError) cmd.error(`error: ${e.message}`, { exitCode: 2 });
         throw e;

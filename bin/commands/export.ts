@@ -7,12 +7,9 @@ async function runExport(format: TExportFormat, opts: { out?: string; project?: 
   const [{ exportLabels, sidecarText, versionLine }, { findChunking }] = await Promise.all([import("../../lib/exports/labels.ts"), import("../../lib/chunkings/store.ts")]);
   await withProject(opts.project, async (db, project) => {
     const chunking = opts.chunking === undefined ? undefined : await findChunking(db, project.id, opts.chunking);
-    if (!chunking) {
-      // Labels of several chunkings in one file: fine for a backup, wrong for trec_eval on one chunking's runs.
-      const names = (await db.chunking.findMany({ where: { projectId: project.id }, select: { name: true }, orderBy: { name: "asc" } })).map((c) => c.name);
-      if (names.length > 1) process.stderr.write(`note: this project has ${names.length} chunkings (${names.join(", ")}); this export holds the labels of all of them. Evaluate a run against its own chunking's labels: --chunking NAME\n`);
-    }
+    // qrels: one chunking's labels (lib/exports/labels.ts qrelsChunking); JSONL and CSV: all, each row naming its chunking.
     const e = await exportLabels(db, project.id, format, new Date(), { chunkingId: chunking?.id });
+    if (e.note) process.stderr.write(`note: ${e.note}\n`);
     const v = e.version;
     if (opts.out) {
       writeFileSync(opts.out, e.content);
@@ -61,7 +58,7 @@ export function registerExport(program: Command): void {
     .command("qrels")
     .description("TREC qrels (qid 0 docid grade); the version goes to <out>.version.json, or to stderr when printing")
     .option("--out <file>", "write to this file (default: stdout)")
-    .option("--chunking <name>", "only the labels of this chunking's chunks (default: all chunkings)")
+    .option("--chunking <name>", "the labels of this chunking's chunks (default: the only chunking, or `default` when there are several: a qrels file is for one chunking's runs)")
     .addOption(projectOption())
     .action((opts: { out?: string; project?: string; chunking?: string }) => runExport("qrels", opts));
   exp

@@ -67,7 +67,7 @@ export function registerLifecycle(program: Command): void {
       });
     });
 
-  const chunking = program.command("chunking").description("the project's chunkings (ways of cutting its transcripts into chunks; issue 20)");
+  const chunking = program.command("chunking").description("the project's chunkings (ways of cutting its transcripts into chunks)");
   registerChunkingReport(chunking);
   chunking
     .command("list")

@@ -4,6 +4,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { memo, useCallback, useMemo } from "react";
 import type { TJudgeState } from "@/lib/dashboard/judges";
 import { useDashboardMeta, useDashboardProjects, useDashboardRefresh, type TDashboardFilters } from "@/lib/query/dashboard";
+import { ApiError } from "@/lib/query/fetcher";
+import { dashboardProject } from "@/lib/dashboard/picker";
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
 import { PpiPanel } from "./PpiPanel";
 import { ChunkingsPanel } from "./ChunkingsPanel";
@@ -64,10 +66,11 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
   const router = useRouter();
   const pathname = usePathname();
   const projects = useDashboardProjects();
-  const projectParam = Number(params.get("project"));
-  const fromUrl = Number.isInteger(projectParam) && projectParam > 0;
-  const projectId = fromUrl ? projectParam : (projects.data?.[0]?.id ?? null);
-  const meta = useDashboardMeta(projectId);
+  const projectParam = params.get("project");
+  const { projectId: shown, fromUrl } = dashboardProject(projectParam, projects.data);
+  const meta = useDashboardMeta(shown);
+  const { missing } = dashboardProject(projectParam, projects.data, meta.error instanceof ApiError ? meta.error.status : undefined);
+  const projectId = missing ? null : shown;
   useDashboardRefresh(projectId);
 
   const filters: TDashboardFilters = useMemo(() => {
@@ -107,6 +110,18 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
   // With the project in the URL the panels load at once, beside the project list (not after it).
   if (!fromUrl && projects.isPending) return <PanelState isPending />;
   if (!fromUrl && projects.error) return <PanelState error={projects.error} />;
+  if (missing)
+    return (
+      <div className="space-y-4">
+        <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
+          <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
+          <Select label="Project" name="project" value="" onChange={(v) => v && router.push(`${pathname}?project=${v}`)} options={[{ value: "", label: "choose a project" }, ...(projects.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))]} />
+        </header>
+        <p role="alert" data-testid="project-missing" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+          Project {projectParam} does not exist (it may have been deleted).{projects.data?.length ? " Choose one of the projects above." : " Create one with npx assessor project create NAME."}
+        </p>
+      </div>
+    );
   if (!projectId) return <PanelState empty="no project yet: create one with npx assessor project create NAME (or run npm run demo)" />;
   const m = meta.data;
   const judge = filters.judge ?? m?.defaultJudge ?? null;

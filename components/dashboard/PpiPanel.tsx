@@ -4,6 +4,7 @@ import { useDeferredValue } from "react";
 import type { TPpiCell, TPpiTable } from "@/lib/stats/ppi-table";
 import type { TEstimate, TPpiWarning } from "@/lib/stats/ppi";
 import { usePpi, type TDashboardFilters } from "@/lib/query/dashboard";
+import { NO_BASIS_TEXT } from "@/lib/stats/sample-size";
 import { DataTable, fmt, type TColumnDef } from "./DataTable";
 import { Card, PanelState } from "./ui";
 
@@ -18,9 +19,17 @@ const WARNINGS: Record<TPpiWarning, string> = {
   no_labelled: "no complete question",
 };
 
-const width = (e: TEstimate | null) => (e ? e.high - e.low : null);
-/** A number of questions: a whole number (the design rounds up), or – when it cannot be computed. */
-const questions = (n: number | null | undefined) => (n === null || n === undefined || !Number.isFinite(n) ? "–" : Math.ceil(n).toLocaleString("en"));
+/** A number of questions: a whole number (the design rounds up), "no basis" (lib/stats/sample-size.ts TNoBasis), or – when it cannot be computed. */
+const questions = (a: TAdvice, n: number | null) =>
+  a.noBasis ? (
+    <span title={NO_BASIS_TEXT[a.noBasis]} data-no-basis={a.noBasis}>
+      no basis
+    </span>
+  ) : n === null || !Number.isFinite(n) ? (
+    "–"
+  ) : (
+    Math.ceil(n).toLocaleString("en")
+  );
 const interval = (e: TEstimate | null) => (e ? `[${e.low.toFixed(3)}, ${e.high.toFixed(3)}]` : "");
 
 function Cell({ cell, baseline }: { cell: TPpiCell; baseline: string | null }) {
@@ -29,9 +38,9 @@ function Cell({ cell, baseline }: { cell: TPpiCell; baseline: string | null }) {
   return (
     <span data-ppi-cell>
       <strong>{m.ppi ? fmt(m.ppi.estimate) : fmt(m.pointOnly)}</strong>
-      <span className="block text-[10px] text-slate-700">PPI {interval(m.ppi)} ±{fmt((width(m.ppi) ?? NaN) / 2)}</span>
-      <span className="block text-[10px] text-slate-500">human {fmt(m.human?.estimate)} ±{fmt((width(m.human) ?? NaN) / 2)}</span>
-      <span className="block text-[10px] text-slate-500">judge {fmt(m.judge?.estimate)} ±{fmt((width(m.judge) ?? NaN) / 2)}</span>
+      <span className="block text-[10px] text-slate-700">PPI {interval(m.ppi)}</span>
+      <span className="block text-[10px] text-slate-500">human {fmt(m.human?.estimate)} {interval(m.human)}</span>
+      <span className="block text-[10px] text-slate-500">judge {fmt(m.judge?.estimate)} {interval(m.judge)}</span>
       <span className="block text-[10px] text-slate-500">λ {m.lambda === null ? "–" : m.lambda.toFixed(2)}</span>
       {cell.narrowerBy !== null ? (
         <span className={`block text-[10px] ${cell.narrowerBy > 0 ? "text-green-800" : "text-slate-500"}`}>
@@ -68,8 +77,8 @@ const adviceColumns = (t: TPpiTable): TColumnDef<TAdvice>[] => [
   { key: "system", header: "Run", value: (a) => a.system },
   { key: "difference", header: "Δ (PPI)", value: (a) => a.difference, render: (a) => (<>{fmt(a.difference)} <span className="text-xs text-slate-500">{a.low === null ? "" : `[${a.low.toFixed(3)}, ${(a.high ?? 0).toFixed(3)}]`}</span></>) },
   { key: "sd", header: "sd of differences", value: (a) => a.sd, render: (a) => `${fmt(a.sd)} (${a.sdSource})` },
-  { key: "toDetect", header: `questions to detect ${t.delta}`, value: (a) => a.toDetect, render: (a) => questions(a.toDetect) },
-  { key: "forHalfWidth", header: `questions for ±${t.halfWidth}`, value: (a) => a.forHalfWidth, render: (a) => questions(a.forHalfWidth) },
+  { key: "toDetect", header: `questions to detect ${t.delta}`, value: (a) => (a.noBasis ? "no basis" : a.toDetect), render: (a) => questions(a, a.toDetect) },
+  { key: "forHalfWidth", header: `questions for ±${t.halfWidth}`, value: (a) => (a.noBasis ? "no basis" : a.forHalfWidth), render: (a) => questions(a, a.forHalfWidth) },
 ];
 
 /** The best width saving of the panel, for the headline ("the PPI interval is 38% narrower than human-only"). */
@@ -91,7 +100,7 @@ export function PpiPanel({ projectId, filters, onAdvisor }: { projectId: number;
     <Card
       title="Systems: judge + human (PPI)"
       id="ppi"
-      description="Label source judge + human (PPI): the judge's labels on every question, corrected by the human labels of the completely labelled questions (prediction-powered inference, PPI++). Each cell: the PPI estimate and 95% interval beside the human-only and judge-only ones (± half-widths), λ (how much the judge is trusted), and the PPI paired difference from the baseline (* p < 0.05)."
+      description="Label source judge + human (PPI): the judge's labels on every question, corrected by the human labels of the completely labelled questions (prediction-powered inference, PPI++). Each cell: the PPI estimate and 95% interval beside the human-only and judge-only ones (intervals clipped to the measure's range 0–1), λ (how much the judge is trusted), and the PPI paired difference from the baseline (* p < 0.05)."
     >
       <PanelState isPending={q.isPending || (d === undefined && q.data !== undefined)} error={q.error} empty={d?.empty} />
       {t ? (

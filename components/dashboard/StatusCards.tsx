@@ -81,10 +81,10 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
                 </select>
               </label>
               <label className="text-xs text-slate-600">
-                {unit === "questions" ? "Questions to sample" : `Items to sample (${d.unassignedPoolItems} unassigned in the pool)`}
+                {unit === "questions" ? "Questions to sample" : `Items to sample (${d.unassignedPoolItems} unassigned in the pool${d.regradablePoolItems ? `, ${d.regradablePoolItems} more with an imported label` : ""})`}
                 <input type="number" min={1} className="mt-0.5 block w-28 rounded border border-slate-300 px-2 py-1 text-sm" value={amount} onChange={(e) => setN(Number(e.target.value))} />
               </label>
-              <button type="submit" disabled={sample.isPending || amount < 1 || (unit === "items" && d.unassignedPoolItems === 0)} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+              <button type="submit" disabled={sample.isPending || amount < 1 || (unit === "items" && d.unassignedPoolItems + d.regradablePoolItems === 0)} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
                 Sample for calibration
               </button>
             </form>

@@ -22,8 +22,10 @@ export type TCalibrationPanel = {
   byTag: TCalibrationRow[];
   /** Items to sample so that the total reaches the target and the thin grades (overall, and of the thinnest tag) can fill up. */
   suggestedSample: number;
-  /** Unassigned pool items that a sample can draw from. */
+  /** Pool items in the stage "unassigned" (no assignment, no imported label): `assessor status`'s count (lib/labels/stage.ts). */
   unassignedPoolItems: number;
+  /** Pool items without an assignment that carry an imported label (stage "imported"): a sample may draw them too, to re-grade. */
+  regradablePoolItems: number;
   /** What to do next, from the counts (calibrationAdvice). */
   advice: TCalibrationAdvice;
   empty: string | null;
@@ -37,7 +39,7 @@ export type TCalibrationPanel = {
  */
 export type TCalibrationAdvice = { action: "done" | "reopen" | "sample" | "finish" | "deepen"; text: string };
 
-export function calibrationAdvice(c: { target: number; minPerGrade: number; labelled: number; thinGrades: number[]; suggestedSample: number; unassigned: number; waiting: number; awaitingAdjudication: number; gradingClosed?: boolean }): TCalibrationAdvice {
+export function calibrationAdvice(c: { target: number; minPerGrade: number; labelled: number; thinGrades: number[]; suggestedSample: number; unassigned: number; regradable?: number; waiting: number; awaitingAdjudication: number; gradingClosed?: boolean }): TCalibrationAdvice {
   const why: string[] = [];
   if (c.labelled < c.target) why.push(`${c.labelled} of the ${c.target} human labels the target asks for`);
   if (c.thinGrades.length) why.push(`fewer than ${c.minPerGrade} examples of grade ${c.thinGrades.join(", ")}`);
@@ -47,7 +49,11 @@ export function calibrationAdvice(c: { target: number; minPerGrade: number; labe
     const meanwhile = c.awaitingAdjudication > 0 ? `; meanwhile, adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}` : "";
     return { action: "reopen", text: `${reason[0].toUpperCase()}${reason.slice(1)}. Grading is closed in this project: reopen it (npx assessor project reopen-grading, or Grading on the project page) to sample or finish items${meanwhile}.` };
   }
-  if (c.unassigned > 0) return { action: "sample", text: `${reason[0].toUpperCase()}${reason.slice(1)}: sample ${c.suggestedSample} more item${c.suggestedSample === 1 ? "" : "s"} (${c.unassigned} unassigned in the pool).` };
+  const regradable = c.regradable ?? 0;
+  if (c.unassigned + regradable > 0) {
+    const more = regradable > 0 ? `, ${regradable} more with an imported label to re-grade` : "";
+    return { action: "sample", text: `${reason[0].toUpperCase()}${reason.slice(1)}: sample ${c.suggestedSample} more item${c.suggestedSample === 1 ? "" : "s"} (${c.unassigned} unassigned in the pool${more}).` };
+  }
   if (c.waiting > 0 || c.awaitingAdjudication > 0) {
     const work = [c.waiting > 0 ? `finish the ${c.waiting} assigned item${c.waiting === 1 ? "" : "s"} still waiting for grades` : null, c.awaitingAdjudication > 0 ? `adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}` : null].filter(Boolean).join(" and ");
     return { action: "finish", text: `${reason[0].toUpperCase()}${reason.slice(1)}. Every pool item is assigned: ${work} first; if that is not enough, deepen the pool (a larger depth) to have items to sample.` };
@@ -117,8 +123,12 @@ export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuer
   const gradeShortfall = Math.max(deficit(overall), ...byTag.map(deficit));
   let assignedItems = 0;
   for (const n of data.assigned.values()) if (n > 0) assignedItems++;
-  const unassignedPoolItems = data.poolItems.size - assignedItems;
-  const suggestedSample = Math.min(unassignedPoolItems, Math.max(shortOfTarget, gradeShortfall));
+  // The stage counts `assessor status` prints (lib/labels/stage.ts): a pool item with an imported
+  // label is "imported", not "unassigned"; the sample (routes.ts sampleForCalibration) may still
+  // draw it, to re-grade, so it is counted apart.
+  const unassignedPoolItems = data.stages.unassigned;
+  const regradablePoolItems = Math.max(0, data.poolItems.size - assignedItems - unassignedPoolItems);
+  const suggestedSample = Math.min(unassignedPoolItems + regradablePoolItems, Math.max(shortOfTarget, gradeShortfall));
   const advice = calibrationAdvice({
     target,
     minPerGrade,
@@ -126,6 +136,7 @@ export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuer
     thinGrades: overall.thinGrades,
     suggestedSample,
     unassigned: unassignedPoolItems,
+    regradable: regradablePoolItems,
     waiting: data.stages.assigned,
     awaitingAdjudication: data.stages.awaiting_adjudication,
     gradingClosed: data.project.gradingClosed,
@@ -138,6 +149,7 @@ export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuer
     byTag,
     suggestedSample,
     unassignedPoolItems,
+    regradablePoolItems,
     advice,
     empty: data.reference.length === 0 ? NO_HUMAN_HINT : null,
   };

@@ -5,6 +5,7 @@ import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import { ppiMean } from "../stats/ppi.ts";
+import { MEASURE_RANGE } from "../stats/ppi-table.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
 import { qrelsOf } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
@@ -302,7 +303,7 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
       }
     });
     if (usePpi) {
-      const p = ppiMean(ppi, { level: RESAMPLING.level });
+      const p = ppiMean(ppi, { level: RESAMPLING.level, range: MEASURE_RANGE }); // nDCG@10 lies in [0, 1]: the interval is clipped to it
       if (p.ppi) ppiCells[r] = { estimate: p.ppi.estimate, low: p.ppi.low, high: p.ppi.high, labelled: p.n };
     }
   });

@@ -4,39 +4,8 @@ import { assign } from "../assignment/assign.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { projectIdParam } from "../lead/projects.ts";
-import type { TDashboardQuery } from "./options.ts";
-import { retestPanel } from "../judge/service.ts";
-import { labelSetVersion } from "./load/version.ts";
-import { getAgreement, getBreakdowns, getCalibration, getChunkingReport, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
-import { getGeneration } from "./panels.ts";
 
-/**
- * The panels served under /api/dashboard/[projectId]/[panel]. `version` is the label-set version
- * alone (lib/dashboard/load/version.ts: a dozen aggregate queries, nothing computed): the page
- * polls it and refetches its panels only when it changed.
- */
-export const PANELS = {
-  version: async (db: Db, id: number) => ({ version: await labelSetVersion(db, id) }),
-  meta: (db: Db, id: number) => getMeta(db, id),
-  agreement: getAgreement,
-  human: getHuman,
-  breakdowns: getBreakdowns,
-  calibration: getCalibration,
-  progress: (db: Db, id: number) => getProgress(db, id),
-  systems: getSystems,
-  ppi: getPpi,
-  chunkings: getChunkingReport,
-  retest: (db: Db, id: number) => retestPanel(db, id),
-  generation: getGeneration,
-} satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
-export type TPanelName = keyof typeof PANELS;
-
-export async function servePanel(db: Db, rawProjectId: unknown, rawPanel: unknown, q: TDashboardQuery): Promise<unknown> {
-  const projectId = projectIdParam(rawProjectId);
-  const name = typeof rawPanel === "string" && Object.hasOwn(PANELS, rawPanel) ? (rawPanel as TPanelName) : null;
-  if (!name) throw new AppError("not_found", `no dashboard panel "${String(rawPanel)}"; panels: ${Object.keys(PANELS).join(", ")}`);
-  return PANELS[name](db, projectId, q);
-}
+export { PANELS, servePanel, type TPanelName } from "./serve.ts";
 
 export async function listDashboardProjects(db: Db) {
   return db.project.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
@@ -64,9 +33,9 @@ export async function sampleForCalibration(db: Db, rawProjectId: unknown, body: 
   const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
   if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
   const perItem = body.perItem ?? project.annotatorsPerItem;
-  // The calibration card counts every unassigned pool item, those with an imported label too: its
-  // sample draws from the same set (re-grading an imported label is a calibration of it, as
-  // `assign --include-labelled`), so the card's suggestion and its button agree.
+  // The calibration card counts the unassigned pool items as `assessor status` does and, apart,
+  // those with an imported label: its sample draws from both (re-grading an imported label is a
+  // calibration of it, as `assign --include-labelled`), so the card's suggestion and its button agree.
   return body.unit === "questions"
     ? assign(db, projectId, { perItem, sampleQueries: body.n, seed: body.seed, includeLabelled: true })
     : assign(db, projectId, { perItem, sample: body.n, seed: body.seed, unstableFrom: body.unstableFrom, includeLabelled: true });

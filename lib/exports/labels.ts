@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
 import { safeCsv } from "../formats/csv-write.ts";
+import { DEFAULT_CHUNKING_NAME, findChunking } from "../chunkings/store.ts";
+import { AppError } from "../errors.ts";
 
 /**
  * Exports of the reference label set.
@@ -25,7 +27,8 @@ import { safeCsv } from "../formats/csv-write.ts";
  */
 export type TExportFormat = "qrels" | "jsonl" | "csv";
 export type TLabelSetVersion = { sha256: string; created_at: string; labels: number; project: string };
-export type TExport = { content: string; version: TLabelSetVersion; fileSha256: string };
+/** `note`: set when a qrels export chose its chunking among several (qrelsChunking). */
+export type TExport = { content: string; version: TLabelSetVersion; fileSha256: string; note?: string };
 
 export const CSV_COLUMNS = ["query", "chunk", "grade", "start", "status", "annotators", "source", "video", "chunk_start", "chunk_end", "chunking", "flags", "notes", "revision"] as const;
 
@@ -93,10 +96,34 @@ export function renderExport(rows: readonly ReferenceLabelRow[], format: TExport
   return { content, version, fileSha256: sha256(content) };
 }
 
-/** The reference labels of the project, or with `chunkingId` of one chunking's chunks only. */
+/**
+ * The chunking a qrels file holds. A qrels file is read against runs, and a run belongs to one
+ * chunking: labels of a second chunking would count as relevant chunks the run could never
+ * retrieve (wrong recall and nDCG), and an id two chunkings share would be judged twice (trec_eval
+ * 10.0 stops, exit 4; `assessor eval` refuses). So: the named chunking; else the project's only
+ * chunking with chunks; else, among several, `default` (the chunking of imports that name none),
+ * with a note naming the others; else (several, none named `default`) a bad_input error asking
+ * for one. The JSONL and CSV exports carry a `chunking` column and keep every chunking.
+ */
+export async function qrelsChunking(db: Db, projectId: number, name?: string): Promise<{ id: number | undefined; note?: string }> {
+  if (name !== undefined) return { id: (await findChunking(db, projectId, name)).id };
+  const withChunks = await db.chunking.findMany({ where: { projectId, chunks: { some: {} } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+  if (withChunks.length <= 1) return { id: withChunks[0]?.id };
+  const names = withChunks.map((c) => c.name).join(", ");
+  const chosen = withChunks.find((c) => c.name === DEFAULT_CHUNKING_NAME);
+  if (!chosen) throw new AppError("bad_input", `this project has ${withChunks.length} chunkings (${names}) and a qrels file holds one chunking's labels (the runs it evaluates are of one chunking): choose one with --chunking NAME (a download: ?chunking=NAME)`);
+  return { id: chosen.id, note: `this project has ${withChunks.length} chunkings (${names}); the qrels hold the labels of "${DEFAULT_CHUNKING_NAME}" only, for its runs: --chunking NAME for another` };
+}
+
+/**
+ * The reference labels of the project, or with `chunkingId` of one chunking's chunks only. A qrels
+ * export without `chunkingId` holds one chunking's labels (qrelsChunking); JSONL and CSV all.
+ */
 export async function exportLabels(db: Db, projectId: number, format: TExportFormat, now: Date = new Date(), opts: { chunkingId?: number } = {}): Promise<TExport> {
-  const [project, rows] = await Promise.all([db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }), referenceLabels(db, projectId, opts)]);
-  return renderExport(rows, format, labelSetVersion(rows, project.name, now));
+  const chosen = format === "qrels" && opts.chunkingId === undefined ? await qrelsChunking(db, projectId) : { id: opts.chunkingId };
+  const [project, rows] = await Promise.all([db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }), referenceLabels(db, projectId, { chunkingId: chosen.id })]);
+  const e = renderExport(rows, format, labelSetVersion(rows, project.name, now));
+  return chosen.note ? { ...e, note: chosen.note } : e;
 }
 
 /** The download's file name: the project, the kind, the label set's sha256 (first 12 hex digits). */

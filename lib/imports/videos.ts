@@ -5,7 +5,7 @@ import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput
 import { ZVideoRow, type TVideoRow } from "./schemas.ts";
 import { fromRecords, rejectDuplicateIds } from "./rows.ts";
 import { confinedMediaFile, mediaPathProblem } from "../media/root.ts";
-import { urlMediaProblem } from "../media/hosts.ts";
+import { MEDIA_HOSTS_VAR, urlMediaProblem } from "../media/hosts.ts";
 import type { LocatedError } from "../errors.ts";
 
 const COLUMNS = ["id", "title", "url", "path", "duration"] as const;
@@ -63,10 +63,11 @@ export async function importVideos(db: Db, projectId: number, input: ImportInput
  */
 async function checkMedia(rows: (TVideoRow & { line: number })[], file: string, errors: ErrorList): Promise<LocatedError[]> {
   const warnings: LocatedError[] = [];
+  const blocked: { line: number; url: string; problem: string }[] = [];
   for (const r of rows) {
     if (r.url) {
       const problem = urlMediaProblem(r.url);
-      if (problem) warnings.push({ file, line: r.line, field: "url", message: problem });
+      if (problem) blocked.push({ line: r.line, url: r.url, problem });
     }
     if (!r.path) continue;
     const problem = mediaPathProblem(r.path);
@@ -78,5 +79,30 @@ async function checkMedia(rows: (TVideoRow & { line: number })[], file: string, 
     if ("problem" in confined && confined.problem === "outside") errors.push({ file, line: r.line, field: "path", message: `expected a file inside the media root, not a link out of it: ${r.path}` });
     else if ("problem" in confined) warnings.push({ file, line: r.line, field: "path", message: `the file ${r.path} is not there: the video will not play until it is (assessor media check lists every video)` });
   }
+  if (blocked.length === 1) warnings.push({ file, line: blocked[0].line, field: "url", message: blocked[0].problem });
+  else if (blocked.length > 1) warnings.push(blockedHostsWarning(file, blocked));
   return warnings;
+}
+
+/** One warning for every URL on a host the CSP does not allow (the same advice once, with the count), at the first such line. */
+function blockedHostsWarning(file: string, blocked: readonly { line: number; url: string }[]): LocatedError {
+  const byOrigin = new Map<string, number>();
+  for (const b of blocked) {
+    let origin = b.url;
+    try {
+      origin = new URL(b.url).origin;
+    } catch {
+      // the schema has checked it is an http(s) URL
+    }
+    byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + 1);
+  }
+  const lines = blocked.map((b) => b.line);
+  const shown = lines.length > 10 ? `${lines.slice(0, 10).join(", ")}, …` : lines.join(", ");
+  const origins = [...byOrigin.keys()];
+  return {
+    file,
+    line: lines[0],
+    field: "url",
+    message: `${blocked.length} videos (lines ${shown}) have URLs on hosts ${MEDIA_HOSTS_VAR} does not allow (${[...byOrigin].map(([o, n]) => `${o}: ${n}`).join(", ")}): the browser will refuse to play them until ${MEDIA_HOSTS_VAR} names ${origins.join(", ")} (comma-separated origins or hosts)`,
+  };
 }

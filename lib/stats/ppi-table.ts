@@ -11,10 +11,15 @@
  *
  * Advisor: the observed difference and its interval are the PPI++ ones; the standard deviation of
  * per-question differences is the human one on the labelled questions (sample sd, n − 1), or the
- * judge's on every question when fewer than two are labelled (`sdSource` says which).
+ * judge's on every question when fewer than MIN_ADVICE_QUESTIONS are labelled (`sdSource` says
+ * which). Without a basis (too few questions, or sd 0: lib/stats/sample-size.ts TNoBasis) the
+ * question counts are null and `noBasis` says why.
+ *
+ * Range: every measure of the table lies in `range` (default [0, 1]: recall, MRR and nDCG); the
+ * estimates and intervals are clipped to it, and the differences to [−1, 1] (lib/stats/ppi.ts).
  */
-import { narrowerBy, ppiMean, ppiPairedDifference, type TPpiResult, type TPpiSample } from "./ppi.ts";
-import { queriesForHalfWidth, queriesToDetect, sampleSd } from "./sample-size.ts";
+import { narrowerBy, ppiMean, ppiPairedDifference, type TPpiResult, type TPpiSample, type TRange } from "./ppi.ts";
+import { adviceSpread, MIN_ADVICE_QUESTIONS, queriesForHalfWidth, queriesToDetect, type TNoBasis } from "./sample-size.ts";
 
 export type TPpiTableInput = {
   columns: readonly { id: string; label: string }[];
@@ -31,6 +36,8 @@ export type TPpiTableInput = {
   delta?: number;
   /** Target half-width of the 95% interval of a difference (advisor); default 0.05. */
   halfWidth?: number;
+  /** The measures' possible values; default [0, 1]. */
+  range?: TRange;
 };
 
 export type TPpiCell = { mean: TPpiResult; narrowerBy: number | null; diff: TPpiResult | null };
@@ -44,6 +51,8 @@ export type TAdvice = {
   p: number | null;
   sd: number | null;
   sdSource: "human" | "judge";
+  /** Set when the question counts have no basis (then null). */
+  noBasis: TNoBasis | null;
   toDetect: number | null;
   forHalfWidth: number | null;
 };
@@ -65,10 +74,12 @@ function sampleOf(judge: readonly number[], human: readonly number[], labelledSe
 }
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
+export const MEASURE_RANGE: TRange = [0, 1];
 
 export function ppiTable(input: TPpiTableInput): TPpiTable {
   const delta = input.delta ?? 0.05;
   const halfWidth = input.halfWidth ?? 0.05;
+  const range = input.range ?? MEASURE_RANGE;
   const questions = input.judge[0]?.[0]?.length ?? 0;
   const labelledSet = new Uint8Array(questions);
   for (const i of input.labelled) labelledSet[i] = 1;
@@ -77,13 +88,13 @@ export function ppiTable(input: TPpiTableInput): TPpiTable {
   const rows = input.runs.map((system, r) => ({
     system,
     cells: input.columns.map((col, c): TPpiCell => {
-      const mean = ppiMean(samples[r][c]);
+      const mean = ppiMean(samples[r][c], { range });
       const b = input.baseline;
       if (b === null || b === r) return { mean, narrowerBy: narrowerBy(mean), diff: null };
-      const diff = ppiPairedDifference(samples[r][c], samples[b][c]);
+      const diff = ppiPairedDifference(samples[r][c], samples[b][c], { range });
       const humanDiffs = samples[r][c].human.map((v, k) => v - samples[b][c].human[k]);
-      const byHuman = humanDiffs.length >= 2;
-      const sd = byHuman ? sampleSd(humanDiffs) : sampleSd(input.judge[r][c].map((v, i) => v - input.judge[b][c][i]));
+      const byHuman = humanDiffs.length >= MIN_ADVICE_QUESTIONS;
+      const { sd, noBasis } = adviceSpread(byHuman ? humanDiffs : input.judge[r][c].map((v, i) => v - input.judge[b][c][i]));
       advisor.push({
         column: col.id,
         label: col.label,
@@ -94,8 +105,9 @@ export function ppiTable(input: TPpiTableInput): TPpiTable {
         p: diff.p,
         sd: finite(sd),
         sdSource: byHuman ? "human" : "judge",
-        toDetect: Number.isFinite(sd) ? queriesToDetect(sd, delta) : null,
-        forHalfWidth: Number.isFinite(sd) ? queriesForHalfWidth(sd, halfWidth) : null,
+        noBasis,
+        toDetect: noBasis ? null : queriesToDetect(sd, delta),
+        forHalfWidth: noBasis ? null : queriesForHalfWidth(sd, halfWidth),
       });
       return { mean, narrowerBy: narrowerBy(mean), diff };
     }),

@@ -35,6 +35,14 @@
  * - judge constant on the labelled questions: cov = 0, so λ = 0 (the judge adds nothing); also
  *   when every judge value is the same (0/0).
  * A question with no relevant chunk takes whatever its measure decides (Recall, MRR, nDCG: 0).
+ *
+ * The measure's range (`range`, e.g. [0, 1] for recall, MRR and nDCG; [−1, 1] for a difference of
+ * two of them): the normal interval θ̂ ± z·se can reach past it (0.875 ± 0.229 → [0.646, 1.104])
+ * although no mean can lie there. With `range` given, every estimate and interval (PPI,
+ * human-only, judge-only) is clipped to it: the interval keeps the possible values it held, its
+ * coverage is unchanged (the true mean is inside the range), and an estimate outside the range is
+ * moved to its edge. `se` and the p-value are those of the unclipped estimate, and `narrowerBy`
+ * compares standard errors, so clipping changes neither.
  */
 import { normalCdf, normalQuantile } from "./normal.ts";
 
@@ -90,7 +98,7 @@ function variance0(xs: ArrayLike<number>): number {
 }
 
 /** Mean and population variance of the judge's values on all n + N questions (no copy). */
-function judgeOnly(yh: readonly number[], yu: readonly number[], z: number): TEstimate {
+function judgeOnly(yh: readonly number[], yu: readonly number[], z: number, range?: TRange): TEstimate {
   const total = yh.length + yu.length;
   let s = 0;
   for (const v of yh) s += v;
@@ -99,11 +107,15 @@ function judgeOnly(yh: readonly number[], yu: readonly number[], z: number): TEs
   let ss = 0;
   for (const v of yh) ss += (v - m) ** 2;
   for (const v of yu) ss += (v - m) ** 2;
-  return interval(m, Math.sqrt(ss / total / total), z);
+  return interval(m, Math.sqrt(ss / total / total), z, range);
 }
 
-function interval(estimate: number, se: number, z: number): TEstimate {
-  return { estimate, se, low: estimate - z * se, high: estimate + z * se };
+/** A measure's possible values, [low, high] (see the file comment); undefined: unbounded. */
+export type TRange = readonly [number, number];
+
+function interval(estimate: number, se: number, z: number, range?: TRange): TEstimate {
+  const clip = (v: number) => (range ? Math.min(range[1], Math.max(range[0], v)) : v);
+  return { estimate: clip(estimate), se, low: clip(estimate - z * se), high: clip(estimate + z * se) };
 }
 
 /** PPI++'s λ̂ (formula above), clipped to [0, 1]; 0 when undefined. */
@@ -131,7 +143,7 @@ export function ppiLambda(sample: TPpiSample): number {
 }
 
 /** The PPI++ estimate, interval and p-value of a mean (see the file comment). */
-export function ppiMean(sample: TPpiSample, opts: { level?: number; lambda?: number; nullValue?: number } = {}): TPpiResult {
+export function ppiMean(sample: TPpiSample, opts: { level?: number; lambda?: number; nullValue?: number; range?: TRange } = {}): TPpiResult {
   const { human: y, judgeLabelled: yh, judgeUnlabelled: yu } = sample;
   if (y.length !== yh.length) throw new RangeError(`ppiMean: ${y.length} human values but ${yh.length} judge values on the labelled questions`);
   const level = opts.level ?? 0.95;
@@ -139,7 +151,8 @@ export function ppiMean(sample: TPpiSample, opts: { level?: number; lambda?: num
   const n = y.length;
   const N = yu.length;
   const warnings: TPpiWarning[] = [];
-  const judge = n + N ? judgeOnly(yh, yu, z) : null;
+  const range = opts.range;
+  const judge = n + N ? judgeOnly(yh, yu, z, range) : null;
   const base = { n, unlabelled: N, level, judge };
   if (n === 0) return { ...base, lambda: null, ppi: null, pointOnly: null, p: null, human: null, warnings: ["no_labelled"] };
   if (n === 1) return { ...base, lambda: 0, ppi: null, pointOnly: y[0], p: null, human: null, warnings: ["too_few_labelled"] };
@@ -156,10 +169,10 @@ export function ppiMean(sample: TPpiSample, opts: { level?: number; lambda?: num
   return {
     ...base,
     lambda,
-    ppi: interval(estimate, se, z),
+    ppi: interval(estimate, se, z, range),
     pointOnly: null,
     p: zObs === 0 ? 1 : Math.min(1, 2 * normalCdf(-zObs)),
-    human: interval(mean(y), Math.sqrt(variance0(y) / n), z),
+    human: interval(mean(y), Math.sqrt(variance0(y) / n), z, range),
     warnings,
   };
 }
@@ -173,13 +186,20 @@ export function differenceSample(system: TPpiSample, baseline: TPpiSample): TPpi
   return { human: diff(system.human, baseline.human, "human"), judgeLabelled: diff(system.judgeLabelled, baseline.judgeLabelled, "judge (labelled)"), judgeUnlabelled: diff(system.judgeUnlabelled, baseline.judgeUnlabelled, "judge (unlabelled)") };
 }
 
-/** PPI++ for the mean paired difference system − baseline, with its p-value against 0. */
-export function ppiPairedDifference(system: TPpiSample, baseline: TPpiSample, opts: { level?: number } = {}): TPpiResult {
-  return ppiMean(differenceSample(system, baseline), { level: opts.level, nullValue: 0 });
+/**
+ * PPI++ for the mean paired difference system − baseline, with its p-value against 0; `range` is
+ * the measure's (a difference lies in [low − high, high − low]).
+ */
+export function ppiPairedDifference(system: TPpiSample, baseline: TPpiSample, opts: { level?: number; range?: TRange } = {}): TPpiResult {
+  const r = opts.range;
+  return ppiMean(differenceSample(system, baseline), { level: opts.level, nullValue: 0, range: r ? [r[0] - r[1], r[1] - r[0]] : undefined });
 }
 
-/** How much narrower the PPI interval is than the human-only one (0.38 = 38% narrower); null when either is missing. */
+/**
+ * How much narrower the PPI interval is than the human-only one (0.38 = 38% narrower), from the
+ * unclipped widths (the ratio of standard errors); null when either is missing.
+ */
 export function narrowerBy(r: Pick<TPpiResult, "ppi" | "human">): number | null {
-  if (!r.ppi || !r.human || !(r.human.high - r.human.low > 0)) return null;
-  return 1 - (r.ppi.high - r.ppi.low) / (r.human.high - r.human.low);
+  if (!r.ppi || !r.human || !(r.human.se > 0)) return null;
+  return 1 - r.ppi.se / r.human.se;
 }

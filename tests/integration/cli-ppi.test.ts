@@ -40,6 +40,11 @@ beforeAll(() => {
   writeFileSync(p("B.run"), `${runB.join("\n")}\n`);
   writeFileSync(p("judge4.qrels"), `${judge.map((l) => l.replace(/ 3$/, " 4")).join("\n")}\n`);
   writeFileSync(p("other.qrels"), "x1 0 d1 1\nx2 0 d2 0\n");
+  // 8 questions of 2 chunks, every one labelled: recall@5 is 1 on 7 and 0 on e07 (nothing relevant),
+  // 0.875 ± 0.229 = [0.646, 1.104] unclipped; C.run ranks as A2.run does (differences all 0).
+  const edge = Array.from({ length: 8 }, (_, i) => `e0${i}`);
+  writeFileSync(p("edge.qrels"), edge.map((q) => `${q} 0 ${q}_c0 ${q === "e07" ? 0 : 2}\n${q} 0 ${q}_c1 0\n`).join(""));
+  for (const name of ["A2.run", "C.run"]) writeFileSync(p(name), edge.map((q) => `${q} Q0 ${q}_c0 1 2 x\n${q} Q0 ${q}_c1 2 1 x\n`).join(""));
 });
 
 type TJsonEst = { estimate: number; low: number; high: number; width: number } | null;
@@ -48,7 +53,8 @@ type TJson = {
   labelled: number;
   baseline: string | null;
   measures: { id: string; runs: { run: string; ppi: TJsonEst; human: TJsonEst; judge: TJsonEst; lambda: number | null; narrower_than_human: number | null; vs_baseline?: { ppi: TJsonEst; p: number | null } }[] }[];
-  advisor: { rows: { measure: string; run: string; queries_to_detect: number | null; sd_source: string }[] };
+  range?: number[];
+  advisor: { rows: { measure: string; run: string; queries_to_detect: number | null; queries_for_half_width: number | null; sd_source: string; no_basis: string | null }[] };
 };
 
 describe("assessor eval --ppi", () => {
@@ -82,7 +88,14 @@ describe("assessor eval --ppi", () => {
     }
     expect(ndcg.runs[1].vs_baseline!.ppi).not.toBeNull();
     expect(j.advisor.rows).toHaveLength(8);
-    expect(j.advisor.rows.every((a) => a.run === "B.run" && a.sd_source === "human" && (a.queries_to_detect ?? 0) >= 2)).toBe(true);
+    expect(j.advisor.rows.every((a) => a.run === "B.run" && a.sd_source === "human")).toBe(true);
+    // Both runs return all 8 chunks: recall@10 is the same for both on every question, so that advice has no basis.
+    const rows = j.advisor.rows;
+    expect(rows.filter((a) => a.no_basis).map((a) => [a.measure, a.no_basis, a.queries_to_detect])).toEqual([
+      ["recall_10@1", "no_spread", null],
+      ["recall_10@2", "no_spread", null],
+    ]);
+    expect(rows.filter((a) => !a.no_basis).every((a) => (a.queries_to_detect ?? 0) >= 2)).toBe(true);
   });
 
   it("--baseline picks the run the others are compared with", () => {
@@ -115,5 +128,39 @@ describe("assessor eval --detect", () => {
     expect(j.runs[1].vs_first!.ndcg_cut_10.queries_to_detect.n).toBeGreaterThanOrEqual(2);
     const text = runCli(["eval", "--detect", "0.05", "-m", "ndcg_cut.10", p("human.qrels"), p("A.run"), p("B.run")]).stdout;
     expect(text).toMatch(/detect: \d+\)/);
+  });
+});
+
+describe("no interval past the measure's range, no advice without a basis (issue 29 item 6)", () => {
+  it("eval --ppi: every estimate and interval in [0, 1], differences in [-1, 1]; the advisor says no basis (JSON and text)", () => {
+    const r = runCli(["eval", "--ppi", "--format", "json", "--judge", p("edge.qrels"), "--human", p("edge.qrels"), p("A2.run"), p("C.run"), "--detect", "0.05"]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as TJson;
+    expect(j.range).toEqual([0, 1]);
+    const recall = j.measures.find((m) => m.id === "recall_5@1")!.runs[0];
+    expect(recall.human).toMatchObject({ estimate: 0.875, high: 1 });
+    expect(recall.human!.low).toBeCloseTo(0.646, 3);
+    for (const m of j.measures)
+      for (const run of m.runs) {
+        for (const e of [run.ppi, run.human, run.judge]) if (e) expect([e.low >= 0, e.high <= 1], `${m.id} ${run.run}`).toEqual([true, true]);
+        if (run.vs_baseline?.ppi) expect([run.vs_baseline.ppi.low >= -1, run.vs_baseline.ppi.high <= 1]).toEqual([true, true]);
+      }
+    expect(j.advisor.rows.every((a) => a.no_basis === "no_spread" && a.queries_to_detect === null && a.queries_for_half_width === null)).toBe(true);
+    const text = runCli(["eval", "--ppi", "--judge", p("edge.qrels"), "--human", p("edge.qrels"), p("A2.run"), p("C.run"), "--detect", "0.05"]).stdout;
+    expect(text).not.toMatch(/1\.10\d\d\]/);
+    expect(text).toContain("no basis: the differences do not vary (sd 0)");
+    expect(text).not.toMatch(/ 2\s+1$/m);
+  });
+
+  it("eval --detect and --half-width: no basis where the per-question differences or values do not vary", () => {
+    const j = JSON.parse(runCli(["eval", "--format", "json", "--detect", "0.05", "--half-width", "0.1", "-m", "recall.5", p("edge.qrels"), p("A2.run"), p("C.run")]).stdout) as {
+      runs: { vs_first?: Record<string, { queries_to_detect: { n: number | null; no_basis?: string } }>; queries_needed: { by_measure: Record<string, number | null> } }[];
+    };
+    expect(j.runs[1].vs_first!.recall_5.queries_to_detect).toMatchObject({ n: null, no_basis: "no_spread" });
+    // recall_5 varies over questions (7 × 1, one 0): the half-width advice has a basis.
+    expect(j.runs[0].queries_needed.by_measure.recall_5).toBeGreaterThan(2);
+    const text = runCli(["eval", "--detect", "0.05", "-m", "recall.5", p("edge.qrels"), p("A2.run"), p("C.run")]).stdout;
+    expect(text).toContain("detect: no basis)");
+    expect(text).not.toMatch(/detect: 2\)/);
   });
 });

@@ -315,3 +315,24 @@ describe("number formatting as C's printf", () => {
     expect(formatFixed(0.5, 2, 6)).toBe("  0.50");
   });
 });
+
+describe("eval -m time prints only what was asked (issue 29 item 12)", () => {
+  it("-m time alone: the time measures, not trec_eval's official ones beside them; -m time -m P.5: both", () => {
+    const dir = mkdtempSync(join(tmpdir(), "assessor-time-"));
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const qrels = file("e.qrels", "q1 0 a2 3\nq2 0 a3 3\n");
+    const run = file("r.trec", "q1 Q0 a2 1 2 bm25\nq1 Q0 a1 2 1 bm25\nq2 Q0 a1 1 2 bm25\nq2 Q0 a3 2 1 bm25\n");
+    const chunks = file("c.jsonl", ['{"id":"a1","video":"v1","start":0,"end":20}', '{"id":"a2","video":"v1","start":20,"end":40}', '{"id":"a3","video":"v1","start":40,"end":60}', ""].join("\n"));
+    const names = (args: string[]) => {
+      const r = runCli(["eval", qrels, run, "--chunks", chunks, ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.trim().split("\n").map((l) => l.split(/\s+/)[0]);
+    };
+    const time = ["span_recall_5", "span_recall_10", "time_iou_10", "seconds_read_10", "time_start_error", "time_within_15", "time_within_30", "time_within_60"];
+    expect(names(["-m", "time"])).toEqual(time);
+    expect(names(["-m", "time", "-m", "P.5"])).toEqual(["P_5", ...time]);
+  });
+});

@@ -206,3 +206,14 @@ describe("empty project", () => {
     await expect(getAgreement(db, projectId, { ...query, system: "nothing" })).rejects.toThrow(/no run named "nothing" in this project; runs: sysA, sysB/);
   });
 });
+
+describe("a project that does not exist (issue 29 item 8)", () => {
+  it("is a 404 (not_found) for every panel alike, the Generation and retest panels included", async () => {
+    const { PANELS, servePanel } = await import("../../lib/dashboard/serve.ts");
+    const { ZDashboardQuery } = await import("../../lib/dashboard/options.ts");
+    const q = ZDashboardQuery.parse({});
+    const missing = (await db.project.aggregate({ _max: { id: true } }))._max.id! + 1000;
+    for (const name of Object.keys(PANELS)) await expect(servePanel(db, String(missing), name, q), name).rejects.toMatchObject({ code: "not_found", message: `no project with id ${missing}` });
+    expect(await servePanel(db, String(projectId), "retest", q)).toEqual({ runs: [] });
+  });
+});

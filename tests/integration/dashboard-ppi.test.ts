@@ -65,6 +65,17 @@ describe("dashboard: judge + human (PPI)", () => {
     expect(c.byTag).toEqual([expect.objectContaining({ tag: "late", questions: 10, completeQuestions: 0 })]);
   });
 
+  it("counts unassigned pool items as assessor status does; those with an imported label apart (issue 29 item 6)", async () => {
+    const { getCalibration } = await import("../../lib/dashboard/panels.ts");
+    const { stageCounts } = await import("../../lib/labels/stage.ts");
+    const c = await getCalibration(db, projectId, query);
+    const status = await stageCounts(db, projectId);
+    // 120 pool items, none assigned; 50 of them carry an imported label (stage "imported").
+    expect([status.unassigned, status.imported_pooled]).toEqual([70, 50]);
+    expect([c.unassignedPoolItems, c.regradablePoolItems]).toEqual([status.unassigned, 50]);
+    expect(c.advice.text).toContain("(70 unassigned in the pool, 50 more with an imported label to re-grade)");
+  });
+
   it("PPI per run and measure: judge-only as the judge table, λ in [0, 1], paired difference and advisor", async () => {
     const { getPpi, getSystems } = await import("../../lib/dashboard/panels.ts");
     const panel = await getPpi(db, projectId, { ...query, delta: 0.1 });
@@ -111,5 +122,38 @@ describe("dashboard: judge + human (PPI)", () => {
     clearDashboardCache();
     const panel = await getPpi(db, projectId, query);
     expect(panel.table!.labelled).toBe(13);
+  });
+});
+
+describe("dashboard PPI: intervals inside the measure's range, no advice without a basis (issue 29 item 6)", () => {
+  it("clips every interval to [0, 1] (differences to [-1, 1]) and says no basis where the differences do not vary", async () => {
+    // 8 complete questions of 2 chunks; sysA and sysB rank the same: recall@5 is 1 on 7 questions and 0 on
+    // e07 (nothing relevant): mean 0.875, normal interval 0.875 ± 0.229 = [0.646, 1.104] unclipped.
+    const p = await makeProject(db, { name: "ppi-edge" });
+    const qids = Array.from({ length: 8 }, (_, i) => `e0${i}`);
+    const chunks = await makeChunks(db, p.id, qids.flatMap((q) => [`${q}_c0`, `${q}_c1`]));
+    const queries = await makeQueries(db, p.id, qids);
+    const ids = { queries, chunks };
+    const run = qids.flatMap((q): [string, string, number][] => [[q, `${q}_c0`, 2], [q, `${q}_c1`, 1]]);
+    await makeRun(db, p.id, "sysA", run, ids);
+    await makeRun(db, p.id, "sysB", run, ids);
+    const labels = qids.flatMap((q) => [0, 1].map((k) => ({ queryId: queries.get(q)!.id, chunkId: chunks.get(`${q}_c${k}`)!.id, grade: k === 0 && q !== "e07" ? 2 : 0 })));
+    await makeJudgeLabels(db, p.id, "j1", labels);
+    await db.referenceLabel.createMany({ data: labels.map((l) => ({ ...l, projectId: p.id, source: "gold" })) });
+    await db.poolItem.createMany({ data: labels.map((l, i) => ({ projectId: p.id, queryId: l.queryId, chunkId: l.chunkId, id: `edge-item-${i}` })) });
+    const { getPpi } = await import("../../lib/dashboard/panels.ts");
+    const t = (await getPpi(db, p.id, query)).table!;
+    const r5 = t.columns.findIndex((c) => c.id === "recall_5@1");
+    const a = t.rows[0].cells[r5].mean;
+    expect(a.human!.estimate).toBeCloseTo(0.875, 12);
+    expect(a.human!.high).toBe(1);
+    expect(a.human!.low).toBeCloseTo(0.646, 3);
+    for (const row of t.rows)
+      for (const cell of row.cells) {
+        for (const e of [cell.mean.ppi, cell.mean.human, cell.mean.judge]) if (e) expect([e.low >= 0, e.high <= 1]).toEqual([true, true]);
+        if (cell.diff?.ppi) expect([cell.diff.ppi.low >= -1, cell.diff.ppi.high <= 1]).toEqual([true, true]);
+      }
+    expect(t.advisor.length).toBe(8);
+    expect(t.advisor.every((x) => x.noBasis === "no_spread" && x.toDetect === null && x.forHalfWidth === null)).toBe(true);
   });
 });

@@ -1,10 +1,12 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { demoRunFiles } from "../../scripts/demo/make-runs.ts";
 import { parseCaptions } from "../../lib/formats/captions.ts";
+import { runCli } from "../helpers/cli.ts";
 
 /**
  * `npm run demo` with DEMO_NO_SERVE=1 against a fresh test database (SQLite, or PostgreSQL with
@@ -307,6 +309,56 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const all = g.attribution.find((a) => a.source === "human")!.tables[0];
     expect(all.atLeast1.examples.retrieval_failed).toContain("q05");
     expect(all.atLeast1.examples.generator_failed).toContain("q04");
+  });
+
+  it("runs the README's sequence: export qrels, then eval a run on it (exit 0, trec_eval's rules: no pair twice), for each chunking", () => {
+    const dir = mkdtempSync(join(tmpdir(), "assessor-demo-"));
+    try {
+      /** trec_eval 10.0 stops (exit 4) when a (query, docid) pair is judged twice; `assessor eval` refuses the file. */
+      const pairsTwice = (file: string) => {
+        const seen = new Set<string>();
+        return readFileSync(file, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => l.split(/\s+/))
+          .filter(([qid, , docid]) => seen.size === seen.add(`${qid} ${docid}`).size);
+      };
+      const ref = join(dir, "reference.qrels");
+      const exported = runCli(["export", "qrels", "--out", ref]);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stderr).toContain('the labels of "default" only');
+      expect(pairsTwice(ref)).toEqual([]);
+      const evaluated = runCli(["eval", ref, "demo/runs/bm25.trec"]);
+      expect(evaluated.code, evaluated.stderr).toBe(0);
+      expect(evaluated.stdout).toMatch(/^map\s+all\s+0\.\d{4}$/m);
+
+      const second = join(dir, `${SECOND}.qrels`);
+      expect(runCli(["export", "qrels", "--chunking", SECOND, "--out", second]).code).toBe(0);
+      expect(pairsTwice(second)).toEqual([]);
+      const onSecond = runCli(["eval", second, `demo/runs/${SECOND}/hybrid-rrf.trec`]);
+      expect(onSecond.code, onSecond.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("round-trips the questions: export questions, then import queries into a fresh project gives the same questions", () => {
+    const dir = mkdtempSync(join(tmpdir(), "assessor-demo-"));
+    try {
+      const file = join(dir, "questions.jsonl");
+      expect(runCli(["export", "questions", "--project", "demo", "--out", file]).code).toBe(0);
+      expect(runCli(["project", "create", "fresh"]).code).toBe(0);
+      expect(runCli(["import", "videos", "--project", "fresh", "demo/videos.jsonl"]).code).toBe(0);
+      const imported = runCli(["import", "queries", "--project", "fresh", file]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain("12 new");
+      const again = runCli(["export", "questions", "--project", "fresh", "--status", "all"]);
+      // The author is whoever imported (the CLI); everything else comes back as it left.
+      const withoutAuthor = (text: string) => text.replace(/"author":"[^"]*",/g, "");
+      expect(withoutAuthor(again.stdout)).toBe(withoutAuthor(readFileSync(file, "utf8")));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses to load twice into a database that already has the demo project, and writes nothing", async () => {

@@ -114,10 +114,55 @@ describe("exportLabels over the database", () => {
     const d1b = await db.chunk.create({ data: { projectId: p.id, chunkingId: other.id, externalId: "d1", videoId: video.videoId, startSeconds: 15, endSeconds: 35, text: "t" } });
     await db.referenceLabel.create({ data: { projectId: p.id, source: "s", queryId: q.get("q1")!.id, chunkId: c.get("d1")!.id, grade: 1 } });
     await db.referenceLabel.create({ data: { projectId: p.id, source: "s", queryId: q.get("q1")!.id, chunkId: d1b.id, grade: 3, startSeconds: 21 } });
-    expect((await exportLabels(db, p.id, "qrels")).content.split("\n").filter(Boolean).sort()).toEqual(["q1 0 d1 1", "q1 0 d1 3"]);
     expect((await exportLabels(db, p.id, "qrels", new Date(), { chunkingId: other.id })).content).toBe("q1 0 d1 3\n");
     const jsonl = (await exportLabels(db, p.id, "jsonl", new Date(), { chunkingId: other.id })).content.trim().split("\n");
     expect(JSON.parse(jsonl[1])).toEqual({ query: "q1", chunk: "d1", grade: 3, start: 21, status: "imported", annotators: 0, source: "s", video: video.video.externalId, chunk_start: 15, chunk_end: 35, chunking: "c20o5", flags: [], notes: [], revision: null });
+  });
+});
+
+describe("a qrels export without --chunking holds one chunking's labels (issue 29 item 1)", () => {
+  /** Two chunkings sharing the chunk id "d1" (as the demo's bm25_80047-91561), each with a label for q1. */
+  async function twoChunkings(name: string, first: string, second: string) {
+    const p = await makeProject(db, { name });
+    const q = await makeQueries(db, p.id, ["q1"]);
+    const video = await db.video.create({ data: { projectId: p.id, externalId: "v", title: "v" } });
+    const ids: number[] = [];
+    for (const [k, chunkingName] of [first, second].entries()) {
+      const c = await db.chunking.create({ data: { projectId: p.id, name: chunkingName, method: "seconds", size: 20, overlap: 0 } });
+      const d1 = await db.chunk.create({ data: { projectId: p.id, chunkingId: c.id, externalId: "d1", videoId: video.id, startSeconds: 0, endSeconds: 20, text: "t" } });
+      const own = await db.chunk.create({ data: { projectId: p.id, chunkingId: c.id, externalId: `only-${chunkingName}`, videoId: video.id, startSeconds: 20, endSeconds: 40, text: "t" } });
+      await db.referenceLabel.create({ data: { projectId: p.id, source: "s", queryId: q.get("q1")!.id, chunkId: d1.id, grade: k + 1 } });
+      await db.referenceLabel.create({ data: { projectId: p.id, source: "s", queryId: q.get("q1")!.id, chunkId: own.id, grade: 2 } });
+      ids.push(c.id);
+    }
+    return { p, ids };
+  }
+  /** trec_eval 10.0 stops (exit 4) on a (query, docid) pair given twice; assessor eval refuses it. */
+  const pairsOnce = (qrels: string) => {
+    const pairs = qrels.split("\n").filter(Boolean).map((l) => l.split(" ").filter((_, i) => i !== 1 && i !== 3).join(" "));
+    return new Set(pairs).size === pairs.length;
+  };
+
+  it("writes the default chunking's labels, each pair once, with a note naming the others; JSONL keeps both", async () => {
+    const { p, ids } = await twoChunkings("exp-two", "default", "c40o0");
+    const e = await exportLabels(db, p.id, "qrels");
+    expect(e.content).toBe("q1 0 d1 1\nq1 0 only-default 2\n");
+    expect(pairsOnce(e.content)).toBe(true);
+    const { parseQrels } = await import("../../lib/formats/trec.ts");
+    expect(parseQrels(e.content, "reference.qrels", { scale: "trec" }).errors).toEqual([]);
+    expect(e.note).toMatch(/2 chunkings \(c40o0, default\).*"default"/);
+    expect((await exportLabels(db, p.id, "qrels", new Date(), { chunkingId: ids[1] })).content).toBe("q1 0 d1 2\nq1 0 only-c40o0 2\n");
+    expect((await exportLabels(db, p.id, "jsonl")).version.labels).toBe(4);
+  });
+
+  it("refuses, naming the chunkings, when there are several and none is default; one chunking needs no choice", async () => {
+    const { p, ids } = await twoChunkings("exp-none-default", "c20o5", "c60o15");
+    await expect(exportLabels(db, p.id, "qrels")).rejects.toThrow(/2 chunkings \(c20o5, c60o15\).*--chunking NAME/);
+    await db.referenceLabel.deleteMany({ where: { projectId: p.id, chunk: { chunkingId: ids[1] } } });
+    await db.chunk.deleteMany({ where: { chunkingId: ids[1] } });
+    const e = await exportLabels(db, p.id, "qrels");
+    expect(e.content).toBe("q1 0 d1 1\nq1 0 only-c20o5 2\n");
+    expect(e.note).toBeUndefined();
   });
 });
 

@@ -70,6 +70,20 @@ describe("importing videos of each media kind", () => {
     expect(none).toMatchObject({ url: null, path: null, durationSeconds: 300 });
   });
 
+  it("warns once for many URLs on hosts not allowed, with the count, the lines and the hosts (issue 29 item 12)", async () => {
+    const file = join(dir, "many.jsonl");
+    const many = Array.from({ length: 11 }, (_, i) => ({ id: `far${i}`, title: `Far ${i}`, url: `https://${i < 10 ? "far" : "other"}.example/v${i}.mp4` }));
+    writeFileSync(file, [...many, { id: "near", title: "Allowed", url: "https://media.example.org/x.mp4" }].map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const r = await importVideos(db, projectId, file);
+    await db.video.deleteMany({ where: { projectId, externalId: { in: [...many.map((m) => m.id), "near"] } } });
+    expect(r.created).toBe(12);
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings![0]).toMatchObject({ file, line: 1, field: "url" });
+    expect(r.warnings![0].message).toBe(
+      "11 videos (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …) have URLs on hosts ASSESSOR_MEDIA_HOSTS does not allow (https://far.example: 10, https://other.example: 1): the browser will refuse to play them until ASSESSOR_MEDIA_HOSTS names https://far.example, https://other.example (comma-separated origins or hosts)",
+    );
+  });
+
   it("still refuses a line with both url and path, naming the line", async () => {
     const file = join(dir, "both.jsonl");
     writeFileSync(file, JSON.stringify({ id: "both", title: "Both", url: "https://www.youtube.com/watch?v=x", path: "demo/media/bm25.mp4" }) + "\n");

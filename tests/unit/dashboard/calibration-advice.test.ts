@@ -8,6 +8,10 @@ describe("calibration advice from the counts", () => {
   it("samples while the pool has unassigned items", () => {
     expect(calibrationAdvice(base)).toEqual({ action: "sample", text: "120 of the 150 human labels the target asks for; fewer than 10 examples of grade 3: sample 30 more items (40 unassigned in the pool)." });
   });
+  it("names the pool items with an imported label apart from the unassigned ones (the stage counts of assessor status), and samples them when nothing else is left", () => {
+    expect(calibrationAdvice({ ...base, regradable: 7 }).text).toMatch(/\(40 unassigned in the pool, 7 more with an imported label to re-grade\)\.$/);
+    expect(calibrationAdvice({ ...base, unassigned: 0, regradable: 7 })).toMatchObject({ action: "sample", text: expect.stringContaining("(0 unassigned in the pool, 7 more") });
+  });
   it("asks to finish the assigned items when nothing is left to sample (the Sample button is disabled then)", () => {
     const a = calibrationAdvice({ ...base, unassigned: 0, suggestedSample: 0, waiting: 12, awaitingAdjudication: 3 });
     expect(a.action).toBe("finish");

@@ -10,7 +10,7 @@ import type { RankedQuery } from "../../../lib/stats/measures/types.ts";
 import { narrowerBy, ppiLambda, ppiMean, ppiPairedDifference, type TPpiSample } from "../../../lib/stats/ppi.ts";
 import { ppiTable } from "../../../lib/stats/ppi-table.ts";
 import { seededRng, type Rng } from "../../../lib/stats/random.ts";
-import { pairedTTestPower, queriesToDetect } from "../../../lib/stats/sample-size.ts";
+import { adviceSpread, pairedTTestPower, queriesForHalfWidth, queriesToDetect } from "../../../lib/stats/sample-size.ts";
 import { studentTCdf, studentTQuantile } from "../../../lib/stats/student-t.ts";
 
 /** Reference values from ppi-python (scripts/fixtures/ppi_reference.py states the pinned commit). */
@@ -96,8 +96,9 @@ describe("PPI edge cases", () => {
     expect(r.p).toBe(1);
   });
 
-  it("narrowerBy compares widths", () => {
-    expect(narrowerBy({ ppi: { estimate: 0, se: 0, low: -0.31, high: 0.31 }, human: { estimate: 0, se: 0, low: -0.5, high: 0.5 } })).toBeCloseTo(0.38, 12);
+  it("narrowerBy compares the unclipped widths (standard errors), whatever clipping did to low and high", () => {
+    expect(narrowerBy({ ppi: { estimate: 0, se: 0.31 / 1.96, low: -0.31, high: 0.31 }, human: { estimate: 0, se: 0.5 / 1.96, low: -0.5, high: 0.5 } })).toBeCloseTo(0.38, 12);
+    expect(narrowerBy({ ppi: { estimate: 0.9, se: 0.31 / 1.96, low: 0.59, high: 1 }, human: { estimate: 0.9, se: 0.5 / 1.96, low: 0.4, high: 1 } })).toBeCloseTo(0.38, 12);
     expect(narrowerBy({ ppi: null, human: null })).toBeNull();
   });
 });
@@ -172,7 +173,6 @@ describe("topic-set-size design (Sakai): paired t-test, α = 0.05, power 0.8", (
     const n = queriesToDetect(0.2, 0.05);
     expect(pairedTTestPower(n, 0.05, 0.2)).toBeGreaterThanOrEqual(0.8);
     expect(pairedTTestPower(n - 1, 0.05, 0.2)).toBeLessThan(0.8);
-    expect(queriesToDetect(0, 0.05)).toBe(2);
     expect(queriesToDetect(NaN, 0.05)).toBeNaN();
     expect(() => queriesToDetect(0.2, 0)).toThrow(/positive/);
   });
@@ -200,5 +200,49 @@ describe("ppiTable: runs × measures, differences from the baseline, advisor", (
     const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge, human: [[[0.1]], [[0.3]]], labelled: [0] });
     expect(t.advisor[0].sdSource).toBe("judge");
     expect(t.rows[1].cells[0].mean.warnings).toEqual(["too_few_labelled"]);
+  });
+});
+
+describe("no advice without a basis, no interval past the measure's range (issue 29 item 6)", () => {
+  it("an sd of 0 or from fewer than 3 questions gives no number of questions, only the reason", () => {
+    // sd 0: the formulas would say 2 (paired t-test) and 1 (half-width); the spread is unknown, not 0.
+    expect(queriesToDetect(0, 0.05)).toBeNaN();
+    expect(queriesForHalfWidth(0, 0.05)).toBeNaN();
+    expect(adviceSpread([0.1, 0.1, 0.1, 0.1])).toEqual({ sd: 0, noBasis: "no_spread" });
+    expect(adviceSpread([0.1, 0.3]).noBasis).toBe("too_few_questions");
+    expect(adviceSpread([0.1, 0.3, 0.2]).noBasis).toBeNull();
+  });
+
+  it("ppiTable: the advisor says no basis where every question differs by the same amount", () => {
+    const same = [[[0.2, 0.4, 0.6, 0.8, 0.5]], [[0.3, 0.5, 0.7, 0.9, 0.6]]];
+    const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge: same, human: [[[0.1, 0.5, 0.7]], [[0.2, 0.6, 0.8]]], labelled: [0, 1, 2] });
+    expect(t.advisor[0]).toMatchObject({ sdSource: "human", noBasis: "no_spread", toDetect: null, forHalfWidth: null });
+  });
+
+  it("clips the estimate and every interval to the range; se, p and narrowerBy are the unclipped ones", () => {
+    // The issue's numbers: 7 of 8 questions at 1, one at 0: mean 0.875, se = √(0.109375 / 8) = 0.1169,
+    // 0.875 ± 1.96 · 0.1169 = [0.646, 1.104] unclipped.
+    const human = [1, 1, 1, 1, 1, 1, 0, 1];
+    const sample = { human, judgeLabelled: human, judgeUnlabelled: [1, 1, 0.9] };
+    const open = ppiMean(sample);
+    expect(open.human!.high).toBeCloseTo(1.104, 3);
+    const r = ppiMean(sample, { range: [0, 1] });
+    expect(r.human).toMatchObject({ estimate: 0.875, high: 1 });
+    expect(r.human!.low).toBeCloseTo(0.646, 3);
+    expect(r.human!.se).toBe(open.human!.se);
+    for (const e of [r.ppi!, r.human!, r.judge!]) expect([e.low >= 0, e.high <= 1, e.low <= e.estimate, e.estimate <= e.high]).toEqual([true, true, true, true]);
+    expect(r.p).toBe(open.p);
+    expect(narrowerBy(r)).toBeCloseTo(narrowerBy(open)!, 12);
+  });
+
+  it("ppiTable clips means to [0, 1] and differences to [-1, 1]", () => {
+    const ones = [1, 1, 1, 1, 1, 1, 0, 1];
+    const zeros = ones.map(() => 0);
+    const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge: [[[...zeros, 0]], [[...ones, 1]]], human: [[zeros], [ones]], labelled: ones.map((_, i) => i) });
+    const b = t.rows[1].cells[0];
+    expect(b.mean.ppi!.high).toBe(1);
+    expect(b.diff!.ppi!.high).toBe(1);
+    expect(b.diff!.ppi!.low).toBeGreaterThan(0.6);
+    expect(t.advisor[0].high).toBe(1);
   });
 });

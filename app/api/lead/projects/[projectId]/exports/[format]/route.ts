@@ -14,7 +14,7 @@ const ZQuery = z.object({ format: z.enum(["jsonl", "csv"]).optional(), chunking:
 
 /**
  * Downloads: /exports/qrels, /exports/labels?format=jsonl|csv; `chunking=NAME` keeps one chunking's
- * labels (lib/chunkings; default: all). The label-set version travels in the file name
+ * labels (lib/chunkings; default: labels all, qrels one chunking: lib/exports/labels.ts qrelsChunking). The label-set version travels in the file name
  * (`exportFileName`), the headers (X-Label-Set-Sha256, X-Label-Set-Created-At) and, with
  * `manifest=1`, as the sidecar JSON `<file>.version.json` (label_set_version, format, file_sha256);
  * JSONL also carries it in its first line. No line inside qrels or CSV (issue 22 item 6).

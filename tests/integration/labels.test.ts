@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
+import type { TJudgementInput } from "../../lib/labels/schemas.ts";
 import { referenceLabels } from "../../lib/labels/reference.ts";
 import { stageCounts } from "../../lib/labels/stage.ts";
 import { itemStatus, judgementsForItem } from "../../lib/labels/judgements.ts";
@@ -111,10 +112,10 @@ describe("submitJudgement", () => {
     const p = await makeProject(db);
     const ann = await makeUser(db);
     const [item] = await makeAssignedItems(db, p.id, 1, [ann]);
-    const first = { ...grade(item.id, 2, 12.5), notes: "near the end", flags: ["unsure", "transcript_error"], timeSpentMs: 51_214 };
+    const first = { ...grade(item.id, 2, 12.5), notes: "near the end", flags: ["unsure", "transcript_error"] satisfies TJudgementInput["flags"], timeSpentMs: 51_214 };
     await submitJudgement(db, ann.id, first);
     // The same grade, start, notes and flags (flags in another order), 725 ms after opening the item again.
-    const again = await submitJudgement(db, ann.id, { ...first, flags: ["transcript_error", "unsure"], timeSpentMs: 725, idempotencyKey: key() });
+    const again = await submitJudgement(db, ann.id, { ...first, flags: ["transcript_error", "unsure"] satisfies TJudgementInput["flags"], timeSpentMs: 725, idempotencyKey: key() });
     expect(again.judgement.timeSpentMs).toBe(51_214);
     expect((await db.judgement.findFirstOrThrow({ where: { poolItemId: item.id } })).timeSpentMs).toBe(51_214);
     // A real edit (another grade) is timed as submitted.

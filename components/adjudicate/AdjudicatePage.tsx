@@ -25,6 +25,15 @@ type TOutcome = ({ kind: "decided" } & TDecided) | { kind: "standing"; standing:
 const decidedOf = (o: TOutcome): TDecided => (o.kind === "decided" ? o : o.standing);
 const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
 
+/** u on /adjudicate: reopens the last decision (on /annotate u goes back; here Backspace does). */
+function ReopenButton({ onReopen }: { onReopen: () => void }) {
+  return (
+    <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="u reopen the last decision to revise it" onClick={onReopen}>
+      u <span aria-hidden="true">↺</span> reopen last decision
+    </button>
+  );
+}
+
 /** /adjudicate: disagreements one at a time, annotators shown as A and B, keyboard-complete (issue 22). */
 export function AdjudicatePage({ initialProject = null }: { initialProject?: number | null }) {
   const projects = useAdjudicatorProjects();
@@ -183,6 +192,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
           <h1 className="text-lg font-semibold">{items.length === 0 ? "No disagreements to decide" : "End of the disagreements"}</h1>
           <p className="text-sm text-slate-600">{items.length > 0 ? `${decidedCount} of ${items.length} decided. Press u to reopen the last decision, Backspace to go back.` : "Every item is agreed or decided."}</p>
+          <ReopenButton onReopen={reopen} />
           {message ? <p role="status" className="text-sm text-amber-800">{message}</p> : null}
         </section>
       ) : (
@@ -220,7 +230,16 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
             <FinalStart value={form.start} grade={form.grade} chunkStart={item.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={() => setForm({ start: playhead() })} />
             <textarea ref={rationaleRef} aria-label="Rationale" rows={2} placeholder="Short rationale (r to write, Esc to leave)" value={form.rationale} onChange={(e) => setForm({ rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
           </fieldset>
-          <SubmitRow submitLabel={outcome ? "Next item" : "Decide and next"} submitText={outcome ? "next" : "decide and next"} onSubmit={submit} backDisabled={index === 0} onBack={() => go(index - 1)} message={message} />
+          <SubmitRow
+            submitLabel={outcome ? "Next item" : "Decide and next"}
+            submitText={outcome ? "next" : "decide and next"}
+            onSubmit={submit}
+            backKey="Backspace"
+            backDisabled={index === 0}
+            onBack={() => go(index - 1)}
+            extra={<ReopenButton onReopen={reopen} />}
+            message={message}
+          />
         </article>
       )}
       <GuidelinesPanel open={guide} guidelines={project?.guidelines ?? ""} onClose={() => setGuide(false)} />

@@ -26,11 +26,17 @@ export function AnnotateHeader({ position, question, overall, autoAdvance, onAut
   );
 }
 
-/** Whether every grade reached the server, or how many wait in the outbox (with a retry). */
-export function OutboxStatus({ pending, signedOut, onRetry }: { pending: number; signedOut: boolean; onRetry: () => void }) {
+/**
+ * Whether every grade reached the server, or how many wait in the outbox (with a retry). Grades the
+ * server refused (`failed`, listed by FailedGrades) are not saved: then it never says "All grades
+ * saved." (issue 29 item 7).
+ */
+export function OutboxStatus({ pending, failed, signedOut, onRetry }: { pending: number; failed: number; signedOut: boolean; onRetry: () => void }) {
   return (
     <div role="status" aria-live="polite" className="text-xs text-slate-600" data-testid="outbox">
-      {pending > 0 ? (
+      {failed > 0 && pending === 0 ? (
+        `${failed} grade${failed === 1 ? " was" : "s were"} not saved (listed below); every other grade is saved.`
+      ) : pending > 0 ? (
         <>
           {pending} grade{pending === 1 ? "" : "s"} waiting to be sent{signedOut ? " (signed out)" : ""}{" "}
           <button type="button" className="underline" onClick={onRetry}>

@@ -19,8 +19,11 @@ import { SignInAgain } from "./SignInAgain";
 import { useGradingKeys } from "./useGradingKeys";
 import { AnnotateHeader, OutboxStatus } from "./AnnotateHeader";
 import { ClosedItem, CLOSED_MESSAGE, RevisitNote } from "./RevisitNotes";
+import { EndOfQueue } from "./EndOfQueue";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
+
+const sameForm = (a: TForm, b: TForm) => a.grade === b.grade && a.start === b.start && a.notes === b.notes && a.flags.length === b.flags.length && a.flags.every((f) => b.flags.includes(f));
 
 function initialForm(item: TAnnotatorItem): TForm {
   const own = item.own;
@@ -67,6 +70,8 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const [currentId, setCurrentId] = useState<string | null>(null);
   const [atEnd, setAtEnd] = useState(false);
   const [forms, setForms] = useState<Record<string, TForm>>({});
+  // What this page last sent per item: a form equal to it (or to the server's own grade) is not sent again.
+  const [saved, setSaved] = useState<Record<string, TForm>>({});
   const [help, setHelp] = useState(false);
   const [guide, setGuide] = useState(false);
   const notesRef = useRef<HTMLTextAreaElement>(null);
@@ -76,12 +81,13 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const [autoAdvance, setAutoAdvance] = useStoredFlag(AUTO_ADVANCE_KEY, true);
   const shownAt = useRef(0);
 
-  // Start at the first item not yet done (or the first item when all are done).
-  // Grades still in the outbox count as done (the server's page may not know them yet).
+  // Start at the first item not yet done; when all are done, the end card (issue 29 item 2: never a
+  // graded item that Enter would send again). Grades still in the outbox count as done (the
+  // server's page may not know them yet).
   const onResultRef = useRef<(r: TOutboxResult) => void>(() => undefined);
   const outbox = useOutbox(userId, useCallback((r: TOutboxResult) => onResultRef.current(r), []));
   const pendingIds = useMemo(() => new Set(outbox.pending.map((e) => e.itemId)), [outbox.pending]);
-  const firstId = useMemo(() => flat.find((f) => !f.done && !pendingIds.has(f.id))?.id ?? flat[0]?.id ?? null, [flat, pendingIds]);
+  const firstId = useMemo(() => flat.find((f) => !f.done && !pendingIds.has(f.id))?.id ?? null, [flat, pendingIds]);
   const activeId = atEnd ? null : (currentId ?? firstId);
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
@@ -120,7 +126,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
   // Project counts (picker, meters) once the first item is on screen: they never delay it.
-  const counts = useAnnotatorProjects(settled || atEnd).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+  const counts = useAnnotatorProjects(settled || activeId === null).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
   const setForm = (patch: Partial<TForm>) => {
     if (!activeId || !form) return;
@@ -140,11 +146,13 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     onResultRef.current = (r) => {
       if (r.ok) return;
       const id = r.entry.itemId;
-      setForms((all) => {
+      const without = (all: Record<string, TForm>) => {
         const rest = { ...all };
         delete rest[id];
         return rest;
-      });
+      };
+      setForms(without);
+      setSaved(without);
       void refetchItem(qc, id)
         .then((fresh) => {
           if (!fresh.own && shownProjectId !== null) setDone(qc, projectId ?? 0, shownProjectId, id, false);
@@ -156,6 +164,14 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   // Signed out: a grade answered 401, or the queue or an item could not be read for that reason.
   const signedOut = outbox.signedOut || signedOutError(queue.error) || signedOutError(item.error);
   const { flushNow } = outbox;
+  // The queue from the server again, from where the annotator left off (the grades just sent included).
+  const restart = useCallback(async () => {
+    await flushNow();
+    setCurrentId(null);
+    setAtEnd(false);
+    await qc.resetQueries({ queryKey: annotateKeys.queue(projectId ?? 0) });
+    await qc.refetchQueries({ queryKey: annotateKeys.all, type: "active" });
+  }, [flushNow, qc, projectId]);
   const afterSignIn = useCallback(async () => {
     // Another person signed in here: their page, not this one (the outbox belongs to this user).
     const session = (await (await fetch("/api/auth/session", { credentials: "same-origin" })).json()) as { user?: { id?: string } } | null;
@@ -163,13 +179,8 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
       window.location.reload();
       return;
     }
-    await flushNow();
-    // The queue from the server again, from where the annotator left off (the grades just sent included).
-    setCurrentId(null);
-    setAtEnd(false);
-    await qc.resetQueries({ queryKey: annotateKeys.queue(projectId ?? 0) });
-    await qc.refetchQueries({ queryKey: annotateKeys.all, type: "active" });
-  }, [userId, flushNow, qc, projectId]);
+    await restart();
+  }, [userId, restart]);
 
   // Each new item starts with its top (the project and the question) on screen, at any zoom.
   const articleRef = useRef<HTMLElement>(null);
@@ -199,6 +210,27 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     else void fetchNextPage().then((r) => goTo(neighbour(r.data?.pages.flatMap((p) => p.items), activeId, 1)));
   };
 
+  /**
+   * Going on after a grade (issue 29 item 2): the next item not graded after `from` (in the held
+   * pages, then the pages after), else the first one not graded among the held pages before it,
+   * else the end card. `from` itself counts as graded (this render does not know it yet).
+   */
+  const goOn = async (from: string) => {
+    const open = (it: TQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id);
+    let items: readonly TQueueItem[] = flat;
+    let more = hasNextPage;
+    for (;;) {
+      const found = items.slice(items.findIndex((it) => it.id === from) + 1).find(open);
+      if (found) return goTo(found.id);
+      if (!more) break;
+      const r = await fetchNextPage();
+      if (r.isError) return goTo(neighbour(items, from, 1));
+      items = r.data?.pages.flatMap((p) => p.items) ?? items;
+      more = r.hasNextPage;
+    }
+    goTo(items.find(open)?.id ?? null);
+  };
+
   const submit = (override?: Partial<TForm>) => {
     if (!activeId || !form || !data) return;
     if (closedAt !== null) {
@@ -209,6 +241,13 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     const f = { ...form, ...override };
     if (f.grade === null) {
       setMessage("Choose a grade first (keys 0–3).");
+      return;
+    }
+    // A graded item changes only on an edit: unchanged, nothing is sent (its time spent stays) and the page goes on.
+    const before = saved[activeId] ?? (data.own ? initialForm(data) : null);
+    if (before && sameForm(f, before)) {
+      setForms((all) => ({ ...all, [activeId]: f }));
+      void goOn(activeId);
       return;
     }
     const body = {
@@ -222,14 +261,15 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     };
     outbox.submit("/api/annotate/judgements", activeId, body);
     setForms((all) => ({ ...all, [activeId]: f }));
+    setSaved((all) => ({ ...all, [activeId]: f }));
     const shownProject = queue.data?.pages[0]?.project;
     if (shownProject) markDone(qc, projectId ?? 0, shownProject.id, activeId);
-    forward();
+    void goOn(activeId);
   };
 
   // `u`: the previous item, from the page before when this is the first item held.
   const back = () => {
-    if (atEnd) goTo(flat[flat.length - 1]?.id ?? null);
+    if (activeId === null) goTo(flat[flat.length - 1]?.id ?? null);
     else if (pos > 0) goTo(flat[pos - 1].id);
     else if (pos === 0 && hasPreviousPage && activeId) {
       const from = activeId;
@@ -326,16 +366,11 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
         onKeys={() => setHelp((h) => !h)}
       />
       {signIn}
-      <OutboxStatus pending={outbox.pending.length} signedOut={signedOut} onRetry={outbox.retryNow} />
+      <OutboxStatus pending={outbox.pending.length} failed={outbox.failed.length} signedOut={signedOut} onRetry={outbox.retryNow} />
       <FailedGrades failed={outbox.failed} placeOf={placeOf} onOpen={goTo} onDismiss={outbox.dismiss} />
 
       {atEnd || !activeId ? (
-        <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">End of your queue</h1>
-          <p className="text-sm text-slate-600">
-            {counts ? `${counts.done} of ${counts.total} items graded. ` : ""} Press <kbd>u</kbd> to go back to the last item.
-          </p>
-        </section>
+        <EndOfQueue counts={counts} onFirstOpen={() => void restart()} />
       ) : !data || !form ? (
         <p className="text-slate-600" data-testid="item-loading">
           {item.isError ? `Could not load the item: ${item.error.message}` : "Loading item…"}

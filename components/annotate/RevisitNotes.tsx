@@ -35,7 +35,7 @@ export function ClosedItem({ closedAt, own }: { closedAt: string; own: TAnnotato
 export function RevisitNote({ grade }: { grade: number }) {
   return (
     <p className="text-xs text-slate-700" data-testid="revisit-note">
-      You graded this item <span className="font-semibold">{grade}</span>. A new grade replaces yours; if the item has been adjudicated already, the adjudicator&apos;s decision stands and your change is shown to them.
+      You graded this item <span className="font-semibold">{grade}</span>. Enter goes on and leaves it as it is; a new grade replaces yours; if the item has been adjudicated already, the adjudicator&apos;s decision stands and your change is shown to them.
     </p>
   );
 }

@@ -5,6 +5,7 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ReferenceLine, Tooltip,
 import { niceScale } from "@/lib/dashboard/ticks";
 import type { AgreementReport } from "@/lib/stats/agreement/report";
 import { downloadCsv } from "./DataTable";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 /** The confusion matrix as CSV: a header of the other rater's grades, one row per human grade. */
 export function confusionCsv(confusion: number[][], otherLabel: string): string {
@@ -75,7 +76,7 @@ export function PerGradeBars({ perGrade }: { perGrade: AgreementReport["per_grad
   const data = ["0", "1", "2", "3"].map((g) => ({ grade: `grade ${g}`, precision: perGrade[g]?.precision ?? null, recall: perGrade[g]?.recall ?? null }));
   const { domain, ticks } = niceScale(0, 1);
   return (
-    <div className="max-w-full overflow-x-auto" data-testid="per-grade-chart">
+    <ScrollRegion label="Chart: precision and recall per grade" testId="per-grade-chart">
       <BarChart width={320} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
         <XAxis dataKey="grade" fontSize={11} />
@@ -86,8 +87,16 @@ export function PerGradeBars({ perGrade }: { perGrade: AgreementReport["per_grad
         <Bar dataKey="precision" fill="#6366f1" isAnimationActive={false} minPointSize={zeroStub} />
         <Bar dataKey="recall" fill="#14b8a6" isAnimationActive={false} minPointSize={zeroStub} />
       </BarChart>
-    </div>
+    </ScrollRegion>
   );
+}
+
+/**
+ * Width of one bar's slot: 70 px, or wider so that the longest name (11 px text, under 7 px a
+ * character) fits with a gap: "hybrid-rrf" and "hybrid-rrf@c40o0" ran into each other at 70 px.
+ */
+export function barSlot(names: readonly string[]): number {
+  return Math.max(70, 7 * Math.max(0, ...names.map((n) => n.length)) + 12);
 }
 
 /**
@@ -100,8 +109,8 @@ export function CiBars({ items, domain = [-0.2, 1] }: { items: { name: string; v
   const data = items.map((i) => ({ name: i.name, value: i.value, err: i.ci && i.value !== null ? [i.value - i.ci.low, i.ci.high - i.value] : [0, 0] }));
   const scale = niceScale(domain[0], domain[1]);
   return (
-    <div className="max-w-full overflow-x-auto" data-testid="ci-chart">
-      <BarChart width={Math.max(240, 70 * items.length)} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
+    <ScrollRegion label="Chart: estimates with 95% intervals" testId="ci-chart">
+      <BarChart width={Math.max(240, barSlot(items.map((i) => i.name)) * items.length)} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
         <XAxis dataKey="name" fontSize={11} interval={0} />
         <YAxis domain={scale.domain} ticks={scale.ticks} interval={0} fontSize={11} />
@@ -111,6 +120,6 @@ export function CiBars({ items, domain = [-0.2, 1] }: { items: { name: string; v
           <ErrorBar dataKey="err" width={6} stroke="#1e293b" direction="y" isAnimationActive={false} />
         </Bar>
       </BarChart>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -6,6 +6,7 @@ import type { TChunkingReport } from "@/lib/dashboard/chunking-report";
 import { useChunkingReport, type TDashboardFilters } from "@/lib/query/dashboard";
 import { DataTable, fmt, type TColumnDef } from "./DataTable";
 import { Card, PanelState } from "./ui";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 type TRow = TChunkingReport["rows"][number];
 const COLORS = ["#6366f1", "#14b8a6", "#f59e0b", "#ef4444", "#8b5cf6", "#0ea5e9"];
@@ -53,13 +54,14 @@ function columnsFor(r: TChunkingReport): { visible: TColumnDef<TRow>[]; csv: TCo
 function TradeOffChart({ r }: { r: TChunkingReport }) {
   const chunkings = [...new Set(r.points.map((p) => p.chunking))];
   return (
-    <ScatterChart width={520} height={240} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
+    <ScatterChart width={520} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
       <CartesianGrid strokeDasharray="3 3" />
       <XAxis type="number" dataKey="secondsRead10" name="Seconds read@10" unit=" s" fontSize={11} label={{ value: "seconds read@10", position: "insideBottom", offset: -8, fontSize: 11 }} />
       <YAxis type="number" dataKey="spanRecall10" name="Span recall@10" domain={[0, 1]} fontSize={11} />
       <ZAxis type="category" dataKey="system" name="System" />
       <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-      <Legend wrapperStyle={{ fontSize: 11 }} />
+      {/* Above the plot: at the bottom it covered the x axis's title. */}
+      <Legend verticalAlign="top" wrapperStyle={{ fontSize: 11 }} />
       {chunkings.map((c, i) => (
         <Scatter key={c} name={c} data={r.points.filter((p) => p.chunking === c)} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
       ))}
@@ -89,9 +91,9 @@ export function ChunkingsPanel({ projectId, filters }: { projectId: number; filt
           </div>
           <h3 className="text-sm font-semibold">Span recall@10 against seconds read@10</h3>
           <div data-testid="chunking-chart">
-            <div className="max-w-full overflow-x-auto">
+            <ScrollRegion label="Chart: span recall@10 against seconds read@10">
               <TradeOffChart r={r} />
-            </div>
+            </ScrollRegion>
           </div>
         </div>
       ) : null}

@@ -8,6 +8,7 @@ import type { TDashboardFilters } from "@/lib/query/dashboard";
 import { useGeneration } from "@/lib/query/generation";
 import { DataTable, fmt, type TColumnDef } from "./DataTable";
 import { Card, PanelState } from "./ui";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 const COLORS = ["#6366f1", "#14b8a6", "#f59e0b", "#ef4444", "#8b5cf6", "#0ea5e9"];
 const LABELS = ["s", "p", "n", "x"] as const;
@@ -93,7 +94,7 @@ function JudgeVsHuman({ p }: { p: TGenerationPanel }) {
           </dd>
         </dl>
         <p className="text-xs text-slate-500">Kappa over the ordered labels n &lt; p &lt; s, with x (true per the video, absent from the context) counted as n; the matrix keeps the four labels apart.</p>
-        <div className="max-w-full overflow-x-auto">
+        <ScrollRegion label="Claim support confusion">
           <table className="text-xs" aria-label="claim support confusion (rows people, columns judge)">
             <thead>
               <tr>
@@ -124,7 +125,7 @@ function JudgeVsHuman({ p }: { p: TGenerationPanel }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </div>
       <div className="space-y-2">
         <h3 className="text-sm font-semibold">Per-answer faithfulness and relevance</h3>
@@ -156,7 +157,7 @@ function Ragas({ p }: { p: TGenerationPanel }) {
     { name: "Context relevance", published: p.ragas.contextRelevance, ours: null, how: "chunk grades: the Judge vs human panel" },
   ];
   return (
-    <div className="max-w-full overflow-x-auto">
+    <ScrollRegion label="Published agreement with people">
       <table className="text-xs" data-testid="generation-ragas" aria-label="published agreement with people and this project's">
         <caption className="text-left text-slate-600">Agreement with people: {p.ragas.citation}, beside this project&apos;s judge</caption>
         <thead>
@@ -178,7 +179,7 @@ function Ragas({ p }: { p: TGenerationPanel }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -235,11 +236,11 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
       <p className="text-xs text-slate-600">
         Per question × system, from the {a.source === "human" ? "final human labels" : `labels of judge ${a.judge}`} of the answer and the reference labels of its context chunks; {p.goodAnswer}. {a.excluded} answer(s) left out (no label or no claims).
       </p>
-      <div className="flex max-w-full flex-wrap gap-6 overflow-x-auto">
+      <ScrollRegion label="Failure attribution, all systems" className="flex flex-wrap gap-6">
         <TwoByTwo t={all.atLeast1} label="Relevant = a context chunk graded ≥ 1" />
         <TwoByTwo t={all.atLeast2} label="Relevant = a context chunk graded ≥ 2" />
-      </div>
-      <div className="max-w-full overflow-x-auto">
+      </ScrollRegion>
+      <ScrollRegion label="Failure attribution per system">
         <table className="text-xs" aria-label="failure attribution per system">
           <thead>
             <tr>
@@ -256,12 +257,12 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <h3 className="text-sm font-semibold">Retrieval nDCG@10 of the context against faithfulness, per question</h3>
       {a.points.length === 0 ? (
         <PanelState empty="no answer has both a faithfulness and a context nDCG (the question needs a reference label above 0)" />
       ) : (
-        <div className="max-w-full overflow-x-auto" data-testid="generation-scatter">
+        <ScrollRegion label="Chart: context nDCG@10 against faithfulness" testId="generation-scatter">
           <ScatterChart width={520} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" dataKey="ndcg" name="nDCG@10" domain={[0, 1]} fontSize={11} label={{ value: "context nDCG@10", position: "insideBottom", offset: -8, fontSize: 11 }} />
@@ -273,7 +274,7 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
               <Scatter key={s} name={s} data={a.points.filter((x) => x.system === s)} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
             ))}
           </ScatterChart>
-        </div>
+        </ScrollRegion>
       )}
     </div>
   );

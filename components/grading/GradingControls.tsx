@@ -19,16 +19,20 @@ export function KeysButton({ onClick }: { onClick: () => void }) {
   );
 }
 
-/** The row that ends a grading form: Enter (submit and go on), u (back), and the form's message. */
-export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onBack, message, backLabel = "u back to the previous item" }: { submitLabel: string; submitText: ReactNode; onSubmit: () => void; backDisabled: boolean; onBack: () => void; message: string | null; backLabel?: string }) {
+/**
+ * The row that ends a grading form: Enter (submit and go on), back (`backKey`: u on /annotate,
+ * Backspace on /adjudicate, where u reopens the last decision), `extra` buttons, and the form's message.
+ */
+export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onBack, message, backKey = "u", backLabel = `${backKey} back to the previous item`, extra }: { submitLabel: string; submitText: ReactNode; onSubmit: () => void; backDisabled: boolean; onBack: () => void; message: string | null; backKey?: string; backLabel?: string; extra?: ReactNode }) {
   return (
     <div className="flex items-center gap-3">
       <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label={`Enter: ${submitLabel}`} onClick={() => onSubmit()}>
         Enter <span aria-hidden="true">▸</span> {submitText}
       </button>
       <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label={backLabel} disabled={backDisabled} onClick={() => onBack()}>
-        u <span aria-hidden="true">◂</span> back
+        {backKey} <span aria-hidden="true">◂</span> back
       </button>
+      {extra}
       {message ? (
         <p role="alert" className="text-sm text-red-700">
           {message}

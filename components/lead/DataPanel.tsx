@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useDeleteProject, useDeleteRun, useRuns } from "@/lib/query/lead";
 import { Button, ErrorBox, inputClass, Section, Success } from "./ui";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -22,50 +23,52 @@ export function RunsAndChunksPanel({ projectId }: { projectId: number }) {
       ) : null}
       {runs.data && runs.data.length === 0 ? <p className="text-sm text-slate-600">No runs yet: import one above.</p> : null}
       {runs.data && runs.data.length > 0 ? (
-        <table className="mt-2 w-full text-left text-sm">
-          <thead>
-            <tr className="text-slate-600">
-              <th className="py-1 pr-3 font-medium">System</th>
-              <th className="py-1 pr-3 font-medium">Entries</th>
-              <th className="py-1 pr-3 font-medium">Questions</th>
-              <th className="py-1 pr-3 font-medium">Pooled</th>
-              <th className="py-1 pr-3 font-medium">Imported</th>
-              <th className="py-1 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.map((r) => (
-              <tr key={r.id} className="border-t border-slate-100" data-run={r.system}>
-                <td className="py-1 pr-3 font-medium">
-                  {r.system}
-                  {r.description ? <span className="block text-xs font-normal text-slate-600">{r.description}</span> : null}
-                </td>
-                <td className="py-1 pr-3">{fmt(r.entries)}</td>
-                <td className="py-1 pr-3">{fmt(r.queries)}</td>
-                <td className="py-1 pr-3">{fmt(r.pooled)}</td>
-                <td className="py-1 pr-3">{new Date(r.createdAt).toLocaleString()}</td>
-                <td className="py-1 text-right">
-                  {confirming === r.system ? (
-                    <span className="inline-flex gap-2">
-                      <Button variant="danger" disabled={del.isPending} onClick={() => del.mutate(r.system, { onSettled: () => setConfirming(null) })}>
-                        Delete {r.system}
-                      </Button>
-                      <Button variant="secondary" onClick={() => setConfirming(null)}>
-                        Keep
-                      </Button>
-                    </span>
-                  ) : (
-                    <Button variant="secondary" onClick={() => setConfirming(r.system)}>
-                      Delete…
-                    </Button>
-                  )}
-                </td>
+        <ScrollRegion label="Runs">
+          <table className="mt-2 w-full text-left text-sm">
+            <thead>
+              <tr className="text-slate-600">
+                <th className="py-1 pr-3 font-medium">System</th>
+                <th className="py-1 pr-3 font-medium">Entries</th>
+                <th className="py-1 pr-3 font-medium">Questions</th>
+                <th className="py-1 pr-3 font-medium">Pooled</th>
+                <th className="py-1 pr-3 font-medium">Imported</th>
+                <th className="py-1 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {runs.data.map((r) => (
+                <tr key={r.id} className="border-t border-slate-100" data-run={r.system}>
+                  <td className="py-1 pr-3 font-medium">
+                    {r.system}
+                    {r.description ? <span className="block text-xs font-normal text-slate-600">{r.description}</span> : null}
+                  </td>
+                  <td className="py-1 pr-3">{fmt(r.entries)}</td>
+                  <td className="py-1 pr-3">{fmt(r.queries)}</td>
+                  <td className="py-1 pr-3">{fmt(r.pooled)}</td>
+                  <td className="py-1 pr-3">{new Date(r.createdAt).toLocaleString()}</td>
+                  <td className="py-1 text-right">
+                    {confirming === r.system ? (
+                      <span className="inline-flex gap-2">
+                        <Button variant="danger" disabled={del.isPending} onClick={() => del.mutate(r.system, { onSettled: () => setConfirming(null) })}>
+                          Delete {r.system}
+                        </Button>
+                        <Button variant="secondary" onClick={() => setConfirming(null)}>
+                          Keep
+                        </Button>
+                      </span>
+                    ) : (
+                      <Button variant="secondary" onClick={() => setConfirming(r.system)}>
+                        Delete…
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       ) : null}
       <p className="mt-3 text-sm">
         <a href={`/api/lead/projects/${projectId}/chunks`} download className="font-medium text-indigo-700 underline">

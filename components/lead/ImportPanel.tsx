@@ -117,7 +117,13 @@ function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImp
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const file = fileRef.current?.files?.[0];
-    if (!file) return;
+    // Said in the form (issue 29 item 11: an upload without a file said nothing).
+    if (!file) {
+      setResult(null);
+      setError(new Error(`Choose a ${label.title.toLowerCase()} file first: no file is chosen, so nothing was uploaded.`));
+      fileRef.current?.focus();
+      return;
+    }
     const params = new URLSearchParams({ name: file.name });
     for (const [k, v] of new FormData(e.currentTarget).entries()) if (k !== "file" && typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
     setError(null);
@@ -140,7 +146,7 @@ function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImp
       <p className="text-xs text-slate-500">{label.help}</p>
       <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
         <Field label={`${label.title} file`} htmlFor={`import-${kind}-file`}>
-          <input ref={fileRef} id={`import-${kind}-file`} name="file" type="file" required className="block w-full text-sm" />
+          <input ref={fileRef} id={`import-${kind}-file`} name="file" type="file" aria-required="true" className="block w-full text-sm" />
         </Field>
         <OptionInputs kind={kind} />
       </div>

@@ -5,6 +5,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { money, timeLeft } from "@/lib/judge/format";
 import { useJudgeRunAction, useJudgeRuns, usePreviewPrompt, useStartJudgeRun, useTryJudge, type TRunSettingsInput, type TRunSummary } from "@/lib/query/judge";
 import { Button, ErrorBox, Field, InputField, Section, Success, inputClass } from "./ui";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 const num = (v: FormDataEntryValue | null) => (v === null || String(v).trim() === "" ? undefined : Number(v));
 
@@ -230,52 +231,54 @@ export function JudgePanel({ projectId }: { projectId: number }) {
           <h3 className="text-sm font-medium">
             Prompt for {preview.data.prompts[0].qid} / {preview.data.prompts[0].docid}
           </h3>
-          <pre className="mt-1 max-h-72 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap" data-testid="judge-preview">
+          <pre role="region" aria-label="Prompt preview" tabIndex={0} className="mt-1 max-h-72 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap focus:outline-2 focus:outline-indigo-500" data-testid="judge-preview">
             {preview.data.prompts[0].prompt}
           </pre>
         </div>
       ) : null}
       {trial.data ? (
-        <table className="mt-3 w-full text-sm" aria-label="Trial answers">
-          <thead className="text-left text-xs text-slate-500">
-            <tr>
-              <th className="pr-3">Question</th>
-              <th className="pr-3">Chunk</th>
-              <th className="pr-3">Judge</th>
-              <th className="pr-3">Human</th>
-              <th>Answer</th>
-            </tr>
-          </thead>
-          <tbody>
-            {trial.data.rows.map((r) => (
-              <tr key={`${r.qid}/${r.docid}`} className="border-t border-slate-100 align-top" data-trial-pair={`${r.qid}/${r.docid}`}>
-                <td className="max-w-xs py-1 pr-3">
-                  <div>{r.question}</div>
-                  <div className="text-xs text-slate-600">{r.qid}</div>
-                </td>
-                <td className="max-w-md py-1 pr-3">
-                  <div className="line-clamp-4 text-xs">{r.chunk}</div>
-                  <div className="text-xs text-slate-600">{r.docid}</div>
-                </td>
-                <td className="py-1 pr-3 font-semibold" data-trial-grade>
-                  {r.grade ?? <span className="text-red-700">{r.error}</span>}
-                </td>
-                <td className="py-1 pr-3">{r.human ?? "–"}</td>
-                <td className="py-1">
-                  <details>
-                    <summary className="cursor-pointer text-xs text-slate-600">{(r.raw ?? "").slice(0, 80) || "(no answer)"}</summary>
-                    <pre className="text-xs whitespace-pre-wrap">{r.raw}</pre>
-                  </details>
-                </td>
+        <ScrollRegion label="Trial answers">
+          <table className="mt-3 w-full text-sm" aria-label="Trial answers">
+            <thead className="text-left text-xs text-slate-500">
+              <tr>
+                <th className="pr-3">Question</th>
+                <th className="pr-3">Chunk</th>
+                <th className="pr-3">Judge</th>
+                <th className="pr-3">Human</th>
+                <th>Answer</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {trial.data.rows.map((r) => (
+                <tr key={`${r.qid}/${r.docid}`} className="border-t border-slate-100 align-top" data-trial-pair={`${r.qid}/${r.docid}`}>
+                  <td className="max-w-xs py-1 pr-3">
+                    <div>{r.question}</div>
+                    <div className="text-xs text-slate-600">{r.qid}</div>
+                  </td>
+                  <td className="max-w-md py-1 pr-3">
+                    <div className="line-clamp-4 text-xs">{r.chunk}</div>
+                    <div className="text-xs text-slate-600">{r.docid}</div>
+                  </td>
+                  <td className="py-1 pr-3 font-semibold" data-trial-grade>
+                    {r.grade ?? <span className="text-red-700">{r.error}</span>}
+                  </td>
+                  <td className="py-1 pr-3">{r.human ?? "–"}</td>
+                  <td className="py-1">
+                    <details>
+                      <summary className="cursor-pointer text-xs text-slate-600">{(r.raw ?? "").slice(0, 80) || "(no answer)"}</summary>
+                      <pre className="text-xs whitespace-pre-wrap">{r.raw}</pre>
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       ) : null}
       <h3 className="mt-5 text-sm font-medium">Runs</h3>
       {runs.data && runs.data.runs.length === 0 ? <p className="text-sm text-slate-500">No judge run yet.</p> : null}
       {runs.data && runs.data.runs.length > 0 ? (
-        <div className="overflow-x-auto">
+        <ScrollRegion label="Judge runs">
           <table className="mt-1 w-full text-sm" aria-label="Judge runs">
             <thead className="text-left text-xs text-slate-500">
               <tr>
@@ -293,7 +296,7 @@ export function JudgePanel({ projectId }: { projectId: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : null}
     </Section>
   );

@@ -37,7 +37,7 @@ export function PreviewBox({ title, sentences, confirmLabel, busy, onConfirm, on
       {sentences.map((s) => (
         <p key={s}>{s}</p>
       ))}
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         <Button disabled={busy} onClick={onConfirm}>
           {confirmLabel}
         </Button>

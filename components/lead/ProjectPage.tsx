@@ -54,7 +54,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
           Review questions
         </Link>
       </div>
-      <ProjectNav />
+      <ProjectNav gradingClosed={p.gradingClosedAt !== null} />
       <StatusCounts projectId={p.id} />
       {/* The order of work (issue 22 item 6): settings and guidelines, imports, pool, assign, judge, exports. */}
       <SettingsForm project={p} />

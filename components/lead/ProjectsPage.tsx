@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useCreateProject, useProjects } from "@/lib/query/lead";
 import { Button, ErrorBox, Field, Section, inputClass } from "./ui";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 export function ProjectsPage() {
   const projects = useProjects();
@@ -26,34 +27,36 @@ export function ProjectsPage() {
         <ErrorBox error={projects.error} />
         {projects.data && projects.data.length === 0 ? <p className="text-slate-600">No project yet: create one below.</p> : null}
         {projects.data && projects.data.length > 0 ? (
-          <table className="w-full text-left text-sm">
-            <thead className="text-slate-500">
-              <tr>
-                <th className="py-1">Name</th>
-                <th>Videos</th>
-                <th>Chunks</th>
-                <th>Queries</th>
-                <th>Runs</th>
-                <th>Pool items</th>
-              </tr>
-            </thead>
-            <tbody>
-              {projects.data.map((p) => (
-                <tr key={p.id} className="border-t border-slate-100">
-                  <td className="py-1.5">
-                    <Link href={`/lead/projects/${p.id}`} className="font-medium text-indigo-700 underline">
-                      {p.name}
-                    </Link>
-                  </td>
-                  <td>{p.counts.videos}</td>
-                  <td>{p.counts.chunks}</td>
-                  <td>{p.counts.queries}</td>
-                  <td>{p.counts.runs}</td>
-                  <td>{p.counts.poolItems}</td>
+          <ScrollRegion label="Projects">
+            <table className="w-full text-left text-sm">
+              <thead className="text-slate-500">
+                <tr>
+                  <th className="py-1">Name</th>
+                  <th>Videos</th>
+                  <th>Chunks</th>
+                  <th>Queries</th>
+                  <th>Runs</th>
+                  <th>Pool items</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {projects.data.map((p) => (
+                  <tr key={p.id} className="border-t border-slate-100">
+                    <td className="py-1.5">
+                      <Link href={`/lead/projects/${p.id}`} className="font-medium text-indigo-700 underline">
+                        {p.name}
+                      </Link>
+                    </td>
+                    <td>{p.counts.videos}</td>
+                    <td>{p.counts.chunks}</td>
+                    <td>{p.counts.queries}</td>
+                    <td>{p.counts.runs}</td>
+                    <td>{p.counts.poolItems}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
         ) : null}
       </Section>
       <Section title="New project" id="new-project">

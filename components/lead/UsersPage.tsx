@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { ROLES, type TRole } from "@/lib/auth/permissions";
 import { useCreateUser, useUpdateUser, useUsers, type TUserRow } from "@/lib/query/lead";
 import { Button, ErrorBox, InputField, Section, SelectField, SubmitCell, Success } from "./ui";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 function ResetPassword({ user }: { user: TUserRow }) {
   const update = useUpdateUser();
@@ -36,19 +37,27 @@ function ResetPassword({ user }: { user: TUserRow }) {
   );
 }
 
-function UserRow({ user }: { user: TUserRow }) {
+/** `self`: the signed-in lead's own row, which has no Deactivate (the server refuses it too: lib/users setActive). */
+function UserRow({ user, self }: { user: TUserRow; self: boolean }) {
   const update = useUpdateUser();
   return (
     <tr className="border-t border-slate-100 align-top">
-      <td className="py-2">{user.name}</td>
-      <td className="py-2">{user.email}</td>
-      <td className="py-2">{user.role}</td>
-      <td className="py-2">{user.active ? "active" : <span className="text-red-700">deactivated</span>}</td>
+      <td className="py-2 pr-2">
+        {user.name}
+        {self ? <span className="ml-1 text-xs text-slate-500">(you)</span> : null}
+      </td>
+      <td className="py-2 pr-2 break-all">{user.email}</td>
+      <td className="py-2 pr-2">{user.role}</td>
+      <td className="py-2 pr-2">{user.active ? "active" : <span className="text-red-700">deactivated</span>}</td>
       <td className="space-y-2 py-2">
         <div className="flex gap-2">
-          <Button variant={user.active ? "danger" : "secondary"} disabled={update.isPending} onClick={() => update.mutate({ id: user.id, active: !user.active })} aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}>
-            {user.active ? "Deactivate" : "Reactivate"}
-          </Button>
+          {self ? (
+            <p className="text-xs text-slate-600">Your own account: another lead can deactivate it.</p>
+          ) : (
+            <Button variant={user.active ? "danger" : "secondary"} disabled={update.isPending} onClick={() => update.mutate({ id: user.id, active: !user.active })} aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}>
+              {user.active ? "Deactivate" : "Reactivate"}
+            </Button>
+          )}
         </div>
         <ResetPassword user={user} />
         <ErrorBox error={update.error} />
@@ -89,7 +98,7 @@ function AddUser() {
   );
 }
 
-export function UsersPage() {
+export function UsersPage({ selfId }: { selfId: string }) {
   const users = useUsers();
   return (
     <div className="space-y-6">
@@ -97,22 +106,24 @@ export function UsersPage() {
       <Section title="All users" id="users">
         <ErrorBox error={users.error} />
         {users.data ? (
-          <table className="w-full text-left text-sm">
-            <thead className="text-slate-500">
-              <tr>
-                <th className="py-1">Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Status</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((u) => (
-                <UserRow key={u.id} user={u} />
-              ))}
-            </tbody>
-          </table>
+          <ScrollRegion label="Users">
+            <table className="w-full text-left text-sm">
+              <thead className="text-slate-500">
+                <tr>
+                  <th className="py-1">Name</th>
+                  <th>Email</th>
+                  <th>Role</th>
+                  <th>Status</th>
+                  <th>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.data.map((u) => (
+                  <UserRow key={u.id} user={u} self={u.id === selfId} />
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
         ) : null}
       </Section>
       <AddUser />

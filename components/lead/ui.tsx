@@ -3,7 +3,8 @@ import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react
 export function Section({ title, id, children, description }: { title: string; id: string; children: ReactNode; description?: ReactNode }) {
   return (
     <section aria-labelledby={`${id}-title`} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id={`${id}-title`} className="scroll-mt-14 text-lg font-semibold">
+      {/* Focusable (not a Tab stop) so the project page's section keys can move focus here (ProjectNav). */}
+      <h2 id={`${id}-title`} tabIndex={-1} className="scroll-mt-14 text-lg font-semibold">
         {title}
       </h2>
       {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}

@@ -221,7 +221,7 @@ function* questionCounts(userId: string, projectId: number, beforeQuery: number)
  * questions in import order (query id), within a question the annotator's own random
  * `Assignment.orderKey` (then the assignment id, so the order is total). Cursors are item ids:
  * `after` gives the `limit` items after that item, `before` the `limit` items before it, neither
- * the page that starts where the annotator left off (firstOpen; the first item when all are graded). Positions
+ * the page that starts where the annotator left off (firstOpen; the last page when all are graded). Positions
  * (question i of n, item j of m) and counts come from the database, so the client never needs the
  * whole queue. Returns null when the project has no item of this user, or the cursor is not theirs.
  */
@@ -238,7 +238,8 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
       if (!row) return null;
       anchor = toKey(row);
     } else {
-      const first = (yield* firstOpen(userId, projectId)) ?? (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { cmp: ">", limit: 1 }))[0];
+      // All graded: the last page, which ends at the last item (the page shows its end card; u goes back to that item).
+      const first = (yield* firstOpen(userId, projectId)) ?? (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { cmp: "<", limit })).at(-1);
       if (!first) return null;
       anchor = toKey(first);
     }

@@ -71,7 +71,8 @@ export async function annotatorOpening(db: Db, userId: string, projectId: number
   const id = projectId ?? (await openingProject(db, userId));
   const page = id === null ? { project: null, items: [], questions: [], hasBefore: false, hasAfter: false } : await annotatorQueuePage(db, userId, id, { limit });
   if (!page) return null;
-  const first = page.items.find((it) => !it.done) ?? page.items[0];
+  // All graded: no item (the page opens on its end card, issue 29 item 2).
+  const first = page.items.find((it) => !it.done);
   return { page, item: first ? await annotatorItem(db, userId, first.id) : null };
 }
 

@@ -42,7 +42,8 @@ export function judgementSnapshot(j: Pick<TSubmittedJudgement, "grade" | "startS
  *   required grades disagree before or after this edit, PoolItem.disputedAt is set (once; it is
  *   never cleared), and the item waits for adjudication whatever later edits say; an adjudicated
  *   item keeps the adjudicator's label.
- * - Every change appends a LabelEvent with the judgement before and after.
+ * - Every change appends a LabelEvent with the judgement before and after. A submission that
+ *   changes nothing (grade, start, notes and flags as stored) keeps the stored time spent.
  *
  * This is the hottest write of the app (50 annotators at once), so it is a handful of direct SQL
  * statements in one transaction rather than Prisma queries (bench: `npm run bench -- annotate`).
@@ -61,6 +62,12 @@ export async function submitJudgement(db: Db, userId: string, input: TJudgementI
       if (attempt >= 2) throw new AppError("conflict", "the item was changed at the same time; submit again");
     }
   }
+}
+
+/** Whether a stored flags column (a JSON array) holds the same flags as `flags`, in any order. */
+function sameFlags(stored: string, flags: readonly string[]): boolean {
+  const had = JSON.parse(stored) as unknown;
+  return Array.isArray(had) && had.length === flags.length && flags.every((f) => had.includes(f));
 }
 
 const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
@@ -95,7 +102,11 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
 
   const before = judgements.find((j) => j.userId === userId) ?? null;
   const now = new Date();
-  const fields = { grade: data.grade, startSeconds: data.startSeconds, notes: data.notes, flags: JSON.stringify(data.flags), timeSpentMs: data.timeSpentMs, idempotencyKey };
+  const flags = JSON.stringify(data.flags);
+  // Viewing is not grading (issue 29 item 2): a re-submission that changes nothing keeps the time
+  // spent the first time instead of overwriting it with the seconds of a second look.
+  const unchanged = before !== null && before.grade === data.grade && before.startSeconds === data.startSeconds && before.notes === data.notes && sameFlags(before.flags, data.flags);
+  const fields = { grade: data.grade, startSeconds: data.startSeconds, notes: data.notes, flags, timeSpentMs: unchanged ? before.timeSpentMs : data.timeSpentMs, idempotencyKey };
   const values = [fields.grade, fields.startSeconds, fields.notes, fields.flags, fields.timeSpentMs, fields.idempotencyKey];
   let id: number;
   if (before) {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "./fetcher.ts";
 import type { TAdjudicatorItem, TAdjudicatorProject } from "../annotate/adjudicate.ts";
 
@@ -33,6 +33,11 @@ export function fetchLastDecision(projectId: number) {
   return apiFetch<{ item: (TAdjudicatorItem & { decision: TStanding }) | null }>(`/api/adjudicate/last?projectId=${projectId}`);
 }
 
+/** A decision; the picker's pending counts are read again after each one, taken or refused (issue 29 item 7: they went stale). */
 export function useDecide() {
-  return useMutation({ mutationFn: (body: TDecisionBody) => apiFetch<TDecision>("/api/adjudicate/decisions", { json: body }) });
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TDecisionBody) => apiFetch<TDecision>("/api/adjudicate/decisions", { json: body }),
+    onSettled: () => qc.invalidateQueries({ queryKey: adjudicateKeys.projects() }),
+  });
 }

@@ -123,8 +123,16 @@ export async function setPassword(db: Db, ref: TUserRef, password: string): Prom
   return updateUser(db, ref, { passwordHash: await hashPassword(password) });
 }
 
-/** Deactivates (or reactivates) a user. Their labels stay; they can no longer sign in, and their sessions end. */
-export async function setActive(db: Db, ref: TUserRef, active: boolean): Promise<TPublicUser> {
+/**
+ * Deactivates (or reactivates) a user. Their labels stay; they can no longer sign in, and their
+ * sessions end. `actorId`: who asks (the lead's page); nobody deactivates their own account, which
+ * would sign them out for good (another lead can). The CLI acts as no user.
+ */
+export async function setActive(db: Db, ref: TUserRef, active: boolean, actorId?: string): Promise<TPublicUser> {
+  if (!active && actorId !== undefined) {
+    const found = await db.user.findUnique({ where: whereRef(ref), select: { id: true } });
+    if (found?.id === actorId) throw new AppError("forbidden", "you cannot deactivate your own account: you would be signed out for good (another lead can deactivate it)");
+  }
   return updateUser(db, ref, { active });
 }
 

@@ -62,6 +62,10 @@ describe("adjudication by keyboard", () => {
     const picker = page.getByLabel("Project");
     expect(await picker.locator("option:checked").textContent()).toBe("Blind project — 3 to decide");
     expect(await picker.locator("option").allTextContents()).toEqual(["AAA nothing to decide — nothing to decide", "Blind project — 3 to decide"]);
+    // The buttons say what their keys do here (issue 29 item 11): Backspace goes back, u reopens.
+    expect(await page.getByRole("button", { name: "Backspace back to the previous item", exact: true }).textContent()).toBe("Backspace ◂ back");
+    expect(await page.getByRole("button", { name: "u reopen the last decision to revise it", exact: true }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: /^u back/ }).count()).toBe(0);
   });
 
   it("decides three disagreements with a / b, the default start, r and Enter; g shows the guidelines; u revises the last", async () => {
@@ -103,6 +107,8 @@ describe("adjudication by keyboard", () => {
     }
     await page.getByRole("region", { name: "End of queue" }).waitFor();
     await expect.poll(() => db.adjudication.count()).toBe(3);
+    // The picker's count follows the decisions (issue 29 item 7), without a reload.
+    await expect.poll(() => page.getByLabel("Project").locator("option:checked").textContent()).toBe("Blind project — nothing to decide");
     const byItem = new Map((await db.adjudication.findMany()).map((a) => [a.poolItemId, a]));
     for (const [id, [ga, sa, gb, sb]] of setupOf) {
       const a = byItem.get(id)!;

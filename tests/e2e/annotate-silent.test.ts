@@ -225,6 +225,8 @@ describe("the annotator's page says what happens", () => {
       await failed.waitFor();
       expect(await failed.getAttribute("data-item-id")).toBe(refused);
       expect(await failed.textContent()).toContain(`Question ${q}, item ${i} (“${question}”) (grade 2): a test refusal (HTTP 409)`);
+      // The status line does not say "All grades saved." beside it (issue 29 item 7).
+      await expect.poll(outboxText).toBe("1 grade was not saved (listed below); every other grade is saved.");
       await page.unrouteAll({ behavior: "ignoreErrors" });
       // Back on the item: no grade pressed, as the server holds none (not the refused 2).
       await page.keyboard.press("u");
@@ -251,7 +253,7 @@ describe("the annotator's page says what happens", () => {
       await page.keyboard.press("u");
       await page.locator(`article[data-ready][data-item-id="${item}"]`).waitFor();
       const note = page.getByTestId("revisit-note");
-      expect(await note.textContent()).toBe("You graded this item 2. A new grade replaces yours; if the item has been adjudicated already, the adjudicator's decision stands and your change is shown to them.");
+      expect(await note.textContent()).toBe("You graded this item 2. Enter goes on and leaves it as it is; a new grade replaces yours; if the item has been adjudicated already, the adjudicator's decision stands and your change is shown to them.");
       await page.keyboard.press("3");
       await shownAfter(page, item);
       expect(await itemId(page)).toBe(after);

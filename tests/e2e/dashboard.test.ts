@@ -9,6 +9,7 @@ import { submitJudgement } from "../../lib/labels/submit.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { loginAs } from "../helpers/login.ts";
+import { axeScan, describeViolations } from "../helpers/axe.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 
 /**
@@ -116,6 +117,34 @@ describe("dashboard of the demo project", () => {
     expect(await ticks("per-grade-chart")).toEqual(["0", "0.2", "0.4", "0.6", "0.8", "1"]);
     expect(await ticks("ci-chart")).toEqual(["-0.2", "0", "0.2", "0.4", "0.6", "0.8", "1"]);
     expect(await judge.getByTestId("confusion-caption").first().textContent()).toContain("shaded by their share of the row (each human grade's row is 100%)");
+  });
+
+  it("draws charts whose labels stay apart: system names under the bars, and each scatter's legend clear of its axis title", async () => {
+    // The systems chart names "hybrid-rrf" and "hybrid-rrf@c40o0" (the demo's second chunking): their labels ran together.
+    const chart = page.locator('[data-panel="systems"]').getByTestId("ci-chart").first();
+    await chart.locator(".recharts-cartesian-axis-tick-value").first().waitFor();
+    const names = await chart.evaluate((el) =>
+      [...el.querySelectorAll(".recharts-cartesian-axis-tick-value")]
+        .filter((t) => !/^[-−]?\d+(\.\d+)?$/.test(t.textContent ?? ""))
+        .map((t) => ({ text: t.textContent ?? "", ...JSON.parse(JSON.stringify(t.getBoundingClientRect())) as { left: number; right: number } }))
+        .sort((a, b) => a.left - b.left),
+    );
+    expect(names.map((n) => n.text)).toContain("hybrid-rrf@c40o0");
+    const overlaps = names.slice(1).filter((n, i) => n.left < names[i].right).map((n, i) => `${names[i].text} / ${n.text}`);
+    expect(overlaps).toEqual([]);
+    // The scatters (the Generation card's when it has points): the legend's box and the x axis title's box do not meet.
+    for (const testId of ["chunking-chart", ...((await page.getByTestId("generation-scatter").count()) > 0 ? ["generation-scatter"] : [])]) {
+      const scatter = page.getByTestId(testId);
+      await scatter.locator(".recharts-legend-wrapper").waitFor({ timeout: 20_000 });
+      const boxes = await scatter.evaluate((el) => {
+        const box = (e: Element | null) => (e ? (JSON.parse(JSON.stringify(e.getBoundingClientRect())) as { left: number; right: number; top: number; bottom: number }) : null);
+        return { legend: box(el.querySelector(".recharts-legend-wrapper")), title: box(el.querySelector(".recharts-label")) };
+      });
+      expect(boxes.title, testId).not.toBeNull();
+      const [l, t] = [boxes.legend!, boxes.title!];
+      const meet = l.left < t.right && t.left < l.right && l.top < t.bottom && t.top < l.bottom;
+      expect(meet, `${testId}: legend ${JSON.stringify(l)} and axis title ${JSON.stringify(t)}`).toBe(false);
+    }
   });
 
   it("switches the label source to both: two systems tables and Kendall's tau", async () => {
@@ -241,6 +270,11 @@ describe("dashboard of the demo project", () => {
       const box = await judgesTable().evaluate((t) => ({ table: t.scrollWidth, box: t.parentElement!.clientWidth, overflow: getComputedStyle(t.parentElement!).overflowX }));
       expect(box.table).toBeGreaterThan(box.box);
       expect(box.overflow).toBe("auto");
+      // Every box that scrolls can be reached and scrolled by keyboard (axe: scrollable-region-focusable), nothing serious.
+      await page.getByTestId("chunking-chart").waitFor();
+      await page.waitForLoadState("networkidle");
+      const violations = (await axeScan(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(describeViolations(violations)).toBe("");
       const signOut = await page.getByRole("button", { name: "Sign out" }).boundingBox();
       expect(signOut).not.toBeNull();
       expect(signOut!.x + signOut!.width).toBeLessThanOrEqual(390);

@@ -36,7 +36,8 @@ async function leadSets(closed: boolean): Promise<void> {
   const page = await browser.newPage();
   await loginAs(page, project.server.url, "lead@example.org", PASSWORDS.lead);
   await page.goto(`${project.server.url}/lead/projects/${project.fx.project.id}`);
-  await page.getByRole("link", { name: "Close grading" }).click();
+  // The section nav names what the section offers now (issue 29 item 7).
+  await page.getByRole("navigation", { name: "Sections of this project" }).getByRole("link", { name: closed ? "c Close grading" : "c Reopen grading", exact: true }).click();
   await page.getByRole("button", { name: closed ? "Close grading…" : "Reopen grading…" }).click();
   const ask = page.getByRole("group", { name: closed ? "Close grading?" : "Reopen grading?" });
   await ask.getByText(closed ? /becomes read-only/ : /can grade and change/).waitFor();

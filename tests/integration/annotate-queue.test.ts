@@ -122,11 +122,16 @@ describe("the annotator's queue, paged", () => {
     const backward = await walk(dee.id, p.id, 7, "before", expected[total - 1].id);
     expect([...backward.reverse().flatMap((pg) => pg.items.map((i) => i.id)), expected[total - 1].id]).toEqual(expected.map((e) => e.id));
     expect((await view.annotatorProjects(db, dee.id)).projects).toMatchObject([{ id: p.id, total, done: total - 2, questions: 21, lastGradedAt: expect.any(String) }]);
-    // All graded: the first page is the start of the queue.
+    // All graded: the last page, ending at the last item (the page's end card; u goes back to it), and no item to open (issue 29 item 2).
     for (const e of expected.slice(total - 2)) await grade(dee.id, e.id);
     const done = (await view.annotatorQueuePage(db, dee.id, p.id, { limit: 3 }))!;
-    expect(done.items.map((i) => i.id)).toEqual(expected.slice(0, 3).map((e) => e.id));
-    expect(done).toMatchObject({ hasBefore: false, hasAfter: true });
+    expect(done.items.map((i) => i.id)).toEqual(expected.slice(total - 3).map((e) => e.id));
+    expect(done.items.map(({ id, question, index }) => ({ id, question, index }))).toEqual(expected.slice(total - 3));
+    expect(done).toMatchObject({ hasBefore: true, hasAfter: false });
+    expect(done.items.every((i) => i.done)).toBe(true);
+    const opening = (await view.annotatorOpening(db, dee.id, p.id, 3))!;
+    expect(opening.page).toEqual(done);
+    expect(opening.item).toBeNull();
   });
 
   it("keeps projects apart, counts per project and opens the one graded in most recently that has work left", async () => {

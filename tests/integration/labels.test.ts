@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
+import type { TJudgementInput } from "../../lib/labels/schemas.ts";
 import { referenceLabels } from "../../lib/labels/reference.ts";
 import { stageCounts } from "../../lib/labels/stage.ts";
 import { itemStatus, judgementsForItem } from "../../lib/labels/judgements.ts";
@@ -105,6 +106,24 @@ describe("submitJudgement", () => {
     await submitJudgement(db, b.id, grade(agreed.id, 3, 40)); // agree again: too late
     expect(await itemStatus(db, agreed.id)).toMatchObject({ stage: "awaiting_adjudication", final: null, disputed: true });
     expect(await itemStatus(db, "missing")).toBeNull();
+  });
+
+  it("keeps the time spent when a re-submission changes nothing (a second look is not grading); an edit records its own time", async () => {
+    const p = await makeProject(db);
+    const ann = await makeUser(db);
+    const [item] = await makeAssignedItems(db, p.id, 1, [ann]);
+    const first = { ...grade(item.id, 2, 12.5), notes: "near the end", flags: ["unsure", "transcript_error"] satisfies TJudgementInput["flags"], timeSpentMs: 51_214 };
+    await submitJudgement(db, ann.id, first);
+    // The same grade, start, notes and flags (flags in another order), 725 ms after opening the item again.
+    const again = await submitJudgement(db, ann.id, { ...first, flags: ["transcript_error", "unsure"] satisfies TJudgementInput["flags"], timeSpentMs: 725, idempotencyKey: key() });
+    expect(again.judgement.timeSpentMs).toBe(51_214);
+    expect((await db.judgement.findFirstOrThrow({ where: { poolItemId: item.id } })).timeSpentMs).toBe(51_214);
+    // A real edit (another grade) is timed as submitted.
+    await submitJudgement(db, ann.id, { ...first, grade: 3, timeSpentMs: 3_000, idempotencyKey: key() });
+    expect((await db.judgement.findFirstOrThrow({ where: { poolItemId: item.id } })).timeSpentMs).toBe(3_000);
+    // So is a changed note alone.
+    await submitJudgement(db, ann.id, { ...first, grade: 3, notes: "", timeSpentMs: 900, idempotencyKey: key() });
+    expect((await db.judgement.findFirstOrThrow({ where: { poolItemId: item.id } })).timeSpentMs).toBe(900);
   });
 });
 

@@ -45,6 +45,17 @@ describe("lib/users", () => {
     expect((await listUsers(db, { role: "annotator" })).map((x) => x.email)).toContain("dee@example.org");
   });
 
+  it("refuses a user's own deactivation with a clear error and changes nothing; another lead (or the CLI) can", async () => {
+    const lead = await createUser(db, { email: "self@example.org", name: "Self", role: "lead", password: "long enough" });
+    const other = await createUser(db, { email: "other-lead@example.org", name: "Other", role: "lead", password: "long enough" });
+    await expect(setActive(db, { id: lead.id }, false, lead.id)).rejects.toMatchObject({ code: "forbidden", message: expect.stringMatching(/^you cannot deactivate your own account/) });
+    await expect(setActive(db, { email: "SELF@example.org" }, false, lead.id)).rejects.toMatchObject({ code: "forbidden" });
+    expect(await db.user.findUniqueOrThrow({ where: { id: lead.id }, select: { active: true, sessionVersion: true } })).toEqual({ active: true, sessionVersion: 0 });
+    expect((await setActive(db, { id: lead.id }, false, other.id)).active).toBe(false);
+    expect((await setActive(db, { id: lead.id }, true, lead.id)).active).toBe(true);
+    expect((await setActive(db, { id: lead.id }, false)).active).toBe(false);
+  });
+
   it("each password, activity or role change bumps the session version; sign-out bumps it only from the current version", async () => {
     const u = await createUser(db, { email: "sv@example.org", name: "Sv", role: "annotator", password: "first password" });
     const version = async () => (await db.user.findUniqueOrThrow({ where: { id: u.id } })).sessionVersion;

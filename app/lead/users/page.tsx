@@ -2,6 +2,6 @@ import { UsersPage } from "@/components/lead/UsersPage";
 import { requirePagePermission } from "@/lib/auth/page";
 
 export default async function LeadUsers() {
-  await requirePagePermission("manageProject", "/lead/users");
-  return <UsersPage />;
+  const user = await requirePagePermission("manageProject", "/lead/users");
+  return <UsersPage selfId={user.id} />;
 }

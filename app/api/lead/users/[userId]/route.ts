@@ -14,12 +14,12 @@ const ZUserPatch = z
 
 export const PATCH = route({ roles: rolesFor("manageUsers"), body: ZUserPatch }, async ({ params, body, user }) => {
   const id = String(params.userId ?? "");
-  if (body.active === false && id === user.id) throw new AppError("bad_input", "you cannot deactivate yourself");
   if (body.role !== undefined && id === user.id) throw new AppError("bad_input", "you cannot change your own role");
   const db = await getDb();
   let updated: TPublicUser | undefined;
+  // Activity first: a refused self-deactivation (lib/users setActive) changes nothing else.
+  if (body.active !== undefined) updated = await setActive(db, { id }, body.active, user.id);
   if (body.password !== undefined) updated = await setPassword(db, { id }, body.password);
-  if (body.active !== undefined) updated = await setActive(db, { id }, body.active);
   if (body.role !== undefined) updated = await setRole(db, { id }, body.role);
   if (!updated) throw new AppError("bad_input", "give active, password or role");
   return { ...updated, createdAt: updated.createdAt.toISOString() };

@@ -172,4 +172,11 @@ describe("export questions", () => {
     expect(questionsText([q({})], "tsv")).toBe("id\ttext\tstatus\tauthor\ttags\tplaces\nq1\twhat is pooling?\taccepted\tana\tconcept\tv1@31-40;v2@5\n");
     expect(questionsText([q({ text: "=cmd" })], "csv")).toBe("id,text,status,author,tags,places\nq1,\"'=cmd\",accepted,ana,concept,v1@31-40;v2@5\n");
   });
+  it("neutralises spreadsheet formulas in TSV as in CSV (issue 30 item 8)", () => {
+    // OWASP's six formula starts (=, +, -, @, TAB, CR) get a leading ' in every text cell; a tab or line break inside a cell is a space (TSV has no quoting).
+    const evil = q({ text: '=HYPERLINK("http://evil.example","click")', author: "+1-2", tags: ["=1+1", "@SUM(1)"], places: [{ videoId: 1, video: "-v", start: 3, end: null }] });
+    expect(questionsText([evil, q({ qid: "@q2", text: "\t=1+1 and\nmore" })], "tsv")).toBe(
+      "id\ttext\tstatus\tauthor\ttags\tplaces\n" + "q1\t'=HYPERLINK(\"http://evil.example\",\"click\")\taccepted\t'+1-2\t'=1+1,@SUM(1)\t'-v@3\n" + "'@q2\t'=1+1 and more\taccepted\tana\tconcept\tv1@31-40;v2@5\n",
+    );
+  });
 });

@@ -2,23 +2,26 @@
 
 import { useState } from "react";
 import Link from "next/link";
-import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
-import { formatClock } from "@/lib/annotate/format";
-import { useEditQuestion, useQuestionHistory, useReview, useWritingSettings, type TReviewData } from "@/lib/query/questions";
-import { Button, ErrorBox, Section, inputClass } from "@/components/lead/ui";
-import type { TReviewQuestion, TOverlapGroup } from "@/lib/questions/review";
+import { useReview, useWritingSettings, type TReviewData } from "@/lib/query/questions";
+import { Button, ErrorBox, Section } from "@/components/lead/ui";
+import type { TOverlapGroup, TPage } from "@/lib/questions/review";
+import { QuestionCard } from "./QuestionCard";
 
 const pct = (x: number | null) => (x === null ? "—" : `${Math.round(x * 100)}%`);
 
-/** The lead's review of questions (issue 23 items 2 and 3). */
+/**
+ * The lead's review of questions (issue 23 items 2 and 3), a page at a time (issue 30 item 2).
+ * Questions and near-duplicate groups are cards, and the wide tables scroll inside their own
+ * focusable box, so the page fits a 390 px screen (issue 29 item 9).
+ */
 export function ReviewPage({ projectId }: { projectId: number }) {
-  const review = useReview(projectId);
-  const [playing, setPlaying] = useState<{ videoId: number; start: number; key: number } | null>(null);
-  const { mediaRef } = usePlayer(playing?.start ?? 0);
+  const [offset, setOffset] = useState(0);
+  const [clusterOffset, setClusterOffset] = useState(0);
+  const review = useReview(projectId, offset, clusterOffset);
   if (review.isLoading) return <p className="text-sm text-slate-500">Loading…</p>;
   if (review.error || !review.data) return <ErrorBox error={review.error} />;
   const data = review.data;
-  const byId = new Map(data.questions.map((q) => [q.id, q]));
+  const dup = data.duplicates;
   return (
     <div className="space-y-6">
       <p className="text-sm">
@@ -31,57 +34,68 @@ export function ReviewPage({ projectId }: { projectId: number }) {
         </Link>
       </p>
       <WritingSettings projectId={projectId} settings={data.settings} />
-      {playing ? (
-        <div className="max-w-xl">
-          <VideoPlayer src={data.videos.find((v) => v.id === playing.videoId)?.src ?? null} allowed={data.videos.find((v) => v.id === playing.videoId)?.allowed ?? true} cueSeconds={playing.start} cueKey={`review-${playing.key}`} mediaRef={mediaRef} title="answer place" />
-        </div>
-      ) : null}
       <Section title="Lexical-overlap bias" id="overlap" description={<OverlapNote />}>
         <div className="grid gap-4 md:grid-cols-2">
-          <GroupTable title="By author" testid="by-author" rows={data.byAuthor} />
-          <GroupTable title="By tag" testid="by-tag" rows={data.byTag} />
+          <GroupTable title="By author" testid="by-author" rows={data.byAuthor} total={data.groups.authors} />
+          <GroupTable title="By tag" testid="by-tag" rows={data.byTag} total={data.groups.tags} />
         </div>
       </Section>
-      <Section title={`Near-duplicates (${data.duplicates.length})`} id="duplicates" description="Pairs whose content words (stop words removed, plurals stemmed) have a Jaccard similarity of 0.6 or more.">
-        <table className="w-full text-sm" data-testid="duplicates">
-          <tbody>
-            {data.duplicates.slice(0, 200).map((d) => (
-              <tr key={`${d.a}-${d.b}`} className="border-t">
-                <td className="w-16 pr-2 font-mono">{d.similarity.toFixed(2)}</td>
-                <td className="w-1/2 pr-2">
-                  {byId.get(d.a)?.qid}: {byId.get(d.a)?.text}
-                </td>
-                <td className="w-1/2">
-                  {byId.get(d.b)?.qid}: {byId.get(d.b)?.text}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <Section
+        title={`Near-duplicates (${dup.total} ${dup.total === 1 ? "group" : "groups"}, ${dup.questions} questions)`}
+        id="duplicates"
+        description="Groups of questions whose content words (stop words removed, plurals stemmed) have a Jaccard similarity of 0.6 or more with another question of the group; questions with the same content words form one group at once."
+      >
+        {dup.complete ? null : (
+          <p className="mb-2 text-sm text-amber-800" data-testid="duplicates-incomplete">
+            So many similar questions that the similarity step stopped at its limit: groups of identical questions are complete, groups of near ones may be missing some.
+          </p>
+        )}
+        <ul className="space-y-2 text-sm" data-testid="duplicates">
+          {dup.clusters.map((c) => (
+            <li key={c.index} className="rounded border border-slate-200 p-2" data-testid={`cluster-${c.index}`}>
+              <p className="font-medium">
+                {c.size} questions · {c.similarity === 1 ? "same content words" : `similarity ≥ ${c.similarity.toFixed(2)}`}
+              </p>
+              <ul className="mt-1 space-y-0.5">
+                {c.questions.map((q) => (
+                  <li key={q.id} className="break-words">
+                    <span className="font-mono">{q.qid}</span>: {q.text}
+                  </li>
+                ))}
+              </ul>
+              {c.size > c.questions.length ? <p className="text-slate-500">and {(c.size - c.questions.length).toLocaleString("en-US")} more</p> : null}
+            </li>
+          ))}
+        </ul>
+        <Pager page={dup} noun="groups" onPage={setClusterOffset} testid="duplicates-pager" />
       </Section>
-      <Section title={`Questions (${data.questions.length})`} id="questions" description="Only accepted questions are pooled, assigned and evaluated.">
-        <table className="w-full text-sm" data-testid="review-questions">
-          <thead>
-            <tr className="text-left text-slate-500">
-              <th>id</th>
-              <th>question</th>
-              <th>author</th>
-              <th>tags</th>
-              <th>answer places</th>
-              <th>overlap</th>
-              <th>BM25 rank</th>
-              <th>status</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {data.questions.map((q) => (
-              <QuestionRow key={q.id} projectId={projectId} q={q} data={data} onPlay={(videoId, start) => setPlaying({ videoId, start, key: Date.now() })} />
-            ))}
-          </tbody>
-        </table>
+      <Section title={`Questions (${data.page.total})`} id="questions" description="Only accepted questions are pooled, assigned and evaluated.">
+        <ul className="space-y-3" data-testid="review-questions">
+          {data.questions.map((q) => (
+            <QuestionCard key={q.id} projectId={projectId} q={q} videos={data.videos} />
+          ))}
+        </ul>
+        <Pager page={data.page} noun="questions" onPage={setOffset} testid="questions-pager" />
       </Section>
     </div>
+  );
+}
+
+function Pager({ page, noun, onPage, testid }: { page: TPage; noun: string; onPage: (offset: number) => void; testid: string }) {
+  if (page.total <= page.limit) return null;
+  const last = Math.min(page.total, page.offset + page.limit);
+  return (
+    <nav className="mt-3 flex flex-wrap items-center gap-2 text-sm" aria-label={`${noun} pages`} data-testid={testid}>
+      <Button variant="secondary" disabled={page.offset === 0} onClick={() => onPage(Math.max(0, page.offset - page.limit))}>
+        Previous
+      </Button>
+      <span>
+        {noun} {page.offset + 1}–{last} of {page.total.toLocaleString("en-US")}
+      </span>
+      <Button variant="secondary" disabled={last >= page.total} onClick={() => onPage(page.offset + page.limit)}>
+        Next
+      </Button>
+    </nav>
   );
 }
 
@@ -95,133 +109,47 @@ function OverlapNote() {
   );
 }
 
-function GroupTable({ title, rows, testid }: { title: string; rows: TOverlapGroup[]; testid: string }) {
-  return (
-    <table className="text-sm" data-testid={testid}>
-      <caption className="text-left font-semibold">{title}</caption>
-      <thead>
-        <tr className="text-left text-slate-500">
-          <th className="pr-2" />
-          <th className="pr-2">questions</th>
-          <th className="pr-2">draft / accepted / rejected</th>
-          <th className="pr-2">mean overlap</th>
-          <th className="pr-2" title="overlap in [0, 25%), [25, 50%), [50, 75%), [75, 100%]">distribution</th>
-          <th>flagged</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.key} className="border-t">
-            <td className="pr-2">{r.key}</td>
-            <td className="pr-2">{r.questions}</td>
-            <td className="pr-2">
-              {r.draft} / {r.accepted} / {r.rejected}
-            </td>
-            <td className="pr-2">{pct(r.meanOverlap)}</td>
-            <td className="pr-2 font-mono">{r.bins.join(" · ")}</td>
-            <td>{r.flagged}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+const DISTRIBUTION = "questions by overlap: under 25% · 25–50% · 50–75% · 75% and more";
 
-function QuestionRow({ projectId, q, data, onPlay }: { projectId: number; q: TReviewQuestion; data: TReviewData; onPlay: (videoId: number, start: number) => void }) {
-  const edit = useEditQuestion(projectId);
-  const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(q.text);
-  const [tags, setTags] = useState(q.tags.join(", "));
-  const [showHistory, setShowHistory] = useState(false);
-  const dupes = q.duplicateOf.map((id) => data.questions.find((x) => x.id === id)?.qid).filter(Boolean);
+function GroupTable({ title, rows, total, testid }: { title: string; rows: TOverlapGroup[]; total: number; testid: string }) {
   return (
-    <>
-      <tr className={`border-t align-top ${q.flagged ? "bg-amber-50" : ""}`} data-testid={`review-${q.qid}`} data-status={q.status}>
-        <td className="pr-2 font-mono">{q.qid}</td>
-        <td className="pr-2">
-          {editing ? (
-            <input className={inputClass} value={text} onChange={(e) => setText(e.target.value)} aria-label="question text" />
-          ) : (
-            q.text
-          )}
-          {dupes.length ? <div className="text-xs text-amber-700">near-duplicate of {dupes.join(", ")}</div> : null}
-        </td>
-        <td className="pr-2">{q.author ?? "—"}</td>
-        <td className="pr-2">{editing ? <input className={inputClass} value={tags} onChange={(e) => setTags(e.target.value)} aria-label="tags" /> : q.tags.join(", ")}</td>
-        <td className="pr-2">
-          {q.places.map((p, i) =>
-            p.videoId === null ? (
-              <span key={i}>{formatClock(p.start)} </span>
-            ) : (
-              <button key={i} type="button" className="mr-1 text-indigo-700 underline" onClick={() => onPlay(p.videoId!, p.start)}>
-                {p.video} {formatClock(p.start)}
-                {p.end !== null ? `–${formatClock(p.end)}` : ""}
-              </button>
-            ),
-          )}
-        </td>
-        <td className="pr-2">
-          {pct(q.overlap)}
-          {q.flagged ? <span className="ml-1 text-xs text-amber-700">flagged</span> : null}
-        </td>
-        <td className="pr-2">{q.bm25Rank === null ? "—" : `${q.bm25Rank} of ${q.bm25Of}`}</td>
-        <td className="pr-2">{q.status}</td>
-        <td className="whitespace-nowrap">
-          {q.status !== "accepted" ? (
-            <Button variant="secondary" onClick={() => edit.mutate({ id: q.id, patch: { status: "accepted" } })}>
-              Accept
-            </Button>
-          ) : null}
-          {q.status !== "rejected" ? (
-            <Button variant="secondary" onClick={() => edit.mutate({ id: q.id, patch: { status: "rejected" } })}>
-              Reject
-            </Button>
-          ) : null}
-          {editing ? (
-            <Button
-              onClick={() =>
-                edit.mutate(
-                  { id: q.id, patch: { text, tags: tags.split(",").map((t) => t.trim()).filter(Boolean) } },
-                  { onSuccess: () => setEditing(false) },
-                )
-              }
-            >
-              Save
-            </Button>
-          ) : (
-            <Button variant="secondary" onClick={() => setEditing(true)}>
-              Edit
-            </Button>
-          )}
-          <Button variant="secondary" onClick={() => setShowHistory((s) => !s)}>
-            History
-          </Button>
-          <ErrorBox error={edit.error} />
-        </td>
-      </tr>
-      {showHistory ? (
-        <tr>
-          <td colSpan={9}>
-            <History projectId={projectId} queryId={q.id} />
-          </td>
-        </tr>
-      ) : null}
-    </>
-  );
-}
-
-function History({ projectId, queryId }: { projectId: number; queryId: number }) {
-  const h = useQuestionHistory(projectId, queryId);
-  if (h.isLoading) return <p className="text-xs">Loading…</p>;
-  if (h.error) return <ErrorBox error={h.error} />;
-  return (
-    <ol className="text-xs">
-      {(h.data ?? []).map((e, i) => (
-        <li key={i} className="font-mono">
-          {e.at} {e.actor ?? "import"}: {e.before === null ? "created" : JSON.stringify(e.before)} → {JSON.stringify(e.after)}
-        </li>
-      ))}
-    </ol>
+    <div className="min-w-0">
+      {/* A focusable box of its own: the table scrolls inside it on a narrow screen, not the page. */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={title}>
+        <table className="text-sm" data-testid={testid}>
+          <caption className="text-left font-semibold">{title}</caption>
+          <thead>
+            <tr className="text-left text-slate-500">
+              <th className="pr-2" />
+              <th className="pr-2">questions</th>
+              <th className="pr-2">draft / accepted / rejected</th>
+              <th className="pr-2">mean overlap</th>
+              <th className="pr-2" title={DISTRIBUTION}>
+                distribution*
+              </th>
+              <th>flagged</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} className="border-t">
+                <td className="max-w-48 break-words pr-2">{r.key}</td>
+                <td className="pr-2">{r.questions}</td>
+                <td className="pr-2">
+                  {r.draft} / {r.accepted} / {r.rejected}
+                </td>
+                <td className="pr-2">{pct(r.meanOverlap)}</td>
+                <td className="whitespace-nowrap pr-2 font-mono">{r.bins.join(" · ")}</td>
+                <td>{r.flagged}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="mt-1 text-xs text-slate-600" data-testid={`${testid}-legend`}>
+        * distribution: {DISTRIBUTION}.{total > rows.length ? ` The ${rows.length} largest of ${total.toLocaleString("en-US")} shown.` : ""}
+      </p>
+    </div>
   );
 }
 
@@ -229,10 +157,10 @@ function WritingSettings({ projectId, settings }: { projectId: number; settings:
   const update = useWritingSettings(projectId);
   return (
     <Section title="Writing" id="writing">
-      <label className="mr-6 text-sm">
+      <label className="mr-6 block text-sm sm:inline">
         <input type="checkbox" checked={settings.annotatorsMayAuthor} onChange={(e) => update.mutate({ annotatorsMayAuthor: e.target.checked })} /> Annotators may write questions (as drafts)
       </label>
-      <label className="text-sm">
+      <label className="block text-sm sm:inline">
         <input type="checkbox" checked={settings.transcriptWhileWriting} onChange={(e) => update.mutate({ transcriptWhileWriting: e.target.checked })} /> Show the transcript while writing
       </label>
       <ErrorBox error={update.error} />

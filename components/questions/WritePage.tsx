@@ -5,6 +5,7 @@ import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { formatClock } from "@/lib/annotate/format";
 import { useSaveQuestion, useWriteContext, useWriteProjects, useWriteTranscript } from "@/lib/query/questions";
 import { ErrorBox, inputClass } from "@/components/lead/ui";
+import { endBeforeStart } from "@/lib/questions/places";
 
 type TMark = { start: number | null; end: number | null };
 
@@ -14,7 +15,7 @@ export const WRITE_KEYS: [string, string][] = [
   ["Space", "play / pause"],
   ["m", "mark the answer's start at the playhead"],
   ["M", "mark its end"],
-  ["[ / ]", "move the start 1 s earlier / later"],
+  ["[ / ]", "move the start 1 s earlier / later (never past the end)"],
   ["{ / }", "move the start 5 s earlier / later"],
   ["p", "play from the marked start"],
   ["n", "add another answer place"],
@@ -89,14 +90,20 @@ function Writer({ projectId }: { projectId: number }) {
       setNotice("Mark the answer's start with m first.");
       return;
     }
+    const reversed = places.map((p, i) => endBeforeStart(p, i + 1)).find((x) => x !== null);
+    if (reversed) {
+      setNotice(`${reversed} Mark them again (m, M).`);
+      return;
+    }
     save.mutate(
       {
         text: text.trim(),
         tags: tags.split(",").map((t) => t.trim()).filter(Boolean),
-        places: places.map((p) => ({ videoId: video.id, start: p.start, end: p.end !== null && p.end >= p.start ? p.end : null })),
+        places: places.map((p) => ({ videoId: video.id, start: p.start, end: p.end })),
         status: data?.isLead && accept ? "accepted" : "draft",
       },
       {
+        // The tags stay for the next question (often on the same topic); the text and places are cleared.
         onSuccess: (q) => {
           setNotice(`Saved ${q.qid} (${q.status}).`);
           setText("");
@@ -117,36 +124,44 @@ function Writer({ projectId }: { projectId: number }) {
     function onKey(e: KeyboardEvent) {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (isTyping(e.target)) return;
-      const setStart = (f: (s: number) => number) =>
+      // An end before its start is never kept nor dropped (issue 29 item 3): marking one side past
+      // the other swaps them, with a message; a nudge past the end is refused, with a message.
+      const m = marks[current] ?? { start: null, end: null };
+      const put = (next: TMark, message?: string) => {
         setMarks((ms) => {
-          const next = [...ms];
-          const m = next[current] ?? { start: null, end: null };
-          next[current] = { ...m, start: round1(Math.max(0, f(m.start ?? controls.currentTime()))) };
-          return next;
+          const copy = [...ms];
+          copy[current] = next;
+          return copy;
         });
+        if (message) setNotice(message);
+      };
+      const swapped = (a: number, b: number) => `The end was before the start: swapped, the answer place is now ${formatClock(a)}–${formatClock(b)}.`;
+      const nudge = (by: number) => {
+        const start = round1(Math.max(0, (m.start ?? controls.currentTime()) + by));
+        if (m.end !== null && start > m.end) setNotice(`The start cannot move past the end (${formatClock(m.end)}): mark a later end with M first.`);
+        else put({ ...m, start });
+      };
+      const now = round1(controls.currentTime());
       switch (e.key) {
         case "m":
-          setStart(() => controls.currentTime());
+          if (m.end !== null && now > m.end) put({ start: m.end, end: now }, swapped(m.end, now));
+          else put({ ...m, start: now });
           break;
         case "M":
-          setMarks((ms) => {
-            const next = [...ms];
-            const m = next[current] ?? { start: null, end: null };
-            next[current] = { ...m, end: round1(controls.currentTime()) };
-            return next;
-          });
+          if (m.start !== null && now < m.start) put({ start: now, end: m.start }, swapped(now, m.start));
+          else put({ ...m, end: now });
           break;
         case "[":
-          setStart((s) => s - 1);
+          nudge(-1);
           break;
         case "]":
-          setStart((s) => s + 1);
+          nudge(1);
           break;
         case "{":
-          setStart((s) => s - 5);
+          nudge(-5);
           break;
         case "}":
-          setStart((s) => s + 5);
+          nudge(5);
           break;
         case "p": {
           const s = marks[current]?.start;

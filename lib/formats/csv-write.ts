@@ -1,6 +1,7 @@
 /**
- * The one CSV writer of Assessor (label exports, the dashboard's CSV downloads): csv-stringify,
- * with every cell that a spreadsheet would run as a formula neutralised (issue 18 item 6).
+ * The delimited writers of Assessor: CSV (label exports, the dashboard's CSV downloads: csv-stringify)
+ * and TSV (the questions export), with every cell that a spreadsheet would run as a formula
+ * neutralised (issue 18 item 6; TSV too: a spreadsheet opens a .tsv file the same way).
  *
  * OWASP, "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection): a cell beginning
  * with `=`, `+`, `-`, `@`, TAB (0x09) or CR (0x0D) is read as a formula by Excel, LibreOffice and
@@ -35,4 +36,17 @@ export function safeCsv(rows: readonly (readonly TCsvCell[])[], options: Pick<Op
     rows.map((r) => r.map(neutraliseCell)),
     { quoted_match: [...extra, NEUTRALISED] },
   );
+}
+
+/**
+ * Rows as TSV ("\n" after each record; null and undefined are empty fields). TSV has no quoting,
+ * so a tab or line break inside a cell becomes a space and the cell is trimmed (the TSV reader,
+ * lib/formats/delimited.ts, trims cells too); then a text cell is neutralised as in `safeCsv`.
+ */
+export function safeTsv(rows: readonly (readonly TCsvCell[])[]): string {
+  const cell = (v: TCsvCell) => {
+    const c = neutraliseCell(typeof v === "string" ? v.replace(/[\t\r\n]+/g, " ").trim() : v);
+    return c === null || c === undefined ? "" : String(c);
+  };
+  return rows.map((r) => `${r.map(cell).join("\t")}\n`).join("");
 }

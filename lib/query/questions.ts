@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "./fetcher.ts";
 import type { TQuestion, TQuestionEvent, TWriteContext, TWriteProject } from "../questions/store.ts";
 import type { TReview } from "../questions/review.ts";
@@ -12,6 +12,7 @@ export const questionKeys = {
   write: (projectId: number) => [...questionKeys.writeProjects(), projectId] as const,
   transcript: (projectId: number, videoId: number) => [...questionKeys.write(projectId), "transcript", videoId] as const,
   review: (projectId: number) => [...questionKeys.all, "review", projectId] as const,
+  reviewPage: (projectId: number, offset: number, clusterOffset: number) => [...questionKeys.review(projectId), "page", offset, clusterOffset] as const,
   history: (projectId: number, queryId: number) => [...questionKeys.review(projectId), "history", queryId] as const,
 };
 
@@ -42,8 +43,13 @@ export function useSaveQuestion(projectId: number) {
   });
 }
 
-export function useReview(projectId: number) {
-  return useQuery({ queryKey: questionKeys.review(projectId), queryFn: () => apiFetch<TReviewData>(`/api/lead/projects/${projectId}/questions`) });
+/** One page of the review (questions from `offset`, near-duplicate groups from `clusterOffset`); the previous page stays shown while the next loads. */
+export function useReview(projectId: number, offset = 0, clusterOffset = 0) {
+  return useQuery({
+    queryKey: questionKeys.reviewPage(projectId, offset, clusterOffset),
+    queryFn: () => apiFetch<TReviewData>(`/api/lead/projects/${projectId}/questions?offset=${offset}&clusterOffset=${clusterOffset}`),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useQuestionHistory(projectId: number, queryId: number | null) {

@@ -4,13 +4,14 @@
  *   (the import's format: `assessor import queries` reads it back);
  * - csv / tsv: columns id, text, status, author, tags (comma-separated), places (`video@start-end`
  *   or `video@start`, several joined by `;`); TSV has no quoting, so tabs and line breaks in a
- *   text become spaces;
+ *   text become spaces; in both, a cell a spreadsheet would run as a formula is neutralised
+ *   (lib/formats/csv-write.ts);
  * - trec: TREC topics, one `<top>` per question: `<num> Number: ID` and `<title> TEXT`, the form
  *   Anserini and Pyserini read as topics (title only).
  * Only accepted questions by default (the ones evaluated); `status` chooses another set.
  */
 import type { Db, QuestionStatus } from "../db/client.ts";
-import { safeCsv } from "../formats/csv-write.ts";
+import { safeCsv, safeTsv } from "../formats/csv-write.ts";
 import { listQuestions, type TQuestion } from "./store.ts";
 
 export const QUESTION_FORMATS = ["jsonl", "csv", "tsv", "trec"] as const;
@@ -28,7 +29,7 @@ export function questionsText(questions: readonly TQuestion[], format: TQuestion
     case "csv":
       return safeCsv([["id", "text", "status", "author", "tags", "places"], ...questions.map((q) => [q.qid, q.text, q.status, q.author, q.tags.join(","), placeText(q)])]);
     case "tsv":
-      return ["id\ttext\tstatus\tauthor\ttags\tplaces", ...questions.map((q) => [q.qid, oneLine(q.text), q.status, oneLine(q.author ?? ""), q.tags.join(","), placeText(q)].join("\t"))].map((l) => `${l}\n`).join("");
+      return safeTsv([["id", "text", "status", "author", "tags", "places"], ...questions.map((q) => [q.qid, q.text, q.status, q.author, q.tags.join(","), placeText(q)])]);
     case "trec":
       return questions.map((q) => `<top>\n<num> Number: ${q.qid}\n<title> ${oneLine(q.text)}\n</top>\n\n`).join("");
   }

@@ -7,18 +7,47 @@
  * unless another was made first): their texts are the transcript segments for the ±30 s window and
  * the documents BM25 ranks. A question with several answer places is measured at each place that
  * has a video and reports the place with the highest overlap (the most keyword-like one).
+ *
+ * Bounded whatever was posted (issue 30 item 2): questions come a page at a time, near-duplicates
+ * as groups (duplicates.ts) a page at a time with at most CLUSTER_SHOWN questions each, the author
+ * and tag tables at most MAX_GROUPS rows each, and only the videos of the page's answer places.
  */
 import type { Db } from "../db/client.ts";
-import { nearDuplicates, type TDuplicatePair } from "./duplicates.ts";
+import { duplicateClusters } from "./duplicates.ts";
 import { bm25Index, bm25Rank, flagged, indexedOverlap, type TBm25Index, type TChunkText } from "./overlap.ts";
 import { listQuestions, type TQuestion } from "./store.ts";
 import { videoSource } from "../media/source.ts";
 import { num, rows, str } from "../dashboard/sql.ts";
 
-export type TReviewQuestion = TQuestion & { overlap: number | null; bm25Rank: number | null; bm25Of: number | null; flagged: boolean; duplicateOf: number[] };
+/** A question's near-duplicate group: its place in the group list, its size, and a few other members' ids. */
+export type TQuestionCluster = { index: number; size: number; others: string[] };
+export type TReviewQuestion = TQuestion & { overlap: number | null; bm25Rank: number | null; bm25Of: number | null; flagged: boolean; cluster: TQuestionCluster | null };
 /** Overlap bins: [0, 0.25), [0.25, 0.5), [0.5, 0.75), [0.75, 1]. */
 export type TOverlapGroup = { key: string; questions: number; draft: number; accepted: number; rejected: number; measured: number; meanOverlap: number | null; flagged: number; bins: [number, number, number, number] };
-export type TReview = { questions: TReviewQuestion[]; duplicates: TDuplicatePair[]; byAuthor: TOverlapGroup[]; byTag: TOverlapGroup[]; videos: { id: number; externalId: string; title: string; src: string | null; allowed: boolean }[] };
+export type TClusterView = { index: number; size: number; similarity: number; questions: { id: number; qid: string; text: string }[] };
+export type TPage = { offset: number; limit: number; total: number };
+export type TReview = {
+  /** One page of questions, by external id. */
+  questions: TReviewQuestion[];
+  page: TPage;
+  /** One page of near-duplicate groups, largest first; `questions` counts the questions in any group. */
+  duplicates: TPage & { clusters: TClusterView[]; questions: number; complete: boolean };
+  /** The MAX_GROUPS largest groups; `groups` counts them all. */
+  byAuthor: TOverlapGroup[];
+  byTag: TOverlapGroup[];
+  groups: { authors: number; tags: number };
+  /** The videos of this page's answer places. */
+  videos: { id: number; externalId: string; title: string; src: string | null; allowed: boolean }[];
+};
+export type TReviewOptions = { offset?: number; limit?: number; clusterOffset?: number; clusterLimit?: number };
+
+export const REVIEW_PAGE_SIZE = 100;
+export const CLUSTER_PAGE_SIZE = 50;
+/** Questions listed per group (the rest counted). */
+export const CLUSTER_SHOWN = 20;
+/** Other members named beside a question. */
+const OTHERS_SHOWN = 5;
+export const MAX_GROUPS = 100;
 
 export function binOf(x: number): 0 | 1 | 2 | 3 {
   return x < 0.25 ? 0 : x < 0.5 ? 1 : x < 0.75 ? 2 : 3;
@@ -128,21 +157,78 @@ export async function videoIndexes(db: Db, projectId: number, videoIds?: readonl
   return out;
 }
 
-export async function reviewData(db: Db, projectId: number): Promise<TReview> {
-  const [questions, videos] = await Promise.all([listQuestions(db, projectId), db.video.findMany({ where: { projectId }, select: { id: true, externalId: true, title: true, url: true, path: true, durationSeconds: true }, orderBy: { externalId: "asc" } })]);
-  const indexes = await videoIndexes(db, projectId, [...new Set(questions.flatMap((q) => q.places.flatMap((p) => (p.videoId === null ? [] : [p.videoId]))))]);
-  const duplicates = nearDuplicates(questions);
-  const dupOf = new Map<number, number[]>();
-  for (const d of duplicates) {
-    (dupOf.get(d.a) ?? dupOf.set(d.a, []).get(d.a)!).push(d.b);
-    (dupOf.get(d.b) ?? dupOf.set(d.b, []).get(d.b)!).push(d.a);
+/**
+ * One name per person (issue 29 item 10): an imported question's free-text author that is a user's
+ * email, the local part of exactly one user's email, or a user's name (any case) shows as that
+ * user's name, as the questions they wrote do.
+ */
+export async function authorResolver(db: Db): Promise<(author: string | null) => string | null> {
+  const users = await db.user.findMany({ select: { name: true, email: true } });
+  const byKey = new Map<string, string | null>();
+  const add = (key: string, name: string) => {
+    const k = key.toLowerCase();
+    const had = byKey.get(k);
+    byKey.set(k, had === undefined || had === name ? name : null); // null: ambiguous
+  };
+  for (const u of users) add(u.name, u.name);
+  for (const u of users) {
+    byKey.set(u.email.toLowerCase(), u.name);
+    add(u.email.split("@")[0], u.name);
   }
-  const reviewed: TReviewQuestion[] = questions.map((q) => ({ ...q, ...measureQuestion(q, indexes), duplicateOf: dupOf.get(q.id) ?? [] }));
+  return (author) => (author === null ? null : (byKey.get(author.toLowerCase()) ?? author));
+}
+
+export async function reviewData(db: Db, projectId: number, opts: TReviewOptions = {}): Promise<TReview> {
+  const offset = opts.offset ?? 0;
+  const limit = opts.limit ?? REVIEW_PAGE_SIZE;
+  const clusterOffset = opts.clusterOffset ?? 0;
+  const clusterLimit = opts.clusterLimit ?? CLUSTER_PAGE_SIZE;
+  const [listed, resolve] = await Promise.all([listQuestions(db, projectId), authorResolver(db)]);
+  const questions = listed.map((q) => ({ ...q, author: q.authorId === null ? resolve(q.author) : q.author }));
+  const indexes = await videoIndexes(db, projectId, [...new Set(questions.flatMap((q) => q.places.flatMap((p) => (p.videoId === null ? [] : [p.videoId]))))]);
+  const { clusters, complete } = duplicateClusters(questions);
+  const qidOf = new Map(questions.map((q) => [q.id, q.qid]));
+  const clusterOf = new Map<number, number>();
+  clusters.forEach((c, i) => {
+    for (const id of c.ids) clusterOf.set(id, i);
+  });
+  const questionCluster = (id: number): TQuestionCluster | null => {
+    const index = clusterOf.get(id);
+    if (index === undefined) return null;
+    const ids = clusters[index].ids;
+    const others: string[] = [];
+    for (const other of ids) {
+      if (others.length === OTHERS_SHOWN) break;
+      if (other !== id) others.push(qidOf.get(other)!);
+    }
+    return { index, size: ids.length, others };
+  };
+  const reviewed: TReviewQuestion[] = questions.map((q) => ({ ...q, ...measureQuestion(q, indexes), cluster: null }));
+  const page = reviewed.slice(offset, offset + limit).map((q) => ({ ...q, cluster: questionCluster(q.id) }));
+  const textOf = new Map(questions.map((q) => [q.id, q.text]));
+  const byAuthor = groupBy(reviewed, (q) => [q.author ?? "(no author)"]);
+  const byTag = groupBy(reviewed, (q) => (q.tags.length ? q.tags : ["(untagged)"]));
+  const pageVideos = [...new Set(page.flatMap((q) => q.places.flatMap((p) => (p.videoId === null ? [] : [p.videoId]))))];
+  const videos = pageVideos.length ? await db.video.findMany({ where: { projectId, id: { in: pageVideos } }, select: { id: true, externalId: true, title: true, url: true, path: true, durationSeconds: true }, orderBy: { externalId: "asc" } }) : [];
   return {
-    questions: reviewed,
-    duplicates,
-    byAuthor: groupBy(reviewed, (q) => [q.author ?? "(no author)"]),
-    byTag: groupBy(reviewed, (q) => (q.tags.length ? q.tags : ["(untagged)"])),
+    questions: page,
+    page: { offset, limit, total: reviewed.length },
+    duplicates: {
+      offset: clusterOffset,
+      limit: clusterLimit,
+      total: clusters.length,
+      questions: clusterOf.size,
+      complete,
+      clusters: clusters.slice(clusterOffset, clusterOffset + clusterLimit).map((c, i) => ({
+        index: clusterOffset + i,
+        size: c.ids.length,
+        similarity: c.similarity,
+        questions: c.ids.slice(0, CLUSTER_SHOWN).map((id) => ({ id, qid: qidOf.get(id)!, text: textOf.get(id)! })),
+      })),
+    },
+    byAuthor: byAuthor.slice(0, MAX_GROUPS),
+    byTag: byTag.slice(0, MAX_GROUPS),
+    groups: { authors: byAuthor.length, tags: byTag.length },
     videos: videos.map((v) => {
       const { src, allowed } = videoSource(v);
       return { id: v.id, externalId: v.externalId, title: v.title, src, allowed };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_SECONDS, zText } from "../bounds.ts";
+import { INT32_MAX, MAX_SECONDS, zText } from "../bounds.ts";
 
 const seconds = z.number().min(0).max(MAX_SECONDS);
 export const ZPlaceInput = z.object({ videoId: z.number().int().min(1), start: seconds, end: seconds.nullable() }).refine((p) => p.end === null || p.end >= p.start, { error: "expected the answer end at or after its start", path: ["end"] });
@@ -14,3 +14,12 @@ export type TQuestionCreate = z.infer<typeof ZQuestionCreate>;
 export const ZQuestionPatch = z.object({ text: zText(2000).trim().min(1).optional(), tags: ZTags.optional(), places: z.array(ZPlaceInput).max(20).optional(), status: ZStatus.optional() });
 
 export const ZWritingSettings = z.object({ transcriptWhileWriting: z.boolean().optional(), annotatorsMayAuthor: z.boolean().optional() });
+
+const offset = z.coerce.number().int().min(0).max(INT32_MAX);
+/** The review list's pages (lib/questions/review.ts): questions and near-duplicate groups. */
+export const ZReviewQuery = z.object({
+  offset: offset.default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  clusterOffset: offset.default(0),
+  clusterLimit: z.coerce.number().int().min(1).max(200).default(50),
+});

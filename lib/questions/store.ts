@@ -6,6 +6,7 @@ import type { Db, QuestionStatus } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
 import { num, numOrNull, rows, str } from "../dashboard/sql.ts";
+import { historyChanges, readSnapshot, snapshotVideoIds, type TFieldChange, type TSnapshot } from "./history.ts";
 
 export type TPlace = { videoId: number | null; video: string | null; start: number; end: number | null };
 export type TQuestion = {
@@ -148,12 +149,20 @@ export async function updateQuestion(db: Db, projectId: number, queryId: number,
   return (await listQuestions(db, projectId)).find((q) => q.id === queryId)!;
 }
 
-export type TQuestionEvent = { at: string; actor: string | null; before: unknown; after: unknown };
+export type TQuestionEvent = { at: string; actor: string | null; before: TSnapshot | null; after: TSnapshot; changes: TFieldChange[] };
 
-/** A question's edit history, oldest first. */
+/** A question's edit history, oldest first: each record read into one shape (videos named) and its changes (history.ts). */
 export async function questionHistory(db: Db, projectId: number, queryId: number): Promise<TQuestionEvent[]> {
   const events = await db.queryEvent.findMany({ where: { queryId, query: { projectId } }, include: { actor: { select: { name: true } } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  return events.map((e) => ({ at: e.createdAt.toISOString(), actor: e.actor?.name ?? null, before: e.before === null ? null : (JSON.parse(e.before) as unknown), after: JSON.parse(e.after) as unknown }));
+  const raw = events.map((e) => ({ e, before: e.before === null ? null : (JSON.parse(e.before) as unknown), after: JSON.parse(e.after) as unknown }));
+  const ids = [...new Set(raw.flatMap((r) => [...snapshotVideoIds(r.before), ...snapshotVideoIds(r.after)]))];
+  const names = new Map((ids.length ? await db.video.findMany({ where: { id: { in: ids } }, select: { id: true, externalId: true } }) : []).map((v) => [v.id, v.externalId]));
+  const videoName = (id: number) => names.get(id) ?? `deleted video ${id}`;
+  return raw.map(({ e, before, after }) => {
+    const b = readSnapshot(before, videoName);
+    const a = readSnapshot(after, videoName) ?? { text: null, status: null, tags: [], places: [] };
+    return { at: e.createdAt.toISOString(), actor: e.actor?.name ?? null, before: b, after: a, changes: historyChanges(b, a) };
+  });
 }
 
 /**

@@ -113,6 +113,125 @@ describe("write a question by keyboard", () => {
     }
   }, 180_000);
 
+  it("never drops an answer end: a start nudged past the end is refused with a message, a reversed mark swapped with one; tags stay after a save (issue 29 item 3)", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const seek = (t: number) => page.evaluate((x) => (document.querySelector("video")!.currentTime = x), t);
+    const place = page.getByTestId("write-place-0");
+    const span = async () => [Number(await place.getAttribute("data-start")), Number(await place.getAttribute("data-end"))];
+    try {
+      await loginAs(page, server.url, "lead@example.org", PASSWORD);
+      await page.goto(`${server.url}/write`);
+      await page.getByTestId("write-video").waitFor();
+      await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1);
+      await page.locator("h1").click();
+      // The report: m at 3 s, M at 6 s, then ] and } (start 3 → 4 → 9, past the end).
+      await seek(3);
+      await page.keyboard.press("m");
+      await seek(6);
+      await page.keyboard.press("M");
+      await expect.poll(span).toEqual([3, 6]);
+      await page.keyboard.press("]");
+      await expect.poll(span).toEqual([4, 6]);
+      await page.keyboard.press("}");
+      await expect.poll(() => page.getByTestId("write-notice").textContent()).toBe("The start cannot move past the end (0:06): mark a later end with M first.");
+      expect(await span()).toEqual([4, 6]);
+      expect(await place.textContent()).toBe("0:04–0:06");
+      // An end marked before the start: swapped, and said so.
+      await seek(2);
+      await page.keyboard.press("M");
+      await expect.poll(() => page.getByTestId("write-notice").textContent()).toBe("The end was before the start: swapped, the answer place is now 0:02–0:04.");
+      expect(await span()).toEqual([2, 4]);
+      await page.keyboard.press("t");
+      await page.keyboard.type("Where is the end kept?");
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("g");
+      await page.keyboard.type("ends, e2e");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.getByTestId("write-notice").textContent()).toMatch(/^Saved w\d+ \(draft\)/);
+      const qid = /Saved (w\d+)/.exec((await page.getByTestId("write-notice").textContent()) ?? "")![1];
+      const q = await db.query.findFirstOrThrow({ where: { projectId, externalId: qid }, include: { places: true } });
+      expect(q.places.map((p) => [p.startSeconds, p.endSeconds])).toEqual([[2, 4]]);
+      // The tags stay filled in for the next question; the text is cleared.
+      expect(await page.getByTestId("write-tags").inputValue()).toBe("ends, e2e");
+      expect(await page.getByTestId("write-text").inputValue()).toBe("");
+    } catch (e) {
+      await page.screenshot({ path: join(artifactsDir, "questions-write-ends.png") }).catch(() => undefined);
+      throw e;
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it("refuses an end before its start on the server too: 422 naming the field, on writing and on editing", async () => {
+    const cookie = await apiSession(server.url, "lead@example.org", PASSWORD);
+    const headers = { Cookie: cookie, Origin: server.url, "Content-Type": "application/json" };
+    const video = await db.video.findFirstOrThrow({ where: { projectId } });
+    const reversed = [{ videoId: video.id, start: 9, end: 6 }];
+    const post = await fetch(`${server.url}/api/write/projects/${projectId}/questions`, { method: "POST", headers, body: JSON.stringify({ text: "reversed", tags: [], places: reversed }) });
+    expect(post.status).toBe(422);
+    expect(((await post.json()) as { error: { details: { path: string }[] } }).error.details.map((d) => d.path)).toEqual(["places.0.end"]);
+    const q = await db.query.findFirstOrThrow({ where: { projectId } });
+    const patch = await fetch(`${server.url}/api/lead/projects/${projectId}/questions/${q.id}`, { method: "PATCH", headers, body: JSON.stringify({ places: reversed }) });
+    expect(patch.status).toBe(422);
+    expect(((await patch.json()) as { error: { details: { path: string }[] } }).error.details.map((d) => d.path)).toEqual(["places.0.end"]);
+  }, 60_000);
+
+  it("reviews at 390 px: fits the screen; places show start and end, play beside the place and are edited; history reads as changes; one name per author; the distribution explained (issue 29 items 9, 10)", async () => {
+    const lead = await db.user.findUniqueOrThrow({ where: { email: "lead@example.org" } });
+    const video = await db.video.findFirstOrThrow({ where: { projectId, externalId: "bm25" } });
+    const long = `${"A very long question about term saturation ".repeat(4)}withanunbreakablewordthatgoesonandonandonforeverandeverandever?`;
+    const { createQuestion, updateQuestion } = await import("../../lib/questions/store.ts");
+    const q = await createQuestion(db, projectId, lead.id, { text: long, tags: ["a-rather-long-tag-name-for-the-narrow-screen"], places: [{ videoId: video.id, start: 3, end: 9 }], status: "draft" });
+    await createQuestion(db, projectId, lead.id, { text: long, tags: [], places: [{ videoId: video.id, start: 40, end: null }], status: "draft" });
+    await updateQuestion(db, projectId, q.id, lead.id, { status: "accepted" });
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await loginAs(page, server.url, "lead@example.org", PASSWORD);
+      await page.goto(`${server.url}/lead/projects/${projectId}/questions`);
+      const card = page.getByTestId(`review-${q.qid}`);
+      await card.waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      // The demo's imported author "lead" is the lead's email's local part: shown by the lead's name, as the written questions are.
+      expect(await page.getByTestId("review-q01").getByTestId("author").textContent()).toBe("by Lena Lead");
+      expect(await card.getByTestId("author").textContent()).toBe("by Lena Lead");
+      expect(await page.getByTestId("by-author").locator("tbody tr td:first-child").allTextContents()).toEqual(["Lena Lead", "(no author)"]); // "(no author)": the draft d1 made above
+      expect(await page.getByTestId("by-author-legend").textContent()).toContain("distribution: questions by overlap: under 25% · 25–50% · 50–75% · 75% and more");
+      // The place with its end; clicking it shows the player beside it, in view.
+      const placeButton = card.getByTestId("place-0");
+      expect(await placeButton.textContent()).toBe("bm25 0:03–0:09");
+      await placeButton.focus();
+      await page.keyboard.press("Enter");
+      const player = card.getByTestId("place-player");
+      await player.waitFor();
+      await expect.poll(() => player.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; })).toBe(true);
+      // Edit the end: one before the start is refused on the page, a later one saved.
+      await card.getByRole("button", { name: "Edit" }).click();
+      const end = card.getByLabel("answer place 1 end");
+      await end.fill("0:02");
+      await card.getByRole("button", { name: "Save" }).click();
+      expect(await card.getByTestId("edit-problem").textContent()).toBe("Answer place 1: its end (0:02) is before its start (0:03). Change one of them.");
+      await end.fill("0:12");
+      await card.getByRole("button", { name: "Save" }).click();
+      await expect.poll(() => placeButton.textContent()).toBe("bm25 0:03–0:12");
+      expect((await db.queryPlace.findMany({ where: { queryId: q.id } })).map((p) => [p.startSeconds, p.endSeconds])).toEqual([[3, 12]]);
+      // The history as changes, not JSON.
+      await card.getByRole("button", { name: "History" }).click();
+      const history = card.getByTestId("history");
+      await expect.poll(() => history.textContent()).toContain("places: bm25 0:03–0:09 → bm25 0:03–0:12");
+      const text = (await history.textContent()) ?? "";
+      expect(text).toContain("status: draft → accepted");
+      expect(text).not.toMatch(/[{}"]/);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } catch (e) {
+      await page.screenshot({ path: join(artifactsDir, "questions-review-390.png"), fullPage: true }).catch(() => undefined);
+      throw e;
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it("refuses the write routes to an annotator the project does not allow (403), and allows them once it does", async () => {
     const cookie = await apiSession(server.url, "ann@example.org", PASSWORD);
     const headers = { Cookie: cookie, Origin: server.url, "Content-Type": "application/json" };

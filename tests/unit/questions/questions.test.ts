@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { contentTerms, sStem } from "../../../lib/questions/text.ts";
 import { answerChunk, bm25Index, bm25Rank, bm25Scores, flagged, windowOverlap } from "../../../lib/questions/overlap.ts";
-import { jaccard, nearDuplicates } from "../../../lib/questions/duplicates.ts";
+import { duplicateClusters, jaccard } from "../../../lib/questions/duplicates.ts";
 import { LogDeduper, frequencySample, normaliseQuery, stratifiedSample, stratumOf, type TLogEntry } from "../../../lib/questions/query-log.ts";
 import { mulberry32 } from "../../../lib/assignment/random.ts";
 import { questionsText } from "../../../lib/questions/export.ts";
 import type { TQuestion } from "../../../lib/questions/store.ts";
+import { historyChanges, readSnapshot } from "../../../lib/questions/history.ts";
+import { endBeforeStart, parseClock } from "../../../lib/questions/places.ts";
 
 describe("content terms (stop words, Harman's S-stemmer)", () => {
   it("drops stop and question words and strips plural endings by Harman's three rules", () => {
@@ -77,37 +79,54 @@ describe("BM25 rank of the answer's chunk (k1 = 0.9, b = 0.4, Lucene idf)", () =
   });
 });
 
-describe("near-duplicates (Jaccard of content terms ≥ 0.6)", () => {
-  it("pairs questions whose term sets overlap enough", () => {
+describe("near-duplicates (Jaccard of content terms ≥ 0.6), as groups", () => {
+  it("groups questions linked by a similarity at or above the threshold", () => {
     const qs = [
       { id: 1, text: "What is pooling depth?" }, // {pooling, depth}
       { id: 2, text: "pooling depth: what is it" }, // {pooling, depth}: 1
       { id: 3, text: "How deep should the pool be?" }, // {deep, pool}: 0
       { id: 4, text: "pooling depth for bias" }, // {pooling, depth, bias}: 2/3 with 1 and 2
       { id: 5, text: "pooling bias" }, // {pooling, bias}: 1/3 with 1, 2/3 with 4
+      { id: 6, text: "what is it?" }, // no content terms: never a duplicate
+      { id: 7, text: "what is it?" },
     ];
     expect(jaccard(new Set(["a", "b"]), new Set(["b", "c"]))).toBeCloseTo(1 / 3, 12);
-    expect(nearDuplicates(qs).map((p) => [p.a, p.b, Number(p.similarity.toFixed(4))])).toEqual([
-      [1, 2, 1],
-      [1, 4, 0.6667],
-      [2, 4, 0.6667],
-      [4, 5, 0.6667],
-    ]);
-    expect(nearDuplicates(qs, 0.9).length).toBe(1);
+    // 1–2 (1), 1–4, 2–4, 4–5 (2/3): one group of four, joined at 2/3 at the lowest.
+    const r = duplicateClusters(qs);
+    expect([r.complete, r.clusters.map((c) => [c.ids, Number(c.similarity.toFixed(4))])]).toEqual([true, [[[1, 2, 4, 5], 0.6667]]]);
+    // At 0.9 only 1 and 2 (the same content terms: grouped without comparing them).
+    expect(duplicateClusters(qs, 0.9).clusters).toEqual([{ ids: [1, 2], similarity: 1 }]);
   });
-  it("finds exactly the pairs an all-pairs comparison finds, at several thresholds (prefix filtering misses none)", () => {
+  it("finds exactly the groups of an all-pairs comparison, at several thresholds (prefix filtering misses no link)", () => {
     // 300 questions of 1–6 words from a 12-word vocabulary (seeded), so many pairs sit near each threshold; one word most questions share.
     const random = mulberry32(23);
     const vocab = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"];
     const qs = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, text: [...Array.from({ length: 1 + Math.floor(random() * 6) }, () => vocab[Math.floor(random() ** 2 * vocab.length)]), ...(random() < 0.8 ? ["query"] : [])].join(" ") }));
     const sets = qs.map((q) => new Set(contentTerms(q.text)));
     for (const t of [0.3, 0.5, 0.6, 2 / 3, 0.75, 1]) {
-      const all: [number, number][] = [];
-      for (let i = 0; i < qs.length; i++) for (let j = i + 1; j < qs.length; j++) if (sets[i].size && sets[j].size && jaccard(sets[i], sets[j]) >= t) all.push([qs[i].id, qs[j].id]);
-      const found = nearDuplicates(qs, t).map((p) => [p.a, p.b] as [number, number]);
-      expect(found.length).toBeGreaterThan(0);
-      expect(found.sort((x, y) => x[0] - y[0] || x[1] - y[1])).toEqual(all);
+      // Connected components of the all-pairs graph, by a plain union-find.
+      const parent = qs.map((_, i) => i);
+      const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+      for (let i = 0; i < qs.length; i++) for (let j = i + 1; j < qs.length; j++) if (sets[i].size && sets[j].size && jaccard(sets[i], sets[j]) >= t) parent[find(j)] = find(i);
+      const groups = new Map<number, number[]>();
+      qs.forEach((q, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), q.id]));
+      const all = [...groups.values()].filter((g) => g.length > 1).sort((x, y) => y.length - x.length || x[0] - y[0]);
+      const found = duplicateClusters(qs, t);
+      expect(found.clusters.length).toBeGreaterThan(0);
+      expect([found.complete, found.clusters.map((c) => c.ids)]).toEqual([true, all]);
     }
+  });
+  it("stays bounded: 5,000 identical questions are one group without comparisons; similar distinct ones stop at the budget (issue 30 item 2)", () => {
+    const same = Array.from({ length: 5000 }, (_, i) => ({ id: i + 1, text: i % 2 ? "What is the capital of France?" : "what is the CAPITAL of france" }));
+    const t0 = performance.now();
+    const r = duplicateClusters(same);
+    expect([r.clusters.length, r.clusters[0].ids.length, r.clusters[0].similarity, r.comparisons, r.complete]).toEqual([1, 5000, 1, 0, true]);
+    // 5,000 distinct texts sharing two of three terms (Jaccard 1/2 < 0.6): every pair a candidate, none a link.
+    const distinct = Array.from({ length: 5000 }, (_, i) => ({ id: i + 1, text: `capital of country ${i}` }));
+    const capped = duplicateClusters(distinct, 0.6, 100_000);
+    expect([capped.clusters.length, capped.complete, capped.comparisons]).toEqual([0, false, 100_000]);
+    // Generous: both together take milliseconds on an idle machine.
+    expect(performance.now() - t0).toBeLessThan(5_000);
   });
 });
 
@@ -171,5 +190,43 @@ describe("export questions", () => {
     expect(JSON.parse(questionsText([q({})], "jsonl"))).toEqual({ id: "q1", text: "what is pooling?", status: "accepted", author: "ana", tags: ["concept"], places: [{ video: "v1", start: 31, end: 40 }, { video: "v2", start: 5, end: null }] });
     expect(questionsText([q({})], "tsv")).toBe("id\ttext\tstatus\tauthor\ttags\tplaces\nq1\twhat is pooling?\taccepted\tana\tconcept\tv1@31-40;v2@5\n");
     expect(questionsText([q({ text: "=cmd" })], "csv")).toBe("id,text,status,author,tags,places\nq1,\"'=cmd\",accepted,ana,concept,v1@31-40;v2@5\n");
+  });
+  it("neutralises spreadsheet formulas in TSV as in CSV (issue 30 item 8)", () => {
+    // OWASP's six formula starts (=, +, -, @, TAB, CR) get a leading ' in every text cell; a tab or line break inside a cell is a space (TSV has no quoting).
+    const evil = q({ text: '=HYPERLINK("http://evil.example","click")', author: "+1-2", tags: ["=1+1", "@SUM(1)"], places: [{ videoId: 1, video: "-v", start: 3, end: null }] });
+    expect(questionsText([evil, q({ qid: "@q2", text: "\t=1+1 and\nmore" })], "tsv")).toBe(
+      "id\ttext\tstatus\tauthor\ttags\tplaces\n" + "q1\t'=HYPERLINK(\"http://evil.example\",\"click\")\taccepted\t'+1-2\t'=1+1,@SUM(1)\t'-v@3\n" + "'@q2\t'=1+1 and more\taccepted\tana\tconcept\tv1@31-40;v2@5\n",
+    );
+  });
+});
+
+describe("history as readable changes (issue 29 item 10)", () => {
+  const name = (id: number) => `v${id}`;
+  it("reads both stored shapes (write screen and import) and lists the changed fields as text", () => {
+    const imported = readSnapshot({ text: "what?", author: "ana", status: "accepted", places: [{ videoId: 2, startSeconds: 31, endSeconds: null }], tags: ["b", "a"] }, name);
+    const edited = readSnapshot({ text: "what?", status: "rejected", tags: ["a"], places: [{ videoId: 2, start: 31, end: 75.4 }] }, name)!;
+    expect(imported).toEqual({ text: "what?", author: "ana", status: "accepted", tags: ["b", "a"], places: [{ video: "v2", start: 31, end: null }] });
+    // The write screen's record has no author: the author is not compared.
+    expect(historyChanges(imported, edited)).toEqual([
+      { field: "status", before: "accepted", after: "rejected" },
+      { field: "tags", before: "a, b", after: "a" },
+      { field: "places", before: "v2 0:31", after: "v2 0:31–1:15" },
+    ]);
+    expect(historyChanges(null, imported!)).toEqual([
+      { field: "text", before: null, after: "what?" },
+      { field: "status", before: null, after: "accepted" },
+      { field: "author", before: null, after: "ana" },
+      { field: "tags", before: null, after: "a, b" },
+      { field: "places", before: null, after: "v2 0:31" },
+    ]);
+    expect(readSnapshot(null, name)).toBeNull();
+  });
+});
+
+describe("answer places typed on screen", () => {
+  it("reads m:ss, h:mm:ss and seconds, and names a place whose end is before its start", () => {
+    expect(["1:05", "0:09", "1:02:03", "65.5", " 7 ", "1:5", "1:60", "x", "-3", "1:60:00"].map(parseClock)).toEqual([65, 9, 3723, 65.5, 7, null, null, null, null, null]);
+    expect(endBeforeStart({ start: 9, end: 6 }, 1)).toBe("Answer place 1: its end (0:06) is before its start (0:09).");
+    expect([endBeforeStart({ start: 6, end: 6 }, 1), endBeforeStart({ start: 6, end: null }, 2)]).toEqual([null, null]);
   });
 });

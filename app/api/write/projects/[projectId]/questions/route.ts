@@ -7,8 +7,11 @@ import { ZQuestionCreate } from "@/lib/questions/schemas";
 
 export const dynamic = "force-dynamic";
 
-/** Saves a written question: an annotator's is always a draft; a lead chooses (default draft). */
-export const POST = route({ roles: rolesFor("writeQuestions"), body: ZQuestionCreate }, async ({ user, params, body }) => {
+/**
+ * Saves a written question: an annotator's is always a draft; a lead chooses (default draft).
+ * Counted against the writer's submission rate as grades are (429 with Retry-After: issue 30 item 2).
+ */
+export const POST = route({ roles: rolesFor("writeQuestions"), body: ZQuestionCreate, rateLimit: "submissions" }, async ({ user, params, body }) => {
   const db = await getDb();
   const projectId = projectIdParam(params.projectId);
   await requireAuthor(db, projectId, user);

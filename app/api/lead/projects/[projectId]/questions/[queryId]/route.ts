@@ -20,7 +20,7 @@ function queryIdParam(raw: unknown): number {
 /** The question's edit history, oldest first. */
 export const GET = route({ roles }, async ({ params }) => questionHistory(await getDb(), projectIdParam(params.projectId), queryIdParam(params.queryId)));
 
-/** Edit text, tags, places or status (accept / reject); each change appends to the history. */
-export const PATCH = route({ roles, body: ZQuestionPatch }, async ({ user, params, body }) =>
+/** Edit text, tags, places or status (accept / reject); each change appends to the history. Rate-limited as submissions. */
+export const PATCH = route({ roles, body: ZQuestionPatch, rateLimit: "submissions" }, async ({ user, params, body }) =>
   updateQuestion(await getDb(), projectIdParam(params.projectId), queryIdParam(params.queryId), user.id, body),
 );

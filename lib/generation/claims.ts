@@ -16,6 +16,11 @@
  * the tests pin that behaviour. Pieces are trimmed and empty ones dropped; offsets index the
  * original text as [startChar, endChar).
  */
+/** Claims per answer a label may carry (an answer of a few paragraphs has a few dozen): imports and splits stop here. */
+export const MAX_CLAIMS = 500;
+/** The longest answer text an import takes (characters): a few pages, far beyond a generated answer. */
+export const MAX_ANSWER_CHARS = 50_000;
+
 export type TClaimSpan = { text: string; startChar: number; endChar: number };
 
 const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });

@@ -11,6 +11,7 @@ import { bulkTransaction, insertImportRecord, sqliteNow } from "../imports/bulk.
 import { ErrorList, readInput, type ImportOptions, type ImportResult } from "../imports/input.ts";
 import { ZExternalId } from "../imports/schemas.ts";
 import { splitClaims, type TClaimSpan } from "./claims.ts";
+import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
 
 /**
  * Answers of one generator configuration (a "system", issue 24 item 1) from JSONL, one line per
@@ -244,7 +245,8 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
           citations: true,
           claimVersion: true,
           context: { select: { chunk: { select: { externalId: true } } }, orderBy: { position: "asc" } },
-          claims: { select: { version: true }, orderBy: { version: "desc" }, take: 1 },
+          // The last shared version: annotators' private sets (from PRIVATE_VERSION_MIN) do not count.
+          claims: { where: { version: { lt: PRIVATE_VERSION_MIN } }, select: { version: true }, orderBy: { version: "desc" }, take: 1 },
           judgements: { select: { userId: true, claimVersion: true, claimLabels: true, relevance: true, notes: true } },
           adjudication: { select: { adjudicatorId: true, claimVersion: true, claimLabels: true, relevance: true, rationale: true } },
           judgeLabels: { select: { judge: true, claimVersion: true, claimLabels: true, relevance: true } },

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { ask, EndpointError, makeClient, preflight, publicBaseUrl, type TEndpoint } from "../judge/endpoint.ts";
 import { finalAnswer } from "../judge/parse.ts";
-import { splitClaims } from "./claims.ts";
+import { MAX_CLAIMS, splitClaims } from "./claims.ts";
 import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
 
 /**
@@ -150,6 +150,7 @@ export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOp
     let next: Claim[];
     try {
       next = await decompose(a.query.text, a.text);
+      if (next.length > MAX_CLAIMS) throw new Error(`${next.length} claims; expected at most ${MAX_CLAIMS}, the most a label can carry`);
     } catch (err) {
       if (err instanceof EndpointError && err.failure.kind === "fatal") fatal = err.message;
       result.failed.push({ qid: a.query.externalId, message: err instanceof Error ? err.message : String(err) });

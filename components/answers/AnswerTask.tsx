@@ -135,7 +135,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
     if (data.gradingClosedAt) return setMessage(CLOSED_ANSWERS);
     setMessage(null);
     editClaims.mutate(
-      { answerId: data.id, body: { op } },
+      { answerId: data.id, body: { op, version: form.claimVersion, idempotencyKey: newIdempotencyKey() } },
       {
         onSuccess: (r) => {
           qc.setQueryData<TAnnotatorAnswer>(answerKeys.item(data.id), (d) => d && { ...d, claimVersion: r.version, claims: r.claims });

@@ -5,7 +5,8 @@ import { zText } from "../bounds.ts";
 import { parseFlags, ruleSettings } from "../labels/load.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
 import { answerDecision, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
-import { MAX_CLAIMS, ZRelevance } from "./submit.ts";
+import { MAX_CLAIMS } from "./claims.ts";
+import { ZRelevance } from "./submit.ts";
 
 export const ZAnswerAdjudicationInput = z.object({
   answerId: zText(100).min(1),

@@ -1,27 +1,39 @@
+import { randomInt } from "node:crypto";
+import { INT32_MAX } from "../bounds.ts";
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { gradingClosedError } from "../projects/grading.ts";
+import { MAX_CLAIMS } from "./claims.ts";
 
 /**
- * An annotator's merge or split of a claim while labelling (issue 24 item 2). Either writes a new
- * claim version — a copy of the current one with the change, every other claim keeping its text,
- * offsets and source, the changed ones with source "annotator" — bumps `Answer.claimVersion`, and
- * appends an AnswerEvent (`merge` | `split`) with the claim texts before and after, in one
- * transaction.
+ * An annotator's merge or split of a claim while labelling (issue 24 item 2; blind since issue 30
+ * item 6). An edit is the annotator's OWN: it writes a private claim set — a copy of the set they
+ * see with the change, every other claim keeping its text, offsets and source, the changed ones
+ * with source "annotator" — and an AnswerEvent (`merge` | `split`, actor the annotator) with the
+ * claim texts before and after, in one transaction. `Answer.claimVersion` (the shared set: the
+ * import's split or the lead's re-split) does not move, so no other annotator's view, queue or
+ * answer changes: a peer cannot tell that anyone edited.
+ *
+ * A private set's version is a random number in [PRIVATE_VERSION_MIN, INT32_MAX] (an identifier,
+ * not a count: a sequential number would tell an annotator how many sets others made). Labels name
+ * the version they were given on, so two annotators label the same shared set unless one of them
+ * edits; then their labels are on different sets, which the rule (`decideAnswer`) counts as a
+ * disagreement for the adjudicator, who sees each label with its own claim set.
  *
  * - merge `positions: [i, i + 1]`: two neighbouring claims become one; when both have offsets the
  *   new claim is the answer's text from the first's start to the second's end, otherwise the two
  *   texts joined by a space (offsets null).
  * - split `position: i, at`: the claim is cut at `at` characters into its text (0 < at < length);
- *   both halves are trimmed and must keep a letter or digit; offsets follow the claim's own.
+ *   both halves are trimmed and must keep a letter or digit; offsets follow the claim's own; at
+ *   most MAX_CLAIMS claims (the label limit).
  *
- * `version` (optional): the claim version the annotator saw; another one is a conflict (someone
- * changed the claims meanwhile), as is a concurrent edit of the same answer. Permission (the
- * actor's assignment) is the caller's to check. Labels of older versions are left as they are:
- * each label names the claim version it was given on.
+ * `version`: the claim set the annotator saw (`ownClaimVersion`); another one is a conflict (their
+ * own edit in another tab, or a lead's re-split) that changes nothing. `idempotencyKey`: a retry
+ * returns what the first request wrote, once. Refused (not_found) unless the answer is assigned to
+ * the actor; refused while grading is closed.
  */
 export type TClaimEditOp = { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number };
-export type TClaimEdit = { answerId: string; actorId: string | null; op: TClaimEditOp; version?: number; idempotencyKey?: string };
+export type TClaimEdit = { answerId: string; actorId: string; op: TClaimEditOp; version: number; idempotencyKey: string };
 export type TEditedClaim = { position: number; text: string; startChar: number | null; endChar: number | null; source: string };
 
 type Claim = Omit<TEditedClaim, "position">;
@@ -45,6 +57,7 @@ export function applyClaimEdit(answerText: string, claims: readonly Claim[], op:
   if (!Number.isInteger(i) || i < 0 || i >= claims.length) return `split: no claim ${i} (the answer has claims 0 to ${claims.length - 1})`;
   const c = claims[i];
   if (!Number.isInteger(at) || at <= 0 || at >= c.text.length) return `split: cut claim ${i} at a character offset 1 to ${c.text.length - 1}, got ${at}`;
+  if (claims.length >= MAX_CLAIMS) return `split: the answer already has ${claims.length} claims, the most a label can carry (${MAX_CLAIMS})`;
   const parts = [c.text.slice(0, at), c.text.slice(at)];
   if (!parts.every(hasContent)) return `split: both parts of claim ${i} must keep a letter or digit ("${parts[0].trim()}" | "${parts[1].trim()}")`;
   const pieces = parts.map((p, k) => {
@@ -57,30 +70,73 @@ export function applyClaimEdit(answerText: string, claims: readonly Claim[], op:
   return [...claims.slice(0, i), ...pieces, ...claims.slice(i + 1)];
 }
 
+/** Versions from here up are annotators' private claim sets; the shared ones (import, re-split) stay below. */
+export const PRIVATE_VERSION_MIN = 2 ** 30;
+export const isPrivateVersion = (version: number) => version >= PRIVATE_VERSION_MIN;
+
+type TEventRow = { id: number; kind: string; actorId: string | null; after: string };
+const EDIT_KINDS = ["merge", "split"];
+
+/** The claim version an event left (its `after.claimVersion`). */
+export const versionAfter = (e: Pick<TEventRow, "after">): number | null => {
+  const v = (JSON.parse(e.after) as { claimVersion?: unknown }).claimVersion;
+  return typeof v === "number" ? v : null;
+};
+
+/**
+ * The claim set an annotator sees of an answer: their latest private edit, unless they labelled
+ * since or the lead re-imported or re-split the answer since (then their label's set, else the
+ * shared one). Read from the answer's events: the annotator's own, and the shared ones.
+ */
+export async function ownClaimVersion(db: Pick<Db, "answerEvent" | "answerJudgement" | "answer">, answerId: string, userId: string): Promise<number | null> {
+  const [answer, own, events] = await Promise.all([
+    db.answer.findUnique({ where: { id: answerId }, select: { claimVersion: true } }),
+    db.answerJudgement.findUnique({ where: { answerId_userId: { answerId, userId } }, select: { claimVersion: true } }),
+    db.answerEvent.findMany({
+      where: { answerId, OR: [{ actorId: userId, kind: { in: [...EDIT_KINDS, "judgement"] } }, { kind: { in: ["import", "resplit"] } }] },
+      orderBy: { id: "desc" },
+      select: { id: true, kind: true, actorId: true, after: true },
+    }),
+  ]);
+  if (!answer) return null;
+  const latest = events.find((e) => e.kind === "judgement" || e.kind === "import" || e.kind === "resplit" || isPrivateVersion(versionAfter(e) ?? 0));
+  const edited = latest && EDIT_KINDS.includes(latest.kind) ? versionAfter(latest) : null;
+  return edited ?? own?.claimVersion ?? answer.claimVersion;
+}
+
+async function claimsOf(db: Pick<Db, "answerClaim">, answerId: string, version: number): Promise<Claim[]> {
+  return db.answerClaim.findMany({ where: { answerId, version }, orderBy: { position: "asc" }, select: { text: true, startChar: true, endChar: true, source: true } });
+}
+const numbered = (claims: readonly Claim[]): TEditedClaim[] => claims.map((c, position) => ({ position, ...c }));
+
+/** What the edit recorded under `key` wrote (a retry), or null when the key is new. */
+async function replay(db: Db, edit: TClaimEdit): Promise<{ version: number; claims: TEditedClaim[] } | null> {
+  const done = await db.answerEvent.findUnique({ where: { idempotencyKey: edit.idempotencyKey }, select: { answerId: true, actorId: true, kind: true, after: true } });
+  if (!done) return null;
+  if (done.answerId !== edit.answerId || done.actorId !== edit.actorId || done.kind !== edit.op.kind) throw new AppError("conflict", "this idempotency key was already used for a different request");
+  const version = versionAfter(done)!;
+  return { version, claims: numbered(await claimsOf(db, edit.answerId, version)) };
+}
+
 export async function editClaims(db: Db, edit: TClaimEdit): Promise<{ version: number; claims: TEditedClaim[] }> {
-  if (edit.idempotencyKey) {
-    const done = await db.answerEvent.findUnique({ where: { idempotencyKey: edit.idempotencyKey }, select: { answerId: true } });
-    if (done) {
-      if (done.answerId !== edit.answerId) throw new AppError("conflict", "this idempotency key was used for another answer");
-      return currentClaims(db, edit.answerId);
-    }
-  }
+  const earlier = await replay(db, edit);
+  if (earlier) return earlier;
   try {
     return await db.$transaction(async (tx) => {
-      const answer = await tx.answer.findUnique({ where: { id: edit.answerId }, select: { id: true, projectId: true, text: true, claimVersion: true, project: { select: { gradingClosedAt: true } } } });
-      if (!answer) throw new AppError("not_found", `no answer ${edit.answerId}`);
+      // The actor's assignment row, written first: it is the check that the answer is theirs, and its
+      // write lock queues two edits of one annotator (two tabs) so the second sees the first's set.
+      const mine = await tx.answerAssignment.updateMany({ where: { answerId: edit.answerId, userId: edit.actorId }, data: { orderKey: { multiply: 1 } } });
+      if (mine.count !== 1) throw new AppError("not_found", "no such answer in your queue");
+      const answer = await tx.answer.findUniqueOrThrow({ where: { id: edit.answerId }, select: { id: true, projectId: true, text: true, project: { select: { gradingClosedAt: true } } } });
       // Closed by the lead: refused as a label is (lib/generation/submit.ts).
       if (answer.project.gradingClosedAt) throw gradingClosedError(answer.project.gradingClosedAt);
-      if (edit.version !== undefined && edit.version !== answer.claimVersion)
-        throw new AppError("conflict", `the claims changed meanwhile (version ${answer.claimVersion}, you saw ${edit.version}); reload the answer`, { version: answer.claimVersion });
-      const current = await tx.answerClaim.findMany({ where: { answerId: answer.id, version: answer.claimVersion }, orderBy: { position: "asc" }, select: { text: true, startChar: true, endChar: true, source: true } });
+      const seen = (await ownClaimVersion(tx, answer.id, edit.actorId))!;
+      if (edit.version !== seen) throw new AppError("conflict", "your claims of this answer changed meanwhile (in another tab?); reload the answer", { version: seen });
+      const current = await claimsOf(tx, answer.id, seen);
       const next = applyClaimEdit(answer.text, current, edit.op);
       if (typeof next === "string") throw new AppError("bad_input", next);
-      const last = await tx.answerClaim.aggregate({ where: { answerId: answer.id }, _max: { version: true } });
-      const version = Math.max(answer.claimVersion, last._max.version ?? 0) + 1;
-      // Compare-and-set on the version: a concurrent edit of the same answer loses here (or on the claims' unique key).
-      const bumped = await tx.answer.updateMany({ where: { id: answer.id, claimVersion: answer.claimVersion }, data: { claimVersion: version } });
-      if (bumped.count !== 1) throw new AppError("conflict", "the claims changed meanwhile; reload the answer");
+      let version = randomInt(PRIVATE_VERSION_MIN, INT32_MAX);
+      while ((await tx.answerClaim.count({ where: { answerId: answer.id, version } })) > 0) version = randomInt(PRIVATE_VERSION_MIN, INT32_MAX);
       await tx.answerClaim.createMany({ data: next.map((c, position) => ({ answerId: answer.id, version, position, ...c })) });
       await tx.answerEvent.create({
         data: {
@@ -88,29 +144,20 @@ export async function editClaims(db: Db, edit: TClaimEdit): Promise<{ version: n
           answerId: answer.id,
           actorId: edit.actorId,
           kind: edit.op.kind,
-          before: JSON.stringify({ claimVersion: answer.claimVersion, claims: current.map((c) => c.text) }),
+          before: JSON.stringify({ claimVersion: seen, claims: current.map((c) => c.text) }),
           after: JSON.stringify({ claimVersion: version, op: edit.op, claims: next.map((c) => c.text) }),
-          idempotencyKey: edit.idempotencyKey ?? null,
+          idempotencyKey: edit.idempotencyKey,
         },
       });
-      return { version, claims: next.map((c, position) => ({ position, ...c })) };
+      return { version, claims: numbered(next) };
     });
   } catch (e) {
     if (isUniqueViolation(e)) {
-      if (edit.idempotencyKey) {
-        const done = await db.answerEvent.findUnique({ where: { idempotencyKey: edit.idempotencyKey }, select: { answerId: true } });
-        if (done?.answerId === edit.answerId) return currentClaims(db, edit.answerId);
-      }
-      throw new AppError("conflict", "the claims changed meanwhile; reload the answer");
+      // The same key sent twice at once: the one that won answers both.
+      const winner = await replay(db, edit);
+      if (winner) return winner;
+      throw new AppError("conflict", "your claims of this answer changed meanwhile; reload the answer");
     }
     throw e;
   }
-}
-
-/** The claims in force of an answer. */
-export async function currentClaims(db: Db, answerId: string): Promise<{ version: number; claims: TEditedClaim[] }> {
-  const a = await db.answer.findUnique({ where: { id: answerId }, select: { claimVersion: true } });
-  if (!a) throw new AppError("not_found", `no answer ${answerId}`);
-  const claims = await db.answerClaim.findMany({ where: { answerId, version: a.claimVersion }, orderBy: { position: "asc" }, select: { position: true, text: true, startChar: true, endChar: true, source: true } });
-  return { version: a.claimVersion, claims };
 }

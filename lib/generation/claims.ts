@@ -16,6 +16,11 @@
  * the tests pin that behaviour. Pieces are trimmed and empty ones dropped; offsets index the
  * original text as [startChar, endChar).
  */
+/** Claims per answer a label may carry (an answer of a few paragraphs has a few dozen): imports and splits stop here. */
+export const MAX_CLAIMS = 500;
+/** The longest answer text an import takes (characters): a few pages, far beyond a generated answer. */
+export const MAX_ANSWER_CHARS = 50_000;
+
 export type TClaimSpan = { text: string; startChar: number; endChar: number };
 
 const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
@@ -33,43 +38,111 @@ const BEFORE_LOWER = new Set(["etc", "inc", "ltd", "corp", "co", "al", "jr", "sr
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const LIST_MARKER = /^(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,4})[.)]$/;
 
-/** Whether the piece ending `before` and the one starting `after` are one sentence. */
-function continues(before: string, after: string): boolean {
-  const a = after.trimStart();
-  if (a === "" || !LETTER_OR_DIGIT.test(a)) return true;
+/** Characters of the piece before a break that the join rules read: its last two words and more. */
+const TAIL = 64;
+
+/**
+ * Whether the piece ending in `before` and the one starting `after` are one sentence. `before` is
+ * the piece's last TAIL characters or fewer, without its trailing white space (`lineBreak`: that
+ * white space holds a line break); `whole`: `before` is the entire piece.
+ */
+function continues(before: string, whole: boolean, lineBreak: boolean, after: string): boolean {
+  if (!LETTER_OR_DIGIT.test(after)) return true;
   // A line break is a sentence end, whatever precedes it.
-  if (/\n\s*$/.test(before)) return false;
-  const b = before.trimEnd();
-  if (LIST_MARKER.test(b)) return true;
-  const first = a[0];
+  if (lineBreak) return false;
+  const b = before;
+  if (whole && b.length <= 5 && LIST_MARKER.test(b)) return true;
+  let i = 0;
+  while (SPACE.test(after[i])) i++;
+  const first = after[i];
   const lower = /\p{Ll}/u.test(first);
-  const digit = /\p{N}/u.test(first);
-  const upper = /\p{Lu}/u.test(first);
-  if (/(\.\.\.|…)$/.test(b)) return lower;
+  if (b.endsWith("...") || b.endsWith("…")) return lower;
+  if (!b.endsWith(".")) return false;
   // The last word before the break, without opening punctuation: "(e.g." -> "e.g.".
-  const token = (/(\S+)$/.exec(b)?.[1] ?? "").replace(/^[("'“‘[]+/, "");
-  if (!token.endsWith(".")) return false;
+  const cut = lastSpace(b);
+  const token = b.slice(cut + 1).replace(/^[("'“‘[]+/, "");
   const base = token.slice(0, -1).toLowerCase();
   if (ALWAYS_CONTINUE.has(base)) return true;
-  if (digit && BEFORE_NUMBER.has(base)) return true;
+  if (BEFORE_NUMBER.has(base) && /\p{N}/u.test(first)) return true;
   // An initial before a capitalised word, itself after an initial, a capitalised word or nothing.
-  if (upper && /^\p{Lu}$/u.test(token.slice(0, -1))) {
-    const words = b.split(/\s+/);
-    const previous = words.length > 1 ? words[words.length - 2] : "";
-    if (previous === "" || /^\p{Lu}/u.test(previous)) return true;
+  if (/^\p{Lu}$/u.test(token.slice(0, -1)) && /\p{Lu}/u.test(first)) {
+    let end = cut;
+    while (end >= 0 && SPACE.test(b[end])) end--;
+    if (end < 0) return whole;
+    const previous = b.slice(lastSpace(b.slice(0, end + 1)) + 1, end + 1);
+    if (/^\p{Lu}/u.test(previous)) return true;
   }
   if (lower && (BEFORE_LOWER.has(base) || /\p{L}\.\p{L}/u.test(token))) return true;
   return false;
 }
 
+/** The index of the last white-space character of `s`, or -1. */
+function lastSpace(s: string): number {
+  for (let k = s.length - 1; k >= 0; k--) if (SPACE.test(s[k])) return k;
+  return -1;
+}
+
+const SPACE = /\s/;
+/** Characters given to the segmenter at a time. */
+const WINDOW = 1024;
+
+/**
+ * The segmenter's sentences of `text`, read a window at a time: V8's segment iterator costs time in
+ * proportion to the whole string at each step (64 KB of "Mr. " took 1.3 s, 200 KB of short
+ * sentences over a minute), so it is given WINDOW characters, the window's sentences but its last
+ * two are kept (the window's end may have cut the last, and ICU's look-ahead past a sentence end
+ * may have decided the one before), and the next window starts where the second last began; a
+ * window holding fewer than three sentences is doubled until it does (or the text ends). The
+ * sentences are those of the whole text (a unit test compares them on random texts).
+ */
+export function* sentenceSegments(text: string): Generator<{ index: number; segment: string }> {
+  let pos = 0;
+  let width = WINDOW;
+  while (pos < text.length) {
+    const end = Math.min(text.length, pos + width);
+    const segments = [...segmenter.segment(text.slice(pos, end))];
+    if (end === text.length) {
+      for (const s of segments) yield { index: pos + s.index, segment: s.segment };
+      return;
+    }
+    if (segments.length < 3) {
+      width *= 2;
+      continue;
+    }
+    for (const s of segments.slice(0, -2)) yield { index: pos + s.index, segment: s.segment };
+    pos += segments[segments.length - 2].index;
+    width = WINDOW;
+  }
+}
+
 /** The answer's sentences with their offsets into `text` ([startChar, endChar)), trimmed, none empty. */
 export function splitClaims(text: string): TClaimSpan[] {
-  const pieces: { start: number; end: number }[] = [];
-  for (const s of segmenter.segment(text)) {
+  // Per piece: where its last non-space character ends, and whether a line break follows it; kept up
+  // to date as segments are added, so a join reads only the new segment and a bounded tail.
+  const pieces: { start: number; end: number; content: number; lineBreak: boolean }[] = [];
+  const add = (p: (typeof pieces)[number], from: number, to: number) => {
+    for (let k = from; k < to; k++) {
+      const c = text[k];
+      if (!SPACE.test(c)) {
+        p.content = k + 1;
+        p.lineBreak = false;
+      } else if (c === "\n") p.lineBreak = true;
+    }
+    p.end = to;
+  };
+  for (const s of sentenceSegments(text)) {
     const end = s.index + s.segment.length;
     const last = pieces[pieces.length - 1];
-    if (last && continues(text.slice(last.start, last.end), s.segment)) last.end = end;
-    else pieces.push({ start: s.index, end });
+    if (last) {
+      const from = Math.max(last.start, last.content - TAIL);
+      if (continues(text.slice(from, last.content), from === last.start, last.lineBreak, s.segment)) {
+        add(last, s.index, end);
+        continue;
+      }
+    }
+    const piece = { start: s.index, end: s.index, content: s.index, lineBreak: false };
+    add(piece, s.index, end);
+    pieces.push(piece);
   }
   const out: TClaimSpan[] = [];
   for (const p of pieces) {

@@ -10,7 +10,8 @@ import type { IdIndex } from "../imports/id-index.ts";
 import { bulkTransaction, insertImportRecord, sqliteNow } from "../imports/bulk.ts";
 import { ErrorList, readInput, type ImportOptions, type ImportResult } from "../imports/input.ts";
 import { ZExternalId } from "../imports/schemas.ts";
-import { splitClaims, type TClaimSpan } from "./claims.ts";
+import { MAX_ANSWER_CHARS, MAX_CLAIMS, splitClaims, type TClaimSpan } from "./claims.ts";
+import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
 
 /**
  * Answers of one generator configuration (a "system", issue 24 item 1) from JSONL, one line per
@@ -26,7 +27,11 @@ const ZCitation = z.strictObject({
 });
 
 const chunkIds = (what: string) => z.array(ZExternalId, { error: `expected ${what} as an array of chunk ids (the chunks given to the model, in order)` }).optional();
-const answerText = z.string({ error: "expected the answer as a string" }).refine((s) => !hasNul(s), { error: NUL_MESSAGE }).optional();
+const answerText = z
+  .string({ error: "expected the answer as a string" })
+  .max(MAX_ANSWER_CHARS, { error: (i) => `expected an answer of at most ${MAX_ANSWER_CHARS} characters, got ${typeof i.input === "string" ? i.input.length : "more"}` })
+  .refine((s) => !hasNul(s), { error: NUL_MESSAGE })
+  .optional();
 
 const QUESTION_FIELDS = ["qid", "question_id", "query_id", "user_input"] as const;
 const ANSWER_FIELDS = ["answer", "response"] as const;
@@ -206,6 +211,10 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
       });
     }
     const sentences = splitClaims(row.answer).length;
+    if (sentences > MAX_CLAIMS) {
+      bad = true;
+      errors.push({ file: name, line: row.line, field: row.answerField, message: `the answer has ${sentences} sentences (claims); expected at most ${MAX_CLAIMS}, the most a label can carry (split it, or leave it out)` });
+    }
     (row.citations ?? []).forEach((c, j) => {
       if (c.sentence >= sentences) {
         bad = true;
@@ -244,7 +253,8 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
           citations: true,
           claimVersion: true,
           context: { select: { chunk: { select: { externalId: true } } }, orderBy: { position: "asc" } },
-          claims: { select: { version: true }, orderBy: { version: "desc" }, take: 1 },
+          // The last shared version: annotators' private sets (from PRIVATE_VERSION_MIN) do not count.
+          claims: { where: { version: { lt: PRIVATE_VERSION_MIN } }, select: { version: true }, orderBy: { version: "desc" }, take: 1 },
           judgements: { select: { userId: true, claimVersion: true, claimLabels: true, relevance: true, notes: true } },
           adjudication: { select: { adjudicatorId: true, claimVersion: true, claimLabels: true, relevance: true, rationale: true } },
           judgeLabels: { select: { judge: true, claimVersion: true, claimLabels: true, relevance: true } },

@@ -3,7 +3,8 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { ask, EndpointError, makeClient, preflight, publicBaseUrl, type TEndpoint } from "../judge/endpoint.ts";
 import { finalAnswer } from "../judge/parse.ts";
-import { splitClaims } from "./claims.ts";
+import { MAX_CLAIMS, splitClaims } from "./claims.ts";
+import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
 
 /**
  * Re-splitting a system's answers into claims (issue 24 item 2): by the model behind the judge's
@@ -149,6 +150,7 @@ export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOp
     let next: Claim[];
     try {
       next = await decompose(a.query.text, a.text);
+      if (next.length > MAX_CLAIMS) throw new Error(`${next.length} claims; expected at most ${MAX_CLAIMS}, the most a label can carry`);
     } catch (err) {
       if (err instanceof EndpointError && err.failure.kind === "fatal") fatal = err.message;
       result.failed.push({ qid: a.query.externalId, message: err instanceof Error ? err.message : String(err) });
@@ -167,7 +169,8 @@ export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOp
         result.unchanged++;
         return;
       }
-      const last = await tx.answerClaim.aggregate({ where: { answerId: a.id }, _max: { version: true } });
+      // The next shared version: annotators' private sets (random, from PRIVATE_VERSION_MIN) do not count.
+      const last = await tx.answerClaim.aggregate({ where: { answerId: a.id, version: { lt: PRIVATE_VERSION_MIN } }, _max: { version: true } });
       const version = Math.max(a.claimVersion, last._max.version ?? 0) + 1;
       const bumped = await tx.answer.updateMany({ where: { id: a.id, claimVersion: a.claimVersion }, data: { claimVersion: version } });
       if (bumped.count !== 1) throw new AppError("conflict", `the claims of the answer to "${a.query.externalId}" changed while it was re-split; run again`);

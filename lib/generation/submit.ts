@@ -6,10 +6,10 @@ import { gradingClosedError } from "../projects/grading.ts";
 import { ZUint32, zText } from "../bounds.ts";
 import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
 import type { TDisagreementRule } from "../labels/rule.ts";
+import { MAX_CLAIMS } from "./claims.ts";
+import { isPrivateVersion, versionAfter } from "./claims-edit.ts";
 import { decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
 
-/** Claims per answer a label may carry (an answer of a few paragraphs has a few dozen). */
-export const MAX_CLAIMS = 500;
 
 export const ZRelevance = z.number().int("relevance: expected a whole number 0–3").min(0, "relevance: expected 0–3").max(3, "relevance: expected 0–3");
 
@@ -118,7 +118,12 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
   );
   if (!answer || !Number(answer.assigned)) throw new AppError("forbidden", "this answer is not assigned to you");
   if (answer.gradingClosedAt !== null) throw gradingClosedError(answer.gradingClosedAt);
-  const claims = Number((yield* get<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnswerClaim" WHERE "answerId" = ? AND "version" = ?`, [answerId, data.claimVersion]))?.n ?? 0);
+  let claims = Number((yield* get<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnswerClaim" WHERE "answerId" = ? AND "version" = ?`, [answerId, data.claimVersion]))?.n ?? 0);
+  // Another annotator's private claim set (lib/generation/claims-edit.ts) reads as no claim set at all.
+  if (claims > 0 && isPrivateVersion(data.claimVersion)) {
+    const edits = yield* all<{ after: string }>(`SELECT "after" FROM "AnswerEvent" WHERE "answerId" = ? AND "actorId" = ? AND "kind" IN ('merge', 'split')`, [answerId, userId]);
+    if (!edits.some((e) => versionAfter(e) === data.claimVersion)) claims = 0;
+  }
   if (claims === 0) throw new AppError("bad_input", `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${Number(answer.claimVersion)})`, [{ path: ["claimVersion"] }]);
   if (data.claimLabels.length !== claims) throw new AppError("bad_input", `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`, [{ path: ["claimLabels"] }]);
 

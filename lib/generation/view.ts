@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import { parseFlags } from "../labels/load.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
 import { parseClaimLabels, type TClaimLabel } from "./labels.ts";
+import { ownClaimVersion } from "./claims-edit.ts";
 
 /**
  * The annotator's view of answer tasks (issue 24): the ONLY place that reads answers for
@@ -21,7 +22,7 @@ export type TAnnotatorAnswer = {
   id: string;
   question: string;
   answer: string;
-  /** The claim set shown: the annotator's own labelled version when they labelled it, else the current one. */
+  /** The claim set shown (`ownClaimVersion`): the annotator's latest private edit, else their label's set, else the shared one. Never moved by a peer. */
   claimVersion: number;
   claims: TAnswerClaimView[];
   /** The chunks given to the model, in order. */
@@ -112,7 +113,8 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
   });
   if (!a) return null;
   const own = a.judgements[0];
-  const version = own?.claimVersion ?? a.claimVersion;
+  // Their own claim set: the shared one, their label's, or their latest private edit (lib/generation/claims-edit.ts).
+  const version = (await ownClaimVersion(db, answerId, userId)) ?? a.claimVersion;
   const key = a.assignments[0].orderKey;
   const where = { userId, answer: { projectId: a.projectId } };
   const [claims, total, index] = await Promise.all([
@@ -132,9 +134,4 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
     guidelines: a.project.guidelines,
     gradingClosedAt: a.project.gradingClosedAt?.toISOString() ?? null,
   };
-}
-
-/** Whether the answer is assigned to the user (the claim edit route's check). */
-export async function answerAssignedTo(db: Db, userId: string, answerId: string): Promise<boolean> {
-  return (await db.answerAssignment.count({ where: { userId, answerId } })) > 0;
 }

@@ -62,7 +62,8 @@ export function markAnswerDone(qc: QueryClient, queueKey: number, id: string): v
   });
 }
 
-export type TClaimEditBody = { op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number } };
+/** A claim edit: the op, the claim set it was made on (`claimVersion` as shown), and a key chosen once (a retry resends it). */
+export type TClaimEditBody = { op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number }; version: number; idempotencyKey: string };
 export type TClaimEditAnswer = { version: number; claims: { position: number; text: string }[] };
 
 export function useEditClaims() {

@@ -9,7 +9,7 @@ import { assignAnswers } from "../../lib/generation/assign.ts";
 import { submitAnswerJudgement, type TAnswerJudgementInput } from "../../lib/generation/submit.ts";
 import { adjudicateAnswer, answerAdjudicationQueue, waitingAnswers } from "../../lib/generation/adjudicate.ts";
 import { answerReferenceLabels } from "../../lib/generation/reference.ts";
-import { annotatorAnswer, answerQueuePage } from "../../lib/generation/view.ts";
+import { annotatorAnswer, answerProjects, answerQueuePage } from "../../lib/generation/view.ts";
 import { editClaims } from "../../lib/generation/claims-edit.ts";
 import { setGradingClosed } from "../../lib/projects/grading.ts";
 
@@ -276,40 +276,72 @@ describe("the annotator's view of answers", () => {
 });
 
 describe("merging and splitting claims while labelling", () => {
-  it("makes a new claim set recorded in the history; labels stay on the version they were given on", async () => {
+  const edit = (user: TUser, op: Parameters<typeof editClaims>[1]["op"], version: number, key: string) => editClaims(db, { answerId: a4.id, actorId: user.id, op, version, idempotencyKey: key });
+
+  it("makes a claim set of the annotator's own, recorded in the history; the peer's view does not change; labels stay on the version they were given on", async () => {
     await submitAnswerJudgement(db, ann1.id, label(a4.id, "a4-ann1-key", ["s", "s", "n"], 2));
-    const merged = await editClaims(db, { answerId: a4.id, actorId: ann2.id, op: { kind: "merge", positions: [0, 1] } });
-    expect({ version: merged.version, claims: merged.claims.map(({ position, text }) => ({ position, text })) }).toEqual({ version: 2, claims: [{ position: 0, text: "Eta is seven. Theta is eight." }, { position: 1, text: "Iota nine." }] });
-    expect((await annotatorAnswer(db, ann2.id, a4.id))?.claims.map((c) => c.text)).toEqual(["Eta is seven. Theta is eight.", "Iota nine."]);
-    // ann1 labelled version 1 and still sees it.
-    expect((await annotatorAnswer(db, ann1.id, a4.id))?.claimVersion).toBe(1);
+    const ann1Before = await annotatorAnswer(db, ann1.id, a4.id);
+    const merged = await edit(ann2, { kind: "merge", positions: [0, 1] }, 1, "a4-merge");
+    expect(merged.claims.map(({ position, text }) => ({ position, text }))).toEqual([{ position: 0, text: "Eta is seven. Theta is eight." }, { position: 1, text: "Iota nine." }]);
+    expect(await annotatorAnswer(db, ann2.id, a4.id)).toMatchObject({ claimVersion: merged.version, claims: [{ text: "Eta is seven. Theta is eight." }, { text: "Iota nine." }] });
+    // ann1 sees exactly what they saw.
+    expect(await annotatorAnswer(db, ann1.id, a4.id)).toEqual(ann1Before);
     // "Eta is seven. Theta is eight." cut at 13 (after "seven.") gives the two sentences back.
-    const split = await editClaims(db, { answerId: a4.id, actorId: ann2.id, op: { kind: "split", position: 0, at: 13 } });
+    const split = await edit(ann2, { kind: "split", position: 0, at: 13 }, merged.version, "a4-split");
     expect(split.claims.map((c) => c.text)).toEqual(["Eta is seven.", "Theta is eight.", "Iota nine."]);
-    const v3 = await db.answerClaim.findMany({ where: { answerId: a4.id, version: 3 }, orderBy: { position: "asc" } });
+    const mine = await db.answerClaim.findMany({ where: { answerId: a4.id, version: split.version }, orderBy: { position: "asc" } });
     // The answer text is "Eta is seven. Theta is eight. Iota nine.": offsets 0–13, 14–29, 30–40; the untouched claim keeps its source.
-    expect(v3.map((c) => [c.startChar, c.endChar, c.source])).toEqual([
+    expect(mine.map((c) => [c.startChar, c.endChar, c.source])).toEqual([
       [0, 13, "annotator"],
       [14, 29, "annotator"],
       [30, 40, "sentence"],
     ]);
     expect((await db.answerEvent.findMany({ where: { answerId: a4.id, kind: { in: ["merge", "split"] } }, orderBy: { id: "asc" } })).map((e) => e.kind)).toEqual(["merge", "split"]);
-    expect((await appError(editClaims(db, { answerId: a4.id, actorId: ann2.id, op: { kind: "merge", positions: [0, 2] } }))).message).toMatch(/^merge takes two neighbouring claims/);
-    expect((await appError(editClaims(db, { answerId: a4.id, actorId: ann2.id, op: { kind: "split", position: 1, at: 0 } }))).message).toMatch(/^split: cut claim 1 at a character offset/);
+    expect((await appError(edit(ann2, { kind: "merge", positions: [0, 2] }, split.version, "a4-bad-merge"))).message).toMatch(/^merge takes two neighbouring claims/);
+    expect((await appError(edit(ann2, { kind: "split", position: 1, at: 0 }, split.version, "a4-bad-split"))).message).toMatch(/^split: cut claim 1 at a character offset/);
+    // ann1 cannot label ann2's set: it reads as no claim set at all (as a version that does not exist).
+    const foreign = await appError(submitAnswerJudgement(db, ann1.id, label(a4.id, "a4-ann1-foreign", ["s", "s", "n"], 2, { claimVersion: split.version })));
+    const missing = await appError(submitAnswerJudgement(db, ann1.id, label(a4.id, "a4-ann1-missing", ["s", "s", "n"], 2, { claimVersion: split.version + 1 })));
+    expect(foreign.message.replace(String(split.version), "V")).toBe(missing.message.replace(String(split.version + 1), "V"));
     // Grading closed by the lead: a merge is refused as a label is (lib/projects/grading.ts), nothing changes; reopened, as before.
     await setGradingClosed(db, pid, true);
-    const closedMerge = await appError(editClaims(db, { answerId: a4.id, actorId: ann2.id, op: { kind: "merge", positions: [0, 1] } }));
+    const closedMerge = await appError(edit(ann2, { kind: "merge", positions: [0, 1] }, split.version, "a4-closed-merge"));
     expect([closedMerge.code, closedMerge.message]).toEqual(["conflict", expect.stringMatching(/^grading in this project was closed by the lead \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)/)]);
-    expect((await appError(submitAnswerJudgement(db, ann2.id, label(a4.id, "a4-closed-key", ["s", "s", "n"], 2, { claimVersion: 3 })))).message).toBe(closedMerge.message);
-    expect((await db.answer.findUniqueOrThrow({ where: { id: a4.id } })).claimVersion).toBe(3);
+    expect((await appError(submitAnswerJudgement(db, ann2.id, label(a4.id, "a4-closed-key", ["s", "s", "n"], 2, { claimVersion: split.version })))).message).toBe(closedMerge.message);
+    expect(await annotatorAnswer(db, ann2.id, a4.id)).toMatchObject({ claimVersion: split.version });
     await setGradingClosed(db, pid, false);
-    // ann2 labels the current version (3 claims, different set): the versions differ, so it needs adjudication.
-    await submitAnswerJudgement(db, ann2.id, label(a4.id, "a4-ann2-key", ["s", "s", "n"], 2, { claimVersion: 3 }));
+    // ann2 labels their own set (3 claims, a different set): the versions differ, so it needs adjudication, each label with its own claims.
+    await submitAnswerJudgement(db, ann2.id, label(a4.id, "a4-ann2-key", ["s", "s", "n"], 2, { claimVersion: split.version }));
     const queued = (await answerAdjudicationQueue(db, pid)).find((q) => q.id === a4.id);
     expect(queued?.labels.map((l) => [l.label, l.claimVersion, l.claims.length])).toEqual([
       ["A", 1, 3],
-      ["B", 3, 3],
+      ["B", split.version, 3],
     ]);
-    expect(queued?.claimVersion).toBe(3);
+    expect(queued?.claimVersion).toBe(1);
+    expect(await annotatorAnswer(db, ann1.id, a4.id)).toEqual(ann1Before);
+  });
+
+  it("issue 30 item 6: a stale edit is a 409 that changes nothing, a retry is applied once, and a peer's edit shows in no field of anything the annotator reads", async () => {
+    // a5: neither has labelled it. ann1 loads the answer (the shared set, version 1).
+    const seenBy = async (u: TUser) => ({ item: await annotatorAnswer(db, u.id, a5.id), queue: await answerQueuePage(db, u.id, pid), projects: await answerProjects(db, u.id) });
+    const before = await seenBy(ann1);
+    expect(before.item?.claimVersion).toBe(1);
+    // ann2 splits claim 0 and merges it back.
+    const v = (await editClaims(db, { answerId: a5.id, actorId: ann2.id, op: { kind: "split", position: 0, at: 3 }, version: 1, idempotencyKey: "a5-ann2-split" })).version;
+    await editClaims(db, { answerId: a5.id, actorId: ann2.id, op: { kind: "merge", positions: [0, 1] }, version: v, idempotencyKey: "a5-ann2-merge" });
+    expect(await seenBy(ann1)).toEqual(before);
+    // ann1 edits version 1 (what they saw): applied to their own set, whatever ann2 did; the answer's fields name nothing of ann2's.
+    const r = await editClaims(db, { answerId: a5.id, actorId: ann1.id, op: { kind: "split", position: 0, at: 3 }, version: 1, idempotencyKey: "a5-ann1-split" });
+    expect(r.claims.map((c) => c.text)).toEqual(["Kap", "pa."]);
+    // A retry of the same request: the same answer, applied once.
+    expect(await editClaims(db, { answerId: a5.id, actorId: ann1.id, op: { kind: "split", position: 0, at: 3 }, version: 1, idempotencyKey: "a5-ann1-split" })).toEqual(r);
+    expect(await db.answerEvent.count({ where: { answerId: a5.id, actorId: ann1.id, kind: { in: ["merge", "split"] } } })).toBe(1);
+    // A second edit still naming version 1 (a stale page): 409, the version is their own, nothing written.
+    const stale = await appError(editClaims(db, { answerId: a5.id, actorId: ann1.id, op: { kind: "merge", positions: [0, 1] }, version: 1, idempotencyKey: "a5-ann1-stale" }));
+    expect([stale.code, stale.details]).toEqual(["conflict", { version: r.version }]);
+    expect(await db.answerEvent.count({ where: { answerId: a5.id, actorId: ann1.id, kind: { in: ["merge", "split"] } } })).toBe(1);
+    // ann2's view is theirs: ann1's edit changed nothing of it.
+    expect((await annotatorAnswer(db, ann2.id, a5.id))?.claims.map((c) => c.text)).toEqual(["Kappa."]);
+    expect((await db.answer.findUniqueOrThrow({ where: { id: a5.id } })).claimVersion).toBe(1);
   });
 });

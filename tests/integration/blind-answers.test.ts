@@ -141,10 +141,10 @@ describe("an annotator labelling answers sees nothing that breaks blindness", ()
     const short = await post("/api/annotate/answers/judgements", { answerId: mine[1], claimVersion: 1, claimLabels: ["s", "s"], relevance: 2, notes: "", flags: [], timeSpentMs: 10, idempotencyKey: "blind-answer-walk-4" });
     expect(short.status).toBe(422);
     expect(short.body).toContain("claimLabels: expected 1 label(s)");
-    const merged = await post(`/api/annotate/answers/items/${mine[0]}/claims`, { op: { kind: "merge", positions: [0, 1] } });
+    const merged = await post(`/api/annotate/answers/items/${mine[0]}/claims`, { op: { kind: "merge", positions: [0, 1] }, version: 1, idempotencyKey: "blind-answer-merge" });
     expect(merged.status).toBe(200);
-    expect(JSON.parse(merged.body)).toEqual({ version: 2, claims: [{ position: 0, text: "Lists are fused by rank. Scores are ignored." }] });
-    expect((await post(`/api/annotate/answers/items/${othersOnly}/claims`, { op: { kind: "split", position: 0, at: 3 } })).status).toBe(404);
+    expect(JSON.parse(merged.body)).toEqual({ version: expect.any(Number), claims: [{ position: 0, text: "Lists are fused by rank. Scores are ignored." }] });
+    expect((await post(`/api/annotate/answers/items/${othersOnly}/claims`, { op: { kind: "split", position: 0, at: 3 }, version: 1, idempotencyKey: "blind-answer-split" })).status).toBe(404);
 
     for (const s of seen) {
       for (const secret of secrets()) expect(s.body.toLowerCase().includes(secret.toLowerCase()), `${s.what} contains ${secret}`).toBe(false);

@@ -7,7 +7,8 @@ import { startFakeLlm, type TFakeAction, type TFakeLlm } from "../helpers/fake-l
 import type { Db } from "../../lib/db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { importAnswers } from "../../lib/generation/import.ts";
-import { editClaims } from "../../lib/generation/claims-edit.ts";
+import { editClaims, ownClaimVersion, PRIVATE_VERSION_MIN } from "../../lib/generation/claims-edit.ts";
+import { INT32_MAX } from "../../lib/bounds.ts";
 import { resplitAnswers } from "../../lib/generation/resplit.ts";
 
 /**
@@ -69,6 +70,8 @@ beforeAll(async () => {
     .join("\n");
   await importAnswers(db, projectId, { system: "sys", fileName: "a.jsonl", text });
   await importAnswers(db, projectId, { system: "edit", fileName: "a.jsonl", text });
+  const edit = await db.answer.findMany({ where: { projectId, system: "edit" }, select: { id: true } });
+  await db.answerAssignment.createMany({ data: edit.map((a, i) => ({ answerId: a.id, userId: annotatorId, orderKey: i })) });
   fake = await startFakeLlm({ models: ["fake-judge"], script: (req) => decomposition(req.prompt) });
 });
 
@@ -78,49 +81,57 @@ afterAll(async () => {
 });
 
 describe("editClaims", () => {
-  it("merges two claims into a new version, bumps the answer, and records the texts before and after", async () => {
+  it("merges two claims into the annotator's own claim set (a random version from PRIVATE_VERSION_MIN), leaves the shared set, and records the texts before and after", async () => {
     const a = await answerOf("edit", "q1");
     const r = await editClaims(db, { answerId: a.id, actorId: annotatorId, op: { kind: "merge", positions: [0, 1] }, version: 1, idempotencyKey: "m-1" });
-    expect(r.version).toBe(2);
+    expect(r.version).toBeGreaterThanOrEqual(PRIVATE_VERSION_MIN);
+    expect(r.version).toBeLessThanOrEqual(INT32_MAX);
     expect(r.claims).toEqual([
       { position: 0, text: "RAG retrieves chunks. It then answers, citing them.", startChar: 0, endChar: 51, source: "annotator" },
       { position: 1, text: "Done.", startChar: 52, endChar: 57, source: "sentence" },
     ]);
-    expect(await claimsOf(a.id)).toEqual(r.claims);
-    expect((await claimsOf(a.id, 1)).map((c) => c.text)).toEqual(["RAG retrieves chunks.", "It then answers, citing them.", "Done."]);
+    expect(await claimsOf(a.id, r.version)).toEqual(r.claims);
+    // The shared set is as imported: Answer.claimVersion did not move.
+    expect((await db.answer.findUniqueOrThrow({ where: { id: a.id } })).claimVersion).toBe(1);
+    expect((await claimsOf(a.id)).map((c) => c.text)).toEqual(["RAG retrieves chunks.", "It then answers, citing them.", "Done."]);
+    expect(await ownClaimVersion(db, a.id, annotatorId)).toBe(r.version);
     const ev = await db.answerEvent.findFirstOrThrow({ where: { answerId: a.id, kind: "merge" } });
     expect(ev.actorId).toBe(annotatorId);
     expect(JSON.parse(ev.before!)).toEqual({ claimVersion: 1, claims: ["RAG retrieves chunks.", "It then answers, citing them.", "Done."] });
-    expect(JSON.parse(ev.after)).toEqual({ claimVersion: 2, op: { kind: "merge", positions: [0, 1] }, claims: ["RAG retrieves chunks. It then answers, citing them.", "Done."] });
+    expect(JSON.parse(ev.after)).toEqual({ claimVersion: r.version, op: { kind: "merge", positions: [0, 1] }, claims: ["RAG retrieves chunks. It then answers, citing them.", "Done."] });
 
-    // The same request again (a retry) changes nothing.
+    // The same request again (a retry) changes nothing and answers the same.
     const again = await editClaims(db, { answerId: a.id, actorId: annotatorId, op: { kind: "merge", positions: [0, 1] }, version: 1, idempotencyKey: "m-1" });
     expect(again).toEqual(r);
     expect(await db.answerEvent.count({ where: { answerId: a.id, kind: "merge" } })).toBe(1);
   });
 
-  it("splits a claim at an offset into a new version; a stale version or a bad position is refused and writes nothing", async () => {
+  it("splits a claim of the annotator's own set; a stale version, a bad position or an answer not theirs is refused and writes nothing", async () => {
     const a = await answerOf("edit", "q1");
-    // Claim 0 of version 2 is "RAG retrieves chunks. It then answers, citing them." (0–51); cut after "chunks." (21).
-    const r = await editClaims(db, { answerId: a.id, actorId: annotatorId, op: { kind: "split", position: 0, at: 21 }, version: 2 });
-    expect(r.version).toBe(3);
+    const mine = (await ownClaimVersion(db, a.id, annotatorId))!;
+    // Claim 0 of their set is "RAG retrieves chunks. It then answers, citing them." (0–51); cut after "chunks." (21).
+    const r = await editClaims(db, { answerId: a.id, actorId: annotatorId, op: { kind: "split", position: 0, at: 21 }, version: mine, idempotencyKey: "s-1" });
+    expect(r.version).not.toBe(mine);
     expect(r.claims.map((c) => [c.text, c.startChar, c.endChar, c.source])).toEqual([
       ["RAG retrieves chunks.", 0, 21, "annotator"],
       ["It then answers, citing them.", 22, 51, "annotator"],
       ["Done.", 52, 57, "sentence"],
     ]);
-    expect((await db.answer.findUniqueOrThrow({ where: { id: a.id } })).claimVersion).toBe(3);
+    expect((await db.answer.findUniqueOrThrow({ where: { id: a.id } })).claimVersion).toBe(1);
     const events = await db.answerEvent.count({ where: { answerId: a.id } });
+    const claims = await db.answerClaim.count({ where: { answerId: a.id } });
 
-    const stale = await editClaims(db, { answerId: a.id, actorId: annotatorId, op: { kind: "merge", positions: [0, 1] }, version: 2 }).catch((e: unknown) => e);
+    const stale = await editClaims(db, { answerId: a.id, actorId: annotatorId, op: { kind: "merge", positions: [0, 1] }, version: mine, idempotencyKey: "m-stale" }).catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(AppError);
-    expect((stale as AppError).code).toBe("conflict");
-    expect((stale as AppError).message).toBe("the claims changed meanwhile (version 3, you saw 2); reload the answer");
-    const bad = await editClaims(db, { answerId: a.id, actorId: annotatorId, op: { kind: "split", position: 2, at: 9 } }).catch((e: unknown) => e);
+    expect([(stale as AppError).code, (stale as AppError).message, (stale as AppError).details]).toEqual(["conflict", "your claims of this answer changed meanwhile (in another tab?); reload the answer", { version: r.version }]);
+    const bad = await editClaims(db, { answerId: a.id, actorId: annotatorId, op: { kind: "split", position: 2, at: 9 }, version: r.version, idempotencyKey: "s-bad" }).catch((e: unknown) => e);
     expect((bad as AppError).code).toBe("bad_input");
     expect((bad as AppError).message).toBe("split: cut claim 2 at a character offset 1 to 4, got 9");
+    const stranger = (await makeUser(db)).id;
+    const notTheirs = await editClaims(db, { answerId: a.id, actorId: stranger, op: { kind: "merge", positions: [0, 1] }, version: 1, idempotencyKey: "m-stranger" }).catch((e: unknown) => e);
+    expect((notTheirs as AppError).code).toBe("not_found");
     expect(await db.answerEvent.count({ where: { answerId: a.id } })).toBe(events);
-    expect((await db.answer.findUniqueOrThrow({ where: { id: a.id } })).claimVersion).toBe(3);
+    expect(await db.answerClaim.count({ where: { answerId: a.id } })).toBe(claims);
   });
 });
 
@@ -174,11 +185,14 @@ describe("resplitAnswers", () => {
 
   it("runs from the CLI: answers resplit --llm against the endpoint, failures on stderr and exit 1", async () => {
     const r = await cli(["answers", "resplit", "--project", "claims", "--system", "edit", "--llm", "--base-url", fake.url, "--model", "fake-judge", "--no-api-key"]);
-    // q1 of "edit" was edited by hand (version 3) and has no labels: re-split; q2 re-split; q3 unreadable.
+    // q1 of "edit" was edited by an annotator (their own set; the shared one is still 1) and has no labels: re-split; q2 re-split; q3 unreadable.
     expect(r.stderr).toBe("failed: question q3: the reply was cut at the token limit (1024); raise --max-tokens\n");
     expect(r.stdout).toMatch(/^re-split 3 answers of system edit \(llm\): 2 changed \(5 claims\), 0 unchanged, 1 failed \(\d+\.\d s\)\n$/);
     expect(r.code).toBe(1);
-    expect((await answerOf("edit", "q1")).claimVersion).toBe(4);
+    const q1 = await answerOf("edit", "q1");
+    expect(q1.claimVersion).toBe(2);
+    // The lead's re-split replaces the annotator's unlabelled edit in what they see.
+    expect(await ownClaimVersion(db, q1.id, annotatorId)).toBe(2);
 
     // The endpoint, model and key variable of a judge run ("" = no key), for labelled answers too.
     await db.judgeRun.create({ data: { projectId, judge: "local", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "", template: "t", templateSha256: "0", params: "{}", subset: "pool" } });

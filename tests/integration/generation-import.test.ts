@@ -175,6 +175,20 @@ describe("errors: file, line, field, nothing written", () => {
     expect(both).toEqual([{ file: "answers.jsonl", line: 1, field: "question_id", message: "give this once: qid and question_id are the same field (use one)" }]);
   });
 
+  it("issue 30 item 7: refuses an answer with more claims than a label carries, or a text past the bound, at file:line, writing nothing", async () => {
+    const many = Array.from({ length: 600 }, (_, i) => `Sentence number ${i + 1} is here.`).join(" ");
+    const long = `${"word ".repeat(10_001)}end.`;
+    const errors = await errorsOf(file({ qid: "q1", answer: "Fine.", context: [] }, { qid: "q2", answer: many, context: [] }, { qid: "q3", response: long, context: [] }));
+    expect(errors).toEqual([
+      { file: "answers.jsonl", line: 2, field: "answer", message: "the answer has 600 sentences (claims); expected at most 500, the most a label can carry (split it, or leave it out)" },
+      { file: "answers.jsonl", line: 3, field: "response", message: `expected an answer of at most 50000 characters, got ${long.length}` },
+    ]);
+    // At the bounds: 500 sentences are taken.
+    const most = Array.from({ length: 500 }, (_, i) => `Sentence ${i + 1}.`).join(" ");
+    const r = await importAnswers(db, projectId, { system: "sys-bounds", fileName: "answers.jsonl", text: file({ qid: "q1", answer: most, context: [] }) });
+    expect(r.claims).toBe(500);
+  });
+
   it("resolves chunk ids within one chunking: ambiguous ids ask for --chunking, mixed chunkings and unknown ids are located", async () => {
     const before = await snapshot();
     const ambiguous = await importAnswers(db, projectId, { system: "amb", fileName: "amb.jsonl", text: file({ qid: "q1", answer: "A.", context: ["k1"] }) }).catch((e: unknown) => e);

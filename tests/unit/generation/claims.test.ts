@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitClaims } from "../../../lib/generation/claims.ts";
+import { sentenceSegments, splitClaims } from "../../../lib/generation/claims.ts";
 
 /** The default claim split (lib/generation/claims.ts) on hand-made answers; each expected split written by hand. */
 const texts = (t: string) => splitClaims(t).map((c) => c.text);
@@ -99,5 +99,42 @@ describe("splitClaims: numbers, timestamps, versions, ellipses", () => {
     const t = "He said it. — ";
     expect(splitClaims(t)).toEqual([{ text: "He said it. —", startChar: 0, endChar: 13 }]);
     expect(texts('He said "Hi." Then left.')).toEqual(['He said "Hi."', "Then left."]);
+  });
+});
+
+describe("splitClaims: linear time (issue 30 item 7)", () => {
+  const whole = new Intl.Segmenter("en", { granularity: "sentence" });
+  const FRAGMENTS = ["Mr. Smith", " went.", " Dr.", " J. R. R. Tolkien", " wrote", " e.g. this", " (e.g. that)", " Fig. 3", " shows", " it.", "\n", "\n\n", " U.S. forces", " etc. and", " Etc.", " 1.", " a)", " —", ' "Hi."', " It ran", " 3.5 s", " at 1:05.", " Wait...", " what?", " Yes!", " …", " then", " Then", " no. 5", " vs. B", " Inc. is", " A.", " b.", "  ", "\t", " Über.", " élan.", " Ö. Test"];
+
+  it("reads the text a window at a time and finds the sentences the segmenter finds in the whole text", () => {
+    // A fixed linear congruential sequence: random texts of up to ~14,000 characters, many windows each.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let n = 0; n < 60; n++) {
+      let t = "";
+      const pieces = 20 + Math.floor(next() * 1500);
+      for (let i = 0; i < pieces; i++) t += FRAGMENTS[Math.floor(next() * FRAGMENTS.length)];
+      expect([...sentenceSegments(t)].map((s) => s.index)).toEqual([...whole.segment(t)].map((s) => s.index));
+    }
+  });
+
+  const best = (text: string) => {
+    let ms = Infinity;
+    for (let r = 0; r < 3; r++) {
+      const t0 = performance.now();
+      splitClaims(text);
+      ms = Math.min(ms, performance.now() - t0);
+    }
+    return ms;
+  };
+
+  it("splits 64 KB of 'Mr. ' in under 100 ms and 1 MB in time proportional to it", () => {
+    const small = "Mr. ".repeat(16 * 1024);
+    expect(splitClaims(small)).toEqual([{ text: small.trimEnd(), startChar: 0, endChar: small.length - 1 }]);
+    const t64 = best(small);
+    expect(t64).toBeLessThan(100);
+    // 16 times the text: at most 4 times the cost per character (quadratic would be 16 times).
+    const t1m = best("Mr. ".repeat(256 * 1024));
+    expect(t1m / 16).toBeLessThan(4 * Math.max(t64, 5));
   });
 });

@@ -1,28 +1,29 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import { ZUint32, zText } from "@/lib/bounds";
 import { route } from "@/lib/http/route";
-import { answerAssignedTo } from "@/lib/generation/view";
 import { editClaims } from "@/lib/generation/claims-edit";
 
 const ZClaimEdit = z.object({
   op: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("merge"), positions: z.tuple([z.number().int().min(0), z.number().int().min(0)]) }),
-    z.object({ kind: z.literal("split"), position: z.number().int().min(0), at: z.number().int().min(1) }),
+    z.object({ kind: z.literal("merge"), positions: z.tuple([ZUint32, ZUint32]) }),
+    z.object({ kind: z.literal("split"), position: ZUint32, at: ZUint32.min(1) }),
   ]),
+  /** The claim set the annotator saw (the answer's `claimVersion`): another one is a 409. */
+  version: ZUint32.min(1),
+  /** Chosen by the client once per edit (a UUID); a retry sends the same key and changes nothing more. */
+  idempotencyKey: zText(200).min(8),
 });
 
 /**
  * An annotator's merge (claims i and i + 1) or split (claim i at character `at`) of an answer's
- * claims while labelling (lib/generation/claims-edit.ts): a new claim set, recorded in the answer's
- * history. 404 unless the answer is assigned to the caller; 409 when the lead closed grading in the
- * project (checked in editClaims). Answers the new claims.
+ * claims while labelling (lib/generation/claims-edit.ts): a claim set of their own (no other
+ * annotator's view changes), recorded in the answer's history. 404 unless the answer is assigned to
+ * the caller; 409 for a stale `version` or while grading is closed. Answers the new claims.
  */
 export const POST = route({ roles: ["annotator"], body: ZClaimEdit, rateLimit: "submissions" }, async ({ user, params, body }) => {
   const id = typeof params.answerId === "string" ? params.answerId : "";
-  const db = await getDb();
-  if (!(await answerAssignedTo(db, user.id, id))) throw new AppError("not_found", "no such answer in your queue");
-  const { version, claims } = await editClaims(db, { answerId: id, actorId: user.id, op: body.op });
+  const { version, claims } = await editClaims(await getDb(), { answerId: id, actorId: user.id, op: body.op, version: body.version, idempotencyKey: body.idempotencyKey });
   // The annotator's view of claims (lib/generation/view.ts): position and text, nothing else.
   return { version, claims: claims.map(({ position, text }) => ({ position, text })) };
 });

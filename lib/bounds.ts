@@ -9,8 +9,9 @@
  *   line and column (lib/formats/lines.ts, lib/formats/text.ts), and for JSONL string escapes
  *   ("\u0000") with the field too (lib/imports/schemas.ts).
  * - Integer columns are 32-bit: ids in URLs are 1 … 2^31 − 1 (anything else, non-numeric
- *   included, is a 404: no such row can exist); counts and durations such as timeSpentMs are
- *   0 … 2^31 − 1.
+ *   included, is a 404: no such row can exist); every integer in a body (ids, versions,
+ *   revisions, positions, counts, durations such as timeSpentMs) is at most 2^31 − 1 (zInt32).
+ * - JSON bodies nest at most MAX_JSON_DEPTH levels (a 422), checked without recursion.
  * - Times in seconds are finite and at most MAX_SECONDS (10^7 s, about 116 days: far longer than
  *   any video), so 1e308 start times are refused.
  * - Chunk text is at most maxChunkChars() characters (100,000 unless ASSESSOR_MAX_CHUNK_CHARS says
@@ -21,6 +22,8 @@
 import { z } from "zod";
 
 export const INT32_MAX = 2_147_483_647;
+/** The longest email address (RFC 5321's 256-octet path less its angle brackets). */
+export const MAX_EMAIL_CHARS = 254;
 export const MAX_SECONDS = 10_000_000;
 export const DEFAULT_MAX_CHUNK_CHARS = 100_000;
 export const NUL_MESSAGE = "must not contain a NUL character (U+0000)";
@@ -36,27 +39,51 @@ export function maxChunkChars(env: Record<string, string | undefined> = process.
 
 export const hasNul = (s: string): boolean => s.includes("\u0000");
 
+type TWalk = { value: unknown; key: string; parent: TWalk | null };
+const pathOf = (w: TWalk): string[] => {
+  const out: string[] = [];
+  for (let n: TWalk | null = w; n && n.parent; n = n.parent) out.push(n.key);
+  return out.reverse();
+};
+
 /**
  * The path ("notes", "tags.2", "flags") of the first string holding a NUL in a parsed JSON value
- * (object keys included), or null when there is none.
+ * (object keys included), or null when there is none. Iterative: a body nested 10,000 levels deep
+ * must not overflow the stack (route() refuses such a body first, jsonTooDeep).
  */
 export function nulPath(value: unknown, path: readonly string[] = []): string | null {
-  if (typeof value === "string") return hasNul(value) ? path.join(".") || "(body)" : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], [...path, String(i)]);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) {
-      if (hasNul(k)) return [...path, k.replaceAll("\u0000", "\\u0000")].join(".");
-      const found = nulPath(v, [...path, k]);
-      if (found !== null) return found;
+  const stack: TWalk[] = [{ value, key: "", parent: null }];
+  const full = (w: TWalk, extra?: string) => [...path, ...pathOf(w), ...(extra === undefined ? [] : [extra])].join(".");
+  while (stack.length > 0) {
+    const w = stack.pop() as TWalk;
+    const v = w.value;
+    if (typeof v === "string") {
+      if (hasNul(v)) return full(w) || "(body)";
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: String(i), parent: w });
+    } else if (typeof v === "object" && v !== null) {
+      const entries = Object.entries(v);
+      for (const [k] of entries) if (hasNul(k)) return full(w, k.replaceAll("\u0000", "\\u0000"));
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], key: entries[i][0], parent: w });
     }
   }
   return null;
+}
+
+/** How deep a JSON body may nest (arrays and objects): far more than any route's schema needs. */
+export const MAX_JSON_DEPTH = 64;
+export const DEPTH_MESSAGE = `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
+
+/** Whether a parsed JSON value nests arrays/objects deeper than `max` levels (iterative). */
+export function jsonTooDeep(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** A numeric id from a URL (path segment or query value): 1 … 2^31 − 1, else null (the caller's 404). */
@@ -72,5 +99,12 @@ export const zText = (max: number) => z.string().max(max).refine((s) => !hasNul(
 /** Seconds: finite, 0 … MAX_SECONDS. */
 export const ZSeconds = z.number().finite().min(0, "expected seconds ≥ 0").max(MAX_SECONDS, `expected at most ${MAX_SECONDS} seconds`);
 
+/**
+ * A whole number from `min` to 2^31 − 1: every integer a body may carry that reaches an INTEGER
+ * column or a comparison with one (ids, versions, revisions, positions, counts). `message` is
+ * the schema's own wording for "not a whole number / below min".
+ */
+export const zInt32 = (min: number, message?: string) => z.number().int(message).min(min, message).max(INT32_MAX, `expected at most ${INT32_MAX}`);
+
 /** A non-negative 32-bit integer (counts, milliseconds). */
-export const ZUint32 = z.number().int().min(0).max(INT32_MAX, `expected at most ${INT32_MAX}`);
+export const ZUint32 = zInt32(0);

@@ -3,7 +3,7 @@ import type { Adjudication, Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { itemDecision } from "../labels/rule.ts";
-import { MAX_SECONDS, zText } from "../bounds.ts";
+import { MAX_SECONDS, zInt32, zText } from "../bounds.ts";
 
 export const ZAdjudicationInput = z.object({
   poolItemId: zText(100).min(1),
@@ -15,7 +15,7 @@ export const ZAdjudicationInput = z.object({
    * A revision of a decided item: the revision the adjudicator saw standing (1 for the first
    * decision). Without it a decided item is a conflict; with a revision that no longer stands, too.
    */
-  revises: z.number().int("revises: expected the revision number that stands").min(1, "revises: expected a revision ≥ 1").optional(),
+  revises: zInt32(1, "revises: expected the revision number that stands (≥ 1)").optional(),
 });
 export type TAdjudicationInput = z.input<typeof ZAdjudicationInput>;
 

@@ -2,6 +2,8 @@
  * Browser-side sign-in and sign-out against next-auth's REST endpoints (/api/auth/*), so that
  * pages need no next-auth client library and no SessionProvider.
  */
+import { signInErrorMessage } from "./messages.ts";
+
 async function csrfToken(): Promise<string> {
   const r = await fetch("/api/auth/csrf", { credentials: "same-origin" });
   const { csrfToken } = (await r.json()) as { csrfToken: string };
@@ -23,11 +25,10 @@ export async function signInWithPassword(email: string, password: string): Promi
   } catch {
     url = undefined;
   }
-  // next-auth answers {url}: the callback URL on success, the sign-in page with ?error= otherwise.
+  // next-auth answers {url}: the callback URL on success, the sign-in page with ?error=CODE
+  // otherwise (lib/auth/messages.ts; a refused attempt's wait is its Retry-After).
   if (!url) return `Sign-in failed (HTTP ${r.status}).`;
-  const error = new URL(url, window.location.origin).searchParams.get("error");
-  if (error) return error === "CredentialsSignin" ? "Wrong email or password." : error;
-  return null;
+  return signInErrorMessage(new URL(url, window.location.origin).searchParams.get("error"), Number(r.headers.get("retry-after")) || null);
 }
 
 export async function signOut(): Promise<void> {

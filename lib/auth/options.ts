@@ -1,12 +1,14 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../db/client.ts";
 import { revokeSessions } from "../users/users.ts";
 import { clientAddress } from "./address.ts";
 import { readClaims, sessionEndsAt, sessionLifetime, type TSessionClaims } from "./lifetime.ts";
-import { attemptLogin, loginErrorMessage, retryAfterSeconds } from "./login.ts";
+import { attemptLogin, loginErrorCode, retryAfterSeconds, type TLoginResult } from "./login.ts";
+import type { TSignInError } from "./messages.ts";
 import { isRole, type TRole } from "./permissions.ts";
 import { sameOriginUrl } from "./redirect.ts";
 import { currentUser, sessionStillValid } from "./version.ts";
@@ -33,6 +35,8 @@ type TTokenClaims = Partial<TSessionClaims> & { role?: TRole };
  */
 export const signInOutcome = new AsyncLocalStorage<{ retryAfterSeconds?: number }>();
 
+const signInError = (code: TSignInError) => new Error(code);
+
 let cached: NextAuthOptions | undefined;
 
 /**
@@ -55,15 +59,23 @@ export function authOptions(): NextAuthOptions {
         async authorize(credentials, req) {
           const email = credentials?.email ?? "";
           const password = credentials?.password ?? "";
-          if (!email || !password) throw new Error("Enter your email and password.");
-          const result = await attemptLogin(await getDb(), email, password, clientAddress(req.headers ?? {}));
+          // next-auth passes a thrown message to the client as `error` (returning null would lose
+          // the reason: locked, deactivated): only codes of lib/auth/messages.ts, never text.
+          if (!email || !password) throw signInError("Missing");
+          let result: TLoginResult;
+          try {
+            result = await attemptLogin(await getDb(), email, password, clientAddress(req.headers ?? {}));
+          } catch (e) {
+            // Whatever failed (the database, a bug), the client learns only that it did.
+            const reference = randomUUID();
+            console.error(`[auth] sign-in failed (reference ${reference}):`, e);
+            throw signInError("SignInFailed");
+          }
           if (!result.ok && result.reason === "locked") {
             const outcome = signInOutcome.getStore();
             if (outcome) outcome.retryAfterSeconds = retryAfterSeconds(result.until);
           }
-          // next-auth passes a thrown message to the client as `error`; returning null would
-          // lose the reason (locked, deactivated).
-          if (!result.ok) throw new Error(loginErrorMessage(result));
+          if (!result.ok) throw signInError(loginErrorCode(result));
           return result.user;
         },
       }),

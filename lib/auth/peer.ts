@@ -1,7 +1,8 @@
 import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import { PEER_HEADER } from "./address.ts";
+import { decodablePath } from "../http/url.ts";
+import { PEER_HEADER, untrustedForwardingWarning } from "./address.ts";
 
 let installed = false;
 
@@ -11,6 +12,10 @@ let installed = false;
  * socket otherwise (lib/auth/address.ts). Uses Node's documented `http.server.request.start`
  * diagnostics channel, published for every request of every http server in this process.
  * Installed once, by instrumentation.ts when the server starts.
+ *
+ * The same hook rewrites a path that cannot be percent-decoded (lib/http/url.ts), which Next.js
+ * would answer with a bare 500, and logs forwarding headers the server does not trust
+ * (lib/auth/address.ts). A subscriber must not throw (Node rethrows it as an uncaught exception).
  */
 export function installPeerAddress(): void {
   if (installed) return;
@@ -18,5 +23,12 @@ export function installPeerAddress(): void {
   subscribe("http.server.request.start", (message) => {
     const { request, socket } = message as { request: IncomingMessage; socket: Socket };
     request.headers[PEER_HEADER] = socket.remoteAddress ?? "";
+    if (request.url) request.url = decodablePath(request.url);
+    try {
+      const warning = untrustedForwardingWarning(request.headers);
+      if (warning) console.warn(warning);
+    } catch {
+      // A malformed ASSESSOR_TRUSTED_PROXY_HOPS is reported by the sign-in itself (lib/auth/address.ts).
+    }
   });
 }

@@ -10,20 +10,28 @@ import { all, provider, run, sqlTransaction, type TSqlParam } from "../db/sql.ts
  *   1 s, 2 s, 4 s … up to 15 min between attempts;
  * - the account, from any address: ACCOUNT.free attempts, then the same doubling waits. It slows
  *   guessing spread over many addresses. An address where the account signed in successfully in
- *   the last KNOWN_MS is exempt, so no one can lock the owner out of their usual address;
+ *   the last KNOWN_MS (a "known" address) is exempt, so no one can lock the owner out of their
+ *   usual address;
  * - the client address, over all accounts: ADDRESS.free attempts, then the same doubling waits.
- *   It slows one password tried across many accounts (password spraying).
+ *   It slows one password tried across many accounts (password spraying). It does not apply to an
+ *   account at an address where that account signed in successfully in the last KNOWN_MS: failures
+ *   with other emails from a shared address (a NAT, an office, a proxy) never hold up the people
+ *   who sign in there; guessing their passwords from there is still held by the pair's limit.
  *
  * There is no fixed lock anyone can set for anyone: an attacker's own address and pair back off,
- * and the owner at a known address is held up by neither.
+ * and the owner at a known address is held up by neither the account's nor the address's count.
+ * An account that has never signed in from a saturated address waits like any other attempt from
+ * it: checking its password anyway would let a sprayer through with every right guess, which is
+ * what the address key is for (the README's deployment section: behind a proxy, set
+ * ASSESSOR_TRUSTED_PROXY_HOPS so that addresses are the clients', not the proxy's).
  *
  * An attempt is reserved BEFORE the password is checked: one transaction increments all keys,
  * each with a conditional upsert (`… ON CONFLICT DO UPDATE … WHERE "lockedUntil" <= now
  * RETURNING`), and rolls back when any key refuses. Parallel attempts, on one server or many,
  * therefore check at most `free` passwords before the first wait: the database serialises the
  * increments. A success clears the pair and account counts, marks the address as known for the
- * account and gives the reserved attempt back to the address; a failure stays counted. A key
- * with no attempt for FORGET_MS starts over.
+ * account and gives the reserved attempt back to the address (when one was reserved); a failure
+ * stays counted. A key with no attempt for FORGET_MS starts over.
  */
 export type TBackoff = { free: number; baseMs: number; capMs: number };
 
@@ -45,7 +53,8 @@ export const accountKey = (email: string) => `account:${norm(email)}`;
 export const addressKey = (address: string) => `address:${address}`;
 export const knownKey = (email: string, address: string) => `known:${norm(email)}|${address}`;
 
-export type TReservation = { ok: true } | { ok: false; until: Date };
+/** `known`: the account signed in from this address lately, so only the pair's key was reserved. */
+export type TReservation = { ok: true; known: boolean } | { ok: false; until: Date };
 
 class Refused extends Error {
   constructor(readonly until: Date) {
@@ -85,12 +94,12 @@ function reserveSql(p: "sqlite" | "postgres", key: string, b: TBackoff, now: Dat
 /** Reserves one sign-in attempt for (email, address), or says until when it must wait. */
 export async function reserveAttempt(db: Db, email: string, address: string, now: Date = new Date()): Promise<TReservation> {
   try {
-    await sqlTransaction(db, function* () {
+    const known = await sqlTransaction(db, function* () {
       const p = yield* provider();
       const since = p === "postgres" ? "CAST(? AS TIMESTAMP(3))" : "?";
-      const known = yield* all(`SELECT 1 AS "k" FROM "LoginThrottle" WHERE "key" = ? AND "updatedAt" >= ${since}`, [knownKey(email, address), new Date(now.getTime() - KNOWN_MS)]);
-      const keys: [string, TBackoff][] = [[pairKey(email, address), PAIR], [addressKey(address), ADDRESS]];
-      if (known.length === 0) keys.push([accountKey(email), ACCOUNT]);
+      const known = (yield* all(`SELECT 1 AS "k" FROM "LoginThrottle" WHERE "key" = ? AND "updatedAt" >= ${since}`, [knownKey(email, address), new Date(now.getTime() - KNOWN_MS)])).length > 0;
+      const keys: [string, TBackoff][] = [[pairKey(email, address), PAIR]];
+      if (!known) keys.push([addressKey(address), ADDRESS], [accountKey(email), ACCOUNT]);
       for (const [key, b] of keys) {
         const { sql, params } = reserveSql(p, key, b, now);
         const counted = yield* all(sql, params);
@@ -99,8 +108,9 @@ export async function reserveAttempt(db: Db, email: string, address: string, now
           throw new Refused(row[0] ? new Date(row[0].lockedUntil) : new Date(now.getTime() + b.baseMs));
         }
       }
+      return known;
     });
-    return { ok: true };
+    return { ok: true, known };
   } catch (e) {
     if (e instanceof Refused) return { ok: false, until: e.until };
     throw e;
@@ -109,12 +119,13 @@ export async function reserveAttempt(db: Db, email: string, address: string, now
 
 /**
  * The password was right (even for a deactivated account): the pair's and the account's streaks
- * end, the address becomes known for the account, and the address gets its attempt back.
+ * end, the address becomes known for the account, and the address gets its attempt back when
+ * the reservation took one (`reservation.known` false).
  */
-export async function recordSuccess(db: Db, email: string, address: string, now: Date = new Date()): Promise<void> {
+export async function recordSuccess(db: Db, email: string, address: string, now: Date = new Date(), reservation: { known: boolean } = { known: false }): Promise<void> {
   await sqlTransaction(db, function* () {
     yield* run(`DELETE FROM "LoginThrottle" WHERE "key" IN (?, ?)`, [pairKey(email, address), accountKey(email)]);
-    yield* run(`UPDATE "LoginThrottle" SET "failures" = "failures" - 1 WHERE "key" = ? AND "failures" > 0`, [addressKey(address)]);
+    if (!reservation.known) yield* run(`UPDATE "LoginThrottle" SET "failures" = "failures" - 1 WHERE "key" = ? AND "failures" > 0`, [addressKey(address)]);
     yield* run(`INSERT INTO "LoginThrottle" ("key", "failures", "lockedUntil", "updatedAt") VALUES (?, 0, NULL, ?) ON CONFLICT ("key") DO UPDATE SET "updatedAt" = excluded."updatedAt"`, [knownKey(email, address), now]);
   });
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
-import { zText } from "../bounds.ts";
+import { zInt32, zText } from "../bounds.ts";
 import { parseFlags, ruleSettings } from "../labels/load.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
 import { answerDecision, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
@@ -10,13 +10,13 @@ import { ZRelevance } from "./submit.ts";
 
 export const ZAnswerAdjudicationInput = z.object({
   answerId: zText(100).min(1),
-  claimVersion: z.number().int("claimVersion: expected a whole number ≥ 1").min(1, "claimVersion: expected a whole number ≥ 1"),
+  claimVersion: zInt32(1, "claimVersion: expected a whole number ≥ 1"),
   claimLabels: z.array(ZClaimLabel).max(MAX_CLAIMS),
   relevance: ZRelevance,
   rationale: zText(5000).trim().default(""),
   idempotencyKey: zText(200).min(8),
   /** A revision of a decided answer: the revision the adjudicator saw standing (as lib/adjudication/decide.ts). */
-  revises: z.number().int("revises: expected the revision number that stands").min(1, "revises: expected a revision ≥ 1").optional(),
+  revises: zInt32(1, "revises: expected the revision number that stands (≥ 1)").optional(),
 });
 export type TAnswerAdjudicationInput = z.input<typeof ZAnswerAdjudicationInput>;
 

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { gradingClosedError } from "../projects/grading.ts";
-import { ZUint32, zText } from "../bounds.ts";
+import { ZUint32, zInt32, zText } from "../bounds.ts";
 import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
 import type { TDisagreementRule } from "../labels/rule.ts";
 import { MAX_CLAIMS } from "./claims.ts";
@@ -16,7 +16,7 @@ export const ZRelevance = z.number().int("relevance: expected a whole number 0�
 /** One answer label (answers task → route → submitAnswerJudgement). */
 export const ZAnswerJudgementInput = z.object({
   answerId: zText(100).min(1),
-  claimVersion: z.number().int("claimVersion: expected a whole number ≥ 1").min(1, "claimVersion: expected a whole number ≥ 1"),
+  claimVersion: zInt32(1, "claimVersion: expected a whole number ≥ 1"),
   /** One of s / p / n / x per claim of `claimVersion`, in claim order. */
   claimLabels: z.array(ZClaimLabel).max(MAX_CLAIMS),
   relevance: ZRelevance,

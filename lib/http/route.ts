@@ -7,7 +7,7 @@ import type { TRole } from "../auth/permissions.ts";
 import { isCrossOrigin } from "./security.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { enforceRate, jsonLimitBytes, readBodyLimited, submissionLimiter } from "./limits.ts";
-import { NUL_MESSAGE, nulPath } from "../bounds.ts";
+import { DEPTH_MESSAGE, jsonTooDeep, NUL_MESSAGE, nulPath } from "../bounds.ts";
 
 /** The JSON body of every error response. */
 export type TErrorBody = { error: { code: string; message: string; details?: unknown } };
@@ -77,8 +77,8 @@ export function refuseCrossOrigin(req: Request): Response | null {
 /**
  * The one wrapper for route handlers: refuse cross-origin writes (403), authenticate (401), check the role (403),
  * count the user's submissions when asked (429), validate the query string and JSON body with zod (413 past
- * ASSESSOR_JSON_LIMIT_KB, 400 for malformed JSON, 422 with the issues; a NUL character in any string is a
- * 422 naming the field, and in a path parameter a 404: lib/bounds.ts), run the
+ * ASSESSOR_JSON_LIMIT_KB, 400 for malformed JSON, 422 with the issues; a body nested deeper than
+ * MAX_JSON_DEPTH is a 422; a NUL character in any string is a 422 naming the field, and in a path parameter a 404: lib/bounds.ts), run the
  * handler, and map errors (AppError codes via lib/errors.ts; anything else 500 without details).
  * A handler may return a Response, or a value that is sent as JSON (null/undefined → 204).
  */
@@ -121,6 +121,8 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
         } catch {
           return errorResponse(400, "bad_request", "the request body is not valid JSON");
         }
+        // Nothing below walks a body nested deeper than any schema needs (lib/bounds.ts).
+        if (jsonTooDeep(raw)) return errorResponse(422, "bad_input", "invalid request body", [{ path: "(body)", message: DEPTH_MESSAGE }]);
         // Text is refused with a NUL anywhere (lib/bounds.ts), named like a zod issue.
         const nul = nulPath(raw);
         if (nul !== null) return errorResponse(422, "bad_input", "invalid request body", [{ path: nul, message: NUL_MESSAGE }]);

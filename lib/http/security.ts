@@ -4,6 +4,7 @@
  * headers, written out there because the config is plain JavaScript) and lib/http/route.ts.
  */
 
+import { trustedProxyHops } from "../auth/address.ts";
 import { mediaHosts } from "../media/hosts.ts";
 
 /** Where react-player's YouTube player comes from (youtube-video-element loads the IFrame API). */
@@ -49,33 +50,48 @@ export const STATIC_HEADERS: Record<string, string> = {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** "https://app.example" from a URL or origin, or null when it is not one. */
+function originOf(value: string): string | null {
+  try {
+    const u = new URL(value);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The origins a page of this app can have, as seen by this request: the one it was sent to (the
+ * scheme the server received it with and its Host), NEXTAUTH_URL's, and, only when a reverse proxy
+ * is trusted (ASSESSOR_TRUSTED_PROXY_HOPS > 0, lib/auth/address.ts), the one the proxy names with
+ * X-Forwarded-Proto and X-Forwarded-Host (the first value of each: the outermost proxy's).
+ */
+export function ownOrigins(req: Request, env: Record<string, string | undefined> = process.env): Set<string> {
+  const own = new Set<string>();
+  const add = (o: string | null) => o && own.add(o);
+  const host = req.headers.get("host");
+  if (host) add(originOf(`${new URL(req.url).protocol}//${host.trim()}`));
+  if (env.NEXTAUTH_URL) add(originOf(env.NEXTAUTH_URL)); // a malformed one is reported by next-auth itself
+  const forwardedHost = req.headers.get("x-forwarded-host")?.split(",")[0].trim();
+  if (forwardedHost && trustedProxyHops(env) > 0) {
+    const proto = req.headers.get("x-forwarded-proto")?.split(",")[0].trim().toLowerCase() || new URL(req.url).protocol.replace(":", "");
+    add(originOf(`${proto}://${forwardedHost}`));
+  }
+  return own;
+}
+
 /**
  * Whether a state-changing request comes from another origin: its Origin header (browsers send
- * it on every POST, PUT, PATCH, DELETE) names a host other than the one it was sent to (Host,
- * or X-Forwarded-Host behind a proxy) and other than NEXTAUTH_URL's, or Sec-Fetch-Site says
- * cross-site. Requests without either header (the CLI, curl, tests) are not browsers' and pass:
- * they carry no ambient cookie by accident.
+ * it on every POST, PUT, PATCH, DELETE) is not one of ownOrigins (scheme, host and port all
+ * compared), or Sec-Fetch-Site says cross-site. Requests without either header (the CLI, curl,
+ * tests) are not browsers' and pass: they carry no ambient cookie by accident.
  */
-export function isCrossOrigin(req: Request, env: { NEXTAUTH_URL?: string } = process.env): boolean {
+export function isCrossOrigin(req: Request, env: Record<string, string | undefined> = process.env): boolean {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return false;
-  const site = req.headers.get("sec-fetch-site");
-  if (site === "cross-site") return true;
+  if (req.headers.get("sec-fetch-site") === "cross-site") return true;
   const origin = req.headers.get("origin");
   if (origin === null) return false;
-  let host: string;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    return true; // "null" (sandboxed frames, data: URLs) or garbage
-  }
-  const allowed = new Set<string>();
-  for (const h of [req.headers.get("x-forwarded-host"), req.headers.get("host")]) if (h) allowed.add(h.split(",")[0].trim());
-  if (env.NEXTAUTH_URL) {
-    try {
-      allowed.add(new URL(env.NEXTAUTH_URL).host);
-    } catch {
-      // a malformed NEXTAUTH_URL is reported by next-auth itself
-    }
-  }
-  return !allowed.has(host);
+  // "null" (sandboxed frames, data: URLs) and garbage are foreign.
+  const from = originOf(origin);
+  return from === null || !ownOrigins(req, env).has(from);
 }

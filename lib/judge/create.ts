@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { zInt32 } from "../bounds.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { answerSubsetName, parseAnswerSubset, selectAnswers } from "./answers-select.ts";
 import { DEFAULT_ANSWER_TEMPLATE, validateAnswerTemplate } from "./answers-template.ts";
@@ -36,7 +37,7 @@ export const ZRunSettings = z
     structured: z.boolean().default(true),
     /** The subset: chunks pool | unlabelled | calibration | tag:NAME (default pool); answers answers-select.ts (default all). */
     only: z.string().trim().min(1).optional(),
-    limit: z.number().int().min(1).optional(),
+    limit: zInt32(1).optional(),
     maxCost: z.number().positive().optional(),
     priceIn: z.number().min(0).optional(),
     priceOut: z.number().min(0).optional(),

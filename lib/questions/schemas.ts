@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { INT32_MAX, MAX_SECONDS, zText } from "../bounds.ts";
+import { INT32_MAX, MAX_SECONDS, zInt32, zText } from "../bounds.ts";
 
 const seconds = z.number().min(0).max(MAX_SECONDS);
-export const ZPlaceInput = z.object({ videoId: z.number().int().min(1), start: seconds, end: seconds.nullable() }).refine((p) => p.end === null || p.end >= p.start, { error: "expected the answer end at or after its start", path: ["end"] });
+export const ZPlaceInput = z.object({ videoId: zInt32(1), start: seconds, end: seconds.nullable() }).refine((p) => p.end === null || p.end >= p.start, { error: "expected the answer end at or after its start", path: ["end"] });
 const ZTags = z.array(zText(100).trim().min(1)).max(50);
 const ZStatus = z.enum(["draft", "accepted", "rejected"]);
 

@@ -3,6 +3,7 @@ import { hash, verify } from "@node-rs/argon2";
 import { z } from "zod";
 import type { Db, User } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
+import { MAX_EMAIL_CHARS } from "../bounds.ts";
 
 /**
  * Users and their passwords. Passwords are hashed with argon2id (@node-rs/argon2's default
@@ -14,11 +15,13 @@ export const ZRole = z.enum(ROLES);
 export type TUserRole = z.infer<typeof ZRole>;
 
 export const MIN_PASSWORD_LENGTH = 8;
-export const ZPassword = z.string().min(MIN_PASSWORD_LENGTH, `a password needs at least ${MIN_PASSWORD_LENGTH} characters`).max(1024);
+export const MAX_PASSWORD_CHARS = 1024;
+export const ZPassword = z.string().min(MIN_PASSWORD_LENGTH, `a password needs at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_CHARS);
 export const ZEmail = z
   .string()
   .trim()
   .toLowerCase()
+  .max(MAX_EMAIL_CHARS, `expected an email address of at most ${MAX_EMAIL_CHARS} characters`)
   .pipe(z.email("expected an email address such as ann@example.org"));
 
 export const ZNewUser = z.object({

@@ -3,7 +3,10 @@
  * trusted proxy's X-Forwarded-For), the callback URL, extra headers. Returns next-auth's answer
  * instead of throwing (tests/helpers/login.ts apiSession is for tests where sign-in just works).
  */
-export type TSignIn = { status: number; cookie: string | null; url: string | null; error: string | null; retryAfter: string | null };
+import { signInErrorMessage } from "../../lib/auth/messages.ts";
+
+/** `code`: the `error` parameter of next-auth's url; `error`: what the login form shows for it (lib/auth/client.ts). */
+export type TSignIn = { status: number; cookie: string | null; url: string | null; code: string | null; error: string | null; retryAfter: string | null };
 
 function cookiePairs(res: Response): string[] {
   return res.headers.getSetCookie().map((c) => c.split(";")[0]);
@@ -43,13 +46,9 @@ export async function signIn(
   const cookie = updateCookies(c.cookie, res);
   const body = (await res.json().catch(() => ({}))) as { url?: string };
   const url = body.url ?? null;
-  return {
-    status: res.status,
-    cookie: /session-token=/.test(cookie) ? cookie : null,
-    url,
-    error: url ? new URL(url, baseUrl).searchParams.get("error") : null,
-    retryAfter: res.headers.get("retry-after"),
-  };
+  const code = url ? new URL(url, baseUrl).searchParams.get("error") : null;
+  const retryAfter = res.headers.get("retry-after");
+  return { status: res.status, cookie: /session-token=/.test(cookie) ? cookie : null, url, code, error: signInErrorMessage(code, Number(retryAfter) || null), retryAfter };
 }
 
 /** Signs out through next-auth (the form's POST), with the session's own cookies. */

@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { signInErrorMessage } from "../../lib/auth/messages.ts";
 
 /**
  * Signing in from tests.
@@ -39,7 +40,8 @@ export async function apiSession(baseUrl: string, email: string, password: strin
     // With json=true next-auth answers {url} instead of a Location header.
     let location = res.headers.get("location") ?? "";
     if (!location) location = ((await res.json().catch(() => ({}))) as { url?: string }).url ?? "";
-    const error = location ? new URL(location, baseUrl).searchParams.get("error") : null;
+    // The code in the URL, as the login form shows it (lib/auth/messages.ts).
+    const error = signInErrorMessage(location ? new URL(location, baseUrl).searchParams.get("error") : null, Number(res.headers.get("retry-after")) || null);
     throw new Error(`sign-in as ${email} failed (HTTP ${res.status}${error ? `: ${error}` : ""})`);
   }
   return cookies;

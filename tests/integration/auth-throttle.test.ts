@@ -108,11 +108,34 @@ describe("attemptLogin", () => {
     expect(await db.loginThrottle.findUnique({ where: { key: accountKey("victim-next@example.org") } })).toBeNull();
   });
 
+  it("a shared address saturated with unknown emails does not refuse an account known there; guessing its password there still backs off (issue 30 item 1)", async () => {
+    const shared = "192.0.2.200";
+    expect((await attemptLogin(db, "owner@example.org", "right-password", shared, t0)).ok).toBe(true);
+    for (let i = 0; i < ADDRESS.free; i++) expect(await attemptLogin(db, `nobody${i}-${Math.random()}@example.org`, "guess", shared, t0)).toEqual({ ok: false, reason: "invalid" });
+    expect(await attemptLogin(db, "nobody-more@example.org", "guess", shared, t0)).toEqual({ ok: false, reason: "locked", until: at(1000) });
+    // The owner signed in here before: the address's count does not apply, and is not touched.
+    expect((await attemptLogin(db, "owner@example.org", "right-password", shared, at(1))).ok).toBe(true);
+    expect(await failures(addressKey(shared))).toBe(ADDRESS.free);
+    // Guessing the owner's password from the shared address: the pair's limit holds.
+    for (let i = 0; i < PAIR.free; i++) expect(await attemptLogin(db, "owner@example.org", "bad", shared, at(2))).toEqual({ ok: false, reason: "invalid" });
+    expect(await attemptLogin(db, "owner@example.org", "right-password", shared, at(3))).toEqual({ ok: false, reason: "locked", until: at(1002) });
+    // An account never signed in from there waits for the address like any attempt from it
+    // (checking its password would let a sprayer through with every right guess).
+    expect(await attemptLogin(db, "ann@example.org", "right-password", shared, at(4))).toEqual({ ok: false, reason: "locked", until: at(1000) });
+  });
+
+  it("credentials that fit no account are refused before any query: a 2,700-character email, a NUL, an oversized password (issue 30 item 4)", async () => {
+    const rows = await db.loginThrottle.count();
+    for (const email of [`${"a".repeat(2700)}@example.org`, "ann\u0000@example.org", `ann@${"x".repeat(250)}.org`]) expect(await attemptLogin(db, email, "right-password", HOME, t0)).toEqual({ ok: false, reason: "invalid" });
+    expect(await attemptLogin(db, "ann@example.org", "x".repeat(1025), HOME, t0)).toEqual({ ok: false, reason: "invalid" });
+    expect(await db.loginThrottle.count()).toBe(rows);
+  });
+
   it("forgets a streak after a day without attempts, and prunes old rows", async () => {
     const addr = "192.0.2.5";
     for (let i = 0; i < PAIR.free; i++) await reserveAttempt(db, "ann@example.org", addr, t0);
     expect((await reserveAttempt(db, "ann@example.org", addr, at(10))).ok).toBe(false);
-    expect(await reserveAttempt(db, "ann@example.org", addr, at(FORGET_MS + 1))).toEqual({ ok: true });
+    expect(await reserveAttempt(db, "ann@example.org", addr, at(FORGET_MS + 1))).toEqual({ ok: true, known: false });
     expect(await failures(pairKey("ann@example.org", addr))).toBe(1);
     expect(await pruneThrottle(db, at(2 * FORGET_MS + 2))).toBeGreaterThan(0);
     expect(await db.loginThrottle.findUnique({ where: { key: pairKey("ann@example.org", addr) } })).toBeNull();

@@ -113,11 +113,18 @@ describe("cross-origin writes", () => {
     }
   });
 
-  it("decides by host, NEXTAUTH_URL and Sec-Fetch-Site (unit)", () => {
+  it("decides by scheme and host, NEXTAUTH_URL, a trusted proxy's X-Forwarded-Proto/Host and Sec-Fetch-Site (unit)", () => {
     const req = (headers: Record<string, string>, method = "POST") => new Request("http://internal:3000/api/x", { method, headers });
-    expect(isCrossOrigin(req({ Origin: "https://app.example", Host: "app.example" }))).toBe(false);
-    expect(isCrossOrigin(req({ Origin: "https://app.example", Host: "internal:3000", "X-Forwarded-Host": "app.example" }))).toBe(false);
+    const proxied = { Host: "internal:3000", "X-Forwarded-Host": "app.example", "X-Forwarded-Proto": "https" };
+    expect(isCrossOrigin(req({ Origin: "http://app.example", Host: "app.example" }), {})).toBe(false);
+    // Issue 30: the scheme counts, and X-Forwarded-* only when a proxy is trusted.
+    expect(isCrossOrigin(req({ Origin: "https://app.example", Host: "app.example" }), {})).toBe(true);
+    expect(isCrossOrigin(req({ Origin: "https://app.example", ...proxied }), {})).toBe(true);
+    expect(isCrossOrigin(req({ Origin: "https://app.example", ...proxied }), { ASSESSOR_TRUSTED_PROXY_HOPS: "1" })).toBe(false);
+    expect(isCrossOrigin(req({ Origin: "http://app.example", ...proxied }), { ASSESSOR_TRUSTED_PROXY_HOPS: "1" })).toBe(true);
+    expect(isCrossOrigin(req({ Origin: "https://evil.example", ...proxied, "X-Forwarded-Host": "evil.example" }), {})).toBe(true);
     expect(isCrossOrigin(req({ Origin: "https://public.example", Host: "internal:3000" }), { NEXTAUTH_URL: "https://public.example" })).toBe(false);
+    expect(isCrossOrigin(req({ Origin: "http://public.example", Host: "internal:3000" }), { NEXTAUTH_URL: "https://public.example" })).toBe(true);
     expect(isCrossOrigin(req({ Origin: "https://evil.example", Host: "app.example" }))).toBe(true);
     expect(isCrossOrigin(req({ Origin: "https://evil.example", Host: "app.example" }, "GET"))).toBe(false);
     expect(isCrossOrigin(req({ Host: "app.example", "Sec-Fetch-Site": "same-origin" }))).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, trustedProxyHops } from "../../lib/auth/address.ts";
+import { clientAddress, trustedProxyHops, untrustedForwardingWarning } from "../../lib/auth/address.ts";
 import { readClaims, sessionEndsAt, sessionLifetime } from "../../lib/auth/lifetime.ts";
 
 const env = (vars: Record<string, string>): NodeJS.ProcessEnv => ({ NODE_ENV: "test", ...vars });
@@ -30,6 +30,23 @@ describe("clientAddress", () => {
     expect(() => trustedProxyHops(env({ ASSESSOR_TRUSTED_PROXY_HOPS: "yes" }))).toThrow('ASSESSOR_TRUSTED_PROXY_HOPS must be a whole number of proxies from 0 to 10, not "yes"');
     expect(() => trustedProxyHops(env({ ASSESSOR_TRUSTED_PROXY_HOPS: "-1" }))).toThrow(/whole number/);
     expect(trustedProxyHops(env({ ASSESSOR_TRUSTED_PROXY_HOPS: " 0 " }))).toBe(0);
+  });
+});
+
+describe("untrustedForwardingWarning (issue 30 item 1)", () => {
+  it("names the forwarding headers a server without a trusted proxy receives, at most once an hour", () => {
+    const t = 1_000_000_000;
+    expect(untrustedForwardingWarning({ "x-forwarded-for": "10.0.0.1" }, env({ ASSESSOR_TRUSTED_PROXY_HOPS: "1" }), t)).toBeNull();
+    expect(untrustedForwardingWarning({ "x-assessor-peer": "10.0.0.1" }, env({}), t)).toBeNull();
+    const line = untrustedForwardingWarning(new Headers({ "X-Forwarded-For": "10.0.0.1", Forwarded: "for=10.0.0.1" }), env({}), t);
+    expect(line).toMatch(/^\[auth\] requests carry x-forwarded-for, forwarded but ASSESSOR_TRUSTED_PROXY_HOPS is 0/);
+    expect(line).toContain("set ASSESSOR_TRUSTED_PROXY_HOPS to the number of proxies");
+    expect(untrustedForwardingWarning({ "x-real-ip": "10.0.0.1" }, env({}), t + 59 * 60_000)).toBeNull();
+    expect(untrustedForwardingWarning({ "x-real-ip": "10.0.0.1" }, env({}), t + 60 * 60_000)).toMatch(/carry x-real-ip but/);
+  });
+
+  it("cuts a client-written address to 64 characters (it is part of the throttle's keys)", () => {
+    expect(clientAddress({ "x-forwarded-for": "a".repeat(5000) }, env({ ASSESSOR_TRUSTED_PROXY_HOPS: "1" }))).toBe("a".repeat(64));
   });
 });
 

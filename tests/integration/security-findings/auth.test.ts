@@ -6,7 +6,8 @@ import { csrf, signIn, signOut, updateCookies } from "../../helpers/auth-http.ts
 import { streamPost } from "../../helpers/stream-post.ts";
 import type { Db } from "../../../lib/db/client.ts";
 import { createUser } from "../../../lib/users/users.ts";
-import { PAIR } from "../../../lib/auth/throttle.ts";
+import { ADDRESS, PAIR } from "../../../lib/auth/throttle.ts";
+import { GENERIC_SIGN_IN_ERROR, SIGN_IN_ERRORS } from "../../../lib/auth/messages.ts";
 
 /**
  * Issue 18, replayed through HTTP against started servers, on SQLite and PostgreSQL:
@@ -38,7 +39,7 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   const { getDb } = await import("../../../lib/db/client.ts");
   db = await getDb();
-  for (const email of ["lead@example.org", "lead2@example.org", "owner@example.org", "race@example.org", "shared@example.org"]) await addUser(email, "lead");
+  for (const email of ["lead@example.org", "lead2@example.org", "owner@example.org", "race@example.org", "shared@example.org", "office-lead@example.org", "office-new@example.org"]) await addUser(email, "lead");
   for (const email of ["out@example.org", "pw@example.org", "gone@example.org", "promote@example.org", "ann@example.org", "short@example.org", "idle@example.org"]) await addUser(email, "annotator");
   const env = { DATABASE_URL: testDb.url, ASSESSOR_DASHBOARD_WARMUP: "0", ASSESSOR_TRUSTED_PROXY_HOPS: "1", ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20" };
   [a, b] = await Promise.all([startServer(env), startServer(env)]);
@@ -237,6 +238,11 @@ describe("18.5 sign-in limits in the database", () => {
       expect(spoofed.status).toBe(429);
       // All five were counted against the socket's address.
       expect((await db.loginThrottle.findUnique({ where: { key: "pair:lead2@example.org|127.0.0.1" } }))?.failures).toBe(PAIR.free);
+      // Issue 30 item 1: the server says in its log that it ignores forwarding headers (a proxy in
+      // front of it with ASSESSOR_TRUSTED_PROXY_HOPS=0 would make every client one address), once.
+      const warnings = d.logs().split("\n").filter((l) => l.includes("ASSESSOR_TRUSTED_PROXY_HOPS is 0"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("x-forwarded-for");
     } finally {
       await d.stop();
     }
@@ -265,4 +271,82 @@ describe("18.8 no open redirect after sign-in", () => {
       expect(location.replace(/[\t\n\r]/g, "")).not.toMatch(/^(\/\/|\/\\|\\)/);
     }
   }, 60_000);
+});
+
+/**
+ * Issue 30, the second outside test:
+ * - item 1: 50+ failed sign-ins with random unknown emails from one address, then the lead's
+ *   right password from it (where the lead had just signed in) → 429; behind a proxy with the
+ *   default ASSESSOR_TRUSTED_PROXY_HOPS=0 one person could so lock out a whole team;
+ * - item 4: a sign-in email of 2,700+ characters or with a NUL answered with PostgreSQL's error
+ *   (`Invalid prisma.$queryRawUnsafe() invocation … index row requires 11488 bytes`, 22021) in the URL;
+ * - item 9: `/login?error=<any text>` showed that text as the error;
+ * - the CSRF check took a foreign Origin named by X-Forwarded-Host, and ignored the scheme.
+ */
+describe("30.1 a shared address does not lock out the people who sign in there", () => {
+  it("after ADDRESS.free failures with unknown emails, accounts known at the address still sign in; a new one waits", async () => {
+    const office = "10.30.0.1";
+    expect((await signIn(a.url, "office-lead@example.org", PASSWORD, { from: office })).cookie).not.toBeNull();
+    for (let i = 0; i < ADDRESS.free; i++) expect((await signIn(i % 2 ? a.url : b.url, `nobody-${i}-${Date.now()}@example.org`, "guess", { from: office })).error).toBe("Wrong email or password.");
+    expect((await signIn(a.url, "nobody-more@example.org", "guess", { from: office })).status).toBe(429);
+    // The lead signed in from this address before: neither server refuses the right password.
+    for (const server of [a, b]) expect((await signIn(server.url, "office-lead@example.org", PASSWORD, { from: office })).cookie).not.toBeNull();
+    // An account never signed in from there waits like any attempt from the address (README:
+    // the address rule; behind a proxy, ASSESSOR_TRUSTED_PROXY_HOPS makes addresses the clients').
+    expect((await signIn(a.url, "office-new@example.org", PASSWORD, { from: office })).status).toBe(429);
+    expect((await signIn(a.url, "office-new@example.org", PASSWORD, { from: "10.30.0.2" })).cookie).not.toBeNull();
+  }, 120_000);
+});
+
+describe("30.4 an impossible email is refused like a wrong one, without the database's error", () => {
+  it("2,700 characters, a NUL, 300 characters: the usual code, nothing else in the URL", async () => {
+    for (const email of [`${"a".repeat(2700)}@example.org`, "lead\u0000@example.org", `${"b".repeat(300)}@example.org`]) {
+      const r = await signIn(a.url, email, PASSWORD, { from: "10.30.4.1" });
+      expect([email.length, r.status, r.code]).toEqual([email.length, 401, "CredentialsSignin"]);
+      expect(new URL(r.url ?? "", a.url).search).toBe("?error=CredentialsSignin");
+    }
+  }, 60_000);
+});
+
+describe("30.9 the sign-in page shows only its own messages", () => {
+  const shown = async (query: string) => {
+    const html = await (await fetch(`${a.url}/login${query}`)).text();
+    return /id="login-error"[^>]*>([^<]*)</.exec(html)?.[1] ?? null;
+  };
+
+  it("an unknown error text is not shown; known codes show their message", async () => {
+    expect(await shown("?error=Your%20password%20expired.%20Sign%20in%20at%20https%3A%2F%2Fevil.example%20instead")).toBe(GENERIC_SIGN_IN_ERROR);
+    expect(await shown("?error=constructor")).toBe(GENERIC_SIGN_IN_ERROR);
+    expect(await shown("?error=CredentialsSignin")).toBe(SIGN_IN_ERRORS.CredentialsSignin);
+    expect(await shown("?error=Locked")).toBe(SIGN_IN_ERRORS.Locked);
+    expect(await shown("")).toBeNull();
+    // Nowhere in the page's markup (Next's own script data carries the URL, which is not shown).
+    const html = await (await fetch(`${a.url}/login?error=Sign%20in%20at%20https%3A%2F%2Fevil.example`)).text();
+    expect(html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "")).not.toContain("evil.example");
+  });
+});
+
+describe("30 the cross-origin check compares scheme and host, and trusts forwarded ones only from a trusted proxy", () => {
+  const post = (server: RunningServer, headers: Record<string, string>) =>
+    fetch(`${server.url}/api/annotate/judgements`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: "{}" }).then(async (r) => (await r.arrayBuffer(), r.status));
+
+  it("without a trusted proxy: X-Forwarded-Host naming the foreign origin and another scheme are refused", async () => {
+    const d = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_DASHBOARD_WARMUP: "0" });
+    try {
+      const host = new URL(d.url).host;
+      expect(await post(d, { Origin: "http://evil.example", "X-Forwarded-Host": "evil.example" })).toBe(403);
+      expect(await post(d, { Origin: "https://evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" })).toBe(403);
+      expect(await post(d, { Origin: `https://${host}` })).toBe(403);
+      // The app's own origin reaches the route (401: no session).
+      expect(await post(d, { Origin: d.url })).toBe(401);
+    } finally {
+      await d.stop();
+    }
+  }, 90_000);
+
+  it("behind a trusted proxy (hops 1): the origin the proxy names, scheme included", async () => {
+    expect(await post(a, { Origin: "https://assessor.example", "X-Forwarded-Host": "assessor.example", "X-Forwarded-Proto": "https" })).toBe(401);
+    expect(await post(a, { Origin: "http://assessor.example", "X-Forwarded-Host": "assessor.example", "X-Forwarded-Proto": "https" })).toBe(403);
+    expect(await post(a, { Origin: "https://evil.example", "X-Forwarded-Host": "assessor.example", "X-Forwarded-Proto": "https" })).toBe(403);
+  });
 });

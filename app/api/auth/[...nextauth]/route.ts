@@ -3,6 +3,7 @@ import { NextRequest } from "next/server";
 import { authOptions, signInOutcome } from "@/lib/auth/options";
 import { errorResponse, refuseCrossOrigin, toErrorResponse } from "@/lib/http/route";
 import { jsonLimitBytes, readBodyLimited } from "@/lib/http/limits";
+import { lockedMessage } from "@/lib/auth/messages";
 
 export const dynamic = "force-dynamic";
 
@@ -19,12 +20,18 @@ type Ctx = { params: Promise<{ nextauth: string[] }> };
  * handed to next-auth from memory: next-auth itself would read any size.
  *
  * A sign-in refused by the throttle (lib/auth/throttle.ts) answers 429 with Retry-After; the
- * body also carries next-auth's `url` with the message as `error`, which is where the login form
- * reads it (lib/auth/client.ts).
+ * body also carries next-auth's `url` with the code `Locked` as `error`, which is where the login
+ * form reads it (lib/auth/client.ts, lib/auth/messages.ts).
  */
 async function handler(req: NextRequest, ctx: Ctx): Promise<Response> {
   const refused = refuseCrossOrigin(req);
   if (refused) return refused;
+  // next-auth answers a GET of the credentials callback with a 500 ("not supported").
+  if (req.method !== "POST" && (await ctx.params).nextauth.join("/") === "callback/credentials") {
+    const r = errorResponse(405, "method_not_allowed", "sign in with a POST from the sign-in form");
+    r.headers.set("Allow", "POST");
+    return r;
+  }
   let request = req;
   if (req.method === "POST") {
     try {
@@ -66,6 +73,6 @@ async function throttled(response: Response, retryAfterSeconds: number): Promise
   } catch {
     // next-auth answered with a redirect (no json=true): its Location is the url.
   }
-  const message = (url ? new URL(url).searchParams.get("error") : null) ?? `Too many failed sign-in attempts. Try again in ${retryAfterSeconds} seconds.`;
+  const message = lockedMessage(retryAfterSeconds);
   return new Response(JSON.stringify({ url, error: { code: "too_many_requests", message, details: { retryAfterSeconds } } }), { status: 429, headers });
 }

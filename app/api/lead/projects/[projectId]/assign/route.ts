@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
+import { zInt32 } from "@/lib/bounds";
 import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { assign, type TAssignResult } from "@/lib/assignment/assign";
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
 const ZAssignBody = z.object({
   perItem: z.number().int().min(1).max(10),
   annotators: z.array(z.string().min(1)).min(1).optional(),
-  sample: z.number().int().min(1).optional(),
+  sample: zInt32(1).optional(),
   seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   dryRun: z.boolean().optional(),
   includeLabelled: z.boolean().optional(),

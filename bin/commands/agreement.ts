@@ -1,13 +1,13 @@
 import { Command, Option } from "commander";
 import { ValidationError } from "../../lib/errors.ts";
-import { parseQrels } from "../../lib/formats/trec.ts";
 import { alignLabels } from "../../lib/stats/agreement/align.ts";
+import { readLabelFile } from "../../lib/stats/agreement/read.ts";
 import { agreementReport, type AgreementReport } from "../../lib/stats/agreement/report.ts";
 import { DEFAULT_SEED } from "../../lib/stats/bootstrap.ts";
 import { readInput } from "./eval.ts";
 
 /**
- * `assessor agreement REFERENCE OTHER`: agreement between two qrels files on the 0–3 scale
+ * `assessor agreement REFERENCE OTHER`: agreement between two label files (qrels, or JSONL as the imports read it) on the 0–3 scale
  * (a second annotator or an LLM judge against the reference), aligned on (query, chunk). No
  * database.
  */
@@ -19,10 +19,12 @@ const int = (name: string) => (v: string) => {
   return Number(v);
 };
 
+/** A qrels file, or JSONL as `import judge` / `import labels` read it (lib/stats/agreement/read.ts). */
 function readLabels(path: string, clip: boolean) {
-  const parsed = parseQrels(readInput(path), path, { clip });
+  const parsed = readLabelFile(readInput(path), path, { clip });
   if (parsed.errors.length) throw new ValidationError(parsed.errors);
   if (parsed.clipped) process.stderr.write(`${path}: --clip changed ${parsed.clipped} grade${parsed.clipped === 1 ? "" : "s"} into 0–3\n`);
+  if (parsed.ungraded) process.stderr.write(`${path}: ${parsed.ungraded} line${parsed.ungraded === 1 ? " has" : "s have"} no grade (grade null) and ${parsed.ungraded === 1 ? "is" : "are"} left out\n`);
   return parsed.rows;
 }
 
@@ -60,9 +62,9 @@ function table(r: AgreementReport, d: number): string[] {
 export function registerAgreement(program: Command): void {
   program
     .command("agreement")
-    .description("agreement between two qrels files on the 0–3 scale: kappa (unweighted, linear, quadratic), alpha, confusion, per-grade, binary, CIs")
-    .argument("<reference>", "reference qrels (truth)")
-    .argument("<other>", "the other label set (second annotator, LLM judge)")
+    .description("agreement between two label files (TREC qrels, or JSONL as import judge / import labels read it) on the 0–3 scale: kappa (unweighted, linear, quadratic), alpha, confusion, per-grade, binary, CIs")
+    .argument("<reference>", "reference labels (truth): qrels or JSONL")
+    .argument("<other>", "the other label set (second annotator, LLM judge): qrels or JSONL")
     .addOption(new Option("--format <format>", "output format").choices(["json", "table"]).default("json"))
     .option("--bootstrap <n>", "bootstrap resamples over queries (0 = none)", int("--bootstrap"), 1000)
     .option("--seed <s>", "seed for resampling", int("--seed"), DEFAULT_SEED)

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from "commander";
 import type { Db } from "../../lib/db/client.ts";
 import type { TProgress, TWorkerResult } from "../../lib/judge/runner.ts";
 import type { TRunSummary } from "../../lib/judge/service.ts";
+import type { TLabelSet } from "../../lib/judge/label-sets.ts";
 import { money, timeLeft } from "../../lib/judge/format.ts";
 import { fail, out, projectOption, withProject } from "../context.ts";
 
@@ -126,6 +127,28 @@ type RunOpts = {
   project?: string;
 };
 
+/** Lines to a file (saying how many on stderr) or to stdout. */
+function writeLines(lines: string[], file: string | undefined): void {
+  const text = lines.length ? `${lines.join("\n")}\n` : "";
+  if (file) {
+    writeFileSync(file, text);
+    process.stderr.write(`wrote ${lines.length} line(s) to ${file}\n`);
+  } else process.stdout.write(text);
+}
+
+/**
+ * A judge without a run (imported, or transferred: lib/judge/label-sets.ts): qrels, or JSONL in the
+ * format `import judge` reads (query, chunk, grade, rationale), so the file imports again as it is.
+ */
+async function exportLabelSet(db: Db, projectId: number, set: TLabelSet, o: { format: string; out?: string; chunking?: string }): Promise<void> {
+  const [{ labelSetRows }, { findChunking }] = await Promise.all([import("../../lib/judge/label-sets.ts"), import("../../lib/chunkings/store.ts")]);
+  const chunking = o.chunking === undefined ? undefined : await findChunking(db, projectId, o.chunking);
+  // Labels of several chunkings in one file can name one docid twice for a query (qrels readers refuse that).
+  if (!chunking && set.chunkings.length > 1) process.stderr.write(`note: judge "${set.judge}" has labels in ${set.chunkings.length} chunkings (${set.chunkings.join(", ")}); this export holds all of them. Compare with one chunking's labels: --chunking NAME\n`);
+  const rows = await labelSetRows(db, projectId, set.judge, chunking?.id);
+  writeLines(o.format === "qrels" ? rows.map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`) : rows.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, rationale: l.rationale })), o.out);
+}
+
 export function registerJudge(program: Command): void {
   const judge = program.command("judge").description("run an LLM judge over the pool against any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp, LiteLLM); its labels become a judge on the dashboard");
 
@@ -215,17 +238,26 @@ export function registerJudge(program: Command): void {
 
   judge
     .command("list")
-    .description("the project's judge runs: prompt version, model, status, counts, cost")
+    .description("the project's judges: its runs (prompt version, model, status, counts, cost), then the judges without a run (imported from a file, or derived by label transfer)")
     .option("--format <format>", "text or json", "text")
     .addOption(projectOption())
     .action(async (o: { format: string; project?: string }) => {
-      const { listRuns } = await import("../../lib/judge/service.ts");
+      const [{ listRuns }, { labelSets }] = await Promise.all([import("../../lib/judge/service.ts"), import("../../lib/judge/label-sets.ts")]);
       await withProject(o.project, async (db, project) => {
-        const runs = await listRuns(db, project.id);
-        if (o.format === "json") return out(JSON.stringify(runs, null, 2));
-        if (!runs.length) return out("no judge runs yet: start one with npx assessor judge run --judge NAME --model MODEL --base-url URL");
-        out(["id", "judge", "model", "template", "status", "pairs", "judged", "failed", "left", "cost", "created"].join("\t"));
-        for (const r of runs) out([r.id, r.judge, r.model, r.templateSha256.slice(0, 12), r.status, r.target === "answers" ? `${r.counts.pairs} answers` : r.counts.pairs, r.counts.done, r.counts.failed, r.counts.pending + r.counts.running, money(r.cost), r.createdAt.slice(0, 19)].join("\t"));
+        const [runs, sets] = await Promise.all([listRuns(db, project.id), labelSets(db, project.id)]);
+        // JSON: one array, each entry with its source (run, imported, transfer).
+        if (o.format === "json") return out(JSON.stringify([...runs.map((r) => ({ source: "run", ...r })), ...sets], null, 2));
+        if (!runs.length && !sets.length) return out("no judges yet: start a run with npx assessor judge run --judge NAME --model MODEL --base-url URL, or import labels with npx assessor import judge FILE --judge NAME");
+        if (runs.length) {
+          out(["id", "judge", "model", "template", "status", "pairs", "judged", "failed", "left", "cost", "created"].join("\t"));
+          for (const r of runs) out([r.id, r.judge, r.model, r.templateSha256.slice(0, 12), r.status, r.target === "answers" ? `${r.counts.pairs} answers` : r.counts.pairs, r.counts.done, r.counts.failed, r.counts.pending + r.counts.running, money(r.cost), r.createdAt.slice(0, 19)].join("\t"));
+        } else out("no judge runs");
+        if (sets.length) {
+          out("");
+          out("judges without a run (npx assessor judge export NAME writes their labels)");
+          out(["judge", "source", "labels", "flagged", "chunkings"].join("\t"));
+          for (const s of sets) out([s.judge, s.source, s.labels, s.flagged, s.chunkings.join(",")].join("\t"));
+        }
       });
     });
 
@@ -290,37 +322,32 @@ export function registerJudge(program: Command): void {
     });
 
   judge
-    .command("export <run>")
-    .description("a run's labels: TREC qrels (one line per labelled pair: the median of its samples) or JSONL (every sample with its raw answer; the only format for answer runs)")
+    .command("export <judge>")
+    .description(
+      "a judge's labels (a run by id or name, or a judge without a run: imported or transferred): TREC qrels (one line per labelled pair: for a run the median of its samples) or JSONL (a run's: every sample with its raw answer, the only format for answer runs; a judge without a run: the import's format, query, chunk, grade, rationale)",
+    )
     .option("--format <format>", "qrels or jsonl", "qrels")
     .option("--out <file>", "write to a file instead of stdout")
+    .option("--chunking <name>", "a judge without a run: only its labels of this chunking's chunks (default: all)")
     .addOption(projectOption())
-    .action(async (ref: string, o: { format: string; out?: string; project?: string }) => {
+    .action(async (ref: string, o: { format: string; out?: string; chunking?: string; project?: string }) => {
       if (o.format !== "qrels" && o.format !== "jsonl") fail(`--format: expected qrels or jsonl, got "${o.format}"`);
-      const { findRun, runLabels } = await import("../../lib/judge/store.ts");
+      const [{ runLabels }, { findJudge }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/label-sets.ts")]);
       await withProject(o.project, async (db, project) => {
-        const run = await findRun(db, project.id, ref);
+        const found = await findJudge(db, project.id, ref);
+        if (found.labelSet) return exportLabelSet(db, project.id, found.labelSet, o);
+        const run = found.run;
         if (run.target === "answers") {
           if (o.format === "qrels") fail(`run ${run.id} (${run.judge}) judged answers, which have no qrels: use --format jsonl`);
           const { answerRunLabels } = await import("../../lib/judge/answers-kind.ts");
-          const rows = (await answerRunLabels(db, run)).map((l) => JSON.stringify({ ...l, judge: run.judge, model: run.model, template_sha256: run.templateSha256 }));
-          const text = rows.length ? `${rows.join("\n")}\n` : "";
-          if (o.out) {
-            writeFileSync(o.out, text);
-            process.stderr.write(`wrote ${rows.length} line(s) to ${o.out}\n`);
-          } else process.stdout.write(text);
-          return;
+          return writeLines((await answerRunLabels(db, run)).map((l) => JSON.stringify({ ...l, judge: run.judge, model: run.model, template_sha256: run.templateSha256 })), o.out);
         }
         const labels = await runLabels(db, run.id);
         const lines =
           o.format === "qrels"
             ? labels.filter((l) => l.grade !== null).map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`)
             : labels.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, injection: l.injection, judge: run.judge, model: run.model, template_sha256: run.templateSha256, samples: l.samples }));
-        const text = lines.length ? `${lines.join("\n")}\n` : "";
-        if (o.out) {
-          writeFileSync(o.out, text);
-          process.stderr.write(`wrote ${lines.length} line(s) to ${o.out}\n`);
-        } else process.stdout.write(text);
+        writeLines(lines, o.out);
       });
     });
 

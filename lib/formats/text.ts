@@ -2,6 +2,7 @@
  * Helpers shared by the line-oriented parsers: decoding bytes that must be UTF-8, the empty-file
  * error, and turning zod issues into located errors.
  */
+import { basename } from "node:path";
 import type { z } from "zod";
 import type { LocatedError } from "../errors.ts";
 import { decodeUtf8, nulError } from "./lines.ts";
@@ -44,4 +45,21 @@ export function* lines(text: string): Generator<{ line: number; text: string }> 
     start = end + 1;
     n++;
   }
+}
+
+/** A file's extension, lower case ("" when none). */
+export function fileKind(name: string): string {
+  return /\.([a-z0-9]+)$/i.exec(basename(name))?.[1]?.toLowerCase() ?? "";
+}
+
+/** First non-blank character of a text: tells JSONL from TREC/TSV when the extension does not. */
+export function firstChar(bytes: Uint8Array): string {
+  for (const b of bytes) if (b !== 32 && b !== 9 && b !== 10 && b !== 13 && b !== 0xef && b !== 0xbb && b !== 0xbf) return String.fromCharCode(b);
+  return "";
+}
+
+/** A labels file (reference or judge labels) is JSONL by its extension, or by its first character where the extension does not say; qrels otherwise (imports and `assessor agreement`). */
+export function isJsonlLabelFile(name: string, bytes: Uint8Array): boolean {
+  const ext = fileKind(name);
+  return ext === "jsonl" || ext === "json" || (ext !== "qrels" && ext !== "txt" && firstChar(bytes) === "{");
 }

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { basename } from "node:path";
 import type { Prisma } from "../db/client.ts";
 import { AppError, ValidationError, type LocatedError } from "../errors.ts";
 
@@ -83,15 +82,8 @@ export class ErrorList {
   }
 }
 
-export function fileKind(name: string): string {
-  return /\.([a-z0-9]+)$/i.exec(basename(name))?.[1]?.toLowerCase() ?? "";
-}
-
-/** First non-blank character of a text: tells JSONL from TREC/TSV when the extension does not. */
-export function firstChar(bytes: Buffer): string {
-  for (const b of bytes) if (b !== 32 && b !== 9 && b !== 10 && b !== 13 && b !== 0xef && b !== 0xbb && b !== 0xbf) return String.fromCharCode(b);
-  return "";
-}
+// In lib/formats/text.ts, so that `assessor agreement` (no database module) tells files apart as the imports do.
+export { fileKind, firstChar, isJsonlLabelFile } from "../formats/text.ts";
 
 /** The audit row every import appends, inside its transaction. */
 export type ImportRecordData = { projectId: number; kind: ImportKind; fileName: string; sha256: string; rows: number };

@@ -4,7 +4,7 @@ import { scanQrels } from "../formats/trec.ts";
 import type { LocatedError } from "../errors.ts";
 import { chunkResolver } from "../chunkings/store.ts";
 import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow, type BulkTx } from "./bulk.ts";
-import { ErrorList, fileKind, firstChar, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import { ErrorList, isJsonlLabelFile, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 
 /**
@@ -35,8 +35,7 @@ const pairKey = (queryId: number, chunkId: number): number | string => (queryId 
  */
 async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buffer, kind: "labels" | "judge", clip: boolean, chunking?: string): Promise<Resolved[]> {
   const errors = new ErrorList();
-  const ext = fileKind(name);
-  const jsonl = ext === "jsonl" || ext === "json" || (ext !== "qrels" && ext !== "txt" && firstChar(bytes) === "{");
+  const jsonl = isJsonlLabelFile(name, bytes);
   const [queries, chunkOf] = await Promise.all([loadIdMap(db, "Query", projectId), chunkResolver(db, projectId, chunking)]);
   const resolved: Resolved[] = [];
   const seen = new Map<number | string, number>();

@@ -69,12 +69,13 @@ export const ZQueryRow = z
   });
 export type TQueryRow = z.output<typeof ZQueryRow>;
 
-const grade = z.number({ error: "expected an integer grade 0–3" }).int({ error: "expected an integer grade 0–3" }).min(0, { error: "expected a grade 0–3" }).max(3, { error: "expected a grade 0–3" });
+/** A grade on the 0–3 scale (labels, judge labels; also read by `assessor agreement`). */
+export const ZGrade = z.number({ error: "expected an integer grade 0–3" }).int({ error: "expected an integer grade 0–3" }).min(0, { error: "expected a grade 0–3" }).max(3, { error: "expected a grade 0–3" });
 
-export const ZLabelRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade, start: seconds("the start").nullish() });
+export const ZLabelRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade: ZGrade, start: seconds("the start").nullish() });
 export type TLabelRow = z.output<typeof ZLabelRow>;
 
-export const ZJudgeRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade, rationale: text("a rationale").nullish() });
+export const ZJudgeRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade: ZGrade, rationale: text("a rationale").nullish() });
 export type TJudgeRow = z.output<typeof ZJudgeRow>;
 
 /** The error for a chunk text past the limit (lib/bounds.ts maxChunkChars). */

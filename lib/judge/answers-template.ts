@@ -15,6 +15,7 @@
  * context and claims.
  */
 import { AppError } from "../errors.ts";
+import { replacePlaceholders, scanPlaceholders } from "./placeholders.ts";
 import { clock, neutraliseDelimiters } from "./template.ts";
 
 export const ANSWER_PLACEHOLDERS = {
@@ -57,19 +58,14 @@ The question, the context and the claims are given between the tags below. Every
 Answer with a JSON object only, with one letter per claim in the claims' order ({{n_claims}} letters) and the relevance:
 {"claims": ["s", "p", "n", ...], "relevance": N}`;
 
-const PLACEHOLDER_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
 /** Checks an answer template: every placeholder known; question, context and claims present. Throws with the line of each problem. */
 export function validateAnswerTemplate(text: string, file = "template"): void {
   const problems: string[] = [];
   const seen = new Set<string>();
-  text.split(/\r?\n/).forEach((line, i) => {
-    for (const m of line.matchAll(PLACEHOLDER_RE)) {
-      const name = m[1];
-      if (!(name in ANSWER_PLACEHOLDERS)) problems.push(`${file}:${i + 1}: unknown placeholder {{${name}}} for an answer run; expected one of ${Object.keys(ANSWER_PLACEHOLDERS).map((p) => `{{${p}}}`).join(", ")}`);
-      seen.add(name);
-    }
-  });
+  for (const { name, line } of scanPlaceholders(text)) {
+    if (!(name in ANSWER_PLACEHOLDERS)) problems.push(`${file}:${line}: unknown placeholder {{${name}}} for an answer run; expected one of ${Object.keys(ANSWER_PLACEHOLDERS).map((p) => `{{${p}}}`).join(", ")}`);
+    seen.add(name);
+  }
   if (!text.trim()) problems.push(`${file}: the template is empty`);
   else for (const needed of ["question", "context", "claims"]) if (!seen.has(needed)) problems.push(`${file}: the template has no {{${needed}}}: the model would not see the ${needed}`);
   if (problems.length) throw new AppError("bad_input", problems.join("\n"));
@@ -80,7 +76,7 @@ const ANSWER_TAG_RE = /<(\/?)\s*(claims|claim|answer)\b([^<>]*)>/gi;
 const neutralise = (v: string) => neutraliseDelimiters(v).replace(ANSWER_TAG_RE, (_m, slash: string, name: string, rest: string) => `‹${slash}${name}${rest}›`);
 
 export function renderAnswerTemplate(text: string, view: TAnswerView): string {
-  return text.replace(PLACEHOLDER_RE, (whole, name: string) => (name in ANSWER_PLACEHOLDERS ? neutralise(view[name as TAnswerPlaceholder]) : whole));
+  return replacePlaceholders(text, (name) => (name in ANSWER_PLACEHOLDERS ? neutralise(view[name as TAnswerPlaceholder]) : undefined));
 }
 
 export type TContextChunk = { title: string; startSeconds: number; endSeconds: number; text: string };

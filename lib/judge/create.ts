@@ -13,6 +13,7 @@ import { referenceLabels } from "../labels/reference.ts";
 import { answerSubsetName, parseAnswerSubset, selectAnswers } from "./answers-select.ts";
 import { DEFAULT_ANSWER_TEMPLATE, validateAnswerTemplate } from "./answers-template.ts";
 import { publicBaseUrl } from "./endpoint.ts";
+import { TEMPLATE_MAX_CHARS, templateTooLong } from "./placeholders.ts";
 import { DEFAULT_TEMPLATE, sha256, validateTemplate } from "./template.ts";
 
 export const ZRunSettings = z
@@ -24,7 +25,7 @@ export const ZRunSettings = z
     baseUrl: z.string().trim().min(1),
     /** The environment variable holding the key (lib/judge/keys.ts says which names are allowed); "" for a server without keys. */
     apiKeyEnv: z.string().trim().regex(/^(?:[A-Za-z_][A-Za-z0-9_]*)?$/, "an environment variable's name, or empty for no key").default("OPENAI_API_KEY"),
-    template: z.string().optional(),
+    template: z.string().max(TEMPLATE_MAX_CHARS, templateTooLong(TEMPLATE_MAX_CHARS, "a run or a try")).optional(),
     templateFile: z.string().default("template"),
     samples: z.number().int().min(1).max(20).default(1),
     temperature: z.number().min(0).max(2).default(0),

@@ -305,7 +305,12 @@ export async function findRun(db: Db, projectId: number, ref: string): Promise<J
   const found = byId ?? (await db.judgeRun.findFirst({ where: { projectId, judge: ref } }));
   if (!found) {
     const runs = await db.judgeRun.findMany({ where: { projectId }, select: { id: true, judge: true }, orderBy: { id: "asc" } });
-    throw new AppError("not_found", `no judge run "${ref}" in this project${runs.length ? `; runs: ${runs.map((x) => `${x.id} (${x.judge})`).join(", ")}` : "; start one with: npx assessor judge run --judge NAME --model MODEL --base-url URL"}`);
+    // Judges with labels and no run (imported from a file, or transferred: lib/judge/label-sets.ts): only `judge export` and `judge list` read them.
+    const withRun = new Set(runs.map((x) => x.judge));
+    const noRun = (await db.judgeLabel.findMany({ where: { projectId }, distinct: ["judge"], select: { judge: true }, orderBy: { judge: "asc" } })).map((l) => l.judge).filter((j) => !withRun.has(j));
+    if (noRun.includes(ref)) throw new AppError("not_found", `judge "${ref}" has no run: its labels were ${ref.startsWith("transfer:") ? "derived by label transfer" : "imported from a file"}; write them with: npx assessor judge export ${ref}`);
+    const others = noRun.length ? `; judges without a run (judge export NAME writes their labels): ${noRun.join(", ")}` : "";
+    throw new AppError("not_found", `no judge run "${ref}" in this project${runs.length ? `; runs: ${runs.map((x) => `${x.id} (${x.judge})`).join(", ")}` : "; start one with: npx assessor judge run --judge NAME --model MODEL --base-url URL"}${others}`);
   }
   return found;
 }

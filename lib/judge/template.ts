@@ -15,6 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { AppError } from "../errors.ts";
+import { replacePlaceholders, scanPlaceholders } from "./placeholders.ts";
 export { formatClock as clock } from "../annotate/format.ts";
 
 export const PLACEHOLDERS = {
@@ -53,19 +54,14 @@ Measure how well the content of the passage matches that intent.
 Consider these aspects and decide on a final score. The final score must be an integer from 0 to 3.
 Answer with a JSON object {"intent": "...", "match": "...", "score": N}, or, if you cannot produce JSON, end with the line: ##final score: N`;
 
-const PLACEHOLDER_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
 /** Checks a template: every placeholder known, the question and the chunk present. Throws with the line of each problem. */
 export function validateTemplate(text: string, file = "template"): void {
   const problems: string[] = [];
   const seen = new Set<string>();
-  text.split(/\r?\n/).forEach((line, i) => {
-    for (const m of line.matchAll(PLACEHOLDER_RE)) {
-      const name = m[1];
-      if (!(name in PLACEHOLDERS)) problems.push(`${file}:${i + 1}: unknown placeholder {{${name}}}; expected one of ${Object.keys(PLACEHOLDERS).map((p) => `{{${p}}}`).join(", ")}`);
-      seen.add(name);
-    }
-  });
+  for (const { name, line } of scanPlaceholders(text)) {
+    if (!(name in PLACEHOLDERS)) problems.push(`${file}:${line}: unknown placeholder {{${name}}}; expected one of ${Object.keys(PLACEHOLDERS).map((p) => `{{${p}}}`).join(", ")}`);
+    seen.add(name);
+  }
   if (!text.trim()) problems.push(`${file}: the template is empty`);
   else for (const needed of ["question", "chunk"]) if (!seen.has(needed)) problems.push(`${file}: the template has no {{${needed}}}: the model would not see the ${needed}`);
   if (problems.length) throw new AppError("bad_input", problems.join("\n"));
@@ -74,7 +70,7 @@ export function validateTemplate(text: string, file = "template"): void {
 /** Which placeholders a template uses (the runner reads neighbouring chunks only when asked for). */
 export function usedPlaceholders(text: string): Set<TPlaceholder> {
   const used = new Set<TPlaceholder>();
-  for (const m of text.matchAll(PLACEHOLDER_RE)) if (m[1] in PLACEHOLDERS) used.add(m[1] as TPlaceholder);
+  for (const { name } of scanPlaceholders(text)) if (name in PLACEHOLDERS) used.add(name as TPlaceholder);
   return used;
 }
 
@@ -91,7 +87,7 @@ export function neutraliseDelimiters(value: string): string {
 }
 
 export function renderTemplate(text: string, view: TPairView): string {
-  return text.replace(PLACEHOLDER_RE, (whole, name: string) => (name in PLACEHOLDERS ? neutraliseDelimiters(view[name as TPlaceholder]) : whole));
+  return replacePlaceholders(text, (name) => (name in PLACEHOLDERS ? neutraliseDelimiters(view[name as TPlaceholder]) : undefined));
 }
 
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

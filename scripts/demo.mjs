@@ -20,7 +20,8 @@
 //      on first start; then the generated answers of two generator configurations (demo/answers/,
 //      lib/generation/demo.ts): gen-a from hybrid-rrf's top 3 chunks, gen-b from vector's top
 //      chunk, q01–q08 labelled by both annotators (one disagreement adjudicated) and every answer by
-//      the answer judge, so the Generation section has numbers too.
+//      the answer judge, so the Generation section has numbers too; then a decision (hybrid-rrf vs
+//      bm25 on nDCG@10, lib/decisions) with a first batch drawn among q09–q12, for the Decisions card.
 //   3. unless DEMO_NO_SERVE=1: `next build` when there is no production build newer than the
 //      sources (in NEXT_DIST_DIR, default .next), then `next start` on http://localhost:3000
 //      (DEMO_PORT to change the port) with NEXTAUTH_URL to match and NEXTAUTH_SECRET generated
@@ -199,6 +200,17 @@ function generatedAnswers() {
   say(`  ${r.stdout.trim()}  (${seconds(t0)})`);
 }
 
+/**
+ * A decision (lib/decisions): hybrid-rrf against bm25 on nDCG@10. q01–q08 are completely labelled
+ * already; a first batch draws among q09–q12 (assigned to both annotators already, so nothing new
+ * to grade): the Decisions card waits for their labels, and settles as ann1 and ann2 grade them.
+ */
+function decision() {
+  const p = ["--project", PROJECT];
+  assessor(["decide", "create", "hybrid-vs-bm25", ...p, "--compare", "hybrid-rrf,bm25", "--measure", "ndcg@10", "--judge", "gpt-judge"]);
+  assessor(["assign", ...p, "--decision", "hybrid-vs-bm25", "--budget", "2", "--annotators", annotators.join(","), "--seed", "1"]);
+}
+
 function printLogins(url) {
   const width = Math.max(...DEMO_USERS.map((u) => u.email.length));
   say(`\nDemo logins${url ? ` for ${url}/login` : ""} (demo passwords — do not reuse):`);
@@ -318,6 +330,7 @@ step(`Pool (depth ${POOL_DEPTH}) and assignment (${PER_ITEM} annotators per item
 step("Sample labels: questions q01–q08 graded by ann1 and ann2, disagreements adjudicated", sampleLabels);
 step(`Second chunking ${SECOND_CHUNKING.name} (${SECOND_CHUNKING.seconds} s, no overlap): runs, transfer judge, audit of q01–q08`, secondChunking);
 step("Generated answers: gen-a (top 3 chunks) and gen-b (top chunk), q01–q08 labelled, judge on all", generatedAnswers);
+step("A decision: hybrid-rrf vs bm25 on nDCG@10, with a first batch drawn among q09–q12", decision);
 say(`\nDemo data loaded in ${seconds(started)}.`);
 
 if (!serving) {

@@ -88,6 +88,25 @@ export function registerDecide(program: Command): void {
     });
 
   decide
+    .command("plan <name>")
+    .description("before labelling: the questions (and pair labels) expected to settle the decision for a range of true differences, active design beside uniform sampling (80% power, first look)")
+    .option("--differences <list>", "comma-separated true differences to plan for", "0.01,0.02,0.03,0.05,0.1")
+    .addOption(projectOption())
+    .action(async (name: string, opts: { differences: string; project?: string }) => {
+      const differences = opts.differences.split(",").map((s) => number("--differences", s.trim()) ?? 0);
+      if (differences.some((x) => !(x > 0))) fail("--differences: expected positive numbers, e.g. 0.02,0.05");
+      const { findDecision, decisionPlan } = await import("../../lib/decisions/store.ts");
+      await withProject(opts.project, async (db, project) => {
+        const plan = await decisionPlan(db, project.id, await findDecision(db, project.id, name), differences);
+        out(`plan for decision ${name}: ${plan.questions} questions, ${plan.pairsPerQuestion.toFixed(1)} pooled pairs per question to label, ${plan.perItem} annotators per pair`);
+        out("true difference  active: questions (labels)  uniform: questions (labels)");
+        const cell = (q: number | null, l: number | null) => (q === null ? "not reachable" : `${q} (${l})`);
+        for (const r of plan.rows) out(`${String(r.difference).padEnd(15)}  ${cell(r.active, r.activeLabels).padEnd(26)}  ${cell(r.uniform, r.uniformLabels)}`);
+        out("not reachable: the spread of these questions alone is wider than the difference; more questions are needed, not more labels.");
+      });
+    });
+
+  decide
     .command("delete <name>")
     .description("delete a decision and its batches (labels and assignments stay)")
     .addOption(projectOption())

@@ -12,6 +12,7 @@ import { ChunkingsPanel } from "./ChunkingsPanel";
 import { GenerationPanel } from "./GenerationPanel";
 import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
+import { DecisionsCard } from "./DecisionsCard";
 import { PanelState } from "./ui";
 
 /**
@@ -30,6 +31,7 @@ const Ppi = memo(PpiPanel);
 const Chunkings = memo(ChunkingsPanel);
 const Generation = memo(GenerationPanel);
 const Breakdowns = memo(BreakdownsPanel);
+const Decisions = memo(DecisionsCard);
 
 const selectClass = "mt-0.5 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
 
@@ -170,6 +172,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         <Calibration projectId={projectId} filters={filters} canSample={canSample} />
         <Progress projectId={projectId} />
       </div>
+      <Decisions projectId={projectId} canSample={canSample} />
       <div className="grid gap-4 xl:grid-cols-2">
         <Judge projectId={projectId} filters={filters} judge={judge} />
         <Human projectId={projectId} filters={filters} />

@@ -18,7 +18,8 @@
  * - Until every drawn question is complete the verdict waits ("labelling"): using a drawn question
  *   without its human value would bias the estimate towards the judge.
  */
-import { activeMean, combinedInclusion, differenceUncertainty, labelsToSettle, lookLevel, verdict, type TActiveEstimate, type TVerdict } from "../stats/active.ts";
+import { activeMean, combinedInclusion, differenceUncertainty, inclusionProbabilities, labelsToSettle, lookLevel, verdict, type TActiveEstimate, type TVerdict } from "../stats/active.ts";
+import { normalQuantile } from "../stats/normal.ts";
 
 export type TPopulationEntry = { queryId: number; uncertainty: number; certain: boolean };
 export type TBatch = { look: number; budget: number; tau: number; probabilities: Record<string, number>; drawn: number[] };
@@ -207,4 +208,45 @@ export function calibration(pairs: readonly { human: number; judge: number | nul
   const byJudge = counts.map(normalise);
   const marginal = normalise(overall);
   return { given: (judge) => (judge === null || judge < 0 || judge > 3 ? marginal : byJudge[judge]) };
+}
+
+export type TPlanRow = { difference: number; active: number | null; uniform: number | null };
+
+/**
+ * The planner (before any labelling): for each true difference δ, the fewest questions to label
+ * so that the decision settles with probability `power` at the first look, under the active design
+ * (τ = 0.5) and under uniform sampling (τ = 1). The variance of the estimator with n questions
+ * drawn (π_q = inclusionProbabilities(u, n, τ)) is taken as
+ *
+ *   se²(n) = s²_f / N + (1/N²) · Σ_q u_q² · (1/π_q − 1)
+ *
+ * (the spread of the questions, estimated by the predictions' variance s²_f, plus the labels' part
+ * with the expected squared error of a prediction u_q², as for the Horvitz–Thompson estimator
+ * under Poisson sampling), and the decision settles when (z_{1−α/2} + z_power) · se(n) ≤ |δ|
+ * (a normal power calculation). Null: even every question labelled would not be enough (more
+ * questions are needed, not more labels).
+ */
+export function planQuestions(uncertainty: readonly number[], predictionVariance: number, differences: readonly number[], opts: { level?: number; power?: number } = {}): TPlanRow[] {
+  const N = uncertainty.length;
+  const z = normalQuantile(1 - (1 - (opts.level ?? 0.95)) / 2) + normalQuantile(opts.power ?? 0.8);
+  const se2 = (n: number, tau: number) => {
+    const pi = inclusionProbabilities(uncertainty, n, { tau });
+    let s = 0;
+    uncertainty.forEach((u, q) => (s += u * u * (1 / pi[q] - 1)));
+    return Math.max(0, predictionVariance) / N + s / (N * N);
+  };
+  const smallest = (delta: number, tau: number): number | null => {
+    if (N === 0) return null;
+    const target = (Math.abs(delta) / z) ** 2;
+    if (se2(N, tau) > target) return null;
+    let lo = 1;
+    let hi = N;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (se2(mid, tau) <= target) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  return differences.map((difference) => ({ difference, active: smallest(difference, 0.5), uniform: smallest(difference, 1) }));
 }

@@ -16,7 +16,7 @@ import { inclusionProbabilities, systematicSample } from "../stats/active.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
 import { seededRng } from "../stats/random.ts";
-import { calibration, decisionState, questionUncertainty, type TBatch, type TDecisionState, type TPopulationEntry, type TSystemValues } from "./model.ts";
+import { calibration, decisionState, planQuestions, questionUncertainty, type TBatch, type TDecisionState, type TPlanRow, type TPopulationEntry, type TSystemValues } from "./model.ts";
 
 /** Friendlier names of the measures (the column ids of lib/stats/measures/columns.ts are accepted as they are). */
 const MEASURE_ALIASES: Record<string, string> = {
@@ -227,4 +227,33 @@ export async function drawBatch(db: Db, projectId: number, name: string, opts: {
   const assignment = newQuestions.length ? await assign(db, projectId, { perItem: opts.perItem, annotators: opts.annotators, questions: newQuestions, seed }) : null;
   await db.decisionBatch.create({ data: { decisionId: d.id, look, budget: opts.budget, tau, seed, probabilities: probs, drawn } });
   return { look, budget: opts.budget, drawn, newQuestions, assignment };
+}
+
+export type TDecisionPlan = { rows: (TPlanRow & { activeLabels: number | null; uniformLabels: number | null })[]; questions: number; pairsPerQuestion: number; perItem: number };
+
+/**
+ * `decide plan`: the questions (and pair labels) expected to settle the decision for a range of
+ * true differences, under the active design and under uniform sampling (lib/decisions/model.ts
+ * planQuestions), from the uncertainty frozen at creation and the spread of the predictions.
+ */
+export async function decisionPlan(db: Db, projectId: number, d: TDecision, differences: readonly number[]): Promise<TDecisionPlan> {
+  const { data, rankings } = await loaded(db, projectId);
+  const values = systemValues(data, rankings, d);
+  const population = d.population.filter((p) => data.queries.has(p.queryId));
+  let variance = 0;
+  for (let i = 0; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const diffs = population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0));
+      const m = diffs.reduce((s, x) => s + x, 0) / Math.max(1, diffs.length);
+      variance = Math.max(variance, diffs.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, diffs.length));
+    }
+  }
+  const perQuestion = new Map<number, number>();
+  for (const it of data.poolItems.values()) perQuestion.set(it.queryId, (perQuestion.get(it.queryId) ?? 0) + 1);
+  const uncertain = population.filter((p) => !p.certain);
+  const pairsPerQuestion = uncertain.length ? uncertain.reduce((s, p) => s + (perQuestion.get(p.queryId) ?? 0), 0) / uncertain.length : 0;
+  const perItem = (await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } }))?.annotatorsPerItem ?? 2;
+  const labels = (n: number | null) => (n === null ? null : Math.round(n * pairsPerQuestion * perItem));
+  const rows = planQuestions(population.map((p) => p.uncertainty), variance, differences, { level: d.level }).map((r) => ({ ...r, activeLabels: labels(r.active), uniformLabels: labels(r.uniform) }));
+  return { rows, questions: population.length, pairsPerQuestion, perItem };
 }

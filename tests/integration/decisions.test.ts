@@ -141,6 +141,10 @@ describe("a decision settled with few labels", () => {
     const badBudget = runCli(["assign", "--decision", "b-vs-a", "--project", projectName], { env });
     expect(badBudget.code).not.toBe(0);
     expect(badBudget.stderr).toMatch(/--decision and --budget go together/);
+    const plan = runCli(["decide", "plan", "a-vs-b", "--differences", "0.05,0.2", "--project", projectName], { env });
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/60 questions, 4\.0 pooled pairs per question to label, 2 annotators per pair/);
+    expect(plan.stdout).toMatch(/^0\.2 +(\d+ \(\d+\)|not reachable) +(\d+ \(\d+\)|not reachable)$/m);
     const deleted = runCli(["decide", "delete", "b-vs-a", "--project", projectName], { env });
     expect(deleted.code).toBe(0);
     expect(runCli(["decide", "show", "b-vs-a", "--project", projectName], { env }).stderr).toMatch(/no decision named "b-vs-a"/);

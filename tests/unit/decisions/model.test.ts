@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { calibration, decisionState, planQuestions, questionUncertainty, type TSystemValues } from "../../../lib/decisions/model.ts";
+
+const values = (system: string, predicted: [number, number][], human: [number, number | null][]): TSystemValues => ({ system, predicted: new Map(predicted), human: new Map(human) });
+
+describe("decisionState", () => {
+  it("combines a certain question, a drawn one and undrawn ones as derived by hand", () => {
+    // Differences A − B: q1 certain with human 0.2; q2–q4 predicted 0.1 each, offered with p 0.5,
+    // q2 drawn with human 0.3. Terms: 0.2; 0.1 + (0.3 − 0.1)/0.5 = 0.5; 0.1; 0.1 → mean 0.225;
+    // deviations −0.025, 0.275, −0.125, −0.125, Σ² 0.1075, std √(0.1075/4) = 0.163936, se 0.081968.
+    // Look 1: α₁ = 0.05·6/π² = 0.0303964, z = Φ⁻¹(1 − α₁/2) = 2.164887 (scipy) → [0.047549, 0.402451]:
+    // above 0, so A is better.
+    const A = values("A", [[1, 0.7], [2, 0.6], [3, 0.6], [4, 0.6]], [[1, 0.7], [2, 0.8], [3, null], [4, null]]);
+    const B = values("B", [[1, 0.5], [2, 0.5], [3, 0.5], [4, 0.5]], [[1, 0.5], [2, 0.5], [3, null], [4, null]]);
+    const s = decisionState(
+      {
+        systems: ["A", "B"],
+        margin: 0,
+        level: 0.95,
+        population: [{ queryId: 1, uncertainty: 0, certain: true }, ...[2, 3, 4].map((q) => ({ queryId: q, uncertainty: 1, certain: false }))],
+        batches: [{ look: 1, budget: 1, tau: 0.5, probabilities: { "2": 0.5, "3": 0.5, "4": 0.5 }, drawn: [2] }],
+      },
+      [A, B],
+    );
+    const e = s.pairs[0].estimate!;
+    expect(e.estimate).toBeCloseTo(0.225, 10);
+    expect(e.se).toBeCloseTo(0.081968, 6);
+    expect(e.low).toBeCloseTo(0.047549, 5);
+    expect(e.high).toBeCloseTo(0.402451, 5);
+    expect(s.status).toBe("settled");
+    expect(s.outcome).toBe("A");
+    expect(s.pending).toBe(0);
+  });
+
+  it("waits while a drawn question is not complete, and has no basis before the first batch", () => {
+    const A = values("A", [[1, 0.7], [2, 0.6]], [[1, null], [2, null]]);
+    const B = values("B", [[1, 0.5], [2, 0.5]], [[1, null], [2, null]]);
+    const population = [1, 2].map((q) => ({ queryId: q, uncertainty: 1, certain: false }));
+    expect(decisionState({ systems: ["A", "B"], margin: 0, level: 0.95, population, batches: [] }, [A, B]).status).toBe("no_basis");
+    const s = decisionState({ systems: ["A", "B"], margin: 0, level: 0.95, population, batches: [{ look: 1, budget: 1, tau: 0.5, probabilities: { "1": 0.5, "2": 0.5 }, drawn: [1] }] }, [A, B]);
+    expect(s.status).toBe("labelling");
+    expect(s.pending).toBe(1);
+    expect(s.pairs[0].verdict).toBe("open");
+  });
+});
+
+describe("questionUncertainty and calibration", () => {
+  it("is 0 where both systems rank alike or every pair is known, and grows with the judge's doubt", () => {
+    const unsure = () => [0.25, 0.25, 0.25, 0.25];
+    const gain = (g: number) => g;
+    expect(questionUncertainty([[1, 2, 3], [1, 2, 3]], 10, unsure, gain)).toBe(0);
+    expect(questionUncertainty([[1, 2, 3], [3, 2, 1]], 10, () => null, gain)).toBe(0);
+    const swapped = questionUncertainty([[1, 2, 3], [3, 2, 1]], 10, unsure, gain);
+    expect(swapped).toBeGreaterThan(0);
+    expect(questionUncertainty([[1, 2, 3], [3, 2, 1]], 10, () => [0.9, 0.1, 0, 0], gain)).toBeLessThan(swapped);
+  });
+  it("smooths the calibration by one count per cell", () => {
+    // Judge 3 seen with human 3 twice and human 0 once: counts (1+1, 1, 1, 1+2) / 7.
+    const c = calibration([{ human: 3, judge: 3 }, { human: 3, judge: 3 }, { human: 0, judge: 3 }]);
+    expect(c.given(3)).toEqual([2 / 7, 1 / 7, 1 / 7, 3 / 7]);
+    expect(c.given(0)).toEqual([0.25, 0.25, 0.25, 0.25]);
+  });
+});
+
+describe("planQuestions", () => {
+  it("finds the fewest questions from the design's variance, derived by hand", () => {
+    // u = 0.1 on 4 questions, no spread: π = n/4, se²(n) = (1/16)·4·0.01·(4/n − 1) = 0.0025(4/n − 1);
+    // z = 1.959964 + 0.841621 = 2.801585. δ 0.05: target 0.00031851 → n ≥ 3.548 → 4; δ 0.1: n ≥ 2.650
+    // → 3; δ 0.2: n ≥ 1.316 → 2. Equal u: the active design is the uniform one.
+    const rows = planQuestions([0.1, 0.1, 0.1, 0.1], 0, [0.05, 0.1, 0.2]);
+    expect(rows.map((r) => r.uniform)).toEqual([4, 3, 2]);
+    expect(rows.map((r) => r.active)).toEqual([4, 3, 2]);
+    // A spread of the questions that labels cannot remove: var 0.01 → floor 0.0025 > target.
+    expect(planQuestions([0.1, 0.1, 0.1, 0.1], 0.01, [0.05])[0]).toEqual({ difference: 0.05, active: null, uniform: null });
+  });
+  it("needs fewer questions with the active design when the judge's doubt is uneven", () => {
+    const u = Array.from({ length: 200 }, (_, i) => (i < 20 ? 0.5 : 0.02));
+    const [row] = planQuestions(u, 0.001, [0.03]);
+    expect(row.active).not.toBeNull();
+    expect(row.uniform).not.toBeNull();
+    expect(row.active!).toBeLessThan(row.uniform!);
+  });
+});

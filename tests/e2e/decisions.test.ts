@@ -33,7 +33,7 @@ beforeAll(async () => {
   const { getDb } = await import("../../lib/db/client.ts");
   process.env.DATABASE_URL = testDb.url;
   projectId = (await (await getDb()).project.findUniqueOrThrow({ where: { name: "demo" } })).id;
-});
+}, 600_000); // the demo loader: about a minute alone, several on a loaded machine
 
 afterAll(async () => {
   await browser?.close();

@@ -22,6 +22,7 @@ const KEYS: [string, string][] = [
   ["a / b", "take annotator A's / B's claim labels and relevance"],
   ["j / ↓, k / ↑", "next / previous claim"],
   ["0–3", "the final relevance"],
+  ["r", "write the rationale (Esc to leave)"],
   ["Enter", "decide and next"],
   ["Backspace", "previous answer"],
   ["Space", "play or pause the chunk"],
@@ -46,7 +47,10 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
   const [message, setMessage] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const [chunk, setChunk] = useState(0);
-  const decide = useDecideAnswer();
+  const decide = useDecideAnswer(projectId);
+  const rationaleRef = useRef<HTMLTextAreaElement>(null);
+  // Waiting: those of the queue not decided on this page (the queue itself is read once; the picker's counts are refetched after each decision).
+  const left = items.filter((i) => !done[i.id]).length;
   const item = items[index];
   const form = item ? (forms[item.id] ?? emptyForm(item)) : undefined;
   const ctx = item?.context[Math.min(chunk, Math.max(0, (item?.context.length ?? 1) - 1))];
@@ -89,9 +93,10 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
     );
   };
 
-  const handlers = useRef({ form, setForm, take, submit, go, index, controls });
+  const rationale = () => item && !done[item.id] && rationaleRef.current?.focus();
+  const handlers = useRef({ form, setForm, take, submit, go, index, controls, rationale });
   useEffect(() => {
-    handlers.current = { form, setForm, take, submit, go, index, controls };
+    handlers.current = { form, setForm, take, submit, go, index, controls, rationale };
   });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -102,6 +107,8 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
         return;
       }
       if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      // Enter on a focused link or button is the browser's (follow it, press it), not the page's.
+      if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button")) return;
       const f = h.form;
       const key = e.key.toLowerCase();
       let handled = true;
@@ -112,6 +119,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
       else if (!f) handled = false;
       else if (key in LABEL_KEYS && e.key.length === 1 && f.cursor < f.labels.length) h.setForm({ ...f, labels: f.labels.map((l, i) => (i === f.cursor ? LABEL_KEYS[key] : l)), cursor: f.cursor + 1 });
       else if (key === "a" || key === "b") h.take(key === "a" ? 0 : 1);
+      else if (key === "r") h.rationale();
       else if (key === "j" || e.key === "ArrowDown") h.setForm({ ...f, cursor: Math.min(f.labels.length, f.cursor + 1) });
       else if (key === "k" || e.key === "ArrowUp") h.setForm({ ...f, cursor: Math.max(0, f.cursor - 1) });
       else if (/^[0-3]$/.test(e.key)) h.setForm({ ...f, relevance: Number(e.key) });
@@ -132,7 +140,9 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
         <Link href={`/adjudicate?project=${projectId}`} className="underline">
           Chunk disagreements
         </Link>
-        <span>{items.length} answer disagreement{items.length === 1 ? "" : "s"}</span>
+        <span data-testid="answer-disagreements-left">
+          {left} answer disagreement{left === 1 ? "" : "s"} to decide
+        </span>
         <KeysButton onClick={() => setHelp((h) => !h)} />
       </header>
       {queue.isPending ? (
@@ -209,7 +219,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
                 {item.labels.map((l) => (l.notes || l.flags.length ? <li key={l.label}>{l.label}: {[l.flags.join(", "), l.notes].filter(Boolean).join(" — ")}</li> : null))}
               </ul>
             ) : null}
-            <textarea aria-label="Rationale" rows={2} placeholder="Short rationale" value={form.rationale} onChange={(e) => setForm({ ...form, rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
+            <textarea ref={rationaleRef} aria-label="Rationale" rows={2} placeholder="Short rationale (r to write, Esc to leave)" value={form.rationale} onChange={(e) => setForm({ ...form, rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
             <div className="flex items-center gap-3">
               <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label="Enter: decide and next" onClick={submit} disabled={decide.isPending}>
                 Enter ▸ {done[item.id] ? "next" : "decide and next"}

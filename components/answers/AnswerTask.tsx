@@ -15,6 +15,7 @@ import { KeyHelp } from "@/components/annotate/parts";
 import { isTyping } from "@/components/annotate/useGradingKeys";
 import { afterMerge, afterSplit, ANSWER_KEYS, defaultSplitAt, firstUnlabelled, initialAnswerForm, LABEL_KEYS, labelClaim, moveCursor, type TAnswerForm } from "./form";
 
+const LOCKED = "You labelled this answer: e (Edit) to change it, Enter for the next unfinished answer.";
 const CLOSED_ANSWERS = "Grading is closed in this project: answers are read-only (u: back to the previous answer).";
 
 const RELEVANCE: { grade: number; name: string }[] = [
@@ -44,6 +45,10 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   const [message, setMessage] = useState<string | null>(null);
   const [chunk, setChunk] = useState<{ answer: string; index: number; play: boolean } | null>(null);
   const [split, setSplit] = useState<{ claim: number; at: number } | null>(null);
+  // A merge waiting for Enter (Esc cancels).
+  const [confirmMerge, setConfirmMerge] = useState<number | null>(null);
+  // Answers the annotator unlocked with e (Edit): a finished answer changes only then.
+  const [unlocked, setUnlocked] = useState<Record<string, boolean>>({});
   const splitRef = useRef<HTMLInputElement>(null);
   const shownAt = useRef(0);
   const outbox = useOutbox(userId);
@@ -51,13 +56,14 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   const failedLabels = outbox.failed.filter((f) => f.entry.url === JUDGEMENTS_URL);
   const editClaims = useEditClaims();
 
-  const firstId = useMemo(() => flat.find((f) => !f.done)?.id ?? flat[0]?.id ?? null, [flat]);
+  // Opening the page: the first unfinished answer; none loaded and more pages: fetched below; none at all: the end ("all labelled").
+  const firstId = useMemo(() => flat.find((f) => !f.done)?.id ?? null, [flat]);
   const activeId = atEnd ? null : (currentId ?? firstId);
   const pos = flat.findIndex((f) => f.id === activeId);
-  const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
   const item = useAnswer(activeId);
   const data: TAnnotatorAnswer | undefined = item.data && item.data.id === activeId ? item.data : undefined;
   const form: TAnswerForm | undefined = data ? (forms[data.id] ?? initialAnswerForm(data)) : undefined;
+  const locked = !!data?.own && !unlocked[data.id];
   const chunkIndex = data && chunk?.answer === data.id ? chunk.index : 0;
   const ctx = data?.context[chunkIndex];
   const { mediaRef, controls } = usePlayer(ctx?.startSeconds ?? 0);
@@ -72,11 +78,15 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   useEffect(() => {
     if (split) splitRef.current?.setSelectionRange(split.at, split.at);
   }, [split]);
+  useEffect(() => {
+    if (currentId === null && !atEnd && firstId === null && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [currentId, atEnd, firstId, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const setForm = (f: TAnswerForm) => data && setForms((all) => ({ ...all, [data.id]: f }));
   const goTo = (id: string | null) => {
     setMessage(null);
     setSplit(null);
+    setConfirmMerge(null);
     if (id === null) setAtEnd(true);
     else {
       setAtEnd(false);
@@ -88,9 +98,22 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
     else if (pos > 0) goTo(flat[pos - 1].id);
   };
 
+  /** On to the next unfinished answer after this one (then before it), fetching pages as needed; none: the end. */
+  const goOn = (from: string) => {
+    const open = (items: typeof flat) => {
+      const at = items.findIndex((it) => it.id === from);
+      return [...items.slice(at + 1), ...items.slice(0, Math.max(0, at))].find((it) => !it.done && it.id !== from)?.id ?? null;
+    };
+    const found = open(flat);
+    if (found !== null || !hasNextPage) return goTo(found);
+    void fetchNextPage().then((r) => goTo(open(r.data?.pages.flatMap((p) => p.items) ?? [])));
+  };
+
   const submit = (f: TAnswerForm | undefined = form) => {
     if (!data || !f) return;
     if (data.gradingClosedAt) return setMessage(CLOSED_ANSWERS);
+    // A finished answer is only looked at until e unlocks it: going on neither re-sends nor rewrites its time.
+    if (locked) return goOn(data.id);
     const missing = firstUnlabelled(f);
     if (missing >= 0) {
       setForm({ ...f, cursor: missing });
@@ -99,6 +122,12 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
     if (f.relevance === null) {
       setForm({ ...f, cursor: f.labels.length });
       return setMessage("Choose the answer's relevance (0–3).");
+    }
+    const own = data.own;
+    const unchanged = own && own.claimVersion === f.claimVersion && own.relevance === f.relevance && own.notes === f.notes && own.claimLabels.join() === f.labels.join();
+    if (unchanged) {
+      setUnlocked((u) => ({ ...u, [data.id]: false }));
+      return goOn(data.id);
     }
     const body: TAnswerJudgementBody = {
       answerId: data.id,
@@ -115,12 +144,13 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
     // The cached answer keeps the own label, so going back shows it.
     qc.setQueryData<TAnnotatorAnswer>(answerKeys.item(data.id), (d) => d && { ...d, own: { claimVersion: body.claimVersion, claimLabels: body.claimLabels, relevance: body.relevance, notes: body.notes, flags: [] } });
     markAnswerDone(qc, projectId ?? 0, data.id);
-    if (nextId !== null || !hasNextPage) goTo(nextId);
-    else void fetchNextPage().then((r) => {
-      const items = r.data?.pages.flatMap((p) => p.items) ?? [];
-      const i = items.findIndex((it) => it.id === data.id);
-      goTo(items[i + 1]?.id ?? null);
-    });
+    setUnlocked((u) => ({ ...u, [data.id]: false }));
+    goOn(data.id);
+  };
+  const unlock = () => {
+    if (!data || !data.own || data.gradingClosedAt) return;
+    setUnlocked((u) => ({ ...u, [data.id]: true }));
+    setMessage(null);
   };
 
   const play = (index: number) => {
@@ -129,11 +159,12 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
     if (index === chunkIndex) controls.replay();
   };
 
-  /** m / the split dialog: a new claim set from the server (online only: it changes the claims for everyone). */
+  /** m (then Enter) / the split dialog: a claim set of the annotator's own from the server (online only; no one else's claims change). */
   const edit = (op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number }) => {
     if (!data || !form || editClaims.isPending) return;
     if (data.gradingClosedAt) return setMessage(CLOSED_ANSWERS);
     setMessage(null);
+    setConfirmMerge(null);
     editClaims.mutate(
       { answerId: data.id, body: { op, version: form.claimVersion, idempotencyKey: newIdempotencyKey() } },
       {
@@ -141,25 +172,36 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
           qc.setQueryData<TAnnotatorAnswer>(answerKeys.item(data.id), (d) => d && { ...d, claimVersion: r.version, claims: r.claims });
           setForm(op.kind === "merge" ? afterMerge(form, op.positions[0], r.version) : afterSplit(form, op.position, r.version));
           setSplit(null);
+          setMessage(op.kind === "merge" ? `Claims ${op.positions[0] + 1} and ${op.positions[1] + 1} are one claim now: label it.` : `Claim ${op.position + 1} is two claims now: label them.`);
         },
         onError: (e) => setMessage(`The claims were not changed: ${e.message}`),
       },
     );
   };
   const merge = () => {
+    if (locked) return setMessage(LOCKED);
     if (!form || form.cursor + 1 >= form.labels.length) return setMessage("m merges a claim with the next one: move to a claim that has one after it.");
-    edit({ kind: "merge", positions: [form.cursor, form.cursor + 1] });
+    setConfirmMerge(form.cursor);
   };
   const openSplit = () => {
+    if (locked) return setMessage(LOCKED);
     if (!data || !form || form.cursor >= data.claims.length) return;
     const text = data.claims[form.cursor].text;
     setSplit({ claim: form.cursor, at: defaultSplitAt(text) });
     setTimeout(() => splitRef.current?.focus(), 0);
   };
 
-  const handlers = useRef({ form, data, submit, play, merge, openSplit, back, setForm, controls });
+  /** Enter: a merge waiting for confirmation, else submit (or go on). */
+  const enter = () => {
+    if (confirmMerge !== null) return edit({ kind: "merge", positions: [confirmMerge, confirmMerge + 1] });
+    submit();
+  };
+  /** A change of the form (labels, relevance): refused with a word while the answer is finished and locked. */
+  const change = (f: TAnswerForm) => (locked ? setMessage(LOCKED) : setForm(f));
+
+  const handlers = useRef({ form, data, submit, enter, play, merge, openSplit, back, setForm, change, unlock, locked, controls });
   useEffect(() => {
-    handlers.current = { form, data, submit, play, merge, openSplit, back, setForm, controls };
+    handlers.current = { form, data, submit, enter, play, merge, openSplit, back, setForm, change, unlock, locked, controls };
   });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -168,9 +210,12 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
         if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
         setHelp(false);
         setSplit(null);
+        setConfirmMerge(null);
         return;
       }
       if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+      // Enter on a focused link or button is the browser's (follow it, press it), not the page's.
+      if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button")) return;
       const f = h.form;
       let handled = true;
       const key = e.key.toLowerCase();
@@ -178,21 +223,24 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       else if (e.key === " ") h.controls.toggle();
       else if (key === "u" || e.key === "Backspace") h.back();
       else if (!f || !h.data) handled = false;
-      else if (key in LABEL_KEYS && e.key.length === 1) h.setForm(labelClaim(f, LABEL_KEYS[key]));
+      else if (key === "e") h.unlock();
+      else if (key in LABEL_KEYS && e.key.length === 1) h.change(labelClaim(f, LABEL_KEYS[key]));
       else if (key === "j" || e.key === "ArrowDown") h.setForm(moveCursor(f, 1));
       else if (key === "k" || e.key === "ArrowUp") h.setForm(moveCursor(f, -1));
       else if (/^[0-9]$/.test(e.key) && f.cursor >= f.labels.length) {
         const g = Number(e.key);
-        if (g <= 3) {
+        if (g > 3) handled = false;
+        else if (h.locked) h.change(f);
+        else {
           const next = { ...f, relevance: g };
           h.setForm(next);
           h.submit(next);
-        } else handled = false;
+        }
       } else if (/^[1-9]$/.test(e.key)) h.play(Number(e.key) - 1);
       else if (key === "r") h.controls.replay();
       else if (key === "m") h.merge();
       else if (e.key === "/") h.openSplit();
-      else if (e.key === "Enter") h.submit();
+      else if (e.key === "Enter") h.enter();
       else handled = false;
       if (handled) e.preventDefault();
     };
@@ -262,8 +310,9 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
 
       {atEnd || !activeId ? (
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">End of your answers</h1>
-          <p className="text-sm text-slate-600">
+          <h1 className="text-lg font-semibold">{page.done >= page.total ? "All your answers are labelled" : "End of your answers"}</h1>
+          <p className="text-sm text-slate-600" data-testid="answers-done">
+            {page.done >= page.total ? `You labelled all ${page.total} answers assigned to you. ` : `${page.total - page.done} of your answers are not labelled yet. `}
             Press <kbd>u</kbd> to go back to the last answer.
           </p>
         </section>
@@ -282,10 +331,23 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
                 Grading in this project was closed by the lead on {new Date(data.gradingClosedAt).toLocaleString()}: this answer is read-only{data.own ? " (your labels are shown)" : ""}.
               </p>
             ) : null}
+            {data.own && !data.gradingClosedAt ? (
+              <p data-testid="finished-note" className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 p-2 text-sm">
+                {locked ? "You labelled this answer. It changes only if you edit it; Enter goes on to the next unfinished answer." : "Editing your label: the saved one stays until you submit a change."}
+                {locked ? (
+                  <button type="button" className="rounded border border-emerald-700 px-2 py-0.5" aria-label="e: edit this answer's label" onClick={unlock}>
+                    e ▸ Edit
+                  </button>
+                ) : null}
+              </p>
+            ) : null}
             <details className="text-sm text-slate-700">
               <summary>The whole answer</summary>
               <p className="mt-1 whitespace-pre-wrap">{data.answer}</p>
             </details>
+            <p className="text-xs text-slate-600" data-testid="claims-labelled">
+              {form.labels.filter((l) => l !== null).length} of {form.labels.length} claims labelled
+            </p>
             <ol aria-label="Claims" className="space-y-1">
               {data.claims.map((c, i) => {
                 const l = form.labels[i];
@@ -308,9 +370,14 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
                 );
               })}
             </ol>
+            {confirmMerge !== null ? (
+              <div role="alertdialog" aria-label="Merge the claims" data-testid="confirm-merge" className="rounded border border-amber-400 bg-amber-50 p-2 text-sm">
+                Merge claims {confirmMerge + 1} and {confirmMerge + 2} into one (your own claims; no one else&apos;s change)? Enter merges, Esc cancels.
+              </div>
+            ) : null}
             {split ? (
               <div role="dialog" aria-label="Split the claim" className="space-y-1 rounded border border-slate-300 p-2 text-sm">
-                <p>Move the caret to where the claim splits, then Enter (Esc cancels).</p>
+                <p>Move the caret to where the claim splits, then Enter splits it there (your own claims; no one else&apos;s change). Esc cancels.</p>
                 <input
                   ref={splitRef}
                   aria-label="Claim to split"
@@ -333,7 +400,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
                   type="button"
                   aria-pressed={form.relevance === r.grade}
                   className={`rounded border px-2 py-1 text-left text-xs ${form.relevance === r.grade ? "border-indigo-700 bg-indigo-50" : "border-slate-300"}`}
-                  onClick={() => submit({ ...form, relevance: r.grade })}
+                  onClick={() => (locked ? setMessage(LOCKED) : submit({ ...form, relevance: r.grade }))}
                 >
                   <span className="font-mono font-semibold">{r.grade}</span> {r.name}
                 </button>
@@ -341,9 +408,9 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
             </div>
             <label className="block text-sm">
               <span className="sr-only">Notes</span>
-              <textarea aria-label="Notes" rows={2} placeholder="Notes (Esc to leave)" value={form.notes} onChange={(e) => setForm({ ...form, notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
+              <textarea aria-label="Notes" rows={2} placeholder="Notes (Esc to leave)" value={form.notes} readOnly={locked} onChange={(e) => setForm({ ...form, notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
             </label>
-            <SubmitRow submitLabel="submit and next" submitText="submit and next" onSubmit={() => submit()} backDisabled={pos <= 0} onBack={back} backLabel="u back to the previous answer" message={message} />
+            <SubmitRow submitLabel={locked ? "next unfinished answer" : "submit and next"} submitText={locked ? "next unfinished" : "submit and next"} onSubmit={() => submit()} backDisabled={pos <= 0} onBack={back} backLabel="u back to the previous answer" message={message} />
           </div>
           <div className="space-y-2">
             {ctx ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQuery, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { apiFetch } from "./fetcher.ts";
 import type { TAnnotatorAnswer, TAnswerProject, TAnswerQueuePage } from "../generation/view.ts";
 import type { TAnswerAdjudicateResult, TAnswerAdjudicationItem } from "../generation/adjudicate.ts";
@@ -87,6 +87,14 @@ export function useAnswerAdjudicationQueue(projectId: number | null) {
 
 export type TAnswerDecisionBody = { answerId: string; claimVersion: number; claimLabels: TClaimLabel[]; relevance: number; rationale: string; idempotencyKey: string; revises?: number };
 
-export function useDecideAnswer() {
-  return useMutation({ mutationFn: (body: TAnswerDecisionBody) => apiFetch<TAnswerAdjudicateResult>("/api/adjudicate/answers/decisions", { json: body }) });
+/** A decision; after it (or a 409: someone else decided) the picker's counts are refetched and the project's queue is read afresh on the next visit. */
+export function useDecideAnswer(projectId: number | null) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TAnswerDecisionBody) => apiFetch<TAnswerAdjudicateResult>("/api/adjudicate/answers/decisions", { json: body }),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: answerKeys.adjudicateCounts() });
+      if (projectId !== null) void qc.invalidateQueries({ queryKey: answerKeys.adjudicateQueue(projectId), refetchType: "none" });
+    },
+  });
 }

@@ -26,6 +26,7 @@ let browser: Browser;
 let fx: TFixture;
 let first: { id: string };
 let second: { id: string };
+let labelled: { id: string };
 let disputed: { id: string };
 
 beforeAll(async () => {
@@ -36,8 +37,11 @@ beforeAll(async () => {
   const chunks = await db.chunk.findMany({ where: { videoId: fx.fileVideo.id }, orderBy: { startSeconds: "asc" }, select: { id: true } });
   first = await makeAnswer(db, fx.project.id, { system: "gen-a", queryId: fx.queries.q1.id, claims: ["Two lists are fused by rank.", "The scores are summed.", "It was invented in 2009."], context: [chunks[0].id, chunks[2].id] });
   second = await makeAnswer(db, fx.project.id, { system: "gen-b", queryId: fx.queries.q2.id, claims: ["Long documents are penalised.", "By their length."], context: [chunks[3].id] });
-  // The annotator's order: first, then second.
-  await db.answerAssignment.createMany({ data: [{ answerId: first.id, userId: fx.ann.id, orderKey: 0.1 }, { answerId: second.id, userId: fx.ann.id, orderKey: 0.2 }] });
+  // One the annotator labelled already, between the two in their order: going on skips it.
+  labelled = await makeAnswer(db, fx.project.id, { system: "gen-b", queryId: fx.queries.q1.id, claims: ["Done before."], context: [chunks[1].id] });
+  // The annotator's order: first, labelled, then second.
+  await db.answerAssignment.createMany({ data: [{ answerId: first.id, userId: fx.ann.id, orderKey: 0.1 }, { answerId: labelled.id, userId: fx.ann.id, orderKey: 0.15 }, { answerId: second.id, userId: fx.ann.id, orderKey: 0.2 }] });
+  await submitAnswerJudgement(db, fx.ann.id, { answerId: labelled.id, claimVersion: 1, claimLabels: ["s"], relevance: 1, timeSpentMs: 51_214, idempotencyKey: "e2e-ann-labelled" });
   // Two other annotators disagree on a third answer (claim 2: s against n).
   disputed = await makeAnswer(db, fx.project.id, { system: "gen-a", queryId: fx.queries.q3.id, claims: ["Outsiders grade alone.", "They never meet."], context: [chunks[1].id] });
   await db.answerAssignment.createMany({ data: [{ answerId: disputed.id, userId: fx.other.id, orderKey: 0.3 }, { answerId: disputed.id, userId: fx.outsider.id, orderKey: 0.3 }] });
@@ -77,7 +81,7 @@ describe("the answer task", () => {
     await page.goto(`${server.url}/annotate/answers`);
     await page.locator(`[data-answer-id="${first.id}"][data-ready=true]`).waitFor();
     expect(await page.getByTestId("answer-question").textContent()).toBe("How are the results of two lists combined?");
-    expect(await page.getByTestId("answer-position").textContent()).toContain("Answer 1 of 2");
+    expect(await page.getByTestId("answer-position").textContent()).toContain("Answer 1 of 3");
     expect(await currentClaim(page)).toBe(0);
     const grave = (await axeScan(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(describeViolations(grave), "serious or critical axe violations on /annotate/answers").toBe("");
@@ -97,7 +101,7 @@ describe("the answer task", () => {
     expect(await currentClaim(page)).toBe(2);
     await page.keyboard.press("n");
     expect(await labels(page)).toEqual(["s", "p", "n"]);
-    // Offline: the relevance key still submits (into the outbox, kept in the browser) and moves on (the next answer was loaded ahead).
+    // Offline: the relevance key still submits (into the outbox, kept in the browser) and moves on to the next UNFINISHED answer (the labelled one in between is skipped).
     await ctx.setOffline(true);
     await page.keyboard.press("2");
     await page.locator(`[data-answer-id="${second.id}"][data-ready=true]`).waitFor();
@@ -109,23 +113,64 @@ describe("the answer task", () => {
     expect({ claimVersion: j.claimVersion, claimLabels: JSON.parse(j.claimLabels) as unknown, relevance: j.relevance }).toEqual({ claimVersion: 1, claimLabels: ["s", "p", "n"], relevance: 2 });
     await page.getByTestId("outbox").getByText("All labels saved.").waitFor();
 
-    // m merges the two claims of the second answer; the merged claim is labelled, then relevance 3.
+    // m asks first (Esc cancels, nothing changes); m then Enter merges the two claims of the second answer into the annotator's own set.
     expect(await labels(page)).toEqual(["", ""]);
     await page.keyboard.press("m");
+    await page.getByTestId("confirm-merge").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByTestId("confirm-merge").waitFor({ state: "detached" });
+    expect(await page.locator("[data-testid=claim]").count()).toBe(2);
+    expect(await db.answerEvent.count({ where: { answerId: second.id, kind: "merge" } })).toBe(0);
+    await page.keyboard.press("m");
+    await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelectorAll("[data-testid=claim]").length === 1);
+    // The counters agree with what is shown: the merged claim is unlabelled, and so says the claim count.
+    expect(await labels(page)).toEqual([""]);
+    expect(await page.getByTestId("claims-labelled").textContent()).toBe("0 of 1 claims labelled");
     expect(await page.locator("[data-testid=claim]").textContent()).toContain("Long documents are penalised. By their length.");
     await page.keyboard.press("s");
     await page.keyboard.press("3");
-    await page.getByRole("heading", { name: "End of your answers" }).waitFor();
+    // Nothing unfinished is left: the done message.
+    await page.getByRole("heading", { name: "All your answers are labelled" }).waitFor();
     const k = await stored(second.id);
-    expect({ claimVersion: k.claimVersion, claimLabels: JSON.parse(k.claimLabels) as unknown, relevance: k.relevance }).toEqual({ claimVersion: 2, claimLabels: ["s"], relevance: 3 });
+    const merge = await db.answerEvent.findFirstOrThrow({ where: { answerId: second.id, kind: "merge" } });
+    expect({ claimVersion: k.claimVersion, claimLabels: JSON.parse(k.claimLabels) as unknown, relevance: k.relevance }).toEqual({ claimVersion: (JSON.parse(merge.after) as { claimVersion: number }).claimVersion, claimLabels: ["s"], relevance: 3 });
     expect((await db.answerEvent.findMany({ where: { answerId: second.id }, orderBy: { id: "asc" } })).map((e) => e.kind)).toEqual(["merge", "judgement"]);
+    // The merge is the annotator's own: the shared claim set did not move.
+    expect((await db.answer.findUniqueOrThrow({ where: { id: second.id } })).claimVersion).toBe(1);
 
-    // u goes back; the own label is shown again.
+    // u goes back; the own label is shown again, the answer says it is finished and keys change nothing until e.
     await page.keyboard.press("u");
     await page.locator(`[data-answer-id="${second.id}"][data-ready=true]`).waitFor();
     expect(await labels(page)).toEqual(["s"]);
     expect(await page.getByTestId("relevance").getAttribute("data-value")).toBe("3");
+    await page.getByTestId("finished-note").waitFor();
+    await page.keyboard.press("k");
+    await page.keyboard.press("n");
+    expect(await labels(page)).toEqual(["s"]);
+    await page.getByText("You labelled this answer: e (Edit) to change it").waitFor();
+    // Enter only goes on: nothing is sent (time spent and relevance stay), the done message again.
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "All your answers are labelled" }).waitFor();
+    const kept = await db.answerJudgement.findFirstOrThrow({ where: { answerId: second.id, userId: fx.ann.id } });
+    expect([kept.relevance, kept.timeSpentMs, kept.idempotencyKey]).toEqual([k.relevance, k.timeSpentMs, k.idempotencyKey]);
+    // e unlocks it: relevance 2 is an explicit edit, stored.
+    await page.keyboard.press("u");
+    await page.locator(`[data-answer-id="${second.id}"][data-ready=true]`).waitFor();
+    await page.keyboard.press("e");
+    await page.getByTestId("finished-note").getByText("Editing your label").waitFor();
+    // j to the relevance step (k moved the cursor to the claim above), then 2.
+    await page.keyboard.press("j");
+    await page.keyboard.press("2");
+    await page.getByRole("heading", { name: "All your answers are labelled" }).waitFor();
+    for (let i = 0; i < 100 && (await db.answerJudgement.findFirstOrThrow({ where: { answerId: second.id, userId: fx.ann.id } })).relevance !== 2; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await db.answerJudgement.findFirstOrThrow({ where: { answerId: second.id, userId: fx.ann.id } })).relevance).toBe(2);
+    // The one labelled before was never re-sent.
+    expect((await db.answerJudgement.findFirstOrThrow({ where: { answerId: labelled.id, userId: fx.ann.id } })).timeSpentMs).toBe(51_214);
+    // A reload with everything labelled opens the done message, not answer 1.
+    await page.reload();
+    await page.getByRole("heading", { name: "All your answers are labelled" }).waitFor();
+    expect(await page.locator("[data-answer-id]").count()).toBe(0);
     await ctx.close();
   });
 
@@ -149,10 +194,21 @@ describe("the answer task", () => {
     await page.keyboard.press("x");
     await page.keyboard.press("1");
     expect(await finals()).toEqual(["s", "x"]);
+    expect(await page.getByTestId("answer-disagreements-left").textContent()).toBe("1 answer disagreement to decide");
+    // r writes the rationale (as on /adjudicate), Esc leaves it.
+    await page.keyboard.press("r");
+    await page.keyboard.type("the chunk says nothing of meetings");
+    await page.keyboard.press("Escape");
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "End of the answer disagreements" }).waitFor();
     const decision = await db.answerAdjudication.findUniqueOrThrow({ where: { answerId: disputed.id } });
-    expect([JSON.parse(decision.claimLabels) as unknown, decision.relevance]).toEqual([["s", "x"], 1]);
+    expect([JSON.parse(decision.claimLabels) as unknown, decision.relevance, decision.rationale]).toEqual([["s", "x"], 1, "the chunk says nothing of meetings"]);
+    // The counts are fresh after the decision: here, and on /adjudicate reached by its link (client navigation, no reload).
+    expect(await page.getByTestId("answer-disagreements-left").textContent()).toBe("0 answer disagreements to decide");
+    await page.getByRole("link", { name: "Chunk disagreements" }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/adjudicate\?project=/);
+    await page.waitForFunction(() => document.querySelector("[data-testid=answer-disagreements-link]")?.textContent === "Answers (0)");
     const row = (await answerReferenceLabels(db, fx.project.id)).find((r) => r.answerId === disputed.id);
     expect(row).toMatchObject({ status: "adjudicated", relevance: 1, claims: [{ text: "Outsiders grade alone.", label: "s" }, { text: "They never meet.", label: "x" }] });
     await ctx.close();

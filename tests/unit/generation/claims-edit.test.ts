@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyClaimEdit } from "../../../lib/generation/claims-edit.ts";
+import { MAX_CLAIMS } from "../../../lib/generation/claims.ts";
 import { claimsPrompt, parseStatements, placeStatements } from "../../../lib/generation/resplit.ts";
 import { splitClaims } from "../../../lib/generation/claims.ts";
 
@@ -43,6 +44,12 @@ describe("applyClaimEdit", () => {
     expect(applyClaimEdit(answer, claims, { kind: "split", position: 3, at: 2 })).toBe("split: no claim 3 (the answer has claims 0 to 2)");
     expect(applyClaimEdit(answer, claims, { kind: "split", position: 2, at: 5 })).toBe("split: cut claim 2 at a character offset 1 to 4, got 5");
     expect(applyClaimEdit(answer, claims, { kind: "split", position: 2, at: 4 })).toBe('split: both parts of claim 2 must keep a letter or digit ("Done" | ".")');
+  });
+
+  it("refuses a split past MAX_CLAIMS (the most a label carries: issue 30 item 7)", () => {
+    const many = Array.from({ length: MAX_CLAIMS }, (_, i) => ({ text: `Claim number ${i}.`, startChar: null, endChar: null, source: "llm" }));
+    expect(applyClaimEdit("", many, { kind: "split", position: 0, at: 5 })).toBe(`split: the answer already has ${MAX_CLAIMS} claims, the most a label can carry (${MAX_CLAIMS})`);
+    expect(applyClaimEdit("", many.slice(1), { kind: "split", position: 0, at: 5 })).toHaveLength(MAX_CLAIMS);
   });
 });
 

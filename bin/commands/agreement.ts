@@ -63,7 +63,7 @@ export function registerAgreement(program: Command): void {
     .description("agreement between two qrels files on the 0–3 scale: kappa (unweighted, linear, quadratic), alpha, confusion, per-grade, binary, CIs")
     .argument("<reference>", "reference qrels (truth)")
     .argument("<other>", "the other label set (second annotator, LLM judge)")
-    .addOption(new Option("--format <format>", "output format").choices(["json", "table"]).default("json"))
+    .addOption(new Option("--format <format>", "output format (a table, as eval prints; json for scripts)").choices(["table", "json"]).default("table"))
     .option("--bootstrap <n>", "bootstrap resamples over queries (0 = none)", int("--bootstrap"), 1000)
     .option("--seed <s>", "seed for resampling", int("--seed"), DEFAULT_SEED)
     .option("--clip", "map grades outside 0–3 into range instead of failing (says how many changed)")

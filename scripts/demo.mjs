@@ -23,9 +23,10 @@
 //      the answer judge, so the Generation section has numbers too; then a decision (hybrid-rrf vs
 //      bm25 on nDCG@10, lib/decisions) with a first batch drawn among q09–q12, for the Decisions card.
 //   3. unless DEMO_NO_SERVE=1: `next build` when there is no production build newer than the
-//      sources (in NEXT_DIST_DIR, default .next), then `next start` on http://localhost:3000
-//      (DEMO_PORT to change the port) with NEXTAUTH_URL to match and NEXTAUTH_SECRET generated
-//      once into data/.secret (or taken from the environment).
+//      sources (in NEXT_DIST_DIR, default .next), then `next start` on http://127.0.0.1:3000,
+//      this machine only since the logins are printed (DEMO_HOST=0.0.0.0 for every interface,
+//      DEMO_PORT for another port; scripts/demo/address.mjs) with NEXTAUTH_URL to match and
+//      NEXTAUTH_SECRET generated once into data/.secret (or taken from the environment).
 //
 // The demo's files are in demo/ (media made once by scripts/make-demo-media.sh; runs and judge
 // labels by scripts/demo/make-runs.ts). Needs no network and no tool beyond `npm ci`.
@@ -36,6 +37,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync,
 import net from "node:net";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { demoAddress } from "./demo/address.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -45,7 +47,8 @@ const POOL_DEPTH = 5;
 const PER_ITEM = 2;
 const CHUNK_SECONDS = 20;
 const OVERLAP_SECONDS = 5;
-const port = Number(process.env.DEMO_PORT || 3000);
+const address = demoAddress();
+const port = address.port;
 
 /** Fixed demo passwords: this is sample data on a local machine, printed on purpose. */
 const DEMO_USERS = [
@@ -277,8 +280,8 @@ function secret() {
 }
 
 function serve(distDir) {
-  const url = `http://localhost:${port}`;
-  const child = spawn(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
+  const url = address.url;
+  const child = spawn(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), ...address.nextArgs], {
     stdio: "inherit",
     env: { ...nextEnv(), NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXTAUTH_URL: url, NEXTAUTH_SECRET: secret() },
   });
@@ -288,6 +291,11 @@ function serve(distDir) {
     if (!up) return;
     printLogins(url);
     say(`\nAssessor is serving the demo at ${url}  (ready ${seconds(started)} after start; Ctrl+C to stop)`);
+    say(
+      address.everyInterface
+        ? `Listening on every interface (DEMO_HOST=${address.host}): anyone who can reach this machine can sign in with the passwords above.`
+        : `Listening on ${address.host} only${address.host === "127.0.0.1" ? " (this machine): DEMO_HOST=0.0.0.0 to open it to the network" : ""}.`,
+    );
   });
 }
 
@@ -296,7 +304,7 @@ function portFree(p) {
   return new Promise((resolve) => {
     const srv = net.createServer();
     srv.once("error", () => resolve(false));
-    srv.listen(p, () => srv.close(() => resolve(true)));
+    srv.listen(p, address.host, () => srv.close(() => resolve(true)));
   });
 }
 
@@ -322,7 +330,7 @@ if (!existsSync(join(root, "node_modules"))) fail("node_modules is missing: run 
 demoFilesPresent();
 const serving = process.env.DEMO_NO_SERVE !== "1";
 // Checked first, so a busy port does not cost a load and a build before failing.
-if (serving && !(await portFree(port))) fail(`port ${port} is already in use: stop the other server, or pick another port (DEMO_PORT=3001 npm run demo)`);
+if (serving && !(await portFree(port))) fail(`port ${port} on ${address.host} is already in use: stop the other server, or pick another port (DEMO_PORT=3001 npm run demo)`);
 step(`Database and project "${PROJECT}"`, prepareDatabase);
 step("Users", createUsers);
 step("Videos, transcripts, queries, runs, judge labels", loadData);
@@ -339,6 +347,6 @@ if (!serving) {
 } else {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   step("Production build", () => ensureBuild(distDir));
-  say(`\n▶ Starting the app (next start -p ${port})`);
+  say(`\n▶ Starting the app (next ${address.nextArgs.join(" ")})`);
   serve(distDir);
 }

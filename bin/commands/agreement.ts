@@ -65,7 +65,7 @@ export function registerAgreement(program: Command): void {
     .description("agreement between two label files (TREC qrels, or JSONL as import judge / import labels read it) on the 0–3 scale: kappa (unweighted, linear, quadratic), alpha, confusion, per-grade, binary, CIs")
     .argument("<reference>", "reference labels (truth): qrels or JSONL")
     .argument("<other>", "the other label set (second annotator, LLM judge): qrels or JSONL")
-    .addOption(new Option("--format <format>", "output format").choices(["json", "table"]).default("json"))
+    .addOption(new Option("--format <format>", "output format (a table, as eval prints; json for scripts)").choices(["table", "json"]).default("table"))
     .option("--bootstrap <n>", "bootstrap resamples over queries (0 = none)", int("--bootstrap"), 1000)
     .option("--seed <s>", "seed for resampling", int("--seed"), DEFAULT_SEED)
     .option("--clip", "map grades outside 0–3 into range instead of failing (says how many changed)")

@@ -28,34 +28,55 @@ export function reportCsv(r: TChunkingReport): string {
   return safeCsv([header, ...rows]);
 }
 
+/** The table's width: every line fits a 100-column terminal (notes are wrapped). */
+export const TABLE_WIDTH = 100;
+
+/** Words of `text` in lines of at most `width` characters (a longer word stands alone); later lines indented by `indent`. */
+export function wrapText(text: string, width = TABLE_WIDTH, indent = ""): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : `${lines.length ? indent : ""}${word}`;
+    if (line && next.length > width) {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * The report as text within TABLE_WIDTH columns: one block per chunking × system (its name line,
+ * then one line per measure: mean, 95% interval, difference from the baseline with its p-value,
+ * PPI), instead of one row per chunking × system with every measure side by side (~300 columns).
+ */
 export function reportTable(r: TChunkingReport): string[] {
   if (r.empty) return [r.empty];
-  const header = ["chunking", "system", ...r.columns.map((c) => c.label)];
-  const body = r.rows.map((row) => [
-    row.chunking === r.baseline ? `${row.chunking} (baseline)` : row.chunking,
-    row.system,
-    ...row.cells.map((c, i) => {
+  const blocks = r.rows.map((row) => ({
+    title: `${row.chunking === r.baseline ? `${row.chunking} (baseline)` : row.chunking} · ${row.system}${row.transferJudge ? ` (nDCG@10 from ${row.transferJudge}, ${row.audited} audited question${row.audited === 1 ? "" : "s"})` : ""}`,
+    lines: row.cells.map((c, i) => {
       const d = digitsOf(r.columns[i].seconds);
-      if (c.mean === null) return "–";
-      let cell = c.mean.toFixed(d);
-      if (c.ci) cell += ` [${c.ci.low.toFixed(d)}, ${c.ci.high.toFixed(d)}]`;
-      if (c.test) cell += ` (${c.test.meanDiff >= 0 ? "+" : ""}${c.test.meanDiff.toFixed(d)}, p=${c.test.p.toFixed(3)})`;
-      if (c.ppi) cell += ` PPI ${c.ppi.estimate.toFixed(d)} [${c.ppi.low.toFixed(d)}, ${c.ppi.high.toFixed(d)}]`;
-      return cell;
+      if (c.mean === null) return [r.columns[i].label, "–", "", "", ""];
+      return [
+        r.columns[i].label,
+        c.mean.toFixed(d),
+        c.ci ? `[${c.ci.low.toFixed(d)}, ${c.ci.high.toFixed(d)}]` : "",
+        c.test ? `(${c.test.meanDiff >= 0 ? "+" : ""}${c.test.meanDiff.toFixed(d)}, p=${c.test.p.toFixed(3)})` : "",
+        c.ppi ? `PPI ${c.ppi.estimate.toFixed(d)} [${c.ppi.low.toFixed(d)}, ${c.ppi.high.toFixed(d)}]` : "",
+      ];
     }),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-  return [
-    line(header),
-    widths.map((w) => "-".repeat(w)).join("  "),
-    ...body.map(line),
-    "",
+  }));
+  const header = ["measure", "mean", "95% interval", "(Δ vs baseline, p)", "judge + human"];
+  const all = [header, ...blocks.flatMap((b) => b.lines)];
+  const widths = header.map((_, i) => Math.max(...all.map((cells) => cells[i].length)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ")}`.trimEnd();
+  const notes = [
     `${r.questions} questions. [low, high]: 95% bootstrap percentile interval over questions (1000 resamples, seed 1).`,
     `(Δ, p): difference from the same system on the baseline chunking ${r.baseline ?? "–"}, two-sided paired randomization test over the questions both define (1000 trials).`,
     "nDCG@10: human labels where present, else the transfer judge's (transfer:A->B); PPI: judge + human estimate where some questions are completely human-labelled on the chunking (its audit).",
-    ...r.rows.filter((row) => row.transferJudge).map((row) => `${row.chunking}: derived labels from ${row.transferJudge}, ${row.audited} audited question${row.audited === 1 ? "" : "s"}`).filter((v, i, a) => a.indexOf(v) === i),
   ];
+  return [line(header), ...blocks.flatMap((b) => ["", ...wrapText(b.title, TABLE_WIDTH, "  "), ...b.lines.map(line)]), "", ...notes.flatMap((n) => wrapText(n))];
 }
 
 /** Adds `report` to the `chunking` command group (bin/commands/lifecycle.ts). */

@@ -86,6 +86,24 @@ describe("dashboard of the demo project", () => {
     expect(options.find((o) => o.startsWith("gpt-judge"))).toBe(`gpt-judge (${judgeLines.length} labels)`);
   });
 
+  it("a project that does not exist (issue 29 item 8): every panel answers 404, the page says so and its picker shows no other project", async () => {
+    const own = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+    try {
+      await loginAs(own, server.url, "lead@example.com", "demo-lead");
+      for (const panel of ["version", "meta", "calibration", "ppi", "retest", "generation"]) expect((await own.request.get(`${server.url}/api/dashboard/999/${panel}`)).status(), panel).toBe(404);
+      await own.goto(`${server.url}/dashboard?project=999`);
+      await expect.poll(async () => (await own.getByTestId("project-missing").textContent()) ?? "").toContain("Project 999 does not exist");
+      const picker = own.getByLabel("Project", { exact: true });
+      expect(await picker.inputValue()).toBe("");
+      expect(await picker.locator("option").allTextContents()).toEqual(["choose a project", "demo"]);
+      expect(await own.getByTestId("judges-table").count()).toBe(0);
+      await picker.selectOption({ label: "demo" });
+      await own.getByTestId("judges-table").waitFor();
+    } finally {
+      await own.context().close();
+    }
+  });
+
   it("switches the judge: the detail and the URL follow, and Back undoes it", async () => {
     await select("Judge").selectOption("gpt-judge");
     await page.getByRole("heading", { name: "Judge gpt-judge", exact: true }).waitFor();

@@ -238,8 +238,8 @@ describe("assessor agreement", () => {
   // reference.qrels / judge.qrels hold the 16-pair case of tests/unit/stats/agreement.test.ts
   // (scikit-learn 1.2.1: cohen_kappa_score(..., labels=[0,1,2,3]) = 0.41667 / 0.64103 / 0.81579)
   // plus one reference-only and two judge-only labels.
-  it("prints the JSON object", () => {
-    const r = runCli(["agreement", fx("reference.qrels"), fx("judge.qrels"), "--bootstrap", "200", "--seed", "5"]);
+  it("prints the JSON object with --format json", () => {
+    const r = runCli(["agreement", fx("reference.qrels"), fx("judge.qrels"), "--format", "json", "--bootstrap", "200", "--seed", "5"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(["n", "unmatched", "kappa", "raw_agreement", "within_one", "confusion", "per_grade", "leniency", "alpha_ordinal", "binary", "ci"]);
@@ -270,15 +270,16 @@ describe("assessor agreement", () => {
     const bad = runCli(["agreement", fx("reference.qrels"), f]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`${f}:1: grade: expected a grade 0–3, found 4`);
-    const ok = runCli(["agreement", fx("reference.qrels"), f, "--clip", "--bootstrap", "0"]);
+    const ok = runCli(["agreement", fx("reference.qrels"), f, "--clip", "--bootstrap", "0", "--format", "json"]);
     expect(ok.code).toBe(0);
     expect(ok.stderr).toContain("--clip changed 2 grades into 0–3");
     expect(JSON.parse(ok.stdout).ci.bootstrap).toBeNull();
   });
-  it("prints a table", () => {
-    const r = runCli(["agreement", fx("reference.qrels"), fx("judge.qrels"), "--format", "table", "--bootstrap", "100"]);
+  it("prints a table by default, as eval does (issue 29 item 12: one convention, --format json for scripts)", () => {
+    const r = runCli(["agreement", fx("reference.qrels"), fx("judge.qrels"), "--bootstrap", "100"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("kappa quadratic   0.8158");
+    expect(r.stdout.trimStart().startsWith("{")).toBe(false);
   });
 });
 

@@ -122,6 +122,23 @@ describe("the demo's committed files", () => {
   });
 });
 
+describe("where npm run demo listens (issue 29 item 12)", () => {
+  it("checks its port on 127.0.0.1 (the interface it binds unless DEMO_HOST says otherwise) before loading anything", async () => {
+    const { createServer } = await import("node:net");
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const port = String((busy.address() as { port: number }).port);
+    try {
+      const r = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], { cwd: root, env: { ...process.env, DEMO_PORT: port, DEMO_NO_SERVE: "", DATABASE_URL: "file:/nonexistent/never-opened.db" }, encoding: "utf8" });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(r.stdout).not.toContain("Database and project");
+    } finally {
+      busy.close();
+    }
+  });
+});
+
 describe("npm run demo with DEMO_NO_SERVE=1", () => {
   let testDb: TestDb;
   let first: SpawnSyncReturns<string>;

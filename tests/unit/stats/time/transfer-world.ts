@@ -23,7 +23,7 @@ import type { LabelledSpan, TargetChunk } from "../../../../lib/stats/time/trans
  *
  * Retrieval by text similarity: each sentence has a similarity to each question, sparse and shared
  * by every chunking (it is the same speech): the answer sentences 0.4–3 (a paraphrased answer can be
- * weak), 70% of the sentences of the answer's topic section 0.2–1, 40 sentences anywhere in the
+ * weak), 70% of the sentences of the answer's topic section 0.2–1, 10 sentences anywhere in the
  * collection that share the question's words 0.3–2.2, and two sections on a neighbouring topic
  * (0–0.8 for half of their sentences). A chunk's text score is the similarity of its sentences
  * weighted by the share of each sentence it holds, divided by (length / 20 s)^b (length
@@ -92,7 +92,7 @@ export function makeWorld(seed: number, nVideos = 12, perVideo = 35): World {
       const sims = new Map<number, number>();
       const spans = [answerAt(v, sims)];
       if (rng.next() < 0.1) spans.push(answerAt(rng.next() < 0.5 ? v : videos[rng.int(videos.length)], sims));
-      for (let d = 0; d < 40; d++) {
+      for (let d = 0; d < 10; d++) {
         const j = rng.int(total);
         if (!sims.has(j)) sims.set(j, uniform(rng, 0.3, 2.2));
       }
@@ -224,7 +224,7 @@ export function placesOf(world: World, sc: Scenario): Map<string, Place[]> {
 }
 
 /** A's reference labels: every pooled pair with its truth grade; a grade-3 label carries the start of the span it holds most when the scenario draws it. */
-export function labelsOf(world: World, poolA: readonly PoolItem[], sc: Scenario): LabelledSpan[] {
+export function labelsOf(world: World, poolA: readonly PoolItem[], sc: Scenario): (LabelledSpan & { correctedStart: number | null })[] {
   const rng = seededRng(world.seed * 131 + hash(sc.name));
   const spansOf = new Map(world.questions.map((q) => [q.id, q.spans]));
   return poolA.map((p) => {

@@ -9,7 +9,7 @@ import type { TDashboardData, TLabel } from "./data.ts";
 import { qrelsOf } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
-import type { TimeSpan } from "../stats/time/index.ts";
+import type { ReferenceSpan } from "../stats/time/index.ts";
 import { answerPlacesByQuery, chunkTimesByChunking, placesSignature, timeValues, type TChunkTimes, type TTimeValues } from "./time.ts";
 
 /**
@@ -22,7 +22,8 @@ import { answerPlacesByQuery, chunkTimesByChunking, placesSignature, timeValues,
  *   is defined (lib/stats/time: span recall and start error need an answer place, time-IoU
  *   relevant seconds; nDCG@10 and judged share a label on the chunking; seconds read every
  *   question). A run that does not answer a question reads 0 s and covers nothing there.
- * - Answer places: lib/dashboard/time.ts (reference start + grade-3 human labels of any chunking).
+ * - Answer places: lib/dashboard/time.ts (the question's reference spans: its answer places with
+ *   their ends, and grade-3 labels' corrected starts; never the labelled chunks' bounds).
  * - Labels of a chunking B for nDCG@10 and judged@10: the final human label of a (question, chunk)
  *   where there is one, else the label of a transfer judge into B (JudgeLabel rows whose judge is
  *   named `transfer:<A>-><B>`, lib/chunkings/transfer.ts; with several, the first name in byte
@@ -198,7 +199,7 @@ const NO_DOCIDS: readonly string[] = [];
 const NO_CHUNKS = new Int32Array(0);
 
 /** One question's values of every column for one run, and its PPI inputs (nDCG@10 on the transfer judge's and on human labels). */
-function questionValues(data: TDashboardData, rankings: Map<number, TRunRankings>, run: TDashboardData["runs"][number], queryId: number, places: Map<number, TimeSpan[]>, times: Map<number, TChunkTimes>, labels: TPerChunking, audited: boolean, gain: Gain): TQuestionValues {
+function questionValues(data: TDashboardData, rankings: Map<number, TRunRankings>, run: TDashboardData["runs"][number], queryId: number, places: Map<number, ReferenceSpan[]>, times: Map<number, TChunkTimes>, labels: TPerChunking, audited: boolean, gain: Gain): TQuestionValues {
   const qid = data.queries.get(queryId)!.qid;
   const ranking = rankings.get(run.id)?.get(queryId);
   const t: TTimeValues = timeValues(qid, ranking?.docids ?? NO_DOCIDS, times.get(run.chunkingId) ?? new Map(), places.get(queryId) ?? []);

@@ -222,5 +222,6 @@ describe("transfer simulation: 20 s / 5 s and 60 s / 15 s chunkings, both direct
             if (sc.name === "no places") notBelowNaive(r);
           }
     console.log(lines.join("\n"));
-  });
+    // About 10 s of CPU; minutes of wall time on a busy machine.
+  }, 600_000);
 });

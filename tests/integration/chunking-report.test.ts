@@ -129,6 +129,15 @@ describe("assessor eval --chunks", () => {
     // Start error: q1 a2 min(|20 − 25|, |20 − 20|) = 0; q2 a3 min(|40 − 45|, |40 − 40|) = 0.
     expect(lines.time_start_error).toBe("0.0000");
     expect(lines.time_within_15).toBe("1.0000");
+    // The tool's own questions export (places with ends) is a queries file eval reads (issue 31 item 7).
+    // With grade-2 qrels only, every place comes from the export: q1 [25, 35], q2 [45, 55].
+    const exported = join(dir, "questions-export.jsonl");
+    runCliOk(["export", "questions", "--out", exported]);
+    const fromExport = Object.fromEntries(
+      runCliOk(["eval", file("grade2.qrels", "q1 0 a2 2\nq2 0 a3 2\n"), run, "--chunks", chunks, "--queries", exported]).trim().split("\n").map((l) => l.split("\t")).map(([name, , v]) => [name.trim(), v]),
+    );
+    // Span recall@5: a2 and a3 (widened 5 s) hold the places. Time-IoU@10: 10/40 each. Start error: |20 − 25|, |40 − 45|.
+    expect([fromExport.span_recall_5, fromExport.time_iou_10, fromExport.time_start_error]).toEqual(["1.0000", "0.2500", "5.0000"]);
     // A bad chunks line: named file, line and field; nothing printed on stdout.
     const bad = file("bad-chunks.jsonl", '{"id":"a1","video":"v1","start":10,"end":5}\n');
     const r = runCli(["eval", qrels, run, "--chunks", bad]);

@@ -41,7 +41,7 @@ export function registerChunkingCommands(chunking: Command): void {
         const r = await transferJudge(db, p.id, params);
         const grades = [0, 1, 2, 3].map((g) => `${plural(r.byGrade[g] ?? 0, "label")} of grade ${g}`).join(", ");
         out(`Stored ${plural(r.labelled, "label")} of chunking ${o.to} as judge ${r.judge} (${grades}), replacing any earlier transfer of this pair.`);
-        out(`${plural(r.unjudged, "pair")} ranked by chunking ${o.to}'s runs ${r.unjudged === 1 ? "is" : "are"} left unjudged by the transfer: pool them with: npx assessor pool --chunking ${o.to}`);
+        out(`${plural(r.unjudged, "pair")} in chunking ${o.to}'s runs' top ${r.depth} (the pool depth) ${r.unjudged === 1 ? "is" : "are"} left unjudged by the transfer and not pooled yet: pool ${r.unjudged === 1 ? "it" : "them"} with: npx assessor pool --chunking ${o.to}`);
       });
     });
 

@@ -5,6 +5,7 @@ import { bulkTransaction, insertImportRecord, sqliteNow } from "../imports/bulk.
 import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
 import { referenceSpans, type MarkedStart, type ReferenceSpan } from "../stats/time/reference.ts";
 import { DEFAULT_TRANSFER, TRANSFER_RULE_VERSION, openSecondsOf, transferLabels, type LabelledSpan, type TargetChunk, type TransferOptions, type TransferredLabel } from "../stats/time/transfer.ts";
+import { buildPool } from "../pooling/build.ts";
 import { findChunking } from "./store.ts";
 
 /**
@@ -26,12 +27,14 @@ import { findChunking } from "./store.ts";
  *   pair) and writes the new ones, each with `provenance` (JSON, `TTransferProvenance`, with the
  *   rule's version), plus an ImportRecord (kind "transfer") so that the dashboard sees the change
  *   even when the counts and ids of the table look the same.
- * - `labelled`: labels written; `byGrade`: how many per grade; `unjudged`: (query, chunk) pairs
- *   ranked by B's runs (any rank) that the transfer leaves without a label, 0 when B has no run.
+ * - `labelled`: labels written; `byGrade`: how many per grade; `unjudged`: the pairs that
+ *   `pool --chunking B` then adds at the project's pool depth (`depth`): in B's runs' top K, not
+ *   pooled yet and without a transfer label (lib/pooling/build.ts, as a dry run), 0 when B has no run.
  * Identity (A = B) gives A's labels exactly (rule 1, exact spans).
  */
 export type TTransferParams = { from: string; to: string } & TransferOptions;
-export type TTransferResult = { judge: string; labelled: number; unjudged: number; byGrade: Record<number, number> };
+/** `unjudged`: the pairs `pool --chunking B` would then add at the project's pool depth `depth` (0 when B has no run). */
+export type TTransferResult = { judge: string; labelled: number; unjudged: number; depth: number; byGrade: Record<number, number> };
 
 /** What one stored transfer label records about where its grade came from. */
 export type TTransferProvenance = {
@@ -149,7 +152,7 @@ export async function transferJudge(db: Db, projectId: number, params: TTransfer
   const byGrade: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
   for (const r of rows) byGrade[r[4]]++;
 
-  const unjudged = await bulkTransaction(db, async (tx) => {
+  await bulkTransaction(db, async (tx) => {
     await tx.run(`DELETE FROM "JudgeLabel" WHERE "projectId" = ? AND "judge" = ?`, [projectId, judge]);
     const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
     const now = sqliteNow();
@@ -172,15 +175,13 @@ export async function transferJudge(db: Db, projectId: number, params: TTransfer
       .update(rows.map((r) => `${r[2]}\t${r[3]}\t${r[4]}`).join("\n"))
       .digest("hex");
     await insertImportRecord(tx, { projectId, kind: "transfer", fileName: judge, sha256, rows: rows.length });
-    // B's ranked pairs without a transfer label (read inside the transaction: the labels just written).
-    const left = await tx.all<{ n: number | bigint }>(
-      `SELECT count(*) AS "n" FROM (SELECT DISTINCT e."queryId", e."chunkId" FROM "RunEntry" e JOIN "Run" r ON r."id" = e."runId"
-         WHERE r."chunkingId" = ? AND NOT EXISTS (SELECT 1 FROM "JudgeLabel" j WHERE j."projectId" = ? AND j."judge" = ? AND j."queryId" = e."queryId" AND j."chunkId" = e."chunkId")) t`,
-      [b.id, projectId, judge],
-    );
-    return Number(left[0]?.n ?? 0);
   });
-  return { judge, labelled: rows.length, unjudged, byGrade };
+  // What `pool --chunking B` would add now at the project's pool depth (its dry run): B's runs' top-K
+  // pairs of accepted questions, not pooled yet, without a transfer label onto B.
+  const { poolDepth: depth } = await db.project.findUniqueOrThrow({ where: { id: projectId }, select: { poolDepth: true } });
+  const hasRuns = (await db.run.count({ where: { projectId, chunkingId: b.id } })) > 0;
+  const unjudged = hasRuns ? (await buildPool(db, projectId, { depth, chunking: b.name, dryRun: true })).newItems : 0;
+  return { judge, labelled: rows.length, unjudged, depth, byGrade };
 }
 
 /** B's chunks in the given videos (by external id), video by video, by start. */

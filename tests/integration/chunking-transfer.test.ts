@@ -24,7 +24,8 @@ import type { TTransferProvenance } from "../../lib/chunkings/transfer.ts";
  * - q2 b1: shares no second with a label of q2: unjudged.
  * - q3 b0: holds all of the place [25,31] (≥ half); A's a1 holds it and says 3: grade 3 ("answer").
  * - q3 b1: free = (a0 ∪ a1, explained) − [20,36] = [0,20] ∪ [36,40]: none of b1's seconds: unjudged.
- * B's run ranks b0 and b1 for q1, q2 and q3: two ranked pairs (q2 b1, q3 b1) are left unjudged.
+ * B's run ranks b0 and b1 for q1, q2 and q3: two ranked pairs (q2 b1, q3 b1) are left unjudged at
+ * the pool depth 10; at depth 1 (b0 first for each) none.
  */
 let tdb: TestDb;
 let db: Db;
@@ -73,7 +74,7 @@ describe("transferJudge", () => {
   it("stores B's derived labels as the judge transfer:A->B with provenance", async () => {
     const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
     const r = await transferJudge(db, projectId, { from: "A", to: "B" });
-    expect(r).toEqual({ judge: "transfer:A->B", labelled: 4, unjudged: 2, byGrade: { 0: 1, 1: 0, 2: 1, 3: 2 } });
+    expect(r).toEqual({ judge: "transfer:A->B", labelled: 4, unjudged: 2, depth: 10, byGrade: { 0: 1, 1: 0, 2: 1, 3: 2 } });
     const rows = await stored("transfer:A->B");
     expect(rows.map((x) => [x.pair, x.grade])).toEqual([["q1 b0", 3], ["q1 b1", 0], ["q2 b0", 2], ["q3 b0", 3]]);
     const parameters = { holdShare: 0.5, partSeconds: 1, nearSeconds: 5, zeroShare: 0, openSeconds: 6 };
@@ -95,6 +96,22 @@ describe("transferJudge", () => {
     expect(rows[3].provenance).toMatchObject({ version: 2, rule: "answer", reference: { start: 25, end: 31, open: false } });
   });
 
+  it("counts as left unjudged what pool --chunking B then adds at the project's pool depth (issue 31 item 6)", async () => {
+    const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
+    const { buildPool } = await import("../../lib/pooling/build.ts");
+    await db.project.update({ where: { id: projectId }, data: { poolDepth: 1 } });
+    try {
+      // Depth 1: each question's top pair is b0, labelled for q1, q2, q3: nothing left (all depths: 2).
+      const r = await transferJudge(db, projectId, { from: "A", to: "B" });
+      expect(r).toMatchObject({ unjudged: 0, depth: 1 });
+      expect((await buildPool(db, projectId, { depth: 1, chunking: "B", dryRun: true })).newItems).toBe(r.unjudged);
+    } finally {
+      await db.project.update({ where: { id: projectId }, data: { poolDepth: 10 } });
+    }
+    const r = await transferJudge(db, projectId, { from: "A", to: "B" });
+    expect((await buildPool(db, projectId, { depth: 10, chunking: "B", dryRun: true })).newItems).toBe(r.unjudged);
+  });
+
   it("replaces an earlier transfer of the same pair, with the new parameters", async () => {
     const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
     // zeroShare 0.99 ≤ 1 still gives q1 b1 its 0; holdShare 0.6: b0 holds all of q3's place; the labels stay four, not eight.
@@ -103,7 +120,7 @@ describe("transferJudge", () => {
     const rows = await stored("transfer:A->B");
     expect(rows).toHaveLength(4);
     expect(rows.every((x) => x.provenance?.parameters.holdShare === 0.6 && x.provenance.parameters.zeroShare === 0.99)).toBe(true);
-    expect(await db.importRecord.count({ where: { projectId, kind: "transfer", fileName: "transfer:A->B" } })).toBe(2);
+    expect(await db.importRecord.count({ where: { projectId, kind: "transfer", fileName: "transfer:A->B" } })).toBe(4); // one record per transfer of the pair so far
   });
 
   it("A -> A gives A's labels exactly", async () => {
@@ -133,7 +150,7 @@ describe("transferJudge", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe(
       "Stored 4 labels of chunking B as judge transfer:A->B (1 label of grade 0, 0 labels of grade 1, 1 label of grade 2, 2 labels of grade 3), replacing any earlier transfer of this pair.\n" +
-        "2 pairs ranked by chunking B's runs are left unjudged by the transfer: pool them with: npx assessor pool --chunking B\n",
+        "2 pairs in chunking B's runs' top 10 (the pool depth) are left unjudged by the transfer and not pooled yet: pool them with: npx assessor pool --chunking B\n",
     );
     expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B", "--zero-share", "1.5"]).stderr).toContain("--zero-share: expected a share in [0, 1], got 1.5");
     expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B", "--near-seconds", "x"]).stderr).toContain('--near-seconds: expected a number such as 0.5, got "x"');
@@ -141,6 +158,8 @@ describe("transferJudge", () => {
     const pool = runCli(["pool", "--chunking", "B", "--depth", "2"]);
     expect(pool.stderr).toBe("");
     expect(pool.stdout).toContain("2 new item(s)");
+    // Transferred again: nothing is left that pool would add (the two pairs are pooled now).
+    expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B"]).stdout).toContain("0 pairs in chunking B's runs' top 10 (the pool depth) are left unjudged");
     expect(pool.stdout).toContain("Label transfer saved 4 item(s) of chunking B: pairs in its runs' top 2 with a transfer label that were not pooled (transfer judges: transfer:A->B).");
   }, 120_000);
 });

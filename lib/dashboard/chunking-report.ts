@@ -18,7 +18,8 @@ import { answerPlacesByQuery, chunkTimesByChunking, placesSignature, timeValues,
  * against the same system on the baseline chunking. Pure assembly over the dashboard's loaded
  * data (lib/dashboard/data.ts) and the runs' rankings; every statistic is lib/stats'.
  *
- * - Questions: every question of the project. Each measure is averaged over the questions where it
+ * - Questions: every accepted question that is pooled or labelled (as the systems table; one
+ *   accepted but not pooled yet is left out). Each measure is averaged over the questions where it
  *   is defined (lib/stats/time: span recall and start error need an answer place, time-IoU
  *   relevant seconds; nDCG@10 and judged share a label on the chunking; seconds read every
  *   question). A run that does not answer a question reads 0 s and covers nothing there.
@@ -29,7 +30,8 @@ import { answerPlacesByQuery, chunkTimesByChunking, placesSignature, timeValues,
  *   named `transfer:<A>-><B>`, lib/chunkings/transfer.ts; with several, the first name in byte
  *   order). A question with no label on B's chunks is not scored for these two.
  * - PPI where an audit exists: when some questions are completely human-labelled on B (at least
- *   one pool item of B's chunks, every one with a final human label: the audit sample) and B has
+ *   one pool item of B's chunks, every one with an annotator's final label, not an imported one:
+ *   the audit sample) and B has
  *   transfer labels, the nDCG@10 cell also carries the PPI++ estimate (lib/stats/ppi.ts ppiMean):
  *   human nDCG@10 on those questions, the transfer judge's nDCG@10 on them and on every other
  *   labelled question.
@@ -106,7 +108,27 @@ function ranked(qid: string, chunkIds: ArrayLike<number>, judged: Map<number, nu
 
 /** Questions completely human-labelled on one chunking: ≥ 1 pool item on its chunks, each with a final human label. */
 const poolCache = new WeakMap<object, Map<number, Map<number, Set<number>>>>();
-function auditedQuestions(data: TDashboardData, chunkingId: number, human: Labels): Set<number> {
+/** Per question, the chunks with an annotator's final label (agreed or adjudicated: not imported). */
+const annotatedCache = new WeakMap<TDashboardData, Map<number, Set<number>>>();
+function annotated(data: TDashboardData): Map<number, Set<number>> {
+  let out = annotatedCache.get(data);
+  if (out) return out;
+  out = new Map();
+  for (const l of data.reference) {
+    if (l.status === "imported") continue;
+    let chunks = out.get(l.queryId);
+    if (!chunks) out.set(l.queryId, (chunks = new Set()));
+    chunks.add(l.chunkId);
+  }
+  annotatedCache.set(data, out);
+  return out;
+}
+
+/**
+ * Questions audited on a chunking: it has pool items of the chunking's chunks and every one has an
+ * annotator's final label (issue 31 item 6: imported labels, such as an imported truth, are no audit).
+ */
+function auditedQuestions(data: TDashboardData, chunkingId: number): Set<number> {
   let byChunking = poolCache.get(data.base);
   if (!byChunking) {
     byChunking = new Map();
@@ -123,8 +145,9 @@ function auditedQuestions(data: TDashboardData, chunkingId: number, human: Label
   }
   const pooled = byChunking.get(chunkingId) ?? new Map<number, Set<number>>();
   const out = new Set<number>();
+  const people = annotated(data);
   for (const [queryId, chunks] of pooled) {
-    const h = human.get(queryId);
+    const h = people.get(queryId);
     if (h && [...chunks].every((c) => h.has(c))) out.add(queryId);
   }
   return out;
@@ -238,7 +261,10 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
   const base = { baseline, columns: REPORT_COLUMNS, points: [] };
   if (data.runs.length === 0) return { ...base, questions: 0, rows: [], empty: "no runs yet: import them with npx assessor import run FILE" };
 
-  const queryIds = [...data.queries.keys()].sort((a, b) => a - b);
+  // The questions of the systems table: pooled or labelled (an accepted question nobody pooled yet is left out).
+  const inUse = new Set<number>(data.reference.map((l) => l.queryId));
+  for (const it of data.poolItems.values()) inUse.add(it.queryId);
+  const queryIds = [...data.queries.keys()].filter((q) => inUse.has(q)).sort((a, b) => a - b);
   const places = answerPlacesByQuery(data);
   const times = chunkTimesByChunking(data);
   const ncol = REPORT_COLUMNS.length;
@@ -256,7 +282,7 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
     const human = humanAll.get(chunkingId) ?? NO_LABELS;
     const judge = transferJudgeInto(data.judges.keys(), nameOf.get(chunkingId) ?? "");
     const derived = judge ? derivedLabels(data, data.judges.get(judge) ?? [], chunkingId) : { labels: NO_LABELS, text: new Map<number, string>() };
-    v = { human, derived: derived.labels, derivedText: derived.text, judge, audited: judge ? auditedQuestions(data, chunkingId, human) : new Set() };
+    v = { human, derived: derived.labels, derivedText: derived.text, judge, audited: judge ? auditedQuestions(data, chunkingId) : new Set() };
     perChunking.set(chunkingId, v);
     return v;
   };

@@ -147,6 +147,23 @@ describe("chunking report (hand-made grid)", () => {
     expect(ci?.high).toBe(80);
   });
 
+  it("leaves out an accepted question nobody pooled or labelled yet, as the systems table does (issue 31 item 7)", () => {
+    const d = data();
+    // q3: accepted, with an answer place, no pool item and no label: no run ranks anything for it.
+    d.queries.set(3, { qid: "q3", tags: [], places: [{ start: 10, end: 12, videoId: 1 }] });
+    const r = chunkingReport(d, rankings, chunkings);
+    expect(r.questions).toBe(2);
+    // Counted, q3 would score span recall 0 and every row's mean would fall from 1 to 2/3.
+    expect(r.rows.map((row) => row.cells[col("span_recall_10")].mean)).toEqual([1, 1]);
+  });
+
+  it("counts as audited only questions whose pool items on the chunking carry annotators' labels, not imported ones (issue 31 item 6)", () => {
+    const d = data();
+    // q2·b1, c40's one pool item, labelled by an import (say the collection's truth): no audit.
+    d.reference = d.reference.map((l) => (l.chunkId === 4 ? { ...l, status: "imported" as const, source: "truth" } : l));
+    expect(chunkingReport(d, rankings, chunkings).rows[1].audited).toBe(0);
+  });
+
   it("refuses an unknown baseline, naming the chunkings", () => {
     expect(() => chunkingReport(data(), rankings, chunkings, { baseline: "c60" })).toThrow(/no chunking named "c60".*c20, c40/);
   });

@@ -52,7 +52,8 @@ export type TReportCell = {
   test: { meanDiff: number; p: number; n: number } | null;
   ppi: { estimate: number; low: number; high: number; labelled: number } | null;
 };
-export type TReportRow = { chunking: string; chunkingId: number; system: string; run: string; transferJudge: string | null; audited: number; cells: TReportCell[] };
+/** `derived`: the transfer judge's labels nDCG@10 used (ranked in a top 10 where no human label exists), summed over questions. */
+export type TReportRow = { chunking: string; chunkingId: number; system: string; run: string; transferJudge: string | null; audited: number; derived: number; cells: TReportCell[] };
 export type TChunkingReport = {
   baseline: string | null;
   questions: number;
@@ -201,7 +202,7 @@ function derivedLabels(data: TDashboardData, list: readonly TLabel[], chunkingId
   }
   return v;
 }
-type TQuestionValues = { values: (number | null)[]; judge: number | null; human: number | null };
+type TQuestionValues = { values: (number | null)[]; judge: number | null; human: number | null; derivedUsed: number };
 
 const valueCache = new WeakMap<object, Map<string, TQuestionValues & { sig: string }>>();
 const signatureCache = new WeakMap<object, { version: string; judges: number; lists: readonly (readonly TLabel[])[]; sigs: Map<string, string> }>();
@@ -229,18 +230,20 @@ function questionValues(data: TDashboardData, rankings: Map<number, TRunRankings
   const values: (number | null)[] = [t.spanRecall5, t.spanRecall10, t.timeIou10, t.secondsRead10, t.startError, null, null];
   const own = labels.human.get(queryId);
   const transferred = labels.derived.get(queryId);
-  if (!own && !transferred) return { values, judge: null, human: null };
+  if (!own && !transferred) return { values, judge: null, human: null, derivedUsed: 0 };
   // Human where present, else the transfer judge's.
   const merged = new Map(transferred);
   if (own) for (const [c, g] of own) merged.set(c, g);
   const chunkIds = ranking?.chunkIds ?? NO_CHUNKS;
+  let derivedUsed = 0;
+  if (transferred) for (let i = 0; i < Math.min(10, chunkIds.length); i++) if (transferred.has(chunkIds[i]) && !own?.has(chunkIds[i])) derivedUsed++;
   const q = ranked(qid, chunkIds, merged);
   values[NDCG] = ndcg(q, { cutoff: 10, gain });
   values[JUDGED] = judgedAt(q, 10);
-  if (labels.audited.size === 0) return { values, judge: null, human: null };
+  if (labels.audited.size === 0) return { values, judge: null, human: null, derivedUsed };
   const judge = ndcg(ranked(qid, chunkIds, labels.derived.get(queryId)), { cutoff: 10, gain });
   const human = audited ? ndcg(ranked(qid, chunkIds, labels.human.get(queryId)), { cutoff: 10, gain }) : null;
-  return { values, judge, human };
+  return { values, judge, human, derivedUsed };
 }
 
 const intervalMemo: MeanIntervalMemo = new Map();
@@ -289,6 +292,7 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
 
   const values: (number | null)[][][] = runs.map(() => REPORT_COLUMNS.map(() => new Array<number | null>(queryIds.length).fill(null)));
   const ppiCells: (TReportCell["ppi"])[] = runs.map(() => null);
+  const derivedUsed = runs.map(() => 0);
   // A question's values for a run depend only on its answer places and its labels on the run's
   // chunking (runs and chunks are fixed per data.base): they are kept per run and question with a
   // signature of those, so after a label change only the questions it touched are evaluated again.
@@ -321,6 +325,7 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
       let hit = kept.get(key);
       if (!hit || hit.sig !== sig) kept.set(key, (hit = { sig, ...questionValues(data, rankings, run, queryId, places, times, labels, audited, gain) }));
       for (let c = 0; c < ncol; c++) values[r][c][qi] = hit.values[c];
+      derivedUsed[r] += hit.derivedUsed;
       if (usePpi && hit.judge !== null) {
         if (audited) {
           ppi.human.push(hit.human ?? 0);
@@ -374,6 +379,7 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
       run: run.system,
       transferJudge: labels.judge,
       audited: labels.audited.size,
+      derived: derivedUsed[r],
       cells: REPORT_COLUMNS.map((_, c): TReportCell => {
         let sum = 0;
         let n = 0;

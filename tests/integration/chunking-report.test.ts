@@ -83,6 +83,8 @@ describe("assessor chunking report", () => {
     const table = runCliOk(["chunking", "report"]);
     expect(table).toMatch(/c20 \(baseline\)\s+bm25/);
     expect(table).toMatch(/c40\s+bm25 .*60\.0 \[40\.0, 80\.0\] \(\+20\.0, p=/);
+    // The transfer labels q1·b1 3, q2·b1 1 (within 5 s of q2's place), q2·b2 3; no human label on c40 yet: all three used.
+    expect(table).toContain("c40 bm25: nDCG@10 used 3 derived labels (pairs in a top 10 without a human label; a human label is never replaced)");
     const csv = runCliOk(["chunking", "report", "--format", "csv"]).trim().split("\n");
     expect(csv[0].split(",").slice(0, 6)).toEqual(["chunking", "system", "run", "transfer_judge", "audited_questions", "span_recall_5"]);
     expect(csv).toHaveLength(3);

@@ -75,6 +75,8 @@ export function reportTable(r: TChunkingReport): string[] {
     `${r.questions} questions. [low, high]: 95% bootstrap percentile interval over questions (1000 resamples, seed 1).`,
     `(Δ, p): difference from the same system on the baseline chunking ${r.baseline ?? "–"}, two-sided paired randomization test over the questions both define (1000 trials).`,
     "nDCG@10: human labels where present, else the transfer judge's (transfer:A->B); PPI: judge + human estimate where some questions are completely human-labelled on the chunking (its audit).",
+    ...r.rows.filter((row) => row.transferJudge).map((row) => `${row.chunking}: derived labels from ${row.transferJudge}, ${row.audited} audited question${row.audited === 1 ? "" : "s"}`).filter((v, i, a) => a.indexOf(v) === i),
+    ...r.rows.filter((row) => row.transferJudge).map((row) => `${row.chunking} ${row.system}: nDCG@10 used ${row.derived} derived label${row.derived === 1 ? "" : "s"} (pairs in a top 10 without a human label; a human label is never replaced)`),
   ];
   return [line(header), ...blocks.flatMap((b) => ["", ...wrapText(b.title, TABLE_WIDTH, "  "), ...b.lines.map(line)]), "", ...notes.flatMap((n) => wrapText(n))];
 }

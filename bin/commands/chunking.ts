@@ -5,10 +5,10 @@ import { fail, out, projectOption, withProject } from "../context.ts";
  * `assessor chunking transfer` and `assessor chunking grid` (issue 20): subcommands of the
  * `chunking` group registered in lifecycle.ts.
  */
-const share = (flag: string, v: string | undefined): number | undefined => {
+const num = (flag: string, v: string | undefined): number | undefined => {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!(v.trim() !== "" && n >= 0 && n < 1)) fail(`${flag}: expected a share in [0, 1) such as 0.5, got "${v}"`);
+  if (!(v.trim() !== "" && Number.isFinite(n))) fail(`${flag}: expected a number such as 0.5, got "${v}"`);
   return n;
 };
 
@@ -17,21 +17,31 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 export function registerChunkingCommands(chunking: Command): void {
   chunking
     .command("transfer")
-    .description("derive labels for chunking B from the human labels of chunking A by time overlap (the rule in lib/stats/time/transfer.ts) and store them as the judge transfer:A->B")
+    .description("derive labels for chunking B from the questions' reference spans in time and the human labels of chunking A (rule version 2 in lib/stats/time/transfer.ts) and store them as the judge transfer:A->B")
     .requiredOption("--from <A>", "the labelled chunking")
     .requiredOption("--to <B>", "the chunking to label")
-    .option("--min-coverage <share>", "a labelled span counts, and its evidence is held, above this share of it (default 0.5)")
-    .option("--min-share <share>", "a labelled span counts above this share of B's chunk (default 0.5)")
-    .option("--zero-share <share>", "B's chunk gets 0 above this share of its seconds judged 0 (default 0.5)")
+    .option("--hold-share <share>", "B's chunk holds the answer when it holds at least this share of a reference span (default 0.5)")
+    .option("--part-seconds <s>", "B's chunk holds part of the answer from this many seconds of a reference span (default 1)")
+    .option("--near-seconds <s>", "B's chunk within this many seconds of a reference span is related (default 5)")
+    .option("--zero-share <share>", "B's chunk gets 0 when at least this share of its seconds is shown free of any answer (default 0: any second)")
+    .option("--open-seconds <s>", "length assumed for a reference span without an end (default: the median of those with one, else 8)")
     .addOption(projectOption())
-    .action(async (o: { from: string; to: string; minCoverage?: string; minShare?: string; zeroShare?: string; project?: string }) => {
-      const params = { from: o.from, to: o.to, minCoverage: share("--min-coverage", o.minCoverage), minShare: share("--min-share", o.minShare), zeroShare: share("--zero-share", o.zeroShare) };
+    .action(async (o: { from: string; to: string; holdShare?: string; partSeconds?: string; nearSeconds?: string; zeroShare?: string; openSeconds?: string; project?: string }) => {
+      const params = {
+        from: o.from,
+        to: o.to,
+        holdShare: num("--hold-share", o.holdShare),
+        partSeconds: num("--part-seconds", o.partSeconds),
+        nearSeconds: num("--near-seconds", o.nearSeconds),
+        zeroShare: num("--zero-share", o.zeroShare),
+        openSeconds: num("--open-seconds", o.openSeconds),
+      };
       const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
       await withProject(o.project, async (db, p) => {
         const r = await transferJudge(db, p.id, params);
         const grades = [0, 1, 2, 3].map((g) => `${plural(r.byGrade[g] ?? 0, "label")} of grade ${g}`).join(", ");
         out(`Stored ${plural(r.labelled, "label")} of chunking ${o.to} as judge ${r.judge} (${grades}), replacing any earlier transfer of this pair.`);
-        out(`${plural(r.unjudged, "pair")} ranked by chunking ${o.to}'s runs ${r.unjudged === 1 ? "is" : "are"} left unjudged by the transfer: pool them with: npx assessor pool --chunking ${o.to}`);
+        out(`${plural(r.unjudged, "pair")} in chunking ${o.to}'s runs' top ${r.depth} (the pool depth) ${r.unjudged === 1 ? "is" : "are"} left unjudged by the transfer and not pooled yet: pool ${r.unjudged === 1 ? "it" : "them"} with: npx assessor pool --chunking ${o.to}`);
       });
     });
 

@@ -17,8 +17,9 @@ import { ensureChunking } from "./store.ts";
  *   seconds without trailing zeros.
  * - Everything is checked before anything is written: a name held by a chunking with chunks and
  *   other parameters (another size, overlap or method, or imported chunks) refuses the whole grid.
- *   An existing chunking with the same parameters is brought up to date (stable chunk ids: the same
- *   cut adds nothing).
+ *   An existing chunking cut by seconds with the same size and overlap, whatever its name (say
+ *   `default`, or one made by `import transcript --chunking`), is reused and brought up to date
+ *   under its own name (stable chunk ids: the same cut adds nothing), never copied.
  * - One transaction per chunking (all its videos' chunks); `videos` limits the grid to those videos.
  */
 export type TGridOptions = { sizes: number[]; overlaps: string[]; videos?: string[] };
@@ -64,8 +65,18 @@ export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions
   }
   if (transcripts.length === 0) throw new AppError("bad_input", "no stored transcripts in this project: import them with: npx assessor import transcript FILE|FOLDER (the grid is cut from them)");
 
-  // Refuse the whole grid when a name is taken by other parameters.
-  const existing = await db.chunking.findMany({ where: { projectId, name: { in: [...combos.keys()] } }, select: { name: true, method: true, size: true, overlap: true, _count: { select: { chunks: true } } } });
+  // An existing chunking cut by seconds with the same size and overlap is reused under its own
+  // name (issue 31 item 8): the grid name's own chunking first, else the oldest such chunking.
+  const sameCut = await db.chunking.findMany({ where: { projectId, method: "seconds" }, select: { id: true, name: true, size: true, overlap: true }, orderBy: { id: "asc" } });
+  const reuse = new Map<string, string>();
+  for (const [name, { size, overlap }] of combos) {
+    const same = sameCut.filter((c) => c.size === size && c.overlap === overlap);
+    const pick = same.find((c) => c.name === name) ?? same[0];
+    if (pick) reuse.set(name, pick.name);
+  }
+  // Refuse the whole grid when a name is taken by other parameters (and no chunking of the same cut exists).
+  const fresh = [...combos.keys()].filter((n) => !reuse.has(n));
+  const existing = await db.chunking.findMany({ where: { projectId, name: { in: fresh } }, select: { name: true, method: true, size: true, overlap: true, _count: { select: { chunks: true } } } });
   const taken = existing.filter((c) => c._count.chunks > 0 && !(c.method === "seconds" && c.size === combos.get(c.name)!.size && c.overlap === combos.get(c.name)!.overlap));
   if (taken.length) {
     const what = (c: (typeof taken)[number]) => (c.method === "imported" ? "imported chunks" : `${c.method}, size ${c.size}, overlap ${c.overlap}`);
@@ -75,7 +86,8 @@ export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions
   const decoded = transcripts.map((t) => ({ videoId: t.videoId, video: t.video.externalId, cues: decodeCues(t.cues) }));
   const sha256 = createHash("sha256").update(transcripts.map((t) => `${t.video.externalId}:${t.sha256}`).join("\n")).digest("hex");
   const rows: TGridRow[] = [];
-  for (const [name, { size, overlap }] of combos) {
+  for (const [gridded, { size, overlap }] of combos) {
+    const name = reuse.get(gridded) ?? gridded;
     const chunks: ChunkData[] = decoded.flatMap((t) => chunkCues(t.video, t.cues, { by: "seconds", size, overlap }).map((c) => ({ externalId: c.id, videoId: t.videoId, start: c.start, end: c.end, text: c.text })));
     const target = await ensureChunking(db, projectId, name, { method: "seconds", size, overlap });
     const { created, updated } = await writeChunks(db, projectId, target.id, { kind: "transcript", fileName: `chunking grid ${name}`, sha256 }, chunks, {});

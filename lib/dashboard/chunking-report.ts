@@ -10,7 +10,7 @@ import type { TDashboardData, TLabel } from "./data.ts";
 import { qrelsOf } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
-import type { TimeSpan } from "../stats/time/index.ts";
+import type { ReferenceSpan } from "../stats/time/index.ts";
 import { answerPlacesByQuery, chunkTimesByChunking, placesSignature, timeValues, type TChunkTimes, type TTimeValues } from "./time.ts";
 
 /**
@@ -19,17 +19,20 @@ import { answerPlacesByQuery, chunkTimesByChunking, placesSignature, timeValues,
  * against the same system on the baseline chunking. Pure assembly over the dashboard's loaded
  * data (lib/dashboard/data.ts) and the runs' rankings; every statistic is lib/stats'.
  *
- * - Questions: every question of the project. Each measure is averaged over the questions where it
+ * - Questions: every accepted question that is pooled or labelled (as the systems table; one
+ *   accepted but not pooled yet is left out). Each measure is averaged over the questions where it
  *   is defined (lib/stats/time: span recall and start error need an answer place, time-IoU
  *   relevant seconds; nDCG@10 and judged share a label on the chunking; seconds read every
  *   question). A run that does not answer a question reads 0 s and covers nothing there.
- * - Answer places: lib/dashboard/time.ts (reference start + grade-3 human labels of any chunking).
+ * - Answer places: lib/dashboard/time.ts (the question's reference spans: its answer places with
+ *   their ends, and grade-3 labels' corrected starts; never the labelled chunks' bounds).
  * - Labels of a chunking B for nDCG@10 and judged@10: the final human label of a (question, chunk)
  *   where there is one, else the label of a transfer judge into B (JudgeLabel rows whose judge is
  *   named `transfer:<A>-><B>`, lib/chunkings/transfer.ts; with several, the first name in byte
  *   order). A question with no label on B's chunks is not scored for these two.
  * - PPI where an audit exists: when some questions are completely human-labelled on B (at least
- *   one pool item of B's chunks, every one with a final human label: the audit sample) and B has
+ *   one pool item of B's chunks, every one with an annotator's final label, not an imported one:
+ *   the audit sample) and B has
  *   transfer labels, the nDCG@10 cell also carries the PPI++ estimate (lib/stats/ppi.ts ppiMean):
  *   human nDCG@10 on those questions, the transfer judge's nDCG@10 on them and on every other
  *   labelled question.
@@ -50,7 +53,8 @@ export type TReportCell = {
   test: { meanDiff: number; p: number; n: number } | null;
   ppi: { estimate: number; low: number; high: number; labelled: number } | null;
 };
-export type TReportRow = { chunking: string; chunkingId: number; system: string; run: string; transferJudge: string | null; audited: number; cells: TReportCell[] };
+/** `derived`: the transfer judge's labels nDCG@10 used (ranked in a top 10 where no human label exists), summed over questions. */
+export type TReportRow = { chunking: string; chunkingId: number; system: string; run: string; transferJudge: string | null; audited: number; derived: number; cells: TReportCell[] };
 export type TChunkingReport = {
   baseline: string | null;
   questions: number;
@@ -106,7 +110,27 @@ function ranked(qid: string, chunkIds: ArrayLike<number>, judged: Map<number, nu
 
 /** Questions completely human-labelled on one chunking: ≥ 1 pool item on its chunks, each with a final human label. */
 const poolCache = new WeakMap<object, Map<number, Map<number, Set<number>>>>();
-function auditedQuestions(data: TDashboardData, chunkingId: number, human: Labels): Set<number> {
+/** Per question, the chunks with an annotator's final label (agreed or adjudicated: not imported). */
+const annotatedCache = new WeakMap<TDashboardData, Map<number, Set<number>>>();
+function annotated(data: TDashboardData): Map<number, Set<number>> {
+  let out = annotatedCache.get(data);
+  if (out) return out;
+  out = new Map();
+  for (const l of data.reference) {
+    if (l.status === "imported") continue;
+    let chunks = out.get(l.queryId);
+    if (!chunks) out.set(l.queryId, (chunks = new Set()));
+    chunks.add(l.chunkId);
+  }
+  annotatedCache.set(data, out);
+  return out;
+}
+
+/**
+ * Questions audited on a chunking: it has pool items of the chunking's chunks and every one has an
+ * annotator's final label (issue 31 item 6: imported labels, such as an imported truth, are no audit).
+ */
+function auditedQuestions(data: TDashboardData, chunkingId: number): Set<number> {
   let byChunking = poolCache.get(data.base);
   if (!byChunking) {
     byChunking = new Map();
@@ -123,8 +147,9 @@ function auditedQuestions(data: TDashboardData, chunkingId: number, human: Label
   }
   const pooled = byChunking.get(chunkingId) ?? new Map<number, Set<number>>();
   const out = new Set<number>();
+  const people = annotated(data);
   for (const [queryId, chunks] of pooled) {
-    const h = human.get(queryId);
+    const h = people.get(queryId);
     if (h && [...chunks].every((c) => h.has(c))) out.add(queryId);
   }
   return out;
@@ -178,7 +203,7 @@ function derivedLabels(data: TDashboardData, list: readonly TLabel[], chunkingId
   }
   return v;
 }
-type TQuestionValues = { values: (number | null)[]; judge: number | null; human: number | null };
+type TQuestionValues = { values: (number | null)[]; judge: number | null; human: number | null; derivedUsed: number };
 
 const valueCache = new WeakMap<object, Map<string, TQuestionValues & { sig: string }>>();
 const signatureCache = new WeakMap<object, { version: string; judges: number; lists: readonly (readonly TLabel[])[]; sigs: Map<string, string> }>();
@@ -199,25 +224,27 @@ const NO_DOCIDS: readonly string[] = [];
 const NO_CHUNKS = new Int32Array(0);
 
 /** One question's values of every column for one run, and its PPI inputs (nDCG@10 on the transfer judge's and on human labels). */
-function questionValues(data: TDashboardData, rankings: Map<number, TRunRankings>, run: TDashboardData["runs"][number], queryId: number, places: Map<number, TimeSpan[]>, times: Map<number, TChunkTimes>, labels: TPerChunking, audited: boolean, gain: Gain): TQuestionValues {
+function questionValues(data: TDashboardData, rankings: Map<number, TRunRankings>, run: TDashboardData["runs"][number], queryId: number, places: Map<number, ReferenceSpan[]>, times: Map<number, TChunkTimes>, labels: TPerChunking, audited: boolean, gain: Gain): TQuestionValues {
   const qid = data.queries.get(queryId)!.qid;
   const ranking = rankings.get(run.id)?.get(queryId);
   const t: TTimeValues = timeValues(qid, ranking?.docids ?? NO_DOCIDS, times.get(run.chunkingId) ?? new Map(), places.get(queryId) ?? []);
   const values: (number | null)[] = [t.spanRecall5, t.spanRecall10, t.timeIou10, t.secondsRead10, t.startError, null, null];
   const own = labels.human.get(queryId);
   const transferred = labels.derived.get(queryId);
-  if (!own && !transferred) return { values, judge: null, human: null };
+  if (!own && !transferred) return { values, judge: null, human: null, derivedUsed: 0 };
   // Human where present, else the transfer judge's.
   const merged = new Map(transferred);
   if (own) for (const [c, g] of own) merged.set(c, g);
   const chunkIds = ranking?.chunkIds ?? NO_CHUNKS;
+  let derivedUsed = 0;
+  if (transferred) for (let i = 0; i < Math.min(10, chunkIds.length); i++) if (transferred.has(chunkIds[i]) && !own?.has(chunkIds[i])) derivedUsed++;
   const q = ranked(qid, chunkIds, merged);
   values[NDCG] = ndcg(q, { cutoff: 10, gain });
   values[JUDGED] = judgedAt(q, 10);
-  if (labels.audited.size === 0) return { values, judge: null, human: null };
+  if (labels.audited.size === 0) return { values, judge: null, human: null, derivedUsed };
   const judge = ndcg(ranked(qid, chunkIds, labels.derived.get(queryId)), { cutoff: 10, gain });
   const human = audited ? ndcg(ranked(qid, chunkIds, labels.human.get(queryId)), { cutoff: 10, gain }) : null;
-  return { values, judge, human };
+  return { values, judge, human, derivedUsed };
 }
 
 const intervalMemo: MeanIntervalMemo = new Map();
@@ -238,7 +265,10 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
   const base = { baseline, columns: REPORT_COLUMNS, points: [] };
   if (data.runs.length === 0) return { ...base, questions: 0, rows: [], empty: "no runs yet: import them with npx assessor import run FILE" };
 
-  const queryIds = [...data.queries.keys()].sort((a, b) => a - b);
+  // The questions of the systems table: pooled or labelled (an accepted question nobody pooled yet is left out).
+  const inUse = new Set<number>(data.reference.map((l) => l.queryId));
+  for (const it of data.poolItems.values()) inUse.add(it.queryId);
+  const queryIds = [...data.queries.keys()].filter((q) => inUse.has(q)).sort((a, b) => a - b);
   const places = answerPlacesByQuery(data);
   const times = chunkTimesByChunking(data);
   const ncol = REPORT_COLUMNS.length;
@@ -256,13 +286,14 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
     const human = humanAll.get(chunkingId) ?? NO_LABELS;
     const judge = transferJudgeInto(data.judges.keys(), nameOf.get(chunkingId) ?? "");
     const derived = judge ? derivedLabels(data, data.judges.get(judge) ?? [], chunkingId) : { labels: NO_LABELS, text: new Map<number, string>() };
-    v = { human, derived: derived.labels, derivedText: derived.text, judge, audited: judge ? auditedQuestions(data, chunkingId, human) : new Set() };
+    v = { human, derived: derived.labels, derivedText: derived.text, judge, audited: judge ? auditedQuestions(data, chunkingId) : new Set() };
     perChunking.set(chunkingId, v);
     return v;
   };
 
   const values: (number | null)[][][] = runs.map(() => REPORT_COLUMNS.map(() => new Array<number | null>(queryIds.length).fill(null)));
   const ppiCells: (TReportCell["ppi"])[] = runs.map(() => null);
+  const derivedUsed = runs.map(() => 0);
   // A question's values for a run depend only on its answer places and its labels on the run's
   // chunking (runs and chunks are fixed per data.base): they are kept per run and question with a
   // signature of those, so after a label change only the questions it touched are evaluated again.
@@ -295,6 +326,7 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
       let hit = kept.get(key);
       if (!hit || hit.sig !== sig) kept.set(key, (hit = { sig, ...questionValues(data, rankings, run, queryId, places, times, labels, audited, gain) }));
       for (let c = 0; c < ncol; c++) values[r][c][qi] = hit.values[c];
+      derivedUsed[r] += hit.derivedUsed;
       if (usePpi && hit.judge !== null) {
         if (audited) {
           ppi.human.push(hit.human ?? 0);
@@ -348,6 +380,7 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
       run: run.system,
       transferJudge: labels.judge,
       audited: labels.audited.size,
+      derived: derivedUsed[r],
       cells: REPORT_COLUMNS.map((_, c): TReportCell => {
         let sum = 0;
         let n = 0;

@@ -20,7 +20,7 @@ export type TDashboardProject = {
 };
 
 /** An accepted question: its answer places (video id, or null for any video; start in seconds). */
-export type TQueryInfo = { qid: string; tags: string[]; places: { start: number; videoId: number | null }[] };
+export type TQueryInfo = { qid: string; tags: string[]; places: { start: number; end: number | null; videoId: number | null }[] };
 export type TChunkInfo = { docid: string; videoId: number; start: number; end: number; /** lib/chunkings: a run is evaluated on its own chunking's labels */ chunkingId: number };
 /** `injection`: a judge's label whose chunk reads like instructions to a model (lib/judge/injection.ts); set only on judge labels. */
 export type TLabel = { queryId: number; chunkId: number; grade: number; injection?: boolean };

@@ -4,7 +4,7 @@ import { judgedAt } from "../stats/measures/judged.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import { startError, type ReferenceStart } from "../stats/measures/start-error.ts";
-import type { TimeSpan } from "../stats/time/index.ts";
+import type { ReferenceSpan } from "../stats/time/index.ts";
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import type { TDashboardData } from "./data.ts";
@@ -45,7 +45,7 @@ type ColumnDef = TColumn & { compute: (q: RankedQuery, ctx: RunCtx) => number | 
  * What the columns read besides a query's ranking: reference starts, chunk times per chunking
  * (keyed by docid within one chunking: two chunkings may share a docid) and answer places per qid.
  */
-type Ctx = { gain: Gain; starts: Map<string, ReferenceStart[]>; timesByChunking: Map<number, TChunkTimes>; places: Map<string, TimeSpan[]> };
+type Ctx = { gain: Gain; starts: Map<string, ReferenceStart[]>; timesByChunking: Map<number, TChunkTimes>; places: Map<string, ReferenceSpan[]> };
 /** The context of one run: its own chunking's chunk times, and its time measures per query (computed once for the five time columns). */
 type RunCtx = Ctx & { chunkTimes: TChunkTimes; time: (q: RankedQuery) => TTimeValues };
 
@@ -90,8 +90,8 @@ function startInputs(data: TDashboardData): Omit<Ctx, "gain"> {
 }
 
 /** Answer places by external qid (what a RankedQuery names), per label-set version. */
-const placesByQidCache = new WeakMap<TDashboardData, Map<string, TimeSpan[]>>();
-function placesByQid(data: TDashboardData): Map<string, TimeSpan[]> {
+const placesByQidCache = new WeakMap<TDashboardData, Map<string, ReferenceSpan[]>>();
+function placesByQid(data: TDashboardData): Map<string, ReferenceSpan[]> {
   let m = placesByQidCache.get(data);
   if (!m) {
     m = new Map();

@@ -1,5 +1,5 @@
 import type { ChunkTime } from "../stats/measures/start-error.ts";
-import { answerPlaces, answerSpanRecall, secondsRead, timeIou, timeStartError, type TimeSpan } from "../stats/time/index.ts";
+import { answerSpanRecall, referenceSpans, secondsRead, timeIou, timeStartError, type AnswerPlace, type MarkedStart, type ReferenceSpan } from "../stats/time/index.ts";
 import type { TDashboardData } from "./data.ts";
 
 /**
@@ -9,11 +9,11 @@ import type { TDashboardData } from "./data.ts";
  * - Chunk times are keyed by docid within one chunking: two chunkings may give the same docid to
  *   different chunks (an imported chunking), so a run's docids are looked up in its own chunking
  *   only. Videos are the internal video id as a string.
- * - A question's answer places (lib/stats/time/spans.ts `answerPlaces`, the rule stated there):
- *   its reference start (an instant in its reference video; a start without a video is dropped,
- *   it cannot be placed on a timeline) and, from its final human labels of grade 3 in any
- *   chunking, the labelled chunk's span with the annotator's corrected start where one was given.
- *   Labels are in video time, so every chunking's runs are measured against the same places.
+ * - A question's reference spans (lib/stats/time/reference.ts `referenceSpans`, the rule stated
+ *   there, issue 31 items 1 and 5): its answer places (start, and end when given; a place without
+ *   a video is dropped, it cannot be placed on a timeline; without an end it is an instant for the
+ *   measures) and the corrected starts of its grade-3 labels in any chunking (instants), not the
+ *   labelled chunks' bounds: the time measures do not move when another chunking's labels arrive.
  */
 export type TChunkTimes = Map<string, ChunkTime & { end: number }>;
 
@@ -33,41 +33,40 @@ export function chunkTimesByChunking(data: TDashboardData): Map<number, TChunkTi
   return byChunking;
 }
 
-const placesCache = new WeakMap<TDashboardData, Map<number, TimeSpan[]>>();
+const placesCache = new WeakMap<TDashboardData, Map<number, ReferenceSpan[]>>();
 
-/** Answer places per query id (internal), for every query of the project (an empty list: none). */
-export function answerPlacesByQuery(data: TDashboardData): Map<number, TimeSpan[]> {
+/** Reference spans per query id (internal), for every query of the project (an empty list: none). */
+export function answerPlacesByQuery(data: TDashboardData): Map<number, ReferenceSpan[]> {
   let out = placesCache.get(data);
   if (out) return out;
-  const labels = new Map<number, { video: string; start: number; end: number; grade: number; correctedStart: number | null }[]>();
+  const starts = new Map<number, MarkedStart[]>();
   for (const r of data.reference) {
-    if (r.grade < 3) continue;
+    if (r.grade < 3 || r.startSeconds === null) continue;
     const c = data.chunks.get(r.chunkId);
     if (!c) continue;
-    let list = labels.get(r.queryId);
-    if (!list) labels.set(r.queryId, (list = []));
-    list.push({ video: String(c.videoId), start: c.start, end: c.end, grade: r.grade, correctedStart: r.startSeconds });
+    let list = starts.get(r.queryId);
+    if (!list) starts.set(r.queryId, (list = []));
+    list.push({ video: String(c.videoId), start: r.startSeconds });
   }
   out = new Map();
   for (const [queryId, q] of data.queries) {
-    // The question's answer places with a video (issue 23: several per question; end unset = an instant at the start).
-    const given = q.places.flatMap((p) => (p.videoId === null ? [] : [{ video: String(p.videoId), start: p.start, end: p.start }]));
-    out.set(queryId, answerPlaces(given, labels.get(queryId) ?? []));
+    const given = q.places.map((p) => ({ video: p.videoId === null ? null : String(p.videoId), start: p.start, end: p.end }));
+    out.set(queryId, referenceSpans(given, starts.get(queryId) ?? []));
   }
   placesCache.set(data, out);
   return out;
 }
 
 /** A short text that changes when a query's answer places change (the systems table's cache key). */
-export function placesSignature(places: readonly TimeSpan[] | undefined): string {
-  return places ? places.map((p) => `${p.video}:${p.start}-${p.end}`).join(";") : "";
+export function placesSignature(places: readonly AnswerPlace[] | undefined): string {
+  return places ? places.map((p) => `${p.video}:${p.start}-${p.end ?? ""}`).join(";") : "";
 }
 
 /** The time measures of one question for one ranking, the columns the dashboard shows. */
 export type TTimeValues = { spanRecall5: number | null; spanRecall10: number | null; timeIou10: number | null; secondsRead10: number; startError: number | null; within: Record<15 | 30 | 60, number | null> };
 
 /** The time measures of one question (lib/stats/time's functions on a one-question input). */
-export function timeValues(qid: string, docids: readonly string[], chunks: ReadonlyMap<string, ChunkTime & { end: number }>, places: readonly TimeSpan[]): TTimeValues {
+export function timeValues(qid: string, docids: readonly string[], chunks: ReadonlyMap<string, ChunkTime & { end: number }>, places: readonly AnswerPlace[]): TTimeValues {
   const input = { rankings: new Map([[qid, docids]]), chunks, references: new Map([[qid, places]]) };
   const r5 = answerSpanRecall(input, { k: 5 }).perQuery.get(qid);
   const r10 = answerSpanRecall(input, { k: 10 }).perQuery.get(qid);

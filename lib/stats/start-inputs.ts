@@ -1,11 +1,11 @@
 /**
  * Reads the two JSONL files start_error needs, in the importers' formats (one JSON object a line):
- * - queries: `{ "id", "reference_start" (or "start"), "video" }`; lines without a start are skipped
- *   (such queries are not scored for start error);
+ * - queries: `{ "id", "reference_start" (or "start"), "video" }`, else the first of its `places`;
+ *   lines without a start are skipped (such queries are not scored for start error);
  * - chunks: `{ "id", "video", "start", "end" }`;
  * - answer places (the time measures, `parseAnswerPlaces`): the same queries file, each line's
- *   `answers` (a list of `{ "video", "start", "end" }`: a question may be answered in several
- *   places) and its reference start as one more place (`start` or `reference_start`, optional
+ *   `answers` and `places` (lists of `{ "video", "start", "end" }`: a question may be answered in
+ *   several places; `places` is what `export questions` writes and `import queries` reads) and its reference start as one more place (`start` or `reference_start`, optional
  *   `end` or `reference_end`, `video`).
  * Query, chunk and video ids may be JSON strings or numbers; they are kept as strings (4103 and
  * "4103" are the same id), as the run and qrels files spell them.
@@ -81,10 +81,14 @@ export function parseReferenceStarts(text: string, file: string): { starts: Map<
   eachJsonLine(text, file, errors, (o, line) => {
     const qid = id(o, ["id", "qid"]);
     if (!qid) return void errors.push({ file, line, field: "id", message: "expected a query id (string)" });
-    const s = optionalNumber(o, ["reference_start", "start", "reference_start_seconds"]);
-    if (!s) return;
-    if (!isSeconds(s.value)) return void errors.push({ file, line, field: s.key, message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}` });
-    const v = video(o, file, line, errors);
+    // Without a reference start, the first of the question's `places` (the tool's own export and import format).
+    const first = Array.isArray(o.places) ? (o.places as unknown[]).find((p): p is Obj => typeof p === "object" && p !== null && !Array.isArray(p)) : undefined;
+    const from = optionalNumber(o, ["reference_start", "start", "reference_start_seconds"]) ? o : first;
+    const s = from && optionalNumber(from, ["reference_start", "start", "reference_start_seconds"]);
+    if (!from || !s) return;
+    const field = from === o ? s.key : `places[${(o.places as unknown[]).indexOf(first)}].${s.key}`;
+    if (!isSeconds(s.value)) return void errors.push({ file, line, field, message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}` });
+    const v = video(from, file, line, errors);
     if (v !== undefined) starts.set(qid, { start: s.value, video: v });
   });
   return { starts, errors };
@@ -129,14 +133,16 @@ export function parseAnswerPlaces(text: string, file: string): { places: Map<str
       const v = video(p, file, line, errors);
       if (v !== undefined) list.push({ video: v, start: s.value, end: e ? (e.value as number) : null });
     };
-    const answers = o.answers;
-    if (answers !== undefined && answers !== null) {
-      if (!Array.isArray(answers)) errors.push({ file, line, field: "answers", message: "expected a list of answer places ({ video, start, end })" });
+    // `answers`, and `places` as `export questions` writes and `import queries` reads them.
+    for (const key of ["answers", "places"]) {
+      const answers = o[key];
+      if (answers === undefined || answers === null) continue;
+      if (!Array.isArray(answers)) errors.push({ file, line, field: key, message: "expected a list of answer places ({ video, start, end })" });
       else
         answers.forEach((a: unknown, i) => {
-          if (typeof a !== "object" || a === null || Array.isArray(a)) return void errors.push({ file, line, field: `answers[${i}]`, message: "expected an answer place { video, start, end }" });
-          if (optionalNumber(a as Obj, ["start"]) === null) return void errors.push({ file, line, field: `answers[${i}].start`, message: "expected the answer's start in seconds" });
-          place(a as Obj, `answers[${i}].`, ["start"], ["end"]);
+          if (typeof a !== "object" || a === null || Array.isArray(a)) return void errors.push({ file, line, field: `${key}[${i}]`, message: "expected an answer place { video, start, end }" });
+          if (optionalNumber(a as Obj, ["start"]) === null) return void errors.push({ file, line, field: `${key}[${i}].start`, message: "expected the answer's start in seconds" });
+          place(a as Obj, `${key}[${i}].`, ["start"], ["end"]);
         });
     }
     place(o, "", ["reference_start", "start", "reference_start_seconds"], ["reference_end", "end"]);

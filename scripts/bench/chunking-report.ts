@@ -40,12 +40,12 @@ export function syntheticProject(): { data: TDashboardData; rankings: Map<number
       }
     byChunking.set(ci + 1, ids);
   });
-  const queries = new Map<number, { qid: string; tags: string[]; places: { start: number; videoId: number | null }[] }>();
+  const queries = new Map<number, { qid: string; tags: string[]; places: { start: number; end: number | null; videoId: number | null }[] }>();
   const answers = new Map<number, { video: number; start: number }>();
   for (let q = 1; q <= QUESTIONS; q++) {
     const video = 1 + Math.floor(rng.next() * VIDEOS);
     const start = Math.floor(rng.next() * (VIDEO_SECONDS - 20));
-    queries.set(q, { qid: `q${q}`, tags: [], places: [{ start, videoId: video }] });
+    queries.set(q, { qid: `q${q}`, tags: [], places: [{ start, end: null, videoId: video }] });
     answers.set(q, { video, start });
   }
   // Runs: per question, chunks near the answer first (better systems more often), then noise.

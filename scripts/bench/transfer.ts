@@ -5,7 +5,8 @@
  *
  * The labels: 1,000 questions × 100 labels, each question's labels on 20 consecutive A chunks in
  * each of 5 videos (a pooled region around where systems retrieved), grades mostly 0 with a
- * relevant stretch in the middle, corrected starts on grades 2 and 3 — the shape of a real pool.
+ * relevant stretch in the middle, and per question an open reference span (a corrected start) at
+ * each of its grade-3 labels — the shape of a real pool (rule version 2 reads references).
  *
  * Everything runs in a child process of its own, so the memory figure is that process's peak RSS
  * (`process.resourceUsage().maxRSS`: Node and tsx, the 1,000,000 chunk objects and 100,000 labels
@@ -19,6 +20,7 @@ import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { seededRng } from "../../lib/stats/random.ts";
+import type { ReferenceSpan } from "../../lib/stats/time/reference.ts";
 import { transferLabels, type LabelledSpan, type TargetChunk } from "../../lib/stats/time/transfer.ts";
 import type { TBenchRow } from "./index.ts";
 
@@ -32,7 +34,7 @@ const root = join(import.meta.dirname, "..", "..");
 
 type ChildResult = { ms: number[]; cpuMs: number[]; rssMb: number; derived: number; labels: number; chunks: number };
 
-function data(): { labels: LabelledSpan[]; chunks: TargetChunk[] } {
+function data(): { labels: LabelledSpan[]; chunks: TargetChunk[]; references: Map<string, ReferenceSpan[]> } {
   const chunks: TargetChunk[] = new Array(VIDEOS * CHUNKS_PER_VIDEO);
   for (let v = 0; v < VIDEOS; v++) {
     const video = `video-${v}`;
@@ -40,6 +42,7 @@ function data(): { labels: LabelledSpan[]; chunks: TargetChunk[] } {
   }
   const rng = seededRng(20);
   const labels: LabelledSpan[] = [];
+  const references = new Map<string, ReferenceSpan[]>();
   const videoLength = (CHUNKS_PER_VIDEO - 1) * 45 + 60;
   for (let q = 0; q < QUESTIONS; q++) {
     for (let k = 0; k < VIDEOS_PER_QUESTION; k++) {
@@ -49,20 +52,21 @@ function data(): { labels: LabelledSpan[]; chunks: TargetChunk[] } {
         const start = (first + j) * 15;
         const middle = Math.abs(j - LABELS_PER_VIDEO / 2) < 3;
         const grade = middle ? 1 + rng.int(3) : rng.next() < 0.1 ? 1 : 0;
-        labels.push({ id: `l${labels.length}`, query: `q${q}`, video, start, end: start + 20, grade, correctedStart: grade >= 2 ? start + rng.int(15) : null });
+        labels.push({ id: `l${labels.length}`, query: `q${q}`, video, start, end: start + 20, grade });
+        if (grade === 3) references.set(`q${q}`, [...(references.get(`q${q}`) ?? []), { video, start: start + rng.int(15), end: null }]);
       }
     }
   }
-  return { labels, chunks };
+  return { labels, chunks, references };
 }
 
 /** A full collection between calls (the child runs with --expose-gc): each call starts from the input alone. */
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 
 function child(): ChildResult {
-  const { labels, chunks } = data();
+  const { labels, chunks, references } = data();
   collect();
-  transferLabels(labels, chunks); // warm-up
+  transferLabels(labels, chunks, {}, references); // warm-up
   const ms: number[] = [];
   const cpuMs: number[] = [];
   let derived = 0;
@@ -70,7 +74,7 @@ function child(): ChildResult {
     collect();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    derived = transferLabels(labels, chunks).length;
+    derived = transferLabels(labels, chunks, {}, references).length;
     ms.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
     cpuMs.push((c.user + c.system) / 1000);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { loginAs } from "../helpers/login.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
-import { answerPlaces, answerSpanRecall, secondsRead, timeIou, timeStartError, type AnswerPlace, type TimedLabel } from "../../lib/stats/time/index.ts";
+import { answerSpanRecall, referenceSpans, secondsRead, timeIou, timeStartError, type AnswerPlace } from "../../lib/stats/time/index.ts";
 import { ndcg } from "../../lib/stats/measures/ndcg.ts";
 import { UNJUDGED } from "../../lib/stats/measures/types.ts";
 
@@ -14,7 +14,7 @@ import { UNJUDGED } from "../../lib/stats/measures/types.ts";
  * scripts/demo.mjs, DEMO_NO_SERVE=1) and sees the Chunkings card: both chunkings (default, c40o0)
  * × the three systems, with the numbers the test computes itself from the database: each run's
  * ranking (RunEntry, score descending, ties by docid descending), the chunks' times, the answer
- * places (reference starts and grade-3 human labels, lib/labels referenceLabels) and the pure
+ * question's reference spans (its places, and grade-3 human labels' corrected starts: lib/stats/time/reference.ts) and the pure
  * measures of lib/stats (not the dashboard's assembly), and nDCG@10 on human labels where present,
  * else the transfer judge's.
  * Build first: NEXT_DIST_DIR=.next-<branch> npx next build; run with the same NEXT_DIST_DIR.
@@ -47,12 +47,12 @@ async function expectedRows(): Promise<Expected[]> {
     db.judgeLabel.findMany({ where: { projectId: project.id, judge: "transfer:default->c40o0" } }),
   ]);
   const videoOf = new Map(chunks.map((c) => [c.id, c.video.externalId]));
-  // Answer places: the reference start (an instant) and every grade-3 human label's chunk from its corrected start.
+  // Reference spans: the places (start, end when given) and grade-3 human labels' corrected starts.
   const references = new Map<string, AnswerPlace[]>();
   for (const q of queries) {
-    const labels: TimedLabel[] = human.filter((h) => h.qid === q.externalId && h.grade === 3).map((h) => ({ video: h.video, start: h.chunkStart, end: h.chunkEnd, grade: 3, correctedStart: h.startSeconds }));
-    const given = q.places.flatMap((p) => (p.video ? [{ video: p.video.externalId, start: p.startSeconds, end: p.startSeconds }] : []));
-    references.set(q.externalId, answerPlaces(given, labels));
+    const starts = human.filter((h) => h.qid === q.externalId && h.grade === 3 && h.startSeconds !== null).map((h) => ({ video: h.video, start: h.startSeconds! }));
+    const given = q.places.map((p) => ({ video: p.video?.externalId ?? null, start: p.startSeconds, end: p.endSeconds }));
+    references.set(q.externalId, referenceSpans(given, starts));
   }
   const out: Expected[] = [];
   for (const run of runs) {

@@ -5,10 +5,10 @@ import type { Db } from "../../lib/db/client.ts";
  * chunking A = 20 s chunks a0..a19, chunking B = 40 s chunks b0..b9, `queries` questions q0…,
  * human reference labels of A on a0..a14 (0–300 s) of every question, grade (i + q) mod 4, and one
  * run of B ("bm25-B") ranking all ten chunks of each question.
- * What the transfer gives (by the rule in lib/stats/time/transfer.ts): b0..b6 a label for every
- * question; b7 = [280, 320] holds a14 wholly (coverage 1) and gets one except for q2, where a14 is
- * 0 and fills only half of b7 (zero share 0.5, not above 0.5: rule 6 leaves it unjudged); b8 and
- * b9 touch no label. With 6 questions: 60 ranked pairs, 6·7 + 5 = 47 transferred, 13 unjudged.
+ * What the transfer gives (by the rule in lib/stats/time/transfer.ts, version 2; no reference
+ * spans): b0..b6 a label for every question; b7 = [280, 320] holds a14 wholly and gets one for
+ * every question (where a14 is 0, its 20 free seconds suffice at the default zero share 0); b8 and
+ * b9 touch no label. With 6 questions: 60 ranked pairs, 6·8 = 48 transferred, 12 unjudged.
  */
 export async function seedTransferProject(db: Db, opts: { name?: string; queries?: number } = {}) {
   const Q = opts.queries ?? 6;

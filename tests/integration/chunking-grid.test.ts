@@ -72,4 +72,18 @@ describe("chunking grid", () => {
     expect(runCli(["chunking", "grid", "--sizes", "20", "--overlaps", "100%"]).stderr).toContain("expected the overlap (20 seconds) to be smaller than the chunk size (20 seconds)");
     expect(runCli(["chunking", "grid", "--sizes", "20", "--overlaps", "0", "--videos", "v2"]).stderr).toContain("--videos: no stored transcript for v2");
   }, 120_000);
+
+  it("reuses a chunking of the same size and overlap under its own name instead of copying it (issue 31 item 8)", async () => {
+    // `default` was cut by the transcript import at 60 s / 15 s; c60o0 holds 30 s / 0.
+    const chunkings = await db.chunking.count();
+    const lines = ok(["chunking", "grid", "--sizes", "60,30", "--overlaps", "25%"]).trim().split("\n").slice(1).map((l) => l.split("\t"));
+    // 60 s / 25% = 15 s: `default`, unchanged; 30 s / 7.5 s: new, c30o7.5.
+    expect(lines.map((l) => [l[0], l[5]])).toEqual([["default", "0"], ["c30o7.5", expect.stringMatching(/^[1-9]/)]]);
+    expect(await db.chunking.count({ where: { name: "c60o15" } })).toBe(0);
+    expect(await db.chunking.count()).toBe(chunkings + 1);
+    // 30 s / 0 is c60o0's cut: reused under that name, nothing new.
+    const again = ok(["chunking", "grid", "--sizes", "30", "--overlaps", "0"]).trim().split("\n")[1].split("\t");
+    expect([again[0], again[5], again[6]]).toEqual(["c60o0", "0", "0"]);
+    expect(await db.chunking.count({ where: { name: "c30o0" } })).toBe(0);
+  }, 120_000);
 });

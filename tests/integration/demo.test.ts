@@ -270,7 +270,9 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const audit = done.filter((i) => i.chunk.chunking.name === SECOND);
     expect(audit.length).toBe(8);
     expect(judge?.n).toBe(done.length - audit.length);
-    expect(panels.agreement.judges[1].report?.n).toBe(audit.length);
+    // The transfer judge is audited on the audit items it labels (rule version 2 may leave one unjudged).
+    const transferred = new Set((await db.judgeLabel.findMany({ where: { projectId: project.id, judge: `transfer:default->${SECOND}` }, select: { queryId: true, chunkId: true } })).map((j) => `${j.queryId}:${j.chunkId}`));
+    expect(panels.agreement.judges[1].report?.n).toBe(audit.filter((i) => transferred.has(`${i.queryId}:${i.chunkId}`)).length);
     expect(judge?.kappa.linear).toBeGreaterThan(0.3);
     expect(judge?.kappa.linear).toBeLessThan(1);
     expect(judge?.confusion.flat().reduce((a, b) => a + b, 0)).toBe(done.length - audit.length);
@@ -286,10 +288,12 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const r = await getChunkingReport(db, project.id, { gain: "exponential" });
     expect(r.baseline).toBe("default");
     expect(r.rows.map((row) => `${row.chunking} ${row.system}`)).toEqual([...SYSTEMS].sort().map((s) => `default ${s}`).concat([...SYSTEMS].sort().map((s) => `${SECOND} ${s}`)));
-    for (const row of r.rows) for (const cell of row.cells) expect(cell.mean, `${row.chunking} ${row.system}`).not.toBeNull();
+    // Time-IoU needs an answer end (issue 31 item 5): the demo's questions give a start only, so it is not scored.
+    const iou = r.columns.findIndex((c) => c.id === "time_iou_10");
+    for (const row of r.rows) row.cells.forEach((cell, i) => (i === iou ? expect(cell).toMatchObject({ mean: null, n: 0 }) : expect(cell.mean, `${row.chunking} ${row.system}`).not.toBeNull()));
     const second = r.rows.filter((row) => row.chunking === SECOND);
     expect(second.every((row) => row.transferJudge === `transfer:default->${SECOND}` && row.audited === 8)).toBe(true);
-    expect(second.every((row) => row.cells.every((c) => c.test !== null))).toBe(true);
+    expect(second.every((row) => row.cells.every((c, i) => i === iou || c.test !== null))).toBe(true);
     expect(second.some((row) => row.cells.some((c) => c.ppi !== null))).toBe(true);
   });
 

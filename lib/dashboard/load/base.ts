@@ -22,7 +22,7 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
   const [queryRows, tagRows, placeRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
     rows(db, `SELECT "id", "externalId" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted'`, [projectId]),
     rows(db, `SELECT "queryId", "tag" FROM "QueryTag" WHERE ${accepted}`, [projectId]),
-    rows(db, `SELECT "queryId", "startSeconds", "videoId" FROM "QueryPlace" WHERE ${accepted} ORDER BY "id"`, [projectId]),
+    rows(db, `SELECT "queryId", "startSeconds", "videoId", "endSeconds" FROM "QueryPlace" WHERE ${accepted} ORDER BY "id"`, [projectId]),
     byProject(`"id", "externalId", "videoId", "startSeconds", "chunkingId", "endSeconds"`, "Chunk"),
     rows(db, `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ? AND ${accepted}`, [projectId, projectId]),
     rows(db, `SELECT "poolItemId", "runId" FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`, [projectId]),
@@ -30,7 +30,7 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
   ]);
   const queries = new Map<number, TQueryInfo>();
   for (const q of queryRows) queries.set(num(q[0]), { qid: str(q[1]), tags: [], places: [] });
-  for (const p of placeRows) queries.get(num(p[0]))?.places.push({ start: num(p[1]), videoId: numOrNull(p[2]) });
+  for (const p of placeRows) queries.get(num(p[0]))?.places.push({ start: num(p[1]), end: numOrNull(p[3]), videoId: numOrNull(p[2]) });
   const tags = new Set<string>();
   for (const t of tagRows) {
     queries.get(num(t[0]))?.tags.push(str(t[1]));

@@ -1,62 +1,64 @@
 /**
- * Label transfer between chunkings (issue 20, item 3): derives a grade for chunks of chunking B
- * from the human labels on chunks of chunking A of the same videos, by time overlap in seconds.
- * The derived labels are a judge (`transfer:A->B`): the dashboard audits them against blind human
- * labels on a sample of B, as it audits an LLM judge.
+ * Label transfer between chunkings, rule version 2 (issue 31 item 2; version 1 was issue 20 item 3):
+ * derives grades for chunks of chunking B from a question's reference spans in time (reference.ts:
+ * its answer places and annotators' corrected starts) and the human labels on chunks of chunking A
+ * of the same videos. The derived labels are a judge (`transfer:A->B`), audited against blind human
+ * labels on a sample of B like an LLM judge.
  *
- * Input: labelled spans, one per reference label of A: query, video, the labelled chunk's
- * [start, end], grade 0–3, and the annotator's corrected start of the answer where one was given.
- * Output: for each chunk of B that the rule can grade, per query, the grade with its provenance
- * (every labelled span the chunk touches, with the fractions below and what it gave). A chunk the
- * rule cannot grade is left out: it stays unjudged, never 0.
+ * Why version 2: on a real collection (answers of a sentence or two in videos of 10–40 min, A
+ * labelled only where A's runs retrieved, imported labels without corrected starts) version 1 gave
+ * grade 2 to short chunks lying inside a relevant long chunk away from the answer (coarse → fine:
+ * linear kappa 0.54), and left most long chunks unjudged because it needed more than half of one
+ * judged 0 (fine → coarse: 37% labelled). The simulation (tests/unit/stats/time/
+ * transfer-simulation.test.ts) reproduces both; the rule below was chosen on it.
  *
- * For a chunk c of B and a labelled span s of the same query and video (every other pair is
- * ignored: different videos or queries never interact), with o = seconds shared by c and s:
- *   coverage = o / |s|   the share of the judged seconds that c holds;
- *   share    = o / |c|   the share of c's seconds that were judged with s;
- *   evidence e(s)        for grade 2 and 3, where the answer is: [corrected start, s.end] when the
- *                        corrected start lies strictly inside s, else all of s (an answer that
- *                        began before the chunk fills it; a corrected start after the chunk's end
- *                        contradicts the grade and is ignored); for grades 0 and 1 all of s;
- *   evidenceCoverage = |c ∩ e(s)| / |e(s)|.
- * The pair is informative when coverage > minCoverage or share > minShare (defaults 0.5: "more
- * than half" of the judged span, or of the chunk, is the same speech); otherwise it is marginal
- * and gives nothing.
+ * Inputs: A's labelled spans (query, video, the labelled chunk's [start, end], grade 0–3); per
+ * query its reference spans (an open span, start only, is taken as [start, start + openSeconds]).
+ * Output: for each chunk of B the rule can grade, per query, the grade with its provenance. A chunk
+ * the rule cannot grade is left out: unjudged, never 0.
  *
- * The rule, in order:
- * 1. Exact: c has the same video and the same [start, end] as labelled spans (within 1 µs): it
- *    takes their grade (the highest, were there several) and nothing else counts. The annotator
- *    judged exactly these seconds. This is what makes B = A give A's labels exactly.
- * 2. A zero-length chunk (end = start) holds no seconds of speech: unless exact, it stays unjudged.
- *    Likewise a zero-length labelled span contributes only through rule 1.
- * 3. Evidence: for a span of grade g ≥ 1 with evidenceCoverage > minCoverage, c inherits g. A long
- *    chunk that holds a grade-3 span (or most of its answer) holds the exact evidence, so it is 3.
- * 4. Partial: for an informative span of grade g ≥ 1 whose evidence c does not mostly hold, c gets
- *    g − 1 (at least 1) when it holds some of the evidence, and 1 when it holds none (it lies
- *    inside the labelled passage, before the answer starts). A short chunk covering part of a
- *    grade-3 span holds part of the answer: "contains it less clearly", the scale's 2. A part of a
- *    related (1) passage is related.
- * 5. The grade is the highest that rules 3 and 4 give over all spans c touches.
- * 6. Zero: with no grade from 3–5, c gets 0 when at least one grade-0 span is informative AND more
- *    than `zeroShare` (default 0.5) of c's seconds were judged 0 and lie outside the evidence of
- *    every relevant span c touches (seconds of overlapping A chunks judged 0 by one and relevant by
- *    another are not known to be irrelevant). Irrelevance is a claim about all of c's speech,
- *    relevance about some of it: that is why 0 needs most of the chunk, and 3 most of the evidence.
- *    A long chunk with one grade-0 span and mostly unjudged seconds stays unjudged: unjudged speech
- *    may hold what no system of A retrieved.
- * 7. Anything else (no labelled span touched, or only marginally): unjudged.
+ * Per (query, video), from A's labels and the references:
+ *   W      = the reference spans widened by nearSeconds on each side (the answers and their
+ *            neighbourhood);
+ *   verdict(r) = the highest grade of A's labels holding ≥ holdShare of reference span r (what A's
+ *            annotators said of the chunk holding that answer), 3 when A has no such label;
+ *   a relevant A label (grade ≥ 2) is explained when it shares seconds with a reference span; an
+ *            unexplained one (the question has no reference there) localises its answer to
+ *            cand(a) = a's seconds not covered by A's labels of grade ≤ 1 (all of a if none are left);
+ *   free   = seconds A's labels show to be free of any answer: A's grade-0 chunks and the explained
+ *            relevant chunks, minus W.
  *
- * Identity: with B = A every labelled chunk gets its own grade (rule 1). An unlabelled chunk of A
- * stays unjudged as long as A's neighbouring chunks overlap by at most half a chunk (then no pair
- * is informative: both fractions are ≤ 0.5, and rule 6 needs an informative grade-0 span).
+ * The rule for a chunk c of B, in order:
+ * 1. Exact: c has the same video and [start, end] as labelled spans: their (highest) grade. B = A
+ *    gives A's labels exactly.
+ * 2. Answer: for each reference span r of c's video with overlap o = |c ∩ r|:
+ *      o ≥ holdShare · |r|        → verdict(r)           (c holds the answer);
+ *      o ≥ partSeconds            → min(2, verdict(r))   (c holds part of it);
+ *      c within nearSeconds of r  → min(1, verdict(r))   (the talk around the answer).
+ * 3. Evidence: for an unexplained relevant label a: c holding all of cand(a) gets a's grade (it
+ *    holds whatever a held of the answer); c holding part of cand(a) is uncertain (the answer may or
+ *    may not be in its part), and an uncertain chunk below 3 stays unjudged. Without references in
+ *    c's video, c holding all of a grade-1 label's seconds and nothing of a cand(a) gets 1 (it holds
+ *    talk near the answer; a part of that label's seconds may be far from it).
+ * 4. The grade is the highest of rules 2–3.
+ * 5. Zero: with no grade from 2–4, c gets 0 when at least zeroShare of its seconds are free.
+ *    Irrelevance is a claim about all of c's speech: unjudged seconds may hold what no system of A
+ *    retrieved, so 0 needs A's labels (or the answers' places) to speak for most of c.
+ * 6. Anything else: unjudged.
  *
- * Cost: per video, B's chunks sorted by start (skipped when already sorted); per (query, video),
- * the labelled spans sorted by start. Each span finds the chunks it touches by binary search
- * (start ≥ span start − longest chunk), each candidate chunk the spans it touches the same way:
- * O(C_v log C_v + L log L + pairs) per video, and B's chunks in videos without labels are skipped
- * after one look. Ids are not checked for uniqueness (the importer does that).
+ * Parameters (DEFAULT_TRANSFER) are those of the truth the simulation derives from the answer spans,
+ * which is the scale's reading of seconds: holdShare 0.5 (most of the answer), partSeconds 1,
+ * nearSeconds 5 (a sentence), zeroShare 0.5, openSeconds the median length of the closed reference
+ * spans given (8 s when none).
+ *
+ * Cost: per video, B's chunks sorted by start; per (query, video), labels and references sorted,
+ * candidate chunks found by binary search, free seconds as one union searched per chunk:
+ * O(C_v log C_v + (L + R) log (L + R) + pairs) per video.
  */
-import { EPS, checkSpan, lowerBound, overlapSeconds, union, intersectionSeconds, measure } from "./spans.ts";
+import { EPS, checkSpan, lowerBound, overlapSeconds, union, type Intervals } from "./spans.ts";
+import type { ReferenceSpan } from "./reference.ts";
+
+export const TRANSFER_RULE_VERSION = 2;
 
 export type LabelledSpan = {
   /** The source label's id (provenance). */
@@ -67,35 +69,36 @@ export type LabelledSpan = {
   end: number;
   /** 0–3. */
   grade: number;
-  /** The annotator's corrected start of the answer, seconds; null when not given. */
-  correctedStart?: number | null;
 };
 
 export type TargetChunk = { id: string; video: string; start: number; end: number };
 
 export type TransferOptions = {
-  /** A pair is informative, and a span's evidence held, above this share of the span (default 0.5). */
-  minCoverage?: number;
-  /** A pair is informative above this share of the chunk (default 0.5). */
-  minShare?: number;
-  /** A chunk gets 0 above this share of its seconds judged 0 (default 0.5). */
+  /** A chunk holding at least this share of a reference span holds the answer (default 0.5). */
+  holdShare?: number;
+  /** A chunk holding at least this many seconds of a reference span holds part of it (default 1). */
+  partSeconds?: number;
+  /** A chunk within this many seconds of a reference span is related (default 5). */
+  nearSeconds?: number;
+  /** A chunk gets 0 when more than 0 and at least this share of its seconds is shown free of any answer (default 0: any second). */
   zeroShare?: number;
+  /** Length assumed for an open reference span (start only); null: the median of the closed ones, else 8. */
+  openSeconds?: number | null;
 };
 
-export const DEFAULT_TRANSFER: Required<TransferOptions> = { minCoverage: 0.5, minShare: 0.5, zeroShare: 0.5 };
+export const DEFAULT_TRANSFER: Required<TransferOptions> = { holdShare: 0.5, partSeconds: 1, nearSeconds: 5, zeroShare: 0, openSeconds: null };
+const DEFAULT_OPEN_SECONDS = 8;
 
-export type TransferRule = "exact" | "evidence" | "partial" | "zero";
+export type TransferRule = "exact" | "answer" | "part" | "near" | "evidence" | "related" | "zero";
 
 export type TransferSource = {
   labelId: string;
   grade: number;
-  /** Seconds shared / the labelled span's seconds (1 for an exact match, also of zero length). */
+  /** Seconds shared / the labelled span's seconds (1 for an exact match). */
   coverage: number;
-  /** Seconds shared with the span's evidence / the evidence's seconds. */
-  evidenceCoverage: number;
   /** Seconds shared / the chunk's seconds. */
   share: number;
-  /** The grade this span gave the chunk; null when it gave none (marginal, or outvoted). */
+  /** The grade this label gave the chunk; null when it gave none. */
   gives: number | null;
 };
 
@@ -104,36 +107,75 @@ export type TransferredLabel = {
   chunkId: string;
   grade: number;
   rule: TransferRule;
-  /** Share of the chunk's seconds judged 0 outside relevant evidence (rule 6); null when rule 6 was not needed (exact, evidence, partial). */
-  zeroShare: number | null;
+  /** The reference span that gave the grade (rules answer, part, near); `open` when its end was assumed. */
+  reference: { start: number; end: number; open: boolean } | null;
+  /** Share of the chunk's seconds shown free of any answer (rule zero); null otherwise. */
+  free: number | null;
   sources: TransferSource[];
 };
 
-type Span = LabelledSpan;
-
-/** Start of a span's evidence (its end is the span's end). */
-function evidenceStart(s: LabelledSpan): number {
-  const c = s.correctedStart;
-  return s.grade >= 2 && c !== null && c !== undefined && c > s.start && c < s.end ? c : s.start;
-}
+type Ref = { start: number; end: number; open: boolean; verdict: number };
 
 function checkOptions(o: Required<TransferOptions>): void {
-  for (const [k, v] of Object.entries(o)) if (!(v >= 0 && v < 1)) throw new RangeError(`transfer option ${k} must be a share in [0, 1), found ${v}`);
+  const share = (k: string, v: number) => {
+    if (!(v > 0 && v <= 1)) throw new RangeError(`transfer option ${k} must be a share in (0, 1], found ${v}`);
+  };
+  const seconds = (k: string, v: number) => {
+    if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`transfer option ${k} must be seconds ≥ 0, found ${v}`);
+  };
+  share("holdShare", o.holdShare);
+  if (!(o.zeroShare >= 0 && o.zeroShare <= 1)) throw new RangeError(`transfer option zeroShare must be a share in [0, 1], found ${o.zeroShare}`);
+  seconds("partSeconds", o.partSeconds);
+  seconds("nearSeconds", o.nearSeconds);
+  if (o.openSeconds !== null && !(o.openSeconds > 0 && Number.isFinite(o.openSeconds))) throw new RangeError(`transfer option openSeconds must be seconds > 0 or null, found ${o.openSeconds}`);
 }
 
 const isSpan = (s: { start: number; end: number }) => s.start >= 0 && s.end >= s.start && Number.isFinite(s.end);
 
 function checkLabel(l: LabelledSpan): void {
-  const c = l.correctedStart;
-  const goodStart = c === null || c === undefined || (Number.isFinite(c) && c >= 0);
-  if (isSpan(l) && Number.isInteger(l.grade) && l.grade >= 0 && l.grade <= 3 && goodStart) return;
+  if (isSpan(l) && Number.isInteger(l.grade) && l.grade >= 0 && l.grade <= 3) return;
   const what = `label ${l.id} (query ${l.query}, video ${l.video})`;
   checkSpan(l, what);
-  if (!goodStart) throw new RangeError(`${what}: corrected start must be seconds ≥ 0 or null, found ${c}`);
   throw new RangeError(`${what}: grade must be an integer 0–3, found ${l.grade}`);
 }
 
-/** B's chunks of one video, sorted by start. */
+/** The length assumed for open reference spans: the option, else the median closed length, else 8 s. */
+export function openSecondsOf(references: ReadonlyMap<string, readonly ReferenceSpan[]>, option: number | null): number {
+  if (option !== null) return option;
+  const lengths: number[] = [];
+  for (const list of references.values()) for (const r of list) if (r.end !== null && r.end - r.start > EPS) lengths.push(r.end - r.start);
+  if (lengths.length === 0) return DEFAULT_OPEN_SECONDS;
+  lengths.sort((a, b) => a - b);
+  const m = lengths.length >> 1;
+  return lengths.length % 2 ? lengths[m] : (lengths[m - 1] + lengths[m]) / 2;
+}
+
+/** Intervals of `a` not covered by `b` (both sorted, disjoint). */
+function minus(a: Intervals, b: Intervals): Intervals {
+  const out: Intervals = [];
+  let j = 0;
+  for (const [s0, e0] of a) {
+    let s = s0;
+    while (j < b.length && b[j][1] <= s) j++;
+    let k = j;
+    while (k < b.length && b[k][0] < e0) {
+      if (b[k][0] > s) out.push([s, b[k][0]]);
+      s = Math.max(s, b[k][1]);
+      if (b[k][1] >= e0) break;
+      k++;
+    }
+    if (s < e0) out.push([s, e0]);
+  }
+  return out;
+}
+
+/** Seconds of [s, e] inside sorted disjoint intervals u. */
+function secondsIn(u: Intervals, starts: Float64Array, s: number, e: number): number {
+  let t = 0;
+  for (let i = Math.max(0, lowerBound(starts, s) - 1); i < u.length && u[i][0] < e; i++) t += overlapSeconds(s, e, u[i][0], u[i][1]);
+  return t;
+}
+
 type VideoChunks = { order: Int32Array; starts: Float64Array; ends: Float64Array; maxLen: number; stamp: Int32Array };
 
 function videoChunks(chunks: readonly TargetChunk[], indices: number[]): VideoChunks {
@@ -153,25 +195,79 @@ function videoChunks(chunks: readonly TargetChunk[], indices: number[]): VideoCh
   return { order: Int32Array.from(indices), starts, ends, maxLen, stamp: new Int32Array(n).fill(-1) };
 }
 
+/** What one (query, video) group knows, computed once for all its candidate chunks. */
+type Group = {
+  query: string;
+  spans: LabelledSpan[];
+  spanStarts: Float64Array;
+  maxSpan: number;
+  refs: Ref[];
+  /** Unexplained relevant labels with their answer region. */
+  unexplained: { label: LabelledSpan; cand: Intervals; seconds: number }[];
+  free: Intervals;
+  freeStarts: Float64Array;
+  /** The question has no reference span in this video. */
+  noRefsHere: boolean;
+};
+
+function makeGroup(query: string, spans: LabelledSpan[], refSpans: readonly ReferenceSpan[], video: string, open: number, o: Required<TransferOptions>): Group {
+  spans.sort((a, b) => a.start - b.start);
+  const spanStarts = new Float64Array(spans.length);
+  let maxSpan = 0;
+  for (let j = 0; j < spans.length; j++) {
+    spanStarts[j] = spans[j].start;
+    maxSpan = Math.max(maxSpan, spans[j].end - spans[j].start);
+  }
+  const refs: Ref[] = [];
+  for (const r of refSpans) {
+    if (r.video !== video) continue;
+    const end = r.end ?? r.start + open;
+    let verdict = -1;
+    for (const s of spans) if (overlapSeconds(s.start, s.end, r.start, end) >= o.holdShare * (end - r.start) - EPS && end > r.start) verdict = Math.max(verdict, s.grade);
+    refs.push({ start: r.start, end, open: r.end === null, verdict: verdict < 0 ? 3 : verdict });
+  }
+  refs.sort((a, b) => a.start - b.start);
+  const low = union(spans.filter((s) => s.grade <= 1).map((s) => [s.start, s.end] as [number, number]));
+  const zero: Array<[number, number]> = spans.filter((s) => s.grade === 0).map((s) => [s.start, s.end]);
+  const unexplained: Group["unexplained"] = [];
+  for (const s of spans) {
+    if (s.grade < 2) continue;
+    if (refs.some((r) => overlapSeconds(s.start, s.end, r.start, r.end) > EPS || (r.end - r.start <= EPS && r.start >= s.start && r.start <= s.end))) zero.push([s.start, s.end]);
+    else {
+      let cand = minus([[s.start, s.end]], low);
+      if (cand.length === 0) cand = [[s.start, s.end]];
+      unexplained.push({ label: s, cand, seconds: cand.reduce((t, [a, b]) => t + b - a, 0) });
+    }
+  }
+  const widened = union(refs.map((r) => [r.start - o.nearSeconds, r.end + o.nearSeconds] as [number, number]));
+  const free = minus(union(zero), widened);
+  return { query, spans, spanStarts, maxSpan, refs, unexplained, free, freeStarts: Float64Array.from(free, (x) => x[0]), noRefsHere: refs.length === 0 };
+}
+
 /**
- * Derives B's labels from A's (the rule above). Throws a RangeError naming the label or chunk when
- * a span is not [0 ≤ start ≤ end], a grade is not 0–3, or an option is not a share in [0, 1).
+ * Derives B's labels from A's and the references (the rule above). `references`: per query its
+ * reference spans (reference.ts `referenceSpans`). Throws a RangeError naming the label or chunk
+ * when a span is not [0 ≤ start ≤ end], a grade is not 0–3, or an option is out of range.
  */
-export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly TargetChunk[], options: TransferOptions = {}): TransferredLabel[] {
+export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly TargetChunk[], options: TransferOptions = {}, references: ReadonlyMap<string, readonly ReferenceSpan[]> = new Map()): TransferredLabel[] {
   const o = { ...DEFAULT_TRANSFER, ...options };
   checkOptions(o);
-  // Labels grouped by video, then query.
-  const byVideo = new Map<string, Map<string, Span[]>>();
+  const open = openSecondsOf(references, o.openSeconds);
+  // Labels grouped by video, then query; references add (video, query) groups of their own.
+  const byVideo = new Map<string, Map<string, LabelledSpan[]>>();
+  const group = (video: string, query: string) => {
+    let q = byVideo.get(video);
+    if (!q) byVideo.set(video, (q = new Map()));
+    let list = q.get(query);
+    if (!list) q.set(query, (list = []));
+    return list;
+  };
   for (const l of labels) {
     checkLabel(l);
-    let q = byVideo.get(l.video);
-    if (!q) byVideo.set(l.video, (q = new Map()));
-    const list = q.get(l.query);
-    if (list) list.push(l);
-    else q.set(l.query, [l]);
+    group(l.video, l.query).push(l);
   }
-  // B's chunks of the labelled videos only.
-  // Chunks usually come video by video: the last video's list is kept to skip most map look-ups.
+  for (const [query, list] of references) for (const r of list) group(r.video, query);
+  // B's chunks of those videos only; chunks usually come video by video.
   const chunkIdx = new Map<string, number[]>();
   let lastVideo: string | undefined;
   let list: number[] | null = null;
@@ -187,38 +283,28 @@ export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly
     list.push(i);
   }
   const out: TransferredLabel[] = [];
-  let group = 0;
-  // Sorted copies: the caller's arrays are not reordered.
+  let stamp = 0;
+  const noRefs: readonly ReferenceSpan[] = [];
   for (const [video, queries] of byVideo) {
     const idx = chunkIdx.get(video);
     if (!idx) continue;
     const vc = videoChunks(chunks, idx);
     for (const [query, spans] of queries) {
-      spans.sort((a, b) => a.start - b.start);
-      // Plain loops: typed-array .from with a mapping function is slow on many small groups.
-      const spanStarts = new Float64Array(spans.length);
-      let maxSpan = 0;
-      for (let j = 0; j < spans.length; j++) {
-        spanStarts[j] = spans[j].start;
-        maxSpan = Math.max(maxSpan, spans[j].end - spans[j].start);
-      }
-      // Candidate chunks: those touching some span (closed intervals, so exact zero-length matches are found).
+      const g = makeGroup(query, spans, references.get(query) ?? noRefs, video, open, o);
       const candidates: number[] = [];
-      for (const s of spans) {
-        for (let p = lowerBound(vc.starts, s.start - vc.maxLen - EPS); p < vc.starts.length && vc.starts[p] <= s.end + EPS; p++) {
-          if (vc.ends[p] < s.start - EPS || vc.stamp[p] === group) continue;
-          vc.stamp[p] = group;
+      const reach = (from: number, to: number) => {
+        for (let p = lowerBound(vc.starts, from - vc.maxLen - EPS); p < vc.starts.length && vc.starts[p] <= to + EPS; p++) {
+          if (vc.ends[p] < from - EPS || vc.stamp[p] === stamp) continue;
+          vc.stamp[p] = stamp;
           candidates.push(p);
         }
-      }
-      group++;
+      };
+      for (const s of g.spans) reach(s.start, s.end);
+      for (const r of g.refs) reach(r.start - o.nearSeconds, r.end + o.nearSeconds);
+      stamp++;
       candidates.sort((a, b) => a - b);
-      const touching: Span[] = [];
       for (const p of candidates) {
-        const c = chunks[vc.order[p]];
-        touching.length = 0;
-        for (let j = lowerBound(spanStarts, c.start - maxSpan - EPS); j < spans.length && spanStarts[j] <= c.end + EPS; j++) if (spans[j].end >= c.start - EPS) touching.push(spans[j]);
-        const label = gradeChunk(query, c, touching, o);
+        const label = gradeChunk(g, chunks[vc.order[p]], o);
         if (label) out.push(label);
       }
     }
@@ -228,67 +314,68 @@ export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly
 
 const same = (a: number, b: number) => Math.abs(a - b) < EPS;
 
-/** The rule for one chunk and the spans (of one query and video) it touches; null: unjudged. */
-function gradeChunk(query: string, c: TargetChunk, touching: readonly Span[], o: Required<TransferOptions>): TransferredLabel | null {
+/** The rule for one chunk of one (query, video) group; null: unjudged. */
+function gradeChunk(g: Group, c: TargetChunk, o: Required<TransferOptions>): TransferredLabel | null {
+  const touching: LabelledSpan[] = [];
+  for (let j = lowerBound(g.spanStarts, c.start - g.maxSpan - EPS); j < g.spans.length && g.spanStarts[j] <= c.end + EPS; j++) if (g.spans[j].end >= c.start - EPS) touching.push(g.spans[j]);
+  const len = c.end - c.start;
+  const base = { query: g.query, chunkId: c.id };
+  // 1. Exact.
   let exactGrade = -1;
   for (const s of touching) if (same(s.start, c.start) && same(s.end, c.end)) exactGrade = Math.max(exactGrade, s.grade);
   if (exactGrade >= 0) {
-    const grade = exactGrade;
     const exact = touching.filter((s) => same(s.start, c.start) && same(s.end, c.end));
-    return { query, chunkId: c.id, grade, rule: "exact", zeroShare: null, sources: exact.map((s) => ({ labelId: s.id, grade: s.grade, coverage: 1, evidenceCoverage: 1, share: 1, gives: s.grade === grade ? grade : null })) };
+    return { ...base, grade: exactGrade, rule: "exact", reference: null, free: null, sources: exact.map((s) => ({ labelId: s.id, grade: s.grade, coverage: 1, share: 1, gives: s.grade === exactGrade ? exactGrade : null })) };
   }
-  const len = c.end - c.start;
   if (len <= EPS) return null;
   const sources: TransferSource[] = [];
-  let best = -1;
-  let bestRule: TransferRule = "evidence";
-  let zeroInformative = false;
   for (const s of touching) {
-    const sl = s.end - s.start;
     const ov = overlapSeconds(c.start, c.end, s.start, s.end);
-    if (sl <= EPS || ov <= EPS) continue;
-    const coverage = ov / sl;
-    const share = ov / len;
-    const e0 = evidenceStart(s);
-    const eov = overlapSeconds(c.start, c.end, e0, s.end);
-    const evidenceCoverage = eov / (s.end - e0);
-    const informative = coverage > o.minCoverage || share > o.minShare;
-    let gives: number | null = null;
-    let rule: TransferRule = "evidence";
-    if (s.grade === 0) zeroInformative ||= informative;
-    else if (evidenceCoverage > o.minCoverage) gives = s.grade;
-    else if (informative) {
-      gives = eov > EPS ? Math.max(1, s.grade - 1) : 1;
-      rule = "partial";
-    }
-    if (gives !== null && (gives > best || (gives === best && rule === "evidence"))) {
-      best = gives;
-      bestRule = rule;
-    }
-    sources.push({ labelId: s.id, grade: s.grade, coverage, evidenceCoverage, share, gives });
+    if (ov > EPS) sources.push({ labelId: s.id, grade: s.grade, coverage: s.end - s.start > EPS ? ov / (s.end - s.start) : 0, share: ov / len, gives: null });
   }
-  if (sources.length === 0) return null;
-  if (best >= 1) {
-    for (const src of sources) if (src.gives !== null && src.gives < best) src.gives = null;
-    return { query, chunkId: c.id, grade: best, rule: bestRule, zeroShare: null, sources };
+  // 2. Answer, part, near.
+  let grade = -1;
+  let rule: TransferRule = "answer";
+  let ref: Ref | null = null;
+  for (const r of g.refs) {
+    const ov = overlapSeconds(c.start, c.end, r.start, r.end);
+    const rl = r.end - r.start;
+    let give = -1;
+    let why: TransferRule = "answer";
+    if (rl > EPS && ov >= o.holdShare * rl - EPS) give = r.verdict;
+    else if (ov >= o.partSeconds - EPS && ov > EPS) [give, why] = [Math.min(2, r.verdict), "part"];
+    else if (c.start <= r.end + o.nearSeconds + EPS && c.end >= r.start - o.nearSeconds - EPS) [give, why] = [Math.min(1, r.verdict), "near"];
+    if (give > grade) [grade, rule, ref] = [give, why, r];
   }
-  if (!zeroInformative) return null;
-  const zeroShare = zeroShareOf(c, touching);
-  if (zeroShare > o.zeroShare) {
-    for (const src of sources) if (src.grade === 0) src.gives = 0;
-    return { query, chunkId: c.id, grade: 0, rule: "zero", zeroShare, sources };
+  // 3. Evidence of unexplained relevant labels.
+  let uncertain = false;
+  for (const u of g.unexplained) {
+    let held = 0;
+    for (const [a, b] of u.cand) held += overlapSeconds(c.start, c.end, a, b);
+    if (held >= u.seconds - EPS && held > EPS) {
+      if (u.label.grade > grade) [grade, rule, ref] = [u.label.grade, "evidence", null];
+      const src = sources.find((s) => s.labelId === u.label.id);
+      if (src) src.gives = u.label.grade;
+    } else if (held > EPS) uncertain = true;
+  }
+  if (uncertain && grade < 3) return null;
+  if (grade < 1 && g.noRefsHere) {
+    for (const s of touching) {
+      if (s.grade !== 1 || s.end - s.start <= EPS || overlapSeconds(c.start, c.end, s.start, s.end) < s.end - s.start - EPS) continue;
+      [grade, rule, ref] = [1, "related", null];
+      const src = sources.find((x) => x.labelId === s.id);
+      if (src) src.gives = 1;
+    }
+  }
+  if (grade >= 0) {
+    for (const s of sources) if (s.gives !== null && s.gives < grade) s.gives = null;
+    return { ...base, grade, rule, reference: ref ? { start: ref.start, end: ref.end, open: ref.open } : null, free: null, sources };
+  }
+  // 5. Zero.
+  const free = secondsIn(g.free, g.freeStarts, c.start, c.end) / len;
+  if (free >= o.zeroShare - EPS && free > EPS) {
+    for (const s of sources) if (s.grade === 0 || s.grade >= 2) s.gives = 0;
+    return { ...base, grade: 0, rule: "zero", reference: null, free, sources };
   }
   return null;
-}
-
-/** Share of c's seconds judged 0 and outside the evidence of every relevant span it touches. */
-function zeroShareOf(c: TargetChunk, touching: readonly Span[]): number {
-  const zero: Array<[number, number]> = [];
-  const rel: Array<[number, number]> = [];
-  for (const s of touching) {
-    if (s.grade === 0) zero.push([Math.max(c.start, s.start), Math.min(c.end, s.end)]);
-    else rel.push([Math.max(c.start, evidenceStart(s)), Math.min(c.end, s.end)]);
-  }
-  const z = union(zero);
-  return (measure(z) - intersectionSeconds(z, union(rel))) / (c.end - c.start);
 }

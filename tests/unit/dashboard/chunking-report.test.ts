@@ -5,13 +5,15 @@ import type { TRunRankings } from "../../../lib/dashboard/rankings.ts";
 
 /**
  * A hand-made grid: one video (internal id 1), chunking c20 (a1 [0,20], a2 [20,40], a3 [40,60])
- * and c40 (b1 [0,40], b2 [40,80]); questions q1 (reference start 25) and q2 (reference start 45);
+ * and c40 (b1 [0,40], b2 [40,80]); questions q1 (answer place: start 25, no end) and q2 (place
+ * [45, 55]);
  * human labels on c20: q1·a2 grade 3 with corrected start 25, q2·a3 grade 3; on c40 (the audit):
  * q2·b1 grade 2, a pool item. Transfer judge "transfer:c20->c40": q1·b1 3, q2·b1 0, q2·b2 3.
  * Runs: bm25 on c20 (q1: a2, a1; q2: a1, a3) and bm25@c40 on c40 (q1: b1; q2: b1, b2).
  *
- * Answer places (lib/dashboard/time.ts): q1 = instant 25 and [25, 40] (a2 from its corrected start);
- * q2 = instant 45 and [40, 60] (a3). The c40 label is grade 2: no place.
+ * Reference spans (lib/dashboard/time.ts, lib/stats/time/reference.ts): q1 = instant 25 (a2's
+ * corrected start 25 marks the same answer: within 5 s of the place); q2 = [45, 55] (a3 has no
+ * corrected start: a labelled chunk's bounds are no span). The c40 label is grade 2: nothing.
  */
 const chunks: [number, string, number, number, number][] = [
   [1, "a1", 0, 20, 1],
@@ -37,8 +39,8 @@ function data(): TDashboardData {
     base: {},
     project: { id: 1, name: "grid", calibrationTarget: 0, minPerGrade: 0, annotatorsPerItem: 2, gradingClosed: false },
     queries: new Map([
-      [1, { qid: "q1", tags: [], places: [{ start: 25, videoId: 1 }] }],
-      [2, { qid: "q2", tags: [], places: [{ start: 45, videoId: 1 }] }],
+      [1, { qid: "q1", tags: [], places: [{ start: 25, end: null, videoId: 1 }] }],
+      [2, { qid: "q2", tags: [], places: [{ start: 45, end: 55, videoId: 1 }] }],
     ]),
     tags: [],
     chunks: new Map(chunks.map(([id, docid, start, end, chunkingId]) => [id, { docid, videoId: 1, start, end, chunkingId }])),
@@ -93,24 +95,23 @@ describe("chunking report (hand-made grid)", () => {
   });
 
   it("time measures", () => {
-    // Span recall (tolerance 5 s, the whole place): c20 q1 [a2, a1] widened [-5, 45] covers 25 and
-    // [25, 40]; q2 a3 widened [35, 65] covers 45 and [40, 60]. c40: q1 b1 [-5, 45]; q2 b1 ∪ b2 [-5, 85]. All 1.
+    // Span recall (tolerance 5 s, the whole place): c20 q1 [a2, a1] widened [-5, 45] covers 25;
+    // q2 a3 widened [35, 65] covers [45, 55]. c40: q1 b1 [-5, 45]; q2 b1 ∪ b2 [-5, 85]. All 1.
     for (const row of [a, b]) {
       expect(row.cells[col("span_recall_5")].mean).toBe(1);
       expect(row.cells[col("span_recall_10")].mean).toBe(1);
     }
-    // Time-IoU@10: c20 q1 R = [0, 40] (40 s), G = [25, 40] (15 s; the instant holds none): 15/40 =
-    // 0.375; q2 R = [0, 20] ∪ [40, 60] (40 s), G = [40, 60]: 20/40 = 0.5; mean 0.4375.
-    // c40 q1 R = [0, 40]: 15/40 = 0.375; q2 R = [0, 80], G 20 s: 20/80 = 0.25; mean 0.3125.
-    expect(a.cells[col("time_iou_10")].mean).toBeCloseTo(0.4375, 12);
-    expect(b.cells[col("time_iou_10")].mean).toBeCloseTo(0.3125, 12);
+    // Time-IoU@10 (the place's end is used): q1's instant holds no seconds: not scored. c20 q2
+    // R = [0, 20] ∪ [40, 60] (40 s), G = [45, 55]: 10/40 = 0.25; c40 q2 R = [0, 80]: 10/80 = 0.125.
+    expect(a.cells[col("time_iou_10")]).toMatchObject({ mean: 0.25, n: 1 });
+    expect(b.cells[col("time_iou_10")]).toMatchObject({ mean: 0.125, n: 1 });
     // Seconds read@10: c20 40 and 40 → 40; c40 40 and 80 → 60.
     expect(a.cells[col("seconds_read_10")].mean).toBe(40);
     expect(b.cells[col("seconds_read_10")].mean).toBe(60);
-    // Start error: c20 q1 a2 (rank 1) |20 − 25| = 5, q2 a3 (rank 2; a1 meets no place) |40 − 40| = 0 → 2.5;
-    // c40 q1 b1 |0 − 25| = 25, q2 b2 (b1 ends at 40, before 45, and only touches [40, 60]) |40 − 40| = 0 → 12.5.
-    expect(a.cells[col("start_error")].mean).toBe(2.5);
-    expect(b.cells[col("start_error")].mean).toBe(12.5);
+    // Start error: c20 q1 a2 (rank 1) |20 − 25| = 5, q2 a3 (rank 2; a1 meets no place) |40 − 45| = 5 → 5;
+    // c40 q1 b1 |0 − 25| = 25, q2 b2 (b1 ends at 40, before 45) |40 − 45| = 5 → 15.
+    expect(a.cells[col("start_error")].mean).toBe(5);
+    expect(b.cells[col("start_error")].mean).toBe(15);
     expect(report.points).toEqual([
       { chunking: "c20", system: "bm25", secondsRead10: 40, spanRecall10: 1 },
       { chunking: "c40", system: "bm25", secondsRead10: 60, spanRecall10: 1 },
@@ -127,6 +128,9 @@ describe("chunking report (hand-made grid)", () => {
     // DCG = 3 + 7/log2 3, ideal = 7 + 3/log2 3. judged@10 1 each.
     expect(b.cells[col("ndcg_cut_10")].mean).toBeCloseTo((1 + q2) / 2, 12);
     expect(b.cells[col("judged_10")].mean).toBe(1);
+    // Derived labels used (issue 31 item 6): q1·b1 (no human label) and q2·b2; q2·b1's derived 0 is
+    // not used, the human 2 is. c20 has no transfer judge.
+    expect([a.derived, b.derived]).toEqual([0, 2]);
     // One audited question: PPI needs two (lib/stats/ppi.ts, n = 1 gives no interval).
     expect(b.cells[col("ndcg_cut_10")].ppi).toBeNull();
   });
@@ -144,6 +148,23 @@ describe("chunking report (hand-made grid)", () => {
     const ci = b.cells[col("seconds_read_10")].ci;
     expect(ci?.low).toBe(40);
     expect(ci?.high).toBe(80);
+  });
+
+  it("leaves out an accepted question nobody pooled or labelled yet, as the systems table does (issue 31 item 7)", () => {
+    const d = data();
+    // q3: accepted, with an answer place, no pool item and no label: no run ranks anything for it.
+    d.queries.set(3, { qid: "q3", tags: [], places: [{ start: 10, end: 12, videoId: 1 }] });
+    const r = chunkingReport(d, rankings, chunkings);
+    expect(r.questions).toBe(2);
+    // Counted, q3 would score span recall 0 and every row's mean would fall from 1 to 2/3.
+    expect(r.rows.map((row) => row.cells[col("span_recall_10")].mean)).toEqual([1, 1]);
+  });
+
+  it("counts as audited only questions whose pool items on the chunking carry annotators' labels, not imported ones (issue 31 item 6)", () => {
+    const d = data();
+    // q2·b1, c40's one pool item, labelled by an import (say the collection's truth): no audit.
+    d.reference = d.reference.map((l) => (l.chunkId === 4 ? { ...l, status: "imported" as const, source: "truth" } : l));
+    expect(chunkingReport(d, rankings, chunkings).rows[1].audited).toBe(0);
   });
 
   it("refuses an unknown baseline, naming the chunkings", () => {
@@ -170,8 +191,8 @@ describe("systems table: time measures from the run's own chunking when two chun
     // c40 reads b1 = 40 s on q1 and b1 ∪ b2 = 80 s on q2 (with c20's times it would be 20 and 40).
     expect(row("bm25@c40").cells[c("seconds_read_10")].mean).toBe(60);
     expect(row("bm25").cells[c("seconds_read_10")].mean).toBe(40);
-    // Start error (time): c40 q1 b1 |0 − 25| = 25, q2 b2 |40 − 40| = 0 → 12.5 (the report's value).
-    expect(row("bm25@c40").cells[c("time_start_error")].mean).toBe(12.5);
-    expect(row("bm25").cells[c("time_start_error")].mean).toBe(2.5);
+    // Start error (time): c40 q1 b1 |0 − 25| = 25, q2 b2 |40 − 45| = 5 → 15 (the report's value).
+    expect(row("bm25@c40").cells[c("time_start_error")].mean).toBe(15);
+    expect(row("bm25").cells[c("time_start_error")].mean).toBe(5);
   });
 });

@@ -254,14 +254,15 @@ describe("finding: a judge template blocked the server (issue 30 item 3)", () =>
   };
 
   it("the tester's template previews in under 100 ms more than an ordinary one", async () => {
-    // The fastest of three each: on a loaded machine one request can wait for the CPU (before the fix: 14.5 s each).
-    const fastest = async (template: string) => {
-      const tries = [];
-      for (let i = 0; i < 3; i++) tries.push(await timed({ template }));
-      return tries.sort((a, b) => a.ms - b.ms)[0];
-    };
-    const ordinary = await fastest("{{question}} {{chunk}}");
-    const slow = await fastest(attack);
+    // The fastest of five each, taken in turns: on a loaded machine one request can wait for the CPU (before the fix: 14.5 s each).
+    const tries: { ordinary: Awaited<ReturnType<typeof timed>>[]; attack: Awaited<ReturnType<typeof timed>>[] } = { ordinary: [], attack: [] };
+    for (let i = 0; i < 5; i++) {
+      tries.ordinary.push(await timed({ template: "{{question}} {{chunk}}" }));
+      tries.attack.push(await timed({ template: attack }));
+    }
+    const fastest = (list: Awaited<ReturnType<typeof timed>>[]) => [...list].sort((a, b) => a.ms - b.ms)[0];
+    const ordinary = fastest(tries.ordinary);
+    const slow = fastest(tries.attack);
     expect(slow.status).toBe(200);
     expect(slow.json.prompts?.[0]?.prompt).toMatch(new RegExp(`\\n\\{\\{ {3000}x$`));
     expect(slow.ms - ordinary.ms).toBeLessThan(100);

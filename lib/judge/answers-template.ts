@@ -16,7 +16,7 @@
  */
 import { AppError } from "../errors.ts";
 import { replacePlaceholders, scanPlaceholders } from "./placeholders.ts";
-import { clock, neutraliseDelimiters } from "./template.ts";
+import { clock, DELIMITER_TAGS, neutraliseTags } from "./template.ts";
 
 export const ANSWER_PLACEHOLDERS = {
   question: "the question's text",
@@ -72,8 +72,8 @@ export function validateAnswerTemplate(text: string, file = "template"): void {
 }
 
 /** Answer-specific tags neutralised in values, beside template.ts's (a claim cannot close <claims>). */
-const ANSWER_TAG_RE = /<(\/?)\s*(claims|claim|answer)\b([^<>]*)>/gi;
-const neutralise = (v: string) => neutraliseDelimiters(v).replace(ANSWER_TAG_RE, (_m, slash: string, name: string, rest: string) => `‹${slash}${name}${rest}›`);
+const ANSWER_TAGS = [...DELIMITER_TAGS, "claims", "claim", "answer"];
+const neutralise = (v: string) => neutraliseTags(v, ANSWER_TAGS);
 
 export function renderAnswerTemplate(text: string, view: TAnswerView): string {
   return replacePlaceholders(text, (name) => (name in ANSWER_PLACEHOLDERS ? neutralise(view[name as TAnswerPlaceholder]) : undefined));

@@ -15,6 +15,7 @@ import { paramsOf } from "./create.ts";
 import { answerKind } from "./answers-kind.ts";
 import { ask, EndpointError, makeClient } from "./endpoint.ts";
 import { cacheKey, chunkKind, taskTable, type TKindResult, type TKindTask, type TPrepared, type TTaskKind } from "./kinds.ts";
+import { warmInjectionDetector } from "./injection.ts";
 import { storedError } from "./parse.ts";
 import { heartbeat, HEARTBEAT_MS, liveWorkers, pendingTasks, reclaimDead, registerWorker, removeWorker, runCounts, runOrThrow, setStatus } from "./store.ts";
 
@@ -62,6 +63,8 @@ async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerI
   await db.judgeRun.update({ where: { id: runId }, data: { status: "running", stopReason: null, finishedAt: null, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
   run = await runOrThrow(db, runId);
   const kind = kindOf(run);
+  // The injection flag's rules compiled now, before any request is in flight (injection.ts).
+  warmInjectionDetector();
   opts.onStarted?.();
 
   const started = Date.now();

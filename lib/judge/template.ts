@@ -15,6 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { AppError } from "../errors.ts";
+import { foldWithMap } from "./normalise.ts";
 import { replacePlaceholders, scanPlaceholders } from "./placeholders.ts";
 export { formatClock as clock } from "../annotate/format.ts";
 
@@ -75,15 +76,40 @@ export function usedPlaceholders(text: string): Set<TPlaceholder> {
 }
 
 /** The tags the default template delimits data with (and look-alikes a custom template might use). */
-const DELIMITER_TAG_RE = /<(\/?)\s*(question|passage|video_title|context|before|after|document|data)\b([^<>]*)>/gi;
+export const DELIMITER_TAGS = ["question", "passage", "video_title", "context", "before", "after", "document", "data"] as const;
 
 /**
- * A value as it goes into the prompt: a delimiter tag inside it (`</passage>` in a chunk's text)
- * has its angle brackets replaced by look-alikes (‹ ›), so data can never close its block and
- * pose as the prompt's own text. Everything else is kept as it is.
+ * A value with every delimiter tag named in `tags` neutralised: its angle brackets become
+ * look-alikes (‹ ›), so data can never close its block and pose as the prompt's own text. Tags
+ * are found as a reader sees them (normalise.ts foldWithMap: `< /passage>`, `</passage` without
+ * `>`, fullwidth `＜/passage＞`, `</pas\u200bsage>`, Cyrillic look-alikes), and replaced at their
+ * place in the original; everything else is kept as it is.
  */
+export function neutraliseTags(value: string, tags: readonly string[]): string {
+  const { folded, at: source } = foldWithMap(value);
+  // Linear: after the name, the rest of the tag is read up to the first <, > or line end, never backtracked.
+  const re = new RegExp(`<\\s*(?:\\/\\s*)?(?:${tags.join("|")})(?![\\p{L}\\p{N}_])[^<>\\n]*>?`, "giu");
+  // Matches come in order and do not overlap, so the replacements are in order of their offsets.
+  const parts: string[] = [];
+  let done = 0;
+  const replace = (i: number, char: string) => {
+    const { offset, width } = source(i);
+    parts.push(value.slice(done, offset), char);
+    done = offset + width;
+  };
+  for (const m of folded.matchAll(re)) {
+    replace(m.index, "‹");
+    const last = m.index + m[0].length - 1;
+    if (folded[last] === ">") replace(last, "›");
+  }
+  if (parts.length === 0) return value;
+  parts.push(value.slice(done));
+  return parts.join("");
+}
+
+/** A value as it goes into a chunk prompt: the delimiter tags neutralised (neutraliseTags). */
 export function neutraliseDelimiters(value: string): string {
-  return value.replace(DELIMITER_TAG_RE, (_m, slash: string, name: string, rest: string) => `‹${slash}${name}${rest}›`);
+  return neutraliseTags(value, DELIMITER_TAGS);
 }
 
 export function renderTemplate(text: string, view: TPairView): string {

@@ -40,6 +40,9 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
   const [chosen, setChosen] = useState<number | null>(null);
   const asked = initialProject !== null && projects.data?.some((p) => p.id === initialProject) ? initialProject : null;
   const projectId = chosen ?? asked ?? projectWithWork(projects.data ?? []);
+  // The project stays put once shown: the counts are read again after each decision, and the
+  // project with work would otherwise change under the adjudicator when the last one is decided.
+  if (chosen === null && projects.data && projectId !== null) setChosen(projectId);
   const project = projects.data?.find((p) => p.id === projectId);
   const queue = useAdjudicatorQueue(projectId);
   // An earlier visit's decision brought back by u (issue 22 item 1), shown after the queue.

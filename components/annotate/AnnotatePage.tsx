@@ -87,7 +87,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const onResultRef = useRef<(r: TOutboxResult) => void>(() => undefined);
   const outbox = useOutbox(userId, useCallback((r: TOutboxResult) => onResultRef.current(r), []));
   const pendingIds = useMemo(() => new Set(outbox.pending.map((e) => e.itemId)), [outbox.pending]);
-  const firstId = useMemo(() => flat.find((f) => !f.done && !pendingIds.has(f.id))?.id ?? null, [flat, pendingIds]);
+  const firstId = useMemo(() => flat.find((f) => !f.done && !pendingIds.has(f.id) && !(f.id in saved))?.id ?? null, [flat, pendingIds, saved]);
   const activeId = atEnd ? null : (currentId ?? firstId);
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
@@ -216,7 +216,8 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
    * else the end card. `from` itself counts as graded (this render does not know it yet).
    */
   const goOn = async (from: string) => {
-    const open = (it: TQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id);
+    // `saved` too: a page of the queue fetched while a grade was marked done can bring the old flag back.
+    const open = (it: TQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id) && !(it.id in saved);
     let items: readonly TQueueItem[] = flat;
     let more = hasNextPage;
     for (;;) {
@@ -348,7 +349,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const itemIn = (id: string | null) => (id === null ? undefined : id === data?.id ? data : id === next.data?.id ? next.data : undefined);
   const preloadInPlace = wantNext !== null;
   // An item graded before (by the server's record, or sent from this page).
-  const revisited = data?.own?.grade ?? (cur?.done && form ? form.grade : null);
+  const revisited = data?.own?.grade ?? (activeId !== null ? saved[activeId]?.grade : undefined) ?? (cur?.done && form ? form.grade : null);
 
   return (
     <div className={`mx-auto space-y-4 px-4 py-4 ${guide ? "max-w-7xl" : "max-w-6xl"}`}>

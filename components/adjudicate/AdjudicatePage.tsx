@@ -25,11 +25,11 @@ type TOutcome = ({ kind: "decided" } & TDecided) | { kind: "standing"; standing:
 const decidedOf = (o: TOutcome): TDecided => (o.kind === "decided" ? o : o.standing);
 const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
 
-/** u on /adjudicate: reopens the last decision (on /annotate u goes back; here Backspace does). */
+/** u on /adjudicate: reopens the last decision (on /annotate u goes back; here Backspace does). The visible text is part of the name (axe: label-content-name-mismatch). */
 function ReopenButton({ onReopen }: { onReopen: () => void }) {
   return (
     <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="u reopen the last decision to revise it" onClick={onReopen}>
-      u <span aria-hidden="true">↺</span> reopen last decision
+      u reopen the last decision
     </button>
   );
 }

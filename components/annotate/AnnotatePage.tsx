@@ -126,7 +126,15 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
   // Project counts (picker, meters) once the first item is on screen: they never delay it.
-  const counts = useAnnotatorProjects(settled || activeId === null).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+  // On the end card (the queue read, nothing to show).
+  const ended = queue.data !== undefined && activeId === null;
+  const counts = useAnnotatorProjects(settled || ended).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+  // At the end card with every grade delivered, the counts are read again: counted locally, a count
+  // read from the server while grades were on their way could leave "1 not graded yet" when all are.
+  const pendingCount = outbox.pending.length;
+  useEffect(() => {
+    if (ended && pendingCount === 0) void qc.invalidateQueries({ queryKey: annotateKeys.projects() });
+  }, [ended, pendingCount, qc]);
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
   const setForm = (patch: Partial<TForm>) => {
     if (!activeId || !form) return;

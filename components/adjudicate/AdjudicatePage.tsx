@@ -25,11 +25,11 @@ type TOutcome = ({ kind: "decided" } & TDecided) | { kind: "standing"; standing:
 const decidedOf = (o: TOutcome): TDecided => (o.kind === "decided" ? o : o.standing);
 const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
 
-/** u on /adjudicate: reopens the last decision (on /annotate u goes back; here Backspace does). */
+/** u on /adjudicate: reopens the last decision (on /annotate u goes back; here Backspace does). The visible text is part of the name (axe: label-content-name-mismatch). */
 function ReopenButton({ onReopen }: { onReopen: () => void }) {
   return (
     <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="u reopen the last decision to revise it" onClick={onReopen}>
-      u <span aria-hidden="true">↺</span> reopen last decision
+      u reopen the last decision
     </button>
   );
 }
@@ -40,6 +40,9 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
   const [chosen, setChosen] = useState<number | null>(null);
   const asked = initialProject !== null && projects.data?.some((p) => p.id === initialProject) ? initialProject : null;
   const projectId = chosen ?? asked ?? projectWithWork(projects.data ?? []);
+  // The project stays put once shown: the counts are read again after each decision, and the
+  // project with work would otherwise change under the adjudicator when the last one is decided.
+  if (chosen === null && projects.data && projectId !== null) setChosen(projectId);
   const project = projects.data?.find((p) => p.id === projectId);
   const queue = useAdjudicatorQueue(projectId);
   // An earlier visit's decision brought back by u (issue 22 item 1), shown after the queue.

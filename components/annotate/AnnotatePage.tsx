@@ -87,7 +87,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const onResultRef = useRef<(r: TOutboxResult) => void>(() => undefined);
   const outbox = useOutbox(userId, useCallback((r: TOutboxResult) => onResultRef.current(r), []));
   const pendingIds = useMemo(() => new Set(outbox.pending.map((e) => e.itemId)), [outbox.pending]);
-  const firstId = useMemo(() => flat.find((f) => !f.done && !pendingIds.has(f.id))?.id ?? null, [flat, pendingIds]);
+  const firstId = useMemo(() => flat.find((f) => !f.done && !pendingIds.has(f.id) && !(f.id in saved))?.id ?? null, [flat, pendingIds, saved]);
   const activeId = atEnd ? null : (currentId ?? firstId);
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
@@ -126,7 +126,15 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
   // Project counts (picker, meters) once the first item is on screen: they never delay it.
-  const counts = useAnnotatorProjects(settled || activeId === null).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+  // On the end card (the queue read, nothing to show).
+  const ended = queue.data !== undefined && activeId === null;
+  const counts = useAnnotatorProjects(settled || ended).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+  // At the end card with every grade delivered, the counts are read again: counted locally, a count
+  // read from the server while grades were on their way could leave "1 not graded yet" when all are.
+  const pendingCount = outbox.pending.length;
+  useEffect(() => {
+    if (ended && pendingCount === 0) void qc.invalidateQueries({ queryKey: annotateKeys.projects() });
+  }, [ended, pendingCount, qc]);
   const form: TForm | undefined = activeId && data ? (forms[activeId] ?? initialForm(data)) : undefined;
   const setForm = (patch: Partial<TForm>) => {
     if (!activeId || !form) return;
@@ -216,7 +224,8 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
    * else the end card. `from` itself counts as graded (this render does not know it yet).
    */
   const goOn = async (from: string) => {
-    const open = (it: TQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id);
+    // `saved` too: a page of the queue fetched while a grade was marked done can bring the old flag back.
+    const open = (it: TQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id) && !(it.id in saved);
     let items: readonly TQueueItem[] = flat;
     let more = hasNextPage;
     for (;;) {
@@ -348,7 +357,7 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const itemIn = (id: string | null) => (id === null ? undefined : id === data?.id ? data : id === next.data?.id ? next.data : undefined);
   const preloadInPlace = wantNext !== null;
   // An item graded before (by the server's record, or sent from this page).
-  const revisited = data?.own?.grade ?? (cur?.done && form ? form.grade : null);
+  const revisited = data?.own?.grade ?? (activeId !== null ? saved[activeId]?.grade : undefined) ?? (cur?.done && form ? form.grade : null);
 
   return (
     <div className={`mx-auto space-y-4 px-4 py-4 ${guide ? "max-w-7xl" : "max-w-6xl"}`}>

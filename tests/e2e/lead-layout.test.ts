@@ -38,9 +38,26 @@ async function overflow(page: Page) {
   return page.evaluate(() => ({
     width: document.documentElement.scrollWidth,
     outside: [...document.querySelectorAll("body *")]
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest("[role=region][tabindex]"))
+      .filter((el) => {
+        if (el.getBoundingClientRect().right <= window.innerWidth + 0.5) return false;
+        // Inside a box that scrolls sideways on its own, it does not widen the page.
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return false;
+        return true;
+      })
       .slice(0, 5)
       .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
+    // Text that runs out of its box (a long word) widens the page too.
+    text: [...document.querySelectorAll("body *")]
+      .flatMap((el) => [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()))
+      .filter((n) => {
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        if (range.getBoundingClientRect().right <= window.innerWidth + 0.5) return false;
+        for (let a = n.parentElement; a && a !== document.body; a = a.parentElement) if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return false;
+        return true;
+      })
+      .slice(0, 5)
+      .map((n) => `${n.parentElement?.tagName.toLowerCase()}: ${n.textContent?.slice(0, 60)}`),
   }));
 }
 
@@ -58,6 +75,7 @@ describe("lead pages at 390 px and by keyboard", () => {
       await page.getByRole("button", { name: "Deactivate ann@example.org" }).waitFor();
       const o = await overflow(page);
       expect(o.outside).toEqual([]);
+      expect(o.text).toEqual([]);
       expect(o.width).toBeLessThanOrEqual(390);
       expect(await page.getByRole("button", { name: "Deactivate lead@example.org" }).count()).toBe(0);
       expect(await page.getByText("Your own account: another lead can deactivate it.").count()).toBe(1);
@@ -81,6 +99,7 @@ describe("lead pages at 390 px and by keyboard", () => {
       await page.getByTestId("judge-preview").waitFor();
       const o = await overflow(page);
       expect(o.outside).toEqual([]);
+      expect(o.text).toEqual([]);
       expect(o.width).toBeLessThanOrEqual(390);
       await noSeriousAxe(page);
     } finally {

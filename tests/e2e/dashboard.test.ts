@@ -308,11 +308,16 @@ describe("dashboard of the demo project", () => {
     // of the target, with unassigned items, the advice is to sample them, and the button can.
     const advice = page.getByTestId("calibration-advice");
     await expect.poll(() => advice.getAttribute("data-advice"), { timeout: 10_000 }).toBe("sample");
-    const amount = page.getByLabel(/^Items to sample \(\d+ unassigned in the pool\)$/);
-    const unassignedNow = async () => Number(/\((\d+) unassigned/.exec((await page.getByText(/unassigned in the pool\)$/).first().textContent()) ?? "")?.[1]);
+    // The card counts unassigned items as `status` does, and the pooled items with an imported label
+    // (a sample may draw them, to re-grade) apart: "(N unassigned in the pool, M more with an imported label)".
+    const amount = page.getByLabel(/^Items to sample \(\d+ unassigned in the pool(, \d+ more with an imported label)?\)$/);
+    const unassignedNow = async () => {
+      const m = /\((\d+) unassigned in the pool(?:, (\d+) more with an imported label)?\)/.exec((await page.getByText(/unassigned in the pool(, \d+ more with an imported label)?\)$/).first().textContent()) ?? "");
+      return Number(m?.[1]) + Number(m?.[2] ?? 0);
+    };
     const first = await unassignedNow();
     expect(first).toBeGreaterThan(0);
-    expect(await advice.textContent()).toMatch(new RegExp(`: sample \\d+ more items? \\(${first} unassigned in the pool\\)\\.$`));
+    expect(await advice.textContent()).toMatch(/: sample \d+ more items? \(\d+ unassigned in the pool(, \d+ more with an imported label to re-grade)?\)\.$/);
     // Sample all of them: nothing is left to sample, so the advice turns to finishing the assigned
     // items, and the Sample button is disabled.
     await amount.fill(String(first));

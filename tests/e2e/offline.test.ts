@@ -131,9 +131,11 @@ describe("offline grading", () => {
     await expect.poll(() => db.judgement.count({ where: { userId: fx.ann.id } }), { timeout: 20_000 }).toBe(before + 1);
     expect((await db.judgement.findFirst({ where: { userId: fx.ann.id, poolItemId: nextId ?? "" } }))?.grade).toBe(1);
     expect(await db.judgement.count({ where: { userId: fx.ann.id, poolItemId: refusedId ?? "" } })).toBe(0);
-    await expect.poll(outboxText).toBe("All grades saved.");
+    // With a refused grade listed, the status line says so instead of "All grades saved." (issue 29 item 7).
+    await expect.poll(outboxText).toBe("1 grade was not saved (listed below); every other grade is saved.");
     await failed.getByRole("button", { name: "Dismiss" }).click();
     await failed.waitFor({ state: "detached" });
+    await expect.poll(outboxText).toBe("All grades saved.");
     await page.unrouteAll({ behavior: "ignoreErrors" });
   });
 });

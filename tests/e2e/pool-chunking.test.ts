@@ -57,6 +57,6 @@ describe("pool one chunking from the project page", () => {
     const text = (await pool.getByRole("status").textContent()) ?? "";
     expect(text).toContain("Label transfer saved 48 items of chunking B.");
     expect(text).toContain("This added 12 new items to the pool");
-    expect(await db.poolItem.count()).toBe(13);
+    expect(await db.poolItem.count()).toBe(12);
   });
 });

@@ -35,4 +35,12 @@ export function fail(message: string): never {
   throw new AppError("bad_input", message);
 }
 
+/** A decimal option's value (undefined when not given); anything else than a finite number fails naming the flag. */
+export function decimalOption(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!(v.trim() !== "" && Number.isFinite(n))) fail(`${flag}: expected a number such as 0.5, got "${v}"`);
+  return n;
+}
+
 export type Register = (program: Command) => void;

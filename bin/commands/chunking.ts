@@ -1,17 +1,10 @@
 import type { Command } from "commander";
-import { fail, out, projectOption, withProject } from "../context.ts";
+import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
 
 /**
  * `assessor chunking transfer` and `assessor chunking grid` (issue 20): subcommands of the
  * `chunking` group registered in lifecycle.ts.
  */
-const num = (flag: string, v: string | undefined): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!(v.trim() !== "" && Number.isFinite(n))) fail(`${flag}: expected a number such as 0.5, got "${v}"`);
-  return n;
-};
-
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 export function registerChunkingCommands(chunking: Command): void {
@@ -30,11 +23,11 @@ export function registerChunkingCommands(chunking: Command): void {
       const params = {
         from: o.from,
         to: o.to,
-        holdShare: num("--hold-share", o.holdShare),
-        partSeconds: num("--part-seconds", o.partSeconds),
-        nearSeconds: num("--near-seconds", o.nearSeconds),
-        zeroShare: num("--zero-share", o.zeroShare),
-        openSeconds: num("--open-seconds", o.openSeconds),
+        holdShare: decimalOption("--hold-share", o.holdShare),
+        partSeconds: decimalOption("--part-seconds", o.partSeconds),
+        nearSeconds: decimalOption("--near-seconds", o.nearSeconds),
+        zeroShare: decimalOption("--zero-share", o.zeroShare),
+        openSeconds: decimalOption("--open-seconds", o.openSeconds),
       };
       const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
       await withProject(o.project, async (db, p) => {

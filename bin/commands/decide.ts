@@ -1,13 +1,6 @@
 import type { Command } from "commander";
-import { fail, out, projectOption, withProject } from "../context.ts";
+import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
 import type { TDecisionReport } from "../../lib/decisions/store.ts";
-
-const number = (flag: string, v: string | undefined): number | undefined => {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n)) fail(`${flag}: expected a number, got "${v}"`);
-  return n;
-};
 
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
 
@@ -54,7 +47,7 @@ export function registerDecide(program: Command): void {
       await withProject(opts.project, async (db, project) => {
         const systems = opts.compare.split(",").map((s) => s.trim()).filter(Boolean);
         if (opts.gain !== "linear" && opts.gain !== "exponential") fail(`--gain: expected linear or exponential, got "${opts.gain}"`);
-        const d = await createDecision(db, project.id, { name, systems, measure: opts.measure, margin: number("--margin", opts.margin), level: number("--confidence", opts.confidence), gain: opts.gain, judge: opts.judge });
+        const d = await createDecision(db, project.id, { name, systems, measure: opts.measure, margin: decimalOption("--margin", opts.margin), level: decimalOption("--confidence", opts.confidence), gain: opts.gain, judge: opts.judge });
         for (const line of describeDecision(await decisionReport(db, project.id, d))) out(line);
       });
     });
@@ -64,11 +57,11 @@ export function registerDecide(program: Command): void {
     .description("every decision of the project with its status")
     .addOption(projectOption())
     .action(async (opts: { project?: string }) => {
-      const { listDecisionRows, decisionReport } = await import("../../lib/decisions/store.ts");
+      const { decisionReports } = await import("../../lib/decisions/store.ts");
       await withProject(opts.project, async (db, project) => {
-        const rows = await listDecisionRows(db, project.id);
-        if (rows.length === 0) out("no decision yet: npx assessor decide create NAME --compare A,B --measure ndcg@10");
-        for (const d of rows) for (const line of describeDecision(await decisionReport(db, project.id, d))) out(line);
+        const reports = await decisionReports(db, project.id);
+        if (reports.length === 0) out("no decision yet: npx assessor decide create NAME --compare A,B --measure ndcg@10");
+        for (const r of reports) for (const line of describeDecision(r)) out(line);
       });
     });
 
@@ -93,7 +86,7 @@ export function registerDecide(program: Command): void {
     .option("--differences <list>", "comma-separated true differences to plan for", "0.01,0.02,0.03,0.05,0.1")
     .addOption(projectOption())
     .action(async (name: string, opts: { differences: string; project?: string }) => {
-      const differences = opts.differences.split(",").map((s) => number("--differences", s.trim()) ?? 0);
+      const differences = opts.differences.split(",").map((s) => decimalOption("--differences", s.trim()) ?? 0);
       if (differences.some((x) => !(x > 0))) fail("--differences: expected positive numbers, e.g. 0.02,0.05");
       const { findDecision, decisionPlan } = await import("../../lib/decisions/store.ts");
       await withProject(opts.project, async (db, project) => {

@@ -52,10 +52,22 @@ export type TDecisionState = {
 /** Values of one system on every question of the population: with the cheap sources, and with people (null: not complete). */
 export type TSystemValues = { system: string; predicted: Map<number, number>; human: Map<number, number | null> };
 
-function pairsOf(systems: readonly string[]): [number, number][] {
+/** Every pair (i, j), i < j, of the compared systems' positions. */
+export function pairsOf(systems: readonly unknown[]): [number, number][] {
   const out: [number, number][] = [];
   for (let i = 0; i < systems.length; i++) for (let j = i + 1; j < systems.length; j++) out.push([i, j]);
   return out;
+}
+
+/** Variance with divisor n (0 without values): the spread of the predictions, as the estimator's se uses. */
+export function variance0(xs: readonly number[]): number {
+  if (xs.length === 0) return 0;
+  let mean = 0;
+  for (const x of xs) mean += x;
+  mean /= xs.length;
+  let ss = 0;
+  for (const x of xs) ss += (x - mean) ** 2;
+  return ss / xs.length;
 }
 
 /** Each question's inclusion probability over the batches so far (certain questions: 1). */
@@ -105,13 +117,7 @@ export function decisionState(
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
     const v = pending > 0 ? "open" : verdict(estimate, margin);
-    let mean = 0;
-    for (const u of units) mean += u.prediction;
-    mean /= units.length;
-    let variance = 0;
-    for (const u of units) variance += (u.prediction - mean) ** 2;
-    variance /= units.length;
-    return { a: A.system, b: B.system, estimate, verdict: v, toSettle: v !== "open" ? 0 : labelsToSettle(estimate, variance, margin) };
+    return { a: A.system, b: B.system, estimate, verdict: v, toSettle: v !== "open" ? 0 : labelsToSettle(estimate, variance0(units.map((u) => u.prediction)), margin) };
   });
 
   const better = new Map<string, number>();

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { INT32_MAX } from "../bounds.ts";
 import { projectIdParam } from "../lead/projects.ts";
-import { decisionReport, drawBatch, listDecisionRows } from "./store.ts";
+import { decisionReports, drawBatch } from "./store.ts";
 import type { TVerdict } from "../stats/active.ts";
 
 /** One decision as the dashboard's Decisions card shows it (no population, no probabilities). */
@@ -28,10 +28,8 @@ export async function decisionsCard(db: Db, rawProjectId: unknown): Promise<{ de
   const projectId = projectIdParam(rawProjectId);
   const project = await db.project.findUnique({ where: { id: projectId }, select: { id: true } });
   if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
-  const rows = await listDecisionRows(db, projectId);
   const decisions: TDecisionCardRow[] = [];
-  for (const d of rows) {
-    const { state: s } = await decisionReport(db, projectId, d);
+  for (const { decision: d, state: s } of await decisionReports(db, projectId)) {
     decisions.push({
       name: d.name,
       systems: d.systems,

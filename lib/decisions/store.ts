@@ -16,7 +16,7 @@ import { inclusionProbabilities, systematicSample } from "../stats/active.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
 import { seededRng } from "../stats/random.ts";
-import { calibration, decisionState, planQuestions, questionUncertainty, type TBatch, type TDecisionState, type TPlanRow, type TPopulationEntry, type TSystemValues } from "./model.ts";
+import { calibration, decisionState, pairsOf, planQuestions, variance0, questionUncertainty, type TBatch, type TDecisionState, type TPlanRow, type TPopulationEntry, type TSystemValues } from "./model.ts";
 
 /** Friendlier names of the measures (the column ids of lib/stats/measures/columns.ts are accepted as they are). */
 const MEASURE_ALIASES: Record<string, string> = {
@@ -193,12 +193,25 @@ function systemValues(data: TDashboardData, rankings: Map<number, TRunRankings>,
 
 export type TDecisionReport = { decision: TDecision; state: TDecisionState; missingQuestions: number };
 
-export async function decisionReport(db: Db, projectId: number, d: TDecision): Promise<TDecisionReport> {
-  const { data, rankings } = await loaded(db, projectId);
+/** The decision's state on data loaded once (for several decisions: `decisionReports`). */
+function reportOn(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TDecisionReport {
   const values = systemValues(data, rankings, d);
   const population = d.population.filter((p) => data.queries.has(p.queryId));
   const state = decisionState({ systems: d.systems, margin: d.margin, level: d.level, population, batches: d.batches }, values);
   return { decision: d, state, missingQuestions: d.population.length - population.length };
+}
+
+export async function decisionReport(db: Db, projectId: number, d: TDecision): Promise<TDecisionReport> {
+  const { data, rankings } = await loaded(db, projectId);
+  return reportOn(data, rankings, d);
+}
+
+/** Every decision of the project with its state, the project's data loaded once. */
+export async function decisionReports(db: Db, projectId: number): Promise<TDecisionReport[]> {
+  const decisions = await listDecisionRows(db, projectId);
+  if (decisions.length === 0) return [];
+  const { data, rankings } = await loaded(db, projectId);
+  return decisions.map((d) => reportOn(data, rankings, d));
 }
 
 export type TDrawResult = { look: number; budget: number; drawn: number[]; newQuestions: number[]; assignment: TAssignResult | null };
@@ -241,13 +254,7 @@ export async function decisionPlan(db: Db, projectId: number, d: TDecision, diff
   const values = systemValues(data, rankings, d);
   const population = d.population.filter((p) => data.queries.has(p.queryId));
   let variance = 0;
-  for (let i = 0; i < values.length; i++) {
-    for (let j = i + 1; j < values.length; j++) {
-      const diffs = population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0));
-      const m = diffs.reduce((s, x) => s + x, 0) / Math.max(1, diffs.length);
-      variance = Math.max(variance, diffs.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, diffs.length));
-    }
-  }
+  for (const [i, j] of pairsOf(values)) variance = Math.max(variance, variance0(population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0))));
   const perQuestion = new Map<number, number>();
   for (const it of data.poolItems.values()) perQuestion.set(it.queryId, (perQuestion.get(it.queryId) ?? 0) + 1);
   const uncertain = population.filter((p) => !p.certain);

@@ -1,6 +1,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
+import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".next-*/", "lib/db/generated/", "data/", "test-results/", "bench-results/", "next-env.d.ts", "public/"] },
@@ -27,4 +28,6 @@ export default tseslint.config(
     files: ["**/*.{js,mjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly" } },
   },
+  // Layout is Prettier's (`npm run format`); ESLint keeps to correctness.
+  prettier,
 );

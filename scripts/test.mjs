@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The whole test suite, as the README and .ci/run call it (`npm test`):
-//   1. type check, lint, and a production build (integration tests that walk HTTP routes serve it);
+//   1. type check, lint, format check, and a production build (integration tests that walk HTTP routes serve it);
 //   2. unit and integration tests on SQLite;
 //   3. the integration tests on PostgreSQL (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test);
 //   4. browser tests (Debian's chromium) on SQLite, then on PostgreSQL.
@@ -55,6 +55,7 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 
 run("typecheck (tsc --noEmit)", bin("tsc"), ["--noEmit"]);
 run("lint (eslint)", bin("eslint"), ["--max-warnings", "0", "."]);
+run("format (prettier --check)", bin("prettier"), ["--check", "."]);
 run("next build", bin("next"), ["build"], { NEXT_TELEMETRY_DISABLED: "1" });
 run("unit + integration on SQLite", bin("vitest"), ["run"], { TEST_DATABASE_URL: "" });
 

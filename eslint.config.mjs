@@ -4,7 +4,19 @@ import reactHooks from "eslint-plugin-react-hooks";
 import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".next-*/", "lib/db/generated/", "data/", "test-results/", "bench-results/", "next-env.d.ts", "public/"] },
+  {
+    ignores: [
+      "node_modules/",
+      ".next/",
+      ".next-*/",
+      "lib/db/generated/",
+      "data/",
+      "test-results/",
+      "bench-results/",
+      "next-env.d.ts",
+      "public/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,7 +25,10 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/ban-ts-comment": ["error", { "ts-ignore": true, "ts-expect-error": true, "ts-nocheck": true }],
+      "@typescript-eslint/ban-ts-comment": [
+        "error",
+        { "ts-ignore": true, "ts-expect-error": true, "ts-nocheck": true },
+      ],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
@@ -21,12 +36,30 @@ export default tseslint.config(
     // Presentational components never reach the database or the server's secrets.
     files: ["components/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/lib/db/**", "@/lib/db/**"], message: "components are presentational: fetch through a hook, not the database" }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/lib/db/**", "@/lib/db/**"],
+              message: "components are presentational: fetch through a hook, not the database",
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ["**/*.{js,mjs}"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+      },
+    },
   },
   // Layout is Prettier's (`npm run format`); ESLint keeps to correctness.
   prettier,

@@ -16,9 +16,15 @@ export async function register(): Promise<void> {
         const { getDb } = await import("./lib/db/client.ts");
         const { warmDashboards } = await import("./lib/dashboard/warm.ts");
         const projects = await warmDashboards(await getDb());
-        if (projects.length) console.log(`[dashboard] warmed project${projects.length > 1 ? "s" : ""} ${projects.join(", ")} in ${Date.now() - started} ms`);
+        if (projects.length)
+          console.log(
+            `[dashboard] warmed project${projects.length > 1 ? "s" : ""} ${projects.join(", ")} in ${Date.now() - started} ms`,
+          );
       } catch (e) {
-        console.warn("[dashboard] warm-up failed (the dashboard computes on first request instead):", e instanceof Error ? e.message : e);
+        console.warn(
+          "[dashboard] warm-up failed (the dashboard computes on first request instead):",
+          e instanceof Error ? e.message : e,
+        );
       }
     })();
   }, 250);

@@ -24,7 +24,10 @@ function tsconfigFor(/** @type {string} */ dir) {
   /** @type {{ include: string[] }} */
   const base = JSON.parse(readFileSync("tsconfig.json", "utf8"));
   const path = `tsconfig.dist-${dir.replace(/[^A-Za-z0-9_-]+/g, "_")}.json`;
-  const config = { extends: "./tsconfig.json", include: [...base.include, `${dir}/types/**/*.ts`, `${dir}/dev/types/**/*.ts`] };
+  const config = {
+    extends: "./tsconfig.json",
+    include: [...base.include, `${dir}/types/**/*.ts`, `${dir}/dev/types/**/*.ts`],
+  };
   writeFileSync(path, JSON.stringify(config, null, 2) + "\n");
   return path;
 }

@@ -26,7 +26,8 @@ v8.setFlagsFromString("--liftoff-only");
  * through the CommonJS export scanner) costs start time. Everything else (native modules, pg,
  * Prisma's wasm runtime) stays external.
  */
-const INLINE = /^(zod|commander|csv-[a-z]+|@prisma\/(client\/runtime\/client|client-runtime-utils|adapter-better-sqlite3|driver-adapter-utils|debug))(\/|$)/;
+const INLINE =
+  /^(zod|commander|csv-[a-z]+|@prisma\/(client\/runtime\/client|client-runtime-utils|adapter-better-sqlite3|driver-adapter-utils|debug))(\/|$)/;
 
 /**
  * Prisma's query compiler ships as a 4.4 MB JavaScript module holding the wasm as one base64
@@ -46,9 +47,17 @@ export const wasm = start > 0 && /^const wasm = "$/.test(text.slice(0, start)) &
 const startPlugin = {
   name: "assessor-start",
   setup(build) {
-    build.onResolve({ filter: WASM_BASE64 }, (a) => (a.namespace === "wasm-shim" ? { path: a.path, external: true } : { path: a.path, namespace: "wasm-shim" }));
-    build.onLoad({ filter: /.*/, namespace: "wasm-shim" }, (a) => ({ contents: wasmShim(a.path), loader: "js", resolveDir: root }));
-    build.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith("node:") || INLINE.test(a.path) ? undefined : { path: a.path, external: true }));
+    build.onResolve({ filter: WASM_BASE64 }, (a) =>
+      a.namespace === "wasm-shim" ? { path: a.path, external: true } : { path: a.path, namespace: "wasm-shim" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "wasm-shim" }, (a) => ({
+      contents: wasmShim(a.path),
+      loader: "js",
+      resolveDir: root,
+    }));
+    build.onResolve({ filter: /^[^./]/ }, (a) =>
+      a.path.startsWith("node:") || INLINE.test(a.path) ? undefined : { path: a.path, external: true },
+    );
   },
 };
 
@@ -61,7 +70,8 @@ async function bundle(name) {
   const inputsFile = join(dir, `${name}.inputs.json`);
   try {
     const { out, inputs } = JSON.parse(readFileSync(inputsFile, "utf8"));
-    if (inputs.every(([file, mtime]) => statSync(join(root, file)).mtimeMs === mtime)) return join(dir, out, `${name}.js`);
+    if (inputs.every(([file, mtime]) => statSync(join(root, file)).mtimeMs === mtime))
+      return join(dir, out, `${name}.js`);
   } catch {
     // no bundle yet, or a source file is gone: build
   }
@@ -76,18 +86,28 @@ async function bundle(name) {
       platform: "node",
       format: "esm",
       plugins: [startPlugin],
-      banner: { js: 'import { createRequire as __assessorRequire } from "node:module"; const require = __assessorRequire(import.meta.url);' },
+      banner: {
+        js: 'import { createRequire as __assessorRequire } from "node:module"; const require = __assessorRequire(import.meta.url);',
+      },
       outdir: join(dir, out),
       metafile: true,
       logLevel: "silent",
     });
     // This file is an input too: how it bundles is part of the bundle.
-    const inputs = ["bin/assessor.mjs", ...Object.keys(r.metafile.inputs).filter((file) => !file.includes(":"))].map((file) => [file, statSync(join(root, file)).mtimeMs]);
+    const inputs = ["bin/assessor.mjs", ...Object.keys(r.metafile.inputs).filter((file) => !file.includes(":"))].map(
+      (file) => [file, statSync(join(root, file)).mtimeMs],
+    );
     writeFileSync(`${inputsFile}.${process.pid}`, JSON.stringify({ out, inputs }));
     renameSync(`${inputsFile}.${process.pid}`, inputsFile);
     for (const old of readdirSync(dir)) {
       const path = join(dir, old);
-      if (old !== out && old.startsWith(`${name}.`) && !old.endsWith(".json") && Date.now() - statSync(path).mtimeMs > KEEP_OLD_MS) rmSync(path, { recursive: true, force: true });
+      if (
+        old !== out &&
+        old.startsWith(`${name}.`) &&
+        !old.endsWith(".json") &&
+        Date.now() - statSync(path).mtimeMs > KEEP_OLD_MS
+      )
+        rmSync(path, { recursive: true, force: true });
     }
     return join(dir, out, `${name}.js`);
   } catch (e) {

@@ -11,7 +11,10 @@ export const projectOption = () => new Option("--project <name>", "project to ac
  * imported here, lazily, so that file-only commands (eval, agreement) start fast.
  */
 export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const [{ migrate }, { getDb, closeDb }] = await Promise.all([import("../lib/db/migrate.ts"), import("../lib/db/client.ts")]);
+  const [{ migrate }, { getDb, closeDb }] = await Promise.all([
+    import("../lib/db/migrate.ts"),
+    import("../lib/db/client.ts"),
+  ]);
   await migrate();
   const db = await getDb();
   try {
@@ -21,7 +24,10 @@ export async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-export async function withProject<T>(projectName: string | undefined, fn: (db: Db, project: Project) => Promise<T>): Promise<T> {
+export async function withProject<T>(
+  projectName: string | undefined,
+  fn: (db: Db, project: Project) => Promise<T>,
+): Promise<T> {
   const { resolveProject } = await import("../lib/projects/resolve.ts");
   return withDb(async (db) => fn(db, await resolveProject(db, projectName)));
 }

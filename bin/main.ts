@@ -20,4 +20,21 @@ import { registerDecide } from "./commands/decide.ts";
  * The `assessor` command line. Each command lives in bin/commands/<name>.ts as a register
  * function; this file wires them (bin/cli.ts maps errors to exit codes).
  */
-await runCli([registerEval, registerFuse, registerAgreement, registerMigrate, registerProject, registerImport, registerUser, registerPool, registerAssign, registerStatus, registerExport, registerJudge, registerLifecycle, registerMedia, registerAnswers, registerDecide]);
+await runCli([
+  registerEval,
+  registerFuse,
+  registerAgreement,
+  registerMigrate,
+  registerProject,
+  registerImport,
+  registerUser,
+  registerPool,
+  registerAssign,
+  registerStatus,
+  registerExport,
+  registerJudge,
+  registerLifecycle,
+  registerMedia,
+  registerAnswers,
+  registerDecide,
+]);

@@ -33,7 +33,8 @@ export function maxChunkChars(env: Record<string, string | undefined> = process.
   const raw = env.ASSESSOR_MAX_CHUNK_CHARS;
   if (raw === undefined || raw === "") return DEFAULT_MAX_CHUNK_CHARS;
   const n = /^[1-9][0-9]{0,9}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isSafeInteger(n)) throw new Error(`ASSESSOR_MAX_CHUNK_CHARS: expected a positive whole number of characters, got "${raw}"`);
+  if (!Number.isSafeInteger(n))
+    throw new Error(`ASSESSOR_MAX_CHUNK_CHARS: expected a positive whole number of characters, got "${raw}"`);
   return n;
 }
 
@@ -81,7 +82,8 @@ export function jsonTooDeep(value: unknown, max: number = MAX_JSON_DEPTH): boole
     const [v, depth] = stack.pop() as [unknown, number];
     if (typeof v !== "object" || v === null) continue;
     if (depth + 1 > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -94,17 +96,26 @@ export function intId(raw: unknown): number | null {
 }
 
 /** Text without NUL, at most `max` characters. */
-export const zText = (max: number) => z.string().max(max).refine((s) => !hasNul(s), { error: NUL_MESSAGE });
+export const zText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !hasNul(s), { error: NUL_MESSAGE });
 
 /** Seconds: finite, 0 … MAX_SECONDS. */
-export const ZSeconds = z.number().finite().min(0, "expected seconds ≥ 0").max(MAX_SECONDS, `expected at most ${MAX_SECONDS} seconds`);
+export const ZSeconds = z
+  .number()
+  .finite()
+  .min(0, "expected seconds ≥ 0")
+  .max(MAX_SECONDS, `expected at most ${MAX_SECONDS} seconds`);
 
 /**
  * A whole number from `min` to 2^31 − 1: every integer a body may carry that reaches an INTEGER
  * column or a comparison with one (ids, versions, revisions, positions, counts). `message` is
  * the schema's own wording for "not a whole number / below min".
  */
-export const zInt32 = (min: number, message?: string) => z.number().int(message).min(min, message).max(INT32_MAX, `expected at most ${INT32_MAX}`);
+export const zInt32 = (min: number, message?: string) =>
+  z.number().int(message).min(min, message).max(INT32_MAX, `expected at most ${INT32_MAX}`);
 
 /** A non-negative 32-bit integer (counts, milliseconds). */
 export const ZUint32 = zInt32(0);

@@ -2,7 +2,15 @@
  * Typed errors shared by the CLI, route handlers and server actions. Each carries a code that
  * maps to one HTTP status (lib/auth/route.ts) and to a non-zero CLI exit (bin/main.ts).
  */
-export type ErrorCode = "bad_input" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "too_large" | "too_many_requests" | "unavailable";
+export type ErrorCode =
+  | "bad_input"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "too_large"
+  | "too_many_requests"
+  | "unavailable";
 
 export const httpStatus: Record<ErrorCode, number> = {
   bad_input: 422,
@@ -36,7 +44,13 @@ export function formatLocated(e: LocatedError): string {
 /** A file (or upload) that failed validation. Nothing from it was written. */
 export class ValidationError extends AppError {
   constructor(readonly errors: LocatedError[]) {
-    super("bad_input", errors.length === 1 ? formatLocated(errors[0]) : `${errors.length} errors:\n${errors.slice(0, 50).map(formatLocated).join("\n")}${errors.length > 50 ? `\n… and ${errors.length - 50} more` : ""}`, errors);
+    super(
+      "bad_input",
+      errors.length === 1
+        ? formatLocated(errors[0])
+        : `${errors.length} errors:\n${errors.slice(0, 50).map(formatLocated).join("\n")}${errors.length > 50 ? `\n… and ${errors.length - 50} more` : ""}`,
+      errors,
+    );
     this.name = "ValidationError";
   }
 }

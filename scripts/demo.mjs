@@ -66,7 +66,10 @@ const SYSTEMS = [
 ];
 /** Must match scripts/demo/make-runs.ts SECOND_CHUNKING. The chunking of the first import is "default". */
 const SECOND_CHUNKING = { name: "c40o0", seconds: 40, overlap: 0 };
-const SECOND_SYSTEMS = SYSTEMS.map((s) => ({ name: `${s.name}@${SECOND_CHUNKING.name}`, file: `demo/runs/${SECOND_CHUNKING.name}/${s.name}.trec` }));
+const SECOND_SYSTEMS = SYSTEMS.map((s) => ({
+  name: `${s.name}@${SECOND_CHUNKING.name}`,
+  file: `demo/runs/${SECOND_CHUNKING.name}/${s.name}.trec`,
+}));
 /** The audit of the transfer judge: this run's top chunk for every question. */
 const AUDIT = { run: `hybrid-rrf@${SECOND_CHUNKING.name}`, depth: 1 };
 
@@ -95,7 +98,9 @@ function assessor(args, { input, check = true } = {}) {
   }
   const outLines = r.stdout.trim().split("\n").filter(Boolean);
   const shown = outLines.length > 8 ? [...outLines.slice(0, 5), `… (${outLines.length - 5} more lines)`] : outLines;
-  say(`  assessor ${args.join(" ")}  (${seconds(t0)})${shown.length ? `\n${shown.map((l) => `    ${l}`).join("\n")}` : ""}`);
+  say(
+    `  assessor ${args.join(" ")}  (${seconds(t0)})${shown.length ? `\n${shown.map((l) => `    ${l}`).join("\n")}` : ""}`,
+  );
   return r;
 }
 
@@ -108,10 +113,19 @@ function step(title, fn) {
 }
 
 function demoFilesPresent() {
-  const needed = ["demo/videos.jsonl", "demo/queries.jsonl", "demo/judge.jsonl", ...SYSTEMS.map((s) => s.file), ...SECOND_SYSTEMS.map((s) => s.file)];
+  const needed = [
+    "demo/videos.jsonl",
+    "demo/queries.jsonl",
+    "demo/judge.jsonl",
+    ...SYSTEMS.map((s) => s.file),
+    ...SECOND_SYSTEMS.map((s) => s.file),
+  ];
   for (const v of readJsonl("demo/videos.jsonl")) needed.push(v.path, `demo/transcripts/${v.id}.vtt`);
   const missing = needed.filter((f) => !existsSync(join(root, f)));
-  if (missing.length) fail(`demo files are missing: ${missing.join(", ")} (they are committed in the repository; is this a full checkout?)`);
+  if (missing.length)
+    fail(
+      `demo files are missing: ${missing.join(", ")} (they are committed in the repository; is this a full checkout?)`,
+    );
 }
 
 function readJsonl(file) {
@@ -133,7 +147,8 @@ function prepareDatabase() {
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const backup = `${file}.${stamp}.bak`;
       renameSync(file, backup);
-      for (const suffix of ["-wal", "-shm", "-journal"]) if (existsSync(file + suffix)) renameSync(file + suffix, backup + suffix);
+      for (const suffix of ["-wal", "-shm", "-journal"])
+        if (existsSync(file + suffix)) renameSync(file + suffix, backup + suffix);
       say(`  moved the previous database aside to ${relative(root, backup)}`);
     }
     say(`  SQLite database: ${relative(root, file)}`);
@@ -141,10 +156,21 @@ function prepareDatabase() {
     say(`  database from DATABASE_URL: ${url.replace(/\/\/[^@/]*@/, "//…@")}`);
   }
   assessor(["migrate"]);
-  const create = ["project", "create", PROJECT, "--pool-depth", String(POOL_DEPTH), "--annotators-per-item", String(PER_ITEM)];
+  const create = [
+    "project",
+    "create",
+    PROJECT,
+    "--pool-depth",
+    String(POOL_DEPTH),
+    "--annotators-per-item",
+    String(PER_ITEM),
+  ];
   const r = assessor(create, { check: false });
   if (r.status !== 0) {
-    if (/already exists/.test(r.stderr)) fail(`this database already has a project named "${PROJECT}": point DATABASE_URL at a fresh database, or unset it to use a fresh data/assessor.db`);
+    if (/already exists/.test(r.stderr))
+      fail(
+        `this database already has a project named "${PROJECT}": point DATABASE_URL at a fresh database, or unset it to use a fresh data/assessor.db`,
+      );
     fail(`\`assessor ${create.join(" ")}\` failed (exit ${r.status}):\n${r.stderr.trim()}`);
   }
 }
@@ -153,14 +179,28 @@ function prepareDatabase() {
 // 2. data
 
 function createUsers() {
-  for (const u of DEMO_USERS) assessor(["user", "add", "--email", u.email, "--name", u.name, "--role", u.role, "--password-stdin"], { input: `${u.password}\n` });
+  for (const u of DEMO_USERS)
+    assessor(["user", "add", "--email", u.email, "--name", u.name, "--role", u.role, "--password-stdin"], {
+      input: `${u.password}\n`,
+    });
 }
 
 function loadData() {
   const p = ["--project", PROJECT];
   assessor(["import", "videos", ...p, "demo/videos.jsonl"]);
   for (const v of readJsonl("demo/videos.jsonl"))
-    assessor(["import", "transcript", ...p, "--video", v.id, "--chunk-seconds", String(CHUNK_SECONDS), "--overlap-seconds", String(OVERLAP_SECONDS), `demo/transcripts/${v.id}.vtt`]);
+    assessor([
+      "import",
+      "transcript",
+      ...p,
+      "--video",
+      v.id,
+      "--chunk-seconds",
+      String(CHUNK_SECONDS),
+      "--overlap-seconds",
+      String(OVERLAP_SECONDS),
+      `demo/transcripts/${v.id}.vtt`,
+    ]);
   assessor(["import", "queries", ...p, "demo/queries.jsonl"]);
   for (const s of SYSTEMS) assessor(["import", "run", ...p, "--system", s.name, s.file]);
   assessor(["import", "judge", ...p, "--judge", "gpt-judge", "demo/judge.jsonl"]);
@@ -177,7 +217,10 @@ function poolAndAssign() {
 /** Part of the pool graded by both annotators and adjudicated (scripts/demo/seed-labels.ts). */
 function sampleLabels() {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "demo", "seed-labels.ts")], { encoding: "utf8", env: process.env });
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "demo", "seed-labels.ts")], {
+    encoding: "utf8",
+    env: process.env,
+  });
   if (r.status !== 0) fail(`could not write the sample labels (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
   say(`  ${r.stdout.trim()}  (${seconds(t0)})`);
 }
@@ -187,7 +230,20 @@ function secondChunking() {
   const p = ["--project", PROJECT];
   const c = SECOND_CHUNKING;
   for (const v of readJsonl("demo/videos.jsonl"))
-    assessor(["import", "transcript", ...p, "--video", v.id, "--chunking", c.name, "--chunk-seconds", String(c.seconds), "--overlap-seconds", String(c.overlap), `demo/transcripts/${v.id}.vtt`]);
+    assessor([
+      "import",
+      "transcript",
+      ...p,
+      "--video",
+      v.id,
+      "--chunking",
+      c.name,
+      "--chunk-seconds",
+      String(c.seconds),
+      "--overlap-seconds",
+      String(c.overlap),
+      `demo/transcripts/${v.id}.vtt`,
+    ]);
   for (const s of SECOND_SYSTEMS) assessor(["import", "run", ...p, "--chunking", c.name, "--system", s.name, s.file]);
   assessor(["chunking", "transfer", ...p, "--from", "default", "--to", c.name]);
   assessor(["pool", ...p, "--runs", AUDIT.run, "--depth", String(AUDIT.depth)]);
@@ -198,8 +254,12 @@ function secondChunking() {
 /** Generated answers of two configurations with people's and the judge's labels (scripts/demo/seed-answers.ts, lib/generation/demo.ts). */
 function generatedAnswers() {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "demo", "seed-answers.ts")], { encoding: "utf8", env: process.env });
-  if (r.status !== 0) fail(`could not write the generated answers (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "demo", "seed-answers.ts")], {
+    encoding: "utf8",
+    env: process.env,
+  });
+  if (r.status !== 0)
+    fail(`could not write the generated answers (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
   say(`  ${r.stdout.trim()}  (${seconds(t0)})`);
 }
 
@@ -210,8 +270,30 @@ function generatedAnswers() {
  */
 function decision() {
   const p = ["--project", PROJECT];
-  assessor(["decide", "create", "hybrid-vs-bm25", ...p, "--compare", "hybrid-rrf,bm25", "--measure", "ndcg@10", "--judge", "gpt-judge"]);
-  assessor(["assign", ...p, "--decision", "hybrid-vs-bm25", "--budget", "2", "--annotators", annotators.join(","), "--seed", "1"]);
+  assessor([
+    "decide",
+    "create",
+    "hybrid-vs-bm25",
+    ...p,
+    "--compare",
+    "hybrid-rrf,bm25",
+    "--measure",
+    "ndcg@10",
+    "--judge",
+    "gpt-judge",
+  ]);
+  assessor([
+    "assign",
+    ...p,
+    "--decision",
+    "hybrid-vs-bm25",
+    "--budget",
+    "2",
+    "--annotators",
+    annotators.join(","),
+    "--seed",
+    "1",
+  ]);
 }
 
 function printLogins(url) {
@@ -256,7 +338,10 @@ function ensureBuild(distDir) {
     return;
   }
   say(`  building the app into ${distDir}/ (next build; about a minute on 2 cores)…`);
-  const r = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { stdio: "inherit", env: nextEnv() });
+  const r = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    stdio: "inherit",
+    env: nextEnv(),
+  });
   if (r.status !== 0) fail(`next build failed (exit ${r.status})`);
 }
 
@@ -281,10 +366,20 @@ function secret() {
 
 function serve(distDir) {
   const url = address.url;
-  const child = spawn(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), ...address.nextArgs], {
-    stdio: "inherit",
-    env: { ...nextEnv(), NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXTAUTH_URL: url, NEXTAUTH_SECRET: secret() },
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, "node_modules", "next", "dist", "bin", "next"), ...address.nextArgs],
+    {
+      stdio: "inherit",
+      env: {
+        ...nextEnv(),
+        NODE_ENV: "production",
+        NEXT_DIST_DIR: distDir,
+        NEXTAUTH_URL: url,
+        NEXTAUTH_SECRET: secret(),
+      },
+    },
+  );
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
   waitUntilUp(url).then((up) => {
@@ -330,13 +425,19 @@ if (!existsSync(join(root, "node_modules"))) fail("node_modules is missing: run 
 demoFilesPresent();
 const serving = process.env.DEMO_NO_SERVE !== "1";
 // Checked first, so a busy port does not cost a load and a build before failing.
-if (serving && !(await portFree(port))) fail(`port ${port} on ${address.host} is already in use: stop the other server, or pick another port (DEMO_PORT=3001 npm run demo)`);
+if (serving && !(await portFree(port)))
+  fail(
+    `port ${port} on ${address.host} is already in use: stop the other server, or pick another port (DEMO_PORT=3001 npm run demo)`,
+  );
 step(`Database and project "${PROJECT}"`, prepareDatabase);
 step("Users", createUsers);
 step("Videos, transcripts, queries, runs, judge labels", loadData);
 step(`Pool (depth ${POOL_DEPTH}) and assignment (${PER_ITEM} annotators per item)`, poolAndAssign);
 step("Sample labels: questions q01–q08 graded by ann1 and ann2, disagreements adjudicated", sampleLabels);
-step(`Second chunking ${SECOND_CHUNKING.name} (${SECOND_CHUNKING.seconds} s, no overlap): runs, transfer judge, audit of q01–q08`, secondChunking);
+step(
+  `Second chunking ${SECOND_CHUNKING.name} (${SECOND_CHUNKING.seconds} s, no overlap): runs, transfer judge, audit of q01–q08`,
+  secondChunking,
+);
 step("Generated answers: gen-a (top 3 chunks) and gen-b (top chunk), q01–q08 labelled, judge on all", generatedAnswers);
 step("A decision: hybrid-rrf vs bm25 on nDCG@10, with a first batch drawn among q09–q12", decision);
 say(`\nDemo data loaded in ${seconds(started)}.`);

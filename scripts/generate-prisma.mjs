@@ -32,9 +32,18 @@ function main() {
   const derived = derivePostgresSchema(text);
   if (!existsSync(pgSchema) || readFileSync(pgSchema, "utf8") !== derived) writeFileSync(pgSchema, derived);
   const prismaBin = join(root, "node_modules", "prisma", "build", "index.js");
-  const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? "/bin/false", PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" };
+  const env = {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? "/bin/false",
+    PRISMA_HIDE_UPDATE_MESSAGE: "1",
+    CHECKPOINT_DISABLE: "1",
+  };
   for (const schema of [sqliteSchema, pgSchema]) {
-    execFileSync(process.execPath, [prismaBin, "generate", "--schema", schema, "--no-hints"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(process.execPath, [prismaBin, "generate", "--schema", schema, "--no-hints"], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
   }
   console.log("prisma: generated lib/db/generated/{sqlite,postgres}");
 }

@@ -23,11 +23,20 @@ const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 
 for (const provider of ["sqlite", "postgres"] as const) {
   const toText: string = provider === "sqlite" ? current : derivePostgresSchema(current);
-  const fromText: string | undefined = previous === undefined ? undefined : provider === "sqlite" ? previous : derivePostgresSchema(previous);
-  const adapter = provider === "sqlite" ? new PrismaBetterSqlite3({ url: ":memory:" }) : new PrismaPg({ connectionString: process.env.MIGRATION_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" });
+  const fromText: string | undefined =
+    previous === undefined ? undefined : provider === "sqlite" ? previous : derivePostgresSchema(previous);
+  const adapter =
+    provider === "sqlite"
+      ? new PrismaBetterSqlite3({ url: ":memory:" })
+      : new PrismaPg({
+          connectionString: process.env.MIGRATION_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres",
+        });
   const { engine, close } = await openSchemaEngine({ path: "schema.prisma", content: toText }, adapter);
   const result = await engine.diff({
-    from: fromText === undefined ? { tag: "empty" } : { tag: "schemaDatamodel", files: [{ path: "schema.prisma", content: fromText }] },
+    from:
+      fromText === undefined
+        ? { tag: "empty" }
+        : { tag: "schemaDatamodel", files: [{ path: "schema.prisma", content: fromText }] },
     to: { tag: "schemaDatamodel", files: [{ path: "schema.prisma", content: toText }] },
     script: true,
     exitCode: null,
@@ -41,7 +50,10 @@ for (const provider of ["sqlite", "postgres"] as const) {
   }
   const dir = join(root, "prisma", "migrations", provider);
   mkdirSync(join(dir, `${stamp}_${name}`), { recursive: true });
-  writeFileSync(join(dir, "migration_lock.toml"), `# Written by scripts/make-migration.ts\nprovider = "${provider === "sqlite" ? "sqlite" : "postgresql"}"\n`);
+  writeFileSync(
+    join(dir, "migration_lock.toml"),
+    `# Written by scripts/make-migration.ts\nprovider = "${provider === "sqlite" ? "sqlite" : "postgresql"}"\n`,
+  );
   writeFileSync(join(dir, `${stamp}_${name}`, "migration.sql"), sql);
   console.log(`${provider}: wrote prisma/migrations/${provider}/${stamp}_${name}/migration.sql`);
 }

@@ -43,7 +43,12 @@ function reachable(url) {
 }
 
 export function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].filter(Boolean);
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+  ].filter(Boolean);
   return candidates.find((p) => existsSync(p));
 }
 
@@ -63,7 +68,9 @@ const pgUrl = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:
 let pgOk = false;
 if (process.env.ASSESSOR_SKIP_PG === "1") summary.push("skip integration on PostgreSQL (ASSESSOR_SKIP_PG=1)");
 else if (!(await reachable(pgUrl))) {
-  console.error(`PostgreSQL is not reachable at ${pgUrl}. Start it (Debian: apt-get install -y postgresql && pg_ctlcluster 15 main start), set TEST_DATABASE_URL, or set ASSESSOR_SKIP_PG=1 to skip this stage.`);
+  console.error(
+    `PostgreSQL is not reachable at ${pgUrl}. Start it (Debian: apt-get install -y postgresql && pg_ctlcluster 15 main start), set TEST_DATABASE_URL, or set ASSESSOR_SKIP_PG=1 to skip this stage.`,
+  );
   summary.push("FAIL integration on PostgreSQL: server not reachable");
   finish(1);
 } else {
@@ -75,11 +82,20 @@ if (process.env.ASSESSOR_SKIP_E2E === "1") summary.push("skip browser tests (ASS
 else {
   const chromium = findChromium();
   if (!chromium) {
-    console.error("No Chromium found for the browser tests. Install Debian's: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH), or set ASSESSOR_SKIP_E2E=1 to skip them.");
+    console.error(
+      "No Chromium found for the browser tests. Install Debian's: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH), or set ASSESSOR_SKIP_E2E=1 to skip them.",
+    );
     summary.push("FAIL browser tests: no chromium");
     finish(1);
   }
-  run("browser tests on SQLite", bin("vitest"), ["run", "--config", "vitest.e2e.config.ts"], { CHROMIUM_PATH: chromium, TEST_DATABASE_URL: "" });
-  if (pgOk) run("browser tests on PostgreSQL", bin("vitest"), ["run", "--config", "vitest.e2e.config.ts"], { CHROMIUM_PATH: chromium, TEST_DATABASE_URL: pgUrl });
+  run("browser tests on SQLite", bin("vitest"), ["run", "--config", "vitest.e2e.config.ts"], {
+    CHROMIUM_PATH: chromium,
+    TEST_DATABASE_URL: "",
+  });
+  if (pgOk)
+    run("browser tests on PostgreSQL", bin("vitest"), ["run", "--config", "vitest.e2e.config.ts"], {
+      CHROMIUM_PATH: chromium,
+      TEST_DATABASE_URL: pgUrl,
+    });
 }
 finish(0);

@@ -11,7 +11,11 @@ export const dynamic = "force-dynamic";
  * item are read here with the page (annotatorOpening, the same reads as /api/annotate), so the first
  * item is in the HTML; everything after that comes via /api/annotate.
  */
-export default async function Annotate({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Annotate({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requirePagePermission("annotate", "/annotate");
   // The project as AnnotateProjects reads it from the URL (`?project=ID`; anything else: the server's pick).
   const raw = (await searchParams).project;

@@ -7,10 +7,17 @@ import { getSession } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   // The app's origin when configured; a callback that leads anywhere else is dropped.
-  const callback = safeCallback(typeof params.callbackUrl === "string" ? params.callbackUrl : null, process.env.NEXTAUTH_URL || undefined);
+  const callback = safeCallback(
+    typeof params.callbackUrl === "string" ? params.callbackUrl : null,
+    process.env.NEXTAUTH_URL || undefined,
+  );
   const session = await getSession();
   if (session) redirect(callback ?? homeFor(session.user.role));
   // A code, shown as one of the known messages: never the parameter's own text (lib/auth/messages.ts).

@@ -11,67 +11,190 @@ const wholeNumber = (flag: string, v: string | undefined, min: number): number |
 export function registerAssign(program: Command): void {
   program
     .command("assign")
-    .description("assign pool items to annotators: balanced load, never the same person twice on an item; tops up items to --per-item")
+    .description(
+      "assign pool items to annotators: balanced load, never the same person twice on an item; tops up items to --per-item",
+    )
     .option("--per-item <n>", "annotators per item (default: the project's setting)")
     .option("--annotators <emails>", "comma-separated annotator emails (default: every active annotator)")
-    .option("--sample <n>", "assign only a calibration sample of N unassigned items: first for the grades (overall and per query tag) short of the project's minimum per grade, by judge grade, then spread over judge grades and queries")
-    .option("--sample-queries <n>", "whole-question calibration sample: N questions stratified by tag (proportional allocation), every pooled item of each assigned, so they become completely human-labelled (what the dashboard's judge + human (PPI) estimates need)")
-    .option("--tags <tags>", "with --sample or --sample-queries: draw only from queries with one of these comma-separated tags")
-    .option("--unstable-first <run>", "with --sample: first the pairs whose samples disagree in this judge run (name or id; a run with --samples N), then the usual scheme")
-    .option("--chunking <name>", "with --sample N: the audit sample of label transfer onto this chunking: N transfer-labelled pairs, stratified by derived grade (proportional, at least one per grade), pool items created when missing")
-    .option("--include-labelled", "also assign pooled items that already have an imported reference label, to re-grade them (a calibration of the old labels); by default they are left out")
+    .option(
+      "--sample <n>",
+      "assign only a calibration sample of N unassigned items: first for the grades (overall and per query tag) short of the project's minimum per grade, by judge grade, then spread over judge grades and queries",
+    )
+    .option(
+      "--sample-queries <n>",
+      "whole-question calibration sample: N questions stratified by tag (proportional allocation), every pooled item of each assigned, so they become completely human-labelled (what the dashboard's judge + human (PPI) estimates need)",
+    )
+    .option(
+      "--tags <tags>",
+      "with --sample or --sample-queries: draw only from queries with one of these comma-separated tags",
+    )
+    .option(
+      "--unstable-first <run>",
+      "with --sample: first the pairs whose samples disagree in this judge run (name or id; a run with --samples N), then the usual scheme",
+    )
+    .option(
+      "--chunking <name>",
+      "with --sample N: the audit sample of label transfer onto this chunking: N transfer-labelled pairs, stratified by derived grade (proportional, at least one per grade), pool items created when missing",
+    )
+    .option(
+      "--include-labelled",
+      "also assign pooled items that already have an imported reference label, to re-grade them (a calibration of the old labels); by default they are left out",
+    )
     .option("--seed <n>", "random seed, to reproduce an assignment")
-    .option("--decision <name>", "the next batch of a decision (npx assessor decide create): --budget N questions drawn where the judge is least sure and the compared systems rank differently, each with its inclusion probability; every pooled pair of each to --per-item annotators")
+    .option(
+      "--decision <name>",
+      "the next batch of a decision (npx assessor decide create): --budget N questions drawn where the judge is least sure and the compared systems rank differently, each with its inclusion probability; every pooled pair of each to --per-item annotators",
+    )
     .option("--budget <n>", "with --decision: questions to draw in this batch")
-    .option("--answers", "assign generated answers (the answer task) instead of pool items: every answer to --per-item annotators, balanced, topped up")
+    .option(
+      "--answers",
+      "assign generated answers (the answer task) instead of pool items: every answer to --per-item annotators, balanced, topped up",
+    )
     .option("--system <name>", "with --answers: only this system's answers")
     .option("--dry-run", "with --answers: show what would be assigned, write nothing")
     .addOption(projectOption())
-    .action(async (opts: { perItem?: string; annotators?: string; sample?: string; sampleQueries?: string; tags?: string; unstableFirst?: string; chunking?: string; includeLabelled?: boolean; seed?: string; project?: string; answers?: boolean; system?: string; dryRun?: boolean; decision?: string; budget?: string }) => {
-      const perItem = wholeNumber("--per-item", opts.perItem, 1);
-      const sample = wholeNumber("--sample", opts.sample, 1);
-      const sampleQueries = wholeNumber("--sample-queries", opts.sampleQueries, 1);
-      const seed = wholeNumber("--seed", opts.seed, 0);
-      if (opts.decision !== undefined || opts.budget !== undefined) {
-        if (opts.decision === undefined || opts.budget === undefined) fail("--decision and --budget go together: npx assessor assign --decision NAME --budget N");
-        if (opts.answers || sample !== undefined || sampleQueries !== undefined || opts.tags || opts.unstableFirst || opts.chunking || opts.includeLabelled || opts.dryRun) fail("--decision draws its own questions: without --answers, --sample, --sample-queries, --tags, --unstable-first, --chunking, --include-labelled and --dry-run");
-        const budget = wholeNumber("--budget", opts.budget, 1) ?? 1;
-        const { drawBatch, findDecision, decisionReport } = await import("../../lib/decisions/store.ts");
-        const { describeDecision } = await import("./decide.ts");
+    .action(
+      async (opts: {
+        perItem?: string;
+        annotators?: string;
+        sample?: string;
+        sampleQueries?: string;
+        tags?: string;
+        unstableFirst?: string;
+        chunking?: string;
+        includeLabelled?: boolean;
+        seed?: string;
+        project?: string;
+        answers?: boolean;
+        system?: string;
+        dryRun?: boolean;
+        decision?: string;
+        budget?: string;
+      }) => {
+        const perItem = wholeNumber("--per-item", opts.perItem, 1);
+        const sample = wholeNumber("--sample", opts.sample, 1);
+        const sampleQueries = wholeNumber("--sample-queries", opts.sampleQueries, 1);
+        const seed = wholeNumber("--seed", opts.seed, 0);
+        if (opts.decision !== undefined || opts.budget !== undefined) {
+          if (opts.decision === undefined || opts.budget === undefined)
+            fail("--decision and --budget go together: npx assessor assign --decision NAME --budget N");
+          if (
+            opts.answers ||
+            sample !== undefined ||
+            sampleQueries !== undefined ||
+            opts.tags ||
+            opts.unstableFirst ||
+            opts.chunking ||
+            opts.includeLabelled ||
+            opts.dryRun
+          )
+            fail(
+              "--decision draws its own questions: without --answers, --sample, --sample-queries, --tags, --unstable-first, --chunking, --include-labelled and --dry-run",
+            );
+          const budget = wholeNumber("--budget", opts.budget, 1) ?? 1;
+          const { drawBatch, findDecision, decisionReport } = await import("../../lib/decisions/store.ts");
+          const { describeDecision } = await import("./decide.ts");
+          await withProject(opts.project, async (db, project) => {
+            const annotators = opts.annotators
+              ?.split(",")
+              .map((s) => s.trim())
+              .filter(Boolean);
+            const r = await drawBatch(db, project.id, opts.decision ?? "", {
+              budget,
+              perItem: perItem ?? project.annotatorsPerItem,
+              annotators,
+              seed,
+            });
+            out(
+              `batch ${r.look} of decision ${opts.decision}: ${r.drawn.length} question(s) drawn, ${r.newQuestions.length} new; ${r.assignment ? `${r.assignment.created} new assignment(s) on ${r.assignment.itemsToppedUp} item(s), ${r.assignment.perItem} per item` : "nothing new to assign"}`,
+            );
+            if (r.assignment)
+              for (const a of r.assignment.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
+            for (const line of describeDecision(
+              await decisionReport(db, project.id, await findDecision(db, project.id, opts.decision ?? "")),
+            ))
+              out(line);
+          });
+          return;
+        }
+        if (opts.answers) {
+          if (
+            sample !== undefined ||
+            sampleQueries !== undefined ||
+            opts.tags ||
+            opts.unstableFirst ||
+            opts.chunking ||
+            opts.includeLabelled
+          )
+            fail(
+              "--answers assigns every answer: --sample, --sample-queries, --tags, --unstable-first, --chunking and --include-labelled apply to pool items",
+            );
+          const { assignAnswers } = await import("../../lib/generation/assign.ts");
+          await withProject(opts.project, async (db, project) => {
+            const annotators = opts.annotators
+              ?.split(",")
+              .map((s) => s.trim())
+              .filter(Boolean);
+            const r = await assignAnswers(db, project.id, {
+              perItem,
+              annotators,
+              system: opts.system,
+              seed,
+              dryRun: opts.dryRun,
+            });
+            out(
+              `${r.dryRun ? "dry run: would make " : ""}${r.created} new answer assignment(s) on ${r.answersToppedUp} of ${r.answers} answer(s), ${r.perItem} per answer, seed ${r.seed}`,
+            );
+            for (const a of r.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
+            if (r.shortfall)
+              out(
+                `warning: ${r.shortfall} answer(s) have fewer than ${r.perItem} annotators: not enough eligible annotators`,
+              );
+          });
+          return;
+        }
+        if (opts.system || opts.dryRun) fail("--system and --dry-run apply with --answers");
+        const { assign } = await import("../../lib/assignment/assign.ts");
         await withProject(opts.project, async (db, project) => {
-          const annotators = opts.annotators?.split(",").map((s) => s.trim()).filter(Boolean);
-          const r = await drawBatch(db, project.id, opts.decision ?? "", { budget, perItem: perItem ?? project.annotatorsPerItem, annotators, seed });
-          out(`batch ${r.look} of decision ${opts.decision}: ${r.drawn.length} question(s) drawn, ${r.newQuestions.length} new; ${r.assignment ? `${r.assignment.created} new assignment(s) on ${r.assignment.itemsToppedUp} item(s), ${r.assignment.perItem} per item` : "nothing new to assign"}`);
-          if (r.assignment) for (const a of r.assignment.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
-          for (const line of describeDecision(await decisionReport(db, project.id, await findDecision(db, project.id, opts.decision ?? "")))) out(line);
-        });
-        return;
-      }
-      if (opts.answers) {
-        if (sample !== undefined || sampleQueries !== undefined || opts.tags || opts.unstableFirst || opts.chunking || opts.includeLabelled) fail("--answers assigns every answer: --sample, --sample-queries, --tags, --unstable-first, --chunking and --include-labelled apply to pool items");
-        const { assignAnswers } = await import("../../lib/generation/assign.ts");
-        await withProject(opts.project, async (db, project) => {
-          const annotators = opts.annotators?.split(",").map((s) => s.trim()).filter(Boolean);
-          const r = await assignAnswers(db, project.id, { perItem, annotators, system: opts.system, seed, dryRun: opts.dryRun });
-          out(`${r.dryRun ? "dry run: would make " : ""}${r.created} new answer assignment(s) on ${r.answersToppedUp} of ${r.answers} answer(s), ${r.perItem} per answer, seed ${r.seed}`);
+          const annotators = opts.annotators
+            ?.split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
+          const tags = opts.tags
+            ?.split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
+          const r = await assign(db, project.id, {
+            perItem: perItem ?? project.annotatorsPerItem,
+            annotators,
+            sample,
+            sampleQueries,
+            tags,
+            seed,
+            unstableFrom: opts.unstableFirst,
+            chunking: opts.chunking,
+            includeLabelled: opts.includeLabelled ?? false,
+          });
+          const what = r.audit
+            ? ` (audit sample of ${r.audit.judges.join(", ")}: ${[0, 1, 2, 3].map((g) => `${r.audit?.byGrade[g] ?? 0} of derived grade ${g}`).join(", ")}; ${r.audit.newItems} new pool item(s))`
+            : sampleQueries
+              ? ` of ${r.questions} question(s) (whole-question calibration sample)`
+              : sample
+                ? ` (calibration sample${opts.unstableFirst ? `; ${r.unstable} unstable pair(s) of ${opts.unstableFirst} first` : ""})`
+                : "";
+          out(
+            `${r.created} new assignment(s) on ${r.itemsToppedUp} of ${r.items} item(s)${what}, ${r.perItem} per item, seed ${r.seed}`,
+          );
           for (const a of r.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
-          if (r.shortfall) out(`warning: ${r.shortfall} answer(s) have fewer than ${r.perItem} annotators: not enough eligible annotators`);
+          if (r.labelledSkipped)
+            out(
+              `${r.labelledSkipped} pooled item(s) with an imported label left out (--include-labelled to re-grade them)`,
+            );
+          if (r.shortfall)
+            out(
+              `warning: ${r.shortfall} item(s) have fewer than ${r.perItem} annotators: not enough eligible annotators`,
+            );
         });
-        return;
-      }
-      if (opts.system || opts.dryRun) fail("--system and --dry-run apply with --answers");
-      const { assign } = await import("../../lib/assignment/assign.ts");
-      await withProject(opts.project, async (db, project) => {
-        const annotators = opts.annotators?.split(",").map((s) => s.trim()).filter(Boolean);
-        const tags = opts.tags?.split(",").map((s) => s.trim()).filter(Boolean);
-        const r = await assign(db, project.id, { perItem: perItem ?? project.annotatorsPerItem, annotators, sample, sampleQueries, tags, seed, unstableFrom: opts.unstableFirst, chunking: opts.chunking, includeLabelled: opts.includeLabelled ?? false });
-        const what = r.audit
-          ? ` (audit sample of ${r.audit.judges.join(", ")}: ${[0, 1, 2, 3].map((g) => `${r.audit?.byGrade[g] ?? 0} of derived grade ${g}`).join(", ")}; ${r.audit.newItems} new pool item(s))`
-          : sampleQueries ? ` of ${r.questions} question(s) (whole-question calibration sample)` : sample ? ` (calibration sample${opts.unstableFirst ? `; ${r.unstable} unstable pair(s) of ${opts.unstableFirst} first` : ""})` : "";
-        out(`${r.created} new assignment(s) on ${r.itemsToppedUp} of ${r.items} item(s)${what}, ${r.perItem} per item, seed ${r.seed}`);
-        for (const a of r.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
-        if (r.labelledSkipped) out(`${r.labelledSkipped} pooled item(s) with an imported label left out (--include-labelled to re-grade them)`);
-        if (r.shortfall) out(`warning: ${r.shortfall} item(s) have fewer than ${r.perItem} annotators: not enough eligible annotators`);
-      });
-    });
+      },
+    );
 }

@@ -5,7 +5,16 @@ import type { ChunkTime } from "../../lib/stats/measures/start-error.ts";
 import type { RankedQuery } from "../../lib/stats/measures/types.ts";
 import { parseAnswerPlaces, parseChunkTimes } from "../../lib/stats/start-inputs.ts";
 import { meanOf } from "../../lib/stats/time/spans.ts";
-import { answerPlaces, answerSpanRecall, secondsRead, SPAN_RECALL_TOLERANCE, timeIou, timeStartError, type AnswerPlace, type TimedLabel } from "../../lib/stats/time/index.ts";
+import {
+  answerPlaces,
+  answerSpanRecall,
+  secondsRead,
+  SPAN_RECALL_TOLERANCE,
+  timeIou,
+  timeStartError,
+  type AnswerPlace,
+  type TimedLabel,
+} from "../../lib/stats/time/index.ts";
 import { readInput } from "./eval.ts";
 
 /**
@@ -25,19 +34,47 @@ import { readInput } from "./eval.ts";
  */
 export type TimeInputs = { chunks: Map<string, ChunkTime>; given: Map<string, AnswerPlace[]>; tolerance: number };
 
-export const TIME_MEASURE_NAMES = ["span_recall_5", "span_recall_10", "time_iou_10", "seconds_read_10", "time_start_error", "time_within_15", "time_within_30", "time_within_60"] as const;
+export const TIME_MEASURE_NAMES = [
+  "span_recall_5",
+  "span_recall_10",
+  "time_iou_10",
+  "seconds_read_10",
+  "time_start_error",
+  "time_within_15",
+  "time_within_30",
+  "time_within_60",
+] as const;
 
-export function readTimeInputs(chunksPath: string, queriesPath: string | undefined, tolerance: number | undefined): TimeInputs {
+export function readTimeInputs(
+  chunksPath: string,
+  queriesPath: string | undefined,
+  tolerance: number | undefined,
+): TimeInputs {
   const ch = parseChunkTimes(readInput(chunksPath).toString("utf8"), chunksPath);
-  const q = queriesPath ? parseAnswerPlaces(readInput(queriesPath).toString("utf8"), queriesPath) : { places: new Map<string, AnswerPlace[]>(), errors: [] };
+  const q = queriesPath
+    ? parseAnswerPlaces(readInput(queriesPath).toString("utf8"), queriesPath)
+    : { places: new Map<string, AnswerPlace[]>(), errors: [] };
   if (ch.errors.length || q.errors.length) throw new ValidationError([...ch.errors, ...q.errors]);
   return { chunks: ch.chunks, given: q.places, tolerance: tolerance ?? SPAN_RECALL_TOLERANCE };
 }
 
-const column = (name: string): MeasureColumn => ({ name, family: "time", summary: "mean", integer: false, perQuery: true, fill: "compute", compute: () => null });
+const column = (name: string): MeasureColumn => ({
+  name,
+  family: "time",
+  summary: "mean",
+  integer: false,
+  perQuery: true,
+  fill: "compute",
+  compute: () => null,
+});
 
 /** Appends the time measures to `result` (its queries, in its order; -c fills have no ranking). */
-export function addTimeMeasures(result: EvalResult, ranked: ReadonlyMap<string, RankedQuery>, judgements: Judgements, inputs: TimeInputs): void {
+export function addTimeMeasures(
+  result: EvalResult,
+  ranked: ReadonlyMap<string, RankedQuery>,
+  judgements: Judgements,
+  inputs: TimeInputs,
+): void {
   const rankings = new Map<string, readonly string[]>();
   const references = new Map<string, AnswerPlace[]>();
   for (const qid of result.queries) {

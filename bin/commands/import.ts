@@ -14,7 +14,8 @@ const fmt = (n: number) => n.toLocaleString("en-US");
 
 function nonNegative(v: string): number {
   const n = Number(v);
-  if (v.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number of 0 or more, got "${v}"`);
+  if (v.trim() === "" || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError(`expected a number of 0 or more, got "${v}"`);
   return n;
 }
 
@@ -22,7 +23,15 @@ function nonNegative(v: string): number {
 async function progress(): Promise<{ onProgress: ImportOptions["onProgress"]; stop: () => void }> {
   if (!process.stderr.isTTY) return { onProgress: undefined, stop: () => {} };
   const { SingleBar, Presets } = await import("cli-progress");
-  const bar = new SingleBar({ stream: process.stderr, format: "writing [{bar}] {percentage}% {value}/{total} rows", hideCursor: true, clearOnComplete: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    {
+      stream: process.stderr,
+      format: "writing [{bar}] {percentage}% {value}/{total} rows",
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    Presets.shades_classic,
+  );
   let started = false;
   return {
     onProgress: (done, total) => {
@@ -39,7 +48,16 @@ async function progress(): Promise<{ onProgress: ImportOptions["onProgress"]; st
   };
 }
 
-async function run(project: string | undefined, fn: (db: Parameters<Parameters<typeof withProject>[1]>[0], projectId: number, o: ImportOptions) => Promise<ImportResult>, summary: (r: ImportResult, seconds: string) => string, extra?: (r: ImportResult) => void) {
+async function run(
+  project: string | undefined,
+  fn: (
+    db: Parameters<Parameters<typeof withProject>[1]>[0],
+    projectId: number,
+    o: ImportOptions,
+  ) => Promise<ImportResult>,
+  summary: (r: ImportResult, seconds: string) => string,
+  extra?: (r: ImportResult) => void,
+) {
   const t0 = performance.now();
   const bar = await progress();
   let result: ImportResult;
@@ -58,46 +76,81 @@ const counts = (noun: string) => (r: ImportResult, s: string) =>
 const lib = () => import("../../lib/imports/index.ts");
 
 export function registerImport(program: Command): void {
-  const imp = program.command("import").description("import videos, chunks, transcripts, queries, runs, reference labels, judge labels and generated answers");
+  const imp = program
+    .command("import")
+    .description(
+      "import videos, chunks, transcripts, queries, runs, reference labels, judge labels and generated answers",
+    );
 
   imp
     .command("query-log")
-    .description("a query log (JSONL or CSV: text, time, optional user and count) into draft questions tagged log: normalised (case, white space, punctuation), deduplicated, optionally sampled")
+    .description(
+      "a query log (JSONL or CSV: text, time, optional user and count) into draft questions tagged log: normalised (case, white space, punctuation), deduplicated, optionally sampled",
+    )
     .argument("<file>", "a .jsonl or .csv file")
     .option("--sample <n>", "keep N distinct queries", nonNegative)
-    .addOption(new Option("--strategy <strategy>", "frequency: weighted by count; stratified: equal shares of frequency decades").choices(["frequency", "stratified"]).default("frequency"))
+    .addOption(
+      new Option("--strategy <strategy>", "frequency: weighted by count; stratified: equal shares of frequency decades")
+        .choices(["frequency", "stratified"])
+        .default("frequency"),
+    )
     .option("--seed <n>", "random seed of the sample", nonNegative, 1)
     .addOption(projectOption())
-    .action(async (file: string, o: { project?: string; sample?: number; strategy: "frequency" | "stratified"; seed: number }) => {
-      const { importQueryLog } = await import("../../lib/questions/log-import.ts");
-      const t0 = performance.now();
-      const r = await withProject(o.project, (db, p) => importQueryLog(db, p.id, file, { sample: o.sample, strategy: o.strategy, seed: o.seed }));
-      const s = ((performance.now() - t0) / 1000).toFixed(1);
-      out(`imported query log ${r.file}: ${fmt(r.lines)} lines, ${fmt(r.distinct)} distinct queries, ${fmt(r.sampled)} sampled, ${fmt(r.created)} draft questions tagged log, ${fmt(r.skippedExisting)} already questions (${s} s)`);
-    });
+    .action(
+      async (
+        file: string,
+        o: { project?: string; sample?: number; strategy: "frequency" | "stratified"; seed: number },
+      ) => {
+        const { importQueryLog } = await import("../../lib/questions/log-import.ts");
+        const t0 = performance.now();
+        const r = await withProject(o.project, (db, p) =>
+          importQueryLog(db, p.id, file, { sample: o.sample, strategy: o.strategy, seed: o.seed }),
+        );
+        const s = ((performance.now() - t0) / 1000).toFixed(1);
+        out(
+          `imported query log ${r.file}: ${fmt(r.lines)} lines, ${fmt(r.distinct)} distinct queries, ${fmt(r.sampled)} sampled, ${fmt(r.created)} draft questions tagged log, ${fmt(r.skippedExisting)} already questions (${s} s)`,
+        );
+      },
+    );
 
   imp
     .command("videos")
-    .description("import videos from JSONL or CSV (id, title, url or path or neither for transcript-only, duration in seconds)")
+    .description(
+      "import videos from JSONL or CSV (id, title, url or path or neither for transcript-only, duration in seconds)",
+    )
     .argument("<file>", "a .jsonl or .csv file")
     .addOption(projectOption())
     .action(async (file: string, o: { project?: string }) => {
       const [{ importVideos }, { formatLocated }] = await Promise.all([lib(), import("../../lib/errors.ts")]);
-      const warned = (r: ImportResult, s: string) => `${counts("videos")(r, s)}${r.warnings?.length ? `; ${fmt(r.warnings.length)} warning${r.warnings.length === 1 ? "" : "s"}` : ""}`;
-      await run(o.project, (db, id, po) => importVideos(db, id, file, po), warned, (r) => {
-        for (const w of r.warnings ?? []) process.stderr.write(`warning: ${formatLocated(w)}\n`);
-      });
+      const warned = (r: ImportResult, s: string) =>
+        `${counts("videos")(r, s)}${r.warnings?.length ? `; ${fmt(r.warnings.length)} warning${r.warnings.length === 1 ? "" : "s"}` : ""}`;
+      await run(
+        o.project,
+        (db, id, po) => importVideos(db, id, file, po),
+        warned,
+        (r) => {
+          for (const w of r.warnings ?? []) process.stderr.write(`warning: ${formatLocated(w)}\n`);
+        },
+      );
     });
 
   imp
     .command("chunks")
     .description("import chunks from JSONL (id, video, start, end, text; times in seconds)")
     .argument("<file>", "a .jsonl file")
-    .option("--chunking <name>", "the chunking these chunks belong to (created, as imported chunks, when new)", "default")
+    .option(
+      "--chunking <name>",
+      "the chunking these chunks belong to (created, as imported chunks, when new)",
+      "default",
+    )
     .addOption(projectOption())
     .action(async (file: string, o: { project?: string; chunking: string }) => {
       const { importChunks } = await lib();
-      await run(o.project, (db, id, po) => importChunks(db, id, file, { ...po, chunking: o.chunking }), counts(o.chunking === "default" ? "chunks" : `chunks (chunking ${o.chunking})`));
+      await run(
+        o.project,
+        (db, id, po) => importChunks(db, id, file, { ...po, chunking: o.chunking }),
+        counts(o.chunking === "default" ? "chunks" : `chunks (chunking ${o.chunking})`),
+      );
     });
 
   imp
@@ -107,40 +160,96 @@ export function registerImport(program: Command): void {
     )
     .argument("<files...>", ".vtt, .srt or .json3 files, or folders of them (other names are sniffed)")
     .option("--video <id>", "the video of the one transcript given (already imported)")
-    .option("--chunking <name>", "the chunking the chunks go into: created with this cut's method, size and overlap when new; an existing one must have been cut the same way", "default")
-    .option("--map <file>", "CSV (or .tsv) with a header file,video naming each file's video (by its name or its path as given)")
+    .option(
+      "--chunking <name>",
+      "the chunking the chunks go into: created with this cut's method, size and overlap when new; an existing one must have been cut the same way",
+      "default",
+    )
+    .option(
+      "--map <file>",
+      "CSV (or .tsv) with a header file,video naming each file's video (by its name or its path as given)",
+    )
     .option("--chunk-seconds <s>", "chunk length in seconds", nonNegative)
-    .option("--overlap-seconds <s>", "overlap between consecutive chunks in seconds (default 0 with --chunk-seconds)", nonNegative)
+    .option(
+      "--overlap-seconds <s>",
+      "overlap between consecutive chunks in seconds (default 0 with --chunk-seconds)",
+      nonNegative,
+    )
     .option("--chunk-words <n>", "chunk length in words", nonNegative)
     .option("--overlap-words <n>", "overlap between consecutive chunks in words (default 0)", nonNegative)
-    .addOption(new Option("--format <format>", "caption format (default: by extension, else sniffed)").choices(["vtt", "srt", "json3"]))
-    .addOption(new Option("--repair <policy>", "a cue whose end is before its start: fail (list every such cue, write nothing), clip (end := start) or skip (drop it); clip and skip warn at the cue's line").choices(["fail", "clip", "skip"]).default("fail"))
+    .addOption(
+      new Option("--format <format>", "caption format (default: by extension, else sniffed)").choices([
+        "vtt",
+        "srt",
+        "json3",
+      ]),
+    )
+    .addOption(
+      new Option(
+        "--repair <policy>",
+        "a cue whose end is before its start: fail (list every such cue, write nothing), clip (end := start) or skip (drop it); clip and skip warn at the cue's line",
+      )
+        .choices(["fail", "clip", "skip"])
+        .default("fail"),
+    )
     .addOption(projectOption())
     .action(
       async (
         files: string[],
-        o: { project?: string; video?: string; map?: string; chunkSeconds?: number; overlapSeconds?: number; chunkWords?: number; overlapWords?: number; format?: "vtt" | "srt" | "json3"; repair: "fail" | "clip" | "skip"; chunking: string },
+        o: {
+          project?: string;
+          video?: string;
+          map?: string;
+          chunkSeconds?: number;
+          overlapSeconds?: number;
+          chunkWords?: number;
+          overlapWords?: number;
+          format?: "vtt" | "srt" | "json3";
+          repair: "fail" | "clip" | "skip";
+          chunking: string;
+        },
       ) => {
         const bySeconds = o.chunkSeconds !== undefined || o.overlapSeconds !== undefined;
         const byWords = o.chunkWords !== undefined || o.overlapWords !== undefined;
-        if (bySeconds && byWords) throw new AppError("bad_input", "chunk by seconds (--chunk-seconds/--overlap-seconds) or by words (--chunk-words/--overlap-words), not both");
-        if (o.overlapSeconds !== undefined && o.chunkSeconds === undefined) throw new AppError("bad_input", "--overlap-seconds needs --chunk-seconds");
-        if (o.overlapWords !== undefined && o.chunkWords === undefined) throw new AppError("bad_input", "--overlap-words needs --chunk-words");
-        if (o.video !== undefined && o.map !== undefined) throw new AppError("bad_input", "--video and --map both name videos: use one");
+        if (bySeconds && byWords)
+          throw new AppError(
+            "bad_input",
+            "chunk by seconds (--chunk-seconds/--overlap-seconds) or by words (--chunk-words/--overlap-words), not both",
+          );
+        if (o.overlapSeconds !== undefined && o.chunkSeconds === undefined)
+          throw new AppError("bad_input", "--overlap-seconds needs --chunk-seconds");
+        if (o.overlapWords !== undefined && o.chunkWords === undefined)
+          throw new AppError("bad_input", "--overlap-words needs --chunk-words");
+        if (o.video !== undefined && o.map !== undefined)
+          throw new AppError("bad_input", "--video and --map both name videos: use one");
         const chunking: ChunkOptions | undefined = byWords
           ? { by: "words", size: o.chunkWords!, overlap: o.overlapWords ?? 0 }
           : bySeconds
             ? { by: "seconds", size: o.chunkSeconds!, overlap: o.overlapSeconds ?? 0 }
             : undefined;
-        const [{ importTranscripts }, { transcriptFiles }, { formatLocated }] = await Promise.all([lib(), import("../../lib/imports/transcript-files.ts"), import("../../lib/errors.ts")]);
+        const [{ importTranscripts }, { transcriptFiles }, { formatLocated }] = await Promise.all([
+          lib(),
+          import("../../lib/imports/transcript-files.ts"),
+          import("../../lib/errors.ts"),
+        ]);
         const t0 = performance.now();
         const bar = await progress();
         let results: (ImportResult & { video: string })[];
         try {
           results = await withProject(o.project, async (db, p) => {
-            const videos = new Set((await db.video.findMany({ where: { projectId: p.id }, select: { externalId: true } })).map((v) => v.externalId));
+            const videos = new Set(
+              (await db.video.findMany({ where: { projectId: p.id }, select: { externalId: true } })).map(
+                (v) => v.externalId,
+              ),
+            );
             const list = await transcriptFiles(files, o, videos);
-            const done = await importTranscripts(db, p.id, list, { chunking, chunkingName: o.chunking, format: o.format, repair: o.repair, onProgress: bar.onProgress });
+            const done = await importTranscripts(db, p.id, list, {
+              chunking,
+              chunkingName: o.chunking,
+              format: o.format,
+              repair: o.repair,
+              onProgress: bar.onProgress,
+            });
             return done.map((r, i) => ({ ...r, video: list[i].video }));
           });
         } finally {
@@ -151,16 +260,24 @@ export function registerImport(program: Command): void {
           for (const w of r.warnings ?? []) process.stderr.write(`warning: ${formatLocated(w)}\n`);
           for (const c of r.chunkIds ?? []) out(c);
         }
-        const warned = (r: ImportResult) => (r.warnings?.length ? `, ${fmt(r.warnings.length)} warning${r.warnings.length === 1 ? "" : "s"}` : "");
+        const warned = (r: ImportResult) =>
+          r.warnings?.length ? `, ${fmt(r.warnings.length)} warning${r.warnings.length === 1 ? "" : "s"}` : "";
         for (const r of results)
-          out(`imported ${fmt(r.rows)} chunks of video ${r.video} from ${r.file}: ${fmt(r.created)} new, ${fmt(r.updated)} changed, ${fmt(r.unchanged)} unchanged${warned(r)}${results.length === 1 ? ` (${seconds} s)` : ""}`);
-        if (results.length > 1) out(`imported ${fmt(results.length)} transcripts, ${fmt(results.reduce((n, r) => n + r.rows, 0))} chunks (${seconds} s)`);
+          out(
+            `imported ${fmt(r.rows)} chunks of video ${r.video} from ${r.file}: ${fmt(r.created)} new, ${fmt(r.updated)} changed, ${fmt(r.unchanged)} unchanged${warned(r)}${results.length === 1 ? ` (${seconds} s)` : ""}`,
+          );
+        if (results.length > 1)
+          out(
+            `imported ${fmt(results.length)} transcripts, ${fmt(results.reduce((n, r) => n + r.rows, 0))} chunks (${seconds} s)`,
+          );
       },
     );
 
   imp
     .command("queries")
-    .description("import queries from JSONL or TSV (id, text, optional author, start (reference start seconds), video, tags)")
+    .description(
+      "import queries from JSONL or TSV (id, text, optional author, start (reference start seconds), video, tags)",
+    )
     .argument("<file>", "a .jsonl or .tsv file")
     .addOption(projectOption())
     .action(async (file: string, o: { project?: string }) => {
@@ -177,23 +294,37 @@ export function registerImport(program: Command): void {
     .option("--replace", "replace the entries of a system that already has a different run")
     .option("--chunking <name>", "the chunking the run's docids belong to (default: recognised from its docids)")
     .addOption(projectOption())
-    .action(async (file: string, o: { project?: string; system: string; description?: string; replace?: boolean; chunking?: string }) => {
-      const { importRun } = await lib();
-      await run(
-        o.project,
-        (db, id, po) => importRun(db, id, file, { ...po, system: o.system, description: o.description, replace: o.replace, chunking: o.chunking }),
-        (r, s) =>
-          r.created
-            ? `imported ${fmt(r.created)} run entries for system ${o.system} (${s} s)`
-            : r.updated
-              ? `replaced the run of system ${o.system}: ${fmt(r.updated)} run entries (${s} s)`
-              : `run of system ${o.system} unchanged: ${r.file} was already imported (${fmt(r.unchanged)} run entries) (${s} s)`,
-      );
-    });
+    .action(
+      async (
+        file: string,
+        o: { project?: string; system: string; description?: string; replace?: boolean; chunking?: string },
+      ) => {
+        const { importRun } = await lib();
+        await run(
+          o.project,
+          (db, id, po) =>
+            importRun(db, id, file, {
+              ...po,
+              system: o.system,
+              description: o.description,
+              replace: o.replace,
+              chunking: o.chunking,
+            }),
+          (r, s) =>
+            r.created
+              ? `imported ${fmt(r.created)} run entries for system ${o.system} (${s} s)`
+              : r.updated
+                ? `replaced the run of system ${o.system}: ${fmt(r.updated)} run entries (${s} s)`
+                : `run of system ${o.system} unchanged: ${r.file} was already imported (${fmt(r.unchanged)} run entries) (${s} s)`,
+        );
+      },
+    );
 
   imp
     .command("labels")
-    .description("import existing human labels as reference labels: TREC qrels (qid 0 docid grade) or JSONL (query, chunk, grade 0-3, start)")
+    .description(
+      "import existing human labels as reference labels: TREC qrels (qid 0 docid grade) or JSONL (query, chunk, grade 0-3, start)",
+    )
     .argument("<file>", "a qrels or .jsonl file")
     .requiredOption("--source <name>", "where these labels come from")
     .option("--clip", "map qrels grades outside 0-3 into 0-3 instead of refusing the file")
@@ -201,12 +332,19 @@ export function registerImport(program: Command): void {
     .option("--chunking <name>", "resolve docids within this chunking (needed when two chunkings share a docid)")
     .action(async (file: string, o: { project?: string; source: string; clip?: boolean; chunking?: string }) => {
       const { importReferenceLabels } = await lib();
-      await run(o.project, (db, id, po) => importReferenceLabels(db, id, file, { ...po, source: o.source, clip: o.clip, chunking: o.chunking }), counts(`reference labels (source ${o.source})`));
+      await run(
+        o.project,
+        (db, id, po) =>
+          importReferenceLabels(db, id, file, { ...po, source: o.source, clip: o.clip, chunking: o.chunking }),
+        counts(`reference labels (source ${o.source})`),
+      );
     });
 
   imp
     .command("judge")
-    .description("import LLM-judge labels: TREC qrels (qid 0 docid grade) or JSONL (query, chunk, grade 0-3, rationale)")
+    .description(
+      "import LLM-judge labels: TREC qrels (qid 0 docid grade) or JSONL (query, chunk, grade 0-3, rationale)",
+    )
     .argument("<file>", "a qrels or .jsonl file")
     .requiredOption("--judge <name>", "the judge's name (model and prompt)")
     .option("--clip", "map qrels grades outside 0-3 into 0-3 instead of refusing the file")
@@ -214,6 +352,10 @@ export function registerImport(program: Command): void {
     .option("--chunking <name>", "resolve docids within this chunking (needed when two chunkings share a docid)")
     .action(async (file: string, o: { project?: string; judge: string; clip?: boolean; chunking?: string }) => {
       const { importJudgeLabels } = await lib();
-      await run(o.project, (db, id, po) => importJudgeLabels(db, id, file, { ...po, judge: o.judge, clip: o.clip, chunking: o.chunking }), counts(`judge labels (judge ${o.judge})`));
+      await run(
+        o.project,
+        (db, id, po) => importJudgeLabels(db, id, file, { ...po, judge: o.judge, clip: o.clip, chunking: o.chunking }),
+        counts(`judge labels (judge ${o.judge})`),
+      );
     });
 }

@@ -19,10 +19,10 @@ const int = (min: number) => (v: string) => {
 };
 const num = (min: number) => (v: string) => {
   const n = Number(v);
-  if (v.trim() === "" || !Number.isFinite(n) || n < min) throw new InvalidArgumentError(`expected a number ≥ ${min}, got "${v}"`);
+  if (v.trim() === "" || !Number.isFinite(n) || n < min)
+    throw new InvalidArgumentError(`expected a number ≥ ${min}, got "${v}"`);
   return n;
 };
-
 
 export function progressLine(p: TProgress): string {
   const finished = p.done + p.failed;
@@ -36,7 +36,10 @@ export function progressLine(p: TProgress): string {
 async function progressReporter(): Promise<{ onProgress: (p: TProgress) => void; stop: () => void }> {
   if (process.stderr.isTTY) {
     const { SingleBar, Presets } = await import("cli-progress");
-    const bar = new SingleBar({ stream: process.stderr, format: "judging [{bar}] {line}", hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
+    const bar = new SingleBar(
+      { stream: process.stderr, format: "judging [{bar}] {line}", hideCursor: true, clearOnComplete: false },
+      Presets.shades_classic,
+    );
     let started = false;
     return {
       onProgress: (p) => {
@@ -140,32 +143,76 @@ function writeLines(lines: string[], file: string | undefined): void {
  * A judge without a run (imported, or transferred: lib/judge/label-sets.ts): qrels, or JSONL in the
  * format `import judge` reads (query, chunk, grade, rationale), so the file imports again as it is.
  */
-async function exportLabelSet(db: Db, projectId: number, set: TLabelSet, o: { format: string; out?: string; chunking?: string }): Promise<void> {
-  const [{ labelSetRows }, { findChunking }] = await Promise.all([import("../../lib/judge/label-sets.ts"), import("../../lib/chunkings/store.ts")]);
+async function exportLabelSet(
+  db: Db,
+  projectId: number,
+  set: TLabelSet,
+  o: { format: string; out?: string; chunking?: string },
+): Promise<void> {
+  const [{ labelSetRows }, { findChunking }] = await Promise.all([
+    import("../../lib/judge/label-sets.ts"),
+    import("../../lib/chunkings/store.ts"),
+  ]);
   const chunking = o.chunking === undefined ? undefined : await findChunking(db, projectId, o.chunking);
   // Labels of several chunkings in one file can name one docid twice for a query (qrels readers refuse that).
-  if (!chunking && set.chunkings.length > 1) process.stderr.write(`note: judge "${set.judge}" has labels in ${set.chunkings.length} chunkings (${set.chunkings.join(", ")}); this export holds all of them. Compare with one chunking's labels: --chunking NAME\n`);
+  if (!chunking && set.chunkings.length > 1)
+    process.stderr.write(
+      `note: judge "${set.judge}" has labels in ${set.chunkings.length} chunkings (${set.chunkings.join(", ")}); this export holds all of them. Compare with one chunking's labels: --chunking NAME\n`,
+    );
   const rows = await labelSetRows(db, projectId, set.judge, chunking?.id);
-  writeLines(o.format === "qrels" ? rows.map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`) : rows.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, rationale: l.rationale })), o.out);
+  writeLines(
+    o.format === "qrels"
+      ? rows.map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`)
+      : rows.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, rationale: l.rationale })),
+    o.out,
+  );
 }
 
 export function registerJudge(program: Command): void {
-  const judge = program.command("judge").description("run an LLM judge over the pool against any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp, LiteLLM); its labels become a judge on the dashboard");
+  const judge = program
+    .command("judge")
+    .description(
+      "run an LLM judge over the pool against any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp, LiteLLM); its labels become a judge on the dashboard",
+    );
 
   judge
     .command("run")
-    .description("start a run: judge every pooled (question, chunk) pair, or a subset; with --target answers, every generated answer's claims and relevance; resumable, cached, exactly once per pair (answer) and sample")
+    .description(
+      "start a run: judge every pooled (question, chunk) pair, or a subset; with --target answers, every generated answer's claims and relevance; resumable, cached, exactly once per pair (answer) and sample",
+    )
     .requiredOption("--judge <name>", "the judge's name on the dashboard (new, no spaces)")
     .requiredOption("--model <model>", "the model as the endpoint names it")
-    .requiredOption("--base-url <url>", "the endpoint's OpenAI-compatible base URL, e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM)")
-    .option("--api-key-env <var>", "environment variable holding the API key (never stored); its name must end in _API_KEY, start with OPENAI_, or be listed in ASSESSOR_JUDGE_KEY_VARS", "OPENAI_API_KEY")
+    .requiredOption(
+      "--base-url <url>",
+      "the endpoint's OpenAI-compatible base URL, e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM)",
+    )
+    .option(
+      "--api-key-env <var>",
+      "environment variable holding the API key (never stored); its name must end in _API_KEY, start with OPENAI_, or be listed in ASSESSOR_JUDGE_KEY_VARS",
+      "OPENAI_API_KEY",
+    )
     .option("--no-api-key", "send no key at all (a local server without keys: Ollama, vLLM, llama.cpp)")
-    .option("--target <target>", "chunks (question–chunk pairs, 0–3) or answers (generated answers: each claim s/p/n/x and the answer's relevance 0–3)", "chunks")
-    .option("--prompt <file>", "prompt template (chunks: {{question}} {{chunk}} {{before}} {{after}} {{video_title}} {{start}} {{end}}; answers: {{question}} {{context}} {{claims}} {{answer}} {{n_claims}}); default: a UMBRELA-style 0–3 prompt, or for answers a claim-support prompt (`judge template [--target answers]` prints it)")
-    .option("--samples <n>", "samples per pair (self-consistency; needs --temperature > 0); the label is their median, rounded down", int(1), 1)
+    .option(
+      "--target <target>",
+      "chunks (question–chunk pairs, 0–3) or answers (generated answers: each claim s/p/n/x and the answer's relevance 0–3)",
+      "chunks",
+    )
+    .option(
+      "--prompt <file>",
+      "prompt template (chunks: {{question}} {{chunk}} {{before}} {{after}} {{video_title}} {{start}} {{end}}; answers: {{question}} {{context}} {{claims}} {{answer}} {{n_claims}}); default: a UMBRELA-style 0–3 prompt, or for answers a claim-support prompt (`judge template [--target answers]` prints it)",
+    )
+    .option(
+      "--samples <n>",
+      "samples per pair (self-consistency; needs --temperature > 0); the label is their median, rounded down",
+      int(1),
+      1,
+    )
     .option("--temperature <t>", "sampling temperature", num(0), 0)
     .option("--concurrency <n>", "requests in flight at once", int(1), 8)
-    .option("--only <subset>", "chunks: pool (default) | unlabelled (no final human label) | calibration (sampled for calibration) | a query tag; answers: all (default) | system:NAME | labelled (with a human label) | sample:N[:SEED]")
+    .option(
+      "--only <subset>",
+      "chunks: pool (default) | unlabelled (no final human label) | calibration (sampled for calibration) | a query tag; answers: all (default) | system:NAME | labelled (with a human label) | sample:N[:SEED]",
+    )
     .option("--subset <subset>", "the same as --only")
     .option("--limit <n>", "judge only the first N pairs of the subset", int(1))
     .option("--max-cost <usd>", "stop when the run has cost this much (needs --price-in and --price-out)", num(0))
@@ -173,14 +220,24 @@ export function registerJudge(program: Command): void {
     .option("--price-out <usd>", "price per million completion tokens", num(0))
     .option("--max-tokens <n>", "completion tokens per answer", int(1), 512)
     .option("--timeout <seconds>", "per-request timeout", num(0.1), 60)
-    .option("--retries <n>", "retries of a failed request (429 and 5xx honour Retry-After; otherwise exponential backoff with jitter)", int(0), 4)
+    .option(
+      "--retries <n>",
+      "retries of a failed request (429 and 5xx honour Retry-After; otherwise exponential backoff with jitter)",
+      int(0),
+      4,
+    )
     .option("--parse-retries <n>", "new requests for an answer without a readable grade", int(0), 2)
     .option("--max-failures <n>", "stop after this many consecutive failed pairs", int(1), 10)
-    .option("--no-structured", "do not ask for JSON-schema output (it is asked for by default and dropped automatically when the endpoint refuses it)")
+    .option(
+      "--no-structured",
+      "do not ask for JSON-schema output (it is asked for by default and dropped automatically when the endpoint refuses it)",
+    )
     .addOption(projectOption())
     .action(async (o: RunOpts) => {
-      if (o.target !== "chunks" && o.target !== "answers") fail(`--target: expected chunks or answers, got "${o.target}"`);
-      if (o.only !== undefined && o.subset !== undefined && o.only !== o.subset) fail(`--only and --subset name the same thing: give one (got "${o.only}" and "${o.subset}")`);
+      if (o.target !== "chunks" && o.target !== "answers")
+        fail(`--target: expected chunks or answers, got "${o.target}"`);
+      if (o.only !== undefined && o.subset !== undefined && o.only !== o.subset)
+        fail(`--only and --subset name the same thing: give one (got "${o.only}" and "${o.subset}")`);
       let template: string | undefined;
       if (o.prompt !== undefined) {
         try {
@@ -214,43 +271,82 @@ export function registerJudge(program: Command): void {
           maxConsecutiveFailures: o.maxFailures,
           structured: o.structured,
         });
-        process.stderr.write(`run ${run.id} (${run.judge}${run.target === "answers" ? ", answers" : ""}): template sha256 ${run.templateSha256.slice(0, 12)}, model ${run.model} at ${run.baseUrl}\n`);
+        process.stderr.write(
+          `run ${run.id} (${run.judge}${run.target === "answers" ? ", answers" : ""}): template sha256 ${run.templateSha256.slice(0, 12)}, model ${run.model} at ${run.baseUrl}\n`,
+        );
         await finishWork(db, run.id, await work(db, run.id, apiKey));
       });
     });
 
   judge
     .command("resume <run>")
-    .description("continue a stopped or crashed run (by id or judge name): nothing already judged is sent again; on PostgreSQL several workers may resume one run at once")
+    .description(
+      "continue a stopped or crashed run (by id or judge name): nothing already judged is sent again; on PostgreSQL several workers may resume one run at once",
+    )
     .option("--concurrency <n>", "requests in flight at once (default: the run's)", int(1))
     .option("--retry-failed", "send the failed pairs again too")
     .addOption(projectOption())
     .action(async (ref: string, o: { concurrency?: number; retryFailed?: boolean; project?: string }) => {
-      const [{ findRun, requeueFailed, taskTable }, { apiKeyFrom }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/keys.ts")]);
+      const [{ findRun, requeueFailed, taskTable }, { apiKeyFrom }] = await Promise.all([
+        import("../../lib/judge/store.ts"),
+        import("../../lib/judge/keys.ts"),
+      ]);
       await withProject(o.project, async (db, project) => {
         const run = await findRun(db, project.id, ref);
         const apiKey = apiKeyFrom(process.env, run.apiKeyEnv);
-        if (run.status === "cancelled") fail(`run ${run.id} (${run.judge}) was cancelled; start a new run to judge again`);
-        if (o.retryFailed) process.stderr.write(`${await requeueFailed(db, run.id, taskTable(run.target))} failed task(s) queued again\n`);
+        if (run.status === "cancelled")
+          fail(`run ${run.id} (${run.judge}) was cancelled; start a new run to judge again`);
+        if (o.retryFailed)
+          process.stderr.write(
+            `${await requeueFailed(db, run.id, taskTable(run.target))} failed task(s) queued again\n`,
+          );
         await finishWork(db, run.id, await work(db, run.id, apiKey, o.concurrency));
       });
     });
 
   judge
     .command("list")
-    .description("the project's judges: its runs (prompt version, model, status, counts, cost), then the judges without a run (imported from a file, or derived by label transfer)")
+    .description(
+      "the project's judges: its runs (prompt version, model, status, counts, cost), then the judges without a run (imported from a file, or derived by label transfer)",
+    )
     .option("--format <format>", "text or json", "text")
     .addOption(projectOption())
     .action(async (o: { format: string; project?: string }) => {
-      const [{ listRuns }, { labelSets }] = await Promise.all([import("../../lib/judge/service.ts"), import("../../lib/judge/label-sets.ts")]);
+      const [{ listRuns }, { labelSets }] = await Promise.all([
+        import("../../lib/judge/service.ts"),
+        import("../../lib/judge/label-sets.ts"),
+      ]);
       await withProject(o.project, async (db, project) => {
         const [runs, sets] = await Promise.all([listRuns(db, project.id), labelSets(db, project.id)]);
         // JSON: one array, each entry with its source (run, imported, transfer).
-        if (o.format === "json") return out(JSON.stringify([...runs.map((r) => ({ source: "run", ...r })), ...sets], null, 2));
-        if (!runs.length && !sets.length) return out("no judges yet: start a run with npx assessor judge run --judge NAME --model MODEL --base-url URL, or import labels with npx assessor import judge FILE --judge NAME");
+        if (o.format === "json")
+          return out(JSON.stringify([...runs.map((r) => ({ source: "run", ...r })), ...sets], null, 2));
+        if (!runs.length && !sets.length)
+          return out(
+            "no judges yet: start a run with npx assessor judge run --judge NAME --model MODEL --base-url URL, or import labels with npx assessor import judge FILE --judge NAME",
+          );
         if (runs.length) {
-          out(["id", "judge", "model", "template", "status", "pairs", "judged", "failed", "left", "cost", "created"].join("\t"));
-          for (const r of runs) out([r.id, r.judge, r.model, r.templateSha256.slice(0, 12), r.status, r.target === "answers" ? `${r.counts.pairs} answers` : r.counts.pairs, r.counts.done, r.counts.failed, r.counts.pending + r.counts.running, money(r.cost), r.createdAt.slice(0, 19)].join("\t"));
+          out(
+            ["id", "judge", "model", "template", "status", "pairs", "judged", "failed", "left", "cost", "created"].join(
+              "\t",
+            ),
+          );
+          for (const r of runs)
+            out(
+              [
+                r.id,
+                r.judge,
+                r.model,
+                r.templateSha256.slice(0, 12),
+                r.status,
+                r.target === "answers" ? `${r.counts.pairs} answers` : r.counts.pairs,
+                r.counts.done,
+                r.counts.failed,
+                r.counts.pending + r.counts.running,
+                money(r.cost),
+                r.createdAt.slice(0, 19),
+              ].join("\t"),
+            );
         } else out("no judge runs");
         if (sets.length) {
           out("");
@@ -263,12 +359,17 @@ export function registerJudge(program: Command): void {
 
   judge
     .command("show <run>")
-    .description("one run in full: endpoint, model, template sha256, parameters, times, counts, tokens, cost, test–retest agreement")
+    .description(
+      "one run in full: endpoint, model, template sha256, parameters, times, counts, tokens, cost, test–retest agreement",
+    )
     .option("--format <format>", "text or json", "text")
     .option("--template", "print the run's template text")
     .addOption(projectOption())
     .action(async (ref: string, o: { format: string; template?: boolean; project?: string }) => {
-      const [{ findRun }, { summarise }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/service.ts")]);
+      const [{ findRun }, { summarise }] = await Promise.all([
+        import("../../lib/judge/store.ts"),
+        import("../../lib/judge/service.ts"),
+      ]);
       await withProject(o.project, async (db, project) => {
         const run = await findRun(db, project.id, ref);
         if (o.template) return out(run.template);
@@ -276,35 +377,66 @@ export function registerJudge(program: Command): void {
         if (o.format === "json") return out(JSON.stringify({ ...s, template: run.template }, null, 2));
         out(summaryLine(s));
         out(`endpoint  ${s.baseUrl} (${s.apiKeyEnv ? `key from $${s.apiKeyEnv}` : "no key"})`);
-        if (s.counts.flagged) out(s.target === "answers" ? `flagged   ${s.counts.flagged} answer(s) whose text or context reads like instructions to a model (possible prompt injection): check their labels (judge export --format jsonl)` : `flagged   ${s.counts.flagged} pair(s) whose chunk reads like instructions to a model (possible prompt injection): check their grades (judge export --format jsonl)`);
+        if (s.counts.flagged)
+          out(
+            s.target === "answers"
+              ? `flagged   ${s.counts.flagged} answer(s) whose text or context reads like instructions to a model (possible prompt injection): check their labels (judge export --format jsonl)`
+              : `flagged   ${s.counts.flagged} pair(s) whose chunk reads like instructions to a model (possible prompt injection): check their grades (judge export --format jsonl)`,
+          );
         out(`template  sha256 ${s.templateSha256}`);
-        out(`subset    ${s.target === "answers" ? "answers " : ""}${s.subset}; ${s.counts.pairs} ${s.target === "answers" ? "answer" : "pair"}(s) × ${s.samples} sample(s)`);
+        out(
+          `subset    ${s.target === "answers" ? "answers " : ""}${s.subset}; ${s.counts.pairs} ${s.target === "answers" ? "answer" : "pair"}(s) × ${s.samples} sample(s)`,
+        );
         out(`params    ${JSON.stringify(s.params)}`);
-        out(`prices    in ${s.prices.in ?? "-"} / out ${s.prices.out ?? "-"} USD per 1M tokens; cap ${s.prices.maxCost ?? "none"}`);
-        out(`times     created ${s.createdAt}; started ${s.startedAt ?? "-"}; finished ${s.finishedAt ?? "-"}; live workers ${s.workers}`);
-        if (s.retest) out(`retest    ${s.retest.pairs} pair(s) with ≥2 graded samples; ${s.retest.unstable} unstable (${s.retest.unstableShare === null ? "-" : (s.retest.unstableShare * 100).toFixed(1)}%); κ between samples: linear ${s.retest.kappa.linear?.toFixed(3) ?? "undefined"}, quadratic ${s.retest.kappa.quadratic?.toFixed(3) ?? "undefined"}`);
+        out(
+          `prices    in ${s.prices.in ?? "-"} / out ${s.prices.out ?? "-"} USD per 1M tokens; cap ${s.prices.maxCost ?? "none"}`,
+        );
+        out(
+          `times     created ${s.createdAt}; started ${s.startedAt ?? "-"}; finished ${s.finishedAt ?? "-"}; live workers ${s.workers}`,
+        );
+        if (s.retest)
+          out(
+            `retest    ${s.retest.pairs} pair(s) with ≥2 graded samples; ${s.retest.unstable} unstable (${s.retest.unstableShare === null ? "-" : (s.retest.unstableShare * 100).toFixed(1)}%); κ between samples: linear ${s.retest.kappa.linear?.toFixed(3) ?? "undefined"}, quadratic ${s.retest.kappa.quadratic?.toFixed(3) ?? "undefined"}`,
+          );
       });
     });
 
   judge
     .command("reparse <run>")
-    .description("read a run's stored answers again with the current parser and report the grades that change (nothing is sent to the model); --apply writes them and the run's labels")
+    .description(
+      "read a run's stored answers again with the current parser and report the grades that change (nothing is sent to the model); --apply writes them and the run's labels",
+    )
     .option("--apply", "write the changes (task grades and status, the run's labels, the injection flags)")
     .option("--format <format>", "text or json", "text")
     .addOption(projectOption())
     .action(async (ref: string, o: { apply?: boolean; format: string; project?: string }) => {
       if (o.format !== "text" && o.format !== "json") fail(`--format: expected text or json, got "${o.format}"`);
-      const [{ findRun }, { reparseRun }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/reparse.ts")]);
+      const [{ findRun }, { reparseRun }] = await Promise.all([
+        import("../../lib/judge/store.ts"),
+        import("../../lib/judge/reparse.ts"),
+      ]);
       await withProject(o.project, async (db, project) => {
         const run = await findRun(db, project.id, ref);
         const r = await reparseRun(db, run, { apply: o.apply });
         if (o.format === "json") return out(JSON.stringify(r, null, 2));
-        for (const c of r.changes) out([c.qid, c.docid, `sample ${c.sample}`, `${c.before.status} ${c.before.grade ?? "-"} -> ${c.after.status} ${c.after.grade ?? "-"}`, c.after.error ?? ""].join("\t").trimEnd());
+        for (const c of r.changes)
+          out(
+            [
+              c.qid,
+              c.docid,
+              `sample ${c.sample}`,
+              `${c.before.status} ${c.before.grade ?? "-"} -> ${c.after.status} ${c.after.grade ?? "-"}`,
+              c.after.error ?? "",
+            ]
+              .join("\t")
+              .trimEnd(),
+          );
         out(
           `run ${r.runId} (${r.judge}): ${r.read} stored answer(s) read again; ${r.changes.length} change: ${r.regraded} grade(s) differ, ${r.becameFailed} become failed, ${r.becameDone} become done; ${r.labels.length} label(s) change; ${r.injection.flagged} pair(s) flagged as possible prompt injection (${r.injection.changed} newly)`,
         );
         if (r.applied) out("applied: tasks, labels and flags written");
-        else if (r.changes.length || r.injection.changed) out(`nothing written; write these with: npx assessor judge reparse ${r.runId} --apply`);
+        else if (r.changes.length || r.injection.changed)
+          out(`nothing written; write these with: npx assessor judge reparse ${r.runId} --apply`);
       });
     });
 
@@ -332,21 +464,41 @@ export function registerJudge(program: Command): void {
     .addOption(projectOption())
     .action(async (ref: string, o: { format: string; out?: string; chunking?: string; project?: string }) => {
       if (o.format !== "qrels" && o.format !== "jsonl") fail(`--format: expected qrels or jsonl, got "${o.format}"`);
-      const [{ runLabels }, { findJudge }] = await Promise.all([import("../../lib/judge/store.ts"), import("../../lib/judge/label-sets.ts")]);
+      const [{ runLabels }, { findJudge }] = await Promise.all([
+        import("../../lib/judge/store.ts"),
+        import("../../lib/judge/label-sets.ts"),
+      ]);
       await withProject(o.project, async (db, project) => {
         const found = await findJudge(db, project.id, ref);
         if (found.labelSet) return exportLabelSet(db, project.id, found.labelSet, o);
         const run = found.run;
         if (run.target === "answers") {
-          if (o.format === "qrels") fail(`run ${run.id} (${run.judge}) judged answers, which have no qrels: use --format jsonl`);
+          if (o.format === "qrels")
+            fail(`run ${run.id} (${run.judge}) judged answers, which have no qrels: use --format jsonl`);
           const { answerRunLabels } = await import("../../lib/judge/answers-kind.ts");
-          return writeLines((await answerRunLabels(db, run)).map((l) => JSON.stringify({ ...l, judge: run.judge, model: run.model, template_sha256: run.templateSha256 })), o.out);
+          return writeLines(
+            (await answerRunLabels(db, run)).map((l) =>
+              JSON.stringify({ ...l, judge: run.judge, model: run.model, template_sha256: run.templateSha256 }),
+            ),
+            o.out,
+          );
         }
         const labels = await runLabels(db, run.id);
         const lines =
           o.format === "qrels"
             ? labels.filter((l) => l.grade !== null).map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`)
-            : labels.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, injection: l.injection, judge: run.judge, model: run.model, template_sha256: run.templateSha256, samples: l.samples }));
+            : labels.map((l) =>
+                JSON.stringify({
+                  query: l.qid,
+                  chunk: l.docid,
+                  grade: l.grade,
+                  injection: l.injection,
+                  judge: run.judge,
+                  model: run.model,
+                  template_sha256: run.templateSha256,
+                  samples: l.samples,
+                }),
+              );
         writeLines(lines, o.out);
       });
     });
@@ -356,8 +508,10 @@ export function registerJudge(program: Command): void {
     .description("print the default prompt template (a starting point for --prompt)")
     .option("--target <target>", "chunks or answers", "chunks")
     .action(async (o: { target: string }) => {
-      if (o.target !== "chunks" && o.target !== "answers") fail(`--target: expected chunks or answers, got "${o.target}"`);
-      if (o.target === "answers") return out((await import("../../lib/judge/answers-template.ts")).DEFAULT_ANSWER_TEMPLATE);
+      if (o.target !== "chunks" && o.target !== "answers")
+        fail(`--target: expected chunks or answers, got "${o.target}"`);
+      if (o.target === "answers")
+        return out((await import("../../lib/judge/answers-template.ts")).DEFAULT_ANSWER_TEMPLATE);
       const { DEFAULT_TEMPLATE } = await import("../../lib/judge/template.ts");
       out(DEFAULT_TEMPLATE);
     });

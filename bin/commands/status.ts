@@ -4,7 +4,9 @@ import { out, projectOption, withProject } from "../context.ts";
 export function registerStatus(program: Command): void {
   program
     .command("status")
-    .description("counts per stage: unassigned, assigned, agreed, awaiting adjudication, adjudicated, imported; and pooled items with an imported label (and how many of those are assigned to re-grade)")
+    .description(
+      "counts per stage: unassigned, assigned, agreed, awaiting adjudication, adjudicated, imported; and pooled items with an imported label (and how many of those are assigned to re-grade)",
+    )
     .option("--json", "print one JSON object")
     .addOption(projectOption())
     .action(async (opts: { json?: boolean; project?: string }) => {

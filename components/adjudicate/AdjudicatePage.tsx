@@ -6,7 +6,13 @@ import { annotatorsStart, takeLabel } from "@/lib/adjudication/start";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { ApiError } from "@/lib/query/fetcher";
-import { fetchLastDecision, useAdjudicatorProjects, useAdjudicatorQueue, useDecide, type TStanding } from "@/lib/query/adjudicate";
+import {
+  fetchLastDecision,
+  useAdjudicatorProjects,
+  useAdjudicatorQueue,
+  useDecide,
+  type TStanding,
+} from "@/lib/query/adjudicate";
 import { GradeBar, Meter, Transcript } from "@/components/annotate/parts";
 import { GuidelinesPanel } from "@/components/annotate/Guidelines";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
@@ -28,7 +34,12 @@ const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
 /** u on /adjudicate: reopens the last decision (on /annotate u goes back; here Backspace does). The visible text is part of the name (axe: label-content-name-mismatch). */
 function ReopenButton({ onReopen }: { onReopen: () => void }) {
   return (
-    <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label="u reopen the last decision to revise it" onClick={onReopen}>
+    <button
+      type="button"
+      className="rounded border border-slate-300 px-3 py-2 text-sm"
+      aria-label="u reopen the last decision to revise it"
+      onClick={onReopen}
+    >
       u reopen the last decision
     </button>
   );
@@ -66,7 +77,14 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
   const next = items[index + 1];
   const { mediaRef, controls } = usePlayer(item?.chunk.startSeconds ?? 0);
   const tolerance = project?.startToleranceSeconds ?? 0;
-  const form: TForm | undefined = item ? (forms[item.id] ?? { grade: null, start: annotatorsStart(item.labels, tolerance), rationale: "", key: newIdempotencyKey() }) : undefined;
+  const form: TForm | undefined = item
+    ? (forms[item.id] ?? {
+        grade: null,
+        start: annotatorsStart(item.labels, tolerance),
+        rationale: "",
+        key: newIdempotencyKey(),
+      })
+    : undefined;
   const outcome = item ? outcomes[item.id] : undefined;
   const editable = item !== undefined && outcome === undefined;
   // Applied to the stored form (not this render's copy), so keys pressed faster than a render (`a`, then a digit, then `[`) each see the one before.
@@ -88,20 +106,41 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
   const submit = () => {
     if (!item || !form) return;
     if (outcome) return go(index + 1);
-    if (form.grade === null) return setMessage("Choose the final grade first (keys 0–3, or a / b to take an annotator's label).");
+    if (form.grade === null)
+      return setMessage("Choose the final grade first (keys 0–3, or a / b to take an annotator's label).");
     const startSeconds = form.grade === 0 ? null : form.start;
     // A grade-0 label has no start; any other needs one.
-    if (form.grade !== 0 && startSeconds === null) return setMessage("Choose the start first: a or b takes an annotator's, s the playhead.");
-    const body = { poolItemId: item.id, grade: form.grade, startSeconds, rationale: form.rationale, idempotencyKey: form.key, ...(form.revises === undefined ? {} : { revises: form.revises }) };
+    if (form.grade !== 0 && startSeconds === null)
+      return setMessage("Choose the start first: a or b takes an annotator's, s the playhead.");
+    const body = {
+      poolItemId: item.id,
+      grade: form.grade,
+      startSeconds,
+      rationale: form.rationale,
+      idempotencyKey: form.key,
+      ...(form.revises === undefined ? {} : { revises: form.revises }),
+    };
     setForms((f) => ({ ...f, [item.id]: form }));
     decide.mutate(body, {
       onSuccess: (d) => {
-        setOutcomes((o) => ({ ...o, [item.id]: { kind: "decided", grade: d.grade, startSeconds: d.startSeconds, rationale: d.rationale, revision: d.revision } }));
+        setOutcomes((o) => ({
+          ...o,
+          [item.id]: {
+            kind: "decided",
+            grade: d.grade,
+            startSeconds: d.startSeconds,
+            rationale: d.rationale,
+            revision: d.revision,
+          },
+        }));
         setDecidedOrder((order) => [...order.filter((id) => id !== item.id), item.id]);
         go(index + 1);
       },
       onError: (e) => {
-        const standing = e instanceof ApiError && e.status === 409 ? (e.details as { standing?: TStanding | null } | undefined)?.standing : undefined;
+        const standing =
+          e instanceof ApiError && e.status === 409
+            ? (e.details as { standing?: TStanding | null } | undefined)?.standing
+            : undefined;
         if (standing) {
           setOutcomes((o) => ({ ...o, [item.id]: { kind: "standing", standing } }));
           setDecidedOrder((order) => [...order.filter((id) => id !== item.id), item.id]);
@@ -121,7 +160,16 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     const o = id === undefined ? undefined : outcomes[id];
     if (id === undefined || !o) return reopenEarlier();
     const d = decidedOf(o);
-    setForms((f) => ({ ...f, [id]: { grade: d.grade, start: d.startSeconds, rationale: d.rationale, key: newIdempotencyKey(), revises: d.revision } }));
+    setForms((f) => ({
+      ...f,
+      [id]: {
+        grade: d.grade,
+        start: d.startSeconds,
+        rationale: d.rationale,
+        key: newIdempotencyKey(),
+        revises: d.revision,
+      },
+    }));
     setOutcomes((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== id)));
     setDecidedOrder((order) => order.slice(0, -1));
     go(items.findIndex((it) => it.id === id));
@@ -136,7 +184,16 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
         const { decision: d, ...earlier } = last;
         const position = items.findIndex((it) => it.id === earlier.id);
         setReopened(position >= 0 ? null : earlier);
-        setForms((f) => ({ ...f, [earlier.id]: { grade: d.grade, start: d.startSeconds, rationale: d.rationale, key: newIdempotencyKey(), revises: d.revision } }));
+        setForms((f) => ({
+          ...f,
+          [earlier.id]: {
+            grade: d.grade,
+            start: d.startSeconds,
+            rationale: d.rationale,
+            key: newIdempotencyKey(),
+            revises: d.revision,
+          },
+        }));
         setOutcomes((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== earlier.id)));
         setMessage(null);
         setIndex(position >= 0 ? position : (queue.data?.filter((q) => q.id !== earlier.id).length ?? 0));
@@ -165,7 +222,12 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
   });
 
   if (projects.isPending) return <p className="p-6 text-slate-600">Loading…</p>;
-  if (projects.isError) return <p role="alert" className="p-6 text-red-700">Could not load the projects: {projects.error.message}</p>;
+  if (projects.isError)
+    return (
+      <p role="alert" className="p-6 text-red-700">
+        Could not load the projects: {projects.error.message}
+      </p>
+    );
   if (projects.data.length === 0) return <p className="p-6 text-slate-600">There are no projects yet.</p>;
 
   const decidedCount = Object.keys(outcomes).length;
@@ -190,13 +252,25 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
       {queue.isPending ? (
         <p className="text-slate-600">Loading the disagreements…</p>
       ) : queue.isError ? (
-        <p role="alert" className="text-red-700">Could not load the disagreements: {queue.error.message}</p>
+        <p role="alert" className="text-red-700">
+          Could not load the disagreements: {queue.error.message}
+        </p>
       ) : !item || !form ? (
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">{items.length === 0 ? "No disagreements to decide" : "End of the disagreements"}</h1>
-          <p className="text-sm text-slate-600">{items.length > 0 ? `${decidedCount} of ${items.length} decided. Press u to reopen the last decision, Backspace to go back.` : "Every item is agreed or decided."}</p>
+          <h1 className="text-lg font-semibold">
+            {items.length === 0 ? "No disagreements to decide" : "End of the disagreements"}
+          </h1>
+          <p className="text-sm text-slate-600">
+            {items.length > 0
+              ? `${decidedCount} of ${items.length} decided. Press u to reopen the last decision, Backspace to go back.`
+              : "Every item is agreed or decided."}
+          </p>
           <ReopenButton onReopen={reopen} />
-          {message ? <p role="status" className="text-sm text-amber-800">{message}</p> : null}
+          {message ? (
+            <p role="status" className="text-sm text-amber-800">
+              {message}
+            </p>
+          ) : null}
         </section>
       ) : (
         <article data-item-id={item.id} data-ready="true" aria-label="Disagreement" className="space-y-4">
@@ -208,7 +282,13 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
             {item.question}
           </h1>
           <div className="grid gap-4 md:grid-cols-2">
-            <VideoPlayer src={item.video.src} cueSeconds={item.chunk.startSeconds} cueKey={item.id} mediaRef={mediaRef} title={item.video.title} />
+            <VideoPlayer
+              src={item.video.src}
+              cueSeconds={item.chunk.startSeconds}
+              cueKey={item.id}
+              mediaRef={mediaRef}
+              title={item.video.title}
+            />
             <Transcript key={item.id} chunk={item.chunk} before={item.before} after={item.after} />
           </div>
           <LabelsAB labels={item.labels} />
@@ -229,9 +309,27 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
           ) : null}
           <fieldset disabled={!editable || decide.isPending} className="space-y-3">
             <legend className="text-sm font-semibold">Final label</legend>
-            <GradeBar value={form.grade} onChoose={(g) => setForm({ grade: g })} highlight={item.labels.map((l) => l.grade)} />
-            <FinalStart value={form.start} grade={form.grade} chunkStart={item.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={() => setForm({ start: playhead() })} />
-            <textarea ref={rationaleRef} aria-label="Rationale" rows={2} placeholder="Short rationale (r to write, Esc to leave)" value={form.rationale} onChange={(e) => setForm({ rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
+            <GradeBar
+              value={form.grade}
+              onChoose={(g) => setForm({ grade: g })}
+              highlight={item.labels.map((l) => l.grade)}
+            />
+            <FinalStart
+              value={form.start}
+              grade={form.grade}
+              chunkStart={item.chunk.startSeconds}
+              onChange={(s) => setForm({ start: s })}
+              onPlayhead={() => setForm({ start: playhead() })}
+            />
+            <textarea
+              ref={rationaleRef}
+              aria-label="Rationale"
+              rows={2}
+              placeholder="Short rationale (r to write, Esc to leave)"
+              value={form.rationale}
+              onChange={(e) => setForm({ rationale: e.target.value })}
+              className="w-full rounded border border-slate-300 p-2 text-sm"
+            />
           </fieldset>
           <SubmitRow
             submitLabel={outcome ? "Next item" : "Decide and next"}

@@ -32,7 +32,9 @@ export function LabelsAB({ labels }: { labels: TAdjudicatorLabel[] }) {
                 </span>
               ) : null}
             </td>
-            <td className={`p-1 font-mono ${mark(startDiff)}`}>{l.startSeconds === null ? "—" : formatClock(l.startSeconds)}</td>
+            <td className={`p-1 font-mono ${mark(startDiff)}`}>
+              {l.startSeconds === null ? "—" : formatClock(l.startSeconds)}
+            </td>
             <td className="p-1 whitespace-pre-wrap">{l.notes || "—"}</td>
             <td className="p-1">{l.flags.map((f) => FLAGS.find((x) => x.id === f)?.label ?? f).join(", ") || "—"}</td>
           </tr>

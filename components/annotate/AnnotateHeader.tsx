@@ -4,7 +4,25 @@ import { Meter } from "./parts";
 type TCount = { done: number; total: number };
 
 /** The annotate page's header: the position in the queue, the meters, auto-advance, and the guidelines and keys buttons. */
-export function AnnotateHeader({ position, question, overall, autoAdvance, onAutoAdvance, guide, onGuide, onKeys }: { position: string; question: TCount | undefined; overall: TCount | undefined; autoAdvance: boolean; onAutoAdvance: (on: boolean) => void; guide: boolean; onGuide: () => void; onKeys: () => void }) {
+export function AnnotateHeader({
+  position,
+  question,
+  overall,
+  autoAdvance,
+  onAutoAdvance,
+  guide,
+  onGuide,
+  onKeys,
+}: {
+  position: string;
+  question: TCount | undefined;
+  overall: TCount | undefined;
+  autoAdvance: boolean;
+  onAutoAdvance: (on: boolean) => void;
+  guide: boolean;
+  onGuide: () => void;
+  onKeys: () => void;
+}) {
   return (
     <header className="flex flex-wrap items-center justify-between gap-3">
       <p className="text-sm text-slate-600" data-testid="position">
@@ -17,7 +35,13 @@ export function AnnotateHeader({ position, question, overall, autoAdvance, onAut
           <input type="checkbox" checked={autoAdvance} onChange={(e) => onAutoAdvance(e.target.checked)} />
           Auto-advance after grade
         </label>
-        <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label={`g guidelines: ${guide ? "hide" : "show"} the guidelines`} aria-expanded={guide} onClick={onGuide}>
+        <button
+          type="button"
+          className="rounded border border-slate-300 px-2 py-0.5 text-xs"
+          aria-label={`g guidelines: ${guide ? "hide" : "show"} the guidelines`}
+          aria-expanded={guide}
+          onClick={onGuide}
+        >
           g guidelines
         </button>
         <KeysButton onClick={onKeys} />
@@ -31,7 +55,17 @@ export function AnnotateHeader({ position, question, overall, autoAdvance, onAut
  * server refused (`failed`, listed by FailedGrades) are not saved: then it never says "All grades
  * saved." (issue 29 item 7).
  */
-export function OutboxStatus({ pending, failed, signedOut, onRetry }: { pending: number; failed: number; signedOut: boolean; onRetry: () => void }) {
+export function OutboxStatus({
+  pending,
+  failed,
+  signedOut,
+  onRetry,
+}: {
+  pending: number;
+  failed: number;
+  signedOut: boolean;
+  onRetry: () => void;
+}) {
   return (
     <div role="status" aria-live="polite" className="text-xs text-slate-600" data-testid="outbox">
       {failed > 0 && pending === 0 ? (

@@ -4,7 +4,17 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { TAnnotatorItem } from "@/lib/annotate/view";
 import type { TQueueItem } from "@/lib/annotate/queue";
-import { annotateKeys, markDone, prefetchItem, refetchItem, setDone, useAnnotatorItem, useAnnotatorProjects, useOutbox, useQueuePages } from "@/lib/query/annotate";
+import {
+  annotateKeys,
+  markDone,
+  prefetchItem,
+  refetchItem,
+  setDone,
+  useAnnotatorItem,
+  useAnnotatorProjects,
+  useOutbox,
+  useQueuePages,
+} from "@/lib/query/annotate";
 import { ApiError, apiFetch } from "@/lib/query/fetcher";
 import type { TOutboxResult } from "@/lib/offline/outbox";
 import { newIdempotencyKey } from "@/lib/offline/key";
@@ -23,15 +33,23 @@ import { EndOfQueue } from "./EndOfQueue";
 
 type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
 
-const sameForm = (a: TForm, b: TForm) => a.grade === b.grade && a.start === b.start && a.notes === b.notes && a.flags.length === b.flags.length && a.flags.every((f) => b.flags.includes(f));
+const sameForm = (a: TForm, b: TForm) =>
+  a.grade === b.grade &&
+  a.start === b.start &&
+  a.notes === b.notes &&
+  a.flags.length === b.flags.length &&
+  a.flags.every((f) => b.flags.includes(f));
 
 function initialForm(item: TAnnotatorItem): TForm {
   const own = item.own;
-  return own ? { grade: own.grade, start: own.startSeconds ?? item.chunk.startSeconds, notes: own.notes, flags: own.flags } : { grade: null, start: item.chunk.startSeconds, notes: "", flags: [] };
+  return own
+    ? { grade: own.grade, start: own.startSeconds ?? item.chunk.startSeconds, notes: own.notes, flags: own.flags }
+    : { grade: null, start: item.chunk.startSeconds, notes: "", flags: [] };
 }
 
 /** A video the page's <video> element plays (a file or a URL), so the next item's can be loaded in place; not YouTube (an iframe player per item). */
-const preloadable = (v: TAnnotatorItem["video"]) => v.src !== null && v.allowed && (v.kind === "file" || v.kind === "url");
+const preloadable = (v: TAnnotatorItem["video"]) =>
+  v.src !== null && v.allowed && (v.kind === "file" || v.kind === "url");
 const signedOutError = (e: unknown) => e instanceof ApiError && e.status === 401;
 
 /** The item `step` places from `id` in the held pages, once they are loaded. */
@@ -60,13 +78,26 @@ const noSubscription = () => () => {};
  * beside the item (below it on narrow screens). The next item's video is loaded and cued in a
  * second, invisible player that comes to the front when the item does (issue 22 item 3).
  */
-export function AnnotatePage({ userId, email = "", projectId, projectBar }: { userId: string; email?: string; projectId: number | null; projectBar?: (project: { id: number; name: string }) => ReactNode }) {
+export function AnnotatePage({
+  userId,
+  email = "",
+  projectId,
+  projectBar,
+}: {
+  userId: string;
+  email?: string;
+  projectId: number | null;
+  projectBar?: (project: { id: number; name: string }) => ReactNode;
+}) {
   const qc = useQueryClient();
   const queue = useQueuePages(projectId);
 
   const pages = queue.data?.pages;
   const flat = useMemo(() => pages?.flatMap((p) => p.items) ?? [], [pages]);
-  const questions = useMemo(() => new Map(pages?.flatMap((p) => p.questions.map((q) => [q.index, q] as const)) ?? []), [pages]);
+  const questions = useMemo(
+    () => new Map(pages?.flatMap((p) => p.questions.map((q) => [q.index, q] as const)) ?? []),
+    [pages],
+  );
   const [currentId, setCurrentId] = useState<string | null>(null);
   const [atEnd, setAtEnd] = useState(false);
   const [forms, setForms] = useState<Record<string, TForm>>({});
@@ -85,15 +116,25 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   // graded item that Enter would send again). Grades still in the outbox count as done (the
   // server's page may not know them yet).
   const onResultRef = useRef<(r: TOutboxResult) => void>(() => undefined);
-  const outbox = useOutbox(userId, useCallback((r: TOutboxResult) => onResultRef.current(r), []));
+  const outbox = useOutbox(
+    userId,
+    useCallback((r: TOutboxResult) => onResultRef.current(r), []),
+  );
   const pendingIds = useMemo(() => new Set(outbox.pending.map((e) => e.itemId)), [outbox.pending]);
-  const firstId = useMemo(() => flat.find((f) => !f.done && !pendingIds.has(f.id) && !(f.id in saved))?.id ?? null, [flat, pendingIds, saved]);
+  const firstId = useMemo(
+    () => flat.find((f) => !f.done && !pendingIds.has(f.id) && !(f.id in saved))?.id ?? null,
+    [flat, pendingIds, saved],
+  );
   const activeId = atEnd ? null : (currentId ?? firstId);
   const pos = flat.findIndex((f) => f.id === activeId);
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
   const item = useAnnotatorItem(activeId);
   // The first item comes with the server's HTML; `data-ready` says the keys work (the page is hydrated).
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   // Reads in the background (the next items, the project counts) start once the first item has
   // been on screen a moment: started at once, a reload left them running on the server in front of
   // the next page's first item (issue 21 item 3).
@@ -104,7 +145,12 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     const t = setTimeout(() => setSettled(true), SETTLE_MS);
     return () => clearTimeout(t);
   }, [shown, settled]);
-  const next = useQuery({ queryKey: annotateKeys.item(nextId ?? ""), queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`), enabled: nextId !== null && settled, staleTime: Infinity });
+  const next = useQuery({
+    queryKey: annotateKeys.item(nextId ?? ""),
+    queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`),
+    enabled: nextId !== null && settled,
+    staleTime: Infinity,
+  });
 
   // The next few items are loaded ahead (their data stays cached), so moving on needs no network
   // and a short loss of connection does not stop the work.
@@ -119,16 +165,21 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     if (pos >= 0 && flat.length - pos <= PREFETCH_AHEAD + 1 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [pos, flat.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const placeOf = useCallback((id: string) => {
-    const f = flat.find((x) => x.id === id);
-    return f ? { question: f.question, item: f.index, text: questions.get(f.question)?.text ?? "" } : null;
-  }, [flat, questions]);
+  const placeOf = useCallback(
+    (id: string) => {
+      const f = flat.find((x) => x.id === id);
+      return f ? { question: f.question, item: f.index, text: questions.get(f.question)?.text ?? "" } : null;
+    },
+    [flat, questions],
+  );
 
   const data = item.data && item.data.id === activeId ? item.data : undefined;
   // Project counts (picker, meters) once the first item is on screen: they never delay it.
   // On the end card (the queue read, nothing to show).
   const ended = queue.data !== undefined && activeId === null;
-  const counts = useAnnotatorProjects(settled || ended).data?.projects.find((p) => p.id === queue.data?.pages[0]?.project?.id);
+  const counts = useAnnotatorProjects(settled || ended).data?.projects.find(
+    (p) => p.id === queue.data?.pages[0]?.project?.id,
+  );
   // At the end card with every grade delivered, the counts are read again: counted locally, a count
   // read from the server while grades were on their way could leave "1 not graded yet" when all are.
   const pendingCount = outbox.pending.length;
@@ -143,7 +194,10 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   };
   const { mediaRef, controls } = usePlayer(data?.chunk.startSeconds ?? 0);
   const [mediaProblem, setMediaProblem] = useState<TMediaProblem | null>(null);
-  const [slots, setSlots] = useState<{ active: 0 | 1; ids: [string | null, string | null] }>({ active: 0, ids: [null, null] });
+  const [slots, setSlots] = useState<{ active: 0 | 1; ids: [string | null, string | null] }>({
+    active: 0,
+    ids: [null, null],
+  });
   const shownProjectId = queue.data?.pages[0]?.project?.id ?? null;
   // Grading closed by the lead (lib/projects/grading.ts): every item read-only, keys move only.
   const closedAt = data?.gradingClosedAt ?? queue.data?.pages[0]?.project?.gradingClosedAt ?? null;
@@ -182,7 +236,9 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   }, [flushNow, qc, projectId]);
   const afterSignIn = useCallback(async () => {
     // Another person signed in here: their page, not this one (the outbox belongs to this user).
-    const session = (await (await fetch("/api/auth/session", { credentials: "same-origin" })).json()) as { user?: { id?: string } } | null;
+    const session = (await (await fetch("/api/auth/session", { credentials: "same-origin" })).json()) as {
+      user?: { id?: string };
+    } | null;
     if (session?.user?.id !== userId) {
       window.location.reload();
       return;
@@ -215,7 +271,16 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
   const forward = () => {
     if (!activeId) return;
     if (nextId !== null || !hasNextPage) goTo(nextId);
-    else void fetchNextPage().then((r) => goTo(neighbour(r.data?.pages.flatMap((p) => p.items), activeId, 1)));
+    else
+      void fetchNextPage().then((r) =>
+        goTo(
+          neighbour(
+            r.data?.pages.flatMap((p) => p.items),
+            activeId,
+            1,
+          ),
+        ),
+      );
   };
 
   /**
@@ -283,7 +348,11 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     else if (pos === 0 && hasPreviousPage && activeId) {
       const from = activeId;
       void fetchPreviousPage().then((r) => {
-        const prev = neighbour(r.data?.pages.flatMap((p) => p.items), from, -1);
+        const prev = neighbour(
+          r.data?.pages.flatMap((p) => p.items),
+          from,
+          -1,
+        );
         if (prev) goTo(prev);
       });
     }
@@ -319,7 +388,9 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
       setHelp(false);
       setGuide(false);
     },
-    toggleFlag: (flag) => form && setForm({ flags: form.flags.includes(flag) ? form.flags.filter((f) => f !== flag) : [...form.flags, flag] }),
+    toggleFlag: (flag) =>
+      form &&
+      setForm({ flags: form.flags.includes(flag) ? form.flags.filter((f) => f !== flag) : [...form.flags, flag] }),
     focusNotes: () => (closedAt !== null ? setMessage(CLOSED_MESSAGE) : notesRef.current?.focus()),
     guidelines: () => setGuide((g) => !g),
   });
@@ -334,7 +405,8 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
     const active = k >= 0 ? (k as 0 | 1) : slotsNow.active;
     slotsNow = { active, ids: active === 0 ? [data.id, slotsNow.ids[1]] : [slotsNow.ids[0], data.id] };
   }
-  if (data && slotsNow.ids[1 - slotsNow.active] !== wantNext) slotsNow = { ...slotsNow, ids: slotsNow.active === 0 ? [slotsNow.ids[0], wantNext] : [wantNext, slotsNow.ids[1]] };
+  if (data && slotsNow.ids[1 - slotsNow.active] !== wantNext)
+    slotsNow = { ...slotsNow, ids: slotsNow.active === 0 ? [slotsNow.ids[0], wantNext] : [wantNext, slotsNow.ids[1]] };
   if (slotsNow !== slots) setSlots(slotsNow);
 
   const signIn = signedOut ? <SignInAgain email={email} kept={outbox.pending.length} onSignedIn={afterSignIn} /> : null;
@@ -354,92 +426,183 @@ export function AnnotatePage({ userId, email = "", projectId, projectBar }: { us
 
   const cur = pos >= 0 ? flat[pos] : undefined;
   const group = cur ? questions.get(cur.question) : undefined;
-  const itemIn = (id: string | null) => (id === null ? undefined : id === data?.id ? data : id === next.data?.id ? next.data : undefined);
+  const itemIn = (id: string | null) =>
+    id === null ? undefined : id === data?.id ? data : id === next.data?.id ? next.data : undefined;
   const preloadInPlace = wantNext !== null;
   // An item graded before (by the server's record, or sent from this page).
-  const revisited = data?.own?.grade ?? (activeId !== null ? saved[activeId]?.grade : undefined) ?? (cur?.done && form ? form.grade : null);
+  const revisited =
+    data?.own?.grade ??
+    (activeId !== null ? saved[activeId]?.grade : undefined) ??
+    (cur?.done && form ? form.grade : null);
 
   return (
     <div className={`mx-auto space-y-4 px-4 py-4 ${guide ? "max-w-7xl" : "max-w-6xl"}`}>
       {projectBar?.(project)}
       <div className={guide ? "gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_22rem]" : undefined}>
-      <div className="min-w-0 space-y-4">
-      <AnnotateHeader
-        position={cur ? `Question ${cur.question} of ${project.questions} · item ${cur.index} of ${group?.total ?? 0}` : `${project.questions} questions`}
-        question={group}
-        overall={counts}
-        autoAdvance={autoAdvance}
-        onAutoAdvance={setAutoAdvance}
-        guide={guide}
-        onGuide={() => setGuide((g) => !g)}
-        onKeys={() => setHelp((h) => !h)}
-      />
-      {signIn}
-      <OutboxStatus pending={outbox.pending.length} failed={outbox.failed.length} signedOut={signedOut} onRetry={outbox.retryNow} />
-      <FailedGrades failed={outbox.failed} placeOf={placeOf} onOpen={goTo} onDismiss={outbox.dismiss} />
+        <div className="min-w-0 space-y-4">
+          <AnnotateHeader
+            position={
+              cur
+                ? `Question ${cur.question} of ${project.questions} · item ${cur.index} of ${group?.total ?? 0}`
+                : `${project.questions} questions`
+            }
+            question={group}
+            overall={counts}
+            autoAdvance={autoAdvance}
+            onAutoAdvance={setAutoAdvance}
+            guide={guide}
+            onGuide={() => setGuide((g) => !g)}
+            onKeys={() => setHelp((h) => !h)}
+          />
+          {signIn}
+          <OutboxStatus
+            pending={outbox.pending.length}
+            failed={outbox.failed.length}
+            signedOut={signedOut}
+            onRetry={outbox.retryNow}
+          />
+          <FailedGrades failed={outbox.failed} placeOf={placeOf} onOpen={goTo} onDismiss={outbox.dismiss} />
 
-      {atEnd || !activeId ? (
-        <EndOfQueue counts={counts} onFirstOpen={() => void restart()} />
-      ) : !data || !form ? (
-        <p className="text-slate-600" data-testid="item-loading">
-          {item.isError ? `Could not load the item: ${item.error.message}` : "Loading item…"}
-        </p>
-      ) : (
-        <article ref={articleRef} data-item-id={data.id} data-ready={hydrated ? "true" : undefined} aria-label="Item" className="scroll-mt-2 space-y-4">
-          <p className="text-xs text-slate-600" data-testid="item-project">
-            Project <span className="font-medium text-slate-800">{project.name}</span>
-          </p>
-          <h1 className="text-lg font-semibold" data-testid="question">
-            {data.question}
-          </h1>
-          <div className="grid gap-4 md:grid-cols-2">
-            <div className="space-y-2">
-              <div className="relative">
-                {slotsNow.ids.map((id, slot) => {
-                  const p = itemIn(id);
-                  if (!p) return null;
-                  const active = slot === slotsNow.active;
-                  return (
-                    <div key={`slot-${slot}`} className={active ? undefined : "pointer-events-none absolute inset-0 opacity-0"} aria-hidden={active ? undefined : true} inert={!active}>
-                      <VideoPlayer src={p.video.src} allowed={p.video.allowed} times={p.chunk} cueSeconds={p.chunk.startSeconds} cueKey={p.id} mediaRef={mediaRef} title={p.video.title} active={active} onProblem={active ? setMediaProblem : undefined} />
-                    </div>
-                  );
-                })}
-              </div>
-              <div className="flex gap-2 text-xs">
-                <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="r replay from chunk start" onClick={controls.replay}>
-                  r replay
-                </button>
-                <button type="button" className="rounded border border-slate-300 px-2 py-1" aria-label="Space play/pause: play or pause" onClick={controls.toggle}>
-                  Space play/pause
-                </button>
-              </div>
-            </div>
-            <Transcript key={data.id} chunk={data.chunk} before={data.before} after={data.after} cues={data.cues} onPickTime={pickTime} />
-          </div>
-          {closedAt !== null ? (
-            <ClosedItem closedAt={closedAt} own={data.own} />
+          {atEnd || !activeId ? (
+            <EndOfQueue counts={counts} onFirstOpen={() => void restart()} />
+          ) : !data || !form ? (
+            <p className="text-slate-600" data-testid="item-loading">
+              {item.isError ? `Could not load the item: ${item.error.message}` : "Loading item…"}
+            </p>
           ) : (
-            <>
-              {revisited !== null ? <RevisitNote grade={revisited} /> : null}
-              <GradeBar value={form.grade} onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))} />
-              <div className="flex flex-wrap items-start gap-4">
-                <StartControl value={form.start} chunkStart={data.chunk.startSeconds} onChange={(s) => setForm({ start: s })} onPlayhead={startAtPlayhead} notice={startNotice} playhead={<PlayheadClock read={controls.playhead} hasVideo={data.video.src !== null && data.video.allowed && mediaProblem === null} />} />
-                <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
+            <article
+              ref={articleRef}
+              data-item-id={data.id}
+              data-ready={hydrated ? "true" : undefined}
+              aria-label="Item"
+              className="scroll-mt-2 space-y-4"
+            >
+              <p className="text-xs text-slate-600" data-testid="item-project">
+                Project <span className="font-medium text-slate-800">{project.name}</span>
+              </p>
+              <h1 className="text-lg font-semibold" data-testid="question">
+                {data.question}
+              </h1>
+              <div className="grid gap-4 md:grid-cols-2">
+                <div className="space-y-2">
+                  <div className="relative">
+                    {slotsNow.ids.map((id, slot) => {
+                      const p = itemIn(id);
+                      if (!p) return null;
+                      const active = slot === slotsNow.active;
+                      return (
+                        <div
+                          key={`slot-${slot}`}
+                          className={active ? undefined : "pointer-events-none absolute inset-0 opacity-0"}
+                          aria-hidden={active ? undefined : true}
+                          inert={!active}
+                        >
+                          <VideoPlayer
+                            src={p.video.src}
+                            allowed={p.video.allowed}
+                            times={p.chunk}
+                            cueSeconds={p.chunk.startSeconds}
+                            cueKey={p.id}
+                            mediaRef={mediaRef}
+                            title={p.video.title}
+                            active={active}
+                            onProblem={active ? setMediaProblem : undefined}
+                          />
+                        </div>
+                      );
+                    })}
+                  </div>
+                  <div className="flex gap-2 text-xs">
+                    <button
+                      type="button"
+                      className="rounded border border-slate-300 px-2 py-1"
+                      aria-label="r replay from chunk start"
+                      onClick={controls.replay}
+                    >
+                      r replay
+                    </button>
+                    <button
+                      type="button"
+                      className="rounded border border-slate-300 px-2 py-1"
+                      aria-label="Space play/pause: play or pause"
+                      onClick={controls.toggle}
+                    >
+                      Space play/pause
+                    </button>
+                  </div>
+                </div>
+                <Transcript
+                  key={data.id}
+                  chunk={data.chunk}
+                  before={data.before}
+                  after={data.after}
+                  cues={data.cues}
+                  onPickTime={pickTime}
+                />
               </div>
-              <label className="block text-sm">
-                <span className="sr-only">Notes</span>
-                <textarea ref={notesRef} aria-label="Notes" rows={2} placeholder="Notes (n to write, Esc to leave)" value={form.notes} onChange={(e) => setForm({ notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
-              </label>
-            </>
+              {closedAt !== null ? (
+                <ClosedItem closedAt={closedAt} own={data.own} />
+              ) : (
+                <>
+                  {revisited !== null ? <RevisitNote grade={revisited} /> : null}
+                  <GradeBar
+                    value={form.grade}
+                    onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))}
+                  />
+                  <div className="flex flex-wrap items-start gap-4">
+                    <StartControl
+                      value={form.start}
+                      chunkStart={data.chunk.startSeconds}
+                      onChange={(s) => setForm({ start: s })}
+                      onPlayhead={startAtPlayhead}
+                      notice={startNotice}
+                      playhead={
+                        <PlayheadClock
+                          read={controls.playhead}
+                          hasVideo={data.video.src !== null && data.video.allowed && mediaProblem === null}
+                        />
+                      }
+                    />
+                    <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
+                  </div>
+                  <label className="block text-sm">
+                    <span className="sr-only">Notes</span>
+                    <textarea
+                      ref={notesRef}
+                      aria-label="Notes"
+                      rows={2}
+                      placeholder="Notes (n to write, Esc to leave)"
+                      value={form.notes}
+                      onChange={(e) => setForm({ notes: e.target.value })}
+                      className="w-full rounded border border-slate-300 p-2"
+                    />
+                  </label>
+                </>
+              )}
+              <SubmitRow
+                submitLabel={closedAt !== null ? "next item" : "Submit and next"}
+                submitText={closedAt !== null ? "next item" : "submit and next"}
+                onSubmit={() => submit()}
+                backDisabled={pos < 0 || (pos === 0 && !hasPreviousPage)}
+                onBack={back}
+                message={message}
+              />
+            </article>
           )}
-          <SubmitRow submitLabel={closedAt !== null ? "next item" : "Submit and next"} submitText={closedAt !== null ? "next item" : "submit and next"} onSubmit={() => submit()} backDisabled={pos < 0 || (pos === 0 && !hasPreviousPage)} onBack={back} message={message} />
-        </article>
-      )}
+        </div>
+        <GuidelinesPanel
+          open={guide}
+          placement="side"
+          guidelines={data?.guidelines ?? next.data?.guidelines ?? ""}
+          onClose={() => setGuide(false)}
+        />
       </div>
-      <GuidelinesPanel open={guide} placement="side" guidelines={data?.guidelines ?? next.data?.guidelines ?? ""} onClose={() => setGuide(false)} />
-      </div>
-      <PlayerKeysFooter next={preloadInPlace ? undefined : next.data} help={help} onCloseHelp={() => setHelp(false)} keys={annotatorKeys(autoAdvance)} />
+      <PlayerKeysFooter
+        next={preloadInPlace ? undefined : next.data}
+        help={help}
+        onCloseHelp={() => setHelp(false)}
+        keys={annotatorKeys(autoAdvance)}
+      />
     </div>
   );
 }

@@ -18,7 +18,17 @@ import { AnswersLink } from "@/components/answers/AnswersLink";
  * the server with the page for the project the URL named then (`openingFor`), put in the cache
  * before the first render (so the server's HTML already shows the first item).
  */
-export function AnnotateProjects({ userId, email, opening, openingFor }: { userId: string; email: string; opening?: TAnnotatorOpening | null; openingFor?: number | null }) {
+export function AnnotateProjects({
+  userId,
+  email,
+  opening,
+  openingFor,
+}: {
+  userId: string;
+  email: string;
+  opening?: TAnnotatorOpening | null;
+  openingFor?: number | null;
+}) {
   const qc = useQueryClient();
   useState(() => {
     if (opening && openingFor !== undefined) seedOpening(qc, openingFor, opening);
@@ -43,7 +53,9 @@ export function AnnotateProjects({ userId, email, opening, openingFor }: { userI
         userId={userId}
         email={email}
         projectId={projectId}
-        projectBar={(current) => <ProjectPicker projects={projects.data?.projects} current={current} onChoose={choose} />}
+        projectBar={(current) => (
+          <ProjectPicker projects={projects.data?.projects} current={current} onChoose={choose} />
+        )}
       />
     </>
   );

@@ -2,7 +2,13 @@
  * The end card: where going on ends (issue 29 item 2). Says "done" when every item is graded;
  * otherwise how many are left, with a way to the first of them (the server's "where you left off").
  */
-export function EndOfQueue({ counts, onFirstOpen }: { counts: { done: number; total: number } | undefined; onFirstOpen: () => void }) {
+export function EndOfQueue({
+  counts,
+  onFirstOpen,
+}: {
+  counts: { done: number; total: number } | undefined;
+  onFirstOpen: () => void;
+}) {
   const left = counts ? counts.total - counts.done : null;
   return (
     <section aria-label="End of queue" className="space-y-2 rounded-md border border-slate-200 p-6">
@@ -20,7 +26,8 @@ export function EndOfQueue({ counts, onFirstOpen }: { counts: { done: number; to
         </p>
       ) : null}
       <p className="text-sm text-slate-600">
-        Press <kbd>u</kbd> to go back to the last item: a graded item changes only when you change its grade, start, flags or notes.
+        Press <kbd>u</kbd> to go back to the last item: a graded item changes only when you change its grade, start,
+        flags or notes.
       </p>
     </section>
   );

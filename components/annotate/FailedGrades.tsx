@@ -11,10 +11,26 @@ type TPlace = { question: number; item: number; text: string };
  * Dismiss button, Enter: the region keeps the browser's keys, `data-native-keys`). The page then
  * shows the item as the server holds it.
  */
-export function FailedGrades({ failed, placeOf, onOpen, onDismiss }: { failed: readonly TOutboxFailure[]; placeOf: (itemId: string) => TPlace | null; onOpen: (itemId: string) => void; onDismiss: (key: string) => void }) {
+export function FailedGrades({
+  failed,
+  placeOf,
+  onOpen,
+  onDismiss,
+}: {
+  failed: readonly TOutboxFailure[];
+  placeOf: (itemId: string) => TPlace | null;
+  onOpen: (itemId: string) => void;
+  onDismiss: (key: string) => void;
+}) {
   if (failed.length === 0) return null;
   return (
-    <section role="alert" aria-label="Grades not saved" data-native-keys="" className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="failed-grades">
+    <section
+      role="alert"
+      aria-label="Grades not saved"
+      data-native-keys=""
+      className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800"
+      data-testid="failed-grades"
+    >
       <p className="font-semibold">
         {failed.length} grade{failed.length === 1 ? " was" : "s were"} not saved (the others were sent):
       </p>
@@ -23,7 +39,12 @@ export function FailedGrades({ failed, placeOf, onOpen, onDismiss }: { failed: r
           const place = placeOf(f.entry.itemId);
           const grade = (f.entry.body as { grade?: unknown } | null)?.grade;
           return (
-            <li key={f.entry.key} className="flex flex-wrap items-center gap-2" data-testid="failed-grade" data-item-id={f.entry.itemId}>
+            <li
+              key={f.entry.key}
+              className="flex flex-wrap items-center gap-2"
+              data-testid="failed-grade"
+              data-item-id={f.entry.itemId}
+            >
               <span>
                 {place ? `Question ${place.question}, item ${place.item}` : "An item no longer in your queue"}
                 {place?.text ? ` (“${place.text}”)` : ""}
@@ -34,7 +55,12 @@ export function FailedGrades({ failed, placeOf, onOpen, onDismiss }: { failed: r
                   Open item
                 </button>
               ) : null}
-              <button type="button" className="underline" aria-label={place ? `Dismiss: question ${place.question}, item ${place.item}` : "Dismiss"} onClick={() => onDismiss(f.entry.key)}>
+              <button
+                type="button"
+                className="underline"
+                aria-label={place ? `Dismiss: question ${place.question}, item ${place.item}` : "Dismiss"}
+                onClick={() => onDismiss(f.entry.key)}
+              >
                 Dismiss
               </button>
             </li>

@@ -12,7 +12,17 @@ import { remarkPipeTables } from "@/lib/markdown/pipe-tables";
  * page's flow (the annotator: the page puts it beside the item on wide screens, below on narrow
  * ones, so it never covers the chunk text).
  */
-export function GuidelinesPanel({ open, guidelines, onClose, placement = "overlay" }: { open: boolean; guidelines: string; onClose: () => void; placement?: "overlay" | "side" }) {
+export function GuidelinesPanel({
+  open,
+  guidelines,
+  onClose,
+  placement = "overlay",
+}: {
+  open: boolean;
+  guidelines: string;
+  onClose: () => void;
+  placement?: "overlay" | "side";
+}) {
   if (!open) return null;
   const body = (
     <>
@@ -26,7 +36,11 @@ export function GuidelinesPanel({ open, guidelines, onClose, placement = "overla
         ))}
       </dl>
       <div data-testid="guidelines-text" className="guidelines space-y-2 border-t border-slate-200 pt-3 text-sm">
-        {guidelines.trim() ? <Markdown remarkPlugins={[remarkPipeTables]}>{guidelines}</Markdown> : <p className="text-slate-600">The project lead has not written guidelines yet.</p>}
+        {guidelines.trim() ? (
+          <Markdown remarkPlugins={[remarkPipeTables]}>{guidelines}</Markdown>
+        ) : (
+          <p className="text-slate-600">The project lead has not written guidelines yet.</p>
+        )}
       </div>
       <button type="button" className="mt-3 rounded border border-slate-300 px-2 py-1 text-sm" onClick={onClose}>
         Close (Esc)
@@ -35,12 +49,21 @@ export function GuidelinesPanel({ open, guidelines, onClose, placement = "overla
   );
   if (placement === "side")
     return (
-      <aside aria-label="Guidelines" data-testid="guidelines-panel" className="self-start rounded-md border border-slate-300 bg-white p-4 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
+      <aside
+        aria-label="Guidelines"
+        data-testid="guidelines-panel"
+        className="self-start rounded-md border border-slate-300 bg-white p-4 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto"
+      >
         {body}
       </aside>
     );
   return (
-    <div role="dialog" aria-modal="false" aria-label="Guidelines" className="fixed right-4 top-16 z-20 max-h-[80vh] w-[32rem] max-w-[calc(100vw-2rem)] overflow-y-auto rounded-md border border-slate-300 bg-white p-4 shadow-lg">
+    <div
+      role="dialog"
+      aria-modal="false"
+      aria-label="Guidelines"
+      className="fixed right-4 top-16 z-20 max-h-[80vh] w-[32rem] max-w-[calc(100vw-2rem)] overflow-y-auto rounded-md border border-slate-300 bg-white p-4 shadow-lg"
+    >
       {body}
     </div>
   );

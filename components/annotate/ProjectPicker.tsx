@@ -7,7 +7,15 @@ import type { TQueueProject } from "@/lib/annotate/queue";
  * the items left in each. `projects` arrives after the first item (undefined until then). A project
  * whose grading the lead closed is marked (lib/projects/grading.ts).
  */
-export function ProjectPicker({ projects, current, onChoose }: { projects: readonly TQueueProject[] | undefined; current: { id: number; name: string; gradingClosedAt?: string | null }; onChoose: (id: number) => void }) {
+export function ProjectPicker({
+  projects,
+  current,
+  onChoose,
+}: {
+  projects: readonly TQueueProject[] | undefined;
+  current: { id: number; name: string; gradingClosedAt?: string | null };
+  onChoose: (id: number) => void;
+}) {
   const left = (p: TQueueProject) => p.total - p.done;
   const mine = projects?.find((p) => p.id === current.id);
   return (
@@ -23,7 +31,12 @@ export function ProjectPicker({ projects, current, onChoose }: { projects: reado
       {projects && projects.length > 1 ? (
         <label className="flex items-center gap-2 text-sm text-slate-600">
           Project
-          <select aria-label="Choose project" className="rounded border border-slate-300 px-2 py-1 text-sm" value={current.id} onChange={(e) => onChoose(Number(e.target.value))}>
+          <select
+            aria-label="Choose project"
+            className="rounded border border-slate-300 px-2 py-1 text-sm"
+            value={current.id}
+            onChange={(e) => onChoose(Number(e.target.value))}
+          >
             {projects.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name} — {left(p)} left of {p.total}

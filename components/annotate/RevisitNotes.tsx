@@ -12,11 +12,19 @@ export const CLOSED_MESSAGE = "Grading is closed in this project: items are read
 export function ClosedItem({ closedAt, own }: { closedAt: string; own: TAnnotatorItem["own"] }) {
   const flags = own ? FLAGS.filter((f) => own.flags.includes(f.id)).map((f) => f.label) : [];
   return (
-    <section aria-label="Your grade (read-only)" data-testid="closed-item" className="space-y-1 rounded-md border border-slate-300 bg-slate-50 p-3 text-sm">
-      <p className="font-medium">Grading in this project was closed by the lead on {new Date(closedAt).toLocaleString()}: this item is read-only.</p>
+    <section
+      aria-label="Your grade (read-only)"
+      data-testid="closed-item"
+      className="space-y-1 rounded-md border border-slate-300 bg-slate-50 p-3 text-sm"
+    >
+      <p className="font-medium">
+        Grading in this project was closed by the lead on {new Date(closedAt).toLocaleString()}: this item is read-only.
+      </p>
       {own ? (
         <p data-testid="closed-own">
-          You graded it <span className="font-semibold">{own.grade}</span> ({GRADES.find((g) => g.grade === own.grade)?.meaning ?? ""}), {own.startSeconds === null ? "no start" : `start ${formatClock(own.startSeconds)}`}
+          You graded it <span className="font-semibold">{own.grade}</span> (
+          {GRADES.find((g) => g.grade === own.grade)?.meaning ?? ""}),{" "}
+          {own.startSeconds === null ? "no start" : `start ${formatClock(own.startSeconds)}`}
           {flags.length ? `, flagged ${flags.join(", ")}` : ""}
           {own.notes ? `; your note: ${own.notes}` : ""}.
         </p>
@@ -35,7 +43,9 @@ export function ClosedItem({ closedAt, own }: { closedAt: string; own: TAnnotato
 export function RevisitNote({ grade }: { grade: number }) {
   return (
     <p className="text-xs text-slate-700" data-testid="revisit-note">
-      You graded this item <span className="font-semibold">{grade}</span>. Enter goes on and leaves it as it is; a new grade replaces yours; if the item has been adjudicated already, the adjudicator&apos;s decision stands and your change is shown to them.
+      You graded this item <span className="font-semibold">{grade}</span>. Enter goes on and leaves it as it is; a new
+      grade replaces yours; if the item has been adjudicated already, the adjudicator&apos;s decision stands and your
+      change is shown to them.
     </p>
   );
 }

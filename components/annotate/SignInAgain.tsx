@@ -10,7 +10,15 @@ import { signInWithPassword } from "@/lib/auth/client";
  * outbox and returns to the first ungraded item). Keys inside do what the browser does
  * (`data-native-keys`: Enter signs in, not submits a grade).
  */
-export function SignInAgain({ email, kept, onSignedIn }: { email: string; kept: number; onSignedIn: () => Promise<void> }) {
+export function SignInAgain({
+  email,
+  kept,
+  onSignedIn,
+}: {
+  email: string;
+  kept: number;
+  onSignedIn: () => Promise<void>;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
@@ -29,7 +37,13 @@ export function SignInAgain({ email, kept, onSignedIn }: { email: string; kept: 
     }
   };
   return (
-    <section role="alert" aria-label="Signed out" data-native-keys="" data-testid="signed-out" className="space-y-2 rounded border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950">
+    <section
+      role="alert"
+      aria-label="Signed out"
+      data-native-keys=""
+      data-testid="signed-out"
+      className="space-y-2 rounded border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950"
+    >
       <p className="font-semibold">
         You are signed out: {kept} grade{kept === 1 ? " is" : "s are"} kept on this device.
       </p>
@@ -37,13 +51,30 @@ export function SignInAgain({ email, kept, onSignedIn }: { email: string; kept: 
       <form onSubmit={(e) => void onSubmit(e)} className="flex flex-wrap items-end gap-2" noValidate>
         <label className="flex flex-col text-xs">
           Email
-          <input name="email" type="email" autoComplete="username" defaultValue={email} required className="rounded border border-slate-300 bg-white px-2 py-1 text-sm" />
+          <input
+            name="email"
+            type="email"
+            autoComplete="username"
+            defaultValue={email}
+            required
+            className="rounded border border-slate-300 bg-white px-2 py-1 text-sm"
+          />
         </label>
         <label className="flex flex-col text-xs">
           Password
-          <input name="password" type="password" autoComplete="current-password" required className="rounded border border-slate-300 bg-white px-2 py-1 text-sm" />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            className="rounded border border-slate-300 bg-white px-2 py-1 text-sm"
+          />
         </label>
-        <button type="submit" disabled={pending} className="rounded bg-indigo-700 px-3 py-1 text-sm text-white disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded bg-indigo-700 px-3 py-1 text-sm text-white disabled:opacity-60"
+        >
           {pending ? "Signing in…" : "Sign in again"}
         </button>
         {error ? (

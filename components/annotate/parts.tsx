@@ -6,7 +6,15 @@ import { FLAGS, GRADES, formatClock } from "@/lib/annotate/format";
 export type TSegment = { text: string; startSeconds: number; endSeconds: number };
 
 /** The grade buttons, each with its meaning; the chosen one is pressed (aria-pressed). */
-export function GradeBar({ value, onChoose, highlight }: { value: number | null; onChoose: (g: number) => void; highlight?: number[] }) {
+export function GradeBar({
+  value,
+  onChoose,
+  highlight,
+}: {
+  value: number | null;
+  onChoose: (g: number) => void;
+  highlight?: number[];
+}) {
   return (
     <div role="group" aria-label="Grade" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
       {GRADES.map((g) => (
@@ -26,21 +34,75 @@ export function GradeBar({ value, onChoose, highlight }: { value: number | null;
 }
 
 /** Corrected start: m:ss, with the buttons that the [ ] s keys mirror; `notice` is said politely (why `s` did nothing); `playhead`: the clock shown beside `s` (PlayheadClock). */
-export function StartControl({ value, chunkStart, onChange, onPlayhead, notice = null, playhead }: { value: number; chunkStart: number; onChange: (s: number) => void; onPlayhead: () => void; notice?: string | null; playhead?: ReactNode }) {
+export function StartControl({
+  value,
+  chunkStart,
+  onChange,
+  onPlayhead,
+  notice = null,
+  playhead,
+}: {
+  value: number;
+  chunkStart: number;
+  onChange: (s: number) => void;
+  onPlayhead: () => void;
+  notice?: string | null;
+  playhead?: ReactNode;
+}) {
   const btn = "rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50";
   return (
     <div role="group" aria-label="Corrected start" className="flex flex-wrap items-center gap-1 text-sm">
       <span>
-        Start <output aria-label="Corrected start time" data-testid="start" data-seconds={value} className="font-mono font-semibold">{formatClock(value)}</output>
+        Start{" "}
+        <output
+          aria-label="Corrected start time"
+          data-testid="start"
+          data-seconds={value}
+          className="font-mono font-semibold"
+        >
+          {formatClock(value)}
+        </output>
       </span>
-      <button type="button" className={btn} aria-label="−5 s: start 5 seconds earlier" onClick={() => onChange(Math.max(0, value - 5))}>−5 s</button>
-      <button type="button" className={btn} aria-label="−1 s: start 1 second earlier" onClick={() => onChange(Math.max(0, value - 1))}>−1 s</button>
-      <button type="button" className={btn} aria-label="+1 s: start 1 second later" onClick={() => onChange(value + 1)}>+1 s</button>
-      <button type="button" className={btn} aria-label="+5 s: start 5 seconds later" onClick={() => onChange(value + 5)}>+5 s</button>
+      <button
+        type="button"
+        className={btn}
+        aria-label="−5 s: start 5 seconds earlier"
+        onClick={() => onChange(Math.max(0, value - 5))}
+      >
+        −5 s
+      </button>
+      <button
+        type="button"
+        className={btn}
+        aria-label="−1 s: start 1 second earlier"
+        onClick={() => onChange(Math.max(0, value - 1))}
+      >
+        −1 s
+      </button>
+      <button type="button" className={btn} aria-label="+1 s: start 1 second later" onClick={() => onChange(value + 1)}>
+        +1 s
+      </button>
+      <button
+        type="button"
+        className={btn}
+        aria-label="+5 s: start 5 seconds later"
+        onClick={() => onChange(value + 5)}
+      >
+        +5 s
+      </button>
       {playhead}
-      <button type="button" className={btn} aria-label="s: at playhead: set start to playhead" onClick={onPlayhead}>s: at playhead</button>
+      <button type="button" className={btn} aria-label="s: at playhead: set start to playhead" onClick={onPlayhead}>
+        s: at playhead
+      </button>
       {value !== chunkStart ? (
-        <button type="button" className={btn} aria-label="Reset start to chunk start" onClick={() => onChange(chunkStart)}>reset ({formatClock(chunkStart)})</button>
+        <button
+          type="button"
+          className={btn}
+          aria-label="Reset start to chunk start"
+          onClick={() => onChange(chunkStart)}
+        >
+          reset ({formatClock(chunkStart)})
+        </button>
       ) : null}
       <p role="status" aria-live="polite" data-testid="start-notice" className="basis-full text-xs text-amber-800">
         {notice ?? ""}
@@ -66,7 +128,12 @@ export function PlayheadClock({ read, hasVideo }: { read: () => number | null; h
   return (
     <span className="mx-1 text-xs text-slate-700">
       playhead{" "}
-      <output aria-label="Playhead time" data-testid="playhead" data-seconds={t ?? ""} className="font-mono font-semibold">
+      <output
+        aria-label="Playhead time"
+        data-testid="playhead"
+        data-seconds={t ?? ""}
+        className="font-mono font-semibold"
+      >
         {text}
       </output>
     </span>
@@ -74,7 +141,8 @@ export function PlayheadClock({ read, hasVideo }: { read: () => number | null; h
 }
 
 /** What `s` says when there is no playhead to take the start from. */
-export const NO_PLAYHEAD = "No playhead: the video is not playing, so s cannot set the start. Click a time in the transcript, or use [ and ].";
+export const NO_PLAYHEAD =
+  "No playhead: the video is not playing, so s cannot set the start. Click a time in the transcript, or use [ and ].";
 
 export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (flags: string[]) => void }) {
   return (
@@ -83,7 +151,11 @@ export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (fla
       {FLAGS.map((f) => (
         <span key={f.id} className="flex items-center gap-1">
           <label className="flex items-center gap-1">
-            <input type="checkbox" checked={value.includes(f.id)} onChange={(e) => onChange(e.target.checked ? [...value, f.id] : value.filter((x) => x !== f.id))} />
+            <input
+              type="checkbox"
+              checked={value.includes(f.id)}
+              onChange={(e) => onChange(e.target.checked ? [...value, f.id] : value.filter((x) => x !== f.id))}
+            />
             {f.label}
           </label>
           <kbd title={`key ${f.key}`} className="font-mono text-xs text-slate-500">
@@ -102,11 +174,29 @@ export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (fla
  * start, and each transcript cue that starts inside the chunk (`cues`, when the video's transcript
  * was imported), with the cue's text as its title.
  */
-export function Transcript({ chunk, before, after, cues = [], onPickTime }: { chunk: TSegment; before: TSegment[]; after: TSegment[]; cues?: TSegment[]; onPickTime?: (seconds: number) => void }) {
+export function Transcript({
+  chunk,
+  before,
+  after,
+  cues = [],
+  onPickTime,
+}: {
+  chunk: TSegment;
+  before: TSegment[];
+  after: TSegment[];
+  cues?: TSegment[];
+  onPickTime?: (seconds: number) => void;
+}) {
   const [open, setOpen] = useState({ before: false, after: false });
   const time = (seconds: number, what: string, className: string) =>
     onPickTime ? (
-      <button type="button" className={`${className} rounded underline decoration-dotted hover:bg-indigo-100`} aria-label={`Set start to ${what} ${formatClock(seconds)}`} data-seconds={seconds} onClick={() => onPickTime(seconds)}>
+      <button
+        type="button"
+        className={`${className} rounded underline decoration-dotted hover:bg-indigo-100`}
+        aria-label={`Set start to ${what} ${formatClock(seconds)}`}
+        data-seconds={seconds}
+        onClick={() => onPickTime(seconds)}
+      >
         {formatClock(seconds)}
       </button>
     ) : (
@@ -122,7 +212,12 @@ export function Transcript({ chunk, before, after, cues = [], onPickTime }: { ch
     <section aria-label="Transcript" className="space-y-2">
       {before.length > 0 ? (
         <div>
-          <button type="button" className="text-xs text-indigo-700 underline" aria-expanded={open.before} onClick={() => setOpen((o) => ({ ...o, before: !o.before }))}>
+          <button
+            type="button"
+            className="text-xs text-indigo-700 underline"
+            aria-expanded={open.before}
+            onClick={() => setOpen((o) => ({ ...o, before: !o.before }))}
+          >
             {open.before ? "Hide" : "Show"} transcript before
           </button>
           {open.before ? <div className="mt-1 space-y-1">{before.map(seg)}</div> : null}
@@ -132,12 +227,24 @@ export function Transcript({ chunk, before, after, cues = [], onPickTime }: { ch
         <p className="mb-1 font-mono text-xs text-slate-500">
           Chunk {time(chunk.startSeconds, "chunk start", "")} – {time(chunk.endSeconds, "chunk end", "")}
         </p>
-        <p data-testid="chunk-text" className="whitespace-pre-wrap text-sm leading-relaxed">{chunk.text}</p>
+        <p data-testid="chunk-text" className="whitespace-pre-wrap text-sm leading-relaxed">
+          {chunk.text}
+        </p>
         {onPickTime && cues.length > 0 ? (
-          <ol aria-label="Transcript cues" className="mt-2 space-y-0.5 border-t border-slate-200 pt-2 text-xs text-slate-600">
+          <ol
+            aria-label="Transcript cues"
+            className="mt-2 space-y-0.5 border-t border-slate-200 pt-2 text-xs text-slate-600"
+          >
             {cues.map((c, i) => (
               <li key={i}>
-                <button type="button" className="mr-1 rounded font-mono underline decoration-dotted hover:bg-indigo-100" aria-label={`Set start to cue ${formatClock(c.startSeconds)}`} data-seconds={c.startSeconds} title={c.text} onClick={() => onPickTime(c.startSeconds)}>
+                <button
+                  type="button"
+                  className="mr-1 rounded font-mono underline decoration-dotted hover:bg-indigo-100"
+                  aria-label={`Set start to cue ${formatClock(c.startSeconds)}`}
+                  data-seconds={c.startSeconds}
+                  title={c.text}
+                  onClick={() => onPickTime(c.startSeconds)}
+                >
                   {formatClock(c.startSeconds)}
                 </button>
                 {c.text}
@@ -148,7 +255,12 @@ export function Transcript({ chunk, before, after, cues = [], onPickTime }: { ch
       </div>
       {after.length > 0 ? (
         <div>
-          <button type="button" className="text-xs text-indigo-700 underline" aria-expanded={open.after} onClick={() => setOpen((o) => ({ ...o, after: !o.after }))}>
+          <button
+            type="button"
+            className="text-xs text-indigo-700 underline"
+            aria-expanded={open.after}
+            onClick={() => setOpen((o) => ({ ...o, after: !o.after }))}
+          >
             {open.after ? "Hide" : "Show"} transcript after
           </button>
           {open.after ? <div className="mt-1 space-y-1">{after.map(seg)}</div> : null}
@@ -175,7 +287,12 @@ export const KEYS: [string, string][] = [
  * with auto-advance a grade key also submits (the header's checkbox turns it off).
  */
 export const annotatorKeys = (autoAdvance: boolean): [string, string][] => [
-  ["0 – 3", autoAdvance ? "grade, submit and go to the next item (auto-advance is on: header checkbox)" : "grade (auto-advance is off: header checkbox)"],
+  [
+    "0 – 3",
+    autoAdvance
+      ? "grade, submit and go to the next item (auto-advance is on: header checkbox)"
+      : "grade (auto-advance is off: header checkbox)",
+  ],
   ...KEYS.slice(1, -2),
   ["f", "flag or unflag: unsure"],
   ["t", "flag or unflag: transcript error"],
@@ -184,10 +301,23 @@ export const annotatorKeys = (autoAdvance: boolean): [string, string][] => [
   ...KEYS.slice(-2),
 ];
 
-export function KeyHelp({ open, onClose, keys = KEYS }: { open: boolean; onClose: () => void; keys?: [string, string][] }) {
+export function KeyHelp({
+  open,
+  onClose,
+  keys = KEYS,
+}: {
+  open: boolean;
+  onClose: () => void;
+  keys?: [string, string][];
+}) {
   if (!open) return null;
   return (
-    <div role="dialog" aria-modal="false" aria-label="Keyboard shortcuts" className="fixed right-4 top-16 z-10 w-80 rounded-md border border-slate-300 bg-white p-4 shadow-lg">
+    <div
+      role="dialog"
+      aria-modal="false"
+      aria-label="Keyboard shortcuts"
+      className="fixed right-4 top-16 z-10 w-80 rounded-md border border-slate-300 bg-white p-4 shadow-lg"
+    >
       <h2 className="mb-2 font-semibold">Keyboard shortcuts</h2>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
         {keys.map(([k, what]) => (

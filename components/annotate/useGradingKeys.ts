@@ -24,7 +24,8 @@ export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement) return !["checkbox", "radio", "button", "submit", "range"].includes(target.type);
+  if (target instanceof HTMLInputElement)
+    return !["checkbox", "radio", "button", "submit", "range"].includes(target.type);
   return false;
 }
 

@@ -14,7 +14,13 @@ import { KeyHelp } from "@/components/annotate/parts";
 import { isTyping } from "@/components/annotate/useGradingKeys";
 import { LABEL_KEYS } from "./form";
 
-type TForm = { labels: (TClaimLabel | null)[]; relevance: number | null; cursor: number; rationale: string; key: string };
+type TForm = {
+  labels: (TClaimLabel | null)[];
+  relevance: number | null;
+  cursor: number;
+  rationale: string;
+  key: string;
+};
 type TStanding = { claimLabels: TClaimLabel[]; relevance: number; revision: number };
 
 const KEYS: [string, string][] = [
@@ -29,7 +35,13 @@ const KEYS: [string, string][] = [
   ["?", "these keys"],
 ];
 
-const emptyForm = (item: TAnswerAdjudicationItem): TForm => ({ labels: item.claims.map(() => null), relevance: null, cursor: 0, rationale: "", key: newIdempotencyKey() });
+const emptyForm = (item: TAnswerAdjudicationItem): TForm => ({
+  labels: item.claims.map(() => null),
+  relevance: null,
+  cursor: 0,
+  rationale: "",
+  key: newIdempotencyKey(),
+});
 
 /**
  * /adjudicate/answers: answers whose annotators' labels disagree (issue 24), one at a time, the
@@ -78,15 +90,32 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
     if (missing >= 0) return setMessage(`Give claim ${missing + 1} its final label (s, p, n, x, or a / b).`);
     if (form.relevance === null) return setMessage("Choose the final relevance (0–3).");
     decide.mutate(
-      { answerId: item.id, claimVersion: item.claimVersion, claimLabels: form.labels.filter((l): l is TClaimLabel => l !== null), relevance: form.relevance, rationale: form.rationale, idempotencyKey: form.key },
+      {
+        answerId: item.id,
+        claimVersion: item.claimVersion,
+        claimLabels: form.labels.filter((l): l is TClaimLabel => l !== null),
+        relevance: form.relevance,
+        rationale: form.rationale,
+        idempotencyKey: form.key,
+      },
       {
         onSuccess: (r) => {
-          setDone((d) => ({ ...d, [item.id]: `Decided: ${r.adjudication.claimLabels.join(" ")}, relevance ${r.adjudication.relevance}.` }));
+          setDone((d) => ({
+            ...d,
+            [item.id]: `Decided: ${r.adjudication.claimLabels.join(" ")}, relevance ${r.adjudication.relevance}.`,
+          }));
           go(index + 1);
         },
         onError: (e) => {
-          const standing = e instanceof ApiError && e.status === 409 ? (e.details as { standing?: TStanding | null } | undefined)?.standing : undefined;
-          if (standing) setDone((d) => ({ ...d, [item.id]: `Another adjudicator decided this answer first: ${standing.claimLabels.join(" ")}, relevance ${standing.relevance}.` }));
+          const standing =
+            e instanceof ApiError && e.status === 409
+              ? (e.details as { standing?: TStanding | null } | undefined)?.standing
+              : undefined;
+          if (standing)
+            setDone((d) => ({
+              ...d,
+              [item.id]: `Another adjudicator decided this answer first: ${standing.claimLabels.join(" ")}, relevance ${standing.relevance}.`,
+            }));
           else setMessage(`The decision was not saved: ${e.message}`);
         },
       },
@@ -117,10 +146,16 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
       else if (e.key === "Backspace") h.go(h.index - 1);
       else if (e.key === "Enter") h.submit();
       else if (!f) handled = false;
-      else if (key in LABEL_KEYS && e.key.length === 1 && f.cursor < f.labels.length) h.setForm({ ...f, labels: f.labels.map((l, i) => (i === f.cursor ? LABEL_KEYS[key] : l)), cursor: f.cursor + 1 });
+      else if (key in LABEL_KEYS && e.key.length === 1 && f.cursor < f.labels.length)
+        h.setForm({
+          ...f,
+          labels: f.labels.map((l, i) => (i === f.cursor ? LABEL_KEYS[key] : l)),
+          cursor: f.cursor + 1,
+        });
       else if (key === "a" || key === "b") h.take(key === "a" ? 0 : 1);
       else if (key === "r") h.rationale();
-      else if (key === "j" || e.key === "ArrowDown") h.setForm({ ...f, cursor: Math.min(f.labels.length, f.cursor + 1) });
+      else if (key === "j" || e.key === "ArrowDown")
+        h.setForm({ ...f, cursor: Math.min(f.labels.length, f.cursor + 1) });
       else if (key === "k" || e.key === "ArrowUp") h.setForm({ ...f, cursor: Math.max(0, f.cursor - 1) });
       else if (/^[0-3]$/.test(e.key)) h.setForm({ ...f, relevance: Number(e.key) });
       else handled = false;
@@ -131,7 +166,12 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
   }, []);
 
   if (counts.isPending) return <p className="p-6 text-slate-600">Loading…</p>;
-  if (counts.isError) return <p role="alert" className="p-6 text-red-700">Could not load the answers: {counts.error.message}</p>;
+  if (counts.isError)
+    return (
+      <p role="alert" className="p-6 text-red-700">
+        Could not load the answers: {counts.error.message}
+      </p>
+    );
   if (projectId === null) return <p className="p-6 text-slate-600">No project has answers.</p>;
 
   return (
@@ -148,14 +188,23 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
       {queue.isPending ? (
         <p className="text-slate-600">Loading the disagreements…</p>
       ) : queue.isError ? (
-        <p role="alert" className="text-red-700">Could not load the disagreements: {queue.error.message}</p>
+        <p role="alert" className="text-red-700">
+          Could not load the disagreements: {queue.error.message}
+        </p>
       ) : !item || !form ? (
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">{items.length === 0 ? "No answer disagreements to decide" : "End of the answer disagreements"}</h1>
+          <h1 className="text-lg font-semibold">
+            {items.length === 0 ? "No answer disagreements to decide" : "End of the answer disagreements"}
+          </h1>
           <p className="text-sm text-slate-600">Press Backspace to go back.</p>
         </section>
       ) : (
-        <article data-answer-id={item.id} data-ready="true" aria-label="Answer disagreement" className="grid gap-4 md:grid-cols-2">
+        <article
+          data-answer-id={item.id}
+          data-ready="true"
+          aria-label="Answer disagreement"
+          className="grid gap-4 md:grid-cols-2"
+        >
           <div className="space-y-3">
             <p className="text-sm text-slate-600">
               Answer disagreement {index + 1} of {items.length}
@@ -176,7 +225,13 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
               </thead>
               <tbody>
                 {item.claims.map((text, i) => (
-                  <tr key={i} data-testid="adjudicate-claim" aria-current={form.cursor === i ? "true" : undefined} className={form.cursor === i ? "bg-indigo-50" : ""} onClick={() => setForm({ ...form, cursor: i })}>
+                  <tr
+                    key={i}
+                    data-testid="adjudicate-claim"
+                    aria-current={form.cursor === i ? "true" : undefined}
+                    className={form.cursor === i ? "bg-indigo-50" : ""}
+                    onClick={() => setForm({ ...form, cursor: i })}
+                  >
                     <td className="font-mono text-slate-500">{i + 1}</td>
                     <td>{text}</td>
                     {item.labels.map((l) => (
@@ -209,22 +264,47 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
                   .filter((l) => l.claimVersion !== item.claimVersion)
                   .map((l) => (
                     <p key={l.label}>
-                      {l.label} labelled an earlier claim set: {l.claims.map((c, i) => `${c} [${l.claimLabels[i] ?? "—"}]`).join(" · ")}
+                      {l.label} labelled an earlier claim set:{" "}
+                      {l.claims.map((c, i) => `${c} [${l.claimLabels[i] ?? "—"}]`).join(" · ")}
                     </p>
                   ))}
               </div>
             ) : null}
             {item.labels.some((l) => l.notes || l.flags.length) ? (
               <ul className="text-xs text-slate-700">
-                {item.labels.map((l) => (l.notes || l.flags.length ? <li key={l.label}>{l.label}: {[l.flags.join(", "), l.notes].filter(Boolean).join(" — ")}</li> : null))}
+                {item.labels.map((l) =>
+                  l.notes || l.flags.length ? (
+                    <li key={l.label}>
+                      {l.label}: {[l.flags.join(", "), l.notes].filter(Boolean).join(" — ")}
+                    </li>
+                  ) : null,
+                )}
               </ul>
             ) : null}
-            <textarea ref={rationaleRef} aria-label="Rationale" rows={2} placeholder="Short rationale (r to write, Esc to leave)" value={form.rationale} onChange={(e) => setForm({ ...form, rationale: e.target.value })} className="w-full rounded border border-slate-300 p-2 text-sm" />
+            <textarea
+              ref={rationaleRef}
+              aria-label="Rationale"
+              rows={2}
+              placeholder="Short rationale (r to write, Esc to leave)"
+              value={form.rationale}
+              onChange={(e) => setForm({ ...form, rationale: e.target.value })}
+              className="w-full rounded border border-slate-300 p-2 text-sm"
+            />
             <div className="flex items-center gap-3">
-              <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label="Enter: decide and next" onClick={submit} disabled={decide.isPending}>
+              <button
+                type="button"
+                className="rounded bg-indigo-700 px-4 py-2 text-sm text-white"
+                aria-label="Enter: decide and next"
+                onClick={submit}
+                disabled={decide.isPending}
+              >
                 Enter ▸ {done[item.id] ? "next" : "decide and next"}
               </button>
-              {done[item.id] ? <p role="status" className="text-sm text-green-800">{done[item.id]}</p> : null}
+              {done[item.id] ? (
+                <p role="status" className="text-sm text-green-800">
+                  {done[item.id]}
+                </p>
+              ) : null}
               {message ? (
                 <p role="alert" className="text-sm text-red-700">
                   {message}
@@ -237,12 +317,32 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
               <summary>The whole answer</summary>
               <p className="mt-1 whitespace-pre-wrap">{item.answer}</p>
             </details>
-            {ctx ? <VideoPlayer src={ctx.video.src} allowed={ctx.video.allowed} times={ctx} cueSeconds={ctx.startSeconds} cueKey={`${item.id}:${chunk}`} mediaRef={mediaRef} title={ctx.video.title} autoPlay={false} /> : null}
+            {ctx ? (
+              <VideoPlayer
+                src={ctx.video.src}
+                allowed={ctx.video.allowed}
+                times={ctx}
+                cueSeconds={ctx.startSeconds}
+                cueKey={`${item.id}:${chunk}`}
+                mediaRef={mediaRef}
+                title={ctx.video.title}
+                autoPlay={false}
+              />
+            ) : null}
             <ol aria-label="Context" className="space-y-1">
               {item.context.map((c, i) => (
                 <li key={c.position}>
-                  <button type="button" className={`w-full rounded border p-2 text-left text-xs ${i === chunk ? "border-indigo-600 bg-indigo-50" : "border-slate-200"}`} onClick={() => { setChunk(i); controls.seek(c.startSeconds); controls.play(); }}>
-                    <span className="font-mono font-semibold">{i + 1}</span> · {c.video.title} {formatClock(c.startSeconds)}–{formatClock(c.endSeconds)}
+                  <button
+                    type="button"
+                    className={`w-full rounded border p-2 text-left text-xs ${i === chunk ? "border-indigo-600 bg-indigo-50" : "border-slate-200"}`}
+                    onClick={() => {
+                      setChunk(i);
+                      controls.seek(c.startSeconds);
+                      controls.play();
+                    }}
+                  >
+                    <span className="font-mono font-semibold">{i + 1}</span> · {c.video.title}{" "}
+                    {formatClock(c.startSeconds)}–{formatClock(c.endSeconds)}
                     <span className="mt-1 block whitespace-pre-wrap text-slate-800">{c.text}</span>
                   </button>
                 </li>

@@ -9,7 +9,11 @@ export function AnswerDisagreementsLink({ projectId }: { projectId: number | nul
   const row = counts.find((c) => c.projectId === projectId);
   if (!row) return null;
   return (
-    <Link href={`/adjudicate/answers?project=${row.projectId}`} className="text-sm underline" data-testid="answer-disagreements-link">
+    <Link
+      href={`/adjudicate/answers?project=${row.projectId}`}
+      className="text-sm underline"
+      data-testid="answer-disagreements-link"
+    >
       Answers ({row.pending})
     </Link>
   );

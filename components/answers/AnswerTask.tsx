@@ -8,12 +8,31 @@ import { CLAIM_LABEL_NAMES, type TClaimLabel } from "@/lib/generation/labels";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { useOutbox } from "@/lib/query/annotate";
-import { answerKeys, markAnswerDone, prefetchAnswer, useAnswer, useAnswerQueue, useEditClaims, type TAnswerJudgementBody } from "@/lib/query/answers";
+import {
+  answerKeys,
+  markAnswerDone,
+  prefetchAnswer,
+  useAnswer,
+  useAnswerQueue,
+  useEditClaims,
+  type TAnswerJudgementBody,
+} from "@/lib/query/answers";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton, SubmitRow } from "@/components/grading/GradingControls";
 import { KeyHelp } from "@/components/annotate/parts";
 import { isTyping } from "@/components/annotate/useGradingKeys";
-import { afterMerge, afterSplit, ANSWER_KEYS, defaultSplitAt, firstUnlabelled, initialAnswerForm, LABEL_KEYS, labelClaim, moveCursor, type TAnswerForm } from "./form";
+import {
+  afterMerge,
+  afterSplit,
+  ANSWER_KEYS,
+  defaultSplitAt,
+  firstUnlabelled,
+  initialAnswerForm,
+  LABEL_KEYS,
+  labelClaim,
+  moveCursor,
+  type TAnswerForm,
+} from "./form";
 
 const LOCKED = "You labelled this answer: e (Edit) to change it, Enter for the next unfinished answer.";
 const CLOSED_ANSWERS = "Grading is closed in this project: answers are read-only (u: back to the previous answer).";
@@ -24,7 +43,12 @@ const RELEVANCE: { grade: number; name: string }[] = [
   { grade: 2, name: "answers it partly" },
   { grade: 3, name: "answers it fully" },
 ];
-const LABEL_STYLE: Record<TClaimLabel, string> = { s: "bg-emerald-100 text-emerald-900", p: "bg-amber-100 text-amber-900", n: "bg-red-100 text-red-900", x: "bg-sky-100 text-sky-900" };
+const LABEL_STYLE: Record<TClaimLabel, string> = {
+  s: "bg-emerald-100 text-emerald-900",
+  p: "bg-amber-100 text-amber-900",
+  n: "bg-red-100 text-red-900",
+  x: "bg-sky-100 text-sky-900",
+};
 const PREFETCH_AHEAD = 3;
 const JUDGEMENTS_URL = "/api/annotate/answers/judgements";
 
@@ -102,7 +126,10 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   const goOn = (from: string) => {
     const open = (items: typeof flat) => {
       const at = items.findIndex((it) => it.id === from);
-      return [...items.slice(at + 1), ...items.slice(0, Math.max(0, at))].find((it) => !it.done && it.id !== from)?.id ?? null;
+      return (
+        [...items.slice(at + 1), ...items.slice(0, Math.max(0, at))].find((it) => !it.done && it.id !== from)?.id ??
+        null
+      );
     };
     const found = open(flat);
     if (found !== null || !hasNextPage) return goTo(found);
@@ -124,7 +151,12 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       return setMessage("Choose the answer's relevance (0–3).");
     }
     const own = data.own;
-    const unchanged = own && own.claimVersion === f.claimVersion && own.relevance === f.relevance && own.notes === f.notes && own.claimLabels.join() === f.labels.join();
+    const unchanged =
+      own &&
+      own.claimVersion === f.claimVersion &&
+      own.relevance === f.relevance &&
+      own.notes === f.notes &&
+      own.claimLabels.join() === f.labels.join();
     if (unchanged) {
       setUnlocked((u) => ({ ...u, [data.id]: false }));
       return goOn(data.id);
@@ -142,7 +174,20 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
     outbox.submit(JUDGEMENTS_URL, data.id, body);
     setForms((all) => ({ ...all, [data.id]: f }));
     // The cached answer keeps the own label, so going back shows it.
-    qc.setQueryData<TAnnotatorAnswer>(answerKeys.item(data.id), (d) => d && { ...d, own: { claimVersion: body.claimVersion, claimLabels: body.claimLabels, relevance: body.relevance, notes: body.notes, flags: [] } });
+    qc.setQueryData<TAnnotatorAnswer>(
+      answerKeys.item(data.id),
+      (d) =>
+        d && {
+          ...d,
+          own: {
+            claimVersion: body.claimVersion,
+            claimLabels: body.claimLabels,
+            relevance: body.relevance,
+            notes: body.notes,
+            flags: [],
+          },
+        },
+    );
     markAnswerDone(qc, projectId ?? 0, data.id);
     setUnlocked((u) => ({ ...u, [data.id]: false }));
     goOn(data.id);
@@ -160,7 +205,9 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   };
 
   /** m (then Enter) / the split dialog: a claim set of the annotator's own from the server (online only; no one else's claims change). */
-  const edit = (op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number }) => {
+  const edit = (
+    op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number },
+  ) => {
     if (!data || !form || editClaims.isPending) return;
     if (data.gradingClosedAt) return setMessage(CLOSED_ANSWERS);
     setMessage(null);
@@ -169,10 +216,21 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       { answerId: data.id, body: { op, version: form.claimVersion, idempotencyKey: newIdempotencyKey() } },
       {
         onSuccess: (r) => {
-          qc.setQueryData<TAnnotatorAnswer>(answerKeys.item(data.id), (d) => d && { ...d, claimVersion: r.version, claims: r.claims });
-          setForm(op.kind === "merge" ? afterMerge(form, op.positions[0], r.version) : afterSplit(form, op.position, r.version));
+          qc.setQueryData<TAnnotatorAnswer>(
+            answerKeys.item(data.id),
+            (d) => d && { ...d, claimVersion: r.version, claims: r.claims },
+          );
+          setForm(
+            op.kind === "merge"
+              ? afterMerge(form, op.positions[0], r.version)
+              : afterSplit(form, op.position, r.version),
+          );
           setSplit(null);
-          setMessage(op.kind === "merge" ? `Claims ${op.positions[0] + 1} and ${op.positions[1] + 1} are one claim now: label it.` : `Claim ${op.position + 1} is two claims now: label them.`);
+          setMessage(
+            op.kind === "merge"
+              ? `Claims ${op.positions[0] + 1} and ${op.positions[1] + 1} are one claim now: label it.`
+              : `Claim ${op.position + 1} is two claims now: label them.`,
+          );
         },
         onError: (e) => setMessage(`The claims were not changed: ${e.message}`),
       },
@@ -180,7 +238,8 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   };
   const merge = () => {
     if (locked) return setMessage(LOCKED);
-    if (!form || form.cursor + 1 >= form.labels.length) return setMessage("m merges a claim with the next one: move to a claim that has one after it.");
+    if (!form || form.cursor + 1 >= form.labels.length)
+      return setMessage("m merges a claim with the next one: move to a claim that has one after it.");
     setConfirmMerge(form.cursor);
   };
   const openSplit = () => {
@@ -199,9 +258,37 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   /** A change of the form (labels, relevance): refused with a word while the answer is finished and locked. */
   const change = (f: TAnswerForm) => (locked ? setMessage(LOCKED) : setForm(f));
 
-  const handlers = useRef({ form, data, submit, enter, play, merge, openSplit, back, setForm, change, unlock, locked, controls });
+  const handlers = useRef({
+    form,
+    data,
+    submit,
+    enter,
+    play,
+    merge,
+    openSplit,
+    back,
+    setForm,
+    change,
+    unlock,
+    locked,
+    controls,
+  });
   useEffect(() => {
-    handlers.current = { form, data, submit, enter, play, merge, openSplit, back, setForm, change, unlock, locked, controls };
+    handlers.current = {
+      form,
+      data,
+      submit,
+      enter,
+      play,
+      merge,
+      openSplit,
+      back,
+      setForm,
+      change,
+      unlock,
+      locked,
+      controls,
+    };
   });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -249,7 +336,12 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   }, []);
 
   if (queue.isPending) return <p className="p-6 text-slate-600">Loading your answers…</p>;
-  if (queue.isError) return <p role="alert" className="p-6 text-red-700">Could not load your answers: {queue.error.message}</p>;
+  if (queue.isError)
+    return (
+      <p role="alert" className="p-6 text-red-700">
+        Could not load your answers: {queue.error.message}
+      </p>
+    );
   const project = queue.data.pages[0]?.project;
   if (!project) return <p className="p-6 text-slate-600">No answers are assigned to you yet.</p>;
   const page = queue.data.pages[queue.data.pages.length - 1];
@@ -264,7 +356,8 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
           </Link>
         </div>
         <p className="text-sm text-slate-600" data-testid="answer-position">
-          {data ? `Answer ${data.position.index} of ${data.position.total}` : `${page.total} answers`} · {page.done} labelled
+          {data ? `Answer ${data.position.index} of ${data.position.total}` : `${page.total} answers`} · {page.done}{" "}
+          labelled
         </p>
         <KeysButton onClick={() => setHelp((h) => !h)} />
       </header>
@@ -281,7 +374,12 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
         )}
       </div>
       {failedLabels.length > 0 ? (
-        <section role="alert" aria-label="Labels not saved" className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="failed-labels">
+        <section
+          role="alert"
+          aria-label="Labels not saved"
+          className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800"
+          data-testid="failed-labels"
+        >
           <p className="font-semibold">
             {failedLabels.length} label{failedLabels.length === 1 ? " was" : "s were"} not saved (the others were sent):
           </p>
@@ -291,14 +389,20 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
               return (
                 <li key={f.entry.key} className="flex flex-wrap items-center gap-2">
                   <span>
-                    {place ? `Answer ${place.index}` : "An answer no longer in your queue"}: {f.message} (HTTP {f.status})
+                    {place ? `Answer ${place.index}` : "An answer no longer in your queue"}: {f.message} (HTTP{" "}
+                    {f.status})
                   </span>
                   {place ? (
                     <button type="button" className="underline" onClick={() => goTo(place.id)}>
                       Open answer
                     </button>
                   ) : null}
-                  <button type="button" className="underline" aria-label="Dismiss" onClick={() => outbox.dismiss(f.entry.key)}>
+                  <button
+                    type="button"
+                    className="underline"
+                    aria-label="Dismiss"
+                    onClick={() => outbox.dismiss(f.entry.key)}
+                  >
                     Dismiss
                   </button>
                 </li>
@@ -310,9 +414,13 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
 
       {atEnd || !activeId ? (
         <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">{page.done >= page.total ? "All your answers are labelled" : "End of your answers"}</h1>
+          <h1 className="text-lg font-semibold">
+            {page.done >= page.total ? "All your answers are labelled" : "End of your answers"}
+          </h1>
           <p className="text-sm text-slate-600" data-testid="answers-done">
-            {page.done >= page.total ? `You labelled all ${page.total} answers assigned to you. ` : `${page.total - page.done} of your answers are not labelled yet. `}
+            {page.done >= page.total
+              ? `You labelled all ${page.total} answers assigned to you. `
+              : `${page.total - page.done} of your answers are not labelled yet. `}
             Press <kbd>u</kbd> to go back to the last answer.
           </p>
         </section>
@@ -328,14 +436,25 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
             </h1>
             {data.gradingClosedAt ? (
               <p data-testid="closed-item" className="rounded-md border border-slate-300 bg-slate-50 p-2 text-sm">
-                Grading in this project was closed by the lead on {new Date(data.gradingClosedAt).toLocaleString()}: this answer is read-only{data.own ? " (your labels are shown)" : ""}.
+                Grading in this project was closed by the lead on {new Date(data.gradingClosedAt).toLocaleString()}:
+                this answer is read-only{data.own ? " (your labels are shown)" : ""}.
               </p>
             ) : null}
             {data.own && !data.gradingClosedAt ? (
-              <p data-testid="finished-note" className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 p-2 text-sm">
-                {locked ? "You labelled this answer. It changes only if you edit it; Enter goes on to the next unfinished answer." : "Editing your label: the saved one stays until you submit a change."}
+              <p
+                data-testid="finished-note"
+                className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 p-2 text-sm"
+              >
+                {locked
+                  ? "You labelled this answer. It changes only if you edit it; Enter goes on to the next unfinished answer."
+                  : "Editing your label: the saved one stays until you submit a change."}
                 {locked ? (
-                  <button type="button" className="rounded border border-emerald-700 px-2 py-0.5" aria-label="e: edit this answer's label" onClick={unlock}>
+                  <button
+                    type="button"
+                    className="rounded border border-emerald-700 px-2 py-0.5"
+                    aria-label="e: edit this answer's label"
+                    onClick={unlock}
+                  >
                     e ▸ Edit
                   </button>
                 ) : null}
@@ -363,7 +482,10 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
                   >
                     <span className="font-mono text-slate-500">{i + 1}.</span>
                     <span className="flex-1">{c.text}</span>
-                    <span className={`rounded px-1 font-mono text-xs ${l ? LABEL_STYLE[l] : "text-slate-400"}`} title={l ? CLAIM_LABEL_NAMES[l] : "no label yet"}>
+                    <span
+                      className={`rounded px-1 font-mono text-xs ${l ? LABEL_STYLE[l] : "text-slate-400"}`}
+                      title={l ? CLAIM_LABEL_NAMES[l] : "no label yet"}
+                    >
                       {l ?? "·"}
                     </span>
                   </li>
@@ -371,13 +493,26 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
               })}
             </ol>
             {confirmMerge !== null ? (
-              <div role="alertdialog" aria-label="Merge the claims" data-testid="confirm-merge" className="rounded border border-amber-400 bg-amber-50 p-2 text-sm">
-                Merge claims {confirmMerge + 1} and {confirmMerge + 2} into one (your own claims; no one else&apos;s change)? Enter merges, Esc cancels.
+              <div
+                role="alertdialog"
+                aria-label="Merge the claims"
+                data-testid="confirm-merge"
+                className="rounded border border-amber-400 bg-amber-50 p-2 text-sm"
+              >
+                Merge claims {confirmMerge + 1} and {confirmMerge + 2} into one (your own claims; no one else&apos;s
+                change)? Enter merges, Esc cancels.
               </div>
             ) : null}
             {split ? (
-              <div role="dialog" aria-label="Split the claim" className="space-y-1 rounded border border-slate-300 p-2 text-sm">
-                <p>Move the caret to where the claim splits, then Enter splits it there (your own claims; no one else&apos;s change). Esc cancels.</p>
+              <div
+                role="dialog"
+                aria-label="Split the claim"
+                className="space-y-1 rounded border border-slate-300 p-2 text-sm"
+              >
+                <p>
+                  Move the caret to where the claim splits, then Enter splits it there (your own claims; no one
+                  else&apos;s change). Esc cancels.
+                </p>
                 <input
                   ref={splitRef}
                   aria-label="Claim to split"
@@ -393,7 +528,13 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
                 />
               </div>
             ) : null}
-            <div role="group" aria-label="Relevance" className={`grid grid-cols-2 gap-2 rounded p-1 sm:grid-cols-4 ${form.cursor >= form.labels.length ? "ring-2 ring-indigo-300" : ""}`} data-testid="relevance" data-value={form.relevance ?? ""}>
+            <div
+              role="group"
+              aria-label="Relevance"
+              className={`grid grid-cols-2 gap-2 rounded p-1 sm:grid-cols-4 ${form.cursor >= form.labels.length ? "ring-2 ring-indigo-300" : ""}`}
+              data-testid="relevance"
+              data-value={form.relevance ?? ""}
+            >
               {RELEVANCE.map((r) => (
                 <button
                   key={r.grade}
@@ -408,13 +549,38 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
             </div>
             <label className="block text-sm">
               <span className="sr-only">Notes</span>
-              <textarea aria-label="Notes" rows={2} placeholder="Notes (Esc to leave)" value={form.notes} readOnly={locked} onChange={(e) => setForm({ ...form, notes: e.target.value })} className="w-full rounded border border-slate-300 p-2" />
+              <textarea
+                aria-label="Notes"
+                rows={2}
+                placeholder="Notes (Esc to leave)"
+                value={form.notes}
+                readOnly={locked}
+                onChange={(e) => setForm({ ...form, notes: e.target.value })}
+                className="w-full rounded border border-slate-300 p-2"
+              />
             </label>
-            <SubmitRow submitLabel={locked ? "next unfinished answer" : "submit and next"} submitText={locked ? "next unfinished" : "submit and next"} onSubmit={() => submit()} backDisabled={pos <= 0} onBack={back} backLabel="u back to the previous answer" message={message} />
+            <SubmitRow
+              submitLabel={locked ? "next unfinished answer" : "submit and next"}
+              submitText={locked ? "next unfinished" : "submit and next"}
+              onSubmit={() => submit()}
+              backDisabled={pos <= 0}
+              onBack={back}
+              backLabel="u back to the previous answer"
+              message={message}
+            />
           </div>
           <div className="space-y-2">
             {ctx ? (
-              <VideoPlayer src={ctx.video.src} allowed={ctx.video.allowed} times={ctx} cueSeconds={ctx.startSeconds} cueKey={`${data.id}:${chunkIndex}`} mediaRef={mediaRef} title={ctx.video.title} autoPlay={chunk?.answer === data.id && chunk.play} />
+              <VideoPlayer
+                src={ctx.video.src}
+                allowed={ctx.video.allowed}
+                times={ctx}
+                cueSeconds={ctx.startSeconds}
+                cueKey={`${data.id}:${chunkIndex}`}
+                mediaRef={mediaRef}
+                title={ctx.video.title}
+                autoPlay={chunk?.answer === data.id && chunk.play}
+              />
             ) : (
               <p className="text-sm text-slate-600">The model was given no context for this answer.</p>
             )}
@@ -428,7 +594,8 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
                     className={`w-full rounded border p-2 text-left text-xs ${i === chunkIndex ? "border-indigo-600 bg-indigo-50" : "border-slate-200"}`}
                     onClick={() => play(i)}
                   >
-                    <span className="font-mono font-semibold">{i + 1}</span> · {c.video.title} {formatClock(c.startSeconds)}–{formatClock(c.endSeconds)}
+                    <span className="font-mono font-semibold">{i + 1}</span> · {c.video.title}{" "}
+                    {formatClock(c.startSeconds)}–{formatClock(c.endSeconds)}
                     <span className="mt-1 block whitespace-pre-wrap text-slate-800">{c.text}</span>
                   </button>
                 </li>

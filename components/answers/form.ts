@@ -4,13 +4,32 @@ import type { TClaimLabel } from "@/lib/generation/labels";
  * The answer form as plain functions (no React): one label per claim (null until given), the
  * relevance, and the cursor — a claim (0 … n − 1) or the relevance step (n).
  */
-export type TAnswerForm = { claimVersion: number; labels: (TClaimLabel | null)[]; relevance: number | null; cursor: number; notes: string };
+export type TAnswerForm = {
+  claimVersion: number;
+  labels: (TClaimLabel | null)[];
+  relevance: number | null;
+  cursor: number;
+  notes: string;
+};
 
-export function initialAnswerForm(answer: { claimVersion: number; claims: readonly unknown[]; own: { claimVersion: number; claimLabels: TClaimLabel[]; relevance: number; notes: string } | null }): TAnswerForm {
+export function initialAnswerForm(answer: {
+  claimVersion: number;
+  claims: readonly unknown[];
+  own: { claimVersion: number; claimLabels: TClaimLabel[]; relevance: number; notes: string } | null;
+}): TAnswerForm {
   const n = answer.claims.length;
-  const own = answer.own && answer.own.claimVersion === answer.claimVersion && answer.own.claimLabels.length === n ? answer.own : null;
+  const own =
+    answer.own && answer.own.claimVersion === answer.claimVersion && answer.own.claimLabels.length === n
+      ? answer.own
+      : null;
   const labels = own ? [...own.claimLabels] : Array.from({ length: n }, () => null);
-  return { claimVersion: answer.claimVersion, labels, relevance: own?.relevance ?? null, cursor: own ? n : 0, notes: answer.own?.notes ?? "" };
+  return {
+    claimVersion: answer.claimVersion,
+    labels,
+    relevance: own?.relevance ?? null,
+    cursor: own ? n : 0,
+    notes: answer.own?.notes ?? "",
+  };
 }
 
 /** Labels the claim under the cursor and moves on (to the relevance step after the last claim). */
@@ -34,7 +53,12 @@ export function afterMerge(f: TAnswerForm, i: number, version: number): TAnswerF
 
 /** After a split of claim i: two unlabelled claims in its place; the cursor on the first. */
 export function afterSplit(f: TAnswerForm, i: number, version: number): TAnswerForm {
-  return { ...f, claimVersion: version, labels: [...f.labels.slice(0, i), null, null, ...f.labels.slice(i + 1)], cursor: i };
+  return {
+    ...f,
+    claimVersion: version,
+    labels: [...f.labels.slice(0, i), null, null, ...f.labels.slice(i + 1)],
+    cursor: i,
+  };
 }
 
 /** A split point near the middle of a claim: the space closest to it (the dialog's starting caret). */
@@ -57,7 +81,10 @@ export const ANSWER_KEYS: [string, string][] = [
   ["x", "true per the video, but absent from the context"],
   ["j / ↓, k / ↑", "next / previous claim"],
   ["1–9 (on a claim)", "play context chunk 1–9 at its start"],
-  ["0–3 (after the last claim)", "the answer's relevance: 0 does not address the question … 3 answers it fully; submits and goes on"],
+  [
+    "0–3 (after the last claim)",
+    "the answer's relevance: 0 does not address the question … 3 answers it fully; submits and goes on",
+  ],
   ["m", "merge the claim with the next one (Enter confirms, Esc cancels): your own claims, no one else's change"],
   ["/", "split the claim (choose the place, Enter): your own claims"],
   ["e", "edit an answer you already labelled (it changes only then)"],

@@ -9,7 +9,10 @@ import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 /** The confusion matrix as CSV: a header of the other rater's grades, one row per human grade. */
 export function confusionCsv(confusion: number[][], otherLabel: string): string {
-  return safeCsv([[`human grade (rows) / ${otherLabel} grade (columns)`, ...confusion.map((_, g) => String(g))], ...confusion.map((row, g) => [String(g), ...row])]);
+  return safeCsv([
+    [`human grade (rows) / ${otherLabel} grade (columns)`, ...confusion.map((_, g) => String(g))],
+    ...confusion.map((row, g) => [String(g), ...row]),
+  ]);
 }
 
 /**
@@ -22,12 +25,24 @@ const zeroStub = (v: number | null | undefined) => (v === null || v === undefine
  * Confusion matrix as a heatmap: rows the human grade, columns the other rater's; shade ∝ share of the row
  * (said in the caption). The shade stops at 70% opacity so the dark count keeps a contrast of at least 5:1 (WCAG AA 4.5:1).
  */
-export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion: number[][]; otherLabel: string; csvName: string }) {
+export function ConfusionHeatmap({
+  confusion,
+  otherLabel,
+  csvName,
+}: {
+  confusion: number[][];
+  otherLabel: string;
+  csvName: string;
+}) {
   return (
     <div>
       <table className="text-center text-xs" data-testid="confusion">
-        <caption className="caption-bottom max-w-56 pt-1 text-left text-[11px] text-slate-600" data-testid="confusion-caption">
-          Confusion matrix: rows human grade, columns {otherLabel} grade; cells are counts, shaded by their share of the row (each human grade&apos;s row is 100%).
+        <caption
+          className="caption-bottom max-w-56 pt-1 text-left text-[11px] text-slate-600"
+          data-testid="confusion-caption"
+        >
+          Confusion matrix: rows human grade, columns {otherLabel} grade; cells are counts, shaded by their share of the
+          row (each human grade&apos;s row is 100%).
         </caption>
         <thead>
           <tr>
@@ -48,7 +63,15 @@ export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion
                 {row.map((v, c) => {
                   const share = v / total;
                   return (
-                    <td key={c} className="h-9 w-10 border border-white tabular-nums" style={{ background: `rgba(${r === c ? "79,70,229" : "220,38,38"},${(0.08 + 0.62 * share).toFixed(3)})`, color: "#0f172a" }} title={`human ${r}, ${otherLabel} ${c}: ${v}`}>
+                    <td
+                      key={c}
+                      className="h-9 w-10 border border-white tabular-nums"
+                      style={{
+                        background: `rgba(${r === c ? "79,70,229" : "220,38,38"},${(0.08 + 0.62 * share).toFixed(3)})`,
+                        color: "#0f172a",
+                      }}
+                      title={`human ${r}, ${otherLabel} ${c}: ${v}`}
+                    >
                       {v}
                     </td>
                   );
@@ -58,7 +81,11 @@ export function ConfusionHeatmap({ confusion, otherLabel, csvName }: { confusion
           })}
         </tbody>
       </table>
-      <button type="button" className="mt-1 text-xs text-indigo-700 underline" onClick={() => downloadCsv(csvName, confusionCsv(confusion, otherLabel))}>
+      <button
+        type="button"
+        className="mt-1 text-xs text-indigo-700 underline"
+        onClick={() => downloadCsv(csvName, confusionCsv(confusion, otherLabel))}
+      >
         Download CSV (confusion matrix)
       </button>
     </div>
@@ -73,7 +100,11 @@ const noVerticalLines = (): number[] => [];
 
 /** Per-grade precision and recall (human as truth). */
 export function PerGradeBars({ perGrade }: { perGrade: AgreementReport["per_grade"] }) {
-  const data = ["0", "1", "2", "3"].map((g) => ({ grade: `grade ${g}`, precision: perGrade[g]?.precision ?? null, recall: perGrade[g]?.recall ?? null }));
+  const data = ["0", "1", "2", "3"].map((g) => ({
+    grade: `grade ${g}`,
+    precision: perGrade[g]?.precision ?? null,
+    recall: perGrade[g]?.recall ?? null,
+  }));
   const { domain, ticks } = niceScale(0, 1);
   return (
     <ScrollRegion label="Chart: precision and recall per grade" testId="per-grade-chart">
@@ -105,12 +136,27 @@ export function barSlot(names: readonly string[]): number {
  * (3 lines a bar), which on the dashboard's 20-run systems charts kept the main thread busy while
  * the other panels were rendering.
  */
-export function CiBars({ items, domain = [-0.2, 1] }: { items: { name: string; value: number | null; ci: { low: number; high: number } | null }[]; domain?: [number, number] }) {
-  const data = items.map((i) => ({ name: i.name, value: i.value, err: i.ci && i.value !== null ? [i.value - i.ci.low, i.ci.high - i.value] : [0, 0] }));
+export function CiBars({
+  items,
+  domain = [-0.2, 1],
+}: {
+  items: { name: string; value: number | null; ci: { low: number; high: number } | null }[];
+  domain?: [number, number];
+}) {
+  const data = items.map((i) => ({
+    name: i.name,
+    value: i.value,
+    err: i.ci && i.value !== null ? [i.value - i.ci.low, i.ci.high - i.value] : [0, 0],
+  }));
   const scale = niceScale(domain[0], domain[1]);
   return (
     <ScrollRegion label="Chart: estimates with 95% intervals" testId="ci-chart">
-      <BarChart width={Math.max(240, barSlot(items.map((i) => i.name)) * items.length)} height={180} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
+      <BarChart
+        width={Math.max(240, barSlot(items.map((i) => i.name)) * items.length)}
+        height={180}
+        data={data}
+        margin={{ top: 8, right: 8, bottom: 0, left: -20 }}
+      >
         <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noVerticalLines} />
         <XAxis dataKey="name" fontSize={11} interval={0} />
         <YAxis domain={scale.domain} ticks={scale.ticks} interval={0} fontSize={11} />

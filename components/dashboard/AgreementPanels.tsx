@@ -35,7 +35,12 @@ export function reportRows(r: AgreementReport): TStatRow[] {
 
 const statColumns: TColumnDef<TStatRow>[] = [
   { key: "stat", header: "Statistic", value: (r) => r.stat },
-  { key: "value", header: "Value", value: (r) => r.value, render: (r) => (r.stat.startsWith("n ") ? String(r.value) : fmt(r.value)) },
+  {
+    key: "value",
+    header: "Value",
+    value: (r) => r.value,
+    render: (r) => (r.stat.startsWith("n ") ? String(r.value) : fmt(r.value)),
+  },
   { key: "low", header: "95% CI low", value: (r) => r.ci?.low ?? null },
   { key: "high", header: "95% CI high", value: (r) => r.ci?.high ?? null },
 ];
@@ -44,7 +49,15 @@ function slug(s: string) {
   return s.replace(/[^A-Za-z0-9_-]+/g, "-");
 }
 
-function ReportDetail({ block, otherLabel, idPrefix }: { block: TAgreementBlock; otherLabel: string; idPrefix: string }) {
+function ReportDetail({
+  block,
+  otherLabel,
+  idPrefix,
+}: {
+  block: TAgreementBlock;
+  otherLabel: string;
+  idPrefix: string;
+}) {
   const r = block.report;
   if (!r) return <PanelState empty={block.empty} />;
   return (
@@ -52,11 +65,23 @@ function ReportDetail({ block, otherLabel, idPrefix }: { block: TAgreementBlock;
       <p className="text-sm">
         n = <strong>{r.n}</strong> · quadratic κ <strong data-stat="kappa-quadratic">{fmt(r.kappa.quadratic)}</strong>
         <Ci ci={r.ci.bootstrap?.kappa_quadratic} /> · leniency <strong>{fmt(r.leniency, 2)}</strong>{" "}
-        <span className="text-xs text-slate-500">{r.leniency === null ? "" : r.leniency > 0.05 ? `(${otherLabel} grades more generously)` : r.leniency < -0.05 ? `(${otherLabel} grades more strictly)` : "(no lean)"}</span>
+        <span className="text-xs text-slate-500">
+          {r.leniency === null
+            ? ""
+            : r.leniency > 0.05
+              ? `(${otherLabel} grades more generously)`
+              : r.leniency < -0.05
+                ? `(${otherLabel} grades more strictly)`
+                : "(no lean)"}
+        </span>
       </p>
       {r.kappa.reason ? <p className="text-xs text-amber-800">{r.kappa.reason}</p> : null}
       <div className="flex flex-wrap items-start gap-4">
-        <ConfusionHeatmap confusion={r.confusion} otherLabel={otherLabel} csvName={`${idPrefix}-${slug(block.name)}-confusion.csv`} />
+        <ConfusionHeatmap
+          confusion={r.confusion}
+          otherLabel={otherLabel}
+          csvName={`${idPrefix}-${slug(block.name)}-confusion.csv`}
+        />
         <PerGradeBars perGrade={r.per_grade} />
         <CiBars
           items={[
@@ -69,7 +94,13 @@ function ReportDetail({ block, otherLabel, idPrefix }: { block: TAgreementBlock;
       </div>
       <details>
         <summary className="cursor-pointer text-xs text-indigo-700">All figures</summary>
-        <DataTable id={`${idPrefix}-${slug(block.name)}`} caption={`${block.name} statistics`} columns={statColumns} rows={reportRows(r)} csvName={`${idPrefix}-${slug(block.name)}.csv`} />
+        <DataTable
+          id={`${idPrefix}-${slug(block.name)}`}
+          caption={`${block.name} statistics`}
+          columns={statColumns}
+          rows={reportRows(r)}
+          csvName={`${idPrefix}-${slug(block.name)}.csv`}
+        />
       </details>
     </div>
   );
@@ -81,7 +112,17 @@ const judgeColumns: TColumnDef<TJudgeRow>[] = [
   { key: "n", header: "n", value: (j) => j.r?.n ?? 0, render: (j) => String(j.r?.n ?? 0) },
   { key: "ku", header: "κ", value: (j) => j.r?.kappa.unweighted ?? null },
   { key: "kl", header: "κ linear", value: (j) => j.r?.kappa.linear ?? null },
-  { key: "kq", header: "κ quadratic", value: (j) => j.r?.kappa.quadratic ?? null, render: (j) => (<>{fmt(j.r?.kappa.quadratic)}<Ci ci={j.r?.ci.bootstrap?.kappa_quadratic} /></>) },
+  {
+    key: "kq",
+    header: "κ quadratic",
+    value: (j) => j.r?.kappa.quadratic ?? null,
+    render: (j) => (
+      <>
+        {fmt(j.r?.kappa.quadratic)}
+        <Ci ci={j.r?.ci.bootstrap?.kappa_quadratic} />
+      </>
+    ),
+  },
   { key: "kq_low", header: "κ quad CI low", value: (j) => j.r?.ci.bootstrap?.kappa_quadratic?.low ?? null },
   { key: "kq_high", header: "κ quad CI high", value: (j) => j.r?.ci.bootstrap?.kappa_quadratic?.high ?? null },
   { key: "raw", header: "raw agreement", value: (j) => j.r?.raw_agreement ?? null },
@@ -95,17 +136,36 @@ const judgeColumns: TColumnDef<TJudgeRow>[] = [
 // Interval bounds sit inside the κ cell on screen and get columns of their own in the CSV.
 const judgeScreenColumns = judgeColumns.filter((c) => c.key !== "kq_low" && c.key !== "kq_high");
 
-export function JudgePanel({ projectId, filters, judge }: { projectId: number; filters: TDashboardFilters; judge: string | null }) {
+export function JudgePanel({
+  projectId,
+  filters,
+  judge,
+}: {
+  projectId: number;
+  filters: TDashboardFilters;
+  judge: string | null;
+}) {
   const q = useJudgeAgreement(projectId, filters);
   const d = q.data;
   // The page passes the chosen judge or the default (meta); none while that is loading.
   const selected = d?.judges.find((j) => j.name === judge);
   return (
-    <Card title="Judge vs human" id="judge" description="On items with both a final human label (agreed, adjudicated or imported) and a judge label. 95% intervals: bootstrap over queries (1,000 resamples, seed 1).">
+    <Card
+      title="Judge vs human"
+      id="judge"
+      description="On items with both a final human label (agreed, adjudicated or imported) and a judge label. 95% intervals: bootstrap over queries (1,000 resamples, seed 1)."
+    >
       <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
       {d && d.judges.length > 0 ? (
         <div className="space-y-4">
-          <DataTable id="judges-table" caption="judges side by side" columns={judgeScreenColumns} csvColumns={judgeColumns} rows={d.judges.map((j) => ({ name: j.name, r: j.report, empty: j.empty }))} csvName="judges.csv" />
+          <DataTable
+            id="judges-table"
+            caption="judges side by side"
+            columns={judgeScreenColumns}
+            csvColumns={judgeColumns}
+            rows={d.judges.map((j) => ({ name: j.name, r: j.report, empty: j.empty }))}
+            csvName="judges.csv"
+          />
           {selected ? (
             <div>
               <h3 className="mb-2 text-sm font-semibold">Judge {selected.name}</h3>
@@ -122,7 +182,11 @@ export function HumanPanel({ projectId, filters }: { projectId: number; filters:
   const q = useHumanAgreement(projectId, filters);
   const d = q.data;
   return (
-    <Card title="Human vs human" id="human" description="Items graded by two annotators: the ceiling to read the judge's figures against.">
+    <Card
+      title="Human vs human"
+      id="human"
+      description="Items graded by two annotators: the ceiling to read the judge's figures against."
+    >
       <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
       {d && !d.empty ? (
         <div className="space-y-3">
@@ -130,14 +194,26 @@ export function HumanPanel({ projectId, filters }: { projectId: number; filters:
             {d.items} items · Krippendorff&apos;s α (ordinal, all annotators) <strong>{fmt(d.alphaAllRaters)}</strong>
           </p>
           <ReportDetail block={d.overall} otherLabel="second" idPrefix="human" />
-          <DataTable id="pairs-table" caption="annotator pairs" columns={judgeScreenColumns.map((c) => (c.key === "name" ? { ...c, header: "Pair" } : c))} csvColumns={judgeColumns.map((c) => (c.key === "name" ? { ...c, header: "Pair" } : c))} rows={d.pairs.map((p) => ({ name: p.name, r: p.report, empty: p.empty }))} csvName="annotator-pairs.csv" />
+          <DataTable
+            id="pairs-table"
+            caption="annotator pairs"
+            columns={judgeScreenColumns.map((c) => (c.key === "name" ? { ...c, header: "Pair" } : c))}
+            csvColumns={judgeColumns.map((c) => (c.key === "name" ? { ...c, header: "Pair" } : c))}
+            rows={d.pairs.map((p) => ({ name: p.name, r: p.report, empty: p.empty }))}
+            csvName="annotator-pairs.csv"
+          />
         </div>
       ) : null}
     </Card>
   );
 }
 
-type TBreakRow = { kind: "tag" | "system"; slice: string; judge: AgreementReport | null; human: AgreementReport | null };
+type TBreakRow = {
+  kind: "tag" | "system";
+  slice: string;
+  judge: AgreementReport | null;
+  human: AgreementReport | null;
+};
 type TBreakSide = "judge" | "human";
 
 /** Columns of the breakdowns table; the slice opens every panel on that slice (the URL filter). */
@@ -149,17 +225,42 @@ function breakColumns(onOpen: (kind: "tag" | "system", slice: string) => void): 
       header: "Slice",
       value: (r) => r.slice,
       render: (r) => (
-        <button type="button" className="text-indigo-700 underline" title={`every panel on ${r.kind} ${r.slice}`} onClick={() => onOpen(r.kind, r.slice)}>
+        <button
+          type="button"
+          className="text-indigo-700 underline"
+          title={`every panel on ${r.kind} ${r.slice}`}
+          onClick={() => onOpen(r.kind, r.slice)}
+        >
           {r.slice}
         </button>
       ),
     },
     { key: "jn", header: "judge n", value: (r) => r.judge?.n ?? 0, render: (r) => String(r.judge?.n ?? 0) },
-    { key: "jkq", header: "judge κ quad", value: (r) => r.judge?.kappa.quadratic ?? null, render: (r) => (<>{fmt(r.judge?.kappa.quadratic ?? null)}<Ci ci={r.judge?.ci.bootstrap?.kappa_quadratic} /></>) },
+    {
+      key: "jkq",
+      header: "judge κ quad",
+      value: (r) => r.judge?.kappa.quadratic ?? null,
+      render: (r) => (
+        <>
+          {fmt(r.judge?.kappa.quadratic ?? null)}
+          <Ci ci={r.judge?.ci.bootstrap?.kappa_quadratic} />
+        </>
+      ),
+    },
     { key: "jraw", header: "judge raw", value: (r) => r.judge?.raw_agreement ?? null },
     { key: "jlen", header: "judge leniency", value: (r) => r.judge?.leniency ?? null },
     { key: "hn", header: "human n", value: (r) => r.human?.n ?? 0, render: (r) => String(r.human?.n ?? 0) },
-    { key: "hkq", header: "human κ quad", value: (r) => r.human?.kappa.quadratic ?? null, render: (r) => (<>{fmt(r.human?.kappa.quadratic ?? null)}<Ci ci={r.human?.ci.bootstrap?.kappa_quadratic} /></>) },
+    {
+      key: "hkq",
+      header: "human κ quad",
+      value: (r) => r.human?.kappa.quadratic ?? null,
+      render: (r) => (
+        <>
+          {fmt(r.human?.kappa.quadratic ?? null)}
+          <Ci ci={r.human?.ci.bootstrap?.kappa_quadratic} />
+        </>
+      ),
+    },
     { key: "hraw", header: "human raw", value: (r) => r.human?.raw_agreement ?? null },
   ];
 }
@@ -181,29 +282,77 @@ function breakCsvColumns(rows: TBreakRow[]): TColumnDef<TBreakRow>[] {
   const side = (which: TBreakSide): TColumnDef<TBreakRow>[] => {
     if (!sample) return [];
     return reportRows(sample).flatMap((x) => [
-      { key: `${which} ${x.stat}`, header: `${which} ${x.stat}`, value: (r: TBreakRow) => stat(r[which], x.stat)?.value ?? null },
+      {
+        key: `${which} ${x.stat}`,
+        header: `${which} ${x.stat}`,
+        value: (r: TBreakRow) => stat(r[which], x.stat)?.value ?? null,
+      },
       ...(x.ci
         ? [
-            { key: `${which} ${x.stat} low`, header: `${which} ${x.stat} 95% CI low`, value: (r: TBreakRow) => stat(r[which], x.stat)?.ci?.low ?? null },
-            { key: `${which} ${x.stat} high`, header: `${which} ${x.stat} 95% CI high`, value: (r: TBreakRow) => stat(r[which], x.stat)?.ci?.high ?? null },
+            {
+              key: `${which} ${x.stat} low`,
+              header: `${which} ${x.stat} 95% CI low`,
+              value: (r: TBreakRow) => stat(r[which], x.stat)?.ci?.low ?? null,
+            },
+            {
+              key: `${which} ${x.stat} high`,
+              header: `${which} ${x.stat} 95% CI high`,
+              value: (r: TBreakRow) => stat(r[which], x.stat)?.ci?.high ?? null,
+            },
           ]
         : []),
     ]);
   };
-  return [{ key: "kind", header: "by", value: (r) => r.kind }, { key: "slice", header: "slice", value: (r) => r.slice }, ...side("judge"), ...side("human")];
+  return [
+    { key: "kind", header: "by", value: (r) => r.kind },
+    { key: "slice", header: "slice", value: (r) => r.slice },
+    ...side("judge"),
+    ...side("human"),
+  ];
 }
 
-export function BreakdownsPanel({ projectId, filters, onOpen }: { projectId: number; filters: TDashboardFilters; onOpen: (kind: "tag" | "system", slice: string) => void }) {
+export function BreakdownsPanel({
+  projectId,
+  filters,
+  onOpen,
+}: {
+  projectId: number;
+  filters: TDashboardFilters;
+  onOpen: (kind: "tag" | "system", slice: string) => void;
+}) {
   const q = useBreakdowns(projectId, filters);
   const d = q.data;
-  const rows: TBreakRow[] = d ? d.rows.map((r) => ({ kind: r.kind, slice: r.slice, judge: r.judge?.report ?? null, human: r.human.report })) : [];
+  const rows: TBreakRow[] = d
+    ? d.rows.map((r) => ({ kind: r.kind, slice: r.slice, judge: r.judge?.report ?? null, human: r.human.report }))
+    : [];
   return (
-    <Card title="Breakdowns" id="breakdowns" description={`Judge${d?.judge ? ` ${d.judge}` : ""} vs human and human vs human, by query tag and by system (the pool items each run contributed).`}>
-      <PanelState isPending={q.isPending} error={q.error} empty={d && d.rows.length === 0 ? "no query tags and no runs yet: import queries with tags and runs to break the figures down" : null} />
+    <Card
+      title="Breakdowns"
+      id="breakdowns"
+      description={`Judge${d?.judge ? ` ${d.judge}` : ""} vs human and human vs human, by query tag and by system (the pool items each run contributed).`}
+    >
+      <PanelState
+        isPending={q.isPending}
+        error={q.error}
+        empty={
+          d && d.rows.length === 0
+            ? "no query tags and no runs yet: import queries with tags and runs to break the figures down"
+            : null
+        }
+      />
       {rows.length > 0 ? (
         <>
-          <p className="text-xs text-slate-500">A slice&apos;s name opens every panel on that slice; the CSV holds every figure of both reports.</p>
-          <DataTable id="breakdowns-table" caption="breakdowns" columns={breakColumns(onOpen)} rows={rows} csvName="breakdowns.csv" csvColumns={breakCsvColumns(rows)} />
+          <p className="text-xs text-slate-500">
+            A slice&apos;s name opens every panel on that slice; the CSV holds every figure of both reports.
+          </p>
+          <DataTable
+            id="breakdowns-table"
+            caption="breakdowns"
+            columns={breakColumns(onOpen)}
+            rows={rows}
+            csvName="breakdowns.csv"
+            csvColumns={breakCsvColumns(rows)}
+          />
         </>
       ) : null}
     </Card>

@@ -13,7 +13,17 @@ const COLORS = ["#6366f1", "#14b8a6", "#f59e0b", "#ef4444", "#8b5cf6", "#0ea5e9"
 
 function columnsFor(r: TChunkingReport): { visible: TColumnDef<TRow>[]; csv: TColumnDef<TRow>[] } {
   const head: TColumnDef<TRow>[] = [
-    { key: "chunking", header: "Chunking", value: (row) => row.chunking, render: (row) => (<>{row.chunking}{row.chunking === r.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}</>) },
+    {
+      key: "chunking",
+      header: "Chunking",
+      value: (row) => row.chunking,
+      render: (row) => (
+        <>
+          {row.chunking}
+          {row.chunking === r.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}
+        </>
+      ),
+    },
     { key: "system", header: "System", value: (row) => row.system },
   ];
   const visible = [...head];
@@ -29,11 +39,32 @@ function columnsFor(r: TChunkingReport): { visible: TColumnDef<TRow>[]; csv: TCo
         const cell = row.cells[i];
         const sig = cell.test && cell.test.p < 0.05;
         return (
-          <span data-col={c.id} title={cell.test ? `vs ${r.baseline}: Δ ${cell.test.meanDiff.toFixed(d)}, p = ${cell.test.p.toFixed(4)} (paired randomization, ${cell.test.n} questions)` : undefined}>
+          <span
+            data-col={c.id}
+            title={
+              cell.test
+                ? `vs ${r.baseline}: Δ ${cell.test.meanDiff.toFixed(d)}, p = ${cell.test.p.toFixed(4)} (paired randomization, ${cell.test.n} questions)`
+                : undefined
+            }
+          >
             <span data-value>{fmt(cell.mean, d)}</span>
-            {cell.ci ? <span className="block text-[10px] text-slate-500">[{cell.ci.low.toFixed(d)}, {cell.ci.high.toFixed(d)}]</span> : null}
-            {cell.test ? <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}>Δ {cell.test.meanDiff >= 0 ? "+" : ""}{cell.test.meanDiff.toFixed(d)}, p={cell.test.p.toFixed(3)}{sig ? " *" : ""}</span> : null}
-            {cell.ppi ? <span className="block text-[10px] text-teal-700">PPI {cell.ppi.estimate.toFixed(d)} [{cell.ppi.low.toFixed(d)}, {cell.ppi.high.toFixed(d)}]</span> : null}
+            {cell.ci ? (
+              <span className="block text-[10px] text-slate-500">
+                [{cell.ci.low.toFixed(d)}, {cell.ci.high.toFixed(d)}]
+              </span>
+            ) : null}
+            {cell.test ? (
+              <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}>
+                Δ {cell.test.meanDiff >= 0 ? "+" : ""}
+                {cell.test.meanDiff.toFixed(d)}, p={cell.test.p.toFixed(3)}
+                {sig ? " *" : ""}
+              </span>
+            ) : null}
+            {cell.ppi ? (
+              <span className="block text-[10px] text-teal-700">
+                PPI {cell.ppi.estimate.toFixed(d)} [{cell.ppi.low.toFixed(d)}, {cell.ppi.high.toFixed(d)}]
+              </span>
+            ) : null}
           </span>
         );
       },
@@ -46,7 +77,20 @@ function columnsFor(r: TChunkingReport): { visible: TColumnDef<TRow>[]; csv: TCo
       { key: `${c.id}_p`, header: `${c.label} p vs baseline`, value: (row) => row.cells[i].test?.p ?? null },
     );
   });
-  const judge: TColumnDef<TRow> = { key: "labels", header: "Derived labels", value: (row) => (row.transferJudge ? `${row.transferJudge} (${row.audited} audited)` : "human"), render: (row) => (row.transferJudge ? <span className="text-xs">{row.transferJudge}<span className="block text-slate-500">{row.audited} audited questions</span></span> : <span className="text-xs text-slate-500">human</span>) };
+  const judge: TColumnDef<TRow> = {
+    key: "labels",
+    header: "Derived labels",
+    value: (row) => (row.transferJudge ? `${row.transferJudge} (${row.audited} audited)` : "human"),
+    render: (row) =>
+      row.transferJudge ? (
+        <span className="text-xs">
+          {row.transferJudge}
+          <span className="block text-slate-500">{row.audited} audited questions</span>
+        </span>
+      ) : (
+        <span className="text-xs text-slate-500">human</span>
+      ),
+  };
   return { visible: [...visible, judge], csv: [...csv, judge] };
 }
 
@@ -56,14 +100,27 @@ function TradeOffChart({ r }: { r: TChunkingReport }) {
   return (
     <ScatterChart width={520} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
       <CartesianGrid strokeDasharray="3 3" />
-      <XAxis type="number" dataKey="secondsRead10" name="Seconds read@10" unit=" s" fontSize={11} label={{ value: "seconds read@10", position: "insideBottom", offset: -8, fontSize: 11 }} />
+      <XAxis
+        type="number"
+        dataKey="secondsRead10"
+        name="Seconds read@10"
+        unit=" s"
+        fontSize={11}
+        label={{ value: "seconds read@10", position: "insideBottom", offset: -8, fontSize: 11 }}
+      />
       <YAxis type="number" dataKey="spanRecall10" name="Span recall@10" domain={[0, 1]} fontSize={11} />
       <ZAxis type="category" dataKey="system" name="System" />
       <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
       {/* Above the plot: at the bottom it covered the x axis's title. */}
       <Legend verticalAlign="top" wrapperStyle={{ fontSize: 11 }} />
       {chunkings.map((c, i) => (
-        <Scatter key={c} name={c} data={r.points.filter((p) => p.chunking === c)} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+        <Scatter
+          key={c}
+          name={c}
+          data={r.points.filter((p) => p.chunking === c)}
+          fill={COLORS[i % COLORS.length]}
+          isAnimationActive={false}
+        />
       ))}
     </ScatterChart>
   );
@@ -80,14 +137,25 @@ export function ChunkingsPanel({ projectId, filters }: { projectId: number; filt
       id="chunkings"
       description="Each chunking × system on measures that compare across chunkings: span recall@k (share of questions whose answer place the top-k chunks cover, ±5 s), time-IoU@10, seconds of transcript read@10, start error (s, against the nearest answer place), nDCG@10 on human labels where present and the transfer judge's otherwise (PPI where an audit exists), judged@10. Below each mean: 95% bootstrap interval over questions, and the difference from the same system on the baseline chunking with the p-value of a paired randomization test (* p < 0.05)."
     >
-      <PanelState isPending={q.isPending || (r === undefined && q.data !== undefined)} error={q.error} empty={r?.empty} />
+      <PanelState
+        isPending={q.isPending || (r === undefined && q.data !== undefined)}
+        error={q.error}
+        empty={r?.empty}
+      />
       {r && cols && !r.empty ? (
         <div className="space-y-3">
           <p className="text-xs text-slate-600">
             Baseline: <strong>{r.baseline}</strong> · {r.questions} questions
           </p>
           <div className="overflow-x-auto">
-            <DataTable id="chunking-table" caption="chunking report" columns={cols.visible} csvColumns={cols.csv} rows={r.rows} csvName="chunkings.csv" />
+            <DataTable
+              id="chunking-table"
+              caption="chunking report"
+              columns={cols.visible}
+              csvColumns={cols.csv}
+              rows={r.rows}
+              csvName="chunkings.csv"
+            />
           </div>
           <h3 className="text-sm font-semibold">Span recall@10 against seconds read@10</h3>
           <div data-testid="chunking-chart">

@@ -3,7 +3,12 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { memo, useCallback, useMemo } from "react";
 import type { TJudgeState } from "@/lib/dashboard/judges";
-import { useDashboardMeta, useDashboardProjects, useDashboardRefresh, type TDashboardFilters } from "@/lib/query/dashboard";
+import {
+  useDashboardMeta,
+  useDashboardProjects,
+  useDashboardRefresh,
+  type TDashboardFilters,
+} from "@/lib/query/dashboard";
 import { ApiError } from "@/lib/query/fetcher";
 import { dashboardProject } from "@/lib/dashboard/picker";
 import { BreakdownsPanel, HumanPanel, JudgePanel } from "./AgreementPanels";
@@ -35,11 +40,29 @@ const Decisions = memo(DecisionsCard);
 
 const selectClass = "mt-0.5 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
 
-function Select({ label, value, onChange, options, name }: { label: string; name: string; value: string; onChange: (v: string) => void; options: { value: string; label: string }[] }) {
+function Select({
+  label,
+  value,
+  onChange,
+  options,
+  name,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: { value: string; label: string }[];
+}) {
   return (
     <label className="min-w-0 max-w-full text-xs text-slate-600">
       {label}
-      <select name={name} aria-label={label} className={selectClass} value={value} onChange={(e) => onChange(e.target.value)}>
+      <select
+        name={name}
+        aria-label={label}
+        className={selectClass}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -71,7 +94,11 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
   const projectParam = params.get("project");
   const { projectId: shown, fromUrl } = dashboardProject(projectParam, projects.data);
   const meta = useDashboardMeta(shown);
-  const { missing } = dashboardProject(projectParam, projects.data, meta.error instanceof ApiError ? meta.error.status : undefined);
+  const { missing } = dashboardProject(
+    projectParam,
+    projects.data,
+    meta.error instanceof ApiError ? meta.error.status : undefined,
+  );
   const projectId = missing ? null : shown;
   useDashboardRefresh(projectId);
 
@@ -117,14 +144,33 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
       <div className="space-y-4">
         <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
           <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
-          <Select label="Project" name="project" value="" onChange={(v) => v && router.push(`${pathname}?project=${v}`)} options={[{ value: "", label: "choose a project" }, ...(projects.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))]} />
+          <Select
+            label="Project"
+            name="project"
+            value=""
+            onChange={(v) => v && router.push(`${pathname}?project=${v}`)}
+            options={[
+              { value: "", label: "choose a project" },
+              ...(projects.data ?? []).map((p) => ({ value: String(p.id), label: p.name })),
+            ]}
+          />
         </header>
-        <p role="alert" data-testid="project-missing" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-          Project {projectParam} does not exist (it may have been deleted).{projects.data?.length ? " Choose one of the projects above." : " Create one with npx assessor project create NAME."}
+        <p
+          role="alert"
+          data-testid="project-missing"
+          className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900"
+        >
+          Project {projectParam} does not exist (it may have been deleted).
+          {projects.data?.length
+            ? " Choose one of the projects above."
+            : " Create one with npx assessor project create NAME."}
         </p>
       </div>
     );
-  if (!projectId) return <PanelState empty="no project yet: create one with npx assessor project create NAME (or run npm run demo)" />;
+  if (!projectId)
+    return (
+      <PanelState empty="no project yet: create one with npx assessor project create NAME (or run npm run demo)" />
+    );
   const m = meta.data;
   const judge = filters.judge ?? m?.defaultJudge ?? null;
 
@@ -132,8 +178,27 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
     <div className="space-y-4">
       <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
         <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
-        <Select label="Project" name="project" value={String(projectId)} onChange={(v) => router.push(`${pathname}?project=${v}`)} options={(projects.data ?? [{ id: projectId, name: m?.project.name ?? `project ${projectId}` }]).map((p) => ({ value: String(p.id), label: p.name }))} />
-        <Select label="Judge" name="judge" value={judge ?? ""} onChange={(v) => set({ judge: v || undefined })} options={m?.judges.length ? m.judges.map((j) => ({ value: j.name, label: judgeOptionLabel(j) })) : [{ value: "", label: "no judge yet" }]} />
+        <Select
+          label="Project"
+          name="project"
+          value={String(projectId)}
+          onChange={(v) => router.push(`${pathname}?project=${v}`)}
+          options={(projects.data ?? [{ id: projectId, name: m?.project.name ?? `project ${projectId}` }]).map((p) => ({
+            value: String(p.id),
+            label: p.name,
+          }))}
+        />
+        <Select
+          label="Judge"
+          name="judge"
+          value={judge ?? ""}
+          onChange={(v) => set({ judge: v || undefined })}
+          options={
+            m?.judges.length
+              ? m.judges.map((j) => ({ value: j.name, label: judgeOptionLabel(j) }))
+              : [{ value: "", label: "no judge yet" }]
+          }
+        />
         <Select
           label="Label source"
           name="source"
@@ -146,9 +211,30 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
             { value: "ppi", label: "judge + human (PPI)" },
           ]}
         />
-        <Select label="Slice: query tag" name="tag" value={filters.tag ?? ""} onChange={(v) => set({ tag: v || undefined })} options={[{ value: "", label: "all queries" }, ...(m?.tags ?? []).map((t) => ({ value: t, label: t }))]} />
-        <Select label="Slice: system" name="system" value={filters.system ?? ""} onChange={(v) => set({ system: v || undefined })} options={[{ value: "", label: "all items" }, ...(m?.runs ?? []).map((r) => ({ value: r.system, label: `pooled from ${r.system}` }))]} />
-        <Select label="Baseline run" name="baseline" value={filters.baseline ?? m?.runs[0]?.system ?? ""} onChange={(v) => set({ baseline: v || undefined })} options={(m?.runs ?? []).map((r) => ({ value: r.system, label: r.system }))} />
+        <Select
+          label="Slice: query tag"
+          name="tag"
+          value={filters.tag ?? ""}
+          onChange={(v) => set({ tag: v || undefined })}
+          options={[{ value: "", label: "all queries" }, ...(m?.tags ?? []).map((t) => ({ value: t, label: t }))]}
+        />
+        <Select
+          label="Slice: system"
+          name="system"
+          value={filters.system ?? ""}
+          onChange={(v) => set({ system: v || undefined })}
+          options={[
+            { value: "", label: "all items" },
+            ...(m?.runs ?? []).map((r) => ({ value: r.system, label: `pooled from ${r.system}` })),
+          ]}
+        />
+        <Select
+          label="Baseline run"
+          name="baseline"
+          value={filters.baseline ?? m?.runs[0]?.system ?? ""}
+          onChange={(v) => set({ baseline: v || undefined })}
+          options={(m?.runs ?? []).map((r) => ({ value: r.system, label: r.system }))}
+        />
         <Select
           label="nDCG gain"
           name="gain"
@@ -191,16 +277,33 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
 /** Why the shown judge is shown, and a warning when its labels cover only part of the pool (its figures then rest on fewer pairs). */
 function JudgeNote({ judge, chosen }: { judge: TJudgeState | undefined; chosen: boolean }) {
   if (!judge) return null;
-  const share = judge.coverage === null ? "" : ` (${judge.pooled} of ${judge.poolItems} pool items, ${Math.floor(judge.coverage * 100)}%)`;
+  const share =
+    judge.coverage === null
+      ? ""
+      : ` (${judge.pooled} of ${judge.poolItems} pool items, ${Math.floor(judge.coverage * 100)}%)`;
   if (judge.partial)
     return (
-      <p role="note" data-testid="judge-partial" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-        Judge {judge.name} is partial: {judge.status === "completed" || judge.status === "imported" ? "its labels cover part of the pool" : `its run is ${judge.status}`}{share}. Its system figures rest on missing labels; {chosen ? "pick a complete judge for them." : "no judge covers the whole pool yet."}
+      <p
+        role="note"
+        data-testid="judge-partial"
+        className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900"
+      >
+        Judge {judge.name} is partial:{" "}
+        {judge.status === "completed" || judge.status === "imported"
+          ? "its labels cover part of the pool"
+          : `its run is ${judge.status}`}
+        {share}. Its system figures rest on missing labels;{" "}
+        {chosen ? "pick a complete judge for them." : "no judge covers the whole pool yet."}
       </p>
     );
   return (
     <p data-testid="judge-default" className="text-xs text-slate-600">
-      Judge {judge.name}: {chosen ? "chosen" : "the most recent complete judge (the default)"}{share}{judge.at ? `, ${judge.status === "imported" ? "imported" : "finished"} ${new Date(judge.at).toLocaleString()}` : ""}.
+      Judge {judge.name}: {chosen ? "chosen" : "the most recent complete judge (the default)"}
+      {share}
+      {judge.at
+        ? `, ${judge.status === "imported" ? "imported" : "finished"} ${new Date(judge.at).toLocaleString()}`
+        : ""}
+      .
     </p>
   );
 }
@@ -209,8 +312,13 @@ function JudgeNote({ judge, chosen }: { judge: TJudgeState | undefined; chosen: 
 function InjectionNote({ judge }: { judge: { name: string; flagged: number } | undefined }) {
   if (!judge?.flagged) return null;
   return (
-    <p role="note" data-testid="judge-injection" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-      Judge {judge.name}: {judge.flagged} pair(s) flagged as possible prompt injection (the chunk reads like instructions to a model). Their judge grades may have been steered: check them against human labels.
+    <p
+      role="note"
+      data-testid="judge-injection"
+      className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900"
+    >
+      Judge {judge.name}: {judge.flagged} pair(s) flagged as possible prompt injection (the chunk reads like
+      instructions to a model). Their judge grades may have been steered: check them against human labels.
     </p>
   );
 }

@@ -36,7 +36,21 @@ export function downloadCsv(name: string, text: string) {
 }
 
 /** A table sortable by any column (click a header; again to reverse) with a CSV download. */
-export function DataTable<R>({ id, caption, columns, rows, csvName, csvColumns }: { id: string; caption: string; columns: TColumnDef<R>[]; rows: R[]; csvName: string; csvColumns?: TColumnDef<R>[] }) {
+export function DataTable<R>({
+  id,
+  caption,
+  columns,
+  rows,
+  csvName,
+  csvColumns,
+}: {
+  id: string;
+  caption: string;
+  columns: TColumnDef<R>[];
+  rows: R[];
+  csvName: string;
+  csvColumns?: TColumnDef<R>[];
+}) {
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 } | null>(null);
   const sorted = useMemo(() => {
     if (!sort) return rows;
@@ -60,8 +74,18 @@ export function DataTable<R>({ id, caption, columns, rows, csvName, csvColumns }
             {columns.map((c) => {
               const active = sort?.key === c.key;
               return (
-                <th key={c.key} scope="col" className="py-1 pr-3 font-medium" aria-sort={active ? (sort.dir === 1 ? "ascending" : "descending") : "none"} title={c.title}>
-                  <button type="button" className="hover:text-slate-900" onClick={() => setSort(active && sort.dir === 1 ? { key: c.key, dir: -1 } : { key: c.key, dir: 1 })}>
+                <th
+                  key={c.key}
+                  scope="col"
+                  className="py-1 pr-3 font-medium"
+                  aria-sort={active ? (sort.dir === 1 ? "ascending" : "descending") : "none"}
+                  title={c.title}
+                >
+                  <button
+                    type="button"
+                    className="hover:text-slate-900"
+                    onClick={() => setSort(active && sort.dir === 1 ? { key: c.key, dir: -1 } : { key: c.key, dir: 1 })}
+                  >
                     {c.header}
                     {active ? (sort.dir === 1 ? " ▲" : " ▼") : ""}
                   </button>
@@ -85,7 +109,11 @@ export function DataTable<R>({ id, caption, columns, rows, csvName, csvColumns }
           ))}
         </tbody>
       </table>
-      <button type="button" className="mt-2 text-xs text-indigo-700 underline" onClick={() => downloadCsv(csvName, toCsv(csvColumns ?? columns, sorted))}>
+      <button
+        type="button"
+        className="mt-2 text-xs text-indigo-700 underline"
+        onClick={() => downloadCsv(csvName, toCsv(csvColumns ?? columns, sorted))}
+      >
         Download CSV ({caption})
       </button>
     </div>

@@ -19,7 +19,17 @@ type TRow = TGenerationTable["rows"][number];
 
 function columnsFor(p: TGenerationPanel): { visible: TColumnDef<TRow>[]; csv: TColumnDef<TRow>[] } {
   const head: TColumnDef<TRow>[] = [
-    { key: "system", header: "System", value: (r) => r.system, render: (r) => (<>{r.system}{r.system === p.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}</>) },
+    {
+      key: "system",
+      header: "System",
+      value: (r) => r.system,
+      render: (r) => (
+        <>
+          {r.system}
+          {r.system === p.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}
+        </>
+      ),
+    },
     { key: "answers", header: "Labelled answers", value: (r) => r.answers, render: (r) => String(r.answers) },
   ];
   const visible = [...head];
@@ -34,10 +44,27 @@ function columnsFor(p: TGenerationPanel): { visible: TColumnDef<TRow>[]; csv: TC
         const c = r.cells[i];
         const sig = c.test && c.test.p < 0.05;
         return (
-          <span data-col={m.id} title={c.test ? `vs ${p.baseline}: Δ ${c.test.meanDiff.toFixed(d)}, p = ${c.test.p.toFixed(4)} (paired randomization on ${c.test.n} questions)` : undefined}>
+          <span
+            data-col={m.id}
+            title={
+              c.test
+                ? `vs ${p.baseline}: Δ ${c.test.meanDiff.toFixed(d)}, p = ${c.test.p.toFixed(4)} (paired randomization on ${c.test.n} questions)`
+                : undefined
+            }
+          >
             <span data-value>{fmt(c.mean, d)}</span> <span className="text-[10px] text-slate-500">n={c.n}</span>
-            {c.ci ? <span className="block text-[10px] text-slate-500">[{c.ci.low.toFixed(d)}, {c.ci.high.toFixed(d)}]</span> : null}
-            {c.test ? <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}>Δ {c.test.meanDiff >= 0 ? "+" : ""}{c.test.meanDiff.toFixed(d)}, p={c.test.p.toFixed(3)}{sig ? " *" : ""}</span> : null}
+            {c.ci ? (
+              <span className="block text-[10px] text-slate-500">
+                [{c.ci.low.toFixed(d)}, {c.ci.high.toFixed(d)}]
+              </span>
+            ) : null}
+            {c.test ? (
+              <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}>
+                Δ {c.test.meanDiff >= 0 ? "+" : ""}
+                {c.test.meanDiff.toFixed(d)}, p={c.test.p.toFixed(3)}
+                {sig ? " *" : ""}
+              </span>
+            ) : null}
           </span>
         );
       },
@@ -60,13 +87,23 @@ function MeansTable({ p, t }: { p: TGenerationPanel; t: TGenerationTable }) {
   return (
     <div className="space-y-1" data-testid={`generation-table-${t.source}`}>
       <h3 className="text-sm font-semibold">
-        {title} <span className="font-normal text-slate-500">· {t.labelled} labelled answers{t.noClaims ? `, ${t.noClaims} without claims (no faithfulness)` : ""}</span>
+        {title}{" "}
+        <span className="font-normal text-slate-500">
+          · {t.labelled} labelled answers{t.noClaims ? `, ${t.noClaims} without claims (no faithfulness)` : ""}
+        </span>
       </h3>
       {t.empty ? (
         <PanelState empty={t.empty} />
       ) : (
         <div className="overflow-x-auto">
-          <DataTable id={`generation-${t.source}`} caption={`generation (${t.source})`} columns={cols.visible} csvColumns={cols.csv} rows={t.rows} csvName={`generation-${t.source}.csv`} />
+          <DataTable
+            id={`generation-${t.source}`}
+            caption={`generation (${t.source})`}
+            columns={cols.visible}
+            csvColumns={cols.csv}
+            rows={t.rows}
+            csvName={`generation-${t.source}.csv`}
+          />
         </div>
       )}
     </div>
@@ -75,7 +112,16 @@ function MeansTable({ p, t }: { p: TGenerationPanel; t: TGenerationTable }) {
 
 function JudgeVsHuman({ p }: { p: TGenerationPanel }) {
   const c = p.claims;
-  if (!c) return <PanelState empty={p.judge ? `no answer has both a final human label and a label of judge ${p.judge}` : "no judge labels of answers yet: run the LLM judge on the answers (the Judge page or npx assessor judge)"} />;
+  if (!c)
+    return (
+      <PanelState
+        empty={
+          p.judge
+            ? `no answer has both a final human label and a label of judge ${p.judge}`
+            : "no judge labels of answers yet: run the LLM judge on the answers (the Judge page or npx assessor judge)"
+        }
+      />
+    );
   const k = (v: { value: number | null }) => fmt(v.value, 3);
   return (
     <div className="grid gap-4 lg:grid-cols-2" data-testid="generation-claims">
@@ -90,10 +136,14 @@ function JudgeVsHuman({ p }: { p: TGenerationPanel }) {
           <dd data-testid="claims-agreement">{pct(c.rawAgreement)}</dd>
           <dt>Claims compared</dt>
           <dd>
-            {c.n} on {c.answers} answers{c.versionMismatch ? ` (${c.versionMismatch} on another claim version: faithfulness only)` : ""}
+            {c.n} on {c.answers} answers
+            {c.versionMismatch ? ` (${c.versionMismatch} on another claim version: faithfulness only)` : ""}
           </dd>
         </dl>
-        <p className="text-xs text-slate-500">Kappa over the ordered labels n &lt; p &lt; s, with x (true per the video, absent from the context) counted as n; the matrix keeps the four labels apart.</p>
+        <p className="text-xs text-slate-500">
+          Kappa over the ordered labels n &lt; p &lt; s, with x (true per the video, absent from the context) counted as
+          n; the matrix keeps the four labels apart.
+        </p>
         <ScrollRegion label="Claim support confusion">
           <table className="text-xs" aria-label="claim support confusion (rows people, columns judge)">
             <thead>
@@ -133,7 +183,14 @@ function JudgeVsHuman({ p }: { p: TGenerationPanel }) {
           <dt>Mean absolute difference</dt>
           <dd data-testid="faithfulness-mad">{fmt(p.faithfulness?.meanAbsDiff, 3)}</dd>
           <dt>Spearman&apos;s rho</dt>
-          <dd data-testid="faithfulness-rho" title={p.faithfulness?.spearman.rho === null ? (p.faithfulness?.spearman as { reason?: string }).reason : undefined}>
+          <dd
+            data-testid="faithfulness-rho"
+            title={
+              p.faithfulness?.spearman.rho === null
+                ? (p.faithfulness?.spearman as { reason?: string }).reason
+                : undefined
+            }
+          >
             {fmt(p.faithfulness?.spearman.rho ?? null, 3)}
           </dd>
           <dt>Answers</dt>
@@ -152,14 +209,35 @@ function JudgeVsHuman({ p }: { p: TGenerationPanel }) {
 /** The published reference beside this project's own agreement. */
 function Ragas({ p }: { p: TGenerationPanel }) {
   const rows = [
-    { name: "Faithfulness", published: p.ragas.faithfulness, ours: p.claims?.rawAgreement ?? null, how: "claim labels, same label" },
-    { name: "Answer relevance", published: p.ragas.answerRelevance, ours: p.relevance?.rawAgreement ?? null, how: "relevance 0–3, same grade" },
-    { name: "Context relevance", published: p.ragas.contextRelevance, ours: null, how: "chunk grades: the Judge vs human panel" },
+    {
+      name: "Faithfulness",
+      published: p.ragas.faithfulness,
+      ours: p.claims?.rawAgreement ?? null,
+      how: "claim labels, same label",
+    },
+    {
+      name: "Answer relevance",
+      published: p.ragas.answerRelevance,
+      ours: p.relevance?.rawAgreement ?? null,
+      how: "relevance 0–3, same grade",
+    },
+    {
+      name: "Context relevance",
+      published: p.ragas.contextRelevance,
+      ours: null,
+      how: "chunk grades: the Judge vs human panel",
+    },
   ];
   return (
     <ScrollRegion label="Published agreement with people">
-      <table className="text-xs" data-testid="generation-ragas" aria-label="published agreement with people and this project's">
-        <caption className="text-left text-slate-600">Agreement with people: {p.ragas.citation}, beside this project&apos;s judge</caption>
+      <table
+        className="text-xs"
+        data-testid="generation-ragas"
+        aria-label="published agreement with people and this project's"
+      >
+        <caption className="text-left text-slate-600">
+          Agreement with people: {p.ragas.citation}, beside this project&apos;s judge
+        </caption>
         <thead>
           <tr>
             <th className="px-1 text-left">measure</th>
@@ -173,7 +251,11 @@ function Ragas({ p }: { p: TGenerationPanel }) {
               <th className="px-1 text-left font-normal">{r.name}</th>
               <td className="px-2 text-center">{pct(r.published)}</td>
               <td className="px-2 text-center" title={r.how}>
-                {r.ours === null ? <span className="text-slate-500">{r.name === "Context relevance" ? "see above" : "–"}</span> : pct(r.ours)}
+                {r.ours === null ? (
+                  <span className="text-slate-500">{r.name === "Context relevance" ? "see above" : "–"}</span>
+                ) : (
+                  pct(r.ours)
+                )}
               </td>
             </tr>
           ))}
@@ -197,11 +279,17 @@ function TwoByTwo({ t, label }: { t: TAttributionTable; label: string }) {
       <span className="text-lg font-semibold" data-count>
         {t.counts[k]}
       </span>
-      {t.examples[k].length ? <span className="block text-[10px] text-slate-500">e.g. {t.examples[k].join(", ")}</span> : null}
+      {t.examples[k].length ? (
+        <span className="block text-[10px] text-slate-500">e.g. {t.examples[k].join(", ")}</span>
+      ) : null}
     </td>
   );
   return (
-    <table className="text-sm" aria-label={`failure attribution, relevant chunk = grade ≥ ${t.minGrade}`} data-testid={`attribution-${t.minGrade}`}>
+    <table
+      className="text-sm"
+      aria-label={`failure attribution, relevant chunk = grade ≥ ${t.minGrade}`}
+      data-testid={`attribution-${t.minGrade}`}
+    >
       <caption className="text-left text-xs font-semibold">{label}</caption>
       <thead>
         <tr>
@@ -219,7 +307,9 @@ function TwoByTwo({ t, label }: { t: TAttributionTable; label: string }) {
           {cell("good_without_evidence")}
         </tr>
         <tr>
-          <th className="px-2 text-left text-xs font-normal text-slate-600">relevant chunk (grade ≥ {t.minGrade}) in the context</th>
+          <th className="px-2 text-left text-xs font-normal text-slate-600">
+            relevant chunk (grade ≥ {t.minGrade}) in the context
+          </th>
           {cell("generator_failed")}
           {cell("fine")}
         </tr>
@@ -234,7 +324,9 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
   return (
     <div className="space-y-3" data-testid="generation-attribution">
       <p className="text-xs text-slate-600">
-        Per question × system, from the {a.source === "human" ? "final human labels" : `labels of judge ${a.judge}`} of the answer and the reference labels of its context chunks; {p.goodAnswer}. {a.excluded} answer(s) left out (no label or no claims).
+        Per question × system, from the {a.source === "human" ? "final human labels" : `labels of judge ${a.judge}`} of
+        the answer and the reference labels of its context chunks; {p.goodAnswer}. {a.excluded} answer(s) left out (no
+        label or no claims).
       </p>
       <ScrollRegion label="Failure attribution, all systems" className="flex flex-wrap gap-6">
         <TwoByTwo t={all.atLeast1} label="Relevant = a context chunk graded ≥ 1" />
@@ -245,14 +337,26 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
           <thead>
             <tr>
               <th className="px-1 text-left">system</th>
-              {(["≥ 1", "≥ 2"] as const).map((g) => (Object.keys(CELL_TEXT) as (keyof typeof CELL_TEXT)[]).map((k) => <th key={`${g}${k}`} className="px-2">{CELL_TEXT[k]} ({g})</th>))}
+              {(["≥ 1", "≥ 2"] as const).map((g) =>
+                (Object.keys(CELL_TEXT) as (keyof typeof CELL_TEXT)[]).map((k) => (
+                  <th key={`${g}${k}`} className="px-2">
+                    {CELL_TEXT[k]} ({g})
+                  </th>
+                )),
+              )}
             </tr>
           </thead>
           <tbody>
             {a.tables.slice(1).map((t) => (
               <tr key={t.system}>
                 <th className="px-1 text-left font-normal">{t.system}</th>
-                {[t.atLeast1, t.atLeast2].map((x, i) => (Object.keys(CELL_TEXT) as (keyof typeof CELL_TEXT)[]).map((k) => <td key={`${i}${k}`} className="px-2 text-center">{x.counts[k]}</td>))}
+                {[t.atLeast1, t.atLeast2].map((x, i) =>
+                  (Object.keys(CELL_TEXT) as (keyof typeof CELL_TEXT)[]).map((k) => (
+                    <td key={`${i}${k}`} className="px-2 text-center">
+                      {x.counts[k]}
+                    </td>
+                  )),
+                )}
               </tr>
             ))}
           </tbody>
@@ -265,13 +369,26 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
         <ScrollRegion label="Chart: context nDCG@10 against faithfulness" testId="generation-scatter">
           <ScatterChart width={520} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis type="number" dataKey="ndcg" name="nDCG@10" domain={[0, 1]} fontSize={11} label={{ value: "context nDCG@10", position: "insideBottom", offset: -8, fontSize: 11 }} />
+            <XAxis
+              type="number"
+              dataKey="ndcg"
+              name="nDCG@10"
+              domain={[0, 1]}
+              fontSize={11}
+              label={{ value: "context nDCG@10", position: "insideBottom", offset: -8, fontSize: 11 }}
+            />
             <YAxis type="number" dataKey="faithfulness" name="Faithfulness" domain={[0, 1]} fontSize={11} />
             <ZAxis type="category" dataKey="qid" name="Question" />
             <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
             <Legend verticalAlign="top" wrapperStyle={{ fontSize: 11 }} />
             {systems.map((s, i) => (
-              <Scatter key={s} name={s} data={a.points.filter((x) => x.system === s)} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+              <Scatter
+                key={s}
+                name={s}
+                data={a.points.filter((x) => x.system === s)}
+                fill={COLORS[i % COLORS.length]}
+                isAnimationActive={false}
+              />
             ))}
           </ScatterChart>
         </ScrollRegion>
@@ -280,11 +397,25 @@ function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) {
   );
 }
 
-function Select({ label, value, options, onChange }: { label: string; value: string; options: string[]; onChange: (v: string) => void }) {
+function Select({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (v: string) => void;
+}) {
   return (
     <label className="text-xs text-slate-700">
       {label}{" "}
-      <select className="rounded border border-slate-300 px-1 py-0.5" value={value} onChange={(e) => onChange(e.target.value)}>
+      <select
+        className="rounded border border-slate-300 px-1 py-0.5"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      >
         {options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -314,7 +445,9 @@ export function GenerationPanel({ projectId, filters }: { projectId: number; fil
         <div className="space-y-4">
           <div className="flex flex-wrap gap-4">
             <Select label="Baseline system" value={p.baseline ?? ""} options={p.systems} onChange={setBaseline} />
-            {p.judges.length ? <Select label="Answer judge" value={p.judge ?? ""} options={p.judges} onChange={setJudge} /> : null}
+            {p.judges.length ? (
+              <Select label="Answer judge" value={p.judge ?? ""} options={p.judges} onChange={setJudge} />
+            ) : null}
             <span className="text-xs text-slate-500">
               {p.answers} answers · {p.questions} questions · {p.systems.length} systems
             </span>
@@ -326,7 +459,14 @@ export function GenerationPanel({ projectId, filters }: { projectId: number; fil
           <div className="space-y-2">
             <div className="flex items-center gap-3">
               <h3 className="text-sm font-semibold">Failure attribution: retrieval or generator?</h3>
-              {p.attribution.length > 1 ? <Select label="Answer labels" value={source} options={["human", "judge"]} onChange={(v) => setSource(v === "judge" ? "judge" : "human")} /> : null}
+              {p.attribution.length > 1 ? (
+                <Select
+                  label="Answer labels"
+                  value={source}
+                  options={["human", "judge"]}
+                  onChange={(v) => setSource(v === "judge" ? "judge" : "human")}
+                />
+              ) : null}
             </div>
             {attribution ? <Attribution p={p} a={attribution} /> : null}
           </div>

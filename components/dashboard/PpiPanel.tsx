@@ -12,7 +12,8 @@ type TRow = TPpiTable["rows"][number];
 type TAdvice = TPpiTable["advisor"][number];
 
 const WARNINGS: Record<TPpiWarning, string> = {
-  few_labelled: "fewer than 10 complete questions: the intervals rest on a normal approximation with few questions; sample whole questions for calibration",
+  few_labelled:
+    "fewer than 10 complete questions: the intervals rest on a normal approximation with few questions; sample whole questions for calibration",
   judge_adds_nothing: "λ near 0: the judge adds (almost) nothing, the PPI interval is the human-only one",
   all_labelled: "every question is human-labelled: PPI is the human-only estimate",
   too_few_labelled: "only one complete question: no interval yet",
@@ -39,8 +40,12 @@ function Cell({ cell, baseline }: { cell: TPpiCell; baseline: string | null }) {
     <span data-ppi-cell>
       <strong>{m.ppi ? fmt(m.ppi.estimate) : fmt(m.pointOnly)}</strong>
       <span className="block text-[10px] text-slate-700">PPI {interval(m.ppi)}</span>
-      <span className="block text-[10px] text-slate-500">human {fmt(m.human?.estimate)} {interval(m.human)}</span>
-      <span className="block text-[10px] text-slate-500">judge {fmt(m.judge?.estimate)} {interval(m.judge)}</span>
+      <span className="block text-[10px] text-slate-500">
+        human {fmt(m.human?.estimate)} {interval(m.human)}
+      </span>
+      <span className="block text-[10px] text-slate-500">
+        judge {fmt(m.judge?.estimate)} {interval(m.judge)}
+      </span>
       <span className="block text-[10px] text-slate-500">λ {m.lambda === null ? "–" : m.lambda.toFixed(2)}</span>
       {cell.narrowerBy !== null ? (
         <span className={`block text-[10px] ${cell.narrowerBy > 0 ? "text-green-800" : "text-slate-500"}`}>
@@ -48,7 +53,10 @@ function Cell({ cell, baseline }: { cell: TPpiCell; baseline: string | null }) {
         </span>
       ) : null}
       {cell.diff?.ppi ? (
-        <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`} title={`PPI paired difference vs ${baseline}, z test`}>
+        <span
+          className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}
+          title={`PPI paired difference vs ${baseline}, z test`}
+        >
           Δ {cell.diff.ppi.estimate >= 0 ? "+" : ""}
           {cell.diff.ppi.estimate.toFixed(3)} p={fmt(cell.diff.p)}
           {sig ? " *" : ""}
@@ -59,15 +67,56 @@ function Cell({ cell, baseline }: { cell: TPpiCell; baseline: string | null }) {
 }
 
 function columnsFor(t: TPpiTable, baseline: string | null): TColumnDef<TRow>[] {
-  const cols: TColumnDef<TRow>[] = [{ key: "system", header: "Run", value: (r) => r.system, render: (r) => (<>{r.system}{r.system === baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}</>) }];
+  const cols: TColumnDef<TRow>[] = [
+    {
+      key: "system",
+      header: "Run",
+      value: (r) => r.system,
+      render: (r) => (
+        <>
+          {r.system}
+          {r.system === baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}
+        </>
+      ),
+    },
+  ];
   t.columns.forEach((c, i) => {
-    cols.push({ key: c.id, header: c.label, value: (r) => r.cells[i].mean.ppi?.estimate ?? null, render: (r) => <Cell cell={r.cells[i]} baseline={baseline} /> });
-    for (const [k, pick] of [["ppi", (r: TRow) => r.cells[i].mean.ppi], ["human", (r: TRow) => r.cells[i].mean.human], ["judge", (r: TRow) => r.cells[i].mean.judge]] as const) {
-      cols.push({ key: `${c.id}_${k}_low`, header: `${c.label} ${k} low`, value: (r) => pick(r)?.low ?? null, render: () => null });
-      cols.push({ key: `${c.id}_${k}_high`, header: `${c.label} ${k} high`, value: (r) => pick(r)?.high ?? null, render: () => null });
+    cols.push({
+      key: c.id,
+      header: c.label,
+      value: (r) => r.cells[i].mean.ppi?.estimate ?? null,
+      render: (r) => <Cell cell={r.cells[i]} baseline={baseline} />,
+    });
+    for (const [k, pick] of [
+      ["ppi", (r: TRow) => r.cells[i].mean.ppi],
+      ["human", (r: TRow) => r.cells[i].mean.human],
+      ["judge", (r: TRow) => r.cells[i].mean.judge],
+    ] as const) {
+      cols.push({
+        key: `${c.id}_${k}_low`,
+        header: `${c.label} ${k} low`,
+        value: (r) => pick(r)?.low ?? null,
+        render: () => null,
+      });
+      cols.push({
+        key: `${c.id}_${k}_high`,
+        header: `${c.label} ${k} high`,
+        value: (r) => pick(r)?.high ?? null,
+        render: () => null,
+      });
     }
-    cols.push({ key: `${c.id}_lambda`, header: `${c.label} lambda`, value: (r) => r.cells[i].mean.lambda, render: () => null });
-    cols.push({ key: `${c.id}_p`, header: `${c.label} p vs baseline (PPI)`, value: (r) => r.cells[i].diff?.p ?? null, render: () => null });
+    cols.push({
+      key: `${c.id}_lambda`,
+      header: `${c.label} lambda`,
+      value: (r) => r.cells[i].mean.lambda,
+      render: () => null,
+    });
+    cols.push({
+      key: `${c.id}_p`,
+      header: `${c.label} p vs baseline (PPI)`,
+      value: (r) => r.cells[i].diff?.p ?? null,
+      render: () => null,
+    });
   });
   return cols;
 }
@@ -75,10 +124,32 @@ function columnsFor(t: TPpiTable, baseline: string | null): TColumnDef<TRow>[] {
 const adviceColumns = (t: TPpiTable): TColumnDef<TAdvice>[] => [
   { key: "label", header: "Measure", value: (a) => a.label },
   { key: "system", header: "Run", value: (a) => a.system },
-  { key: "difference", header: "Δ (PPI)", value: (a) => a.difference, render: (a) => (<>{fmt(a.difference)} <span className="text-xs text-slate-500">{a.low === null ? "" : `[${a.low.toFixed(3)}, ${(a.high ?? 0).toFixed(3)}]`}</span></>) },
+  {
+    key: "difference",
+    header: "Δ (PPI)",
+    value: (a) => a.difference,
+    render: (a) => (
+      <>
+        {fmt(a.difference)}{" "}
+        <span className="text-xs text-slate-500">
+          {a.low === null ? "" : `[${a.low.toFixed(3)}, ${(a.high ?? 0).toFixed(3)}]`}
+        </span>
+      </>
+    ),
+  },
   { key: "sd", header: "sd of differences", value: (a) => a.sd, render: (a) => `${fmt(a.sd)} (${a.sdSource})` },
-  { key: "toDetect", header: `questions to detect ${t.delta}`, value: (a) => (a.noBasis ? "no basis" : a.toDetect), render: (a) => questions(a, a.toDetect) },
-  { key: "forHalfWidth", header: `questions for ±${t.halfWidth}`, value: (a) => (a.noBasis ? "no basis" : a.forHalfWidth), render: (a) => questions(a, a.forHalfWidth) },
+  {
+    key: "toDetect",
+    header: `questions to detect ${t.delta}`,
+    value: (a) => (a.noBasis ? "no basis" : a.toDetect),
+    render: (a) => questions(a, a.toDetect),
+  },
+  {
+    key: "forHalfWidth",
+    header: `questions for ±${t.halfWidth}`,
+    value: (a) => (a.noBasis ? "no basis" : a.forHalfWidth),
+    render: (a) => questions(a, a.forHalfWidth),
+  },
 ];
 
 /** The best width saving of the panel, for the headline ("the PPI interval is 38% narrower than human-only"). */
@@ -89,7 +160,15 @@ function headline(t: TPpiTable): string | null {
   return `On average the PPI interval is ${Math.round(Math.abs(mean) * 100)}% ${mean >= 0 ? "narrower" : "wider"} than human-only (${t.labelled} complete of ${t.questions} questions).`;
 }
 
-export function PpiPanel({ projectId, filters, onAdvisor }: { projectId: number; filters: TDashboardFilters; onAdvisor: (changes: { delta?: string; halfWidth?: string }) => void }) {
+export function PpiPanel({
+  projectId,
+  filters,
+  onAdvisor,
+}: {
+  projectId: number;
+  filters: TDashboardFilters;
+  onAdvisor: (changes: { delta?: string; halfWidth?: string }) => void;
+}) {
   const q = usePpi(projectId, filters);
   // Below the fold with ~2,700 elements: rendered at low priority (interruptible), so that the
   // panels arriving at the same time (systems, breakdowns) are not kept waiting behind it.
@@ -102,32 +181,77 @@ export function PpiPanel({ projectId, filters, onAdvisor }: { projectId: number;
       id="ppi"
       description="Label source judge + human (PPI): the judge's labels on every question, corrected by the human labels of the completely labelled questions (prediction-powered inference, PPI++). Each cell: the PPI estimate and 95% interval beside the human-only and judge-only ones (intervals clipped to the measure's range 0–1), λ (how much the judge is trusted), and the PPI paired difference from the baseline (* p < 0.05)."
     >
-      <PanelState isPending={q.isPending || (d === undefined && q.data !== undefined)} error={q.error} empty={d?.empty} />
+      <PanelState
+        isPending={q.isPending || (d === undefined && q.data !== undefined)}
+        error={q.error}
+        empty={d?.empty}
+      />
       {t ? (
         <div className="space-y-4">
-          {headline(t) ? <p className="text-sm" data-stat="ppi-headline">{headline(t)}</p> : null}
+          {headline(t) ? (
+            <p className="text-sm" data-stat="ppi-headline">
+              {headline(t)}
+            </p>
+          ) : null}
           {warnings.map((w) => (
-            <p key={w} className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900" data-warning={w}>
+            <p
+              key={w}
+              className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900"
+              data-warning={w}
+            >
               {WARNINGS[w]}
             </p>
           ))}
           <div className="overflow-x-auto">
-            <DataTable id="systems-ppi" caption="systems (judge + human, PPI)" columns={columnsFor(t, d?.baseline ?? null).filter((c) => !/_(low|high|p|lambda)$/.test(c.key))} csvColumns={columnsFor(t, d?.baseline ?? null)} rows={t.rows} csvName="systems-ppi.csv" />
+            <DataTable
+              id="systems-ppi"
+              caption="systems (judge + human, PPI)"
+              columns={columnsFor(t, d?.baseline ?? null).filter((c) => !/_(low|high|p|lambda)$/.test(c.key))}
+              csvColumns={columnsFor(t, d?.baseline ?? null)}
+              rows={t.rows}
+              csvName="systems-ppi.csv"
+            />
           </div>
           {t.advisor.length ? (
             <div className="space-y-2">
-              <h3 className="text-sm font-semibold">Queries needed (paired t-test, α = 0.05, power 0.8; Sakai&apos;s topic-set-size design)</h3>
+              <h3 className="text-sm font-semibold">
+                Queries needed (paired t-test, α = 0.05, power 0.8; Sakai&apos;s topic-set-size design)
+              </h3>
               <form className="flex gap-3" onSubmit={(e) => e.preventDefault()}>
                 <label className="text-xs text-slate-600">
                   Difference to detect
-                  <input name="delta" type="number" step="0.01" min="0.001" max="1" defaultValue={t.delta} className="mt-0.5 block w-24 rounded border border-slate-300 px-2 py-1 text-sm" onBlur={(e) => onAdvisor({ delta: e.target.value || undefined })} />
+                  <input
+                    name="delta"
+                    type="number"
+                    step="0.01"
+                    min="0.001"
+                    max="1"
+                    defaultValue={t.delta}
+                    className="mt-0.5 block w-24 rounded border border-slate-300 px-2 py-1 text-sm"
+                    onBlur={(e) => onAdvisor({ delta: e.target.value || undefined })}
+                  />
                 </label>
                 <label className="text-xs text-slate-600">
                   Interval half-width
-                  <input name="halfWidth" type="number" step="0.01" min="0.001" max="1" defaultValue={t.halfWidth} className="mt-0.5 block w-24 rounded border border-slate-300 px-2 py-1 text-sm" onBlur={(e) => onAdvisor({ halfWidth: e.target.value || undefined })} />
+                  <input
+                    name="halfWidth"
+                    type="number"
+                    step="0.01"
+                    min="0.001"
+                    max="1"
+                    defaultValue={t.halfWidth}
+                    className="mt-0.5 block w-24 rounded border border-slate-300 px-2 py-1 text-sm"
+                    onBlur={(e) => onAdvisor({ halfWidth: e.target.value || undefined })}
+                  />
                 </label>
               </form>
-              <DataTable id="ppi-advisor" caption="queries needed" columns={adviceColumns(t)} rows={t.advisor} csvName="queries-needed.csv" />
+              <DataTable
+                id="ppi-advisor"
+                caption="queries needed"
+                columns={adviceColumns(t)}
+                rows={t.advisor}
+                csvName="queries-needed.csv"
+              />
             </div>
           ) : null}
         </div>

@@ -3,7 +3,13 @@
 import { useState } from "react";
 import type { TCalibrationRow } from "@/lib/dashboard/calibration";
 import type { TAnnotatorRow } from "@/lib/dashboard/progress";
-import { useCalibration, useDashboardProgress, useRetest, useSampleForCalibration, type TDashboardFilters } from "@/lib/query/dashboard";
+import {
+  useCalibration,
+  useDashboardProgress,
+  useRetest,
+  useSampleForCalibration,
+  type TDashboardFilters,
+} from "@/lib/query/dashboard";
 import { DataTable, type TColumnDef } from "./DataTable";
 import { Card, PanelState } from "./ui";
 
@@ -19,13 +25,27 @@ function calibrationColumns(min: number): TColumnDef<TCalibrationRow>[] {
     key: `g${g}`,
     header: `grade ${g}`,
     value: (r) => r.perGrade[g],
-    render: (r) => <span className={r.perGrade[g] < min ? "font-semibold text-amber-700" : ""} title={r.perGrade[g] < min ? `fewer than ${min} human examples` : undefined}>{r.perGrade[g]}{r.perGrade[g] < min ? " ⚠" : ""}</span>,
+    render: (r) => (
+      <span
+        className={r.perGrade[g] < min ? "font-semibold text-amber-700" : ""}
+        title={r.perGrade[g] < min ? `fewer than ${min} human examples` : undefined}
+      >
+        {r.perGrade[g]}
+        {r.perGrade[g] < min ? " ⚠" : ""}
+      </span>
+    ),
   });
   return [
     { key: "tag", header: "Query tag", value: (r) => r.tag ?? "(all)" },
     { key: "labelled", header: "human-labelled", value: (r) => r.labelled, render: (r) => String(r.labelled) },
     { key: "withJudge", header: "with judge label", value: (r) => r.withJudge, render: (r) => String(r.withJudge) },
-    { key: "complete", header: "complete questions", title: "questions whose every pooled item has a final human label (what the PPI estimates use)", value: (r) => r.completeQuestions, render: (r) => `${r.completeQuestions} / ${r.questions}` },
+    {
+      key: "complete",
+      header: "complete questions",
+      title: "questions whose every pooled item has a final human label (what the PPI estimates use)",
+      value: (r) => r.completeQuestions,
+      render: (r) => `${r.completeQuestions} / ${r.questions}`,
+    },
     gradeCol(0),
     gradeCol(1),
     gradeCol(2),
@@ -33,7 +53,15 @@ function calibrationColumns(min: number): TColumnDef<TCalibrationRow>[] {
   ];
 }
 
-export function CalibrationCard({ projectId, filters, canSample }: { projectId: number; filters: TDashboardFilters; canSample: boolean }) {
+export function CalibrationCard({
+  projectId,
+  filters,
+  canSample,
+}: {
+  projectId: number;
+  filters: TDashboardFilters;
+  canSample: boolean;
+}) {
   const q = useCalibration(projectId, filters);
   const sample = useSampleForCalibration(projectId);
   const [n, setN] = useState<number | null>(null);
@@ -44,33 +72,71 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
   const pct = d ? Math.min(100, Math.round((100 * d.overall.labelled) / d.target)) : 0;
   const amount = n ?? (unit === "questions" ? 10 : (d?.suggestedSample ?? 0));
   return (
-    <Card title="Calibration status" id="calibration" description={d ? `Final human labels against the target of ${d.target}; a grade with fewer than ${d.minPerGrade} examples is flagged (project settings).` : undefined}>
+    <Card
+      title="Calibration status"
+      id="calibration"
+      description={
+        d
+          ? `Final human labels against the target of ${d.target}; a grade with fewer than ${d.minPerGrade} examples is flagged (project settings).`
+          : undefined
+      }
+    >
       <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
       {d ? (
         <div className="space-y-3">
           <div>
             <p className="text-sm">
-              <strong data-stat="labelled">{d.overall.labelled}</strong> of {d.target} human-labelled items{d.judge ? ` · ${d.overall.withJudge} also labelled by judge ${d.judge}` : ""} · <strong data-stat="complete-questions">{d.overall.completeQuestions}</strong> of {d.overall.questions} questions complete
+              <strong data-stat="labelled">{d.overall.labelled}</strong> of {d.target} human-labelled items
+              {d.judge ? ` · ${d.overall.withJudge} also labelled by judge ${d.judge}` : ""} ·{" "}
+              <strong data-stat="complete-questions">{d.overall.completeQuestions}</strong> of {d.overall.questions}{" "}
+              questions complete
             </p>
-            <div className="mt-1 h-2 w-full rounded bg-slate-100" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label="calibration target">
+            <div
+              className="mt-1 h-2 w-full rounded bg-slate-100"
+              role="progressbar"
+              aria-valuenow={pct}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-label="calibration target"
+            >
               <div className="h-2 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
             </div>
-            <p className={`mt-1 text-xs ${d.advice.action === "done" ? "text-green-800" : "text-amber-800"}`} data-testid="calibration-advice" data-advice={d.advice.action}>
+            <p
+              className={`mt-1 text-xs ${d.advice.action === "done" ? "text-green-800" : "text-amber-800"}`}
+              data-testid="calibration-advice"
+              data-advice={d.advice.action}
+            >
               {d.advice.text}
             </p>
           </div>
-          <DataTable id="calibration-table" caption="calibration per grade and tag" columns={calibrationColumns(d.minPerGrade)} rows={[d.overall, ...d.byTag]} csvName="calibration.csv" />
+          <DataTable
+            id="calibration-table"
+            caption="calibration per grade and tag"
+            columns={calibrationColumns(d.minPerGrade)}
+            rows={[d.overall, ...d.byTag]}
+            csvName="calibration.csv"
+          />
           {canSample ? (
             <form
               className="flex flex-wrap items-end gap-2"
               onSubmit={(e) => {
                 e.preventDefault();
-                if (amount > 0) sample.mutate(unit.startsWith("unstable:") ? { n: amount, unit: "items", unstableFrom: unit.slice("unstable:".length) } : { n: amount, unit: unit === "questions" ? "questions" : "items" });
+                if (amount > 0)
+                  sample.mutate(
+                    unit.startsWith("unstable:")
+                      ? { n: amount, unit: "items", unstableFrom: unit.slice("unstable:".length) }
+                      : { n: amount, unit: unit === "questions" ? "questions" : "items" },
+                  );
               }}
             >
               <label className="text-xs text-slate-600">
                 Sample
-                <select name="unit" className="mt-0.5 block rounded border border-slate-300 px-2 py-1 text-sm" value={unit} onChange={(e) => setUnit(e.target.value)}>
+                <select
+                  name="unit"
+                  className="mt-0.5 block rounded border border-slate-300 px-2 py-1 text-sm"
+                  value={unit}
+                  onChange={(e) => setUnit(e.target.value)}
+                >
                   <option value="items">items (thin grades first)</option>
                   <option value="questions">whole questions, stratified by tag (for PPI)</option>
                   {(retest.data?.runs ?? []).map((r) => (
@@ -81,15 +147,38 @@ export function CalibrationCard({ projectId, filters, canSample }: { projectId: 
                 </select>
               </label>
               <label className="text-xs text-slate-600">
-                {unit === "questions" ? "Questions to sample" : `Items to sample (${d.unassignedPoolItems} unassigned in the pool${d.regradablePoolItems ? `, ${d.regradablePoolItems} more with an imported label` : ""})`}
-                <input type="number" min={1} className="mt-0.5 block w-28 rounded border border-slate-300 px-2 py-1 text-sm" value={amount} onChange={(e) => setN(Number(e.target.value))} />
+                {unit === "questions"
+                  ? "Questions to sample"
+                  : `Items to sample (${d.unassignedPoolItems} unassigned in the pool${d.regradablePoolItems ? `, ${d.regradablePoolItems} more with an imported label` : ""})`}
+                <input
+                  type="number"
+                  min={1}
+                  className="mt-0.5 block w-28 rounded border border-slate-300 px-2 py-1 text-sm"
+                  value={amount}
+                  onChange={(e) => setN(Number(e.target.value))}
+                />
               </label>
-              <button type="submit" disabled={sample.isPending || amount < 1 || (unit === "items" && d.unassignedPoolItems + d.regradablePoolItems === 0)} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+              <button
+                type="submit"
+                disabled={
+                  sample.isPending ||
+                  amount < 1 ||
+                  (unit === "items" && d.unassignedPoolItems + d.regradablePoolItems === 0)
+                }
+                className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60"
+              >
                 Sample for calibration
               </button>
             </form>
           ) : null}
-          {sample.data ? <p className="text-xs text-green-800" role="status">Assigned {sample.data.created} labels on {sample.data.itemsToppedUp} items{sample.data.questions ? ` of ${sample.data.questions} questions` : ""}{sample.data.unstable ? `, ${sample.data.unstable} of them unstable judge pairs` : ""} (seed {sample.data.seed}).</p> : null}
+          {sample.data ? (
+            <p className="text-xs text-green-800" role="status">
+              Assigned {sample.data.created} labels on {sample.data.itemsToppedUp} items
+              {sample.data.questions ? ` of ${sample.data.questions} questions` : ""}
+              {sample.data.unstable ? `, ${sample.data.unstable} of them unstable judge pairs` : ""} (seed{" "}
+              {sample.data.seed}).
+            </p>
+          ) : null}
           {sample.error ? <PanelState error={sample.error} /> : null}
         </div>
       ) : null}
@@ -109,19 +198,25 @@ export function ProgressCard({ projectId }: { projectId: number }) {
   const q = useDashboardProgress(projectId);
   const d = q.data;
   return (
-    <Card title="Progress" id="progress" description="Items per stage; per annotator items done and median time per item; time left at each annotator's own pace.">
+    <Card
+      title="Progress"
+      id="progress"
+      description="Items per stage; per annotator items done and median time per item; time left at each annotator's own pace."
+    >
       <PanelState isPending={q.isPending} error={q.error} empty={d?.empty} />
       {d && !d.empty ? (
         <div className="space-y-3">
           <dl className="grid grid-cols-3 gap-2 text-center sm:grid-cols-6">
-            {(["unassigned", "assigned", "agreed", "awaiting_adjudication", "adjudicated", "imported"] as const).map((s) => (
-              <div key={s} className="rounded bg-slate-50 p-1.5">
-                <dt className="text-[11px] text-slate-500">{s.replaceAll("_", " ")}</dt>
-                <dd className="text-base font-semibold" data-stage={s}>
-                  {d.stages[s]}
-                </dd>
-              </div>
-            ))}
+            {(["unassigned", "assigned", "agreed", "awaiting_adjudication", "adjudicated", "imported"] as const).map(
+              (s) => (
+                <div key={s} className="rounded bg-slate-50 p-1.5">
+                  <dt className="text-[11px] text-slate-500">{s.replaceAll("_", " ")}</dt>
+                  <dd className="text-base font-semibold" data-stage={s}>
+                    {d.stages[s]}
+                  </dd>
+                </div>
+              ),
+            )}
           </dl>
           <p className="text-sm">
             {d.remainingJudgements} judgements left ·{" "}
@@ -129,12 +224,21 @@ export function ProgressCard({ projectId }: { projectId: number }) {
               "time left: estimated once annotators have graded (from their median time per item)"
             ) : (
               <>
-                about <strong>{duration(d.wallSecondsLeft)}</strong> with everyone working in parallel ({duration(d.effortSecondsLeft)} of work)
+                about <strong>{duration(d.wallSecondsLeft)}</strong> with everyone working in parallel (
+                {duration(d.effortSecondsLeft)} of work)
               </>
             )}{" "}
             · {d.awaitingAdjudication} awaiting adjudication
           </p>
-          {d.annotators.length ? <DataTable id="annotators-table" caption="annotators" columns={annotatorColumns} rows={d.annotators} csvName="annotators.csv" /> : null}
+          {d.annotators.length ? (
+            <DataTable
+              id="annotators-table"
+              caption="annotators"
+              columns={annotatorColumns}
+              rows={d.annotators}
+              csvName="annotators.csv"
+            />
+          ) : null}
         </div>
       ) : null}
     </Card>
@@ -147,7 +251,11 @@ export function RetestCard({ projectId }: { projectId: number }) {
   const runs = q.data?.runs ?? [];
   if (!q.isPending && !q.error && runs.length === 0) return null;
   return (
-    <Card title="Judge test–retest" id="retest" description="Runs with several samples per pair (temperature above 0): Cohen's weighted kappa between samples (mean over sample pairs, as two raters over the pairs both graded) and the share of pairs whose samples differ. A judge that disagrees with itself cannot agree with humans more than that.">
+    <Card
+      title="Judge test–retest"
+      id="retest"
+      description="Runs with several samples per pair (temperature above 0): Cohen's weighted kappa between samples (mean over sample pairs, as two raters over the pairs both graded) and the share of pairs whose samples differ. A judge that disagrees with itself cannot agree with humans more than that."
+    >
       <PanelState isPending={q.isPending} error={q.error} />
       {runs.length ? (
         <table className="w-full text-sm" data-testid="retest-table">
@@ -174,7 +282,8 @@ export function RetestCard({ projectId }: { projectId: number }) {
                 <td className="text-right tabular-nums">{r.retest.kappa.linear?.toFixed(3) ?? "–"}</td>
                 <td className="text-right tabular-nums">{r.retest.kappa.quadratic?.toFixed(3) ?? "–"}</td>
                 <td className="text-right tabular-nums">
-                  {r.retest.unstable} ({r.retest.unstableShare === null ? "–" : `${(r.retest.unstableShare * 100).toFixed(1)}%`})
+                  {r.retest.unstable} (
+                  {r.retest.unstableShare === null ? "–" : `${(r.retest.unstableShare * 100).toFixed(1)}%`})
                 </td>
               </tr>
             ))}

@@ -13,7 +13,19 @@ type TRow = TSystemsTable["rows"][number];
 const SECONDS_COLUMNS = new Set(["start_error", "time_start_error", "seconds_read_10"]);
 
 function columnsFor(t: TSystemsTable): TColumnDef<TRow>[] {
-  const cols: TColumnDef<TRow>[] = [{ key: "system", header: "Run", value: (r) => r.system, render: (r) => (<>{r.system}{r.system === t.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}</>) }];
+  const cols: TColumnDef<TRow>[] = [
+    {
+      key: "system",
+      header: "Run",
+      value: (r) => r.system,
+      render: (r) => (
+        <>
+          {r.system}
+          {r.system === t.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}
+        </>
+      ),
+    },
+  ];
   t.columns.forEach((c, i) => {
     const digits = SECONDS_COLUMNS.has(c.id) ? 1 : 3;
     cols.push({
@@ -25,17 +37,47 @@ function columnsFor(t: TSystemsTable): TColumnDef<TRow>[] {
         const cell = r.cells[i];
         const sig = cell.test && cell.test.p < 0.05;
         return (
-          <span title={cell.test ? `vs ${t.baseline}: Δ ${cell.test.meanDiff.toFixed(3)}, p = ${cell.test.p.toFixed(4)} (paired randomization)` : undefined}>
+          <span
+            title={
+              cell.test
+                ? `vs ${t.baseline}: Δ ${cell.test.meanDiff.toFixed(3)}, p = ${cell.test.p.toFixed(4)} (paired randomization)`
+                : undefined
+            }
+          >
             {fmt(cell.mean, digits)}
-            {cell.ci ? <span className="block text-[10px] text-slate-500">[{cell.ci.low.toFixed(digits)}, {cell.ci.high.toFixed(digits)}]</span> : null}
-            {cell.test ? <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}>p={cell.test.p.toFixed(3)}{sig ? " *" : ""}</span> : null}
+            {cell.ci ? (
+              <span className="block text-[10px] text-slate-500">
+                [{cell.ci.low.toFixed(digits)}, {cell.ci.high.toFixed(digits)}]
+              </span>
+            ) : null}
+            {cell.test ? (
+              <span className={`block text-[10px] ${sig ? "font-semibold text-indigo-700" : "text-slate-600"}`}>
+                p={cell.test.p.toFixed(3)}
+                {sig ? " *" : ""}
+              </span>
+            ) : null}
           </span>
         );
       },
     });
-    cols.push({ key: `${c.id}_low`, header: `${c.label} CI low`, value: (r) => r.cells[i].ci?.low ?? null, render: () => null });
-    cols.push({ key: `${c.id}_high`, header: `${c.label} CI high`, value: (r) => r.cells[i].ci?.high ?? null, render: () => null });
-    cols.push({ key: `${c.id}_p`, header: `${c.label} p vs baseline`, value: (r) => r.cells[i].test?.p ?? null, render: () => null });
+    cols.push({
+      key: `${c.id}_low`,
+      header: `${c.label} CI low`,
+      value: (r) => r.cells[i].ci?.low ?? null,
+      render: () => null,
+    });
+    cols.push({
+      key: `${c.id}_high`,
+      header: `${c.label} CI high`,
+      value: (r) => r.cells[i].ci?.high ?? null,
+      render: () => null,
+    });
+    cols.push({
+      key: `${c.id}_p`,
+      header: `${c.label} p vs baseline`,
+      value: (r) => r.cells[i].test?.p ?? null,
+      render: () => null,
+    });
   });
   return cols;
 }
@@ -51,14 +93,28 @@ function SystemsTable({ t, tag }: { t: TSystemsTable; tag: string | undefined })
   return (
     <div className="space-y-2" data-source={t.source}>
       <h3 className="text-sm font-semibold">
-        {title} <span className="font-normal text-slate-600">· {t.queries} queries{tag ? ` tagged ${tag} (slice)` : ""}</span>
+        {title}{" "}
+        <span className="font-normal text-slate-600">
+          · {t.queries} queries{tag ? ` tagged ${tag} (slice)` : ""}
+        </span>
       </h3>
       <div className="overflow-x-auto">
-        <DataTable id={`systems-${t.source}`} caption={`systems (${t.source})`} columns={visible} csvColumns={all} rows={t.rows} csvName={`systems-${t.source}.csv`} />
+        <DataTable
+          id={`systems-${t.source}`}
+          caption={`systems (${t.source})`}
+          columns={visible}
+          csvColumns={all}
+          rows={t.rows}
+          csvName={`systems-${t.source}.csv`}
+        />
       </div>
       <label className="text-xs text-slate-600">
         Chart:{" "}
-        <select className="rounded border border-slate-300 px-1 text-xs" value={chartCol} onChange={(e) => setChartCol(Number(e.target.value))}>
+        <select
+          className="rounded border border-slate-300 px-1 text-xs"
+          value={chartCol}
+          onChange={(e) => setChartCol(Number(e.target.value))}
+        >
           {t.columns.map((c, i) => (
             <option key={c.id} value={i}>
               {c.label}
@@ -66,7 +122,20 @@ function SystemsTable({ t, tag }: { t: TSystemsTable; tag: string | undefined })
           ))}
         </select>
       </label>
-      <CiBars items={t.rows.map((r) => ({ name: r.system, value: r.cells[chartCol]?.mean ?? null, ci: r.cells[chartCol]?.ci ?? null }))} domain={col?.id === "start_error" || col?.id === "time_start_error" ? [0, 150] : col?.id === "seconds_read_10" ? [0, Math.max(1, ...t.rows.map((r) => r.cells[chartCol]?.ci?.high ?? r.cells[chartCol]?.mean ?? 0))] : [0, 1]} />
+      <CiBars
+        items={t.rows.map((r) => ({
+          name: r.system,
+          value: r.cells[chartCol]?.mean ?? null,
+          ci: r.cells[chartCol]?.ci ?? null,
+        }))}
+        domain={
+          col?.id === "start_error" || col?.id === "time_start_error"
+            ? [0, 150]
+            : col?.id === "seconds_read_10"
+              ? [0, Math.max(1, ...t.rows.map((r) => r.cells[chartCol]?.ci?.high ?? r.cells[chartCol]?.mean ?? 0))]
+              : [0, 1]
+        }
+      />
     </div>
   );
 }
@@ -85,13 +154,21 @@ export function SystemsPanel({ projectId, filters }: { projectId: number; filter
         <div className="space-y-6">
           {d.tau ? (
             <div>
-              <h3 className="text-sm font-semibold">Would the judge change the conclusion? Kendall&apos;s τ between the system orderings</h3>
+              <h3 className="text-sm font-semibold">
+                Would the judge change the conclusion? Kendall&apos;s τ between the system orderings
+              </h3>
               <DataTable
                 id="tau-table"
                 caption="Kendall's tau"
                 columns={[
                   { key: "label", header: "Measure", value: (r) => r.label },
-                  { key: "tau", header: "τ (human vs judge)", value: (r) => r.tau, render: (r) => (r.tau === null ? <span className="text-slate-500">undefined: {r.reason}</span> : r.tau.toFixed(3)) },
+                  {
+                    key: "tau",
+                    header: "τ (human vs judge)",
+                    value: (r) => r.tau,
+                    render: (r) =>
+                      r.tau === null ? <span className="text-slate-500">undefined: {r.reason}</span> : r.tau.toFixed(3),
+                  },
                 ]}
                 rows={d.tau}
                 csvName="kendall-tau.csv"

@@ -13,7 +13,12 @@ import { PreloadVideo } from "@/components/player/VideoPlayer";
 /** Opens and closes the keyboard help (also the `?` key). */
 export function KeysButton({ onClick }: { onClick: () => void }) {
   return (
-    <button type="button" className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="? keys: show keyboard shortcuts" onClick={onClick}>
+    <button
+      type="button"
+      className="rounded border border-slate-300 px-2 py-0.5 text-xs"
+      aria-label="? keys: show keyboard shortcuts"
+      onClick={onClick}
+    >
       ? keys
     </button>
   );
@@ -23,13 +28,44 @@ export function KeysButton({ onClick }: { onClick: () => void }) {
  * The row that ends a grading form: Enter (submit and go on), back (`backKey`: u on /annotate,
  * Backspace on /adjudicate, where u reopens the last decision), `extra` buttons, and the form's message.
  */
-export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onBack, message, backKey = "u", backLabel = `${backKey} back to the previous item`, extra }: { submitLabel: string; submitText: ReactNode; onSubmit: () => void; backDisabled: boolean; onBack: () => void; message: string | null; backKey?: string; backLabel?: string; extra?: ReactNode }) {
+export function SubmitRow({
+  submitLabel,
+  submitText,
+  onSubmit,
+  backDisabled,
+  onBack,
+  message,
+  backKey = "u",
+  backLabel = `${backKey} back to the previous item`,
+  extra,
+}: {
+  submitLabel: string;
+  submitText: ReactNode;
+  onSubmit: () => void;
+  backDisabled: boolean;
+  onBack: () => void;
+  message: string | null;
+  backKey?: string;
+  backLabel?: string;
+  extra?: ReactNode;
+}) {
   return (
     <div className="flex items-center gap-3">
-      <button type="button" className="rounded bg-indigo-700 px-4 py-2 text-sm text-white" aria-label={`Enter: ${submitLabel}`} onClick={() => onSubmit()}>
+      <button
+        type="button"
+        className="rounded bg-indigo-700 px-4 py-2 text-sm text-white"
+        aria-label={`Enter: ${submitLabel}`}
+        onClick={() => onSubmit()}
+      >
         Enter <span aria-hidden="true">▸</span> {submitText}
       </button>
-      <button type="button" className="rounded border border-slate-300 px-3 py-2 text-sm" aria-label={backLabel} disabled={backDisabled} onClick={() => onBack()}>
+      <button
+        type="button"
+        className="rounded border border-slate-300 px-3 py-2 text-sm"
+        aria-label={backLabel}
+        disabled={backDisabled}
+        onClick={() => onBack()}
+      >
         {backKey} <span aria-hidden="true">◂</span> back
       </button>
       {extra}
@@ -43,7 +79,17 @@ export function SubmitRow({ submitLabel, submitText, onSubmit, backDisabled, onB
 }
 
 /** What ends a grading page: the next item's video loading ahead, and the keyboard help dialog. */
-export function PlayerKeysFooter({ next, help, onCloseHelp, keys }: { next: { video: { src: string | null }; chunk: { startSeconds: number } } | undefined; help: boolean; onCloseHelp: () => void; keys?: [string, string][] }) {
+export function PlayerKeysFooter({
+  next,
+  help,
+  onCloseHelp,
+  keys,
+}: {
+  next: { video: { src: string | null }; chunk: { startSeconds: number } } | undefined;
+  help: boolean;
+  onCloseHelp: () => void;
+  keys?: [string, string][];
+}) {
   return (
     <>
       <PreloadVideo src={next?.video.src ?? null} cueSeconds={next?.chunk.startSeconds ?? 0} />

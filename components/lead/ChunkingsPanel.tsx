@@ -16,9 +16,15 @@ function parameters(c: { method: string; size: number | null; overlap: number | 
 export function ChunkingsPanel({ projectId }: { projectId: number }) {
   const chunkings = useChunkings(projectId);
   return (
-    <Section title="Chunkings" id="chunkings" description="Each way of cutting the transcripts into chunks, and the runs retrieved from it. Each run is evaluated against its own chunking's labels.">
+    <Section
+      title="Chunkings"
+      id="chunkings"
+      description="Each way of cutting the transcripts into chunks, and the runs retrieved from it. Each run is evaluated against its own chunking's labels."
+    >
       <ErrorBox error={chunkings.error} />
-      {chunkings.data && chunkings.data.length === 0 ? <p className="text-sm text-slate-600">No chunkings yet: import chunks or a transcript above.</p> : null}
+      {chunkings.data && chunkings.data.length === 0 ? (
+        <p className="text-sm text-slate-600">No chunkings yet: import chunks or a transcript above.</p>
+      ) : null}
       {chunkings.data && chunkings.data.length > 0 ? (
         <ScrollRegion label="Chunkings">
           <table className="mt-2 w-full text-left text-sm">
@@ -36,7 +42,13 @@ export function ChunkingsPanel({ projectId }: { projectId: number }) {
                   <td className="py-1 pr-3 font-medium">{c.name}</td>
                   <td className="py-1 pr-3">{parameters(c)}</td>
                   <td className="py-1 pr-3">{fmt(c.chunks)}</td>
-                  <td className="py-1">{c.runs.length ? c.runs.map((r) => r.system).join(", ") : <span className="text-slate-500">none</span>}</td>
+                  <td className="py-1">
+                    {c.runs.length ? (
+                      c.runs.map((r) => r.system).join(", ")
+                    ) : (
+                      <span className="text-slate-500">none</span>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

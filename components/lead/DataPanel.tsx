@@ -14,14 +14,20 @@ export function RunsAndChunksPanel({ projectId }: { projectId: number }) {
   const del = useDeleteRun(projectId);
   const [confirming, setConfirming] = useState<string | null>(null);
   return (
-    <Section title="Runs and chunks" id="data" description="Everything imported, in full. Deleting a run keeps the pool items it brought and their labels.">
+    <Section
+      title="Runs and chunks"
+      id="data"
+      description="Everything imported, in full. Deleting a run keeps the pool items it brought and their labels."
+    >
       <ErrorBox error={runs.error ?? del.error} />
       {del.data ? (
         <Success>
           Deleted run {del.data.system} ({fmt(del.data.entries)} entries). Its pool items and their labels stay.
         </Success>
       ) : null}
-      {runs.data && runs.data.length === 0 ? <p className="text-sm text-slate-600">No runs yet: import one above.</p> : null}
+      {runs.data && runs.data.length === 0 ? (
+        <p className="text-sm text-slate-600">No runs yet: import one above.</p>
+      ) : null}
       {runs.data && runs.data.length > 0 ? (
         <ScrollRegion label="Runs">
           <table className="mt-2 w-full text-left text-sm">
@@ -42,7 +48,9 @@ export function RunsAndChunksPanel({ projectId }: { projectId: number }) {
                 <tr key={r.id} className="border-t border-slate-100" data-run={r.system}>
                   <td className="py-1 pr-3 font-medium">
                     {r.system}
-                    {r.description ? <span className="block text-xs font-normal text-slate-600">{r.description}</span> : null}
+                    {r.description ? (
+                      <span className="block text-xs font-normal text-slate-600">{r.description}</span>
+                    ) : null}
                   </td>
                   <td className="py-1 pr-3">{fmt(r.entries)}</td>
                   <td className="py-1 pr-3">{fmt(r.queries)}</td>
@@ -51,7 +59,11 @@ export function RunsAndChunksPanel({ projectId }: { projectId: number }) {
                   <td className="py-1 text-right">
                     {confirming === r.system ? (
                       <span className="inline-flex gap-2">
-                        <Button variant="danger" disabled={del.isPending} onClick={() => del.mutate(r.system, { onSettled: () => setConfirming(null) })}>
+                        <Button
+                          variant="danger"
+                          disabled={del.isPending}
+                          onClick={() => del.mutate(r.system, { onSettled: () => setConfirming(null) })}
+                        >
                           Delete {r.system}
                         </Button>
                         <Button variant="secondary" onClick={() => setConfirming(null)}>
@@ -74,7 +86,9 @@ export function RunsAndChunksPanel({ projectId }: { projectId: number }) {
         <a href={`/api/lead/projects/${projectId}/chunks`} download className="font-medium text-indigo-700 underline">
           Download chunks (JSONL)
         </a>{" "}
-        <span className="text-slate-600">id, video, start, end, text: what an indexer reads, and what the chunk import takes back.</span>
+        <span className="text-slate-600">
+          id, video, start, end, text: what an indexer reads, and what the chunk import takes back.
+        </span>
       </p>
     </Section>
   );
@@ -89,7 +103,11 @@ export function DeleteProjectPanel({ projectId, name }: { projectId: number; nam
   const details = (del.error as { details?: { contents?: unknown } } | null)?.details;
   const holdsLabels = Boolean(details && typeof details === "object" && "contents" in details);
   return (
-    <Section title="Delete project" id="delete" description="Deletes the project and everything in it. A project holding human labels is only deleted when you ask for it, after its reference label set is written to a backup on the server.">
+    <Section
+      title="Delete project"
+      id="delete"
+      description="Deletes the project and everything in it. A project holding human labels is only deleted when you ask for it, after its reference label set is written to a backup on the server."
+    >
       <form
         className="space-y-2"
         onSubmit={(e) => {
@@ -104,7 +122,13 @@ export function DeleteProjectPanel({ projectId, name }: { projectId: number; nam
         <label htmlFor="delete-confirm" className="block text-sm font-medium">
           Type the project&apos;s name, {name}, to confirm
         </label>
-        <input id="delete-confirm" className={`${inputClass} max-w-sm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />
+        <input
+          id="delete-confirm"
+          className={`${inputClass} max-w-sm`}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          autoComplete="off"
+        />
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} />
           Also delete human labels (grades, adjudications, imported reference labels), after writing a backup
@@ -114,7 +138,11 @@ export function DeleteProjectPanel({ projectId, name }: { projectId: number; nam
         </Button>
       </form>
       <ErrorBox error={del.error} />
-      {holdsLabels && !force ? <p className="mt-2 text-sm text-slate-700">Tick the box above to delete it anyway: the labels are written to a backup first.</p> : null}
+      {holdsLabels && !force ? (
+        <p className="mt-2 text-sm text-slate-700">
+          Tick the box above to delete it anyway: the labels are written to a backup first.
+        </p>
+      ) : null}
     </Section>
   );
 }

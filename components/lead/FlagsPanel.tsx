@@ -20,13 +20,23 @@ const flagLabel = (id: string) => FLAGS.find((f) => f.id === id)?.label ?? id;
 export function FlagsPanel({ projectId }: { projectId: number }) {
   const items = useFlaggedItems(projectId);
   const [filter, setFilter] = useState<TFilter>("all");
-  const shown = (items.data ?? []).filter((it) => filter === "all" || (filter === "notes" ? it.hasNotes : it.flags.includes(filter)));
+  const shown = (items.data ?? []).filter(
+    (it) => filter === "all" || (filter === "notes" ? it.hasNotes : it.flags.includes(filter)),
+  );
   return (
-    <Section title="Flags and notes" id="flags" description="Items an annotator marked unsure or as a transcript error, or wrote a note on. Exports carry the same flags and notes.">
+    <Section
+      title="Flags and notes"
+      id="flags"
+      description="Items an annotator marked unsure or as a transcript error, or wrote a note on. Exports carry the same flags and notes."
+    >
       <ErrorBox error={items.error} />
       <label className="flex items-center gap-2 text-sm">
         Show
-        <select className={`${inputClass} w-auto`} value={filter} onChange={(e) => setFilter(e.target.value as TFilter)}>
+        <select
+          className={`${inputClass} w-auto`}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value as TFilter)}
+        >
           {FILTERS.map(([id, label]) => (
             <option key={id} value={id}>
               {label}
@@ -50,7 +60,11 @@ export function FlagsPanel({ projectId }: { projectId: number }) {
             </thead>
             <tbody>
               {shown.map((it) => (
-                <tr key={it.poolItemId} className="border-t border-slate-100 align-top" data-flagged-item={`${it.qid}/${it.docid}`}>
+                <tr
+                  key={it.poolItemId}
+                  className="border-t border-slate-100 align-top"
+                  data-flagged-item={`${it.qid}/${it.docid}`}
+                >
                   <td className="py-1 pr-3">
                     <div>{it.question}</div>
                     <div className="text-xs text-slate-600">{it.qid}</div>
@@ -74,8 +88,11 @@ export function FlagsPanel({ projectId }: { projectId: number }) {
                     <ul>
                       {it.entries.map((e, i) => (
                         <li key={i}>
-                          <span className="font-medium">{e.annotator}</span> (grade {e.grade}){e.flags.length ? `: ${e.flags.map(flagLabel).join(", ")}` : ""}
-                          {e.notes ? <span className="block whitespace-pre-wrap text-slate-700">“{e.notes}”</span> : null}
+                          <span className="font-medium">{e.annotator}</span> (grade {e.grade})
+                          {e.flags.length ? `: ${e.flags.map(flagLabel).join(", ")}` : ""}
+                          {e.notes ? (
+                            <span className="block whitespace-pre-wrap text-slate-700">“{e.notes}”</span>
+                          ) : null}
                         </li>
                       ))}
                     </ul>

@@ -19,7 +19,9 @@ function parseWeights(raw: string): number[] | undefined | string {
   if (!raw.trim()) return undefined;
   const parts = raw.split(",").map((x) => x.trim());
   const w = parts.map((x) => (x === "" ? NaN : Number(x)));
-  return w.some((x) => !Number.isFinite(x)) ? `Weights must be numbers separated by commas (e.g. 0.7, 0.3), got "${raw}".` : w;
+  return w.some((x) => !Number.isFinite(x))
+    ? `Weights must be numbers separated by commas (e.g. 0.7, 0.3), got "${raw}".`
+    : w;
 }
 
 const optionalInt = (v: FormDataEntryValue | null) => (String(v ?? "").trim() ? Number(v) : undefined);
@@ -56,11 +58,21 @@ export function FusePanel({ project }: { project: TProjectDetail }) {
   }
 
   return (
-    <Section title="Fuse runs" id="fuse" description="A new run from two or more of this project's runs (as assessor fuse, then assessor import run); it is pooled like any system.">
+    <Section
+      title="Fuse runs"
+      id="fuse"
+      description="A new run from two or more of this project's runs (as assessor fuse, then assessor import run); it is pooled like any system."
+    >
       <form onSubmit={onSubmit} aria-label="Fuse runs" className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <InputField label="New system name" id="fuse-system" name="system" required maxLength={200} />
         <Field label="Method" htmlFor="fuse-method">
-          <select id="fuse-method" name="method" value={method} onChange={(e) => setMethod(e.target.value as Method)} className={inputClass}>
+          <select
+            id="fuse-method"
+            name="method"
+            value={method}
+            onChange={(e) => setMethod(e.target.value as Method)}
+            className={inputClass}
+          >
             {METHODS.map((m) => (
               <option key={m} value={m}>
                 {METHOD_LABELS[m]}
@@ -69,9 +81,24 @@ export function FusePanel({ project }: { project: TProjectDetail }) {
           </select>
         </Field>
         {method === "rrf" ? (
-          <InputField label="k" id="fuse-k" name="k" type="number" min={1} defaultValue={RRF_K} hint="rrf: the constant in 1 / (k + rank)" />
+          <InputField
+            label="k"
+            id="fuse-k"
+            name="k"
+            type="number"
+            min={1}
+            defaultValue={RRF_K}
+            hint="rrf: the constant in 1 / (k + rank)"
+          />
         ) : (
-          <SelectField label="Normalisation" id="fuse-norm" name="norm" defaultValue="min-max" hint="Of each query's scores, before they are combined" options={NORMS.map((n) => ({ value: n, label: n }))} />
+          <SelectField
+            label="Normalisation"
+            id="fuse-norm"
+            name="norm"
+            defaultValue="min-max"
+            hint="Of each query's scores, before they are combined"
+            options={NORMS.map((n) => ({ value: n, label: n }))}
+          />
         )}
         <fieldset className="sm:col-span-3">
           <legend className="text-sm font-medium text-slate-700">Runs to fuse</legend>
@@ -82,11 +109,34 @@ export function FusePanel({ project }: { project: TProjectDetail }) {
               </label>
             ))}
           </div>
-          {project.runs.length < 2 ? <p className="text-xs text-slate-500">Fusion needs at least two imported runs.</p> : null}
+          {project.runs.length < 2 ? (
+            <p className="text-xs text-slate-500">Fusion needs at least two imported runs.</p>
+          ) : null}
         </fieldset>
-        {method === "wsum" ? <InputField label="Weights" id="fuse-weights" name="weights" placeholder="0.7, 0.3" hint="One per chosen run, in the order listed, comma-separated; empty for all 1" /> : null}
-        <InputField label="Depth" id="fuse-depth" name="depth" type="number" min={1} hint="Optional: keep the top N of each query" />
-        <InputField label="Description" id="fuse-description" name="description" maxLength={1000} hint="Optional; the method and its parameters are added" />
+        {method === "wsum" ? (
+          <InputField
+            label="Weights"
+            id="fuse-weights"
+            name="weights"
+            placeholder="0.7, 0.3"
+            hint="One per chosen run, in the order listed, comma-separated; empty for all 1"
+          />
+        ) : null}
+        <InputField
+          label="Depth"
+          id="fuse-depth"
+          name="depth"
+          type="number"
+          min={1}
+          hint="Optional: keep the top N of each query"
+        />
+        <InputField
+          label="Description"
+          id="fuse-description"
+          name="description"
+          maxLength={1000}
+          hint="Optional; the method and its parameters are added"
+        />
         <SubmitCell className="sm:col-span-3" pending={fuse.isPending}>
           {fuse.isPending ? "Fusing…" : "Fuse runs"}
         </SubmitCell>
@@ -94,7 +144,8 @@ export function FusePanel({ project }: { project: TProjectDetail }) {
       <ErrorBox error={formError ?? fuse.error} />
       {fuse.isSuccess && !formError ? (
         <Success>
-          Fused run “{fuse.data.system}”: {fuse.data.queries} queries, {fuse.data.lines} lines ({fuse.data.description}).
+          Fused run “{fuse.data.system}”: {fuse.data.queries} queries, {fuse.data.lines} lines ({fuse.data.description}
+          ).
         </Success>
       ) : null}
     </Section>

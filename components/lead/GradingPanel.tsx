@@ -19,7 +19,11 @@ export function GradingPanel({ project }: { project: TProjectDetail }) {
     set.mutate(closed, {
       onSuccess: (r) => {
         setAsking(null);
-        setDone(r.closedAt ? `Grading closed: every item of ${project.name} is now read-only for its annotators. Adjudication goes on; export the label set when it is done.` : `Grading reopened: annotators of ${project.name} can grade and change their grades again.`);
+        setDone(
+          r.closedAt
+            ? `Grading closed: every item of ${project.name} is now read-only for its annotators. Adjudication goes on; export the label set when it is done.`
+            : `Grading reopened: annotators of ${project.name} can grade and change their grades again.`,
+        );
       },
     });
   return (
@@ -40,7 +44,11 @@ export function GradingPanel({ project }: { project: TProjectDetail }) {
         )}
       </p>
       {asking === null ? (
-        <Button className="mt-2" variant={closedAt ? "secondary" : "danger"} onClick={() => (setDone(null), setAsking(closedAt ? "reopen" : "close"))}>
+        <Button
+          className="mt-2"
+          variant={closedAt ? "secondary" : "danger"}
+          onClick={() => (setDone(null), setAsking(closedAt ? "reopen" : "close"))}
+        >
           {closedAt ? "Reopen grading…" : "Close grading…"}
         </Button>
       ) : (
@@ -48,7 +56,11 @@ export function GradingPanel({ project }: { project: TProjectDetail }) {
           title={asking === "close" ? "Close grading?" : "Reopen grading?"}
           sentences={
             asking === "close"
-              ? [`Every item of ${project.name} becomes read-only for its annotators; items nobody graded stay ungraded.`, "Grades sent after this moment (also from a browser that was offline) are refused and shown to the annotator.", "Assigning is refused until grading is reopened."]
+              ? [
+                  `Every item of ${project.name} becomes read-only for its annotators; items nobody graded stay ungraded.`,
+                  "Grades sent after this moment (also from a browser that was offline) are refused and shown to the annotator.",
+                  "Assigning is refused until grading is reopened.",
+                ]
               : [`Annotators of ${project.name} can grade and change their grades again.`]
           }
           confirmLabel={asking === "close" ? "Close grading" : "Reopen grading"}

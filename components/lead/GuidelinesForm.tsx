@@ -20,10 +20,22 @@ export function GuidelinesForm({ project }: { project: TProjectDetail }) {
   }
 
   return (
-    <Section title="Guidelines" id="guidelines" description="Markdown. Annotators open it with g, below the grade meanings: give examples of each grade.">
+    <Section
+      title="Guidelines"
+      id="guidelines"
+      description="Markdown. Annotators open it with g, below the grade meanings: give examples of each grade."
+    >
       <form onSubmit={onSubmit} aria-label="Guidelines" className="space-y-3">
         <Field label="Guidelines (Markdown)" htmlFor="guidelines">
-          <textarea id="guidelines" name="guidelines" rows={10} value={text} onChange={(e) => setText(e.target.value)} className="w-full rounded border border-slate-300 p-2 font-mono text-sm" placeholder={"## Grade 3 — exact evidence\n- Q: Who developed BM25? Chunk: \"Robertson and Spärck Jones…\""} />
+          <textarea
+            id="guidelines"
+            name="guidelines"
+            rows={10}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            className="w-full rounded border border-slate-300 p-2 font-mono text-sm"
+            placeholder={'## Grade 3 — exact evidence\n- Q: Who developed BM25? Chunk: "Robertson and Spärck Jones…"'}
+          />
         </Field>
         <div className="flex gap-3">
           <SubmitCell className="" pending={update.isPending}>

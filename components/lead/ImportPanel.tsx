@@ -39,10 +39,24 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
             <input id={id("video")} name="video" className={inputClass} required />
           </Field>
           <Field label="Chunk seconds" htmlFor={id("chunkSeconds")} hint="e.g. 60; or chunk by words">
-            <input id={id("chunkSeconds")} name="chunkSeconds" type="number" min={1} step="any" className={inputClass} />
+            <input
+              id={id("chunkSeconds")}
+              name="chunkSeconds"
+              type="number"
+              min={1}
+              step="any"
+              className={inputClass}
+            />
           </Field>
           <Field label="Overlap seconds" htmlFor={id("overlapSeconds")}>
-            <input id={id("overlapSeconds")} name="overlapSeconds" type="number" min={0} step="any" className={inputClass} />
+            <input
+              id={id("overlapSeconds")}
+              name="overlapSeconds"
+              type="number"
+              min={0}
+              step="any"
+              className={inputClass}
+            />
           </Field>
           <Field label="Chunk words" htmlFor={id("chunkWords")}>
             <input id={id("chunkWords")} name="chunkWords" type="number" min={1} className={inputClass} />
@@ -84,10 +98,12 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
           </Field>
           {chunking("Only when the chunk ids exist in several chunkings (default: recognised)")}
           <label className="flex items-center gap-2 text-sm sm:col-span-2">
-            <input type="checkbox" name="replace" value="on" /> Replace changed answers (their claims start a new version)
+            <input type="checkbox" name="replace" value="on" /> Replace changed answers (their claims start a new
+            version)
           </label>
           <label className="flex items-center gap-2 text-sm sm:col-span-2">
-            <input type="checkbox" name="force" value="on" /> Also replace answers that have human labels (removes those labels)
+            <input type="checkbox" name="force" value="on" /> Also replace answers that have human labels (removes those
+            labels)
           </label>
         </>
       );
@@ -96,14 +112,27 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
   }
 }
 
-type TImportSummary = { file: string; rows: number; created: number; updated: number; unchanged: number; released?: number; chunkIds?: string[]; warnings?: { line?: number; field?: string; message: string }[] };
+type TImportSummary = {
+  file: string;
+  rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  released?: number;
+  chunkIds?: string[];
+  warnings?: { line?: number; field?: string; message: string }[];
+};
 
 function summarize(result: unknown): string {
   const r = result as Partial<TImportSummary> | null;
   if (!r || typeof r.rows !== "number") return "Imported.";
-  const chunks = r.chunkIds ? ` Chunk ids: ${r.chunkIds.length > 6 ? `${r.chunkIds.slice(0, 3).join(", ")} … ${r.chunkIds.slice(-2).join(", ")}` : r.chunkIds.join(", ")}.` : "";
+  const chunks = r.chunkIds
+    ? ` Chunk ids: ${r.chunkIds.length > 6 ? `${r.chunkIds.slice(0, 3).join(", ")} … ${r.chunkIds.slice(-2).join(", ")}` : r.chunkIds.join(", ")}.`
+    : "";
   const w = r.warnings ?? [];
-  const warned = w.length ? ` Warning${w.length === 1 ? "" : "s"}: ${w.map((x) => `${x.line !== undefined ? `line ${x.line}` : ""}${x.field ? ` (${x.field})` : ""}: ${x.message}`).join("; ")}.` : "";
+  const warned = w.length
+    ? ` Warning${w.length === 1 ? "" : "s"}: ${w.map((x) => `${x.line !== undefined ? `line ${x.line}` : ""}${x.field ? ` (${x.field})` : ""}: ${x.message}`).join("; ")}.`
+    : "";
   return `Imported ${r.file}: ${r.rows} rows (${r.created ?? 0} new, ${r.updated ?? 0} updated, ${r.unchanged ?? 0} unchanged).${r.released ? ` ${r.released} pooled item(s) left the annotation queue (assignments released).` : ""}${chunks}${warned}`;
 }
 
@@ -120,12 +149,15 @@ function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImp
     // Said in the form (issue 29 item 11: an upload without a file said nothing).
     if (!file) {
       setResult(null);
-      setError(new Error(`Choose a ${label.title.toLowerCase()} file first: no file is chosen, so nothing was uploaded.`));
+      setError(
+        new Error(`Choose a ${label.title.toLowerCase()} file first: no file is chosen, so nothing was uploaded.`),
+      );
       fileRef.current?.focus();
       return;
     }
     const params = new URLSearchParams({ name: file.name });
-    for (const [k, v] of new FormData(e.currentTarget).entries()) if (k !== "file" && typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
+    for (const [k, v] of new FormData(e.currentTarget).entries())
+      if (k !== "file" && typeof v === "string" && v.trim() !== "") params.set(k, v.trim());
     setError(null);
     setResult(null);
     setProgress(0);
@@ -141,12 +173,23 @@ function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImp
   }
 
   return (
-    <form onSubmit={onSubmit} aria-label={`Import ${label.title.toLowerCase()}`} className="rounded-md border border-slate-200 p-4">
+    <form
+      onSubmit={onSubmit}
+      aria-label={`Import ${label.title.toLowerCase()}`}
+      className="rounded-md border border-slate-200 p-4"
+    >
       <h3 className="font-medium">{label.title}</h3>
       <p className="text-xs text-slate-500">{label.help}</p>
       <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
         <Field label={`${label.title} file`} htmlFor={`import-${kind}-file`}>
-          <input ref={fileRef} id={`import-${kind}-file`} name="file" type="file" aria-required="true" className="block w-full text-sm" />
+          <input
+            ref={fileRef}
+            id={`import-${kind}-file`}
+            name="file"
+            type="file"
+            aria-required="true"
+            className="block w-full text-sm"
+          />
         </Field>
         <OptionInputs kind={kind} />
       </div>
@@ -156,8 +199,15 @@ function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImp
         </Button>
         {progress !== null ? (
           <div className="flex flex-1 items-center gap-2">
-            <progress aria-label={`Uploading ${label.title.toLowerCase()}`} max={1} value={progress} className="h-2 flex-1" />
-            <span className="text-xs text-slate-600">{progress < 1 ? `${Math.round(progress * 100)}%` : "validating…"}</span>
+            <progress
+              aria-label={`Uploading ${label.title.toLowerCase()}`}
+              max={1}
+              value={progress}
+              className="h-2 flex-1"
+            />
+            <span className="text-xs text-slate-600">
+              {progress < 1 ? `${Math.round(progress * 100)}%` : "validating…"}
+            </span>
           </div>
         ) : null}
       </div>
@@ -170,7 +220,11 @@ function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImp
 export function ImportPanel({ projectId }: { projectId: number }) {
   const invalidate = useInvalidateProject(projectId);
   return (
-    <Section title="Imports" id="imports" description="The same validators as the CLI: a file with any error is rejected whole, and every error names its line.">
+    <Section
+      title="Imports"
+      id="imports"
+      description="The same validators as the CLI: a file with any error is rejected whole, and every error names its line."
+    >
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         {IMPORT_KINDS.map((kind) => (
           <ImportForm key={kind} projectId={projectId} kind={kind} onDone={() => void invalidate()} />

@@ -3,12 +3,19 @@
 import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
 import { money, timeLeft } from "@/lib/judge/format";
-import { useJudgeRunAction, useJudgeRuns, usePreviewPrompt, useStartJudgeRun, useTryJudge, type TRunSettingsInput, type TRunSummary } from "@/lib/query/judge";
+import {
+  useJudgeRunAction,
+  useJudgeRuns,
+  usePreviewPrompt,
+  useStartJudgeRun,
+  useTryJudge,
+  type TRunSettingsInput,
+  type TRunSummary,
+} from "@/lib/query/judge";
 import { Button, ErrorBox, Field, InputField, Section, Success, inputClass } from "./ui";
 import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 const num = (v: FormDataEntryValue | null) => (v === null || String(v).trim() === "" ? undefined : Number(v));
-
 
 /** The form's values as run settings (the server validates them again with the same schema). */
 function settingsOf(form: HTMLFormElement): TRunSettingsInput {
@@ -47,7 +54,11 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
   return (
     <tr className="border-t border-slate-100 align-top" data-judge-run={run.judge}>
       <td className="py-2 pr-3">
-        <Link className="font-medium text-indigo-700 underline" href={`/dashboard?project=${projectId}&judge=${encodeURIComponent(run.judge)}`} title="Judge vs human on the dashboard">
+        <Link
+          className="font-medium text-indigo-700 underline"
+          href={`/dashboard?project=${projectId}&judge=${encodeURIComponent(run.judge)}`}
+          title="Judge vs human on the dashboard"
+        >
           {run.judge}
         </Link>
         <div className="text-xs text-slate-500">run {run.id}</div>
@@ -55,18 +66,30 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
       <td className="py-2 pr-3">
         <div>{run.model}</div>
         <div className="text-xs text-slate-500" title={run.baseUrl}>
-          prompt <code>{run.templateSha256.slice(0, 12)}</code> · {run.target === "answers" ? <span data-target="answers">answers: </span> : null}
+          prompt <code>{run.templateSha256.slice(0, 12)}</code> ·{" "}
+          {run.target === "answers" ? <span data-target="answers">answers: </span> : null}
           {run.subset}
           {run.samples > 1 ? ` · ${run.samples} samples, T ${run.params.temperature}` : ""}
         </div>
       </td>
       <td className="w-64 py-2 pr-3">
-        <div className="h-2 w-full overflow-hidden rounded bg-slate-100" role="progressbar" aria-label={`run ${run.judge} progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+        <div
+          className="h-2 w-full overflow-hidden rounded bg-slate-100"
+          role="progressbar"
+          aria-label={`run ${run.judge} progress`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={pct}
+        >
           <div className={`h-2 ${c.failed ? "bg-amber-500" : "bg-indigo-600"}`} style={{ width: `${pct}%` }} />
         </div>
         <div className="mt-1 text-xs text-slate-600" data-progress>
           {finished}/{c.total} ({pct}%) · {c.failed} failed · {c.cached} cached
-          {active ? (rate === null ? " · time left: estimating…" : ` · ${rate.toFixed(1)}/s · ~${timeLeft(left / rate)} left`) : ""}
+          {active
+            ? rate === null
+              ? " · time left: estimating…"
+              : ` · ${rate.toFixed(1)}/s · ~${timeLeft(left / rate)} left`
+            : ""}
         </div>
         {c.flagged ? (
           <div className="text-xs text-amber-800" data-flagged={c.flagged}>
@@ -77,7 +100,9 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
         ) : null}
         {run.retest ? (
           <div className="text-xs text-slate-600">
-            test–retest κ {run.retest.kappa.linear?.toFixed(2) ?? "–"} (linear) · {run.retest.unstableShare === null ? "–" : `${(run.retest.unstableShare * 100).toFixed(0)}%`} of pairs differ between samples
+            test–retest κ {run.retest.kappa.linear?.toFixed(2) ?? "–"} (linear) ·{" "}
+            {run.retest.unstableShare === null ? "–" : `${(run.retest.unstableShare * 100).toFixed(0)}%`} of pairs
+            differ between samples
           </div>
         ) : null}
       </td>
@@ -97,11 +122,16 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
       <td className="py-2 text-right whitespace-nowrap">
         {active && confirming ? (
           <div role="group" aria-label={`Cancel run ${run.judge}?`} className="space-y-1 text-left text-xs">
-            <p>Cancel {run.judge} for good? {run.target === "answers" ? "Answers" : "Pairs"} not yet judged stay unjudged; a cancelled run cannot be resumed.</p>
+            <p>
+              Cancel {run.judge} for good? {run.target === "answers" ? "Answers" : "Pairs"} not yet judged stay
+              unjudged; a cancelled run cannot be resumed.
+            </p>
             <Button
               variant="danger"
               disabled={action.isPending}
-              onClick={() => action.mutate({ runId: run.id, action: "cancel" }, { onSettled: () => setConfirming(false) })}
+              onClick={() =>
+                action.mutate({ runId: run.id, action: "cancel" }, { onSettled: () => setConfirming(false) })
+              }
             >
               Cancel the run
             </Button>{" "}
@@ -113,8 +143,16 @@ function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
           <Button variant="danger" disabled={action.isPending} onClick={() => setConfirming(true)}>
             Cancel…
           </Button>
-        ) : (run.status === "stopped" || run.status === "running" || run.status === "queued" || (run.status === "completed" && c.failed > 0)) && (left > 0 || c.failed > 0) ? (
-          <Button variant="secondary" disabled={action.isPending} onClick={() => action.mutate({ runId: run.id, action: "resume", retryFailed: left === 0 })}>
+        ) : (run.status === "stopped" ||
+            run.status === "running" ||
+            run.status === "queued" ||
+            (run.status === "completed" && c.failed > 0)) &&
+          (left > 0 || c.failed > 0) ? (
+          <Button
+            variant="secondary"
+            disabled={action.isPending}
+            onClick={() => action.mutate({ runId: run.id, action: "resume", retryFailed: left === 0 })}
+          >
             {left === 0 ? "Retry failed" : "Resume"}
           </Button>
         ) : null}
@@ -156,42 +194,161 @@ export function JudgePanel({ projectId }: { projectId: number }) {
     >
       <ErrorBox error={runs.error} />
       {d ? (
-        <form ref={formRef} onSubmit={onSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-4" aria-label="New judge run">
+        <form
+          ref={formRef}
+          onSubmit={onSubmit}
+          className="grid grid-cols-1 gap-3 sm:grid-cols-4"
+          aria-label="New judge run"
+        >
           <fieldset className="sm:col-span-4">
             <legend className="text-sm font-medium">Judge</legend>
             <div className="mt-1 flex flex-wrap gap-4 text-sm">
               <label className="flex items-center gap-1">
-                <input type="radio" name="target" value="chunks" checked={!answers} onChange={() => setTarget("chunks")} /> Question–chunk pairs (grade 0–3)
+                <input
+                  type="radio"
+                  name="target"
+                  value="chunks"
+                  checked={!answers}
+                  onChange={() => setTarget("chunks")}
+                />{" "}
+                Question–chunk pairs (grade 0–3)
               </label>
               <label className="flex items-center gap-1">
-                <input type="radio" name="target" value="answers" checked={answers} onChange={() => setTarget("answers")} /> Generated answers (each claim s / p / n / x, relevance 0–3)
+                <input
+                  type="radio"
+                  name="target"
+                  value="answers"
+                  checked={answers}
+                  onChange={() => setTarget("answers")}
+                />{" "}
+                Generated answers (each claim s / p / n / x, relevance 0–3)
               </label>
             </div>
           </fieldset>
-          <InputField label="Judge name" id="judge-name" name="judge" required placeholder="llama-umbrela-v1" hint="How the dashboard calls this run." />
+          <InputField
+            label="Judge name"
+            id="judge-name"
+            name="judge"
+            required
+            placeholder="llama-umbrela-v1"
+            hint="How the dashboard calls this run."
+          />
           <InputField label="Model" id="judge-model" name="model" required placeholder="gpt-4o-mini" />
-          <InputField label="Base URL" id="judge-base-url" name="baseUrl" required placeholder="http://localhost:11434/v1" />
+          <InputField
+            label="Base URL"
+            id="judge-base-url"
+            name="baseUrl"
+            required
+            placeholder="http://localhost:11434/v1"
+          />
           <div>
-            <InputField label="API key variable" id="judge-key-env" name="apiKeyEnv" defaultValue={d.apiKeyEnv} required={!noKey} disabled={noKey} hint="Set on the server. A name ending in _API_KEY or starting with OPENAI_, or one the operator allows." />
+            <InputField
+              label="API key variable"
+              id="judge-key-env"
+              name="apiKeyEnv"
+              defaultValue={d.apiKeyEnv}
+              required={!noKey}
+              disabled={noKey}
+              hint="Set on the server. A name ending in _API_KEY or starting with OPENAI_, or one the operator allows."
+            />
             <label className="mt-1 flex items-center gap-1 text-xs text-slate-600">
-              <input type="checkbox" name="noKey" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} /> No key (a local server without keys)
+              <input type="checkbox" name="noKey" checked={noKey} onChange={(e) => setNoKey(e.target.checked)} /> No key
+              (a local server without keys)
             </label>
           </div>
-          <InputField key={target} label={answers ? "Answers" : "Pairs"} id="judge-only" name="only" defaultValue={answers ? d.answers.only : d.only} hint={answers ? d.answers.subsets : "pool, unlabelled, calibration, or a query tag"} />
-          <InputField label="Samples" id="judge-samples" name="samples" type="number" min={1} max={20} defaultValue={d.samples} hint="Above 1: test–retest, needs temperature > 0" />
-          <InputField label="Temperature" id="judge-temperature" name="temperature" type="number" min={0} max={2} step="0.1" defaultValue={d.temperature} />
-          <InputField label="Concurrency" id="judge-concurrency" name="concurrency" type="number" min={1} max={256} defaultValue={d.concurrency} />
-          <InputField label={answers ? "Limit (answers)" : "Limit (pairs)"} id="judge-limit" name="limit" type="number" min={1} hint="Optional" />
-          <InputField label="Max cost (USD)" id="judge-max-cost" name="maxCost" type="number" min={0} step="any" hint="Optional; needs both prices" />
-          <InputField label="Price in (USD / 1M tokens)" id="judge-price-in" name="priceIn" type="number" min={0} step="any" />
-          <InputField label="Price out (USD / 1M tokens)" id="judge-price-out" name="priceOut" type="number" min={0} step="any" />
+          <InputField
+            key={target}
+            label={answers ? "Answers" : "Pairs"}
+            id="judge-only"
+            name="only"
+            defaultValue={answers ? d.answers.only : d.only}
+            hint={answers ? d.answers.subsets : "pool, unlabelled, calibration, or a query tag"}
+          />
+          <InputField
+            label="Samples"
+            id="judge-samples"
+            name="samples"
+            type="number"
+            min={1}
+            max={20}
+            defaultValue={d.samples}
+            hint="Above 1: test–retest, needs temperature > 0"
+          />
+          <InputField
+            label="Temperature"
+            id="judge-temperature"
+            name="temperature"
+            type="number"
+            min={0}
+            max={2}
+            step="0.1"
+            defaultValue={d.temperature}
+          />
+          <InputField
+            label="Concurrency"
+            id="judge-concurrency"
+            name="concurrency"
+            type="number"
+            min={1}
+            max={256}
+            defaultValue={d.concurrency}
+          />
+          <InputField
+            label={answers ? "Limit (answers)" : "Limit (pairs)"}
+            id="judge-limit"
+            name="limit"
+            type="number"
+            min={1}
+            hint="Optional"
+          />
+          <InputField
+            label="Max cost (USD)"
+            id="judge-max-cost"
+            name="maxCost"
+            type="number"
+            min={0}
+            step="any"
+            hint="Optional; needs both prices"
+          />
+          <InputField
+            label="Price in (USD / 1M tokens)"
+            id="judge-price-in"
+            name="priceIn"
+            type="number"
+            min={0}
+            step="any"
+          />
+          <InputField
+            label="Price out (USD / 1M tokens)"
+            id="judge-price-out"
+            name="priceOut"
+            type="number"
+            min={0}
+            step="any"
+          />
           <div className="sm:col-span-4">
-            <button type="button" className="text-sm text-indigo-700 underline" aria-expanded={showTemplate} onClick={() => setShowTemplate((v) => !v)}>
+            <button
+              type="button"
+              className="text-sm text-indigo-700 underline"
+              aria-expanded={showTemplate}
+              onClick={() => setShowTemplate((v) => !v)}
+            >
               {showTemplate ? "Hide the prompt template" : "Edit the prompt template"}
             </button>
             <div className={showTemplate ? "mt-2" : "hidden"}>
-              <Field label="Template" htmlFor="judge-template" hint={`Placeholders: ${placeholders.map((p) => `{{${p.name}}}`).join(" ")}. The model never sees the system, rank or score.`}>
-                <textarea key={target} id="judge-template" name="template" rows={14} defaultValue={answers ? d.answers.template : d.template} className={`${inputClass} font-mono text-xs`} />
+              <Field
+                label="Template"
+                htmlFor="judge-template"
+                hint={`Placeholders: ${placeholders.map((p) => `{{${p.name}}}`).join(" ")}. The model never sees the system, rank or score.`}
+              >
+                <textarea
+                  key={target}
+                  id="judge-template"
+                  name="template"
+                  rows={14}
+                  defaultValue={answers ? d.answers.template : d.template}
+                  className={`${inputClass} font-mono text-xs`}
+                />
               </Field>
             </div>
           </div>
@@ -225,13 +382,23 @@ export function JudgePanel({ projectId }: { projectId: number }) {
         </form>
       ) : null}
       <ErrorBox error={preview.error ?? trial.error ?? start.error} />
-      {start.data ? <Success>Run {start.data.id} ({start.data.judge}) started on {start.data.counts.total} task(s).</Success> : null}
+      {start.data ? (
+        <Success>
+          Run {start.data.id} ({start.data.judge}) started on {start.data.counts.total} task(s).
+        </Success>
+      ) : null}
       {preview.data?.prompts[0] ? (
         <div className="mt-3">
           <h3 className="text-sm font-medium">
             Prompt for {preview.data.prompts[0].qid} / {preview.data.prompts[0].docid}
           </h3>
-          <pre role="region" aria-label="Prompt preview" tabIndex={0} className="mt-1 max-h-72 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap focus:outline-2 focus:outline-indigo-500" data-testid="judge-preview">
+          <pre
+            role="region"
+            aria-label="Prompt preview"
+            tabIndex={0}
+            className="mt-1 max-h-72 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap focus:outline-2 focus:outline-indigo-500"
+            data-testid="judge-preview"
+          >
             {preview.data.prompts[0].prompt}
           </pre>
         </div>
@@ -250,7 +417,11 @@ export function JudgePanel({ projectId }: { projectId: number }) {
             </thead>
             <tbody>
               {trial.data.rows.map((r) => (
-                <tr key={`${r.qid}/${r.docid}`} className="border-t border-slate-100 align-top" data-trial-pair={`${r.qid}/${r.docid}`}>
+                <tr
+                  key={`${r.qid}/${r.docid}`}
+                  className="border-t border-slate-100 align-top"
+                  data-trial-pair={`${r.qid}/${r.docid}`}
+                >
                   <td className="max-w-xs py-1 pr-3">
                     <div>{r.question}</div>
                     <div className="text-xs text-slate-600">{r.qid}</div>
@@ -265,7 +436,9 @@ export function JudgePanel({ projectId }: { projectId: number }) {
                   <td className="py-1 pr-3">{r.human ?? "–"}</td>
                   <td className="py-1">
                     <details>
-                      <summary className="cursor-pointer text-xs text-slate-600">{(r.raw ?? "").slice(0, 80) || "(no answer)"}</summary>
+                      <summary className="cursor-pointer text-xs text-slate-600">
+                        {(r.raw ?? "").slice(0, 80) || "(no answer)"}
+                      </summary>
                       <pre className="text-xs whitespace-pre-wrap">{r.raw}</pre>
                     </details>
                   </td>

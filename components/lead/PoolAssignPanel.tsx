@@ -9,7 +9,13 @@ import { Button, ErrorBox, Field, Section, inputClass } from "./ui";
 import { DoneBox, PreviewBox, assignSentences, poolSentences } from "./PoolAssignPreview";
 
 type TPoolRequest = { depth: number; runs?: string[]; chunking?: string };
-type TAssignRequest = { perItem: number; annotators?: string[]; sample?: number; includeLabelled?: boolean; answers?: boolean };
+type TAssignRequest = {
+  perItem: number;
+  annotators?: string[];
+  sample?: number;
+  includeLabelled?: boolean;
+  answers?: boolean;
+};
 
 const list = (v: FormDataEntryValue | null) =>
   String(v ?? "")
@@ -30,23 +36,45 @@ export function PoolPanel({ project }: { project: TProjectDetail }) {
     const f = new FormData(e.currentTarget);
     const runs = f.getAll("runs").map(String);
     const chunking = String(f.get("chunking") ?? "");
-    const request: TPoolRequest = { depth: Number(f.get("depth")), ...(allRuns ? {} : { runs }), ...(chunking ? { chunking } : {}) };
+    const request: TPoolRequest = {
+      depth: Number(f.get("depth")),
+      ...(allRuns ? {} : { runs }),
+      ...(chunking ? { chunking } : {}),
+    };
     setDone(null);
     pool.mutate({ ...request, dryRun: true }, { onSuccess: (result) => setPreview({ request, result }) });
   }
-  const confirm = () => preview && pool.mutate(preview.request, { onSuccess: (result) => (setPreview(null), setDone(result)) });
+  const confirm = () =>
+    preview && pool.mutate(preview.request, { onSuccess: (result) => (setPreview(null), setDone(result)) });
 
   return (
-    <Section title="Build pool" id="pool" description="Per query, the union of every chosen run's top K chunks in evaluated order. Building again adds only new pairs.">
+    <Section
+      title="Build pool"
+      id="pool"
+      description="Per query, the union of every chosen run's top K chunks in evaluated order. Building again adds only new pairs."
+    >
       <form onSubmit={onSubmit} className="space-y-3">
         <div className="w-40">
           <Field label="Depth" htmlFor="pool-depth">
-            <input id="pool-depth" name="depth" type="number" min={1} max={1000} defaultValue={project.poolDepth} className={inputClass} required />
+            <input
+              id="pool-depth"
+              name="depth"
+              type="number"
+              min={1}
+              max={1000}
+              defaultValue={project.poolDepth}
+              className={inputClass}
+              required
+            />
           </Field>
         </div>
         {chunkings.length > 1 ? (
           <div className="w-60">
-            <Field label="Chunking" htmlFor="pool-chunking" hint="One chunking: only the pairs label transfer left unjudged">
+            <Field
+              label="Chunking"
+              htmlFor="pool-chunking"
+              hint="One chunking: only the pairs label transfer left unjudged"
+            >
               <select id="pool-chunking" name="chunking" className={inputClass} defaultValue="">
                 <option value="">All chunkings</option>
                 {chunkings.map((c) => (
@@ -79,8 +107,22 @@ export function PoolPanel({ project }: { project: TProjectDetail }) {
         </Button>
       </form>
       <ErrorBox error={pool.error} />
-      {preview ? <PreviewBox title="Build the pool?" sentences={poolSentences(preview.result, false)} confirmLabel="Build the pool" busy={pool.isPending} onConfirm={confirm} onCancel={() => setPreview(null)} /> : null}
-      {done ? <DoneBox sentences={["Pool built.", ...poolSentences(done, true)]} next={{ href: "#assign-title", text: "assign the new items to annotators" }} /> : null}
+      {preview ? (
+        <PreviewBox
+          title="Build the pool?"
+          sentences={poolSentences(preview.result, false)}
+          confirmLabel="Build the pool"
+          busy={pool.isPending}
+          onConfirm={confirm}
+          onCancel={() => setPreview(null)}
+        />
+      ) : null}
+      {done ? (
+        <DoneBox
+          sentences={["Pool built.", ...poolSentences(done, true)]}
+          next={{ href: "#assign-title", text: "assign the new items to annotators" }}
+        />
+      ) : null}
     </Section>
   );
 }
@@ -98,34 +140,68 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
     const answers = f.get("what") === "answers";
     const request: TAssignRequest = answers
       ? { perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), answers }
-      : { perItem: Number(f.get("perItem")), ...(annotators.length ? { annotators } : {}), ...(sample ? { sample: Number(sample) } : {}), includeLabelled: f.get("includeLabelled") === "on" };
+      : {
+          perItem: Number(f.get("perItem")),
+          ...(annotators.length ? { annotators } : {}),
+          ...(sample ? { sample: Number(sample) } : {}),
+          includeLabelled: f.get("includeLabelled") === "on",
+        };
     setDone(null);
     assign.mutate({ ...request, dryRun: true }, { onSuccess: (result) => setPreview({ request, result }) });
   }
   // The preview's seed: the confirmed call makes exactly the assignments previewed.
   const [doneNoun, setDoneNoun] = useState("pool item");
-  const confirm = () => preview && assign.mutate({ ...preview.request, seed: preview.result.seed }, { onSuccess: (result) => (setDoneNoun(preview.request.answers ? "answer" : "pool item"), setPreview(null), setDone(result)) });
+  const confirm = () =>
+    preview &&
+    assign.mutate(
+      { ...preview.request, seed: preview.result.seed },
+      {
+        onSuccess: (result) => (
+          setDoneNoun(preview.request.answers ? "answer" : "pool item"),
+          setPreview(null),
+          setDone(result)
+        ),
+      },
+    );
 
   return (
     <Section title="Assign" id="assign" description="Balanced load; never the same person twice on an item.">
       <form onSubmit={onSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-        <Field label="What to assign" htmlFor="assign-what" hint="Generated answers: the answer task (sample and re-grade do not apply)">
+        <Field
+          label="What to assign"
+          htmlFor="assign-what"
+          hint="Generated answers: the answer task (sample and re-grade do not apply)"
+        >
           <select id="assign-what" name="what" className={inputClass} defaultValue="items">
             <option value="items">Pool items</option>
             <option value="answers">Generated answers</option>
           </select>
         </Field>
         <Field label="Annotators per item" htmlFor="assign-per-item">
-          <input id="assign-per-item" name="perItem" type="number" min={1} max={10} defaultValue={project.annotatorsPerItem} className={inputClass} required />
+          <input
+            id="assign-per-item"
+            name="perItem"
+            type="number"
+            min={1}
+            max={10}
+            defaultValue={project.annotatorsPerItem}
+            className={inputClass}
+            required
+          />
         </Field>
-        <Field label="Annotators (emails)" htmlFor="assign-annotators" hint="Comma-separated; empty for every active annotator">
+        <Field
+          label="Annotators (emails)"
+          htmlFor="assign-annotators"
+          hint="Comma-separated; empty for every active annotator"
+        >
           <input id="assign-annotators" name="annotators" className={inputClass} />
         </Field>
         <Field label="Sample size" htmlFor="assign-sample" hint="Optional calibration subset of N items">
           <input id="assign-sample" name="sample" type="number" min={1} className={inputClass} />
         </Field>
         <label className="flex items-center gap-2 text-sm sm:col-span-3">
-          <input type="checkbox" name="includeLabelled" /> Re-grade items that already have an imported label (calibration of the old labels)
+          <input type="checkbox" name="includeLabelled" /> Re-grade items that already have an imported label
+          (calibration of the old labels)
         </label>
         <div className="sm:col-span-3">
           <Button type="submit" disabled={assign.isPending}>
@@ -134,8 +210,25 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
         </div>
       </form>
       <ErrorBox error={assign.error} />
-      {preview ? <PreviewBox title="Assign these items?" sentences={assignSentences(preview.result, false, preview.request.answers ? "answer" : "pool item")} confirmLabel="Assign" busy={assign.isPending} onConfirm={confirm} onCancel={() => setPreview(null)} /> : null}
-      {done ? <DoneBox sentences={assignSentences(done, true, doneNoun)} next={{ href: "#judge-title", text: "annotators can start at /annotate; meanwhile run the LLM judge on the pool" }} /> : null}
+      {preview ? (
+        <PreviewBox
+          title="Assign these items?"
+          sentences={assignSentences(preview.result, false, preview.request.answers ? "answer" : "pool item")}
+          confirmLabel="Assign"
+          busy={assign.isPending}
+          onConfirm={confirm}
+          onCancel={() => setPreview(null)}
+        />
+      ) : null}
+      {done ? (
+        <DoneBox
+          sentences={assignSentences(done, true, doneNoun)}
+          next={{
+            href: "#judge-title",
+            text: "annotators can start at /annotate; meanwhile run the LLM judge on the pool",
+          }}
+        />
+      ) : null}
     </Section>
   );
 }

@@ -13,7 +13,11 @@ export function ProgressTable({ projectId }: { projectId: number }) {
   const progress = useProgress(projectId);
   const refresh = useInvalidateProject(projectId);
   return (
-    <Section title="Progress per annotator" id="progress" description="Items judged of those assigned; median time per item from the annotate page's timer.">
+    <Section
+      title="Progress per annotator"
+      id="progress"
+      description="Items judged of those assigned; median time per item from the annotate page's timer."
+    >
       <ErrorBox error={progress.error} />
       {progress.data && progress.data.length === 0 ? <p className="text-slate-600">Nothing assigned yet.</p> : null}
       {progress.data && progress.data.length > 0 ? (

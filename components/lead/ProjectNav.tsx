@@ -49,7 +49,10 @@ export function ProjectNav({ gradingClosed }: { gradingClosed: boolean }) {
     return () => window.removeEventListener("keydown", onKey);
   }, [list]);
   return (
-    <nav aria-label="Sections of this project" className="sticky top-0 z-10 -mx-1 overflow-x-auto border-b border-slate-200 bg-white/95 px-1 py-2">
+    <nav
+      aria-label="Sections of this project"
+      className="sticky top-0 z-10 -mx-1 overflow-x-auto border-b border-slate-200 bg-white/95 px-1 py-2"
+    >
       <ol className="flex gap-3 text-sm whitespace-nowrap">
         {list.map(([id, key, label]) => (
           <li key={id}>

@@ -25,7 +25,9 @@ export function ProjectsPage() {
       <Section title="All projects" id="projects">
         {projects.isPending ? <p>Loading…</p> : null}
         <ErrorBox error={projects.error} />
-        {projects.data && projects.data.length === 0 ? <p className="text-slate-600">No project yet: create one below.</p> : null}
+        {projects.data && projects.data.length === 0 ? (
+          <p className="text-slate-600">No project yet: create one below.</p>
+        ) : null}
         {projects.data && projects.data.length > 0 ? (
           <ScrollRegion label="Projects">
             <table className="w-full text-left text-sm">
@@ -63,7 +65,13 @@ export function ProjectsPage() {
         <form onSubmit={onSubmit} className="flex items-end gap-3">
           <div className="w-80">
             <Field label="Project name" htmlFor="new-project-name">
-              <input id="new-project-name" className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required />
+              <input
+                id="new-project-name"
+                className={inputClass}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                required
+              />
             </Field>
           </div>
           <Button type="submit" disabled={create.isPending || name.trim() === ""}>

@@ -35,12 +35,65 @@ export function SettingsForm({ project }: { project: TProjectDetail }) {
   return (
     <Section title="Settings" id="settings">
       <form onSubmit={onSubmit} className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <InputField label="Pool depth" id="poolDepth" name="poolDepth" hint="Top K of every run per query" type="number" min={1} max={1000} defaultValue={project.poolDepth} required />
-        <InputField label="Annotators per item" id="annotatorsPerItem" name="annotatorsPerItem" type="number" min={1} max={10} defaultValue={project.annotatorsPerItem} required />
-        <SelectField label="Disagreement rule" id="disagreementRule" name="disagreementRule" defaultValue={project.disagreementRule} options={RULES} />
-        <InputField label="Start tolerance (seconds)" id="startToleranceSeconds" name="startToleranceSeconds" hint="Corrected starts this close agree" type="number" min={0} max={3600} step="any" defaultValue={project.startToleranceSeconds} required />
-        <InputField label="Calibration target" id="calibrationTarget" name="calibrationTarget" hint="Human-labelled items wanted for judge calibration" type="number" min={1} defaultValue={project.calibrationTarget} required />
-        <InputField label="Minimum examples per grade" id="minPerGrade" name="minPerGrade" type="number" min={0} defaultValue={project.minPerGrade} required />
+        <InputField
+          label="Pool depth"
+          id="poolDepth"
+          name="poolDepth"
+          hint="Top K of every run per query"
+          type="number"
+          min={1}
+          max={1000}
+          defaultValue={project.poolDepth}
+          required
+        />
+        <InputField
+          label="Annotators per item"
+          id="annotatorsPerItem"
+          name="annotatorsPerItem"
+          type="number"
+          min={1}
+          max={10}
+          defaultValue={project.annotatorsPerItem}
+          required
+        />
+        <SelectField
+          label="Disagreement rule"
+          id="disagreementRule"
+          name="disagreementRule"
+          defaultValue={project.disagreementRule}
+          options={RULES}
+        />
+        <InputField
+          label="Start tolerance (seconds)"
+          id="startToleranceSeconds"
+          name="startToleranceSeconds"
+          hint="Corrected starts this close agree"
+          type="number"
+          min={0}
+          max={3600}
+          step="any"
+          defaultValue={project.startToleranceSeconds}
+          required
+        />
+        <InputField
+          label="Calibration target"
+          id="calibrationTarget"
+          name="calibrationTarget"
+          hint="Human-labelled items wanted for judge calibration"
+          type="number"
+          min={1}
+          defaultValue={project.calibrationTarget}
+          required
+        />
+        <InputField
+          label="Minimum examples per grade"
+          id="minPerGrade"
+          name="minPerGrade"
+          type="number"
+          min={0}
+          defaultValue={project.minPerGrade}
+          required
+        />
         <SubmitCell className="sm:col-span-3" pending={update.isPending}>
           Save settings
         </SubmitCell>

@@ -22,11 +22,32 @@ function ResetPassword({ user }: { user: TUserRow }) {
       className="flex items-end gap-2"
       onSubmit={(e) => {
         e.preventDefault();
-        update.mutate({ id: user.id, password }, { onSuccess: () => { setOpen(false); setPassword(""); } });
+        update.mutate(
+          { id: user.id, password },
+          {
+            onSuccess: () => {
+              setOpen(false);
+              setPassword("");
+            },
+          },
+        );
       }}
     >
-      <InputField label={`New password for ${user.email}`} id={id} type="password" autoComplete="new-password" minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} required />
-      <Button type="submit" disabled={update.isPending || password.length < 8} aria-label={`Confirm password reset for ${user.email}`}>
+      <InputField
+        label={`New password for ${user.email}`}
+        id={id}
+        type="password"
+        autoComplete="new-password"
+        minLength={8}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        required
+      />
+      <Button
+        type="submit"
+        disabled={update.isPending || password.length < 8}
+        aria-label={`Confirm password reset for ${user.email}`}
+      >
         Set password
       </Button>
       <Button variant="secondary" onClick={() => setOpen(false)}>
@@ -54,7 +75,12 @@ function UserRow({ user, self }: { user: TUserRow; self: boolean }) {
           {self ? (
             <p className="text-xs text-slate-600">Your own account: another lead can deactivate it.</p>
           ) : (
-            <Button variant={user.active ? "danger" : "secondary"} disabled={update.isPending} onClick={() => update.mutate({ id: user.id, active: !user.active })} aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}>
+            <Button
+              variant={user.active ? "danger" : "secondary"}
+              disabled={update.isPending}
+              onClick={() => update.mutate({ id: user.id, active: !user.active })}
+              aria-label={`${user.active ? "Deactivate" : "Reactivate"} ${user.email}`}
+            >
               {user.active ? "Deactivate" : "Reactivate"}
             </Button>
           )}
@@ -77,8 +103,18 @@ function AddUser() {
     const f = new FormData(form);
     setCreated(null);
     create.mutate(
-      { email: String(f.get("email")), name: String(f.get("name")), role: String(f.get("role")) as TRole, password: String(f.get("password")) },
-      { onSuccess: (u) => { setCreated(u.email); form.reset(); } },
+      {
+        email: String(f.get("email")),
+        name: String(f.get("name")),
+        role: String(f.get("role")) as TRole,
+        password: String(f.get("password")),
+      },
+      {
+        onSuccess: (u) => {
+          setCreated(u.email);
+          form.reset();
+        },
+      },
     );
   }
   return (
@@ -87,7 +123,16 @@ function AddUser() {
         <InputField label="Name" id="user-name" name="name" required />
         <InputField label="Email" id="user-email" name="email" type="email" required />
         <SelectField label="Role" id="user-role" name="role" defaultValue="annotator" options={ROLE_OPTIONS} />
-        <InputField label="Initial password" id="user-password" name="password" hint="At least 8 characters" type="password" autoComplete="new-password" minLength={8} required />
+        <InputField
+          label="Initial password"
+          id="user-password"
+          name="password"
+          hint="At least 8 characters"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+        />
         <SubmitCell className="sm:col-span-4" pending={create.isPending}>
           Add user
         </SubmitCell>

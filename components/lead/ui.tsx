@@ -1,6 +1,16 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
 
-export function Section({ title, id, children, description }: { title: string; id: string; children: ReactNode; description?: ReactNode }) {
+export function Section({
+  title,
+  id,
+  children,
+  description,
+}: {
+  title: string;
+  id: string;
+  children: ReactNode;
+  description?: ReactNode;
+}) {
   return (
     <section aria-labelledby={`${id}-title`} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       {/* Focusable (not a Tab stop) so the project page's section keys can move focus here (ProjectNav). */}
@@ -13,7 +23,17 @@ export function Section({ title, id, children, description }: { title: string; i
   );
 }
 
-export function Field({ label, htmlFor, hint, children }: { label: string; htmlFor: string; hint?: string; children: ReactNode }) {
+export function Field({
+  label,
+  htmlFor,
+  hint,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-700">
@@ -26,7 +46,12 @@ export function Field({ label, htmlFor, hint, children }: { label: string; htmlF
 }
 
 /** A labelled input: `id` ties the label to it; the other props go to the input. */
-export function InputField({ label, hint, id, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; id: string; hint?: string }) {
+export function InputField({
+  label,
+  hint,
+  id,
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; id: string; hint?: string }) {
   return (
     <Field label={label} htmlFor={id} hint={hint}>
       <input id={id} {...props} className={inputClass} />
@@ -35,7 +60,21 @@ export function InputField({ label, hint, id, ...props }: InputHTMLAttributes<HT
 }
 
 /** A labelled select with a fixed list of options. */
-export function SelectField({ label, hint, id, name, defaultValue, options }: { label: string; hint?: string; id: string; name: string; defaultValue: string; options: readonly { value: string; label: string }[] }) {
+export function SelectField({
+  label,
+  hint,
+  id,
+  name,
+  defaultValue,
+  options,
+}: {
+  label: string;
+  hint?: string;
+  id: string;
+  name: string;
+  defaultValue: string;
+  options: readonly { value: string; label: string }[];
+}) {
   return (
     <Field label={label} htmlFor={id} hint={hint}>
       <select id={id} name={name} defaultValue={defaultValue} className={inputClass}>
@@ -50,7 +89,15 @@ export function SelectField({ label, hint, id, name, defaultValue, options }: { 
 }
 
 /** A form's submit button on a grid row of its own (`className` spans the grid's columns). */
-export function SubmitCell({ className, pending, children }: { className: string; pending: boolean; children: ReactNode }) {
+export function SubmitCell({
+  className,
+  pending,
+  children,
+}: {
+  className: string;
+  pending: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className={className}>
       <Button type="submit" disabled={pending}>
@@ -60,15 +107,26 @@ export function SubmitCell({ className, pending, children }: { className: string
   );
 }
 
-export const inputClass = "block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-sm focus:border-indigo-500";
+export const inputClass =
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-sm focus:border-indigo-500";
 
-export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" }) {
+export function Button({
+  variant = "primary",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" }) {
   const styles = {
     primary: "bg-indigo-600 text-white hover:bg-indigo-700",
     secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50",
     danger: "border border-red-300 bg-white text-red-700 hover:bg-red-50",
   }[variant];
-  return <button type="button" {...props} className={`rounded-md px-3 py-1.5 text-sm font-medium disabled:opacity-60 ${styles} ${className}`} />;
+  return (
+    <button
+      type="button"
+      {...props}
+      className={`rounded-md px-3 py-1.5 text-sm font-medium disabled:opacity-60 ${styles} ${className}`}
+    />
+  );
 }
 
 /** An error from an API call; located import errors are listed one per line. */
@@ -76,8 +134,18 @@ export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
   const message = error instanceof Error ? error.message : String(error);
   const details = (error as { details?: unknown }).details;
-  const located = Array.isArray(details) ? details.filter((d): d is { file: string; line: number; field?: string; message: string } => typeof d === "object" && d !== null && "line" in d && "message" in d) : [];
-  const issues = Array.isArray(details) ? details.filter((d): d is { path: string; message: string } => typeof d === "object" && d !== null && "path" in d && "message" in d) : [];
+  const located = Array.isArray(details)
+    ? details.filter(
+        (d): d is { file: string; line: number; field?: string; message: string } =>
+          typeof d === "object" && d !== null && "line" in d && "message" in d,
+      )
+    : [];
+  const issues = Array.isArray(details)
+    ? details.filter(
+        (d): d is { path: string; message: string } =>
+          typeof d === "object" && d !== null && "path" in d && "message" in d,
+      )
+    : [];
   return (
     <div role="alert" className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
       {located.length > 0 ? (

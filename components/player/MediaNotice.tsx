@@ -21,20 +21,38 @@ const WHY: Record<TMediaProblem, string> = {
   network: "The video could not be loaded: a network problem, or a format this browser cannot play.",
 };
 
-export function MediaNotice({ problem, title, times }: { problem: TMediaProblem; title: string; times?: { startSeconds: number; endSeconds: number } }) {
+export function MediaNotice({
+  problem,
+  title,
+  times,
+}: {
+  problem: TMediaProblem;
+  title: string;
+  times?: { startSeconds: number; endSeconds: number };
+}) {
   return (
-    <div role="status" data-testid="media-notice" data-problem={problem} className={`flex aspect-video w-full flex-col justify-center gap-2 rounded-md border p-4 text-sm ${problem === "none" ? "border-slate-300 bg-slate-50 text-slate-700" : "border-amber-400 bg-amber-50 text-amber-900"}`}>
+    <div
+      role="status"
+      data-testid="media-notice"
+      data-problem={problem}
+      className={`flex aspect-video w-full flex-col justify-center gap-2 rounded-md border p-4 text-sm ${problem === "none" ? "border-slate-300 bg-slate-50 text-slate-700" : "border-amber-400 bg-amber-50 text-amber-900"}`}
+    >
       <p className="font-semibold">{WHY[problem]}</p>
       <p>
         Video: <span className="font-medium">{title}</span>
         {times ? (
           <>
             {" "}
-            · chunk <span className="font-mono">{formatClock(times.startSeconds)} – {formatClock(times.endSeconds)}</span>
+            · chunk{" "}
+            <span className="font-mono">
+              {formatClock(times.startSeconds)} – {formatClock(times.endSeconds)}
+            </span>
           </>
         ) : null}
       </p>
-      <p className="text-xs">Set the start by clicking a time in the transcript, or with [ and ]; the s key needs a playing video.</p>
+      <p className="text-xs">
+        Set the start by clicking a time in the transcript, or with [ and ]; the s key needs a playing video.
+      </p>
     </div>
   );
 }

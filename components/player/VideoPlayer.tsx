@@ -7,7 +7,10 @@ import { diagnoseMedia, MediaNotice, type TMediaProblem } from "./MediaNotice";
 const noSubscription = () => () => {};
 
 /** What the page needs of a player: react-player 3's ref is the media element (or a media-like custom element for YouTube). */
-export type TMediaElement = Pick<HTMLVideoElement, "currentTime" | "paused" | "play" | "pause" | "readyState" | "duration">;
+export type TMediaElement = Pick<
+  HTMLVideoElement,
+  "currentTime" | "paused" | "play" | "pause" | "readyState" | "duration"
+>;
 
 export type TPlayerControls = {
   currentTime: () => number;
@@ -29,7 +32,10 @@ export function usePlayer(cueSeconds: number) {
   }, [cueSeconds]);
   const controls = useMemo<TPlayerControls>(() => {
     const el = () => mediaRef.current;
-    const play = () => void el()?.play()?.catch(() => undefined);
+    const play = () =>
+      void el()
+        ?.play()
+        ?.catch(() => undefined);
     return {
       currentTime: () => el()?.currentTime ?? 0,
       playhead: () => {
@@ -70,7 +76,29 @@ export function usePlayer(cueSeconds: number) {
  * When it becomes active the same element plays from its cue: no new load, seek or decoder start
  * between the key and the first frame.
  */
-export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay = true, allowed = true, times, active = true, onProblem }: { src: string | null; cueSeconds: number; cueKey: string; mediaRef: RefObject<TMediaElement | null>; title: string; autoPlay?: boolean; allowed?: boolean; times?: { startSeconds: number; endSeconds: number }; active?: boolean; onProblem?: (problem: TMediaProblem | null) => void }) {
+export function VideoPlayer({
+  src,
+  cueSeconds,
+  cueKey,
+  mediaRef,
+  title,
+  autoPlay = true,
+  allowed = true,
+  times,
+  active = true,
+  onProblem,
+}: {
+  src: string | null;
+  cueSeconds: number;
+  cueKey: string;
+  mediaRef: RefObject<TMediaElement | null>;
+  title: string;
+  autoPlay?: boolean;
+  allowed?: boolean;
+  times?: { startSeconds: number; endSeconds: number };
+  active?: boolean;
+  onProblem?: (problem: TMediaProblem | null) => void;
+}) {
   const cuedFor = useRef<string | null>(null);
   const nodeRef = useRef<HTMLVideoElement | null>(null);
   const [failed, setFailed] = useState<{ src: string; problem: TMediaProblem } | null>(null);
@@ -110,18 +138,34 @@ export function VideoPlayer({ src, cueSeconds, cueKey, mediaRef, title, autoPlay
     if (!src) return;
     void diagnoseMedia(src).then((problem) => setFailed({ src, problem }));
   }, [src]);
-  const problem: TMediaProblem | null = src === null ? "none" : !allowed ? "not_allowed" : failed?.src === src ? failed.problem : null;
+  const problem: TMediaProblem | null =
+    src === null ? "none" : !allowed ? "not_allowed" : failed?.src === src ? failed.problem : null;
   useEffect(() => {
     if (active) onProblem?.(problem);
   }, [active, problem, onProblem]);
   // The player itself only on the client: the annotator's first item comes in the server's HTML
   // (issue 21 item 3), and a media element rendered there would load its media (a YouTube embed:
   // a second iframe) before hydration replaced it.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   if (problem) return active ? <MediaNotice problem={problem} title={title} times={times} /> : null;
-  if (!hydrated) return <div className="aspect-video w-full overflow-hidden rounded-md bg-black" aria-label={`Video: ${title}`} role="img" />;
+  if (!hydrated)
+    return (
+      <div
+        className="aspect-video w-full overflow-hidden rounded-md bg-black"
+        aria-label={`Video: ${title}`}
+        role="img"
+      />
+    );
   return (
-    <div className="aspect-video w-full overflow-hidden rounded-md bg-black" data-testid={active ? "player" : "player-next"} data-cue={cueSeconds}>
+    <div
+      className="aspect-video w-full overflow-hidden rounded-md bg-black"
+      data-testid={active ? "player" : "player-next"}
+      data-cue={cueSeconds}
+    >
       <ReactPlayer
         ref={setRef}
         src={src ?? undefined}
@@ -150,5 +194,7 @@ function nameFrame(node: Element | null, title: string) {
 /** A hidden, muted element that loads the next item's video at its cue, so it starts without waiting. */
 export function PreloadVideo({ src, cueSeconds }: { src: string | null; cueSeconds: number }) {
   if (!src || !src.startsWith("/")) return null;
-  return <video aria-hidden="true" tabIndex={-1} className="hidden" muted preload="auto" src={`${src}#t=${cueSeconds}`} />;
+  return (
+    <video aria-hidden="true" tabIndex={-1} className="hidden" muted preload="auto" src={`${src}#t=${cueSeconds}`} />
+  );
 }

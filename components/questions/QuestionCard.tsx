@@ -10,7 +10,13 @@ import { placeLabel } from "@/lib/questions/history";
 import { endBeforeStart, parseClock } from "@/lib/questions/places";
 
 /** A place being edited: the typed times, and the stored ones (kept as they are, decimals included, while their text is unchanged). */
-type TPlaceDraft = { videoId: number | null; video: string | null; start: string; end: string; was: { start: number; end: number | null; startText: string; endText: string } };
+type TPlaceDraft = {
+  videoId: number | null;
+  video: string | null;
+  start: string;
+  end: string;
+  was: { start: number; end: number | null; startText: string; endText: string };
+};
 
 const clockText = (s: number | null) => (s === null ? "" : formatClock(s));
 
@@ -18,7 +24,15 @@ const clockText = (s: number | null) => (s === null ? "" : formatClock(s));
  * One question of the review (issue 29 item 10): its answer places with start and end (editable),
  * each playing in a player shown beside it (scrolled into view); its history as readable changes.
  */
-export function QuestionCard({ projectId, q, videos }: { projectId: number; q: TReviewQuestion; videos: TReviewData["videos"] }) {
+export function QuestionCard({
+  projectId,
+  q,
+  videos,
+}: {
+  projectId: number;
+  q: TReviewQuestion;
+  videos: TReviewData["videos"];
+}) {
   const edit = useEditQuestion(projectId);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(q.text);
@@ -38,7 +52,15 @@ export function QuestionCard({ projectId, q, videos }: { projectId: number; q: T
   function startEditing() {
     setText(q.text);
     setTags(q.tags.join(", "));
-    setPlaces(q.places.map((p) => ({ videoId: p.videoId, video: p.video, start: clockText(p.start), end: clockText(p.end), was: { start: p.start, end: p.end, startText: clockText(p.start), endText: clockText(p.end) } })));
+    setPlaces(
+      q.places.map((p) => ({
+        videoId: p.videoId,
+        video: p.video,
+        start: clockText(p.start),
+        end: clockText(p.end),
+        was: { start: p.start, end: p.end, startText: clockText(p.start), endText: clockText(p.end) },
+      })),
+    );
     setProblem(null);
     setEditing(true);
   }
@@ -48,18 +70,30 @@ export function QuestionCard({ projectId, q, videos }: { projectId: number; q: T
     for (const [i, p] of places.entries()) {
       const start = p.start === p.was.startText ? p.was.start : parseClock(p.start);
       const end = p.end === p.was.endText ? p.was.end : p.end.trim() === "" ? null : parseClock(p.end);
-      if (start === null || (p.end.trim() !== "" && end === null)) return setProblem(`Answer place ${i + 1}: type times as m:ss or seconds.`);
+      if (start === null || (p.end.trim() !== "" && end === null))
+        return setProblem(`Answer place ${i + 1}: type times as m:ss or seconds.`);
       const reversed = endBeforeStart({ start, end }, i + 1);
       if (reversed) return setProblem(`${reversed} Change one of them.`);
       if (p.videoId !== null) parsed.push({ videoId: p.videoId, start, end });
     }
     setProblem(null);
-    const patch = { text, tags: tags.split(",").map((t) => t.trim()).filter(Boolean), ...(placesEditable ? { places: parsed } : {}) };
+    const patch = {
+      text,
+      tags: tags
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+      ...(placesEditable ? { places: parsed } : {}),
+    };
     edit.mutate({ id: q.id, patch }, { onSuccess: () => setEditing(false) });
   }
 
   return (
-    <li className={`rounded border p-3 text-sm ${q.flagged ? "border-amber-300 bg-amber-50" : "border-slate-200"}`} data-testid={`review-${q.qid}`} data-status={q.status}>
+    <li
+      className={`rounded border p-3 text-sm ${q.flagged ? "border-amber-300 bg-amber-50" : "border-slate-200"}`}
+      data-testid={`review-${q.qid}`}
+      data-status={q.status}
+    >
       <p className="flex flex-wrap gap-x-3 text-slate-600">
         <span className="font-mono text-slate-900">{q.qid}</span>
         <span>{q.status}</span>
@@ -72,7 +106,12 @@ export function QuestionCard({ projectId, q, videos }: { projectId: number; q: T
       </p>
       {editing ? (
         <div className="mt-2 space-y-2">
-          <input className={inputClass} value={text} onChange={(e) => setText(e.target.value)} aria-label="question text" />
+          <input
+            className={inputClass}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-label="question text"
+          />
           <input className={inputClass} value={tags} onChange={(e) => setTags(e.target.value)} aria-label="tags" />
           {placesEditable ? (
             places.map((p, i) => (
@@ -80,10 +119,25 @@ export function QuestionCard({ projectId, q, videos }: { projectId: number; q: T
                 <legend className="sr-only">Answer place {i + 1}</legend>
                 <span>{p.video}</span>
                 <label>
-                  start <input className={`${inputClass} inline-block w-24`} value={p.start} onChange={(e) => setPlaces((ps) => ps.map((x, k) => (k === i ? { ...x, start: e.target.value } : x)))} aria-label={`answer place ${i + 1} start`} />
+                  start{" "}
+                  <input
+                    className={`${inputClass} inline-block w-24`}
+                    value={p.start}
+                    onChange={(e) =>
+                      setPlaces((ps) => ps.map((x, k) => (k === i ? { ...x, start: e.target.value } : x)))
+                    }
+                    aria-label={`answer place ${i + 1} start`}
+                  />
                 </label>
                 <label>
-                  end <input className={`${inputClass} inline-block w-24`} value={p.end} placeholder="none" onChange={(e) => setPlaces((ps) => ps.map((x, k) => (k === i ? { ...x, end: e.target.value } : x)))} aria-label={`answer place ${i + 1} end`} />
+                  end{" "}
+                  <input
+                    className={`${inputClass} inline-block w-24`}
+                    value={p.end}
+                    placeholder="none"
+                    onChange={(e) => setPlaces((ps) => ps.map((x, k) => (k === i ? { ...x, end: e.target.value } : x)))}
+                    aria-label={`answer place ${i + 1} end`}
+                  />
                 </label>
               </fieldset>
             ))
@@ -100,7 +154,10 @@ export function QuestionCard({ projectId, q, videos }: { projectId: number; q: T
       {q.cluster ? (
         <p className="break-words text-xs text-amber-700">
           near-duplicate of {q.cluster.others.join(", ")}
-          {q.cluster.size - 1 > q.cluster.others.length ? ` and ${(q.cluster.size - 1 - q.cluster.others.length).toLocaleString("en-US")} more` : ""} (group {q.cluster.index + 1})
+          {q.cluster.size - 1 > q.cluster.others.length
+            ? ` and ${(q.cluster.size - 1 - q.cluster.others.length).toLocaleString("en-US")} more`
+            : ""}{" "}
+          (group {q.cluster.index + 1})
         </p>
       ) : null}
       <p className="mt-1 flex flex-wrap items-center gap-x-2">
@@ -112,7 +169,13 @@ export function QuestionCard({ projectId, q, videos }: { projectId: number; q: T
               {placeLabel(p)}
             </span>
           ) : (
-            <button key={i} type="button" className="text-indigo-700 underline" data-testid={`place-${i}`} onClick={() => setPlaying({ videoId: p.videoId!, start: p.start, key: Date.now() })}>
+            <button
+              key={i}
+              type="button"
+              className="text-indigo-700 underline"
+              data-testid={`place-${i}`}
+              onClick={() => setPlaying({ videoId: p.videoId!, start: p.start, key: Date.now() })}
+            >
               {placeLabel(p)}
             </button>
           ),
@@ -120,7 +183,14 @@ export function QuestionCard({ projectId, q, videos }: { projectId: number; q: T
       </p>
       {playing ? (
         <div ref={playerBox} className="mt-2 max-w-xl" data-testid="place-player">
-          <VideoPlayer src={video?.src ?? null} allowed={video?.allowed ?? true} cueSeconds={playing.start} cueKey={`review-${q.id}-${playing.key}`} mediaRef={mediaRef} title={`answer place of ${q.qid}`} />
+          <VideoPlayer
+            src={video?.src ?? null}
+            allowed={video?.allowed ?? true}
+            cueSeconds={playing.start}
+            cueKey={`review-${q.id}-${playing.key}`}
+            mediaRef={mediaRef}
+            title={`answer place of ${q.qid}`}
+          />
           <Button variant="secondary" className="mt-1" onClick={() => setPlaying(null)}>
             Close the player
           </Button>
@@ -179,7 +249,14 @@ function History({ projectId, queryId }: { projectId: number; queryId: number })
           <ul className="ml-4 list-disc">
             {e.changes.map((c) => (
               <li key={c.field} className="break-words">
-                {c.field}: {e.before === null ? <>{c.after ?? "—"}</> : <>{c.before ?? "—"} → {c.after ?? "—"}</>}
+                {c.field}:{" "}
+                {e.before === null ? (
+                  <>{c.after ?? "—"}</>
+                ) : (
+                  <>
+                    {c.before ?? "—"} → {c.after ?? "—"}
+                  </>
+                )}
               </li>
             ))}
           </ul>

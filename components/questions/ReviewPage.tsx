@@ -47,14 +47,16 @@ export function ReviewPage({ projectId }: { projectId: number }) {
       >
         {dup.complete ? null : (
           <p className="mb-2 text-sm text-amber-800" data-testid="duplicates-incomplete">
-            So many similar questions that the similarity step stopped at its limit: groups of identical questions are complete, groups of near ones may be missing some.
+            So many similar questions that the similarity step stopped at its limit: groups of identical questions are
+            complete, groups of near ones may be missing some.
           </p>
         )}
         <ul className="space-y-2 text-sm" data-testid="duplicates">
           {dup.clusters.map((c) => (
             <li key={c.index} className="rounded border border-slate-200 p-2" data-testid={`cluster-${c.index}`}>
               <p className="font-medium">
-                {c.size} questions · {c.similarity === 1 ? "same content words" : `similarity ≥ ${c.similarity.toFixed(2)}`}
+                {c.size} questions ·{" "}
+                {c.similarity === 1 ? "same content words" : `similarity ≥ ${c.similarity.toFixed(2)}`}
               </p>
               <ul className="mt-1 space-y-0.5">
                 {c.questions.map((q) => (
@@ -63,13 +65,19 @@ export function ReviewPage({ projectId }: { projectId: number }) {
                   </li>
                 ))}
               </ul>
-              {c.size > c.questions.length ? <p className="text-slate-500">and {(c.size - c.questions.length).toLocaleString("en-US")} more</p> : null}
+              {c.size > c.questions.length ? (
+                <p className="text-slate-500">and {(c.size - c.questions.length).toLocaleString("en-US")} more</p>
+              ) : null}
             </li>
           ))}
         </ul>
         <Pager page={dup} noun="groups" onPage={setClusterOffset} testid="duplicates-pager" />
       </Section>
-      <Section title={`Questions (${data.page.total})`} id="questions" description="Only accepted questions are pooled, assigned and evaluated.">
+      <Section
+        title={`Questions (${data.page.total})`}
+        id="questions"
+        description="Only accepted questions are pooled, assigned and evaluated."
+      >
         <ul className="space-y-3" data-testid="review-questions">
           {data.questions.map((q) => (
             <QuestionCard key={q.id} projectId={projectId} q={q} videos={data.videos} />
@@ -81,12 +89,26 @@ export function ReviewPage({ projectId }: { projectId: number }) {
   );
 }
 
-function Pager({ page, noun, onPage, testid }: { page: TPage; noun: string; onPage: (offset: number) => void; testid: string }) {
+function Pager({
+  page,
+  noun,
+  onPage,
+  testid,
+}: {
+  page: TPage;
+  noun: string;
+  onPage: (offset: number) => void;
+  testid: string;
+}) {
   if (page.total <= page.limit) return null;
   const last = Math.min(page.total, page.offset + page.limit);
   return (
     <nav className="mt-3 flex flex-wrap items-center gap-2 text-sm" aria-label={`${noun} pages`} data-testid={testid}>
-      <Button variant="secondary" disabled={page.offset === 0} onClick={() => onPage(Math.max(0, page.offset - page.limit))}>
+      <Button
+        variant="secondary"
+        disabled={page.offset === 0}
+        onClick={() => onPage(Math.max(0, page.offset - page.limit))}
+      >
         Previous
       </Button>
       <span>
@@ -102,16 +124,28 @@ function Pager({ page, noun, onPage, testid }: { page: TPage; noun: string; onPa
 function OverlapNote() {
   return (
     <span data-testid="overlap-note">
-      Share of a question&apos;s content words found in the transcript within ±30 s of its answer, and the BM25 rank (k1 0.9, b 0.4) of the answer&apos;s chunk among its video&apos;s chunks. Questions written while reading the passage share its words and
-      favour keyword search: DPR (Karpukhin et al. 2020) measured BM25 ahead of dense retrieval on SQuAD (68.8% vs 63.2% top-20), whose questions were written looking at the passage, and behind it on Natural Questions (59.1% vs 78.4%), real users&apos;
-      queries. Flagged: overlap ≥ 75%, or rank 1 with overlap ≥ 50%.
+      Share of a question&apos;s content words found in the transcript within ±30 s of its answer, and the BM25 rank (k1
+      0.9, b 0.4) of the answer&apos;s chunk among its video&apos;s chunks. Questions written while reading the passage
+      share its words and favour keyword search: DPR (Karpukhin et al. 2020) measured BM25 ahead of dense retrieval on
+      SQuAD (68.8% vs 63.2% top-20), whose questions were written looking at the passage, and behind it on Natural
+      Questions (59.1% vs 78.4%), real users&apos; queries. Flagged: overlap ≥ 75%, or rank 1 with overlap ≥ 50%.
     </span>
   );
 }
 
 const DISTRIBUTION = "questions by overlap: under 25% · 25–50% · 50–75% · 75% and more";
 
-function GroupTable({ title, rows, total, testid }: { title: string; rows: TOverlapGroup[]; total: number; testid: string }) {
+function GroupTable({
+  title,
+  rows,
+  total,
+  testid,
+}: {
+  title: string;
+  rows: TOverlapGroup[];
+  total: number;
+  testid: string;
+}) {
   return (
     <div className="min-w-0">
       {/* A focusable box of its own: the table scrolls inside it on a narrow screen, not the page. */}
@@ -147,7 +181,8 @@ function GroupTable({ title, rows, total, testid }: { title: string; rows: TOver
         </table>
       </div>
       <p className="mt-1 text-xs text-slate-600" data-testid={`${testid}-legend`}>
-        * distribution: {DISTRIBUTION}.{total > rows.length ? ` The ${rows.length} largest of ${total.toLocaleString("en-US")} shown.` : ""}
+        * distribution: {DISTRIBUTION}.
+        {total > rows.length ? ` The ${rows.length} largest of ${total.toLocaleString("en-US")} shown.` : ""}
       </p>
     </div>
   );
@@ -158,10 +193,20 @@ function WritingSettings({ projectId, settings }: { projectId: number; settings:
   return (
     <Section title="Writing" id="writing">
       <label className="mr-6 block text-sm sm:inline">
-        <input type="checkbox" checked={settings.annotatorsMayAuthor} onChange={(e) => update.mutate({ annotatorsMayAuthor: e.target.checked })} /> Annotators may write questions (as drafts)
+        <input
+          type="checkbox"
+          checked={settings.annotatorsMayAuthor}
+          onChange={(e) => update.mutate({ annotatorsMayAuthor: e.target.checked })}
+        />{" "}
+        Annotators may write questions (as drafts)
       </label>
       <label className="block text-sm sm:inline">
-        <input type="checkbox" checked={settings.transcriptWhileWriting} onChange={(e) => update.mutate({ transcriptWhileWriting: e.target.checked })} /> Show the transcript while writing
+        <input
+          type="checkbox"
+          checked={settings.transcriptWhileWriting}
+          onChange={(e) => update.mutate({ transcriptWhileWriting: e.target.checked })}
+        />{" "}
+        Show the transcript while writing
       </label>
       <ErrorBox error={update.error} />
     </Section>

@@ -34,13 +34,23 @@ export function WritePage() {
   const chosen = projectId ?? (list.length === 1 ? list[0].id : null);
   if (projects.isLoading) return <p className="text-sm text-slate-500">Loading…</p>;
   if (projects.error) return <ErrorBox error={projects.error} />;
-  if (list.length === 0) return <p className="text-sm text-slate-600">No project lets you write questions. Ask the project lead to allow annotators to author.</p>;
+  if (list.length === 0)
+    return (
+      <p className="text-sm text-slate-600">
+        No project lets you write questions. Ask the project lead to allow annotators to author.
+      </p>
+    );
   return (
     <div className="space-y-4">
       {list.length > 1 ? (
         <label className="block text-sm">
           Project{" "}
-          <select className={inputClass} value={chosen ?? ""} onChange={(e) => setProjectId(Number(e.target.value) || null)} data-testid="write-project">
+          <select
+            className={inputClass}
+            value={chosen ?? ""}
+            onChange={(e) => setProjectId(Number(e.target.value) || null)}
+            data-testid="write-project"
+          >
             <option value="">Choose…</option>
             {list.map((p) => (
               <option key={p.id} value={p.id}>
@@ -56,7 +66,10 @@ export function WritePage() {
 }
 
 function isTyping(el: EventTarget | null): boolean {
-  return el instanceof HTMLElement && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
+  return (
+    el instanceof HTMLElement &&
+    (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)
+  );
 }
 
 function Writer({ projectId }: { projectId: number }) {
@@ -98,7 +111,10 @@ function Writer({ projectId }: { projectId: number }) {
     save.mutate(
       {
         text: text.trim(),
-        tags: tags.split(",").map((t) => t.trim()).filter(Boolean),
+        tags: tags
+          .split(",")
+          .map((t) => t.trim())
+          .filter(Boolean),
         places: places.map((p) => ({ videoId: video.id, start: p.start, end: p.end })),
         status: data?.isLead && accept ? "accepted" : "draft",
       },
@@ -135,10 +151,12 @@ function Writer({ projectId }: { projectId: number }) {
         });
         if (message) setNotice(message);
       };
-      const swapped = (a: number, b: number) => `The end was before the start: swapped, the answer place is now ${formatClock(a)}–${formatClock(b)}.`;
+      const swapped = (a: number, b: number) =>
+        `The end was before the start: swapped, the answer place is now ${formatClock(a)}–${formatClock(b)}.`;
       const nudge = (by: number) => {
         const start = round1(Math.max(0, (m.start ?? controls.currentTime()) + by));
-        if (m.end !== null && start > m.end) setNotice(`The start cannot move past the end (${formatClock(m.end)}): mark a later end with M first.`);
+        if (m.end !== null && start > m.end)
+          setNotice(`The start cannot move past the end (${formatClock(m.end)}): mark a later end with M first.`);
         else put({ ...m, start });
       };
       const now = round1(controls.currentTime());
@@ -236,14 +254,28 @@ function Writer({ projectId }: { projectId: number }) {
             ))}
           </select>
         </label>
-        <VideoPlayer src={video.src} allowed={video.allowed} cueSeconds={0} cueKey={`write-${video.id}`} mediaRef={mediaRef} title={video.title} autoPlay={false} />
+        <VideoPlayer
+          src={video.src}
+          allowed={video.allowed}
+          cueSeconds={0}
+          cueKey={`write-${video.id}`}
+          mediaRef={mediaRef}
+          title={video.title}
+          autoPlay={false}
+        />
         <div className="text-sm" data-testid="write-places">
           Answer places:{" "}
           {marks.length === 0 ? (
             <span className="text-slate-500">none yet — press m at the answer&apos;s start</span>
           ) : (
             marks.map((m, i) => (
-              <span key={i} className={`mr-2 rounded px-2 py-0.5 ${i === current ? "bg-indigo-100" : "bg-slate-100"}`} data-testid={`write-place-${i}`} data-start={m.start ?? ""} data-end={m.end ?? ""}>
+              <span
+                key={i}
+                className={`mr-2 rounded px-2 py-0.5 ${i === current ? "bg-indigo-100" : "bg-slate-100"}`}
+                data-testid={`write-place-${i}`}
+                data-start={m.start ?? ""}
+                data-end={m.end ?? ""}
+              >
                 {m.start === null ? "?" : formatClock(m.start)}
                 {m.end !== null ? `–${formatClock(m.end)}` : ""}
               </span>
@@ -263,17 +295,36 @@ function Writer({ projectId }: { projectId: number }) {
             </div>
           </details>
         ) : (
-          <p className="text-xs text-slate-500">Transcript hidden while writing: watch, don&apos;t read (questions written while reading favour keyword search).</p>
+          <p className="text-xs text-slate-500">
+            Transcript hidden while writing: watch, don&apos;t read (questions written while reading favour keyword
+            search).
+          </p>
         )}
       </div>
       <div className="space-y-3">
         <label className="block text-sm">
           Question (t)
-          <textarea ref={textRef} className={inputClass} rows={3} value={text} onChange={(e) => setText(e.target.value)} onKeyDown={fieldKeys} data-testid="write-text" />
+          <textarea
+            ref={textRef}
+            className={inputClass}
+            rows={3}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={fieldKeys}
+            data-testid="write-text"
+          />
         </label>
         <label className="block text-sm">
           Tags (g), comma-separated
-          <input ref={tagsRef} className={inputClass} value={tags} onChange={(e) => setTags(e.target.value)} onKeyDown={fieldKeys} list="write-tags" data-testid="write-tags" />
+          <input
+            ref={tagsRef}
+            className={inputClass}
+            value={tags}
+            onChange={(e) => setTags(e.target.value)}
+            onKeyDown={fieldKeys}
+            list="write-tags"
+            data-testid="write-tags"
+          />
           <datalist id="write-tags">
             {data.tags.map((t) => (
               <option key={t} value={t} />
@@ -287,7 +338,12 @@ function Writer({ projectId }: { projectId: number }) {
         ) : (
           <p className="text-sm text-slate-600">Saves as a draft for the lead to review.</p>
         )}
-        <button type="button" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm text-white" onClick={submit} disabled={save.isPending}>
+        <button
+          type="button"
+          className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm text-white"
+          onClick={submit}
+          disabled={save.isPending}
+        >
           Save (Enter)
         </button>
         {notice ? (

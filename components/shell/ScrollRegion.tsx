@@ -7,9 +7,25 @@ import type { ReactNode } from "react";
  * absolutely positioned inside (a table's sr-only caption) scrolls with it instead of widening the
  * page from where it would be unscrolled.
  */
-export function ScrollRegion({ label, className = "", children, testId }: { label: string; className?: string; children: ReactNode; testId?: string }) {
+export function ScrollRegion({
+  label,
+  className = "",
+  children,
+  testId,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
-    <div role="region" aria-label={label} tabIndex={0} data-testid={testId} className={`relative max-w-full overflow-x-auto focus:outline-2 focus:outline-indigo-500 ${className}`}>
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      data-testid={testId}
+      className={`relative max-w-full overflow-x-auto focus:outline-2 focus:outline-indigo-500 ${className}`}
+    >
       {children}
     </div>
   );

@@ -4,7 +4,13 @@ import { SignOutButton } from "./SignOutButton";
 export type TNavLink = { href: string; label: string };
 
 /** The top bar: the links the user's role allows, who is signed in, sign out. */
-export function TopNav({ links, user }: { links: TNavLink[]; user: { name: string; email: string; role: string } | null }) {
+export function TopNav({
+  links,
+  user,
+}: {
+  links: TNavLink[];
+  user: { name: string; email: string; role: string } | null;
+}) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2">

@@ -7,8 +7,17 @@ import { MAX_SECONDS, zInt32, zText } from "../bounds.ts";
 
 export const ZAdjudicationInput = z.object({
   poolItemId: zText(100).min(1),
-  grade: z.number().int("grade: expected a whole number 0–3").min(0, "grade: expected 0–3").max(3, "grade: expected 0–3"),
-  startSeconds: z.number().finite().min(0, "startSeconds: expected seconds ≥ 0").max(MAX_SECONDS, `startSeconds: expected at most ${MAX_SECONDS} seconds`).nullable(),
+  grade: z
+    .number()
+    .int("grade: expected a whole number 0–3")
+    .min(0, "grade: expected 0–3")
+    .max(3, "grade: expected 0–3"),
+  startSeconds: z
+    .number()
+    .finite()
+    .min(0, "startSeconds: expected seconds ≥ 0")
+    .max(MAX_SECONDS, `startSeconds: expected at most ${MAX_SECONDS} seconds`)
+    .nullable(),
   rationale: zText(5000).trim().default(""),
   idempotencyKey: zText(200).min(8),
   /**
@@ -22,7 +31,12 @@ export type TAdjudicationInput = z.input<typeof ZAdjudicationInput>;
 export type TStanding = { grade: number; startSeconds: number | null; rationale: string; revision: number };
 export type TAdjudicateResult = { applied: boolean; adjudication: Adjudication };
 
-const standing = (a: Adjudication): TStanding => ({ grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale, revision: a.revision });
+const standing = (a: Adjudication): TStanding => ({
+  grade: a.grade,
+  startSeconds: a.startSeconds,
+  rationale: a.rationale,
+  revision: a.revision,
+});
 
 /**
  * Decides an item whose annotators disagree, or disagreed at some point (disputed: the editing
@@ -39,27 +53,50 @@ const standing = (a: Adjudication): TStanding => ({ grade: a.grade, startSeconds
  */
 export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudicationInput): Promise<TAdjudicateResult> {
   const parsed = ZAdjudicationInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), parsed.error.issues);
+  if (!parsed.success)
+    throw new AppError(
+      "bad_input",
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      parsed.error.issues,
+    );
   const data = { ...parsed.data, startSeconds: parsed.data.grade === 0 ? null : parsed.data.startSeconds };
 
   const dup = await findApplied(db, data.poolItemId, data.idempotencyKey);
   if (dup) return dup;
 
   const user = await db.user.findUnique({ where: { id: adjudicatorId }, select: { role: true, active: true } });
-  if (!user || !user.active || (user.role !== "adjudicator" && user.role !== "lead")) throw new AppError("forbidden", "only adjudicators and leads decide disagreements");
+  if (!user || !user.active || (user.role !== "adjudicator" && user.role !== "lead"))
+    throw new AppError("forbidden", "only adjudicators and leads decide disagreements");
   const item = await db.poolItem.findUnique({ where: { id: data.poolItemId }, select: { projectId: true } });
   if (!item) throw new AppError("not_found", `no pool item ${data.poolItemId}`);
   const existing = await db.adjudication.findUnique({ where: { poolItemId: data.poolItemId } });
-  if (data.revises !== undefined) return revise(db, adjudicatorId, item.projectId, existing, { ...data, revises: data.revises });
+  if (data.revises !== undefined)
+    return revise(db, adjudicatorId, item.projectId, existing, { ...data, revises: data.revises });
   if (existing) throw conflict(existing);
-  const [settings, [labels]] = await Promise.all([ruleSettings(db, item.projectId), loadItemLabels(db, item.projectId, { poolItemIds: [data.poolItemId] })]);
+  const [settings, [labels]] = await Promise.all([
+    ruleSettings(db, item.projectId),
+    loadItemLabels(db, item.projectId, { poolItemIds: [data.poolItemId] }),
+  ]);
   const state = itemDecision(labels.judgements, settings, labels.disputed).state;
-  if (state !== "disagreed") throw new AppError("conflict", state === "agreed" ? "the annotators of this item agree: nothing to adjudicate" : "this item is still waiting for its annotators' grades", { state });
+  if (state !== "disagreed")
+    throw new AppError(
+      "conflict",
+      state === "agreed"
+        ? "the annotators of this item agree: nothing to adjudicate"
+        : "this item is still waiting for its annotators' grades",
+      { state },
+    );
 
   try {
     const adjudication = await db.$transaction(async (tx) => {
       const created = await tx.adjudication.create({
-        data: { poolItemId: data.poolItemId, adjudicatorId, grade: data.grade, startSeconds: data.startSeconds, rationale: data.rationale },
+        data: {
+          poolItemId: data.poolItemId,
+          adjudicatorId,
+          grade: data.grade,
+          startSeconds: data.startSeconds,
+          rationale: data.rationale,
+        },
       });
       await tx.labelEvent.create({
         data: {
@@ -67,7 +104,9 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
           poolItemId: data.poolItemId,
           actorId: adjudicatorId,
           kind: "adjudication",
-          before: JSON.stringify({ labels: labels.judgements.map((j) => ({ grade: j.grade, startSeconds: j.startSeconds })) }),
+          before: JSON.stringify({
+            labels: labels.judgements.map((j) => ({ grade: j.grade, startSeconds: j.startSeconds })),
+          }),
           after: JSON.stringify(standing(created)),
           idempotencyKey: data.idempotencyKey,
         },
@@ -85,22 +124,54 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
   }
 }
 
-type TRevision = { poolItemId: string; grade: number; startSeconds: number | null; rationale: string; idempotencyKey: string; revises: number };
+type TRevision = {
+  poolItemId: string;
+  grade: number;
+  startSeconds: number | null;
+  rationale: string;
+  idempotencyKey: string;
+  revises: number;
+};
 
 /** Replaces the decision that stands when it is still revision `revises` (a conditional update: two revisers, one wins). */
-async function revise(db: Db, adjudicatorId: string, projectId: number, existing: Adjudication | null, data: TRevision): Promise<TAdjudicateResult> {
+async function revise(
+  db: Db,
+  adjudicatorId: string,
+  projectId: number,
+  existing: Adjudication | null,
+  data: TRevision,
+): Promise<TAdjudicateResult> {
   if (!existing) throw new AppError("conflict", "this item has no decision to revise", { standing: null });
-  if (existing.revision !== data.revises) throw conflict(existing, `revision ${data.revises} no longer stands: revision ${existing.revision} was decided since`);
+  if (existing.revision !== data.revises)
+    throw conflict(
+      existing,
+      `revision ${data.revises} no longer stands: revision ${existing.revision} was decided since`,
+    );
   try {
     const adjudication = await db.$transaction(async (tx) => {
       const changed = await tx.adjudication.updateMany({
         where: { poolItemId: data.poolItemId, revision: data.revises },
-        data: { adjudicatorId, grade: data.grade, startSeconds: data.startSeconds, rationale: data.rationale, revision: data.revises + 1 },
+        data: {
+          adjudicatorId,
+          grade: data.grade,
+          startSeconds: data.startSeconds,
+          rationale: data.rationale,
+          revision: data.revises + 1,
+        },
       });
       const now = await tx.adjudication.findUniqueOrThrow({ where: { poolItemId: data.poolItemId } });
-      if (changed.count !== 1) throw conflict(now, `revision ${data.revises} no longer stands: revision ${now.revision} was decided since`);
+      if (changed.count !== 1)
+        throw conflict(now, `revision ${data.revises} no longer stands: revision ${now.revision} was decided since`);
       await tx.labelEvent.create({
-        data: { projectId, poolItemId: data.poolItemId, actorId: adjudicatorId, kind: "adjudication", before: JSON.stringify(standing(existing)), after: JSON.stringify(standing(now)), idempotencyKey: data.idempotencyKey },
+        data: {
+          projectId,
+          poolItemId: data.poolItemId,
+          actorId: adjudicatorId,
+          kind: "adjudication",
+          before: JSON.stringify(standing(existing)),
+          after: JSON.stringify(standing(now)),
+          idempotencyKey: data.idempotencyKey,
+        },
       });
       return now;
     });
@@ -118,9 +189,13 @@ function conflict(a: Adjudication, message = "this item has already been decided
 }
 
 async function findApplied(db: Db, poolItemId: string, key: string): Promise<TAdjudicateResult | null> {
-  const event = await db.labelEvent.findUnique({ where: { idempotencyKey: key }, select: { poolItemId: true, kind: true } });
+  const event = await db.labelEvent.findUnique({
+    where: { idempotencyKey: key },
+    select: { poolItemId: true, kind: true },
+  });
   if (!event) return null;
-  if (event.poolItemId !== poolItemId || event.kind !== "adjudication") throw new AppError("conflict", "this idempotency key was already used for a different submission");
+  if (event.poolItemId !== poolItemId || event.kind !== "adjudication")
+    throw new AppError("conflict", "this idempotency key was already used for a different submission");
   const adjudication = await db.adjudication.findUnique({ where: { poolItemId } });
   if (!adjudication) throw new AppError("not_found", "the decision recorded under this key no longer exists");
   return { applied: false, adjudication };

@@ -3,7 +3,14 @@ import { loadItemLabels, ruleSettings, type TItemLabels } from "../labels/load.t
 import { itemDecision } from "../labels/rule.ts";
 
 /** One annotator's label; `history`: the grades they submitted for the item, oldest first (the last is `grade`). */
-export type TQueueLabel = { label: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; history: number[] };
+export type TQueueLabel = {
+  label: string;
+  grade: number;
+  startSeconds: number | null;
+  notes: string;
+  flags: string[];
+  history: number[];
+};
 export type TQueueItem = {
   poolItemId: string;
   query: { id: number; externalId: string; text: string };
@@ -13,7 +20,14 @@ export type TQueueItem = {
     startSeconds: number;
     endSeconds: number;
     text: string;
-    video: { id: number; externalId: string; title: string; url: string | null; path: string | null; durationSeconds: number | null };
+    video: {
+      id: number;
+      externalId: string;
+      title: string;
+      url: string | null;
+      path: string | null;
+      durationSeconds: number | null;
+    };
   };
   /** The annotators' labels as A, B, … in the order they were first submitted; never names. */
   labels: TQueueLabel[];
@@ -31,14 +45,23 @@ const letter = (i: number) => String.fromCharCode(65 + i);
 export async function adjudicationQueue(db: Db, projectId: number): Promise<TQueueItem[]> {
   const waiting = await waitingItems(db, projectId);
   return (await queueItems(db, waiting)).sort((a, b) =>
-    a.query.externalId !== b.query.externalId ? (a.query.externalId < b.query.externalId ? -1 : 1) : a.poolItemId < b.poolItemId ? -1 : 1,
+    a.query.externalId !== b.query.externalId
+      ? a.query.externalId < b.query.externalId
+        ? -1
+        : 1
+      : a.poolItemId < b.poolItemId
+        ? -1
+        : 1,
   );
 }
 
 /** Items with their question, chunk, video and the annotators' labels as A, B, … (in the order of `items`). */
 async function queueItems(db: Db, items: TItemLabels[]): Promise<TQueueItem[]> {
   if (items.length === 0) return [];
-  const history = await gradeHistory(db, items.map((w) => w.id));
+  const history = await gradeHistory(
+    db,
+    items.map((w) => w.id),
+  );
   const details = await db.poolItem.findMany({
     where: { id: { in: items.map((w) => w.id) } },
     select: {
@@ -65,7 +88,14 @@ async function queueItems(db: Db, items: TItemLabels[]): Promise<TQueueItem[]> {
         poolItemId: w.id,
         query: d.query,
         chunk: d.chunk,
-        labels: w.judgements.map((j, i) => ({ label: letter(i), grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: j.flags, history: history.get(`${w.id}:${j.userId}`) ?? [j.grade] })),
+        labels: w.judgements.map((j, i) => ({
+          label: letter(i),
+          grade: j.grade,
+          startSeconds: j.startSeconds,
+          notes: j.notes,
+          flags: j.flags,
+          history: history.get(`${w.id}:${j.userId}`) ?? [j.grade],
+        })),
       },
     ];
   });
@@ -80,7 +110,11 @@ export type TStandingDecision = { grade: number; startSeconds: number | null; ra
  * null when they decided nothing here. "Most recent" is their latest adjudication event (first
  * decision or revision) by time, then id.
  */
-export async function lastDecision(db: Db, projectId: number, adjudicatorId: string): Promise<(TQueueItem & { decision: TStandingDecision }) | null> {
+export async function lastDecision(
+  db: Db,
+  projectId: number,
+  adjudicatorId: string,
+): Promise<(TQueueItem & { decision: TStandingDecision }) | null> {
   const event = await db.labelEvent.findFirst({
     where: { projectId, actorId: adjudicatorId, kind: "adjudication", poolItemId: { not: null } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -97,12 +131,18 @@ export async function lastDecision(db: Db, projectId: number, adjudicatorId: str
 /** The project's items waiting for a decision (the queue's items, without their content). */
 export async function waitingItems(db: Db, projectId: number): Promise<TItemLabels[]> {
   const [settings, items] = await Promise.all([ruleSettings(db, projectId), loadItemLabels(db, projectId)]);
-  return items.filter((it) => it.adjudication === null && itemDecision(it.judgements, settings, it.disputed).state === "disagreed");
+  return items.filter(
+    (it) => it.adjudication === null && itemDecision(it.judgements, settings, it.disputed).state === "disagreed",
+  );
 }
 
 /** Per "poolItemId:userId", the grades of the annotator's judgement events, oldest first (LabelEvent history). */
 export async function gradeHistory(db: Db, poolItemIds: string[]): Promise<Map<string, number[]>> {
-  const events = await db.labelEvent.findMany({ where: { poolItemId: { in: poolItemIds }, kind: "judgement" }, select: { poolItemId: true, actorId: true, after: true }, orderBy: { id: "asc" } });
+  const events = await db.labelEvent.findMany({
+    where: { poolItemId: { in: poolItemIds }, kind: "judgement" },
+    select: { poolItemId: true, actorId: true, after: true },
+    orderBy: { id: "asc" },
+  });
   const out = new Map<string, number[]>();
   for (const e of events) {
     const grade = (JSON.parse(e.after) as { grade?: unknown }).grade;

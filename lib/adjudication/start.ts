@@ -7,7 +7,10 @@ import { EPSILON } from "../labels/rule.ts";
  * chooses one (a / b / s) instead of saving a start nobody gave. Never the chunk's start.
  * Rounded to 0.1 s, the page's step.
  */
-export function annotatorsStart(labels: readonly { grade: number; startSeconds: number | null }[], toleranceSeconds: number): number | null {
+export function annotatorsStart(
+  labels: readonly { grade: number; startSeconds: number | null }[],
+  toleranceSeconds: number,
+): number | null {
   const starts = labels.filter((l) => l.grade >= 1 && l.startSeconds !== null).map((l) => l.startSeconds as number);
   if (starts.length === 0) return null;
   if (Math.max(...starts) - Math.min(...starts) > toleranceSeconds + EPSILON) return null;
@@ -15,6 +18,9 @@ export function annotatorsStart(labels: readonly { grade: number; startSeconds: 
 }
 
 /** Taking one annotator's label (a / b): their grade and their start; a grade-0 label has no start. */
-export function takeLabel(label: { grade: number; startSeconds: number | null }): { grade: number; start: number | null } {
+export function takeLabel(label: { grade: number; startSeconds: number | null }): {
+  grade: number;
+  start: number | null;
+} {
   return { grade: label.grade, start: label.grade === 0 ? null : label.startSeconds };
 }

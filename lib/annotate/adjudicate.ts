@@ -1,6 +1,12 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
-import { adjudicationQueue, lastDecision, waitingItems, type TQueueItem, type TStandingDecision } from "../adjudication/queue.ts";
+import {
+  adjudicationQueue,
+  lastDecision,
+  waitingItems,
+  type TQueueItem,
+  type TStandingDecision,
+} from "../adjudication/queue.ts";
 import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
 
 /**
@@ -9,7 +15,14 @@ import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } f
  * (grade, start, notes, flags; never names), from lib/adjudication/queue.ts.
  */
 /** `history`: the grades the annotator submitted, oldest first (more than one: they edited it). */
-export type TAdjudicatorLabel = { label: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; history: number[] };
+export type TAdjudicatorLabel = {
+  label: string;
+  grade: number;
+  startSeconds: number | null;
+  notes: string;
+  flags: string[];
+  history: number[];
+};
 export type TAdjudicatorItem = {
   id: string;
   question: string;
@@ -24,10 +37,19 @@ export type TAdjudicatorItem = {
  * and the start tolerance (the final start defaults to the annotators' mean when their starts are
  * within it) come with it.
  */
-export type TAdjudicatorProject = { id: number; name: string; pending: number; guidelines: string; startToleranceSeconds: number };
+export type TAdjudicatorProject = {
+  id: number;
+  name: string;
+  pending: number;
+  guidelines: string;
+  startToleranceSeconds: number;
+};
 
 export async function adjudicatorProjects(db: Db): Promise<TAdjudicatorProject[]> {
-  const projects = await db.project.findMany({ select: { id: true, name: true, guidelines: true, startToleranceSeconds: true }, orderBy: { name: "asc" } });
+  const projects = await db.project.findMany({
+    select: { id: true, name: true, guidelines: true, startToleranceSeconds: true },
+    orderBy: { name: "asc" },
+  });
   const out: TAdjudicatorProject[] = [];
   // One project at a time: each count reads the project's labels (lib/labels/load.ts).
   for (const p of projects) out.push({ ...p, pending: (await waitingItems(db, p.id)).length });
@@ -39,7 +61,11 @@ export async function adjudicatorQueue(db: Db, projectId: number): Promise<TAdju
 }
 
 /** The caller's last decision in the project with its item (`u` on a later visit, issue 22 item 1); null when none. */
-export async function adjudicatorLastDecision(db: Db, projectId: number, adjudicatorId: string): Promise<(TAdjudicatorItem & { decision: TStandingDecision }) | null> {
+export async function adjudicatorLastDecision(
+  db: Db,
+  projectId: number,
+  adjudicatorId: string,
+): Promise<(TAdjudicatorItem & { decision: TStandingDecision }) | null> {
   const last = await lastDecision(db, projectId, adjudicatorId);
   return last ? { ...(await adjudicatorItem(db, last)), decision: last.decision } : null;
 }
@@ -48,8 +74,26 @@ async function adjudicatorItem(db: Db, q: TQueueItem): Promise<TAdjudicatorItem>
   const segment = { text: true, startSeconds: true, endSeconds: true } as const;
   const videoId = q.chunk.video.id;
   const [before, after] = await Promise.all([
-    db.chunk.findMany({ where: { videoId, chunking: { chunks: { some: { id: q.chunk.id } } }, startSeconds: { lt: q.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
-    db.chunk.findMany({ where: { videoId, chunking: { chunks: { some: { id: q.chunk.id } } }, startSeconds: { gt: q.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+    db.chunk.findMany({
+      where: {
+        videoId,
+        chunking: { chunks: { some: { id: q.chunk.id } } },
+        startSeconds: { lt: q.chunk.startSeconds },
+      },
+      orderBy: { startSeconds: "desc" },
+      take: NEIGHBOURS,
+      select: segment,
+    }),
+    db.chunk.findMany({
+      where: {
+        videoId,
+        chunking: { chunks: { some: { id: q.chunk.id } } },
+        startSeconds: { gt: q.chunk.startSeconds },
+      },
+      orderBy: { startSeconds: "asc" },
+      take: NEIGHBOURS,
+      select: segment,
+    }),
   ]);
   return {
     id: q.poolItemId,
@@ -58,6 +102,13 @@ async function adjudicatorItem(db: Db, q: TQueueItem): Promise<TAdjudicatorItem>
     before: before.reverse(),
     after,
     video: videoSource(q.chunk.video),
-    labels: q.labels.map((l) => ({ label: l.label, grade: l.grade, startSeconds: l.startSeconds, notes: l.notes, flags: l.flags, history: l.history })),
+    labels: q.labels.map((l) => ({
+      label: l.label,
+      grade: l.grade,
+      startSeconds: l.startSeconds,
+      notes: l.notes,
+      flags: l.flags,
+      history: l.history,
+    })),
   };
 }

@@ -13,8 +13,19 @@ import { AppError } from "../errors.ts";
  */
 
 /** A project the annotator has items in: counts for the picker, and when they last graded in it (ISO time). */
-export type TQueueProject = { id: number; name: string; done: number; total: number; questions: number; lastGradedAt: string | null };
-export type TAnnotatorProjects = { projects: TQueueProject[]; /** the project to open: most recent grading among those with work left, else the first with work, else the first */ current: number | null };
+export type TQueueProject = {
+  id: number;
+  name: string;
+  done: number;
+  total: number;
+  questions: number;
+  lastGradedAt: string | null;
+};
+export type TAnnotatorProjects = {
+  projects: TQueueProject[];
+  /** the project to open: most recent grading among those with work left, else the first with work, else the first */ current:
+    number | null;
+};
 /** A question on a page: its place among the project's questions (1-based) and this annotator's counts in it. */
 export type TQueueQuestion = { index: number; text: string; done: number; total: number };
 /** An item on a page: `question` is the question's index, `index` the item's place in the question (1-based). */
@@ -60,7 +71,14 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function annotatorProjects(db: Db, userId: string, signal?: AbortSignal): Promise<TAnnotatorProjects> {
   const first = await sqlRead(db, function* () {
     // PostgreSQL: one aggregate (hash joins, and its reads do not hold the event loop).
-    if ((yield* provider()) === "postgres") return { counted: true as const, rows: yield* all<TCountRow & { id: unknown; name: string }>(`SELECT p."projectId" AS "id", pr."name" AS "name", ${COUNT_COLS} ${COUNT_FROM} JOIN "Project" pr ON pr."id" = p."projectId" WHERE a."poolItemId" = p."id" AND a."userId" = ? GROUP BY p."projectId", pr."name" ORDER BY p."projectId"`, [userId]) };
+    if ((yield* provider()) === "postgres")
+      return {
+        counted: true as const,
+        rows: yield* all<TCountRow & { id: unknown; name: string }>(
+          `SELECT p."projectId" AS "id", pr."name" AS "name", ${COUNT_COLS} ${COUNT_FROM} JOIN "Project" pr ON pr."id" = p."projectId" WHERE a."poolItemId" = p."id" AND a."userId" = ? GROUP BY p."projectId", pr."name" ORDER BY p."projectId"`,
+          [userId],
+        ),
+      };
     const mine = yield* all<{ id: unknown; name: string }>(
       `SELECT pr."id" AS "id", pr."name" AS "name" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
       [userId],
@@ -68,7 +86,14 @@ export async function annotatorProjects(db: Db, userId: string, signal?: AbortSi
     return { counted: false as const, rows: mine };
   });
   if (first.counted) {
-    const projects = first.rows.map((r) => ({ id: num(r.id), name: r.name, total: num(r.total), done: num(r.done), questions: num(r.questions), lastGradedAt: isoOrNull(r.last) }));
+    const projects = first.rows.map((r) => ({
+      id: num(r.id),
+      name: r.name,
+      total: num(r.total),
+      done: num(r.done),
+      questions: num(r.questions),
+      lastGradedAt: isoOrNull(r.last),
+    }));
     return { projects, current: await openingProject(db, userId) };
   }
   const projects: TQueueProject[] = [];
@@ -76,10 +101,13 @@ export async function annotatorProjects(db: Db, userId: string, signal?: AbortSi
     const projectId = num(pr.id);
     const sum = { total: 0, done: 0, questions: 0, last: null as string | null };
     let edge = 0;
-    for (let batch = COUNT_STEPS.first; ; ) {
+    for (let batch = COUNT_STEPS.first; ;) {
       const t0 = performance.now();
       const step = await sqlRead(db, function* () {
-        const ids = yield* all<{ id: unknown }>(`SELECT q."id" AS "id" FROM "Query" q WHERE q."projectId" = ? AND q."id" > ? ORDER BY q."id" LIMIT ?`, [projectId, edge, batch]);
+        const ids = yield* all<{ id: unknown }>(
+          `SELECT q."id" AS "id" FROM "Query" q WHERE q."projectId" = ? AND q."id" > ? ORDER BY q."id" LIMIT ?`,
+          [projectId, edge, batch],
+        );
         if (ids.length === 0) return null;
         const upTo = num(ids[ids.length - 1].id);
         const row = (yield* all<TCountRow>(
@@ -97,12 +125,24 @@ export async function annotatorProjects(db: Db, userId: string, signal?: AbortSi
       if (!step.more) break;
       edge = step.upTo;
       const ms = performance.now() - t0;
-      batch = ms < COUNT_STEPS.targetMs / 2 ? Math.min(batch * 2, COUNT_STEPS.max) : ms > COUNT_STEPS.targetMs * 2 ? Math.max(1, Math.floor(batch / 2)) : batch;
+      batch =
+        ms < COUNT_STEPS.targetMs / 2
+          ? Math.min(batch * 2, COUNT_STEPS.max)
+          : ms > COUNT_STEPS.targetMs * 2
+            ? Math.max(1, Math.floor(batch / 2))
+            : batch;
       await nextTurn();
       // The asker is gone (a reload, another page): the rest of the count would only hold up the requests that follow.
       if (signal?.aborted) throw new AppError("unavailable", "the request was cancelled");
     }
-    projects.push({ id: projectId, name: pr.name, total: sum.total, done: sum.done, questions: sum.questions, lastGradedAt: sum.last });
+    projects.push({
+      id: projectId,
+      name: pr.name,
+      total: sum.total,
+      done: sum.done,
+      questions: sum.questions,
+      lastGradedAt: sum.last,
+    });
   }
   return { projects, current: await openingProject(db, userId) };
 }
@@ -115,7 +155,10 @@ export async function annotatorProjects(db: Db, userId: string, signal?: AbortSi
  */
 export async function openingProject(db: Db, userId: string): Promise<number | null> {
   return sqlRead(db, function* () {
-    const latest = (yield* all<{ projectId: unknown }>(`SELECT p."projectId" AS "projectId" FROM "Judgement" j CROSS JOIN "PoolItem" p WHERE j."userId" = ? AND p."id" = j."poolItemId" ORDER BY j."id" DESC LIMIT 1`, [userId]))[0];
+    const latest = (yield* all<{ projectId: unknown }>(
+      `SELECT p."projectId" AS "projectId" FROM "Judgement" j CROSS JOIN "PoolItem" p WHERE j."userId" = ? AND p."id" = j."poolItemId" ORDER BY j."id" DESC LIMIT 1`,
+      [userId],
+    ))[0];
     const mine = yield* all<{ id: unknown; closed: unknown }>(
       `SELECT pr."id" AS "id", pr."gradingClosedAt" AS "closed" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
       [userId],
@@ -123,7 +166,9 @@ export async function openingProject(db: Db, userId: string): Promise<number | n
     const mineIn = mine.map((r) => num(r.id));
     // Projects whose grading was closed have nothing to grade (lib/projects/grading.ts).
     const open = new Set(mine.filter((r) => r.closed === null).map((r) => num(r.id)));
-    const candidates = (latest ? [num(latest.projectId), ...mineIn.filter((id) => id !== num(latest.projectId))] : mineIn).filter((id) => open.has(id));
+    const candidates = (
+      latest ? [num(latest.projectId), ...mineIn.filter((id) => id !== num(latest.projectId))] : mineIn
+    ).filter((id) => open.has(id));
     for (const projectId of candidates) if (yield* firstOpen(userId, projectId)) return projectId;
     return mineIn[0] ?? null;
   });
@@ -149,35 +194,37 @@ const QUESTION_STEPS = { first: 4, max: 256 };
  * work is bounded by what the page needs, whatever plan the database would choose for one query
  * over the whole queue (SQLite without ANALYZE statistics scanned and sorted the whole pool).
  */
-function* walkQueue<R>(userId: string, projectId: number, cols: string, opts: { key?: TKey; cmp: ">" | ">=" | "<"; where?: string; limit: number }) {
+function* walkQueue<R>(
+  userId: string,
+  projectId: number,
+  cols: string,
+  opts: { key?: TKey; cmp: ">" | ">=" | "<"; where?: string; limit: number },
+) {
   const back = opts.cmp === "<";
   const dir = back ? "DESC" : "ASC";
   const where = opts.where ? ` AND ${opts.where}` : "";
   const rows: R[] = [];
   if (opts.key) {
     rows.push(
-      ...(yield* all<R>(`SELECT ${cols} ${MINE} AND p."queryId" = ?${where} AND (a."orderKey", a."id") ${opts.cmp} (?, ?) ORDER BY a."orderKey" ${dir}, a."id" ${dir} LIMIT ?`, [
-        userId,
-        projectId,
-        opts.key.queryId,
-        opts.key.orderKey,
-        opts.key.aid,
-        opts.limit,
-      ])),
+      ...(yield* all<R>(
+        `SELECT ${cols} ${MINE} AND p."queryId" = ?${where} AND (a."orderKey", a."id") ${opts.cmp} (?, ?) ORDER BY a."orderKey" ${dir}, a."id" ${dir} LIMIT ?`,
+        [userId, projectId, opts.key.queryId, opts.key.orderKey, opts.key.aid, opts.limit],
+      )),
     );
   }
   let edge = opts.key?.queryId;
   for (let batch = QUESTION_STEPS.first; rows.length < opts.limit; batch = Math.min(batch * 2, QUESTION_STEPS.max)) {
     const past = edge === undefined ? "" : ` AND q."id" ${back ? "<" : ">"} ?`;
-    const ids = (yield* all<{ id: unknown }>(`SELECT q."id" AS "id" FROM "Query" q WHERE q."projectId" = ?${past} ORDER BY q."id" ${dir} LIMIT ?`, edge === undefined ? [projectId, batch] : [projectId, edge, batch])).map((r) => num(r.id));
+    const ids = (yield* all<{ id: unknown }>(
+      `SELECT q."id" AS "id" FROM "Query" q WHERE q."projectId" = ?${past} ORDER BY q."id" ${dir} LIMIT ?`,
+      edge === undefined ? [projectId, batch] : [projectId, edge, batch],
+    )).map((r) => num(r.id));
     if (ids.length === 0) break;
     rows.push(
-      ...(yield* all<R>(`SELECT ${cols} ${MINE} AND p."queryId" IN (${marks(ids.length)})${where} ORDER BY p."queryId" ${dir}, a."orderKey" ${dir}, a."id" ${dir} LIMIT ?`, [
-        userId,
-        projectId,
-        ...ids,
-        opts.limit - rows.length,
-      ])),
+      ...(yield* all<R>(
+        `SELECT ${cols} ${MINE} AND p."queryId" IN (${marks(ids.length)})${where} ORDER BY p."queryId" ${dir}, a."orderKey" ${dir}, a."id" ${dir} LIMIT ?`,
+        [userId, projectId, ...ids, opts.limit - rows.length],
+      )),
     );
     if (ids.length < batch) break;
     edge = ids[ids.length - 1];
@@ -197,7 +244,12 @@ function* firstOpen(userId: string, projectId: number) {
     [userId, projectId],
   ))[0];
   if (last) {
-    const after = (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { key: toKey(last), cmp: ">", where: NOT_GRADED, limit: 1 }))[0];
+    const after = (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, {
+      key: toKey(last),
+      cmp: ">",
+      where: NOT_GRADED,
+      limit: 1,
+    }))[0];
     if (after) return after;
   }
   return (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { cmp: ">", where: NOT_GRADED, limit: 1 }))[0];
@@ -215,7 +267,6 @@ function* questionCounts(userId: string, projectId: number, beforeQuery: number)
   return { questions: num(rows[0]?.n ?? 0), before: num(rows[0]?.before ?? 0) };
 }
 
-
 /**
  * One page of the annotator's queue in one project. Order (fixed per annotator): the project's
  * questions in import order (query id), within a question the annotator's own random
@@ -225,10 +276,18 @@ function* questionCounts(userId: string, projectId: number, beforeQuery: number)
  * (question i of n, item j of m) and counts come from the database, so the client never needs the
  * whole queue. Returns null when the project has no item of this user, or the cursor is not theirs.
  */
-export async function annotatorQueuePage(db: Db, userId: string, projectId: number, opts: { after?: string; before?: string; limit: number }): Promise<TQueuePage | null> {
+export async function annotatorQueuePage(
+  db: Db,
+  userId: string,
+  projectId: number,
+  opts: { after?: string; before?: string; limit: number },
+): Promise<TQueuePage | null> {
   const limit = Math.max(1, Math.min(MAX_QUEUE_PAGE, Math.floor(opts.limit)));
   return sqlRead(db, function* () {
-    const project = (yield* all<{ id: unknown; name: string; closed: unknown }>(`SELECT "id", "name", "gradingClosedAt" AS "closed" FROM "Project" WHERE "id" = ?`, [projectId]))[0];
+    const project = (yield* all<{ id: unknown; name: string; closed: unknown }>(
+      `SELECT "id", "name", "gradingClosedAt" AS "closed" FROM "Project" WHERE "id" = ?`,
+      [projectId],
+    ))[0];
     if (!project) return null;
 
     let anchor: TKey | undefined;
@@ -239,7 +298,9 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
       anchor = toKey(row);
     } else {
       // All graded: the last page, which ends at the last item (the page shows its end card; u goes back to that item).
-      const first = (yield* firstOpen(userId, projectId)) ?? (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { cmp: "<", limit })).at(-1);
+      const first =
+        (yield* firstOpen(userId, projectId)) ??
+        (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, { cmp: "<", limit })).at(-1);
       if (!first) return null;
       anchor = toKey(first);
     }
@@ -248,7 +309,12 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
     const backwards = opts.before !== undefined;
     const cmp = backwards ? "<" : cursor !== undefined ? ">" : ">=";
     const itemCols = `a."poolItemId" AS "id", ${KEY_COLS}, EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId") AS "done"`;
-    const rows = yield* walkQueue<{ id: string; aid: unknown; queryId: unknown; orderKey: unknown; done: unknown }>(userId, projectId, itemCols, { key: anchor, cmp, limit: limit + 1 });
+    const rows = yield* walkQueue<{ id: string; aid: unknown; queryId: unknown; orderKey: unknown; done: unknown }>(
+      userId,
+      projectId,
+      itemCols,
+      { key: anchor, cmp, limit: limit + 1 },
+    );
     const more = rows.length > limit;
     const page = rows.slice(0, limit);
     if (backwards) page.reverse();
@@ -256,11 +322,20 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
     // Positions: the first item's place, then counted along the page.
     const first = page.length > 0 ? toKey(page[0]) : anchor;
     const counts = yield* questionCounts(userId, projectId, first.queryId);
-    const head = { id: num(project.id), name: project.name, questions: counts.questions, gradingClosedAt: isoOrNull(project.closed) };
-    if (page.length === 0) return { project: head, items: [], questions: [], hasBefore: !backwards, hasAfter: backwards };
+    const head = {
+      id: num(project.id),
+      name: project.name,
+      questions: counts.questions,
+      gradingClosedAt: isoOrNull(project.closed),
+    };
+    if (page.length === 0)
+      return { project: head, items: [], questions: [], hasBefore: !backwards, hasAfter: backwards };
     const qBefore = counts.before;
     const iBefore = num(
-      (yield* all<{ n: unknown }>(`SELECT COUNT(*) AS "n" ${MINE} AND p."queryId" = ? AND (a."orderKey", a."id") < (?, ?)`, [userId, projectId, first.queryId, first.orderKey, first.aid]))[0]?.n ?? 0,
+      (yield* all<{ n: unknown }>(
+        `SELECT COUNT(*) AS "n" ${MINE} AND p."queryId" = ? AND (a."orderKey", a."id") < (?, ?)`,
+        [userId, projectId, first.queryId, first.orderKey, first.aid],
+      ))[0]?.n ?? 0,
     );
     const queryIds = [...new Set(page.map((r) => num(r.queryId)))];
     const perQuestion = yield* all<{ queryId: unknown; text: string; total: unknown; done: unknown }>(
@@ -283,12 +358,23 @@ export async function annotatorQueuePage(db: Db, userId: string, projectId: numb
         qIndex += 1;
         prevQuery = queryId;
         const info = byQuery.get(queryId);
-        questions.push({ index: qIndex, text: info?.text ?? "", done: num(info?.done ?? 0), total: num(info?.total ?? 0) });
+        questions.push({
+          index: qIndex,
+          text: info?.text ?? "",
+          done: num(info?.done ?? 0),
+          total: num(info?.total ?? 0),
+        });
       }
       iIndex += 1;
       items.push({ id: r.id, done: Boolean(num(r.done)), question: qIndex, index: iIndex });
     }
     const atStart = qBefore === 0 && iBefore === 0;
-    return { project: head, items, questions, hasBefore: backwards ? more : !atStart, hasAfter: backwards ? true : more };
+    return {
+      project: head,
+      items,
+      questions,
+      hasBefore: backwards ? more : !atStart,
+      hasAfter: backwards ? true : more,
+    };
   });
 }

@@ -41,7 +41,6 @@ export type TAnnotatorItem = {
   gradingClosedAt: string | null;
 };
 
-
 /** Neighbouring transcript shown (collapsed) before and after the chunk. */
 export const NEIGHBOURS = 2;
 
@@ -66,10 +65,18 @@ export type TAnnotatorOpening = { page: TQueuePage; item: TAnnotatorItem | null 
  * the item). The same reads as the API's, under the same rule. Null when the project is not theirs
  * (the client then asks the API and shows its error).
  */
-export async function annotatorOpening(db: Db, userId: string, projectId: number | null, limit: number): Promise<TAnnotatorOpening | null> {
+export async function annotatorOpening(
+  db: Db,
+  userId: string,
+  projectId: number | null,
+  limit: number,
+): Promise<TAnnotatorOpening | null> {
   // As GET /api/annotate/queue without a cursor: in `projectId`, or in the server's pick.
   const id = projectId ?? (await openingProject(db, userId));
-  const page = id === null ? { project: null, items: [], questions: [], hasBefore: false, hasAfter: false } : await annotatorQueuePage(db, userId, id, { limit });
+  const page =
+    id === null
+      ? { project: null, items: [], questions: [], hasBefore: false, hasAfter: false }
+      : await annotatorQueuePage(db, userId, id, { limit });
   if (!page) return null;
   // All graded: no item (the page opens on its end card, issue 29 item 2).
   const first = page.items.find((it) => !it.done);
@@ -100,8 +107,26 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
   if (!item) return null;
   const segment = { text: true, startSeconds: true, endSeconds: true } as const;
   const [before, after, transcript] = await Promise.all([
-    db.chunk.findMany({ where: { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId, startSeconds: { lt: item.chunk.startSeconds } }, orderBy: { startSeconds: "desc" }, take: NEIGHBOURS, select: segment }),
-    db.chunk.findMany({ where: { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId, startSeconds: { gt: item.chunk.startSeconds } }, orderBy: { startSeconds: "asc" }, take: NEIGHBOURS, select: segment }),
+    db.chunk.findMany({
+      where: {
+        videoId: item.chunk.videoId,
+        chunkingId: item.chunk.chunkingId,
+        startSeconds: { lt: item.chunk.startSeconds },
+      },
+      orderBy: { startSeconds: "desc" },
+      take: NEIGHBOURS,
+      select: segment,
+    }),
+    db.chunk.findMany({
+      where: {
+        videoId: item.chunk.videoId,
+        chunkingId: item.chunk.chunkingId,
+        startSeconds: { gt: item.chunk.startSeconds },
+      },
+      orderBy: { startSeconds: "asc" },
+      take: NEIGHBOURS,
+      select: segment,
+    }),
     db.transcript.findUnique({ where: { videoId: item.chunk.videoId }, select: { cues: true } }),
   ]);
   const own = item.judgements[0];
@@ -113,7 +138,9 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     after,
     cues: transcript ? cuesWithin(transcript.cues, item.chunk.startSeconds, item.chunk.endSeconds) : [],
     video: videoSource(item.chunk.video),
-    own: own ? { grade: own.grade, startSeconds: own.startSeconds, notes: own.notes, flags: parseFlags(own.flags) } : null,
+    own: own
+      ? { grade: own.grade, startSeconds: own.startSeconds, notes: own.notes, flags: parseFlags(own.flags) }
+      : null,
     guidelines: item.project.guidelines,
     gradingClosedAt: item.project.gradingClosedAt?.toISOString() ?? null,
   };
@@ -126,9 +153,23 @@ function cuesWithin(json: string, start: number, end: number): TTranscriptSegmen
 }
 
 /** Whether this user may watch this video: a lead or adjudicator always; an annotator when one of their items is on it. */
-export async function mayWatch(db: Db, user: { id: string; role: string }, videoId: number): Promise<{ path: string } | null> {
+export async function mayWatch(
+  db: Db,
+  user: { id: string; role: string },
+  videoId: number,
+): Promise<{ path: string } | null> {
   // Annotators: videos of their assignments (pool items, and answers' context chunks: lib/generation/view.ts), and every video of a project where they may write questions (issue 23).
-  const where = user.role === "annotator" ? { id: videoId, OR: [{ chunks: { some: { poolItems: { some: assignedTo(user.id) } } } }, { chunks: { some: { answerContexts: { some: { answer: assignedTo(user.id) } } } } }, { project: { annotatorsMayAuthor: true } }] } : { id: videoId };
+  const where =
+    user.role === "annotator"
+      ? {
+          id: videoId,
+          OR: [
+            { chunks: { some: { poolItems: { some: assignedTo(user.id) } } } },
+            { chunks: { some: { answerContexts: { some: { answer: assignedTo(user.id) } } } } },
+            { project: { annotatorsMayAuthor: true } },
+          ],
+        }
+      : { id: videoId };
   const video = await db.video.findFirst({ where, select: { path: true } });
   return video?.path ? { path: video.path } : null;
 }

@@ -92,30 +92,56 @@ export type TAssignResult = {
  */
 export async function assign(db: Db, projectId: number, opts: TAssignOptions): Promise<TAssignResult> {
   const { perItem } = opts;
-  if (!Number.isInteger(perItem) || perItem < 1) throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
-  if (opts.tags?.length && opts.sample === undefined && opts.sampleQueries === undefined) throw new AppError("bad_input", "--tags only applies with --sample or --sample-queries");
-  if (opts.sample !== undefined && opts.sampleQueries !== undefined) throw new AppError("bad_input", "--sample (items) and --sample-queries (whole questions) do not go together: choose one");
-  for (const [flag, v] of [["--sample", opts.sample], ["--sample-queries", opts.sampleQueries]] as const) {
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new AppError("bad_input", `${flag}: expected a whole number ≥ 1, got ${v}`);
+  if (!Number.isInteger(perItem) || perItem < 1)
+    throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+  if (opts.tags?.length && opts.sample === undefined && opts.sampleQueries === undefined)
+    throw new AppError("bad_input", "--tags only applies with --sample or --sample-queries");
+  if (opts.sample !== undefined && opts.sampleQueries !== undefined)
+    throw new AppError(
+      "bad_input",
+      "--sample (items) and --sample-queries (whole questions) do not go together: choose one",
+    );
+  for (const [flag, v] of [
+    ["--sample", opts.sample],
+    ["--sample-queries", opts.sampleQueries],
+  ] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 1))
+      throw new AppError("bad_input", `${flag}: expected a whole number ≥ 1, got ${v}`);
   }
-  if (opts.unstableFrom !== undefined && opts.sample === undefined) throw new AppError("bad_input", "--unstable-first applies with --sample (a calibration sample of items)");
-  if (opts.chunking !== undefined && (opts.sample === undefined || opts.unstableFrom !== undefined)) throw new AppError("bad_input", "--chunking applies with --sample N (the audit sample of label transfer onto that chunking), without --unstable-first");
+  if (opts.unstableFrom !== undefined && opts.sample === undefined)
+    throw new AppError("bad_input", "--unstable-first applies with --sample (a calibration sample of items)");
+  if (opts.chunking !== undefined && (opts.sample === undefined || opts.unstableFrom !== undefined))
+    throw new AppError(
+      "bad_input",
+      "--chunking applies with --sample N (the audit sample of label transfer onto that chunking), without --unstable-first",
+    );
   await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
-  if (opts.questions !== undefined && (opts.sample !== undefined || opts.sampleQueries !== undefined || opts.chunking !== undefined)) throw new AppError("bad_input", "a decision's questions are assigned on their own: without --sample, --sample-queries or --chunking");
+  if (
+    opts.questions !== undefined &&
+    (opts.sample !== undefined || opts.sampleQueries !== undefined || opts.chunking !== undefined)
+  )
+    throw new AppError(
+      "bad_input",
+      "a decision's questions are assigned on their own: without --sample, --sample-queries or --chunking",
+    );
   const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined || opts.questions !== undefined;
   const rng = mulberry32(seed);
 
   const annotators = await resolveAnnotators(db, opts.annotators);
   if (annotators.length < perItem) {
-    throw new AppError("bad_input", `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`);
+    throw new AppError(
+      "bad_input",
+      `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
+    );
   }
   // For a sample: the final human labels and the minimum per grade (read before the write
   // transaction, which SQLite holds alone).
   const calibrationBasis = calibration
     ? {
         finals: await referenceLabels(db, projectId),
-        minPerGrade: (await db.project.findUnique({ where: { id: projectId }, select: { minPerGrade: true } }))?.minPerGrade ?? 0,
+        minPerGrade:
+          (await db.project.findUnique({ where: { id: projectId }, select: { minPerGrade: true } }))?.minPerGrade ?? 0,
       }
     : null;
 
@@ -123,124 +149,220 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   const transfer = opts.chunking !== undefined ? await transferGrades(db, projectId, opts.chunking) : null;
 
   try {
-    return await withDryRun(bulkTransaction(db, async (tx) => {
-      const pid = int(projectId);
-      const labelledPairs = new Set((await tx.all<{ queryId: number; chunkId: number }>(`SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ${pid}`)).map((r) => `${Number(r.queryId)}:${Number(r.chunkId)}`));
-      const pooled = (await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid} AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ${pid} AND "status" = 'accepted')`)).map((r) => ({
-        id: r.id,
-        queryId: Number(r.queryId),
-        chunkId: Number(r.chunkId),
-      }));
-      if (pooled.length === 0 && !transfer) throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
-      const items = opts.includeLabelled ? pooled : pooled.filter((it) => !labelledPairs.has(`${it.queryId}:${it.chunkId}`));
-      const labelledSkipped = pooled.length - items.length;
-      if (items.length === 0 && pooled.length > 0 && !transfer) throw new AppError("bad_input", `every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with --include-labelled`);
-      const existing = await tx.all<{ poolItemId: string; userId: string }>(
-        `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
-      );
-      const { assignedTo, load } = assignmentLoad(existing.map((a) => ({ itemId: a.poolItemId, userId: a.userId })), annotators);
+    return await withDryRun(
+      bulkTransaction(db, async (tx) => {
+        const pid = int(projectId);
+        const labelledPairs = new Set(
+          (
+            await tx.all<{ queryId: number; chunkId: number }>(
+              `SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ${pid}`,
+            )
+          ).map((r) => `${Number(r.queryId)}:${Number(r.chunkId)}`),
+        );
+        const pooled = (
+          await tx.all<{ id: string; queryId: number; chunkId: number }>(
+            `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid} AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ${pid} AND "status" = 'accepted')`,
+          )
+        ).map((r) => ({
+          id: r.id,
+          queryId: Number(r.queryId),
+          chunkId: Number(r.chunkId),
+        }));
+        if (pooled.length === 0 && !transfer)
+          throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
+        const items = opts.includeLabelled
+          ? pooled
+          : pooled.filter((it) => !labelledPairs.has(`${it.queryId}:${it.chunkId}`));
+        const labelledSkipped = pooled.length - items.length;
+        if (items.length === 0 && pooled.length > 0 && !transfer)
+          throw new AppError(
+            "bad_input",
+            `every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with --include-labelled`,
+          );
+        const existing = await tx.all<{ poolItemId: string; userId: string }>(
+          `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
+        );
+        const { assignedTo, load } = assignmentLoad(
+          existing.map((a) => ({ itemId: a.poolItemId, userId: a.userId })),
+          annotators,
+        );
 
-      let targets: { id: string }[];
-      let questions = 0;
-      let unstableTaken = 0;
-      let audit: TAssignResult["audit"];
-      if (transfer && opts.sample !== undefined && calibrationBasis) {
-        const sampled = await auditTargets(tx, projectId, items, assignedTo, calibrationBasis.finals, transfer, opts.sample, opts.tags, rng);
-        targets = sampled.targets;
-        audit = { byGrade: sampled.byGrade, newItems: sampled.newItems, judges: transfer.judges };
-      } else if (opts.questions !== undefined && calibrationBasis) {
-        const wanted = new Set(opts.questions);
-        const final = new Set(calibrationBasis.finals.map((f) => `${f.queryId}:${f.chunkId}`));
-        const chosen = items.filter((it) => wanted.has(it.queryId) && !final.has(`${it.queryId}:${it.chunkId}`) && (assignedTo.get(it.id)?.size ?? 0) < perItem);
-        targets = chosen;
-        questions = new Set(chosen.map((t) => t.queryId)).size;
-      } else if (opts.sampleQueries !== undefined && calibrationBasis) {
-        const sampled = await sampleWholeQuestions(tx, pid, items, assignedTo, calibrationBasis.finals, perItem, opts.sampleQueries, opts.tags, rng);
-        targets = sampled.targets;
-        questions = sampled.questions;
-      } else if (opts.sample !== undefined && calibrationBasis) {
-        const judge = await tx.all<{ queryId: number; chunkId: number; grade: number }>(`SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ${pid}`);
-        const judgeGrades = new Map<string, number[]>();
-        for (const j of judge) {
-          const key = `${Number(j.queryId)}:${Number(j.chunkId)}`;
-          const list = judgeGrades.get(key);
-          if (list) list.push(Number(j.grade));
-          else judgeGrades.set(key, [Number(j.grade)]);
+        let targets: { id: string }[];
+        let questions = 0;
+        let unstableTaken = 0;
+        let audit: TAssignResult["audit"];
+        if (transfer && opts.sample !== undefined && calibrationBasis) {
+          const sampled = await auditTargets(
+            tx,
+            projectId,
+            items,
+            assignedTo,
+            calibrationBasis.finals,
+            transfer,
+            opts.sample,
+            opts.tags,
+            rng,
+          );
+          targets = sampled.targets;
+          audit = { byGrade: sampled.byGrade, newItems: sampled.newItems, judges: transfer.judges };
+        } else if (opts.questions !== undefined && calibrationBasis) {
+          const wanted = new Set(opts.questions);
+          const final = new Set(calibrationBasis.finals.map((f) => `${f.queryId}:${f.chunkId}`));
+          const chosen = items.filter(
+            (it) =>
+              wanted.has(it.queryId) &&
+              !final.has(`${it.queryId}:${it.chunkId}`) &&
+              (assignedTo.get(it.id)?.size ?? 0) < perItem,
+          );
+          targets = chosen;
+          questions = new Set(chosen.map((t) => t.queryId)).size;
+        } else if (opts.sampleQueries !== undefined && calibrationBasis) {
+          const sampled = await sampleWholeQuestions(
+            tx,
+            pid,
+            items,
+            assignedTo,
+            calibrationBasis.finals,
+            perItem,
+            opts.sampleQueries,
+            opts.tags,
+            rng,
+          );
+          targets = sampled.targets;
+          questions = sampled.questions;
+        } else if (opts.sample !== undefined && calibrationBasis) {
+          const judge = await tx.all<{ queryId: number; chunkId: number; grade: number }>(
+            `SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ${pid}`,
+          );
+          const judgeGrades = new Map<string, number[]>();
+          for (const j of judge) {
+            const key = `${Number(j.queryId)}:${Number(j.chunkId)}`;
+            const list = judgeGrades.get(key);
+            if (list) list.push(Number(j.grade));
+            else judgeGrades.set(key, [Number(j.grade)]);
+          }
+          const tagsOf = await queryTags(tx, pid);
+          const wanted = opts.tags?.length ? new Set(opts.tags) : null;
+          const gradeOf = (it: { queryId: number; chunkId: number }) =>
+            judgeStratumGrade(judgeGrades.get(`${it.queryId}:${it.chunkId}`) ?? []);
+          const candidates = items
+            .filter(
+              (it) =>
+                !assignedTo.has(it.id) &&
+                (wanted === null || (tagsOf.get(it.queryId) ?? []).some((t) => wanted.has(t))),
+            )
+            .map((it) => ({
+              id: it.id,
+              queryId: it.queryId,
+              judgeGrade: gradeOf(it),
+              tags: tagsOf.get(it.queryId) ?? [],
+            }));
+          const counts = calibrationCounts(
+            calibrationBasis.finals,
+            calibrationBasis.minPerGrade,
+            items.filter((it) => assignedTo.has(it.id)),
+            gradeOf,
+            tagsOf,
+          );
+          if (unstable) {
+            const unstableIds = new Set(
+              items.filter((it) => unstable.has(`${it.queryId}:${it.chunkId}`)).map((it) => it.id),
+            );
+            const first = shuffle(
+              candidates.filter((c) => unstableIds.has(c.id)),
+              rng,
+            ).slice(0, opts.sample);
+            const taken = new Set(first.map((c) => c.id));
+            unstableTaken = first.length;
+            targets = [
+              ...first,
+              ...calibrationSample(
+                candidates.filter((c) => !taken.has(c.id)),
+                opts.sample - first.length,
+                rng,
+                counts,
+              ),
+            ];
+          } else targets = calibrationSample(candidates, opts.sample, rng, counts);
+        } else {
+          targets = shuffle(
+            items.sort((a, b) => (a.id < b.id ? -1 : 1)),
+            rng,
+          );
         }
-        const tagsOf = await queryTags(tx, pid);
-        const wanted = opts.tags?.length ? new Set(opts.tags) : null;
-        const gradeOf = (it: { queryId: number; chunkId: number }) => judgeStratumGrade(judgeGrades.get(`${it.queryId}:${it.chunkId}`) ?? []);
-        const candidates = items
-          .filter((it) => !assignedTo.has(it.id) && (wanted === null || (tagsOf.get(it.queryId) ?? []).some((t) => wanted.has(t))))
-          .map((it) => ({ id: it.id, queryId: it.queryId, judgeGrade: gradeOf(it), tags: tagsOf.get(it.queryId) ?? [] }));
-        const counts = calibrationCounts(calibrationBasis.finals, calibrationBasis.minPerGrade, items.filter((it) => assignedTo.has(it.id)), gradeOf, tagsOf);
-        if (unstable) {
-          const unstableIds = new Set(items.filter((it) => unstable.has(`${it.queryId}:${it.chunkId}`)).map((it) => it.id));
-          const first = shuffle(candidates.filter((c) => unstableIds.has(c.id)), rng).slice(0, opts.sample);
-          const taken = new Set(first.map((c) => c.id));
-          unstableTaken = first.length;
-          targets = [...first, ...calibrationSample(candidates.filter((c) => !taken.has(c.id)), opts.sample - first.length, rng, counts)];
-        } else targets = calibrationSample(candidates, opts.sample, rng, counts);
-      } else {
-        targets = shuffle(items.sort((a, b) => (a.id < b.id ? -1 : 1)), rng);
-      }
 
-      const rows: [string, string, number][] = [];
-      const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-      const toppedUpIds: string[] = [];
-      let shortfall = 0;
-      for (const item of targets) {
-        const already = assignedTo.get(item.id) ?? new Set<string>();
-        const needed = perItem - already.size;
-        if (needed <= 0) continue;
-        const eligible = annotators.filter((a) => !already.has(a.id)).map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
-        eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
-        const chosen = eligible.slice(0, needed);
-        if (chosen.length < needed) shortfall++;
-        if (chosen.length) toppedUpIds.push(item.id);
-        for (const c of chosen) {
-          rows.push([item.id, c.id, rng()]);
-          load.set(c.id, (load.get(c.id) ?? 0) + 1);
-          added.set(c.id, (added.get(c.id) ?? 0) + 1);
+        const rows: [string, string, number][] = [];
+        const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
+        const toppedUpIds: string[] = [];
+        let shortfall = 0;
+        for (const item of targets) {
+          const already = assignedTo.get(item.id) ?? new Set<string>();
+          const needed = perItem - already.size;
+          if (needed <= 0) continue;
+          const eligible = annotators
+            .filter((a) => !already.has(a.id))
+            .map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
+          eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
+          const chosen = eligible.slice(0, needed);
+          if (chosen.length < needed) shortfall++;
+          if (chosen.length) toppedUpIds.push(item.id);
+          for (const c of chosen) {
+            rows.push([item.id, c.id, rng()]);
+            load.set(c.id, (load.get(c.id) ?? 0) + 1);
+            added.set(c.id, (added.get(c.id) ?? 0) + 1);
+          }
         }
-      }
 
-      // In (poolItemId, userId) order, the unique index's B-tree inserts land next to each other.
-      rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-      // createdAt: PostgreSQL fills in its column default; on SQLite it is written in the form
-      // Prisma itself stores. `calibration` defaults to false and is set below for a sample.
-      const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
-      const now = sqliteNow();
-      await tx.insert(
-        "Assignment",
-        [{ name: "poolItemId", type: "text" }, { name: "userId", type: "text" }, { name: "orderKey", type: "float" }, ...stamp],
-        rows.length,
-        (i) => (stamp.length ? [...rows[i], now] : rows[i]),
-      );
-      if (calibration) {
-        // Sampled items had no assignment before this call, so every assignment of theirs is new.
-        for (let i = 0; i < toppedUpIds.length; i += 500) {
-          const batch = toppedUpIds.slice(i, i + 500);
-          await tx.run(`UPDATE "Assignment" SET "calibration" = TRUE WHERE "poolItemId" IN (${batch.map(() => "?").join(", ")})`, batch);
+        // In (poolItemId, userId) order, the unique index's B-tree inserts land next to each other.
+        rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+        // createdAt: PostgreSQL fills in its column default; on SQLite it is written in the form
+        // Prisma itself stores. `calibration` defaults to false and is set below for a sample.
+        const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
+        const now = sqliteNow();
+        await tx.insert(
+          "Assignment",
+          [
+            { name: "poolItemId", type: "text" },
+            { name: "userId", type: "text" },
+            { name: "orderKey", type: "float" },
+            ...stamp,
+          ],
+          rows.length,
+          (i) => (stamp.length ? [...rows[i], now] : rows[i]),
+        );
+        if (calibration) {
+          // Sampled items had no assignment before this call, so every assignment of theirs is new.
+          for (let i = 0; i < toppedUpIds.length; i += 500) {
+            const batch = toppedUpIds.slice(i, i + 500);
+            await tx.run(
+              `UPDATE "Assignment" SET "calibration" = TRUE WHERE "poolItemId" IN (${batch.map(() => "?").join(", ")})`,
+              batch,
+            );
+          }
         }
-      }
-      return rollbackIf(opts.dryRun, {
-        seed,
-        perItem,
-        items: targets.length,
-        itemsToppedUp: toppedUpIds.length,
-        created: rows.length,
-        calibration: calibration ? rows.length : 0,
-        questions,
-        unstable: unstableTaken,
-        ...(audit ? { audit } : {}),
-        shortfall,
-        labelledSkipped,
-        annotators: annotators.map((a) => ({ email: a.email, added: added.get(a.id) ?? 0, total: load.get(a.id) ?? 0 })),
-      });
-    }));
+        return rollbackIf(opts.dryRun, {
+          seed,
+          perItem,
+          items: targets.length,
+          itemsToppedUp: toppedUpIds.length,
+          created: rows.length,
+          calibration: calibration ? rows.length : 0,
+          questions,
+          unstable: unstableTaken,
+          ...(audit ? { audit } : {}),
+          shortfall,
+          labelledSkipped,
+          annotators: annotators.map((a) => ({
+            email: a.email,
+            added: added.get(a.id) ?? 0,
+            total: load.get(a.id) ?? 0,
+          })),
+        });
+      }),
+    );
   } catch (e) {
-    if (isConstraintViolation(e)) throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
+    if (isConstraintViolation(e))
+      throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
     throw e;
   }
 }
@@ -251,13 +373,19 @@ type TTx = Parameters<Parameters<typeof bulkTransaction>[1]>[0];
 /** The pairs (`queryId:chunkId`) whose graded samples differ in the project's judge run of that name or id. */
 async function unstableOfRun(db: Db, projectId: number, ref: string): Promise<Set<string>> {
   const run = await findRun(db, projectId, ref);
-  if (run.samples < 2) throw new AppError("bad_input", `judge run ${run.id} (${run.judge}) has one sample per pair, so no pair can be unstable: start a run with --samples 3 --temperature 0.7 to measure test–retest`);
+  if (run.samples < 2)
+    throw new AppError(
+      "bad_input",
+      `judge run ${run.id} (${run.judge}) has one sample per pair, so no pair can be unstable: start a run with --samples 3 --temperature 0.7 to measure test–retest`,
+    );
   return unstablePairs(await sampleGrades(db, run.id, run.samples));
 }
 
 async function queryTags(tx: TTx, pid: string): Promise<Map<number, string[]>> {
   const tagsOf = new Map<number, string[]>();
-  for (const t of await tx.all<{ queryId: number; tag: string }>(`SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`)) {
+  for (const t of await tx.all<{ queryId: number; tag: string }>(
+    `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`,
+  )) {
     const list = tagsOf.get(Number(t.queryId));
     if (list) list.push(t.tag);
     else tagsOf.set(Number(t.queryId), [t.tag]);
@@ -283,19 +411,43 @@ async function sampleWholeQuestions(
 ): Promise<{ targets: { id: string }[]; questions: number }> {
   const tagsOf = await queryTags(tx, pid);
   const final = new Set(finals.map((f) => `${f.queryId}:${f.chunkId}`));
-  const open = items.filter((it) => !final.has(`${it.queryId}:${it.chunkId}`) && (assignedTo.get(it.id)?.size ?? 0) < perItem);
+  const open = items.filter(
+    (it) => !final.has(`${it.queryId}:${it.chunkId}`) && (assignedTo.get(it.id)?.size ?? 0) < perItem,
+  );
   const wanted = tags?.length ? new Set(tags) : null;
-  const candidates = [...new Set(open.map((it) => it.queryId))].map((queryId) => ({ queryId, tags: tagsOf.get(queryId) ?? [] })).filter((c) => wanted === null || c.tags.some((t) => wanted.has(t)));
-  if (candidates.length === 0) throw new AppError("bad_input", `--sample-queries: no question has pool items left to assign${wanted ? " with those tags" : ""}: every pooled item is labelled or assigned to ${perItem} annotators`);
+  const candidates = [...new Set(open.map((it) => it.queryId))]
+    .map((queryId) => ({ queryId, tags: tagsOf.get(queryId) ?? [] }))
+    .filter((c) => wanted === null || c.tags.some((t) => wanted.has(t)));
+  if (candidates.length === 0)
+    throw new AppError(
+      "bad_input",
+      `--sample-queries: no question has pool items left to assign${wanted ? " with those tags" : ""}: every pooled item is labelled or assigned to ${perItem} annotators`,
+    );
   const chosen = new Set(questionSample(candidates, n, rng));
-  return { targets: open.filter((it) => chosen.has(it.queryId)).sort((a, b) => a.queryId - b.queryId || (a.id < b.id ? -1 : 1)), questions: chosen.size };
+  return {
+    targets: open
+      .filter((it) => chosen.has(it.queryId))
+      .sort((a, b) => a.queryId - b.queryId || (a.id < b.id ? -1 : 1)),
+    questions: chosen.size,
+  };
 }
 
 /** The derived grade of every pair with a transfer label onto the chunking (median of the transfer judges', rounded down). */
-async function transferGrades(db: Db, projectId: number, chunking: string): Promise<{ judges: string[]; grades: Map<string, number> }> {
+async function transferGrades(
+  db: Db,
+  projectId: number,
+  chunking: string,
+): Promise<{ judges: string[]; grades: Map<string, number> }> {
   const c = await findChunking(db, projectId, chunking);
-  const rows = await db.judgeLabel.findMany({ where: { projectId, judge: { startsWith: "transfer:", endsWith: `->${c.name}` } }, select: { judge: true, queryId: true, chunkId: true, grade: true } });
-  if (rows.length === 0) throw new AppError("bad_input", `no transfer labels onto chunking "${c.name}": derive them first with: npx assessor chunking transfer --from A --to ${c.name}`);
+  const rows = await db.judgeLabel.findMany({
+    where: { projectId, judge: { startsWith: "transfer:", endsWith: `->${c.name}` } },
+    select: { judge: true, queryId: true, chunkId: true, grade: true },
+  });
+  if (rows.length === 0)
+    throw new AppError(
+      "bad_input",
+      `no transfer labels onto chunking "${c.name}": derive them first with: npx assessor chunking transfer --from A --to ${c.name}`,
+    );
   const byPair = new Map<string, number[]>();
   for (const r of rows) {
     const key = `${r.queryId}:${r.chunkId}`;
@@ -303,7 +455,10 @@ async function transferGrades(db: Db, projectId: number, chunking: string): Prom
     if (list) list.push(r.grade);
     else byPair.set(key, [r.grade]);
   }
-  return { judges: [...new Set(rows.map((r) => r.judge))].sort(), grades: new Map([...byPair].map(([k, g]) => [k, judgeStratumGrade(g)!])) };
+  return {
+    judges: [...new Set(rows.map((r) => r.judge))].sort(),
+    grades: new Map([...byPair].map(([k, g]) => [k, judgeStratumGrade(g)!])),
+  };
 }
 
 /**
@@ -335,7 +490,11 @@ async function auditTargets(
     if (wanted && !(tagsOf?.get(queryId) ?? []).some((t) => wanted.has(t))) continue;
     candidates.push({ id: key, queryId, chunkId, judgeGrade: grade, itemId });
   }
-  if (candidates.length === 0) throw new AppError("bad_input", "--sample with --chunking: every transfer-labelled pair already has a human label or an assignment");
+  if (candidates.length === 0)
+    throw new AppError(
+      "bad_input",
+      "--sample with --chunking: every transfer-labelled pair already has a human label or an assignment",
+    );
   const byGrade: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
   const created: [string, number, number, number][] = [];
   const targets = auditSample(candidates, n, rng).map((c) => {
@@ -349,7 +508,13 @@ async function auditTargets(
   const now = sqliteNow();
   await tx.insert(
     "PoolItem",
-    [{ name: "id", type: "text" }, { name: "projectId", type: "int" }, { name: "queryId", type: "int" }, { name: "chunkId", type: "int" }, ...stamp],
+    [
+      { name: "id", type: "text" },
+      { name: "projectId", type: "int" },
+      { name: "queryId", type: "int" },
+      { name: "chunkId", type: "int" },
+      ...stamp,
+    ],
     created.length,
     (i) => (stamp.length ? [...created[i], now] : created[i]),
   );
@@ -360,7 +525,10 @@ async function auditTargets(
  * Who already has each item (item id → user ids) and how many items each chosen annotator has
  * (annotators outside the choice are not counted): where balancing starts. Also the answer task's.
  */
-export function assignmentLoad(existing: readonly { itemId: string; userId: string }[], annotators: readonly { id: string }[]): { assignedTo: Map<string, Set<string>>; load: Map<string, number> } {
+export function assignmentLoad(
+  existing: readonly { itemId: string; userId: string }[],
+  annotators: readonly { id: string }[],
+): { assignedTo: Map<string, Set<string>>; load: Map<string, number> } {
   const assignedTo = new Map<string, Set<string>>();
   const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
   for (const a of existing) {
@@ -375,12 +543,20 @@ export function assignmentLoad(existing: readonly { itemId: string; userId: stri
 /** The annotators named by email (each active, role annotator: a located problem otherwise), or every active annotator. Also the answer task's (lib/generation/assign.ts). */
 export async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {
   if (!emails || emails.length === 0) {
-    const all = await db.user.findMany({ where: { role: "annotator", active: true }, select: { id: true, email: true }, orderBy: { email: "asc" } });
-    if (all.length === 0) throw new AppError("bad_input", "no active annotators: add some with: npx assessor user add --role annotator …");
+    const all = await db.user.findMany({
+      where: { role: "annotator", active: true },
+      select: { id: true, email: true },
+      orderBy: { email: "asc" },
+    });
+    if (all.length === 0)
+      throw new AppError("bad_input", "no active annotators: add some with: npx assessor user add --role annotator …");
     return all;
   }
   const wanted = [...new Set(emails.map(normalizeEmail).filter(Boolean))];
-  const users = await db.user.findMany({ where: { email: { in: wanted } }, select: { id: true, email: true, role: true, active: true } });
+  const users = await db.user.findMany({
+    where: { email: { in: wanted } },
+    select: { id: true, email: true, role: true, active: true },
+  });
   const problems: string[] = [];
   for (const email of wanted) {
     const u = users.find((x) => x.email === email);

@@ -52,7 +52,11 @@ export function auditAllocation(sizes: ReadonlyMap<number, number>, n: number): 
 }
 
 /** The sample: `auditAllocation` per derived grade, round-robin over queries within each. */
-export function auditSample<T extends TSampleCandidate & { judgeGrade: number }>(candidates: readonly T[], n: number, rng: Rng): T[] {
+export function auditSample<T extends TSampleCandidate & { judgeGrade: number }>(
+  candidates: readonly T[],
+  n: number,
+  rng: Rng,
+): T[] {
   const strata = new Map<number, T[]>();
   for (const c of candidates) {
     const list = strata.get(c.judgeGrade);
@@ -60,5 +64,7 @@ export function auditSample<T extends TSampleCandidate & { judgeGrade: number }>
     else strata.set(c.judgeGrade, [c]);
   }
   const alloc = auditAllocation(new Map([...strata].map(([g, l]) => [g, l.length])), n);
-  return [...strata.keys()].sort((a, b) => b - a).flatMap((g) => roundRobinByQuery(strata.get(g)!, rng).slice(0, alloc.get(g) ?? 0));
+  return [...strata.keys()]
+    .sort((a, b) => b - a)
+    .flatMap((g) => roundRobinByQuery(strata.get(g)!, rng).slice(0, alloc.get(g) ?? 0));
 }

@@ -28,7 +28,10 @@ export function questionSample(candidates: readonly TQuestionCandidate[], n: num
   const quota = keys.map((k) => (take * strata.get(k)!.length) / total);
   const alloc = quota.map(Math.floor);
   let left = take - alloc.reduce((a, b) => a + b, 0);
-  const byRemainder = shuffle(keys.map((_, i) => i), rng).sort((a, b) => quota[b] - alloc[b] - (quota[a] - alloc[a]));
+  const byRemainder = shuffle(
+    keys.map((_, i) => i),
+    rng,
+  ).sort((a, b) => quota[b] - alloc[b] - (quota[a] - alloc[a]));
   for (const i of byRemainder) {
     if (left === 0) break;
     alloc[i]++;

@@ -32,21 +32,49 @@ import { shuffle, type Rng } from "./random.ts";
 export type TSampleCandidate = { id: string; queryId: number; judgeGrade: number | null; tags?: readonly string[] };
 
 /** What calibration already has per grade (index = grade 0–3), overall and per query tag. */
-export type TCalibrationCounts = { minPerGrade: number; overall: readonly number[]; byTag: ReadonlyMap<string, readonly number[]> };
+export type TCalibrationCounts = {
+  minPerGrade: number;
+  overall: readonly number[];
+  byTag: ReadonlyMap<string, readonly number[]>;
+};
 
 const GRADES = [0, 1, 2, 3];
 
-export function calibrationSample(candidates: readonly TSampleCandidate[], n: number, rng: Rng, counts?: TCalibrationCounts): TSampleCandidate[] {
+export function calibrationSample(
+  candidates: readonly TSampleCandidate[],
+  n: number,
+  rng: Rng,
+  counts?: TCalibrationCounts,
+): TSampleCandidate[] {
   const taken = counts ? fillThinCells(candidates, n, rng, counts) : [];
   if (taken.length >= n) return taken;
   const takenIds = new Set(taken.map((c) => c.id));
-  return [...taken, ...equalAllocation(taken.length ? candidates.filter((c) => !takenIds.has(c.id)) : candidates, n - taken.length, rng)];
+  return [
+    ...taken,
+    ...equalAllocation(
+      taken.length ? candidates.filter((c) => !takenIds.has(c.id)) : candidates,
+      n - taken.length,
+      rng,
+    ),
+  ];
 }
 
-type Cell = { tag: string | null; grade: number; deficit: number; members: TSampleCandidate[]; sequence: TSampleCandidate[]; next: number };
+type Cell = {
+  tag: string | null;
+  grade: number;
+  deficit: number;
+  members: TSampleCandidate[];
+  sequence: TSampleCandidate[];
+  next: number;
+};
 
 /** Step 1 of the scheme above: candidates for the cells short of the minimum per grade. */
-function fillThinCells(candidates: readonly TSampleCandidate[], n: number, rng: Rng, counts: TCalibrationCounts): TSampleCandidate[] {
+function fillThinCells(
+  candidates: readonly TSampleCandidate[],
+  n: number,
+  rng: Rng,
+  counts: TCalibrationCounts,
+): TSampleCandidate[] {
   const cells = new Map<string, Cell>();
   const key = (tag: string | null, grade: number) => `${grade}\u0000${tag ?? ""}`;
   const open = (tag: string | null, have: readonly number[] | undefined) => {
@@ -72,7 +100,12 @@ function fillThinCells(candidates: readonly TSampleCandidate[], n: number, rng: 
   for (const c of candidates) for (const cell of cellsOf(c)) cell.members.push(c);
   const order = [...cells.values()]
     .filter((c) => c.members.length > 0)
-    .sort((a, b) => a.members.length - b.members.length || b.grade - a.grade || (a.tag === null ? -1 : b.tag === null ? 1 : a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+    .sort(
+      (a, b) =>
+        a.members.length - b.members.length ||
+        b.grade - a.grade ||
+        (a.tag === null ? -1 : b.tag === null ? 1 : a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0),
+    );
   for (const cell of order) cell.sequence = roundRobinByQuery(cell.members, rng);
   const taken: TSampleCandidate[] = [];
   const takenIds = new Set<string>();
@@ -80,7 +113,8 @@ function fillThinCells(candidates: readonly TSampleCandidate[], n: number, rng: 
     let best: Cell | null = null;
     for (const cell of order) {
       while (cell.next < cell.sequence.length && takenIds.has(cell.sequence[cell.next].id)) cell.next++;
-      if (cell.deficit > 0 && cell.next < cell.sequence.length && (best === null || cell.deficit > best.deficit)) best = cell;
+      if (cell.deficit > 0 && cell.next < cell.sequence.length && (best === null || cell.deficit > best.deficit))
+        best = cell;
     }
     if (best === null) break;
     const c = best.sequence[best.next++];
@@ -129,7 +163,14 @@ export function roundRobinByQuery<T extends TSampleCandidate>(items: T[], rng: R
   }
   // Sort before shuffling so the result depends only on the seed, not on the input order.
   const queues = shuffle(
-    [...byQuery.entries()].sort(([a], [b]) => a - b).map(([, list]) => shuffle([...list].sort((a, b) => (a.id < b.id ? -1 : 1)), rng)),
+    [...byQuery.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, list]) =>
+        shuffle(
+          [...list].sort((a, b) => (a.id < b.id ? -1 : 1)),
+          rng,
+        ),
+      ),
     rng,
   );
   const out: T[] = [];

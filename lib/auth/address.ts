@@ -31,7 +31,8 @@ export function trustedProxyHops(env: Record<string, string | undefined> = proce
   const raw = env.ASSESSOR_TRUSTED_PROXY_HOPS?.trim();
   if (!raw) return 0;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 10) throw new Error(`ASSESSOR_TRUSTED_PROXY_HOPS must be a whole number of proxies from 0 to 10, not "${raw}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 10)
+    throw new Error(`ASSESSOR_TRUSTED_PROXY_HOPS must be a whole number of proxies from 0 to 10, not "${raw}"`);
   return n;
 }
 
@@ -39,7 +40,12 @@ export function trustedProxyHops(env: Record<string, string | undefined> = proce
  * IPv4 addresses written as IPv6 (`::ffff:10.0.0.1`) count as the IPv4 address. At most 64
  * characters (an IPv6 address has 45): the address is part of the throttle's keys.
  */
-const canonical = (a: string) => a.trim().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1").toLowerCase().slice(0, 64);
+const canonical = (a: string) =>
+  a
+    .trim()
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1")
+    .toLowerCase()
+    .slice(0, 64);
 
 export function clientAddress(headers: THeaders, env: NodeJS.ProcessEnv = process.env): string {
   const hops = trustedProxyHops(env);
@@ -61,7 +67,11 @@ let lastWarned = -Infinity;
  * The log line for a request that carries forwarding headers while no proxy is trusted, or null
  * (none carried, a proxy is trusted, or the line was written less than an hour ago).
  */
-export function untrustedForwardingWarning(headers: THeaders, env: NodeJS.ProcessEnv = process.env, now: number = Date.now()): string | null {
+export function untrustedForwardingWarning(
+  headers: THeaders,
+  env: NodeJS.ProcessEnv = process.env,
+  now: number = Date.now(),
+): string | null {
   const sent = FORWARDING_HEADERS.filter((h) => header(headers, h) !== undefined);
   if (sent.length === 0 || trustedProxyHops(env) > 0 || now - lastWarned < WARN_EVERY_MS) return null;
   lastWarned = now;

@@ -28,7 +28,10 @@ export async function signInWithPassword(email: string, password: string): Promi
   // next-auth answers {url}: the callback URL on success, the sign-in page with ?error=CODE
   // otherwise (lib/auth/messages.ts; a refused attempt's wait is its Retry-After).
   if (!url) return `Sign-in failed (HTTP ${r.status}).`;
-  return signInErrorMessage(new URL(url, window.location.origin).searchParams.get("error"), Number(r.headers.get("retry-after")) || null);
+  return signInErrorMessage(
+    new URL(url, window.location.origin).searchParams.get("error"),
+    Number(r.headers.get("retry-after")) || null,
+  );
 }
 
 export async function signOut(): Promise<void> {

@@ -41,7 +41,16 @@ export function readClaims(token: unknown): (TSessionClaims & { iat: number; exp
   if (typeof token !== "object" || token === null) return null;
   const t = token as Record<string, unknown>;
   const { uid, sv, sat, iat, exp } = t;
-  if (typeof uid !== "string" || !uid || typeof sv !== "number" || !Number.isInteger(sv) || typeof sat !== "number" || typeof iat !== "number" || typeof exp !== "number") return null;
+  if (
+    typeof uid !== "string" ||
+    !uid ||
+    typeof sv !== "number" ||
+    !Number.isInteger(sv) ||
+    typeof sat !== "number" ||
+    typeof iat !== "number" ||
+    typeof exp !== "number"
+  )
+    return null;
   return { uid, sv, sat, iat, exp };
 }
 

@@ -32,9 +32,18 @@ export function plausibleCredentials(email: string, password: string): boolean {
  * (lib/auth/throttle.ts; refused → "locked" without checking the password), then the password is
  * checked by lib/users. A wrong password stays counted.
  */
-export async function attemptLogin(db: Db, email: string, password: string, address: string, now: Date = new Date()): Promise<TLoginResult> {
+export async function attemptLogin(
+  db: Db,
+  email: string,
+  password: string,
+  address: string,
+  now: Date = new Date(),
+): Promise<TLoginResult> {
   if (!plausibleCredentials(email, password)) return { ok: false, reason: "invalid" };
-  if (Math.random() * PRUNE_EVERY < 1) await pruneThrottle(db, now).catch((e: unknown) => console.warn("[auth] pruning the sign-in throttle failed:", e instanceof Error ? e.message : e));
+  if (Math.random() * PRUNE_EVERY < 1)
+    await pruneThrottle(db, now).catch((e: unknown) =>
+      console.warn("[auth] pruning the sign-in throttle failed:", e instanceof Error ? e.message : e),
+    );
   const reserved = await reserveAttempt(db, email, address, now);
   if (!reserved.ok) return { ok: false, reason: "locked", until: reserved.until };
 
@@ -59,5 +68,10 @@ export function loginErrorCode(result: Exclude<TLoginResult, { ok: true }>): TSi
 }
 
 export function loginErrorMessage(result: Exclude<TLoginResult, { ok: true }>, now: Date = new Date()): string {
-  return signInErrorMessage(loginErrorCode(result), result.reason === "locked" ? retryAfterSeconds(result.until, now) : null) ?? "";
+  return (
+    signInErrorMessage(
+      loginErrorCode(result),
+      result.reason === "locked" ? retryAfterSeconds(result.until, now) : null,
+    ) ?? ""
+  );
 }

@@ -20,7 +20,8 @@ export const GENERIC_SIGN_IN_ERROR = "Sign-in failed. Try again.";
 /** The throttle's message with its wait (the Retry-After of the refused attempt). */
 export function lockedMessage(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
-  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  const wait =
+    seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
   return `Too many failed sign-in attempts. Try again in ${wait}.`;
 }
 

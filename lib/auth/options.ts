@@ -20,7 +20,9 @@ export function authSecret(env: NodeJS.ProcessEnv = process.env): string {
   const secret = env.NEXTAUTH_SECRET?.trim();
   if (secret) return secret;
   if (env.NODE_ENV === "production") {
-    throw new Error("NEXTAUTH_SECRET is not set: production needs a random secret of at least 32 characters (e.g. `openssl rand -base64 32`)");
+    throw new Error(
+      "NEXTAUTH_SECRET is not set: production needs a random secret of at least 32 characters (e.g. `openssl rand -base64 32`)",
+    );
   }
   return DEV_SECRET;
 }

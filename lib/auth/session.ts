@@ -55,7 +55,13 @@ async function renew(name: string, entry: TDecoded, now: number): Promise<void> 
   const { iat: _iat, exp: _exp, jti: _jti, ...rest } = entry.token;
   const value = await encode({ token: rest, secret: authSecret(), maxAge: Math.floor(maxAge) });
   try {
-    (await cookies()).set(name, value, { httpOnly: true, sameSite: "lax", path: "/", secure: name.startsWith("__Secure-"), expires: new Date(now + Math.floor(maxAge) * 1000) });
+    (await cookies()).set(name, value, {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: name.startsWith("__Secure-"),
+      expires: new Date(now + Math.floor(maxAge) * 1000),
+    });
   } catch {
     // A server component: the next API call renews it.
   }
@@ -90,7 +96,8 @@ export const getSession = cache(async (): Promise<TSession | null> => {
 export async function requireRole(...roles: TRole[]): Promise<TSessionUser> {
   const session = await getSession();
   if (!session) throw new AppError("unauthenticated", "sign in first");
-  if (roles.length > 0 && !roles.includes(session.user.role)) throw new AppError("forbidden", "your role does not allow this");
+  if (roles.length > 0 && !roles.includes(session.user.role))
+    throw new AppError("forbidden", "your role does not allow this");
   return session.user;
 }
 

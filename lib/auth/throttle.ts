@@ -67,7 +67,12 @@ class Refused extends Error {
  * new count; no row when the key is still waiting. The wait is computed in SQL from the count
  * (min(cap, base << (n - free))), so the statement stands alone under concurrency.
  */
-function reserveSql(p: "sqlite" | "postgres", key: string, b: TBackoff, now: Date): { sql: string; params: TSqlParam[] } {
+function reserveSql(
+  p: "sqlite" | "postgres",
+  key: string,
+  b: TBackoff,
+  now: Date,
+): { sql: string; params: TSqlParam[] } {
   const pg = p === "postgres";
   const ts = pg ? "CAST(? AS TIMESTAMP(3))" : "?";
   const int = pg ? "CAST(? AS BIGINT)" : "?";
@@ -79,7 +84,9 @@ function reserveSql(p: "sqlite" | "postgres", key: string, b: TBackoff, now: Dat
   const delay = `(CASE WHEN ${n} < ${int} THEN 0 ELSE ${least}(${int}, ${int} << CAST(${least}(${n} - ${int}, 30) AS INTEGER)) END)`;
   const delayParams = [...nParams, b.free, b.capMs, b.baseMs, ...nParams, b.free];
   // No wait: NULL rather than "now", so that a server whose clock is behind is not held up.
-  const wait = pg ? `(CAST(? AS TIMESTAMP(3)) + ${delay} * INTERVAL '1 millisecond')` : `strftime('%Y-%m-%dT%H:%M:%f+00:00', (? + ${delay}) / 1000.0, 'unixepoch')`;
+  const wait = pg
+    ? `(CAST(? AS TIMESTAMP(3)) + ${delay} * INTERVAL '1 millisecond')`
+    : `strftime('%Y-%m-%dT%H:%M:%f+00:00', (? + ${delay}) / 1000.0, 'unixepoch')`;
   const until = `(CASE WHEN ${n} < ${int} THEN NULL ELSE ${wait} END)`;
   const untilParams = [...nParams, b.free, pg ? now : now.getTime(), ...delayParams];
   return {
@@ -87,24 +94,44 @@ function reserveSql(p: "sqlite" | "postgres", key: string, b: TBackoff, now: Dat
       ON CONFLICT ("key") DO UPDATE SET "failures" = ${n}, "lockedUntil" = ${until}, "updatedAt" = ${ts}
       WHERE "LoginThrottle"."lockedUntil" IS NULL OR "LoginThrottle"."lockedUntil" <= ${ts}
       RETURNING "failures"`,
-    params: [key, backoffMs(b, 1) === 0 ? null : new Date(now.getTime() + backoffMs(b, 1)), now, ...nParams, ...untilParams, now, now],
+    params: [
+      key,
+      backoffMs(b, 1) === 0 ? null : new Date(now.getTime() + backoffMs(b, 1)),
+      now,
+      ...nParams,
+      ...untilParams,
+      now,
+      now,
+    ],
   };
 }
 
 /** Reserves one sign-in attempt for (email, address), or says until when it must wait. */
-export async function reserveAttempt(db: Db, email: string, address: string, now: Date = new Date()): Promise<TReservation> {
+export async function reserveAttempt(
+  db: Db,
+  email: string,
+  address: string,
+  now: Date = new Date(),
+): Promise<TReservation> {
   try {
     const known = await sqlTransaction(db, function* () {
       const p = yield* provider();
       const since = p === "postgres" ? "CAST(? AS TIMESTAMP(3))" : "?";
-      const known = (yield* all(`SELECT 1 AS "k" FROM "LoginThrottle" WHERE "key" = ? AND "updatedAt" >= ${since}`, [knownKey(email, address), new Date(now.getTime() - KNOWN_MS)])).length > 0;
+      const known =
+        (yield* all(`SELECT 1 AS "k" FROM "LoginThrottle" WHERE "key" = ? AND "updatedAt" >= ${since}`, [
+          knownKey(email, address),
+          new Date(now.getTime() - KNOWN_MS),
+        ])).length > 0;
       const keys: [string, TBackoff][] = [[pairKey(email, address), PAIR]];
       if (!known) keys.push([addressKey(address), ADDRESS], [accountKey(email), ACCOUNT]);
       for (const [key, b] of keys) {
         const { sql, params } = reserveSql(p, key, b, now);
         const counted = yield* all(sql, params);
         if (counted.length === 0) {
-          const row = yield* all<{ lockedUntil: string | Date }>(`SELECT "lockedUntil" FROM "LoginThrottle" WHERE "key" = ?`, [key]);
+          const row = yield* all<{ lockedUntil: string | Date }>(
+            `SELECT "lockedUntil" FROM "LoginThrottle" WHERE "key" = ?`,
+            [key],
+          );
           throw new Refused(row[0] ? new Date(row[0].lockedUntil) : new Date(now.getTime() + b.baseMs));
         }
       }
@@ -122,11 +149,23 @@ export async function reserveAttempt(db: Db, email: string, address: string, now
  * end, the address becomes known for the account, and the address gets its attempt back when
  * the reservation took one (`reservation.known` false).
  */
-export async function recordSuccess(db: Db, email: string, address: string, now: Date = new Date(), reservation: { known: boolean } = { known: false }): Promise<void> {
+export async function recordSuccess(
+  db: Db,
+  email: string,
+  address: string,
+  now: Date = new Date(),
+  reservation: { known: boolean } = { known: false },
+): Promise<void> {
   await sqlTransaction(db, function* () {
     yield* run(`DELETE FROM "LoginThrottle" WHERE "key" IN (?, ?)`, [pairKey(email, address), accountKey(email)]);
-    if (!reservation.known) yield* run(`UPDATE "LoginThrottle" SET "failures" = "failures" - 1 WHERE "key" = ? AND "failures" > 0`, [addressKey(address)]);
-    yield* run(`INSERT INTO "LoginThrottle" ("key", "failures", "lockedUntil", "updatedAt") VALUES (?, 0, NULL, ?) ON CONFLICT ("key") DO UPDATE SET "updatedAt" = excluded."updatedAt"`, [knownKey(email, address), now]);
+    if (!reservation.known)
+      yield* run(`UPDATE "LoginThrottle" SET "failures" = "failures" - 1 WHERE "key" = ? AND "failures" > 0`, [
+        addressKey(address),
+      ]);
+    yield* run(
+      `INSERT INTO "LoginThrottle" ("key", "failures", "lockedUntil", "updatedAt") VALUES (?, 0, NULL, ?) ON CONFLICT ("key") DO UPDATE SET "updatedAt" = excluded."updatedAt"`,
+      [knownKey(email, address), now],
+    );
   });
 }
 
@@ -136,7 +175,11 @@ export async function pruneThrottle(db: Db, now: Date = new Date()): Promise<num
     where: {
       OR: [
         { key: { startsWith: "known:" }, updatedAt: { lt: new Date(now.getTime() - KNOWN_MS) } },
-        { NOT: { key: { startsWith: "known:" } }, updatedAt: { lt: new Date(now.getTime() - FORGET_MS) }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] },
+        {
+          NOT: { key: { startsWith: "known:" } },
+          updatedAt: { lt: new Date(now.getTime() - FORGET_MS) },
+          OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }],
+        },
       ],
     },
   });

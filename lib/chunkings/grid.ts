@@ -23,7 +23,16 @@ import { ensureChunking } from "./store.ts";
  * - One transaction per chunking (all its videos' chunks); `videos` limits the grid to those videos.
  */
 export type TGridOptions = { sizes: number[]; overlaps: string[]; videos?: string[] };
-export type TGridRow = { name: string; size: number; overlap: number; videos: number; chunks: number; created: number; updated: number; unchanged: number };
+export type TGridRow = {
+  name: string;
+  size: number;
+  overlap: number;
+  videos: number;
+  chunks: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+};
 
 const num = (x: number) => String(Number(x.toFixed(6)));
 export const gridName = (size: number, overlap: number) => `c${num(size)}o${num(overlap)}`;
@@ -38,7 +47,8 @@ export function overlapSeconds(spec: string, size: number): number | null {
 }
 
 export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions): Promise<TGridRow[]> {
-  if (opts.sizes.length === 0 || opts.overlaps.length === 0) throw new AppError("bad_input", "--sizes and --overlaps: expected at least one value each");
+  if (opts.sizes.length === 0 || opts.overlaps.length === 0)
+    throw new AppError("bad_input", "--sizes and --overlaps: expected at least one value each");
   const problems: string[] = [];
   const combos = new Map<string, { size: number; overlap: number }>();
   for (const size of opts.sizes) {
@@ -57,17 +67,33 @@ export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions
   if (problems.length) throw new AppError("bad_input", [...new Set(problems)].join("; "));
 
   const where = { projectId, ...(opts.videos?.length ? { video: { externalId: { in: opts.videos } } } : {}) };
-  const transcripts = await db.transcript.findMany({ where, select: { videoId: true, sha256: true, cues: true, video: { select: { externalId: true } } }, orderBy: { video: { externalId: "asc" } } });
+  const transcripts = await db.transcript.findMany({
+    where,
+    select: { videoId: true, sha256: true, cues: true, video: { select: { externalId: true } } },
+    orderBy: { video: { externalId: "asc" } },
+  });
   if (opts.videos?.length) {
     const have = new Set(transcripts.map((t) => t.video.externalId));
     const missing = opts.videos.filter((v) => !have.has(v));
-    if (missing.length) throw new AppError("bad_input", `--videos: no stored transcript for ${missing.join(", ")}: import it with: npx assessor import transcript --video ID FILE`);
+    if (missing.length)
+      throw new AppError(
+        "bad_input",
+        `--videos: no stored transcript for ${missing.join(", ")}: import it with: npx assessor import transcript --video ID FILE`,
+      );
   }
-  if (transcripts.length === 0) throw new AppError("bad_input", "no stored transcripts in this project: import them with: npx assessor import transcript FILE|FOLDER (the grid is cut from them)");
+  if (transcripts.length === 0)
+    throw new AppError(
+      "bad_input",
+      "no stored transcripts in this project: import them with: npx assessor import transcript FILE|FOLDER (the grid is cut from them)",
+    );
 
   // An existing chunking cut by seconds with the same size and overlap is reused under its own
   // name (issue 31 item 8): the grid name's own chunking first, else the oldest such chunking.
-  const sameCut = await db.chunking.findMany({ where: { projectId, method: "seconds" }, select: { id: true, name: true, size: true, overlap: true }, orderBy: { id: "asc" } });
+  const sameCut = await db.chunking.findMany({
+    where: { projectId, method: "seconds" },
+    select: { id: true, name: true, size: true, overlap: true },
+    orderBy: { id: "asc" },
+  });
   const reuse = new Map<string, string>();
   for (const [name, { size, overlap }] of combos) {
     const same = sameCut.filter((c) => c.size === size && c.overlap === overlap);
@@ -76,22 +102,59 @@ export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions
   }
   // Refuse the whole grid when a name is taken by other parameters (and no chunking of the same cut exists).
   const fresh = [...combos.keys()].filter((n) => !reuse.has(n));
-  const existing = await db.chunking.findMany({ where: { projectId, name: { in: fresh } }, select: { name: true, method: true, size: true, overlap: true, _count: { select: { chunks: true } } } });
-  const taken = existing.filter((c) => c._count.chunks > 0 && !(c.method === "seconds" && c.size === combos.get(c.name)!.size && c.overlap === combos.get(c.name)!.overlap));
+  const existing = await db.chunking.findMany({
+    where: { projectId, name: { in: fresh } },
+    select: { name: true, method: true, size: true, overlap: true, _count: { select: { chunks: true } } },
+  });
+  const taken = existing.filter(
+    (c) =>
+      c._count.chunks > 0 &&
+      !(c.method === "seconds" && c.size === combos.get(c.name)!.size && c.overlap === combos.get(c.name)!.overlap),
+  );
   if (taken.length) {
-    const what = (c: (typeof taken)[number]) => (c.method === "imported" ? "imported chunks" : `${c.method}, size ${c.size}, overlap ${c.overlap}`);
-    throw new AppError("conflict", `chunking ${taken.map((c) => `"${c.name}" exists with other parameters (${what(c)})`).join("; ")}: nothing was written; rename or delete it first`);
+    const what = (c: (typeof taken)[number]) =>
+      c.method === "imported" ? "imported chunks" : `${c.method}, size ${c.size}, overlap ${c.overlap}`;
+    throw new AppError(
+      "conflict",
+      `chunking ${taken.map((c) => `"${c.name}" exists with other parameters (${what(c)})`).join("; ")}: nothing was written; rename or delete it first`,
+    );
   }
 
   const decoded = transcripts.map((t) => ({ videoId: t.videoId, video: t.video.externalId, cues: decodeCues(t.cues) }));
-  const sha256 = createHash("sha256").update(transcripts.map((t) => `${t.video.externalId}:${t.sha256}`).join("\n")).digest("hex");
+  const sha256 = createHash("sha256")
+    .update(transcripts.map((t) => `${t.video.externalId}:${t.sha256}`).join("\n"))
+    .digest("hex");
   const rows: TGridRow[] = [];
   for (const [gridded, { size, overlap }] of combos) {
     const name = reuse.get(gridded) ?? gridded;
-    const chunks: ChunkData[] = decoded.flatMap((t) => chunkCues(t.video, t.cues, { by: "seconds", size, overlap }).map((c) => ({ externalId: c.id, videoId: t.videoId, start: c.start, end: c.end, text: c.text })));
+    const chunks: ChunkData[] = decoded.flatMap((t) =>
+      chunkCues(t.video, t.cues, { by: "seconds", size, overlap }).map((c) => ({
+        externalId: c.id,
+        videoId: t.videoId,
+        start: c.start,
+        end: c.end,
+        text: c.text,
+      })),
+    );
     const target = await ensureChunking(db, projectId, name, { method: "seconds", size, overlap });
-    const { created, updated } = await writeChunks(db, projectId, target.id, { kind: "transcript", fileName: `chunking grid ${name}`, sha256 }, chunks, {});
-    rows.push({ name, size, overlap, videos: decoded.length, chunks: chunks.length, created, updated, unchanged: chunks.length - created - updated });
+    const { created, updated } = await writeChunks(
+      db,
+      projectId,
+      target.id,
+      { kind: "transcript", fileName: `chunking grid ${name}`, sha256 },
+      chunks,
+      {},
+    );
+    rows.push({
+      name,
+      size,
+      overlap,
+      videos: decoded.length,
+      chunks: chunks.length,
+      created,
+      updated,
+      unchanged: chunks.length - created - updated,
+    });
   }
   return rows;
 }

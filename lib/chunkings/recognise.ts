@@ -18,9 +18,20 @@ import { findChunking, type ChunkingInfo } from "./store.ts";
  *   alike give the same ids), the run is ambiguous and --chunking must choose.
  * Returns the chunking and the id index of its chunks.
  */
-export async function recogniseRunChunking(db: Db, projectId: number, path: string, file: string, wanted?: string): Promise<{ chunking: ChunkingInfo; chunks: IdIndex }> {
+export async function recogniseRunChunking(
+  db: Db,
+  projectId: number,
+  path: string,
+  file: string,
+  wanted?: string,
+): Promise<{ chunking: ChunkingInfo; chunks: IdIndex }> {
   return recogniseChunking(db, projectId, file, wanted, "run", async (visit, errors) => {
-    await forEachRunLine(path, (row) => visit(row.docid, row.line, "docid"), (e: LocatedError) => errors.push(e), { checkDuplicates: false, file });
+    await forEachRunLine(
+      path,
+      (row) => visit(row.docid, row.line, "docid"),
+      (e: LocatedError) => errors.push(e),
+      { checkDuplicates: false, file },
+    );
   });
 }
 
@@ -41,8 +52,16 @@ export async function recogniseChunking(
     const chunking = await findChunking(db, projectId, wanted);
     return { chunking, chunks: await loadIdIndex(db, "Chunk", projectId, chunking.id) };
   }
-  const all = await db.chunking.findMany({ where: { projectId }, orderBy: { name: "asc" }, select: { id: true, name: true, method: true, size: true, overlap: true } });
-  if (all.length === 0) throw new AppError("bad_input", `${file}: this project has no chunks yet; import chunks or transcripts before ${what === "run" ? "runs" : `an ${what}`}`);
+  const all = await db.chunking.findMany({
+    where: { projectId },
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, method: true, size: true, overlap: true },
+  });
+  if (all.length === 0)
+    throw new AppError(
+      "bad_input",
+      `${file}: this project has no chunks yet; import chunks or transcripts before ${what === "run" ? "runs" : `an ${what}`}`,
+    );
   if (all.length === 1) return { chunking: all[0], chunks: await loadIdIndex(db, "Chunk", projectId, all[0].id) };
 
   const indexes = await Promise.all(all.map((c) => loadIdIndex(db, "Chunk", projectId, c.id)));
@@ -53,7 +72,12 @@ export async function recogniseChunking(
   await scan((docid, line, field) => {
     const holding = all.map((_, k) => k).filter((k) => indexes[k].get(docid) !== undefined);
     if (holding.length === 0) {
-      errors.push({ file, line, field, message: `unknown chunk "${docid}": no chunking of this project holds it (chunkings: ${names(all.map((_, k) => k))})` });
+      errors.push({
+        file,
+        line,
+        field,
+        message: `unknown chunk "${docid}": no chunking of this project holds it (chunkings: ${names(all.map((_, k) => k))})`,
+      });
       return;
     }
     if (mixed) return;
@@ -72,7 +96,10 @@ export async function recogniseChunking(
   }, errors);
   errors.throwIfAny();
   if (candidates.length > 1)
-    throw new AppError("bad_input", `${file}: every chunk id of this ${what} is found in several chunkings (${names(candidates)}); choose one with --chunking NAME`);
+    throw new AppError(
+      "bad_input",
+      `${file}: every chunk id of this ${what} is found in several chunkings (${names(candidates)}); choose one with --chunking NAME`,
+    );
   const k = candidates[0];
   return { chunking: all[k], chunks: indexes[k] };
 }

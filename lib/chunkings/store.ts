@@ -24,7 +24,11 @@ export type ChunkingInfo = { id: number; name: string; method: string; size: num
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkChunkingName(name: string): string {
-  if (!NAME.test(name)) throw new AppError("bad_input", `chunking name "${name}": expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+  if (!NAME.test(name))
+    throw new AppError(
+      "bad_input",
+      `chunking name "${name}": expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+    );
   return name;
 }
 
@@ -33,9 +37,18 @@ function describe(c: { method: string; size: number | null; overlap: number | nu
 }
 
 /** The named chunking, created with `spec` when new; refuses parameters that contradict it (rules above). */
-export async function ensureChunking(db: Db, projectId: number, name: string, spec: ChunkingSpec): Promise<ChunkingInfo> {
+export async function ensureChunking(
+  db: Db,
+  projectId: number,
+  name: string,
+  spec: ChunkingSpec,
+): Promise<ChunkingInfo> {
   checkChunkingName(name);
-  const want = { method: spec.method, size: spec.method === "imported" ? null : (spec.size ?? null), overlap: spec.method === "imported" ? null : (spec.overlap ?? null) };
+  const want = {
+    method: spec.method,
+    size: spec.method === "imported" ? null : (spec.size ?? null),
+    overlap: spec.method === "imported" ? null : (spec.overlap ?? null),
+  };
   const select = { id: true, name: true, method: true, size: true, overlap: true } as const;
   const found = await db.chunking.findUnique({ where: { projectId_name: { projectId, name } }, select });
   if (!found) {
@@ -47,7 +60,11 @@ export async function ensureChunking(db: Db, projectId: number, name: string, sp
       return ensureChunking(db, projectId, name, spec);
     }
   }
-  if (want.method === "imported" || (found.method === want.method && found.size === want.size && found.overlap === want.overlap)) return found;
+  if (
+    want.method === "imported" ||
+    (found.method === want.method && found.size === want.size && found.overlap === want.overlap)
+  )
+    return found;
   const chunks = await db.chunk.count({ where: { chunkingId: found.id }, take: 1 });
   if (chunks === 0) return db.chunking.update({ where: { id: found.id }, data: want, select });
   if (found.method === "imported") return found;
@@ -59,22 +76,52 @@ export async function ensureChunking(db: Db, projectId: number, name: string, sp
 
 /** The named chunking of a project, or a not_found error listing the project's chunkings. */
 export async function findChunking(db: Db, projectId: number, name: string): Promise<ChunkingInfo> {
-  const found = await db.chunking.findUnique({ where: { projectId_name: { projectId, name } }, select: { id: true, name: true, method: true, size: true, overlap: true } });
+  const found = await db.chunking.findUnique({
+    where: { projectId_name: { projectId, name } },
+    select: { id: true, name: true, method: true, size: true, overlap: true },
+  });
   if (found) return found;
-  const names = (await db.chunking.findMany({ where: { projectId }, select: { name: true }, orderBy: { name: "asc" } })).map((c) => c.name);
-  throw new AppError("not_found", `no chunking "${name}" in this project${names.length ? `; its chunkings: ${names.join(", ")}` : " (it has none yet: import chunks or transcripts first)"}`);
+  const names = (
+    await db.chunking.findMany({ where: { projectId }, select: { name: true }, orderBy: { name: "asc" } })
+  ).map((c) => c.name);
+  throw new AppError(
+    "not_found",
+    `no chunking "${name}" in this project${names.length ? `; its chunkings: ${names.join(", ")}` : " (it has none yet: import chunks or transcripts first)"}`,
+  );
 }
 
-export type ChunkingSummary = ChunkingInfo & { chunks: number; runs: { system: string; description: string | null }[]; createdAt: string };
+export type ChunkingSummary = ChunkingInfo & {
+  chunks: number;
+  runs: { system: string; description: string | null }[];
+  createdAt: string;
+};
 
 /** Every chunking of the project by name, with its chunk count and its runs. */
 export async function listChunkings(db: Db, projectId: number): Promise<ChunkingSummary[]> {
   const rows = await db.chunking.findMany({
     where: { projectId },
     orderBy: { name: "asc" },
-    select: { id: true, name: true, method: true, size: true, overlap: true, createdAt: true, _count: { select: { chunks: true } }, runs: { select: { system: true, description: true }, orderBy: { system: "asc" } } },
+    select: {
+      id: true,
+      name: true,
+      method: true,
+      size: true,
+      overlap: true,
+      createdAt: true,
+      _count: { select: { chunks: true } },
+      runs: { select: { system: true, description: true }, orderBy: { system: "asc" } },
+    },
   });
-  return rows.map((r) => ({ id: r.id, name: r.name, method: r.method, size: r.size, overlap: r.overlap, chunks: r._count.chunks, runs: r.runs, createdAt: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    method: r.method,
+    size: r.size,
+    overlap: r.overlap,
+    chunks: r._count.chunks,
+    runs: r.runs,
+    createdAt: r.createdAt.toISOString(),
+  }));
 }
 
 /**
@@ -83,14 +130,23 @@ export async function listChunkings(db: Db, projectId: number): Promise<Chunking
  * by exactly one chunking of the project (an id two chunkings share is an error asking for
  * --chunking). Returns the internal id, or the reason it cannot be resolved.
  */
-export async function chunkResolver(db: Db, projectId: number, chunking?: string): Promise<(docid: string) => number | string> {
+export async function chunkResolver(
+  db: Db,
+  projectId: number,
+  chunking?: string,
+): Promise<(docid: string) => number | string> {
   const { loadIdIndex } = await import("../imports/bulk.ts");
   if (chunking !== undefined) {
     const c = await findChunking(db, projectId, chunking);
     const index = await loadIdIndex(db, "Chunk", projectId, c.id);
-    return (docid) => index.get(docid) ?? `unknown chunk "${docid}"; expected the id of a chunk of chunking "${c.name}"`;
+    return (docid) =>
+      index.get(docid) ?? `unknown chunk "${docid}"; expected the id of a chunk of chunking "${c.name}"`;
   }
-  const all = await db.chunking.findMany({ where: { projectId }, orderBy: { name: "asc" }, select: { id: true, name: true } });
+  const all = await db.chunking.findMany({
+    where: { projectId },
+    orderBy: { name: "asc" },
+    select: { id: true, name: true },
+  });
   const indexes = await Promise.all(all.map((c) => loadIdIndex(db, "Chunk", projectId, c.id)));
   return (docid) => {
     let found: number | undefined;
@@ -102,7 +158,8 @@ export async function chunkResolver(db: Db, projectId: number, chunking?: string
         holding.push(`"${all[k].name}"`);
       }
     }
-    if (holding.length > 1) return `chunk "${docid}" exists in several chunkings (${holding.join(", ")}); choose one with --chunking NAME`;
+    if (holding.length > 1)
+      return `chunk "${docid}" exists in several chunkings (${holding.join(", ")}); choose one with --chunking NAME`;
     return found ?? `unknown chunk "${docid}"; expected the id of a chunk imported into this project`;
   };
 }

@@ -4,7 +4,16 @@ import { AppError } from "../errors.ts";
 import { bulkTransaction, insertImportRecord, sqliteNow } from "../imports/bulk.ts";
 import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
 import { referenceSpans, type MarkedStart, type ReferenceSpan } from "../stats/time/reference.ts";
-import { DEFAULT_TRANSFER, TRANSFER_RULE_VERSION, openSecondsOf, transferLabels, type LabelledSpan, type TargetChunk, type TransferOptions, type TransferredLabel } from "../stats/time/transfer.ts";
+import {
+  DEFAULT_TRANSFER,
+  TRANSFER_RULE_VERSION,
+  openSecondsOf,
+  transferLabels,
+  type LabelledSpan,
+  type TargetChunk,
+  type TransferOptions,
+  type TransferredLabel,
+} from "../stats/time/transfer.ts";
 import { buildPool } from "../pooling/build.ts";
 import { findChunking } from "./store.ts";
 
@@ -34,7 +43,13 @@ import { findChunking } from "./store.ts";
  */
 export type TTransferParams = { from: string; to: string } & TransferOptions;
 /** `unjudged`: the pairs `pool --chunking B` would then add at the project's pool depth `depth` (0 when B has no run). */
-export type TTransferResult = { judge: string; labelled: number; unjudged: number; depth: number; byGrade: Record<number, number> };
+export type TTransferResult = {
+  judge: string;
+  labelled: number;
+  unjudged: number;
+  depth: number;
+  byGrade: Record<number, number>;
+};
 
 /** What one stored transfer label records about where its grade came from. */
 export type TTransferProvenance = {
@@ -57,7 +72,13 @@ export const transferJudgeName = (from: string, to: string) => `transfer:${from}
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
-const FLAGS: Record<keyof TransferOptions, string> = { holdShare: "--hold-share", partSeconds: "--part-seconds", nearSeconds: "--near-seconds", zeroShare: "--zero-share", openSeconds: "--open-seconds" };
+const FLAGS: Record<keyof TransferOptions, string> = {
+  holdShare: "--hold-share",
+  partSeconds: "--part-seconds",
+  nearSeconds: "--near-seconds",
+  zeroShare: "--zero-share",
+  openSeconds: "--open-seconds",
+};
 
 function checkParams(o: Required<TransferOptions>): void {
   const bad = (k: keyof TransferOptions, expected: string, v: number | null) => {
@@ -65,15 +86,21 @@ function checkParams(o: Required<TransferOptions>): void {
   };
   if (!(o.holdShare > 0 && o.holdShare <= 1)) bad("holdShare", "a share in (0, 1]", o.holdShare);
   if (!(o.zeroShare >= 0 && o.zeroShare <= 1)) bad("zeroShare", "a share in [0, 1]", o.zeroShare);
-  for (const k of ["partSeconds", "nearSeconds"] as const) if (!(Number.isFinite(o[k]) && o[k] >= 0)) bad(k, "seconds ≥ 0", o[k]);
-  if (o.openSeconds !== null && !(Number.isFinite(o.openSeconds) && o.openSeconds > 0)) bad("openSeconds", "seconds > 0", o.openSeconds);
+  for (const k of ["partSeconds", "nearSeconds"] as const)
+    if (!(Number.isFinite(o[k]) && o[k] >= 0)) bad(k, "seconds ≥ 0", o[k]);
+  if (o.openSeconds !== null && !(Number.isFinite(o.openSeconds) && o.openSeconds > 0))
+    bad("openSeconds", "seconds > 0", o.openSeconds);
 }
 
 /**
  * Reference spans (lib/stats/time/reference.ts) of the given questions, keyed by internal query id,
  * videos by external id: their answer places and the corrected starts of their grade-3 labels.
  */
-export async function questionReferenceSpans(db: Db, queryIds: readonly number[], labels: readonly ReferenceLabelRow[]): Promise<Map<number, ReferenceSpan[]>> {
+export async function questionReferenceSpans(
+  db: Db,
+  queryIds: readonly number[],
+  labels: readonly ReferenceLabelRow[],
+): Promise<Map<number, ReferenceSpan[]>> {
   const starts = new Map<number, MarkedStart[]>();
   for (const l of labels) {
     if (l.grade !== 3 || l.startSeconds === null) continue;
@@ -118,14 +145,27 @@ export async function transferJudge(db: Db, projectId: number, params: TTransfer
 
   const all = await referenceLabels(db, projectId);
   const labels = all.filter((l) => l.chunking === a.name);
-  if (labels.length === 0) throw new AppError("bad_input", `chunking "${a.name}" has no human reference labels to transfer (label its pool, or import labels for its chunks)`);
+  if (labels.length === 0)
+    throw new AppError(
+      "bad_input",
+      `chunking "${a.name}" has no human reference labels to transfer (label its pool, or import labels for its chunks)`,
+    );
   const queryIds = [...new Set(labels.map((l) => l.queryId))];
   const refs = await questionReferenceSpans(db, queryIds, all);
   const references = new Map([...refs].map(([q, list]) => [String(q), list]));
   const used = { ...options, openSeconds: openSecondsOf(references, options.openSeconds) };
   // A label's id is "<queryId>:<chunkId>"; the query key is the internal query id.
-  const spans: LabelledSpan[] = labels.map((l) => ({ id: `${l.queryId}:${l.chunkId}`, query: String(l.queryId), video: l.video, start: l.chunkStart, end: l.chunkEnd, grade: l.grade }));
-  const sourceOf = new Map(labels.map((l) => [`${l.queryId}:${l.chunkId}`, { docid: l.docid, seconds: l.chunkEnd - l.chunkStart }]));
+  const spans: LabelledSpan[] = labels.map((l) => ({
+    id: `${l.queryId}:${l.chunkId}`,
+    query: String(l.queryId),
+    video: l.video,
+    start: l.chunkStart,
+    end: l.chunkEnd,
+    grade: l.grade,
+  }));
+  const sourceOf = new Map(
+    labels.map((l) => [`${l.queryId}:${l.chunkId}`, { docid: l.docid, seconds: l.chunkEnd - l.chunkStart }]),
+  );
 
   const videos = new Set(labels.map((l) => l.video));
   for (const list of refs.values()) for (const r of list) videos.add(r.video);
@@ -139,14 +179,33 @@ export async function transferJudge(db: Db, projectId: number, params: TTransfer
       to: b.name,
       rule: d.rule,
       parameters: used,
-      reference: d.reference && { start: round(d.reference.start), end: round(d.reference.end), open: d.reference.open },
+      reference: d.reference && {
+        start: round(d.reference.start),
+        end: round(d.reference.end),
+        open: d.reference.open,
+      },
       free: d.free === null ? null : round(d.free),
       sources: d.sources.map((s) => {
         const src = sourceOf.get(s.labelId)!;
-        return { chunk: src.docid, grade: s.grade, seconds: round(s.coverage * src.seconds), coverage: round(s.coverage), share: round(s.share), gives: s.gives };
+        return {
+          chunk: src.docid,
+          grade: s.grade,
+          seconds: round(s.coverage * src.seconds),
+          coverage: round(s.coverage),
+          share: round(s.share),
+          gives: s.gives,
+        };
       }),
     };
-    return [projectId, judge, Number(d.query), Number(d.chunkId), d.grade, `label transfer v${TRANSFER_RULE_VERSION} (${d.rule}) from chunking ${a.name}`, JSON.stringify(provenance)];
+    return [
+      projectId,
+      judge,
+      Number(d.query),
+      Number(d.chunkId),
+      d.grade,
+      `label transfer v${TRANSFER_RULE_VERSION} (${d.rule}) from chunking ${a.name}`,
+      JSON.stringify(provenance),
+    ];
   });
   rows.sort((x, y) => x[2] - y[2] || x[3] - y[3]);
   const byGrade: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
@@ -178,7 +237,10 @@ export async function transferJudge(db: Db, projectId: number, params: TTransfer
   });
   // What `pool --chunking B` would add now at the project's pool depth (its dry run): B's runs' top-K
   // pairs of accepted questions, not pooled yet, without a transfer label onto B.
-  const { poolDepth: depth } = await db.project.findUniqueOrThrow({ where: { id: projectId }, select: { poolDepth: true } });
+  const { poolDepth: depth } = await db.project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { poolDepth: true },
+  });
   const hasRuns = (await db.run.count({ where: { projectId, chunkingId: b.id } })) > 0;
   const unjudged = hasRuns ? (await buildPool(db, projectId, { depth, chunking: b.name, dryRun: true })).newItems : 0;
   return { judge, labelled: rows.length, unjudged, depth, byGrade };
@@ -193,7 +255,8 @@ async function targetChunks(db: Db, chunkingId: number, videos: string[]): Promi
       select: { id: true, startSeconds: true, endSeconds: true, video: { select: { externalId: true } } },
       orderBy: [{ videoId: "asc" }, { startSeconds: "asc" }],
     });
-    for (const c of rows) out.push({ id: String(c.id), video: c.video.externalId, start: c.startSeconds, end: c.endSeconds });
+    for (const c of rows)
+      out.push({ id: String(c.id), video: c.video.externalId, start: c.startSeconds, end: c.endSeconds });
   }
   return out;
 }

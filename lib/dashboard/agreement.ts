@@ -20,14 +20,24 @@ import type { TAgreementPanel, TBreakdownRow, TBreakdownsPanel, THumanPanel } fr
 import { NO_JUDGE_HINT, pickJudge } from "./labels.ts";
 import { RESAMPLING, type TDashboardQuery } from "./options.ts";
 
-export type { TAgreementBlock, TAgreementPanel, TBreakdownRow, TBreakdownsPanel, THumanPanel } from "./agreement/types.ts";
+export type {
+  TAgreementBlock,
+  TAgreementPanel,
+  TBreakdownRow,
+  TBreakdownsPanel,
+  THumanPanel,
+} from "./agreement/types.ts";
 export { clearReportCache } from "./agreement/reports.ts";
 export const BREAKDOWN_RESAMPLES = 200;
 
 export function agreementPanel(data: TDashboardData, q: Pick<TDashboardQuery, "tag" | "system">): TAgreementPanel {
   const keep = sliceFilter(data, q.tag, q.system);
   const judges = [...data.judges.keys()].map((j) => judgeBlock(data, j, keep, RESAMPLING.resamples));
-  return { judges, empty: data.judges.size === 0 ? NO_JUDGE_HINT : null, slice: { tag: q.tag ?? null, system: q.system ?? null } };
+  return {
+    judges,
+    empty: data.judges.size === 0 ? NO_JUDGE_HINT : null,
+    slice: { tag: q.tag ?? null, system: q.system ?? null },
+  };
 }
 
 export function humanPanel(data: TDashboardData, q: Pick<TDashboardQuery, "tag" | "system">): THumanPanel {
@@ -39,7 +49,12 @@ export function breakdownsPanel(data: TDashboardData, q: Pick<TDashboardQuery, "
   const judge = pickJudge(data, q.judge);
   const rows: TBreakdownRow[] = [];
   const add = (kind: "tag" | "system", slice: string, keep: Slice) =>
-    rows.push({ kind, slice, judge: judge ? judgeBlock(data, judge, keep, BREAKDOWN_RESAMPLES) : null, human: humanOverall(data, keep, BREAKDOWN_RESAMPLES) });
+    rows.push({
+      kind,
+      slice,
+      judge: judge ? judgeBlock(data, judge, keep, BREAKDOWN_RESAMPLES) : null,
+      human: humanOverall(data, keep, BREAKDOWN_RESAMPLES),
+    });
   for (const tag of data.tags) add("tag", tag, sliceFilter(data, tag, undefined));
   // Breakdowns show the intervals of many slices at once: 200 resamples each keep them affordable.
   for (const run of data.runs) add("system", run.system, sliceFilter(data, undefined, run.system));

@@ -13,7 +13,15 @@ import type { TDashboardQuery } from "./options.ts";
  */
 export type TGradeCounts = [number, number, number, number];
 /** `questions`: questions in the row; `completeQuestions`: those whose every pool item has a final human label (what PPI needs, lib/dashboard/complete.ts). */
-export type TCalibrationRow = { tag: string | null; labelled: number; withJudge: number; perGrade: TGradeCounts; thinGrades: number[]; questions: number; completeQuestions: number };
+export type TCalibrationRow = {
+  tag: string | null;
+  labelled: number;
+  withJudge: number;
+  perGrade: TGradeCounts;
+  thinGrades: number[];
+  questions: number;
+  completeQuestions: number;
+};
 export type TCalibrationPanel = {
   target: number;
   minPerGrade: number;
@@ -39,26 +47,65 @@ export type TCalibrationPanel = {
  */
 export type TCalibrationAdvice = { action: "done" | "reopen" | "sample" | "finish" | "deepen"; text: string };
 
-export function calibrationAdvice(c: { target: number; minPerGrade: number; labelled: number; thinGrades: number[]; suggestedSample: number; unassigned: number; regradable?: number; waiting: number; awaitingAdjudication: number; gradingClosed?: boolean }): TCalibrationAdvice {
+export function calibrationAdvice(c: {
+  target: number;
+  minPerGrade: number;
+  labelled: number;
+  thinGrades: number[];
+  suggestedSample: number;
+  unassigned: number;
+  regradable?: number;
+  waiting: number;
+  awaitingAdjudication: number;
+  gradingClosed?: boolean;
+}): TCalibrationAdvice {
   const why: string[] = [];
   if (c.labelled < c.target) why.push(`${c.labelled} of the ${c.target} human labels the target asks for`);
   if (c.thinGrades.length) why.push(`fewer than ${c.minPerGrade} examples of grade ${c.thinGrades.join(", ")}`);
-  if (why.length === 0) return { action: "done", text: `Calibration target reached: ${c.labelled} human labels, at least ${c.minPerGrade} of every grade.` };
+  if (why.length === 0)
+    return {
+      action: "done",
+      text: `Calibration target reached: ${c.labelled} human labels, at least ${c.minPerGrade} of every grade.`,
+    };
   const reason = why.join("; ");
   if (c.gradingClosed) {
-    const meanwhile = c.awaitingAdjudication > 0 ? `; meanwhile, adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}` : "";
-    return { action: "reopen", text: `${reason[0].toUpperCase()}${reason.slice(1)}. Grading is closed in this project: reopen it (npx assessor project reopen-grading, or Grading on the project page) to sample or finish items${meanwhile}.` };
+    const meanwhile =
+      c.awaitingAdjudication > 0
+        ? `; meanwhile, adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}`
+        : "";
+    return {
+      action: "reopen",
+      text: `${reason[0].toUpperCase()}${reason.slice(1)}. Grading is closed in this project: reopen it (npx assessor project reopen-grading, or Grading on the project page) to sample or finish items${meanwhile}.`,
+    };
   }
   const regradable = c.regradable ?? 0;
   if (c.unassigned + regradable > 0) {
     const more = regradable > 0 ? `, ${regradable} more with an imported label to re-grade` : "";
-    return { action: "sample", text: `${reason[0].toUpperCase()}${reason.slice(1)}: sample ${c.suggestedSample} more item${c.suggestedSample === 1 ? "" : "s"} (${c.unassigned} unassigned in the pool${more}).` };
+    return {
+      action: "sample",
+      text: `${reason[0].toUpperCase()}${reason.slice(1)}: sample ${c.suggestedSample} more item${c.suggestedSample === 1 ? "" : "s"} (${c.unassigned} unassigned in the pool${more}).`,
+    };
   }
   if (c.waiting > 0 || c.awaitingAdjudication > 0) {
-    const work = [c.waiting > 0 ? `finish the ${c.waiting} assigned item${c.waiting === 1 ? "" : "s"} still waiting for grades` : null, c.awaitingAdjudication > 0 ? `adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}` : null].filter(Boolean).join(" and ");
-    return { action: "finish", text: `${reason[0].toUpperCase()}${reason.slice(1)}. Every pool item is assigned: ${work} first; if that is not enough, deepen the pool (a larger depth) to have items to sample.` };
+    const work = [
+      c.waiting > 0
+        ? `finish the ${c.waiting} assigned item${c.waiting === 1 ? "" : "s"} still waiting for grades`
+        : null,
+      c.awaitingAdjudication > 0
+        ? `adjudicate the ${c.awaitingAdjudication} disagreement${c.awaitingAdjudication === 1 ? "" : "s"}`
+        : null,
+    ]
+      .filter(Boolean)
+      .join(" and ");
+    return {
+      action: "finish",
+      text: `${reason[0].toUpperCase()}${reason.slice(1)}. Every pool item is assigned: ${work} first; if that is not enough, deepen the pool (a larger depth) to have items to sample.`,
+    };
   }
-  return { action: "deepen", text: `${reason[0].toUpperCase()}${reason.slice(1)}. Every pool item is labelled: deepen the pool (npx assessor pool --depth K with a larger K, or Pool on the project page) to have items to sample.` };
+  return {
+    action: "deepen",
+    text: `${reason[0].toUpperCase()}${reason.slice(1)}. Every pool item is labelled: deepen the pool (npx assessor pool --depth K with a larger K, or Pool on the project page) to have items to sample.`,
+  };
 }
 
 function emptyRow(tag: string | null): TCalibrationRow {
@@ -66,14 +113,22 @@ function emptyRow(tag: string | null): TCalibrationRow {
 }
 
 /** The overall row and one row per tag, in one pass over the final human labels. */
-function rows(data: TDashboardData, judgeKeys: Map<number, Set<number>> | null, minPerGrade: number): { overall: TCalibrationRow; byTag: TCalibrationRow[] } {
+function rows(
+  data: TDashboardData,
+  judgeKeys: Map<number, Set<number>> | null,
+  minPerGrade: number,
+): { overall: TCalibrationRow; byTag: TCalibrationRow[] } {
   const overall = emptyRow(null);
   const byTag = new Map(data.tags.map((t) => [t, emptyRow(t)]));
   // The rows a query's labels count in (overall and each of its distinct tags), once per query.
   const rowsOf = new Map<number, TCalibrationRow[]>();
   const targets = (queryId: number) => {
     let list = rowsOf.get(queryId);
-    if (!list) rowsOf.set(queryId, (list = [overall, ...[...new Set(data.queries.get(queryId)?.tags ?? [])].map((t) => byTag.get(t)!)]));
+    if (!list)
+      rowsOf.set(
+        queryId,
+        (list = [overall, ...[...new Set(data.queries.get(queryId)?.tags ?? [])].map((t) => byTag.get(t)!)]),
+      );
     return list;
   };
   for (const r of data.reference) {
@@ -91,7 +146,8 @@ function rows(data: TDashboardData, judgeKeys: Map<number, Set<number>> | null, 
       if (complete.has(queryId)) row.completeQuestions++;
     }
   }
-  for (const row of [overall, ...byTag.values()]) row.thinGrades = row.perGrade.flatMap((n, g) => (n < minPerGrade ? [g] : []));
+  for (const row of [overall, ...byTag.values()])
+    row.thinGrades = row.perGrade.flatMap((n, g) => (n < minPerGrade ? [g] : []));
   return { overall, byTag: [...byTag.values()] };
 }
 

@@ -11,7 +11,14 @@ import { qrelsOf } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 import type { ReferenceSpan } from "../stats/time/index.ts";
-import { answerPlacesByQuery, chunkTimesByChunking, placesSignature, timeValues, type TChunkTimes, type TTimeValues } from "./time.ts";
+import {
+  answerPlacesByQuery,
+  chunkTimesByChunking,
+  placesSignature,
+  timeValues,
+  type TChunkTimes,
+  type TTimeValues,
+} from "./time.ts";
 
 /**
  * The chunking grid report (issue 20 item 6): one row per chunking × system, the measures that
@@ -54,7 +61,16 @@ export type TReportCell = {
   ppi: { estimate: number; low: number; high: number; labelled: number } | null;
 };
 /** `derived`: the transfer judge's labels nDCG@10 used (ranked in a top 10 where no human label exists), summed over questions. */
-export type TReportRow = { chunking: string; chunkingId: number; system: string; run: string; transferJudge: string | null; audited: number; derived: number; cells: TReportCell[] };
+export type TReportRow = {
+  chunking: string;
+  chunkingId: number;
+  system: string;
+  run: string;
+  transferJudge: string | null;
+  audited: number;
+  derived: number;
+  cells: TReportCell[];
+};
 export type TChunkingReport = {
   baseline: string | null;
   questions: number;
@@ -98,7 +114,6 @@ export function transferJudgeInto(judges: Iterable<string>, chunking: string): s
 }
 
 type Labels = Map<number, Map<number, number>>;
-
 
 function ranked(qid: string, chunkIds: ArrayLike<number>, judged: Map<number, number> | undefined): RankedQuery {
   const grades = new Int8Array(chunkIds.length);
@@ -155,7 +170,13 @@ function auditedQuestions(data: TDashboardData, chunkingId: number): Set<number>
   return out;
 }
 
-type TPerChunking = { human: Labels; derived: Labels; derivedText: Map<number, string>; judge: string | null; audited: Set<number> };
+type TPerChunking = {
+  human: Labels;
+  derived: Labels;
+  derivedText: Map<number, string>;
+  judge: string | null;
+  audited: Set<number>;
+};
 const NO_LABELS: Labels = new Map();
 
 /**
@@ -206,7 +227,10 @@ function derivedLabels(data: TDashboardData, list: readonly TLabel[], chunkingId
 type TQuestionValues = { values: (number | null)[]; judge: number | null; human: number | null; derivedUsed: number };
 
 const valueCache = new WeakMap<object, Map<string, TQuestionValues & { sig: string }>>();
-const signatureCache = new WeakMap<object, { version: string; judges: number; lists: readonly (readonly TLabel[])[]; sigs: Map<string, string> }>();
+const signatureCache = new WeakMap<
+  object,
+  { version: string; judges: number; lists: readonly (readonly TLabel[])[]; sigs: Map<string, string> }
+>();
 /** Whether the judges' label lists are the very lists of the previous version (judge labels change only with an import, which reloads them). */
 function sameJudgeLists(lists: readonly (readonly TLabel[])[], data: TDashboardData): boolean {
   let i = 0;
@@ -224,11 +248,34 @@ const NO_DOCIDS: readonly string[] = [];
 const NO_CHUNKS = new Int32Array(0);
 
 /** One question's values of every column for one run, and its PPI inputs (nDCG@10 on the transfer judge's and on human labels). */
-function questionValues(data: TDashboardData, rankings: Map<number, TRunRankings>, run: TDashboardData["runs"][number], queryId: number, places: Map<number, ReferenceSpan[]>, times: Map<number, TChunkTimes>, labels: TPerChunking, audited: boolean, gain: Gain): TQuestionValues {
+function questionValues(
+  data: TDashboardData,
+  rankings: Map<number, TRunRankings>,
+  run: TDashboardData["runs"][number],
+  queryId: number,
+  places: Map<number, ReferenceSpan[]>,
+  times: Map<number, TChunkTimes>,
+  labels: TPerChunking,
+  audited: boolean,
+  gain: Gain,
+): TQuestionValues {
   const qid = data.queries.get(queryId)!.qid;
   const ranking = rankings.get(run.id)?.get(queryId);
-  const t: TTimeValues = timeValues(qid, ranking?.docids ?? NO_DOCIDS, times.get(run.chunkingId) ?? new Map(), places.get(queryId) ?? []);
-  const values: (number | null)[] = [t.spanRecall5, t.spanRecall10, t.timeIou10, t.secondsRead10, t.startError, null, null];
+  const t: TTimeValues = timeValues(
+    qid,
+    ranking?.docids ?? NO_DOCIDS,
+    times.get(run.chunkingId) ?? new Map(),
+    places.get(queryId) ?? [],
+  );
+  const values: (number | null)[] = [
+    t.spanRecall5,
+    t.spanRecall10,
+    t.timeIou10,
+    t.secondsRead10,
+    t.startError,
+    null,
+    null,
+  ];
   const own = labels.human.get(queryId);
   const transferred = labels.derived.get(queryId);
   if (!own && !transferred) return { values, judge: null, human: null, derivedUsed: 0 };
@@ -237,7 +284,9 @@ function questionValues(data: TDashboardData, rankings: Map<number, TRunRankings
   if (own) for (const [c, g] of own) merged.set(c, g);
   const chunkIds = ranking?.chunkIds ?? NO_CHUNKS;
   let derivedUsed = 0;
-  if (transferred) for (let i = 0; i < Math.min(10, chunkIds.length); i++) if (transferred.has(chunkIds[i]) && !own?.has(chunkIds[i])) derivedUsed++;
+  if (transferred)
+    for (let i = 0; i < Math.min(10, chunkIds.length); i++)
+      if (transferred.has(chunkIds[i]) && !own?.has(chunkIds[i])) derivedUsed++;
   const q = ranked(qid, chunkIds, merged);
   values[NDCG] = ndcg(q, { cutoff: 10, gain });
   values[JUDGED] = judgedAt(q, 10);
@@ -255,15 +304,24 @@ function trim(memo: Map<string, unknown>): void {
   while (memo.size > MAX_MEMO) memo.delete(memo.keys().next().value as string);
 }
 
-export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunRankings>, chunkings: readonly TChunkingName[], opts: TReportOptions = {}): TChunkingReport {
+export function chunkingReport(
+  data: TDashboardData,
+  rankings: Map<number, TRunRankings>,
+  chunkings: readonly TChunkingName[],
+  opts: TReportOptions = {},
+): TChunkingReport {
   const gain = opts.gain ?? "exponential";
   const nameOf = new Map(chunkings.map((c) => [c.id, c.name]));
   const withRuns = chunkings.filter((c) => data.runs.some((r) => r.chunkingId === c.id));
   if (opts.baseline !== undefined && !chunkings.some((c) => c.name === opts.baseline))
-    throw new AppError("not_found", `no chunking named "${opts.baseline}" in this project; chunkings: ${chunkings.map((c) => c.name).join(", ") || "none yet"}`);
+    throw new AppError(
+      "not_found",
+      `no chunking named "${opts.baseline}" in this project; chunkings: ${chunkings.map((c) => c.name).join(", ") || "none yet"}`,
+    );
   const baseline = opts.baseline ?? withRuns[0]?.name ?? null;
   const base = { baseline, columns: REPORT_COLUMNS, points: [] };
-  if (data.runs.length === 0) return { ...base, questions: 0, rows: [], empty: "no runs yet: import them with npx assessor import run FILE" };
+  if (data.runs.length === 0)
+    return { ...base, questions: 0, rows: [], empty: "no runs yet: import them with npx assessor import run FILE" };
 
   // The questions of the systems table: pooled or labelled (an accepted question nobody pooled yet is left out).
   const inUse = new Set<number>(data.reference.map((l) => l.queryId));
@@ -275,7 +333,21 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
   const runs = [...data.runs]
     .map((run) => ({ run, chunking: nameOf.get(run.chunkingId) ?? String(run.chunkingId) }))
     .map((r) => ({ ...r, system: systemOf(r.run.system, r.chunking) }))
-    .sort((a, b) => (a.chunking === b.chunking ? (a.system < b.system ? -1 : a.system > b.system ? 1 : 0) : a.chunking === baseline ? -1 : b.chunking === baseline ? 1 : a.chunking < b.chunking ? -1 : 1));
+    .sort((a, b) =>
+      a.chunking === b.chunking
+        ? a.system < b.system
+          ? -1
+          : a.system > b.system
+            ? 1
+            : 0
+        : a.chunking === baseline
+          ? -1
+          : b.chunking === baseline
+            ? 1
+            : a.chunking < b.chunking
+              ? -1
+              : 1,
+    );
 
   // Labels per chunking: human, and derived (the transfer judge's; merged per question, human where present).
   const humanAll = humanByChunking(data);
@@ -285,14 +357,24 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
     if (v) return v;
     const human = humanAll.get(chunkingId) ?? NO_LABELS;
     const judge = transferJudgeInto(data.judges.keys(), nameOf.get(chunkingId) ?? "");
-    const derived = judge ? derivedLabels(data, data.judges.get(judge) ?? [], chunkingId) : { labels: NO_LABELS, text: new Map<number, string>() };
-    v = { human, derived: derived.labels, derivedText: derived.text, judge, audited: judge ? auditedQuestions(data, chunkingId) : new Set() };
+    const derived = judge
+      ? derivedLabels(data, data.judges.get(judge) ?? [], chunkingId)
+      : { labels: NO_LABELS, text: new Map<number, string>() };
+    v = {
+      human,
+      derived: derived.labels,
+      derivedText: derived.text,
+      judge,
+      audited: judge ? auditedQuestions(data, chunkingId) : new Set(),
+    };
     perChunking.set(chunkingId, v);
     return v;
   };
 
-  const values: (number | null)[][][] = runs.map(() => REPORT_COLUMNS.map(() => new Array<number | null>(queryIds.length).fill(null)));
-  const ppiCells: (TReportCell["ppi"])[] = runs.map(() => null);
+  const values: (number | null)[][][] = runs.map(() =>
+    REPORT_COLUMNS.map(() => new Array<number | null>(queryIds.length).fill(null)),
+  );
+  const ppiCells: TReportCell["ppi"][] = runs.map(() => null);
   const derivedUsed = runs.map(() => 0);
   // A question's values for a run depend only on its answer places and its labels on the run's
   // chunking (runs and chunks are fixed per data.base): they are kept per run and question with a
@@ -303,9 +385,21 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
   const lastSig = signatureCache.get(data.base);
   const changes = data.referenceChanges;
   const signatures = new Map<string, string>();
-  if (lastSig && changes && lastSig.version === changes.from && lastSig.judges === data.judges.size && sameJudgeLists(lastSig.lists, data))
-    for (const [k, v] of lastSig.sigs) if (!changes.queries.has(Number(k.slice(k.indexOf("#") + 1)))) signatures.set(k, v);
-  signatureCache.set(data.base, { version: data.version, judges: data.judges.size, lists: [...data.judges.values()], sigs: signatures });
+  if (
+    lastSig &&
+    changes &&
+    lastSig.version === changes.from &&
+    lastSig.judges === data.judges.size &&
+    sameJudgeLists(lastSig.lists, data)
+  )
+    for (const [k, v] of lastSig.sigs)
+      if (!changes.queries.has(Number(k.slice(k.indexOf("#") + 1)))) signatures.set(k, v);
+  signatureCache.set(data.base, {
+    version: data.version,
+    judges: data.judges.size,
+    lists: [...data.judges.values()],
+    sigs: signatures,
+  });
   const signatureOf = (chunkingId: number, queryId: number, audited: boolean, labels: ReturnType<typeof labelsOf>) => {
     const key = `${chunkingId}#${queryId}`;
     let sig = signatures.get(key);
@@ -324,7 +418,11 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
       const sig = signatureOf(run.chunkingId, queryId, audited, labels);
       const key = `${run.id}#${queryId}#${gain}`;
       let hit = kept.get(key);
-      if (!hit || hit.sig !== sig) kept.set(key, (hit = { sig, ...questionValues(data, rankings, run, queryId, places, times, labels, audited, gain) }));
+      if (!hit || hit.sig !== sig)
+        kept.set(
+          key,
+          (hit = { sig, ...questionValues(data, rankings, run, queryId, places, times, labels, audited, gain) }),
+        );
       for (let c = 0; c < ncol; c++) values[r][c][qi] = hit.values[c];
       derivedUsed[r] += hit.derivedUsed;
       if (usePpi && hit.judge !== null) {
@@ -342,8 +440,16 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
 
   const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000chunking-report\u0000${gain}\u0000${baseline}`;
   const cells = values.flat();
-  const cellKeys = cells.map((_, k) => `${memoKey}\u0000${runs[Math.floor(k / ncol)].run.id}\u0000${REPORT_COLUMNS[k % ncol].id}`);
-  const intervals = bootstrapMeanIntervals(cells, queryIds.length, { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level, memo: intervalMemo, keys: cellKeys });
+  const cellKeys = cells.map(
+    (_, k) => `${memoKey}\u0000${runs[Math.floor(k / ncol)].run.id}\u0000${REPORT_COLUMNS[k % ncol].id}`,
+  );
+  const intervals = bootstrapMeanIntervals(cells, queryIds.length, {
+    resamples: RESAMPLING.resamples,
+    seed: RESAMPLING.seed,
+    level: RESAMPLING.level,
+    memo: intervalMemo,
+    keys: cellKeys,
+  });
   trim(intervalMemo);
 
   const pairs: { a: number[]; b: number[] }[] = [];
@@ -368,7 +474,12 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
       keys.push(`${memoKey}\u0000${run.id}\u0000${REPORT_COLUMNS[c].id}`);
     }
   });
-  const tests = pairedRandomizationTests(pairs, { trials: RESAMPLING.trials, seed: RESAMPLING.seed, memo: pairedMemo, keys });
+  const tests = pairedRandomizationTests(pairs, {
+    trials: RESAMPLING.trials,
+    seed: RESAMPLING.seed,
+    memo: pairedMemo,
+    keys,
+  });
   trim(pairedMemo);
 
   const rows: TReportRow[] = runs.map(({ run, chunking, system }, r) => {
@@ -391,10 +502,21 @@ export function chunkingReport(data: TDashboardData, rankings: Map<number, TRunR
         }
         const t = testOf.get(r * ncol + c);
         const test = t === undefined ? null : tests[t];
-        return { mean: n ? sum / n : null, n, ci: intervals[r * ncol + c], test: test ? { meanDiff: test.meanDiff, p: test.p, n: test.n } : null, ppi: c === NDCG ? ppiCells[r] : null };
+        return {
+          mean: n ? sum / n : null,
+          n,
+          ci: intervals[r * ncol + c],
+          test: test ? { meanDiff: test.meanDiff, p: test.p, n: test.n } : null,
+          ppi: c === NDCG ? ppiCells[r] : null,
+        };
       }),
     };
   });
-  const points = rows.map((row) => ({ chunking: row.chunking, system: row.system, secondsRead10: row.cells[3].mean, spanRecall10: row.cells[1].mean }));
+  const points = rows.map((row) => ({
+    chunking: row.chunking,
+    system: row.system,
+    secondsRead10: row.cells[3].mean,
+    spanRecall10: row.cells[1].mean,
+  }));
   return { ...base, questions: queryIds.length, rows, points, empty: null };
 }

@@ -9,10 +9,23 @@ import type { TSections } from "./load/sections.ts";
 import { versionParts } from "./load/version.ts";
 import { closeDashboardSql } from "./sql.ts";
 
-export type { TChunkInfo, TDashboardData, TDashboardProject, TJudgementRow, TLabel, TQueryInfo, TReference } from "./model.ts";
+export type {
+  TChunkInfo,
+  TDashboardData,
+  TDashboardProject,
+  TJudgementRow,
+  TLabel,
+  TQueryInfo,
+  TReference,
+} from "./model.ts";
 export { labelSetVersion } from "./load/version.ts";
 
-type CacheEntry = { version: string; data: Promise<TDashboardData>; sections: Promise<TSections | undefined>; results: Map<string, unknown> };
+type CacheEntry = {
+  version: string;
+  data: Promise<TDashboardData>;
+  sections: Promise<TSections | undefined>;
+  results: Map<string, unknown>;
+};
 const MAX_PROJECTS = 8;
 const globalCache = globalThis as unknown as { __assessorDashboard?: Map<string, CacheEntry> };
 
@@ -50,7 +63,10 @@ function sharedVersionCheck(db: Db, projectId: number, key: string): Promise<str
  * lib/dashboard/load/load.ts); otherwise the loaded tables (and the panels already computed from
  * them, see `memo`) are reused.
  */
-export async function dashboardData(db: Db, projectId: number): Promise<{ data: TDashboardData; memo: <T>(key: string, fn: () => T) => T }> {
+export async function dashboardData(
+  db: Db,
+  projectId: number,
+): Promise<{ data: TDashboardData; memo: <T>(key: string, fn: () => T) => T }> {
   const key = cacheKey(projectId);
   const parts = await sharedVersionCheck(db, projectId, key);
   const version = `[${parts.join(",")}]`;
@@ -59,14 +75,19 @@ export async function dashboardData(db: Db, projectId: number): Promise<{ data: 
   if (!entry || entry.version !== version) {
     const previous = entry ? entry.sections : Promise.resolve(undefined);
     const loaded = previous.then((prev) => load(db, projectId, version, parts, prev));
-    entry = { version, data: loaded.then((l) => l.data), sections: loaded.then((l) => l.sections).catch(() => undefined), results: new Map() };
+    entry = {
+      version,
+      data: loaded.then((l) => l.data),
+      sections: loaded.then((l) => l.sections).catch(() => undefined),
+      results: new Map(),
+    };
     c.delete(key);
     c.set(key, entry);
     while (c.size > MAX_PROJECTS) c.delete(c.keys().next().value as string);
     entry.data.catch(() => c.delete(key));
   }
   const results = entry.results;
-  const memo = <T,>(k: string, fn: () => T): T => {
+  const memo = <T>(k: string, fn: () => T): T => {
     if (results.has(k)) return results.get(k) as T;
     const v = fn();
     results.set(k, v);

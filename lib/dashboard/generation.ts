@@ -40,7 +40,8 @@ import { dashboardData, type TDashboardData } from "./data.ts";
 import { referenceQrels } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
 
-export const NO_ANSWERS_HINT = "no generated answers yet: import them with npx assessor import answers --system NAME answers.jsonl (one line per question: the answer and the chunk ids given to the model)";
+export const NO_ANSWERS_HINT =
+  "no generated answers yet: import them with npx assessor import answers --system NAME answers.jsonl (one line per question: the answer and the chunk ids given to the model)";
 
 /** The published reference the evaluation plan quotes (RAGAS validation: agreement with people). */
 export const RAGAS_REFERENCE = {
@@ -128,18 +129,47 @@ function cache(): Map<string, TCacheEntry> {
 const stamp = (d: Date | null | undefined) => (d ? d.getTime() : 0);
 
 async function versions(db: Db, projectId: number): Promise<{ structure: string; human: string; judge: string }> {
-  const [answers, contexts, imports, judgements, adjudications, judgeLabels, tasks, settings, disputed] = await Promise.all([
-    db.answer.aggregate({ where: { projectId }, _count: { _all: true }, _max: { createdAt: true }, _sum: { claimVersion: true } }),
-    db.answerContext.count({ where: { answer: { projectId } } }),
-    db.importRecord.aggregate({ where: { projectId }, _max: { id: true } }),
-    db.answerJudgement.aggregate({ where: { answer: { projectId } }, _count: { _all: true }, _max: { updatedAt: true, id: true } }),
-    db.answerAdjudication.aggregate({ where: { answer: { projectId } }, _count: { _all: true }, _sum: { revision: true }, _max: { createdAt: true, id: true } }),
-    db.answerJudgeLabel.aggregate({ where: { projectId }, _count: { _all: true }, _max: { id: true, createdAt: true } }),
-    db.answerJudgeTask.aggregate({ where: { answer: { projectId } }, _count: { _all: true }, _max: { finishedAt: true } }),
-    ruleSettings(db, projectId),
-    db.answer.count({ where: { projectId, disputedAt: { not: null } } }),
-  ]);
-  const structure = [answers._count._all, stamp(answers._max.createdAt), answers._sum.claimVersion ?? 0, contexts, imports._max.id ?? 0].join(",");
+  const [answers, contexts, imports, judgements, adjudications, judgeLabels, tasks, settings, disputed] =
+    await Promise.all([
+      db.answer.aggregate({
+        where: { projectId },
+        _count: { _all: true },
+        _max: { createdAt: true },
+        _sum: { claimVersion: true },
+      }),
+      db.answerContext.count({ where: { answer: { projectId } } }),
+      db.importRecord.aggregate({ where: { projectId }, _max: { id: true } }),
+      db.answerJudgement.aggregate({
+        where: { answer: { projectId } },
+        _count: { _all: true },
+        _max: { updatedAt: true, id: true },
+      }),
+      db.answerAdjudication.aggregate({
+        where: { answer: { projectId } },
+        _count: { _all: true },
+        _sum: { revision: true },
+        _max: { createdAt: true, id: true },
+      }),
+      db.answerJudgeLabel.aggregate({
+        where: { projectId },
+        _count: { _all: true },
+        _max: { id: true, createdAt: true },
+      }),
+      db.answerJudgeTask.aggregate({
+        where: { answer: { projectId } },
+        _count: { _all: true },
+        _max: { finishedAt: true },
+      }),
+      ruleSettings(db, projectId),
+      db.answer.count({ where: { projectId, disputedAt: { not: null } } }),
+    ]);
+  const structure = [
+    answers._count._all,
+    stamp(answers._max.createdAt),
+    answers._sum.claimVersion ?? 0,
+    contexts,
+    imports._max.id ?? 0,
+  ].join(",");
   const human = [
     judgements._count._all,
     stamp(judgements._max.updatedAt),
@@ -151,14 +181,26 @@ async function versions(db: Db, projectId: number): Promise<{ structure: string;
     settings.annotatorsPerItem,
     settings.disagreementRule,
   ].join(",");
-  const judge = [judgeLabels._count._all, judgeLabels._max.id ?? 0, stamp(judgeLabels._max.createdAt), tasks._count._all, stamp(tasks._max.finishedAt)].join(",");
+  const judge = [
+    judgeLabels._count._all,
+    judgeLabels._max.id ?? 0,
+    stamp(judgeLabels._max.createdAt),
+    tasks._count._all,
+    stamp(tasks._max.finishedAt),
+  ].join(",");
   return { structure, human, judge };
 }
 
 async function loadAnswers(db: Db, projectId: number): Promise<TAnswer[]> {
   const [answers, contexts] = await Promise.all([
-    db.answer.findMany({ where: { projectId }, select: { id: true, system: true, queryId: true, query: { select: { externalId: true } } } }),
-    db.answerContext.findMany({ where: { answer: { projectId } }, select: { answerId: true, position: true, chunkId: true } }),
+    db.answer.findMany({
+      where: { projectId },
+      select: { id: true, system: true, queryId: true, query: { select: { externalId: true } } },
+    }),
+    db.answerContext.findMany({
+      where: { answer: { projectId } },
+      select: { answerId: true, position: true, chunkId: true },
+    }),
   ]);
   const byAnswer = new Map<string, { position: number; chunkId: number }[]>();
   for (const c of contexts) {
@@ -187,8 +229,15 @@ function parseOrNull(json: string | null): TClaimLabel[] | null {
 async function loadHuman(db: Db, projectId: number, settings: TRuleSettings): Promise<TLabels["human"]> {
   const [disputedRows, judgements, adjudications] = await Promise.all([
     db.answer.findMany({ where: { projectId, disputedAt: { not: null } }, select: { id: true } }),
-    db.answerJudgement.findMany({ where: { answer: { projectId } }, select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true }, orderBy: { id: "asc" } }),
-    db.answerAdjudication.findMany({ where: { answer: { projectId } }, select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true } }),
+    db.answerJudgement.findMany({
+      where: { answer: { projectId } },
+      select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true },
+      orderBy: { id: "asc" },
+    }),
+    db.answerAdjudication.findMany({
+      where: { answer: { projectId } },
+      select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true },
+    }),
   ]);
   const byAnswer = new Map<string, TAnswerLabelInput[]>();
   for (const j of judgements) {
@@ -201,25 +250,36 @@ async function loadHuman(db: Db, projectId: number, settings: TRuleSettings): Pr
   const adjudicationOf = new Map<string, TAnswerLabelInput>();
   for (const a of adjudications) {
     const labels = parseOrNull(a.claimLabels);
-    if (labels) adjudicationOf.set(a.answerId, { claimVersion: a.claimVersion, claimLabels: labels, relevance: a.relevance });
+    if (labels)
+      adjudicationOf.set(a.answerId, { claimVersion: a.claimVersion, claimLabels: labels, relevance: a.relevance });
   }
   // Answers with a judgement or an adjudication; the others have no final label.
   const disputed = new Set(disputedRows.map((a) => a.id));
   const human = new Map<string, TAnswerLabelInput>();
   for (const id of new Set([...byAnswer.keys(), ...adjudicationOf.keys()])) {
-    const f = finalAnswerLabel({ labels: byAnswer.get(id) ?? [], adjudication: adjudicationOf.get(id) ?? null, disputed: disputed.has(id) }, settings);
+    const f = finalAnswerLabel(
+      { labels: byAnswer.get(id) ?? [], adjudication: adjudicationOf.get(id) ?? null, disputed: disputed.has(id) },
+      settings,
+    );
     if (f) human.set(id, { claimVersion: f.claimVersion, claimLabels: f.claimLabels, relevance: f.relevance });
   }
   return human;
 }
 
 async function loadJudges(db: Db, projectId: number): Promise<TLabels["judges"]> {
-  const judgeLabels = await db.answerJudgeLabel.findMany({ where: { projectId }, select: { judge: true, answerId: true, claimVersion: true, claimLabels: true, relevance: true } });
+  const judgeLabels = await db.answerJudgeLabel.findMany({
+    where: { projectId },
+    select: { judge: true, answerId: true, claimVersion: true, claimLabels: true, relevance: true },
+  });
   const judges = new Map<string, Map<string, TJudgeLabel>>();
   for (const l of judgeLabels.sort((x, y) => (x.judge < y.judge ? -1 : x.judge > y.judge ? 1 : 0))) {
     let m = judges.get(l.judge);
     if (!m) judges.set(l.judge, (m = new Map()));
-    m.set(l.answerId, { claimVersion: l.claimVersion, claimLabels: parseOrNull(l.claimLabels), relevance: l.relevance });
+    m.set(l.answerId, {
+      claimVersion: l.claimVersion,
+      claimLabels: parseOrNull(l.claimLabels),
+      relevance: l.relevance,
+    });
   }
   return judges;
 }
@@ -229,13 +289,24 @@ function cacheKey(projectId: number): string {
 }
 
 /** The project's answers and labels, re-read only where a version part changed. */
-async function generationData(db: Db, projectId: number): Promise<{ entry: TCacheEntry; answers: TAnswer[]; labels: TLabels }> {
+async function generationData(
+  db: Db,
+  projectId: number,
+): Promise<{ entry: TCacheEntry; answers: TAnswer[]; labels: TLabels }> {
   const key = cacheKey(projectId);
   const v = await versions(db, projectId);
   const c = cache();
   let entry = c.get(key);
   if (!entry || entry.structure !== v.structure) {
-    entry = { structure: v.structure, answers: loadAnswers(db, projectId), humanKey: "", human: Promise.resolve(new Map()), judgeKey: "", judges: Promise.resolve(new Map()), results: new Map() };
+    entry = {
+      structure: v.structure,
+      answers: loadAnswers(db, projectId),
+      humanKey: "",
+      human: Promise.resolve(new Map()),
+      judgeKey: "",
+      judges: Promise.resolve(new Map()),
+      results: new Map(),
+    };
     c.delete(key);
     c.set(key, entry);
     while (c.size > 8) c.delete(c.keys().next().value as string);
@@ -251,10 +322,12 @@ async function generationData(db: Db, projectId: number): Promise<{ entry: TCach
     entry.results.clear();
   }
   const current = entry;
-  const [answers, human, judges] = await Promise.all([current.answers, current.human, current.judges]).catch((e: unknown) => {
-    c.delete(key);
-    throw e;
-  });
+  const [answers, human, judges] = await Promise.all([current.answers, current.human, current.judges]).catch(
+    (e: unknown) => {
+      c.delete(key);
+      throw e;
+    },
+  );
   return { entry: current, answers, labels: { human, judges } };
 }
 
@@ -265,7 +338,10 @@ export type TGenerationOptions = { baseline?: string; judge?: string; gain: Gain
 
 /** The Generation section for one project and view. */
 export async function generationPanel(db: Db, projectId: number, opts: TGenerationOptions): Promise<TGenerationPanel> {
-  const [{ entry, answers, labels }, { data }] = await Promise.all([generationData(db, projectId), dashboardData(db, projectId)]);
+  const [{ entry, answers, labels }, { data }] = await Promise.all([
+    generationData(db, projectId),
+    dashboardData(db, projectId),
+  ]);
   const key = JSON.stringify([data.version, opts.baseline ?? null, opts.judge ?? null, opts.gain]);
   const kept = entry.results.get(key);
   if (kept) return kept;
@@ -282,7 +358,8 @@ export async function generationPanel(db: Db, projectId: number, opts: TGenerati
  */
 const MEANS_MEMO: { intervals: MeanIntervalMemo; paired: PairedMemo } = { intervals: new Map(), paired: new Map() };
 function trimMemo() {
-  for (const m of [MEANS_MEMO.intervals, MEANS_MEMO.paired]) while (m.size > 400) m.delete(m.keys().next().value as string);
+  for (const m of [MEANS_MEMO.intervals, MEANS_MEMO.paired])
+    while (m.size > 400) m.delete(m.keys().next().value as string);
 }
 
 type TSourceLabel = { claimLabels: readonly TClaimLabel[]; relevance: number | null; claimVersion: number };
@@ -291,8 +368,15 @@ type TSourceLabel = { claimLabels: readonly TClaimLabel[]; relevance: number | n
  * Per answer, the reference labels' view of its context (lib/stats/generation.ts contextRelevance),
  * kept per answer list, chunk label-set version and gain: a label of an answer changes none of it.
  */
-const contextCache = new WeakMap<readonly TAnswer[], { key: string; map: Map<string, { maxGrade: number; ndcg: number | null }> }>();
-function contextRelevances(answers: readonly TAnswer[], data: TDashboardData, gain: Gain): Map<string, { maxGrade: number; ndcg: number | null }> {
+const contextCache = new WeakMap<
+  readonly TAnswer[],
+  { key: string; map: Map<string, { maxGrade: number; ndcg: number | null }> }
+>();
+function contextRelevances(
+  answers: readonly TAnswer[],
+  data: TDashboardData,
+  gain: Gain,
+): Map<string, { maxGrade: number; ndcg: number | null }> {
   const key = `${data.version}\u0000${gain}`;
   const kept = contextCache.get(answers);
   if (kept && kept.key === key) return kept.map;
@@ -302,7 +386,10 @@ function contextRelevances(answers: readonly TAnswer[], data: TDashboardData, ga
     const all = qrels.get(a.queryId) ?? new Map<number, number>();
     // The context is judged against the reference labels of its own chunking (lib/dashboard/systems.ts does the same for runs).
     const chunking = a.context.length ? data.chunks.get(a.context[0])?.chunkingId : undefined;
-    const judged = chunking === undefined ? all : new Map([...all].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunking));
+    const judged =
+      chunking === undefined
+        ? all
+        : new Map([...all].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunking));
     contextOf.set(a.id, contextRelevance(a.context, judged, gain, 10));
   }
   contextCache.set(answers, { key, map: contextOf });
@@ -310,7 +397,12 @@ function contextRelevances(answers: readonly TAnswer[], data: TDashboardData, ga
 }
 
 /** Pure over the loaded answers, labels and the dashboard's chunk data (exported for tests). */
-export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, data: TDashboardData, opts: TGenerationOptions): TGenerationPanel {
+export function computeGeneration(
+  answers: readonly TAnswer[],
+  labels: TLabels,
+  data: TDashboardData,
+  opts: TGenerationOptions,
+): TGenerationPanel {
   const judges = [...labels.judges.keys()];
   const judge = opts.judge && labels.judges.has(opts.judge) ? opts.judge : (judges[0] ?? null);
   const systems = [...new Set(answers.map((a) => a.system))].sort();
@@ -327,7 +419,17 @@ export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, 
     partialWeight: PARTIAL_WEIGHT,
     resampling: RESAMPLING,
   };
-  if (answers.length === 0) return { ...base, empty: NO_ANSWERS_HINT, questions: 0, tables: [], claims: null, faithfulness: null, relevance: null, attribution: [] };
+  if (answers.length === 0)
+    return {
+      ...base,
+      empty: NO_ANSWERS_HINT,
+      questions: 0,
+      tables: [],
+      claims: null,
+      faithfulness: null,
+      relevance: null,
+      attribution: [],
+    };
 
   const queryIds = [...new Set(answers.map((a) => a.queryId))].sort((a, b) => a - b);
   const unitOf = new Map(queryIds.map((q, i) => [q, i]));
@@ -342,14 +444,18 @@ export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, 
       judge,
       of: (a) => {
         const l = judgeLabels.get(a.id);
-        return l && l.claimLabels ? { claimLabels: l.claimLabels, relevance: l.relevance, claimVersion: l.claimVersion } : null;
+        return l && l.claimLabels
+          ? { claimLabels: l.claimLabels, relevance: l.relevance, claimVersion: l.claimVersion }
+          : null;
       },
     });
 
   // Per-system means with intervals and paired tests.
   const baselineIndex = baseline === null ? -1 : systemIndex.get(baseline)!;
   const tables = sources.map(({ source, judge: j, of }): TGenerationTable => {
-    const columns = GENERATION_MEASURES.map(() => systems.map(() => new Array<number | null>(queryIds.length).fill(null)));
+    const columns = GENERATION_MEASURES.map(() =>
+      systems.map(() => new Array<number | null>(queryIds.length).fill(null)),
+    );
     const counts = systems.map(() => 0);
     let labelled = 0;
     let noClaims = 0;
@@ -366,11 +472,31 @@ export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, 
       columns[1][s][u] = faithfulness(l.claimLabels, 0);
       columns[2][s][u] = l.relevance;
     }
-    const empty = labelled === 0 ? (source === "human" ? "no final human labels of answers yet: assign answers to annotators and let them label claims and relevance" : `judge ${j} has labelled no answer`) : null;
+    const empty =
+      labelled === 0
+        ? source === "human"
+          ? "no final human labels of answers yet: assign answers to annotators and let them label claims and relevance"
+          : `judge ${j} has labelled no answer`
+        : null;
     const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${source}\u0000${j ?? ""}`;
-    const cells = empty ? [] : columns.map((values, m) => systemMeans(values, baselineIndex, { ...RESAMPLING, memo: MEANS_MEMO, keys: systems.map((system) => `${memoKey}\u0000${GENERATION_MEASURES[m].id}\u0000${system}`) }));
+    const cells = empty
+      ? []
+      : columns.map((values, m) =>
+          systemMeans(values, baselineIndex, {
+            ...RESAMPLING,
+            memo: MEANS_MEMO,
+            keys: systems.map((system) => `${memoKey}\u0000${GENERATION_MEASURES[m].id}\u0000${system}`),
+          }),
+        );
     trimMemo();
-    return { source, judge: j, labelled, noClaims, empty, rows: empty ? [] : systems.map((system, s) => ({ system, answers: counts[s], cells: cells.map((c) => c[s]) })) };
+    return {
+      source,
+      judge: j,
+      labelled,
+      noClaims,
+      empty,
+      rows: empty ? [] : systems.map((system, s) => ({ system, answers: counts[s], cells: cells.map((c) => c[s]) })),
+    };
   });
 
   // Judge vs human.
@@ -391,7 +517,8 @@ export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, 
       if (jl.relevance !== null) relevancePairs.push({ reference: h.relevance, other: jl.relevance });
       if (!jl.claimLabels) continue;
       // Claims are compared one by one only on the same claim set; faithfulness is a share, comparable across versions.
-      if (jl.claimVersion === h.claimVersion && jl.claimLabels.length === h.claimLabels.length) h.claimLabels.forEach((label, i) => claimPairs.push({ human: label, judge: jl.claimLabels![i] }));
+      if (jl.claimVersion === h.claimVersion && jl.claimLabels.length === h.claimLabels.length)
+        h.claimLabels.forEach((label, i) => claimPairs.push({ human: label, judge: jl.claimLabels![i] }));
       else versionMismatch++;
       const fh = faithfulness(h.claimLabels);
       const fj = faithfulness(jl.claimLabels);
@@ -423,15 +550,38 @@ export function computeGeneration(answers: readonly TAnswer[], labels: TLabels, 
       const f = faithfulness(l.claimLabels);
       if (c.ndcg !== null && f !== null) points.push({ qid: a.qid, system: a.system, ndcg: c.ndcg, faithfulness: f });
     }
-    const tablesFor = (system: string, rs: typeof rows) => ({ system, atLeast1: attributionTable(rs, 1), atLeast2: attributionTable(rs, 2) });
+    const tablesFor = (system: string, rs: typeof rows) => ({
+      system,
+      atLeast1: attributionTable(rs, 1),
+      atLeast2: attributionTable(rs, 2),
+    });
     return {
       source,
       judge: j,
-      tables: [tablesFor("all", rows), ...systems.map((s) => tablesFor(s, rows.filter((r) => r.system === s)))],
+      tables: [
+        tablesFor("all", rows),
+        ...systems.map((s) =>
+          tablesFor(
+            s,
+            rows.filter((r) => r.system === s),
+          ),
+        ),
+      ],
       excluded,
-      points: points.sort((x, y) => (x.system !== y.system ? (x.system < y.system ? -1 : 1) : x.qid < y.qid ? -1 : x.qid > y.qid ? 1 : 0)),
+      points: points.sort((x, y) =>
+        x.system !== y.system ? (x.system < y.system ? -1 : 1) : x.qid < y.qid ? -1 : x.qid > y.qid ? 1 : 0,
+      ),
     };
   });
 
-  return { ...base, empty: null, questions: queryIds.length, tables, claims, faithfulness: faith, relevance, attribution };
+  return {
+    ...base,
+    empty: null,
+    questions: queryIds.length,
+    tables,
+    claims,
+    faithfulness: faith,
+    relevance,
+    attribution,
+  };
 }

@@ -33,9 +33,15 @@ export type TJudgeState = {
  * labels one chunking's chunks: a transfer judge B's, an imported file A's), and its flagged
  * labels, kept while its labels and the pool are the same objects (a label change elsewhere reuses them).
  */
-const pooledCache = new WeakMap<readonly TLabel[], { base: object; pooled: number; poolItems: number; flagged: number }>();
+const pooledCache = new WeakMap<
+  readonly TLabel[],
+  { base: object; pooled: number; poolItems: number; flagged: number }
+>();
 
-function pooledCount(data: TDashboardData, labels: readonly TLabel[]): { pooled: number; poolItems: number; flagged: number } {
+function pooledCount(
+  data: TDashboardData,
+  labels: readonly TLabel[],
+): { pooled: number; poolItems: number; flagged: number } {
   const hit = pooledCache.get(labels);
   if (hit && hit.base === data.base) return hit;
   const keys = new Map<number, Set<number>>();
@@ -75,11 +81,23 @@ export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defa
     const status = run?.status ?? "imported";
     const at = run ? run.finishedAt : (data.judgeLabelledAt.get(name) ?? null);
     const finished = status === "completed" || status === "imported";
-    return { name, labels: labels.length, flagged, pooled, poolItems, coverage, status, at, partial: !finished || (coverage !== null && coverage < FULL_COVERAGE) };
+    return {
+      name,
+      labels: labels.length,
+      flagged,
+      pooled,
+      poolItems,
+      coverage,
+      status,
+      at,
+      partial: !finished || (coverage !== null && coverage < FULL_COVERAGE),
+    };
   });
   const time = (s: TJudgeState) => (s.at === null ? -Infinity : Date.parse(s.at));
   const complete = states.filter((s) => !s.partial).sort((a, b) => time(b) - time(a) || a.name.localeCompare(b.name));
-  const fallback = [...states].sort((a, b) => (b.coverage ?? 0) - (a.coverage ?? 0) || time(b) - time(a) || a.name.localeCompare(b.name));
+  const fallback = [...states].sort(
+    (a, b) => (b.coverage ?? 0) - (a.coverage ?? 0) || time(b) - time(a) || a.name.localeCompare(b.name),
+  );
   const result = { states, defaultJudge: complete[0]?.name ?? fallback[0]?.name ?? null };
   statesCache.set(data, result);
   return result;

@@ -69,7 +69,11 @@ export function tagFilter(data: TDashboardData, tag: string | undefined): (query
 /** The judge the viewer asked for, or the default one (lib/dashboard/judges.ts: the most recent complete judge); null when the project has no judge labels. */
 export function pickJudge(data: TDashboardData, judge: string | undefined): string | null {
   if (judge) {
-    if (!data.judges.has(judge)) throw new AppError("not_found", `no judge named "${judge}" in this project; judges: ${[...data.judges.keys()].join(", ") || "none yet"}`);
+    if (!data.judges.has(judge))
+      throw new AppError(
+        "not_found",
+        `no judge named "${judge}" in this project; judges: ${[...data.judges.keys()].join(", ") || "none yet"}`,
+      );
     return judge;
   }
   return judgeStates(data).defaultJudge;
@@ -77,7 +81,11 @@ export function pickJudge(data: TDashboardData, judge: string | undefined): stri
 
 export function runBySystem(data: TDashboardData, system: string): { id: number; system: string } {
   const run = data.runs.find((r) => r.system === system);
-  if (!run) throw new AppError("not_found", `no run named "${system}" in this project; runs: ${data.runs.map((r) => r.system).join(", ") || "none yet"}`);
+  if (!run)
+    throw new AppError(
+      "not_found",
+      `no run named "${system}" in this project; runs: ${data.runs.map((r) => r.system).join(", ") || "none yet"}`,
+    );
   return run;
 }
 
@@ -105,5 +113,6 @@ export function contributedBy(data: TDashboardData, runId: number): Map<number, 
 }
 
 export const NO_JUDGE_HINT = "no judge labels yet: import them with npx assessor import judge --judge NAME FILE";
-export const NO_HUMAN_HINT = "no final human labels yet: import existing ones with npx assessor import labels --source NAME FILE, or assign items (npx assessor assign) and let annotators grade them";
+export const NO_HUMAN_HINT =
+  "no final human labels yet: import existing ones with npx assessor import labels --source NAME FILE, or assign items (npx assessor assign) and let annotators grade them";
 export const NO_RUNS_HINT = "no runs yet: import them with npx assessor import run FILE";

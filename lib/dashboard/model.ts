@@ -20,13 +20,33 @@ export type TDashboardProject = {
 };
 
 /** An accepted question: its answer places (video id, or null for any video; start in seconds). */
-export type TQueryInfo = { qid: string; tags: string[]; places: { start: number; end: number | null; videoId: number | null }[] };
-export type TChunkInfo = { docid: string; videoId: number; start: number; end: number; /** lib/chunkings: a run is evaluated on its own chunking's labels */ chunkingId: number };
+export type TQueryInfo = {
+  qid: string;
+  tags: string[];
+  places: { start: number; end: number | null; videoId: number | null }[];
+};
+export type TChunkInfo = {
+  docid: string;
+  videoId: number;
+  start: number;
+  end: number;
+  /** lib/chunkings: a run is evaluated on its own chunking's labels */ chunkingId: number;
+};
 /** `injection`: a judge's label whose chunk reads like instructions to a model (lib/judge/injection.ts); set only on judge labels. */
 export type TLabel = { queryId: number; chunkId: number; grade: number; injection?: boolean };
-export type TJudgementRow = { poolItemId: string; userId: string; grade: number; startSeconds: number | null; timeSpentMs: number | null };
+export type TJudgementRow = {
+  poolItemId: string;
+  userId: string;
+  grade: number;
+  startSeconds: number | null;
+  timeSpentMs: number | null;
+};
 /** A final human label (lib/labels/reference.ts ReferenceLabelRow, internal ids only). */
-export type TReference = TLabel & { startSeconds: number | null; status: "agreed" | "adjudicated" | "imported"; source: string | null };
+export type TReference = TLabel & {
+  startSeconds: number | null;
+  status: "agreed" | "adjudicated" | "imported";
+  source: string | null;
+};
 
 export type TDashboardData = {
   version: string;

@@ -1,7 +1,16 @@
 import { ppiTable, type TPpiTable } from "../stats/ppi-table.ts";
 import { completeQuestions } from "./complete.ts";
 import type { TDashboardData } from "./data.ts";
-import { judgeLabelQrels, NO_JUDGE_HINT, NO_RUNS_HINT, pickJudge, referenceQrels, runBySystem, tagFilter, type TQrels } from "./labels.ts";
+import {
+  judgeLabelQrels,
+  NO_JUDGE_HINT,
+  NO_RUNS_HINT,
+  pickJudge,
+  referenceQrels,
+  runBySystem,
+  tagFilter,
+  type TQrels,
+} from "./labels.ts";
 import type { TDashboardQuery } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 import { retrievalValues } from "./systems.ts";
@@ -21,7 +30,8 @@ export type TPpiPanel = {
   empty: string | null;
 };
 
-export const NO_COMPLETE_HINT = "no question is completely human-labelled yet: PPI needs whole questions; sample some with npx assessor assign --sample-queries N (or the calibration card's question sample)";
+export const NO_COMPLETE_HINT =
+  "no question is completely human-labelled yet: PPI needs whole questions; sample some with npx assessor assign --sample-queries N (or the calibration card's question sample)";
 
 const EMPTY: Map<number, number> = new Map();
 /** The judge's qrels over every question of the slice (empty for a question it did not label), per judge qrels and slice. */
@@ -47,7 +57,8 @@ export function ppiPanel(data: TDashboardData, rankings: Map<number, TRunRanking
   const complete = completeQuestions(data);
   const reference = referenceQrels(data, opts.tag);
   const labelledQrels: TQrels = new Map();
-  for (const [queryId, judged] of reference) if (complete.has(queryId) && population.has(queryId)) labelledQrels.set(queryId, judged);
+  for (const [queryId, judged] of reference)
+    if (complete.has(queryId) && population.has(queryId)) labelledQrels.set(queryId, judged);
   if (labelledQrels.size === 0) return { ...base, table: null, empty: NO_COMPLETE_HINT };
   const byJudge = retrievalValues(data, "judge", population, rankings, opts.gain);
   const byHuman = retrievalValues(data, "human", labelledQrels, rankings, opts.gain);

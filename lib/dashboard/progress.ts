@@ -8,7 +8,16 @@ import type { TDashboardData } from "./data.ts";
  * parallel: the wall-clock estimate is the slowest annotator's remaining time, the effort estimate
  * the sum. Annotators without timings use the median over everyone's timings.
  */
-export type TAnnotatorRow = { userId: string; name: string; email: string; assigned: number; done: number; remaining: number; medianSeconds: number | null; secondsLeft: number | null };
+export type TAnnotatorRow = {
+  userId: string;
+  name: string;
+  email: string;
+  assigned: number;
+  done: number;
+  remaining: number;
+  medianSeconds: number | null;
+  secondsLeft: number | null;
+};
 export type TProgressPanel = {
   stages: TStageCounts;
   annotators: TAnnotatorRow[];
@@ -54,7 +63,16 @@ export function progressPanel(data: TDashboardData): TProgressPanel {
     const remaining = Math.max(0, assigned - done);
     const own = median(e?.times ?? []);
     const pace = own ?? overall;
-    return { userId: id, name: u?.name ?? id, email: u?.email ?? "", assigned, done, remaining, medianSeconds: own, secondsLeft: pace === null ? null : remaining * pace };
+    return {
+      userId: id,
+      name: u?.name ?? id,
+      email: u?.email ?? "",
+      assigned,
+      done,
+      remaining,
+      medianSeconds: own,
+      secondsLeft: pace === null ? null : remaining * pace,
+    };
   });
   annotators.sort((a, b) => a.name.localeCompare(b.name));
   const remainingJudgements = annotators.reduce((s, a) => s + a.remaining, 0);
@@ -67,6 +85,9 @@ export function progressPanel(data: TDashboardData): TProgressPanel {
     effortSecondsLeft: anyTiming ? known.reduce((s, a) => s + (a.secondsLeft ?? 0), 0) : null,
     wallSecondsLeft: anyTiming ? known.reduce((m, a) => Math.max(m, a.secondsLeft ?? 0), 0) : null,
     awaitingAdjudication: data.stages.awaiting_adjudication,
-    empty: data.stages.total === 0 ? "no pool yet: import runs (npx assessor import run FILE), then build the pool with npx assessor pool --depth K" : null,
+    empty:
+      data.stages.total === 0
+        ? "no pool yet: import runs (npx assessor import run FILE), then build the pool with npx assessor pool --depth K"
+        : null,
   };
 }

@@ -19,7 +19,10 @@ export type TRanking = { chunkIds: Int32Array; docids: string[] };
 export type TRunRankings = Map<number, TRanking>;
 type TRun = TDashboardData["runs"][number];
 
-const globalRuns = globalThis as unknown as { __assessorRunRankings?: Map<string, Promise<TRunRankings>>; __assessorRankingWrites?: Set<Promise<void>> };
+const globalRuns = globalThis as unknown as {
+  __assessorRunRankings?: Map<string, Promise<TRunRankings>>;
+  __assessorRankingWrites?: Set<Promise<void>>;
+};
 const MAX_RUNS = 200;
 
 function runCache(): Map<string, Promise<TRunRankings>> {
@@ -34,7 +37,10 @@ function pendingWrites(): Set<Promise<void>> {
 
 /** The packed row of the run if it is there and current, decoded; undefined otherwise. */
 async function readPacked(db: Db, run: TRun): Promise<Map<number, Int32Array> | undefined> {
-  const found = await rows(db, `SELECT "data" FROM "RunRanking" WHERE "runId" = ? AND "contentHash" = ?`, [run.id, run.contentHash]);
+  const found = await rows(db, `SELECT "data" FROM "RunRanking" WHERE "runId" = ? AND "contentHash" = ?`, [
+    run.id,
+    run.contentHash,
+  ]);
   if (!found.length) return undefined;
   const bytes = found[0][0];
   try {
@@ -80,7 +86,12 @@ async function storePacked(db: Db, run: TRun, bytes: Uint8Array): Promise<void> 
 function storeInBackground(db: Db, run: TRun, bytes: Uint8Array): void {
   const writes = pendingWrites();
   const p = storePacked(db, run, bytes)
-    .catch((e: unknown) => console.warn(`[dashboard] run ${run.id}: could not store its packed ranking (it will be read from its entries again):`, e))
+    .catch((e: unknown) =>
+      console.warn(
+        `[dashboard] run ${run.id}: could not store its packed ranking (it will be read from its entries again):`,
+        e,
+      ),
+    )
     .finally(() => writes.delete(p));
   writes.add(p);
 }

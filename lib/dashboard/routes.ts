@@ -38,5 +38,11 @@ export async function sampleForCalibration(db: Db, rawProjectId: unknown, body: 
   // calibration of it, as `assign --include-labelled`), so the card's suggestion and its button agree.
   return body.unit === "questions"
     ? assign(db, projectId, { perItem, sampleQueries: body.n, seed: body.seed, includeLabelled: true })
-    : assign(db, projectId, { perItem, sample: body.n, seed: body.seed, unstableFrom: body.unstableFrom, includeLabelled: true });
+    : assign(db, projectId, {
+        perItem,
+        sample: body.n,
+        seed: body.seed,
+        unstableFrom: body.unstableFrom,
+        includeLabelled: true,
+      });
 }

@@ -4,7 +4,18 @@ import { projectIdParam } from "../lead/projects.ts";
 import type { TDashboardQuery } from "./options.ts";
 import { retestPanel } from "../judge/service.ts";
 import { labelSetVersion } from "./load/version.ts";
-import { getAgreement, getBreakdowns, getCalibration, getChunkingReport, getGeneration, getHuman, getMeta, getPpi, getProgress, getSystems } from "./panels.ts";
+import {
+  getAgreement,
+  getBreakdowns,
+  getCalibration,
+  getChunkingReport,
+  getGeneration,
+  getHuman,
+  getMeta,
+  getPpi,
+  getProgress,
+  getSystems,
+} from "./panels.ts";
 
 /**
  * The panels served under /api/dashboard/[projectId]/[panel]. `version` is the label-set version
@@ -32,11 +43,20 @@ export type TPanelName = keyof typeof PANELS;
  * here once (one primary-key read) rather than left to each panel's own reads (the Generation
  * panel's answered 500, the retest panel's an empty list).
  */
-export async function servePanel(db: Db, rawProjectId: unknown, rawPanel: unknown, q: TDashboardQuery): Promise<unknown> {
+export async function servePanel(
+  db: Db,
+  rawProjectId: unknown,
+  rawPanel: unknown,
+  q: TDashboardQuery,
+): Promise<unknown> {
   const projectId = projectIdParam(rawProjectId);
   const name = typeof rawPanel === "string" && Object.hasOwn(PANELS, rawPanel) ? (rawPanel as TPanelName) : null;
-  if (!name) throw new AppError("not_found", `no dashboard panel "${String(rawPanel)}"; panels: ${Object.keys(PANELS).join(", ")}`);
-  if (!(await db.project.findUnique({ where: { id: projectId }, select: { id: true } }))) throw new AppError("not_found", `no project with id ${projectId}`);
+  if (!name)
+    throw new AppError(
+      "not_found",
+      `no dashboard panel "${String(rawPanel)}"; panels: ${Object.keys(PANELS).join(", ")}`,
+    );
+  if (!(await db.project.findUnique({ where: { id: projectId }, select: { id: true } })))
+    throw new AppError("not_found", `no project with id ${projectId}`);
   return PANELS[name](db, projectId, q);
 }
-

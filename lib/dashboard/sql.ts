@@ -24,7 +24,11 @@ async function sqlite(file: string): Promise<Sqlite> {
 
 export async function rows(db: Db, sql: string, params: unknown[] = []): Promise<unknown[][]> {
   const config = readDbConfig();
-  if (config.provider === "sqlite") return (await sqlite(config.file)).prepare(sql).raw(true).all(...params);
+  if (config.provider === "sqlite")
+    return (await sqlite(config.file))
+      .prepare(sql)
+      .raw(true)
+      .all(...params);
   const out = await db.$queryRawUnsafe<Record<string, unknown>[]>(toPg(sql), ...params);
   return out.map((r) => Object.values(r));
 }

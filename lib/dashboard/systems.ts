@@ -8,10 +8,26 @@ import type { ReferenceSpan } from "../stats/time/index.ts";
 import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import type { TDashboardData } from "./data.ts";
-import { judgeLabelQrels, NO_HUMAN_HINT, NO_JUDGE_HINT, NO_RUNS_HINT, pickJudge, referenceQrels, runBySystem, type TQrels } from "./labels.ts";
+import {
+  judgeLabelQrels,
+  NO_HUMAN_HINT,
+  NO_JUDGE_HINT,
+  NO_RUNS_HINT,
+  pickJudge,
+  referenceQrels,
+  runBySystem,
+  type TQrels,
+} from "./labels.ts";
 import { RESAMPLING, type TDashboardQuery } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
-import { chunkTimesByChunking, placesSignature, timeValues, answerPlacesByQuery, type TChunkTimes, type TTimeValues } from "./time.ts";
+import {
+  chunkTimesByChunking,
+  placesSignature,
+  timeValues,
+  answerPlacesByQuery,
+  type TChunkTimes,
+  type TTimeValues,
+} from "./time.ts";
 
 /**
  * The systems table: one row per run, one column per measure, each cell the mean over queries with
@@ -23,7 +39,12 @@ import { chunkTimesByChunking, placesSignature, timeValues, answerPlacesByQuery,
  * nDCG uses the grades themselves (trec_eval's convention), so it has no "≥ 2" variant.
  */
 export type TColumn = { id: string; label: string; level: number | null; lowerIsBetter: boolean };
-export type TCell = { mean: number | null; n: number; ci: Interval | null; test: { meanDiff: number; p: number } | null };
+export type TCell = {
+  mean: number | null;
+  n: number;
+  ci: Interval | null;
+  test: { meanDiff: number; p: number } | null;
+};
 export type TSystemsTable = {
   source: "human" | "judge";
   judge: string | null;
@@ -45,7 +66,12 @@ type ColumnDef = TColumn & { compute: (q: RankedQuery, ctx: RunCtx) => number | 
  * What the columns read besides a query's ranking: reference starts, chunk times per chunking
  * (keyed by docid within one chunking: two chunkings may share a docid) and answer places per qid.
  */
-type Ctx = { gain: Gain; starts: Map<string, ReferenceStart[]>; timesByChunking: Map<number, TChunkTimes>; places: Map<string, ReferenceSpan[]> };
+type Ctx = {
+  gain: Gain;
+  starts: Map<string, ReferenceStart[]>;
+  timesByChunking: Map<number, TChunkTimes>;
+  places: Map<string, ReferenceSpan[]>;
+};
 /** The context of one run: its own chunking's chunk times, and its time measures per query (computed once for the five time columns). */
 type RunCtx = Ctx & { chunkTimes: TChunkTimes; time: (q: RankedQuery) => TTimeValues };
 
@@ -65,13 +91,49 @@ export function systemColumns(gain: Gain): ColumnDef[] {
   return [
     ...retrievalColumns(gain).map((c): ColumnDef => ({ ...c, compute: (q) => c.compute(q) })),
     { id: "judged_10", label: "judged@10", level: null, lowerIsBetter: false, compute: (q) => judgedAt(q, 10) },
-    { id: "start_error", label: "Start error (s)", level: 1, lowerIsBetter: true, compute: (q, c) => startError(q, c.starts.get(q.qid), c.chunkTimes, { relevanceLevel: 1 })?.error ?? null },
+    {
+      id: "start_error",
+      label: "Start error (s)",
+      level: 1,
+      lowerIsBetter: true,
+      compute: (q, c) => startError(q, c.starts.get(q.qid), c.chunkTimes, { relevanceLevel: 1 })?.error ?? null,
+    },
     // Time measures (lib/stats/time; answer places: lib/dashboard/time.ts), comparable across chunkings.
-    { id: "span_recall_5", label: "Span recall@5", level: null, lowerIsBetter: false, compute: (q, c) => c.time(q).spanRecall5 },
-    { id: "span_recall_10", label: "Span recall@10", level: null, lowerIsBetter: false, compute: (q, c) => c.time(q).spanRecall10 },
-    { id: "time_iou_10", label: "Time-IoU@10", level: null, lowerIsBetter: false, compute: (q, c) => c.time(q).timeIou10 },
-    { id: "seconds_read_10", label: "Seconds read@10", level: null, lowerIsBetter: true, compute: (q, c) => c.time(q).secondsRead10 },
-    { id: "time_start_error", label: "Start error, time (s)", level: null, lowerIsBetter: true, compute: (q, c) => c.time(q).startError },
+    {
+      id: "span_recall_5",
+      label: "Span recall@5",
+      level: null,
+      lowerIsBetter: false,
+      compute: (q, c) => c.time(q).spanRecall5,
+    },
+    {
+      id: "span_recall_10",
+      label: "Span recall@10",
+      level: null,
+      lowerIsBetter: false,
+      compute: (q, c) => c.time(q).spanRecall10,
+    },
+    {
+      id: "time_iou_10",
+      label: "Time-IoU@10",
+      level: null,
+      lowerIsBetter: false,
+      compute: (q, c) => c.time(q).timeIou10,
+    },
+    {
+      id: "seconds_read_10",
+      label: "Seconds read@10",
+      level: null,
+      lowerIsBetter: true,
+      compute: (q, c) => c.time(q).secondsRead10,
+    },
+    {
+      id: "time_start_error",
+      label: "Start error, time (s)",
+      level: null,
+      lowerIsBetter: true,
+      compute: (q, c) => c.time(q).startError,
+    },
   ];
 }
 
@@ -83,7 +145,12 @@ function startInputs(data: TDashboardData): Omit<Ctx, "gain"> {
   const kept = startInputsCache.get(data.base);
   if (kept) return { ...kept, places };
   const starts = new Map<string, ReferenceStart[]>();
-  for (const q of data.queries.values()) if (q.places.length) starts.set(q.qid, q.places.map((p) => ({ start: p.start, video: p.videoId === null ? null : String(p.videoId) })));
+  for (const q of data.queries.values())
+    if (q.places.length)
+      starts.set(
+        q.qid,
+        q.places.map((p) => ({ start: p.start, video: p.videoId === null ? null : String(p.videoId) })),
+      );
   const timesByChunking = chunkTimesByChunking(data);
   startInputsCache.set(data.base, { starts, timesByChunking });
   return { starts, timesByChunking, places };
@@ -95,7 +162,8 @@ function placesByQid(data: TDashboardData): Map<string, ReferenceSpan[]> {
   let m = placesByQidCache.get(data);
   if (!m) {
     m = new Map();
-    for (const [queryId, places] of answerPlacesByQuery(data)) m.set(data.queries.get(queryId)?.qid ?? String(queryId), places);
+    for (const [queryId, places] of answerPlacesByQuery(data))
+      m.set(data.queries.get(queryId)?.qid ?? String(queryId), places);
     placesByQidCache.set(data, m);
   }
   return m;
@@ -114,9 +182,19 @@ function judgedAtGrade(judged: Map<number, number>): number[] {
  * labels changed are evaluated again. `ns` keeps label sources apart (human, judge), so that
  * computing one does not evict the other's values.
  */
-const perQueryCache = new WeakMap<object, Map<string, { judged: Map<number, number>; places: string; labels: string; values: (number | null)[] }>>();
+const perQueryCache = new WeakMap<
+  object,
+  Map<string, { judged: Map<number, number>; places: string; labels: string; values: (number | null)[] }>
+>();
 
-function perQuery(data: TDashboardData, ns: string, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): { queryIds: number[]; values: (number | null)[][][] } {
+function perQuery(
+  data: TDashboardData,
+  ns: string,
+  qrels: TQrels,
+  rankings: Map<number, TRunRankings>,
+  cols: ColumnDef[],
+  ctx: Ctx,
+): { queryIds: number[]; values: (number | null)[][][] } {
   const queryIds = [...qrels.keys()].sort((a, b) => a - b);
   const values = data.runs.map(() => cols.map(() => new Array<number | null>(queryIds.length)));
   let cache = perQueryCache.get(data.base);
@@ -132,11 +210,13 @@ function perQuery(data: TDashboardData, ns: string, qrels: TQrels, rankings: Map
     if (!hit || hit.judged !== judged || hit.places !== places) {
       let labels = "";
       for (const [chunkId, grade] of judged) labels += `${chunkId}:${grade},`;
-      if (!hit || hit.labels !== labels || hit.places !== places) hit = { judged, places, labels, values: evaluateQuery(data, queryId, judged, rankings, cols, ctx) };
+      if (!hit || hit.labels !== labels || hit.places !== places)
+        hit = { judged, places, labels, values: evaluateQuery(data, queryId, judged, rankings, cols, ctx) };
       else hit = { ...hit, judged };
       cache.set(key, hit);
     }
-    for (let r = 0; r < data.runs.length; r++) for (let c = 0; c < cols.length; c++) values[r][c][qi] = hit.values[r * cols.length + c];
+    for (let r = 0; r < data.runs.length; r++)
+      for (let c = 0; c < cols.length; c++) values[r][c][qi] = hit.values[r * cols.length + c];
   }
   return { queryIds, values };
 }
@@ -160,14 +240,23 @@ function severalChunkings(data: TDashboardData): boolean {
  * of its own chunking only (issue 20): another chunking's chunks cover the same speech, so counting
  * their relevant labels would lower a run's recall and nDCG for chunks it could never retrieve.
  */
-function evaluateQuery(data: TDashboardData, queryId: number, allJudged: Map<number, number>, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx): (number | null)[] {
+function evaluateQuery(
+  data: TDashboardData,
+  queryId: number,
+  allJudged: Map<number, number>,
+  rankings: Map<number, TRunRankings>,
+  cols: ColumnDef[],
+  ctx: Ctx,
+): (number | null)[] {
   const out = new Array<number | null>(data.runs.length * cols.length);
   const several = severalChunkings(data);
   const perChunking = new Map<number, { judged: Map<number, number>; atGrade: number[] }>();
   const labelsOf = (chunkingId: number) => {
     let v = perChunking.get(chunkingId);
     if (!v) {
-      const judged = several ? new Map([...allJudged].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunkingId)) : allJudged;
+      const judged = several
+        ? new Map([...allJudged].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunkingId))
+        : allJudged;
       v = { judged, atGrade: judgedAtGrade(judged) };
       perChunking.set(chunkingId, v);
     }
@@ -199,8 +288,24 @@ const intervalMemo: MeanIntervalMemo = new Map();
 const MAX_INTERVAL_MEMO = 1000;
 const MAX_PAIRED_MEMO = 2000;
 
-function table(data: TDashboardData, memoKey: string, source: "human" | "judge", judge: string | null, qrels: TQrels, rankings: Map<number, TRunRankings>, cols: ColumnDef[], ctx: Ctx, baseline: string | null, empty: string | null): TSystemsTable & { means: (number | null)[][] } {
-  const base = { source, judge, baseline, columns: cols.map(({ id, label, level, lowerIsBetter }) => ({ id, label, level, lowerIsBetter })) };
+function table(
+  data: TDashboardData,
+  memoKey: string,
+  source: "human" | "judge",
+  judge: string | null,
+  qrels: TQrels,
+  rankings: Map<number, TRunRankings>,
+  cols: ColumnDef[],
+  ctx: Ctx,
+  baseline: string | null,
+  empty: string | null,
+): TSystemsTable & { means: (number | null)[][] } {
+  const base = {
+    source,
+    judge,
+    baseline,
+    columns: cols.map(({ id, label, level, lowerIsBetter }) => ({ id, label, level, lowerIsBetter })),
+  };
   if (empty) return { ...base, queries: 0, rows: [], empty, means: [] };
   const { queryIds, values } = perQuery(data, source, qrels, rankings, cols, ctx);
   const baseIndex = baseline === null ? -1 : data.runs.findIndex((r) => r.system === baseline);
@@ -210,8 +315,16 @@ function table(data: TDashboardData, memoKey: string, source: "human" | "judge",
   // Kept per cell of this view: after a label change only the queries whose values changed are
   // added to each resample's sum (same intervals, lib/stats/bootstrap.ts).
   const cells = values.flat();
-  const cellKeys = cells.map((_, k) => `${memoKey}\u0000${data.runs[Math.floor(k / cols.length)].id}\u0000${cols[k % cols.length].id}`);
-  const intervals = bootstrapMeanIntervals(cells, queryIds.length, { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level, memo: intervalMemo, keys: cellKeys });
+  const cellKeys = cells.map(
+    (_, k) => `${memoKey}\u0000${data.runs[Math.floor(k / cols.length)].id}\u0000${cols[k % cols.length].id}`,
+  );
+  const intervals = bootstrapMeanIntervals(cells, queryIds.length, {
+    resamples: RESAMPLING.resamples,
+    seed: RESAMPLING.seed,
+    level: RESAMPLING.level,
+    memo: intervalMemo,
+    keys: cellKeys,
+  });
   for (const k of cellKeys) {
     const kept = intervalMemo.get(k);
     if (kept) {
@@ -249,13 +362,22 @@ function table(data: TDashboardData, memoKey: string, source: "human" | "judge",
       return { mean: n ? sum / n : null, n };
     }),
   );
-  const tests = pairedRandomizationTests(pairs, { trials: RESAMPLING.trials, seed: RESAMPLING.seed, memo: pairedMemo, keys });
+  const tests = pairedRandomizationTests(pairs, {
+    trials: RESAMPLING.trials,
+    seed: RESAMPLING.seed,
+    memo: pairedMemo,
+    keys,
+  });
   while (pairedMemo.size > MAX_PAIRED_MEMO) pairedMemo.delete(pairedMemo.keys().next().value as string);
   const rows = data.runs.map((run, r) => {
     const cells = cols.map((_, c): TCell => {
       const t = testOf.get(r * cols.length + c);
       const test = t === undefined ? null : tests[t];
-      return { ...stats[r][c], ci: intervals[r * cols.length + c], test: test ? { meanDiff: test.meanDiff, p: test.p } : null };
+      return {
+        ...stats[r][c],
+        ci: intervals[r * cols.length + c],
+        test: test ? { meanDiff: test.meanDiff, p: test.p } : null,
+      };
     });
     means.push(cells.map((x) => x.mean));
     return { runId: run.id, system: run.system, cells };
@@ -267,19 +389,34 @@ function table(data: TDashboardData, memoKey: string, source: "human" | "judge",
  * Per-query values of the system measures (lib/stats/measures/columns.ts) for every run on the
  * queries of `qrels`, from the same per-query cache as the systems table (lib/dashboard/ppi.ts).
  */
-export function retrievalValues(data: TDashboardData, ns: "human" | "judge", qrels: TQrels, rankings: Map<number, TRunRankings>, gain: Gain): { queryIds: number[]; columns: TColumn[]; values: number[][][] } {
+export function retrievalValues(
+  data: TDashboardData,
+  ns: "human" | "judge",
+  qrels: TQrels,
+  rankings: Map<number, TRunRankings>,
+  gain: Gain,
+): { queryIds: number[]; columns: TColumn[]; values: number[][][] } {
   const cols = systemColumns(gain);
   const keep = new Set(retrievalColumns(gain).map((c) => c.id));
   const picked = cols.flatMap((c, i) => (keep.has(c.id) ? [i] : []));
   const { queryIds, values } = perQuery(data, ns, qrels, rankings, cols, { gain, ...startInputs(data) });
   return {
     queryIds,
-    columns: picked.map((i) => ({ id: cols[i].id, label: cols[i].label, level: cols[i].level, lowerIsBetter: cols[i].lowerIsBetter })),
+    columns: picked.map((i) => ({
+      id: cols[i].id,
+      label: cols[i].label,
+      level: cols[i].level,
+      lowerIsBetter: cols[i].lowerIsBetter,
+    })),
     values: values.map((perCol) => picked.map((i) => perCol[i].map((v) => v ?? 0))),
   };
 }
 
-export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRankings>, opts: TDashboardQuery): TSystemsPanel {
+export function systemsPanel(
+  data: TDashboardData,
+  rankings: Map<number, TRunRankings>,
+  opts: TDashboardQuery,
+): TSystemsPanel {
   const cols = systemColumns(opts.gain);
   const ctx: Ctx = { gain: opts.gain, ...startInputs(data) };
   const baseline = opts.baseline ? runBySystem(data, opts.baseline).system : (data.runs[0]?.system ?? null);
@@ -290,10 +427,33 @@ export function systemsPanel(data: TDashboardData, rankings: Map<number, TRunRan
   const tables = sources.map((source) => {
     if (source === "judge") {
       const qrels = judge ? judgeLabelQrels(data, judge, opts.tag) : new Map();
-      return table(data, `${memoPrefix}judge\u0000${judge}`, source, judge, qrels, rankings, cols, ctx, baseline, noRuns ?? (judge ? (qrels.size ? null : "no judge labels in this slice") : NO_JUDGE_HINT));
+      return table(
+        data,
+        `${memoPrefix}judge\u0000${judge}`,
+        source,
+        judge,
+        qrels,
+        rankings,
+        cols,
+        ctx,
+        baseline,
+        noRuns ?? (judge ? (qrels.size ? null : "no judge labels in this slice") : NO_JUDGE_HINT),
+      );
     }
     const qrels = referenceQrels(data, opts.tag);
-    return table(data, `${memoPrefix}human`, source, null, qrels, rankings, cols, ctx, baseline, noRuns ?? (data.reference.length === 0 ? NO_HUMAN_HINT : qrels.size ? null : "no final human labels in this slice"));
+    return table(
+      data,
+      `${memoPrefix}human`,
+      source,
+      null,
+      qrels,
+      rankings,
+      cols,
+      ctx,
+      baseline,
+      noRuns ??
+        (data.reference.length === 0 ? NO_HUMAN_HINT : qrels.size ? null : "no final human labels in this slice"),
+    );
   });
   let tau: TSystemsPanel["tau"] = null;
   if (tables.length === 2 && !tables[0].empty && !tables[1].empty) {

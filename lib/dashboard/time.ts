@@ -1,5 +1,14 @@
 import type { ChunkTime } from "../stats/measures/start-error.ts";
-import { answerSpanRecall, referenceSpans, secondsRead, timeIou, timeStartError, type AnswerPlace, type MarkedStart, type ReferenceSpan } from "../stats/time/index.ts";
+import {
+  answerSpanRecall,
+  referenceSpans,
+  secondsRead,
+  timeIou,
+  timeStartError,
+  type AnswerPlace,
+  type MarkedStart,
+  type ReferenceSpan,
+} from "../stats/time/index.ts";
 import type { TDashboardData } from "./data.ts";
 
 /**
@@ -50,7 +59,11 @@ export function answerPlacesByQuery(data: TDashboardData): Map<number, Reference
   }
   out = new Map();
   for (const [queryId, q] of data.queries) {
-    const given = q.places.map((p) => ({ video: p.videoId === null ? null : String(p.videoId), start: p.start, end: p.end }));
+    const given = q.places.map((p) => ({
+      video: p.videoId === null ? null : String(p.videoId),
+      start: p.start,
+      end: p.end,
+    }));
     out.set(queryId, referenceSpans(given, starts.get(queryId) ?? []));
   }
   placesCache.set(data, out);
@@ -63,10 +76,22 @@ export function placesSignature(places: readonly AnswerPlace[] | undefined): str
 }
 
 /** The time measures of one question for one ranking, the columns the dashboard shows. */
-export type TTimeValues = { spanRecall5: number | null; spanRecall10: number | null; timeIou10: number | null; secondsRead10: number; startError: number | null; within: Record<15 | 30 | 60, number | null> };
+export type TTimeValues = {
+  spanRecall5: number | null;
+  spanRecall10: number | null;
+  timeIou10: number | null;
+  secondsRead10: number;
+  startError: number | null;
+  within: Record<15 | 30 | 60, number | null>;
+};
 
 /** The time measures of one question (lib/stats/time's functions on a one-question input). */
-export function timeValues(qid: string, docids: readonly string[], chunks: ReadonlyMap<string, ChunkTime & { end: number }>, places: readonly AnswerPlace[]): TTimeValues {
+export function timeValues(
+  qid: string,
+  docids: readonly string[],
+  chunks: ReadonlyMap<string, ChunkTime & { end: number }>,
+  places: readonly AnswerPlace[],
+): TTimeValues {
   const input = { rankings: new Map([[qid, docids]]), chunks, references: new Map([[qid, places]]) };
   const r5 = answerSpanRecall(input, { k: 5 }).perQuery.get(qid);
   const r10 = answerSpanRecall(input, { k: 10 }).perQuery.get(qid);

@@ -21,9 +21,15 @@ export async function warmDashboards(db: Db, limit = WARM_PROJECTS): Promise<num
       db.labelEvent.aggregate({ where: { projectId: p.id }, _max: { createdAt: true } }),
       db.importRecord.aggregate({ where: { projectId: p.id }, _max: { createdAt: true } }),
     ]);
-    active.push({ id: p.id, at: Math.max(p.createdAt.getTime(), event._max.createdAt?.getTime() ?? 0, upload._max.createdAt?.getTime() ?? 0) });
+    active.push({
+      id: p.id,
+      at: Math.max(p.createdAt.getTime(), event._max.createdAt?.getTime() ?? 0, upload._max.createdAt?.getTime() ?? 0),
+    });
   }
-  const chosen = active.sort((a, b) => b.at - a.at || b.id - a.id).slice(0, limit).map((p) => p.id);
+  const chosen = active
+    .sort((a, b) => b.at - a.at || b.id - a.id)
+    .slice(0, limit)
+    .map((p) => p.id);
   // The view the page opens with (no query string).
   const view = ZDashboardQuery.parse({});
   for (const id of chosen) await allPanels(db, id, view);

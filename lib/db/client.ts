@@ -16,18 +16,25 @@ const clientOptions = { omit: { user: { passwordHash: true } } } as const;
 
 /** The type every caller sees. The PostgreSQL client has the same models and methods; its
  * generated type differs only in details we do not use (isolation levels, some filters). */
-const construct = (Client: typeof SqliteClient, adapter: PrismaBetterSqlite3) => new Client({ adapter, ...clientOptions });
+const construct = (Client: typeof SqliteClient, adapter: PrismaBetterSqlite3) =>
+  new Client({ adapter, ...clientOptions });
 export type Db = ReturnType<typeof construct>;
 
 async function makeSqlite(config: Extract<DbConfig, { provider: "sqlite" }>): Promise<Db> {
   ensureSqliteDir(config.file);
-  const [{ PrismaBetterSqlite3 }, { PrismaClient }] = await Promise.all([import("@prisma/adapter-better-sqlite3"), import("./generated/sqlite/client.ts")]);
+  const [{ PrismaBetterSqlite3 }, { PrismaClient }] = await Promise.all([
+    import("@prisma/adapter-better-sqlite3"),
+    import("./generated/sqlite/client.ts"),
+  ]);
   const adapter = new PrismaBetterSqlite3({ url: config.file, timeout: 15_000 });
   return construct(PrismaClient, adapter);
 }
 
 async function makePostgres(config: Extract<DbConfig, { provider: "postgres" }>): Promise<Db> {
-  const [{ PrismaPg }, { PrismaClient }] = await Promise.all([import("@prisma/adapter-pg"), import("./generated/postgres/client.ts")]);
+  const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
+    import("@prisma/adapter-pg"),
+    import("./generated/postgres/client.ts"),
+  ]);
   const url = new URL(config.url);
   url.searchParams.delete("schema");
   const pool = {

@@ -8,8 +8,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
  * Anything else is a configuration error with a message that says what is accepted.
  */
 export type DbConfig =
-  | { provider: "sqlite"; file: string; url: string }
-  | { provider: "postgres"; url: string; schema: string | undefined };
+  { provider: "sqlite"; file: string; url: string } | { provider: "postgres"; url: string; schema: string | undefined };
 
 export class ConfigError extends Error {
   override name = "ConfigError";

@@ -19,9 +19,14 @@ let initialised: Promise<void> | undefined;
 function initWasm(): Promise<void> {
   initialised ??= (async () => {
     const require = createRequire(import.meta.url);
-    const wasmPath = join(dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
+    const wasmPath = join(
+      dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
+      "schema_engine_bg.wasm",
+    );
     const bytes = await readFile(wasmPath);
-    const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": wasmBindings as unknown as WebAssembly.ModuleImports });
+    const { instance } = await WebAssembly.instantiate(bytes, {
+      "./schema_engine_bg.js": wasmBindings as unknown as WebAssembly.ModuleImports,
+    });
     const exports = instance.exports as WebAssembly.Exports & { __wbindgen_start: () => void };
     wasmBindings.__wbg_set_wasm(exports);
     exports.__wbindgen_start();
@@ -57,7 +62,11 @@ export async function openSchemaEngine(
     },
   };
   const log = () => undefined;
-  const engine = await SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, bindMigrationAwareSqlAdapterFactory(tracking));
+  const engine = await SchemaEngine.new(
+    { datamodels: [[schema.path, schema.content]] },
+    log,
+    bindMigrationAwareSqlAdapterFactory(tracking),
+  );
   return {
     engine,
     close: async () => {

@@ -26,7 +26,11 @@ async function adapterFactory(config: DbConfig): Promise<SqlMigrationAwareDriver
   const url = new URL(config.url);
   url.searchParams.delete("schema");
   return new PrismaPg(
-    { connectionString: url.toString(), max: 2, ...(config.schema ? { options: `-c search_path="${config.schema}"` } : {}) },
+    {
+      connectionString: url.toString(),
+      max: 2,
+      ...(config.schema ? { options: `-c search_path="${config.schema}"` } : {}),
+    },
     config.schema ? { schema: config.schema } : undefined,
   );
 }
@@ -66,7 +70,10 @@ async function allApplied(config: DbConfig, names: string[]): Promise<boolean> {
       const { default: pg } = await import("pg");
       const url = new URL(config.url);
       url.searchParams.delete("schema");
-      const client = new pg.Client({ connectionString: url.toString(), ...(config.schema ? { options: `-c search_path="${config.schema}"` } : {}) });
+      const client = new pg.Client({
+        connectionString: url.toString(),
+        ...(config.schema ? { options: `-c search_path="${config.schema}"` } : {}),
+      });
       await client.connect();
       try {
         applied = (await client.query<{ migration_name: string }>(sql)).rows.map((r) => r.migration_name);
@@ -89,7 +96,10 @@ async function allApplied(config: DbConfig, names: string[]): Promise<boolean> {
 export async function migrate(config: DbConfig = readDbConfig()): Promise<string[]> {
   if (config.provider === "postgres") await ensurePgSchema(config);
   const dir = migrationsDir(config.provider);
-  const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
   if (await allApplied(config, names)) return [];
   const migrationDirectories = await Promise.all(
     names.map(async (name) => ({
@@ -104,10 +114,18 @@ export async function migrate(config: DbConfig = readDbConfig()): Promise<string
   const schemaFile = schemaPath(config.provider);
   // The wasm schema engine is loaded only when there is something to apply.
   const { noFilters, openSchemaEngine } = await import("./engine.ts");
-  const { engine, close } = await openSchemaEngine({ path: schemaFile, content: await readFile(schemaFile, "utf8") }, await adapterFactory(config));
+  const { engine, close } = await openSchemaEngine(
+    { path: schemaFile, content: await readFile(schemaFile, "utf8") },
+    await adapterFactory(config),
+  );
   try {
     const out = await engine.applyMigrations({
-      migrationsList: { baseDir: dir, lockfile: { path: "migration_lock.toml", content: lock }, shadowDbInitScript: "", migrationDirectories },
+      migrationsList: {
+        baseDir: dir,
+        lockfile: { path: "migration_lock.toml", content: lock },
+        shadowDbInitScript: "",
+        migrationDirectories,
+      },
       filters: noFilters,
     });
     return out.appliedMigrationNames;

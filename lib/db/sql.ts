@@ -62,15 +62,33 @@ export function sqlDate(v: unknown): Date | null {
 export function isUniqueViolationError(e: unknown): boolean {
   if (typeof e !== "object" || e === null) return false;
   const code = (e as { code?: unknown }).code;
-  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "P2002" || code === "23505") return true;
+  if (
+    code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+    code === "P2002" ||
+    code === "23505"
+  )
+    return true;
   // Prisma wraps a raw query's driver error (P2010) with the database's own code in meta.
-  const meta = (e as { meta?: { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } }).meta;
+  const meta = (
+    e as { meta?: { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } }
+  ).meta;
   const cause = meta?.driverAdapterError?.cause;
   return meta?.code === "23505" || cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505";
 }
 
-type TStatement = { all(...params: unknown[]): unknown[]; run(...params: unknown[]): { changes: number }; reader: boolean };
-type TSqlite = { prepare(sql: string): TStatement; exec(sql: string): void; pragma(p: string): unknown; close(): void; inTransaction: boolean };
+type TStatement = {
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
+  reader: boolean;
+};
+type TSqlite = {
+  prepare(sql: string): TStatement;
+  exec(sql: string): void;
+  pragma(p: string): unknown;
+  close(): void;
+  inTransaction: boolean;
+};
 type TSqliteHandle = { file: string; conn: TSqlite; statements: Map<string, TStatement> };
 
 const globalSql = globalThis as unknown as { __assessorSql?: TSqliteHandle };
@@ -117,7 +135,10 @@ function runSqliteBody<T>(h: TSqliteHandle, body: TSqlBody<T>): T {
   return step.value;
 }
 
-const isBusy = (e: unknown) => typeof e === "object" && e !== null && ((e as { code?: unknown }).code === "SQLITE_BUSY" || (e as { code?: unknown }).code === "SQLITE_LOCKED");
+const isBusy = (e: unknown) =>
+  typeof e === "object" &&
+  e !== null &&
+  ((e as { code?: unknown }).code === "SQLITE_BUSY" || (e as { code?: unknown }).code === "SQLITE_LOCKED");
 const BUSY_DEADLINE_MS = 15_000;
 
 async function sqliteTransaction<T>(file: string, makeBody: () => TSqlBody<T>): Promise<T> {

@@ -25,7 +25,13 @@ const CODES = new Set([
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now
 ]);
-const KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TransactionAlreadyClosed", "TooManyConnections"]);
+const KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TransactionAlreadyClosed",
+  "TooManyConnections",
+]);
 
 function field(e: object, name: string): unknown {
   return (e as Record<string, unknown>)[name];

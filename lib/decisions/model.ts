@@ -18,11 +18,27 @@
  * - Until every drawn question is complete the verdict waits ("labelling"): using a drawn question
  *   without its human value would bias the estimate towards the judge.
  */
-import { activeMean, combinedInclusion, differenceUncertainty, inclusionProbabilities, labelsToSettle, lookLevel, verdict, type TActiveEstimate, type TVerdict } from "../stats/active.ts";
+import {
+  activeMean,
+  combinedInclusion,
+  differenceUncertainty,
+  inclusionProbabilities,
+  labelsToSettle,
+  lookLevel,
+  verdict,
+  type TActiveEstimate,
+  type TVerdict,
+} from "../stats/active.ts";
 import { normalQuantile } from "../stats/normal.ts";
 
 export type TPopulationEntry = { queryId: number; uncertainty: number; certain: boolean };
-export type TBatch = { look: number; budget: number; tau: number; probabilities: Record<string, number>; drawn: number[] };
+export type TBatch = {
+  look: number;
+  budget: number;
+  tau: number;
+  probabilities: Record<string, number>;
+  drawn: number[];
+};
 
 export type TPairState = {
   a: string;
@@ -71,7 +87,10 @@ export function variance0(xs: readonly number[]): number {
 }
 
 /** Each question's inclusion probability over the batches so far (certain questions: 1). */
-export function inclusionByQuestion(population: readonly TPopulationEntry[], batches: readonly TBatch[]): Map<number, number> {
+export function inclusionByQuestion(
+  population: readonly TPopulationEntry[],
+  batches: readonly TBatch[],
+): Map<number, number> {
   const out = new Map<number, number>();
   for (const p of population) {
     if (p.certain) out.set(p.queryId, 1);
@@ -81,7 +100,13 @@ export function inclusionByQuestion(population: readonly TPopulationEntry[], bat
 }
 
 export function decisionState(
-  input: { systems: readonly string[]; margin: number; level: number; population: readonly TPopulationEntry[]; batches: readonly TBatch[] },
+  input: {
+    systems: readonly string[];
+    margin: number;
+    level: number;
+    population: readonly TPopulationEntry[];
+    batches: readonly TBatch[];
+  },
   values: readonly TSystemValues[],
 ): TDecisionState {
   const { population, batches, margin } = input;
@@ -117,7 +142,13 @@ export function decisionState(
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
     const v = pending > 0 ? "open" : verdict(estimate, margin);
-    return { a: A.system, b: B.system, estimate, verdict: v, toSettle: v !== "open" ? 0 : labelsToSettle(estimate, variance0(units.map((u) => u.prediction)), margin) };
+    return {
+      a: A.system,
+      b: B.system,
+      estimate,
+      verdict: v,
+      toSettle: v !== "open" ? 0 : labelsToSettle(estimate, variance0(units.map((u) => u.prediction)), margin),
+    };
   });
 
   const better = new Map<string, number>();
@@ -129,7 +160,11 @@ export function decisionState(
   const equivalent = pairStates.length > 0 && pairStates.every((p) => p.verdict === "equivalent");
   const settled = pending === 0 && (winner !== null || equivalent);
   const open = pairStates.filter((p) => p.verdict === "open");
-  const toSettle = settled ? 0 : open.some((p) => p.toSettle === null) ? null : Math.max(0, ...open.map((p) => p.toSettle ?? 0));
+  const toSettle = settled
+    ? 0
+    : open.some((p) => p.toSettle === null)
+      ? null
+      : Math.max(0, ...open.map((p) => p.toSettle ?? 0));
   const anyEstimate = pairStates.some((p) => p.estimate !== null);
   return {
     status: !anyEstimate || unsampled ? "no_basis" : pending > 0 ? "labelling" : settled ? "settled" : "open",
@@ -188,7 +223,10 @@ export function questionUncertainty(
   let total = 0;
   for (let i = 0; i < weightOf.length; i++) {
     for (let j = i + 1; j < weightOf.length; j++) {
-      const pairs = [...chunks].map((c) => ({ weightDifference: ((weightOf[i].get(c) ?? 0) - (weightOf[j].get(c) ?? 0)) / ideal, variance: variance.get(c) ?? 0 }));
+      const pairs = [...chunks].map((c) => ({
+        weightDifference: ((weightOf[i].get(c) ?? 0) - (weightOf[j].get(c) ?? 0)) / ideal,
+        variance: variance.get(c) ?? 0,
+      }));
       total += differenceUncertainty(pairs) ** 2;
     }
   }
@@ -199,7 +237,9 @@ export function questionUncertainty(
  * The distribution of the human grade given the judge's grade, from the pairs both labelled, with
  * add-one smoothing; for a pair the judge did not label, the human grades' distribution overall.
  */
-export function calibration(pairs: readonly { human: number; judge: number | null }[]): { given: (judge: number | null) => number[] } {
+export function calibration(pairs: readonly { human: number; judge: number | null }[]): {
+  given: (judge: number | null) => number[];
+} {
   const counts = [0, 1, 2, 3].map(() => [1, 1, 1, 1]);
   const overall = [1, 1, 1, 1];
   for (const p of pairs) {
@@ -232,7 +272,12 @@ export type TPlanRow = { difference: number; active: number | null; uniform: num
  * (a normal power calculation). Null: even every question labelled would not be enough (more
  * questions are needed, not more labels).
  */
-export function planQuestions(uncertainty: readonly number[], predictionVariance: number, differences: readonly number[], opts: { level?: number; power?: number } = {}): TPlanRow[] {
+export function planQuestions(
+  uncertainty: readonly number[],
+  predictionVariance: number,
+  differences: readonly number[],
+  opts: { level?: number; power?: number } = {},
+): TPlanRow[] {
   const N = uncertainty.length;
   const z = normalQuantile(1 - (1 - (opts.level ?? 0.95)) / 2) + normalQuantile(opts.power ?? 0.8);
   const se2 = (n: number, tau: number) => {
@@ -254,5 +299,9 @@ export function planQuestions(uncertainty: readonly number[], predictionVariance
     }
     return lo;
   };
-  return differences.map((difference) => ({ difference, active: smallest(difference, 0.5), uniform: smallest(difference, 1) }));
+  return differences.map((difference) => ({
+    difference,
+    active: smallest(difference, 0.5),
+    uniform: smallest(difference, 1),
+  }));
 }

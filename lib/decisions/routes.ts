@@ -21,7 +21,14 @@ export type TDecisionCardRow = {
   drawn: number;
   pending: number;
   toSettle: number | null;
-  pairs: { a: string; b: string; estimate: number | null; low: number | null; high: number | null; verdict: TVerdict }[];
+  pairs: {
+    a: string;
+    b: string;
+    estimate: number | null;
+    low: number | null;
+    high: number | null;
+    verdict: TVerdict;
+  }[];
 };
 
 export async function decisionsCard(db: Db, rawProjectId: unknown): Promise<{ decisions: TDecisionCardRow[] }> {
@@ -44,19 +51,39 @@ export async function decisionsCard(db: Db, rawProjectId: unknown): Promise<{ de
       drawn: s.drawn,
       pending: s.pending,
       toSettle: s.toSettle,
-      pairs: s.pairs.map((p) => ({ a: p.a, b: p.b, estimate: p.estimate?.estimate ?? null, low: p.estimate?.low ?? null, high: p.estimate?.high ?? null, verdict: p.verdict })),
+      pairs: s.pairs.map((p) => ({
+        a: p.a,
+        b: p.b,
+        estimate: p.estimate?.estimate ?? null,
+        low: p.estimate?.low ?? null,
+        high: p.estimate?.high ?? null,
+        verdict: p.verdict,
+      })),
     });
   }
   return { decisions };
 }
 
-export const ZDrawRequest = z.object({ decision: z.string().min(1).max(100), budget: z.number().int().min(1).max(100_000), seed: z.number().int().min(0).max(INT32_MAX).optional() });
+export const ZDrawRequest = z.object({
+  decision: z.string().min(1).max(100),
+  budget: z.number().int().min(1).max(100_000),
+  seed: z.number().int().min(0).max(INT32_MAX).optional(),
+});
 
 /** The card's button: the next batch of the decision, assigned to the project's annotators per item. */
 export async function drawForDecision(db: Db, rawProjectId: unknown, body: z.infer<typeof ZDrawRequest>) {
   const projectId = projectIdParam(rawProjectId);
   const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
   if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
-  const r = await drawBatch(db, projectId, body.decision, { budget: body.budget, perItem: project.annotatorsPerItem, seed: body.seed });
-  return { look: r.look, drawn: r.drawn.length, newQuestions: r.newQuestions.length, created: r.assignment?.created ?? 0 };
+  const r = await drawBatch(db, projectId, body.decision, {
+    budget: body.budget,
+    perItem: project.annotatorsPerItem,
+    seed: body.seed,
+  });
+  return {
+    look: r.look,
+    drawn: r.drawn.length,
+    newQuestions: r.newQuestions.length,
+    created: r.assignment?.created ?? 0,
+  };
 }

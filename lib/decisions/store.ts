@@ -16,7 +16,19 @@ import { inclusionProbabilities, systematicSample } from "../stats/active.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
 import { seededRng } from "../stats/random.ts";
-import { calibration, decisionState, pairsOf, planQuestions, variance0, questionUncertainty, type TBatch, type TDecisionState, type TPlanRow, type TPopulationEntry, type TSystemValues } from "./model.ts";
+import {
+  calibration,
+  decisionState,
+  pairsOf,
+  planQuestions,
+  variance0,
+  questionUncertainty,
+  type TBatch,
+  type TDecisionState,
+  type TPlanRow,
+  type TPopulationEntry,
+  type TSystemValues,
+} from "./model.ts";
 
 /** Friendlier names of the measures (the column ids of lib/stats/measures/columns.ts are accepted as they are). */
 const MEASURE_ALIASES: Record<string, string> = {
@@ -30,7 +42,11 @@ const MEASURE_ALIASES: Record<string, string> = {
 export function measureId(measure: string): string {
   const id = MEASURE_ALIASES[measure.toLowerCase()] ?? measure;
   const known = retrievalColumns("linear").map((c) => c.id);
-  if (!known.includes(id)) throw new AppError("bad_input", `--measure: unknown measure "${measure}"; expected one of ${[...Object.keys(MEASURE_ALIASES), ...known].join(", ")}`);
+  if (!known.includes(id))
+    throw new AppError(
+      "bad_input",
+      `--measure: unknown measure "${measure}"; expected one of ${[...Object.keys(MEASURE_ALIASES), ...known].join(", ")}`,
+    );
   return id;
 }
 
@@ -50,7 +66,18 @@ const ZSystems = z.array(z.string());
 const ZProbabilities = z.record(z.string(), z.number());
 const ZDrawn = z.array(z.number().int());
 
-type TDecisionRow = { id: number; name: string; systems: unknown; measure: string; margin: number; level: number; gain: string; judge: string | null; population: unknown; createdAt: Date };
+type TDecisionRow = {
+  id: number;
+  name: string;
+  systems: unknown;
+  measure: string;
+  margin: number;
+  level: number;
+  gain: string;
+  judge: string | null;
+  population: unknown;
+  createdAt: Date;
+};
 
 export type TDecision = {
   id: number;
@@ -66,7 +93,10 @@ export type TDecision = {
   batches: TBatch[];
 };
 
-function decode(row: TDecisionRow, batches: { look: number; budget: number; tau: number; probabilities: unknown; drawn: unknown }[]): TDecision {
+function decode(
+  row: TDecisionRow,
+  batches: { look: number; budget: number; tau: number; probabilities: unknown; drawn: unknown }[],
+): TDecision {
   return {
     id: row.id,
     name: row.name,
@@ -78,7 +108,13 @@ function decode(row: TDecisionRow, batches: { look: number; budget: number; tau:
     judge: row.judge,
     population: ZPopulation.parse(row.population),
     createdAt: row.createdAt.toISOString(),
-    batches: batches.map((b) => ({ look: b.look, budget: b.budget, tau: b.tau, probabilities: ZProbabilities.parse(b.probabilities), drawn: ZDrawn.parse(b.drawn) })),
+    batches: batches.map((b) => ({
+      look: b.look,
+      budget: b.budget,
+      tau: b.tau,
+      probabilities: ZProbabilities.parse(b.probabilities),
+      drawn: ZDrawn.parse(b.drawn),
+    })),
   };
 }
 
@@ -101,27 +137,41 @@ function pooledQuestions(data: TDashboardData): number[] {
   return [...ids].filter((q) => data.queries.has(q)).sort((a, b) => a - b);
 }
 
-async function loaded(db: Db, projectId: number): Promise<{ data: TDashboardData; rankings: Map<number, TRunRankings> }> {
+async function loaded(
+  db: Db,
+  projectId: number,
+): Promise<{ data: TDashboardData; rankings: Map<number, TRunRankings> }> {
   const { data } = await dashboardData(db, projectId);
   return { data, rankings: await runRankings(db, data) };
 }
 
 export async function createDecision(db: Db, projectId: number, input: TDecisionCreate): Promise<TDecision> {
   const parsed = ZDecisionCreate.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".") || "decision"}: ${i.message}`).join("; "));
+  if (!parsed.success)
+    throw new AppError(
+      "bad_input",
+      parsed.error.issues.map((i) => `${i.path.join(".") || "decision"}: ${i.message}`).join("; "),
+    );
   const spec = parsed.data;
-  if (new Set(spec.systems).size !== spec.systems.length) throw new AppError("bad_input", `--compare: a system is named twice (${spec.systems.join(", ")})`);
+  if (new Set(spec.systems).size !== spec.systems.length)
+    throw new AppError("bad_input", `--compare: a system is named twice (${spec.systems.join(", ")})`);
   const measure = measureId(spec.measure);
   const { data, rankings } = await loaded(db, projectId);
   const runs = spec.systems.map((s) => runBySystem(data, s));
   const judge = pickJudge(data, spec.judge);
   const questions = pooledQuestions(data);
-  if (questions.length === 0) throw new AppError("bad_input", "no pooled accepted question yet: build the pool first with: npx assessor pool --depth K");
+  if (questions.length === 0)
+    throw new AppError(
+      "bad_input",
+      "no pooled accepted question yet: build the pool first with: npx assessor pool --depth K",
+    );
   const complete = completeQuestions(data);
   const judgeGrades = judge ? judgeLabelQrels(data, judge, undefined) : new Map<number, Map<number, number>>();
   const human = referenceQrels(data, undefined);
   const calibrationPairs: { human: number; judge: number | null }[] = [];
-  for (const [queryId, chunks] of human) for (const [chunkId, grade] of chunks) calibrationPairs.push({ human: grade, judge: judgeGrades.get(queryId)?.get(chunkId) ?? null });
+  for (const [queryId, chunks] of human)
+    for (const [chunkId, grade] of chunks)
+      calibrationPairs.push({ human: grade, judge: judgeGrades.get(queryId)?.get(chunkId) ?? null });
   const cal = calibration(calibrationPairs);
   const gain = gainOf(measure, spec.gain);
   const cutoff = cutoffOf(measure);
@@ -130,31 +180,62 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
     const lists = runs.map((r) => Array.from(rankings.get(r.id)?.get(queryId)?.chunkIds ?? []));
     const known = human.get(queryId);
     const judged = judgeGrades.get(queryId);
-    const u = questionUncertainty(lists, cutoff, (chunkId) => (known?.has(chunkId) ? null : cal.given(judged?.get(chunkId) ?? null)), gain);
+    const u = questionUncertainty(
+      lists,
+      cutoff,
+      (chunkId) => (known?.has(chunkId) ? null : cal.given(judged?.get(chunkId) ?? null)),
+      gain,
+    );
     return { queryId, uncertainty: u, certain: false };
   });
   try {
     const row = await db.decision.create({
-      data: { projectId, name: spec.name, systems: spec.systems, measure, margin: spec.margin, level: spec.level, gain: spec.gain, judge, population },
+      data: {
+        projectId,
+        name: spec.name,
+        systems: spec.systems,
+        measure,
+        margin: spec.margin,
+        level: spec.level,
+        gain: spec.gain,
+        judge,
+        population,
+      },
     });
     return decode(row, []);
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError("conflict", `a decision named "${spec.name}" exists already in this project: choose another name, or delete it first (npx assessor decide delete ${spec.name})`);
+    if (isUniqueViolation(e))
+      throw new AppError(
+        "conflict",
+        `a decision named "${spec.name}" exists already in this project: choose another name, or delete it first (npx assessor decide delete ${spec.name})`,
+      );
     throw e;
   }
 }
 
 export async function findDecision(db: Db, projectId: number, name: string): Promise<TDecision> {
-  const row = await db.decision.findUnique({ where: { projectId_name: { projectId, name } }, include: { batches: { orderBy: { look: "asc" } } } });
+  const row = await db.decision.findUnique({
+    where: { projectId_name: { projectId, name } },
+    include: { batches: { orderBy: { look: "asc" } } },
+  });
   if (!row) {
-    const names = (await db.decision.findMany({ where: { projectId }, select: { name: true }, orderBy: { name: "asc" } })).map((d) => d.name);
-    throw new AppError("not_found", `no decision named "${name}"; decisions: ${names.join(", ") || "none yet (npx assessor decide create NAME --compare A,B --measure ndcg@10)"}`);
+    const names = (
+      await db.decision.findMany({ where: { projectId }, select: { name: true }, orderBy: { name: "asc" } })
+    ).map((d) => d.name);
+    throw new AppError(
+      "not_found",
+      `no decision named "${name}"; decisions: ${names.join(", ") || "none yet (npx assessor decide create NAME --compare A,B --measure ndcg@10)"}`,
+    );
   }
   return decode(row, row.batches);
 }
 
 export async function listDecisionRows(db: Db, projectId: number): Promise<TDecision[]> {
-  const rows = await db.decision.findMany({ where: { projectId }, include: { batches: { orderBy: { look: "asc" } } }, orderBy: { createdAt: "asc" } });
+  const rows = await db.decision.findMany({
+    where: { projectId },
+    include: { batches: { orderBy: { look: "asc" } } },
+    orderBy: { createdAt: "asc" },
+  });
   return rows.map((r) => decode(r, r.batches));
 }
 
@@ -166,7 +247,10 @@ export async function deleteDecision(db: Db, projectId: number, name: string): P
 /** Each compared system's values per question: judge-predicted (certain questions: human) and human on complete questions. */
 function systemValues(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TSystemValues[] {
   const complete = completeQuestions(data);
-  const judgeQ = d.judge && data.judges.has(d.judge) ? judgeLabelQrels(data, d.judge, undefined) : new Map<number, Map<number, number>>();
+  const judgeQ =
+    d.judge && data.judges.has(d.judge)
+      ? judgeLabelQrels(data, d.judge, undefined)
+      : new Map<number, Map<number, number>>();
   const human = referenceQrels(data, undefined);
   const present = d.population.filter((p) => data.queries.has(p.queryId));
   const empty = new Map<number, number>();
@@ -197,7 +281,10 @@ export type TDecisionReport = { decision: TDecision; state: TDecisionState; miss
 function reportOn(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TDecisionReport {
   const values = systemValues(data, rankings, d);
   const population = d.population.filter((p) => data.queries.has(p.queryId));
-  const state = decisionState({ systems: d.systems, margin: d.margin, level: d.level, population, batches: d.batches }, values);
+  const state = decisionState(
+    { systems: d.systems, margin: d.margin, level: d.level, population, batches: d.batches },
+    values,
+  );
   return { decision: d, state, missingQuestions: d.population.length - population.length };
 }
 
@@ -214,7 +301,13 @@ export async function decisionReports(db: Db, projectId: number): Promise<TDecis
   return decisions.map((d) => reportOn(data, rankings, d));
 }
 
-export type TDrawResult = { look: number; budget: number; drawn: number[]; newQuestions: number[]; assignment: TAssignResult | null };
+export type TDrawResult = {
+  look: number;
+  budget: number;
+  drawn: number[];
+  newQuestions: number[];
+  assignment: TAssignResult | null;
+};
 
 /**
  * Draws the next batch: `budget` questions in expectation from the uncertain questions of the
@@ -222,14 +315,28 @@ export type TDrawResult = { look: number; budget: number; drawn: number[]; newQu
  * creation, so known exactly), and assigns every pooled pair of the newly drawn ones to `perItem`
  * annotators (blind and balanced like every assignment). A question drawn before costs nothing.
  */
-export async function drawBatch(db: Db, projectId: number, name: string, opts: { budget: number; perItem: number; annotators?: string[]; seed?: number; tau?: number }): Promise<TDrawResult> {
-  if (!Number.isInteger(opts.budget) || opts.budget < 1) throw new AppError("bad_input", `--budget: expected a whole number of questions ≥ 1, got ${opts.budget}`);
+export async function drawBatch(
+  db: Db,
+  projectId: number,
+  name: string,
+  opts: { budget: number; perItem: number; annotators?: string[]; seed?: number; tau?: number },
+): Promise<TDrawResult> {
+  if (!Number.isInteger(opts.budget) || opts.budget < 1)
+    throw new AppError("bad_input", `--budget: expected a whole number of questions ≥ 1, got ${opts.budget}`);
   const d = await findDecision(db, projectId, name);
   const uncertain = d.population.filter((p) => !p.certain);
-  if (uncertain.length === 0) throw new AppError("bad_input", `decision "${name}": every question was completely labelled when it was created; nothing to draw`);
+  if (uncertain.length === 0)
+    throw new AppError(
+      "bad_input",
+      `decision "${name}": every question was completely labelled when it was created; nothing to draw`,
+    );
   const tau = opts.tau ?? 0.5;
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const probabilities = inclusionProbabilities(uncertain.map((p) => p.uncertainty), opts.budget, { tau });
+  const probabilities = inclusionProbabilities(
+    uncertain.map((p) => p.uncertainty),
+    opts.budget,
+    { tau },
+  );
   const rng = seededRng(seed);
   const drawn = systematicSample(probabilities, rng).map((i) => uncertain[i].queryId);
   const before = new Set(d.batches.flatMap((b) => b.drawn));
@@ -237,30 +344,59 @@ export async function drawBatch(db: Db, projectId: number, name: string, opts: {
   const look = d.batches.length + 1;
   const probs: Record<string, number> = {};
   uncertain.forEach((p, i) => (probs[String(p.queryId)] = probabilities[i]));
-  const assignment = newQuestions.length ? await assign(db, projectId, { perItem: opts.perItem, annotators: opts.annotators, questions: newQuestions, seed }) : null;
-  await db.decisionBatch.create({ data: { decisionId: d.id, look, budget: opts.budget, tau, seed, probabilities: probs, drawn } });
+  const assignment = newQuestions.length
+    ? await assign(db, projectId, { perItem: opts.perItem, annotators: opts.annotators, questions: newQuestions, seed })
+    : null;
+  await db.decisionBatch.create({
+    data: { decisionId: d.id, look, budget: opts.budget, tau, seed, probabilities: probs, drawn },
+  });
   return { look, budget: opts.budget, drawn, newQuestions, assignment };
 }
 
-export type TDecisionPlan = { rows: (TPlanRow & { activeLabels: number | null; uniformLabels: number | null })[]; questions: number; pairsPerQuestion: number; perItem: number };
+export type TDecisionPlan = {
+  rows: (TPlanRow & { activeLabels: number | null; uniformLabels: number | null })[];
+  questions: number;
+  pairsPerQuestion: number;
+  perItem: number;
+};
 
 /**
  * `decide plan`: the questions (and pair labels) expected to settle the decision for a range of
  * true differences, under the active design and under uniform sampling (lib/decisions/model.ts
  * planQuestions), from the uncertainty frozen at creation and the spread of the predictions.
  */
-export async function decisionPlan(db: Db, projectId: number, d: TDecision, differences: readonly number[]): Promise<TDecisionPlan> {
+export async function decisionPlan(
+  db: Db,
+  projectId: number,
+  d: TDecision,
+  differences: readonly number[],
+): Promise<TDecisionPlan> {
   const { data, rankings } = await loaded(db, projectId);
   const values = systemValues(data, rankings, d);
   const population = d.population.filter((p) => data.queries.has(p.queryId));
   let variance = 0;
-  for (const [i, j] of pairsOf(values)) variance = Math.max(variance, variance0(population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0))));
+  for (const [i, j] of pairsOf(values))
+    variance = Math.max(
+      variance,
+      variance0(
+        population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0)),
+      ),
+    );
   const perQuestion = new Map<number, number>();
   for (const it of data.poolItems.values()) perQuestion.set(it.queryId, (perQuestion.get(it.queryId) ?? 0) + 1);
   const uncertain = population.filter((p) => !p.certain);
-  const pairsPerQuestion = uncertain.length ? uncertain.reduce((s, p) => s + (perQuestion.get(p.queryId) ?? 0), 0) / uncertain.length : 0;
-  const perItem = (await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } }))?.annotatorsPerItem ?? 2;
+  const pairsPerQuestion = uncertain.length
+    ? uncertain.reduce((s, p) => s + (perQuestion.get(p.queryId) ?? 0), 0) / uncertain.length
+    : 0;
+  const perItem =
+    (await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } }))
+      ?.annotatorsPerItem ?? 2;
   const labels = (n: number | null) => (n === null ? null : Math.round(n * pairsPerQuestion * perItem));
-  const rows = planQuestions(population.map((p) => p.uncertainty), variance, differences, { level: d.level }).map((r) => ({ ...r, activeLabels: labels(r.active), uniformLabels: labels(r.uniform) }));
+  const rows = planQuestions(
+    population.map((p) => p.uncertainty),
+    variance,
+    differences,
+    { level: d.level },
+  ).map((r) => ({ ...r, activeLabels: labels(r.active), uniformLabels: labels(r.uniform) }));
   return { rows, questions: population.length, pairsPerQuestion, perItem };
 }

@@ -30,7 +30,22 @@ export type TLabelSetVersion = { sha256: string; created_at: string; labels: num
 /** `note`: set when a qrels export chose its chunking among several (qrelsChunking). */
 export type TExport = { content: string; version: TLabelSetVersion; fileSha256: string; note?: string };
 
-export const CSV_COLUMNS = ["query", "chunk", "grade", "start", "status", "annotators", "source", "video", "chunk_start", "chunk_end", "chunking", "flags", "notes", "revision"] as const;
+export const CSV_COLUMNS = [
+  "query",
+  "chunk",
+  "grade",
+  "start",
+  "status",
+  "annotators",
+  "source",
+  "video",
+  "chunk_start",
+  "chunk_end",
+  "chunking",
+  "flags",
+  "notes",
+  "revision",
+] as const;
 
 /** In a CSV cell: flags joined by ";", notes by " | " (JSONL keeps both as arrays). */
 const FLAG_SEPARATOR = ";";
@@ -62,7 +77,11 @@ export function canonicalLines(rows: readonly ReferenceLabelRow[]): string {
   return rows.map((r) => `${JSON.stringify(jsonRow(r))}\n`).join("");
 }
 
-export function labelSetVersion(rows: readonly ReferenceLabelRow[], project: string, now: Date = new Date()): TLabelSetVersion {
+export function labelSetVersion(
+  rows: readonly ReferenceLabelRow[],
+  project: string,
+  now: Date = new Date(),
+): TLabelSetVersion {
   return { sha256: sha256(canonicalLines(rows)), created_at: now.toISOString(), labels: rows.length, project };
 }
 
@@ -81,7 +100,22 @@ const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
 export function csvText(rows: readonly ReferenceLabelRow[]): string {
   const body = safeCsv(
-    rows.map((r) => [r.qid, r.docid, r.grade, r.startSeconds, r.status, r.annotators, r.source, r.video, r.chunkStart, r.chunkEnd, r.chunking, r.flags.join(FLAG_SEPARATOR), r.notes.join(NOTE_SEPARATOR), r.revision]),
+    rows.map((r) => [
+      r.qid,
+      r.docid,
+      r.grade,
+      r.startSeconds,
+      r.status,
+      r.annotators,
+      r.source,
+      r.video,
+      r.chunkStart,
+      r.chunkEnd,
+      r.chunking,
+      r.flags.join(FLAG_SEPARATOR),
+      r.notes.join(NOTE_SEPARATOR),
+      r.revision,
+    ]),
     CSV_OPTIONS,
   );
   return `${CSV_COLUMNS.join(",")}\n${body}`;
@@ -91,7 +125,11 @@ export function jsonlText(rows: readonly ReferenceLabelRow[], version: TLabelSet
   return `${JSON.stringify({ label_set_version: version })}\n${canonicalLines(rows)}`;
 }
 
-export function renderExport(rows: readonly ReferenceLabelRow[], format: TExportFormat, version: TLabelSetVersion): TExport {
+export function renderExport(
+  rows: readonly ReferenceLabelRow[],
+  format: TExportFormat,
+  version: TLabelSetVersion,
+): TExport {
   const content = format === "qrels" ? qrelsText(rows) : format === "jsonl" ? jsonlText(rows, version) : csvText(rows);
   return { content, version, fileSha256: sha256(content) };
 }
@@ -105,23 +143,48 @@ export function renderExport(rows: readonly ReferenceLabelRow[], format: TExport
  * with a note naming the others; else (several, none named `default`) a bad_input error asking
  * for one. The JSONL and CSV exports carry a `chunking` column and keep every chunking.
  */
-export async function qrelsChunking(db: Db, projectId: number, name?: string): Promise<{ id: number | undefined; note?: string }> {
+export async function qrelsChunking(
+  db: Db,
+  projectId: number,
+  name?: string,
+): Promise<{ id: number | undefined; note?: string }> {
   if (name !== undefined) return { id: (await findChunking(db, projectId, name)).id };
-  const withChunks = await db.chunking.findMany({ where: { projectId, chunks: { some: {} } }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+  const withChunks = await db.chunking.findMany({
+    where: { projectId, chunks: { some: {} } },
+    select: { id: true, name: true },
+    orderBy: { name: "asc" },
+  });
   if (withChunks.length <= 1) return { id: withChunks[0]?.id };
   const names = withChunks.map((c) => c.name).join(", ");
   const chosen = withChunks.find((c) => c.name === DEFAULT_CHUNKING_NAME);
-  if (!chosen) throw new AppError("bad_input", `this project has ${withChunks.length} chunkings (${names}) and a qrels file holds one chunking's labels (the runs it evaluates are of one chunking): choose one with --chunking NAME (a download: ?chunking=NAME)`);
-  return { id: chosen.id, note: `this project has ${withChunks.length} chunkings (${names}); the qrels hold the labels of "${DEFAULT_CHUNKING_NAME}" only, for its runs: --chunking NAME for another` };
+  if (!chosen)
+    throw new AppError(
+      "bad_input",
+      `this project has ${withChunks.length} chunkings (${names}) and a qrels file holds one chunking's labels (the runs it evaluates are of one chunking): choose one with --chunking NAME (a download: ?chunking=NAME)`,
+    );
+  return {
+    id: chosen.id,
+    note: `this project has ${withChunks.length} chunkings (${names}); the qrels hold the labels of "${DEFAULT_CHUNKING_NAME}" only, for its runs: --chunking NAME for another`,
+  };
 }
 
 /**
  * The reference labels of the project, or with `chunkingId` of one chunking's chunks only. A qrels
  * export without `chunkingId` holds one chunking's labels (qrelsChunking); JSONL and CSV all.
  */
-export async function exportLabels(db: Db, projectId: number, format: TExportFormat, now: Date = new Date(), opts: { chunkingId?: number } = {}): Promise<TExport> {
-  const chosen = format === "qrels" && opts.chunkingId === undefined ? await qrelsChunking(db, projectId) : { id: opts.chunkingId };
-  const [project, rows] = await Promise.all([db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }), referenceLabels(db, projectId, { chunkingId: chosen.id })]);
+export async function exportLabels(
+  db: Db,
+  projectId: number,
+  format: TExportFormat,
+  now: Date = new Date(),
+  opts: { chunkingId?: number } = {},
+): Promise<TExport> {
+  const chosen =
+    format === "qrels" && opts.chunkingId === undefined ? await qrelsChunking(db, projectId) : { id: opts.chunkingId };
+  const [project, rows] = await Promise.all([
+    db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }),
+    referenceLabels(db, projectId, { chunkingId: chosen.id }),
+  ]);
   const e = renderExport(rows, format, labelSetVersion(rows, project.name, now));
   return chosen.note ? { ...e, note: chosen.note } : e;
 }

@@ -24,21 +24,42 @@ export const CUE_REPAIRS: readonly CueRepair[] = ["fail", "clip", "skip"];
 type Parsed = { cues: Cue[]; errors: LocatedError[]; warnings: LocatedError[] };
 
 /** A backwards cue (end before start) as the policy says: an error, a clipped cue, or nothing. */
-function backwards(p: Parsed, repair: CueRepair, cue: Cue, times: { start: string; end: string }, file: string): Cue | null {
+function backwards(
+  p: Parsed,
+  repair: CueRepair,
+  cue: Cue,
+  times: { start: string; end: string },
+  file: string,
+): Cue | null {
   const at = { file, line: cue.line, field: "end" };
   if (repair === "fail") {
-    p.errors.push({ ...at, message: `expected the end (${times.end}) not before the start (${times.start}) (repair policy "clip" sets such an end to the start, "skip" drops the cue)` });
+    p.errors.push({
+      ...at,
+      message: `expected the end (${times.end}) not before the start (${times.start}) (repair policy "clip" sets such an end to the start, "skip" drops the cue)`,
+    });
     return null;
   }
   if (repair === "skip") {
     p.warnings.push({ ...at, message: `cue skipped: its end (${times.end}) is before its start (${times.start})` });
     return null;
   }
-  p.warnings.push({ ...at, message: `cue clipped: its end (${times.end}) was before its start (${times.start}); the end is now the start` });
+  p.warnings.push({
+    ...at,
+    message: `cue clipped: its end (${times.end}) was before its start (${times.start}); the end is now the start`,
+  });
   return { ...cue, end: cue.start };
 }
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&nbsp;": " ", "&quot;": '"', "&#39;": "'", "&lrm;": "", "&rlm;": "" };
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&nbsp;": " ",
+  "&quot;": '"',
+  "&#39;": "'",
+  "&lrm;": "",
+  "&rlm;": "",
+};
 
 function cleanText(s: string): string {
   return s
@@ -55,7 +76,6 @@ export function parseTimestamp(s: string): number {
   const ms = Number(m[4].padEnd(3, "0"));
   const t = Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]) + ms / 1000;
   return t <= MAX_SECONDS ? t : NaN; // lib/bounds.ts: no time past 10^7 s
-
 }
 
 const ARROW = /^\s*(\S+)\s+-->\s+(\S+)/;
@@ -71,7 +91,12 @@ function parseBlocks(text: string, file: string, format: "vtt" | "srt", repair: 
   // The line before the timing line in this block: the cue's identifier, if a timing line follows.
   let pending: { line: number; text: string } | null = null;
   const missingArrow = (line: number, found: string) => {
-    errors.push({ file, line, field: "timing", message: `expected a cue timing line "start --> end" (${expected}), found "${found.trim().slice(0, 80)}"` });
+    errors.push({
+      file,
+      line,
+      field: "timing",
+      message: `expected a cue timing line "start --> end" (${expected}), found "${found.trim().slice(0, 80)}"`,
+    });
     skipping = true;
   };
   // A cue timing line without its arrow ("00:01.000 00:04.000") is reported where it is, not taken for an identifier.
@@ -88,7 +113,8 @@ function parseBlocks(text: string, file: string, format: "vtt" | "srt", repair: 
   for (const { line, text: l } of lines(text)) {
     if (first && format === "vtt") {
       first = false;
-      if (!/^WEBVTT(\s|$)/.test(l)) errors.push({ file, line, message: 'expected the header "WEBVTT" on the first line' });
+      if (!/^WEBVTT(\s|$)/.test(l))
+        errors.push({ file, line, message: 'expected the header "WEBVTT" on the first line' });
       skipping = true; // header block may carry metadata lines until the first blank line
       continue;
     }
@@ -109,7 +135,11 @@ function parseBlocks(text: string, file: string, format: "vtt" | "srt", repair: 
     }
     const m = ARROW.exec(l);
     if (!m) {
-      if (pending) missingArrow(looksLikeTiming(pending.text) ? pending.line : line, looksLikeTiming(pending.text) ? pending.text : l);
+      if (pending)
+        missingArrow(
+          looksLikeTiming(pending.text) ? pending.line : line,
+          looksLikeTiming(pending.text) ? pending.text : l,
+        );
       else if (looksLikeTiming(l)) missingArrow(line, l);
       else pending = { line, text: l }; // a cue identifier (SRT's sequence number) precedes the timing line
       continue;
@@ -142,31 +172,76 @@ function parseJson3(text: string, file: string): Parsed {
   try {
     doc = JSON.parse(text) as Json3;
   } catch (e) {
-    return { cues, warnings, errors: [{ file, line: 1, message: `expected YouTube json3 captions (a JSON object with "events"): ${e instanceof Error ? e.message : String(e)}` }] };
+    return {
+      cues,
+      warnings,
+      errors: [
+        {
+          file,
+          line: 1,
+          message: `expected YouTube json3 captions (a JSON object with "events"): ${e instanceof Error ? e.message : String(e)}`,
+        },
+      ],
+    };
   }
-  if (typeof doc !== "object" || doc === null || !Array.isArray(doc.events)) return { cues, warnings, errors: [{ file, line: 1, field: "events", message: 'expected YouTube json3 captions: a JSON object with an "events" array' }] };
+  if (typeof doc !== "object" || doc === null || !Array.isArray(doc.events))
+    return {
+      cues,
+      warnings,
+      errors: [
+        {
+          file,
+          line: 1,
+          field: "events",
+          message: 'expected YouTube json3 captions: a JSON object with an "events" array',
+        },
+      ],
+    };
   (doc.events as unknown[]).forEach((ev, i) => {
     if (typeof ev !== "object" || ev === null) return;
     const e = ev as { tStartMs?: unknown; dDurationMs?: unknown; segs?: unknown };
     if (!Array.isArray(e.segs)) return; // window-style events carry no text
     const field = (f: string) => `events[${i}].${f}`;
     if (typeof e.tStartMs !== "number" || !Number.isFinite(e.tStartMs) || e.tStartMs < 0 || e.tStartMs > MAX_MS) {
-      errors.push({ file, line: 1, field: field("tStartMs"), message: `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(e.tStartMs)}` });
+      errors.push({
+        file,
+        line: 1,
+        field: field("tStartMs"),
+        message: `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(e.tStartMs)}`,
+      });
       return;
     }
     const dur = e.dDurationMs ?? 0;
     if (typeof dur !== "number" || !Number.isFinite(dur) || dur < 0 || dur > MAX_MS) {
-      errors.push({ file, line: 1, field: field("dDurationMs"), message: `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(e.dDurationMs)}` });
+      errors.push({
+        file,
+        line: 1,
+        field: field("dDurationMs"),
+        message: `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(e.dDurationMs)}`,
+      });
       return;
     }
-    const t = cleanText((e.segs as unknown[]).map((s) => (typeof s === "object" && s !== null && typeof (s as { utf8?: unknown }).utf8 === "string" ? (s as { utf8: string }).utf8 : "")).join(""));
+    const t = cleanText(
+      (e.segs as unknown[])
+        .map((s) =>
+          typeof s === "object" && s !== null && typeof (s as { utf8?: unknown }).utf8 === "string"
+            ? (s as { utf8: string }).utf8
+            : "",
+        )
+        .join(""),
+    );
     if (t) cues.push({ start: e.tStartMs / 1000, end: (e.tStartMs + dur) / 1000, text: t, line: 1 });
   });
   return { cues, errors, warnings };
 }
 
 /** Caption file extensions (lower case, without the dot) and the format each names. */
-export const CAPTION_EXTENSIONS: Readonly<Record<string, CaptionFormat>> = { vtt: "vtt", srt: "srt", json3: "json3", json: "json3" };
+export const CAPTION_EXTENSIONS: Readonly<Record<string, CaptionFormat>> = {
+  vtt: "vtt",
+  srt: "srt",
+  json3: "json3",
+  json: "json3",
+};
 
 /** The format a file's extension names, or null (not a caption extension). */
 export function captionFormatOfName(name: string): CaptionFormat | null {
@@ -193,11 +268,34 @@ export function parseCaptions(
 ): { cues: Cue[]; errors: LocatedError[]; warnings: LocatedError[]; format: CaptionFormat | null } {
   const t = toText(input, file);
   if (t.error) return { cues: [], errors: [t.error], warnings: [], format: null };
-  if (t.text.trim() === "") return { cues: [], errors: [emptyFile(file, "captions (WebVTT, SRT or YouTube json3)")], warnings: [], format: null };
+  if (t.text.trim() === "")
+    return {
+      cues: [],
+      errors: [emptyFile(file, "captions (WebVTT, SRT or YouTube json3)")],
+      warnings: [],
+      format: null,
+    };
   const f = format ?? sniffCaptionFormat(file, t.text);
-  if (!f) return { cues: [], errors: [{ file, line: 1, message: "expected captions in WebVTT (.vtt), SRT (.srt) or YouTube json3 (.json3); could not tell which this file is" }], warnings: [], format: null };
+  if (!f)
+    return {
+      cues: [],
+      errors: [
+        {
+          file,
+          line: 1,
+          message:
+            "expected captions in WebVTT (.vtt), SRT (.srt) or YouTube json3 (.json3); could not tell which this file is",
+        },
+      ],
+      warnings: [],
+      format: null,
+    };
   const r = f === "json3" ? parseJson3(t.text, file) : parseBlocks(t.text, file, f, repair);
-  if (r.errors.length === 0 && r.cues.length === 0) r.errors.push(emptyFile(file, "at least one caption cue with text"));
-  const cues = r.cues.map((c, i) => ({ c, i })).sort((a, b) => a.c.start - b.c.start || a.i - b.i).map((x) => x.c);
+  if (r.errors.length === 0 && r.cues.length === 0)
+    r.errors.push(emptyFile(file, "at least one caption cue with text"));
+  const cues = r.cues
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => a.c.start - b.c.start || a.i - b.i)
+    .map((x) => x.c);
   return { cues, errors: r.errors, warnings: r.warnings, format: f };
 }

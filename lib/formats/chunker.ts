@@ -27,8 +27,10 @@ export function checkChunkOptions(o: ChunkOptions): string | null {
   if (!Number.isFinite(o.size) || o.size <= 0) return `expected a chunk size above 0 ${unit}, got ${o.size}`;
   if (o.by === "words" && !Number.isInteger(o.size)) return `expected a whole number of words per chunk, got ${o.size}`;
   if (!Number.isFinite(o.overlap) || o.overlap < 0) return `expected an overlap of 0 ${unit} or more, got ${o.overlap}`;
-  if (o.by === "words" && !Number.isInteger(o.overlap)) return `expected a whole number of overlap words, got ${o.overlap}`;
-  if (o.overlap >= o.size) return `expected the overlap (${o.overlap} ${unit}) to be smaller than the chunk size (${o.size} ${unit})`;
+  if (o.by === "words" && !Number.isInteger(o.overlap))
+    return `expected a whole number of overlap words, got ${o.overlap}`;
+  if (o.overlap >= o.size)
+    return `expected the overlap (${o.overlap} ${unit}) to be smaller than the chunk size (${o.size} ${unit})`;
   return null;
 }
 
@@ -73,7 +75,12 @@ function byWords(videoId: string, cues: Cue[], size: number, overlap: number): T
     const part = words.slice(i, i + size);
     const start = part[0].start;
     const end = part[part.length - 1].end;
-    out.push({ id: chunkId(videoId, start, end), start: ms(start) / 1000, end: ms(end) / 1000, text: part.map((p) => p.w).join(" ") });
+    out.push({
+      id: chunkId(videoId, start, end),
+      start: ms(start) / 1000,
+      end: ms(end) / 1000,
+      text: part.map((p) => p.w).join(" "),
+    });
     if (i + size >= words.length) break;
   }
   return out;
@@ -84,11 +91,18 @@ export function longCues(cues: Cue[], opts: ChunkOptions, file: string): Located
   if (opts.by !== "seconds") return [];
   return cues
     .filter((c) => c.end - c.start > opts.size)
-    .map((c) => ({ file, line: c.line, field: "end", message: `cue lasts ${(c.end - c.start).toFixed(1)} s, longer than the chunk size (${opts.size} s): the chunks holding it run to its end` }));
+    .map((c) => ({
+      file,
+      line: c.line,
+      field: "end",
+      message: `cue lasts ${(c.end - c.start).toFixed(1)} s, longer than the chunk size (${opts.size} s): the chunks holding it run to its end`,
+    }));
 }
 
 export function chunkCues(videoId: string, cues: Cue[], opts: ChunkOptions = DEFAULT_CHUNKING): TranscriptChunk[] {
   const problem = checkChunkOptions(opts);
   if (problem) throw new Error(problem);
-  return opts.by === "seconds" ? bySeconds(videoId, cues, opts.size, opts.overlap) : byWords(videoId, cues, opts.size, opts.overlap);
+  return opts.by === "seconds"
+    ? bySeconds(videoId, cues, opts.size, opts.overlap)
+    : byWords(videoId, cues, opts.size, opts.overlap);
 }

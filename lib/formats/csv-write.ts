@@ -31,7 +31,12 @@ export function neutraliseCell(v: TCsvCell): TCsvCell {
 
 /** Rows as CSV (RFC 4180 quoting, "\n" after each record; null and undefined are empty fields). */
 export function safeCsv(rows: readonly (readonly TCsvCell[])[], options: Pick<Options, "quoted_match"> = {}): string {
-  const extra = options.quoted_match === undefined || options.quoted_match === null ? [] : Array.isArray(options.quoted_match) ? options.quoted_match : [options.quoted_match];
+  const extra =
+    options.quoted_match === undefined || options.quoted_match === null
+      ? []
+      : Array.isArray(options.quoted_match)
+        ? options.quoted_match
+        : [options.quoted_match];
   return stringify(
     rows.map((r) => r.map(neutraliseCell)),
     { quoted_match: [...extra, NEUTRALISED] },

@@ -47,7 +47,11 @@ export function forEachJsonl<S extends z.ZodType<Record<string, unknown>>>(
       continue;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      push({ file, line, message: `expected a JSON object (${what}), found ${Array.isArray(value) ? "an array" : JSON.stringify(value)}` });
+      push({
+        file,
+        line,
+        message: `expected a JSON object (${what}), found ${Array.isArray(value) ? "an array" : JSON.stringify(value)}`,
+      });
       continue;
     }
     const parsed = schema.safeParse(value);

@@ -22,7 +22,12 @@ export type LineSink = (text: string, line: number, n: number, starts: Int32Arra
  * number of lines seen (blank included) and of non-blank ones. `ascii`, when given, holds the same
  * characters as bytes (an ASCII chunk) and is read instead of the string (faster).
  */
-export function scanLines(text: string, firstLine: number, sink: LineSink, ascii: Uint8Array | null = null): { lines: number; nonBlank: number } {
+export function scanLines(
+  text: string,
+  firstLine: number,
+  sink: LineSink,
+  ascii: Uint8Array | null = null,
+): { lines: number; nonBlank: number } {
   const starts = new Int32Array(MAX_FIELDS);
   const ends = new Int32Array(MAX_FIELDS);
   let line = firstLine;
@@ -67,7 +72,11 @@ export function scanLines(text: string, firstLine: number, sink: LineSink, ascii
  * Scans a whole text held in memory: a string as it is, bytes decoded as UTF-8 first. Returns the
  * number of non-blank lines, or the decoding error (nothing scanned).
  */
-export function scanText(input: string | Uint8Array, file: string, sink: LineSink): { nonBlank: number; error?: undefined } | { nonBlank?: undefined; error: LocatedError } {
+export function scanText(
+  input: string | Uint8Array,
+  file: string,
+  sink: LineSink,
+): { nonBlank: number; error?: undefined } | { nonBlank?: undefined; error: LocatedError } {
   let text: string;
   if (typeof input === "string") {
     const nul = nulError(input, file);
@@ -89,9 +98,19 @@ const CHUNK_BYTES = 8 << 20;
  * `onError`) when the bytes are not UTF-8; `nonBlank` counts the non-blank lines scanned.
  */
 /** Scans one chunk of text (what scanLines does); a caller may pass a specialised one to scanFile. */
-export type ChunkScanner = (text: string, firstLine: number, ascii: Uint8Array | null) => { lines: number; nonBlank: number };
+export type ChunkScanner = (
+  text: string,
+  firstLine: number,
+  ascii: Uint8Array | null,
+) => { lines: number; nonBlank: number };
 
-export async function scanFile(path: string, file: string, sink: LineSink, onError: (e: LocatedError) => void, scanChunk?: ChunkScanner): Promise<{ ok: boolean; nonBlank: number }> {
+export async function scanFile(
+  path: string,
+  file: string,
+  sink: LineSink,
+  onError: (e: LocatedError) => void,
+  scanChunk?: ChunkScanner,
+): Promise<{ ok: boolean; nonBlank: number }> {
   const fh = await open(path, "r");
   let nonBlank = 0;
   try {
@@ -178,7 +197,11 @@ function utf8Error(b: Uint8Array, file: string, firstLine: number): LocatedError
       line++;
       lineStart = i + 1;
     }
-  return { file, line, message: `not valid UTF-8: byte 0x${b[at].toString(16).padStart(2, "0")} at column ${at - lineStart + 1} (save the file as UTF-8)` };
+  return {
+    file,
+    line,
+    message: `not valid UTF-8: byte 0x${b[at].toString(16).padStart(2, "0")} at column ${at - lineStart + 1} (save the file as UTF-8)`,
+  };
 }
 
 /**
@@ -196,11 +219,19 @@ export function nulError(text: string | Uint8Array, file: string, firstLine = 1)
       line++;
       lineStart = i + 1;
     }
-  return { file, line, message: `a NUL character (U+0000) at ${typeof text === "string" ? "character" : "byte"} ${at - lineStart + 1} of the line: text may not contain NUL (remove it)` };
+  return {
+    file,
+    line,
+    message: `a NUL character (U+0000) at ${typeof text === "string" ? "character" : "byte"} ${at - lineStart + 1} of the line: text may not contain NUL (remove it)`,
+  };
 }
 
 /** Decodes bytes that must be UTF-8 and hold no NUL; the error names the line of the first bad byte. */
-export function decodeUtf8(bytes: Uint8Array, file: string, firstLine = 1): { text: string; error?: undefined } | { text?: undefined; error: LocatedError } {
+export function decodeUtf8(
+  bytes: Uint8Array,
+  file: string,
+  firstLine = 1,
+): { text: string; error?: undefined } | { text?: undefined; error: LocatedError } {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const nul = nulError(buf, file, firstLine);
   if (nul) return { error: nul };

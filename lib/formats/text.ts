@@ -10,7 +10,10 @@ import { decodeUtf8, nulError } from "./lines.ts";
 export { decodeUtf8 };
 
 /** A string is taken as already decoded text; bytes must be UTF-8 (a byte-order mark is dropped); neither may hold a NUL. */
-export function toText(input: string | Uint8Array, file: string): { text: string; error?: undefined } | { text?: undefined; error: LocatedError } {
+export function toText(
+  input: string | Uint8Array,
+  file: string,
+): { text: string; error?: undefined } | { text?: undefined; error: LocatedError } {
   if (typeof input === "string") {
     const nul = nulError(input, file);
     if (nul) return { error: nul };
@@ -21,14 +24,23 @@ export function toText(input: string | Uint8Array, file: string): { text: string
   return { text: d.text.charCodeAt(0) === 0xfeff ? d.text.slice(1) : d.text };
 }
 
-export const emptyFile = (file: string, expected: string): LocatedError => ({ file, line: 1, message: `the file is empty: expected ${expected}` });
+export const emptyFile = (file: string, expected: string): LocatedError => ({
+  file,
+  line: 1,
+  message: `the file is empty: expected ${expected}`,
+});
 
 /** One located error per zod issue; the field is the issue's path (e.g. "tags.2"). */
 export function zodErrors(file: string, line: number, error: z.ZodError): LocatedError[] {
   return error.issues.flatMap((i): LocatedError[] => {
     const at = i.path.map(String);
     if (i.code === "unrecognized_keys")
-      return i.keys.map((k) => ({ file, line, field: [...at, k].join("."), message: `unknown field "${k}" (misspelt?); expected only the documented fields` }));
+      return i.keys.map((k) => ({
+        file,
+        line,
+        field: [...at, k].join("."),
+        message: `unknown field "${k}" (misspelt?); expected only the documented fields`,
+      }));
     return [{ file, line, ...(at.length ? { field: at.join(".") } : {}), message: i.message }];
   });
 }
@@ -54,7 +66,9 @@ export function fileKind(name: string): string {
 
 /** First non-blank character of a text: tells JSONL from TREC/TSV when the extension does not. */
 export function firstChar(bytes: Uint8Array): string {
-  for (const b of bytes) if (b !== 32 && b !== 9 && b !== 10 && b !== 13 && b !== 0xef && b !== 0xbb && b !== 0xbf) return String.fromCharCode(b);
+  for (const b of bytes)
+    if (b !== 32 && b !== 9 && b !== 10 && b !== 13 && b !== 0xef && b !== 0xbb && b !== 0xbf)
+      return String.fromCharCode(b);
   return "";
 }
 

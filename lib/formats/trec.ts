@@ -130,7 +130,13 @@ const BEIR_COLUMNS = "3 columns after the BEIR header: query-id corpus-id score"
  * objects are kept (the label import resolves ids as it goes, issue 21 item 6). Duplicate pairs are
  * the caller's to find (parseQrels by docid, the label import by resolved ids).
  */
-export function scanQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean; scale?: QrelsScale }, onRow: (qid: string, docid: string, grade: number, line: number) => void, errors: LocatedError[]): { clipped: number } {
+export function scanQrels(
+  input: string | Uint8Array,
+  file: string,
+  opts: { clip?: boolean; scale?: QrelsScale },
+  onRow: (qid: string, docid: string, grade: number, line: number) => void,
+  errors: LocatedError[],
+): { clipped: number } {
   const trecScale = opts.scale === "trec" && !opts.clip;
   let clipped = 0;
   let valid = 0;
@@ -150,23 +156,42 @@ export function scanQrels(input: string | Uint8Array, file: string, opts: { clip
     }
     const columns = beir ? 3 : 4;
     if (n !== columns) {
-      errors.push({ file, line, message: `expected ${beir ? BEIR_COLUMNS : QRELS_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}` });
+      errors.push({
+        file,
+        line,
+        message: `expected ${beir ? BEIR_COLUMNS : QRELS_COLUMNS}; found ${n} column${n === 1 ? "" : "s"}`,
+      });
       return;
     }
     const [q, d, g] = beir ? [0, 1, 2] : [0, 2, 3];
     let grade = parseIntToken(t, s[g], e[g]);
     if (Number.isNaN(grade)) {
-      errors.push({ file, line, field: "grade", message: `expected an integer grade ${trecScale ? `(relevance value ${MIN_TREC_GRADE} to ${MAX_TREC_GRADE})` : "0–3"}, found ${describe(t, s[g], e[g])}` });
+      errors.push({
+        file,
+        line,
+        field: "grade",
+        message: `expected an integer grade ${trecScale ? `(relevance value ${MIN_TREC_GRADE} to ${MAX_TREC_GRADE})` : "0–3"}, found ${describe(t, s[g], e[g])}`,
+      });
       return;
     }
     if (trecScale) {
       if (grade < MIN_TREC_GRADE || grade > MAX_TREC_GRADE) {
-        errors.push({ file, line, field: "grade", message: `expected a relevance value from ${MIN_TREC_GRADE} to ${MAX_TREC_GRADE}, found ${grade}` });
+        errors.push({
+          file,
+          line,
+          field: "grade",
+          message: `expected a relevance value from ${MIN_TREC_GRADE} to ${MAX_TREC_GRADE}, found ${grade}`,
+        });
         return;
       }
     } else if (grade < MIN_GRADE || grade > MAX_GRADE) {
       if (!opts.clip) {
-        errors.push({ file, line, field: "grade", message: `expected a grade 0–3, found ${grade} (use --clip to map grades into 0–3)` });
+        errors.push({
+          file,
+          line,
+          field: "grade",
+          message: `expected a grade 0–3, found ${grade} (use --clip to map grades into 0–3)`,
+        });
         return;
       }
       grade = Math.min(MAX_GRADE, Math.max(MIN_GRADE, grade));
@@ -181,27 +206,48 @@ export function scanQrels(input: string | Uint8Array, file: string, opts: { clip
     errors.push(scanned.error);
     return { clipped: 0 };
   }
-  if (scanned.nonBlank === 0 && errors.length === before) errors.push(emptyFile(file, `qrels lines (${QRELS_COLUMNS})`));
-  else if (beir && valid === 0 && errors.length === before) errors.push({ file, line: 2, message: `the file holds only the BEIR header: expected qrels lines after it (${BEIR_COLUMNS})` });
+  if (scanned.nonBlank === 0 && errors.length === before)
+    errors.push(emptyFile(file, `qrels lines (${QRELS_COLUMNS})`));
+  else if (beir && valid === 0 && errors.length === before)
+    errors.push({
+      file,
+      line: 2,
+      message: `the file holds only the BEIR header: expected qrels lines after it (${BEIR_COLUMNS})`,
+    });
   return { clipped };
 }
 
 /** Parses a qrels file (see the module comment). `rows` holds every valid line; a caller writes nothing when `errors` is non-empty. */
-export function parseQrels(input: string | Uint8Array, file: string, opts: { clip?: boolean; scale?: QrelsScale } = {}): { rows: QrelRow[]; errors: LocatedError[]; clipped: number } {
+export function parseQrels(
+  input: string | Uint8Array,
+  file: string,
+  opts: { clip?: boolean; scale?: QrelsScale } = {},
+): { rows: QrelRow[]; errors: LocatedError[]; clipped: number } {
   const errors: LocatedError[] = [];
   const rows: QrelRow[] = [];
   const seen = new Map<string, Map<string, number>>();
-  const { clipped } = scanQrels(input, file, opts, (qid, docid, grade, line) => {
-    let docs = seen.get(qid);
-    if (!docs) seen.set(qid, (docs = new Map()));
-    const firstLine = docs.get(docid);
-    if (firstLine !== undefined) {
-      errors.push({ file, line, field: "docid", message: `docid "${docid}" is judged twice for query "${qid}" (first on line ${firstLine})` });
-      return;
-    }
-    docs.set(docid, line);
-    rows.push({ qid, docid, grade, line });
-  }, errors);
+  const { clipped } = scanQrels(
+    input,
+    file,
+    opts,
+    (qid, docid, grade, line) => {
+      let docs = seen.get(qid);
+      if (!docs) seen.set(qid, (docs = new Map()));
+      const firstLine = docs.get(docid);
+      if (firstLine !== undefined) {
+        errors.push({
+          file,
+          line,
+          field: "docid",
+          message: `docid "${docid}" is judged twice for query "${qid}" (first on line ${firstLine})`,
+        });
+        return;
+      }
+      docs.set(docid, line);
+      rows.push({ qid, docid, grade, line });
+    },
+    errors,
+  );
   return { rows, errors, clipped };
 }
 
@@ -219,13 +265,25 @@ export type RunReadOptions = { rank?: "integer" | "ignored" };
 type RunFields = { qid: string; docid: string; rank: number; score: number; tag: string; line: number };
 
 /** A valid run line as positional values: no object per line for callers that keep only some fields. */
-export type RunRecordHandler = (qid: string, docid: string, rank: number, score: number, tag: string, line: number) => void;
+export type RunRecordHandler = (
+  qid: string,
+  docid: string,
+  rank: number,
+  score: number,
+  tag: string,
+  line: number,
+) => void;
 
 /**
  * Builds a line parser that validates one run line and hands valid rows to `onRecord`. It keeps the
  * previous qid and tag so repeated values share one string.
  */
-function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: RunReadOptions = {}): LineSink {
+function runLineParser(
+  file: string,
+  onRecord: RunRecordHandler,
+  onError: (e: LocatedError) => void,
+  opts: RunReadOptions = {},
+): LineSink {
   let prevQid = "";
   let prevTag = "";
   const anyRank = opts.rank === "ignored";
@@ -242,7 +300,12 @@ function runLineParser(file: string, onRecord: RunRecordHandler, onError: (e: Lo
     }
     const score = parseNumberToken(t, s[4], e[4]);
     if (Number.isNaN(score)) {
-      onError({ file, line, field: "score", message: `expected a finite number as score, found ${describe(t, s[4], e[4])}` });
+      onError({
+        file,
+        line,
+        field: "score",
+        message: `expected a finite number as score, found ${describe(t, s[4], e[4])}`,
+      });
       return;
     }
     const qid = sliceOrReuse(t, s[0], e[0], prevQid);
@@ -260,14 +323,24 @@ function duplicateChecker(file: string) {
     let docs = seen.get(row.qid);
     if (!docs) seen.set(row.qid, (docs = new Map()));
     const first = docs.get(row.docid);
-    if (first !== undefined) return { file, line: row.line, field: "docid", message: `docid "${row.docid}" appears twice for query "${row.qid}" (first on line ${first})` };
+    if (first !== undefined)
+      return {
+        file,
+        line: row.line,
+        field: "docid",
+        message: `docid "${row.docid}" appears twice for query "${row.qid}" (first on line ${first})`,
+      };
     docs.set(row.docid, row.line);
     return null;
   };
 }
 
 /** Parses a whole run file held in memory. */
-export function parseRun(input: string | Uint8Array, file: string, opts: RunReadOptions = {}): { rows: RunRow[]; errors: LocatedError[] } {
+export function parseRun(
+  input: string | Uint8Array,
+  file: string,
+  opts: RunReadOptions = {},
+): { rows: RunRow[]; errors: LocatedError[] } {
   const errors: LocatedError[] = [];
   const rows: RunRow[] = [];
   const dup = duplicateChecker(file);
@@ -293,7 +366,12 @@ export function parseRun(input: string | Uint8Array, file: string, opts: RunRead
  * reader behind forEachRunLine, for callers that keep only some fields (eval on millions of lines).
  * It does not check duplicates. Returns counts.
  */
-export async function scanRunFile(path: string, onRecord: RunRecordHandler, onError: (e: LocatedError) => void, opts: { file?: string } & RunReadOptions = {}): Promise<{ rows: number; errors: number }> {
+export async function scanRunFile(
+  path: string,
+  onRecord: RunRecordHandler,
+  onError: (e: LocatedError) => void,
+  opts: { file?: string } & RunReadOptions = {},
+): Promise<{ rows: number; errors: number }> {
   const file = opts.file ?? path;
   let rows = 0;
   let errors = 0;
@@ -314,7 +392,13 @@ export async function scanRunFile(path: string, onRecord: RunRecordHandler, onEr
     rows++;
     onRecord(qid, docid, rank, score, tag, line);
   };
-  const { ok, nonBlank } = await scanFile(path, file, sink, report, runChunkScanner(sink, onPlain, opts.rank === "ignored"));
+  const { ok, nonBlank } = await scanFile(
+    path,
+    file,
+    sink,
+    report,
+    runChunkScanner(sink, onPlain, opts.rank === "ignored"),
+  );
   if (ok && nonBlank === 0 && errors === 0) report(emptyFile(file, `run lines (${RUN_COLUMNS})`));
   return { rows, errors };
 }
@@ -363,7 +447,8 @@ function sameBytes(b: Uint8Array, s: number, e: number, prev: string): boolean {
  */
 function runChunkScanner(sink: LineSink, onRecord: RunRecordHandler, anyRank: boolean): ChunkScanner {
   const state: RunLineState = { prevQid: "", prevTag: "", sink, onRecord, anyRank };
-  return (text, firstLine, b) => (b === null ? scanLines(text, firstLine, sink, b) : scanRunChunk(text, b, firstLine, state));
+  return (text, firstLine, b) =>
+    b === null ? scanLines(text, firstLine, sink, b) : scanRunChunk(text, b, firstLine, state);
 }
 
 type RunLineState = { prevQid: string; prevTag: string; sink: LineSink; onRecord: RunRecordHandler; anyRank: boolean };
@@ -372,7 +457,12 @@ type RunLineState = { prevQid: string; prevTag: string; sink: LineSink; onRecord
 const isBlank = (c: number) => c === 32 || (c >= 9 && c <= 13);
 
 /** lines.ts's count of lines and non-blank lines, over an ASCII chunk `b` whose text is `text`. */
-function scanRunChunk(text: string, b: Uint8Array, firstLine: number, state: RunLineState): { lines: number; nonBlank: number } {
+function scanRunChunk(
+  text: string,
+  b: Uint8Array,
+  firstLine: number,
+  state: RunLineState,
+): { lines: number; nonBlank: number } {
   const len = b.length;
   let line = firstLine;
   let nonBlank = 0;
@@ -400,7 +490,14 @@ function scanRunChunk(text: string, b: Uint8Array, firstLine: number, state: Run
  * ordinary parser. Field bytes are above 32; a byte at or below 32 that is not a separator (a
  * control character inside a field) sends the line to the ordinary parser as well.
  */
-function readRunFields(text: string, b: Uint8Array, p: number, eol: number, line: number, state: RunLineState): boolean {
+function readRunFields(
+  text: string,
+  b: Uint8Array,
+  p: number,
+  eol: number,
+  line: number,
+  state: RunLineState,
+): boolean {
   if (b[p] === HASH) return false;
   const f = FIELDS; // f[2k], f[2k + 1]: bounds of field k (qid, iter, docid, rank, score, tag)
   for (let k = 0; k < 6; k++) {

@@ -45,7 +45,8 @@ export function fuseScores(runs: readonly RankedRun[], opts: FuseOptions): Score
   if (opts.method === "combsum") return combSum(normalized);
   if (opts.method === "combmnz") return combMnz(normalized);
   const weights = opts.weights ?? runs.map(() => 1);
-  if (weights.length !== runs.length) throw new Error(`wsum needs one weight per run: ${runs.length} runs, ${weights.length} weights`);
+  if (weights.length !== runs.length)
+    throw new Error(`wsum needs one weight per run: ${runs.length} runs, ${weights.length} weights`);
   return wsum(normalized, weights);
 }
 
@@ -72,10 +73,15 @@ export function formatRun(rows: readonly FusedRow[], tag: string): string {
  * behind `assessor fuse`'s usage errors and the lead's page. `option` names an option as the
  * caller shows it (`--norm` on the command line, `norm` on the page).
  */
-export function fuseOptionsProblem(runs: number, o: { method: Method; norm?: Norm; weights?: readonly number[] }, option: (name: string) => string = (n) => `--${n}`): string | undefined {
+export function fuseOptionsProblem(
+  runs: number,
+  o: { method: Method; norm?: Norm; weights?: readonly number[] },
+  option: (name: string) => string = (n) => `--${n}`,
+): string | undefined {
   if (runs < 2) return "fuse needs at least two runs";
   if (o.method === "rrf" && o.norm) return `${option("norm")} does not apply to rrf (it uses ranks, not scores)`;
   if (o.weights && o.method !== "wsum") return `${option("weights")} applies to ${option("method")} wsum only`;
-  if (o.weights && o.weights.length !== runs) return `${option("weights")}: ${runs} runs need ${runs} weights, got ${o.weights.length}`;
+  if (o.weights && o.weights.length !== runs)
+    return `${option("weights")}: ${runs} runs need ${runs} weights, got ${o.weights.length}`;
   return undefined;
 }

@@ -11,7 +11,15 @@ import { evaluate, type Judgements, type RunByQuery } from "../stats/evaluate.ts
 import type { MeasureColumn } from "../stats/measures/index.ts";
 import { fuseScores, type Norm, type RankedRun, type ScoredRun } from "./index.ts";
 
-export type TuneOptions = { column: MeasureColumn; judgements: Judgements; folds: number; norm: Norm; steps?: number; seed?: number; relevanceLevel?: number };
+export type TuneOptions = {
+  column: MeasureColumn;
+  judgements: Judgements;
+  folds: number;
+  norm: Norm;
+  steps?: number;
+  seed?: number;
+  relevanceLevel?: number;
+};
 export type FoldResult = { fold: number; queries: number; weights: number[]; train: number; test: number };
 export type TuneResult = { weights: number[]; folds: FoldResult[]; meanTest: number; grid: number };
 
@@ -42,7 +50,12 @@ export function tuneWeights(runs: readonly RankedRun[], opts: TuneOptions): Tune
   // per weight vector, the measure per judged query that some run answers (0 for the others, as -c)
   const judgedQueries = [...opts.judgements.keys()].sort();
   const perQuery = grid.map((weights) => {
-    const r = evaluate(opts.judgements, asRun(fuseScores(runs, { method: "wsum", norm: opts.norm, weights })), [opts.column], { ...ctx, complete: true });
+    const r = evaluate(
+      opts.judgements,
+      asRun(fuseScores(runs, { method: "wsum", norm: opts.norm, weights })),
+      [opts.column],
+      { ...ctx, complete: true },
+    );
     const byQid = new Map(r.queries.map((q, i) => [q, r.values[0][i] ?? 0]));
     return judgedQueries.map((q) => byQid.get(q) ?? 0);
   });
@@ -80,8 +93,19 @@ export function tuneWeights(runs: readonly RankedRun[], opts: TuneOptions): Tune
   const folds: FoldResult[] = [];
   for (let f = 0; f < opts.folds; f++) {
     const train = best((x) => x !== f);
-    folds.push({ fold: f + 1, queries: foldOf.filter((x) => x === f).length, weights: grid[train.g], train: train.v, test: mean(train.g, (x) => x === f) });
+    folds.push({
+      fold: f + 1,
+      queries: foldOf.filter((x) => x === f).length,
+      weights: grid[train.g],
+      train: train.v,
+      test: mean(train.g, (x) => x === f),
+    });
   }
   const all = best(() => true);
-  return { weights: grid[all.g], folds, meanTest: folds.reduce((s, f) => s + f.test, 0) / Math.max(1, folds.length), grid: grid.length };
+  return {
+    weights: grid[all.g],
+    folds,
+    meanTest: folds.reduce((s, f) => s + f.test, 0) / Math.max(1, folds.length),
+    grid: grid.length,
+  };
 }

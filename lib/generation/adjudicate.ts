@@ -20,12 +20,38 @@ export const ZAnswerAdjudicationInput = z.object({
 });
 export type TAnswerAdjudicationInput = z.input<typeof ZAnswerAdjudicationInput>;
 
-export type TAnswerStanding = { claimVersion: number; claimLabels: TClaimLabel[]; relevance: number; rationale: string; revision: number };
+export type TAnswerStanding = {
+  claimVersion: number;
+  claimLabels: TClaimLabel[];
+  relevance: number;
+  rationale: string;
+  revision: number;
+};
 export type TAnswerAdjudicateResult = { applied: boolean; answerId: string; adjudication: TAnswerStanding };
 
-type TAdjRow = { answerId: string; claimVersion: number; claimLabels: string; relevance: number; rationale: string; revision: number };
-const standing = (a: TAdjRow): TAnswerStanding => ({ claimVersion: a.claimVersion, claimLabels: parseClaimLabels(a.claimLabels), relevance: a.relevance, rationale: a.rationale, revision: a.revision });
-const SELECT = { answerId: true, claimVersion: true, claimLabels: true, relevance: true, rationale: true, revision: true } as const;
+type TAdjRow = {
+  answerId: string;
+  claimVersion: number;
+  claimLabels: string;
+  relevance: number;
+  rationale: string;
+  revision: number;
+};
+const standing = (a: TAdjRow): TAnswerStanding => ({
+  claimVersion: a.claimVersion,
+  claimLabels: parseClaimLabels(a.claimLabels),
+  relevance: a.relevance,
+  rationale: a.rationale,
+  revision: a.revision,
+});
+const SELECT = {
+  answerId: true,
+  claimVersion: true,
+  claimLabels: true,
+  relevance: true,
+  rationale: true,
+  revision: true,
+} as const;
 
 /**
  * Decides an answer whose annotators' labels disagree (claim labels or relevance, under the
@@ -37,37 +63,86 @@ const SELECT = { answerId: true, claimVersion: true, claimLabels: true, relevanc
  * replaced decision). The labels are on one claim set version and must have one label per claim of
  * it (422 naming the field).
  */
-export async function adjudicateAnswer(db: Db, adjudicatorId: string, input: TAnswerAdjudicationInput): Promise<TAnswerAdjudicateResult> {
+export async function adjudicateAnswer(
+  db: Db,
+  adjudicatorId: string,
+  input: TAnswerAdjudicationInput,
+): Promise<TAnswerAdjudicateResult> {
   const parsed = ZAnswerAdjudicationInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), parsed.error.issues);
+  if (!parsed.success)
+    throw new AppError(
+      "bad_input",
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      parsed.error.issues,
+    );
   const data = parsed.data;
   const dup = await findApplied(db, data.answerId, data.idempotencyKey);
   if (dup) return dup;
 
   const user = await db.user.findUnique({ where: { id: adjudicatorId }, select: { role: true, active: true } });
-  if (!user || !user.active || (user.role !== "adjudicator" && user.role !== "lead")) throw new AppError("forbidden", "only adjudicators and leads decide disagreements");
+  if (!user || !user.active || (user.role !== "adjudicator" && user.role !== "lead"))
+    throw new AppError("forbidden", "only adjudicators and leads decide disagreements");
   const answer = await db.answer.findUnique({
     where: { id: data.answerId },
-    select: { projectId: true, claimVersion: true, disputedAt: true, judgements: { select: { claimVersion: true, claimLabels: true, relevance: true }, orderBy: { id: "asc" } } },
+    select: {
+      projectId: true,
+      claimVersion: true,
+      disputedAt: true,
+      judgements: { select: { claimVersion: true, claimLabels: true, relevance: true }, orderBy: { id: "asc" } },
+    },
   });
   if (!answer) throw new AppError("not_found", `no answer ${data.answerId}`);
   const claims = await db.answerClaim.count({ where: { answerId: data.answerId, version: data.claimVersion } });
-  if (claims === 0) throw new AppError("bad_input", `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${answer.claimVersion})`, [{ path: ["claimVersion"] }]);
-  if (data.claimLabels.length !== claims) throw new AppError("bad_input", `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`, [{ path: ["claimLabels"] }]);
+  if (claims === 0)
+    throw new AppError(
+      "bad_input",
+      `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${answer.claimVersion})`,
+      [{ path: ["claimVersion"] }],
+    );
+  if (data.claimLabels.length !== claims)
+    throw new AppError(
+      "bad_input",
+      `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`,
+      [{ path: ["claimLabels"] }],
+    );
   const existing = await db.answerAdjudication.findUnique({ where: { answerId: data.answerId }, select: SELECT });
-  const decision = { claimVersion: data.claimVersion, claimLabels: JSON.stringify(data.claimLabels), relevance: data.relevance, rationale: data.rationale };
+  const decision = {
+    claimVersion: data.claimVersion,
+    claimLabels: JSON.stringify(data.claimLabels),
+    relevance: data.relevance,
+    rationale: data.rationale,
+  };
 
   if (data.revises !== undefined) {
     if (!existing) throw new AppError("conflict", "this answer has no decision to revise", { standing: null });
-    if (existing.revision !== data.revises) throw conflict(existing, `revision ${data.revises} no longer stands: revision ${existing.revision} was decided since`);
+    if (existing.revision !== data.revises)
+      throw conflict(
+        existing,
+        `revision ${data.revises} no longer stands: revision ${existing.revision} was decided since`,
+      );
     const revises = data.revises;
     return guard(db, data, async () =>
       db.$transaction(async (tx) => {
-        const changed = await tx.answerAdjudication.updateMany({ where: { answerId: data.answerId, revision: revises }, data: { adjudicatorId, ...decision, revision: revises + 1 } });
-        const now = await tx.answerAdjudication.findUniqueOrThrow({ where: { answerId: data.answerId }, select: SELECT });
-        if (changed.count !== 1) throw conflict(now, `revision ${revises} no longer stands: revision ${now.revision} was decided since`);
+        const changed = await tx.answerAdjudication.updateMany({
+          where: { answerId: data.answerId, revision: revises },
+          data: { adjudicatorId, ...decision, revision: revises + 1 },
+        });
+        const now = await tx.answerAdjudication.findUniqueOrThrow({
+          where: { answerId: data.answerId },
+          select: SELECT,
+        });
+        if (changed.count !== 1)
+          throw conflict(now, `revision ${revises} no longer stands: revision ${now.revision} was decided since`);
         await tx.answerEvent.create({
-          data: { projectId: answer.projectId, answerId: data.answerId, actorId: adjudicatorId, kind: "adjudication", before: JSON.stringify(standing(existing)), after: JSON.stringify(standing(now)), idempotencyKey: data.idempotencyKey },
+          data: {
+            projectId: answer.projectId,
+            answerId: data.answerId,
+            actorId: adjudicatorId,
+            kind: "adjudication",
+            before: JSON.stringify(standing(existing)),
+            after: JSON.stringify(standing(now)),
+            idempotencyKey: data.idempotencyKey,
+          },
         });
         return { applied: true, answerId: data.answerId, adjudication: standing(now) };
       }),
@@ -75,14 +150,36 @@ export async function adjudicateAnswer(db: Db, adjudicatorId: string, input: TAn
   }
   if (existing) throw conflict(existing);
   const settings = await ruleSettings(db, answer.projectId);
-  const labels = answer.judgements.map((j) => ({ claimVersion: j.claimVersion, claimLabels: parseClaimLabels(j.claimLabels), relevance: j.relevance }));
+  const labels = answer.judgements.map((j) => ({
+    claimVersion: j.claimVersion,
+    claimLabels: parseClaimLabels(j.claimLabels),
+    relevance: j.relevance,
+  }));
   const state = answerDecision(labels, settings, answer.disputedAt !== null).state;
-  if (state !== "disagreed") throw new AppError("conflict", state === "agreed" ? "the annotators of this answer agree: nothing to adjudicate" : "this answer is still waiting for its annotators' labels", { state });
+  if (state !== "disagreed")
+    throw new AppError(
+      "conflict",
+      state === "agreed"
+        ? "the annotators of this answer agree: nothing to adjudicate"
+        : "this answer is still waiting for its annotators' labels",
+      { state },
+    );
   return guard(db, data, async () =>
     db.$transaction(async (tx) => {
-      const created = await tx.answerAdjudication.create({ data: { answerId: data.answerId, adjudicatorId, ...decision }, select: SELECT });
+      const created = await tx.answerAdjudication.create({
+        data: { answerId: data.answerId, adjudicatorId, ...decision },
+        select: SELECT,
+      });
       await tx.answerEvent.create({
-        data: { projectId: answer.projectId, answerId: data.answerId, actorId: adjudicatorId, kind: "adjudication", before: JSON.stringify({ labels }), after: JSON.stringify(standing(created)), idempotencyKey: data.idempotencyKey },
+        data: {
+          projectId: answer.projectId,
+          answerId: data.answerId,
+          actorId: adjudicatorId,
+          kind: "adjudication",
+          before: JSON.stringify({ labels }),
+          after: JSON.stringify(standing(created)),
+          idempotencyKey: data.idempotencyKey,
+        },
       });
       return { applied: true, answerId: data.answerId, adjudication: standing(created) };
     }),
@@ -90,7 +187,11 @@ export async function adjudicateAnswer(db: Db, adjudicatorId: string, input: TAn
 }
 
 /** A unique violation: the same key raced (its result), or another decision came first (a conflict with it). */
-async function guard(db: Db, data: { answerId: string; idempotencyKey: string }, write: () => Promise<TAnswerAdjudicateResult>): Promise<TAnswerAdjudicateResult> {
+async function guard(
+  db: Db,
+  data: { answerId: string; idempotencyKey: string },
+  write: () => Promise<TAnswerAdjudicateResult>,
+): Promise<TAnswerAdjudicateResult> {
   try {
     return await write();
   } catch (e) {
@@ -108,17 +209,35 @@ function conflict(a: TAdjRow, message = "this answer has already been decided"):
 }
 
 async function findApplied(db: Db, answerId: string, key: string): Promise<TAnswerAdjudicateResult | null> {
-  const event = await db.answerEvent.findUnique({ where: { idempotencyKey: key }, select: { answerId: true, kind: true } });
+  const event = await db.answerEvent.findUnique({
+    where: { idempotencyKey: key },
+    select: { answerId: true, kind: true },
+  });
   if (!event) return null;
-  if (event.answerId !== answerId || event.kind !== "adjudication") throw new AppError("conflict", "this idempotency key was already used for a different submission");
+  if (event.answerId !== answerId || event.kind !== "adjudication")
+    throw new AppError("conflict", "this idempotency key was already used for a different submission");
   const a = await db.answerAdjudication.findUnique({ where: { answerId }, select: SELECT });
   if (!a) throw new AppError("not_found", "the decision recorded under this key no longer exists");
   return { applied: false, answerId, adjudication: standing(a) };
 }
 
-export type TContextChunk = { position: number; text: string; startSeconds: number; endSeconds: number; video: TVideoSource };
+export type TContextChunk = {
+  position: number;
+  text: string;
+  startSeconds: number;
+  endSeconds: number;
+  video: TVideoSource;
+};
 /** One annotator's label as the adjudicator sees it: A, B, … in the order first submitted; never a name. */
-export type TAnswerLabelAB = { label: string; claimVersion: number; claims: string[]; claimLabels: TClaimLabel[]; relevance: number; notes: string; flags: string[] };
+export type TAnswerLabelAB = {
+  label: string;
+  claimVersion: number;
+  claims: string[];
+  claimLabels: TClaimLabel[];
+  relevance: number;
+  notes: string;
+  flags: string[];
+};
 export type TAnswerAdjudicationItem = {
   id: string;
   question: string;
@@ -138,11 +257,26 @@ export async function waitingAnswers(db: Db, projectId: number): Promise<string[
     ruleSettings(db, projectId),
     db.answer.findMany({
       where: { projectId, adjudication: { is: null }, judgements: { some: {} } },
-      select: { id: true, disputedAt: true, judgements: { select: { claimVersion: true, claimLabels: true, relevance: true }, orderBy: { id: "asc" } } },
+      select: {
+        id: true,
+        disputedAt: true,
+        judgements: { select: { claimVersion: true, claimLabels: true, relevance: true }, orderBy: { id: "asc" } },
+      },
     }),
   ]);
   return answers
-    .filter((a) => answerDecision(a.judgements.map((j) => ({ claimVersion: j.claimVersion, claimLabels: parseClaimLabels(j.claimLabels), relevance: j.relevance })), settings, a.disputedAt !== null).state === "disagreed")
+    .filter(
+      (a) =>
+        answerDecision(
+          a.judgements.map((j) => ({
+            claimVersion: j.claimVersion,
+            claimLabels: parseClaimLabels(j.claimLabels),
+            relevance: j.relevance,
+          })),
+          settings,
+          a.disputedAt !== null,
+        ).state === "disagreed",
+    )
     .map((a) => a.id);
 }
 
@@ -162,12 +296,28 @@ export async function answerAdjudicationQueue(db: Db, projectId: number): Promis
       claimVersion: true,
       queryId: true,
       query: { select: { text: true } },
-      claims: { select: { version: true, position: true, text: true }, orderBy: [{ version: "asc" }, { position: "asc" }] },
+      claims: {
+        select: { version: true, position: true, text: true },
+        orderBy: [{ version: "asc" }, { position: "asc" }],
+      },
       context: {
         orderBy: { position: "asc" },
-        select: { position: true, chunk: { select: { text: true, startSeconds: true, endSeconds: true, video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } } } } },
+        select: {
+          position: true,
+          chunk: {
+            select: {
+              text: true,
+              startSeconds: true,
+              endSeconds: true,
+              video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } },
+            },
+          },
+        },
       },
-      judgements: { select: { claimVersion: true, claimLabels: true, relevance: true, notes: true, flags: true }, orderBy: { id: "asc" } },
+      judgements: {
+        select: { claimVersion: true, claimLabels: true, relevance: true, notes: true, flags: true },
+        orderBy: { id: "asc" },
+      },
     },
   });
   return answers
@@ -180,15 +330,33 @@ export async function answerAdjudicationQueue(db: Db, projectId: number): Promis
         answer: a.text,
         claimVersion: a.claimVersion,
         claims: claimsOf(a.claimVersion),
-        context: a.context.map((c) => ({ position: c.position, text: c.chunk.text, startSeconds: c.chunk.startSeconds, endSeconds: c.chunk.endSeconds, video: videoSource(c.chunk.video) })),
-        labels: a.judgements.map((j, i) => ({ label: letter(i), claimVersion: j.claimVersion, claims: claimsOf(j.claimVersion), claimLabels: parseClaimLabels(j.claimLabels), relevance: j.relevance, notes: j.notes, flags: parseFlags(j.flags) })),
+        context: a.context.map((c) => ({
+          position: c.position,
+          text: c.chunk.text,
+          startSeconds: c.chunk.startSeconds,
+          endSeconds: c.chunk.endSeconds,
+          video: videoSource(c.chunk.video),
+        })),
+        labels: a.judgements.map((j, i) => ({
+          label: letter(i),
+          claimVersion: j.claimVersion,
+          claims: claimsOf(j.claimVersion),
+          claimLabels: parseClaimLabels(j.claimLabels),
+          relevance: j.relevance,
+          notes: j.notes,
+          flags: parseFlags(j.flags),
+        })),
       };
     });
 }
 
 /** Per project: answers waiting for a decision (the adjudicator's "Answers (N)"). */
 export async function answerAdjudicationCounts(db: Db): Promise<{ projectId: number; pending: number }[]> {
-  const projects = await db.project.findMany({ where: { answers: { some: {} } }, select: { id: true }, orderBy: { id: "asc" } });
+  const projects = await db.project.findMany({
+    where: { answers: { some: {} } },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
   const out: { projectId: number; pending: number }[] = [];
   for (const p of projects) out.push({ projectId: p.id, pending: (await waitingAnswers(db, p.id)).length });
   return out;

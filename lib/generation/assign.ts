@@ -41,24 +41,47 @@ export type TAssignAnswersResult = {
  * - all randomness comes from `seed` (mulberry32; random when not given, returned).
  * Answers are visited in a random order (so a shortfall does not fall on one system or question).
  */
-export async function assignAnswers(db: Db, projectId: number, opts: TAssignAnswersOptions = {}): Promise<TAssignAnswersResult> {
+export async function assignAnswers(
+  db: Db,
+  projectId: number,
+  opts: TAssignAnswersOptions = {},
+): Promise<TAssignAnswersResult> {
   const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
   if (!project) throw new AppError("not_found", `no project ${projectId}`);
   const perItem = opts.perItem ?? project.annotatorsPerItem;
-  if (!Number.isInteger(perItem) || perItem < 1) throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+  if (!Number.isInteger(perItem) || perItem < 1)
+    throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
   await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
   const rng = mulberry32(seed);
   const annotators = await resolveAnnotators(db, opts.annotators);
   if (annotators.length < perItem) {
-    throw new AppError("bad_input", `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`);
+    throw new AppError(
+      "bad_input",
+      `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
+    );
   }
-  const answers = await db.answer.findMany({ where: { projectId, ...(opts.system === undefined ? {} : { system: opts.system }) }, select: { id: true }, orderBy: { id: "asc" } });
+  const answers = await db.answer.findMany({
+    where: { projectId, ...(opts.system === undefined ? {} : { system: opts.system }) },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
   if (answers.length === 0) {
-    throw new AppError("bad_input", opts.system === undefined ? "the project has no answers: import them first with: npx assessor import answers --system NAME answers.jsonl" : `no answers of system "${opts.system}" in the project`);
+    throw new AppError(
+      "bad_input",
+      opts.system === undefined
+        ? "the project has no answers: import them first with: npx assessor import answers --system NAME answers.jsonl"
+        : `no answers of system "${opts.system}" in the project`,
+    );
   }
-  const existing = await db.answerAssignment.findMany({ where: { answer: { projectId } }, select: { answerId: true, userId: true } });
-  const { assignedTo, load } = assignmentLoad(existing.map((a) => ({ itemId: a.answerId, userId: a.userId })), annotators);
+  const existing = await db.answerAssignment.findMany({
+    where: { answer: { projectId } },
+    select: { answerId: true, userId: true },
+  });
+  const { assignedTo, load } = assignmentLoad(
+    existing.map((a) => ({ itemId: a.answerId, userId: a.userId })),
+    annotators,
+  );
 
   const rows: { answerId: string; userId: string; orderKey: number }[] = [];
   const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
@@ -68,7 +91,9 @@ export async function assignAnswers(db: Db, projectId: number, opts: TAssignAnsw
     const already = assignedTo.get(answer.id) ?? new Set<string>();
     const needed = perItem - already.size;
     if (needed <= 0) continue;
-    const eligible = annotators.filter((a) => !already.has(a.id)).map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
+    const eligible = annotators
+      .filter((a) => !already.has(a.id))
+      .map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
     eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
     const chosen = eligible.slice(0, needed);
     if (chosen.length < needed) shortfall++;
@@ -82,10 +107,15 @@ export async function assignAnswers(db: Db, projectId: number, opts: TAssignAnsw
   if (!opts.dryRun && rows.length > 0) {
     try {
       await db.$transaction(async (tx) => {
-        for (let i = 0; i < rows.length; i += 1000) await tx.answerAssignment.createMany({ data: rows.slice(i, i + 1000) });
+        for (let i = 0; i < rows.length; i += 1000)
+          await tx.answerAssignment.createMany({ data: rows.slice(i, i + 1000) });
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw new AppError("conflict", "answer assignments were changed by another command at the same time; run assign again");
+      if (isUniqueViolation(e))
+        throw new AppError(
+          "conflict",
+          "answer assignments were changed by another command at the same time; run assign again",
+        );
       throw e;
     }
   }

@@ -32,9 +32,22 @@ import { MAX_CLAIMS } from "./claims.ts";
  * returns what the first request wrote, once. Refused (not_found) unless the answer is assigned to
  * the actor; refused while grading is closed.
  */
-export type TClaimEditOp = { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number };
-export type TClaimEdit = { answerId: string; actorId: string; op: TClaimEditOp; version: number; idempotencyKey: string };
-export type TEditedClaim = { position: number; text: string; startChar: number | null; endChar: number | null; source: string };
+export type TClaimEditOp =
+  { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number };
+export type TClaimEdit = {
+  answerId: string;
+  actorId: string;
+  op: TClaimEditOp;
+  version: number;
+  idempotencyKey: string;
+};
+export type TEditedClaim = {
+  position: number;
+  text: string;
+  startChar: number | null;
+  endChar: number | null;
+  source: string;
+};
 
 type Claim = Omit<TEditedClaim, "position">;
 const hasContent = (s: string) => /[\p{L}\p{N}]/u.test(s);
@@ -43,23 +56,38 @@ const hasContent = (s: string) => /[\p{L}\p{N}]/u.test(s);
 export function applyClaimEdit(answerText: string, claims: readonly Claim[], op: TClaimEditOp): Claim[] | string {
   if (op.kind === "merge") {
     const [i, j] = op.positions;
-    if (!Number.isInteger(i) || !Number.isInteger(j) || j !== i + 1) return `merge takes two neighbouring claims [i, i + 1], got [${i}, ${j}]`;
+    if (!Number.isInteger(i) || !Number.isInteger(j) || j !== i + 1)
+      return `merge takes two neighbouring claims [i, i + 1], got [${i}, ${j}]`;
     if (i < 0 || j >= claims.length) return `merge [${i}, ${j}]: the answer has claims 0 to ${claims.length - 1}`;
     const a = claims[i];
     const b = claims[j];
-    const spans = a.startChar !== null && a.endChar !== null && b.startChar !== null && b.endChar !== null && a.startChar <= b.startChar;
+    const spans =
+      a.startChar !== null &&
+      a.endChar !== null &&
+      b.startChar !== null &&
+      b.endChar !== null &&
+      a.startChar <= b.startChar;
     const merged: Claim = spans
-      ? { text: answerText.slice(a.startChar!, b.endChar!), startChar: a.startChar, endChar: b.endChar, source: "annotator" }
+      ? {
+          text: answerText.slice(a.startChar!, b.endChar!),
+          startChar: a.startChar,
+          endChar: b.endChar,
+          source: "annotator",
+        }
       : { text: `${a.text} ${b.text}`, startChar: null, endChar: null, source: "annotator" };
     return [...claims.slice(0, i), merged, ...claims.slice(j + 1)];
   }
   const { position: i, at } = op;
-  if (!Number.isInteger(i) || i < 0 || i >= claims.length) return `split: no claim ${i} (the answer has claims 0 to ${claims.length - 1})`;
+  if (!Number.isInteger(i) || i < 0 || i >= claims.length)
+    return `split: no claim ${i} (the answer has claims 0 to ${claims.length - 1})`;
   const c = claims[i];
-  if (!Number.isInteger(at) || at <= 0 || at >= c.text.length) return `split: cut claim ${i} at a character offset 1 to ${c.text.length - 1}, got ${at}`;
-  if (claims.length >= MAX_CLAIMS) return `split: the answer already has ${claims.length} claims, the most a label can carry (${MAX_CLAIMS})`;
+  if (!Number.isInteger(at) || at <= 0 || at >= c.text.length)
+    return `split: cut claim ${i} at a character offset 1 to ${c.text.length - 1}, got ${at}`;
+  if (claims.length >= MAX_CLAIMS)
+    return `split: the answer already has ${claims.length} claims, the most a label can carry (${MAX_CLAIMS})`;
   const parts = [c.text.slice(0, at), c.text.slice(at)];
-  if (!parts.every(hasContent)) return `split: both parts of claim ${i} must keep a letter or digit ("${parts[0].trim()}" | "${parts[1].trim()}")`;
+  if (!parts.every(hasContent))
+    return `split: both parts of claim ${i} must keep a letter or digit ("${parts[0].trim()}" | "${parts[1].trim()}")`;
   const pieces = parts.map((p, k) => {
     const lead = p.length - p.trimStart().length;
     const text = p.trim();
@@ -88,32 +116,50 @@ export const versionAfter = (e: Pick<TEventRow, "after">): number | null => {
  * since or the lead re-imported or re-split the answer since (then their label's set, else the
  * shared one). Read from the answer's events: the annotator's own, and the shared ones.
  */
-export async function ownClaimVersion(db: Pick<Db, "answerEvent" | "answerJudgement" | "answer">, answerId: string, userId: string): Promise<number | null> {
+export async function ownClaimVersion(
+  db: Pick<Db, "answerEvent" | "answerJudgement" | "answer">,
+  answerId: string,
+  userId: string,
+): Promise<number | null> {
   const [answer, own, events] = await Promise.all([
     db.answer.findUnique({ where: { id: answerId }, select: { claimVersion: true } }),
     db.answerJudgement.findUnique({ where: { answerId_userId: { answerId, userId } }, select: { claimVersion: true } }),
     db.answerEvent.findMany({
-      where: { answerId, OR: [{ actorId: userId, kind: { in: [...EDIT_KINDS, "judgement"] } }, { kind: { in: ["import", "resplit"] } }] },
+      where: {
+        answerId,
+        OR: [{ actorId: userId, kind: { in: [...EDIT_KINDS, "judgement"] } }, { kind: { in: ["import", "resplit"] } }],
+      },
       orderBy: { id: "desc" },
       select: { id: true, kind: true, actorId: true, after: true },
     }),
   ]);
   if (!answer) return null;
-  const latest = events.find((e) => e.kind === "judgement" || e.kind === "import" || e.kind === "resplit" || isPrivateVersion(versionAfter(e) ?? 0));
+  const latest = events.find(
+    (e) =>
+      e.kind === "judgement" || e.kind === "import" || e.kind === "resplit" || isPrivateVersion(versionAfter(e) ?? 0),
+  );
   const edited = latest && EDIT_KINDS.includes(latest.kind) ? versionAfter(latest) : null;
   return edited ?? own?.claimVersion ?? answer.claimVersion;
 }
 
 async function claimsOf(db: Pick<Db, "answerClaim">, answerId: string, version: number): Promise<Claim[]> {
-  return db.answerClaim.findMany({ where: { answerId, version }, orderBy: { position: "asc" }, select: { text: true, startChar: true, endChar: true, source: true } });
+  return db.answerClaim.findMany({
+    where: { answerId, version },
+    orderBy: { position: "asc" },
+    select: { text: true, startChar: true, endChar: true, source: true },
+  });
 }
 const numbered = (claims: readonly Claim[]): TEditedClaim[] => claims.map((c, position) => ({ position, ...c }));
 
 /** What the edit recorded under `key` wrote (a retry), or null when the key is new. */
 async function replay(db: Db, edit: TClaimEdit): Promise<{ version: number; claims: TEditedClaim[] } | null> {
-  const done = await db.answerEvent.findUnique({ where: { idempotencyKey: edit.idempotencyKey }, select: { answerId: true, actorId: true, kind: true, after: true } });
+  const done = await db.answerEvent.findUnique({
+    where: { idempotencyKey: edit.idempotencyKey },
+    select: { answerId: true, actorId: true, kind: true, after: true },
+  });
   if (!done) return null;
-  if (done.answerId !== edit.answerId || done.actorId !== edit.actorId || done.kind !== edit.op.kind) throw new AppError("conflict", "this idempotency key was already used for a different request");
+  if (done.answerId !== edit.answerId || done.actorId !== edit.actorId || done.kind !== edit.op.kind)
+    throw new AppError("conflict", "this idempotency key was already used for a different request");
   const version = versionAfter(done)!;
   return { version, claims: numbered(await claimsOf(db, edit.answerId, version)) };
 }
@@ -125,19 +171,33 @@ export async function editClaims(db: Db, edit: TClaimEdit): Promise<{ version: n
     return await db.$transaction(async (tx) => {
       // The actor's assignment row, written first: it is the check that the answer is theirs, and its
       // write lock queues two edits of one annotator (two tabs) so the second sees the first's set.
-      const mine = await tx.answerAssignment.updateMany({ where: { answerId: edit.answerId, userId: edit.actorId }, data: { orderKey: { multiply: 1 } } });
+      const mine = await tx.answerAssignment.updateMany({
+        where: { answerId: edit.answerId, userId: edit.actorId },
+        data: { orderKey: { multiply: 1 } },
+      });
       if (mine.count !== 1) throw new AppError("not_found", "no such answer in your queue");
-      const answer = await tx.answer.findUniqueOrThrow({ where: { id: edit.answerId }, select: { id: true, projectId: true, text: true, project: { select: { gradingClosedAt: true } } } });
+      const answer = await tx.answer.findUniqueOrThrow({
+        where: { id: edit.answerId },
+        select: { id: true, projectId: true, text: true, project: { select: { gradingClosedAt: true } } },
+      });
       // Closed by the lead: refused as a label is (lib/generation/submit.ts).
       if (answer.project.gradingClosedAt) throw gradingClosedError(answer.project.gradingClosedAt);
       const seen = (await ownClaimVersion(tx, answer.id, edit.actorId))!;
-      if (edit.version !== seen) throw new AppError("conflict", "your claims of this answer changed meanwhile (in another tab?); reload the answer", { version: seen });
+      if (edit.version !== seen)
+        throw new AppError(
+          "conflict",
+          "your claims of this answer changed meanwhile (in another tab?); reload the answer",
+          { version: seen },
+        );
       const current = await claimsOf(tx, answer.id, seen);
       const next = applyClaimEdit(answer.text, current, edit.op);
       if (typeof next === "string") throw new AppError("bad_input", next);
       let version = randomInt(PRIVATE_VERSION_MIN, INT32_MAX);
-      while ((await tx.answerClaim.count({ where: { answerId: answer.id, version } })) > 0) version = randomInt(PRIVATE_VERSION_MIN, INT32_MAX);
-      await tx.answerClaim.createMany({ data: next.map((c, position) => ({ answerId: answer.id, version, position, ...c })) });
+      while ((await tx.answerClaim.count({ where: { answerId: answer.id, version } })) > 0)
+        version = randomInt(PRIVATE_VERSION_MIN, INT32_MAX);
+      await tx.answerClaim.createMany({
+        data: next.map((c, position) => ({ answerId: answer.id, version, position, ...c })),
+      });
       await tx.answerEvent.create({
         data: {
           projectId: answer.projectId,

@@ -50,32 +50,53 @@ function readLines<T>(root: string, file: string, schema: z.ZodType<T>): T[] {
     .filter(({ line }) => line.trim() !== "")
     .map(({ line, n }) => {
       const r = schema.safeParse(JSON.parse(line));
-      if (!r.success) throw new Error(`${file}:${n}: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      if (!r.success)
+        throw new Error(`${file}:${n}: ${r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
       return r.data;
     });
 }
 
-export type TDemoAnswersResult = { answers: number; claims: number; labelled: number; adjudicated: number; judged: number; skipped: boolean };
+export type TDemoAnswersResult = {
+  answers: number;
+  claims: number;
+  labelled: number;
+  adjudicated: number;
+  judged: number;
+  skipped: boolean;
+};
 
 /** Imports, assigns and labels the demo's answers in the project (see the file comment). */
 export async function seedDemoAnswers(db: Db, projectName = "demo", root = process.cwd()): Promise<TDemoAnswersResult> {
   const project = await db.project.findUniqueOrThrow({ where: { name: projectName }, select: { id: true } });
-  if ((await db.answer.count({ where: { projectId: project.id } })) > 0) return { answers: 0, claims: 0, labelled: 0, adjudicated: 0, judged: 0, skipped: true };
-  const [ann1, ann2, adjudicator] = await Promise.all(["ann1@example.com", "ann2@example.com", "adjudicator@example.com"].map((email) => db.user.findUniqueOrThrow({ where: { email }, select: { id: true, email: true } })));
+  if ((await db.answer.count({ where: { projectId: project.id } })) > 0)
+    return { answers: 0, claims: 0, labelled: 0, adjudicated: 0, judged: 0, skipped: true };
+  const [ann1, ann2, adjudicator] = await Promise.all(
+    ["ann1@example.com", "ann2@example.com", "adjudicator@example.com"].map((email) =>
+      db.user.findUniqueOrThrow({ where: { email }, select: { id: true, email: true } }),
+    ),
+  );
   const human = readLines(root, "demo/answers/labels.jsonl", ZDemoHuman);
   const judge = readLines(root, "demo/answers/judge.jsonl", ZDemoJudge);
 
-  for (const { system, file } of DEMO_ANSWER_SYSTEMS) await importAnswers(db, project.id, { system, path: join(root, file) }, { chunking: "default" });
+  for (const { system, file } of DEMO_ANSWER_SYSTEMS)
+    await importAnswers(db, project.id, { system, path: join(root, file) }, { chunking: "default" });
   await assignAnswers(db, project.id, { annotators: [ann1.email, ann2.email], perItem: 2, seed: DEMO_SEED });
 
   const answers = await db.answer.findMany({
     where: { projectId: project.id },
-    select: { id: true, system: true, claimVersion: true, query: { select: { externalId: true } }, _count: { select: { claims: true } } },
+    select: {
+      id: true,
+      system: true,
+      claimVersion: true,
+      query: { select: { externalId: true } },
+      _count: { select: { claims: true } },
+    },
   });
   const find = (system: string, qid: string, what: string, labels: readonly string[]) => {
     const a = answers.find((x) => x.system === system && x.query.externalId === qid);
     if (!a) throw new Error(`${what}: no demo answer of ${system} for ${qid}`);
-    if (labels.length !== a._count.claims) throw new Error(`${what}: ${system} ${qid}: ${labels.length} claim labels for ${a._count.claims} claims`);
+    if (labels.length !== a._count.claims)
+      throw new Error(`${what}: ${system} ${qid}: ${labels.length} claim labels for ${a._count.claims} claims`);
     return a;
   };
   // Check every file before writing a label.
@@ -88,7 +109,11 @@ export async function seedDemoAnswers(db: Db, projectName = "demo", root = proce
   for (const h of human) {
     const a = find(h.system, h.query, "demo/answers/labels.jsonl", h.claims);
     const second = h.ann2 ?? { claims: h.claims, relevance: h.relevance };
-    const label = (who: string, l: { claims: readonly z.infer<typeof ZClaimLabel>[]; relevance: number }, ms: number) => ({
+    const label = (
+      who: string,
+      l: { claims: readonly z.infer<typeof ZClaimLabel>[]; relevance: number },
+      ms: number,
+    ) => ({
       answerId: a.id,
       claimVersion: a.claimVersion,
       claimLabels: [...l.claims],
@@ -118,7 +143,10 @@ export async function seedDemoAnswers(db: Db, projectName = "demo", root = proce
         claimVersion: a.claimVersion,
         claimLabels: JSON.stringify(j.claims),
         relevance: j.relevance,
-        provenance: JSON.stringify({ source: "demo/answers/judge.jsonl", note: "demo labels written by hand in the manner of an LLM judge" }),
+        provenance: JSON.stringify({
+          source: "demo/answers/judge.jsonl",
+          note: "demo labels written by hand in the manner of an LLM judge",
+        }),
       };
     }),
   });

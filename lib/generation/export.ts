@@ -23,11 +23,44 @@ import { answerReferenceLabels, type TAnswerReferenceRow } from "./reference.ts"
  */
 export type TAnswerExportKind = "claims" | "answers";
 export type TAnswerExportFormat = "jsonl" | "csv";
-export type TAnswerLabelSetVersion = { sha256: string; created_at: string; rows: number; project: string; kind: TAnswerExportKind };
+export type TAnswerLabelSetVersion = {
+  sha256: string;
+  created_at: string;
+  rows: number;
+  project: string;
+  kind: TAnswerExportKind;
+};
 export type TAnswerExport = { content: string; version: TAnswerLabelSetVersion; fileSha256: string };
 
-export const CLAIM_CSV_COLUMNS = ["answer_id", "system", "query", "claim_version", "claim", "text", "label", "status", "annotators", "revision", "flags", "notes"] as const;
-export const ANSWER_CSV_COLUMNS = ["answer_id", "system", "query", "claim_version", "claims", "relevance", "faithfulness", "faithfulness_strict", "status", "annotators", "revision", "flags", "notes"] as const;
+export const CLAIM_CSV_COLUMNS = [
+  "answer_id",
+  "system",
+  "query",
+  "claim_version",
+  "claim",
+  "text",
+  "label",
+  "status",
+  "annotators",
+  "revision",
+  "flags",
+  "notes",
+] as const;
+export const ANSWER_CSV_COLUMNS = [
+  "answer_id",
+  "system",
+  "query",
+  "claim_version",
+  "claims",
+  "relevance",
+  "faithfulness",
+  "faithfulness_strict",
+  "status",
+  "annotators",
+  "revision",
+  "flags",
+  "notes",
+] as const;
 
 /** As lib/exports/labels.ts: flags joined by ";", notes by " | " in a CSV cell (JSONL keeps arrays). */
 const FLAG_SEPARATOR = ";";
@@ -103,22 +136,50 @@ function csvOf(rows: readonly TRow[], kind: TAnswerExportKind): string {
   return `${columns.join(",")}\n${body}`;
 }
 
-export function renderAnswerExport(labels: readonly TAnswerReferenceRow[], kind: TAnswerExportKind, format: TAnswerExportFormat, project: string, now: Date = new Date()): TAnswerExport {
+export function renderAnswerExport(
+  labels: readonly TAnswerReferenceRow[],
+  kind: TAnswerExportKind,
+  format: TAnswerExportFormat,
+  project: string,
+  now: Date = new Date(),
+): TAnswerExport {
   const rows = exportRows(labels, kind);
   const canonical = canonicalAnswerLines(rows);
-  const version: TAnswerLabelSetVersion = { sha256: sha256(canonical), created_at: now.toISOString(), rows: rows.length, project, kind };
-  const content = format === "jsonl" ? `${JSON.stringify({ label_set_version: version })}\n${canonical}` : csvOf(rows, kind);
+  const version: TAnswerLabelSetVersion = {
+    sha256: sha256(canonical),
+    created_at: now.toISOString(),
+    rows: rows.length,
+    project,
+    kind,
+  };
+  const content =
+    format === "jsonl" ? `${JSON.stringify({ label_set_version: version })}\n${canonical}` : csvOf(rows, kind);
   return { content, version, fileSha256: sha256(content) };
 }
 
 /** The project's answer reference labels as claims or answers (with `system`, one system's only). */
-export async function exportAnswerLabels(db: Db, projectId: number, kind: TAnswerExportKind, format: TAnswerExportFormat, now: Date = new Date(), opts: { system?: string } = {}): Promise<TAnswerExport> {
-  const [project, rows] = await Promise.all([db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }), answerReferenceLabels(db, projectId, opts)]);
+export async function exportAnswerLabels(
+  db: Db,
+  projectId: number,
+  kind: TAnswerExportKind,
+  format: TAnswerExportFormat,
+  now: Date = new Date(),
+  opts: { system?: string } = {},
+): Promise<TAnswerExport> {
+  const [project, rows] = await Promise.all([
+    db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }),
+    answerReferenceLabels(db, projectId, opts),
+  ]);
   return renderAnswerExport(rows, kind, format, project.name, now);
 }
 
 /** The download's file name: project, kind, the first 12 hex digits of the version's sha256. */
-export function answerExportFileName(safeProjectName: string, kind: TAnswerExportKind, format: TAnswerExportFormat, version: TAnswerLabelSetVersion): string {
+export function answerExportFileName(
+  safeProjectName: string,
+  kind: TAnswerExportKind,
+  format: TAnswerExportFormat,
+  version: TAnswerLabelSetVersion,
+): string {
   return `${safeProjectName}.${kind === "claims" ? "claim-labels" : "answer-labels"}.${version.sha256.slice(0, 12)}.${format}`;
 }
 

@@ -22,14 +22,27 @@ import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
  * `contexts`/`context_ids`/RAGAS's `retrieved_context_ids` for `context`.
  */
 const ZCitation = z.strictObject({
-  sentence: z.number({ error: "expected the sentence's index (0 for the first sentence of the answer)" }).int({ error: "expected an integer sentence index" }).min(0, { error: "expected a sentence index of 0 or more" }),
-  chunks: z.array(ZExternalId, { error: "expected the cited chunks as an array of chunk ids" }).min(1, { error: "expected at least one cited chunk" }),
+  sentence: z
+    .number({ error: "expected the sentence's index (0 for the first sentence of the answer)" })
+    .int({ error: "expected an integer sentence index" })
+    .min(0, { error: "expected a sentence index of 0 or more" }),
+  chunks: z
+    .array(ZExternalId, { error: "expected the cited chunks as an array of chunk ids" })
+    .min(1, { error: "expected at least one cited chunk" }),
 });
 
-const chunkIds = (what: string) => z.array(ZExternalId, { error: `expected ${what} as an array of chunk ids (the chunks given to the model, in order)` }).optional();
+const chunkIds = (what: string) =>
+  z
+    .array(ZExternalId, {
+      error: `expected ${what} as an array of chunk ids (the chunks given to the model, in order)`,
+    })
+    .optional();
 const answerText = z
   .string({ error: "expected the answer as a string" })
-  .max(MAX_ANSWER_CHARS, { error: (i) => `expected an answer of at most ${MAX_ANSWER_CHARS} characters, got ${typeof i.input === "string" ? i.input.length : "more"}` })
+  .max(MAX_ANSWER_CHARS, {
+    error: (i) =>
+      `expected an answer of at most ${MAX_ANSWER_CHARS} characters, got ${typeof i.input === "string" ? i.input.length : "more"}`,
+  })
   .refine((s) => !hasNul(s), { error: NUL_MESSAGE })
   .optional();
 
@@ -56,21 +69,47 @@ export const ZAnswerRow = z
     const one = (fields: readonly (keyof typeof r)[], missing: string) => {
       const given = fields.filter((f) => r[f] !== undefined);
       if (given.length === 0) ctx.addIssue({ code: "custom", path: [fields[0]], message: missing });
-      else if (given.length > 1) ctx.addIssue({ code: "custom", path: [given[1]], message: `give this once: ${given.join(" and ")} are the same field (use one)` });
+      else if (given.length > 1)
+        ctx.addIssue({
+          code: "custom",
+          path: [given[1]],
+          message: `give this once: ${given.join(" and ")} are the same field (use one)`,
+        });
     };
     one(QUESTION_FIELDS, "expected the question: qid (or question_id, query_id, or the question's text as user_input)");
     one(ANSWER_FIELDS, "expected the answer text (answer or response)");
     if (r.retrieved_contexts !== undefined)
-      ctx.addIssue({ code: "custom", path: ["retrieved_contexts"], message: "retrieved_contexts holds passage texts; expected the ids of the chunks given to the model, as context (or retrieved_context_ids)" });
-    else one(CONTEXT_FIELDS, "expected the context: the ids of the chunks given to the model, in order (context, contexts, context_ids or retrieved_context_ids)");
-    for (const f of ANSWER_FIELDS) if (r[f] !== undefined && r[f].trim() === "") ctx.addIssue({ code: "custom", path: [f], message: "expected a non-empty answer" });
-    for (const f of ["user_input"] as const) if (r[f] !== undefined && r[f].trim() === "") ctx.addIssue({ code: "custom", path: [f], message: "expected a non-empty question text" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["retrieved_contexts"],
+        message:
+          "retrieved_contexts holds passage texts; expected the ids of the chunks given to the model, as context (or retrieved_context_ids)",
+      });
+    else
+      one(
+        CONTEXT_FIELDS,
+        "expected the context: the ids of the chunks given to the model, in order (context, contexts, context_ids or retrieved_context_ids)",
+      );
+    for (const f of ANSWER_FIELDS)
+      if (r[f] !== undefined && r[f].trim() === "")
+        ctx.addIssue({ code: "custom", path: [f], message: "expected a non-empty answer" });
+    for (const f of ["user_input"] as const)
+      if (r[f] !== undefined && r[f].trim() === "")
+        ctx.addIssue({ code: "custom", path: [f], message: "expected a non-empty question text" });
   })
   .transform((r) => {
     const q = QUESTION_FIELDS.find((f) => r[f] !== undefined)!;
     const a = ANSWER_FIELDS.find((f) => r[f] !== undefined)!;
     const c = CONTEXT_FIELDS.find((f) => r[f] !== undefined)!;
-    return { questionField: q, question: r[q]!, answerField: a, answer: r[a]!, contextField: c, context: r[c]!, citations: r.citations ?? null };
+    return {
+      questionField: q,
+      question: r[q]!,
+      answerField: a,
+      answer: r[a]!,
+      contextField: c,
+      context: r[c]!,
+      citations: r.citations ?? null,
+    };
   });
 export type TAnswerRow = z.output<typeof ZAnswerRow>;
 
@@ -99,10 +138,20 @@ const WHAT = "one JSON object per line: qid, answer, context (chunk ids in order
 
 /** The stored hash of an answer's content: an unchanged line is a no-op on re-import. */
 export function answerContentHash(text: string, context: readonly string[], citations: unknown): string {
-  return createHash("sha256").update(JSON.stringify([text, context, citations ?? null])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([text, context, citations ?? null]))
+    .digest("hex");
 }
 
-type Resolved = { line: number; qid: string; queryId: number; text: string; context: { externalId: string; chunkId: number }[]; citations: TAnswerRow["citations"]; hash: string };
+type Resolved = {
+  line: number;
+  qid: string;
+  queryId: number;
+  text: string;
+  context: { externalId: string; chunkId: number }[];
+  citations: TAnswerRow["citations"];
+  hash: string;
+};
 
 /**
  * Validates the whole file (bad JSON, unknown or repeated question, empty answer, a context or cited
@@ -119,12 +168,27 @@ type Resolved = { line: number; qid: string; queryId: number; text: string; cont
  * them, its judge labels and its dispute mark (the labels were about another text; the event's
  * `before` keeps what was removed). A question that is not accepted is imported with a warning.
  */
-export async function importAnswers(db: Db, projectId: number, input: TAnswersInput, opts: TAnswersImportOptions = {}): Promise<TAnswersImportResult> {
+export async function importAnswers(
+  db: Db,
+  projectId: number,
+  input: TAnswersInput,
+  opts: TAnswersImportOptions = {},
+): Promise<TAnswersImportResult> {
   const system = input.system.trim();
-  if (!system) throw new AppError("bad_input", "answers need a system name (--system NAME): the generator configuration that wrote them");
+  if (!system)
+    throw new AppError(
+      "bad_input",
+      "answers need a system name (--system NAME): the generator configuration that wrote them",
+    );
   if (hasNul(system)) throw new AppError("bad_input", `system: ${NUL_MESSAGE}`);
   const fileName = input.fileName ?? ("path" in input ? input.path : "answers.jsonl");
-  const { name, bytes, sha256 } = "path" in input ? await readInput(input.path).then((r) => ({ ...r, name: fileName })) : await readInput({ name: fileName, bytes: typeof input.text === "string" ? Buffer.from(input.text, "utf8") : input.text });
+  const { name, bytes, sha256 } =
+    "path" in input
+      ? await readInput(input.path).then((r) => ({ ...r, name: fileName }))
+      : await readInput({
+          name: fileName,
+          bytes: typeof input.text === "string" ? Buffer.from(input.text, "utf8") : input.text,
+        });
 
   const errors: LocatedError[] = [];
   const warnings: LocatedError[] = [];
@@ -132,7 +196,10 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
   forEachJsonl(bytes, name, ZAnswerRow, WHAT, (row, line) => rows.push({ ...row, line }), errors);
 
   // Questions: by id, or by text (RAGAS's user_input), each once in the file.
-  const questions = await db.query.findMany({ where: { projectId }, select: { id: true, externalId: true, text: true, status: true } });
+  const questions = await db.query.findMany({
+    where: { projectId },
+    select: { id: true, externalId: true, text: true, status: true },
+  });
   const byId = new Map(questions.map((q) => [q.externalId, q]));
   const normal = (t: string) => t.trim().replace(/\s+/g, " ");
   const byText = new Map<string, (typeof questions)[number][]>();
@@ -144,34 +211,62 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
     if (row.questionField === "user_input") {
       const matches = byText.get(normal(row.question)) ?? [];
       if (matches.length === 0) {
-        errors.push({ file: name, line: row.line, field: "user_input", message: `no question of this project has the text "${row.question}"; expected a question's exact text (or its id as qid)` });
+        errors.push({
+          file: name,
+          line: row.line,
+          field: "user_input",
+          message: `no question of this project has the text "${row.question}"; expected a question's exact text (or its id as qid)`,
+        });
         continue;
       }
       if (matches.length > 1) {
-        errors.push({ file: name, line: row.line, field: "user_input", message: `${matches.length} questions have this text (${matches.map((m) => `"${m.externalId}"`).join(", ")}); give the question's id as qid` });
+        errors.push({
+          file: name,
+          line: row.line,
+          field: "user_input",
+          message: `${matches.length} questions have this text (${matches.map((m) => `"${m.externalId}"`).join(", ")}); give the question's id as qid`,
+        });
         continue;
       }
       q = matches[0];
     } else {
       q = byId.get(row.question);
       if (!q) {
-        errors.push({ file: name, line: row.line, field: row.questionField, message: `unknown question "${row.question}"; expected the id of a question of this project` });
+        errors.push({
+          file: name,
+          line: row.line,
+          field: row.questionField,
+          message: `unknown question "${row.question}"; expected the id of a question of this project`,
+        });
         continue;
       }
     }
     const first = seen.get(q.id);
     if (first !== undefined) {
-      errors.push({ file: name, line: row.line, field: row.questionField, message: `question "${q.externalId}" is answered twice (first on line ${first}); expected one line per question` });
+      errors.push({
+        file: name,
+        line: row.line,
+        field: row.questionField,
+        message: `question "${q.externalId}" is answered twice (first on line ${first}); expected one line per question`,
+      });
       continue;
     }
     seen.set(q.id, row.line);
     if (q.status !== "accepted")
-      warnings.push({ file: name, line: row.line, field: row.questionField, message: `question "${q.externalId}" is ${q.status === "draft" ? "a draft" : q.status}: its answer is imported but not assigned or evaluated until the question is accepted` });
+      warnings.push({
+        file: name,
+        line: row.line,
+        field: row.questionField,
+        message: `question "${q.externalId}" is ${q.status === "draft" ? "a draft" : q.status}: its answer is imported but not assigned or evaluated until the question is accepted`,
+      });
     found.push({ row, q });
   }
 
   // Chunks: one chunking for the whole file, named or recognised from the ids (as for runs).
-  const ids = (r: TAnswerRow) => [...r.context.map((id, i) => ({ id, field: `${r.contextField}.${i}` })), ...(r.citations ?? []).flatMap((c, j) => c.chunks.map((id, k) => ({ id, field: `citations.${j}.chunks.${k}` })))];
+  const ids = (r: TAnswerRow) => [
+    ...r.context.map((id, i) => ({ id, field: `${r.contextField}.${i}` })),
+    ...(r.citations ?? []).flatMap((c, j) => c.chunks.map((id, k) => ({ id, field: `citations.${j}.chunks.${k}` }))),
+  ];
   const anyChunk = rows.some((r) => ids(r).length > 0);
   let chunking: ChunkingInfo | null = null;
   let chunks: IdIndex | null = null;
@@ -198,14 +293,25 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
         const chunkId = chunks.get(id);
         if (chunkId === undefined) {
           bad = true;
-          errors.push({ file: name, line: row.line, field, message: `unknown chunk "${id}"; expected the id of a chunk of chunking "${chunking.name}"` });
+          errors.push({
+            file: name,
+            line: row.line,
+            field,
+            message: `unknown chunk "${id}"; expected the id of a chunk of chunking "${chunking.name}"`,
+          });
         }
       }
       row.context.forEach((id, i) => {
         const chunkId = chunks!.get(id);
         if (chunkId === undefined) return;
         const at = positions.get(id);
-        if (at !== undefined) warnings.push({ file: name, line: row.line, field: `${row.contextField}.${i}`, message: `chunk "${id}" is in the context twice (also at position ${at}); both are kept` });
+        if (at !== undefined)
+          warnings.push({
+            file: name,
+            line: row.line,
+            field: `${row.contextField}.${i}`,
+            message: `chunk "${id}" is in the context twice (also at position ${at}); both are kept`,
+          });
         else positions.set(id, i);
         context.push({ externalId: id, chunkId });
       });
@@ -213,16 +319,34 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
     const sentences = splitClaims(row.answer).length;
     if (sentences > MAX_CLAIMS) {
       bad = true;
-      errors.push({ file: name, line: row.line, field: row.answerField, message: `the answer has ${sentences} sentences (claims); expected at most ${MAX_CLAIMS}, the most a label can carry (split it, or leave it out)` });
+      errors.push({
+        file: name,
+        line: row.line,
+        field: row.answerField,
+        message: `the answer has ${sentences} sentences (claims); expected at most ${MAX_CLAIMS}, the most a label can carry (split it, or leave it out)`,
+      });
     }
     (row.citations ?? []).forEach((c, j) => {
       if (c.sentence >= sentences) {
         bad = true;
-        errors.push({ file: name, line: row.line, field: `citations.${j}.sentence`, message: `the answer has ${sentences} sentence${sentences === 1 ? "" : "s"} (0 to ${sentences - 1}); sentence ${c.sentence} does not exist` });
+        errors.push({
+          file: name,
+          line: row.line,
+          field: `citations.${j}.sentence`,
+          message: `the answer has ${sentences} sentence${sentences === 1 ? "" : "s"} (0 to ${sentences - 1}); sentence ${c.sentence} does not exist`,
+        });
       }
     });
     if (bad) continue;
-    resolved.push({ line: row.line, qid: q.externalId, queryId: q.id, text: row.answer, context, citations: row.citations, hash: answerContentHash(row.answer, row.context, row.citations) });
+    resolved.push({
+      line: row.line,
+      qid: q.externalId,
+      queryId: q.id,
+      text: row.answer,
+      context,
+      citations: row.citations,
+      hash: answerContentHash(row.answer, row.context, row.citations),
+    });
   }
   errors.sort((a, b) => a.line - b.line);
   const list = new ErrorList();
@@ -230,7 +354,14 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
   list.throwIfAny();
 
   // What exists for this system: unchanged lines are no-ops, changed ones need `replace`.
-  const existing = new Map((await db.answer.findMany({ where: { projectId, system }, select: { id: true, queryId: true, contentHash: true, createdAt: true } })).map((a) => [a.queryId, a]));
+  const existing = new Map(
+    (
+      await db.answer.findMany({
+        where: { projectId, system },
+        select: { id: true, queryId: true, contentHash: true, createdAt: true },
+      })
+    ).map((a) => [a.queryId, a]),
+  );
   const create: Resolved[] = [];
   const changed: { r: Resolved; id: string }[] = [];
   let unchanged = 0;
@@ -238,7 +369,13 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
     const old = existing.get(r.queryId);
     if (!old) create.push(r);
     else if (old.contentHash === r.hash) unchanged++;
-    else if (!opts.replace) list.push({ file: name, line: r.line, field: "answer", message: `system "${system}" already has a different answer to question "${r.qid}" (imported ${old.createdAt.toISOString()}); use --replace to replace changed answers` });
+    else if (!opts.replace)
+      list.push({
+        file: name,
+        line: r.line,
+        field: "answer",
+        message: `system "${system}" already has a different answer to question "${r.qid}" (imported ${old.createdAt.toISOString()}); use --replace to replace changed answers`,
+      });
     else changed.push({ r, id: old.id });
   }
   list.throwIfAny();
@@ -254,9 +391,16 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
           claimVersion: true,
           context: { select: { chunk: { select: { externalId: true } } }, orderBy: { position: "asc" } },
           // The last shared version: annotators' private sets (from PRIVATE_VERSION_MIN) do not count.
-          claims: { where: { version: { lt: PRIVATE_VERSION_MIN } }, select: { version: true }, orderBy: { version: "desc" }, take: 1 },
+          claims: {
+            where: { version: { lt: PRIVATE_VERSION_MIN } },
+            select: { version: true },
+            orderBy: { version: "desc" },
+            take: 1,
+          },
           judgements: { select: { userId: true, claimVersion: true, claimLabels: true, relevance: true, notes: true } },
-          adjudication: { select: { adjudicatorId: true, claimVersion: true, claimLabels: true, relevance: true, rationale: true } },
+          adjudication: {
+            select: { adjudicatorId: true, claimVersion: true, claimLabels: true, relevance: true, rationale: true },
+          },
           judgeLabels: { select: { judge: true, claimVersion: true, claimLabels: true, relevance: true } },
         },
       })
@@ -272,7 +416,9 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
       `${labelled.length} of the changed answers already ha${labelled.length === 1 ? "s" : "ve"} human labels (${n} label${n === 1 ? "" : "s"}: questions ${labelled
         .slice(0, 10)
         .map((x) => `"${x.r.qid}"`)
-        .join(", ")}${labelled.length > 10 ? ", …" : ""}); replacing them removes those labels: use --force to replace anyway`,
+        .join(
+          ", ",
+        )}${labelled.length > 10 ? ", …" : ""}); replacing them removes those labels: use --force to replace anyway`,
       { labelled: labelled.length, labels: n },
     );
   }
@@ -292,7 +438,10 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
         context: old.context.map((c) => c.chunk.externalId),
         citations: old.citations ? (JSON.parse(old.citations) as unknown) : null,
         claimVersion: old.claimVersion,
-        removed: humanLabels(old) + old.judgeLabels.length > 0 ? { judgements: old.judgements, adjudication: old.adjudication, judgeLabels: old.judgeLabels } : null,
+        removed:
+          humanLabels(old) + old.judgeLabels.length > 0
+            ? { judgements: old.judgements, adjudication: old.adjudication, judgeLabels: old.judgeLabels }
+            : null,
       }),
     })),
   ];
@@ -304,10 +453,15 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
   await bulkTransaction(db, async (tx) => {
     const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
     for (const { r, old } of replace) {
-      if (humanLabels(old) + old.judgeLabels.length > 0) for (const table of ["AnswerJudgement", "AnswerAdjudication", "AnswerJudgeLabel"]) await tx.run(`DELETE FROM "${table}" WHERE "answerId" = ?`, [old.id]);
+      if (humanLabels(old) + old.judgeLabels.length > 0)
+        for (const table of ["AnswerJudgement", "AnswerAdjudication", "AnswerJudgeLabel"])
+          await tx.run(`DELETE FROM "${table}" WHERE "answerId" = ?`, [old.id]);
       await tx.run(`DELETE FROM "AnswerContext" WHERE "answerId" = ?`, [old.id]);
       const version = writes.find((w) => w.id === old.id)!.version;
-      await tx.run(`UPDATE "Answer" SET "text" = ?, "citations" = ?, "contentHash" = ?, "claimVersion" = ?, "disputedAt" = NULL WHERE "id" = ?`, [r.text, citationsOf(r), r.hash, version, old.id]);
+      await tx.run(
+        `UPDATE "Answer" SET "text" = ?, "citations" = ?, "contentHash" = ?, "claimVersion" = ?, "disputedAt" = NULL WHERE "id" = ?`,
+        [r.text, citationsOf(r), r.hash, version, old.id],
+      );
     }
     await tx.insert(
       "Answer",
@@ -323,7 +477,17 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
         { name: "createdAt", type: "timestamp" },
       ],
       create.length,
-      (i) => [writes[i].id, projectId, system, writes[i].r.queryId, writes[i].r.text, citationsOf(writes[i].r), writes[i].r.hash, 1, at],
+      (i) => [
+        writes[i].id,
+        projectId,
+        system,
+        writes[i].r.queryId,
+        writes[i].r.text,
+        citationsOf(writes[i].r),
+        writes[i].r.hash,
+        1,
+        at,
+      ],
     );
     await tx.insert(
       "AnswerContext",
@@ -366,7 +530,16 @@ export async function importAnswers(db: Db, projectId: number, input: TAnswersIn
       writes.length,
       (i) => {
         const w = writes[i];
-        const after = { file: name, system, qid: w.r.qid, text: w.r.text, context: w.r.context.map((c) => c.externalId), citations: w.r.citations, claimVersion: w.version, claims: w.claims.map((c) => c.text) };
+        const after = {
+          file: name,
+          system,
+          qid: w.r.qid,
+          text: w.r.text,
+          context: w.r.context.map((c) => c.externalId),
+          citations: w.r.citations,
+          claimVersion: w.version,
+          claims: w.claims.map((c) => c.text),
+        };
         return [projectId, w.id, "import", w.before, JSON.stringify(after), at];
       },
     );

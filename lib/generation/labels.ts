@@ -56,7 +56,11 @@ export function decideAnswer(labels: readonly TAnswerLabelInput[], settings: TRu
 }
 
 /** As `itemDecision`: a disputed answer stays disagreed until adjudicated. */
-export function answerDecision(labels: readonly TAnswerLabelInput[], settings: TRuleSettings, disputed: boolean): TAnswerDecision {
+export function answerDecision(
+  labels: readonly TAnswerLabelInput[],
+  settings: TRuleSettings,
+  disputed: boolean,
+): TAnswerDecision {
   return disputed ? { state: "disagreed" } : decideAnswer(labels, settings);
 }
 
@@ -65,7 +69,10 @@ export function finalAnswerLabel(
   answer: { labels: readonly TAnswerLabelInput[]; adjudication: TAnswerLabelInput | null; disputed: boolean },
   settings: TRuleSettings,
 ): (TAnswerLabelInput & { status: "agreed" | "adjudicated" }) | null {
-  if (answer.adjudication) return { ...answer.adjudication, claimLabels: [...answer.adjudication.claimLabels], status: "adjudicated" };
+  if (answer.adjudication)
+    return { ...answer.adjudication, claimLabels: [...answer.adjudication.claimLabels], status: "adjudicated" };
   const d = answerDecision(answer.labels, settings, answer.disputed);
-  return d.state === "agreed" ? { claimVersion: d.claimVersion, claimLabels: d.claimLabels, relevance: d.relevance, status: "agreed" } : null;
+  return d.state === "agreed"
+    ? { claimVersion: d.claimVersion, claimLabels: d.claimLabels, relevance: d.relevance, status: "agreed" }
+    : null;
 }

@@ -9,7 +9,12 @@ export type TSystemAnswers = { system: string; answers: number; claims: number; 
 export async function listAnswerSystems(db: Db, projectId: number): Promise<TSystemAnswers[]> {
   const answers = await db.answer.findMany({
     where: { projectId },
-    select: { system: true, claimVersion: true, _count: { select: { judgements: true } }, claims: { select: { version: true } } },
+    select: {
+      system: true,
+      claimVersion: true,
+      _count: { select: { judgements: true } },
+      claims: { select: { version: true } },
+    },
   });
   const by = new Map<string, TSystemAnswers>();
   for (const a of answers) {

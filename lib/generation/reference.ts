@@ -29,26 +29,47 @@ export type TAnswerReferenceRow = {
  * system, then qid (plain string order), so exports are deterministic. With `system`, only that
  * system's answers.
  */
-export async function answerReferenceLabels(db: Db, projectId: number, opts: { system?: string } = {}): Promise<TAnswerReferenceRow[]> {
+export async function answerReferenceLabels(
+  db: Db,
+  projectId: number,
+  opts: { system?: string } = {},
+): Promise<TAnswerReferenceRow[]> {
   const [settings, answers] = await Promise.all([
     ruleSettings(db, projectId),
     db.answer.findMany({
-      where: { projectId, ...(opts.system === undefined ? {} : { system: opts.system }), OR: [{ judgements: { some: {} } }, { adjudication: { isNot: null } }] },
+      where: {
+        projectId,
+        ...(opts.system === undefined ? {} : { system: opts.system }),
+        OR: [{ judgements: { some: {} } }, { adjudication: { isNot: null } }],
+      },
       select: {
         id: true,
         system: true,
         queryId: true,
         disputedAt: true,
         query: { select: { externalId: true } },
-        judgements: { select: { claimVersion: true, claimLabels: true, relevance: true, flags: true, notes: true }, orderBy: { id: "asc" } },
+        judgements: {
+          select: { claimVersion: true, claimLabels: true, relevance: true, flags: true, notes: true },
+          orderBy: { id: "asc" },
+        },
         adjudication: { select: { claimVersion: true, claimLabels: true, relevance: true, revision: true } },
       },
     }),
   ]);
   const decided: { a: (typeof answers)[number]; f: NonNullable<ReturnType<typeof finalAnswerLabel>> }[] = [];
   for (const a of answers) {
-    const labels = a.judgements.map((j) => ({ claimVersion: j.claimVersion, claimLabels: parseClaimLabels(j.claimLabels), relevance: j.relevance }));
-    const adjudication = a.adjudication ? { claimVersion: a.adjudication.claimVersion, claimLabels: parseClaimLabels(a.adjudication.claimLabels), relevance: a.adjudication.relevance } : null;
+    const labels = a.judgements.map((j) => ({
+      claimVersion: j.claimVersion,
+      claimLabels: parseClaimLabels(j.claimLabels),
+      relevance: j.relevance,
+    }));
+    const adjudication = a.adjudication
+      ? {
+          claimVersion: a.adjudication.claimVersion,
+          claimLabels: parseClaimLabels(a.adjudication.claimLabels),
+          relevance: a.adjudication.relevance,
+        }
+      : null;
     const f = finalAnswerLabel({ labels, adjudication, disputed: a.disputedAt !== null }, settings);
     if (f) decided.push({ a, f });
   }
@@ -84,5 +105,7 @@ export async function answerReferenceLabels(db: Db, projectId: number, opts: { s
       revision: a.adjudication?.revision ?? null,
     };
   });
-  return rows.sort((x, y) => (x.system !== y.system ? (x.system < y.system ? -1 : 1) : x.qid < y.qid ? -1 : x.qid > y.qid ? 1 : 0));
+  return rows.sort((x, y) =>
+    x.system !== y.system ? (x.system < y.system ? -1 : 1) : x.qid < y.qid ? -1 : x.qid > y.qid ? 1 : 0,
+  );
 }

@@ -35,10 +35,13 @@ Reply with a JSON object and nothing else: {"statements": ["first statement", "s
 </answer>`;
 
 const TAG_RE = /<(\/?)\s*(question|answer)\b([^<>]*)>/gi;
-const neutralise = (v: string) => v.replace(TAG_RE, (_m, slash: string, name: string, rest: string) => `‹${slash}${name}${rest}›`);
+const neutralise = (v: string) =>
+  v.replace(TAG_RE, (_m, slash: string, name: string, rest: string) => `‹${slash}${name}${rest}›`);
 
 export function claimsPrompt(question: string, answer: string): string {
-  return CLAIMS_PROMPT.replace(/\{\{(question|answer)\}\}/g, (_m, name: string) => neutralise(name === "question" ? question : answer));
+  return CLAIMS_PROMPT.replace(/\{\{(question|answer)\}\}/g, (_m, name: string) =>
+    neutralise(name === "question" ? question : answer),
+  );
 }
 
 /**
@@ -47,9 +50,15 @@ export function claimsPrompt(question: string, answer: string): string {
  * statement a line with bullets and numbers removed. Null when nothing is left.
  */
 export function parseStatements(reply: string): string[] | null {
-  const text = finalAnswer(reply).replace(/^```[a-z]*\s*\n?|\n?```\s*$/gi, "").trim();
+  const text = finalAnswer(reply)
+    .replace(/^```[a-z]*\s*\n?|\n?```\s*$/gi, "")
+    .trim();
   const fromJson = (v: unknown): string[] | null => {
-    const list = Array.isArray(v) ? v : typeof v === "object" && v !== null ? ((v as Record<string, unknown>).statements ?? (v as Record<string, unknown>).claims) : null;
+    const list = Array.isArray(v)
+      ? v
+      : typeof v === "object" && v !== null
+        ? ((v as Record<string, unknown>).statements ?? (v as Record<string, unknown>).claims)
+        : null;
     if (!Array.isArray(list) || !list.every((s) => typeof s === "string")) return null;
     return (list as string[]).map((s) => s.trim()).filter((s) => s !== "");
   };
@@ -83,7 +92,16 @@ export function placeStatements(answer: string, statements: readonly string[]): 
   });
 }
 
-export type TResplitEndpoint = { baseUrl: string; apiKey: string; model: string; temperature?: number; maxTokens?: number; timeoutMs?: number; maxRetries?: number; concurrency?: number };
+export type TResplitEndpoint = {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  concurrency?: number;
+};
 export type TResplitOptions = {
   system: string;
   method: "llm" | "sentences";
@@ -105,22 +123,49 @@ export type TResplitResult = {
   failed: { qid: string; message: string }[];
 };
 
-const same = (a: readonly Claim[], b: readonly Claim[]) => a.length === b.length && a.every((c, i) => c.text === b[i].text && c.source === b[i].source);
+const same = (a: readonly Claim[], b: readonly Claim[]) =>
+  a.length === b.length && a.every((c, i) => c.text === b[i].text && c.source === b[i].source);
 
 export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOptions): Promise<TResplitResult> {
   const system = opts.system.trim();
   const answers = await db.answer.findMany({
     where: { projectId, system },
     orderBy: { query: { externalId: "asc" } },
-    select: { id: true, text: true, claimVersion: true, query: { select: { externalId: true, text: true } }, _count: { select: { judgements: true } }, adjudication: { select: { id: true } } },
+    select: {
+      id: true,
+      text: true,
+      claimVersion: true,
+      query: { select: { externalId: true, text: true } },
+      _count: { select: { judgements: true } },
+      adjudication: { select: { id: true } },
+    },
   });
   if (answers.length === 0) {
-    const systems = (await db.answer.findMany({ where: { projectId }, distinct: ["system"], select: { system: true }, orderBy: { system: "asc" } })).map((a) => a.system);
-    throw new AppError("not_found", `system "${system}" has no answers in this project${systems.length ? `; systems with answers: ${systems.join(", ")}` : " (import them with `assessor import answers`)"}`);
+    const systems = (
+      await db.answer.findMany({
+        where: { projectId },
+        distinct: ["system"],
+        select: { system: true },
+        orderBy: { system: "asc" },
+      })
+    ).map((a) => a.system);
+    throw new AppError(
+      "not_found",
+      `system "${system}" has no answers in this project${systems.length ? `; systems with answers: ${systems.join(", ")}` : " (import them with `assessor import answers`)"}`,
+    );
   }
   const labelled = answers.filter((a) => a._count.judgements > 0 || a.adjudication !== null);
   const todo = opts.force ? answers : answers.filter((a) => a._count.judgements === 0 && a.adjudication === null);
-  const result: TResplitResult = { system, method: opts.method, answers: answers.length, resplit: 0, unchanged: 0, labelled: opts.force ? 0 : labelled.length, claims: 0, failed: [] };
+  const result: TResplitResult = {
+    system,
+    method: opts.method,
+    answers: answers.length,
+    resplit: 0,
+    unchanged: 0,
+    labelled: opts.force ? 0 : labelled.length,
+    claims: 0,
+    failed: [],
+  };
 
   let decompose: (question: string, answer: string) => Promise<Claim[]>;
   let provenance: Record<string, unknown>;
@@ -129,17 +174,45 @@ export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOp
     provenance = { method: "sentences" };
   } else {
     const e = opts.endpoint;
-    if (!e) throw new AppError("bad_input", "an LLM re-split needs the endpoint: --base-url and --model (and the key's variable)");
+    if (!e)
+      throw new AppError(
+        "bad_input",
+        "an LLM re-split needs the endpoint: --base-url and --model (and the key's variable)",
+      );
     const shown = publicBaseUrl(e.baseUrl); // also checks that it is an http(s) URL
-    const endpoint: TEndpoint = { baseUrl: e.baseUrl, apiKey: e.apiKey, timeoutMs: e.timeoutMs ?? 60_000, maxRetries: e.maxRetries ?? 4, concurrency: e.concurrency ?? 4 };
+    const endpoint: TEndpoint = {
+      baseUrl: e.baseUrl,
+      apiKey: e.apiKey,
+      timeoutMs: e.timeoutMs ?? 60_000,
+      maxRetries: e.maxRetries ?? 4,
+      concurrency: e.concurrency ?? 4,
+    };
     const client = makeClient(endpoint);
     await preflight(client, endpoint, e.model);
-    provenance = { method: "llm", model: e.model, baseUrl: shown, temperature: e.temperature ?? 0, promptSha256: createHash("sha256").update(CLAIMS_PROMPT).digest("hex") };
+    provenance = {
+      method: "llm",
+      model: e.model,
+      baseUrl: shown,
+      temperature: e.temperature ?? 0,
+      promptSha256: createHash("sha256").update(CLAIMS_PROMPT).digest("hex"),
+    };
     decompose = async (question, answer) => {
-      const reply = await ask(client, endpoint, { model: e.model, prompt: claimsPrompt(question, answer), temperature: e.temperature ?? 0, maxTokens: e.maxTokens ?? 1024, structured: false });
-      if (reply.finishReason === "length") throw new Error(`the reply was cut at the token limit (${e.maxTokens ?? 1024}); raise --max-tokens`);
+      const reply = await ask(client, endpoint, {
+        model: e.model,
+        prompt: claimsPrompt(question, answer),
+        temperature: e.temperature ?? 0,
+        maxTokens: e.maxTokens ?? 1024,
+        structured: false,
+      });
+      if (reply.finishReason === "length")
+        throw new Error(`the reply was cut at the token limit (${e.maxTokens ?? 1024}); raise --max-tokens`);
       const statements = parseStatements(reply.content || reply.raw);
-      if (!statements) throw new Error(reply.refusal ? `the model refused: ${reply.refusal}` : `no statements in the reply: ${JSON.stringify(reply.raw.slice(0, 200))}`);
+      if (!statements)
+        throw new Error(
+          reply.refusal
+            ? `the model refused: ${reply.refusal}`
+            : `no statements in the reply: ${JSON.stringify(reply.raw.slice(0, 200))}`,
+        );
       return placeStatements(answer, statements);
     };
   }
@@ -150,7 +223,8 @@ export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOp
     let next: Claim[];
     try {
       next = await decompose(a.query.text, a.text);
-      if (next.length > MAX_CLAIMS) throw new Error(`${next.length} claims; expected at most ${MAX_CLAIMS}, the most a label can carry`);
+      if (next.length > MAX_CLAIMS)
+        throw new Error(`${next.length} claims; expected at most ${MAX_CLAIMS}, the most a label can carry`);
     } catch (err) {
       if (err instanceof EndpointError && err.failure.kind === "fatal") fatal = err.message;
       result.failed.push({ qid: a.query.externalId, message: err instanceof Error ? err.message : String(err) });
@@ -164,17 +238,33 @@ export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOp
   };
   const write = (a: (typeof todo)[number], next: Claim[]) =>
     db.$transaction(async (tx) => {
-      const current = await tx.answerClaim.findMany({ where: { answerId: a.id, version: a.claimVersion }, orderBy: { position: "asc" }, select: { text: true, startChar: true, endChar: true, source: true } });
+      const current = await tx.answerClaim.findMany({
+        where: { answerId: a.id, version: a.claimVersion },
+        orderBy: { position: "asc" },
+        select: { text: true, startChar: true, endChar: true, source: true },
+      });
       if (same(current, next)) {
         result.unchanged++;
         return;
       }
       // The next shared version: annotators' private sets (random, from PRIVATE_VERSION_MIN) do not count.
-      const last = await tx.answerClaim.aggregate({ where: { answerId: a.id, version: { lt: PRIVATE_VERSION_MIN } }, _max: { version: true } });
+      const last = await tx.answerClaim.aggregate({
+        where: { answerId: a.id, version: { lt: PRIVATE_VERSION_MIN } },
+        _max: { version: true },
+      });
       const version = Math.max(a.claimVersion, last._max.version ?? 0) + 1;
-      const bumped = await tx.answer.updateMany({ where: { id: a.id, claimVersion: a.claimVersion }, data: { claimVersion: version } });
-      if (bumped.count !== 1) throw new AppError("conflict", `the claims of the answer to "${a.query.externalId}" changed while it was re-split; run again`);
-      await tx.answerClaim.createMany({ data: next.map((c, position) => ({ answerId: a.id, version, position, ...c })) });
+      const bumped = await tx.answer.updateMany({
+        where: { id: a.id, claimVersion: a.claimVersion },
+        data: { claimVersion: version },
+      });
+      if (bumped.count !== 1)
+        throw new AppError(
+          "conflict",
+          `the claims of the answer to "${a.query.externalId}" changed while it was re-split; run again`,
+        );
+      await tx.answerClaim.createMany({
+        data: next.map((c, position) => ({ answerId: a.id, version, position, ...c })),
+      });
       await tx.answerEvent.create({
         data: {
           projectId,
@@ -190,14 +280,22 @@ export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOp
     });
   // A few answers in flight at once (the endpoint's concurrency); a fatal endpoint error stops the rest.
   const queue = [...todo];
-  const workers = Array.from({ length: Math.max(1, Math.min(opts.method === "llm" ? (opts.endpoint?.concurrency ?? 4) : 1, queue.length)) }, async () => {
-    for (let a = queue.shift(); a && !fatal; a = queue.shift()) {
-      await work(a);
-      opts.onProgress?.(++done, todo.length);
-    }
-  });
+  const workers = Array.from(
+    { length: Math.max(1, Math.min(opts.method === "llm" ? (opts.endpoint?.concurrency ?? 4) : 1, queue.length)) },
+    async () => {
+      for (let a = queue.shift(); a && !fatal; a = queue.shift()) {
+        await work(a);
+        opts.onProgress?.(++done, todo.length);
+      }
+    },
+  );
   await Promise.all(workers);
-  if (fatal) throw new AppError("bad_input", `the endpoint stopped the re-split: ${fatal} (${result.resplit} answer(s) re-split before it)`, result);
+  if (fatal)
+    throw new AppError(
+      "bad_input",
+      `the endpoint stopped the re-split: ${fatal} (${result.resplit} answer(s) re-split before it)`,
+      result,
+    );
   result.failed.sort((x, y) => (x.qid < y.qid ? -1 : x.qid > y.qid ? 1 : 0));
   return result;
 }

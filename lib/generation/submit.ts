@@ -10,8 +10,11 @@ import { MAX_CLAIMS } from "./claims.ts";
 import { isPrivateVersion, versionAfter } from "./claims-edit.ts";
 import { decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
 
-
-export const ZRelevance = z.number().int("relevance: expected a whole number 0–3").min(0, "relevance: expected 0–3").max(3, "relevance: expected 0–3");
+export const ZRelevance = z
+  .number()
+  .int("relevance: expected a whole number 0–3")
+  .min(0, "relevance: expected 0–3")
+  .max(3, "relevance: expected 0–3");
 
 /** One answer label (answers task → route → submitAnswerJudgement). */
 export const ZAnswerJudgementInput = z.object({
@@ -44,7 +47,18 @@ export type TSubmittedAnswerJudgement = {
 };
 export type TAnswerSubmitResult = { applied: boolean; judgement: TSubmittedAnswerJudgement };
 
-type TRow = { id: number; answerId: string; userId: string; claimVersion: number; claimLabels: string; relevance: number; notes: string; flags: string; timeSpentMs: number | null; idempotencyKey: string };
+type TRow = {
+  id: number;
+  answerId: string;
+  userId: string;
+  claimVersion: number;
+  claimLabels: string;
+  relevance: number;
+  notes: string;
+  flags: string;
+  timeSpentMs: number | null;
+  idempotencyKey: string;
+};
 const COLUMNS = `"id", "answerId", "userId", "claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
 
 const toJudgement = (r: TRow): TSubmittedAnswerJudgement => ({
@@ -61,8 +75,17 @@ const toJudgement = (r: TRow): TSubmittedAnswerJudgement => ({
 });
 
 /** What an AnswerEvent records of a label (before / after). */
-export function answerJudgementSnapshot(j: Pick<TSubmittedAnswerJudgement, "claimVersion" | "claimLabels" | "relevance" | "notes" | "flags" | "timeSpentMs">): string {
-  return JSON.stringify({ claimVersion: j.claimVersion, claimLabels: j.claimLabels, relevance: j.relevance, notes: j.notes, flags: j.flags, timeSpentMs: j.timeSpentMs });
+export function answerJudgementSnapshot(
+  j: Pick<TSubmittedAnswerJudgement, "claimVersion" | "claimLabels" | "relevance" | "notes" | "flags" | "timeSpentMs">,
+): string {
+  return JSON.stringify({
+    claimVersion: j.claimVersion,
+    claimLabels: j.claimLabels,
+    relevance: j.relevance,
+    notes: j.notes,
+    flags: j.flags,
+    timeSpentMs: j.timeSpentMs,
+  });
 }
 
 /**
@@ -82,9 +105,18 @@ export function answerJudgementSnapshot(j: Pick<TSubmittedAnswerJudgement, "clai
  *   required labels disagree before or after this edit, Answer.disputedAt is set once, never cleared;
  * - every change appends an AnswerEvent (kind "judgement") with the label before and after.
  */
-export async function submitAnswerJudgement(db: Db, userId: string, input: TAnswerJudgementInput): Promise<TAnswerSubmitResult> {
+export async function submitAnswerJudgement(
+  db: Db,
+  userId: string,
+  input: TAnswerJudgementInput,
+): Promise<TAnswerSubmitResult> {
   const parsed = ZAnswerJudgementInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), parsed.error.issues);
+  if (!parsed.success)
+    throw new AppError(
+      "bad_input",
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      parsed.error.issues,
+    );
   const data = parsed.data;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -96,16 +128,31 @@ export async function submitAnswerJudgement(db: Db, userId: string, input: TAnsw
   }
 }
 
-type TAnswerRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; assigned: number; claimVersion: number; gradingClosedAt: Date | string | number | null };
+type TAnswerRow = {
+  projectId: number;
+  disagreementRule: TDisagreementRule;
+  startToleranceSeconds: number;
+  annotatorsPerItem: number;
+  assigned: number;
+  claimVersion: number;
+  gradingClosedAt: Date | string | number | null;
+};
 
 function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSubmitResult> {
   const { answerId, idempotencyKey } = data;
   if ((yield* provider()) === "postgres") yield* all(`SELECT "id" FROM "Answer" WHERE "id" = ? FOR UPDATE`, [answerId]);
 
-  const event = yield* get<{ actorId: string | null; answerId: string; kind: string }>(`SELECT "actorId", "answerId", "kind" FROM "AnswerEvent" WHERE "idempotencyKey" = ?`, [idempotencyKey]);
+  const event = yield* get<{ actorId: string | null; answerId: string; kind: string }>(
+    `SELECT "actorId", "answerId", "kind" FROM "AnswerEvent" WHERE "idempotencyKey" = ?`,
+    [idempotencyKey],
+  );
   if (event) {
-    if (event.actorId !== userId || event.answerId !== answerId || event.kind !== "judgement") throw new AppError("conflict", "this idempotency key was already used for a different submission");
-    const stored = yield* get<TRow>(`SELECT ${COLUMNS} FROM "AnswerJudgement" WHERE "answerId" = ? AND "userId" = ?`, [answerId, userId]);
+    if (event.actorId !== userId || event.answerId !== answerId || event.kind !== "judgement")
+      throw new AppError("conflict", "this idempotency key was already used for a different submission");
+    const stored = yield* get<TRow>(`SELECT ${COLUMNS} FROM "AnswerJudgement" WHERE "answerId" = ? AND "userId" = ?`, [
+      answerId,
+      userId,
+    ]);
     if (!stored) throw new AppError("not_found", "the label recorded under this key no longer exists");
     return { applied: false, judgement: toJudgement(stored) };
   }
@@ -118,23 +165,62 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
   );
   if (!answer || !Number(answer.assigned)) throw new AppError("forbidden", "this answer is not assigned to you");
   if (answer.gradingClosedAt !== null) throw gradingClosedError(answer.gradingClosedAt);
-  let claims = Number((yield* get<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnswerClaim" WHERE "answerId" = ? AND "version" = ?`, [answerId, data.claimVersion]))?.n ?? 0);
+  let claims = Number(
+    (yield* get<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnswerClaim" WHERE "answerId" = ? AND "version" = ?`, [
+      answerId,
+      data.claimVersion,
+    ]))?.n ?? 0,
+  );
   // Another annotator's private claim set (lib/generation/claims-edit.ts) reads as no claim set at all.
   if (claims > 0 && isPrivateVersion(data.claimVersion)) {
-    const edits = yield* all<{ after: string }>(`SELECT "after" FROM "AnswerEvent" WHERE "answerId" = ? AND "actorId" = ? AND "kind" IN ('merge', 'split')`, [answerId, userId]);
+    const edits = yield* all<{ after: string }>(
+      `SELECT "after" FROM "AnswerEvent" WHERE "answerId" = ? AND "actorId" = ? AND "kind" IN ('merge', 'split')`,
+      [answerId, userId],
+    );
     if (!edits.some((e) => versionAfter(e) === data.claimVersion)) claims = 0;
   }
-  if (claims === 0) throw new AppError("bad_input", `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${Number(answer.claimVersion)})`, [{ path: ["claimVersion"] }]);
-  if (data.claimLabels.length !== claims) throw new AppError("bad_input", `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`, [{ path: ["claimLabels"] }]);
+  if (claims === 0)
+    throw new AppError(
+      "bad_input",
+      `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${Number(answer.claimVersion)})`,
+      [{ path: ["claimVersion"] }],
+    );
+  if (data.claimLabels.length !== claims)
+    throw new AppError(
+      "bad_input",
+      `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`,
+      [{ path: ["claimLabels"] }],
+    );
 
-  const rows = (yield* all<TRow>(`SELECT ${COLUMNS} FROM "AnswerJudgement" WHERE "answerId" = ? ORDER BY "id"`, [answerId])).map(toJudgement);
+  const rows = (yield* all<TRow>(`SELECT ${COLUMNS} FROM "AnswerJudgement" WHERE "answerId" = ? ORDER BY "id"`, [
+    answerId,
+  ])).map(toJudgement);
   const before = rows.find((j) => j.userId === userId) ?? null;
   const now = new Date();
-  const fields = { claimVersion: data.claimVersion, claimLabels: data.claimLabels, relevance: data.relevance, notes: data.notes, flags: data.flags, timeSpentMs: data.timeSpentMs, idempotencyKey };
-  const values = [fields.claimVersion, JSON.stringify(fields.claimLabels), fields.relevance, fields.notes, JSON.stringify(fields.flags), fields.timeSpentMs, idempotencyKey];
+  const fields = {
+    claimVersion: data.claimVersion,
+    claimLabels: data.claimLabels,
+    relevance: data.relevance,
+    notes: data.notes,
+    flags: data.flags,
+    timeSpentMs: data.timeSpentMs,
+    idempotencyKey,
+  };
+  const values = [
+    fields.claimVersion,
+    JSON.stringify(fields.claimLabels),
+    fields.relevance,
+    fields.notes,
+    JSON.stringify(fields.flags),
+    fields.timeSpentMs,
+    idempotencyKey,
+  ];
   let id: number;
   if (before) {
-    yield* run(`UPDATE "AnswerJudgement" SET "claimVersion" = ?, "claimLabels" = ?, "relevance" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`, [...values, now, before.id]);
+    yield* run(
+      `UPDATE "AnswerJudgement" SET "claimVersion" = ?, "claimLabels" = ?, "relevance" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`,
+      [...values, now, before.id],
+    );
     id = before.id;
   } else {
     const inserted = yield* get<{ id: number }>(
@@ -146,18 +232,30 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
     id = Number(inserted.id);
   }
   const judgement: TSubmittedAnswerJudgement = { id, answerId, userId, ...fields };
-  const settings = { disagreementRule: answer.disagreementRule, startToleranceSeconds: Number(answer.startToleranceSeconds), annotatorsPerItem: Number(answer.annotatorsPerItem) };
+  const settings = {
+    disagreementRule: answer.disagreementRule,
+    startToleranceSeconds: Number(answer.startToleranceSeconds),
+    annotatorsPerItem: Number(answer.annotatorsPerItem),
+  };
   const after = before ? rows.map((j) => (j.id === before.id ? judgement : j)) : [...rows, judgement];
-  const disputed = decideAnswer(rows, settings).state === "disagreed" || decideAnswer(after, settings).state === "disagreed";
-  yield* run(`UPDATE "Answer" SET "disputedAt" = ? WHERE "id" = ? AND "disputedAt" IS NULL AND ? = 1`, [now, answerId, disputed ? 1 : 0]);
-  yield* run(`INSERT INTO "AnswerEvent" ("projectId", "answerId", "actorId", "kind", "before", "after", "idempotencyKey", "createdAt") VALUES (?, ?, ?, 'judgement', ?, ?, ?, ?)`, [
-    Number(answer.projectId),
-    answerId,
-    userId,
-    before ? answerJudgementSnapshot(before) : null,
-    answerJudgementSnapshot(judgement),
-    idempotencyKey,
+  const disputed =
+    decideAnswer(rows, settings).state === "disagreed" || decideAnswer(after, settings).state === "disagreed";
+  yield* run(`UPDATE "Answer" SET "disputedAt" = ? WHERE "id" = ? AND "disputedAt" IS NULL AND ? = 1`, [
     now,
+    answerId,
+    disputed ? 1 : 0,
   ]);
+  yield* run(
+    `INSERT INTO "AnswerEvent" ("projectId", "answerId", "actorId", "kind", "before", "after", "idempotencyKey", "createdAt") VALUES (?, ?, ?, 'judgement', ?, ?, ?, ?)`,
+    [
+      Number(answer.projectId),
+      answerId,
+      userId,
+      before ? answerJudgementSnapshot(before) : null,
+      answerJudgementSnapshot(judgement),
+      idempotencyKey,
+      now,
+    ],
+  );
   return { applied: true, judgement };
 }

@@ -16,8 +16,20 @@ import { ownClaimVersion } from "./claims-edit.ts";
  */
 
 export type TAnswerClaimView = { position: number; text: string };
-export type TAnswerContextView = { position: number; text: string; startSeconds: number; endSeconds: number; video: TVideoSource };
-export type TAnswerOwnLabel = { claimVersion: number; claimLabels: TClaimLabel[]; relevance: number; notes: string; flags: string[] };
+export type TAnswerContextView = {
+  position: number;
+  text: string;
+  startSeconds: number;
+  endSeconds: number;
+  video: TVideoSource;
+};
+export type TAnswerOwnLabel = {
+  claimVersion: number;
+  claimLabels: TClaimLabel[];
+  relevance: number;
+  notes: string;
+  flags: string[];
+};
 export type TAnnotatorAnswer = {
   id: string;
   question: string;
@@ -35,7 +47,13 @@ export type TAnnotatorAnswer = {
   gradingClosedAt: string | null;
 };
 export type TAnswerQueueItem = { id: string; done: boolean; index: number };
-export type TAnswerQueuePage = { project: { id: number; name: string } | null; total: number; done: number; items: TAnswerQueueItem[]; hasAfter: boolean };
+export type TAnswerQueuePage = {
+  project: { id: number; name: string } | null;
+  total: number;
+  done: number;
+  items: TAnswerQueueItem[];
+  hasAfter: boolean;
+};
 export type TAnswerProject = { id: number; name: string; done: number; total: number };
 
 export const ANSWER_PAGE = 50;
@@ -46,13 +64,20 @@ const mine = (userId: string) => ({ assignments: { some: { userId } } });
 export async function answerProjects(db: Db, userId: string): Promise<TAnswerProject[]> {
   const [assigned, done] = await Promise.all([
     db.answerAssignment.findMany({ where: { userId }, select: { answer: { select: { projectId: true } } } }),
-    db.answerJudgement.findMany({ where: { userId, answer: mine(userId) }, select: { answer: { select: { projectId: true } } } }),
+    db.answerJudgement.findMany({
+      where: { userId, answer: mine(userId) },
+      select: { answer: { select: { projectId: true } } },
+    }),
   ]);
   const total = new Map<number, number>();
   for (const a of assigned) total.set(a.answer.projectId, (total.get(a.answer.projectId) ?? 0) + 1);
   const doneBy = new Map<number, number>();
   for (const j of done) doneBy.set(j.answer.projectId, (doneBy.get(j.answer.projectId) ?? 0) + 1);
-  const projects = await db.project.findMany({ where: { id: { in: [...total.keys()] } }, select: { id: true, name: true }, orderBy: { id: "asc" } });
+  const projects = await db.project.findMany({
+    where: { id: { in: [...total.keys()] } },
+    select: { id: true, name: true },
+    orderBy: { id: "asc" },
+  });
   return projects.map((p) => ({ id: p.id, name: p.name, done: doneBy.get(p.id) ?? 0, total: total.get(p.id) ?? 0 }));
 }
 
@@ -60,20 +85,33 @@ export async function answerProjects(db: Db, userId: string): Promise<TAnswerPro
  * One page of the annotator's answer queue in a project: `after` an answer id of theirs (null: from
  * the start), up to `limit` answers in their order. Null when the cursor is not theirs.
  */
-export async function answerQueuePage(db: Db, userId: string, projectId: number, opts: { after?: string; limit?: number } = {}): Promise<TAnswerQueuePage | null> {
+export async function answerQueuePage(
+  db: Db,
+  userId: string,
+  projectId: number,
+  opts: { after?: string; limit?: number } = {},
+): Promise<TAnswerQueuePage | null> {
   const limit = Math.max(1, Math.min(200, Math.floor(opts.limit ?? ANSWER_PAGE)));
   const project = await db.project.findUnique({ where: { id: projectId }, select: { id: true, name: true } });
   if (!project) return null;
   const where = { userId, answer: { projectId } };
   let from: { orderKey: number; answerId: string } | null = null;
   if (opts.after !== undefined) {
-    const a = await db.answerAssignment.findFirst({ where: { ...where, answerId: opts.after }, select: { orderKey: true, answerId: true } });
+    const a = await db.answerAssignment.findFirst({
+      where: { ...where, answerId: opts.after },
+      select: { orderKey: true, answerId: true },
+    });
     if (!a) return null;
     from = a;
   }
   const [rows, total, done] = await Promise.all([
     db.answerAssignment.findMany({
-      where: from ? { ...where, OR: [{ orderKey: { gt: from.orderKey } }, { orderKey: from.orderKey, answerId: { gt: from.answerId } }] } : where,
+      where: from
+        ? {
+            ...where,
+            OR: [{ orderKey: { gt: from.orderKey } }, { orderKey: from.orderKey, answerId: { gt: from.answerId } }],
+          }
+        : where,
       orderBy: [{ orderKey: "asc" }, { answerId: "asc" }],
       take: limit + 1,
       select: { answerId: true, answer: { select: { judgements: { where: { userId }, select: { id: true } } } } },
@@ -81,7 +119,14 @@ export async function answerQueuePage(db: Db, userId: string, projectId: number,
     db.answerAssignment.count({ where }),
     db.answerJudgement.count({ where: { userId, answer: { projectId, ...mine(userId) } } }),
   ]);
-  const before = from ? await db.answerAssignment.count({ where: { ...where, OR: [{ orderKey: { lt: from.orderKey } }, { orderKey: from.orderKey, answerId: { lte: from.answerId } }] } }) : 0;
+  const before = from
+    ? await db.answerAssignment.count({
+        where: {
+          ...where,
+          OR: [{ orderKey: { lt: from.orderKey } }, { orderKey: from.orderKey, answerId: { lte: from.answerId } }],
+        },
+      })
+    : 0;
   const page = rows.slice(0, limit);
   return {
     project: total > 0 ? project : null,
@@ -105,9 +150,22 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
       query: { select: { text: true } },
       context: {
         orderBy: { position: "asc" },
-        select: { position: true, chunk: { select: { text: true, startSeconds: true, endSeconds: true, video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } } } } },
+        select: {
+          position: true,
+          chunk: {
+            select: {
+              text: true,
+              startSeconds: true,
+              endSeconds: true,
+              video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } },
+            },
+          },
+        },
       },
-      judgements: { where: { userId }, select: { claimVersion: true, claimLabels: true, relevance: true, notes: true, flags: true } },
+      judgements: {
+        where: { userId },
+        select: { claimVersion: true, claimLabels: true, relevance: true, notes: true, flags: true },
+      },
       assignments: { where: { userId }, select: { orderKey: true } },
     },
   });
@@ -118,9 +176,15 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
   const key = a.assignments[0].orderKey;
   const where = { userId, answer: { projectId: a.projectId } };
   const [claims, total, index] = await Promise.all([
-    db.answerClaim.findMany({ where: { answerId, version }, orderBy: { position: "asc" }, select: { position: true, text: true } }),
+    db.answerClaim.findMany({
+      where: { answerId, version },
+      orderBy: { position: "asc" },
+      select: { position: true, text: true },
+    }),
     db.answerAssignment.count({ where }),
-    db.answerAssignment.count({ where: { ...where, OR: [{ orderKey: { lt: key } }, { orderKey: key, answerId: { lte: answerId } }] } }),
+    db.answerAssignment.count({
+      where: { ...where, OR: [{ orderKey: { lt: key } }, { orderKey: key, answerId: { lte: answerId } }] },
+    }),
   ]);
   return {
     id: a.id,
@@ -128,8 +192,22 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
     answer: a.text,
     claimVersion: version,
     claims,
-    context: a.context.map((c) => ({ position: c.position, text: c.chunk.text, startSeconds: c.chunk.startSeconds, endSeconds: c.chunk.endSeconds, video: videoSource(c.chunk.video) })),
-    own: own ? { claimVersion: own.claimVersion, claimLabels: parseClaimLabels(own.claimLabels), relevance: own.relevance, notes: own.notes, flags: parseFlags(own.flags) } : null,
+    context: a.context.map((c) => ({
+      position: c.position,
+      text: c.chunk.text,
+      startSeconds: c.chunk.startSeconds,
+      endSeconds: c.chunk.endSeconds,
+      video: videoSource(c.chunk.video),
+    })),
+    own: own
+      ? {
+          claimVersion: own.claimVersion,
+          claimLabels: parseClaimLabels(own.claimLabels),
+          relevance: own.relevance,
+          notes: own.notes,
+          flags: parseFlags(own.flags),
+        }
+      : null,
     position: { index, total },
     guidelines: a.project.guidelines,
     gradingClosedAt: a.project.gradingClosedAt?.toISOString() ?? null,

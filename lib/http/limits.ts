@@ -33,7 +33,12 @@ function formatSize(bytes: number): string {
  * server keeps answering other requests during a large upload.
  */
 export async function readBodyLimited(req: Request, limit: number, setting: string): Promise<Buffer> {
-  const tooLarge = (size?: number) => new AppError("too_large", `the request body${size ? ` (${formatSize(size)})` : ""} is larger than the limit of ${formatSize(limit)} (${setting})`, { limitBytes: limit });
+  const tooLarge = (size?: number) =>
+    new AppError(
+      "too_large",
+      `the request body${size ? ` (${formatSize(size)})` : ""} is larger than the limit of ${formatSize(limit)} (${setting})`,
+      { limitBytes: limit },
+    );
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(declared);
   if (!req.body) return Buffer.alloc(0);
@@ -70,7 +75,11 @@ export class RateLimiter {
   ) {}
 
   /** Takes one token for `key`; when none is left, the seconds until one is (for Retry-After). */
-  async take(db: Db, key: string, now: Date = new Date()): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+  async take(
+    db: Db,
+    key: string,
+    now: Date = new Date(),
+  ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
     const perMs = this.perMinute() / 60_000;
     const cap = Math.max(1, this.burst());
     const id = `${this.name}:${key}`;
@@ -108,5 +117,8 @@ export const submissionLimiter = new RateLimiter("submit", submitRate, () => Mat
 /** Throws 429 with the wait in `details.retryAfterSeconds` (sent as Retry-After by lib/http/route.ts). */
 export async function enforceRate(limiter: RateLimiter, key: string, what: string): Promise<void> {
   const r = await limiter.take(await getDb(), key);
-  if (!r.ok) throw new AppError("too_many_requests", `too many ${what}: try again in ${r.retryAfterSeconds} s`, { retryAfterSeconds: r.retryAfterSeconds });
+  if (!r.ok)
+    throw new AppError("too_many_requests", `too many ${what}: try again in ${r.retryAfterSeconds} s`, {
+      retryAfterSeconds: r.retryAfterSeconds,
+    });
 }

@@ -34,7 +34,10 @@ export function errorResponse(status: number, code: string, message: string, det
   const body: TErrorBody = { error: details === undefined ? { code, message } : { code, message, details } };
   const response = Response.json(body, { status });
   // 429 and 503 say when to come back (the outbox and other clients wait that long).
-  const retry = typeof details === "object" && details !== null && "retryAfterSeconds" in details ? (details as { retryAfterSeconds: unknown }).retryAfterSeconds : undefined;
+  const retry =
+    typeof details === "object" && details !== null && "retryAfterSeconds" in details
+      ? (details as { retryAfterSeconds: unknown }).retryAfterSeconds
+      : undefined;
   if (typeof retry === "number") response.headers.set("Retry-After", String(retry));
   return response;
 }
@@ -58,11 +61,23 @@ const DB_RETRY_AFTER_SECONDS = 2;
 export function toErrorResponse(e: unknown): Response {
   if (e instanceof AppError) return errorResponse(httpStatus[e.code], e.code, e.message, e.details);
   // Next's control-flow errors (redirect, notFound, forbidden) must reach Next untouched.
-  if (typeof e === "object" && e !== null && "digest" in e && typeof (e as { digest: unknown }).digest === "string" && (e as { digest: string }).digest.startsWith("NEXT_")) throw e;
+  if (
+    typeof e === "object" &&
+    e !== null &&
+    "digest" in e &&
+    typeof (e as { digest: unknown }).digest === "string" &&
+    (e as { digest: string }).digest.startsWith("NEXT_")
+  )
+    throw e;
   // The database is unreachable: nothing was done; the client keeps the request and retries.
   if (isDatabaseUnavailable(e)) {
     console.warn("[route] database unavailable:", e instanceof Error ? e.message.split("\n")[0] : e);
-    return errorResponse(503, "unavailable", "the database is unreachable right now: retry shortly (a retry with the same idempotency key is safe)", { retryAfterSeconds: DB_RETRY_AFTER_SECONDS });
+    return errorResponse(
+      503,
+      "unavailable",
+      "the database is unreachable right now: retry shortly (a retry with the same idempotency key is safe)",
+      { retryAfterSeconds: DB_RETRY_AFTER_SECONDS },
+    );
   }
   const id = randomUUID();
   console.error(`[route] internal error ${id}:`, e);
@@ -71,7 +86,9 @@ export function toErrorResponse(e: unknown): Response {
 
 /** 403 for a state-changing request from another origin (lib/http/security.ts), else null. */
 export function refuseCrossOrigin(req: Request): Response | null {
-  return isCrossOrigin(req) ? errorResponse(403, "forbidden", "cross-origin request refused: send it from the app's own origin") : null;
+  return isCrossOrigin(req)
+    ? errorResponse(403, "forbidden", "cross-origin request refused: send it from the app's own origin")
+    : null;
 }
 
 /**
@@ -82,9 +99,15 @@ export function refuseCrossOrigin(req: Request): Response | null {
  * handler, and map errors (AppError codes via lib/errors.ts; anything else 500 without details).
  * A handler may return a Response, or a value that is sent as JSON (null/undefined → 204).
  */
-export function route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, R extends readonly TRole[] | "public" = readonly TRole[]>(
+export function route<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R extends readonly TRole[] | "public" = readonly TRole[],
+>(
   options: TRouteOptions<B, Q> & { roles: R },
-  handler: (ctx: THandlerContext<Infer<B>, Infer<Q>, R extends "public" ? TSessionUser | null : TSessionUser>) => Promise<unknown> | unknown,
+  handler: (
+    ctx: THandlerContext<Infer<B>, Infer<Q>, R extends "public" ? TSessionUser | null : TSessionUser>,
+  ) => Promise<unknown> | unknown,
 ): (req: Request, ctx?: TRouteContext) => Promise<Response> {
   return async (req, ctx) => {
     try {
@@ -93,7 +116,8 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
       const session = await getSession();
       if (options.roles !== "public") {
         if (!session) return errorResponse(401, "unauthenticated", "sign in first");
-        if (!options.roles.includes(session.user.role)) return errorResponse(403, "forbidden", "your role does not allow this");
+        if (!options.roles.includes(session.user.role))
+          return errorResponse(403, "forbidden", "your role does not allow this");
       }
       if (options.rateLimit && session) await enforceRate(submissionLimiter, session.user.id, "submissions");
       const params = ((await ctx?.params) ?? {}) as TParams;
@@ -103,12 +127,16 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
       // Also for routes that read the query string themselves (an upload's file name).
       const rawQuery = searchParamsObject(new URL(req.url));
       const nulInQuery = nulPath(rawQuery);
-      if (nulInQuery !== null) return errorResponse(422, "bad_input", "invalid query parameters", [{ path: nulInQuery, message: NUL_MESSAGE }]);
+      if (nulInQuery !== null)
+        return errorResponse(422, "bad_input", "invalid query parameters", [
+          { path: nulInQuery, message: NUL_MESSAGE },
+        ]);
 
       let query: unknown = undefined;
       if (options.query) {
         const parsed = options.query.safeParse(rawQuery);
-        if (!parsed.success) return errorResponse(422, "bad_input", "invalid query parameters", zodIssues(parsed.error));
+        if (!parsed.success)
+          return errorResponse(422, "bad_input", "invalid query parameters", zodIssues(parsed.error));
         query = parsed.data;
       }
 
@@ -122,10 +150,12 @@ export function route<B extends z.ZodType | undefined = undefined, Q extends z.Z
           return errorResponse(400, "bad_request", "the request body is not valid JSON");
         }
         // Nothing below walks a body nested deeper than any schema needs (lib/bounds.ts).
-        if (jsonTooDeep(raw)) return errorResponse(422, "bad_input", "invalid request body", [{ path: "(body)", message: DEPTH_MESSAGE }]);
+        if (jsonTooDeep(raw))
+          return errorResponse(422, "bad_input", "invalid request body", [{ path: "(body)", message: DEPTH_MESSAGE }]);
         // Text is refused with a NUL anywhere (lib/bounds.ts), named like a zod issue.
         const nul = nulPath(raw);
-        if (nul !== null) return errorResponse(422, "bad_input", "invalid request body", [{ path: nul, message: NUL_MESSAGE }]);
+        if (nul !== null)
+          return errorResponse(422, "bad_input", "invalid request body", [{ path: nul, message: NUL_MESSAGE }]);
         const parsed = options.body.safeParse(raw);
         if (!parsed.success) return errorResponse(422, "bad_input", "invalid request body", zodIssues(parsed.error));
         body = parsed.data;

@@ -74,7 +74,9 @@ export function ownOrigins(req: Request, env: Record<string, string | undefined>
   if (env.NEXTAUTH_URL) add(originOf(env.NEXTAUTH_URL)); // a malformed one is reported by next-auth itself
   const forwardedHost = req.headers.get("x-forwarded-host")?.split(",")[0].trim();
   if (forwardedHost && trustedProxyHops(env) > 0) {
-    const proto = req.headers.get("x-forwarded-proto")?.split(",")[0].trim().toLowerCase() || new URL(req.url).protocol.replace(":", "");
+    const proto =
+      req.headers.get("x-forwarded-proto")?.split(",")[0].trim().toLowerCase() ||
+      new URL(req.url).protocol.replace(":", "");
     add(originOf(`${proto}://${forwardedHost}`));
   }
   return own;

@@ -27,7 +27,13 @@ export interface BulkTx {
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;
   run(sql: string, params?: unknown[]): Promise<void>;
   /** Inserts `count` rows given column by column: `row(i)` returns row i's values in `columns` order. */
-  insert(table: string, columns: Column[], count: number, row: (i: number) => unknown[], onProgress?: (done: number) => void): Promise<void>;
+  insert(
+    table: string,
+    columns: Column[],
+    count: number,
+    row: (i: number) => unknown[],
+    onProgress?: (done: number) => void,
+  ): Promise<void>;
 }
 
 /** Now, as Prisma stores a DateTime on SQLite (lib/db/sql.ts sqliteDate). */
@@ -52,7 +58,13 @@ function pgElement(v: unknown): string {
  * in every row of the batch (the project, the source, the time of the import) is sent once,
  * as a one-element array, and not parsed again for each row.
  */
-export function pgInsertBatch(table: string, columns: Column[], from: number, to: number, row: (i: number) => unknown[]): { sql: string; params: string[] } {
+export function pgInsertBatch(
+  table: string,
+  columns: Column[],
+  from: number,
+  to: number,
+  row: (i: number) => unknown[],
+): { sql: string; params: string[] } {
   const width = columns.length;
   const parts: string[][] = Array.from({ length: width }, () => new Array<string>(to - from));
   const same = new Array<boolean>(width).fill(true);
@@ -78,8 +90,13 @@ export function pgInsertBatch(table: string, columns: Column[], from: number, to
       select.push(`u.c${k}`);
     }
   });
-  const source = arrays.length ? `unnest(${arrays.join(", ")}) AS u(${names.join(", ")})` : `generate_series(1, ${to - from}) AS u`;
-  return { sql: `INSERT INTO "${table}" (${columns.map((c) => `"${c.name}"`).join(", ")}) SELECT ${select.join(", ")} FROM ${source}`, params };
+  const source = arrays.length
+    ? `unnest(${arrays.join(", ")}) AS u(${names.join(", ")})`
+    : `generate_series(1, ${to - from}) AS u`;
+  return {
+    sql: `INSERT INTO "${table}" (${columns.map((c) => `"${c.name}"`).join(", ")}) SELECT ${select.join(", ")} FROM ${source}`,
+    params,
+  };
 }
 
 export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>): Promise<T> {
@@ -180,7 +197,12 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
  * database: a million rows cost one call and one string instead of a million row objects.
  * (External ids never hold control characters: imports reject whitespace in ids.)
  */
-async function idText(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, chunkingId?: number): Promise<string> {
+async function idText(
+  db: Db,
+  table: "Chunk" | "Query" | "Video",
+  projectId: number,
+  chunkingId?: number,
+): Promise<string> {
   const config = readDbConfig();
   // Chunk ids are unique within a chunking only: chunk look-ups name the chunking.
   const scope = chunkingId === undefined ? "" : ` AND "chunkingId" = ${Math.trunc(chunkingId)}`;
@@ -188,22 +210,40 @@ async function idText(db: Db, table: "Chunk" | "Query" | "Video", projectId: num
     const { default: Database } = await import("better-sqlite3");
     const conn = new Database(config.file, { readonly: true, timeout: 15_000 });
     try {
-      const row = conn.prepare(`SELECT group_concat("id" || char(31) || "externalId", char(30)) AS t FROM "${table}" WHERE "projectId" = ?${scope}`).get(projectId) as { t: string | null };
+      const row = conn
+        .prepare(
+          `SELECT group_concat("id" || char(31) || "externalId", char(30)) AS t FROM "${table}" WHERE "projectId" = ?${scope}`,
+        )
+        .get(projectId) as { t: string | null };
       return row.t ?? "";
     } finally {
       conn.close();
     }
   }
-  const rows = await db.$queryRawUnsafe<{ t: string | null }[]>(`SELECT string_agg("id"::text || chr(31) || "externalId", chr(30)) AS t FROM "${table}" WHERE "projectId" = $1${scope}`, projectId);
+  const rows = await db.$queryRawUnsafe<{ t: string | null }[]>(
+    `SELECT string_agg("id"::text || chr(31) || "externalId", chr(30)) AS t FROM "${table}" WHERE "projectId" = $1${scope}`,
+    projectId,
+  );
   return rows[0]?.t ?? "";
 }
 
 /** External id -> internal id of a project's rows; for chunks, of one chunking (`chunkingId`). */
-export async function loadIdIndex(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, chunkingId?: number): Promise<IdIndex> {
+export async function loadIdIndex(
+  db: Db,
+  table: "Chunk" | "Query" | "Video",
+  projectId: number,
+  chunkingId?: number,
+): Promise<IdIndex> {
   return new IdIndex(await idText(db, table, projectId, chunkingId));
 }
 
-async function forEachExternalId(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, onRow: (externalId: string, id: number) => void, chunkingId?: number): Promise<void> {
+async function forEachExternalId(
+  db: Db,
+  table: "Chunk" | "Query" | "Video",
+  projectId: number,
+  onRow: (externalId: string, id: number) => void,
+  chunkingId?: number,
+): Promise<void> {
   const text = await idText(db, table, projectId, chunkingId);
   let start = 0;
   while (start < text.length) {
@@ -215,15 +255,30 @@ async function forEachExternalId(db: Db, table: "Chunk" | "Query" | "Video", pro
   }
 }
 
-export async function loadIdMap(db: Db, table: "Chunk" | "Query" | "Video", projectId: number, chunkingId?: number): Promise<Map<string, number>> {
+export async function loadIdMap(
+  db: Db,
+  table: "Chunk" | "Query" | "Video",
+  projectId: number,
+  chunkingId?: number,
+): Promise<Map<string, number>> {
   const map = new Map<string, number>();
   await forEachExternalId(db, table, projectId, (e, id) => map.set(e, id), chunkingId);
   return map;
 }
 
 /** Appends the audit row of an import inside a bulk transaction. */
-export async function insertImportRecord(tx: BulkTx, r: { projectId: number; kind: string; fileName: string; sha256: string; rows: number }): Promise<void> {
+export async function insertImportRecord(
+  tx: BulkTx,
+  r: { projectId: number; kind: string; fileName: string; sha256: string; rows: number },
+): Promise<void> {
   if (tx.provider === "sqlite")
-    await tx.run(`INSERT INTO "ImportRecord" ("projectId", "kind", "fileName", "sha256", "rows", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`, [r.projectId, r.kind, r.fileName, r.sha256, r.rows, sqliteNow()]);
-  else await tx.run(`INSERT INTO "ImportRecord" ("projectId", "kind", "fileName", "sha256", "rows", "createdAt") VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)`, [r.projectId, r.kind, r.fileName, r.sha256, r.rows]);
+    await tx.run(
+      `INSERT INTO "ImportRecord" ("projectId", "kind", "fileName", "sha256", "rows", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`,
+      [r.projectId, r.kind, r.fileName, r.sha256, r.rows, sqliteNow()],
+    );
+  else
+    await tx.run(
+      `INSERT INTO "ImportRecord" ("projectId", "kind", "fileName", "sha256", "rows", "createdAt") VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)`,
+      [r.projectId, r.kind, r.fileName, r.sha256, r.rows],
+    );
 }

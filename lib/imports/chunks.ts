@@ -2,7 +2,14 @@ import type { Db } from "../db/client.ts";
 import { forEachJsonl } from "../formats/jsonl.ts";
 import { DEFAULT_CHUNKING_NAME, ensureChunking } from "../chunkings/store.ts";
 import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap } from "./bulk.ts";
-import { ErrorList, readInput, type ImportInput, type ImportKind, type ImportOptions, type ImportResult } from "./input.ts";
+import {
+  ErrorList,
+  readInput,
+  type ImportInput,
+  type ImportKind,
+  type ImportOptions,
+  type ImportResult,
+} from "./input.ts";
 import { duplicateIdError } from "./rows.ts";
 import { ZChunkRow } from "./schemas.ts";
 
@@ -28,9 +35,15 @@ export async function writeChunks(
     const id = index.get(c.externalId);
     if (id !== undefined) known.push(id);
   }
-  const existing = new Map<string, { id: number; videoId: number; startSeconds: number; endSeconds: number; text: string }>();
+  const existing = new Map<
+    string,
+    { id: number; videoId: number; startSeconds: number; endSeconds: number; text: string }
+  >();
   for (let i = 0; i < known.length; i += 5000) {
-    const rows = await db.chunk.findMany({ where: { id: { in: known.slice(i, i + 5000) } }, select: { id: true, externalId: true, videoId: true, startSeconds: true, endSeconds: true, text: true } });
+    const rows = await db.chunk.findMany({
+      where: { id: { in: known.slice(i, i + 5000) } },
+      select: { id: true, externalId: true, videoId: true, startSeconds: true, endSeconds: true, text: true },
+    });
     for (const r of rows) existing.set(r.externalId, r);
   }
   const create: ChunkData[] = [];
@@ -38,7 +51,13 @@ export async function writeChunks(
   for (const c of chunks) {
     const old = existing.get(c.externalId);
     if (!old) create.push(c);
-    else if (old.videoId !== c.videoId || old.startSeconds !== c.start || old.endSeconds !== c.end || old.text !== c.text) update.push({ ...c, id: old.id });
+    else if (
+      old.videoId !== c.videoId ||
+      old.startSeconds !== c.start ||
+      old.endSeconds !== c.end ||
+      old.text !== c.text
+    )
+      update.push({ ...c, id: old.id });
   }
   existing.clear();
   const total = create.length + update.length;
@@ -63,7 +82,10 @@ export async function writeChunks(
     );
     let done = create.length;
     for (const u of update) {
-      await tx.run(`UPDATE "Chunk" SET "videoId" = ?, "startSeconds" = ?, "endSeconds" = ?, "text" = ? WHERE "id" = ?`, [u.videoId, u.start, u.end, u.text, u.id]);
+      await tx.run(
+        `UPDATE "Chunk" SET "videoId" = ?, "startSeconds" = ?, "endSeconds" = ?, "text" = ? WHERE "id" = ?`,
+        [u.videoId, u.start, u.end, u.text, u.id],
+      );
       if (++done % 1000 === 0) opts.onProgress?.(done, total);
     }
     await insertImportRecord(tx, { projectId, ...audit, rows: total });
@@ -78,28 +100,53 @@ export async function writeChunks(
  * is turned into what is written as it is read (a million-chunk file is never held as parsed
  * objects as well).
  */
-export async function importChunks(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { chunking?: string } = {}): Promise<ImportResult> {
+export async function importChunks(
+  db: Db,
+  projectId: number,
+  input: ImportInput,
+  opts: ImportOptions & { chunking?: string } = {},
+): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const errors = new ErrorList();
   const videos = await loadIdMap(db, "Video", projectId);
   const chunks: ChunkData[] = [];
   const firstLine = new Map<string, number>();
   let rows = 0;
-  forEachJsonl(bytes, name, ZChunkRow, "one JSON object per line: id, video, start, end, text", (r, line) => {
-    rows++;
-    const first = firstLine.get(r.id);
-    if (first !== undefined) {
-      errors.push(duplicateIdError(name, line, r.id, first));
-      return;
-    }
-    firstLine.set(r.id, line);
-    const videoId = videos.get(r.video);
-    if (videoId === undefined) errors.push({ file: name, line, field: "video", message: `unknown video "${r.video}"; expected the id of a video imported into this project (import videos first)` });
-    else chunks.push({ externalId: r.id, videoId, start: r.start, end: r.end, text: r.text });
-  }, errors);
+  forEachJsonl(
+    bytes,
+    name,
+    ZChunkRow,
+    "one JSON object per line: id, video, start, end, text",
+    (r, line) => {
+      rows++;
+      const first = firstLine.get(r.id);
+      if (first !== undefined) {
+        errors.push(duplicateIdError(name, line, r.id, first));
+        return;
+      }
+      firstLine.set(r.id, line);
+      const videoId = videos.get(r.video);
+      if (videoId === undefined)
+        errors.push({
+          file: name,
+          line,
+          field: "video",
+          message: `unknown video "${r.video}"; expected the id of a video imported into this project (import videos first)`,
+        });
+      else chunks.push({ externalId: r.id, videoId, start: r.start, end: r.end, text: r.text });
+    },
+    errors,
+  );
   errors.throwIfAny();
   firstLine.clear();
   const chunking = await ensureChunking(db, projectId, opts.chunking ?? DEFAULT_CHUNKING_NAME, { method: "imported" });
-  const { created, updated } = await writeChunks(db, projectId, chunking.id, { kind: "chunks", fileName: name, sha256 }, chunks, opts);
+  const { created, updated } = await writeChunks(
+    db,
+    projectId,
+    chunking.id,
+    { kind: "chunks", fileName: name, sha256 },
+    chunks,
+    opts,
+  );
   return { kind: "chunks", file: name, sha256, rows, created, updated, unchanged: rows - created - updated };
 }

@@ -77,7 +77,8 @@ export class ErrorList {
   throwIfAny(): void {
     if (this.count === 0) return;
     const err = new ValidationError(this.first);
-    if (this.count > this.first.length) err.message = `${this.count} errors (the first ${this.first.length} shown):\n${err.message.replace(/^\d+ errors:\n/, "")}`;
+    if (this.count > this.first.length)
+      err.message = `${this.count} errors (the first ${this.first.length} shown):\n${err.message.replace(/^\d+ errors:\n/, "")}`;
     throw err;
   }
 }

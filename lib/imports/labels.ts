@@ -4,7 +4,14 @@ import { scanQrels } from "../formats/trec.ts";
 import type { LocatedError } from "../errors.ts";
 import { chunkResolver } from "../chunkings/store.ts";
 import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow, type BulkTx } from "./bulk.ts";
-import { ErrorList, isJsonlLabelFile, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import {
+  ErrorList,
+  isJsonlLabelFile,
+  readInput,
+  type ImportInput,
+  type ImportOptions,
+  type ImportResult,
+} from "./input.ts";
 import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
 
 /**
@@ -17,7 +24,15 @@ import { ZJudgeRow, ZLabelRow } from "./schemas.ts";
  * alone, so importing a file twice changes nothing the second time. `clip` maps qrels
  * grades outside 0–3 into that range (TREC collections with grade 4 or −1) instead of refusing them.
  */
-type LabelRow = { qid: string; docid: string; grade: number; start: number | null; rationale: string | null; line: number; jsonl: boolean };
+type LabelRow = {
+  qid: string;
+  docid: string;
+  grade: number;
+  start: number | null;
+  rationale: string | null;
+  line: number;
+  jsonl: boolean;
+};
 type Resolved = LabelRow & { queryId: number; chunkId: number };
 
 /**
@@ -25,7 +40,8 @@ type Resolved = LabelRow & { queryId: number; chunkId: number };
  * ids stay below 2^26 (67 million rows a table), past that a string.
  */
 const PAIR_SPAN = 2 ** 26;
-const pairKey = (queryId: number, chunkId: number): number | string => (queryId < PAIR_SPAN && chunkId < PAIR_SPAN ? queryId * PAIR_SPAN + chunkId : `${queryId}:${chunkId}`);
+const pairKey = (queryId: number, chunkId: number): number | string =>
+  queryId < PAIR_SPAN && chunkId < PAIR_SPAN ? queryId * PAIR_SPAN + chunkId : `${queryId}:${chunkId}`;
 
 /**
  * The file's labels with their ids resolved. The id maps are loaded once (queries; chunks: one
@@ -33,34 +49,81 @@ const pairKey = (queryId: number, chunkId: number): number | string => (queryId 
  * qrels lines are resolved as they are scanned (lib/formats/trec.ts scanQrels), so a 200,000-line
  * file makes one object a row (issue 21 item 6).
  */
-async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buffer, kind: "labels" | "judge", clip: boolean, chunking?: string): Promise<Resolved[]> {
+async function readLabelRows(
+  db: Db,
+  projectId: number,
+  name: string,
+  bytes: Buffer,
+  kind: "labels" | "judge",
+  clip: boolean,
+  chunking?: string,
+): Promise<Resolved[]> {
   const errors = new ErrorList();
   const jsonl = isJsonlLabelFile(name, bytes);
-  const [queries, chunkOf] = await Promise.all([loadIdMap(db, "Query", projectId), chunkResolver(db, projectId, chunking)]);
+  const [queries, chunkOf] = await Promise.all([
+    loadIdMap(db, "Query", projectId),
+    chunkResolver(db, projectId, chunking),
+  ]);
   const resolved: Resolved[] = [];
   const seen = new Map<number | string, number>();
   // Each line once per (query, chunk), by resolved ids; a line that does not resolve is reported and left out.
-  const add = (qid: string, docid: string, grade: number, start: number | null, rationale: string | null, line: number) => {
+  const add = (
+    qid: string,
+    docid: string,
+    grade: number,
+    start: number | null,
+    rationale: string | null,
+    line: number,
+  ) => {
     const queryId = queries.get(qid);
     const chunkId = chunkOf(docid);
-    if (queryId === undefined) return errors.push({ file: name, line, field: jsonl ? "query" : "qid", message: `unknown query "${qid}"; expected the id of a query imported into this project` });
-    if (typeof chunkId === "string") return errors.push({ file: name, line, field: jsonl ? "chunk" : "docid", message: chunkId });
+    if (queryId === undefined)
+      return errors.push({
+        file: name,
+        line,
+        field: jsonl ? "query" : "qid",
+        message: `unknown query "${qid}"; expected the id of a query imported into this project`,
+      });
+    if (typeof chunkId === "string")
+      return errors.push({ file: name, line, field: jsonl ? "chunk" : "docid", message: chunkId });
     const key = pairKey(queryId, chunkId);
     const first = seen.get(key);
     if (first !== undefined)
       return errors.push(
         jsonl
-          ? { file: name, line, field: "chunk", message: `chunk "${docid}" is labelled twice for query "${qid}" (first on line ${first}); expected one label per query and chunk` }
-          : { file: name, line, field: "docid", message: `docid "${docid}" is judged twice for query "${qid}" (first on line ${first})` },
+          ? {
+              file: name,
+              line,
+              field: "chunk",
+              message: `chunk "${docid}" is labelled twice for query "${qid}" (first on line ${first}); expected one label per query and chunk`,
+            }
+          : {
+              file: name,
+              line,
+              field: "docid",
+              message: `docid "${docid}" is judged twice for query "${qid}" (first on line ${first})`,
+            },
       );
     seen.set(key, line);
     resolved.push({ qid, docid, grade, start, rationale, line, jsonl, queryId, chunkId });
   };
   if (jsonl) {
-    const what = kind === "labels" ? "one JSON object per line: query, chunk, grade, start" : "one JSON object per line: query, chunk, grade, rationale";
-    const parsed = kind === "labels" ? parseJsonl(bytes, name, ZLabelRow, what) : parseJsonl(bytes, name, ZJudgeRow, what);
+    const what =
+      kind === "labels"
+        ? "one JSON object per line: query, chunk, grade, start"
+        : "one JSON object per line: query, chunk, grade, rationale";
+    const parsed =
+      kind === "labels" ? parseJsonl(bytes, name, ZLabelRow, what) : parseJsonl(bytes, name, ZJudgeRow, what);
     errors.push(...parsed.errors);
-    for (const r of parsed.rows) add(r.query, r.chunk, r.grade, "start" in r ? (r.start ?? null) : null, "rationale" in r ? (r.rationale ?? null) : null, r.line);
+    for (const r of parsed.rows)
+      add(
+        r.query,
+        r.chunk,
+        r.grade,
+        "start" in r ? (r.start ?? null) : null,
+        "rationale" in r ? (r.rationale ?? null) : null,
+        r.line,
+      );
   } else {
     const qrelErrors: LocatedError[] = [];
     scanQrels(bytes, name, { clip }, (qid, docid, grade, line) => add(qid, docid, grade, null, null, line), qrelErrors);
@@ -71,7 +134,10 @@ async function readLabelRows(db: Db, projectId: number, name: string, bytes: Buf
 }
 
 async function poolItemIds(db: Db, projectId: number): Promise<Map<number | string, string>> {
-  const items = await db.poolItem.findMany({ where: { projectId }, select: { id: true, queryId: true, chunkId: true } });
+  const items = await db.poolItem.findMany({
+    where: { projectId },
+    select: { id: true, queryId: true, chunkId: true },
+  });
   return new Map(items.map((p) => [pairKey(p.queryId, p.chunkId), p.id]));
 }
 
@@ -100,7 +166,13 @@ type Change<E> = { r: Resolved; extra: E | null; old: StoredLabel<E> | undefined
  * transaction through the bulk path (lib/imports/bulk.ts: multi-row statements on SQLite, arrays on
  * PostgreSQL), as runs and chunks are written: Prisma's createMany went row by row.
  */
-async function importLabels<E extends number | string>(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { clip?: boolean; chunking?: string }, t: LabelTable<E>): Promise<ImportResult> {
+async function importLabels<E extends number | string>(
+  db: Db,
+  projectId: number,
+  input: ImportInput,
+  opts: ImportOptions & { clip?: boolean; chunking?: string },
+  t: LabelTable<E>,
+): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false, opts.chunking);
   const existing = new Map((await t.findAll()).map((l) => [pairKey(l.queryId, l.chunkId), l]));
@@ -117,14 +189,21 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
   // Key order of the event JSON: owner, qid, docid, grade, extra column.
   // Pooled pairs that get a label of this source: those labelled by no source before leave the
   // annotation queue (releaseUngraded decides which, in the database).
-  const pooledCreates = t.kind === "labels" ? [...new Set(creates.flatMap((c) => pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? []))] : [];
+  const pooledCreates =
+    t.kind === "labels" ? [...new Set(creates.flatMap((c) => pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? []))] : [];
   let released = 0;
-  const describe = (r: Resolved, grade: number, extra: E | null) => JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
+  const describe = (r: Resolved, grade: number, extra: E | null) =>
+    JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
   await bulkTransaction(db, async (tx) => {
     const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
     // Before the new labels are written, so that "labelled before" is the state this import found.
     released = await releaseUngraded(tx, projectId, pooledCreates);
-    for (const c of updates) await tx.run(`UPDATE "${t.table}" SET "grade" = ?, "${t.extraField}" = ? WHERE "id" = ?`, [c.r.grade, c.extra, c.old!.id]);
+    for (const c of updates)
+      await tx.run(`UPDATE "${t.table}" SET "grade" = ?, "${t.extraField}" = ? WHERE "id" = ?`, [
+        c.r.grade,
+        c.extra,
+        c.old!.id,
+      ]);
     await tx.insert(
       t.table,
       [
@@ -155,14 +234,38 @@ async function importLabels<E extends number | string>(db: Db, projectId: number
       events.length,
       (i) => {
         const c = events[i];
-        if (c === null) return [projectId, null, t.event, null, JSON.stringify({ [t.ownerField]: t.owner, file: name, sha256, created: creates.length }), at];
-        return [projectId, pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? null, t.event, describe(c.r, c.old!.grade, c.old!.extra), describe(c.r, c.r.grade, c.extra), at];
+        if (c === null)
+          return [
+            projectId,
+            null,
+            t.event,
+            null,
+            JSON.stringify({ [t.ownerField]: t.owner, file: name, sha256, created: creates.length }),
+            at,
+          ];
+        return [
+          projectId,
+          pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? null,
+          t.event,
+          describe(c.r, c.old!.grade, c.old!.extra),
+          describe(c.r, c.r.grade, c.extra),
+          at,
+        ];
       },
     );
     await insertImportRecord(tx, { projectId, kind: t.kind, fileName: name, sha256, rows: changes.length });
   });
   opts.onProgress?.(rows.length, rows.length);
-  return { kind: t.kind, file: name, sha256, rows: rows.length, created: creates.length, updated: updates.length, unchanged: rows.length - changes.length, ...(t.kind === "labels" ? { released } : {}) };
+  return {
+    kind: t.kind,
+    file: name,
+    sha256,
+    rows: rows.length,
+    created: creates.length,
+    updated: updates.length,
+    unchanged: rows.length - changes.length,
+    ...(t.kind === "labels" ? { released } : {}),
+  };
 }
 
 /**
@@ -187,11 +290,19 @@ async function releaseUngraded(tx: BulkTx, projectId: number, poolItemIds: reado
     tx.provider === "postgres"
       ? `DELETE FROM "Assignment" WHERE "poolItemId" = ANY(?::text[]) AND NOT EXISTS (${labelled} AND p."id" = "Assignment"."poolItemId") AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`
       : `DELETE FROM "Assignment" WHERE "poolItemId" IN (SELECT "value" FROM json_each(?)) AND "poolItemId" NOT IN (${labelled}) AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`;
-  const rows = await tx.all<{ poolItemId: string }>(sql, [tx.provider === "postgres" ? poolItemIds : JSON.stringify(poolItemIds), projectId]);
+  const rows = await tx.all<{ poolItemId: string }>(sql, [
+    tx.provider === "postgres" ? poolItemIds : JSON.stringify(poolItemIds),
+    projectId,
+  ]);
   return new Set(rows.map((r) => r.poolItemId)).size;
 }
 
-export function importReferenceLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { source: string; clip?: boolean; chunking?: string }): Promise<ImportResult> {
+export function importReferenceLabels(
+  db: Db,
+  projectId: number,
+  input: ImportInput,
+  opts: ImportOptions & { source: string; clip?: boolean; chunking?: string },
+): Promise<ImportResult> {
   const { source } = opts;
   return importLabels<number>(db, projectId, input, opts, {
     kind: "labels",
@@ -202,11 +313,22 @@ export function importReferenceLabels(db: Db, projectId: number, input: ImportIn
     extraField: "startSeconds",
     extraType: "float",
     extraOf: (r) => r.start,
-    findAll: async () => (await db.referenceLabel.findMany({ where: { projectId, source }, select: { id: true, queryId: true, chunkId: true, grade: true, startSeconds: true } })).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.startSeconds })),
+    findAll: async () =>
+      (
+        await db.referenceLabel.findMany({
+          where: { projectId, source },
+          select: { id: true, queryId: true, chunkId: true, grade: true, startSeconds: true },
+        })
+      ).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.startSeconds })),
   });
 }
 
-export function importJudgeLabels(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & { judge: string; clip?: boolean; chunking?: string }): Promise<ImportResult> {
+export function importJudgeLabels(
+  db: Db,
+  projectId: number,
+  input: ImportInput,
+  opts: ImportOptions & { judge: string; clip?: boolean; chunking?: string },
+): Promise<ImportResult> {
   const { judge } = opts;
   return importLabels<string>(db, projectId, input, opts, {
     kind: "judge",
@@ -217,6 +339,12 @@ export function importJudgeLabels(db: Db, projectId: number, input: ImportInput,
     extraField: "rationale",
     extraType: "text",
     extraOf: (r) => r.rationale,
-    findAll: async () => (await db.judgeLabel.findMany({ where: { projectId, judge }, select: { id: true, queryId: true, chunkId: true, grade: true, rationale: true } })).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.rationale })),
+    findAll: async () =>
+      (
+        await db.judgeLabel.findMany({
+          where: { projectId, judge },
+          select: { id: true, queryId: true, chunkId: true, grade: true, rationale: true },
+        })
+      ).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.rationale })),
   });
 }

@@ -39,7 +39,12 @@ export function fromRecords<S extends z.ZodType>(
 /** A duplicate id inside one file is an error at its second line, naming the first. */
 /** The error for an id seen again on `line` (first on line `first`). */
 export function duplicateIdError(file: string, line: number, id: string, first: number): LocatedError {
-  return { file, line, field: "id", message: `duplicate id "${id}" (first on line ${first}); expected each id once per file` };
+  return {
+    file,
+    line,
+    field: "id",
+    message: `duplicate id "${id}" (first on line ${first}); expected each id once per file`,
+  };
 }
 
 export function rejectDuplicateIds(rows: { id: string; line: number }[], file: string, errors: ErrorList): void {

@@ -86,7 +86,12 @@ function duplicatesBySorting(e: EntryColumns): { index: number; first: number }[
 }
 
 /** `chunking`: the chunking the run's docids belong to; when not given it is recognised (lib/chunkings/recognise.ts). */
-export type RunImportOptions = ImportOptions & { system: string; description?: string; replace?: boolean; chunking?: string };
+export type RunImportOptions = ImportOptions & {
+  system: string;
+  description?: string;
+  replace?: boolean;
+  chunking?: string;
+};
 
 /**
  * A TREC run (`qid Q0 docid rank score tag`) of one system, of one chunking. The file is streamed: each line is
@@ -120,7 +125,13 @@ export async function importRun(
   }
 }
 
-async function importRunFile(db: Db, projectId: number, path: string, name: string, opts: RunImportOptions): Promise<ImportResult> {
+async function importRunFile(
+  db: Db,
+  projectId: number,
+  path: string,
+  name: string,
+  opts: RunImportOptions,
+): Promise<ImportResult> {
   const system = opts.system.trim();
   if (!system) throw new AppError("bad_input", "a run needs a system name (--system NAME)");
   const { sha256 } = await sha256File(path);
@@ -131,7 +142,10 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
     return { kind: "run", file: name, sha256, rows, created: 0, updated: 0, unchanged: rows };
   }
   if (existing && !opts.replace)
-    throw new AppError("conflict", `system "${system}" already has a run with different content (imported ${existing.createdAt.toISOString()}); use --replace to replace its entries`);
+    throw new AppError(
+      "conflict",
+      `system "${system}" already has a run with different content (imported ${existing.createdAt.toISOString()}); use --replace to replace its entries`,
+    );
 
   const queries = await loadIdMap(db, "Query", projectId);
   const queryNames = new Map([...queries].map(([e, id]) => [id, e]));
@@ -144,17 +158,32 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
     (row) => {
       const q = queries.get(row.qid);
       if (q === undefined) {
-        errors.push({ file: name, line: row.line, field: "qid", message: `unknown query "${row.qid}"; expected the id of a query imported into this project` });
+        errors.push({
+          file: name,
+          line: row.line,
+          field: "qid",
+          message: `unknown query "${row.qid}"; expected the id of a query imported into this project`,
+        });
         return;
       }
       const c = chunks.get(row.docid);
       if (c === undefined) {
-        errors.push({ file: name, line: row.line, field: "docid", message: `unknown chunk "${row.docid}"; expected the id of a chunk of chunking "${chunking.name}"` });
+        errors.push({
+          file: name,
+          line: row.line,
+          field: "docid",
+          message: `unknown chunk "${row.docid}"; expected the id of a chunk of chunking "${chunking.name}"`,
+        });
         return;
       }
       const first = dup.check(q, c, row.line);
       if (first) {
-        errors.push({ file: name, line: row.line, field: "docid", message: `docid "${row.docid}" appears twice for query "${row.qid}" (first on line ${first}); expected each chunk once per query` });
+        errors.push({
+          file: name,
+          line: row.line,
+          field: "docid",
+          message: `docid "${row.docid}" appears twice for query "${row.qid}" (first on line ${first}); expected each chunk once per query`,
+        });
         return;
       }
       entries.push(q, c, row.rank, row.score, row.line);
@@ -165,7 +194,12 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
   if (dup.needsFullCheck) {
     for (const d of duplicatesBySorting(entries)) {
       const docid = chunks.externalIdOf(entries.chunk[d.index]);
-      errors.push({ file: name, line: entries.line[d.index], field: "docid", message: `docid "${docid}" appears twice for query "${queryNames.get(entries.query[d.index])}" (first on line ${d.first}); expected each chunk once per query` });
+      errors.push({
+        file: name,
+        line: entries.line[d.index],
+        field: "docid",
+        message: `docid "${docid}" appears twice for query "${queryNames.get(entries.query[d.index])}" (first on line ${d.first}); expected each chunk once per query`,
+      });
     }
   }
   errors.throwIfAny();
@@ -180,12 +214,23 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
       runId = existing.id;
       await tx.run(`DELETE FROM "RunEntry" WHERE "runId" = ?`, [runId]);
       await tx.run(`DELETE FROM "RunRanking" WHERE "runId" = ?`, [runId]);
-      await tx.run(`UPDATE "Run" SET "contentHash" = ?, "description" = ?, "chunkingId" = ? WHERE "id" = ?`, [sha256, opts.description ?? existing.description, chunking.id, runId]);
+      await tx.run(`UPDATE "Run" SET "contentHash" = ?, "description" = ?, "chunkingId" = ? WHERE "id" = ?`, [
+        sha256,
+        opts.description ?? existing.description,
+        chunking.id,
+        runId,
+      ]);
     } else {
       const created =
         tx.provider === "sqlite"
-          ? await tx.all<{ id: number }>(`INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`, [projectId, chunking.id, system, opts.description ?? null, sha256, sqliteNow()])
-          : await tx.all<{ id: number }>(`INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP) RETURNING "id"`, [projectId, chunking.id, system, opts.description ?? null, sha256]);
+          ? await tx.all<{ id: number }>(
+              `INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`,
+              [projectId, chunking.id, system, opts.description ?? null, sha256, sqliteNow()],
+            )
+          : await tx.all<{ id: number }>(
+              `INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP) RETURNING "id"`,
+              [projectId, chunking.id, system, opts.description ?? null, sha256],
+            );
       runId = created[0].id;
     }
     const { query, chunk, rank, score } = entries;
@@ -209,8 +254,20 @@ async function importRunFile(db: Db, projectId: number, path: string, name: stri
       },
       (done) => opts.onProgress?.(done, total),
     );
-    await tx.run(`INSERT INTO "RunRanking" ("runId", "contentHash", "data") VALUES (?, ?, ?)`, [runId, sha256, ranking]);
+    await tx.run(`INSERT INTO "RunRanking" ("runId", "contentHash", "data") VALUES (?, ?, ?)`, [
+      runId,
+      sha256,
+      ranking,
+    ]);
     await insertImportRecord(tx, { projectId, kind: "run", fileName: name, sha256, rows: total });
   });
-  return { kind: "run", file: name, sha256, rows: total, created: existing ? 0 : total, updated: existing ? total : 0, unchanged: 0 };
+  return {
+    kind: "run",
+    file: name,
+    sha256,
+    rows: total,
+    created: existing ? 0 : total,
+    updated: existing ? total : 0,
+    unchanged: 0,
+  };
 }

@@ -9,7 +9,10 @@ export const ZExternalId = z
   .union([z.string(), z.number().int()], { error: "expected an id (a non-empty string)" })
   .transform((v) => String(v).trim())
   // No whitespace (TREC files split on it) and no control characters (lib/imports/id-index.ts uses two as separators).
-  .refine((v) => v.length > 0 && !/\s/.test(v) && ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), { error: "expected an id without spaces or control characters (a non-empty string)" });
+  .refine(
+    (v) => v.length > 0 && !/\s/.test(v) && ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
+    { error: "expected an id without spaces or control characters (a non-empty string)" },
+  );
 
 const seconds = (what: string) =>
   z
@@ -17,7 +20,8 @@ const seconds = (what: string) =>
     .min(0, { error: `expected ${what} of 0 seconds or more` })
     .max(MAX_SECONDS, { error: `expected ${what} of at most ${MAX_SECONDS} seconds` });
 // No NUL (lib/bounds.ts): a JSONL "\u0000" escape is named with its field (a raw NUL byte is refused with the file's line first).
-const text = (what: string) => z.string({ error: `expected ${what} as a string` }).refine((s) => !hasNul(s), { error: NUL_MESSAGE });
+const text = (what: string) =>
+  z.string({ error: `expected ${what} as a string` }).refine((s) => !hasNul(s), { error: NUL_MESSAGE });
 
 export const ZVideoRow = z
   .strictObject({
@@ -31,7 +35,11 @@ export const ZVideoRow = z
     duration: seconds("the duration").nullish(),
   })
   // Neither: a video without media (transcript-only items, issue 21 item 1).
-  .refine((v) => !(v.url && v.path), { error: "expected at most one of url (YouTube or http) or path (self-hosted file); neither for a video without media", path: ["url"] });
+  .refine((v) => !(v.url && v.path), {
+    error:
+      "expected at most one of url (YouTube or http) or path (self-hosted file); neither for a video without media",
+    path: ["url"],
+  });
 export type TVideoRow = z.output<typeof ZVideoRow>;
 
 export const ZChunkRow = z
@@ -40,15 +48,23 @@ export const ZChunkRow = z
     video: ZExternalId,
     start: seconds("the start"),
     end: seconds("the end"),
-    text: text("the chunk text").refine((t) => t.length <= maxChunkChars(), { error: (i) => chunkTooLong((i.input as string).length) }),
+    text: text("the chunk text").refine((t) => t.length <= maxChunkChars(), {
+      error: (i) => chunkTooLong((i.input as string).length),
+    }),
   })
-  .refine((c) => c.end >= c.start, { error: (i) => `expected the end not before the start (${(i.input as { start: number }).start} s)`, path: ["end"] });
+  .refine((c) => c.end >= c.start, {
+    error: (i) => `expected the end not before the start (${(i.input as { start: number }).start} s)`,
+    path: ["end"],
+  });
 export type TChunkRow = z.output<typeof ZChunkRow>;
 
 /** One answer place of a question (issue 23): a video, where the answer starts, optionally where it ends. */
 export const ZPlaceRow = z
   .strictObject({ video: ZExternalId, start: seconds("the answer start"), end: seconds("the answer end").nullish() })
-  .refine((p) => p.end == null || p.end >= p.start, { error: "expected the answer end at or after its start", path: ["end"] });
+  .refine((p) => p.end == null || p.end >= p.start, {
+    error: "expected the answer end at or after its start",
+    path: ["end"],
+  });
 
 export const ZQueryRow = z
   .strictObject({
@@ -59,10 +75,19 @@ export const ZQueryRow = z
     reference_start: seconds("the reference start").nullish(),
     video: ZExternalId.nullish(),
     places: z.array(ZPlaceRow, { error: "expected places as an array of {video, start, end?}" }).optional(),
-    status: z.enum(["draft", "accepted", "rejected"], { error: "expected status draft, accepted or rejected" }).optional(),
-    tags: z.array(text("a tag").trim().min(1, { error: "expected a non-empty tag" }), { error: "expected tags as an array of strings" }).optional(),
+    status: z
+      .enum(["draft", "accepted", "rejected"], { error: "expected status draft, accepted or rejected" })
+      .optional(),
+    tags: z
+      .array(text("a tag").trim().min(1, { error: "expected a non-empty tag" }), {
+        error: "expected tags as an array of strings",
+      })
+      .optional(),
   })
-  .refine((q) => q.start == null || q.reference_start == null, { error: "give the reference start as start or reference_start, not both", path: ["reference_start"] })
+  .refine((q) => q.start == null || q.reference_start == null, {
+    error: "give the reference start as start or reference_start, not both",
+    path: ["reference_start"],
+  })
   .refine((q) => q.places === undefined || (q.start == null && q.reference_start == null && q.video == null), {
     error: "give the answer places either as places or as video and start, not both",
     path: ["places"],
@@ -70,12 +95,26 @@ export const ZQueryRow = z
 export type TQueryRow = z.output<typeof ZQueryRow>;
 
 /** A grade on the 0–3 scale (labels, judge labels; also read by `assessor agreement`). */
-export const ZGrade = z.number({ error: "expected an integer grade 0–3" }).int({ error: "expected an integer grade 0–3" }).min(0, { error: "expected a grade 0–3" }).max(3, { error: "expected a grade 0–3" });
+export const ZGrade = z
+  .number({ error: "expected an integer grade 0–3" })
+  .int({ error: "expected an integer grade 0–3" })
+  .min(0, { error: "expected a grade 0–3" })
+  .max(3, { error: "expected a grade 0–3" });
 
-export const ZLabelRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade: ZGrade, start: seconds("the start").nullish() });
+export const ZLabelRow = z.strictObject({
+  query: ZExternalId,
+  chunk: ZExternalId,
+  grade: ZGrade,
+  start: seconds("the start").nullish(),
+});
 export type TLabelRow = z.output<typeof ZLabelRow>;
 
-export const ZJudgeRow = z.strictObject({ query: ZExternalId, chunk: ZExternalId, grade: ZGrade, rationale: text("a rationale").nullish() });
+export const ZJudgeRow = z.strictObject({
+  query: ZExternalId,
+  chunk: ZExternalId,
+  grade: ZGrade,
+  rationale: text("a rationale").nullish(),
+});
 export type TJudgeRow = z.output<typeof ZJudgeRow>;
 
 /** The error for a chunk text past the limit (lib/bounds.ts maxChunkChars). */

@@ -29,7 +29,13 @@ export async function expandTranscriptPaths(paths: string[]): Promise<string[]> 
       continue;
     }
     const names = (await readdir(p)).filter((n) => captionFormatOfName(n) !== null).sort();
-    if (names.length === 0) throw new AppError("bad_input", `${p}: the folder holds no caption files (${Object.keys(CAPTION_EXTENSIONS).map((e) => `.${e}`).join(", ")})`);
+    if (names.length === 0)
+      throw new AppError(
+        "bad_input",
+        `${p}: the folder holds no caption files (${Object.keys(CAPTION_EXTENSIONS)
+          .map((e) => `.${e}`)
+          .join(", ")})`,
+      );
     files.push(...names.map((n) => join(p, n)));
   }
   return files;
@@ -47,17 +53,29 @@ export function videoFromFileName(file: string, videos: ReadonlySet<string>): st
 
 async function readMapping(mapFile: string): Promise<Map<string, { video: string; line: number }>> {
   const bytes = await readFile(mapFile);
-  const { records, errors } = parseDelimited(bytes, mapFile, { delimiter: mapFile.toLowerCase().endsWith(".tsv") ? "\t" : ",", columns: ["file", "video"], required: ["file", "video"] });
+  const { records, errors } = parseDelimited(bytes, mapFile, {
+    delimiter: mapFile.toLowerCase().endsWith(".tsv") ? "\t" : ",",
+    columns: ["file", "video"],
+    required: ["file", "video"],
+  });
   if (errors.length) throw new ValidationError(errors);
   const map = new Map<string, { video: string; line: number }>();
   for (const r of records) map.set(r.values.file ?? "", { video: r.values.video ?? "", line: r.line });
   return map;
 }
 
-export async function transcriptFiles(paths: string[], opts: { video?: string; map?: string }, videos: ReadonlySet<string>): Promise<TranscriptFile[]> {
+export async function transcriptFiles(
+  paths: string[],
+  opts: { video?: string; map?: string },
+  videos: ReadonlySet<string>,
+): Promise<TranscriptFile[]> {
   const files = await expandTranscriptPaths(paths);
   if (opts.video !== undefined) {
-    if (files.length !== 1) throw new AppError("bad_input", `--video names the video of one transcript; ${files.length} files were given (name each file's video with --map, or by the file name)`);
+    if (files.length !== 1)
+      throw new AppError(
+        "bad_input",
+        `--video names the video of one transcript; ${files.length} files were given (name each file's video with --map, or by the file name)`,
+      );
     return [{ input: files[0], video: opts.video }];
   }
   const map = opts.map === undefined ? null : await readMapping(opts.map);
@@ -72,7 +90,9 @@ export async function transcriptFiles(paths: string[], opts: { video?: string; m
         file: f,
         line: 1,
         field: "video",
-        message: map ? `the file is not in ${opts.map} (column file): expected a row naming its video` : "no imported video is named by this file's name (e.g. talk7.vtt for video talk7): name it with --video or --map",
+        message: map
+          ? `the file is not in ${opts.map} (column file): expected a row naming its video`
+          : "no imported video is named by this file's name (e.g. talk7.vtt for video talk7): name it with --video or --map",
       });
   }
   if (errors.length) throw new ValidationError(errors);

@@ -1,7 +1,14 @@
 import type { Db } from "../db/client.ts";
 import { AppError, type LocatedError } from "../errors.ts";
 import { parseCaptions, type CaptionFormat, type Cue, type CueRepair } from "../formats/captions.ts";
-import { checkChunkOptions, chunkCues, DEFAULT_CHUNKING, longCues, type ChunkOptions, type TranscriptChunk } from "../formats/chunker.ts";
+import {
+  checkChunkOptions,
+  chunkCues,
+  DEFAULT_CHUNKING,
+  longCues,
+  type ChunkOptions,
+  type TranscriptChunk,
+} from "../formats/chunker.ts";
 import { DEFAULT_CHUNKING_NAME, ensureChunking } from "../chunkings/store.ts";
 import { writeChunks } from "./chunks.ts";
 import { hasNul, maxChunkChars, NUL_MESSAGE } from "../bounds.ts";
@@ -18,10 +25,22 @@ import { ErrorList, inputName, readInput, type ImportInput, type ImportOptions, 
  * written in its own transaction and reported on its own. Bad cues follow `repair`
  * (lib/formats/captions.ts); cues longer than a seconds-chunking's size are reported as warnings.
  */
-export type TranscriptOptions = { chunking?: ChunkOptions; format?: CaptionFormat; repair?: CueRepair; /** The chunking's name (lib/chunkings); default `default`. */ chunkingName?: string };
+export type TranscriptOptions = {
+  chunking?: ChunkOptions;
+  format?: CaptionFormat;
+  repair?: CueRepair;
+  /** The chunking's name (lib/chunkings); default `default`. */ chunkingName?: string;
+};
 export type TranscriptFile = { input: ImportInput; video: string };
 
-type Prepared = { name: string; sha256: string; videoId: number; cues: Cue[]; chunks: TranscriptChunk[]; warnings: LocatedError[] };
+type Prepared = {
+  name: string;
+  sha256: string;
+  videoId: number;
+  cues: Cue[];
+  chunks: TranscriptChunk[];
+  warnings: LocatedError[];
+};
 
 function chunkingOf(opts: TranscriptOptions): ChunkOptions {
   const chunking = opts.chunking ?? DEFAULT_CHUNKING;
@@ -30,27 +49,60 @@ function chunkingOf(opts: TranscriptOptions): ChunkOptions {
   return chunking;
 }
 
-async function prepare(db: Db, projectId: number, file: TranscriptFile, chunking: ChunkOptions, opts: TranscriptOptions, errors: ErrorList): Promise<Prepared | null> {
+async function prepare(
+  db: Db,
+  projectId: number,
+  file: TranscriptFile,
+  chunking: ChunkOptions,
+  opts: TranscriptOptions,
+  errors: ErrorList,
+): Promise<Prepared | null> {
   const { name, bytes, sha256 } = await readInput(file.input);
   const video = await db.video.findUnique({ where: { projectId_externalId: { projectId, externalId: file.video } } });
   if (!video) {
-    errors.push({ file: name, line: 1, field: "video", message: `unknown video "${file.video}"; expected the id of a video imported into this project (import videos first)` });
+    errors.push({
+      file: name,
+      line: 1,
+      field: "video",
+      message: `unknown video "${file.video}"; expected the id of a video imported into this project (import videos first)`,
+    });
     return null;
   }
   const parsed = parseCaptions(bytes, name, opts.format, opts.repair ?? "fail");
   errors.push(...parsed.errors);
   // lib/bounds.ts: no NUL (a json3 "\u0000" escape), and no chunk text past the limit, named by the line of its first cue.
   const before = errors.count;
-  for (const c of parsed.cues) if (hasNul(c.text)) errors.push({ file: name, line: c.line, field: "text", message: NUL_MESSAGE });
+  for (const c of parsed.cues)
+    if (hasNul(c.text)) errors.push({ file: name, line: c.line, field: "text", message: NUL_MESSAGE });
   if (errors.count > before || parsed.errors.length) return null;
   const chunks = chunkCues(video.externalId, parsed.cues, chunking);
   const max = maxChunkChars();
-  for (const c of chunks) if (c.text.length > max) errors.push({ file: name, line: parsed.cues.find((q) => q.end > c.start)?.line ?? 1, field: "text", message: chunkTooLong(c.text.length) });
+  for (const c of chunks)
+    if (c.text.length > max)
+      errors.push({
+        file: name,
+        line: parsed.cues.find((q) => q.end > c.start)?.line ?? 1,
+        field: "text",
+        message: chunkTooLong(c.text.length),
+      });
   if (errors.count > before) return null;
-  return { name, sha256, videoId: video.id, cues: parsed.cues, chunks, warnings: [...parsed.warnings, ...longCues(parsed.cues, chunking, name)] };
+  return {
+    name,
+    sha256,
+    videoId: video.id,
+    cues: parsed.cues,
+    chunks,
+    warnings: [...parsed.warnings, ...longCues(parsed.cues, chunking, name)],
+  };
 }
 
-async function write(db: Db, projectId: number, chunkingId: number, p: Prepared, opts: ImportOptions): Promise<ImportResult> {
+async function write(
+  db: Db,
+  projectId: number,
+  chunkingId: number,
+  p: Prepared,
+  opts: ImportOptions,
+): Promise<ImportResult> {
   const { created, updated } = await writeChunks(
     db,
     projectId,
@@ -61,9 +113,23 @@ async function write(db: Db, projectId: number, chunkingId: number, p: Prepared,
   );
   // The cues are kept, so that other chunkings can be cut later without the file (chunking grid).
   const transcript = { fileName: p.name, sha256: p.sha256, cues: encodeCues(p.cues) };
-  await db.transcript.upsert({ where: { videoId: p.videoId }, create: { projectId, videoId: p.videoId, ...transcript }, update: transcript });
+  await db.transcript.upsert({
+    where: { videoId: p.videoId },
+    create: { projectId, videoId: p.videoId, ...transcript },
+    update: transcript,
+  });
   const rows = p.chunks.length;
-  return { kind: "transcript", file: p.name, sha256: p.sha256, rows, created, updated, unchanged: rows - created - updated, chunkIds: p.chunks.map((c) => c.id), warnings: p.warnings };
+  return {
+    kind: "transcript",
+    file: p.name,
+    sha256: p.sha256,
+    rows,
+    created,
+    updated,
+    unchanged: rows - created - updated,
+    chunkIds: p.chunks.map((c) => c.id),
+    warnings: p.warnings,
+  };
 }
 
 /** A transcript's cues as stored in Transcript.cues: [start, end, text, line] per cue. */
@@ -72,18 +138,34 @@ export function encodeCues(cues: readonly Cue[]): string {
 }
 
 export function decodeCues(json: string): Cue[] {
-  return (JSON.parse(json) as [number, number, string, number][]).map(([start, end, text, line]) => ({ start, end, text, line }));
+  return (JSON.parse(json) as [number, number, string, number][]).map(([start, end, text, line]) => ({
+    start,
+    end,
+    text,
+    line,
+  }));
 }
 
 /** Several transcripts, all validated before any is written; one result per file, in order. */
-export async function importTranscripts(db: Db, projectId: number, files: TranscriptFile[], opts: ImportOptions & TranscriptOptions = {}): Promise<ImportResult[]> {
+export async function importTranscripts(
+  db: Db,
+  projectId: number,
+  files: TranscriptFile[],
+  opts: ImportOptions & TranscriptOptions = {},
+): Promise<ImportResult[]> {
   const chunking = chunkingOf(opts);
   if (files.length === 0) throw new AppError("bad_input", "expected at least one transcript file");
   const seen = new Map<string, string>();
   const errors = new ErrorList();
   for (const f of files) {
     const other = seen.get(f.video);
-    if (other !== undefined) errors.push({ file: inputName(f.input), line: 1, field: "video", message: `video "${f.video}" already has a transcript in this import (${other}): expected one transcript per video` });
+    if (other !== undefined)
+      errors.push({
+        file: inputName(f.input),
+        line: 1,
+        field: "video",
+        message: `video "${f.video}" already has a transcript in this import (${other}): expected one transcript per video`,
+      });
     seen.set(f.video, inputName(f.input));
   }
   const prepared: Prepared[] = [];
@@ -92,14 +174,23 @@ export async function importTranscripts(db: Db, projectId: number, files: Transc
     if (p) prepared.push(p);
   }
   errors.throwIfAny();
-  const target = await ensureChunking(db, projectId, opts.chunkingName ?? DEFAULT_CHUNKING_NAME, { method: chunking.by, size: chunking.size, overlap: chunking.overlap });
+  const target = await ensureChunking(db, projectId, opts.chunkingName ?? DEFAULT_CHUNKING_NAME, {
+    method: chunking.by,
+    size: chunking.size,
+    overlap: chunking.overlap,
+  });
   const results: ImportResult[] = [];
   for (const p of prepared) results.push(await write(db, projectId, target.id, p, opts));
   return results;
 }
 
 /** One transcript of one video (the lead's upload, and the CLI with one file). */
-export async function importTranscript(db: Db, projectId: number, input: ImportInput, opts: ImportOptions & TranscriptOptions & { video: string }): Promise<ImportResult> {
+export async function importTranscript(
+  db: Db,
+  projectId: number,
+  input: ImportInput,
+  opts: ImportOptions & TranscriptOptions & { video: string },
+): Promise<ImportResult> {
   const [result] = await importTranscripts(db, projectId, [{ input, video: opts.video }], opts);
   return result;
 }

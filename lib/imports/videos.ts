@@ -1,7 +1,16 @@
 import type { Db } from "../db/client.ts";
 import { parseDelimited } from "../formats/delimited.ts";
 import { parseJsonl } from "../formats/jsonl.ts";
-import { ErrorList, fileKind, firstChar, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import {
+  ErrorList,
+  fileKind,
+  firstChar,
+  readInput,
+  TX_OPTIONS,
+  type ImportInput,
+  type ImportOptions,
+  type ImportResult,
+} from "./input.ts";
 import { ZVideoRow, type TVideoRow } from "./schemas.ts";
 import { fromRecords, rejectDuplicateIds } from "./rows.ts";
 import { confinedMediaFile, mediaPathProblem } from "../media/root.ts";
@@ -15,11 +24,17 @@ const COLUMNS = ["id", "title", "url", "path", "duration"] as const;
  * changed ones updated. Media that will not play is imported with a warning naming the line: a
  * path to a file that is not there (yet), a URL on a host ASSESSOR_MEDIA_HOSTS does not allow.
  */
-export async function importVideos(db: Db, projectId: number, input: ImportInput, opts: ImportOptions = {}): Promise<ImportResult> {
+export async function importVideos(
+  db: Db,
+  projectId: number,
+  input: ImportInput,
+  opts: ImportOptions = {},
+): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const errors = new ErrorList();
   const ext = fileKind(name);
-  const csv = ext === "csv" || (ext !== "jsonl" && ext !== "json" && firstChar(bytes) !== "{" && firstChar(bytes) !== "");
+  const csv =
+    ext === "csv" || (ext !== "jsonl" && ext !== "json" && firstChar(bytes) !== "{" && firstChar(bytes) !== "");
   let rows: (TVideoRow & { line: number })[];
   if (csv) {
     const d = parseDelimited(bytes, name, { delimiter: ",", columns: COLUMNS, required: ["id", "title"] });
@@ -35,7 +50,12 @@ export async function importVideos(db: Db, projectId: number, input: ImportInput
   errors.throwIfAny();
 
   const existing = new Map((await db.video.findMany({ where: { projectId } })).map((v) => [v.externalId, v]));
-  const data = (r: TVideoRow) => ({ title: r.title, url: r.url ?? null, path: r.path ?? null, durationSeconds: r.duration ?? null });
+  const data = (r: TVideoRow) => ({
+    title: r.title,
+    url: r.url ?? null,
+    path: r.path ?? null,
+    durationSeconds: r.duration ?? null,
+  });
   const create: TVideoRow[] = [];
   const update: { id: number; row: TVideoRow }[] = [];
   for (const r of rows) {
@@ -43,16 +63,34 @@ export async function importVideos(db: Db, projectId: number, input: ImportInput
     if (!old) create.push(r);
     else {
       const d = data(r);
-      if (old.title !== d.title || old.url !== d.url || old.path !== d.path || old.durationSeconds !== d.durationSeconds) update.push({ id: old.id, row: r });
+      if (
+        old.title !== d.title ||
+        old.url !== d.url ||
+        old.path !== d.path ||
+        old.durationSeconds !== d.durationSeconds
+      )
+        update.push({ id: old.id, row: r });
     }
   }
   await db.$transaction(async (tx) => {
-    if (create.length) await tx.video.createMany({ data: create.map((r) => ({ projectId, externalId: r.id, ...data(r) })) });
+    if (create.length)
+      await tx.video.createMany({ data: create.map((r) => ({ projectId, externalId: r.id, ...data(r) })) });
     for (const u of update) await tx.video.update({ where: { id: u.id }, data: data(u.row) });
-    await tx.importRecord.create({ data: { projectId, kind: "videos", fileName: name, sha256, rows: create.length + update.length } });
+    await tx.importRecord.create({
+      data: { projectId, kind: "videos", fileName: name, sha256, rows: create.length + update.length },
+    });
   }, TX_OPTIONS);
   opts.onProgress?.(rows.length, rows.length);
-  return { kind: "videos", file: name, sha256, rows: rows.length, created: create.length, updated: update.length, unchanged: rows.length - create.length - update.length, warnings };
+  return {
+    kind: "videos",
+    file: name,
+    sha256,
+    rows: rows.length,
+    created: create.length,
+    updated: update.length,
+    unchanged: rows.length - create.length - update.length,
+    warnings,
+  };
 }
 
 /**
@@ -61,7 +99,11 @@ export async function importVideos(db: Db, projectId: number, input: ImportInput
  * already is checked after resolving symlinks too; a missing one only by its name, and warned
  * about. A URL on a host the page's CSP does not allow is warned about (lib/media/hosts.ts).
  */
-async function checkMedia(rows: (TVideoRow & { line: number })[], file: string, errors: ErrorList): Promise<LocatedError[]> {
+async function checkMedia(
+  rows: (TVideoRow & { line: number })[],
+  file: string,
+  errors: ErrorList,
+): Promise<LocatedError[]> {
   const warnings: LocatedError[] = [];
   const blocked: { line: number; url: string; problem: string }[] = [];
   for (const r of rows) {
@@ -76,8 +118,20 @@ async function checkMedia(rows: (TVideoRow & { line: number })[], file: string, 
       continue;
     }
     const confined = await confinedMediaFile(r.path);
-    if ("problem" in confined && confined.problem === "outside") errors.push({ file, line: r.line, field: "path", message: `expected a file inside the media root, not a link out of it: ${r.path}` });
-    else if ("problem" in confined) warnings.push({ file, line: r.line, field: "path", message: `the file ${r.path} is not there: the video will not play until it is (assessor media check lists every video)` });
+    if ("problem" in confined && confined.problem === "outside")
+      errors.push({
+        file,
+        line: r.line,
+        field: "path",
+        message: `expected a file inside the media root, not a link out of it: ${r.path}`,
+      });
+    else if ("problem" in confined)
+      warnings.push({
+        file,
+        line: r.line,
+        field: "path",
+        message: `the file ${r.path} is not there: the video will not play until it is (assessor media check lists every video)`,
+      });
   }
   if (blocked.length === 1) warnings.push({ file, line: blocked[0].line, field: "url", message: blocked[0].problem });
   else if (blocked.length > 1) warnings.push(blockedHostsWarning(file, blocked));

@@ -11,7 +11,14 @@
  * a tie going to the less supportive of n < p < s (x, which is not on that scale, wins only
  * alone); relevance the median, rounded down (parse.ts `medianGrade`, as chunk runs).
  */
-import { finalAnswer, jsonObjects, medianGrade, REFUSAL_FIELD_ERROR, TRUNCATED_ERROR, type TModelAnswer } from "./parse.ts";
+import {
+  finalAnswer,
+  jsonObjects,
+  medianGrade,
+  REFUSAL_FIELD_ERROR,
+  TRUNCATED_ERROR,
+  type TModelAnswer,
+} from "./parse.ts";
 import type { TKindParsed } from "./kinds.ts";
 
 export const CLAIM_LABELS = ["s", "p", "n", "x"] as const;
@@ -19,7 +26,8 @@ export type TClaimLabel = (typeof CLAIM_LABELS)[number];
 export type TAnswerVerdict = { claims: TClaimLabel[]; relevance: number };
 
 const clip = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
-const REFUSAL = /\b(?:I\s*(?:'m|am)\s+(?:sorry|unable|not able)|I\s+(?:can(?:no|')t|cannot|won't|will not)\s+(?:help|assist|provide|comply|do\s+that|rate|evaluate|judge|grade|answer|check)|as an ai(?: language model)?,? I)\b/i;
+const REFUSAL =
+  /\b(?:I\s*(?:'m|am)\s+(?:sorry|unable|not able)|I\s+(?:can(?:no|')t|cannot|won't|will not)\s+(?:help|assist|provide|comply|do\s+that|rate|evaluate|judge|grade|answer|check)|as an ai(?: language model)?,? I)\b/i;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -29,21 +37,30 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function verdictOf(obj: Record<string, unknown>, nClaims: number): TKindParsed<TAnswerVerdict> {
   const bad = (error: string): TKindParsed<TAnswerVerdict> => ({ value: null, reason: "no_score", error });
   const claims = obj.claims;
-  if (!("claims" in obj)) return bad(`"claims" is missing: expected an array of ${nClaims} label(s), each "s", "p", "n" or "x"`);
-  if (!Array.isArray(claims)) return bad(`"claims" is ${clip(JSON.stringify(claims))}: expected an array of ${nClaims} label(s), each "s", "p", "n" or "x"`);
-  if (claims.length !== nClaims) return bad(`"claims" has ${claims.length} label(s) for ${nClaims} claim(s): expected one label per claim, in order`);
+  if (!("claims" in obj))
+    return bad(`"claims" is missing: expected an array of ${nClaims} label(s), each "s", "p", "n" or "x"`);
+  if (!Array.isArray(claims))
+    return bad(
+      `"claims" is ${clip(JSON.stringify(claims))}: expected an array of ${nClaims} label(s), each "s", "p", "n" or "x"`,
+    );
+  if (claims.length !== nClaims)
+    return bad(
+      `"claims" has ${claims.length} label(s) for ${nClaims} claim(s): expected one label per claim, in order`,
+    );
   const labels: TClaimLabel[] = [];
   for (let i = 0; i < claims.length; i++) {
     const v = claims[i];
     const s = typeof v === "string" ? v.trim().toLowerCase() : null;
-    if (s === null || !(CLAIM_LABELS as readonly string[]).includes(s)) return bad(`claims[${i}] (claim ${i + 1}) is ${clip(JSON.stringify(v))}: expected "s", "p", "n" or "x"`);
+    if (s === null || !(CLAIM_LABELS as readonly string[]).includes(s))
+      return bad(`claims[${i}] (claim ${i + 1}) is ${clip(JSON.stringify(v))}: expected "s", "p", "n" or "x"`);
     labels.push(s as TClaimLabel);
   }
   if (!("relevance" in obj)) return bad(`"relevance" is missing: expected a whole number from 0 to 3`);
   const r = obj.relevance;
   const n = typeof r === "number" ? r : typeof r === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(r) ? Number(r) : NaN;
   if (Number.isNaN(n)) return bad(`"relevance" is ${clip(JSON.stringify(r))}: expected a whole number from 0 to 3`);
-  if (!Number.isInteger(n) || n < 0 || n > 3) return { value: null, reason: "out_of_range", error: `"relevance" ${n} is not a whole number from 0 to 3` };
+  if (!Number.isInteger(n) || n < 0 || n > 3)
+    return { value: null, reason: "out_of_range", error: `"relevance" ${n} is not a whole number from 0 to 3` };
   return { value: { claims: labels, relevance: n } };
 }
 
@@ -52,17 +69,36 @@ export function parseAnswerVerdict(a: TModelAnswer, nClaims: number): TKindParse
   const content = a.content ?? "";
   const truncated = a.finishReason === "length";
   const text = finalAnswer(content);
-  if (!text && a.refusal && a.refusal.trim()) return { value: null, reason: "refusal", error: `${REFUSAL_FIELD_ERROR} ${clip(a.refusal.trim())}` };
+  if (!text && a.refusal && a.refusal.trim())
+    return { value: null, reason: "refusal", error: `${REFUSAL_FIELD_ERROR} ${clip(a.refusal.trim())}` };
   if (!text) {
-    if (truncated) return { value: null, reason: "truncated", error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before any final answer; raise the completion tokens (max tokens)` };
-    return { value: null, reason: "empty", error: content.trim() ? "no final answer: the answer is reasoning only" : "empty answer" };
+    if (truncated)
+      return {
+        value: null,
+        reason: "truncated",
+        error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before any final answer; raise the completion tokens (max tokens)`,
+      };
+    return {
+      value: null,
+      reason: "empty",
+      error: content.trim() ? "no final answer: the answer is reasoning only" : "empty answer",
+    };
   }
   const objects = jsonObjects(text).filter(isRecord);
   const candidate = [...objects].reverse().find((o) => "claims" in o || "relevance" in o);
   if (candidate) return verdictOf(candidate, nClaims);
-  if (truncated) return { value: null, reason: "truncated", error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before a complete JSON answer; raise the completion tokens (max tokens)` };
+  if (truncated)
+    return {
+      value: null,
+      reason: "truncated",
+      error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before a complete JSON answer; raise the completion tokens (max tokens)`,
+    };
   if (REFUSAL.test(text)) return { value: null, reason: "refusal", error: `the model refused: ${clip(text)}` };
-  return { value: null, reason: "no_score", error: 'no verdict found in the answer (expected a JSON object {"claims": [...], "relevance": N})' };
+  return {
+    value: null,
+    reason: "no_score",
+    error: 'no verdict found in the answer (expected a JSON object {"claims": [...], "relevance": N})',
+  };
 }
 
 /** Least supportive first: the tie-break order of n, p, s. */

@@ -11,7 +11,11 @@ import { AppError } from "../errors.ts";
 
 export const ANSWER_SUBSETS = "all | system:NAME | labelled | sample:N[:SEED]";
 
-export type TAnswerSubset = { kind: "all" } | { kind: "labelled" } | { kind: "system"; system: string } | { kind: "sample"; n: number; seed: number };
+export type TAnswerSubset =
+  | { kind: "all" }
+  | { kind: "labelled" }
+  | { kind: "system"; system: string }
+  | { kind: "sample"; n: number; seed: number };
 
 /** Reads a subset; throws naming the option and what was expected. */
 export function parseAnswerSubset(only: string): TAnswerSubset {
@@ -19,8 +23,12 @@ export function parseAnswerSubset(only: string): TAnswerSubset {
   if (only === "labelled") return { kind: "labelled" };
   if (only.startsWith("system:") && only.length > 7) return { kind: "system", system: only.slice(7) };
   const m = /^sample:(\d+)(?::(\d+))?$/.exec(only);
-  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 1_000_000) return { kind: "sample", n: Number(m[1]), seed: m[2] === undefined ? 1 : Number(m[2]) % 2 ** 32 };
-  throw new AppError("bad_input", `--subset: "${only}" is not a subset of answers; expected ${ANSWER_SUBSETS} (N from 1)`);
+  if (m && Number(m[1]) >= 1 && Number(m[1]) <= 1_000_000)
+    return { kind: "sample", n: Number(m[1]), seed: m[2] === undefined ? 1 : Number(m[2]) % 2 ** 32 };
+  throw new AppError(
+    "bad_input",
+    `--subset: "${only}" is not a subset of answers; expected ${ANSWER_SUBSETS} (N from 1)`,
+  );
 }
 
 /** The subset as stored on the run (the seed written out). */
@@ -30,20 +38,37 @@ export function answerSubsetName(s: TAnswerSubset): string {
 
 export async function selectAnswers(db: Db, projectId: number, only: string, limit?: number): Promise<string[]> {
   const subset = parseAnswerSubset(only);
-  const answers = await db.answer.findMany({ where: { projectId }, select: { id: true, system: true }, orderBy: [{ queryId: "asc" }, { system: "asc" }] });
-  if (answers.length === 0) throw new AppError("bad_input", "the project has no answers: import them first (npx assessor import answers --system NAME answers.jsonl)");
+  const answers = await db.answer.findMany({
+    where: { projectId },
+    select: { id: true, system: true },
+    orderBy: [{ queryId: "asc" }, { system: "asc" }],
+  });
+  if (answers.length === 0)
+    throw new AppError(
+      "bad_input",
+      "the project has no answers: import them first (npx assessor import answers --system NAME answers.jsonl)",
+    );
   let chosen = answers;
   if (subset.kind === "system") {
     chosen = answers.filter((a) => a.system === subset.system);
-    if (!chosen.length) throw new AppError("bad_input", `--subset system:${subset.system}: no answers of that system; systems: ${[...new Set(answers.map((a) => a.system))].sort().join(", ")}`);
+    if (!chosen.length)
+      throw new AppError(
+        "bad_input",
+        `--subset system:${subset.system}: no answers of that system; systems: ${[...new Set(answers.map((a) => a.system))].sort().join(", ")}`,
+      );
   } else if (subset.kind === "labelled") {
     const [judged, adjudicated] = await Promise.all([
-      db.answerJudgement.findMany({ where: { answer: { projectId } }, select: { answerId: true }, distinct: ["answerId"] }),
+      db.answerJudgement.findMany({
+        where: { answer: { projectId } },
+        select: { answerId: true },
+        distinct: ["answerId"],
+      }),
       db.answerAdjudication.findMany({ where: { answer: { projectId } }, select: { answerId: true } }),
     ]);
     const labelled = new Set([...judged, ...adjudicated].map((x) => x.answerId));
     chosen = answers.filter((a) => labelled.has(a.id));
-    if (!chosen.length) throw new AppError("bad_input", "--subset labelled: no answer has a human label yet; nothing to judge");
+    if (!chosen.length)
+      throw new AppError("bad_input", "--subset labelled: no answer has a human label yet; nothing to judge");
   } else if (subset.kind === "sample") {
     const order = new Map(answers.map((a, i) => [a.id, i]));
     chosen = shuffle([...answers], mulberry32(subset.seed))

@@ -63,11 +63,21 @@ export function validateAnswerTemplate(text: string, file = "template"): void {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const { name, line } of scanPlaceholders(text)) {
-    if (!(name in ANSWER_PLACEHOLDERS)) problems.push(`${file}:${line}: unknown placeholder {{${name}}} for an answer run; expected one of ${Object.keys(ANSWER_PLACEHOLDERS).map((p) => `{{${p}}}`).join(", ")}`);
+    if (!(name in ANSWER_PLACEHOLDERS))
+      problems.push(
+        `${file}:${line}: unknown placeholder {{${name}}} for an answer run; expected one of ${Object.keys(
+          ANSWER_PLACEHOLDERS,
+        )
+          .map((p) => `{{${p}}}`)
+          .join(", ")}`,
+      );
     seen.add(name);
   }
   if (!text.trim()) problems.push(`${file}: the template is empty`);
-  else for (const needed of ["question", "context", "claims"]) if (!seen.has(needed)) problems.push(`${file}: the template has no {{${needed}}}: the model would not see the ${needed}`);
+  else
+    for (const needed of ["question", "context", "claims"])
+      if (!seen.has(needed))
+        problems.push(`${file}: the template has no {{${needed}}}: the model would not see the ${needed}`);
   if (problems.length) throw new AppError("bad_input", problems.join("\n"));
 }
 
@@ -76,17 +86,26 @@ const ANSWER_TAGS = [...DELIMITER_TAGS, "claims", "claim", "answer"];
 const neutralise = (v: string) => neutraliseTags(v, ANSWER_TAGS);
 
 export function renderAnswerTemplate(text: string, view: TAnswerView): string {
-  return replacePlaceholders(text, (name) => (name in ANSWER_PLACEHOLDERS ? neutralise(view[name as TAnswerPlaceholder]) : undefined));
+  return replacePlaceholders(text, (name) =>
+    name in ANSWER_PLACEHOLDERS ? neutralise(view[name as TAnswerPlaceholder]) : undefined,
+  );
 }
 
 export type TContextChunk = { title: string; startSeconds: number; endSeconds: number; text: string };
 
 /** The view of one answer: context chunks numbered from 1 with title and times, claims numbered from 1. */
-export function answerView(question: string, answer: string, context: readonly TContextChunk[], claims: readonly string[]): TAnswerView {
+export function answerView(
+  question: string,
+  answer: string,
+  context: readonly TContextChunk[],
+  claims: readonly string[],
+): TAnswerView {
   return {
     question,
     answer,
-    context: context.map((c, i) => `[${i + 1}] ${c.title} (${clock(c.startSeconds)}–${clock(c.endSeconds)})\n${c.text}`).join("\n\n"),
+    context: context
+      .map((c, i) => `[${i + 1}] ${c.title} (${clock(c.startSeconds)}–${clock(c.endSeconds)})\n${c.text}`)
+      .join("\n\n"),
     claims: claims.map((c, i) => `${i + 1}. ${c}`).join("\n"),
     n_claims: String(claims.length),
   };

@@ -19,7 +19,11 @@ const g = globalThis as typeof globalThis & { assessorJudgeWorkers?: Map<number,
 const local = (g.assessorJudgeWorkers ??= new Map());
 
 /** Starts working the run in this process unless it already does; resolves once the worker holds the run. */
-export async function workInBackground(db: Db, runId: number, env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
+export async function workInBackground(
+  db: Db,
+  runId: number,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<void> {
   if (local.has(runId)) return;
   const run = await runOrThrow(db, runId);
   const apiKey = apiKeyFrom(env, run.apiKeyEnv, "page");

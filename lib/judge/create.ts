@@ -24,7 +24,11 @@ export const ZRunSettings = z
     target: z.enum(["chunks", "answers"]).default("chunks"),
     baseUrl: z.string().trim().min(1),
     /** The environment variable holding the key (lib/judge/keys.ts says which names are allowed); "" for a server without keys. */
-    apiKeyEnv: z.string().trim().regex(/^(?:[A-Za-z_][A-Za-z0-9_]*)?$/, "an environment variable's name, or empty for no key").default("OPENAI_API_KEY"),
+    apiKeyEnv: z
+      .string()
+      .trim()
+      .regex(/^(?:[A-Za-z_][A-Za-z0-9_]*)?$/, "an environment variable's name, or empty for no key")
+      .default("OPENAI_API_KEY"),
     template: z.string().max(TEMPLATE_MAX_CHARS, templateTooLong(TEMPLATE_MAX_CHARS, "a run or a try")).optional(),
     templateFile: z.string().default("template"),
     samples: z.number().int().min(1).max(20).default(1),
@@ -44,19 +48,45 @@ export const ZRunSettings = z
     priceOut: z.number().min(0).optional(),
   })
   .superRefine((s, ctx) => {
-    if (s.samples > 1 && s.temperature === 0) ctx.addIssue({ code: "custom", path: ["samples"], message: `${s.samples} samples need a temperature above 0 (at 0 every sample is the same answer): add --temperature, e.g. 0.7` });
-    if (s.maxCost !== undefined && (s.priceIn === undefined || s.priceOut === undefined)) ctx.addIssue({ code: "custom", path: ["maxCost"], message: "a cost cap needs the prices: --price-in and --price-out (USD per million tokens)" });
+    if (s.samples > 1 && s.temperature === 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["samples"],
+        message: `${s.samples} samples need a temperature above 0 (at 0 every sample is the same answer): add --temperature, e.g. 0.7`,
+      });
+    if (s.maxCost !== undefined && (s.priceIn === undefined || s.priceOut === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["maxCost"],
+        message: "a cost cap needs the prices: --price-in and --price-out (USD per million tokens)",
+      });
   });
 export type TRunSettingsInput = z.input<typeof ZRunSettings>;
 /** The settings with the subset resolved: `only` defaults to "pool" for chunks and "all" for answers. */
 export type TRunSettings = z.output<typeof ZRunSettings> & { only: string };
 
 /** What is stored in JudgeRun.params (and keys the response cache, with the model and template). */
-export type TRunParams = Pick<TRunSettings, "temperature" | "samples" | "maxTokens" | "timeoutMs" | "concurrency" | "maxRetries" | "parseRetries" | "maxConsecutiveFailures" | "structured"> & { limit: number | null };
+export type TRunParams = Pick<
+  TRunSettings,
+  | "temperature"
+  | "samples"
+  | "maxTokens"
+  | "timeoutMs"
+  | "concurrency"
+  | "maxRetries"
+  | "parseRetries"
+  | "maxConsecutiveFailures"
+  | "structured"
+> & { limit: number | null };
 
 export function parseSettings(input: TRunSettingsInput): TRunSettings {
   const r = ZRunSettings.safeParse(input);
-  if (!r.success) throw new AppError("bad_input", r.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("\n"), r.error.issues);
+  if (!r.success)
+    throw new AppError(
+      "bad_input",
+      r.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("\n"),
+      r.error.issues,
+    );
   return { ...r.data, only: r.data.only ?? (r.data.target === "answers" ? "all" : "pool") };
 }
 
@@ -70,30 +100,52 @@ const SUBSETS = ["pool", "unlabelled", "calibration"] as const;
  * (`tag:NAME`, or the tag's bare name). Ordered by query id and chunk id; `limit` takes the first.
  */
 export async function selectPairs(db: Db, projectId: number, only: string, limit?: number): Promise<TPair[]> {
-  const items = await db.poolItem.findMany({ where: { projectId }, select: { id: true, queryId: true, chunkId: true }, orderBy: [{ queryId: "asc" }, { chunkId: "asc" }] });
-  if (items.length === 0) throw new AppError("bad_input", "the pool is empty: import runs and build it first (npx assessor pool)");
+  const items = await db.poolItem.findMany({
+    where: { projectId },
+    select: { id: true, queryId: true, chunkId: true },
+    orderBy: [{ queryId: "asc" }, { chunkId: "asc" }],
+  });
+  if (items.length === 0)
+    throw new AppError("bad_input", "the pool is empty: import runs and build it first (npx assessor pool)");
   let chosen = items;
   if (only === "unlabelled") {
     const labelled = new Set((await referenceLabels(db, projectId)).map((l) => `${l.queryId}:${l.chunkId}`));
     chosen = items.filter((it) => !labelled.has(`${it.queryId}:${it.chunkId}`));
   } else if (only === "calibration") {
-    const cal = new Set((await db.assignment.findMany({ where: { calibration: true, poolItem: { projectId } }, select: { poolItemId: true } })).map((a) => a.poolItemId));
+    const cal = new Set(
+      (
+        await db.assignment.findMany({
+          where: { calibration: true, poolItem: { projectId } },
+          select: { poolItemId: true },
+        })
+      ).map((a) => a.poolItemId),
+    );
     chosen = items.filter((it) => cal.has(it.id));
   } else if (only !== "pool") {
     const tag = only.startsWith("tag:") ? only.slice(4) : only;
     const tagged = await db.queryTag.findMany({ where: { tag, query: { projectId } }, select: { queryId: true } });
     if (tagged.length === 0) {
-      const tags = [...new Set((await db.queryTag.findMany({ where: { query: { projectId } }, select: { tag: true } })).map((t) => t.tag))].sort();
-      throw new AppError("bad_input", `--only: "${only}" is neither ${SUBSETS.join(", ")} nor a query tag of this project${tags.length ? ` (tags: ${tags.join(", ")})` : " (it has no tags)"}`);
+      const tags = [
+        ...new Set(
+          (await db.queryTag.findMany({ where: { query: { projectId } }, select: { tag: true } })).map((t) => t.tag),
+        ),
+      ].sort();
+      throw new AppError(
+        "bad_input",
+        `--only: "${only}" is neither ${SUBSETS.join(", ")} nor a query tag of this project${tags.length ? ` (tags: ${tags.join(", ")})` : " (it has no tags)"}`,
+      );
     }
     const queries = new Set(tagged.map((t) => t.queryId));
     chosen = items.filter((it) => queries.has(it.queryId));
   }
-  if (chosen.length === 0) throw new AppError("bad_input", `--only ${only}: no pooled pair is in this subset; nothing to judge`);
+  if (chosen.length === 0)
+    throw new AppError("bad_input", `--only ${only}: no pooled pair is in this subset; nothing to judge`);
   return (limit ? chosen.slice(0, limit) : chosen).map(({ queryId, chunkId }) => ({ queryId, chunkId }));
 }
 
-export function templateOf(s: Pick<TRunSettings, "template" | "templateFile"> & { target?: "chunks" | "answers" }): string {
+export function templateOf(
+  s: Pick<TRunSettings, "template" | "templateFile"> & { target?: "chunks" | "answers" },
+): string {
   if (s.target === "answers") {
     const text = s.template ?? DEFAULT_ANSWER_TEMPLATE;
     validateAnswerTemplate(text, s.template === undefined ? "default answer template" : s.templateFile);
@@ -122,16 +174,32 @@ export function runParams(s: TRunSettings): TRunParams {
 /** Checks the judge name is free: not another run's, not a judge imported from a file. */
 async function checkJudgeName(db: Db, projectId: number, judge: string, target: "chunks" | "answers"): Promise<void> {
   const run = await db.judgeRun.findFirst({ where: { projectId, judge }, select: { id: true } });
-  if (run) throw new AppError("conflict", `a judge run named "${judge}" exists already (run ${run.id}): choose another --judge name, or continue it with: npx assessor judge resume ${run.id}`);
-  const imported = target === "answers" ? await db.answerJudgeLabel.count({ where: { projectId, judge } }) : await db.judgeLabel.count({ where: { projectId, judge } });
-  if (imported) throw new AppError("conflict", `judge "${judge}" already has ${imported} imported label(s): choose another --judge name`);
+  if (run)
+    throw new AppError(
+      "conflict",
+      `a judge run named "${judge}" exists already (run ${run.id}): choose another --judge name, or continue it with: npx assessor judge resume ${run.id}`,
+    );
+  const imported =
+    target === "answers"
+      ? await db.answerJudgeLabel.count({ where: { projectId, judge } })
+      : await db.judgeLabel.count({ where: { projectId, judge } });
+  if (imported)
+    throw new AppError(
+      "conflict",
+      `judge "${judge}" already has ${imported} imported label(s): choose another --judge name`,
+    );
 }
 
 /**
  * Validates everything local, runs `beforeWrite`, then writes the run and its tasks (one per pair,
  * or per answer, and sample) in one transaction.
  */
-export async function createRun(db: Db, projectId: number, s: TRunSettings, beforeWrite?: () => Promise<void>): Promise<JudgeRun> {
+export async function createRun(
+  db: Db,
+  projectId: number,
+  s: TRunSettings,
+  beforeWrite?: () => Promise<void>,
+): Promise<JudgeRun> {
   const template = templateOf(s);
   const baseUrl = publicBaseUrl(s.baseUrl);
   await checkJudgeName(db, projectId, s.judge, s.target);
@@ -153,17 +221,31 @@ export async function createRun(db: Db, projectId: number, s: TRunSettings, befo
           templateSha256: sha256(template),
           params: JSON.stringify(runParams(s)),
           ...(answers ? { target: "answers" } : {}),
-          subset: answers ? answerSubsetName(parseAnswerSubset(s.only)) : s.only === "pool" || s.only === "unlabelled" || s.only === "calibration" || s.only.startsWith("tag:") ? s.only : `tag:${s.only}`,
+          subset: answers
+            ? answerSubsetName(parseAnswerSubset(s.only))
+            : s.only === "pool" || s.only === "unlabelled" || s.only === "calibration" || s.only.startsWith("tag:")
+              ? s.only
+              : `tag:${s.only}`,
           samples: s.samples,
           priceIn: s.priceIn ?? null,
           priceOut: s.priceOut ?? null,
           maxCost: s.maxCost ?? null,
         },
       });
-      const tasks = pairs.flatMap((p) => Array.from({ length: s.samples }, (_, sample) => ({ runId: run.id, queryId: p.queryId, chunkId: p.chunkId, sample })));
+      const tasks = pairs.flatMap((p) =>
+        Array.from({ length: s.samples }, (_, sample) => ({
+          runId: run.id,
+          queryId: p.queryId,
+          chunkId: p.chunkId,
+          sample,
+        })),
+      );
       for (let i = 0; i < tasks.length; i += 5000) await tx.judgeTask.createMany({ data: tasks.slice(i, i + 5000) });
-      const answerTasks = answerIds.flatMap((answerId) => Array.from({ length: s.samples }, (_, sample) => ({ runId: run.id, answerId, sample })));
-      for (let i = 0; i < answerTasks.length; i += 5000) await tx.answerJudgeTask.createMany({ data: answerTasks.slice(i, i + 5000) });
+      const answerTasks = answerIds.flatMap((answerId) =>
+        Array.from({ length: s.samples }, (_, sample) => ({ runId: run.id, answerId, sample })),
+      );
+      for (let i = 0; i < answerTasks.length; i += 5000)
+        await tx.answerJudgeTask.createMany({ data: answerTasks.slice(i, i + 5000) });
       return run;
     },
     { timeout: 120_000, maxWait: 30_000 },

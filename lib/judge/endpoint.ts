@@ -12,16 +12,36 @@ import OpenAI from "openai";
 import { AppError } from "../errors.ts";
 import { agentFetch } from "./http-fetch.ts";
 
-export type TEndpoint = { baseUrl: string; apiKey: string; timeoutMs: number; maxRetries: number; concurrency?: number };
+export type TEndpoint = {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxRetries: number;
+  concurrency?: number;
+};
 /** `responseFormat`: the JSON schema asked for when `structured` (default: the chunk grade's, RESPONSE_FORMAT; answer runs give their own). */
-export type TAsk = { model: string; prompt: string; temperature: number; maxTokens: number; structured: boolean; responseFormat?: Record<string, unknown> };
+export type TAsk = {
+  model: string;
+  prompt: string;
+  temperature: number;
+  maxTokens: number;
+  structured: boolean;
+  responseFormat?: Record<string, unknown>;
+};
 /**
  * One answer: `raw` is what is stored (JudgeTask.raw): the message's text, with a separate
  * reasoning field put in front of it as a `<think>` block (left open when the message has no text),
  * so the stored text is complete and the parser reads it as it read the live answer; or the
  * refusal field's text when the message has no text and a refusal.
  */
-export type TAnswer = { raw: string; content: string; finishReason: string | null; refusal: string | null; promptTokens: number; completionTokens: number };
+export type TAnswer = {
+  raw: string;
+  content: string;
+  finishReason: string | null;
+  refusal: string | null;
+  promptTokens: number;
+  completionTokens: number;
+};
 
 /** Why a request failed, after the client's own retries. */
 export type TFailure =
@@ -43,9 +63,13 @@ export function publicBaseUrl(url: string): string {
   try {
     u = new URL(url);
   } catch {
-    throw new AppError("bad_input", `--base-url: expected an http(s) URL such as http://localhost:11434/v1, got "${url}"`);
+    throw new AppError(
+      "bad_input",
+      `--base-url: expected an http(s) URL such as http://localhost:11434/v1, got "${url}"`,
+    );
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new AppError("bad_input", `--base-url: expected an http(s) URL, got "${u.protocol}"`);
+  if (u.protocol !== "http:" && u.protocol !== "https:")
+    throw new AppError("bad_input", `--base-url: expected an http(s) URL, got "${u.protocol}"`);
   u.username = "";
   u.password = "";
   u.search = "";
@@ -74,7 +98,16 @@ export function makeClient(e: TEndpoint): OpenAI {
 /** The text of a message's content: a string, or (some proxies) an array of parts whose text parts are joined. */
 function textOf(v: unknown): string {
   if (typeof v === "string") return v;
-  if (Array.isArray(v)) return v.map((p) => (typeof p === "string" ? p : typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : "")).join("");
+  if (Array.isArray(v))
+    return v
+      .map((p) =>
+        typeof p === "string"
+          ? p
+          : typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string"
+            ? (p as { text: string }).text
+            : "",
+      )
+      .join("");
   return "";
 }
 
@@ -84,7 +117,9 @@ function textOf(v: unknown): string {
  * `reasoning`: Ollama, OpenRouter) kept apart as a `<think>` block, its finish reason and refusal.
  */
 export function readCompletion(res: unknown): Omit<TAnswer, "promptTokens" | "completionTokens"> {
-  const r = (typeof res === "object" && res !== null ? res : {}) as { choices?: { message?: Record<string, unknown>; finish_reason?: unknown }[] };
+  const r = (typeof res === "object" && res !== null ? res : {}) as {
+    choices?: { message?: Record<string, unknown>; finish_reason?: unknown }[];
+  };
   const choice = r.choices?.[0];
   const m = choice?.message ?? {};
   const content = textOf(m.content);
@@ -103,7 +138,11 @@ const RESPONSE_FORMAT = {
     strict: true,
     schema: {
       type: "object",
-      properties: { intent: { type: "string" }, match: { type: "string" }, score: { type: "integer", enum: [0, 1, 2, 3] } },
+      properties: {
+        intent: { type: "string" },
+        match: { type: "string" },
+        score: { type: "integer", enum: [0, 1, 2, 3] },
+      },
       required: ["intent", "match", "score"],
       additionalProperties: false,
     },
@@ -123,14 +162,18 @@ function rootCause(e: unknown): string {
 
 function classify(e: unknown, apiKey: string, baseUrl: string, model: string): TFailure {
   if (e instanceof OpenAI.APIConnectionTimeoutError) return { kind: "transient", message: "the request timed out" };
-  if (e instanceof OpenAI.APIConnectionError) return { kind: "transient", message: `cannot reach ${baseUrl}: ${redact(rootCause(e), apiKey)}` };
+  if (e instanceof OpenAI.APIConnectionError)
+    return { kind: "transient", message: `cannot reach ${baseUrl}: ${redact(rootCause(e), apiKey)}` };
   if (e instanceof OpenAI.APIError) {
     const msg = redact(e.message, apiKey);
     const status = e.status ?? 0;
-    if (status === 401 || status === 403) return { kind: "fatal", message: `the endpoint refused the API key (${status}): ${msg}` };
+    if (status === 401 || status === 403)
+      return { kind: "fatal", message: `the endpoint refused the API key (${status}): ${msg}` };
     if (status === 404) return { kind: "fatal", message: `the endpoint has no model "${model}" (404): ${msg}` };
-    if (status === 400 && /response_format|json_schema|structured/i.test(msg)) return { kind: "structured_unsupported", message: msg };
-    if (status === 429 || status >= 500 || status === 408 || status === 409) return { kind: "transient", message: `${status} after retries: ${msg}` };
+    if (status === 400 && /response_format|json_schema|structured/i.test(msg))
+      return { kind: "structured_unsupported", message: msg };
+    if (status === 429 || status >= 500 || status === 408 || status === 409)
+      return { kind: "transient", message: `${status} after retries: ${msg}` };
     return { kind: "refused", message: `${status}: ${msg}` };
   }
   return { kind: "transient", message: redact(e instanceof Error ? e.message : String(e), apiKey) };
@@ -145,7 +188,11 @@ export async function ask(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "baseUrl
       max_tokens: q.maxTokens,
       ...(q.structured ? { response_format: (q.responseFormat ?? RESPONSE_FORMAT) as typeof RESPONSE_FORMAT } : {}),
     });
-    return { ...readCompletion(res), promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0 };
+    return {
+      ...readCompletion(res),
+      promptTokens: res.usage?.prompt_tokens ?? 0,
+      completionTokens: res.usage?.completion_tokens ?? 0,
+    };
   } catch (err) {
     throw new EndpointError(classify(err, e.apiKey, e.baseUrl, q.model));
   }
@@ -156,7 +203,11 @@ export async function ask(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "baseUrl
  * the model. It lists the models (/models, which OpenAI, vLLM, Ollama, llama.cpp and LiteLLM
  * serve); when an endpoint has no such list, one one-token request stands in.
  */
-export async function preflight(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "baseUrl">, model: string): Promise<void> {
+export async function preflight(
+  client: OpenAI,
+  e: Pick<TEndpoint, "apiKey" | "baseUrl">,
+  model: string,
+): Promise<void> {
   let ids: string[] | null = null;
   try {
     const page = await client.models.list();
@@ -165,12 +216,20 @@ export async function preflight(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "b
     const f = classify(err, e.apiKey, e.baseUrl, model);
     const status = err instanceof OpenAI.APIError ? err.status : undefined;
     if (status === 404 || status === 405) ids = null;
-    else if (err instanceof OpenAI.APIConnectionError) throw new AppError("bad_input", `${f.message}. Is the server running, and does --base-url end in /v1 (e.g. http://localhost:11434/v1 for Ollama)?`);
+    else if (err instanceof OpenAI.APIConnectionError)
+      throw new AppError(
+        "bad_input",
+        `${f.message}. Is the server running, and does --base-url end in /v1 (e.g. http://localhost:11434/v1 for Ollama)?`,
+      );
     else if (status === 401 || status === 403) throw new AppError("bad_input", f.message);
     else throw new AppError("bad_input", `the endpoint ${e.baseUrl} failed to list its models: ${f.message}`);
   }
   if (ids !== null) {
-    if (!ids.includes(model)) throw new AppError("bad_input", `the endpoint ${e.baseUrl} does not serve a model "${model}"; it serves: ${ids.length ? ids.slice(0, 30).join(", ") : "(none)"}`);
+    if (!ids.includes(model))
+      throw new AppError(
+        "bad_input",
+        `the endpoint ${e.baseUrl} does not serve a model "${model}"; it serves: ${ids.length ? ids.slice(0, 30).join(", ") : "(none)"}`,
+      );
     return;
   }
   try {
@@ -185,7 +244,12 @@ export async function preflight(client: OpenAI, e: Pick<TEndpoint, "apiKey" | "b
  * A client for interactive checks (starting a run, trying a template): short timeout, one retry,
  * and the endpoint, key and model checked by `preflight` before it is handed back.
  */
-export async function checkedClient(baseUrl: string, apiKey: string, model: string, timeoutMs: number): Promise<{ client: OpenAI; endpoint: TEndpoint }> {
+export async function checkedClient(
+  baseUrl: string,
+  apiKey: string,
+  model: string,
+  timeoutMs: number,
+): Promise<{ client: OpenAI; endpoint: TEndpoint }> {
   const endpoint: TEndpoint = { baseUrl, apiKey, timeoutMs: Math.min(timeoutMs, 30_000), maxRetries: 1 };
   const client = makeClient(endpoint);
   await preflight(client, endpoint, model);

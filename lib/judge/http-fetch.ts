@@ -39,7 +39,10 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-const abortError = (signal: AbortSignal) => (signal.reason instanceof Error && signal.reason.name === "AbortError" ? signal.reason : new DOMException("The operation was aborted.", "AbortError"));
+const abortError = (signal: AbortSignal) =>
+  signal.reason instanceof Error && signal.reason.name === "AbortError"
+    ? signal.reason
+    : new DOMException("The operation was aborted.", "AbortError");
 
 const MAX_REDIRECTS = 5;
 
@@ -48,7 +51,10 @@ export const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cook
 
 /** The init for the next hop of a redirect from `from` to `to` (method and body per status, credentials per origin). */
 export function redirectInit(init: RequestInit, status: number, from: URL, to: URL): RequestInit {
-  if (from.protocol === "https:" && to.protocol !== "https:") throw new TypeError(`refused a redirect from ${from.origin} to ${to.origin}: the judge never follows https to http`);
+  if (from.protocol === "https:" && to.protocol !== "https:")
+    throw new TypeError(
+      `refused a redirect from ${from.origin} to ${to.origin}: the judge never follows https to http`,
+    );
   const keep = status === 307 || status === 308 || (init.method ?? "GET") === "GET";
   const next: RequestInit = keep ? { ...init } : { ...init, method: "GET", body: undefined };
   if (from.origin !== to.origin) {
@@ -61,11 +67,19 @@ export function redirectInit(init: RequestInit, status: number, from: URL, to: U
 
 /** `tls.ca`: certificate authorities to trust besides the system's (an endpoint behind a private CA; the tests' local https server). */
 export function agentFetch(maxSockets: number, tls: { ca?: string | Buffer } = {}): TFetch {
-  const agents = { "http:": new http.Agent({ keepAlive: true, maxSockets }), "https:": new https.Agent({ keepAlive: true, maxSockets, ...(tls.ca ? { ca: tls.ca } : {}) }) };
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true, maxSockets }),
+    "https:": new https.Agent({ keepAlive: true, maxSockets, ...(tls.ca ? { ca: tls.ca } : {}) }),
+  };
   const send = (input: string | URL | Request, init: RequestInit = {}, redirects = 0): Promise<Response> => {
     const body = init.body;
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-    if ((body != null && typeof body !== "string" && !(body instanceof Uint8Array)) || (url.protocol !== "http:" && url.protocol !== "https:") || input instanceof Request) return fetch(input, init);
+    if (
+      (body != null && typeof body !== "string" && !(body instanceof Uint8Array)) ||
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      input instanceof Request
+    )
+      return fetch(input, init);
     const protocol = url.protocol;
     return new Promise<Response>((resolve, reject) => {
       const signal = init.signal ?? undefined;
@@ -79,37 +93,47 @@ export function agentFetch(maxSockets: number, tls: { ca?: string | Buffer } = {
         signal?.removeEventListener("abort", onAbort);
         reject(e);
       };
-      const req = (protocol === "https:" ? https : http).request(url, { method: init.method ?? "GET", headers, agent: agents[protocol] }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", fail);
-        res.on("end", () => {
-          if (settled) return;
-          try {
-            const status = res.statusCode ?? 500;
-            const location = res.headers.location;
-            if (location && [301, 302, 303, 307, 308].includes(status) && redirects < MAX_REDIRECTS) {
-              const to = new URL(location, url);
-              const next = redirectInit(init, status, url, to);
+      const req = (protocol === "https:" ? https : http).request(
+        url,
+        { method: init.method ?? "GET", headers, agent: agents[protocol] },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", fail);
+          res.on("end", () => {
+            if (settled) return;
+            try {
+              const status = res.statusCode ?? 500;
+              const location = res.headers.location;
+              if (location && [301, 302, 303, 307, 308].includes(status) && redirects < MAX_REDIRECTS) {
+                const to = new URL(location, url);
+                const next = redirectInit(init, status, url, to);
+                settled = true;
+                signal?.removeEventListener("abort", onAbort);
+                resolve(send(to, next, redirects + 1));
+                return;
+              }
+              const h = new Headers();
+              for (const [k, v] of Object.entries(res.headers)) {
+                if (v === undefined || k === "content-encoding" || k === "content-length") continue;
+                for (const x of Array.isArray(v) ? v : [v]) h.append(k, x);
+              }
+              const payload = decode(Buffer.concat(chunks), res.headers["content-encoding"]);
               settled = true;
               signal?.removeEventListener("abort", onAbort);
-              resolve(send(to, next, redirects + 1));
-              return;
+              resolve(
+                new Response(status === 204 || status === 304 ? null : new Uint8Array(payload), {
+                  status,
+                  statusText: res.statusMessage ?? "",
+                  headers: h,
+                }),
+              );
+            } catch (e) {
+              fail(e);
             }
-            const h = new Headers();
-            for (const [k, v] of Object.entries(res.headers)) {
-              if (v === undefined || k === "content-encoding" || k === "content-length") continue;
-              for (const x of Array.isArray(v) ? v : [v]) h.append(k, x);
-            }
-            const payload = decode(Buffer.concat(chunks), res.headers["content-encoding"]);
-            settled = true;
-            signal?.removeEventListener("abort", onAbort);
-            resolve(new Response(status === 204 || status === 304 ? null : new Uint8Array(payload), { status, statusText: res.statusMessage ?? "", headers: h }));
-          } catch (e) {
-            fail(e);
-          }
-        });
-      });
+          });
+        },
+      );
       const onAbort = () => {
         req.destroy();
         fail(abortError(signal as AbortSignal));

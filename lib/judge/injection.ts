@@ -42,23 +42,52 @@ const words = (list: string) => new RegExp(`${B}(?:${list})${E}`, "u");
  */
 const OVERRIDES: { verb: string; noun: string; qualifier: string }[] = [
   // Spanish
-  { verb: "ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|olvidad|descarta|descarte|omite|omita|desobedece|haz\\s+caso\\s+omiso\\s+(?:de|a)|no\\s+sigas|no\\s+siga|no\\s+sigan|no\\s+obedezcas", noun: "instrucciones|instrucción|indicaciones|reglas|normas|órdenes|directrices|consignas", qualifier: "todas|todos|anteriores|anterior|previas|previos|arriba|sistema|tus|sus|originales|iniciales" },
+  {
+    verb: "ignora|ignore|ignoren|ignorad|olvida|olvide|olviden|olvidad|descarta|descarte|omite|omita|desobedece|haz\\s+caso\\s+omiso\\s+(?:de|a)|no\\s+sigas|no\\s+siga|no\\s+sigan|no\\s+obedezcas",
+    noun: "instrucciones|instrucción|indicaciones|reglas|normas|órdenes|directrices|consignas",
+    qualifier: "todas|todos|anteriores|anterior|previas|previos|arriba|sistema|tus|sus|originales|iniciales",
+  },
   // French
-  { verb: "ignore|ignorez|ignorer|oublie|oubliez|néglige|négligez|ne\\s+tiens\\s+pas\\s+compte\\s+(?:des|de)|ne\\s+tenez\\s+pas\\s+compte\\s+(?:des|de)|ne\\s+suis\\s+pas|ne\\s+suivez\\s+pas|fais\\s+abstraction\\s+(?:des|de)", noun: "instructions?|consignes?|règles|directives|indications|ordres", qualifier: "toutes|tous|précédentes|précédents|antérieures|ci-dessus|dessus|système|tes|vos|initiales|originales" },
+  {
+    verb: "ignore|ignorez|ignorer|oublie|oubliez|néglige|négligez|ne\\s+tiens\\s+pas\\s+compte\\s+(?:des|de)|ne\\s+tenez\\s+pas\\s+compte\\s+(?:des|de)|ne\\s+suis\\s+pas|ne\\s+suivez\\s+pas|fais\\s+abstraction\\s+(?:des|de)",
+    noun: "instructions?|consignes?|règles|directives|indications|ordres",
+    qualifier: "toutes|tous|précédentes|précédents|antérieures|ci-dessus|dessus|système|tes|vos|initiales|originales",
+  },
   // German
-  { verb: "ignoriere|ignorieren|ignoriert|vergiss|vergesst|vergessen\\s+sie|missachte|missachten|übergehe|übergehen", noun: "anweisungen|anweisung|instruktionen|regeln|vorgaben|befehle|systemanweisungen|systemprompt|richtlinien", qualifier: "alle|vorherigen|vorherige|bisherigen|obigen|oben|vorigen|system|systemanweisungen|systemprompt|deine|ihre|ursprünglichen" },
+  {
+    verb: "ignoriere|ignorieren|ignoriert|vergiss|vergesst|vergessen\\s+sie|missachte|missachten|übergehe|übergehen",
+    noun: "anweisungen|anweisung|instruktionen|regeln|vorgaben|befehle|systemanweisungen|systemprompt|richtlinien",
+    qualifier:
+      "alle|vorherigen|vorherige|bisherigen|obigen|oben|vorigen|system|systemanweisungen|systemprompt|deine|ihre|ursprünglichen",
+  },
   // Portuguese
-  { verb: "ignore|ignora|ignorem|esqueça|esqueca|esqueçam|esquece|desconsidere|desconsidera|despreze|não\\s+siga|nao\\s+siga|não\\s+sigas", noun: "instruções|instrucoes|instrução|orientações|regras|normas|diretrizes|comandos|ordens", qualifier: "todas|todos|anteriores|acima|prévias|sistema|suas|tuas|originais|iniciais" },
+  {
+    verb: "ignore|ignora|ignorem|esqueça|esqueca|esqueçam|esquece|desconsidere|desconsidera|despreze|não\\s+siga|nao\\s+siga|não\\s+sigas",
+    noun: "instruções|instrucoes|instrução|orientações|regras|normas|diretrizes|comandos|ordens",
+    qualifier: "todas|todos|anteriores|acima|prévias|sistema|suas|tuas|originais|iniciais",
+  },
   // Italian
-  { verb: "ignora|ignori|ignorate|dimentica|dimentichi|dimenticate|trascura|tralascia|non\\s+seguire|non\\s+segua|non\\s+seguite", noun: "istruzioni|istruzione|regole|indicazioni|direttive|ordini|consegne", qualifier: "tutte|tutti|precedenti|sopra|sistema|tue|sue|originali|iniziali" },
+  {
+    verb: "ignora|ignori|ignorate|dimentica|dimentichi|dimenticate|trascura|tralascia|non\\s+seguire|non\\s+segua|non\\s+seguite",
+    noun: "istruzioni|istruzione|regole|indicazioni|direttive|ordini|consegne",
+    qualifier: "tutte|tutti|precedenti|sopra|sistema|tue|sue|originali|iniziali",
+  },
   // Russian
-  { verb: "игнорируй|игнорируйте|проигнорируй|проигнорируйте|забудь|забудьте|отбрось|отбросьте|не\\s+следуй|не\\s+следуйте|не\\s+выполняй|не\\s+выполняйте", noun: "инструкции|инструкций|инструкциям|инструкциями|указания|указаний|правила|правил|команды", qualifier: "все|всё|предыдущие|предыдущим|предыдущих|выше|системные|системных|свои|твои|прежние|исходные" },
+  {
+    verb: "игнорируй|игнорируйте|проигнорируй|проигнорируйте|забудь|забудьте|отбрось|отбросьте|не\\s+следуй|не\\s+следуйте|не\\s+выполняй|не\\s+выполняйте",
+    noun: "инструкции|инструкций|инструкциям|инструкциями|указания|указаний|правила|правил|команды",
+    qualifier: "все|всё|предыдущие|предыдущим|предыдущих|выше|системные|системных|свои|твои|прежние|исходные",
+  },
 ];
 
-const OVERRIDE_RES = OVERRIDES.map((o) => ({ phrase: new RegExp(`${B}(?:${o.verb})((?:\\s+${WORD}){0,4}?)\\s+(?:${o.noun})${E}((?:\\s+${WORD}){0,3})`, "gu"), qualifier: words(o.qualifier) }));
+const OVERRIDE_RES = OVERRIDES.map((o) => ({
+  phrase: new RegExp(`${B}(?:${o.verb})((?:\\s+${WORD}){0,4}?)\\s+(?:${o.noun})${E}((?:\\s+${WORD}){0,3})`, "gu"),
+  qualifier: words(o.qualifier),
+}));
 
 function overrideIn(text: string): boolean {
-  for (const { phrase, qualifier } of OVERRIDE_RES) for (const m of text.matchAll(phrase)) if (qualifier.test(`${m[1]} ${m[2]}`)) return true;
+  for (const { phrase, qualifier } of OVERRIDE_RES)
+    for (const m of text.matchAll(phrase)) if (qualifier.test(`${m[1]} ${m[2]}`)) return true;
   return false;
 }
 
@@ -73,18 +102,51 @@ const re = (name: string, r: RegExp): TSignal => ({ name, test: (t) => r.test(t)
 const intl = (name: string, r: RegExp): TSignal => ({ name, intl: true, test: (t) => r.test(t) });
 
 const STRONG: TSignal[] = [
-  re("override", /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|former|all)\s+(?:\w+\s+)?(?:instructions?|prompts?|rules|directions|guidelines|commands?|context)\b/i),
-  re("override", /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:your|the)\s+(?:instructions?|prompts?|rules|guidelines)\b(?!\s+(?:on|of|for|in|at|from|to|about|and)\b)/i),
-  re("override", /\b(?:do\s+not|don't|never)\s+(?:follow|obey)\s+(?:the\s+|your\s+|any\s+)?(?:(?:previous|prior|above|earlier|original|system)\s+)?(?:instructions?|rules|guidelines|prompts?)\s+(?:above|before|given\s+(?:above|before))\b|\b(?:do\s+not|don't)\s+(?:follow|obey)\s+(?:the\s+|your\s+)?(?:previous|prior|above|earlier|original|system)\s+(?:instructions?|rules|guidelines|prompts?)\b/i),
-  re("override", /\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before|that\s+came\s+before)\b|\bsystem\s+override\b/i),
+  re(
+    "override",
+    /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|system|original|former|all)\s+(?:\w+\s+)?(?:instructions?|prompts?|rules|directions|guidelines|commands?|context)\b/i,
+  ),
+  re(
+    "override",
+    /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:your|the)\s+(?:instructions?|prompts?|rules|guidelines)\b(?!\s+(?:on|of|for|in|at|from|to|about|and)\b)/i,
+  ),
+  re(
+    "override",
+    /\b(?:do\s+not|don't|never)\s+(?:follow|obey)\s+(?:the\s+|your\s+|any\s+)?(?:(?:previous|prior|above|earlier|original|system)\s+)?(?:instructions?|rules|guidelines|prompts?)\s+(?:above|before|given\s+(?:above|before))\b|\b(?:do\s+not|don't)\s+(?:follow|obey)\s+(?:the\s+|your\s+)?(?:previous|prior|above|earlier|original|system)\s+(?:instructions?|rules|guidelines|prompts?)\b/i,
+  ),
+  re(
+    "override",
+    /\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before|that\s+came\s+before)\b|\bsystem\s+override\b/i,
+  ),
   { name: "override", intl: true, test: overrideIn },
-  intl("override", /(?:忽略|无视|忽视|不要理会|不要遵循|不要遵守|不要按照|忘记|忘掉|跳过)[^。！？\n]{0,12}?(?:指令|指示|说明|规则|提示|命令)/u),
-  intl("override", new RegExp(`${B}(?:oublie|oubliez)\\s+tout\\s+ce\\s+qu|${B}olvida\\s+todo\\s+lo\\s+(?:anterior|que)|${B}vergiss\\s+alles|${B}esqueça\\s+tudo|${B}dimentica\\s+tutto|${B}забудь(?:те)?\\s+(?:всё|все)${E}|${B}befolge\\s+(?:${WORD}\\s+){0,3}?(?:anweisungen|regeln)\\s+nicht${E}`, "u")),
+  intl(
+    "override",
+    /(?:忽略|无视|忽视|不要理会|不要遵循|不要遵守|不要按照|忘记|忘掉|跳过)[^。！？\n]{0,12}?(?:指令|指示|说明|规则|提示|命令)/u,
+  ),
+  intl(
+    "override",
+    new RegExp(
+      `${B}(?:oublie|oubliez)\\s+tout\\s+ce\\s+qu|${B}olvida\\s+todo\\s+lo\\s+(?:anterior|que)|${B}vergiss\\s+alles|${B}esqueça\\s+tudo|${B}dimentica\\s+tutto|${B}забудь(?:те)?\\s+(?:всё|все)${E}|${B}befolge\\s+(?:${WORD}\\s+){0,3}?(?:anweisungen|regeln)\\s+nicht${E}`,
+      "u",
+    ),
+  ),
   re("new instructions", /\bnew\s+(?:system\s+)?instructions?\s*:/i),
-  intl("new instructions", new RegExp(`${B}(?:nuevas\\s+instrucciones|nouvelles\\s+(?:instructions|consignes)|neue\\s+anweisungen|novas\\s+instruções|nuove\\s+istruzioni|новые\\s+инструкции)\\s*:|新的?(?:指令|指示)\\s*:`, "u")),
+  intl(
+    "new instructions",
+    new RegExp(
+      `${B}(?:nuevas\\s+instrucciones|nouvelles\\s+(?:instructions|consignes)|neue\\s+anweisungen|novas\\s+instruções|nuove\\s+istruzioni|новые\\s+инструкции)\\s*:|新的?(?:指令|指示)\\s*:`,
+      "u",
+    ),
+  ),
   re("role marker", /(?:^|[\n\r]|[.!?]\s+|["'“([]\s*)(?:system|assistant)\s*:/i),
-  intl("role marker", /(?:^|[\n\r]|[.!?。！？]\s*|["'“([]\s*)(?:sistema|système|systeme|система|ассистент|assistente|asistente|系统|系統|助手)\s*:/iu),
-  re("chat token", /<\|(?:im_start|im_end|system|user|assistant|start|channel|message)\|>|\[\/?INST\]|<<\/?SYS>>|###\s*(?:instruction|system|response)\b/i),
+  intl(
+    "role marker",
+    /(?:^|[\n\r]|[.!?。！？]\s*|["'“([]\s*)(?:sistema|système|systeme|система|ассистент|assistente|asistente|系统|系統|助手)\s*:/iu,
+  ),
+  re(
+    "chat token",
+    /<\|(?:im_start|im_end|system|user|assistant|start|channel|message)\|>|\[\/?INST\]|<<\/?SYS>>|###\s*(?:instruction|system|response)\b/i,
+  ),
   re("answer format", /##\s*final\s+score|["']\s*(?:score|final_score|grade|relevance)\s*["']\s*:/i),
 ];
 
@@ -93,13 +155,31 @@ const WEAK: TSignal[] = [
     "addresses a model",
     /\byou\s+are\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:(?:helpful|honest|harmless|impartial|strict|expert|new)\s+)?(?:AI|artificial\s+intelligence|large\s+language\s+model|language\s+model|LLM|chatbot|(?:AI\s+)?assistant|grader|judge|evaluator|(?:relevance\s+)?assessor)\b(?!\s+(?:researchers?|engineers?|developers?|compan(?:y|ies)|startups?|experts?|enthusiasts?|students?|scientists?|teams?|products?|models?|systems?|ethics|safety|policy|investors?|founders?|users?|coach|professor|teacher|manager)\b)/i,
   ),
-  re("addresses a model", /\bas\s+an?\s+(?:AI|language\s+model|LLM|assistant)\b(?!\s+(?:researchers?|engineers?|developers?|compan(?:y|ies)|startups?|experts?)\b)/i),
-  re("addresses a model", /\b(?:dear|hey|attention|note\s+to\s+(?:the\s+)?)\s*(?:AI|model|LLM|assistant|judge|grader|assessor|evaluator|chatbot|language\s+model)\b/i),
+  re(
+    "addresses a model",
+    /\bas\s+an?\s+(?:AI|language\s+model|LLM|assistant)\b(?!\s+(?:researchers?|engineers?|developers?|compan(?:y|ies)|startups?|experts?)\b)/i,
+  ),
+  re(
+    "addresses a model",
+    /\b(?:dear|hey|attention|note\s+to\s+(?:the\s+)?)\s*(?:AI|model|LLM|assistant|judge|grader|assessor|evaluator|chatbot|language\s+model)\b/i,
+  ),
   re("addresses a model", /(?:^|[.!?]\s+)(?:AI|model|LLM|judge|grader|assessor|evaluator)\s*[,:]/i),
-  intl("addresses a model", new RegExp(`${B}(?:querido|estimado|cher|chère|liebes|liebe|caro|cara|дорогая|дорогой)\\s+(?:modelo|modèle|modell|modello|ia|ki|asistente|assistant|assistente|модель|ассистент)${E}|${B}(?:como|en\\s+tant\\s+qu['’]|als|in\\s+qualità\\s+di|come|как)\\s*(?:un\\s+|una\\s+|um\\s+|uma\\s+)?(?:asistente\\s+de\\s+ia|assistente\\s+de\\s+ia|assistant\\s+ia|assistente\\s+ia|ki-assistent|ki|ia|sprachmodell|языковая\\s+модель|ии|ассистент)${E}|作为(?:一个)?(?:ai|人工智能)(?:助手)?|亲爱的(?:模型|ai)`, "u")),
+  intl(
+    "addresses a model",
+    new RegExp(
+      `${B}(?:querido|estimado|cher|chère|liebes|liebe|caro|cara|дорогая|дорогой)\\s+(?:modelo|modèle|modell|modello|ia|ki|asistente|assistant|assistente|модель|ассистент)${E}|${B}(?:como|en\\s+tant\\s+qu['’]|als|in\\s+qualità\\s+di|come|как)\\s*(?:un\\s+|una\\s+|um\\s+|uma\\s+)?(?:asistente\\s+de\\s+ia|assistente\\s+de\\s+ia|assistant\\s+ia|assistente\\s+ia|ki-assistent|ki|ia|sprachmodell|языковая\\s+модель|ии|ассистент)${E}|作为(?:一个)?(?:ai|人工智能)(?:助手)?|亲爱的(?:模型|ai)`,
+      "u",
+    ),
+  ),
   re("output directive", /\b(?:respond|reply|answer)\s+(?:only\s+)?with\b/i),
-  re("output directive", /\b(?:output|return|print|write)\s+(?:only\s+)?(?:the|a|an)?\s*(?:final\s+)?(?:score|grade|rating|number|json|label)\b/i),
-  re("output directive", /\b(?:give|assign|rate|grade|score|mark)\s+(?:this|the)\s+(?:passage|chunk|text|document|excerpt|transcript|answer|segment)\b/i),
+  re(
+    "output directive",
+    /\b(?:output|return|print|write)\s+(?:only\s+)?(?:the|a|an)?\s*(?:final\s+)?(?:score|grade|rating|number|json|label)\b/i,
+  ),
+  re(
+    "output directive",
+    /\b(?:give|assign|rate|grade|score|mark)\s+(?:this|the)\s+(?:passage|chunk|text|document|excerpt|transcript|answer|segment)\b/i,
+  ),
   re("output directive", /\b(?:give|assign|award)\s+it\s+(?:an?\s+)?(?:3|three)\b/i),
   re("output directive", /\b(?:score|grade|rating|relevance)\s+(?:of|=|:)\s*(?:3|three)\b/i),
   intl(
@@ -109,7 +189,10 @@ const WEAK: TSignal[] = [
       "u",
     ),
   ),
-  re("relevance claim", /\b(?:this|the)\s+(?:passage|chunk|text|document|excerpt|segment)\s+is\s+(?:highly\s+|perfectly\s+|extremely\s+|very\s+|the\s+most\s+|completely\s+|fully\s+)?relevant\b/i),
+  re(
+    "relevance claim",
+    /\b(?:this|the)\s+(?:passage|chunk|text|document|excerpt|segment)\s+is\s+(?:highly\s+|perfectly\s+|extremely\s+|very\s+|the\s+most\s+|completely\s+|fully\s+)?relevant\b/i,
+  ),
   re("relevance claim", /\b(?:highest|maximum|max|top|perfect)\s+(?:possible\s+)?(?:score|grade|relevance|rating)\b/i),
   intl(
     "relevance claim",
@@ -124,13 +207,18 @@ const WEAK: TSignal[] = [
 function views(text: string): { cased: string[]; lower: string[] } {
   const plain = readable(text);
   const folded = foldConfusables(plain);
-  return { cased: [...new Set([text, plain, folded])], lower: [...new Set([plain.toLowerCase(), folded.toLowerCase()])] };
+  return {
+    cased: [...new Set([text, plain, folded])],
+    lower: [...new Set([plain.toLowerCase(), folded.toLowerCase()])],
+  };
 }
 
 /** The signals found in a text, each named once (for explanations and tests), in any of its views. */
 export function injectionSignals(text: string): { strong: string[]; weak: string[] } {
   const { cased, lower } = views(text);
-  const found = (list: TSignal[]) => [...new Set(list.filter((s) => (s.intl ? lower : cased).some((v) => s.test(v))).map((s) => s.name))];
+  const found = (list: TSignal[]) => [
+    ...new Set(list.filter((s) => (s.intl ? lower : cased).some((v) => s.test(v))).map((s) => s.name)),
+  ];
   return { strong: found(STRONG), weak: found(WEAK) };
 }
 
@@ -150,5 +238,10 @@ let warmed = false;
 export function warmInjectionDetector(): void {
   if (warmed) return;
   warmed = true;
-  for (let i = 0; i < 3; i++) for (const sample of ["Chunk: words spoken in a talk at 10 seconds.", "Палата: слова, сказанные в лекции; 说的话。 Ｗｏｒｄｓ é"]) looksLikeInjection(`${sample} ${i}`);
+  for (let i = 0; i < 3; i++)
+    for (const sample of [
+      "Chunk: words spoken in a talk at 10 seconds.",
+      "Палата: слова, сказанные в лекции; 说的话。 Ｗｏｒｄｓ é",
+    ])
+      looksLikeInjection(`${sample} ${i}`);
 }

@@ -28,7 +28,12 @@ const RESERVED = [/^NEXTAUTH_/, /^AUTH_/, /^DATABASE_/, /DATABASE_URL$/, /^PG/, 
 
 /** The operator's list of allowed names (ASSESSOR_JUDGE_KEY_VARS, comma-separated). */
 export function operatorKeyVars(env: TEnv): Set<string> {
-  return new Set((env[KEY_VARS_SETTING] ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (env[KEY_VARS_SETTING] ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 /** How the page and the CLI name the key setting in their messages. */
@@ -57,7 +62,11 @@ export function apiKeyFrom(env: TEnv, varName: string, surface: TSurface = "cli"
   if (varName === "") return "";
   const key = env[varName];
   if (key === undefined || key === "") {
-    throw new AppError("bad_input", `the API key variable ${varName} is not set on the ${surface === "cli" ? "machine running this command" : "server"}. Set it in the environment, name another variable in ${WORDS[surface].setting}, or use ${WORDS[surface].noKey} for a server without keys (Ollama, vLLM, llama.cpp).`, { field: "apiKeyEnv" });
+    throw new AppError(
+      "bad_input",
+      `the API key variable ${varName} is not set on the ${surface === "cli" ? "machine running this command" : "server"}. Set it in the environment, name another variable in ${WORDS[surface].setting}, or use ${WORDS[surface].noKey} for a server without keys (Ollama, vLLM, llama.cpp).`,
+      { field: "apiKeyEnv" },
+    );
   }
   return key;
 }

@@ -29,7 +29,13 @@ export type TKindTask = { id: number; sample: number; attempts: number };
 export type TKindParsed<V> = { value: V } | { value: null; reason: TFailureReason; error: string };
 
 /** A claimed task ready to send: its prompt, cache key, injection flag, and the reader of its answer. */
-export type TPrepared<T extends TKindTask, V> = { t: T; prompt: string; key: string; injection: boolean; parse: (a: TModelAnswer) => TKindParsed<V> };
+export type TPrepared<T extends TKindTask, V> = {
+  t: T;
+  prompt: string;
+  key: string;
+  injection: boolean;
+  parse: (a: TModelAnswer) => TKindParsed<V>;
+};
 
 /** What a worker learned about one task (runner.ts): the kind's value where done. */
 export type TKindResult<T extends TKindTask, V> = {
@@ -67,8 +73,23 @@ export type TTaskKind<T extends TKindTask, V> = {
  * the prompt (question and chunk text). The same model name at another base URL is another model:
  * it never gets the first endpoint's answers. `extra` (answer runs: the claim texts) is appended.
  */
-export function cacheKey(run: Pick<JudgeRun, "baseUrl" | "model" | "templateSha256">, p: Pick<TRunParams, "temperature" | "maxTokens" | "structured">, sample: number, prompt: string, extra?: unknown): string {
-  const parts: unknown[] = [publicBaseUrl(run.baseUrl), run.model, p.temperature, p.maxTokens, p.structured, run.templateSha256, sample, prompt];
+export function cacheKey(
+  run: Pick<JudgeRun, "baseUrl" | "model" | "templateSha256">,
+  p: Pick<TRunParams, "temperature" | "maxTokens" | "structured">,
+  sample: number,
+  prompt: string,
+  extra?: unknown,
+): string {
+  const parts: unknown[] = [
+    publicBaseUrl(run.baseUrl),
+    run.model,
+    p.temperature,
+    p.maxTokens,
+    p.structured,
+    run.templateSha256,
+    sample,
+    prompt,
+  ];
   if (extra !== undefined) parts.push(extra);
   return sha256(JSON.stringify(parts));
 }
@@ -88,9 +109,16 @@ export function chunkKind(db: Db, run: JudgeRun, params: TRunParams, workerId: s
       const views = await viewsOf(claimed);
       return claimed.map((t) => {
         const view = views.get(`${t.queryId}:${t.chunkId}`);
-        if (!view) throw new AppError("not_found", `run ${run.id}: the query or chunk of task ${t.id} no longer exists`);
+        if (!view)
+          throw new AppError("not_found", `run ${run.id}: the query or chunk of task ${t.id} no longer exists`);
         const prompt = renderTemplate(run.template, view.view);
-        return { t, prompt, key: cacheKey(run, params, t.sample, prompt), injection: looksLikeInjection(view.view.chunk), parse };
+        return {
+          t,
+          prompt,
+          key: cacheKey(run, params, t.sample, prompt),
+          injection: looksLikeInjection(view.view.chunk),
+          parse,
+        };
       });
     },
     cachedRaw: async (keys) => new Map([...(await cachedAnswers(db, keys))].map(([k, v]) => [k, v.raw])),
@@ -99,7 +127,22 @@ export function chunkKind(db: Db, run: JudgeRun, params: TRunParams, workerId: s
         db,
         run,
         workerId,
-        results.map((r) => ({ id: r.t.id, queryId: r.t.queryId, chunkId: r.t.chunkId, outcome: r.outcome, grade: r.value, raw: r.raw, error: r.error, attempts: r.attempts, promptTokens: r.promptTokens, completionTokens: r.completionTokens, cost: r.cost, cached: r.cached, cacheKey: r.cacheKey, injection: r.injection })),
+        results.map((r) => ({
+          id: r.t.id,
+          queryId: r.t.queryId,
+          chunkId: r.t.chunkId,
+          outcome: r.outcome,
+          grade: r.value,
+          raw: r.raw,
+          error: r.error,
+          attempts: r.attempts,
+          promptTokens: r.promptTokens,
+          completionTokens: r.completionTokens,
+          cost: r.cost,
+          cached: r.cached,
+          cacheKey: r.cacheKey,
+          injection: r.injection,
+        })),
       ),
   };
 }

@@ -42,7 +42,17 @@ export async function labelSets(db: Db, projectId: number): Promise<TLabelSet[]>
   for (const r of rows) {
     if (withRun.has(r.judge)) continue;
     let s = sets.get(r.judge);
-    if (!s) sets.set(r.judge, (s = { judge: r.judge, source: r.judge.startsWith("transfer:") ? "transfer" : "imported", labels: 0, flagged: 0, chunkings: [] }));
+    if (!s)
+      sets.set(
+        r.judge,
+        (s = {
+          judge: r.judge,
+          source: r.judge.startsWith("transfer:") ? "transfer" : "imported",
+          labels: 0,
+          flagged: 0,
+          chunkings: [],
+        }),
+      );
     s.labels += Number(r.labels);
     s.flagged += Number(r.flagged ?? 0);
     s.chunkings.push(chunkingName.get(Number(r.chunkingId)) ?? String(r.chunkingId));
@@ -52,18 +62,39 @@ export async function labelSets(db: Db, projectId: number): Promise<TLabelSet[]>
 }
 
 /** A label set's labels (of one chunking when given), sorted by query and chunk id. */
-export async function labelSetRows(db: Db, projectId: number, judge: string, chunkingId?: number): Promise<TLabelSetRow[]> {
+export async function labelSetRows(
+  db: Db,
+  projectId: number,
+  judge: string,
+  chunkingId?: number,
+): Promise<TLabelSetRow[]> {
   const rows = await db.judgeLabel.findMany({
     where: { projectId, judge, ...(chunkingId === undefined ? {} : { chunk: { chunkingId } }) },
-    select: { grade: true, rationale: true, injection: true, query: { select: { externalId: true } }, chunk: { select: { externalId: true } } },
+    select: {
+      grade: true,
+      rationale: true,
+      injection: true,
+      query: { select: { externalId: true } },
+      chunk: { select: { externalId: true } },
+    },
   });
   return rows
-    .map((r) => ({ qid: r.query.externalId, docid: r.chunk.externalId, grade: r.grade, rationale: r.rationale, injection: r.injection }))
+    .map((r) => ({
+      qid: r.query.externalId,
+      docid: r.chunk.externalId,
+      grade: r.grade,
+      rationale: r.rationale,
+      injection: r.injection,
+    }))
     .sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0));
 }
 
 /** A judge by run id or name: its run, or its label set when it has no run. */
-export async function findJudge(db: Db, projectId: number, ref: string): Promise<{ run: JudgeRun; labelSet?: undefined } | { run?: undefined; labelSet: TLabelSet }> {
+export async function findJudge(
+  db: Db,
+  projectId: number,
+  ref: string,
+): Promise<{ run: JudgeRun; labelSet?: undefined } | { run?: undefined; labelSet: TLabelSet }> {
   try {
     return { run: await findRun(db, projectId, ref) };
   } catch (e) {

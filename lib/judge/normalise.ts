@@ -18,13 +18,77 @@ const INVISIBLE = /\p{Cf}|\u034F|\u115F|\u1160|\u17B4|\u17B5|\u3164|\uFFA0|[\u18
 /** Cyrillic and Greek letters that look like Latin ones (after Unicode's confusables.txt, the common cases). */
 const CONFUSABLES: Readonly<Record<string, string>> = {
   // Cyrillic
-  а: "a", в: "b", е: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", һ: "h", ԛ: "q", ԝ: "w", ӏ: "l", ү: "y", ѵ: "v", ɡ: "g",
-  А: "A", В: "B", Е: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", І: "I", Ј: "J", Ѕ: "S", Ү: "Y", Ԛ: "Q", Ԝ: "W", Ӏ: "I",
+  а: "a",
+  в: "b",
+  е: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  і: "i",
+  ј: "j",
+  ѕ: "s",
+  ԁ: "d",
+  һ: "h",
+  ԛ: "q",
+  ԝ: "w",
+  ӏ: "l",
+  ү: "y",
+  ѵ: "v",
+  ɡ: "g",
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  У: "Y",
+  Х: "X",
+  І: "I",
+  Ј: "J",
+  Ѕ: "S",
+  Ү: "Y",
+  Ԛ: "Q",
+  Ԝ: "W",
+  Ӏ: "I",
   // Greek
-  α: "a", ο: "o", ν: "v", ρ: "p", ι: "i", κ: "k", υ: "u", χ: "x", ε: "e", τ: "t",
-  Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
+  α: "a",
+  ο: "o",
+  ν: "v",
+  ρ: "p",
+  ι: "i",
+  κ: "k",
+  υ: "u",
+  χ: "x",
+  ε: "e",
+  τ: "t",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
   // Latin look-alikes NFKC keeps
-  ı: "i", ɑ: "a", ȷ: "j",
+  ı: "i",
+  ɑ: "a",
+  ȷ: "j",
 };
 const INVISIBLE_ONE = new RegExp(INVISIBLE.source, "u");
 /** Greek and Cyrillic blocks, and the Latin look-alikes listed: the letters CONFUSABLES may fold (others are kept). */
@@ -91,7 +155,9 @@ export function foldWithMap(text: string): { folded: string; at: (i: number) => 
       if (starts[mid] <= j) lo = mid;
       else hi = mid - 1;
     }
-    return widths[lo] === 0 ? { offset: offsets[lo] + (j - starts[lo]), width: 1 } : { offset: offsets[lo], width: widths[lo] };
+    return widths[lo] === 0
+      ? { offset: offsets[lo] + (j - starts[lo]), width: 1 }
+      : { offset: offsets[lo], width: widths[lo] };
   };
   return { folded: parts.join(""), at };
 }

@@ -51,7 +51,8 @@ function numberOf(v: unknown): number | undefined {
 function gradeOf(v: unknown): TParsed | undefined {
   const n = numberOf(v);
   if (n === undefined) return undefined;
-  if (!Number.isInteger(n) || n < 0 || n > 3) return { grade: null, reason: "out_of_range", error: `score ${n} is not a whole number from 0 to 3` };
+  if (!Number.isInteger(n) || n < 0 || n > 3)
+    return { grade: null, reason: "out_of_range", error: `score ${n} is not a whole number from 0 to 3` };
   return { grade: n };
 }
 
@@ -59,11 +60,20 @@ function gradeOf(v: unknown): TParsed | undefined {
 function scoreIn(obj: unknown, depth = 0): TParsed | undefined {
   if (typeof obj !== "object" || obj === null || Array.isArray(obj)) return undefined;
   const rec = obj as Record<string, unknown>;
-  for (const k of KEYS) if (k in rec) return gradeOf(rec[k]) ?? { grade: null, reason: "no_score", error: `"${k}" is ${JSON.stringify(rec[k])}, not a number from 0 to 3` };
-  if (depth === 0) for (const v of Object.values(rec)) {
-    const g = scoreIn(v, 1);
-    if (g) return g;
-  }
+  for (const k of KEYS)
+    if (k in rec)
+      return (
+        gradeOf(rec[k]) ?? {
+          grade: null,
+          reason: "no_score",
+          error: `"${k}" is ${JSON.stringify(rec[k])}, not a number from 0 to 3`,
+        }
+      );
+  if (depth === 0)
+    for (const v of Object.values(rec)) {
+      const g = scoreIn(v, 1);
+      if (g) return g;
+    }
   return undefined;
 }
 
@@ -111,7 +121,11 @@ export function finalAnswer(text: string): string {
   let t = text;
   // gpt-oss (harmony) served without a reasoning parser: keep the last final-channel message.
   if (/<\|channel\|>/.test(t)) {
-    const finals = [...t.matchAll(/<\|channel\|>\s*final\s*(?:<\|constrain\|>\s*\w+\s*)?<\|message\|>([\s\S]*?)(?:<\|(?:return|end|call)\|>|$)/g)];
+    const finals = [
+      ...t.matchAll(
+        /<\|channel\|>\s*final\s*(?:<\|constrain\|>\s*\w+\s*)?<\|message\|>([\s\S]*?)(?:<\|(?:return|end|call)\|>|$)/g,
+      ),
+    ];
     t = finals.length ? finals[finals.length - 1][1] : "";
   }
   for (const tag of REASONING_TAGS) {
@@ -129,9 +143,13 @@ export function finalAnswer(text: string): string {
 }
 
 const FINAL_MARK = new RegExp(String.raw`##\s*final\s+score\s*[:=]?\s*\**\s*(${NUMBER})\b`, "gi");
-const LOOSE = [new RegExp(String.raw`final\s+(?:score|grade|relevance)\s*(?:is)?\s*[:=]?\s*\**\s*(${NUMBER})\b`, "gi"), new RegExp(String.raw`"?\b(?:score|grade|relevance)\b"?\s*[:=]\s*\**\s*"?(${NUMBER})\b`, "gi")];
+const LOOSE = [
+  new RegExp(String.raw`final\s+(?:score|grade|relevance)\s*(?:is)?\s*[:=]?\s*\**\s*(${NUMBER})\b`, "gi"),
+  new RegExp(String.raw`"?\b(?:score|grade|relevance)\b"?\s*[:=]\s*\**\s*"?(${NUMBER})\b`, "gi"),
+];
 
-const REFUSAL = /\b(?:I\s*(?:'m|am)\s+(?:sorry|unable|not able)|I\s+(?:can(?:no|')t|cannot|won't|will not)\s+(?:help|assist|provide|comply|do\s+that|rate|evaluate|judge|grade|answer)|as an ai(?: language model)?,? I)\b/i;
+const REFUSAL =
+  /\b(?:I\s*(?:'m|am)\s+(?:sorry|unable|not able)|I\s+(?:can(?:no|')t|cannot|won't|will not)\s+(?:help|assist|provide|comply|do\s+that|rate|evaluate|judge|grade|answer)|as an ai(?: language model)?,? I)\b/i;
 
 function lastMatch(text: string, re: RegExp): string | undefined {
   const all = [...text.matchAll(re)];
@@ -146,7 +164,14 @@ function gradeIn(text: string, strict: boolean): TParsed | undefined {
     if (g) return g;
   }
   const mark = lastMatch(text, FINAL_MARK);
-  if (mark !== undefined) return gradeOf(mark) ?? { grade: null, reason: "no_score", error: `"##final score: ${mark}" is not a number from 0 to 3` };
+  if (mark !== undefined)
+    return (
+      gradeOf(mark) ?? {
+        grade: null,
+        reason: "no_score",
+        error: `"##final score: ${mark}" is not a number from 0 to 3`,
+      }
+    );
   if (strict) return undefined;
   for (const re of LOOSE) {
     const m = lastMatch(text, re);
@@ -164,16 +189,35 @@ export function parseAnswer(a: TModelAnswer): TParsed {
   const content = a.content ?? "";
   const truncated = a.finishReason === "length";
   const text = finalAnswer(content);
-  if (!text && a.refusal && a.refusal.trim()) return { grade: null, reason: "refusal", error: `${REFUSAL_FIELD_ERROR} ${clip(a.refusal.trim())}` };
+  if (!text && a.refusal && a.refusal.trim())
+    return { grade: null, reason: "refusal", error: `${REFUSAL_FIELD_ERROR} ${clip(a.refusal.trim())}` };
   if (!text) {
-    if (truncated) return { grade: null, reason: "truncated", error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before any final answer; raise the completion tokens (max tokens)` };
-    return { grade: null, reason: "empty", error: content.trim() ? "no final answer: the answer is reasoning only" : "empty answer" };
+    if (truncated)
+      return {
+        grade: null,
+        reason: "truncated",
+        error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before any final answer; raise the completion tokens (max tokens)`,
+      };
+    return {
+      grade: null,
+      reason: "empty",
+      error: content.trim() ? "no final answer: the answer is reasoning only" : "empty answer",
+    };
   }
   const g = gradeIn(text, truncated);
   if (g) return g;
-  if (truncated) return { grade: null, reason: "truncated", error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before a complete final answer; raise the completion tokens (max tokens)` };
+  if (truncated)
+    return {
+      grade: null,
+      reason: "truncated",
+      error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before a complete final answer; raise the completion tokens (max tokens)`,
+    };
   if (REFUSAL.test(text)) return { grade: null, reason: "refusal", error: `the model refused: ${clip(text)}` };
-  return { grade: null, reason: "no_score", error: 'no score found in the answer (expected JSON with "score", or a line "##final score: N")' };
+  return {
+    grade: null,
+    reason: "no_score",
+    error: 'no score found in the answer (expected JSON with "score", or a line "##final score: N")',
+  };
 }
 
 /** The grade of a plain answer text (finish reason "stop", no refusal field). */

@@ -64,4 +64,5 @@ export const PREVIEW_TEMPLATE_MAX_CHARS = 100_000;
 export const TEMPLATE_MAX_CHARS = 1_000_000;
 
 /** The message of a template over its limit (the routes answer it with 422, the CLI with its file). */
-export const templateTooLong = (limit: number, use: string) => `the template is too long: ${use} takes at most ${limit.toLocaleString("en")} characters (${limit >= 1_000_000 ? `${limit / 1_000_000} MB` : `${limit / 1000} KB`})`;
+export const templateTooLong = (limit: number, use: string) =>
+  `the template is too long: ${use} takes at most ${limit.toLocaleString("en")} characters (${limit >= 1_000_000 ? `${limit / 1_000_000} MB` : `${limit / 1000} KB`})`;

@@ -26,7 +26,14 @@ import { looksLikeInjection } from "./injection.ts";
 import { medianGrade, parseAnswer, storedAnswer, storedError } from "./parse.ts";
 import { labelRationale, liveWorkers } from "./store.ts";
 
-export type TReparseChange = { taskId: number; qid: string; docid: string; sample: number; before: { status: string; grade: number | null }; after: { status: "done" | "failed"; grade: number | null; error: string | null } };
+export type TReparseChange = {
+  taskId: number;
+  qid: string;
+  docid: string;
+  sample: number;
+  before: { status: string; grade: number | null };
+  after: { status: "done" | "failed"; grade: number | null; error: string | null };
+};
 export type TLabelChange = { qid: string; docid: string; before: number | null; after: number | null };
 export type TReparseReport = {
   runId: number;
@@ -45,15 +52,53 @@ export type TReparseReport = {
   applied: boolean;
 };
 
-type TTask = { id: number; queryId: number; chunkId: number; sample: number; status: string; grade: number | null; raw: string | null; error: string | null; injection: boolean };
+type TTask = {
+  id: number;
+  queryId: number;
+  chunkId: number;
+  sample: number;
+  status: string;
+  grade: number | null;
+  raw: string | null;
+  error: string | null;
+  injection: boolean;
+};
 
 export async function reparseRun(db: Db, run: JudgeRun, opts: { apply?: boolean } = {}): Promise<TReparseReport> {
-  if (run.target === "answers") throw new AppError("bad_input", `run ${run.id} (${run.judge}) judged answers: reparse reads chunk runs only (an answer run's stored answers are in judge export --format jsonl)`);
-  if (opts.apply && (await liveWorkers(db, run.id)) > 0) throw new AppError("conflict", `run ${run.id} (${run.judge}) is being judged by a worker right now: stop it (Ctrl+C, or judge cancel), then reparse with --apply`);
-  const tasks: TTask[] = await db.judgeTask.findMany({ where: { runId: run.id }, select: { id: true, queryId: true, chunkId: true, sample: true, status: true, grade: true, raw: true, error: true, injection: true }, orderBy: [{ queryId: "asc" }, { chunkId: "asc" }, { sample: "asc" }] });
+  if (run.target === "answers")
+    throw new AppError(
+      "bad_input",
+      `run ${run.id} (${run.judge}) judged answers: reparse reads chunk runs only (an answer run's stored answers are in judge export --format jsonl)`,
+    );
+  if (opts.apply && (await liveWorkers(db, run.id)) > 0)
+    throw new AppError(
+      "conflict",
+      `run ${run.id} (${run.judge}) is being judged by a worker right now: stop it (Ctrl+C, or judge cancel), then reparse with --apply`,
+    );
+  const tasks: TTask[] = await db.judgeTask.findMany({
+    where: { runId: run.id },
+    select: {
+      id: true,
+      queryId: true,
+      chunkId: true,
+      sample: true,
+      status: true,
+      grade: true,
+      raw: true,
+      error: true,
+      injection: true,
+    },
+    orderBy: [{ queryId: "asc" }, { chunkId: "asc" }, { sample: "asc" }],
+  });
   const [queries, chunks] = await Promise.all([
-    db.query.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.queryId))] } }, select: { id: true, externalId: true } }),
-    db.chunk.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.chunkId))] } }, select: { id: true, externalId: true, text: true } }),
+    db.query.findMany({
+      where: { id: { in: [...new Set(tasks.map((t) => t.queryId))] } },
+      select: { id: true, externalId: true },
+    }),
+    db.chunk.findMany({
+      where: { id: { in: [...new Set(tasks.map((t) => t.chunkId))] } },
+      select: { id: true, externalId: true, text: true },
+    }),
   ]);
   const qid = new Map(queries.map((q) => [q.id, q.externalId]));
   const chunk = new Map(chunks.map((c) => [c.id, c]));
@@ -71,7 +116,14 @@ export async function reparseRun(db: Db, run: JudgeRun, opts: { apply?: boolean 
       if (status !== t.status || parsed.grade !== t.grade) {
         const error = parsed.grade !== null ? null : storedError(parsed);
         next = { ...next, status, grade: parsed.grade, error };
-        changes.push({ taskId: t.id, qid: qid.get(t.queryId) ?? String(t.queryId), docid: chunk.get(t.chunkId)?.externalId ?? String(t.chunkId), sample: t.sample, before: { status: t.status, grade: t.grade }, after: { status, grade: parsed.grade, error } });
+        changes.push({
+          taskId: t.id,
+          qid: qid.get(t.queryId) ?? String(t.queryId),
+          docid: chunk.get(t.chunkId)?.externalId ?? String(t.chunkId),
+          sample: t.sample,
+          before: { status: t.status, grade: t.grade },
+          after: { status, grade: parsed.grade, error },
+        });
       }
     }
     after.set(t.id, next);
@@ -86,10 +138,21 @@ export async function reparseRun(db: Db, run: JudgeRun, opts: { apply?: boolean 
     p.after.push(after.get(t.id) as TTask);
     pairs.set(key, p);
   }
-  const labelOf = (samples: TTask[]) => (samples.every((s) => s.status === "done" || s.status === "failed") ? medianGrade(samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => s.grade as number)) : null);
-  const stored = new Map((await db.judgeLabel.findMany({ where: { projectId: run.projectId, judge: run.judge }, select: { queryId: true, chunkId: true, grade: true, injection: true } })).map((l) => [`${l.queryId}:${l.chunkId}`, l]));
+  const labelOf = (samples: TTask[]) =>
+    samples.every((s) => s.status === "done" || s.status === "failed")
+      ? medianGrade(samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => s.grade as number))
+      : null;
+  const stored = new Map(
+    (
+      await db.judgeLabel.findMany({
+        where: { projectId: run.projectId, judge: run.judge },
+        select: { queryId: true, chunkId: true, grade: true, injection: true },
+      })
+    ).map((l) => [`${l.queryId}:${l.chunkId}`, l]),
+  );
   const changedPairs = new Set(changes.map((c) => after.get(c.taskId)).map((t) => `${t?.queryId}:${t?.chunkId}`));
-  const labels: (TLabelChange & { queryId: number; chunkId: number; rationale: string | null; injection: boolean })[] = [];
+  const labels: (TLabelChange & { queryId: number; chunkId: number; rationale: string | null; injection: boolean })[] =
+    [];
   let flagged = 0;
   let flagChanged = 0;
   for (const [key, p] of pairs) {
@@ -101,7 +164,16 @@ export async function reparseRun(db: Db, run: JudgeRun, opts: { apply?: boolean 
     const grade = labelOf(p.after);
     if (grade === before) continue;
     const single = p.after.find((t) => t.status === "done") ?? null;
-    labels.push({ qid: qid.get(p.queryId) ?? String(p.queryId), docid: chunk.get(p.chunkId)?.externalId ?? String(p.chunkId), before, after: grade, queryId: p.queryId, chunkId: p.chunkId, rationale: labelRationale(run.samples, single?.raw ?? null), injection });
+    labels.push({
+      qid: qid.get(p.queryId) ?? String(p.queryId),
+      docid: chunk.get(p.chunkId)?.externalId ?? String(p.chunkId),
+      before,
+      after: grade,
+      queryId: p.queryId,
+      chunkId: p.chunkId,
+      rationale: labelRationale(run.samples, single?.raw ?? null),
+      injection,
+    });
   }
 
   const report: TReparseReport = {
@@ -126,21 +198,59 @@ export async function reparseRun(db: Db, run: JudgeRun, opts: { apply?: boolean 
       }
       const flaggedIds = tasks.filter((t) => after.get(t.id)?.injection).map((t) => t.id);
       await tx.judgeTask.updateMany({ where: { runId: run.id }, data: { injection: false } });
-      for (let i = 0; i < flaggedIds.length; i += 5000) await tx.judgeTask.updateMany({ where: { id: { in: flaggedIds.slice(i, i + 5000) } }, data: { injection: true } });
+      for (let i = 0; i < flaggedIds.length; i += 5000)
+        await tx.judgeTask.updateMany({
+          where: { id: { in: flaggedIds.slice(i, i + 5000) } },
+          data: { injection: true },
+        });
       for (const l of labels) {
-        const where = { projectId_judge_queryId_chunkId: { projectId: run.projectId, judge: run.judge, queryId: l.queryId, chunkId: l.chunkId } };
-        if (l.after === null) await tx.judgeLabel.deleteMany({ where: { projectId: run.projectId, judge: run.judge, queryId: l.queryId, chunkId: l.chunkId } });
-        else await tx.judgeLabel.upsert({ where, create: { projectId: run.projectId, judge: run.judge, queryId: l.queryId, chunkId: l.chunkId, grade: l.after, rationale: l.rationale, injection: l.injection }, update: { grade: l.after, rationale: l.rationale, injection: l.injection } });
+        const where = {
+          projectId_judge_queryId_chunkId: {
+            projectId: run.projectId,
+            judge: run.judge,
+            queryId: l.queryId,
+            chunkId: l.chunkId,
+          },
+        };
+        if (l.after === null)
+          await tx.judgeLabel.deleteMany({
+            where: { projectId: run.projectId, judge: run.judge, queryId: l.queryId, chunkId: l.chunkId },
+          });
+        else
+          await tx.judgeLabel.upsert({
+            where,
+            create: {
+              projectId: run.projectId,
+              judge: run.judge,
+              queryId: l.queryId,
+              chunkId: l.chunkId,
+              grade: l.after,
+              rationale: l.rationale,
+              injection: l.injection,
+            },
+            update: { grade: l.after, rationale: l.rationale, injection: l.injection },
+          });
       }
       // The label's flag follows its pair's tasks, also where the grade stays.
       for (const [key, p] of pairs) {
         const injection = p.after.some((t) => t.injection);
         const s = stored.get(key);
         if (s && s.injection !== injection && !labels.some((l) => l.queryId === p.queryId && l.chunkId === p.chunkId)) {
-          await tx.judgeLabel.updateMany({ where: { projectId: run.projectId, judge: run.judge, queryId: p.queryId, chunkId: p.chunkId }, data: { injection } });
+          await tx.judgeLabel.updateMany({
+            where: { projectId: run.projectId, judge: run.judge, queryId: p.queryId, chunkId: p.chunkId },
+            data: { injection },
+          });
         }
       }
-      await tx.importRecord.create({ data: { projectId: run.projectId, kind: "judge-reparse", fileName: `judge run ${run.id} (${run.judge}) reparsed`, sha256: run.templateSha256, rows: changes.length } });
+      await tx.importRecord.create({
+        data: {
+          projectId: run.projectId,
+          kind: "judge-reparse",
+          fileName: `judge run ${run.id} (${run.judge}) reparsed`,
+          sha256: run.templateSha256,
+          rows: changes.length,
+        },
+      });
     },
     { timeout: 120_000, maxWait: 30_000 },
   );

@@ -14,7 +14,13 @@ import { cohenKappa, type Weighting } from "../stats/agreement/kappa.ts";
 import { confusionOf } from "../stats/agreement/confusion.ts";
 
 export type TSampleGrades = { queryId: number; chunkId: number; grades: (number | null)[] };
-export type TRetest = { pairs: number; unstable: number; unstableShare: number | null; kappa: Record<"linear" | "quadratic", number | null>; samplePairs: number };
+export type TRetest = {
+  pairs: number;
+  unstable: number;
+  unstableShare: number | null;
+  kappa: Record<"linear" | "quadratic", number | null>;
+  samplePairs: number;
+};
 
 export function retest(items: readonly TSampleGrades[], samples: number): TRetest {
   let pairs = 0;
@@ -31,7 +37,13 @@ export function retest(items: readonly TSampleGrades[], samples: number): TRetes
     const values: number[] = [];
     for (let i = 0; i < samples; i++)
       for (let j = i + 1; j < samples; j++) {
-        const m = confusionOf(items.flatMap((it) => (it.grades[i] != null && it.grades[j] != null ? [{ reference: it.grades[i] as number, other: it.grades[j] as number }] : [])));
+        const m = confusionOf(
+          items.flatMap((it) =>
+            it.grades[i] != null && it.grades[j] != null
+              ? [{ reference: it.grades[i] as number, other: it.grades[j] as number }]
+              : [],
+          ),
+        );
         const k = cohenKappa(m, w);
         if (k.value !== null) values.push(k.value);
       }

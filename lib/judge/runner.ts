@@ -14,13 +14,46 @@ import { AppError } from "../errors.ts";
 import { paramsOf } from "./create.ts";
 import { answerKind } from "./answers-kind.ts";
 import { ask, EndpointError, makeClient } from "./endpoint.ts";
-import { cacheKey, chunkKind, taskTable, type TKindResult, type TKindTask, type TPrepared, type TTaskKind } from "./kinds.ts";
+import {
+  cacheKey,
+  chunkKind,
+  taskTable,
+  type TKindResult,
+  type TKindTask,
+  type TPrepared,
+  type TTaskKind,
+} from "./kinds.ts";
 import { warmInjectionDetector } from "./injection.ts";
 import { storedError } from "./parse.ts";
-import { heartbeat, HEARTBEAT_MS, liveWorkers, pendingTasks, reclaimDead, registerWorker, removeWorker, runCounts, runOrThrow, setStatus } from "./store.ts";
+import {
+  heartbeat,
+  HEARTBEAT_MS,
+  liveWorkers,
+  pendingTasks,
+  reclaimDead,
+  registerWorker,
+  removeWorker,
+  runCounts,
+  runOrThrow,
+  setStatus,
+} from "./store.ts";
 
-export type TProgress = { total: number; done: number; failed: number; cached: number; promptTokens: number; completionTokens: number; cost: number; elapsedMs: number; sentThisWorker: number };
-export type TWorkerResult = { status: "completed" | "stopped" | "cancelled" | "running"; reason: string | null; progress: TProgress };
+export type TProgress = {
+  total: number;
+  done: number;
+  failed: number;
+  cached: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+  elapsedMs: number;
+  sentThisWorker: number;
+};
+export type TWorkerResult = {
+  status: "completed" | "stopped" | "cancelled" | "running";
+  reason: string | null;
+  progress: TProgress;
+};
 export type TWorkerOptions = {
   apiKey: string;
   /** Overrides the run's concurrency (e.g. a second worker with fewer slots). */
@@ -38,14 +71,19 @@ const MAX_ATTEMPTS = 8;
 
 export { cacheKey };
 
-export function costOf(run: Pick<JudgeRun, "priceIn" | "priceOut">, promptTokens: number, completionTokens: number): number {
+export function costOf(
+  run: Pick<JudgeRun, "priceIn" | "priceOut">,
+  promptTokens: number,
+  completionTokens: number,
+): number {
   return (promptTokens * (run.priceIn ?? 0) + completionTokens * (run.priceOut ?? 0)) / 1e6;
 }
 
 /** Runs this process as a worker of the run until it ends or stops (see the file comment). */
 export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Promise<TWorkerResult> {
   const run = await runOrThrow(db, runId);
-  if (run.status === "cancelled") throw new AppError("conflict", `run ${run.id} (${run.judge}) was cancelled; start a new run to judge again`);
+  if (run.status === "cancelled")
+    throw new AppError("conflict", `run ${run.id} (${run.judge}) was cancelled; start a new run to judge again`);
   const params = paramsOf(run);
   const workerId = randomUUID();
   // One loop for every kind of task (kinds.ts): only claiming, prompts, parsing and recording differ.
@@ -53,14 +91,28 @@ export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Pr
   return workKind(db, run, workerId, opts, (r) => chunkKind(db, r, params, workerId));
 }
 
-async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerId: string, opts: TWorkerOptions, kindOf: (run: JudgeRun) => TTaskKind<T, V>): Promise<TWorkerResult> {
+async function workKind<T extends TKindTask, V>(
+  db: Db,
+  first: JudgeRun,
+  workerId: string,
+  opts: TWorkerOptions,
+  kindOf: (run: JudgeRun) => TTaskKind<T, V>,
+): Promise<TWorkerResult> {
   let run = first;
   const runId = run.id;
   const params = paramsOf(run);
   const concurrency = opts.concurrency ?? params.concurrency;
   const table = taskTable(run.target);
   await registerWorker(db, runId, workerId, table);
-  await db.judgeRun.update({ where: { id: runId }, data: { status: "running", stopReason: null, finishedAt: null, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
+  await db.judgeRun.update({
+    where: { id: runId },
+    data: {
+      status: "running",
+      stopReason: null,
+      finishedAt: null,
+      ...(run.startedAt ? {} : { startedAt: new Date() }),
+    },
+  });
   run = await runOrThrow(db, runId);
   const kind = kindOf(run);
   // The injection flag's rules compiled now, before any request is in flight (injection.ts).
@@ -69,8 +121,24 @@ async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerI
 
   const started = Date.now();
   const base = await runCounts(db, runId, run.target);
-  const progress: TProgress = { total: base.total, done: base.done, failed: base.failed, cached: base.cached, promptTokens: run.promptTokens, completionTokens: run.completionTokens, cost: run.cost, elapsedMs: 0, sentThisWorker: 0 };
-  const client: OpenAI = makeClient({ baseUrl: run.baseUrl, apiKey: opts.apiKey, timeoutMs: params.timeoutMs, maxRetries: params.maxRetries, concurrency });
+  const progress: TProgress = {
+    total: base.total,
+    done: base.done,
+    failed: base.failed,
+    cached: base.cached,
+    promptTokens: run.promptTokens,
+    completionTokens: run.completionTokens,
+    cost: run.cost,
+    elapsedMs: 0,
+    sentThisWorker: 0,
+  };
+  const client: OpenAI = makeClient({
+    baseUrl: run.baseUrl,
+    apiKey: opts.apiKey,
+    timeoutMs: params.timeoutMs,
+    maxRetries: params.maxRetries,
+    concurrency,
+  });
   const endpoint = { apiKey: opts.apiKey, baseUrl: run.baseUrl };
   let structured = params.structured;
   let stopReason: string | null = null;
@@ -133,7 +201,8 @@ async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerI
       consecutiveFailures = 0;
     } else {
       if (r.outcome === "failed") progress.failed++;
-      if (++consecutiveFailures >= params.maxConsecutiveFailures) stop(`${consecutiveFailures} consecutive failures; the last: ${r.error ?? "unknown"}`);
+      if (++consecutiveFailures >= params.maxConsecutiveFailures)
+        stop(`${consecutiveFailures} consecutive failures; the last: ${r.error ?? "unknown"}`);
     }
     if (buffer.length >= 256) void flush();
   };
@@ -149,7 +218,14 @@ async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerI
       let answer;
       try {
         progress.sentThisWorker++;
-        answer = await ask(client, endpoint, { model: run.model, prompt, temperature: params.temperature, maxTokens: params.maxTokens, structured, responseFormat: kind.responseFormat });
+        answer = await ask(client, endpoint, {
+          model: run.model,
+          prompt,
+          temperature: params.temperature,
+          maxTokens: params.maxTokens,
+          structured,
+          responseFormat: kind.responseFormat,
+        });
       } catch (e) {
         if (!(e instanceof EndpointError)) throw e;
         const f = e.failure;
@@ -162,21 +238,57 @@ async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerI
         if (f.kind === "fatal") stop(f.message);
         // A transient failure is retried in a later round, up to MAX_ATTEMPTS requests in all.
         const outcome = f.kind === "refused" || attempts >= MAX_ATTEMPTS ? "failed" : "retry";
-        return finish(t, { outcome, value: null, raw: lastRaw, error: f.message, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost, cached: false, cacheKey: null, injection });
+        return finish(t, {
+          outcome,
+          value: null,
+          raw: lastRaw,
+          error: f.message,
+          attempts,
+          promptTokens: tokensIn,
+          completionTokens: tokensOut,
+          cost,
+          cached: false,
+          cacheKey: null,
+          injection,
+        });
       }
       tokensIn += answer.promptTokens;
       tokensOut += answer.completionTokens;
       lastRaw = answer.raw;
       const parsed = parse(answer);
       if (!("reason" in parsed)) {
-        return finish(t, { outcome: "done", value: parsed.value, raw: answer.raw, error: null, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: key, injection });
+        return finish(t, {
+          outcome: "done",
+          value: parsed.value,
+          raw: answer.raw,
+          error: null,
+          attempts,
+          promptTokens: tokensIn,
+          completionTokens: tokensOut,
+          cost: costOf(run, tokensIn, tokensOut),
+          cached: false,
+          cacheKey: key,
+          injection,
+        });
       }
       // `judge reparse` recognises a truncation or a refusal field by the stored error's prefix (parse.ts).
       lastError = storedError(parsed);
       // At temperature 0 the same request is cut at the same place again: no new request for a truncated answer.
       if (stopReason || (parsed.reason === "truncated" && params.temperature === 0)) break;
     }
-    finish(t, { outcome: "failed", value: null, raw: lastRaw, error: lastError, attempts, promptTokens: tokensIn, completionTokens: tokensOut, cost: costOf(run, tokensIn, tokensOut), cached: false, cacheKey: null, injection });
+    finish(t, {
+      outcome: "failed",
+      value: null,
+      raw: lastRaw,
+      error: lastError,
+      attempts,
+      promptTokens: tokensIn,
+      completionTokens: tokensOut,
+      cost: costOf(run, tokensIn, tokensOut),
+      cached: false,
+      cacheKey: null,
+      injection,
+    });
   };
 
   // Claimed tasks wait in `queue`; lanes take from it and refill it through one shared claim.
@@ -197,7 +309,20 @@ async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerI
           // A cached answer is read again with the current parser (an entry from an older parser may hold a misread grade).
           const hit = hits.get(p.key);
           const value = hit !== undefined ? p.parse({ content: hit }).value : null;
-          if (hit !== undefined && value !== null) finish(p.t, { outcome: "done", value, raw: hit, error: null, attempts: p.t.attempts, promptTokens: 0, completionTokens: 0, cost: 0, cached: true, cacheKey: p.key, injection: p.injection });
+          if (hit !== undefined && value !== null)
+            finish(p.t, {
+              outcome: "done",
+              value,
+              raw: hit,
+              error: null,
+              attempts: p.t.attempts,
+              promptTokens: 0,
+              completionTokens: 0,
+              cost: 0,
+              cached: true,
+              cacheKey: p.key,
+              injection: p.injection,
+            });
           else queue.push(p);
         }
       } finally {
@@ -255,7 +380,11 @@ async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerI
   const counts = await runCounts(db, runId, run.target);
   let status: TWorkerResult["status"];
   // The cancel may have come after the last heartbeat (the page stops its own worker at once).
-  if (!cancelled && (await db.judgeRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status === "cancelled") cancelled = true;
+  if (
+    !cancelled &&
+    (await db.judgeRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status === "cancelled"
+  )
+    cancelled = true;
   if (cancelled) status = "cancelled";
   else if (counts.pending === 0 && counts.running === 0) {
     status = "completed";
@@ -266,7 +395,19 @@ async function workKind<T extends TKindTask, V>(db: Db, first: JudgeRun, workerI
     await setStatus(db, runId, "stopped", stopReason ?? "stopped");
   }
   if (status === "completed" || status === "stopped") {
-    await db.importRecord.create({ data: { projectId: run.projectId, kind: "judge-run", fileName: `judge run ${run.id} (${run.judge})`, sha256: run.templateSha256, rows: counts.labelled } });
+    await db.importRecord.create({
+      data: {
+        projectId: run.projectId,
+        kind: "judge-run",
+        fileName: `judge run ${run.id} (${run.judge})`,
+        sha256: run.templateSha256,
+        rows: counts.labelled,
+      },
+    });
   }
-  return { status, reason: status === "completed" ? null : stopReason, progress: { ...progress, elapsedMs: Date.now() - started } };
+  return {
+    status,
+    reason: status === "completed" ? null : stopReason,
+    progress: { ...progress, elapsedMs: Date.now() - started },
+  };
 }

@@ -5,7 +5,15 @@
  */
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { createRun, paramsOf, parseSettings, selectPairs, templateOf, type TRunParams, type TRunSettingsInput } from "./create.ts";
+import {
+  createRun,
+  paramsOf,
+  parseSettings,
+  selectPairs,
+  templateOf,
+  type TRunParams,
+  type TRunSettingsInput,
+} from "./create.ts";
 import { answerPrompt, loadAnswerPromptData } from "./answers-kind.ts";
 import { ANSWER_SUBSETS, selectAnswers } from "./answers-select.ts";
 import { ANSWER_PLACEHOLDERS, DEFAULT_ANSWER_TEMPLATE } from "./answers-template.ts";
@@ -18,7 +26,13 @@ import { TRIAL_PAIRS } from "./trial.ts";
 import { loadPairViews } from "./views.ts";
 
 /** `surface`: whether messages speak of the CLI's options or the page's fields. */
-export async function startRun(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env, surface: TSurface = "cli"): Promise<{ run: JudgeRun; apiKey: string }> {
+export async function startRun(
+  db: Db,
+  projectId: number,
+  input: TRunSettingsInput,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  surface: TSurface = "cli",
+): Promise<{ run: JudgeRun; apiKey: string }> {
   const s = parseSettings(input);
   const apiKey = apiKeyFrom(env, s.apiKeyEnv, surface);
   const run = await createRun(db, projectId, s, async () => {
@@ -72,7 +86,13 @@ export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean 
   const [counts, workers, recent] = await Promise.all([
     runCounts(db, run.id, run.target),
     liveWorkers(db, run.id),
-    run.status !== "running" ? 0 : run.target === "answers" ? db.answerJudgeTask.count({ where: { runId: run.id, finishedAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } } }) : db.judgeTask.count({ where: { runId: run.id, finishedAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } } }),
+    run.status !== "running"
+      ? 0
+      : run.target === "answers"
+        ? db.answerJudgeTask.count({
+            where: { runId: run.id, finishedAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } },
+          })
+        : db.judgeTask.count({ where: { runId: run.id, finishedAt: { gt: new Date(Date.now() - RATE_WINDOW_MS) } } }),
   ]);
   return {
     id: run.id,
@@ -96,7 +116,10 @@ export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean 
     counts,
     workers,
     rate: observedRate(recent, run.startedAt),
-    retest: opts.retest && run.samples > 1 && run.target !== "answers" ? retest(await sampleGrades(db, run.id, run.samples), run.samples) : null,
+    retest:
+      opts.retest && run.samples > 1 && run.target !== "answers"
+        ? retest(await sampleGrades(db, run.id, run.samples), run.samples)
+        : null,
   };
 }
 
@@ -109,12 +132,24 @@ export async function listRuns(db: Db, projectId: number): Promise<TRunSummary[]
  * The prompt the model would get for the first pairs of a subset (the template preview); for
  * `target: "answers"` the first answers' (`qid` is then the question's id and `docid` the answer's system).
  */
-export async function previewPrompts(db: Db, projectId: number, input: { template?: string; only?: string; target?: "chunks" | "answers" }, n = 1): Promise<{ qid: string; docid: string; prompt: string }[]> {
+export async function previewPrompts(
+  db: Db,
+  projectId: number,
+  input: { template?: string; only?: string; target?: "chunks" | "answers" },
+  n = 1,
+): Promise<{ qid: string; docid: string; prompt: string }[]> {
   if (input.target === "answers") {
     const template = templateOf({ template: input.template, templateFile: "template", target: "answers" });
     const ids = (await selectAnswers(db, projectId, input.only ?? "all")).slice(0, n);
     const data = await loadAnswerPromptData(db, ids);
-    const meta = new Map((await db.answer.findMany({ where: { id: { in: ids } }, select: { id: true, system: true, query: { select: { externalId: true } } } })).map((a) => [a.id, a]));
+    const meta = new Map(
+      (
+        await db.answer.findMany({
+          where: { id: { in: ids } },
+          select: { id: true, system: true, query: { select: { externalId: true } } },
+        })
+      ).map((a) => [a.id, a]),
+    );
     return ids.map((id) => {
       const d = data.get(id);
       const m = meta.get(id);
@@ -155,12 +190,31 @@ export function judgeDefaults() {
 }
 export type TJudgeDefaults = ReturnType<typeof judgeDefaults>;
 
-export type TRetestRow = { judge: string; runId: number; model: string; samples: number; temperature: number; retest: TRetest };
+export type TRetestRow = {
+  judge: string;
+  runId: number;
+  model: string;
+  samples: number;
+  temperature: number;
+  retest: TRetest;
+};
 
 /** The dashboard's test–retest panel: every judge run of the project with several samples per pair. */
 export async function retestPanel(db: Db, projectId: number): Promise<{ runs: TRetestRow[] }> {
-  const runs = await db.judgeRun.findMany({ where: { projectId, samples: { gt: 1 }, target: "chunks" }, orderBy: { id: "asc" } });
+  const runs = await db.judgeRun.findMany({
+    where: { projectId, samples: { gt: 1 }, target: "chunks" },
+    orderBy: { id: "asc" },
+  });
   return {
-    runs: await Promise.all(runs.map(async (r) => ({ judge: r.judge, runId: r.id, model: r.model, samples: r.samples, temperature: paramsOf(r).temperature, retest: retest(await sampleGrades(db, r.id, r.samples), r.samples) }))),
+    runs: await Promise.all(
+      runs.map(async (r) => ({
+        judge: r.judge,
+        runId: r.id,
+        model: r.model,
+        samples: r.samples,
+        temperature: paramsOf(r).temperature,
+        retest: retest(await sampleGrades(db, r.id, r.samples), r.samples),
+      })),
+    ),
   };
 }

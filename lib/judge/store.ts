@@ -69,11 +69,18 @@ export async function reclaimDead(db: Db, runId: number, table: TTaskTable = "Ju
   const workers = await db.judgeWorker.findMany({ where: { runId } });
   const host = hostname();
   const staleBefore = Date.now() - STALE_MS;
-  const dead = workers.filter((w) => w.heartbeatAt.getTime() < staleBefore || (w.host === host && w.pid !== process.pid && !pidAlive(w.pid))).map((w) => w.id);
+  const dead = workers
+    .filter(
+      (w) => w.heartbeatAt.getTime() < staleBefore || (w.host === host && w.pid !== process.pid && !pidAlive(w.pid)),
+    )
+    .map((w) => w.id);
   return sqlTransaction(db, function* () {
     for (const id of dead) yield* run(`DELETE FROM "JudgeWorker" WHERE "id" = ?`, [id]);
     // Running tasks whose worker is no longer registered (dead above, or removed earlier).
-    return yield* run(`UPDATE "${table}" SET "status" = 'pending', "workerId" = NULL, "claimedAt" = NULL WHERE "runId" = ? AND "status" = 'running' AND ("workerId" IS NULL OR "workerId" NOT IN (SELECT "id" FROM "JudgeWorker" WHERE "runId" = ?))`, [runId, runId]);
+    return yield* run(
+      `UPDATE "${table}" SET "status" = 'pending', "workerId" = NULL, "claimedAt" = NULL WHERE "runId" = ? AND "status" = 'running' AND ("workerId" IS NULL OR "workerId" NOT IN (SELECT "id" FROM "JudgeWorker" WHERE "runId" = ?))`,
+      [runId, runId],
+    );
   });
 }
 
@@ -81,13 +88,21 @@ export async function reclaimDead(db: Db, runId: number, table: TTaskTable = "Ju
  * Registers this process as a worker of the run. On SQLite it refuses when another live worker
  * holds the run (one statement: insert only if no fresh heartbeat exists).
  */
-export async function registerWorker(db: Db, runId: number, workerId: string, table: TTaskTable = "JudgeTask"): Promise<void> {
+export async function registerWorker(
+  db: Db,
+  runId: number,
+  workerId: string,
+  table: TTaskTable = "JudgeTask",
+): Promise<void> {
   await reclaimDead(db, runId, table);
   const fresh = new Date(Date.now() - STALE_MS);
   const inserted = await sqlTransaction(db, function* () {
     const p = yield* provider();
     if (p === "postgres") {
-      return yield* run(`INSERT INTO "JudgeWorker" ("id", "runId", "host", "pid", "startedAt", "heartbeatAt") VALUES (?, ?, ?, ?, ?, ?)`, [workerId, runId, hostname(), process.pid, now(), now()]);
+      return yield* run(
+        `INSERT INTO "JudgeWorker" ("id", "runId", "host", "pid", "startedAt", "heartbeatAt") VALUES (?, ?, ?, ?, ?, ?)`,
+        [workerId, runId, hostname(), process.pid, now(), now()],
+      );
     }
     return yield* run(
       `INSERT INTO "JudgeWorker" ("id", "runId", "host", "pid", "startedAt", "heartbeatAt") SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "JudgeWorker" WHERE "runId" = ? AND "heartbeatAt" > ?)`,
@@ -111,9 +126,17 @@ export async function heartbeat(db: Db, workerId: string): Promise<boolean> {
   return n === 1;
 }
 
-export async function removeWorker(db: Db, runId: number, workerId: string, table: TTaskTable = "JudgeTask"): Promise<void> {
+export async function removeWorker(
+  db: Db,
+  runId: number,
+  workerId: string,
+  table: TTaskTable = "JudgeTask",
+): Promise<void> {
   await sqlTransaction(db, function* () {
-    yield* run(`UPDATE "${table}" SET "status" = 'pending', "workerId" = NULL, "claimedAt" = NULL WHERE "runId" = ? AND "workerId" = ? AND "status" = 'running'`, [runId, workerId]);
+    yield* run(
+      `UPDATE "${table}" SET "status" = 'pending', "workerId" = NULL, "claimedAt" = NULL WHERE "runId" = ? AND "workerId" = ? AND "status" = 'running'`,
+      [runId, workerId],
+    );
     yield* run(`DELETE FROM "JudgeWorker" WHERE "id" = ?`, [workerId]);
   });
 }
@@ -127,7 +150,13 @@ export async function claimTasks(db: Db, runId: number, workerId: string, limit:
       `UPDATE "JudgeTask" SET "status" = 'running', "workerId" = ?, "claimedAt" = ? WHERE "id" IN (SELECT "id" FROM "JudgeTask" WHERE "runId" = ? AND "status" = 'pending' ORDER BY "id" LIMIT ?${lock}) RETURNING "id", "queryId", "chunkId", "sample", "attempts"`,
       [workerId, now(), runId, limit],
     );
-    return rows.map((r) => ({ id: Number(r.id), queryId: Number(r.queryId), chunkId: Number(r.chunkId), sample: Number(r.sample), attempts: Number(r.attempts) }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      queryId: Number(r.queryId),
+      chunkId: Number(r.chunkId),
+      sample: Number(r.sample),
+      attempts: Number(r.attempts),
+    }));
   });
 }
 
@@ -138,7 +167,10 @@ export async function cachedAnswers(db: Db, keys: string[]): Promise<Map<string,
     const slice = keys.slice(i, i + 500);
     if (!slice.length) continue;
     const rows = await sqlRead(db, function* () {
-      return yield* all<{ key: string; grade: number; raw: string }>(`SELECT "key", "grade", "raw" FROM "JudgeCache" WHERE "key" IN (${slice.map(() => "?").join(",")})`, slice);
+      return yield* all<{ key: string; grade: number; raw: string }>(
+        `SELECT "key", "grade", "raw" FROM "JudgeCache" WHERE "key" IN (${slice.map(() => "?").join(",")})`,
+        slice,
+      );
     });
     for (const r of rows) out.set(r.key, { grade: Number(r.grade), raw: r.raw });
   }
@@ -153,7 +185,11 @@ export function labelRationale(samples: number, raw: string | null): string | nu
 }
 
 /** Tokens and cost of a batch of results, added to the run's totals when the batch is written (chunk and answer runs). */
-export function batchTotals(results: readonly { promptTokens: number; completionTokens: number; cost: number }[]): { tokensIn: number; tokensOut: number; cost: number } {
+export function batchTotals(results: readonly { promptTokens: number; completionTokens: number; cost: number }[]): {
+  tokensIn: number;
+  tokensOut: number;
+  cost: number;
+} {
   let tokensIn = 0;
   let tokensOut = 0;
   let cost = 0;
@@ -171,7 +207,12 @@ export function batchTotals(results: readonly { promptTokens: number; completion
  * every pair whose samples are all finished (the median of its graded samples; a pair with no
  * graded sample gets no label).
  */
-export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId" | "judge" | "samples">, workerId: string, results: TTaskResult[]): Promise<number> {
+export async function recordResults(
+  db: Db,
+  r: Pick<JudgeRun, "id" | "projectId" | "judge" | "samples">,
+  workerId: string,
+  results: TTaskResult[],
+): Promise<number> {
   if (!results.length) return 0;
   const at = now();
   const { tokensIn, tokensOut, cost } = batchTotals(results);
@@ -182,8 +223,23 @@ export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId"
     // A bare parameter in CASE is text to PostgreSQL; SQLite must not cast (TIMESTAMP would be numeric there).
     const finishedAt = (yield* provider()) === "postgres" ? "CAST(? AS TIMESTAMP(3))" : "?";
     for (const part of batches(results)) {
-      const values = part.map(() => "(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER))");
-      const params = part.flatMap((x) => [x.id, x.outcome === "retry" ? "pending" : x.outcome, x.grade, x.raw, x.error, x.attempts, x.promptTokens, x.completionTokens, x.cached ? 1 : 0, x.outcome === "retry" ? 0 : 1, x.injection ? 1 : 0]);
+      const values = part.map(
+        () =>
+          "(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER))",
+      );
+      const params = part.flatMap((x) => [
+        x.id,
+        x.outcome === "retry" ? "pending" : x.outcome,
+        x.grade,
+        x.raw,
+        x.error,
+        x.attempts,
+        x.promptTokens,
+        x.completionTokens,
+        x.cached ? 1 : 0,
+        x.outcome === "retry" ? 0 : 1,
+        x.injection ? 1 : 0,
+      ]);
       const updated = yield* all<{ id: number | bigint }>(
         `WITH v("vId", "vStatus", "vGrade", "vRaw", "vError", "vAttempts", "vIn", "vOut", "vCached", "vFinished", "vInjection") AS (VALUES ${values.join(", ")})
          UPDATE "JudgeTask" SET "status" = v."vStatus", "grade" = v."vGrade", "raw" = v."vRaw", "error" = v."vError", "attempts" = v."vAttempts",
@@ -203,15 +259,34 @@ export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId"
         part.flatMap((x) => [x.cacheKey ?? "", x.grade, x.raw ?? "", x.promptTokens, x.completionTokens, at]),
       );
     }
-    yield* run(`UPDATE "JudgeRun" SET "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?, "cost" = "cost" + ? WHERE "id" = ?`, [tokensIn, tokensOut, cost, r.id]);
-    const finishedPairs = new Map<string, { queryId: number; chunkId: number; grade: number | null; raw: string | null; injection: boolean }>();
-    for (const x of applied) if (x.outcome !== "retry") finishedPairs.set(`${x.queryId}:${x.chunkId}`, { queryId: x.queryId, chunkId: x.chunkId, grade: x.grade, raw: x.raw, injection: x.injection });
+    yield* run(
+      `UPDATE "JudgeRun" SET "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?, "cost" = "cost" + ? WHERE "id" = ?`,
+      [tokensIn, tokensOut, cost, r.id],
+    );
+    const finishedPairs = new Map<
+      string,
+      { queryId: number; chunkId: number; grade: number | null; raw: string | null; injection: boolean }
+    >();
+    for (const x of applied)
+      if (x.outcome !== "retry")
+        finishedPairs.set(`${x.queryId}:${x.chunkId}`, {
+          queryId: x.queryId,
+          chunkId: x.chunkId,
+          grade: x.grade,
+          raw: x.raw,
+          injection: x.injection,
+        });
     if (r.samples > 1 && finishedPairs.size) {
       // A pair is labelled once all its samples are finished: the median of the graded ones.
       const queryIds = [...new Set([...finishedPairs.values()].map((p) => p.queryId))];
       const bySample = new Map<string, { status: string; grade: number | null }[]>();
       for (const part of batches(queryIds)) {
-        const rows = yield* all<{ queryId: number | bigint; chunkId: number | bigint; status: string; grade: number | bigint | null }>(
+        const rows = yield* all<{
+          queryId: number | bigint;
+          chunkId: number | bigint;
+          status: string;
+          grade: number | bigint | null;
+        }>(
           `SELECT "queryId", "chunkId", "status", "grade" FROM "JudgeTask" WHERE "runId" = ? AND "queryId" IN (${part.map(() => "?").join(", ")})`,
           [r.id, ...part],
         );
@@ -225,14 +300,25 @@ export async function recordResults(db: Db, r: Pick<JudgeRun, "id" | "projectId"
       }
       for (const [key, pair] of finishedPairs) {
         const samples = bySample.get(key) ?? [];
-        pair.grade = samples.some((x) => x.status !== "done" && x.status !== "failed") ? null : medianGrade(samples.filter((x) => x.status === "done" && x.grade !== null).map((x) => Number(x.grade)));
+        pair.grade = samples.some((x) => x.status !== "done" && x.status !== "failed")
+          ? null
+          : medianGrade(samples.filter((x) => x.status === "done" && x.grade !== null).map((x) => Number(x.grade)));
       }
     }
     const labels = [...finishedPairs.values()].filter((p) => p.grade !== null);
     for (const part of batches(labels)) {
       yield* run(
         `INSERT INTO "JudgeLabel" ("projectId", "judge", "queryId", "chunkId", "grade", "rationale", "injection", "createdAt") VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT ("projectId", "judge", "queryId", "chunkId") DO NOTHING`,
-        part.flatMap((p) => [r.projectId, r.judge, p.queryId, p.chunkId, p.grade, labelRationale(r.samples, p.raw), p.injection, at]),
+        part.flatMap((p) => [
+          r.projectId,
+          r.judge,
+          p.queryId,
+          p.chunkId,
+          p.grade,
+          labelRationale(r.samples, p.raw),
+          p.injection,
+          at,
+        ]),
       );
     }
     return applied.length;
@@ -247,11 +333,23 @@ function* batches<T>(rows: readonly T[]): Generator<T[]> {
 }
 
 /** `flagged`: pairs whose chunk reads like instructions to a model (JudgeTask.injection, lib/judge/injection.ts). */
-export type TRunCounts = { total: number; pending: number; running: number; done: number; failed: number; cached: number; pairs: number; labelled: number; flagged: number };
+export type TRunCounts = {
+  total: number;
+  pending: number;
+  running: number;
+  done: number;
+  failed: number;
+  cached: number;
+  pairs: number;
+  labelled: number;
+  flagged: number;
+};
 
 /** Tasks of the run still waiting to be sent. */
 export async function pendingTasks(db: Db, runId: number, table: TTaskTable): Promise<number> {
-  return table === "AnswerJudgeTask" ? db.answerJudgeTask.count({ where: { runId, status: "pending" } }) : db.judgeTask.count({ where: { runId, status: "pending" } });
+  return table === "AnswerJudgeTask"
+    ? db.answerJudgeTask.count({ where: { runId, status: "pending" } })
+    : db.judgeTask.count({ where: { runId, status: "pending" } });
 }
 
 /** A run's counts; for an answer run `pairs` counts answers, `labelled` AnswerJudgeLabel rows, `flagged` labelled answers whose text or context reads like instructions. */
@@ -260,7 +358,9 @@ export async function runCounts(db: Db, runId: number, target = "chunks"): Promi
   const [byStatus, cached, labelled, pairs, flagged] = await Promise.all([
     db.judgeTask.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     db.judgeTask.count({ where: { runId, cached: true, status: "done" } }),
-    db.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, judge: true } }).then((r) => (r ? db.judgeLabel.count({ where: { projectId: r.projectId, judge: r.judge } }) : 0)),
+    db.judgeRun
+      .findUnique({ where: { id: runId }, select: { projectId: true, judge: true } })
+      .then((r) => (r ? db.judgeLabel.count({ where: { projectId: r.projectId, judge: r.judge } }) : 0)),
     db.judgeTask.count({ where: { runId, sample: 0 } }),
     db.judgeTask.count({ where: { runId, sample: 0, injection: true } }),
   ]);
@@ -268,7 +368,8 @@ export async function runCounts(db: Db, runId: number, target = "chunks"): Promi
   for (const s of byStatus) {
     const n = s._count._all;
     c.total += n;
-    if (s.status === "pending" || s.status === "running" || s.status === "done" || s.status === "failed") c[s.status] += n;
+    if (s.status === "pending" || s.status === "running" || s.status === "done" || s.status === "failed")
+      c[s.status] += n;
   }
   return c;
 }
@@ -288,7 +389,8 @@ async function answerRunCounts(db: Db, runId: number): Promise<TRunCounts> {
   for (const s of byStatus) {
     const n = s._count._all;
     c.total += n;
-    if (s.status === "pending" || s.status === "running" || s.status === "done" || s.status === "failed") c[s.status] += n;
+    if (s.status === "pending" || s.status === "running" || s.status === "done" || s.status === "failed")
+      c[s.status] += n;
   }
   return c;
 }
@@ -304,13 +406,35 @@ export async function findRun(db: Db, projectId: number, ref: string): Promise<J
   const byId = id !== null ? await db.judgeRun.findFirst({ where: { id, projectId } }) : null;
   const found = byId ?? (await db.judgeRun.findFirst({ where: { projectId, judge: ref } }));
   if (!found) {
-    const runs = await db.judgeRun.findMany({ where: { projectId }, select: { id: true, judge: true }, orderBy: { id: "asc" } });
+    const runs = await db.judgeRun.findMany({
+      where: { projectId },
+      select: { id: true, judge: true },
+      orderBy: { id: "asc" },
+    });
     // Judges with labels and no run (imported from a file, or transferred: lib/judge/label-sets.ts): only `judge export` and `judge list` read them.
     const withRun = new Set(runs.map((x) => x.judge));
-    const noRun = (await db.judgeLabel.findMany({ where: { projectId }, distinct: ["judge"], select: { judge: true }, orderBy: { judge: "asc" } })).map((l) => l.judge).filter((j) => !withRun.has(j));
-    if (noRun.includes(ref)) throw new AppError("not_found", `judge "${ref}" has no run: its labels were ${ref.startsWith("transfer:") ? "derived by label transfer" : "imported from a file"}; write them with: npx assessor judge export ${ref}`);
-    const others = noRun.length ? `; judges without a run (judge export NAME writes their labels): ${noRun.join(", ")}` : "";
-    throw new AppError("not_found", `no judge run "${ref}" in this project${runs.length ? `; runs: ${runs.map((x) => `${x.id} (${x.judge})`).join(", ")}` : "; start one with: npx assessor judge run --judge NAME --model MODEL --base-url URL"}${others}`);
+    const noRun = (
+      await db.judgeLabel.findMany({
+        where: { projectId },
+        distinct: ["judge"],
+        select: { judge: true },
+        orderBy: { judge: "asc" },
+      })
+    )
+      .map((l) => l.judge)
+      .filter((j) => !withRun.has(j));
+    if (noRun.includes(ref))
+      throw new AppError(
+        "not_found",
+        `judge "${ref}" has no run: its labels were ${ref.startsWith("transfer:") ? "derived by label transfer" : "imported from a file"}; write them with: npx assessor judge export ${ref}`,
+      );
+    const others = noRun.length
+      ? `; judges without a run (judge export NAME writes their labels): ${noRun.join(", ")}`
+      : "";
+    throw new AppError(
+      "not_found",
+      `no judge run "${ref}" in this project${runs.length ? `; runs: ${runs.map((x) => `${x.id} (${x.judge})`).join(", ")}` : "; start one with: npx assessor judge run --judge NAME --model MODEL --base-url URL"}${others}`,
+    );
   }
   return found;
 }
@@ -320,49 +444,131 @@ export async function findRun(db: Db, projectId: number, ref: string): Promise<J
  * cancel (the page aborts the server's own worker at once, before its heartbeat sees the cancel)
  * would otherwise record "stopped by the user" over it, and the page would offer Resume.
  */
-export async function setStatus(db: Db, runId: number, status: TRunStatus, stopReason: string | null = null): Promise<void> {
+export async function setStatus(
+  db: Db,
+  runId: number,
+  status: TRunStatus,
+  stopReason: string | null = null,
+): Promise<void> {
   const finished = status === "completed" || status === "cancelled" || status === "stopped";
   await db.judgeRun.updateMany({
     where: { id: runId, status: { not: "cancelled" } },
-    data: { status, stopReason, ...(finished ? { finishedAt: now() } : {}), ...(status === "running" ? { finishedAt: null } : {}) },
+    data: {
+      status,
+      stopReason,
+      ...(finished ? { finishedAt: now() } : {}),
+      ...(status === "running" ? { finishedAt: null } : {}),
+    },
   });
 }
 
 /** Cancels a run: workers stop at their next beat (finishing what is in flight); pending tasks stay unsent. */
 export async function cancelRun(db: Db, runId: number): Promise<void> {
   const r = await db.judgeRun.findUniqueOrThrow({ where: { id: runId } });
-  if (r.status === "completed" || r.status === "cancelled") throw new AppError("conflict", `run ${runId} (${r.judge}) is already ${r.status}`);
+  if (r.status === "completed" || r.status === "cancelled")
+    throw new AppError("conflict", `run ${runId} (${r.judge}) is already ${r.status}`);
   await setStatus(db, runId, "cancelled", "cancelled by the lead");
 }
 
 /** The judge label of each pair and its samples, for export. */
-export async function runLabels(db: Db, runId: number): Promise<{ qid: string; docid: string; grade: number | null; injection: boolean; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }[]> {
-  const tasks = await db.judgeTask.findMany({ where: { runId }, orderBy: [{ queryId: "asc" }, { chunkId: "asc" }, { sample: "asc" }] });
-  const qids = new Map((await db.query.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.queryId))] } }, select: { id: true, externalId: true } })).map((q) => [q.id, q.externalId]));
-  const docids = new Map((await db.chunk.findMany({ where: { id: { in: [...new Set(tasks.map((t) => t.chunkId))] } }, select: { id: true, externalId: true } })).map((c) => [c.id, c.externalId]));
-  const pairs = new Map<string, { qid: string; docid: string; grade: number | null; injection: boolean; samples: { sample: number; status: string; grade: number | null; raw: string | null; error: string | null; cached: boolean }[] }>();
+export async function runLabels(
+  db: Db,
+  runId: number,
+): Promise<
+  {
+    qid: string;
+    docid: string;
+    grade: number | null;
+    injection: boolean;
+    samples: {
+      sample: number;
+      status: string;
+      grade: number | null;
+      raw: string | null;
+      error: string | null;
+      cached: boolean;
+    }[];
+  }[]
+> {
+  const tasks = await db.judgeTask.findMany({
+    where: { runId },
+    orderBy: [{ queryId: "asc" }, { chunkId: "asc" }, { sample: "asc" }],
+  });
+  const qids = new Map(
+    (
+      await db.query.findMany({
+        where: { id: { in: [...new Set(tasks.map((t) => t.queryId))] } },
+        select: { id: true, externalId: true },
+      })
+    ).map((q) => [q.id, q.externalId]),
+  );
+  const docids = new Map(
+    (
+      await db.chunk.findMany({
+        where: { id: { in: [...new Set(tasks.map((t) => t.chunkId))] } },
+        select: { id: true, externalId: true },
+      })
+    ).map((c) => [c.id, c.externalId]),
+  );
+  const pairs = new Map<
+    string,
+    {
+      qid: string;
+      docid: string;
+      grade: number | null;
+      injection: boolean;
+      samples: {
+        sample: number;
+        status: string;
+        grade: number | null;
+        raw: string | null;
+        error: string | null;
+        cached: boolean;
+      }[];
+    }
+  >();
   for (const t of tasks) {
     const key = `${t.queryId}:${t.chunkId}`;
     let p = pairs.get(key);
     if (!p) {
-      p = { qid: qids.get(t.queryId) ?? String(t.queryId), docid: docids.get(t.chunkId) ?? String(t.chunkId), grade: null, injection: false, samples: [] };
+      p = {
+        qid: qids.get(t.queryId) ?? String(t.queryId),
+        docid: docids.get(t.chunkId) ?? String(t.chunkId),
+        grade: null,
+        injection: false,
+        samples: [],
+      };
       pairs.set(key, p);
     }
     if (t.injection) p.injection = true;
-    p.samples.push({ sample: t.sample, status: t.status, grade: t.grade, raw: t.raw, error: t.error, cached: t.cached });
+    p.samples.push({
+      sample: t.sample,
+      status: t.status,
+      grade: t.grade,
+      raw: t.raw,
+      error: t.error,
+      cached: t.cached,
+    });
   }
   const out = [...pairs.values()];
   for (const p of out) {
     const finished = p.samples.every((s) => s.status === "done" || s.status === "failed");
-    p.grade = finished ? medianGrade(p.samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => s.grade as number)) : null;
+    p.grade = finished
+      ? medianGrade(p.samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => s.grade as number))
+      : null;
   }
-  return out.sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0));
+  return out.sort((a, b) =>
+    a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0,
+  );
 }
 
 /** Puts failed tasks back to pending (resume --retry-failed); `table`: the run's kind's (kinds.ts `taskTable`). */
 export async function requeueFailed(db: Db, runId: number, table: TTaskTable = "JudgeTask"): Promise<number> {
   return sqlTransaction(db, function* () {
-    return yield* run(`UPDATE "${table}" SET "status" = 'pending', "error" = NULL WHERE "runId" = ? AND "status" = 'failed'`, [runId]);
+    return yield* run(
+      `UPDATE "${table}" SET "status" = 'pending', "error" = NULL WHERE "runId" = ? AND "status" = 'failed'`,
+      [runId],
+    );
   });
 }
 
@@ -373,13 +579,24 @@ export async function runOrThrow(db: Db, runId: number): Promise<JudgeRun> {
 }
 
 /** Each pair's sample grades (null where a sample is not graded), for test–retest agreement. */
-export async function sampleGrades(db: Db, runId: number, samples: number): Promise<{ queryId: number; chunkId: number; grades: (number | null)[] }[]> {
-  const tasks = await db.judgeTask.findMany({ where: { runId }, select: { queryId: true, chunkId: true, sample: true, status: true, grade: true } });
+export async function sampleGrades(
+  db: Db,
+  runId: number,
+  samples: number,
+): Promise<{ queryId: number; chunkId: number; grades: (number | null)[] }[]> {
+  const tasks = await db.judgeTask.findMany({
+    where: { runId },
+    select: { queryId: true, chunkId: true, sample: true, status: true, grade: true },
+  });
   const pairs = new Map<string, { queryId: number; chunkId: number; grades: (number | null)[] }>();
   for (const t of tasks) {
     const key = `${t.queryId}:${t.chunkId}`;
     let p = pairs.get(key);
-    if (!p) pairs.set(key, (p = { queryId: t.queryId, chunkId: t.chunkId, grades: Array.from({ length: samples }, () => null) }));
+    if (!p)
+      pairs.set(
+        key,
+        (p = { queryId: t.queryId, chunkId: t.chunkId, grades: Array.from({ length: samples }, () => null) }),
+      );
     if (t.status === "done" && t.grade !== null && t.sample < samples) p.grades[t.sample] = t.grade;
   }
   return [...pairs.values()];

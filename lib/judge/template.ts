@@ -60,11 +60,19 @@ export function validateTemplate(text: string, file = "template"): void {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const { name, line } of scanPlaceholders(text)) {
-    if (!(name in PLACEHOLDERS)) problems.push(`${file}:${line}: unknown placeholder {{${name}}}; expected one of ${Object.keys(PLACEHOLDERS).map((p) => `{{${p}}}`).join(", ")}`);
+    if (!(name in PLACEHOLDERS))
+      problems.push(
+        `${file}:${line}: unknown placeholder {{${name}}}; expected one of ${Object.keys(PLACEHOLDERS)
+          .map((p) => `{{${p}}}`)
+          .join(", ")}`,
+      );
     seen.add(name);
   }
   if (!text.trim()) problems.push(`${file}: the template is empty`);
-  else for (const needed of ["question", "chunk"]) if (!seen.has(needed)) problems.push(`${file}: the template has no {{${needed}}}: the model would not see the ${needed}`);
+  else
+    for (const needed of ["question", "chunk"])
+      if (!seen.has(needed))
+        problems.push(`${file}: the template has no {{${needed}}}: the model would not see the ${needed}`);
   if (problems.length) throw new AppError("bad_input", problems.join("\n"));
 }
 
@@ -76,7 +84,16 @@ export function usedPlaceholders(text: string): Set<TPlaceholder> {
 }
 
 /** The tags the default template delimits data with (and look-alikes a custom template might use). */
-export const DELIMITER_TAGS = ["question", "passage", "video_title", "context", "before", "after", "document", "data"] as const;
+export const DELIMITER_TAGS = [
+  "question",
+  "passage",
+  "video_title",
+  "context",
+  "before",
+  "after",
+  "document",
+  "data",
+] as const;
 
 /**
  * A value with every delimiter tag named in `tags` neutralised: its angle brackets become
@@ -113,7 +130,9 @@ export function neutraliseDelimiters(value: string): string {
 }
 
 export function renderTemplate(text: string, view: TPairView): string {
-  return replacePlaceholders(text, (name) => (name in PLACEHOLDERS ? neutraliseDelimiters(view[name as TPlaceholder]) : undefined));
+  return replacePlaceholders(text, (name) =>
+    name in PLACEHOLDERS ? neutraliseDelimiters(view[name as TPlaceholder]) : undefined,
+  );
 }
 
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

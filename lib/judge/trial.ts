@@ -17,13 +17,36 @@ import { renderTemplate } from "./template.ts";
 import { loadPairViews } from "./views.ts";
 import type OpenAI from "openai";
 
-export type TTrialRow = { qid: string; docid: string; question: string; chunk: string; prompt: string; raw: string | null; grade: number | null; error: string | null; human: number | null; promptTokens: number; completionTokens: number };
+export type TTrialRow = {
+  qid: string;
+  docid: string;
+  question: string;
+  chunk: string;
+  prompt: string;
+  raw: string | null;
+  grade: number | null;
+  error: string | null;
+  human: number | null;
+  promptTokens: number;
+  completionTokens: number;
+};
 
 export const TRIAL_PAIRS = 5;
 
-export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInput, env: Readonly<Record<string, string | undefined>> = process.env, n = TRIAL_PAIRS, surface: TSurface = "cli"): Promise<TTrialRow[]> {
+export async function tryJudge(
+  db: Db,
+  projectId: number,
+  input: TRunSettingsInput,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  n = TRIAL_PAIRS,
+  surface: TSurface = "cli",
+): Promise<TTrialRow[]> {
   const s = parseSettings(input);
-  if (s.target === "answers") throw new AppError("bad_input", `target: "try on ${n} pairs" judges question–chunk pairs; for answers, start a run with a small subset (sample:${n}) instead`);
+  if (s.target === "answers")
+    throw new AppError(
+      "bad_input",
+      `target: "try on ${n} pairs" judges question–chunk pairs; for answers, start a run with a small subset (sample:${n}) instead`,
+    );
   const template = templateOf(s);
   const apiKey = apiKeyFrom(env, s.apiKeyEnv, surface);
   const [subset, reference] = await Promise.all([selectPairs(db, projectId, s.only), referenceLabels(db, projectId)]);
@@ -36,11 +59,36 @@ export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInp
       const key = `${p.queryId}:${p.chunkId}`;
       const v = views.get(key);
       const prompt = v ? renderTemplate(template, v.view) : "";
-      const row: TTrialRow = { qid: v?.qid ?? "", docid: v?.docid ?? "", question: v?.view.question ?? "", chunk: v?.view.chunk ?? "", prompt, raw: null, grade: null, error: null, human: human.get(key) ?? null, promptTokens: 0, completionTokens: 0 };
+      const row: TTrialRow = {
+        qid: v?.qid ?? "",
+        docid: v?.docid ?? "",
+        question: v?.view.question ?? "",
+        chunk: v?.view.chunk ?? "",
+        prompt,
+        raw: null,
+        grade: null,
+        error: null,
+        human: human.get(key) ?? null,
+        promptTokens: 0,
+        completionTokens: 0,
+      };
       try {
-        const a = await askWithFallback(client, endpoint, { model: s.model, prompt, temperature: s.temperature, maxTokens: s.maxTokens, structured: s.structured });
+        const a = await askWithFallback(client, endpoint, {
+          model: s.model,
+          prompt,
+          temperature: s.temperature,
+          maxTokens: s.maxTokens,
+          structured: s.structured,
+        });
         const parsed = parseAnswer(a);
-        return { ...row, raw: a.raw, grade: parsed.grade, error: parsed.grade === null ? parsed.error : null, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
+        return {
+          ...row,
+          raw: a.raw,
+          grade: parsed.grade,
+          error: parsed.grade === null ? parsed.error : null,
+          promptTokens: a.promptTokens,
+          completionTokens: a.completionTokens,
+        };
       } catch (e) {
         if (e instanceof EndpointError) return { ...row, error: e.message };
         throw e;
@@ -55,7 +103,12 @@ export async function tryJudge(db: Db, projectId: number, input: TRunSettingsInp
  * unlabelled ones; with no labels at all, a plain random sample. So five tries on a labelled pool
  * show the judge on relevant and non-relevant pairs alike, not the first five pairs of one query.
  */
-export function stratifiedSample<T>(items: readonly T[], grade: (item: T) => number | null, n: number, random: () => number = Math.random): T[] {
+export function stratifiedSample<T>(
+  items: readonly T[],
+  grade: (item: T) => number | null,
+  n: number,
+  random: () => number = Math.random,
+): T[] {
   const strata = new Map<number, T[]>();
   const unlabelled: T[] = [];
   for (const it of items) {
@@ -86,7 +139,8 @@ async function askWithFallback(client: OpenAI, e: TEndpoint, q: TAsk): Promise<T
   try {
     return await ask(client, e, q);
   } catch (err) {
-    if (q.structured && err instanceof EndpointError && err.failure.kind === "structured_unsupported") return ask(client, e, { ...q, structured: false });
+    if (q.structured && err instanceof EndpointError && err.failure.kind === "structured_unsupported")
+      return ask(client, e, { ...q, structured: false });
     throw err;
   }
 }

@@ -9,7 +9,11 @@ import { clock, usedPlaceholders, type TPairView } from "./template.ts";
 export type TPairViews = Map<string, { qid: string; docid: string; view: TPairView }>;
 
 /** The template's view of each pair, keyed `queryId:chunkId`; neighbours are read only when the template asks. */
-export async function loadPairViews(db: Db, template: string, pairs: readonly { queryId: number; chunkId: number }[]): Promise<TPairViews> {
+export async function loadPairViews(
+  db: Db,
+  template: string,
+  pairs: readonly { queryId: number; chunkId: number }[],
+): Promise<TPairViews> {
   return pairViewLoader(db, template)(pairs);
 }
 
@@ -19,7 +23,10 @@ export async function loadPairViews(db: Db, template: string, pairs: readonly { 
  * titles and, when the template uses neighbours, each video's chunk order (ids only) are read once
  * per video and kept.
  */
-export function pairViewLoader(db: Db, template: string): (pairs: readonly { queryId: number; chunkId: number }[]) => Promise<TPairViews> {
+export function pairViewLoader(
+  db: Db,
+  template: string,
+): (pairs: readonly { queryId: number; chunkId: number }[]) => Promise<TPairViews> {
   const used = usedPlaceholders(template);
   const withNeighbours = used.has("before") || used.has("after");
   const titles = new Map<number, string>();
@@ -31,19 +38,53 @@ export function pairViewLoader(db: Db, template: string): (pairs: readonly { que
     const chunkIds = [...new Set(pairs.map((p) => p.chunkId))];
     const queries = new Map<number, { externalId: string; text: string }>();
     for (let i = 0; i < queryIds.length; i += 5000)
-      for (const q of await db.query.findMany({ where: { id: { in: queryIds.slice(i, i + 5000) } }, select: { id: true, externalId: true, text: true } })) queries.set(q.id, q);
-    const chunks = new Map<number, { externalId: string; videoId: number; chunkingId: number; startSeconds: number; endSeconds: number; text: string }>();
+      for (const q of await db.query.findMany({
+        where: { id: { in: queryIds.slice(i, i + 5000) } },
+        select: { id: true, externalId: true, text: true },
+      }))
+        queries.set(q.id, q);
+    const chunks = new Map<
+      number,
+      {
+        externalId: string;
+        videoId: number;
+        chunkingId: number;
+        startSeconds: number;
+        endSeconds: number;
+        text: string;
+      }
+    >();
     for (let i = 0; i < chunkIds.length; i += 5000)
-      for (const c of await db.chunk.findMany({ where: { id: { in: chunkIds.slice(i, i + 5000) } }, select: { id: true, externalId: true, videoId: true, chunkingId: true, startSeconds: true, endSeconds: true, text: true } })) chunks.set(c.id, c);
+      for (const c of await db.chunk.findMany({
+        where: { id: { in: chunkIds.slice(i, i + 5000) } },
+        select: {
+          id: true,
+          externalId: true,
+          videoId: true,
+          chunkingId: true,
+          startSeconds: true,
+          endSeconds: true,
+          text: true,
+        },
+      }))
+        chunks.set(c.id, c);
     const newVideos = [...new Set([...chunks.values()].map((c) => c.videoId))].filter((v) => !titles.has(v));
-    for (const v of await db.video.findMany({ where: { id: { in: newVideos } }, select: { id: true, title: true } })) titles.set(v.id, v.title);
+    for (const v of await db.video.findMany({ where: { id: { in: newVideos } }, select: { id: true, title: true } }))
+      titles.set(v.id, v.title);
     // Neighbours: the previous and next chunk of the same video and chunking by start time.
     const neighbours = new Map<number, { before: string; after: string }>();
     if (withNeighbours) {
       const newOrders = new Map<string, { videoId: number; chunkingId: number }>();
-      for (const c of chunks.values()) if (!order.has(`${c.videoId}:${c.chunkingId}`)) newOrders.set(`${c.videoId}:${c.chunkingId}`, c);
+      for (const c of chunks.values())
+        if (!order.has(`${c.videoId}:${c.chunkingId}`)) newOrders.set(`${c.videoId}:${c.chunkingId}`, c);
       for (const [key, { videoId, chunkingId }] of newOrders) {
-        const ids = (await db.chunk.findMany({ where: { videoId, chunkingId }, select: { id: true }, orderBy: [{ startSeconds: "asc" }, { id: "asc" }] })).map((c) => c.id);
+        const ids = (
+          await db.chunk.findMany({
+            where: { videoId, chunkingId },
+            select: { id: true },
+            orderBy: [{ startSeconds: "asc" }, { id: "asc" }],
+          })
+        ).map((c) => c.id);
         order.set(key, { ids, at: new Map(ids.map((id, i) => [id, i])) });
       }
       const around = new Map<number, { before: number | null; after: number | null }>();
@@ -52,11 +93,21 @@ export function pairViewLoader(db: Db, template: string): (pairs: readonly { que
         const i = o?.at.get(id);
         if (o && i !== undefined) around.set(id, { before: o.ids[i - 1] ?? null, after: o.ids[i + 1] ?? null });
       }
-      const wanted = [...new Set([...around.values()].flatMap((a) => [a.before, a.after]).filter((x): x is number => x !== null))];
+      const wanted = [
+        ...new Set([...around.values()].flatMap((a) => [a.before, a.after]).filter((x): x is number => x !== null)),
+      ];
       const texts = new Map<number, string>();
       for (let i = 0; i < wanted.length; i += 5000)
-        for (const c of await db.chunk.findMany({ where: { id: { in: wanted.slice(i, i + 5000) } }, select: { id: true, text: true } })) texts.set(c.id, c.text);
-      for (const [id, a] of around) neighbours.set(id, { before: a.before === null ? "" : (texts.get(a.before) ?? ""), after: a.after === null ? "" : (texts.get(a.after) ?? "") });
+        for (const c of await db.chunk.findMany({
+          where: { id: { in: wanted.slice(i, i + 5000) } },
+          select: { id: true, text: true },
+        }))
+          texts.set(c.id, c.text);
+      for (const [id, a] of around)
+        neighbours.set(id, {
+          before: a.before === null ? "" : (texts.get(a.before) ?? ""),
+          after: a.after === null ? "" : (texts.get(a.after) ?? ""),
+        });
     }
     const out: TPairViews = new Map();
     for (const p of pairs) {
@@ -67,7 +118,15 @@ export function pairViewLoader(db: Db, template: string): (pairs: readonly { que
       out.set(`${p.queryId}:${p.chunkId}`, {
         qid: q.externalId,
         docid: c.externalId,
-        view: { question: q.text, chunk: c.text, before: n?.before ?? "", after: n?.after ?? "", video_title: titles.get(c.videoId) ?? "", start: clock(c.startSeconds), end: clock(c.endSeconds) },
+        view: {
+          question: q.text,
+          chunk: c.text,
+          before: n?.before ?? "",
+          after: n?.after ?? "",
+          video_title: titles.get(c.videoId) ?? "",
+          start: clock(c.startSeconds),
+          end: clock(c.endSeconds),
+        },
       });
     }
     return out;

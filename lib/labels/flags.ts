@@ -5,7 +5,18 @@ import { itemStage, type TStage } from "./stage.ts";
 /** One annotator's flags and note on an item (the lead sees names; annotators never reach this). */
 export type TFlagEntry = { annotator: string; grade: number; flags: string[]; notes: string };
 /** An item with at least one flag or note (issue 22 item 4): the lead's "Flags and notes" list. */
-export type TFlaggedItem = { poolItemId: string; qid: string; question: string; docid: string; video: string; chunkStart: number; stage: TStage; flags: string[]; hasNotes: boolean; entries: TFlagEntry[] };
+export type TFlaggedItem = {
+  poolItemId: string;
+  qid: string;
+  question: string;
+  docid: string;
+  video: string;
+  chunkStart: number;
+  stage: TStage;
+  flags: string[];
+  hasNotes: boolean;
+  entries: TFlagEntry[];
+};
 
 /**
  * Every pool item of the project where an annotator set a flag (unsure, transcript error) or wrote
@@ -18,8 +29,18 @@ export async function flaggedItems(db: Db, projectId: number): Promise<TFlaggedI
   if (flagged.length === 0) return [];
   const ids = flagged.map((it) => it.id);
   const [details, users] = await Promise.all([
-    db.poolItem.findMany({ where: { id: { in: ids } }, select: { id: true, query: { select: { text: true } }, chunk: { select: { startSeconds: true, video: { select: { externalId: true } } } } } }),
-    db.user.findMany({ where: { id: { in: [...new Set(flagged.flatMap((it) => it.judgements.map((j) => j.userId)))] } }, select: { id: true, name: true } }),
+    db.poolItem.findMany({
+      where: { id: { in: ids } },
+      select: {
+        id: true,
+        query: { select: { text: true } },
+        chunk: { select: { startSeconds: true, video: { select: { externalId: true } } } },
+      },
+    }),
+    db.user.findMany({
+      where: { id: { in: [...new Set(flagged.flatMap((it) => it.judgements.map((j) => j.userId)))] } },
+      select: { id: true, name: true },
+    }),
   ]);
   const byId = new Map(details.map((d) => [d.id, d]));
   const names = new Map(users.map((u) => [u.id, u.name]));
@@ -33,10 +54,26 @@ export async function flaggedItems(db: Db, projectId: number): Promise<TFlaggedI
         docid: it.docid,
         video: d.chunk.video.externalId,
         chunkStart: d.chunk.startSeconds,
-        stage: itemStage({ assignments: it.assignments, judgements: it.judgements, adjudicated: it.adjudication !== null, disputed: it.disputed, imported: false }, settings),
+        stage: itemStage(
+          {
+            assignments: it.assignments,
+            judgements: it.judgements,
+            adjudicated: it.adjudication !== null,
+            disputed: it.disputed,
+            imported: false,
+          },
+          settings,
+        ),
         flags: [...new Set(it.judgements.flatMap((j) => j.flags))].sort(),
         hasNotes: it.judgements.some((j) => j.notes.trim() !== ""),
-        entries: it.judgements.filter((j) => j.flags.length > 0 || j.notes.trim() !== "").map((j) => ({ annotator: names.get(j.userId) ?? "?", grade: j.grade, flags: j.flags, notes: j.notes.trim() })),
+        entries: it.judgements
+          .filter((j) => j.flags.length > 0 || j.notes.trim() !== "")
+          .map((j) => ({
+            annotator: names.get(j.userId) ?? "?",
+            grade: j.grade,
+            flags: j.flags,
+            notes: j.notes.trim(),
+          })),
       };
     })
     .sort((a, b) => (a.qid !== b.qid ? (a.qid < b.qid ? -1 : 1) : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0));

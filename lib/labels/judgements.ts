@@ -32,7 +32,10 @@ export function editedAfterDecision(item: Pick<TItemLabels, "judgements" | "adju
 
 /** Where one pool item stands: its stage, the rule's decision and its final label, if any. */
 export async function itemStatus(db: Db, poolItemId: string): Promise<TItemStatus | null> {
-  const item = await db.poolItem.findUnique({ where: { id: poolItemId }, select: { projectId: true, queryId: true, chunkId: true } });
+  const item = await db.poolItem.findUnique({
+    where: { id: poolItemId },
+    select: { projectId: true, queryId: true, chunkId: true },
+  });
   if (!item) return null;
   const [settings, [labels], imported] = await Promise.all([
     ruleSettings(db, item.projectId),
@@ -41,7 +44,16 @@ export async function itemStatus(db: Db, poolItemId: string): Promise<TItemStatu
   ]);
   return {
     poolItemId,
-    stage: itemStage({ assignments: labels.assignments, judgements: labels.judgements, adjudicated: labels.adjudication !== null, disputed: labels.disputed, imported: imported > 0 }, settings),
+    stage: itemStage(
+      {
+        assignments: labels.assignments,
+        judgements: labels.judgements,
+        adjudicated: labels.adjudication !== null,
+        disputed: labels.disputed,
+        imported: imported > 0,
+      },
+      settings,
+    ),
     decision: itemDecision(labels.judgements, settings, labels.disputed),
     disputed: labels.disputed,
     editedAfterDecision: editedAfterDecision(labels),

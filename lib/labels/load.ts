@@ -1,7 +1,16 @@
 import type { Db } from "../db/client.ts";
 import type { TRuleSettings } from "./rule.ts";
 
-export type TItemJudgement = { id: number; userId: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; timeSpentMs: number | null; updatedAt: Date };
+export type TItemJudgement = {
+  id: number;
+  userId: string;
+  grade: number;
+  startSeconds: number | null;
+  notes: string;
+  flags: string[];
+  timeSpentMs: number | null;
+  updatedAt: Date;
+};
 export type TItemLabels = {
   id: string;
   queryId: number;
@@ -12,7 +21,13 @@ export type TItemLabels = {
   /** In submission order (judgement id ascending). */
   judgements: TItemJudgement[];
   /** `revision`: 1 for the first decision, one more per revision (lib/adjudication/decide.ts). */
-  adjudication: { grade: number; startSeconds: number | null; rationale: string; decidedAt: Date; revision: number } | null;
+  adjudication: {
+    grade: number;
+    startSeconds: number | null;
+    rationale: string;
+    decidedAt: Date;
+    revision: number;
+  } | null;
   /** The item's required grades disagreed at some point (PoolItem.disputedAt): it waits for adjudication. */
   disputed: boolean;
 };
@@ -27,7 +42,10 @@ export function parseFlags(raw: string): string[] {
 }
 
 export async function ruleSettings(db: Db, projectId: number): Promise<TRuleSettings> {
-  return db.project.findUniqueOrThrow({ where: { id: projectId }, select: { disagreementRule: true, startToleranceSeconds: true, annotatorsPerItem: true } });
+  return db.project.findUniqueOrThrow({
+    where: { id: projectId },
+    select: { disagreementRule: true, startToleranceSeconds: true, annotatorsPerItem: true },
+  });
 }
 
 /**
@@ -35,36 +53,90 @@ export async function ruleSettings(db: Db, projectId: number): Promise<TRuleSett
  * few flat queries (one per table) and joined here: the base of reference labels, stages and the
  * adjudication queue.
  */
-export async function loadItemLabels(db: Db, projectId: number, where: { poolItemIds?: string[] } = {}): Promise<TItemLabels[]> {
+export async function loadItemLabels(
+  db: Db,
+  projectId: number,
+  where: { poolItemIds?: string[] } = {},
+): Promise<TItemLabels[]> {
   const idFilter = where.poolItemIds ? { id: { in: where.poolItemIds } } : {};
   const itemFilter = where.poolItemIds ? { poolItemId: { in: where.poolItemIds } } : {};
   const [items, assignments, judgements, adjudications] = await Promise.all([
     db.poolItem.findMany({
       where: { projectId, ...idFilter },
-      select: { id: true, queryId: true, chunkId: true, disputedAt: true, query: { select: { externalId: true } }, chunk: { select: { externalId: true } } },
+      select: {
+        id: true,
+        queryId: true,
+        chunkId: true,
+        disputedAt: true,
+        query: { select: { externalId: true } },
+        chunk: { select: { externalId: true } },
+      },
     }),
-    db.assignment.groupBy({ by: ["poolItemId"], where: { poolItem: { projectId }, ...itemFilter }, _count: { _all: true } }),
+    db.assignment.groupBy({
+      by: ["poolItemId"],
+      where: { poolItem: { projectId }, ...itemFilter },
+      _count: { _all: true },
+    }),
     db.judgement.findMany({
       where: { poolItem: { projectId }, ...itemFilter },
-      select: { id: true, poolItemId: true, userId: true, grade: true, startSeconds: true, notes: true, flags: true, timeSpentMs: true, updatedAt: true },
+      select: {
+        id: true,
+        poolItemId: true,
+        userId: true,
+        grade: true,
+        startSeconds: true,
+        notes: true,
+        flags: true,
+        timeSpentMs: true,
+        updatedAt: true,
+      },
       orderBy: { id: "asc" },
     }),
-    db.adjudication.findMany({ where: { poolItem: { projectId }, ...itemFilter }, select: { poolItemId: true, grade: true, startSeconds: true, rationale: true, createdAt: true, revision: true } }),
+    db.adjudication.findMany({
+      where: { poolItem: { projectId }, ...itemFilter },
+      select: { poolItemId: true, grade: true, startSeconds: true, rationale: true, createdAt: true, revision: true },
+    }),
   ]);
   const byId = new Map<string, TItemLabels>();
   for (const it of items) {
-    byId.set(it.id, { id: it.id, queryId: it.queryId, chunkId: it.chunkId, qid: it.query.externalId, docid: it.chunk.externalId, assignments: 0, judgements: [], adjudication: null, disputed: it.disputedAt !== null });
+    byId.set(it.id, {
+      id: it.id,
+      queryId: it.queryId,
+      chunkId: it.chunkId,
+      qid: it.query.externalId,
+      docid: it.chunk.externalId,
+      assignments: 0,
+      judgements: [],
+      adjudication: null,
+      disputed: it.disputedAt !== null,
+    });
   }
   for (const a of assignments) {
     const it = byId.get(a.poolItemId);
     if (it) it.assignments = a._count._all;
   }
   for (const j of judgements) {
-    byId.get(j.poolItemId)?.judgements.push({ id: j.id, userId: j.userId, grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: parseFlags(j.flags), timeSpentMs: j.timeSpentMs, updatedAt: j.updatedAt });
+    byId.get(j.poolItemId)?.judgements.push({
+      id: j.id,
+      userId: j.userId,
+      grade: j.grade,
+      startSeconds: j.startSeconds,
+      notes: j.notes,
+      flags: parseFlags(j.flags),
+      timeSpentMs: j.timeSpentMs,
+      updatedAt: j.updatedAt,
+    });
   }
   for (const a of adjudications) {
     const it = byId.get(a.poolItemId);
-    if (it) it.adjudication = { grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale, decidedAt: a.createdAt, revision: a.revision };
+    if (it)
+      it.adjudication = {
+        grade: a.grade,
+        startSeconds: a.startSeconds,
+        rationale: a.rationale,
+        decidedAt: a.createdAt,
+        revision: a.revision,
+      };
   }
   return [...byId.values()];
 }

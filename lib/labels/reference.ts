@@ -43,9 +43,23 @@ async function chunkPlaces(db: Db, chunkIds: number[]): Promise<Map<number, Plac
   for (let i = 0; i < chunkIds.length; i += 5000) {
     const rows = await db.chunk.findMany({
       where: { id: { in: chunkIds.slice(i, i + 5000) } },
-      select: { id: true, chunkingId: true, startSeconds: true, endSeconds: true, video: { select: { externalId: true } }, chunking: { select: { name: true } } },
+      select: {
+        id: true,
+        chunkingId: true,
+        startSeconds: true,
+        endSeconds: true,
+        video: { select: { externalId: true } },
+        chunking: { select: { name: true } },
+      },
     });
-    for (const c of rows) places.set(c.id, { chunkingId: c.chunkingId, video: c.video.externalId, chunkStart: c.startSeconds, chunkEnd: c.endSeconds, chunking: c.chunking.name });
+    for (const c of rows)
+      places.set(c.id, {
+        chunkingId: c.chunkingId,
+        video: c.video.externalId,
+        chunkStart: c.startSeconds,
+        chunkEnd: c.endSeconds,
+        chunking: c.chunking.name,
+      });
   }
   return places;
 }
@@ -55,10 +69,15 @@ async function chunkPlaces(db: Db, chunkIds: number[]): Promise<Map<number, Plac
  * an adjudication wins whatever later edits say; a disputed item has none until adjudicated.
  */
 export function finalLabel(
-  item: { judgements: readonly TLabelInput[]; adjudication: { grade: number; startSeconds: number | null } | null; disputed: boolean },
+  item: {
+    judgements: readonly TLabelInput[];
+    adjudication: { grade: number; startSeconds: number | null } | null;
+    disputed: boolean;
+  },
   settings: TRuleSettings,
 ): { grade: number; startSeconds: number | null; status: "agreed" | "adjudicated" } | null {
-  if (item.adjudication) return { grade: item.adjudication.grade, startSeconds: item.adjudication.startSeconds, status: "adjudicated" };
+  if (item.adjudication)
+    return { grade: item.adjudication.grade, startSeconds: item.adjudication.startSeconds, status: "adjudicated" };
   const d = itemDecision(item.judgements, settings, item.disputed);
   return d.state === "agreed" ? { grade: d.grade, startSeconds: d.startSeconds, status: "agreed" } : null;
 }
@@ -75,13 +94,26 @@ export function finalLabel(
  * Sorted by qid, then docid (plain string order), so exports are deterministic. With `chunkingId`,
  * only the labels of that chunking's chunks.
  */
-export async function referenceLabels(db: Db, projectId: number, opts: { chunkingId?: number } = {}): Promise<ReferenceLabelRow[]> {
+export async function referenceLabels(
+  db: Db,
+  projectId: number,
+  opts: { chunkingId?: number } = {},
+): Promise<ReferenceLabelRow[]> {
   const [settings, items, imported] = await Promise.all([
     ruleSettings(db, projectId),
     loadItemLabels(db, projectId),
     db.referenceLabel.findMany({
       where: { projectId },
-      select: { source: true, queryId: true, chunkId: true, grade: true, startSeconds: true, createdAt: true, query: { select: { externalId: true } }, chunk: { select: { externalId: true } } },
+      select: {
+        source: true,
+        queryId: true,
+        chunkId: true,
+        grade: true,
+        startSeconds: true,
+        createdAt: true,
+        query: { select: { externalId: true } },
+        chunk: { select: { externalId: true } },
+      },
     }),
   ]);
   const rows = new Map<string, Omit<ReferenceLabelRow, keyof Place>>();
@@ -90,7 +122,18 @@ export async function referenceLabels(db: Db, projectId: number, opts: { chunkin
     const key = `${it.queryId}:${it.chunkId}`;
     poolIdByPair.set(key, it.id);
     const f = finalLabel(it, settings);
-    if (f) rows.set(key, { queryId: it.queryId, chunkId: it.chunkId, qid: it.qid, docid: it.docid, poolItemId: it.id, ...f, annotators: it.judgements.length, source: null, ...provenance(it) });
+    if (f)
+      rows.set(key, {
+        queryId: it.queryId,
+        chunkId: it.chunkId,
+        qid: it.qid,
+        docid: it.docid,
+        poolItemId: it.id,
+        ...f,
+        annotators: it.judgements.length,
+        source: null,
+        ...provenance(it),
+      });
   }
   imported.sort(importPrecedence);
   for (const r of imported) {
@@ -121,7 +164,14 @@ export async function referenceLabels(db: Db, projectId: number, opts: { chunkin
     // A grade-0 label has no start, whatever its source: agreed grade-0 items never had one
     // (lib/labels/rule.ts), and adjudications decided before that rule held, or imports, may.
     const startSeconds = r.grade === 0 ? null : r.startSeconds;
-    out.push({ ...r, startSeconds, video: place.video, chunkStart: place.chunkStart, chunkEnd: place.chunkEnd, chunking: place.chunking });
+    out.push({
+      ...r,
+      startSeconds,
+      video: place.video,
+      chunkStart: place.chunkStart,
+      chunkEnd: place.chunkEnd,
+      chunking: place.chunking,
+    });
   }
   return out.sort(byQidDocid);
 }
@@ -137,7 +187,10 @@ function provenance(it: TItemLabels): Pick<ReferenceLabelRow, "flags" | "notes" 
  * string order (not the database's collation, so SQLite and PostgreSQL agree). The dashboard
  * (lib/dashboard/load/imports.ts) orders imports with this too.
  */
-export function importPrecedence(a: { createdAt: Date; source: string }, b: { createdAt: Date; source: string }): number {
+export function importPrecedence(
+  a: { createdAt: Date; source: string },
+  b: { createdAt: Date; source: string },
+): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0);
 }
 

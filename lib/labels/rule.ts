@@ -28,9 +28,14 @@
  */
 export type TDisagreementRule = "any_difference" | "distance_two" | "relevance_threshold";
 
-export type TRuleSettings = { disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number };
+export type TRuleSettings = {
+  disagreementRule: TDisagreementRule;
+  startToleranceSeconds: number;
+  annotatorsPerItem: number;
+};
 export type TLabelInput = { grade: number; startSeconds: number | null };
-export type TDecision = { state: "incomplete" } | { state: "agreed"; grade: number; startSeconds: number | null } | { state: "disagreed" };
+export type TDecision =
+  { state: "incomplete" } | { state: "agreed"; grade: number; startSeconds: number | null } | { state: "disagreed" };
 
 // Starts are decimals typed or read from a player: allow for float noise at the boundary.
 export const EPSILON = 1e-9;
@@ -64,7 +69,8 @@ export function decide(labels: readonly TLabelInput[], settings: TRuleSettings):
   if (grade === 0) return { state: "agreed", grade, startSeconds: null };
   const starts = labels.filter((l) => l.grade >= 1 && l.startSeconds !== null).map((l) => l.startSeconds as number);
   if (starts.length === 0) return { state: "agreed", grade, startSeconds: null };
-  if (Math.max(...starts) - Math.min(...starts) > settings.startToleranceSeconds + EPSILON) return { state: "disagreed" };
+  if (Math.max(...starts) - Math.min(...starts) > settings.startToleranceSeconds + EPSILON)
+    return { state: "disagreed" };
   return { state: "agreed", grade, startSeconds: starts.reduce((s, x) => s + x, 0) / starts.length };
 }
 

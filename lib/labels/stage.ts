@@ -17,7 +17,16 @@ export type TStage = (typeof STAGES)[number];
  * - imported: no assignment, but an imported reference label exists (pool item or not);
  * - unassigned: a pool item with no assignment and no imported label.
  */
-export function itemStage(item: { assignments: number; judgements: readonly TLabelInput[]; adjudicated: boolean; disputed: boolean; imported: boolean }, settings: TRuleSettings): TStage {
+export function itemStage(
+  item: {
+    assignments: number;
+    judgements: readonly TLabelInput[];
+    adjudicated: boolean;
+    disputed: boolean;
+    imported: boolean;
+  },
+  settings: TRuleSettings,
+): TStage {
   if (item.adjudicated) return "adjudicated";
   const d = itemDecision(item.judgements, settings, item.disputed);
   if (d.state === "agreed") return "agreed";
@@ -44,10 +53,16 @@ export async function stageCounts(db: Db, projectId: number): Promise<TStatusCou
     loadItemLabels(db, projectId),
     sqlRead(db, function* () {
       // One source (the usual case) has one label a pair: its count needs no DISTINCT.
-      const sums = yield* get<{ n: number | bigint; sources: number | bigint }>(`SELECT COUNT(*) AS "n", COUNT(DISTINCT "source") AS "sources" FROM "ReferenceLabel" WHERE "projectId" = ?`, [projectId]);
+      const sums = yield* get<{ n: number | bigint; sources: number | bigint }>(
+        `SELECT COUNT(*) AS "n", COUNT(DISTINCT "source") AS "sources" FROM "ReferenceLabel" WHERE "projectId" = ?`,
+        [projectId],
+      );
       const pairs =
         Number(sums?.sources ?? 0) > 1
-          ? yield* get<{ n: number | bigint }>(`SELECT COUNT(*) AS "n" FROM (SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ?) pairs`, [projectId])
+          ? yield* get<{ n: number | bigint }>(
+              `SELECT COUNT(*) AS "n" FROM (SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ?) pairs`,
+              [projectId],
+            )
           : sums;
       const pooled = yield* all<{ id: string }>(
         `SELECT DISTINCT p."id" AS "id" FROM "ReferenceLabel" r JOIN "PoolItem" p ON p."projectId" = r."projectId" AND p."queryId" = r."queryId" AND p."chunkId" = r."chunkId" WHERE r."projectId" = ?`,
@@ -56,14 +71,35 @@ export async function stageCounts(db: Db, projectId: number): Promise<TStatusCou
       return { pairs: Number(pairs?.n ?? 0), pooled: new Set(pooled.map((r) => r.id)) };
     }),
   ]);
-  const counts: TStatusCounts = { unassigned: 0, assigned: 0, agreed: 0, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 0, imported_pooled: 0, imported_regrading: 0 };
+  const counts: TStatusCounts = {
+    unassigned: 0,
+    assigned: 0,
+    agreed: 0,
+    awaiting_adjudication: 0,
+    adjudicated: 0,
+    imported: 0,
+    total: 0,
+    imported_pooled: 0,
+    imported_regrading: 0,
+  };
   for (const it of items) {
     const labelled = imported.pooled.has(it.id);
     if (labelled) {
       counts.imported_pooled++;
       if (it.assignments > 0) counts.imported_regrading++;
     }
-    counts[itemStage({ assignments: it.assignments, judgements: it.judgements, adjudicated: it.adjudication !== null, disputed: it.disputed, imported: labelled }, settings)]++;
+    counts[
+      itemStage(
+        {
+          assignments: it.assignments,
+          judgements: it.judgements,
+          adjudicated: it.adjudication !== null,
+          disputed: it.disputed,
+          imported: labelled,
+        },
+        settings,
+      )
+    ]++;
   }
   // Imported pairs outside the pool.
   const outside = imported.pairs - imported.pooled.size;

@@ -20,8 +20,16 @@ export type TSubmittedJudgement = {
 export type TSubmitResult = { applied: boolean; judgement: TSubmittedJudgement };
 
 /** What a LabelEvent records of a judgement (before / after). */
-export function judgementSnapshot(j: Pick<TSubmittedJudgement, "grade" | "startSeconds" | "notes" | "flags" | "timeSpentMs">): string {
-  return JSON.stringify({ grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, flags: JSON.parse(j.flags) as unknown, timeSpentMs: j.timeSpentMs });
+export function judgementSnapshot(
+  j: Pick<TSubmittedJudgement, "grade" | "startSeconds" | "notes" | "flags" | "timeSpentMs">,
+): string {
+  return JSON.stringify({
+    grade: j.grade,
+    startSeconds: j.startSeconds,
+    notes: j.notes,
+    flags: JSON.parse(j.flags) as unknown,
+    timeSpentMs: j.timeSpentMs,
+  });
 }
 
 /**
@@ -50,7 +58,12 @@ export function judgementSnapshot(j: Pick<TSubmittedJudgement, "grade" | "startS
  */
 export async function submitJudgement(db: Db, userId: string, input: TJudgementInput): Promise<TSubmitResult> {
   const parsed = ZJudgementInput.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), parsed.error.issues);
+  if (!parsed.success)
+    throw new AppError(
+      "bad_input",
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      parsed.error.issues,
+    );
   const data = parsed.data;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -72,19 +85,33 @@ function sameFlags(stored: string, flags: readonly string[]): boolean {
 
 const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
 
-type TItemRow = { projectId: number; disagreementRule: TDisagreementRule; startToleranceSeconds: number; annotatorsPerItem: number; gradingClosedAt: Date | string | number | null; assigned: number };
+type TItemRow = {
+  projectId: number;
+  disagreementRule: TDisagreementRule;
+  startToleranceSeconds: number;
+  annotatorsPerItem: number;
+  gradingClosedAt: Date | string | number | null;
+  assigned: number;
+};
 
 function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const { poolItemId, idempotencyKey } = data;
   // PostgreSQL: queue concurrent submissions for the same item (SQLite holds the database lock).
-  if ((yield* provider()) === "postgres") yield* all(`SELECT "id" FROM "PoolItem" WHERE "id" = ? FOR UPDATE`, [poolItemId]);
+  if ((yield* provider()) === "postgres")
+    yield* all(`SELECT "id" FROM "PoolItem" WHERE "id" = ? FOR UPDATE`, [poolItemId]);
 
-  const event = yield* get<{ actorId: string | null; poolItemId: string | null; kind: string }>(`SELECT "actorId", "poolItemId", "kind" FROM "LabelEvent" WHERE "idempotencyKey" = ?`, [idempotencyKey]);
+  const event = yield* get<{ actorId: string | null; poolItemId: string | null; kind: string }>(
+    `SELECT "actorId", "poolItemId", "kind" FROM "LabelEvent" WHERE "idempotencyKey" = ?`,
+    [idempotencyKey],
+  );
   if (event) {
     if (event.actorId !== userId || event.poolItemId !== poolItemId || event.kind !== "judgement") {
       throw new AppError("conflict", "this idempotency key was already used for a different submission");
     }
-    const stored = yield* get<TSubmittedJudgement>(`SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? AND "userId" = ?`, [poolItemId, userId]);
+    const stored = yield* get<TSubmittedJudgement>(
+      `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? AND "userId" = ?`,
+      [poolItemId, userId],
+    );
     if (!stored) throw new AppError("not_found", "the judgement recorded under this key no longer exists");
     return { applied: false, judgement: stored };
   }
@@ -98,19 +125,44 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   if (!item || !item.assigned) throw new AppError("forbidden", "this item is not assigned to you");
   // Closed by the lead: refused alike for every item of the project (lib/projects/grading.ts).
   if (item.gradingClosedAt !== null) throw gradingClosedError(item.gradingClosedAt);
-  const judgements = yield* all<TSubmittedJudgement>(`SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? ORDER BY "id"`, [poolItemId]);
+  const judgements = yield* all<TSubmittedJudgement>(
+    `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? ORDER BY "id"`,
+    [poolItemId],
+  );
 
   const before = judgements.find((j) => j.userId === userId) ?? null;
   const now = new Date();
   const flags = JSON.stringify(data.flags);
   // Viewing is not grading (issue 29 item 2): a re-submission that changes nothing keeps the time
   // spent the first time instead of overwriting it with the seconds of a second look.
-  const unchanged = before !== null && before.grade === data.grade && before.startSeconds === data.startSeconds && before.notes === data.notes && sameFlags(before.flags, data.flags);
-  const fields = { grade: data.grade, startSeconds: data.startSeconds, notes: data.notes, flags, timeSpentMs: unchanged ? before.timeSpentMs : data.timeSpentMs, idempotencyKey };
-  const values = [fields.grade, fields.startSeconds, fields.notes, fields.flags, fields.timeSpentMs, fields.idempotencyKey];
+  const unchanged =
+    before !== null &&
+    before.grade === data.grade &&
+    before.startSeconds === data.startSeconds &&
+    before.notes === data.notes &&
+    sameFlags(before.flags, data.flags);
+  const fields = {
+    grade: data.grade,
+    startSeconds: data.startSeconds,
+    notes: data.notes,
+    flags,
+    timeSpentMs: unchanged ? before.timeSpentMs : data.timeSpentMs,
+    idempotencyKey,
+  };
+  const values = [
+    fields.grade,
+    fields.startSeconds,
+    fields.notes,
+    fields.flags,
+    fields.timeSpentMs,
+    fields.idempotencyKey,
+  ];
   let id: number;
   if (before) {
-    yield* run(`UPDATE "Judgement" SET "grade" = ?, "startSeconds" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`, [...values, now, before.id]);
+    yield* run(
+      `UPDATE "Judgement" SET "grade" = ?, "startSeconds" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`,
+      [...values, now, before.id],
+    );
     id = before.id;
   } else {
     const inserted = yield* get<{ id: number }>(
@@ -127,10 +179,22 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   // every edit (a no-op unless newly disputed) so that the timing does not depend on the peers.
   const after = before ? judgements.map((j) => (j.id === before.id ? judgement : j)) : [...judgements, judgement];
   const disputed = decide(judgements, item).state === "disagreed" || decide(after, item).state === "disagreed";
-  yield* run(`UPDATE "PoolItem" SET "disputedAt" = ? WHERE "id" = ? AND "disputedAt" IS NULL AND ? = 1`, [now, poolItemId, disputed ? 1 : 0]);
+  yield* run(`UPDATE "PoolItem" SET "disputedAt" = ? WHERE "id" = ? AND "disputedAt" IS NULL AND ? = 1`, [
+    now,
+    poolItemId,
+    disputed ? 1 : 0,
+  ]);
   yield* run(
     `INSERT INTO "LabelEvent" ("projectId", "poolItemId", "actorId", "kind", "before", "after", "idempotencyKey", "createdAt") VALUES (?, ?, ?, 'judgement', ?, ?, ?, ?)`,
-    [item.projectId, poolItemId, userId, before ? judgementSnapshot(before) : null, judgementSnapshot(judgement), idempotencyKey, now],
+    [
+      item.projectId,
+      poolItemId,
+      userId,
+      before ? judgementSnapshot(before) : null,
+      judgementSnapshot(judgement),
+      idempotencyKey,
+      now,
+    ],
   );
   return { applied: true, judgement };
 }

@@ -21,10 +21,20 @@ export function median(values: number[]): number | null {
 
 /** Per annotator with assignments in the project: items assigned, items judged, median time per item. */
 export async function annotatorProgress(db: Db, projectId: number): Promise<TAnnotatorProgress[]> {
-  const assigned = await db.assignment.groupBy({ by: ["userId"], where: { poolItem: { projectId } }, _count: { _all: true } });
-  const judgements = await db.judgement.findMany({ where: { poolItem: { projectId } }, select: { userId: true, timeSpentMs: true } });
+  const assigned = await db.assignment.groupBy({
+    by: ["userId"],
+    where: { poolItem: { projectId } },
+    _count: { _all: true },
+  });
+  const judgements = await db.judgement.findMany({
+    where: { poolItem: { projectId } },
+    select: { userId: true, timeSpentMs: true },
+  });
   const userIds = [...new Set([...assigned.map((a) => a.userId), ...judgements.map((j) => j.userId)])];
-  const users = await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true, active: true } });
+  const users = await db.user.findMany({
+    where: { id: { in: userIds } },
+    select: { id: true, name: true, email: true, active: true },
+  });
   const byUser = new Map<string, { done: number; times: number[] }>();
   for (const j of judgements) {
     const entry = byUser.get(j.userId) ?? { done: 0, times: [] };
@@ -37,7 +47,15 @@ export async function annotatorProgress(db: Db, projectId: number): Promise<TAnn
     .map((u) => {
       const entry = byUser.get(u.id);
       const m = median(entry?.times ?? []);
-      return { userId: u.id, name: u.name, email: u.email, active: u.active, assigned: assignedBy.get(u.id) ?? 0, done: entry?.done ?? 0, medianSecondsPerItem: m === null ? null : m / 1000 };
+      return {
+        userId: u.id,
+        name: u.name,
+        email: u.email,
+        active: u.active,
+        assigned: assignedBy.get(u.id) ?? 0,
+        done: entry?.done ?? 0,
+        medianSecondsPerItem: m === null ? null : m / 1000,
+      };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }

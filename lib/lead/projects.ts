@@ -7,19 +7,44 @@ import { intId, zText } from "../bounds.ts";
 export const ZProjectCreate = z.object({ name: zText(200).trim().min(1, "a project needs a name") });
 export type TProjectCreate = z.infer<typeof ZProjectCreate>;
 /** What the lead may change: the settings, and the annotation guidelines (Markdown, shown to annotators with `g`). */
-export const ZProjectSettingsPatch = ZProjectSettings.partial().extend({ guidelines: zText(100_000).max(100_000, "guidelines are limited to 100,000 characters").optional() });
+export const ZProjectSettingsPatch = ZProjectSettings.partial().extend({
+  guidelines: zText(100_000).max(100_000, "guidelines are limited to 100,000 characters").optional(),
+});
 
 export type TProjectSummary = {
   id: number;
   name: string;
   createdAt: string;
-  counts: { videos: number; chunks: number; queries: number; runs: number; poolItems: number; judgeLabels: number; referenceLabels: number };
+  counts: {
+    videos: number;
+    chunks: number;
+    queries: number;
+    runs: number;
+    poolItems: number;
+    judgeLabels: number;
+    referenceLabels: number;
+  };
 };
 
 export async function listProjects(db: Db): Promise<TProjectSummary[]> {
   const rows = await db.project.findMany({
     orderBy: { name: "asc" },
-    select: { id: true, name: true, createdAt: true, _count: { select: { videos: true, chunks: true, queries: true, runs: true, poolItems: true, judgeLabels: true, referenceLabels: true } } },
+    select: {
+      id: true,
+      name: true,
+      createdAt: true,
+      _count: {
+        select: {
+          videos: true,
+          chunks: true,
+          queries: true,
+          runs: true,
+          poolItems: true,
+          judgeLabels: true,
+          referenceLabels: true,
+        },
+      },
+    },
   });
   return rows.map((p) => ({ id: p.id, name: p.name, createdAt: p.createdAt.toISOString(), counts: p._count }));
 }
@@ -34,7 +59,10 @@ export async function createProject(db: Db, input: TProjectCreate) {
 }
 
 export async function getProject(db: Db, id: number) {
-  const project = await db.project.findUnique({ where: { id }, include: { runs: { select: { id: true, system: true, description: true }, orderBy: { system: "asc" } } } });
+  const project = await db.project.findUnique({
+    where: { id },
+    include: { runs: { select: { id: true, system: true, description: true }, orderBy: { system: "asc" } } },
+  });
   if (!project) throw new AppError("not_found", `no project with id ${id}`);
   return project;
 }

@@ -7,7 +7,13 @@
  */
 
 type TPoint = { offset?: number };
-type TNode = { type: string; value?: string; children?: TNode[]; position?: { start: TPoint; end: TPoint }; align?: (TAlign | null)[] };
+type TNode = {
+  type: string;
+  value?: string;
+  children?: TNode[];
+  position?: { start: TPoint; end: TPoint };
+  align?: (TAlign | null)[];
+};
 type TAlign = "left" | "right" | "center";
 
 const DELIMITER_CELL = /^\s*:?-+:?\s*$/;
@@ -48,7 +54,9 @@ export function parsePipeTable(source: string): { align: (TAlign | null)[]; rows
   const header = splitRow(lines[0]);
   if (header.length !== delimiter.length) return null;
   const width = header.length;
-  const rows = [header, ...lines.slice(2).map((l) => splitRow(l))].map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ""));
+  const rows = [header, ...lines.slice(2).map((l) => splitRow(l))].map((r) =>
+    Array.from({ length: width }, (_, i) => r[i] ?? ""),
+  );
   return { align: delimiter.map(alignOf), rows };
 }
 
@@ -56,7 +64,10 @@ function tableNode(t: { align: (TAlign | null)[]; rows: string[][] }): TNode {
   return {
     type: "table",
     align: t.align,
-    children: t.rows.map((r) => ({ type: "tableRow", children: r.map((text) => ({ type: "tableCell", children: text ? [{ type: "text", value: text }] : [] })) })),
+    children: t.rows.map((r) => ({
+      type: "tableRow",
+      children: r.map((text) => ({ type: "tableCell", children: text ? [{ type: "text", value: text }] : [] })),
+    })),
   };
 }
 

@@ -16,7 +16,14 @@ import { confinedMediaFile, mediaPathProblem } from "./root.ts";
  * Any status other than "ok" is a problem: the command exits 1.
  */
 export type TMediaStatus = "ok" | "missing" | "outside" | "not_allowed" | "unreachable";
-export type TMediaCheck = { video: string; title: string; kind: TMediaKind; status: TMediaStatus; detail: string; bytes: number | null };
+export type TMediaCheck = {
+  video: string;
+  title: string;
+  kind: TMediaKind;
+  status: TMediaStatus;
+  detail: string;
+  bytes: number | null;
+};
 
 const PROBE_MS = 10_000;
 
@@ -26,11 +33,17 @@ async function probe(url: string): Promise<{ status: TMediaStatus; detail: strin
     if (res.ok || res.status === 405) return { status: "ok", detail: `HEAD ${res.status}` };
     return { status: "unreachable", detail: `HEAD ${res.status} ${res.statusText}`.trim() };
   } catch (e) {
-    return { status: "unreachable", detail: `network: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}` };
+    return {
+      status: "unreachable",
+      detail: `network: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`,
+    };
   }
 }
 
-export async function checkVideo(v: { externalId: string; title: string; url: string | null; path: string | null }, opts: { probe?: boolean } = {}): Promise<TMediaCheck> {
+export async function checkVideo(
+  v: { externalId: string; title: string; url: string | null; path: string | null },
+  opts: { probe?: boolean } = {},
+): Promise<TMediaCheck> {
   const kind = mediaKind(v);
   const base = { video: v.externalId, title: v.title, kind, bytes: null };
   if (kind === "none") return { ...base, status: "ok", detail: "no media: transcript only" };
@@ -48,15 +61,26 @@ export async function checkVideo(v: { externalId: string; title: string; url: st
   const lexical = mediaPathProblem(path);
   if (lexical) return { ...base, status: "outside", detail: lexical };
   const confined = await confinedMediaFile(path);
-  if ("problem" in confined) return confined.problem === "missing" ? { ...base, status: "missing", detail: `${file}: no such file` } : { ...base, status: "outside", detail: `${file}: a link out of the media root` };
+  if ("problem" in confined)
+    return confined.problem === "missing"
+      ? { ...base, status: "missing", detail: `${file}: no such file` }
+      : { ...base, status: "outside", detail: `${file}: a link out of the media root` };
   const s = await stat(/*turbopackIgnore: true*/ confined.file);
   if (!s.isFile()) return { ...base, status: "missing", detail: `${file}: not a file` };
   return { ...base, status: "ok", detail: `${confined.file} (inside the media root)`, bytes: s.size };
 }
 
 /** Every video of the project, in id order, and the ASSESSOR_MEDIA_HOSTS entries ignored as malformed. */
-export async function checkMedia(db: Db, projectId: number, opts: { probe?: boolean } = {}): Promise<{ videos: TMediaCheck[]; ignoredHosts: string[] }> {
-  const videos = await db.video.findMany({ where: { projectId }, orderBy: { externalId: "asc" }, select: { externalId: true, title: true, url: true, path: true } });
+export async function checkMedia(
+  db: Db,
+  projectId: number,
+  opts: { probe?: boolean } = {},
+): Promise<{ videos: TMediaCheck[]; ignoredHosts: string[] }> {
+  const videos = await db.video.findMany({
+    where: { projectId },
+    orderBy: { externalId: "asc" },
+    select: { externalId: true, title: true, url: true, path: true },
+  });
   const out: TMediaCheck[] = [];
   for (const v of videos) out.push(await checkVideo(v, opts));
   return { videos: out, ignoredHosts: mediaHosts().ignored };

@@ -27,7 +27,10 @@ export function mediaKind(video: { url: string | null; path: string | null }): T
 }
 
 /** The valid entries of ASSESSOR_MEDIA_HOSTS (lower case, no trailing slash) and the ones ignored as malformed. */
-export function mediaHosts(env: Record<string, string | undefined> = process.env): { hosts: string[]; ignored: string[] } {
+export function mediaHosts(env: Record<string, string | undefined> = process.env): {
+  hosts: string[];
+  ignored: string[];
+} {
   const hosts: string[] = [];
   const ignored: string[] = [];
   for (const raw of (env.ASSESSOR_MEDIA_HOSTS ?? "").split(",")) {
@@ -48,7 +51,9 @@ export function urlAllowed(url: string, env: Record<string, string | undefined> 
     return false;
   }
   const port = u.port ? `:${u.port}` : "";
-  return mediaHosts(env).hosts.some((h) => (h.includes("://") ? h === `${u.protocol}//${u.host}` || h === u.origin : h === `${u.hostname}${port}`));
+  return mediaHosts(env).hosts.some((h) =>
+    h.includes("://") ? h === `${u.protocol}//${u.host}` || h === u.origin : h === `${u.hostname}${port}`,
+  );
 }
 
 /** Why a video's URL will not play in the annotator's browser, or null when it may. */

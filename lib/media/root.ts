@@ -12,7 +12,9 @@ import { mediaType } from "./range.ts";
  * absolute or relative to the project root. Default: the repository's demo/media and media/.
  */
 export function mediaRoots(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string[] {
-  const configured = env.ASSESSOR_MEDIA_ROOT?.split(delimiter).map((p) => p.trim()).filter(Boolean);
+  const configured = env.ASSESSOR_MEDIA_ROOT?.split(delimiter)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const roots = configured?.length ? configured : ["demo/media", "media"];
   return roots.map((r) => resolve(/*turbopackIgnore: true*/ cwd, r));
 }
@@ -51,11 +53,17 @@ function realRoots(roots: string[]): string[] {
  * exist yet at import): the path, resolved against the project root, must stay inside a media
  * root and name a video or audio file.
  */
-export function mediaPathProblem(path: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | null {
+export function mediaPathProblem(
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): string | null {
   const roots = mediaRoots(env, cwd);
   const file = resolve(/*turbopackIgnore: true*/ cwd, path);
-  if (!roots.some((r) => inside(file, r))) return `expected a file inside the media root ${describeRoots(roots)}, not ${file}`;
-  if (!isMediaType(file)) return `expected a video or audio file (.mp4, .webm, .ogv, .mov, .mp3, .m4a, .ogg, .opus, .wav), not ${path}`;
+  if (!roots.some((r) => inside(file, r)))
+    return `expected a file inside the media root ${describeRoots(roots)}, not ${file}`;
+  if (!isMediaType(file))
+    return `expected a video or audio file (.mp4, .webm, .ogv, .mov, .mp3, .m4a, .ogg, .opus, .wav), not ${path}`;
   return null;
 }
 
@@ -63,7 +71,11 @@ export function mediaPathProblem(path: string, env: NodeJS.ProcessEnv = process.
  * The file to serve for a video's `path`, with symlinks resolved and checked again against the
  * roots' real paths; null when it is missing, outside every media root, or not a media type.
  */
-export async function confinedMediaFile(path: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<{ file: string } | { problem: "outside" | "missing" }> {
+export async function confinedMediaFile(
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Promise<{ file: string } | { problem: "outside" | "missing" }> {
   if (mediaPathProblem(path, env, cwd)) return { problem: "outside" };
   let real: string;
   try {

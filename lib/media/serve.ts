@@ -17,7 +17,10 @@ export async function serveFile(path: string, req: Request): Promise<Response> {
   const confined = await confinedMediaFile(path);
   if ("problem" in confined) {
     if (confined.problem === "missing") throw new AppError("not_found", "the video file is missing on the server");
-    throw new AppError("forbidden", "the video file is outside the media root (ASSESSOR_MEDIA_ROOT) or not a video or audio file");
+    throw new AppError(
+      "forbidden",
+      "the video file is outside the media root (ASSESSOR_MEDIA_ROOT) or not a video or audio file",
+    );
   }
   const file = confined.file;
   let size: number;
@@ -48,6 +51,8 @@ export async function serveFile(path: string, req: Request): Promise<Response> {
   if (range) headers.set("Content-Range", `bytes ${start}-${end}/${size}`);
   const status = range ? 206 : 200;
   if (req.method === "HEAD" || length === 0) return new Response(null, { status, headers });
-  const stream = Readable.toWeb(createReadStream(/*turbopackIgnore: true*/ file, { start, end })) as ReadableStream<Uint8Array>;
+  const stream = Readable.toWeb(
+    createReadStream(/*turbopackIgnore: true*/ file, { start, end }),
+  ) as ReadableStream<Uint8Array>;
   return new Response(stream, { status, headers });
 }

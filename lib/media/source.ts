@@ -7,9 +7,21 @@ import { mediaKind, urlAllowed, type TMediaKind } from "./hosts.ts";
  * blocks it, so the player says so instead of trying). Nothing here is new to the annotator: the
  * URL itself is the source. Shared by the annotator's view, the adjudicator's and the write screen.
  */
-export type TVideoSource = { src: string | null; kind: TMediaKind; title: string; durationSeconds: number | null; allowed: boolean };
+export type TVideoSource = {
+  src: string | null;
+  kind: TMediaKind;
+  title: string;
+  durationSeconds: number | null;
+  allowed: boolean;
+};
 
-export function videoSource(video: { id: number; url: string | null; path: string | null; title: string; durationSeconds: number | null }): TVideoSource {
+export function videoSource(video: {
+  id: number;
+  url: string | null;
+  path: string | null;
+  title: string;
+  durationSeconds: number | null;
+}): TVideoSource {
   const base = { title: video.title, durationSeconds: video.durationSeconds };
   const kind = mediaKind(video);
   if (kind === "file") return { ...base, src: `/api/media/${video.id}`, kind, allowed: true };

@@ -35,7 +35,9 @@ export type TOutboxEntry = {
   lastError?: string;
 };
 
-export type TOutboxResult = { entry: TOutboxEntry; ok: true; data: unknown } | { entry: TOutboxEntry; ok: false; status: number; code: string; message: string; details?: unknown };
+export type TOutboxResult =
+  | { entry: TOutboxEntry; ok: true; data: unknown }
+  | { entry: TOutboxEntry; ok: false; status: number; code: string; message: string; details?: unknown };
 /** A grade the server refused (or failed on `maxServerErrors` times): kept for the annotator until dismissed. */
 export type TOutboxFailure = { entry: TOutboxEntry; status: number; code: string; message: string; failedAt: number };
 
@@ -46,7 +48,11 @@ export type TOutboxOptions = {
   storageKey: string;
   fetch?: typeof fetch;
   /** Called after every change of the pending or the failed list, or of `signedOut`. */
-  onChange?: (pending: readonly TOutboxEntry[], failed: readonly TOutboxFailure[], state: { signedOut: boolean }) => void;
+  onChange?: (
+    pending: readonly TOutboxEntry[],
+    failed: readonly TOutboxFailure[],
+    state: { signedOut: boolean },
+  ) => void;
   /** Called once per entry when it leaves the outbox. */
   onResult?: (result: TOutboxResult) => void;
   baseDelayMs?: number;
@@ -59,7 +65,11 @@ export type TOutboxOptions = {
 /** Answers that are not the grade's fault and would fail every other entry too: wait, then retry. */
 const PAUSE_STATUSES = new Set([401, 408, 429, 502, 503, 504]);
 
-type TAnswer = { kind: "ok"; data: unknown } | { kind: "pause"; error: string; status?: number } | { kind: "server_error"; status: number; code: string; message: string } | { kind: "refused"; status: number; code: string; message: string; details?: unknown };
+type TAnswer =
+  | { kind: "ok"; data: unknown }
+  | { kind: "pause"; error: string; status?: number }
+  | { kind: "server_error"; status: number; code: string; message: string }
+  | { kind: "refused"; status: number; code: string; message: string; details?: unknown };
 
 /** What one HTTP answer means for the entry (see the file's comment). */
 export function classifyAnswer(status: number, text: string): TAnswer {
@@ -88,12 +98,15 @@ export class Outbox {
   private flushing: Promise<void> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
-  private readonly opts: Required<Omit<TOutboxOptions, "onChange" | "onResult" | "fetch">> & Pick<TOutboxOptions, "onChange" | "onResult" | "fetch">;
+  private readonly opts: Required<Omit<TOutboxOptions, "onChange" | "onResult" | "fetch">> &
+    Pick<TOutboxOptions, "onChange" | "onResult" | "fetch">;
 
   constructor(options: TOutboxOptions) {
     this.opts = { baseDelayMs: 500, maxDelayMs: 15_000, maxServerErrors: 5, now: () => Date.now(), ...options };
     this.entries = this.load(this.opts.storageKey).filter((e): e is TOutboxEntry => isEntry(e));
-    this.failures = this.load(this.failedKey()).filter((f): f is TOutboxFailure => typeof f === "object" && f !== null && isEntry((f as TOutboxFailure).entry));
+    this.failures = this.load(this.failedKey()).filter(
+      (f): f is TOutboxFailure => typeof f === "object" && f !== null && isEntry((f as TOutboxFailure).entry),
+    );
   }
 
   pending(): readonly TOutboxEntry[] {
@@ -155,7 +168,12 @@ export class Outbox {
       if (!entry) return;
       let answer: TAnswer;
       try {
-        const res = await doFetch(entry.url, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": entry.key }, body: JSON.stringify(entry.body), credentials: "same-origin" });
+        const res = await doFetch(entry.url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Idempotency-Key": entry.key },
+          body: JSON.stringify(entry.body),
+          credentials: "same-origin",
+        });
         answer = classifyAnswer(res.status, await res.text());
       } catch (e) {
         answer = { kind: "pause", error: e instanceof Error ? e.message : String(e) };
@@ -177,9 +195,19 @@ export class Outbox {
         this.opts.onResult?.({ entry, ok: true, data: answer.data });
       } else {
         const { status, code, message } = answer;
-        this.failures = [...this.failures, { entry: { ...entry, attempts: entry.attempts + 1 }, status, code, message, failedAt: this.opts.now() }];
+        this.failures = [
+          ...this.failures,
+          { entry: { ...entry, attempts: entry.attempts + 1 }, status, code, message, failedAt: this.opts.now() },
+        ];
         this.save();
-        this.opts.onResult?.({ entry, ok: false, status, code, message, details: answer.kind === "refused" ? answer.details : undefined });
+        this.opts.onResult?.({
+          entry,
+          ok: false,
+          status,
+          code,
+          message,
+          details: answer.kind === "refused" ? answer.details : undefined,
+        });
       }
     }
   }
@@ -196,7 +224,9 @@ export class Outbox {
     const delay = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (attempts - 1));
     // Jitter spreads the retries of many annotators coming back online at once.
     const due = this.opts.now() + delay * (0.75 + Math.random() * 0.5);
-    this.entries = this.entries.map((e) => (e.key === entry.key ? { ...e, attempts, nextAttemptAt: due, lastError: error } : e));
+    this.entries = this.entries.map((e) =>
+      e.key === entry.key ? { ...e, attempts, nextAttemptAt: due, lastError: error } : e,
+    );
     this.save();
     return due;
   }
@@ -236,5 +266,11 @@ export class Outbox {
 }
 
 function isEntry(e: unknown): e is TOutboxEntry {
-  return typeof e === "object" && e !== null && typeof (e as TOutboxEntry).key === "string" && typeof (e as TOutboxEntry).url === "string" && typeof (e as TOutboxEntry).itemId === "string";
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    typeof (e as TOutboxEntry).key === "string" &&
+    typeof (e as TOutboxEntry).url === "string" &&
+    typeof (e as TOutboxEntry).itemId === "string"
+  );
 }

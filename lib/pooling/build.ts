@@ -57,125 +57,173 @@ type Candidate = { runId: number; queryId: number; chunkId: number; score: numbe
  */
 export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): Promise<TPoolResult> {
   const depth = opts.depth;
-  if (!Number.isInteger(depth) || depth < 1) throw new AppError("bad_input", `--depth: expected a whole number ≥ 1, got ${depth}`);
+  if (!Number.isInteger(depth) || depth < 1)
+    throw new AppError("bad_input", `--depth: expected a whole number ≥ 1, got ${depth}`);
 
   const chunking = opts.chunking === undefined ? null : await findChunking(db, projectId, opts.chunking);
-  const allRuns = await db.run.findMany({ where: { projectId, ...(chunking ? { chunkingId: chunking.id } : {}) }, select: { id: true, system: true }, orderBy: { system: "asc" } });
+  const allRuns = await db.run.findMany({
+    where: { projectId, ...(chunking ? { chunkingId: chunking.id } : {}) },
+    select: { id: true, system: true },
+    orderBy: { system: "asc" },
+  });
   let runs = allRuns;
   if (opts.runs && opts.runs.length > 0) {
     const wanted = [...new Set(opts.runs.map((r) => r.trim()).filter(Boolean))];
     const unknown = wanted.filter((w) => !allRuns.some((r) => r.system === w));
     if (unknown.length) {
       const where = chunking ? `of chunking ${chunking.name}` : "in this project";
-      throw new AppError("not_found", `unknown run${unknown.length > 1 ? "s" : ""}${chunking ? ` of chunking ${chunking.name}` : ""}: ${unknown.join(", ")}; runs ${where}: ${allRuns.map((r) => r.system).join(", ") || "none"}`);
+      throw new AppError(
+        "not_found",
+        `unknown run${unknown.length > 1 ? "s" : ""}${chunking ? ` of chunking ${chunking.name}` : ""}: ${unknown.join(", ")}; runs ${where}: ${allRuns.map((r) => r.system).join(", ") || "none"}`,
+      );
     }
     runs = allRuns.filter((r) => wanted.includes(r.system));
   }
-  if (runs.length === 0) throw new AppError("bad_input", `no runs to pool${chunking ? ` in chunking ${chunking.name}` : ""}: import one with: npx assessor import run --system NAME FILE`);
+  if (runs.length === 0)
+    throw new AppError(
+      "bad_input",
+      `no runs to pool${chunking ? ` in chunking ${chunking.name}` : ""}: import one with: npx assessor import run --system NAME FILE`,
+    );
   // Pairs with a transfer label onto the chunking: "queryId:chunkId".
-  const transferJudges = chunking ? (await db.judgeLabel.findMany({ where: { projectId, judge: { startsWith: "transfer:", endsWith: `->${chunking.name}` } }, distinct: ["judge"], select: { judge: true }, orderBy: { judge: "asc" } })).map((j) => j.judge) : [];
+  const transferJudges = chunking
+    ? (
+        await db.judgeLabel.findMany({
+          where: { projectId, judge: { startsWith: "transfer:", endsWith: `->${chunking.name}` } },
+          distinct: ["judge"],
+          select: { judge: true },
+          orderBy: { judge: "asc" },
+        })
+      ).map((j) => j.judge)
+    : [];
   const transferred = new Set<string>();
   if (transferJudges.length) {
-    for (const l of await db.judgeLabel.findMany({ where: { projectId, judge: { in: transferJudges } }, select: { queryId: true, chunkId: true } })) transferred.add(`${l.queryId}:${l.chunkId}`);
+    for (const l of await db.judgeLabel.findMany({
+      where: { projectId, judge: { in: transferJudges } },
+      select: { queryId: true, chunkId: true },
+    }))
+      transferred.add(`${l.queryId}:${l.chunkId}`);
   }
 
   const runIds = runs.map((r) => r.id);
   try {
-    return await withDryRun(bulkTransaction(db, async (tx) => {
-      const candidates = await topCandidates(tx, runIds, depth);
-      // (run, query) → its top K in the evaluated order. Maps keyed by number, nested, rather
-      // than by "a:b" strings: this loop sees every candidate row.
-      const groups = new Map<number, Map<number, Candidate[]>>();
-      for (const c of candidates) {
-        let byQuery = groups.get(c.runId);
-        if (!byQuery) groups.set(c.runId, (byQuery = new Map()));
-        const g = byQuery.get(c.queryId);
-        if (g) g.push(c);
-        else byQuery.set(c.queryId, [c]);
-      }
-      type Pair = { queryId: number; chunkId: number; provenance: { runId: number; rank: number }[] };
-      const pairs = new Map<number, Map<number, Pair>>(); // queryId → chunkId → pair
-      let pooledResults = 0;
-      for (const byQuery of groups.values()) {
-        for (const group of byQuery.values()) {
-          const top = evaluatedOrder(group).slice(0, depth);
-          for (let i = 0; i < top.length; i++) {
-            const c = top[i];
-            let byChunk = pairs.get(c.queryId);
-            if (!byChunk) pairs.set(c.queryId, (byChunk = new Map()));
-            let pair = byChunk.get(c.chunkId);
-            if (!pair) byChunk.set(c.chunkId, (pair = { queryId: c.queryId, chunkId: c.chunkId, provenance: [] }));
-            pair.provenance.push({ runId: c.runId, rank: i + 1 });
-            pooledResults++;
+    return await withDryRun(
+      bulkTransaction(db, async (tx) => {
+        const candidates = await topCandidates(tx, runIds, depth);
+        // (run, query) → its top K in the evaluated order. Maps keyed by number, nested, rather
+        // than by "a:b" strings: this loop sees every candidate row.
+        const groups = new Map<number, Map<number, Candidate[]>>();
+        for (const c of candidates) {
+          let byQuery = groups.get(c.runId);
+          if (!byQuery) groups.set(c.runId, (byQuery = new Map()));
+          const g = byQuery.get(c.queryId);
+          if (g) g.push(c);
+          else byQuery.set(c.queryId, [c]);
+        }
+        type Pair = { queryId: number; chunkId: number; provenance: { runId: number; rank: number }[] };
+        const pairs = new Map<number, Map<number, Pair>>(); // queryId → chunkId → pair
+        let pooledResults = 0;
+        for (const byQuery of groups.values()) {
+          for (const group of byQuery.values()) {
+            const top = evaluatedOrder(group).slice(0, depth);
+            for (let i = 0; i < top.length; i++) {
+              const c = top[i];
+              let byChunk = pairs.get(c.queryId);
+              if (!byChunk) pairs.set(c.queryId, (byChunk = new Map()));
+              let pair = byChunk.get(c.chunkId);
+              if (!pair) byChunk.set(c.chunkId, (pair = { queryId: c.queryId, chunkId: c.chunkId, provenance: [] }));
+              pair.provenance.push({ runId: c.runId, rank: i + 1 });
+              pooledResults++;
+            }
           }
         }
-      }
 
-      const existing = await tx.all<{ id: string; queryId: number; chunkId: number }>(`SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${int(projectId)}`);
-      const idByPair = new Map<number, Map<number, string>>();
-      for (const p of existing) {
-        const q = Number(p.queryId);
-        let byChunk = idByPair.get(q);
-        if (!byChunk) idByPair.set(q, (byChunk = new Map()));
-        byChunk.set(Number(p.chunkId), p.id);
-      }
-      const provRank = new Map<string, number>();
-      if (existing.length > 0) {
-        const rows = await tx.all<{ poolItemId: string; runId: number; rank: number }>(`SELECT "poolItemId", "runId", "rank" FROM "PoolProvenance" WHERE "runId" IN (${runIds.map(int).join(", ")})`);
-        for (const p of rows) provRank.set(`${p.poolItemId}:${Number(p.runId)}`, Number(p.rank));
-      }
+        const existing = await tx.all<{ id: string; queryId: number; chunkId: number }>(
+          `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${int(projectId)}`,
+        );
+        const idByPair = new Map<number, Map<number, string>>();
+        for (const p of existing) {
+          const q = Number(p.queryId);
+          let byChunk = idByPair.get(q);
+          if (!byChunk) idByPair.set(q, (byChunk = new Map()));
+          byChunk.set(Number(p.chunkId), p.id);
+        }
+        const provRank = new Map<string, number>();
+        if (existing.length > 0) {
+          const rows = await tx.all<{ poolItemId: string; runId: number; rank: number }>(
+            `SELECT "poolItemId", "runId", "rank" FROM "PoolProvenance" WHERE "runId" IN (${runIds.map(int).join(", ")})`,
+          );
+          for (const p of rows) provRank.set(`${p.poolItemId}:${Number(p.runId)}`, Number(p.rank));
+        }
 
-      const newItems: [string, number, number, number][] = [];
-      const newProv: [string, number, number][] = [];
-      const movedProv: [number, string, number][] = [];
-      let saved = 0;
-      for (const byChunk of pairs.values()) {
-        for (const pair of byChunk.values()) {
-          const known = idByPair.get(pair.queryId)?.get(pair.chunkId);
-          if (!known && transferred.has(`${pair.queryId}:${pair.chunkId}`)) {
-            saved++;
-            continue;
-          }
-          const id = known ?? randomUUID();
-          if (!known) newItems.push([id, projectId, pair.queryId, pair.chunkId]);
-          for (const p of pair.provenance) {
-            const stored = known ? provRank.get(`${id}:${p.runId}`) : undefined;
-            if (stored === undefined) newProv.push([id, p.runId, p.rank]);
-            else if (stored !== p.rank) movedProv.push([p.rank, id, p.runId]);
+        const newItems: [string, number, number, number][] = [];
+        const newProv: [string, number, number][] = [];
+        const movedProv: [number, string, number][] = [];
+        let saved = 0;
+        for (const byChunk of pairs.values()) {
+          for (const pair of byChunk.values()) {
+            const known = idByPair.get(pair.queryId)?.get(pair.chunkId);
+            if (!known && transferred.has(`${pair.queryId}:${pair.chunkId}`)) {
+              saved++;
+              continue;
+            }
+            const id = known ?? randomUUID();
+            if (!known) newItems.push([id, projectId, pair.queryId, pair.chunkId]);
+            for (const p of pair.provenance) {
+              const stored = known ? provRank.get(`${id}:${p.runId}`) : undefined;
+              if (stored === undefined) newProv.push([id, p.runId, p.rank]);
+              else if (stored !== p.rank) movedProv.push([p.rank, id, p.runId]);
+            }
           }
         }
-      }
-      // In id order, the B-tree inserts land next to each other: markedly faster on SQLite.
-      newItems.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      newProv.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-      // createdAt: PostgreSQL fills in its column default; on SQLite it is written in the form
-      // Prisma itself stores (the SQL default would be a different text format).
-      const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
-      const now = sqliteNow();
-      await tx.insert(
-        "PoolItem",
-        [{ name: "id", type: "text" }, { name: "projectId", type: "int" }, { name: "queryId", type: "int" }, { name: "chunkId", type: "int" }, ...stamp],
-        newItems.length,
-        (i) => (stamp.length ? [...newItems[i], now] : newItems[i]),
-      );
-      await tx.insert("PoolProvenance", [{ name: "poolItemId", type: "text" }, { name: "runId", type: "int" }, { name: "rank", type: "int" }], newProv.length, (i) => newProv[i]);
-      // A run replaced since the last pooling (import run --replace) can rank a pooled chunk
-      // differently: the provenance follows the run as it is now.
-      for (const m of movedProv) await tx.run(`UPDATE "PoolProvenance" SET "rank" = ? WHERE "poolItemId" = ? AND "runId" = ?`, m);
-      return rollbackIf(opts.dryRun, {
-        depth,
-        runs: runs.map((r) => r.system),
-        queries: pairs.size,
-        pooledResults,
-        newItems: newItems.length,
-        newProvenance: newProv.length,
-        movedProvenance: movedProv.length,
-        totalItems: existing.length + newItems.length,
-        ...(chunking ? { chunking: chunking.name, transferJudges, saved } : {}),
-      });
-    }));
+        // In id order, the B-tree inserts land next to each other: markedly faster on SQLite.
+        newItems.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        newProv.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+        // createdAt: PostgreSQL fills in its column default; on SQLite it is written in the form
+        // Prisma itself stores (the SQL default would be a different text format).
+        const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
+        const now = sqliteNow();
+        await tx.insert(
+          "PoolItem",
+          [
+            { name: "id", type: "text" },
+            { name: "projectId", type: "int" },
+            { name: "queryId", type: "int" },
+            { name: "chunkId", type: "int" },
+            ...stamp,
+          ],
+          newItems.length,
+          (i) => (stamp.length ? [...newItems[i], now] : newItems[i]),
+        );
+        await tx.insert(
+          "PoolProvenance",
+          [
+            { name: "poolItemId", type: "text" },
+            { name: "runId", type: "int" },
+            { name: "rank", type: "int" },
+          ],
+          newProv.length,
+          (i) => newProv[i],
+        );
+        // A run replaced since the last pooling (import run --replace) can rank a pooled chunk
+        // differently: the provenance follows the run as it is now.
+        for (const m of movedProv)
+          await tx.run(`UPDATE "PoolProvenance" SET "rank" = ? WHERE "poolItemId" = ? AND "runId" = ?`, m);
+        return rollbackIf(opts.dryRun, {
+          depth,
+          runs: runs.map((r) => r.system),
+          queries: pairs.size,
+          pooledResults,
+          newItems: newItems.length,
+          newProvenance: newProv.length,
+          movedProvenance: movedProv.length,
+          totalItems: existing.length + newItems.length,
+          ...(chunking ? { chunking: chunking.name, transferJudges, saved } : {}),
+        });
+      }),
+    );
   } catch (e) {
-    if (isConstraintViolation(e)) throw new AppError("conflict", "the pool was changed by another command at the same time; run pool again");
+    if (isConstraintViolation(e))
+      throw new AppError("conflict", "the pool was changed by another command at the same time; run pool again");
     throw e;
   }
 }
@@ -191,6 +239,18 @@ async function topCandidates(tx: BulkTx, runIds: number[], depth: number): Promi
     ) r JOIN "Chunk" c ON c."id" = r."chunkId"
     JOIN "Query" q ON q."id" = r."queryId"
     WHERE r."pos" <= ${int(depth)} AND q."status" = 'accepted'`;
-  const rows = await tx.all<{ runId: number | bigint; queryId: number | bigint; chunkId: number | bigint; score: number; docid: string }>(sql);
-  return rows.map((r) => ({ runId: Number(r.runId), queryId: Number(r.queryId), chunkId: Number(r.chunkId), score: Number(r.score), docid: r.docid }));
+  const rows = await tx.all<{
+    runId: number | bigint;
+    queryId: number | bigint;
+    chunkId: number | bigint;
+    score: number;
+    docid: string;
+  }>(sql);
+  return rows.map((r) => ({
+    runId: Number(r.runId),
+    queryId: Number(r.queryId),
+    chunkId: Number(r.chunkId),
+    score: Number(r.score),
+    docid: r.docid,
+  }));
 }

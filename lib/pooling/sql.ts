@@ -18,7 +18,8 @@ export function isConstraintViolation(e: unknown): boolean {
   for (let cur: unknown = e, depth = 0; cur && typeof cur === "object" && depth < 5; depth++) {
     const code = (cur as { code?: unknown }).code;
     if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505") return true;
-    const meta = (cur as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } }).meta;
+    const meta = (cur as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } })
+      .meta;
     const cause = meta?.driverAdapterError?.cause;
     if (cause && (cause.originalCode === "23505" || cause.kind === "UniqueConstraintViolation")) return true;
     cur = (cur as { cause?: unknown }).cause;

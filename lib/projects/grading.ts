@@ -12,7 +12,12 @@ import { sqlDate } from "../db/sql.ts";
  */
 export type TGradingState = { closedAt: string | null };
 
-export async function setGradingClosed(db: Db, projectId: number, closed: boolean, now: Date = new Date()): Promise<TGradingState> {
+export async function setGradingClosed(
+  db: Db,
+  projectId: number,
+  closed: boolean,
+  now: Date = new Date(),
+): Promise<TGradingState> {
   const p = await db.project.findUnique({ where: { id: projectId }, select: { gradingClosedAt: true } });
   if (!p) throw new AppError("not_found", `no project with id ${projectId}`);
   // Closing a closed project keeps the first time (what annotators were told); reopening clears it.
@@ -24,7 +29,10 @@ export async function setGradingClosed(db: Db, projectId: number, closed: boolea
 /** The refusal of a grade in a closed project (the closing time as a Date, or as direct SQL read it): the same for every item (nothing about its state). */
 export function gradingClosedError(closedAt: unknown): AppError {
   const when = sqlDate(closedAt)?.toISOString().slice(0, 16).replace("T", " ") ?? "earlier";
-  return new AppError("conflict", `grading in this project was closed by the lead (${when} UTC): no grade can be given or changed now (grades given before it stand)`);
+  return new AppError(
+    "conflict",
+    `grading in this project was closed by the lead (${when} UTC): no grade can be given or changed now (grades given before it stand)`,
+  );
 }
 
 /**

@@ -28,17 +28,18 @@ export type ProjectContents = {
 };
 
 export async function projectContents(db: Db, projectId: number): Promise<ProjectContents> {
-  const [videos, chunks, queries, runs, poolItems, judgements, adjudications, referenceLabels, judgeLabels] = await Promise.all([
-    db.video.count({ where: { projectId } }),
-    db.chunk.count({ where: { projectId } }),
-    db.query.count({ where: { projectId } }),
-    db.run.count({ where: { projectId } }),
-    db.poolItem.count({ where: { projectId } }),
-    db.judgement.count({ where: { poolItem: { projectId } } }),
-    db.adjudication.count({ where: { poolItem: { projectId } } }),
-    db.referenceLabel.count({ where: { projectId } }),
-    db.judgeLabel.count({ where: { projectId } }),
-  ]);
+  const [videos, chunks, queries, runs, poolItems, judgements, adjudications, referenceLabels, judgeLabels] =
+    await Promise.all([
+      db.video.count({ where: { projectId } }),
+      db.chunk.count({ where: { projectId } }),
+      db.query.count({ where: { projectId } }),
+      db.run.count({ where: { projectId } }),
+      db.poolItem.count({ where: { projectId } }),
+      db.judgement.count({ where: { poolItem: { projectId } } }),
+      db.adjudication.count({ where: { poolItem: { projectId } } }),
+      db.referenceLabel.count({ where: { projectId } }),
+      db.judgeLabel.count({ where: { projectId } }),
+    ]);
   return { videos, chunks, queries, runs, poolItems, judgements, adjudications, referenceLabels, judgeLabels };
 }
 
@@ -60,10 +61,18 @@ export function describeContents(c: ProjectContents): string {
 }
 
 /** The reference label set written as qrels and JSONL with their sidecars into `dir`; the paths written. */
-export async function writeLabelBackup(db: Db, projectId: number, dir: string, now: Date = new Date()): Promise<string[]> {
+export async function writeLabelBackup(
+  db: Db,
+  projectId: number,
+  dir: string,
+  now: Date = new Date(),
+): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
-  for (const [format, file] of [["qrels", "reference.qrels"], ["jsonl", "reference.jsonl"]] as [TExportFormat, string][]) {
+  for (const [format, file] of [
+    ["qrels", "reference.qrels"],
+    ["jsonl", "reference.jsonl"],
+  ] as [TExportFormat, string][]) {
     const e = await exportLabels(db, projectId, format, now);
     const path = join(dir, file);
     writeFileSync(path, e.content);
@@ -74,7 +83,10 @@ export async function writeLabelBackup(db: Db, projectId: number, dir: string, n
 }
 
 export const defaultBackupDir = (projectName: string, now: Date, base = process.cwd()) =>
-  resolve(/*turbopackIgnore: true*/ base, `assessor-backup-${fileSafeName(projectName)}-${now.toISOString().replace(/[:.]/g, "-")}`);
+  resolve(
+    /*turbopackIgnore: true*/ base,
+    `assessor-backup-${fileSafeName(projectName)}-${now.toISOString().replace(/[:.]/g, "-")}`,
+  );
 
 export type DeleteProjectResult = { name: string; contents: ProjectContents; backup: string[] };
 
@@ -82,7 +94,11 @@ export type DeleteProjectResult = { name: string; contents: ProjectContents; bac
  * Deletes a project and everything in it. Refused (409) when it holds human labels, unless
  * `force`, which first writes them to `backupDir` (nothing is deleted if that fails).
  */
-export async function deleteProject(db: Db, projectId: number, opts: { force?: boolean; backupDir?: string; now?: Date } = {}): Promise<DeleteProjectResult> {
+export async function deleteProject(
+  db: Db,
+  projectId: number,
+  opts: { force?: boolean; backupDir?: string; now?: Date } = {},
+): Promise<DeleteProjectResult> {
   const project = await db.project.findUnique({ where: { id: projectId }, select: { name: true } });
   if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
   const contents = await projectContents(db, projectId);
@@ -102,24 +118,60 @@ export async function deleteProject(db: Db, projectId: number, opts: { force?: b
   return { name: project.name, contents, backup };
 }
 
-export type RunListing = { id: number; system: string; description: string | null; entries: number; queries: number; pooled: number; contentHash: string; createdAt: Date };
+export type RunListing = {
+  id: number;
+  system: string;
+  description: string | null;
+  entries: number;
+  queries: number;
+  pooled: number;
+  contentHash: string;
+  createdAt: Date;
+};
 
 /** The project's runs (or the one of `system`) with their sizes; questions are counted only for the runs listed. */
 export async function listRuns(db: Db, projectId: number, opts: { system?: string } = {}): Promise<RunListing[]> {
   const where = { projectId, ...(opts.system !== undefined ? { system: opts.system } : {}) };
-  const runs = await db.run.findMany({ where, orderBy: { system: "asc" }, select: { id: true, system: true, description: true, contentHash: true, createdAt: true, _count: { select: { entries: true, provenance: true } } } });
-  const queries = runs.length ? await db.runEntry.groupBy({ by: ["runId", "queryId"], where: { runId: { in: runs.map((r) => r.id) } } }) : [];
+  const runs = await db.run.findMany({
+    where,
+    orderBy: { system: "asc" },
+    select: {
+      id: true,
+      system: true,
+      description: true,
+      contentHash: true,
+      createdAt: true,
+      _count: { select: { entries: true, provenance: true } },
+    },
+  });
+  const queries = runs.length
+    ? await db.runEntry.groupBy({ by: ["runId", "queryId"], where: { runId: { in: runs.map((r) => r.id) } } })
+    : [];
   const perRun = new Map<number, number>();
   for (const q of queries) perRun.set(q.runId, (perRun.get(q.runId) ?? 0) + 1);
-  return runs.map((r) => ({ id: r.id, system: r.system, description: r.description, entries: r._count.entries, queries: perRun.get(r.id) ?? 0, pooled: r._count.provenance, contentHash: r.contentHash, createdAt: r.createdAt }));
+  return runs.map((r) => ({
+    id: r.id,
+    system: r.system,
+    description: r.description,
+    entries: r._count.entries,
+    queries: perRun.get(r.id) ?? 0,
+    pooled: r._count.provenance,
+    contentHash: r.contentHash,
+    createdAt: r.createdAt,
+  }));
 }
 
 /** The run of `system`, or a not-found error naming the project's runs. */
 export async function findRunListing(db: Db, projectId: number, system: string): Promise<RunListing> {
   const [run] = await listRuns(db, projectId, { system });
   if (run) return run;
-  const names = (await db.run.findMany({ where: { projectId }, orderBy: { system: "asc" }, select: { system: true } })).map((r) => r.system);
-  throw new AppError("not_found", `no run of system "${system}" in this project${names.length ? `; runs: ${names.join(", ")}` : ""}`);
+  const names = (
+    await db.run.findMany({ where: { projectId }, orderBy: { system: "asc" }, select: { system: true } })
+  ).map((r) => r.system);
+  throw new AppError(
+    "not_found",
+    `no run of system "${system}" in this project${names.length ? `; runs: ${names.join(", ")}` : ""}`,
+  );
 }
 
 /** Deletes one run by system name; its pool items and their labels stay. */
@@ -132,9 +184,17 @@ export async function deleteRun(db: Db, projectId: number, system: string): Prom
 export type ChunkRow = { id: string; video: string; start: number; end: number; text: string };
 
 /** Every chunk of the project in the chunk import's JSONL shape, by video then start, in pages. */
-export async function* projectChunks(db: Db, projectId: number, opts: { video?: string; pageSize?: number; /** only this chunking's chunks */ chunkingId?: number } = {}): AsyncGenerator<ChunkRow> {
+export async function* projectChunks(
+  db: Db,
+  projectId: number,
+  opts: { video?: string; pageSize?: number; /** only this chunking's chunks */ chunkingId?: number } = {},
+): AsyncGenerator<ChunkRow> {
   const pageSize = opts.pageSize ?? 5000;
-  const videos = await db.video.findMany({ where: { projectId, ...(opts.video ? { externalId: opts.video } : {}) }, orderBy: { externalId: "asc" }, select: { id: true, externalId: true } });
+  const videos = await db.video.findMany({
+    where: { projectId, ...(opts.video ? { externalId: opts.video } : {}) },
+    orderBy: { externalId: "asc" },
+    select: { id: true, externalId: true },
+  });
   if (opts.video && videos.length === 0) throw new AppError("not_found", `no video "${opts.video}" in this project`);
   for (const v of videos) {
     let cursor: number | undefined;
@@ -146,7 +206,8 @@ export async function* projectChunks(db: Db, projectId: number, opts: { video?: 
         ...(cursor !== undefined ? { skip: 1, cursor: { id: cursor } } : {}),
         select: { id: true, externalId: true, startSeconds: true, endSeconds: true, text: true },
       });
-      for (const c of page) yield { id: c.externalId, video: v.externalId, start: c.startSeconds, end: c.endSeconds, text: c.text };
+      for (const c of page)
+        yield { id: c.externalId, video: v.externalId, start: c.startSeconds, end: c.endSeconds, text: c.text };
       if (page.length < pageSize) break;
       cursor = page[page.length - 1].id;
     }

@@ -10,12 +10,29 @@ export const adjudicateKeys = {
   queue: (projectId: number) => [...adjudicateKeys.all, "queue", projectId] as const,
 };
 
-export type TDecisionBody = { poolItemId: string; grade: number; startSeconds: number | null; rationale: string; idempotencyKey: string; revises?: number };
-export type TDecision = { applied: boolean; poolItemId: string; grade: number; startSeconds: number | null; rationale: string; revision: number };
+export type TDecisionBody = {
+  poolItemId: string;
+  grade: number;
+  startSeconds: number | null;
+  rationale: string;
+  idempotencyKey: string;
+  revises?: number;
+};
+export type TDecision = {
+  applied: boolean;
+  poolItemId: string;
+  grade: number;
+  startSeconds: number | null;
+  rationale: string;
+  revision: number;
+};
 export type TStanding = { grade: number; startSeconds: number | null; rationale: string; revision: number };
 
 export function useAdjudicatorProjects() {
-  return useQuery({ queryKey: adjudicateKeys.projects(), queryFn: () => apiFetch<TAdjudicatorProject[]>("/api/adjudicate/projects") });
+  return useQuery({
+    queryKey: adjudicateKeys.projects(),
+    queryFn: () => apiFetch<TAdjudicatorProject[]>("/api/adjudicate/projects"),
+  });
 }
 
 /** The queue is loaded once per visit: decided items leave it locally, so the order stays put while working. */
@@ -30,7 +47,9 @@ export function useAdjudicatorQueue(projectId: number | null) {
 
 /** The caller's last decision in the project with its item (`u` when this visit decided nothing yet). */
 export function fetchLastDecision(projectId: number) {
-  return apiFetch<{ item: (TAdjudicatorItem & { decision: TStanding }) | null }>(`/api/adjudicate/last?projectId=${projectId}`);
+  return apiFetch<{ item: (TAdjudicatorItem & { decision: TStanding }) | null }>(
+    `/api/adjudicate/last?projectId=${projectId}`,
+  );
 }
 
 /** A decision; the picker's pending counts are read again after each one, taken or refused (issue 29 item 7: they went stale). */

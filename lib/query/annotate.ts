@@ -24,7 +24,12 @@ const itemQuery = (id: string) => ({
 /** The projects the annotator has items in (counts for the picker) and the one to open. */
 export function useAnnotatorProjects(enabled = true) {
   // `enabled: false` only reads what another observer loaded (the counts are a heavier read, asked for once the first item is shown).
-  return useQuery({ queryKey: annotateKeys.projects(), queryFn: () => apiFetch<TAnnotatorProjects>("/api/annotate/projects"), staleTime: Infinity, enabled });
+  return useQuery({
+    queryKey: annotateKeys.projects(),
+    queryFn: () => apiFetch<TAnnotatorProjects>("/api/annotate/projects"),
+    staleTime: Infinity,
+    enabled,
+  });
 }
 
 type TPageParam = { after?: string; before?: string; projectId?: number };
@@ -50,8 +55,12 @@ export function useQueuePages(projectId: number | null) {
       return apiFetch<TQueuePage>(`/api/annotate/queue?${q}`);
     },
     initialPageParam: {} as TPageParam,
-    getNextPageParam: (last: TQueuePage): TPageParam | undefined => (last.hasAfter && last.items.length ? { after: last.items[last.items.length - 1].id, projectId: last.project?.id } : undefined),
-    getPreviousPageParam: (first: TQueuePage): TPageParam | undefined => (first.hasBefore && first.items.length ? { before: first.items[0].id, projectId: first.project?.id } : undefined),
+    getNextPageParam: (last: TQueuePage): TPageParam | undefined =>
+      last.hasAfter && last.items.length
+        ? { after: last.items[last.items.length - 1].id, projectId: last.project?.id }
+        : undefined,
+    getPreviousPageParam: (first: TQueuePage): TPageParam | undefined =>
+      first.hasBefore && first.items.length ? { before: first.items[0].id, projectId: first.project?.id } : undefined,
     maxPages: MAX_QUEUE_PAGES,
     staleTime: Infinity,
   });
@@ -69,7 +78,8 @@ export function seedOpening(qc: QueryClient, projectId: number | null, opening: 
     const data: InfiniteData<TQueuePage, TPageParam> = { pages: [opening.page], pageParams: [{}] };
     qc.setQueryData(queueKey, data);
   }
-  if (opening.item && qc.getQueryData(annotateKeys.item(opening.item.id)) === undefined) qc.setQueryData(annotateKeys.item(opening.item.id), opening.item);
+  if (opening.item && qc.getQueryData(annotateKeys.item(opening.item.id)) === undefined)
+    qc.setQueryData(annotateKeys.item(opening.item.id), opening.item);
 }
 
 export function useAnnotatorItem(id: string | null) {
@@ -105,10 +115,29 @@ export function setDone(qc: QueryClient, queueKey: number, projectId: number, id
     return { ...data, pages };
   });
   if (question === null) return;
-  qc.setQueryData<TAnnotatorProjects>(annotateKeys.projects(), (d) => d && { ...d, projects: d.projects.map((p) => (p.id === projectId ? { ...p, done: p.done + step, ...(done ? { lastGradedAt: new Date().toISOString() } : {}) } : p)) });
+  qc.setQueryData<TAnnotatorProjects>(
+    annotateKeys.projects(),
+    (d) =>
+      d && {
+        ...d,
+        projects: d.projects.map((p) =>
+          p.id === projectId
+            ? { ...p, done: p.done + step, ...(done ? { lastGradedAt: new Date().toISOString() } : {}) }
+            : p,
+        ),
+      },
+  );
 }
 
-export type TJudgementBody = { poolItemId: string; grade: number; startSeconds: number | null; notes: string; flags: string[]; timeSpentMs: number | null; idempotencyKey: string };
+export type TJudgementBody = {
+  poolItemId: string;
+  grade: number;
+  startSeconds: number | null;
+  notes: string;
+  flags: string[];
+  timeSpentMs: number | null;
+  idempotencyKey: string;
+};
 
 /**
  * The signed-in user's outbox of submissions (lib/offline/outbox.ts), kept in localStorage under a
@@ -131,7 +160,12 @@ export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void)
       setFailed(f);
       setSignedOut(state.signedOut);
     };
-    const outbox = new Outbox({ storage: window.localStorage, storageKey: `assessor.outbox.${userId}`, onChange, onResult: (r) => onResultRef.current?.(r) });
+    const outbox = new Outbox({
+      storage: window.localStorage,
+      storageKey: `assessor.outbox.${userId}`,
+      onChange,
+      onResult: (r) => onResultRef.current?.(r),
+    });
     outboxRef.current = outbox;
     setPending(outbox.pending());
     setFailed(outbox.failed());
@@ -145,15 +179,18 @@ export function useOutbox(userId: string, onResult?: (r: TOutboxResult) => void)
     };
   }, [userId]);
 
-  const submit = useCallback((url: string, itemId: string, body: { idempotencyKey: string } & Record<string, unknown>) => {
-    const entry = { key: body.idempotencyKey, url, itemId, body };
-    if (outboxRef.current) return outboxRef.current.enqueue(entry);
-    // A key pressed before the effect above made the outbox (or between a user switch's cleanup
-    // and the next run): the grade is stored all the same, and sent when that outbox starts.
-    const kept = new Outbox({ storage: window.localStorage, storageKey: `assessor.outbox.${userId}` });
-    kept.stop();
-    kept.enqueue(entry);
-  }, [userId]);
+  const submit = useCallback(
+    (url: string, itemId: string, body: { idempotencyKey: string } & Record<string, unknown>) => {
+      const entry = { key: body.idempotencyKey, url, itemId, body };
+      if (outboxRef.current) return outboxRef.current.enqueue(entry);
+      // A key pressed before the effect above made the outbox (or between a user switch's cleanup
+      // and the next run): the grade is stored all the same, and sent when that outbox starts.
+      const kept = new Outbox({ storage: window.localStorage, storageKey: `assessor.outbox.${userId}` });
+      kept.stop();
+      kept.enqueue(entry);
+    },
+    [userId],
+  );
   const retryNow = useCallback(() => void outboxRef.current?.flush(true), []);
   /** Sends everything now (after signing in again); resolves when the pass is over. */
   const flushNow = useCallback(() => outboxRef.current?.flush(true) ?? Promise.resolve(), []);

@@ -1,6 +1,13 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from "@tanstack/react-query";
 import { apiFetch } from "./fetcher.ts";
 import type { TAnnotatorAnswer, TAnswerProject, TAnswerQueuePage } from "../generation/view.ts";
 import type { TAnswerAdjudicateResult, TAnswerAdjudicationItem } from "../generation/adjudicate.ts";
@@ -23,7 +30,12 @@ const itemQuery = (id: string) => ({
 });
 
 export function useAnswerProjects(enabled = true) {
-  return useQuery({ queryKey: answerKeys.projects(), queryFn: () => apiFetch<{ projects: TAnswerProject[] }>("/api/annotate/answers/projects"), staleTime: 30_000, enabled });
+  return useQuery({
+    queryKey: answerKeys.projects(),
+    queryFn: () => apiFetch<{ projects: TAnswerProject[] }>("/api/annotate/answers/projects"),
+    staleTime: 30_000,
+    enabled,
+  });
 }
 
 type TPageParam = { after?: string; projectId?: number };
@@ -40,7 +52,10 @@ export function useAnswerQueue(projectId: number | null) {
       return apiFetch<TAnswerQueuePage>(`/api/annotate/answers/queue?${q}`);
     },
     initialPageParam: {} as TPageParam,
-    getNextPageParam: (last: TAnswerQueuePage): TPageParam | undefined => (last.hasAfter && last.items.length ? { after: last.items[last.items.length - 1].id, projectId: last.project?.id } : undefined),
+    getNextPageParam: (last: TAnswerQueuePage): TPageParam | undefined =>
+      last.hasAfter && last.items.length
+        ? { after: last.items[last.items.length - 1].id, projectId: last.project?.id }
+        : undefined,
     staleTime: Infinity,
   });
 }
@@ -58,22 +73,48 @@ export function markAnswerDone(qc: QueryClient, queueKey: number, id: string): v
   qc.setQueryData<InfiniteData<TAnswerQueuePage, TPageParam>>(answerKeys.queue(queueKey), (data) => {
     const hit = data?.pages.flatMap((p) => p.items).find((it) => it.id === id && !it.done);
     if (!data || !hit) return data;
-    return { ...data, pages: data.pages.map((p) => ({ ...p, done: p.done + 1, items: p.items.map((it) => (it.id === id ? { ...it, done: true } : it)) })) };
+    return {
+      ...data,
+      pages: data.pages.map((p) => ({
+        ...p,
+        done: p.done + 1,
+        items: p.items.map((it) => (it.id === id ? { ...it, done: true } : it)),
+      })),
+    };
   });
 }
 
 /** A claim edit: the op, the claim set it was made on (`claimVersion` as shown), and a key chosen once (a retry resends it). */
-export type TClaimEditBody = { op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number }; version: number; idempotencyKey: string };
+export type TClaimEditBody = {
+  op: { kind: "merge"; positions: [number, number] } | { kind: "split"; position: number; at: number };
+  version: number;
+  idempotencyKey: string;
+};
 export type TClaimEditAnswer = { version: number; claims: { position: number; text: string }[] };
 
 export function useEditClaims() {
-  return useMutation({ mutationFn: ({ answerId, body }: { answerId: string; body: TClaimEditBody }) => apiFetch<TClaimEditAnswer>(`/api/annotate/answers/items/${encodeURIComponent(answerId)}/claims`, { json: body }) });
+  return useMutation({
+    mutationFn: ({ answerId, body }: { answerId: string; body: TClaimEditBody }) =>
+      apiFetch<TClaimEditAnswer>(`/api/annotate/answers/items/${encodeURIComponent(answerId)}/claims`, { json: body }),
+  });
 }
 
-export type TAnswerJudgementBody = { answerId: string; claimVersion: number; claimLabels: TClaimLabel[]; relevance: number; notes: string; flags: string[]; timeSpentMs: number | null; idempotencyKey: string };
+export type TAnswerJudgementBody = {
+  answerId: string;
+  claimVersion: number;
+  claimLabels: TClaimLabel[];
+  relevance: number;
+  notes: string;
+  flags: string[];
+  timeSpentMs: number | null;
+  idempotencyKey: string;
+};
 
 export function useAnswerAdjudicationCounts() {
-  return useQuery({ queryKey: answerKeys.adjudicateCounts(), queryFn: () => apiFetch<{ projectId: number; pending: number }[]>("/api/adjudicate/answers/projects") });
+  return useQuery({
+    queryKey: answerKeys.adjudicateCounts(),
+    queryFn: () => apiFetch<{ projectId: number; pending: number }[]>("/api/adjudicate/answers/projects"),
+  });
 }
 
 export function useAnswerAdjudicationQueue(projectId: number | null) {
@@ -85,16 +126,26 @@ export function useAnswerAdjudicationQueue(projectId: number | null) {
   });
 }
 
-export type TAnswerDecisionBody = { answerId: string; claimVersion: number; claimLabels: TClaimLabel[]; relevance: number; rationale: string; idempotencyKey: string; revises?: number };
+export type TAnswerDecisionBody = {
+  answerId: string;
+  claimVersion: number;
+  claimLabels: TClaimLabel[];
+  relevance: number;
+  rationale: string;
+  idempotencyKey: string;
+  revises?: number;
+};
 
 /** A decision; after it (or a 409: someone else decided) the picker's counts are refetched and the project's queue is read afresh on the next visit. */
 export function useDecideAnswer(projectId: number | null) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: TAnswerDecisionBody) => apiFetch<TAnswerAdjudicateResult>("/api/adjudicate/answers/decisions", { json: body }),
+    mutationFn: (body: TAnswerDecisionBody) =>
+      apiFetch<TAnswerAdjudicateResult>("/api/adjudicate/answers/decisions", { json: body }),
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: answerKeys.adjudicateCounts() });
-      if (projectId !== null) void qc.invalidateQueries({ queryKey: answerKeys.adjudicateQueue(projectId), refetchType: "none" });
+      if (projectId !== null)
+        void qc.invalidateQueries({ queryKey: answerKeys.adjudicateQueue(projectId), refetchType: "none" });
     },
   });
 }

@@ -31,7 +31,8 @@ export const dashboardKeys = {
   all: ["dashboard"] as const,
   projects: () => [...dashboardKeys.all, "projects"] as const,
   project: (projectId: number) => [...dashboardKeys.all, projectId] as const,
-  panel: (projectId: number, panel: string, filters: Record<string, string | undefined>) => [...dashboardKeys.project(projectId), panel, filters] as const,
+  panel: (projectId: number, panel: string, filters: Record<string, string | undefined>) =>
+    [...dashboardKeys.project(projectId), panel, filters] as const,
   version: (projectId: number) => [...dashboardKeys.project(projectId), "version"] as const,
 };
 
@@ -78,7 +79,10 @@ function usePanel<T>(projectId: number | null, panel: string, filters: TDashboar
 }
 
 export function useDashboardProjects() {
-  return useQuery({ queryKey: dashboardKeys.projects(), queryFn: () => apiFetch<{ id: number; name: string }[]>("/api/dashboard/projects") });
+  return useQuery({
+    queryKey: dashboardKeys.projects(),
+    queryFn: () => apiFetch<{ id: number; name: string }[]>("/api/dashboard/projects"),
+  });
 }
 
 /**
@@ -102,28 +106,44 @@ export function useDashboardRefresh(projectId: number | null): string | undefine
   useEffect(() => {
     const before = seen.current;
     seen.current = { projectId, version };
-    if (projectId === null || version === undefined || before.projectId !== projectId || before.version === undefined || before.version === version) return;
-    void qc.invalidateQueries({ queryKey: dashboardKeys.project(projectId), predicate: (query) => query.queryKey[2] !== "version" });
+    if (
+      projectId === null ||
+      version === undefined ||
+      before.projectId !== projectId ||
+      before.version === undefined ||
+      before.version === version
+    )
+      return;
+    void qc.invalidateQueries({
+      queryKey: dashboardKeys.project(projectId),
+      predicate: (query) => query.queryKey[2] !== "version",
+    });
   }, [qc, projectId, version]);
   return version;
 }
 
 export const useDashboardMeta = (projectId: number | null) => usePanel<TMeta>(projectId, "meta", {});
-export const useJudgeAgreement = (projectId: number, f: TDashboardFilters) => usePanel<TAgreementPanel>(projectId, "agreement", f);
-export const useHumanAgreement = (projectId: number, f: TDashboardFilters) => usePanel<THumanPanel>(projectId, "human", f);
-export const useBreakdowns = (projectId: number, f: TDashboardFilters) => usePanel<TBreakdownsPanel>(projectId, "breakdowns", f);
-export const useCalibration = (projectId: number, f: TDashboardFilters) => usePanel<TCalibrationPanel>(projectId, "calibration", f);
+export const useJudgeAgreement = (projectId: number, f: TDashboardFilters) =>
+  usePanel<TAgreementPanel>(projectId, "agreement", f);
+export const useHumanAgreement = (projectId: number, f: TDashboardFilters) =>
+  usePanel<THumanPanel>(projectId, "human", f);
+export const useBreakdowns = (projectId: number, f: TDashboardFilters) =>
+  usePanel<TBreakdownsPanel>(projectId, "breakdowns", f);
+export const useCalibration = (projectId: number, f: TDashboardFilters) =>
+  usePanel<TCalibrationPanel>(projectId, "calibration", f);
 export const useDashboardProgress = (projectId: number) => usePanel<TProgressPanel>(projectId, "progress", {});
 export const useSystems = (projectId: number, f: TDashboardFilters) => usePanel<TSystemsPanel>(projectId, "systems", f);
 export const usePpi = (projectId: number, f: TDashboardFilters) => usePanel<TPpiPanel>(projectId, "ppi", f);
-export const useChunkingReport = (projectId: number, f: TDashboardFilters) => usePanel<TChunkingReport>(projectId, "chunkings", f);
+export const useChunkingReport = (projectId: number, f: TDashboardFilters) =>
+  usePanel<TChunkingReport>(projectId, "chunkings", f);
 export const useRetest = (projectId: number) => usePanel<{ runs: TRetestRow[] }>(projectId, "retest", {});
 
 /** Samples more items, or whole questions, for calibration (lead only); every panel is refreshed afterwards. */
 export function useSampleForCalibration(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { n: number; unit?: "items" | "questions"; unstableFrom?: string }) => apiFetch<TAssignResult>(`/api/dashboard/${projectId}/sample`, { json: input }),
+    mutationFn: (input: { n: number; unit?: "items" | "questions"; unstableFrom?: string }) =>
+      apiFetch<TAssignResult>(`/api/dashboard/${projectId}/sample`, { json: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: dashboardKeys.project(projectId) }),
   });
 }

@@ -20,7 +20,12 @@ export async function parseApiResponse<T>(status: number, text: string): Promise
   }
   if (status >= 200 && status < 300) return data as T;
   const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
-  throw new ApiError(status, err?.code ?? "http_error", err?.message ?? `request failed (HTTP ${status})`, err?.details);
+  throw new ApiError(
+    status,
+    err?.code ?? "http_error",
+    err?.message ?? `request failed (HTTP ${status})`,
+    err?.details,
+  );
 }
 
 /** fetch for our route handlers: JSON in and out, errors as ApiError. */

@@ -14,7 +14,13 @@ import type { TFlaggedItem } from "../labels/flags.ts";
 import type { TPoolResult } from "../pooling/build.ts";
 import type { TAssignResult } from "../assignment/assign.ts";
 
-export type TProjectDetail = TProjectSettings & { id: number; name: string; guidelines: string; gradingClosedAt: string | null; runs: { id: number; system: string; description: string | null }[] };
+export type TProjectDetail = TProjectSettings & {
+  id: number;
+  name: string;
+  guidelines: string;
+  gradingClosedAt: string | null;
+  runs: { id: number; system: string; description: string | null }[];
+};
 export type TUserRow = { id: string; email: string; name: string; role: TRole; active: boolean; createdAt: string };
 
 const base = (projectId: number) => `/api/lead/projects/${projectId}`;
@@ -38,8 +44,12 @@ export function useProject(projectId: number) {
 export function useUpdateSettings(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (patch: Partial<TProjectSettings> & { guidelines?: string }) => apiFetch<TProjectDetail>(base(projectId), { method: "PATCH", json: patch }),
-    onSuccess: (data) => qc.setQueryData(leadKeys.project(projectId), (old: TProjectDetail | undefined) => (old ? { ...old, ...data } : data)),
+    mutationFn: (patch: Partial<TProjectSettings> & { guidelines?: string }) =>
+      apiFetch<TProjectDetail>(base(projectId), { method: "PATCH", json: patch }),
+    onSuccess: (data) =>
+      qc.setQueryData(leadKeys.project(projectId), (old: TProjectDetail | undefined) =>
+        old ? { ...old, ...data } : data,
+      ),
   });
 }
 
@@ -47,31 +57,46 @@ export function useUpdateSettings(projectId: number) {
 export function useSetGradingClosed(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (closed: boolean) => apiFetch<{ closedAt: string | null }>(`${base(projectId)}/grading`, { json: { closed } }),
-    onSuccess: (data) => qc.setQueryData(leadKeys.project(projectId), (old: TProjectDetail | undefined) => (old ? { ...old, gradingClosedAt: data.closedAt } : old)),
+    mutationFn: (closed: boolean) =>
+      apiFetch<{ closedAt: string | null }>(`${base(projectId)}/grading`, { json: { closed } }),
+    onSuccess: (data) =>
+      qc.setQueryData(leadKeys.project(projectId), (old: TProjectDetail | undefined) =>
+        old ? { ...old, gradingClosedAt: data.closedAt } : old,
+      ),
   });
 }
 
 export function useProgress(projectId: number) {
-  return useQuery({ queryKey: leadKeys.progress(projectId), queryFn: () => apiFetch<TAnnotatorProgress[]>(`${base(projectId)}/progress`) });
+  return useQuery({
+    queryKey: leadKeys.progress(projectId),
+    queryFn: () => apiFetch<TAnnotatorProgress[]>(`${base(projectId)}/progress`),
+  });
 }
 
 export type TStageCounts = Record<string, number>;
 
 export function useStatus(projectId: number) {
-  return useQuery({ queryKey: leadKeys.status(projectId), queryFn: () => apiFetch<TStageCounts>(`${base(projectId)}/status`) });
+  return useQuery({
+    queryKey: leadKeys.status(projectId),
+    queryFn: () => apiFetch<TStageCounts>(`${base(projectId)}/status`),
+  });
 }
 
 /** After anything that changes a project's data: its counts, status and progress. */
 export function useInvalidateProject(projectId: number) {
   const qc = useQueryClient();
-  return () => Promise.all([qc.invalidateQueries({ queryKey: leadKeys.project(projectId) }), qc.invalidateQueries({ queryKey: leadKeys.projects() })]);
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: leadKeys.project(projectId) }),
+      qc.invalidateQueries({ queryKey: leadKeys.projects() }),
+    ]);
 }
 
 export function useBuildPool(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
-    mutationFn: (input: { depth: number; runs?: string[]; chunking?: string; dryRun?: boolean }) => apiFetch<TPoolResult>(`${base(projectId)}/pool`, { json: input }),
+    mutationFn: (input: { depth: number; runs?: string[]; chunking?: string; dryRun?: boolean }) =>
+      apiFetch<TPoolResult>(`${base(projectId)}/pool`, { json: input }),
     onSuccess: invalidate,
   });
 }
@@ -88,7 +113,15 @@ export function useFuseRuns(projectId: number) {
 export function useAssign(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
-    mutationFn: (input: { perItem: number; annotators?: string[]; sample?: number; seed?: number; dryRun?: boolean; includeLabelled?: boolean; answers?: boolean }) => apiFetch<TAssignResult>(`${base(projectId)}/assign`, { json: input }),
+    mutationFn: (input: {
+      perItem: number;
+      annotators?: string[];
+      sample?: number;
+      seed?: number;
+      dryRun?: boolean;
+      includeLabelled?: boolean;
+      answers?: boolean;
+    }) => apiFetch<TAssignResult>(`${base(projectId)}/assign`, { json: input }),
     onSuccess: invalidate,
   });
 }
@@ -100,7 +133,8 @@ export function useUsers() {
 export function useCreateUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; name: string; role: TRole; password: string }) => apiFetch<TUserRow>("/api/lead/users", { json: input }),
+    mutationFn: (input: { email: string; name: string; role: TRole; password: string }) =>
+      apiFetch<TUserRow>("/api/lead/users", { json: input }),
     onSuccess: () => qc.invalidateQueries({ queryKey: leadKeys.users() }),
   });
 }
@@ -108,24 +142,32 @@ export function useCreateUser() {
 export function useUpdateUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...patch }: { id: string; active?: boolean; password?: string }) => apiFetch<TUserRow>(`/api/lead/users/${encodeURIComponent(id)}`, { method: "PATCH", json: patch }),
+    mutationFn: ({ id, ...patch }: { id: string; active?: boolean; password?: string }) =>
+      apiFetch<TUserRow>(`/api/lead/users/${encodeURIComponent(id)}`, { method: "PATCH", json: patch }),
     onSuccess: () => qc.invalidateQueries({ queryKey: leadKeys.users() }),
   });
 }
 
 /** The project's runs with their sizes (`assessor run list`); dates arrive as ISO strings. */
 export function useRuns(projectId: number) {
-  return useQuery({ queryKey: leadKeys.runs(projectId), queryFn: () => apiFetch<(Omit<RunListing, "createdAt"> & { createdAt: string })[]>(`${base(projectId)}/runs`) });
+  return useQuery({
+    queryKey: leadKeys.runs(projectId),
+    queryFn: () => apiFetch<(Omit<RunListing, "createdAt"> & { createdAt: string })[]>(`${base(projectId)}/runs`),
+  });
 }
 
 export function useChunkings(projectId: number) {
-  return useQuery({ queryKey: leadKeys.chunkings(projectId), queryFn: () => apiFetch<ChunkingSummary[]>(`${base(projectId)}/chunkings`) });
+  return useQuery({
+    queryKey: leadKeys.chunkings(projectId),
+    queryFn: () => apiFetch<ChunkingSummary[]>(`${base(projectId)}/chunkings`),
+  });
 }
 
 export function useDeleteRun(projectId: number) {
   const invalidate = useInvalidateProject(projectId);
   return useMutation({
-    mutationFn: (system: string) => apiFetch<RunListing>(`${base(projectId)}/runs/${encodeURIComponent(system)}`, { method: "DELETE" }),
+    mutationFn: (system: string) =>
+      apiFetch<RunListing>(`${base(projectId)}/runs/${encodeURIComponent(system)}`, { method: "DELETE" }),
     onSuccess: invalidate,
   });
 }
@@ -133,7 +175,8 @@ export function useDeleteRun(projectId: number) {
 export function useDeleteProject(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: { confirm: string; force?: boolean }) => apiFetch<DeleteProjectResult>(base(projectId), { method: "DELETE", json: input }),
+    mutationFn: (input: { confirm: string; force?: boolean }) =>
+      apiFetch<DeleteProjectResult>(base(projectId), { method: "DELETE", json: input }),
     // The project is gone: drop its queries (a refetch would only find a 404) and refresh the list.
     onSuccess: async () => {
       qc.removeQueries({ queryKey: leadKeys.project(projectId) });
@@ -144,5 +187,8 @@ export function useDeleteProject(projectId: number) {
 
 /** Items with an annotator's flag or note (issue 22 item 4). */
 export function useFlaggedItems(projectId: number) {
-  return useQuery({ queryKey: leadKeys.flags(projectId), queryFn: () => apiFetch<TFlaggedItem[]>(`${base(projectId)}/flags`) });
+  return useQuery({
+    queryKey: leadKeys.flags(projectId),
+    queryFn: () => apiFetch<TFlaggedItem[]>(`${base(projectId)}/flags`),
+  });
 }

@@ -49,7 +49,7 @@ export const MAX_DUPLICATE_COMPARISONS = 1_000_000;
 /** Jaccard similarity of two sets given as ascending arrays of distinct numbers. */
 function sortedJaccard(a: Int32Array, b: Int32Array): number {
   let inter = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] === b[j]) {
       inter++;
       i++;
@@ -85,7 +85,11 @@ function firstAfter(list: readonly number[], i: number): number {
  *    after `budget` candidate visits (`complete: false`), so even thousands of distinct but similar
  *    texts cost a bounded time instead of their millions of pairs.
  */
-export function duplicateClusters(questions: readonly { id: number; text: string }[], threshold = DUPLICATE_JACCARD, budget = MAX_DUPLICATE_COMPARISONS): TDuplicateClusters {
+export function duplicateClusters(
+  questions: readonly { id: number; text: string }[],
+  threshold = DUPLICATE_JACCARD,
+  budget = MAX_DUPLICATE_COMPARISONS,
+): TDuplicateClusters {
   // Step 1: one group per distinct content-term set.
   const groupOf = new Map<string, number>();
   const sets: ReadonlySet<string>[] = [];
@@ -114,10 +118,14 @@ export function duplicateClusters(questions: readonly { id: number; text: string
   // order, its prefix is its first numbers, and Jaccard is a merge of two sorted arrays.
   const df = new Map<string, number>();
   for (const s of sets) for (const t of s) df.set(t, (df.get(t) ?? 0) + 1);
-  const termId = new Map([...df.keys()].sort((a, b) => df.get(a)! - df.get(b)! || (a < b ? -1 : a > b ? 1 : 0)).map((t, i) => [t, i]));
+  const termId = new Map(
+    [...df.keys()].sort((a, b) => df.get(a)! - df.get(b)! || (a < b ? -1 : a > b ? 1 : 0)).map((t, i) => [t, i]),
+  );
   const sorted = sets.map((s) => Int32Array.from(s, (t) => termId.get(t)!).sort());
   // The prefix is rounded up (the 1e-9 guards ⌈t·n⌉ against a product a hair above an integer): a longer prefix only adds candidates.
-  const prefixLength = sorted.map((s) => Math.min(s.length, Math.max(0, s.length - Math.ceil(threshold * s.length - 1e-9) + 1)));
+  const prefixLength = sorted.map((s) =>
+    Math.min(s.length, Math.max(0, s.length - Math.ceil(threshold * s.length - 1e-9) + 1)),
+  );
   const postings: number[][] = Array.from({ length: termId.size }, () => []);
   sorted.forEach((s, i) => {
     for (let k = 0; k < prefixLength[i]; k++) postings[s[k]].push(i);

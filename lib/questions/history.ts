@@ -9,11 +9,22 @@
 import { formatClock } from "../annotate/format.ts";
 
 export type TSnapshotPlace = { video: string | null; start: number; end: number | null };
-export type TSnapshot = { text: string | null; status: string | null; author?: string | null; tags: string[]; places: TSnapshotPlace[] };
-export type TFieldChange = { field: "text" | "status" | "author" | "tags" | "places"; before: string | null; after: string | null };
+export type TSnapshot = {
+  text: string | null;
+  status: string | null;
+  author?: string | null;
+  tags: string[];
+  places: TSnapshotPlace[];
+};
+export type TFieldChange = {
+  field: "text" | "status" | "author" | "tags" | "places";
+  before: string | null;
+  after: string | null;
+};
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const numOr = (v: unknown, fallback: number | null): number | null => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
+const numOr = (v: unknown, fallback: number | null): number | null =>
+  typeof v === "number" && Number.isFinite(v) ? v : fallback;
 
 /** The video ids a stored record names (to look their names up once). */
 export function snapshotVideoIds(raw: unknown): number[] {
@@ -63,7 +74,8 @@ const show = {
 export function historyChanges(before: TSnapshot | null, after: TSnapshot): TFieldChange[] {
   const out: TFieldChange[] = [];
   for (const field of ["text", "status", "author", "tags", "places"] as const) {
-    if (field === "author" && (after.author === undefined || (before !== null && before.author === undefined))) continue;
+    if (field === "author" && (after.author === undefined || (before !== null && before.author === undefined)))
+      continue;
     const b = before === null ? null : show[field](before);
     const a = show[field](after);
     if (b !== a) out.push({ field, before: b, after: a });

@@ -35,16 +35,32 @@ export type TSegment = { start: number; end: number; text: string };
 export type TChunkText = { id: string; start: number; end: number; text: string };
 
 /** Share of the question's distinct content terms found in the transcript within ±window of the answer start. */
-export function windowOverlap(question: string, segments: readonly TSegment[], answerStart: number, window = OVERLAP_WINDOW_SECONDS): { share: number; found: string[]; terms: string[] } | null {
+export function windowOverlap(
+  question: string,
+  segments: readonly TSegment[],
+  answerStart: number,
+  window = OVERLAP_WINDOW_SECONDS,
+): { share: number; found: string[]; terms: string[] } | null {
   return overlapIn(question, segments, (i) => new Set(contentTerms(segments[i].text)), answerStart, window);
 }
 
 /** The same on an index, whose chunks' terms are already counted (no second analysis of the transcript). */
-export function indexedOverlap(question: string, index: TBm25Index, answerStart: number, window = OVERLAP_WINDOW_SECONDS): { share: number; found: string[]; terms: string[] } | null {
+export function indexedOverlap(
+  question: string,
+  index: TBm25Index,
+  answerStart: number,
+  window = OVERLAP_WINDOW_SECONDS,
+): { share: number; found: string[]; terms: string[] } | null {
   return overlapIn(question, index.chunks, (i) => index.tf[i], answerStart, window);
 }
 
-function overlapIn(question: string, segments: readonly { start: number; end: number }[], termsOf: (i: number) => { has(t: string): boolean }, answerStart: number, window: number) {
+function overlapIn(
+  question: string,
+  segments: readonly { start: number; end: number }[],
+  termsOf: (i: number) => { has(t: string): boolean },
+  answerStart: number,
+  window: number,
+) {
   const terms = [...new Set(contentTerms(question))];
   if (terms.length === 0) return null;
   const inWindow: { has(t: string): boolean }[] = [];
@@ -57,7 +73,13 @@ function overlapIn(question: string, segments: readonly { start: number; end: nu
 }
 
 /** A video's chunks analysed once for BM25 (term frequencies, lengths, document frequencies). */
-export type TBm25Index = { chunks: readonly TChunkText[]; tf: Map<string, number>[]; len: number[]; avgdl: number; df: Map<string, number> };
+export type TBm25Index = {
+  chunks: readonly TChunkText[];
+  tf: Map<string, number>[];
+  len: number[];
+  avgdl: number;
+  df: Map<string, number>;
+};
 
 export function bm25Index(chunks: readonly TChunkText[]): TBm25Index {
   const tf: Map<string, number>[] = [];
@@ -105,7 +127,11 @@ export function answerChunk(chunks: readonly TChunkText[], answerStart: number):
 }
 
 /** BM25 rank of the answer's chunk among the video's chunks (null when the video has no chunks). */
-export function bm25Rank(index: TBm25Index, question: string, answerStart: number): { rank: number; of: number; chunk: string } | null {
+export function bm25Rank(
+  index: TBm25Index,
+  question: string,
+  answerStart: number,
+): { rank: number; of: number; chunk: string } | null {
   const at = answerChunk(index.chunks, answerStart);
   if (at < 0) return null;
   const scores = bm25Scores(index, question);

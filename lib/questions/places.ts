@@ -18,5 +18,7 @@ export function parseClock(text: string): number | null {
 
 /** The message for a place whose end is before its start (1-based `n`), else null. */
 export function endBeforeStart(p: { start: number; end: number | null }, n: number): string | null {
-  return p.end !== null && p.end < p.start ? `Answer place ${n}: its end (${formatClock(p.end)}) is before its start (${formatClock(p.start)}).` : null;
+  return p.end !== null && p.end < p.start
+    ? `Answer place ${n}: its end (${formatClock(p.end)}) is before its start (${formatClock(p.start)}).`
+    : null;
 }

@@ -20,7 +20,12 @@
 import { shuffle, type Rng } from "../assignment/random.ts";
 
 export function normaliseQuery(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[\p{P}\p{S}]+/gu, " ").replace(/\s+/gu, " ").trim();
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, " ")
+    .replace(/\s+/gu, " ")
+    .trim();
 }
 
 export type TLogEntry = { key: string; text: string; count: number; users: number };
@@ -97,7 +102,8 @@ export class LogDeduper {
   entries(): TLogEntry[] {
     const users = new Array<number>(this.keys.length).fill(0);
     const pairs = this.pairs.subarray(0, this.pairCount).sort();
-    for (let i = 0; i < pairs.length; i++) if (i === 0 || pairs[i] !== pairs[i - 1]) users[Math.floor(pairs[i] / USER_SPAN)]++;
+    for (let i = 0; i < pairs.length; i++)
+      if (i === 0 || pairs[i] !== pairs[i - 1]) users[Math.floor(pairs[i] / USER_SPAN)]++;
     return this.keys.map((key, e) => ({ key, text: this.texts[e], count: this.counts[e], users: users[e] }));
   }
 }

@@ -21,10 +21,31 @@ import { num, rows, str } from "../dashboard/sql.ts";
 
 /** A question's near-duplicate group: its place in the group list, its size, and a few other members' ids. */
 export type TQuestionCluster = { index: number; size: number; others: string[] };
-export type TReviewQuestion = TQuestion & { overlap: number | null; bm25Rank: number | null; bm25Of: number | null; flagged: boolean; cluster: TQuestionCluster | null };
+export type TReviewQuestion = TQuestion & {
+  overlap: number | null;
+  bm25Rank: number | null;
+  bm25Of: number | null;
+  flagged: boolean;
+  cluster: TQuestionCluster | null;
+};
 /** Overlap bins: [0, 0.25), [0.25, 0.5), [0.5, 0.75), [0.75, 1]. */
-export type TOverlapGroup = { key: string; questions: number; draft: number; accepted: number; rejected: number; measured: number; meanOverlap: number | null; flagged: number; bins: [number, number, number, number] };
-export type TClusterView = { index: number; size: number; similarity: number; questions: { id: number; qid: string; text: string }[] };
+export type TOverlapGroup = {
+  key: string;
+  questions: number;
+  draft: number;
+  accepted: number;
+  rejected: number;
+  measured: number;
+  meanOverlap: number | null;
+  flagged: number;
+  bins: [number, number, number, number];
+};
+export type TClusterView = {
+  index: number;
+  size: number;
+  similarity: number;
+  questions: { id: number; qid: string; text: string }[];
+};
 export type TPage = { offset: number; limit: number; total: number };
 export type TReview = {
   /** One page of questions, by external id. */
@@ -54,7 +75,17 @@ export function binOf(x: number): 0 | 1 | 2 | 3 {
 }
 
 export function groupStats(key: string, qs: readonly TReviewQuestion[]): TOverlapGroup {
-  const g: TOverlapGroup = { key, questions: qs.length, draft: 0, accepted: 0, rejected: 0, measured: 0, meanOverlap: null, flagged: 0, bins: [0, 0, 0, 0] };
+  const g: TOverlapGroup = {
+    key,
+    questions: qs.length,
+    draft: 0,
+    accepted: 0,
+    rejected: 0,
+    measured: 0,
+    meanOverlap: null,
+    flagged: 0,
+    bins: [0, 0, 0, 0],
+  };
   let sum = 0;
   for (const q of qs) {
     g[q.status]++;
@@ -76,7 +107,9 @@ function groupBy(qs: readonly TReviewQuestion[], keys: (q: TReviewQuestion) => s
       if (list) list.push(q);
       else m.set(k, [q]);
     }
-  return [...m].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([k, list]) => groupStats(k, list));
+  return [...m]
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .map(([k, list]) => groupStats(k, list));
 }
 
 type TPlaceMeasure = { overlap: number; rank: number | null; of: number | null } | null;
@@ -104,7 +137,10 @@ function measurePlace(index: TBm25Index, text: string, start: number): TPlaceMea
 }
 
 /** The measures of one question against per-video indexes (pure). */
-export function measureQuestion(q: TQuestion, videos: ReadonlyMap<number, TBm25Index>): Pick<TReviewQuestion, "overlap" | "bm25Rank" | "bm25Of" | "flagged"> {
+export function measureQuestion(
+  q: TQuestion,
+  videos: ReadonlyMap<number, TBm25Index>,
+): Pick<TReviewQuestion, "overlap" | "bm25Rank" | "bm25Of" | "flagged"> {
   let best: TPlaceMeasure = null;
   for (const p of q.places) {
     if (p.videoId === null) continue;
@@ -115,7 +151,12 @@ export function measureQuestion(q: TQuestion, videos: ReadonlyMap<number, TBm25I
     if (best && m.overlap <= best.overlap) continue;
     best = m;
   }
-  return { overlap: best?.overlap ?? null, bm25Rank: best?.rank ?? null, bm25Of: best?.of ?? null, flagged: flagged(best?.overlap ?? null, best?.rank ?? null) };
+  return {
+    overlap: best?.overlap ?? null,
+    bm25Rank: best?.rank ?? null,
+    bm25Of: best?.of ?? null,
+    flagged: flagged(best?.overlap ?? null, best?.rank ?? null),
+  };
 }
 
 /**
@@ -138,11 +179,19 @@ function cachedIndex(chunkingId: number, videoId: number, chunks: readonly TChun
   return index;
 }
 
-export async function videoIndexes(db: Db, projectId: number, videoIds?: readonly number[]): Promise<Map<number, TBm25Index>> {
+export async function videoIndexes(
+  db: Db,
+  projectId: number,
+  videoIds?: readonly number[],
+): Promise<Map<number, TBm25Index>> {
   const chunking = await db.chunking.findFirst({ where: { projectId }, orderBy: { id: "asc" }, select: { id: true } });
   const out = new Map<number, TBm25Index>();
   if (!chunking) return out;
-  const chunks = await rows(db, `SELECT "externalId", "videoId", "startSeconds", "endSeconds", "text" FROM "Chunk" WHERE "chunkingId" = ? ORDER BY "videoId", "startSeconds"`, [chunking.id]);
+  const chunks = await rows(
+    db,
+    `SELECT "externalId", "videoId", "startSeconds", "endSeconds", "text" FROM "Chunk" WHERE "chunkingId" = ? ORDER BY "videoId", "startSeconds"`,
+    [chunking.id],
+  );
   const wanted = videoIds ? new Set(videoIds) : null;
   const byVideo = new Map<number, TChunkText[]>();
   for (const c of chunks) {
@@ -185,7 +234,9 @@ export async function reviewData(db: Db, projectId: number, opts: TReviewOptions
   const clusterLimit = opts.clusterLimit ?? CLUSTER_PAGE_SIZE;
   const [listed, resolve] = await Promise.all([listQuestions(db, projectId), authorResolver(db)]);
   const questions = listed.map((q) => ({ ...q, author: q.authorId === null ? resolve(q.author) : q.author }));
-  const indexes = await videoIndexes(db, projectId, [...new Set(questions.flatMap((q) => q.places.flatMap((p) => (p.videoId === null ? [] : [p.videoId]))))]);
+  const indexes = await videoIndexes(db, projectId, [
+    ...new Set(questions.flatMap((q) => q.places.flatMap((p) => (p.videoId === null ? [] : [p.videoId])))),
+  ]);
   const { clusters, complete } = duplicateClusters(questions);
   const qidOf = new Map(questions.map((q) => [q.id, q.qid]));
   const clusterOf = new Map<number, number>();
@@ -208,8 +259,16 @@ export async function reviewData(db: Db, projectId: number, opts: TReviewOptions
   const textOf = new Map(questions.map((q) => [q.id, q.text]));
   const byAuthor = groupBy(reviewed, (q) => [q.author ?? "(no author)"]);
   const byTag = groupBy(reviewed, (q) => (q.tags.length ? q.tags : ["(untagged)"]));
-  const pageVideos = [...new Set(page.flatMap((q) => q.places.flatMap((p) => (p.videoId === null ? [] : [p.videoId]))))];
-  const videos = pageVideos.length ? await db.video.findMany({ where: { projectId, id: { in: pageVideos } }, select: { id: true, externalId: true, title: true, url: true, path: true, durationSeconds: true }, orderBy: { externalId: "asc" } }) : [];
+  const pageVideos = [
+    ...new Set(page.flatMap((q) => q.places.flatMap((p) => (p.videoId === null ? [] : [p.videoId])))),
+  ];
+  const videos = pageVideos.length
+    ? await db.video.findMany({
+        where: { projectId, id: { in: pageVideos } },
+        select: { id: true, externalId: true, title: true, url: true, path: true, durationSeconds: true },
+        orderBy: { externalId: "asc" },
+      })
+    : [];
   return {
     questions: page,
     page: { offset, limit, total: reviewed.length },

@@ -14,10 +14,82 @@
  *   (not "us", "ss") → without the "s". Words of 3 letters or fewer are kept as they are.
  */
 export const LUCENE_STOP_WORDS = [
-  "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with",
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "but",
+  "by",
+  "for",
+  "if",
+  "in",
+  "into",
+  "is",
+  "it",
+  "no",
+  "not",
+  "of",
+  "on",
+  "or",
+  "such",
+  "that",
+  "the",
+  "their",
+  "then",
+  "there",
+  "these",
+  "they",
+  "this",
+  "to",
+  "was",
+  "will",
+  "with",
 ] as const;
 export const QUESTION_STOP_WORDS = [
-  "what", "who", "whom", "whose", "which", "when", "where", "why", "how", "do", "does", "did", "can", "could", "would", "should", "i", "you", "we", "he", "she", "his", "her", "its", "our", "your", "my", "me", "has", "have", "had", "been", "were", "from", "about", "than", "so", "any", "some", "all", "one",
+  "what",
+  "who",
+  "whom",
+  "whose",
+  "which",
+  "when",
+  "where",
+  "why",
+  "how",
+  "do",
+  "does",
+  "did",
+  "can",
+  "could",
+  "would",
+  "should",
+  "i",
+  "you",
+  "we",
+  "he",
+  "she",
+  "his",
+  "her",
+  "its",
+  "our",
+  "your",
+  "my",
+  "me",
+  "has",
+  "have",
+  "had",
+  "been",
+  "were",
+  "from",
+  "about",
+  "than",
+  "so",
+  "any",
+  "some",
+  "all",
+  "one",
 ] as const;
 const STOP = new Set<string>([...LUCENE_STOP_WORDS, ...QUESTION_STOP_WORDS]);
 
@@ -32,7 +104,13 @@ export function sStem(w: string): string {
 
 /** Every token, lower case, apostrophes inside words dropped (no stop words removed, no stemming). */
 export function tokens(text: string): string[] {
-  return text.normalize("NFKC").toLowerCase().replace(/(\p{L})['’](\p{L})/gu, "$1$2").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .replace(/(\p{L})['’](\p{L})/gu, "$1$2")
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** Content terms in order (repeats kept): tokens without stop words, S-stemmed. */

@@ -1,7 +1,19 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { formatRun, fuseOptionsProblem, fuseScores, fusedRows, METHODS, NORMS, rankedRun, RRF_K, type Method, type Norm, type RankedRun } from "../fusion/index.ts";
+import {
+  formatRun,
+  fuseOptionsProblem,
+  fuseScores,
+  fusedRows,
+  METHODS,
+  NORMS,
+  rankedRun,
+  RRF_K,
+  type Method,
+  type Norm,
+  type RankedRun,
+} from "../fusion/index.ts";
 import { loadIdIndex } from "../imports/bulk.ts";
 import { importRun } from "../imports/run.ts";
 
@@ -23,10 +35,25 @@ export const ZFuse = z.object({
 });
 export type TFuse = z.infer<typeof ZFuse>;
 
-export type TFuseResult = { system: string; description: string; runs: string[]; method: Method; queries: number; lines: number; sha256: string };
+export type TFuseResult = {
+  system: string;
+  description: string;
+  runs: string[];
+  method: Method;
+  queries: number;
+  lines: number;
+  sha256: string;
+};
 
 /** The method and its parameters in words, e.g. "rrf k=60 of bm25, vector". */
-export function fusionRecipe(o: { runs: readonly string[]; method: Method; k?: number; norm?: Norm; weights?: readonly number[]; depth?: number }): string {
+export function fusionRecipe(o: {
+  runs: readonly string[];
+  method: Method;
+  k?: number;
+  norm?: Norm;
+  weights?: readonly number[];
+  depth?: number;
+}): string {
   const params = o.method === "rrf" ? [`k=${o.k ?? RRF_K}`] : [`norm=${o.norm ?? "min-max"}`];
   if (o.method === "wsum") params.push(`weights=${(o.weights ?? o.runs.map(() => 1)).join(",")}`);
   if (o.depth !== undefined) params.push(`depth=${o.depth}`);
@@ -34,8 +61,16 @@ export function fusionRecipe(o: { runs: readonly string[]; method: Method; k?: n
 }
 
 /** A stored run's entries as fusion reads a run file: per query, the documents in the evaluated order. */
-async function storedRankedRun(db: Db, runId: number, qids: (id: number) => string, docids: (id: number) => string): Promise<RankedRun> {
-  const entries = await db.runEntry.findMany({ where: { runId }, select: { queryId: true, chunkId: true, score: true } });
+async function storedRankedRun(
+  db: Db,
+  runId: number,
+  qids: (id: number) => string,
+  docids: (id: number) => string,
+): Promise<RankedRun> {
+  const entries = await db.runEntry.findMany({
+    where: { runId },
+    select: { queryId: true, chunkId: true, score: true },
+  });
   return rankedRun(entries.map((e) => ({ qid: qids(e.queryId), docid: docids(e.chunkId), score: e.score })));
 }
 
@@ -48,27 +83,67 @@ export async function fuseStoredRuns(db: Db, projectId: number, input: TFuse): P
   const problem = fuseOptionsProblem(names.length, input, (n) => n);
   if (problem) throw new AppError("bad_input", problem);
 
-  const known = await db.run.findMany({ where: { projectId }, select: { id: true, system: true, chunking: { select: { id: true, name: true } } }, orderBy: { system: "asc" } });
+  const known = await db.run.findMany({
+    where: { projectId },
+    select: { id: true, system: true, chunking: { select: { id: true, name: true } } },
+    orderBy: { system: "asc" },
+  });
   const unknown = names.filter((n) => !known.some((r) => r.system === n));
-  if (unknown.length) throw new AppError("not_found", `unknown run${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}; runs in this project: ${known.map((r) => r.system).join(", ") || "none"}`);
-  if (known.some((r) => r.system === system)) throw new AppError("conflict", `a run named "${system}" already exists in this project; choose another name for the fused run`);
+  if (unknown.length)
+    throw new AppError(
+      "not_found",
+      `unknown run${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}; runs in this project: ${known.map((r) => r.system).join(", ") || "none"}`,
+    );
+  if (known.some((r) => r.system === system))
+    throw new AppError(
+      "conflict",
+      `a run named "${system}" already exists in this project; choose another name for the fused run`,
+    );
 
   // Fused runs share one chunking: their docids name the same chunks.
   const chosen = names.map((n) => known.find((r) => r.system === n)).filter((r) => r !== undefined);
   const chunkings = [...new Set(chosen.map((r) => r.chunking.name))];
-  if (chunkings.length > 1) throw new AppError("bad_input", `the runs to fuse belong to different chunkings (${chosen.map((r) => `${r.system}: ${r.chunking.name}`).join(", ")}); fuse runs of one chunking`);
+  if (chunkings.length > 1)
+    throw new AppError(
+      "bad_input",
+      `the runs to fuse belong to different chunkings (${chosen.map((r) => `${r.system}: ${r.chunking.name}`).join(", ")}); fuse runs of one chunking`,
+    );
   const queries = await loadIdIndex(db, "Query", projectId);
   const chunks = await loadIdIndex(db, "Chunk", projectId, chosen[0]?.chunking.id);
   const runs: RankedRun[] = [];
   for (const name of names) {
     const run = known.find((r) => r.system === name);
-    if (run) runs.push(await storedRankedRun(db, run.id, (id) => queries.externalIdOf(id) ?? "", (id) => chunks.externalIdOf(id) ?? ""));
+    if (run)
+      runs.push(
+        await storedRankedRun(
+          db,
+          run.id,
+          (id) => queries.externalIdOf(id) ?? "",
+          (id) => chunks.externalIdOf(id) ?? "",
+        ),
+      );
   }
-  const rows = fusedRows(fuseScores(runs, { method: input.method, k: input.k, norm: input.norm ?? "min-max", weights: input.weights }), input.depth);
+  const rows = fusedRows(
+    fuseScores(runs, { method: input.method, k: input.k, norm: input.norm ?? "min-max", weights: input.weights }),
+    input.depth,
+  );
   // The tag column is the system name (a run file's fields are separated by whitespace).
   const tag = system.replace(/\s+/g, "_");
   const recipe = fusionRecipe({ ...input, runs: names });
   const description = input.description?.trim() ? `${input.description.trim()} (${recipe})` : recipe;
-  const imported = await importRun(db, projectId, { name: `${tag}.fused.trec`, bytes: Buffer.from(formatRun(rows, tag)) }, { system, description, chunking: chunkings[0] });
-  return { system, description, runs: names, method: input.method, queries: new Set(rows.map((r) => r.qid)).size, lines: imported.rows, sha256: imported.sha256 };
+  const imported = await importRun(
+    db,
+    projectId,
+    { name: `${tag}.fused.trec`, bytes: Buffer.from(formatRun(rows, tag)) },
+    { system, description, chunking: chunkings[0] },
+  );
+  return {
+    system,
+    description,
+    runs: names,
+    method: input.method,
+    queries: new Set(rows.map((r) => r.qid)).size,
+    lines: imported.rows,
+    sha256: imported.sha256,
+  };
 }

@@ -103,9 +103,11 @@ class EntryView {
  * Throws on bytes that are not a packed ranking.
  */
 export function decodeRanking(bytes: Uint8Array): Map<number, Int32Array> {
-  if (bytes.byteLength % 4 !== 0 || bytes.byteLength < 4 * HEADER) throw new Error(`packed ranking: ${bytes.byteLength} bytes is not a packed ranking`);
+  if (bytes.byteLength % 4 !== 0 || bytes.byteLength < 4 * HEADER)
+    throw new Error(`packed ranking: ${bytes.byteLength} bytes is not a packed ranking`);
   let ints: Int32Array;
-  if (littleEndian && bytes.byteOffset % 4 === 0) ints = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  if (littleEndian && bytes.byteOffset % 4 === 0)
+    ints = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   else {
     const copy = new Uint8Array(bytes);
     if (!littleEndian) swapBytes(copy);
@@ -114,7 +116,8 @@ export function decodeRanking(bytes: Uint8Array): Map<number, Int32Array> {
   if (ints[0] !== MAGIC || ints[1] !== VERSION) throw new Error(`packed ranking: unknown header ${ints[0]}/${ints[1]}`);
   const queries = ints[2];
   const total = ints[3];
-  if (queries < 0 || total < 0 || ints.length !== HEADER + 2 * queries + total) throw new Error(`packed ranking: length ${ints.length} does not match ${queries} queries and ${total} entries`);
+  if (queries < 0 || total < 0 || ints.length !== HEADER + 2 * queries + total)
+    throw new Error(`packed ranking: length ${ints.length} does not match ${queries} queries and ${total} entries`);
   const out = new Map<number, Int32Array>();
   let r = HEADER;
   for (let k = 0; k < queries; k++) {

@@ -105,7 +105,11 @@ export function activeMean(units: readonly TActiveUnit[], opts: { level?: number
  * π_i = clip((1 − τ) · η · u_i + τ · b, 0, 1) with b = budget / N and η = b / mean(u) (file
  * comment). When every u_i is 0 (nothing to tell the questions apart) the rule is uniform.
  */
-export function inclusionProbabilities(uncertainty: readonly number[], budget: number, opts: { tau?: number } = {}): number[] {
+export function inclusionProbabilities(
+  uncertainty: readonly number[],
+  budget: number,
+  opts: { tau?: number } = {},
+): number[] {
   const tau = opts.tau ?? 0.5;
   if (!(tau > 0 && tau <= 1)) throw new RangeError(`tau must be in (0, 1], got ${tau}`);
   const n = uncertainty.length;

@@ -26,7 +26,11 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
  * Runs `resamples` bootstrap draws of `units` units and returns the statistic of each (NaN/null
  * results, e.g. an undefined kappa in a degenerate resample, are dropped and counted).
  */
-export function bootstrapDistribution(units: number, stat: (multiplicity: Uint32Array) => number | null, opts: BootstrapOptions = {}): { values: Float64Array; dropped: number } {
+export function bootstrapDistribution(
+  units: number,
+  stat: (multiplicity: Uint32Array) => number | null,
+  opts: BootstrapOptions = {},
+): { values: Float64Array; dropped: number } {
   const resamples = opts.resamples ?? DEFAULT_RESAMPLES;
   const rng = seededRng(opts.seed ?? DEFAULT_SEED);
   const mult = new Uint32Array(units);
@@ -82,7 +86,20 @@ export function bootstrapMeanCI(values: readonly number[], opts: BootstrapOption
  * the resamples that could be the interval's order statistics are known, and only those are summed
  * again exactly as here: the intervals are the same (tests/unit/stats/uncertainty.test.ts).
  */
-export type MeanIntervalMemo = Map<string, { resamples: number; seed: number; level: number; values: Float64Array; defined: Uint8Array; sums: Float64Array; weights: Float64Array; updates: number; interval: Interval | null }>;
+export type MeanIntervalMemo = Map<
+  string,
+  {
+    resamples: number;
+    seed: number;
+    level: number;
+    values: Float64Array;
+    defined: Uint8Array;
+    sums: Float64Array;
+    weights: Float64Array;
+    updates: number;
+    interval: Interval | null;
+  }
+>;
 
 const drawCache = new Map<string, Uint8Array | null>();
 
@@ -111,11 +128,17 @@ export function drawCounts(units: number, resamples: number, seed: number): Uint
 }
 
 /** Per column and resample: the sum of drawn values and the number of drawn defined units. */
-function resampleSums(columns: readonly (readonly (number | null)[])[], units: number, resamples: number, seed: number): { sums: Float64Array[]; weights: Float64Array[] } {
+function resampleSums(
+  columns: readonly (readonly (number | null)[])[],
+  units: number,
+  resamples: number,
+  seed: number,
+): { sums: Float64Array[]; weights: Float64Array[] } {
   const complete: number[] = [];
   const partial: number[] = [];
   columns.forEach((col, c) => {
-    if (col.length !== units) throw new RangeError(`bootstrapMeanIntervals: column ${c} has ${col.length} values for ${units} units`);
+    if (col.length !== units)
+      throw new RangeError(`bootstrapMeanIntervals: column ${c} has ${col.length} values for ${units} units`);
     (col.some((v) => v === null) ? partial : complete).push(c);
   });
   // Column-major values; a column with nulls also has its 0/1 "defined" weights.
@@ -211,7 +234,15 @@ export function bootstrapMeanIntervals(
   const counts = opts.memo && opts.keys ? drawCounts(units, resamples, seed) : null;
   columns.forEach((col, c) => {
     const kept = counts ? opts.memo!.get(opts.keys![c]) : undefined;
-    if (!counts || !kept || kept.resamples !== resamples || kept.seed !== seed || kept.values.length !== units || col.length !== units || kept.updates > MAX_MEAN_UPDATES) {
+    if (
+      !counts ||
+      !kept ||
+      kept.resamples !== resamples ||
+      kept.seed !== seed ||
+      kept.values.length !== units ||
+      col.length !== units ||
+      kept.updates > MAX_MEAN_UPDATES
+    ) {
       todo.push(c);
       return;
     }
@@ -230,7 +261,17 @@ export function bootstrapMeanIntervals(
         const col = columns[c];
         const values = Float64Array.from(col, (v) => v ?? 0);
         const defined = Uint8Array.from(col, (v) => (v === null ? 0 : 1));
-        opts.memo.set(opts.keys[c], { resamples, seed, level, values, defined, sums: sums[t], weights: weights[t], updates: 0, interval: out[c] });
+        opts.memo.set(opts.keys[c], {
+          resamples,
+          seed,
+          level,
+          values,
+          defined,
+          sums: sums[t],
+          weights: weights[t],
+          updates: 0,
+          interval: out[c],
+        });
       }
     });
   }
@@ -240,7 +281,14 @@ export function bootstrapMeanIntervals(
 /** Past this many unit changes a kept column is summed anew (bounds the rounding drift). */
 const MAX_MEAN_UPDATES = 10000;
 
-function updatedInterval(kept: NonNullable<ReturnType<MeanIntervalMemo["get"]>>, col: readonly (number | null)[], counts: Uint8Array, units: number, resamples: number, level: number): Interval | null {
+function updatedInterval(
+  kept: NonNullable<ReturnType<MeanIntervalMemo["get"]>>,
+  col: readonly (number | null)[],
+  counts: Uint8Array,
+  units: number,
+  resamples: number,
+  level: number,
+): Interval | null {
   let changed = false;
   let scale = 0;
   for (let i = 0; i < units; i++) {

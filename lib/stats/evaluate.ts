@@ -28,7 +28,14 @@
  */
 import { compareEvaluated } from "./order.ts";
 import { emptyRanking, UNJUDGED, UNJUDGED_IN_POOL, type RankedQuery } from "./measures/types.ts";
-import { missingQueryText, missingQueryValue, summarise, type EvalContext, type MeasureColumn, type QueryCache } from "./measures/index.ts";
+import {
+  missingQueryText,
+  missingQueryValue,
+  summarise,
+  type EvalContext,
+  type MeasureColumn,
+  type QueryCache,
+} from "./measures/index.ts";
 
 export { summarise };
 
@@ -93,14 +100,21 @@ function evaluatedIndexes(q: RunQuery): number[] {
     const a = scores[i - 1];
     const b = scores[i];
     if (a < b || (a === b && docids[i - 1] < docids[i])) {
-      return idx.sort((x, y) => compareEvaluated({ docid: docids[x], score: scores[x] }, { docid: docids[y], score: scores[y] }));
+      return idx.sort((x, y) =>
+        compareEvaluated({ docid: docids[x], score: scores[x] }, { docid: docids[y], score: scores[y] }),
+      );
     }
   }
   return idx;
 }
 
 /** The evaluated ranking of one query with its grades (docids kept unless `keepDocids` is false). */
-export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, opts: RankOptions | boolean = {}): RankedQuery {
+export function rankQuery(
+  qid: string,
+  q: RunQuery,
+  judged: ReadonlyMap<string, number>,
+  opts: RankOptions | boolean = {},
+): RankedQuery {
   const o: RankOptions = typeof opts === "boolean" ? { keepDocids: opts } : opts;
   const gradeAt = new Int8Array(q.docids.length);
   for (let i = 0; i < gradeAt.length; i++) {
@@ -116,7 +130,12 @@ export function rankQuery(qid: string, q: RunQuery, judged: ReadonlyMap<string, 
  * retrieved chunk), which is what large runs spend their time on; it is an open-addressing table
  * of typed arrays reused from query to query, where a Map would be built and grown per query.
  */
-export function rankQueryChecked(qid: string, q: RunQuery, judged: ReadonlyMap<string, number>, opts: RankOptions): RankedQuery | null {
+export function rankQueryChecked(
+  qid: string,
+  q: RunQuery,
+  judged: ReadonlyMap<string, number>,
+  opts: RankOptions,
+): RankedQuery | null {
   const n = q.docids.length;
   const table = lineTable(n);
   for (let i = 0; i < n; i++) if (!table.add(q.docids, i)) return null;
@@ -188,9 +207,16 @@ function lineTable(lines: number): LineTable {
   return sharedTable;
 }
 
-function rankWithGrades(qid: string, q: RunQuery, gradeAt: Int8Array, judged: ReadonlyMap<string, number>, o: RankOptions): RankedQuery {
+function rankWithGrades(
+  qid: string,
+  q: RunQuery,
+  gradeAt: Int8Array,
+  judged: ReadonlyMap<string, number>,
+  o: RankOptions,
+): RankedQuery {
   let order = evaluatedIndexes(q);
-  if (o.maxRetrieved !== undefined && order.length > o.maxRetrieved) order = order.slice(0, Math.max(0, o.maxRetrieved));
+  if (o.maxRetrieved !== undefined && order.length > o.maxRetrieved)
+    order = order.slice(0, Math.max(0, o.maxRetrieved));
   if (o.judgedOnly) order = order.filter((i) => gradeAt[i] >= 0);
   const grades = new Int8Array(order.length);
   const docids = o.keepDocids === false ? undefined : new Array<string>(order.length);
@@ -225,7 +251,12 @@ export type EvalResult = {
   complete: boolean;
 };
 
-export function evaluate(judgements: Judgements, run: RunByQuery, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean; rank?: RankOptions }): EvalResult {
+export function evaluate(
+  judgements: Judgements,
+  run: RunByQuery,
+  columns: MeasureColumn[],
+  ctx: EvalContext & { complete?: boolean; rank?: RankOptions },
+): EvalResult {
   const ranked = new Map<string, RankedQuery>();
   for (const [qid, q] of run) {
     const judged = judgements.get(qid);
@@ -241,7 +272,12 @@ export function evaluate(judgements: Judgements, run: RunByQuery, columns: Measu
  * are read, so a large run never sits in memory whole). `ranked` holds only queries of the qrels;
  * `ignoredQueries` is left for the caller to fill.
  */
-export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<string, RankedQuery>, columns: MeasureColumn[], ctx: EvalContext & { complete?: boolean; rank?: RankOptions }): EvalResult {
+export function evaluateRanked(
+  judgements: Judgements,
+  ranked: ReadonlyMap<string, RankedQuery>,
+  columns: MeasureColumn[],
+  ctx: EvalContext & { complete?: boolean; rank?: RankOptions },
+): EvalResult {
   const complete = ctx.complete ?? false;
   const missingFromRun = [...judgements.keys()].filter((qid) => !ranked.has(qid)).sort(byteOrder);
   const queries = [...judgements.keys()].filter((qid) => complete || ranked.has(qid)).sort(byteOrder);
@@ -273,12 +309,32 @@ export function evaluateRanked(judgements: Judgements, ranked: ReadonlyMap<strin
       if (col.fill === "none") values[c][i] = null;
       else if (col.fill === "compute") values[c][i] = col.compute(empty, ctx, emptyCache);
       else values[c][i] = missingQueryValue(col) ?? col.compute(stand, ctx, standCache);
-      if (t && col.text) t[i] = missingQueryText(col) ?? col.text(col.fill === "compute" ? empty : stand, ctx, col.fill === "compute" ? emptyCache : standCache);
+      if (t && col.text)
+        t[i] =
+          missingQueryText(col) ??
+          col.text(col.fill === "compute" ? empty : stand, ctx, col.fill === "compute" ? emptyCache : standCache);
     }
   }
-  const summary = columns.map((col, c) => (complete && col.name === "num_rel" && col.fill === "trec" ? qrelsPositive(judgements) : summarise(values[c], col.summary)));
+  const summary = columns.map((col, c) =>
+    complete && col.name === "num_rel" && col.fill === "trec"
+      ? qrelsPositive(judgements)
+      : summarise(values[c], col.summary),
+  );
   const answered = inRun.filter(Boolean).length;
-  return { columns, queries, values, texts, inRun, summary, numQ: queries.length, averagedOver: queries.length, answered, missingFromRun, ignoredQueries: [], complete };
+  return {
+    columns,
+    queries,
+    values,
+    texts,
+    inRun,
+    summary,
+    numQ: queries.length,
+    averagedOver: queries.length,
+    answered,
+    missingFromRun,
+    ignoredQueries: [],
+    complete,
+  };
 }
 
 /**

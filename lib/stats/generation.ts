@@ -82,7 +82,11 @@ export function claimAgreement(pairs: readonly { human: TSupportLabel; judge: TS
   for (const l of SUPPORT_ORDER) perLabel[l] = pg[String(INDEX[l])];
   return {
     n: pairs.length,
-    kappa: { linear: cohenKappa(ordinal, "linear"), quadratic: cohenKappa(ordinal, "quadratic"), unweighted: cohenKappa(ordinal, "unweighted") },
+    kappa: {
+      linear: cohenKappa(ordinal, "linear"),
+      quadratic: cohenKappa(ordinal, "quadratic"),
+      unweighted: cohenKappa(ordinal, "unweighted"),
+    },
     rawAgreement: rawAgreement(four),
     confusion: toRows(four),
     perLabel,
@@ -96,7 +100,7 @@ export function claimAgreement(pairs: readonly { human: TSupportLabel; judge: TS
 export function averageRanks(values: readonly number[]): number[] {
   const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
   const ranks = new Array<number>(values.length);
-  for (let k = 0; k < order.length; ) {
+  for (let k = 0; k < order.length;) {
     let j = k;
     while (j + 1 < order.length && order[j + 1].v === order[k].v) j++;
     const rank = (k + j) / 2 + 1;
@@ -160,7 +164,12 @@ export function faithfulnessAgreement(pairs: readonly { human: number; judge: nu
  * labels (chunk id → grade), `judgedAtGrade` their counts per grade (the ideal ranking). nDCG is
  * null when the query has no reference label above 0 (nothing to rank against).
  */
-export function contextRelevance(context: readonly number[], judged: ReadonlyMap<number, number>, gain: Gain, cutoff = 10): { maxGrade: number; ndcg: number | null } {
+export function contextRelevance(
+  context: readonly number[],
+  judged: ReadonlyMap<number, number>,
+  gain: Gain,
+  cutoff = 10,
+): { maxGrade: number; ndcg: number | null } {
   const grades = new Int8Array(context.length);
   let maxGrade = -1;
   for (let i = 0; i < context.length; i++) {
@@ -192,12 +201,32 @@ export type TAttributionTable = {
  * chunk present, answer not good; good without evidence: no relevant chunk, good answer (an unjudged
  * chunk or knowledge from outside the context: worth an audit); fine: both.
  */
-export function attributionTable(rows: readonly { qid: string; maxGrade: number; good: boolean }[], minGrade: number, examples = 5): TAttributionTable {
-  const counts: Record<TAttributionCell, number> = { retrieval_failed: 0, generator_failed: 0, good_without_evidence: 0, fine: 0 };
-  const qids: Record<TAttributionCell, string[]> = { retrieval_failed: [], generator_failed: [], good_without_evidence: [], fine: [] };
+export function attributionTable(
+  rows: readonly { qid: string; maxGrade: number; good: boolean }[],
+  minGrade: number,
+  examples = 5,
+): TAttributionTable {
+  const counts: Record<TAttributionCell, number> = {
+    retrieval_failed: 0,
+    generator_failed: 0,
+    good_without_evidence: 0,
+    fine: 0,
+  };
+  const qids: Record<TAttributionCell, string[]> = {
+    retrieval_failed: [],
+    generator_failed: [],
+    good_without_evidence: [],
+    fine: [],
+  };
   for (const r of rows) {
     const relevant = r.maxGrade >= minGrade;
-    const cell: TAttributionCell = relevant ? (r.good ? "fine" : "generator_failed") : r.good ? "good_without_evidence" : "retrieval_failed";
+    const cell: TAttributionCell = relevant
+      ? r.good
+        ? "fine"
+        : "generator_failed"
+      : r.good
+        ? "good_without_evidence"
+        : "retrieval_failed";
     counts[cell]++;
     qids[cell].push(r.qid);
   }
@@ -209,7 +238,12 @@ export function attributionTable(rows: readonly { qid: string; maxGrade: number;
 // ---------------------------------------------------------------------------------------------
 // Per-system means
 
-export type TMeanCell = { mean: number | null; n: number; ci: Interval | null; test: { meanDiff: number; p: number; n: number } | null };
+export type TMeanCell = {
+  mean: number | null;
+  n: number;
+  ci: Interval | null;
+  test: { meanDiff: number; p: number; n: number } | null;
+};
 
 /**
  * Per system, the mean of a per-question value over the questions where it is defined (null:
@@ -223,11 +257,23 @@ export type TMeanCell = { mean: number | null; n: number; ci: Interval | null; t
 export function systemMeans(
   values: readonly (readonly (number | null)[])[],
   baseline: number,
-  opts: { resamples: number; trials: number; seed: number; level: number; memo?: { intervals: MeanIntervalMemo; paired: PairedMemo }; keys?: readonly string[] },
+  opts: {
+    resamples: number;
+    trials: number;
+    seed: number;
+    level: number;
+    memo?: { intervals: MeanIntervalMemo; paired: PairedMemo };
+    keys?: readonly string[];
+  },
 ): TMeanCell[] {
   const units = values[0]?.length ?? 0;
   const memo = opts.memo && opts.keys ? { memo: opts.memo.intervals, keys: opts.keys } : {};
-  const intervals = bootstrapMeanIntervals(values, units, { resamples: opts.resamples, seed: opts.seed, level: opts.level, ...memo });
+  const intervals = bootstrapMeanIntervals(values, units, {
+    resamples: opts.resamples,
+    seed: opts.seed,
+    level: opts.level,
+    ...memo,
+  });
   const pairs: { a: number[]; b: number[] }[] = [];
   const pairKeys: string[] = [];
   const pairOf = new Map<number, number>();
@@ -247,7 +293,11 @@ export function systemMeans(
     pairs.push({ a, b });
     if (opts.keys) pairKeys.push(`${opts.keys[s]}\u0000vs\u0000${opts.keys[baseline]}`);
   });
-  const tests = pairedRandomizationTests(pairs, { trials: opts.trials, seed: opts.seed, ...(opts.memo && opts.keys ? { memo: opts.memo.paired, keys: pairKeys } : {}) });
+  const tests = pairedRandomizationTests(pairs, {
+    trials: opts.trials,
+    seed: opts.seed,
+    ...(opts.memo && opts.keys ? { memo: opts.memo.paired, keys: pairKeys } : {}),
+  });
   return values.map((col, s) => {
     let sum = 0;
     let n = 0;

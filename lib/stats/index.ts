@@ -8,8 +8,25 @@
  * `queriesForHalfWidth`, `queriesToDetect`. Judge + human: `ppiMean`, `ppiPairedDifference`, `ppiTable`.
  */
 export { compareEvaluated, evaluatedOrder } from "./order.ts";
-export { evaluate, evaluateRanked, judgementsFrom, runFrom, rankQuery, summarise, type EvalResult, type Judgements, type RunByQuery } from "./evaluate.ts";
-export { parseMeasures, DEFAULT_MEASURES, MEASURE_NAMES, MeasureSpecError, type MeasureColumn, type EvalContext } from "./measures/index.ts";
+export {
+  evaluate,
+  evaluateRanked,
+  judgementsFrom,
+  runFrom,
+  rankQuery,
+  summarise,
+  type EvalResult,
+  type Judgements,
+  type RunByQuery,
+} from "./evaluate.ts";
+export {
+  parseMeasures,
+  DEFAULT_MEASURES,
+  MEASURE_NAMES,
+  MeasureSpecError,
+  type MeasureColumn,
+  type EvalContext,
+} from "./measures/index.ts";
 export type { RankedQuery, EvalOptions } from "./measures/types.ts";
 export type { ChunkTime, ReferenceStart } from "./measures/start-error.ts";
 export { alignLabels, type Label, type LabelPair, type Aligned } from "./agreement/align.ts";

@@ -11,10 +11,12 @@
  * Edge cases, decided here: fewer than two items, or every item tied on one side (a constant
  * ordering), leave tau undefined; it is reported as null with the reason, never as 0.
  */
-export type KendallTau = { tau: number; n: number; concordant: number; discordant: number } | { tau: null; n: number; reason: string };
+export type KendallTau =
+  { tau: number; n: number; concordant: number; discordant: number } | { tau: null; n: number; reason: string };
 
 export function kendallTau(x: readonly number[], y: readonly number[]): KendallTau {
-  if (x.length !== y.length) throw new RangeError(`kendallTau: ${x.length} vs ${y.length} values (pair them by item first)`);
+  if (x.length !== y.length)
+    throw new RangeError(`kendallTau: ${x.length} vs ${y.length} values (pair them by item first)`);
   const n = x.length;
   if (n < 2) return { tau: null, n, reason: "fewer than two items to order" };
   let concordant = 0;

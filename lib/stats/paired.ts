@@ -16,7 +16,8 @@ import { DEFAULT_LEVEL, DEFAULT_SEED, quantileSorted, type Interval } from "./bo
 export type PairedResult = { n: number; meanDiff: number; p: number; trials: number };
 
 function differences(a: readonly number[], b: readonly number[]): Float64Array {
-  if (a.length !== b.length) throw new RangeError(`paired test: ${a.length} vs ${b.length} values (pair them by query first)`);
+  if (a.length !== b.length)
+    throw new RangeError(`paired test: ${a.length} vs ${b.length} values (pair them by query first)`);
   const d = new Float64Array(a.length);
   for (let i = 0; i < a.length; i++) d[i] = b[i] - a[i];
   return d;
@@ -25,7 +26,11 @@ function differences(a: readonly number[], b: readonly number[]): Float64Array {
 const EPS = 1e-12;
 
 /** Two-sided paired randomization test of mean(b − a). */
-export function pairedRandomizationTest(a: readonly number[], b: readonly number[], opts: { trials?: number; seed?: number } = {}): PairedResult {
+export function pairedRandomizationTest(
+  a: readonly number[],
+  b: readonly number[],
+  opts: { trials?: number; seed?: number } = {},
+): PairedResult {
   const d = differences(a, b);
   const n = d.length;
   const trials = opts.trials ?? 10000;
@@ -57,7 +62,10 @@ export function pairedRandomizationTest(a: readonly number[], b: readonly number
  * pairedRandomizationTest's order, so the counts, hence the p-values, are identical
  * (tests/unit/stats/uncertainty.test.ts).
  */
-export type PairedMemo = Map<string, { trials: number; seed: number; d: Float64Array; sums: Float64Array; updates: number }>;
+export type PairedMemo = Map<
+  string,
+  { trials: number; seed: number; d: Float64Array; sums: Float64Array; updates: number }
+>;
 
 /** Sign bits of every trial for n pairs, in pairedRandomizationTest's order of draws. */
 const flipCache = new Map<string, Uint8Array>();
@@ -79,7 +87,10 @@ function flipCodes(n: number, trials: number, seed: number): Uint8Array {
 /** Drift of the kept sums stays far below the margin; past this many updates they are recomputed. */
 const MAX_UPDATES = 10000;
 
-export function pairedRandomizationTests(pairs: readonly { a: readonly number[]; b: readonly number[] }[], opts: { trials?: number; seed?: number; memo?: PairedMemo; keys?: readonly string[] } = {}): PairedResult[] {
+export function pairedRandomizationTests(
+  pairs: readonly { a: readonly number[]; b: readonly number[] }[],
+  opts: { trials?: number; seed?: number; memo?: PairedMemo; keys?: readonly string[] } = {},
+): PairedResult[] {
   const trials = opts.trials ?? 10000;
   const seed = opts.seed ?? DEFAULT_SEED;
   const table = new Float64Array(256);
@@ -154,7 +165,11 @@ export function pairedRandomizationTests(pairs: readonly { a: readonly number[];
 }
 
 /** Two-sided paired bootstrap test of mean(b − a), with a percentile CI of the difference. */
-export function pairedBootstrapTest(a: readonly number[], b: readonly number[], opts: { resamples?: number; seed?: number; level?: number } = {}): PairedResult & { ci: Interval | null } {
+export function pairedBootstrapTest(
+  a: readonly number[],
+  b: readonly number[],
+  opts: { resamples?: number; seed?: number; level?: number } = {},
+): PairedResult & { ci: Interval | null } {
   const d = differences(a, b);
   const n = d.length;
   const resamples = opts.resamples ?? 10000;
@@ -175,5 +190,11 @@ export function pairedBootstrapTest(a: readonly number[], b: readonly number[], 
   }
   means.sort();
   const alpha = (1 - level) / 2;
-  return { n, meanDiff: obs, p: (extreme + 1) / (resamples + 1), trials: resamples, ci: { low: quantileSorted(means, alpha), high: quantileSorted(means, 1 - alpha), level, resamples } };
+  return {
+    n,
+    meanDiff: obs,
+    p: (extreme + 1) / (resamples + 1),
+    trials: resamples,
+    ci: { low: quantileSorted(means, alpha), high: quantileSorted(means, 1 - alpha), level, resamples },
+  };
 }

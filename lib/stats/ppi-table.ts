@@ -19,7 +19,13 @@
  * estimates and intervals are clipped to it, and the differences to [−1, 1] (lib/stats/ppi.ts).
  */
 import { narrowerBy, ppiMean, ppiPairedDifference, type TPpiResult, type TPpiSample, type TRange } from "./ppi.ts";
-import { adviceSpread, MIN_ADVICE_QUESTIONS, queriesForHalfWidth, queriesToDetect, type TNoBasis } from "./sample-size.ts";
+import {
+  adviceSpread,
+  MIN_ADVICE_QUESTIONS,
+  queriesForHalfWidth,
+  queriesToDetect,
+  type TNoBasis,
+} from "./sample-size.ts";
 
 export type TPpiTableInput = {
   columns: readonly { id: string; label: string }[];
@@ -66,7 +72,12 @@ export type TPpiTable = {
   advisor: TAdvice[];
 };
 
-function sampleOf(judge: readonly number[], human: readonly number[], labelledSet: Uint8Array, labelled: readonly number[]): TPpiSample {
+function sampleOf(
+  judge: readonly number[],
+  human: readonly number[],
+  labelledSet: Uint8Array,
+  labelled: readonly number[],
+): TPpiSample {
   const judgeLabelled = labelled.map((i) => judge[i]);
   const judgeUnlabelled: number[] = [];
   for (let i = 0; i < judge.length; i++) if (!labelledSet[i]) judgeUnlabelled.push(judge[i]);
@@ -83,7 +94,9 @@ export function ppiTable(input: TPpiTableInput): TPpiTable {
   const questions = input.judge[0]?.[0]?.length ?? 0;
   const labelledSet = new Uint8Array(questions);
   for (const i of input.labelled) labelledSet[i] = 1;
-  const samples = input.runs.map((_, r) => input.columns.map((_, c) => sampleOf(input.judge[r][c], input.human[r][c], labelledSet, input.labelled)));
+  const samples = input.runs.map((_, r) =>
+    input.columns.map((_, c) => sampleOf(input.judge[r][c], input.human[r][c], labelledSet, input.labelled)),
+  );
   const advisor: TAdvice[] = [];
   const rows = input.runs.map((system, r) => ({
     system,
@@ -94,7 +107,9 @@ export function ppiTable(input: TPpiTableInput): TPpiTable {
       const diff = ppiPairedDifference(samples[r][c], samples[b][c], { range });
       const humanDiffs = samples[r][c].human.map((v, k) => v - samples[b][c].human[k]);
       const byHuman = humanDiffs.length >= MIN_ADVICE_QUESTIONS;
-      const { sd, noBasis } = adviceSpread(byHuman ? humanDiffs : input.judge[r][c].map((v, i) => v - input.judge[b][c][i]));
+      const { sd, noBasis } = adviceSpread(
+        byHuman ? humanDiffs : input.judge[r][c].map((v, i) => v - input.judge[b][c][i]),
+      );
       advisor.push({
         column: col.id,
         label: col.label,
@@ -112,5 +127,13 @@ export function ppiTable(input: TPpiTableInput): TPpiTable {
       return { mean, narrowerBy: narrowerBy(mean), diff };
     }),
   }));
-  return { columns: input.columns.map(({ id, label }) => ({ id, label })), questions, labelled: input.labelled.length, delta, halfWidth, rows, advisor };
+  return {
+    columns: input.columns.map(({ id, label }) => ({ id, label })),
+    questions,
+    labelled: input.labelled.length,
+    delta,
+    halfWidth,
+    rows,
+    advisor,
+  };
 }

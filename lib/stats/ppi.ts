@@ -143,9 +143,13 @@ export function ppiLambda(sample: TPpiSample): number {
 }
 
 /** The PPI++ estimate, interval and p-value of a mean (see the file comment). */
-export function ppiMean(sample: TPpiSample, opts: { level?: number; lambda?: number; nullValue?: number; range?: TRange } = {}): TPpiResult {
+export function ppiMean(
+  sample: TPpiSample,
+  opts: { level?: number; lambda?: number; nullValue?: number; range?: TRange } = {},
+): TPpiResult {
   const { human: y, judgeLabelled: yh, judgeUnlabelled: yu } = sample;
-  if (y.length !== yh.length) throw new RangeError(`ppiMean: ${y.length} human values but ${yh.length} judge values on the labelled questions`);
+  if (y.length !== yh.length)
+    throw new RangeError(`ppiMean: ${y.length} human values but ${yh.length} judge values on the labelled questions`);
   const level = opts.level ?? 0.95;
   const z = normalQuantile(1 - (1 - level) / 2);
   const n = y.length;
@@ -154,8 +158,10 @@ export function ppiMean(sample: TPpiSample, opts: { level?: number; lambda?: num
   const range = opts.range;
   const judge = n + N ? judgeOnly(yh, yu, z, range) : null;
   const base = { n, unlabelled: N, level, judge };
-  if (n === 0) return { ...base, lambda: null, ppi: null, pointOnly: null, p: null, human: null, warnings: ["no_labelled"] };
-  if (n === 1) return { ...base, lambda: 0, ppi: null, pointOnly: y[0], p: null, human: null, warnings: ["too_few_labelled"] };
+  if (n === 0)
+    return { ...base, lambda: null, ppi: null, pointOnly: null, p: null, human: null, warnings: ["no_labelled"] };
+  if (n === 1)
+    return { ...base, lambda: 0, ppi: null, pointOnly: y[0], p: null, human: null, warnings: ["too_few_labelled"] };
   if (n < FEW_LABELLED) warnings.push("few_labelled");
   if (N === 0) warnings.push("all_labelled");
   const lambda = opts.lambda ?? ppiLambda(sample);
@@ -180,19 +186,34 @@ export function ppiMean(sample: TPpiSample, opts: { level?: number; lambda?: num
 /** Per-question differences system − baseline of two samples over the same questions. */
 export function differenceSample(system: TPpiSample, baseline: TPpiSample): TPpiSample {
   const diff = (a: readonly number[], b: readonly number[], what: string) => {
-    if (a.length !== b.length) throw new RangeError(`ppi paired difference: ${what}: ${a.length} vs ${b.length} questions (pair them by question first)`);
+    if (a.length !== b.length)
+      throw new RangeError(
+        `ppi paired difference: ${what}: ${a.length} vs ${b.length} questions (pair them by question first)`,
+      );
     return a.map((v, i) => v - b[i]);
   };
-  return { human: diff(system.human, baseline.human, "human"), judgeLabelled: diff(system.judgeLabelled, baseline.judgeLabelled, "judge (labelled)"), judgeUnlabelled: diff(system.judgeUnlabelled, baseline.judgeUnlabelled, "judge (unlabelled)") };
+  return {
+    human: diff(system.human, baseline.human, "human"),
+    judgeLabelled: diff(system.judgeLabelled, baseline.judgeLabelled, "judge (labelled)"),
+    judgeUnlabelled: diff(system.judgeUnlabelled, baseline.judgeUnlabelled, "judge (unlabelled)"),
+  };
 }
 
 /**
  * PPI++ for the mean paired difference system − baseline, with its p-value against 0; `range` is
  * the measure's (a difference lies in [low − high, high − low]).
  */
-export function ppiPairedDifference(system: TPpiSample, baseline: TPpiSample, opts: { level?: number; range?: TRange } = {}): TPpiResult {
+export function ppiPairedDifference(
+  system: TPpiSample,
+  baseline: TPpiSample,
+  opts: { level?: number; range?: TRange } = {},
+): TPpiResult {
   const r = opts.range;
-  return ppiMean(differenceSample(system, baseline), { level: opts.level, nullValue: 0, range: r ? [r[0] - r[1], r[1] - r[0]] : undefined });
+  return ppiMean(differenceSample(system, baseline), {
+    level: opts.level,
+    nullValue: 0,
+    range: r ? [r[0] - r[1], r[1] - r[0]] : undefined,
+  });
 }
 
 /**

@@ -28,7 +28,11 @@ function eachJsonLine(text: string, file: string, errors: LocatedError[], fn: (o
     try {
       o = JSON.parse(raw);
     } catch (e) {
-      errors.push({ file, line: i + 1, message: `expected one JSON object per line (${e instanceof Error ? e.message : String(e)})` });
+      errors.push({
+        file,
+        line: i + 1,
+        message: `expected one JSON object per line (${e instanceof Error ? e.message : String(e)})`,
+      });
       continue;
     }
     if (typeof o !== "object" || o === null || Array.isArray(o)) {
@@ -69,41 +73,72 @@ function video(o: Obj, file: string, line: number, errors: LocatedError[]): stri
     if (v === undefined || v === null) continue;
     if (typeof v === "string" && v.trim()) return v;
     if (typeof v === "number" && Number.isSafeInteger(v)) return String(v);
-    errors.push({ file, line, field: key, message: `expected a video id (a string or an integer), found ${JSON.stringify(v)}` });
+    errors.push({
+      file,
+      line,
+      field: key,
+      message: `expected a video id (a string or an integer), found ${JSON.stringify(v)}`,
+    });
     return undefined;
   }
   return null;
 }
 
-export function parseReferenceStarts(text: string, file: string): { starts: Map<string, ReferenceStart>; errors: LocatedError[] } {
+export function parseReferenceStarts(
+  text: string,
+  file: string,
+): { starts: Map<string, ReferenceStart>; errors: LocatedError[] } {
   const errors: LocatedError[] = [];
   const starts = new Map<string, ReferenceStart>();
   eachJsonLine(text, file, errors, (o, line) => {
     const qid = id(o, ["id", "qid"]);
     if (!qid) return void errors.push({ file, line, field: "id", message: "expected a query id (string)" });
     // Without a reference start, the first of the question's `places` (the tool's own export and import format).
-    const first = Array.isArray(o.places) ? (o.places as unknown[]).find((p): p is Obj => typeof p === "object" && p !== null && !Array.isArray(p)) : undefined;
+    const first = Array.isArray(o.places)
+      ? (o.places as unknown[]).find((p): p is Obj => typeof p === "object" && p !== null && !Array.isArray(p))
+      : undefined;
     const from = optionalNumber(o, ["reference_start", "start", "reference_start_seconds"]) ? o : first;
     const s = from && optionalNumber(from, ["reference_start", "start", "reference_start_seconds"]);
     if (!from || !s) return;
     const field = from === o ? s.key : `places[${(o.places as unknown[]).indexOf(first)}].${s.key}`;
-    if (!isSeconds(s.value)) return void errors.push({ file, line, field, message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}` });
+    if (!isSeconds(s.value))
+      return void errors.push({
+        file,
+        line,
+        field,
+        message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}`,
+      });
     const v = video(from, file, line, errors);
     if (v !== undefined) starts.set(qid, { start: s.value, video: v });
   });
   return { starts, errors };
 }
 
-export function parseChunkTimes(text: string, file: string): { chunks: Map<string, ChunkTime>; errors: LocatedError[] } {
+export function parseChunkTimes(
+  text: string,
+  file: string,
+): { chunks: Map<string, ChunkTime>; errors: LocatedError[] } {
   const errors: LocatedError[] = [];
   const chunks = new Map<string, ChunkTime>();
   eachJsonLine(text, file, errors, (o, line) => {
     const cid = id(o, ["id", "chunk_id", "docid"]);
     if (!cid) return void errors.push({ file, line, field: "id", message: "expected a chunk id (string)" });
     const start = o.start ?? o.start_seconds;
-    if (!isSeconds(start)) return void errors.push({ file, line, field: "start", message: `expected the chunk start in seconds (number ≥ 0), found ${JSON.stringify(start)}` });
+    if (!isSeconds(start))
+      return void errors.push({
+        file,
+        line,
+        field: "start",
+        message: `expected the chunk start in seconds (number ≥ 0), found ${JSON.stringify(start)}`,
+      });
     const endRaw = o.end ?? o.end_seconds;
-    if (endRaw !== undefined && endRaw !== null && (!isSeconds(endRaw) || endRaw < start)) return void errors.push({ file, line, field: "end", message: `expected the chunk end in seconds, not before its start, found ${JSON.stringify(endRaw)}` });
+    if (endRaw !== undefined && endRaw !== null && (!isSeconds(endRaw) || endRaw < start))
+      return void errors.push({
+        file,
+        line,
+        field: "end",
+        message: `expected the chunk end in seconds, not before its start, found ${JSON.stringify(endRaw)}`,
+      });
     const v = video(o, file, line, errors);
     if (v !== undefined) chunks.set(cid, { video: v, start, end: typeof endRaw === "number" ? endRaw : null });
   });
@@ -117,7 +152,10 @@ export function parseChunkTimes(text: string, file: string): { chunks: Map<strin
  * start that is not seconds, or `answers` that is not a list of objects is an error naming the line
  * and field.
  */
-export function parseAnswerPlaces(text: string, file: string): { places: Map<string, AnswerPlace[]>; errors: LocatedError[] } {
+export function parseAnswerPlaces(
+  text: string,
+  file: string,
+): { places: Map<string, AnswerPlace[]>; errors: LocatedError[] } {
   const errors: LocatedError[] = [];
   const places = new Map<string, AnswerPlace[]>();
   eachJsonLine(text, file, errors, (o, line) => {
@@ -127,9 +165,21 @@ export function parseAnswerPlaces(text: string, file: string): { places: Map<str
     const place = (p: Obj, field: string, startKeys: string[], endKeys: string[]): void => {
       const s = optionalNumber(p, startKeys);
       if (!s) return;
-      if (!isSeconds(s.value)) return void errors.push({ file, line, field: `${field}${s.key}`, message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}` });
+      if (!isSeconds(s.value))
+        return void errors.push({
+          file,
+          line,
+          field: `${field}${s.key}`,
+          message: `expected seconds as a number ≥ 0, found ${JSON.stringify(s.value)}`,
+        });
       const e = optionalNumber(p, endKeys);
-      if (e && (!isSeconds(e.value) || e.value < s.value)) return void errors.push({ file, line, field: `${field}${e.key}`, message: `expected the answer's end in seconds, not before its start (${s.value}), found ${JSON.stringify(e.value)}` });
+      if (e && (!isSeconds(e.value) || e.value < s.value))
+        return void errors.push({
+          file,
+          line,
+          field: `${field}${e.key}`,
+          message: `expected the answer's end in seconds, not before its start (${s.value}), found ${JSON.stringify(e.value)}`,
+        });
       const v = video(p, file, line, errors);
       if (v !== undefined) list.push({ video: v, start: s.value, end: e ? (e.value as number) : null });
     };
@@ -137,11 +187,24 @@ export function parseAnswerPlaces(text: string, file: string): { places: Map<str
     for (const key of ["answers", "places"]) {
       const answers = o[key];
       if (answers === undefined || answers === null) continue;
-      if (!Array.isArray(answers)) errors.push({ file, line, field: key, message: "expected a list of answer places ({ video, start, end })" });
+      if (!Array.isArray(answers))
+        errors.push({ file, line, field: key, message: "expected a list of answer places ({ video, start, end })" });
       else
         answers.forEach((a: unknown, i) => {
-          if (typeof a !== "object" || a === null || Array.isArray(a)) return void errors.push({ file, line, field: `${key}[${i}]`, message: "expected an answer place { video, start, end }" });
-          if (optionalNumber(a as Obj, ["start"]) === null) return void errors.push({ file, line, field: `${key}[${i}].start`, message: "expected the answer's start in seconds" });
+          if (typeof a !== "object" || a === null || Array.isArray(a))
+            return void errors.push({
+              file,
+              line,
+              field: `${key}[${i}]`,
+              message: "expected an answer place { video, start, end }",
+            });
+          if (optionalNumber(a as Obj, ["start"]) === null)
+            return void errors.push({
+              file,
+              line,
+              field: `${key}[${i}].start`,
+              message: "expected the answer's start in seconds",
+            });
           place(a as Obj, `${key}[${i}].`, ["start"], ["end"]);
         });
     }

@@ -19,7 +19,10 @@ export function formatFixed(x: number, decimals: number, width = 6): string {
 }
 
 /** `summary: false` leaves out the `all` lines, runid included (trec_eval -n). */
-export function trecEvalLines(r: EvalResult, opts: { runid: string; perQuery: boolean; precision: number; summary?: boolean }): string[] {
+export function trecEvalLines(
+  r: EvalResult,
+  opts: { runid: string; perQuery: boolean; precision: number; summary?: boolean },
+): string[] {
   const out: string[] = [];
   const fmt = (v: number, integer: boolean) => (integer ? String(Math.trunc(v)) : formatFixed(v, opts.precision));
   const line = (name: string, qid: string, v: string) => `${name.padEnd(22)}\t${qid}\t${v}`;

@@ -16,7 +16,10 @@ export type TUserRole = z.infer<typeof ZRole>;
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_CHARS = 1024;
-export const ZPassword = z.string().min(MIN_PASSWORD_LENGTH, `a password needs at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_CHARS);
+export const ZPassword = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `a password needs at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_CHARS);
 export const ZEmail = z
   .string()
   .trim()
@@ -49,7 +52,11 @@ function describeRef(ref: TUserRef): string {
 }
 
 function badInput(error: z.ZodError): AppError {
-  return new AppError("bad_input", error.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; "), error.issues);
+  return new AppError(
+    "bad_input",
+    error.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; "),
+    error.issues,
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -97,7 +104,10 @@ export async function verifyCredentials(db: Db, email: string, password: string)
   const matches = await verify(user?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
   if (!user || !matches) return { ok: false, reason: "invalid" };
   if (!user.active) return { ok: false, reason: "inactive" };
-  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion } };
+  return {
+    ok: true,
+    user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion },
+  };
 }
 
 /**
@@ -106,10 +116,18 @@ export async function verifyCredentials(db: Db, email: string, password: string)
  * older version, on every app server. Reactivation bumps it too, so sessions from before a
  * deactivation never come back.
  */
-async function updateUser(db: Db, ref: TUserRef, data: { passwordHash?: string; active?: boolean; role?: TUserRole }): Promise<TPublicUser> {
+async function updateUser(
+  db: Db,
+  ref: TUserRef,
+  data: { passwordHash?: string; active?: boolean; role?: TUserRole },
+): Promise<TPublicUser> {
   const found = await db.user.findUnique({ where: whereRef(ref), select: { id: true } });
   if (!found) throw new AppError("not_found", `no user ${describeRef(ref)}`);
-  return db.user.update({ where: { id: found.id }, data: { ...data, sessionVersion: { increment: 1 } }, select: publicSelect });
+  return db.user.update({
+    where: { id: found.id },
+    data: { ...data, sessionVersion: { increment: 1 } },
+    select: publicSelect,
+  });
 }
 
 /**
@@ -118,7 +136,10 @@ async function updateUser(db: Db, ref: TUserRef, data: { passwordHash?: string; 
  * session that replaced it.
  */
 export async function revokeSessions(db: Db, userId: string, version: number): Promise<boolean> {
-  const r = await db.user.updateMany({ where: { id: userId, sessionVersion: version }, data: { sessionVersion: { increment: 1 } } });
+  const r = await db.user.updateMany({
+    where: { id: userId, sessionVersion: version },
+    data: { sessionVersion: { increment: 1 } },
+  });
   return r.count === 1;
 }
 
@@ -134,7 +155,11 @@ export async function setPassword(db: Db, ref: TUserRef, password: string): Prom
 export async function setActive(db: Db, ref: TUserRef, active: boolean, actorId?: string): Promise<TPublicUser> {
   if (!active && actorId !== undefined) {
     const found = await db.user.findUnique({ where: whereRef(ref), select: { id: true } });
-    if (found?.id === actorId) throw new AppError("forbidden", "you cannot deactivate your own account: you would be signed out for good (another lead can deactivate it)");
+    if (found?.id === actorId)
+      throw new AppError(
+        "forbidden",
+        "you cannot deactivate your own account: you would be signed out for good (another lead can deactivate it)",
+      );
   }
   return updateUser(db, ref, { active });
 }

@@ -11,7 +11,10 @@ const root = join(import.meta.dirname, "..", "..");
 export function productionBuild(fallback: string): string {
   const candidates = [process.env.NEXT_DIST_DIR, fallback, ".next"].filter((d): d is string => Boolean(d));
   const found = candidates.find((d) => existsSync(join(root, d, "BUILD_ID")));
-  if (!found) throw new Error(`no production build (looked in ${candidates.join(", ")}): run NEXT_DIST_DIR=${fallback} npx next build`);
+  if (!found)
+    throw new Error(
+      `no production build (looked in ${candidates.join(", ")}): run NEXT_DIST_DIR=${fallback} npx next build`,
+    );
   return found;
 }
 

@@ -50,7 +50,6 @@ import { productionBuild, withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
-
 const ANNOTATORS = 50;
 const ITEMS_PER_ANNOTATOR = 20;
 const BROWSER_ITEMS = 60;
@@ -59,7 +58,12 @@ const RATE = Number(process.env.BENCH_RATE ?? 350);
 const DURATION_S = 10;
 const WARMUP_S = 3;
 
-type TAutocannonRequest = { method: string; path: string; setupRequest?: (req: { headers?: Record<string, string>; body?: string }) => object; onResponse?: (status: number, body: string) => void };
+type TAutocannonRequest = {
+  method: string;
+  path: string;
+  setupRequest?: (req: { headers?: Record<string, string>; body?: string }) => object;
+  onResponse?: (status: number, body: string) => void;
+};
 type TAutocannonClient = { setRequests: (r: TAutocannonRequest[]) => void };
 type TAutocannonResult = {
   latency: { p50: number; p90: number; p97_5: number; p99: number; max: number };
@@ -79,7 +83,6 @@ function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
-
 async function seed(dir: string) {
   process.env.DATABASE_URL = `file:${join(dir, "bench.db")}`;
   const { migrate } = await import("../../lib/db/migrate.ts");
@@ -90,13 +93,48 @@ async function seed(dir: string) {
   const project = await db.project.create({ data: { name: "bench", annotatorsPerItem: 2 } });
   // Three videos (the demo's files), so that consecutive items are mostly on different videos.
   const videos: { id: number }[] = [];
-  for (const [k, file] of ["bm25", "ndcg", "rrf"].entries()) videos.push(await db.video.create({ data: { projectId: project.id, externalId: `v${k}`, title: `Bench video ${file}`, path: `demo/media/${file}.mp4`, durationSeconds: 70 } }));
+  for (const [k, file] of ["bm25", "ndcg", "rrf"].entries())
+    videos.push(
+      await db.video.create({
+        data: {
+          projectId: project.id,
+          externalId: `v${k}`,
+          title: `Bench video ${file}`,
+          path: `demo/media/${file}.mp4`,
+          durationSeconds: 70,
+        },
+      }),
+    );
   const totalChunks = Math.max(ANNOTATORS * ITEMS_PER_ANNOTATOR, BROWSER_ITEMS);
   const defaultId = await defaultChunkingId(db, project.id);
-  await db.chunk.createMany({ data: Array.from({ length: totalChunks }, (_, i) => ({ chunkingId: defaultId, projectId: project.id, externalId: `c${i}`, videoId: videos[i % 3].id, startSeconds: (i % 13) * 5, endSeconds: (i % 13) * 5 + 10, text: `Chunk ${i}: the speaker explains a part of the ranking function in some detail.` })) });
-  const chunks = await db.chunk.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: "asc" } });
-  await db.query.createMany({ data: Array.from({ length: 10 }, (_, i) => ({ projectId: project.id, externalId: `q${i}`, text: `Bench question ${i}: what does the speaker say about part ${i}?` })) });
-  const queries = await db.query.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: "asc" } });
+  await db.chunk.createMany({
+    data: Array.from({ length: totalChunks }, (_, i) => ({
+      chunkingId: defaultId,
+      projectId: project.id,
+      externalId: `c${i}`,
+      videoId: videos[i % 3].id,
+      startSeconds: (i % 13) * 5,
+      endSeconds: (i % 13) * 5 + 10,
+      text: `Chunk ${i}: the speaker explains a part of the ranking function in some detail.`,
+    })),
+  });
+  const chunks = await db.chunk.findMany({
+    where: { projectId: project.id },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  await db.query.createMany({
+    data: Array.from({ length: 10 }, (_, i) => ({
+      projectId: project.id,
+      externalId: `q${i}`,
+      text: `Bench question ${i}: what does the speaker say about part ${i}?`,
+    })),
+  });
+  const queries = await db.query.findMany({
+    where: { projectId: project.id },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
 
   const users: { id: string; email: string; password: string }[] = [];
   for (let u = 0; u <= ANNOTATORS; u++) {
@@ -132,7 +170,12 @@ async function seed(dir: string) {
 }
 
 type TKeyMarks = { dom: number[]; painted: number[]; frame: number[]; noFrame: number };
-type TBenchWindow = { __t0: number; __marks: { dom: number; painted: number }[]; __frames: number[]; __last: string | null };
+type TBenchWindow = {
+  __t0: number;
+  __marks: { dom: number; painted: number }[];
+  __frames: number[];
+  __last: string | null;
+};
 /** Pause between keys: the time an annotator spends on an item is seconds; the next item's video loads meanwhile. */
 const KEY_PAUSE_MS = 1000;
 
@@ -178,7 +221,9 @@ async function keypressBench(url: string, email: string, password: string): Prom
     let noFrame = 0;
     for (let i = 0; i < KEYPRESSES; i++) {
       await page.keyboard.press(String(i % 4));
-      await page.waitForFunction((n) => (window as unknown as TBenchWindow).__marks.length >= n, i + 1, { timeout: 10_000 });
+      await page.waitForFunction((n) => (window as unknown as TBenchWindow).__marks.length >= n, i + 1, {
+        timeout: 10_000,
+      });
       const framed = await page
         .waitForFunction((n) => (window as unknown as TBenchWindow).__frames.length >= n, i + 1, { timeout: 5_000 })
         .then(() => true)
@@ -190,10 +235,18 @@ async function keypressBench(url: string, email: string, password: string): Prom
       }
       await page.waitForTimeout(KEY_PAUSE_MS);
     }
-    const marks = await page.evaluate(() => ({ marks: (window as unknown as TBenchWindow).__marks, frames: (window as unknown as TBenchWindow).__frames }));
+    const marks = await page.evaluate(() => ({
+      marks: (window as unknown as TBenchWindow).__marks,
+      frames: (window as unknown as TBenchWindow).__frames,
+    }));
     const frame = marks.frames.filter((f) => Number.isFinite(f));
     if (process.env.BENCH_DEBUG) console.error(`frames: ${marks.frames.map((f) => f.toFixed(0)).join(" ")}`);
-    return { dom: marks.marks.map((m) => m.dom), painted: marks.marks.map((m) => m.painted), frame, noFrame: noFrame + (marks.frames.length - frame.length - noFrame) };
+    return {
+      dom: marks.marks.map((m) => m.dom),
+      painted: marks.marks.map((m) => m.painted),
+      frame,
+      noFrame: noFrame + (marks.frames.length - frame.length - noFrame),
+    };
   } finally {
     await browser.close();
   }
@@ -207,7 +260,15 @@ type TSession = { cookie: string; items: string[] };
 type TAcks = { keys: Set<string>; twice: number };
 
 function submission(s: TSession, k: number): string {
-  return JSON.stringify({ poolItemId: s.items[k % s.items.length], grade: k % 4, startSeconds: k % 90, notes: "", flags: [], timeSpentMs: 4000, idempotencyKey: randomUUID() });
+  return JSON.stringify({
+    poolItemId: s.items[k % s.items.length],
+    grade: k % 4,
+    startSeconds: k % 90,
+    notes: "",
+    flags: [],
+    timeSpentMs: 4000,
+    idempotencyKey: randomUUID(),
+  });
 }
 
 function acknowledge(acks: TAcks, body: string) {
@@ -225,12 +286,20 @@ async function openLoop(url: string, sessions: TSession[], acks: TAcks) {
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const s = sessions[i % sessions.length];
       const body = submission(s, Math.floor(i / sessions.length));
-      const req = request(target, { method: "POST", agent: agents[i % sessions.length], headers: { cookie: s.cookie, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        target,
+        {
+          method: "POST",
+          agent: agents[i % sessions.length],
+          headers: { cookie: s.cookie, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -279,7 +348,11 @@ async function closedLoop(url: string, sessions: TSession[], acks: TAcks) {
         {
           method: "POST",
           path: "/api/annotate/judgements",
-          setupRequest: (req) => ({ ...req, headers: { ...req.headers, cookie: s.cookie, "content-type": "application/json" }, body: submission(s, k++) }),
+          setupRequest: (req) => ({
+            ...req,
+            headers: { ...req.headers, cookie: s.cookie, "content-type": "application/json" },
+            body: submission(s, k++),
+          }),
           onResponse: (status, body) => {
             if (status === 200) acknowledge(acks, body);
           },
@@ -294,13 +367,23 @@ async function closedLoop(url: string, sessions: TSession[], acks: TAcks) {
 async function storedKeys(db: TLabelEventDb, keys: string[]): Promise<number> {
   let found = 0;
   for (let i = 0; i < keys.length; i += 500) {
-    const rows = await db.labelEvent.findMany({ where: { idempotencyKey: { in: keys.slice(i, i + 500) } }, select: { idempotencyKey: true } });
+    const rows = await db.labelEvent.findMany({
+      where: { idempotencyKey: { in: keys.slice(i, i + 500) } },
+      select: { idempotencyKey: true },
+    });
     found += rows.length;
   }
   return found;
 }
 
-type TLabelEventDb = { labelEvent: { findMany: (a: { where: { idempotencyKey: { in: string[] } }; select: { idempotencyKey: true } }) => Promise<{ idempotencyKey: string | null }[]> } };
+type TLabelEventDb = {
+  labelEvent: {
+    findMany: (a: {
+      where: { idempotencyKey: { in: string[] } };
+      select: { idempotencyKey: true };
+    }) => Promise<{ idempotencyKey: string | null }[]>;
+  };
+};
 
 export async function bench(): Promise<TBenchRow[]> {
   const dist = productionBuild(".next-annotate");
@@ -313,14 +396,27 @@ export async function bench(): Promise<TBenchRow[]> {
     try {
       const { db, users, itemsOf, browserUser } = await seed(dir);
       // The per-user submission limit (lib/http/limits.ts) is off here: this measures the server, not the limiter.
-      server = await startServer({ DATABASE_URL: process.env.DATABASE_URL, ASSESSOR_SUBMIT_RATE_PER_MINUTE: "1000000000" });
+      server = await startServer({
+        DATABASE_URL: process.env.DATABASE_URL,
+        ASSESSOR_SUBMIT_RATE_PER_MINUTE: "1000000000",
+      });
       const url = server.url;
       const loadBefore = loadavg()[0];
       const keys = await keypressBench(url, browserUser.email, browserUser.password);
       const loadKeys = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`;
-      if (process.env.BENCH_KEYS_ONLY) return [{ name: "keys only", target: "", measured: `text p95 ${percentile(keys.painted, 95).toFixed(1)} median ${percentile(keys.painted, 50).toFixed(1)}; frame p95 ${percentile(keys.frame, 95).toFixed(1)} median ${percentile(keys.frame, 50).toFixed(1)} n=${keys.frame.length} missing ${keys.noFrame}; ${loadKeys}`, pass: true, command: "" }];
+      if (process.env.BENCH_KEYS_ONLY)
+        return [
+          {
+            name: "keys only",
+            target: "",
+            measured: `text p95 ${percentile(keys.painted, 95).toFixed(1)} median ${percentile(keys.painted, 50).toFixed(1)}; frame p95 ${percentile(keys.frame, 95).toFixed(1)} median ${percentile(keys.frame, 50).toFixed(1)} n=${keys.frame.length} missing ${keys.noFrame}; ${loadKeys}`,
+            pass: true,
+            command: "",
+          },
+        ];
       const sessions = [];
-      for (const u of users.slice(0, ANNOTATORS)) sessions.push({ cookie: await apiSession(url, u.email, u.password), items: itemsOf.get(u.email) ?? [] });
+      for (const u of users.slice(0, ANNOTATORS))
+        sessions.push({ cookie: await apiSession(url, u.email, u.password), items: itemsOf.get(u.email) ?? [] });
       // Warm-up (route compilation caches, connection pool), not measured.
       await fetch(`${url}/api/annotate/queue`, { headers: { Cookie: sessions[0].cookie } });
       const acks: TAcks = { keys: new Set(), twice: 0 };
@@ -381,5 +477,6 @@ export async function bench(): Promise<TBenchRow[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await bench()) console.log(`${row.pass ? "ok " : "NO "} ${row.name}: ${row.measured} (target ${row.target})`);
+  for (const row of await bench())
+    console.log(`${row.pass ? "ok " : "NO "} ${row.name}: ${row.measured} (target ${row.target})`);
 }

@@ -26,7 +26,6 @@ const WARMUP = 3;
 const TIMED = 40;
 const PASSWORD = "bench-password";
 
-
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
@@ -45,7 +44,15 @@ async function seed(dir: string): Promise<{ email: string; projectId: number }> 
   await createUser(db, { email, name: "Answer Bench", role: "annotator", password: PASSWORD });
   const project = await db.project.create({ data: { name: "Answers bench", annotatorsPerItem: 1 } });
   const chunking = await db.chunking.create({ data: { projectId: project.id, name: "default", method: "imported" } });
-  const video = await db.video.create({ data: { projectId: project.id, externalId: "bm25", title: "What is BM25", path: "demo/media/bm25.mp4", durationSeconds: 92 } });
+  const video = await db.video.create({
+    data: {
+      projectId: project.id,
+      externalId: "bm25",
+      title: "What is BM25",
+      path: "demo/media/bm25.mp4",
+      durationSeconds: 92,
+    },
+  });
   await db.chunk.createMany({
     data: Array.from({ length: 18 }, (_, i) => ({
       projectId: project.id,
@@ -57,13 +64,28 @@ async function seed(dir: string): Promise<{ email: string; projectId: number }> 
       text: `Chunk ${i}: the speaker explains how term frequency saturates and how document length is normalised in the ranking function.`,
     })),
   });
-  await db.query.createMany({ data: Array.from({ length: ANSWERS }, (_, i) => ({ projectId: project.id, externalId: `q${i}`, text: `Question ${i}: how does BM25 treat a term that occurs many times in a long document?` })) });
+  await db.query.createMany({
+    data: Array.from({ length: ANSWERS }, (_, i) => ({
+      projectId: project.id,
+      externalId: `q${i}`,
+      text: `Question ${i}: how does BM25 treat a term that occurs many times in a long document?`,
+    })),
+  });
   const lines = Array.from({ length: ANSWERS }, (_, i) => {
-    const answer = Array.from({ length: CLAIMS }, (_, k) => `Claim ${k + 1} of answer ${i} says that term frequency saturates with k1 near ${(1.2 + k / 10).toFixed(1)}.`).join(" ");
+    const answer = Array.from(
+      { length: CLAIMS },
+      (_, k) =>
+        `Claim ${k + 1} of answer ${i} says that term frequency saturates with k1 near ${(1.2 + k / 10).toFixed(1)}.`,
+    ).join(" ");
     const context = Array.from({ length: CONTEXT }, (_, k) => `c${(i + k) % 18}`);
     return JSON.stringify({ qid: `q${i}`, answer, context });
   });
-  await importAnswers(db, project.id, { system: "bench-gen", fileName: "answers.jsonl", text: lines.join("\n") + "\n" }, { chunking: "default" });
+  await importAnswers(
+    db,
+    project.id,
+    { system: "bench-gen", fileName: "answers.jsonl", text: lines.join("\n") + "\n" },
+    { chunking: "default" },
+  );
   await assignAnswers(db, project.id, { perItem: 1 });
   const claims = await db.answerClaim.count({ where: { answer: { projectId: project.id } } });
   if (claims !== ANSWERS * CLAIMS) throw new Error(`seeded ${claims} claims, expected ${ANSWERS * CLAIMS}`);
@@ -107,10 +129,19 @@ async function label(url: string, email: string, projectId: number): Promise<TMa
       await page.locator("h1").first().click(); // focus on the page, not a field
       for (let k = 0; k < CLAIMS; k++) await page.keyboard.press("s");
       await page.keyboard.press("2");
-      await page.waitForFunction((prev) => document.querySelector("article[data-answer-id][data-ready]")?.getAttribute("data-answer-id") !== prev, before, { timeout: 30_000 });
+      await page.waitForFunction(
+        (prev) =>
+          document.querySelector("article[data-answer-id][data-ready]")?.getAttribute("data-answer-id") !== prev,
+        before,
+        { timeout: 30_000 },
+      );
       await page.waitForTimeout(300);
     }
-    await page.waitForFunction((n) => (window as unknown as { __marks: TMark[] }).__marks.filter((m) => !Number.isNaN(m.painted)).length >= n, WARMUP + TIMED, { timeout: 30_000 });
+    await page.waitForFunction(
+      (n) => (window as unknown as { __marks: TMark[] }).__marks.filter((m) => !Number.isNaN(m.painted)).length >= n,
+      WARMUP + TIMED,
+      { timeout: 30_000 },
+    );
     await page.getByTestId("outbox").waitFor();
     return (await page.evaluate(() => (window as unknown as { __marks: TMark[] }).__marks)).slice(WARMUP);
   } finally {
@@ -158,5 +189,8 @@ export async function bench(): Promise<TBenchRow[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await bench()) console.log(`${row.name}\n  target ${row.target}: ${row.measured} → ${row.pass === null ? "context" : row.pass ? "pass" : "FAIL"}`);
+  for (const row of await bench())
+    console.log(
+      `${row.name}\n  target ${row.target}: ${row.measured} → ${row.pass === null ? "context" : row.pass ? "pass" : "FAIL"}`,
+    );
 }

@@ -20,12 +20,18 @@ const VIDEOS = 50;
 const VIDEO_SECONDS = 600;
 const QUESTIONS = 500;
 const SYSTEMS = ["bm25", "vector", "hybrid", "rerank"];
-const GRID = [20, 40, 60].flatMap((size) => [0, 0.25].map((overlap) => ({ size, overlap, name: `c${size}o${overlap * 100}` })));
+const GRID = [20, 40, 60].flatMap((size) =>
+  [0, 0.25].map((overlap) => ({ size, overlap, name: `c${size}o${overlap * 100}` })),
+);
 const DEPTH = 20;
 const AUDITED = 50;
 const TIMES = 7;
 
-export function syntheticProject(): { data: TDashboardData; rankings: Map<number, TRunRankings>; chunkings: { id: number; name: string }[] } {
+export function syntheticProject(): {
+  data: TDashboardData;
+  rankings: Map<number, TRunRankings>;
+  chunkings: { id: number; name: string }[];
+} {
   const rng = seededRng(20);
   const chunks = new Map<number, TChunkInfo>();
   const byChunking = new Map<number, number[]>();
@@ -35,12 +41,21 @@ export function syntheticProject(): { data: TDashboardData; rankings: Map<number
     const stride = g.size * (1 - g.overlap);
     for (let v = 1; v <= VIDEOS; v++)
       for (let s = 0; s < VIDEO_SECONDS; s += stride) {
-        chunks.set(nextChunk, { docid: `v${v}_${s * 1000}-${(s + g.size) * 1000}`, videoId: v, start: s, end: Math.min(VIDEO_SECONDS, s + g.size), chunkingId: ci + 1 });
+        chunks.set(nextChunk, {
+          docid: `v${v}_${s * 1000}-${(s + g.size) * 1000}`,
+          videoId: v,
+          start: s,
+          end: Math.min(VIDEO_SECONDS, s + g.size),
+          chunkingId: ci + 1,
+        });
         ids.push(nextChunk++);
       }
     byChunking.set(ci + 1, ids);
   });
-  const queries = new Map<number, { qid: string; tags: string[]; places: { start: number; end: number | null; videoId: number | null }[] }>();
+  const queries = new Map<
+    number,
+    { qid: string; tags: string[]; places: { start: number; end: number | null; videoId: number | null }[] }
+  >();
   const answers = new Map<number, { video: number; start: number }>();
   for (let q = 1; q <= QUESTIONS; q++) {
     const video = 1 + Math.floor(rng.next() * VIDEOS);
@@ -67,7 +82,12 @@ export function syntheticProject(): { data: TDashboardData; rankings: Map<number
         const chunkIds = Int32Array.from([...picked].slice(0, DEPTH));
         perQuery.set(q, { chunkIds, docids: [...chunkIds].map((id) => chunks.get(id)!.docid) });
       }
-      runs.push({ id: runId, system: ci === 0 ? system : `${system}@${g.name}`, contentHash: `h${runId}`, chunkingId: ci + 1 });
+      runs.push({
+        id: runId,
+        system: ci === 0 ? system : `${system}@${g.name}`,
+        contentHash: `h${runId}`,
+        chunkingId: ci + 1,
+      });
       rankings.set(runId++, perQuery);
     });
   });
@@ -93,7 +113,14 @@ export function syntheticProject(): { data: TDashboardData; rankings: Map<number
         if (seen.has(key)) continue;
         seen.add(key);
         if (first || q <= AUDITED) {
-          reference.push({ queryId: q, chunkId: id, grade: grade(q, id), startSeconds: null, status: "agreed", source: null });
+          reference.push({
+            queryId: q,
+            chunkId: id,
+            grade: grade(q, id),
+            startSeconds: null,
+            status: "agreed",
+            source: null,
+          });
           poolItems.set(`${run.chunkingId}:${key}`, { queryId: q, chunkId: id });
         }
         if (!first) {
@@ -107,12 +134,27 @@ export function syntheticProject(): { data: TDashboardData; rankings: Map<number
   const data: TDashboardData = {
     version: "v0",
     base: {},
-    project: { id: 999_999, name: "bench-chunkings", calibrationTarget: 0, minPerGrade: 0, annotatorsPerItem: 2, gradingClosed: false },
+    project: {
+      id: 999_999,
+      name: "bench-chunkings",
+      calibrationTarget: 0,
+      minPerGrade: 0,
+      annotatorsPerItem: 2,
+      gradingClosed: false,
+    },
     queries,
     tags: [],
     chunks,
     reference,
-    stages: { unassigned: 0, assigned: 0, agreed: reference.length, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: reference.length },
+    stages: {
+      unassigned: 0,
+      assigned: 0,
+      agreed: reference.length,
+      awaiting_adjudication: 0,
+      adjudicated: 0,
+      imported: 0,
+      total: reference.length,
+    },
     judges,
     judgeRuns: new Map(),
     judgeLabelledAt: new Map(),
@@ -135,7 +177,12 @@ function afterLabelChange(data: TDashboardData, k: number): TDashboardData {
   const reference = data.reference.slice();
   const i = (k * 7919) % reference.length;
   reference[i] = { ...reference[i], grade: (reference[i].grade + 1) % 4 };
-  return { ...data, version: `v${k}`, reference, referenceChanges: { from: data.version, queries: new Set([reference[i].queryId]) } };
+  return {
+    ...data,
+    version: `v${k}`,
+    reference,
+    referenceChanges: { from: data.version, queries: new Set([reference[i].queryId]) },
+  };
 }
 
 export async function bench(): Promise<TBenchRow[]> {
@@ -144,7 +191,8 @@ export async function bench(): Promise<TBenchRow[]> {
   let current = data;
   const first = chunkingReport(current, rankings, chunkings);
   const cold = performance.now() - t0;
-  if (first.rows.length !== GRID.length * SYSTEMS.length) throw new Error(`expected ${GRID.length * SYSTEMS.length} rows, got ${first.rows.length}`);
+  if (first.rows.length !== GRID.length * SYSTEMS.length)
+    throw new Error(`expected ${GRID.length * SYSTEMS.length} rows, got ${first.rows.length}`);
   current = afterLabelChange(current, 1);
   chunkingReport(current, rankings, chunkings);
   const times: number[] = [];

@@ -44,7 +44,14 @@ function median(xs: number[]): number {
 }
 
 type Db = Awaited<ReturnType<typeof import("../../lib/db/client.ts").getDb>>;
-type ServerTimes = { cold: number; afterChange: number[]; unchanged: number; both: number; ppi: number[]; version: number };
+type ServerTimes = {
+  cold: number;
+  afterChange: number[];
+  unchanged: number;
+  both: number;
+  ppi: number[];
+  version: number;
+};
 
 /** Complete calibration questions for the PPI panel: every pool item of the first COMPLETE queries gets an imported label. */
 const COMPLETE = 40;
@@ -59,8 +66,22 @@ async function completeSomeQuestions(db: Db, projectId: number): Promise<void> {
       [projectId, projectId],
     );
     const now = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
-    const cols = [{ name: "projectId", type: "int" as const }, { name: "source", type: "text" as const }, { name: "queryId", type: "int" as const }, { name: "chunkId", type: "int" as const }, { name: "grade", type: "int" as const }, { name: "createdAt", type: "timestamp" as const }];
-    await tx.insert("ReferenceLabel", cols, items.length, (i) => [projectId, "bench-calibration", Number(items[i].queryId), Number(items[i].chunkId), rng.int(4), now]);
+    const cols = [
+      { name: "projectId", type: "int" as const },
+      { name: "source", type: "text" as const },
+      { name: "queryId", type: "int" as const },
+      { name: "chunkId", type: "int" as const },
+      { name: "grade", type: "int" as const },
+      { name: "createdAt", type: "timestamp" as const },
+    ];
+    await tx.insert("ReferenceLabel", cols, items.length, (i) => [
+      projectId,
+      "bench-calibration",
+      Number(items[i].queryId),
+      Number(items[i].chunkId),
+      rng.int(4),
+      now,
+    ]);
   });
 }
 
@@ -86,7 +107,12 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
     // A label change that changes a final human label: on an item whose two annotators agree
     // (not adjudicated), one of them changes their grade, so the item leaves the reference set
     // (a different item, in another query, each time).
-    const j = await db.judgement.findFirst({ where: { poolItem: { projectId, adjudication: null } }, orderBy: { id: "asc" }, skip: 1000 * i + 2 * i, select: { id: true, grade: true } });
+    const j = await db.judgement.findFirst({
+      where: { poolItem: { projectId, adjudication: null } },
+      orderBy: { id: "asc" },
+      skip: 1000 * i + 2 * i,
+      select: { id: true, grade: true },
+    });
     await db.judgement.update({ where: { id: j!.id }, data: { grade: (j!.grade + 1) % 4 } });
     // Every other panel first, then the PPI panel on its own: what it adds to the update.
     const rest = await time(() => allPanels(db, projectId, view, { ppi: false }));
@@ -94,7 +120,11 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
     afterChange.push(rest + ppiMs);
     ppi.push(ppiMs);
   }
-  const unchanged = median([await time(() => allPanels(db, projectId, view)), await time(() => allPanels(db, projectId, view)), await time(() => allPanels(db, projectId, view))]);
+  const unchanged = median([
+    await time(() => allPanels(db, projectId, view)),
+    await time(() => allPanels(db, projectId, view)),
+    await time(() => allPanels(db, projectId, view)),
+  ]);
   const both = await time(() => allPanels(db, projectId, { ...view, source: "both" }));
   // What the open page polls (the `version` panel, lib/query/dashboard.ts useDashboardRefresh) when nothing changed.
   const { labelSetVersion } = await import("../../lib/dashboard/data.ts");
@@ -124,14 +154,38 @@ export async function bench(): Promise<TBenchRow[]> {
     const scale = `${labels.toLocaleString("en")} labels, ${SIZE.runs} runs × ${SIZE.queries} queries × ${SIZE.depth} (seeded in ${(seedMs / 1000).toFixed(1)} s)`;
     const m = median(afterChange);
     const load = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
-    rows.push({ name: `dashboard data after a label change (${scale}; SQLite)`, target: "≤ 300 ms", measured: `${ms(m)} (median of ${CHANGES}, in order: ${afterChange.map(ms).join(", ")}; with both label sources: +${ms(both)}; ${load})`, pass: m <= 300, command: COMMAND });
+    rows.push({
+      name: `dashboard data after a label change (${scale}; SQLite)`,
+      target: "≤ 300 ms",
+      measured: `${ms(m)} (median of ${CHANGES}, in order: ${afterChange.map(ms).join(", ")}; with both label sources: +${ms(both)}; ${load})`,
+      pass: m <= 300,
+      command: COMMAND,
+    });
     const p = median(ppi);
-    rows.push({ name: `judge + human (PPI) panel and queries-needed advisor after a label change (${SIZE.runs} runs × ${SIZE.queries} questions × 8 measures, ${COMPLETE} complete questions; SQLite)`, target: "≤ 100 ms", measured: `${ms(p)} (median of ${CHANGES}, in order: ${ppi.map(ms).join(", ")}; ${load})`, pass: p <= 100, command: COMMAND });
-    rows.push({ name: "dashboard data, labels unchanged (per-version cache; SQLite)", target: "≤ 300 ms", measured: `${ms(unchanged)} (the version check alone, what the open page polls every 5 s and on focus: ${version.toFixed(1)} ms)`, pass: unchanged <= 300, command: COMMAND });
+    rows.push({
+      name: `judge + human (PPI) panel and queries-needed advisor after a label change (${SIZE.runs} runs × ${SIZE.queries} questions × 8 measures, ${COMPLETE} complete questions; SQLite)`,
+      target: "≤ 100 ms",
+      measured: `${ms(p)} (median of ${CHANGES}, in order: ${ppi.map(ms).join(", ")}; ${load})`,
+      pass: p <= 100,
+      command: COMMAND,
+    });
+    rows.push({
+      name: "dashboard data, labels unchanged (per-version cache; SQLite)",
+      target: "≤ 300 ms",
+      measured: `${ms(unchanged)} (the version check alone, what the open page polls every 5 s and on focus: ${version.toFixed(1)} ms)`,
+      pass: unchanged <= 300,
+      command: COMMAND,
+    });
     // Not a request a lead waits for on a running server: the warm-up computes it once when the
     // server starts (lib/dashboard/warm.ts); only a request that arrives before the warm-up ends
     // (or the first one for a project that is not among the two warmed) waits this long.
-    rows.push({ name: "dashboard data computed from nothing in a fresh process (every table read, every panel computed; paid once per server start by the warm-up; SQLite)", target: "— (reported)", measured: ms(cold), pass: null, command: COMMAND });
+    rows.push({
+      name: "dashboard data computed from nothing in a fresh process (every table read, every panel computed; paid once per server start by the warm-up; SQLite)",
+      target: "— (reported)",
+      measured: ms(cold),
+      pass: null,
+      command: COMMAND,
+    });
 
     rows.push(...(await browserRows(projectId)));
     await closeDb();
@@ -191,9 +245,19 @@ async function postgresRow(): Promise<TBenchRow> {
  */
 async function browserRows(projectId: number): Promise<TBenchRow[]> {
   const name = "dashboard page usable after navigation (headless Chromium, every panel showing data)";
-  const refreshName = "open dashboard page updated after a label change (on return to its tab: version check, panels refetched, the changed count on screen; headless Chromium)";
+  const refreshName =
+    "open dashboard page updated after a label change (on return to its tab: version check, panels refetched, the changed count on screen; headless Chromium)";
   const distDir = process.env.NEXT_DIST_DIR || ".next-dashboard";
-  if (!existsSync(join(root, distDir, "BUILD_ID"))) return [{ name, target: "≤ 1 s", measured: `not measured: no production build in ${distDir} (npm run bench makes one; alone: NEXT_DIST_DIR=${distDir} npx next build)`, pass: false, command: COMMAND }];
+  if (!existsSync(join(root, distDir, "BUILD_ID")))
+    return [
+      {
+        name,
+        target: "≤ 1 s",
+        measured: `not measured: no production build in ${distDir} (npm run bench makes one; alone: NEXT_DIST_DIR=${distDir} npx next build)`,
+        pass: false,
+        command: COMMAND,
+      },
+    ];
   return withNextDist(distDir, async () => {
     const { startServer, launchBrowser } = await import("../../tests/helpers/server.ts");
     const { loginAs } = await import("../../tests/helpers/login.ts");
@@ -201,7 +265,9 @@ async function browserRows(projectId: number): Promise<TBenchRow[]> {
     const { hash } = await import("@node-rs/argon2");
     const db = await getDb();
     const email = `bench-lead-${projectId}@example.org`;
-    await db.user.create({ data: { email, name: "Bench lead", role: "lead", passwordHash: await hash("bench-password") } });
+    await db.user.create({
+      data: { email, name: "Bench lead", role: "lead", passwordHash: await hash("bench-password") },
+    });
     const server = await startServer();
     const browser = await launchBrowser();
     try {
@@ -226,17 +292,40 @@ async function browserRows(projectId: number): Promise<TBenchRow[]> {
       for (let i = 0; i < 3; i++) {
         const shown = await page.locator('[data-stat="labelled"]').first().textContent();
         // As measureServer's changes (agreed item → disagreement: one final label fewer), on items it did not touch.
-        const j = await db.judgement.findFirst({ where: { poolItem: { projectId, adjudication: null } }, orderBy: { id: "asc" }, skip: 1000 * (CHANGES + 5 + i) + 2 * i, select: { id: true, grade: true } });
+        const j = await db.judgement.findFirst({
+          where: { poolItem: { projectId, adjudication: null } },
+          orderBy: { id: "asc" },
+          skip: 1000 * (CHANGES + 5 + i) + 2 * i,
+          select: { id: true, grade: true },
+        });
         if (!j) break;
         await db.judgement.update({ where: { id: j.id }, data: { grade: (j.grade + 1) % 4 } });
         const s = performance.now();
         await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
-        await page.waitForFunction((before) => document.querySelector('[data-stat="labelled"]')?.textContent !== before, shown, { timeout: 60_000, polling: 10 });
+        await page.waitForFunction(
+          (before) => document.querySelector('[data-stat="labelled"]')?.textContent !== before,
+          shown,
+          { timeout: 60_000, polling: 10 },
+        );
         refresh.push(performance.now() - s);
       }
       return [
-        { name, target: "≤ 1 s", measured: `${ms(m)} (median of 3; first visit after server start: ${ms(first)}, server log: "${warmed}"; ${load})`, pass: m <= 1000, command: COMMAND },
-        { name: refreshName, target: "— (reported)", measured: refresh.length ? `${ms(median(refresh))} (median of ${refresh.length}, in order: ${refresh.map(ms).join(", ")}; ${load})` : "not measured: no judgement left to change", pass: null, command: COMMAND },
+        {
+          name,
+          target: "≤ 1 s",
+          measured: `${ms(m)} (median of 3; first visit after server start: ${ms(first)}, server log: "${warmed}"; ${load})`,
+          pass: m <= 1000,
+          command: COMMAND,
+        },
+        {
+          name: refreshName,
+          target: "— (reported)",
+          measured: refresh.length
+            ? `${ms(median(refresh))} (median of ${refresh.length}, in order: ${refresh.map(ms).join(", ")}; ${load})`
+            : "not measured: no judgement left to change",
+          pass: null,
+          command: COMMAND,
+        },
       ];
     } finally {
       await browser.close();

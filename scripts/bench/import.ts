@@ -35,9 +35,17 @@ const TARGET_START_S = 0.5;
 // Printed by the child as it exits: its peak RSS (KB) and CPU time (µs, user + system).
 const RSS_HOOK = `data:text/javascript,${encodeURIComponent('process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nmaxrss_kb="+u.maxRSS+" cpu_us="+(u.userCPUTime+u.systemCPUTime)+"\\n")})')}`;
 
-function cli(args: string[], env: NodeJS.ProcessEnv): { code: number; stdout: string; stderr: string; seconds: number; cpuSeconds: number; maxRssMb: number } {
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { code: number; stdout: string; stderr: string; seconds: number; cpuSeconds: number; maxRssMb: number } {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ["--import", RSS_HOOK, join(root, "bin", "assessor.mjs"), ...args], { cwd: root, env, encoding: "utf8", maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, ["--import", RSS_HOOK, join(root, "bin", "assessor.mjs"), ...args], {
+    cwd: root,
+    env,
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const kb = Number(/maxrss_kb=(\d+)/.exec(r.stderr)?.[1] ?? NaN);
   const cpuSeconds = Number(/cpu_us=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1e6;
@@ -58,8 +66,21 @@ export async function bench(): Promise<TBenchRow[]> {
     const env = { ...process.env, DATABASE_URL: `file:${join(dir, "bench.db")}` };
     const gen = spawnSync("python3", [join(import.meta.dirname, "make_big_run.py"), dir], { encoding: "utf8" });
     if (gen.status !== 0 || !existsSync(join(dir, "big.run"))) throw new Error(`make_big_run.py failed: ${gen.stderr}`);
-    writeFileSync(join(dir, "videos.jsonl"), Array.from({ length: QUERIES }, (_, q) => JSON.stringify({ id: `v${q}`, title: `Video ${q}`, path: `media/v${q}.mp4`, duration: PER_QUERY * 30 }) + "\n").join(""));
-    writeFileSync(join(dir, "queries.jsonl"), Array.from({ length: QUERIES }, (_, q) => JSON.stringify({ id: `q${q}`, text: `question ${q}?` }) + "\n").join(""));
+    writeFileSync(
+      join(dir, "videos.jsonl"),
+      Array.from(
+        { length: QUERIES },
+        (_, q) =>
+          JSON.stringify({ id: `v${q}`, title: `Video ${q}`, path: `media/v${q}.mp4`, duration: PER_QUERY * 30 }) +
+          "\n",
+      ).join(""),
+    );
+    writeFileSync(
+      join(dir, "queries.jsonl"),
+      Array.from({ length: QUERIES }, (_, q) => JSON.stringify({ id: `q${q}`, text: `question ${q}?` }) + "\n").join(
+        "",
+      ),
+    );
     await writeLines(join(dir, "chunks.jsonl"), LINES, (i) => {
       const q = Math.floor(i / PER_QUERY);
       const j = i % PER_QUERY;
@@ -72,9 +93,15 @@ export async function bench(): Promise<TBenchRow[]> {
     // The machine is shared: the CPU time the process used tells how much of the wall time was waiting.
     const load = loadavg()[0].toFixed(1);
     const again = cli(["import", "run", "--system", "sysA", join(dir, "big.run")], env);
-    await writeLines(join(dir, "labels.qrels"), QUERIES * LABELS_PER_QUERY, (i) => `q${Math.floor(i / LABELS_PER_QUERY)} 0 d${Math.floor(i / LABELS_PER_QUERY)}_${i % LABELS_PER_QUERY} ${i % 4}\n`);
+    await writeLines(
+      join(dir, "labels.qrels"),
+      QUERIES * LABELS_PER_QUERY,
+      (i) =>
+        `q${Math.floor(i / LABELS_PER_QUERY)} 0 d${Math.floor(i / LABELS_PER_QUERY)}_${i % LABELS_PER_QUERY} ${i % 4}\n`,
+    );
     const labels = cli(["import", "labels", "--source", "prior", join(dir, "labels.qrels")], env);
-    if (!/imported 200,000 reference labels/.test(labels.stdout)) throw new Error(`unexpected output: ${labels.stdout}`);
+    if (!/imported 200,000 reference labels/.test(labels.stdout))
+      throw new Error(`unexpected output: ${labels.stdout}`);
     const labelRate = (QUERIES * LABELS_PER_QUERY) / labels.seconds;
     // A database command's start: `status` on this project (connect, migrations checked, one count query), best of 3.
     const starts = [0, 1, 2].map(() => cli(["status"], env));
@@ -82,9 +109,27 @@ export async function bench(): Promise<TBenchRow[]> {
     const command = "npm run bench -- import  (node bin/assessor.mjs import run --system sysA big.run, SQLite)";
     const pgLabels = await postgresLabelRow(dir);
     return [
-      { name: "import 1M-line TREC run: throughput", target: `≥ ${TARGET_RATE.toLocaleString("en-US")} lines/s`, measured: `${Math.round(rate).toLocaleString("en-US")} lines/s (${run.seconds.toFixed(1)} s wall for the whole process; ${run.cpuSeconds.toFixed(1)} s CPU; load avg ${load})`, pass: rate >= TARGET_RATE, command },
-      { name: "import 1M-line TREC run: peak memory", target: `≤ ${TARGET_RSS_MB} MB RSS`, measured: `${Math.round(run.maxRssMb)} MB RSS`, pass: run.maxRssMb <= TARGET_RSS_MB, command },
-      { name: "re-import the same run (no change)", target: "reported as unchanged", measured: `${again.seconds.toFixed(1)} s`, pass: /unchanged/.test(again.stdout), command },
+      {
+        name: "import 1M-line TREC run: throughput",
+        target: `≥ ${TARGET_RATE.toLocaleString("en-US")} lines/s`,
+        measured: `${Math.round(rate).toLocaleString("en-US")} lines/s (${run.seconds.toFixed(1)} s wall for the whole process; ${run.cpuSeconds.toFixed(1)} s CPU; load avg ${load})`,
+        pass: rate >= TARGET_RATE,
+        command,
+      },
+      {
+        name: "import 1M-line TREC run: peak memory",
+        target: `≤ ${TARGET_RSS_MB} MB RSS`,
+        measured: `${Math.round(run.maxRssMb)} MB RSS`,
+        pass: run.maxRssMb <= TARGET_RSS_MB,
+        command,
+      },
+      {
+        name: "re-import the same run (no change)",
+        target: "reported as unchanged",
+        measured: `${again.seconds.toFixed(1)} s`,
+        pass: /unchanged/.test(again.stdout),
+        command,
+      },
       {
         name: "import 200,000 reference labels (qrels): throughput",
         target: `≥ ${TARGET_LABEL_RATE.toLocaleString("en-US")} rows/s`,
@@ -100,7 +145,13 @@ export async function bench(): Promise<TBenchRow[]> {
         command: "npm run bench -- import  (node bin/assessor.mjs status, SQLite)",
       },
       pgLabels,
-      { name: "import 1M chunks JSONL (bench set-up)", target: "— (reported)", measured: `${chunks.seconds.toFixed(1)} s, ${Math.round(chunks.maxRssMb)} MB RSS`, pass: null, command: "node bin/assessor.mjs import chunks chunks.jsonl" },
+      {
+        name: "import 1M chunks JSONL (bench set-up)",
+        target: "— (reported)",
+        measured: `${chunks.seconds.toFixed(1)} s, ${Math.round(chunks.maxRssMb)} MB RSS`,
+        pass: null,
+        command: "node bin/assessor.mjs import chunks chunks.jsonl",
+      },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -151,7 +202,8 @@ async function postgresLabelRow(dir: string): Promise<TBenchRow> {
       await settle.end();
     }
     const labels = cli(["import", "labels", "--source", "prior", join(dir, "labels.qrels")], env);
-    if (!/imported 200,000 reference labels/.test(labels.stdout)) throw new Error(`unexpected output: ${labels.stdout}`);
+    if (!/imported 200,000 reference labels/.test(labels.stdout))
+      throw new Error(`unexpected output: ${labels.stdout}`);
     const rate = (QUERIES * LABELS_PER_QUERY) / labels.seconds;
     return {
       name,
@@ -167,5 +219,6 @@ async function postgresLabelRow(dir: string): Promise<TBenchRow> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await bench()) console.log(`${row.pass ? "ok " : "NO "} ${row.name}: ${row.measured} (target ${row.target})`);
+  for (const row of await bench())
+    console.log(`${row.pass ? "ok " : "NO "} ${row.name}: ${row.measured} (target ${row.target})`);
 }

@@ -47,7 +47,10 @@ export function benchModules(dir = benchDir): string[] {
 export function selectModules(available: string[], names: string[]): { selected: string[]; unknown: string[] } {
   if (names.length === 0) return { selected: available, unknown: [] };
   const wanted = names.map((n) => n.replace(/\.ts$/, ""));
-  return { selected: available.filter((m) => wanted.includes(m)), unknown: wanted.filter((n) => !available.includes(n)) };
+  return {
+    selected: available.filter((m) => wanted.includes(m)),
+    unknown: wanted.filter((n) => !available.includes(n)),
+  };
 }
 
 function errorText(e: unknown): string {
@@ -72,7 +75,10 @@ export async function runModule(module: string, dir = benchDir): Promise<ModuleR
     if (typeof fn !== "function") throw new Error("the module exports no bench() function");
     const result: unknown = await fn();
     const parsed = z.array(ZBenchRow).safeParse(result);
-    if (!parsed.success) throw new Error(`bench() returned an unexpected value: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      throw new Error(
+        `bench() returned an unexpected value: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+      );
     if (parsed.data.length === 0) throw new Error("bench() returned no rows");
     return { module, seconds: (performance.now() - t0) / 1000, rows: parsed.data, failed: false };
   } catch (e) {
@@ -114,14 +120,33 @@ export function runModuleIsolated(module: string, dir = benchDir): ModuleResult 
   const tmp = mkdtempSync(join(tmpdir(), "assessor-bench-"));
   const resultFile = join(tmp, "result.json");
   try {
-    const r = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), import.meta.filename, "--child", module, "--dir", dir, "--result", resultFile], {
-      cwd: root,
-      stdio: ["ignore", 2, 2], // the module's own output to stderr: stdout carries only the table
-      env: process.env,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        import.meta.resolve("tsx"),
+        import.meta.filename,
+        "--child",
+        module,
+        "--dir",
+        dir,
+        "--result",
+        resultFile,
+      ],
+      {
+        cwd: root,
+        stdio: ["ignore", 2, 2], // the module's own output to stderr: stdout carries only the table
+        env: process.env,
+      },
+    );
     if (existsSync(resultFile)) return JSON.parse(readFileSync(resultFile, "utf8")) as ModuleResult;
     const how = r.error ? r.error.message : r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`;
-    return { module, seconds: (performance.now() - t0) / 1000, rows: [failedRow(module, `the module's process ended before returning rows (${how})`)], failed: true };
+    return {
+      module,
+      seconds: (performance.now() - t0) / 1000,
+      rows: [failedRow(module, `the module's process ended before returning rows (${how})`)],
+      failed: true,
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -133,7 +158,12 @@ export function renderReport(results: ModuleResult[], when = new Date(), loadAtS
   const lines = [
     "| benchmark | target | measured | pass | reproduce with |",
     "|---|---|---|---|---|",
-    ...results.flatMap((r) => r.rows.map((row) => `| ${cell(row.name)} | ${cell(row.target)} | ${cell(row.measured)} | ${row.pass === null ? "—" : row.pass ? "yes" : "**no**"} | \`${cell(row.command)}\` |`)),
+    ...results.flatMap((r) =>
+      r.rows.map(
+        (row) =>
+          `| ${cell(row.name)} | ${cell(row.target)} | ${cell(row.measured)} | ${row.pass === null ? "—" : row.pass ? "yes" : "**no**"} | \`${cell(row.command)}\` |`,
+      ),
+    ),
   ];
   const rows = results.flatMap((r) => r.rows);
   const passed = rows.filter((r) => r.pass === true).length;
@@ -164,7 +194,9 @@ async function main(argv: string[]): Promise<number> {
   const available = benchModules();
   const { selected, unknown } = selectModules(available, argv);
   if (unknown.length) {
-    process.stderr.write(`error: no benchmark module named ${unknown.map((u) => `"${u}"`).join(", ")} in scripts/bench/ (available: ${available.join(", ") || "none"})\n`);
+    process.stderr.write(
+      `error: no benchmark module named ${unknown.map((u) => `"${u}"`).join(", ")} in scripts/bench/ (available: ${available.join(", ") || "none"})\n`,
+    );
     return 2;
   }
   if (selected.length === 0) {
@@ -183,7 +215,9 @@ async function main(argv: string[]): Promise<number> {
   for (const module of selected) {
     process.stderr.write(`bench: ${module} …\n`);
     const r = runModuleIsolated(module);
-    process.stderr.write(`bench: ${module} ${r.failed ? "FAILED" : "done"} in ${r.seconds.toFixed(1)} s${r.failed ? `: ${r.rows[0].measured}` : ""}\n`);
+    process.stderr.write(
+      `bench: ${module} ${r.failed ? "FAILED" : "done"} in ${r.seconds.toFixed(1)} s${r.failed ? `: ${r.rows[0].measured}` : ""}\n`,
+    );
     results.push(r);
   }
   const report = renderReport(results, new Date(), loadAtStart);

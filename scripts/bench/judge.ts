@@ -32,7 +32,19 @@ const KEY_ENV = { BENCH_JUDGE_API_KEY: "none" };
 async function startFake(): Promise<{ url: string; child: ChildProcess }> {
   const { freePort } = await import("../../tests/helpers/server.ts");
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "tests", "helpers", "fake-llm.ts"), "--port", String(port), "--latency", String(LATENCY_MS)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      join(root, "tests", "helpers", "fake-llm.ts"),
+      "--port",
+      String(port),
+      "--latency",
+      String(LATENCY_MS),
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
   await new Promise<void>((ok, ko) => {
     child.stdout?.once("data", () => ok());
     child.once("exit", (code) => ko(new Error(`the fake server exited (${code})`)));
@@ -40,7 +52,12 @@ async function startFake(): Promise<{ url: string; child: ChildProcess }> {
   return { url: `http://127.0.0.1:${port}/v1`, child };
 }
 
-const cli = (args: string[], env: Record<string, string>) => spawn(process.execPath, [join(root, "bin", "assessor.mjs"), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+const cli = (args: string[], env: Record<string, string>) =>
+  spawn(process.execPath, [join(root, "bin", "assessor.mjs"), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
 
 export async function bench(): Promise<TBenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "assessor-bench-judge-"));
@@ -53,19 +70,75 @@ export async function bench(): Promise<TBenchRow[]> {
     const { getDb } = await import("../../lib/db/client.ts");
     const db = await getDb();
     const project = await db.project.create({ data: { name: "judge-bench" } });
-    const video = await db.video.create({ data: { projectId: project.id, externalId: "v", title: "Bench talk", path: "demo/media/bm25.mp4", durationSeconds: 36_000 } });
+    const video = await db.video.create({
+      data: {
+        projectId: project.id,
+        externalId: "v",
+        title: "Bench talk",
+        path: "demo/media/bm25.mp4",
+        durationSeconds: 36_000,
+      },
+    });
     const defaultId = await defaultChunkingId(db, project.id);
-    await db.chunk.createMany({ data: Array.from({ length: PAIRS }, (_, i) => ({ chunkingId: defaultId, projectId: project.id, externalId: `c${i}`, videoId: video.id, startSeconds: i * 3, endSeconds: i * 3 + 15, text: `Chunk ${i}: a few sentences of transcript about ranking, fusion and evaluation, number ${i}.` })) });
-    await db.query.createMany({ data: Array.from({ length: QUERIES }, (_, q) => ({ projectId: project.id, externalId: `q${q}`, text: `Question ${q}: what does the speaker say about topic ${q}?` })) });
-    const chunks = await db.chunk.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: "asc" } });
-    const queries = await db.query.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: "asc" } });
+    await db.chunk.createMany({
+      data: Array.from({ length: PAIRS }, (_, i) => ({
+        chunkingId: defaultId,
+        projectId: project.id,
+        externalId: `c${i}`,
+        videoId: video.id,
+        startSeconds: i * 3,
+        endSeconds: i * 3 + 15,
+        text: `Chunk ${i}: a few sentences of transcript about ranking, fusion and evaluation, number ${i}.`,
+      })),
+    });
+    await db.query.createMany({
+      data: Array.from({ length: QUERIES }, (_, q) => ({
+        projectId: project.id,
+        externalId: `q${q}`,
+        text: `Question ${q}: what does the speaker say about topic ${q}?`,
+      })),
+    });
+    const chunks = await db.chunk.findMany({
+      where: { projectId: project.id },
+      select: { id: true },
+      orderBy: { id: "asc" },
+    });
+    const queries = await db.query.findMany({
+      where: { projectId: project.id },
+      select: { id: true },
+      orderBy: { id: "asc" },
+    });
     const per = PAIRS / QUERIES;
-    await db.poolItem.createMany({ data: chunks.map((c, i) => ({ projectId: project.id, queryId: queries[Math.floor(i / per)].id, chunkId: c.id })) });
+    await db.poolItem.createMany({
+      data: chunks.map((c, i) => ({ projectId: project.id, queryId: queries[Math.floor(i / per)].id, chunkId: c.id })),
+    });
 
     // Throughput and memory: the worker in a process of its own (as `judge resume` runs it).
     const { startRun } = await import("../../lib/judge/service.ts");
-    const { run } = await startRun(db, project.id, { judge: "bench", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "BENCH_JUDGE_API_KEY", concurrency: CONCURRENCY }, KEY_ENV);
-    const worker = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : []), "--import", "tsx", join(import.meta.dirname, "judge.ts"), "--worker", String(run.id)], { cwd: root, env: { ...process.env, ...KEY_ENV, DATABASE_URL: dbUrl }, stdio: ["ignore", "pipe", "inherit"] });
+    const { run } = await startRun(
+      db,
+      project.id,
+      {
+        judge: "bench",
+        model: "fake-judge",
+        baseUrl: fake.url,
+        apiKeyEnv: "BENCH_JUDGE_API_KEY",
+        concurrency: CONCURRENCY,
+      },
+      KEY_ENV,
+    );
+    const worker = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : []),
+        "--import",
+        "tsx",
+        join(import.meta.dirname, "judge.ts"),
+        "--worker",
+        String(run.id),
+      ],
+      { cwd: root, env: { ...process.env, ...KEY_ENV, DATABASE_URL: dbUrl }, stdio: ["ignore", "pipe", "inherit"] },
+    );
     let out = "";
     worker.stdout?.on("data", (d: Buffer) => (out += d.toString()));
     await new Promise((r) => worker.once("exit", r));
@@ -76,8 +149,28 @@ export async function bench(): Promise<TBenchRow[]> {
     const resumeJudge = "bench-resume";
     const args = ["--project", "judge-bench"];
     const env = { ...KEY_ENV, DATABASE_URL: dbUrl };
-    const first = cli(["judge", "run", ...args, "--judge", resumeJudge, "--model", "fake-judge", "--base-url", fake.url, "--api-key-env", "BENCH_JUDGE_API_KEY", "--concurrency", String(CONCURRENCY), "--temperature", "0.1"], env);
-    const runId = async () => (await db.judgeRun.findFirst({ where: { projectId: project.id, judge: resumeJudge } }))?.id;
+    const first = cli(
+      [
+        "judge",
+        "run",
+        ...args,
+        "--judge",
+        resumeJudge,
+        "--model",
+        "fake-judge",
+        "--base-url",
+        fake.url,
+        "--api-key-env",
+        "BENCH_JUDGE_API_KEY",
+        "--concurrency",
+        String(CONCURRENCY),
+        "--temperature",
+        "0.1",
+      ],
+      env,
+    );
+    const runId = async () =>
+      (await db.judgeRun.findFirst({ where: { projectId: project.id, judge: resumeJudge } }))?.id;
     const stored = async (id: number) => db.judgeTask.count({ where: { runId: id, status: "done" } });
     let id: number | undefined;
     for (;;) {
@@ -94,10 +187,13 @@ export async function bench(): Promise<TBenchRow[]> {
     let firstNew = Number.NaN;
     while (Number.isNaN(firstNew)) {
       if ((await stored(id)) > before) firstNew = (performance.now() - r0) / 1000;
-      else if (resume.exitCode !== null) throw new Error(`judge resume exited (${resume.exitCode}) before storing a result`);
+      else if (resume.exitCode !== null)
+        throw new Error(`judge resume exited (${resume.exitCode}) before storing a result`);
       else await new Promise((r) => setTimeout(r, 10));
     }
-    const code = await new Promise<number | null>((r) => (resume.exitCode !== null ? r(resume.exitCode) : resume.once("exit", r)));
+    const code = await new Promise<number | null>((r) =>
+      resume.exitCode !== null ? r(resume.exitCode) : resume.once("exit", r),
+    );
     const resumeTotal = (performance.now() - r0) / 1000;
     const after = await stored(id);
     // For context: what any database command pays to start (tsx, Prisma), the floor of the resume's figure.
@@ -153,7 +249,9 @@ async function worker(runId: number): Promise<void> {
   const t0 = performance.now();
   const result = await runWorker(db, runId, { apiKey: KEY_ENV.BENCH_JUDGE_API_KEY });
   const seconds = (performance.now() - t0) / 1000;
-  process.stdout.write(JSON.stringify({ done: result.progress.done, seconds, rssMb: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(
+    JSON.stringify({ done: result.progress.done, seconds, rssMb: process.resourceUsage().maxRSS / 1024 }),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

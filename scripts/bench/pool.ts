@@ -40,20 +40,43 @@ export async function seed(file: string): Promise<number> {
   const now = new Date().toISOString().replace("Z", "+00:00");
   const random = rng(20261130);
   conn.exec("BEGIN");
-  const projectId = Number(conn.prepare(`INSERT INTO "Project" ("name", "createdAt") VALUES ('bench', ?)`).run(now).lastInsertRowid);
-  const videoId = Number(conn.prepare(`INSERT INTO "Video" ("projectId", "externalId", "title") VALUES (?, 'v', 'bench video')`).run(projectId).lastInsertRowid);
-  const chunkingId = Number(conn.prepare(`INSERT INTO "Chunking" ("projectId", "name", "method", "createdAt") VALUES (?, 'default', 'imported', ?)`).run(projectId, now).lastInsertRowid);
+  const projectId = Number(
+    conn.prepare(`INSERT INTO "Project" ("name", "createdAt") VALUES ('bench', ?)`).run(now).lastInsertRowid,
+  );
+  const videoId = Number(
+    conn
+      .prepare(`INSERT INTO "Video" ("projectId", "externalId", "title") VALUES (?, 'v', 'bench video')`)
+      .run(projectId).lastInsertRowid,
+  );
+  const chunkingId = Number(
+    conn
+      .prepare(
+        `INSERT INTO "Chunking" ("projectId", "name", "method", "createdAt") VALUES (?, 'default', 'imported', ?)`,
+      )
+      .run(projectId, now).lastInsertRowid,
+  );
   const insQuery = conn.prepare(`INSERT INTO "Query" ("projectId", "externalId", "text") VALUES (?, ?, ?)`);
-  const insChunk = conn.prepare(`INSERT INTO "Chunk" ("projectId", "chunkingId", "externalId", "videoId", "startSeconds", "endSeconds", "text") VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const insRun = conn.prepare(`INSERT INTO "Run" ("projectId", "chunkingId", "system", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?)`);
-  const insEntry = conn.prepare(`INSERT INTO "RunEntry" ("runId", "queryId", "chunkId", "rank", "score") VALUES (?, ?, ?, ?, ?)`);
-  const insUser = conn.prepare(`INSERT INTO "User" ("id", "email", "name", "role", "passwordHash", "active", "createdAt") VALUES (?, ?, ?, 'annotator', 'x', 1, ?)`);
+  const insChunk = conn.prepare(
+    `INSERT INTO "Chunk" ("projectId", "chunkingId", "externalId", "videoId", "startSeconds", "endSeconds", "text") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insRun = conn.prepare(
+    `INSERT INTO "Run" ("projectId", "chunkingId", "system", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?)`,
+  );
+  const insEntry = conn.prepare(
+    `INSERT INTO "RunEntry" ("runId", "queryId", "chunkId", "rank", "score") VALUES (?, ?, ?, ?, ?)`,
+  );
+  const insUser = conn.prepare(
+    `INSERT INTO "User" ("id", "email", "name", "role", "passwordHash", "active", "createdAt") VALUES (?, ?, ?, 'annotator', 'x', 1, ?)`,
+  );
   const queryIds: number[] = [];
   const chunkIds: number[][] = [];
   for (let q = 0; q < QUERIES; q++) {
     queryIds.push(Number(insQuery.run(projectId, `q${q}`, `question ${q}`).lastInsertRowid));
     const ids: number[] = [];
-    for (let c = 0; c < CANDIDATES; c++) ids.push(Number(insChunk.run(projectId, chunkingId, `d${q}_${c}`, videoId, c * 30, c * 30 + 30, "text").lastInsertRowid));
+    for (let c = 0; c < CANDIDATES; c++)
+      ids.push(
+        Number(insChunk.run(projectId, chunkingId, `d${q}_${c}`, videoId, c * 30, c * 30 + 30, "text").lastInsertRowid),
+      );
     chunkIds.push(ids);
   }
   for (let r = 0; r < RUNS; r++) {
@@ -70,7 +93,8 @@ export async function seed(file: string): Promise<number> {
       scored.forEach((s, i) => insEntry.run(runId, queryIds[q], s.chunkId, i + 1, s.score));
     }
   }
-  for (let a = 0; a < ANNOTATORS; a++) insUser.run(`bench-annotator-${a}`, `annotator${a}@bench.example`, `Annotator ${a}`, now);
+  for (let a = 0; a < ANNOTATORS; a++)
+    insUser.run(`bench-annotator-${a}`, `annotator${a}@bench.example`, `Annotator ${a}`, now);
   conn.exec("COMMIT");
   conn.close();
   return projectId;
@@ -120,5 +144,6 @@ export async function bench() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await bench()) console.log(`${row.name}: ${row.measured} (target ${row.target}) ${row.pass ? "pass" : "FAIL"}`);
+  for (const row of await bench())
+    console.log(`${row.name}: ${row.measured} (target ${row.target}) ${row.pass ? "pass" : "FAIL"}`);
 }

@@ -22,11 +22,24 @@ const TIMES = 7;
 export async function bench(): Promise<TBenchRow[]> {
   const rng = seededRng(12);
   const columns = Array.from({ length: MEASURES }, (_, c) => ({ id: `m${c}`, label: `measure ${c}` }));
-  const truth = Array.from({ length: RUNS }, () => columns.map(() => Array.from({ length: QUESTIONS }, () => rng.next())));
-  const judge = truth.map((perCol) => perCol.map((vals) => vals.map((v) => Math.min(1, Math.max(0, v + (rng.next() - 0.5) * 0.3)))));
+  const truth = Array.from({ length: RUNS }, () =>
+    columns.map(() => Array.from({ length: QUESTIONS }, () => rng.next())),
+  );
+  const judge = truth.map((perCol) =>
+    perCol.map((vals) => vals.map((v) => Math.min(1, Math.max(0, v + (rng.next() - 0.5) * 0.3)))),
+  );
   const labelled = Array.from({ length: LABELLED }, (_, k) => k * (QUESTIONS / LABELLED));
   const human = truth.map((perCol) => perCol.map((vals) => labelled.map((i) => vals[i])));
-  const input = { columns, runs: Array.from({ length: RUNS }, (_, r) => `run${r}`), baseline: 0, judge, human, labelled, delta: 0.05, halfWidth: 0.05 };
+  const input = {
+    columns,
+    runs: Array.from({ length: RUNS }, (_, r) => `run${r}`),
+    baseline: 0,
+    judge,
+    human,
+    labelled,
+    delta: 0.05,
+    halfWidth: 0.05,
+  };
   ppiTable(input);
   const times: number[] = [];
   for (let t = 0; t < TIMES; t++) {

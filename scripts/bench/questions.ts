@@ -36,22 +36,53 @@ export async function seed(file: string): Promise<number> {
   const random = mulberry32(20261202);
   const word = () => VOCAB[Math.floor(random() ** 2 * VOCAB.length)];
   conn.exec("BEGIN");
-  const projectId = Number(conn.prepare(`INSERT INTO "Project" ("name", "createdAt") VALUES ('bench', ?)`).run(now).lastInsertRowid);
-  const chunkingId = Number(conn.prepare(`INSERT INTO "Chunking" ("projectId", "name", "method", "createdAt") VALUES (?, 'default', 'imported', ?)`).run(projectId, now).lastInsertRowid);
+  const projectId = Number(
+    conn.prepare(`INSERT INTO "Project" ("name", "createdAt") VALUES ('bench', ?)`).run(now).lastInsertRowid,
+  );
+  const chunkingId = Number(
+    conn
+      .prepare(
+        `INSERT INTO "Chunking" ("projectId", "name", "method", "createdAt") VALUES (?, 'default', 'imported', ?)`,
+      )
+      .run(projectId, now).lastInsertRowid,
+  );
   const insVideo = conn.prepare(`INSERT INTO "Video" ("projectId", "externalId", "title") VALUES (?, ?, ?)`);
-  const insChunk = conn.prepare(`INSERT INTO "Chunk" ("projectId", "chunkingId", "externalId", "videoId", "startSeconds", "endSeconds", "text") VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const insQuery = conn.prepare(`INSERT INTO "Query" ("projectId", "externalId", "text", "author", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insChunk = conn.prepare(
+    `INSERT INTO "Chunk" ("projectId", "chunkingId", "externalId", "videoId", "startSeconds", "endSeconds", "text") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insQuery = conn.prepare(
+    `INSERT INTO "Query" ("projectId", "externalId", "text", "author", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
   const insPlace = conn.prepare(`INSERT INTO "QueryPlace" ("queryId", "videoId", "startSeconds") VALUES (?, ?, ?)`);
   const insTag = conn.prepare(`INSERT INTO "QueryTag" ("queryId", "tag") VALUES (?, ?)`);
   const videoIds: number[] = [];
   for (let v = 0; v < VIDEOS; v++) {
     const id = Number(insVideo.run(projectId, `v${v}`, `video ${v}`).lastInsertRowid);
     videoIds.push(id);
-    for (let c = 0; c < CHUNKS; c++) insChunk.run(projectId, chunkingId, `v${v}_${c}`, id, c * 20, c * 20 + 30, Array.from({ length: WORDS }, word).join(" "));
+    for (let c = 0; c < CHUNKS; c++)
+      insChunk.run(
+        projectId,
+        chunkingId,
+        `v${v}_${c}`,
+        id,
+        c * 20,
+        c * 20 + 30,
+        Array.from({ length: WORDS }, word).join(" "),
+      );
   }
   const statuses = ["accepted", "draft", "rejected"];
   for (let q = 0; q < QUESTIONS; q++) {
-    const id = Number(insQuery.run(projectId, `q${q}`, `what is ${word()} ${word()} and ${word()}?`, `author${q % 7}`, statuses[q % 3], now, now).lastInsertRowid);
+    const id = Number(
+      insQuery.run(
+        projectId,
+        `q${q}`,
+        `what is ${word()} ${word()} and ${word()}?`,
+        `author${q % 7}`,
+        statuses[q % 3],
+        now,
+        now,
+      ).lastInsertRowid,
+    );
     insPlace.run(id, videoIds[q % VIDEOS], Math.floor(random() * CHUNKS * 20));
     insTag.run(id, `tag${q % 11}`);
   }
@@ -66,11 +97,23 @@ function seedFlood(file: string, videoId: number): Promise<number> {
     const conn = new Database(file);
     const now = new Date().toISOString().replace("Z", "+00:00");
     conn.exec("BEGIN");
-    const projectId = Number(conn.prepare(`INSERT INTO "Project" ("name", "createdAt") VALUES ('flood', ?)`).run(now).lastInsertRowid);
-    const insQuery = conn.prepare(`INSERT INTO "Query" ("projectId", "externalId", "text", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, 'draft', ?, ?)`);
+    const projectId = Number(
+      conn.prepare(`INSERT INTO "Project" ("name", "createdAt") VALUES ('flood', ?)`).run(now).lastInsertRowid,
+    );
+    const insQuery = conn.prepare(
+      `INSERT INTO "Query" ("projectId", "externalId", "text", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, 'draft', ?, ?)`,
+    );
     const insPlace = conn.prepare(`INSERT INTO "QueryPlace" ("queryId", "videoId", "startSeconds") VALUES (?, ?, ?)`);
     for (let q = 0; q < 10_000; q++) {
-      const id = Number(insQuery.run(projectId, `f${q}`, q < 5000 ? "What is the capital of France?" : `capital of country ${q}`, now, now).lastInsertRowid);
+      const id = Number(
+        insQuery.run(
+          projectId,
+          `f${q}`,
+          q < 5000 ? "What is the capital of France?" : `capital of country ${q}`,
+          now,
+          now,
+        ).lastInsertRowid,
+      );
       insPlace.run(id, videoId, 5);
     }
     conn.exec("COMMIT");
@@ -82,11 +125,18 @@ function seedFlood(file: string, videoId: number): Promise<number> {
 async function writeLog(path: string): Promise<void> {
   const random = mulberry32(7);
   const out = createWriteStream(path);
-  const variants = [(s: string) => s, (s: string) => s.toUpperCase(), (s: string) => `${s}?`, (s: string) => `  ${s.replace(/ /g, "  ")} `];
+  const variants = [
+    (s: string) => s,
+    (s: string) => s.toUpperCase(),
+    (s: string) => `${s}?`,
+    (s: string) => `  ${s.replace(/ /g, "  ")} `,
+  ];
   for (let i = 0; i < LOG_LINES; i++) {
     // Zipf-like: low ids far more often.
     const q = Math.floor(LOG_DISTINCT * random() ** 3);
-    const text = variants[i % variants.length](`how to ${VOCAB[q % VOCAB.length]} ${VOCAB[Math.floor(q / VOCAB.length)]} query ${q}`);
+    const text = variants[i % variants.length](
+      `how to ${VOCAB[q % VOCAB.length]} ${VOCAB[Math.floor(q / VOCAB.length)]} query ${q}`,
+    );
     const line = `${JSON.stringify({ text, time: 1767225600 + i, user: `u${i % 5000}` })}\n`;
     if (!out.write(line)) await once(out, "drain");
   }

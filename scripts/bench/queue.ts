@@ -27,7 +27,6 @@ const PER_QUESTION = 50;
 const GRADED = 40_000;
 const PASSWORD = "bench-password";
 
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The database: users through the app's own function, everything else with bulk SQL (recursive CTEs). */
@@ -51,15 +50,49 @@ export async function seed(dir: string): Promise<{ email: string; projectId: num
   const seq = (n: number) => `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n + 1 < ${n})`;
   conn.exec("BEGIN");
   const projects: number[] = [];
-  for (const [name, questions, per] of [["Large collection", QUESTIONS, PER_QUESTION], ["Small collection", 2, 5]] as const) {
-    const projectId = Number(conn.prepare(`INSERT INTO "Project" ("name", "guidelines", "createdAt") VALUES (?, '', ?)`).run(name, now).lastInsertRowid);
+  for (const [name, questions, per] of [
+    ["Large collection", QUESTIONS, PER_QUESTION],
+    ["Small collection", 2, 5],
+  ] as const) {
+    const projectId = Number(
+      conn.prepare(`INSERT INTO "Project" ("name", "guidelines", "createdAt") VALUES (?, '', ?)`).run(name, now)
+        .lastInsertRowid,
+    );
     projects.push(projectId);
-    const chunkingId = Number(conn.prepare(`INSERT INTO "Chunking" ("projectId", "name", "method", "createdAt") VALUES (?, 'default', 'imported', ?)`).run(projectId, now).lastInsertRowid);
-    const videoId = Number(conn.prepare(`INSERT INTO "Video" ("projectId", "externalId", "title", "path", "durationSeconds") VALUES (?, 'v1', 'Bench video', 'demo/media/bm25.mp4', 92)`).run(projectId).lastInsertRowid);
-    conn.prepare(`${seq(per)} INSERT INTO "Chunk" ("projectId", "chunkingId", "externalId", "videoId", "startSeconds", "endSeconds", "text") SELECT ?, ?, 'c' || n, ?, (n % 18) * 5, (n % 18) * 5 + 10, 'Chunk ' || n || ': the speaker explains a part of the ranking function in some detail.' FROM s`).run(projectId, chunkingId, videoId);
-    conn.prepare(`${seq(questions)} INSERT INTO "Query" ("projectId", "externalId", "text") SELECT ?, 'q' || n, 'Question ' || n || ': what does the speaker say about this part of the method, and why does it matter?' FROM s`).run(projectId);
-    conn.prepare(`INSERT INTO "PoolItem" ("id", "projectId", "queryId", "chunkId", "createdAt") SELECT ${uuid}, q."projectId", q."id", c."id", ? FROM "Query" q JOIN "Chunk" c ON c."projectId" = q."projectId" WHERE q."projectId" = ?`).run(now, projectId);
-    conn.prepare(`INSERT INTO "Assignment" ("poolItemId", "userId", "orderKey", "calibration", "createdAt") SELECT p."id", ?, abs(random()) / 9223372036854775807.0, 0, ? FROM "PoolItem" p WHERE p."projectId" = ? ORDER BY p."queryId", p."chunkId"`).run(user.id, now, projectId);
+    const chunkingId = Number(
+      conn
+        .prepare(
+          `INSERT INTO "Chunking" ("projectId", "name", "method", "createdAt") VALUES (?, 'default', 'imported', ?)`,
+        )
+        .run(projectId, now).lastInsertRowid,
+    );
+    const videoId = Number(
+      conn
+        .prepare(
+          `INSERT INTO "Video" ("projectId", "externalId", "title", "path", "durationSeconds") VALUES (?, 'v1', 'Bench video', 'demo/media/bm25.mp4', 92)`,
+        )
+        .run(projectId).lastInsertRowid,
+    );
+    conn
+      .prepare(
+        `${seq(per)} INSERT INTO "Chunk" ("projectId", "chunkingId", "externalId", "videoId", "startSeconds", "endSeconds", "text") SELECT ?, ?, 'c' || n, ?, (n % 18) * 5, (n % 18) * 5 + 10, 'Chunk ' || n || ': the speaker explains a part of the ranking function in some detail.' FROM s`,
+      )
+      .run(projectId, chunkingId, videoId);
+    conn
+      .prepare(
+        `${seq(questions)} INSERT INTO "Query" ("projectId", "externalId", "text") SELECT ?, 'q' || n, 'Question ' || n || ': what does the speaker say about this part of the method, and why does it matter?' FROM s`,
+      )
+      .run(projectId);
+    conn
+      .prepare(
+        `INSERT INTO "PoolItem" ("id", "projectId", "queryId", "chunkId", "createdAt") SELECT ${uuid}, q."projectId", q."id", c."id", ? FROM "Query" q JOIN "Chunk" c ON c."projectId" = q."projectId" WHERE q."projectId" = ?`,
+      )
+      .run(now, projectId);
+    conn
+      .prepare(
+        `INSERT INTO "Assignment" ("poolItemId", "userId", "orderKey", "calibration", "createdAt") SELECT p."id", ?, abs(random()) / 9223372036854775807.0, 0, ? FROM "PoolItem" p WHERE p."projectId" = ? ORDER BY p."queryId", p."chunkId"`,
+      )
+      .run(user.id, now, projectId);
   }
   // The first GRADED items of the large project, in the annotator's order, are graded.
   conn
@@ -72,11 +105,14 @@ export async function seed(dir: string): Promise<{ email: string; projectId: num
   conn.exec("COMMIT");
   conn.exec("ANALYZE");
   const middle = conn
-    .prepare(`SELECT a."poolItemId" AS id FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE a."userId" = ? AND p."projectId" = ? ORDER BY p."queryId", a."orderKey", a."id" LIMIT 1 OFFSET 70000`)
+    .prepare(
+      `SELECT a."poolItemId" AS id FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE a."userId" = ? AND p."projectId" = ? ORDER BY p."queryId", a."orderKey", a."id" LIMIT 1 OFFSET 70000`,
+    )
     .get(user.id, projects[0]) as { id: string };
   const count = conn.prepare(`SELECT COUNT(*) AS n FROM "Assignment" WHERE "userId" = ?`).get(user.id) as { n: number };
   conn.close();
-  if (count.n !== QUESTIONS * PER_QUESTION + 10) throw new Error(`seeded ${count.n} assignments, expected ${QUESTIONS * PER_QUESTION + 10}`);
+  if (count.n !== QUESTIONS * PER_QUESTION + 10)
+    throw new Error(`seeded ${count.n} assignments, expected ${QUESTIONS * PER_QUESTION + 10}`);
   return { email, projectId: projects[0], middle: middle.id };
 }
 
@@ -122,10 +158,14 @@ async function firstItem(url: string, email: string): Promise<TMark[]> {
     const marks: TMark[] = [];
     for (let i = 0; i < 6; i++) {
       await page.goto(`${url}/annotate`);
-      await page.waitForFunction(() => {
-        const f = (window as unknown as { __first?: TMark }).__first;
-        return f !== undefined && f.painted !== f.dom && f.ready > 0;
-      }, undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => {
+          const f = (window as unknown as { __first?: TMark }).__first;
+          return f !== undefined && f.painted !== f.dom && f.ready > 0;
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
       const m = await page.evaluate(() => ({ ...(window as unknown as { __first: TMark }).__first }));
       if (i > 0) marks.push(m);
     }
@@ -195,5 +235,8 @@ export async function bench(): Promise<TBenchRow[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await bench()) console.log(`${row.name}\n  target ${row.target}: ${row.measured} → ${row.pass === null ? "context" : row.pass ? "pass" : "FAIL"}`);
+  for (const row of await bench())
+    console.log(
+      `${row.name}\n  target ${row.target}: ${row.measured} → ${row.pass === null ? "context" : row.pass ? "pass" : "FAIL"}`,
+    );
 }

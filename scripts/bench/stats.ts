@@ -24,7 +24,6 @@ import { join } from "node:path";
 import { seededRng } from "../../lib/stats/random.ts";
 import type { TBenchRow } from "./index.ts";
 
-
 const root = join(import.meta.dirname, "..", "..");
 const cli = join(root, "bin", "assessor.mjs");
 const RUNS = 3;
@@ -38,7 +37,11 @@ type Timing = { wall: number; rssMb: number | null; cpu: number | null };
 function timeCommand(command: string, args: string[], cwd: string): Timing {
   const gnuTime = existsSync("/usr/bin/time");
   if (gnuTime) {
-    const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", command, ...args], { cwd, encoding: "utf8", maxBuffer: 64 << 20 });
+    const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", command, ...args], {
+      cwd,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
     if (r.status !== 0) throw new Error(`${command} ${args[0]} failed (${r.status}): ${r.stderr.slice(-500)}`);
     const last = r.stderr.trim().split("\n").at(-1) ?? "";
     const [wall, kb, user, sys] = last.split(" ").map(Number);
@@ -70,9 +73,18 @@ function measureCommand(command: string, args: string[], cwd: string): Measured 
   const runs = Array.from({ length: RUNS }, () => timeCommand(command, args, cwd));
   const walls = runs.map((r) => r.wall).sort((a, b) => a - b);
   const rss = runs.map((r) => r.rssMb);
-  const cpus = runs.map((r) => r.cpu).filter((c): c is number => c !== null).sort((a, b) => a - b);
+  const cpus = runs
+    .map((r) => r.cpu)
+    .filter((c): c is number => c !== null)
+    .sort((a, b) => a - b);
   const cpu = cpus.length ? `CPU ${cpus[Math.floor(cpus.length / 2)].toFixed(2)} s user+sys` : "CPU n/a";
-  return { wall: walls[Math.floor(walls.length / 2)], rssMb: rss.some((x) => x === null) ? null : Math.max(...(rss as number[])), walls, cpu, cpuSeconds: cpus.length ? cpus[Math.floor(cpus.length / 2)] : null };
+  return {
+    wall: walls[Math.floor(walls.length / 2)],
+    rssMb: rss.some((x) => x === null) ? null : Math.max(...(rss as number[])),
+    walls,
+    cpu,
+    cpuSeconds: cpus.length ? cpus[Math.floor(cpus.length / 2)] : null,
+  };
 }
 
 /** 5,000 pairs: 250 queries × 20 chunks, the other rater agreeing about 60% of the time. */
@@ -97,7 +109,21 @@ export async function bench(): Promise<TBenchRow[]> {
   try {
     const gen = spawnSync("python3", [generator(), dir], { encoding: "utf8" });
     if (gen.status !== 0) throw new Error(`make_big_run.py failed: ${gen.stderr}`);
-    const evalArgs = ["eval", "big.qrels", "big.run", "-m", "ndcg_cut.5,10", "-m", "recip_rank", "-m", "recall.5,10,100", "-m", "P.5", "-m", "map"];
+    const evalArgs = [
+      "eval",
+      "big.qrels",
+      "big.run",
+      "-m",
+      "ndcg_cut.5,10",
+      "-m",
+      "recip_rank",
+      "-m",
+      "recall.5,10,100",
+      "-m",
+      "P.5",
+      "-m",
+      "map",
+    ];
     const ev = measure(evalArgs, dir);
     const allArgs = ["eval", "-m", "all_trec", "big.qrels", "big.run"];
     const all = measure(allArgs, dir);
@@ -105,8 +131,16 @@ export async function bench(): Promise<TBenchRow[]> {
     const ref = te ? measureCommand(te, ["-m", "all_trec", "big.qrels", "big.run"], dir) : null;
     if (te) {
       // the same numbers, or the comparison means nothing
-      const ours = spawnSync(process.execPath, [cli, ...allArgs], { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20 }).stdout;
-      const theirs = spawnSync(te, ["-m", "all_trec", "big.qrels", "big.run"], { cwd: dir, encoding: "utf8", maxBuffer: 64 << 20 }).stdout;
+      const ours = spawnSync(process.execPath, [cli, ...allArgs], {
+        cwd: dir,
+        encoding: "utf8",
+        maxBuffer: 64 << 20,
+      }).stdout;
+      const theirs = spawnSync(te, ["-m", "all_trec", "big.qrels", "big.run"], {
+        cwd: dir,
+        encoding: "utf8",
+        maxBuffer: 64 << 20,
+      }).stdout;
       if (ours !== theirs) throw new Error(`assessor eval -m all_trec and ${te} disagree on big.run`);
     }
     writeAgreementData(dir);
@@ -141,7 +175,10 @@ export async function bench(): Promise<TBenchRow[]> {
       {
         name: "eval -m all_trec: 1,000,000-line run, peak RSS",
         target: "≤ 200 MB",
-        measured: all.rssMb === null ? "n/a (no /usr/bin/time)" : `${all.rssMb.toFixed(0)} MB${ref?.rssMb ? ` (trec_eval ${ref.rssMb.toFixed(0)} MB)` : ""}`,
+        measured:
+          all.rssMb === null
+            ? "n/a (no /usr/bin/time)"
+            : `${all.rssMb.toFixed(0)} MB${ref?.rssMb ? ` (trec_eval ${ref.rssMb.toFixed(0)} MB)` : ""}`,
         pass: all.rssMb !== null && all.rssMb <= 200,
         command: `node bin/assessor.mjs ${allArgs.join(" ")}`,
       },

@@ -38,7 +38,8 @@ function data(): { labels: LabelledSpan[]; chunks: TargetChunk[]; references: Ma
   const chunks: TargetChunk[] = new Array(VIDEOS * CHUNKS_PER_VIDEO);
   for (let v = 0; v < VIDEOS; v++) {
     const video = `video-${v}`;
-    for (let i = 0; i < CHUNKS_PER_VIDEO; i++) chunks[v * CHUNKS_PER_VIDEO + i] = { id: `c60o15:${v}:${i}`, video, start: i * 45, end: i * 45 + 60 };
+    for (let i = 0; i < CHUNKS_PER_VIDEO; i++)
+      chunks[v * CHUNKS_PER_VIDEO + i] = { id: `c60o15:${v}:${i}`, video, start: i * 45, end: i * 45 + 60 };
   }
   const rng = seededRng(20);
   const labels: LabelledSpan[] = [];
@@ -53,7 +54,11 @@ function data(): { labels: LabelledSpan[]; chunks: TargetChunk[]; references: Ma
         const middle = Math.abs(j - LABELS_PER_VIDEO / 2) < 3;
         const grade = middle ? 1 + rng.int(3) : rng.next() < 0.1 ? 1 : 0;
         labels.push({ id: `l${labels.length}`, query: `q${q}`, video, start, end: start + 20, grade });
-        if (grade === 3) references.set(`q${q}`, [...(references.get(`q${q}`) ?? []), { video, start: start + rng.int(15), end: null }]);
+        if (grade === 3)
+          references.set(`q${q}`, [
+            ...(references.get(`q${q}`) ?? []),
+            { video, start: start + rng.int(15), end: null },
+          ]);
       }
     }
   }
@@ -79,14 +84,28 @@ function child(): ChildResult {
     const c = process.cpuUsage(c0);
     cpuMs.push((c.user + c.system) / 1000);
   }
-  return { ms, cpuMs, rssMb: process.resourceUsage().maxRSS / 1024, derived, labels: labels.length, chunks: chunks.length };
+  return {
+    ms,
+    cpuMs,
+    rssMb: process.resourceUsage().maxRSS / 1024,
+    derived,
+    labels: labels.length,
+    chunks: chunks.length,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function bench(): Promise<TBenchRow[]> {
-  const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", import.meta.filename, "--child"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 20 });
-  if (r.status !== 0) throw new Error(`the transfer child process failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr.slice(-300)}`);
+  const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", import.meta.filename, "--child"], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
+  if (r.status !== 0)
+    throw new Error(
+      `the transfer child process failed (${r.error?.message ?? `exit ${r.status}`}): ${r.stderr.slice(-300)}`,
+    );
   const res = JSON.parse(r.stdout) as ChildResult;
   const m = median(res.ms);
   const cpu = median(res.cpuMs);

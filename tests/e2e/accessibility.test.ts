@@ -23,23 +23,61 @@ beforeAll(async () => {
   project = await startAnnotatorProject(async (db, fx) => {
     // One disagreement for the adjudicator; two agreed items on chunks the judge graded, so the
     // dashboard shows human labels beside the judge's (confusion cells, intervals).
-    await submitJudgement(db, fx.ann.id, { poolItemId: fx.items[0].id, grade: 1, startSeconds: 10, notes: "mentions it only", flags: [], timeSpentMs: 1, idempotencyKey: "a11y-ann-0" });
-    await submitJudgement(db, fx.other.id, { poolItemId: fx.items[0].id, grade: 3, startSeconds: 20, notes: "exact answer", flags: ["unsure"], timeSpentMs: 1, idempotencyKey: "a11y-oth-0" });
+    await submitJudgement(db, fx.ann.id, {
+      poolItemId: fx.items[0].id,
+      grade: 1,
+      startSeconds: 10,
+      notes: "mentions it only",
+      flags: [],
+      timeSpentMs: 1,
+      idempotencyKey: "a11y-ann-0",
+    });
+    await submitJudgement(db, fx.other.id, {
+      poolItemId: fx.items[0].id,
+      grade: 3,
+      startSeconds: 20,
+      notes: "exact answer",
+      flags: ["unsure"],
+      timeSpentMs: 1,
+      idempotencyKey: "a11y-oth-0",
+    });
     const judged = new Set((await db.judgeLabel.findMany({ select: { chunkId: true } })).map((j) => j.chunkId));
     const agreed = fx.items.filter((i) => i.id !== fx.items[0].id && judged.has(i.chunkId)).slice(0, 2);
     for (const [n, item] of agreed.entries()) {
       for (const user of [fx.ann, fx.other]) {
-        await submitJudgement(db, user.id, { poolItemId: item.id, grade: 2 * n, startSeconds: null, notes: "", flags: [], timeSpentMs: 1, idempotencyKey: `a11y-${user.id}-${item.id}` });
+        await submitJudgement(db, user.id, {
+          poolItemId: item.id,
+          grade: 2 * n,
+          startSeconds: null,
+          notes: "",
+          flags: [],
+          timeSpentMs: 1,
+          idempotencyKey: `a11y-${user.id}-${item.id}`,
+        });
       }
     }
     // A draft question with its place, for the lead's review page.
-    await db.query.create({ data: { projectId: fx.project.id, externalId: "w1", text: "Where is fusion explained?", status: "draft", authorId: fx.lead.id, places: { create: [{ videoId: fx.fileVideo.id, startSeconds: 12 }] } } });
+    await db.query.create({
+      data: {
+        projectId: fx.project.id,
+        externalId: "w1",
+        text: "Where is fusion explained?",
+        status: "draft",
+        authorId: fx.lead.id,
+        places: { create: [{ videoId: fx.fileVideo.id, startSeconds: 12 }] },
+      },
+    });
   });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  console.log(["axe violations (nodes) per page: critical/serious/moderate/minor", ...Object.entries(counts).map(([p, c]) => `  ${p}: ${IMPACTS.map((i) => c.n[i]).join("/")} ${c.ids.join(", ")}`)].join("\n"));
+  console.log(
+    [
+      "axe violations (nodes) per page: critical/serious/moderate/minor",
+      ...Object.entries(counts).map(([p, c]) => `  ${p}: ${IMPACTS.map((i) => c.n[i]).join("/")} ${c.ids.join(", ")}`),
+    ].join("\n"),
+  );
   await browser?.close();
   await project?.stop();
 });
@@ -90,7 +128,9 @@ describe("accessibility (axe-core) of every page", () => {
   });
 
   it("adjudicator: a disagreement", async () => {
-    await visit("adj@example.org", PASSWORDS.adjudicator, [["/adjudicate", (p) => p.locator(`article[data-item-id="${project.fx.items[0].id}"]`)]]);
+    await visit("adj@example.org", PASSWORDS.adjudicator, [
+      ["/adjudicate", (p) => p.locator(`article[data-item-id="${project.fx.items[0].id}"]`)],
+    ]);
   });
 
   it("lead: projects, project, users, questions, write, dashboard", async () => {

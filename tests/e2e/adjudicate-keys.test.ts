@@ -35,12 +35,31 @@ beforeAll(async () => {
   project = await startAnnotatorProject(async (db, fx) => {
     // A project without disagreements whose name sorts first: the page must not open on it.
     await makeProject(db, { name: "AAA nothing to decide" });
-    await db.project.update({ where: { id: fx.project.id }, data: { guidelines: "## Grade 3\nThe chunk **answers** the question." } });
+    await db.project.update({
+      where: { id: fx.project.id },
+      data: { guidelines: "## Grade 3\nThe chunk **answers** the question." },
+    });
     for (const [i, [ga, sa, gb, sb]] of setups.entries()) {
       const item = fx.items[i];
       setupOf.set(item.id, setups[i]);
-      await submitJudgement(db, fx.ann.id, { poolItemId: item.id, grade: ga, startSeconds: sa, notes: i === 0 ? "only mentions it" : "", flags: i === 0 ? ["unsure"] : [], timeSpentMs: 1, idempotencyKey: `adjk-a-${i}` });
-      await submitJudgement(db, fx.other.id, { poolItemId: item.id, grade: gb, startSeconds: sb, notes: "", flags: i === 2 ? ["transcript_error"] : [], timeSpentMs: 1, idempotencyKey: `adjk-b-${i}` });
+      await submitJudgement(db, fx.ann.id, {
+        poolItemId: item.id,
+        grade: ga,
+        startSeconds: sa,
+        notes: i === 0 ? "only mentions it" : "",
+        flags: i === 0 ? ["unsure"] : [],
+        timeSpentMs: 1,
+        idempotencyKey: `adjk-a-${i}`,
+      });
+      await submitJudgement(db, fx.other.id, {
+        poolItemId: item.id,
+        grade: gb,
+        startSeconds: sb,
+        notes: "",
+        flags: i === 2 ? ["transcript_error"] : [],
+        timeSpentMs: 1,
+        idempotencyKey: `adjk-b-${i}`,
+      });
     }
   });
   browser = await launchBrowser();
@@ -61,10 +80,17 @@ describe("adjudication by keyboard", () => {
     await page.locator("article[data-item-id]").waitFor();
     const picker = page.getByLabel("Project");
     expect(await picker.locator("option:checked").textContent()).toBe("Blind project — 3 to decide");
-    expect(await picker.locator("option").allTextContents()).toEqual(["AAA nothing to decide — nothing to decide", "Blind project — 3 to decide"]);
+    expect(await picker.locator("option").allTextContents()).toEqual([
+      "AAA nothing to decide — nothing to decide",
+      "Blind project — 3 to decide",
+    ]);
     // The buttons say what their keys do here (issue 29 item 11): Backspace goes back, u reopens.
-    expect(await page.getByRole("button", { name: "Backspace back to the previous item", exact: true }).textContent()).toBe("Backspace ◂ back");
-    expect(await page.getByRole("button", { name: "u reopen the last decision to revise it", exact: true }).count()).toBe(1);
+    expect(
+      await page.getByRole("button", { name: "Backspace back to the previous item", exact: true }).textContent(),
+    ).toBe("Backspace ◂ back");
+    expect(
+      await page.getByRole("button", { name: "u reopen the last decision to revise it", exact: true }).count(),
+    ).toBe(1);
     expect(await page.getByRole("button", { name: /^u back/ }).count()).toBe(0);
   });
 
@@ -102,13 +128,18 @@ describe("adjudication by keyboard", () => {
         await press("Escape");
       }
       await press("Enter");
-      await page.waitForFunction((prev) => document.querySelector("article[data-item-id]")?.getAttribute("data-item-id") !== prev, id);
+      await page.waitForFunction(
+        (prev) => document.querySelector("article[data-item-id]")?.getAttribute("data-item-id") !== prev,
+        id,
+      );
       perItem.push(keys - before);
     }
     await page.getByRole("region", { name: "End of queue" }).waitFor();
     await expect.poll(() => db.adjudication.count()).toBe(3);
     // The picker's count follows the decisions (issue 29 item 7), without a reload.
-    await expect.poll(() => page.getByLabel("Project").locator("option:checked").textContent()).toBe("Blind project — nothing to decide");
+    await expect
+      .poll(() => page.getByLabel("Project").locator("option:checked").textContent())
+      .toBe("Blind project — nothing to decide");
     const byItem = new Map((await db.adjudication.findMany()).map((a) => [a.poolItemId, a]));
     for (const [id, [ga, sa, gb, sb]] of setupOf) {
       const a = byItem.get(id)!;
@@ -117,7 +148,9 @@ describe("adjudication by keyboard", () => {
       else expect([a.grade, a.startSeconds, a.rationale]).toEqual([ga, null, "A reads it right"]);
     }
     // Keys per adjudication: 2 taking A's or B's label or the default start; 4 with a rationale (+ its text).
-    console.log(`adjudicator keystrokes per adjudication: ${perItem.join(", ")} (mean ${(perItem.reduce((s, x) => s + x, 0) / perItem.length).toFixed(2)})`);
+    console.log(
+      `adjudicator keystrokes per adjudication: ${perItem.join(", ")} (mean ${(perItem.reduce((s, x) => s + x, 0) / perItem.length).toFixed(2)})`,
+    );
     expect(perItem.slice().sort()).toEqual([2, 2, 4]);
 
     // u reopens the last decision (the third item decided); b then Enter revises it to B's label.
@@ -128,8 +161,15 @@ describe("adjudication by keyboard", () => {
     expect(await page.getByText("revising decision 1").count()).toBe(1);
     await press("b");
     await press("Enter");
-    await expect.poll(async () => (await db.adjudication.findUniqueOrThrow({ where: { poolItemId: lastId } })).revision).toBe(2);
-    expect(await db.adjudication.findUniqueOrThrow({ where: { poolItemId: lastId }, select: { grade: true, startSeconds: true } })).toEqual({ grade: gb, startSeconds: sb });
+    await expect
+      .poll(async () => (await db.adjudication.findUniqueOrThrow({ where: { poolItemId: lastId } })).revision)
+      .toBe(2);
+    expect(
+      await db.adjudication.findUniqueOrThrow({
+        where: { poolItemId: lastId },
+        select: { grade: true, startSeconds: true },
+      }),
+    ).toEqual({ grade: gb, startSeconds: sb });
     expect(await db.labelEvent.count({ where: { poolItemId: lastId, kind: "adjudication" } })).toBe(2);
   });
 
@@ -146,8 +186,17 @@ describe("adjudication by keyboard", () => {
     expect(await page.getByText(`revising decision ${standing.revision}`).count()).toBe(1);
     await press("a");
     await press("Enter");
-    await expect.poll(async () => (await db.adjudication.findUniqueOrThrow({ where: { poolItemId: standing.poolItemId } })).revision).toBe(standing.revision + 1);
+    await expect
+      .poll(
+        async () => (await db.adjudication.findUniqueOrThrow({ where: { poolItemId: standing.poolItemId } })).revision,
+      )
+      .toBe(standing.revision + 1);
     const [ga, sa] = setupOf.get(standing.poolItemId)!;
-    expect(await db.adjudication.findUniqueOrThrow({ where: { poolItemId: standing.poolItemId }, select: { grade: true, startSeconds: true } })).toEqual({ grade: ga, startSeconds: ga === 0 ? null : sa });
+    expect(
+      await db.adjudication.findUniqueOrThrow({
+        where: { poolItemId: standing.poolItemId },
+        select: { grade: true, startSeconds: true },
+      }),
+    ).toEqual({ grade: ga, startSeconds: ga === 0 ? null : sa });
   });
 });

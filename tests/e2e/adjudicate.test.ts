@@ -25,8 +25,24 @@ let fx: TFixture;
 beforeAll(async () => {
   project = await startAnnotatorProject(async (db, fx) => {
     // One disagreement: the annotator under test says 1 at 10 s, the other 3 at 20 s.
-    await submitJudgement(db, fx.ann.id, { poolItemId: fx.items[0].id, grade: 1, startSeconds: 10, notes: "mentions it only", flags: [], timeSpentMs: 1, idempotencyKey: "e2e-adj-ann-1" });
-    await submitJudgement(db, fx.other.id, { poolItemId: fx.items[0].id, grade: 3, startSeconds: 20, notes: "exact answer", flags: ["unsure"], timeSpentMs: 1, idempotencyKey: "e2e-adj-oth-1" });
+    await submitJudgement(db, fx.ann.id, {
+      poolItemId: fx.items[0].id,
+      grade: 1,
+      startSeconds: 10,
+      notes: "mentions it only",
+      flags: [],
+      timeSpentMs: 1,
+      idempotencyKey: "e2e-adj-ann-1",
+    });
+    await submitJudgement(db, fx.other.id, {
+      poolItemId: fx.items[0].id,
+      grade: 3,
+      startSeconds: 20,
+      notes: "exact answer",
+      flags: ["unsure"],
+      timeSpentMs: 1,
+      idempotencyKey: "e2e-adj-oth-1",
+    });
   });
   ({ db, fx, server } = project);
   browser = await launchBrowser();
@@ -50,9 +66,13 @@ describe("adjudication in the browser", () => {
     const second = await open("adj2@example.org", PASSWORDS.adjudicator2);
 
     const table = first.getByRole("table", { name: "Annotators' labels" });
-    expect(await table.locator("tbody tr").allInnerTexts()).toEqual(["A\t1 related but does not answer\t0:10\tmentions it only\t—", "B\t3 contains the exact evidence\t0:20\texact answer\tUnsure"]);
+    expect(await table.locator("tbody tr").allInnerTexts()).toEqual([
+      "A\t1 related but does not answer\t0:10\tmentions it only\t—",
+      "B\t3 contains the exact evidence\t0:20\texact answer\tUnsure",
+    ]);
     const text = (await first.locator("main").textContent()) ?? "";
-    for (const s of ["Ann Annotator", SECRETS.otherName, SECRETS.otherEmail, SECRETS.judge, ...SECRETS.systems]) expect(text).not.toContain(s);
+    for (const s of ["Ann Annotator", SECRETS.otherName, SECRETS.otherEmail, SECRETS.judge, ...SECRETS.systems])
+      expect(text).not.toContain(s);
 
     await first.keyboard.press("?");
     await first.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
@@ -79,9 +99,18 @@ describe("adjudication in the browser", () => {
     await alert.waitFor();
     // The start began at the annotators' mean (10 s and 20 s, within the 15 s tolerance: 15 s;
     // issue 22: never the chunk's start), then ] (+1 s) and Shift+] (+5 s).
-    expect(await second.getByTestId("standing").textContent()).toBe(`grade 2, start ${formatClock(21)}: “says it, but 3 overstates”`);
+    expect(await second.getByTestId("standing").textContent()).toBe(
+      `grade 2, start ${formatClock(21)}: “says it, but 3 overstates”`,
+    );
     await second.screenshot({ path: join(artifactsDir, "adjudicate-conflict.png"), fullPage: true });
-    const stored = await db.adjudication.findFirstOrThrow({ select: { grade: true, startSeconds: true, rationale: true, adjudicator: { select: { email: true } } } });
-    expect(stored).toEqual({ grade: 2, startSeconds: 21, rationale: "says it, but 3 overstates", adjudicator: { email: "adj@example.org" } });
+    const stored = await db.adjudication.findFirstOrThrow({
+      select: { grade: true, startSeconds: true, rationale: true, adjudicator: { select: { email: true } } },
+    });
+    expect(stored).toEqual({
+      grade: 2,
+      startSeconds: 21,
+      rationale: "says it, but 3 overstates",
+      adjudicator: { email: "adj@example.org" },
+    });
   });
 });

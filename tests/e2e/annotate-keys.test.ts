@@ -23,7 +23,8 @@ let server: RunningServer;
 let browser: Browser;
 let fx: TFixture;
 
-const GUIDELINES = "## Examples of grade 3\n\n- *Who made BM25?* with a chunk that **names Robertson**\n- a second example";
+const GUIDELINES =
+  "## Examples of grade 3\n\n- *Who made BM25?* with a chunk that **names Robertson**\n- a second example";
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -67,7 +68,14 @@ describe("annotator keys and guidelines", () => {
 
     await page.keyboard.press("?");
     const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
-    for (const text of ["flag or unflag: unsure", "flag or unflag: transcript error", "write a note", "guidelines and grade meanings", "auto-advance is on"]) await help.getByText(text).waitFor();
+    for (const text of [
+      "flag or unflag: unsure",
+      "flag or unflag: transcript error",
+      "write a note",
+      "guidelines and grade meanings",
+      "auto-advance is on",
+    ])
+      await help.getByText(text).waitFor();
     await page.keyboard.press("Escape");
     expect(await help.count()).toBe(0);
 
@@ -98,10 +106,17 @@ describe("annotator keys and guidelines", () => {
     expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe("TEXTAREA");
     // One key: the grade is submitted and the next item comes up.
     await page.keyboard.press("2");
-    await page.waitForFunction((old) => document.querySelector("[data-ready=true]")?.getAttribute("data-item-id") !== old, first);
+    await page.waitForFunction(
+      (old) => document.querySelector("[data-ready=true]")?.getAttribute("data-item-id") !== old,
+      first,
+    );
     await page.getByText("All grades saved.").waitFor();
     const stored = await db.judgement.findFirstOrThrow({ where: { poolItemId: first ?? "", userId: fx.ann.id } });
-    expect({ grade: stored.grade, notes: stored.notes, flags: JSON.parse(stored.flags) as string[] }).toEqual({ grade: 2, notes: "a typo in the captions", flags: ["unsure", "transcript_error"] });
+    expect({ grade: stored.grade, notes: stored.notes, flags: JSON.parse(stored.flags) as string[] }).toEqual({
+      grade: 2,
+      notes: "a typo in the captions",
+      flags: ["unsure", "transcript_error"],
+    });
 
     // The setting stays: off after a reload once turned off.
     await page.getByLabel("Auto-advance after grade").uncheck();

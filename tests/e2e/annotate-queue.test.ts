@@ -29,13 +29,33 @@ let gamma: { id: number; order: string[] };
 async function makeProject(name: string, questions: number, perQuestion: number, userId: string) {
   const project = await db.project.create({ data: { name } });
   const chunkingId = await defaultChunkingId(db, project.id);
-  const video = await db.video.create({ data: { projectId: project.id, externalId: "v", title: `${name} video`, path: "demo/media/bm25.mp4", durationSeconds: 92 } });
+  const video = await db.video.create({
+    data: {
+      projectId: project.id,
+      externalId: "v",
+      title: `${name} video`,
+      path: "demo/media/bm25.mp4",
+      durationSeconds: 92,
+    },
+  });
   const order: string[] = [];
   for (let q = 0; q < questions; q++) {
-    const query = await db.query.create({ data: { projectId: project.id, externalId: `q${q}`, text: `${name} question ${q + 1}?` } });
+    const query = await db.query.create({
+      data: { projectId: project.id, externalId: `q${q}`, text: `${name} question ${q + 1}?` },
+    });
     const keyed: { id: string; key: number }[] = [];
     for (let c = 0; c < perQuestion; c++) {
-      const chunk = await db.chunk.create({ data: { projectId: project.id, chunkingId, videoId: video.id, externalId: `q${q}c${c}`, startSeconds: c * 10, endSeconds: c * 10 + 10, text: `${name} chunk ${q}.${c}` } });
+      const chunk = await db.chunk.create({
+        data: {
+          projectId: project.id,
+          chunkingId,
+          videoId: video.id,
+          externalId: `q${q}c${c}`,
+          startSeconds: c * 10,
+          endSeconds: c * 10 + 10,
+          text: `${name} chunk ${q}.${c}`,
+        },
+      });
       const item = await db.poolItem.create({ data: { projectId: project.id, queryId: query.id, chunkId: chunk.id } });
       const key = Math.random();
       await db.assignment.create({ data: { poolItemId: item.id, userId, orderKey: key } });
@@ -50,12 +70,25 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
-  const ann = await createUser(db, { email: "pager@example.org", name: "Pat Pager", role: "annotator", password: PASSWORD });
+  const ann = await createUser(db, {
+    email: "pager@example.org",
+    name: "Pat Pager",
+    role: "annotator",
+    password: PASSWORD,
+  });
   alpha = await makeProject("Alpha collection", 2, 4, ann.id);
   beta = await makeProject("Beta collection", 1, 3, ann.id);
   gamma = await makeProject("Gamma collection", 1, 5, ann.id);
   // Beta was graded in last: the page opens on it.
-  await submitJudgement(db, ann.id, { poolItemId: beta.order[0], grade: 1, startSeconds: null, notes: "", flags: [], timeSpentMs: null, idempotencyKey: randomUUID() });
+  await submitJudgement(db, ann.id, {
+    poolItemId: beta.order[0],
+    grade: 1,
+    startSeconds: null,
+    notes: "",
+    flags: [],
+    timeSpentMs: null,
+    idempotencyKey: randomUUID(),
+  });
   server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_QUEUE_PAGE: "3" });
   browser = await launchBrowser();
 });
@@ -78,7 +111,9 @@ describe("the paged queue in the browser", () => {
     expect(await page.getByTestId("project-name").textContent()).toBe("Beta collection");
     const picker = page.getByLabel("Choose project");
     // The picker comes with the project counts, asked for once the first item is shown.
-    await expect.poll(() => picker.locator("option").allTextContents(), { timeout: 10_000 }).toEqual(["Alpha collection — 8 left of 8", "Beta collection — 2 left of 3", "Gamma collection — 5 left of 5"]);
+    await expect
+      .poll(() => picker.locator("option").allTextContents(), { timeout: 10_000 })
+      .toEqual(["Alpha collection — 8 left of 8", "Beta collection — 2 left of 3", "Gamma collection — 5 left of 5"]);
     expect(await position(page)).toBe("Question 1 of 1 · item 2 of 3");
 
     await picker.selectOption(String(alpha.id));
@@ -90,15 +125,26 @@ describe("the paged queue in the browser", () => {
     // Five grades (auto-advance): items 1–5 of the project, across the boundary after item 3.
     for (let i = 0; i < 5; i++) {
       await shown(page, alpha.order[i]);
-      expect(await position(page)).toBe(i < 4 ? `Question 1 of 2 · item ${i + 1} of 4` : "Question 2 of 2 · item 1 of 4");
+      expect(await position(page)).toBe(
+        i < 4 ? `Question 1 of 2 · item ${i + 1} of 4` : "Question 2 of 2 · item 1 of 4",
+      );
       await page.keyboard.press(String(i % 4));
       // Page 1 holds items 1–3; the item after a page's last comes from the next page.
     }
     await shown(page, alpha.order[5]);
-    await expect.poll(() => db.judgement.count({ where: { poolItem: { projectId: alpha.id } } }), { timeout: 10_000 }).toBe(5);
-    const graded = await db.judgement.findMany({ where: { poolItem: { projectId: alpha.id } }, select: { poolItemId: true, grade: true } });
-    expect(new Map(graded.map((g) => [g.poolItemId, g.grade]))).toEqual(new Map(alpha.order.slice(0, 5).map((id, i) => [id, i % 4])));
-    await expect.poll(async () => picker.locator("option").allTextContents()).toEqual(["Alpha collection — 3 left of 8", "Beta collection — 2 left of 3", "Gamma collection — 5 left of 5"]);
+    await expect
+      .poll(() => db.judgement.count({ where: { poolItem: { projectId: alpha.id } } }), { timeout: 10_000 })
+      .toBe(5);
+    const graded = await db.judgement.findMany({
+      where: { poolItem: { projectId: alpha.id } },
+      select: { poolItemId: true, grade: true },
+    });
+    expect(new Map(graded.map((g) => [g.poolItemId, g.grade]))).toEqual(
+      new Map(alpha.order.slice(0, 5).map((id, i) => [id, i % 4])),
+    );
+    await expect
+      .poll(async () => picker.locator("option").allTextContents())
+      .toEqual(["Alpha collection — 3 left of 8", "Beta collection — 2 left of 3", "Gamma collection — 5 left of 5"]);
 
     // Reload: the project stays (URL); the queue starts at the first ungraded item (the 6th), in a
     // page of its own; u goes back to items 5, 4 (the page before, fetched now), 3, 2, 1.
@@ -109,7 +155,9 @@ describe("the paged queue in the browser", () => {
     for (let i = 4; i >= 0; i--) {
       await page.keyboard.press("u");
       await shown(page, alpha.order[i]);
-      expect(await position(page)).toBe(i < 4 ? `Question 1 of 2 · item ${i + 1} of 4` : "Question 2 of 2 · item 1 of 4");
+      expect(await position(page)).toBe(
+        i < 4 ? `Question 1 of 2 · item ${i + 1} of 4` : "Question 2 of 2 · item 1 of 4",
+      );
     }
     // At the first item, u stays.
     await page.keyboard.press("u");
@@ -130,7 +178,15 @@ describe("the paged queue in the browser", () => {
       await page.waitForTimeout(600);
       expect(posts).toBe(before);
     };
-    const times = async () => new Map((await db.judgement.findMany({ where: { poolItem: { projectId: gamma.id } }, select: { poolItemId: true, timeSpentMs: true, grade: true } })).map((j) => [j.poolItemId, [j.grade, j.timeSpentMs]]));
+    const times = async () =>
+      new Map(
+        (
+          await db.judgement.findMany({
+            where: { poolItem: { projectId: gamma.id } },
+            select: { poolItemId: true, timeSpentMs: true, grade: true },
+          })
+        ).map((j) => [j.poolItemId, [j.grade, j.timeSpentMs]]),
+      );
     await loginAs(page, server.url, "pager@example.org", PASSWORD);
     await page.goto(`${server.url}/annotate?project=${gamma.id}`);
     await shown(page, gamma.order[0]);
@@ -148,7 +204,9 @@ describe("the paged queue in the browser", () => {
     await shown(page, gamma.order[1]);
     await page.keyboard.press("u");
     await shown(page, gamma.order[0]);
-    expect(await page.getByTestId("revisit-note").textContent()).toMatch(/^You graded this item 2\. Enter goes on and leaves it as it is/);
+    expect(await page.getByTestId("revisit-note").textContent()).toMatch(
+      /^You graded this item 2\. Enter goes on and leaves it as it is/,
+    );
     const sent = posts;
     await page.keyboard.press("Enter");
     await shown(page, gamma.order[2]);
@@ -161,13 +219,19 @@ describe("the paged queue in the browser", () => {
     expect(await times()).toEqual(firstTimes);
 
     // Items 3–5 (across the page boundary after item 3): then the end card says done.
-    for (const [i, key] of [[2, "3"], [3, "0"], [4, "2"]] as const) {
+    for (const [i, key] of [
+      [2, "3"],
+      [3, "0"],
+      [4, "2"],
+    ] as const) {
       await shown(page, gamma.order[i]);
       await page.keyboard.press(key);
     }
     const end = page.getByRole("region", { name: "End of queue" });
     await end.waitFor();
-    await expect.poll(() => end.getByTestId("all-done").textContent(), { timeout: 10_000 }).toBe("Done: all 5 of your items in this project are graded. Nothing is left to grade here.");
+    await expect
+      .poll(() => end.getByTestId("all-done").textContent(), { timeout: 10_000 })
+      .toBe("Done: all 5 of your items in this project are graded. Nothing is left to grade here.");
     await expect.poll(() => page.getByTestId("outbox").textContent(), { timeout: 15_000 }).toBe("All grades saved.");
     const graded = await times();
     expect(graded.size).toBe(5);

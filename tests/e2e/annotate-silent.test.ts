@@ -26,7 +26,8 @@ import { PASSWORDS, SECRETS, type TFixture } from "../integration/annotate-fixtu
  *   in in place (Tab, type, Enter) sends them and opens the first item not graded.
  * The fixture's online video is made a video without media (no network needed).
  */
-const GUIDELINES = "## Grades by example\n\n| Grade | When |\n| --- | --- |\n| 3 | the chunk names the answer |\n| 0 | off topic |\n\nAsk the lead when unsure.";
+const GUIDELINES =
+  "## Grades by example\n\n| Grade | When |\n| --- | --- |\n| 3 | the chunk names the answer |\n| 0 | off topic |\n\nAsk the lead when unsure.";
 const THIRD = { email: "third@example.org", password: "third-password-1" };
 
 let project: AnnotatorProject;
@@ -39,8 +40,15 @@ beforeAll(async () => {
     await d.project.update({ where: { id: f.project.id }, data: { guidelines: GUIDELINES } });
     await d.video.update({ where: { id: f.ytVideo.id }, data: { url: null } });
     // A third annotator on every item, for the viewport checks (the others' queues stay for the other tests).
-    const third = await createUser(d, { email: THIRD.email, name: "Third Annotator", role: "annotator", password: THIRD.password });
-    await d.assignment.createMany({ data: f.items.map((it, i) => ({ poolItemId: it.id, userId: third.id, orderKey: (i * 7) % 11 })) });
+    const third = await createUser(d, {
+      email: THIRD.email,
+      name: "Third Annotator",
+      role: "annotator",
+      password: THIRD.password,
+    });
+    await d.assignment.createMany({
+      data: f.items.map((it, i) => ({ poolItemId: it.id, userId: third.id, orderKey: (i * 7) % 11 })),
+    });
   });
   ({ db, fx } = project);
   browser = await launchBrowser();
@@ -65,12 +73,19 @@ const box = async (page: Page, selector: string) => {
   return b;
 };
 const inViewport = (page: Page, selector: string) =>
-  page.locator(selector).first().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
-  });
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+    });
 
-async function openAs(email: string, password: string, viewport: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page }> {
+async function openAs(
+  email: string,
+  password: string,
+  viewport: { width: number; height: number },
+): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport });
   const page = await ctx.newPage();
   await loginAs(page, project.server.url, email, password);
@@ -80,12 +95,19 @@ async function openAs(email: string, password: string, viewport: { width: number
 }
 
 /** Tab until the focused element matches, as a keyboard user would (at most 40 presses). */
-async function tabTo(page: Page, matches: (el: { tag: string; label: string; name: string }) => boolean): Promise<void> {
+async function tabTo(
+  page: Page,
+  matches: (el: { tag: string; label: string; name: string }) => boolean,
+): Promise<void> {
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press("Tab");
     const el = await page.evaluate(() => {
       const a = document.activeElement;
-      return { tag: a?.tagName ?? "", label: a?.getAttribute("aria-label") ?? a?.textContent?.trim() ?? "", name: a?.getAttribute("name") ?? "" };
+      return {
+        tag: a?.tagName ?? "",
+        label: a?.getAttribute("aria-label") ?? a?.textContent?.trim() ?? "",
+        name: a?.getAttribute("name") ?? "",
+      };
     });
     if (matches(el)) return;
   }
@@ -136,13 +158,17 @@ describe("the annotator's page says what happens", () => {
         // Live while playing: m:ss, and it moves.
         await expect.poll(() => clock.textContent(), { timeout: 10_000 }).toMatch(/^\d+:\d\d$/);
         const t0 = Number(await clock.getAttribute("data-seconds"));
-        await expect.poll(async () => Number(await clock.getAttribute("data-seconds")), { timeout: 10_000 }).toBeGreaterThan(t0 + 0.9);
+        await expect
+          .poll(async () => Number(await clock.getAttribute("data-seconds")), { timeout: 10_000 })
+          .toBeGreaterThan(t0 + 0.9);
         sawLive = true;
       }
       const next = page.locator("[data-testid=player-next] video");
       if ((await next.count()) === 1) {
         // Loaded and cued behind the current item, paused; after the key the same element is shown and plays.
-        await expect.poll(() => next.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+        await expect
+          .poll(() => next.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 })
+          .toBeGreaterThanOrEqual(2);
         const cue = Number(await page.locator("[data-testid=player-next]").getAttribute("data-cue"));
         expect(Math.abs((await next.evaluate((v: HTMLVideoElement) => v.currentTime)) - cue)).toBeLessThan(0.5);
         expect(await next.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
@@ -151,9 +177,13 @@ describe("the annotator's page says what happens", () => {
         await shownAfter(page, id);
         const shown = page.locator("[data-testid=player] video");
         expect(await shown.getAttribute("data-tag")).toBe("preloaded");
-        await expect.poll(() => shown.evaluate((v: HTMLVideoElement, c: number) => !v.paused && v.currentTime >= c - 0.1, cue)).toBe(true);
+        await expect
+          .poll(() => shown.evaluate((v: HTMLVideoElement, c: number) => !v.paused && v.currentTime >= c - 0.1, cue))
+          .toBe(true);
         // The clock follows the shown player (the page's controls moved to it).
-        await expect.poll(async () => Number(await clock.getAttribute("data-seconds")), { timeout: 10_000 }).toBeGreaterThanOrEqual(cue - 0.1);
+        await expect
+          .poll(async () => Number(await clock.getAttribute("data-seconds")), { timeout: 10_000 })
+          .toBeGreaterThanOrEqual(cue - 0.1);
         preloaded = true;
       } else {
         await page.keyboard.press("1");
@@ -213,7 +243,12 @@ describe("the annotator's page says what happens", () => {
       const position = (await page.getByTestId("position").textContent()) ?? "";
       const [, q, i] = /^Question (\d+) of \d+ · item (\d+) of/.exec(position) ?? [];
       await page.route("**/api/annotate/judgements", async (route: Route) => {
-        if (refused && (route.request().postData() ?? "").includes(refused)) return route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: { code: "conflict", message: "a test refusal" } }) });
+        if (refused && (route.request().postData() ?? "").includes(refused))
+          return route.fulfill({
+            status: 409,
+            contentType: "application/json",
+            body: JSON.stringify({ error: { code: "conflict", message: "a test refusal" } }),
+          });
         return route.continue();
       });
       const sent = page.waitForRequest((r) => r.url().endsWith("/api/annotate/judgements") && r.method() === "POST");
@@ -224,7 +259,9 @@ describe("the annotator's page says what happens", () => {
       const failed = page.getByTestId("failed-grade");
       await failed.waitFor();
       expect(await failed.getAttribute("data-item-id")).toBe(refused);
-      expect(await failed.textContent()).toContain(`Question ${q}, item ${i} (“${question}”) (grade 2): a test refusal (HTTP 409)`);
+      expect(await failed.textContent()).toContain(
+        `Question ${q}, item ${i} (“${question}”) (grade 2): a test refusal (HTTP 409)`,
+      );
       // The status line does not say "All grades saved." beside it (issue 29 item 7).
       await expect.poll(outboxText).toBe("1 grade was not saved (listed below); every other grade is saved.");
       await page.unrouteAll({ behavior: "ignoreErrors" });
@@ -248,18 +285,30 @@ describe("the annotator's page says what happens", () => {
       const after = await shownAfter(page, item);
       await expect.poll(() => db.judgement.count({ where: { userId: fx.ann.id, poolItemId: item ?? "" } })).toBe(1);
       // Meanwhile the other annotator disagreed and the item was adjudicated.
-      await db.judgement.upsert({ where: { poolItemId_userId: { poolItemId: item ?? "", userId: fx.other.id } }, create: { poolItemId: item ?? "", userId: fx.other.id, grade: 0, idempotencyKey: "silent-other-1" }, update: { grade: 0 } });
-      await db.adjudication.create({ data: { poolItemId: item ?? "", adjudicatorId: fx.adjudicator.id, grade: 1, rationale: "settled" } });
+      await db.judgement.upsert({
+        where: { poolItemId_userId: { poolItemId: item ?? "", userId: fx.other.id } },
+        create: { poolItemId: item ?? "", userId: fx.other.id, grade: 0, idempotencyKey: "silent-other-1" },
+        update: { grade: 0 },
+      });
+      await db.adjudication.create({
+        data: { poolItemId: item ?? "", adjudicatorId: fx.adjudicator.id, grade: 1, rationale: "settled" },
+      });
       await page.keyboard.press("u");
       await page.locator(`article[data-ready][data-item-id="${item}"]`).waitFor();
       const note = page.getByTestId("revisit-note");
-      expect(await note.textContent()).toBe("You graded this item 2. Enter goes on and leaves it as it is; a new grade replaces yours; if the item has been adjudicated already, the adjudicator's decision stands and your change is shown to them.");
+      expect(await note.textContent()).toBe(
+        "You graded this item 2. Enter goes on and leaves it as it is; a new grade replaces yours; if the item has been adjudicated already, the adjudicator's decision stands and your change is shown to them.",
+      );
       await page.keyboard.press("3");
       await shownAfter(page, item);
       expect(await itemId(page)).toBe(after);
       await expect.poll(outboxText).toBe("All grades saved.");
       expect(await page.getByTestId("failed-grades").count()).toBe(0);
-      await expect.poll(async () => (await db.judgement.findFirst({ where: { userId: fx.ann.id, poolItemId: item ?? "" } }))?.grade).toBe(3);
+      await expect
+        .poll(
+          async () => (await db.judgement.findFirst({ where: { userId: fx.ann.id, poolItemId: item ?? "" } }))?.grade,
+        )
+        .toBe(3);
       expect((await db.adjudication.findUniqueOrThrow({ where: { poolItemId: item ?? "" } })).grade).toBe(1);
     });
 
@@ -274,7 +323,9 @@ describe("the annotator's page says what happens", () => {
       }
       const banner = page.getByTestId("signed-out");
       await banner.waitFor();
-      await expect.poll(() => banner.locator("p").first().textContent()).toBe("You are signed out: 2 grades are kept on this device.");
+      await expect
+        .poll(() => banner.locator("p").first().textContent())
+        .toBe("You are signed out: 2 grades are kept on this device.");
       expect(await outboxText()).toMatch(/^2 grades waiting to be sent \(signed out\)/);
       expect(await db.judgement.count({ where: { userId: fx.ann.id, poolItemId: { in: graded } } })).toBe(0);
       mkdirSync(artifactsDir, { recursive: true });
@@ -286,8 +337,16 @@ describe("the annotator's page says what happens", () => {
       await page.keyboard.press("Enter");
       await banner.waitFor({ state: "detached", timeout: 20_000 });
       await expect.poll(outboxText, { timeout: 20_000 }).toBe("All grades saved.");
-      const stored = await db.judgement.findMany({ where: { userId: fx.ann.id, poolItemId: { in: graded } }, select: { poolItemId: true, grade: true } });
-      expect(new Map(stored.map((j) => [j.poolItemId, j.grade]))).toEqual(new Map([[graded[0], 1], [graded[1], 2]]));
+      const stored = await db.judgement.findMany({
+        where: { userId: fx.ann.id, poolItemId: { in: graded } },
+        select: { poolItemId: true, grade: true },
+      });
+      expect(new Map(stored.map((j) => [j.poolItemId, j.grade]))).toEqual(
+        new Map([
+          [graded[0], 1],
+          [graded[1], 2],
+        ]),
+      );
       // The page is on an item not graded yet (the server's "where you left off"), not on one just sent.
       await page.locator("article[data-ready]").waitFor();
       const now = await itemId(page);

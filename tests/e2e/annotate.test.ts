@@ -30,7 +30,9 @@ const PASSWORD = "e2e-password-1";
 
 /** The demo run, cut to the two queries and their top 2: a pool small enough to grade in a test. */
 function cutRun(file: string): string {
-  const lines = readFileSync(join(root, file), "utf8").split("\n").filter((l) => QUERIES.includes(l.split(/\s+/)[0]) && Number(l.split(/\s+/)[3]) <= 2);
+  const lines = readFileSync(join(root, file), "utf8")
+    .split("\n")
+    .filter((l) => QUERIES.includes(l.split(/\s+/)[0]) && Number(l.split(/\s+/)[3]) <= 2);
   return lines.join("\n") + "\n";
 }
 
@@ -69,19 +71,47 @@ async function upload(page: Page, kind: string, file: string, options: Record<st
 }
 
 /** Items in (qid, docid) order with the grades the test gives them. */
-type TPlan = { id: string; question: string; chunkText: string; chunkStart: number; qid: string; docid: string; ann1: number; ann2: number; final: number };
+type TPlan = {
+  id: string;
+  question: string;
+  chunkText: string;
+  chunkStart: number;
+  qid: string;
+  docid: string;
+  ann1: number;
+  ann2: number;
+  final: number;
+};
 let plan: TPlan[] = [];
 
 async function loadPlan() {
-  const items = await db.poolItem.findMany({ select: { id: true, query: { select: { externalId: true, text: true } }, chunk: { select: { externalId: true, text: true, startSeconds: true } } } });
-  items.sort((a, b) => (a.query.externalId + " " + a.chunk.externalId < b.query.externalId + " " + b.chunk.externalId ? -1 : 1));
+  const items = await db.poolItem.findMany({
+    select: {
+      id: true,
+      query: { select: { externalId: true, text: true } },
+      chunk: { select: { externalId: true, text: true, startSeconds: true } },
+    },
+  });
+  items.sort((a, b) =>
+    a.query.externalId + " " + a.chunk.externalId < b.query.externalId + " " + b.chunk.externalId ? -1 : 1,
+  );
   // Even positions: both annotators agree. Odd positions: they differ by one or two grades and
   // the adjudicator decides a third value (all chosen by hand).
   plan = items.map((it, i) => {
     const ann1 = [3, 2, 1, 0][i % 4];
     const ann2 = i % 2 === 0 ? ann1 : [3, 0, 1, 2][i % 4];
     const final = i % 2 === 0 ? ann1 : [3, 1, 1, 1][i % 4];
-    return { id: it.id, question: it.query.text, chunkText: it.chunk.text, chunkStart: it.chunk.startSeconds, qid: it.query.externalId, docid: it.chunk.externalId, ann1, ann2, final };
+    return {
+      id: it.id,
+      question: it.query.text,
+      chunkText: it.chunk.text,
+      chunkStart: it.chunk.startSeconds,
+      qid: it.query.externalId,
+      docid: it.chunk.externalId,
+      ann1,
+      ann2,
+      final,
+    };
   });
 }
 
@@ -107,10 +137,14 @@ async function gradeAllByKeyboard(email: string, which: "ann1" | "ann2"): Promis
   for (let n = 0; n < plan.length; n++) {
     const p = await currentPlan(page);
     // The video is cued at the chunk's start and plays from there; once it is ~1 s in, `s` takes the playhead.
-    await page.waitForFunction((start) => {
-      const v = document.querySelector("[data-testid=player] video") as HTMLVideoElement | null;
-      return !!v && !v.paused && v.currentTime >= start + 0.8 && v.currentTime < start + 10;
-    }, p.chunkStart, { timeout: 20_000 });
+    await page.waitForFunction(
+      (start) => {
+        const v = document.querySelector("[data-testid=player] video") as HTMLVideoElement | null;
+        return !!v && !v.paused && v.currentTime >= start + 0.8 && v.currentTime < start + 10;
+      },
+      p.chunkStart,
+      { timeout: 20_000 },
+    );
     await page.keyboard.press("s");
     const start = Number(await page.getByTestId("start").getAttribute("data-seconds"));
     expect(start).toBeGreaterThanOrEqual(p.chunkStart + 0.8);
@@ -120,19 +154,43 @@ async function gradeAllByKeyboard(email: string, which: "ann1" | "ann2"): Promis
     expect(Number(await page.getByTestId("start").getAttribute("data-seconds"))).toBeCloseTo(start + 1, 5);
     starts.set(p.id, start + 1);
     await page.keyboard.press(String(p[which]));
-    expect(await page.getByRole("button", { name: new RegExp(`^Grade ${p[which]}:`) }).getAttribute("aria-pressed")).toBe("true");
+    expect(
+      await page.getByRole("button", { name: new RegExp(`^Grade ${p[which]}:`) }).getAttribute("aria-pressed"),
+    ).toBe("true");
     if (n === 0 && which === "ann1") {
       // Every control has an accessible name (aria-label, a <label>, or its text).
       const unnamed = await page.evaluate(() =>
         [...document.querySelectorAll("main button, main input, main textarea, main select")]
-          .filter((el) => !(el.getAttribute("aria-label")?.trim() || ((el as HTMLInputElement).labels?.length ?? 0) > 0 || (el.tagName === "BUTTON" && el.textContent?.trim())))
+          .filter(
+            (el) =>
+              !(
+                el.getAttribute("aria-label")?.trim() ||
+                ((el as HTMLInputElement).labels?.length ?? 0) > 0 ||
+                (el.tagName === "BUTTON" && el.textContent?.trim())
+              ),
+          )
           .map((el) => el.outerHTML.slice(0, 80)),
       );
       expect(unnamed).toEqual([]);
-      for (const name of ["Grade 0: irrelevant", "Grade 1: related but does not answer", "Grade 2: useful but incomplete", "Grade 3: contains the exact evidence", "s: at playhead: set start to playhead", "−1 s: start 1 second earlier", "+5 s: start 5 seconds later", "r replay from chunk start", "Space play/pause: play or pause", "Enter: Submit and next", "u back to the previous item", "? keys: show keyboard shortcuts", "g guidelines: show the guidelines"]) {
+      for (const name of [
+        "Grade 0: irrelevant",
+        "Grade 1: related but does not answer",
+        "Grade 2: useful but incomplete",
+        "Grade 3: contains the exact evidence",
+        "s: at playhead: set start to playhead",
+        "−1 s: start 1 second earlier",
+        "+5 s: start 5 seconds later",
+        "r replay from chunk start",
+        "Space play/pause: play or pause",
+        "Enter: Submit and next",
+        "u back to the previous item",
+        "? keys: show keyboard shortcuts",
+        "g guidelines: show the guidelines",
+      ]) {
         expect(await page.getByRole("button", { name, exact: true }).count(), name).toBe(1);
       }
-      for (const name of ["Notes", "Transcript error", "Unsure", "Auto-advance after grade"]) expect(await page.getByLabel(name, { exact: true }).count(), name).toBe(1);
+      for (const name of ["Notes", "Transcript error", "Unsure", "Auto-advance after grade"])
+        expect(await page.getByLabel(name, { exact: true }).count(), name).toBe(1);
       // `?` shows the keys; Escape hides them.
       await page.keyboard.press("?");
       await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
@@ -147,14 +205,23 @@ async function gradeAllByKeyboard(email: string, which: "ann1" | "ann2"): Promis
       await page.screenshot({ path: join(artifactsDir, "annotate.png"), fullPage: true });
     }
     await page.keyboard.press("Enter");
-    await expect.poll(() => page.locator("article[data-ready]").getAttribute("data-item-id", { timeout: 1000 }).catch(() => null)).not.toBe(p.id);
+    await expect
+      .poll(() =>
+        page
+          .locator("article[data-ready]")
+          .getAttribute("data-item-id", { timeout: 1000 })
+          .catch(() => null),
+      )
+      .not.toBe(p.id);
   }
   await page.getByRole("heading", { name: "End of your queue" }).waitFor();
   await expect.poll(() => page.getByTestId("outbox").textContent(), { timeout: 15_000 }).toBe("All grades saved.");
   // Back with `u` to the last item: the own grade is shown again.
   await page.keyboard.press("u");
   const last = await currentPlan(page);
-  expect(await page.getByRole("button", { name: new RegExp(`^Grade ${last[which]}:`) }).getAttribute("aria-pressed")).toBe("true");
+  expect(
+    await page.getByRole("button", { name: new RegExp(`^Grade ${last[which]}:`) }).getAttribute("aria-pressed"),
+  ).toBe("true");
   await ctx.close();
   return starts;
 }
@@ -167,7 +234,12 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
     await page.getByRole("link", { name: "demo" }).click();
     await page.getByRole("heading", { name: "demo", level: 1 }).waitFor();
     await upload(page, "videos", join(root, "demo/videos.jsonl"));
-    for (const v of ["bm25", "rrf", "ndcg"]) await upload(page, "transcript", join(root, `demo/transcripts/${v}.vtt`), { "Video id": v, "Chunk seconds": "20", "Overlap seconds": "5" });
+    for (const v of ["bm25", "rrf", "ndcg"])
+      await upload(page, "transcript", join(root, `demo/transcripts/${v}.vtt`), {
+        "Video id": v,
+        "Chunk seconds": "20",
+        "Overlap seconds": "5",
+      });
     await upload(page, "queries", join(root, "demo/queries.jsonl"));
     await upload(page, "run", join(dir, "bm25.trec"), { "System name": "bm25" });
     await upload(page, "run", join(dir, "hybrid.trec"), { "System name": "hybrid-rrf" });
@@ -191,8 +263,14 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
   it("two annotators grade every item with the keyboard, setting starts from the player", async () => {
     const starts1 = await gradeAllByKeyboard("ann1@example.org", "ann1");
     const starts2 = await gradeAllByKeyboard("ann2@example.org", "ann2");
-    for (const [email, which, starts] of [["ann1@example.org", "ann1", starts1], ["ann2@example.org", "ann2", starts2]] as const) {
-      const rows = await db.judgement.findMany({ where: { user: { email } }, select: { poolItemId: true, grade: true, startSeconds: true } });
+    for (const [email, which, starts] of [
+      ["ann1@example.org", "ann1", starts1],
+      ["ann2@example.org", "ann2", starts2],
+    ] as const) {
+      const rows = await db.judgement.findMany({
+        where: { user: { email } },
+        select: { poolItemId: true, grade: true, startSeconds: true },
+      });
       expect(rows.length).toBe(plan.length);
       for (const r of rows) {
         const p = plan.find((x) => x.id === r.poolItemId)!;
@@ -230,7 +308,14 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
       await page.keyboard.press("Enter");
       await expect.poll(() => db.adjudication.count({ where: { poolItemId: p.id } })).toBe(1);
       // The page moves on once the server has answered.
-      await expect.poll(() => page.locator("article[data-ready]").getAttribute("data-item-id", { timeout: 1000 }).catch(() => null)).not.toBe(p.id);
+      await expect
+        .poll(() =>
+          page
+            .locator("article[data-ready]")
+            .getAttribute("data-item-id", { timeout: 1000 })
+            .catch(() => null),
+        )
+        .not.toBe(p.id);
     }
     await page.getByRole("heading", { name: "End of the disagreements" }).waitFor();
     const decided = await db.adjudication.findMany({ select: { poolItemId: true, grade: true, startSeconds: true } });
@@ -239,7 +324,10 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
       const p = plan.find((x) => x.id === d.poolItemId)!;
       expect(d.grade).toBe(p.final);
       // A is the first grader (ann1), B ann2; `[` moved the taken start 1 s earlier (never below 0). A grade-0 decision has no start.
-      const taken = await db.judgement.findFirstOrThrow({ where: { poolItemId: d.poolItemId, user: { email: p.ann1 !== 0 ? "ann1@example.org" : "ann2@example.org" } }, select: { startSeconds: true } });
+      const taken = await db.judgement.findFirstOrThrow({
+        where: { poolItemId: d.poolItemId, user: { email: p.ann1 !== 0 ? "ann1@example.org" : "ann2@example.org" } },
+        select: { startSeconds: true },
+      });
       if (p.final === 0) expect(d.startSeconds).toBeNull();
       else expect(d.startSeconds).toBeCloseTo(Math.max(0, (taken.startSeconds ?? 0) - 1), 5);
     }
@@ -251,7 +339,10 @@ describe("lead → two annotators → adjudicator → qrels, in Chromium", () =>
     const page = await ctx.newPage();
     await loginAs(page, server.url, "lead@example.org", PASSWORD);
     await page.getByRole("link", { name: "demo" }).click();
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download qrels" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download qrels" }).click(),
+    ]);
     // Expected: every item, agreed ones with the annotators' grade and the rest with the
     // adjudicator's, one line per (qid, docid) in that order: "qid 0 docid grade".
     const expected = plan.map((p) => `${p.qid} 0 ${p.docid} ${p.final}\n`).join("");

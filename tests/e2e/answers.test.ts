@@ -34,19 +34,73 @@ beforeAll(async () => {
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   fx = await seedAnnotationFixture(db);
-  const chunks = await db.chunk.findMany({ where: { videoId: fx.fileVideo.id }, orderBy: { startSeconds: "asc" }, select: { id: true } });
-  first = await makeAnswer(db, fx.project.id, { system: "gen-a", queryId: fx.queries.q1.id, claims: ["Two lists are fused by rank.", "The scores are summed.", "It was invented in 2009."], context: [chunks[0].id, chunks[2].id] });
-  second = await makeAnswer(db, fx.project.id, { system: "gen-b", queryId: fx.queries.q2.id, claims: ["Long documents are penalised.", "By their length."], context: [chunks[3].id] });
+  const chunks = await db.chunk.findMany({
+    where: { videoId: fx.fileVideo.id },
+    orderBy: { startSeconds: "asc" },
+    select: { id: true },
+  });
+  first = await makeAnswer(db, fx.project.id, {
+    system: "gen-a",
+    queryId: fx.queries.q1.id,
+    claims: ["Two lists are fused by rank.", "The scores are summed.", "It was invented in 2009."],
+    context: [chunks[0].id, chunks[2].id],
+  });
+  second = await makeAnswer(db, fx.project.id, {
+    system: "gen-b",
+    queryId: fx.queries.q2.id,
+    claims: ["Long documents are penalised.", "By their length."],
+    context: [chunks[3].id],
+  });
   // One the annotator labelled already, between the two in their order: going on skips it.
-  labelled = await makeAnswer(db, fx.project.id, { system: "gen-b", queryId: fx.queries.q1.id, claims: ["Done before."], context: [chunks[1].id] });
+  labelled = await makeAnswer(db, fx.project.id, {
+    system: "gen-b",
+    queryId: fx.queries.q1.id,
+    claims: ["Done before."],
+    context: [chunks[1].id],
+  });
   // The annotator's order: first, labelled, then second.
-  await db.answerAssignment.createMany({ data: [{ answerId: first.id, userId: fx.ann.id, orderKey: 0.1 }, { answerId: labelled.id, userId: fx.ann.id, orderKey: 0.15 }, { answerId: second.id, userId: fx.ann.id, orderKey: 0.2 }] });
-  await submitAnswerJudgement(db, fx.ann.id, { answerId: labelled.id, claimVersion: 1, claimLabels: ["s"], relevance: 1, timeSpentMs: 51_214, idempotencyKey: "e2e-ann-labelled" });
+  await db.answerAssignment.createMany({
+    data: [
+      { answerId: first.id, userId: fx.ann.id, orderKey: 0.1 },
+      { answerId: labelled.id, userId: fx.ann.id, orderKey: 0.15 },
+      { answerId: second.id, userId: fx.ann.id, orderKey: 0.2 },
+    ],
+  });
+  await submitAnswerJudgement(db, fx.ann.id, {
+    answerId: labelled.id,
+    claimVersion: 1,
+    claimLabels: ["s"],
+    relevance: 1,
+    timeSpentMs: 51_214,
+    idempotencyKey: "e2e-ann-labelled",
+  });
   // Two other annotators disagree on a third answer (claim 2: s against n).
-  disputed = await makeAnswer(db, fx.project.id, { system: "gen-a", queryId: fx.queries.q3.id, claims: ["Outsiders grade alone.", "They never meet."], context: [chunks[1].id] });
-  await db.answerAssignment.createMany({ data: [{ answerId: disputed.id, userId: fx.other.id, orderKey: 0.3 }, { answerId: disputed.id, userId: fx.outsider.id, orderKey: 0.3 }] });
-  await submitAnswerJudgement(db, fx.other.id, { answerId: disputed.id, claimVersion: 1, claimLabels: ["s", "s"], relevance: 2, idempotencyKey: "e2e-other-disputed" });
-  await submitAnswerJudgement(db, fx.outsider.id, { answerId: disputed.id, claimVersion: 1, claimLabels: ["s", "n"], relevance: 2, idempotencyKey: "e2e-outsider-disputed" });
+  disputed = await makeAnswer(db, fx.project.id, {
+    system: "gen-a",
+    queryId: fx.queries.q3.id,
+    claims: ["Outsiders grade alone.", "They never meet."],
+    context: [chunks[1].id],
+  });
+  await db.answerAssignment.createMany({
+    data: [
+      { answerId: disputed.id, userId: fx.other.id, orderKey: 0.3 },
+      { answerId: disputed.id, userId: fx.outsider.id, orderKey: 0.3 },
+    ],
+  });
+  await submitAnswerJudgement(db, fx.other.id, {
+    answerId: disputed.id,
+    claimVersion: 1,
+    claimLabels: ["s", "s"],
+    relevance: 2,
+    idempotencyKey: "e2e-other-disputed",
+  });
+  await submitAnswerJudgement(db, fx.outsider.id, {
+    answerId: disputed.id,
+    claimVersion: 1,
+    claimLabels: ["s", "n"],
+    relevance: 2,
+    idempotencyKey: "e2e-outsider-disputed",
+  });
   server = await startServer({ DATABASE_URL: testDb.url });
   browser = await launchBrowser();
 });
@@ -57,8 +111,12 @@ afterAll(async () => {
   await testDb?.cleanup();
 });
 
-const labels = (page: Page) => page.locator("[data-testid=claim]").evaluateAll((els) => els.map((e) => e.getAttribute("data-label")));
-const currentClaim = (page: Page) => page.locator("[data-testid=claim]").evaluateAll((els) => els.findIndex((e) => e.getAttribute("aria-current") === "true"));
+const labels = (page: Page) =>
+  page.locator("[data-testid=claim]").evaluateAll((els) => els.map((e) => e.getAttribute("data-label")));
+const currentClaim = (page: Page) =>
+  page
+    .locator("[data-testid=claim]")
+    .evaluateAll((els) => els.findIndex((e) => e.getAttribute("aria-current") === "true"));
 
 async function stored(answerId: string) {
   for (let i = 0; i < 100; i++) {
@@ -88,7 +146,7 @@ describe("the answer task", () => {
 
     // 2 on a claim plays context chunk 2 (the file video's chunk at 30 s).
     await page.keyboard.press("2");
-    await page.locator('[data-testid=context-chunk][aria-current=true]').filter({ hasText: "File chunk 2" }).waitFor();
+    await page.locator("[data-testid=context-chunk][aria-current=true]").filter({ hasText: "File chunk 2" }).waitFor();
 
     await page.keyboard.press("s");
     await page.keyboard.press("p");
@@ -110,7 +168,11 @@ describe("the answer task", () => {
     // Back online, the outbox sends it.
     await ctx.setOffline(false);
     const j = await stored(first.id);
-    expect({ claimVersion: j.claimVersion, claimLabels: JSON.parse(j.claimLabels) as unknown, relevance: j.relevance }).toEqual({ claimVersion: 1, claimLabels: ["s", "p", "n"], relevance: 2 });
+    expect({
+      claimVersion: j.claimVersion,
+      claimLabels: JSON.parse(j.claimLabels) as unknown,
+      relevance: j.relevance,
+    }).toEqual({ claimVersion: 1, claimLabels: ["s", "p", "n"], relevance: 2 });
     await page.getByTestId("outbox").getByText("All labels saved.").waitFor();
 
     // m asks first (Esc cancels, nothing changes); m then Enter merges the two claims of the second answer into the annotator's own set.
@@ -127,15 +189,27 @@ describe("the answer task", () => {
     // The counters agree with what is shown: the merged claim is unlabelled, and so says the claim count.
     expect(await labels(page)).toEqual([""]);
     expect(await page.getByTestId("claims-labelled").textContent()).toBe("0 of 1 claims labelled");
-    expect(await page.locator("[data-testid=claim]").textContent()).toContain("Long documents are penalised. By their length.");
+    expect(await page.locator("[data-testid=claim]").textContent()).toContain(
+      "Long documents are penalised. By their length.",
+    );
     await page.keyboard.press("s");
     await page.keyboard.press("3");
     // Nothing unfinished is left: the done message.
     await page.getByRole("heading", { name: "All your answers are labelled" }).waitFor();
     const k = await stored(second.id);
     const merge = await db.answerEvent.findFirstOrThrow({ where: { answerId: second.id, kind: "merge" } });
-    expect({ claimVersion: k.claimVersion, claimLabels: JSON.parse(k.claimLabels) as unknown, relevance: k.relevance }).toEqual({ claimVersion: (JSON.parse(merge.after) as { claimVersion: number }).claimVersion, claimLabels: ["s"], relevance: 3 });
-    expect((await db.answerEvent.findMany({ where: { answerId: second.id }, orderBy: { id: "asc" } })).map((e) => e.kind)).toEqual(["merge", "judgement"]);
+    expect({
+      claimVersion: k.claimVersion,
+      claimLabels: JSON.parse(k.claimLabels) as unknown,
+      relevance: k.relevance,
+    }).toEqual({
+      claimVersion: (JSON.parse(merge.after) as { claimVersion: number }).claimVersion,
+      claimLabels: ["s"],
+      relevance: 3,
+    });
+    expect(
+      (await db.answerEvent.findMany({ where: { answerId: second.id }, orderBy: { id: "asc" } })).map((e) => e.kind),
+    ).toEqual(["merge", "judgement"]);
     // The merge is the annotator's own: the shared claim set did not move.
     expect((await db.answer.findUniqueOrThrow({ where: { id: second.id } })).claimVersion).toBe(1);
 
@@ -153,7 +227,11 @@ describe("the answer task", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "All your answers are labelled" }).waitFor();
     const kept = await db.answerJudgement.findFirstOrThrow({ where: { answerId: second.id, userId: fx.ann.id } });
-    expect([kept.relevance, kept.timeSpentMs, kept.idempotencyKey]).toEqual([k.relevance, k.timeSpentMs, k.idempotencyKey]);
+    expect([kept.relevance, kept.timeSpentMs, kept.idempotencyKey]).toEqual([
+      k.relevance,
+      k.timeSpentMs,
+      k.idempotencyKey,
+    ]);
     // e unlocks it: relevance 2 is an explicit edit, stored.
     await page.keyboard.press("u");
     await page.locator(`[data-answer-id="${second.id}"][data-ready=true]`).waitFor();
@@ -163,10 +241,21 @@ describe("the answer task", () => {
     await page.keyboard.press("j");
     await page.keyboard.press("2");
     await page.getByRole("heading", { name: "All your answers are labelled" }).waitFor();
-    for (let i = 0; i < 100 && (await db.answerJudgement.findFirstOrThrow({ where: { answerId: second.id, userId: fx.ann.id } })).relevance !== 2; i++) await new Promise((r) => setTimeout(r, 100));
-    expect((await db.answerJudgement.findFirstOrThrow({ where: { answerId: second.id, userId: fx.ann.id } })).relevance).toBe(2);
+    for (
+      let i = 0;
+      i < 100 &&
+      (await db.answerJudgement.findFirstOrThrow({ where: { answerId: second.id, userId: fx.ann.id } })).relevance !==
+        2;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
+    expect(
+      (await db.answerJudgement.findFirstOrThrow({ where: { answerId: second.id, userId: fx.ann.id } })).relevance,
+    ).toBe(2);
     // The one labelled before was never re-sent.
-    expect((await db.answerJudgement.findFirstOrThrow({ where: { answerId: labelled.id, userId: fx.ann.id } })).timeSpentMs).toBe(51_214);
+    expect(
+      (await db.answerJudgement.findFirstOrThrow({ where: { answerId: labelled.id, userId: fx.ann.id } })).timeSpentMs,
+    ).toBe(51_214);
     // A reload with everything labelled opens the done message, not answer 1.
     await page.reload();
     await page.getByRole("heading", { name: "All your answers are labelled" }).waitFor();
@@ -202,15 +291,28 @@ describe("the answer task", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "End of the answer disagreements" }).waitFor();
     const decision = await db.answerAdjudication.findUniqueOrThrow({ where: { answerId: disputed.id } });
-    expect([JSON.parse(decision.claimLabels) as unknown, decision.relevance, decision.rationale]).toEqual([["s", "x"], 1, "the chunk says nothing of meetings"]);
+    expect([JSON.parse(decision.claimLabels) as unknown, decision.relevance, decision.rationale]).toEqual([
+      ["s", "x"],
+      1,
+      "the chunk says nothing of meetings",
+    ]);
     // The counts are fresh after the decision: here, and on /adjudicate reached by its link (client navigation, no reload).
     expect(await page.getByTestId("answer-disagreements-left").textContent()).toBe("0 answer disagreements to decide");
     await page.getByRole("link", { name: "Chunk disagreements" }).focus();
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/adjudicate\?project=/);
-    await page.waitForFunction(() => document.querySelector("[data-testid=answer-disagreements-link]")?.textContent === "Answers (0)");
+    await page.waitForFunction(
+      () => document.querySelector("[data-testid=answer-disagreements-link]")?.textContent === "Answers (0)",
+    );
     const row = (await answerReferenceLabels(db, fx.project.id)).find((r) => r.answerId === disputed.id);
-    expect(row).toMatchObject({ status: "adjudicated", relevance: 1, claims: [{ text: "Outsiders grade alone.", label: "s" }, { text: "They never meet.", label: "x" }] });
+    expect(row).toMatchObject({
+      status: "adjudicated",
+      relevance: 1,
+      claims: [
+        { text: "Outsiders grade alone.", label: "s" },
+        { text: "They never meet.", label: "x" },
+      ],
+    });
     await ctx.close();
   });
 });

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { loginAs } from "../helpers/login.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
-import { answerSpanRecall, referenceSpans, secondsRead, timeIou, timeStartError, type AnswerPlace } from "../../lib/stats/time/index.ts";
+import {
+  answerSpanRecall,
+  referenceSpans,
+  secondsRead,
+  timeIou,
+  timeStartError,
+  type AnswerPlace,
+} from "../../lib/stats/time/index.ts";
 import { ndcg } from "../../lib/stats/measures/ndcg.ts";
 import { UNJUDGED } from "../../lib/stats/measures/types.ts";
 
@@ -44,7 +51,10 @@ async function expectedRows(): Promise<Expected[]> {
   const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
   const [queries, runs, chunks, human, transfer] = await Promise.all([
     db.query.findMany({ where: { projectId: project.id }, include: { places: { include: { video: true } } } }),
-    db.run.findMany({ where: { projectId: project.id }, include: { chunking: true, entries: { include: { chunk: true, query: true } } } }),
+    db.run.findMany({
+      where: { projectId: project.id },
+      include: { chunking: true, entries: { include: { chunk: true, query: true } } },
+    }),
     db.chunk.findMany({ where: { projectId: project.id }, include: { video: true } }),
     referenceLabels(db, project.id),
     db.judgeLabel.findMany({ where: { projectId: project.id, judge: "transfer:default->c40o0" } }),
@@ -53,19 +63,37 @@ async function expectedRows(): Promise<Expected[]> {
   // Reference spans: the places (start, end when given) and grade-3 human labels' corrected starts.
   const references = new Map<string, AnswerPlace[]>();
   for (const q of queries) {
-    const starts = human.filter((h) => h.qid === q.externalId && h.grade === 3 && h.startSeconds !== null).map((h) => ({ video: h.video, start: h.startSeconds! }));
-    const given = q.places.map((p) => ({ video: p.video?.externalId ?? null, start: p.startSeconds, end: p.endSeconds }));
+    const starts = human
+      .filter((h) => h.qid === q.externalId && h.grade === 3 && h.startSeconds !== null)
+      .map((h) => ({ video: h.video, start: h.startSeconds! }));
+    const given = q.places.map((p) => ({
+      video: p.video?.externalId ?? null,
+      start: p.startSeconds,
+      end: p.endSeconds,
+    }));
     references.set(q.externalId, referenceSpans(given, starts));
   }
   const out: Expected[] = [];
   for (const run of runs) {
-    const times = new Map(chunks.filter((c) => c.chunkingId === run.chunkingId).map((c) => [c.externalId, { video: videoOf.get(c.id)!, start: c.startSeconds, end: c.endSeconds }]));
+    const times = new Map(
+      chunks
+        .filter((c) => c.chunkingId === run.chunkingId)
+        .map((c) => [c.externalId, { video: videoOf.get(c.id)!, start: c.startSeconds, end: c.endSeconds }]),
+    );
     const rankings = new Map<string, string[]>();
     const rankedIds = new Map<number, number[]>();
     for (const q of queries) {
-      const entries = run.entries.filter((e) => e.queryId === q.id).sort((a, b) => b.score - a.score || byteOrder(b.chunk.externalId, a.chunk.externalId));
-      rankings.set(q.externalId, entries.map((e) => e.chunk.externalId));
-      rankedIds.set(q.id, entries.map((e) => e.chunkId));
+      const entries = run.entries
+        .filter((e) => e.queryId === q.id)
+        .sort((a, b) => b.score - a.score || byteOrder(b.chunk.externalId, a.chunk.externalId));
+      rankings.set(
+        q.externalId,
+        entries.map((e) => e.chunk.externalId),
+      );
+      rankedIds.set(
+        q.id,
+        entries.map((e) => e.chunkId),
+      );
     }
     const input = { rankings, chunks: times, references };
     // Labels of the run's chunking: human where present, else the transfer judge's.
@@ -78,7 +106,12 @@ async function expectedRows(): Promise<Expected[]> {
       if (labels.size === 0) continue;
       const ids = rankedIds.get(q.id)!;
       const atGrade = [0, 1, 2, 3].map((g) => [...labels.values()].filter((x) => x === g).length);
-      ndcgs.push(ndcg({ qid: q.externalId, grades: ids.map((id) => labels.get(id) ?? UNJUDGED), judgedAtGrade: atGrade }, { cutoff: 10, gain: "exponential" }));
+      ndcgs.push(
+        ndcg(
+          { qid: q.externalId, grades: ids.map((id) => labels.get(id) ?? UNJUDGED), judgedAtGrade: atGrade },
+          { cutoff: 10, gain: "exponential" },
+        ),
+      );
     }
     const system = run.system.replace(`@${run.chunking.name}`, "");
     out.push({
@@ -95,12 +128,19 @@ async function expectedRows(): Promise<Expected[]> {
       },
     });
   }
-  return out.sort((a, b) => (a.chunking === b.chunking ? byteOrder(a.system, b.system) : a.chunking === "default" ? -1 : 1));
+  return out.sort((a, b) =>
+    a.chunking === b.chunking ? byteOrder(a.system, b.system) : a.chunking === "default" ? -1 : 1,
+  );
 }
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], { cwd: root, env: { ...process.env, DATABASE_URL: testDb.url, DEMO_NO_SERVE: "1" }, encoding: "utf8", maxBuffer: 16 << 20 });
+  const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: testDb.url, DEMO_NO_SERVE: "1" },
+    encoding: "utf8",
+    maxBuffer: 16 << 20,
+  });
   if (demo.status !== 0) throw new Error(`demo loader failed (${demo.status}): ${demo.stderr}`);
   expected = await expectedRows();
   server = await startServer({ DATABASE_URL: testDb.url });
@@ -116,7 +156,14 @@ afterAll(async () => {
 
 describe("the Chunkings card of the demo project", () => {
   it("shows both chunkings × the three systems with the numbers computed from the database", async () => {
-    expect(expected.map((e) => `${e.chunking} ${e.system}`)).toEqual(["default bm25", "default hybrid-rrf", "default vector", "c40o0 bm25", "c40o0 hybrid-rrf", "c40o0 vector"]);
+    expect(expected.map((e) => `${e.chunking} ${e.system}`)).toEqual([
+      "default bm25",
+      "default hybrid-rrf",
+      "default vector",
+      "c40o0 bm25",
+      "c40o0 hybrid-rrf",
+      "c40o0 vector",
+    ]);
     await loginAs(page, server.url, "lead@example.com", "demo-lead");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
     const card = page.locator('[data-panel="chunkings"]');
@@ -129,7 +176,11 @@ describe("the Chunkings card of the demo project", () => {
       const cells = await row.locator("td").allTextContents();
       expect(cells[0].replace(/\s*\(baseline\)$/, "")).toBe(expected[i].chunking);
       expect(cells[1]).toBe(expected[i].system);
-      for (const [col, value] of Object.entries(expected[i].values)) expect(await row.locator(`[data-col="${col}"] [data-value]`).textContent(), `${expected[i].chunking} ${expected[i].system} ${col}`).toBe(value);
+      for (const [col, value] of Object.entries(expected[i].values))
+        expect(
+          await row.locator(`[data-col="${col}"] [data-value]`).textContent(),
+          `${expected[i].chunking} ${expected[i].system} ${col}`,
+        ).toBe(value);
       // c40o0 is compared with the same system on the baseline (default), and is labelled by the transfer judge with its audit.
       if (expected[i].chunking === "c40o0") {
         expect(await row.locator('[data-col="seconds_read_10"]').textContent()).toMatch(/Δ [+-]\d+\.\d, p=\d\.\d{3}/);

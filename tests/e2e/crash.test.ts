@@ -51,10 +51,13 @@ describe(`crash test on ${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "SQLite
     };
     const onAck = () => {
       acked++;
-      if (!crashing && kills.length < thresholds.length && acked >= thresholds[kills.length]) crashing = crash().finally(() => (crashing = null));
+      if (!crashing && kills.length < thresholds.length && acked >= thresholds[kills.length])
+        crashing = crash().finally(() => (crashing = null));
     };
     const url = `http://127.0.0.1:${port}`;
-    const results = await Promise.all(crowd.annotators.map((a) => runAnnotator([url], a, { paceMs: 40, deadlineMs: 240_000, onAck })));
+    const results = await Promise.all(
+      crowd.annotators.map((a) => runAnnotator([url], a, { paceMs: 40, deadlineMs: 240_000, onAck })),
+    );
     while (crashing) await crashing;
 
     const acks = results.flatMap((r) => r.acknowledged);

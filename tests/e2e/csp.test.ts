@@ -56,8 +56,12 @@ describe("pages pass their Content-Security-Policy", () => {
       const id = await page.locator("[data-ready=true]").getAttribute("data-item-id");
       await page.keyboard.press("1");
       await page.waitForTimeout(200);
-      if ((await page.locator("[data-ready=true]").getAttribute("data-item-id")) === id) await page.keyboard.press("Enter");
-      await page.waitForFunction((old) => document.querySelector("[data-ready=true]")?.getAttribute("data-item-id") !== old, id);
+      if ((await page.locator("[data-ready=true]").getAttribute("data-item-id")) === id)
+        await page.keyboard.press("Enter");
+      await page.waitForFunction(
+        (old) => document.querySelector("[data-ready=true]")?.getAttribute("data-item-id") !== old,
+        id,
+      );
     }
     await page.locator("iframe[src*='youtube']").first().waitFor({ state: "attached", timeout: 15_000 });
     expect(await cspViolations(page)).toEqual([]);
@@ -82,7 +86,9 @@ describe("pages pass their Content-Security-Policy", () => {
   it("another origin cannot frame the app", async () => {
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
-    await page.route("http://framer.test/", (r) => r.fulfill({ contentType: "text/html", body: `<iframe id="f" src="${server.url}/login"></iframe>` }));
+    await page.route("http://framer.test/", (r) =>
+      r.fulfill({ contentType: "text/html", body: `<iframe id="f" src="${server.url}/login"></iframe>` }),
+    );
     await page.goto("http://framer.test/");
     await page.waitForTimeout(1500);
     const frame = page.frames().find((f) => f.url().startsWith(server.url));

@@ -25,7 +25,18 @@ let files: AgreementProject["files"];
 let projectId: number;
 const cookies: Record<string, string> = {};
 
-const PANELS = ["meta", "agreement", "human", "breakdowns", "calibration", "progress", "systems", "ppi", "retest", "version"];
+const PANELS = [
+  "meta",
+  "agreement",
+  "human",
+  "breakdowns",
+  "calibration",
+  "progress",
+  "systems",
+  "ppi",
+  "retest",
+  "version",
+];
 
 beforeAll(async () => {
   project = await importAgreementProject("assessor-dash-api-");
@@ -33,9 +44,11 @@ beforeAll(async () => {
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   projectId = (await db.project.findUniqueOrThrow({ where: { name: "agree" } })).id;
-  for (const role of ["lead", "adjudicator", "annotator"] as const) await createUser(db, { email: `${role}@example.org`, name: role, role, password: `${role}-password` });
+  for (const role of ["lead", "adjudicator", "annotator"] as const)
+    await createUser(db, { email: `${role}@example.org`, name: role, role, password: `${role}-password` });
   server = await startServer({ DATABASE_URL: project.testDb.url });
-  for (const role of ["lead", "adjudicator", "annotator"]) cookies[role] = await apiSession(server.url, `${role}@example.org`, `${role}-password`);
+  for (const role of ["lead", "adjudicator", "annotator"])
+    cookies[role] = await apiSession(server.url, `${role}@example.org`, `${role}-password`);
 });
 
 afterAll(async () => {
@@ -43,13 +56,21 @@ afterAll(async () => {
   await project?.cleanup();
 });
 
-const get = (path: string, role?: string) => fetch(`${server.url}${path}`, { headers: role ? { Cookie: cookies[role] } : {}, redirect: "manual" });
+const get = (path: string, role?: string) =>
+  fetch(`${server.url}${path}`, { headers: role ? { Cookie: cookies[role] } : {}, redirect: "manual" });
 const post = (path: string, body: unknown, role?: string) =>
-  fetch(`${server.url}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...(role ? { Cookie: cookies[role] } : {}) }, body: JSON.stringify(body), redirect: "manual" });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(role ? { Cookie: cookies[role] } : {}) },
+    body: JSON.stringify(body),
+    redirect: "manual",
+  });
 
 describe("judge-vs-human endpoint equals `assessor agreement`", () => {
   it("returns every figure of the CLI's JSON, intervals included", async () => {
-    const expected: unknown = JSON.parse(cli(["agreement", files.human, files.judge, "--format", "json", "--bootstrap", "1000", "--seed", "1"]));
+    const expected: unknown = JSON.parse(
+      cli(["agreement", files.human, files.judge, "--format", "json", "--bootstrap", "1000", "--seed", "1"]),
+    );
     const res = await get(`/api/dashboard/${projectId}/agreement`, "lead");
     expect(res.status).toBe(200);
     const body = (await res.json()) as { judges: { name: string; report: unknown }[] };
@@ -76,7 +97,8 @@ describe("roles", () => {
 
   it("signed out is 401; an adjudicator reads every panel but may not sample", async () => {
     expect((await get(`/api/dashboard/${projectId}/agreement`)).status).toBe(401);
-    for (const p of PANELS) expect([p, (await get(`/api/dashboard/${projectId}/${p}`, "adjudicator")).status]).toEqual([p, 200]);
+    for (const p of PANELS)
+      expect([p, (await get(`/api/dashboard/${projectId}/${p}`, "adjudicator")).status]).toEqual([p, 200]);
     expect((await post(`/api/dashboard/${projectId}/sample`, { n: 5 }, "adjudicator")).status).toBe(403);
     expect((await get("/dashboard", "adjudicator")).status).toBe(200);
   });
@@ -93,13 +115,18 @@ describe("sample for calibration (the lead's button)", () => {
   it("says to build the pool first when there is none, and changes nothing", async () => {
     const res = await post(`/api/dashboard/${projectId}/sample`, { n: 5, perItem: 1 }, "lead");
     expect(res.status).toBe(422);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toContain("the pool is empty: build it first with: npx assessor pool --depth K");
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+      "the pool is empty: build it first with: npx assessor pool --depth K",
+    );
     expect(await db.assignment.count()).toBe(0);
   });
 
   it("with a pool: assigns the sample, marked calibration, and the panel's unassigned count drops", async () => {
     // One run ranking every human-labelled chunk of each query (file order), pooled at depth 3.
-    const lines = readFileSync(files.human, "utf8").split("\n").filter(Boolean).map((l) => l.split(/\s+/));
+    const lines = readFileSync(files.human, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split(/\s+/));
     const rank = new Map<string, number>();
     const run = lines.map(([qid, , docid]) => {
       const r = (rank.get(qid) ?? 0) + 1;

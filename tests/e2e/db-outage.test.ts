@@ -46,7 +46,8 @@ describe.skipIf(!pg)("PostgreSQL unreachable for 20 s during grading", () => {
     const total = 30 * 8;
     let acked = 0;
     const probeCookie = await apiSession(server.url, crowd.annotators[0].email, CROWD_PASSWORD);
-    const state: { outage: Promise<{ during: { status: number; retryAfter: string | null }; health: number }> | null } = { outage: null };
+    const state: { outage: Promise<{ during: { status: number; retryAfter: string | null }; health: number }> | null } =
+      { outage: null };
     const startOutage = async () => {
       await proxy.cut();
       await new Promise((r) => setTimeout(r, 1000));
@@ -63,16 +64,25 @@ describe.skipIf(!pg)("PostgreSQL unreachable for 20 s during grading", () => {
       acked++;
       if (!state.outage && acked >= total * 0.25) state.outage = startOutage();
     };
-    const results = await Promise.all(crowd.annotators.map((x) => runAnnotator([server.url], x, { paceMs: 50, deadlineMs: 180_000, onAck })));
+    const results = await Promise.all(
+      crowd.annotators.map((x) => runAnnotator([server.url], x, { paceMs: 50, deadlineMs: 180_000, onAck })),
+    );
     const seen = state.outage ? await state.outage : null;
     const statuses: Record<string, number> = {};
     for (const r of results) for (const [s, n] of Object.entries(r.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
-    const t = await tally(db, crowd.projectId, results.flatMap((r) => r.acknowledged));
+    const t = await tally(
+      db,
+      crowd.projectId,
+      results.flatMap((r) => r.acknowledged),
+    );
     console.log(
       `database outage (${OUTAGE_MS / 1000} s): acknowledged ${t.acknowledged}, stored ${t.stored}, lost ${t.lost}, duplicated ${t.duplicated}, wrong grade ${t.mismatched}; answers ${JSON.stringify(statuses)}; ` +
         `a request during the outage: ${seen?.during.status} Retry-After ${seen?.during.retryAfter}; /api/health ${seen?.health}`,
     );
-    const internal = server.logs().split("\n").filter((l, i, all) => /internal error/.test(all[i - 1] ?? "") || /internal error/.test(l));
+    const internal = server
+      .logs()
+      .split("\n")
+      .filter((l, i, all) => /internal error/.test(all[i - 1] ?? "") || /internal error/.test(l));
     if (internal.length) console.log(`internal errors in the server's log:\n${internal.slice(0, 12).join("\n")}`);
     expect(seen).not.toBeNull();
     expect(statuses["500"]).toBeUndefined();

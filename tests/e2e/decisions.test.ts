@@ -23,9 +23,17 @@ let projectId: number;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], { cwd: root, env: { ...process.env, DATABASE_URL: testDb.url, DEMO_NO_SERVE: "1" }, encoding: "utf8", maxBuffer: 16 << 20 });
+  const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: testDb.url, DEMO_NO_SERVE: "1" },
+    encoding: "utf8",
+    maxBuffer: 16 << 20,
+  });
   if (demo.status !== 0) throw new Error(`demo loader failed (${demo.status}): ${demo.stderr}`);
-  const made = runCli(["decide", "create", "vector-vs-bm25", "--project", "demo", "--compare", "vector,bm25", "--measure", "recall@10"], { env: { DATABASE_URL: testDb.url } });
+  const made = runCli(
+    ["decide", "create", "vector-vs-bm25", "--project", "demo", "--compare", "vector,bm25", "--measure", "recall@10"],
+    { env: { DATABASE_URL: testDb.url } },
+  );
   if (made.code !== 0) throw new Error(made.stderr);
   server = await startServer({ DATABASE_URL: testDb.url });
   browser = await launchBrowser();
@@ -50,22 +58,38 @@ describe("the Decisions card", () => {
     await page.goto(`${server.url}/dashboard?project=${projectId}`);
     await decision("hybrid-vs-bm25").waitFor();
     expect(await decision("hybrid-vs-bm25").getAttribute("data-status")).toBe("labelling");
-    expect(await decision("hybrid-vs-bm25").getByTestId("decision-status").textContent()).toMatch(/waiting for labels: 2 drawn question/);
-    expect(await decision("hybrid-vs-bm25").getByTestId("decision-pair").textContent()).toMatch(/^hybrid-rrf − bm25: [+−]\d\.\d{3} \[[+−]\d\.\d{3}, [+−]\d\.\d{3}\] \(provisional\)$/);
+    expect(await decision("hybrid-vs-bm25").getByTestId("decision-status").textContent()).toMatch(
+      /waiting for labels: 2 drawn question/,
+    );
+    expect(await decision("hybrid-vs-bm25").getByTestId("decision-pair").textContent()).toMatch(
+      /^hybrid-rrf − bm25: [+−]\d\.\d{3} \[[+−]\d\.\d{3}, [+−]\d\.\d{3}\] \(provisional\)$/,
+    );
     expect(await decision("vector-vs-bm25").getAttribute("data-status")).toBe("no_basis");
     // The demo's decision waits for labels: no button there.
     expect(await decision("hybrid-vs-bm25").getByRole("button").count()).toBe(0);
   });
 
   it("draws and assigns a batch with the button, by keyboard", async () => {
-    const before = Number(JSON.parse(runCli(["decide", "show", "vector-vs-bm25", "--project", "demo", "--format", "json"], { env: { DATABASE_URL: testDb.url } }).stdout).state.drawn);
+    const before = Number(
+      JSON.parse(
+        runCli(["decide", "show", "vector-vs-bm25", "--project", "demo", "--format", "json"], {
+          env: { DATABASE_URL: testDb.url },
+        }).stdout,
+      ).state.drawn,
+    );
     expect(before).toBe(0);
     const input = decision("vector-vs-bm25").getByLabel("Questions to draw");
     await input.fill("2");
     await input.press("Enter");
     await card().getByRole("status").filter({ hasText: "Batch 1: 2 question(s) drawn" }).waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-decision="vector-vs-bm25"]')?.getAttribute("data-status") !== "no_basis");
-    const after = JSON.parse(runCli(["decide", "show", "vector-vs-bm25", "--project", "demo", "--format", "json"], { env: { DATABASE_URL: testDb.url } }).stdout) as { state: { drawn: number } };
+    await page.waitForFunction(
+      () => document.querySelector('[data-decision="vector-vs-bm25"]')?.getAttribute("data-status") !== "no_basis",
+    );
+    const after = JSON.parse(
+      runCli(["decide", "show", "vector-vs-bm25", "--project", "demo", "--format", "json"], {
+        env: { DATABASE_URL: testDb.url },
+      }).stdout,
+    ) as { state: { drawn: number } };
     expect(after.state.drawn).toBe(2);
   });
 
@@ -75,9 +99,15 @@ describe("the Decisions card", () => {
     expect(read.status).toBe(200);
     const body = (await read.json()) as { decisions: { name: string }[] };
     expect(body.decisions.map((d) => d.name)).toEqual(["hybrid-vs-bm25", "vector-vs-bm25"]);
-    const draw = await fetch(`${server.url}/api/dashboard/${projectId}/decisions`, { method: "POST", headers: { Cookie: adj, "Content-Type": "application/json", Origin: server.url }, body: JSON.stringify({ decision: "vector-vs-bm25", budget: 1 }) });
+    const draw = await fetch(`${server.url}/api/dashboard/${projectId}/decisions`, {
+      method: "POST",
+      headers: { Cookie: adj, "Content-Type": "application/json", Origin: server.url },
+      body: JSON.stringify({ decision: "vector-vs-bm25", budget: 1 }),
+    });
     expect(draw.status).toBe(403);
     const ann = await apiSession(server.url, "ann1@example.com", "demo-ann1");
-    expect((await fetch(`${server.url}/api/dashboard/${projectId}/decisions`, { headers: { Cookie: ann } })).status).toBe(403);
+    expect(
+      (await fetch(`${server.url}/api/dashboard/${projectId}/decisions`, { headers: { Cookie: ann } })).status,
+    ).toBe(403);
   });
 });

@@ -33,8 +33,18 @@ beforeAll(async () => {
   projectId = (await makeProject(db, { name: "Fusion" })).id;
   await makeChunks(db, projectId, ["c1", "c2", "c3", "c4"]);
   await makeQueries(db, projectId, ["q1", "q2"]);
-  await importRun(db, projectId, { name: "a.run", bytes: Buffer.from("q1 Q0 c1 1 0.9 A\nq1 Q0 c2 2 0.8 A\nq2 Q0 c3 1 0.7 A\n") }, { system: "A" });
-  await importRun(db, projectId, { name: "b.run", bytes: Buffer.from("q1 Q0 c3 1 0.95 B\nq1 Q0 c1 2 0.5 B\nq2 Q0 c4 1 0.9 B\n") }, { system: "B" });
+  await importRun(
+    db,
+    projectId,
+    { name: "a.run", bytes: Buffer.from("q1 Q0 c1 1 0.9 A\nq1 Q0 c2 2 0.8 A\nq2 Q0 c3 1 0.7 A\n") },
+    { system: "A" },
+  );
+  await importRun(
+    db,
+    projectId,
+    { name: "b.run", bytes: Buffer.from("q1 Q0 c3 1 0.95 B\nq1 Q0 c1 2 0.5 B\nq2 Q0 c4 1 0.9 B\n") },
+    { system: "B" },
+  );
   server = await startServer({ DATABASE_URL: testDb.url });
   browser = await launchBrowser();
   page = await (await browser.newContext()).newPage();
@@ -94,13 +104,23 @@ describe("lead: fuse runs", () => {
 
   it("the route: lead only, 422 for a bad body, 404 naming the known runs", async () => {
     const post = async (email: string, password: string, body: unknown) =>
-      fetch(`${server.url}/api/lead/projects/${projectId}/fuse`, { method: "POST", headers: { Cookie: await apiSession(server.url, email, password), "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${server.url}/api/lead/projects/${projectId}/fuse`, {
+        method: "POST",
+        headers: { Cookie: await apiSession(server.url, email, password), "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const runs = await db.run.count();
-    expect((await post("ann@example.org", "ann-password", { system: "x", runs: ["A", "B"], method: "rrf" })).status).toBe(403);
-    expect((await post("lead@example.org", "lead-password", { system: "x", runs: ["A", "B"], method: "borda" })).status).toBe(422);
+    expect(
+      (await post("ann@example.org", "ann-password", { system: "x", runs: ["A", "B"], method: "rrf" })).status,
+    ).toBe(403);
+    expect(
+      (await post("lead@example.org", "lead-password", { system: "x", runs: ["A", "B"], method: "borda" })).status,
+    ).toBe(422);
     const unknown = await post("lead@example.org", "lead-password", { system: "x", runs: ["A", "C"], method: "rrf" });
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as TErrorBody).error.message).toBe("unknown run: C; runs in this project: A, B, hybrid");
+    expect(((await unknown.json()) as TErrorBody).error.message).toBe(
+      "unknown run: C; runs in this project: A, B, hybrid",
+    );
     expect(await db.run.count()).toBe(runs);
   });
 });

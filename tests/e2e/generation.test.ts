@@ -51,7 +51,9 @@ describe("the Generation section", () => {
     // sysA: (5/6 + 0 + 1)/3 = 0.611; sysB: (0.25 + 0.75)/2 = 0.500, 2 labelled answers with claims.
     const faith = human.locator('[data-col="faithfulness"] [data-value]');
     await expect.poll(() => faith.allTextContents()).toEqual(["0.611", "0.500"]);
-    await expect.poll(() => human.locator('[data-col="relevance"] [data-value]').allTextContents()).toEqual(["2.00", "1.67"]);
+    await expect
+      .poll(() => human.locator('[data-col="relevance"] [data-value]').allTextContents())
+      .toEqual(["2.00", "1.67"]);
     expect(await human.locator('[data-col="faithfulness"]').nth(1).textContent()).toMatch(/n=2.*Δ \+0\.083, p=1\.000/);
     await section().getByTestId("generation-table-judge").waitFor();
   });
@@ -72,7 +74,12 @@ describe("the Generation section", () => {
     expect(await at1.locator('[data-cell="retrieval_failed"] [data-count]').textContent()).toBe("1");
     expect(await at1.locator('[data-cell="generator_failed"]').textContent()).toContain("e.g. q1");
     expect(await at1.locator('[data-cell="fine"] [data-count]').textContent()).toBe("2");
-    expect(await section().getByTestId("attribution-2").locator('[data-cell="good_without_evidence"] [data-count]').textContent()).toBe("2");
+    expect(
+      await section()
+        .getByTestId("attribution-2")
+        .locator('[data-cell="good_without_evidence"] [data-count]')
+        .textContent(),
+    ).toBe("2");
     await section().getByTestId("generation-scatter").locator("svg").first().waitFor();
     mkdirSync(artifactsDir, { recursive: true });
     await section().screenshot({ path: join(artifactsDir, "generation.png") });

@@ -37,12 +37,18 @@ async function leadSets(closed: boolean): Promise<void> {
   await loginAs(page, project.server.url, "lead@example.org", PASSWORDS.lead);
   await page.goto(`${project.server.url}/lead/projects/${project.fx.project.id}`);
   // The section nav names what the section offers now (issue 29 item 7).
-  await page.getByRole("navigation", { name: "Sections of this project" }).getByRole("link", { name: closed ? "c Close grading" : "c Reopen grading", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Sections of this project" })
+    .getByRole("link", { name: closed ? "c Close grading" : "c Reopen grading", exact: true })
+    .click();
   await page.getByRole("button", { name: closed ? "Close grading…" : "Reopen grading…" }).click();
   const ask = page.getByRole("group", { name: closed ? "Close grading?" : "Reopen grading?" });
   await ask.getByText(closed ? /becomes read-only/ : /can grade and change/).waitFor();
   await ask.getByRole("button", { name: closed ? "Close grading" : "Reopen grading" }).click();
-  await page.getByTestId("grading-state").getByText(closed ? "closed" : "open", { exact: true }).waitFor();
+  await page
+    .getByTestId("grading-state")
+    .getByText(closed ? "closed" : "open", { exact: true })
+    .waitFor();
   await page.close();
 }
 
@@ -56,7 +62,11 @@ describe("closing grading", () => {
     const first = await itemId(page);
     await page.keyboard.press("2");
     await nextShown(page, first);
-    await expect.poll(async () => (await db.judgement.findMany({ where: { poolItemId: first ?? "", userId: fx.ann.id } })).map((j) => j.grade)).toEqual([2]);
+    await expect
+      .poll(async () =>
+        (await db.judgement.findMany({ where: { poolItemId: first ?? "", userId: fx.ann.id } })).map((j) => j.grade),
+      )
+      .toEqual([2]);
 
     await leadSets(true);
 
@@ -66,7 +76,10 @@ describe("closing grading", () => {
     });
     await page.reload();
     await page.locator("article[data-ready]").waitFor();
-    await page.getByTestId("closed-item").getByText(/closed by the lead/).waitFor();
+    await page
+      .getByTestId("closed-item")
+      .getByText(/closed by the lead/)
+      .waitFor();
     expect(await page.getByTestId("project-closed").textContent()).toBe("grading closed");
     expect(await page.getByTestId("closed-own").textContent()).toBe("You did not grade this item.");
     expect(await page.getByRole("group", { name: "Grade" }).count()).toBe(0);
@@ -74,14 +87,21 @@ describe("closing grading", () => {
     const second = await itemId(page);
     await page.keyboard.press("u");
     expect(await nextShown(page, second)).toBe(first);
-    await expect.poll(() => page.getByTestId("closed-own").textContent()).toMatch(/^You graded it 2 \(useful but incomplete\), start \d+:\d\d/);
+    await expect
+      .poll(() => page.getByTestId("closed-own").textContent())
+      .toMatch(/^You graded it 2 \(useful but incomplete\), start \d+:\d\d/);
     // A grade key sends nothing and says why; Enter moves on.
     await page.keyboard.press("3");
-    await page.getByRole("alert").getByText(/Grading is closed in this project/).waitFor();
+    await page
+      .getByRole("alert")
+      .getByText(/Grading is closed in this project/)
+      .waitFor();
     await page.keyboard.press("Enter");
     expect(await nextShown(page, first)).toBe(second);
     expect(posted).toEqual([]);
-    expect((await db.judgement.findMany({ where: { poolItemId: first ?? "", userId: fx.ann.id } })).map((j) => j.grade)).toEqual([2]);
+    expect(
+      (await db.judgement.findMany({ where: { poolItemId: first ?? "", userId: fx.ann.id } })).map((j) => j.grade),
+    ).toEqual([2]);
 
     await leadSets(false);
     await page.reload();
@@ -91,7 +111,11 @@ describe("closing grading", () => {
     const now = await itemId(page);
     await page.keyboard.press("1");
     await nextShown(page, now);
-    await expect.poll(async () => (await db.judgement.findMany({ where: { poolItemId: now ?? "", userId: fx.ann.id } })).map((j) => j.grade)).toEqual([1]);
+    await expect
+      .poll(async () =>
+        (await db.judgement.findMany({ where: { poolItemId: now ?? "", userId: fx.ann.id } })).map((j) => j.grade),
+      )
+      .toEqual([1]);
     await page.close();
   });
 });

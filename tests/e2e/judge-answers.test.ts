@@ -32,7 +32,10 @@ beforeAll(async () => {
     models: ["fake-judge"],
     script: (req) => {
       const n = Number(/<claims count="(\d+)">/.exec(req.prompt)?.[1] ?? "0");
-      return { kind: "answer", text: JSON.stringify({ claims: Array.from({ length: n }, (_, i) => ["s", "p", "n"][i % 3]), relevance: 2 }) };
+      return {
+        kind: "answer",
+        text: JSON.stringify({ claims: Array.from({ length: n }, (_, i) => ["s", "p", "n"][i % 3]), relevance: 2 }),
+      };
     },
   });
   server = await startServer({ DATABASE_URL: testDb.url, E2E_JUDGE_API_KEY: "sk-e2e-secret" });
@@ -76,11 +79,18 @@ describe("lead: the LLM judge on generated answers", () => {
     await form.getByRole("button", { name: "Start run" }).click();
     await page.getByText(/Run \d+ \(web-answers\) started on 3 task/).waitFor({ timeout: 20_000 });
     const row = page.locator('[data-judge-run="web-answers"]');
-    await expect.poll(async () => row.locator("[data-status]").getAttribute("data-status"), { timeout: 30_000 }).toBe("completed");
+    await expect
+      .poll(async () => row.locator("[data-status]").getAttribute("data-status"), { timeout: 30_000 })
+      .toBe("completed");
     expect(await row.textContent()).toMatch(/answers: system:gen-b/);
     expect(await row.locator("[data-progress]").textContent()).toContain("3/3 (100%)");
-    const labels = await db.answerJudgeLabel.findMany({ where: { projectId, judge: "web-answers" }, include: { answer: true } });
-    expect(labels.map((l) => [l.answer.system, l.claimLabels, l.relevance])).toEqual(Array.from({ length: 3 }, () => ["gen-b", '["s","p","n"]', 2]));
+    const labels = await db.answerJudgeLabel.findMany({
+      where: { projectId, judge: "web-answers" },
+      include: { answer: true },
+    });
+    expect(labels.map((l) => [l.answer.system, l.claimLabels, l.relevance])).toEqual(
+      Array.from({ length: 3 }, () => ["gen-b", '["s","p","n"]', 2]),
+    );
   });
 
   it("a subset that is not one of answers is refused in the page's words; nothing is written", async () => {
@@ -88,11 +98,18 @@ describe("lead: the LLM judge on generated answers", () => {
     const r = await fetch(`${server.url}/api/lead/projects/${projectId}/judge`, {
       method: "POST",
       headers: { cookie, "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ judge: "bad", target: "answers", only: "pool", model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "E2E_JUDGE_API_KEY" }),
+      body: JSON.stringify({
+        judge: "bad",
+        target: "answers",
+        only: "pool",
+        model: "fake-judge",
+        baseUrl: fake.url,
+        apiKeyEnv: "E2E_JUDGE_API_KEY",
+      }),
     });
     expect(r.status).toBe(422);
     const body = await r.text();
-    expect(body).toContain("the “Answers” field: \\\"pool\\\" is not a subset of answers");
+    expect(body).toContain('the “Answers” field: \\"pool\\" is not a subset of answers');
     expect(await db.judgeRun.count({ where: { judge: "bad" } })).toBe(0);
   });
 });

@@ -41,7 +41,8 @@ async function overflow(page: Page) {
       .filter((el) => {
         if (el.getBoundingClientRect().right <= window.innerWidth + 0.5) return false;
         // Inside a box that scrolls sideways on its own, it does not widen the page.
-        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return false;
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+          if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return false;
         return true;
       })
       .slice(0, 5)
@@ -53,7 +54,8 @@ async function overflow(page: Page) {
         const range = document.createRange();
         range.selectNodeContents(n);
         if (range.getBoundingClientRect().right <= window.innerWidth + 0.5) return false;
-        for (let a = n.parentElement; a && a !== document.body; a = a.parentElement) if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return false;
+        for (let a = n.parentElement; a && a !== document.body; a = a.parentElement)
+          if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return false;
         return true;
       })
       .slice(0, 5)
@@ -113,13 +115,18 @@ describe("lead pages at 390 px and by keyboard", () => {
       await page.goto(`${project.server.url}/lead/projects/${project.fx.project.id}`);
       await page.getByRole("heading", { name: "Blind project", level: 1 }).waitFor();
       const nav = page.getByRole("navigation", { name: "Sections of this project" });
-      expect(await nav.getByRole("link", { name: "c Close grading", exact: true }).getAttribute("aria-keyshortcuts")).toBe("c");
+      expect(
+        await nav.getByRole("link", { name: "c Close grading", exact: true }).getAttribute("aria-keyshortcuts"),
+      ).toBe("c");
       await page.keyboard.press("c");
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("grading-title");
       await page.keyboard.press("Tab");
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Close grading…");
       await page.keyboard.press("Enter");
-      await page.getByRole("group", { name: "Close grading?" }).getByRole("button", { name: "Close grading", exact: true }).click();
+      await page
+        .getByRole("group", { name: "Close grading?" })
+        .getByRole("button", { name: "Close grading", exact: true })
+        .click();
       await page.getByTestId("grading-state").getByText("closed", { exact: true }).waitFor();
       await nav.getByRole("link", { name: "c Reopen grading", exact: true }).waitFor();
       expect(await nav.getByRole("link", { name: "c Close grading", exact: true }).count()).toBe(0);
@@ -130,7 +137,9 @@ describe("lead pages at 390 px and by keyboard", () => {
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("imports-title");
       const form = page.getByRole("form", { name: "Import videos" });
       await form.getByRole("button", { name: "Upload videos" }).click();
-      expect(await form.getByRole("alert").textContent()).toBe("Choose a videos file first: no file is chosen, so nothing was uploaded.");
+      expect(await form.getByRole("alert").textContent()).toBe(
+        "Choose a videos file first: no file is chosen, so nothing was uploaded.",
+      );
     } finally {
       await ctx.close();
     }

@@ -49,7 +49,13 @@ describe("lead: login, projects, settings, users", () => {
     await loginAs(page, server.url, "lead@example.org", "lead-password");
     expect(new URL(page.url()).pathname).toBe("/lead");
     const nav = page.getByRole("navigation", { name: "Main" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Assessor", "Adjudicate", "Dashboard", "Project", "Write"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "Assessor",
+      "Adjudicate",
+      "Dashboard",
+      "Project",
+      "Write",
+    ]);
   });
 
   it("creates a project and saves its settings", async () => {
@@ -64,7 +70,12 @@ describe("lead: login, projects, settings, users", () => {
     await page.getByLabel("Start tolerance (seconds)").fill("7.5");
     await page.getByRole("button", { name: "Save settings" }).click();
     await page.getByText("Settings saved.").waitFor();
-    expect(await db.project.findUnique({ where: { name: "Demo" }, select: { poolDepth: true, disagreementRule: true, startToleranceSeconds: true } })).toEqual({
+    expect(
+      await db.project.findUnique({
+        where: { name: "Demo" },
+        select: { poolDepth: true, disagreementRule: true, startToleranceSeconds: true },
+      }),
+    ).toEqual({
       poolDepth: 5,
       disagreementRule: "distance_two",
       startToleranceSeconds: 7.5,
@@ -89,7 +100,12 @@ describe("lead: login, projects, settings, users", () => {
     await page.keyboard.type("bob-password");
     await page.keyboard.press("Enter");
     await page.getByText("Added bob@example.org.").waitFor();
-    expect(await db.user.findUnique({ where: { email: "bob@example.org" }, select: { name: true, role: true, active: true } })).toEqual({ name: "Bob", role: "adjudicator", active: true });
+    expect(
+      await db.user.findUnique({
+        where: { email: "bob@example.org" },
+        select: { name: true, role: true, active: true },
+      }),
+    ).toEqual({ name: "Bob", role: "adjudicator", active: true });
     await expect(apiSession(server.url, "bob@example.org", "bob-password")).resolves.toMatch(/session-token=/);
 
     await page.getByRole("button", { name: "Reset password of ann@example.org" }).click();

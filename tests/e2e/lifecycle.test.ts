@@ -28,12 +28,47 @@ beforeAll(async () => {
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
   const p = await db.project.create({ data: { name: "Doomed" } });
   projectId = p.id;
-  const v = await db.video.create({ data: { projectId, externalId: "v1", title: "Intro", url: "https://www.youtube.com/watch?v=abcdefghijk" } });
+  const v = await db.video.create({
+    data: { projectId, externalId: "v1", title: "Intro", url: "https://www.youtube.com/watch?v=abcdefghijk" },
+  });
   const q = await db.query.create({ data: { projectId, externalId: "q1", text: "what?" } });
-  const c1 = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, externalId: "c1", videoId: v.id, startSeconds: 0, endSeconds: 10, text: "one" } });
-  const c2 = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, externalId: "c2", videoId: v.id, startSeconds: 10, endSeconds: 20, text: "two" } });
+  const c1 = await db.chunk.create({
+    data: {
+      chunkingId: await defaultChunkingId(db, projectId),
+      projectId: projectId,
+      externalId: "c1",
+      videoId: v.id,
+      startSeconds: 0,
+      endSeconds: 10,
+      text: "one",
+    },
+  });
+  const c2 = await db.chunk.create({
+    data: {
+      chunkingId: await defaultChunkingId(db, projectId),
+      projectId: projectId,
+      externalId: "c2",
+      videoId: v.id,
+      startSeconds: 10,
+      endSeconds: 20,
+      text: "two",
+    },
+  });
   for (const system of ["bm25", "mistake"])
-    await db.run.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, system, contentHash: `h-${system}`, entries: { create: [{ queryId: q.id, chunkId: c1.id, rank: 1, score: 2 }, { queryId: q.id, chunkId: c2.id, rank: 2, score: 1 }] } } });
+    await db.run.create({
+      data: {
+        chunkingId: await defaultChunkingId(db, projectId),
+        projectId: projectId,
+        system,
+        contentHash: `h-${system}`,
+        entries: {
+          create: [
+            { queryId: q.id, chunkId: c1.id, rank: 1, score: 2 },
+            { queryId: q.id, chunkId: c2.id, rank: 2, score: 1 },
+          ],
+        },
+      },
+    });
   const item = await db.poolItem.create({ data: { projectId, queryId: q.id, chunkId: c1.id } });
   await db.referenceLabel.create({ data: { projectId, source: "prior", queryId: q.id, chunkId: c1.id, grade: 3 } });
   expect(item.id).toBeTruthy();
@@ -66,9 +101,17 @@ describe("lead: runs, chunks and the project's deletion", () => {
   });
 
   it("downloads the chunks as the chunk import's JSONL", async () => {
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download chunks (JSONL)" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download chunks (JSONL)" }).click(),
+    ]);
     const text = readFileSync((await download.path())!, "utf8");
-    expect(text.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
+    expect(
+      text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { id: "c1", video: "v1", start: 0, end: 10, text: "one" },
       { id: "c2", video: "v1", start: 10, end: 20, text: "two" },
     ]);
@@ -92,4 +135,3 @@ describe("lead: runs, chunks and the project's deletion", () => {
     expect(events).toBe(0);
   });
 });
-

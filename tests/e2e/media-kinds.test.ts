@@ -85,7 +85,16 @@ describe("media that does not play", () => {
     expect(await startSeconds()).toBe(95);
     expect(await said.textContent()).toBe("");
     await page.keyboard.press("2"); // auto-advance: grade, submit, next item
-    await expect.poll(async () => db.judgement.findFirst({ where: { poolItemId: items.none.id, userId: annotatorId }, select: { grade: true, startSeconds: true } }), { timeout: 20_000 }).toEqual({ grade: 2, startSeconds: 95 });
+    await expect
+      .poll(
+        async () =>
+          db.judgement.findFirst({
+            where: { poolItemId: items.none.id, userId: annotatorId },
+            select: { grade: true, startSeconds: true },
+          }),
+        { timeout: 20_000 },
+      )
+      .toEqual({ grade: 2, startSeconds: 95 });
   });
 
   it("says why a missing file does not play, with the title and the chunk's times; s changes nothing", async () => {
@@ -100,7 +109,18 @@ describe("media that does not play", () => {
     await expect.poll(() => page.getByTestId("start-notice").textContent()).toContain("No playhead");
     expect(await startSeconds()).toBe(60);
     await page.keyboard.press("1");
-    await expect.poll(async () => (await db.judgement.findFirst({ where: { poolItemId: items.missing.id, userId: annotatorId }, select: { startSeconds: true } }))?.startSeconds, { timeout: 20_000 }).toBe(60);
+    await expect
+      .poll(
+        async () =>
+          (
+            await db.judgement.findFirst({
+              where: { poolItemId: items.missing.id, userId: annotatorId },
+              select: { startSeconds: true },
+            })
+          )?.startSeconds,
+        { timeout: 20_000 },
+      )
+      .toBe(60);
   });
 
   it("does not try a URL on a host ASSESSOR_MEDIA_HOSTS does not allow", async () => {

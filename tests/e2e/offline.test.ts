@@ -48,7 +48,8 @@ describe("offline grading", () => {
     // The page loads the next five items once the first has been on screen a moment (its
     // background reads): counted here, since on a loaded machine "network idle" can come first.
     let ahead = 0;
-    const countAhead = (r: Response) => void (r.ok() && new URL(r.url()).pathname.startsWith("/api/annotate/items/") && ahead++);
+    const countAhead = (r: Response) =>
+      void (r.ok() && new URL(r.url()).pathname.startsWith("/api/annotate/items/") && ahead++);
     page.on("response", countAhead);
     await page.goto(`${server.url}/annotate`);
     await page.locator("article[data-ready]").waitFor();
@@ -87,7 +88,10 @@ describe("offline grading", () => {
     await page.reload();
     await page.locator("article[data-ready]").waitFor();
     await expect.poll(outboxText).toMatch(/^5 grades waiting to be sent/);
-    const stored = await page.evaluate((key) => JSON.parse(window.localStorage.getItem(key) ?? "[]") as { key: string; itemId: string }[], `assessor.outbox.${fx.ann.id}`);
+    const stored = await page.evaluate(
+      (key) => JSON.parse(window.localStorage.getItem(key) ?? "[]") as { key: string; itemId: string }[],
+      `assessor.outbox.${fx.ann.id}`,
+    );
     expect(stored.map((e) => e.itemId)).toEqual(graded);
 
     // The server becomes reachable: the queue drains by itself (backoff), with no action.
@@ -95,11 +99,17 @@ describe("offline grading", () => {
     await expect.poll(outboxText, { timeout: 45_000, interval: 500 }).toBe("All grades saved.");
     expect(lostAnswers).toBe(1);
 
-    const judgements = await db.judgement.findMany({ where: { userId: fx.ann.id }, select: { poolItemId: true, grade: true, idempotencyKey: true } });
+    const judgements = await db.judgement.findMany({
+      where: { userId: fx.ann.id },
+      select: { poolItemId: true, grade: true, idempotencyKey: true },
+    });
     expect(judgements.map((j) => j.poolItemId).sort()).toEqual([...graded].sort());
     for (const [i, id] of graded.entries()) expect(judgements.find((j) => j.poolItemId === id)?.grade).toBe(i % 4);
     // Exactly once: one history event per submission, under the key the browser chose.
-    const events = await db.labelEvent.findMany({ where: { actorId: fx.ann.id }, select: { idempotencyKey: true, poolItemId: true } });
+    const events = await db.labelEvent.findMany({
+      where: { actorId: fx.ann.id },
+      select: { idempotencyKey: true, poolItemId: true },
+    });
     expect(events.length).toBe(5);
     expect(new Set(events.map((e) => e.idempotencyKey))).toEqual(new Set(stored.map((e) => e.key)));
     expect(await page.evaluate((key) => window.localStorage.getItem(key), `assessor.outbox.${fx.ann.id}`)).toBe("[]");
@@ -113,7 +123,12 @@ describe("offline grading", () => {
     const refusedId = await page.locator("article[data-ready]").getAttribute("data-item-id");
     // The server refuses this one item's grade with a 422 (as it would a bad field); every other passes.
     await page.route("**/api/annotate/judgements", async (route: Route) => {
-      if (refusedId && (route.request().postData() ?? "").includes(refusedId)) return route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: { code: "bad_input", message: "notes: a test refusal" } }) });
+      if (refusedId && (route.request().postData() ?? "").includes(refusedId))
+        return route.fulfill({
+          status: 422,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "bad_input", message: "notes: a test refusal" } }),
+        });
       return route.continue();
     });
     const before = await db.judgement.count({ where: { userId: fx.ann.id } });
@@ -126,7 +141,9 @@ describe("offline grading", () => {
     const failed = page.getByTestId("failed-grade");
     await failed.waitFor();
     expect(await failed.getAttribute("data-item-id")).toBe(refusedId);
-    expect(await failed.textContent()).toMatch(/Question \d+, item \d+ \(“[^”]+”\) \(grade 2\): notes: a test refusal \(HTTP 422\)/);
+    expect(await failed.textContent()).toMatch(
+      /Question \d+, item \d+ \(“[^”]+”\) \(grade 2\): notes: a test refusal \(HTTP 422\)/,
+    );
     // The refused grade is not retried and does not hold the next one back.
     await expect.poll(() => db.judgement.count({ where: { userId: fx.ann.id } }), { timeout: 20_000 }).toBe(before + 1);
     expect((await db.judgement.findFirst({ where: { userId: fx.ann.id, poolItemId: nextId ?? "" } }))?.grade).toBe(1);

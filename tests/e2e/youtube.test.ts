@@ -44,7 +44,12 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
-  const ann = await createUser(db, { email: "ann@example.org", name: "Ann Annotator", role: "annotator", password: PASSWORD });
+  const ann = await createUser(db, {
+    email: "ann@example.org",
+    name: "Ann Annotator",
+    role: "annotator",
+    password: PASSWORD,
+  });
   const project = await db.project.create({ data: { name: "YouTube project" } });
   await importVideos(db, project.id, join(fixtures, "videos.jsonl"));
   await importChunks(db, project.id, join(fixtures, "chunks.jsonl"));
@@ -76,14 +81,21 @@ afterAll(async () => {
 });
 
 /** The calls of one kind, without the player index: ["seekTo", 42, true]. */
-const calls = async (name: string) => (await youTubeLog(page)).calls.filter((c) => c[1] === name).map((c) => c.slice(1));
+const calls = async (name: string) =>
+  (await youTubeLog(page)).calls.filter((c) => c[1] === name).map((c) => c.slice(1));
 /** The index of the player on the iframe in the document (see youTubeLog), once it is made. */
 let mounted = -1;
 /** Every call went to the player in the document. */
 const allCallsToMounted = async () => (await youTubeLog(page)).calls.every((c) => c[0] === mounted);
-const startShown = async () => ({ seconds: Number(await page.getByTestId("start").getAttribute("data-seconds")), text: await page.getByTestId("start").textContent() });
+const startShown = async () => ({
+  seconds: Number(await page.getByTestId("start").getAttribute("data-seconds")),
+  text: await page.getByTestId("start").textContent(),
+});
 /** The `youtube-video` element's paused flag, as the page's controls read it. */
-const paused = () => page.evaluate(() => (document.querySelector("[data-testid=player] youtube-video") as HTMLMediaElement | null)?.paused ?? null);
+const paused = () =>
+  page.evaluate(
+    () => (document.querySelector("[data-testid=player] youtube-video") as HTMLMediaElement | null)?.paused ?? null,
+  );
 
 async function shownItem(): Promise<string> {
   const article = page.locator("article[data-ready]");
@@ -99,13 +111,17 @@ describe("a YouTube video on /annotate (YouTube stubbed: no internet here)", () 
     expect(await page.getByTestId("question").textContent()).toBe(question);
     expect(await page.getByTestId("chunk-text").textContent()).toBe(items[0].text);
     // react-player chose its YouTube player: a youtube-video element whose iframe embeds this video.
-    const iframeSrc = await page.locator("[data-testid=player] youtube-video").evaluate((el) => el.shadowRoot?.querySelector("iframe")?.src ?? null);
+    const iframeSrc = await page
+      .locator("[data-testid=player] youtube-video")
+      .evaluate((el) => el.shadowRoot?.querySelector("iframe")?.src ?? null);
     expect(iframeSrc).toMatch(new RegExp(`^https://www\\.youtube\\.com/embed/${VIDEO_ID}\\?`));
     expect(new URL(iframeSrc!).searchParams.get("enablejsapi")).toBe("1");
     // The fake API made a player on that iframe, and the iframe loaded the embed page once.
     // (React may also have made, then discarded, a youtube-video element in a render it never
     // committed: that element makes a player too, on an iframe outside the document.)
-    await expect.poll(async () => (await youTubeLog(page)).players.filter((p) => p.connected).map((p) => p.src)).toEqual([iframeSrc]);
+    await expect
+      .poll(async () => (await youTubeLog(page)).players.filter((p) => p.connected).map((p) => p.src))
+      .toEqual([iframeSrc]);
     const log = await youTubeLog(page);
     mounted = log.players.findIndex((p) => p.connected);
     expect(log.players.every((p) => p.src === iframeSrc)).toBe(true);
@@ -158,7 +174,13 @@ describe("a YouTube video on /annotate (YouTube stubbed: no internet here)", () 
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "annotate-youtube.png"), fullPage: true });
     await page.keyboard.press("Enter");
-    await expect.poll(() => db.judgement.findMany({ where: { poolItemId: items[0].id }, select: { grade: true, startSeconds: true } }), { timeout: 15_000 }).toEqual([{ grade: 2, startSeconds: 50 }]);
+    await expect
+      .poll(
+        () =>
+          db.judgement.findMany({ where: { poolItemId: items[0].id }, select: { grade: true, startSeconds: true } }),
+        { timeout: 15_000 },
+      )
+      .toEqual([{ grade: 2, startSeconds: 50 }]);
   });
 
   it("the next item on the same video is cued at its own start in the same player", async () => {
@@ -175,7 +197,13 @@ describe("a YouTube video on /annotate (YouTube stubbed: no internet here)", () 
     await page.keyboard.press("1");
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "End of your queue" }).waitFor();
-    await expect.poll(() => db.judgement.findMany({ where: { poolItemId: items[1].id }, select: { grade: true, startSeconds: true } }), { timeout: 15_000 }).toEqual([{ grade: 1, startSeconds: 120 }]);
+    await expect
+      .poll(
+        () =>
+          db.judgement.findMany({ where: { poolItemId: items[1].id }, select: { grade: true, startSeconds: true } }),
+        { timeout: 15_000 },
+      )
+      .toEqual([{ grade: 1, startSeconds: 120 }]);
     await expect.poll(() => page.getByTestId("outbox").textContent(), { timeout: 15_000 }).toBe("All grades saved.");
     // Nothing else left the machine: YouTube's API script and embed page were all the player needed.
     expect(stub.blocked).toEqual([]);

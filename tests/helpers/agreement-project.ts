@@ -5,7 +5,12 @@ import { writeAgreementFiles } from "../fixtures/dashboard/agreement-files.ts";
 import { runCliOk } from "./cli.ts";
 import { createTestDatabase, type TestDb } from "./db.ts";
 
-export type AgreementProject = { testDb: TestDb; dir: string; files: ReturnType<typeof writeAgreementFiles>; cleanup: () => Promise<void> };
+export type AgreementProject = {
+  testDb: TestDb;
+  dir: string;
+  files: ReturnType<typeof writeAgreementFiles>;
+  cleanup: () => Promise<void>;
+};
 
 /**
  * The judge-vs-human comparison set-up: a fresh test database and project "agree" with the

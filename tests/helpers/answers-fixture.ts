@@ -7,7 +7,10 @@ import { seedJudgeProject } from "../integration/judge-fixture.ts";
  * chunks and whose claims (version 1) are its sentences. Rows are written directly with Prisma
  * (the import, lib/generation, is another module's).
  */
-export async function seedAnswerProject(db: Db, opts: { name?: string; queries?: number; systems?: string[]; claims?: number } = {}) {
+export async function seedAnswerProject(
+  db: Db,
+  opts: { name?: string; queries?: number; systems?: string[]; claims?: number } = {},
+) {
   const queries = opts.queries ?? 4;
   const systems = opts.systems ?? ["gen-a", "gen-b"];
   const claimsPer = opts.claims ?? 3;
@@ -16,7 +19,10 @@ export async function seedAnswerProject(db: Db, opts: { name?: string; queries?:
   for (const [s, system] of systems.entries()) {
     for (const [q, queryId] of seeded.queryIds.entries()) {
       // No system name in the text: the judge, like an annotator, must not learn the system.
-      const claims = Array.from({ length: claimsPer }, (_, k) => `Claim ${k + 1} on question ${q}: fact number ${q * 100 + s * 10 + k}.`);
+      const claims = Array.from(
+        { length: claimsPer },
+        (_, k) => `Claim ${k + 1} on question ${q}: fact number ${q * 100 + s * 10 + k}.`,
+      );
       const answer = await db.answer.create({
         data: {
           projectId: seeded.project.id,
@@ -24,7 +30,9 @@ export async function seedAnswerProject(db: Db, opts: { name?: string; queries?:
           queryId,
           text: claims.join(" "),
           contentHash: `${system}:${q}`,
-          context: { create: [0, 1, 2].map((position) => ({ position, chunkId: seeded.chunkIds[q * 5 + ((position + s) % 5)] })) },
+          context: {
+            create: [0, 1, 2].map((position) => ({ position, chunkId: seeded.chunkIds[q * 5 + ((position + s) % 5)] })),
+          },
           claims: { create: claims.map((text, position) => ({ version: 1, position, text })) },
         },
       });
@@ -38,7 +46,9 @@ export async function seedAnswerProject(db: Db, opts: { name?: string; queries?:
 export async function resplit(db: Db, answerId: string, claims: string[]): Promise<number> {
   const a = await db.answer.findUniqueOrThrow({ where: { id: answerId } });
   const version = a.claimVersion + 1;
-  await db.answerClaim.createMany({ data: claims.map((text, position) => ({ answerId, version, position, text, source: "llm" })) });
+  await db.answerClaim.createMany({
+    data: claims.map((text, position) => ({ answerId, version, position, text, source: "llm" })),
+  });
   await db.answer.update({ where: { id: answerId }, data: { claimVersion: version } });
   return version;
 }

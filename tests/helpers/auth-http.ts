@@ -6,7 +6,14 @@
 import { signInErrorMessage } from "../../lib/auth/messages.ts";
 
 /** `code`: the `error` parameter of next-auth's url; `error`: what the login form shows for it (lib/auth/client.ts). */
-export type TSignIn = { status: number; cookie: string | null; url: string | null; code: string | null; error: string | null; retryAfter: string | null };
+export type TSignIn = {
+  status: number;
+  cookie: string | null;
+  url: string | null;
+  code: string | null;
+  error: string | null;
+  retryAfter: string | null;
+};
 
 function cookiePairs(res: Response): string[] {
   return res.headers.getSetCookie().map((c) => c.split(";")[0]);
@@ -34,21 +41,44 @@ export async function signIn(
   baseUrl: string,
   email: string,
   password: string,
-  opts: { from?: string; callbackUrl?: string; headers?: Record<string, string>; csrf?: { token: string; cookie: string } } = {},
+  opts: {
+    from?: string;
+    callbackUrl?: string;
+    headers?: Record<string, string>;
+    csrf?: { token: string; cookie: string };
+  } = {},
 ): Promise<TSignIn> {
   const c = opts.csrf ?? (await csrf(baseUrl));
   const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: c.cookie, ...(opts.from ? { "X-Forwarded-For": opts.from } : {}), ...opts.headers },
-    body: new URLSearchParams({ email, password, csrfToken: c.token, json: "true", ...(opts.callbackUrl !== undefined ? { callbackUrl: opts.callbackUrl } : {}) }),
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Cookie: c.cookie,
+      ...(opts.from ? { "X-Forwarded-For": opts.from } : {}),
+      ...opts.headers,
+    },
+    body: new URLSearchParams({
+      email,
+      password,
+      csrfToken: c.token,
+      json: "true",
+      ...(opts.callbackUrl !== undefined ? { callbackUrl: opts.callbackUrl } : {}),
+    }),
   });
   const cookie = updateCookies(c.cookie, res);
   const body = (await res.json().catch(() => ({}))) as { url?: string };
   const url = body.url ?? null;
   const code = url ? new URL(url, baseUrl).searchParams.get("error") : null;
   const retryAfter = res.headers.get("retry-after");
-  return { status: res.status, cookie: /session-token=/.test(cookie) ? cookie : null, url, code, error: signInErrorMessage(code, Number(retryAfter) || null), retryAfter };
+  return {
+    status: res.status,
+    cookie: /session-token=/.test(cookie) ? cookie : null,
+    url,
+    code,
+    error: signInErrorMessage(code, Number(retryAfter) || null),
+    retryAfter,
+  };
 }
 
 /** Signs out through next-auth (the form's POST), with the session's own cookies. */

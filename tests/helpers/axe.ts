@@ -17,9 +17,15 @@ export const IMPACTS = ["critical", "serious", "moderate", "minor"] as const sat
 export async function axeScan(page: Page): Promise<TAxeViolation[]> {
   await page.evaluate(axeSource);
   const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe;
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } })
+      .axe;
     const r = await axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => `${n.target.join(" ")} ${n.html.slice(0, 160)}`) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => `${n.target.join(" ")} ${n.html.slice(0, 160)}`),
+    }));
   });
   return results;
 }
@@ -33,5 +39,7 @@ export function impactCounts(violations: TAxeViolation[]): Record<(typeof IMPACT
 
 /** One line per violation and node, for a failing assertion's message. */
 export function describeViolations(violations: TAxeViolation[]): string {
-  return violations.map((v) => `${v.impact ?? "?"} ${v.id} (${v.help}):\n${v.targets.map((t) => `    ${t}`).join("\n")}`).join("\n");
+  return violations
+    .map((v) => `${v.impact ?? "?"} ${v.id} (${v.help}):\n${v.targets.map((t) => `    ${t}`).join("\n")}`)
+    .join("\n");
 }

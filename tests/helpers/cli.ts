@@ -6,7 +6,10 @@ const root = join(import.meta.dirname, "..", "..");
 export type CliResult = { code: number; stdout: string; stderr: string };
 
 /** Runs `assessor ARGS…` as a separate process, as a user would, against DATABASE_URL. */
-export function runCli(args: string[], opts: { input?: string; env?: Record<string, string | undefined>; cwd?: string } = {}): CliResult {
+export function runCli(
+  args: string[],
+  opts: { input?: string; env?: Record<string, string | undefined>; cwd?: string } = {},
+): CliResult {
   const r = spawnSync(process.execPath, [join(root, "bin", "assessor.mjs"), ...args], {
     cwd: opts.cwd ?? root,
     input: opts.input,

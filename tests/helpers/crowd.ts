@@ -15,34 +15,81 @@ export type TCrowd = { projectId: number; annotators: { id: string; email: strin
 
 /** `annotators` users and a project whose pool gives each of them `perAnnotator` items (two annotators per item). */
 export async function seedCrowd(db: Db, annotators: number, perAnnotator: number): Promise<TCrowd> {
-  const project = await db.project.create({ data: { name: `crowd-${randomUUID().slice(0, 8)}`, annotatorsPerItem: 2 } });
-  const video = await db.video.create({ data: { projectId: project.id, externalId: "v", title: "Crowd video", path: "demo/media/bm25.mp4", durationSeconds: 92 } });
+  const project = await db.project.create({
+    data: { name: `crowd-${randomUUID().slice(0, 8)}`, annotatorsPerItem: 2 },
+  });
+  const video = await db.video.create({
+    data: {
+      projectId: project.id,
+      externalId: "v",
+      title: "Crowd video",
+      path: "demo/media/bm25.mp4",
+      durationSeconds: 92,
+    },
+  });
   const users: { id: string; email: string }[] = [];
-  for (let i = 0; i < annotators; i++) users.push(await createUser(db, { email: `crowd${i}@example.org`, name: `Crowd ${i}`, role: "annotator", password: CROWD_PASSWORD }));
+  for (let i = 0; i < annotators; i++)
+    users.push(
+      await createUser(db, {
+        email: `crowd${i}@example.org`,
+        name: `Crowd ${i}`,
+        role: "annotator",
+        password: CROWD_PASSWORD,
+      }),
+    );
   const itemCount = (annotators * perAnnotator) / 2;
   const chunksPerQuery = 20;
   const queries = Math.ceil(itemCount / chunksPerQuery);
   const chunkIds: number[] = [];
-  for (let c = 0; c < chunksPerQuery; c++) chunkIds.push((await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, project.id), projectId: project.id, videoId: video.id, externalId: `c${c}`, startSeconds: c * 4, endSeconds: c * 4 + 4, text: `Chunk ${c}` } })).id);
+  for (let c = 0; c < chunksPerQuery; c++)
+    chunkIds.push(
+      (
+        await db.chunk.create({
+          data: {
+            chunkingId: await defaultChunkingId(db, project.id),
+            projectId: project.id,
+            videoId: video.id,
+            externalId: `c${c}`,
+            startSeconds: c * 4,
+            endSeconds: c * 4 + 4,
+            text: `Chunk ${c}`,
+          },
+        })
+      ).id,
+    );
   const itemIds: string[] = [];
   for (let q = 0; q < queries; q++) {
-    const query = await db.query.create({ data: { projectId: project.id, externalId: `q${q}`, text: `Question ${q}?` } });
+    const query = await db.query.create({
+      data: { projectId: project.id, externalId: `q${q}`, text: `Question ${q}?` },
+    });
     for (const chunkId of chunkIds) {
       if (itemIds.length === itemCount) break;
       itemIds.push((await db.poolItem.create({ data: { projectId: project.id, queryId: query.id, chunkId } })).id);
     }
   }
   // Item i goes to annotators i mod n and (i + 1) mod n: everyone gets perAnnotator items.
-  const assignments = itemIds.flatMap((poolItemId, i) => [0, 1].map((k) => ({ poolItemId, userId: users[(i + k) % annotators].id, orderKey: i })));
+  const assignments = itemIds.flatMap((poolItemId, i) =>
+    [0, 1].map((k) => ({ poolItemId, userId: users[(i + k) % annotators].id, orderKey: i })),
+  );
   await db.assignment.createMany({ data: assignments });
   return {
     projectId: project.id,
-    annotators: users.map((u) => ({ id: u.id, email: u.email, items: assignments.filter((a) => a.userId === u.id).map((a) => a.poolItemId) })),
+    annotators: users.map((u) => ({
+      id: u.id,
+      email: u.email,
+      items: assignments.filter((a) => a.userId === u.id).map((a) => a.poolItemId),
+    })),
   };
 }
 
 export type TAck = { userId: string; poolItemId: string; grade: number; key: string };
-export type TClientStats = { acknowledged: TAck[]; attempts: number; retries: number; statuses: Record<string, number>; refused: string[] };
+export type TClientStats = {
+  acknowledged: TAck[];
+  attempts: number;
+  retries: number;
+  statuses: Record<string, number>;
+  refused: string[];
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,7 +98,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * to the next one). A grade counts as acknowledged only when a 2xx answer arrives; anything
  * without a definite answer is retried with the same key, for up to `deadlineMs`.
  */
-export async function runAnnotator(urls: string[], annotator: { id: string; email: string; items: string[] }, opts: { paceMs?: number; deadlineMs: number; onAck?: () => void }): Promise<TClientStats> {
+export async function runAnnotator(
+  urls: string[],
+  annotator: { id: string; email: string; items: string[] },
+  opts: { paceMs?: number; deadlineMs: number; onAck?: () => void },
+): Promise<TClientStats> {
   const stats: TClientStats = { acknowledged: [], attempts: 0, retries: 0, statuses: {}, refused: [] };
   const deadline = Date.now() + opts.deadlineMs;
   let cookie = "";
@@ -68,7 +119,15 @@ export async function runAnnotator(urls: string[], annotator: { id: string; emai
   for (const [i, poolItemId] of annotator.items.entries()) {
     const grade = (i + annotator.email.length) % 4;
     const key = randomUUID();
-    const body = JSON.stringify({ poolItemId, grade, startSeconds: grade > 0 ? i : null, notes: "", flags: [], timeSpentMs: 1000 + i, idempotencyKey: key });
+    const body = JSON.stringify({
+      poolItemId,
+      grade,
+      startSeconds: grade > 0 ? i : null,
+      notes: "",
+      flags: [],
+      timeSpentMs: 1000 + i,
+      idempotencyKey: key,
+    });
     for (let attempt = 0; ; attempt++) {
       if (Date.now() > deadline) return stats;
       if (attempt > 0) {
@@ -79,7 +138,12 @@ export async function runAnnotator(urls: string[], annotator: { id: string; emai
       let status = 0;
       let retryAfter = 0;
       try {
-        const r = await fetch(`${url()}/api/annotate/judgements`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body, signal: AbortSignal.timeout(10_000) });
+        const r = await fetch(`${url()}/api/annotate/judgements`, {
+          method: "POST",
+          headers: { Cookie: cookie, "Content-Type": "application/json" },
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
         status = r.status;
         retryAfter = Number(r.headers.get("retry-after") ?? 0);
         await r.arrayBuffer();
@@ -112,7 +176,10 @@ export type TTally = { acknowledged: number; stored: number; lost: number; dupli
  * submits each item once).
  */
 export async function tally(db: Db, projectId: number, acks: TAck[]): Promise<TTally> {
-  const events = await db.labelEvent.findMany({ where: { projectId, kind: "judgement" }, select: { idempotencyKey: true, poolItemId: true, actorId: true } });
+  const events = await db.labelEvent.findMany({
+    where: { projectId, kind: "judgement" },
+    select: { idempotencyKey: true, poolItemId: true, actorId: true },
+  });
   const byKey = new Map<string, number>();
   const byPair = new Map<string, number>();
   for (const e of events) {
@@ -120,7 +187,14 @@ export async function tally(db: Db, projectId: number, acks: TAck[]): Promise<TT
     const pair = `${e.actorId} ${e.poolItemId}`;
     byPair.set(pair, (byPair.get(pair) ?? 0) + 1);
   }
-  const judgements = new Map((await db.judgement.findMany({ where: { poolItem: { projectId } }, select: { userId: true, poolItemId: true, grade: true } })).map((j) => [`${j.userId} ${j.poolItemId}`, j.grade]));
+  const judgements = new Map(
+    (
+      await db.judgement.findMany({
+        where: { poolItem: { projectId } },
+        select: { userId: true, poolItemId: true, grade: true },
+      })
+    ).map((j) => [`${j.userId} ${j.poolItemId}`, j.grade]),
+  );
   let lost = 0;
   let mismatched = 0;
   for (const a of acks) {

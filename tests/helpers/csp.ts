@@ -9,7 +9,9 @@ export async function watchCsp(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const w = window as unknown as { __csp: string[] };
     w.__csp = [];
-    document.addEventListener("securitypolicyviolation", (e) => w.__csp.push(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      w.__csp.push(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`),
+    );
   });
 }
 
@@ -23,6 +25,7 @@ export function cspViolations(page: Page): Promise<string[]> {
  */
 export async function twoKeyGrading(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    if (window.localStorage.getItem("assessor.autoAdvance") === null) window.localStorage.setItem("assessor.autoAdvance", "0");
+    if (window.localStorage.getItem("assessor.autoAdvance") === null)
+      window.localStorage.setItem("assessor.autoAdvance", "0");
   });
 }

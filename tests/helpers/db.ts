@@ -30,7 +30,11 @@ export async function createTestDatabase(): Promise<TestDb> {
     };
   } else {
     const dir = mkdtempSync(join(tmpdir(), "assessor-test-"));
-    db = { url: `file:${join(dir, "test.db")}`, provider: "sqlite", cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    db = {
+      url: `file:${join(dir, "test.db")}`,
+      provider: "sqlite",
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   process.env.DATABASE_URL = db.url;
   const { migrate } = await import("../../lib/db/migrate.ts");

@@ -10,14 +10,27 @@
  *
  * Run it by hand: `npx tsx tests/helpers/fake-llm.ts [--port 8099] [--model fake-judge]`.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
 
 /** What the script tells the server to do with one request. */
 export type TFakeAction =
   /** `message`: more fields of the answer's message (e.g. reasoning_content); `finishReason`: default "stop". */
-  | { kind: "answer"; text: string | null; promptTokens?: number; completionTokens?: number; message?: Record<string, unknown>; finishReason?: string }
+  | {
+      kind: "answer";
+      text: string | null;
+      promptTokens?: number;
+      completionTokens?: number;
+      message?: Record<string, unknown>;
+      finishReason?: string;
+    }
   | { kind: "redirect"; status: 301 | 302 | 303 | 307 | 308; location: string }
   | { kind: "status"; status: number; retryAfter?: number; message?: string }
   | { kind: "hang"; ms: number };
@@ -43,10 +56,26 @@ export function scriptedGrade(prompt: string): number {
   return createHash("sha256").update(prompt).digest()[0] % 4;
 }
 
-export const defaultScript: TFakeScript = (req) => ({ kind: "answer", text: JSON.stringify({ intent: "the question's intent", match: "how the passage matches", score: scriptedGrade(req.prompt) }) });
+export const defaultScript: TFakeScript = (req) => ({
+  kind: "answer",
+  text: JSON.stringify({
+    intent: "the question's intent",
+    match: "how the passage matches",
+    score: scriptedGrade(req.prompt),
+  }),
+});
 
 /** `modelsRedirect`: GET /models answers with this redirect (a test of where the key goes). */
-export async function startFakeLlm(opts: { port?: number; models?: string[]; latencyMs?: number; script?: TFakeScript; rejectStructured?: boolean; modelsRedirect?: { status: 301 | 302 | 307 | 308; location: string } } = {}): Promise<TFakeLlm> {
+export async function startFakeLlm(
+  opts: {
+    port?: number;
+    models?: string[];
+    latencyMs?: number;
+    script?: TFakeScript;
+    rejectStructured?: boolean;
+    modelsRedirect?: { status: 301 | 302 | 307 | 308; location: string };
+  } = {},
+): Promise<TFakeLlm> {
   const models = opts.models ?? ["fake-judge"];
   let script = opts.script ?? defaultScript;
   let latency = opts.latencyMs ?? 0;
@@ -57,7 +86,11 @@ export async function startFakeLlm(opts: { port?: number; models?: string[]; lat
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   };
   const readBody = (req: IncomingMessage) =>
@@ -76,13 +109,38 @@ export async function startFakeLlm(opts: { port?: number; models?: string[]; lat
         res.writeHead(opts.modelsRedirect.status, { location: opts.modelsRedirect.location, "content-length": 0 });
         return res.end();
       }
-      if (req.method === "GET" && path.endsWith("/models")) return send(res, 200, { object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })) });
-      if (req.method !== "POST" || !path.endsWith("/chat/completions")) return send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error" } });
-      const body = JSON.parse(await readBody(req)) as { model: string; messages: { role: string; content: string }[]; response_format?: unknown };
-      if (!models.includes(body.model)) return send(res, 404, { error: { message: `The model \`${body.model}\` does not exist`, type: "invalid_request_error", code: "model_not_found" } });
-      if (opts.rejectStructured && body.response_format) return send(res, 400, { error: { message: "response_format is not supported by this server", type: "invalid_request_error" } });
+      if (req.method === "GET" && path.endsWith("/models"))
+        return send(res, 200, {
+          object: "list",
+          data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })),
+        });
+      if (req.method !== "POST" || !path.endsWith("/chat/completions"))
+        return send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error" } });
+      const body = JSON.parse(await readBody(req)) as {
+        model: string;
+        messages: { role: string; content: string }[];
+        response_format?: unknown;
+      };
+      if (!models.includes(body.model))
+        return send(res, 404, {
+          error: {
+            message: `The model \`${body.model}\` does not exist`,
+            type: "invalid_request_error",
+            code: "model_not_found",
+          },
+        });
+      if (opts.rejectStructured && body.response_format)
+        return send(res, 400, {
+          error: { message: "response_format is not supported by this server", type: "invalid_request_error" },
+        });
       const prompt = body.messages.map((m) => m.content).join("\n");
-      const r: TFakeRequest = { n: requests.length + 1, prompt, model: body.model, structured: body.response_format !== undefined, at: Date.now() };
+      const r: TFakeRequest = {
+        n: requests.length + 1,
+        prompt,
+        model: body.model,
+        structured: body.response_format !== undefined,
+        at: Date.now(),
+      };
       requests.push(r);
       const attempt = (attempts.get(prompt) ?? 0) + 1;
       attempts.set(prompt, attempt);
@@ -98,7 +156,15 @@ export async function startFakeLlm(opts: { port?: number; models?: string[]; lat
         return res.end();
       }
       if (action.kind === "status") {
-        return send(res, action.status, { error: { message: action.message ?? `injected ${action.status}`, type: "server_error" } }, { ...(action.retryAfter !== undefined ? { "retry-after": String(action.retryAfter) } : {}), "x-should-retry": action.status === 429 || action.status >= 500 ? "true" : "false" });
+        return send(
+          res,
+          action.status,
+          { error: { message: action.message ?? `injected ${action.status}`, type: "server_error" } },
+          {
+            ...(action.retryAfter !== undefined ? { "retry-after": String(action.retryAfter) } : {}),
+            "x-should-retry": action.status === 429 || action.status >= 500 ? "true" : "false",
+          },
+        );
       }
       const promptTokens = action.promptTokens ?? Math.ceil(prompt.length / 4);
       const completionTokens = action.completionTokens ?? Math.ceil((action.text ?? "").length / 4);
@@ -107,8 +173,18 @@ export async function startFakeLlm(opts: { port?: number; models?: string[]; lat
         object: "chat.completion",
         created: Math.floor(r.at / 1000),
         model: body.model,
-        choices: [{ index: 0, message: { role: "assistant", content: action.text, ...action.message }, finish_reason: action.finishReason ?? "stop" }],
-        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: action.text, ...action.message },
+            finish_reason: action.finishReason ?? "stop",
+          },
+        ],
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        },
       });
     })().catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { error: { message: String(e) } });
@@ -151,6 +227,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const fake = await startFakeLlm({ port: Number(arg("--port") ?? 8099), models: [arg("--model") ?? "fake-judge"], latencyMs: Number(arg("--latency") ?? 0) });
-  process.stdout.write(`fake OpenAI-compatible server (a test double, not a model) at ${fake.url}, model ${arg("--model") ?? "fake-judge"}\n`);
+  const fake = await startFakeLlm({
+    port: Number(arg("--port") ?? 8099),
+    models: [arg("--model") ?? "fake-judge"],
+    latencyMs: Number(arg("--latency") ?? 0),
+  });
+  process.stdout.write(
+    `fake OpenAI-compatible server (a test double, not a model) at ${fake.url}, model ${arg("--model") ?? "fake-judge"}\n`,
+  );
 }

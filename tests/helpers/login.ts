@@ -11,7 +11,10 @@ export async function loginAs(page: Page, baseUrl: string, email: string, passwo
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 30_000 }), page.getByRole("button", { name: "Sign in" }).click()]);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 30_000 }),
+    page.getByRole("button", { name: "Sign in" }).click(),
+  ]);
 }
 
 function cookiePairs(res: Response): string[] {
@@ -41,7 +44,10 @@ export async function apiSession(baseUrl: string, email: string, password: strin
     let location = res.headers.get("location") ?? "";
     if (!location) location = ((await res.json().catch(() => ({}))) as { url?: string }).url ?? "";
     // The code in the URL, as the login form shows it (lib/auth/messages.ts).
-    const error = signInErrorMessage(location ? new URL(location, baseUrl).searchParams.get("error") : null, Number(res.headers.get("retry-after")) || null);
+    const error = signInErrorMessage(
+      location ? new URL(location, baseUrl).searchParams.get("error") : null,
+      Number(res.headers.get("retry-after")) || null,
+    );
     throw new Error(`sign-in as ${email} failed (HTTP ${res.status}${error ? `: ${error}` : ""})`);
   }
   return cookies;

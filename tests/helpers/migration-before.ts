@@ -26,7 +26,9 @@ export type OldDatabase = {
  */
 export async function databaseBefore(migration: string): Promise<OldDatabase> {
   const root = process.cwd();
-  const pending = readdirSync(join(root, "prisma", "migrations", "sqlite")).filter((n) => /^\d{14}_/.test(n) && n >= migration).sort();
+  const pending = readdirSync(join(root, "prisma", "migrations", "sqlite"))
+    .filter((n) => /^\d{14}_/.test(n) && n >= migration)
+    .sort();
   const pgBase = process.env.TEST_DATABASE_URL;
   const postgres = !!pgBase && /^postgres(ql)?:\/\//.test(pgBase);
   const tmp = mkdtempSync(join(tmpdir(), "assessor-migration-"));
@@ -40,7 +42,10 @@ export async function databaseBefore(migration: string): Promise<OldDatabase> {
   } else url = `file:${join(tmp, "old.db")}`;
   process.env.DATABASE_URL = url;
   const old = join(tmp, "root");
-  cpSync(join(root, "prisma"), join(old, "prisma"), { recursive: true, filter: (src) => !pending.some((m) => src.includes(m)) });
+  cpSync(join(root, "prisma"), join(old, "prisma"), {
+    recursive: true,
+    filter: (src) => !pending.some((m) => src.includes(m)),
+  });
   expect(readdirSync(join(old, "prisma", "migrations", "sqlite")).some((n) => n.includes(migration))).toBe(false);
   const r = runCli(["migrate"], { env: { ASSESSOR_ROOT: old, DATABASE_URL: url } });
   expect(r.stderr).toBe("");
@@ -54,7 +59,10 @@ export async function databaseBefore(migration: string): Promise<OldDatabase> {
       return {
         exec: async (sql, params = []) => {
           let k = 0;
-          await client.query(sql.replace(/\?/g, () => `$${++k}`), params);
+          await client.query(
+            sql.replace(/\?/g, () => `$${++k}`),
+            params,
+          );
         },
         close: () => client.end(),
       };

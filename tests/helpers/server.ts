@@ -32,18 +32,32 @@ export type RunningServer = {
  * Serves the production build (`next build`, in NEXT_DIST_DIR or .next) on a free port against
  * DATABASE_URL, with NEXTAUTH_URL matching the real origin (next-auth sets no cookie otherwise).
  */
-export async function startServer(env: Record<string, string | undefined> = {}, opts: { port?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string | undefined> = {},
+  opts: { port?: number } = {},
+): Promise<RunningServer> {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
-  if (!existsSync(join(root, distDir, "BUILD_ID"))) throw new Error(`no production build in ${distDir}: run \`npx next build\` first (npm test does)`);
+  if (!existsSync(join(root, distDir, "BUILD_ID")))
+    throw new Error(`no production build in ${distDir}: run \`npx next build\` first (npm test does)`);
   // A given port lets a restarted server take over its predecessor's address (crash tests).
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: { ...process.env, NEXTAUTH_URL: url, NEXTAUTH_SECRET: "test-secret-not-for-production", ...env, NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NEXTAUTH_URL: url,
+        NEXTAUTH_SECRET: "test-secret-not-for-production",
+        ...env,
+        NODE_ENV: "production",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   const deadline = Date.now() + 60_000;
@@ -68,7 +82,12 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
 }
 
 export function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].filter((p): p is string => Boolean(p));
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+  ].filter((p): p is string => Boolean(p));
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error("no Chromium: apt-get install -y chromium, or set CHROMIUM_PATH");
   return found;
@@ -79,7 +98,16 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--autoplay-policy=no-user-gesture-required",
+    ],
   });
 }
 

@@ -5,7 +5,12 @@ import net from "node:net";
  * `cut()` drops every open connection and refuses new ones, as an unreachable database does;
  * `restore()` accepts again on the same port.
  */
-export type TTcpProxy = { port: number; cut: () => Promise<void>; restore: () => Promise<void>; close: () => Promise<void> };
+export type TTcpProxy = {
+  port: number;
+  cut: () => Promise<void>;
+  restore: () => Promise<void>;
+  close: () => Promise<void>;
+};
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TTcpProxy> {
   const sockets = new Set<net.Socket>();
@@ -21,7 +26,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
   });
-  const listen = (port: number) => new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", () => resolve()));
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", () => resolve()));
   await listen(0);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;

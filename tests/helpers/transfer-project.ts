@@ -12,18 +12,53 @@ import type { Db } from "../../lib/db/client.ts";
  */
 export async function seedTransferProject(db: Db, opts: { name?: string; queries?: number } = {}) {
   const Q = opts.queries ?? 6;
-  const projectId = (await db.project.create({ data: { name: opts.name ?? "audit", poolDepth: 10, annotatorsPerItem: 2 } })).id;
+  const projectId = (
+    await db.project.create({ data: { name: opts.name ?? "audit", poolDepth: 10, annotatorsPerItem: 2 } })
+  ).id;
   const video = await db.video.create({ data: { projectId, externalId: "v1", title: "Video 1" } });
   const queryIds: number[] = [];
   const chunkIds = { A: [] as number[], B: [] as number[] };
-  for (let q = 0; q < Q; q++) queryIds.push((await db.query.create({ data: { projectId, externalId: `q${q}`, text: `question ${q}?` } })).id);
-  for (const [name, size, n] of [["A", 20, 20], ["B", 40, 10]] as const) {
+  for (let q = 0; q < Q; q++)
+    queryIds.push((await db.query.create({ data: { projectId, externalId: `q${q}`, text: `question ${q}?` } })).id);
+  for (const [name, size, n] of [
+    ["A", 20, 20],
+    ["B", 40, 10],
+  ] as const) {
     const c = await db.chunking.create({ data: { projectId, name, method: "seconds", size, overlap: 0 } });
-    for (let i = 0; i < n; i++) chunkIds[name].push((await db.chunk.create({ data: { projectId, chunkingId: c.id, videoId: video.id, externalId: `${name.toLowerCase()}${i}`, startSeconds: i * size, endSeconds: (i + 1) * size, text: `${name} ${i}` } })).id);
+    for (let i = 0; i < n; i++)
+      chunkIds[name].push(
+        (
+          await db.chunk.create({
+            data: {
+              projectId,
+              chunkingId: c.id,
+              videoId: video.id,
+              externalId: `${name.toLowerCase()}${i}`,
+              startSeconds: i * size,
+              endSeconds: (i + 1) * size,
+              text: `${name} ${i}`,
+            },
+          })
+        ).id,
+      );
   }
-  await db.referenceLabel.createMany({ data: queryIds.flatMap((queryId, q) => chunkIds.A.slice(0, 15).map((chunkId, i) => ({ projectId, source: "qrels", queryId, chunkId, grade: (i + q) % 4 }))) });
+  await db.referenceLabel.createMany({
+    data: queryIds.flatMap((queryId, q) =>
+      chunkIds.A.slice(0, 15).map((chunkId, i) => ({
+        projectId,
+        source: "qrels",
+        queryId,
+        chunkId,
+        grade: (i + q) % 4,
+      })),
+    ),
+  });
   const b = await db.chunking.findFirstOrThrow({ where: { projectId, name: "B" } });
   const run = await db.run.create({ data: { projectId, chunkingId: b.id, system: "bm25-B", contentHash: "h" } });
-  await db.runEntry.createMany({ data: queryIds.flatMap((queryId) => chunkIds.B.map((chunkId, i) => ({ runId: run.id, queryId, chunkId, rank: i + 1, score: 10 - i }))) });
+  await db.runEntry.createMany({
+    data: queryIds.flatMap((queryId) =>
+      chunkIds.B.map((chunkId, i) => ({ runId: run.id, queryId, chunkId, rank: i + 1, score: 10 - i })),
+    ),
+  });
   return { projectId, queryIds, chunkIds };
 }

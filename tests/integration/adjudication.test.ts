@@ -36,7 +36,11 @@ describe("adjudication", () => {
 
     const queue = await adjudicationQueue(db, p.id);
     expect(queue).toHaveLength(1);
-    expect(queue[0]).toMatchObject({ poolItemId: items[0].id, query: { externalId: "q7" }, chunk: { externalId: "q7-c1", video: { title: expect.any(String) } } });
+    expect(queue[0]).toMatchObject({
+      poolItemId: items[0].id,
+      query: { externalId: "q7" },
+      chunk: { externalId: "q7-c1", video: { title: expect.any(String) } },
+    });
     expect(queue[0].labels).toEqual([
       { label: "A", grade: 3, startSeconds: 12, notes: "says it outright", flags: [], history: [3] },
       { label: "B", grade: 1, startSeconds: 14, notes: "only related", flags: [], history: [1] },
@@ -46,8 +50,20 @@ describe("adjudication", () => {
 
     // Two adjudicators at once: one decision stands, the other gets a conflict carrying it.
     const results = await Promise.allSettled([
-      adjudicate(db, adj1.id, { poolItemId: items[0].id, grade: 2, startSeconds: 13, rationale: "partial answer", idempotencyKey: randomUUID() }),
-      adjudicate(db, adj2.id, { poolItemId: items[0].id, grade: 3, startSeconds: 12, rationale: "full answer", idempotencyKey: randomUUID() }),
+      adjudicate(db, adj1.id, {
+        poolItemId: items[0].id,
+        grade: 2,
+        startSeconds: 13,
+        rationale: "partial answer",
+        idempotencyKey: randomUUID(),
+      }),
+      adjudicate(db, adj2.id, {
+        poolItemId: items[0].id,
+        grade: 3,
+        startSeconds: 12,
+        rationale: "full answer",
+        idempotencyKey: randomUUID(),
+      }),
     ]);
     const ok = results.filter((r) => r.status === "fulfilled");
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -57,7 +73,9 @@ describe("adjudication", () => {
     const err = failed[0].reason as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe("conflict");
-    expect(err.details).toEqual({ standing: { grade: stored.grade, startSeconds: stored.startSeconds, rationale: stored.rationale, revision: 1 } });
+    expect(err.details).toEqual({
+      standing: { grade: stored.grade, startSeconds: stored.startSeconds, rationale: stored.rationale, revision: 1 },
+    });
     expect(await db.labelEvent.count({ where: { poolItemId: items[0].id, kind: "adjudication" } })).toBe(1);
 
     expect(await adjudicationQueue(db, p.id)).toEqual([]);
@@ -69,8 +87,16 @@ describe("adjudication", () => {
     // An annotator's later edit is accepted as any other (no 409 telling them the item was disputed),
     // kept in the history and flagged to the adjudicator, and the adjudicated label stands.
     expect((await submit(a.id, items[0].id, 3, 12)).applied).toBe(true);
-    expect((await referenceLabels(db, p.id))[0]).toMatchObject({ grade: stored.grade, startSeconds: stored.startSeconds, status: "adjudicated" });
-    expect(await itemStatus(db, items[0].id)).toMatchObject({ stage: "adjudicated", editedAfterDecision: true, final: { grade: stored.grade, status: "adjudicated" } });
+    expect((await referenceLabels(db, p.id))[0]).toMatchObject({
+      grade: stored.grade,
+      startSeconds: stored.startSeconds,
+      status: "adjudicated",
+    });
+    expect(await itemStatus(db, items[0].id)).toMatchObject({
+      stage: "adjudicated",
+      editedAfterDecision: true,
+      final: { grade: stored.grade, status: "adjudicated" },
+    });
     expect(await itemStatus(db, items[1].id)).toMatchObject({ stage: "agreed", editedAfterDecision: false });
   });
 
@@ -90,7 +116,10 @@ describe("adjudication", () => {
       ["B", 0, [0]],
     ]);
     expect((await referenceLabels(db, p.id)).length).toBe(0);
-    expect((await adjudicate(db, adj.id, { poolItemId: item.id, grade: 1, startSeconds: 10, idempotencyKey: randomUUID() })).applied).toBe(true);
+    expect(
+      (await adjudicate(db, adj.id, { poolItemId: item.id, grade: 1, startSeconds: 10, idempotencyKey: randomUUID() }))
+        .applied,
+    ).toBe(true);
     expect(await adjudicationQueue(db, p.id)).toEqual([]);
   });
 
@@ -102,20 +131,43 @@ describe("adjudication", () => {
     await submit(a.id, items[0].id, 0, null);
     await submit(b.id, items[0].id, 3, 60);
     const k = randomUUID();
-    const first = await adjudicate(db, adj.id, { poolItemId: items[0].id, grade: 3, startSeconds: 60, rationale: "clear", idempotencyKey: k });
-    const again = await adjudicate(db, adj.id, { poolItemId: items[0].id, grade: 3, startSeconds: 60, rationale: "clear", idempotencyKey: k });
+    const first = await adjudicate(db, adj.id, {
+      poolItemId: items[0].id,
+      grade: 3,
+      startSeconds: 60,
+      rationale: "clear",
+      idempotencyKey: k,
+    });
+    const again = await adjudicate(db, adj.id, {
+      poolItemId: items[0].id,
+      grade: 3,
+      startSeconds: 60,
+      rationale: "clear",
+      idempotencyKey: k,
+    });
     expect(first.applied).toBe(true);
     expect(again).toEqual({ applied: false, adjudication: first.adjudication });
     const event = await db.labelEvent.findFirstOrThrow({ where: { idempotencyKey: k } });
     expect(JSON.parse(event.after)).toEqual({ grade: 3, startSeconds: 60, rationale: "clear", revision: 1 });
-    expect(JSON.parse(event.before!)).toEqual({ labels: [{ grade: 0, startSeconds: null }, { grade: 3, startSeconds: 60 }] });
+    expect(JSON.parse(event.before!)).toEqual({
+      labels: [
+        { grade: 0, startSeconds: null },
+        { grade: 3, startSeconds: 60 },
+      ],
+    });
 
-    await expect(adjudicate(db, adj.id, { poolItemId: items[1].id, grade: 1, startSeconds: null, idempotencyKey: randomUUID() })).rejects.toMatchObject({
+    await expect(
+      adjudicate(db, adj.id, { poolItemId: items[1].id, grade: 1, startSeconds: null, idempotencyKey: randomUUID() }),
+    ).rejects.toMatchObject({
       code: "conflict",
       message: "this item is still waiting for its annotators' grades",
     });
-    await expect(adjudicate(db, a.id, { poolItemId: items[1].id, grade: 1, startSeconds: null, idempotencyKey: randomUUID() })).rejects.toMatchObject({ code: "forbidden" });
-    await expect(adjudicate(db, adj.id, { poolItemId: "nope", grade: 1, startSeconds: null, idempotencyKey: randomUUID() })).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      adjudicate(db, a.id, { poolItemId: items[1].id, grade: 1, startSeconds: null, idempotencyKey: randomUUID() }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    await expect(
+      adjudicate(db, adj.id, { poolItemId: "nope", grade: 1, startSeconds: null, idempotencyKey: randomUUID() }),
+    ).rejects.toMatchObject({ code: "not_found" });
     expect(await db.adjudication.count({ where: { poolItemId: items[1].id } })).toBe(0);
   });
 });

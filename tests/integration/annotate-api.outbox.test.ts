@@ -24,14 +24,23 @@ function make(storage: TStorage, script: TScript, clock: { t: number }, results:
     sent.push({ key: new Headers(init?.headers).get("Idempotency-Key") ?? "", body });
     return script(url, body);
   }) as typeof globalThis.fetch;
-  const outbox = new Outbox({ storage, storageKey: "k", fetch, now: () => clock.t, onResult: (r) => results.push(r), baseDelayMs: 1000, maxDelayMs: 8000 });
+  const outbox = new Outbox({
+    storage,
+    storageKey: "k",
+    fetch,
+    now: () => clock.t,
+    onResult: (r) => results.push(r),
+    baseDelayMs: 1000,
+    maxDelayMs: 8000,
+  });
   outboxes.push(outbox);
   return { outbox, sent, results };
 }
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
 const entry = (n: number) => ({ key: `key-${n}`, url: "/api/annotate/judgements", itemId: `item-${n}`, body: { n } });
-const stored = (s: ReturnType<typeof memoryStorage>) => JSON.parse(s.data.get("k") ?? "[]") as { key: string; attempts: number; nextAttemptAt: number }[];
+const stored = (s: ReturnType<typeof memoryStorage>) =>
+  JSON.parse(s.data.get("k") ?? "[]") as { key: string; attempts: number; nextAttemptAt: number }[];
 
 describe("Outbox", () => {
   it("stores a submission before sending it and removes it once answered", async () => {
@@ -51,12 +60,23 @@ describe("Outbox", () => {
   it("keeps entries on network errors, 5xx, 401 and 429 with doubling backoff; sends oldest first", async () => {
     const storage = memoryStorage();
     const clock = { t: 0 };
-    const answers: (Response | Error)[] = [new Error("offline"), json(503, {}), json(401, {}), json(429, {}), json(200, { applied: true }), json(200, { applied: false })];
-    const { outbox, sent, results } = make(storage, async () => {
-      const a = answers.shift()!;
-      if (a instanceof Error) throw new TypeError("Failed to fetch");
-      return a;
-    }, clock);
+    const answers: (Response | Error)[] = [
+      new Error("offline"),
+      json(503, {}),
+      json(401, {}),
+      json(429, {}),
+      json(200, { applied: true }),
+      json(200, { applied: false }),
+    ];
+    const { outbox, sent, results } = make(
+      storage,
+      async () => {
+        const a = answers.shift()!;
+        if (a instanceof Error) throw new TypeError("Failed to fetch");
+        return a;
+      },
+      clock,
+    );
     outbox.enqueue(entry(1));
     outbox.enqueue(entry(2));
     await outbox.flush();
@@ -69,7 +89,11 @@ describe("Outbox", () => {
     // Not due yet: nothing is sent.
     await outbox.flush();
     expect(sent.length).toBe(1);
-    for (const [attempt, base] of [[2, 2000], [3, 4000], [4, 8000]] as const) {
+    for (const [attempt, base] of [
+      [2, 2000],
+      [3, 4000],
+      [4, 8000],
+    ] as const) {
       clock.t = first.nextAttemptAt;
       const at = clock.t;
       await outbox.flush();
@@ -91,7 +115,13 @@ describe("Outbox", () => {
     const answers = [json(401, {}), json(503, {}), json(401, {}), json(200, { applied: true })];
     const states: boolean[] = [];
     const fetch = (async () => answers.shift()!) as typeof globalThis.fetch;
-    const outbox = new Outbox({ storage, storageKey: "k", fetch, now: () => clock.t, onChange: (_p, _f, state) => states.push(state.signedOut) });
+    const outbox = new Outbox({
+      storage,
+      storageKey: "k",
+      fetch,
+      now: () => clock.t,
+      onChange: (_p, _f, state) => states.push(state.signedOut),
+    });
     outboxes.push(outbox);
     expect(outbox.signedOut()).toBe(false);
     outbox.enqueue(entry(1));
@@ -114,17 +144,45 @@ describe("Outbox", () => {
   it("never retries a refused submission (4xx): it leaves the queue, stays in the failed list until dismissed, and the others go on", async () => {
     const storage = memoryStorage();
     const clock = { t: 0 };
-    const refusal = { error: { code: "bad_input", message: "invalid request body", details: [{ path: "notes", message: "notes: must not contain a NUL character" }] } };
-    const { outbox, sent, results } = make(storage, async (_url, body) => ((body as { n: number }).n === 1 ? json(422, refusal) : json(200, { applied: true })), clock);
+    const refusal = {
+      error: {
+        code: "bad_input",
+        message: "invalid request body",
+        details: [{ path: "notes", message: "notes: must not contain a NUL character" }],
+      },
+    };
+    const { outbox, sent, results } = make(
+      storage,
+      async (_url, body) => ((body as { n: number }).n === 1 ? json(422, refusal) : json(200, { applied: true })),
+      clock,
+    );
     outbox.enqueue(entry(1));
     outbox.enqueue(entry(2));
     outbox.enqueue(entry(3));
     await outbox.flush();
     expect(stored(storage)).toEqual([]);
     expect(sent.map((s) => s.key)).toEqual(["key-1", "key-2", "key-3"]);
-    expect(results[0]).toEqual({ entry: expect.objectContaining({ key: "key-1" }), ok: false, status: 422, code: "bad_input", message: "invalid request body", details: refusal.error.details });
-    expect(results.slice(1).map((r) => [r.entry.key, r.ok])).toEqual([["key-2", true], ["key-3", true]]);
-    expect(outbox.failed()).toEqual([{ entry: expect.objectContaining({ key: "key-1", itemId: "item-1", body: { n: 1 } }), status: 422, code: "bad_input", message: "invalid request body", failedAt: 0 }]);
+    expect(results[0]).toEqual({
+      entry: expect.objectContaining({ key: "key-1" }),
+      ok: false,
+      status: 422,
+      code: "bad_input",
+      message: "invalid request body",
+      details: refusal.error.details,
+    });
+    expect(results.slice(1).map((r) => [r.entry.key, r.ok])).toEqual([
+      ["key-2", true],
+      ["key-3", true],
+    ]);
+    expect(outbox.failed()).toEqual([
+      {
+        entry: expect.objectContaining({ key: "key-1", itemId: "item-1", body: { n: 1 } }),
+        status: 422,
+        code: "bad_input",
+        message: "invalid request body",
+        failedAt: 0,
+      },
+    ]);
     // The failed list survives a reload, and a flush never sends it again.
     outbox.stop();
     const again = make(storage, async () => json(200, { applied: true }), clock);
@@ -139,13 +197,23 @@ describe("Outbox", () => {
   it("a grade the server fails on (500) is retried with backoff while the others are sent, then given up after five attempts", async () => {
     const storage = memoryStorage();
     const clock = { t: 0 };
-    const { outbox, sent, results } = make(storage, async (_url, body) => ((body as { n: number }).n === 1 ? json(500, { error: { code: "internal", message: "internal error (reference x)" } }) : json(200, { applied: true })), clock);
+    const { outbox, sent, results } = make(
+      storage,
+      async (_url, body) =>
+        (body as { n: number }).n === 1
+          ? json(500, { error: { code: "internal", message: "internal error (reference x)" } })
+          : json(200, { applied: true }),
+      clock,
+    );
     outbox.enqueue(entry(1));
     outbox.enqueue(entry(2));
     outbox.enqueue({ ...entry(3), itemId: "item-1" }); // a later edit of item 1 waits behind the first
     await outbox.flush();
     expect(sent.map((s) => s.key)).toEqual(["key-1", "key-2"]);
-    expect(stored(storage).map((e) => [e.key, e.attempts])).toEqual([["key-1", 1], ["key-3", 0]]);
+    expect(stored(storage).map((e) => [e.key, e.attempts])).toEqual([
+      ["key-1", 1],
+      ["key-3", 0],
+    ]);
     for (let attempt = 2; attempt <= 5; attempt++) {
       clock.t = stored(storage)[0].nextAttemptAt;
       await outbox.flush();
@@ -153,18 +221,28 @@ describe("Outbox", () => {
     // Five attempts of key-1 in all; then it is failed and the later edit of the same item is sent.
     expect(sent.map((s) => s.key)).toEqual(["key-1", "key-2", "key-1", "key-1", "key-1", "key-1", "key-3"]);
     expect(stored(storage)).toEqual([]);
-    expect(outbox.failed().map((f) => [f.entry.key, f.status, f.code, f.entry.attempts])).toEqual([["key-1", 500, "internal", 5]]);
-    expect(results.map((r) => [r.entry.key, r.ok])).toEqual([["key-2", true], ["key-1", false], ["key-3", true]]);
+    expect(outbox.failed().map((f) => [f.entry.key, f.status, f.code, f.entry.attempts])).toEqual([
+      ["key-1", 500, "internal", 5],
+    ]);
+    expect(results.map((r) => [r.entry.key, r.ok])).toEqual([
+      ["key-2", true],
+      ["key-1", false],
+      ["key-3", true],
+    ]);
   });
 
   it("on an answer that would fail every grade (401, 408, 429, 503, no network) nothing else is sent until the backoff ends", async () => {
     for (const answer of [401, 408, 429, 502, 503, 504, "offline"] as const) {
       const storage = memoryStorage();
       const clock = { t: 0 };
-      const { outbox, sent } = make(storage, async () => {
-        if (answer === "offline") throw new TypeError("Failed to fetch");
-        return json(answer, {});
-      }, clock);
+      const { outbox, sent } = make(
+        storage,
+        async () => {
+          if (answer === "offline") throw new TypeError("Failed to fetch");
+          return json(answer, {});
+        },
+        clock,
+      );
       outbox.enqueue(entry(1));
       outbox.enqueue(entry(2));
       await outbox.flush();
@@ -177,9 +255,13 @@ describe("Outbox", () => {
   it("finds unsent entries again after a reload and sends them with their original keys", async () => {
     const storage = memoryStorage();
     const clock = { t: 0 };
-    const before = make(storage, async () => {
-      throw new TypeError("Failed to fetch");
-    }, clock);
+    const before = make(
+      storage,
+      async () => {
+        throw new TypeError("Failed to fetch");
+      },
+      clock,
+    );
     before.outbox.enqueue(entry(1));
     before.outbox.enqueue(entry(2));
     await before.outbox.flush();
@@ -187,7 +269,10 @@ describe("Outbox", () => {
     const after = make(storage, async () => json(200, { applied: true }), clock);
     expect(after.outbox.pending().map((e) => e.key)).toEqual(["key-1", "key-2"]);
     await after.outbox.flush(true);
-    expect(after.sent.map((s) => [s.key, s.body])).toEqual([["key-1", { n: 1 }], ["key-2", { n: 2 }]]);
+    expect(after.sent.map((s) => [s.key, s.body])).toEqual([
+      ["key-1", { n: 1 }],
+      ["key-2", { n: 2 }],
+    ]);
     expect(stored(storage)).toEqual([]);
   });
 });

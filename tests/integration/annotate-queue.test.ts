@@ -29,24 +29,60 @@ afterAll(async () => tdb.cleanup());
 /** A project with questions of `sizes[i]` items each, all assigned to `user` with order keys that reverse the chunk order. */
 async function project(name: string, sizes: number[], users: { id: string }[]) {
   const p = await makeProject(db, { name });
-  const queries = await makeQueries(db, p.id, sizes.map((_, i) => `${name}-q${i}`));
-  const chunks = await makeChunks(db, p.id, Array.from({ length: Math.max(...sizes) }, (_, i) => `${name}-c${i}`));
+  const queries = await makeQueries(
+    db,
+    p.id,
+    sizes.map((_, i) => `${name}-q${i}`),
+  );
+  const chunks = await makeChunks(
+    db,
+    p.id,
+    Array.from({ length: Math.max(...sizes) }, (_, i) => `${name}-c${i}`),
+  );
   const expected: { id: string; question: number; index: number }[] = [];
   for (const [qi, n] of sizes.entries()) {
     const q = queries.get(`${name}-q${qi}`)!;
     const ids: string[] = [];
-    for (let c = 0; c < n; c++) ids.push((await db.poolItem.create({ data: { projectId: p.id, queryId: q.id, chunkId: chunks.get(`${name}-c${c}`)!.id } })).id);
+    for (let c = 0; c < n; c++)
+      ids.push(
+        (
+          await db.poolItem.create({
+            data: { projectId: p.id, queryId: q.id, chunkId: chunks.get(`${name}-c${c}`)!.id },
+          })
+        ).id,
+      );
     // orderKey: the last chunk first (and a tie on the key, decided by the assignment id).
-    for (const u of users) for (const [c, id] of ids.entries()) await db.assignment.create({ data: { poolItemId: id, userId: u.id, orderKey: c === 0 ? (n - 1) / n : (n - 1 - c) / n } });
-    const order = ids.map((id, c) => ({ id, key: c === 0 ? (n - 1) / n : (n - 1 - c) / n, c })).sort((a, b) => a.key - b.key || a.c - b.c);
+    for (const u of users)
+      for (const [c, id] of ids.entries())
+        await db.assignment.create({
+          data: { poolItemId: id, userId: u.id, orderKey: c === 0 ? (n - 1) / n : (n - 1 - c) / n },
+        });
+    const order = ids
+      .map((id, c) => ({ id, key: c === 0 ? (n - 1) / n : (n - 1 - c) / n, c }))
+      .sort((a, b) => a.key - b.key || a.c - b.c);
     order.forEach((o, i) => expected.push({ id: o.id, question: qi + 1, index: i + 1 }));
   }
   return { p, expected };
 }
 
-const grade = (userId: string, poolItemId: string) => submitJudgement(db, userId, { poolItemId, grade: 1, startSeconds: null, notes: "", flags: [], timeSpentMs: null, idempotencyKey: randomUUID() });
+const grade = (userId: string, poolItemId: string) =>
+  submitJudgement(db, userId, {
+    poolItemId,
+    grade: 1,
+    startSeconds: null,
+    notes: "",
+    flags: [],
+    timeSpentMs: null,
+    idempotencyKey: randomUUID(),
+  });
 
-async function walk(userId: string, projectId: number, limit: number, from: "after" | "before", cursor: string): Promise<TQueuePage[]> {
+async function walk(
+  userId: string,
+  projectId: number,
+  limit: number,
+  from: "after" | "before",
+  cursor: string,
+): Promise<TQueuePage[]> {
   const pages: TQueuePage[] = [];
   let c = cursor;
   for (;;) {
@@ -65,8 +101,14 @@ describe("the annotator's queue, paged", () => {
     // Nothing graded: the first page starts at the first item, with positions from 1.
     const first = (await view.annotatorQueuePage(db, ann.id, p.id, { limit: 4 }))!;
     expect(first.items).toEqual(expected.slice(0, 4).map((e) => ({ ...e, done: false })));
-    expect(first).toMatchObject({ hasBefore: false, hasAfter: true, project: { id: p.id, name: "paged", questions: 4 } });
-    expect((await view.annotatorProjects(db, ann.id)).projects).toMatchObject([{ id: p.id, total: 16, done: 0, questions: 4 }]);
+    expect(first).toMatchObject({
+      hasBefore: false,
+      hasAfter: true,
+      project: { id: p.id, name: "paged", questions: 4 },
+    });
+    expect((await view.annotatorProjects(db, ann.id)).projects).toMatchObject([
+      { id: p.id, total: 16, done: 0, questions: 4 },
+    ]);
     expect(first.questions).toEqual([{ index: 1, text: "question paged-q0?", done: 0, total: 5 }]);
 
     // Ann grades the first six items (and Ben one, which counts only for Ben).
@@ -80,7 +122,10 @@ describe("the annotator's queue, paged", () => {
 
     // Forwards from the first item: pages of 3, in order, every position right.
     const forward = await walk(ann.id, p.id, 3, "after", expected[0].id);
-    const seen: TQueueItem[] = [(await view.annotatorQueuePage(db, ann.id, p.id, { before: expected[1].id, limit: 3 }))!.items[0], ...forward.flatMap((pg) => pg.items)];
+    const seen: TQueueItem[] = [
+      (await view.annotatorQueuePage(db, ann.id, p.id, { before: expected[1].id, limit: 3 }))!.items[0],
+      ...forward.flatMap((pg) => pg.items),
+    ];
     expect(seen.map(({ id, question, index }) => ({ id, question, index }))).toEqual(expected);
     expect(seen.map((i) => i.done)).toEqual(expected.map((_, i) => i < 6));
     expect(forward.every((pg) => pg.items.length <= 3)).toBe(true);
@@ -95,7 +140,9 @@ describe("the annotator's queue, paged", () => {
     ]);
     // Backwards from the last item: the same order.
     const backward = await walk(ann.id, p.id, 5, "before", expected[15].id);
-    expect([...backward.reverse().flatMap((pg) => pg.items.map((i) => i.id)), expected[15].id]).toEqual(expected.map((e) => e.id));
+    expect([...backward.reverse().flatMap((pg) => pg.items.map((i) => i.id)), expected[15].id]).toEqual(
+      expected.map((e) => e.id),
+    );
     expect(backward[0].hasBefore).toBe(false);
 
     // A page is never larger than the bound, whatever is asked.
@@ -118,10 +165,16 @@ describe("the annotator's queue, paged", () => {
     expect(start).toMatchObject({ hasBefore: true, hasAfter: false, project: { questions: 21 } });
     const forward = await walk(dee.id, p.id, 10, "after", expected[0].id);
     expect([expected[0].id, ...forward.flatMap((pg) => pg.items.map((i) => i.id))]).toEqual(expected.map((e) => e.id));
-    expect(forward.flatMap((pg) => pg.items.map(({ id, question, index }) => ({ id, question, index })))).toEqual(expected.slice(1));
+    expect(forward.flatMap((pg) => pg.items.map(({ id, question, index }) => ({ id, question, index })))).toEqual(
+      expected.slice(1),
+    );
     const backward = await walk(dee.id, p.id, 7, "before", expected[total - 1].id);
-    expect([...backward.reverse().flatMap((pg) => pg.items.map((i) => i.id)), expected[total - 1].id]).toEqual(expected.map((e) => e.id));
-    expect((await view.annotatorProjects(db, dee.id)).projects).toMatchObject([{ id: p.id, total, done: total - 2, questions: 21, lastGradedAt: expect.any(String) }]);
+    expect([...backward.reverse().flatMap((pg) => pg.items.map((i) => i.id)), expected[total - 1].id]).toEqual(
+      expected.map((e) => e.id),
+    );
+    expect((await view.annotatorProjects(db, dee.id)).projects).toMatchObject([
+      { id: p.id, total, done: total - 2, questions: 21, lastGradedAt: expect.any(String) },
+    ]);
     // All graded: the last page, ending at the last item (the page's end card; u goes back to it), and no item to open (issue 29 item 2).
     for (const e of expected.slice(total - 2)) await grade(dee.id, e.id);
     const done = (await view.annotatorQueuePage(db, dee.id, p.id, { limit: 3 }))!;
@@ -151,7 +204,9 @@ describe("the annotator's queue, paged", () => {
     // Beta's grading closed by the lead: alpha opens although beta was graded last; the page says it is closed.
     await setGradingClosed(db, b.p.id, true);
     expect((await view.annotatorProjects(db, ann.id)).current).toBe(a.p.id);
-    expect((await view.annotatorQueuePage(db, ann.id, b.p.id, { limit: 50 }))?.project?.gradingClosedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await view.annotatorQueuePage(db, ann.id, b.p.id, { limit: 50 }))?.project?.gradingClosedAt).toMatch(
+      /^\d{4}-\d\d-\d\dT/,
+    );
     expect((await view.annotatorQueuePage(db, ann.id, a.p.id, { limit: 50 }))?.project?.gradingClosedAt).toBeNull();
     await setGradingClosed(db, b.p.id, false);
     expect((await view.annotatorProjects(db, ann.id)).current).toBe(b.p.id);
@@ -170,7 +225,11 @@ describe("the annotator's queue, paged", () => {
   });
 
   it("reads the opening page and its first open item for the page's first paint, under the same rule", async () => {
-    const [ann, cat, nobody] = await Promise.all([makeUser(db, { name: "Ann3" }), makeUser(db, { name: "Cat3" }), makeUser(db, { name: "Nobody" })]);
+    const [ann, cat, nobody] = await Promise.all([
+      makeUser(db, { name: "Ann3" }),
+      makeUser(db, { name: "Cat3" }),
+      makeUser(db, { name: "Nobody" }),
+    ]);
     const a = await project("delta", [3, 2], [ann]);
     const c = await project("epsilon", [2], [cat]);
     await grade(ann.id, a.expected[0].id);
@@ -181,9 +240,15 @@ describe("the annotator's queue, paged", () => {
     expect(opening.item).toEqual(await view.annotatorItem(db, ann.id, a.expected[2].id));
     expect(opening.item?.id).toBe(a.expected[2].id);
     // A project named in the URL; one that is not theirs gives nothing (the client asks the API and shows its 404).
-    expect((await view.annotatorOpening(db, ann.id, a.p.id, 2))?.page.items.map((i) => i.id)).toEqual([a.expected[2].id, a.expected[3].id]);
+    expect((await view.annotatorOpening(db, ann.id, a.p.id, 2))?.page.items.map((i) => i.id)).toEqual([
+      a.expected[2].id,
+      a.expected[3].id,
+    ]);
     expect(await view.annotatorOpening(db, ann.id, c.p.id, 50)).toBeNull();
     // Nothing assigned: no project, no item.
-    expect(await view.annotatorOpening(db, nobody.id, null, 50)).toEqual({ page: { project: null, items: [], questions: [], hasBefore: false, hasAfter: false }, item: null });
+    expect(await view.annotatorOpening(db, nobody.id, null, 50)).toEqual({
+      page: { project: null, items: [], questions: [], hasBefore: false, hasAfter: false },
+      item: null,
+    });
   });
 });

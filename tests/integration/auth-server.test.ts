@@ -36,9 +36,15 @@ afterAll(async () => {
   await testDb?.cleanup();
 });
 
-const get = (path: string, cookie?: string) => fetch(`${server.url}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+const get = (path: string, cookie?: string) =>
+  fetch(`${server.url}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 const send = (method: string, path: string, cookie: string, body: string) =>
-  fetch(`${server.url}${path}`, { method, redirect: "manual", headers: { Cookie: cookie, "Content-Type": "application/json" }, body });
+  fetch(`${server.url}${path}`, {
+    method,
+    redirect: "manual",
+    headers: { Cookie: cookie, "Content-Type": "application/json" },
+    body,
+  });
 
 describe("route() role checks and error mapping", () => {
   it("answers 401 without a session, 403 for the wrong role, 200 for the lead", async () => {
@@ -62,7 +68,13 @@ describe("route() role checks and error mapping", () => {
 
     const bad = await send("POST", "/api/lead/projects", cookie, JSON.stringify({ name: "  " }));
     expect(bad.status).toBe(422);
-    expect(await bad.json()).toEqual({ error: { code: "bad_input", message: "invalid request body", details: [{ path: "name", message: "a project needs a name" }] } });
+    expect(await bad.json()).toEqual({
+      error: {
+        code: "bad_input",
+        message: "invalid request body",
+        details: [{ path: "name", message: "a project needs a name" }],
+      },
+    });
 
     const created = await send("POST", "/api/lead/projects", cookie, JSON.stringify({ name: "Alpha" }));
     expect(created.status).toBe(201);
@@ -72,13 +84,24 @@ describe("route() role checks and error mapping", () => {
 
     const badSetting = await send("PATCH", `/api/lead/projects/${id}`, cookie, JSON.stringify({ poolDepth: 0 }));
     expect(badSetting.status).toBe(422);
-    expect(((await badSetting.json()) as { error: { details: { path: string }[] } }).error.details[0].path).toBe("poolDepth");
+    expect(((await badSetting.json()) as { error: { details: { path: string }[] } }).error.details[0].path).toBe(
+      "poolDepth",
+    );
 
-    const ok = await send("PATCH", `/api/lead/projects/${id}`, cookie, JSON.stringify({ poolDepth: 7, disagreementRule: "distance_two" }));
+    const ok = await send(
+      "PATCH",
+      `/api/lead/projects/${id}`,
+      cookie,
+      JSON.stringify({ poolDepth: 7, disagreementRule: "distance_two" }),
+    );
     expect(ok.status).toBe(200);
-    expect(await db.project.findUnique({ where: { id }, select: { poolDepth: true, disagreementRule: true } })).toEqual({ poolDepth: 7, disagreementRule: "distance_two" });
+    expect(await db.project.findUnique({ where: { id }, select: { poolDepth: true, disagreementRule: true } })).toEqual(
+      { poolDepth: 7, disagreementRule: "distance_two" },
+    );
 
-    expect((await send("PATCH", "/api/lead/projects/99999", cookie, JSON.stringify({ poolDepth: 3 }))).status).toBe(404);
+    expect((await send("PATCH", "/api/lead/projects/99999", cookie, JSON.stringify({ poolDepth: 3 }))).status).toBe(
+      404,
+    );
     expect((await get("/api/lead/projects/abc", cookie)).status).toBe(404);
   });
 });
@@ -131,7 +154,10 @@ describe("sessions follow the database", () => {
     // Change one character inside the token's first segment (the protected header). Not the last
     // character: the final base64url character of a segment may carry only padding bits, which
     // decoders ignore, so changing it can leave the token's bytes as they were.
-    const tampered = cookie.replace(/(session-token=[^;.]{10})(.)/, (_m, head: string, c: string) => `${head}${c === "A" ? "B" : "A"}`);
+    const tampered = cookie.replace(
+      /(session-token=[^;.]{10})(.)/,
+      (_m, head: string, c: string) => `${head}${c === "A" ? "B" : "A"}`,
+    );
     expect(tampered).not.toBe(cookie);
     expect((await get("/api/lead/projects", tampered)).status).toBe(401);
     expect((await get("/api/lead/projects", cookie)).status).toBe(200);
@@ -144,18 +170,27 @@ describe("sessions follow the database", () => {
     const id = (await db.user.findUniqueOrThrow({ where: { email: "adj@example.org" } })).id;
     expect((await send("PATCH", `/api/lead/users/${id}`, lead, JSON.stringify({ role: "lead" }))).status).toBe(200);
     expect((await get("/api/lead/projects", cookie)).status).toBe(401);
-    expect((await get("/api/lead/projects", await apiSession(server.url, "adj@example.org", PASSWORD))).status).toBe(200);
+    expect((await get("/api/lead/projects", await apiSession(server.url, "adj@example.org", PASSWORD))).status).toBe(
+      200,
+    );
     // A lead cannot change their own role (nor lock the last lead out that way).
     const self = (await db.user.findUniqueOrThrow({ where: { email: "lead@example.org" } })).id;
-    expect((await send("PATCH", `/api/lead/users/${self}`, lead, JSON.stringify({ role: "annotator" }))).status).toBe(422);
+    expect((await send("PATCH", `/api/lead/users/${self}`, lead, JSON.stringify({ role: "annotator" }))).status).toBe(
+      422,
+    );
     await db.user.update({ where: { email: "adj@example.org" }, data: { role: "adjudicator" } });
   });
 });
 
 describe("login throttling over HTTP", () => {
   it("after 5 wrong passwords the next attempt waits (backoff, not a 15-minute lock); then the right one works", async () => {
-    for (let i = 0; i < 5; i++) await expect(apiSession(server.url, "throttled@example.org", "wrong")).rejects.toThrow(/HTTP 401: Wrong email or password/);
-    await expect(apiSession(server.url, "throttled@example.org", PASSWORD)).rejects.toThrow(/HTTP 429: Too many failed sign-in attempts\. Try again in 1 second\./);
+    for (let i = 0; i < 5; i++)
+      await expect(apiSession(server.url, "throttled@example.org", "wrong")).rejects.toThrow(
+        /HTTP 401: Wrong email or password/,
+      );
+    await expect(apiSession(server.url, "throttled@example.org", PASSWORD)).rejects.toThrow(
+      /HTTP 429: Too many failed sign-in attempts\. Try again in 1 second\./,
+    );
     // Another email is not affected.
     await expect(apiSession(server.url, "ann@example.org", PASSWORD)).resolves.toMatch(/session-token=/);
     await new Promise((r) => setTimeout(r, 1100));

@@ -19,9 +19,40 @@ let server: RunningServer;
 let fx: TFixture;
 let cookie: string;
 
-const FORBIDDEN_KEYS = new Set(["rank", "score", "system", "run", "runs", "runId", "provenance", "judge", "judgeLabels", "rationale", "referenceLabels", "judgements", "labels", "userId", "externalId", "qid", "docid", "author", "email", "orderKey", "calibration", "contentHash", "chunking", "chunkingId", "chunkings"]);
+const FORBIDDEN_KEYS = new Set([
+  "rank",
+  "score",
+  "system",
+  "run",
+  "runs",
+  "runId",
+  "provenance",
+  "judge",
+  "judgeLabels",
+  "rationale",
+  "referenceLabels",
+  "judgements",
+  "labels",
+  "userId",
+  "externalId",
+  "qid",
+  "docid",
+  "author",
+  "email",
+  "orderKey",
+  "calibration",
+  "contentHash",
+  "chunking",
+  "chunkingId",
+  "chunkings",
+]);
 
-const JUDGE_RUN_SECRETS = { judge: "JUDGE_RUN_NAME_SECRET", model: "JUDGE_MODEL_SECRET", template: "JUDGE_TEMPLATE_SECRET {{question}} {{chunk}}", raw: "JUDGE_RAW_ANSWER_SECRET" };
+const JUDGE_RUN_SECRETS = {
+  judge: "JUDGE_RUN_NAME_SECRET",
+  model: "JUDGE_MODEL_SECRET",
+  template: "JUDGE_TEMPLATE_SECRET {{question}} {{chunk}}",
+  raw: "JUDGE_RAW_ANSWER_SECRET",
+};
 let judgeRunId = 0;
 let auditItem: { id: string };
 /** The name of the chunking every item came from (issue 20): the lead's, never an annotator's. */
@@ -29,7 +60,26 @@ const CHUNKING_SECRET = "CHUNKING_NAME_SECRET";
 const TRANSFER_JUDGE = `transfer:${CHUNKING_SECRET}->${CHUNKING_SECRET}_2`;
 
 function secretStrings(): string[] {
-  return [...Object.values(JUDGE_RUN_SECRETS), ...SECRETS.systems, SECRETS.runDescription, SECRETS.judge, SECRETS.judgeRationale, SECRETS.referenceSource, SECRETS.otherNotes, SECRETS.qidPrefix, SECRETS.docidPrefix, ...SECRETS.scores, SECRETS.otherName, SECRETS.otherEmail, "AUTHOR_SECRET", "Only for the outsider", "Private chunk", CHUNKING_SECRET, TRANSFER_JUDGE, "PROVENANCE_SECRET"];
+  return [
+    ...Object.values(JUDGE_RUN_SECRETS),
+    ...SECRETS.systems,
+    SECRETS.runDescription,
+    SECRETS.judge,
+    SECRETS.judgeRationale,
+    SECRETS.referenceSource,
+    SECRETS.otherNotes,
+    SECRETS.qidPrefix,
+    SECRETS.docidPrefix,
+    ...SECRETS.scores,
+    SECRETS.otherName,
+    SECRETS.otherEmail,
+    "AUTHOR_SECRET",
+    "Only for the outsider",
+    "Private chunk",
+    CHUNKING_SECRET,
+    TRANSFER_JUDGE,
+    "PROVENANCE_SECRET",
+  ];
 }
 
 function keysOf(value: unknown, out = new Set<string>()): Set<string> {
@@ -62,25 +112,105 @@ beforeAll(async () => {
   fx = await seedAnnotationFixture(db);
   // The other annotator grades everything, with notes; the annotator under test grades one item.
   for (const [i, item] of fx.items.entries()) {
-    await submitJudgement(db, fx.other.id, { poolItemId: item.id, grade: 3, startSeconds: 7, notes: `${SECRETS.otherNotes} ${i}`, flags: ["unsure"], timeSpentMs: 1000, idempotencyKey: `other-${i}-key` });
+    await submitJudgement(db, fx.other.id, {
+      poolItemId: item.id,
+      grade: 3,
+      startSeconds: 7,
+      notes: `${SECRETS.otherNotes} ${i}`,
+      flags: ["unsure"],
+      timeSpentMs: 1000,
+      idempotencyKey: `other-${i}-key`,
+    });
   }
-  await submitJudgement(db, fx.ann.id, { poolItemId: fx.items[0].id, grade: 1, startSeconds: 2.5, notes: "MY_OWN_NOTE", flags: [], timeSpentMs: 500, idempotencyKey: "ann-own-key-1" });
+  await submitJudgement(db, fx.ann.id, {
+    poolItemId: fx.items[0].id,
+    grade: 1,
+    startSeconds: 2.5,
+    notes: "MY_OWN_NOTE",
+    flags: [],
+    timeSpentMs: 500,
+    idempotencyKey: "ann-own-key-1",
+  });
   // An LLM judge run over the same pool (issue 11): its name, model, template and answers are the lead's.
   const first = await db.poolItem.findUniqueOrThrow({ where: { id: fx.items[0].id } });
-  const judgeRun = await db.judgeRun.create({ data: { projectId: fx.project.id, judge: JUDGE_RUN_SECRETS.judge, model: JUDGE_RUN_SECRETS.model, baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "JUDGE_KEY", template: JUDGE_RUN_SECRETS.template, templateSha256: "0".repeat(64), params: "{}", subset: "pool", status: "completed" } });
-  await db.judgeTask.create({ data: { runId: judgeRun.id, queryId: first.queryId, chunkId: first.chunkId, status: "done", grade: 2, raw: JUDGE_RUN_SECRETS.raw } });
-  await db.judgeLabel.create({ data: { projectId: fx.project.id, judge: JUDGE_RUN_SECRETS.judge, queryId: first.queryId, chunkId: first.chunkId, grade: 2, rationale: JUDGE_RUN_SECRETS.raw } });
+  const judgeRun = await db.judgeRun.create({
+    data: {
+      projectId: fx.project.id,
+      judge: JUDGE_RUN_SECRETS.judge,
+      model: JUDGE_RUN_SECRETS.model,
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKeyEnv: "JUDGE_KEY",
+      template: JUDGE_RUN_SECRETS.template,
+      templateSha256: "0".repeat(64),
+      params: "{}",
+      subset: "pool",
+      status: "completed",
+    },
+  });
+  await db.judgeTask.create({
+    data: {
+      runId: judgeRun.id,
+      queryId: first.queryId,
+      chunkId: first.chunkId,
+      status: "done",
+      grade: 2,
+      raw: JUDGE_RUN_SECRETS.raw,
+    },
+  });
+  await db.judgeLabel.create({
+    data: {
+      projectId: fx.project.id,
+      judge: JUDGE_RUN_SECRETS.judge,
+      queryId: first.queryId,
+      chunkId: first.chunkId,
+      grade: 2,
+      rationale: JUDGE_RUN_SECRETS.raw,
+    },
+  });
   judgeRunId = judgeRun.id;
   // Every chunk is in one chunking; plant its name (and a second, empty chunking) where a leak would show it.
-  await db.chunking.updateMany({ where: { projectId: fx.project.id }, data: { name: CHUNKING_SECRET, method: "seconds", size: 20, overlap: 5 } });
-  const second = await db.chunking.create({ data: { projectId: fx.project.id, name: `${CHUNKING_SECRET}_2`, method: "imported" } });
+  await db.chunking.updateMany({
+    where: { projectId: fx.project.id },
+    data: { name: CHUNKING_SECRET, method: "seconds", size: 20, overlap: 5 },
+  });
+  const second = await db.chunking.create({
+    data: { projectId: fx.project.id, name: `${CHUNKING_SECRET}_2`, method: "imported" },
+  });
   // Label transfer onto the second chunking (issue 20 item 3): an audit item of it, assigned to the
   // annotator, with a transfer judge's label and provenance on the same pair.
   const firstChunk = await db.chunk.findUniqueOrThrow({ where: { id: first.chunkId } });
-  const auditChunk = await db.chunk.create({ data: { projectId: fx.project.id, chunkingId: second.id, videoId: firstChunk.videoId, externalId: `${SECRETS.docidPrefix}audit`, startSeconds: firstChunk.startSeconds, endSeconds: firstChunk.endSeconds + 20, text: "Audit chunk text" } });
-  auditItem = await db.poolItem.create({ data: { projectId: fx.project.id, queryId: first.queryId, chunkId: auditChunk.id } });
-  await db.assignment.create({ data: { poolItemId: auditItem.id, userId: fx.ann.id, orderKey: 0.5, calibration: true } });
-  await db.judgeLabel.create({ data: { projectId: fx.project.id, judge: TRANSFER_JUDGE, queryId: first.queryId, chunkId: auditChunk.id, grade: 3, rationale: TRANSFER_JUDGE, provenance: JSON.stringify({ from: CHUNKING_SECRET, to: `${CHUNKING_SECRET}_2`, sources: [{ chunk: "PROVENANCE_SECRET" }] }) } });
+  const auditChunk = await db.chunk.create({
+    data: {
+      projectId: fx.project.id,
+      chunkingId: second.id,
+      videoId: firstChunk.videoId,
+      externalId: `${SECRETS.docidPrefix}audit`,
+      startSeconds: firstChunk.startSeconds,
+      endSeconds: firstChunk.endSeconds + 20,
+      text: "Audit chunk text",
+    },
+  });
+  auditItem = await db.poolItem.create({
+    data: { projectId: fx.project.id, queryId: first.queryId, chunkId: auditChunk.id },
+  });
+  await db.assignment.create({
+    data: { poolItemId: auditItem.id, userId: fx.ann.id, orderKey: 0.5, calibration: true },
+  });
+  await db.judgeLabel.create({
+    data: {
+      projectId: fx.project.id,
+      judge: TRANSFER_JUDGE,
+      queryId: first.queryId,
+      chunkId: auditChunk.id,
+      grade: 3,
+      rationale: TRANSFER_JUDGE,
+      provenance: JSON.stringify({
+        from: CHUNKING_SECRET,
+        to: `${CHUNKING_SECRET}_2`,
+        sources: [{ chunk: "PROVENANCE_SECRET" }],
+      }),
+    },
+  });
   server = await startServer({ DATABASE_URL: testDb.url });
   cookie = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
 });
@@ -107,7 +237,10 @@ describe("an annotator sees nothing that breaks blindness", () => {
     const projects = await get("/api/annotate/projects");
     expect(projects.status).toBe(200);
     const all = [...fx.items.map((i) => i.id), auditItem.id];
-    expect(JSON.parse(projects.body)).toMatchObject({ projects: [{ id: fx.project.id, total: all.length, done: 1 }], current: fx.project.id });
+    expect(JSON.parse(projects.body)).toMatchObject({
+      projects: [{ id: fx.project.id, total: all.length, done: 1 }],
+      current: fx.project.id,
+    });
     // The queue, walked a page at a time (pages of 2): back from where it opens, then forwards.
     type TPage = { project: { id: number }; items: { id: string }[]; hasBefore: boolean; hasAfter: boolean };
     const pageOf = async (query: string) => {
@@ -117,11 +250,11 @@ describe("an annotator sees nothing that breaks blindness", () => {
     };
     const opening = await pageOf("");
     const ids: string[] = [...opening.items.map((i) => i.id)];
-    for (let p = opening; p.hasBefore; ) {
+    for (let p = opening; p.hasBefore;) {
       p = await pageOf(`&before=${ids[0]}`);
       ids.unshift(...p.items.map((i) => i.id));
     }
-    for (let p = opening; p.hasAfter; ) {
+    for (let p = opening; p.hasAfter;) {
       p = await pageOf(`&after=${ids[ids.length - 1]}`);
       ids.push(...p.items.map((i) => i.id));
     }
@@ -140,23 +273,47 @@ describe("an annotator sees nothing that breaks blindness", () => {
     const post = await fetch(`${server.url}/api/annotate/judgements`, {
       method: "POST",
       headers: { Cookie: cookie, "Content-Type": "application/json" },
-      body: JSON.stringify({ poolItemId: ids.find((i) => i !== fx.items[0].id), grade: 2, startSeconds: 3, notes: "", flags: [], timeSpentMs: 10, idempotencyKey: "blind-walk-key-1" }),
+      body: JSON.stringify({
+        poolItemId: ids.find((i) => i !== fx.items[0].id),
+        grade: 2,
+        startSeconds: 3,
+        notes: "",
+        flags: [],
+        timeSpentMs: 10,
+        idempotencyKey: "blind-walk-key-1",
+      }),
     });
     seen.push({ what: "POST /api/annotate/judgements", status: post.status, body: await post.text() });
     expect(post.status).toBe(200);
     const refused = await fetch(`${server.url}/api/annotate/judgements`, {
       method: "POST",
       headers: { Cookie: cookie, "Content-Type": "application/json" },
-      body: JSON.stringify({ poolItemId: fx.privateItem.id, grade: 2, startSeconds: 3, notes: "", flags: [], timeSpentMs: 10, idempotencyKey: "blind-walk-key-2" }),
+      body: JSON.stringify({
+        poolItemId: fx.privateItem.id,
+        grade: 2,
+        startSeconds: 3,
+        notes: "",
+        flags: [],
+        timeSpentMs: 10,
+        idempotencyKey: "blind-walk-key-2",
+      }),
     });
-    seen.push({ what: "POST /api/annotate/judgements (not assigned)", status: refused.status, body: await refused.text() });
+    seen.push({
+      what: "POST /api/annotate/judgements (not assigned)",
+      status: refused.status,
+      body: await refused.text(),
+    });
     expect(refused.status).toBe(403);
 
     for (const s of seen) {
-      for (const secret of secretStrings()) expect(s.body.toLowerCase().includes(secret.toLowerCase()), `${s.what} contains ${secret}`).toBe(false);
+      for (const secret of secretStrings())
+        expect(s.body.toLowerCase().includes(secret.toLowerCase()), `${s.what} contains ${secret}`).toBe(false);
       if (s.body.startsWith("{") || s.body.startsWith("[")) {
         const keys = keysOf(JSON.parse(s.body));
-        for (const k of keys) expect(FORBIDDEN_KEYS.has(k) && s.what !== "GET /api/auth/session", `${s.what} has the field "${k}"`).toBe(false);
+        for (const k of keys)
+          expect(FORBIDDEN_KEYS.has(k) && s.what !== "GET /api/auth/session", `${s.what} has the field "${k}"`).toBe(
+            false,
+          );
       }
     }
     // The HTML and the RSC payload carry the annotator's opening item (issue 21 item 3: read on the
@@ -166,23 +323,36 @@ describe("an annotator sees nothing that breaks blindness", () => {
     const theirs = new Set(ids);
     const everyItem = await db.poolItem.findMany({ select: { id: true } });
     for (const s of [page, rsc]) {
-      expect(ids.some((id) => s.body.includes(id)), `${s.what} shows the opening item`).toBe(true);
-      for (const { id } of everyItem) if (!theirs.has(id)) expect(s.body.includes(id), `${s.what} contains an item that is not theirs`).toBe(false);
+      expect(
+        ids.some((id) => s.body.includes(id)),
+        `${s.what} shows the opening item`,
+      ).toBe(true);
+      for (const { id } of everyItem)
+        if (!theirs.has(id)) expect(s.body.includes(id), `${s.what} contains an item that is not theirs`).toBe(false);
       expect(s.body.includes(SECRETS.otherNotes)).toBe(false);
     }
   });
 
   it("gives opaque random ids, in the annotator's own random order within each query", async () => {
     // Starts at the first item not graded; one page from there to the end and one before it.
-    const rest = JSON.parse((await get(`/api/annotate/queue?projectId=${fx.project.id}&limit=100`)).body) as { items: { id: string; question: number }[] };
-    const head = JSON.parse((await get(`/api/annotate/queue?projectId=${fx.project.id}&limit=100&before=${rest.items[0].id}`)).body) as { items: { id: string; question: number }[] };
+    const rest = JSON.parse((await get(`/api/annotate/queue?projectId=${fx.project.id}&limit=100`)).body) as {
+      items: { id: string; question: number }[];
+    };
+    const head = JSON.parse(
+      (await get(`/api/annotate/queue?projectId=${fx.project.id}&limit=100&before=${rest.items[0].id}`)).body,
+    ) as { items: { id: string; question: number }[] };
     const items = [...head.items, ...rest.items];
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-    const assignments = await db.assignment.findMany({ where: { userId: fx.ann.id }, select: { poolItemId: true, orderKey: true, poolItem: { select: { queryId: true } } } });
+    const assignments = await db.assignment.findMany({
+      where: { userId: fx.ann.id },
+      select: { poolItemId: true, orderKey: true, poolItem: { select: { queryId: true } } },
+    });
     const expected = assignments.sort((a, b) => a.poolItem.queryId - b.poolItem.queryId || a.orderKey - b.orderKey);
     for (const it of items) expect(it.id).toMatch(uuid);
     expect(items.map((i) => i.id)).toEqual(expected.map((a) => a.poolItemId));
-    expect(items.map((i) => i.question)).toEqual(expected.map((a) => [...new Set(expected.map((e) => e.poolItem.queryId))].indexOf(a.poolItem.queryId) + 1));
+    expect(items.map((i) => i.question)).toEqual(
+      expected.map((a) => [...new Set(expected.map((e) => e.poolItem.queryId))].indexOf(a.poolItem.queryId) + 1),
+    );
   });
 
   it("cannot read an item or a video that is not theirs", async () => {
@@ -197,7 +367,17 @@ describe("an annotator sees nothing that breaks blindness", () => {
       expect(r.status, `${path}`).toBe(path === "/dashboard" && r.status === 404 ? 404 : 403);
       for (const secret of secretStrings()) expect(r.body.includes(secret), `${path} contains ${secret}`).toBe(false);
     }
-    for (const path of ["/api/lead/projects", "/api/lead/users", `/api/lead/projects/${fx.project.id}`, `/api/lead/projects/${fx.project.id}/progress`, `/api/lead/projects/${fx.project.id}/judge`, `/api/dashboard/${fx.project.id}/retest`, "/api/adjudicate/projects", `/api/adjudicate/queue?projectId=${fx.project.id}`, "/api/dashboard/projects"]) {
+    for (const path of [
+      "/api/lead/projects",
+      "/api/lead/users",
+      `/api/lead/projects/${fx.project.id}`,
+      `/api/lead/projects/${fx.project.id}/progress`,
+      `/api/lead/projects/${fx.project.id}/judge`,
+      `/api/dashboard/${fx.project.id}/retest`,
+      "/api/adjudicate/projects",
+      `/api/adjudicate/queue?projectId=${fx.project.id}`,
+      "/api/dashboard/projects",
+    ]) {
       expect((await get(path)).status, path).toBe(403);
     }
     for (const [path, body] of [
@@ -206,11 +386,25 @@ describe("an annotator sees nothing that breaks blindness", () => {
       [`/api/lead/projects/${fx.project.id}/judge/try`, { judge: "x", model: "m", baseUrl: "http://127.0.0.1:9/v1" }],
       [`/api/lead/projects/${fx.project.id}/judge/${judgeRunId}`, { action: "cancel" }],
     ] as const) {
-      const r = await fetch(`${server.url}${path}`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const r = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
       expect(r.status, `POST ${path}`).toBe(403);
     }
     expect((await db.judgeRun.findUniqueOrThrow({ where: { id: judgeRunId } })).status).toBe("completed");
-    const decide = await fetch(`${server.url}/api/adjudicate/decisions`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify({ poolItemId: fx.items[0].id, grade: 1, startSeconds: null, rationale: "", idempotencyKey: "blind-adj-key-1" }) });
+    const decide = await fetch(`${server.url}/api/adjudicate/decisions`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        poolItemId: fx.items[0].id,
+        grade: 1,
+        startSeconds: null,
+        rationale: "",
+        idempotencyKey: "blind-adj-key-1",
+      }),
+    });
     expect(decide.status).toBe(403);
   });
 });

@@ -42,13 +42,29 @@ describe("chunking grid", () => {
     const { chunkingGrid } = await import("../../lib/chunkings/grid.ts");
     const project = await db.project.findUniqueOrThrow({ where: { name: "grid" } });
     const rows = await chunkingGrid(db, project.id, { sizes: [20, 40], overlaps: ["0", "25%"] });
-    expect(rows.map((r) => [r.name, r.size, r.overlap])).toEqual([["c20o0", 20, 0], ["c20o5", 20, 5], ["c40o0", 40, 0], ["c40o10", 40, 10]]);
+    expect(rows.map((r) => [r.name, r.size, r.overlap])).toEqual([
+      ["c20o0", 20, 0],
+      ["c20o5", 20, 5],
+      ["c40o0", 40, 0],
+      ["c40o10", 40, 10],
+    ]);
     for (const r of rows) {
       const want = expected(r.size, r.overlap);
       expect(r).toMatchObject({ videos: 1, chunks: want.length, created: want.length, updated: 0 });
-      const stored = await db.chunk.findMany({ where: { chunking: { projectId: project.id, name: r.name } }, select: { externalId: true, startSeconds: true, endSeconds: true }, orderBy: { startSeconds: "asc" } });
-      expect(stored.map((c) => [c.externalId, c.startSeconds, c.endSeconds])).toEqual(want.map((c) => [c.id, c.start, c.end]));
-      expect(await db.chunking.findFirst({ where: { projectId: project.id, name: r.name }, select: { method: true, size: true, overlap: true } })).toEqual({ method: "seconds", size: r.size, overlap: r.overlap });
+      const stored = await db.chunk.findMany({
+        where: { chunking: { projectId: project.id, name: r.name } },
+        select: { externalId: true, startSeconds: true, endSeconds: true },
+        orderBy: { startSeconds: "asc" },
+      });
+      expect(stored.map((c) => [c.externalId, c.startSeconds, c.endSeconds])).toEqual(
+        want.map((c) => [c.id, c.start, c.end]),
+      );
+      expect(
+        await db.chunking.findFirst({
+          where: { projectId: project.id, name: r.name },
+          select: { method: true, size: true, overlap: true },
+        }),
+      ).toEqual({ method: "seconds", size: r.size, overlap: r.overlap });
     }
     // Not vacuous: the cuts differ.
     expect(new Set(rows.map((r) => r.chunks)).size).toBeGreaterThan(1);
@@ -62,23 +78,48 @@ describe("chunking grid", () => {
   }, 120_000);
 
   it("refuses a combination whose name is held by other parameters, writing nothing", async () => {
-    ok(["import", "transcript", "--chunking", "c60o0", "--chunk-seconds", "30", "--overlap-seconds", "0", "--video", "v1", fx("talk.vtt")]);
+    ok([
+      "import",
+      "transcript",
+      "--chunking",
+      "c60o0",
+      "--chunk-seconds",
+      "30",
+      "--overlap-seconds",
+      "0",
+      "--video",
+      "v1",
+      fx("talk.vtt"),
+    ]);
     const before = await db.chunk.count();
     const r = runCli(["chunking", "grid", "--sizes", "60,80", "--overlaps", "0"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('chunking "c60o0" exists with other parameters (seconds, size 30, overlap 0): nothing was written');
+    expect(r.stderr).toContain(
+      'chunking "c60o0" exists with other parameters (seconds, size 30, overlap 0): nothing was written',
+    );
     expect(await db.chunk.count()).toBe(before);
     expect(await db.chunking.count({ where: { name: "c80o0" } })).toBe(0);
-    expect(runCli(["chunking", "grid", "--sizes", "20", "--overlaps", "100%"]).stderr).toContain("expected the overlap (20 seconds) to be smaller than the chunk size (20 seconds)");
-    expect(runCli(["chunking", "grid", "--sizes", "20", "--overlaps", "0", "--videos", "v2"]).stderr).toContain("--videos: no stored transcript for v2");
+    expect(runCli(["chunking", "grid", "--sizes", "20", "--overlaps", "100%"]).stderr).toContain(
+      "expected the overlap (20 seconds) to be smaller than the chunk size (20 seconds)",
+    );
+    expect(runCli(["chunking", "grid", "--sizes", "20", "--overlaps", "0", "--videos", "v2"]).stderr).toContain(
+      "--videos: no stored transcript for v2",
+    );
   }, 120_000);
 
   it("reuses a chunking of the same size and overlap under its own name instead of copying it (issue 31 item 8)", async () => {
     // `default` was cut by the transcript import at 60 s / 15 s; c60o0 holds 30 s / 0.
     const chunkings = await db.chunking.count();
-    const lines = ok(["chunking", "grid", "--sizes", "60,30", "--overlaps", "25%"]).trim().split("\n").slice(1).map((l) => l.split("\t"));
+    const lines = ok(["chunking", "grid", "--sizes", "60,30", "--overlaps", "25%"])
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split("\t"));
     // 60 s / 25% = 15 s: `default`, unchanged; 30 s / 7.5 s: new, c30o7.5.
-    expect(lines.map((l) => [l[0], l[5]])).toEqual([["default", "0"], ["c30o7.5", expect.stringMatching(/^[1-9]/)]]);
+    expect(lines.map((l) => [l[0], l[5]])).toEqual([
+      ["default", "0"],
+      ["c30o7.5", expect.stringMatching(/^[1-9]/)],
+    ]);
     expect(await db.chunking.count({ where: { name: "c60o15" } })).toBe(0);
     expect(await db.chunking.count()).toBe(chunkings + 1);
     // 30 s / 0 is c60o0's cut: reused under that name, nothing new.

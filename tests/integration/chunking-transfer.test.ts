@@ -33,10 +33,25 @@ let projectId: number;
 const ids = new Map<string, number>();
 const qids = new Map<string, number>();
 
-async function chunking(name: string, size: number, chunks: [string, number, number][], videoId: number): Promise<number> {
+async function chunking(
+  name: string,
+  size: number,
+  chunks: [string, number, number][],
+  videoId: number,
+): Promise<number> {
   const c = await db.chunking.create({ data: { projectId, name, method: "seconds", size, overlap: 0 } });
   for (const [externalId, start, end] of chunks) {
-    const row = await db.chunk.create({ data: { projectId, chunkingId: c.id, videoId, externalId, startSeconds: start, endSeconds: end, text: `text ${externalId}` } });
+    const row = await db.chunk.create({
+      data: {
+        projectId,
+        chunkingId: c.id,
+        videoId,
+        externalId,
+        startSeconds: start,
+        endSeconds: end,
+        text: `text ${externalId}`,
+      },
+    });
     ids.set(externalId, row.id);
   }
   return c.id;
@@ -48,15 +63,66 @@ beforeAll(async () => {
   db = await getDb();
   projectId = (await db.project.create({ data: { name: "transfer" } })).id;
   const video = await db.video.create({ data: { projectId, externalId: "v1", title: "Video 1" } });
-  for (const q of ["q1", "q2", "q3"]) qids.set(q, (await db.query.create({ data: { projectId, externalId: q, text: `question ${q}?` } })).id);
-  await chunking("A", 20, [["a0", 0, 20], ["a1", 20, 40], ["a2", 40, 60], ["a3", 60, 80]], video.id);
-  const b = await chunking("B", 40, [["b0", 0, 40], ["b1", 40, 80]], video.id);
-  const label = (q: string, c: string, grade: number, startSeconds: number | null = null) => ({ projectId, source: "qrels", queryId: qids.get(q)!, chunkId: ids.get(c)!, grade, startSeconds });
-  await db.referenceLabel.createMany({ data: [label("q1", "a0", 3), label("q1", "a1", 3), label("q1", "a2", 0), label("q1", "a3", 0), label("q2", "a1", 2, 30), label("q3", "a0", 0), label("q3", "a1", 3)] });
-  await db.queryPlace.create({ data: { queryId: qids.get("q3")!, videoId: video.id, startSeconds: 25, endSeconds: 31 } });
+  for (const q of ["q1", "q2", "q3"])
+    qids.set(q, (await db.query.create({ data: { projectId, externalId: q, text: `question ${q}?` } })).id);
+  await chunking(
+    "A",
+    20,
+    [
+      ["a0", 0, 20],
+      ["a1", 20, 40],
+      ["a2", 40, 60],
+      ["a3", 60, 80],
+    ],
+    video.id,
+  );
+  const b = await chunking(
+    "B",
+    40,
+    [
+      ["b0", 0, 40],
+      ["b1", 40, 80],
+    ],
+    video.id,
+  );
+  const label = (q: string, c: string, grade: number, startSeconds: number | null = null) => ({
+    projectId,
+    source: "qrels",
+    queryId: qids.get(q)!,
+    chunkId: ids.get(c)!,
+    grade,
+    startSeconds,
+  });
+  await db.referenceLabel.createMany({
+    data: [
+      label("q1", "a0", 3),
+      label("q1", "a1", 3),
+      label("q1", "a2", 0),
+      label("q1", "a3", 0),
+      label("q2", "a1", 2, 30),
+      label("q3", "a0", 0),
+      label("q3", "a1", 3),
+    ],
+  });
+  await db.queryPlace.create({
+    data: { queryId: qids.get("q3")!, videoId: video.id, startSeconds: 25, endSeconds: 31 },
+  });
   const run = await db.run.create({ data: { projectId, chunkingId: b, system: "bm25-B", contentHash: "h" } });
   await db.runEntry.createMany({
-    data: [["q1", "b0"], ["q1", "b1"], ["q2", "b0"], ["q2", "b1"], ["q3", "b0"], ["q3", "b1"]].map(([q, c], i) => ({ runId: run.id, queryId: qids.get(q)!, chunkId: ids.get(c)!, rank: (i % 2) + 1, score: 2 - (i % 2) })),
+    data: [
+      ["q1", "b0"],
+      ["q1", "b1"],
+      ["q2", "b0"],
+      ["q2", "b1"],
+      ["q3", "b0"],
+      ["q3", "b1"],
+    ].map(([q, c], i) => ({
+      runId: run.id,
+      queryId: qids.get(q)!,
+      chunkId: ids.get(c)!,
+      rank: (i % 2) + 1,
+      score: 2 - (i % 2),
+    })),
   });
 }, 120_000);
 
@@ -65,18 +131,38 @@ afterAll(async () => {
 });
 
 async function stored(judge: string) {
-  const rows = await db.judgeLabel.findMany({ where: { projectId, judge }, select: { queryId: true, chunkId: true, grade: true, provenance: true } });
+  const rows = await db.judgeLabel.findMany({
+    where: { projectId, judge },
+    select: { queryId: true, chunkId: true, grade: true, provenance: true },
+  });
   const name = (m: Map<string, number>, id: number) => [...m].find(([, v]) => v === id)![0];
-  return rows.map((r) => ({ pair: `${name(qids, r.queryId)} ${name(ids, r.chunkId)}`, grade: r.grade, provenance: r.provenance === null ? null : (JSON.parse(r.provenance) as TTransferProvenance) })).sort((a, b) => (a.pair < b.pair ? -1 : 1));
+  return rows
+    .map((r) => ({
+      pair: `${name(qids, r.queryId)} ${name(ids, r.chunkId)}`,
+      grade: r.grade,
+      provenance: r.provenance === null ? null : (JSON.parse(r.provenance) as TTransferProvenance),
+    }))
+    .sort((a, b) => (a.pair < b.pair ? -1 : 1));
 }
 
 describe("transferJudge", () => {
   it("stores B's derived labels as the judge transfer:A->B with provenance", async () => {
     const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
     const r = await transferJudge(db, projectId, { from: "A", to: "B" });
-    expect(r).toEqual({ judge: "transfer:A->B", labelled: 4, unjudged: 2, depth: 10, byGrade: { 0: 1, 1: 0, 2: 1, 3: 2 } });
+    expect(r).toEqual({
+      judge: "transfer:A->B",
+      labelled: 4,
+      unjudged: 2,
+      depth: 10,
+      byGrade: { 0: 1, 1: 0, 2: 1, 3: 2 },
+    });
     const rows = await stored("transfer:A->B");
-    expect(rows.map((x) => [x.pair, x.grade])).toEqual([["q1 b0", 3], ["q1 b1", 0], ["q2 b0", 2], ["q3 b0", 3]]);
+    expect(rows.map((x) => [x.pair, x.grade])).toEqual([
+      ["q1 b0", 3],
+      ["q1 b1", 0],
+      ["q2 b0", 2],
+      ["q3 b0", 3],
+    ]);
     const parameters = { holdShare: 0.5, partSeconds: 1, nearSeconds: 5, zeroShare: 0, openSeconds: 6 };
     expect(rows[0].provenance).toEqual({
       version: 2,
@@ -91,9 +177,22 @@ describe("transferJudge", () => {
         { chunk: "a1", grade: 3, seconds: 20, coverage: 1, share: 0.5, gives: 3 },
       ],
     });
-    expect(rows[1].provenance).toMatchObject({ rule: "zero", free: 1, sources: [{ chunk: "a2", grade: 0, seconds: 20, gives: 0 }, { chunk: "a3", grade: 0, seconds: 20, gives: 0 }] });
-    expect(rows[2].provenance?.sources).toEqual([{ chunk: "a1", grade: 2, seconds: 20, coverage: 1, share: 0.5, gives: 2 }]);
-    expect(rows[3].provenance).toMatchObject({ version: 2, rule: "answer", reference: { start: 25, end: 31, open: false } });
+    expect(rows[1].provenance).toMatchObject({
+      rule: "zero",
+      free: 1,
+      sources: [
+        { chunk: "a2", grade: 0, seconds: 20, gives: 0 },
+        { chunk: "a3", grade: 0, seconds: 20, gives: 0 },
+      ],
+    });
+    expect(rows[2].provenance?.sources).toEqual([
+      { chunk: "a1", grade: 2, seconds: 20, coverage: 1, share: 0.5, gives: 2 },
+    ]);
+    expect(rows[3].provenance).toMatchObject({
+      version: 2,
+      rule: "answer",
+      reference: { start: 25, end: 31, open: false },
+    });
   });
 
   it("counts as left unjudged what pool --chunking B then adds at the project's pool depth (issue 31 item 6)", async () => {
@@ -119,7 +218,9 @@ describe("transferJudge", () => {
     expect(r.labelled).toBe(4);
     const rows = await stored("transfer:A->B");
     expect(rows).toHaveLength(4);
-    expect(rows.every((x) => x.provenance?.parameters.holdShare === 0.6 && x.provenance.parameters.zeroShare === 0.99)).toBe(true);
+    expect(
+      rows.every((x) => x.provenance?.parameters.holdShare === 0.6 && x.provenance.parameters.zeroShare === 0.99),
+    ).toBe(true);
     expect(await db.importRecord.count({ where: { projectId, kind: "transfer", fileName: "transfer:A->B" } })).toBe(4); // one record per transfer of the pair so far
   });
 
@@ -129,7 +230,9 @@ describe("transferJudge", () => {
     const a = await db.chunking.findFirstOrThrow({ where: { projectId, name: "A" } });
     const r = await transferJudge(db, projectId, { from: "A", to: "A" });
     expect(r.judge).toBe("transfer:A->A");
-    const human = (await referenceLabels(db, projectId, { chunkingId: a.id })).map((l) => `${l.qid} ${l.docid} ${l.grade}`).sort();
+    const human = (await referenceLabels(db, projectId, { chunkingId: a.id }))
+      .map((l) => `${l.qid} ${l.docid} ${l.grade}`)
+      .sort();
     const derived = (await stored("transfer:A->A")).map((x) => `${x.pair} ${x.grade}`);
     expect(derived).toEqual(human);
     expect(derived).toHaveLength(7);
@@ -139,9 +242,15 @@ describe("transferJudge", () => {
   it("refuses a chunking without labels, an unknown chunking and a bad share, writing nothing", async () => {
     const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
     const before = await db.judgeLabel.count();
-    await expect(transferJudge(db, projectId, { from: "B", to: "A" })).rejects.toThrow('chunking "B" has no human reference labels to transfer');
-    await expect(transferJudge(db, projectId, { from: "A", to: "C" })).rejects.toThrow('no chunking "C" in this project; its chunkings: A, B');
-    await expect(transferJudge(db, projectId, { from: "A", to: "B", holdShare: 0 })).rejects.toThrow("--hold-share: expected a share in (0, 1], got 0");
+    await expect(transferJudge(db, projectId, { from: "B", to: "A" })).rejects.toThrow(
+      'chunking "B" has no human reference labels to transfer',
+    );
+    await expect(transferJudge(db, projectId, { from: "A", to: "C" })).rejects.toThrow(
+      'no chunking "C" in this project; its chunkings: A, B',
+    );
+    await expect(transferJudge(db, projectId, { from: "A", to: "B", holdShare: 0 })).rejects.toThrow(
+      "--hold-share: expected a share in (0, 1], got 0",
+    );
     expect(await db.judgeLabel.count()).toBe(before);
   });
 
@@ -152,14 +261,22 @@ describe("transferJudge", () => {
       "Stored 4 labels of chunking B as judge transfer:A->B (1 label of grade 0, 0 labels of grade 1, 1 label of grade 2, 2 labels of grade 3), replacing any earlier transfer of this pair.\n" +
         "2 pairs in chunking B's runs' top 10 (the pool depth) are left unjudged by the transfer and not pooled yet: pool them with: npx assessor pool --chunking B\n",
     );
-    expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B", "--zero-share", "1.5"]).stderr).toContain("--zero-share: expected a share in [0, 1], got 1.5");
-    expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B", "--near-seconds", "x"]).stderr).toContain('--near-seconds: expected a number such as 0.5, got "x"');
+    expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B", "--zero-share", "1.5"]).stderr).toContain(
+      "--zero-share: expected a share in [0, 1], got 1.5",
+    );
+    expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B", "--near-seconds", "x"]).stderr).toContain(
+      '--near-seconds: expected a number such as 0.5, got "x"',
+    );
     // pool --chunking B: B's run ranks b0, b1 for q1, q2, q3; four pairs have a transfer label, two are pooled.
     const pool = runCli(["pool", "--chunking", "B", "--depth", "2"]);
     expect(pool.stderr).toBe("");
     expect(pool.stdout).toContain("2 new item(s)");
     // Transferred again: nothing is left that pool would add (the two pairs are pooled now).
-    expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B"]).stdout).toContain("0 pairs in chunking B's runs' top 10 (the pool depth) are left unjudged");
-    expect(pool.stdout).toContain("Label transfer saved 4 item(s) of chunking B: pairs in its runs' top 2 with a transfer label that were not pooled (transfer judges: transfer:A->B).");
+    expect(runCli(["chunking", "transfer", "--from", "A", "--to", "B"]).stdout).toContain(
+      "0 pairs in chunking B's runs' top 10 (the pool depth) are left unjudged",
+    );
+    expect(pool.stdout).toContain(
+      "Label transfer saved 4 item(s) of chunking B: pairs in its runs' top 2 with a transfer label that were not pooled (transfer judges: transfer:A->B).",
+    );
   }, 120_000);
 });

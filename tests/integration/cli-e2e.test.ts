@@ -58,13 +58,32 @@ describe("assessor end to end", () => {
 
     const pool = cli("pool", "--depth", "2");
     expect(pool.stdout).toContain("9 new item(s)");
-    const items = await db.poolItem.findMany({ include: { query: true, chunk: true, provenance: { include: { run: true } } } });
-    const poolLines = items.map((i) => `${i.query.externalId} ${i.chunk.externalId} ${i.provenance.map((p) => `${p.run.system}${p.rank}`).sort().join(",")}`).sort();
+    const items = await db.poolItem.findMany({
+      include: { query: true, chunk: true, provenance: { include: { run: true } } },
+    });
+    const poolLines = items
+      .map(
+        (i) =>
+          `${i.query.externalId} ${i.chunk.externalId} ${i.provenance
+            .map((p) => `${p.run.system}${p.rank}`)
+            .sort()
+            .join(",")}`,
+      )
+      .sort();
     expect(poolLines.join("\n") + "\n").toBe(expected("expected.pool.txt"));
     expect(cli("pool", "--depth", "2").stdout).toContain("0 new item(s)");
 
     // legacy.qrels labels the pooled pair q1 c1: without --include-labelled it would be left out (issue 21 item 2); here the humans re-grade it.
-    const assigned = cli("assign", "--per-item", "2", "--annotators", "ann@example.org,ben@example.org", "--seed", "42", "--include-labelled");
+    const assigned = cli(
+      "assign",
+      "--per-item",
+      "2",
+      "--annotators",
+      "ann@example.org,ben@example.org",
+      "--seed",
+      "42",
+      "--include-labelled",
+    );
     expect(assigned.stdout).toContain("18 new assignment(s) on 9 of 9 item(s)");
     const users = new Map((await db.user.findMany()).map((u) => [u.email, u]));
     const ann = users.get("ann@example.org")!;
@@ -74,9 +93,15 @@ describe("assessor end to end", () => {
     expect(await db.assignment.count({ where: { userId: ben.id } })).toBe(9);
     expect(await db.assignment.count({ where: { userId: users.get("cat@example.org")!.id } })).toBe(0);
 
-    const itemId = (qid: string, docid: string) => items.find((i) => i.query.externalId === qid && i.chunk.externalId === docid)!.id;
+    const itemId = (qid: string, docid: string) =>
+      items.find((i) => i.query.externalId === qid && i.chunk.externalId === docid)!.id;
     const grade = (userId: string, qid: string, docid: string, g: number, start: number | null) =>
-      submitJudgement(db, userId, { poolItemId: itemId(qid, docid), grade: g, startSeconds: start, idempotencyKey: randomUUID() });
+      submitJudgement(db, userId, {
+        poolItemId: itemId(qid, docid),
+        grade: g,
+        startSeconds: start,
+        idempotencyKey: randomUUID(),
+      });
     // Two agreeing…
     await grade(ann.id, "q1", "c1", 3, 10);
     await grade(ben.id, "q1", "c1", 3, 14);
@@ -89,13 +114,42 @@ describe("assessor end to end", () => {
     await grade(ben.id, "q3", "c4", 2, 130);
 
     const status = JSON.parse(cli("status", "--json").stdout);
-    expect(status).toEqual({ project: "e2e", unassigned: 0, assigned: 5, agreed: 2, awaiting_adjudication: 2, adjudicated: 0, imported: 1, total: 10, imported_pooled: 1, imported_regrading: 1 });
+    expect(status).toEqual({
+      project: "e2e",
+      unassigned: 0,
+      assigned: 5,
+      agreed: 2,
+      awaiting_adjudication: 2,
+      adjudicated: 0,
+      imported: 1,
+      total: 10,
+      imported_pooled: 1,
+      imported_regrading: 1,
+    });
 
     const queue = await adjudicationQueue(db, (await db.project.findFirstOrThrow()).id);
     expect(queue.map((q) => `${q.query.externalId} ${q.chunk.externalId}`)).toEqual(["q1 c3", "q3 c4"]);
-    await adjudicate(db, ada.id, { poolItemId: itemId("q1", "c3"), grade: 2, startSeconds: 65, rationale: "answers part of it", idempotencyKey: randomUUID() });
-    await adjudicate(db, ada.id, { poolItemId: itemId("q3", "c4"), grade: 2, startSeconds: 110, rationale: "the delta is named at 1:50", idempotencyKey: randomUUID() });
-    expect(JSON.parse(cli("status", "--json").stdout)).toMatchObject({ agreed: 2, awaiting_adjudication: 0, adjudicated: 2, imported: 1, assigned: 5 });
+    await adjudicate(db, ada.id, {
+      poolItemId: itemId("q1", "c3"),
+      grade: 2,
+      startSeconds: 65,
+      rationale: "answers part of it",
+      idempotencyKey: randomUUID(),
+    });
+    await adjudicate(db, ada.id, {
+      poolItemId: itemId("q3", "c4"),
+      grade: 2,
+      startSeconds: 110,
+      rationale: "the delta is named at 1:50",
+      idempotencyKey: randomUUID(),
+    });
+    expect(JSON.parse(cli("status", "--json").stdout)).toMatchObject({
+      agreed: 2,
+      awaiting_adjudication: 0,
+      adjudicated: 2,
+      imported: 1,
+      assigned: 5,
+    });
 
     // qrels to a file, with its sidecar.
     const qrelsFile = join(outDir, "labels.qrels");
@@ -108,7 +162,11 @@ describe("assessor end to end", () => {
     // qrels to stdout: the version on stderr.
     const printed = cli("export", "qrels");
     expect(printed.stdout).toBe(expected("expected.qrels"));
-    expect(printed.stderr).toMatch(new RegExp(`^label_set_version sha256=${sidecar.label_set_version.sha256} created_at=\\S+ labels=5 project=e2e\\n$`));
+    expect(printed.stderr).toMatch(
+      new RegExp(
+        `^label_set_version sha256=${sidecar.label_set_version.sha256} created_at=\\S+ labels=5 project=e2e\\n$`,
+      ),
+    );
 
     // JSONL: version first, then the labels; the label-set sha256 is that of the label lines.
     const jsonl = cli("export", "labels", "--format", "jsonl").stdout;
@@ -116,7 +174,12 @@ describe("assessor end to end", () => {
     const body = rest.join("\n");
     expect(body).toBe(expected("expected.labels.jsonl"));
     const version = JSON.parse(head).label_set_version;
-    expect(version).toEqual({ sha256: createHash("sha256").update(body).digest("hex"), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), labels: 5, project: "e2e" });
+    expect(version).toEqual({
+      sha256: createHash("sha256").update(body).digest("hex"),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      labels: 5,
+      project: "e2e",
+    });
     expect(version.sha256).toBe(sidecar.label_set_version.sha256);
 
     // CSV (issue 22 item 6): no comment line, the header row first; the version in the sidecar.
@@ -124,12 +187,18 @@ describe("assessor end to end", () => {
     cli("export", "labels", "--format", "csv", "--out", csvFile);
     const csv = readFileSync(csvFile, "utf8");
     expect(csv).toBe(expected("expected.labels.csv"));
-    expect(JSON.parse(readFileSync(`${csvFile}.version.json`, "utf8"))).toMatchObject({ format: "csv", label_set_version: { sha256: version.sha256, labels: 5 }, file_sha256: createHash("sha256").update(csv).digest("hex") });
+    expect(JSON.parse(readFileSync(`${csvFile}.version.json`, "utf8"))).toMatchObject({
+      format: "csv",
+      label_set_version: { sha256: version.sha256, labels: 5 },
+      file_sha256: createHash("sha256").update(csv).digest("hex"),
+    });
     const { parse } = await import("csv-parse/sync");
     expect(parse(csv, { columns: true })).toHaveLength(5);
     // To stdout: the version on stderr, as for qrels.
     const printedCsv = cli("export", "labels", "--format", "csv");
     expect(printedCsv.stdout).toBe(csv);
-    expect(printedCsv.stderr).toMatch(new RegExp(`^label_set_version sha256=${version.sha256} created_at=\\S+ labels=5 project=e2e\\n$`));
+    expect(printedCsv.stderr).toMatch(
+      new RegExp(`^label_set_version sha256=${version.sha256} created_at=\\S+ labels=5 project=e2e\\n$`),
+    );
   }, 600_000); // some 20 CLI processes, each starting tsx and checking migrations
 });

@@ -44,7 +44,8 @@ beforeAll(() => {
   // 0.875 ± 0.229 = [0.646, 1.104] unclipped; C.run ranks as A2.run does (differences all 0).
   const edge = Array.from({ length: 8 }, (_, i) => `e0${i}`);
   writeFileSync(p("edge.qrels"), edge.map((q) => `${q} 0 ${q}_c0 ${q === "e07" ? 0 : 2}\n${q} 0 ${q}_c1 0\n`).join(""));
-  for (const name of ["A2.run", "C.run"]) writeFileSync(p(name), edge.map((q) => `${q} Q0 ${q}_c0 1 2 x\n${q} Q0 ${q}_c1 2 1 x\n`).join(""));
+  for (const name of ["A2.run", "C.run"])
+    writeFileSync(p(name), edge.map((q) => `${q} Q0 ${q}_c0 1 2 x\n${q} Q0 ${q}_c1 2 1 x\n`).join(""));
 });
 
 type TJsonEst = { estimate: number; low: number; high: number; width: number } | null;
@@ -52,14 +53,45 @@ type TJson = {
   questions: number;
   labelled: number;
   baseline: string | null;
-  measures: { id: string; runs: { run: string; ppi: TJsonEst; human: TJsonEst; judge: TJsonEst; lambda: number | null; narrower_than_human: number | null; vs_baseline?: { ppi: TJsonEst; p: number | null } }[] }[];
+  measures: {
+    id: string;
+    runs: {
+      run: string;
+      ppi: TJsonEst;
+      human: TJsonEst;
+      judge: TJsonEst;
+      lambda: number | null;
+      narrower_than_human: number | null;
+      vs_baseline?: { ppi: TJsonEst; p: number | null };
+    }[];
+  }[];
   range?: number[];
-  advisor: { rows: { measure: string; run: string; queries_to_detect: number | null; queries_for_half_width: number | null; sd_source: string; no_basis: string | null }[] };
+  advisor: {
+    rows: {
+      measure: string;
+      run: string;
+      queries_to_detect: number | null;
+      queries_for_half_width: number | null;
+      sd_source: string;
+      no_basis: string | null;
+    }[];
+  };
 };
 
 describe("assessor eval --ppi", () => {
   it("prints human, judge and judge + human (PPI) with the advisor (text)", () => {
-    const r = runCli(["eval", "--ppi", "--judge", p("judge.qrels"), "--human", p("human.qrels"), p("A.run"), p("B.run"), "--detect", "0.1"]);
+    const r = runCli([
+      "eval",
+      "--ppi",
+      "--judge",
+      p("judge.qrels"),
+      "--human",
+      p("human.qrels"),
+      p("A.run"),
+      p("B.run"),
+      "--detect",
+      "0.1",
+    ]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("40 questions, 15 completely human-labelled");
@@ -70,11 +102,39 @@ describe("assessor eval --ppi", () => {
   });
 
   it("JSON: judge-only and human-only means are plain eval -c's; λ in [0, 1]; advisor per measure", () => {
-    const r = runCli(["eval", "--ppi", "--format", "json", "--judge", p("judge.qrels"), "--human", p("human.qrels"), p("A.run"), p("B.run"), "--detect", "0.1"]);
+    const r = runCli([
+      "eval",
+      "--ppi",
+      "--format",
+      "json",
+      "--judge",
+      p("judge.qrels"),
+      "--human",
+      p("human.qrels"),
+      p("A.run"),
+      p("B.run"),
+      "--detect",
+      "0.1",
+    ]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as TJson;
     expect(j).toMatchObject({ questions: 40, labelled: 15, baseline: "A.run" });
-    const plain = (qrels: string) => JSON.parse(runCli(["eval", "-c", "--format", "json", "-m", "ndcg_exp_cut.10", "-m", "recip_rank", qrels, p("A.run"), p("B.run")]).stdout) as { runs: { measures: Record<string, number> }[] };
+    const plain = (qrels: string) =>
+      JSON.parse(
+        runCli([
+          "eval",
+          "-c",
+          "--format",
+          "json",
+          "-m",
+          "ndcg_exp_cut.10",
+          "-m",
+          "recip_rank",
+          qrels,
+          p("A.run"),
+          p("B.run"),
+        ]).stdout,
+      ) as { runs: { measures: Record<string, number> }[] };
     const byJudge = plain(p("judge.qrels"));
     const byHuman = plain(p("human.qrels"));
     const ndcg = j.measures.find((m) => m.id === "ndcg_cut_10")!;
@@ -99,7 +159,22 @@ describe("assessor eval --ppi", () => {
   });
 
   it("--baseline picks the run the others are compared with", () => {
-    const j = JSON.parse(runCli(["eval", "--ppi", "--format", "json", "--judge", p("judge.qrels"), "--human", p("human.qrels"), p("A.run"), p("B.run"), "--baseline", "B.run"]).stdout) as TJson;
+    const j = JSON.parse(
+      runCli([
+        "eval",
+        "--ppi",
+        "--format",
+        "json",
+        "--judge",
+        p("judge.qrels"),
+        "--human",
+        p("human.qrels"),
+        p("A.run"),
+        p("B.run"),
+        "--baseline",
+        "B.run",
+      ]).stdout,
+    ) as TJson;
     expect(j.baseline).toBe("B.run");
     expect(j.measures[0].runs[0].vs_baseline).toBeDefined();
     expect(j.measures[0].runs[1].vs_baseline).toBeUndefined();
@@ -112,7 +187,17 @@ describe("assessor eval --ppi", () => {
     const other = runCli(["eval", "--ppi", "--judge", p("judge.qrels"), "--human", p("other.qrels"), p("A.run")]);
     expect(other.code).toBe(1);
     expect(other.stderr).toContain("over different questions (different projects?)");
-    const base = runCli(["eval", "--ppi", "--judge", p("judge.qrels"), "--human", p("human.qrels"), p("A.run"), "--baseline", "C.run"]);
+    const base = runCli([
+      "eval",
+      "--ppi",
+      "--judge",
+      p("judge.qrels"),
+      "--human",
+      p("human.qrels"),
+      p("A.run"),
+      "--baseline",
+      "C.run",
+    ]);
     expect(base.code).toBe(1);
     expect(base.stderr).toContain("--baseline C.run is not one of the runs (A.run)");
     const missing = runCli(["eval", "--ppi", "--human", p("human.qrels"), p("A.run")]);
@@ -123,17 +208,52 @@ describe("assessor eval --ppi", () => {
 
 describe("assessor eval --detect", () => {
   it("adds the questions a paired t-test needs to each comparison with the first run", () => {
-    const j = JSON.parse(runCli(["eval", "--format", "json", "--detect", "0.05", "-m", "ndcg_cut.10", p("human.qrels"), p("A.run"), p("B.run")]).stdout) as { runs: { vs_first?: Record<string, { queries_to_detect: { delta: number; n: number } }> }[] };
+    const j = JSON.parse(
+      runCli([
+        "eval",
+        "--format",
+        "json",
+        "--detect",
+        "0.05",
+        "-m",
+        "ndcg_cut.10",
+        p("human.qrels"),
+        p("A.run"),
+        p("B.run"),
+      ]).stdout,
+    ) as { runs: { vs_first?: Record<string, { queries_to_detect: { delta: number; n: number } }> }[] };
     expect(j.runs[1].vs_first!.ndcg_cut_10.queries_to_detect.delta).toBe(0.05);
     expect(j.runs[1].vs_first!.ndcg_cut_10.queries_to_detect.n).toBeGreaterThanOrEqual(2);
-    const text = runCli(["eval", "--detect", "0.05", "-m", "ndcg_cut.10", p("human.qrels"), p("A.run"), p("B.run")]).stdout;
+    const text = runCli([
+      "eval",
+      "--detect",
+      "0.05",
+      "-m",
+      "ndcg_cut.10",
+      p("human.qrels"),
+      p("A.run"),
+      p("B.run"),
+    ]).stdout;
     expect(text).toMatch(/detect: \d+\)/);
   });
 });
 
 describe("no interval past the measure's range, no advice without a basis (issue 29 item 6)", () => {
   it("eval --ppi: every estimate and interval in [0, 1], differences in [-1, 1]; the advisor says no basis (JSON and text)", () => {
-    const r = runCli(["eval", "--ppi", "--format", "json", "--judge", p("edge.qrels"), "--human", p("edge.qrels"), p("A2.run"), p("C.run"), "--detect", "0.05"]);
+    const r = runCli([
+      "eval",
+      "--ppi",
+      "--format",
+      "json",
+      "--judge",
+      p("edge.qrels"),
+      "--human",
+      p("edge.qrels"),
+      p("A2.run"),
+      p("C.run"),
+      "--detect",
+      "0.05",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as TJson;
     expect(j.range).toEqual([0, 1]);
@@ -142,24 +262,68 @@ describe("no interval past the measure's range, no advice without a basis (issue
     expect(recall.human!.low).toBeCloseTo(0.646, 3);
     for (const m of j.measures)
       for (const run of m.runs) {
-        for (const e of [run.ppi, run.human, run.judge]) if (e) expect([e.low >= 0, e.high <= 1], `${m.id} ${run.run}`).toEqual([true, true]);
-        if (run.vs_baseline?.ppi) expect([run.vs_baseline.ppi.low >= -1, run.vs_baseline.ppi.high <= 1]).toEqual([true, true]);
+        for (const e of [run.ppi, run.human, run.judge])
+          if (e) expect([e.low >= 0, e.high <= 1], `${m.id} ${run.run}`).toEqual([true, true]);
+        if (run.vs_baseline?.ppi)
+          expect([run.vs_baseline.ppi.low >= -1, run.vs_baseline.ppi.high <= 1]).toEqual([true, true]);
       }
-    expect(j.advisor.rows.every((a) => a.no_basis === "no_spread" && a.queries_to_detect === null && a.queries_for_half_width === null)).toBe(true);
-    const text = runCli(["eval", "--ppi", "--judge", p("edge.qrels"), "--human", p("edge.qrels"), p("A2.run"), p("C.run"), "--detect", "0.05"]).stdout;
+    expect(
+      j.advisor.rows.every(
+        (a) => a.no_basis === "no_spread" && a.queries_to_detect === null && a.queries_for_half_width === null,
+      ),
+    ).toBe(true);
+    const text = runCli([
+      "eval",
+      "--ppi",
+      "--judge",
+      p("edge.qrels"),
+      "--human",
+      p("edge.qrels"),
+      p("A2.run"),
+      p("C.run"),
+      "--detect",
+      "0.05",
+    ]).stdout;
     expect(text).not.toMatch(/1\.10\d\d\]/);
     expect(text).toContain("no basis: the differences do not vary (sd 0)");
     expect(text).not.toMatch(/ 2\s+1$/m);
   });
 
   it("eval --detect and --half-width: no basis where the per-question differences or values do not vary", () => {
-    const j = JSON.parse(runCli(["eval", "--format", "json", "--detect", "0.05", "--half-width", "0.1", "-m", "recall.5", p("edge.qrels"), p("A2.run"), p("C.run")]).stdout) as {
-      runs: { vs_first?: Record<string, { queries_to_detect: { n: number | null; no_basis?: string } }>; queries_needed: { by_measure: Record<string, number | null> } }[];
+    const j = JSON.parse(
+      runCli([
+        "eval",
+        "--format",
+        "json",
+        "--detect",
+        "0.05",
+        "--half-width",
+        "0.1",
+        "-m",
+        "recall.5",
+        p("edge.qrels"),
+        p("A2.run"),
+        p("C.run"),
+      ]).stdout,
+    ) as {
+      runs: {
+        vs_first?: Record<string, { queries_to_detect: { n: number | null; no_basis?: string } }>;
+        queries_needed: { by_measure: Record<string, number | null> };
+      }[];
     };
     expect(j.runs[1].vs_first!.recall_5.queries_to_detect).toMatchObject({ n: null, no_basis: "no_spread" });
     // recall_5 varies over questions (7 × 1, one 0): the half-width advice has a basis.
     expect(j.runs[0].queries_needed.by_measure.recall_5).toBeGreaterThan(2);
-    const text = runCli(["eval", "--detect", "0.05", "-m", "recall.5", p("edge.qrels"), p("A2.run"), p("C.run")]).stdout;
+    const text = runCli([
+      "eval",
+      "--detect",
+      "0.05",
+      "-m",
+      "recall.5",
+      p("edge.qrels"),
+      p("A2.run"),
+      p("C.run"),
+    ]).stdout;
     expect(text).toContain("detect: no basis)");
     expect(text).not.toMatch(/detect: 2\)/);
   });

@@ -35,7 +35,17 @@ const results = new Map<string, { matching: number; total: number }>();
 describe("trec_eval 10.0's test directory (make quicktest) through assessor eval", () => {
   it("has the nine command lines of the Makefile that read qrels and TREC runs", () => {
     expect(cases).toHaveLength(9);
-    expect(cases.map((c) => c.expected)).toEqual(["out.test", "out.test", "out.comment.test", "out.test.a", "out.test.aq", "out.test.aqc", "out.test.aqcM", "out.test.aql", "out.test.meas_params"]);
+    expect(cases.map((c) => c.expected)).toEqual([
+      "out.test",
+      "out.test",
+      "out.comment.test",
+      "out.test.a",
+      "out.test.aq",
+      "out.test.aqc",
+      "out.test.aqcM",
+      "out.test.aql",
+      "out.test.meas_params",
+    ]);
   });
 
   it.each(cases.map((c, i) => [i + 1, c.line, c] as const))("line %i: %s", (_i, line, c) => {

@@ -18,13 +18,34 @@ import { formatFixed } from "../../bin/commands/eval.ts";
  * q2: every measure 0, num_ret 2. Means over 2 queries (q3 left out) or 3 with -c.
  */
 const fx = (name: string) => join(import.meta.dirname, "..", "fixtures", "stats", name);
-const M = ["-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret", "-m", "map", "-m", "recip_rank", "-m", "P.5", "-m", "recall.5", "-m", "ndcg_cut.5", "-m", "num_q"];
+const M = [
+  "-m",
+  "num_ret",
+  "-m",
+  "num_rel",
+  "-m",
+  "num_rel_ret",
+  "-m",
+  "map",
+  "-m",
+  "recip_rank",
+  "-m",
+  "P.5",
+  "-m",
+  "recall.5",
+  "-m",
+  "ndcg_cut.5",
+  "-m",
+  "num_q",
+];
 const line = (m: string, q: string, v: string) => `${m.padEnd(22)}\t${q}\t${v}`;
 
 describe("assessor eval", () => {
   it("prints trec_eval's lines for the summary", () => {
     const r = runCli(["eval", fx("small.qrels"), fx("runA.run"), ...M]);
-    expect(r.stderr).toContain("1 query of the qrels not in the run (q3): left out of the means (use -c to score them 0)");
+    expect(r.stderr).toContain(
+      "1 query of the qrels not in the run (q3): left out of the means (use -c to score them 0)",
+    );
     expect(r.stderr).toContain("1 query not in the qrels ignored (q4)");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
@@ -45,16 +66,35 @@ describe("assessor eval", () => {
   it("gives the same result when a query's lines are scattered through the run", () => {
     const dir = mkdtempSync(join(tmpdir(), "cli-stats-"));
     const scattered = join(dir, "scattered.run");
-    writeFileSync(scattered, "q1 Q0 d2 1 0.9 A\nq2 Q0 d5 1 0.7 A\nq1 Q0 d1 2 0.8 A\nq4 Q0 d1 1 1.0 A\nq1 Q0 d9 3 0.8 A\nq2 Q0 d6 2 0.6 A\nq1 Q0 d3 4 0.5 A\n");
+    writeFileSync(
+      scattered,
+      "q1 Q0 d2 1 0.9 A\nq2 Q0 d5 1 0.7 A\nq1 Q0 d1 2 0.8 A\nq4 Q0 d1 1 1.0 A\nq1 Q0 d9 3 0.8 A\nq2 Q0 d6 2 0.6 A\nq1 Q0 d3 4 0.5 A\n",
+    );
     const a = runCli(["eval", "-q", fx("small.qrels"), fx("runA.run"), ...M]);
     const b = runCli(["eval", "-q", fx("small.qrels"), scattered, ...M]);
     expect(b.code).toBe(0);
     expect(b.stdout).toBe(a.stdout);
     writeFileSync(scattered, "q1 Q0 d2 1 0.9 A\nq2 Q0 d5 1 0.7 A\nq1 Q0 d2 2 0.8 A\n");
-    expect(runCli(["eval", fx("small.qrels"), scattered]).stderr).toContain(`${scattered}:3: docid: docid "d2" appears twice for query "q1" (first on line 1)`);
+    expect(runCli(["eval", fx("small.qrels"), scattered]).stderr).toContain(
+      `${scattered}:3: docid: docid "d2" appears twice for query "q1" (first on line 1)`,
+    );
   });
   it("-q adds per-query lines, -c averages over every query of the qrels, --precision sets decimals", () => {
-    const r = runCli(["eval", "-q", "-c", "--precision", "6", fx("small.qrels"), fx("runA.run"), "-m", "map", "-m", "P.5", "-m", "num_rel"]);
+    const r = runCli([
+      "eval",
+      "-q",
+      "-c",
+      "--precision",
+      "6",
+      fx("small.qrels"),
+      fx("runA.run"),
+      "-m",
+      "map",
+      "-m",
+      "P.5",
+      "-m",
+      "num_rel",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("scored 0 and averaged in (-c)");
     expect(r.stdout.split("\n")).toEqual([
@@ -77,20 +117,51 @@ describe("assessor eval", () => {
   });
   it("-l 2 raises the relevance level", () => {
     // q1 at level 2: relevant d1, d4; ranking d2 d9 d1 d3 → RR 1/3, P_5 1/5; q2 0.
-    const r = runCli(["eval", "-l", "2", fx("small.qrels"), fx("runA.run"), "-m", "recip_rank", "-m", "P.5", "-m", "num_rel"]);
-    expect(r.stdout).toBe([line("num_rel", "all", "2"), line("recip_rank", "all", "0.1667"), line("P_5", "all", "0.1000"), ""].join("\n"));
+    const r = runCli([
+      "eval",
+      "-l",
+      "2",
+      fx("small.qrels"),
+      fx("runA.run"),
+      "-m",
+      "recip_rank",
+      "-m",
+      "P.5",
+      "-m",
+      "num_rel",
+    ]);
+    expect(r.stdout).toBe(
+      [line("num_rel", "all", "2"), line("recip_rank", "all", "0.1667"), line("P_5", "all", "0.1000"), ""].join("\n"),
+    );
   });
   it("computes start_error from JSONL queries and chunks", () => {
     // q1: first relevant chunk d1 (rank 3) starts at 130, reference 100: error 30 s, within 30 and
     // 60 but not 15, time-aware RR = 1/3 × (1 − 30/150). q2 has no reference start: not scored.
-    const r = runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "start_error", "--queries", fx("queries.jsonl"), "--chunks", fx("chunks.jsonl")]);
+    const r = runCli([
+      "eval",
+      fx("small.qrels"),
+      fx("runA.run"),
+      "-m",
+      "start_error",
+      "--queries",
+      fx("queries.jsonl"),
+      "--chunks",
+      fx("chunks.jsonl"),
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      [line("start_error", "all", "30.0000"), line("start_within_15", "all", "0.0000"), line("start_within_30", "all", "1.0000"), line("start_within_60", "all", "1.0000"), line("start_rr", "all", "0.2667"), ""].join("\n"),
+      [
+        line("start_error", "all", "30.0000"),
+        line("start_within_15", "all", "0.0000"),
+        line("start_within_30", "all", "1.0000"),
+        line("start_within_60", "all", "1.0000"),
+        line("start_rr", "all", "0.2667"),
+        "",
+      ].join("\n"),
     );
     expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "start_error"]).code).toBe(2);
   });
-  it("start_error compares video ids as strings: a numeric id (\"video\": 4103) is still checked (issue 19)", () => {
+  it('start_error compares video ids as strings: a numeric id ("video": 4103) is still checked (issue 19)', () => {
     // The importers accept numeric video ids. q1's reference is in video 4103; its first relevant
     // chunk c1 is in video 4104 and starts 42.22 s after the reference start: another video, so
     // the error is the cap, 150 s (read as "no video" it was 42.22). q2's chunk c2 is in video
@@ -102,11 +173,21 @@ describe("assessor eval", () => {
     };
     const qrels = p("q.qrels", "q1 0 c1 1\nq2 0 c2 1\n");
     const run = p("r.run", "q1 Q0 c1 1 1 t\nq2 Q0 c2 1 1 t\n");
-    const queries = p("queries.jsonl", '{"id":"q1","reference_start":100,"video":4103}\n{"id":"q2","reference_start":0,"video":4103}\n');
-    const chunks = p("chunks.jsonl", '{"id":"c1","video":4104,"start":142.22,"end":170}\n{"id":"c2","video":"4103","start":57.78,"end":80}\n');
+    const queries = p(
+      "queries.jsonl",
+      '{"id":"q1","reference_start":100,"video":4103}\n{"id":"q2","reference_start":0,"video":4103}\n',
+    );
+    const chunks = p(
+      "chunks.jsonl",
+      '{"id":"c1","video":4104,"start":142.22,"end":170}\n{"id":"c2","video":"4103","start":57.78,"end":80}\n',
+    );
     const r = runCli(["eval", "-q", qrels, run, "-m", "start_error", "--queries", queries, "--chunks", chunks]);
     expect(r.code).toBe(0);
-    const value = (name: string, qid: string) => r.stdout.split("\n").find((l) => l.startsWith(`${name.padEnd(22)}\t${qid}\t`))?.split("\t")[2];
+    const value = (name: string, qid: string) =>
+      r.stdout
+        .split("\n")
+        .find((l) => l.startsWith(`${name.padEnd(22)}\t${qid}\t`))
+        ?.split("\t")[2];
     expect(value("start_error", "q1")).toBe("150.0000");
     expect(value("start_error", "q2")).toBe("57.7800");
     expect(value("start_error", "all")).toBe("103.8900");
@@ -118,17 +199,43 @@ describe("assessor eval", () => {
   it("-c: the table's num_q is what the means are over, and it says how many queries the run answered (issue 19)", () => {
     // runA answers q1 and q2 of small.qrels' three queries; runB all three. With -c the means are
     // over 3 for both (map runA = (0.277778 + 0 + 0)/3), as trec_eval 10.0's num_q says.
-    const t = runCli(["eval", "-c", "--bootstrap", "0", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]);
+    const t = runCli([
+      "eval",
+      "-c",
+      "--bootstrap",
+      "0",
+      fx("small.qrels"),
+      fx("runA.run"),
+      fx("runB.run"),
+      "-m",
+      "map",
+    ]);
     expect(t.code).toBe(0);
     const rows = t.stdout.split("\n").map((l) => l.split(/\s{2,}/));
     expect(rows.find((r) => r[0] === "num_q")).toEqual(["num_q", "3", "3"]);
     expect(rows.find((r) => r[0] === "answered")).toEqual(["answered", "2", "3"]);
     expect(rows.find((r) => r[0] === "map")?.[1]).toBe("0.0926");
     expect(t.stdout).toContain("Means are over num_q: every query of the qrels (-c).");
-    const j = JSON.parse(runCli(["eval", "--format", "json", "-c", fx("small.qrels"), fx("runA.run"), "-m", "map"]).stdout);
+    const j = JSON.parse(
+      runCli(["eval", "--format", "json", "-c", fx("small.qrels"), fx("runA.run"), "-m", "map"]).stdout,
+    );
     expect(j.runs[0]).toMatchObject({ num_q: 3, averaged_over: 3, answered: 2 });
-    const without = runCli(["eval", "--bootstrap", "0", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]);
-    expect(without.stdout.split("\n").map((l) => l.split(/\s{2,}/)).find((r) => r[0] === "num_q")).toEqual(["num_q", "2", "3"]);
+    const without = runCli([
+      "eval",
+      "--bootstrap",
+      "0",
+      fx("small.qrels"),
+      fx("runA.run"),
+      fx("runB.run"),
+      "-m",
+      "map",
+    ]);
+    expect(
+      without.stdout
+        .split("\n")
+        .map((l) => l.split(/\s{2,}/))
+        .find((r) => r[0] === "num_q"),
+    ).toEqual(["num_q", "2", "3"]);
     expect(without.stdout).toContain("Means are over num_q: the queries of the qrels that the run answers");
   });
   it("compares several runs in a table and in JSON with CIs and a paired test against the first", () => {
@@ -136,7 +243,21 @@ describe("assessor eval", () => {
     expect(t.code).toBe(0);
     expect(t.stdout).toContain("runA.run");
     expect(t.stdout).toContain("paired randomization test");
-    const j = runCli(["eval", "--format", "json", "-c", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map", "-m", "P.5", "--seed", "3"]);
+    const j = runCli([
+      "eval",
+      "--format",
+      "json",
+      "-c",
+      fx("small.qrels"),
+      fx("runA.run"),
+      fx("runB.run"),
+      "-m",
+      "map",
+      "-m",
+      "P.5",
+      "--seed",
+      "3",
+    ]);
     expect(j.code).toBe(0);
     const out = JSON.parse(j.stdout);
     expect(out.runs).toHaveLength(2);
@@ -150,7 +271,21 @@ describe("assessor eval", () => {
     expect(out.runs[0].missing_from_run).toEqual({ count: 1, handling: "scored_zero", queries: ["q3"] });
     // Queries needed for ±0.1: runB's per-query AP with -c is 1, 0, 1 (sd = 0.57735):
     // (1.959964 · 0.57735 / 0.1)² = 128.05 → 129.
-    const h = JSON.parse(runCli(["eval", "--format", "json", "-c", "--half-width", "0.1", fx("small.qrels"), fx("runA.run"), fx("runB.run"), "-m", "map"]).stdout);
+    const h = JSON.parse(
+      runCli([
+        "eval",
+        "--format",
+        "json",
+        "-c",
+        "--half-width",
+        "0.1",
+        fx("small.qrels"),
+        fx("runA.run"),
+        fx("runB.run"),
+        "-m",
+        "map",
+      ]).stdout,
+    );
     expect(h.runs[1].queries_needed).toEqual({ half_width: 0.1, level: 0.95, by_measure: { map: 129 } });
   });
   it("takes trec_eval's relevance values: 4 gains 4, a negative value is in the pool but unjudged", () => {
@@ -165,13 +300,47 @@ describe("assessor eval", () => {
     writeFileSync(qrels, "q1 0 d1 -2\nq1 0 d2 4\nq2 0 d3 2\nq3 0 d9 -1\n");
     const run = join(dir, "a.run");
     writeFileSync(run, "q1 Q0 d1 1 0.9 r\nq1 Q0 d2 2 0.8 r\nq2 Q0 d3 1 0.5 r\nq3 Q0 d9 1 0.5 r\n");
-    const r = runCli(["eval", qrels, run, "-m", "num_q", "-m", "num_rel", "-m", "recip_rank", "-m", "P.2", "-m", "ndcg_cut.10", "-m", "judged.2", "-q"]);
+    const r = runCli([
+      "eval",
+      qrels,
+      run,
+      "-m",
+      "num_q",
+      "-m",
+      "num_rel",
+      "-m",
+      "recip_rank",
+      "-m",
+      "P.2",
+      "-m",
+      "ndcg_cut.10",
+      "-m",
+      "judged.2",
+      "-q",
+    ]);
     expect(r.code).toBe(0);
-    const value = (measure: string, qid: string) => new RegExp(`^${measure}\\s+${qid}\\s+(\\S+)$`, "m").exec(r.stdout)?.[1];
-    expect([value("recip_rank", "q1"), value("P_2", "q1"), value("num_rel", "q1"), value("ndcg_cut_10", "q1"), value("judged_2", "q1")]).toEqual(["0.5000", "0.5000", "1", "0.6309", "0.5000"]);
-    expect([value("recip_rank", "q3"), value("ndcg_cut_10", "q3"), value("num_rel", "q3"), value("judged_2", "q3")]).toEqual(["0.0000", "0.0000", "0", "0.0000"]);
+    const value = (measure: string, qid: string) =>
+      new RegExp(`^${measure}\\s+${qid}\\s+(\\S+)$`, "m").exec(r.stdout)?.[1];
+    expect([
+      value("recip_rank", "q1"),
+      value("P_2", "q1"),
+      value("num_rel", "q1"),
+      value("ndcg_cut_10", "q1"),
+      value("judged_2", "q1"),
+    ]).toEqual(["0.5000", "0.5000", "1", "0.6309", "0.5000"]);
+    expect([
+      value("recip_rank", "q3"),
+      value("ndcg_cut_10", "q3"),
+      value("num_rel", "q3"),
+      value("judged_2", "q3"),
+    ]).toEqual(["0.0000", "0.0000", "0", "0.0000"]);
     // Means over the 3 queries: recip_rank (0.5 + 1 + 0) / 3, ndcg (0.6309 + 1 + 0) / 3.
-    expect([value("num_q", "all"), value("num_rel", "all"), value("recip_rank", "all"), value("ndcg_cut_10", "all")]).toEqual(["3", "2", "0.5000", "0.5436"]);
+    expect([
+      value("num_q", "all"),
+      value("num_rel", "all"),
+      value("recip_rank", "all"),
+      value("ndcg_cut_10", "all"),
+    ]).toEqual(["3", "2", "0.5000", "0.5436"]);
     // --clip reads the same file on the 0–3 scale: -2 → 0 (judged, not relevant), 4 → 3.
     const clipped = runCli(["eval", qrels, run, "-m", "judged.2", "--clip"]);
     expect(clipped.stderr).toContain("--clip changed 3 grades into 0–3");
@@ -196,7 +365,19 @@ describe("assessor eval", () => {
     const ev = runCli(["eval", "-c", fx("small.qrels"), fused, "-m", "num_q", "-m", "map"]);
     expect(ev.code).toBe(0);
     expect(ev.stdout).toMatch(/^num_q\s+all\s+\d+$/m);
-    const t = runCli(["fuse", "--method", "wsum", "--tune", "ndcg_cut.10", "--qrels", fx("small.qrels"), "--folds", "3", fx("runA.run"), fx("runB.run")]);
+    const t = runCli([
+      "fuse",
+      "--method",
+      "wsum",
+      "--tune",
+      "ndcg_cut.10",
+      "--qrels",
+      fx("small.qrels"),
+      "--folds",
+      "3",
+      fx("runA.run"),
+      fx("runB.run"),
+    ]);
     expect(t.code).toBe(0);
     expect(t.stderr).toContain("mean held-out ndcg_cut_10");
     expect(t.stderr.match(/^\s+\d\s+\d+\s+[\d.,]+\s+[\d.]+\s+[\d.]+$/gm)).toHaveLength(3);
@@ -217,7 +398,9 @@ describe("assessor eval", () => {
     expect(runCli(["eval", fx("small.qrels"), rank, "-m", "num_ret"]).stdout).toBe(`${line("num_ret", "all", "2")}\n`);
     const dup = join(dir, "dup.run");
     writeFileSync(dup, "q1 Q0 d1 1 0.5 t\nq2 Q0 d5 1 0.5 t\nq1 Q0 d1 2 0.4 t\n");
-    expect(runCli(["eval", fx("small.qrels"), dup]).stderr).toContain(`${dup}:3: docid: docid "d1" appears twice for query "q1" (first on line 1)`);
+    expect(runCli(["eval", fx("small.qrels"), dup]).stderr).toContain(
+      `${dup}:3: docid: docid "d1" appears twice for query "q1" (first on line 1)`,
+    );
     const grade = join(dir, "g.qrels");
     writeFileSync(grade, "q1 0 d1 300\n");
     const g = runCli(["eval", grade, fx("runA.run")]);
@@ -239,10 +422,32 @@ describe("assessor agreement", () => {
   // (scikit-learn 1.2.1: cohen_kappa_score(..., labels=[0,1,2,3]) = 0.41667 / 0.64103 / 0.81579)
   // plus one reference-only and two judge-only labels.
   it("prints the JSON object with --format json", () => {
-    const r = runCli(["agreement", fx("reference.qrels"), fx("judge.qrels"), "--format", "json", "--bootstrap", "200", "--seed", "5"]);
+    const r = runCli([
+      "agreement",
+      fx("reference.qrels"),
+      fx("judge.qrels"),
+      "--format",
+      "json",
+      "--bootstrap",
+      "200",
+      "--seed",
+      "5",
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(["n", "unmatched", "kappa", "raw_agreement", "within_one", "confusion", "per_grade", "leniency", "alpha_ordinal", "binary", "ci"]);
+    expect(Object.keys(out)).toEqual([
+      "n",
+      "unmatched",
+      "kappa",
+      "raw_agreement",
+      "within_one",
+      "confusion",
+      "per_grade",
+      "leniency",
+      "alpha_ordinal",
+      "binary",
+      "ci",
+    ]);
     expect(out.n).toBe(16);
     expect(out.unmatched).toEqual({ reference_only: 1, other_only: 2 });
     expect(out.kappa.unweighted).toBeCloseTo(0.41666666666666663, 12);
@@ -326,13 +531,33 @@ describe("eval -m time prints only what was asked (issue 29 item 12)", () => {
     };
     const qrels = file("e.qrels", "q1 0 a2 3\nq2 0 a3 3\n");
     const run = file("r.trec", "q1 Q0 a2 1 2 bm25\nq1 Q0 a1 2 1 bm25\nq2 Q0 a1 1 2 bm25\nq2 Q0 a3 2 1 bm25\n");
-    const chunks = file("c.jsonl", ['{"id":"a1","video":"v1","start":0,"end":20}', '{"id":"a2","video":"v1","start":20,"end":40}', '{"id":"a3","video":"v1","start":40,"end":60}', ""].join("\n"));
+    const chunks = file(
+      "c.jsonl",
+      [
+        '{"id":"a1","video":"v1","start":0,"end":20}',
+        '{"id":"a2","video":"v1","start":20,"end":40}',
+        '{"id":"a3","video":"v1","start":40,"end":60}',
+        "",
+      ].join("\n"),
+    );
     const names = (args: string[]) => {
       const r = runCli(["eval", qrels, run, "--chunks", chunks, ...args]);
       expect(r.code, r.stderr).toBe(0);
-      return r.stdout.trim().split("\n").map((l) => l.split(/\s+/)[0]);
+      return r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split(/\s+/)[0]);
     };
-    const time = ["span_recall_5", "span_recall_10", "time_iou_10", "seconds_read_10", "time_start_error", "time_within_15", "time_within_30", "time_within_60"];
+    const time = [
+      "span_recall_5",
+      "span_recall_10",
+      "time_iou_10",
+      "seconds_read_10",
+      "time_start_error",
+      "time_within_15",
+      "time_within_30",
+      "time_within_60",
+    ];
     expect(names(["-m", "time"])).toEqual(time);
     expect(names(["-m", "time", "-m", "P.5"])).toEqual(["P_5", ...time]);
   });

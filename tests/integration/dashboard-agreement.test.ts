@@ -23,7 +23,9 @@ afterAll(async () => {
 
 describe("judge vs human panel equals `assessor agreement`", () => {
   it("every figure, with the same bootstrap intervals", async () => {
-    const expected: unknown = JSON.parse(cli(["agreement", files.human, files.judge, "--format", "json", "--bootstrap", "1000", "--seed", "1"]));
+    const expected: unknown = JSON.parse(
+      cli(["agreement", files.human, files.judge, "--format", "json", "--bootstrap", "1000", "--seed", "1"]),
+    );
     const { getDb } = await import("../../lib/db/client.ts");
     const { getAgreement } = await import("../../lib/dashboard/panels.ts");
     const db = await getDb();

@@ -22,15 +22,60 @@ beforeAll(async () => {
   projectId = p.id;
   const chunks = await makeChunks(db, p.id, ["a", "b"]);
   const queries = await makeQueries(db, p.id, ["q1"]);
-  await makeRun(db, p.id, "sysA", [["q1", "a", 2], ["q1", "b", 1]], { queries, chunks });
+  await makeRun(
+    db,
+    p.id,
+    "sysA",
+    [
+      ["q1", "a", 2],
+      ["q1", "b", 1],
+    ],
+    { queries, chunks },
+  );
   const a = await db.chunk.findUniqueOrThrow({ where: { id: chunks.get("a")!.id } });
-  const c2 = await db.chunking.create({ data: { projectId: p.id, name: "c2", method: "seconds", size: 20, overlap: 0 } });
-  const x = await db.chunk.create({ data: { projectId: p.id, chunkingId: c2.id, externalId: "x", videoId: a.videoId, startSeconds: 0, endSeconds: 20, text: "x" } });
-  const y = await db.chunk.create({ data: { projectId: p.id, chunkingId: c2.id, externalId: "y", videoId: a.videoId, startSeconds: 20, endSeconds: 40, text: "y" } });
+  const c2 = await db.chunking.create({
+    data: { projectId: p.id, name: "c2", method: "seconds", size: 20, overlap: 0 },
+  });
+  const x = await db.chunk.create({
+    data: {
+      projectId: p.id,
+      chunkingId: c2.id,
+      externalId: "x",
+      videoId: a.videoId,
+      startSeconds: 0,
+      endSeconds: 20,
+      text: "x",
+    },
+  });
+  const y = await db.chunk.create({
+    data: {
+      projectId: p.id,
+      chunkingId: c2.id,
+      externalId: "y",
+      videoId: a.videoId,
+      startSeconds: 20,
+      endSeconds: 40,
+      text: "y",
+    },
+  });
   const q1 = queries.get("q1")!.id;
-  await db.run.create({ data: { projectId: p.id, chunkingId: c2.id, system: "sysX", contentHash: "hx", entries: { create: [{ queryId: q1, chunkId: x.id, rank: 1, score: 1 }] } } });
-  const gold: [number, number][] = [[chunks.get("a")!.id, 3], [x.id, 3], [y.id, 2]];
-  await db.referenceLabel.createMany({ data: gold.map(([chunkId, grade]) => ({ projectId: p.id, source: "gold", queryId: q1, chunkId, grade })) });
+  await db.run.create({
+    data: {
+      projectId: p.id,
+      chunkingId: c2.id,
+      system: "sysX",
+      contentHash: "hx",
+      entries: { create: [{ queryId: q1, chunkId: x.id, rank: 1, score: 1 }] },
+    },
+  });
+  const gold: [number, number][] = [
+    [chunks.get("a")!.id, 3],
+    [x.id, 3],
+    [y.id, 2],
+  ];
+  await db.referenceLabel.createMany({
+    data: gold.map(([chunkId, grade]) => ({ projectId: p.id, source: "gold", queryId: q1, chunkId, grade })),
+  });
 });
 afterAll(async () => tdb.cleanup());
 

@@ -45,7 +45,20 @@ async function panels() {
 
 async function judgeRun(projectId: number, judge: string, status: string, finishedAt: Date | null) {
   return db.judgeRun.create({
-    data: { projectId, judge, model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "", template: "t", templateSha256: "0".repeat(64), params: "{}", subset: "pool", status, startedAt: new Date(Date.UTC(2026, 0, 1)), finishedAt },
+    data: {
+      projectId,
+      judge,
+      model: "m",
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKeyEnv: "",
+      template: "t",
+      templateSha256: "0".repeat(64),
+      params: "{}",
+      subset: "pool",
+      status,
+      startedAt: new Date(Date.UTC(2026, 0, 1)),
+      finishedAt,
+    },
   });
 }
 
@@ -64,10 +77,26 @@ describe("default judge: the most recent complete one", () => {
     projectId = p.id;
     const chunks = await makeChunks(db, p.id, ["a", "b"]);
     const queries = await makeQueries(db, p.id, ["q1", "q2"]);
-    const pairs = [["q1", "a"], ["q1", "b"], ["q2", "a"], ["q2", "b"]].map(([q, c]) => ({ queryId: queries.get(q)!.id, chunkId: chunks.get(c)!.id }));
+    const pairs = [
+      ["q1", "a"],
+      ["q1", "b"],
+      ["q2", "a"],
+      ["q2", "b"],
+    ].map(([q, c]) => ({ queryId: queries.get(q)!.id, chunkId: chunks.get(c)!.id }));
     await db.poolItem.createMany({ data: pairs.map((x) => ({ projectId, ...x })) });
-    await makeJudgeLabels(db, projectId, "a-partial", pairs.slice(0, 2).map((x) => ({ ...x, grade: 1 })));
-    for (const name of ["b-old", "c-new", "d-running"]) await makeJudgeLabels(db, projectId, name, pairs.map((x) => ({ ...x, grade: 2 })));
+    await makeJudgeLabels(
+      db,
+      projectId,
+      "a-partial",
+      pairs.slice(0, 2).map((x) => ({ ...x, grade: 1 })),
+    );
+    for (const name of ["b-old", "c-new", "d-running"])
+      await makeJudgeLabels(
+        db,
+        projectId,
+        name,
+        pairs.map((x) => ({ ...x, grade: 2 })),
+      );
     await judgeRun(projectId, "b-old", "completed", new Date(Date.UTC(2026, 0, 2)));
     await judgeRun(projectId, "c-new", "completed", new Date(Date.UTC(2026, 0, 3)));
     await judgeRun(projectId, "d-running", "running", null);
@@ -83,14 +112,22 @@ describe("default judge: the most recent complete one", () => {
       ["d-running", 4, 4, 1, "running", true],
     ]);
     expect(meta.defaultJudge).toBe("c-new");
-    const calibration = (await servePanel(db, String(projectId), "calibration", view)) as import("../../lib/dashboard/calibration.ts").TCalibrationPanel;
+    const calibration = (await servePanel(
+      db,
+      String(projectId),
+      "calibration",
+      view,
+    )) as import("../../lib/dashboard/calibration.ts").TCalibrationPanel;
     expect(calibration.judge).toBe("c-new");
   });
 
   it("a run that completes later becomes the default at once (its status is part of the version)", async () => {
     const { servePanel } = await panels();
     const before = (await servePanel(db, String(projectId), "version", view)) as { version: string };
-    await db.judgeRun.updateMany({ where: { projectId, judge: "d-running" }, data: { status: "completed", finishedAt: new Date(Date.UTC(2026, 0, 4)) } });
+    await db.judgeRun.updateMany({
+      where: { projectId, judge: "d-running" },
+      data: { status: "completed", finishedAt: new Date(Date.UTC(2026, 0, 4)) },
+    });
     const after = (await servePanel(db, String(projectId), "version", view)) as { version: string };
     expect(after.version).not.toBe(before.version);
     const meta = (await servePanel(db, String(projectId), "meta", view)) as import("../../lib/dashboard/meta.ts").TMeta;
@@ -104,7 +141,9 @@ describe("default judge: the most recent complete one", () => {
     const chunks = await makeChunks(db, projectId, ["c"]);
     const q = await db.query.findFirstOrThrow({ where: { projectId, externalId: "q1" } });
     const q2 = await db.query.findFirstOrThrow({ where: { projectId, externalId: "q2" } });
-    await db.poolItem.createMany({ data: [q, q2].map((x) => ({ projectId, queryId: x.id, chunkId: chunks.get("c")!.id })) });
+    await db.poolItem.createMany({
+      data: [q, q2].map((x) => ({ projectId, queryId: x.id, chunkId: chunks.get("c")!.id })),
+    });
     const meta = (await servePanel(db, String(projectId), "meta", view)) as import("../../lib/dashboard/meta.ts").TMeta;
     expect(meta.judges.every((j) => j.partial)).toBe(true);
     // Ties at 4 of 6 between b-old, c-new, d-running: the most recently finished, d-running (2026-01-04).
@@ -137,10 +176,14 @@ describe("the label-set version the page polls", () => {
     const p = await makeProject(db, { name: "versions" });
     const chunks = await makeChunks(db, p.id, ["a"]);
     const queries = await makeQueries(db, p.id, ["q1"]);
-    const item = await db.poolItem.create({ data: { projectId: p.id, queryId: queries.get("q1")!.id, chunkId: chunks.get("a")!.id } });
+    const item = await db.poolItem.create({
+      data: { projectId: p.id, queryId: queries.get("q1")!.id, chunkId: chunks.get("a")!.id },
+    });
     const u = await makeUser(db);
     await db.assignment.create({ data: { poolItemId: item.id, userId: u.id, orderKey: 0.5 } });
-    const j = await db.judgement.create({ data: { poolItemId: item.id, userId: u.id, grade: 1, idempotencyKey: `k-${u.id}` } });
+    const j = await db.judgement.create({
+      data: { poolItemId: item.id, userId: u.id, grade: 1, idempotencyKey: `k-${u.id}` },
+    });
     const { servePanel } = await panels();
     const v = async () => ((await servePanel(db, String(p.id), "version", view)) as { version: string }).version;
     const first = await v();
@@ -170,22 +213,66 @@ describe("the query log's slice (issue 23): questions imported from a log are ta
     const chunks = await makeChunks(db, p.id, ["a", "b", "c"]);
     const hand = await makeQueries(db, p.id, ["q1", "q2"]);
     const file = join(dir, "log.jsonl");
-    writeFileSync(file, ['{"text": "how do I reset the router", "time": "2026-11-01T10:00:00Z"}', '{"text": "what is a mesh network", "time": "2026-11-01T10:05:00Z"}', '{"text": "How do I reset the router?", "time": "2026-11-02T09:00:00Z"}'].join("\n") + "\n");
+    writeFileSync(
+      file,
+      [
+        '{"text": "how do I reset the router", "time": "2026-11-01T10:00:00Z"}',
+        '{"text": "what is a mesh network", "time": "2026-11-01T10:05:00Z"}',
+        '{"text": "How do I reset the router?", "time": "2026-11-02T09:00:00Z"}',
+      ].join("\n") + "\n",
+    );
     const { importQueryLog } = await import("../../lib/questions/log-import.ts");
     const imported = await importQueryLog(db, projectId, file);
     // The third line normalises to the first: two distinct questions.
     expect(imported.created).toBe(2);
-    const logQueries = await db.query.findMany({ where: { projectId, externalId: { startsWith: "log" } }, include: { tags: true }, orderBy: { externalId: "asc" } });
+    const logQueries = await db.query.findMany({
+      where: { projectId, externalId: { startsWith: "log" } },
+      include: { tags: true },
+      orderBy: { externalId: "asc" },
+    });
     expect(logQueries.map((q) => [q.externalId, q.status, q.tags.map((t) => t.tag)])).toEqual([
       ["log1", "draft", ["log"]],
       ["log2", "draft", ["log"]],
     ]);
-    await db.query.updateMany({ where: { projectId, externalId: { startsWith: "log" } }, data: { status: "accepted" } });
+    await db.query.updateMany({
+      where: { projectId, externalId: { startsWith: "log" } },
+      data: { status: "accepted" },
+    });
     const queries = new Map([...hand, ...logQueries.map((q) => [q.externalId, q] as const)]);
     const ids = { queries, chunks };
-    await makeRun(db, p.id, "sysA", ["q1", "q2", "log1", "log2"].flatMap((q) => [[q, "a", 3], [q, "b", 2], [q, "c", 1]] as [string, string, number][]), ids);
-    const gold: [string, string, number][] = [["q1", "a", 2], ["q2", "a", 0], ["q2", "b", 2], ["log1", "a", 0], ["log1", "b", 0], ["log1", "c", 1], ["log2", "a", 0], ["log2", "b", 0]];
-    await db.referenceLabel.createMany({ data: gold.map(([q, c, grade]) => ({ projectId, source: "gold", queryId: queries.get(q)!.id, chunkId: chunks.get(c)!.id, grade })) });
+    await makeRun(
+      db,
+      p.id,
+      "sysA",
+      ["q1", "q2", "log1", "log2"].flatMap(
+        (q) =>
+          [
+            [q, "a", 3],
+            [q, "b", 2],
+            [q, "c", 1],
+          ] as [string, string, number][],
+      ),
+      ids,
+    );
+    const gold: [string, string, number][] = [
+      ["q1", "a", 2],
+      ["q2", "a", 0],
+      ["q2", "b", 2],
+      ["log1", "a", 0],
+      ["log1", "b", 0],
+      ["log1", "c", 1],
+      ["log2", "a", 0],
+      ["log2", "b", 0],
+    ];
+    await db.referenceLabel.createMany({
+      data: gold.map(([q, c, grade]) => ({
+        projectId,
+        source: "gold",
+        queryId: queries.get(q)!.id,
+        chunkId: chunks.get(c)!.id,
+        grade,
+      })),
+    });
   });
 
   it("offers the log slice and its systems table differs from all questions", async () => {

@@ -29,18 +29,73 @@ beforeAll(async () => {
   const ids = { queries, chunks };
   const q = (x: string) => queries.get(x)!.id;
   const c = (x: string) => chunks.get(x)!.id;
-  await makeRun(db, p.id, "sysA", [["q1", "a", 3], ["q1", "b", 2], ["q1", "c", 1], ["q2", "a", 2], ["q2", "d", 1]], ids);
-  await makeRun(db, p.id, "sysB", [["q1", "b", 3], ["q1", "c", 2], ["q1", "a", 1], ["q2", "d", 2], ["q2", "a", 1]], ids);
-  const gold: [string, string, number][] = [["q1", "a", 3], ["q1", "b", 0], ["q1", "c", 1], ["q2", "a", 2], ["q2", "d", 0]];
-  await db.referenceLabel.createMany({ data: gold.map(([qq, cc, grade]) => ({ projectId: p.id, source: "gold", queryId: q(qq), chunkId: c(cc), grade })) });
-  const judge: [string, string, number][] = [["q1", "a", 3], ["q1", "b", 1], ["q1", "c", 1], ["q2", "a", 1], ["q2", "d", 0]];
-  await makeJudgeLabels(db, p.id, "j1", judge.map(([qq, cc, grade]) => ({ queryId: q(qq), chunkId: c(cc), grade })));
+  await makeRun(
+    db,
+    p.id,
+    "sysA",
+    [
+      ["q1", "a", 3],
+      ["q1", "b", 2],
+      ["q1", "c", 1],
+      ["q2", "a", 2],
+      ["q2", "d", 1],
+    ],
+    ids,
+  );
+  await makeRun(
+    db,
+    p.id,
+    "sysB",
+    [
+      ["q1", "b", 3],
+      ["q1", "c", 2],
+      ["q1", "a", 1],
+      ["q2", "d", 2],
+      ["q2", "a", 1],
+    ],
+    ids,
+  );
+  const gold: [string, string, number][] = [
+    ["q1", "a", 3],
+    ["q1", "b", 0],
+    ["q1", "c", 1],
+    ["q2", "a", 2],
+    ["q2", "d", 0],
+  ];
+  await db.referenceLabel.createMany({
+    data: gold.map(([qq, cc, grade]) => ({ projectId: p.id, source: "gold", queryId: q(qq), chunkId: c(cc), grade })),
+  });
+  const judge: [string, string, number][] = [
+    ["q1", "a", 3],
+    ["q1", "b", 1],
+    ["q1", "c", 1],
+    ["q2", "a", 1],
+    ["q2", "d", 0],
+  ];
+  await makeJudgeLabels(
+    db,
+    p.id,
+    "j1",
+    judge.map(([qq, cc, grade]) => ({ queryId: q(qq), chunkId: c(cc), grade })),
+  );
   const item = await db.poolItem.create({ data: { projectId: p.id, queryId: q("q1"), chunkId: c("b") } });
   const u1 = await makeUser(db, { name: "Ann" });
   const u2 = await makeUser(db, { name: "Bob" });
-  for (const [u, grade, ms] of [[u1, 1, 10_000], [u2, 2, 20_000]] as const) {
+  for (const [u, grade, ms] of [
+    [u1, 1, 10_000],
+    [u2, 2, 20_000],
+  ] as const) {
     await db.assignment.create({ data: { poolItemId: item.id, userId: u.id, orderKey: 0.5 } });
-    await db.judgement.create({ data: { poolItemId: item.id, userId: u.id, grade, startSeconds: 30, timeSpentMs: ms, idempotencyKey: `k-${u.id}` } });
+    await db.judgement.create({
+      data: {
+        poolItemId: item.id,
+        userId: u.id,
+        grade,
+        startSeconds: 30,
+        timeSpentMs: ms,
+        idempotencyKey: `k-${u.id}`,
+      },
+    });
   }
 });
 
@@ -92,8 +147,25 @@ describe("dashboard panels", () => {
     const c = await getCalibration(db, projectId, query);
     expect(c.target).toBe(150);
     // Complete questions: q1's one pool item (b) has a final label (imported); q2 has no pool item.
-    expect(c.overall).toMatchObject({ labelled: 5, withJudge: 5, perGrade: [2, 1, 1, 1], thinGrades: [0, 1, 2, 3], questions: 2, completeQuestions: 1 });
-    expect(c.byTag).toEqual([{ tag: "entity", labelled: 3, withJudge: 3, perGrade: [1, 1, 0, 1], thinGrades: [0, 1, 2, 3], questions: 1, completeQuestions: 1 }]);
+    expect(c.overall).toMatchObject({
+      labelled: 5,
+      withJudge: 5,
+      perGrade: [2, 1, 1, 1],
+      thinGrades: [0, 1, 2, 3],
+      questions: 2,
+      completeQuestions: 1,
+    });
+    expect(c.byTag).toEqual([
+      {
+        tag: "entity",
+        labelled: 3,
+        withJudge: 3,
+        perGrade: [1, 1, 0, 1],
+        thinGrades: [0, 1, 2, 3],
+        questions: 1,
+        completeQuestions: 1,
+      },
+    ]);
   });
 
   it("systems: Recall@5 ≥1 and MRR per run, by hand; Kendall's tau with both sources", async () => {
@@ -122,7 +194,10 @@ describe("dashboard panels", () => {
     const p = await getProgress(db, projectId);
     // 1 pool item, disagreeing (1 vs 2 under any_difference) → awaiting adjudication; 4 other imported pairs.
     expect(p.stages).toMatchObject({ awaiting_adjudication: 1, imported: 4, total: 5 });
-    expect(p.annotators.map((a) => [a.name, a.done, a.medianSeconds])).toEqual([["Ann", 1, 10], ["Bob", 1, 20]]);
+    expect(p.annotators.map((a) => [a.name, a.done, a.medianSeconds])).toEqual([
+      ["Ann", 1, 10],
+      ["Bob", 1, 20],
+    ]);
     expect(p.remainingJudgements).toBe(0);
   });
 });
@@ -139,46 +214,134 @@ describe("final human labels", () => {
     // x3: one grade only → no final label, the import applies; x4: imported by two sources, the
     // later one (newer) wins.
     const items = new Map<string, string>();
-    for (const x of ["x1", "x2", "x3"]) items.set(x, (await db.poolItem.create({ data: { projectId: p.id, queryId: q, chunkId: c(x) } })).id);
+    for (const x of ["x1", "x2", "x3"])
+      items.set(x, (await db.poolItem.create({ data: { projectId: p.id, queryId: q, chunkId: c(x) } })).id);
     const grade = async (x: string, u: { id: string }, g: number) => {
       await db.assignment.create({ data: { poolItemId: items.get(x)!, userId: u.id, orderKey: 0.1 } });
-      await db.judgement.create({ data: { poolItemId: items.get(x)!, userId: u.id, grade: g, startSeconds: g > 0 ? 10 : null, idempotencyKey: `ref-${x}-${u.id}` } });
+      await db.judgement.create({
+        data: {
+          poolItemId: items.get(x)!,
+          userId: u.id,
+          grade: g,
+          startSeconds: g > 0 ? 10 : null,
+          idempotencyKey: `ref-${x}-${u.id}`,
+        },
+      });
     };
     await grade("x1", u1, 2);
     await grade("x1", u2, 2);
     await grade("x2", u1, 1);
     await grade("x2", u2, 3);
     await grade("x3", u1, 1);
-    await db.adjudication.create({ data: { poolItemId: items.get("x2")!, adjudicatorId: adj.id, grade: 3, startSeconds: 12 } });
-    await db.referenceLabel.create({ data: { projectId: p.id, source: "old", queryId: q, chunkId: c("x1"), grade: 0, createdAt: new Date("2024-01-01") } });
-    await db.referenceLabel.create({ data: { projectId: p.id, source: "old", queryId: q, chunkId: c("x3"), grade: 0, createdAt: new Date("2024-01-01") } });
-    await db.referenceLabel.create({ data: { projectId: p.id, source: "old", queryId: q, chunkId: c("x4"), grade: 1, createdAt: new Date("2024-01-01") } });
-    await db.referenceLabel.create({ data: { projectId: p.id, source: "new", queryId: q, chunkId: c("x4"), grade: 3, createdAt: new Date("2025-01-01") } });
+    await db.adjudication.create({
+      data: { poolItemId: items.get("x2")!, adjudicatorId: adj.id, grade: 3, startSeconds: 12 },
+    });
+    await db.referenceLabel.create({
+      data: {
+        projectId: p.id,
+        source: "old",
+        queryId: q,
+        chunkId: c("x1"),
+        grade: 0,
+        createdAt: new Date("2024-01-01"),
+      },
+    });
+    await db.referenceLabel.create({
+      data: {
+        projectId: p.id,
+        source: "old",
+        queryId: q,
+        chunkId: c("x3"),
+        grade: 0,
+        createdAt: new Date("2024-01-01"),
+      },
+    });
+    await db.referenceLabel.create({
+      data: {
+        projectId: p.id,
+        source: "old",
+        queryId: q,
+        chunkId: c("x4"),
+        grade: 1,
+        createdAt: new Date("2024-01-01"),
+      },
+    });
+    await db.referenceLabel.create({
+      data: {
+        projectId: p.id,
+        source: "new",
+        queryId: q,
+        chunkId: c("x4"),
+        grade: 3,
+        createdAt: new Date("2025-01-01"),
+      },
+    });
     // x5: two imports at the same time: the source name first in plain string order wins ("Gold" <
     // "gold"), whatever the database's collation.
-    await db.referenceLabel.create({ data: { projectId: p.id, source: "gold", queryId: q, chunkId: c("x5"), grade: 1, createdAt: new Date("2025-02-01") } });
-    await db.referenceLabel.create({ data: { projectId: p.id, source: "Gold", queryId: q, chunkId: c("x5"), grade: 2, createdAt: new Date("2025-02-01") } });
+    await db.referenceLabel.create({
+      data: {
+        projectId: p.id,
+        source: "gold",
+        queryId: q,
+        chunkId: c("x5"),
+        grade: 1,
+        createdAt: new Date("2025-02-01"),
+      },
+    });
+    await db.referenceLabel.create({
+      data: {
+        projectId: p.id,
+        source: "Gold",
+        queryId: q,
+        chunkId: c("x5"),
+        grade: 2,
+        createdAt: new Date("2025-02-01"),
+      },
+    });
 
     const { referenceLabels } = await import("../../lib/labels/reference.ts");
     const { dashboardData } = await import("../../lib/dashboard/data.ts");
-    const theirs = (await referenceLabels(db, p.id)).map((r) => ({ queryId: r.queryId, chunkId: r.chunkId, grade: r.grade, startSeconds: r.startSeconds, status: r.status, source: r.source }));
+    const theirs = (await referenceLabels(db, p.id)).map((r) => ({
+      queryId: r.queryId,
+      chunkId: r.chunkId,
+      grade: r.grade,
+      startSeconds: r.startSeconds,
+      status: r.status,
+      source: r.source,
+    }));
     const { data } = await dashboardData(db, p.id);
     const key = (r: { chunkId: number }) => r.chunkId;
     expect([...data.reference].sort((a, b) => key(a) - key(b))).toEqual(theirs.sort((a, b) => key(a) - key(b)));
-    expect(theirs.map((r) => [r.grade, r.status, r.source])).toEqual([[2, "agreed", null], [3, "adjudicated", null], [0, "imported", "old"], [3, "imported", "new"], [2, "imported", "Gold"]]);
+    expect(theirs.map((r) => [r.grade, r.status, r.source])).toEqual([
+      [2, "agreed", null],
+      [3, "adjudicated", null],
+      [0, "imported", "old"],
+      [3, "imported", "new"],
+      [2, "imported", "Gold"],
+    ]);
   });
 });
 
 describe("empty project", () => {
   it("every panel says what to do next", async () => {
     const p = await makeProject(db, { name: "empty-dash" });
-    const { getAgreement, getHuman, getCalibration, getProgress, getSystems, getBreakdowns } = await import("../../lib/dashboard/panels.ts");
-    expect((await getAgreement(db, p.id, query)).empty).toBe("no judge labels yet: import them with npx assessor import judge --judge NAME FILE");
-    expect((await getHuman(db, p.id, query)).empty).toMatch(/^no item has been graded by two annotators yet: assign items with npx assessor assign/);
-    expect((await getCalibration(db, p.id, query)).empty).toMatch(/^no final human labels yet: import existing ones with npx assessor import labels --source NAME FILE/);
+    const { getAgreement, getHuman, getCalibration, getProgress, getSystems, getBreakdowns } =
+      await import("../../lib/dashboard/panels.ts");
+    expect((await getAgreement(db, p.id, query)).empty).toBe(
+      "no judge labels yet: import them with npx assessor import judge --judge NAME FILE",
+    );
+    expect((await getHuman(db, p.id, query)).empty).toMatch(
+      /^no item has been graded by two annotators yet: assign items with npx assessor assign/,
+    );
+    expect((await getCalibration(db, p.id, query)).empty).toMatch(
+      /^no final human labels yet: import existing ones with npx assessor import labels --source NAME FILE/,
+    );
     expect((await getProgress(db, p.id)).empty).toMatch(/^no pool yet: import runs \(npx assessor import run FILE\)/);
     const systems = await getSystems(db, p.id, { ...query, source: "both" });
-    expect(systems.tables.map((t) => t.empty)).toEqual(["no runs yet: import them with npx assessor import run FILE", "no runs yet: import them with npx assessor import run FILE"]);
+    expect(systems.tables.map((t) => t.empty)).toEqual([
+      "no runs yet: import them with npx assessor import run FILE",
+      "no runs yet: import them with npx assessor import run FILE",
+    ]);
     expect(systems.tau).toBeNull();
     expect((await getBreakdowns(db, p.id, query)).rows).toEqual([]);
   });
@@ -190,20 +353,32 @@ describe("empty project", () => {
     const { getHuman } = await import("../../lib/dashboard/panels.ts");
     const [u1, u2] = [await makeUser(db, { name: "One" }), await makeUser(db, { name: "Two" })];
     for (const c of ["a", "b"]) {
-      const item = await db.poolItem.create({ data: { projectId: p.id, queryId: queries.get("q1")!.id, chunkId: chunks.get(c)!.id } });
-      for (const u of [u1, u2]) await db.assignment.create({ data: { poolItemId: item.id, userId: u.id, orderKey: 0.5 } });
+      const item = await db.poolItem.create({
+        data: { projectId: p.id, queryId: queries.get("q1")!.id, chunkId: chunks.get(c)!.id },
+      });
+      for (const u of [u1, u2])
+        await db.assignment.create({ data: { poolItemId: item.id, userId: u.id, orderKey: 0.5 } });
       // One grade on the first item: still no item with two.
-      if (c === "a") await db.judgement.create({ data: { poolItemId: item.id, userId: u1.id, grade: 2, idempotencyKey: `k-one-${p.id}` } });
+      if (c === "a")
+        await db.judgement.create({
+          data: { poolItemId: item.id, userId: u1.id, grade: 2, idempotencyKey: `k-one-${p.id}` },
+        });
     }
     const human = await getHuman(db, p.id, query);
-    expect(human.empty).toBe("no item has been graded by two annotators yet: 2 items are assigned to two or more annotators, and the figures appear once both have graded one");
+    expect(human.empty).toBe(
+      "no item has been graded by two annotators yet: 2 items are assigned to two or more annotators, and the figures appear once both have graded one",
+    );
     expect(human.overall.empty).toBe(human.empty);
   });
 
   it("an unknown judge or run is a 404-class error naming what exists", async () => {
     const { getSystems, getAgreement } = await import("../../lib/dashboard/panels.ts");
-    await expect(getSystems(db, projectId, { ...query, judge: "nobody" })).rejects.toThrow(/no judge named "nobody" in this project; judges: j1/);
-    await expect(getAgreement(db, projectId, { ...query, system: "nothing" })).rejects.toThrow(/no run named "nothing" in this project; runs: sysA, sysB/);
+    await expect(getSystems(db, projectId, { ...query, judge: "nobody" })).rejects.toThrow(
+      /no judge named "nobody" in this project; judges: j1/,
+    );
+    await expect(getAgreement(db, projectId, { ...query, system: "nothing" })).rejects.toThrow(
+      /no run named "nothing" in this project; runs: sysA, sysB/,
+    );
   });
 });
 
@@ -213,7 +388,11 @@ describe("a project that does not exist (issue 29 item 8)", () => {
     const { ZDashboardQuery } = await import("../../lib/dashboard/options.ts");
     const q = ZDashboardQuery.parse({});
     const missing = (await db.project.aggregate({ _max: { id: true } }))._max.id! + 1000;
-    for (const name of Object.keys(PANELS)) await expect(servePanel(db, String(missing), name, q), name).rejects.toMatchObject({ code: "not_found", message: `no project with id ${missing}` });
+    for (const name of Object.keys(PANELS))
+      await expect(servePanel(db, String(missing), name, q), name).rejects.toMatchObject({
+        code: "not_found",
+        message: `no project with id ${missing}`,
+      });
     expect(await servePanel(db, String(projectId), "retest", q)).toEqual({ runs: [] });
   });
 });

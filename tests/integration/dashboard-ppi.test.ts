@@ -82,7 +82,16 @@ describe("dashboard: judge + human (PPI)", () => {
     expect(panel.empty).toBeNull();
     const t = panel.table!;
     expect(t).toMatchObject({ questions: 30, labelled: 12, delta: 0.1, halfWidth: 0.05 });
-    expect(t.columns.map((c) => c.id)).toEqual(["recall_5@1", "recall_10@1", "recip_rank@1", "recall_5@2", "recall_10@2", "recip_rank@2", "ndcg_cut_5", "ndcg_cut_10"]);
+    expect(t.columns.map((c) => c.id)).toEqual([
+      "recall_5@1",
+      "recall_10@1",
+      "recip_rank@1",
+      "recall_5@2",
+      "recall_10@2",
+      "recip_rank@2",
+      "ndcg_cut_5",
+      "ndcg_cut_10",
+    ]);
     const judgeTable = (await getSystems(db, projectId, { ...query, source: "judge" })).tables[0];
     const nd = t.columns.findIndex((c) => c.id === "ndcg_cut_10");
     const jcol = judgeTable.columns.findIndex((c) => c.id === "ndcg_cut_10");
@@ -109,15 +118,25 @@ describe("dashboard: judge + human (PPI)", () => {
 
   it("a baseline that is not one of the runs: not found, naming the runs", async () => {
     const { getPpi } = await import("../../lib/dashboard/panels.ts");
-    await expect(getPpi(db, projectId, { ...query, baseline: "nope" })).rejects.toThrow(/no run named "nope" in this project; runs: sysA, sysB/);
+    await expect(getPpi(db, projectId, { ...query, baseline: "nope" })).rejects.toThrow(
+      /no run named "nope" in this project; runs: sysA, sysB/,
+    );
   });
 
   it("a label change that completes a question moves it into the calibration set", async () => {
     const { getPpi } = await import("../../lib/dashboard/panels.ts");
     const q12 = await db.query.findFirstOrThrow({ where: { projectId, externalId: "q12" } });
     const missing = await db.poolItem.findMany({ where: { projectId, queryId: q12.id }, select: { chunkId: true } });
-    const have = new Set((await db.referenceLabel.findMany({ where: { projectId, queryId: q12.id }, select: { chunkId: true } })).map((r) => r.chunkId));
-    await db.referenceLabel.createMany({ data: missing.filter((m) => !have.has(m.chunkId)).map((m) => ({ projectId, source: "gold2", queryId: q12.id, chunkId: m.chunkId, grade: 1 })) });
+    const have = new Set(
+      (await db.referenceLabel.findMany({ where: { projectId, queryId: q12.id }, select: { chunkId: true } })).map(
+        (r) => r.chunkId,
+      ),
+    );
+    await db.referenceLabel.createMany({
+      data: missing
+        .filter((m) => !have.has(m.chunkId))
+        .map((m) => ({ projectId, source: "gold2", queryId: q12.id, chunkId: m.chunkId, grade: 1 })),
+    });
     const { clearDashboardCache } = await import("../../lib/dashboard/data.ts");
     clearDashboardCache();
     const panel = await getPpi(db, projectId, query);
@@ -131,16 +150,31 @@ describe("dashboard PPI: intervals inside the measure's range, no advice without
     // e07 (nothing relevant): mean 0.875, normal interval 0.875 ± 0.229 = [0.646, 1.104] unclipped.
     const p = await makeProject(db, { name: "ppi-edge" });
     const qids = Array.from({ length: 8 }, (_, i) => `e0${i}`);
-    const chunks = await makeChunks(db, p.id, qids.flatMap((q) => [`${q}_c0`, `${q}_c1`]));
+    const chunks = await makeChunks(
+      db,
+      p.id,
+      qids.flatMap((q) => [`${q}_c0`, `${q}_c1`]),
+    );
     const queries = await makeQueries(db, p.id, qids);
     const ids = { queries, chunks };
-    const run = qids.flatMap((q): [string, string, number][] => [[q, `${q}_c0`, 2], [q, `${q}_c1`, 1]]);
+    const run = qids.flatMap((q): [string, string, number][] => [
+      [q, `${q}_c0`, 2],
+      [q, `${q}_c1`, 1],
+    ]);
     await makeRun(db, p.id, "sysA", run, ids);
     await makeRun(db, p.id, "sysB", run, ids);
-    const labels = qids.flatMap((q) => [0, 1].map((k) => ({ queryId: queries.get(q)!.id, chunkId: chunks.get(`${q}_c${k}`)!.id, grade: k === 0 && q !== "e07" ? 2 : 0 })));
+    const labels = qids.flatMap((q) =>
+      [0, 1].map((k) => ({
+        queryId: queries.get(q)!.id,
+        chunkId: chunks.get(`${q}_c${k}`)!.id,
+        grade: k === 0 && q !== "e07" ? 2 : 0,
+      })),
+    );
     await makeJudgeLabels(db, p.id, "j1", labels);
     await db.referenceLabel.createMany({ data: labels.map((l) => ({ ...l, projectId: p.id, source: "gold" })) });
-    await db.poolItem.createMany({ data: labels.map((l, i) => ({ projectId: p.id, queryId: l.queryId, chunkId: l.chunkId, id: `edge-item-${i}` })) });
+    await db.poolItem.createMany({
+      data: labels.map((l, i) => ({ projectId: p.id, queryId: l.queryId, chunkId: l.chunkId, id: `edge-item-${i}` })),
+    });
     const { getPpi } = await import("../../lib/dashboard/panels.ts");
     const t = (await getPpi(db, p.id, query)).table!;
     const r5 = t.columns.findIndex((c) => c.id === "recall_5@1");
@@ -150,10 +184,13 @@ describe("dashboard PPI: intervals inside the measure's range, no advice without
     expect(a.human!.low).toBeCloseTo(0.646, 3);
     for (const row of t.rows)
       for (const cell of row.cells) {
-        for (const e of [cell.mean.ppi, cell.mean.human, cell.mean.judge]) if (e) expect([e.low >= 0, e.high <= 1]).toEqual([true, true]);
+        for (const e of [cell.mean.ppi, cell.mean.human, cell.mean.judge])
+          if (e) expect([e.low >= 0, e.high <= 1]).toEqual([true, true]);
         if (cell.diff?.ppi) expect([cell.diff.ppi.low >= -1, cell.diff.ppi.high <= 1]).toEqual([true, true]);
       }
     expect(t.advisor.length).toBe(8);
-    expect(t.advisor.every((x) => x.noBasis === "no_spread" && x.toDetect === null && x.forHalfWidth === null)).toBe(true);
+    expect(t.advisor.every((x) => x.noBasis === "no_spread" && x.toDetect === null && x.forHalfWidth === null)).toBe(
+      true,
+    );
   });
 });

@@ -16,9 +16,20 @@ async function smallProject(name: string) {
   const p = await makeProject(db, { name });
   const chunks = await makeChunks(db, p.id, ["a", "b"]);
   const queries = await makeQueries(db, p.id, ["q1"]);
-  await makeRun(db, p.id, "sysA", [["q1", "a", 2], ["q1", "b", 1]], { queries, chunks });
+  await makeRun(
+    db,
+    p.id,
+    "sysA",
+    [
+      ["q1", "a", 2],
+      ["q1", "b", 1],
+    ],
+    { queries, chunks },
+  );
   await makeJudgeLabels(db, p.id, "j1", [{ queryId: queries.get("q1")!.id, chunkId: chunks.get("a")!.id, grade: 2 }]);
-  await db.referenceLabel.create({ data: { projectId: p.id, source: "gold", queryId: queries.get("q1")!.id, chunkId: chunks.get("a")!.id, grade: 3 } });
+  await db.referenceLabel.create({
+    data: { projectId: p.id, source: "gold", queryId: queries.get("q1")!.id, chunkId: chunks.get("a")!.id, grade: 3 },
+  });
   return p.id;
 }
 
@@ -30,7 +41,9 @@ beforeAll(async () => {
   ids.labelled = await smallProject("labelled");
   ids.newest = await smallProject("newest");
   // "labelled" was created before "newest" but has the latest label event.
-  await db.labelEvent.create({ data: { projectId: ids.labelled, kind: "judgement", after: "{}", createdAt: new Date(Date.now() + 60_000) } });
+  await db.labelEvent.create({
+    data: { projectId: ids.labelled, kind: "judgement", after: "{}", createdAt: new Date(Date.now() + 60_000) },
+  });
 });
 
 afterAll(async () => {
@@ -50,7 +63,9 @@ describe("dashboard warm-up at server start", () => {
     // Served from the cache the route handlers use (the page's default view: human labels, exponential gain).
     for (const id of [ids.labelled, ids.newest]) {
       await expect(panel(db, id, "meta", [], again)).resolves.toMatchObject({ project: { id } });
-      await expect(panel(db, id, "systems", ["human", undefined, undefined, undefined, "exponential"], again)).resolves.toMatchObject({ tables: [{ source: "human" }] });
+      await expect(
+        panel(db, id, "systems", ["human", undefined, undefined, undefined, "exponential"], again),
+      ).resolves.toMatchObject({ tables: [{ source: "human" }] });
     }
     // The third project was left for its first request.
     await expect(panel(db, ids.old, "meta", [], again)).rejects.toThrow("computed again");

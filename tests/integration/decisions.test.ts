@@ -67,9 +67,14 @@ afterAll(async () => {
 
 describe("a decision settled with few labels", () => {
   it("has no basis before people label anything, then waits for the drawn questions, then settles", async () => {
-    const { createDecision, decisionReport, drawBatch, findDecision, listDecisionRows } = await import("../../lib/decisions/store.ts");
+    const { createDecision, decisionReport, drawBatch, findDecision, listDecisionRows } =
+      await import("../../lib/decisions/store.ts");
     const { submitJudgement } = await import("../../lib/labels/submit.ts");
-    const created = await createDecision(db, projectId, { name: "a-vs-b", systems: ["sysA", "sysB"], measure: "ndcg@10" });
+    const created = await createDecision(db, projectId, {
+      name: "a-vs-b",
+      systems: ["sysA", "sysB"],
+      measure: "ndcg@10",
+    });
     expect(created.measure).toBe("ndcg_cut_10");
     expect(created.judge).toBe("j1");
     expect(created.population).toHaveLength(60);
@@ -81,7 +86,9 @@ describe("a decision settled with few labels", () => {
     expect(batch.look).toBe(1);
     expect(batch.drawn.length).toBe(20);
     // Every pooled pair of every drawn question, to both annotators; nothing else.
-    const assigned = await db.assignment.findMany({ select: { poolItemId: true, userId: true, poolItem: { select: { queryId: true } } } });
+    const assigned = await db.assignment.findMany({
+      select: { poolItemId: true, userId: true, poolItem: { select: { queryId: true } } },
+    });
     expect(new Set(assigned.map((a) => a.poolItem.queryId))).toEqual(new Set(batch.drawn));
     expect(assigned).toHaveLength(20 * 4 * 2);
     const stored = await findDecision(db, projectId, "a-vs-b");
@@ -93,7 +100,15 @@ describe("a decision settled with few labels", () => {
     let n = 0;
     for (const a of assigned) {
       const grade = truth.get(pools.get(a.poolItemId)!)!;
-      await submitJudgement(db, a.userId, { poolItemId: a.poolItemId, grade, startSeconds: null, notes: "", flags: [], timeSpentMs: 1000, idempotencyKey: `decide-key-${n++}` });
+      await submitJudgement(db, a.userId, {
+        poolItemId: a.poolItemId,
+        grade,
+        startSeconds: null,
+        notes: "",
+        flags: [],
+        timeSpentMs: 1000,
+        idempotencyKey: `decide-key-${n++}`,
+      });
     }
     r = await decisionReport(db, projectId, await findDecision(db, projectId, "a-vs-b"));
     expect(r.state.pending).toBe(0);
@@ -125,18 +140,29 @@ describe("a decision settled with few labels", () => {
 
   it("is named once per project, refuses unknown systems and measures, and is driven from the command line", async () => {
     const { createDecision } = await import("../../lib/decisions/store.ts");
-    await expect(createDecision(db, projectId, { name: "a-vs-b", systems: ["sysA", "sysB"], measure: "ndcg@10" })).rejects.toThrow(/exists already/);
-    await expect(createDecision(db, projectId, { name: "x", systems: ["sysA", "nope"], measure: "ndcg@10" })).rejects.toThrow(/no run named "nope"/);
-    await expect(createDecision(db, projectId, { name: "x", systems: ["sysA", "sysB"], measure: "map" })).rejects.toThrow(/unknown measure "map"/);
+    await expect(
+      createDecision(db, projectId, { name: "a-vs-b", systems: ["sysA", "sysB"], measure: "ndcg@10" }),
+    ).rejects.toThrow(/exists already/);
+    await expect(
+      createDecision(db, projectId, { name: "x", systems: ["sysA", "nope"], measure: "ndcg@10" }),
+    ).rejects.toThrow(/no run named "nope"/);
+    await expect(
+      createDecision(db, projectId, { name: "x", systems: ["sysA", "sysB"], measure: "map" }),
+    ).rejects.toThrow(/unknown measure "map"/);
     const env = { DATABASE_URL: tdb.url };
     const show = runCli(["decide", "show", "a-vs-b", "--project", projectName], { env });
     expect(show.stderr).toBe("");
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/settled: sysA is better/);
-    const created = runCli(["decide", "create", "b-vs-a", "--compare", "sysB,sysA", "--measure", "recall@10", "--project", projectName], { env });
+    const created = runCli(
+      ["decide", "create", "b-vs-a", "--compare", "sysB,sysA", "--measure", "recall@10", "--project", projectName],
+      { env },
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/no basis yet/);
-    const json = JSON.parse(runCli(["decide", "show", "b-vs-a", "--format", "json", "--project", projectName], { env }).stdout) as { state: { status: string } };
+    const json = JSON.parse(
+      runCli(["decide", "show", "b-vs-a", "--format", "json", "--project", projectName], { env }).stdout,
+    ) as { state: { status: string } };
     expect(json.state.status).toBe("no_basis");
     const badBudget = runCli(["assign", "--decision", "b-vs-a", "--project", projectName], { env });
     expect(badBudget.code).not.toBe(0);
@@ -147,6 +173,8 @@ describe("a decision settled with few labels", () => {
     expect(plan.stdout).toMatch(/^0\.2 +(\d+ \(\d+\)|not reachable) +(\d+ \(\d+\)|not reachable)$/m);
     const deleted = runCli(["decide", "delete", "b-vs-a", "--project", projectName], { env });
     expect(deleted.code).toBe(0);
-    expect(runCli(["decide", "show", "b-vs-a", "--project", projectName], { env }).stderr).toMatch(/no decision named "b-vs-a"/);
+    expect(runCli(["decide", "show", "b-vs-a", "--project", projectName], { env }).stderr).toMatch(
+      /no decision named "b-vs-a"/,
+    );
   });
 });

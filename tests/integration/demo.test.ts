@@ -129,7 +129,11 @@ describe("where npm run demo listens (issue 29 item 12)", () => {
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
     const port = String((busy.address() as { port: number }).port);
     try {
-      const r = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], { cwd: root, env: { ...process.env, DEMO_PORT: port, DEMO_NO_SERVE: "", DATABASE_URL: "file:/nonexistent/never-opened.db" }, encoding: "utf8" });
+      const r = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
+        cwd: root,
+        env: { ...process.env, DEMO_PORT: port, DEMO_NO_SERVE: "", DATABASE_URL: "file:/nonexistent/never-opened.db" },
+        encoding: "utf8",
+      });
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
       expect(r.stdout).not.toContain("Database and project");
@@ -155,7 +159,10 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
   it("succeeds, says what it did, and prints the four logins with their passwords", () => {
     expect(first.stderr + first.stdout).not.toMatch(/demo: .*failed/);
     expect(first.status, first.stderr).toBe(0);
-    for (const u of USERS) expect(first.stdout).toMatch(new RegExp(`${u.role}\\s+${u.email.replace(".", "\\.")}\\s+password: ${u.password}`));
+    for (const u of USERS)
+      expect(first.stdout).toMatch(
+        new RegExp(`${u.role}\\s+${u.email.replace(".", "\\.")}\\s+password: ${u.password}`),
+      );
     expect(first.stdout).toContain("DEMO_NO_SERVE=1: not starting the server");
     expect(first.stdout).toMatch(/Demo data loaded in \d+\.\d s/);
   });
@@ -164,8 +171,15 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const { getDb } = await import("../../lib/db/client.ts");
     const { verifyCredentials } = await import("../../lib/users/users.ts");
     const db = await getDb();
-    const users = await db.user.findMany({ orderBy: { email: "asc" }, select: { email: true, role: true, active: true } });
-    expect(users).toEqual([...USERS].sort((a, b) => a.email.localeCompare(b.email)).map((u) => ({ email: u.email, role: u.role, active: true })));
+    const users = await db.user.findMany({
+      orderBy: { email: "asc" },
+      select: { email: true, role: true, active: true },
+    });
+    expect(users).toEqual(
+      [...USERS]
+        .sort((a, b) => a.email.localeCompare(b.email))
+        .map((u) => ({ email: u.email, role: u.role, active: true })),
+    );
     for (const u of USERS) expect((await verifyCredentials(db, u.email, u.password)).ok, u.email).toBe(true);
   });
 
@@ -185,37 +199,69 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
 
     // 20 s windows every 15 s up to each transcript's last cue start (87.0, 68.7, 68.2 s):
     // 6 + 5 + 5 windows, none empty.
-    const chunks = await db.chunk.findMany({ where: { projectId: project.id, chunking: { name: "default" } }, select: { externalId: true } });
+    const chunks = await db.chunk.findMany({
+      where: { projectId: project.id, chunking: { name: "default" } },
+      select: { externalId: true },
+    });
     expect(chunks).toHaveLength(16);
     // c40o0: 40 s windows every 40 s up to the same last cue starts: 3 + 2 + 2.
-    const second = await db.chunk.findMany({ where: { projectId: project.id, chunking: { name: SECOND } }, select: { externalId: true } });
+    const second = await db.chunk.findMany({
+      where: { projectId: project.id, chunking: { name: SECOND } },
+      select: { externalId: true },
+    });
     expect(second).toHaveLength(7);
     expect(second.map((c) => c.externalId)).toContain("bm25_0-41745");
     const chunkIds = new Set(chunks.map((c) => c.externalId));
     expect(chunkIds.has("bm25_0-21009")).toBe(true);
 
-    const queries = await db.query.findMany({ where: { projectId: project.id }, include: { tags: true, places: { include: { video: true } } }, orderBy: { externalId: "asc" } });
+    const queries = await db.query.findMany({
+      where: { projectId: project.id },
+      include: { tags: true, places: { include: { video: true } } },
+      orderBy: { externalId: "asc" },
+    });
     const fileQueries = jsonl<{ id: string; start: number; video: string; tags: string[] }>("demo/queries.jsonl");
     expect(queries).toHaveLength(12);
-    expect(queries.map((q) => [q.externalId, q.places[0]?.startSeconds, q.places[0]?.video?.externalId, q.tags.map((t) => t.tag).sort()])).toEqual(
-      fileQueries.map((q) => [q.id, q.start, q.video, [...q.tags].sort()]),
-    );
-    expect(queries.filter((q) => q.tags.some((t) => t.tag === "named-entity")).map((q) => q.externalId)).toEqual(["q01", "q02", "q08", "q11"]);
+    expect(
+      queries.map((q) => [
+        q.externalId,
+        q.places[0]?.startSeconds,
+        q.places[0]?.video?.externalId,
+        q.tags.map((t) => t.tag).sort(),
+      ]),
+    ).toEqual(fileQueries.map((q) => [q.id, q.start, q.video, [...q.tags].sort()]));
+    expect(queries.filter((q) => q.tags.some((t) => t.tag === "named-entity")).map((q) => q.externalId)).toEqual([
+      "q01",
+      "q02",
+      "q08",
+      "q11",
+    ]);
 
-    const runs = await db.run.findMany({ where: { projectId: project.id }, include: { _count: { select: { entries: true } } }, orderBy: { system: "asc" } });
+    const runs = await db.run.findMany({
+      where: { projectId: project.id },
+      include: { _count: { select: { entries: true } } },
+      orderBy: { system: "asc" },
+    });
     const lines = (file: string) => read(file).split("\n").filter(Boolean).length;
     expect(runs.map((r) => [r.system, r._count.entries])).toEqual(
-      [...SYSTEMS.map((s) => [s, lines(`demo/runs/${s}.trec`)]), ...SYSTEMS.map((s) => [`${s}@${SECOND}`, lines(`demo/runs/${SECOND}/${s}.trec`)])].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      [
+        ...SYSTEMS.map((s) => [s, lines(`demo/runs/${s}.trec`)]),
+        ...SYSTEMS.map((s) => [`${s}@${SECOND}`, lines(`demo/runs/${SECOND}/${s}.trec`)]),
+      ].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     );
 
     const judge = await db.judgeLabel.findMany({ where: { projectId: project.id, judge: "gpt-judge" } });
     expect(judge).toHaveLength(jsonl("demo/judge.jsonl").length);
     expect(judge.every((j) => (j.rationale ?? "").length > 10)).toBe(true);
     // The transfer judge labels chunks of c40o0 only, each with its provenance.
-    const transfer = await db.judgeLabel.findMany({ where: { projectId: project.id, NOT: { judge: "gpt-judge" } }, include: { chunk: { include: { chunking: true } } } });
+    const transfer = await db.judgeLabel.findMany({
+      where: { projectId: project.id, NOT: { judge: "gpt-judge" } },
+      include: { chunk: { include: { chunking: true } } },
+    });
     expect(new Set(transfer.map((j) => j.judge))).toEqual(new Set([`transfer:default->${SECOND}`]));
     expect(transfer.length).toBeGreaterThan(10);
-    expect(transfer.every((j) => j.chunk.chunking.name === SECOND && (j.provenance ?? "").includes('"from":"default"'))).toBe(true);
+    expect(
+      transfer.every((j) => j.chunk.chunking.name === SECOND && (j.provenance ?? "").includes('"from":"default"')),
+    ).toBe(true);
   });
 
   it("builds the pool from every run's top 5 and gives each item to both annotators", async () => {
@@ -229,11 +275,21 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const expected = expectedPool();
     expect(items.length).toBeGreaterThan(0);
     expect(new Set(items.map((i) => `${i.query.externalId} ${i.chunk.externalId}`))).toEqual(expected);
-    for (const item of items) expect(item.assignments.map((a) => a.user.email).sort()).toEqual(["ann1@example.com", "ann2@example.com"]);
+    for (const item of items)
+      expect(item.assignments.map((a) => a.user.email).sort()).toEqual(["ann1@example.com", "ann2@example.com"]);
     // Every pooled pair of the first chunking has the LLM judge's label (it graded each run's top 10);
     // the audit items are c40o0's, which the transfer judge labels where the first chunking has labels.
-    const judged = new Set((await db.judgeLabel.findMany({ where: { projectId: project.id, judge: "gpt-judge" }, include: { query: true, chunk: true } })).map((j) => `${j.query.externalId} ${j.chunk.externalId}`));
-    const defaultChunking = await db.chunking.findUniqueOrThrow({ where: { projectId_name: { projectId: project.id, name: "default" } } });
+    const judged = new Set(
+      (
+        await db.judgeLabel.findMany({
+          where: { projectId: project.id, judge: "gpt-judge" },
+          include: { query: true, chunk: true },
+        })
+      ).map((j) => `${j.query.externalId} ${j.chunk.externalId}`),
+    );
+    const defaultChunking = await db.chunking.findUniqueOrThrow({
+      where: { projectId_name: { projectId: project.id, name: "default" } },
+    });
     const first = items.filter((i) => i.chunk.chunkingId === defaultChunking.id);
     expect(first.length).toBeGreaterThan(0);
     expect(first.map((i) => `${i.query.externalId} ${i.chunk.externalId}`).filter((p) => !judged.has(p))).toEqual([]);
@@ -245,7 +301,15 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const { ZDashboardQuery } = await import("../../lib/dashboard/options.ts");
     const db = await getDb();
     const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
-    const items = await db.poolItem.findMany({ where: { projectId: project.id }, include: { query: true, chunk: { include: { chunking: true } }, judgements: { include: { user: true } }, adjudication: true } });
+    const items = await db.poolItem.findMany({
+      where: { projectId: project.id },
+      include: {
+        query: true,
+        chunk: { include: { chunking: true } },
+        judgements: { include: { user: true } },
+        adjudication: true,
+      },
+    });
     const { referenceLabels } = await import("../../lib/labels/reference.ts");
     const status = new Map((await referenceLabels(db, project.id)).map((r) => [r.poolItemId, r.status]));
     const graded = new Set(["q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08"]);
@@ -271,8 +335,17 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     expect(audit.length).toBe(8);
     expect(judge?.n).toBe(done.length - audit.length);
     // The transfer judge is audited on the audit items it labels (rule version 2 may leave one unjudged).
-    const transferred = new Set((await db.judgeLabel.findMany({ where: { projectId: project.id, judge: `transfer:default->${SECOND}` }, select: { queryId: true, chunkId: true } })).map((j) => `${j.queryId}:${j.chunkId}`));
-    expect(panels.agreement.judges[1].report?.n).toBe(audit.filter((i) => transferred.has(`${i.queryId}:${i.chunkId}`)).length);
+    const transferred = new Set(
+      (
+        await db.judgeLabel.findMany({
+          where: { projectId: project.id, judge: `transfer:default->${SECOND}` },
+          select: { queryId: true, chunkId: true },
+        })
+      ).map((j) => `${j.queryId}:${j.chunkId}`),
+    );
+    expect(panels.agreement.judges[1].report?.n).toBe(
+      audit.filter((i) => transferred.has(`${i.queryId}:${i.chunkId}`)).length,
+    );
     expect(judge?.kappa.linear).toBeGreaterThan(0.3);
     expect(judge?.kappa.linear).toBeLessThan(1);
     expect(judge?.confusion.flat().reduce((a, b) => a + b, 0)).toBe(done.length - audit.length);
@@ -287,10 +360,20 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
     const r = await getChunkingReport(db, project.id, { gain: "exponential" });
     expect(r.baseline).toBe("default");
-    expect(r.rows.map((row) => `${row.chunking} ${row.system}`)).toEqual([...SYSTEMS].sort().map((s) => `default ${s}`).concat([...SYSTEMS].sort().map((s) => `${SECOND} ${s}`)));
+    expect(r.rows.map((row) => `${row.chunking} ${row.system}`)).toEqual(
+      [...SYSTEMS]
+        .sort()
+        .map((s) => `default ${s}`)
+        .concat([...SYSTEMS].sort().map((s) => `${SECOND} ${s}`)),
+    );
     // Time-IoU needs an answer end (issue 31 item 5): the demo's questions give a start only, so it is not scored.
     const iou = r.columns.findIndex((c) => c.id === "time_iou_10");
-    for (const row of r.rows) row.cells.forEach((cell, i) => (i === iou ? expect(cell).toMatchObject({ mean: null, n: 0 }) : expect(cell.mean, `${row.chunking} ${row.system}`).not.toBeNull()));
+    for (const row of r.rows)
+      row.cells.forEach((cell, i) =>
+        i === iou
+          ? expect(cell).toMatchObject({ mean: null, n: 0 })
+          : expect(cell.mean, `${row.chunking} ${row.system}`).not.toBeNull(),
+      );
     const second = r.rows.filter((row) => row.chunking === SECOND);
     expect(second.every((row) => row.transferJudge === `transfer:default->${SECOND}` && row.audited === 8)).toBe(true);
     expect(second.every((row) => row.cells.every((c, i) => i === iou || c.test !== null))).toBe(true);
@@ -304,11 +387,20 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
     const project = await db.project.findUniqueOrThrow({ where: { name: "demo" } });
     const g = await getGeneration(db, project.id, { source: "human", gain: "exponential" });
     // Expected from demo/answers/labels.jsonl alone: per system the mean over its answers of (#s + 0.5·#p) / #claims.
-    type TLine = { system: string; query: string; claims: string[]; relevance: number; adjudication?: { claims: string[] } };
+    type TLine = {
+      system: string;
+      query: string;
+      claims: string[];
+      relevance: number;
+      adjudication?: { claims: string[] };
+    };
     const labels = jsonl<TLine>("demo/answers/labels.jsonl");
     const mean = (system: string) => {
       const rows = labels.filter((l) => l.system === system).map((l) => (l.adjudication ?? l).claims);
-      return rows.reduce((s, c) => s + c.reduce((t, x) => t + (x === "s" ? 1 : x === "p" ? 0.5 : 0), 0) / c.length, 0) / rows.length;
+      return (
+        rows.reduce((s, c) => s + c.reduce((t, x) => t + (x === "s" ? 1 : x === "p" ? 0.5 : 0), 0) / c.length, 0) /
+        rows.length
+      );
     };
     expect(g.empty).toBeNull();
     expect(g.systems).toEqual(["gen-a", "gen-b"]);

@@ -22,10 +22,37 @@ afterAll(async () => t.cleanup());
 describe("dry runs of pool and assign", () => {
   it("previews, writes nothing, and the confirmed call does what the preview said", async () => {
     const p = await makeProject(db, { name: "dry" });
-    const ids = { queries: await makeQueries(db, p.id, ["q1", "q2"]), chunks: await makeChunks(db, p.id, ["c1", "c2", "c3", "c4"]) };
-    await makeRun(db, p.id, "A", [["q1", "c1", 0.9], ["q1", "c2", 0.8], ["q2", "c3", 0.7]], ids);
-    await makeRun(db, p.id, "B", [["q1", "c2", 0.9], ["q1", "c4", 0.8], ["q2", "c3", 0.7]], ids);
-    const users = [await makeUser(db, { role: "annotator" }), await makeUser(db, { role: "annotator" }), await makeUser(db, { role: "annotator" })];
+    const ids = {
+      queries: await makeQueries(db, p.id, ["q1", "q2"]),
+      chunks: await makeChunks(db, p.id, ["c1", "c2", "c3", "c4"]),
+    };
+    await makeRun(
+      db,
+      p.id,
+      "A",
+      [
+        ["q1", "c1", 0.9],
+        ["q1", "c2", 0.8],
+        ["q2", "c3", 0.7],
+      ],
+      ids,
+    );
+    await makeRun(
+      db,
+      p.id,
+      "B",
+      [
+        ["q1", "c2", 0.9],
+        ["q1", "c4", 0.8],
+        ["q2", "c3", 0.7],
+      ],
+      ids,
+    );
+    const users = [
+      await makeUser(db, { role: "annotator" }),
+      await makeUser(db, { role: "annotator" }),
+      await makeUser(db, { role: "annotator" }),
+    ];
 
     const preview = await buildPool(db, p.id, { depth: 2, dryRun: true });
     expect(await db.poolItem.count({ where: { projectId: p.id } })).toBe(0);

@@ -25,9 +25,33 @@ let dir: string;
 // Scores that are not round in binary, ties (broken by docid descending in byte order: "d9" >
 // "d10"), negative scores, and a query only one run answers; lines not in rank order.
 const FILES: Record<string, string> = {
-  bm25: ["q1 Q0 d1 1 12.3 bm25", "q1 Q0 d2 2 11.7 bm25", "q1 Q0 d9 3 9.1 bm25", "q1 Q0 d10 4 9.1 bm25", "q2 Q0 d3 1 0.30000000000000004 bm25", "q2 Q0 d4 2 -1.5 bm25", "q10 Q0 d5 1 7 bm25"].join("\n") + "\n",
-  vector: ["q1 Q0 d2 1 0.91 vector", "q1 Q0 d10 2 0.87 vector", "q1 Q0 d6 3 0.5 vector", "q2 Q0 d4 1 0.99 vector", "q2 Q0 d3 2 0.1 vector", "q2 Q0 d1 3 0.1 vector"].join("\n") + "\n",
-  splade: ["q1 Q0 d6 2 3.25 splade", "q1 Q0 d1 1 4 splade", "q2 Q0 d5 1 1e-7 splade", "q10 Q0 d5 1 2 splade", "q10 Q0 d9 2 1 splade"].join("\n") + "\n",
+  bm25:
+    [
+      "q1 Q0 d1 1 12.3 bm25",
+      "q1 Q0 d2 2 11.7 bm25",
+      "q1 Q0 d9 3 9.1 bm25",
+      "q1 Q0 d10 4 9.1 bm25",
+      "q2 Q0 d3 1 0.30000000000000004 bm25",
+      "q2 Q0 d4 2 -1.5 bm25",
+      "q10 Q0 d5 1 7 bm25",
+    ].join("\n") + "\n",
+  vector:
+    [
+      "q1 Q0 d2 1 0.91 vector",
+      "q1 Q0 d10 2 0.87 vector",
+      "q1 Q0 d6 3 0.5 vector",
+      "q2 Q0 d4 1 0.99 vector",
+      "q2 Q0 d3 2 0.1 vector",
+      "q2 Q0 d1 3 0.1 vector",
+    ].join("\n") + "\n",
+  splade:
+    [
+      "q1 Q0 d6 2 3.25 splade",
+      "q1 Q0 d1 1 4 splade",
+      "q2 Q0 d5 1 1e-7 splade",
+      "q10 Q0 d5 1 2 splade",
+      "q10 Q0 d9 2 1 splade",
+    ].join("\n") + "\n",
 };
 const file = (system: string) => join(dir, `${system}.trec`);
 
@@ -51,8 +75,18 @@ afterAll(async () => {
 /** The stored run as TREC lines in the order `assessor fuse` writes them (queries in byte order, then rank). */
 async function storedLines(system: string): Promise<string> {
   const run = await db.run.findUniqueOrThrow({ where: { projectId_system: { projectId, system } } });
-  const entries = await db.runEntry.findMany({ where: { runId: run.id }, select: { rank: true, score: true, query: { select: { externalId: true } }, chunk: { select: { externalId: true } } } });
-  entries.sort((a, b) => (a.query.externalId < b.query.externalId ? -1 : a.query.externalId > b.query.externalId ? 1 : a.rank - b.rank));
+  const entries = await db.runEntry.findMany({
+    where: { runId: run.id },
+    select: {
+      rank: true,
+      score: true,
+      query: { select: { externalId: true } },
+      chunk: { select: { externalId: true } },
+    },
+  });
+  entries.sort((a, b) =>
+    a.query.externalId < b.query.externalId ? -1 : a.query.externalId > b.query.externalId ? 1 : a.rank - b.rank,
+  );
   return entries.map((e) => `${e.query.externalId} Q0 ${e.chunk.externalId} ${e.rank} ${e.score} ${system}\n`).join("");
 }
 
@@ -70,7 +104,12 @@ function cliFuse(input: TFuse): string {
 }
 
 async function counts() {
-  return { runs: await db.run.count(), entries: await db.runEntry.count(), rankings: await db.runRanking.count(), imports: await db.importRecord.count() };
+  return {
+    runs: await db.run.count(),
+    entries: await db.runEntry.count(),
+    rankings: await db.runRanking.count(),
+    imports: await db.importRecord.count(),
+  };
 }
 
 describe("fuseStoredRuns", () => {
@@ -86,12 +125,27 @@ describe("fuseStoredRuns", () => {
       const expected = cliFuse(input);
       const r = await fuseStoredRuns(db, projectId, input);
       expect(await storedLines(input.system)).toBe(expected);
-      const run = await db.run.findUniqueOrThrow({ where: { projectId_system: { projectId, system: input.system } }, include: { ranking: true } });
+      const run = await db.run.findUniqueOrThrow({
+        where: { projectId_system: { projectId, system: input.system } },
+        include: { ranking: true },
+      });
       // The same bytes as the CLI's output: the content hash of `assessor import run` of that file.
       expect(run.contentHash).toBe(createHash("sha256").update(expected).digest("hex"));
       expect(run.ranking?.contentHash).toBe(run.contentHash);
-      expect(r).toMatchObject({ system: input.system, runs: input.runs, lines: expected.trim().split("\n").length, sha256: run.contentHash });
-      expect(r.queries).toBe(new Set(expected.trim().split("\n").map((l) => l.split(" ")[0])).size);
+      expect(r).toMatchObject({
+        system: input.system,
+        runs: input.runs,
+        lines: expected.trim().split("\n").length,
+        sha256: run.contentHash,
+      });
+      expect(r.queries).toBe(
+        new Set(
+          expected
+            .trim()
+            .split("\n")
+            .map((l) => l.split(" ")[0]),
+        ).size,
+      );
       expect(run.description).toBe(r.description);
       const record = await db.importRecord.findFirstOrThrow({ where: { projectId, sha256: run.contentHash } });
       expect(record).toMatchObject({ kind: "run", rows: r.lines });
@@ -99,7 +153,10 @@ describe("fuseStoredRuns", () => {
   }
 
   it("records the method and parameters in the description", async () => {
-    const runs = await db.run.findMany({ where: { projectId, system: { in: ["rrf", "rrf-k10", "wsum", "combsum", "combmnz"] } }, orderBy: { system: "asc" } });
+    const runs = await db.run.findMany({
+      where: { projectId, system: { in: ["rrf", "rrf-k10", "wsum", "combsum", "combmnz"] } },
+      orderBy: { system: "asc" },
+    });
     expect(runs.map((r) => r.description)).toEqual([
       "combmnz norm=rank depth=3 of bm25, vector",
       "combsum norm=sum of splade, bm25",
@@ -107,7 +164,12 @@ describe("fuseStoredRuns", () => {
       "rrf k=10 depth=2 of vector, bm25, splade",
       "wsum norm=z weights=0.7,0.2,0.1 of bm25, vector, splade",
     ]);
-    const r = await fuseStoredRuns(db, projectId, { system: "noted", runs: ["bm25", "splade"], method: "combsum", description: "hybrid baseline" });
+    const r = await fuseStoredRuns(db, projectId, {
+      system: "noted",
+      runs: ["bm25", "splade"],
+      method: "combsum",
+      description: "hybrid baseline",
+    });
     expect(r.description).toBe("hybrid baseline (combsum norm=min-max of bm25, splade)");
   });
 
@@ -118,8 +180,16 @@ describe("fuseStoredRuns", () => {
       .split("\n")
       .filter((l) => l.split(" ")[3] === "1")
       .map((l) => `${l.split(" ")[0]} ${l.split(" ")[2]}`);
-    const items = await db.poolProvenance.findMany({ where: { run: { system: "rrf" } }, select: { rank: true, poolItem: { select: { query: { select: { externalId: true } }, chunk: { select: { externalId: true } } } } } });
-    expect(items.map((p) => `${p.poolItem.query.externalId} ${p.poolItem.chunk.externalId}`).sort()).toEqual(firsts.sort());
+    const items = await db.poolProvenance.findMany({
+      where: { run: { system: "rrf" } },
+      select: {
+        rank: true,
+        poolItem: { select: { query: { select: { externalId: true } }, chunk: { select: { externalId: true } } } },
+      },
+    });
+    expect(items.map((p) => `${p.poolItem.query.externalId} ${p.poolItem.chunk.externalId}`).sort()).toEqual(
+      firsts.sort(),
+    );
     expect(items.every((p) => p.rank === 1)).toBe(true);
   });
 
@@ -134,13 +204,33 @@ describe("fuseStoredRuns", () => {
       expect((e as AppError).code).toBe(code);
       expect((e as AppError).message).toMatch(message);
     };
-    await refused({ system: "x", runs: ["bm25", "nope"], method: "rrf" }, "not_found", /^unknown run: nope; runs in this project: bm25, combmnz, combsum, noted, rrf, rrf-k10, splade, vector, wsum$/);
+    await refused(
+      { system: "x", runs: ["bm25", "nope"], method: "rrf" },
+      "not_found",
+      /^unknown run: nope; runs in this project: bm25, combmnz, combsum, noted, rrf, rrf-k10, splade, vector, wsum$/,
+    );
     await refused({ system: "x", runs: ["bm25"], method: "rrf" }, "bad_input", /at least two runs/);
     await refused({ system: "x", runs: ["bm25", "bm25"], method: "rrf" }, "bad_input", /"bm25" is chosen twice/);
-    await refused({ system: "x", runs: ["bm25", "vector"], method: "wsum", weights: [1, 2, 3] }, "bad_input", /^weights: 2 runs need 2 weights, got 3$/);
-    await refused({ system: "x", runs: ["bm25", "vector"], method: "rrf", weights: [1, 2] }, "bad_input", /weights applies to method wsum only/);
-    await refused({ system: "x", runs: ["bm25", "vector"], method: "rrf", norm: "z" }, "bad_input", /norm does not apply to rrf/);
-    await refused({ system: "vector", runs: ["bm25", "splade"], method: "rrf" }, "conflict", /a run named "vector" already exists/);
+    await refused(
+      { system: "x", runs: ["bm25", "vector"], method: "wsum", weights: [1, 2, 3] },
+      "bad_input",
+      /^weights: 2 runs need 2 weights, got 3$/,
+    );
+    await refused(
+      { system: "x", runs: ["bm25", "vector"], method: "rrf", weights: [1, 2] },
+      "bad_input",
+      /weights applies to method wsum only/,
+    );
+    await refused(
+      { system: "x", runs: ["bm25", "vector"], method: "rrf", norm: "z" },
+      "bad_input",
+      /norm does not apply to rrf/,
+    );
+    await refused(
+      { system: "vector", runs: ["bm25", "splade"], method: "rrf" },
+      "conflict",
+      /a run named "vector" already exists/,
+    );
     await refused({ system: "  ", runs: ["bm25", "splade"], method: "rrf" }, "bad_input", /needs a system name/);
     expect(await counts()).toEqual(before);
   });

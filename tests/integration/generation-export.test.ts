@@ -4,7 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { ANSWER_CSV_COLUMNS, answerExportFileName, CLAIM_CSV_COLUMNS, exportAnswerLabels } from "../../lib/generation/export.ts";
+import {
+  ANSWER_CSV_COLUMNS,
+  answerExportFileName,
+  CLAIM_CSV_COLUMNS,
+  exportAnswerLabels,
+} from "../../lib/generation/export.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeGenerationProject } from "../helpers/generation-project.ts";
@@ -41,12 +46,39 @@ describe("answer label exports", () => {
   it("write one JSONL line per claim after the version line, whose sha256 is the body's", async () => {
     const e = await exportAnswerLabels(db, projectId, "claims", "jsonl", now);
     const lines = e.content.trimEnd().split("\n");
-    const head = JSON.parse(lines[0]) as { label_set_version: { sha256: string; rows: number; kind: string; project: string; created_at: string } };
-    expect(head.label_set_version).toMatchObject({ rows: 10, kind: "claims", project: "gen", created_at: "2026-12-02T10:00:00.000Z" });
-    expect(head.label_set_version.sha256).toBe(sha(lines.slice(1).map((l) => `${l}\n`).join("")));
+    const head = JSON.parse(lines[0]) as {
+      label_set_version: { sha256: string; rows: number; kind: string; project: string; created_at: string };
+    };
+    expect(head.label_set_version).toMatchObject({
+      rows: 10,
+      kind: "claims",
+      project: "gen",
+      created_at: "2026-12-02T10:00:00.000Z",
+    });
+    expect(head.label_set_version.sha256).toBe(
+      sha(
+        lines
+          .slice(1)
+          .map((l) => `${l}\n`)
+          .join(""),
+      ),
+    );
     const rows = lines.slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows).toHaveLength(10);
-    expect(rows[0]).toEqual({ answer_id: ids.get("sysA/q1"), system: "sysA", query: "q1", claim_version: 1, claim: 0, text: "Robertson developed it.", label: "s", status: "agreed", annotators: 2, revision: null, flags: ["unsure"], notes: ["dates are vague"] });
+    expect(rows[0]).toEqual({
+      answer_id: ids.get("sysA/q1"),
+      system: "sysA",
+      query: "q1",
+      claim_version: 1,
+      claim: 0,
+      text: "Robertson developed it.",
+      label: "s",
+      status: "agreed",
+      annotators: 2,
+      revision: null,
+      flags: ["unsure"],
+      notes: ["dates are vague"],
+    });
     expect(rows.map((r) => `${String(r.system)} ${String(r.query)} ${String(r.claim)} ${String(r.label)}`)).toEqual([
       "sysA q1 0 s",
       "sysA q1 1 s",
@@ -61,7 +93,9 @@ describe("answer label exports", () => {
     ]);
     // The adjudicated answer: the adjudicator's labels, revision 1, both annotators counted.
     expect(rows[9]).toMatchObject({ text: "In London.", status: "adjudicated", revision: 1, annotators: 2 });
-    expect(answerExportFileName("gen", "claims", "jsonl", e.version)).toBe(`gen.claim-labels.${e.version.sha256.slice(0, 12)}.jsonl`);
+    expect(answerExportFileName("gen", "claims", "jsonl", e.version)).toBe(
+      `gen.claim-labels.${e.version.sha256.slice(0, 12)}.jsonl`,
+    );
   });
 
   it("write the same labels as CSV with the same version, and answers with relevance and faithfulness", async () => {
@@ -70,7 +104,9 @@ describe("answer label exports", () => {
     expect(csv.version.sha256).toBe(jsonl.version.sha256);
     const lines = csv.content.trimEnd().split("\n");
     expect(lines[0]).toBe(CLAIM_CSV_COLUMNS.join(","));
-    expect(lines[1]).toBe(`${ids.get("sysA/q1")},sysA,q1,1,0,Robertson developed it.,s,agreed,2,,unsure,dates are vague`);
+    expect(lines[1]).toBe(
+      `${ids.get("sysA/q1")},sysA,q1,1,0,Robertson developed it.,s,agreed,2,,unsure,dates are vague`,
+    );
     expect(lines).toHaveLength(11);
     const answers = await exportAnswerLabels(db, projectId, "answers", "csv", now);
     const a = answers.content.trimEnd().split("\n");
@@ -91,7 +127,9 @@ describe("answer label exports", () => {
     const after = await exportAnswerLabels(db, projectId, "answers", "jsonl", now);
     expect(after.version.sha256).not.toBe(before.version.sha256);
     await db.answerAdjudication.update({ where: { answerId }, data: { relevance: 3, revision: 1 } });
-    expect((await exportAnswerLabels(db, projectId, "answers", "jsonl", now)).version.sha256).toBe(before.version.sha256);
+    expect((await exportAnswerLabels(db, projectId, "answers", "jsonl", now)).version.sha256).toBe(
+      before.version.sha256,
+    );
   });
 
   it("assessor export answers writes the file and its version sidecar, and refuses --claims with --answers", () => {
@@ -101,8 +139,16 @@ describe("answer label exports", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/wrote 6 answer label\(s\) to .*answers\.csv; label set [0-9a-f]{64}/);
     const content = readFileSync(file, "utf8");
-    const side = JSON.parse(readFileSync(`${file}.version.json`, "utf8")) as { label_set_version: { kind: string; rows: number }; format: string; file_sha256: string };
-    expect(side).toMatchObject({ format: "csv", file_sha256: sha(content), label_set_version: { kind: "answers", rows: 6 } });
+    const side = JSON.parse(readFileSync(`${file}.version.json`, "utf8")) as {
+      label_set_version: { kind: string; rows: number };
+      format: string;
+      file_sha256: string;
+    };
+    expect(side).toMatchObject({
+      format: "csv",
+      file_sha256: sha(content),
+      label_set_version: { kind: "answers", rows: 6 },
+    });
     const printed = runCli(["export", "answers", "--format", "csv", "--project", "gen"]);
     expect(printed.code).toBe(0);
     expect(printed.stdout.split("\n")[0]).toBe(CLAIM_CSV_COLUMNS.join(","));

@@ -62,7 +62,8 @@ describe("the Generation section", () => {
     expect(b.cells[0].test!.n).toBe(2);
     expect(b.cells[0].test!.meanDiff).toBeCloseTo(1 / 12, 12);
     expect(b.cells[2].test!.meanDiff).toBeCloseTo(-1 / 3, 12);
-    for (const row of human.rows) for (const c of row.cells) if (c.ci) expect(c.ci.low).toBeLessThanOrEqual(c.mean! + 1e-12);
+    for (const row of human.rows)
+      for (const c of row.cells) if (c.ci) expect(c.ci.low).toBeLessThanOrEqual(c.mean! + 1e-12);
     // The judge's own table: sysA (2/3 + 0 + 1)/3 = 5/9, sysB (0.5 + 1)/2 = 0.75.
     const judge = p.tables.find((t) => t.source === "judge")!;
     expect(judge.judge).toBe("judge-a");
@@ -116,11 +117,31 @@ describe("the Generation section", () => {
     //   sysA q1 3/good, q2 −1 (d unjudged for q2)/not, q3 0/good; sysB q1 3/not, q2 1/good, q3 no claims (excluded).
     expect(h.excluded).toBe(1);
     const all = h.tables.find((t) => t.system === "all")!;
-    expect(all.atLeast1.counts).toEqual({ retrieval_failed: 1, generator_failed: 1, good_without_evidence: 1, fine: 2 });
-    expect(all.atLeast1.examples).toEqual({ retrieval_failed: ["q2"], generator_failed: ["q1"], good_without_evidence: ["q3"], fine: ["q1", "q2"] });
+    expect(all.atLeast1.counts).toEqual({
+      retrieval_failed: 1,
+      generator_failed: 1,
+      good_without_evidence: 1,
+      fine: 2,
+    });
+    expect(all.atLeast1.examples).toEqual({
+      retrieval_failed: ["q2"],
+      generator_failed: ["q1"],
+      good_without_evidence: ["q3"],
+      fine: ["q1", "q2"],
+    });
     // At ≥ 2, sysB q2's grade-1 chunk no longer counts: good without evidence.
-    expect(all.atLeast2.counts).toEqual({ retrieval_failed: 1, generator_failed: 1, good_without_evidence: 2, fine: 1 });
-    expect(h.tables.find((t) => t.system === "sysB")!.atLeast1.counts).toEqual({ retrieval_failed: 0, generator_failed: 1, good_without_evidence: 0, fine: 1 });
+    expect(all.atLeast2.counts).toEqual({
+      retrieval_failed: 1,
+      generator_failed: 1,
+      good_without_evidence: 2,
+      fine: 1,
+    });
+    expect(h.tables.find((t) => t.system === "sysB")!.atLeast1.counts).toEqual({
+      retrieval_failed: 0,
+      generator_failed: 1,
+      good_without_evidence: 0,
+      fine: 1,
+    });
     // nDCG@10 (exponential gain): [a, b] for q1 = 7/7 = 1; [d] for q2 = 0 (c is q2's relevant chunk);
     // [c] for q2 = 1; q3 has no relevant label (no point).
     expect(h.points).toEqual([
@@ -131,18 +152,31 @@ describe("the Generation section", () => {
     ]);
     // The judge's view: sysB q1 s n / 2 is good (exactly 0.5), so it moves to fine.
     const j = p.attribution.find((x) => x.source === "judge")!;
-    expect(j.tables[0].atLeast1.counts).toEqual({ retrieval_failed: 1, generator_failed: 0, good_without_evidence: 1, fine: 3 });
+    expect(j.tables[0].atLeast1.counts).toEqual({
+      retrieval_failed: 1,
+      generator_failed: 0,
+      good_without_evidence: 1,
+      fine: 3,
+    });
   });
 
   it("follows a label change (a new adjudication revision) without a restart", async () => {
     const before = await panel();
-    const answer = await db.answer.findFirstOrThrow({ where: { projectId, system: "sysB", query: { externalId: "q2" } } });
-    await db.answerAdjudication.update({ where: { answerId: answer.id }, data: { claimLabels: JSON.stringify(["s", "s"]), revision: 2 } });
+    const answer = await db.answer.findFirstOrThrow({
+      where: { projectId, system: "sysB", query: { externalId: "q2" } },
+    });
+    await db.answerAdjudication.update({
+      where: { answerId: answer.id },
+      data: { claimLabels: JSON.stringify(["s", "s"]), revision: 2 },
+    });
     const after = await panel();
     // sysB q2 now 1: sysB mean (0.25 + 1)/2 = 0.625.
     expect(before.tables[0].rows[1].cells[0].mean).toBeCloseTo(0.5, 12);
     expect(after.tables[0].rows[1].cells[0].mean).toBeCloseTo(0.625, 12);
-    await db.answerAdjudication.update({ where: { answerId: answer.id }, data: { claimLabels: JSON.stringify(["s", "p"]), revision: 3 } });
+    await db.answerAdjudication.update({
+      where: { answerId: answer.id },
+      data: { claimLabels: JSON.stringify(["s", "p"]), revision: 3 },
+    });
   });
 
   it("says what to do when the project has no answers", async () => {

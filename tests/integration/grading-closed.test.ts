@@ -29,10 +29,23 @@ beforeAll(async () => {
 afterAll(async () => project?.stop());
 
 const call = (path: string, cookie: string, body?: unknown) =>
-  fetch(`${project.server.url}${path}`, { method: body === undefined ? "GET" : "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${project.server.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { Cookie: cookie, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const grade = (cookie: string, poolItemId: string, g: number, idempotencyKey: string = randomUUID()) =>
-  call("/api/annotate/judgements", cookie, { poolItemId, grade: g, startSeconds: g > 0 ? 10 : null, notes: "", flags: [], timeSpentMs: 1000, idempotencyKey });
-const closing = (cookie: string, closed: boolean) => call(`/api/lead/projects/${project.fx.project.id}/grading`, cookie, { closed });
+  call("/api/annotate/judgements", cookie, {
+    poolItemId,
+    grade: g,
+    startSeconds: g > 0 ? 10 : null,
+    notes: "",
+    flags: [],
+    timeSpentMs: 1000,
+    idempotencyKey,
+  });
+const closing = (cookie: string, closed: boolean) =>
+  call(`/api/lead/projects/${project.fx.project.id}/grading`, cookie, { closed });
 
 describe("closing grading", () => {
   it("makes every item read-only alike, whatever its state; adjudication goes on; reopening restores grading", async () => {
@@ -46,7 +59,17 @@ describe("closing grading", () => {
     expect((await grade(other, ungraded.id, 3)).status).toBe(200);
     const sentBefore = randomUUID();
     expect((await grade(ann, agreed.id, 2, sentBefore)).status).toBe(200);
-    expect((await call("/api/adjudicate/decisions", adj, { poolItemId: adjudicated.id, grade: 1, startSeconds: 10, rationale: "partly", idempotencyKey: randomUUID() })).status).toBe(200);
+    expect(
+      (
+        await call("/api/adjudicate/decisions", adj, {
+          poolItemId: adjudicated.id,
+          grade: 1,
+          startSeconds: 10,
+          rationale: "partly",
+          idempotencyKey: randomUUID(),
+        })
+      ).status,
+    ).toBe(200);
 
     // Only a lead closes it; closing twice keeps the first time.
     expect((await closing(ann, true)).status).toBe(403);
@@ -75,10 +98,18 @@ describe("closing grading", () => {
     expect(await retry.json()).toMatchObject({ applied: false, grade: 2 });
 
     // The pages the annotator reads say so, on every item alike: the time and their own grade only.
-    const queue = (await (await call(`/api/annotate/queue?projectId=${fx.project.id}`, ann)).json()) as { project: { gradingClosedAt: string | null } };
+    const queue = (await (await call(`/api/annotate/queue?projectId=${fx.project.id}`, ann)).json()) as {
+      project: { gradingClosedAt: string | null };
+    };
     expect(queue.project.gradingClosedAt).toBe(closedAt);
     const items = [];
-    for (const item of [adjudicated, agreed, ungraded]) items.push((await (await call(`/api/annotate/items/${item.id}`, ann)).json()) as { gradingClosedAt: string | null; own: { grade: number } | null });
+    for (const item of [adjudicated, agreed, ungraded])
+      items.push(
+        (await (await call(`/api/annotate/items/${item.id}`, ann)).json()) as {
+          gradingClosedAt: string | null;
+          own: { grade: number } | null;
+        },
+      );
     expect(items.map((i) => [i.gradingClosedAt, i.own?.grade ?? null])).toEqual([
       [closedAt, 2],
       [closedAt, 2],
@@ -90,20 +121,41 @@ describe("closing grading", () => {
     const assign = await call(`/api/lead/projects/${fx.project.id}/assign`, lead, { perItem: 1, dryRun: true });
     expect(assign.status).toBe(409);
     expect(JSON.stringify(await assign.json())).toMatch(/is closed .*reopen it first/);
-    expect((await call(`/api/lead/projects/${fx.project.id}/assign`, lead, { perItem: 1, answers: true })).status).toBe(409);
+    expect((await call(`/api/lead/projects/${fx.project.id}/assign`, lead, { perItem: 1, answers: true })).status).toBe(
+      409,
+    );
     expect(await db.assignment.count()).toBe(assignments);
 
     // The dashboard's calibration advice says to reopen (its version includes the closing).
-    const advice = async () => ((await (await call(`/api/dashboard/${fx.project.id}/calibration`, lead)).json()) as { advice: { action: string } }).advice.action;
+    const advice = async () =>
+      (
+        (await (await call(`/api/dashboard/${fx.project.id}/calibration`, lead)).json()) as {
+          advice: { action: string };
+        }
+      ).advice.action;
     expect(await advice()).toBe("reopen");
 
     // Adjudication goes on: the decision can be revised.
-    expect((await call("/api/adjudicate/decisions", adj, { poolItemId: adjudicated.id, grade: 2, startSeconds: 12, rationale: "on second thought", revises: 1, idempotencyKey: randomUUID() })).status).toBe(200);
+    expect(
+      (
+        await call("/api/adjudicate/decisions", adj, {
+          poolItemId: adjudicated.id,
+          grade: 2,
+          startSeconds: 12,
+          rationale: "on second thought",
+          revises: 1,
+          idempotencyKey: randomUUID(),
+        })
+      ).status,
+    ).toBe(200);
 
     // Reopened: grading works again.
     expect(await (await closing(lead, false)).json()).toEqual({ closedAt: null });
     expect(await advice()).not.toBe("reopen");
     expect((await grade(ann, ungraded.id, 1)).status).toBe(200);
-    expect((await db.judgement.findFirstOrThrow({ where: { poolItemId: ungraded.id, user: { email: "ann@example.org" } } })).grade).toBe(1);
+    expect(
+      (await db.judgement.findFirstOrThrow({ where: { poolItemId: ungraded.id, user: { email: "ann@example.org" } } }))
+        .grade,
+    ).toBe(1);
   });
 });

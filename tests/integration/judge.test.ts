@@ -49,7 +49,15 @@ beforeEach(async () => {
   pairs = seeded.pairs;
 });
 
-const settings = (judge: string, extra: Record<string, unknown> = {}) => ({ judge, model: "fake-judge", baseUrl: fake.url, apiKeyEnv: "JUDGE_API_KEY", timeoutMs: 5000, maxRetries: 3, ...extra });
+const settings = (judge: string, extra: Record<string, unknown> = {}) => ({
+  judge,
+  model: "fake-judge",
+  baseUrl: fake.url,
+  apiKeyEnv: "JUDGE_API_KEY",
+  timeoutMs: 5000,
+  maxRetries: 3,
+  ...extra,
+});
 
 async function judgeAll(judge: string, extra: Record<string, unknown> = {}) {
   const { run, apiKey } = await startRun(db, projectId, settings(judge, extra), env);
@@ -95,7 +103,9 @@ describe("judge run", () => {
     expect(fake.requests).toHaveLength(0);
     expect(run.cost).toBe(0);
     expect(await db.judgeTask.count({ where: { runId: run.id, cached: true } })).toBe(pairs);
-    expect((await labelsOf("second")).map((l) => l.grade).sort()).toEqual((await labelsOf("first")).map((l) => l.grade).sort());
+    expect((await labelsOf("second")).map((l) => l.grade).sort()).toEqual(
+      (await labelsOf("first")).map((l) => l.grade).sort(),
+    );
     // Another model is another configuration.
     await judgeAll("third", { model: "other-model" });
     expect(fake.requests).toHaveLength(pairs);
@@ -125,7 +135,11 @@ describe("judge run", () => {
 
   it("an unparseable answer is retried, then recorded as failed with its raw text, never as a grade", async () => {
     const bad = (p: string) => scriptedGrade(p) === 3;
-    fake.setScript((req, attempt) => (bad(req.prompt) ? { kind: "answer", text: "I think it is quite relevant, honestly." } : defaultScript(req, attempt)));
+    fake.setScript((req, attempt) =>
+      bad(req.prompt)
+        ? { kind: "answer", text: "I think it is quite relevant, honestly." }
+        : defaultScript(req, attempt),
+    );
     const { run } = await judgeAll("parsey", { parseRetries: 2 });
     const failed = await db.judgeTask.findMany({ where: { runId: run.id, status: "failed" } });
     expect(failed.length).toBeGreaterThan(0);
@@ -145,9 +159,19 @@ describe("judge run", () => {
     const kind = (p: string) => scriptedGrade(`${p}#kind`);
     fake.setScript((req) => {
       const g = scriptedGrade(req.prompt);
-      if (kind(req.prompt) === 0) return { kind: "answer", text: "<think>so the user wants... so score: 1 perhaps, though", finishReason: "length" };
-      if (kind(req.prompt) === 1) return { kind: "answer", text: null, message: { refusal: "I'm sorry, I can't assist with that." } };
-      return { kind: "answer", text: `<think>… the score: 0 is wrong here …</think>{"intent": "i", "match": "m", "score": ${g}}`, message: { reasoning_content: "score: 3 at first" } };
+      if (kind(req.prompt) === 0)
+        return {
+          kind: "answer",
+          text: "<think>so the user wants... so score: 1 perhaps, though",
+          finishReason: "length",
+        };
+      if (kind(req.prompt) === 1)
+        return { kind: "answer", text: null, message: { refusal: "I'm sorry, I can't assist with that." } };
+      return {
+        kind: "answer",
+        text: `<think>… the score: 0 is wrong here …</think>{"intent": "i", "match": "m", "score": ${g}}`,
+        message: { reasoning_content: "score: 3 at first" },
+      };
     });
     const { run } = await judgeAll("reasoner", { parseRetries: 2 });
     const tasks = await db.judgeTask.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } });
@@ -183,7 +207,10 @@ describe("judge run", () => {
   });
 
   it("falls back to plain text when the endpoint refuses structured output, and reads UMBRELA's final-score line", async () => {
-    const plain = await startFakeLlm({ rejectStructured: true, script: (req) => ({ kind: "answer", text: `M: 2, T: 1\n##final score: ${scriptedGrade(req.prompt)}` }) });
+    const plain = await startFakeLlm({
+      rejectStructured: true,
+      script: (req) => ({ kind: "answer", text: `M: 2, T: 1\n##final score: ${scriptedGrade(req.prompt)}` }),
+    });
     try {
       const { run, apiKey } = await startRun(db, projectId, { ...settings("plain"), baseUrl: plain.url }, env);
       await runWorker(db, run.id, { apiKey });
@@ -210,49 +237,84 @@ describe("judge run", () => {
     // Sample prompts are the same text; each pair got 3 requests (the cache key includes the sample).
     expect([...fake.countByPrompt().values()].every((c) => c === 3)).toBe(true);
     for (const l of labels) {
-      const grades = (await db.judgeTask.findMany({ where: { runId: run.id, queryId: l.queryId, chunkId: l.chunkId } })).map((x) => x.grade as number).sort();
+      const grades = (await db.judgeTask.findMany({ where: { runId: run.id, queryId: l.queryId, chunkId: l.chunkId } }))
+        .map((x) => x.grade as number)
+        .sort();
       expect(l.grade).toBe(grades[1]);
     }
     const { summarise } = await import("../../lib/judge/service.ts");
     const s = await summarise(db, run, { retest: true });
     expect(s.retest?.pairs).toBe(pairs);
-    const spread = await db.judgeTask.groupBy({ by: ["queryId", "chunkId"], where: { runId: run.id }, _min: { grade: true }, _max: { grade: true } });
+    const spread = await db.judgeTask.groupBy({
+      by: ["queryId", "chunkId"],
+      where: { runId: run.id },
+      _min: { grade: true },
+      _max: { grade: true },
+    });
     expect(s.retest?.unstable).toBe(spread.filter((g) => g._min.grade !== g._max.grade).length);
     expect(s.retest?.unstable).toBeGreaterThan(0);
   });
 
   it("test–retest on the dashboard, and the unstable pairs go to the calibration sample first", async () => {
     // Pairs whose scripted grade is 0 or 1 answer the sample's index (1, 2, 3): unstable; the others are stable.
-    fake.setScript((req, attempt) => ({ kind: "answer", text: JSON.stringify({ score: scriptedGrade(req.prompt) < 2 ? Math.min(3, attempt) : 2 }) }));
+    fake.setScript((req, attempt) => ({
+      kind: "answer",
+      text: JSON.stringify({ score: scriptedGrade(req.prompt) < 2 ? Math.min(3, attempt) : 2 }),
+    }));
     const { run } = await judgeAll("retest", { samples: 3, temperature: 0.7 });
     const items = await db.poolItem.findMany({ where: { projectId }, include: { query: true, chunk: true } });
     const { loadPairViews } = await import("../../lib/judge/views.ts");
     const views = await loadPairViews(db, DEFAULT_TEMPLATE, items);
-    const unstable = items.filter((it) => scriptedGrade(renderTemplate(DEFAULT_TEMPLATE, views.get(`${it.queryId}:${it.chunkId}`)?.view ?? ({} as never))) < 2);
+    const unstable = items.filter(
+      (it) =>
+        scriptedGrade(
+          renderTemplate(DEFAULT_TEMPLATE, views.get(`${it.queryId}:${it.chunkId}`)?.view ?? ({} as never)),
+        ) < 2,
+    );
     expect(unstable.length).toBeGreaterThan(1);
     expect(unstable.length).toBeLessThan(pairs);
 
     const { retestPanel } = await import("../../lib/judge/service.ts");
     const panel = await retestPanel(db, projectId);
-    expect(panel.runs.map((r) => [r.judge, r.samples, r.retest.pairs, r.retest.unstable])).toEqual([["retest", 3, pairs, unstable.length]]);
+    expect(panel.runs.map((r) => [r.judge, r.samples, r.retest.pairs, r.retest.unstable])).toEqual([
+      ["retest", 3, pairs, unstable.length],
+    ]);
     // Samples 1, 2, 3 on the unstable pairs and 2, 2, 2 on the others: kappa between samples is below 1.
     expect(panel.runs[0].retest.kappa.quadratic).toBeLessThan(1);
 
     const { createUser } = await import("../../lib/users/users.ts");
-    for (const who of ["a", "b"]) await createUser(db, { email: `${who}-${projectName}@example.org`, name: who, role: "annotator", password: "password-123" });
+    for (const who of ["a", "b"])
+      await createUser(db, {
+        email: `${who}-${projectName}@example.org`,
+        name: who,
+        role: "annotator",
+        password: "password-123",
+      });
     const { assign } = await import("../../lib/assignment/assign.ts");
     const annotators = ["a", "b"].map((w) => `${w}-${projectName}@example.org`);
     const r = await assign(db, projectId, { perItem: 2, annotators, sample: 2, seed: 7, unstableFrom: "retest" });
     expect(r.unstable).toBe(2);
-    const sampled = new Set((await db.assignment.findMany({ where: { calibration: true, poolItem: { projectId } } })).map((a) => a.poolItemId));
+    const sampled = new Set(
+      (await db.assignment.findMany({ where: { calibration: true, poolItem: { projectId } } })).map(
+        (a) => a.poolItemId,
+      ),
+    );
     expect([...sampled].every((id) => unstable.some((u) => u.id === id))).toBe(true);
     // Asking for more than there are: every unstable pair first, the rest from the usual scheme.
-    const more = await assign(db, projectId, { perItem: 2, annotators, sample: unstable.length + 1, seed: 7, unstableFrom: String(run.id) });
+    const more = await assign(db, projectId, {
+      perItem: 2,
+      annotators,
+      sample: unstable.length + 1,
+      seed: 7,
+      unstableFrom: String(run.id),
+    });
     expect(more.unstable).toBe(unstable.length - 2);
     expect(more.items).toBe(unstable.length + 1);
     // A run with one sample has no unstable pairs to offer.
     await judgeAll("single");
-    await expect(assign(db, projectId, { perItem: 2, annotators, sample: 1, unstableFrom: "single" })).rejects.toThrow(/one sample per pair/);
+    await expect(assign(db, projectId, { perItem: 2, annotators, sample: 1, unstableFrom: "single" })).rejects.toThrow(
+      /one sample per pair/,
+    );
   });
 
   it("stops with the reason at the cost cap, and at a run of consecutive failures", async () => {
@@ -266,12 +328,21 @@ describe("judge run", () => {
 
     fake.requests.length = 0;
     fake.setScript(() => ({ kind: "status", status: 500 }));
-    const broken = await judgeAll("broken", { model: "other-model", maxRetries: 0, maxConsecutiveFailures: 4, concurrency: 1 });
+    const broken = await judgeAll("broken", {
+      model: "other-model",
+      maxRetries: 0,
+      maxConsecutiveFailures: 4,
+      concurrency: 1,
+    });
     expect(broken.run.status).toBe("stopped");
     expect(broken.run.stopReason).toMatch(/^4 consecutive failures; the last: 500/);
     expect(fake.requests).toHaveLength(4);
     // Transient failures stay pending, to be sent again on resume.
-    const statuses = await db.judgeTask.groupBy({ by: ["status"], where: { runId: broken.run.id }, _count: { _all: true } });
+    const statuses = await db.judgeTask.groupBy({
+      by: ["status"],
+      where: { runId: broken.run.id },
+      _count: { _all: true },
+    });
     expect(statuses.map((x) => [x.status, x._count._all])).toEqual([["pending", pairs]]);
   });
 
@@ -281,7 +352,12 @@ describe("judge run", () => {
     expect(run.status).toBe("stopped");
     expect(run.stopReason).toMatch(/refused the API key/);
     expect(run.stopReason).not.toContain(KEY);
-    const dump = JSON.stringify([await db.judgeRun.findMany(), await db.judgeTask.findMany(), await db.judgeWorker.findMany(), await db.judgeCache.findMany()]);
+    const dump = JSON.stringify([
+      await db.judgeRun.findMany(),
+      await db.judgeTask.findMany(),
+      await db.judgeWorker.findMany(),
+      await db.judgeCache.findMany(),
+    ]);
     expect(dump).not.toContain(KEY);
     expect(dump).not.toContain("SECRET-KEY");
     expect(run.apiKeyEnv).toBe("JUDGE_API_KEY");
@@ -291,14 +367,21 @@ describe("judge run", () => {
     const before = await db.judgeRun.count();
     const closedPort = await freePort();
     const cases: [Record<string, unknown>, RegExp, Record<string, string>?][] = [
-      [{ baseUrl: `http://127.0.0.1:${closedPort}/v1` }, new RegExp(`cannot reach http://127\\.0\\.0\\.1:${closedPort}/v1: connect ECONNREFUSED`)],
+      [
+        { baseUrl: `http://127.0.0.1:${closedPort}/v1` },
+        new RegExp(`cannot reach http://127\\.0\\.0\\.1:${closedPort}/v1: connect ECONNREFUSED`),
+      ],
       [{ model: "no-such-model" }, /does not serve a model "no-such-model"; it serves: fake-judge, other-model/],
       [{ template: "Q: {{question}} C: {{chunk}} S: {{system}}" }, /template:1: unknown placeholder \{\{system\}\}/],
       [{}, /the API key variable JUDGE_API_KEY is not set/, {}],
       [{ samples: 3 }, /need a temperature above 0/],
-      [{ only: "no-such-tag" }, /"no-such-tag" is neither pool, unlabelled, calibration nor a query tag of this project \(tags: entity\)/],
+      [
+        { only: "no-such-tag" },
+        /"no-such-tag" is neither pool, unlabelled, calibration nor a query tag of this project \(tags: entity\)/,
+      ],
     ];
-    for (const [extra, message, e] of cases) await expect(startRun(db, projectId, settings("bad", extra), e ?? env)).rejects.toThrow(message);
+    for (const [extra, message, e] of cases)
+      await expect(startRun(db, projectId, settings("bad", extra), e ?? env)).rejects.toThrow(message);
     const empty = await db.project.create({ data: { name: `${projectName}-empty` } });
     await expect(startRun(db, empty.id, settings("bad"), env)).rejects.toThrow(/the pool is empty/);
     expect(await db.judgeRun.count()).toBe(before);
@@ -309,30 +392,66 @@ describe("judge run", () => {
     const { run } = await judgeAll("entity-only", { only: "entity" });
     expect(run.subset).toBe("tag:entity");
     expect(await labelsOf("entity-only")).toHaveLength(pairs / 2);
-    await db.referenceLabel.create({ data: { projectId, source: "old", queryId: (await db.poolItem.findFirstOrThrow({ where: { projectId } })).queryId, chunkId: (await db.poolItem.findFirstOrThrow({ where: { projectId } })).chunkId, grade: 2 } });
+    await db.referenceLabel.create({
+      data: {
+        projectId,
+        source: "old",
+        queryId: (await db.poolItem.findFirstOrThrow({ where: { projectId } })).queryId,
+        chunkId: (await db.poolItem.findFirstOrThrow({ where: { projectId } })).chunkId,
+        grade: 2,
+      },
+    });
     const { run: r2 } = await judgeAll("unlabelled", { only: "unlabelled", limit: 7 });
     expect(await db.judgeTask.count({ where: { runId: r2.id } })).toBe(7);
   });
 
-  it.runIf(!process.env.TEST_DATABASE_URL)("on SQLite a second worker on the same run gets a clear message", async () => {
-    const { run } = await startRun(db, projectId, settings("solo"), env);
-    await registerWorker(db, run.id, "other-worker-alive");
-    await expect(runWorker(db, run.id, { apiKey: KEY })).rejects.toThrow(/being judged by another worker .* On SQLite one worker runs a run at a time/);
-    await removeWorker(db, run.id, "other-worker-alive");
-    expect((await runWorker(db, run.id, { apiKey: KEY })).status).toBe("completed");
-  });
+  it.runIf(!process.env.TEST_DATABASE_URL)(
+    "on SQLite a second worker on the same run gets a clear message",
+    async () => {
+      const { run } = await startRun(db, projectId, settings("solo"), env);
+      await registerWorker(db, run.id, "other-worker-alive");
+      await expect(runWorker(db, run.id, { apiKey: KEY })).rejects.toThrow(
+        /being judged by another worker .* On SQLite one worker runs a run at a time/,
+      );
+      await removeWorker(db, run.id, "other-worker-alive");
+      expect((await runWorker(db, run.id, { apiKey: KEY })).status).toBe("completed");
+    },
+  );
 
   it("renders only the annotator's view: no system, run, rank or score reaches the model", async () => {
-    const run = await db.run.create({ data: { chunkingId: await defaultChunkingId(db, projectId), projectId: projectId, system: "SYSTEM_SECRET_NAME", contentHash: "x" } });
+    const run = await db.run.create({
+      data: {
+        chunkingId: await defaultChunkingId(db, projectId),
+        projectId: projectId,
+        system: "SYSTEM_SECRET_NAME",
+        contentHash: "x",
+      },
+    });
     const item = await db.poolItem.findFirstOrThrow({ where: { projectId } });
-    await db.runEntry.create({ data: { runId: run.id, queryId: item.queryId, chunkId: item.chunkId, rank: 1, score: 97.53186 } });
+    await db.runEntry.create({
+      data: { runId: run.id, queryId: item.queryId, chunkId: item.chunkId, rank: 1, score: 97.53186 },
+    });
     await db.poolProvenance.create({ data: { poolItemId: item.id, runId: run.id, rank: 1 } });
     // A second chunking of the same video, with a chunk starting between the item's and the next:
     // not a neighbour (the judge, like the annotator, sees the item's own chunking only).
     const first = await db.chunk.findUniqueOrThrow({ where: { id: item.chunkId } });
-    const other = await db.chunking.create({ data: { projectId, name: "c40o0", method: "seconds", size: 40, overlap: 0 } });
-    await db.chunk.create({ data: { chunkingId: other.id, projectId, videoId: first.videoId, externalId: "OTHER_CHUNKING", startSeconds: first.startSeconds + 1, endSeconds: first.startSeconds + 41, text: "OTHER_CHUNKING_TEXT" } });
-    await judgeAll("blind", { template: "{{video_title}} {{start}}-{{end}}\n{{before}}|{{question}}|{{chunk}}|{{after}}" });
+    const other = await db.chunking.create({
+      data: { projectId, name: "c40o0", method: "seconds", size: 40, overlap: 0 },
+    });
+    await db.chunk.create({
+      data: {
+        chunkingId: other.id,
+        projectId,
+        videoId: first.videoId,
+        externalId: "OTHER_CHUNKING",
+        startSeconds: first.startSeconds + 1,
+        endSeconds: first.startSeconds + 41,
+        text: "OTHER_CHUNKING_TEXT",
+      },
+    });
+    await judgeAll("blind", {
+      template: "{{video_title}} {{start}}-{{end}}\n{{before}}|{{question}}|{{chunk}}|{{after}}",
+    });
     const all = fake.requests.map((r) => r.prompt).join("\n");
     expect(all).not.toContain("SYSTEM_SECRET_NAME");
     expect(all).not.toContain("97.53");
@@ -340,14 +459,38 @@ describe("judge run", () => {
     // The neighbours are the previous and next chunk of the same video and chunking.
     const c = await db.chunk.findUniqueOrThrow({ where: { id: item.chunkId } });
     const q = await db.query.findUniqueOrThrow({ where: { id: item.queryId } });
-    const next = await db.chunk.findFirstOrThrow({ where: { videoId: c.videoId, chunkingId: c.chunkingId, startSeconds: { gt: c.startSeconds } }, orderBy: { startSeconds: "asc" } });
-    expect(fake.requests.some((r) => r.prompt === renderTemplate("{{video_title}} {{start}}-{{end}}\n{{before}}|{{question}}|{{chunk}}|{{after}}", { video_title: "Ranking talk", start: "0:00", end: "0:15", before: "", question: q.text, chunk: c.text, after: next.text }))).toBe(true);
+    const next = await db.chunk.findFirstOrThrow({
+      where: { videoId: c.videoId, chunkingId: c.chunkingId, startSeconds: { gt: c.startSeconds } },
+      orderBy: { startSeconds: "asc" },
+    });
+    expect(
+      fake.requests.some(
+        (r) =>
+          r.prompt ===
+          renderTemplate("{{video_title}} {{start}}-{{end}}\n{{before}}|{{question}}|{{chunk}}|{{after}}", {
+            video_title: "Ranking talk",
+            start: "0:00",
+            end: "0:15",
+            before: "",
+            question: q.text,
+            chunk: c.text,
+            after: next.text,
+          }),
+      ),
+    ).toBe(true);
   });
 });
 
 /** A CLI judge process, as a user starts it. */
-function spawnCli(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }> } {
-  const child = spawn(process.execPath, [join(root, "bin", "assessor.mjs"), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+function spawnCli(args: string[]): {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }>;
+} {
+  const child = spawn(process.execPath, [join(root, "bin", "assessor.mjs"), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   let stdout = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -372,17 +515,36 @@ async function waitFor(cond: () => Promise<boolean>, ms = 20_000) {
 }
 
 describe("judge run from the CLI: stop, crash, resume", () => {
-  const cliArgs = (judge: string) => ["judge", "run", "--project", projectName, "--judge", judge, "--model", "fake-judge", "--base-url", fake.url, "--api-key-env", "JUDGE_API_KEY", "--concurrency", "4"];
+  const cliArgs = (judge: string) => [
+    "judge",
+    "run",
+    "--project",
+    projectName,
+    "--judge",
+    judge,
+    "--model",
+    "fake-judge",
+    "--base-url",
+    fake.url,
+    "--api-key-env",
+    "JUDGE_API_KEY",
+    "--concurrency",
+    "4",
+  ];
 
   it("kill -9 at a random moment, then resume: every pair judged exactly once, nothing finished sent again", async () => {
     const seeded = await seedJudgeProject(db, { name: `${projectName}-big`, queries: 10, perQuery: 12 });
     projectName = seeded.project.name;
     fake.setLatency(15);
     const { child, done } = spawnCli(cliArgs("crashy"));
-    const runId = async () => (await db.judgeRun.findFirst({ where: { projectId: seeded.project.id, judge: "crashy" } }))?.id;
+    const runId = async () =>
+      (await db.judgeRun.findFirst({ where: { projectId: seeded.project.id, judge: "crashy" } }))?.id;
     await waitFor(async () => {
       const id = await runId();
-      return id !== undefined && (await db.judgeTask.count({ where: { runId: id, status: "done" } })) >= 10 + Math.floor(Math.random() * 40);
+      return (
+        id !== undefined &&
+        (await db.judgeTask.count({ where: { runId: id, status: "done" } })) >= 10 + Math.floor(Math.random() * 40)
+      );
     });
     child.kill("SIGKILL");
     await done;
@@ -432,22 +594,27 @@ describe("judge run from the CLI: stop, crash, resume", () => {
     expect(fake.requests).toHaveLength(pairs);
   });
 
-  it.runIf(!!process.env.TEST_DATABASE_URL)("on PostgreSQL two workers share one run and no pair is judged twice", async () => {
-    const seeded = await seedJudgeProject(db, { name: `${projectName}-shared`, queries: 10, perQuery: 10 });
-    projectName = seeded.project.name;
-    fake.setLatency(10);
-    const { run } = await startRun(db, seeded.project.id, settings("shared", { concurrency: 4 }), env);
-    const a = spawnCli(["judge", "resume", String(run.id), "--project", projectName]);
-    const b = spawnCli(["judge", "resume", String(run.id), "--project", projectName]);
-    const [ra, rb] = await Promise.all([a.done, b.done]);
-    expect(ra.code, ra.stderr).toBe(0);
-    expect(rb.code, rb.stderr).toBe(0);
-    expect(fake.requests).toHaveLength(seeded.pairs);
-    expect([...fake.countByPrompt().values()].every((c) => c === 1)).toBe(true);
-    expect(await db.judgeLabel.count({ where: { projectId: seeded.project.id, judge: "shared" } })).toBe(seeded.pairs);
-    // Both did work.
-    expect(ra.stdout + rb.stdout).toMatch(/completed|other workers are still judging/);
-  });
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "on PostgreSQL two workers share one run and no pair is judged twice",
+    async () => {
+      const seeded = await seedJudgeProject(db, { name: `${projectName}-shared`, queries: 10, perQuery: 10 });
+      projectName = seeded.project.name;
+      fake.setLatency(10);
+      const { run } = await startRun(db, seeded.project.id, settings("shared", { concurrency: 4 }), env);
+      const a = spawnCli(["judge", "resume", String(run.id), "--project", projectName]);
+      const b = spawnCli(["judge", "resume", String(run.id), "--project", projectName]);
+      const [ra, rb] = await Promise.all([a.done, b.done]);
+      expect(ra.code, ra.stderr).toBe(0);
+      expect(rb.code, rb.stderr).toBe(0);
+      expect(fake.requests).toHaveLength(seeded.pairs);
+      expect([...fake.countByPrompt().values()].every((c) => c === 1)).toBe(true);
+      expect(await db.judgeLabel.count({ where: { projectId: seeded.project.id, judge: "shared" } })).toBe(
+        seeded.pairs,
+      );
+      // Both did work.
+      expect(ra.stdout + rb.stdout).toMatch(/completed|other workers are still judging/);
+    },
+  );
 
   it("export writes qrels and JSONL; cancel stops a run for good", async () => {
     await judgeAll("exported");
@@ -457,7 +624,12 @@ describe("judge run from the CLI: stop, crash, resume", () => {
     expect(lines).toHaveLength(pairs);
     expect(lines[0]).toMatch(/^q0 0 c0000 [0-3]$/);
     const j = runCli(["judge", "export", "exported", "--project", projectName, "--format", "jsonl"]);
-    const first = JSON.parse(j.stdout.split("\n")[0]) as { query: string; injection: boolean; samples: { raw: string }[]; template_sha256: string };
+    const first = JSON.parse(j.stdout.split("\n")[0]) as {
+      query: string;
+      injection: boolean;
+      samples: { raw: string }[];
+      template_sha256: string;
+    };
     expect(first.query).toBe("q0");
     expect(first.injection).toBe(false);
     expect(first.samples[0].raw).toMatch(/score/);

@@ -19,14 +19,22 @@ beforeAll(async () => {
 afterAll(async () => t.cleanup());
 
 const key = () => randomUUID();
-const grade = (poolItemId: string, g: number, startSeconds: number | null = null, idempotencyKey = key()) => ({ poolItemId, grade: g, startSeconds, idempotencyKey });
+const grade = (poolItemId: string, g: number, startSeconds: number | null = null, idempotencyKey = key()) => ({
+  poolItemId,
+  grade: g,
+  startSeconds,
+  idempotencyKey,
+});
 
 describe("submitJudgement", () => {
   it("refuses an item that is not assigned to the caller, and writes nothing", async () => {
     const p = await makeProject(db);
     const [ann, other] = [await makeUser(db), await makeUser(db)];
     const [item] = await makeAssignedItems(db, p.id, 1, [ann]);
-    await expect(submitJudgement(db, other.id, grade(item.id, 2))).rejects.toMatchObject({ code: "forbidden", message: "this item is not assigned to you" });
+    await expect(submitJudgement(db, other.id, grade(item.id, 2))).rejects.toMatchObject({
+      code: "forbidden",
+      message: "this item is not assigned to you",
+    });
     expect(await db.judgement.count({ where: { poolItemId: item.id } })).toBe(0);
     expect(await db.labelEvent.count({ where: { poolItemId: item.id } })).toBe(0);
   });
@@ -35,7 +43,10 @@ describe("submitJudgement", () => {
     const p = await makeProject(db);
     const ann = await makeUser(db);
     const [item] = await makeAssignedItems(db, p.id, 1, [ann]);
-    await expect(submitJudgement(db, ann.id, grade(item.id, 4))).rejects.toMatchObject({ code: "bad_input", message: "grade: grade: expected 0–3" });
+    await expect(submitJudgement(db, ann.id, grade(item.id, 4))).rejects.toMatchObject({
+      code: "bad_input",
+      message: "grade: grade: expected 0–3",
+    });
     await expect(submitJudgement(db, ann.id, grade(item.id, 1, -3))).rejects.toMatchObject({ code: "bad_input" });
   });
 
@@ -44,19 +55,39 @@ describe("submitJudgement", () => {
     const ann = await makeUser(db);
     const [item, item2] = await makeAssignedItems(db, p.id, 2, [ann]);
     const k = key();
-    const first = await submitJudgement(db, ann.id, { ...grade(item.id, 2, 31.5, k), notes: "near the end", flags: ["unsure"], timeSpentMs: 4200 });
+    const first = await submitJudgement(db, ann.id, {
+      ...grade(item.id, 2, 31.5, k),
+      notes: "near the end",
+      flags: ["unsure"],
+      timeSpentMs: 4200,
+    });
     expect(first.applied).toBe(true);
-    expect(first.judgement).toMatchObject({ grade: 2, startSeconds: 31.5, notes: "near the end", flags: '["unsure"]', timeSpentMs: 4200, idempotencyKey: k });
+    expect(first.judgement).toMatchObject({
+      grade: 2,
+      startSeconds: 31.5,
+      notes: "near the end",
+      flags: '["unsure"]',
+      timeSpentMs: 4200,
+      idempotencyKey: k,
+    });
     const retry = await submitJudgement(db, ann.id, grade(item.id, 2, 31.5, k));
     expect(retry).toEqual({ applied: false, judgement: first.judgement });
     const events = await db.labelEvent.findMany({ where: { poolItemId: item.id } });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ kind: "judgement", actorId: ann.id, before: null, idempotencyKey: k });
-    expect(JSON.parse(events[0].after)).toEqual({ grade: 2, startSeconds: 31.5, notes: "near the end", flags: ["unsure"], timeSpentMs: 4200 });
+    expect(JSON.parse(events[0].after)).toEqual({
+      grade: 2,
+      startSeconds: 31.5,
+      notes: "near the end",
+      flags: ["unsure"],
+      timeSpentMs: 4200,
+    });
 
     // Five copies of one submission at once (a client retrying over a flaky network).
     const k2 = key();
-    const results = await Promise.all(Array.from({ length: 5 }, () => submitJudgement(db, ann.id, grade(item2.id, 1, 10, k2))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => submitJudgement(db, ann.id, grade(item2.id, 1, 10, k2))),
+    );
     expect(results.filter((r) => r.applied)).toHaveLength(1);
     expect(await db.labelEvent.count({ where: { idempotencyKey: k2 } })).toBe(1);
     expect(await db.judgement.count({ where: { poolItemId: item2.id } })).toBe(1);
@@ -72,7 +103,10 @@ describe("submitJudgement", () => {
     expect(disputedAt).toBeInstanceOf(Date);
     const edit = await submitJudgement(db, b.id, grade(item.id, 3, 50)); // now 3/3, starts 40 and 50: would agree
     expect(edit.applied).toBe(true);
-    const events = await db.labelEvent.findMany({ where: { poolItemId: item.id, actorId: b.id }, orderBy: { id: "asc" } });
+    const events = await db.labelEvent.findMany({
+      where: { poolItemId: item.id, actorId: b.id },
+      orderBy: { id: "asc" },
+    });
     expect(events).toHaveLength(2);
     expect(JSON.parse(events[0].before ?? "null")).toBeNull();
     expect(JSON.parse(events[1].before!)).toMatchObject({ grade: 1, startSeconds: 40 });
@@ -104,7 +138,11 @@ describe("submitJudgement", () => {
     expect((await db.poolItem.findUniqueOrThrow({ where: { id: agreed.id } })).disputedAt).toBeNull();
     await submitJudgement(db, b.id, grade(agreed.id, 0));
     await submitJudgement(db, b.id, grade(agreed.id, 3, 40)); // agree again: too late
-    expect(await itemStatus(db, agreed.id)).toMatchObject({ stage: "awaiting_adjudication", final: null, disputed: true });
+    expect(await itemStatus(db, agreed.id)).toMatchObject({
+      stage: "awaiting_adjudication",
+      final: null,
+      disputed: true,
+    });
     expect(await itemStatus(db, "missing")).toBeNull();
   });
 
@@ -112,10 +150,20 @@ describe("submitJudgement", () => {
     const p = await makeProject(db);
     const ann = await makeUser(db);
     const [item] = await makeAssignedItems(db, p.id, 1, [ann]);
-    const first = { ...grade(item.id, 2, 12.5), notes: "near the end", flags: ["unsure", "transcript_error"] satisfies TJudgementInput["flags"], timeSpentMs: 51_214 };
+    const first = {
+      ...grade(item.id, 2, 12.5),
+      notes: "near the end",
+      flags: ["unsure", "transcript_error"] satisfies TJudgementInput["flags"],
+      timeSpentMs: 51_214,
+    };
     await submitJudgement(db, ann.id, first);
     // The same grade, start, notes and flags (flags in another order), 725 ms after opening the item again.
-    const again = await submitJudgement(db, ann.id, { ...first, flags: ["transcript_error", "unsure"] satisfies TJudgementInput["flags"], timeSpentMs: 725, idempotencyKey: key() });
+    const again = await submitJudgement(db, ann.id, {
+      ...first,
+      flags: ["transcript_error", "unsure"] satisfies TJudgementInput["flags"],
+      timeSpentMs: 725,
+      idempotencyKey: key(),
+    });
     expect(again.judgement.timeSpentMs).toBe(51_214);
     expect((await db.judgement.findFirstOrThrow({ where: { poolItemId: item.id } })).timeSpentMs).toBe(51_214);
     // A real edit (another grade) is timed as submitted.
@@ -158,7 +206,15 @@ describe("submitJudgement on a busy database", () => {
 
 /** Where a chunk is in the video, as reference labels carry it (issue 20 item 2), read from the database. */
 async function placeOf(chunkId: number) {
-  const c = await db.chunk.findUniqueOrThrow({ where: { id: chunkId }, select: { startSeconds: true, endSeconds: true, video: { select: { externalId: true } }, chunking: { select: { name: true } } } });
+  const c = await db.chunk.findUniqueOrThrow({
+    where: { id: chunkId },
+    select: {
+      startSeconds: true,
+      endSeconds: true,
+      video: { select: { externalId: true } },
+      chunking: { select: { name: true } },
+    },
+  });
   return { video: c.video.externalId, chunkStart: c.startSeconds, chunkEnd: c.endSeconds, chunking: c.chunking.name };
 }
 
@@ -185,10 +241,50 @@ describe("reference labels and stages", () => {
       ],
     });
     expect(await referenceLabels(db, p.id)).toEqual([
-      { queryId: q.id, chunkId: items[0].chunkId, qid: "q1", docid: "q1-c1", poolItemId: items[0].id, grade: 2, startSeconds: 25, status: "agreed", annotators: 2, source: null, flags: [], notes: [], revision: null, ...(await placeOf(items[0].chunkId)) },
-      { queryId: q.id, chunkId: extra.get("x2")!.id, qid: "q1", docid: "x2", poolItemId: null, grade: 3, startSeconds: 12, status: "imported", annotators: 0, source: "old", flags: [], notes: [], revision: null, ...(await placeOf(extra.get("x2")!.id)) },
+      {
+        queryId: q.id,
+        chunkId: items[0].chunkId,
+        qid: "q1",
+        docid: "q1-c1",
+        poolItemId: items[0].id,
+        grade: 2,
+        startSeconds: 25,
+        status: "agreed",
+        annotators: 2,
+        source: null,
+        flags: [],
+        notes: [],
+        revision: null,
+        ...(await placeOf(items[0].chunkId)),
+      },
+      {
+        queryId: q.id,
+        chunkId: extra.get("x2")!.id,
+        qid: "q1",
+        docid: "x2",
+        poolItemId: null,
+        grade: 3,
+        startSeconds: 12,
+        status: "imported",
+        annotators: 0,
+        source: "old",
+        flags: [],
+        notes: [],
+        revision: null,
+        ...(await placeOf(extra.get("x2")!.id)),
+      },
     ]);
-    expect(await stageCounts(db, p.id)).toEqual({ unassigned: 1, assigned: 2, agreed: 1, awaiting_adjudication: 1, adjudicated: 0, imported: 1, total: 6, imported_pooled: 1, imported_regrading: 1 });
+    expect(await stageCounts(db, p.id)).toEqual({
+      unassigned: 1,
+      assigned: 2,
+      agreed: 1,
+      awaiting_adjudication: 1,
+      adjudicated: 0,
+      imported: 1,
+      total: 6,
+      imported_pooled: 1,
+      imported_regrading: 1,
+    });
     const other = await makeProject(db);
     await makeQueries(db, other.id, ["z"]);
     expect(await stageCounts(db, other.id)).toMatchObject({ total: 0 });

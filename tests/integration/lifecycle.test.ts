@@ -38,13 +38,35 @@ afterAll(async () => {
 
 describe("chunks", () => {
   it("lists every chunk by video and start, and exports the import's JSONL, which imports back unchanged", async () => {
-    const list = runCliOk(["chunks", "list", ...P]).trim().split("\n");
-    expect(list).toEqual(["c1\tv1\t0\t30\twelcome and overview", "c2\tv1\t30\t60\tpooling explained", "c3\tv2\t0\t45.5\tgraded relevance", "c4\tv2\t45.5\t95.5\tagreement and kappa"]);
-    expect(runCliOk(["chunks", "list", ...P, "--video", "v2", "--json"]).trim().split("\n").map((l) => JSON.parse(l).id)).toEqual(["c3", "c4"]);
+    const list = runCliOk(["chunks", "list", ...P])
+      .trim()
+      .split("\n");
+    expect(list).toEqual([
+      "c1\tv1\t0\t30\twelcome and overview",
+      "c2\tv1\t30\t60\tpooling explained",
+      "c3\tv2\t0\t45.5\tgraded relevance",
+      "c4\tv2\t45.5\t95.5\tagreement and kappa",
+    ]);
+    expect(
+      runCliOk(["chunks", "list", ...P, "--video", "v2", "--json"])
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(["c3", "c4"]);
     const out = join(dir, "chunks.jsonl");
     expect(runCliOk(["chunks", "export", ...P, "--out", out])).toBe(`wrote 4 chunks to ${out}\n`);
     // The same objects as the fixture that was imported, line for line.
-    expect(readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l))).toEqual(readFileSync(fx("chunks.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)));
+    expect(
+      readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual(
+      readFileSync(fx("chunks.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    );
     expect(runCliOk(["import", "chunks", ...P, out])).toMatch(/4 chunks .*: 0 new, 0 changed, 4 unchanged/);
     const bad = runCli(["chunks", "list", ...P, "--video", "nope"]);
     expect(bad.code).toBe(1);
@@ -55,7 +77,9 @@ describe("chunks", () => {
 describe("runs", () => {
   it("lists runs and deletes one only with --yes; its pool items and their labels stay", async () => {
     runCliOk(["import", "run", ...P, "--system", "mistake", fx("run.txt")]);
-    const list = runCliOk(["run", "list", ...P]).trim().split("\n");
+    const list = runCliOk(["run", "list", ...P])
+      .trim()
+      .split("\n");
     expect(list.map((l) => l.split("\t").slice(0, 4))).toEqual([
       ["bm25", "5 entries", "2 questions", "4 pooled"],
       ["mistake", "5 entries", "2 questions", "0 pooled"],
@@ -64,9 +88,13 @@ describe("runs", () => {
     const items = await db.poolItem.count();
     const dry = runCli(["run", "delete", ...P, "bm25"]);
     expect(dry.code).toBe(1);
-    expect(dry.stderr).toBe("error: would delete run bm25 of project life (5 entries, 4 pool provenance rows; its pool items and labels stay): run again with --yes\n");
+    expect(dry.stderr).toBe(
+      "error: would delete run bm25 of project life (5 entries, 4 pool provenance rows; its pool items and labels stay): run again with --yes\n",
+    );
     expect(await db.run.count()).toBe(2);
-    expect(runCliOk(["run", "delete", ...P, "bm25", "--yes"])).toBe("deleted run bm25 of project life: 5 entries, 4 pool provenance rows (pool items and their labels kept)\n");
+    expect(runCliOk(["run", "delete", ...P, "bm25", "--yes"])).toBe(
+      "deleted run bm25 of project life: 5 entries, 4 pool provenance rows (pool items and their labels kept)\n",
+    );
     expect((await db.run.findMany()).map((r) => r.system)).toEqual(["mistake"]);
     expect(await db.runEntry.count()).toBe(5);
     expect(await db.poolItem.count()).toBe(items);
@@ -81,17 +109,25 @@ describe("project delete", () => {
   it("is refused while human labels would be lost; --force writes them to a backup folder first", async () => {
     const dry = runCli(["project", "delete", "life"]);
     expect(dry.code).toBe(1);
-    expect(dry.stderr).toMatch(/^error: would delete project life: 2 videos, 4 chunks, 2 queries, 1 runs, 4 pool items, 0 annotator grades, 0 adjudications, 3 imported reference labels, 0 judge labels\. Run again with --yes --force/);
+    expect(dry.stderr).toMatch(
+      /^error: would delete project life: 2 videos, 4 chunks, 2 queries, 1 runs, 4 pool items, 0 annotator grades, 0 adjudications, 3 imported reference labels, 0 judge labels\. Run again with --yes --force/,
+    );
     const refused = runCli(["project", "delete", "life", "--yes"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^error: project "life" holds 3 human labels \(0 annotator grades, 0 adjudications, 3 imported reference labels\) that would be lost/);
+    expect(refused.stderr).toMatch(
+      /^error: project "life" holds 3 human labels \(0 annotator grades, 0 adjudications, 3 imported reference labels\) that would be lost/,
+    );
     expect(await db.project.count()).toBe(1);
     const expected = runCliOk(["export", "qrels", ...P]);
     const backup = join(dir, "backup");
     const out = runCliOk(["project", "delete", "life", "--yes", "--force", "--backup-dir", backup]);
-    expect(out).toContain(`wrote the reference label set to ${join(backup, "reference.qrels")} and ${join(backup, "reference.jsonl")}`);
+    expect(out).toContain(
+      `wrote the reference label set to ${join(backup, "reference.qrels")} and ${join(backup, "reference.jsonl")}`,
+    );
     expect(readFileSync(join(backup, "reference.qrels"), "utf8")).toBe(expected);
-    expect(JSON.parse(readFileSync(join(backup, "reference.qrels.version.json"), "utf8")).label_set_version.labels).toBe(3);
+    expect(
+      JSON.parse(readFileSync(join(backup, "reference.qrels.version.json"), "utf8")).label_set_version.labels,
+    ).toBe(3);
     expect(existsSync(join(backup, "reference.jsonl.version.json"))).toBe(true);
     expect(await db.project.count()).toBe(0);
     expect(await db.chunk.count()).toBe(0);

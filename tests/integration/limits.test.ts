@@ -25,7 +25,12 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   fx = await seedAnnotationFixture(await getDb());
-  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_UPLOAD_LIMIT_MB: "150", ASSESSOR_JSON_LIMIT_KB: "64", ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20" });
+  server = await startServer({
+    DATABASE_URL: testDb.url,
+    ASSESSOR_UPLOAD_LIMIT_MB: "150",
+    ASSESSOR_JSON_LIMIT_KB: "64",
+    ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20",
+  });
   ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
   lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
   adj = await apiSession(server.url, "adj@example.org", PASSWORDS.adjudicator);
@@ -52,7 +57,13 @@ async function uploadWhilePolling(path: string, total: number, declare = false) 
       await new Promise((res) => setTimeout(res, 50));
     }
   })();
-  const res = await streamPost(new URL(path, server.url), { Cookie: lead, "Content-Type": "application/octet-stream" }, total, "q1 Q0 c1 1 1.0 sys\n", declare);
+  const res = await streamPost(
+    new URL(path, server.url),
+    { Cookie: lead, "Content-Type": "application/octet-stream" },
+    total,
+    "q1 Q0 c1 1 1.0 sys\n",
+    declare,
+  );
   polling = false;
   await poller;
   return { ...res, health };
@@ -60,18 +71,34 @@ async function uploadWhilePolling(path: string, total: number, declare = false) 
 
 describe("upload size", () => {
   it("refuses a 200 MB upload past the 150 MB limit with 413, and answers /api/health all along", async () => {
-    const r = await uploadWhilePolling(`/api/lead/projects/${fx.project.id}/imports/run?name=big.run&system=big`, 200 * MB);
+    const r = await uploadWhilePolling(
+      `/api/lead/projects/${fx.project.id}/imports/run?name=big.run&system=big`,
+      200 * MB,
+    );
     expect(r.status).toBe(413);
-    expect(JSON.parse(r.body)).toMatchObject({ error: { code: "too_large", message: "the request body is larger than the limit of 150 MB (ASSESSOR_UPLOAD_LIMIT_MB)" } });
+    expect(JSON.parse(r.body)).toMatchObject({
+      error: {
+        code: "too_large",
+        message: "the request body is larger than the limit of 150 MB (ASSESSOR_UPLOAD_LIMIT_MB)",
+      },
+    });
     expect(r.health.length).toBeGreaterThan(0);
-    console.log(`health during the upload: ${r.health.length} answers, slowest ${Math.max(...r.health).toFixed(0)} ms; ${r.sent / MB} MB sent`);
+    console.log(
+      `health during the upload: ${r.health.length} answers, slowest ${Math.max(...r.health).toFixed(0)} ms; ${r.sent / MB} MB sent`,
+    );
     expect(Math.max(...r.health)).toBeLessThan(2000);
   });
 
   it("refuses at once when Content-Length says the file is too large", async () => {
-    const r = await uploadWhilePolling(`/api/lead/projects/${fx.project.id}/imports/run?name=big.run&system=big`, 200 * MB, true);
+    const r = await uploadWhilePolling(
+      `/api/lead/projects/${fx.project.id}/imports/run?name=big.run&system=big`,
+      200 * MB,
+      true,
+    );
     expect(r.status).toBe(413);
-    expect(JSON.parse(r.body).error.message).toBe("the request body (200 MB) is larger than the limit of 150 MB (ASSESSOR_UPLOAD_LIMIT_MB)");
+    expect(JSON.parse(r.body).error.message).toBe(
+      "the request body (200 MB) is larger than the limit of 150 MB (ASSESSOR_UPLOAD_LIMIT_MB)",
+    );
     expect(r.sent).toBeLessThan(200 * MB);
   });
 
@@ -84,12 +111,23 @@ describe("upload size", () => {
 });
 
 describe("JSON bodies and rates", () => {
-  const judgement = (cookie: string, body: string) => fetch(`${server.url}/api/annotate/judgements`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body });
+  const judgement = (cookie: string, body: string) =>
+    fetch(`${server.url}/api/annotate/judgements`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json" },
+      body,
+    });
 
   it("refuses a JSON body past ASSESSOR_JSON_LIMIT_KB with 413", async () => {
-    const r = await fetch(`${server.url}/api/adjudicate/decisions`, { method: "POST", headers: { Cookie: adj, "Content-Type": "application/json" }, body: JSON.stringify({ rationale: "x".repeat(100 * 1024) }) });
+    const r = await fetch(`${server.url}/api/adjudicate/decisions`, {
+      method: "POST",
+      headers: { Cookie: adj, "Content-Type": "application/json" },
+      body: JSON.stringify({ rationale: "x".repeat(100 * 1024) }),
+    });
     expect(r.status).toBe(413);
-    expect(((await r.json()) as { error: { message: string } }).error.message).toBe("the request body (100 KB) is larger than the limit of 64 KB (ASSESSOR_JSON_LIMIT_KB)");
+    expect(((await r.json()) as { error: { message: string } }).error.message).toBe(
+      "the request body (100 KB) is larger than the limit of 64 KB (ASSESSOR_JSON_LIMIT_KB)",
+    );
   });
 
   it("answers 429 with Retry-After past a user's submission rate; other users are not held up", async () => {

@@ -72,8 +72,17 @@ describe("importing videos of each media kind", () => {
 
   it("warns once for many URLs on hosts not allowed, with the count, the lines and the hosts (issue 29 item 12)", async () => {
     const file = join(dir, "many.jsonl");
-    const many = Array.from({ length: 11 }, (_, i) => ({ id: `far${i}`, title: `Far ${i}`, url: `https://${i < 10 ? "far" : "other"}.example/v${i}.mp4` }));
-    writeFileSync(file, [...many, { id: "near", title: "Allowed", url: "https://media.example.org/x.mp4" }].map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const many = Array.from({ length: 11 }, (_, i) => ({
+      id: `far${i}`,
+      title: `Far ${i}`,
+      url: `https://${i < 10 ? "far" : "other"}.example/v${i}.mp4`,
+    }));
+    writeFileSync(
+      file,
+      [...many, { id: "near", title: "Allowed", url: "https://media.example.org/x.mp4" }]
+        .map((l) => JSON.stringify(l))
+        .join("\n") + "\n",
+    );
     const r = await importVideos(db, projectId, file);
     await db.video.deleteMany({ where: { projectId, externalId: { in: [...many.map((m) => m.id), "near"] } } });
     expect(r.created).toBe(12);
@@ -86,7 +95,15 @@ describe("importing videos of each media kind", () => {
 
   it("still refuses a line with both url and path, naming the line", async () => {
     const file = join(dir, "both.jsonl");
-    writeFileSync(file, JSON.stringify({ id: "both", title: "Both", url: "https://www.youtube.com/watch?v=x", path: "demo/media/bm25.mp4" }) + "\n");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        id: "both",
+        title: "Both",
+        url: "https://www.youtube.com/watch?v=x",
+        path: "demo/media/bm25.mp4",
+      }) + "\n",
+    );
     const e = await importVideos(db, projectId, file).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ValidationError);
     expect((e as ValidationError).message).toMatch(/both\.jsonl:1: url: expected at most one of url .* or path/);
@@ -94,11 +111,17 @@ describe("importing videos of each media kind", () => {
 
   it("gives the annotator's view the kind, no source without media, and whether a URL may play", async () => {
     const { videoSource } = await import("../../lib/annotate/view.ts");
-    const byId = new Map((await db.video.findMany({ where: { projectId } })).map((v) => [v.externalId, videoSource(v)]));
+    const byId = new Map(
+      (await db.video.findMany({ where: { projectId } })).map((v) => [v.externalId, videoSource(v)]),
+    );
     expect(byId.get("file")).toMatchObject({ kind: "file", allowed: true });
     expect(byId.get("file")?.src).toMatch(/^\/api\/media\/\d+$/);
     expect(byId.get("yt")).toMatchObject({ kind: "youtube", allowed: true });
-    expect(byId.get("cdn")).toMatchObject({ kind: "url", allowed: true, src: "https://media.example.org/talks/one.mp4" });
+    expect(byId.get("cdn")).toMatchObject({
+      kind: "url",
+      allowed: true,
+      src: "https://media.example.org/talks/one.mp4",
+    });
     expect(byId.get("elsewhere")).toMatchObject({ kind: "url", allowed: false });
     expect(byId.get("none")).toMatchObject({ kind: "none", src: null, allowed: true, title: "Transcript only" });
   });
@@ -109,10 +132,21 @@ describe("the transcript's cues in the annotator's view", () => {
     const { annotatorItem } = await import("../../lib/annotate/view.ts");
     const ann = await makeUser(db, { role: "annotator" });
     const [item] = await makeAssignedItems(db, projectId, 1, [ann], "cueq");
-    const chunk = await db.chunk.update({ where: { id: item.chunkId }, data: { startSeconds: 60, endSeconds: 95 }, select: { videoId: true } });
-    const cues = [[55, 60, "just before", 1], [60, 70.5, "first inside", 2], [70.5, 95, "second inside", 3], [95, 100, "just after", 4]];
+    const chunk = await db.chunk.update({
+      where: { id: item.chunkId },
+      data: { startSeconds: 60, endSeconds: 95 },
+      select: { videoId: true },
+    });
+    const cues = [
+      [55, 60, "just before", 1],
+      [60, 70.5, "first inside", 2],
+      [70.5, 95, "second inside", 3],
+      [95, 100, "just after", 4],
+    ];
     await db.video.update({ where: { id: chunk.videoId }, data: { url: null } }); // transcript only
-    await db.transcript.create({ data: { projectId, videoId: chunk.videoId, fileName: "talk.vtt", sha256: "x", cues: JSON.stringify(cues) } });
+    await db.transcript.create({
+      data: { projectId, videoId: chunk.videoId, fileName: "talk.vtt", sha256: "x", cues: JSON.stringify(cues) },
+    });
     const view = await annotatorItem(db, ann.id, item.id);
     expect(view?.cues).toEqual([
       { text: "first inside", startSeconds: 60, endSeconds: 70.5 },
@@ -138,7 +172,13 @@ describe("assessor media check", () => {
     const env = { DATABASE_URL: testDb.url, ASSESSOR_MEDIA_HOSTS: HOSTS };
     const bad = runCli(["media", "check"], { env });
     expect(bad.code, bad.stderr).toBe(1);
-    const rows = new Map(bad.stdout.trim().split("\n").slice(0, -1).map((l) => [l.split("\t")[0], l.split("\t")]));
+    const rows = new Map(
+      bad.stdout
+        .trim()
+        .split("\n")
+        .slice(0, -1)
+        .map((l) => [l.split("\t")[0], l.split("\t")]),
+    );
     expect(rows.get("gone")?.slice(1, 3)).toEqual(["file", "missing"]);
     expect(rows.get("elsewhere")?.slice(1, 3)).toEqual(["url", "not_allowed"]);
     expect(rows.get("file")?.slice(1, 3)).toEqual(["file", "ok"]);
@@ -155,7 +195,10 @@ describe("assessor media check", () => {
 describe("ASSESSOR_MEDIA_HOSTS", () => {
   it("adds the allowed hosts to the page CSP's media-src and leaves out malformed entries", () => {
     const env = { ASSESSOR_MEDIA_HOSTS: `${HOSTS}, bad;host 'unsafe-inline', https://ok.example/` };
-    expect(mediaHosts(env)).toEqual({ hosts: ["https://media.example.org", "cdn.example.net:8080", "https://ok.example"], ignored: ["bad;host 'unsafe-inline'"] });
+    expect(mediaHosts(env)).toEqual({
+      hosts: ["https://media.example.org", "cdn.example.net:8080", "https://ok.example"],
+      ignored: ["bad;host 'unsafe-inline'"],
+    });
     const csp = pageCsp("nonce", false, env);
     expect(csp).toContain("media-src 'self' blob: https://media.example.org cdn.example.net:8080 https://ok.example;");
     expect(csp).not.toContain("bad");

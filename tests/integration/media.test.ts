@@ -50,16 +50,33 @@ beforeAll(async () => {
   const { getDb } = await import("../../lib/db/client.ts");
   // One video by a path relative to the project root, one by an absolute path.
   fx = await seedAnnotationFixture(await getDb());
-  await (await getDb()).video.update({ where: { id: fx.privateVideo.id }, data: { path: join(root, "demo/media/bm25.mp4") } });
+  await (
+    await getDb()
+  ).video.update({ where: { id: fx.privateVideo.id }, data: { path: join(root, "demo/media/bm25.mp4") } });
   writeFileSync(join(outside, "private.mp4"), "bytes outside the media root");
   symlinkSync(join(outside, "private.mp4"), join(extraRoot, "link.mp4"));
   writeFileSync(join(extraRoot, "clip.webm"), "a webm clip");
   writeFileSync(join(extraRoot, "notes.txt"), "not media");
   // Rows as a lead could have written them before imports checked paths (issue 13 item 1).
   const db = await getDb();
-  const paths = { passwd: "/etc/passwd", secret: "data/.secret", traversal: "demo/media/../../data/.secret", dots: "../../../../../../etc/passwd", link: join(extraRoot, "link.mp4"), text: join(extraRoot, "notes.txt"), outsideMp4: join(outside, "private.mp4"), extra: join(extraRoot, "clip.webm") };
-  for (const [name, path] of Object.entries(paths)) hostile[name] = (await db.video.create({ data: { projectId: fx.project.id, externalId: `hostile-${name}`, title: name, path } })).id;
-  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_MEDIA_ROOT: `${join(root, "demo/media")}:${join(root, "media")}:${extraRoot}` });
+  const paths = {
+    passwd: "/etc/passwd",
+    secret: "data/.secret",
+    traversal: "demo/media/../../data/.secret",
+    dots: "../../../../../../etc/passwd",
+    link: join(extraRoot, "link.mp4"),
+    text: join(extraRoot, "notes.txt"),
+    outsideMp4: join(outside, "private.mp4"),
+    extra: join(extraRoot, "clip.webm"),
+  };
+  for (const [name, path] of Object.entries(paths))
+    hostile[name] = (
+      await db.video.create({ data: { projectId: fx.project.id, externalId: `hostile-${name}`, title: name, path } })
+    ).id;
+  server = await startServer({
+    DATABASE_URL: testDb.url,
+    ASSESSOR_MEDIA_ROOT: `${join(root, "demo/media")}:${join(root, "media")}:${extraRoot}`,
+  });
   ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
   lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
 });
@@ -71,7 +88,8 @@ afterAll(async () => {
   await testDb?.cleanup();
 });
 
-const media = (id: number, cookie: string, headers: Record<string, string> = {}, method = "GET") => fetch(`${server.url}/api/media/${id}`, { method, headers: { Cookie: cookie, ...headers } });
+const media = (id: number, cookie: string, headers: Record<string, string> = {}, method = "GET") =>
+  fetch(`${server.url}/api/media/${id}`, { method, headers: { Cookie: cookie, ...headers } });
 
 describe("/api/media/[videoId]", () => {
   it("answers a range with 206, Content-Range and exactly those bytes", async () => {

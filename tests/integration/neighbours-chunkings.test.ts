@@ -26,8 +26,21 @@ describe("neighbours per chunking", () => {
     const p = await makeProject(db, { name: "neighbours" });
     const chunks = await makeChunks(db, p.id, ["a", "b", "c"]);
     const b = await db.chunk.findUniqueOrThrow({ where: { id: chunks.get("b")!.id } });
-    const c20 = await db.chunking.create({ data: { projectId: p.id, name: "c20", method: "seconds", size: 20, overlap: 0 } });
-    for (const start of [0, 20, 40]) await db.chunk.create({ data: { projectId: p.id, chunkingId: c20.id, externalId: `x${start}`, videoId: b.videoId, startSeconds: start, endSeconds: start + 20, text: `other chunking ${start}` } });
+    const c20 = await db.chunking.create({
+      data: { projectId: p.id, name: "c20", method: "seconds", size: 20, overlap: 0 },
+    });
+    for (const start of [0, 20, 40])
+      await db.chunk.create({
+        data: {
+          projectId: p.id,
+          chunkingId: c20.id,
+          externalId: `x${start}`,
+          videoId: b.videoId,
+          startSeconds: start,
+          endSeconds: start + 20,
+          text: `other chunking ${start}`,
+        },
+      });
     const q = await makeQueries(db, p.id, ["q1"]);
     const user = await makeUser(db, { name: "Ann" });
     const item = await db.poolItem.create({ data: { projectId: p.id, queryId: q.get("q1")!.id, chunkId: b.id } });

@@ -34,7 +34,15 @@ beforeAll(async () => {
   // The flooded project: 5,000 copies of one question, as the report posted (written here, before the server starts).
   floodId = (await db.project.create({ data: { name: "flood" } })).id;
   const floodVideo = (await db.video.create({ data: { projectId: floodId, externalId: "v1", title: "v1" } })).id;
-  await db.query.createMany({ data: Array.from({ length: N }, (_, i) => ({ projectId: floodId, externalId: `f${i}`, text: "the same question again", status: "draft" as const, authorId: ann.id })) });
+  await db.query.createMany({
+    data: Array.from({ length: N }, (_, i) => ({
+      projectId: floodId,
+      externalId: `f${i}`,
+      text: "the same question again",
+      status: "draft" as const,
+      authorId: ann.id,
+    })),
+  });
   const ids = (await db.query.findMany({ where: { projectId: floodId }, select: { id: true } })).map((q) => q.id);
   await db.queryPlace.createMany({ data: ids.map((queryId) => ({ queryId, videoId: floodVideo, startSeconds: 3 })) });
   server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_SUBMIT_RATE_PER_MINUTE: "60" });
@@ -45,16 +53,29 @@ afterAll(async () => {
   await testDb?.cleanup();
 });
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 describe("writing and reviewing questions under load", () => {
   it("rate-limits writing like grading: past the burst, 429 with Retry-After, nothing written", async () => {
-    const headers = { Cookie: await apiSession(server.url, "ann@example.org", PASSWORD), Origin: server.url, "Content-Type": "application/json" };
-    const body = JSON.stringify({ text: "the same question again", tags: [], places: [{ videoId, start: 3, end: null }] });
+    const headers = {
+      Cookie: await apiSession(server.url, "ann@example.org", PASSWORD),
+      Origin: server.url,
+      "Content-Type": "application/json",
+    };
+    const body = JSON.stringify({
+      text: "the same question again",
+      tags: [],
+      places: [{ videoId, start: 3, end: null }],
+    });
     const t0 = performance.now();
     const responses: { status: number; retryAfter: string | null }[] = [];
     for (let i = 0; i < 100; i++) {
-      const r = await fetch(`${server.url}/api/write/projects/${projectId}/questions`, { method: "POST", headers, body });
+      const r = await fetch(`${server.url}/api/write/projects/${projectId}/questions`, {
+        method: "POST",
+        headers,
+        body,
+      });
       await r.arrayBuffer(); // read to the end: the connection is free again
       responses.push({ status: r.status, retryAfter: r.headers.get("retry-after") });
     }
@@ -93,16 +114,32 @@ describe("writing and reviewing questions under load", () => {
     polling = false;
     await poller;
     expect(res.status).toBe(200);
-    const review = JSON.parse(text) as { page: { total: number }; questions: unknown[]; duplicates: { total: number; clusters: { size: number }[] } };
-    expect([review.page.total, review.questions.length, review.duplicates.total, review.duplicates.clusters[0].size]).toEqual([N, 100, 1, N]);
+    const review = JSON.parse(text) as {
+      page: { total: number };
+      questions: unknown[];
+      duplicates: { total: number; clusters: { size: number }[] };
+    };
+    expect([
+      review.page.total,
+      review.questions.length,
+      review.duplicates.total,
+      review.duplicates.clusters[0].size,
+    ]).toEqual([N, 100, 1, N]);
     // Generous bounds (an idle machine takes tenths of a second, a few MB of memory and 40 KB).
     expect(seconds).toBeLessThan(15);
     expect(text.length).toBeLessThan(500_000);
     expect(peak - rss0).toBeLessThan(500);
     expect(Math.max(...health)).toBeLessThan(5_000);
     // Paged: the last page, and a page past the end is empty.
-    const last = (await (await fetch(`${server.url}/api/lead/projects/${floodId}/questions?offset=${N - 10}&limit=500`, { headers: { Cookie: lead } })).json()) as { questions: unknown[] };
+    const last = (await (
+      await fetch(`${server.url}/api/lead/projects/${floodId}/questions?offset=${N - 10}&limit=500`, {
+        headers: { Cookie: lead },
+      })
+    ).json()) as { questions: unknown[] };
     expect(last.questions).toHaveLength(10);
-    expect((await fetch(`${server.url}/api/lead/projects/${floodId}/questions?limit=100000`, { headers: { Cookie: lead } })).status).toBe(422);
+    expect(
+      (await fetch(`${server.url}/api/lead/projects/${floodId}/questions?limit=100000`, { headers: { Cookie: lead } }))
+        .status,
+    ).toBe(422);
   }, 180_000);
 });

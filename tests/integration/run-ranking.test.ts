@@ -14,11 +14,33 @@ let projectId: number;
 // Docids whose byte order differs from locale order, so score ties test trec_eval's tie-break.
 const DOCIDS = ["a", "B", "b", "b10", "b9", "Z", "c", "d"];
 const line = (q: string, d: string, rank: number, score: number) => `${q} Q0 ${d} ${rank} ${score} sys`;
-const runFile = (rows: [string, string, number][]) => Buffer.from(rows.map(([q, d, s], i) => line(q, d, i + 1, s)).join("\n") + "\n");
+const runFile = (rows: [string, string, number][]) =>
+  Buffer.from(rows.map(([q, d, s], i) => line(q, d, i + 1, s)).join("\n") + "\n");
 // Ties at 1 in q1 (b10, b9, a, B) and at 0 in q2; lines not grouped by query, ranks not the order.
-const RUN_A = runFile([["q1", "a", 1], ["q2", "c", 0], ["q1", "B", 1], ["q1", "Z", 2.5], ["q2", "d", 0], ["q1", "b10", 1], ["q2", "a", 0.5], ["q1", "b9", 1], ["q1", "c", -1]]);
-const RUN_B = runFile([["q1", "c", 3], ["q1", "a", 2], ["q1", "b", 2], ["q2", "Z", 1], ["q2", "B", 1]]);
-const RUN_B2 = runFile([["q1", "d", 1], ["q1", "b", 1], ["q2", "a", 5], ["q2", "b10", 4]]);
+const RUN_A = runFile([
+  ["q1", "a", 1],
+  ["q2", "c", 0],
+  ["q1", "B", 1],
+  ["q1", "Z", 2.5],
+  ["q2", "d", 0],
+  ["q1", "b10", 1],
+  ["q2", "a", 0.5],
+  ["q1", "b9", 1],
+  ["q1", "c", -1],
+]);
+const RUN_B = runFile([
+  ["q1", "c", 3],
+  ["q1", "a", 2],
+  ["q1", "b", 2],
+  ["q2", "Z", 1],
+  ["q2", "B", 1],
+]);
+const RUN_B2 = runFile([
+  ["q1", "d", 1],
+  ["q1", "b", 1],
+  ["q2", "a", 5],
+  ["q2", "b10", 4],
+]);
 
 async function importRun(system: string, bytes: Buffer, replace = false) {
   const { importRun } = await import("../../lib/imports/run.ts");
@@ -37,7 +59,12 @@ async function packedRows() {
     runId: Number(r[0]),
     contentHash: r[1] as string,
     bytes: r[2] as Uint8Array,
-    order: Object.fromEntries([...decodeRanking(r[2] as Uint8Array)].map(([q, ids]) => [qnames.get(q)!, Array.from(ids, (id) => names.get(id))])),
+    order: Object.fromEntries(
+      [...decodeRanking(r[2] as Uint8Array)].map(([q, ids]) => [
+        qnames.get(q)!,
+        Array.from(ids, (id) => names.get(id)),
+      ]),
+    ),
   }));
 }
 
@@ -60,8 +87,24 @@ beforeAll(async () => {
   projectId = (await makeProject(db, { name: "packed" })).id;
   const chunks = await makeChunks(db, projectId, DOCIDS);
   const queries = await makeQueries(db, projectId, ["q1", "q2"]);
-  const grades: [string, string, number][] = [["q1", "a", 3], ["q1", "B", 1], ["q1", "b9", 2], ["q1", "c", 1], ["q2", "c", 2], ["q2", "a", 1], ["q2", "B", 3]];
-  await db.referenceLabel.createMany({ data: grades.map(([q, c, grade]) => ({ projectId, source: "gold", queryId: queries.get(q)!.id, chunkId: chunks.get(c)!.id, grade })) });
+  const grades: [string, string, number][] = [
+    ["q1", "a", 3],
+    ["q1", "B", 1],
+    ["q1", "b9", 2],
+    ["q1", "c", 1],
+    ["q2", "c", 2],
+    ["q2", "a", 1],
+    ["q2", "B", 3],
+  ];
+  await db.referenceLabel.createMany({
+    data: grades.map(([q, c, grade]) => ({
+      projectId,
+      source: "gold",
+      queryId: queries.get(q)!.id,
+      chunkId: chunks.get(c)!.id,
+      grade,
+    })),
+  });
   await importRun("sysA", RUN_A);
   await importRun("sysB", RUN_B);
 });

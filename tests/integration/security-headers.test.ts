@@ -93,7 +93,11 @@ describe("headers on every response", () => {
 
 describe("cross-origin writes", () => {
   const judgement = (headers: Record<string, string>) =>
-    fetch(`${server.url}/api/annotate/judgements`, { method: "POST", headers: { Cookie: ann, "Content-Type": "application/json", ...headers }, body: "{}" });
+    fetch(`${server.url}/api/annotate/judgements`, {
+      method: "POST",
+      headers: { Cookie: ann, "Content-Type": "application/json", ...headers },
+      body: "{}",
+    });
 
   it("refuses a state-changing request whose Origin is another site (403), even with a valid session", async () => {
     const r = await judgement({ Origin: "https://evil.example" });
@@ -108,23 +112,43 @@ describe("cross-origin writes", () => {
 
   it("refuses a cross-origin sign-in and sign-out", async () => {
     for (const action of ["callback/credentials", "signout"]) {
-      const r = await fetch(`${server.url}/api/auth/${action}`, { method: "POST", redirect: "manual", headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" }, body: "csrfToken=x" });
+      const r = await fetch(`${server.url}/api/auth/${action}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+        body: "csrfToken=x",
+      });
       expect([action, r.status]).toEqual([action, 403]);
     }
   });
 
   it("decides by scheme and host, NEXTAUTH_URL, a trusted proxy's X-Forwarded-Proto/Host and Sec-Fetch-Site (unit)", () => {
-    const req = (headers: Record<string, string>, method = "POST") => new Request("http://internal:3000/api/x", { method, headers });
+    const req = (headers: Record<string, string>, method = "POST") =>
+      new Request("http://internal:3000/api/x", { method, headers });
     const proxied = { Host: "internal:3000", "X-Forwarded-Host": "app.example", "X-Forwarded-Proto": "https" };
     expect(isCrossOrigin(req({ Origin: "http://app.example", Host: "app.example" }), {})).toBe(false);
     // Issue 30: the scheme counts, and X-Forwarded-* only when a proxy is trusted.
     expect(isCrossOrigin(req({ Origin: "https://app.example", Host: "app.example" }), {})).toBe(true);
     expect(isCrossOrigin(req({ Origin: "https://app.example", ...proxied }), {})).toBe(true);
-    expect(isCrossOrigin(req({ Origin: "https://app.example", ...proxied }), { ASSESSOR_TRUSTED_PROXY_HOPS: "1" })).toBe(false);
-    expect(isCrossOrigin(req({ Origin: "http://app.example", ...proxied }), { ASSESSOR_TRUSTED_PROXY_HOPS: "1" })).toBe(true);
-    expect(isCrossOrigin(req({ Origin: "https://evil.example", ...proxied, "X-Forwarded-Host": "evil.example" }), {})).toBe(true);
-    expect(isCrossOrigin(req({ Origin: "https://public.example", Host: "internal:3000" }), { NEXTAUTH_URL: "https://public.example" })).toBe(false);
-    expect(isCrossOrigin(req({ Origin: "http://public.example", Host: "internal:3000" }), { NEXTAUTH_URL: "https://public.example" })).toBe(true);
+    expect(
+      isCrossOrigin(req({ Origin: "https://app.example", ...proxied }), { ASSESSOR_TRUSTED_PROXY_HOPS: "1" }),
+    ).toBe(false);
+    expect(isCrossOrigin(req({ Origin: "http://app.example", ...proxied }), { ASSESSOR_TRUSTED_PROXY_HOPS: "1" })).toBe(
+      true,
+    );
+    expect(
+      isCrossOrigin(req({ Origin: "https://evil.example", ...proxied, "X-Forwarded-Host": "evil.example" }), {}),
+    ).toBe(true);
+    expect(
+      isCrossOrigin(req({ Origin: "https://public.example", Host: "internal:3000" }), {
+        NEXTAUTH_URL: "https://public.example",
+      }),
+    ).toBe(false);
+    expect(
+      isCrossOrigin(req({ Origin: "http://public.example", Host: "internal:3000" }), {
+        NEXTAUTH_URL: "https://public.example",
+      }),
+    ).toBe(true);
     expect(isCrossOrigin(req({ Origin: "https://evil.example", Host: "app.example" }))).toBe(true);
     expect(isCrossOrigin(req({ Origin: "https://evil.example", Host: "app.example" }, "GET"))).toBe(false);
     expect(isCrossOrigin(req({ Host: "app.example", "Sec-Fetch-Site": "same-origin" }))).toBe(false);
@@ -137,9 +161,15 @@ describe("auth errors are 4xx, never 500", () => {
       ["/api/auth/signout", { method: "POST" }],
       ["/api/auth/signout", { method: "POST", headers: { Cookie: ann } }],
       ["/api/auth/signout", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{not json" }],
-      ["/api/auth/callback/credentials", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{not json" }],
+      [
+        "/api/auth/callback/credentials",
+        { method: "POST", headers: { "Content-Type": "application/json" }, body: "{not json" },
+      ],
       ["/api/auth/callback/credentials", { method: "POST" }],
-      ["/api/auth/callback/nope", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "csrfToken=x" }],
+      [
+        "/api/auth/callback/nope",
+        { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "csrfToken=x" },
+      ],
       ["/api/auth/nope", { method: "GET" }],
     ];
     for (const [path, init] of cases) {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { afterMerge, afterSplit, defaultSplitAt, firstUnlabelled, initialAnswerForm, labelClaim, moveCursor } from "../../components/answers/form.ts";
+import {
+  afterMerge,
+  afterSplit,
+  defaultSplitAt,
+  firstUnlabelled,
+  initialAnswerForm,
+  labelClaim,
+  moveCursor,
+} from "../../components/answers/form.ts";
 
 /** The answer task's form (components/answers/form.ts): cursor over claims then the relevance step, relabelling after a merge or split. */
 describe("the answer form", () => {
@@ -19,12 +27,21 @@ describe("the answer form", () => {
   });
 
   it("opens on the own label when it is on the version shown, at the relevance step", () => {
-    const f = initialAnswerForm({ ...answer, own: { claimVersion: 1, claimLabels: ["s", "n", "x"], relevance: 2, notes: "mine" } });
+    const f = initialAnswerForm({
+      ...answer,
+      own: { claimVersion: 1, claimLabels: ["s", "n", "x"], relevance: 2, notes: "mine" },
+    });
     expect(f).toEqual({ claimVersion: 1, labels: ["s", "n", "x"], relevance: 2, cursor: 3, notes: "mine" });
   });
 
   it("a merge of claims 1 and 2 leaves one unlabelled claim in their place; a split two", () => {
-    const f = { claimVersion: 1, labels: ["s" as const, "p" as const, "n" as const], relevance: 1, cursor: 3, notes: "" };
+    const f = {
+      claimVersion: 1,
+      labels: ["s" as const, "p" as const, "n" as const],
+      relevance: 1,
+      cursor: 3,
+      notes: "",
+    };
     expect(afterMerge(f, 0, 2)).toEqual({ ...f, claimVersion: 2, labels: [null, "n"], cursor: 0 });
     expect(afterSplit(f, 2, 2)).toEqual({ ...f, claimVersion: 2, labels: ["s", "p", null, null], cursor: 2 });
   });

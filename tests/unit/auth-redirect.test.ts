@@ -57,7 +57,8 @@ describe("safeCallback: same-origin paths, normalised as the browser would", () 
     ["https:evil.example", "/evil.example"], // the origin's own scheme: a path relative to the origin
     ["\\lead", "/lead"],
   ];
-  for (const [value, expected] of cases) it(`${JSON.stringify(value)} → ${expected}`, () => expect(safeCallback(value, ORIGIN)).toBe(expected));
+  for (const [value, expected] of cases)
+    it(`${JSON.stringify(value)} → ${expected}`, () => expect(safeCallback(value, ORIGIN)).toBe(expected));
 });
 
 describe("sameOriginUrl", () => {

@@ -4,7 +4,8 @@ import { decodablePath } from "../../lib/http/url.ts";
 import { SIGN_IN_ERRORS, GENERIC_SIGN_IN_ERROR, signInErrorMessage } from "../../lib/auth/messages.ts";
 
 /** The shared input bounds (lib/bounds.ts) and what issue 30 items 5 and 9 added to them. */
-const nest = (n: number, open: string, close: string, inner = "1") => JSON.parse(open.repeat(n) + inner + close.repeat(n)) as unknown;
+const nest = (n: number, open: string, close: string, inner = "1") =>
+  JSON.parse(open.repeat(n) + inner + close.repeat(n)) as unknown;
 
 describe("nulPath", () => {
   it("names the first string with a NUL, keys included, in document order", () => {
@@ -43,12 +44,15 @@ describe("zInt32", () => {
 
 describe("decodablePath", () => {
   it("leaves a decodable target alone, query included", () => {
-    for (const t of ["/api/media/12", "/lead/projects/3?tab=%FF", "/a%20b/c%2Fd", "/", "*"]) expect(decodablePath(t)).toBe(t);
+    for (const t of ["/api/media/12", "/lead/projects/3?tab=%FF", "/a%20b/c%2Fd", "/", "*"])
+      expect(decodablePath(t)).toBe(t);
   });
 
   it("makes an undecodable segment literal, so that it decodes to its own text", () => {
     expect(decodablePath("/api/annotate/items/%FF")).toBe("/api/annotate/items/%25FF");
-    expect(decodablePath("/api/dashboard/%ED%A0%80/systems?x=%FF")).toBe("/api/dashboard/%25ED%25A0%2580/systems?x=%FF");
+    expect(decodablePath("/api/dashboard/%ED%A0%80/systems?x=%FF")).toBe(
+      "/api/dashboard/%25ED%25A0%2580/systems?x=%FF",
+    );
     expect(decodablePath("/a%20b/%E0%A4%A/%")).toBe("/a%20b/%25E0%25A4%25A/%25");
     expect(decodeURIComponent(decodablePath("/x/%FF"))).toBe("/x/%FF");
   });
@@ -60,7 +64,13 @@ describe("signInErrorMessage (issue 30 item 9)", () => {
     expect(signInErrorMessage("Locked", 128)).toBe("Too many failed sign-in attempts. Try again in 3 minutes.");
     expect(signInErrorMessage("Locked", 1)).toBe("Too many failed sign-in attempts. Try again in 1 second.");
     expect(signInErrorMessage("Locked")).toBe(SIGN_IN_ERRORS.Locked);
-    for (const text of ["Your password expired. Sign in at https://evil.example instead", "constructor", "__proto__", "toString"]) expect(signInErrorMessage(text)).toBe(GENERIC_SIGN_IN_ERROR);
+    for (const text of [
+      "Your password expired. Sign in at https://evil.example instead",
+      "constructor",
+      "__proto__",
+      "toString",
+    ])
+      expect(signInErrorMessage(text)).toBe(GENERIC_SIGN_IN_ERROR);
     expect(signInErrorMessage(null)).toBeNull();
     expect(signInErrorMessage("")).toBeNull();
   });

@@ -14,7 +14,14 @@ import { judgementsFrom } from "../../lib/stats/evaluate.ts";
 import { parseMeasures } from "../../lib/stats/measures/index.ts";
 
 const dir = join(import.meta.dirname, "..", "fixtures", "fusion");
-type Case = { method: Method; k?: number; norm?: Norm; weights?: number[]; runs: string[]; scores: Record<string, Record<string, number>> };
+type Case = {
+  method: Method;
+  k?: number;
+  norm?: Norm;
+  weights?: number[];
+  runs: string[];
+  scores: Record<string, Record<string, number>>;
+};
 const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as { cases: Case[] };
 
 function load(name: string): RankedRun {
@@ -24,13 +31,18 @@ function load(name: string): RankedRun {
 }
 
 describe("fusion agrees with ranx", () => {
-  it.each(expected.cases.map((c) => [`${c.method} ${c.norm ?? `k=${c.k}`}${c.weights ? ` w=${c.weights.join(",")}` : ""}`, c] as const))("%s", (_label, c) => {
+  it.each(
+    expected.cases.map(
+      (c) => [`${c.method} ${c.norm ?? `k=${c.k}`}${c.weights ? ` w=${c.weights.join(",")}` : ""}`, c] as const,
+    ),
+  )("%s", (_label, c) => {
     const got = fuseScores(c.runs.map(load), { method: c.method, k: c.k, norm: c.norm, weights: c.weights });
     expect([...got.keys()].sort()).toEqual(Object.keys(c.scores).sort());
     for (const [qid, docs] of Object.entries(c.scores)) {
       const mine = got.get(qid) ?? new Map<string, number>();
       expect([...mine.keys()].sort()).toEqual(Object.keys(docs).sort());
-      for (const [docid, score] of Object.entries(docs)) expect(Math.abs((mine.get(docid) ?? NaN) - score), `${qid} ${docid}`).toBeLessThanOrEqual(1e-9);
+      for (const [docid, score] of Object.entries(docs))
+        expect(Math.abs((mine.get(docid) ?? NaN) - score), `${qid} ${docid}`).toBeLessThanOrEqual(1e-9);
     }
   });
 });
@@ -72,7 +84,12 @@ describe("definitions", () => {
     }
     const runs = [run(good.join("\n")), run(bad.join("\n"))];
     const column = parseMeasures(["recip_rank"]).columns[0];
-    const t = tuneWeights(runs, { column, judgements: judgementsFrom(parseQrels(qrels.join("\n"), "q").rows), folds: 5, norm: "min-max" });
+    const t = tuneWeights(runs, {
+      column,
+      judgements: judgementsFrom(parseQrels(qrels.join("\n"), "q").rows),
+      folds: 5,
+      norm: "min-max",
+    });
     expect(t.folds).toHaveLength(5);
     expect(t.folds.map((f) => f.queries)).toEqual([2, 2, 2, 2, 2]);
     expect(t.weights[0]).toBeGreaterThan(t.weights[1]);

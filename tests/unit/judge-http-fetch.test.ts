@@ -56,7 +56,11 @@ describe("agentFetch", () => {
   const f = agentFetch(4);
 
   it("sends method, headers and body, and returns status, headers and body", async () => {
-    const r = await f(`${base}/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const r = await f(`${base}/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(r.status).toBe(201);
     expect(r.headers.get("x-request-id")).toBe("abc");
     expect(await r.json()).toEqual({ method: "POST", body: '{"a":1}' });
@@ -71,8 +75,14 @@ describe("agentFetch", () => {
   });
 
   it("follows redirects as fetch does: 307 keeps the POST and its body, 303 turns it into a GET", async () => {
-    expect(await (await f(`${base}/moved`, { method: "POST", body: "x=1" })).json()).toEqual({ method: "POST", body: "x=1" });
-    expect(await (await f(`${base}/see-other`, { method: "POST", body: "x=1" })).json()).toEqual({ method: "GET", body: "" });
+    expect(await (await f(`${base}/moved`, { method: "POST", body: "x=1" })).json()).toEqual({
+      method: "POST",
+      body: "x=1",
+    });
+    expect(await (await f(`${base}/see-other`, { method: "POST", body: "x=1" })).json()).toEqual({
+      method: "GET",
+      body: "",
+    });
   });
 
   it("passes an error status through (the client decides what to retry)", async () => {

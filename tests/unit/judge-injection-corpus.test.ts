@@ -13,12 +13,21 @@ import { looksLikeInjection } from "../../lib/judge/injection.ts";
  * Before the fix the detector found 13 of 79 and 3 of 30.
  */
 type TItem = { lang: string; text: string };
-const corpus = JSON.parse(readFileSync(join(import.meta.dirname, "..", "fixtures", "injection", "corpus.json"), "utf8")) as { injections: TItem[]; benign: TItem[]; heldout_injections: TItem[]; heldout_benign: TItem[] };
+const corpus = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "fixtures", "injection", "corpus.json"), "utf8"),
+) as { injections: TItem[]; benign: TItem[]; heldout_injections: TItem[]; heldout_benign: TItem[] };
 
 function figures(injections: TItem[], benign: TItem[]) {
   const missed = injections.filter((x) => !looksLikeInjection(x.text));
   const flagged = benign.filter((x) => looksLikeInjection(x.text));
-  return { recall: 1 - missed.length / injections.length, fpr: flagged.length / benign.length, missed, flagged, n: injections.length, m: benign.length };
+  return {
+    recall: 1 - missed.length / injections.length,
+    fpr: flagged.length / benign.length,
+    missed,
+    flagged,
+    n: injections.length,
+    m: benign.length,
+  };
 }
 const langs = (items: TItem[]) => new Set(items.map((x) => x.lang));
 const report = (name: string, f: ReturnType<typeof figures>) =>

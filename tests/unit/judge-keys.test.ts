@@ -2,10 +2,22 @@ import { describe, expect, it } from "vitest";
 import { apiKeyFrom, keyVarProblem } from "../../lib/judge/keys.ts";
 
 /** lib/judge/keys.ts: which environment variables the judge may send as its API key (issue 18 item 1). */
-const env = { OPENAI_API_KEY: "sk-a", GROQ_API_KEY: "gsk-b", NEXTAUTH_SECRET: "s3cret", DATABASE_URL: "postgresql://u:p@h/db", MY_TOKEN: "t", ASSESSOR_JUDGE_KEY_VARS: "MY_TOKEN, ASSESSOR_LLM_KEY,NEXTAUTH_SECRET", ASSESSOR_LLM_KEY: "k", ASSESSOR_OTHER_API_KEY: "x" };
+const env = {
+  OPENAI_API_KEY: "sk-a",
+  GROQ_API_KEY: "gsk-b",
+  NEXTAUTH_SECRET: "s3cret",
+  DATABASE_URL: "postgresql://u:p@h/db",
+  MY_TOKEN: "t",
+  ASSESSOR_JUDGE_KEY_VARS: "MY_TOKEN, ASSESSOR_LLM_KEY,NEXTAUTH_SECRET",
+  ASSESSOR_LLM_KEY: "k",
+  ASSESSOR_OTHER_API_KEY: "x",
+};
 
 describe("keyVarProblem", () => {
-  it.each(["OPENAI_API_KEY", "GROQ_API_KEY", "OPENAI_KEY", "MY_TOKEN", "ASSESSOR_LLM_KEY", "together_api_key", ""])("allows %s", (name) => expect(keyVarProblem(name, env)).toBeNull());
+  it.each(["OPENAI_API_KEY", "GROQ_API_KEY", "OPENAI_KEY", "MY_TOKEN", "ASSESSOR_LLM_KEY", "together_api_key", ""])(
+    "allows %s",
+    (name) => expect(keyVarProblem(name, env)).toBeNull(),
+  );
 
   it.each([
     ["NEXTAUTH_SECRET", /one of the server's own settings/],
@@ -50,7 +62,11 @@ describe("apiKeyFrom", () => {
     }
   });
   it("an unset allowed variable: a clear error in each surface's terms", () => {
-    expect(() => apiKeyFrom(env, "MISTRAL_API_KEY")).toThrow(/MISTRAL_API_KEY is not set on the machine running this command.*--api-key-env NAME/);
-    expect(() => apiKeyFrom(env, "MISTRAL_API_KEY", "page")).toThrow(/is not set on the server.*“API key variable” field/);
+    expect(() => apiKeyFrom(env, "MISTRAL_API_KEY")).toThrow(
+      /MISTRAL_API_KEY is not set on the machine running this command.*--api-key-env NAME/,
+    );
+    expect(() => apiKeyFrom(env, "MISTRAL_API_KEY", "page")).toThrow(
+      /is not set on the server.*“API key variable” field/,
+    );
   });
 });

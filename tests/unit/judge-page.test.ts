@@ -27,7 +27,12 @@ describe("Try: a random sample stratified by human grade (issue 22 item 5)", () 
   });
   it("falls back to unlabelled pairs, and to a plain random sample when nothing is labelled", () => {
     const few = stratifiedSample(items.slice(30), (x) => x.grade, 5, mulberry32(3));
-    expect(few.map((x) => x.grade).filter((g) => g !== null).sort()).toEqual([3, 3]);
+    expect(
+      few
+        .map((x) => x.grade)
+        .filter((g) => g !== null)
+        .sort(),
+    ).toEqual([3, 3]);
     expect(stratifiedSample(items.slice(32), (x) => x.grade, 5, mulberry32(4))).toHaveLength(5);
     expect(stratifiedSample(items.slice(0, 3), (x) => x.grade, 5, mulberry32(5))).toHaveLength(3);
   });
@@ -48,23 +53,73 @@ describe("time left: the observed rate", () => {
 
 describe("judge messages in the page's terms", () => {
   it("names the form's fields, not the CLI's options", () => {
-    expect(inPageTerms('--base-url: expected an http(s) URL such as http://localhost:11434/v1, got "x"')).toBe('the “Base URL” field: expected an http(s) URL such as http://localhost:11434/v1, got "x"');
-    expect(inPageTerms("--only pool: no pooled pair is in this subset; nothing to judge")).toBe("the “Pairs” field pool: no pooled pair is in this subset; nothing to judge");
-    expect(inPageTerms("the pool is empty: import runs and build it first (npx assessor pool)")).toBe("the pool is empty: import runs and build it first (Pool on this page)");
-    expect(inPageTerms("set --api-key-env NAME or --no-api-key")).toBe("set the “API key variable” field or the “no key” choice");
+    expect(inPageTerms('--base-url: expected an http(s) URL such as http://localhost:11434/v1, got "x"')).toBe(
+      'the “Base URL” field: expected an http(s) URL such as http://localhost:11434/v1, got "x"',
+    );
+    expect(inPageTerms("--only pool: no pooled pair is in this subset; nothing to judge")).toBe(
+      "the “Pairs” field pool: no pooled pair is in this subset; nothing to judge",
+    );
+    expect(inPageTerms("the pool is empty: import runs and build it first (npx assessor pool)")).toBe(
+      "the pool is empty: import runs and build it first (Pool on this page)",
+    );
+    expect(inPageTerms("set --api-key-env NAME or --no-api-key")).toBe(
+      "set the “API key variable” field or the “no key” choice",
+    );
     expect(inPageTerms("stopped by the user (Ctrl+C or stop)")).toBe("stopped by the user");
-    expect(inPageTerms('--subset: "pool" is not a subset of answers')).toBe('the “Answers” field: "pool" is not a subset of answers');
+    expect(inPageTerms('--subset: "pool" is not a subset of answers')).toBe(
+      'the “Answers” field: "pool" is not a subset of answers',
+    );
   });
 });
 
 describe("the adjudicator's final start (issue 22 item 1)", () => {
   it("is the annotators' mean within the tolerance, else none; grade-0 labels give no start", () => {
-    expect(annotatorsStart([{ grade: 1, startSeconds: 48 }, { grade: 3, startSeconds: 66 }], 15)).toBeNull();
-    expect(annotatorsStart([{ grade: 2, startSeconds: 30 }, { grade: 3, startSeconds: 36 }], 15)).toBe(33);
-    expect(annotatorsStart([{ grade: 0, startSeconds: 5 }, { grade: 2, startSeconds: 50 }], 15)).toBe(50);
-    expect(annotatorsStart([{ grade: 0, startSeconds: null }, { grade: 0, startSeconds: null }], 15)).toBeNull();
+    expect(
+      annotatorsStart(
+        [
+          { grade: 1, startSeconds: 48 },
+          { grade: 3, startSeconds: 66 },
+        ],
+        15,
+      ),
+    ).toBeNull();
+    expect(
+      annotatorsStart(
+        [
+          { grade: 2, startSeconds: 30 },
+          { grade: 3, startSeconds: 36 },
+        ],
+        15,
+      ),
+    ).toBe(33);
+    expect(
+      annotatorsStart(
+        [
+          { grade: 0, startSeconds: 5 },
+          { grade: 2, startSeconds: 50 },
+        ],
+        15,
+      ),
+    ).toBe(50);
+    expect(
+      annotatorsStart(
+        [
+          { grade: 0, startSeconds: null },
+          { grade: 0, startSeconds: null },
+        ],
+        15,
+      ),
+    ).toBeNull();
     // Exactly the tolerance apart is within (the rule's EPSILON): 10.1 and 25.1 under 15 s.
-    expect(annotatorsStart([{ grade: 1, startSeconds: 10.1 }, { grade: 1, startSeconds: 25.1 }], 15)).toBe(17.6);
+    expect(
+      annotatorsStart(
+        [
+          { grade: 1, startSeconds: 10.1 },
+          { grade: 1, startSeconds: 25.1 },
+        ],
+        15,
+      ),
+    ).toBe(17.6);
     expect(takeLabel({ grade: 0, startSeconds: 12 })).toEqual({ grade: 0, start: null });
     expect(takeLabel({ grade: 2, startSeconds: 12 })).toEqual({ grade: 2, start: 12 });
   });

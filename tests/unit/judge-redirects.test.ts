@@ -42,7 +42,27 @@ async function listen(s: Server, host: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem"),
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   ca = readFileSync(join(dir, "cert.pem"), "utf8");
   const otherPort = await listen(createServer(recorder("other", () => ({ status: 200 }))), "127.0.0.1");
   other = `http://localhost:${otherPort}`;
@@ -80,7 +100,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const credentials = { authorization: "Bearer sk-secret-123456", cookie: "session=abc", "x-api-key": "k-123456", "api-key": "k-654321", "proxy-authorization": "Basic eA==", "content-type": "application/json" };
+const credentials = {
+  authorization: "Bearer sk-secret-123456",
+  cookie: "session=abc",
+  "x-api-key": "k-123456",
+  "api-key": "k-654321",
+  "proxy-authorization": "Basic eA==",
+  "content-type": "application/json",
+};
 const last = (server: string) => seen.filter((s) => s.server === server).at(-1);
 
 describe("judge transport: redirects and credentials", () => {
@@ -102,13 +129,19 @@ describe("judge transport: redirects and credentials", () => {
     expect(await r.json()).toEqual({ server: "other" });
     const h = last("other")?.headers ?? {};
     expect(last("other")).toMatchObject({ url: "/final", method: "POST" });
-    for (const k of ["authorization", "cookie", "x-api-key", "api-key", "proxy-authorization"]) expect(h[k], k).toBeUndefined();
+    for (const k of ["authorization", "cookie", "x-api-key", "api-key", "proxy-authorization"])
+      expect(h[k], k).toBeUndefined();
     expect(h["content-type"]).toBe("application/json");
   });
 
   it("keeps them dropped when the chain comes back to the first origin", async () => {
     // other/back answers 200 itself, so check the chain through redirectInit directly too.
-    const away = redirectInit({ method: "GET", headers: credentials }, 302, new URL(`${origin}/x`), new URL(`${other}/y`));
+    const away = redirectInit(
+      { method: "GET", headers: credentials },
+      302,
+      new URL(`${origin}/x`),
+      new URL(`${other}/y`),
+    );
     const back = redirectInit(away, 302, new URL(`${other}/y`), new URL(`${origin}/z`));
     expect(new Headers(back.headers).get("authorization")).toBeNull();
     await f(`${origin}/away-and-back`, { headers: credentials });
@@ -123,12 +156,19 @@ describe("judge transport: redirects and credentials", () => {
 
   it("never follows a redirect from https to http, not even to the same host", async () => {
     const before = seen.filter((s) => s.server === "origin").length;
-    await expect(f(`${secure}/down`, { method: "POST", headers: credentials, body: "{}" })).rejects.toThrow(/refused a redirect from https:\/\/127\.0\.0\.1:\d+ to http:\/\/127\.0\.0\.1:\d+/);
+    await expect(f(`${secure}/down`, { method: "POST", headers: credentials, body: "{}" })).rejects.toThrow(
+      /refused a redirect from https:\/\/127\.0\.0\.1:\d+ to http:\/\/127\.0\.0\.1:\d+/,
+    );
     expect(seen.filter((s) => s.server === "origin").length).toBe(before);
   });
 
   it("turns a POST into a GET on 302/303 and drops its body, as fetch does", () => {
-    const next = redirectInit({ method: "POST", body: "x", headers: {} }, 303, new URL(`${origin}/a`), new URL(`${origin}/b`));
+    const next = redirectInit(
+      { method: "POST", body: "x", headers: {} },
+      303,
+      new URL(`${origin}/a`),
+      new URL(`${origin}/b`),
+    );
     expect(next).toMatchObject({ method: "GET", body: undefined });
   });
 });

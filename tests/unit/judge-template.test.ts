@@ -9,7 +9,15 @@ import { renderTemplate, usedPlaceholders, validateTemplate, type TPairView } fr
  * followed by a long run of spaces (3,000 spaces: 14.5 s of preview, the server blocked). The hand
  * scanner (lib/judge/placeholders.ts) finds the same placeholders in linear time.
  */
-const view: TPairView = { question: "Q?", chunk: "C.", before: "", after: "", video_title: "T", start: "0:01", end: "0:02" };
+const view: TPairView = {
+  question: "Q?",
+  chunk: "C.",
+  before: "",
+  after: "",
+  video_title: "T",
+  start: "0:01",
+  end: "0:02",
+};
 const answerView: TAnswerView = { question: "Q?", context: "[1] ctx", claims: "1. c", answer: "A", n_claims: "1" };
 const elapsed = (f: () => unknown) => {
   const t0 = performance.now();
@@ -39,7 +47,13 @@ describe("template placeholders in linear time", () => {
   });
 
   it("1 MB of spaces (and of `{{` runs, unclosed names, lone braces) parses in well under a second", () => {
-    const inputs = [`{{${" ".repeat(TEMPLATE_MAX_CHARS)}x`, "{{".repeat(TEMPLATE_MAX_CHARS / 2), `{{ a${" ".repeat(TEMPLATE_MAX_CHARS)}}`, `{{ a }${" }".repeat(TEMPLATE_MAX_CHARS / 2)}`, "{{question}}".repeat(TEMPLATE_MAX_CHARS / 12)];
+    const inputs = [
+      `{{${" ".repeat(TEMPLATE_MAX_CHARS)}x`,
+      "{{".repeat(TEMPLATE_MAX_CHARS / 2),
+      `{{ a${" ".repeat(TEMPLATE_MAX_CHARS)}}`,
+      `{{ a }${" }".repeat(TEMPLATE_MAX_CHARS / 2)}`,
+      "{{question}}".repeat(TEMPLATE_MAX_CHARS / 12),
+    ];
     for (const t of inputs) expect(elapsed(() => scanPlaceholders(t))).toBeLessThan(500);
   });
 
@@ -48,8 +62,15 @@ describe("template placeholders in linear time", () => {
     const alphabet = ["{", "}", " ", "a", "\n"];
     let checked = 0;
     const visit = (prefix: string) => {
-      const expected = [...prefix.matchAll(old)].map((m) => ({ name: m[1], start: m.index, end: m.index + m[0].length }));
-      expect(scanPlaceholders(prefix).map(({ name, start, end }) => ({ name, start, end })), JSON.stringify(prefix)).toEqual(expected);
+      const expected = [...prefix.matchAll(old)].map((m) => ({
+        name: m[1],
+        start: m.index,
+        end: m.index + m[0].length,
+      }));
+      expect(
+        scanPlaceholders(prefix).map(({ name, start, end }) => ({ name, start, end })),
+        JSON.stringify(prefix),
+      ).toEqual(expected);
       checked++;
       if (prefix.length < 8) for (const c of alphabet) visit(prefix + c);
     };
@@ -58,7 +79,9 @@ describe("template placeholders in linear time", () => {
   });
 
   it("names the line of an unknown placeholder, also after a placeholder spanning lines", () => {
-    expect(() => validateTemplate("{{question}}\n{{ \nchunk }}\n\n{{chunks}}", "my.txt")).toThrow(/^my\.txt:5: unknown placeholder \{\{chunks\}\}/);
+    expect(() => validateTemplate("{{question}}\n{{ \nchunk }}\n\n{{chunks}}", "my.txt")).toThrow(
+      /^my\.txt:5: unknown placeholder \{\{chunks\}\}/,
+    );
   });
 });
 
@@ -68,6 +91,8 @@ describe("template size", () => {
     expect(ZRunSettings.safeParse({ ...base, template: "x".repeat(TEMPLATE_MAX_CHARS) }).success).toBe(true);
     const r = ZRunSettings.safeParse({ ...base, template: "x".repeat(TEMPLATE_MAX_CHARS + 1) });
     expect(r.success).toBe(false);
-    expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["template", "the template is too long: a run or a try takes at most 1,000,000 characters (1 MB)"]]);
+    expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["template", "the template is too long: a run or a try takes at most 1,000,000 characters (1 MB)"],
+    ]);
   });
 });

@@ -19,11 +19,27 @@ function sources(dir: string): string[] {
 }
 
 function shownTexts(path: string): string[] {
-  const file = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, false, path.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    path,
+    readFileSync(path, "utf8"),
+    ts.ScriptTarget.Latest,
+    false,
+    path.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node) || ts.isJsxText(node)) {
-      if (TRACKER.test(node.text)) found.push(`${relative(root, path)}:${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}: ${node.text.trim().slice(0, 120)}`);
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node) ||
+      ts.isJsxText(node)
+    ) {
+      if (TRACKER.test(node.text))
+        found.push(
+          `${relative(root, path)}:${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}: ${node.text.trim().slice(0, 120)}`,
+        );
     }
     ts.forEachChild(node, visit);
   };

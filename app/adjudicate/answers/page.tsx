@@ -5,7 +5,11 @@ import { intId } from "@/lib/bounds";
 export const dynamic = "force-dynamic";
 
 /** Answer disagreements (issue 24): `?project=ID` opens that project; else the first with answers waiting. */
-export default async function AdjudicateAnswers({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {
+export default async function AdjudicateAnswers({
+  searchParams,
+}: {
+  searchParams: Promise<{ project?: string | string[] }>;
+}) {
   await requirePagePermission("adjudicate", "/adjudicate/answers");
   const project = (await searchParams).project;
   return (

@@ -5,7 +5,11 @@ import { intId } from "@/lib/bounds";
 export const dynamic = "force-dynamic";
 
 /** The answer task (issue 24). Renders no answer data on the server: everything comes from lib/generation/view.ts via /api/annotate/answers. */
-export default async function AnnotateAnswers({ searchParams }: { searchParams: Promise<{ project?: string | string[] }> }) {
+export default async function AnnotateAnswers({
+  searchParams,
+}: {
+  searchParams: Promise<{ project?: string | string[] }>;
+}) {
   const user = await requirePagePermission("annotate", "/annotate/answers");
   const project = (await searchParams).project;
   return (

@@ -27,7 +27,11 @@ export function nextSerial(): number {
  * reference label for the same pair replacing an earlier one, every other label without a
  * reference label counted as other-only.
  */
-export function alignAll(data: TDashboardData, reference: Iterable<TLabel>, other: Iterable<TLabel>): Map<number, TQueryAlignment> {
+export function alignAll(
+  data: TDashboardData,
+  reference: Iterable<TLabel>,
+  other: Iterable<TLabel>,
+): Map<number, TQueryAlignment> {
   const ref = new Map<number, Map<number, number>>();
   for (const r of reference) {
     let m = ref.get(r.queryId);
@@ -65,7 +69,10 @@ export function alignAll(data: TDashboardData, reference: Iterable<TLabel>, othe
  * alignAll of two label sets on the same items (one label each per pool item, so every label is
  * paired: the two grades of each item).
  */
-export function alignItems(data: TDashboardData, items: readonly { queryId: number; chunkId: number; reference: number; other: number }[]): Map<number, TQueryAlignment> {
+export function alignItems(
+  data: TDashboardData,
+  items: readonly { queryId: number; chunkId: number; reference: number; other: number }[],
+): Map<number, TQueryAlignment> {
   const out = new Map<number, TQueryAlignment>();
   for (const it of items) {
     let q = out.get(it.queryId);
@@ -95,11 +102,14 @@ export function intern(data: TDashboardData, key: string, all: Map<number, TQuer
     const same =
       p === a ||
       (p !== undefined &&
-      p.base === data.base &&
-      p.pairs.length === a.pairs.length &&
-      p.pairs.every((x, i) => x.chunkId === a.pairs[i].chunkId && x.reference === a.pairs[i].reference && x.other === a.pairs[i].other) &&
-      sameNumbers(p.referenceOnly, a.referenceOnly) &&
-      sameNumbers(p.otherOnly, a.otherOnly));
+        p.base === data.base &&
+        p.pairs.length === a.pairs.length &&
+        p.pairs.every(
+          (x, i) =>
+            x.chunkId === a.pairs[i].chunkId && x.reference === a.pairs[i].reference && x.other === a.pairs[i].other,
+        ) &&
+        sameNumbers(p.referenceOnly, a.referenceOnly) &&
+        sameNumbers(p.otherOnly, a.otherOnly));
     out.set(queryId, same && p ? p : { ...a, serial: nextSerial(), base: data.base, lineage: k });
   }
   interned.delete(k);
@@ -115,7 +125,11 @@ export function clearInterned(): void {
 
 // Alignments depend only on the loaded data, which is immutable per label-set version.
 const alignments = new WeakMap<TDashboardData, Map<string, TFullAlignment>>();
-export function alignmentOf(data: TDashboardData, key: string, make: () => Map<number, TQueryAlignment>): TFullAlignment {
+export function alignmentOf(
+  data: TDashboardData,
+  key: string,
+  make: () => Map<number, TQueryAlignment>,
+): TFullAlignment {
   let m = alignments.get(data);
   if (!m) alignments.set(data, (m = new Map()));
   let a = m.get(key);

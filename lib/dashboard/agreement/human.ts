@@ -63,9 +63,16 @@ const queryParts = new Map<string, TQueryParts>();
 const MAX_QUERY_PARTS = 50_000;
 
 const sameRows = (a: readonly (readonly object[])[], items: readonly TGraded[]) =>
-  a.length === items.length && items.every((it, i) => a[i].length === it.labels.length && it.labels.every((l, k) => l === a[i][k]));
+  a.length === items.length &&
+  items.every((it, i) => a[i].length === it.labels.length && it.labels.every((l, k) => l === a[i][k]));
 
-function partsOf(data: TDashboardData, keep: Slice, queryId: number, items: readonly TGraded[], name: (id: string) => string): TQueryParts {
+function partsOf(
+  data: TDashboardData,
+  keep: Slice,
+  queryId: number,
+  items: readonly TGraded[],
+  name: (id: string) => string,
+): TQueryParts {
   const key = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${keep.name}\u0000${queryId}`;
   const users = new Set<string>();
   for (const it of items) for (const l of it.labels) users.add(l.userId);
@@ -81,7 +88,11 @@ function partsOf(data: TDashboardData, keep: Slice, queryId: number, items: read
       for (let k = i + 1; k < it.labels.length; k++) {
         let [x, y] = [it.labels[i], it.labels[k]];
         // A pair's reference is the annotator whose name comes first (ties: user id).
-        if (name(y.userId).localeCompare(name(x.userId)) < 0 || (name(y.userId) === name(x.userId) && y.userId < x.userId)) [x, y] = [y, x];
+        if (
+          name(y.userId).localeCompare(name(x.userId)) < 0 ||
+          (name(y.userId) === name(x.userId) && y.userId < x.userId)
+        )
+          [x, y] = [y, x];
         const pairKey = `${x.userId}\u0000${y.userId}`;
         let p = pairs.get(pairKey);
         if (!p) pairs.set(pairKey, (p = { a: x.userId, b: y.userId, items: [] }));
@@ -93,7 +104,9 @@ function partsOf(data: TDashboardData, keep: Slice, queryId: number, items: read
     base: data.base,
     names,
     overall: alignItems(data, overall).get(queryId)!,
-    pairs: new Map([...pairs].map(([k, p]) => [k, { a: p.a, b: p.b, alignment: alignItems(data, p.items).get(queryId)! }])),
+    pairs: new Map(
+      [...pairs].map(([k, p]) => [k, { a: p.a, b: p.b, alignment: alignItems(data, p.items).get(queryId)! }]),
+    ),
   };
   queryParts.delete(key);
   queryParts.set(key, parts);
@@ -126,13 +139,24 @@ export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number
   const all: Slice = { name: "", queries: null, chunks: null };
   const block = (label: string, perQuery: Map<number, TQueryAlignment>): TAgreementBlock => {
     if (perQuery.size === 0) return { name: label, report: null, empty: noDouble(data) };
-    return { name: label, report: report(cut(data, intern(data, `pair\u0000${label}`, perQuery), all), resamples, data, `human\u0000${keep.name}\u0000${label}`), empty: null };
+    return {
+      name: label,
+      report: report(
+        cut(data, intern(data, `pair\u0000${label}`, perQuery), all),
+        resamples,
+        data,
+        `human\u0000${keep.name}\u0000${label}`,
+      ),
+      empty: null,
+    };
   };
   // Krippendorff's alpha over every annotator: each item is a unit of the grades it received.
   const alpha = items.length ? alphaFromUnits(units, "ordinal") : null;
   return {
     overall: block("all annotators", overall),
-    pairs: [...pairs.values()].sort((p, r) => name(p.a).localeCompare(name(r.a)) || name(p.b).localeCompare(name(r.b))).map((p) => block(`${name(p.a)} – ${name(p.b)}`, p.perQuery)),
+    pairs: [...pairs.values()]
+      .sort((p, r) => name(p.a).localeCompare(name(r.a)) || name(p.b).localeCompare(name(r.b)))
+      .map((p) => block(`${name(p.a)} – ${name(p.b)}`, p.perQuery)),
     alphaAllRaters: alpha,
     items: items.length,
     empty: items.length === 0 ? noDouble(data) : null,
@@ -143,10 +167,24 @@ export function humanBlocks(data: TDashboardData, keep: Slice, resamples: number
 export function humanOverall(data: TDashboardData, keep: Slice, resamples: number): TAgreementBlock {
   const all = alignmentOf(data, "human", () => {
     const items = gradedTwice(data, { name: "", queries: null, chunks: null });
-    return alignItems(data, items.map((it) => ({ queryId: it.queryId, chunkId: it.chunkId, reference: it.labels[0].grade, other: it.labels[1].grade })));
+    return alignItems(
+      data,
+      items.map((it) => ({
+        queryId: it.queryId,
+        chunkId: it.chunkId,
+        reference: it.labels[0].grade,
+        other: it.labels[1].grade,
+      })),
+    );
   });
   return cachedBlock(`human\u0000${resamples}\u0000${sliceKey(data, all, keep)}`, () => {
     const aligned = cut(data, all, keep);
-    return aligned.pairs.length ? { name: "all annotators", report: report(aligned, resamples, data, `human\u0000${keep.name}\u0000all annotators`), empty: null } : { name: "all annotators", report: null, empty: noDouble(data) };
+    return aligned.pairs.length
+      ? {
+          name: "all annotators",
+          report: report(aligned, resamples, data, `human\u0000${keep.name}\u0000all annotators`),
+          empty: null,
+        }
+      : { name: "all annotators", report: null, empty: noDouble(data) };
   });
 }

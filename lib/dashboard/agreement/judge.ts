@@ -56,17 +56,25 @@ export function judgeBlock(data: TDashboardData, judge: string, keep: Slice, res
     lastJudgeAlignment.set(lastKey, { version: data.version, all });
     while (lastJudgeAlignment.size > 16) lastJudgeAlignment.delete(lastJudgeAlignment.keys().next().value as string);
   }
-  return cachedBlock(`judge\u0000${judge}\u0000${resamples}\u0000${data.reference.length === 0}\u0000${sliceKey(data, all, keep)}`, () => {
-    const aligned = cut(data, all, keep);
-    if (aligned.pairs.length > 0) return { name: judge, report: report(aligned, resamples, data, `judge\u0000${judge}\u0000${keep.name}`), empty: null };
-    const empty =
-      aligned.referenceOnly === 0
-        ? data.reference.length === 0
-          ? NO_HUMAN_HINT
-          : "no final human labels in this slice"
-        : aligned.otherOnly === 0
-          ? `judge ${judge} has no labels in this slice`
-          : `no item has both a final human label and a label from judge ${judge}`;
-    return { name: judge, report: null, empty };
-  });
+  return cachedBlock(
+    `judge\u0000${judge}\u0000${resamples}\u0000${data.reference.length === 0}\u0000${sliceKey(data, all, keep)}`,
+    () => {
+      const aligned = cut(data, all, keep);
+      if (aligned.pairs.length > 0)
+        return {
+          name: judge,
+          report: report(aligned, resamples, data, `judge\u0000${judge}\u0000${keep.name}`),
+          empty: null,
+        };
+      const empty =
+        aligned.referenceOnly === 0
+          ? data.reference.length === 0
+            ? NO_HUMAN_HINT
+            : "no final human labels in this slice"
+          : aligned.otherOnly === 0
+            ? `judge ${judge} has no labels in this slice`
+            : `no item has both a final human label and a label from judge ${judge}`;
+      return { name: judge, report: null, empty };
+    },
+  );
 }

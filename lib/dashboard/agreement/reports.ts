@@ -49,7 +49,12 @@ export function clearReportCache(): void {
 const bootstrapMemo: AgreementMemo = new Map();
 const MAX_BOOTSTRAP_MEMO = 200;
 
-export function report(aligned: Aligned & { key: string }, resamples: number, data: TDashboardData, lineage: string): AgreementReport {
+export function report(
+  aligned: Aligned & { key: string },
+  resamples: number,
+  data: TDashboardData,
+  lineage: string,
+): AgreementReport {
   const key = `${process.env.DATABASE_URL ?? ""}\u0000${resamples} ${RESAMPLING.seed} ${RESAMPLING.level}\u0000${aligned.key}`;
   const hit = reports.get(key);
   if (hit) {
@@ -58,7 +63,13 @@ export function report(aligned: Aligned & { key: string }, resamples: number, da
     return hit;
   }
   const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${resamples}\u0000${lineage}`;
-  const r = agreementReport(aligned, { bootstrap: resamples, seed: RESAMPLING.seed, level: RESAMPLING.level, memo: bootstrapMemo, memoKey });
+  const r = agreementReport(aligned, {
+    bootstrap: resamples,
+    seed: RESAMPLING.seed,
+    level: RESAMPLING.level,
+    memo: bootstrapMemo,
+    memoKey,
+  });
   const state = bootstrapMemo.get(memoKey);
   if (state) {
     bootstrapMemo.delete(memoKey);

@@ -12,14 +12,24 @@ import { nextSerial, type Keyed, type TFullAlignment, type TInterned } from "./a
  * Which pairs a slice keeps: queries (a tag) and, per query, chunks (the pool items a run
  * contributed); null keeps all.
  */
-export type Slice = { name: string; queries: ((queryId: number) => boolean) | null; chunks: Map<number, Set<number>> | null };
+export type Slice = {
+  name: string;
+  queries: ((queryId: number) => boolean) | null;
+  chunks: Map<number, Set<number>> | null;
+};
 
 export function inSlice(slice: Slice, queryId: number, chunkId: number): boolean {
-  return (!slice.queries || slice.queries(queryId)) && (!slice.chunks || (slice.chunks.get(queryId)?.has(chunkId) ?? false));
+  return (
+    (!slice.queries || slice.queries(queryId)) && (!slice.chunks || (slice.chunks.get(queryId)?.has(chunkId) ?? false))
+  );
 }
 
 export function sliceFilter(data: TDashboardData, tag: string | undefined, system: string | undefined): Slice {
-  return { name: `${tag ?? ""}\u0000${system ?? ""}`, queries: tag ? tagFilter(data, tag) : null, chunks: system ? contributedBy(data, runBySystem(data, system).id) : null };
+  return {
+    name: `${tag ?? ""}\u0000${system ?? ""}`,
+    queries: tag ? tagFilter(data, tag) : null,
+    chunks: system ? contributedBy(data, runBySystem(data, system).id) : null,
+  };
 }
 
 /**
@@ -50,7 +60,9 @@ function part(q: TInterned, queryId: number, slice: Slice, chunks: Set<number>):
     prev.referenceOnly === referenceOnly &&
     prev.otherOnly === otherOnly &&
     prev.pairs.length === pairs.length &&
-    prev.pairs.every((x, i) => x.chunkId === pairs[i].chunkId && x.reference === pairs[i].reference && x.other === pairs[i].other);
+    prev.pairs.every(
+      (x, i) => x.chunkId === pairs[i].chunkId && x.reference === pairs[i].reference && x.other === pairs[i].other,
+    );
   got = same && prev ? prev : { pairs, referenceOnly, otherOnly, serial: nextSerial(), base: q.base };
   m.set(slice.name, got);
   if (lastParts.size >= MAX_PARTS) lastParts.clear();
@@ -80,7 +92,12 @@ export function sliceKey(data: TDashboardData, all: TFullAlignment, slice: Slice
 
 /** The slice's part of an alignment; `key` names its content (slice, pool, serials of its queries). */
 export function cut(data: TDashboardData, all: TFullAlignment, slice: Slice): Aligned & { key: string } {
-  const out: Aligned & { key: string } = { pairs: [], referenceOnly: 0, otherOnly: 0, key: `${baseSerial(data.base)}\u0000${slice.name}` };
+  const out: Aligned & { key: string } = {
+    pairs: [],
+    referenceOnly: 0,
+    otherOnly: 0,
+    key: `${baseSerial(data.base)}\u0000${slice.name}`,
+  };
   for (const [queryId, q] of all) {
     if (slice.queries && !slice.queries(queryId)) continue;
     const chunks = slice.chunks ? slice.chunks.get(queryId) : null;

@@ -7,15 +7,42 @@ import { importPrecedence } from "../../labels/reference.ts";
 import { num, numOrNull, rows, str } from "../sql.ts";
 import type { TBase } from "./base.ts";
 
-export type TImported = { queryId: number; chunkId: number; grade: number; startSeconds: number | null; source: string };
+export type TImported = {
+  queryId: number;
+  chunkId: number;
+  grade: number;
+  startSeconds: number | null;
+  source: string;
+};
 /** Imported labels against the pool: per pair the winning import (latest first, ties by source name). */
-export type TImportIndex = { base: TBase; imported: TImported[]; winners: TImported[]; winnerItem: (string | null)[]; importedItems: Set<string>; outsidePool: number };
+export type TImportIndex = {
+  base: TBase;
+  imported: TImported[];
+  winners: TImported[];
+  winnerItem: (string | null)[];
+  importedItems: Set<string>;
+  outsidePool: number;
+};
 
 /** This project's imported labels, latest first, ties by source name. */
 export async function loadImported(db: Db, projectId: number): Promise<TImported[]> {
-  const importRows = await rows(db, `SELECT "queryId", "chunkId", "grade", "startSeconds", "source", "createdAt" FROM "ReferenceLabel" WHERE "projectId" = ? AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`, [projectId, projectId]);
+  const importRows = await rows(
+    db,
+    `SELECT "queryId", "chunkId", "grade", "startSeconds", "source", "createdAt" FROM "ReferenceLabel" WHERE "projectId" = ? AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`,
+    [projectId, projectId],
+  );
   return importRows
-    .map((r) => ({ label: { queryId: num(r[0]), chunkId: num(r[1]), grade: num(r[2]), startSeconds: numOrNull(r[3]), source: str(r[4]) } as TImported, source: str(r[4]), createdAt: r[5] instanceof Date ? r[5] : new Date(str(r[5])) }))
+    .map((r) => ({
+      label: {
+        queryId: num(r[0]),
+        chunkId: num(r[1]),
+        grade: num(r[2]),
+        startSeconds: numOrNull(r[3]),
+        source: str(r[4]),
+      } as TImported,
+      source: str(r[4]),
+      createdAt: r[5] instanceof Date ? r[5] : new Date(str(r[5])),
+    }))
     .sort(importPrecedence)
     .map((r) => r.label);
 }

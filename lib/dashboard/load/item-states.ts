@@ -14,7 +14,15 @@ import type { TJudgementState } from "./judgements.ts";
 export type TAdjudication = { grade: number; startSeconds: number | null };
 export type TAssignments = { assigned: Map<string, number>; assignedByUser: Map<string, number> };
 /** One pool item's inputs and what follows from them (kept while its inputs do not change). */
-type TItemState = { judgements: readonly TJudgementRow[]; adjudication: TAdjudication | undefined; disputed: boolean; assigned: number; imported: boolean; final: TReference | null; stage: TStage };
+type TItemState = {
+  judgements: readonly TJudgementRow[];
+  adjudication: TAdjudication | undefined;
+  disputed: boolean;
+  assigned: number;
+  imported: boolean;
+  final: TReference | null;
+  stage: TStage;
+};
 export type TItemStates = {
   base: TBase;
   settings: string;
@@ -41,27 +49,64 @@ export type TItemInputs = {
 };
 
 const sameRows = (a: readonly TJudgementRow[], b: readonly TJudgementRow[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i] || (x.userId === b[i].userId && x.grade === b[i].grade && x.startSeconds === b[i].startSeconds && x.timeSpentMs === b[i].timeSpentMs));
+  a.length === b.length &&
+  a.every(
+    (x, i) =>
+      x === b[i] ||
+      (x.userId === b[i].userId &&
+        x.grade === b[i].grade &&
+        x.startSeconds === b[i].startSeconds &&
+        x.timeSpentMs === b[i].timeSpentMs),
+  );
 const NO_ROWS: TJudgementRow[] = [];
 
 /** One item's state: `before` itself when its inputs are unchanged. */
-function itemState(input: TItemInputs, id: string, it: { queryId: number; chunkId: number }, before: TItemState | undefined): TItemState {
+function itemState(
+  input: TItemInputs,
+  id: string,
+  it: { queryId: number; chunkId: number },
+  before: TItemState | undefined,
+): TItemState {
   const { settings, index } = input;
   const js = input.byItem.get(id) ?? NO_ROWS;
   const adjudication = input.adjudications.get(id);
   const count = input.assignments.assigned.get(id) ?? 0;
   const isImported = index.importedItems.has(id);
   const disputed = input.disputed.has(id);
-  if (before && before.assigned === count && before.imported === isImported && before.disputed === disputed && before.adjudication?.grade === adjudication?.grade && before.adjudication?.startSeconds === adjudication?.startSeconds && sameRows(before.judgements, js)) return before;
-  const f = !adjudication && js.length === 0 ? null : finalLabel({ judgements: js, adjudication: adjudication ?? null, disputed }, settings);
+  if (
+    before &&
+    before.assigned === count &&
+    before.imported === isImported &&
+    before.disputed === disputed &&
+    before.adjudication?.grade === adjudication?.grade &&
+    before.adjudication?.startSeconds === adjudication?.startSeconds &&
+    sameRows(before.judgements, js)
+  )
+    return before;
+  const f =
+    !adjudication && js.length === 0
+      ? null
+      : finalLabel({ judgements: js, adjudication: adjudication ?? null, disputed }, settings);
   return {
     judgements: js,
     adjudication,
     disputed,
     assigned: count,
     imported: isImported,
-    final: f ? { queryId: it.queryId, chunkId: it.chunkId, grade: f.grade, startSeconds: f.startSeconds, status: f.status, source: null } : null,
-    stage: itemStage({ assignments: count, judgements: js, adjudicated: adjudication !== undefined, disputed, imported: isImported }, settings),
+    final: f
+      ? {
+          queryId: it.queryId,
+          chunkId: it.chunkId,
+          grade: f.grade,
+          startSeconds: f.startSeconds,
+          status: f.status,
+          source: null,
+        }
+      : null,
+    stage: itemStage(
+      { assignments: count, judgements: js, adjudicated: adjudication !== undefined, disputed, imported: isImported },
+      settings,
+    ),
   };
 }
 
@@ -80,11 +125,18 @@ export function itemStates(
   const { base, index, adjudications, assignments, judgementState } = input;
   const { poolItems } = base;
   const settingsKey = JSON.stringify(input.settings);
-  const prev = previousItems && previousItems.base === base && previousItems.settings === settingsKey ? previousItems : undefined;
+  const prev =
+    previousItems && previousItems.base === base && previousItems.settings === settingsKey ? previousItems : undefined;
   let items: TItemStates;
   // The queries whose final human labels may differ from the previous version's (null: every query may).
   let changedQueries: Set<number> | null = null;
-  if (prev && prev.index === index && prev.adjudications === adjudications && prev.assignments === assignments && (judgementState === previousJudgements || judgementState.changedItems)) {
+  if (
+    prev &&
+    prev.index === index &&
+    prev.adjudications === adjudications &&
+    prev.assignments === assignments &&
+    (judgementState === previousJudgements || judgementState.changedItems)
+  ) {
     // Only judgements changed, and we know on which items: the others keep their state.
     items = { ...prev, states: prev.states.slice() };
     changedQueries = new Set();
@@ -97,7 +149,16 @@ export function itemStates(
       }
   } else {
     const ids = [...poolItems.keys()];
-    items = { base, settings: settingsKey, index, adjudications, assignments, ids, position: prev?.position ?? new Map(ids.map((id, i) => [id, i])), states: [] };
+    items = {
+      base,
+      settings: settingsKey,
+      index,
+      adjudications,
+      assignments,
+      ids,
+      position: prev?.position ?? new Map(ids.map((id, i) => [id, i])),
+      states: [],
+    };
     // With the same pool, settings and imports, the items whose final label changed tell the queries.
     const known = prev !== undefined && prev.index === index;
     if (known) changedQueries = new Set();
@@ -113,7 +174,11 @@ export function itemStates(
 }
 
 /** The pool's final labels (human ones, then winning imports the items have none for) and stage counts. */
-export function referenceAndStages(items: TItemStates, index: TImportIndex, poolSize: number): { reference: TReference[]; stages: TStageCounts } {
+export function referenceAndStages(
+  items: TItemStates,
+  index: TImportIndex,
+  poolSize: number,
+): { reference: TReference[]; stages: TStageCounts } {
   const reference: TReference[] = [];
   const stages = Object.fromEntries([...STAGES.map((s) => [s, 0]), ["total", 0]]) as TStageCounts;
   for (const st of items.states) {

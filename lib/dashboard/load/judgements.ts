@@ -27,21 +27,45 @@ const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds"
 export async function loadJudgements(db: Db, previous: TJudgementState | undefined): Promise<TJudgementState> {
   const add = (state: TJudgementState, r: unknown[]) => {
     const id = num(r[0]);
-    state.byId.set(id, { poolItemId: str(r[1]), userId: str(r[2]), grade: num(r[3]), startSeconds: numOrNull(r[4]), timeSpentMs: numOrNull(r[5]) });
+    state.byId.set(id, {
+      poolItemId: str(r[1]),
+      userId: str(r[2]),
+      grade: num(r[3]),
+      startSeconds: numOrNull(r[4]),
+      timeSpentMs: numOrNull(r[5]),
+    });
     if (id > state.maxId) state.maxId = id;
     const updated = r[6] instanceof Date ? r[6].toISOString() : r[6];
-    if (state.watermark === null || (updated !== null && (updated as string) > (state.watermark as string))) state.watermark = updated;
+    if (state.watermark === null || (updated !== null && (updated as string) > (state.watermark as string)))
+      state.watermark = updated;
   };
   if (previous && previous.watermark !== null) {
     const at = readDbConfig().provider === "sqlite" ? "?" : "CAST(? AS timestamp(3))";
-    const delta = await rows(db, `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "updatedAt" >= ${at} OR "id" > ? ORDER BY "id"`, [previous.watermark, previous.maxId]);
+    const delta = await rows(
+      db,
+      `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "updatedAt" >= ${at} OR "id" > ? ORDER BY "id"`,
+      [previous.watermark, previous.maxId],
+    );
     // The previous state is only ever the base of one next load (its cache entry is replaced), so
     // its Map is updated in place rather than copied (40,000 entries per label change).
-    const next: TJudgementState = { byId: previous.byId, maxId: previous.maxId, watermark: previous.watermark, changedItems: new Set() };
+    const next: TJudgementState = {
+      byId: previous.byId,
+      maxId: previous.maxId,
+      watermark: previous.watermark,
+      changedItems: new Set(),
+    };
     for (const r of delta) {
       // Rows updated in the same millisecond as the watermark come again: only real changes count.
       const before = next.byId.get(num(r[0]));
-      if (before && before.poolItemId === str(r[1]) && before.userId === str(r[2]) && before.grade === num(r[3]) && before.startSeconds === numOrNull(r[4]) && before.timeSpentMs === numOrNull(r[5])) continue;
+      if (
+        before &&
+        before.poolItemId === str(r[1]) &&
+        before.userId === str(r[2]) &&
+        before.grade === num(r[3]) &&
+        before.startSeconds === numOrNull(r[4]) &&
+        before.timeSpentMs === numOrNull(r[5])
+      )
+        continue;
       add(next, r);
       next.changedItems!.add(str(r[1]));
     }
@@ -54,7 +78,10 @@ export async function loadJudgements(db: Db, previous: TJudgementState | undefin
 }
 
 /** This project's judgements, in submission order (id ascending), and the same per pool item. */
-export function projectJudgements(state: TJudgementState, poolItems: ReadonlyMap<string, unknown>): { judgements: TJudgementRow[]; byItem: Map<string, TJudgementRow[]> } {
+export function projectJudgements(
+  state: TJudgementState,
+  poolItems: ReadonlyMap<string, unknown>,
+): { judgements: TJudgementRow[]; byItem: Map<string, TJudgementRow[]> } {
   const judgements: TJudgementRow[] = [];
   for (const j of state.byId.values()) if (poolItems.has(j.poolItemId)) judgements.push(j);
   const byItem = new Map<string, TJudgementRow[]>();

@@ -9,16 +9,29 @@ import { itemStates, referenceAndStages } from "./item-states.ts";
 import { projectJudgements } from "./judgements.ts";
 import { loadUsers, projectSettings, readSections, type TSections } from "./sections.ts";
 
-export async function load(db: Db, projectId: number, version: string, parts: string[], previous: TSections | undefined): Promise<{ data: TDashboardData; sections: TSections }> {
-  const { projectRow, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState } = await readSections(db, projectId, parts, previous);
+export async function load(
+  db: Db,
+  projectId: number,
+  version: string,
+  parts: string[],
+  previous: TSections | undefined,
+): Promise<{ data: TDashboardData; sections: TSections }> {
+  const { projectRow, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState } =
+    await readSections(db, projectId, parts, previous);
   const { project, settings } = projectSettings(projectRow, projectId);
   const { poolItems } = base;
   const { assigned, assignedByUser } = assignments;
   const { judgements, byItem } = projectJudgements(judgementState, poolItems);
   const index = importIndex(base, imported, previous?.importIndex);
-  const { items, changedQueries } = itemStates({ base, settings, index, byItem, adjudications, disputed, assignments, judgementState }, previous?.items, previous?.judgements);
+  const { items, changedQueries } = itemStates(
+    { base, settings, index, byItem, adjudications, disputed, assignments, judgementState },
+    previous?.items,
+    previous?.judgements,
+  );
   const { reference, stages } = referenceAndStages(items, index, poolItems.size);
-  const users = await loadUsers(db, [...new Set<string>([...assignedByUser.keys(), ...judgements.map((j) => j.userId)])]);
+  const users = await loadUsers(db, [
+    ...new Set<string>([...assignedByUser.keys(), ...judgements.map((j) => j.userId)]),
+  ]);
 
   const data: TDashboardData = {
     version,
@@ -38,10 +51,29 @@ export async function load(db: Db, projectId: number, version: string, parts: st
     assignedByUser,
     judgements,
     judgementsByItem: byItem,
-    referenceChanges: previous && changedQueries && judges === previous.judges ? { from: previous.version, queries: changedQueries } : null,
+    referenceChanges:
+      previous && changedQueries && judges === previous.judges
+        ? { from: previous.version, queries: changedQueries }
+        : null,
     adjudicated: new Set(adjudications.keys()),
     users,
     runs: base.runs,
   };
-  return { data, sections: { version, parts, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgements: judgementState, importIndex: index, items } };
+  return {
+    data,
+    sections: {
+      version,
+      parts,
+      base,
+      judges,
+      judgeInfo,
+      imported,
+      assignments,
+      adjudications,
+      disputed,
+      judgements: judgementState,
+      importIndex: index,
+      items,
+    },
+  };
 }

@@ -19,26 +19,71 @@ import { VERSION_PARTS } from "./version.ts";
  * the version part they were read at. A new version re-reads only the tables whose part changed;
  * judgements (the table that changes with every label) are read incrementally.
  */
-export type TSections = { version: string; parts: string[]; base?: TBase; judges?: Map<string, TLabel[]>; judgeInfo?: TJudgeInfo; imported?: TImported[]; assignments?: TAssignments; adjudications?: Map<string, TAdjudication>; disputed?: Set<string>; judgements?: TJudgementState; importIndex?: TImportIndex; items?: TItemStates };
+export type TSections = {
+  version: string;
+  parts: string[];
+  base?: TBase;
+  judges?: Map<string, TLabel[]>;
+  judgeInfo?: TJudgeInfo;
+  imported?: TImported[];
+  assignments?: TAssignments;
+  adjudications?: Map<string, TAdjudication>;
+  disputed?: Set<string>;
+  judgements?: TJudgementState;
+  importIndex?: TImportIndex;
+  items?: TItemStates;
+};
 
-const BASE_PARTS = [VERSION_PARTS.judgeLabels, VERSION_PARTS.referenceLabels, VERSION_PARTS.runs, VERSION_PARTS.poolItems, VERSION_PARTS.tags, VERSION_PARTS.imports, VERSION_PARTS.provenance];
+const BASE_PARTS = [
+  VERSION_PARTS.judgeLabels,
+  VERSION_PARTS.referenceLabels,
+  VERSION_PARTS.runs,
+  VERSION_PARTS.poolItems,
+  VERSION_PARTS.tags,
+  VERSION_PARTS.imports,
+  VERSION_PARTS.provenance,
+];
 
 const PROJECT_COLUMNS = `"id", "name", "calibrationTarget", "minPerGrade", "annotatorsPerItem", "disagreementRule", "startToleranceSeconds", "gradingClosedAt"`;
 
 /** The project and its label rule settings, from its row (PROJECT_COLUMNS); not found without one. */
-export function projectSettings(p: unknown[] | undefined, projectId: number): { project: TDashboardProject; settings: TRuleSettings } {
+export function projectSettings(
+  p: unknown[] | undefined,
+  projectId: number,
+): { project: TDashboardProject; settings: TRuleSettings } {
   if (!p) throw new AppError("not_found", `no project with id ${projectId}`);
-  const project = { id: num(p[0]), name: str(p[1]), calibrationTarget: num(p[2]), minPerGrade: num(p[3]), annotatorsPerItem: num(p[4]), gradingClosed: p[7] !== null && p[7] !== undefined };
-  const settings: TRuleSettings = { disagreementRule: str(p[5]) as TRuleSettings["disagreementRule"], startToleranceSeconds: num(p[6]), annotatorsPerItem: num(p[4]) };
+  const project = {
+    id: num(p[0]),
+    name: str(p[1]),
+    calibrationTarget: num(p[2]),
+    minPerGrade: num(p[3]),
+    annotatorsPerItem: num(p[4]),
+    gradingClosed: p[7] !== null && p[7] !== undefined,
+  };
+  const settings: TRuleSettings = {
+    disagreementRule: str(p[5]) as TRuleSettings["disagreementRule"],
+    startToleranceSeconds: num(p[6]),
+    annotatorsPerItem: num(p[4]),
+  };
   return { project, settings };
 }
 
 /** Judge name → its labels, names sorted. */
 async function loadJudges(db: Db, projectId: number): Promise<Map<string, TLabel[]>> {
-  const judgeRows = await rows(db, `SELECT "judge", "queryId", "chunkId", "grade", "injection" FROM "JudgeLabel" WHERE "projectId" = ? AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`, [projectId, projectId]);
+  const judgeRows = await rows(
+    db,
+    `SELECT "judge", "queryId", "chunkId", "grade", "injection" FROM "JudgeLabel" WHERE "projectId" = ? AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`,
+    [projectId, projectId],
+  );
   const judges = new Map<string, TLabel[]>();
   for (const name of [...new Set(judgeRows.map((j) => str(j[0])))].sort()) judges.set(name, []);
-  for (const j of judgeRows) judges.get(str(j[0]))!.push({ queryId: num(j[1]), chunkId: num(j[2]), grade: num(j[3]), ...(j[4] === true || Number(j[4]) === 1 ? { injection: true } : {}) });
+  for (const j of judgeRows)
+    judges.get(str(j[0]))!.push({
+      queryId: num(j[1]),
+      chunkId: num(j[2]),
+      grade: num(j[3]),
+      ...(j[4] === true || Number(j[4]) === 1 ? { injection: true } : {}),
+    });
   return judges;
 }
 
@@ -69,7 +114,11 @@ async function loadJudgeInfo(db: Db, projectId: number): Promise<TJudgeInfo> {
 
 /** Rows of a table keyed by pool item, for this project's pool. */
 function viaPool(db: Db, projectId: number, cols: string, table: string): Promise<unknown[][]> {
-  return rows(db, `SELECT ${cols} FROM "${table}" t JOIN "PoolItem" p ON p."id" = t."poolItemId" WHERE p."projectId" = ?`, [projectId]);
+  return rows(
+    db,
+    `SELECT ${cols} FROM "${table}" t JOIN "PoolItem" p ON p."id" = t."poolItemId" WHERE p."projectId" = ?`,
+    [projectId],
+  );
 }
 
 async function loadAssignments(db: Db, projectId: number): Promise<TAssignments> {
@@ -96,13 +145,23 @@ async function loadAdjudications(db: Db, projectId: number): Promise<Map<string,
  * when the judgements' version part does.
  */
 async function loadDisputed(db: Db, projectId: number): Promise<Set<string>> {
-  const disputedRows = await rows(db, `SELECT "id" FROM "PoolItem" WHERE "projectId" = ? AND "disputedAt" IS NOT NULL`, [projectId]);
+  const disputedRows = await rows(
+    db,
+    `SELECT "id" FROM "PoolItem" WHERE "projectId" = ? AND "disputedAt" IS NOT NULL`,
+    [projectId],
+  );
   return new Set(disputedRows.map((r) => str(r[0])));
 }
 
 /** Names and emails of the given users. */
 export async function loadUsers(db: Db, userIds: string[]): Promise<Map<string, { name: string; email: string }>> {
-  const users = userIds.length ? await rows(db, `SELECT "id", "name", "email" FROM "User" WHERE "id" IN (${userIds.map(() => "?").join(", ")})`, userIds) : [];
+  const users = userIds.length
+    ? await rows(
+        db,
+        `SELECT "id", "name", "email" FROM "User" WHERE "id" IN (${userIds.map(() => "?").join(", ")})`,
+        userIds,
+      )
+    : [];
   return new Map(users.map((u) => [str(u[0]), { name: str(u[1]), email: str(u[2]) }]));
 }
 
@@ -113,16 +172,41 @@ export async function loadUsers(db: Db, userIds: string[]): Promise<Map<string, 
 export async function readSections(db: Db, projectId: number, parts: string[], previous: TSections | undefined) {
   const same = (...which: number[]) => previous !== undefined && which.every((i) => previous.parts[i] === parts[i]);
   const baseSame = same(...BASE_PARTS);
-  const [projectRows, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState] = await Promise.all([
-    rows(db, `SELECT ${PROJECT_COLUMNS} FROM "Project" WHERE "id" = ?`, [projectId]),
-    baseSame && previous?.base ? previous.base : loadBase(db, projectId),
-    same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports, VERSION_PARTS.tags) && previous?.judges ? previous.judges : loadJudges(db, projectId),
-    same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports, VERSION_PARTS.judgeRuns) && previous?.judgeInfo ? previous.judgeInfo : loadJudgeInfo(db, projectId),
-    same(VERSION_PARTS.referenceLabels, VERSION_PARTS.imports, VERSION_PARTS.tags) && previous?.imported ? previous.imported : loadImported(db, projectId),
-    baseSame && same(VERSION_PARTS.assignments) && previous?.assignments ? previous.assignments : loadAssignments(db, projectId),
-    baseSame && same(VERSION_PARTS.adjudications) && previous?.adjudications ? previous.adjudications : loadAdjudications(db, projectId),
-    baseSame && same(VERSION_PARTS.judgements) && previous?.disputed ? previous.disputed : loadDisputed(db, projectId),
-    same(VERSION_PARTS.judgements) && previous?.judgements ? previous.judgements : loadJudgements(db, previous?.judgements),
-  ]);
-  return { projectRow: projectRows[0] as unknown[] | undefined, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState };
+  const [projectRows, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState] =
+    await Promise.all([
+      rows(db, `SELECT ${PROJECT_COLUMNS} FROM "Project" WHERE "id" = ?`, [projectId]),
+      baseSame && previous?.base ? previous.base : loadBase(db, projectId),
+      same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports, VERSION_PARTS.tags) && previous?.judges
+        ? previous.judges
+        : loadJudges(db, projectId),
+      same(VERSION_PARTS.judgeLabels, VERSION_PARTS.imports, VERSION_PARTS.judgeRuns) && previous?.judgeInfo
+        ? previous.judgeInfo
+        : loadJudgeInfo(db, projectId),
+      same(VERSION_PARTS.referenceLabels, VERSION_PARTS.imports, VERSION_PARTS.tags) && previous?.imported
+        ? previous.imported
+        : loadImported(db, projectId),
+      baseSame && same(VERSION_PARTS.assignments) && previous?.assignments
+        ? previous.assignments
+        : loadAssignments(db, projectId),
+      baseSame && same(VERSION_PARTS.adjudications) && previous?.adjudications
+        ? previous.adjudications
+        : loadAdjudications(db, projectId),
+      baseSame && same(VERSION_PARTS.judgements) && previous?.disputed
+        ? previous.disputed
+        : loadDisputed(db, projectId),
+      same(VERSION_PARTS.judgements) && previous?.judgements
+        ? previous.judgements
+        : loadJudgements(db, previous?.judgements),
+    ]);
+  return {
+    projectRow: projectRows[0] as unknown[] | undefined,
+    base,
+    judges,
+    judgeInfo,
+    imported,
+    assignments,
+    adjudications,
+    disputed,
+    judgementState,
+  };
 }

@@ -54,7 +54,11 @@ export async function versionParts(db: Db, projectId: number): Promise<string[]>
   ];
   const parts = await Promise.all(sql.map((q) => rows(db, q, Array<number>(q.split("?").length - 1).fill(projectId))));
   if (parts[0].length === 0) throw new AppError("not_found", `no project with id ${projectId}`);
-  return parts.map((p) => JSON.stringify(p, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : v)));
+  return parts.map((p) =>
+    JSON.stringify(p, (_k, v: unknown) =>
+      typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : v,
+    ),
+  );
 }
 
 /** A key that changes whenever anything the dashboard reads changes (cheap aggregates only). */

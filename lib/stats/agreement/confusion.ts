@@ -16,7 +16,14 @@ export function emptyConfusion(): Confusion {
 export function confusionOf(pairs: Iterable<{ reference: number; other: number }>): Confusion {
   const m = emptyConfusion();
   for (const p of pairs) {
-    if (!Number.isInteger(p.reference) || !Number.isInteger(p.other) || p.reference < 0 || p.reference >= K || p.other < 0 || p.other >= K)
+    if (
+      !Number.isInteger(p.reference) ||
+      !Number.isInteger(p.other) ||
+      p.reference < 0 ||
+      p.reference >= K ||
+      p.other < 0 ||
+      p.other >= K
+    )
       throw new RangeError(`grade outside 0–3: ${p.reference} / ${p.other}`);
     m[p.reference * K + p.other]++;
   }

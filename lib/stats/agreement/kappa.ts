@@ -40,7 +40,8 @@ function table(w: Weighting): Float64Array {
   return t;
 }
 
-export const BOTH_CONSTANT = "both raters gave one and the same grade to every pair: chance agreement is 1, so kappa is undefined";
+export const BOTH_CONSTANT =
+  "both raters gave one and the same grade to every pair: chance agreement is 1, so kappa is undefined";
 export const NO_PAIRS = "no aligned pairs";
 
 /** Kappa only (no SE): the hot path of the bootstrap. null when undefined. */

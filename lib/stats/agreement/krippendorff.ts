@@ -47,7 +47,11 @@ export function alphaFromUnits(units: readonly (readonly number[])[], metric: Al
 }
 
 /** α from a V×V coincidence matrix over the ordered category values. */
-export function alphaFromCoincidence(o: ArrayLike<number>, values: readonly number[], metric: AlphaMetric): number | null {
+export function alphaFromCoincidence(
+  o: ArrayLike<number>,
+  values: readonly number[],
+  metric: AlphaMetric,
+): number | null {
   const V = values.length;
   const nc = new Float64Array(V);
   let n = 0;
@@ -83,7 +87,11 @@ export function alphaFromCoincidence(o: ArrayLike<number>, values: readonly numb
  * Two raters, no missing values, as a K×K confusion matrix m (rows: one rater, columns: the
  * other) over the category values: every pair is a unit with m_u = 2, so o = m + mᵀ.
  */
-export function alphaFromConfusion(m: ArrayLike<number>, values: readonly number[], metric: AlphaMetric): number | null {
+export function alphaFromConfusion(
+  m: ArrayLike<number>,
+  values: readonly number[],
+  metric: AlphaMetric,
+): number | null {
   const V = values.length;
   const o = new Float64Array(V * V);
   for (let i = 0; i < V; i++)

@@ -13,9 +13,22 @@ import { isJsonlLabelFile } from "../../formats/text.ts";
 import { ZExternalId } from "../../imports/schemas.ts";
 
 /** Other keys (rationale, start, injection, samples, …) are not read. A null grade is a judge run's pair without one (unfinished or unparsed). */
-const ZAgreementRow = z.object({ query: ZExternalId, chunk: ZExternalId, grade: z.number({ error: "expected an integer grade 0–3" }).int({ error: "expected an integer grade 0–3" }).nullable() });
+const ZAgreementRow = z.object({
+  query: ZExternalId,
+  chunk: ZExternalId,
+  grade: z
+    .number({ error: "expected an integer grade 0–3" })
+    .int({ error: "expected an integer grade 0–3" })
+    .nullable(),
+});
 
-export type TLabelFile = { rows: QrelRow[]; errors: LocatedError[]; clipped: number; ungraded: number; format: "qrels" | "jsonl" };
+export type TLabelFile = {
+  rows: QrelRow[];
+  errors: LocatedError[];
+  clipped: number;
+  ungraded: number;
+  format: "qrels" | "jsonl";
+};
 
 export function readLabelFile(bytes: Buffer, file: string, opts: { clip?: boolean } = {}): TLabelFile {
   if (!isJsonlLabelFile(file, bytes)) return { ...parseQrels(bytes, file, opts), ungraded: 0, format: "qrels" };
@@ -37,13 +50,25 @@ export function readLabelFile(bytes: Buffer, file: string, opts: { clip?: boolea
       }
       let grade = r.grade;
       if (grade < 0 || grade > 3) {
-        if (!opts.clip) return errors.push({ file, line, field: "grade", message: `expected a grade 0–3, found ${grade} (--clip maps grades outside 0–3 into range)` });
+        if (!opts.clip)
+          return errors.push({
+            file,
+            line,
+            field: "grade",
+            message: `expected a grade 0–3, found ${grade} (--clip maps grades outside 0–3 into range)`,
+          });
         grade = Math.min(3, Math.max(0, grade));
         clipped++;
       }
       const key = `${r.query}\u0000${r.chunk}`;
       const first = seen.get(key);
-      if (first !== undefined) return errors.push({ file, line, field: "chunk", message: `chunk "${r.chunk}" is labelled twice for query "${r.query}" (first on line ${first}); expected one label per query and chunk` });
+      if (first !== undefined)
+        return errors.push({
+          file,
+          line,
+          field: "chunk",
+          message: `chunk "${r.chunk}" is labelled twice for query "${r.query}" (first on line ${first}); expected one label per query and chunk`,
+        });
       seen.set(key, line);
       rows.push({ qid: r.query, docid: r.chunk, grade, line });
     },

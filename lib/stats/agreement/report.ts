@@ -9,7 +9,19 @@ import { seededRng } from "../random.ts";
 import { normalQuantile } from "../normal.ts";
 import type { Aligned } from "./align.ts";
 import { binaryAgreement, type BinaryAgreement } from "./binary.ts";
-import { confusionOf, emptyConfusion, GRADES, K, leniency, perGrade, rawAgreement, toRows, withinOne, type Confusion, type GradeScores } from "./confusion.ts";
+import {
+  confusionOf,
+  emptyConfusion,
+  GRADES,
+  K,
+  leniency,
+  perGrade,
+  rawAgreement,
+  toRows,
+  withinOne,
+  type Confusion,
+  type GradeScores,
+} from "./confusion.ts";
 import { cohenKappa, kappaValue, type Weighting } from "./kappa.ts";
 import { alphaFromConfusion } from "./krippendorff.ts";
 
@@ -55,9 +67,15 @@ export const alphaOrdinal = (m: Confusion) => alphaFromConfusion(m, GRADE_VALUES
  * the change of the queries whose pairs changed gives exactly the matrices a new computation
  * would: the intervals are the same.
  */
-export type AgreementMemo = Map<string, { resamples: number; seed: number; qids: string[]; perQuery: Float64Array; matrices: Float64Array }>;
+export type AgreementMemo = Map<
+  string,
+  { resamples: number; seed: number; qids: string[]; perQuery: Float64Array; matrices: Float64Array }
+>;
 
-export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; seed?: number; level?: number; memo?: AgreementMemo; memoKey?: string } = {}): AgreementReport {
+export function agreementReport(
+  aligned: Aligned,
+  opts: { bootstrap?: number; seed?: number; level?: number; memo?: AgreementMemo; memoKey?: string } = {},
+): AgreementReport {
   const level = opts.level ?? DEFAULT_LEVEL;
   const m = confusionOf(aligned.pairs);
   const n = aligned.pairs.length;
@@ -67,14 +85,22 @@ export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; se
   const analytic = Object.fromEntries(
     WEIGHTINGS.map((w, i) => {
       const k = kappas[i];
-      return [w, k.value !== null && k.se !== null ? { se: k.se, low: k.value - z * k.se, high: k.value + z * k.se } : null];
+      return [
+        w,
+        k.value !== null && k.se !== null ? { se: k.se, low: k.value - z * k.se, high: k.value + z * k.se } : null,
+      ];
     }),
   ) as Record<Weighting, { se: number; low: number; high: number } | null>;
   const resamples = opts.bootstrap ?? 1000;
   return {
     n,
     unmatched: { reference_only: aligned.referenceOnly, other_only: aligned.otherOnly },
-    kappa: { unweighted: kappas[0].value, linear: kappas[1].value, quadratic: kappas[2].value, ...(reason ? { reason } : {}) },
+    kappa: {
+      unweighted: kappas[0].value,
+      linear: kappas[1].value,
+      quadratic: kappas[2].value,
+      ...(reason ? { reason } : {}),
+    },
     raw_agreement: rawAgreement(m),
     within_one: withinOne(m),
     confusion: toRows(m),
@@ -85,7 +111,10 @@ export function agreementReport(aligned: Aligned, opts: { bootstrap?: number; se
     ci: {
       level,
       analytic: { method: "Fleiss, Cohen & Everitt (1969) large-sample standard error, kappa ± z·SE", ...analytic },
-      bootstrap: resamples > 0 && n > 0 ? queryBootstrap(aligned, resamples, opts.seed ?? DEFAULT_SEED, level, opts.memo, opts.memoKey) : null,
+      bootstrap:
+        resamples > 0 && n > 0
+          ? queryBootstrap(aligned, resamples, opts.seed ?? DEFAULT_SEED, level, opts.memo, opts.memoKey)
+          : null,
     },
   };
 }
@@ -98,7 +127,14 @@ const MAX_KEPT_DRAWS = 16_000_000;
  * has a few pairs in two or three cells). Counts and weights are integers, so the sums are exact
  * whatever the order of the additions.
  */
-function addQuery(matrices: Float64Array, drawn: Uint8Array, units: number, resamples: number, q: number, counts: ArrayLike<number>): void {
+function addQuery(
+  matrices: Float64Array,
+  drawn: Uint8Array,
+  units: number,
+  resamples: number,
+  q: number,
+  counts: ArrayLike<number>,
+): void {
   const cells = K * K;
   const at: number[] = [];
   const by: number[] = [];
@@ -124,7 +160,14 @@ function addQuery(matrices: Float64Array, drawn: Uint8Array, units: number, resa
  * Resamples where a statistic is undefined (e.g. every drawn pair has the same grade) are dropped
  * for that statistic.
  */
-function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level: number, memo?: AgreementMemo, memoKey?: string): NonNullable<AgreementReport["ci"]["bootstrap"]> {
+function queryBootstrap(
+  aligned: Aligned,
+  resamples: number,
+  seed: number,
+  level: number,
+  memo?: AgreementMemo,
+  memoKey?: string,
+): NonNullable<AgreementReport["ci"]["bootstrap"]> {
   const qidIndex = new Map<string, number>();
   const counts: Confusion[] = [];
   for (const p of aligned.pairs) {
@@ -148,9 +191,17 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
   // shared by every report over the same number of queries (kept in memory: for a one-off report
   // only while they fit in 16 MB, e.g. 10,000 resamples of 1,600 queries; larger ones draw as
   // they go, with the same draws).
-  const drawn = (memo && memoKey !== undefined) || resamples * units <= MAX_KEPT_DRAWS ? drawCounts(units, resamples, seed) : null;
+  const drawn =
+    (memo && memoKey !== undefined) || resamples * units <= MAX_KEPT_DRAWS ? drawCounts(units, resamples, seed) : null;
   let matrices: Float64Array;
-  if (drawn && kept && kept.resamples === resamples && kept.seed === seed && kept.qids.length === units && kept.qids.every((q, i) => q === qids[i])) {
+  if (
+    drawn &&
+    kept &&
+    kept.resamples === resamples &&
+    kept.seed === seed &&
+    kept.qids.length === units &&
+    kept.qids.every((q, i) => q === qids[i])
+  ) {
     matrices = kept.matrices;
     const delta = new Float64Array(cells);
     for (let q = 0; q < units; q++) {
@@ -160,7 +211,9 @@ function queryBootstrap(aligned: Aligned, resamples: number, seed: number, level
     kept.perQuery = perQuery;
   } else {
     matrices = new Float64Array(resamples * cells);
-    if (drawn) for (let q = 0; q < units; q++) addQuery(matrices, drawn, units, resamples, q, perQuery.subarray(q * cells, (q + 1) * cells));
+    if (drawn)
+      for (let q = 0; q < units; q++)
+        addQuery(matrices, drawn, units, resamples, q, perQuery.subarray(q * cells, (q + 1) * cells));
     else {
       // Too many draws to keep, or a query drawn more than 255 times in one resample (drawCounts
       // keeps bytes): draw again, resample by resample.

@@ -1,4 +1,3 @@
-
 /**
  * 11pt_avg (trec_eval m_11pt_avg.c): the mean of the interpolated precisions at the given recall
  * fractions (default the 11 points 0, 0.1, …, 1; `-m 11pt_avg..25,.5` averages those two and is

@@ -24,7 +24,15 @@ import { mapCut } from "./map-cut.ts";
 import { ndcg, ndcgCut, ndcgGains } from "./ndcg.ts";
 import { ndcgRel } from "./ndcg-rel.ts";
 import { numNonrelJudgedRet } from "./num-nonrel-judged-ret.ts";
-import { MeasureSpecError, parseCutoffs, parseFractions, parseNumbers, parsePairs, printfFixed, type ParamKind } from "./params.ts";
+import {
+  MeasureSpecError,
+  parseCutoffs,
+  parseFractions,
+  parseNumbers,
+  parsePairs,
+  printfFixed,
+  type ParamKind,
+} from "./params.ts";
 import { precisionAtOf } from "./precision.ts";
 import { rbp, persistence } from "./rbp.ts";
 import { rbpResid } from "./rbp-resid.ts";
@@ -40,7 +48,13 @@ import { setMap } from "./set-map.ts";
 import { setP } from "./set-p.ts";
 import { setRecall } from "./set-recall.ts";
 import { setRelativeP } from "./set-relative-p.ts";
-import { START_WITHIN_SECONDS, startError, type ChunkTime, type ReferenceStart, type StartErrorResult } from "./start-error.ts";
+import {
+  START_WITHIN_SECONDS,
+  startError,
+  type ChunkTime,
+  type ReferenceStart,
+  type StartErrorResult,
+} from "./start-error.ts";
 import { SUCCESS_DEFAULTS, success } from "./success.ts";
 import { relInfo, type EvalOptions, type RankedQuery, type RelInfo } from "./types.ts";
 import { UNJ_DEFAULTS, unj } from "./unj.ts";
@@ -96,7 +110,8 @@ function shared(cache: QueryCache, key: string, make: () => number[]): number[] 
 }
 
 function cachedStartError(q: RankedQuery, ctx: EvalContext, cache: QueryCache): StartErrorResult | null {
-  if (cache.startError === undefined) cache.startError = ctx.starts && ctx.chunks ? startError(q, ctx.starts.get(q.qid), ctx.chunks, ctx) : null;
+  if (cache.startError === undefined)
+    cache.startError = ctx.starts && ctx.chunks ? startError(q, ctx.starts.get(q.qid), ctx.chunks, ctx) : null;
   return cache.startError;
 }
 
@@ -124,70 +139,170 @@ const col = (name: string, family: string, compute: Compute, extra: Partial<Meas
   compute,
   ...extra,
 });
-const count = (name: string, compute: Compute): MeasureColumn => col(name, name, compute, { summary: "sum", integer: true });
-const single = (name: string, f: (r: RelInfo, ctx: EvalContext) => number, extra: Partial<MeasureColumn> = {}): Family => ({
+const count = (name: string, compute: Compute): MeasureColumn =>
+  col(name, name, compute, { summary: "sum", integer: true });
+const single = (
+  name: string,
+  f: (r: RelInfo, ctx: EvalContext) => number,
+  extra: Partial<MeasureColumn> = {},
+): Family => ({
   name,
   kind: "none",
   trec: true,
   columns: () => [col(name, name, (q, c, cache) => f(rel(q, c, cache), c), extra)],
 });
 /** A family with one column per rank cutoff, all computed in one pass. */
-const atCutoffs = (name: string, defaults: number[], f: (r: RelInfo, ctx: EvalContext, ks: number[]) => number[]): Family => ({
+const atCutoffs = (
+  name: string,
+  defaults: number[],
+  f: (r: RelInfo, ctx: EvalContext, ks: number[]) => number[],
+): Family => ({
   name,
   kind: "cutoffs",
   defaults,
   trec: true,
-  columns: (p) => p.values.map((k, j) => col(`${name}_${k}`, name, (q, c, cache) => shared(cache, name, () => f(rel(q, c, cache), c, p.values))[j])),
+  columns: (p) =>
+    p.values.map((k, j) =>
+      col(`${name}_${k}`, name, (q, c, cache) => shared(cache, name, () => f(rel(q, c, cache), c, p.values))[j]),
+    ),
 });
 /** A family with one column per fraction (printed with two decimals). */
-const atFractions = (name: string, defaults: number[], f: (r: RelInfo, ctx: EvalContext, xs: number[]) => number[], key?: string): Family => ({
+const atFractions = (
+  name: string,
+  defaults: number[],
+  f: (r: RelInfo, ctx: EvalContext, xs: number[]) => number[],
+  key?: string,
+): Family => ({
   name,
   kind: "fractions",
   defaults,
   trec: true,
-  columns: (p) => p.values.map((x, j) => col(`${name}_${printfFixed(x, 2)}`, name, (q, c, cache) => shared(cache, key ? `${key}:${p.values.join(",")}` : name, () => f(rel(q, c, cache), c, p.values))[j])),
+  columns: (p) =>
+    p.values.map((x, j) =>
+      col(
+        `${name}_${printfFixed(x, 2)}`,
+        name,
+        (q, c, cache) =>
+          shared(cache, key ? `${key}:${p.values.join(",")}` : name, () => f(rel(q, c, cache), c, p.values))[j],
+      ),
+    ),
 });
 
 /** bpref once per query for bpref and gm_bpref. */
-const sharedBpref = (q: RankedQuery, c: EvalContext, cache: QueryCache) => shared(cache, "bpref", () => [bpref(rel(q, c, cache), c.relevanceLevel)])[0];
+const sharedBpref = (q: RankedQuery, c: EvalContext, cache: QueryCache) =>
+  shared(cache, "bpref", () => [bpref(rel(q, c, cache), c.relevanceLevel)])[0];
 const printed = (name: string, p: Params) => (p.raw === null ? name : `${name}_${p.raw}`);
 /** A family with gain parameters (`ndcg.1=3,2=9`): one column. */
 const withGains = (name: string, f: (r: RelInfo, gains: Gains, p: Params) => number): Family => ({
   name,
   kind: "pairs",
   trec: true,
-  columns: (p) => [col(printed(name, p), name, (q, c, cache) => {
-    const r = rel(q, c, cache);
-    return f(r, setupGains(p.pairs, r.relLevels), p);
-  })],
+  columns: (p) => [
+    col(printed(name, p), name, (q, c, cache) => {
+      const r = rel(q, c, cache);
+      return f(r, setupGains(p.pairs, r.relLevels), p);
+    }),
+  ],
 });
 
 const DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
 
 /** In output order: trec_eval's measures.c table, then ours. */
 const FAMILIES: Family[] = [
-  { name: "runid", kind: "none", trec: true, columns: () => [col("runid", "runid", () => null, { summary: "none", perQuery: false, fill: "none", special: "runid" })] },
-  { name: "num_q", kind: "none", trec: true, columns: () => [col("num_q", "num_q", () => 1, { summary: "sum", integer: true, perQuery: false, fill: "none", special: "num_q" })] },
-  { name: "num_ret", kind: "none", trec: true, columns: () => [count("num_ret", (q, c, cache) => rel(q, c, cache).numRet)] },
-  { name: "num_rel", kind: "none", trec: true, columns: () => [count("num_rel", (q, c, cache) => rel(q, c, cache).numRel)] },
-  { name: "num_rel_ret", kind: "none", trec: true, columns: () => [count("num_rel_ret", (q, c, cache) => rel(q, c, cache).numRelRet)] },
+  {
+    name: "runid",
+    kind: "none",
+    trec: true,
+    columns: () => [
+      col("runid", "runid", () => null, { summary: "none", perQuery: false, fill: "none", special: "runid" }),
+    ],
+  },
+  {
+    name: "num_q",
+    kind: "none",
+    trec: true,
+    columns: () => [
+      col("num_q", "num_q", () => 1, {
+        summary: "sum",
+        integer: true,
+        perQuery: false,
+        fill: "none",
+        special: "num_q",
+      }),
+    ],
+  },
+  {
+    name: "num_ret",
+    kind: "none",
+    trec: true,
+    columns: () => [count("num_ret", (q, c, cache) => rel(q, c, cache).numRet)],
+  },
+  {
+    name: "num_rel",
+    kind: "none",
+    trec: true,
+    columns: () => [count("num_rel", (q, c, cache) => rel(q, c, cache).numRel)],
+  },
+  {
+    name: "num_rel_ret",
+    kind: "none",
+    trec: true,
+    columns: () => [count("num_rel_ret", (q, c, cache) => rel(q, c, cache).numRelRet)],
+  },
   single("map", (r) => averagePrecisionOf(r)),
   single("gm_map", (r) => gmMap(r), { summary: "geometric", perQuery: false }),
   single("Rprec", (r) => rPrec(r)),
-  { name: "bpref", kind: "none", trec: true, columns: () => [col("bpref", "bpref", (q, c, cache) => sharedBpref(q, c, cache))] },
-  { name: "recip_rank", kind: "none", trec: true, columns: () => [col("recip_rank", "recip_rank", (q, c) => reciprocalRank(q, c))] },
+  {
+    name: "bpref",
+    kind: "none",
+    trec: true,
+    columns: () => [col("bpref", "bpref", (q, c, cache) => sharedBpref(q, c, cache))],
+  },
+  {
+    name: "recip_rank",
+    kind: "none",
+    trec: true,
+    columns: () => [col("recip_rank", "recip_rank", (q, c) => reciprocalRank(q, c))],
+  },
   atFractions("iprec_at_recall", IPREC_DEFAULTS, (r, c, xs) => iprecAtRecall(r, c.relevanceLevel, xs), "interpolated"),
-  { name: "P", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`P_${k}`, "P", (q, c, cache) => precisionAtOf(rel(q, c, cache), k))) },
+  {
+    name: "P",
+    kind: "cutoffs",
+    defaults: DEFAULT_CUTOFFS,
+    trec: true,
+    columns: (p) => p.values.map((k) => col(`P_${k}`, "P", (q, c, cache) => precisionAtOf(rel(q, c, cache), k))),
+  },
   {
     name: "relstring",
     kind: "numbers",
     defaults: [RELSTRING_DEFAULT],
     trec: true,
-    columns: (p) => [col(printed("relstring", p), "relstring", () => null, { summary: "none", text: (q, c, cache) => relstring(rel(q, c, cache), p.values[0]) })],
+    columns: (p) => [
+      col(printed("relstring", p), "relstring", () => null, {
+        summary: "none",
+        text: (q, c, cache) => relstring(rel(q, c, cache), p.values[0]),
+      }),
+    ],
   },
-  { name: "recall", kind: "cutoffs", defaults: DEFAULT_CUTOFFS, trec: true, columns: (p) => p.values.map((k) => col(`recall_${k}`, "recall", (q, c, cache) => recallAtOf(rel(q, c, cache), k))) },
+  {
+    name: "recall",
+    kind: "cutoffs",
+    defaults: DEFAULT_CUTOFFS,
+    trec: true,
+    columns: (p) => p.values.map((k) => col(`recall_${k}`, "recall", (q, c, cache) => recallAtOf(rel(q, c, cache), k))),
+  },
   single("infAP", (r, c) => infAP(r, c.relevanceLevel)),
-  { name: "gm_bpref", kind: "none", trec: true, columns: () => [col("gm_bpref", "gm_bpref", (q, c, cache) => gmBpref(sharedBpref(q, c, cache)), { summary: "geometric", perQuery: false })] },
+  {
+    name: "gm_bpref",
+    kind: "none",
+    trec: true,
+    columns: () => [
+      col("gm_bpref", "gm_bpref", (q, c, cache) => gmBpref(sharedBpref(q, c, cache)), {
+        summary: "geometric",
+        perQuery: false,
+      }),
+    ],
+  },
   atFractions("Rprec_mult", RPREC_MULT_DEFAULTS, (r, c, xs) => rPrecMult(r, c.relevanceLevel, xs)),
   {
     name: "utility",
@@ -195,9 +310,16 @@ const FAMILIES: Family[] = [
     defaults: UTILITY_DEFAULTS,
     trec: true,
     check: (p) => {
-      if (p.values.length !== 4) throw new MeasureSpecError(`measure "utility": expected 4 coefficients (utility.a,b,c,d), got ${p.values.length} in "utility.${p.raw ?? ""}"`);
+      if (p.values.length !== 4)
+        throw new MeasureSpecError(
+          `measure "utility": expected 4 coefficients (utility.a,b,c,d), got ${p.values.length} in "utility.${p.raw ?? ""}"`,
+        );
     },
-    columns: (p) => [col(printed("utility", p), "utility", (q, c, cache) => utility(rel(q, c, cache), p.values, c.numDocsInCollection ?? 0))],
+    columns: (p) => [
+      col(printed("utility", p), "utility", (q, c, cache) =>
+        utility(rel(q, c, cache), p.values, c.numDocsInCollection ?? 0),
+      ),
+    ],
   },
   {
     name: "11pt_avg",
@@ -205,7 +327,16 @@ const FAMILIES: Family[] = [
     defaults: ELEVEN_PT_DEFAULTS,
     trec: true,
     // the interpolated precisions iprec_at_recall computed at the same points are reused
-    columns: (p) => [col(printed("11pt_avg", p), "11pt_avg", (q, c, cache) => elevenPtAvg(shared(cache, `interpolated:${p.values.join(",")}`, () => iprecAtRecall(rel(q, c, cache), c.relevanceLevel, p.values)), p.values.length))],
+    columns: (p) => [
+      col(printed("11pt_avg", p), "11pt_avg", (q, c, cache) =>
+        elevenPtAvg(
+          shared(cache, `interpolated:${p.values.join(",")}`, () =>
+            iprecAtRecall(rel(q, c, cache), c.relevanceLevel, p.values),
+          ),
+          p.values.length,
+        ),
+      ),
+    ],
   },
   single("binG", (r, c) => binG(r, c.relevanceLevel)),
   withGains("G", (r, g) => gMeasure(r, g)),
@@ -220,28 +351,70 @@ const FAMILIES: Family[] = [
   single("set_relative_P", (r) => setRelativeP(r)),
   single("set_recall", (r) => setRecall(r)),
   single("set_map", (r) => setMap(r)),
-  { name: "set_F", kind: "numbers", defaults: [SET_F_DEFAULT], trec: true, columns: (p) => [col(printed("set_F", p), "set_F", (q, c, cache) => setF(rel(q, c, cache), p.values[0]))] },
-  { name: "num_nonrel_judged_ret", kind: "none", trec: true, columns: () => [count("num_nonrel_judged_ret", (q, c, cache) => numNonrelJudgedRet(rel(q, c, cache)))] },
+  {
+    name: "set_F",
+    kind: "numbers",
+    defaults: [SET_F_DEFAULT],
+    trec: true,
+    columns: (p) => [col(printed("set_F", p), "set_F", (q, c, cache) => setF(rel(q, c, cache), p.values[0]))],
+  },
+  {
+    name: "num_nonrel_judged_ret",
+    kind: "none",
+    trec: true,
+    columns: () => [count("num_nonrel_judged_ret", (q, c, cache) => numNonrelJudgedRet(rel(q, c, cache)))],
+  },
   withGains("rbp", (r, g, p) => rbp(r, g, persistence(p.pairs))),
-  { name: "rbp_resid", kind: "pairs", trec: true, columns: (p) => [col(printed("rbp_resid", p), "rbp_resid", (q, c, cache) => rbpResid(rel(q, c, cache), persistence(p.pairs)))] },
+  {
+    name: "rbp_resid",
+    kind: "pairs",
+    trec: true,
+    columns: (p) => [
+      col(printed("rbp_resid", p), "rbp_resid", (q, c, cache) => rbpResid(rel(q, c, cache), persistence(p.pairs))),
+    ],
+  },
   atCutoffs("unj", UNJ_DEFAULTS, (r, _c, ks) => unj(r, ks)),
   // ours
-  { name: "ndcg_exp", kind: "none", trec: false, columns: () => [col("ndcg_exp", "ndcg_exp", (q) => ndcg(q, { gain: "exponential" }), { fill: "compute" })] },
+  {
+    name: "ndcg_exp",
+    kind: "none",
+    trec: false,
+    columns: () => [col("ndcg_exp", "ndcg_exp", (q) => ndcg(q, { gain: "exponential" }), { fill: "compute" })],
+  },
   {
     name: "ndcg_exp_cut",
     kind: "cutoffs",
     defaults: DEFAULT_CUTOFFS,
     trec: false,
-    columns: (p) => p.values.map((k) => col(`ndcg_exp_cut_${k}`, "ndcg_exp_cut", (q) => ndcg(q, { cutoff: k, gain: "exponential" }), { fill: "compute" })),
+    columns: (p) =>
+      p.values.map((k) =>
+        col(`ndcg_exp_cut_${k}`, "ndcg_exp_cut", (q) => ndcg(q, { cutoff: k, gain: "exponential" }), {
+          fill: "compute",
+        }),
+      ),
   },
-  { name: "judged", kind: "cutoffs", defaults: [10], trec: false, columns: (p) => p.values.map((k) => col(`judged_${k}`, "judged", (q) => judgedAt(q, k), { fill: "compute" })) },
-  { name: "unjudged", kind: "cutoffs", defaults: [10], trec: false, columns: (p) => p.values.map((k) => col(`unjudged_${k}`, "unjudged", (q) => unjudgedAt(q, k), { fill: "compute" })) },
+  {
+    name: "judged",
+    kind: "cutoffs",
+    defaults: [10],
+    trec: false,
+    columns: (p) => p.values.map((k) => col(`judged_${k}`, "judged", (q) => judgedAt(q, k), { fill: "compute" })),
+  },
+  {
+    name: "unjudged",
+    kind: "cutoffs",
+    defaults: [10],
+    trec: false,
+    columns: (p) => p.values.map((k) => col(`unjudged_${k}`, "unjudged", (q) => unjudgedAt(q, k), { fill: "compute" })),
+  },
   {
     name: "start_error",
     kind: "none",
     trec: false,
     columns: () => [
-      col("start_error", "start_error", (q, c, cache) => cachedStartError(q, c, cache)?.error ?? null, { fill: "compute" }),
+      col("start_error", "start_error", (q, c, cache) => cachedStartError(q, c, cache)?.error ?? null, {
+        fill: "compute",
+      }),
       ...START_WITHIN_SECONDS.map((s) =>
         col(
           `start_within_${s}`,
@@ -253,7 +426,9 @@ const FAMILIES: Family[] = [
           { fill: "compute" },
         ),
       ),
-      col("start_rr", "start_error", (q, c, cache) => cachedStartError(q, c, cache)?.timeAwareRR ?? null, { fill: "compute" }),
+      col("start_rr", "start_error", (q, c, cache) => cachedStartError(q, c, cache)?.timeAwareRR ?? null, {
+        fill: "compute",
+      }),
     ],
   },
 ];
@@ -262,16 +437,92 @@ export const MEASURE_NAMES = FAMILIES.map((f) => f.name);
 
 /** trec_eval's nicknames (measures.c). */
 export const NICKNAMES: Record<string, readonly string[]> = {
-  official: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
-  all_trec: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"],
-  set: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P", "set_map", "set_F"],
+  official: [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+  ],
+  all_trec: [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "relstring",
+    "recall",
+    "infAP",
+    "gm_bpref",
+    "Rprec_mult",
+    "utility",
+    "11pt_avg",
+    "binG",
+    "G",
+    "ndcg",
+    "ndcg_rel",
+    "Rndcg",
+    "ndcg_cut",
+    "map_cut",
+    "relative_P",
+    "success",
+    "set_P",
+    "set_relative_P",
+    "set_recall",
+    "set_map",
+    "set_F",
+    "num_nonrel_judged_ret",
+    "rbp",
+    "rbp_resid",
+    "unj",
+  ],
+  set: [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "utility",
+    "set_P",
+    "set_recall",
+    "set_relative_P",
+    "set_map",
+    "set_F",
+  ],
 };
 
 /** trec_eval's default when no -m is given. */
 export const TREC_DEFAULT_MEASURES = ["official"];
 
 /** Ours when no -m is given for a table or JSON (several runs). */
-export const DEFAULT_MEASURES = ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "recip_rank", "P.5,10", "recall.5,10,100", "ndcg", "ndcg_cut.5,10", "ndcg_exp_cut.5,10", "judged.10"];
+export const DEFAULT_MEASURES = [
+  "num_q",
+  "num_ret",
+  "num_rel",
+  "num_rel_ret",
+  "map",
+  "recip_rank",
+  "P.5,10",
+  "recall.5,10,100",
+  "ndcg",
+  "ndcg_cut.5,10",
+  "ndcg_exp_cut.5,10",
+  "judged.10",
+];
 
 /**
  * Turns `-m` values into columns in output order, as trec_eval does: `name` or a nickname marks
@@ -280,7 +531,11 @@ export const DEFAULT_MEASURES = ["num_q", "num_ret", "num_rel", "num_rel_ret", "
  * and fraction lists are merged (`-m P.5 -m P.10`: P_5 and P_10; trec_eval keeps the first),
  * other parameters keep the first. Unknown names and bad parameters throw MeasureSpecError.
  */
-export function parseMeasures(specs: readonly string[]): { columns: MeasureColumn[]; numQ: boolean; startError: boolean } {
+export function parseMeasures(specs: readonly string[]): {
+  columns: MeasureColumn[];
+  numQ: boolean;
+  startError: boolean;
+} {
   const marked = new Set<string>();
   const given = new Map<string, Params>();
   for (const spec of specs) {
@@ -293,7 +548,10 @@ export function parseMeasures(specs: readonly string[]): { columns: MeasureColum
       continue;
     }
     const family = FAMILIES.find((f) => f.name === name);
-    if (!family) throw new MeasureSpecError(`unknown measure "${name}" (known: ${Object.keys(NICKNAMES).join(", ")}, ${MEASURE_NAMES.join(", ")})`);
+    if (!family)
+      throw new MeasureSpecError(
+        `unknown measure "${name}" (known: ${Object.keys(NICKNAMES).join(", ")}, ${MEASURE_NAMES.join(", ")})`,
+      );
     marked.add(name);
     if (raw === null) continue;
     if (family.kind === "none") throw new MeasureSpecError(`measure "${name}" takes no parameters (got "${spec}")`);
@@ -301,12 +559,17 @@ export function parseMeasures(specs: readonly string[]): { columns: MeasureColum
     const p = parseParams(family, raw);
     const before = given.get(name);
     if (!before) given.set(name, p);
-    else if (family.kind === "cutoffs" || family.kind === "fractions") given.set(name, { raw: null, values: sortedUnique([...before.values, ...p.values]), pairs: [] });
+    else if (family.kind === "cutoffs" || family.kind === "fractions")
+      given.set(name, { raw: null, values: sortedUnique([...before.values, ...p.values]), pairs: [] });
   }
   const columns: MeasureColumn[] = [];
   for (const f of FAMILIES) {
     if (!marked.has(f.name)) continue;
-    const p = given.get(f.name) ?? { raw: null, values: f.kind === "cutoffs" || f.kind === "fractions" ? sortedUnique(f.defaults ?? []) : (f.defaults ?? []), pairs: [] };
+    const p = given.get(f.name) ?? {
+      raw: null,
+      values: f.kind === "cutoffs" || f.kind === "fractions" ? sortedUnique(f.defaults ?? []) : (f.defaults ?? []),
+      pairs: [],
+    };
     f.check?.(p);
     columns.push(...f.columns(p));
   }
@@ -339,7 +602,9 @@ function parseParams(family: Family, raw: string): Params {
  */
 export function missingQueryValue(col: MeasureColumn): number | undefined {
   if (col.fill !== "trec") return undefined;
-  return col.name === "num_ret" || col.name === "utility" || col.name === "rbp_resid" || col.name.startsWith("unj") ? 0 : undefined;
+  return col.name === "num_ret" || col.name === "utility" || col.name === "rbp_resid" || col.name.startsWith("unj")
+    ? 0
+    : undefined;
 }
 
 /** The same for text: relstring (exactly that name) is cleared to '' (clear_relstr in m_relstring.c). */

@@ -28,7 +28,11 @@ export function infAP(r: RelInfo, level: number): number {
       if (j === 0) sum += 1;
       else {
         const fj = j;
-        sum += 1 / (fj + 1) + (fj / (fj + 1)) * ((rel - 1 + nonrel + unjudged) / fj) * ((rel - 1 + INFAP_EPSILON) / (rel - 1 + nonrel + 2 * INFAP_EPSILON));
+        sum +=
+          1 / (fj + 1) +
+          (fj / (fj + 1)) *
+            ((rel - 1 + nonrel + unjudged) / fj) *
+            ((rel - 1 + INFAP_EPSILON) / (rel - 1 + nonrel + 2 * INFAP_EPSILON));
       }
     }
   }

@@ -92,7 +92,12 @@ export function ndcgGains(r: RelInfo, gains: Gains): number {
  */
 export function ndcgCut(r: RelInfo, cutoffs: readonly number[]): number[] {
   const out = new Array<number>(cutoffs.length).fill(0);
-  const lg = discounts(Math.max(r.numRet, r.relLevels.reduce((a, b) => a + b, 0)) + 1);
+  const lg = discounts(
+    Math.max(
+      r.numRet,
+      r.relLevels.reduce((a, b) => a + b, 0),
+    ) + 1,
+  );
   let c = 0;
   let sum = 0;
   for (let i = 0; i < r.numRet; i++) {

@@ -28,7 +28,10 @@ export function parseCutoffs(name: string, raw: string): number[] {
   const out: number[] = [];
   for (const p of raw.split(",")) {
     // atol: the integer part of a decimal numeral (23.4 → 23)
-    if (!/^\+?\d+(\.\d*)?$/.test(p) || Math.trunc(Number(p)) < 1) throw new MeasureSpecError(`measure "${name}": cutoffs must be ranks of at least 1 (a fraction is truncated, as trec_eval does), got "${p}" in "${name}.${raw}"`);
+    if (!/^\+?\d+(\.\d*)?$/.test(p) || Math.trunc(Number(p)) < 1)
+      throw new MeasureSpecError(
+        `measure "${name}": cutoffs must be ranks of at least 1 (a fraction is truncated, as trec_eval does), got "${p}" in "${name}.${raw}"`,
+      );
     out.push(Math.trunc(Number(p)));
   }
   return sortedDistinct(name, raw, out);
@@ -37,7 +40,9 @@ export function parseCutoffs(name: string, raw: string): number[] {
 /** Sorted ascending; a value given twice is an error, as in trec_eval ("duplicate cutoffs detected"). */
 function sortedDistinct(name: string, raw: string, xs: number[]): number[] {
   const sorted = [...xs].sort((a, b) => a - b);
-  for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) throw new MeasureSpecError(`measure "${name}": the cutoff ${sorted[i]} is given twice in "${name}.${raw}"`);
+  for (let i = 1; i < sorted.length; i++)
+    if (sorted[i] === sorted[i - 1])
+      throw new MeasureSpecError(`measure "${name}": the cutoff ${sorted[i]} is given twice in "${name}.${raw}"`);
   return sorted;
 }
 
@@ -49,7 +54,10 @@ export function parseFractions(name: string, raw: string): number[] {
 /** A number as C's atof reads the usual spellings (`.5`, `-1`, `2e3`); anything else is an error. */
 function number(name: string, raw: string, p: string): number {
   const v = p.trim() === "" ? NaN : Number(p);
-  if (!Number.isFinite(v) || /^0[xXbBoO]/.test(p.replace(/^[+-]/, ""))) throw new MeasureSpecError(`measure "${name}": expected numbers separated by commas, got "${p}" in "${name}.${raw}"`);
+  if (!Number.isFinite(v) || /^0[xXbBoO]/.test(p.replace(/^[+-]/, "")))
+    throw new MeasureSpecError(
+      `measure "${name}": expected numbers separated by commas, got "${p}" in "${name}.${raw}"`,
+    );
   return v;
 }
 
@@ -60,7 +68,10 @@ export function parseNumbers(name: string, raw: string): number[] {
 export function parsePairs(name: string, raw: string): GainPair[] {
   return raw.split(",").map((p) => {
     const eq = p.indexOf("=");
-    if (eq <= 0) throw new MeasureSpecError(`measure "${name}": expected name=value pairs separated by commas (e.g. ${name}.1=3,2=9), got "${p}" in "${name}.${raw}"`);
+    if (eq <= 0)
+      throw new MeasureSpecError(
+        `measure "${name}": expected name=value pairs separated by commas (e.g. ${name}.1=3,2=9), got "${p}" in "${name}.${raw}"`,
+      );
     return { name: p.slice(0, eq), value: number(name, raw, p.slice(eq + 1)) };
   });
 }

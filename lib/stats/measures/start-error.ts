@@ -38,12 +38,18 @@ export type StartErrorResult = {
  * Reported per query as `start_error` (the capped error), `start_within_15/30/60` (1 when
  * error ≤ that many seconds, else 0) and `start_rr` (time-aware reciprocal rank).
  */
-export function startError(q: RankedQuery, given: ReferenceStart | readonly ReferenceStart[] | undefined, chunks: ReadonlyMap<string, ChunkTime>, opts: EvalOptions): StartErrorResult | null {
+export function startError(
+  q: RankedQuery,
+  given: ReferenceStart | readonly ReferenceStart[] | undefined,
+  chunks: ReadonlyMap<string, ChunkTime>,
+  opts: EvalOptions,
+): StartErrorResult | null {
   const refs: readonly ReferenceStart[] = given === undefined ? [] : "start" in given ? [given] : given;
   if (refs.length === 0) return null;
   let i = 0;
   while (i < q.grades.length && q.grades[i] < opts.relevanceLevel) i++;
-  if (i === q.grades.length) return { error: START_ERROR_CAP_SECONDS, rank: 0, timeAwareRR: 0, missingChunkTime: false };
+  if (i === q.grades.length)
+    return { error: START_ERROR_CAP_SECONDS, rank: 0, timeAwareRR: 0, missingChunkTime: false };
   const rank = i + 1;
   const docid = q.docids?.[i];
   const chunk = docid === undefined ? undefined : chunks.get(docid);

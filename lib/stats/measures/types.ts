@@ -81,7 +81,18 @@ export function relInfo(q: RankedQuery, level: number): RelInfo {
   let top = q.judgedAtGrade.length - 1;
   while (top >= 0 && q.judgedAtGrade[top] === 0) top--;
   const relLevels = q.judgedAtGrade.slice(0, top + 1);
-  return { rels, numRet: n, numRelRet, numNonpool, numUnjudgedInPool, numRel: numRelevant(q, level), relLevels, relAt, apAt, unjAt };
+  return {
+    rels,
+    numRet: n,
+    numRelRet,
+    numNonpool,
+    numUnjudgedInPool,
+    numRel: numRelevant(q, level),
+    relLevels,
+    relAt,
+    apAt,
+    unjAt,
+  };
 }
 
 /** Number of chunks in the qrels with grade ≥ level: trec_eval's num_rel. */

@@ -10,5 +10,10 @@ export const UTILITY_DEFAULTS = [1, -1, 0, 0];
 
 export function utility(r: RelInfo, coefficients: readonly number[], numDocsInCollection: number): number {
   const [a, b, c, d] = coefficients;
-  return a * r.numRelRet + b * (r.numRet - r.numRelRet) + c * (r.numRel - r.numRelRet) + d * (numDocsInCollection + r.numRelRet - r.numRet - r.numRel);
+  return (
+    a * r.numRelRet +
+    b * (r.numRet - r.numRelRet) +
+    c * (r.numRel - r.numRelRet) +
+    d * (numDocsInCollection + r.numRelRet - r.numRet - r.numRel)
+  );
 }

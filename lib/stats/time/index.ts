@@ -5,10 +5,32 @@
  * `secondsRead`, `timeStartError`; a question's answer places: `answerPlaces`; its reference spans
  * in time (issue 31 item 1): `referenceSpans` (reference.ts).
  */
-export { transferLabels, DEFAULT_TRANSFER, type LabelledSpan, type TargetChunk, type TransferOptions, type TransferredLabel, type TransferRule, type TransferSource } from "./transfer.ts";
-export { answerSpanRecall, SPAN_RECALL_TOLERANCE, type SpanRecallOptions, type SpanRecallQuery, type SpanRecallResult } from "./span-recall.ts";
+export {
+  transferLabels,
+  DEFAULT_TRANSFER,
+  type LabelledSpan,
+  type TargetChunk,
+  type TransferOptions,
+  type TransferredLabel,
+  type TransferRule,
+  type TransferSource,
+} from "./transfer.ts";
+export {
+  answerSpanRecall,
+  SPAN_RECALL_TOLERANCE,
+  type SpanRecallOptions,
+  type SpanRecallQuery,
+  type SpanRecallResult,
+} from "./span-recall.ts";
 export { timeIou, type TimeIouQuery } from "./time-iou.ts";
 export { secondsRead, type SecondsReadQuery, type SecondsReadResult } from "./seconds-read.ts";
 export { timeStartError, type TimeStartErrorQuery, type TimeStartErrorResult } from "./start-error.ts";
-export { answerPlaces, type AnswerPlace, type TimedLabel, type TimeSpan, type TimeRunInput, type TimeMeasure } from "./spans.ts";
+export {
+  answerPlaces,
+  type AnswerPlace,
+  type TimedLabel,
+  type TimeSpan,
+  type TimeRunInput,
+  type TimeMeasure,
+} from "./spans.ts";
 export { referenceSpans, type ReferenceSpan, type GivenPlace, type MarkedStart } from "./reference.ts";

@@ -33,17 +33,28 @@ export type GivenPlace = { video: string | null; start: number; end?: number | n
 /** A grade-3 label's corrected start (and, when the annotator marked it, its end). */
 export type MarkedStart = { video: string; start: number; end?: number | null };
 
-const endOf = (start: number, end: number | null | undefined): number | null => (end !== null && end !== undefined && Number.isFinite(end) && end >= start ? end : null);
+const endOf = (start: number, end: number | null | undefined): number | null =>
+  end !== null && end !== undefined && Number.isFinite(end) && end >= start ? end : null;
 
-export function referenceSpans(places: readonly GivenPlace[], starts: readonly MarkedStart[], mergeSeconds = SPAN_RECALL_TOLERANCE): ReferenceSpan[] {
+export function referenceSpans(
+  places: readonly GivenPlace[],
+  starts: readonly MarkedStart[],
+  mergeSeconds = SPAN_RECALL_TOLERANCE,
+): ReferenceSpan[] {
   const out: ReferenceSpan[] = [];
-  for (const p of places) if (p.video !== null && Number.isFinite(p.start)) out.push({ video: p.video, start: p.start, end: endOf(p.start, p.end) });
+  for (const p of places)
+    if (p.video !== null && Number.isFinite(p.start))
+      out.push({ video: p.video, start: p.start, end: endOf(p.start, p.end) });
   const sorted = starts
     .filter((s) => Number.isFinite(s.start))
     .map((s) => ({ video: s.video, start: s.start, end: endOf(s.start, s.end) }))
-    .sort((a, b) => (a.video < b.video ? -1 : a.video > b.video ? 1 : a.start - b.start || (a.end ?? a.start) - (b.end ?? b.start)));
+    .sort((a, b) =>
+      a.video < b.video ? -1 : a.video > b.video ? 1 : a.start - b.start || (a.end ?? a.start) - (b.end ?? b.start),
+    );
   for (const s of sorted) {
-    const known = out.some((r) => r.video === s.video && s.start >= r.start - mergeSeconds && s.start <= (r.end ?? r.start) + mergeSeconds);
+    const known = out.some(
+      (r) => r.video === s.video && s.start >= r.start - mergeSeconds && s.start <= (r.end ?? r.start) + mergeSeconds,
+    );
     if (!known) out.push(s);
   }
   return out;

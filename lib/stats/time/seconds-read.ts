@@ -18,12 +18,23 @@
  * - a docid without a known time adds nothing and is counted as `missing`;
  * - a zero-length chunk adds 0 seconds.
  */
-import { checkDepth, measureByVideo, meanOf, topSpans, unionByVideo, type TimeMeasure, type TimeRunInput } from "./spans.ts";
+import {
+  checkDepth,
+  measureByVideo,
+  meanOf,
+  topSpans,
+  unionByVideo,
+  type TimeMeasure,
+  type TimeRunInput,
+} from "./spans.ts";
 
 export type SecondsReadQuery = { seconds: number; withRepeats: number; missing: number };
 export type SecondsReadResult = TimeMeasure<SecondsReadQuery> & { meanWithRepeats: number | null };
 
-export function secondsRead(input: Pick<TimeRunInput, "rankings" | "chunks"> & Partial<Pick<TimeRunInput, "references">>, opts: { k: number }): SecondsReadResult {
+export function secondsRead(
+  input: Pick<TimeRunInput, "rankings" | "chunks"> & Partial<Pick<TimeRunInput, "references">>,
+  opts: { k: number },
+): SecondsReadResult {
   checkDepth(opts.k, "seconds read");
   const perQuery = new Map<string, SecondsReadQuery>();
   const queries = new Set([...input.rankings.keys(), ...(input.references?.keys() ?? [])]);

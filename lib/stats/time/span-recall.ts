@@ -27,7 +27,19 @@
  * Tolerance default: 5 s, about one subtitle cue (YouTube's automatic captions come in cues of
  * 2–5 s), so a chunk boundary cut a few words off the answer does not count as a miss.
  */
-import { EPS, checkDepth, checkSeconds, intersectionSeconds, meanOf, placeSpan, topSpans, union, type Intervals, type TimeMeasure, type TimeRunInput } from "./spans.ts";
+import {
+  EPS,
+  checkDepth,
+  checkSeconds,
+  intersectionSeconds,
+  meanOf,
+  placeSpan,
+  topSpans,
+  union,
+  type Intervals,
+  type TimeMeasure,
+  type TimeRunInput,
+} from "./spans.ts";
 
 export type SpanRecallOptions = { k: number; tolerance?: number; minCoverage?: number };
 export type SpanRecallQuery = { recall: 0 | 1; coverage: number; missing: number } | null;
@@ -43,7 +55,8 @@ export function answerSpanRecall(input: TimeRunInput, opts: SpanRecallOptions): 
   const { k, tolerance = SPAN_RECALL_TOLERANCE, minCoverage = 1 } = opts;
   checkDepth(k, "answer-span recall");
   checkSeconds(tolerance, "answer-span recall: the tolerance");
-  if (!(minCoverage > 0 && minCoverage <= 1)) throw new RangeError(`answer-span recall: minCoverage must be in (0, 1], found ${minCoverage}`);
+  if (!(minCoverage > 0 && minCoverage <= 1))
+    throw new RangeError(`answer-span recall: minCoverage must be in (0, 1], found ${minCoverage}`);
   const perQuery = new Map<string, SpanRecallQuery>();
   for (const [qid, places] of input.references) {
     if (places.length === 0) {
@@ -64,7 +77,14 @@ export function answerSpanRecall(input: TimeRunInput, opts: SpanRecallOptions): 
     for (const place of places) {
       const p = placeSpan(place);
       const u = unions.get(p.video);
-      const f = p.end - p.start <= EPS ? (containsInstant(u, p.start) ? 1 : 0) : u ? intersectionSeconds(u, [[p.start, p.end]]) / (p.end - p.start) : 0;
+      const f =
+        p.end - p.start <= EPS
+          ? containsInstant(u, p.start)
+            ? 1
+            : 0
+          : u
+            ? intersectionSeconds(u, [[p.start, p.end]]) / (p.end - p.start)
+            : 0;
       coverage = Math.max(coverage, f);
       if (f >= minCoverage - EPS) recall = 1;
     }

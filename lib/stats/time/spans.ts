@@ -101,8 +101,10 @@ export function lowerBound(sorted: ArrayLike<number>, x: number, from = 0, to = 
 
 /** Throws a RangeError naming `what` when a span is not [start ≤ end] in finite seconds ≥ 0. */
 export function checkSpan(s: { start: number; end: number }, what: string): void {
-  if (!Number.isFinite(s.start) || s.start < 0) throw new RangeError(`${what}: start must be seconds ≥ 0, found ${s.start}`);
-  if (!Number.isFinite(s.end) || s.end < s.start) throw new RangeError(`${what}: end must be seconds ≥ start (${s.start}), found ${s.end}`);
+  if (!Number.isFinite(s.start) || s.start < 0)
+    throw new RangeError(`${what}: start must be seconds ≥ 0, found ${s.start}`);
+  if (!Number.isFinite(s.end) || s.end < s.start)
+    throw new RangeError(`${what}: end must be seconds ≥ start (${s.start}), found ${s.end}`);
 }
 
 /** A chunk's place in time as the chunks file gives it (lib/stats/start-inputs.ts). */
@@ -144,7 +146,12 @@ export function answerPlaces(given: readonly AnswerPlace[], labels: readonly Tim
     const start = c !== null && c !== undefined && Number.isFinite(c) && c <= l.end ? c : l.start;
     out.push({ video: l.video, start, end: l.end });
   }
-  return out.filter((p, i) => out.findIndex((q) => q.video === p.video && Math.abs(q.start - p.start) < EPS && Math.abs(q.end - p.end) < EPS) === i);
+  return out.filter(
+    (p, i) =>
+      out.findIndex(
+        (q) => q.video === p.video && Math.abs(q.start - p.start) < EPS && Math.abs(q.end - p.end) < EPS,
+      ) === i,
+  );
 }
 
 /**
@@ -165,7 +172,11 @@ export type TimeRunInput = {
 export type TimeMeasure<T> = { perQuery: Map<string, T>; mean: number | null; scored: number };
 
 /** The spans of a ranking's first k docids that have a known time; `missing` counts those without. */
-export function topSpans(ranking: readonly string[] | undefined, chunks: ReadonlyMap<string, ChunkTimeLike>, k: number): { spans: TimeSpan[]; missing: number } {
+export function topSpans(
+  ranking: readonly string[] | undefined,
+  chunks: ReadonlyMap<string, ChunkTimeLike>,
+  k: number,
+): { spans: TimeSpan[]; missing: number } {
   const spans: TimeSpan[] = [];
   let missing = 0;
   if (!ranking) return { spans, missing };

@@ -38,7 +38,11 @@ export type TimeStartErrorQuery = {
 export type TimeStartErrorResult = {
   perQuery: Map<string, TimeStartErrorQuery>;
   /** Means over the scored questions (null when none): error, within 15/30/60 s (shares), time-aware RR. */
-  mean: { error: number | null; within: Record<(typeof START_WITHIN_SECONDS)[number], number | null>; timeAwareRR: number | null };
+  mean: {
+    error: number | null;
+    within: Record<(typeof START_WITHIN_SECONDS)[number], number | null>;
+    timeAwareRR: number | null;
+  };
   scored: number;
 };
 
@@ -58,7 +62,12 @@ export function timeStartError(input: TimeRunInput, opts: { depth?: number } = {
     const places = given.map(placeSpan);
     const ranking = input.rankings.get(qid) ?? [];
     const depth = Math.min(opts.depth ?? ranking.length, ranking.length);
-    let result: NonNullable<TimeStartErrorQuery> = { error: START_ERROR_CAP_SECONDS, rank: 0, timeAwareRR: 0, missingChunkTimes: 0 };
+    let result: NonNullable<TimeStartErrorQuery> = {
+      error: START_ERROR_CAP_SECONDS,
+      rank: 0,
+      timeAwareRR: 0,
+      missingChunkTimes: 0,
+    };
     for (let i = 0; i < depth; i++) {
       const t = input.chunks.get(ranking[i]);
       if (!t) {
@@ -70,16 +79,27 @@ export function timeStartError(input: TimeRunInput, opts: { depth?: number } = {
       let error = START_ERROR_CAP_SECONDS;
       for (const p of places) if (p.video === c.video) error = Math.min(error, Math.abs(c.start - p.start));
       const rank = i + 1;
-      result = { error, rank, timeAwareRR: (1 / rank) * Math.max(0, 1 - error / START_ERROR_CAP_SECONDS), missingChunkTimes: result.missingChunkTimes };
+      result = {
+        error,
+        rank,
+        timeAwareRR: (1 / rank) * Math.max(0, 1 - error / START_ERROR_CAP_SECONDS),
+        missingChunkTimes: result.missingChunkTimes,
+      };
       break;
     }
     perQuery.set(qid, result);
   }
   const scoredValues = [...perQuery.values()].filter((v): v is NonNullable<TimeStartErrorQuery> => v !== null);
-  const within = Object.fromEntries(START_WITHIN_SECONDS.map((s) => [s, meanOf(scoredValues.map((v) => (v.error <= s ? 1 : 0))).mean])) as TimeStartErrorResult["mean"]["within"];
+  const within = Object.fromEntries(
+    START_WITHIN_SECONDS.map((s) => [s, meanOf(scoredValues.map((v) => (v.error <= s ? 1 : 0))).mean]),
+  ) as TimeStartErrorResult["mean"]["within"];
   return {
     perQuery,
-    mean: { error: meanOf(scoredValues.map((v) => v.error)).mean, within, timeAwareRR: meanOf(scoredValues.map((v) => v.timeAwareRR)).mean },
+    mean: {
+      error: meanOf(scoredValues.map((v) => v.error)).mean,
+      within,
+      timeAwareRR: meanOf(scoredValues.map((v) => v.timeAwareRR)).mean,
+    },
     scored: scoredValues.length,
   };
 }

@@ -26,7 +26,17 @@
  * - seconds of another video than a reference's are in R (retrieved, not relevant) and never in
  *   the intersection.
  */
-import { checkDepth, intersectionByVideo, measureByVideo, meanOf, placeSpan, topSpans, unionByVideo, type TimeMeasure, type TimeRunInput } from "./spans.ts";
+import {
+  checkDepth,
+  intersectionByVideo,
+  measureByVideo,
+  meanOf,
+  placeSpan,
+  topSpans,
+  unionByVideo,
+  type TimeMeasure,
+  type TimeRunInput,
+} from "./spans.ts";
 
 export type TimeIouQuery = { iou: number; retrieved: number; relevant: number; shared: number } | null;
 

@@ -86,7 +86,13 @@ export type TransferOptions = {
   openSeconds?: number | null;
 };
 
-export const DEFAULT_TRANSFER: Required<TransferOptions> = { holdShare: 0.5, partSeconds: 1, nearSeconds: 5, zeroShare: 0, openSeconds: null };
+export const DEFAULT_TRANSFER: Required<TransferOptions> = {
+  holdShare: 0.5,
+  partSeconds: 1,
+  nearSeconds: 5,
+  zeroShare: 0,
+  openSeconds: null,
+};
 const DEFAULT_OPEN_SECONDS = 8;
 
 export type TransferRule = "exact" | "answer" | "part" | "near" | "evidence" | "related" | "zero";
@@ -124,10 +130,12 @@ function checkOptions(o: Required<TransferOptions>): void {
     if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`transfer option ${k} must be seconds ≥ 0, found ${v}`);
   };
   share("holdShare", o.holdShare);
-  if (!(o.zeroShare >= 0 && o.zeroShare <= 1)) throw new RangeError(`transfer option zeroShare must be a share in [0, 1], found ${o.zeroShare}`);
+  if (!(o.zeroShare >= 0 && o.zeroShare <= 1))
+    throw new RangeError(`transfer option zeroShare must be a share in [0, 1], found ${o.zeroShare}`);
   seconds("partSeconds", o.partSeconds);
   seconds("nearSeconds", o.nearSeconds);
-  if (o.openSeconds !== null && !(o.openSeconds > 0 && Number.isFinite(o.openSeconds))) throw new RangeError(`transfer option openSeconds must be seconds > 0 or null, found ${o.openSeconds}`);
+  if (o.openSeconds !== null && !(o.openSeconds > 0 && Number.isFinite(o.openSeconds)))
+    throw new RangeError(`transfer option openSeconds must be seconds > 0 or null, found ${o.openSeconds}`);
 }
 
 const isSpan = (s: { start: number; end: number }) => s.start >= 0 && s.end >= s.start && Number.isFinite(s.end);
@@ -140,10 +148,14 @@ function checkLabel(l: LabelledSpan): void {
 }
 
 /** The length assumed for open reference spans: the option, else the median closed length, else 8 s. */
-export function openSecondsOf(references: ReadonlyMap<string, readonly ReferenceSpan[]>, option: number | null): number {
+export function openSecondsOf(
+  references: ReadonlyMap<string, readonly ReferenceSpan[]>,
+  option: number | null,
+): number {
   if (option !== null) return option;
   const lengths: number[] = [];
-  for (const list of references.values()) for (const r of list) if (r.end !== null && r.end - r.start > EPS) lengths.push(r.end - r.start);
+  for (const list of references.values())
+    for (const r of list) if (r.end !== null && r.end - r.start > EPS) lengths.push(r.end - r.start);
   if (lengths.length === 0) return DEFAULT_OPEN_SECONDS;
   lengths.sort((a, b) => a - b);
   const m = lengths.length >> 1;
@@ -172,7 +184,8 @@ function minus(a: Intervals, b: Intervals): Intervals {
 /** Seconds of [s, e] inside sorted disjoint intervals u. */
 function secondsIn(u: Intervals, starts: Float64Array, s: number, e: number): number {
   let t = 0;
-  for (let i = Math.max(0, lowerBound(starts, s) - 1); i < u.length && u[i][0] < e; i++) t += overlapSeconds(s, e, u[i][0], u[i][1]);
+  for (let i = Math.max(0, lowerBound(starts, s) - 1); i < u.length && u[i][0] < e; i++)
+    t += overlapSeconds(s, e, u[i][0], u[i][1]);
   return t;
 }
 
@@ -210,7 +223,14 @@ type Group = {
   noRefsHere: boolean;
 };
 
-function makeGroup(query: string, spans: LabelledSpan[], refSpans: readonly ReferenceSpan[], video: string, open: number, o: Required<TransferOptions>): Group {
+function makeGroup(
+  query: string,
+  spans: LabelledSpan[],
+  refSpans: readonly ReferenceSpan[],
+  video: string,
+  open: number,
+  o: Required<TransferOptions>,
+): Group {
   spans.sort((a, b) => a.start - b.start);
   const spanStarts = new Float64Array(spans.length);
   let maxSpan = 0;
@@ -223,7 +243,9 @@ function makeGroup(query: string, spans: LabelledSpan[], refSpans: readonly Refe
     if (r.video !== video) continue;
     const end = r.end ?? r.start + open;
     let verdict = -1;
-    for (const s of spans) if (overlapSeconds(s.start, s.end, r.start, end) >= o.holdShare * (end - r.start) - EPS && end > r.start) verdict = Math.max(verdict, s.grade);
+    for (const s of spans)
+      if (overlapSeconds(s.start, s.end, r.start, end) >= o.holdShare * (end - r.start) - EPS && end > r.start)
+        verdict = Math.max(verdict, s.grade);
     refs.push({ start: r.start, end, open: r.end === null, verdict: verdict < 0 ? 3 : verdict });
   }
   refs.sort((a, b) => a.start - b.start);
@@ -232,7 +254,14 @@ function makeGroup(query: string, spans: LabelledSpan[], refSpans: readonly Refe
   const unexplained: Group["unexplained"] = [];
   for (const s of spans) {
     if (s.grade < 2) continue;
-    if (refs.some((r) => overlapSeconds(s.start, s.end, r.start, r.end) > EPS || (r.end - r.start <= EPS && r.start >= s.start && r.start <= s.end))) zero.push([s.start, s.end]);
+    if (
+      refs.some(
+        (r) =>
+          overlapSeconds(s.start, s.end, r.start, r.end) > EPS ||
+          (r.end - r.start <= EPS && r.start >= s.start && r.start <= s.end),
+      )
+    )
+      zero.push([s.start, s.end]);
     else {
       let cand = minus([[s.start, s.end]], low);
       if (cand.length === 0) cand = [[s.start, s.end]];
@@ -241,7 +270,17 @@ function makeGroup(query: string, spans: LabelledSpan[], refSpans: readonly Refe
   }
   const widened = union(refs.map((r) => [r.start - o.nearSeconds, r.end + o.nearSeconds] as [number, number]));
   const free = minus(union(zero), widened);
-  return { query, spans, spanStarts, maxSpan, refs, unexplained, free, freeStarts: Float64Array.from(free, (x) => x[0]), noRefsHere: refs.length === 0 };
+  return {
+    query,
+    spans,
+    spanStarts,
+    maxSpan,
+    refs,
+    unexplained,
+    free,
+    freeStarts: Float64Array.from(free, (x) => x[0]),
+    noRefsHere: refs.length === 0,
+  };
 }
 
 /**
@@ -249,7 +288,12 @@ function makeGroup(query: string, spans: LabelledSpan[], refSpans: readonly Refe
  * reference spans (reference.ts `referenceSpans`). Throws a RangeError naming the label or chunk
  * when a span is not [0 ≤ start ≤ end], a grade is not 0–3, or an option is out of range.
  */
-export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly TargetChunk[], options: TransferOptions = {}, references: ReadonlyMap<string, readonly ReferenceSpan[]> = new Map()): TransferredLabel[] {
+export function transferLabels(
+  labels: readonly LabelledSpan[],
+  chunks: readonly TargetChunk[],
+  options: TransferOptions = {},
+  references: ReadonlyMap<string, readonly ReferenceSpan[]> = new Map(),
+): TransferredLabel[] {
   const o = { ...DEFAULT_TRANSFER, ...options };
   checkOptions(o);
   const open = openSecondsOf(references, o.openSeconds);
@@ -293,7 +337,11 @@ export function transferLabels(labels: readonly LabelledSpan[], chunks: readonly
       const g = makeGroup(query, spans, references.get(query) ?? noRefs, video, open, o);
       const candidates: number[] = [];
       const reach = (from: number, to: number) => {
-        for (let p = lowerBound(vc.starts, from - vc.maxLen - EPS); p < vc.starts.length && vc.starts[p] <= to + EPS; p++) {
+        for (
+          let p = lowerBound(vc.starts, from - vc.maxLen - EPS);
+          p < vc.starts.length && vc.starts[p] <= to + EPS;
+          p++
+        ) {
           if (vc.ends[p] < from - EPS || vc.stamp[p] === stamp) continue;
           vc.stamp[p] = stamp;
           candidates.push(p);
@@ -317,21 +365,47 @@ const same = (a: number, b: number) => Math.abs(a - b) < EPS;
 /** The rule for one chunk of one (query, video) group; null: unjudged. */
 function gradeChunk(g: Group, c: TargetChunk, o: Required<TransferOptions>): TransferredLabel | null {
   const touching: LabelledSpan[] = [];
-  for (let j = lowerBound(g.spanStarts, c.start - g.maxSpan - EPS); j < g.spans.length && g.spanStarts[j] <= c.end + EPS; j++) if (g.spans[j].end >= c.start - EPS) touching.push(g.spans[j]);
+  for (
+    let j = lowerBound(g.spanStarts, c.start - g.maxSpan - EPS);
+    j < g.spans.length && g.spanStarts[j] <= c.end + EPS;
+    j++
+  )
+    if (g.spans[j].end >= c.start - EPS) touching.push(g.spans[j]);
   const len = c.end - c.start;
   const base = { query: g.query, chunkId: c.id };
   // 1. Exact.
   let exactGrade = -1;
-  for (const s of touching) if (same(s.start, c.start) && same(s.end, c.end)) exactGrade = Math.max(exactGrade, s.grade);
+  for (const s of touching)
+    if (same(s.start, c.start) && same(s.end, c.end)) exactGrade = Math.max(exactGrade, s.grade);
   if (exactGrade >= 0) {
     const exact = touching.filter((s) => same(s.start, c.start) && same(s.end, c.end));
-    return { ...base, grade: exactGrade, rule: "exact", reference: null, free: null, sources: exact.map((s) => ({ labelId: s.id, grade: s.grade, coverage: 1, share: 1, gives: s.grade === exactGrade ? exactGrade : null })) };
+    return {
+      ...base,
+      grade: exactGrade,
+      rule: "exact",
+      reference: null,
+      free: null,
+      sources: exact.map((s) => ({
+        labelId: s.id,
+        grade: s.grade,
+        coverage: 1,
+        share: 1,
+        gives: s.grade === exactGrade ? exactGrade : null,
+      })),
+    };
   }
   if (len <= EPS) return null;
   const sources: TransferSource[] = [];
   for (const s of touching) {
     const ov = overlapSeconds(c.start, c.end, s.start, s.end);
-    if (ov > EPS) sources.push({ labelId: s.id, grade: s.grade, coverage: s.end - s.start > EPS ? ov / (s.end - s.start) : 0, share: ov / len, gives: null });
+    if (ov > EPS)
+      sources.push({
+        labelId: s.id,
+        grade: s.grade,
+        coverage: s.end - s.start > EPS ? ov / (s.end - s.start) : 0,
+        share: ov / len,
+        gives: null,
+      });
   }
   // 2. Answer, part, near.
   let grade = -1;
@@ -344,7 +418,8 @@ function gradeChunk(g: Group, c: TargetChunk, o: Required<TransferOptions>): Tra
     let why: TransferRule = "answer";
     if (rl > EPS && ov >= o.holdShare * rl - EPS) give = r.verdict;
     else if (ov >= o.partSeconds - EPS && ov > EPS) [give, why] = [Math.min(2, r.verdict), "part"];
-    else if (c.start <= r.end + o.nearSeconds + EPS && c.end >= r.start - o.nearSeconds - EPS) [give, why] = [Math.min(1, r.verdict), "near"];
+    else if (c.start <= r.end + o.nearSeconds + EPS && c.end >= r.start - o.nearSeconds - EPS)
+      [give, why] = [Math.min(1, r.verdict), "near"];
     if (give > grade) [grade, rule, ref] = [give, why, r];
   }
   // 3. Evidence of unexplained relevant labels.
@@ -361,7 +436,12 @@ function gradeChunk(g: Group, c: TargetChunk, o: Required<TransferOptions>): Tra
   if (uncertain && grade < 3) return null;
   if (grade < 1 && g.noRefsHere) {
     for (const s of touching) {
-      if (s.grade !== 1 || s.end - s.start <= EPS || overlapSeconds(c.start, c.end, s.start, s.end) < s.end - s.start - EPS) continue;
+      if (
+        s.grade !== 1 ||
+        s.end - s.start <= EPS ||
+        overlapSeconds(c.start, c.end, s.start, s.end) < s.end - s.start - EPS
+      )
+        continue;
       [grade, rule, ref] = [1, "related", null];
       const src = sources.find((x) => x.labelId === s.id);
       if (src) src.gives = 1;
@@ -369,7 +449,14 @@ function gradeChunk(g: Group, c: TargetChunk, o: Required<TransferOptions>): Tra
   }
   if (grade >= 0) {
     for (const s of sources) if (s.gives !== null && s.gives < grade) s.gives = null;
-    return { ...base, grade, rule, reference: ref ? { start: ref.start, end: ref.end, open: ref.open } : null, free: null, sources };
+    return {
+      ...base,
+      grade,
+      rule,
+      reference: ref ? { start: ref.start, end: ref.end, open: ref.open } : null,
+      free: null,
+      sources,
+    };
   }
   // 5. Zero.
   const free = secondsIn(g.free, g.freeStarts, c.start, c.end) / len;

@@ -39,9 +39,32 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   const { getDb } = await import("../../../lib/db/client.ts");
   db = await getDb();
-  for (const email of ["lead@example.org", "lead2@example.org", "owner@example.org", "race@example.org", "shared@example.org", "office-lead@example.org", "office-new@example.org"]) await addUser(email, "lead");
-  for (const email of ["out@example.org", "pw@example.org", "gone@example.org", "promote@example.org", "ann@example.org", "short@example.org", "idle@example.org"]) await addUser(email, "annotator");
-  const env = { DATABASE_URL: testDb.url, ASSESSOR_DASHBOARD_WARMUP: "0", ASSESSOR_TRUSTED_PROXY_HOPS: "1", ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20" };
+  for (const email of [
+    "lead@example.org",
+    "lead2@example.org",
+    "owner@example.org",
+    "race@example.org",
+    "shared@example.org",
+    "office-lead@example.org",
+    "office-new@example.org",
+  ])
+    await addUser(email, "lead");
+  for (const email of [
+    "out@example.org",
+    "pw@example.org",
+    "gone@example.org",
+    "promote@example.org",
+    "ann@example.org",
+    "short@example.org",
+    "idle@example.org",
+  ])
+    await addUser(email, "annotator");
+  const env = {
+    DATABASE_URL: testDb.url,
+    ASSESSOR_DASHBOARD_WARMUP: "0",
+    ASSESSOR_TRUSTED_PROXY_HOPS: "1",
+    ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20",
+  };
   [a, b] = await Promise.all([startServer(env), startServer(env)]);
 }, 120_000);
 
@@ -51,7 +74,8 @@ afterAll(async () => {
   await testDb?.cleanup();
 });
 
-const get = (server: RunningServer, path: string, cookie: string) => fetch(`${server.url}${path}`, { redirect: "manual", headers: { Cookie: cookie } });
+const get = (server: RunningServer, path: string, cookie: string) =>
+  fetch(`${server.url}${path}`, { redirect: "manual", headers: { Cookie: cookie } });
 const statusOf = async (server: RunningServer, path: string, cookie: string) => {
   const r = await get(server, path, cookie);
   await r.arrayBuffer();
@@ -63,7 +87,11 @@ async function session(server: RunningServer, email: string, password = PASSWORD
   return r.cookie;
 }
 const patchUser = async (lead: string, email: string, body: unknown) => {
-  const r = await fetch(`${a.url}/api/lead/users/${users[email]}`, { method: "PATCH", headers: { Cookie: lead, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch(`${a.url}/api/lead/users/${users[email]}`, {
+    method: "PATCH",
+    headers: { Cookie: lead, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(r.status).toBe(200);
 };
 
@@ -85,7 +113,9 @@ describe("18.3 sessions are revoked on every app server", () => {
     await patchUser(lead, "pw@example.org", { password: "a brand new password" });
     expect(await statusOf(a, "/api/annotate/queue", cookie)).toBe(401);
     expect(await statusOf(b, "/api/annotate/queue", cookie)).toBe(401);
-    expect(await statusOf(a, "/api/annotate/queue", await session(a, "pw@example.org", "a brand new password"))).toBe(200);
+    expect(await statusOf(a, "/api/annotate/queue", await session(a, "pw@example.org", "a brand new password"))).toBe(
+      200,
+    );
   });
 
   it("deactivation, then reactivation: the old session does not come back", async () => {
@@ -120,7 +150,12 @@ describe("18.3 sessions are revoked on every app server", () => {
 
 describe("18.3 session lifetime (server with ASSESSOR_SESSION_MAX_HOURS=0.0035 (12.6 s), ASSESSOR_SESSION_IDLE_MINUTES=0.08 (4.8 s))", () => {
   it("an active session is renewed past the idle limit but ends at the absolute limit; an idle one ends at the idle limit", async () => {
-    const d = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_DASHBOARD_WARMUP: "0", ASSESSOR_SESSION_MAX_HOURS: "0.0035", ASSESSOR_SESSION_IDLE_MINUTES: "0.08" });
+    const d = await startServer({
+      DATABASE_URL: testDb.url,
+      ASSESSOR_DASHBOARD_WARMUP: "0",
+      ASSESSOR_SESSION_MAX_HOURS: "0.0035",
+      ASSESSOR_SESSION_IDLE_MINUTES: "0.08",
+    });
     try {
       const idle = await session(d, "idle@example.org");
       let active = await session(d, "short@example.org");
@@ -138,8 +173,12 @@ describe("18.3 session lifetime (server with ASSESSOR_SESSION_MAX_HOURS=0.0035 (
       console.log(`session lifetime: ${seen.map((s) => `${(s.at / 1000).toFixed(1)}s:${s.status}`).join(" ")}`);
       // Alive past the idle limit (4.8 s) thanks to renewals (the sign-in itself took up to a
       // second or two before `started`); refused after the 12.6 s absolute limit.
-      expect(seen.filter((s) => s.at > 5_500 && s.at < 9_500).map((s) => s.status)).toEqual(seen.filter((s) => s.at > 5_500 && s.at < 9_500).map(() => 200));
-      expect(seen.filter((s) => s.at > 12_700).map((s) => s.status)).toEqual(seen.filter((s) => s.at > 12_700).map(() => 401));
+      expect(seen.filter((s) => s.at > 5_500 && s.at < 9_500).map((s) => s.status)).toEqual(
+        seen.filter((s) => s.at > 5_500 && s.at < 9_500).map(() => 200),
+      );
+      expect(seen.filter((s) => s.at > 12_700).map((s) => s.status)).toEqual(
+        seen.filter((s) => s.at > 12_700).map(() => 401),
+      );
       expect(seen.filter((s) => s.at > 12_700).length).toBeGreaterThan(0);
       // The session that made no call for 14 s ended at its idle limit.
       expect(await statusOf(d, "/api/annotate/queue", idle)).toBe(401);
@@ -153,7 +192,10 @@ describe("18.3 session lifetime (server with ASSESSOR_SESSION_MAX_HOURS=0.0035 (
 
 /** The resident memory of the server process and its children, in bytes (Linux /proc). */
 function serverRss(server: RunningServer): number {
-  const pids = [server.pid, ...readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number)];
+  const pids = [
+    server.pid,
+    ...readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").split(/\s+/).filter(Boolean).map(Number),
+  ];
   return pids.reduce((sum, pid) => {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return sum + (m ? Number(m[1]) * 1024 : 0);
@@ -162,7 +204,13 @@ function serverRss(server: RunningServer): number {
 
 /** A `total`-byte sign-in POST (chunked unless `declare`), stopped once answered. */
 const bigSignIn = (server: RunningServer, total: number, declare: boolean) =>
-  streamPost(new URL("/api/auth/callback/credentials", server.url), { "Content-Type": "application/x-www-form-urlencoded" }, total, "email=a%40b.c&password=", declare);
+  streamPost(
+    new URL("/api/auth/callback/credentials", server.url),
+    { "Content-Type": "application/x-www-form-urlencoded" },
+    total,
+    "email=a%40b.c&password=",
+    declare,
+  );
 
 describe("18.4 the sign-in body is limited", () => {
   it("a 200 MB sign-in POST is answered 413 without the server's memory growing much", async () => {
@@ -170,11 +218,20 @@ describe("18.4 the sign-in body is limited", () => {
     const streamed = await bigSignIn(a, 200 * MB, false);
     const declared = await bigSignIn(a, 200 * MB, true);
     const after = serverRss(a);
-    console.log(`200 MB sign-in POST: ${streamed.status} after ${streamed.sent / MB} MB sent, ${declared.status} with Content-Length after ${declared.sent / MB} MB; server memory ${(before / MB).toFixed(0)} → ${(after / MB).toFixed(0)} MB`);
+    console.log(
+      `200 MB sign-in POST: ${streamed.status} after ${streamed.sent / MB} MB sent, ${declared.status} with Content-Length after ${declared.sent / MB} MB; server memory ${(before / MB).toFixed(0)} → ${(after / MB).toFixed(0)} MB`,
+    );
     expect(streamed.status).toBe(413);
-    expect(JSON.parse(streamed.body)).toMatchObject({ error: { code: "too_large", message: "the request body is larger than the limit of 1 MB (ASSESSOR_JSON_LIMIT_KB)" } });
+    expect(JSON.parse(streamed.body)).toMatchObject({
+      error: {
+        code: "too_large",
+        message: "the request body is larger than the limit of 1 MB (ASSESSOR_JSON_LIMIT_KB)",
+      },
+    });
     expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body).error.message).toBe("the request body (200 MB) is larger than the limit of 1 MB (ASSESSOR_JSON_LIMIT_KB)");
+    expect(JSON.parse(declared.body).error.message).toBe(
+      "the request body (200 MB) is larger than the limit of 1 MB (ASSESSOR_JSON_LIMIT_KB)",
+    );
     expect(after - before).toBeLessThan(64 * MB);
     // The server still signs people in.
     expect((await signIn(a.url, "lead@example.org", PASSWORD, { from: "10.1.1.1" })).cookie).not.toBeNull();
@@ -185,7 +242,8 @@ describe("18.5 sign-in limits in the database", () => {
   it("another address cannot lock the owner out: the attacker's own pair backs off, the owner's address signs in", async () => {
     expect((await signIn(a.url, "owner@example.org", PASSWORD, { from: "10.0.0.7" })).cookie).not.toBeNull();
     const tries = [];
-    for (let i = 0; i < PAIR.free + 3; i++) tries.push(await signIn(a.url, "owner@example.org", "guess", { from: "203.0.113.9" }));
+    for (let i = 0; i < PAIR.free + 3; i++)
+      tries.push(await signIn(a.url, "owner@example.org", "guess", { from: "203.0.113.9" }));
     expect(tries.slice(0, PAIR.free).map((t) => t.error)).toEqual(Array(PAIR.free).fill("Wrong email or password."));
     expect(tries.slice(PAIR.free).map((t) => t.status)).toEqual([429, 429, 429]);
     expect(tries[PAIR.free].error).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ seconds?\.$/);
@@ -198,31 +256,47 @@ describe("18.5 sign-in limits in the database", () => {
   it("20 parallel attempts check no more passwords than the policy allows (5), over both servers", async () => {
     const c = await csrf(a.url);
     const t0 = Date.now();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => signIn(i % 2 ? b.url : a.url, "race@example.org", "guess", { from: "203.0.113.50", csrf: c })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        signIn(i % 2 ? b.url : a.url, "race@example.org", "guess", { from: "203.0.113.50", csrf: c }),
+      ),
+    );
     const seconds = (Date.now() - t0) / 1000;
     const checked = results.filter((r) => r.error === "Wrong email or password.").length;
     const refused = results.filter((r) => r.status === 429).length;
     // The policy: PAIR.free attempts at once, then one after 1 s, one after 2 s more, … — so
     // within `seconds` at most PAIR.free + k, where 1 + 2 + … + 2^(k-1) = 2^k - 1 <= seconds.
     const allowed = PAIR.free + Math.floor(Math.log2(seconds + 1));
-    console.log(`20 parallel sign-in attempts over two servers in ${seconds.toFixed(1)} s: ${checked} passwords checked (policy: at most ${allowed}), ${refused} refused`);
+    console.log(
+      `20 parallel sign-in attempts over two servers in ${seconds.toFixed(1)} s: ${checked} passwords checked (policy: at most ${allowed}), ${refused} refused`,
+    );
     expect(checked + refused).toBe(20);
     expect(checked).toBeGreaterThanOrEqual(PAIR.free);
     expect(checked).toBeLessThanOrEqual(allowed);
     // Every checked password was counted before it was checked.
-    expect((await db.loginThrottle.findUnique({ where: { key: "pair:race@example.org|203.0.113.50" } }))?.failures).toBe(checked);
+    expect(
+      (await db.loginThrottle.findUnique({ where: { key: "pair:race@example.org|203.0.113.50" } }))?.failures,
+    ).toBe(checked);
   }, 120_000);
 
   it("two servers share the sign-in backoff: 3 failures on A and 2 on B, then both refuse", async () => {
-    for (let i = 0; i < PAIR.free; i++) expect((await signIn(i < 3 ? a.url : b.url, "shared@example.org", "guess", { from: "203.0.113.77" })).error).toBe("Wrong email or password.");
-    for (const server of [a, b]) expect((await signIn(server.url, "shared@example.org", PASSWORD, { from: "203.0.113.77" })).status).toBe(429);
+    for (let i = 0; i < PAIR.free; i++)
+      expect((await signIn(i < 3 ? a.url : b.url, "shared@example.org", "guess", { from: "203.0.113.77" })).error).toBe(
+        "Wrong email or password.",
+      );
+    for (const server of [a, b])
+      expect((await signIn(server.url, "shared@example.org", PASSWORD, { from: "203.0.113.77" })).status).toBe(429);
   }, 60_000);
 
   it("two servers share the submission rate: a burst of 10 (20 a minute) over both, then 429", async () => {
     const cookie = await session(a, "ann@example.org");
     const statuses: number[] = [];
     for (let i = 0; i < 14; i++) {
-      const r = await fetch(`${(i % 2 ? b : a).url}/api/annotate/judgements`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: "{}" });
+      const r = await fetch(`${(i % 2 ? b : a).url}/api/annotate/judgements`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json" },
+        body: "{}",
+      });
       await r.arrayBuffer();
       statuses.push(r.status);
     }
@@ -233,14 +307,24 @@ describe("18.5 sign-in limits in the database", () => {
   it("without a trusted proxy, a client cannot choose its address with X-Forwarded-For or the peer header", async () => {
     const d = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_DASHBOARD_WARMUP: "0" });
     try {
-      for (let i = 0; i < PAIR.free; i++) await signIn(d.url, "lead2@example.org", "guess", { headers: { "X-Forwarded-For": `192.0.2.${i}`, "X-Assessor-Peer": `192.0.2.${i}` } });
-      const spoofed = await signIn(d.url, "lead2@example.org", PASSWORD, { headers: { "X-Forwarded-For": "192.0.2.99", "X-Assessor-Peer": "192.0.2.99" } });
+      for (let i = 0; i < PAIR.free; i++)
+        await signIn(d.url, "lead2@example.org", "guess", {
+          headers: { "X-Forwarded-For": `192.0.2.${i}`, "X-Assessor-Peer": `192.0.2.${i}` },
+        });
+      const spoofed = await signIn(d.url, "lead2@example.org", PASSWORD, {
+        headers: { "X-Forwarded-For": "192.0.2.99", "X-Assessor-Peer": "192.0.2.99" },
+      });
       expect(spoofed.status).toBe(429);
       // All five were counted against the socket's address.
-      expect((await db.loginThrottle.findUnique({ where: { key: "pair:lead2@example.org|127.0.0.1" } }))?.failures).toBe(PAIR.free);
+      expect(
+        (await db.loginThrottle.findUnique({ where: { key: "pair:lead2@example.org|127.0.0.1" } }))?.failures,
+      ).toBe(PAIR.free);
       // Issue 30 item 1: the server says in its log that it ignores forwarding headers (a proxy in
       // front of it with ASSESSOR_TRUSTED_PROXY_HOPS=0 would make every client one address), once.
-      const warnings = d.logs().split("\n").filter((l) => l.includes("ASSESSOR_TRUSTED_PROXY_HOPS is 0"));
+      const warnings = d
+        .logs()
+        .split("\n")
+        .filter((l) => l.includes("ASSESSOR_TRUSTED_PROXY_HOPS is 0"));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain("x-forwarded-for");
     } finally {
@@ -250,7 +334,17 @@ describe("18.5 sign-in limits in the database", () => {
 });
 
 describe("18.8 no open redirect after sign-in", () => {
-  const nasty = ["/\t/evil.example/phish", "/\n/evil.example/phish", "/\r/evil.example/phish", "//evil.example/phish", "/\\evil.example/phish", "\\\\evil.example", "/.//evil.example", "https://evil.example/", "javascript:alert(1)"];
+  const nasty = [
+    "/\t/evil.example/phish",
+    "/\n/evil.example/phish",
+    "/\r/evil.example/phish",
+    "//evil.example/phish",
+    "/\\evil.example/phish",
+    "\\\\evil.example",
+    "/.//evil.example",
+    "https://evil.example/",
+    "javascript:alert(1)",
+  ];
 
   it("next-auth's answer after sign-in stays on the origin", async () => {
     for (const callbackUrl of nasty) {
@@ -262,7 +356,16 @@ describe("18.8 no open redirect after sign-in", () => {
 
   it("the login page, signed in, redirects only on the origin (the query as a browser sends it: %09, %0A, %5C)", async () => {
     const cookie = await session(a, "lead@example.org");
-    for (const query of ["/%09/evil.example/phish", "/%0A/evil.example/phish", "/%0D/evil.example", "/%5Cevil.example", "%5C%5Cevil.example", "//evil.example", "/.//evil.example", ...nasty.map(encodeURIComponent)]) {
+    for (const query of [
+      "/%09/evil.example/phish",
+      "/%0A/evil.example/phish",
+      "/%0D/evil.example",
+      "/%5Cevil.example",
+      "%5C%5Cevil.example",
+      "//evil.example",
+      "/.//evil.example",
+      ...nasty.map(encodeURIComponent),
+    ]) {
       const r = await get(a, `/login?callbackUrl=${query}`, cookie);
       expect(r.status).toBe(307);
       const location = r.headers.get("location") ?? "";
@@ -287,10 +390,15 @@ describe("30.1 a shared address does not lock out the people who sign in there",
   it("after ADDRESS.free failures with unknown emails, accounts known at the address still sign in; a new one waits", async () => {
     const office = "10.30.0.1";
     expect((await signIn(a.url, "office-lead@example.org", PASSWORD, { from: office })).cookie).not.toBeNull();
-    for (let i = 0; i < ADDRESS.free; i++) expect((await signIn(i % 2 ? a.url : b.url, `nobody-${i}-${Date.now()}@example.org`, "guess", { from: office })).status).toBe(401);
+    for (let i = 0; i < ADDRESS.free; i++)
+      expect(
+        (await signIn(i % 2 ? a.url : b.url, `nobody-${i}-${Date.now()}@example.org`, "guess", { from: office }))
+          .status,
+      ).toBe(401);
     expect((await signIn(a.url, "nobody-more@example.org", "guess", { from: office })).status).toBe(429);
     // The lead signed in from this address before: neither server refuses the right password.
-    for (const server of [a, b]) expect((await signIn(server.url, "office-lead@example.org", PASSWORD, { from: office })).cookie).not.toBeNull();
+    for (const server of [a, b])
+      expect((await signIn(server.url, "office-lead@example.org", PASSWORD, { from: office })).cookie).not.toBeNull();
     // An account never signed in from there waits like any attempt from the address (README:
     // the address rule; behind a proxy, ASSESSOR_TRUSTED_PROXY_HOPS makes addresses the clients').
     expect((await signIn(a.url, "office-new@example.org", PASSWORD, { from: office })).status).toBe(429);
@@ -300,7 +408,11 @@ describe("30.1 a shared address does not lock out the people who sign in there",
 
 describe("30.4 an impossible email is refused like a wrong one, without the database's error", () => {
   it("2,700 characters, a NUL, 300 characters: the usual code, nothing else in the URL", async () => {
-    for (const email of [`${"a".repeat(2700)}@example.org`, "lead\u0000@example.org", `${"b".repeat(300)}@example.org`]) {
+    for (const email of [
+      `${"a".repeat(2700)}@example.org`,
+      "lead\u0000@example.org",
+      `${"b".repeat(300)}@example.org`,
+    ]) {
       const r = await signIn(a.url, email, PASSWORD, { from: "10.30.4.1" });
       expect([email.length, r.status, r.code]).toEqual([email.length, 401, "CredentialsSignin"]);
       expect(new URL(r.url ?? "", a.url).search).toBe("?error=CredentialsSignin");
@@ -315,7 +427,9 @@ describe("30.9 the sign-in page shows only its own messages", () => {
   };
 
   it("an unknown error text is not shown; known codes show their message", async () => {
-    expect(await shown("?error=Your%20password%20expired.%20Sign%20in%20at%20https%3A%2F%2Fevil.example%20instead")).toBe(GENERIC_SIGN_IN_ERROR);
+    expect(
+      await shown("?error=Your%20password%20expired.%20Sign%20in%20at%20https%3A%2F%2Fevil.example%20instead"),
+    ).toBe(GENERIC_SIGN_IN_ERROR);
     expect(await shown("?error=constructor")).toBe(GENERIC_SIGN_IN_ERROR);
     expect(await shown("?error=CredentialsSignin")).toBe(SIGN_IN_ERRORS.CredentialsSignin);
     expect(await shown("?error=Locked")).toBe(SIGN_IN_ERRORS.Locked);
@@ -328,14 +442,24 @@ describe("30.9 the sign-in page shows only its own messages", () => {
 
 describe("30 the cross-origin check compares scheme and host, and trusts forwarded ones only from a trusted proxy", () => {
   const post = (server: RunningServer, headers: Record<string, string>) =>
-    fetch(`${server.url}/api/annotate/judgements`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: "{}" }).then(async (r) => (await r.arrayBuffer(), r.status));
+    fetch(`${server.url}/api/annotate/judgements`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...headers },
+      body: "{}",
+    }).then(async (r) => (await r.arrayBuffer(), r.status));
 
   it("without a trusted proxy: X-Forwarded-Host naming the foreign origin and another scheme are refused", async () => {
     const d = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_DASHBOARD_WARMUP: "0" });
     try {
       const host = new URL(d.url).host;
       expect(await post(d, { Origin: "http://evil.example", "X-Forwarded-Host": "evil.example" })).toBe(403);
-      expect(await post(d, { Origin: "https://evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" })).toBe(403);
+      expect(
+        await post(d, {
+          Origin: "https://evil.example",
+          "X-Forwarded-Host": "evil.example",
+          "X-Forwarded-Proto": "https",
+        }),
+      ).toBe(403);
       expect(await post(d, { Origin: `https://${host}` })).toBe(403);
       // The app's own origin reaches the route (401: no session).
       expect(await post(d, { Origin: d.url })).toBe(401);
@@ -345,8 +469,26 @@ describe("30 the cross-origin check compares scheme and host, and trusts forward
   }, 90_000);
 
   it("behind a trusted proxy (hops 1): the origin the proxy names, scheme included", async () => {
-    expect(await post(a, { Origin: "https://assessor.example", "X-Forwarded-Host": "assessor.example", "X-Forwarded-Proto": "https" })).toBe(401);
-    expect(await post(a, { Origin: "http://assessor.example", "X-Forwarded-Host": "assessor.example", "X-Forwarded-Proto": "https" })).toBe(403);
-    expect(await post(a, { Origin: "https://evil.example", "X-Forwarded-Host": "assessor.example", "X-Forwarded-Proto": "https" })).toBe(403);
+    expect(
+      await post(a, {
+        Origin: "https://assessor.example",
+        "X-Forwarded-Host": "assessor.example",
+        "X-Forwarded-Proto": "https",
+      }),
+    ).toBe(401);
+    expect(
+      await post(a, {
+        Origin: "http://assessor.example",
+        "X-Forwarded-Host": "assessor.example",
+        "X-Forwarded-Proto": "https",
+      }),
+    ).toBe(403);
+    expect(
+      await post(a, {
+        Origin: "https://evil.example",
+        "X-Forwarded-Host": "assessor.example",
+        "X-Forwarded-Proto": "https",
+      }),
+    ).toBe(403);
   });
 });

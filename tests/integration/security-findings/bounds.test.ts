@@ -30,7 +30,19 @@ beforeAll(async () => {
     // reaches the claim version check the tester's did.
     const query = await db.query.findFirstOrThrow({ where: { projectId: fx.project.id } });
     const answer = await db.answer.create({
-      data: { projectId: fx.project.id, system: "gen-a", queryId: query.id, text: "One claim. Two claims.", contentHash: "h1", claims: { create: [{ version: 1, position: 0, text: "One claim." }, { version: 1, position: 1, text: "Two claims." }] } },
+      data: {
+        projectId: fx.project.id,
+        system: "gen-a",
+        queryId: query.id,
+        text: "One claim. Two claims.",
+        contentHash: "h1",
+        claims: {
+          create: [
+            { version: 1, position: 0, text: "One claim." },
+            { version: 1, position: 1, text: "Two claims." },
+          ],
+        },
+      },
     });
     await db.answerAssignment.create({ data: { answerId: answer.id, userId: fx.ann.id, orderKey: 0.5 } });
     answerId = answer.id;
@@ -48,7 +60,8 @@ afterAll(async () => {
 });
 
 type TError = { error: { code: string; details?: { path?: string; message: string }[] } };
-const send = (path: string, cookie: string, body: string, method = "POST") => fetch(`${server.url}${path}`, { method, headers: { Cookie: cookie, "Content-Type": "application/json" }, body });
+const send = (path: string, cookie: string, body: string, method = "POST") =>
+  fetch(`${server.url}${path}`, { method, headers: { Cookie: cookie, "Content-Type": "application/json" }, body });
 
 /** The answer is a 422 naming `field`, with its message. */
 async function expect422(res: Response, field: string, label: string): Promise<string[]> {
@@ -61,33 +74,81 @@ async function expect422(res: Response, field: string, label: string): Promise<s
 
 /** The headers every response carries (tests/integration/security-headers.test.ts). */
 function expectSecurityHeaders(label: string, r: Response) {
-  expect([label, r.headers.get("x-content-type-options"), r.headers.get("x-frame-options")]).toEqual([label, "nosniff", "DENY"]);
-  expect([label, r.headers.get("content-security-policy")]).toEqual([label, expect.stringContaining("frame-ancestors 'none'")]);
+  expect([label, r.headers.get("x-content-type-options"), r.headers.get("x-frame-options")]).toEqual([
+    label,
+    "nosniff",
+    "DENY",
+  ]);
+  expect([label, r.headers.get("content-security-policy")]).toEqual([
+    label,
+    expect.stringContaining("frame-ancestors 'none'"),
+  ]);
 }
 
 describe("30.5 integers past 2^31 − 1 are a 422 naming the field", () => {
-  const judgement = (claimVersion: number) => ({ answerId, claimVersion, claimLabels: ["s", "n"], relevance: 2, idempotencyKey: randomUUID() });
+  const judgement = (claimVersion: number) => ({
+    answerId,
+    claimVersion,
+    claimLabels: ["s", "n"],
+    relevance: 2,
+    idempotencyKey: randomUUID(),
+  });
   const place = (videoId: number) => [{ videoId, start: 10, end: 20 }];
 
   it("claimVersion of answer judgements and decisions, places[].videoId of written and edited questions", async () => {
-    const query = await project.db.query.findFirstOrThrow({ where: { projectId: fx.project.id }, select: { id: true } });
+    const query = await project.db.query.findFirstOrThrow({
+      where: { projectId: fx.project.id },
+      select: { id: true },
+    });
     for (const n of [2 ** 31, Number.MAX_SAFE_INTEGER]) {
-      await expect422(await send("/api/annotate/answers/judgements", ann, JSON.stringify(judgement(n))), "claimVersion", `judgement ${n}`);
-      await expect422(await send("/api/adjudicate/answers/decisions", adj, JSON.stringify(judgement(n))), "claimVersion", `decision ${n}`);
-      await expect422(await send(`/api/write/projects/${fx.project.id}/questions`, lead, JSON.stringify({ text: "Where?", tags: [], places: place(n) })), "places.0.videoId", `write ${n}`);
-      await expect422(await send(`/api/lead/projects/${fx.project.id}/questions/${query.id}`, lead, JSON.stringify({ places: place(n) }), "PATCH"), "places.0.videoId", `edit ${n}`);
+      await expect422(
+        await send("/api/annotate/answers/judgements", ann, JSON.stringify(judgement(n))),
+        "claimVersion",
+        `judgement ${n}`,
+      );
+      await expect422(
+        await send("/api/adjudicate/answers/decisions", adj, JSON.stringify(judgement(n))),
+        "claimVersion",
+        `decision ${n}`,
+      );
+      await expect422(
+        await send(
+          `/api/write/projects/${fx.project.id}/questions`,
+          lead,
+          JSON.stringify({ text: "Where?", tags: [], places: place(n) }),
+        ),
+        "places.0.videoId",
+        `write ${n}`,
+      );
+      await expect422(
+        await send(
+          `/api/lead/projects/${fx.project.id}/questions/${query.id}`,
+          lead,
+          JSON.stringify({ places: place(n) }),
+          "PATCH",
+        ),
+        "places.0.videoId",
+        `edit ${n}`,
+      );
     }
     // The largest 32-bit value passes the bounds (and is then simply no video of the project).
-    const largest = await send(`/api/write/projects/${fx.project.id}/questions`, lead, JSON.stringify({ text: "Where?", tags: [], places: place(2 ** 31 - 1) }));
+    const largest = await send(
+      `/api/write/projects/${fx.project.id}/questions`,
+      lead,
+      JSON.stringify({ text: "Where?", tags: [], places: place(2 ** 31 - 1) }),
+    );
     expect(largest.status).toBeLessThan(500);
     expect(await largest.text()).not.toContain("expected at most 2147483647");
   });
 });
 
 describe("30.5 deeply nested bodies are a 422, not a stack overflow", () => {
-  const deep = { arrays: "[".repeat(10_000) + "]".repeat(10_000), objects: '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000) };
+  const deep = {
+    arrays: "[".repeat(10_000) + "]".repeat(10_000),
+    objects: '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000),
+  };
 
-  it("10,000 nested [ or {\"a\": on the routes with bodies", async () => {
+  it('10,000 nested [ or {"a": on the routes with bodies', async () => {
     const routes: [string, string, string][] = [
       ["/api/annotate/judgements", ann, "POST"],
       ["/api/adjudicate/decisions", adj, "POST"],
@@ -96,7 +157,10 @@ describe("30.5 deeply nested bodies are a 422, not a stack overflow", () => {
       [`/api/write/projects/${fx.project.id}/questions`, lead, "POST"],
     ];
     for (const [path, cookie, method] of routes) {
-      for (const [kind, body] of Object.entries(deep)) expect(await expect422(await send(path, cookie, body, method), "(body)", `${method} ${path} ${kind}`)).toEqual([DEPTH_MESSAGE]);
+      for (const [kind, body] of Object.entries(deep))
+        expect(await expect422(await send(path, cookie, body, method), "(body)", `${method} ${path} ${kind}`)).toEqual([
+          DEPTH_MESSAGE,
+        ]);
     }
     // The server is fine afterwards.
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);

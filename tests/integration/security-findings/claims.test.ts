@@ -21,11 +21,19 @@ let ann2: string;
 beforeAll(async () => {
   project = await startAnnotatorProject(async (db, fx) => {
     const chunk = await db.chunk.findFirstOrThrow({ where: { videoId: fx.fileVideo.id }, select: { id: true } });
-    const a = await makeAnswer(db, fx.project.id, { system: "gen-stale", queryId: fx.queries.q1.id, claims: ["Lists are fused by rank.", "Scores are ignored.", "It is simple."], context: [chunk.id] });
+    const a = await makeAnswer(db, fx.project.id, {
+      system: "gen-stale",
+      queryId: fx.queries.q1.id,
+      claims: ["Lists are fused by rank.", "Scores are ignored.", "It is simple."],
+      context: [chunk.id],
+    });
     await assignAnswersTo(db, [a], [fx.ann, fx.other]);
     answerId = a.id;
   });
-  [ann1, ann2] = await Promise.all([apiSession(project.server.url, "ann@example.org", PASSWORDS.ann), apiSession(project.server.url, "other-secret@example.org", PASSWORDS.other)]);
+  [ann1, ann2] = await Promise.all([
+    apiSession(project.server.url, "ann@example.org", PASSWORDS.ann),
+    apiSession(project.server.url, "other-secret@example.org", PASSWORDS.other),
+  ]);
 });
 
 afterAll(async () => {
@@ -37,8 +45,15 @@ const get = async (cookie: string, path: string) => {
   return { status: r.status, body: await r.text() };
 };
 const edit = async (cookie: string, body: unknown) => {
-  const r = await fetch(`${project.server.url}/api/annotate/answers/items/${answerId}/claims`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  return { status: r.status, json: (await r.json()) as { version?: number; claims?: { text: string }[]; error?: { details?: unknown } } };
+  const r = await fetch(`${project.server.url}/api/annotate/answers/items/${answerId}/claims`, {
+    method: "POST",
+    headers: { Cookie: cookie, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: r.status,
+    json: (await r.json()) as { version?: number; claims?: { text: string }[]; error?: { details?: unknown } },
+  };
 };
 /** Everything the annotator reads of their answers: the answer, the queue, the projects. */
 const readsOf = async (cookie: string) => [
@@ -53,9 +68,18 @@ describe("issue 30 item 6: claim edits", () => {
     const before = await readsOf(ann1);
     expect(JSON.parse(before[0].body)).toMatchObject({ claimVersion: 1 });
 
-    const split = await edit(ann2, { op: { kind: "split", position: 0, at: 5 }, version: 1, idempotencyKey: randomUUID() });
+    const split = await edit(ann2, {
+      op: { kind: "split", position: 0, at: 5 },
+      version: 1,
+      idempotencyKey: randomUUID(),
+    });
     expect(split.status).toBe(200);
-    expect(split.json.claims?.map((c) => c.text)).toEqual(["Lists", "are fused by rank.", "Scores are ignored.", "It is simple."]);
+    expect(split.json.claims?.map((c) => c.text)).toEqual([
+      "Lists",
+      "are fused by rank.",
+      "Scores are ignored.",
+      "It is simple.",
+    ]);
     // ann1 reads byte for byte what they read before.
     expect(await readsOf(ann1)).toEqual(before);
 
@@ -63,8 +87,15 @@ describe("issue 30 item 6: claim edits", () => {
     const key = randomUUID();
     const merged = await edit(ann1, { op: { kind: "merge", positions: [0, 1] }, version: 1, idempotencyKey: key });
     expect(merged.status).toBe(200);
-    expect(merged.json.claims?.map((c) => c.text)).toEqual(["Lists are fused by rank. Scores are ignored.", "It is simple."]);
-    expect((JSON.parse((await get(ann2, `/api/annotate/answers/items/${answerId}`)).body) as { claims: { text: string }[] }).claims.map((c) => c.text)).toEqual(["Lists", "are fused by rank.", "Scores are ignored.", "It is simple."]);
+    expect(merged.json.claims?.map((c) => c.text)).toEqual([
+      "Lists are fused by rank. Scores are ignored.",
+      "It is simple.",
+    ]);
+    expect(
+      (
+        JSON.parse((await get(ann2, `/api/annotate/answers/items/${answerId}`)).body) as { claims: { text: string }[] }
+      ).claims.map((c) => c.text),
+    ).toEqual(["Lists", "are fused by rank.", "Scores are ignored.", "It is simple."]);
 
     // A retry (same key): the same answer, applied once.
     const retry = await edit(ann1, { op: { kind: "merge", positions: [0, 1] }, version: 1, idempotencyKey: key });
@@ -73,14 +104,26 @@ describe("issue 30 item 6: claim edits", () => {
     expect(await edits()).toBe(2);
 
     // Version 1 again (a stale page): 409 naming ann1's own version, nothing written.
-    const stale = await edit(ann1, { op: { kind: "merge", positions: [0, 1] }, version: 1, idempotencyKey: randomUUID() });
+    const stale = await edit(ann1, {
+      op: { kind: "merge", positions: [0, 1] },
+      version: 1,
+      idempotencyKey: randomUUID(),
+    });
     expect(stale.status).toBe(409);
     expect(stale.json.error?.details).toEqual({ version: merged.json.version });
     expect(await edits()).toBe(2);
     expect((await db.answer.findUniqueOrThrow({ where: { id: answerId } })).claimVersion).toBe(1);
 
     // Bounds: a version past 32 bits, or no key, is a 422 (not a database error).
-    expect((await edit(ann1, { op: { kind: "merge", positions: [0, 1] }, version: 2147483648, idempotencyKey: randomUUID() })).status).toBe(422);
+    expect(
+      (
+        await edit(ann1, {
+          op: { kind: "merge", positions: [0, 1] },
+          version: 2147483648,
+          idempotencyKey: randomUUID(),
+        })
+      ).status,
+    ).toBe(422);
     expect((await edit(ann1, { op: { kind: "merge", positions: [0, 1] }, version: 1 })).status).toBe(422);
   });
 });

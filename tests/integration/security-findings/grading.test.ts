@@ -32,9 +32,30 @@ const FORMULA = { qid: "=1+1", docid: "-2+3", source: "@SUM(A1)" };
 beforeAll(async () => {
   project = await startAnnotatorProject(async (db, fx) => {
     // Ids and a source a spreadsheet would run as formulas, in an imported reference label.
-    const q = await db.query.create({ data: { projectId: fx.project.id, externalId: FORMULA.qid, text: "+cmd question" } });
-    const c = await db.chunk.create({ data: { chunkingId: await defaultChunkingId(db, fx.project.id), projectId: fx.project.id, externalId: FORMULA.docid, videoId: fx.fileVideo.id, startSeconds: 200, endSeconds: 210, text: "formula chunk" } });
-    await db.referenceLabel.create({ data: { projectId: fx.project.id, source: FORMULA.source, queryId: q.id, chunkId: c.id, grade: 2, startSeconds: null } });
+    const q = await db.query.create({
+      data: { projectId: fx.project.id, externalId: FORMULA.qid, text: "+cmd question" },
+    });
+    const c = await db.chunk.create({
+      data: {
+        chunkingId: await defaultChunkingId(db, fx.project.id),
+        projectId: fx.project.id,
+        externalId: FORMULA.docid,
+        videoId: fx.fileVideo.id,
+        startSeconds: 200,
+        endSeconds: 210,
+        text: "formula chunk",
+      },
+    });
+    await db.referenceLabel.create({
+      data: {
+        projectId: fx.project.id,
+        source: FORMULA.source,
+        queryId: q.id,
+        chunkId: c.id,
+        grade: 2,
+        startSeconds: null,
+      },
+    });
   });
   ({ db, fx, server } = project);
   [ann, other, adj, lead] = await Promise.all([
@@ -50,9 +71,22 @@ afterAll(async () => {
 });
 
 const post = (path: string, cookie: string, body: unknown, method = "POST") =>
-  fetch(`${server.url}${path}`, { method, headers: { Cookie: cookie, "Content-Type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method,
+    headers: { Cookie: cookie, "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 const grade = (cookie: string, poolItemId: string, g: number, extra: Record<string, unknown> = {}) =>
-  post("/api/annotate/judgements", cookie, { poolItemId, grade: g, startSeconds: g > 0 ? 10 : null, notes: "", flags: [], timeSpentMs: 1000, idempotencyKey: randomUUID(), ...extra });
+  post("/api/annotate/judgements", cookie, {
+    poolItemId,
+    grade: g,
+    startSeconds: g > 0 ? 10 : null,
+    notes: "",
+    flags: [],
+    timeSpentMs: 1000,
+    idempotencyKey: randomUUID(),
+    ...extra,
+  });
 
 /** What an answer tells the annotator, without the parts that name the request itself (item, key). */
 async function observed(res: Response): Promise<{ status: number; body: unknown }> {
@@ -61,7 +95,10 @@ async function observed(res: Response): Promise<{ status: number; body: unknown 
   return { status: res.status, body: rest };
 }
 
-const adjudicationQueue = async () => (await (await fetch(`${server.url}/api/adjudicate/queue?projectId=${fx.project.id}`, { headers: { Cookie: adj } })).json()) as { id: string; labels: { grade: number; history: number[] }[] }[];
+const adjudicationQueue = async () =>
+  (await (
+    await fetch(`${server.url}/api/adjudicate/queue?projectId=${fx.project.id}`, { headers: { Cookie: adj } })
+  ).json()) as { id: string; labels: { grade: number; history: number[] }[] }[];
 
 describe("18.2 blind grading cannot be probed", () => {
   it("answers the probing sequence identically whatever the peer's grade (0, 2, none), and the disagreement is adjudicated", async () => {
@@ -73,7 +110,11 @@ describe("18.2 blind grading cannot be probed", () => {
     expect((await grade(other, agreeing.id, 2)).status).toBe(200);
     expect((await grade(ann, ungraded.id, 2)).status).toBe(200);
 
-    const answers: Record<string, { status: number; body: unknown }[]> = { disagreeing: [], agreeing: [], ungraded: [] };
+    const answers: Record<string, { status: number; body: unknown }[]> = {
+      disagreeing: [],
+      agreeing: [],
+      ungraded: [],
+    };
     for (const g of [1, 2, 3]) {
       answers.disagreeing.push(await observed(await grade(ann, disagreeing.id, g)));
       answers.agreeing.push(await observed(await grade(ann, agreeing.id, g)));
@@ -91,10 +132,21 @@ describe("18.2 blind grading cannot be probed", () => {
     const queued = (await adjudicationQueue()).find((q) => q.id === disagreeing.id);
     expect(queued?.labels.map((l) => l.history)).toEqual([[2, 1, 2, 3, 0], [0]]);
     // (The fixture's imported label may stand for the pair meanwhile; no human final label does.)
-    expect((await referenceLabels(db, fx.project.id)).find((r) => r.poolItemId === disagreeing.id)?.status ?? "none").not.toMatch(/agreed|adjudicated/);
-    const decided = await post("/api/adjudicate/decisions", adj, { poolItemId: disagreeing.id, grade: 1, startSeconds: 10, rationale: "partly", idempotencyKey: randomUUID() });
+    expect(
+      (await referenceLabels(db, fx.project.id)).find((r) => r.poolItemId === disagreeing.id)?.status ?? "none",
+    ).not.toMatch(/agreed|adjudicated/);
+    const decided = await post("/api/adjudicate/decisions", adj, {
+      poolItemId: disagreeing.id,
+      grade: 1,
+      startSeconds: 10,
+      rationale: "partly",
+      idempotencyKey: randomUUID(),
+    });
     expect(decided.status).toBe(200);
-    expect((await referenceLabels(db, fx.project.id)).find((r) => r.poolItemId === disagreeing.id)).toMatchObject({ grade: 1, status: "adjudicated" });
+    expect((await referenceLabels(db, fx.project.id)).find((r) => r.poolItemId === disagreeing.id)).toMatchObject({
+      grade: 1,
+      status: "adjudicated",
+    });
   });
 
   it("after adjudication an edit is answered as any other (no 409 telling that the peer disagreed), and the decision stands", async () => {
@@ -107,13 +159,21 @@ describe("18.2 blind grading cannot be probed", () => {
     }
     expect(after.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(after).toEqual(control);
-    expect((await referenceLabels(db, fx.project.id)).find((r) => r.poolItemId === adjudicated.id)).toMatchObject({ grade: 1, status: "adjudicated" });
+    expect((await referenceLabels(db, fx.project.id)).find((r) => r.poolItemId === adjudicated.id)).toMatchObject({
+      grade: 1,
+      status: "adjudicated",
+    });
     expect((await adjudicationQueue()).map((q) => q.id)).not.toContain(adjudicated.id);
   });
 });
 
 describe("18.4 bounds: 422 or 404, never 500", () => {
-  type TError = { error: { code: string; details?: { path?: string; field?: string; line?: number; file?: string; message: string }[] } };
+  type TError = {
+    error: {
+      code: string;
+      details?: { path?: string; field?: string; line?: number; file?: string; message: string }[];
+    };
+  };
   const expectField = async (res: Response, status: number, field: string) => {
     expect(res.status).toBe(status);
     const body = (await res.json()) as TError;
@@ -124,10 +184,33 @@ describe("18.4 bounds: 422 or 404, never 500", () => {
   it("refuses a NUL in notes, guidelines, names and rationales with a 422 naming the field, writing nothing", async () => {
     const events = await db.labelEvent.count();
     await expectField(await grade(ann, fx.items[3].id, 1, { notes: "a\u0000b" }), 422, "notes");
-    await expectField(await post(`/api/lead/projects/${fx.project.id}`, lead, { guidelines: "# Rules\u0000" }, "PATCH"), 422, "guidelines");
+    await expectField(
+      await post(`/api/lead/projects/${fx.project.id}`, lead, { guidelines: "# Rules\u0000" }, "PATCH"),
+      422,
+      "guidelines",
+    );
     await expectField(await post("/api/lead/projects", lead, { name: "New\u0000project" }), 422, "name");
-    await expectField(await post("/api/lead/users", lead, { email: "nul@example.org", name: "Nul\u0000Name", role: "annotator", password: "a-long-password-1" }), 422, "name");
-    await expectField(await post("/api/adjudicate/decisions", adj, { poolItemId: fx.items[1].id, grade: 1, startSeconds: null, rationale: "why\u0000", idempotencyKey: randomUUID() }), 422, "rationale");
+    await expectField(
+      await post("/api/lead/users", lead, {
+        email: "nul@example.org",
+        name: "Nul\u0000Name",
+        role: "annotator",
+        password: "a-long-password-1",
+      }),
+      422,
+      "name",
+    );
+    await expectField(
+      await post("/api/adjudicate/decisions", adj, {
+        poolItemId: fx.items[1].id,
+        grade: 1,
+        startSeconds: null,
+        rationale: "why\u0000",
+        idempotencyKey: randomUUID(),
+      }),
+      422,
+      "rationale",
+    );
     expect(await db.labelEvent.count()).toBe(events);
     expect(await db.user.count({ where: { email: "nul@example.org" } })).toBe(0);
     expect((await db.project.findUniqueOrThrow({ where: { id: fx.project.id } })).guidelines).not.toContain("\u0000");
@@ -135,15 +218,35 @@ describe("18.4 bounds: 422 or 404, never 500", () => {
 
   it("refuses a NUL or an oversized chunk in an import with its file and line (422), writing nothing", async () => {
     const upload = (kind: string, name: string, body: string) =>
-      fetch(`${server.url}/api/lead/projects/${fx.project.id}/imports/${kind}?name=${encodeURIComponent(name)}`, { method: "POST", headers: { Cookie: lead }, body });
+      fetch(`${server.url}/api/lead/projects/${fx.project.id}/imports/${kind}?name=${encodeURIComponent(name)}`, {
+        method: "POST",
+        headers: { Cookie: lead },
+        body,
+      });
     const chunks = await db.chunk.count();
-    const escaped = await upload("chunks", "chunks.jsonl", `{"id":"n1","video":"vid-file","start":1,"end":2,"text":"fine"}\n{"id":"n2","video":"vid-file","start":1,"end":2,"text":"a\\u0000b"}\n`);
+    const escaped = await upload(
+      "chunks",
+      "chunks.jsonl",
+      `{"id":"n1","video":"vid-file","start":1,"end":2,"text":"fine"}\n{"id":"n2","video":"vid-file","start":1,"end":2,"text":"a\\u0000b"}\n`,
+    );
     expect(escaped.status).toBe(422);
-    expect(((await escaped.json()) as TError).error.details).toEqual([{ file: "chunks.jsonl", line: 2, field: "text", message: "must not contain a NUL character (U+0000)" }]);
+    expect(((await escaped.json()) as TError).error.details).toEqual([
+      { file: "chunks.jsonl", line: 2, field: "text", message: "must not contain a NUL character (U+0000)" },
+    ]);
     const raw = await upload("queries", "queries.tsv", "id\ttext\nq-nul\tWhat\u0000now\n");
     expect(raw.status).toBe(422);
-    expect(((await raw.json()) as TError).error.details).toEqual([{ file: "queries.tsv", line: 2, message: "a NUL character (U+0000) at byte 11 of the line: text may not contain NUL (remove it)" }]);
-    const big = await upload("chunks", "big.jsonl", `{"id":"n3","video":"vid-file","start":1,"end":2,"text":"ok"}\n${JSON.stringify({ id: "n4", video: "vid-file", start: 1, end: 2, text: "x".repeat(100_001) })}\n`);
+    expect(((await raw.json()) as TError).error.details).toEqual([
+      {
+        file: "queries.tsv",
+        line: 2,
+        message: "a NUL character (U+0000) at byte 11 of the line: text may not contain NUL (remove it)",
+      },
+    ]);
+    const big = await upload(
+      "chunks",
+      "big.jsonl",
+      `{"id":"n3","video":"vid-file","start":1,"end":2,"text":"ok"}\n${JSON.stringify({ id: "n4", video: "vid-file", start: 1, end: 2, text: "x".repeat(100_001) })}\n`,
+    );
     expect(big.status).toBe(422);
     expect(((await big.json()) as TError).error.details).toMatchObject([{ file: "big.jsonl", line: 2, field: "text" }]);
     expect((await upload("chunks", "name\u0000.jsonl", "")).status).toBe(422);
@@ -154,7 +257,16 @@ describe("18.4 bounds: 422 or 404, never 500", () => {
     const item = fx.items[4].id;
     await expectField(await grade(ann, item, 1, { timeSpentMs: 2 ** 31 }), 422, "timeSpentMs");
     await expectField(await grade(ann, item, 1, { startSeconds: 1e308 }), 422, "startSeconds");
-    await expectField(await post("/api/adjudicate/decisions", adj, { poolItemId: fx.items[1].id, grade: 1, startSeconds: 1e308, idempotencyKey: randomUUID() }), 422, "startSeconds");
+    await expectField(
+      await post("/api/adjudicate/decisions", adj, {
+        poolItemId: fx.items[1].id,
+        grade: 1,
+        startSeconds: 1e308,
+        idempotencyKey: randomUUID(),
+      }),
+      422,
+      "startSeconds",
+    );
     expect((await grade(ann, item, 1, { timeSpentMs: 2 ** 31 - 1 })).status).toBe(200);
   });
 
@@ -179,7 +291,26 @@ describe("18.6 CSV exports neutralise formula cells", () => {
     expect(csv).toContain(`"'=1+1","'-2+3",2,,imported,0,"'@SUM(A1)",vid-file,200,210,default,,,\n`);
     expect(csv).not.toMatch(/(^|,)[=+\-@]/m);
     const jsonl = await get(`/api/lead/projects/${fx.project.id}/exports/labels?format=jsonl`);
-    expect(jsonl).toContain(JSON.stringify({ query: FORMULA.qid, chunk: FORMULA.docid, grade: 2, start: null, status: "imported", annotators: 0, source: FORMULA.source, video: "vid-file", chunk_start: 200, chunk_end: 210, chunking: "default", flags: [], notes: [], revision: null }));
-    expect(await get(`/api/lead/projects/${fx.project.id}/exports/qrels`)).toContain(`${FORMULA.qid} 0 ${FORMULA.docid} 2\n`);
+    expect(jsonl).toContain(
+      JSON.stringify({
+        query: FORMULA.qid,
+        chunk: FORMULA.docid,
+        grade: 2,
+        start: null,
+        status: "imported",
+        annotators: 0,
+        source: FORMULA.source,
+        video: "vid-file",
+        chunk_start: 200,
+        chunk_end: 210,
+        chunking: "default",
+        flags: [],
+        notes: [],
+        revision: null,
+      }),
+    );
+    expect(await get(`/api/lead/projects/${fx.project.id}/exports/qrels`)).toContain(
+      `${FORMULA.qid} 0 ${FORMULA.docid} 2\n`,
+    );
   });
 });

@@ -43,7 +43,9 @@ function data(): TDashboardData {
       [2, { qid: "q2", tags: [], places: [{ start: 45, end: 55, videoId: 1 }] }],
     ]),
     tags: [],
-    chunks: new Map(chunks.map(([id, docid, start, end, chunkingId]) => [id, { docid, videoId: 1, start, end, chunkingId }])),
+    chunks: new Map(
+      chunks.map(([id, docid, start, end, chunkingId]) => [id, { docid, videoId: 1, start, end, chunkingId }]),
+    ),
     reference,
     stages: { unassigned: 0, assigned: 0, agreed: 3, awaiting_adjudication: 0, adjudicated: 0, imported: 0, total: 3 },
     judges: new Map([["transfer:c20->c40", transfer]]),
@@ -67,8 +69,20 @@ function data(): TDashboardData {
 
 const ranking = (ids: number[]) => ({ chunkIds: Int32Array.from(ids), docids: ids.map((i) => chunks[i - 1][1]) });
 const rankings = new Map<number, TRunRankings>([
-  [10, new Map([[1, ranking([2, 1])], [2, ranking([1, 3])]])],
-  [11, new Map([[1, ranking([4])], [2, ranking([4, 5])]])],
+  [
+    10,
+    new Map([
+      [1, ranking([2, 1])],
+      [2, ranking([1, 3])],
+    ]),
+  ],
+  [
+    11,
+    new Map([
+      [1, ranking([4])],
+      [2, ranking([4, 5])],
+    ]),
+  ],
 ]);
 const chunkings = [
   { id: 1, name: "c20" },
@@ -87,9 +101,14 @@ describe("chunking report (hand-made grid)", () => {
     expect(systemOf("bm25@c40", "c40")).toBe("bm25");
     expect(systemOf("bm25-c40", "c40")).toBe("bm25");
     expect(systemOf("c40", "c40")).toBe("c40");
-    expect(transferJudgeInto(["gpt", "transfer:x->c40", "transfer:c20->c40", "transfer:c20->c4"], "c40")).toBe("transfer:c20->c40");
+    expect(transferJudgeInto(["gpt", "transfer:x->c40", "transfer:c20->c40", "transfer:c20->c4"], "c40")).toBe(
+      "transfer:c20->c40",
+    );
     expect(report.baseline).toBe("c20");
-    expect(report.rows.map((r) => [r.chunking, r.system, r.run])).toEqual([["c20", "bm25", "bm25"], ["c40", "bm25", "bm25@c40"]]);
+    expect(report.rows.map((r) => [r.chunking, r.system, r.run])).toEqual([
+      ["c20", "bm25", "bm25"],
+      ["c40", "bm25", "bm25@c40"],
+    ]);
     expect(b.transferJudge).toBe("transfer:c20->c40");
     expect(b.audited).toBe(1); // q2: its one c40 pool item (b1) has a human label
   });
@@ -163,12 +182,16 @@ describe("chunking report (hand-made grid)", () => {
   it("counts as audited only questions whose pool items on the chunking carry annotators' labels, not imported ones (issue 31 item 6)", () => {
     const d = data();
     // q2·b1, c40's one pool item, labelled by an import (say the collection's truth): no audit.
-    d.reference = d.reference.map((l) => (l.chunkId === 4 ? { ...l, status: "imported" as const, source: "truth" } : l));
+    d.reference = d.reference.map((l) =>
+      l.chunkId === 4 ? { ...l, status: "imported" as const, source: "truth" } : l,
+    );
     expect(chunkingReport(d, rankings, chunkings).rows[1].audited).toBe(0);
   });
 
   it("refuses an unknown baseline, naming the chunkings", () => {
-    expect(() => chunkingReport(data(), rankings, chunkings, { baseline: "c60" })).toThrow(/no chunking named "c60".*c20, c40/);
+    expect(() => chunkingReport(data(), rankings, chunkings, { baseline: "c60" })).toThrow(
+      /no chunking named "c60".*c20, c40/,
+    );
   });
 });
 
@@ -182,7 +205,13 @@ describe("systems table: time measures from the run's own chunking when two chun
     d.chunks.set(5, { ...d.chunks.get(5)!, docid: "a2" });
     const shared = new Map<number, TRunRankings>([
       [10, rankings.get(10)!],
-      [11, new Map([[1, { chunkIds: Int32Array.from([4]), docids: ["a1"] }], [2, { chunkIds: Int32Array.from([4, 5]), docids: ["a1", "a2"] }]])],
+      [
+        11,
+        new Map([
+          [1, { chunkIds: Int32Array.from([4]), docids: ["a1"] }],
+          [2, { chunkIds: Int32Array.from([4, 5]), docids: ["a1", "a2"] }],
+        ]),
+      ],
     ]);
     const panel = systemsPanel(d, shared, ZDashboardQuery.parse({}));
     const t = panel.tables[0];

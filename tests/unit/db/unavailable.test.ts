@@ -5,10 +5,13 @@ import { isDatabaseUnavailable } from "../../../lib/db/unavailable.ts";
 describe("isDatabaseUnavailable", () => {
   const withCode = (code: string, message = "x") => Object.assign(new Error(message), { code });
   it("knows Prisma's connection codes, Node's socket errors and SQLSTATE class 08, along the cause chain", () => {
-    for (const code of ["P1001", "P1017", "P2024", "ECONNREFUSED", "ECONNRESET", "08006", "57P01"]) expect([code, isDatabaseUnavailable(withCode(code))]).toEqual([code, true]);
+    for (const code of ["P1001", "P1017", "P2024", "ECONNREFUSED", "ECONNRESET", "08006", "57P01"])
+      expect([code, isDatabaseUnavailable(withCode(code))]).toEqual([code, true]);
     expect(isDatabaseUnavailable(new Error("wrapped", { cause: withCode("ECONNREFUSED") }))).toBe(true);
     expect(isDatabaseUnavailable({ name: "DriverAdapterError", cause: { kind: "DatabaseNotReachable" } })).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error("aggregate"), { errors: [withCode("ECONNREFUSED")] }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error("aggregate"), { errors: [withCode("ECONNREFUSED")] }))).toBe(
+      true,
+    );
   });
   it("knows the pg driver's codeless connection-lost errors, by their exact text only", () => {
     expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);

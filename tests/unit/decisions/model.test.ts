@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { calibration, decisionState, planQuestions, questionUncertainty, type TSystemValues } from "../../../lib/decisions/model.ts";
+import {
+  calibration,
+  decisionState,
+  planQuestions,
+  questionUncertainty,
+  type TSystemValues,
+} from "../../../lib/decisions/model.ts";
 
-const values = (system: string, predicted: [number, number][], human: [number, number | null][]): TSystemValues => ({ system, predicted: new Map(predicted), human: new Map(human) });
+const values = (system: string, predicted: [number, number][], human: [number, number | null][]): TSystemValues => ({
+  system,
+  predicted: new Map(predicted),
+  human: new Map(human),
+});
 
 describe("decisionState", () => {
   it("combines a certain question, a drawn one and undrawn ones as derived by hand", () => {
@@ -10,14 +20,45 @@ describe("decisionState", () => {
     // deviations −0.025, 0.275, −0.125, −0.125, Σ² 0.1075, std √(0.1075/4) = 0.163936, se 0.081968.
     // Look 1: α₁ = 0.05·6/π² = 0.0303964, z = Φ⁻¹(1 − α₁/2) = 2.164887 (scipy) → [0.047549, 0.402451]:
     // above 0, so A is better.
-    const A = values("A", [[1, 0.7], [2, 0.6], [3, 0.6], [4, 0.6]], [[1, 0.7], [2, 0.8], [3, null], [4, null]]);
-    const B = values("B", [[1, 0.5], [2, 0.5], [3, 0.5], [4, 0.5]], [[1, 0.5], [2, 0.5], [3, null], [4, null]]);
+    const A = values(
+      "A",
+      [
+        [1, 0.7],
+        [2, 0.6],
+        [3, 0.6],
+        [4, 0.6],
+      ],
+      [
+        [1, 0.7],
+        [2, 0.8],
+        [3, null],
+        [4, null],
+      ],
+    );
+    const B = values(
+      "B",
+      [
+        [1, 0.5],
+        [2, 0.5],
+        [3, 0.5],
+        [4, 0.5],
+      ],
+      [
+        [1, 0.5],
+        [2, 0.5],
+        [3, null],
+        [4, null],
+      ],
+    );
     const s = decisionState(
       {
         systems: ["A", "B"],
         margin: 0,
         level: 0.95,
-        population: [{ queryId: 1, uncertainty: 0, certain: true }, ...[2, 3, 4].map((q) => ({ queryId: q, uncertainty: 1, certain: false }))],
+        population: [
+          { queryId: 1, uncertainty: 0, certain: true },
+          ...[2, 3, 4].map((q) => ({ queryId: q, uncertainty: 1, certain: false })),
+        ],
         batches: [{ look: 1, budget: 1, tau: 0.5, probabilities: { "2": 0.5, "3": 0.5, "4": 0.5 }, drawn: [2] }],
       },
       [A, B],
@@ -33,11 +74,42 @@ describe("decisionState", () => {
   });
 
   it("waits while a drawn question is not complete, and has no basis before the first batch", () => {
-    const A = values("A", [[1, 0.7], [2, 0.6]], [[1, null], [2, null]]);
-    const B = values("B", [[1, 0.5], [2, 0.5]], [[1, null], [2, null]]);
+    const A = values(
+      "A",
+      [
+        [1, 0.7],
+        [2, 0.6],
+      ],
+      [
+        [1, null],
+        [2, null],
+      ],
+    );
+    const B = values(
+      "B",
+      [
+        [1, 0.5],
+        [2, 0.5],
+      ],
+      [
+        [1, null],
+        [2, null],
+      ],
+    );
     const population = [1, 2].map((q) => ({ queryId: q, uncertainty: 1, certain: false }));
-    expect(decisionState({ systems: ["A", "B"], margin: 0, level: 0.95, population, batches: [] }, [A, B]).status).toBe("no_basis");
-    const s = decisionState({ systems: ["A", "B"], margin: 0, level: 0.95, population, batches: [{ look: 1, budget: 1, tau: 0.5, probabilities: { "1": 0.5, "2": 0.5 }, drawn: [1] }] }, [A, B]);
+    expect(decisionState({ systems: ["A", "B"], margin: 0, level: 0.95, population, batches: [] }, [A, B]).status).toBe(
+      "no_basis",
+    );
+    const s = decisionState(
+      {
+        systems: ["A", "B"],
+        margin: 0,
+        level: 0.95,
+        population,
+        batches: [{ look: 1, budget: 1, tau: 0.5, probabilities: { "1": 0.5, "2": 0.5 }, drawn: [1] }],
+      },
+      [A, B],
+    );
     expect(s.status).toBe("labelling");
     expect(s.pending).toBe(1);
     expect(s.pairs[0].verdict).toBe("open");
@@ -48,15 +120,57 @@ describe("questionUncertainty and calibration", () => {
   it("is 0 where both systems rank alike or every pair is known, and grows with the judge's doubt", () => {
     const unsure = () => [0.25, 0.25, 0.25, 0.25];
     const gain = (g: number) => g;
-    expect(questionUncertainty([[1, 2, 3], [1, 2, 3]], 10, unsure, gain)).toBe(0);
-    expect(questionUncertainty([[1, 2, 3], [3, 2, 1]], 10, () => null, gain)).toBe(0);
-    const swapped = questionUncertainty([[1, 2, 3], [3, 2, 1]], 10, unsure, gain);
+    expect(
+      questionUncertainty(
+        [
+          [1, 2, 3],
+          [1, 2, 3],
+        ],
+        10,
+        unsure,
+        gain,
+      ),
+    ).toBe(0);
+    expect(
+      questionUncertainty(
+        [
+          [1, 2, 3],
+          [3, 2, 1],
+        ],
+        10,
+        () => null,
+        gain,
+      ),
+    ).toBe(0);
+    const swapped = questionUncertainty(
+      [
+        [1, 2, 3],
+        [3, 2, 1],
+      ],
+      10,
+      unsure,
+      gain,
+    );
     expect(swapped).toBeGreaterThan(0);
-    expect(questionUncertainty([[1, 2, 3], [3, 2, 1]], 10, () => [0.9, 0.1, 0, 0], gain)).toBeLessThan(swapped);
+    expect(
+      questionUncertainty(
+        [
+          [1, 2, 3],
+          [3, 2, 1],
+        ],
+        10,
+        () => [0.9, 0.1, 0, 0],
+        gain,
+      ),
+    ).toBeLessThan(swapped);
   });
   it("smooths the calibration by one count per cell", () => {
     // Judge 3 seen with human 3 twice and human 0 once: counts (1+1, 1, 1, 1+2) / 7.
-    const c = calibration([{ human: 3, judge: 3 }, { human: 3, judge: 3 }, { human: 0, judge: 3 }]);
+    const c = calibration([
+      { human: 3, judge: 3 },
+      { human: 3, judge: 3 },
+      { human: 0, judge: 3 },
+    ]);
     expect(c.given(3)).toEqual([2 / 7, 1 / 7, 1 / 7, 3 / 7]);
     expect(c.given(0)).toEqual([0.25, 0.25, 0.25, 0.25]);
   });
@@ -71,7 +185,11 @@ describe("planQuestions", () => {
     expect(rows.map((r) => r.uniform)).toEqual([4, 3, 2]);
     expect(rows.map((r) => r.active)).toEqual([4, 3, 2]);
     // A spread of the questions that labels cannot remove: var 0.01 → floor 0.0025 > target.
-    expect(planQuestions([0.1, 0.1, 0.1, 0.1], 0.01, [0.05])[0]).toEqual({ difference: 0.05, active: null, uniform: null });
+    expect(planQuestions([0.1, 0.1, 0.1, 0.1], 0.01, [0.05])[0]).toEqual({
+      difference: 0.05,
+      active: null,
+      uniform: null,
+    });
   });
   it("needs fewer questions with the active design when the judge's doubt is uneven", () => {
     const u = Array.from({ length: 200 }, (_, i) => (i < 20 ? 0.5 : 0.02));

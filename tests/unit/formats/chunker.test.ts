@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { parseCaptions } from "../../../lib/formats/captions.ts";
 import { checkChunkOptions, chunkCues, longCues } from "../../../lib/formats/chunker.ts";
 
-const cues = parseCaptions(readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "imports", "talk.vtt")), "talk.vtt").cues;
+const cues = parseCaptions(
+  readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "imports", "talk.vtt")),
+  "talk.vtt",
+).cues;
 // Cue starts 0, 20, 45.5, 70, 100 s; ends 20, 45.5, 70, 100, 120 s (talk.vtt).
 
 describe("chunkCues by seconds", () => {
@@ -12,8 +15,18 @@ describe("chunkCues by seconds", () => {
     // Windows [0,60): cues 1–3 → 0–70 s; [45,105): cues 3–5 → 45.5–120 s; [90,150): cue 5 → 100–120 s;
     // the next window would start at 135 s, after the last cue's start (100 s).
     expect(chunkCues("v1", cues, { by: "seconds", size: 60, overlap: 15 })).toEqual([
-      { id: "v1_0-70000", start: 0, end: 70, text: "Welcome to the talk. Today we discuss ranking. Pooling & judging." },
-      { id: "v1_45500-120000", start: 45.5, end: 120, text: "Pooling & judging. Agreement between annotators. Thanks." },
+      {
+        id: "v1_0-70000",
+        start: 0,
+        end: 70,
+        text: "Welcome to the talk. Today we discuss ranking. Pooling & judging.",
+      },
+      {
+        id: "v1_45500-120000",
+        start: 45.5,
+        end: 120,
+        text: "Pooling & judging. Agreement between annotators. Thanks.",
+      },
       { id: "v1_100000-120000", start: 100, end: 120, text: "Thanks." },
     ]);
   });
@@ -52,9 +65,15 @@ describe("chunkCues by words", () => {
 
 describe("checkChunkOptions", () => {
   it("rejects an overlap not smaller than the size, a zero size and fractional words", () => {
-    expect(checkChunkOptions({ by: "seconds", size: 30, overlap: 30 })).toBe("expected the overlap (30 seconds) to be smaller than the chunk size (30 seconds)");
-    expect(checkChunkOptions({ by: "seconds", size: 0, overlap: 0 })).toBe("expected a chunk size above 0 seconds, got 0");
-    expect(checkChunkOptions({ by: "words", size: 2.5, overlap: 0 })).toBe("expected a whole number of words per chunk, got 2.5");
+    expect(checkChunkOptions({ by: "seconds", size: 30, overlap: 30 })).toBe(
+      "expected the overlap (30 seconds) to be smaller than the chunk size (30 seconds)",
+    );
+    expect(checkChunkOptions({ by: "seconds", size: 0, overlap: 0 })).toBe(
+      "expected a chunk size above 0 seconds, got 0",
+    );
+    expect(checkChunkOptions({ by: "words", size: 2.5, overlap: 0 })).toBe(
+      "expected a whole number of words per chunk, got 2.5",
+    );
     expect(checkChunkOptions({ by: "words", size: 100, overlap: 20 })).toBeNull();
   });
 });
@@ -67,7 +86,12 @@ describe("longCues", () => {
       { start: 106, end: 126, text: "c", line: 9 }, // exactly the size: not longer
     ];
     expect(longCues(c, { by: "seconds", size: 20, overlap: 0 }, "f.vtt")).toEqual([
-      { file: "f.vtt", line: 6, field: "end", message: "cue lasts 95.0 s, longer than the chunk size (20 s): the chunks holding it run to its end" },
+      {
+        file: "f.vtt",
+        line: 6,
+        field: "end",
+        message: "cue lasts 95.0 s, longer than the chunk size (20 s): the chunks holding it run to its end",
+      },
     ]);
     expect(longCues(c, { by: "words", size: 20, overlap: 0 }, "f.vtt")).toEqual([]);
   });

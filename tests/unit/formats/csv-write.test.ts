@@ -5,8 +5,30 @@ import { neutraliseCell, safeCsv } from "../../../lib/formats/csv-write.ts";
 // OWASP "CSV Injection": cells beginning with = + - @ TAB CR are neutralised with a leading ' (and quoted).
 describe("safeCsv", () => {
   it("neutralises text cells a spreadsheet would run as a formula, and only those", () => {
-    const cells = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\tcmd", "\rcmd", "ok", " =padded", "a=b", ""];
-    expect(cells.map(neutraliseCell)).toEqual(["'=HYPERLINK(\"http://evil\",\"x\")", "'+1+1", "'-2+3", "'@SUM(A1)", "'\tcmd", "'\rcmd", "ok", " =padded", "a=b", ""]);
+    const cells = [
+      '=HYPERLINK("http://evil","x")',
+      "+1+1",
+      "-2+3",
+      "@SUM(A1)",
+      "\tcmd",
+      "\rcmd",
+      "ok",
+      " =padded",
+      "a=b",
+      "",
+    ];
+    expect(cells.map(neutraliseCell)).toEqual([
+      '\'=HYPERLINK("http://evil","x")',
+      "'+1+1",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\tcmd",
+      "'\rcmd",
+      "ok",
+      " =padded",
+      "a=b",
+      "",
+    ]);
   });
 
   it("keeps numbers as numbers (also negative ones), neutralises text that looks like one and non-finite numbers", () => {

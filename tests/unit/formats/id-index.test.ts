@@ -13,7 +13,8 @@ describe("IdIndex", () => {
     expect(index.size).toBe(rows.length);
     expect(index.maxId).toBe(15000);
     for (const [id, e] of rows) expect(index.get(e)).toBe(id);
-    for (const missing of ["", "d0", "d1_1x", "b", "ünïcode", "abc", "d0_50 "]) expect(index.get(missing)).toBeUndefined();
+    for (const missing of ["", "d0", "d1_1x", "b", "ünïcode", "abc", "d0_50 "])
+      expect(index.get(missing)).toBeUndefined();
     // And back: the run importer names tied and duplicated chunks from the same string.
     for (const [id, e] of rows) expect(index.externalIdOf(id)).toBe(e);
     for (const missing of [0, 1, 2, 4, 15001, -1]) expect(index.externalIdOf(missing)).toBeUndefined();

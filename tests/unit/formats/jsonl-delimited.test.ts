@@ -30,7 +30,9 @@ describe("parseJsonl", () => {
 
   it("reports an empty file and bytes that are not UTF-8", () => {
     const Z = z.object({ id: z.string() });
-    expect(parseJsonl("\n\n", "e.jsonl", Z).errors).toEqual([{ file: "e.jsonl", line: 1, message: "the file is empty: expected one JSON object per line" }]);
+    expect(parseJsonl("\n\n", "e.jsonl", Z).errors).toEqual([
+      { file: "e.jsonl", line: 1, message: "the file is empty: expected one JSON object per line" },
+    ]);
     expect(parseJsonl(Buffer.from('{"id":"a"}\n{"id":"\xe9"}\n', "latin1"), "l.jsonl", Z).errors).toEqual([
       { file: "l.jsonl", line: 2, message: "not valid UTF-8: byte 0xe9 at column 8 (save the file as UTF-8)" },
     ]);
@@ -40,7 +42,10 @@ describe("parseJsonl", () => {
 describe("parseDelimited", () => {
   const opts = { columns: ["id", "title", "duration"], required: ["id", "title"] } as const;
   it("reads CSV with quotes, trims cells and treats empty cells as absent", () => {
-    const r = parseDelimited('id,title,duration\nv1,"A, quoted title",12\nv2, plain ,\n', "v.csv", { delimiter: ",", ...opts });
+    const r = parseDelimited('id,title,duration\nv1,"A, quoted title",12\nv2, plain ,\n', "v.csv", {
+      delimiter: ",",
+      ...opts,
+    });
     expect(r.errors).toEqual([]);
     expect(r.records).toEqual([
       { line: 2, values: { id: "v1", title: "A, quoted title", duration: "12" } },
@@ -52,9 +57,16 @@ describe("parseDelimited", () => {
       { file: "q.tsv", line: 2, message: "expected 3 columns (id, title, duration); found 2" },
     ]);
     expect(parseDelimited("id,name\nv1,x\n", "v.csv", { delimiter: ",", ...opts }).errors).toEqual([
-      { file: "v.csv", line: 1, field: "name", message: 'unknown column "name"; expected columns: id, title, duration' },
+      {
+        file: "v.csv",
+        line: 1,
+        field: "name",
+        message: 'unknown column "name"; expected columns: id, title, duration',
+      },
       { file: "v.csv", line: 1, field: "title", message: 'missing column "title" in the header row' },
     ]);
-    expect(parseDelimited("", "v.csv", { delimiter: ",", ...opts }).errors[0].message).toBe("the file is empty: expected a CSV header row (id, title, duration) and data rows");
+    expect(parseDelimited("", "v.csv", { delimiter: ",", ...opts }).errors[0].message).toBe(
+      "the file is empty: expected a CSV header row (id, title, duration) and data rows",
+    );
   });
 });

@@ -38,8 +38,14 @@ describe("parseQrels", () => {
     expect(r.clipped).toBe(2);
   });
   it("on trec_eval's scale takes any relevance value from -127 to 127, and only those", () => {
-    const r = parseQrels("q1 0 d1 4\nq1 0 d2 -2\nq1 0 d3 127\nq1 0 d4 128\nq1 0 d5 -128\nq1 0 d6 1.5\n", "t.qrels", { scale: "trec" });
-    expect(r.rows.map((x) => [x.docid, x.grade])).toEqual([["d1", 4], ["d2", -2], ["d3", 127]]);
+    const r = parseQrels("q1 0 d1 4\nq1 0 d2 -2\nq1 0 d3 127\nq1 0 d4 128\nq1 0 d5 -128\nq1 0 d6 1.5\n", "t.qrels", {
+      scale: "trec",
+    });
+    expect(r.rows.map((x) => [x.docid, x.grade])).toEqual([
+      ["d1", 4],
+      ["d2", -2],
+      ["d3", 127],
+    ]);
     expect(r.errors.map((e) => [e.line, e.field, e.message])).toEqual([
       [4, "grade", "expected a relevance value from -127 to 127, found 128"],
       [5, "grade", "expected a relevance value from -127 to 127, found -128"],
@@ -58,16 +64,33 @@ describe("parseQrels", () => {
     ]);
     // After the header every line has the 3 columns; a TREC line there is an error, and so is a
     // header alone. Without the header, 3 columns are not qrels.
-    expect(parseQrels("query-id\tcorpus-id\tscore\nq1 0 d1 1\n", "b.tsv").errors).toEqual([{ file: "b.tsv", line: 2, message: "expected 3 columns after the BEIR header: query-id corpus-id score; found 4 columns" }]);
-    expect(parseQrels("query-id\tcorpus-id\tscore\n", "h.tsv").errors[0]).toMatchObject({ line: 2, message: expect.stringContaining("only the BEIR header") });
-    expect(parseQrels("q1\td1\t1\n", "n.tsv").errors[0].message).toBe("expected 4 columns: qid iter docid grade; found 3 columns");
+    expect(parseQrels("query-id\tcorpus-id\tscore\nq1 0 d1 1\n", "b.tsv").errors).toEqual([
+      {
+        file: "b.tsv",
+        line: 2,
+        message: "expected 3 columns after the BEIR header: query-id corpus-id score; found 4 columns",
+      },
+    ]);
+    expect(parseQrels("query-id\tcorpus-id\tscore\n", "h.tsv").errors[0]).toMatchObject({
+      line: 2,
+      message: expect.stringContaining("only the BEIR header"),
+    });
+    expect(parseQrels("q1\td1\t1\n", "n.tsv").errors[0].message).toBe(
+      "expected 4 columns: qid iter docid grade; found 3 columns",
+    );
   });
   it("rejects a chunk judged twice for one query, naming the first line", () => {
     const r = parseQrels("q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 2\n", "d.qrels");
-    expect(r.errors).toEqual([{ file: "d.qrels", line: 3, field: "docid", message: expect.stringContaining("first on line 1") }]);
+    expect(r.errors).toEqual([
+      { file: "d.qrels", line: 3, field: "docid", message: expect.stringContaining("first on line 1") },
+    ]);
   });
   it("rejects an empty or blank file", () => {
-    expect(parseQrels("", "e.qrels").errors[0]).toMatchObject({ file: "e.qrels", line: 1, message: expect.stringContaining("empty") });
+    expect(parseQrels("", "e.qrels").errors[0]).toMatchObject({
+      file: "e.qrels",
+      line: 1,
+      message: expect.stringContaining("empty"),
+    });
     expect(parseQrels("\n  \n", "e.qrels").errors).toHaveLength(1);
   });
   it("rejects bytes that are not UTF-8 and names the line", () => {
@@ -103,7 +126,10 @@ describe("parseRun", () => {
     expect(r.rows.map((x) => x.score)).toEqual(scores.map(Number));
   });
   it("locates wrong column counts, non-numeric rank and score, and a docid twice in a query", () => {
-    const r = parseRun("q1 Q0 d1 1 0.5\nq1 Q0 d2 x 0.5 t\nq1 Q0 d3 3 abc t\nq1 Q0 d4 4 NaN t\nq1 Q0 d5 5 0x10 t\nq1 Q0 d6 6 0.1 t\nq2 Q0 d6 1 0.1 t\nq1 Q0 d6 7 0.2 t\n", "b.run");
+    const r = parseRun(
+      "q1 Q0 d1 1 0.5\nq1 Q0 d2 x 0.5 t\nq1 Q0 d3 3 abc t\nq1 Q0 d4 4 NaN t\nq1 Q0 d5 5 0x10 t\nq1 Q0 d6 6 0.1 t\nq2 Q0 d6 1 0.1 t\nq1 Q0 d6 7 0.2 t\n",
+      "b.run",
+    );
     expect(r.errors.map((e) => [e.line, e.field])).toEqual([
       [1, undefined],
       [2, "rank"],
@@ -120,7 +146,10 @@ describe("parseRun", () => {
     expect(parseRun("", "e.run").errors[0]).toMatchObject({ file: "e.run", line: 1 });
   });
   it("ignores columns after the sixth, as trec_eval 10.0 (its test file results.trunc)", () => {
-    const r = parseRun("301\tQ0\tFBIS3-27619\t99\t  2.138276\tSTANDARD more junk at\n303 Q0 FT941-17652 99 1.857372 STANDARD end of lines. a b c d e f\n", "t.run");
+    const r = parseRun(
+      "301\tQ0\tFBIS3-27619\t99\t  2.138276\tSTANDARD more junk at\n303 Q0 FT941-17652 99 1.857372 STANDARD end of lines. a b c d e f\n",
+      "t.run",
+    );
     expect(r.errors).toEqual([]);
     expect(r.rows.map((x) => [x.qid, x.docid, x.score, x.tag])).toEqual([
       ["301", "FBIS3-27619", 2.138276, "STANDARD"],
@@ -144,7 +173,12 @@ describe("forEachRunLine", () => {
     writeFileSync(path, content);
     const rows: RunRow[] = [];
     const errors: LocatedError[] = [];
-    const counts = await forEachRunLine(path, (r) => rows.push(r), (e) => errors.push(e), { ...opts, file: "x.run" });
+    const counts = await forEachRunLine(
+      path,
+      (r) => rows.push(r),
+      (e) => errors.push(e),
+      { ...opts, file: "x.run" },
+    );
     return { rows, errors, counts };
   }
   it("streams the same rows as parseRun, across chunk boundaries, with the right line numbers", async () => {
@@ -160,7 +194,14 @@ describe("forEachRunLine", () => {
     const expected = parseRun(text, "x.run").rows;
     expect(rows.length).toBe(expected.length);
     expect(rows[260_000]).toEqual(expected[260_000]);
-    expect(rows.at(-1)).toEqual({ qid: "q0", docid: "doc_299999", rank: 299999, score: 999 / 7, tag: "run_tag_name", line: 300_000 });
+    expect(rows.at(-1)).toEqual({
+      qid: "q0",
+      docid: "doc_299999",
+      rank: 299999,
+      score: 999 / 7,
+      tag: "run_tag_name",
+      line: 300_000,
+    });
   });
   it("splits on tabs, spaces and CRLF in both the ASCII and the UTF-8 paths", async () => {
     const ascii = await collect("q1\tQ0\td1\t1\t0.5\tt\r\nq1  Q0 d2 2 0.4 t\r\n");
@@ -184,7 +225,8 @@ describe("forEachRunLine", () => {
     ]);
   });
   it("reads the same rows and line numbers as parseRun from comments, blank lines, short lines and control characters", async () => {
-    const text = "# a comment\n\n   \nq1 Q0 d1 1 0.5 t\n  # indented comment\nq1 Q0 d\u00012 2 0.4 t\nq1 Q0 d3 3\nq1 Q0 d4 4 0.3 t   \nq1 Q0 d5 x 0.2 t\nq2 Q0 d6 1 .5 t x";
+    const text =
+      "# a comment\n\n   \nq1 Q0 d1 1 0.5 t\n  # indented comment\nq1 Q0 d\u00012 2 0.4 t\nq1 Q0 d3 3\nq1 Q0 d4 4 0.3 t   \nq1 Q0 d5 x 0.2 t\nq2 Q0 d6 1 .5 t x";
     const fast = await collect(text, { checkDuplicates: false });
     const slow = parseRun(text, "x.run");
     expect(fast.rows).toEqual(slow.rows);
@@ -207,7 +249,13 @@ describe("forEachRunLine", () => {
   });
   it("reports an empty file and non-UTF-8 bytes with their line", async () => {
     expect((await collect("")).errors[0].message).toContain("empty");
-    const bad = await collect(Buffer.concat([Buffer.from("q1 Q0 d1 1 1 t\nq1 Q0 d2 2 1 t\nq1 Q0 d"), Buffer.from([0xe9]), Buffer.from(" 3 1 t\n")]));
+    const bad = await collect(
+      Buffer.concat([
+        Buffer.from("q1 Q0 d1 1 1 t\nq1 Q0 d2 2 1 t\nq1 Q0 d"),
+        Buffer.from([0xe9]),
+        Buffer.from(" 3 1 t\n"),
+      ]),
+    );
     expect(bad.errors).toEqual([{ file: "x.run", line: 3, message: expect.stringContaining("UTF-8") }]);
   });
 });

@@ -6,7 +6,12 @@ import { splitClaims } from "../../../lib/generation/claims.ts";
 
 /** The pure parts of claim editing and the LLM re-split; expected values written by hand. */
 const answer = "RAG retrieves chunks. It then answers, citing them. Done.";
-const claims = splitClaims(answer).map((c) => ({ text: c.text, startChar: c.startChar, endChar: c.endChar, source: "sentence" }));
+const claims = splitClaims(answer).map((c) => ({
+  text: c.text,
+  startChar: c.startChar,
+  endChar: c.endChar,
+  source: "sentence",
+}));
 
 describe("applyClaimEdit", () => {
   it("merges two neighbouring claims into the answer's text between them, with offsets", () => {
@@ -23,8 +28,18 @@ describe("applyClaimEdit", () => {
   });
 
   it("joins texts without offsets when a claim has none (an LLM statement)", () => {
-    const llm = [claims[0], { text: "RAG answers by citing the chunks.", startChar: null, endChar: null, source: "llm" }];
-    expect(applyClaimEdit(answer, llm, { kind: "merge", positions: [0, 1] })).toEqual([{ text: "RAG retrieves chunks. RAG answers by citing the chunks.", startChar: null, endChar: null, source: "annotator" }]);
+    const llm = [
+      claims[0],
+      { text: "RAG answers by citing the chunks.", startChar: null, endChar: null, source: "llm" },
+    ];
+    expect(applyClaimEdit(answer, llm, { kind: "merge", positions: [0, 1] })).toEqual([
+      {
+        text: "RAG retrieves chunks. RAG answers by citing the chunks.",
+        startChar: null,
+        endChar: null,
+        source: "annotator",
+      },
+    ]);
   });
 
   it("splits a claim at a character offset, trimming both parts and keeping offsets", () => {
@@ -39,16 +54,33 @@ describe("applyClaimEdit", () => {
   });
 
   it("refuses merges of non-neighbours or missing claims and splits at the edges or into punctuation", () => {
-    expect(applyClaimEdit(answer, claims, { kind: "merge", positions: [0, 2] })).toBe("merge takes two neighbouring claims [i, i + 1], got [0, 2]");
-    expect(applyClaimEdit(answer, claims, { kind: "merge", positions: [2, 3] })).toBe("merge [2, 3]: the answer has claims 0 to 2");
-    expect(applyClaimEdit(answer, claims, { kind: "split", position: 3, at: 2 })).toBe("split: no claim 3 (the answer has claims 0 to 2)");
-    expect(applyClaimEdit(answer, claims, { kind: "split", position: 2, at: 5 })).toBe("split: cut claim 2 at a character offset 1 to 4, got 5");
-    expect(applyClaimEdit(answer, claims, { kind: "split", position: 2, at: 4 })).toBe('split: both parts of claim 2 must keep a letter or digit ("Done" | ".")');
+    expect(applyClaimEdit(answer, claims, { kind: "merge", positions: [0, 2] })).toBe(
+      "merge takes two neighbouring claims [i, i + 1], got [0, 2]",
+    );
+    expect(applyClaimEdit(answer, claims, { kind: "merge", positions: [2, 3] })).toBe(
+      "merge [2, 3]: the answer has claims 0 to 2",
+    );
+    expect(applyClaimEdit(answer, claims, { kind: "split", position: 3, at: 2 })).toBe(
+      "split: no claim 3 (the answer has claims 0 to 2)",
+    );
+    expect(applyClaimEdit(answer, claims, { kind: "split", position: 2, at: 5 })).toBe(
+      "split: cut claim 2 at a character offset 1 to 4, got 5",
+    );
+    expect(applyClaimEdit(answer, claims, { kind: "split", position: 2, at: 4 })).toBe(
+      'split: both parts of claim 2 must keep a letter or digit ("Done" | ".")',
+    );
   });
 
   it("refuses a split past MAX_CLAIMS (the most a label carries: issue 30 item 7)", () => {
-    const many = Array.from({ length: MAX_CLAIMS }, (_, i) => ({ text: `Claim number ${i}.`, startChar: null, endChar: null, source: "llm" }));
-    expect(applyClaimEdit("", many, { kind: "split", position: 0, at: 5 })).toBe(`split: the answer already has ${MAX_CLAIMS} claims, the most a label can carry (${MAX_CLAIMS})`);
+    const many = Array.from({ length: MAX_CLAIMS }, (_, i) => ({
+      text: `Claim number ${i}.`,
+      startChar: null,
+      endChar: null,
+      source: "llm",
+    }));
+    expect(applyClaimEdit("", many, { kind: "split", position: 0, at: 5 })).toBe(
+      `split: the answer already has ${MAX_CLAIMS} claims, the most a label can carry (${MAX_CLAIMS})`,
+    );
     expect(applyClaimEdit("", many.slice(1), { kind: "split", position: 0, at: 5 })).toHaveLength(MAX_CLAIMS);
   });
 });

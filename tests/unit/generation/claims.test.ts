@@ -31,7 +31,10 @@ describe("splitClaims: abbreviations", () => {
   it("keeps titles with the name that follows", () => {
     expect(texts("Dr. Smith said so. He left.")).toEqual(["Dr. Smith said so.", "He left."]);
     expect(texts("Mr. and Mrs. Smith arrived. Ok.")).toEqual(["Mr. and Mrs. Smith arrived.", "Ok."]);
-    expect(texts("Prof. Jones and Sen. Brown spoke. Then they left.")).toEqual(["Prof. Jones and Sen. Brown spoke.", "Then they left."]);
+    expect(texts("Prof. Jones and Sen. Brown spoke. Then they left.")).toEqual([
+      "Prof. Jones and Sen. Brown spoke.",
+      "Then they left.",
+    ]);
   });
 
   it("keeps e.g., i.e., cf. and vs. inside the sentence, before lower or upper case", () => {
@@ -45,7 +48,10 @@ describe("splitClaims: abbreviations", () => {
     expect(texts("The U.S. economy grew. It was fast.")).toEqual(["The U.S. economy grew.", "It was fast."]);
     expect(texts("He was born in the U.S. He moved.")).toEqual(["He was born in the U.S.", "He moved."]);
     expect(texts("Apples, pears, etc. are fruit. The end.")).toEqual(["Apples, pears, etc. are fruit.", "The end."]);
-    expect(texts("It sells apples, pears, etc. The shop opens early.")).toEqual(["It sells apples, pears, etc.", "The shop opens early."]);
+    expect(texts("It sells apples, pears, etc. The shop opens early.")).toEqual([
+      "It sells apples, pears, etc.",
+      "The shop opens early.",
+    ]);
     expect(texts("Smith et al. showed this. Ok.")).toEqual(["Smith et al. showed this.", "Ok."]);
     expect(texts("It opens at 9 a.m. sharp. Bring a pass.")).toEqual(["It opens at 9 a.m. sharp.", "Bring a pass."]);
   });
@@ -78,9 +84,16 @@ describe("splitClaims: numbers, timestamps, versions, ellipses", () => {
   });
 
   it("does not split timestamps, and ends a sentence after one", () => {
-    expect(texts("At 1:05 he speaks. Meet at 2:30. Then go.")).toEqual(["At 1:05 he speaks.", "Meet at 2:30.", "Then go."]);
+    expect(texts("At 1:05 he speaks. Meet at 2:30. Then go.")).toEqual([
+      "At 1:05 he speaks.",
+      "Meet at 2:30.",
+      "Then go.",
+    ]);
     expect(texts("At 01:02:03 it starts. End.")).toEqual(["At 01:02:03 it starts.", "End."]);
-    expect(texts("The demo is at 12:45.The next one is later.")).toEqual(["The demo is at 12:45.", "The next one is later."]);
+    expect(texts("The demo is at 12:45.The next one is later.")).toEqual([
+      "The demo is at 12:45.",
+      "The next one is later.",
+    ]);
     expect(texts("Skip to 2:30. the part on costs.")).toEqual(["Skip to 2:30. the part on costs."]);
   });
 
@@ -104,7 +117,46 @@ describe("splitClaims: numbers, timestamps, versions, ellipses", () => {
 
 describe("splitClaims: linear time (issue 30 item 7)", () => {
   const whole = new Intl.Segmenter("en", { granularity: "sentence" });
-  const FRAGMENTS = ["Mr. Smith", " went.", " Dr.", " J. R. R. Tolkien", " wrote", " e.g. this", " (e.g. that)", " Fig. 3", " shows", " it.", "\n", "\n\n", " U.S. forces", " etc. and", " Etc.", " 1.", " a)", " —", ' "Hi."', " It ran", " 3.5 s", " at 1:05.", " Wait...", " what?", " Yes!", " …", " then", " Then", " no. 5", " vs. B", " Inc. is", " A.", " b.", "  ", "\t", " Über.", " élan.", " Ö. Test"];
+  const FRAGMENTS = [
+    "Mr. Smith",
+    " went.",
+    " Dr.",
+    " J. R. R. Tolkien",
+    " wrote",
+    " e.g. this",
+    " (e.g. that)",
+    " Fig. 3",
+    " shows",
+    " it.",
+    "\n",
+    "\n\n",
+    " U.S. forces",
+    " etc. and",
+    " Etc.",
+    " 1.",
+    " a)",
+    " —",
+    ' "Hi."',
+    " It ran",
+    " 3.5 s",
+    " at 1:05.",
+    " Wait...",
+    " what?",
+    " Yes!",
+    " …",
+    " then",
+    " Then",
+    " no. 5",
+    " vs. B",
+    " Inc. is",
+    " A.",
+    " b.",
+    "  ",
+    "\t",
+    " Über.",
+    " élan.",
+    " Ö. Test",
+  ];
 
   it("reads the text a window at a time and finds the sentences the segmenter finds in the whole text", () => {
     // A fixed linear congruential sequence: random texts of up to ~14,000 characters, many windows each.

@@ -14,7 +14,11 @@ describe("decide: completeness", () => {
     expect(decide([l(2, 10), l(2, 12)], { ...any, annotatorsPerItem: 3 })).toEqual({ state: "incomplete" });
   });
   it("decides a single label when one annotator per item is configured", () => {
-    expect(decide([l(3, 42)], { ...any, annotatorsPerItem: 1 })).toEqual({ state: "agreed", grade: 3, startSeconds: 42 });
+    expect(decide([l(3, 42)], { ...any, annotatorsPerItem: 1 })).toEqual({
+      state: "agreed",
+      grade: 3,
+      startSeconds: 42,
+    });
   });
 });
 
@@ -36,7 +40,11 @@ describe("decide: any_difference", () => {
   });
   it("uses the project's tolerance", () => {
     expect(decide([l(2, 10), l(2, 14)], { ...any, startToleranceSeconds: 3 })).toEqual({ state: "disagreed" });
-    expect(decide([l(2, 10), l(2, 13)], { ...any, startToleranceSeconds: 3 })).toEqual({ state: "agreed", grade: 2, startSeconds: 11.5 });
+    expect(decide([l(2, 10), l(2, 13)], { ...any, startToleranceSeconds: 3 })).toEqual({
+      state: "agreed",
+      grade: 2,
+      startSeconds: 11.5,
+    });
   });
   it("ignores starts when both grade 0: agreed 0 with no start", () => {
     expect(decide([l(0, 10), l(0, 500)], any)).toEqual({ state: "agreed", grade: 0, startSeconds: null });
@@ -86,7 +94,11 @@ describe("decide: relevance_threshold", () => {
 describe("decide: three annotators", () => {
   it("uses the median (2 of 2, 2, 3) and the mean of all three starts", () => {
     // median of [2, 2, 3] = 2; starts (10 + 12 + 14) / 3 = 12
-    expect(decide([l(2, 10), l(3, 12), l(2, 14)], { ...dist, annotatorsPerItem: 3 })).toEqual({ state: "agreed", grade: 2, startSeconds: 12 });
+    expect(decide([l(2, 10), l(3, 12), l(2, 14)], { ...dist, annotatorsPerItem: 3 })).toEqual({
+      state: "agreed",
+      grade: 2,
+      startSeconds: 12,
+    });
   });
 });
 

@@ -5,7 +5,10 @@ import { compareEvaluated } from "../../../lib/stats/order.ts";
 type Entry = { queryId: number; chunkId: number; score: number };
 
 /** The dashboard's loadRun before packed rankings (lib/dashboard/rankings.ts), kept as the reference. */
-function loadRunBefore(entries: Entry[], docid: (chunkId: number) => string): Map<number, { chunkIds: Int32Array; docids: string[] }> {
+function loadRunBefore(
+  entries: Entry[],
+  docid: (chunkId: number) => string,
+): Map<number, { chunkIds: Int32Array; docids: string[] }> {
   const byQuery = new Map<number, { docid: string; score: number; chunkId: number }[]>();
   for (const e of entries) {
     const row = { docid: docid(e.chunkId), score: e.score, chunkId: e.chunkId };
@@ -67,14 +70,20 @@ describe("packed run rankings (lib/runs/packed.ts)", () => {
     const decoded = decodeRanking(encodeRanking(columns(entries), docid));
     const before = loadRunBefore(entries, docid);
     expect([...decoded.keys()]).toEqual([7, 9, 20]);
-    expect(sorted(new Map([...decoded].map(([q, ids]) => [q, { chunkIds: Int32Array.from(ids), docids: Array.from(ids, docid) }])))).toEqual(sorted(before));
+    expect(
+      sorted(
+        new Map(
+          [...decoded].map(([q, ids]) => [q, { chunkIds: Int32Array.from(ids), docids: Array.from(ids, docid) }]),
+        ),
+      ),
+    ).toEqual(sorted(before));
     expect(Array.from(decoded.get(20)!)).toEqual([6, 40, 3, 1, 2, 7]);
     expect(Array.from(decoded.get(7)!)).toEqual([1, 7, 5, 4, 99]);
   });
 
   it("round-trips a larger random run, whatever the order of the lines", () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const big: Entry[] = [];
     for (let q = 1; q <= 50; q++) {
       const used = new Set<number>();

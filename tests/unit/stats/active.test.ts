@@ -106,11 +106,13 @@ describe("combinedInclusion, lookLevel, verdict", () => {
 describe("differenceUncertainty and labelsToSettle", () => {
   it("weighs each pair's grade variance by how differently the systems rank it", () => {
     // √(0.5²·0.8 + 0²·5 + 0.3²·0.1) = √(0.2 + 0.009) = √0.209.
-    expect(differenceUncertainty([
-      { weightDifference: 0.5, variance: 0.8 },
-      { weightDifference: 0, variance: 5 },
-      { weightDifference: -0.3, variance: 0.1 },
-    ])).toBeCloseTo(Math.sqrt(0.209), 12);
+    expect(
+      differenceUncertainty([
+        { weightDifference: 0.5, variance: 0.8 },
+        { weightDifference: 0, variance: 5 },
+        { weightDifference: -0.3, variance: 0.1 },
+      ]),
+    ).toBeCloseTo(Math.sqrt(0.209), 12);
   });
   it("projects the labels from the part of the variance they carry", () => {
     // estimate 0.05, se 0.04 (se² 0.0016), level 0.95 (z 1.959964), N 100, 10 labelled,
@@ -168,7 +170,11 @@ describe("the active design's intervals stay honest", () => {
         const p = inclusionProbabilities(u, 20);
         p.forEach((pi, i) => offered[i].push(pi));
         for (const i of systematicSample(p, rng)) labelled.add(i);
-        const units = y.map((yi, i) => ({ prediction: f[i], human: labelled.has(i) ? yi : null, probability: combinedInclusion(offered[i]) }));
+        const units = y.map((yi, i) => ({
+          prediction: f[i],
+          human: labelled.has(i) ? yi : null,
+          probability: combinedInclusion(offered[i]),
+        }));
         const r = activeMean(units, { level: lookLevel(0.95, k) })!;
         if (!(r.low <= delta && delta <= r.high)) allCovered = false;
       }
@@ -186,7 +192,9 @@ describe("the active design's intervals stay honest", () => {
       widthUniform += oneShot(1).width;
     }
     // Tolerance: with 1,000 collections the binomial standard error at 95% is 0.7 points.
-    console.log(`active design, 3 looks: simultaneous coverage ${(covered / trials).toFixed(3)}; one batch of 60 at 95%: coverage ${(coveredOnce / trials).toFixed(3)}; mean 95% width with 60 labels: active ${(widthActive / trials).toFixed(4)}, uniform ${(widthUniform / trials).toFixed(4)}`);
+    console.log(
+      `active design, 3 looks: simultaneous coverage ${(covered / trials).toFixed(3)}; one batch of 60 at 95%: coverage ${(coveredOnce / trials).toFixed(3)}; mean 95% width with 60 labels: active ${(widthActive / trials).toFixed(4)}, uniform ${(widthUniform / trials).toFixed(4)}`,
+    );
     expect(covered / trials).toBeGreaterThanOrEqual(0.94);
     expect(coveredOnce / trials).toBeGreaterThanOrEqual(0.94);
     // The design earns its keep: narrower than uniform sampling of as many questions.

@@ -9,13 +9,25 @@ describe("readLabelFile", () => {
     const text = '{"query":"q1","chunk":"c1","grade":3,"rationale":"yes"}\n\n{"query":"q1","chunk":"c2","grade":0}\n';
     for (const name of ["judge.jsonl", "judge.json", "judge"]) {
       const r = readLabelFile(buf(text), name);
-      expect([r.format, r.errors, r.rows]).toEqual(["jsonl", [], [{ qid: "q1", docid: "c1", grade: 3, line: 1 }, { qid: "q1", docid: "c2", grade: 0, line: 3 }]]);
+      expect([r.format, r.errors, r.rows]).toEqual([
+        "jsonl",
+        [],
+        [
+          { qid: "q1", docid: "c1", grade: 3, line: 1 },
+          { qid: "q1", docid: "c2", grade: 0, line: 3 },
+        ],
+      ]);
     }
     expect(readLabelFile(buf("q1 0 c1 3\n"), "x.qrels").rows).toEqual([{ qid: "q1", docid: "c1", grade: 3, line: 1 }]);
   });
 
   it("leaves out a judge run's ungraded pairs, counting them; refuses twice-labelled pairs and grades outside 0–3 with file:line (unless --clip)", () => {
-    const r = readLabelFile(buf('{"query":"q1","chunk":"c1","grade":null}\n{"query":"q1","chunk":"c2","grade":4}\n{"query":"q1","chunk":"c3","grade":1}\n{"query":"q1","chunk":"c3","grade":2}\n{"query":"q1"}\n'), "j.jsonl");
+    const r = readLabelFile(
+      buf(
+        '{"query":"q1","chunk":"c1","grade":null}\n{"query":"q1","chunk":"c2","grade":4}\n{"query":"q1","chunk":"c3","grade":1}\n{"query":"q1","chunk":"c3","grade":2}\n{"query":"q1"}\n',
+      ),
+      "j.jsonl",
+    );
     expect(r.ungraded).toBe(1);
     expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.field ?? ""}: ${e.message}`)).toEqual([
       "j.jsonl:2: grade: expected a grade 0–3, found 4 (--clip maps grades outside 0–3 into range)",

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { alignLabels } from "../../../lib/stats/agreement/align.ts";
 import { binaryAgreement } from "../../../lib/stats/agreement/binary.ts";
-import { confusionOf, perGrade, rawAgreement, toRows, withinOne, leniency } from "../../../lib/stats/agreement/confusion.ts";
+import {
+  confusionOf,
+  perGrade,
+  rawAgreement,
+  toRows,
+  withinOne,
+  leniency,
+} from "../../../lib/stats/agreement/confusion.ts";
 import { BOTH_CONSTANT, cohenKappa, type Weighting } from "../../../lib/stats/agreement/kappa.ts";
 import { alphaFromConfusion, krippendorffAlpha } from "../../../lib/stats/agreement/krippendorff.ts";
 import { agreementReport } from "../../../lib/stats/agreement/report.ts";
@@ -10,7 +17,9 @@ import { seededRng } from "../../../lib/stats/random.ts";
 
 const m = (ref: number[], other: number[]) => confusionOf(ref.map((r, i) => ({ reference: r, other: other[i] })));
 const kappas = (ref: number[], other: number[]) =>
-  Object.fromEntries((["unweighted", "linear", "quadratic"] as Weighting[]).map((w) => [w, cohenKappa(m(ref, other), w)]));
+  Object.fromEntries(
+    (["unweighted", "linear", "quadratic"] as Weighting[]).map((w) => [w, cohenKappa(m(ref, other), w)]),
+  );
 
 /*
  * Expected values from scikit-learn 1.2.1 (Debian python3-sklearn), computed once with
@@ -75,7 +84,13 @@ describe("Cohen's kappa, confusion and per-grade scores against scikit-learn", (
   it("both sides constant: undefined (scikit-learn gives NaN), reported as null with a reason", () => {
     const k = kappas([2, 2, 2], [2, 2, 2]);
     for (const v of Object.values(k)) expect(v).toEqual({ value: null, se: null, reason: BOTH_CONSTANT });
-    const r = agreementReport(alignLabels(["a", "b", "c"].map((d) => ({ qid: "q", docid: d, grade: 2 })), ["a", "b", "c"].map((d) => ({ qid: "q", docid: d, grade: 2 }))), { bootstrap: 0 });
+    const r = agreementReport(
+      alignLabels(
+        ["a", "b", "c"].map((d) => ({ qid: "q", docid: d, grade: 2 })),
+        ["a", "b", "c"].map((d) => ({ qid: "q", docid: d, grade: 2 })),
+      ),
+      { bootstrap: 0 },
+    );
     expect(r.kappa).toEqual({ unweighted: null, linear: null, quadratic: null, reason: BOTH_CONSTANT });
     expect(r.raw_agreement).toBe(1);
     expect(r.alpha_ordinal).toBeNull();
@@ -112,12 +127,31 @@ describe("descriptive agreement (hand-computed)", () => {
     expect(b.agreement).toBe(0.6);
     expect(b.kappa).toBeCloseTo(1 / 6, 12);
     // Alpha on the same 2×2 equals the general algorithm on the same units.
-    expect(b.alpha).toBeCloseTo(krippendorffAlpha([[0, 0], [0, 1], [1, 1], [1, 0], [1, 1]], "nominal") as number, 12);
+    expect(b.alpha).toBeCloseTo(
+      krippendorffAlpha(
+        [
+          [0, 0],
+          [0, 1],
+          [1, 1],
+          [1, 0],
+          [1, 1],
+        ],
+        "nominal",
+      ) as number,
+      12,
+    );
   });
   it("alignment counts pairs, reference-only and other-only labels", () => {
     const a = alignLabels(
-      [{ qid: "q", docid: "a", grade: 1 }, { qid: "q", docid: "b", grade: 2 }, { qid: "r", docid: "a", grade: 3 }],
-      [{ qid: "q", docid: "a", grade: 0 }, { qid: "r", docid: "b", grade: 3 }],
+      [
+        { qid: "q", docid: "a", grade: 1 },
+        { qid: "q", docid: "b", grade: 2 },
+        { qid: "r", docid: "a", grade: 3 },
+      ],
+      [
+        { qid: "q", docid: "a", grade: 0 },
+        { qid: "r", docid: "b", grade: 3 },
+      ],
     );
     expect(a).toEqual({ pairs: [{ qid: "q", docid: "a", reference: 1, other: 0 }], referenceOnly: 2, otherOnly: 1 });
   });
@@ -141,16 +175,32 @@ describe("Krippendorff's alpha against Krippendorff (2011), 'Computing Krippendo
   it("section A: binary data, two observers, ten units: α = 0.095", () => {
     const a = [0, 1, 0, 0, 0, 0, 0, 0, 1, 0];
     const b = [1, 1, 1, 0, 0, 1, 0, 0, 0, 0];
-    expect(krippendorffAlpha(a.map((x, i) => [x, b[i]]), "nominal")).toBeCloseTo(0.095, 3);
+    expect(
+      krippendorffAlpha(
+        a.map((x, i) => [x, b[i]]),
+        "nominal",
+      ),
+    ).toBeCloseTo(0.095, 3);
   });
   it("the two-rater shortcut from a confusion matrix equals the general algorithm", () => {
     const ref = [0, 0, 1, 1, 2, 2, 3, 3, 0, 1, 2, 3, 1, 2, 0, 3];
     const other = [0, 1, 1, 2, 2, 3, 3, 2, 0, 0, 2, 3, 1, 1, 1, 3];
-    const general = krippendorffAlpha(ref.map((r, i) => [r, other[i]]), "ordinal") as number;
+    const general = krippendorffAlpha(
+      ref.map((r, i) => [r, other[i]]),
+      "ordinal",
+    ) as number;
     expect(alphaFromConfusion(m(ref, other), [0, 1, 2, 3], "ordinal")).toBeCloseTo(general, 12);
   });
   it("is undefined without variation", () => {
-    expect(krippendorffAlpha([[1, 1], [1, 1]], "ordinal")).toBeNull();
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 1],
+          [1, 1],
+        ],
+        "ordinal",
+      ),
+    ).toBeNull();
   });
 });
 
@@ -160,7 +210,19 @@ describe("agreement report", () => {
   const labels = (grades: number[]) => grades.map((grade, i) => ({ qid: `q${i % 4}`, docid: `d${i}`, grade }));
   it("has the documented shape, with analytic and bootstrap intervals", () => {
     const r = agreementReport(alignLabels(labels(ref), labels(other)), { bootstrap: 500, seed: 7 });
-    expect(Object.keys(r)).toEqual(["n", "unmatched", "kappa", "raw_agreement", "within_one", "confusion", "per_grade", "leniency", "alpha_ordinal", "binary", "ci"]);
+    expect(Object.keys(r)).toEqual([
+      "n",
+      "unmatched",
+      "kappa",
+      "raw_agreement",
+      "within_one",
+      "confusion",
+      "per_grade",
+      "leniency",
+      "alpha_ordinal",
+      "binary",
+      "ci",
+    ]);
     expect(r.n).toBe(16);
     expect(r.kappa.quadratic).toBeCloseTo(0.8157894736842105, 12);
     expect(Object.keys(r.binary)).toEqual(["ge1", "ge2", "ge3"]);
@@ -171,14 +233,24 @@ describe("agreement report", () => {
     expect(b?.queries).toBe(4);
     expect(b?.kappa_quadratic?.low).toBeLessThanOrEqual(b?.kappa_quadratic?.high as number);
     // Reproducible from the seed, different with another seed.
-    expect(agreementReport(alignLabels(labels(ref), labels(other)), { bootstrap: 500, seed: 7 }).ci.bootstrap).toEqual(b);
-    expect(agreementReport(alignLabels(labels(ref), labels(other)), { bootstrap: 500, seed: 8 }).ci.bootstrap).not.toEqual(b);
+    expect(agreementReport(alignLabels(labels(ref), labels(other)), { bootstrap: 500, seed: 7 }).ci.bootstrap).toEqual(
+      b,
+    );
+    expect(
+      agreementReport(alignLabels(labels(ref), labels(other)), { bootstrap: 500, seed: 8 }).ci.bootstrap,
+    ).not.toEqual(b);
   });
   it("numbers queries in qid order: the intervals do not depend on the order of the labels", () => {
     const opts = { bootstrap: 300, seed: 3 };
     const sorted = agreementReport(alignLabels(labels(ref), labels(other)), opts);
     const order = [13, 2, 7, 0, 15, 9, 4, 11, 1, 14, 6, 3, 12, 8, 5, 10];
-    const shuffled = agreementReport(alignLabels(order.map((i) => labels(ref)[i]), order.map((i) => labels(other)[i])), opts);
+    const shuffled = agreementReport(
+      alignLabels(
+        order.map((i) => labels(ref)[i]),
+        order.map((i) => labels(other)[i]),
+      ),
+      opts,
+    );
     expect(shuffled.ci.bootstrap).toEqual(sorted.ci.bootstrap);
     // Reference: raw agreement resampled by hand, queries q0…q3 numbered in that order.
     const rng = seededRng(3);
@@ -195,14 +267,18 @@ describe("agreement report", () => {
       draws.push(agree / total);
     }
     draws.sort((x, y) => x - y);
-    expect(sorted.ci.bootstrap?.raw_agreement).toEqual({ low: quantileSorted(draws, 0.025), high: quantileSorted(draws, 0.975) });
+    expect(sorted.ci.bootstrap?.raw_agreement).toEqual({
+      low: quantileSorted(draws, 0.025),
+      high: quantileSorted(draws, 0.975),
+    });
   });
   it("with a memo, a report after a few labels changed has exactly the intervals of a new computation", () => {
     const memo = new Map();
     const rng = seededRng(4);
     const refs = Array.from({ length: 300 }, () => rng.int(4));
     let others = refs.map((g) => (rng.next() < 0.7 ? g : rng.int(4)));
-    const many = (grades: number[]) => grades.map((grade, i) => ({ qid: `q${String(i % 40).padStart(2, "0")}`, docid: `d${i}`, grade }));
+    const many = (grades: number[]) =>
+      grades.map((grade, i) => ({ qid: `q${String(i % 40).padStart(2, "0")}`, docid: `d${i}`, grade }));
     for (let round = 0; round < 12; round++) {
       const aligned = alignLabels(many(refs), many(others));
       const kept = agreementReport(aligned, { bootstrap: 200, seed: 5, memo, memoKey: "judge" });
@@ -212,7 +288,9 @@ describe("agreement report", () => {
     }
     // A query set that changes (one query loses its pairs) is computed anew.
     const fewer = alignLabels(many(refs).slice(1, 39), many(others).slice(1, 39));
-    expect(agreementReport(fewer, { bootstrap: 200, seed: 5, memo, memoKey: "judge" })).toEqual(agreementReport(fewer, { bootstrap: 200, seed: 5 }));
+    expect(agreementReport(fewer, { bootstrap: 200, seed: 5, memo, memoKey: "judge" })).toEqual(
+      agreementReport(fewer, { bootstrap: 200, seed: 5 }),
+    );
   });
   it("resamples whole queries: one query holding every pair gives a zero-width interval", () => {
     const one = (grades: number[]) => grades.map((grade, i) => ({ qid: "only", docid: `d${i}`, grade }));

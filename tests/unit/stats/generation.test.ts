@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapMeanCI } from "../../../lib/stats/bootstrap.ts";
-import { attributionTable, averageRanks, claimAgreement, contextRelevance, faithfulness, faithfulnessAgreement, isGoodAnswer, spearman, systemMeans, type TSupportLabel } from "../../../lib/stats/generation.ts";
+import {
+  attributionTable,
+  averageRanks,
+  claimAgreement,
+  contextRelevance,
+  faithfulness,
+  faithfulnessAgreement,
+  isGoodAnswer,
+  spearman,
+  systemMeans,
+  type TSupportLabel,
+} from "../../../lib/stats/generation.ts";
 
 describe("faithfulness", () => {
   it("is (#s + w·#p) / #claims, with n and x counting 0", () => {
@@ -145,7 +156,12 @@ describe("attributionTable", () => {
     const t = attributionTable(rows, 1);
     // relevant (≥ 1): q1 q2 q5 q6; good: q1 q2 q4.
     expect(t.counts).toEqual({ retrieval_failed: 1, generator_failed: 2, good_without_evidence: 1, fine: 2 });
-    expect(t.examples).toEqual({ retrieval_failed: ["q3"], generator_failed: ["q5", "q6"], good_without_evidence: ["q4"], fine: ["q1", "q2"] });
+    expect(t.examples).toEqual({
+      retrieval_failed: ["q3"],
+      generator_failed: ["q5", "q6"],
+      good_without_evidence: ["q4"],
+      fine: ["q1", "q2"],
+    });
     expect(t.n).toBe(6);
   });
 

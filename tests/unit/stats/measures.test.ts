@@ -16,9 +16,11 @@ function run(qrels: string, runText: string, measures: string[], opts: { l?: num
   return evaluate(judgementsFrom(q.rows), runFrom(r.rows), columns, { relevanceLevel: opts.l ?? 1, complete: opts.c });
 }
 const summary = (res: EvalResult) => Object.fromEntries(res.columns.map((c, i) => [c.name, res.summary[i]]));
-const perQuery = (res: EvalResult, name: string) => Object.fromEntries(res.queries.map((q, i) => [q, res.values[res.columns.findIndex((c) => c.name === name)][i]]));
+const perQuery = (res: EvalResult, name: string) =>
+  Object.fromEntries(res.queries.map((q, i) => [q, res.values[res.columns.findIndex((c) => c.name === name)][i]]));
 /** Run lines for one query, scores descending in the given order. */
-const lines = (qid: string, docids: string[]) => docids.map((d, i) => `${qid} Q0 ${d} ${i + 1} ${100 - i} sys`).join("\n");
+const lines = (qid: string, docids: string[]) =>
+  docids.map((d, i) => `${qid} Q0 ${d} ${i + 1} ${100 - i} sys`).join("\n");
 
 describe("the evaluation plan's worked example (seed plan, 'What to measure')", () => {
   // Five retrieved chunks; the pool has exactly three relevant chunks (grades 3, 1, 2), all
@@ -93,10 +95,15 @@ describe("trec_eval conventions", () => {
   it("-c: num_rel's total counts every judgement above 0 in the qrels, whatever -l (trec_eval 10.0's m_num_rel.c)", () => {
     // q1 judges a 1, b 2, z 0 and the run answers it; q2 judges c 1 and the run does not. At -l 2
     // the per-query num_rel are q1 1 (b), q2 0, but te_calc_avg_num_rel counts a, b, c: 3.
-    const res = run("q1 0 a 1\nq1 0 b 2\nq1 0 z 0\nq2 0 c 1\n", lines("q1", ["a", "b"]), ["num_rel"], { l: 2, c: true });
+    const res = run("q1 0 a 1\nq1 0 b 2\nq1 0 z 0\nq2 0 c 1\n", lines("q1", ["a", "b"]), ["num_rel"], {
+      l: 2,
+      c: true,
+    });
     expect(perQuery(res, "num_rel")).toEqual({ q1: 1, q2: 0 });
     expect(summary(res).num_rel).toBe(3);
-    expect(summary(run("q1 0 a 1\nq1 0 b 2\nq1 0 z 0\nq2 0 c 1\n", lines("q1", ["a", "b"]), ["num_rel"], { l: 2 })).num_rel).toBe(1);
+    expect(
+      summary(run("q1 0 a 1\nq1 0 b 2\nq1 0 z 0\nq2 0 c 1\n", lines("q1", ["a", "b"]), ["num_rel"], { l: 2 })).num_rel,
+    ).toBe(1);
   });
   it("ignores a query in the run that the qrels do not judge", () => {
     const res = run("q1 0 a 1\n", `${lines("q1", ["a"])}\n${lines("zz", ["a"])}`, ["map"]);
@@ -129,7 +136,16 @@ describe("trec_eval conventions", () => {
   });
   it("sums counts and averages the rest; output order follows trec_eval's measure table", () => {
     const { columns } = parseMeasures(["ndcg_cut.10,5", "P.5", "recip_rank", "map", "recall.100,5", "num_ret"]);
-    expect(columns.map((c) => c.name)).toEqual(["num_ret", "map", "recip_rank", "P_5", "recall_5", "recall_100", "ndcg_cut_5", "ndcg_cut_10"]);
+    expect(columns.map((c) => c.name)).toEqual([
+      "num_ret",
+      "map",
+      "recip_rank",
+      "P_5",
+      "recall_5",
+      "recall_100",
+      "ndcg_cut_5",
+      "ndcg_cut_10",
+    ]);
     expect(columns[0].summary).toBe("sum");
     expect(() => parseMeasures(["nope"])).toThrow(MeasureSpecError);
     expect(() => parseMeasures(["P.0"])).toThrow(MeasureSpecError);
@@ -138,7 +154,12 @@ describe("trec_eval conventions", () => {
 });
 
 describe("start-time error", () => {
-  const q = (grades: number[], docids: string[]): RankedQuery => ({ qid: "q", grades, docids, judgedAtGrade: [0, 0, 0, 0] });
+  const q = (grades: number[], docids: string[]): RankedQuery => ({
+    qid: "q",
+    grades,
+    docids,
+    judgedAtGrade: [0, 0, 0, 0],
+  });
   const chunks = new Map([
     ["a", { video: "v1", start: 0 }],
     ["b", { video: "v1", start: 100 }],
@@ -147,16 +168,40 @@ describe("start-time error", () => {
   const o = { relevanceLevel: 1 };
   it("measures the highest-ranked relevant chunk against the reference start", () => {
     // b is the first relevant chunk, at rank 2: |100 − 70| = 30 s; tRR = 1/2 × (1 − 30/150) = 0.4.
-    expect(startError(q([0, 2, 3], ["a", "b", "c"]), { start: 70, video: "v1" }, chunks, o)).toEqual({ error: 30, rank: 2, timeAwareRR: 0.4, missingChunkTime: false });
+    expect(startError(q([0, 2, 3], ["a", "b", "c"]), { start: 70, video: "v1" }, chunks, o)).toEqual({
+      error: 30,
+      rank: 2,
+      timeAwareRR: 0.4,
+      missingChunkTime: false,
+    });
   });
   it("caps at 150 s: far away, another video, or nothing relevant retrieved", () => {
     expect(startError(q([1], ["b"]), { start: 400, video: "v1" }, chunks, o)?.error).toBe(150);
-    expect(startError(q([1], ["c"]), { start: 40, video: "v1" }, chunks, o)).toMatchObject({ error: 150, timeAwareRR: 0 });
-    expect(startError(q([0, -1], ["a", "b"]), { start: 0 }, chunks, o)).toEqual({ error: 150, rank: 0, timeAwareRR: 0, missingChunkTime: false });
+    expect(startError(q([1], ["c"]), { start: 40, video: "v1" }, chunks, o)).toMatchObject({
+      error: 150,
+      timeAwareRR: 0,
+    });
+    expect(startError(q([0, -1], ["a", "b"]), { start: 0 }, chunks, o)).toEqual({
+      error: 150,
+      rank: 0,
+      timeAwareRR: 0,
+      missingChunkTime: false,
+    });
   });
   it("uses the nearest answer place in the chunk's video when a question has several (issue 23)", () => {
     // b starts at 100 in v1: places v1@70 (30 s), v1@112 (12 s), v2@100 (another video): 12 s; tRR = 1 × (1 − 12/150) = 0.92.
-    expect(startError(q([2], ["b"]), [{ start: 70, video: "v1" }, { start: 112, video: "v1" }, { start: 100, video: "v2" }], chunks, o)).toEqual({ error: 12, rank: 1, timeAwareRR: 0.92, missingChunkTime: false });
+    expect(
+      startError(
+        q([2], ["b"]),
+        [
+          { start: 70, video: "v1" },
+          { start: 112, video: "v1" },
+          { start: 100, video: "v2" },
+        ],
+        chunks,
+        o,
+      ),
+    ).toEqual({ error: 12, rank: 1, timeAwareRR: 0.92, missingChunkTime: false });
     expect(startError(q([2], ["b"]), [{ start: 100, video: "v2" }], chunks, o)?.error).toBe(150);
     expect(startError(q([2], ["b"]), [], chunks, o)).toBeNull();
   });
@@ -167,16 +212,27 @@ describe("start-time error", () => {
     const qrels = "q1 0 a 1\nq2 0 b 1\nq3 0 c 1\n";
     const runText = [lines("q1", ["a"]), lines("q2", ["b"]), lines("q3", ["c"])].join("\n");
     const parsed = parseMeasures(["start_error"]);
-    const res = evaluate(judgementsFrom(parseQrels(qrels, "x").rows), runFrom(parseRun(runText, "y").rows), parsed.columns, {
-      relevanceLevel: 1,
-      // q1: |0 − 10| = 10; q2: |100 − 50| = 50; q3 has no reference start.
-      starts: new Map([
-        ["q1", { start: 10, video: "v1" }],
-        ["q2", { start: 50, video: "v1" }],
-      ]),
-      chunks,
+    const res = evaluate(
+      judgementsFrom(parseQrels(qrels, "x").rows),
+      runFrom(parseRun(runText, "y").rows),
+      parsed.columns,
+      {
+        relevanceLevel: 1,
+        // q1: |0 − 10| = 10; q2: |100 − 50| = 50; q3 has no reference start.
+        starts: new Map([
+          ["q1", { start: 10, video: "v1" }],
+          ["q2", { start: 50, video: "v1" }],
+        ]),
+        chunks,
+      },
+    );
+    expect(summary(res)).toEqual({
+      start_error: 30,
+      start_within_15: 0.5,
+      start_within_30: 0.5,
+      start_within_60: 1,
+      start_rr: (1 - 10 / 150 + (1 - 50 / 150)) / 2,
     });
-    expect(summary(res)).toEqual({ start_error: 30, start_within_15: 0.5, start_within_30: 0.5, start_within_60: 1, start_rr: ((1 - 10 / 150) + (1 - 50 / 150)) / 2 });
   });
 });
 
@@ -192,19 +248,50 @@ describe("trec_eval's -m syntax", () => {
     expect(names(["P.5,7,3"])).toEqual(["P_3", "P_5", "P_7"]);
     expect(names(["iprec_at_recall..10,.20"])).toEqual(["iprec_at_recall_0.10", "iprec_at_recall_0.20"]);
     expect(names(["Rprec_mult.0.2"])).toEqual(["Rprec_mult_0.20"]);
-    expect(names(["ndcg.1=3,2=9", "utility.2,-1,0,0", "11pt_avg..25,.5", "success.2,5,20"])).toEqual(["utility_2,-1,0,0", "11pt_avg_.25,.5", "ndcg_1=3,2=9", "success_2", "success_5", "success_20"]);
+    expect(names(["ndcg.1=3,2=9", "utility.2,-1,0,0", "11pt_avg..25,.5", "success.2,5,20"])).toEqual([
+      "utility_2,-1,0,0",
+      "11pt_avg_.25,.5",
+      "ndcg_1=3,2=9",
+      "success_2",
+      "success_5",
+      "success_20",
+    ]);
   });
   it("expands nicknames in trec_eval's order; parameters replace the defaults even inside a nickname", () => {
-    expect(names(["official"]).slice(0, 8)).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec"]);
+    expect(names(["official"]).slice(0, 8)).toEqual([
+      "runid",
+      "num_q",
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "map",
+      "gm_map",
+      "Rprec",
+    ]);
     expect(names(["official"])).toHaveLength(1 + 1 + 3 + 3 + 1 + 1 + 11 + 9);
     expect(names(["all_trec", "P.5"]).filter((n) => n.startsWith("P_"))).toEqual(["P_5"]);
-    expect(names(["set"])).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P", "set_recall", "set_map", "set_F"]);
+    expect(names(["set"])).toEqual([
+      "runid",
+      "num_q",
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "utility",
+      "set_P",
+      "set_relative_P",
+      "set_recall",
+      "set_map",
+      "set_F",
+    ]);
   });
   it("iprec_at_recall turns a recall point into relevant chunks with lround (trec_eval 10.0), not trunc(x + 0.9) (9)", () => {
     // 4 relevant chunks; ranking a (relevant), x (not judged), b (relevant). At recall 0.3:
     // lround(0.3 × 4) = 1 relevant chunk, interpolated precision max(1/1, 1/2, 2/3) = 1 (trec_eval 9
     // took trunc(1.2 + 0.9) = 2 chunks: 2/3). At 0.5: lround(2) = 2 → 2/3. At 0.7: 3 > 2 retrieved → 0.
-    const res = run("q 0 a 1\nq 0 b 1\nq 0 c 1\nq 0 d 1\n", lines("q", ["a", "x", "b"]), ["iprec_at_recall..3,.5,.7", "11pt_avg..3,.5,.7"]);
+    const res = run("q 0 a 1\nq 0 b 1\nq 0 c 1\nq 0 d 1\n", lines("q", ["a", "x", "b"]), [
+      "iprec_at_recall..3,.5,.7",
+      "11pt_avg..3,.5,.7",
+    ]);
     const s = summary(res);
     expect(s["iprec_at_recall_0.30"]).toBe(1);
     expect(s["iprec_at_recall_0.50"]).toBeCloseTo(2 / 3, 15);
@@ -221,7 +308,11 @@ describe("trec_eval's -m syntax", () => {
     expect(() => parseMeasures(["P.5x"])).toThrow(MeasureSpecError); // atol would read 5
     expect(() => parseMeasures(["P.1e3"])).toThrow(MeasureSpecError); // atol would read 1
     // get_double_cutoffs: sorted, printed %3.2f; .1 and .10 are the same cutoff
-    expect(names(["iprec_at_recall..50,.10,.25"])).toEqual(["iprec_at_recall_0.10", "iprec_at_recall_0.25", "iprec_at_recall_0.50"]);
+    expect(names(["iprec_at_recall..50,.10,.25"])).toEqual([
+      "iprec_at_recall_0.10",
+      "iprec_at_recall_0.25",
+      "iprec_at_recall_0.50",
+    ]);
     expect(() => parseMeasures(["iprec_at_recall..1,.10"])).toThrow(/given twice/);
     // get_double_params: kept as written
     expect(names(["11pt_avg..75,.25"])).toEqual(["11pt_avg_.75,.25"]);

@@ -10,12 +10,28 @@ import type { RankedQuery } from "../../../lib/stats/measures/types.ts";
 import { narrowerBy, ppiLambda, ppiMean, ppiPairedDifference, type TPpiSample } from "../../../lib/stats/ppi.ts";
 import { ppiTable } from "../../../lib/stats/ppi-table.ts";
 import { seededRng, type Rng } from "../../../lib/stats/random.ts";
-import { adviceSpread, pairedTTestPower, queriesForHalfWidth, queriesToDetect } from "../../../lib/stats/sample-size.ts";
+import {
+  adviceSpread,
+  pairedTTestPower,
+  queriesForHalfWidth,
+  queriesToDetect,
+} from "../../../lib/stats/sample-size.ts";
 import { studentTCdf, studentTQuantile } from "../../../lib/stats/student-t.ts";
 
 /** Reference values from ppi-python (scripts/fixtures/ppi_reference.py states the pinned commit). */
-type TReferenceCase = TPpiSample & { name: string; lambda: number; estimate: number; low: number; high: number; p: number; classicalLow: number; classicalHigh: number };
-const reference = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "stats", "ppi-reference.json"), "utf8")) as {
+type TReferenceCase = TPpiSample & {
+  name: string;
+  lambda: number;
+  estimate: number;
+  low: number;
+  high: number;
+  p: number;
+  classicalLow: number;
+  classicalHigh: number;
+};
+const reference = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "stats", "ppi-reference.json"), "utf8"),
+) as {
   cases: TReferenceCase[];
   topicSetSize: { sd: number; delta: number; n: number }[];
 };
@@ -42,10 +58,22 @@ describe("PPI++ mean (reference: ppi-python)", () => {
   });
 
   it("a paired difference is the estimator on per-question differences", () => {
-    const sys: TPpiSample = { human: [0.5, 0.7, 0.2, 0.9], judgeLabelled: [0.4, 0.8, 0.3, 0.8], judgeUnlabelled: [0.6, 0.1, 0.5] };
-    const base: TPpiSample = { human: [0.4, 0.5, 0.2, 0.6], judgeLabelled: [0.4, 0.6, 0.1, 0.6], judgeUnlabelled: [0.5, 0.2, 0.3] };
+    const sys: TPpiSample = {
+      human: [0.5, 0.7, 0.2, 0.9],
+      judgeLabelled: [0.4, 0.8, 0.3, 0.8],
+      judgeUnlabelled: [0.6, 0.1, 0.5],
+    };
+    const base: TPpiSample = {
+      human: [0.4, 0.5, 0.2, 0.6],
+      judgeLabelled: [0.4, 0.6, 0.1, 0.6],
+      judgeUnlabelled: [0.5, 0.2, 0.3],
+    };
     const d = ppiPairedDifference(sys, base);
-    const direct = ppiMean({ human: [0.1, 0.2, 0, 0.3], judgeLabelled: [0, 0.2, 0.2, 0.2], judgeUnlabelled: [0.1, -0.1, 0.2] });
+    const direct = ppiMean({
+      human: [0.1, 0.2, 0, 0.3],
+      judgeLabelled: [0, 0.2, 0.2, 0.2],
+      judgeUnlabelled: [0.1, -0.1, 0.2],
+    });
     expect(d.ppi!.estimate).toBeCloseTo(direct.ppi!.estimate, 12);
     expect(d.p).toBeCloseTo(direct.p!, 12);
     expect(() => ppiPairedDifference(sys, { ...base, human: [1] })).toThrow(/pair them by question/);
@@ -97,8 +125,18 @@ describe("PPI edge cases", () => {
   });
 
   it("narrowerBy compares the unclipped widths (standard errors), whatever clipping did to low and high", () => {
-    expect(narrowerBy({ ppi: { estimate: 0, se: 0.31 / 1.96, low: -0.31, high: 0.31 }, human: { estimate: 0, se: 0.5 / 1.96, low: -0.5, high: 0.5 } })).toBeCloseTo(0.38, 12);
-    expect(narrowerBy({ ppi: { estimate: 0.9, se: 0.31 / 1.96, low: 0.59, high: 1 }, human: { estimate: 0.9, se: 0.5 / 1.96, low: 0.4, high: 1 } })).toBeCloseTo(0.38, 12);
+    expect(
+      narrowerBy({
+        ppi: { estimate: 0, se: 0.31 / 1.96, low: -0.31, high: 0.31 },
+        human: { estimate: 0, se: 0.5 / 1.96, low: -0.5, high: 0.5 },
+      }),
+    ).toBeCloseTo(0.38, 12);
+    expect(
+      narrowerBy({
+        ppi: { estimate: 0.9, se: 0.31 / 1.96, low: 0.59, high: 1 },
+        human: { estimate: 0.9, se: 0.5 / 1.96, low: 0.4, high: 1 },
+      }),
+    ).toBeCloseTo(0.38, 12);
     expect(narrowerBy({ ppi: null, human: null })).toBeNull();
   });
 });
@@ -146,7 +184,11 @@ describe("PPI simulation: coverage and width (seeded, deterministic)", () => {
     const draws = 1000;
     for (let d = 0; d < draws; d++) {
       const labelled = drawIndices(rng, c.human.length, 60);
-      const s: { human: number[]; judgeLabelled: number[]; judgeUnlabelled: number[] } = { human: [], judgeLabelled: [], judgeUnlabelled: [] };
+      const s: { human: number[]; judgeLabelled: number[]; judgeUnlabelled: number[] } = {
+        human: [],
+        judgeLabelled: [],
+        judgeUnlabelled: [],
+      };
       for (let i = 0; i < c.human.length; i++) {
         if (labelled.has(i)) {
           s.human.push(c.human[i]);
@@ -187,17 +229,35 @@ describe("topic-set-size design (Sakai): paired t-test, α = 0.05, power 0.8", (
 describe("ppiTable: runs × measures, differences from the baseline, advisor", () => {
   const judge = [[[0.2, 0.4, 0.6, 0.8, 0.5]], [[0.3, 0.6, 0.6, 0.9, 0.7]]];
   it("one cell per run and measure; the baseline has no difference; the advisor uses the human sd", () => {
-    const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge, human: [[[0.1, 0.5, 0.7]], [[0.3, 0.6, 0.8]]], labelled: [0, 1, 2], delta: 0.1 });
+    const t = ppiTable({
+      columns: [{ id: "m", label: "M" }],
+      runs: ["a", "b"],
+      baseline: 0,
+      judge,
+      human: [[[0.1, 0.5, 0.7]], [[0.3, 0.6, 0.8]]],
+      labelled: [0, 1, 2],
+      delta: 0.1,
+    });
     expect(t).toMatchObject({ questions: 5, labelled: 3, delta: 0.1, halfWidth: 0.05 });
     expect(t.rows[0].cells[0].diff).toBeNull();
-    const direct = ppiPairedDifference({ human: [0.3, 0.6, 0.8], judgeLabelled: [0.3, 0.6, 0.6], judgeUnlabelled: [0.9, 0.7] }, { human: [0.1, 0.5, 0.7], judgeLabelled: [0.2, 0.4, 0.6], judgeUnlabelled: [0.8, 0.5] });
+    const direct = ppiPairedDifference(
+      { human: [0.3, 0.6, 0.8], judgeLabelled: [0.3, 0.6, 0.6], judgeUnlabelled: [0.9, 0.7] },
+      { human: [0.1, 0.5, 0.7], judgeLabelled: [0.2, 0.4, 0.6], judgeUnlabelled: [0.8, 0.5] },
+    );
     expect(t.rows[1].cells[0].diff!.ppi!.estimate).toBeCloseTo(direct.ppi!.estimate, 12);
     // Human differences 0.2, 0.1, 0.1: sd = 0.0577…; detecting 0.1 needs 5 questions (scipy noncentral t: power 0.821 at n = 5).
     expect(t.advisor).toEqual([expect.objectContaining({ system: "b", sdSource: "human", toDetect: 5 })]);
     expect(t.advisor[0].sd).toBeCloseTo(Math.sqrt(1 / 300), 12);
   });
   it("fewer than two labelled questions: the advisor falls back on the judge's differences", () => {
-    const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge, human: [[[0.1]], [[0.3]]], labelled: [0] });
+    const t = ppiTable({
+      columns: [{ id: "m", label: "M" }],
+      runs: ["a", "b"],
+      baseline: 0,
+      judge,
+      human: [[[0.1]], [[0.3]]],
+      labelled: [0],
+    });
     expect(t.advisor[0].sdSource).toBe("judge");
     expect(t.rows[1].cells[0].mean.warnings).toEqual(["too_few_labelled"]);
   });
@@ -215,7 +275,14 @@ describe("no advice without a basis, no interval past the measure's range (issue
 
   it("ppiTable: the advisor says no basis where every question differs by the same amount", () => {
     const same = [[[0.2, 0.4, 0.6, 0.8, 0.5]], [[0.3, 0.5, 0.7, 0.9, 0.6]]];
-    const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge: same, human: [[[0.1, 0.5, 0.7]], [[0.2, 0.6, 0.8]]], labelled: [0, 1, 2] });
+    const t = ppiTable({
+      columns: [{ id: "m", label: "M" }],
+      runs: ["a", "b"],
+      baseline: 0,
+      judge: same,
+      human: [[[0.1, 0.5, 0.7]], [[0.2, 0.6, 0.8]]],
+      labelled: [0, 1, 2],
+    });
     expect(t.advisor[0]).toMatchObject({ sdSource: "human", noBasis: "no_spread", toDetect: null, forHalfWidth: null });
   });
 
@@ -230,7 +297,8 @@ describe("no advice without a basis, no interval past the measure's range (issue
     expect(r.human).toMatchObject({ estimate: 0.875, high: 1 });
     expect(r.human!.low).toBeCloseTo(0.646, 3);
     expect(r.human!.se).toBe(open.human!.se);
-    for (const e of [r.ppi!, r.human!, r.judge!]) expect([e.low >= 0, e.high <= 1, e.low <= e.estimate, e.estimate <= e.high]).toEqual([true, true, true, true]);
+    for (const e of [r.ppi!, r.human!, r.judge!])
+      expect([e.low >= 0, e.high <= 1, e.low <= e.estimate, e.estimate <= e.high]).toEqual([true, true, true, true]);
     expect(r.p).toBe(open.p);
     expect(narrowerBy(r)).toBeCloseTo(narrowerBy(open)!, 12);
   });
@@ -238,7 +306,14 @@ describe("no advice without a basis, no interval past the measure's range (issue
   it("ppiTable clips means to [0, 1] and differences to [-1, 1]", () => {
     const ones = [1, 1, 1, 1, 1, 1, 0, 1];
     const zeros = ones.map(() => 0);
-    const t = ppiTable({ columns: [{ id: "m", label: "M" }], runs: ["a", "b"], baseline: 0, judge: [[[...zeros, 0]], [[...ones, 1]]], human: [[zeros], [ones]], labelled: ones.map((_, i) => i) });
+    const t = ppiTable({
+      columns: [{ id: "m", label: "M" }],
+      runs: ["a", "b"],
+      baseline: 0,
+      judge: [[[...zeros, 0]], [[...ones, 1]]],
+      human: [[zeros], [ones]],
+      labelled: ones.map((_, i) => i),
+    });
     const b = t.rows[1].cells[0];
     expect(b.mean.ppi!.high).toBe(1);
     expect(b.diff!.ppi!.high).toBe(1);

@@ -65,7 +65,10 @@ function ours(collection: string, args: Args, precision: number): string[] {
   return trecEvalLines(result, { runid: r.rows.at(-1)?.tag ?? "", perQuery: args.q, precision });
 }
 
-const expected = (name: string) => readFileSync(join(dir, "expected", name), "utf8").trimEnd().split("\n");
+const expected = (name: string) =>
+  readFileSync(join(dir, "expected", name), "utf8")
+    .trimEnd()
+    .split("\n");
 
 describe.each(["edge", "graded"])("%s collection against trec_eval 10.0", (collection) => {
   it.each(Object.keys(CASES))("%s: the same text, 4 decimals", (name) => {
@@ -82,7 +85,8 @@ describe.each(["edge", "graded"])("%s collection against trec_eval 10.0", (colle
       const w = Number(wv);
       const g = Number(gv);
       if (wv.trim() === "-nan" || wv.trim() === "nan") expect(gv.trim()).toBe("-nan");
-      else if (Number.isNaN(w)) expect(gv).toBe(wv); // relstring, runid
+      else if (Number.isNaN(w))
+        expect(gv).toBe(wv); // relstring, runid
       else expect(Math.abs(g - w), `${want[i]} vs ${got[i]}`).toBeLessThanOrEqual(1e-9);
     }
   });

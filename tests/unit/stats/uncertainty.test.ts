@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapDistribution, bootstrapMeanCI, bootstrapMeanIntervals, percentileInterval, quantileSorted } from "../../../lib/stats/bootstrap.ts";
+import {
+  bootstrapDistribution,
+  bootstrapMeanCI,
+  bootstrapMeanIntervals,
+  percentileInterval,
+  quantileSorted,
+} from "../../../lib/stats/bootstrap.ts";
 import { normalCdf, normalQuantile } from "../../../lib/stats/normal.ts";
 import { pairedBootstrapTest, pairedRandomizationTest, pairedRandomizationTests } from "../../../lib/stats/paired.ts";
 import { seededRng } from "../../../lib/stats/random.ts";
@@ -81,7 +87,12 @@ describe("batched intervals and tests (one set of draws for many columns)", () =
   // Per-query values like the dashboard's: discrete (recall, reciprocal rank) with many ties and
   // zeros, continuous (nDCG-like), and large ones (start errors in seconds).
   const rng = seededRng(5);
-  const kinds = [(): number => rng.int(11) / 10, (): number => (rng.next() < 0.4 ? 0 : 1 / (1 + rng.int(10))), (): number => rng.next(), (): number => Math.round(rng.next() * 600)];
+  const kinds = [
+    (): number => rng.int(11) / 10,
+    (): number => (rng.next() < 0.4 ? 0 : 1 / (1 + rng.int(10))),
+    (): number => rng.next(),
+    (): number => Math.round(rng.next() * 600),
+  ];
   const column = (n: number, kind: number) => Array.from({ length: n }, kinds[kind % kinds.length]);
 
   it("pairedRandomizationTests gives every pair exactly pairedRandomizationTest's result", () => {
@@ -95,7 +106,10 @@ describe("batched intervals and tests (one set of draws for many columns)", () =
         pairs.push({ a, b: a.map((v, i) => (i === 0 ? v + 0.1 : v)) });
         pairs.push({ a, b: a.map((v, i) => (i === 1 ? v + 0.5 : i === 2 ? v - 0.5 : v)) });
       }
-    for (const [trials, seed] of [[1000, 1], [333, 7]]) {
+    for (const [trials, seed] of [
+      [1000, 1],
+      [333, 7],
+    ]) {
       const batched = pairedRandomizationTests(pairs, { trials, seed });
       pairs.forEach((p, k) => expect(batched[k]).toEqual(pairedRandomizationTest(p.a, p.b, { trials, seed })));
     }
@@ -110,7 +124,11 @@ describe("batched intervals and tests (one set of draws for many columns)", () =
     const keys = pairs.map((_, k) => `test ${k}`);
     for (let round = 0; round < 30; round++) {
       const got = pairedRandomizationTests(pairs, { trials: 500, seed: 2, memo, keys });
-      pairs.forEach((p, k) => expect(got[k], `round ${round}, test ${k}`).toEqual(pairedRandomizationTest(p.a, p.b, { trials: 500, seed: 2 })));
+      pairs.forEach((p, k) =>
+        expect(got[k], `round ${round}, test ${k}`).toEqual(
+          pairedRandomizationTest(p.a, p.b, { trials: 500, seed: 2 }),
+        ),
+      );
       // One or two queries change per round; now and then a run becomes equal to the baseline on
       // all queries but one, or the number of queries changes.
       pairs = pairs.map((p, k) => {
@@ -123,7 +141,9 @@ describe("batched intervals and tests (one set of draws for many columns)", () =
     }
     expect(memo.size).toBe(5);
     const shorter = pairs.map((p) => ({ a: p.a.slice(1), b: p.b.slice(1) }));
-    pairedRandomizationTests(shorter, { trials: 500, seed: 2, memo, keys }).forEach((r, k) => expect(r).toEqual(pairedRandomizationTest(shorter[k].a, shorter[k].b, { trials: 500, seed: 2 })));
+    pairedRandomizationTests(shorter, { trials: 500, seed: 2, memo, keys }).forEach((r, k) =>
+      expect(r).toEqual(pairedRandomizationTest(shorter[k].a, shorter[k].b, { trials: 500, seed: 2 })),
+    );
   });
 
   it("bootstrapMeanIntervals: complete columns get bootstrapMeanCI's interval; undefined values are left out of each resample's mean", () => {
@@ -165,12 +185,17 @@ describe("batched intervals and tests (one set of draws for many columns)", () =
     const memo = new Map();
     const n = 61;
     let columns: (number | null)[][] = [0, 1, 2, 3].map((k) => column(n, k));
-    columns.push(column(n, 3).map((v, i) => (i % 4 === 0 ? null : v)), new Array<number | null>(n).fill(0.5));
+    columns.push(
+      column(n, 3).map((v, i) => (i % 4 === 0 ? null : v)),
+      new Array<number | null>(n).fill(0.5),
+    );
     const keys = columns.map((_, c) => `column ${c}`);
     for (let round = 0; round < 25; round++) {
       for (const level of [0.95, 0.9]) {
         const opts = { resamples: 400, seed: 6, level };
-        expect(bootstrapMeanIntervals(columns, n, { ...opts, memo, keys }), `round ${round}`).toEqual(bootstrapMeanIntervals(columns, n, opts));
+        expect(bootstrapMeanIntervals(columns, n, { ...opts, memo, keys }), `round ${round}`).toEqual(
+          bootstrapMeanIntervals(columns, n, opts),
+        );
       }
       columns = columns.map((col, c) => {
         const next = [...col];

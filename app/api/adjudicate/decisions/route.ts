@@ -8,7 +8,17 @@ import { rolesFor } from "@/lib/auth/permissions";
  * details carry the decision that stands ({ standing }); a retry with the same key is harmless.
  * `revises: n` revises decision revision n (a stale n is a 409 with what stands).
  */
-export const POST = route({ roles: rolesFor("adjudicate"), body: ZAdjudicationInput, rateLimit: "submissions" }, async ({ user, body }) => {
-  const { applied, adjudication: a } = await adjudicate(await getDb(), user.id, body);
-  return { applied, poolItemId: a.poolItemId, grade: a.grade, startSeconds: a.startSeconds, rationale: a.rationale, revision: a.revision };
-});
+export const POST = route(
+  { roles: rolesFor("adjudicate"), body: ZAdjudicationInput, rateLimit: "submissions" },
+  async ({ user, body }) => {
+    const { applied, adjudication: a } = await adjudicate(await getDb(), user.id, body);
+    return {
+      applied,
+      poolItemId: a.poolItemId,
+      grade: a.grade,
+      startSeconds: a.startSeconds,
+      rationale: a.rationale,
+      revision: a.revision,
+    };
+  },
+);

@@ -9,4 +9,6 @@ import { projectIdParam } from "@/lib/lead/projects";
 const ZQuery = z.object({ projectId: z.string() });
 
 /** Items of one project whose annotators disagree and nobody has decided yet. */
-export const GET = route({ roles: rolesFor("adjudicate"), query: ZQuery }, async ({ query }) => adjudicatorQueue(await getDb(), projectIdParam(query.projectId)));
+export const GET = route({ roles: rolesFor("adjudicate"), query: ZQuery }, async ({ query }) =>
+  adjudicatorQueue(await getDb(), projectIdParam(query.projectId)),
+);

@@ -8,7 +8,17 @@ import { ZJudgementInput } from "@/lib/labels/schemas";
  * outbox retries until it gets an answer, and a retry is never applied twice. The answer echoes
  * only the caller's own label.
  */
-export const POST = route({ roles: ["annotator"], body: ZJudgementInput, rateLimit: "submissions" }, async ({ user, body }) => {
-  const { applied, judgement: j } = await submitJudgement(await getDb(), user.id, body);
-  return { applied, poolItemId: j.poolItemId, grade: j.grade, startSeconds: j.startSeconds, notes: j.notes, idempotencyKey: j.idempotencyKey };
-});
+export const POST = route(
+  { roles: ["annotator"], body: ZJudgementInput, rateLimit: "submissions" },
+  async ({ user, body }) => {
+    const { applied, judgement: j } = await submitJudgement(await getDb(), user.id, body);
+    return {
+      applied,
+      poolItemId: j.poolItemId,
+      grade: j.grade,
+      startSeconds: j.startSeconds,
+      notes: j.notes,
+      idempotencyKey: j.idempotencyKey,
+    };
+  },
+);

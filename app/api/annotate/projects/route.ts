@@ -5,4 +5,6 @@ import { annotatorProjects } from "@/lib/annotate/queue";
 export const dynamic = "force-dynamic";
 
 /** The projects the signed-in annotator has items in, with counts, and the one to open (lib/annotate/view.ts). */
-export const GET = route({ roles: ["annotator"] }, async ({ user, req }) => annotatorProjects(await getDb(), user.id, req.signal));
+export const GET = route({ roles: ["annotator"] }, async ({ user, req }) =>
+  annotatorProjects(await getDb(), user.id, req.signal),
+);

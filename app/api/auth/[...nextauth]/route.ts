@@ -74,5 +74,8 @@ async function throttled(response: Response, retryAfterSeconds: number): Promise
     // next-auth answered with a redirect (no json=true): its Location is the url.
   }
   const message = lockedMessage(retryAfterSeconds);
-  return new Response(JSON.stringify({ url, error: { code: "too_many_requests", message, details: { retryAfterSeconds } } }), { status: 429, headers });
+  return new Response(
+    JSON.stringify({ url, error: { code: "too_many_requests", message, details: { retryAfterSeconds } } }),
+    { status: 429, headers },
+  );
 }

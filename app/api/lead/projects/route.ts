@@ -9,4 +9,6 @@ const roles = rolesFor("manageProject");
 
 export const GET = route({ roles }, async () => listProjects(await getDb()));
 
-export const POST = route({ roles, body: ZProjectCreate }, async ({ body }) => Response.json(await createProject(await getDb(), body), { status: 201 }));
+export const POST = route({ roles, body: ZProjectCreate }, async ({ body }) =>
+  Response.json(await createProject(await getDb(), body), { status: 201 }),
+);

@@ -15,4 +15,6 @@ const serialize = <U extends { createdAt: Date }>(u: U) => ({ ...u, createdAt: u
 
 export const GET = route({ roles }, async () => (await listUsers(await getDb())).map(serialize));
 
-export const POST = route({ roles, body: ZUserCreate }, async ({ body }) => Response.json(serialize(await createUser(await getDb(), body)), { status: 201 }));
+export const POST = route({ roles, body: ZUserCreate }, async ({ body }) =>
+  Response.json(serialize(await createUser(await getDb(), body)), { status: 201 }),
+);

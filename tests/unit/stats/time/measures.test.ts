@@ -21,12 +21,24 @@ const chunks = new Map<string, ChunkTime>([
   ["w1", { video: "w", start: 0, end: 30 }],
 ]);
 const P = (video: string, start: number, end?: number): AnswerPlace => ({ video, start, end: end ?? null });
-const input = (rankings: Record<string, string[]>, references: Record<string, AnswerPlace[]>) => ({ rankings: new Map(Object.entries(rankings)), chunks, references: new Map(Object.entries(references)) });
+const input = (rankings: Record<string, string[]>, references: Record<string, AnswerPlace[]>) => ({
+  rankings: new Map(Object.entries(rankings)),
+  chunks,
+  references: new Map(Object.entries(references)),
+});
 
 describe("answer-span recall@k", () => {
   const data = input(
     { q1: ["c4", "c2", "c1"], q2: ["w1"], q4: ["c5"], q5: ["c4"], q6: ["x", "c2"] },
-    { q1: [P("v", 18, 32)], q2: [P("v", 62, 70), P("w", 5, 10)], q3: [], q4: [P("v", 100)], q5: [P("v", 78)], q6: [P("v", 18, 32)], q7: [P("v", 0, 10)] },
+    {
+      q1: [P("v", 18, 32)],
+      q2: [P("v", 62, 70), P("w", 5, 10)],
+      q3: [],
+      q4: [P("v", 100)],
+      q5: [P("v", 78)],
+      q6: [P("v", 18, 32)],
+      q7: [P("v", 0, 10)],
+    },
   );
   it("covers when the widened union of the top k holds the whole answer", () => {
     // q1, k=1: c4 widened by 5 s = [55,85], answer [18,32] not in it → 0.
@@ -40,7 +52,11 @@ describe("answer-span recall@k", () => {
   it("tolerance and minCoverage", () => {
     const wide = input({ q: ["c2"] }, { q: [P("v", 10, 40)] });
     // tolerance 0: c2 [15,35] holds 20 of the answer's 30 s → coverage 2/3, not covered at 1, covered at 0.5.
-    expect(answerSpanRecall(wide, { k: 1, tolerance: 0 }).perQuery.get("q")).toEqual({ recall: 0, coverage: 2 / 3, missing: 0 });
+    expect(answerSpanRecall(wide, { k: 1, tolerance: 0 }).perQuery.get("q")).toEqual({
+      recall: 0,
+      coverage: 2 / 3,
+      missing: 0,
+    });
     expect(answerSpanRecall(wide, { k: 1, tolerance: 0, minCoverage: 0.5 }).perQuery.get("q")?.recall).toBe(1);
     // tolerance 5: [10,40] → the whole answer → 1.
     expect(answerSpanRecall(wide, { k: 1 }).perQuery.get("q")?.recall).toBe(1);

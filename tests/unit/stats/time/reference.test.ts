@@ -49,8 +49,20 @@ describe("reference spans", () => {
 
   it("starts marked twice (two chunkings' annotators) count once, whatever the order they come in", () => {
     // 200 then 203: 203 ≤ 200 + 5 → known. Read in the other order the sort puts 200 first again.
-    const a = referenceSpans([], [{ video: "v", start: 203 }, { video: "v", start: 200 }]);
-    const b = referenceSpans([], [{ video: "v", start: 200 }, { video: "v", start: 203 }]);
+    const a = referenceSpans(
+      [],
+      [
+        { video: "v", start: 203 },
+        { video: "v", start: 200 },
+      ],
+    );
+    const b = referenceSpans(
+      [],
+      [
+        { video: "v", start: 200 },
+        { video: "v", start: 203 },
+      ],
+    );
     expect(a).toEqual([{ video: "v", start: 200, end: null }]);
     expect(b).toEqual(a);
   });

@@ -83,7 +83,8 @@ export function makeWorld(seed: number, nVideos = 12, perVideo = 35): World {
     const two = rng.next() < 0.3;
     sims.set(i, uniform(rng, 0.4, 3));
     if (two) sims.set(i + 1, uniform(rng, 0.4, 3));
-    for (const j of sectionsOf.get(section[i])!) if (!sims.has(j) && rng.next() < 0.7) sims.set(j, uniform(rng, 0.2, 1));
+    for (const j of sectionsOf.get(section[i])!)
+      if (!sims.has(j) && rng.next() < 0.7) sims.set(j, uniform(rng, 0.2, 1));
     return { video: v.id, start: starts[i], end: ends[two ? i + 1 : i] };
   };
   const questions: Question[] = [];
@@ -96,8 +97,14 @@ export function makeWorld(seed: number, nVideos = 12, perVideo = 35): World {
         const j = rng.int(total);
         if (!sims.has(j)) sims.set(j, uniform(rng, 0.3, 2.2));
       }
-      for (let d = 0; d < 2; d++) for (const j of sectionsOf.get(section[rng.int(total)])!) if (!sims.has(j) && rng.next() < 0.5) sims.set(j, uniform(rng, 0, 0.8));
-      questions.push({ id: `q${questions.length}`, spans: spans.filter((s, i) => spans.findIndex((o) => o.video === s.video && o.start === s.start) === i), sims });
+      for (let d = 0; d < 2; d++)
+        for (const j of sectionsOf.get(section[rng.int(total)])!)
+          if (!sims.has(j) && rng.next() < 0.5) sims.set(j, uniform(rng, 0, 0.8));
+      questions.push({
+        id: `q${questions.length}`,
+        spans: spans.filter((s, i) => spans.findIndex((o) => o.video === s.video && o.start === s.start) === i),
+        sims,
+      });
     }
   }
   return { seed, videos, starts: Float64Array.from(starts), ends: Float64Array.from(ends), questions };
@@ -224,7 +231,11 @@ export function placesOf(world: World, sc: Scenario): Map<string, Place[]> {
 }
 
 /** A's reference labels: every pooled pair with its truth grade; a grade-3 label carries the start of the span it holds most when the scenario draws it. */
-export function labelsOf(world: World, poolA: readonly PoolItem[], sc: Scenario): (LabelledSpan & { correctedStart: number | null })[] {
+export function labelsOf(
+  world: World,
+  poolA: readonly PoolItem[],
+  sc: Scenario,
+): (LabelledSpan & { correctedStart: number | null })[] {
   const rng = seededRng(world.seed * 131 + hash(sc.name));
   const spansOf = new Map(world.questions.map((q) => [q.id, q.spans]));
   return poolA.map((p) => {
@@ -236,6 +247,14 @@ export function labelsOf(world: World, poolA: readonly PoolItem[], sc: Scenario)
         if (o > held) [held, correctedStart] = [o, s.start];
       }
     }
-    return { id: `${p.query}/${p.chunk.id}`, query: p.query, video: p.chunk.video, start: p.chunk.start, end: p.chunk.end, grade: p.truth, correctedStart };
+    return {
+      id: `${p.query}/${p.chunk.id}`,
+      query: p.query,
+      video: p.chunk.video,
+      start: p.chunk.start,
+      end: p.chunk.end,
+      grade: p.truth,
+      correctedStart,
+    };
   });
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ReferenceSpan } from "../../../../lib/stats/time/reference.ts";
-import { transferLabels, type LabelledSpan, type TargetChunk, type TransferOptions } from "../../../../lib/stats/time/transfer.ts";
+import {
+  transferLabels,
+  type LabelledSpan,
+  type TargetChunk,
+  type TransferOptions,
+} from "../../../../lib/stats/time/transfer.ts";
 
 /*
  * Hand-made cases for the transfer rule, version 2 (lib/stats/time/transfer.ts). Every expected
@@ -12,17 +17,40 @@ import { transferLabels, type LabelledSpan, type TargetChunk, type TransferOptio
  * (default 0) of the chunk.
  */
 let nextId = 0;
-const L = (query: string, video: string, start: number, end: number, grade: number, id = `l${nextId++}`): LabelledSpan => ({ id, query, video, start, end, grade });
+const L = (
+  query: string,
+  video: string,
+  start: number,
+  end: number,
+  grade: number,
+  id = `l${nextId++}`,
+): LabelledSpan => ({ id, query, video, start, end, grade });
 const C = (id: string, video: string, start: number, end: number): TargetChunk => ({ id, video, start, end });
 const R = (video: string, start: number, end: number | null): ReferenceSpan => ({ video, start, end });
 /** query:chunk → grade, for every chunk the rule labels. */
-function grades(labels: LabelledSpan[], chunks: TargetChunk[], refs: Record<string, ReferenceSpan[]> = {}, opts?: TransferOptions): Record<string, number> {
-  return Object.fromEntries(transferLabels(labels, chunks, opts, new Map(Object.entries(refs))).map((t) => [`${t.query}:${t.chunkId}`, t.grade]));
+function grades(
+  labels: LabelledSpan[],
+  chunks: TargetChunk[],
+  refs: Record<string, ReferenceSpan[]> = {},
+  opts?: TransferOptions,
+): Record<string, number> {
+  return Object.fromEntries(
+    transferLabels(labels, chunks, opts, new Map(Object.entries(refs))).map((t) => [
+      `${t.query}:${t.chunkId}`,
+      t.grade,
+    ]),
+  );
 }
 
 describe("transfer v2: identity", () => {
   // Chunking A: 20 s chunks every 15 s (5 s overlap). a2 and a4 were never labelled.
-  const A = [C("a0", "v", 0, 20), C("a1", "v", 15, 35), C("a2", "v", 30, 50), C("a3", "v", 45, 65), C("a4", "v", 60, 80)];
+  const A = [
+    C("a0", "v", 0, 20),
+    C("a1", "v", 15, 35),
+    C("a2", "v", 30, 50),
+    C("a3", "v", 45, 65),
+    C("a4", "v", 60, 80),
+  ];
   const labels = [L("q", "v", 0, 20, 0, "x0"), L("q", "v", 15, 35, 3, "x1"), L("q", "v", 45, 65, 1, "x3")];
   it("B = A gives A's labels exactly, and nothing for the unlabelled chunks", () => {
     // a0, a1, a3: exact. a1 is unexplained (no reference): cand = [15,35] − [0,20] (grade 0) = [20,35].
@@ -32,7 +60,15 @@ describe("transfer v2: identity", () => {
   });
   it("the exact match's provenance names the label", () => {
     const t = transferLabels(labels, A).find((x) => x.chunkId === "a1");
-    expect(t).toEqual({ query: "q", chunkId: "a1", grade: 3, rule: "exact", reference: null, free: null, sources: [{ labelId: "x1", grade: 3, coverage: 1, share: 1, gives: 3 }] });
+    expect(t).toEqual({
+      query: "q",
+      chunkId: "a1",
+      grade: 3,
+      rule: "exact",
+      reference: null,
+      free: null,
+      sources: [{ labelId: "x1", grade: 3, coverage: 1, share: 1, gives: 3 }],
+    });
   });
   it("chunks given out of order give the same labels", () => {
     expect(grades(labels, [...A].reverse())).toEqual(grades(labels, A));
@@ -44,7 +80,14 @@ describe("transfer v2: coarse → fine with an answer place", () => {
   // [0,60] meets the place: explained. W = [25,41]. free = ([0,60] ∪ [45,105]) − W = [0,25] ∪ [41,105].
   const labels = [L("q", "v", 0, 60, 3), L("q", "v", 45, 105, 0)];
   const refs = { q: [R("v", 30, 36)] };
-  const B = [C("b0", "v", 0, 20), C("b1", "v", 15, 35), C("b2", "v", 30, 50), C("b3", "v", 45, 65), C("b5", "v", 90, 110), C("b6", "v", 37, 45)];
+  const B = [
+    C("b0", "v", 0, 20),
+    C("b1", "v", 15, 35),
+    C("b2", "v", 30, 50),
+    C("b3", "v", 45, 65),
+    C("b5", "v", 90, 110),
+    C("b6", "v", 37, 45),
+  ];
   it("the chunk holding the answer is 3, the rest of the relevant coarse chunk 0, the talk beside it 1", () => {
     // b0 [0,20]: 10 s from the place (not near); free 20/20 → 0.
     // b1 [15,35]: holds [30,35] = 5 s ≥ 3 → answer → 3.   b2 [30,50]: holds 6 s → 3.
@@ -59,7 +102,12 @@ describe("transfer v2: coarse → fine with an answer place", () => {
   });
   it("provenance: the reference span that gave the grade, the free share for 0", () => {
     const t = transferLabels(labels, B, {}, new Map(Object.entries(refs)));
-    expect(t.find((x) => x.chunkId === "b1")).toMatchObject({ grade: 3, rule: "answer", reference: { start: 30, end: 36, open: false }, free: null });
+    expect(t.find((x) => x.chunkId === "b1")).toMatchObject({
+      grade: 3,
+      rule: "answer",
+      reference: { start: 30, end: 36, open: false },
+      free: null,
+    });
     expect(t.find((x) => x.chunkId === "b5")).toMatchObject({ grade: 0, rule: "zero", reference: null, free: 0.75 });
   });
 });
@@ -68,7 +116,9 @@ describe("transfer v2: part, near, open spans, A's verdict", () => {
   it("part of the answer is 2, half a second of it is near (1)", () => {
     // place [30,40]: [37,57] holds 3 s (< 5, ≥ 1) → part → 2; [39.5,60] holds 0.5 s (< 1) and
     // lies within 5 s → near → 1; [35,55] holds 5 s = half → 3. No labels of A: verdict 3.
-    expect(grades([], [C("p", "v", 37, 57), C("n", "v", 39.5, 60), C("h", "v", 35, 55)], { q: [R("v", 30, 40)] })).toEqual({ "q:p": 2, "q:n": 1, "q:h": 3 });
+    expect(
+      grades([], [C("p", "v", 37, 57), C("n", "v", 39.5, 60), C("h", "v", 35, 55)], { q: [R("v", 30, 40)] }),
+    ).toEqual({ "q:p": 2, "q:n": 1, "q:h": 3 });
   });
   it("an open span is as long as the median closed one, or openSeconds", () => {
     // Closed spans of 6 and 10 s (queries r, s) → median 8: q's open span at 100 is [100,108].
@@ -82,7 +132,9 @@ describe("transfer v2: part, near, open spans, A's verdict", () => {
   it("A's annotators' grade of the chunk holding the answer bounds B's grade", () => {
     // place [30,36]; A's [20,40] holds it all and was graded 2 → verdict 2. B's [25,45] holds the
     // place → 2; [36.5,50] is near → min(1, 2) = 1.
-    expect(grades([L("q", "v", 20, 40, 2)], [C("b", "v", 25, 45), C("n", "v", 36.5, 50)], { q: [R("v", 30, 36)] })).toEqual({ "q:b": 2, "q:n": 1 });
+    expect(
+      grades([L("q", "v", 20, 40, 2)], [C("b", "v", 25, 45), C("n", "v", 36.5, 50)], { q: [R("v", 30, 36)] }),
+    ).toEqual({ "q:b": 2, "q:n": 1 });
   });
 });
 
@@ -113,7 +165,11 @@ describe("transfer v2: videos, queries, zero-length chunks, bad input", () => {
     const s = [L("q1", "v", 0, 20, 3), L("q1", "w", 0, 20, 0), L("q2", "v", 0, 20, 1)];
     // b_v [0,20] in v: exact for q1 (3) and q2 (1). b_w [0,20] in w: exact for q1 (0); q2 has no label in w.
     // b_u in video u: no labels there → unjudged.
-    expect(grades(s, [C("bv", "v", 0, 20), C("bw", "w", 0, 20), C("bu", "u", 0, 20)])).toEqual({ "q1:bv": 3, "q2:bv": 1, "q1:bw": 0 });
+    expect(grades(s, [C("bv", "v", 0, 20), C("bw", "w", 0, 20), C("bu", "u", 0, 20)])).toEqual({
+      "q1:bv": 3,
+      "q2:bv": 1,
+      "q1:bw": 0,
+    });
   });
   it("a zero-length chunk holds no seconds: unjudged unless a labelled span is exactly it", () => {
     // [10,10] inside a g0 span [0,20]: no seconds → unjudged.
@@ -122,8 +178,12 @@ describe("transfer v2: videos, queries, zero-length chunks, bad input", () => {
     expect(grades([L("q", "v", 10, 10, 2)], [C("b", "v", 10, 10)])).toEqual({ "q:b": 2 });
   });
   it("bad input is a RangeError naming the label, chunk or option", () => {
-    expect(() => transferLabels([L("q", "v", 0, 20, 4, "bad")], [])).toThrow(/label bad .*grade must be an integer 0–3, found 4/);
-    expect(() => transferLabels([L("q", "v", 20, 10, 1, "rev")], [])).toThrow(/label rev .*end must be seconds ≥ start/);
+    expect(() => transferLabels([L("q", "v", 0, 20, 4, "bad")], [])).toThrow(
+      /label bad .*grade must be an integer 0–3, found 4/,
+    );
+    expect(() => transferLabels([L("q", "v", 20, 10, 1, "rev")], [])).toThrow(
+      /label rev .*end must be seconds ≥ start/,
+    );
     expect(() => transferLabels([L("q", "v", 0, 20, 1)], [C("c9", "v", 30, 25)])).toThrow(/chunk c9 .*end must be/);
     expect(() => transferLabels([], [], { holdShare: 0 })).toThrow(/holdShare must be a share in \(0, 1\]/);
     expect(() => transferLabels([], [], { openSeconds: -1 })).toThrow(/openSeconds must be seconds > 0 or null/);

@@ -8,4 +8,7 @@ import { adjudicateAnswer, ZAnswerAdjudicationInput } from "@/lib/generation/adj
  * decision is a 409 carrying the one that stands; `revises: n` revises decision n; a retry with the
  * same key is harmless.
  */
-export const POST = route({ roles: rolesFor("adjudicate"), body: ZAnswerAdjudicationInput, rateLimit: "submissions" }, async ({ user, body }) => adjudicateAnswer(await getDb(), user.id, body));
+export const POST = route(
+  { roles: rolesFor("adjudicate"), body: ZAnswerAdjudicationInput, rateLimit: "submissions" },
+  async ({ user, body }) => adjudicateAnswer(await getDb(), user.id, body),
+);

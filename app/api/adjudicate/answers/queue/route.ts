@@ -10,4 +10,6 @@ export const dynamic = "force-dynamic";
 const ZQuery = z.object({ projectId: z.string() });
 
 /** Answers of one project whose annotators' labels disagree and nobody has decided yet (A and B, no names). */
-export const GET = route({ roles: rolesFor("adjudicate"), query: ZQuery }, async ({ query }) => answerAdjudicationQueue(await getDb(), projectIdParam(query.projectId)));
+export const GET = route({ roles: rolesFor("adjudicate"), query: ZQuery }, async ({ query }) =>
+  answerAdjudicationQueue(await getDb(), projectIdParam(query.projectId)),
+);

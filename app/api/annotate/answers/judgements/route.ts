@@ -7,7 +7,18 @@ import { submitAnswerJudgement, ZAnswerJudgementInput } from "@/lib/generation/s
  * (lib/generation/submit.ts): the client's outbox retries until it gets an answer. The answer echoes
  * only the caller's own label.
  */
-export const POST = route({ roles: ["annotator"], body: ZAnswerJudgementInput, rateLimit: "submissions" }, async ({ user, body }) => {
-  const { applied, judgement: j } = await submitAnswerJudgement(await getDb(), user.id, body);
-  return { applied, answerId: j.answerId, claimVersion: j.claimVersion, claimLabels: j.claimLabels, relevance: j.relevance, notes: j.notes, idempotencyKey: j.idempotencyKey };
-});
+export const POST = route(
+  { roles: ["annotator"], body: ZAnswerJudgementInput, rateLimit: "submissions" },
+  async ({ user, body }) => {
+    const { applied, judgement: j } = await submitAnswerJudgement(await getDb(), user.id, body);
+    return {
+      applied,
+      answerId: j.answerId,
+      claimVersion: j.claimVersion,
+      claimLabels: j.claimLabels,
+      relevance: j.relevance,
+      notes: j.notes,
+      idempotencyKey: j.idempotencyKey,
+    };
+  },
+);

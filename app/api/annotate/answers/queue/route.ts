@@ -18,15 +18,25 @@ const ZQueueQuery = z.object({
  * (50 by default); without projectId, the first project with answers of theirs left to label (else the first with any).
  * 404 for a project without answers of theirs or a cursor not theirs.
  */
-export const GET = route({ roles: ["annotator"], query: ZQueueQuery }, async ({ user, query }): Promise<TAnswerQueuePage> => {
-  const db = await getDb();
-  let projectId: number | null;
-  if (query.projectId === undefined) {
-    const projects = await answerProjects(db, user.id);
-    projectId = (projects.find((p) => p.done < p.total) ?? projects[0])?.id ?? null;
-    if (projectId === null) return { project: null, total: 0, done: 0, items: [], hasAfter: false };
-  } else projectId = intId(query.projectId);
-  const page = projectId === null ? null : await answerQueuePage(db, user.id, projectId, { after: query.after, limit: query.limit ?? ANSWER_PAGE });
-  if (!page || (page.project === null && query.projectId !== undefined)) throw new AppError("not_found", query.after ? "no such answer in your queue in that project" : "no answers of yours in that project");
-  return page;
-});
+export const GET = route(
+  { roles: ["annotator"], query: ZQueueQuery },
+  async ({ user, query }): Promise<TAnswerQueuePage> => {
+    const db = await getDb();
+    let projectId: number | null;
+    if (query.projectId === undefined) {
+      const projects = await answerProjects(db, user.id);
+      projectId = (projects.find((p) => p.done < p.total) ?? projects[0])?.id ?? null;
+      if (projectId === null) return { project: null, total: 0, done: 0, items: [], hasAfter: false };
+    } else projectId = intId(query.projectId);
+    const page =
+      projectId === null
+        ? null
+        : await answerQueuePage(db, user.id, projectId, { after: query.after, limit: query.limit ?? ANSWER_PAGE });
+    if (!page || (page.project === null && query.projectId !== undefined))
+      throw new AppError(
+        "not_found",
+        query.after ? "no such answer in your queue in that project" : "no answers of yours in that project",
+      );
+    return page;
+  },
+);

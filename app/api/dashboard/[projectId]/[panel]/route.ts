@@ -6,4 +6,6 @@ import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ roles: rolesFor("viewDashboard"), query: ZDashboardQuery }, async ({ params, query }) => servePanel(await getDb(), params.projectId, params.panel, query));
+export const GET = route({ roles: rolesFor("viewDashboard"), query: ZDashboardQuery }, async ({ params, query }) =>
+  servePanel(await getDb(), params.projectId, params.panel, query),
+);

@@ -5,7 +5,11 @@ import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route({ roles: rolesFor("viewDashboard") }, async ({ params }) => decisionsCard(await getDb(), params.projectId));
+export const GET = route({ roles: rolesFor("viewDashboard") }, async ({ params }) =>
+  decisionsCard(await getDb(), params.projectId),
+);
 
 // Drawing questions assigns work: the lead's, as the calibration sample.
-export const POST = route({ roles: rolesFor("manageProject"), body: ZDrawRequest }, async ({ params, body }) => drawForDecision(await getDb(), params.projectId, body));
+export const POST = route({ roles: rolesFor("manageProject"), body: ZDrawRequest }, async ({ params, body }) =>
+  drawForDecision(await getDb(), params.projectId, body),
+);

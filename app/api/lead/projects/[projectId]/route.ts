@@ -12,7 +12,9 @@ const roles = rolesFor("manageProject");
 
 export const GET = route({ roles }, async ({ params }) => getProject(await getDb(), projectIdParam(params.projectId)));
 
-export const PATCH = route({ roles, body: ZProjectSettingsPatch }, async ({ params, body }) => updateProjectSettings(await getDb(), projectIdParam(params.projectId), body));
+export const PATCH = route({ roles, body: ZProjectSettingsPatch }, async ({ params, body }) =>
+  updateProjectSettings(await getDb(), projectIdParam(params.projectId), body),
+);
 
 const ZDelete = z.object({ confirm: z.string(), force: z.boolean().optional() });
 
@@ -24,7 +26,12 @@ const ZDelete = z.object({ confirm: z.string(), force: z.boolean().optional() })
 export const DELETE = route({ roles, body: ZDelete }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  if (body.confirm !== project.name) throw new AppError("bad_input", `type the project's name, "${project.name}", to confirm the delete`);
+  if (body.confirm !== project.name)
+    throw new AppError("bad_input", `type the project's name, "${project.name}", to confirm the delete`);
   const now = new Date();
-  return deleteProject(db, project.id, { force: body.force, now, backupDir: defaultBackupDir(project.name, now, `${process.cwd()}/data/backups`) });
+  return deleteProject(db, project.id, {
+    force: body.force,
+    now,
+    backupDir: defaultBackupDir(project.name, now, `${process.cwd()}/data/backups`),
+  });
 });

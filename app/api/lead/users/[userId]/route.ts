@@ -10,7 +10,9 @@ export const dynamic = "force-dynamic";
 // Each change ends the user's sessions (lib/users: User.sessionVersion).
 const ZUserPatch = z
   .object({ active: z.boolean().optional(), password: z.string().optional(), role: ZRole.optional() })
-  .refine((p) => p.active !== undefined || p.password !== undefined || p.role !== undefined, { message: "give active, password or role" });
+  .refine((p) => p.active !== undefined || p.password !== undefined || p.role !== undefined, {
+    message: "give active, password or role",
+  });
 
 export const PATCH = route({ roles: rolesFor("manageUsers"), body: ZUserPatch }, async ({ params, body, user }) => {
   const id = String(params.userId ?? "");

@@ -7,4 +7,6 @@ import { writeContext } from "@/lib/questions/store";
 export const dynamic = "force-dynamic";
 
 /** Videos, tags and the writer's own questions; 403 for an annotator the project does not allow. */
-export const GET = route({ roles: rolesFor("writeQuestions") }, async ({ user, params }) => writeContext(await getDb(), projectIdParam(params.projectId), user));
+export const GET = route({ roles: rolesFor("writeQuestions") }, async ({ user, params }) =>
+  writeContext(await getDb(), projectIdParam(params.projectId), user),
+);

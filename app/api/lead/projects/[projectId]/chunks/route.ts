@@ -24,5 +24,10 @@ export const GET = route({ roles: rolesFor("manageProject") }, async ({ params }
     },
   });
   const safeName = fileSafeName(project.name);
-  return new Response(body, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": `attachment; filename="${safeName}.chunks.jsonl"` } });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/x-ndjson; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${safeName}.chunks.jsonl"`,
+    },
+  });
 });

@@ -8,6 +8,7 @@ import { setGradingClosed } from "@/lib/projects/grading";
 export const dynamic = "force-dynamic";
 
 /** Closes (`{ closed: true }`) or reopens grading in the project (lib/projects/grading.ts); `assessor project close-grading` / `reopen-grading`. */
-export const POST = route({ roles: rolesFor("manageProject"), body: z.object({ closed: z.boolean() }) }, async ({ params, body }) =>
-  setGradingClosed(await getDb(), projectIdParam(params.projectId), body.closed),
+export const POST = route(
+  { roles: rolesFor("manageProject"), body: z.object({ closed: z.boolean() }) },
+  async ({ params, body }) => setGradingClosed(await getDb(), projectIdParam(params.projectId), body.closed),
 );

@@ -15,5 +15,11 @@ export const dynamic = "force-dynamic";
 export const GET = route({ roles: rolesFor("manageProject"), query: ZReviewQuery }, async ({ params, query }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return { ...(await reviewData(db, project.id, query)), settings: { transcriptWhileWriting: project.transcriptWhileWriting, annotatorsMayAuthor: project.annotatorsMayAuthor } };
+  return {
+    ...(await reviewData(db, project.id, query)),
+    settings: {
+      transcriptWhileWriting: project.transcriptWhileWriting,
+      annotatorsMayAuthor: project.annotatorsMayAuthor,
+    },
+  };
 });

@@ -10,6 +10,10 @@ export const dynamic = "force-dynamic";
 export const PATCH = route({ roles: rolesFor("manageProject"), body: ZWritingSettings }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  const p = await db.project.update({ where: { id: project.id }, data: body, select: { transcriptWhileWriting: true, annotatorsMayAuthor: true } });
+  const p = await db.project.update({
+    where: { id: project.id },
+    data: body,
+    select: { transcriptWhileWriting: true, annotatorsMayAuthor: true },
+  });
   return p;
 });

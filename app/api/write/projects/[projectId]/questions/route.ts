@@ -11,10 +11,13 @@ export const dynamic = "force-dynamic";
  * Saves a written question: an annotator's is always a draft; a lead chooses (default draft).
  * Counted against the writer's submission rate as grades are (429 with Retry-After: issue 30 item 2).
  */
-export const POST = route({ roles: rolesFor("writeQuestions"), body: ZQuestionCreate, rateLimit: "submissions" }, async ({ user, params, body }) => {
-  const db = await getDb();
-  const projectId = projectIdParam(params.projectId);
-  await requireAuthor(db, projectId, user);
-  const status = user.role === "lead" ? (body.status ?? "draft") : "draft";
-  return createQuestion(db, projectId, user.id, { text: body.text, tags: body.tags, places: body.places, status });
-});
+export const POST = route(
+  { roles: rolesFor("writeQuestions"), body: ZQuestionCreate, rateLimit: "submissions" },
+  async ({ user, params, body }) => {
+    const db = await getDb();
+    const projectId = projectIdParam(params.projectId);
+    await requireAuthor(db, projectId, user);
+    const status = user.role === "lead" ? (body.status ?? "draft") : "draft";
+    return createQuestion(db, projectId, user.id, { text: body.text, tags: body.tags, places: body.places, status });
+  },
+);

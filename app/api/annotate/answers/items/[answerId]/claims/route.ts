@@ -21,9 +21,18 @@ const ZClaimEdit = z.object({
  * annotator's view changes), recorded in the answer's history. 404 unless the answer is assigned to
  * the caller; 409 for a stale `version` or while grading is closed. Answers the new claims.
  */
-export const POST = route({ roles: ["annotator"], body: ZClaimEdit, rateLimit: "submissions" }, async ({ user, params, body }) => {
-  const id = typeof params.answerId === "string" ? params.answerId : "";
-  const { version, claims } = await editClaims(await getDb(), { answerId: id, actorId: user.id, op: body.op, version: body.version, idempotencyKey: body.idempotencyKey });
-  // The annotator's view of claims (lib/generation/view.ts): position and text, nothing else.
-  return { version, claims: claims.map(({ position, text }) => ({ position, text })) };
-});
+export const POST = route(
+  { roles: ["annotator"], body: ZClaimEdit, rateLimit: "submissions" },
+  async ({ user, params, body }) => {
+    const id = typeof params.answerId === "string" ? params.answerId : "";
+    const { version, claims } = await editClaims(await getDb(), {
+      answerId: id,
+      actorId: user.id,
+      op: body.op,
+      version: body.version,
+      idempotencyKey: body.idempotencyKey,
+    });
+    // The annotator's view of claims (lib/generation/view.ts): position and text, nothing else.
+    return { version, claims: claims.map(({ position, text }) => ({ position, text })) };
+  },
+);

@@ -10,7 +10,11 @@ import { findChunking } from "@/lib/chunkings/store";
 
 export const dynamic = "force-dynamic";
 
-const ZQuery = z.object({ format: z.enum(["jsonl", "csv"]).optional(), chunking: z.string().trim().min(1).max(64).optional(), manifest: z.enum(["1"]).optional() });
+const ZQuery = z.object({
+  format: z.enum(["jsonl", "csv"]).optional(),
+  chunking: z.string().trim().min(1).max(64).optional(),
+  manifest: z.enum(["1"]).optional(),
+});
 
 /**
  * Downloads: /exports/qrels, /exports/labels?format=jsonl|csv; `chunking=NAME` keeps one chunking's
@@ -30,7 +34,13 @@ export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, as
   const e = await exportLabels(db, project.id, format, new Date(), { chunkingId: chunking?.id });
   const fileName = exportFileName(fileSafeName(project.name), format, e.version);
   const manifest = query.manifest === "1";
-  const type = manifest ? "application/json" : format === "csv" ? "text/csv" : format === "jsonl" ? "application/x-ndjson" : "text/plain";
+  const type = manifest
+    ? "application/json"
+    : format === "csv"
+      ? "text/csv"
+      : format === "jsonl"
+        ? "application/x-ndjson"
+        : "text/plain";
   return new Response(manifest ? sidecarText(e, format) : e.content, {
     headers: {
       "Content-Type": `${type}; charset=utf-8`,

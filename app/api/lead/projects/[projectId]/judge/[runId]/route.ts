@@ -23,7 +23,8 @@ export const POST = route({ roles: rolesFor("manageProject"), body: ZAction }, a
     stopLocal(run.id);
   } else {
     // Resume is for stopped runs (and runs whose workers died); a cancelled or completed one is final.
-    if (run.status === "cancelled" || (run.status === "completed" && !body.retryFailed)) throw new AppError("conflict", `run ${run.id} (${run.judge}) is ${run.status}: start a new run to judge again`);
+    if (run.status === "cancelled" || (run.status === "completed" && !body.retryFailed))
+      throw new AppError("conflict", `run ${run.id} (${run.judge}) is ${run.status}: start a new run to judge again`);
     if (body.retryFailed) await requeueFailed(db, run.id, taskTable(run.target));
     await withPageTerms(() => workInBackground(db, run.id));
   }

@@ -9,7 +9,14 @@ import { withPageTerms } from "@/lib/judge/page-terms";
 
 export const dynamic = "force-dynamic";
 
-const ZPreview = z.object({ template: z.string().max(PREVIEW_TEMPLATE_MAX_CHARS, templateTooLong(PREVIEW_TEMPLATE_MAX_CHARS, "the preview")).optional(), only: z.string().trim().min(1).optional(), target: z.enum(["chunks", "answers"]).default("chunks") });
+const ZPreview = z.object({
+  template: z
+    .string()
+    .max(PREVIEW_TEMPLATE_MAX_CHARS, templateTooLong(PREVIEW_TEMPLATE_MAX_CHARS, "the preview"))
+    .optional(),
+  only: z.string().trim().min(1).optional(),
+  target: z.enum(["chunks", "answers"]).default("chunks"),
+});
 
 /** The prompt the model would get for the subset's first pair, or first answer with `target: "answers"` (nothing is sent to a model). */
 export const POST = route({ roles: rolesFor("manageProject"), body: ZPreview }, async ({ params, body }) => {

@@ -18,7 +18,9 @@ function queryIdParam(raw: unknown): number {
 }
 
 /** The question's edit history, oldest first. */
-export const GET = route({ roles }, async ({ params }) => questionHistory(await getDb(), projectIdParam(params.projectId), queryIdParam(params.queryId)));
+export const GET = route({ roles }, async ({ params }) =>
+  questionHistory(await getDb(), projectIdParam(params.projectId), queryIdParam(params.queryId)),
+);
 
 /** Edit text, tags, places or status (accept / reject); each change appends to the history. Rate-limited as submissions. */
 export const PATCH = route({ roles, body: ZQuestionPatch, rateLimit: "submissions" }, async ({ user, params, body }) =>

@@ -18,7 +18,7 @@
 //      chunk of hybrid-rrf@c40o0 for every question pooled, assigned to both annotators, and graded
 //      for q01–q08 by the same sample-label script, so the Chunkings card has numbers (with PPI)
 //      on first start; then the generated answers of two generator configurations (demo/answers/,
-//      lib/generation/demo.ts): gen-a from hybrid-rrf's top 3 chunks, gen-b from vector's top
+//      lib/answers/demo.ts): gen-a from hybrid-rrf's top 3 chunks, gen-b from vector's top
 //      chunk, q01–q08 labelled by both annotators (one disagreement adjudicated) and every answer by
 //      the answer judge, so the Generation section has numbers too; then a decision (hybrid-rrf vs
 //      bm25 on nDCG@10, lib/decisions) with a first batch drawn among q09–q12, for the Decisions card.
@@ -251,7 +251,7 @@ function secondChunking() {
   sampleLabels();
 }
 
-/** Generated answers of two configurations with people's and the judge's labels (scripts/demo/seed-answers.ts, lib/generation/demo.ts). */
+/** Generated answers of two configurations with people's and the judge's labels (scripts/demo/seed-answers.ts, lib/answers/demo.ts). */
 function generatedAnswers() {
   const t0 = Date.now();
   const r = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "demo", "seed-answers.ts")], {

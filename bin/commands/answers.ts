@@ -4,7 +4,7 @@ import { out, projectOption, withProject } from "../context.ts";
 
 /**
  * Generated answers (issue 24): `assessor import answers` (registered into the import group) and
- * `assessor answers list|resplit`. The work is in lib/generation (shared with the lead's upload).
+ * `assessor answers list|resplit`. The work is in lib/answers (shared with the lead's upload).
  */
 const fmt = (n: number) => n.toLocaleString("en-US");
 const num = (min: number) => (v: string) => {
@@ -47,7 +47,7 @@ export function registerAnswers(program: Command): void {
       ) => {
         if (o.force && !o.replace) throw new AppError("bad_input", "--force only applies with --replace");
         const [{ importAnswers }, { formatLocated }] = await Promise.all([
-          import("../../lib/generation/import.ts"),
+          import("../../lib/answers/import.ts"),
           import("../../lib/errors.ts"),
         ]);
         const t0 = performance.now();
@@ -79,7 +79,7 @@ export function registerAnswers(program: Command): void {
     .option("--format <format>", "text or json", "text")
     .addOption(projectOption())
     .action(async (o: { project?: string; format: string }) => {
-      const { listAnswerSystems } = await import("../../lib/generation/list.ts");
+      const { listAnswerSystems } = await import("../../lib/answers/list.ts");
       const rows = await withProject(o.project, (db, p) => listAnswerSystems(db, p.id));
       if (o.format === "json") return out(JSON.stringify(rows, null, 2));
       if (o.format !== "text") throw new AppError("bad_input", `--format: expected text or json, got "${o.format}"`);
@@ -150,7 +150,7 @@ export function registerAnswers(program: Command): void {
         if (!o.llm && (o.judgeRun || o.model || o.baseUrl))
           throw new AppError("bad_input", "--judge-run, --base-url and --model go with --llm");
         const [{ resplitAnswers }, { apiKeyFrom }, { findRun }] = await Promise.all([
-          import("../../lib/generation/resplit.ts"),
+          import("../../lib/answers/resplit.ts"),
           import("../../lib/judge/keys.ts"),
           import("../../lib/judge/store.ts"),
         ]);

@@ -129,7 +129,7 @@ export function registerAssign(program: Command): void {
             fail(
               "--answers assigns every answer: --sample, --sample-queries, --tags, --unstable-first, --chunking and --include-labelled apply to pool items",
             );
-          const { assignAnswers } = await import("../../lib/generation/assign.ts");
+          const { assignAnswers } = await import("../../lib/answers/assign.ts");
           await withProject(opts.project, async (db, project) => {
             const annotators = opts.annotators
               ?.split(",")

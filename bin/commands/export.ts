@@ -54,7 +54,7 @@ async function runAnswersExport(opts: {
   out?: string;
   project?: string;
 }): Promise<void> {
-  const { exportAnswerLabels, answerSidecarText, answerVersionLine } = await import("../../lib/generation/export.ts");
+  const { exportAnswerLabels, answerSidecarText, answerVersionLine } = await import("../../lib/answers/export.ts");
   const { AppError } = await import("../../lib/errors.ts");
   if (opts.claims && opts.answers)
     throw new AppError(

@@ -2,8 +2,8 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import Link from "next/link";
-import type { TAnswerAdjudicationItem } from "@/lib/generation/adjudicate";
-import type { TClaimLabel } from "@/lib/generation/labels";
+import type { TAnswerAdjudicationItem } from "@/lib/answers/adjudicate";
+import type { TClaimLabel } from "@/lib/answers/labels";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { ApiError } from "@/lib/query/fetcher";
@@ -46,7 +46,7 @@ const emptyForm = (item: TAnswerAdjudicationItem): TForm => ({
 /**
  * /adjudicate/answers: answers whose annotators' labels disagree (issue 24), one at a time, the
  * labels side by side as A and B (no names); the adjudicator gives each claim its final label and
- * the answer its relevance, keyboard-complete (KEYS), decided through lib/generation/adjudicate.ts.
+ * the answer its relevance, keyboard-complete (KEYS), decided through lib/answers/adjudicate.ts.
  */
 export function AnswerAdjudicate({ initialProject = null }: { initialProject?: number | null }) {
   const counts = useAnswerAdjudicationCounts();

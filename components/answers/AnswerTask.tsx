@@ -3,8 +3,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import Link from "next/link";
-import type { TAnnotatorAnswer } from "@/lib/generation/view";
-import { CLAIM_LABEL_NAMES, type TClaimLabel } from "@/lib/generation/labels";
+import type { TAnnotatorAnswer } from "@/lib/answers/view";
+import { CLAIM_LABEL_NAMES, type TClaimLabel } from "@/lib/answers/labels";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { useOutbox } from "@/lib/query/annotate";
@@ -56,7 +56,7 @@ const JUDGEMENTS_URL = "/api/annotate/answers/judgements";
  * /annotate/answers: the answer task (issue 24), one answer at a time, keyboard first (ANSWER_KEYS):
  * each claim labelled s / p / n / x against the context chunks, then the answer's relevance 0–3,
  * which submits (through the annotator's outbox, offline-safe) and goes on. Blind: the answer comes
- * from lib/generation/view.ts (no system, no other labels).
+ * from lib/answers/view.ts (no system, no other labels).
  */
 export function AnswerTask({ userId, projectId }: { userId: string; projectId: number | null }) {
   const qc = useQueryClient();

@@ -1,4 +1,4 @@
-import type { TClaimLabel } from "@/lib/generation/labels";
+import type { TClaimLabel } from "@/lib/answers/labels";
 
 /**
  * The answer form as plain functions (no React): one label per claim (null until given), the

@@ -158,7 +158,7 @@ export async function mayWatch(
   user: { id: string; role: string },
   videoId: number,
 ): Promise<{ path: string } | null> {
-  // Annotators: videos of their assignments (pool items, and answers' context chunks: lib/generation/view.ts), and every video of a project where they may write questions (issue 23).
+  // Annotators: videos of their assignments (pool items, and answers' context chunks: lib/answers/view.ts), and every video of a project where they may write questions (issue 23).
   const where =
     user.role === "annotator"
       ? {

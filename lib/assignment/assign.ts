@@ -540,7 +540,7 @@ export function assignmentLoad(
   return { assignedTo, load };
 }
 
-/** The annotators named by email (each active, role annotator: a located problem otherwise), or every active annotator. Also the answer task's (lib/generation/assign.ts). */
+/** The annotators named by email (each active, role annotator: a located problem otherwise), or every active annotator. Also the answer task's (lib/answers/assign.ts). */
 export async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {
   if (!emails || emails.length === 0) {
     const all = await db.user.findMany({

@@ -1,7 +1,7 @@
 /**
  * The dashboard's Generation section (issue 24 items 5-6): generated answers measured against the
  * project's labels. Statistics are lib/stats/generation.ts' (faithfulness, agreement, attribution)
- * over lib/generation/labels.ts' final human label of each answer (finalAnswerLabel) and the answer
+ * over lib/answers/labels.ts' final human label of each answer (finalAnswerLabel) and the answer
  * judges' labels (AnswerJudgeLabel); the chunk reference labels come from the dashboard's data
  * (lib/dashboard/data.ts, the same final labels as lib/labels/reference.ts referenceLabels).
  *
@@ -13,7 +13,7 @@
  * the viewer's options.
  */
 import type { Db } from "../db/client.ts";
-import { finalAnswerLabel, parseClaimLabels, type TAnswerLabelInput, type TClaimLabel } from "../generation/labels.ts";
+import { finalAnswerLabel, parseClaimLabels, type TAnswerLabelInput, type TClaimLabel } from "../answers/labels.ts";
 import { ruleSettings } from "../labels/load.ts";
 import type { TRuleSettings } from "../labels/rule.ts";
 import { cohenKappa } from "../stats/agreement/kappa.ts";
@@ -105,7 +105,7 @@ export type TGenerationPanel = {
 type TAnswer = { id: string; system: string; queryId: number; qid: string; context: number[] };
 type TJudgeLabel = { claimVersion: number; claimLabels: TClaimLabel[] | null; relevance: number | null };
 type TLabels = {
-  /** The final human label per answer id (lib/generation/labels.ts finalAnswerLabel). */
+  /** The final human label per answer id (lib/answers/labels.ts finalAnswerLabel). */
   human: Map<string, TAnswerLabelInput>;
   /** Judge name → answer id → its label; names sorted. */
   judges: Map<string, Map<string, TJudgeLabel>>;

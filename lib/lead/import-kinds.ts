@@ -74,7 +74,7 @@ export const ZImportOptions = {
   }),
   labels: z.object({ name, source: z.string().trim().min(1, "name the source of these labels") }),
   judge: z.object({ name, judge: z.string().trim().min(1, "name the judge") }),
-  /** A generator's answers (lib/generation/import.ts): the system is the generator configuration. */
+  /** A generator's answers (lib/answers/import.ts): the system is the generator configuration. */
   answers: z
     .object({
       name,

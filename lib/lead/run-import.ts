@@ -11,7 +11,7 @@ import {
   importVideos,
   type ImportResult,
 } from "../imports/index.ts";
-import { importAnswers } from "../generation/import.ts";
+import { importAnswers } from "../answers/import.ts";
 import { isImportKind, ZImportOptions, type TImportKind } from "./import-kinds.ts";
 
 /**

@@ -9,9 +9,9 @@ import {
   type QueryClient,
 } from "@tanstack/react-query";
 import { apiFetch } from "./fetcher.ts";
-import type { TAnnotatorAnswer, TAnswerProject, TAnswerQueuePage } from "../generation/view.ts";
-import type { TAnswerAdjudicateResult, TAnswerAdjudicationItem } from "../generation/adjudicate.ts";
-import type { TClaimLabel } from "../generation/labels.ts";
+import type { TAnnotatorAnswer, TAnswerProject, TAnswerQueuePage } from "../answers/view.ts";
+import type { TAnswerAdjudicateResult, TAnswerAdjudicationItem } from "../answers/adjudicate.ts";
+import type { TClaimLabel } from "../answers/labels.ts";
 
 /** Client data of the answer task (issue 24): the annotator's queue and answers, the adjudicator's queue and decisions. */
 export const answerKeys = {

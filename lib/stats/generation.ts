@@ -5,7 +5,7 @@
  * Intervals, paired tests and kappa are lib/stats' own (bootstrap.ts, paired.ts, agreement/).
  *
  * Claim labels: `s` supported by the context, `p` partly supported, `n` not supported, `x` true per
- * the video but absent from the context (lib/generation/labels.ts).
+ * the video but absent from the context (lib/answers/labels.ts).
  */
 import { cohenKappa, type KappaResult } from "./agreement/kappa.ts";
 import { bootstrapMeanIntervals, type Interval, type MeanIntervalMemo } from "./bootstrap.ts";

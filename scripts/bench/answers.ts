@@ -37,8 +37,8 @@ async function seed(dir: string): Promise<{ email: string; projectId: number }> 
   await migrate();
   const { getDb, closeDb } = await import("../../lib/db/client.ts");
   const { createUser } = await import("../../lib/users/users.ts");
-  const { importAnswers } = await import("../../lib/generation/import.ts");
-  const { assignAnswers } = await import("../../lib/generation/assign.ts");
+  const { importAnswers } = await import("../../lib/answers/import.ts");
+  const { assignAnswers } = await import("../../lib/answers/assign.ts");
   const db = await getDb();
   const email = "answers-bench@example.org";
   await createUser(db, { email, name: "Answer Bench", role: "annotator", password: PASSWORD });

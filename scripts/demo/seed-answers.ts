@@ -1,9 +1,9 @@
 /**
- * The demo's generated answers with people's and the judge's labels (lib/generation/demo.ts):
+ * The demo's generated answers with people's and the judge's labels (lib/answers/demo.ts):
  *
  *   node --import tsx scripts/demo/seed-answers.ts      (scripts/demo.mjs runs it after the sample labels)
  */
-import { seedDemoAnswers } from "../../lib/generation/demo.ts";
+import { seedDemoAnswers } from "../../lib/answers/demo.ts";
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { getDb, closeDb } = await import("../../lib/db/client.ts");

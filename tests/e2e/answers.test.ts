@@ -6,8 +6,8 @@ import { loginAs } from "../helpers/login.ts";
 import { makeAnswer } from "../helpers/answer-items.ts";
 import { axeScan, describeViolations } from "../helpers/axe.ts";
 import type { Db } from "../../lib/db/client.ts";
-import { submitAnswerJudgement } from "../../lib/generation/submit.ts";
-import { answerReferenceLabels } from "../../lib/generation/reference.ts";
+import { submitAnswerJudgement } from "../../lib/answers/submit.ts";
+import { answerReferenceLabels } from "../../lib/answers/reference.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**

@@ -5,7 +5,7 @@ import { seedJudgeProject } from "../integration/judge-fixture.ts";
  * A project with generated answers for the answer judge's tests: the judge fixture's questions and
  * chunks, and per question and system one answer whose context is three of the question's pooled
  * chunks and whose claims (version 1) are its sentences. Rows are written directly with Prisma
- * (the import, lib/generation, is another module's).
+ * (the import, lib/answers, is another module's).
  */
 export async function seedAnswerProject(
   db: Db,

@@ -2,7 +2,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "./factories.ts";
 
 /**
- * A small project with generated answers, written directly (the shape lib/generation/demo.ts
+ * A small project with generated answers, written directly (the shape lib/answers/demo.ts
  * writes), for the Generation section's and the exports' integration tests. Values worked by hand
  * in tests/integration/generation-panel.test.ts.
  *

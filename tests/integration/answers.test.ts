@@ -5,15 +5,15 @@ import { assignAnswersTo, makeAnswer } from "../helpers/answer-items.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { AppError } from "../../lib/errors.ts";
-import { assignAnswers } from "../../lib/generation/assign.ts";
-import { submitAnswerJudgement, type TAnswerJudgementInput } from "../../lib/generation/submit.ts";
-import { adjudicateAnswer, answerAdjudicationQueue, waitingAnswers } from "../../lib/generation/adjudicate.ts";
-import { answerReferenceLabels } from "../../lib/generation/reference.ts";
-import { annotatorAnswer, answerProjects, answerQueuePage } from "../../lib/generation/view.ts";
-import { editClaims } from "../../lib/generation/claims-edit.ts";
+import { assignAnswers } from "../../lib/answers/assign.ts";
+import { submitAnswerJudgement, type TAnswerJudgementInput } from "../../lib/answers/submit.ts";
+import { adjudicateAnswer, answerAdjudicationQueue, waitingAnswers } from "../../lib/answers/adjudicate.ts";
+import { answerReferenceLabels } from "../../lib/answers/reference.ts";
+import { annotatorAnswer, answerProjects, answerQueuePage } from "../../lib/answers/view.ts";
+import { editClaims } from "../../lib/answers/claims-edit.ts";
 import { setGradingClosed } from "../../lib/projects/grading.ts";
 
-// lib/generation/view.ts is server code (import "server-only"); here it runs in the test process.
+// lib/answers/view.ts is server code (import "server-only"); here it runs in the test process.
 vi.mock("server-only", () => ({}));
 
 /**

@@ -3,8 +3,8 @@ import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factori
 import { apiSession } from "../helpers/login.ts";
 import { assignAnswersTo, makeAnswer } from "../helpers/answer-items.ts";
 import type { Db } from "../../lib/db/client.ts";
-import { submitAnswerJudgement } from "../../lib/generation/submit.ts";
-import { adjudicateAnswer } from "../../lib/generation/adjudicate.ts";
+import { submitAnswerJudgement } from "../../lib/answers/submit.ts";
+import { adjudicateAnswer } from "../../lib/answers/adjudicate.ts";
 import { PASSWORDS, SECRETS, type TFixture } from "./annotate-fixture.ts";
 
 /**

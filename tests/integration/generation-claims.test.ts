@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { startFakeLlm, type TFakeAction, type TFakeLlm } from "../helpers/fake-llm.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { AppError } from "../../lib/errors.ts";
-import { importAnswers } from "../../lib/generation/import.ts";
-import { editClaims, ownClaimVersion, PRIVATE_VERSION_MIN } from "../../lib/generation/claims-edit.ts";
+import { importAnswers } from "../../lib/answers/import.ts";
+import { editClaims, ownClaimVersion, PRIVATE_VERSION_MIN } from "../../lib/answers/claims-edit.ts";
 import { INT32_MAX } from "../../lib/bounds.ts";
-import { resplitAnswers } from "../../lib/generation/resplit.ts";
+import { resplitAnswers } from "../../lib/answers/resplit.ts";
 
 /**
  * Claim versions after the import (SQLite, or PostgreSQL with TEST_DATABASE_URL): an annotator's

@@ -9,7 +9,7 @@ import {
   answerExportFileName,
   CLAIM_CSV_COLUMNS,
   exportAnswerLabels,
-} from "../../lib/generation/export.ts";
+} from "../../lib/answers/export.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeGenerationProject } from "../helpers/generation-project.ts";

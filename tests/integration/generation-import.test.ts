@@ -8,10 +8,10 @@ import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { AppError, ValidationError, type LocatedError } from "../../lib/errors.ts";
 import { ensureChunking } from "../../lib/chunkings/store.ts";
-import { importAnswers } from "../../lib/generation/import.ts";
+import { importAnswers } from "../../lib/answers/import.ts";
 
 /**
- * `importAnswers` (lib/generation/import.ts) and `assessor import answers` on the suite's database
+ * `importAnswers` (lib/answers/import.ts) and `assessor import answers` on the suite's database
  * (SQLite, or PostgreSQL with TEST_DATABASE_URL): a good file with its rows, claims and events;
  * every error kind with file, line and field and nothing written; re-imports (no-op, refused
  * without --replace, replaced with a new claim version, refused with labels unless --force).

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  decideAnswer,
-  finalAnswerLabel,
-  parseClaimLabels,
-  type TAnswerLabelInput,
-} from "../../lib/generation/labels.ts";
+import { decideAnswer, finalAnswerLabel, parseClaimLabels, type TAnswerLabelInput } from "../../lib/answers/labels.ts";
 import type { TRuleSettings } from "../../lib/labels/rule.ts";
 
 const any: TRuleSettings = { disagreementRule: "any_difference", startToleranceSeconds: 15, annotatorsPerItem: 2 };

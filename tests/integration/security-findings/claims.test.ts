@@ -10,7 +10,7 @@ import { PASSWORDS } from "../annotate-fixture.ts";
  * `next start` (SQLite, or PostgreSQL with TEST_DATABASE_URL): ann1 loaded claim version 1, ann2
  * split claim 0, ann1 merged [0, 1] sending version 1 and got 200 with ann2's split undone; the route
  * ignored the version and a retried edit applied twice. Claim edits are now each annotator's own
- * (lib/generation/claims-edit.ts): nothing ann1 reads changes with ann2's edit, a stale version is a
+ * (lib/answers/claims-edit.ts): nothing ann1 reads changes with ann2's edit, a stale version is a
  * 409 that writes nothing, a retry (same key) is applied once, and a version past 32 bits is a 422.
  */
 let project: AnnotatorProject;

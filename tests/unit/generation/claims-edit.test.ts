@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { applyClaimEdit } from "../../../lib/generation/claims-edit.ts";
-import { MAX_CLAIMS } from "../../../lib/generation/claims.ts";
-import { claimsPrompt, parseStatements, placeStatements } from "../../../lib/generation/resplit.ts";
-import { splitClaims } from "../../../lib/generation/claims.ts";
+import { applyClaimEdit } from "../../../lib/answers/claims-edit.ts";
+import { MAX_CLAIMS } from "../../../lib/answers/claims.ts";
+import { claimsPrompt, parseStatements, placeStatements } from "../../../lib/answers/resplit.ts";
+import { splitClaims } from "../../../lib/answers/claims.ts";
 
 /** The pure parts of claim editing and the LLM re-split; expected values written by hand. */
 const answer = "RAG retrieves chunks. It then answers, citing them. Done.";

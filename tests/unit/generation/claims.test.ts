@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sentenceSegments, splitClaims } from "../../../lib/generation/claims.ts";
+import { sentenceSegments, splitClaims } from "../../../lib/answers/claims.ts";
 
-/** The default claim split (lib/generation/claims.ts) on hand-made answers; each expected split written by hand. */
+/** The default claim split (lib/answers/claims.ts) on hand-made answers; each expected split written by hand. */
 const texts = (t: string) => splitClaims(t).map((c) => c.text);
 
 describe("splitClaims: sentences", () => {

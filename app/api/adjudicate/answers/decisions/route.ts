@@ -1,10 +1,10 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
-import { adjudicateAnswer, ZAnswerAdjudicationInput } from "@/lib/generation/adjudicate";
+import { adjudicateAnswer, ZAnswerAdjudicationInput } from "@/lib/answers/adjudicate";
 
 /**
- * The final claim labels and relevance of a disputed answer (lib/generation/adjudicate.ts). A second
+ * The final claim labels and relevance of a disputed answer (lib/answers/adjudicate.ts). A second
  * decision is a 409 carrying the one that stands; `revises: n` revises decision n; a retry with the
  * same key is harmless.
  */

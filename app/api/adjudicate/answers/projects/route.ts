@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
-import { answerAdjudicationCounts } from "@/lib/generation/adjudicate";
+import { answerAdjudicationCounts } from "@/lib/answers/adjudicate";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
 import { projectIdParam } from "@/lib/lead/projects";
-import { answerAdjudicationQueue } from "@/lib/generation/adjudicate";
+import { answerAdjudicationQueue } from "@/lib/answers/adjudicate";
 
 export const dynamic = "force-dynamic";
 

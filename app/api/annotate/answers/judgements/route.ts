@@ -1,10 +1,10 @@
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
-import { submitAnswerJudgement, ZAnswerJudgementInput } from "@/lib/generation/submit";
+import { submitAnswerJudgement, ZAnswerJudgementInput } from "@/lib/answers/submit";
 
 /**
  * One answer label (claim labels s/p/n/x and relevance 0–3). Idempotent by `idempotencyKey`
- * (lib/generation/submit.ts): the client's outbox retries until it gets an answer. The answer echoes
+ * (lib/answers/submit.ts): the client's outbox retries until it gets an answer. The answer echoes
  * only the caller's own label.
  */
 export const POST = route(

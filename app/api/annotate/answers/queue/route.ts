@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { intId } from "@/lib/bounds";
-import { answerProjects, answerQueuePage, ANSWER_PAGE, type TAnswerQueuePage } from "@/lib/generation/view";
+import { answerProjects, answerQueuePage, ANSWER_PAGE, type TAnswerQueuePage } from "@/lib/answers/view";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +14,7 @@ const ZQueueQuery = z.object({
 });
 
 /**
- * One page of the signed-in annotator's answer queue (lib/generation/view.ts): `?projectId=&after=<answer id>&limit=`
+ * One page of the signed-in annotator's answer queue (lib/answers/view.ts): `?projectId=&after=<answer id>&limit=`
  * (50 by default); without projectId, the first project with answers of theirs left to label (else the first with any).
  * 404 for a project without answers of theirs or a cursor not theirs.
  */

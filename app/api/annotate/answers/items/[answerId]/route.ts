@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
-import { annotatorAnswer } from "@/lib/generation/view";
+import { annotatorAnswer } from "@/lib/answers/view";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@ import { zInt32 } from "@/lib/bounds";
 import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { assign, type TAssignResult } from "@/lib/assignment/assign";
-import { assignAnswers } from "@/lib/generation/assign";
+import { assignAnswers } from "@/lib/answers/assign";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +21,7 @@ const ZAssignBody = z.object({
     .optional(),
   dryRun: z.boolean().optional(),
   includeLabelled: z.boolean().optional(),
-  /** Assign generated answers (issue 24, lib/generation/assign.ts) instead of pool items; `sample` and `includeLabelled` do not apply. */
+  /** Assign generated answers (issue 24, lib/answers/assign.ts) instead of pool items; `sample` and `includeLabelled` do not apply. */
   answers: z.boolean().optional(),
 });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { ZUint32, zText } from "@/lib/bounds";
 import { route } from "@/lib/http/route";
-import { editClaims } from "@/lib/generation/claims-edit";
+import { editClaims } from "@/lib/answers/claims-edit";
 
 const ZClaimEdit = z.object({
   op: z.discriminatedUnion("kind", [
@@ -17,7 +17,7 @@ const ZClaimEdit = z.object({
 
 /**
  * An annotator's merge (claims i and i + 1) or split (claim i at character `at`) of an answer's
- * claims while labelling (lib/generation/claims-edit.ts): a claim set of their own (no other
+ * claims while labelling (lib/answers/claims-edit.ts): a claim set of their own (no other
  * annotator's view changes), recorded in the answer's history. 404 unless the answer is assigned to
  * the caller; 409 for a stale `version` or while grading is closed. Answers the new claims.
  */
@@ -32,7 +32,7 @@ export const POST = route(
       version: body.version,
       idempotencyKey: body.idempotencyKey,
     });
-    // The annotator's view of claims (lib/generation/view.ts): position and text, nothing else.
+    // The annotator's view of claims (lib/answers/view.ts): position and text, nothing else.
     return { version, claims: claims.map(({ position, text }) => ({ position, text })) };
   },
 );

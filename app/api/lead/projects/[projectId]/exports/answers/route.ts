@@ -4,7 +4,7 @@ import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
 import { fileSafeName } from "@/lib/exports/file-name";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
-import { answerExportFileName, answerSidecarText, exportAnswerLabels } from "@/lib/generation/export";
+import { answerExportFileName, answerSidecarText, exportAnswerLabels } from "@/lib/answers/export";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +16,7 @@ const ZQuery = z.object({
 });
 
 /**
- * Downloads of the answers' reference labels (lib/generation/export.ts):
+ * Downloads of the answers' reference labels (lib/answers/export.ts):
  * /exports/answers?kind=claims|answers&format=jsonl|csv[&system=NAME]. As /exports/labels: the
  * version in the file name, the headers and, with `manifest=1`, the sidecar `<file>.version.json`.
  */

@@ -180,7 +180,7 @@ export async function editClaims(db: Db, edit: TClaimEdit): Promise<{ version: n
         where: { id: edit.answerId },
         select: { id: true, projectId: true, text: true, project: { select: { gradingClosedAt: true } } },
       });
-      // Closed by the lead: refused as a label is (lib/generation/submit.ts).
+      // Closed by the lead: refused as a label is (lib/answers/submit.ts).
       if (answer.project.gradingClosedAt) throw gradingClosedError(answer.project.gradingClosedAt);
       const seen = (await ownClaimVersion(tx, answer.id, edit.actorId))!;
       if (edit.version !== seen)

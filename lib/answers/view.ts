@@ -171,7 +171,7 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
   });
   if (!a) return null;
   const own = a.judgements[0];
-  // Their own claim set: the shared one, their label's, or their latest private edit (lib/generation/claims-edit.ts).
+  // Their own claim set: the shared one, their label's, or their latest private edit (lib/answers/claims-edit.ts).
   const version = (await ownClaimVersion(db, answerId, userId)) ?? a.claimVersion;
   const key = a.assignments[0].orderKey;
   const where = { userId, answer: { projectId: a.projectId } };

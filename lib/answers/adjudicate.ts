@@ -55,7 +55,7 @@ const SELECT = {
 
 /**
  * Decides an answer whose annotators' labels disagree (claim labels or relevance, under the
- * project's rule: lib/generation/labels.ts), or disagreed at some point (Answer.disputedAt). The
+ * project's rule: lib/answers/labels.ts), or disagreed at some point (Answer.disputedAt). The
  * answers' counterpart of lib/adjudication/decide.ts, with the same semantics: one decision per
  * answer (a second is a conflict carrying the decision that stands), a retry with the same key
  * returns `applied: false`, `revises: n` replaces revision n (a stale n is a conflict), and every

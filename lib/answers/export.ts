@@ -12,7 +12,7 @@ import { answerReferenceLabels, type TAnswerReferenceRow } from "./reference.ts"
  *   annotators, revision (of the adjudication; null when none), flags, notes;
  * - `answers`: one row per answer — relevance (0–3), claims, faithfulness with a partly supported
  *   claim counted 0.5 and 0 (lib/stats/generation.ts; null without claims), and the same provenance.
- * Rows come from lib/generation/reference.ts answerReferenceLabels (sorted by system, then qid).
+ * Rows come from lib/answers/reference.ts answerReferenceLabels (sorted by system, then qid).
  *
  * Version: { sha256, created_at, rows, project, kind }. `sha256` is the SHA-256 of the canonical
  * form (the JSONL data lines, one object per row, "\n" after each), so the JSONL and CSV exports of

@@ -25,7 +25,7 @@ export type TAnswerReferenceRow = {
 
 /**
  * The project's reference labels of answers: adjudicated answers (the adjudicator's labels) and
- * answers whose annotators agree and that were never disputed (lib/generation/labels.ts). Sorted by
+ * answers whose annotators agree and that were never disputed (lib/answers/labels.ts). Sorted by
  * system, then qid (plain string order), so exports are deterministic. With `system`, only that
  * system's answers.
  */

@@ -101,7 +101,7 @@ export function answerJudgementSnapshot(
  * - blind and unprobeable: every edit of one's own label is accepted the same way, whatever the
  *   peers' labels or an adjudication say (an adjudicated answer keeps the adjudicator's label: the
  *   edit is kept in the history); the same statements run on every edit;
- * - the reference follows the editing rule (lib/generation/labels.ts `answerDecision`): when the
+ * - the reference follows the editing rule (lib/answers/labels.ts `answerDecision`): when the
  *   required labels disagree before or after this edit, Answer.disputedAt is set once, never cleared;
  * - every change appends an AnswerEvent (kind "judgement") with the label before and after.
  */
@@ -171,7 +171,7 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
       data.claimVersion,
     ]))?.n ?? 0,
   );
-  // Another annotator's private claim set (lib/generation/claims-edit.ts) reads as no claim set at all.
+  // Another annotator's private claim set (lib/answers/claims-edit.ts) reads as no claim set at all.
   if (claims > 0 && isPrivateVersion(data.claimVersion)) {
     const edits = yield* all<{ after: string }>(
       `SELECT "after" FROM "AnswerEvent" WHERE "answerId" = ? AND "actorId" = ? AND "kind" IN ('merge', 'split')`,

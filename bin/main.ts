@@ -15,6 +15,7 @@ import { registerLifecycle } from "./commands/lifecycle.ts";
 import { registerMedia } from "./commands/media.ts";
 import { registerAnswers } from "./commands/answers.ts";
 import { registerDecide } from "./commands/decide.ts";
+import { registerAnnotators } from "./commands/annotators.ts";
 
 /**
  * The `assessor` command line. Each command lives in bin/commands/<name>.ts as a register
@@ -37,4 +38,5 @@ await runCli([
   registerMedia,
   registerAnswers,
   registerDecide,
+  registerAnnotators,
 ]);

@@ -1,0 +1,159 @@
+import { Option, type Command } from "commander";
+import type { TAnnotatorsReport } from "../../lib/annotators/report.ts";
+import type { TAgreementCell } from "../../lib/stats/annotators.ts";
+import { safeCsv, type TCsvCell } from "../../lib/formats/csv-write.ts";
+import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
+
+/**
+ * `assessor annotators report [--judge NAME] [--fast-seconds S] [--names] [--format table|json|csv]`:
+ * each annotator's agreement with the reference (their own grade left out), with each other
+ * annotator and with a judge; leniency; corrected-start error; share overturned in adjudication;
+ * time per item (lib/stats/annotators.ts defines every number).
+ */
+type Opts = {
+  judge?: string;
+  fastSeconds?: string;
+  names?: boolean;
+  format: "table" | "json" | "csv";
+  project?: string;
+};
+
+const f3 = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toFixed(3));
+const ci = (i: { low: number; high: number } | null | undefined) => (i ? `[${f3(i.low)}, ${f3(i.high)}]` : "");
+const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
+
+function kappaCells(c: TAgreementCell | null): TCsvCell[] {
+  if (!c) return ["", "", "", "", "", "", "", "", ""];
+  if ("reason" in c) return [c.n, c.questions, "", "", "", "", "", "", c.reason];
+  return [
+    c.n,
+    c.questions,
+    c.linear,
+    c.linearInterval?.low,
+    c.linearInterval?.high,
+    c.quadratic,
+    c.quadraticInterval?.low,
+    c.quadraticInterval?.high,
+    "",
+  ];
+}
+
+export function annotatorsCsv(r: TAnnotatorsReport): string {
+  const header = [
+    "annotator",
+    "compared_with",
+    "n",
+    "questions",
+    "kappa_linear",
+    "kappa_linear_low",
+    "kappa_linear_high",
+    "kappa_quadratic",
+    "kappa_quadratic_low",
+    "kappa_quadratic_high",
+    "no_number_because",
+    "leniency",
+    "leniency_low",
+    "leniency_high",
+    "start_error_median_s",
+    "start_error_n",
+    "graded",
+    "adjudicated",
+    "overturned",
+    "overturned_share",
+    "time_n",
+    "time_median_s",
+    "time_p10_s",
+    "fast_share",
+    "fast_threshold_s",
+  ];
+  const rows: TCsvCell[][] = [];
+  for (const a of r.annotators) {
+    const own: TCsvCell[] = [
+      a.start.medianAbsError,
+      a.start.n,
+      a.graded,
+      a.adjudication.adjudicated,
+      a.adjudication.overturned,
+      a.adjudication.share,
+      a.time.n,
+      seconds(a.time.medianMs),
+      seconds(a.time.p10Ms),
+      a.time.fastShare,
+      a.time.fastMs / 1000,
+    ];
+    const len = a.reference.leniency;
+    rows.push([
+      a.annotator,
+      "reference",
+      ...kappaCells(a.reference),
+      len?.value,
+      len?.interval?.low,
+      len?.interval?.high,
+      ...own,
+    ]);
+    if (a.judge) rows.push([a.annotator, `judge:${r.judge}`, ...kappaCells(a.judge), "", "", "", ...own]);
+    for (const p of a.peers) rows.push([a.annotator, p.other, ...kappaCells(p), "", "", "", ...own]);
+  }
+  return safeCsv([header, ...rows]);
+}
+
+function kappaText(c: TAgreementCell | null): string {
+  if (!c) return "";
+  if ("reason" in c) return `no number (${c.reason})`;
+  return `linear ${f3(c.linear)} ${ci(c.linearInterval)}, quadratic ${f3(c.quadratic)} ${ci(c.quadraticInterval)}, n=${c.n}`;
+}
+
+export function annotatorsTable(r: TAnnotatorsReport): string[] {
+  if (r.annotators.length === 0) return ["No human grades yet: nothing to report."];
+  const lines: string[] = [];
+  for (const a of r.annotators) {
+    const len = a.reference.leniency;
+    lines.push(`${a.annotator}: ${a.graded} graded`);
+    lines.push(`  vs reference (own grade left out): ${kappaText(a.reference)}`);
+    if (len)
+      lines.push(`  leniency ${len.value >= 0 ? "+" : ""}${f3(len.value)} ${ci(len.interval)} (grade − reference)`);
+    if (a.judge) lines.push(`  vs judge ${r.judge}: ${kappaText(a.judge)}`);
+    for (const p of a.peers) lines.push(`  vs ${p.other}: ${kappaText(p)}`);
+    lines.push(
+      `  start error: ${a.start.n ? `median ${f3(a.start.medianAbsError)} s over ${a.start.n}` : "–"}; overturned in adjudication: ${a.adjudication.overturned} of ${a.adjudication.adjudicated} adjudicated (${a.graded ? ((100 * a.adjudication.overturned) / a.graded).toFixed(1) : "–"}% of graded)`,
+    );
+    lines.push(
+      `  time per item: ${a.time.n ? `median ${f3(seconds(a.time.medianMs))} s, 10th percentile ${f3(seconds(a.time.p10Ms))} s, ${(100 * (a.time.fastShare ?? 0)).toFixed(1)}% at or under ${r.fastMs / 1000} s` : "–"}`,
+    );
+  }
+  lines.push(
+    "",
+    "[low, high]: 95% percentile bootstrap over questions (1000 resamples, seed 1). Fewer than 10 pairs or 3 questions: no number.",
+  );
+  return lines;
+}
+
+export function registerAnnotators(program: Command): void {
+  const group = program.command("annotators").description("the quality of each annotator's grades");
+  group
+    .command("report")
+    .description(
+      "per annotator: weighted kappa against the reference (their own grade left out), each other annotator and a judge; leniency; start error; share overturned in adjudication; time per item",
+    )
+    .option("--judge <name>", "also compare with this judge's labels (a run's judge name or an imported label set)")
+    .option("--fast-seconds <s>", "count grades given in at most this many seconds (default 3)")
+    .option("--names", "name annotators by e-mail (default: a pseudonymous id per project)")
+    .addOption(new Option("--format <format>", "output format").choices(["table", "json", "csv"]).default("table"))
+    .addOption(projectOption())
+    .action(async (o: Opts) => {
+      const fastSeconds = decimalOption("--fast-seconds", o.fastSeconds);
+      if (fastSeconds !== undefined && fastSeconds < 0)
+        fail(`--fast-seconds: expected 0 or more seconds, got "${o.fastSeconds}"`);
+      const { annotatorsReport } = await import("../../lib/annotators/report.ts");
+      const r = await withProject(o.project, (db, p) =>
+        annotatorsReport(db, p.id, {
+          judge: o.judge,
+          names: o.names,
+          fastMs: fastSeconds === undefined ? undefined : fastSeconds * 1000,
+        }),
+      );
+      if (o.format === "json") out(JSON.stringify(r, null, 2));
+      else if (o.format === "csv") process.stdout.write(annotatorsCsv(r));
+      else for (const l of annotatorsTable(r)) out(l);
+    });
+}

@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import type { TAnnotatorsReport } from "../../lib/annotators/report.ts";
 import type { TAgreementCell } from "../../lib/stats/annotators.ts";
-import { safeCsv, type TCsvCell } from "../../lib/formats/csv-write.ts";
+import { annotatorsCsv } from "../../lib/annotators/csv.ts";
 import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
 
 /**
@@ -21,81 +21,6 @@ type Opts = {
 const f3 = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toFixed(3));
 const ci = (i: { low: number; high: number } | null | undefined) => (i ? `[${f3(i.low)}, ${f3(i.high)}]` : "");
 const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
-
-function kappaCells(c: TAgreementCell | null): TCsvCell[] {
-  if (!c) return ["", "", "", "", "", "", "", "", ""];
-  if ("reason" in c) return [c.n, c.questions, "", "", "", "", "", "", c.reason];
-  return [
-    c.n,
-    c.questions,
-    c.linear,
-    c.linearInterval?.low,
-    c.linearInterval?.high,
-    c.quadratic,
-    c.quadraticInterval?.low,
-    c.quadraticInterval?.high,
-    "",
-  ];
-}
-
-export function annotatorsCsv(r: TAnnotatorsReport): string {
-  const header = [
-    "annotator",
-    "compared_with",
-    "n",
-    "questions",
-    "kappa_linear",
-    "kappa_linear_low",
-    "kappa_linear_high",
-    "kappa_quadratic",
-    "kappa_quadratic_low",
-    "kappa_quadratic_high",
-    "no_number_because",
-    "leniency",
-    "leniency_low",
-    "leniency_high",
-    "start_error_median_s",
-    "start_error_n",
-    "graded",
-    "adjudicated",
-    "overturned",
-    "overturned_share",
-    "time_n",
-    "time_median_s",
-    "time_p10_s",
-    "fast_share",
-    "fast_threshold_s",
-  ];
-  const rows: TCsvCell[][] = [];
-  for (const a of r.annotators) {
-    const own: TCsvCell[] = [
-      a.start.medianAbsError,
-      a.start.n,
-      a.graded,
-      a.adjudication.adjudicated,
-      a.adjudication.overturned,
-      a.adjudication.share,
-      a.time.n,
-      seconds(a.time.medianMs),
-      seconds(a.time.p10Ms),
-      a.time.fastShare,
-      a.time.fastMs / 1000,
-    ];
-    const len = a.reference.leniency;
-    rows.push([
-      a.annotator,
-      "reference",
-      ...kappaCells(a.reference),
-      len?.value,
-      len?.interval?.low,
-      len?.interval?.high,
-      ...own,
-    ]);
-    if (a.judge) rows.push([a.annotator, `judge:${r.judge}`, ...kappaCells(a.judge), "", "", "", ...own]);
-    for (const p of a.peers) rows.push([a.annotator, p.other, ...kappaCells(p), "", "", "", ...own]);
-  }
-  return safeCsv([header, ...rows]);
-}
 
 function kappaText(c: TAgreementCell | null): string {
   if (!c) return "";

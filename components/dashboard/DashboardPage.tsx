@@ -18,6 +18,7 @@ import { GenerationPanel } from "./GenerationPanel";
 import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { DecisionsCard } from "./DecisionsCard";
+import { AnnotatorsCard } from "./AnnotatorsCard";
 import { PanelState } from "./ui";
 
 /**
@@ -37,6 +38,7 @@ const Chunkings = memo(ChunkingsPanel);
 const Generation = memo(GenerationPanel);
 const Breakdowns = memo(BreakdownsPanel);
 const Decisions = memo(DecisionsCard);
+const Annotators = memo(AnnotatorsCard);
 
 const selectClass = "mt-0.5 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm";
 
@@ -264,6 +266,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         <Human projectId={projectId} filters={filters} />
       </div>
       <Retest projectId={projectId} />
+      <Annotators projectId={projectId} judge={judge ?? undefined} />
       {/* The PPI source shows the PPI card in the systems table's place (it has the human and judge intervals beside each PPI one). */}
       {filters.source === "ppi" ? null : <Systems projectId={projectId} filters={filters} />}
       <Ppi projectId={projectId} filters={filters} onAdvisor={set} />

@@ -8,7 +8,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { loginAs } from "../helpers/login.ts";
+import { apiSession, loginAs } from "../helpers/login.ts";
 import { axeScan, describeViolations } from "../helpers/axe.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 
@@ -339,6 +339,37 @@ describe("dashboard of the demo project", () => {
     expect(total).toBe(Number(await judgesTable().locator("tbody tr").nth(1).locator("td").nth(1).textContent()));
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "dashboard.png"), fullPage: true });
+  });
+
+  it("the Annotators card: each annotator's agreement with the reference, overturned grades and time, as CSV too; not for annotators", async () => {
+    const card = page.locator('[data-panel="annotators"]');
+    await card.getByTestId("annotator-row").first().waitFor();
+    // The demo's two annotators graded 61 items each; its adjudications always took ann1's grade
+    // (scripts/demo/seed-labels.ts), so one was overturned 12 times of 12 and the other never.
+    expect(await card.getByTestId("annotator-row").count()).toBe(2);
+    expect((await card.getByTestId("annotator-overturned").allTextContents()).sort()).toEqual(["0 / 12", "12 / 12"]);
+    for (const k of await card.getByTestId("annotator-kappa-linear").allTextContents())
+      expect(k).toMatch(/^[01]\.\d{3} \[[-−]?\d\.\d{3}, [01]\.\d{3}\]$/);
+    expect(await card.getByTestId("annotator-peer").count()).toBe(1);
+    // Nobody grades the demo in 3 s; at 600 s every grade counts as fast.
+    expect(await card.getByTestId("annotator-fast").allTextContents()).toEqual(["0%", "0%"]);
+    await card.getByLabel("Fast grade threshold (seconds)").fill("600");
+    await expect.poll(async () => card.getByTestId("annotator-fast").allTextContents()).toEqual(["100%", "100%"]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      card.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split("\n");
+    expect(csv[0].startsWith("annotator,compared_with,n,questions,kappa_linear")).toBe(true);
+    // Per annotator: the reference, the page's judge and the other annotator.
+    expect(csv).toHaveLength(1 + 2 * 3);
+    const href = (await card.getByRole("link", { name: "Download CSV" }).getAttribute("href"))!;
+    const ann = await apiSession(server.url, "ann1@example.com", "demo-ann1");
+    expect((await fetch(`${server.url}${href}`, { headers: { Cookie: ann } })).status).toBe(403);
+    const adj = await apiSession(server.url, "adjudicator@example.com", "demo-adjudicator");
+    expect((await fetch(`${server.url}${href}`, { headers: { Cookie: adj } })).status).toBe(200);
   });
 
   it("breakdowns: the CSV holds every figure per slice; a slice's name opens every panel on it", async () => {

@@ -1,0 +1,156 @@
+"use client";
+
+import { useState } from "react";
+import type { TAgreementCell, TAnnotatorQuality } from "@/lib/stats/annotators";
+import { annotatorsSearch, useAnnotators } from "@/lib/query/annotators";
+import { Card, PanelState } from "./ui";
+
+const f3 = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toFixed(3));
+const f1 = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toFixed(1));
+const pct = (v: number | null) => (v === null ? "–" : `${(100 * v).toFixed(0)}%`);
+const signed = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(3)}`;
+
+function Kappa({ c, weights }: { c: TAgreementCell | null; weights: "linear" | "quadratic" }) {
+  if (!c) return <>–</>;
+  if ("reason" in c) return <span title={c.reason}>too few ({c.n})</span>;
+  const value = weights === "linear" ? c.linear : c.quadratic;
+  const ci = weights === "linear" ? c.linearInterval : c.quadraticInterval;
+  return (
+    <>
+      {f3(value)}
+      {ci ? <span className="text-slate-500"> [{`${f3(ci.low)}, ${f3(ci.high)}`}]</span> : null}
+    </>
+  );
+}
+
+function Row({ a, hasJudge }: { a: TAnnotatorQuality; hasJudge: boolean }) {
+  const len = a.reference.leniency;
+  return (
+    <tr className="border-t border-slate-100" data-testid="annotator-row" data-annotator={a.annotator}>
+      <td className="py-1 pr-2 font-mono text-xs">{a.annotator}</td>
+      <td className="pr-2 text-right">{a.graded}</td>
+      <td className="pr-2" data-testid="annotator-kappa-linear">
+        <Kappa c={a.reference} weights="linear" />
+      </td>
+      <td className="pr-2">
+        <Kappa c={a.reference} weights="quadratic" />
+      </td>
+      <td className="pr-2" data-testid="annotator-leniency">
+        {len ? (
+          <>
+            {signed(len.value)}
+            {len.interval ? (
+              <span className="text-slate-500"> [{`${signed(len.interval.low)}, ${signed(len.interval.high)}`}]</span>
+            ) : null}
+          </>
+        ) : (
+          "–"
+        )}
+      </td>
+      {hasJudge ? (
+        <td className="pr-2">
+          <Kappa c={a.judge} weights="linear" />
+        </td>
+      ) : null}
+      <td className="pr-2 text-right">{a.start.n ? `${f1(a.start.medianAbsError)} s` : "–"}</td>
+      <td className="pr-2 text-right" data-testid="annotator-overturned">
+        {a.adjudication.overturned} / {a.adjudication.adjudicated}
+      </td>
+      <td className="pr-2 text-right">{a.time.n ? `${f1((a.time.medianMs ?? 0) / 1000)} s` : "–"}</td>
+      <td className="pr-2 text-right">{a.time.n ? `${f1((a.time.p10Ms ?? 0) / 1000)} s` : "–"}</td>
+      <td className="text-right" data-testid="annotator-fast">
+        {pct(a.time.fastShare)}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The Annotators card: each annotator's agreement with the reference (their own grade left out),
+ * leniency, agreement with the page's judge, start error, grades overturned in adjudication and
+ * time per item (lib/stats/annotators.ts), with a CSV download.
+ */
+export function AnnotatorsCard({ projectId, judge }: { projectId: number | null; judge: string | undefined }) {
+  const [fastSeconds, setFastSeconds] = useState(3);
+  const q = useAnnotators(projectId, judge, fastSeconds);
+  const rows = q.data?.annotators ?? [];
+  const hasJudge = Boolean(q.data?.judge);
+  return (
+    <Card
+      title="Annotators"
+      id="annotators"
+      description="How each annotator grades: weighted kappa against the reference with their own grade left out (95% bootstrap intervals over questions), leniency (their grade minus the reference), start error, grades overturned in adjudication, and time per item. Fewer than 10 pairs or 3 questions: too few for a number."
+    >
+      <PanelState
+        isPending={q.isPending}
+        error={q.error}
+        empty={q.data && rows.length === 0 ? "no human grades yet" : null}
+      />
+      {rows.length ? (
+        <>
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm">
+              <thead className="text-left text-xs text-slate-600">
+                <tr>
+                  <th className="pr-2 font-medium">Annotator</th>
+                  <th className="pr-2 text-right font-medium">Graded</th>
+                  <th className="pr-2 font-medium">κ linear</th>
+                  <th className="pr-2 font-medium">κ quadratic</th>
+                  <th className="pr-2 font-medium">Leniency</th>
+                  {hasJudge ? <th className="pr-2 font-medium">κ vs {q.data?.judge}</th> : null}
+                  <th className="pr-2 text-right font-medium">Start error</th>
+                  <th className="pr-2 text-right font-medium">Overturned</th>
+                  <th className="pr-2 text-right font-medium">Median time</th>
+                  <th className="pr-2 text-right font-medium">10th pct</th>
+                  <th className="text-right font-medium">≤ {fastSeconds} s</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((a) => (
+                  <Row key={a.annotator} a={a} hasJudge={hasJudge} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ul className="mt-2 text-xs text-slate-600">
+            {rows.flatMap((a) =>
+              a.peers
+                .filter((p) => p.other > a.annotator)
+                .map((p) => (
+                  <li key={`${a.annotator}-${p.other}`} data-testid="annotator-peer">
+                    {a.annotator} vs {p.other}: κ linear <Kappa c={p} weights="linear" /> on {p.n} shared items
+                  </li>
+                )),
+            )}
+          </ul>
+        </>
+      ) : null}
+      <div className="mt-2 flex flex-wrap items-end gap-3 text-xs text-slate-600">
+        <label>
+          Fast grade threshold (seconds)
+          <input
+            type="number"
+            min={0}
+            step={0.5}
+            name="fastSeconds"
+            className="mt-0.5 block w-24 rounded border border-slate-300 px-2 py-1 text-sm"
+            value={fastSeconds}
+            onChange={(e) => {
+              const v = Number(e.target.value);
+              if (Number.isFinite(v) && v >= 0) setFastSeconds(v);
+            }}
+          />
+        </label>
+        {projectId !== null ? (
+          <a
+            className="text-indigo-700 underline"
+            href={`/api/dashboard/${projectId}/annotators${annotatorsSearch({ judge, fastSeconds, format: "csv" })}`}
+            download
+          >
+            Download CSV
+          </a>
+        ) : null}
+      </div>
+    </Card>
+  );
+}

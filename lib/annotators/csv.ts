@@ -1,0 +1,85 @@
+import { safeCsv, type TCsvCell } from "../formats/csv-write.ts";
+import type { TAgreementCell } from "../stats/annotators.ts";
+import type { TAnnotatorsReport } from "./report.ts";
+
+/**
+ * The annotators report as CSV (`assessor annotators report --format csv`, the Annotators card's
+ * download): one row per annotator and comparison (the reference, the judge, each other
+ * annotator), the annotator's own figures repeated on each of their rows.
+ */
+const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
+
+function kappaCells(c: TAgreementCell | null): TCsvCell[] {
+  if (!c) return ["", "", "", "", "", "", "", "", ""];
+  if ("reason" in c) return [c.n, c.questions, "", "", "", "", "", "", c.reason];
+  return [
+    c.n,
+    c.questions,
+    c.linear,
+    c.linearInterval?.low,
+    c.linearInterval?.high,
+    c.quadratic,
+    c.quadraticInterval?.low,
+    c.quadraticInterval?.high,
+    "",
+  ];
+}
+
+export function annotatorsCsv(r: TAnnotatorsReport): string {
+  const header = [
+    "annotator",
+    "compared_with",
+    "n",
+    "questions",
+    "kappa_linear",
+    "kappa_linear_low",
+    "kappa_linear_high",
+    "kappa_quadratic",
+    "kappa_quadratic_low",
+    "kappa_quadratic_high",
+    "no_number_because",
+    "leniency",
+    "leniency_low",
+    "leniency_high",
+    "start_error_median_s",
+    "start_error_n",
+    "graded",
+    "adjudicated",
+    "overturned",
+    "overturned_share",
+    "time_n",
+    "time_median_s",
+    "time_p10_s",
+    "fast_share",
+    "fast_threshold_s",
+  ];
+  const rows: TCsvCell[][] = [];
+  for (const a of r.annotators) {
+    const own: TCsvCell[] = [
+      a.start.medianAbsError,
+      a.start.n,
+      a.graded,
+      a.adjudication.adjudicated,
+      a.adjudication.overturned,
+      a.adjudication.share,
+      a.time.n,
+      seconds(a.time.medianMs),
+      seconds(a.time.p10Ms),
+      a.time.fastShare,
+      a.time.fastMs / 1000,
+    ];
+    const len = a.reference.leniency;
+    rows.push([
+      a.annotator,
+      "reference",
+      ...kappaCells(a.reference),
+      len?.value,
+      len?.interval?.low,
+      len?.interval?.high,
+      ...own,
+    ]);
+    if (a.judge) rows.push([a.annotator, `judge:${r.judge}`, ...kappaCells(a.judge), "", "", "", ...own]);
+    for (const p of a.peers) rows.push([a.annotator, p.other, ...kappaCells(p), "", "", "", ...own]);
+  }
+  return safeCsv([header, ...rows]);
+}

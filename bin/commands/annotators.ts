@@ -46,6 +46,18 @@ export function annotatorsTable(r: TAnnotatorsReport): string[] {
       `  time per item: ${a.time.n ? `median ${f3(seconds(a.time.medianMs))} s, 10th percentile ${f3(seconds(a.time.p10Ms))} s, ${(100 * (a.time.fastShare ?? 0)).toFixed(1)}% at or under ${r.fastMs / 1000} s` : "–"}`,
     );
   }
+  if (r.model) {
+    lines.push(
+      "",
+      `Annotator-ability model: ${r.model.method}; ${r.model.items} items, ${r.model.iterations} EM iterations.`,
+    );
+    for (const m of r.model.annotators)
+      lines.push(
+        `  ${m.annotator}: bias ${m.bias >= 0 ? "+" : ""}${f3(m.bias)} ${ci(m.biasInterval)}, reliability ${f3(m.reliability)} ${ci(m.reliabilityInterval)}`,
+      );
+    lines.push(`  the model's item grades vs the reference: ${kappaText(r.model.vsReference)}`);
+    lines.push(`  on adjudicated items only: ${kappaText(r.model.vsAdjudicated)}`);
+  }
   lines.push(
     "",
     "[low, high]: 95% percentile bootstrap over questions (1000 resamples, seed 1). Fewer than 10 pairs or 3 questions: no number.",

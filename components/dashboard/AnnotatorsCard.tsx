@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import type { TAgreementCell, TAnnotatorQuality } from "@/lib/stats/annotators";
+import type { TAgreementCell, TAnnotatorQuality, TInterval } from "@/lib/stats/annotators";
+import type { TAnnotatorAbility } from "@/lib/stats/annotators-model";
 import { annotatorsSearch, useAnnotators } from "@/lib/query/annotators";
 import { Card, PanelState } from "./ui";
 
@@ -23,7 +24,16 @@ function Kappa({ c, weights }: { c: TAgreementCell | null; weights: "linear" | "
   );
 }
 
-function Row({ a, hasJudge }: { a: TAnnotatorQuality; hasJudge: boolean }) {
+function WithInterval({ value, ci, show }: { value: number; ci: TInterval | null; show: (v: number) => string }) {
+  return (
+    <>
+      {show(value)}
+      {ci ? <span className="text-slate-500"> [{`${show(ci.low)}, ${show(ci.high)}`}]</span> : null}
+    </>
+  );
+}
+
+function Row({ a, m, hasJudge }: { a: TAnnotatorQuality; m: TAnnotatorAbility | undefined; hasJudge: boolean }) {
   const len = a.reference.leniency;
   return (
     <tr className="border-t border-slate-100" data-testid="annotator-row" data-annotator={a.annotator}>
@@ -58,9 +68,13 @@ function Row({ a, hasJudge }: { a: TAnnotatorQuality; hasJudge: boolean }) {
       </td>
       <td className="pr-2 text-right">{a.time.n ? `${f1((a.time.medianMs ?? 0) / 1000)} s` : "–"}</td>
       <td className="pr-2 text-right">{a.time.n ? `${f1((a.time.p10Ms ?? 0) / 1000)} s` : "–"}</td>
-      <td className="text-right" data-testid="annotator-fast">
+      <td className="pr-2 text-right" data-testid="annotator-fast">
         {pct(a.time.fastShare)}
       </td>
+      <td className="pr-2" data-testid="annotator-model-bias">
+        {m ? <WithInterval value={m.bias} ci={m.biasInterval} show={signed} /> : "–"}
+      </td>
+      <td>{m ? <WithInterval value={m.reliability} ci={m.reliabilityInterval} show={f3} /> : "–"}</td>
     </tr>
   );
 }
@@ -75,6 +89,7 @@ export function AnnotatorsCard({ projectId, judge }: { projectId: number | null;
   const q = useAnnotators(projectId, judge, fastSeconds);
   const rows = q.data?.annotators ?? [];
   const hasJudge = Boolean(q.data?.judge);
+  const model = new Map((q.data?.model?.annotators ?? []).map((m) => [m.annotator, m]));
   return (
     <Card
       title="Annotators"
@@ -102,16 +117,29 @@ export function AnnotatorsCard({ projectId, judge }: { projectId: number | null;
                   <th className="pr-2 text-right font-medium">Overturned</th>
                   <th className="pr-2 text-right font-medium">Median time</th>
                   <th className="pr-2 text-right font-medium">10th pct</th>
-                  <th className="text-right font-medium">≤ {fastSeconds} s</th>
+                  <th className="pr-2 text-right font-medium">≤ {fastSeconds} s</th>
+                  <th className="pr-2 font-medium" title="Dawid–Skene: expected grade minus the true grade">
+                    Bias (model)
+                  </th>
+                  <th className="font-medium" title="Dawid–Skene: probability of giving the true grade">
+                    Reliability (model)
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((a) => (
-                  <Row key={a.annotator} a={a} hasJudge={hasJudge} />
+                  <Row key={a.annotator} a={a} m={model.get(a.annotator)} hasJudge={hasJudge} />
                 ))}
               </tbody>
             </table>
           </div>
+          {q.data?.model ? (
+            <p className="mt-2 text-xs text-slate-600" data-testid="annotators-model">
+              The model&apos;s item grades (Dawid–Skene over {q.data.model.items} items) against the reference: κ linear{" "}
+              <Kappa c={q.data.model.vsReference} weights="linear" />; on adjudicated items:{" "}
+              <Kappa c={q.data.model.vsAdjudicated} weights="linear" />.
+            </p>
+          ) : null}
           <ul className="mt-2 text-xs text-slate-600">
             {rows.flatMap((a) =>
               a.peers

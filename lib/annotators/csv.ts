@@ -52,9 +52,17 @@ export function annotatorsCsv(r: TAnnotatorsReport): string {
     "time_p10_s",
     "fast_share",
     "fast_threshold_s",
+    "model_bias",
+    "model_bias_low",
+    "model_bias_high",
+    "model_reliability",
+    "model_reliability_low",
+    "model_reliability_high",
   ];
   const rows: TCsvCell[][] = [];
+  const model = new Map((r.model?.annotators ?? []).map((m) => [m.annotator, m]));
   for (const a of r.annotators) {
+    const m = model.get(a.annotator);
     const own: TCsvCell[] = [
       a.start.medianAbsError,
       a.start.n,
@@ -67,6 +75,12 @@ export function annotatorsCsv(r: TAnnotatorsReport): string {
       seconds(a.time.p10Ms),
       a.time.fastShare,
       a.time.fastMs / 1000,
+      m?.bias,
+      m?.biasInterval?.low,
+      m?.biasInterval?.high,
+      m?.reliability,
+      m?.reliabilityInterval?.low,
+      m?.reliabilityInterval?.high,
     ];
     const len = a.reference.leniency;
     rows.push([

@@ -13,12 +13,15 @@ import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { finalLabel } from "../labels/reference.ts";
 import { findJudge, labelSetRows } from "../judge/label-sets.ts";
 import { annotatorQuality, DEFAULT_FAST_MS, type TAnnotatedItem, type TAnnotatorQuality } from "../stats/annotators.ts";
+import { abilityModel, type TAbilityModel } from "../stats/annotators-model.ts";
 
 export type TAnnotatorsReport = {
   /** The judge compared with, when one was named. */
   judge: string | null;
   fastMs: number;
   annotators: TAnnotatorQuality[];
+  /** The annotator-ability model (Dawid–Skene), null without grades. */
+  model: TAbilityModel | null;
 };
 
 export function pseudonym(projectId: number, userId: string): string {
@@ -61,5 +64,10 @@ export async function annotatorsReport(
       final: finalLabel(it, settings),
     }));
   const quality = annotatorQuality(annotated, { judge, fastMs: opts.fastMs, resamples: opts.resamples });
-  return { judge: opts.judge ?? null, fastMs: opts.fastMs ?? DEFAULT_FAST_MS, annotators: quality };
+  return {
+    judge: opts.judge ?? null,
+    fastMs: opts.fastMs ?? DEFAULT_FAST_MS,
+    annotators: quality,
+    model: abilityModel(annotated),
+  };
 }

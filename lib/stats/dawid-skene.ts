@@ -36,22 +36,23 @@ export type TDawidSkeneFit = {
 export function dawidSkene(
   counts: readonly (readonly (readonly number[])[])[],
   classes: number,
-  opts: { tol?: number; maxIter?: number } = {},
+  opts: { tol?: number; maxIter?: number; initial?: Float64Array } = {},
 ): TDawidSkeneFit {
   const tol = opts.tol ?? 1e-5;
   const maxIter = opts.maxIter ?? 100;
   const K = classes;
   const n = counts.length;
   const A = n ? counts[0].length : 0;
-  // Initialise (eq. 3.1): each item's answers per class over its number of answers.
-  let T = new Float64Array(n * K);
-  for (let i = 0; i < n; i++) {
+  // Initialise (eq. 3.1): each item's answers per class over its number of answers; or the
+  // posteriors given (a warm start, e.g. a bootstrap resample from the full fit's posteriors).
+  let T: Float64Array = opts.initial ? Float64Array.from(opts.initial) : new Float64Array(n * K);
+  for (let i = 0; i < n && !opts.initial; i++) {
     let total = 0;
     for (let a = 0; a < A; a++) for (let l = 0; l < K; l++) total += counts[i][a][l];
     if (total === 0) throw new Error(`dawidSkene: item ${i} has no answers`);
     for (let a = 0; a < A; a++) for (let l = 0; l < K; l++) T[i * K + l] += counts[i][a][l] / total;
   }
-  let marginals = new Float64Array(K);
+  let marginals: Float64Array = new Float64Array(K);
   let errorRates: Float64Array[] = [];
   let previous: { marginals: Float64Array; errorRates: Float64Array[] } | null = null;
   let iterations = 0;

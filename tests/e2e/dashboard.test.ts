@@ -351,6 +351,8 @@ describe("dashboard of the demo project", () => {
     for (const k of await card.getByTestId("annotator-kappa-linear").allTextContents())
       expect(k).toMatch(/^[01]\.\d{3} \[[-−]?\d\.\d{3}, [01]\.\d{3}\]$/);
     expect(await card.getByTestId("annotator-peer").count()).toBe(1);
+    expect(await card.getByTestId("annotator-model-bias").count()).toBe(2);
+    expect(await card.getByTestId("annotators-model").textContent()).toMatch(/Dawid–Skene over 61 items/);
     // Nobody grades the demo in 3 s; at 600 s every grade counts as fast.
     expect(await card.getByTestId("annotator-fast").allTextContents()).toEqual(["0%", "0%"]);
     await card.getByLabel("Fast grade threshold (seconds)").fill("600");

@@ -105,6 +105,10 @@ describe("assessor annotators report", () => {
     expect(l.time).toMatchObject({ n: 16, medianMs: 2000, p10Ms: 2000, fastShare: 1 });
     expect(s.time).toMatchObject({ n: 16, medianMs: 21_500, p10Ms: 20_000, fastShare: 0 });
     expect(s.peers).toEqual([expect.objectContaining({ other: lenient.email, n: 16 })]);
+    // The ability model (Dawid–Skene) sees lenient grade higher than steady.
+    const model = new Map(report.model!.annotators.map((m) => [m.annotator, m]));
+    expect(model.get(lenient.email)!.bias).toBeGreaterThan(model.get(steady.email)!.bias);
+    expect(report.model!.items).toBe(16);
     // The judge gave the true grade everywhere: steady agrees fully.
     expect(s.judge).toMatchObject({ n: 16, linear: 1, quadratic: 1 });
   });

@@ -19,17 +19,34 @@ import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { LabelsAB } from "./LabelsAB";
 import { FinalStart } from "./FinalStart";
+import { EndControl, endNotAfter } from "@/components/annotate/EndControl";
 import { ProjectPicker, projectWithWork } from "./ProjectPicker";
 import { ADJUDICATOR_KEYS, useAdjudicatorKeys } from "./useAdjudicatorKeys";
 import { AnswerDisagreementsLink } from "@/components/answers/AnswerDisagreementsLink";
 
 /** `revises`: set when the form reopens a decision (u): the revision it replaces. */
-type TForm = { grade: number | null; start: number | null; rationale: string; key: string; revises?: number };
-type TDecided = { grade: number; startSeconds: number | null; rationale: string; revision: number };
+type TForm = {
+  grade: number | null;
+  start: number | null;
+  /** Where the answer ends (e), null when not marked. */
+  end: number | null;
+  rationale: string;
+  key: string;
+  revises?: number;
+};
+type TDecided = {
+  grade: number;
+  startSeconds: number | null;
+  endSeconds: number | null;
+  rationale: string;
+  revision: number;
+};
 type TOutcome = ({ kind: "decided" } & TDecided) | { kind: "standing"; standing: TStanding };
 
 const decidedOf = (o: TOutcome): TDecided => (o.kind === "decided" ? o : o.standing);
 const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
+/** ", end m:ss" when the decision carries an end. */
+const endText = (s: number | null) => (s === null ? "" : `, end ${formatClock(s)}`);
 
 /** u on /adjudicate: reopens the last decision (on /annotate u goes back; here Backspace does). The visible text is part of the name (axe: label-content-name-mismatch). */
 function ReopenButton({ onReopen }: { onReopen: () => void }) {
@@ -81,6 +98,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     ? (forms[item.id] ?? {
         grade: null,
         start: annotatorsStart(item.labels, tolerance),
+        end: null,
         rationale: "",
         key: newIdempotencyKey(),
       })
@@ -109,13 +127,17 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     if (form.grade === null)
       return setMessage("Choose the final grade first (keys 0–3, or a / b to take an annotator's label).");
     const startSeconds = form.grade === 0 ? null : form.start;
-    // A grade-0 label has no start; any other needs one.
+    const endSeconds = form.grade === 0 ? null : form.end;
+    // A grade-0 label has no start; any other needs one. An end lies after the start (the server refuses it otherwise).
     if (form.grade !== 0 && startSeconds === null)
       return setMessage("Choose the start first: a or b takes an annotator's, s the playhead.");
+    if (endSeconds !== null && startSeconds !== null && !(endSeconds > startSeconds))
+      return setMessage(`${endNotAfter(startSeconds)} Shift+E clears the end.`);
     const body = {
       poolItemId: item.id,
       grade: form.grade,
       startSeconds,
+      endSeconds,
       rationale: form.rationale,
       idempotencyKey: form.key,
       ...(form.revises === undefined ? {} : { revises: form.revises }),
@@ -129,6 +151,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
             kind: "decided",
             grade: d.grade,
             startSeconds: d.startSeconds,
+            endSeconds: d.endSeconds,
             rationale: d.rationale,
             revision: d.revision,
           },
@@ -165,6 +188,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
       [id]: {
         grade: d.grade,
         start: d.startSeconds,
+        end: d.endSeconds,
         rationale: d.rationale,
         key: newIdempotencyKey(),
         revises: d.revision,
@@ -189,6 +213,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
           [earlier.id]: {
             grade: d.grade,
             start: d.startSeconds,
+            end: d.endSeconds,
             rationale: d.rationale,
             key: newIdempotencyKey(),
             revises: d.revision,
@@ -206,6 +231,8 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     grade: (g) => setForm({ grade: g }),
     take: (i) => item?.labels[i] && setForm(takeLabel(item.labels[i])),
     setStartToPlayhead: () => setForm({ start: playhead() }),
+    setEndToPlayhead: () => setForm({ end: playhead() }),
+    clearEnd: () => setForm({ end: null }),
     nudgeStart: (d) => setForm((current) => ({ start: Math.max(0, (current.start ?? playhead()) + d) })),
     replay: controls.replay,
     togglePlay: controls.toggle,
@@ -297,6 +324,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
               <p className="font-semibold">Another adjudicator decided this item first. The decision that stands:</p>
               <p data-testid="standing">
                 grade {outcome.standing.grade}, start {clock(outcome.standing.startSeconds)}
+                {endText(outcome.standing.endSeconds)}
                 {outcome.standing.rationale ? `: “${outcome.standing.rationale}”` : ""}
               </p>
               <p>Press Enter for the next item, or u to revise the decision that stands.</p>
@@ -304,6 +332,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
           ) : outcome?.kind === "decided" ? (
             <p role="status" className="text-sm text-green-800">
               Decided: grade {outcome.grade}, start {clock(outcome.startSeconds)}
+              {endText(outcome.endSeconds)}
               {outcome.revision > 1 ? ` (revision ${outcome.revision})` : ""}.
             </p>
           ) : null}
@@ -321,6 +350,13 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
               onChange={(s) => setForm({ start: s })}
               onPlayhead={() => setForm({ start: playhead() })}
             />
+            {form.grade !== 0 ? (
+              <EndControl
+                value={form.end}
+                onPlayhead={() => setForm({ end: playhead() })}
+                onClear={() => setForm({ end: null })}
+              />
+            ) : null}
             <textarea
               ref={rationaleRef}
               aria-label="Rationale"

@@ -7,6 +7,8 @@ export function LabelsAB({ labels }: { labels: TAdjudicatorLabel[] }) {
   const mark = (on: boolean) => (on ? "bg-amber-100 font-semibold" : "");
   const gradeDiff = differs((l) => l.grade);
   const startDiff = differs((l) => l.startSeconds);
+  const endDiff = differs((l) => l.endSeconds);
+  const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
   return (
     <table className="w-full border-collapse text-sm" aria-label="Annotators' labels">
       <thead>
@@ -14,6 +16,7 @@ export function LabelsAB({ labels }: { labels: TAdjudicatorLabel[] }) {
           <th className="p-1">Annotator</th>
           <th className="p-1">Grade</th>
           <th className="p-1">Start</th>
+          <th className="p-1">End</th>
           <th className="p-1">Notes</th>
           <th className="p-1">Flags</th>
         </tr>
@@ -32,8 +35,9 @@ export function LabelsAB({ labels }: { labels: TAdjudicatorLabel[] }) {
                 </span>
               ) : null}
             </td>
-            <td className={`p-1 font-mono ${mark(startDiff)}`}>
-              {l.startSeconds === null ? "—" : formatClock(l.startSeconds)}
+            <td className={`p-1 font-mono ${mark(startDiff)}`}>{clock(l.startSeconds)}</td>
+            <td className={`p-1 font-mono ${mark(endDiff)}`} data-testid={`end-${l.label}`}>
+              {clock(l.endSeconds)}
             </td>
             <td className="p-1 whitespace-pre-wrap">{l.notes || "—"}</td>
             <td className="p-1">{l.flags.map((f) => FLAGS.find((x) => x.id === f)?.label ?? f).join(", ") || "—"}</td>

@@ -8,6 +8,9 @@ export type TAdjudicatorKeyHandlers = {
   /** a, b, …: take that annotator's grade and start together. */
   take: (index: number) => void;
   setStartToPlayhead: () => void;
+  /** e: the answer ends at the playhead; Shift+E clears the end. */
+  setEndToPlayhead: () => void;
+  clearEnd: () => void;
   nudgeStart: (seconds: number) => void;
   replay: () => void;
   togglePlay: () => void;
@@ -24,9 +27,10 @@ export type TAdjudicatorKeyHandlers = {
 /** The adjudicator's keys (issue 22 item 1), listed in the `?` help. */
 export const ADJUDICATOR_KEYS: [string, string][] = [
   ["0 – 3", "final grade"],
-  ["a / b", "take annotator A's / B's grade and start"],
+  ["a / b", "take annotator A's / B's grade, start and end"],
   ["s", "set the start to the playhead"],
   ["[ / ]", "start 1 s earlier / later (Shift: 5 s)"],
+  ["e", "the answer ends at the playhead (optional; Shift+E clears it)"],
   ["r", "write the rationale (Esc leaves it)"],
   ["p", "replay from the chunk's start"],
   ["Space", "play / pause"],
@@ -40,7 +44,7 @@ export const ADJUDICATOR_KEYS: [string, string][] = [
 
 /**
  * The adjudicator's own key map: like the annotator's (useGradingKeys) for grades, start, play and
- * Enter, plus a/b, r (rationale: replay moves to p), g, and u (reopen, where the annotator's u
+ * Enter (and e for the answer's end), plus a/b, r (rationale: replay moves to p), g, and u (reopen, where the annotator's u
  * goes back). No shortcut fires while typing.
  */
 export function useAdjudicatorKeys(handlers: TAdjudicatorKeyHandlers) {
@@ -64,6 +68,7 @@ export function useAdjudicatorKeys(handlers: TAdjudicatorKeyHandlers) {
       else if (/^[0-3]$/.test(key)) h.grade(Number(key));
       else if (key === "a" || key === "b") h.take(key === "a" ? 0 : 1);
       else if (key === "s") h.setStartToPlayhead();
+      else if (key === "e") (e.shiftKey ? h.clearEnd : h.setEndToPlayhead)();
       else if (key === "r") h.rationale();
       else if (key === "p") h.replay();
       else if (key === " ") h.togglePlay();

@@ -23,6 +23,7 @@ import type { TMediaProblem } from "@/components/player/MediaNotice";
 import { PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { useStoredFlag } from "./useStoredFlag";
 import { annotatorKeys, FlagBoxes, GradeBar, NO_PLAYHEAD, PlayheadClock, StartControl, Transcript } from "./parts";
+import { EndControl, endNotAfter, NO_PLAYHEAD_END } from "./EndControl";
 import { GuidelinesPanel } from "./Guidelines";
 import { FailedGrades } from "./FailedGrades";
 import { SignInAgain } from "./SignInAgain";
@@ -31,11 +32,13 @@ import { AnnotateHeader, OutboxStatus } from "./AnnotateHeader";
 import { ClosedItem, CLOSED_MESSAGE, RevisitNote } from "./RevisitNotes";
 import { EndOfQueue } from "./EndOfQueue";
 
-type TForm = { grade: number | null; start: number; notes: string; flags: string[] };
+/** `end`: where the answer ends (the `e` key), null when not marked. */
+type TForm = { grade: number | null; start: number; end: number | null; notes: string; flags: string[] };
 
 const sameForm = (a: TForm, b: TForm) =>
   a.grade === b.grade &&
   a.start === b.start &&
+  a.end === b.end &&
   a.notes === b.notes &&
   a.flags.length === b.flags.length &&
   a.flags.every((f) => b.flags.includes(f));
@@ -43,8 +46,14 @@ const sameForm = (a: TForm, b: TForm) =>
 function initialForm(item: TAnnotatorItem): TForm {
   const own = item.own;
   return own
-    ? { grade: own.grade, start: own.startSeconds ?? item.chunk.startSeconds, notes: own.notes, flags: own.flags }
-    : { grade: null, start: item.chunk.startSeconds, notes: "", flags: [] };
+    ? {
+        grade: own.grade,
+        start: own.startSeconds ?? item.chunk.startSeconds,
+        end: own.endSeconds,
+        notes: own.notes,
+        flags: own.flags,
+      }
+    : { grade: null, start: item.chunk.startSeconds, end: null, notes: "", flags: [] };
 }
 
 /** A video the page's <video> element plays (a file or a URL), so the next item's can be loaded in place; not YouTube (an iframe player per item). */
@@ -108,6 +117,7 @@ export function AnnotatePage({
   const notesRef = useRef<HTMLTextAreaElement>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [startNotice, setStartNotice] = useState<string | null>(null);
+  const [endNotice, setEndNotice] = useState<string | null>(null);
   // On until the annotator turns it off: one key per judgement (issue 13 item 3); the choice stays.
   const [autoAdvance, setAutoAdvance] = useStoredFlag(AUTO_ADVANCE_KEY, true);
   const shownAt = useRef(0);
@@ -260,6 +270,7 @@ export function AnnotatePage({
   const goTo = (id: string | null) => {
     setMessage(null);
     setStartNotice(null);
+    setEndNotice(null);
     if (id === null) setAtEnd(true);
     else {
       setAtEnd(false);
@@ -317,6 +328,11 @@ export function AnnotatePage({
       setMessage("Choose a grade first (keys 0–3).");
       return;
     }
+    // The server refuses an end that is not after the start (422): said here, nothing sent.
+    if (f.end !== null && !(f.end > f.start)) {
+      setMessage(`${endNotAfter(f.start)} Shift+E clears the end.`);
+      return;
+    }
     // A graded item changes only on an edit: unchanged, nothing is sent (its time spent stays) and the page goes on.
     const before = saved[activeId] ?? (data.own ? initialForm(data) : null);
     if (before && sameForm(f, before)) {
@@ -328,6 +344,7 @@ export function AnnotatePage({
       poolItemId: activeId,
       grade: f.grade,
       startSeconds: f.start,
+      endSeconds: f.end,
       notes: f.notes,
       flags: f.flags,
       timeSpentMs: Math.round(performance.now() - shownAt.current),
@@ -365,6 +382,14 @@ export function AnnotatePage({
     setStartNotice(t === null ? NO_PLAYHEAD : null);
     if (t !== null) setForm({ start: Math.round(t * 10) / 10 });
   };
+  // e: the answer's end from the playhead, only after the start (else the notice says why).
+  const endAtPlayhead = () => {
+    if (!form || closedAt !== null) return;
+    const t = controls.playhead();
+    const end = t === null ? null : Math.round(t * 10) / 10;
+    setEndNotice(end === null ? NO_PLAYHEAD_END : end > form.start ? null : endNotAfter(form.start));
+    if (end !== null && end > form.start) setForm({ end });
+  };
   const pickTime = (seconds: number) => {
     setStartNotice(null);
     setForm({ start: seconds });
@@ -378,6 +403,8 @@ export function AnnotatePage({
       else setForm({ grade: g });
     },
     setStartToPlayhead: startAtPlayhead,
+    setEndToPlayhead: endAtPlayhead,
+    clearEnd: () => form && setForm({ end: null }),
     nudgeStart: (d) => form && setForm({ start: Math.max(0, form.start + d) }),
     replay: controls.replay,
     togglePlay: controls.toggle,
@@ -562,6 +589,12 @@ export function AnnotatePage({
                           hasVideo={data.video.src !== null && data.video.allowed && mediaProblem === null}
                         />
                       }
+                    />
+                    <EndControl
+                      value={form.end}
+                      onPlayhead={endAtPlayhead}
+                      onClear={() => setForm({ end: null })}
+                      notice={endNotice}
                     />
                     <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
                   </div>

@@ -293,7 +293,9 @@ export const annotatorKeys = (autoAdvance: boolean): [string, string][] => [
       ? "grade, submit and go to the next item (auto-advance is on: header checkbox)"
       : "grade (auto-advance is off: header checkbox)",
   ],
-  ...KEYS.slice(1, -2),
+  ...KEYS.slice(1, 3),
+  ["e", "the answer ends at the playhead (optional; Shift+E clears it)"],
+  ...KEYS.slice(3, -2),
   ["f", "flag or unflag: unsure"],
   ["t", "flag or unflag: transcript error"],
   ["n", "write a note (Esc leaves the field)"],

@@ -5,6 +5,9 @@ import { useEffect, useRef } from "react";
 export type TGradingKeyHandlers = {
   grade: (g: number) => void;
   setStartToPlayhead: () => void;
+  /** e: the answer ends at the playhead; Shift+E clears the end (optional, beside the start). */
+  setEndToPlayhead?: () => void;
+  clearEnd?: () => void;
   nudgeStart: (seconds: number) => void;
   replay: () => void;
   togglePlay: () => void;
@@ -39,7 +42,8 @@ export function inNativeKeysRegion(target: EventTarget | null): boolean {
 }
 
 /**
- * The grading keys (issue 4): 0–3 grade; s start := playhead; [ ] ∓1 s (Shift ∓5 s); r replay;
+ * The grading keys (issue 4): 0–3 grade; s start := playhead; [ ] ∓1 s (Shift ∓5 s); e end :=
+ * playhead (Shift+E clears it); r replay;
  * Space play/pause; Enter submit; u or Backspace back; ? help. Escape leaves a text field.
  * Where the page gives the handlers (issue 13): f unsure, t transcript error, n notes, g guidelines.
  */
@@ -65,6 +69,8 @@ export function useGradingKeys(handlers: TGradingKeyHandlers, enabled = true) {
       else if (e.code === "BracketRight" || e.key === "]" || e.key === "}") h.nudgeStart(e.shiftKey ? 5 : 1);
       else if (/^[0-3]$/.test(e.key)) h.grade(Number(e.key));
       else if (e.key === "s" || e.key === "S") h.setStartToPlayhead();
+      else if (e.key === "e" && h.setEndToPlayhead) h.setEndToPlayhead();
+      else if (e.key === "E" && h.clearEnd) h.clearEnd();
       else if (e.key === "r" || e.key === "R") h.replay();
       else if (e.key === " ") h.togglePlay();
       else if (e.key === "Enter") h.submit();

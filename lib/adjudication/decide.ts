@@ -3,8 +3,10 @@ import type { Adjudication, Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { itemDecision } from "../labels/rule.ts";
-import { MAX_SECONDS, zInt32, zText } from "../bounds.ts";
+import { zInt32, zText } from "../bounds.ts";
+import { zSeconds } from "../labels/schemas.ts";
 
+/** The answer's end (optional): after the final start, or the chunk's start without one (checked in `adjudicate`). */
 export const ZAdjudicationInput = z.object({
   poolItemId: zText(100).min(1),
   grade: z
@@ -12,12 +14,8 @@ export const ZAdjudicationInput = z.object({
     .int("grade: expected a whole number 0–3")
     .min(0, "grade: expected 0–3")
     .max(3, "grade: expected 0–3"),
-  startSeconds: z
-    .number()
-    .finite()
-    .min(0, "startSeconds: expected seconds ≥ 0")
-    .max(MAX_SECONDS, `startSeconds: expected at most ${MAX_SECONDS} seconds`)
-    .nullable(),
+  startSeconds: zSeconds("startSeconds").nullable(),
+  endSeconds: zSeconds("endSeconds").nullable().default(null),
   rationale: zText(5000).trim().default(""),
   idempotencyKey: zText(200).min(8),
   /**
@@ -28,12 +26,19 @@ export const ZAdjudicationInput = z.object({
 });
 export type TAdjudicationInput = z.input<typeof ZAdjudicationInput>;
 
-export type TStanding = { grade: number; startSeconds: number | null; rationale: string; revision: number };
+export type TStanding = {
+  grade: number;
+  startSeconds: number | null;
+  endSeconds: number | null;
+  rationale: string;
+  revision: number;
+};
 export type TAdjudicateResult = { applied: boolean; adjudication: Adjudication };
 
 const standing = (a: Adjudication): TStanding => ({
   grade: a.grade,
   startSeconds: a.startSeconds,
+  endSeconds: a.endSeconds,
   rationale: a.rationale,
   revision: a.revision,
 });
@@ -49,7 +54,9 @@ const standing = (a: Adjudication): TStanding => ({
  * when its revision is n; the row's revision becomes n + 1 and a LabelEvent (kind "adjudication",
  * before = the replaced decision, after = the new one) keeps every decision in the history. A stale
  * revision (another one came first) is a conflict carrying the decision that stands.
- * A grade-0 label has no start: the start of a grade-0 decision is stored as null.
+ * A grade-0 label has no start and no end: both are stored as null for a grade-0 decision. An end
+ * must lie after the final start, or after the chunk's start when there is none: otherwise
+ * `bad_input` naming endSeconds, and nothing is written.
  */
 export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudicationInput): Promise<TAdjudicateResult> {
   const parsed = ZAdjudicationInput.safeParse(input);
@@ -59,7 +66,12 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
       parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
       parsed.error.issues,
     );
-  const data = { ...parsed.data, startSeconds: parsed.data.grade === 0 ? null : parsed.data.startSeconds };
+  const none = parsed.data.grade === 0;
+  const data = {
+    ...parsed.data,
+    startSeconds: none ? null : parsed.data.startSeconds,
+    endSeconds: none ? null : parsed.data.endSeconds,
+  };
 
   const dup = await findApplied(db, data.poolItemId, data.idempotencyKey);
   if (dup) return dup;
@@ -67,8 +79,20 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
   const user = await db.user.findUnique({ where: { id: adjudicatorId }, select: { role: true, active: true } });
   if (!user || !user.active || (user.role !== "adjudicator" && user.role !== "lead"))
     throw new AppError("forbidden", "only adjudicators and leads decide disagreements");
-  const item = await db.poolItem.findUnique({ where: { id: data.poolItemId }, select: { projectId: true } });
+  const item = await db.poolItem.findUnique({
+    where: { id: data.poolItemId },
+    select: { projectId: true, chunk: { select: { startSeconds: true } } },
+  });
   if (!item) throw new AppError("not_found", `no pool item ${data.poolItemId}`);
+  const after = data.startSeconds ?? item.chunk.startSeconds;
+  if (data.endSeconds !== null && !(data.endSeconds > after)) {
+    const what = data.startSeconds === null ? "the chunk's start" : "the final start";
+    throw new AppError(
+      "bad_input",
+      `endSeconds: expected the answer's end after ${what} (${after} s), got ${data.endSeconds} s`,
+      [{ path: "endSeconds", message: `expected after ${after} s` }],
+    );
+  }
   const existing = await db.adjudication.findUnique({ where: { poolItemId: data.poolItemId } });
   if (data.revises !== undefined)
     return revise(db, adjudicatorId, item.projectId, existing, { ...data, revises: data.revises });
@@ -95,6 +119,7 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
           adjudicatorId,
           grade: data.grade,
           startSeconds: data.startSeconds,
+          endSeconds: data.endSeconds,
           rationale: data.rationale,
         },
       });
@@ -105,7 +130,11 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
           actorId: adjudicatorId,
           kind: "adjudication",
           before: JSON.stringify({
-            labels: labels.judgements.map((j) => ({ grade: j.grade, startSeconds: j.startSeconds })),
+            labels: labels.judgements.map((j) => ({
+              grade: j.grade,
+              startSeconds: j.startSeconds,
+              endSeconds: j.endSeconds,
+            })),
           }),
           after: JSON.stringify(standing(created)),
           idempotencyKey: data.idempotencyKey,
@@ -128,6 +157,7 @@ type TRevision = {
   poolItemId: string;
   grade: number;
   startSeconds: number | null;
+  endSeconds: number | null;
   rationale: string;
   idempotencyKey: string;
   revises: number;
@@ -155,6 +185,7 @@ async function revise(
           adjudicatorId,
           grade: data.grade,
           startSeconds: data.startSeconds,
+          endSeconds: data.endSeconds,
           rationale: data.rationale,
           revision: data.revises + 1,
         },

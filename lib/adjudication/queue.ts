@@ -7,6 +7,8 @@ export type TQueueLabel = {
   label: string;
   grade: number;
   startSeconds: number | null;
+  /** Where the annotator marked the answer's end (the answer-end key); null when they did not. */
+  endSeconds: number | null;
   notes: string;
   flags: string[];
   history: number[];
@@ -92,6 +94,7 @@ async function queueItems(db: Db, items: TItemLabels[]): Promise<TQueueItem[]> {
           label: letter(i),
           grade: j.grade,
           startSeconds: j.startSeconds,
+          endSeconds: j.endSeconds,
           notes: j.notes,
           flags: j.flags,
           history: history.get(`${w.id}:${j.userId}`) ?? [j.grade],
@@ -102,7 +105,13 @@ async function queueItems(db: Db, items: TItemLabels[]): Promise<TQueueItem[]> {
 }
 
 /** A decision that stands: what `u` puts back in the adjudicator's form as a revision. */
-export type TStandingDecision = { grade: number; startSeconds: number | null; rationale: string; revision: number };
+export type TStandingDecision = {
+  grade: number;
+  startSeconds: number | null;
+  endSeconds: number | null;
+  rationale: string;
+  revision: number;
+};
 
 /**
  * The adjudicator's most recent decision in the project that still stands on an item (issue 22 item
@@ -124,8 +133,8 @@ export async function lastDecision(
   const [labels] = await loadItemLabels(db, projectId, { poolItemIds: [event.poolItemId] });
   if (!labels?.adjudication) return null;
   const [item] = await queueItems(db, [labels]);
-  const { grade, startSeconds, rationale, revision } = labels.adjudication;
-  return item ? { ...item, decision: { grade, startSeconds, rationale, revision } } : null;
+  const { grade, startSeconds, endSeconds, rationale, revision } = labels.adjudication;
+  return item ? { ...item, decision: { grade, startSeconds, endSeconds, rationale, revision } } : null;
 }
 
 /** The project's items waiting for a decision (the queue's items, without their content). */

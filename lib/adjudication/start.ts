@@ -17,10 +17,12 @@ export function annotatorsStart(
   return Math.round((starts.reduce((s, x) => s + x, 0) / starts.length) * 10) / 10;
 }
 
-/** Taking one annotator's label (a / b): their grade and their start; a grade-0 label has no start. */
-export function takeLabel(label: { grade: number; startSeconds: number | null }): {
+/** Taking one annotator's label (a / b): their grade, start and end; a grade-0 label has neither. */
+export function takeLabel(label: { grade: number; startSeconds: number | null; endSeconds?: number | null }): {
   grade: number;
   start: number | null;
+  end: number | null;
 } {
-  return { grade: label.grade, start: label.grade === 0 ? null : label.startSeconds };
+  const none = label.grade === 0;
+  return { grade: label.grade, start: none ? null : label.startSeconds, end: none ? null : (label.endSeconds ?? null) };
 }

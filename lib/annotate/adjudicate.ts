@@ -12,13 +12,14 @@ import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } f
 /**
  * The adjudicator's view of the disagreements of one project: the same item content an annotator
  * sees (question, chunk, neighbouring transcript, video) plus the annotators' labels as A and B
- * (grade, start, notes, flags; never names), from lib/adjudication/queue.ts.
+ * (grade, start, end, notes, flags; never names), from lib/adjudication/queue.ts.
  */
 /** `history`: the grades the annotator submitted, oldest first (more than one: they edited it). */
 export type TAdjudicatorLabel = {
   label: string;
   grade: number;
   startSeconds: number | null;
+  endSeconds: number | null;
   notes: string;
   flags: string[];
   history: number[];
@@ -106,6 +107,7 @@ async function adjudicatorItem(db: Db, q: TQueueItem): Promise<TAdjudicatorItem>
       label: l.label,
       grade: l.grade,
       startSeconds: l.startSeconds,
+      endSeconds: l.endSeconds,
       notes: l.notes,
       flags: l.flags,
       history: l.history,

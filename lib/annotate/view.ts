@@ -23,7 +23,14 @@ export { videoSource, type TVideoSource };
 
 export type TTranscriptSegment = { text: string; startSeconds: number; endSeconds: number };
 
-export type TOwnLabel = { grade: number; startSeconds: number | null; notes: string; flags: string[] };
+/** The caller's own label; `endSeconds`: where they marked the answer's end (null: not marked). */
+export type TOwnLabel = {
+  grade: number;
+  startSeconds: number | null;
+  endSeconds: number | null;
+  notes: string;
+  flags: string[];
+};
 
 export type TAnnotatorItem = {
   id: string;
@@ -101,7 +108,10 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
           video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } },
         },
       },
-      judgements: { where: { userId }, select: { grade: true, startSeconds: true, notes: true, flags: true } },
+      judgements: {
+        where: { userId },
+        select: { grade: true, startSeconds: true, endSeconds: true, notes: true, flags: true },
+      },
     },
   });
   if (!item) return null;
@@ -139,7 +149,13 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     cues: transcript ? cuesWithin(transcript.cues, item.chunk.startSeconds, item.chunk.endSeconds) : [],
     video: videoSource(item.chunk.video),
     own: own
-      ? { grade: own.grade, startSeconds: own.startSeconds, notes: own.notes, flags: parseFlags(own.flags) }
+      ? {
+          grade: own.grade,
+          startSeconds: own.startSeconds,
+          endSeconds: own.endSeconds,
+          notes: own.notes,
+          flags: parseFlags(own.flags),
+        }
       : null,
     guidelines: item.project.guidelines,
     gradingClosedAt: item.project.gradingClosedAt?.toISOString() ?? null,

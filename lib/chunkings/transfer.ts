@@ -94,7 +94,8 @@ function checkParams(o: Required<TransferOptions>): void {
 
 /**
  * Reference spans (lib/stats/time/reference.ts) of the given questions, keyed by internal query id,
- * videos by external id: their answer places and the corrected starts of their grade-3 labels.
+ * videos by external id: their answer places and the corrected starts of their grade-3 labels, each
+ * with the label's answer end when one was marked.
  */
 export async function questionReferenceSpans(
   db: Db,
@@ -105,7 +106,7 @@ export async function questionReferenceSpans(
   for (const l of labels) {
     if (l.grade !== 3 || l.startSeconds === null) continue;
     const list = starts.get(l.queryId);
-    const s = { video: l.video, start: l.startSeconds };
+    const s = { video: l.video, start: l.startSeconds, end: l.endSeconds };
     if (list) list.push(s);
     else starts.set(l.queryId, [s]);
   }

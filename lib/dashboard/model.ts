@@ -39,11 +39,15 @@ export type TJudgementRow = {
   userId: string;
   grade: number;
   startSeconds: number | null;
+  /** The annotator's answer end (null or absent: not marked). */
+  endSeconds?: number | null;
   timeSpentMs: number | null;
 };
 /** A final human label (lib/labels/reference.ts ReferenceLabelRow, internal ids only). */
 export type TReference = TLabel & {
   startSeconds: number | null;
+  /** The answer's end, when the annotators or the adjudicator marked one (imports carry none). */
+  endSeconds?: number | null;
   status: "agreed" | "adjudicated" | "imported";
   source: string | null;
 };

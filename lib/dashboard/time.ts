@@ -21,7 +21,8 @@ import type { TDashboardData } from "./data.ts";
  * - A question's reference spans (lib/stats/time/reference.ts `referenceSpans`, the rule stated
  *   there, issue 31 items 1 and 5): its answer places (start, and end when given; a place without
  *   a video is dropped, it cannot be placed on a timeline; without an end it is an instant for the
- *   measures) and the corrected starts of its grade-3 labels in any chunking (instants), not the
+ *   measures) and the corrected starts of its grade-3 labels in any chunking (with the label's
+ *   answer end when marked, else instants), not the
  *   labelled chunks' bounds: the time measures do not move when another chunking's labels arrive.
  */
 export type TChunkTimes = Map<string, ChunkTime & { end: number }>;
@@ -55,7 +56,7 @@ export function answerPlacesByQuery(data: TDashboardData): Map<number, Reference
     if (!c) continue;
     let list = starts.get(r.queryId);
     if (!list) starts.set(r.queryId, (list = []));
-    list.push({ video: String(c.videoId), start: r.startSeconds });
+    list.push({ video: String(c.videoId), start: r.startSeconds, end: r.endSeconds ?? null });
   }
   out = new Map();
   for (const [queryId, q] of data.queries) {

@@ -12,7 +12,7 @@ import { AppError } from "../errors.ts";
  * `sha256` identifies the label set, not the file: it is the SHA-256 of the canonical form — the
  * JSONL data lines below (one object per label, sorted by query then chunk, "\n" after each) —
  * so the qrels, JSONL and CSV exports of the same labels carry the same sha256, and it changes
- * whenever any grade, start, status, annotator count or source changes. `created_at` is the time
+ * whenever any grade, start, end, status, annotator count or source changes. `created_at` is the time
  * of the export (ISO 8601, UTC).
  *
  * Where the version travels (no line inside a CSV or qrels file: spreadsheets and pandas would read
@@ -45,6 +45,7 @@ export const CSV_COLUMNS = [
   "flags",
   "notes",
   "revision",
+  "end",
 ] as const;
 
 /** In a CSV cell: flags joined by ";", notes by " | " (JSONL keeps both as arrays). */
@@ -69,6 +70,7 @@ function jsonRow(r: ReferenceLabelRow) {
     flags: r.flags,
     notes: r.notes,
     revision: r.revision,
+    end: r.endSeconds,
   };
 }
 
@@ -115,6 +117,7 @@ export function csvText(rows: readonly ReferenceLabelRow[]): string {
       r.flags.join(FLAG_SEPARATOR),
       r.notes.join(NOTE_SEPARATOR),
       r.revision,
+      r.endSeconds,
     ]),
     CSV_OPTIONS,
   );

@@ -6,6 +6,7 @@ export type TItemJudgement = {
   userId: string;
   grade: number;
   startSeconds: number | null;
+  endSeconds: number | null;
   notes: string;
   flags: string[];
   timeSpentMs: number | null;
@@ -24,6 +25,7 @@ export type TItemLabels = {
   adjudication: {
     grade: number;
     startSeconds: number | null;
+    endSeconds: number | null;
     rationale: string;
     decidedAt: Date;
     revision: number;
@@ -85,6 +87,7 @@ export async function loadItemLabels(
         userId: true,
         grade: true,
         startSeconds: true,
+        endSeconds: true,
         notes: true,
         flags: true,
         timeSpentMs: true,
@@ -94,7 +97,15 @@ export async function loadItemLabels(
     }),
     db.adjudication.findMany({
       where: { poolItem: { projectId }, ...itemFilter },
-      select: { poolItemId: true, grade: true, startSeconds: true, rationale: true, createdAt: true, revision: true },
+      select: {
+        poolItemId: true,
+        grade: true,
+        startSeconds: true,
+        endSeconds: true,
+        rationale: true,
+        createdAt: true,
+        revision: true,
+      },
     }),
   ]);
   const byId = new Map<string, TItemLabels>();
@@ -121,6 +132,7 @@ export async function loadItemLabels(
       userId: j.userId,
       grade: j.grade,
       startSeconds: j.startSeconds,
+      endSeconds: j.endSeconds,
       notes: j.notes,
       flags: parseFlags(j.flags),
       timeSpentMs: j.timeSpentMs,
@@ -133,6 +145,7 @@ export async function loadItemLabels(
       it.adjudication = {
         grade: a.grade,
         startSeconds: a.startSeconds,
+        endSeconds: a.endSeconds,
         rationale: a.rationale,
         decidedAt: a.createdAt,
         revision: a.revision,

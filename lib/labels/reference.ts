@@ -11,6 +11,8 @@ export type ReferenceLabelRow = {
   poolItemId: string | null;
   grade: number;
   startSeconds: number | null;
+  /** Where the answer ends (the annotators' answer-end key, or the adjudicator's); null when not marked or imported. */
+  endSeconds: number | null;
   status: TReferenceStatus;
   /** Annotators who graded the item (0 for imported labels). */
   annotators: number;
@@ -71,15 +73,18 @@ async function chunkPlaces(db: Db, chunkIds: number[]): Promise<Map<number, Plac
 export function finalLabel(
   item: {
     judgements: readonly TLabelInput[];
-    adjudication: { grade: number; startSeconds: number | null } | null;
+    adjudication: { grade: number; startSeconds: number | null; endSeconds?: number | null } | null;
     disputed: boolean;
   },
   settings: TRuleSettings,
-): { grade: number; startSeconds: number | null; status: "agreed" | "adjudicated" } | null {
-  if (item.adjudication)
-    return { grade: item.adjudication.grade, startSeconds: item.adjudication.startSeconds, status: "adjudicated" };
+): { grade: number; startSeconds: number | null; endSeconds: number | null; status: "agreed" | "adjudicated" } | null {
+  const a = item.adjudication;
+  if (a)
+    return { grade: a.grade, startSeconds: a.startSeconds, endSeconds: a.endSeconds ?? null, status: "adjudicated" };
   const d = itemDecision(item.judgements, settings, item.disputed);
-  return d.state === "agreed" ? { grade: d.grade, startSeconds: d.startSeconds, status: "agreed" } : null;
+  return d.state === "agreed"
+    ? { grade: d.grade, startSeconds: d.startSeconds, endSeconds: d.endSeconds, status: "agreed" }
+    : null;
 }
 
 /**
@@ -147,6 +152,7 @@ export async function referenceLabels(
       poolItemId: poolIdByPair.get(key) ?? null,
       grade: r.grade,
       startSeconds: r.startSeconds,
+      endSeconds: null,
       status: "imported",
       annotators: 0,
       source: r.source,
@@ -167,6 +173,7 @@ export async function referenceLabels(
     out.push({
       ...r,
       startSeconds,
+      endSeconds: r.grade === 0 ? null : r.endSeconds,
       video: place.video,
       chunkStart: place.chunkStart,
       chunkEnd: place.chunkEnd,

@@ -18,6 +18,11 @@
  * adjudication. The agreed start is the mean of those starts, or null when none was given.
  * For an agreed grade 0 the start is null: an irrelevant chunk has no evidence to point at.
  *
+ * Ends (the answer-end key) are optional and never make a disagreement: the agreed end is the mean
+ * of the ends given by the labels that graded the item relevant, or null when none was given (and
+ * for an agreed grade 0). An agreed end that does not lie after the agreed start is not an end for
+ * the reference spans (lib/stats/time/reference.ts reads it as open).
+ *
  * Editing rule (issue 18 item 2; `itemDecision`): an annotator may change their own grade at any
  * time, and every edit is accepted the same way, whatever the other grades or an adjudication say
  * (so a submission's answer tells nothing about a peer's grade). The item's reference follows:
@@ -33,9 +38,14 @@ export type TRuleSettings = {
   startToleranceSeconds: number;
   annotatorsPerItem: number;
 };
-export type TLabelInput = { grade: number; startSeconds: number | null };
+export type TLabelInput = { grade: number; startSeconds: number | null; endSeconds?: number | null };
 export type TDecision =
-  { state: "incomplete" } | { state: "agreed"; grade: number; startSeconds: number | null } | { state: "disagreed" };
+  | { state: "incomplete" }
+  | { state: "agreed"; grade: number; startSeconds: number | null; endSeconds: number | null }
+  | { state: "disagreed" };
+
+const mean = (xs: readonly number[]): number | null =>
+  xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
 
 // Starts are decimals typed or read from a player: allow for float noise at the boundary.
 export const EPSILON = 1e-9;
@@ -66,12 +76,15 @@ export function decide(labels: readonly TLabelInput[], settings: TRuleSettings):
   const grades = labels.map((l) => l.grade);
   if (!gradesAgree(grades, settings.disagreementRule)) return { state: "disagreed" };
   const grade = agreedGrade(grades);
-  if (grade === 0) return { state: "agreed", grade, startSeconds: null };
-  const starts = labels.filter((l) => l.grade >= 1 && l.startSeconds !== null).map((l) => l.startSeconds as number);
-  if (starts.length === 0) return { state: "agreed", grade, startSeconds: null };
-  if (Math.max(...starts) - Math.min(...starts) > settings.startToleranceSeconds + EPSILON)
+  if (grade === 0) return { state: "agreed", grade, startSeconds: null, endSeconds: null };
+  const relevant = labels.filter((l) => l.grade >= 1);
+  const starts = relevant.filter((l) => l.startSeconds !== null).map((l) => l.startSeconds as number);
+  const endSeconds = mean(
+    relevant.flatMap((l) => (l.endSeconds === null || l.endSeconds === undefined ? [] : [l.endSeconds])),
+  );
+  if (starts.length > 0 && Math.max(...starts) - Math.min(...starts) > settings.startToleranceSeconds + EPSILON)
     return { state: "disagreed" };
-  return { state: "agreed", grade, startSeconds: starts.reduce((s, x) => s + x, 0) / starts.length };
+  return { state: "agreed", grade, startSeconds: mean(starts), endSeconds };
 }
 
 /**

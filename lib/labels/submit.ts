@@ -12,6 +12,7 @@ export type TSubmittedJudgement = {
   userId: string;
   grade: number;
   startSeconds: number | null;
+  endSeconds: number | null;
   notes: string;
   flags: string;
   timeSpentMs: number | null;
@@ -21,11 +22,12 @@ export type TSubmitResult = { applied: boolean; judgement: TSubmittedJudgement }
 
 /** What a LabelEvent records of a judgement (before / after). */
 export function judgementSnapshot(
-  j: Pick<TSubmittedJudgement, "grade" | "startSeconds" | "notes" | "flags" | "timeSpentMs">,
+  j: Pick<TSubmittedJudgement, "grade" | "startSeconds" | "endSeconds" | "notes" | "flags" | "timeSpentMs">,
 ): string {
   return JSON.stringify({
     grade: j.grade,
     startSeconds: j.startSeconds,
+    endSeconds: j.endSeconds,
     notes: j.notes,
     flags: JSON.parse(j.flags) as unknown,
     timeSpentMs: j.timeSpentMs,
@@ -51,7 +53,9 @@ export function judgementSnapshot(
  *   never cleared), and the item waits for adjudication whatever later edits say; an adjudicated
  *   item keeps the adjudicator's label.
  * - Every change appends a LabelEvent with the judgement before and after. A submission that
- *   changes nothing (grade, start, notes and flags as stored) keeps the stored time spent.
+ *   changes nothing (grade, start, end, notes and flags as stored) keeps the stored time spent.
+ * - The answer's end (optional) must lie after the corrected start, or after the chunk's start
+ *   when there is none: otherwise `bad_input` naming endSeconds, before anything is written.
  *
  * This is the hottest write of the app (50 annotators at once), so it is a handful of direct SQL
  * statements in one transaction rather than Prisma queries (bench: `npm run bench -- annotate`).
@@ -83,7 +87,7 @@ function sameFlags(stored: string, flags: readonly string[]): boolean {
   return Array.isArray(had) && had.length === flags.length && flags.every((f) => had.includes(f));
 }
 
-const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
+const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "endSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
 
 type TItemRow = {
   projectId: number;
@@ -91,6 +95,7 @@ type TItemRow = {
   startToleranceSeconds: number;
   annotatorsPerItem: number;
   gradingClosedAt: Date | string | number | null;
+  chunkStart: number;
   assigned: number;
 };
 
@@ -117,14 +122,21 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   }
 
   const item = yield* get<TItemRow>(
-    `SELECT i."projectId", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem", p."gradingClosedAt",
+    `SELECT i."projectId", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem", p."gradingClosedAt", c."startSeconds" AS "chunkStart",
        CASE WHEN EXISTS (SELECT 1 FROM "Assignment" a WHERE a."poolItemId" = i."id" AND a."userId" = ?) THEN 1 ELSE 0 END AS "assigned"
-     FROM "PoolItem" i JOIN "Project" p ON p."id" = i."projectId" WHERE i."id" = ?`,
+     FROM "PoolItem" i JOIN "Project" p ON p."id" = i."projectId" JOIN "Chunk" c ON c."id" = i."chunkId" WHERE i."id" = ?`,
     [userId, poolItemId],
   );
   if (!item || !item.assigned) throw new AppError("forbidden", "this item is not assigned to you");
   // Closed by the lead: refused alike for every item of the project (lib/projects/grading.ts).
   if (item.gradingClosedAt !== null) throw gradingClosedError(item.gradingClosedAt);
+  // The answer's end: after the corrected start (the schema checks that) or, without one, the chunk's start.
+  if (data.startSeconds === null && data.endSeconds !== null && !(data.endSeconds > item.chunkStart))
+    throw new AppError(
+      "bad_input",
+      `endSeconds: expected the answer's end after the chunk's start (${item.chunkStart} s), got ${data.endSeconds} s`,
+      [{ path: "endSeconds", message: `expected after ${item.chunkStart} s` }],
+    );
   const judgements = yield* all<TSubmittedJudgement>(
     `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? ORDER BY "id"`,
     [poolItemId],
@@ -139,11 +151,13 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     before !== null &&
     before.grade === data.grade &&
     before.startSeconds === data.startSeconds &&
+    before.endSeconds === data.endSeconds &&
     before.notes === data.notes &&
     sameFlags(before.flags, data.flags);
   const fields = {
     grade: data.grade,
     startSeconds: data.startSeconds,
+    endSeconds: data.endSeconds,
     notes: data.notes,
     flags,
     timeSpentMs: unchanged ? before.timeSpentMs : data.timeSpentMs,
@@ -152,6 +166,7 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const values = [
     fields.grade,
     fields.startSeconds,
+    fields.endSeconds,
     fields.notes,
     fields.flags,
     fields.timeSpentMs,
@@ -160,14 +175,14 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   let id: number;
   if (before) {
     yield* run(
-      `UPDATE "Judgement" SET "grade" = ?, "startSeconds" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`,
+      `UPDATE "Judgement" SET "grade" = ?, "startSeconds" = ?, "endSeconds" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`,
       [...values, now, before.id],
     );
     id = before.id;
   } else {
     const inserted = yield* get<{ id: number }>(
-      `INSERT INTO "Judgement" ("grade", "startSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey", "poolItemId", "userId", "createdAt", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
+      `INSERT INTO "Judgement" ("grade", "startSeconds", "endSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey", "poolItemId", "userId", "createdAt", "updatedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
       [...values, poolItemId, userId, now, now],
     );
     if (!inserted) throw new Error("INSERT … RETURNING gave no row");

@@ -14,6 +14,7 @@ export type TDecisionBody = {
   poolItemId: string;
   grade: number;
   startSeconds: number | null;
+  endSeconds: number | null;
   rationale: string;
   idempotencyKey: string;
   revises?: number;
@@ -23,10 +24,12 @@ export type TDecision = {
   poolItemId: string;
   grade: number;
   startSeconds: number | null;
+  endSeconds: number | null;
   rationale: string;
   revision: number;
 };
-export type TStanding = { grade: number; startSeconds: number | null; rationale: string; revision: number };
+import type { TStanding } from "../adjudication/decide.ts";
+export type { TStanding };
 
 export function useAdjudicatorProjects() {
   return useQuery({

@@ -88,8 +88,8 @@ describe("adjudicate API", () => {
     const first = items.find((i) => i.id === fx.items[0].id)!;
     // A is the first submission (the annotator under test), B the second.
     expect(first.labels).toEqual([
-      { label: "A", grade: 1, startSeconds: 10, notes: "ann note 0", flags: [], history: [1] },
-      { label: "B", grade: 3, startSeconds: 20, notes: "other note 0", flags: [], history: [3] },
+      { label: "A", grade: 1, startSeconds: 10, endSeconds: null, notes: "ann note 0", flags: [], history: [1] },
+      { label: "B", grade: 3, startSeconds: 20, endSeconds: null, notes: "other note 0", flags: [], history: [3] },
     ]);
     const text = JSON.stringify(items);
     for (const s of [SECRETS.otherName, SECRETS.otherEmail, "Ann Annotator", "ann@example.org", fx.ann.id, fx.other.id])
@@ -124,7 +124,7 @@ describe("adjudicate API", () => {
     });
     expect(late.status).toBe(409);
     expect(((await late.json()) as { error: { details: unknown } }).error.details).toEqual({
-      standing: { grade: 2, startSeconds: 15, rationale: "the chunk names the method", revision: 1 },
+      standing: { grade: 2, startSeconds: 15, endSeconds: null, rationale: "the chunk names the method", revision: 1 },
     });
     expect(await db.adjudication.count({ where: { poolItemId: id } })).toBe(1);
     expect((await queue(adj2)).map((i) => i.id)).toEqual([fx.items[1].id]);
@@ -161,7 +161,7 @@ describe("adjudicate API", () => {
     const stale = await decide(adj1, { ...body, grade: 1, idempotencyKey: "revise-key-0002" });
     expect(stale.status).toBe(409);
     expect(((await stale.json()) as { error: { details: unknown } }).error.details).toEqual({
-      standing: { grade: 3, startSeconds: 20, rationale: "B was right", revision: 2 },
+      standing: { grade: 3, startSeconds: 20, endSeconds: null, rationale: "B was right", revision: 2 },
     });
     // Without revises a decided item is still a conflict; revising an undecided item is one too.
     expect(
@@ -240,7 +240,7 @@ describe("adjudicate API", () => {
     const mine = (await last(adj1)).item;
     expect([mine?.id, mine?.decision]).toEqual([
       fx.items[0].id,
-      { grade: 0, startSeconds: null, rationale: "not an answer", revision: 3 },
+      { grade: 0, startSeconds: null, endSeconds: null, rationale: "not an answer", revision: 3 },
     ]);
     expect(mine?.labels.map((l) => l.label)).toEqual(["A", "B"]);
     expect(JSON.stringify(mine)).not.toContain(SECRETS.otherName);

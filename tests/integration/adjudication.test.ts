@@ -42,8 +42,8 @@ describe("adjudication", () => {
       chunk: { externalId: "q7-c1", video: { title: expect.any(String) } },
     });
     expect(queue[0].labels).toEqual([
-      { label: "A", grade: 3, startSeconds: 12, notes: "says it outright", flags: [], history: [3] },
-      { label: "B", grade: 1, startSeconds: 14, notes: "only related", flags: [], history: [1] },
+      { label: "A", grade: 3, startSeconds: 12, endSeconds: null, notes: "says it outright", flags: [], history: [3] },
+      { label: "B", grade: 1, startSeconds: 14, endSeconds: null, notes: "only related", flags: [], history: [1] },
     ]);
     const text = JSON.stringify(queue);
     for (const secret of ["Alice", "Bob", a.id, b.id, a.email, b.email]) expect(text).not.toContain(secret);
@@ -74,7 +74,13 @@ describe("adjudication", () => {
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe("conflict");
     expect(err.details).toEqual({
-      standing: { grade: stored.grade, startSeconds: stored.startSeconds, rationale: stored.rationale, revision: 1 },
+      standing: {
+        grade: stored.grade,
+        startSeconds: stored.startSeconds,
+        endSeconds: null,
+        rationale: stored.rationale,
+        revision: 1,
+      },
     });
     expect(await db.labelEvent.count({ where: { poolItemId: items[0].id, kind: "adjudication" } })).toBe(1);
 
@@ -148,11 +154,17 @@ describe("adjudication", () => {
     expect(first.applied).toBe(true);
     expect(again).toEqual({ applied: false, adjudication: first.adjudication });
     const event = await db.labelEvent.findFirstOrThrow({ where: { idempotencyKey: k } });
-    expect(JSON.parse(event.after)).toEqual({ grade: 3, startSeconds: 60, rationale: "clear", revision: 1 });
+    expect(JSON.parse(event.after)).toEqual({
+      grade: 3,
+      startSeconds: 60,
+      endSeconds: null,
+      rationale: "clear",
+      revision: 1,
+    });
     expect(JSON.parse(event.before!)).toEqual({
       labels: [
-        { grade: 0, startSeconds: null },
-        { grade: 3, startSeconds: 60 },
+        { grade: 0, startSeconds: null, endSeconds: null },
+        { grade: 3, startSeconds: 60, endSeconds: null },
       ],
     });
 

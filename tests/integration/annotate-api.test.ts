@@ -132,7 +132,7 @@ describe("annotate API", () => {
     const item = (await (
       await fetch(`${server.url}/api/annotate/items/${id}`, { headers: { Cookie: ann } })
     ).json()) as { own: unknown };
-    expect(item.own).toEqual({ grade: 0, startSeconds: 14, notes: "n", flags: ["unsure"] });
+    expect(item.own).toEqual({ grade: 0, startSeconds: 14, endSeconds: null, notes: "n", flags: ["unsure"] });
     const q = (await (await fetch(`${server.url}/api/annotate/projects`, { headers: { Cookie: ann } })).json()) as {
       projects: { done: number; lastGradedAt: string | null }[];
     };

@@ -306,6 +306,7 @@ describe("final human labels", () => {
       chunkId: r.chunkId,
       grade: r.grade,
       startSeconds: r.startSeconds,
+      endSeconds: r.endSeconds,
       status: r.status,
       source: r.source,
     }));

@@ -25,6 +25,7 @@ const row = (qid: string, docid: string, grade: number, extra: Partial<Reference
   poolItemId: null,
   grade,
   startSeconds: null,
+  endSeconds: null,
   status: "imported",
   annotators: 0,
   source: "src",
@@ -43,6 +44,7 @@ describe("export formats", () => {
   const rows = [
     row("q1", "a,b", 2, {
       startSeconds: 12.5,
+      endSeconds: 19.25,
       status: "adjudicated",
       annotators: 2,
       source: null,
@@ -56,8 +58,8 @@ describe("export formats", () => {
   it("writes qrels, JSONL and CSV that carry the same label-set sha256", () => {
     const v = labelSetVersion(rows, "p", now);
     const canonical =
-      '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"adjudicated","annotators":2,"source":null,"video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":["transcript_error","unsure"],"notes":["cut off","=odd"],"revision":2}\n' +
-      '{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3","video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":[],"notes":[],"revision":null}\n';
+      '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"adjudicated","annotators":2,"source":null,"video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":["transcript_error","unsure"],"notes":["cut off","=odd"],"revision":2,"end":19.25}\n' +
+      '{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3","video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":[],"notes":[],"revision":null,"end":null}\n';
     expect(v).toEqual({
       sha256: createHash("sha256").update(canonical).digest("hex"),
       created_at: "2026-11-30T12:00:00.000Z",
@@ -74,8 +76,8 @@ describe("export formats", () => {
     // gets the leading ' of lib/formats/csv-write.ts.
     const csv = renderExport(rows, "csv", v).content;
     expect(csv).toBe(
-      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision\n" +
-        'q1,"a,b",2,12.5,adjudicated,2,,v1,0,30,default,transcript_error;unsure,cut off | =odd,2\nq1,"say ""hi""",0,,imported,0,"old #3",v1,0,30,default,,,\n',
+      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision,end\n" +
+        'q1,"a,b",2,12.5,adjudicated,2,,v1,0,30,default,transcript_error;unsure,cut off | =odd,2,19.25\nq1,"say ""hi""",0,,imported,0,"old #3",v1,0,30,default,,,,\n',
     );
     // A standard reader with no options (a spreadsheet, pandas.read_csv) gets the header row first and the fields intact.
     expect(parse(csv, { columns: true })).toEqual([
@@ -94,6 +96,7 @@ describe("export formats", () => {
         flags: "transcript_error;unsure",
         notes: "cut off | =odd",
         revision: "2",
+        end: "19.25",
       },
       {
         query: "q1",
@@ -110,6 +113,7 @@ describe("export formats", () => {
         flags: "",
         notes: "",
         revision: "",
+        end: "",
       },
     ]);
   });
@@ -130,6 +134,7 @@ describe("export formats", () => {
     expect(labelSetVersion(rows, "p", new Date()).sha256).toBe(a.sha256);
     expect(labelSetVersion([rows[0], { ...rows[1], grade: 1 }], "p", now).sha256).not.toBe(a.sha256);
     expect(labelSetVersion([{ ...rows[0], startSeconds: 13 }, rows[1]], "p", now).sha256).not.toBe(a.sha256);
+    expect(labelSetVersion([{ ...rows[0], endSeconds: 20 }, rows[1]], "p", now).sha256).not.toBe(a.sha256);
   });
 });
 
@@ -212,6 +217,7 @@ describe("exportLabels over the database", () => {
       flags: [],
       notes: [],
       revision: null,
+      end: null,
     });
   });
 });

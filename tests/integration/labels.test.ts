@@ -65,6 +65,7 @@ describe("submitJudgement", () => {
     expect(first.judgement).toMatchObject({
       grade: 2,
       startSeconds: 31.5,
+      endSeconds: null,
       notes: "near the end",
       flags: '["unsure"]',
       timeSpentMs: 4200,
@@ -78,6 +79,7 @@ describe("submitJudgement", () => {
     expect(JSON.parse(events[0].after)).toEqual({
       grade: 2,
       startSeconds: 31.5,
+      endSeconds: null,
       notes: "near the end",
       flags: ["unsure"],
       timeSpentMs: 4200,
@@ -132,9 +134,19 @@ describe("submitJudgement", () => {
     await submitJudgement(db, a.id, grade(agreed.id, 3, 40));
     await submitJudgement(db, b.id, grade(agreed.id, 3, 50));
     // 3/3 with starts 40 and 50 → agreed 3 at (40 + 50) / 2 = 45.
-    expect((await itemStatus(db, agreed.id))?.final).toEqual({ grade: 3, startSeconds: 45, status: "agreed" });
+    expect((await itemStatus(db, agreed.id))?.final).toEqual({
+      grade: 3,
+      startSeconds: 45,
+      endSeconds: null,
+      status: "agreed",
+    });
     await submitJudgement(db, b.id, grade(agreed.id, 3, 44)); // still agreed: (40 + 44) / 2 = 42
-    expect((await itemStatus(db, agreed.id))?.final).toEqual({ grade: 3, startSeconds: 42, status: "agreed" });
+    expect((await itemStatus(db, agreed.id))?.final).toEqual({
+      grade: 3,
+      startSeconds: 42,
+      endSeconds: null,
+      status: "agreed",
+    });
     expect((await db.poolItem.findUniqueOrThrow({ where: { id: agreed.id } })).disputedAt).toBeNull();
     await submitJudgement(db, b.id, grade(agreed.id, 0));
     await submitJudgement(db, b.id, grade(agreed.id, 3, 40)); // agree again: too late
@@ -249,6 +261,7 @@ describe("reference labels and stages", () => {
         poolItemId: items[0].id,
         grade: 2,
         startSeconds: 25,
+        endSeconds: null,
         status: "agreed",
         annotators: 2,
         source: null,
@@ -265,6 +278,7 @@ describe("reference labels and stages", () => {
         poolItemId: null,
         grade: 3,
         startSeconds: 12,
+        endSeconds: null,
         status: "imported",
         annotators: 0,
         source: "old",

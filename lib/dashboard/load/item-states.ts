@@ -11,7 +11,7 @@ import type { TBase } from "./base.ts";
 import type { TImportIndex } from "./imports.ts";
 import type { TJudgementState } from "./judgements.ts";
 
-export type TAdjudication = { grade: number; startSeconds: number | null };
+export type TAdjudication = { grade: number; startSeconds: number | null; endSeconds: number | null };
 export type TAssignments = { assigned: Map<string, number>; assignedByUser: Map<string, number> };
 /** One pool item's inputs and what follows from them (kept while its inputs do not change). */
 type TItemState = {
@@ -56,6 +56,7 @@ const sameRows = (a: readonly TJudgementRow[], b: readonly TJudgementRow[]) =>
       (x.userId === b[i].userId &&
         x.grade === b[i].grade &&
         x.startSeconds === b[i].startSeconds &&
+        x.endSeconds === b[i].endSeconds &&
         x.timeSpentMs === b[i].timeSpentMs),
   );
 const NO_ROWS: TJudgementRow[] = [];
@@ -80,6 +81,7 @@ function itemState(
     before.disputed === disputed &&
     before.adjudication?.grade === adjudication?.grade &&
     before.adjudication?.startSeconds === adjudication?.startSeconds &&
+    before.adjudication?.endSeconds === adjudication?.endSeconds &&
     sameRows(before.judgements, js)
   )
     return before;
@@ -99,6 +101,7 @@ function itemState(
           chunkId: it.chunkId,
           grade: f.grade,
           startSeconds: f.startSeconds,
+          endSeconds: f.endSeconds,
           status: f.status,
           source: null,
         }

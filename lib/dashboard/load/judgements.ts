@@ -16,7 +16,7 @@ export type TJudgementState = {
   changedItems: Set<string> | null;
 };
 
-const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "timeSpentMs", "updatedAt", (SELECT count(*) FROM "Judgement") AS "total"`;
+const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "timeSpentMs", "updatedAt", (SELECT count(*) FROM "Judgement") AS "total", "endSeconds"`;
 
 /**
  * Every judgement (all projects: no join, and the table-wide count checks the snapshot), kept by
@@ -33,6 +33,7 @@ export async function loadJudgements(db: Db, previous: TJudgementState | undefin
       grade: num(r[3]),
       startSeconds: numOrNull(r[4]),
       timeSpentMs: numOrNull(r[5]),
+      endSeconds: numOrNull(r[8]),
     });
     if (id > state.maxId) state.maxId = id;
     const updated = r[6] instanceof Date ? r[6].toISOString() : r[6];
@@ -63,7 +64,8 @@ export async function loadJudgements(db: Db, previous: TJudgementState | undefin
         before.userId === str(r[2]) &&
         before.grade === num(r[3]) &&
         before.startSeconds === numOrNull(r[4]) &&
-        before.timeSpentMs === numOrNull(r[5])
+        before.timeSpentMs === numOrNull(r[5]) &&
+        before.endSeconds === numOrNull(r[8])
       )
         continue;
       add(next, r);

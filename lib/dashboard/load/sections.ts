@@ -135,8 +135,15 @@ async function loadAssignments(db: Db, projectId: number): Promise<TAssignments>
 }
 
 async function loadAdjudications(db: Db, projectId: number): Promise<Map<string, TAdjudication>> {
-  const adjRows = await viaPool(db, projectId, `t."poolItemId", t."grade", t."startSeconds"`, "Adjudication");
-  return new Map(adjRows.map((a) => [str(a[0]), { grade: num(a[1]), startSeconds: numOrNull(a[2]) }]));
+  const adjRows = await viaPool(
+    db,
+    projectId,
+    `t."poolItemId", t."grade", t."startSeconds", t."endSeconds"`,
+    "Adjudication",
+  );
+  return new Map(
+    adjRows.map((a) => [str(a[0]), { grade: num(a[1]), startSeconds: numOrNull(a[2]), endSeconds: numOrNull(a[3]) }]),
+  );
 }
 
 /**

@@ -124,7 +124,13 @@ describe("18.2 blind grading cannot be probed", () => {
     expect(answers.agreeing).toEqual(answers.disagreeing);
     expect(answers.ungraded).toEqual(answers.disagreeing);
     // Only the annotator's own judgement is echoed.
-    expect(answers.disagreeing[2].body).toEqual({ applied: true, grade: 3, startSeconds: 10, notes: "" });
+    expect(answers.disagreeing[2].body).toEqual({
+      applied: true,
+      grade: 3,
+      startSeconds: 10,
+      endSeconds: null,
+      notes: "",
+    });
 
     // A's edit to 0 now agrees with B's 0, but 2 and 0 disagreed once: the item waits for an
     // adjudicator, with A's grade history shown, and is not exported as agreed.

@@ -17,6 +17,7 @@ export const POST = route(
       poolItemId: a.poolItemId,
       grade: a.grade,
       startSeconds: a.startSeconds,
+      endSeconds: a.endSeconds,
       rationale: a.rationale,
       revision: a.revision,
     };

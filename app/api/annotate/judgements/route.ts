@@ -17,6 +17,7 @@ export const POST = route(
       poolItemId: j.poolItemId,
       grade: j.grade,
       startSeconds: j.startSeconds,
+      endSeconds: j.endSeconds,
       notes: j.notes,
       idempotencyKey: j.idempotencyKey,
     };

@@ -75,4 +75,45 @@ describe("reference spans", () => {
       { video: "v", start: 109, end: null },
     ]);
   });
+
+  it("a grade-3 label's marked end makes its corrected start a span [start, end]; an end before the start is none", () => {
+    // No place. [30, 42]: a span with an end. Start 60 with end 55: before the start → open at 60.
+    // Start 70 with end 65 → open at 70 (70 > 60 + 5, so a span of its own).
+    expect(
+      referenceSpans(
+        [],
+        [
+          { video: "v", start: 30, end: 42 },
+          { video: "v", start: 60, end: 55 },
+          { video: "v", start: 70, end: 65 },
+        ],
+      ),
+    ).toEqual([
+      { video: "v", start: 30, end: 42 },
+      { video: "v", start: 60, end: null },
+      { video: "v", start: 70, end: null },
+    ]);
+  });
+
+  it("a marked span reaches to its end + 5 s for the starts after it; a start inside a place keeps the place", () => {
+    // Place [100, 108]: [104, 140] starts inside → known (the place stands, its end is not widened).
+    // Marked [200, 215]; [203, 220]: 203 ≤ 215 + 5 → known; [219, 230]: 219 ≤ 215 + 5 = 220 → known
+    // (the spans listed are [100, 108] and [200, 215] only); [221, 230]: 221 > 220 → a span of its own.
+    expect(
+      referenceSpans(
+        [{ video: "v", start: 100, end: 108 }],
+        [
+          { video: "v", start: 219, end: 230 },
+          { video: "v", start: 203, end: 220 },
+          { video: "v", start: 104, end: 140 },
+          { video: "v", start: 200, end: 215 },
+          { video: "v", start: 221, end: 230 },
+        ],
+      ),
+    ).toEqual([
+      { video: "v", start: 100, end: 108 },
+      { video: "v", start: 200, end: 215 },
+      { video: "v", start: 221, end: 230 },
+    ]);
+  });
 });

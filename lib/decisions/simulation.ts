@@ -161,7 +161,49 @@ export type TSimSummary = {
   /** Coverage of the 95% interval at one look with a budget of a fifth of the questions, τ = 0.5, over every collection. */
   coverageFixedBudget: number;
   bands: TSimBand[];
+  /**
+   * How well the judge predicts a question's paired difference, pooled over every question of
+   * every collection: Pearson's r of f and Y, and E[(Y − f)²] / var(Y) (the share of the variance
+   * the judge leaves: PPI with λ = 1 gains over people alone only when it is well below 1).
+   */
+  predictionR: number;
+  residualShare: number;
+  /** Pearson's r of the design's uncertainty u and the judge's actual error |Y − f|, pooled likewise. */
+  uncertaintyR: number;
 };
+
+function pearson(xy: readonly [number, number][]): number {
+  const n = xy.length;
+  let mx = 0;
+  let my = 0;
+  for (const [x, y] of xy) {
+    mx += x / n;
+    my += y / n;
+  }
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (const [x, y] of xy) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+    syy += (y - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}
+
+/** E[(y − f)²] / var(y) over pairs (f, y), var with divisor n. */
+function residualShare(fy: readonly [number, number][]): number {
+  const n = fy.length;
+  let my = 0;
+  for (const [, y] of fy) my += y / n;
+  let sse = 0;
+  let ss = 0;
+  for (const [f, y] of fy) {
+    sse += (y - f) ** 2;
+    ss += (y - my) ** 2;
+  }
+  return sse / ss;
+}
 
 const median = (xs: number[]) => {
   if (xs.length === 0) return NaN;
@@ -193,10 +235,18 @@ export function simulateDecisions(opts: {
   let same = 0;
   let coveredStop = 0;
   let coveredFixed = 0;
+  const predicted: [number, number][] = [];
+  const errors: [number, number][] = [];
   const byBand = Z_BANDS.slice(1).map(() => ({ decisions: 0, same: 0, shares: [] as number[] }));
   for (let k = 0; k < opts.collections; k++) {
     const c = simCollection(opts.questions, (2 * rng.next() - 1) * maxDelta, rng);
     const reference = fullPool(c);
+    c.judgeA.forEach((a, q) => {
+      const f = a - c.judgeB[q];
+      const y = c.humanA[q] - c.humanB[q];
+      errors.push([c.uncertainty[q], Math.abs(y - f)]);
+      predicted.push([f, y]);
+    });
     const a = runDesign(c, { batch, tau: 0.5 }, rng);
     if (a.covered) coveredStop++;
     if (fixedBudgetCovers(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng)) coveredFixed++;
@@ -227,6 +277,9 @@ export function simulateDecisions(opts: {
     medianFullPoolLabels: median(full),
     coverageAtStop: coveredStop / opts.collections,
     coverageFixedBudget: coveredFixed / opts.collections,
+    predictionR: pearson(predicted),
+    uncertaintyR: pearson(errors),
+    residualShare: residualShare(predicted),
     bands: byBand.map((b, i) => ({
       fromZ: Z_BANDS[i],
       toZ: Z_BANDS[i + 1],

@@ -17,7 +17,7 @@
  *   the questions NIST did not judge, so they give no confusion matrix.)
  *
  * Derived (small enough to check in):
- * - the judge's confusion matrix: counts of (NIST grade, GPT-4 grade) over the pairs both label;
+ * - the judge's confusion matrix: counts of (NIST grade, judge grade) over the pairs both label;
  * - per question, the grades of its depth-10 pool over the available runs (a histogram of 4
  *   counts; chunks the qrels do not list count as grade 0, as trec_eval treats them);
  * - the mean share of one run's top 10 found in another's top 10 (run overlap), over every pair of
@@ -31,6 +31,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { format, resolveConfig } from "prettier";
 import { dcg, idealDcg } from "../lib/stats/measures/ndcg.ts";
 
 const TREMA = { repo: "TREMA-UNH/appendix-umbrella-other-llm", commit: "10906c73cadc927ff5fab7b3284196334633432c" };
@@ -97,7 +98,7 @@ function top10(text: string): Map<string, string[]> {
   return out;
 }
 
-function main(tremaDir: string, llmjudgeDir: string): void {
+async function main(tremaDir: string, llmjudgeDir: string): Promise<void> {
   const confusion = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
   // The challenge's files spell a question "Q49" in one place and "q49" in another: ids compared in lower case.
   const lower = (m: Map<string, Map<string, number>>) => new Map([...m].map(([q, d]) => [q.toLowerCase(), d]));
@@ -196,7 +197,8 @@ function main(tremaDir: string, llmjudgeDir: string): void {
     runNdcg10Range: [ndcgs[0], ndcgs[ndcgs.length - 1]],
   };
   const out = join(import.meta.dirname, "..", "lib", "decisions", "simulation-world.json");
-  writeFileSync(out, `${JSON.stringify(world, null, 1)}\n`);
+  // Written as the repository's formatter writes it, so that a regenerated file differs only where the data does.
+  writeFileSync(out, await format(JSON.stringify(world), { ...(await resolveConfig(out)), filepath: out }));
   process.stdout.write(
     `written ${out}: ${pools.length} questions, ${runsUsed.length} runs (${runsMissing.length} missing), overlap ${world.runOverlap.toFixed(3)}, median nDCG@10 ${world.medianNdcg10.toFixed(3)}\n`,
   );
@@ -207,4 +209,4 @@ if (!trema || !llmjudge) {
   process.stderr.write("usage: npx tsx scripts/decide-world.ts TREMA_GIT_DIR LLMJUDGE_GIT_DIR\n");
   process.exit(2);
 }
-main(trema, llmjudge);
+await main(trema, llmjudge);

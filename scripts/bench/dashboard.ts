@@ -24,11 +24,12 @@
  * The server-side timings are taken on SQLite, then on PostgreSQL when a server answers
  * (postgresRow).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { existsSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
+import { changeFinalLabel, tempSqlite } from "./_seeded.ts";
 import { benchPgUrl, pgUnreachable } from "./_pg.ts";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -104,16 +105,7 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
   const afterChange: number[] = [];
   const ppi: number[] = [];
   for (let i = 0; i < CHANGES; i++) {
-    // A label change that changes a final human label: on an item whose two annotators agree
-    // (not adjudicated), one of them changes their grade, so the item leaves the reference set
-    // (a different item, in another query, each time).
-    const j = await db.judgement.findFirst({
-      where: { poolItem: { projectId, adjudication: null } },
-      orderBy: { id: "asc" },
-      skip: 1000 * i + 2 * i,
-      select: { id: true, grade: true },
-    });
-    await db.judgement.update({ where: { id: j!.id }, data: { grade: (j!.grade + 1) % 4 } });
+    await changeFinalLabel(db, projectId, i); // a final human label changes (scripts/bench/_seeded.ts)
     // Every other panel first, then the PPI panel on its own: what it adds to the update.
     const rest = await time(() => allPanels(db, projectId, view, { ppi: false }));
     const ppiMs = await time(() => getPpi(db, projectId, view));
@@ -136,15 +128,9 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
 }
 
 export async function bench(): Promise<TBenchRow[]> {
-  const dir = mkdtempSync(join(tmpdir(), "assessor-bench-dashboard-"));
-  const previousUrl = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = `file:${join(dir, "bench.db")}`;
   const rows: TBenchRow[] = [];
+  const { db, done } = await tempSqlite("assessor-bench-dashboard-");
   try {
-    const { migrate } = await import("../../lib/db/migrate.ts");
-    await migrate();
-    const { getDb, closeDb } = await import("../../lib/db/client.ts");
-    const db = await getDb();
     const { seedDashboardBench, SIZE } = await import("../../tests/fixtures/dashboard/seed-bench.ts");
     const t0 = performance.now();
     const { projectId, labels } = await seedDashboardBench(db);
@@ -188,11 +174,8 @@ export async function bench(): Promise<TBenchRow[]> {
     });
 
     rows.push(...(await browserRows(projectId)));
-    await closeDb();
   } finally {
-    if (previousUrl === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = previousUrl;
-    rmSync(dir, { recursive: true, force: true });
+    await done();
   }
   rows.push(await postgresRow());
   return rows;

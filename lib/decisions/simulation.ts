@@ -1,0 +1,291 @@
+/**
+ * The decision benchmark's simulation (scripts/bench/decide.ts; a small run is a unit test): on a
+ * simulated collection (lib/decisions/simulation-world.ts) two runs A and B are compared on
+ * nDCG@10, and a decision is settled three ways:
+ *
+ * - the full pool: every pooled pair labelled by people; the classical 95% interval of the mean
+ *   paired difference over the questions (π ≡ 1). Its mean is the truth the other intervals are
+ *   judged against (the estimator's target is this finite-population mean).
+ * - the active design as the app runs it (lib/decisions/model.ts decisionState): batches of BATCH
+ *   questions drawn with the probabilities of lib/stats/active.ts (τ = 0.5) from the uncertainty of
+ *   questionUncertainty (the judge's grades and a calibration from CALIBRATION_QUESTIONS other
+ *   questions labelled by both people and the judge), a look after every batch at the corrected
+ *   level, stopping when settled or when every question has been drawn.
+ * - uniform sampling + PPI: the same with τ = 1.
+ *
+ * Human labels are counted as the app assigns them: every pooled pair of a drawn question, by two
+ * annotators (adjudications are not counted).
+ */
+import { activeMean, inclusionProbabilities, systematicSample, verdict, type TVerdict } from "../stats/active.ts";
+import { seededRng, type Rng } from "../stats/random.ts";
+import { calibration, decisionState, questionUncertainty, type TBatch, type TPopulationEntry } from "./model.ts";
+import { CUTOFF, RUNS, ndcg10, simQuestion, worldParams, type TSimQuestion } from "./simulation-world.ts";
+
+export const CALIBRATION_QUESTIONS = 10;
+export const PER_ITEM = 2;
+
+export type TSimCollection = {
+  questions: TSimQuestion[];
+  /** Per question: nDCG@10 of A and B with the judge's grades and with the final human grades. */
+  judgeA: number[];
+  judgeB: number[];
+  humanA: number[];
+  humanB: number[];
+  /** Per question, the expected error of the predicted difference (the design's u). */
+  uncertainty: number[];
+  /** Human labels of the full pool (pairs × annotators). */
+  fullPoolLabels: number;
+};
+
+/**
+ * A collection of `size` questions: RUNS runs, A (run 0) and B (run 1) with signals w·(1 + δ) and
+ * w (δ given; the other runs at w), the judge calibrated on CALIBRATION_QUESTIONS other questions.
+ */
+export function simCollection(size: number, delta: number, rng: Rng): TSimCollection {
+  const params = worldParams();
+  const signals = Array.from({ length: RUNS }, (_, r) => (r === 0 ? params.signal * (1 + delta) : params.signal));
+  const calibrationPairs: { human: number; judge: number | null }[] = [];
+  for (let q = 0; q < CALIBRATION_QUESTIONS; q++) {
+    const c = simQuestion(signals, params, rng);
+    c.human.forEach((h, i) => calibrationPairs.push({ human: h, judge: c.judge[i] }));
+  }
+  const cal = calibration(calibrationPairs);
+  const questions = Array.from({ length: size }, () => simQuestion(signals, params, rng));
+  const gain = (g: number) => g;
+  return {
+    questions,
+    judgeA: questions.map((q) => ndcg10(q.rankings[0], q.judge)),
+    judgeB: questions.map((q) => ndcg10(q.rankings[1], q.judge)),
+    humanA: questions.map((q) => ndcg10(q.rankings[0], q.human)),
+    humanB: questions.map((q) => ndcg10(q.rankings[1], q.human)),
+    uncertainty: questions.map((q) =>
+      questionUncertainty([q.rankings[0], q.rankings[1]], CUTOFF, (c) => cal.given(q.judge[c]), gain),
+    ),
+    fullPoolLabels: questions.reduce((s, q) => s + q.human.length, 0) * PER_ITEM,
+  };
+}
+
+const outcomeOf = (v: TVerdict): string | null => (v === "better" ? "A" : v === "worse" ? "B" : null);
+
+/** The full pool's verdict and the true difference (the mean over the questions). */
+export function fullPool(c: TSimCollection, level = 0.95): { truth: number; outcome: string | null; z: number } {
+  const units = c.humanA.map((a, q) => ({ prediction: a - c.humanB[q], human: a - c.humanB[q], probability: 1 }));
+  const est = activeMean(units, { level })!;
+  return {
+    truth: est.estimate,
+    outcome: outcomeOf(verdict(est)),
+    z: est.se > 0 ? Math.abs(est.estimate) / est.se : Infinity,
+  };
+}
+
+export type TDesignRun = {
+  outcome: string | null;
+  labels: number;
+  looks: number;
+  covered: boolean;
+};
+
+/**
+ * The sequential design (module comment) with batches of `batch` questions and mixing τ (0.5
+ * active, 1 uniform); stops when settled or when every question has been drawn.
+ */
+export function runDesign(
+  c: TSimCollection,
+  opts: { batch: number; tau: number; level?: number; maxLooks?: number },
+  rng: Rng,
+): TDesignRun {
+  const level = opts.level ?? 0.95;
+  const n = c.questions.length;
+  const population: TPopulationEntry[] = c.uncertainty.map((u, q) => ({ queryId: q, uncertainty: u, certain: false }));
+  const values = [
+    { system: "A", predicted: new Map(c.judgeA.map((v, q) => [q, v])), human: new Map(c.humanA.map((v, q) => [q, v])) },
+    { system: "B", predicted: new Map(c.judgeB.map((v, q) => [q, v])), human: new Map(c.humanB.map((v, q) => [q, v])) },
+  ];
+  const truth = fullPool(c, level).truth;
+  const batches: TBatch[] = [];
+  const drawn = new Set<number>();
+  const maxLooks = opts.maxLooks ?? 200;
+  for (;;) {
+    const probabilities = inclusionProbabilities(c.uncertainty, opts.batch, { tau: opts.tau });
+    const chosen = systematicSample(probabilities, rng);
+    for (const q of chosen) drawn.add(q);
+    const probs: Record<string, number> = {};
+    probabilities.forEach((p, q) => (probs[String(q)] = p));
+    batches.push({ look: batches.length + 1, budget: opts.batch, tau: opts.tau, probabilities: probs, drawn: chosen });
+    const state = decisionState({ systems: ["A", "B"], margin: 0, level, population, batches }, values);
+    const est = state.pairs[0].estimate;
+    if (state.status === "settled" || drawn.size === n || batches.length >= maxLooks) {
+      let labels = 0;
+      for (const q of drawn) labels += c.questions[q].human.length * PER_ITEM;
+      return {
+        outcome: state.status === "settled" ? state.outcome : null,
+        labels,
+        looks: batches.length,
+        covered: est !== null && est.low <= truth && truth <= est.high,
+      };
+    }
+  }
+}
+
+/** One look at a fixed budget (no correction for looks): does the active 95% interval cover the truth? */
+export function fixedBudgetCovers(c: TSimCollection, budget: number, tau: number, rng: Rng): boolean {
+  const probabilities = inclusionProbabilities(c.uncertainty, budget, { tau });
+  const chosen = new Set(systematicSample(probabilities, rng));
+  const units = c.judgeA.map((a, q) => {
+    const f = a - c.judgeB[q];
+    return { prediction: f, human: chosen.has(q) ? c.humanA[q] - c.humanB[q] : null, probability: probabilities[q] };
+  });
+  const est = activeMean(units, { level: 0.95 })!;
+  const truth = fullPool(c).truth;
+  return est.low <= truth && truth <= est.high;
+}
+
+/** Decisions the full pool settles, grouped by how clearly: |estimate| / se of the full pool's interval. */
+export type TSimBand = { fromZ: number; toZ: number; decisions: number; same: number; medianShareOfFullPool: number };
+export const Z_BANDS = [1.96, 3, 5, Infinity];
+
+export type TSimSummary = {
+  collections: number;
+  /** Collections whose full pool settles the decision. */
+  settledByFullPool: number;
+  /** Among those: the active design's outcome equals the full pool's. */
+  sameAsFullPool: number;
+  /** Medians over those of active labels / full-pool labels and active labels / uniform labels. */
+  medianShareOfFullPool: number;
+  medianRatioToUniform: number;
+  medianActiveLabels: number;
+  medianUniformLabels: number;
+  medianFullPoolLabels: number;
+  /** Coverage of the interval where the active design stopped (corrected level), over every collection. */
+  coverageAtStop: number;
+  /** Coverage of the 95% interval at one look with a budget of a fifth of the questions, τ = 0.5, over every collection. */
+  coverageFixedBudget: number;
+  bands: TSimBand[];
+  /**
+   * How well the judge predicts a question's paired difference, pooled over every question of
+   * every collection: Pearson's r of f and Y, and E[(Y − f)²] / var(Y) (the share of the variance
+   * the judge leaves: PPI with λ = 1 gains over people alone only when it is well below 1).
+   */
+  predictionR: number;
+  residualShare: number;
+  /** Pearson's r of the design's uncertainty u and the judge's actual error |Y − f|, pooled likewise. */
+  uncertaintyR: number;
+};
+
+function pearson(xy: readonly [number, number][]): number {
+  const n = xy.length;
+  let mx = 0;
+  let my = 0;
+  for (const [x, y] of xy) {
+    mx += x / n;
+    my += y / n;
+  }
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (const [x, y] of xy) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+    syy += (y - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}
+
+/** E[(y − f)²] / var(y) over pairs (f, y), var with divisor n. */
+function residualShare(fy: readonly [number, number][]): number {
+  const n = fy.length;
+  let my = 0;
+  for (const [, y] of fy) my += y / n;
+  let sse = 0;
+  let ss = 0;
+  for (const [f, y] of fy) {
+    sse += (y - f) ** 2;
+    ss += (y - my) ** 2;
+  }
+  return sse / ss;
+}
+
+const median = (xs: number[]) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * Runs `collections` simulated decisions of `questions` questions each, the true advantage δ of A
+ * drawn uniformly in [−maxDelta, maxDelta] (relative to the runs' signal), batches of a tenth of
+ * the questions.
+ */
+export function simulateDecisions(opts: {
+  collections: number;
+  questions: number;
+  seed: number;
+  maxDelta?: number;
+}): TSimSummary {
+  const rng = seededRng(opts.seed);
+  const maxDelta = opts.maxDelta ?? 1;
+  const batch = Math.max(1, Math.round(opts.questions / 10));
+  const shares: number[] = [];
+  const ratios: number[] = [];
+  const active: number[] = [];
+  const uniform: number[] = [];
+  const full: number[] = [];
+  let settled = 0;
+  let same = 0;
+  let coveredStop = 0;
+  let coveredFixed = 0;
+  const predicted: [number, number][] = [];
+  const errors: [number, number][] = [];
+  const byBand = Z_BANDS.slice(1).map(() => ({ decisions: 0, same: 0, shares: [] as number[] }));
+  for (let k = 0; k < opts.collections; k++) {
+    const c = simCollection(opts.questions, (2 * rng.next() - 1) * maxDelta, rng);
+    const reference = fullPool(c);
+    c.judgeA.forEach((a, q) => {
+      const f = a - c.judgeB[q];
+      const y = c.humanA[q] - c.humanB[q];
+      errors.push([c.uncertainty[q], Math.abs(y - f)]);
+      predicted.push([f, y]);
+    });
+    const a = runDesign(c, { batch, tau: 0.5 }, rng);
+    if (a.covered) coveredStop++;
+    if (fixedBudgetCovers(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng)) coveredFixed++;
+    if (reference.outcome === null) continue;
+    const u = runDesign(c, { batch, tau: 1 }, rng);
+    settled++;
+    if (a.outcome === reference.outcome) same++;
+    shares.push(a.labels / c.fullPoolLabels);
+    const band = byBand[Z_BANDS.findIndex((z, i) => reference.z >= z && reference.z < Z_BANDS[i + 1])];
+    if (band) {
+      band.decisions++;
+      if (a.outcome === reference.outcome) band.same++;
+      band.shares.push(a.labels / c.fullPoolLabels);
+    }
+    ratios.push(a.labels / u.labels);
+    active.push(a.labels);
+    uniform.push(u.labels);
+    full.push(c.fullPoolLabels);
+  }
+  return {
+    collections: opts.collections,
+    settledByFullPool: settled,
+    sameAsFullPool: same,
+    medianShareOfFullPool: median(shares),
+    medianRatioToUniform: median(ratios),
+    medianActiveLabels: median(active),
+    medianUniformLabels: median(uniform),
+    medianFullPoolLabels: median(full),
+    coverageAtStop: coveredStop / opts.collections,
+    coverageFixedBudget: coveredFixed / opts.collections,
+    predictionR: pearson(predicted),
+    uncertaintyR: pearson(errors),
+    residualShare: residualShare(predicted),
+    bands: byBand.map((b, i) => ({
+      fromZ: Z_BANDS[i],
+      toZ: Z_BANDS[i + 1],
+      decisions: b.decisions,
+      same: b.same,
+      medianShareOfFullPool: median(b.shares),
+    })),
+  };
+}

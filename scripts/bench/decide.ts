@@ -1,0 +1,201 @@
+/**
+ * Decision benchmark (`npm run bench -- decide`).
+ *
+ * 1. The simulation (lib/decisions/simulation.ts on the world of lib/decisions/simulation-world.ts,
+ *    whose constants come from published data: TREC DL 2019/2020 pools and runs, an UMBRELA-prompt
+ *    LLM judge of the LLMJudge challenge, two annotators with TREC-like disagreement): COLLECTIONS
+ *    decisions (A vs B on nDCG@10 over QUESTIONS questions); for those the full pool settles, the
+ *    share settled the same way by the active design, its human labels against the full pool's
+ *    and against uniform sampling + PPI (medians), and the intervals' coverage.
+ * 2. Choosing the next 200 questions for a decision over a pool of 100,000 pairs (2,000 questions
+ *    × 50 pooled pairs, 3 judges' labels on every pair, 3 compared systems): the calibration from
+ *    the human-labelled pairs, every question's uncertainty (lib/decisions/model.ts
+ *    questionUncertainty, as createDecision computes it), the inclusion probabilities and the
+ *    systematic draw (as drawBatch does; the assignment of the drawn pairs is the assignment
+ *    benchmark's). Target ≤ 1 s.
+ * 3. The Decisions card's data (lib/decisions/routes.ts decisionsCard) after a label change, on the
+ *    dashboard benchmark's project (tests/fixtures/dashboard/seed-bench.ts, SQLite) with one
+ *    decision and one batch drawn: an annotator changes a grade, the card is computed again.
+ *    Target ≤ 300 ms (as the dashboard's panels after a label change).
+ */
+import { cpus, loadavg } from "node:os";
+import { inclusionProbabilities, systematicSample } from "../../lib/stats/active.ts";
+import { seededRng } from "../../lib/stats/random.ts";
+import { calibration, questionUncertainty } from "../../lib/decisions/model.ts";
+import { simulateDecisions, type TSimSummary } from "../../lib/decisions/simulation.ts";
+import { worldParams, worldTargets } from "../../lib/decisions/simulation-world.ts";
+import type { TBenchRow } from "./index.ts";
+import { changeFinalLabel, tempSqlite } from "./_seeded.ts";
+
+const COMMAND = "npm run bench -- decide";
+const COLLECTIONS = 1000;
+const QUESTIONS = 50;
+const SEED = 2024;
+const TIMES = 5;
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const load = () => `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
+
+function simulationRows(s: TSimSummary, seconds: number): TBenchRow[] {
+  const w = worldParams();
+  const scope = `${s.settledByFullPool} of ${s.collections} simulated decisions (${QUESTIONS} questions each) settled by the full pool`;
+  const same = s.sameAsFullPool / s.settledByFullPool;
+  return [
+    {
+      name: `decide: same decision as the full pool, active design (batches of ${QUESTIONS / 10} questions, a look after each) — ${scope}`,
+      target: "≥ 95%",
+      measured: `${pct(same)} (${s.sameAsFullPool} of ${s.settledByFullPool}); by how clearly the full pool settles (|difference| / se): ${s.bands.map((b) => `${b.fromZ}–${b.toZ === Infinity ? "∞" : b.toZ}: ${b.same} of ${b.decisions}`).join(", ")}`,
+      pass: same >= 0.95,
+      command: COMMAND,
+    },
+    {
+      name: `decide: human labels the active design needed / the full pool's (median over the ${s.settledByFullPool} decisions)`,
+      target: "≤ 20%",
+      measured: `${pct(s.medianShareOfFullPool)} (median labels: active ${s.medianActiveLabels}, uniform + PPI ${s.medianUniformLabels}, full pool ${s.medianFullPoolLabels}); by band: ${s.bands.map((b) => `${b.fromZ}–${b.toZ === Infinity ? "∞" : b.toZ}: ${Number.isNaN(b.medianShareOfFullPool) ? "–" : pct(b.medianShareOfFullPool)}`).join(", ")}`,
+      pass: s.medianShareOfFullPool <= 0.2,
+      command: COMMAND,
+    },
+    {
+      name: "decide: human labels, active design / uniform sampling + PPI (median ratio)",
+      target: "reported",
+      measured: `${s.medianRatioToUniform.toFixed(2)} (the judge predicts a question's paired difference of nDCG@10 with Pearson r ${s.predictionR.toFixed(2)}; E[(Y − f)²] / var(Y) = ${s.residualShare.toFixed(2)}: the judge leaves ${pct(s.residualShare)} of the variance people alone would have; the design's uncertainty score correlates r ${s.uncertaintyR.toFixed(2)} with the judge's actual error)`,
+      pass: null,
+      command: COMMAND,
+    },
+    {
+      name: `decide: coverage of the interval where the active design stopped (level corrected for the looks), all ${s.collections} decisions`,
+      target: "≥ 94%",
+      measured: pct(s.coverageAtStop),
+      pass: s.coverageAtStop >= 0.94,
+      command: COMMAND,
+    },
+    {
+      name: `decide: coverage of the 95% interval at one look, active design with ${QUESTIONS / 5} of ${QUESTIONS} questions labelled, all ${s.collections} decisions`,
+      target: "≥ 94%",
+      measured: pct(s.coverageFixedBudget),
+      pass: s.coverageFixedBudget >= 0.94,
+      command: COMMAND,
+    },
+    {
+      name: "decide: the simulated world against its published shape",
+      target: "reported",
+      measured: `runs' mean nDCG@10 ${w.ndcg.toFixed(3)} (TREC DL 2019/2020 runs' median ${worldTargets.ndcg.toFixed(3)}); top-10 overlap of two runs ${w.overlap.toFixed(3)} (real ${worldTargets.overlap.toFixed(3)}; the simulated runs cannot overlap less on pools this small); annotators' relevant-set overlap ${w.annotatorOverlap.toFixed(3)} (Voorhees 2000: 0.42–0.49); judge: ${worldTargets.judgeSource.repo}@${worldTargets.judgeSource.commit.slice(0, 10)} ${worldTargets.judgeSource.labels}; simulated in ${seconds.toFixed(0)} s`,
+      pass: null,
+      command: COMMAND,
+    },
+  ];
+}
+
+/** Row 2 (module comment). */
+function choiceRow(): TBenchRow {
+  const QN = 2000;
+  const PAIRS = 50;
+  const rng = seededRng(7);
+  // Three judges' grades of every pooled pair, human grades on 5% of them (the calibration); three systems' top 10s.
+  const judges = [0, 1, 2].map(() =>
+    Array.from({ length: QN }, () => Int8Array.from({ length: PAIRS }, () => rng.int(4))),
+  );
+  const human = Array.from({ length: QN }, () =>
+    Int8Array.from({ length: PAIRS }, () => (rng.next() < 0.05 ? rng.int(4) : -1)),
+  );
+  const rankings = Array.from({ length: QN }, () =>
+    [0, 1, 2].map(() => {
+      const ids = Array.from({ length: PAIRS }, (_, i) => i);
+      for (let i = ids.length - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [ids[i], ids[j]] = [ids[j], ids[i]];
+      }
+      return ids.slice(0, 10);
+    }),
+  );
+  const ms: number[] = [];
+  let drawn = 0;
+  for (let t = 0; t < TIMES + 1; t++) {
+    const t0 = performance.now();
+    const judge = judges[t % 3]; // the decision's judge, one of the three
+    const pairs: { human: number; judge: number | null }[] = [];
+    for (let q = 0; q < QN; q++)
+      for (let p = 0; p < PAIRS; p++) if (human[q][p] >= 0) pairs.push({ human: human[q][p], judge: judge[q][p] });
+    const cal = calibration(pairs);
+    const u = rankings.map((r, q) =>
+      questionUncertainty(
+        r,
+        10,
+        (c) => (human[q][c] >= 0 ? null : cal.given(judge[q][c])),
+        (g) => g,
+      ),
+    );
+    const probabilities = inclusionProbabilities(u, 200);
+    drawn = systematicSample(probabilities, seededRng(t)).length;
+    if (t > 0) ms.push(performance.now() - t0); // the first call warms the JIT up
+  }
+  const m = median(ms);
+  return {
+    name: `decide: choosing the next ${drawn} questions for a decision of 3 systems over a pool of ${(QN * PAIRS).toLocaleString("en")} pairs with 3 judges (calibration, every question's uncertainty, probabilities, systematic draw)`,
+    target: "≤ 1 s",
+    measured: `${m.toFixed(0)} ms (median of ${TIMES}; ${load()})`,
+    pass: m <= 1000,
+    command: COMMAND,
+  };
+}
+
+/** Row 3 (module comment). */
+async function cardRow(): Promise<TBenchRow> {
+  const { db, done } = await tempSqlite("assessor-bench-decide-");
+  try {
+    const { seedDashboardBench, SIZE } = await import("../../tests/fixtures/dashboard/seed-bench.ts");
+    const { createDecision, drawBatch } = await import("../../lib/decisions/store.ts");
+    const { decisionsCard } = await import("../../lib/decisions/routes.ts");
+    const { projectId } = await seedDashboardBench(db);
+    await createDecision(db, projectId, { name: "bench", systems: ["system00", "system01"], measure: "ndcg@10" });
+    await drawBatch(db, projectId, "bench", { budget: 20, perItem: 2, seed: 1 });
+    await decisionsCard(db, String(projectId)); // the card as the open page has it
+    const ms: number[] = [];
+    const cpuMs: number[] = [];
+    for (let i = 0; i < TIMES; i++) {
+      await changeFinalLabel(db, projectId, i); // a final human label changes (scripts/bench/_seeded.ts)
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const card = await decisionsCard(db, String(projectId));
+      ms.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpuMs.push((c.user + c.system) / 1000);
+      if (card.decisions.length !== 1) throw new Error("the card lost its decision");
+    }
+    const m = median(ms);
+    return {
+      name: `decide: the Decisions card's data after a label change (${SIZE.runs} runs × ${SIZE.queries} queries, 100,000 labels, one decision with a batch drawn; SQLite)`,
+      target: "≤ 300 ms",
+      measured: `${m.toFixed(0)} ms (median of ${TIMES}, in order: ${ms.map((x) => x.toFixed(0)).join(", ")} ms; CPU of this process ${median(cpuMs).toFixed(0)} ms, the database's reading included; the project's data is read again after the change as the dashboard's panels do; ${load()})`,
+      pass: m <= 300,
+      command: COMMAND,
+    };
+  } finally {
+    await done();
+  }
+}
+
+export async function bench(): Promise<TBenchRow[]> {
+  const t0 = performance.now();
+  const summary = simulateDecisions({ collections: COLLECTIONS, questions: QUESTIONS, seed: SEED });
+  const rows = simulationRows(summary, (performance.now() - t0) / 1000);
+  rows.push(choiceRow());
+  try {
+    rows.push(await cardRow());
+  } catch (e) {
+    rows.push({
+      name: "decide: the Decisions card's data after a label change",
+      target: "≤ 300 ms",
+      measured: `error: ${e instanceof Error ? e.message : String(e)}`,
+      pass: false,
+      command: COMMAND,
+    });
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await bench()) console.log(JSON.stringify(row));
+  process.exit(0);
+}

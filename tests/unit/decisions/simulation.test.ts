@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import {
+  fixedBudgetCovers,
+  fullPool,
+  runDesign,
+  simCollection,
+  simulateDecisions,
+} from "../../../lib/decisions/simulation.ts";
+import { judgeGrade, worldParams, worldTargets } from "../../../lib/decisions/simulation-world.ts";
+import { seededRng } from "../../../lib/stats/random.ts";
+
+/**
+ * Coverage tolerance: over K independent simulated collections the number of intervals covering
+ * the truth is Binomial(K, p); at the nominal p = 0.95 its share has sd √(0.95 · 0.05 / K). A
+ * share below 0.95 − 3·sd (one-sided, probability < 0.2% under the nominal rate) fails.
+ */
+const tolerance = (k: number) => 3 * Math.sqrt((0.95 * 0.05) / k);
+
+describe("the decision simulation's world", () => {
+  it("is fitted to its published shape", () => {
+    const w = worldParams();
+    // Runs' mean nDCG@10 within 0.03 of the real runs' median (TREC DL 2019/2020, simulation-world.json).
+    expect(Math.abs(w.ndcg - worldTargets.ndcg)).toBeLessThan(0.03);
+    // Annotators' relevant-set overlap in Voorhees (2000)'s range 0.42–0.49.
+    expect(w.annotatorOverlap).toBeGreaterThan(0.42);
+    expect(w.annotatorOverlap).toBeLessThan(0.49);
+    expect(w.shared).toBeGreaterThanOrEqual(0);
+  });
+
+  it("draws the judge's grades with the published confusion matrix", () => {
+    // 20,000 draws for human grade 0: the share of judge grade 0 is the matrix's row share
+    // 1521 / 2005 = 0.759 (sd √(0.759 · 0.241 / 20000) = 0.003; 4 sd allowed).
+    const rng = seededRng(9);
+    let zeros = 0;
+    for (let i = 0; i < 20000; i++) if (judgeGrade(0, rng) === 0) zeros++;
+    const row = worldTargets.confusion[0];
+    const share = row[0] / row.reduce((a, b) => a + b, 0);
+    expect(share).toBeCloseTo(1521 / 2005, 6);
+    expect(Math.abs(zeros / 20000 - share)).toBeLessThan(0.012);
+  });
+});
+
+describe("coverage of the active interval on simulated collections", () => {
+  it("covers the full pool's difference at one look, at the nominal rate within the binomial tolerance", () => {
+    const K = 300;
+    const rng = seededRng(11);
+    let covered = 0;
+    for (let k = 0; k < K; k++) {
+      const c = simCollection(40, (2 * rng.next() - 1) * 1, rng);
+      if (fixedBudgetCovers(c, 8, 0.5, rng)) covered++;
+    }
+    expect(covered / K).toBeGreaterThanOrEqual(0.95 - tolerance(K));
+  });
+
+  it("covers it where the sequential design stops (level corrected for the looks)", () => {
+    const K = 120;
+    const rng = seededRng(12);
+    let covered = 0;
+    for (let k = 0; k < K; k++) {
+      const c = simCollection(30, (2 * rng.next() - 1) * 1, rng);
+      if (runDesign(c, { batch: 3, tau: 0.5 }, rng).covered) covered++;
+    }
+    expect(covered / K).toBeGreaterThanOrEqual(0.95 - tolerance(K));
+  });
+
+  it("labels every question's pool in the full pool, and a settled design agrees with a clear full pool", () => {
+    const rng = seededRng(13);
+    // δ = 2: A's signal three times B's, a difference the full pool settles clearly.
+    const c = simCollection(40, 2, rng);
+    const ref = fullPool(c);
+    expect(ref.outcome).toBe("A");
+    expect(c.fullPoolLabels).toBe(c.questions.reduce((s, q) => s + q.human.length, 0) * 2);
+    const run = runDesign(c, { batch: 4, tau: 0.5 }, rng);
+    expect(run.outcome).toBe("A");
+    expect(run.labels).toBeLessThanOrEqual(c.fullPoolLabels);
+  });
+
+  it("summarises the decisions the full pool settles", () => {
+    const s = simulateDecisions({ collections: 12, questions: 20, seed: 3 });
+    expect(s.collections).toBe(12);
+    expect(s.sameAsFullPool).toBeLessThanOrEqual(s.settledByFullPool);
+    expect(s.bands.reduce((n, b) => n + b.decisions, 0)).toBe(s.settledByFullPool);
+  });
+});

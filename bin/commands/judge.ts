@@ -5,7 +5,7 @@ import type { TProgress, TWorkerResult } from "../../lib/judge/runner.ts";
 import type { TRunSummary } from "../../lib/judge/service.ts";
 import type { TLabelSet } from "../../lib/judge/label-sets.ts";
 import { money, timeLeft } from "../../lib/judge/format.ts";
-import { fail, out, projectOption, withProject } from "../context.ts";
+import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
 
 /**
  * `assessor judge …`: run the LLM judge over the pool against any OpenAI-compatible endpoint
@@ -452,6 +452,38 @@ export function registerJudge(program: Command): void {
         out(`run ${run.id} (${run.judge}) cancelled`);
       });
     });
+
+  judge
+    .command("combine <judges...>")
+    .description(
+      "make a jury: one judge from several judges' labels (runs by id or name, imported or transferred judges) on the pairs they all labelled: median (rounded down), majority (ties to the lower grade), mean (rounded), or weighted (least squares on the human reference labels, cross-fitted over questions so no pair's own label weighs its grade)",
+    )
+    .requiredOption("--judge <name>", "the jury's name (a judge name like any other)")
+    .requiredOption("--method <method>", "median, majority, mean or weighted")
+    .option("--folds <n>", "weighted: the cross-fitting folds (default 5)")
+    .option("--seed <n>", "weighted: the seed of the questions' split into folds (default 1)")
+    .option("--replace", "make an existing jury of this name again")
+    .addOption(projectOption())
+    .action(
+      async (
+        refs: string[],
+        o: { judge: string; method: string; folds?: string; seed?: string; replace?: boolean; project?: string },
+      ) => {
+        const folds = decimalOption("--folds", o.folds);
+        const seed = decimalOption("--seed", o.seed);
+        const { combineJudges } = await import("../../lib/judge/combine.ts");
+        const r = await withProject(o.project, (db, p) =>
+          combineJudges(db, p.id, { judge: o.judge, method: o.method, members: refs, folds, seed, replace: o.replace }),
+        );
+        out(
+          `jury ${r.judge} (${r.method} of ${r.members.join(", ")}): ${r.pairs} pairs labelled (grades 0/1/2/3: ${[0, 1, 2, 3].map((g) => r.byGrade[g]).join("/")}); ${r.notShared} pairs not labelled by every member left out`,
+        );
+        if (r.method === "weighted")
+          out(
+            `learned on ${r.humanLabels} human reference labels, cross-fitted over questions${r.fallbacks ? `; ${r.fallbacks} pairs in folds with too few human labels took the mean rule` : ""}`,
+          );
+      },
+    );
 
   judge
     .command("export <judge>")

@@ -96,6 +96,8 @@ const statesCache = new WeakMap<TDashboardData, { states: TJudgeState[]; default
 /** Per data.base: the pool depth read, and per transfer judge the pairs of its target's runs' top K. */
 const transferPools = new WeakMap<object, { depth: number; pools: Map<string, ReadonlySet<string>> }>();
 const TRANSFER = /^transfer:.+->(.+)$/;
+/** Label-set versions already prepared: a panel served from memory asks nothing of the database. */
+const prepared = new WeakSet<TDashboardData>();
 
 /**
  * Reads, once per pool and runs (data.base) and pool depth, each transfer judge's pooled pairs: the
@@ -104,12 +106,13 @@ const TRANSFER = /^transfer:.+->(.+)$/;
  * call it before computing (lib/dashboard/panels.ts); judgeStates uses what it read.
  */
 export async function loadTransferPools(db: Db, data: TDashboardData): Promise<void> {
+  if (prepared.has(data)) return;
   const names = [...data.judges.keys()].filter((n) => TRANSFER.test(n));
-  if (names.length === 0) return;
+  if (names.length === 0) return void prepared.add(data);
   const project = await db.project.findUnique({ where: { id: data.project.id }, select: { poolDepth: true } });
   const depth = project?.poolDepth ?? 0;
   const hit = transferPools.get(data.base);
-  if (hit && hit.depth === depth && names.every((n) => hit.pools.has(n))) return;
+  if (hit && hit.depth === depth && names.every((n) => hit.pools.has(n))) return void prepared.add(data);
   const chunkings = await db.chunking.findMany({
     where: { projectId: data.project.id, name: { in: names.map((n) => TRANSFER.exec(n)![1]) } },
     select: { id: true, name: true },
@@ -130,6 +133,7 @@ export async function loadTransferPools(db: Db, data: TDashboardData): Promise<v
   }
   transferPools.set(data.base, { depth, pools });
   statesCache.delete(data);
+  prepared.add(data);
 }
 
 /** Every judge of the project (names sorted) with its coverage and status, and the default judge. */

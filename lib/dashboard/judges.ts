@@ -1,4 +1,6 @@
+import type { Db } from "../db/client.ts";
 import type { TDashboardData, TLabel } from "./model.ts";
+import { runRankings } from "./rankings.ts";
 
 /**
  * Which judges are complete, and the default judge (issue 22 item 7). A judge's label set is
@@ -8,6 +10,11 @@ import type { TDashboardData, TLabel } from "./model.ts";
  * a file that labels part of the pool; a pool deepened since) and shown with its coverage. The
  * default judge is the most recently finished complete one; when none is complete, the one with
  * the largest coverage (then the most recent), still marked partial.
+ *
+ * A transfer judge (`transfer:A->B`, lib/chunkings/transfer.ts) is measured against B's pooled
+ * pairs: the pairs of B's runs' top K at the project's pool depth. `pool --chunking B` leaves out
+ * the pairs the transfer labelled (they need no human grade), so B's pool items alone would hold
+ * none of its labels; its pool is B's pool items together with those pairs (`loadTransferPools`).
  */
 export const FULL_COVERAGE = 0.99;
 
@@ -35,15 +42,20 @@ export type TJudgeState = {
  */
 const pooledCache = new WeakMap<
   readonly TLabel[],
-  { base: object; pooled: number; poolItems: number; flagged: number }
+  { base: object; extra: ReadonlySet<string> | undefined; pooled: number; poolItems: number; flagged: number }
 >();
 
+/** "queryId:chunkId" of a pair. */
+const pairKey = (queryId: number, chunkId: number) => `${queryId}:${chunkId}`;
+
+/** `extra`: pairs that count as pooled besides the pool items (a transfer judge's, see above). */
 function pooledCount(
   data: TDashboardData,
   labels: readonly TLabel[],
+  extra?: ReadonlySet<string>,
 ): { pooled: number; poolItems: number; flagged: number } {
   const hit = pooledCache.get(labels);
-  if (hit && hit.base === data.base) return hit;
+  if (hit && hit.base === data.base && hit.extra === extra) return hit;
   const keys = new Map<number, Set<number>>();
   const chunkings = new Set<number>();
   let flagged = 0;
@@ -57,18 +69,72 @@ function pooledCount(
   }
   let pooled = 0;
   let poolItems = 0;
-  for (const it of data.poolItems.values()) {
-    const c = data.chunks.get(it.chunkId);
-    if (!c || !chunkings.has(c.chunkingId)) continue;
+  const seen = new Set<string>();
+  const count = (queryId: number, chunkId: number) => {
+    const c = data.chunks.get(chunkId);
+    if (!c || !chunkings.has(c.chunkingId)) return;
+    if (extra) {
+      const k = pairKey(queryId, chunkId);
+      if (seen.has(k)) return;
+      seen.add(k);
+    }
     poolItems++;
-    if (keys.get(it.queryId)?.has(it.chunkId)) pooled++;
+    if (keys.get(queryId)?.has(chunkId)) pooled++;
+  };
+  for (const it of data.poolItems.values()) count(it.queryId, it.chunkId);
+  for (const k of extra ?? []) {
+    const [q, c] = k.split(":").map(Number);
+    count(q, c);
   }
-  const result = { base: data.base, pooled, poolItems, flagged };
+  const result = { base: data.base, extra, pooled, poolItems, flagged };
   pooledCache.set(labels, result);
   return result;
 }
 
 const statesCache = new WeakMap<TDashboardData, { states: TJudgeState[]; defaultJudge: string | null }>();
+
+/** Per data.base: the pool depth read, and per transfer judge the pairs of its target's runs' top K. */
+const transferPools = new WeakMap<object, { depth: number; pools: Map<string, ReadonlySet<string>> }>();
+const TRANSFER = /^transfer:.+->(.+)$/;
+/** Label-set versions already prepared: a panel served from memory asks nothing of the database. */
+const prepared = new WeakSet<TDashboardData>();
+
+/**
+ * Reads, once per pool and runs (data.base) and pool depth, each transfer judge's pooled pairs: the
+ * top K (the project's pool depth) of every run on its target chunking, per accepted question, in
+ * the evaluated order the pool is built in (lib/dashboard/rankings.ts). The dashboard's panels
+ * call it before computing (lib/dashboard/panels.ts); judgeStates uses what it read.
+ */
+export async function loadTransferPools(db: Db, data: TDashboardData): Promise<void> {
+  if (prepared.has(data)) return;
+  const names = [...data.judges.keys()].filter((n) => TRANSFER.test(n));
+  if (names.length === 0) return void prepared.add(data);
+  const project = await db.project.findUnique({ where: { id: data.project.id }, select: { poolDepth: true } });
+  const depth = project?.poolDepth ?? 0;
+  const hit = transferPools.get(data.base);
+  if (hit && hit.depth === depth && names.every((n) => hit.pools.has(n))) return void prepared.add(data);
+  const chunkings = await db.chunking.findMany({
+    where: { projectId: data.project.id, name: { in: names.map((n) => TRANSFER.exec(n)![1]) } },
+    select: { id: true, name: true },
+  });
+  const rankings = await runRankings(db, data);
+  const pools = new Map<string, ReadonlySet<string>>();
+  for (const name of names) {
+    const target = chunkings.find((c) => c.name === TRANSFER.exec(name)![1]);
+    const pairs = new Set<string>();
+    for (const run of data.runs) {
+      if (!target || run.chunkingId !== target.id) continue;
+      for (const [queryId, ranking] of rankings.get(run.id) ?? []) {
+        if (!data.queries.has(queryId)) continue;
+        for (const chunkId of ranking.chunkIds.subarray(0, depth)) pairs.add(pairKey(queryId, chunkId));
+      }
+    }
+    pools.set(name, pairs);
+  }
+  transferPools.set(data.base, { depth, pools });
+  statesCache.delete(data);
+  prepared.add(data);
+}
 
 /** Every judge of the project (names sorted) with its coverage and status, and the default judge. */
 export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defaultJudge: string | null } {
@@ -76,7 +142,7 @@ export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defa
   if (hit) return hit;
   const states: TJudgeState[] = [...data.judges].map(([name, labels]) => {
     const run = data.judgeRuns.get(name);
-    const { pooled, poolItems, flagged } = pooledCount(data, labels);
+    const { pooled, poolItems, flagged } = pooledCount(data, labels, transferPools.get(data.base)?.pools.get(name));
     const coverage = poolItems > 0 ? pooled / poolItems : null;
     const status = run?.status ?? "imported";
     const at = run ? run.finishedAt : (data.judgeLabelledAt.get(name) ?? null);

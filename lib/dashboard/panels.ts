@@ -7,6 +7,7 @@ import { progressPanel } from "./progress.ts";
 import { runRankings } from "./rankings.ts";
 import { systemsPanel } from "./systems.ts";
 import { metaPanel } from "./meta.ts";
+import { loadTransferPools } from "./judges.ts";
 import { ppiPanel } from "./ppi.ts";
 import { chunkingReport, type TChunkingReport } from "./chunking-report.ts";
 import { generationPanel } from "./generation.ts";
@@ -24,6 +25,7 @@ export async function panel<T>(
   compute: (d: Awaited<ReturnType<typeof dashboardData>>["data"]) => T | Promise<T>,
 ): Promise<T> {
   const { data, memo } = await dashboardData(db, projectId);
+  await loadTransferPools(db, data);
   return memo(JSON.stringify([name, ...key]), () => Promise.resolve(compute(data)));
 }
 

@@ -279,4 +279,30 @@ describe("transferJudge", () => {
       "Label transfer saved 4 item(s) of chunking B: pairs in its runs' top 2 with a transfer label that were not pooled (transfer judges: transfer:A->B).",
     );
   }, 120_000);
+
+  it("the dashboard's judge coverage counts the transfer's labels on B's pooled pairs, not 0 of B's pool items", async () => {
+    // After the CLI test: B's pool items are q2 b1 and q3 b1 (pool --chunking B left out the four
+    // transferred pairs). B's pooled pairs at the pool depth 10 are all six ranked pairs; the
+    // transfer labelled four of them (q1 b0, q1 b1, q2 b0, q3 b0): coverage 4 of 6, partial.
+    const { getMeta } = await import("../../lib/dashboard/panels.ts");
+    const { clearDashboardCache } = await import("../../lib/dashboard/data.ts");
+    const bItems = await db.poolItem.count({ where: { projectId, chunk: { chunking: { name: "B" } } } });
+    expect(bItems).toBe(2);
+    const ranked = await db.runEntry.findMany({
+      where: { run: { projectId, chunking: { name: "B" } }, rank: { lte: 10 } },
+      select: { queryId: true, chunkId: true },
+    });
+    const labels = await db.judgeLabel.findMany({
+      where: { projectId, judge: "transfer:A->B" },
+      select: { queryId: true, chunkId: true },
+    });
+    const pooledPairs = new Set(ranked.map((r) => `${r.queryId}:${r.chunkId}`));
+    const onPool = labels.filter((l) => pooledPairs.has(`${l.queryId}:${l.chunkId}`)).length;
+    expect([pooledPairs.size, onPool]).toEqual([6, 4]);
+    clearDashboardCache();
+    const meta = await getMeta(db, projectId);
+    const state = meta.judges.find((j) => j.name === "transfer:A->B");
+    expect(state).toMatchObject({ labels: 4, pooled: onPool, poolItems: pooledPairs.size, partial: true });
+    expect(state?.coverage).toBeCloseTo(4 / 6, 12);
+  });
 });

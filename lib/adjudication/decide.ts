@@ -45,7 +45,7 @@ const standing = (a: Adjudication): TStanding => ({
  * AppError("conflict", …, { standing }) with the decision that stands (HTTP 409). A retry with the
  * same idempotency key returns `applied: false` and the stored decision. Appends a LabelEvent.
  *
- * Revisions (issue 22): with `revises: n` an adjudicator or lead replaces the decision that stands
+ * Revisions: with `revises: n` an adjudicator or lead replaces the decision that stands
  * when its revision is n; the row's revision becomes n + 1 and a LabelEvent (kind "adjudication",
  * before = the replaced decision, after = the new one) keeps every decision in the history. A stale
  * revision (another one came first) is a conflict carrying the decision that stands.

@@ -31,7 +31,7 @@ export type TAssignAnswersResult = {
 };
 
 /**
- * Assigns generated answers (issue 24) to annotators, as lib/assignment/assign.ts assigns pool
+ * Assigns generated answers to annotators, as lib/assignment/assign.ts assigns pool
  * items:
  * - every targeted answer is topped up to `perItem` distinct annotators; existing assignments (of
  *   anyone) count, so running it again adds only what is missing;

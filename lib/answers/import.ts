@@ -14,7 +14,7 @@ import { MAX_ANSWER_CHARS, MAX_CLAIMS, splitClaims, type TClaimSpan } from "./cl
 import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
 
 /**
- * Answers of one generator configuration (a "system", issue 24 item 1) from JSONL, one line per
+ * Answers of one generator configuration (a "system") from JSONL, one line per
  * question (docs/formats.md "Answers"): the question, the answer text, the ids of the chunks given
  * to the model in order (its context), and optional citations (chunk ids per sentence of the
  * default split). Field names of common RAG tooling are accepted as well: `question_id`/`query_id`

@@ -7,7 +7,7 @@ import { MAX_CLAIMS, splitClaims } from "./claims.ts";
 import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
 
 /**
- * Re-splitting a system's answers into claims (issue 24 item 2): by the model behind the judge's
+ * Re-splitting a system's answers into claims: by the model behind the judge's
  * OpenAI-compatible endpoint with a claim-decomposition prompt in the manner of RAGAS (its
  * faithfulness metric first breaks the answer into standalone statements), or back to the default
  * sentence split. Each changed answer gets a new claim version (source "llm" or "sentence"; an

@@ -40,7 +40,7 @@ export type TAssignOptions = {
   /**
    * Also assign pool items that already have an imported reference label (any source), to re-grade
    * them (a calibration of the old labels). Without it they are left out: an imported human label
-   * is a reference label, so the item needs no annotation (issue 21 item 2).
+   * is a reference label, so the item needs no annotation.
    */
   includeLabelled?: boolean;
   seed?: number;

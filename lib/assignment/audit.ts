@@ -2,7 +2,7 @@ import { roundRobinByQuery, type TSampleCandidate } from "./sample.ts";
 import type { Rng } from "./random.ts";
 
 /**
- * The audit sample of a transfer judge (issue 20 item 3, `assessor assign --sample N --chunking B`):
+ * The audit sample of a transfer judge (`assessor assign --sample N --chunking B`):
  * N pairs of chunking B that label transfer graded, stratified by the derived grade, for blind
  * human labels against which the dashboard measures the transfer (kappa, confusion, per-grade
  * precision/recall, PPI).

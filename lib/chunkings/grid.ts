@@ -7,7 +7,7 @@ import { decodeCues } from "../imports/transcript.ts";
 import { ensureChunking } from "./store.ts";
 
 /**
- * `assessor chunking grid` (issue 20 item 1): every size × overlap combination cut from the
+ * `assessor chunking grid`: every size × overlap combination cut from the
  * project's stored transcripts (the cues the transcript import keeps in Transcript, cut by
  * lib/formats/chunker.ts exactly as `import transcript --chunk-seconds S --overlap-seconds O`).
  *
@@ -88,7 +88,7 @@ export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions
     );
 
   // An existing chunking cut by seconds with the same size and overlap is reused under its own
-  // name (issue 31 item 8): the grid name's own chunking first, else the oldest such chunking.
+  // name: the grid name's own chunking first, else the oldest such chunking.
   const sameCut = await db.chunking.findMany({
     where: { projectId, method: "seconds" },
     select: { id: true, name: true, size: true, overlap: true },

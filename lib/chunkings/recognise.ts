@@ -7,7 +7,7 @@ import type { IdIndex } from "../imports/id-index.ts";
 import { findChunking, type ChunkingInfo } from "./store.ts";
 
 /**
- * The one chunking a run file belongs to, recognised from its docids (issue 20 item 1):
+ * The one chunking a run file belongs to, recognised from its docids:
  * - `wanted` (--chunking) names it: its chunks resolve the docids (a docid outside it is then an
  *   unknown chunk, reported by the run import with file and line);
  * - a project with one chunking: that one;

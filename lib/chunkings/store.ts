@@ -2,7 +2,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 
 /**
- * Chunkings (issue 20 item 1): one way of cutting a project's transcripts into chunks. Every chunk
+ * Chunkings: one way of cutting a project's transcripts into chunks. Every chunk
  * and every run belongs to exactly one; imports without a name use `default`.
  *
  * Parameters: a chunking cut from transcripts records its method ("seconds" | "words"), size and

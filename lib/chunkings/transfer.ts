@@ -18,7 +18,7 @@ import { buildPool } from "../pooling/build.ts";
 import { findChunking } from "./store.ts";
 
 /**
- * Label transfer as a judge (issue 20 item 3; rule version 2, issue 31 item 2): the human reference
+ * Label transfer as a judge (rule version 2): the human reference
  * labels of chunking `from` (A), as time spans in their videos, and each question's reference spans
  * in time (its answer places and the corrected starts of grade-3 labels in any chunking:
  * lib/stats/time/reference.ts) are carried onto chunking `to` (B) by the pure rule `transferLabels`

@@ -1,7 +1,7 @@
 import { AppError } from "../errors.ts";
 
 /**
- * The judge's messages in the page's own terms (issue 22 item 5): the domain functions speak of
+ * The judge's messages in the page's own terms: the domain functions speak of
  * the CLI's options (`--base-url`, `--api-key-env`); on the page those are the form's fields.
  * Messages made for the page already (lib/judge/keys.ts with surface "page") pass unchanged.
  */

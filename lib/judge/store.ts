@@ -440,7 +440,7 @@ export async function findRun(db: Db, projectId: number, ref: string): Promise<J
 }
 
 /**
- * Cancelled is final (issue 22 item 5): no later status overwrites it. A worker stopped by the
+ * Cancelled is final: no later status overwrites it. A worker stopped by the
  * cancel (the page aborts the server's own worker at once, before its heartbeat sees the cancel)
  * would otherwise record "stopped by the user" over it, and the page would offer Resume.
  */

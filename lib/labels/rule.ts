@@ -18,7 +18,7 @@
  * adjudication. The agreed start is the mean of those starts, or null when none was given.
  * For an agreed grade 0 the start is null: an irrelevant chunk has no evidence to point at.
  *
- * Editing rule (issue 18 item 2; `itemDecision`): an annotator may change their own grade at any
+ * Editing rule (`itemDecision`): an annotator may change their own grade at any
  * time, and every edit is accepted the same way, whatever the other grades or an adjudication say
  * (so a submission's answer tells nothing about a peer's grade). The item's reference follows:
  * once all required grades are in and they disagree, the item is disputed (PoolItem.disputedAt,

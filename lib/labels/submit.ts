@@ -42,7 +42,7 @@ export function judgementSnapshot(
  *   synchronous step, lib/db/sql.ts).
  * - `forbidden` unless the item is assigned to the caller (checked in the same transaction);
  *   `conflict` when the lead has closed grading in the project (every item alike).
- * - Blind and unprobeable (issue 18 item 2): the caller may change their own grade at any time,
+ * - Blind and unprobeable: the caller may change their own grade at any time,
  *   and every edit is accepted the same way (the caller's own stored judgement echoed), whatever
  *   the other annotators' grades or an adjudication say: no answer depends on them. The same
  *   statements run on every edit, so the timing does not tell either.
@@ -133,7 +133,7 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const before = judgements.find((j) => j.userId === userId) ?? null;
   const now = new Date();
   const flags = JSON.stringify(data.flags);
-  // Viewing is not grading (issue 29 item 2): a re-submission that changes nothing keeps the time
+  // Viewing is not grading: a re-submission that changes nothing keeps the time
   // spent the first time instead of overwriting it with the seconds of a second look.
   const unchanged =
     before !== null &&

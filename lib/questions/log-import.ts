@@ -1,5 +1,5 @@
 /**
- * `assessor import query-log FILE` (issue 23 item 4): a query log (JSONL or CSV with a header:
+ * `assessor import query-log FILE`: a query log (JSONL or CSV with a header:
  * `text`, `time`, optional `user` and `count`) read as a stream, normalised and deduplicated
  * (query-log.ts), optionally sampled, and written as draft questions tagged `log` (author null),
  * for a person to complete with answer places by watching. A query whose normalised text equals

@@ -1,5 +1,5 @@
 /**
- * Query logs into draft questions (issue 23 item 4), pure parts: normalisation, deduplication and
+ * Query logs into draft questions, pure parts: normalisation, deduplication and
  * sampling. `lib/questions/log-import.ts` reads the file and writes the drafts.
  *
  * - Normalisation (`normaliseQuery`): Unicode NFKC, lower case, every punctuation or symbol

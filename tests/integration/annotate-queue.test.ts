@@ -8,7 +8,7 @@ import type { TQueueItem, TQueuePage } from "../../lib/annotate/queue.ts";
 import { setGradingClosed } from "../../lib/projects/grading.ts";
 
 /**
- * The annotator's queue a page at a time (issue 21 item 3): order (question in import order, then
+ * The annotator's queue a page at a time: order (question in import order, then
  * the annotator's own orderKey), cursors both ways, positions and counts from the database, pages
  * per project, and nothing of anyone else's.
  */
@@ -175,7 +175,7 @@ describe("the annotator's queue, paged", () => {
     expect((await view.annotatorProjects(db, dee.id)).projects).toMatchObject([
       { id: p.id, total, done: total - 2, questions: 21, lastGradedAt: expect.any(String) },
     ]);
-    // All graded: the last page, ending at the last item (the page's end card; u goes back to it), and no item to open (issue 29 item 2).
+    // All graded: the last page, ending at the last item (the page's end card; u goes back to it), and no item to open.
     for (const e of expected.slice(total - 2)) await grade(dee.id, e.id);
     const done = (await view.annotatorQueuePage(db, dee.id, p.id, { limit: 3 }))!;
     expect(done.items.map((i) => i.id)).toEqual(expected.slice(total - 3).map((e) => e.id));

@@ -69,7 +69,7 @@ describe("export formats", () => {
     expect(jsonl.content).toBe(`{"label_set_version":${JSON.stringify(v)}}\n${canonical}`);
     expect(jsonl.fileSha256).toBe(createHash("sha256").update(jsonl.content).digest("hex"));
 
-    // No comment line (issue 22 item 6): the header row first, the new columns at the end; the
+    // No comment line: the header row first, the new columns at the end; the
     // version travels in the file name, the sidecar and the HTTP headers. A note starting with "="
     // gets the leading ' of lib/formats/csv-write.ts.
     const csv = renderExport(rows, "csv", v).content;

@@ -3,6 +3,7 @@ import { AppError, isUniqueViolation } from "../errors.ts";
 import { assignmentLoad, resolveAnnotators } from "../assignment/assign.ts";
 import { mulberry32, randomSeed, shuffle } from "../assignment/random.ts";
 import { assertGradingOpen } from "../projects/grading.ts";
+import { field, say } from "../terms.ts";
 
 export type TAssignAnswersOptions = {
   /** Annotator emails (default: every active annotator). */
@@ -50,7 +51,7 @@ export async function assignAnswers(
   if (!project) throw new AppError("not_found", `no project ${projectId}`);
   const perItem = opts.perItem ?? project.annotatorsPerItem;
   if (!Number.isInteger(perItem) || perItem < 1)
-    throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+    throw new AppError("bad_input", say`${field("perItem")}: expected a whole number ≥ 1, got ${perItem}`);
   await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
   const rng = mulberry32(seed);
@@ -58,7 +59,7 @@ export async function assignAnswers(
   if (annotators.length < perItem) {
     throw new AppError(
       "bad_input",
-      `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
+      say`${field("perItem")} ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
     );
   }
   const answers = await db.answer.findMany({

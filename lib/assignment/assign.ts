@@ -14,6 +14,7 @@ import { auditSample } from "./audit.ts";
 import { findChunking } from "../chunkings/store.ts";
 import { randomUUID } from "node:crypto";
 import { assertGradingOpen } from "../projects/grading.ts";
+import { field, say } from "../terms.ts";
 
 export type TAssignOptions = {
   perItem: number;
@@ -93,27 +94,33 @@ export type TAssignResult = {
 export async function assign(db: Db, projectId: number, opts: TAssignOptions): Promise<TAssignResult> {
   const { perItem } = opts;
   if (!Number.isInteger(perItem) || perItem < 1)
-    throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+    throw new AppError("bad_input", say`${field("perItem")}: expected a whole number ≥ 1, got ${perItem}`);
   if (opts.tags?.length && opts.sample === undefined && opts.sampleQueries === undefined)
-    throw new AppError("bad_input", "--tags only applies with --sample or --sample-queries");
+    throw new AppError(
+      "bad_input",
+      say`${field("tags")} only applies with ${field("sample")} or ${field("sampleQueries")}`,
+    );
   if (opts.sample !== undefined && opts.sampleQueries !== undefined)
     throw new AppError(
       "bad_input",
-      "--sample (items) and --sample-queries (whole questions) do not go together: choose one",
+      say`${field("sample")} (items) and ${field("sampleQueries")} (whole questions) do not go together: choose one`,
     );
-  for (const [flag, v] of [
-    ["--sample", opts.sample],
-    ["--sample-queries", opts.sampleQueries],
+  for (const [name, v] of [
+    ["sample", opts.sample],
+    ["sampleQueries", opts.sampleQueries],
   ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < 1))
-      throw new AppError("bad_input", `${flag}: expected a whole number ≥ 1, got ${v}`);
+      throw new AppError("bad_input", say`${field(name)}: expected a whole number ≥ 1, got ${v}`);
   }
   if (opts.unstableFrom !== undefined && opts.sample === undefined)
-    throw new AppError("bad_input", "--unstable-first applies with --sample (a calibration sample of items)");
+    throw new AppError(
+      "bad_input",
+      say`${field("unstableFirst")} applies with ${field("sample")} (a calibration sample of items)`,
+    );
   if (opts.chunking !== undefined && (opts.sample === undefined || opts.unstableFrom !== undefined))
     throw new AppError(
       "bad_input",
-      "--chunking applies with --sample N (the audit sample of label transfer onto that chunking), without --unstable-first",
+      say`${field("chunking")} applies with ${field("sample", "N")} (the audit sample of label transfer onto that chunking), without ${field("unstableFirst")}`,
     );
   await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
@@ -123,7 +130,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   )
     throw new AppError(
       "bad_input",
-      "a decision's questions are assigned on their own: without --sample, --sample-queries or --chunking",
+      say`a decision's questions are assigned on their own: without ${field("sample")}, ${field("sampleQueries")} or ${field("chunking")}`,
     );
   const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined || opts.questions !== undefined;
   const rng = mulberry32(seed);
@@ -132,7 +139,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   if (annotators.length < perItem) {
     throw new AppError(
       "bad_input",
-      `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
+      say`${field("perItem")} ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
     );
   }
   // For a sample: the final human labels and the minimum per grade (read before the write
@@ -177,7 +184,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         if (items.length === 0 && pooled.length > 0 && !transfer)
           throw new AppError(
             "bad_input",
-            `every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with --include-labelled`,
+            say`every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with ${field("includeLabelled")}`,
           );
         const existing = await tx.all<{ poolItemId: string; userId: string }>(
           `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
@@ -376,7 +383,7 @@ async function unstableOfRun(db: Db, projectId: number, ref: string): Promise<Se
   if (run.samples < 2)
     throw new AppError(
       "bad_input",
-      `judge run ${run.id} (${run.judge}) has one sample per pair, so no pair can be unstable: start a run with --samples 3 --temperature 0.7 to measure test–retest`,
+      say`judge run ${run.id} (${run.judge}) has one sample per pair, so no pair can be unstable: start a run with ${field("samples", "3")} ${field("temperature", "0.7")} to measure test–retest`,
     );
   return unstablePairs(await sampleGrades(db, run.id, run.samples));
 }
@@ -421,7 +428,7 @@ async function sampleWholeQuestions(
   if (candidates.length === 0)
     throw new AppError(
       "bad_input",
-      `--sample-queries: no question has pool items left to assign${wanted ? " with those tags" : ""}: every pooled item is labelled or assigned to ${perItem} annotators`,
+      say`${field("sampleQueries")}: no question has pool items left to assign${wanted ? " with those tags" : ""}: every pooled item is labelled or assigned to ${perItem} annotators`,
     );
   const chosen = new Set(questionSample(candidates, n, rng));
   return {
@@ -493,7 +500,7 @@ async function auditTargets(
   if (candidates.length === 0)
     throw new AppError(
       "bad_input",
-      "--sample with --chunking: every transfer-labelled pair already has a human label or an assignment",
+      say`${field("sample")} with ${field("chunking")}: every transfer-labelled pair already has a human label or an assignment`,
     );
   const byGrade: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
   const created: [string, number, number, number][] = [];
@@ -564,7 +571,7 @@ export async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id
     else if (!u.active) problems.push(`${email}: deactivated`);
     else if (u.role !== "annotator") problems.push(`${email}: role is ${u.role}, expected annotator`);
   }
-  if (problems.length) throw new AppError("bad_input", `--annotators: ${problems.join("; ")}`);
+  if (problems.length) throw new AppError("bad_input", say`${field("annotators")}: ${problems.join("; ")}`);
   return wanted.map((email) => {
     const u = users.find((x) => x.email === email);
     return { id: u!.id, email };

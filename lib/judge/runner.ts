@@ -24,6 +24,7 @@ import {
   type TTaskKind,
 } from "./kinds.ts";
 import { warmInjectionDetector } from "./injection.ts";
+import { action, inWords, say, type Said } from "../terms.ts";
 import { storedError } from "./parse.ts";
 import {
   heartbeat,
@@ -67,6 +68,9 @@ export type TWorkerOptions = {
 };
 
 /** Requests one task may take over all rounds and resumes before it is marked failed. */
+/** A run's reason when the user stopped it by hand; stored in the command line's words. */
+export const STOPPED_BY_USER: Said = say`stopped by the user${action("stopJudgeHint")}`;
+
 const MAX_ATTEMPTS = 8;
 
 export { cacheKey };
@@ -147,8 +151,8 @@ async function workKind<T extends TKindTask, V>(
   const stop = (reason: string) => {
     stopReason ??= reason;
   };
-  opts.stop?.addEventListener("abort", () => stop("stopped by the user (Ctrl+C or stop)"), { once: true });
-  if (opts.stop?.aborted) stop("stopped by the user (Ctrl+C or stop)");
+  opts.stop?.addEventListener("abort", () => stop(inWords(STOPPED_BY_USER, "cli")), { once: true });
+  if (opts.stop?.aborted) stop(inWords(STOPPED_BY_USER, "cli"));
 
   // Results wait in `buffer` until the next flush; `flushing` chains flushes one after another.
   let buffer: TKindResult<T, V>[] = [];

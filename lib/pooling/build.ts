@@ -6,6 +6,7 @@ import { int, isConstraintViolation } from "./sql.ts";
 import { evaluatedOrder } from "../stats/order.ts";
 import { findChunking } from "../chunkings/store.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
+import { field, say } from "../terms.ts";
 
 export type TPoolOptions = {
   depth: number;
@@ -58,7 +59,7 @@ type Candidate = { runId: number; queryId: number; chunkId: number; score: numbe
 export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): Promise<TPoolResult> {
   const depth = opts.depth;
   if (!Number.isInteger(depth) || depth < 1)
-    throw new AppError("bad_input", `--depth: expected a whole number ≥ 1, got ${depth}`);
+    throw new AppError("bad_input", say`${field("depth")}: expected a whole number ≥ 1, got ${depth}`);
 
   const chunking = opts.chunking === undefined ? null : await findChunking(db, projectId, opts.chunking);
   const allRuns = await db.run.findMany({

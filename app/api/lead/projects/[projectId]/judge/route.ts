@@ -5,7 +5,6 @@ import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { ZRunSettings } from "@/lib/judge/create";
 import { judgeDefaults, listRuns, startRun, summarise } from "@/lib/judge/service";
 import { workInBackground } from "@/lib/judge/background";
-import { withPageTerms } from "@/lib/judge/page-terms";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +19,7 @@ export const GET = route({ roles: rolesFor("manageProject") }, async ({ params }
 export const POST = route({ roles: rolesFor("manageProject"), body: ZRunSettings }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  const { run } = await withPageTerms(() => startRun(db, project.id, body, process.env, "page"));
-  await withPageTerms(() => workInBackground(db, run.id));
+  const { run } = await startRun(db, project.id, body, process.env, "page");
+  await workInBackground(db, run.id);
   return summarise(db, await db.judgeRun.findUniqueOrThrow({ where: { id: run.id } }));
 });

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { TAnnotatorItem } from "@/lib/annotate/view";
-import type { TQueueItem } from "@/lib/annotate/queue";
+import type { TAnnotatorQueueItem } from "@/lib/annotate/queue";
 import {
   annotateKeys,
   markDone,
@@ -53,7 +53,7 @@ const preloadable = (v: TAnnotatorItem["video"]) =>
 const signedOutError = (e: unknown) => e instanceof ApiError && e.status === 401;
 
 /** The item `step` places from `id` in the held pages, once they are loaded. */
-function neighbour(items: readonly TQueueItem[] | undefined, id: string, step: 1 | -1): string | null {
+function neighbour(items: readonly TAnnotatorQueueItem[] | undefined, id: string, step: 1 | -1): string | null {
   const i = items ? items.findIndex((it) => it.id === id) : -1;
   return i >= 0 ? (items?.[i + step]?.id ?? null) : null;
 }
@@ -290,8 +290,8 @@ export function AnnotatePage({
    */
   const goOn = async (from: string) => {
     // `saved` too: a page of the queue fetched while a grade was marked done can bring the old flag back.
-    const open = (it: TQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id) && !(it.id in saved);
-    let items: readonly TQueueItem[] = flat;
+    const open = (it: TAnnotatorQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id) && !(it.id in saved);
+    let items: readonly TAnnotatorQueueItem[] = flat;
     let more = hasNextPage;
     for (;;) {
       const found = items.slice(items.findIndex((it) => it.id === from) + 1).find(open);

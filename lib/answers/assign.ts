@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { assignmentLoad, resolveAnnotators } from "../assignment/assign.ts";
-import { mulberry32, randomSeed, shuffle } from "../assignment/random.ts";
+import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { assertGradingOpen } from "../projects/grading.ts";
 import { field, say } from "../terms.ts";
 

@@ -4,7 +4,7 @@ import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { int, isConstraintViolation } from "../pooling/sql.ts";
 import { normalizeEmail } from "../users/users.ts";
-import { mulberry32, randomSeed, shuffle } from "./random.ts";
+import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { questionSample } from "./questions.ts";
 import { findRun, sampleGrades } from "../judge/store.ts";

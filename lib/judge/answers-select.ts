@@ -6,7 +6,7 @@
  * Ordered by question id, then system; `limit` takes the first.
  */
 import type { Db } from "../db/client.ts";
-import { mulberry32, shuffle } from "../assignment/random.ts";
+import { mulberry32, shuffle } from "../stats/random.ts";
 import { AppError } from "../errors.ts";
 import { field, say } from "../terms.ts";
 

@@ -11,7 +11,7 @@ import { StringDecoder } from "node:string_decoder";
 import { parse } from "csv-parse";
 import type { Db } from "../db/client.ts";
 import type { LocatedError } from "../errors.ts";
-import { mulberry32 } from "../assignment/random.ts";
+import { mulberry32 } from "../stats/random.ts";
 import { ErrorList, fileKind, sha256File, TX_OPTIONS } from "../imports/input.ts";
 import {
   LogDeduper,

@@ -18,7 +18,7 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mulberry32 } from "../../lib/assignment/random.ts";
+import { mulberry32 } from "../../lib/stats/random.ts";
 
 const VIDEOS = 200;
 const CHUNKS = 30;

@@ -4,7 +4,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
-import type { TQueueItem, TQueuePage } from "../../lib/annotate/queue.ts";
+import type { TAnnotatorQueueItem, TQueuePage } from "../../lib/annotate/queue.ts";
 import { setGradingClosed } from "../../lib/projects/grading.ts";
 
 /**
@@ -122,7 +122,7 @@ describe("the annotator's queue, paged", () => {
 
     // Forwards from the first item: pages of 3, in order, every position right.
     const forward = await walk(ann.id, p.id, 3, "after", expected[0].id);
-    const seen: TQueueItem[] = [
+    const seen: TAnnotatorQueueItem[] = [
       (await view.annotatorQueuePage(db, ann.id, p.id, { before: expected[1].id, limit: 3 }))!.items[0],
       ...forward.flatMap((pg) => pg.items),
     ];

@@ -6,7 +6,7 @@ import { publicBaseUrl } from "../../lib/judge/endpoint.ts";
 import { STOPPED_BY_USER } from "../../lib/judge/runner.ts";
 import { action, field, say, type Said } from "../../lib/terms.ts";
 import { annotatorsStart, takeLabel } from "../../lib/adjudication/start.ts";
-import { mulberry32 } from "../../lib/assignment/random.ts";
+import { mulberry32 } from "../../lib/stats/random.ts";
 
 describe("Try: a random sample stratified by human grade (issue 22 item 5)", () => {
   // 40 pairs: grades 0 (20 pairs), 1 (10), 3 (2), and 8 unlabelled.

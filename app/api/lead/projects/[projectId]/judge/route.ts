@@ -3,7 +3,7 @@ import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { ZRunSettings } from "@/lib/judge/create";
-import { judgeDefaults, listRuns, startRun, summarise } from "@/lib/judge/service";
+import { judgeDefaults, listJudgeRuns, startRun, summarise } from "@/lib/judge/service";
 import { workInBackground } from "@/lib/judge/background";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const GET = route({ roles: rolesFor("manageProject") }, async ({ params }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return { runs: await listRuns(db, project.id), defaults: judgeDefaults() };
+  return { runs: await listJudgeRuns(db, project.id), defaults: judgeDefaults() };
 });
 
 /** Starts a run (`target`: "chunks", the default, or "answers"): checked, written, then worked in the background of this server. */

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { fieldOf, inWords, type Field, type Said, type Surface } from "./terms.ts";
 
 /**
@@ -49,6 +50,17 @@ export class AppError extends Error {
   sayTo(surface: Surface): string {
     return inWords(this.said, surface);
   }
+}
+
+/** The input as the schema reads it, or a bad_input error naming each problem (`path: message; …`), the issues as details. */
+export function parsedInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new AppError(
+    "bad_input",
+    parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    parsed.error.issues,
+  );
 }
 
 /** One problem in an input file, located precisely enough to fix it. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Adjudication, Db } from "../db/client.ts";
-import { AppError, isUniqueViolation } from "../errors.ts";
+import { AppError, isUniqueViolation, parsedInput } from "../errors.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { itemDecision } from "../labels/rule.ts";
 import { MAX_SECONDS, zInt32, zText } from "../bounds.ts";
@@ -52,14 +52,8 @@ const standing = (a: Adjudication): TStanding => ({
  * A grade-0 label has no start: the start of a grade-0 decision is stored as null.
  */
 export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudicationInput): Promise<TAdjudicateResult> {
-  const parsed = ZAdjudicationInput.safeParse(input);
-  if (!parsed.success)
-    throw new AppError(
-      "bad_input",
-      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
-      parsed.error.issues,
-    );
-  const data = { ...parsed.data, startSeconds: parsed.data.grade === 0 ? null : parsed.data.startSeconds };
+  const parsed = parsedInput(ZAdjudicationInput, input);
+  const data = { ...parsed, startSeconds: parsed.grade === 0 ? null : parsed.startSeconds };
 
   const dup = await findApplied(db, data.poolItemId, data.idempotencyKey);
   if (dup) return dup;

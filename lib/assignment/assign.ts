@@ -3,7 +3,7 @@ import { AppError } from "../errors.ts";
 import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { int, isConstraintViolation } from "../pooling/sql.ts";
-import { normalizeEmail } from "../users/users.ts";
+import { annotatorsFor, assignmentLoad, balance, checkPerItem } from "./balance.ts";
 import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { questionSample } from "./questions.ts";
@@ -93,8 +93,7 @@ export type TAssignResult = {
  */
 export async function assign(db: Db, projectId: number, opts: TAssignOptions): Promise<TAssignResult> {
   const { perItem } = opts;
-  if (!Number.isInteger(perItem) || perItem < 1)
-    throw new AppError("bad_input", say`${field("perItem")}: expected a whole number ≥ 1, got ${perItem}`);
+  checkPerItem(perItem);
   if (opts.tags?.length && opts.sample === undefined && opts.sampleQueries === undefined)
     throw new AppError(
       "bad_input",
@@ -135,13 +134,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined || opts.questions !== undefined;
   const rng = mulberry32(seed);
 
-  const annotators = await resolveAnnotators(db, opts.annotators);
-  if (annotators.length < perItem) {
-    throw new AppError(
-      "bad_input",
-      say`${field("perItem")} ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
-    );
-  }
+  const annotators = await annotatorsFor(db, perItem, opts.annotators);
   // For a sample: the final human labels and the minimum per grade (read before the write
   // transaction, which SQLite holds alone).
   const calibrationBasis = calibration
@@ -298,27 +291,9 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           );
         }
 
-        const rows: [string, string, number][] = [];
-        const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-        const toppedUpIds: string[] = [];
-        let shortfall = 0;
-        for (const item of targets) {
-          const already = assignedTo.get(item.id) ?? new Set<string>();
-          const needed = perItem - already.size;
-          if (needed <= 0) continue;
-          const eligible = annotators
-            .filter((a) => !already.has(a.id))
-            .map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
-          eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
-          const chosen = eligible.slice(0, needed);
-          if (chosen.length < needed) shortfall++;
-          if (chosen.length) toppedUpIds.push(item.id);
-          for (const c of chosen) {
-            rows.push([item.id, c.id, rng()]);
-            load.set(c.id, (load.get(c.id) ?? 0) + 1);
-            added.set(c.id, (added.get(c.id) ?? 0) + 1);
-          }
-        }
+        const balanced = balance(targets, annotators, { assignedTo, load }, perItem, rng);
+        const { added, toppedUp: toppedUpIds, shortfall } = balanced;
+        const rows = balanced.rows.map((r): [string, string, number] => [r.itemId, r.userId, r.orderKey]);
 
         // In (poolItemId, userId) order, the unique index's B-tree inserts land next to each other.
         rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
@@ -526,56 +501,6 @@ async function auditTargets(
     (i) => (stamp.length ? [...created[i], now] : created[i]),
   );
   return { targets, byGrade, newItems: created.length };
-}
-
-/**
- * Who already has each item (item id → user ids) and how many items each chosen annotator has
- * (annotators outside the choice are not counted): where balancing starts. Also the answer task's.
- */
-export function assignmentLoad(
-  existing: readonly { itemId: string; userId: string }[],
-  annotators: readonly { id: string }[],
-): { assignedTo: Map<string, Set<string>>; load: Map<string, number> } {
-  const assignedTo = new Map<string, Set<string>>();
-  const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-  for (const a of existing) {
-    const set = assignedTo.get(a.itemId);
-    if (set) set.add(a.userId);
-    else assignedTo.set(a.itemId, new Set([a.userId]));
-    if (load.has(a.userId)) load.set(a.userId, (load.get(a.userId) ?? 0) + 1);
-  }
-  return { assignedTo, load };
-}
-
-/** The annotators named by email (each active, role annotator: a located problem otherwise), or every active annotator. Also the answer task's (lib/answers/assign.ts). */
-export async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {
-  if (!emails || emails.length === 0) {
-    const all = await db.user.findMany({
-      where: { role: "annotator", active: true },
-      select: { id: true, email: true },
-      orderBy: { email: "asc" },
-    });
-    if (all.length === 0)
-      throw new AppError("bad_input", "no active annotators: add some with: npx assessor user add --role annotator …");
-    return all;
-  }
-  const wanted = [...new Set(emails.map(normalizeEmail).filter(Boolean))];
-  const users = await db.user.findMany({
-    where: { email: { in: wanted } },
-    select: { id: true, email: true, role: true, active: true },
-  });
-  const problems: string[] = [];
-  for (const email of wanted) {
-    const u = users.find((x) => x.email === email);
-    if (!u) problems.push(`${email}: no such user`);
-    else if (!u.active) problems.push(`${email}: deactivated`);
-    else if (u.role !== "annotator") problems.push(`${email}: role is ${u.role}, expected annotator`);
-  }
-  if (problems.length) throw new AppError("bad_input", say`${field("annotators")}: ${problems.join("; ")}`);
-  return wanted.map((email) => {
-    const u = users.find((x) => x.email === email);
-    return { id: u!.id, email };
-  });
 }
 
 /**

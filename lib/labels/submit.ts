@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
-import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
-import { AppError } from "../errors.ts";
+import { all, get, provider, run, type TSqlBody } from "../db/sql.ts";
+import { AppError, parsedInput } from "../errors.ts";
+import { submitWithRetry } from "./submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
 import { decide, type TDisagreementRule } from "./rule.ts";
 import { ZJudgementInput, type TJudgement, type TJudgementInput } from "./schemas.ts";
@@ -57,24 +58,8 @@ export function judgementSnapshot(
  * statements in one transaction rather than Prisma queries (bench: `npm run bench -- annotate`).
  */
 export async function submitJudgement(db: Db, userId: string, input: TJudgementInput): Promise<TSubmitResult> {
-  const parsed = ZJudgementInput.safeParse(input);
-  if (!parsed.success)
-    throw new AppError(
-      "bad_input",
-      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
-      parsed.error.issues,
-    );
-  const data = parsed.data;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await sqlTransaction(db, () => apply(userId, data));
-    } catch (e) {
-      // Only reachable on PostgreSQL without the row lock's protection (e.g. the item's first
-      // two judgements racing): the retry sees the committed row and updates it, or the event.
-      if (!isUniqueViolationError(e)) throw e;
-      if (attempt >= 2) throw new AppError("conflict", "the item was changed at the same time; submit again");
-    }
-  }
+  const data = parsedInput(ZJudgementInput, input);
+  return submitWithRetry(db, () => apply(userId, data), "the item");
 }
 
 /** Whether a stored flags column (a JSON array) holds the same flags as `flags`, in any order. */

@@ -24,7 +24,8 @@ import {
   type TTaskKind,
 } from "./kinds.ts";
 import { warmInjectionDetector } from "./injection.ts";
-import { action, inWords, say, type Said } from "../terms.ts";
+import { inWords } from "../terms.ts";
+import { costOf, STOPPED_BY_USER, type TProgress, type TWorkerOptions, type TWorkerResult } from "./worker-state.ts";
 import { storedError } from "./parse.ts";
 import {
   heartbeat,
@@ -39,49 +40,11 @@ import {
   setStatus,
 } from "./store.ts";
 
-export type TProgress = {
-  total: number;
-  done: number;
-  failed: number;
-  cached: number;
-  promptTokens: number;
-  completionTokens: number;
-  cost: number;
-  elapsedMs: number;
-  sentThisWorker: number;
-};
-export type TWorkerResult = {
-  status: "completed" | "stopped" | "cancelled" | "running";
-  reason: string | null;
-  progress: TProgress;
-};
-export type TWorkerOptions = {
-  apiKey: string;
-  /** Overrides the run's concurrency (e.g. a second worker with fewer slots). */
-  concurrency?: number;
-  /** Aborting stops claiming; what is in flight finishes and is recorded. */
-  stop?: AbortSignal;
-  onProgress?: (p: TProgress) => void;
-  /** Called once the worker holds the run (registered, status running). */
-  onStarted?: () => void;
-  flushEveryMs?: number;
-};
-
-/** Requests one task may take over all rounds and resumes before it is marked failed. */
-/** A run's reason when the user stopped it by hand; stored in the command line's words. */
-export const STOPPED_BY_USER: Said = say`stopped by the user${action("stopJudgeHint")}`;
-
-const MAX_ATTEMPTS = 8;
-
+export { costOf, STOPPED_BY_USER, type TProgress, type TWorkerOptions, type TWorkerResult } from "./worker-state.ts";
 export { cacheKey };
 
-export function costOf(
-  run: Pick<JudgeRun, "priceIn" | "priceOut">,
-  promptTokens: number,
-  completionTokens: number,
-): number {
-  return (promptTokens * (run.priceIn ?? 0) + completionTokens * (run.priceOut ?? 0)) / 1e6;
-}
+/** Requests one task may take over all rounds and resumes before it is marked failed. */
+const MAX_ATTEMPTS = 8;
 
 /** Runs this process as a worker of the run until it ends or stops (see the file comment). */
 export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Promise<TWorkerResult> {

@@ -2,7 +2,7 @@
 // `npx assessor`: runs the TypeScript CLI from an esbuild bundle cached in
 // node_modules/.cache/assessor, rebuilt whenever one of its source files changes: the file-only
 // commands (bin/fast.ts) from one bundle, every other command (bin/main.ts) from another, split at
-// its lazy imports so that a command loads only the modules it uses (issue 21 item 6: a database
+// its lazy imports so that a command loads only the modules it uses (a database
 // command starts in ≤ 0.5 s; through tsx it took 2–3 s). Without esbuild, in a read-only tree or
 // with ASSESSOR_BUNDLE=0 the CLI runs through tsx as before.
 import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -20,7 +20,7 @@ export async function runCli(registers: readonly ((program: Command) => void)[])
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
     if (e instanceof AppError || (e instanceof Error && e.name === "ConfigError")) {
-      process.stderr.write(`error: ${e.message}\n`);
+      process.stderr.write(`error: ${e instanceof AppError ? e.sayTo("cli") : e.message}\n`);
       process.exit(1);
     }
     process.stderr.write(`error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

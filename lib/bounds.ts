@@ -1,5 +1,5 @@
 /**
- * The bounds every input is held to (issue 18 item 4), so that what passes validation fits the
+ * The bounds every input is held to, so that what passes validation fits the
  * columns of both databases (SQLite and PostgreSQL) and bad input gets a 422 naming the field,
  * never a 500 from the database:
  *

@@ -1,6 +1,11 @@
+import type { z } from "zod";
+import { fieldOf, inWords, type Field, type Said, type Surface } from "./terms.ts";
+
 /**
  * Typed errors shared by the CLI, route handlers and server actions. Each carries a code that
- * maps to one HTTP status (lib/auth/route.ts) and to a non-zero CLI exit (bin/main.ts).
+ * maps to one HTTP status (lib/http/route.ts) and to a non-zero CLI exit (bin/cli.ts), and its
+ * message as facts (lib/terms.ts): the fields and actions it names, which each surface says in its
+ * own words (`sayTo`). `message` is the command line's wording, the one logs and scripts read.
  */
 export type ErrorCode =
   | "bad_input"
@@ -24,14 +29,38 @@ export const httpStatus: Record<ErrorCode, number> = {
 };
 
 export class AppError extends Error {
+  /** The message as facts: text and the fields and actions it names. */
+  readonly said: Said;
+  /** The input field at fault (the first the message names), by its name in the domain. */
+  readonly field?: Field;
+
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    message: string | Said,
     readonly details?: unknown,
   ) {
-    super(message);
+    const said = typeof message === "string" ? [message] : message;
+    super(inWords(said, "cli"));
     this.name = "AppError";
+    this.said = said;
+    this.field = fieldOf(said);
   }
+
+  /** The message in the words of the surface that shows it: options on the command line, the form's fields on the page. */
+  sayTo(surface: Surface): string {
+    return inWords(this.said, surface);
+  }
+}
+
+/** The input as the schema reads it, or a bad_input error naming each problem (`path: message; …`), the issues as details. */
+export function parsedInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new AppError(
+    "bad_input",
+    parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    parsed.error.issues,
+  );
 }
 
 /** One problem in an input file, located precisely enough to fix it. */

@@ -12,7 +12,7 @@
 //      labels (scripts/demo/seed-labels.ts): questions q01–q08 graded by both annotators and
 //      their disagreements adjudicated, so the dashboard has numbers on first start, while
 //      q09–q12 are left for ann1 and ann2 to try; then a second chunking of the same videos
-//      (c40o0: 40 s windows without overlap, issue 20 item 7) with the same three systems' runs
+//      (c40o0: 40 s windows without overlap) with the same three systems' runs
 //      (demo/runs/c40o0/, system names `<system>@c40o0`), the transfer judge
 //      `transfer:default->c40o0` (`assessor chunking transfer`) and a small audit of it: the top
 //      chunk of hybrid-rrf@c40o0 for every question pooled, assigned to both annotators, and graded

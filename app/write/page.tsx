@@ -3,7 +3,7 @@ import { requirePagePermission } from "@/lib/auth/page";
 
 export const dynamic = "force-dynamic";
 
-/** Writing questions while watching (issue 23): leads, and annotators in projects that allow it (checked again by every /api/write route). */
+/** Writing questions while watching: leads, and annotators in projects that allow it (checked again by every /api/write route). */
 export default async function Write() {
   await requirePagePermission("writeQuestions", "/write");
   return (

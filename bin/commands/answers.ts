@@ -3,7 +3,7 @@ import { AppError } from "../../lib/errors.ts";
 import { out, projectOption, withProject } from "../context.ts";
 
 /**
- * Generated answers (issue 24): `assessor import answers` (registered into the import group) and
+ * Generated answers: `assessor import answers` (registered into the import group) and
  * `assessor answers list|resplit`. The work is in lib/answers (shared with the lead's upload).
  */
 const fmt = (n: number) => n.toLocaleString("en-US");

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
 
 /**
- * `assessor chunking transfer` and `assessor chunking grid` (issue 20): subcommands of the
+ * `assessor chunking transfer` and `assessor chunking grid`: subcommands of the
  * `chunking` group registered in lifecycle.ts.
  */
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;

@@ -18,7 +18,7 @@ import {
 import { readInput } from "./eval.ts";
 
 /**
- * `assessor eval --chunks FILE`: the time measures (lib/stats/time, issue 20 item 5) beside the
+ * `assessor eval --chunks FILE`: the time measures (lib/stats/time) beside the
  * label-based ones, from the chunks' times. A question's answer places are those of the queries
  * file (`--queries`: `answers`, and the reference start; lib/stats/start-inputs.ts
  * parseAnswerPlaces) plus, from the qrels, each chunk of grade 3 as a place (its span; the rule of

@@ -312,12 +312,12 @@ export function registerJudge(program: Command): void {
     .option("--format <format>", "text or json", "text")
     .addOption(projectOption())
     .action(async (o: { format: string; project?: string }) => {
-      const [{ listRuns }, { labelSets }] = await Promise.all([
+      const [{ listJudgeRuns }, { labelSets }] = await Promise.all([
         import("../../lib/judge/service.ts"),
         import("../../lib/judge/label-sets.ts"),
       ]);
       await withProject(o.project, async (db, project) => {
-        const [runs, sets] = await Promise.all([listRuns(db, project.id), labelSets(db, project.id)]);
+        const [runs, sets] = await Promise.all([listJudgeRuns(db, project.id), labelSets(db, project.id)]);
         // JSON: one array, each entry with its source (run, imported, transfer).
         if (o.format === "json")
           return out(JSON.stringify([...runs.map((r) => ({ source: "run", ...r })), ...sets], null, 2));

@@ -7,7 +7,7 @@ import { registerChunkingCommands } from "./chunking.ts";
 import { registerChunkingReport } from "./chunking-report.ts";
 
 /**
- * Listing, exporting and deleting what a lead imported (issue 21 item 5):
+ * Listing, exporting and deleting what a lead imported:
  * `assessor chunks list|export`, `assessor run list|delete`, `assessor project delete`.
  * Deletes ask for `--yes` (a script states its intent; without it the command says what it would
  * delete and changes nothing); a project holding human labels also needs `--force`, which writes

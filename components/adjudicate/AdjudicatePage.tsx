@@ -62,7 +62,7 @@ function ReopenButton({ onReopen }: { onReopen: () => void }) {
   );
 }
 
-/** /adjudicate: disagreements one at a time, annotators shown as A and B, keyboard-complete (issue 22). */
+/** /adjudicate: disagreements one at a time, annotators shown as A and B, keyboard-complete. */
 export function AdjudicatePage({ initialProject = null }: { initialProject?: number | null }) {
   const projects = useAdjudicatorProjects();
   const [chosen, setChosen] = useState<number | null>(null);
@@ -73,7 +73,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
   if (chosen === null && projects.data && projectId !== null) setChosen(projectId);
   const project = projects.data?.find((p) => p.id === projectId);
   const queue = useAdjudicatorQueue(projectId);
-  // An earlier visit's decision brought back by u (issue 22 item 1), shown after the queue.
+  // An earlier visit's decision brought back by u, shown after the queue.
   const [reopened, setReopened] = useState<TAdjudicatorItem | null>(null);
   const items = useMemo(() => {
     const queued = queue.data ?? [];

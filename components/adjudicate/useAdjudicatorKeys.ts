@@ -24,7 +24,7 @@ export type TAdjudicatorKeyHandlers = {
   escape: () => void;
 };
 
-/** The adjudicator's keys (issue 22 item 1), listed in the `?` help. */
+/** The adjudicator's keys, listed in the `?` help. */
 export const ADJUDICATOR_KEYS: [string, string][] = [
   ["0 – 3", "final grade"],
   ["a / b", "take annotator A's / B's grade, start and end"],

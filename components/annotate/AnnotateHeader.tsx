@@ -53,7 +53,7 @@ export function AnnotateHeader({
 /**
  * Whether every grade reached the server, or how many wait in the outbox (with a retry). Grades the
  * server refused (`failed`, listed by FailedGrades) are not saved: then it never says "All grades
- * saved." (issue 29 item 7).
+ * saved.".
  */
 export function OutboxStatus({
   pending,

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { TAnnotatorItem } from "@/lib/annotate/view";
-import type { TQueueItem } from "@/lib/annotate/queue";
+import type { TAnnotatorQueueItem } from "@/lib/annotate/queue";
 import {
   annotateKeys,
   markDone,
@@ -62,7 +62,7 @@ const preloadable = (v: TAnnotatorItem["video"]) =>
 const signedOutError = (e: unknown) => e instanceof ApiError && e.status === 401;
 
 /** The item `step` places from `id` in the held pages, once they are loaded. */
-function neighbour(items: readonly TQueueItem[] | undefined, id: string, step: 1 | -1): string | null {
+function neighbour(items: readonly TAnnotatorQueueItem[] | undefined, id: string, step: 1 | -1): string | null {
   const i = items ? items.findIndex((it) => it.id === id) : -1;
   return i >= 0 ? (items?.[i + step]?.id ?? null) : null;
 }
@@ -79,13 +79,13 @@ const noSubscription = () => () => {};
  * and the pages around them; positions and counts are the server's. `projectBar`: the project's
  * name and picker (components/annotate/AnnotateProjects.tsx).
  *
- * Nothing silent (issue 22 item 2): a refused grade is listed with its item (FailedGrades) and the
+ * Nothing silent: a refused grade is listed with its item (FailedGrades) and the
  * item shows what the server holds (refetched); an ended session (401 from a grade, the queue or an
  * item) is said at once with a sign-in form in place (SignInAgain), the outbox is kept and sent
  * after signing in, then the page goes to the first item not graded; the playhead's time is shown
  * beside the start control; each new item's top is scrolled into view; the guidelines are a panel
  * beside the item (below it on narrow screens). The next item's video is loaded and cued in a
- * second, invisible player that comes to the front when the item does (issue 22 item 3).
+ * second, invisible player that comes to the front when the item does.
  */
 export function AnnotatePage({
   userId,
@@ -118,11 +118,11 @@ export function AnnotatePage({
   const [message, setMessage] = useState<string | null>(null);
   const [startNotice, setStartNotice] = useState<string | null>(null);
   const [endNotice, setEndNotice] = useState<string | null>(null);
-  // On until the annotator turns it off: one key per judgement (issue 13 item 3); the choice stays.
+  // On until the annotator turns it off: one key per judgement; the choice stays.
   const [autoAdvance, setAutoAdvance] = useStoredFlag(AUTO_ADVANCE_KEY, true);
   const shownAt = useRef(0);
 
-  // Start at the first item not yet done; when all are done, the end card (issue 29 item 2: never a
+  // Start at the first item not yet done; when all are done, the end card (never a
   // graded item that Enter would send again). Grades still in the outbox count as done (the
   // server's page may not know them yet).
   const onResultRef = useRef<(r: TOutboxResult) => void>(() => undefined);
@@ -147,7 +147,7 @@ export function AnnotatePage({
   );
   // Reads in the background (the next items, the project counts) start once the first item has
   // been on screen a moment: started at once, a reload left them running on the server in front of
-  // the next page's first item (issue 21 item 3).
+  // the next page's first item.
   const shown = Boolean(item.data && item.data.id === activeId);
   const [settled, setSettled] = useState(false);
   useEffect(() => {
@@ -295,14 +295,14 @@ export function AnnotatePage({
   };
 
   /**
-   * Going on after a grade (issue 29 item 2): the next item not graded after `from` (in the held
+   * Going on after a grade: the next item not graded after `from` (in the held
    * pages, then the pages after), else the first one not graded among the held pages before it,
    * else the end card. `from` itself counts as graded (this render does not know it yet).
    */
   const goOn = async (from: string) => {
     // `saved` too: a page of the queue fetched while a grade was marked done can bring the old flag back.
-    const open = (it: TQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id) && !(it.id in saved);
-    let items: readonly TQueueItem[] = flat;
+    const open = (it: TAnnotatorQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id) && !(it.id in saved);
+    let items: readonly TAnnotatorQueueItem[] = flat;
     let more = hasNextPage;
     for (;;) {
       const found = items.slice(items.findIndex((it) => it.id === from) + 1).find(open);
@@ -422,7 +422,7 @@ export function AnnotatePage({
     guidelines: () => setGuide((g) => !g),
   });
 
-  // Two player slots (issue 22 item 3): the current item's, and the next item's behind it. Moving on
+  // Two player slots: the current item's, and the next item's behind it. Moving on
   // to the preloaded item swaps them (the same element comes to the front); any other move reuses
   // the current slot (a new item on the same video seeks in the same player, as before).
   const wantNext = data && next.data && next.data.id !== data.id && preloadable(next.data.video) ? next.data.id : null;

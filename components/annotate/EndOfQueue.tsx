@@ -1,5 +1,5 @@
 /**
- * The end card: where going on ends (issue 29 item 2). Says "done" when every item is graded;
+ * The end card: where going on ends. Says "done" when every item is graded;
  * otherwise how many are left, with a way to the first of them (the server's "where you left off").
  */
 export function EndOfQueue({

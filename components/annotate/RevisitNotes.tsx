@@ -37,7 +37,7 @@ export function ClosedItem({ closedAt, own }: { closedAt: string; own: TAnnotato
 
 /**
  * On an item the annotator graded before: the same words whatever the item's state, so nothing
- * about the other annotators' grades or an adjudication can be read from it (issue 18 item 2: the
+ * about the other annotators' grades or an adjudication can be read from it (the
  * server accepts every edit of one's own grade alike).
  */
 export function RevisitNote({ grade }: { grade: number }) {

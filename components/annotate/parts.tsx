@@ -169,7 +169,7 @@ export function FlagBoxes({ value, onChange }: { value: string[]; onChange: (fla
 
 /**
  * The chunk's text with the neighbouring transcript, collapsed, before and after. With
- * `onPickTime`, every time shown is a button that sets the start to it (issue 21 item 1: the
+ * `onPickTime`, every time shown is a button that sets the start to it (the
  * start control without a playhead): the chunk's start and end, each neighbouring segment's
  * start, and each transcript cue that starts inside the chunk (`cues`, when the video's transcript
  * was imported), with the cue's text as its title.
@@ -283,7 +283,7 @@ export const KEYS: [string, string][] = [
 ];
 
 /**
- * The annotator's keys: the shared ones and the flags, notes and guidelines (issue 13 item 3);
+ * The annotator's keys: the shared ones and the flags, notes and guidelines;
  * with auto-advance a grade key also submits (the header's checkbox turns it off).
  */
 export const annotatorKeys = (autoAdvance: boolean): [string, string][] => [

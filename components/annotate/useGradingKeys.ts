@@ -15,7 +15,7 @@ export type TGradingKeyHandlers = {
   back?: () => void;
   help: () => void;
   escape?: () => void;
-  /** The annotator's flags and notes (issue 13): f unsure, t transcript error, n the notes field. */
+  /** The annotator's flags and notes: f unsure, t transcript error, n the notes field. */
   toggleFlag?: (flag: "unsure" | "transcript_error") => void;
   focusNotes?: () => void;
   /** g: the project's guidelines with the grade meanings. */
@@ -42,10 +42,10 @@ export function inNativeKeysRegion(target: EventTarget | null): boolean {
 }
 
 /**
- * The grading keys (issue 4): 0–3 grade; s start := playhead; [ ] ∓1 s (Shift ∓5 s); e end :=
+ * The grading keys: 0–3 grade; s start := playhead; [ ] ∓1 s (Shift ∓5 s); e end :=
  * playhead (Shift+E clears it); r replay;
  * Space play/pause; Enter submit; u or Backspace back; ? help. Escape leaves a text field.
- * Where the page gives the handlers (issue 13): f unsure, t transcript error, n notes, g guidelines.
+ * Where the page gives the handlers: f unsure, t transcript error, n notes, g guidelines.
  */
 export function useGradingKeys(handlers: TGradingKeyHandlers, enabled = true) {
   const ref = useRef(handlers);

@@ -44,7 +44,7 @@ const emptyForm = (item: TAnswerAdjudicationItem): TForm => ({
 });
 
 /**
- * /adjudicate/answers: answers whose annotators' labels disagree (issue 24), one at a time, the
+ * /adjudicate/answers: answers whose annotators' labels disagree, one at a time, the
  * labels side by side as A and B (no names); the adjudicator gives each claim its final label and
  * the answer its relevance, keyboard-complete (KEYS), decided through lib/answers/adjudicate.ts.
  */

@@ -53,7 +53,7 @@ const PREFETCH_AHEAD = 3;
 const JUDGEMENTS_URL = "/api/annotate/answers/judgements";
 
 /**
- * /annotate/answers: the answer task (issue 24), one answer at a time, keyboard first (ANSWER_KEYS):
+ * /annotate/answers: the answer task, one answer at a time, keyboard first (ANSWER_KEYS):
  * each claim labelled s / p / n / x against the context chunks, then the answer's relevance 0–3,
  * which submits (through the annotator's outbox, offline-safe) and goes on. Blind: the answer comes
  * from lib/answers/view.ts (no system, no other labels).

@@ -426,7 +426,7 @@ function Select({
   );
 }
 
-/** The Generation section (issue 24): answers of generator configurations against people's and the judge's labels. */
+/** The Generation section: answers of generator configurations against people's and the judge's labels. */
 export function GenerationPanel({ projectId, filters }: { projectId: number; filters: TDashboardFilters }) {
   const [answerBaseline, setBaseline] = useState<string | undefined>(undefined);
   const [answerJudge, setJudge] = useState<string | undefined>(undefined);

@@ -12,7 +12,7 @@ function parameters(c: { method: string; size: number | null; overlap: number | 
   return `${c.size ?? "?"} ${unit}, overlap ${c.overlap ?? 0} ${unit}`;
 }
 
-/** The project's chunkings with their parameters, chunk counts and runs (issue 20 item 1). */
+/** The project's chunkings with their parameters, chunk counts and runs. */
 export function ChunkingsPanel({ projectId }: { projectId: number }) {
   const chunkings = useChunkings(projectId);
   return (

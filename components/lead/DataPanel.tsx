@@ -8,7 +8,7 @@ import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-/** Runs listed in full, each deletable after a confirmation; the chunks as a download (issue 21 item 5). */
+/** Runs listed in full, each deletable after a confirmation; the chunks as a download. */
 export function RunsAndChunksPanel({ projectId }: { projectId: number }) {
   const runs = useRuns(projectId);
   const del = useDeleteRun(projectId);

@@ -16,7 +16,7 @@ const FILTERS: [TFilter, string][] = [
 ];
 const flagLabel = (id: string) => FLAGS.find((f) => f.id === id)?.label ?? id;
 
-/** The annotators' flags and notes (issue 22 item 4), filterable; disagreements link to the adjudicator's page. */
+/** The annotators' flags and notes, filterable; disagreements link to the adjudicator's page. */
 export function FlagsPanel({ projectId }: { projectId: number }) {
   const items = useFlaggedItems(projectId);
   const [filter, setFilter] = useState<TFilter>("all");

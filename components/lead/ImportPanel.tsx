@@ -146,7 +146,7 @@ function ImportForm({ projectId, kind, onDone }: { projectId: number; kind: TImp
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const file = fileRef.current?.files?.[0];
-    // Said in the form (issue 29 item 11: an upload without a file said nothing).
+    // Said in the form (an upload without a file said nothing).
     if (!file) {
       setResult(null);
       setError(

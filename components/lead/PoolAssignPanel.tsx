@@ -27,7 +27,7 @@ export function PoolPanel({ project }: { project: TProjectDetail }) {
   const pool = useBuildPool(project.id);
   const chunkings = useChunkings(project.id).data ?? [];
   const [allRuns, setAllRuns] = useState(true);
-  // Preview first (a dry run), then the same request confirmed (issue 22 item 6).
+  // Preview first (a dry run), then the same request confirmed.
   const [preview, setPreview] = useState<{ request: TPoolRequest; result: TPoolResult } | null>(null);
   const [done, setDone] = useState<TPoolResult | null>(null);
 

@@ -4,7 +4,7 @@ import { Button } from "./ui";
 
 const n = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString("en")} ${count === 1 ? one : many}`;
 
-/** What a pool build does or did, in sentences (issue 22 item 6). */
+/** What a pool build does or did, in sentences. */
 export function poolSentences(r: TPoolResult, done: boolean): string[] {
   const verb = done ? "added" : "will add";
   const out = [

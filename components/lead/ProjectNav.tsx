@@ -3,7 +3,7 @@
 import { useEffect, useMemo } from "react";
 import { isTyping } from "@/components/annotate/useGradingKeys";
 
-/** [section id, key, label]: the sections in the order of work (issue 22 item 6), each with a key (issue 29 item 11). */
+/** [section id, key, label]: the sections in the order of work, each with a key. */
 type TStep = [id: string, key: string, label: string];
 
 function steps(gradingClosed: boolean): TStep[] {
@@ -15,7 +15,7 @@ function steps(gradingClosed: boolean): TStep[] {
     ["assign", "5", "Assign"],
     ["progress", "p", "Progress"],
     ["flags", "f", "Flags and notes"],
-    // Says what the section offers now (issue 29 item 7: it said "Close grading" while grading was closed).
+    // Says what the section offers now (it said "Close grading" while grading was closed).
     ["grading", "c", gradingClosed ? "Reopen grading" : "Close grading"],
     ["judge", "6", "Judge"],
     ["exports", "7", "Exports"],

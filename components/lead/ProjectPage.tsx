@@ -56,7 +56,7 @@ export function ProjectPage({ projectId }: { projectId: number }) {
       </div>
       <ProjectNav gradingClosed={p.gradingClosedAt !== null} />
       <StatusCounts projectId={p.id} />
-      {/* The order of work (issue 22 item 6): settings and guidelines, imports, pool, assign, judge, exports. */}
+      {/* The order of work: settings and guidelines, imports, pool, assign, judge, exports. */}
       <SettingsForm project={p} />
       <GuidelinesForm project={p} />
       <ImportPanel projectId={p.id} />

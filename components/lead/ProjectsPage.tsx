@@ -13,7 +13,7 @@ export function ProjectsPage() {
   const [name, setName] = useState("");
   const router = useRouter();
 
-  // A new project opens at once: its page starts with the settings and guidelines (issue 22 item 6).
+  // A new project opens at once: its page starts with the settings and guidelines.
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     create.mutate(name, { onSuccess: (p) => router.push(`/lead/projects/${p.id}`) });

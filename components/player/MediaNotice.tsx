@@ -3,7 +3,7 @@
 import { formatClock } from "@/lib/annotate/format";
 
 /**
- * Why there is no playing video for this item (issue 21 item 1), in place of the player: the
+ * Why there is no playing video for this item, in place of the player: the
  * video's title and the chunk's times, so the annotator can grade from the transcript and set the
  * start by clicking one of its times.
  * - none: the video has no media (transcript-only evaluation);

@@ -71,7 +71,7 @@ export function usePlayer(cueSeconds: number) {
  * Without media (`src` null), from a host the page may not play from (`allowed` false), or when
  * loading fails, a notice says why with the title and the chunk's `times` (MediaNotice);
  * `onProblem` hears which (null while the video is fine).
- * `active` false (issue 22 item 3): the next item's player, loaded and cued but paused, invisible
+ * `active` false: the next item's player, loaded and cued but paused, invisible
  * and inert behind the current one (see AnnotatePage); `mediaRef` is left to the active player.
  * When it becomes active the same element plays from its cue: no new load, seek or decoder start
  * between the key and the first frame.
@@ -144,7 +144,7 @@ export function VideoPlayer({
     if (active) onProblem?.(problem);
   }, [active, problem, onProblem]);
   // The player itself only on the client: the annotator's first item comes in the server's HTML
-  // (issue 21 item 3), and a media element rendered there would load its media (a YouTube embed:
+  //, and a media element rendered there would load its media (a YouTube embed:
   // a second iframe) before hydration replaced it.
   const hydrated = useSyncExternalStore(
     noSubscription,

@@ -21,7 +21,7 @@ type TPlaceDraft = {
 const clockText = (s: number | null) => (s === null ? "" : formatClock(s));
 
 /**
- * One question of the review (issue 29 item 10): its answer places with start and end (editable),
+ * One question of the review: its answer places with start and end (editable),
  * each playing in a player shown beside it (scrolled into view); its history as readable changes.
  */
 export function QuestionCard({

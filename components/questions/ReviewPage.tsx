@@ -10,9 +10,9 @@ import { QuestionCard } from "./QuestionCard";
 const pct = (x: number | null) => (x === null ? "—" : `${Math.round(x * 100)}%`);
 
 /**
- * The lead's review of questions (issue 23 items 2 and 3), a page at a time (issue 30 item 2).
+ * The lead's review of questions, a page at a time.
  * Questions and near-duplicate groups are cards, and the wide tables scroll inside their own
- * focusable box, so the page fits a 390 px screen (issue 29 item 9).
+ * focusable box, so the page fits a 390 px screen.
  */
 export function ReviewPage({ projectId }: { projectId: number }) {
   const [offset, setOffset] = useState(0);

@@ -9,7 +9,7 @@ import { endBeforeStart } from "@/lib/questions/places";
 
 type TMark = { start: number | null; end: number | null };
 
-/** Keys, shown on screen (issue 23 item 1): all work while no text field has focus; Esc leaves a field. */
+/** Keys, shown on screen: all work while no text field has focus; Esc leaves a field. */
 export const WRITE_KEYS: [string, string][] = [
   ["v", "choose the video"],
   ["Space", "play / pause"],
@@ -140,7 +140,7 @@ function Writer({ projectId }: { projectId: number }) {
     function onKey(e: KeyboardEvent) {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (isTyping(e.target)) return;
-      // An end before its start is never kept nor dropped (issue 29 item 3): marking one side past
+      // An end before its start is never kept nor dropped: marking one side past
       // the other swaps them, with a message; a nudge past the end is refused, with a message.
       const m = marks[current] ?? { start: null, end: null };
       const put = (next: TMark, message?: string) => {

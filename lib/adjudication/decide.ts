@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Adjudication, Db } from "../db/client.ts";
-import { AppError, isUniqueViolation } from "../errors.ts";
+import { AppError, isUniqueViolation, parsedInput } from "../errors.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { itemDecision } from "../labels/rule.ts";
 import { zInt32, zText } from "../bounds.ts";
@@ -50,7 +50,7 @@ const standing = (a: Adjudication): TStanding => ({
  * AppError("conflict", …, { standing }) with the decision that stands (HTTP 409). A retry with the
  * same idempotency key returns `applied: false` and the stored decision. Appends a LabelEvent.
  *
- * Revisions (issue 22): with `revises: n` an adjudicator or lead replaces the decision that stands
+ * Revisions: with `revises: n` an adjudicator or lead replaces the decision that stands
  * when its revision is n; the row's revision becomes n + 1 and a LabelEvent (kind "adjudication",
  * before = the replaced decision, after = the new one) keeps every decision in the history. A stale
  * revision (another one came first) is a conflict carrying the decision that stands.
@@ -59,18 +59,12 @@ const standing = (a: Adjudication): TStanding => ({
  * `bad_input` naming endSeconds, and nothing is written.
  */
 export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudicationInput): Promise<TAdjudicateResult> {
-  const parsed = ZAdjudicationInput.safeParse(input);
-  if (!parsed.success)
-    throw new AppError(
-      "bad_input",
-      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
-      parsed.error.issues,
-    );
-  const none = parsed.data.grade === 0;
+  const parsed = parsedInput(ZAdjudicationInput, input);
+  const none = parsed.grade === 0;
   const data = {
-    ...parsed.data,
-    startSeconds: none ? null : parsed.data.startSeconds,
-    endSeconds: none ? null : parsed.data.endSeconds,
+    ...parsed,
+    startSeconds: none ? null : parsed.startSeconds,
+    endSeconds: none ? null : parsed.endSeconds,
   };
 
   const dup = await findApplied(db, data.poolItemId, data.idempotencyKey);

@@ -114,8 +114,7 @@ export type TStandingDecision = {
 };
 
 /**
- * The adjudicator's most recent decision in the project that still stands on an item (issue 22 item
- * 1: `u` reopens the last decision, also on a later visit), with the item as the queue shows it;
+ * The adjudicator's most recent decision in the project that still stands on an item (`u` reopens the last decision, also on a later visit), with the item as the queue shows it;
  * null when they decided nothing here. "Most recent" is their latest adjudication event (first
  * decision or revision) by time, then id.
  */

@@ -1,7 +1,7 @@
 import { EPSILON } from "../labels/rule.ts";
 
 /**
- * The final start an adjudicator's form begins with (issue 22): the annotators' starts, as the
+ * The final start an adjudicator's form begins with: the annotators' starts, as the
  * agreement rule reads them (lib/labels/rule.ts `decide`: labels graded ≥ 1 with a start), averaged
  * when they lie within the project's start tolerance; otherwise none (null), so the adjudicator
  * chooses one (a / b / s) instead of saving a start nobody gave. Never the chunk's start.

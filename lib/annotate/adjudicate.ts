@@ -61,7 +61,7 @@ export async function adjudicatorQueue(db: Db, projectId: number): Promise<TAdju
   return Promise.all((await adjudicationQueue(db, projectId)).map((q) => adjudicatorItem(db, q)));
 }
 
-/** The caller's last decision in the project with its item (`u` on a later visit, issue 22 item 1); null when none. */
+/** The caller's last decision in the project with its item (`u` on a later visit); null when none. */
 export async function adjudicatorLastDecision(
   db: Db,
   projectId: number,

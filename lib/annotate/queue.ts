@@ -29,11 +29,11 @@ export type TAnnotatorProjects = {
 /** A question on a page: its place among the project's questions (1-based) and this annotator's counts in it. */
 export type TQueueQuestion = { index: number; text: string; done: number; total: number };
 /** An item on a page: `question` is the question's index, `index` the item's place in the question (1-based). */
-export type TQueueItem = { id: string; done: boolean; question: number; index: number };
+export type TAnnotatorQueueItem = { id: string; done: boolean; question: number; index: number };
 export type TQueuePage = {
   /** `questions`: how many questions of the project have items of this annotator (done/total: annotatorProjects, a heavier read kept off the first item's path). */
   project: { id: number; name: string; questions: number; gradingClosedAt: string | null } | null;
-  items: TQueueItem[];
+  items: TAnnotatorQueueItem[];
   questions: TQueueQuestion[];
   /** Whether the queue has items before the first and after the last item of this page. */
   hasBefore: boolean;
@@ -347,7 +347,7 @@ export async function annotatorQueuePage(
     );
     const byQuery = new Map(perQuestion.map((r) => [num(r.queryId), r]));
     const questions: TQueueQuestion[] = [];
-    const items: TQueueItem[] = [];
+    const items: TAnnotatorQueueItem[] = [];
     let qIndex = qBefore;
     let iIndex = iBefore;
     let prevQuery: number | null = null;

@@ -85,7 +85,7 @@ export async function annotatorOpening(
       ? { project: null, items: [], questions: [], hasBefore: false, hasAfter: false }
       : await annotatorQueuePage(db, userId, id, { limit });
   if (!page) return null;
-  // All graded: no item (the page opens on its end card, issue 29 item 2).
+  // All graded: no item (the page opens on its end card).
   const first = page.items.find((it) => !it.done);
   return { page, item: first ? await annotatorItem(db, userId, first.id) : null };
 }
@@ -174,7 +174,7 @@ export async function mayWatch(
   user: { id: string; role: string },
   videoId: number,
 ): Promise<{ path: string } | null> {
-  // Annotators: videos of their assignments (pool items, and answers' context chunks: lib/answers/view.ts), and every video of a project where they may write questions (issue 23).
+  // Annotators: videos of their assignments (pool items, and answers' context chunks: lib/answers/view.ts), and every video of a project where they may write questions.
   const where =
     user.role === "annotator"
       ? {

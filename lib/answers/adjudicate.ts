@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
-import { AppError, isUniqueViolation } from "../errors.ts";
+import { AppError, isUniqueViolation, parsedInput } from "../errors.ts";
 import { zInt32, zText } from "../bounds.ts";
 import { parseFlags, ruleSettings } from "../labels/load.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
@@ -68,14 +68,7 @@ export async function adjudicateAnswer(
   adjudicatorId: string,
   input: TAnswerAdjudicationInput,
 ): Promise<TAnswerAdjudicateResult> {
-  const parsed = ZAnswerAdjudicationInput.safeParse(input);
-  if (!parsed.success)
-    throw new AppError(
-      "bad_input",
-      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
-      parsed.error.issues,
-    );
-  const data = parsed.data;
+  const data = parsedInput(ZAnswerAdjudicationInput, input);
   const dup = await findApplied(db, data.answerId, data.idempotencyKey);
   if (dup) return dup;
 

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
-import { assignmentLoad, resolveAnnotators } from "../assignment/assign.ts";
-import { mulberry32, randomSeed, shuffle } from "../assignment/random.ts";
+import { annotatorsFor, assignmentLoad, balance, checkPerItem } from "../assignment/balance.ts";
+import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { assertGradingOpen } from "../projects/grading.ts";
 
 export type TAssignAnswersOptions = {
@@ -31,7 +31,7 @@ export type TAssignAnswersResult = {
 };
 
 /**
- * Assigns generated answers (issue 24) to annotators, as lib/assignment/assign.ts assigns pool
+ * Assigns generated answers to annotators, as lib/assignment/assign.ts assigns pool
  * items:
  * - every targeted answer is topped up to `perItem` distinct annotators; existing assignments (of
  *   anyone) count, so running it again adds only what is missing;
@@ -49,18 +49,11 @@ export async function assignAnswers(
   const project = await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } });
   if (!project) throw new AppError("not_found", `no project ${projectId}`);
   const perItem = opts.perItem ?? project.annotatorsPerItem;
-  if (!Number.isInteger(perItem) || perItem < 1)
-    throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+  checkPerItem(perItem);
   await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
   const rng = mulberry32(seed);
-  const annotators = await resolveAnnotators(db, opts.annotators);
-  if (annotators.length < perItem) {
-    throw new AppError(
-      "bad_input",
-      `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
-    );
-  }
+  const annotators = await annotatorsFor(db, perItem, opts.annotators);
   const answers = await db.answer.findMany({
     where: { projectId, ...(opts.system === undefined ? {} : { system: opts.system }) },
     select: { id: true },
@@ -83,27 +76,10 @@ export async function assignAnswers(
     annotators,
   );
 
-  const rows: { answerId: string; userId: string; orderKey: number }[] = [];
-  const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-  let toppedUp = 0;
-  let shortfall = 0;
-  for (const answer of shuffle(answers, rng)) {
-    const already = assignedTo.get(answer.id) ?? new Set<string>();
-    const needed = perItem - already.size;
-    if (needed <= 0) continue;
-    const eligible = annotators
-      .filter((a) => !already.has(a.id))
-      .map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
-    eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
-    const chosen = eligible.slice(0, needed);
-    if (chosen.length < needed) shortfall++;
-    if (chosen.length > 0) toppedUp++;
-    for (const c of chosen) {
-      rows.push({ answerId: answer.id, userId: c.id, orderKey: rng() });
-      load.set(c.id, (load.get(c.id) ?? 0) + 1);
-      added.set(c.id, (added.get(c.id) ?? 0) + 1);
-    }
-  }
+  const balanced = balance(shuffle(answers, rng), annotators, { assignedTo, load }, perItem, rng);
+  const { added, shortfall } = balanced;
+  const toppedUp = balanced.toppedUp.length;
+  const rows = balanced.rows.map((r) => ({ answerId: r.itemId, userId: r.userId, orderKey: r.orderKey }));
   if (!opts.dryRun && rows.length > 0) {
     try {
       await db.$transaction(async (tx) => {

@@ -6,8 +6,8 @@ import { gradingClosedError } from "../projects/grading.ts";
 import { MAX_CLAIMS } from "./claims.ts";
 
 /**
- * An annotator's merge or split of a claim while labelling (issue 24 item 2; blind since issue 30
- * item 6). An edit is the annotator's OWN: it writes a private claim set — a copy of the set they
+ * An annotator's merge or split of a claim while labelling (blind: an edit shows in no field of
+ * anything another annotator reads). An edit is the annotator's OWN: it writes a private claim set — a copy of the set they
  * see with the change, every other claim keeping its text, offsets and source, the changed ones
  * with source "annotator" — and an AnswerEvent (`merge` | `split`, actor the annotator) with the
  * claim texts before and after, in one transaction. `Answer.claimVersion` (the shared set: the

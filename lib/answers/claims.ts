@@ -1,5 +1,5 @@
 /**
- * An answer's default claims (issue 24 item 2): its sentences, found by the platform's sentence
+ * An answer's default claims: its sentences, found by the platform's sentence
  * segmenter (ICU's, through `Intl.Segmenter`) and corrected where it breaks too eagerly:
  *
  * - after a title or a Latin abbreviation that never ends a sentence before what follows

@@ -1,5 +1,5 @@
 /**
- * The demo's generated answers (issue 24 item 8): two generator configurations of the twelve demo
+ * The demo's generated answers: two generator configurations of the twelve demo
  * questions, so the dashboard's Generation section has numbers on first start.
  *
  * - demo/answers/gen-a.jsonl: answers written from hybrid-rrf's top 3 chunks; gen-b.jsonl: from

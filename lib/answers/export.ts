@@ -5,7 +5,7 @@ import { faithfulness } from "../stats/generation.ts";
 import { answerReferenceLabels, type TAnswerReferenceRow } from "./reference.ts";
 
 /**
- * Exports of the answers' reference labels (issue 24 item 7), following the chunk reference export
+ * Exports of the answers' reference labels, following the chunk reference export
  * (lib/exports/labels.ts):
  * - `claims`: one row per claim of the labelled claim version — answer id, system, question, claim
  *   position and version, claim text, label (s / p / n / x), status (agreed | adjudicated),

@@ -12,9 +12,10 @@ import { ErrorList, readInput, type ImportOptions, type ImportResult } from "../
 import { ZExternalId } from "../imports/schemas.ts";
 import { MAX_ANSWER_CHARS, MAX_CLAIMS, splitClaims, type TClaimSpan } from "./claims.ts";
 import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
+import { field, say } from "../terms.ts";
 
 /**
- * Answers of one generator configuration (a "system", issue 24 item 1) from JSONL, one line per
+ * Answers of one generator configuration (a "system") from JSONL, one line per
  * question (docs/formats.md "Answers"): the question, the answer text, the ids of the chunks given
  * to the model in order (its context), and optional citations (chunk ids per sentence of the
  * default split). Field names of common RAG tooling are accepted as well: `question_id`/`query_id`
@@ -178,7 +179,7 @@ export async function importAnswers(
   if (!system)
     throw new AppError(
       "bad_input",
-      "answers need a system name (--system NAME): the generator configuration that wrote them",
+      say`answers need a system name (${field("system", "NAME")}): the generator configuration that wrote them`,
     );
   if (hasNul(system)) throw new AppError("bad_input", `system: ${NUL_MESSAGE}`);
   const fileName = input.fileName ?? ("path" in input ? input.path : "answers.jsonl");

@@ -1,5 +1,5 @@
 /**
- * Labels of generated answers (issue 24), as plain functions (no database).
+ * Labels of generated answers, as plain functions (no database).
  *
  * An answer is labelled per claim of one claim set version (AnswerClaim.version) and as a whole:
  * - claim labels: `s` supported by the context (the chunks given to the model), `p` partly

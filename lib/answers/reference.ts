@@ -4,7 +4,7 @@ import { finalAnswerLabel, parseClaimLabels, type TClaimLabel } from "./labels.t
 
 export type TAnswerClaimRef = { position: number; text: string; label: TClaimLabel };
 
-/** One answer's final human label (issue 24): the answers' counterpart of `ReferenceLabelRow`. */
+/** One answer's final human label: the answers' counterpart of `ReferenceLabelRow`. */
 export type TAnswerReferenceRow = {
   answerId: string;
   system: string;

@@ -5,9 +5,10 @@ import { ask, EndpointError, makeClient, preflight, publicBaseUrl, type TEndpoin
 import { finalAnswer } from "../judge/parse.ts";
 import { MAX_CLAIMS, splitClaims } from "./claims.ts";
 import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
+import { field, say } from "../terms.ts";
 
 /**
- * Re-splitting a system's answers into claims (issue 24 item 2): by the model behind the judge's
+ * Re-splitting a system's answers into claims: by the model behind the judge's
  * OpenAI-compatible endpoint with a claim-decomposition prompt in the manner of RAGAS (its
  * faithfulness metric first breaks the answer into standalone statements), or back to the default
  * sentence split. Each changed answer gets a new claim version (source "llm" or "sentence"; an
@@ -177,7 +178,7 @@ export async function resplitAnswers(db: Db, projectId: number, opts: TResplitOp
     if (!e)
       throw new AppError(
         "bad_input",
-        "an LLM re-split needs the endpoint: --base-url and --model (and the key's variable)",
+        say`an LLM re-split needs the endpoint: ${field("baseUrl")} and ${field("model")} (and the key's variable)`,
       );
     const shown = publicBaseUrl(e.baseUrl); // also checks that it is an http(s) URL
     const endpoint: TEndpoint = {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
-import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
-import { AppError } from "../errors.ts";
+import { all, get, provider, run, type TSqlBody } from "../db/sql.ts";
+import { AppError, parsedInput } from "../errors.ts";
+import { submitWithRetry } from "../labels/submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
 import { ZUint32, zInt32, zText } from "../bounds.ts";
 import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
@@ -110,22 +111,8 @@ export async function submitAnswerJudgement(
   userId: string,
   input: TAnswerJudgementInput,
 ): Promise<TAnswerSubmitResult> {
-  const parsed = ZAnswerJudgementInput.safeParse(input);
-  if (!parsed.success)
-    throw new AppError(
-      "bad_input",
-      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
-      parsed.error.issues,
-    );
-  const data = parsed.data;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await sqlTransaction(db, () => apply(userId, data));
-    } catch (e) {
-      if (!isUniqueViolationError(e)) throw e;
-      if (attempt >= 2) throw new AppError("conflict", "the answer was changed at the same time; submit again");
-    }
-  }
+  const data = parsedInput(ZAnswerJudgementInput, input);
+  return submitWithRetry(db, () => apply(userId, data), "the answer");
 }
 
 type TAnswerRow = {

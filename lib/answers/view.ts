@@ -6,7 +6,7 @@ import { parseClaimLabels, type TClaimLabel } from "./labels.ts";
 import { ownClaimVersion } from "./claims-edit.ts";
 
 /**
- * The annotator's view of answer tasks (issue 24): the ONLY place that reads answers for
+ * The annotator's view of answer tasks: the ONLY place that reads answers for
  * annotators (the /api/annotate/answers routes go through it). Blind as lib/annotate/view.ts:
  * every query names its fields, access is part of the `where` (an AnswerAssignment of this user,
  * so anything else reads as not found), and nothing reaches the answer's system, its citations or

@@ -3,17 +3,13 @@ import { AppError } from "../errors.ts";
 import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { int, isConstraintViolation } from "../pooling/sql.ts";
-import { normalizeEmail } from "../users/users.ts";
-import { mulberry32, randomSeed, shuffle } from "./random.ts";
+import { annotatorsFor, assignmentLoad, balance, checkPerItem } from "./balance.ts";
+import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { referenceLabels } from "../labels/reference.ts";
-import { questionSample } from "./questions.ts";
-import { findRun, sampleGrades } from "../judge/store.ts";
-import { unstablePairs } from "../judge/retest.ts";
 import { calibrationSample, judgeStratumGrade, type TCalibrationCounts } from "./sample.ts";
-import { auditSample } from "./audit.ts";
-import { findChunking } from "../chunkings/store.ts";
-import { randomUUID } from "node:crypto";
 import { assertGradingOpen } from "../projects/grading.ts";
+import { field, say } from "../terms.ts";
+import { auditTargets, queryTags, sampleWholeQuestions, transferGrades, unstableOfRun } from "./targets.ts";
 
 export type TAssignOptions = {
   perItem: number;
@@ -40,7 +36,7 @@ export type TAssignOptions = {
   /**
    * Also assign pool items that already have an imported reference label (any source), to re-grade
    * them (a calibration of the old labels). Without it they are left out: an imported human label
-   * is a reference label, so the item needs no annotation (issue 21 item 2).
+   * is a reference label, so the item needs no annotation.
    */
   includeLabelled?: boolean;
   seed?: number;
@@ -92,28 +88,33 @@ export type TAssignResult = {
  */
 export async function assign(db: Db, projectId: number, opts: TAssignOptions): Promise<TAssignResult> {
   const { perItem } = opts;
-  if (!Number.isInteger(perItem) || perItem < 1)
-    throw new AppError("bad_input", `--per-item: expected a whole number ≥ 1, got ${perItem}`);
+  checkPerItem(perItem);
   if (opts.tags?.length && opts.sample === undefined && opts.sampleQueries === undefined)
-    throw new AppError("bad_input", "--tags only applies with --sample or --sample-queries");
+    throw new AppError(
+      "bad_input",
+      say`${field("tags")} only applies with ${field("sample")} or ${field("sampleQueries")}`,
+    );
   if (opts.sample !== undefined && opts.sampleQueries !== undefined)
     throw new AppError(
       "bad_input",
-      "--sample (items) and --sample-queries (whole questions) do not go together: choose one",
+      say`${field("sample")} (items) and ${field("sampleQueries")} (whole questions) do not go together: choose one`,
     );
-  for (const [flag, v] of [
-    ["--sample", opts.sample],
-    ["--sample-queries", opts.sampleQueries],
+  for (const [name, v] of [
+    ["sample", opts.sample],
+    ["sampleQueries", opts.sampleQueries],
   ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < 1))
-      throw new AppError("bad_input", `${flag}: expected a whole number ≥ 1, got ${v}`);
+      throw new AppError("bad_input", say`${field(name)}: expected a whole number ≥ 1, got ${v}`);
   }
   if (opts.unstableFrom !== undefined && opts.sample === undefined)
-    throw new AppError("bad_input", "--unstable-first applies with --sample (a calibration sample of items)");
+    throw new AppError(
+      "bad_input",
+      say`${field("unstableFirst")} applies with ${field("sample")} (a calibration sample of items)`,
+    );
   if (opts.chunking !== undefined && (opts.sample === undefined || opts.unstableFrom !== undefined))
     throw new AppError(
       "bad_input",
-      "--chunking applies with --sample N (the audit sample of label transfer onto that chunking), without --unstable-first",
+      say`${field("chunking")} applies with ${field("sample", "N")} (the audit sample of label transfer onto that chunking), without ${field("unstableFirst")}`,
     );
   await assertGradingOpen(db, projectId);
   const seed = opts.seed ?? randomSeed();
@@ -123,18 +124,12 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   )
     throw new AppError(
       "bad_input",
-      "a decision's questions are assigned on their own: without --sample, --sample-queries or --chunking",
+      say`a decision's questions are assigned on their own: without ${field("sample")}, ${field("sampleQueries")} or ${field("chunking")}`,
     );
   const calibration = opts.sample !== undefined || opts.sampleQueries !== undefined || opts.questions !== undefined;
   const rng = mulberry32(seed);
 
-  const annotators = await resolveAnnotators(db, opts.annotators);
-  if (annotators.length < perItem) {
-    throw new AppError(
-      "bad_input",
-      `--per-item ${perItem} needs at least ${perItem} annotators, but only ${annotators.length} ${annotators.length === 1 ? "is" : "are"} available (${annotators.map((a) => a.email).join(", ") || "none"})`,
-    );
-  }
+  const annotators = await annotatorsFor(db, perItem, opts.annotators);
   // For a sample: the final human labels and the minimum per grade (read before the write
   // transaction, which SQLite holds alone).
   const calibrationBasis = calibration
@@ -177,7 +172,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         if (items.length === 0 && pooled.length > 0 && !transfer)
           throw new AppError(
             "bad_input",
-            `every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with --include-labelled`,
+            say`every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with ${field("includeLabelled")}`,
           );
         const existing = await tx.all<{ poolItemId: string; userId: string }>(
           `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
@@ -291,27 +286,9 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           );
         }
 
-        const rows: [string, string, number][] = [];
-        const added = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-        const toppedUpIds: string[] = [];
-        let shortfall = 0;
-        for (const item of targets) {
-          const already = assignedTo.get(item.id) ?? new Set<string>();
-          const needed = perItem - already.size;
-          if (needed <= 0) continue;
-          const eligible = annotators
-            .filter((a) => !already.has(a.id))
-            .map((a) => ({ id: a.id, load: load.get(a.id) ?? 0, tie: rng() }));
-          eligible.sort((a, b) => a.load - b.load || a.tie - b.tie);
-          const chosen = eligible.slice(0, needed);
-          if (chosen.length < needed) shortfall++;
-          if (chosen.length) toppedUpIds.push(item.id);
-          for (const c of chosen) {
-            rows.push([item.id, c.id, rng()]);
-            load.set(c.id, (load.get(c.id) ?? 0) + 1);
-            added.set(c.id, (added.get(c.id) ?? 0) + 1);
-          }
-        }
+        const balanced = balance(targets, annotators, { assignedTo, load }, perItem, rng);
+        const { added, toppedUp: toppedUpIds, shortfall } = balanced;
+        const rows = balanced.rows.map((r): [string, string, number] => [r.itemId, r.userId, r.orderKey]);
 
         // In (poolItemId, userId) order, the unique index's B-tree inserts land next to each other.
         rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
@@ -365,210 +342,6 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
       throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
     throw e;
   }
-}
-
-type TTx = Parameters<Parameters<typeof bulkTransaction>[1]>[0];
-
-/** Tags per query of the project. */
-/** The pairs (`queryId:chunkId`) whose graded samples differ in the project's judge run of that name or id. */
-async function unstableOfRun(db: Db, projectId: number, ref: string): Promise<Set<string>> {
-  const run = await findRun(db, projectId, ref);
-  if (run.samples < 2)
-    throw new AppError(
-      "bad_input",
-      `judge run ${run.id} (${run.judge}) has one sample per pair, so no pair can be unstable: start a run with --samples 3 --temperature 0.7 to measure test–retest`,
-    );
-  return unstablePairs(await sampleGrades(db, run.id, run.samples));
-}
-
-async function queryTags(tx: TTx, pid: string): Promise<Map<number, string[]>> {
-  const tagsOf = new Map<number, string[]>();
-  for (const t of await tx.all<{ queryId: number; tag: string }>(
-    `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`,
-  )) {
-    const list = tagsOf.get(Number(t.queryId));
-    if (list) list.push(t.tag);
-    else tagsOf.set(Number(t.queryId), [t.tag]);
-  }
-  return tagsOf;
-}
-
-/**
- * `sampleQueries`: the questions that still have a pool item without a final label and short of
- * `perItem` annotators are the candidates (with `tags`: only those with one of them); N of them are
- * drawn (lib/assignment/questions.ts) and every such item of theirs is targeted.
- */
-async function sampleWholeQuestions(
-  tx: TTx,
-  pid: string,
-  items: { id: string; queryId: number; chunkId: number }[],
-  assignedTo: Map<string, Set<string>>,
-  finals: readonly { queryId: number; chunkId: number }[],
-  perItem: number,
-  n: number,
-  tags: string[] | undefined,
-  rng: () => number,
-): Promise<{ targets: { id: string }[]; questions: number }> {
-  const tagsOf = await queryTags(tx, pid);
-  const final = new Set(finals.map((f) => `${f.queryId}:${f.chunkId}`));
-  const open = items.filter(
-    (it) => !final.has(`${it.queryId}:${it.chunkId}`) && (assignedTo.get(it.id)?.size ?? 0) < perItem,
-  );
-  const wanted = tags?.length ? new Set(tags) : null;
-  const candidates = [...new Set(open.map((it) => it.queryId))]
-    .map((queryId) => ({ queryId, tags: tagsOf.get(queryId) ?? [] }))
-    .filter((c) => wanted === null || c.tags.some((t) => wanted.has(t)));
-  if (candidates.length === 0)
-    throw new AppError(
-      "bad_input",
-      `--sample-queries: no question has pool items left to assign${wanted ? " with those tags" : ""}: every pooled item is labelled or assigned to ${perItem} annotators`,
-    );
-  const chosen = new Set(questionSample(candidates, n, rng));
-  return {
-    targets: open
-      .filter((it) => chosen.has(it.queryId))
-      .sort((a, b) => a.queryId - b.queryId || (a.id < b.id ? -1 : 1)),
-    questions: chosen.size,
-  };
-}
-
-/** The derived grade of every pair with a transfer label onto the chunking (median of the transfer judges', rounded down). */
-async function transferGrades(
-  db: Db,
-  projectId: number,
-  chunking: string,
-): Promise<{ judges: string[]; grades: Map<string, number> }> {
-  const c = await findChunking(db, projectId, chunking);
-  const rows = await db.judgeLabel.findMany({
-    where: { projectId, judge: { startsWith: "transfer:", endsWith: `->${c.name}` } },
-    select: { judge: true, queryId: true, chunkId: true, grade: true },
-  });
-  if (rows.length === 0)
-    throw new AppError(
-      "bad_input",
-      `no transfer labels onto chunking "${c.name}": derive them first with: npx assessor chunking transfer --from A --to ${c.name}`,
-    );
-  const byPair = new Map<string, number[]>();
-  for (const r of rows) {
-    const key = `${r.queryId}:${r.chunkId}`;
-    const list = byPair.get(key);
-    if (list) list.push(r.grade);
-    else byPair.set(key, [r.grade]);
-  }
-  return {
-    judges: [...new Set(rows.map((r) => r.judge))].sort(),
-    grades: new Map([...byPair].map(([k, g]) => [k, judgeStratumGrade(g)!])),
-  };
-}
-
-/**
- * The audit sample's pool items: candidates are the transfer-labelled pairs without a final human
- * label whose pool item (if any) has no assignment yet (with `tags`, of queries with one of them);
- * `auditSample` draws N; missing pool items are created (random UUIDs, no provenance: no run put them there).
- */
-async function auditTargets(
-  tx: TTx,
-  projectId: number,
-  items: { id: string; queryId: number; chunkId: number }[],
-  assignedTo: Map<string, Set<string>>,
-  finals: readonly { queryId: number; chunkId: number }[],
-  transfer: { grades: Map<string, number> },
-  n: number,
-  tags: string[] | undefined,
-  rng: () => number,
-): Promise<{ targets: { id: string }[]; byGrade: Record<number, number>; newItems: number }> {
-  const itemOf = new Map(items.map((it) => [`${it.queryId}:${it.chunkId}`, it.id]));
-  const final = new Set(finals.map((f) => `${f.queryId}:${f.chunkId}`));
-  const wanted = tags?.length ? new Set(tags) : null;
-  const tagsOf = wanted ? await queryTags(tx, int(projectId)) : null;
-  // `id` keys the pair (the sample's tie-break order); the pool item's id, when it exists, is `itemId`.
-  const candidates: { id: string; queryId: number; chunkId: number; judgeGrade: number; itemId?: string }[] = [];
-  for (const [key, grade] of [...transfer.grades].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const itemId = itemOf.get(key);
-    if (final.has(key) || (itemId !== undefined && assignedTo.has(itemId))) continue;
-    const [queryId, chunkId] = key.split(":").map(Number);
-    if (wanted && !(tagsOf?.get(queryId) ?? []).some((t) => wanted.has(t))) continue;
-    candidates.push({ id: key, queryId, chunkId, judgeGrade: grade, itemId });
-  }
-  if (candidates.length === 0)
-    throw new AppError(
-      "bad_input",
-      "--sample with --chunking: every transfer-labelled pair already has a human label or an assignment",
-    );
-  const byGrade: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 0 };
-  const created: [string, number, number, number][] = [];
-  const targets = auditSample(candidates, n, rng).map((c) => {
-    byGrade[c.judgeGrade]++;
-    if (c.itemId !== undefined) return { id: c.itemId };
-    const id = randomUUID();
-    created.push([id, projectId, c.queryId, c.chunkId]);
-    return { id };
-  });
-  const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
-  const now = sqliteNow();
-  await tx.insert(
-    "PoolItem",
-    [
-      { name: "id", type: "text" },
-      { name: "projectId", type: "int" },
-      { name: "queryId", type: "int" },
-      { name: "chunkId", type: "int" },
-      ...stamp,
-    ],
-    created.length,
-    (i) => (stamp.length ? [...created[i], now] : created[i]),
-  );
-  return { targets, byGrade, newItems: created.length };
-}
-
-/**
- * Who already has each item (item id → user ids) and how many items each chosen annotator has
- * (annotators outside the choice are not counted): where balancing starts. Also the answer task's.
- */
-export function assignmentLoad(
-  existing: readonly { itemId: string; userId: string }[],
-  annotators: readonly { id: string }[],
-): { assignedTo: Map<string, Set<string>>; load: Map<string, number> } {
-  const assignedTo = new Map<string, Set<string>>();
-  const load = new Map<string, number>(annotators.map((a) => [a.id, 0]));
-  for (const a of existing) {
-    const set = assignedTo.get(a.itemId);
-    if (set) set.add(a.userId);
-    else assignedTo.set(a.itemId, new Set([a.userId]));
-    if (load.has(a.userId)) load.set(a.userId, (load.get(a.userId) ?? 0) + 1);
-  }
-  return { assignedTo, load };
-}
-
-/** The annotators named by email (each active, role annotator: a located problem otherwise), or every active annotator. Also the answer task's (lib/answers/assign.ts). */
-export async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id: string; email: string }[]> {
-  if (!emails || emails.length === 0) {
-    const all = await db.user.findMany({
-      where: { role: "annotator", active: true },
-      select: { id: true, email: true },
-      orderBy: { email: "asc" },
-    });
-    if (all.length === 0)
-      throw new AppError("bad_input", "no active annotators: add some with: npx assessor user add --role annotator …");
-    return all;
-  }
-  const wanted = [...new Set(emails.map(normalizeEmail).filter(Boolean))];
-  const users = await db.user.findMany({
-    where: { email: { in: wanted } },
-    select: { id: true, email: true, role: true, active: true },
-  });
-  const problems: string[] = [];
-  for (const email of wanted) {
-    const u = users.find((x) => x.email === email);
-    if (!u) problems.push(`${email}: no such user`);
-    else if (!u.active) problems.push(`${email}: deactivated`);
-    else if (u.role !== "annotator") problems.push(`${email}: role is ${u.role}, expected annotator`);
-  }
-  if (problems.length) throw new AppError("bad_input", `--annotators: ${problems.join("; ")}`);
-  return wanted.map((email) => {
-    const u = users.find((x) => x.email === email);
-    return { id: u!.id, email };
-  });
 }
 
 /**

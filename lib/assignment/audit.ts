@@ -1,8 +1,8 @@
 import { roundRobinByQuery, type TSampleCandidate } from "./sample.ts";
-import type { Rng } from "./random.ts";
+import type { RandomFn } from "../stats/random.ts";
 
 /**
- * The audit sample of a transfer judge (issue 20 item 3, `assessor assign --sample N --chunking B`):
+ * The audit sample of a transfer judge (`assessor assign --sample N --chunking B`):
  * N pairs of chunking B that label transfer graded, stratified by the derived grade, for blind
  * human labels against which the dashboard measures the transfer (kappa, confusion, per-grade
  * precision/recall, PPI).
@@ -55,7 +55,7 @@ export function auditAllocation(sizes: ReadonlyMap<number, number>, n: number): 
 export function auditSample<T extends TSampleCandidate & { judgeGrade: number }>(
   candidates: readonly T[],
   n: number,
-  rng: Rng,
+  rng: RandomFn,
 ): T[] {
   const strata = new Map<number, T[]>();
   for (const c of candidates) {

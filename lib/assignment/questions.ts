@@ -1,4 +1,4 @@
-import { shuffle, type Rng } from "./random.ts";
+import { shuffle, type RandomFn } from "../stats/random.ts";
 
 /**
  * Whole-question calibration sample (`assessor assign --sample-queries N`): N questions, whose
@@ -14,7 +14,7 @@ import { shuffle, type Rng } from "./random.ts";
  */
 export type TQuestionCandidate = { queryId: number; tags: readonly string[] };
 
-export function questionSample(candidates: readonly TQuestionCandidate[], n: number, rng: Rng): number[] {
+export function questionSample(candidates: readonly TQuestionCandidate[], n: number, rng: RandomFn): number[] {
   const strata = new Map<string, number[]>();
   for (const c of [...candidates].sort((a, b) => a.queryId - b.queryId)) {
     const key = [...new Set(c.tags)].sort().join("\u0000");

@@ -1,4 +1,4 @@
-import { shuffle, type Rng } from "./random.ts";
+import { shuffle, type RandomFn } from "../stats/random.ts";
 
 /**
  * The calibration sample: N pool items that fill the thin calibration cells first (a grade with
@@ -43,7 +43,7 @@ const GRADES = [0, 1, 2, 3];
 export function calibrationSample(
   candidates: readonly TSampleCandidate[],
   n: number,
-  rng: Rng,
+  rng: RandomFn,
   counts?: TCalibrationCounts,
 ): TSampleCandidate[] {
   const taken = counts ? fillThinCells(candidates, n, rng, counts) : [];
@@ -72,7 +72,7 @@ type Cell = {
 function fillThinCells(
   candidates: readonly TSampleCandidate[],
   n: number,
-  rng: Rng,
+  rng: RandomFn,
   counts: TCalibrationCounts,
 ): TSampleCandidate[] {
   const cells = new Map<string, Cell>();
@@ -126,7 +126,7 @@ function fillThinCells(
 }
 
 /** Steps 3 and 4 of the scheme above. */
-function equalAllocation(candidates: readonly TSampleCandidate[], n: number, rng: Rng): TSampleCandidate[] {
+function equalAllocation(candidates: readonly TSampleCandidate[], n: number, rng: RandomFn): TSampleCandidate[] {
   const strata = new Map<string, TSampleCandidate[]>();
   for (const c of candidates) {
     const key = c.judgeGrade === null ? "none" : String(c.judgeGrade);
@@ -154,7 +154,7 @@ function equalAllocation(candidates: readonly TSampleCandidate[], n: number, rng
 // "3" > "2" > "1" > "0" > "none" in turn order among equally small strata.
 const rankKey = (k: string) => (k === "none" ? -1 : Number(k));
 
-export function roundRobinByQuery<T extends TSampleCandidate>(items: T[], rng: Rng): T[] {
+export function roundRobinByQuery<T extends TSampleCandidate>(items: T[], rng: RandomFn): T[] {
   const byQuery = new Map<number, T[]>();
   for (const it of items) {
     const list = byQuery.get(it.queryId);

@@ -1,5 +1,5 @@
 /**
- * How long a session lasts (issue 18 item 3), read from the environment when used:
+ * How long a session lasts, read from the environment when used:
  * - ASSESSOR_SESSION_MAX_HOURS (default 12): the absolute lifetime, counted from sign-in; no
  *   activity extends a session past it.
  * - ASSESSOR_SESSION_IDLE_MINUTES (default 120): a session not used for this long ends. Each

@@ -19,7 +19,7 @@ const PRUNE_EVERY = 64;
  * Whether an email and password could belong to an account at all: an email of at most
  * MAX_EMAIL_CHARS characters without NUL (accounts are made through lib/users' ZEmail, which
  * holds the same bound), a password of at most MAX_PASSWORD_CHARS. Checked before any query:
- * PostgreSQL refuses a NUL or an index entry past 2.7 KB with an error, not a miss (issue 30 item 4).
+ * PostgreSQL refuses a NUL or an index entry past 2.7 KB with an error, not a miss.
  */
 export function plausibleCredentials(email: string, password: string): boolean {
   const e = email.trim();

@@ -2,7 +2,7 @@
  * What the sign-in page and form say about a failed sign-in. The reason travels as a code (the
  * `error` parameter of next-auth's answer and of /login), never as text, so a link such as
  * `/login?error=Your password expired. Sign in at https://evil.example` shows no text of its
- * sender's (issue 30 item 9): a code not listed here shows GENERIC. Pure: the server (the page,
+ * sender's: a code not listed here shows GENERIC. Pure: the server (the page,
  * lib/auth/options.ts) and the browser (lib/auth/client.ts) use the same table.
  */
 export const SIGN_IN_ERRORS = {

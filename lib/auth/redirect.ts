@@ -1,5 +1,5 @@
 /**
- * Where the browser may be sent after sign-in (issue 18 item 8). A callback URL is read the way a
+ * Where the browser may be sent after sign-in. A callback URL is read the way a
  * browser reads it — WHATWG URL parsing against the app's origin, which strips leading and
  * trailing C0 controls and spaces, removes every TAB, LF and CR, and treats `\` as `/` — and is
  * followed only when it lands on the app's own origin. Checking the raw text instead

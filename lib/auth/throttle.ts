@@ -2,7 +2,7 @@ import type { Db } from "../db/client.ts";
 import { all, provider, run, sqlTransaction, type TSqlParam } from "../db/sql.ts";
 
 /**
- * Sign-in throttling (issue 18 item 5), in the LoginThrottle table so that every app server
+ * Sign-in throttling, in the LoginThrottle table so that every app server
  * counts the same attempts. Every attempt is counted against three keys, each with its own
  * exponential backoff (`failures` so far, `lockedUntil` = when the next attempt may start):
  *

@@ -5,9 +5,10 @@ import { checkChunkOptions, chunkCues } from "../formats/chunker.ts";
 import { writeChunks, type ChunkData } from "../imports/chunks.ts";
 import { decodeCues } from "../imports/transcript.ts";
 import { ensureChunking } from "./store.ts";
+import { field, joined, say, type Said } from "../terms.ts";
 
 /**
- * `assessor chunking grid` (issue 20 item 1): every size × overlap combination cut from the
+ * `assessor chunking grid`: every size × overlap combination cut from the
  * project's stored transcripts (the cues the transcript import keeps in Transcript, cut by
  * lib/formats/chunker.ts exactly as `import transcript --chunk-seconds S --overlap-seconds O`).
  *
@@ -48,23 +49,24 @@ export function overlapSeconds(spec: string, size: number): number | null {
 
 export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions): Promise<TGridRow[]> {
   if (opts.sizes.length === 0 || opts.overlaps.length === 0)
-    throw new AppError("bad_input", "--sizes and --overlaps: expected at least one value each");
-  const problems: string[] = [];
+    throw new AppError("bad_input", say`${field("sizes")} and ${field("overlaps")}: expected at least one value each`);
+  const problems: Said[] = [];
   const combos = new Map<string, { size: number; overlap: number }>();
   for (const size of opts.sizes) {
-    if (!(Number.isFinite(size) && size > 0)) problems.push(`--sizes: expected seconds above 0, got ${size}`);
+    if (!(Number.isFinite(size) && size > 0))
+      problems.push(say`${field("sizes")}: expected seconds above 0, got ${size}`);
     for (const spec of opts.overlaps) {
       const overlap = overlapSeconds(spec, size);
       if (overlap === null) {
-        problems.push(`--overlaps: expected seconds ≥ 0 or a percentage such as 25%, got "${spec}"`);
+        problems.push(say`${field("overlaps")}: expected seconds ≥ 0 or a percentage such as 25%, got "${spec}"`);
         continue;
       }
       const problem = checkChunkOptions({ by: "seconds", size, overlap });
-      if (problem) problems.push(`size ${size} s, overlap ${spec}: ${problem}`);
+      if (problem) problems.push([`size ${size} s, overlap ${spec}: ${problem}`]);
       else combos.set(gridName(size, overlap), { size, overlap });
     }
   }
-  if (problems.length) throw new AppError("bad_input", [...new Set(problems)].join("; "));
+  if (problems.length) throw new AppError("bad_input", joined(problems, "; "));
 
   const where = { projectId, ...(opts.videos?.length ? { video: { externalId: { in: opts.videos } } } : {}) };
   const transcripts = await db.transcript.findMany({
@@ -78,7 +80,7 @@ export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions
     if (missing.length)
       throw new AppError(
         "bad_input",
-        `--videos: no stored transcript for ${missing.join(", ")}: import it with: npx assessor import transcript --video ID FILE`,
+        say`${field("videos")}: no stored transcript for ${missing.join(", ")}: import it with: npx assessor import transcript --video ID FILE`,
       );
   }
   if (transcripts.length === 0)
@@ -88,7 +90,7 @@ export async function chunkingGrid(db: Db, projectId: number, opts: TGridOptions
     );
 
   // An existing chunking cut by seconds with the same size and overlap is reused under its own
-  // name (issue 31 item 8): the grid name's own chunking first, else the oldest such chunking.
+  // name: the grid name's own chunking first, else the oldest such chunking.
   const sameCut = await db.chunking.findMany({
     where: { projectId, method: "seconds" },
     select: { id: true, name: true, size: true, overlap: true },

@@ -5,9 +5,10 @@ import { loadIdIndex } from "../imports/bulk.ts";
 import { ErrorList } from "../imports/input.ts";
 import type { IdIndex } from "../imports/id-index.ts";
 import { findChunking, type ChunkingInfo } from "./store.ts";
+import { field, say } from "../terms.ts";
 
 /**
- * The one chunking a run file belongs to, recognised from its docids (issue 20 item 1):
+ * The one chunking a run file belongs to, recognised from its docids:
  * - `wanted` (--chunking) names it: its chunks resolve the docids (a docid outside it is then an
  *   unknown chunk, reported by the run import with file and line);
  * - a project with one chunking: that one;
@@ -98,7 +99,7 @@ export async function recogniseChunking(
   if (candidates.length > 1)
     throw new AppError(
       "bad_input",
-      `${file}: every chunk id of this ${what} is found in several chunkings (${names(candidates)}); choose one with --chunking NAME`,
+      say`${file}: every chunk id of this ${what} is found in several chunkings (${names(candidates)}); choose one with ${field("chunking", "NAME")}`,
     );
   const k = candidates[0];
   return { chunking: all[k], chunks: indexes[k] };

@@ -1,8 +1,9 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { field, say } from "../terms.ts";
 
 /**
- * Chunkings (issue 20 item 1): one way of cutting a project's transcripts into chunks. Every chunk
+ * Chunkings: one way of cutting a project's transcripts into chunks. Every chunk
  * and every run belongs to exactly one; imports without a name use `default`.
  *
  * Parameters: a chunking cut from transcripts records its method ("seconds" | "words"), size and
@@ -70,7 +71,7 @@ export async function ensureChunking(
   if (found.method === "imported") return found;
   throw new AppError(
     "conflict",
-    `chunking "${name}" holds chunks cut as ${describe(found)}; this import is ${describe(want)}: import it under another --chunking name (or delete "${name}" first)`,
+    say`chunking "${name}" holds chunks cut as ${describe(found)}; this import is ${describe(want)}: import it under another ${field("chunking")} name (or delete "${name}" first)`,
   );
 }
 

@@ -16,9 +16,10 @@ import {
 } from "../stats/time/transfer.ts";
 import { buildPool } from "../pooling/build.ts";
 import { findChunking } from "./store.ts";
+import { field, say } from "../terms.ts";
 
 /**
- * Label transfer as a judge (issue 20 item 3; rule version 2, issue 31 item 2): the human reference
+ * Label transfer as a judge (rule version 2): the human reference
  * labels of chunking `from` (A), as time spans in their videos, and each question's reference spans
  * in time (its answer places and the corrected starts of grade-3 labels in any chunking:
  * lib/stats/time/reference.ts) are carried onto chunking `to` (B) by the pure rule `transferLabels`
@@ -72,17 +73,9 @@ export const transferJudgeName = (from: string, to: string) => `transfer:${from}
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
-const FLAGS: Record<keyof TransferOptions, string> = {
-  holdShare: "--hold-share",
-  partSeconds: "--part-seconds",
-  nearSeconds: "--near-seconds",
-  zeroShare: "--zero-share",
-  openSeconds: "--open-seconds",
-};
-
 function checkParams(o: Required<TransferOptions>): void {
   const bad = (k: keyof TransferOptions, expected: string, v: number | null) => {
-    throw new AppError("bad_input", `${FLAGS[k]}: expected ${expected}, got ${v}`);
+    throw new AppError("bad_input", say`${field(k)}: expected ${expected}, got ${v}`);
   };
   if (!(o.holdShare > 0 && o.holdShare <= 1)) bad("holdShare", "a share in (0, 1]", o.holdShare);
   if (!(o.zeroShare >= 0 && o.zeroShare <= 1)) bad("zeroShare", "a share in [0, 1]", o.zeroShare);

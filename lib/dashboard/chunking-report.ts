@@ -21,7 +21,7 @@ import {
 } from "./time.ts";
 
 /**
- * The chunking grid report (issue 20 item 6): one row per chunking × system, the measures that
+ * The chunking grid report: one row per chunking × system, the measures that
  * compare across chunkings, each a mean over questions with a 95% interval and a paired test
  * against the same system on the baseline chunking. Pure assembly over the dashboard's loaded
  * data (lib/dashboard/data.ts) and the runs' rankings; every statistic is lib/stats'.
@@ -143,7 +143,7 @@ function annotated(data: TDashboardData): Map<number, Set<number>> {
 
 /**
  * Questions audited on a chunking: it has pool items of the chunking's chunks and every one has an
- * annotator's final label (issue 31 item 6: imported labels, such as an imported truth, are no audit).
+ * annotator's final label (imported labels, such as an imported truth, are no audit).
  */
 function auditedQuestions(data: TDashboardData, chunkingId: number): Set<number> {
   let byChunking = poolCache.get(data.base);

@@ -1,5 +1,5 @@
 /**
- * The dashboard's Generation section (issue 24 items 5-6): generated answers measured against the
+ * The dashboard's Generation section: generated answers measured against the
  * project's labels. Statistics are lib/stats/generation.ts' (faithfulness, agreement, attribution)
  * over lib/answers/labels.ts' final human label of each answer (finalAnswerLabel) and the answer
  * judges' labels (AnswerJudgeLabel); the chunk reference labels come from the dashboard's data

@@ -3,7 +3,7 @@ import type { TDashboardData, TLabel } from "./model.ts";
 import { runRankings } from "./rankings.ts";
 
 /**
- * Which judges are complete, and the default judge (issue 22 item 7). A judge's label set is
+ * Which judges are complete, and the default judge. A judge's label set is
  * complete when its latest judge run (lib/judge, started from the page or the CLI) completed, or
  * when it was imported from a file (no run), and it covers at least FULL_COVERAGE of the pool's
  * items in its chunking(s); anything else is partial (a run still under way, stopped or cancelled; a run on a subset;

@@ -23,7 +23,7 @@ export const ZDashboardQuery = z.object({
   delta: z.coerce.number().positive().max(1).optional(),
   /** Queries-needed advisor: the target half-width of a 95% interval of a difference; default 0.05. */
   halfWidth: z.coerce.number().positive().max(1).optional(),
-  /** Generation section (issue 24): baseline generator system of the paired tests and the answer judge; default: the first of each. */
+  /** Generation section: baseline generator system of the paired tests and the answer judge; default: the first of each. */
   answerBaseline: z.string().min(1).max(200).optional(),
   answerJudge: z.string().min(1).max(200).optional(),
 });

@@ -237,7 +237,7 @@ function severalChunkings(data: TDashboardData): boolean {
 
 /**
  * Every column for every run on one query (run-major). Each run is evaluated against the labels
- * of its own chunking only (issue 20): another chunking's chunks cover the same speech, so counting
+ * of its own chunking only: another chunking's chunks cover the same speech, so counting
  * their relevant labels would lower a run's recall and nDCG for chunks it could never retrieve.
  */
 function evaluateQuery(

@@ -12,14 +12,14 @@ import {
 import type { TDashboardData } from "./data.ts";
 
 /**
- * The dashboard's inputs of the time-based measures (lib/stats/time, issue 20 item 5), from the
+ * The dashboard's inputs of the time-based measures (lib/stats/time), from the
  * loaded project: chunk times per chunking, and each question's answer places.
  *
  * - Chunk times are keyed by docid within one chunking: two chunkings may give the same docid to
  *   different chunks (an imported chunking), so a run's docids are looked up in its own chunking
  *   only. Videos are the internal video id as a string.
  * - A question's reference spans (lib/stats/time/reference.ts `referenceSpans`, the rule stated
- *   there, issue 31 items 1 and 5): its answer places (start, and end when given; a place without
+ *   there): its answer places (start, and end when given; a place without
  *   a video is dropped, it cannot be placed on a timeline; without an end it is an instant for the
  *   measures) and the corrected starts of its grade-3 labels in any chunking (with the label's
  *   answer end when marked, else instants), not the

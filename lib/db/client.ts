@@ -10,7 +10,7 @@ import { closeSql } from "./sql.ts";
  * unless a caller asks for them explicitly (lib/auth).
  *
  * Each database's client and driver adapter is imported when first used: a CLI command on SQLite
- * does not load node-postgres, nor one on PostgreSQL better-sqlite3 (issue 21 item 6: start time).
+ * does not load node-postgres, nor one on PostgreSQL better-sqlite3 (start time).
  */
 const clientOptions = { omit: { user: { passwordHash: true } } } as const;
 

@@ -1,5 +1,5 @@
 /**
- * Dry runs of a write (issue 22 item 6: pool and assign preview what they will do). The write runs
+ * Dry runs of a write (pool and assign preview what they will do). The write runs
  * in its transaction as it would, then `rollbackIf(true, result)` throws this, the transaction is
  * rolled back, and `withDryRun` hands back the result: the preview is the real computation, not a
  * second implementation of it.

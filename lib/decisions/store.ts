@@ -29,6 +29,7 @@ import {
   type TPopulationEntry,
   type TSystemValues,
 } from "./model.ts";
+import { field, say } from "../terms.ts";
 
 /** Friendlier names of the measures (the column ids of lib/stats/measures/columns.ts are accepted as they are). */
 const MEASURE_ALIASES: Record<string, string> = {
@@ -45,7 +46,7 @@ export function measureId(measure: string): string {
   if (!known.includes(id))
     throw new AppError(
       "bad_input",
-      `--measure: unknown measure "${measure}"; expected one of ${[...Object.keys(MEASURE_ALIASES), ...known].join(", ")}`,
+      say`${field("measure")}: unknown measure "${measure}"; expected one of ${[...Object.keys(MEASURE_ALIASES), ...known].join(", ")}`,
     );
   return id;
 }
@@ -154,7 +155,7 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
     );
   const spec = parsed.data;
   if (new Set(spec.systems).size !== spec.systems.length)
-    throw new AppError("bad_input", `--compare: a system is named twice (${spec.systems.join(", ")})`);
+    throw new AppError("bad_input", say`${field("compare")}: a system is named twice (${spec.systems.join(", ")})`);
   const measure = measureId(spec.measure);
   const { data, rankings } = await loaded(db, projectId);
   const runs = spec.systems.map((s) => runBySystem(data, s));
@@ -322,7 +323,10 @@ export async function drawBatch(
   opts: { budget: number; perItem: number; annotators?: string[]; seed?: number; tau?: number },
 ): Promise<TDrawResult> {
   if (!Number.isInteger(opts.budget) || opts.budget < 1)
-    throw new AppError("bad_input", `--budget: expected a whole number of questions ≥ 1, got ${opts.budget}`);
+    throw new AppError(
+      "bad_input",
+      say`${field("budget")}: expected a whole number of questions ≥ 1, got ${opts.budget}`,
+    );
   const d = await findDecision(db, projectId, name);
   const uncertain = d.population.filter((p) => !p.certain);
   if (uncertain.length === 0)

@@ -79,7 +79,8 @@ export function canonicalLines(rows: readonly ReferenceLabelRow[]): string {
   return rows.map((r) => `${JSON.stringify(jsonRow(r))}\n`).join("");
 }
 
-export function labelSetVersion(
+/** The version record an export carries (sha256 over the canonical lines); the dashboard's cache key is lib/dashboard/load/version.ts `labelSetVersion`. */
+export function exportVersion(
   rows: readonly ReferenceLabelRow[],
   project: string,
   now: Date = new Date(),
@@ -188,7 +189,7 @@ export async function exportLabels(
     db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }),
     referenceLabels(db, projectId, { chunkingId: chosen.id }),
   ]);
-  const e = renderExport(rows, format, labelSetVersion(rows, project.name, now));
+  const e = renderExport(rows, format, exportVersion(rows, project.name, now));
   return chosen.note ? { ...e, note: chosen.note } : e;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The delimited writers of Assessor: CSV (label exports, the dashboard's CSV downloads: csv-stringify)
  * and TSV (the questions export), with every cell that a spreadsheet would run as a formula
- * neutralised (issue 18 item 6; TSV too: a spreadsheet opens a .tsv file the same way).
+ * neutralised (TSV too: a spreadsheet opens a .tsv file the same way).
  *
  * OWASP, "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection): a cell beginning
  * with `=`, `+`, `-`, `@`, TAB (0x09) or CR (0x0D) is read as a formula by Excel, LibreOffice and

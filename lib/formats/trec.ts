@@ -127,7 +127,7 @@ const BEIR_COLUMNS = "3 columns after the BEIR header: query-id corpus-id score"
 /**
  * Scans a qrels file line by line (see the module comment), handing each valid line's qid, docid
  * and grade to `onRow` as it is read and each bad line's error to `errors` in between: no row
- * objects are kept (the label import resolves ids as it goes, issue 21 item 6). Duplicate pairs are
+ * objects are kept (the label import resolves ids as it goes). Duplicate pairs are
  * the caller's to find (parseQrels by docid, the label import by resolved ids).
  */
 export function scanQrels(

@@ -4,7 +4,7 @@ import { all, sqlTransaction, toPg } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
 /**
- * Request limits (issue 13 item 7): the size of an upload and of a JSON body, and per-key rates
+ * Request limits: the size of an upload and of a JSON body, and per-key rates
  * (submissions per user; sign-in attempts are throttled by lib/auth/throttle.ts). Each is configurable by an environment
  * variable read when used, with a clear message when exceeded.
  */

@@ -1,5 +1,5 @@
 /**
- * Security headers and the cross-origin check (issue 13 item 2). Pure functions, shared by
+ * Security headers and the cross-origin check. Pure functions, shared by
  * proxy.ts (pages: a per-request nonce), next.config.js (every other response: the same static
  * headers, written out there because the config is plain JavaScript) and lib/http/route.ts.
  */

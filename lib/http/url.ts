@@ -2,7 +2,7 @@
  * Request targets whose path cannot be percent-decoded (`%FF`, `%ED%A0%80`: bytes that are not
  * UTF-8, or a `%` without two hex digits). Next.js decodes the path while matching dynamic routes,
  * before proxy.ts or any handler runs, and answers such a path with a bare 500 without the
- * security headers (issue 30 item 5). lib/auth/peer.ts's request hook therefore rewrites the
+ * security headers. lib/auth/peer.ts's request hook therefore rewrites the
  * target first: in each path segment that does not decode, every `%` is written as `%25`, so the
  * segment decodes to its literal text ("%FF"). No id or name contains that text, so the route's
  * own checks answer (404 with the headers, lib/bounds.ts intId). Paths that decode are unchanged,

@@ -47,7 +47,7 @@ const pairKey = (queryId: number, chunkId: number): number | string =>
  * The file's labels with their ids resolved. The id maps are loaded once (queries; chunks: one
  * indexed map per chunking, lib/chunkings/store.ts chunkResolver) before the file is read, and
  * qrels lines are resolved as they are scanned (lib/formats/trec.ts scanQrels), so a 200,000-line
- * file makes one object a row (issue 21 item 6).
+ * file makes one object a row.
  */
 async function readLabelRows(
   db: Db,
@@ -219,7 +219,7 @@ async function importLabels<E extends number | string>(
       (i) => [projectId, t.owner, creates[i].r.queryId, creates[i].r.chunkId, creates[i].r.grade, creates[i].extra, at],
     );
     // The history: one event a changed label (before and after), one for all the new ones. A
-    // 200,000-label import made 200,000 events before, most of PostgreSQL's time on it (issue 21 item 6).
+    // 200,000-label import made 200,000 events before, most of PostgreSQL's time on it.
     const events = creates.length ? [...updates, null] : updates;
     await tx.insert(
       "LabelEvent",
@@ -269,7 +269,7 @@ async function importLabels<E extends number | string>(
 }
 
 /**
- * An imported human label is a reference label (issue 21 item 2): a pool item that gets its first
+ * An imported human label is a reference label: a pool item that gets its first
  * one leaves the annotation queue, so its assignments are released — unless someone has graded it
  * already (a submitted grade is never lost: such an item keeps all its assignments and is finished
  * as usual). Labels that change an existing imported label release nothing, so a re-grade asked

@@ -34,7 +34,7 @@ export const ZVideoRow = z
     path: text("a file path").trim().min(1, { error: "expected a non-empty file path" }).nullish(),
     duration: seconds("the duration").nullish(),
   })
-  // Neither: a video without media (transcript-only items, issue 21 item 1).
+  // Neither: a video without media (transcript-only items).
   .refine((v) => !(v.url && v.path), {
     error:
       "expected at most one of url (YouTube or http) or path (self-hosted file); neither for a video without media",
@@ -58,7 +58,7 @@ export const ZChunkRow = z
   });
 export type TChunkRow = z.output<typeof ZChunkRow>;
 
-/** One answer place of a question (issue 23): a video, where the answer starts, optionally where it ends. */
+/** One answer place of a question: a video, where the answer starts, optionally where it ends. */
 export const ZPlaceRow = z
   .strictObject({ video: ZExternalId, start: seconds("the answer start"), end: seconds("the answer end").nullish() })
   .refine((p) => p.end == null || p.end >= p.start, {

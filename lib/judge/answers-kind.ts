@@ -1,5 +1,5 @@
 /**
- * The answer kind of judge run (JudgeRun.target "answers", issue 24 item 4): a task is an
+ * The answer kind of judge run (JudgeRun.target "answers"): a task is an
  * AnswerJudgeTask (answer × sample). The prompt shows the question, the answer's context chunks in
  * the generator's order (text, video title, times) and the claims of the answer's current claim
  * version (answers-template.ts); the answer is read by answers-parse.ts. Results are recorded as the

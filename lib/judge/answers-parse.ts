@@ -20,9 +20,8 @@ import {
   type TModelAnswer,
 } from "./parse.ts";
 import type { TKindParsed } from "./kinds.ts";
+import { CLAIM_LABELS, type TClaimLabel } from "../answers/labels.ts";
 
-export const CLAIM_LABELS = ["s", "p", "n", "x"] as const;
-export type TClaimLabel = (typeof CLAIM_LABELS)[number];
 export type TAnswerVerdict = { claims: TClaimLabel[]; relevance: number };
 
 const clip = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);

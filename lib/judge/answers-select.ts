@@ -6,8 +6,9 @@
  * Ordered by question id, then system; `limit` takes the first.
  */
 import type { Db } from "../db/client.ts";
-import { mulberry32, shuffle } from "../assignment/random.ts";
+import { mulberry32, shuffle } from "../stats/random.ts";
 import { AppError } from "../errors.ts";
+import { field, say } from "../terms.ts";
 
 export const ANSWER_SUBSETS = "all | system:NAME | labelled | sample:N[:SEED]";
 
@@ -27,7 +28,7 @@ export function parseAnswerSubset(only: string): TAnswerSubset {
     return { kind: "sample", n: Number(m[1]), seed: m[2] === undefined ? 1 : Number(m[2]) % 2 ** 32 };
   throw new AppError(
     "bad_input",
-    `--subset: "${only}" is not a subset of answers; expected ${ANSWER_SUBSETS} (N from 1)`,
+    say`${field("subset")}: "${only}" is not a subset of answers; expected ${ANSWER_SUBSETS} (N from 1)`,
   );
 }
 
@@ -54,7 +55,7 @@ export async function selectAnswers(db: Db, projectId: number, only: string, lim
     if (!chosen.length)
       throw new AppError(
         "bad_input",
-        `--subset system:${subset.system}: no answers of that system; systems: ${[...new Set(answers.map((a) => a.system))].sort().join(", ")}`,
+        say`${field("subset")} system:${subset.system}: no answers of that system; systems: ${[...new Set(answers.map((a) => a.system))].sort().join(", ")}`,
       );
   } else if (subset.kind === "labelled") {
     const [judged, adjudicated] = await Promise.all([
@@ -68,7 +69,10 @@ export async function selectAnswers(db: Db, projectId: number, only: string, lim
     const labelled = new Set([...judged, ...adjudicated].map((x) => x.answerId));
     chosen = answers.filter((a) => labelled.has(a.id));
     if (!chosen.length)
-      throw new AppError("bad_input", "--subset labelled: no answer has a human label yet; nothing to judge");
+      throw new AppError(
+        "bad_input",
+        say`${field("subset")} labelled: no answer has a human label yet; nothing to judge`,
+      );
   } else if (subset.kind === "sample") {
     const order = new Map(answers.map((a, i) => [a.id, i]));
     chosen = shuffle([...answers], mulberry32(subset.seed))

@@ -1,5 +1,5 @@
 /**
- * The prompt of an answer run (JudgeRun.target "answers", issue 24): one call per generated answer
+ * The prompt of an answer run (JudgeRun.target "answers"): one call per generated answer
  * asking, for the question, the numbered context chunks (the chunks given to the generator, in its
  * order, with their times) and the numbered claims of the answer's current claim version, for a
  * label per claim (s / p / n / x, as the annotators' keys) and the answer's relevance 0–3.

@@ -15,6 +15,7 @@ import { DEFAULT_ANSWER_TEMPLATE, validateAnswerTemplate } from "./answers-templ
 import { publicBaseUrl } from "./endpoint.ts";
 import { TEMPLATE_MAX_CHARS, templateTooLong } from "./placeholders.ts";
 import { DEFAULT_TEMPLATE, sha256, validateTemplate } from "./template.ts";
+import { action, field, say } from "../terms.ts";
 
 export const ZRunSettings = z
   .object({
@@ -106,7 +107,7 @@ export async function selectPairs(db: Db, projectId: number, only: string, limit
     orderBy: [{ queryId: "asc" }, { chunkId: "asc" }],
   });
   if (items.length === 0)
-    throw new AppError("bad_input", "the pool is empty: import runs and build it first (npx assessor pool)");
+    throw new AppError("bad_input", say`the pool is empty: import runs and build it first (${action("buildPool")})`);
   let chosen = items;
   if (only === "unlabelled") {
     const labelled = new Set((await referenceLabels(db, projectId)).map((l) => `${l.queryId}:${l.chunkId}`));
@@ -132,14 +133,14 @@ export async function selectPairs(db: Db, projectId: number, only: string, limit
       ].sort();
       throw new AppError(
         "bad_input",
-        `--only: "${only}" is neither ${SUBSETS.join(", ")} nor a query tag of this project${tags.length ? ` (tags: ${tags.join(", ")})` : " (it has no tags)"}`,
+        say`${field("only")}: "${only}" is neither ${SUBSETS.join(", ")} nor a query tag of this project${tags.length ? ` (tags: ${tags.join(", ")})` : " (it has no tags)"}`,
       );
     }
     const queries = new Set(tagged.map((t) => t.queryId));
     chosen = items.filter((it) => queries.has(it.queryId));
   }
   if (chosen.length === 0)
-    throw new AppError("bad_input", `--only ${only}: no pooled pair is in this subset; nothing to judge`);
+    throw new AppError("bad_input", say`${field("only")} ${only}: no pooled pair is in this subset; nothing to judge`);
   return (limit ? chosen.slice(0, limit) : chosen).map(({ queryId, chunkId }) => ({ queryId, chunkId }));
 }
 
@@ -177,7 +178,7 @@ async function checkJudgeName(db: Db, projectId: number, judge: string, target: 
   if (run)
     throw new AppError(
       "conflict",
-      `a judge run named "${judge}" exists already (run ${run.id}): choose another --judge name, or continue it with: npx assessor judge resume ${run.id}`,
+      say`a judge run named "${judge}" exists already (run ${run.id}): choose another ${field("judge")} name, or continue it with: npx assessor judge resume ${run.id}`,
     );
   const imported =
     target === "answers"
@@ -186,7 +187,7 @@ async function checkJudgeName(db: Db, projectId: number, judge: string, target: 
   if (imported)
     throw new AppError(
       "conflict",
-      `judge "${judge}" already has ${imported} imported label(s): choose another --judge name`,
+      say`judge "${judge}" already has ${imported} imported label(s): choose another ${field("judge")} name`,
     );
 }
 

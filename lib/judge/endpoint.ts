@@ -11,6 +11,7 @@
 import OpenAI from "openai";
 import { AppError } from "../errors.ts";
 import { agentFetch } from "./http-fetch.ts";
+import { field, say } from "../terms.ts";
 
 export type TEndpoint = {
   baseUrl: string;
@@ -65,11 +66,11 @@ export function publicBaseUrl(url: string): string {
   } catch {
     throw new AppError(
       "bad_input",
-      `--base-url: expected an http(s) URL such as http://localhost:11434/v1, got "${url}"`,
+      say`${field("baseUrl")}: expected an http(s) URL such as http://localhost:11434/v1, got "${url}"`,
     );
   }
   if (u.protocol !== "http:" && u.protocol !== "https:")
-    throw new AppError("bad_input", `--base-url: expected an http(s) URL, got "${u.protocol}"`);
+    throw new AppError("bad_input", say`${field("baseUrl")}: expected an http(s) URL, got "${u.protocol}"`);
   u.username = "";
   u.password = "";
   u.search = "";
@@ -219,7 +220,7 @@ export async function preflight(
     else if (err instanceof OpenAI.APIConnectionError)
       throw new AppError(
         "bad_input",
-        `${f.message}. Is the server running, and does --base-url end in /v1 (e.g. http://localhost:11434/v1 for Ollama)?`,
+        say`${f.message}. Is the server running, and does ${field("baseUrl")} end in /v1 (e.g. http://localhost:11434/v1 for Ollama)?`,
       );
     else if (status === 401 || status === 403) throw new AppError("bad_input", f.message);
     else throw new AppError("bad_input", `the endpoint ${e.baseUrl} failed to list its models: ${f.message}`);

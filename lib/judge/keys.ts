@@ -19,8 +19,9 @@
  * server such as Ollama, vLLM or llama.cpp without keys).
  */
 import { AppError } from "../errors.ts";
+import { field, inWords, type Surface } from "../terms.ts";
 
-export type TSurface = "cli" | "page";
+export type TSurface = Surface;
 type TEnv = Readonly<Record<string, string | undefined>>;
 
 export const KEY_VARS_SETTING = "ASSESSOR_JUDGE_KEY_VARS";
@@ -36,17 +37,17 @@ export function operatorKeyVars(env: TEnv): Set<string> {
   );
 }
 
-/** How the page and the CLI name the key setting in their messages. */
-const WORDS: Record<TSurface, { setting: string; noKey: string }> = {
-  cli: { setting: "--api-key-env NAME", noKey: "--no-api-key" },
-  page: { setting: "the “API key variable” field", noKey: "the “no key” choice" },
-};
+/** How the page and the CLI name the key setting in their messages (lib/terms.ts). */
+const words = (surface: TSurface) => ({
+  setting: inWords([field("apiKeyEnv", "NAME")], surface),
+  noKey: inWords([field("noApiKey")], surface),
+});
 
 /** Why a variable's name may not be used as the judge's key variable, or null when it may. */
 export function keyVarProblem(name: string, env: TEnv, surface: TSurface = "cli"): string | null {
   if (name === "") return null;
   const upper = name.toUpperCase();
-  const w = WORDS[surface];
+  const w = words(surface);
   const rule = `the judge sends only a variable whose name ends in _API_KEY or starts with OPENAI_, or one the server's operator lists in ${KEY_VARS_SETTING} (comma-separated)`;
   if (RESERVED.some((re) => re.test(upper)) || (upper.startsWith("ASSESSOR_") && !operatorKeyVars(env).has(name))) {
     return `the API key variable ${name} is one of the server's own settings (NEXTAUTH_*, AUTH_*, DATABASE_*, PG*, ASSESSOR_*): its value is never sent to a model endpoint. Name the variable that holds the endpoint's key in ${w.setting} (${rule}), or use ${w.noKey} for a server without keys.`;
@@ -64,7 +65,7 @@ export function apiKeyFrom(env: TEnv, varName: string, surface: TSurface = "cli"
   if (key === undefined || key === "") {
     throw new AppError(
       "bad_input",
-      `the API key variable ${varName} is not set on the ${surface === "cli" ? "machine running this command" : "server"}. Set it in the environment, name another variable in ${WORDS[surface].setting}, or use ${WORDS[surface].noKey} for a server without keys (Ollama, vLLM, llama.cpp).`,
+      `the API key variable ${varName} is not set on the ${surface === "cli" ? "machine running this command" : "server"}. Set it in the environment, name another variable in ${words(surface).setting}, or use ${words(surface).noKey} for a server without keys (Ollama, vLLM, llama.cpp).`,
       { field: "apiKeyEnv" },
     );
   }

@@ -2,8 +2,7 @@
  * Judges without a run: label sets imported from a file (`import judge`) and those derived by
  * label transfer (`transfer:A->B`, lib/chunkings/transfer.ts). They are JudgeLabel rows like a
  * run's labels, and the dashboard shows them beside the runs' judges; `judge list` lists them and
- * `judge export NAME` writes them, so every judge the dashboard shows can be read back (issue 29
- * item 5).
+ * `judge export NAME` writes them, so every judge the dashboard shows can be read back.
  */
 import type { Db, JudgeRun } from "../db/client.ts";
 import { all, sqlRead } from "../db/sql.ts";

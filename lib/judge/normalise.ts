@@ -4,7 +4,7 @@
  * `＃＃`, `ＳＹＳＴＥＭ` become ASCII), invisible format characters removed (zero-width space,
  * joiners, word joiner, soft hyphen, bidi marks, variation selectors: `i\u200bgnore`,
  * `system\u200b:`), and common confusables folded to Latin (Cyrillic and Greek look-alikes:
- * Cyrillic `і` in `іgnore`, `о` in `Ignоre`). Issue 30 item 10: all of these passed both the
+ * Cyrillic `і` in `іgnore`, `о` in `Ignоre`). Without this fold, all of these passed both the
  * delimiters and the detector.
  *
  * The text sent to the model is not rewritten (a transcript in Russian stays Russian): the

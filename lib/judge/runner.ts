@@ -24,6 +24,8 @@ import {
   type TTaskKind,
 } from "./kinds.ts";
 import { warmInjectionDetector } from "./injection.ts";
+import { inWords } from "../terms.ts";
+import { costOf, STOPPED_BY_USER, type TProgress, type TWorkerOptions, type TWorkerResult } from "./worker-state.ts";
 import { storedError } from "./parse.ts";
 import {
   heartbeat,
@@ -38,46 +40,11 @@ import {
   setStatus,
 } from "./store.ts";
 
-export type TProgress = {
-  total: number;
-  done: number;
-  failed: number;
-  cached: number;
-  promptTokens: number;
-  completionTokens: number;
-  cost: number;
-  elapsedMs: number;
-  sentThisWorker: number;
-};
-export type TWorkerResult = {
-  status: "completed" | "stopped" | "cancelled" | "running";
-  reason: string | null;
-  progress: TProgress;
-};
-export type TWorkerOptions = {
-  apiKey: string;
-  /** Overrides the run's concurrency (e.g. a second worker with fewer slots). */
-  concurrency?: number;
-  /** Aborting stops claiming; what is in flight finishes and is recorded. */
-  stop?: AbortSignal;
-  onProgress?: (p: TProgress) => void;
-  /** Called once the worker holds the run (registered, status running). */
-  onStarted?: () => void;
-  flushEveryMs?: number;
-};
+export { costOf, STOPPED_BY_USER, type TProgress, type TWorkerOptions, type TWorkerResult } from "./worker-state.ts";
+export { cacheKey };
 
 /** Requests one task may take over all rounds and resumes before it is marked failed. */
 const MAX_ATTEMPTS = 8;
-
-export { cacheKey };
-
-export function costOf(
-  run: Pick<JudgeRun, "priceIn" | "priceOut">,
-  promptTokens: number,
-  completionTokens: number,
-): number {
-  return (promptTokens * (run.priceIn ?? 0) + completionTokens * (run.priceOut ?? 0)) / 1e6;
-}
 
 /** Runs this process as a worker of the run until it ends or stops (see the file comment). */
 export async function runWorker(db: Db, runId: number, opts: TWorkerOptions): Promise<TWorkerResult> {
@@ -147,8 +114,8 @@ async function workKind<T extends TKindTask, V>(
   const stop = (reason: string) => {
     stopReason ??= reason;
   };
-  opts.stop?.addEventListener("abort", () => stop("stopped by the user (Ctrl+C or stop)"), { once: true });
-  if (opts.stop?.aborted) stop("stopped by the user (Ctrl+C or stop)");
+  opts.stop?.addEventListener("abort", () => stop(inWords(STOPPED_BY_USER, "cli")), { once: true });
+  if (opts.stop?.aborted) stop(inWords(STOPPED_BY_USER, "cli"));
 
   // Results wait in `buffer` until the next flush; `flushing` chains flushes one after another.
   let buffer: TKindResult<T, V>[] = [];

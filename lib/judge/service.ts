@@ -123,7 +123,7 @@ export async function summarise(db: Db, run: JudgeRun, opts: { retest?: boolean 
   };
 }
 
-export async function listRuns(db: Db, projectId: number): Promise<TRunSummary[]> {
+export async function listJudgeRuns(db: Db, projectId: number): Promise<TRunSummary[]> {
   const runs = await db.judgeRun.findMany({ where: { projectId }, orderBy: { id: "desc" } });
   return Promise.all(runs.map((r) => summarise(db, r, { retest: true })));
 }

@@ -19,6 +19,7 @@ import { all, provider, run, sqlRead, sqlTransaction, type TSqlBody } from "../d
 import { intId } from "../bounds.ts";
 import { AppError } from "../errors.ts";
 import { finalAnswer, medianGrade } from "./parse.ts";
+import { action, say } from "../terms.ts";
 
 export const HEARTBEAT_MS = 2_000;
 export const STALE_MS = 15_000;
@@ -114,7 +115,7 @@ export async function registerWorker(
     const age = other ? Math.round((Date.now() - other.heartbeatAt.getTime()) / 1000) : 0;
     throw new AppError(
       "conflict",
-      `run ${runId} is being judged by another worker (pid ${other?.pid ?? "?"} on ${other?.host ?? "?"}, last heartbeat ${age} s ago). On SQLite one worker runs a run at a time: wait for it, stop it (Ctrl+C or judge cancel), or use PostgreSQL to share a run between workers.`,
+      say`run ${runId} is being judged by another worker (pid ${other?.pid ?? "?"} on ${other?.host ?? "?"}, last heartbeat ${age} s ago). On SQLite one worker runs a run at a time: wait for it, stop it (${action("cancelJudge")}), or use PostgreSQL to share a run between workers.`,
     );
   }
 }
@@ -433,14 +434,16 @@ export async function findRun(db: Db, projectId: number, ref: string): Promise<J
       : "";
     throw new AppError(
       "not_found",
-      `no judge run "${ref}" in this project${runs.length ? `; runs: ${runs.map((x) => `${x.id} (${x.judge})`).join(", ")}` : "; start one with: npx assessor judge run --judge NAME --model MODEL --base-url URL"}${others}`,
+      runs.length
+        ? `no judge run "${ref}" in this project; runs: ${runs.map((x) => `${x.id} (${x.judge})`).join(", ")}${others}`
+        : say`no judge run "${ref}" in this project; ${action("startJudge")}${others}`,
     );
   }
   return found;
 }
 
 /**
- * Cancelled is final (issue 22 item 5): no later status overwrites it. A worker stopped by the
+ * Cancelled is final: no later status overwrites it. A worker stopped by the
  * cancel (the page aborts the server's own worker at once, before its heartbeat sees the cancel)
  * would otherwise record "stopped by the user" over it, and the page would offer Resume.
  */

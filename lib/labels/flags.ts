@@ -4,7 +4,7 @@ import { itemStage, type TStage } from "./stage.ts";
 
 /** One annotator's flags and note on an item (the lead sees names; annotators never reach this). */
 export type TFlagEntry = { annotator: string; grade: number; flags: string[]; notes: string };
-/** An item with at least one flag or note (issue 22 item 4): the lead's "Flags and notes" list. */
+/** An item with at least one flag or note: the lead's "Flags and notes" list. */
 export type TFlaggedItem = {
   poolItemId: string;
   qid: string;

@@ -19,7 +19,7 @@ export type ReferenceLabelRow = {
   /** The import's source name for imported labels; null for labels made here. */
   source: string | null;
   /**
-   * Where the label is in the video (issue 20 item 2): the video's external id, the labelled
+   * Where the label is in the video: the video's external id, the labelled
    * chunk's start and end (seconds) and its chunking's name. `startSeconds` above is the corrected
    * start (where the answer begins, as the annotators or the import gave it).
    */
@@ -28,7 +28,7 @@ export type ReferenceLabelRow = {
   chunkEnd: number;
   chunking: string;
   /**
-   * Provenance (issue 22): the annotators' flags (union, sorted) and non-empty notes (submission
+   * Provenance: the annotators' flags (union, sorted) and non-empty notes (submission
    * order), and the adjudication's revision (1 = never revised; null when not adjudicated).
    * Imported labels carry none.
    */

@@ -23,7 +23,7 @@
  * for an agreed grade 0). An agreed end that does not lie after the agreed start is not an end for
  * the reference spans (lib/stats/time/reference.ts reads it as open).
  *
- * Editing rule (issue 18 item 2; `itemDecision`): an annotator may change their own grade at any
+ * Editing rule (`itemDecision`): an annotator may change their own grade at any
  * time, and every edit is accepted the same way, whatever the other grades or an adjudication say
  * (so a submission's answer tells nothing about a peer's grade). The item's reference follows:
  * once all required grades are in and they disagree, the item is disputed (PoolItem.disputedAt,

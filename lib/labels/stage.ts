@@ -38,7 +38,7 @@ export function itemStage(
 export type TStageCounts = Record<TStage, number> & { total: number };
 
 /**
- * Stage counts plus what imported human labels did to the queue (issue 21 item 2): pooled items
+ * Stage counts plus what imported human labels did to the queue: pooled items
  * with an imported reference label (any source) leave annotation, so `imported_pooled` counts the
  * pool items that have one, and `imported_regrading` those of them that are assigned anyway (a
  * re-grade asked for with `assign --include-labelled`, or grades that were already under way).

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
-import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
-import { AppError } from "../errors.ts";
+import { all, get, provider, run, type TSqlBody } from "../db/sql.ts";
+import { AppError, parsedInput } from "../errors.ts";
+import { submitWithRetry } from "./submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
 import { decide, type TDisagreementRule } from "./rule.ts";
 import { ZJudgementInput, type TJudgement, type TJudgementInput } from "./schemas.ts";
@@ -44,7 +45,7 @@ export function judgementSnapshot(
  *   synchronous step, lib/db/sql.ts).
  * - `forbidden` unless the item is assigned to the caller (checked in the same transaction);
  *   `conflict` when the lead has closed grading in the project (every item alike).
- * - Blind and unprobeable (issue 18 item 2): the caller may change their own grade at any time,
+ * - Blind and unprobeable: the caller may change their own grade at any time,
  *   and every edit is accepted the same way (the caller's own stored judgement echoed), whatever
  *   the other annotators' grades or an adjudication say: no answer depends on them. The same
  *   statements run on every edit, so the timing does not tell either.
@@ -61,24 +62,8 @@ export function judgementSnapshot(
  * statements in one transaction rather than Prisma queries (bench: `npm run bench -- annotate`).
  */
 export async function submitJudgement(db: Db, userId: string, input: TJudgementInput): Promise<TSubmitResult> {
-  const parsed = ZJudgementInput.safeParse(input);
-  if (!parsed.success)
-    throw new AppError(
-      "bad_input",
-      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
-      parsed.error.issues,
-    );
-  const data = parsed.data;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await sqlTransaction(db, () => apply(userId, data));
-    } catch (e) {
-      // Only reachable on PostgreSQL without the row lock's protection (e.g. the item's first
-      // two judgements racing): the retry sees the committed row and updates it, or the event.
-      if (!isUniqueViolationError(e)) throw e;
-      if (attempt >= 2) throw new AppError("conflict", "the item was changed at the same time; submit again");
-    }
-  }
+  const data = parsedInput(ZJudgementInput, input);
+  return submitWithRetry(db, () => apply(userId, data), "the item");
 }
 
 /** Whether a stored flags column (a JSON array) holds the same flags as `flags`, in any order. */
@@ -145,7 +130,7 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const before = judgements.find((j) => j.userId === userId) ?? null;
   const now = new Date();
   const flags = JSON.stringify(data.flags);
-  // Viewing is not grading (issue 29 item 2): a re-submission that changes nothing keeps the time
+  // Viewing is not grading: a re-submission that changes nothing keeps the time
   // spent the first time instead of overwriting it with the seconds of a second look.
   const unchanged =
     before !== null &&

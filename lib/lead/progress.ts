@@ -1,4 +1,5 @@
 import type { Db } from "../db/client.ts";
+import { median } from "../stats/median.ts";
 
 export type TAnnotatorProgress = {
   userId: string;
@@ -10,14 +11,6 @@ export type TAnnotatorProgress = {
   /** Median of Judgement.timeSpentMs over this user's judgements in the project, in seconds; null without timings. */
   medianSecondsPerItem: number | null;
 };
-
-/** The median of a non-empty list (mean of the two middle values for an even count). */
-export function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 /** Per annotator with assignments in the project: items assigned, items judged, median time per item. */
 export async function annotatorProgress(db: Db, projectId: number): Promise<TAnnotatorProgress[]> {

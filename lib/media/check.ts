@@ -5,7 +5,7 @@ import { mediaHosts, mediaKind, urlMediaProblem, type TMediaKind } from "./hosts
 import { confinedMediaFile, mediaPathProblem } from "./root.ts";
 
 /**
- * `assessor media check`: whether each video of a project can play (issue 21 item 1).
+ * `assessor media check`: whether each video of a project can play.
  * - file: the path is inside a media root (after symlinks), names a video or audio file and
  *   exists: "ok" with its size; else "missing" or "outside" (the media route refuses it, 403);
  * - youtube: "ok" (played in YouTube's frame; not fetched);

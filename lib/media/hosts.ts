@@ -1,5 +1,5 @@
 /**
- * The four kinds of video media (issue 21 item 1) and the remote hosts the operator allows.
+ * The four kinds of video media and the remote hosts the operator allows.
  *
  * - file: a `path`, served by the app from a media root (lib/media/root.ts, /api/media/:id);
  * - youtube: a YouTube URL, played in YouTube's frame (the page CSP's frame-src);

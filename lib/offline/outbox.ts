@@ -1,7 +1,7 @@
 /**
  * The client's queue of unacknowledged submissions ("outbox"). A grade is written here first
  * (localStorage, so it survives a reload or a crash of the tab) and removed only when the server
- * has answered it. What each answer does (issue 18 item 4: one bad grade never blocks the others):
+ * has answered it. What each answer does (one bad grade never blocks the others):
  *
  * - 2xx (applied, or already applied: the idempotency key makes a retry harmless): removed.
  * - Not the grade's fault, so retried with exponential backoff and every other entry waits too

@@ -6,12 +6,13 @@ import { int, isConstraintViolation } from "./sql.ts";
 import { evaluatedOrder } from "../stats/order.ts";
 import { findChunking } from "../chunkings/store.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
+import { field, say } from "../terms.ts";
 
 export type TPoolOptions = {
   depth: number;
   runs?: string[];
   /**
-   * Pool one chunking's runs for what label transfer leaves (issue 20 item 4): only its runs, and
+   * Pool one chunking's runs for what label transfer leaves: only its runs, and
    * a pair with a transfer label (any judge `transfer:X->NAME`) is not added unless it is already
    * in the pool (the audit sample, or an earlier pool).
    */
@@ -58,7 +59,7 @@ type Candidate = { runId: number; queryId: number; chunkId: number; score: numbe
 export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): Promise<TPoolResult> {
   const depth = opts.depth;
   if (!Number.isInteger(depth) || depth < 1)
-    throw new AppError("bad_input", `--depth: expected a whole number ≥ 1, got ${depth}`);
+    throw new AppError("bad_input", say`${field("depth")}: expected a whole number ≥ 1, got ${depth}`);
 
   const chunking = opts.chunking === undefined ? null : await findChunking(db, projectId, opts.chunking);
   const allRuns = await db.run.findMany({
@@ -228,7 +229,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
   }
 }
 
-/** The rows of each (run, query) whose score is among the K highest, with the chunk's external id; accepted questions only (issue 23: drafts and rejected questions are never pooled). */
+/** The rows of each (run, query) whose score is among the K highest, with the chunk's external id; accepted questions only (drafts and rejected questions are never pooled). */
 async function topCandidates(tx: BulkTx, runIds: number[], depth: number): Promise<Candidate[]> {
   if (runIds.length === 0) return [];
   const sql = `SELECT r."runId" AS "runId", r."queryId" AS "queryId", r."chunkId" AS "chunkId", r."score" AS "score", c."externalId" AS "docid"

@@ -3,9 +3,9 @@ import { AppError } from "../errors.ts";
 import { sqlDate } from "../db/sql.ts";
 
 /**
- * Closing grading (issue 22 item 2: "final items shown read-only when revisited"). An item cannot
+ * Closing grading ("final items shown read-only when revisited"). An item cannot
  * become final for its annotators on its own: "final" would mean the other annotators agreed or an
- * adjudicator decided, which an annotator must not learn (issue 18 item 2, blindness). So finality is
+ * adjudicator decided, which an annotator must not learn (blindness). So finality is
  * the lead's act for the whole project at once: from `gradingClosedAt` on, every item of the project
  * is read-only for every annotator, whatever its state, and a grade sent after it (from an outbox,
  * say) is refused with the same words for every item. Adjudication goes on; the lead can reopen.

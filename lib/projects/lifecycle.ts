@@ -6,7 +6,7 @@ import { exportLabels, sidecarText, type TExportFormat } from "../exports/labels
 import { fileSafeName } from "../exports/file-name.ts";
 
 /**
- * The lifecycle of what a lead imported (issue 21 item 5): list it in full, export it, delete it.
+ * The lifecycle of what a lead imported: list it in full, export it, delete it.
  *
  * Human labels are what cannot be made again: annotators' grades, adjudications and imported
  * reference labels. Deleting a project that holds any is refused unless forced, and a forced

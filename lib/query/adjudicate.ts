@@ -55,7 +55,7 @@ export function fetchLastDecision(projectId: number) {
   );
 }
 
-/** A decision; the picker's pending counts are read again after each one, taken or refused (issue 29 item 7: they went stale). */
+/** A decision; the picker's pending counts are read again after each one, taken or refused (they went stale). */
 export function useDecide() {
   const qc = useQueryClient();
   return useMutation({

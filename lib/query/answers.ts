@@ -13,7 +13,7 @@ import type { TAnnotatorAnswer, TAnswerProject, TAnswerQueuePage } from "../answ
 import type { TAnswerAdjudicateResult, TAnswerAdjudicationItem } from "../answers/adjudicate.ts";
 import type { TClaimLabel } from "../answers/labels.ts";
 
-/** Client data of the answer task (issue 24): the annotator's queue and answers, the adjudicator's queue and decisions. */
+/** Client data of the answer task: the annotator's queue and answers, the adjudicator's queue and decisions. */
 export const answerKeys = {
   all: ["answers"] as const,
   projects: () => [...answerKeys.all, "projects"] as const,

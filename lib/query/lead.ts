@@ -185,7 +185,7 @@ export function useDeleteProject(projectId: number) {
   });
 }
 
-/** Items with an annotator's flag or note (issue 22 item 4). */
+/** Items with an annotator's flag or note. */
 export function useFlaggedItems(projectId: number) {
   return useQuery({
     queryKey: leadKeys.flags(projectId),

@@ -1,5 +1,5 @@
 /**
- * Near-duplicate questions (issue 23 item 2), pure: two questions are near-duplicates when the
+ * Near-duplicate questions, pure: two questions are near-duplicates when the
  * Jaccard similarity of their sets of content terms (text.ts: stop words removed, S-stemmed) is at
  * least `DUPLICATE_JACCARD` (0.6, a stated threshold): |A ∩ B| / |A ∪ B|. Questions without content
  * terms are never duplicates. Near-duplicates are reported as groups (connected components),
@@ -27,7 +27,7 @@ function termSet(text: string): ReadonlySet<string> {
   return set;
 }
 
-/** A group of near-duplicate questions (issue 30 item 2: groups, not every pair). */
+/** A group of near-duplicate questions (groups, not every pair). */
 export type TDuplicateCluster = {
   /** Question ids, in input order. */
   ids: number[];

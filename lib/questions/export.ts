@@ -1,5 +1,5 @@
 /**
- * `assessor export questions` (issue 23 item 5): the file a team's retrievers read to produce runs.
+ * `assessor export questions`: the file a team's retrievers read to produce runs.
  * - jsonl: one object per line, `{id, text, status, author, tags, places: [{video, start, end}]}`
  *   (the import's format: `assessor import queries` reads it back);
  * - csv / tsv: columns id, text, status, author, tags (comma-separated), places (`video@start-end`

@@ -1,5 +1,5 @@
 /**
- * A question's history as readable changes (issue 29 item 10), pure. QueryEvent rows keep the
+ * A question's history as readable changes, pure. QueryEvent rows keep the
  * record before and after as JSON in two shapes: the write screen's and the lead's edits
  * (store.ts: places as `{ videoId, start, end }`) and the import's (lib/imports/queries.ts: places
  * as `{ videoId, startSeconds, endSeconds }`, with the author). `readSnapshot` reads either into one

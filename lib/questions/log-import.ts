@@ -1,5 +1,5 @@
 /**
- * `assessor import query-log FILE` (issue 23 item 4): a query log (JSONL or CSV with a header:
+ * `assessor import query-log FILE`: a query log (JSONL or CSV with a header:
  * `text`, `time`, optional `user` and `count`) read as a stream, normalised and deduplicated
  * (query-log.ts), optionally sampled, and written as draft questions tagged `log` (author null),
  * for a person to complete with answer places by watching. A query whose normalised text equals
@@ -11,7 +11,7 @@ import { StringDecoder } from "node:string_decoder";
 import { parse } from "csv-parse";
 import type { Db } from "../db/client.ts";
 import type { LocatedError } from "../errors.ts";
-import { mulberry32 } from "../assignment/random.ts";
+import { mulberry32 } from "../stats/random.ts";
 import { ErrorList, fileKind, sha256File, TX_OPTIONS } from "../imports/input.ts";
 import {
   LogDeduper,

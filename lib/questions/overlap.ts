@@ -1,5 +1,5 @@
 /**
- * Lexical-overlap bias of a question (issue 23 item 3), pure. Why it matters: questions written
+ * Lexical-overlap bias of a question, pure. Why it matters: questions written
  * while reading the passage share its words and favour keyword search (DPR, Karpukhin et al. 2020,
  * top-20 retrieval accuracy: BM25 68.8% vs DPR 63.2% on SQuAD, whose questions were written
  * looking at the passage; 59.1% vs 78.4% on Natural Questions, real users' queries).

@@ -1,5 +1,5 @@
 /**
- * Answer places as typed or marked on screen (issue 29 items 3 and 10), pure: times typed as m:ss,
+ * Answer places as typed or marked on screen, pure: times typed as m:ss,
  * h:mm:ss or seconds, and the one rule every screen checks before saving (the server checks it
  * again: lib/questions/schemas.ts): an end is at or after its start.
  */

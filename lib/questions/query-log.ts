@@ -1,5 +1,5 @@
 /**
- * Query logs into draft questions (issue 23 item 4), pure parts: normalisation, deduplication and
+ * Query logs into draft questions, pure parts: normalisation, deduplication and
  * sampling. `lib/questions/log-import.ts` reads the file and writes the drafts.
  *
  * - Normalisation (`normaliseQuery`): Unicode NFKC, lower case, every punctuation or symbol
@@ -8,7 +8,7 @@
  * - Deduplication: one entry per normalised text, its count the sum of the lines' counts (a line
  *   without `count` counts 1), its text the first line's original text (trimmed), its users the
  *   distinct users seen; empty normalised texts are dropped.
- * - Sampling, seeded (lib/assignment/random.ts mulberry32):
+ * - Sampling, seeded (lib/stats/random.ts mulberry32):
  *   - `frequency`: N entries without replacement with probability proportional to count
  *     (Efraimidis and Spirakis 2006, "Weighted random sampling with a reservoir": key u^(1/count)
  *     for u uniform in (0, 1), the N largest keys);
@@ -17,7 +17,7 @@
  *     strata first; a stratum smaller than its share gives the rest to the others), a simple random
  *     sample within each, so the rare tail is seen as well as the head.
  */
-import { shuffle, type Rng } from "../assignment/random.ts";
+import { shuffle, type RandomFn } from "../stats/random.ts";
 
 export function normaliseQuery(text: string): string {
   return text
@@ -110,7 +110,7 @@ export class LogDeduper {
 
 export type TSampleStrategy = "frequency" | "stratified";
 
-export function frequencySample(entries: readonly TLogEntry[], n: number, rng: Rng): TLogEntry[] {
+export function frequencySample(entries: readonly TLogEntry[], n: number, rng: RandomFn): TLogEntry[] {
   const keyed = entries.map((e) => ({ e, k: Math.pow(1 - rng(), 1 / e.count) }));
   keyed.sort((a, b) => b.k - a.k);
   return keyed.slice(0, Math.min(n, entries.length)).map((x) => x.e);
@@ -121,7 +121,7 @@ export function stratumOf(count: number): number {
   return count <= 1 ? 0 : String(Math.floor(count)).length;
 }
 
-export function stratifiedSample(entries: readonly TLogEntry[], n: number, rng: Rng): TLogEntry[] {
+export function stratifiedSample(entries: readonly TLogEntry[], n: number, rng: RandomFn): TLogEntry[] {
   const strata = new Map<number, TLogEntry[]>();
   for (const e of entries) {
     const s = stratumOf(e.count);

@@ -1,5 +1,5 @@
 /**
- * The lead's review of questions (issue 23 items 2 and 3): every question with its author, tags,
+ * The lead's review of questions: every question with its author, tags,
  * answer places, status, lexical-overlap bias (overlap.ts) and near-duplicates (duplicates.ts),
  * and counts and overlap distributions per author and per tag.
  *
@@ -8,7 +8,7 @@
  * the documents BM25 ranks. A question with several answer places is measured at each place that
  * has a video and reports the place with the highest overlap (the most keyword-like one).
  *
- * Bounded whatever was posted (issue 30 item 2): questions come a page at a time, near-duplicates
+ * Bounded whatever was posted: questions come a page at a time, near-duplicates
  * as groups (duplicates.ts) a page at a time with at most CLUSTER_SHOWN questions each, the author
  * and tag tables at most MAX_GROUPS rows each, and only the videos of the page's answer places.
  */
@@ -207,7 +207,7 @@ export async function videoIndexes(
 }
 
 /**
- * One name per person (issue 29 item 10): an imported question's free-text author that is a user's
+ * One name per person: an imported question's free-text author that is a user's
  * email, the local part of exactly one user's email, or a user's name (any case) shows as that
  * user's name, as the questions they wrote do.
  */

@@ -1,5 +1,5 @@
 /**
- * Questions as written and reviewed in Assessor (issue 23): list, create, edit with history. The
+ * Questions as written and reviewed in Assessor: list, create, edit with history. The
  * CLI (import/export), the write screen and the review list all read and write these records.
  */
 import type { Db, QuestionStatus } from "../db/client.ts";

@@ -1,5 +1,5 @@
 /**
- * The one analyser of question and transcript text for the lexical measures (issue 23): overlap,
+ * The one analyser of question and transcript text for the lexical measures: overlap,
  * BM25 rank and near-duplicates all see the same terms.
  *
  * - Lower case after Unicode NFKC; tokens are runs of letters and digits (`\p{L}\p{N}`, an

@@ -1,5 +1,5 @@
 /**
- * Statistics of generated answers (issue 24), pure (no database): faithfulness of an answer from its
+ * Statistics of generated answers, pure (no database): faithfulness of an answer from its
  * claim labels, judge vs human agreement on claim support and on per-answer faithfulness, and the
  * failure attribution table (retrieval failed / generator failed / good without evidence / fine).
  * Intervals, paired tests and kappa are lib/stats' own (bootstrap.ts, paired.ts, agreement/).

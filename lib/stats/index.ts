@@ -40,5 +40,6 @@ export { pairedBootstrapTest, pairedRandomizationTest, type PairedResult } from 
 export { queriesForHalfWidth, queriesToDetect, sampleSd } from "./sample-size.ts";
 export { ppiMean, ppiPairedDifference, narrowerBy, type TPpiResult, type TPpiSample } from "./ppi.ts";
 export { ppiTable, type TPpiTable } from "./ppi-table.ts";
-export { seededRng, type Rng } from "./random.ts";
+export { median } from "./median.ts";
+export { mulberry32, randomSeed, seededRng, shuffle, type RandomFn, type Rng } from "./random.ts";
 export * from "./time/index.ts";

@@ -4,13 +4,13 @@ import { z } from "zod";
 import type { Db, User } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { MAX_EMAIL_CHARS } from "../bounds.ts";
+import { ROLES } from "../auth/permissions.ts";
 
 /**
  * Users and their passwords. Passwords are hashed with argon2id (@node-rs/argon2's default
  * algorithm, with its default cost: m=19 MiB, t=2, p=1, the OWASP minimum). Emails are stored
  * trimmed and lower-cased, and looked up the same way, so "Ann@X.org" and "ann@x.org" are one user.
  */
-export const ROLES = ["lead", "adjudicator", "annotator"] as const;
 export const ZRole = z.enum(ROLES);
 export type TUserRole = z.infer<typeof ZRole>;
 

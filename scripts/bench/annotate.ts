@@ -1,5 +1,5 @@
 /**
- * Annotate benchmarks (issue 4), against the production server (`next start`) on a fresh SQLite
+ * Annotate benchmarks, against the production server (`next start`) on a fresh SQLite
  * database in a temp dir:
  *
  * 1. Keypress → next item, in headless Chromium: an annotator with 60 items on three videos
@@ -12,7 +12,7 @@
  *    - first video frame: the first animation frame in which the shown player's <video> holds a
  *      decoded frame at the item's cue (readyState ≥ HAVE_CURRENT_DATA, not seeking, media time
  *      within 1 s of the cue; headless Chromium without a GPU runs no requestVideoFrameCallback).
- *    Target p95 ≤ 50 ms for each. (Before issue 22 this pressed a digit and then Enter and timed
+ *    Target p95 ≤ 50 ms for each. (An earlier version pressed a digit and then Enter and timed
  *    from Enter: the digit had already moved on, so it timed the item after.)
  * 2. Label submissions from 50 simulated annotators, each with its own session cookie from a real
  *    sign-in and its own keep-alive connection, each request a fresh idempotency key, POST

@@ -1,5 +1,5 @@
 /**
- * The answer task (issue 24), against the production server (`next start`) on a fresh SQLite
+ * The answer task, against the production server (`next start`) on a fresh SQLite
  * database in a temp dir: 300 generated answers of 8 claims each, 5 context chunks each, imported
  * with the real importer (`importAnswers`) and assigned to one annotator (`assignAnswers`).
  *

@@ -1,5 +1,5 @@
 /**
- * Chunking report benchmark (issue 20 item 6): the chunking grid report
+ * Chunking report benchmark: the chunking grid report
  * (lib/dashboard/chunking-report.ts, the dashboard's Chunkings card and `assessor chunking report`)
  * on a synthetic project of 6 chunkings (20/40/60 s × no overlap/25% overlap of 50 ten-minute
  * videos) × 4 systems × 500 questions: runs of depth 20, human labels on the first chunking's top

@@ -11,7 +11,7 @@
  *   (only the queries and slices whose labels changed are computed again) — target ≤ 300 ms;
  * - the judge + human (PPI) panel and queries-needed advisor on their own after each such change,
  *   on 40 completely labelled questions (imported labels added after seeding) — target ≤ 100 ms
- *   (issue 12; scripts/bench/ppi.ts times the statistics alone with 12 measures);
+ *   (scripts/bench/ppi.ts times the statistics alone with 12 measures);
  * - unchanged labels (served from the per-version cache) — target ≤ 300 ms; beside it the version
  *   check alone, what the open page polls every 5 s and on focus (lib/query/dashboard.ts);
  * - from nothing in a fresh process (every table is read, each run's packed rankings too, and every

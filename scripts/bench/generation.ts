@@ -1,5 +1,5 @@
 /**
- * Generation section benchmark (issue 24): 5 systems × 500 questions with 8 claims per answer
+ * Generation section benchmark: 5 systems × 500 questions with 8 claims per answer
  * (2,500 answers, 20,000 claims, 5 context chunks each), 10,000 claim labels by people (1,250
  * answers labelled by two annotators, 8 claims each; one answer in 20 disagrees and is
  * adjudicated), judge labels on every answer, 2,500 reference chunk labels (5 per question) — in a

@@ -1,5 +1,5 @@
 /**
- * LLM judge benchmark (issue 11): 10,000 pooled pairs judged against the fake OpenAI-compatible
+ * LLM judge benchmark: 10,000 pooled pairs judged against the fake OpenAI-compatible
  * server (tests/helpers/fake-llm.ts, in a process of its own, answering every request after
  * 20 ms) with concurrency 32, on a fresh SQLite database.
  *

@@ -1,5 +1,5 @@
 /**
- * Pooling and assignment benchmark (issue 2): 500 queries × 10 runs × depth 20 on SQLite, target
+ * Pooling and assignment benchmark: 500 queries × 10 runs × depth 20 on SQLite, target
  * pool + assign ≤ 5 s.
  *
  * Set-up (not measured), in a fresh SQLite file in a temp dir: one project, 500 queries, 100

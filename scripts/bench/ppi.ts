@@ -1,5 +1,5 @@
 /**
- * PPI benchmark (issue 12): the statistics the dashboard adds for the "judge + human (PPI)" source
+ * PPI benchmark: the statistics the dashboard adds for the "judge + human (PPI)" source
  * and the queries-needed advisor (lib/stats/ppi-table.ts: PPI++ mean per run and measure, PPI++
  * paired difference from the baseline, topic-set sizes) on 20 runs × 500 questions × 12 measures,
  * 100 of them completely human-labelled. Per-question values are generated (seeded); the

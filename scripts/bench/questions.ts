@@ -1,10 +1,10 @@
 /**
- * Questions benchmark (issue 23), on SQLite in a temp dir:
+ * Questions benchmark, on SQLite in a temp dir:
  * - the review list with overlap figures (`reviewData`: every question with its author, tags and
  *   places, window overlap, BM25 rank of the answer's chunk, near-duplicates, per-author and
  *   per-tag distributions) for 2,000 questions over 200 videos (30 chunks of 40 words each per
  *   video, one answer place per question), target ≤ 300 ms;
- * - the review list of a flooded project (issue 30 item 2): 5,000 copies of one question and 5,000
+ * - the review list of a flooded project: 5,000 copies of one question and 5,000
  *   distinct but similar ones (every pair a candidate of the similarity step), target ≤ 1 s (median
  *   of 3 after the first, which measures every distinct text once) and a response of ≤ 500 KB (a
  *   page of questions and of near-duplicate groups);
@@ -18,7 +18,7 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mulberry32 } from "../../lib/assignment/random.ts";
+import { mulberry32 } from "../../lib/stats/random.ts";
 
 const VIDEOS = 200;
 const CHUNKS = 30;

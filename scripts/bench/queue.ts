@@ -1,5 +1,5 @@
 /**
- * The annotator's queue at scale (issue 21 item 3), against the production server (`next start`)
+ * The annotator's queue at scale, against the production server (`next start`)
  * on a fresh SQLite database in a temp dir. One annotator has 100,000 assigned items in one project
  * (2,000 questions × 50 items, written with bulk SQL), the first 40,000 of them graded, and 10 items
  * in a second project (so the page shows the project picker).

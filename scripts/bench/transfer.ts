@@ -1,5 +1,5 @@
 /**
- * Label transfer benchmark (issue 20): 100,000 human labels of chunking A (20 s chunks every 15 s)
+ * Label transfer benchmark: 100,000 human labels of chunking A (20 s chunks every 15 s)
  * transferred onto a 1,000,000-chunk chunking B (60 s chunks every 45 s: 10,000 videos × 100
  * chunks) by lib/stats/time/transfer.ts. Targets: ≤ 2 s and ≤ 500 MB.
  *

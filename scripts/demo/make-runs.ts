@@ -28,7 +28,7 @@ import { chunkCues, type TranscriptChunk } from "../../lib/formats/chunker.ts";
 /** Must match scripts/demo.mjs (CHUNK_SECONDS, OVERLAP_SECONDS). */
 export const DEMO_CHUNKING = { by: "seconds", size: 20, overlap: 5 } as const;
 /**
- * The demo's second chunking (issue 20 item 7), must match scripts/demo.mjs (SECOND_CHUNKING):
+ * The demo's second chunking, must match scripts/demo.mjs (SECOND_CHUNKING):
  * 40 s windows without overlap. Its runs are the same three systems over its chunks, written to
  * demo/runs/c40o0/ with the system names `<system>@c40o0` (system names are unique in a project;
  * the chunking report reads `bm25@c40o0` on c40o0 as system bm25).

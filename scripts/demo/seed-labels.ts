@@ -1,5 +1,5 @@
 /**
- * The demo's sample labels (issue 13 item 8): part of the pool already graded by both annotators
+ * The demo's sample labels: part of the pool already graded by both annotators
  * and the disagreements adjudicated, so the dashboard shows kappa, the confusion matrix and the
  * systems table on first start, while ann1 and ann2 still have the other questions to grade.
  *

@@ -9,7 +9,7 @@ import { submitJudgement } from "../../lib/labels/submit.ts";
 import { PASSWORDS } from "../integration/annotate-fixture.ts";
 
 /**
- * axe-core on every page (issue 22 item 8): each role signs in through the login page and opens
+ * axe-core on every page: each role signs in through the login page and opens
  * its pages with content shown (an item to grade, a disagreement, labels beside a judge on the
  * dashboard, a draft question to review); each page has exactly one `main` landmark and no
  * serious or critical axe violation. The counts per page are printed at the end.

@@ -7,7 +7,7 @@ import { submitJudgement } from "../../lib/labels/submit.ts";
 import { PASSWORDS } from "../integration/annotate-fixture.ts";
 
 /**
- * The adjudicator by keyboard alone (issue 22 item 1), in Chromium: the picker opens on the project
+ * The adjudicator by keyboard alone, in Chromium: the picker opens on the project
  * with work and shows pending counts; `a` / `b` take an annotator's grade and start; the final start
  * defaults to the annotators' mean within the tolerance (15 s) and is unchosen beyond it (never the
  * chunk start); `r` focuses the rationale; `g` shows the guidelines; `u` reopens the last decision
@@ -84,7 +84,7 @@ describe("adjudication by keyboard", () => {
       "AAA nothing to decide — nothing to decide",
       "Blind project — 3 to decide",
     ]);
-    // The buttons say what their keys do here (issue 29 item 11): Backspace goes back, u reopens.
+    // The buttons say what their keys do here: Backspace goes back, u reopens.
     expect(
       await page.getByRole("button", { name: "Backspace back to the previous item", exact: true }).textContent(),
     ).toBe("Backspace ◂ back");
@@ -136,7 +136,7 @@ describe("adjudication by keyboard", () => {
     }
     await page.getByRole("region", { name: "End of queue" }).waitFor();
     await expect.poll(() => db.adjudication.count()).toBe(3);
-    // The picker's count follows the decisions (issue 29 item 7), without a reload.
+    // The picker's count follows the decisions, without a reload.
     await expect
       .poll(() => page.getByLabel("Project").locator("option:checked").textContent())
       .toBe("Blind project — nothing to decide");

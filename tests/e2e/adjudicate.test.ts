@@ -11,7 +11,7 @@ import { formatClock } from "../../lib/annotate/format.ts";
 import { PASSWORDS, SECRETS, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
- * Two adjudicators on the same disagreement at once, in Chromium (issue 4 item 6): the first
+ * Two adjudicators on the same disagreement at once, in Chromium: the first
  * decision stands; the second adjudicator's Enter gets a 409 and the page shows the decision that
  * stands. Keyboard only; A and B are shown, never the annotators' names; `?` shows the keys.
  * Build first: NEXT_DIST_DIR=.next-annotate npx next build; run with the same NEXT_DIST_DIR.
@@ -98,7 +98,7 @@ describe("adjudication in the browser", () => {
     const alert = second.getByRole("alert").filter({ hasText: "Another adjudicator decided this item first" });
     await alert.waitFor();
     // The start began at the annotators' mean (10 s and 20 s, within the 15 s tolerance: 15 s;
-    // issue 22: never the chunk's start), then ] (+1 s) and Shift+] (+5 s).
+    // never the chunk's start), then ] (+1 s) and Shift+] (+5 s).
     expect(await second.getByTestId("standing").textContent()).toBe(
       `grade 2, start ${formatClock(21)}: “says it, but 3 overstates”`,
     );

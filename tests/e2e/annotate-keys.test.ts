@@ -11,7 +11,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
- * Keys for everything an annotator does often, and the project's guidelines (issue 13 item 3):
+ * Keys for everything an annotator does often, and the project's guidelines:
  * the lead writes Markdown guidelines in the project page; a new annotator has auto-advance on
  * (one key per judgement), sets both flags with f and t, writes a note after n and leaves it
  * with Esc, opens the guidelines with g (grade meanings and the lead's examples), and grades
@@ -80,7 +80,7 @@ describe("annotator keys and guidelines", () => {
     expect(await help.count()).toBe(0);
 
     await page.keyboard.press("g");
-    // A panel beside the item (issue 22 item 2), not a dialog over it.
+    // A panel beside the item, not a dialog over it.
     const guide = page.getByRole("complementary", { name: "Guidelines" });
     await guide.getByText("contains the exact evidence").waitFor();
     expect(await guide.getByRole("heading", { name: "Examples of grade 3" }).count()).toBe(1);

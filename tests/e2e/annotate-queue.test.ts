@@ -10,7 +10,7 @@ import { submitJudgement } from "../../lib/labels/submit.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
- * The paged queue in Chromium (issue 21 item 3): an annotator with items in two projects opens
+ * The paged queue in Chromium: an annotator with items in two projects opens
  * /annotate on the project graded in last, sees its name, picks the other project (kept in the
  * URL), grades across a page boundary (pages of 3 items: ASSESSOR_QUEUE_PAGE=3) with the keyboard,
  * and after a reload (which starts at the first ungraded item, in a page of its own) goes back with

@@ -10,7 +10,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { PASSWORDS, SECRETS, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
- * Nothing silent for the annotator (issue 22 items 2 and 3), in Chromium, by keyboard where a
+ * Nothing silent for the annotator, in Chromium, by keyboard where a
  * person would use keys:
  * - the guidelines (g) are a panel beside the item on a wide screen and below it on a phone, never
  *   over the chunk text, and their pipe tables render as tables;
@@ -262,7 +262,7 @@ describe("the annotator's page says what happens", () => {
       expect(await failed.textContent()).toContain(
         `Question ${q}, item ${i} (“${question}”) (grade 2): a test refusal (HTTP 409)`,
       );
-      // The status line does not say "All grades saved." beside it (issue 29 item 7).
+      // The status line does not say "All grades saved." beside it.
       await expect.poll(outboxText).toBe("1 grade was not saved (listed below); every other grade is saved.");
       await page.unrouteAll({ behavior: "ignoreErrors" });
       // Back on the item: no grade pressed, as the server holds none (not the refused 2).

@@ -11,7 +11,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 
 /**
- * The whole labelling loop in Chromium (issue 4 item 9): the lead uploads the demo files (videos,
+ * The whole labelling loop in Chromium: the lead uploads the demo files (videos,
  * WebVTT transcripts, queries, two runs cut down to two queries) and builds and assigns the pool
  * through the lead pages; two annotators grade every item with the keyboard only, disagreeing on
  * some and setting corrected starts from the playing video with `s`; the adjudicator resolves the

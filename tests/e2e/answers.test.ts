@@ -11,7 +11,7 @@ import { answerReferenceLabels } from "../../lib/answers/reference.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
- * The answer task in the browser (issue 24 item 3): an annotator labels an answer's claims and its
+ * The answer task in the browser: an annotator labels an answer's claims and its
  * relevance with the keyboard only — s / p / x on the claims, k back to fix one, 2 plays context
  * chunk 2, the relevance key submits and moves on, also offline (the outbox sends it once back
  * online) — and the label is stored; on the next answer

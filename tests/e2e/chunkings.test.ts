@@ -17,7 +17,7 @@ import { ndcg } from "../../lib/stats/measures/ndcg.ts";
 import { UNJUDGED } from "../../lib/stats/measures/types.ts";
 
 /**
- * Acceptance (issue 20 items 6 and 7): the lead opens the dashboard of the demo project (loaded by
+ * Acceptance: the lead opens the dashboard of the demo project (loaded by
  * scripts/demo.mjs, DEMO_NO_SERVE=1) and sees the Chunkings card: both chunkings (default, c40o0)
  * × the three systems, with the numbers the test computes itself from the database: each run's
  * ranking (RunEntry, score descending, ties by docid descending), the chunks' times, the answer

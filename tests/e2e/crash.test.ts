@@ -5,7 +5,7 @@ import { runAnnotator, seedCrowd, tally, type TCrowd } from "../helpers/crowd.ts
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * Crash test (issue 13 item 4): 30 simulated annotators grade through the API while the app
+ * Crash test: 30 simulated annotators grade through the API while the app
  * server is killed with SIGKILL three times (at 20 %, 45 % and 70 % of the grades acknowledged)
  * and started again on the same port. Clients retry with their idempotency keys until they get
  * an answer. Afterwards every acknowledged grade is stored exactly once: nothing lost, nothing

@@ -8,7 +8,7 @@ import { stubYouTube } from "../helpers/youtube.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
- * Every page passes its Content-Security-Policy (issue 13 item 2): each role signs in through
+ * Every page passes its Content-Security-Policy: each role signs in through
  * the login page and opens its pages, which must hydrate (a blocked script would leave them
  * dead) with no `securitypolicyviolation` event; the annotator's queue includes a YouTube video
  * (react-player's iframe and the IFrame API, stubbed offline: tests/helpers/youtube.ts).

@@ -10,7 +10,7 @@ import { startServer, type RunningServer } from "../helpers/server.ts";
 
 /**
  * The dashboard's HTTP endpoints against next start:
- * - acceptance (issue 5): the judge-vs-human endpoint returns exactly the figures of
+ * - acceptance: the judge-vs-human endpoint returns exactly the figures of
  *   `assessor agreement HUMAN JUDGE --format json` on the two imported qrels files;
  * - roles: an annotator gets 403 from every dashboard route (and the page); an adjudicator reads
  *   every panel but may not sample for calibration (assignment is the lead's); signed out is 401;

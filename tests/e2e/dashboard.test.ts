@@ -13,12 +13,12 @@ import { axeScan, describeViolations } from "../helpers/axe.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 
 /**
- * Acceptance (issue 5; issue 22 item 7): the dashboard of the demo project in Chromium. The demo is loaded by its
+ * Acceptance: the dashboard of the demo project in Chromium. The demo is loaded by its
  * own loader (scripts/demo.mjs, DEMO_NO_SERVE=1) into a fresh test database; it has one judge and
  * no final human labels yet, so the test imports, through the CLI as a lead would, a human label
  * set ("gold") and a second judge ("strict-judge") derived from the demo's judge file. Then it
  * switches judge, label source and slice, downloads a CSV and keeps a screenshot
- * (test-results/dashboard.png). Issue 22: the default judge is the most recent complete one (the
+ * (test-results/dashboard.png). The default judge is the most recent complete one (the
  * transfer judge covers part of its pool and is marked so), Back undoes a filter, a grade made
  * while the page is open shows without a reload, the charts draw zero bars on round ticks, and
  * the page fits 390 px.

@@ -7,7 +7,7 @@ import { startTcpProxy, type TTcpProxy } from "../helpers/tcp-proxy.ts";
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * Database outage (issue 13 item 6): the app server reaches PostgreSQL through a TCP proxy,
+ * Database outage: the app server reaches PostgreSQL through a TCP proxy,
  * which is cut for 20 s while 30 annotators grade. Meanwhile the server answers 503 with
  * Retry-After (never 500), clients keep their grades and retry with the same keys, the server
  * recovers by itself when the database is back (same process, no restart), and every

@@ -8,7 +8,7 @@ import { apiSession, loginAs } from "../helpers/login.ts";
 import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 
 /**
- * The dashboard's Decisions card on the demo (issue 32): the demo's decision hybrid-vs-bm25 waits
+ * The dashboard's Decisions card on the demo: the demo's decision hybrid-vs-bm25 waits
  * for the labels of its first batch; a second decision made from the command line has no basis
  * until the lead draws a batch with the card's button, which assigns the drawn questions. Only the
  * lead draws (the adjudicator reads, an annotator gets 403 from the route).

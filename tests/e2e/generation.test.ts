@@ -9,7 +9,7 @@ import { loginAs } from "../helpers/login.ts";
 import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
 
 /**
- * Issue 24: the lead sees the dashboard's Generation section on the hand-made project of
+ * The lead sees the dashboard's Generation section on the hand-made project of
  * tests/helpers/generation-project.ts (values derived in tests/integration/generation-panel.test.ts):
  * per system faithfulness, the judge vs people figures beside RAGAS's, the attribution tables and
  * the scatter; changing the baseline moves the paired tests. Keeps a screenshot

@@ -6,7 +6,7 @@ import { loginAs } from "../helpers/login.ts";
 import { PASSWORDS } from "../integration/annotate-fixture.ts";
 
 /**
- * Issue 22 item 2, final items read-only when revisited, in Chromium: the lead closes grading on
+ * Closed grading, final items read-only when revisited, in Chromium: the lead closes grading on
  * the project page (with a confirmation); the annotator's items are then read-only, every one alike
  * (lib/projects/grading.ts: blind), the keys move (Enter, u) and a grade key says why nothing is
  * sent; reopened, grading works again.
@@ -36,7 +36,7 @@ async function leadSets(closed: boolean): Promise<void> {
   const page = await browser.newPage();
   await loginAs(page, project.server.url, "lead@example.org", PASSWORDS.lead);
   await page.goto(`${project.server.url}/lead/projects/${project.fx.project.id}`);
-  // The section nav names what the section offers now (issue 29 item 7).
+  // The section nav names what the section offers now.
   await page
     .getByRole("navigation", { name: "Sections of this project" })
     .getByRole("link", { name: closed ? "c Close grading" : "c Reopen grading", exact: true })

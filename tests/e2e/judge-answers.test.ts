@@ -9,7 +9,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 
 /**
- * The lead's Judge section on generated answers (issue 24 item 4) in Chromium: the target choice
+ * The lead's Judge section on generated answers in Chromium: the target choice
  * switches the subset field, the template and its placeholders; the preview shows an answer's
  * numbered claims; a run on one system's answers reaches 100% and writes answer labels. The model
  * is the fake OpenAI-compatible server answering `{"claims": [...], "relevance": N}`.

@@ -7,7 +7,7 @@ import { axeScan, describeViolations } from "../helpers/axe.ts";
 import { PASSWORDS } from "../integration/annotate-fixture.ts";
 
 /**
- * The lead's users and project pages on a phone and by keyboard (issue 29 items 7, 9, 11): at
+ * The lead's users and project pages on a phone and by keyboard: at
  * 390 px the pages do not scroll sideways (tables scroll in their own focusable box), axe finds
  * nothing serious (the judge's prompt preview included); the project page's sections have keys
  * (c: the Grading section, whose first Tab stop is "Close grading…") and its nav says what the

@@ -61,7 +61,7 @@ describe("lead: login, projects, settings, users", () => {
   it("creates a project and saves its settings", async () => {
     await page.getByLabel("Project name").fill("Demo");
     await page.getByRole("button", { name: "Create project" }).click();
-    // The new project opens at once (issue 22 item 6): no click on the list's link, which may already be gone.
+    // The new project opens at once: no click on the list's link, which may already be gone.
     await page.getByRole("heading", { name: "Demo", level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toMatch(/^\/lead\/projects\/[^/]+$/);
     const settings = page.getByRole("region", { name: "Settings" });

@@ -69,7 +69,7 @@ beforeAll(async () => {
   await createUser(db, { email: "ann@example.org", name: "Ann", role: "annotator", password: "ann-password" });
   await createUser(db, { email: "bob@example.org", name: "Bob", role: "annotator", password: "bob-password" });
   await db.project.create({ data: { name: "Demo" } });
-  // The fixtures' videos are on example.org: the operator allows that host (issue 21 item 1), so the import has no warning.
+  // The fixtures' videos are on example.org: the operator allows that host, so the import has no warning.
   server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_MEDIA_HOSTS: "https://example.org" });
   browser = await launchBrowser();
   page = await (await browser.newContext({ acceptDownloads: true })).newPage();
@@ -165,7 +165,7 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
   it("builds the pool at depth 1 over both runs", async () => {
     const pool = page.getByRole("region", { name: "Build pool" });
     await pool.getByLabel("Depth").fill("1");
-    // A preview first (a dry run: nothing written), then the confirmation (issue 22 item 6).
+    // A preview first (a dry run: nothing written), then the confirmation.
     await pool.getByRole("button", { name: "Preview the pool" }).click();
     const preview = pool.getByRole("group", { name: "Build the pool?" });
     await preview.waitFor();
@@ -195,7 +195,7 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
   it("assigns every item to both annotators", async () => {
     const assign = page.getByRole("region", { name: "Assign" });
     await assign.getByLabel("Annotators per item").fill("2");
-    // q1/c1 and q2/c4 have imported labels: they leave the queue unless re-graded (issue 21 item 2).
+    // q1/c1 and q2/c4 have imported labels: they leave the queue unless re-graded.
     await assign.getByLabel(/Re-grade items that already have an imported label/).check();
     await assign.getByRole("button", { name: "Preview the assignment" }).click();
     const preview = assign.getByRole("group", { name: "Assign these items?" });
@@ -255,7 +255,7 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
       page.waitForEvent("download"),
       page.getByRole("link", { name: "Download qrels" }).click(),
     ]);
-    // The version in the file name (issue 22 item 6): the label set's sha256, first 12 digits.
+    // The version in the file name: the label set's sha256, first 12 digits.
     expect(download.suggestedFilename()).toMatch(/^Demo\.[0-9a-f]{12}\.qrels$/);
     // Imported q1/c1 (3) and q2/c4 (1), plus the agreed q1/c3 (2), in (query, chunk) order.
     expect(readFileSync(await download.path(), "utf8")).toBe("q1 0 c1 3\nq1 0 c3 2\nq2 0 c4 1\n");

@@ -9,7 +9,7 @@ import { createUser } from "../../lib/users/users.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
- * The lead's lifecycle controls in Chromium (issue 21 item 5): runs listed with their sizes, one
+ * The lead's lifecycle controls in Chromium: runs listed with their sizes, one
  * deleted after a confirmation (its pool items stay), the chunks downloaded as JSONL, and the
  * project deleted by typing its name: refused while it holds human labels, then forced (a backup
  * of the labels is written on the server first) and the lead lands on the project list.

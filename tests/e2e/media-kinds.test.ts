@@ -7,7 +7,7 @@ import { makeAssignedItems, makeProject, makeUser, TEST_PASSWORD } from "../help
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * Items whose video does not play (issue 21 item 1), in Chromium: a transcript-only item (a video
+ * Items whose video does not play, in Chromium: a transcript-only item (a video
  * without media) is graded with the start set by clicking a time in the transcript; an item whose
  * file is missing on the server says why, with the title and the chunk's times; on both, `s` (start
  * from the playhead) changes nothing and says so in a polite live region; a URL on a host

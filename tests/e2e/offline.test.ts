@@ -10,7 +10,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { PASSWORDS, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
- * No lost grades (issue 4 item 5), in Chromium: the browser goes offline, the annotator grades
+ * No lost grades, in Chromium: the browser goes offline, the annotator grades
  * five items with the keyboard, the page is even reloaded while the server is still unreachable,
  * and when the network returns all five reach the server exactly once — including one whose
  * first delivery was applied by the server but whose answer was lost (the retry carries the same
@@ -148,7 +148,7 @@ describe("offline grading", () => {
     await expect.poll(() => db.judgement.count({ where: { userId: fx.ann.id } }), { timeout: 20_000 }).toBe(before + 1);
     expect((await db.judgement.findFirst({ where: { userId: fx.ann.id, poolItemId: nextId ?? "" } }))?.grade).toBe(1);
     expect(await db.judgement.count({ where: { userId: fx.ann.id, poolItemId: refusedId ?? "" } })).toBe(0);
-    // With a refused grade listed, the status line says so instead of "All grades saved." (issue 29 item 7).
+    // With a refused grade listed, the status line says so instead of "All grades saved.".
     await expect.poll(outboxText).toBe("1 grade was not saved (listed below); every other grade is saved.");
     await failed.getByRole("button", { name: "Dismiss" }).click();
     await failed.waitFor({ state: "detached" });

@@ -8,7 +8,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 
 /**
- * The lead pools one chunking for what label transfer left (issue 20 item 4) from the project
+ * The lead pools one chunking for what label transfer left from the project
  * page: the Build pool panel's chunking choice, and the saved count in its answer.
  * Project: tests/helpers/transfer-project.ts (B's run: 60 top-10 pairs, 48 with a transfer label).
  * Build first: NEXT_DIST_DIR=.next-<branch> npx next build; run with the same NEXT_DIST_DIR.
@@ -46,7 +46,7 @@ describe("pool one chunking from the project page", () => {
     const pool = page.getByRole("region", { name: "Build pool" });
     await pool.getByLabel("Depth").fill("10");
     await pool.getByLabel("Chunking").selectOption("B");
-    // A preview first (a dry run), then the confirmation (issue 22 item 6).
+    // A preview first (a dry run), then the confirmation.
     await pool.getByRole("button", { name: "Preview the pool" }).click();
     const preview = pool.getByRole("group", { name: "Build the pool?" });
     await preview.waitFor();

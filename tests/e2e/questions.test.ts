@@ -8,7 +8,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 
 /**
- * Writing a question in Chromium by keyboard only (issue 23): the lead opens /write on the demo's
+ * Writing a question in Chromium by keyboard only: the lead opens /write on the demo's
  * videos, plays the video with Space, marks the answer's start with `m` (within 0.5 s of the
  * video's current time), nudges it with `]`, types the question and a tag, saves with Enter, and
  * finds it in the review list, where accepting it makes it a question that is pooled (a draft
@@ -98,7 +98,7 @@ describe("write a question by keyboard", () => {
       await expect.poll(() => row.getAttribute("data-status")).toBe("accepted");
       expect((await db.query.findFirstOrThrow({ where: { projectId, externalId: "w1" } })).status).toBe("accepted");
 
-      // Accepted, it is pooled; a draft ranked by the same run is not (issue 23 item 2). The run
+      // Accepted, it is pooled; a draft ranked by the same run is not. The run
       // ranks the bm25 video's first two chunks for w1 and for a draft d1.
       const { importTranscript, importRun } = await import("../../lib/imports/index.ts");
       await importTranscript(db, projectId, join(root, "demo", "transcripts", "bm25.vtt"), { video: "bm25" });

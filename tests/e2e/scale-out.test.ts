@@ -7,7 +7,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
- * Scale-out (issue 13 item 5): two app servers on one PostgreSQL schema. The same idempotency
+ * Scale-out: two app servers on one PostgreSQL schema. The same idempotency
  * key sent to both at once is stored once; two adjudicators deciding one item through different
  * servers get one decision and one 409; the sign-in backoff counts failures on both; an annotator
  * deactivated through one server is refused by both; 30 annotators spread over both servers

@@ -12,7 +12,7 @@ import { importChunks, importQueries, importVideos } from "../../lib/imports/ind
 import { createUser } from "../../lib/users/users.ts";
 
 /**
- * YouTube videos play through react-player (issue 4 item 8): an annotator grades two items on a
+ * YouTube videos play through react-player: an annotator grades two items on a
  * video imported with a YouTube URL, with the keyboard, and the player is driven through the
  * YouTube IFrame Player API.
  *
@@ -207,7 +207,7 @@ describe("a YouTube video on /annotate (YouTube stubbed: no internet here)", () 
     await expect.poll(() => page.getByTestId("outbox").textContent(), { timeout: 15_000 }).toBe("All grades saved.");
     // Nothing else left the machine: YouTube's API script and embed page were all the player needed.
     expect(stub.blocked).toEqual([]);
-    // The page's Content-Security-Policy let the player in and blocked nothing (issue 13 item 2).
+    // The page's Content-Security-Policy let the player in and blocked nothing.
     expect(await cspViolations(page)).toEqual([]);
   });
 });

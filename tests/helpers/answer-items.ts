@@ -1,7 +1,7 @@
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * Generated answers written straight through Prisma (issue 24), for tests of the answer task: an
+ * Generated answers written straight through Prisma, for tests of the answer task: an
  * Answer of a system on a question, its claims (version 1, source "sentence", offsets in the text)
  * and its context chunks in order. The importer (assessor import answers) is another helper's work;
  * these tests say only what matters to them.

@@ -4,7 +4,7 @@ import type { AxeResults, ImpactValue, Result } from "axe-core";
 import type { Page } from "playwright-core";
 
 /**
- * axe-core in the page under test (issue 22 item 8). The script is evaluated through the
+ * axe-core in the page under test. The script is evaluated through the
  * DevTools protocol, so the page's Content-Security-Policy does not block it and the page's own
  * behaviour is untouched. `scan` reports violations only (axe's own rules, WCAG 2.x A/AA and best
  * practices, as shipped in axe-core's default rule set).

@@ -5,7 +5,7 @@ import { apiSession } from "./login.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
- * Simulated annotators for the crash, scale-out and outage tests (issue 13): many users grading
+ * Simulated annotators for the crash, scale-out and outage tests: many users grading
  * through the HTTP API as the browser's outbox does (lib/offline/outbox.ts): one idempotency key
  * per submission, sent again after a network error, a 5xx, 408 or 429 until a definite answer.
  */

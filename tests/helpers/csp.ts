@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 
 /**
- * Content-Security-Policy violations seen by every page of a browser context (issue 13 item 2):
+ * Content-Security-Policy violations seen by every page of a browser context:
  * a `securitypolicyviolation` listener installed before any script of the page runs, read back
  * with `cspViolations(page)`. An empty list means the page passed its policy.
  */
@@ -21,7 +21,7 @@ export function cspViolations(page: Page): Promise<string[]> {
 
 /**
  * Tests written for two keys per judgement (grade, then Enter) turn auto-advance off, as an
- * annotator can; new annotators have it on (issue 13 item 3, tests/e2e/annotate-keys.test.ts).
+ * annotator can; new annotators have it on (tests/e2e/annotate-keys.test.ts).
  */
 export async function twoKeyGrading(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {

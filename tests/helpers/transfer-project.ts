@@ -1,7 +1,7 @@
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * A project with two chunkings of one 400 s video, for label transfer tests (issue 20):
+ * A project with two chunkings of one 400 s video, for label transfer tests:
  * chunking A = 20 s chunks a0..a19, chunking B = 40 s chunks b0..b9, `queries` questions q0…,
  * human reference labels of A on a0..a14 (0–300 s) of every question, grade (i + q) mod 4, and one
  * run of B ("bm25-B") ranking all ten chunks of each question.

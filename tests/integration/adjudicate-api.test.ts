@@ -81,7 +81,7 @@ describe("adjudicate API", () => {
     const projects = (await (
       await fetch(`${server.url}/api/adjudicate/projects`, { headers: { Cookie: adj1 } })
     ).json()) as { id: number; name: string; pending: number }[];
-    // The picker's count: the two disagreements (issue 22 item 1).
+    // The picker's count: the two disagreements.
     expect(projects).toMatchObject([{ id: fx.project.id, name: "Blind project", pending: 2 }]);
     const items = await queue(adj1);
     expect(items.map((i) => i.id).sort()).toEqual([fx.items[0].id, fx.items[1].id].sort());
@@ -291,7 +291,7 @@ describe("adjudicate API", () => {
         })
       ).status,
     ).toBe(404);
-    // No project can have that id (issue 18 item 4: ids in URLs that cannot exist are 404s).
+    // No project can have that id (ids in URLs that cannot exist are 404s).
     expect(
       (await fetch(`${server.url}/api/adjudicate/queue?projectId=abc`, { headers: { Cookie: adj1 } })).status,
     ).toBe(404);

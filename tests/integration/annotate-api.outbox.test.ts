@@ -6,7 +6,7 @@ import { Outbox, type TOutboxResult, type TStorage } from "../../lib/offline/out
  * submission is stored before any network, kept on network errors, 502–504, 401, 408 and 429 (with
  * backoff, everything waiting), removed on an answer, sent oldest first, and found again by a new
  * outbox on the same storage (a reload); a refused grade (other 4xx) is never retried and a grade the
- * server fails on does not hold the others back (issue 18 item 4). The browser-level version of this is tests/e2e/offline.test.ts.
+ * server fails on does not hold the others back. The browser-level version of this is tests/e2e/offline.test.ts.
  */
 function memoryStorage(): TStorage & { data: Map<string, string> } {
   const data = new Map<string, string>();

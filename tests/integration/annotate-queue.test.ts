@@ -4,11 +4,11 @@ import type { Db } from "../../lib/db/client.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
-import type { TQueueItem, TQueuePage } from "../../lib/annotate/queue.ts";
+import type { TAnnotatorQueueItem, TQueuePage } from "../../lib/annotate/queue.ts";
 import { setGradingClosed } from "../../lib/projects/grading.ts";
 
 /**
- * The annotator's queue a page at a time (issue 21 item 3): order (question in import order, then
+ * The annotator's queue a page at a time: order (question in import order, then
  * the annotator's own orderKey), cursors both ways, positions and counts from the database, pages
  * per project, and nothing of anyone else's.
  */
@@ -122,7 +122,7 @@ describe("the annotator's queue, paged", () => {
 
     // Forwards from the first item: pages of 3, in order, every position right.
     const forward = await walk(ann.id, p.id, 3, "after", expected[0].id);
-    const seen: TQueueItem[] = [
+    const seen: TAnnotatorQueueItem[] = [
       (await view.annotatorQueuePage(db, ann.id, p.id, { before: expected[1].id, limit: 3 }))!.items[0],
       ...forward.flatMap((pg) => pg.items),
     ];
@@ -175,7 +175,7 @@ describe("the annotator's queue, paged", () => {
     expect((await view.annotatorProjects(db, dee.id)).projects).toMatchObject([
       { id: p.id, total, done: total - 2, questions: 21, lastGradedAt: expect.any(String) },
     ]);
-    // All graded: the last page, ending at the last item (the page's end card; u goes back to it), and no item to open (issue 29 item 2).
+    // All graded: the last page, ending at the last item (the page's end card; u goes back to it), and no item to open.
     for (const e of expected.slice(total - 2)) await grade(dee.id, e.id);
     const done = (await view.annotatorQueuePage(db, dee.id, p.id, { limit: 3 }))!;
     expect(done.items.map((i) => i.id)).toEqual(expected.slice(total - 3).map((e) => e.id));

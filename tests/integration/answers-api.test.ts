@@ -5,7 +5,7 @@ import { makeAnswer } from "../helpers/answer-items.ts";
 import { PASSWORDS } from "./annotate-fixture.ts";
 
 /**
- * The answer task's routes against next start (issue 24 item 3): the lead assigns answers from the
+ * The answer task's routes against next start: the lead assigns answers from the
  * assign route (preview, then the preview's seed), two annotators label over HTTP and disagree, the
  * adjudicator reads the answer queue and decides (a retry is harmless, a second decision is a 409
  * carrying the one that stands). Needs a production build (NEXT_DIST_DIR).

@@ -17,7 +17,7 @@ import { setGradingClosed } from "../../lib/projects/grading.ts";
 vi.mock("server-only", () => ({}));
 
 /**
- * The answer task (issue 24 item 3) on the database the suite runs against (SQLite, or PostgreSQL
+ * The answer task on the database the suite runs against (SQLite, or PostgreSQL
  * with TEST_DATABASE_URL): assignment, submissions (idempotent, 403, 422, sticky dispute, edits),
  * the adjudication queue and decisions, the reference labels they give, the blind view, and claim
  * merges and splits.

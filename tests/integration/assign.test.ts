@@ -4,7 +4,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { assign, calibrationCounts } from "../../lib/assignment/assign.ts";
 import { questionSample } from "../../lib/assignment/questions.ts";
 import { calibrationSample } from "../../lib/assignment/sample.ts";
-import { mulberry32 } from "../../lib/assignment/random.ts";
+import { mulberry32 } from "../../lib/stats/random.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 
 let t: TestDb;

@@ -19,7 +19,7 @@ import {
 import { RateLimiter } from "../../lib/http/limits.ts";
 
 /**
- * The sign-in throttle and the shared rate limiter at the database level (issue 18 item 5), on
+ * The sign-in throttle and the shared rate limiter at the database level, on
  * SQLite and PostgreSQL: backoff per (account, address), per account and per address; attempts
  * reserved before the password is checked; a success clears the streaks.
  */

@@ -8,7 +8,7 @@ import { adjudicateAnswer } from "../../lib/answers/adjudicate.ts";
 import { PASSWORDS, SECRETS, type TFixture } from "./annotate-fixture.ts";
 
 /**
- * Blindness of the answer task (issue 24 item 3), as tests/integration/blindness.test.ts for chunks:
+ * Blindness of the answer task, as tests/integration/blindness.test.ts for chunks:
  * an annotator walks the answer task's page and every /api/annotate/answers route — HTML, RSC and
  * JSON, the queue page by page, every answer, a submission, a refused one, a claim merge — and
  * none of it holds a system name, another annotator's label or notes, an adjudication, a judge's

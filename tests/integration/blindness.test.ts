@@ -7,7 +7,7 @@ import { submitJudgement } from "../../lib/labels/submit.ts";
 import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
 
 /**
- * Blindness, enforced on the server (issue 4 item 4): an annotator walks every page and route
+ * Blindness, enforced on the server: an annotator walks every page and route
  * handler they can reach — HTML, RSC payloads (header `RSC: 1`) and JSON — and none of it holds a
  * system or run name, a rank or score, pool provenance, another annotator's label, a judge's name
  * or label, or the qid/docid external ids. Lead, adjudicator and dashboard routes answer 403.
@@ -55,7 +55,7 @@ const JUDGE_RUN_SECRETS = {
 };
 let judgeRunId = 0;
 let auditItem: { id: string };
-/** The name of the chunking every item came from (issue 20): the lead's, never an annotator's. */
+/** The name of the chunking every item came from: the lead's, never an annotator's. */
 const CHUNKING_SECRET = "CHUNKING_NAME_SECRET";
 const TRANSFER_JUDGE = `transfer:${CHUNKING_SECRET}->${CHUNKING_SECRET}_2`;
 
@@ -131,7 +131,7 @@ beforeAll(async () => {
     timeSpentMs: 500,
     idempotencyKey: "ann-own-key-1",
   });
-  // An LLM judge run over the same pool (issue 11): its name, model, template and answers are the lead's.
+  // An LLM judge run over the same pool: its name, model, template and answers are the lead's.
   const first = await db.poolItem.findUniqueOrThrow({ where: { id: fx.items[0].id } });
   const judgeRun = await db.judgeRun.create({
     data: {
@@ -176,7 +176,7 @@ beforeAll(async () => {
   const second = await db.chunking.create({
     data: { projectId: fx.project.id, name: `${CHUNKING_SECRET}_2`, method: "imported" },
   });
-  // Label transfer onto the second chunking (issue 20 item 3): an audit item of it, assigned to the
+  // Label transfer onto the second chunking: an audit item of it, assigned to the
   // annotator, with a transfer judge's label and provenance on the same pair.
   const firstChunk = await db.chunk.findUniqueOrThrow({ where: { id: first.chunkId } });
   const auditChunk = await db.chunk.create({
@@ -316,7 +316,7 @@ describe("an annotator sees nothing that breaks blindness", () => {
           );
       }
     }
-    // The HTML and the RSC payload carry the annotator's opening item (issue 21 item 3: read on the
+    // The HTML and the RSC payload carry the annotator's opening item (read on the
     // server by lib/annotate/view.ts annotatorOpening, the queue API's own reads — equal to the API's
     // answers in tests/integration/annotate-queue.test.ts — and checked for secrets above): only
     // items of theirs, never an item of someone else's or the other annotator's label.

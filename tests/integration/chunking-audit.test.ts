@@ -5,7 +5,7 @@ import { seedTransferProject } from "../helpers/transfer-project.ts";
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * The audit of a transfer judge and pooling what the transfer leaves (issue 20 items 3 and 4):
+ * The audit of a transfer judge and pooling what the transfer leaves:
  * `assign --sample N --chunking B` draws N transfer-labelled pairs of B stratified by derived grade
  * (lib/assignment/audit.ts), creating their pool items; `pool --chunking B` then adds only B's
  * top-K pairs without a transfer label and reports the pairs saved; once the audit is graded, the

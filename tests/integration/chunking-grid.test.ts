@@ -8,7 +8,7 @@ import { parseCaptions } from "../../lib/formats/captions.ts";
 import { chunkCues } from "../../lib/formats/chunker.ts";
 
 /**
- * `assessor chunking grid` (issue 20 item 1): every size × overlap cut from the stored transcript
+ * `assessor chunking grid`: every size × overlap cut from the stored transcript
  * cues, named c<size>o<overlap seconds>; chunk counts checked against chunkCues on the same file;
  * a second grid adds nothing; a name held by other parameters refuses the whole grid.
  */

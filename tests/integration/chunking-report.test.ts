@@ -136,7 +136,7 @@ describe("assessor chunking report", () => {
     expect(table).toMatch(
       /^c40 · bm25 \(nDCG@10 from transfer:c20->c40, 0 audited questions\)\n(.*\n){3} {2}Seconds read@10 +60\.0 {2}\[40\.0, 80\.0\] +\(\+20\.0, p=/m,
     );
-    // It fits a 100-column terminal (issue 29 item 12: it was ~300 characters wide).
+    // It fits a 100-column terminal (it was ~300 characters wide).
     expect(table.split("\n").filter((l) => l.length > 100)).toEqual([]);
     // The transfer labels q1·b1 3, q2·b1 1 (within 5 s of q2's place), q2·b2 3; no human label on c40 yet: all three used.
     expect(table.replace(/\s+/g, " ")).toContain(
@@ -226,7 +226,7 @@ describe("assessor eval --chunks", () => {
     // Start error: q1 a2 min(|20 − 25|, |20 − 20|) = 0; q2 a3 min(|40 − 45|, |40 − 40|) = 0.
     expect(lines.time_start_error).toBe("0.0000");
     expect(lines.time_within_15).toBe("1.0000");
-    // The tool's own questions export (places with ends) is a queries file eval reads (issue 31 item 7).
+    // The tool's own questions export (places with ends) is a queries file eval reads.
     // With grade-2 qrels only, every place comes from the export: q1 [25, 35], q2 [45, 55].
     const exported = join(dir, "questions-export.jsonl");
     runCliOk(["export", "questions", "--out", exported]);

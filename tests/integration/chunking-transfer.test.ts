@@ -5,7 +5,7 @@ import type { Db } from "../../lib/db/client.ts";
 import type { TTransferProvenance } from "../../lib/chunkings/transfer.ts";
 
 /**
- * Label transfer stored as a judge (issue 20 item 3, rule version 2 of issue 31): `transferJudge`
+ * Label transfer stored as a judge (rule version 2): `transferJudge`
  * reads chunking A's human reference labels and the questions' reference spans (answer places,
  * grade-3 corrected starts), derives B's by the rule in lib/stats/time/transfer.ts and stores them
  * as JudgeLabel rows of `transfer:A->B` with provenance; a second transfer of the pair replaces the

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBefore, type OldDatabase } from "../helpers/migration-before.ts";
 
 /**
- * The chunkings migration (issue 20 item 1) on the suite's database: a database is built at the
+ * The chunkings migration on the suite's database: a database is built at the
  * migration before it (a copy of prisma/ without the new migration, applied by `assessor migrate`
  * with ASSESSOR_ROOT pointing at the copy), filled with two projects' videos,
  * chunks, runs and entries by plain SQL, then migrated for real: each project must hold one

@@ -7,7 +7,7 @@ import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * Chunkings through the CLI (issue 20 item 1) on the suite's database: transcripts cut into two
+ * Chunkings through the CLI on the suite's database: transcripts cut into two
  * named chunkings, a chunk file into a third, `chunking list` and `export`, a refused re-cut
  * under an existing name, and a run's chunking recognised from its docids, with the errors for a
  * run that mixes chunkings, names a chunk of none, or could belong to several.

@@ -73,7 +73,7 @@ describe("assessor end to end", () => {
     expect(poolLines.join("\n") + "\n").toBe(expected("expected.pool.txt"));
     expect(cli("pool", "--depth", "2").stdout).toContain("0 new item(s)");
 
-    // legacy.qrels labels the pooled pair q1 c1: without --include-labelled it would be left out (issue 21 item 2); here the humans re-grade it.
+    // legacy.qrels labels the pooled pair q1 c1: without --include-labelled it would be left out; here the humans re-grade it.
     const assigned = cli(
       "assign",
       "--per-item",
@@ -182,7 +182,7 @@ describe("assessor end to end", () => {
     });
     expect(version.sha256).toBe(sidecar.label_set_version.sha256);
 
-    // CSV (issue 22 item 6): no comment line, the header row first; the version in the sidecar.
+    // CSV: no comment line, the header row first; the version in the sidecar.
     const csvFile = join(outDir, "labels.csv");
     cli("export", "labels", "--format", "csv", "--out", csvFile);
     const csv = readFileSync(csvFile, "utf8");

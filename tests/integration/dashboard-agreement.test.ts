@@ -3,7 +3,7 @@ import { importAgreementProject, type AgreementProject } from "../helpers/agreem
 import { runCliOk as cli } from "../helpers/cli.ts";
 
 /**
- * Acceptance (issue 5): a human label set and a judge label set imported as TREC qrels give, on
+ * Acceptance: a human label set and a judge label set imported as TREC qrels give, on
  * the dashboard's judge-vs-human panel, exactly the figures `assessor agreement HUMAN JUDGE
  * --format json` prints for the same two files (same bootstrap: 1,000 resamples, seed 1). The
  * reference tool here is the CLI itself: every number of its JSON must be equal, intervals too.

@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeChunks, makeProject, makeQueries, makeRun } from "../helpers/factories.ts";
 
 /**
- * The systems table with two chunkings (issue 20): each run is evaluated against the labels of its
+ * The systems table with two chunkings: each run is evaluated against the labels of its
  * own chunking. Query q1; chunking `default`: chunks a, b (a relevant, grade 3); chunking `c2`:
  * chunks x, y (x grade 3, y grade 2), the same speech cut otherwise.
  *   sysA (default) retrieves a, b: relevant in its chunking {a} → Recall@5 = 1/1 = 1 (with every

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
 
 /**
- * The dashboard keeps up (issue 22 item 7) and shows the query log's slice (issue 23 item 4), on
+ * The dashboard keeps up and shows the query log's slice, on
  * the data functions the routes serve (lib/dashboard/panels.ts; the `version` panel is
  * labelSetVersion).
  */

@@ -366,7 +366,7 @@ describe("npm run demo with DEMO_NO_SERVE=1", () => {
         .map((s) => `default ${s}`)
         .concat([...SYSTEMS].sort().map((s) => `${SECOND} ${s}`)),
     );
-    // Time-IoU needs an answer end (issue 31 item 5): the demo's questions give a start only, so it is not scored.
+    // Time-IoU needs an answer end: the demo's questions give a start only, so it is not scored.
     const iou = r.columns.findIndex((c) => c.id === "time_iou_10");
     for (const row of r.rows)
       row.cells.forEach((cell, i) =>

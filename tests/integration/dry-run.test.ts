@@ -6,7 +6,7 @@ import { buildPool } from "../../lib/pooling/build.ts";
 import { makeChunks, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
 
 /**
- * Pool and assign previews (issue 22 item 6): `dryRun` computes in the real transaction, then rolls
+ * Pool and assign previews: `dryRun` computes in the real transaction, then rolls
  * it back. The preview says what the confirmed call then does (assign: with the preview's seed,
  * the very same assignments), and writes nothing.
  */

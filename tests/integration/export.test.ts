@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
-import { exportFileName, exportLabels, labelSetVersion, renderExport } from "../../lib/exports/labels.ts";
+import { exportFileName, exportLabels, exportVersion, renderExport } from "../../lib/exports/labels.ts";
 import type { ReferenceLabelRow } from "../../lib/labels/reference.ts";
 import { makeAssignedItems, makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
@@ -56,7 +56,7 @@ describe("export formats", () => {
   ];
 
   it("writes qrels, JSONL and CSV that carry the same label-set sha256", () => {
-    const v = labelSetVersion(rows, "p", now);
+    const v = exportVersion(rows, "p", now);
     const canonical =
       '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"adjudicated","annotators":2,"source":null,"video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":["transcript_error","unsure"],"notes":["cut off","=odd"],"revision":2,"end":19.25}\n' +
       '{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3","video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":[],"notes":[],"revision":null,"end":null}\n';
@@ -71,7 +71,7 @@ describe("export formats", () => {
     expect(jsonl.content).toBe(`{"label_set_version":${JSON.stringify(v)}}\n${canonical}`);
     expect(jsonl.fileSha256).toBe(createHash("sha256").update(jsonl.content).digest("hex"));
 
-    // No comment line (issue 22 item 6): the header row first, the new columns at the end; the
+    // No comment line: the header row first, the new columns at the end; the
     // version travels in the file name, the sidecar and the HTTP headers. A note starting with "="
     // gets the leading ' of lib/formats/csv-write.ts.
     const csv = renderExport(rows, "csv", v).content;
@@ -120,7 +120,7 @@ describe("export formats", () => {
 
   it("names the version in the file name; the CSV holds no project name, so a hostile one cannot reach a cell (issue 18 item 6)", () => {
     const name = 'x,=HYPERLINK("http://evil.example","click"),"y';
-    const v = labelSetVersion(rows, name, now);
+    const v = exportVersion(rows, name, now);
     const csv = renderExport(rows, "csv", v).content;
     expect(csv).not.toContain("HYPERLINK");
     expect(exportFileName("p", "csv", v)).toBe(`p.labels.${v.sha256.slice(0, 12)}.csv`);
@@ -130,11 +130,11 @@ describe("export formats", () => {
   });
 
   it("changes the sha256 when any label changes, not when only the time does", () => {
-    const a = labelSetVersion(rows, "p", now);
-    expect(labelSetVersion(rows, "p", new Date()).sha256).toBe(a.sha256);
-    expect(labelSetVersion([rows[0], { ...rows[1], grade: 1 }], "p", now).sha256).not.toBe(a.sha256);
-    expect(labelSetVersion([{ ...rows[0], startSeconds: 13 }, rows[1]], "p", now).sha256).not.toBe(a.sha256);
-    expect(labelSetVersion([{ ...rows[0], endSeconds: 20 }, rows[1]], "p", now).sha256).not.toBe(a.sha256);
+    const a = exportVersion(rows, "p", now);
+    expect(exportVersion(rows, "p", new Date()).sha256).toBe(a.sha256);
+    expect(exportVersion([rows[0], { ...rows[1], grade: 1 }], "p", now).sha256).not.toBe(a.sha256);
+    expect(exportVersion([{ ...rows[0], startSeconds: 13 }, rows[1]], "p", now).sha256).not.toBe(a.sha256);
+    expect(exportVersion([{ ...rows[0], endSeconds: 20 }, rows[1]], "p", now).sha256).not.toBe(a.sha256);
   });
 });
 

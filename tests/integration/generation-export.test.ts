@@ -15,7 +15,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeGenerationProject } from "../helpers/generation-project.ts";
 
 /**
- * Claim and answer label exports (issue 24 item 7) of the project in tests/helpers/generation-project.ts:
+ * Claim and answer label exports of the project in tests/helpers/generation-project.ts:
  * final labels on all six answers (sysB q2 adjudicated, revision 1; the others agreed by Ann and
  * Bob; Ann flagged sysA q1 "unsure" with a note). Claims are the answers' sentences: 3 + 2 + 1 + 2
  * + 2 + 0 = 10 claim rows, 6 answer rows, sorted by system then question.

@@ -5,7 +5,7 @@ import { apiSession } from "../helpers/login.ts";
 import { PASSWORDS } from "./annotate-fixture.ts";
 
 /**
- * Issue 22 item 2 ("final items shown read-only when revisited") under issue 18 item 2 (no answer
+ * Closed grading ("final items shown read-only when revisited") under blind grading (no answer
  * to an annotator depends on the other annotators or on adjudication): the lead closes grading for
  * the whole project (lib/projects/grading.ts) and every item becomes read-only at once. Walked
  * through the HTTP routes of `next start` (SQLite, or PostgreSQL with TEST_DATABASE_URL).

@@ -10,7 +10,7 @@ import { ValidationError } from "../../lib/errors.ts";
 /**
  * `assessor import …` end to end through the real CLI on the suite's database (SQLite, or
  * PostgreSQL with TEST_DATABASE_URL): good files in every format, then every bad input of
- * issue 2 item 7 with its exact error text, exit 1 and no change at all in the database, then
+ * the import rules with its exact error text, exit 1 and no change at all in the database, then
  * re-imports that change nothing.
  */
 const fixtures = join(import.meta.dirname, "..", "fixtures", "imports");

@@ -12,7 +12,7 @@ import { startFakeLlm, type TFakeAction, type TFakeRequest, type TFakeLlm } from
 import { resplit, seedAnswerProject } from "../helpers/answers-fixture.ts";
 
 /**
- * The LLM judge on generated answers (issue 24 item 4) against the fake OpenAI-compatible server
+ * The LLM judge on generated answers against the fake OpenAI-compatible server
  * (tests/helpers/fake-llm.ts, the one mock). Real database (SQLite, or PostgreSQL with
  * TEST_DATABASE_URL), real `openai` client and HTTP.
  */

@@ -11,7 +11,7 @@ import { scriptedGrade, startFakeLlm, type TFakeLlm, type TFakeScript } from "..
 import { seedJudgeProject } from "./judge-fixture.ts";
 
 /**
- * `assessor judge reparse RUN [--apply]` (issue 19 item 6). A run is judged by the current runner
+ * `assessor judge reparse RUN [--apply]`. A run is judged by the current runner
  * against a fake server whose answers are those that misled the old parser (a wrong number in the
  * reasoning, in the text or in a reasoning field; an answer cut inside its reasoning). The stored
  * grades are then put back to what the old parser made of them (the run "made before the fix"),

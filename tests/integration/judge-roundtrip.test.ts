@@ -7,7 +7,7 @@ import { runCli } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 
 /**
- * Issue 29 item 5: on the demo, `judge export gpt-judge` said "no judge run" and `agreement`
+ * Every judge can be read back: on the demo, `judge export gpt-judge` said "no judge run" and `agreement`
  * refused demo/judge.jsonl (133 "expected 4 columns"). Every judge the dashboard shows (imported
  * and transfer judges too) is listed by `judge list`, exported by `judge export`, and read by
  * `agreement` against `export qrels` of its chunking; `agreement` reads the importer's JSONL.

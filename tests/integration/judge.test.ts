@@ -155,7 +155,7 @@ describe("judge run", () => {
   });
 
   it("grades a reasoning model by its final answer; a cut or refused answer is failed with its raw text (issue 19)", async () => {
-    // Issue 19's misreading: the reasoning says "score: 0", the answer says the scripted grade.
+    // The misreading this guards against: the reasoning says "score: 0", the answer says the scripted grade.
     const kind = (p: string) => scriptedGrade(`${p}#kind`);
     fake.setScript((req) => {
       const g = scriptedGrade(req.prompt);

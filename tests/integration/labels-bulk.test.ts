@@ -8,7 +8,7 @@ import { pgInsertBatch } from "../../lib/imports/bulk.ts";
 import { makeProject, makeUser, makeVideo } from "../helpers/factories.ts";
 
 /**
- * The label import's bulk path (issue 21 item 6) on the suite's database (SQLite, or PostgreSQL
+ * The label import's bulk path on the suite's database (SQLite, or PostgreSQL
  * with TEST_DATABASE_URL, where rows go as array literals written by lib/imports/bulk.ts): the
  * values stored are the values in the file, text with the characters an array literal must escape
  * included; and the release of assignments is one statement over more items than fit in one of the

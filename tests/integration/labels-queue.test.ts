@@ -8,7 +8,7 @@ import { stageCounts } from "../../lib/labels/stage.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 
-/** Issue 21 item 2: imported human labels are reference labels; pooled items that have one leave the annotation queue. */
+/** Reference labels: imported human labels are reference labels; pooled items that have one leave the annotation queue. */
 let t: TestDb;
 let db: Db;
 

@@ -216,7 +216,7 @@ describe("submitJudgement on a busy database", () => {
   );
 });
 
-/** Where a chunk is in the video, as reference labels carry it (issue 20 item 2), read from the database. */
+/** Where a chunk is in the video, as reference labels carry it, read from the database. */
 async function placeOf(chunkId: number) {
   const c = await db.chunk.findUniqueOrThrow({
     where: { id: chunkId },

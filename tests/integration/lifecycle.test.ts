@@ -7,7 +7,7 @@ import { runCli, runCliOk } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * Listing, exporting and deleting what a lead imported (issue 21 item 5), through the real CLI on
+ * Listing, exporting and deleting what a lead imported, through the real CLI on
  * the suite's database: chunks list/export (the export imports back unchanged), run list/delete
  * (pool items and labels stay), project delete refused while human labels would be lost, and
  * forced after writing them to a backup folder.

@@ -7,7 +7,7 @@ import { signIn } from "../helpers/auth-http.ts";
 import { streamPost } from "../helpers/stream-post.ts";
 
 /**
- * Limits (issue 13 item 7): upload size (413, and the server keeps answering /api/health while
+ * Limits: upload size (413, and the server keeps answering /api/health while
  * 200 MB stream in), JSON body size (413), submissions per user (429 with Retry-After, counted in
  * the database) and sign-in attempts (the throttle of lib/auth/throttle.ts: 429 with Retry-After
  * once the backoff starts). The server runs with small limits so the test stays quick.

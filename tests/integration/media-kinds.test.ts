@@ -16,7 +16,7 @@ import { ValidationError } from "../../lib/errors.ts";
 vi.mock("server-only", () => ({}));
 
 /**
- * Media of every kind (issue 21 item 1): a self-hosted file, a missing file (imported with a
+ * Media of every kind: a self-hosted file, a missing file (imported with a
  * warning naming the line), YouTube, a URL on a host ASSESSOR_MEDIA_HOSTS allows, one on a host it
  * does not (a warning naming the line and the variable), and no media at all; `assessor media
  * check` and its exit code; the page CSP's media-src.

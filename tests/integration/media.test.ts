@@ -9,7 +9,7 @@ import { parseRange } from "../../lib/media/range.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
 
 /**
- * Range-serving of self-hosted videos (issue 4 item 8). Expected values follow RFC 9110 §14:
+ * Range-serving of self-hosted videos. Expected values follow RFC 9110 §14:
  * "bytes=0-99" of a 1000-byte file is bytes 0..99 (100 bytes); "bytes=-100" the last 100;
  * "bytes=900-" 900..999; a first byte at or past the end is unsatisfiable (416, Content-Range: bytes *\/size).
  */
@@ -57,7 +57,7 @@ beforeAll(async () => {
   symlinkSync(join(outside, "private.mp4"), join(extraRoot, "link.mp4"));
   writeFileSync(join(extraRoot, "clip.webm"), "a webm clip");
   writeFileSync(join(extraRoot, "notes.txt"), "not media");
-  // Rows as a lead could have written them before imports checked paths (issue 13 item 1).
+  // Rows as a lead could have written them before imports checked paths.
   const db = await getDb();
   const paths = {
     passwd: "/etc/passwd",

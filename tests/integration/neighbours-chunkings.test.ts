@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 
 /**
- * The neighbouring transcript an annotator sees comes from the item's own chunking (issue 20):
+ * The neighbouring transcript an annotator sees comes from the item's own chunking:
  * `default` cuts the video into 0-30, 30-60, 60-90 s (a, b, c); chunking `c20` cuts the same
  * speech into 0-20, 20-40, 40-60 s. The item is b (30-60): before it is a only, after it c only,
  * never c20's chunks (which start at 0, 20 and 40 s and would otherwise interleave).

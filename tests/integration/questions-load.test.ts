@@ -7,7 +7,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 
 /**
- * Load on writing and reviewing questions over HTTP (issue 30 item 2), on the suite's database
+ * Load on writing and reviewing questions over HTTP, on the suite's database
  * (SQLite, or PostgreSQL with TEST_DATABASE_URL): the report posted 5,000 identical questions with
  * no rate limit (1,500 in 11 s), and the review then built 1,124,250 near-duplicate pairs (48 MB)
  * and failed at 5,000 after 8.2 s, memory 0.59 → 2.1 GB, /api/health waiting 8.2 s meanwhile.

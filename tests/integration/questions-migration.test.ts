@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBefore, type OldDatabase } from "../helpers/migration-before.ts";
 
 /**
- * The questions migration (issue 23) on the suite's database: a database at the migration before
+ * The questions migration on the suite's database: a database at the migration before
  * it (a copy of prisma/ without it and later ones, applied by `assessor migrate` with ASSESSOR_ROOT), filled by
  * plain SQL with queries that have a reference start and video, a start only, or neither; then
  * migrated for real: every query is accepted, without an author user, and has one answer place

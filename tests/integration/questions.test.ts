@@ -21,7 +21,7 @@ import { AppError, httpStatus, ValidationError } from "../../lib/errors.ts";
 import { makeChunks, makeProject, makeRun, makeUser } from "../helpers/factories.ts";
 
 /**
- * Questions written and reviewed in Assessor (issue 23), on the suite's database (SQLite, or
+ * Questions written and reviewed in Assessor, on the suite's database (SQLite, or
  * PostgreSQL with TEST_DATABASE_URL): several answer places, drafts never pooled, edit history,
  * who may write (an annotator without the project's permission is refused with 403), query logs.
  */
@@ -95,7 +95,7 @@ describe("import and export with several answer places", () => {
       before: { places: [{ video: v1, start: 31, end: null }] },
       after: { places: [{ video: v1, start: 33, end: null }] },
     });
-    // Read as changes (issue 29 item 10): only the place moved.
+    // Read as changes: only the place moved.
     expect(h[0].changes).toEqual([{ field: "places", before: `${v1} 0:31`, after: `${v1} 0:33` }]);
     expect((await exportQuestions(db, p.id, "trec")).content).toBe(
       "<top>\n<num> Number: q1\n<title> what is pooling?\n</top>\n\n<top>\n<num> Number: q2\n<title> who introduced kappa?\n</top>\n\n",
@@ -168,7 +168,7 @@ describe("writing, review and pooling", () => {
       ["Lea", "draft", "what is said in c2?", "draft"],
       ["Lea", "draft", "what is said in c2?", "accepted"],
     ]);
-    // Readable changes, not JSON (issue 29 item 10): the creation lists what was written, each edit what changed.
+    // Readable changes, not JSON: the creation lists what was written, each edit what changed.
     const video = (await db.video.findUniqueOrThrow({ where: { id: videoId } })).externalId;
     expect(h.map((e) => e.changes)).toEqual([
       [

@@ -6,8 +6,7 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixt
 import { isCrossOrigin, STATIC_HEADERS } from "../../lib/http/security.ts";
 
 /**
- * Security headers on every response, cross-origin writes refused, auth errors 4xx (issue 13
- * item 2). The browser side (pages pass their policy, YouTube's player included) is in
+ * Security headers on every response, cross-origin writes refused, auth errors 4xx. The browser side (pages pass their policy, YouTube's player included) is in
  * tests/e2e/csp.test.ts and tests/e2e/youtube.test.ts.
  */
 let testDb: TestDb;
@@ -127,7 +126,7 @@ describe("cross-origin writes", () => {
       new Request("http://internal:3000/api/x", { method, headers });
     const proxied = { Host: "internal:3000", "X-Forwarded-Host": "app.example", "X-Forwarded-Proto": "https" };
     expect(isCrossOrigin(req({ Origin: "http://app.example", Host: "app.example" }), {})).toBe(false);
-    // Issue 30: the scheme counts, and X-Forwarded-* only when a proxy is trusted.
+    // The scheme counts, and X-Forwarded-* only when a proxy is trusted.
     expect(isCrossOrigin(req({ Origin: "https://app.example", Host: "app.example" }), {})).toBe(true);
     expect(isCrossOrigin(req({ Origin: "https://app.example", ...proxied }), {})).toBe(true);
     expect(

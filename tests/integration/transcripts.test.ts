@@ -7,7 +7,7 @@ import { runCli, runCliOk } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 
 /**
- * Transcripts as they come (issue 21 item 4), through the real CLI on the suite's database:
+ * Transcripts as they come, through the real CLI on the suite's database:
  * several files and folders in one call, each file's video from --video, a mapping file or the
  * file's name; every file checked before any is written; bad cues under each --repair policy;
  * cues longer than the chunk size reported.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { auditAllocation, auditSample } from "../../lib/assignment/audit.ts";
-import { mulberry32 } from "../../lib/assignment/random.ts";
+import { mulberry32 } from "../../lib/stats/random.ts";
 
 /** The audit sample's allocation (lib/assignment/audit.ts), each expected count derived by hand. */
 describe("auditAllocation", () => {

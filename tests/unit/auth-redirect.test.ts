@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { safeCallback, sameOriginUrl } from "../../lib/auth/redirect.ts";
 
 /**
- * The callback URL after sign-in (issue 18 item 8). Expected values follow the WHATWG URL
+ * The callback URL after sign-in. Expected values follow the WHATWG URL
  * standard's basic URL parser, which is what a browser applies to `location.assign(value)`:
  * leading/trailing C0 controls and spaces are stripped, TAB/LF/CR removed anywhere, `\` read as
  * `/` in http(s) URLs, and `//host` after the scheme-relative start names another host.

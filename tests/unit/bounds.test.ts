@@ -3,7 +3,7 @@ import { INT32_MAX, jsonTooDeep, MAX_JSON_DEPTH, nulPath, zInt32 } from "../../l
 import { decodablePath } from "../../lib/http/url.ts";
 import { SIGN_IN_ERRORS, GENERIC_SIGN_IN_ERROR, signInErrorMessage } from "../../lib/auth/messages.ts";
 
-/** The shared input bounds (lib/bounds.ts) and what issue 30 items 5 and 9 added to them. */
+/** The shared input bounds (lib/bounds.ts) and what the second outside security test added to them. */
 const nest = (n: number, open: string, close: string, inner = "1") =>
   JSON.parse(open.repeat(n) + inner + close.repeat(n)) as unknown;
 

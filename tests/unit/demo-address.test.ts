@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoAddress } from "../../scripts/demo/address.mjs";
 
-/** `npm run demo` prints its passwords: it listens on this machine only unless DEMO_HOST says otherwise (issue 29 item 12). */
+/** `npm run demo` prints its passwords: it listens on this machine only unless DEMO_HOST says otherwise. */
 describe("where the demo serves", () => {
   it("binds 127.0.0.1 by default (next start -H 127.0.0.1), not every interface", () => {
     expect(demoAddress({})).toEqual({

@@ -8,7 +8,7 @@ import {
 } from "../../lib/judge/answers-template.ts";
 import { readCompletion } from "../../lib/judge/endpoint.ts";
 
-/** Issue 24 item 4: an answer run's verdict ({claims, relevance}) read strictly from the final answer. */
+/** An answer run's verdict ({claims, relevance}) read strictly from the final answer. */
 const parse = (content: string | null, n = 3, extra: { finishReason?: string; refusal?: string } = {}) =>
   parseAnswerVerdict({ content, ...extra }, n);
 

@@ -3,7 +3,7 @@ import { readCompletion } from "../../lib/judge/endpoint.ts";
 import { parseAnswer, parseGrade, storedAnswer, storedError, type TFailureReason } from "../../lib/judge/parse.ts";
 
 /**
- * Issue 19 item 4: the grade comes from the final answer only. Each row is one answer as a real
+ * The final answer decides: the grade comes from the final answer only. Each row is one answer as a real
  * OpenAI-compatible server sends it (a whole chat.completions object: where the reasoning is, the
  * finish reason, the refusal field), read the way the runner reads it (endpoint.ts readCompletion,
  * then parse.ts parseAnswer), with the grade or the failure expected. The shapes follow the

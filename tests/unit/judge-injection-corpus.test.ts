@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { looksLikeInjection } from "../../lib/judge/injection.ts";
 
 /**
- * Issue 30 item 10: the injection flag's figures on a corpus of paraphrases in eight languages
+ * The injection flag's figures on a corpus of paraphrases in eight languages
  * (tests/fixtures/injection/corpus.json): recall on injections, false-positive rate on benign
  * transcript sentences that mention scores, systems, instructions, ignoring or assistants. The
  * corpus has two parts: one the multilingual rules were written with (in-sample) and one written

@@ -5,7 +5,7 @@ import { DEFAULT_TEMPLATE, neutraliseDelimiters, renderTemplate, type TPairView 
 /**
  * lib/judge/injection.ts: a chunk that reads like instructions to a model is flagged (one strong
  * signal, or two kinds of weak ones); ordinary transcript speech that shares a word with them is
- * not. The flagged texts are the attacks seen in the security test (issue 18) and the common
+ * not. The flagged texts are the attacks seen in the security test and the common
  * forms of direct prompt injection; the clean ones are sentences a lecture or podcast says.
  */
 const FLAGGED = [
@@ -89,7 +89,7 @@ describe("prompt delimiters", () => {
 });
 
 /**
- * Issue 30 item 10: look-alikes passed the delimiters and the detector. The value is read as a
+ * Look-alikes folded: look-alikes passed the delimiters and the detector. The value is read as a
  * reader sees it (NFKC, invisible characters removed, Cyrillic/Greek look-alikes folded) before
  * delimiting and detecting; the text sent keeps its own characters elsewhere.
  */

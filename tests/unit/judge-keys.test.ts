@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { apiKeyFrom, keyVarProblem } from "../../lib/judge/keys.ts";
 
-/** lib/judge/keys.ts: which environment variables the judge may send as its API key (issue 18 item 1). */
+/** lib/judge/keys.ts: which environment variables the judge may send as its API key. */
 const env = {
   OPENAI_API_KEY: "sk-a",
   GROQ_API_KEY: "gsk-b",

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { stratifiedSample } from "../../lib/judge/trial.ts";
 import { observedRate } from "../../lib/judge/service.ts";
-import { inPageTerms } from "../../lib/judge/page-terms.ts";
+import { AppError } from "../../lib/errors.ts";
+import { publicBaseUrl } from "../../lib/judge/endpoint.ts";
+import { STOPPED_BY_USER } from "../../lib/judge/runner.ts";
+import { action, field, say, type Said } from "../../lib/terms.ts";
 import { annotatorsStart, takeLabel } from "../../lib/adjudication/start.ts";
-import { mulberry32 } from "../../lib/assignment/random.ts";
+import { mulberry32 } from "../../lib/stats/random.ts";
 
 describe("Try: a random sample stratified by human grade (issue 22 item 5)", () => {
   // 40 pairs: grades 0 (20 pairs), 1 (10), 3 (2), and 8 unlabelled.
@@ -52,21 +55,31 @@ describe("time left: the observed rate", () => {
 });
 
 describe("judge messages in the page's terms", () => {
+  // The domain's messages as facts (lib/terms.ts), said in the page's words by the API (lib/http/route.ts).
+  const inPageTerms = (said: Said) => new AppError("bad_input", said).sayTo("page");
+  const thrown = (fn: () => unknown): Said => {
+    try {
+      fn();
+    } catch (e) {
+      if (e instanceof AppError) return e.said;
+    }
+    throw new Error("expected an AppError");
+  };
   it("names the form's fields, not the CLI's options", () => {
-    expect(inPageTerms('--base-url: expected an http(s) URL such as http://localhost:11434/v1, got "x"')).toBe(
+    expect(inPageTerms(thrown(() => publicBaseUrl("x")))).toBe(
       'the “Base URL” field: expected an http(s) URL such as http://localhost:11434/v1, got "x"',
     );
-    expect(inPageTerms("--only pool: no pooled pair is in this subset; nothing to judge")).toBe(
+    expect(inPageTerms(say`${field("only")} pool: no pooled pair is in this subset; nothing to judge`)).toBe(
       "the “Pairs” field pool: no pooled pair is in this subset; nothing to judge",
     );
-    expect(inPageTerms("the pool is empty: import runs and build it first (npx assessor pool)")).toBe(
+    expect(inPageTerms(say`the pool is empty: import runs and build it first (${action("buildPool")})`)).toBe(
       "the pool is empty: import runs and build it first (Pool on this page)",
     );
-    expect(inPageTerms("set --api-key-env NAME or --no-api-key")).toBe(
+    expect(inPageTerms(say`set ${field("apiKeyEnv", "NAME")} or ${field("noApiKey")}`)).toBe(
       "set the “API key variable” field or the “no key” choice",
     );
-    expect(inPageTerms("stopped by the user (Ctrl+C or stop)")).toBe("stopped by the user");
-    expect(inPageTerms('--subset: "pool" is not a subset of answers')).toBe(
+    expect(inPageTerms(STOPPED_BY_USER)).toBe("stopped by the user");
+    expect(inPageTerms(say`${field("subset")}: "pool" is not a subset of answers`)).toBe(
       'the “Answers” field: "pool" is not a subset of answers',
     );
   });

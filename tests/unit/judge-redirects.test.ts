@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentFetch, redirectInit } from "../../lib/judge/http-fetch.ts";
 
 /**
- * Issue 18: the judge's transport forwarded Authorization on a redirect to another origin and from
+ * No credentials across origins: the judge's transport forwarded Authorization on a redirect to another origin and from
  * https to http. Against real local servers (two http origins: 127.0.0.1 and localhost on other
  * ports; one https origin with a throw-away certificate made by openssl): credentials go only to
  * the origin they were meant for, and https never steps down to http.

@@ -4,7 +4,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * No tracker numbers in anything a user reads (issue 29 item 12: CLI help showed "(issue 20)"):
+ * No tracker numbers in anything a user reads (CLI help showed ""):
  * every string literal, template text and JSX text of bin/, lib/, app/ and components/ (comments
  * may keep them: they are for the people changing the code), and README.md and docs/formats.md.
  */
@@ -18,14 +18,18 @@ function sources(dir: string): string[] {
     .filter((path) => !relative(root, path).startsWith(join("lib", "db", "generated")));
 }
 
-function shownTexts(path: string): string[] {
-  const file = ts.createSourceFile(
+function parse(path: string, text: string, parents = false): ts.SourceFile {
+  return ts.createSourceFile(
     path,
-    readFileSync(path, "utf8"),
+    text,
     ts.ScriptTarget.Latest,
-    false,
+    parents,
     path.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
   );
+}
+
+function shownTexts(path: string): string[] {
+  const file = parse(path, readFileSync(path, "utf8"));
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     if (
@@ -47,6 +51,26 @@ function shownTexts(path: string): string[] {
   return found;
 }
 
+/** Every comment of the file (each found once, by its start), with its line. */
+function trackerComments(path: string): string[] {
+  const text = readFileSync(path, "utf8");
+  const file = parse(path, text, true);
+  const comments = new Map<number, string>();
+  const note = (ranges: ts.CommentRange[] | undefined) =>
+    ranges?.forEach((r) => comments.set(r.pos, text.slice(r.pos, r.end)));
+  const visit = (node: ts.Node) => {
+    note(ts.getLeadingCommentRanges(text, node.pos));
+    note(ts.getTrailingCommentRanges(text, node.end));
+    node.getChildren(file).forEach(visit);
+  };
+  visit(file);
+  return [...comments].flatMap(([pos, comment]) =>
+    TRACKER.test(comment)
+      ? [`${relative(root, path)}:${file.getLineAndCharacterOfPosition(pos).line + 1}: ${comment.slice(0, 120)}`]
+      : [],
+  );
+}
+
 describe("user-facing text names no tracker issue", () => {
   it("bin/, lib/, app/, components/: strings and JSX text", () => {
     const files = ["bin", "lib", "app", "components"].flatMap(sources);
@@ -59,5 +83,20 @@ describe("user-facing text names no tracker issue", () => {
       const lines = readFileSync(join(root, doc), "utf8").split("\n");
       expect(lines.flatMap((l, i) => (TRACKER.test(l) ? [`${doc}:${i + 1}: ${l.slice(0, 120)}`] : []))).toEqual([]);
     }
+  });
+});
+
+describe("comments name the rule, not a tracker issue", () => {
+  it("bin/, lib/, app/, components/, scripts/, tests/: every comment", () => {
+    const files = ["bin", "lib", "app", "components", "scripts", "tests"].flatMap(sources);
+    expect(files.length).toBeGreaterThan(400);
+    expect(files.flatMap(trackerComments)).toEqual([]);
+  });
+
+  it("docs/ARCHITECTURE.md", () => {
+    const lines = readFileSync(join(root, "docs", "ARCHITECTURE.md"), "utf8").split("\n");
+    expect(lines.flatMap((l, i) => (TRACKER.test(l) ? [`ARCHITECTURE.md:${i + 1}: ${l.slice(0, 120)}`] : []))).toEqual(
+      [],
+    );
   });
 });

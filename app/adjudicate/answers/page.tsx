@@ -4,7 +4,7 @@ import { intId } from "@/lib/bounds";
 
 export const dynamic = "force-dynamic";
 
-/** Answer disagreements (issue 24): `?project=ID` opens that project; else the first with answers waiting. */
+/** Answer disagreements: `?project=ID` opens that project; else the first with answers waiting. */
 export default async function AdjudicateAnswers({
   searchParams,
 }: {

@@ -4,7 +4,7 @@ import { intId } from "@/lib/bounds";
 
 export const dynamic = "force-dynamic";
 
-/** The answer task (issue 24). Renders no answer data on the server: everything comes from lib/answers/view.ts via /api/annotate/answers. */
+/** The answer task. Renders no answer data on the server: everything comes from lib/answers/view.ts via /api/annotate/answers. */
 export default async function AnnotateAnswers({
   searchParams,
 }: {

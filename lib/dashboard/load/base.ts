@@ -18,7 +18,7 @@ export type TBase = {
 export async function loadBase(db: Db, projectId: number): Promise<TBase> {
   const byProject = (cols: string, table: string, order = "") =>
     rows(db, `SELECT ${cols} FROM "${table}" WHERE "projectId" = ?${order}`, [projectId]);
-  // Only accepted questions are evaluated (issue 23): drafts and rejected ones are left out here.
+  // Only accepted questions are evaluated: drafts and rejected ones are left out here.
   const accepted = `"queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`;
   const [queryRows, tagRows, placeRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
     rows(db, `SELECT "id", "externalId" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted'`, [projectId]),

@@ -45,7 +45,7 @@ export async function versionParts(db: Db, projectId: number): Promise<string[]>
     whole("Assignment"),
     whole("Judgement", `max("updatedAt") AS "updated", max("id") AS "last"`),
     whole("Adjudication"),
-    // Tags, and the questions' review state and answer places (issue 23: only accepted questions are evaluated).
+    // Tags, and the questions' review state and answer places (only accepted questions are evaluated).
     `SELECT (SELECT count(*) FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?), count(*), max("updatedAt") FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted'`,
     own("ImportRecord"),
     `SELECT count(*) FROM "PoolProvenance" WHERE "runId" IN (SELECT "id" FROM "Run" WHERE "projectId" = ?)`,

@@ -3,7 +3,7 @@
  * imports read it (`import labels`, `import judge`: query, chunk, grade, …) and as `judge export
  * --format jsonl` writes it. The two are told apart as the import does (by extension, else by the
  * first character: lib/formats/text.ts isJsonlLabelFile), so a judge file that imports is a file
- * `agreement` reads (issue 29 item 5: the demo's demo/judge.jsonl was refused line by line).
+ * `agreement` reads (the demo's demo/judge.jsonl was refused line by line).
  */
 import { z } from "zod";
 import type { LocatedError } from "../../errors.ts";

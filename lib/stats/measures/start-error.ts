@@ -31,7 +31,7 @@ export type StartErrorResult = {
  * - the chunk has no known start time: error = 150, flagged `missingChunkTime`;
  * - a query without a reference start is not scored at all (null): it is left out of the
  *   start-error means, which are therefore over the queries that have one;
- * - a query with several answer places (issue 23: a list of references) is measured against the
+ * - a query with several answer places (a list of references) is measured against the
  *   nearest one in the chunk's video, as lib/stats/time/start-error.ts does (a place without a
  *   video matches any, as a single reference does); an empty list is not scored.
  *

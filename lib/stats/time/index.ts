@@ -1,9 +1,9 @@
 /**
- * Labels and measures on the video's time (issue 20), pure: no database, React or Next.
+ * Labels and measures on the video's time, pure: no database, React or Next.
  * Transfer of labels between chunkings: `transferLabels` (transfer.ts, the rule in its doc comment).
  * Measures comparable across chunkings, from chunk times: `answerSpanRecall`, `timeIou`,
  * `secondsRead`, `timeStartError`; a question's answer places: `answerPlaces`; its reference spans
- * in time (issue 31 item 1): `referenceSpans` (reference.ts).
+ * in time: `referenceSpans` (reference.ts).
  */
 export {
   transferLabels,

@@ -1,5 +1,5 @@
 /**
- * A question's reference answer spans in video time (issue 31 item 1): what the time measures
+ * A question's reference answer spans in video time: what the time measures
  * (span recall, time-IoU, seconds read, start error) and the label transfer read as "where the
  * answer is". Chunk grades stay the reference of the ranking measures; spans are the reference in
  * time, and they do not depend on which chunkings have labels.

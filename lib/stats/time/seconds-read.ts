@@ -1,5 +1,5 @@
 /**
- * Seconds of transcript read@k (ours, issue 20 item 5): what the generator must read when it is
+ * Seconds of transcript read@k (ours): what the generator must read when it is
  * given the top-k chunks, measured in seconds of video so that chunkings compare.
  *
  *   seconds(q)     = |union of the top-k chunks' spans| (per video, summed over videos);

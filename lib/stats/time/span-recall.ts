@@ -1,5 +1,5 @@
 /**
- * Answer-span recall@k (ours, issue 20 item 5; the time counterpart of Recall@k, comparable across
+ * Answer-span recall@k (ours; the time counterpart of Recall@k, comparable across
  * chunkings because it asks about seconds of the video, not about chunk ids).
  *
  * Definition, for one question q with reference places P (answer places: video, start, end; or its

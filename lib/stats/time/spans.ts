@@ -125,11 +125,11 @@ export function placeSpan(p: AnswerPlace): TimeSpan {
   return { video: p.video ?? "", start: p.start, end: p.end ?? p.start };
 }
 
-/** A reference label kept in video time (issue 20 item 2). */
+/** A reference label kept in video time. */
 export type TimedLabel = { video: string; start: number; end: number; grade: number; correctedStart?: number | null };
 
 /**
- * Answer places of one question (issue 20 item 5), the rule stated once:
+ * Answer places of one question, the rule stated once:
  * - the places given with the question (its answer places: video, start, end), all of them;
  * - plus, from its reference labels of grade ≥ `minGrade` (default 3, "contains the exact
  *   answer"), one place per label: the labelled chunk's video, its end, and as start the

@@ -1,5 +1,5 @@
 /**
- * Start-time error from chunk times alone (issue 20 item 5): the time-based variant of
+ * Start-time error from chunk times alone: the time-based variant of
  * lib/stats/measures/start-error.ts, for comparing chunkings without labels on each of them.
  * Same cap (150 s, Eskevich et al. 2012), same within-15/30/60 s and time-aware reciprocal rank;
  * what differs is which chunk is measured and against which reference start.

@@ -1,5 +1,5 @@
 /**
- * Time-IoU@k (ours, issue 20 item 5; after Chroma's token-wise IoU, Smith & Troynikov 2024,
+ * Time-IoU@k (ours; after Chroma's token-wise IoU, Smith & Troynikov 2024,
  * "Evaluating Chunking Strategies for Retrieval", with seconds of video in place of tokens):
  *
  *   R = the seconds of the top-k retrieved chunks (their union, per video),

@@ -1,5 +1,6 @@
 /**
- * Label transfer between chunkings, rule version 2 (issue 31 item 2; version 1 was issue 20 item 3):
+ * Label transfer between chunkings, rule version 2 (version 1 gave a chunk the grade of the chunks of A
+ * it overlapped):
  * derives grades for chunks of chunking B from a question's reference spans in time (reference.ts:
  * its answer places and annotators' corrected starts) and the human labels on chunks of chunking A
  * of the same videos. The derived labels are a judge (`transfer:A->B`), audited against blind human

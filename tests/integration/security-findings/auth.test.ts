@@ -10,7 +10,7 @@ import { ADDRESS, PAIR } from "../../../lib/auth/throttle.ts";
 import { GENERIC_SIGN_IN_ERROR, SIGN_IN_ERRORS } from "../../../lib/auth/messages.ts";
 
 /**
- * Issue 18, replayed through HTTP against started servers, on SQLite and PostgreSQL:
+ * The first outside security test's findings, replayed through HTTP against started servers, on SQLite and PostgreSQL:
  * - item 3: sessions survived sign-out, password reset, deactivation (and came back on
  *   reactivation) and role change; they lasted 30 days and were renewed by every session call;
  * - item 4: a 200 MB sign-in POST was read whole (0.7 → 2.1 GB);
@@ -319,7 +319,7 @@ describe("18.5 sign-in limits in the database", () => {
       expect(
         (await db.loginThrottle.findUnique({ where: { key: "pair:lead2@example.org|127.0.0.1" } }))?.failures,
       ).toBe(PAIR.free);
-      // Issue 30 item 1: the server says in its log that it ignores forwarding headers (a proxy in
+      // Forwarding headers: the server says in its log that it ignores forwarding headers (a proxy in
       // front of it with ASSESSOR_TRUSTED_PROXY_HOPS=0 would make every client one address), once.
       const warnings = d
         .logs()
@@ -377,7 +377,7 @@ describe("18.8 no open redirect after sign-in", () => {
 });
 
 /**
- * Issue 30, the second outside test:
+ * The second outside security test:
  * - item 1: 50+ failed sign-ins with random unknown emails from one address, then the lead's
  *   right password from it (where the lead had just signed in) → 429; behind a proxy with the
  *   default ASSESSOR_TRUSTED_PROXY_HOPS=0 one person could so lock out a whole team;

@@ -7,7 +7,7 @@ import { DEPTH_MESSAGE } from "../../../lib/bounds.ts";
 import { PASSWORDS, type TFixture } from "../annotate-fixture.ts";
 
 /**
- * Issue 30 item 5, replayed through the HTTP routes of `next start` (SQLite, or PostgreSQL with
+ * Input bounds (the second outside security test), replayed through the HTTP routes of `next start` (SQLite, or PostgreSQL with
  * TEST_DATABASE_URL): where the input rules promise 422 or 404, the second outside test got 500s:
  * - 2147483648 and 9007199254740991 in `claimVersion` (answer judgements and decisions) and in
  *   `places[].videoId` (writing and editing questions): `22003 … out of range for type integer`

@@ -6,7 +6,7 @@ import { assignAnswersTo, makeAnswer } from "../../helpers/answer-items.ts";
 import { PASSWORDS } from "../annotate-fixture.ts";
 
 /**
- * Issue 30 item 6, the outside security test's stale claim edit, replayed through the HTTP routes of
+ * The outside security test's stale claim edit, replayed through the HTTP routes of
  * `next start` (SQLite, or PostgreSQL with TEST_DATABASE_URL): ann1 loaded claim version 1, ann2
  * split claim 0, ann1 merged [0, 1] sending version 1 and got 200 with ann2's split undone; the route
  * ignored the version and a retried edit applied twice. Claim edits are now each annotator's own

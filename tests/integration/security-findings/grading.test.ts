@@ -9,7 +9,7 @@ import { defaultChunkingId } from "../../../lib/chunkings/store.ts";
 import { PASSWORDS, type TFixture } from "../annotate-fixture.ts";
 
 /**
- * Issue 18, the findings of the outside security test in grading, bounds and exports, replayed
+ * The findings of the first outside security test in grading, bounds and exports, replayed
  * through the HTTP routes of `next start` (SQLite, or PostgreSQL with TEST_DATABASE_URL):
  * - 18.2: an annotator learned the peer's grade by resubmitting (200, 200, 409 "the annotators of
  *   this item agree") and erased the disagreement; the "has been adjudicated" 409 told them the

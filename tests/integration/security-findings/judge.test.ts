@@ -22,7 +22,7 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../annotate-fix
 import { seedJudgeProject } from "../judge-fixture.ts";
 
 /**
- * Issue 18's findings about the LLM judge, replayed as the outside tester did them, on SQLite and
+ * The first outside security test's findings about the LLM judge, replayed as the outside tester did them, on SQLite and
  * (with TEST_DATABASE_URL) PostgreSQL. The model endpoints are fake OpenAI-compatible servers that
  * record every request's headers (tests/helpers/fake-llm.ts), so "the secret never left" is seen,
  * not assumed.
@@ -395,7 +395,7 @@ describe("finding: chunk text steered the judge with no flag", () => {
 });
 
 /**
- * Issue 30, the second outside test: a judge template of `{{` and 3,000 spaces blocked the server
+ * The second outside security test: a judge template of `{{` and 3,000 spaces blocked the server
  * for 14.5 s (preview) and 33.9 s (try); look-alike delimiters and paraphrased injections passed.
  */
 describe("finding: a judge template blocked the server (issue 30 item 3)", () => {

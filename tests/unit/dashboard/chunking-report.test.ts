@@ -147,7 +147,7 @@ describe("chunking report (hand-made grid)", () => {
     // DCG = 3 + 7/log2 3, ideal = 7 + 3/log2 3. judged@10 1 each.
     expect(b.cells[col("ndcg_cut_10")].mean).toBeCloseTo((1 + q2) / 2, 12);
     expect(b.cells[col("judged_10")].mean).toBe(1);
-    // Derived labels used (issue 31 item 6): q1·b1 (no human label) and q2·b2; q2·b1's derived 0 is
+    // Derived labels used: q1·b1 (no human label) and q2·b2; q2·b1's derived 0 is
     // not used, the human 2 is. c20 has no transfer judge.
     expect([a.derived, b.derived]).toEqual([0, 2]);
     // One audited question: PPI needs two (lib/stats/ppi.ts, n = 1 gives no interval).

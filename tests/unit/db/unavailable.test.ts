@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "../../../lib/db/unavailable.ts";
 
-/** Which errors answer 503 (database unreachable, retry) rather than 500 (issue 13 item 6). */
+/** Which errors answer 503 (database unreachable, retry) rather than 500. */
 describe("isDatabaseUnavailable", () => {
   const withCode = (code: string, message = "x") => Object.assign(new Error(message), { code });
   it("knows Prisma's connection codes, Node's socket errors and SQLSTATE class 08, along the cause chain", () => {

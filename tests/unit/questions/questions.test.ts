@@ -17,7 +17,7 @@ import {
   stratumOf,
   type TLogEntry,
 } from "../../../lib/questions/query-log.ts";
-import { mulberry32 } from "../../../lib/assignment/random.ts";
+import { mulberry32 } from "../../../lib/stats/random.ts";
 import { questionsText } from "../../../lib/questions/export.ts";
 import type { TQuestion } from "../../../lib/questions/store.ts";
 import { historyChanges, readSnapshot } from "../../../lib/questions/history.ts";

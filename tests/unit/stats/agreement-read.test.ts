@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readLabelFile } from "../../../lib/stats/agreement/read.ts";
 
-/** `assessor agreement` reads qrels, and JSONL as the imports read it (issue 29 item 5), told apart as the import does. */
+/** `assessor agreement` reads qrels, and JSONL as the imports read it, told apart as the import does. */
 const buf = (s: string) => Buffer.from(s, "utf8");
 
 describe("readLabelFile", () => {

@@ -7,7 +7,7 @@ import { projectIdParam } from "@/lib/lead/projects";
 
 const ZQuery = z.object({ projectId: z.string() });
 
-/** The caller's last decision in a project with its item, for `u` on a later visit (issue 22 item 1); `{ item: null }` when none. */
+/** The caller's last decision in a project with its item, for `u` on a later visit; `{ item: null }` when none. */
 export const GET = route({ roles: rolesFor("adjudicate"), query: ZQuery }, async ({ query, user }) => ({
   item: await adjudicatorLastDecision(await getDb(), projectIdParam(query.projectId), user.id),
 }));

@@ -24,7 +24,7 @@ import {
 } from "./transfer-world.ts";
 
 /*
- * Transfer simulation (issue 31 item 3): the world of transfer-world.ts (long videos, answers of a
+ * Transfer simulation: the world of transfer-world.ts (long videos, answers of a
  * sentence or two, runs retrieving by noisy text similarity, truth from the answer spans). For a
  * pair of chunkings A → B: A's pool (top 10 of A's runs) is labelled with A's truth, as imported
  * reference labels; the rule carries them onto B; its labels are compared with B's truth on B's
@@ -40,7 +40,7 @@ import {
  * - naive within: the grade of the labelled A chunk holding the most of B's chunk, when it holds
  *   ≥ 50% of it (the issue's "covering chunk" rule for coarse → fine).
  *
- * Version 1 (issue 20's rule, replaced) on the same world, seed 31, for the record: c20o5 → c60o15
+ * Version 1 (the first rule, replaced) on the same world, seed 31, for the record: c20o5 → c60o15
  * 33.4% labelled, linear 0.947, quadratic 0.971, exact 0.946; c60o15 → c20o5 87.9%, 0.508, 0.650,
  * 0.716 (real collection: 36.6% / 0.948 and 92.7% / 0.540).
  *
@@ -234,13 +234,13 @@ describe("transfer simulation: 20 s / 5 s and 60 s / 15 s chunkings, both direct
     console.log(lines.join("\n"));
     const up = (sc: string) => results.get(`${sc}|c20o5 → c60o15`)!;
     const down = (sc: string) => results.get(`${sc}|c60o15 → c20o5`)!;
-    // The failure seen on real videos, reproduced (issue 31's table): coarse → fine the naive
+    // The failure seen on real videos, reproduced (the real collection's table): coarse → fine the naive
     // "covering chunk" rule labels most of B's pool with low agreement (real: 92.0%, linear 0.658);
     // fine → coarse the naive rule labels most of the pool (real: 78.8%).
     expect(down("no places").naiveWithin.share).toBeGreaterThan(0.7);
     expect(down("no places").naiveWithin.linear ?? 1).toBeLessThan(0.8);
     expect(up("no places").naiveCover.share).toBeGreaterThan(0.6);
-    // Goals (issue 31 item 4), with answer places: linear kappa ≥ 0.90 on ≥ 70% of B's pool, both directions.
+    // Goals, with answer places: linear kappa ≥ 0.90 on ≥ 70% of B's pool, both directions.
     for (const r of [up("places"), down("places")]) {
       expect(r.v2.linear ?? 0).toBeGreaterThanOrEqual(0.9);
       expect(r.v2.share).toBeGreaterThanOrEqual(0.7);

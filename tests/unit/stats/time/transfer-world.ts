@@ -3,7 +3,7 @@ import { lowerBound, overlapSeconds } from "../../../../lib/stats/time/spans.ts"
 import type { LabelledSpan, TargetChunk } from "../../../../lib/stats/time/transfer.ts";
 
 /*
- * A synthetic video QA collection as unkind as a real one (issue 31 item 3), for the transfer
+ * A synthetic video QA collection as unkind as a real one, for the transfer
  * simulation (transfer-simulation.test.ts). Everything is drawn from a seed.
  *
  * Videos: 12 tutorials of 10–40 min, spoken as consecutive sentences of 3–6 s, in topic sections of

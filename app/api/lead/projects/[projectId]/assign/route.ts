@@ -21,7 +21,7 @@ const ZAssignBody = z.object({
     .optional(),
   dryRun: z.boolean().optional(),
   includeLabelled: z.boolean().optional(),
-  /** Assign generated answers (issue 24, lib/answers/assign.ts) instead of pool items; `sample` and `includeLabelled` do not apply. */
+  /** Assign generated answers (lib/answers/assign.ts) instead of pool items; `sample` and `includeLabelled` do not apply. */
   answers: z.boolean().optional(),
 });
 

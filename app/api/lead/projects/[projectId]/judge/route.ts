@@ -3,9 +3,8 @@ import { route } from "@/lib/http/route";
 import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { ZRunSettings } from "@/lib/judge/create";
-import { judgeDefaults, listRuns, startRun, summarise } from "@/lib/judge/service";
+import { judgeDefaults, listJudgeRuns, startRun, summarise } from "@/lib/judge/service";
 import { workInBackground } from "@/lib/judge/background";
-import { withPageTerms } from "@/lib/judge/page-terms";
 
 export const dynamic = "force-dynamic";
 
@@ -13,14 +12,14 @@ export const dynamic = "force-dynamic";
 export const GET = route({ roles: rolesFor("manageProject") }, async ({ params }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return { runs: await listRuns(db, project.id), defaults: judgeDefaults() };
+  return { runs: await listJudgeRuns(db, project.id), defaults: judgeDefaults() };
 });
 
 /** Starts a run (`target`: "chunks", the default, or "answers"): checked, written, then worked in the background of this server. */
 export const POST = route({ roles: rolesFor("manageProject"), body: ZRunSettings }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  const { run } = await withPageTerms(() => startRun(db, project.id, body, process.env, "page"));
-  await withPageTerms(() => workInBackground(db, run.id));
+  const { run } = await startRun(db, project.id, body, process.env, "page");
+  await workInBackground(db, run.id);
   return summarise(db, await db.judgeRun.findUniqueOrThrow({ where: { id: run.id } }));
 });

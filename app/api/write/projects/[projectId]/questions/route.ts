@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * Saves a written question: an annotator's is always a draft; a lead chooses (default draft).
- * Counted against the writer's submission rate as grades are (429 with Retry-After: issue 30 item 2).
+ * Counted against the writer's submission rate as grades are (429 with Retry-After).
  */
 export const POST = route(
   { roles: rolesFor("writeQuestions"), body: ZQuestionCreate, rateLimit: "submissions" },

@@ -21,7 +21,7 @@ const ZQuery = z.object({
  * labels (lib/chunkings; default: labels all, qrels one chunking: lib/exports/labels.ts qrelsChunking). The label-set version travels in the file name
  * (`exportFileName`), the headers (X-Label-Set-Sha256, X-Label-Set-Created-At) and, with
  * `manifest=1`, as the sidecar JSON `<file>.version.json` (label_set_version, format, file_sha256);
- * JSONL also carries it in its first line. No line inside qrels or CSV (issue 22 item 6).
+ * JSONL also carries it in its first line. No line inside qrels or CSV.
  */
 export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, async ({ params, query }) => {
   const db = await getDb();

@@ -6,7 +6,6 @@ import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { findRun, cancelRun, requeueFailed, taskTable } from "@/lib/judge/store";
 import { summarise } from "@/lib/judge/service";
 import { stopLocal, workInBackground } from "@/lib/judge/background";
-import { withPageTerms } from "@/lib/judge/page-terms";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -17,16 +16,16 @@ const ZAction = z.object({ action: z.enum(["cancel", "resume"]), retryFailed: z.
 export const POST = route({ roles: rolesFor("manageProject"), body: ZAction }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  const run = await withPageTerms(() => findRun(db, project.id, String(params.runId ?? "")));
+  const run = await findRun(db, project.id, String(params.runId ?? ""));
   if (body.action === "cancel") {
-    await withPageTerms(() => cancelRun(db, run.id));
+    await cancelRun(db, run.id);
     stopLocal(run.id);
   } else {
     // Resume is for stopped runs (and runs whose workers died); a cancelled or completed one is final.
     if (run.status === "cancelled" || (run.status === "completed" && !body.retryFailed))
       throw new AppError("conflict", `run ${run.id} (${run.judge}) is ${run.status}: start a new run to judge again`);
     if (body.retryFailed) await requeueFailed(db, run.id, taskTable(run.target));
-    await withPageTerms(() => workInBackground(db, run.id));
+    await workInBackground(db, run.id);
   }
   return summarise(db, await db.judgeRun.findUniqueOrThrow({ where: { id: run.id } }));
 });

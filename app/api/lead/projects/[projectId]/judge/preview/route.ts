@@ -5,7 +5,6 @@ import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { previewPrompts } from "@/lib/judge/service";
 import { PREVIEW_TEMPLATE_MAX_CHARS, templateTooLong } from "@/lib/judge/placeholders";
-import { withPageTerms } from "@/lib/judge/page-terms";
 
 export const dynamic = "force-dynamic";
 
@@ -22,5 +21,5 @@ const ZPreview = z.object({
 export const POST = route({ roles: rolesFor("manageProject"), body: ZPreview }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return { prompts: await withPageTerms(() => previewPrompts(db, project.id, body, 1)) };
+  return { prompts: await previewPrompts(db, project.id, body, 1) };
 });

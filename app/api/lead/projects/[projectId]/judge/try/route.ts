@@ -4,7 +4,6 @@ import { rolesFor } from "@/lib/auth/permissions";
 import { getProject, projectIdParam } from "@/lib/lead/projects";
 import { ZRunSettings } from "@/lib/judge/create";
 import { tryJudge } from "@/lib/judge/trial";
-import { withPageTerms } from "@/lib/judge/page-terms";
 
 export const dynamic = "force-dynamic";
 
@@ -12,5 +11,5 @@ export const dynamic = "force-dynamic";
 export const POST = route({ roles: rolesFor("manageProject"), body: ZRunSettings }, async ({ params, body }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  return { rows: await withPageTerms(() => tryJudge(db, project.id, body, process.env, undefined, "page")) };
+  return { rows: await tryJudge(db, project.id, body, process.env, undefined, "page") };
 });

@@ -35,6 +35,7 @@ import type { TAnswer, TLabels } from "./load/answers.ts";
 import type { TView } from "./load/view.ts";
 import { referenceQrels } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 export const NO_ANSWERS_HINT =
   "no generated answers yet: import them with npx assessor import answers --system NAME answers.jsonl (one line per question: the answer and the chunk ids given to the model)";
@@ -117,9 +118,13 @@ export function generationPanel(view: TView, opts: TGenerationOptions): TGenerat
  * system): after a label change the intervals and paired tests only add the questions whose values
  * changed (lib/stats/bootstrap.ts, lib/stats/paired.ts; the same numbers as from scratch).
  */
-const MEANS_MEMO: { intervals: MeanIntervalMemo; paired: PairedMemo } = { intervals: new Map(), paired: new Map() };
-function trimMemo() {
-  for (const m of [MEANS_MEMO.intervals, MEANS_MEMO.paired])
+const MEANS_MEMO = (data: TCacheHolder) =>
+  cacheOf(data).carried("generation.MEANS_MEMO", (): { intervals: MeanIntervalMemo; paired: PairedMemo } => ({
+    intervals: new Map(),
+    paired: new Map(),
+  }));
+function trimMemo(data: TCacheHolder) {
+  for (const m of [MEANS_MEMO(data).intervals, MEANS_MEMO(data).paired])
     while (m.size > 400) m.delete(m.keys().next().value as string);
 }
 
@@ -129,17 +134,19 @@ type TSourceLabel = { claimLabels: readonly TClaimLabel[]; relevance: number | n
  * Per answer, the reference labels' view of its context (lib/stats/generation.ts contextRelevance),
  * kept per answer list, chunk label-set version and gain: a label of an answer changes none of it.
  */
-const contextCache = new WeakMap<
-  readonly TAnswer[],
-  { key: string; map: Map<string, { maxGrade: number; ndcg: number | null }> }
->();
+const contextCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "generation.contextCache",
+    () =>
+      new WeakMap<readonly TAnswer[], { key: string; map: Map<string, { maxGrade: number; ndcg: number | null }> }>(),
+  );
 function contextRelevances(
   answers: readonly TAnswer[],
   data: TDashboardData,
   gain: Gain,
 ): Map<string, { maxGrade: number; ndcg: number | null }> {
   const key = `${data.version}\u0000${gain}`;
-  const kept = contextCache.get(answers);
+  const kept = contextCache(data).get(answers);
   if (kept && kept.key === key) return kept.map;
   const qrels = referenceQrels(data, undefined);
   const contextOf = new Map<string, { maxGrade: number; ndcg: number | null }>();
@@ -153,7 +160,7 @@ function contextRelevances(
         : new Map([...all].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunking));
     contextOf.set(a.id, contextRelevance(a.context, judged, gain, 10));
   }
-  contextCache.set(answers, { key, map: contextOf });
+  contextCache(data).set(answers, { key, map: contextOf });
   return contextOf;
 }
 
@@ -239,17 +246,17 @@ export function computeGeneration(
           ? "no final human labels of answers yet: assign answers to annotators and let them label claims and relevance"
           : `judge ${j} has labelled no answer`
         : null;
-    const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${source}\u0000${j ?? ""}`;
+    const memoKey = `${source}\u0000${j ?? ""}`;
     const cells = empty
       ? []
       : columns.map((values, m) =>
           systemMeans(values, baselineIndex, {
             ...RESAMPLING,
-            memo: MEANS_MEMO,
+            memo: MEANS_MEMO(data),
             keys: systems.map((system) => `${memoKey}\u0000${GENERATION_MEASURES[m].id}\u0000${system}`),
           }),
         );
-    trimMemo();
+    trimMemo(data);
     return {
       source,
       judge: j,

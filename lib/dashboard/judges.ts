@@ -1,4 +1,5 @@
 import type { TDashboardData, TLabel } from "./model.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /**
  * Which judges are complete, and the default judge (issue 22 item 7). A judge's label set is
@@ -33,16 +34,17 @@ export type TJudgeState = {
  * labels one chunking's chunks: a transfer judge B's, an imported file A's), and its flagged
  * labels, kept while its labels and the pool are the same objects (a label change elsewhere reuses them).
  */
-const pooledCache = new WeakMap<
-  readonly TLabel[],
-  { base: object; pooled: number; poolItems: number; flagged: number }
->();
+const pooledCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "judges.pooledCache",
+    () => new WeakMap<readonly TLabel[], { base: object; pooled: number; poolItems: number; flagged: number }>(),
+  );
 
 function pooledCount(
   data: TDashboardData,
   labels: readonly TLabel[],
 ): { pooled: number; poolItems: number; flagged: number } {
-  const hit = pooledCache.get(labels);
+  const hit = pooledCache(data).get(labels);
   if (hit && hit.base === data.base) return hit;
   const keys = new Map<number, Set<number>>();
   const chunkings = new Set<number>();
@@ -64,15 +66,19 @@ function pooledCount(
     if (keys.get(it.queryId)?.has(it.chunkId)) pooled++;
   }
   const result = { base: data.base, pooled, poolItems, flagged };
-  pooledCache.set(labels, result);
+  pooledCache(data).set(labels, result);
   return result;
 }
 
-const statesCache = new WeakMap<TDashboardData, { states: TJudgeState[]; defaultJudge: string | null }>();
+const statesCache = (data: TCacheHolder) =>
+  cacheOf(data).per(
+    "judges.statesCache",
+    () => new WeakMap<TDashboardData, { states: TJudgeState[]; defaultJudge: string | null }>(),
+  );
 
 /** Every judge of the project (names sorted) with its coverage and status, and the default judge. */
 export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defaultJudge: string | null } {
-  const hit = statesCache.get(data);
+  const hit = statesCache(data).get(data);
   if (hit) return hit;
   const states: TJudgeState[] = [...data.judges].map(([name, labels]) => {
     const run = data.judgeRuns.get(name);
@@ -99,6 +105,6 @@ export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defa
     (a, b) => (b.coverage ?? 0) - (a.coverage ?? 0) || time(b) - time(a) || a.name.localeCompare(b.name),
   );
   const result = { states, defaultJudge: complete[0]?.name ?? fallback[0]?.name ?? null };
-  statesCache.set(data, result);
+  statesCache(data).set(data, result);
   return result;
 }

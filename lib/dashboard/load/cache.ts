@@ -50,6 +50,11 @@ export class DashboardCache {
     return s;
   }
 
+  /** Drops the stores kept from version to version whose names start with `prefix` (tests computing from scratch). */
+  forget(prefix: string): void {
+    for (const name of [...this.lineage.state.keys()]) if (name.startsWith(prefix)) this.lineage.state.delete(name);
+  }
+
   /** A store kept from one version of this project to the next (incremental computation), created on first use. */
   carried<T>(name: string, make: () => T): T {
     const state = this.lineage.state;
@@ -63,6 +68,8 @@ export class DashboardCache {
  * The cache object of loaded data: the one the load attached to it, or, for data built by hand
  * (unit tests, benchmarks of one panel), one of its own, made on first use.
  */
-export function cacheOf(data: { version: string; cache?: DashboardCache }): DashboardCache {
+export type TCacheHolder = { version: string; cache?: DashboardCache };
+
+export function cacheOf(data: TCacheHolder): DashboardCache {
   return (data.cache ??= new DashboardCache(data.version, newLineage()));
 }

@@ -2,6 +2,7 @@ import { completeQuestions } from "./complete.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
 import { NO_HUMAN_HINT, pickJudge } from "./labels.ts";
 import type { TDashboardQuery } from "./options.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /**
  * Calibration status, after the evaluation plan: how many items have a final human label (agreed,
@@ -152,9 +153,10 @@ function rows(
 }
 
 /** A judge's labelled (query, chunk) pairs, kept while its labels are the same array (label changes elsewhere reuse it). */
-const judgeKeys = new WeakMap<readonly TLabel[], Map<number, Set<number>>>();
-function keysOf(labels: readonly TLabel[]): Map<number, Set<number>> {
-  let keys = judgeKeys.get(labels);
+const judgeKeys = (data: TCacheHolder) =>
+  cacheOf(data).carried("calibration.judgeKeys", () => new WeakMap<readonly TLabel[], Map<number, Set<number>>>());
+function keysOf(data: TCacheHolder, labels: readonly TLabel[]): Map<number, Set<number>> {
+  let keys = judgeKeys(data).get(labels);
   if (!keys) {
     keys = new Map();
     for (const l of labels) {
@@ -162,7 +164,7 @@ function keysOf(labels: readonly TLabel[]): Map<number, Set<number>> {
       if (!chunks) keys.set(l.queryId, (chunks = new Set()));
       chunks.add(l.chunkId);
     }
-    judgeKeys.set(labels, keys);
+    judgeKeys(data).set(labels, keys);
   }
   return keys;
 }
@@ -170,7 +172,7 @@ function keysOf(labels: readonly TLabel[]): Map<number, Set<number>> {
 export function calibrationPanel(data: TDashboardData, opts: Pick<TDashboardQuery, "judge">): TCalibrationPanel {
   const { calibrationTarget: target, minPerGrade } = data.project;
   const judge = pickJudge(data, opts.judge);
-  const { overall, byTag } = rows(data, judge ? keysOf(data.judges.get(judge) ?? []) : null, minPerGrade);
+  const { overall, byTag } = rows(data, judge ? keysOf(data, data.judges.get(judge) ?? []) : null, minPerGrade);
   const shortOfTarget = Math.max(0, target - overall.labelled);
   // The sample fills thin cells first (lib/assignment/sample.ts); an item counts in its grade
   // overall and under each of its query's tags at once, so the thin grades overall, or those of

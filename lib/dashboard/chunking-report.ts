@@ -19,6 +19,7 @@ import {
   type TChunkTimes,
   type TTimeValues,
 } from "./time.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /**
  * The chunking grid report: one row per chunking × system, the measures that
@@ -124,11 +125,16 @@ function ranked(qid: string, chunkIds: ArrayLike<number>, judged: Map<number, nu
 }
 
 /** Questions completely human-labelled on one chunking: ≥ 1 pool item on its chunks, each with a final human label. */
-const poolCache = new WeakMap<object, Map<number, Map<number, Set<number>>>>();
+const poolCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "chunking-report.poolCache",
+    () => new WeakMap<object, Map<number, Map<number, Set<number>>>>(),
+  );
 /** Per question, the chunks with an annotator's final label (agreed or adjudicated: not imported). */
-const annotatedCache = new WeakMap<TDashboardData, Map<number, Set<number>>>();
+const annotatedCache = (data: TCacheHolder) =>
+  cacheOf(data).per("chunking-report.annotatedCache", () => new WeakMap<TDashboardData, Map<number, Set<number>>>());
 function annotated(data: TDashboardData): Map<number, Set<number>> {
-  let out = annotatedCache.get(data);
+  let out = annotatedCache(data).get(data);
   if (out) return out;
   out = new Map();
   for (const l of data.reference) {
@@ -137,7 +143,7 @@ function annotated(data: TDashboardData): Map<number, Set<number>> {
     if (!chunks) out.set(l.queryId, (chunks = new Set()));
     chunks.add(l.chunkId);
   }
-  annotatedCache.set(data, out);
+  annotatedCache(data).set(data, out);
   return out;
 }
 
@@ -146,7 +152,7 @@ function annotated(data: TDashboardData): Map<number, Set<number>> {
  * annotator's final label (imported labels, such as an imported truth, are no audit).
  */
 function auditedQuestions(data: TDashboardData, chunkingId: number): Set<number> {
-  let byChunking = poolCache.get(data.base);
+  let byChunking = poolCache(data).get(data.base);
   if (!byChunking) {
     byChunking = new Map();
     for (const it of data.poolItems.values()) {
@@ -158,7 +164,7 @@ function auditedQuestions(data: TDashboardData, chunkingId: number): Set<number>
       if (!chunks) byQuery.set(it.queryId, (chunks = new Set()));
       chunks.add(it.chunkId);
     }
-    poolCache.set(data.base, byChunking);
+    poolCache(data).set(data.base, byChunking);
   }
   const pooled = byChunking.get(chunkingId) ?? new Map<number, Set<number>>();
   const out = new Set<number>();
@@ -184,12 +190,17 @@ const NO_LABELS: Labels = new Map();
  * The next version copies the previous one's and rebuilds only the questions whose labels changed
  * (data.referenceChanges), as lib/dashboard/labels.ts referenceQrels does.
  */
-const humanCache = new WeakMap<TDashboardData, Map<number, Labels>>();
-const lastHuman = new WeakMap<object, { version: string; byChunking: Map<number, Labels> }>();
+const humanCache = (data: TCacheHolder) =>
+  cacheOf(data).per("chunking-report.humanCache", () => new WeakMap<TDashboardData, Map<number, Labels>>());
+const lastHuman = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "chunking-report.lastHuman",
+    () => new WeakMap<object, { version: string; byChunking: Map<number, Labels> }>(),
+  );
 function humanByChunking(data: TDashboardData): Map<number, Labels> {
-  let out = humanCache.get(data);
+  let out = humanCache(data).get(data);
   if (out) return out;
-  const last = lastHuman.get(data.base);
+  const last = lastHuman(data).get(data.base);
   const changes = data.referenceChanges;
   if (last && changes && last.version === changes.from) {
     out = new Map([...last.byChunking].map(([c, byQuery]) => [c, new Map(byQuery)]));
@@ -206,16 +217,20 @@ function humanByChunking(data: TDashboardData): Map<number, Labels> {
     if (!m) byQuery.set(l.queryId, (m = new Map()));
     m.set(l.chunkId, l.grade);
   }
-  humanCache.set(data, out);
-  lastHuman.set(data.base, { version: data.version, byChunking: out });
+  humanCache(data).set(data, out);
+  lastHuman(data).set(data.base, { version: data.version, byChunking: out });
   return out;
 }
 
 /** A judge's labels on one chunking by question, with their text (the cache signature); kept per label list (judge labels change only with an import). */
-const derivedCache = new WeakMap<readonly TLabel[], Map<number, { labels: Labels; text: Map<number, string> }>>();
+const derivedCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "chunking-report.derivedCache",
+    () => new WeakMap<readonly TLabel[], Map<number, { labels: Labels; text: Map<number, string> }>>(),
+  );
 function derivedLabels(data: TDashboardData, list: readonly TLabel[], chunkingId: number) {
-  let byChunking = derivedCache.get(list);
-  if (!byChunking) derivedCache.set(list, (byChunking = new Map()));
+  let byChunking = derivedCache(data).get(list);
+  if (!byChunking) derivedCache(data).set(list, (byChunking = new Map()));
   let v = byChunking.get(chunkingId);
   if (!v) {
     const labels = qrelsOf(list.filter((l) => data.chunks.get(l.chunkId)?.chunkingId === chunkingId));
@@ -226,11 +241,20 @@ function derivedLabels(data: TDashboardData, list: readonly TLabel[], chunkingId
 }
 type TQuestionValues = { values: (number | null)[]; judge: number | null; human: number | null; derivedUsed: number };
 
-const valueCache = new WeakMap<object, Map<string, TQuestionValues & { sig: string }>>();
-const signatureCache = new WeakMap<
-  object,
-  { version: string; judges: number; lists: readonly (readonly TLabel[])[]; sigs: Map<string, string> }
->();
+const valueCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "chunking-report.valueCache",
+    () => new WeakMap<object, Map<string, TQuestionValues & { sig: string }>>(),
+  );
+const signatureCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "chunking-report.signatureCache",
+    () =>
+      new WeakMap<
+        object,
+        { version: string; judges: number; lists: readonly (readonly TLabel[])[]; sigs: Map<string, string> }
+      >(),
+  );
 /** Whether the judges' label lists are the very lists of the previous version (judge labels change only with an import, which reloads them). */
 function sameJudgeLists(lists: readonly (readonly TLabel[])[], data: TDashboardData): boolean {
   let i = 0;
@@ -296,8 +320,10 @@ function questionValues(
   return { values, judge, human, derivedUsed };
 }
 
-const intervalMemo: MeanIntervalMemo = new Map();
-const pairedMemo: PairedMemo = new Map();
+const intervalMemo = (data: TCacheHolder) =>
+  cacheOf(data).carried("chunking-report.intervalMemo", (): MeanIntervalMemo => new Map());
+const pairedMemo = (data: TCacheHolder) =>
+  cacheOf(data).carried("chunking-report.pairedMemo", (): PairedMemo => new Map());
 const MAX_MEMO = 2000;
 
 function trim(memo: Map<string, unknown>): void {
@@ -379,10 +405,10 @@ export function chunkingReport(
   // A question's values for a run depend only on its answer places and its labels on the run's
   // chunking (runs and chunks are fixed per data.base): they are kept per run and question with a
   // signature of those, so after a label change only the questions it touched are evaluated again.
-  let kept = valueCache.get(data.base);
-  if (!kept) valueCache.set(data.base, (kept = new Map()));
+  let kept = valueCache(data).get(data.base);
+  if (!kept) valueCache(data).set(data.base, (kept = new Map()));
   // Signatures are kept per base too: the next label-set version recomputes only the questions whose human labels changed.
-  const lastSig = signatureCache.get(data.base);
+  const lastSig = signatureCache(data).get(data.base);
   const changes = data.referenceChanges;
   const signatures = new Map<string, string>();
   if (
@@ -394,7 +420,7 @@ export function chunkingReport(
   )
     for (const [k, v] of lastSig.sigs)
       if (!changes.queries.has(Number(k.slice(k.indexOf("#") + 1)))) signatures.set(k, v);
-  signatureCache.set(data.base, {
+  signatureCache(data).set(data.base, {
     version: data.version,
     judges: data.judges.size,
     lists: [...data.judges.values()],
@@ -438,7 +464,7 @@ export function chunkingReport(
     }
   });
 
-  const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000chunking-report\u0000${gain}\u0000${baseline}`;
+  const memoKey = `chunking-report\u0000${gain}\u0000${baseline}`;
   const cells = values.flat();
   const cellKeys = cells.map(
     (_, k) => `${memoKey}\u0000${runs[Math.floor(k / ncol)].run.id}\u0000${REPORT_COLUMNS[k % ncol].id}`,
@@ -447,10 +473,10 @@ export function chunkingReport(
     resamples: RESAMPLING.resamples,
     seed: RESAMPLING.seed,
     level: RESAMPLING.level,
-    memo: intervalMemo,
+    memo: intervalMemo(data),
     keys: cellKeys,
   });
-  trim(intervalMemo);
+  trim(intervalMemo(data));
 
   const pairs: { a: number[]; b: number[] }[] = [];
   const keys: string[] = [];
@@ -477,10 +503,10 @@ export function chunkingReport(
   const tests = pairedRandomizationTests(pairs, {
     trials: RESAMPLING.trials,
     seed: RESAMPLING.seed,
-    memo: pairedMemo,
+    memo: pairedMemo(data),
     keys,
   });
-  trim(pairedMemo);
+  trim(pairedMemo(data));
 
   const rows: TReportRow[] = runs.map(({ run, chunking, system }, r) => {
     const labels = labelsOf(run.chunkingId);

@@ -1,4 +1,5 @@
 import type { TDashboardData } from "./data.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /**
  * Complete calibration questions: questions with at least one pool item whose every pool item has
@@ -6,12 +7,14 @@ import type { TDashboardData } from "./data.ts";
  * labels are exact only on them, so PPI (lib/dashboard/ppi.ts) takes its human values from them
  * and the calibration panel counts them. Kept per data object (one label-set version).
  */
-const cache = new WeakMap<TDashboardData, Set<number>>();
+const cache = (data: TCacheHolder) =>
+  cacheOf(data).per("complete.cache", () => new WeakMap<TDashboardData, Set<number>>());
 /** Pool items per question, kept per data.base (the pool does not change with labels). */
-const pools = new WeakMap<object, Map<number, Set<number>>>();
+const pools = (data: TCacheHolder) =>
+  cacheOf(data).carried("complete.pools", () => new WeakMap<object, Map<number, Set<number>>>());
 
 function pooledChunks(data: TDashboardData): Map<number, Set<number>> {
-  let pooled = pools.get(data.base);
+  let pooled = pools(data).get(data.base);
   if (pooled) return pooled;
   pooled = new Map();
   for (const it of data.poolItems.values()) {
@@ -19,12 +22,12 @@ function pooledChunks(data: TDashboardData): Map<number, Set<number>> {
     if (!chunks) pooled.set(it.queryId, (chunks = new Set()));
     chunks.add(it.chunkId);
   }
-  pools.set(data.base, pooled);
+  pools(data).set(data.base, pooled);
   return pooled;
 }
 
 export function completeQuestions(data: TDashboardData): Set<number> {
-  let done = cache.get(data);
+  let done = cache(data).get(data);
   if (done) return done;
   const pooled = pooledChunks(data);
   const labelled = new Map<number, Set<number>>();
@@ -36,6 +39,6 @@ export function completeQuestions(data: TDashboardData): Set<number> {
   }
   done = new Set();
   for (const [queryId, chunks] of pooled) if (labelled.get(queryId)?.size === chunks.size) done.add(queryId);
-  cache.set(data, done);
+  cache(data).set(data, done);
   return done;
 }

@@ -4,6 +4,7 @@
  */
 import type { Db } from "../db/client.ts";
 import type { TDashboardData } from "./model.ts";
+import { DashboardCache, newLineage } from "./load/cache.ts";
 import { load } from "./load/load.ts";
 import type { TSections } from "./load/sections.ts";
 import { versionParts } from "./load/version.ts";
@@ -22,19 +23,25 @@ export { labelSetVersion } from "./load/version.ts";
 
 type CacheEntry = {
   version: string;
+  cache: DashboardCache;
   data: Promise<TDashboardData>;
   sections: Promise<TSections | undefined>;
-  results: Map<string, unknown>;
 };
 const MAX_PROJECTS = 8;
 const globalCache = globalThis as unknown as { __assessorDashboard?: Map<string, CacheEntry> };
 
+/** The registry of cache objects: one per database and project, the current version's. */
 function cache(): Map<string, CacheEntry> {
   globalCache.__assessorDashboard ??= new Map();
   return globalCache.__assessorDashboard;
 }
 
-/** Cache key includes the database URL so that tests with several databases never mix. */
+/** The cache objects of every project loaded in this process. */
+export function dashboardCaches(): DashboardCache[] {
+  return [...cache().values()].map((e) => e.cache);
+}
+
+/** The registry's key: the database URL, so that tests with several databases never mix, and the project. */
 function cacheKey(projectId: number): string {
   return `${process.env.DATABASE_URL ?? ""}#${projectId}`;
 }
@@ -66,7 +73,7 @@ function sharedVersionCheck(db: Db, projectId: number, key: string): Promise<str
 export async function dashboardData(
   db: Db,
   projectId: number,
-): Promise<{ data: TDashboardData; memo: <T>(key: string, fn: () => T) => T }> {
+): Promise<{ data: TDashboardData; cache: DashboardCache; memo: <T>(key: string, fn: () => T) => T }> {
   const key = cacheKey(projectId);
   const parts = await sharedVersionCheck(db, projectId, key);
   const version = `[${parts.join(",")}]`;
@@ -74,29 +81,26 @@ export async function dashboardData(
   let entry = c.get(key);
   if (!entry || entry.version !== version) {
     const previous = entry ? entry.sections : Promise.resolve(undefined);
-    const loaded = previous.then((prev) => load(db, projectId, version, parts, prev));
+    // The new version's cache object takes the project's lineage (what is computed incrementally)
+    // from the previous one, which is dropped with everything else it held.
+    const next = new DashboardCache(version, entry?.cache.lineage ?? newLineage());
+    const loaded = previous.then((prev) => load(db, projectId, version, parts, prev, next));
     entry = {
       version,
+      cache: next,
       data: loaded.then((l) => l.data),
       sections: loaded.then((l) => l.sections).catch(() => undefined),
-      results: new Map(),
     };
     c.delete(key);
     c.set(key, entry);
     while (c.size > MAX_PROJECTS) c.delete(c.keys().next().value as string);
     entry.data.catch(() => c.delete(key));
   }
-  const results = entry.results;
-  const memo = <T>(k: string, fn: () => T): T => {
-    if (results.has(k)) return results.get(k) as T;
-    const v = fn();
-    results.set(k, v);
-    return v;
-  };
-  return { data: await entry.data, memo };
+  const current = entry.cache;
+  return { data: await entry.data, cache: current, memo: (k, fn) => current.memo(k, fn) };
 }
 
-/** Forget every cached project (tests and benchmarks measuring a cold start). */
+/** Forget every cached project, with its lineage (tests and benchmarks measuring a cold start). */
 export function clearDashboardCache(): void {
   cache().clear();
   closeDashboardSql();

@@ -5,17 +5,11 @@
  * judges' labels (AnswerJudgeLabel); the chunk reference labels come from the dashboard's data
  * (lib/dashboard/data.ts, the same final labels as lib/labels/reference.ts referenceLabels).
  *
- * Loading: answers and their contexts are read once per "structure" version (answer count, newest
- * answer, context rows, claim versions, newest import record); labels (human judgements,
- * adjudications, judge labels) once per "labels" version (their counts, newest update, adjudication
- * revisions, judge tasks finished): after a label change only the labels are read again. The panel
- * itself is kept per both versions, the dashboard's label-set version (chunk reference labels) and
- * the viewer's options.
+ * Loading is lib/dashboard/load/answers.ts' (answers per "structure" version, labels per "labels"
+ * version). The panel itself is kept per both versions, the dashboard's label-set version (chunk
+ * reference labels) and the viewer's options; it is computed from what was loaded, no database.
  */
-import type { Db } from "../db/client.ts";
-import { finalAnswerLabel, parseClaimLabels, type TAnswerLabelInput, type TClaimLabel } from "../answers/labels.ts";
-import { ruleSettings } from "../labels/load.ts";
-import type { TRuleSettings } from "../labels/rule.ts";
+import type { TClaimLabel } from "../answers/labels.ts";
 import { cohenKappa } from "../stats/agreement/kappa.ts";
 import { confusionOf, rawAgreement } from "../stats/agreement/confusion.ts";
 import {
@@ -36,9 +30,12 @@ import {
 import type { MeanIntervalMemo } from "../stats/bootstrap.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import type { PairedMemo } from "../stats/paired.ts";
-import { dashboardData, type TDashboardData } from "./data.ts";
+import type { TDashboardData } from "./data.ts";
+import type { TAnswer, TLabels } from "./load/answers.ts";
+import type { TView } from "./load/view.ts";
 import { referenceQrels } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 export const NO_ANSWERS_HINT =
   "no generated answers yet: import them with npx assessor import answers --system NAME answers.jsonl (one line per question: the answer and the chunk ids given to the model)";
@@ -100,254 +97,19 @@ export type TGenerationPanel = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Loading
-
-type TAnswer = { id: string; system: string; queryId: number; qid: string; context: number[] };
-type TJudgeLabel = { claimVersion: number; claimLabels: TClaimLabel[] | null; relevance: number | null };
-type TLabels = {
-  /** The final human label per answer id (lib/answers/labels.ts finalAnswerLabel). */
-  human: Map<string, TAnswerLabelInput>;
-  /** Judge name → answer id → its label; names sorted. */
-  judges: Map<string, Map<string, TJudgeLabel>>;
-};
-type TCacheEntry = {
-  structure: string;
-  answers: Promise<TAnswer[]>;
-  humanKey: string;
-  human: Promise<TLabels["human"]>;
-  judgeKey: string;
-  judges: Promise<TLabels["judges"]>;
-  results: Map<string, TGenerationPanel>;
-};
-
-const globalCache = globalThis as unknown as { __assessorGeneration?: Map<string, TCacheEntry> };
-function cache(): Map<string, TCacheEntry> {
-  globalCache.__assessorGeneration ??= new Map();
-  return globalCache.__assessorGeneration;
-}
-
-const stamp = (d: Date | null | undefined) => (d ? d.getTime() : 0);
-
-async function versions(db: Db, projectId: number): Promise<{ structure: string; human: string; judge: string }> {
-  const [answers, contexts, imports, judgements, adjudications, judgeLabels, tasks, settings, disputed] =
-    await Promise.all([
-      db.answer.aggregate({
-        where: { projectId },
-        _count: { _all: true },
-        _max: { createdAt: true },
-        _sum: { claimVersion: true },
-      }),
-      db.answerContext.count({ where: { answer: { projectId } } }),
-      db.importRecord.aggregate({ where: { projectId }, _max: { id: true } }),
-      db.answerJudgement.aggregate({
-        where: { answer: { projectId } },
-        _count: { _all: true },
-        _max: { updatedAt: true, id: true },
-      }),
-      db.answerAdjudication.aggregate({
-        where: { answer: { projectId } },
-        _count: { _all: true },
-        _sum: { revision: true },
-        _max: { createdAt: true, id: true },
-      }),
-      db.answerJudgeLabel.aggregate({
-        where: { projectId },
-        _count: { _all: true },
-        _max: { id: true, createdAt: true },
-      }),
-      db.answerJudgeTask.aggregate({
-        where: { answer: { projectId } },
-        _count: { _all: true },
-        _max: { finishedAt: true },
-      }),
-      ruleSettings(db, projectId),
-      db.answer.count({ where: { projectId, disputedAt: { not: null } } }),
-    ]);
-  const structure = [
-    answers._count._all,
-    stamp(answers._max.createdAt),
-    answers._sum.claimVersion ?? 0,
-    contexts,
-    imports._max.id ?? 0,
-  ].join(",");
-  const human = [
-    judgements._count._all,
-    stamp(judgements._max.updatedAt),
-    judgements._max.id ?? 0,
-    adjudications._count._all,
-    adjudications._sum.revision ?? 0,
-    stamp(adjudications._max.createdAt),
-    disputed,
-    settings.annotatorsPerItem,
-    settings.disagreementRule,
-  ].join(",");
-  const judge = [
-    judgeLabels._count._all,
-    judgeLabels._max.id ?? 0,
-    stamp(judgeLabels._max.createdAt),
-    tasks._count._all,
-    stamp(tasks._max.finishedAt),
-  ].join(",");
-  return { structure, human, judge };
-}
-
-async function loadAnswers(db: Db, projectId: number): Promise<TAnswer[]> {
-  const [answers, contexts] = await Promise.all([
-    db.answer.findMany({
-      where: { projectId },
-      select: { id: true, system: true, queryId: true, query: { select: { externalId: true } } },
-    }),
-    db.answerContext.findMany({
-      where: { answer: { projectId } },
-      select: { answerId: true, position: true, chunkId: true },
-    }),
-  ]);
-  const byAnswer = new Map<string, { position: number; chunkId: number }[]>();
-  for (const c of contexts) {
-    let list = byAnswer.get(c.answerId);
-    if (!list) byAnswer.set(c.answerId, (list = []));
-    list.push(c);
-  }
-  return answers.map((a) => ({
-    id: a.id,
-    system: a.system,
-    queryId: a.queryId,
-    qid: a.query.externalId,
-    context: (byAnswer.get(a.id) ?? []).sort((x, y) => x.position - y.position).map((c) => c.chunkId),
-  }));
-}
-
-function parseOrNull(json: string | null): TClaimLabel[] | null {
-  if (json === null) return null;
-  try {
-    return parseClaimLabels(json);
-  } catch {
-    return null;
-  }
-}
-
-async function loadHuman(db: Db, projectId: number, settings: TRuleSettings): Promise<TLabels["human"]> {
-  const [disputedRows, judgements, adjudications] = await Promise.all([
-    db.answer.findMany({ where: { projectId, disputedAt: { not: null } }, select: { id: true } }),
-    db.answerJudgement.findMany({
-      where: { answer: { projectId } },
-      select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true },
-      orderBy: { id: "asc" },
-    }),
-    db.answerAdjudication.findMany({
-      where: { answer: { projectId } },
-      select: { answerId: true, claimVersion: true, claimLabels: true, relevance: true },
-    }),
-  ]);
-  const byAnswer = new Map<string, TAnswerLabelInput[]>();
-  for (const j of judgements) {
-    const labels = parseOrNull(j.claimLabels);
-    if (!labels) continue;
-    let list = byAnswer.get(j.answerId);
-    if (!list) byAnswer.set(j.answerId, (list = []));
-    list.push({ claimVersion: j.claimVersion, claimLabels: labels, relevance: j.relevance });
-  }
-  const adjudicationOf = new Map<string, TAnswerLabelInput>();
-  for (const a of adjudications) {
-    const labels = parseOrNull(a.claimLabels);
-    if (labels)
-      adjudicationOf.set(a.answerId, { claimVersion: a.claimVersion, claimLabels: labels, relevance: a.relevance });
-  }
-  // Answers with a judgement or an adjudication; the others have no final label.
-  const disputed = new Set(disputedRows.map((a) => a.id));
-  const human = new Map<string, TAnswerLabelInput>();
-  for (const id of new Set([...byAnswer.keys(), ...adjudicationOf.keys()])) {
-    const f = finalAnswerLabel(
-      { labels: byAnswer.get(id) ?? [], adjudication: adjudicationOf.get(id) ?? null, disputed: disputed.has(id) },
-      settings,
-    );
-    if (f) human.set(id, { claimVersion: f.claimVersion, claimLabels: f.claimLabels, relevance: f.relevance });
-  }
-  return human;
-}
-
-async function loadJudges(db: Db, projectId: number): Promise<TLabels["judges"]> {
-  const judgeLabels = await db.answerJudgeLabel.findMany({
-    where: { projectId },
-    select: { judge: true, answerId: true, claimVersion: true, claimLabels: true, relevance: true },
-  });
-  const judges = new Map<string, Map<string, TJudgeLabel>>();
-  for (const l of judgeLabels.sort((x, y) => (x.judge < y.judge ? -1 : x.judge > y.judge ? 1 : 0))) {
-    let m = judges.get(l.judge);
-    if (!m) judges.set(l.judge, (m = new Map()));
-    m.set(l.answerId, {
-      claimVersion: l.claimVersion,
-      claimLabels: parseOrNull(l.claimLabels),
-      relevance: l.relevance,
-    });
-  }
-  return judges;
-}
-
-function cacheKey(projectId: number): string {
-  return `${process.env.DATABASE_URL ?? ""}#${projectId}`;
-}
-
-/** The project's answers and labels, re-read only where a version part changed. */
-async function generationData(
-  db: Db,
-  projectId: number,
-): Promise<{ entry: TCacheEntry; answers: TAnswer[]; labels: TLabels }> {
-  const key = cacheKey(projectId);
-  const v = await versions(db, projectId);
-  const c = cache();
-  let entry = c.get(key);
-  if (!entry || entry.structure !== v.structure) {
-    entry = {
-      structure: v.structure,
-      answers: loadAnswers(db, projectId),
-      humanKey: "",
-      human: Promise.resolve(new Map()),
-      judgeKey: "",
-      judges: Promise.resolve(new Map()),
-      results: new Map(),
-    };
-    c.delete(key);
-    c.set(key, entry);
-    while (c.size > 8) c.delete(c.keys().next().value as string);
-  }
-  if (entry.humanKey !== v.human) {
-    entry.humanKey = v.human;
-    entry.human = ruleSettings(db, projectId).then((s) => loadHuman(db, projectId, s));
-    entry.results.clear();
-  }
-  if (entry.judgeKey !== v.judge) {
-    entry.judgeKey = v.judge;
-    entry.judges = loadJudges(db, projectId);
-    entry.results.clear();
-  }
-  const current = entry;
-  const [answers, human, judges] = await Promise.all([current.answers, current.human, current.judges]).catch(
-    (e: unknown) => {
-      c.delete(key);
-      throw e;
-    },
-  );
-  return { entry: current, answers, labels: { human, judges } };
-}
-
-// ---------------------------------------------------------------------------------------------
 // The panel
 
 export type TGenerationOptions = { baseline?: string; judge?: string; gain: Gain };
 
-/** The Generation section for one project and view. */
-export async function generationPanel(db: Db, projectId: number, opts: TGenerationOptions): Promise<TGenerationPanel> {
-  const [{ entry, answers, labels }, { data }] = await Promise.all([
-    generationData(db, projectId),
-    dashboardData(db, projectId),
-  ]);
-  const key = JSON.stringify([data.version, opts.baseline ?? null, opts.judge ?? null, opts.gain]);
-  const kept = entry.results.get(key);
+/** The Generation section for one view, from the answers and labels loaded for it (lib/dashboard/load/answers.ts). */
+export function generationPanel(view: TView, opts: TGenerationOptions): TGenerationPanel {
+  const { state, answers, labels } = view.generation!;
+  const key = JSON.stringify([view.data.version, opts.baseline ?? null, opts.judge ?? null, opts.gain]);
+  const kept = state.results.get(key) as TGenerationPanel | undefined;
   if (kept) return kept;
-  const result = computeGeneration(answers, labels, data, opts);
-  entry.results.set(key, result);
-  while (entry.results.size > 16) entry.results.delete(entry.results.keys().next().value as string);
+  const result = computeGeneration(answers, labels, view.data, opts);
+  state.results.set(key, result);
+  while (state.results.size > 16) state.results.delete(state.results.keys().next().value as string);
   return result;
 }
 
@@ -356,9 +118,13 @@ export async function generationPanel(db: Db, projectId: number, opts: TGenerati
  * system): after a label change the intervals and paired tests only add the questions whose values
  * changed (lib/stats/bootstrap.ts, lib/stats/paired.ts; the same numbers as from scratch).
  */
-const MEANS_MEMO: { intervals: MeanIntervalMemo; paired: PairedMemo } = { intervals: new Map(), paired: new Map() };
-function trimMemo() {
-  for (const m of [MEANS_MEMO.intervals, MEANS_MEMO.paired])
+const MEANS_MEMO = (data: TCacheHolder) =>
+  cacheOf(data).carried("generation.MEANS_MEMO", (): { intervals: MeanIntervalMemo; paired: PairedMemo } => ({
+    intervals: new Map(),
+    paired: new Map(),
+  }));
+function trimMemo(data: TCacheHolder) {
+  for (const m of [MEANS_MEMO(data).intervals, MEANS_MEMO(data).paired])
     while (m.size > 400) m.delete(m.keys().next().value as string);
 }
 
@@ -368,17 +134,19 @@ type TSourceLabel = { claimLabels: readonly TClaimLabel[]; relevance: number | n
  * Per answer, the reference labels' view of its context (lib/stats/generation.ts contextRelevance),
  * kept per answer list, chunk label-set version and gain: a label of an answer changes none of it.
  */
-const contextCache = new WeakMap<
-  readonly TAnswer[],
-  { key: string; map: Map<string, { maxGrade: number; ndcg: number | null }> }
->();
+const contextCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "generation.contextCache",
+    () =>
+      new WeakMap<readonly TAnswer[], { key: string; map: Map<string, { maxGrade: number; ndcg: number | null }> }>(),
+  );
 function contextRelevances(
   answers: readonly TAnswer[],
   data: TDashboardData,
   gain: Gain,
 ): Map<string, { maxGrade: number; ndcg: number | null }> {
   const key = `${data.version}\u0000${gain}`;
-  const kept = contextCache.get(answers);
+  const kept = contextCache(data).get(answers);
   if (kept && kept.key === key) return kept.map;
   const qrels = referenceQrels(data, undefined);
   const contextOf = new Map<string, { maxGrade: number; ndcg: number | null }>();
@@ -392,7 +160,7 @@ function contextRelevances(
         : new Map([...all].filter(([chunkId]) => data.chunks.get(chunkId)?.chunkingId === chunking));
     contextOf.set(a.id, contextRelevance(a.context, judged, gain, 10));
   }
-  contextCache.set(answers, { key, map: contextOf });
+  contextCache(data).set(answers, { key, map: contextOf });
   return contextOf;
 }
 
@@ -478,17 +246,17 @@ export function computeGeneration(
           ? "no final human labels of answers yet: assign answers to annotators and let them label claims and relevance"
           : `judge ${j} has labelled no answer`
         : null;
-    const memoKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${source}\u0000${j ?? ""}`;
+    const memoKey = `${source}\u0000${j ?? ""}`;
     const cells = empty
       ? []
       : columns.map((values, m) =>
           systemMeans(values, baselineIndex, {
             ...RESAMPLING,
-            memo: MEANS_MEMO,
+            memo: MEANS_MEMO(data),
             keys: systems.map((system) => `${memoKey}\u0000${GENERATION_MEASURES[m].id}\u0000${system}`),
           }),
         );
-    trimMemo();
+    trimMemo(data);
     return {
       source,
       judge: j,

@@ -1,6 +1,5 @@
-import type { Db } from "../db/client.ts";
 import type { TDashboardData, TLabel } from "./model.ts";
-import { runRankings } from "./rankings.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /**
  * Which judges are complete, and the default judge. A judge's label set is
@@ -40,10 +39,15 @@ export type TJudgeState = {
  * labels one chunking's chunks: a transfer judge B's, an imported file A's), and its flagged
  * labels, kept while its labels and the pool are the same objects (a label change elsewhere reuses them).
  */
-const pooledCache = new WeakMap<
-  readonly TLabel[],
-  { base: object; extra: ReadonlySet<string> | undefined; pooled: number; poolItems: number; flagged: number }
->();
+const pooledCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "judges.pooledCache",
+    () =>
+      new WeakMap<
+        readonly TLabel[],
+        { base: object; extra: ReadonlySet<string> | undefined; pooled: number; poolItems: number; flagged: number }
+      >(),
+  );
 
 /** "queryId:chunkId" of a pair. */
 const pairKey = (queryId: number, chunkId: number) => `${queryId}:${chunkId}`;
@@ -54,7 +58,7 @@ function pooledCount(
   labels: readonly TLabel[],
   extra?: ReadonlySet<string>,
 ): { pooled: number; poolItems: number; flagged: number } {
-  const hit = pooledCache.get(labels);
+  const hit = pooledCache(data).get(labels);
   if (hit && hit.base === data.base && hit.extra === extra) return hit;
   const keys = new Map<number, Set<number>>();
   const chunkings = new Set<number>();
@@ -87,62 +91,39 @@ function pooledCount(
     count(q, c);
   }
   const result = { base: data.base, extra, pooled, poolItems, flagged };
-  pooledCache.set(labels, result);
+  pooledCache(data).set(labels, result);
   return result;
 }
 
-const statesCache = new WeakMap<TDashboardData, { states: TJudgeState[]; defaultJudge: string | null }>();
+const statesCache = (data: TCacheHolder) =>
+  cacheOf(data).per(
+    "judges.statesCache",
+    () => new WeakMap<TDashboardData, { states: TJudgeState[]; defaultJudge: string | null }>(),
+  );
 
-/** Per data.base: the pool depth read, and per transfer judge the pairs of its target's runs' top K. */
-const transferPools = new WeakMap<object, { depth: number; pools: Map<string, ReadonlySet<string>> }>();
-const TRANSFER = /^transfer:.+->(.+)$/;
-/** Label-set versions already prepared: a panel served from memory asks nothing of the database. */
-const prepared = new WeakSet<TDashboardData>();
+/** Per data.base: the pool depth read, and per transfer judge the pairs of its target's runs' top K (load/transfer-pools.ts reads them). */
+export const transferPools = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "judges.transferPools",
+    () => new WeakMap<object, { depth: number; pools: Map<string, ReadonlySet<string>> }>(),
+  );
 
-/**
- * Reads, once per pool and runs (data.base) and pool depth, each transfer judge's pooled pairs: the
- * top K (the project's pool depth) of every run on its target chunking, per accepted question, in
- * the evaluated order the pool is built in (lib/dashboard/rankings.ts). The dashboard's panels
- * call it before computing (lib/dashboard/panels.ts); judgeStates uses what it read.
- */
-export async function loadTransferPools(db: Db, data: TDashboardData): Promise<void> {
-  if (prepared.has(data)) return;
-  const names = [...data.judges.keys()].filter((n) => TRANSFER.test(n));
-  if (names.length === 0) return void prepared.add(data);
-  const project = await db.project.findUnique({ where: { id: data.project.id }, select: { poolDepth: true } });
-  const depth = project?.poolDepth ?? 0;
-  const hit = transferPools.get(data.base);
-  if (hit && hit.depth === depth && names.every((n) => hit.pools.has(n))) return void prepared.add(data);
-  const chunkings = await db.chunking.findMany({
-    where: { projectId: data.project.id, name: { in: names.map((n) => TRANSFER.exec(n)![1]) } },
-    select: { id: true, name: true },
-  });
-  const rankings = await runRankings(db, data);
-  const pools = new Map<string, ReadonlySet<string>>();
-  for (const name of names) {
-    const target = chunkings.find((c) => c.name === TRANSFER.exec(name)![1]);
-    const pairs = new Set<string>();
-    for (const run of data.runs) {
-      if (!target || run.chunkingId !== target.id) continue;
-      for (const [queryId, ranking] of rankings.get(run.id) ?? []) {
-        if (!data.queries.has(queryId)) continue;
-        for (const chunkId of ranking.chunkIds.subarray(0, depth)) pairs.add(pairKey(queryId, chunkId));
-      }
-    }
-    pools.set(name, pairs);
-  }
-  transferPools.set(data.base, { depth, pools });
-  statesCache.delete(data);
-  prepared.add(data);
+/** Forgets the judges' states of one version (after its transfer pools were read). */
+export function forgetJudgeStates(data: TDashboardData): void {
+  statesCache(data).delete(data);
 }
 
 /** Every judge of the project (names sorted) with its coverage and status, and the default judge. */
 export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defaultJudge: string | null } {
-  const hit = statesCache.get(data);
+  const hit = statesCache(data).get(data);
   if (hit) return hit;
   const states: TJudgeState[] = [...data.judges].map(([name, labels]) => {
     const run = data.judgeRuns.get(name);
-    const { pooled, poolItems, flagged } = pooledCount(data, labels, transferPools.get(data.base)?.pools.get(name));
+    const { pooled, poolItems, flagged } = pooledCount(
+      data,
+      labels,
+      transferPools(data).get(data.base)?.pools.get(name),
+    );
     const coverage = poolItems > 0 ? pooled / poolItems : null;
     const status = run?.status ?? "imported";
     const at = run ? run.finishedAt : (data.judgeLabelledAt.get(name) ?? null);
@@ -165,6 +146,6 @@ export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defa
     (a, b) => (b.coverage ?? 0) - (a.coverage ?? 0) || time(b) - time(a) || a.name.localeCompare(b.name),
   );
   const result = { states, defaultJudge: complete[0]?.name ?? fallback[0]?.name ?? null };
-  statesCache.set(data, result);
+  statesCache(data).set(data, result);
   return result;
 }

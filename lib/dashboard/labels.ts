@@ -1,6 +1,7 @@
 import { AppError } from "../errors.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
 import { judgeStates } from "./judges.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /** Label sets the dashboard compares, as qrels keyed by internal ids: queryId → chunkId → grade. */
 export type TQrels = Map<number, Map<number, number>>;
@@ -21,11 +22,12 @@ export function qrelsOf(labels: Iterable<TLabel>, keepQuery: (queryId: number) =
  * version copies them and rebuilds only the queries whose labels changed (data.referenceChanges),
  * so an unchanged query keeps its Map (lib/dashboard/systems.ts keeps its values by that Map).
  */
-const lastReference = new Map<string, { version: string; qrels: TQrels }>();
+const lastReference = (data: TCacheHolder) =>
+  cacheOf(data).carried("labels.lastReference", () => new Map<string, { version: string; qrels: TQrels }>());
 
 export function referenceQrels(data: TDashboardData, tag: string | undefined): TQrels {
-  const key = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${tag ?? ""}`;
-  const last = lastReference.get(key);
+  const key = `${tag ?? ""}`;
+  const last = lastReference(data).get(key);
   if (last && last.version === data.version) return last.qrels;
   const keep = tagFilter(data, tag);
   let qrels: TQrels;
@@ -40,19 +42,20 @@ export function referenceQrels(data: TDashboardData, tag: string | undefined): T
       m.set(l.chunkId, l.grade);
     }
   } else qrels = qrelsOf(data.reference, keep);
-  lastReference.delete(key);
-  lastReference.set(key, { version: data.version, qrels });
-  while (lastReference.size > 16) lastReference.delete(lastReference.keys().next().value as string);
+  lastReference(data).delete(key);
+  lastReference(data).set(key, { version: data.version, qrels });
+  while (lastReference(data).size > 16) lastReference(data).delete(lastReference(data).keys().next().value as string);
   return qrels;
 }
 
 /** Qrels of a judge's labels in a tag slice (judge labels change only with an import). */
-const judgeQrels = new WeakMap<readonly TLabel[], Map<string, TQrels>>();
+const judgeQrels = (data: TCacheHolder) =>
+  cacheOf(data).carried("labels.judgeQrels", () => new WeakMap<readonly TLabel[], Map<string, TQrels>>());
 
 export function judgeLabelQrels(data: TDashboardData, judge: string, tag: string | undefined): TQrels {
   const labels = data.judges.get(judge) ?? [];
-  let bySlice = judgeQrels.get(labels);
-  if (!bySlice) judgeQrels.set(labels, (bySlice = new Map()));
+  let bySlice = judgeQrels(data).get(labels);
+  if (!bySlice) judgeQrels(data).set(labels, (bySlice = new Map()));
   let q = bySlice.get(tag ?? "");
   if (!q) bySlice.set(tag ?? "", (q = qrelsOf(labels, tagFilter(data, tag))));
   return q;
@@ -90,10 +93,11 @@ export function runBySystem(data: TDashboardData, system: string): { id: number;
 }
 
 /** Per run, the pool items it contributed as queryId → chunk ids; built once per pool (data.base). */
-const contributions = new WeakMap<object, Map<number, Map<number, Set<number>>>>();
+const contributions = (data: TCacheHolder) =>
+  cacheOf(data).carried("labels.contributions", () => new WeakMap<object, Map<number, Map<number, Set<number>>>>());
 
 export function contributedBy(data: TDashboardData, runId: number): Map<number, Set<number>> {
-  let all = contributions.get(data.base);
+  let all = contributions(data).get(data.base);
   if (!all) {
     all = new Map();
     for (const [itemId, runs] of data.provenance) {
@@ -107,7 +111,7 @@ export function contributedBy(data: TDashboardData, runId: number): Map<number, 
         chunks.add(it.chunkId);
       }
     }
-    contributions.set(data.base, all);
+    contributions(data).set(data.base, all);
   }
   return all.get(runId) ?? new Map();
 }

@@ -3,6 +3,7 @@
  * every panel reads. Types only; lib/dashboard/data.ts re-exports them.
  */
 import type { TStageCounts } from "../labels/stage.ts";
+import type { DashboardCache } from "./load/cache.ts";
 
 /**
  * Everything the dashboard computes from, read once per label-set version with one narrow query
@@ -92,4 +93,9 @@ export type TDashboardData = {
   adjudicated: Set<string>;
   users: Map<string, { name: string; email: string }>;
   runs: { id: number; system: string; contentHash: string; chunkingId: number }[];
+  /**
+   * The cache object of this load (lib/dashboard/load/cache.ts): what the panels computed from
+   * this data. Set by the load; data built by hand gets one on first use (cacheOf).
+   */
+  cache?: DashboardCache;
 };

@@ -1,77 +1,138 @@
 import type { Db } from "../db/client.ts";
 import { agreementPanel, breakdownsPanel, humanPanel } from "./agreement.ts";
 import { calibrationPanel } from "./calibration.ts";
-import { dashboardData } from "./data.ts";
+import type { TDashboardData } from "./data.ts";
 import type { TDashboardQuery } from "./options.ts";
 import { progressPanel } from "./progress.ts";
-import { runRankings } from "./rankings.ts";
 import { systemsPanel } from "./systems.ts";
 import { metaPanel } from "./meta.ts";
-import { loadTransferPools } from "./judges.ts";
 import { ppiPanel } from "./ppi.ts";
 import { chunkingReport, type TChunkingReport } from "./chunking-report.ts";
 import { generationPanel } from "./generation.ts";
+import { loadView, type TNeeds, type TView } from "./load/view.ts";
+import { retestPanel } from "./retest.ts";
 
 /**
- * The dashboard's panels as the route handlers serve them: the project's data is loaded once per
- * label-set version (lib/dashboard/data.ts) and each panel is computed once per version and
- * options, then served from memory until a label, run or setting changes.
+ * The dashboard's panels as the route handlers serve them. Each one is a load (lib/dashboard/load/view.ts:
+ * the project's data once per label-set version, and the parts the panel needs) followed by a
+ * computation from what was loaded, which touches no database (`PANEL_COMPUTE`); the result is
+ * kept in the version's cache object per options, then served from memory until a label, run or
+ * setting changes.
  */
+export async function panelOf<T>(
+  db: Db,
+  projectId: number,
+  name: string,
+  key: readonly unknown[],
+  needs: TNeeds,
+  compute: (view: TView) => T,
+): Promise<T> {
+  const view = await loadView(db, projectId, needs);
+  return view.cache.memo(JSON.stringify([name, ...key]), () => compute(view));
+}
+
+/** A panel computed from the loaded data alone (lib/dashboard/warm.ts' test asks the cache this way). */
 export async function panel<T>(
   db: Db,
   projectId: number,
   name: string,
   key: readonly unknown[],
-  compute: (d: Awaited<ReturnType<typeof dashboardData>>["data"]) => T | Promise<T>,
+  compute: (d: TDashboardData) => T | Promise<T>,
 ): Promise<T> {
-  const { data, memo } = await dashboardData(db, projectId);
-  await loadTransferPools(db, data);
-  return memo(JSON.stringify([name, ...key]), () => Promise.resolve(compute(data)));
+  return await panelOf(db, projectId, name, key, {}, (v) => Promise.resolve(compute(v.data)));
 }
 
-export const getMeta = (db: Db, projectId: number) => panel(db, projectId, "meta", [], (d) => metaPanel(d));
+type TChunkingOptions = Pick<TDashboardQuery, "gain" | "chunkingBaseline">;
 
-export const getAgreement = (db: Db, projectId: number, q: TDashboardQuery) =>
-  panel(db, projectId, "agreement", [q.tag, q.system], (d) => agreementPanel(d, q));
+/**
+ * Every panel's computation from a loaded view and the viewer's options: what it needs loaded,
+ * the options its result depends on (the memo's key), and the computation itself.
+ */
+export const PANEL_COMPUTE = {
+  meta: { needs: {}, key: () => [], compute: (v: TView) => metaPanel(v.data) },
+  agreement: {
+    needs: {},
+    key: (q: TDashboardQuery) => [q.tag, q.system],
+    compute: (v: TView, q: TDashboardQuery) => agreementPanel(v.data, q),
+  },
+  human: {
+    needs: {},
+    key: (q: TDashboardQuery) => [q.tag, q.system],
+    compute: (v: TView, q: TDashboardQuery) => humanPanel(v.data, q),
+  },
+  breakdowns: {
+    needs: {},
+    key: (q: TDashboardQuery) => [q.judge],
+    compute: (v: TView, q: TDashboardQuery) => breakdownsPanel(v.data, q),
+  },
+  calibration: {
+    needs: {},
+    key: (q: TDashboardQuery) => [q.judge],
+    compute: (v: TView, q: TDashboardQuery) => calibrationPanel(v.data, q),
+  },
+  progress: { needs: {}, key: () => [], compute: (v: TView) => progressPanel(v.data) },
+  systems: {
+    needs: { rankings: true },
+    key: (q: TDashboardQuery) => [q.source, q.judge, q.tag, q.baseline, q.gain],
+    compute: (v: TView, q: TDashboardQuery) => systemsPanel(v.data, v.rankings, q),
+  },
+  ppi: {
+    needs: { rankings: true },
+    key: (q: TDashboardQuery) => [q.judge, q.tag, q.baseline, q.gain, q.delta, q.halfWidth],
+    compute: (v: TView, q: TDashboardQuery) => ppiPanel(v.data, v.rankings, q),
+  },
+  chunkings: {
+    needs: { rankings: true },
+    key: (q: TChunkingOptions) => [q.chunkingBaseline, q.gain],
+    compute: (v: TView, q: TChunkingOptions): TChunkingReport =>
+      chunkingReport(v.data, v.rankings, v.chunkings, { baseline: q.chunkingBaseline, gain: q.gain }),
+  },
+  generation: {
+    needs: { generation: true },
+    key: null,
+    compute: (v: TView, q: TDashboardQuery) =>
+      generationPanel(v, { baseline: q.answerBaseline, judge: q.answerJudge, gain: q.gain }),
+  },
+  retest: { needs: { retest: true }, key: null, compute: (v: TView) => retestPanel(v.retest) },
+} as const;
 
-export const getHuman = (db: Db, projectId: number, q: TDashboardQuery) =>
-  panel(db, projectId, "human", [q.tag, q.system], (d) => humanPanel(d, q));
+type TCompute = typeof PANEL_COMPUTE;
 
-export const getBreakdowns = (db: Db, projectId: number, q: TDashboardQuery) =>
-  panel(db, projectId, "breakdowns", [q.judge], (d) => breakdownsPanel(d, q));
-
-export const getCalibration = (db: Db, projectId: number, q: TDashboardQuery) =>
-  panel(db, projectId, "calibration", [q.judge], (d) => calibrationPanel(d, q));
-
-export const getProgress = (db: Db, projectId: number) => panel(db, projectId, "progress", [], (d) => progressPanel(d));
-
-export const getSystems = (db: Db, projectId: number, q: TDashboardQuery) =>
-  panel(db, projectId, "systems", [q.source, q.judge, q.tag, q.baseline, q.gain], async (d) =>
-    systemsPanel(d, await runRankings(db, d), q),
-  );
-
-export const getPpi = (db: Db, projectId: number, q: TDashboardQuery) =>
-  panel(db, projectId, "ppi", [q.judge, q.tag, q.baseline, q.gain, q.delta, q.halfWidth], async (d) =>
-    ppiPanel(d, await runRankings(db, d), q),
-  );
-
-/** The chunking grid report (lib/dashboard/chunking-report.ts): the card, and `assessor chunking report`. */
-export const getChunkingReport = (
+/**
+ * One panel: loaded, then computed (memoised in the version's cache object unless `key` is null:
+ * the Generation section keeps its results with its own versions, retest reads fresh rows).
+ */
+function serve<N extends keyof TCompute>(
   db: Db,
   projectId: number,
-  q: Pick<TDashboardQuery, "gain" | "chunkingBaseline">,
-): Promise<TChunkingReport> =>
-  panel(db, projectId, "chunkings", [q.chunkingBaseline, q.gain], async (d) => {
-    const [rankings, chunkings] = await Promise.all([
-      runRankings(db, d),
-      db.chunking.findMany({ where: { projectId }, select: { id: true, name: true }, orderBy: { id: "asc" } }),
-    ]);
-    return chunkingReport(d, rankings, chunkings, { baseline: q.chunkingBaseline, gain: q.gain });
-  });
+  name: N,
+  q: Parameters<TCompute[N]["compute"]>[1],
+): Promise<ReturnType<TCompute[N]["compute"]>> {
+  const p = PANEL_COMPUTE[name] as {
+    needs: TNeeds;
+    key: ((q: unknown) => readonly unknown[]) | null;
+    compute: (v: TView, q: unknown) => ReturnType<TCompute[N]["compute"]>;
+  };
+  const key = p.key;
+  if (!key) return loadView(db, projectId, p.needs).then((v) => p.compute(v, q));
+  return panelOf(db, projectId, name, key(q), p.needs, (v) => p.compute(v, q));
+}
 
-/** The Generation section (lib/dashboard/generation.ts: its own answer and label versions, the chunk reference labels of this version). */
-export const getGeneration = (db: Db, projectId: number, q: TDashboardQuery) =>
-  generationPanel(db, projectId, { baseline: q.answerBaseline, judge: q.answerJudge, gain: q.gain });
+export const getMeta = (db: Db, projectId: number) => serve(db, projectId, "meta", undefined);
+export const getAgreement = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "agreement", q);
+export const getHuman = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "human", q);
+export const getBreakdowns = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "breakdowns", q);
+export const getCalibration = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "calibration", q);
+export const getProgress = (db: Db, projectId: number) => serve(db, projectId, "progress", undefined);
+export const getSystems = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "systems", q);
+export const getPpi = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "ppi", q);
+/** The chunking grid report (lib/dashboard/chunking-report.ts): the card, and `assessor chunking report`. */
+export const getChunkingReport = (db: Db, projectId: number, q: TChunkingOptions) =>
+  serve(db, projectId, "chunkings", q);
+/** The Generation section (lib/dashboard/generation.ts; its loading: lib/dashboard/load/answers.ts). */
+export const getGeneration = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "generation", q);
+/** The retest panel (lib/dashboard/retest.ts). */
+export const getRetest = (db: Db, projectId: number) => serve(db, projectId, "retest", undefined);
 
 /** Every panel for one view, as the page's first screen needs them (used by the benchmark; `ppi: false` leaves that panel out, to time it alone). */
 export async function allPanels(db: Db, projectId: number, q: TDashboardQuery, opts: { ppi?: boolean } = {}) {

@@ -14,6 +14,7 @@ import {
 import type { TDashboardQuery } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 import { retrievalValues } from "./systems.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /**
  * The systems table's third label source, "judge + human (PPI)", and the queries-needed advisor
@@ -35,15 +36,16 @@ export const NO_COMPLETE_HINT =
 
 const EMPTY: Map<number, number> = new Map();
 /** The judge's qrels over every question of the slice (empty for a question it did not label), per judge qrels and slice. */
-const populations = new WeakMap<TQrels, { base: object; tag: string; qrels: TQrels }>();
+const populations = (data: TCacheHolder) =>
+  cacheOf(data).carried("ppi.populations", () => new WeakMap<TQrels, { base: object; tag: string; qrels: TQrels }>());
 
 function judgePopulation(data: TDashboardData, judgeQrels: TQrels, tag: string | undefined): TQrels {
-  const kept = populations.get(judgeQrels);
+  const kept = populations(data).get(judgeQrels);
   if (kept && kept.base === data.base && kept.tag === (tag ?? "")) return kept.qrels;
   const keep = tagFilter(data, tag);
   const qrels: TQrels = new Map();
   for (const queryId of data.queries.keys()) if (keep(queryId)) qrels.set(queryId, judgeQrels.get(queryId) ?? EMPTY);
-  populations.set(judgeQrels, { base: data.base, tag: tag ?? "", qrels });
+  populations(data).set(judgeQrels, { base: data.base, tag: tag ?? "", qrels });
   return qrels;
 }
 

@@ -1,71 +1,29 @@
-import type { Db } from "../db/client.ts";
+import { getDb, type Db } from "../db/client.ts";
 import { run as runSql, sqlTransaction } from "../db/sql.ts";
-import { decodeRanking, encodeRanking } from "../runs/packed.ts";
-import type { TDashboardData } from "./data.ts";
-import { num, rows } from "./sql.ts";
+import { dashboardCaches } from "./data.ts";
+import { cacheOf } from "./load/cache.ts";
+import { loadRankings, packFromEntries } from "./load/rankings.ts";
+import type { TDashboardData } from "./model.ts";
+import { num, rows, str } from "./sql.ts";
 
 /**
- * Each run's rankings in the evaluated order (lib/stats/order.ts: score descending, ties by docid
- * descending), as chunk ids per query. A run is immutable once imported (its content hash
- * names it), so its rankings are read once per process and kept: label changes only re-grade them.
- *
- * They are read from the run's packed row (RunRanking, lib/runs/packed.ts: one row per run,
- * written by the importer) when its content hash is the run's. Otherwise (a database imported
- * before that table existed, or a stale row) they are read from RunEntry and sorted as before,
- * and the packed row is written for the next process — in the background, and only logged if it
- * fails (a read-only or busy database must not fail the dashboard).
+ * Runs' rankings as the panels read them (loaded by lib/dashboard/load/rankings.ts, kept in the
+ * project's lineage of cache objects), and the prepare step that writes a run's packed row
+ * (RunRanking, lib/runs/packed.ts) where the importer did not: a database imported before that
+ * table existed, or a stale row. The dashboard's reads never write; the prepare step runs at
+ * server start (lib/dashboard/warm.ts), before the warm-up's loads.
  */
 export type TRanking = { chunkIds: Int32Array; docids: string[] };
 export type TRunRankings = Map<number, TRanking>;
-type TRun = TDashboardData["runs"][number];
 
-const globalRuns = globalThis as unknown as {
-  __assessorRunRankings?: Map<string, Promise<TRunRankings>>;
-  __assessorRankingWrites?: Set<Promise<void>>;
-};
-const MAX_RUNS = 200;
-
-function runCache(): Map<string, Promise<TRunRankings>> {
-  globalRuns.__assessorRunRankings ??= new Map();
-  return globalRuns.__assessorRunRankings;
+/** Rankings of every run of the project, by run id (read once per run and content hash). */
+export function runRankings(db: Db, data: TDashboardData): Promise<Map<number, TRunRankings>> {
+  return loadRankings(db, data, cacheOf(data).lineage);
 }
 
-function pendingWrites(): Set<Promise<void>> {
-  globalRuns.__assessorRankingWrites ??= new Set();
-  return globalRuns.__assessorRankingWrites;
-}
-
-/** The packed row of the run if it is there and current, decoded; undefined otherwise. */
-async function readPacked(db: Db, run: TRun): Promise<Map<number, Int32Array> | undefined> {
-  const found = await rows(db, `SELECT "data" FROM "RunRanking" WHERE "runId" = ? AND "contentHash" = ?`, [
-    run.id,
-    run.contentHash,
-  ]);
-  if (!found.length) return undefined;
-  const bytes = found[0][0];
-  try {
-    if (!(bytes instanceof Uint8Array)) throw new Error(`expected bytes, got ${typeof bytes}`);
-    return decodeRanking(bytes);
-  } catch (e) {
-    console.warn(`[dashboard] run ${run.id}: packed ranking unreadable, reading its entries instead:`, e);
-    return undefined;
-  }
-}
-
-/** The run's entries read from RunEntry and packed, as the importer packs them. */
-async function packFromEntries(db: Db, runId: number, data: TDashboardData): Promise<Uint8Array> {
-  const entries = await rows(db, `SELECT "queryId", "chunkId", "score" FROM "RunEntry" WHERE "runId" = ?`, [runId]);
-  const n = entries.length;
-  const query = new Int32Array(n);
-  const chunk = new Int32Array(n);
-  const score = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const e = entries[i];
-    query[i] = num(e[0]);
-    chunk[i] = num(e[1]);
-    score[i] = num(e[2]);
-  }
-  return encodeRanking({ length: n, query, chunk, score }, (id) => data.chunks.get(id)?.docid ?? "");
+/** Forget every run's rankings read so far (tests and benchmarks measuring a cold start). */
+export function clearRunCache(): void {
+  for (const cache of dashboardCaches()) cache.lineage.rankings.clear();
 }
 
 /**
@@ -73,7 +31,7 @@ async function packFromEntries(db: Db, runId: number, data: TDashboardData): Pro
  * meanwhile gets nothing: its importer wrote its own row). Two processes may do this at once:
  * the second one's row conflicts and replaces an identical one, or none if the hashes agree.
  */
-async function storePacked(db: Db, run: TRun, bytes: Uint8Array): Promise<void> {
+async function storePacked(db: Db, run: { id: number; contentHash: string }, bytes: Uint8Array): Promise<void> {
   await sqlTransaction(db, function* () {
     yield* runSql(
       `INSERT INTO "RunRanking" ("runId", "contentHash", "data") SELECT "id", "contentHash", ? FROM "Run" WHERE "id" = ? AND "contentHash" = ?
@@ -83,60 +41,43 @@ async function storePacked(db: Db, run: TRun, bytes: Uint8Array): Promise<void> 
   });
 }
 
-function storeInBackground(db: Db, run: TRun, bytes: Uint8Array): void {
-  const writes = pendingWrites();
-  const p = storePacked(db, run, bytes)
-    .catch((e: unknown) =>
+/**
+ * The prepare step: packs and stores the rankings of every run (of one project, or all) whose
+ * packed row is missing or stale, from its entries, as the importer packs them. A failure is only
+ * logged (a read-only or busy database must not stop the server: the dashboard then reads those
+ * runs from their entries). Returns the ids of the runs written.
+ */
+export async function packMissingRankings(db: Db, projectId?: number): Promise<number[]> {
+  const missing = await rows(
+    db,
+    `SELECT r."id", r."contentHash", r."projectId" FROM "Run" r LEFT JOIN "RunRanking" k ON k."runId" = r."id" AND k."contentHash" = r."contentHash" WHERE k."runId" IS NULL${projectId === undefined ? "" : ` AND r."projectId" = ?`} ORDER BY r."id"`,
+    projectId === undefined ? [] : [projectId],
+  );
+  const docids = new Map<number, Map<number, string>>();
+  const written: number[] = [];
+  for (const r of missing) {
+    const run = { id: num(r[0]), contentHash: str(r[1]) };
+    const project = num(r[2]);
+    try {
+      let names = docids.get(project);
+      if (!names) {
+        const chunkRows = await rows(db, `SELECT "id", "externalId" FROM "Chunk" WHERE "projectId" = ?`, [project]);
+        docids.set(project, (names = new Map(chunkRows.map((c) => [num(c[0]), str(c[1])]))));
+      }
+      const known = names;
+      await storePacked(db, run, await packFromEntries(db, run.id, (id) => known.get(id) ?? ""));
+      written.push(run.id);
+    } catch (e) {
       console.warn(
         `[dashboard] run ${run.id}: could not store its packed ranking (it will be read from its entries again):`,
         e,
-      ),
-    )
-    .finally(() => writes.delete(p));
-  writes.add(p);
-}
-
-/** Waits for the packed rows being written in the background (tests, and before closing the database). */
-export async function flushRankingWrites(): Promise<void> {
-  while (pendingWrites().size) await Promise.all(pendingWrites());
-}
-
-async function loadRun(db: Db, run: TRun, data: TDashboardData): Promise<TRunRankings> {
-  let packed = await readPacked(db, run);
-  if (!packed) {
-    const bytes = await packFromEntries(db, run.id, data);
-    packed = decodeRanking(bytes);
-    storeInBackground(db, run, bytes);
-  }
-  const out: TRunRankings = new Map();
-  for (const [queryId, chunkIds] of packed) {
-    const docids = new Array<string>(chunkIds.length);
-    for (let i = 0; i < chunkIds.length; i++) docids[i] = data.chunks.get(chunkIds[i])?.docid ?? "";
-    out.set(queryId, { chunkIds, docids });
-  }
-  return out;
-}
-
-/** Rankings of every run of the project, by run id. */
-export async function runRankings(db: Db, data: TDashboardData): Promise<Map<number, TRunRankings>> {
-  const c = runCache();
-  const dbKey = process.env.DATABASE_URL ?? "";
-  const out = new Map<number, TRunRankings>();
-  // One run at a time: reading several million-row runs at once would only compete for the disk.
-  for (const run of data.runs) {
-    const key = `${dbKey}#${run.id}#${run.contentHash}`;
-    let p = c.get(key);
-    if (!p) {
-      p = loadRun(db, run, data);
-      c.set(key, p);
-      p.catch(() => c.delete(key));
-      while (c.size > MAX_RUNS) c.delete(c.keys().next().value as string);
+      );
     }
-    out.set(run.id, await p);
   }
-  return out;
+  return written;
 }
 
-export function clearRunCache(): void {
-  runCache().clear();
+/** The prepare step on the process's database (tests and benchmarks that remove packed rows). */
+export async function flushRankingWrites(): Promise<void> {
+  await packMissingRankings(await getDb());
 }

@@ -2,7 +2,6 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { projectIdParam } from "../lead/projects.ts";
 import type { TDashboardQuery } from "./options.ts";
-import { retestPanel } from "../judge/service.ts";
 import { labelSetVersion } from "./load/version.ts";
 import {
   getAgreement,
@@ -14,6 +13,7 @@ import {
   getMeta,
   getPpi,
   getProgress,
+  getRetest,
   getSystems,
 } from "./panels.ts";
 
@@ -33,7 +33,7 @@ export const PANELS = {
   systems: getSystems,
   ppi: getPpi,
   chunkings: getChunkingReport,
-  retest: (db: Db, id: number) => retestPanel(db, id),
+  retest: (db: Db, id: number) => getRetest(db, id),
   generation: getGeneration,
 } satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
 export type TPanelName = keyof typeof PANELS;

@@ -28,6 +28,7 @@ import {
   type TChunkTimes,
   type TTimeValues,
 } from "./time.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /**
  * The systems table: one row per run, one column per measure, each cell the mean over queries with
@@ -138,11 +139,15 @@ export function systemColumns(gain: Gain): ColumnDef[] {
 }
 
 /** Kept per data.base: queries and chunks do not change with labels. */
-const startInputsCache = new WeakMap<object, Pick<Ctx, "starts" | "timesByChunking">>();
+const startInputsCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "systems.startInputsCache",
+    () => new WeakMap<object, Pick<Ctx, "starts" | "timesByChunking">>(),
+  );
 
 function startInputs(data: TDashboardData): Omit<Ctx, "gain"> {
   const places = placesByQid(data);
-  const kept = startInputsCache.get(data.base);
+  const kept = startInputsCache(data).get(data.base);
   if (kept) return { ...kept, places };
   const starts = new Map<string, ReferenceStart[]>();
   for (const q of data.queries.values())
@@ -152,19 +157,20 @@ function startInputs(data: TDashboardData): Omit<Ctx, "gain"> {
         q.places.map((p) => ({ start: p.start, video: p.videoId === null ? null : String(p.videoId) })),
       );
   const timesByChunking = chunkTimesByChunking(data);
-  startInputsCache.set(data.base, { starts, timesByChunking });
+  startInputsCache(data).set(data.base, { starts, timesByChunking });
   return { starts, timesByChunking, places };
 }
 
 /** Answer places by external qid (what a RankedQuery names), per label-set version. */
-const placesByQidCache = new WeakMap<TDashboardData, Map<string, ReferenceSpan[]>>();
+const placesByQidCache = (data: TCacheHolder) =>
+  cacheOf(data).per("systems.placesByQidCache", () => new WeakMap<TDashboardData, Map<string, ReferenceSpan[]>>());
 function placesByQid(data: TDashboardData): Map<string, ReferenceSpan[]> {
-  let m = placesByQidCache.get(data);
+  let m = placesByQidCache(data).get(data);
   if (!m) {
     m = new Map();
     for (const [queryId, places] of answerPlacesByQuery(data))
       m.set(data.queries.get(queryId)?.qid ?? String(queryId), places);
-    placesByQidCache.set(data, m);
+    placesByQidCache(data).set(data, m);
   }
   return m;
 }
@@ -182,10 +188,15 @@ function judgedAtGrade(judged: Map<number, number>): number[] {
  * labels changed are evaluated again. `ns` keeps label sources apart (human, judge), so that
  * computing one does not evict the other's values.
  */
-const perQueryCache = new WeakMap<
-  object,
-  Map<string, { judged: Map<number, number>; places: string; labels: string; values: (number | null)[] }>
->();
+const perQueryCache = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "systems.perQueryCache",
+    () =>
+      new WeakMap<
+        object,
+        Map<string, { judged: Map<number, number>; places: string; labels: string; values: (number | null)[] }>
+      >(),
+  );
 
 function perQuery(
   data: TDashboardData,
@@ -197,8 +208,8 @@ function perQuery(
 ): { queryIds: number[]; values: (number | null)[][][] } {
   const queryIds = [...qrels.keys()].sort((a, b) => a - b);
   const values = data.runs.map(() => cols.map(() => new Array<number | null>(queryIds.length)));
-  let cache = perQueryCache.get(data.base);
-  if (!cache) perQueryCache.set(data.base, (cache = new Map()));
+  let cache = perQueryCache(data).get(data.base);
+  if (!cache) perQueryCache(data).set(data.base, (cache = new Map()));
   for (let qi = 0; qi < queryIds.length; qi++) {
     const queryId = queryIds[qi];
     const judged = qrels.get(queryId)!;
@@ -222,15 +233,16 @@ function perQuery(
 }
 
 /** Whether the project's chunks span several chunkings (kept per data.base). */
-const severalChunkingsCache = new WeakMap<object, boolean>();
+const severalChunkingsCache = (data: TCacheHolder) =>
+  cacheOf(data).carried("systems.severalChunkingsCache", () => new WeakMap<object, boolean>());
 function severalChunkings(data: TDashboardData): boolean {
-  let several = severalChunkingsCache.get(data.base);
+  let several = severalChunkingsCache(data).get(data.base);
   if (several === undefined) {
     const ids = new Set<number>();
     for (const c of data.chunks.values()) ids.add(c.chunkingId);
     for (const r of data.runs) ids.add(r.chunkingId);
     several = ids.size > 1;
-    severalChunkingsCache.set(data.base, several);
+    severalChunkingsCache(data).set(data.base, several);
   }
   return several;
 }
@@ -282,9 +294,10 @@ function evaluateQuery(
  * Flipped sums of the paired tests last computed per (project, view, run, column): after a label
  * change a test only adds the change on the queries whose values changed (lib/stats/paired.ts).
  */
-const pairedMemo: PairedMemo = new Map();
+const pairedMemo = (data: TCacheHolder) => cacheOf(data).carried("systems.pairedMemo", (): PairedMemo => new Map());
 /** Likewise each cell's per-resample sums (about 20 kB a cell). */
-const intervalMemo: MeanIntervalMemo = new Map();
+const intervalMemo = (data: TCacheHolder) =>
+  cacheOf(data).carried("systems.intervalMemo", (): MeanIntervalMemo => new Map());
 const MAX_INTERVAL_MEMO = 1000;
 const MAX_PAIRED_MEMO = 2000;
 
@@ -322,17 +335,18 @@ function table(
     resamples: RESAMPLING.resamples,
     seed: RESAMPLING.seed,
     level: RESAMPLING.level,
-    memo: intervalMemo,
+    memo: intervalMemo(data),
     keys: cellKeys,
   });
   for (const k of cellKeys) {
-    const kept = intervalMemo.get(k);
+    const kept = intervalMemo(data).get(k);
     if (kept) {
-      intervalMemo.delete(k);
-      intervalMemo.set(k, kept);
+      intervalMemo(data).delete(k);
+      intervalMemo(data).set(k, kept);
     }
   }
-  while (intervalMemo.size > MAX_INTERVAL_MEMO) intervalMemo.delete(intervalMemo.keys().next().value as string);
+  while (intervalMemo(data).size > MAX_INTERVAL_MEMO)
+    intervalMemo(data).delete(intervalMemo(data).keys().next().value as string);
   // Paired randomization tests against the baseline, all at once (same flips as one by one).
   const pairs: { a: number[]; b: number[] }[] = [];
   const keys: string[] = [];
@@ -365,10 +379,11 @@ function table(
   const tests = pairedRandomizationTests(pairs, {
     trials: RESAMPLING.trials,
     seed: RESAMPLING.seed,
-    memo: pairedMemo,
+    memo: pairedMemo(data),
     keys,
   });
-  while (pairedMemo.size > MAX_PAIRED_MEMO) pairedMemo.delete(pairedMemo.keys().next().value as string);
+  while (pairedMemo(data).size > MAX_PAIRED_MEMO)
+    pairedMemo(data).delete(pairedMemo(data).keys().next().value as string);
   const rows = data.runs.map((run, r) => {
     const cells = cols.map((_, c): TCell => {
       const t = testOf.get(r * cols.length + c);
@@ -423,7 +438,7 @@ export function systemsPanel(
   const noRuns = data.runs.length === 0 ? NO_RUNS_HINT : null;
   const sources: ("human" | "judge")[] = opts.source === "both" ? ["human", "judge"] : [opts.source];
   const judge = pickJudge(data, opts.judge);
-  const memoPrefix = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${opts.tag ?? ""}\u0000${opts.gain}\u0000${baseline}\u0000`;
+  const memoPrefix = `${opts.tag ?? ""}\u0000${opts.gain}\u0000${baseline}\u0000`;
   const tables = sources.map((source) => {
     if (source === "judge") {
       const qrels = judge ? judgeLabelQrels(data, judge, opts.tag) : new Map();

@@ -10,6 +10,7 @@ import {
   type ReferenceSpan,
 } from "../stats/time/index.ts";
 import type { TDashboardData } from "./data.ts";
+import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /**
  * The dashboard's inputs of the time-based measures (lib/stats/time), from the
@@ -27,11 +28,12 @@ import type { TDashboardData } from "./data.ts";
  */
 export type TChunkTimes = Map<string, ChunkTime & { end: number }>;
 
-const timesCache = new WeakMap<object, Map<number, TChunkTimes>>();
+const timesCache = (data: TCacheHolder) =>
+  cacheOf(data).carried("time.timesCache", () => new WeakMap<object, Map<number, TChunkTimes>>());
 
 /** Chunk times per chunking id (kept per data.base: chunks do not change with labels). */
 export function chunkTimesByChunking(data: TDashboardData): Map<number, TChunkTimes> {
-  let byChunking = timesCache.get(data.base);
+  let byChunking = timesCache(data).get(data.base);
   if (byChunking) return byChunking;
   byChunking = new Map();
   for (const c of data.chunks.values()) {
@@ -39,15 +41,16 @@ export function chunkTimesByChunking(data: TDashboardData): Map<number, TChunkTi
     if (!m) byChunking.set(c.chunkingId, (m = new Map()));
     m.set(c.docid, { video: String(c.videoId), start: c.start, end: c.end });
   }
-  timesCache.set(data.base, byChunking);
+  timesCache(data).set(data.base, byChunking);
   return byChunking;
 }
 
-const placesCache = new WeakMap<TDashboardData, Map<number, ReferenceSpan[]>>();
+const placesCache = (data: TCacheHolder) =>
+  cacheOf(data).per("time.placesCache", () => new WeakMap<TDashboardData, Map<number, ReferenceSpan[]>>());
 
 /** Reference spans per query id (internal), for every query of the project (an empty list: none). */
 export function answerPlacesByQuery(data: TDashboardData): Map<number, ReferenceSpan[]> {
-  let out = placesCache.get(data);
+  let out = placesCache(data).get(data);
   if (out) return out;
   const starts = new Map<number, MarkedStart[]>();
   for (const r of data.reference) {
@@ -67,7 +70,7 @@ export function answerPlacesByQuery(data: TDashboardData): Map<number, Reference
     }));
     out.set(queryId, referenceSpans(given, starts.get(queryId) ?? []));
   }
-  placesCache.set(data, out);
+  placesCache(data).set(data, out);
   return out;
 }
 

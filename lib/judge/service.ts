@@ -5,6 +5,8 @@
  */
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { loadRetest } from "../dashboard/load/retest.ts";
+import { retestPanel as retestOf } from "../dashboard/retest.ts";
 import {
   createRun,
   paramsOf,
@@ -199,22 +201,10 @@ export type TRetestRow = {
   retest: TRetest;
 };
 
-/** The dashboard's test–retest panel: every judge run of the project with several samples per pair. */
+/**
+ * The dashboard's test–retest panel: every judge run of the project with several samples per pair
+ * (loaded by lib/dashboard/load/retest.ts, computed by lib/dashboard/retest.ts).
+ */
 export async function retestPanel(db: Db, projectId: number): Promise<{ runs: TRetestRow[] }> {
-  const runs = await db.judgeRun.findMany({
-    where: { projectId, samples: { gt: 1 }, target: "chunks" },
-    orderBy: { id: "asc" },
-  });
-  return {
-    runs: await Promise.all(
-      runs.map(async (r) => ({
-        judge: r.judge,
-        runId: r.id,
-        model: r.model,
-        samples: r.samples,
-        temperature: paramsOf(r).temperature,
-        retest: retest(await sampleGrades(db, r.id, r.samples), r.samples),
-      })),
-    ),
-  };
+  return retestOf(await loadRetest(db, projectId));
 }

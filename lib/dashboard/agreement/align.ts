@@ -5,6 +5,7 @@
  */
 import type { LabelPair } from "../../stats/agreement/align.ts";
 import type { TDashboardData, TLabel } from "../model.ts";
+import { cacheOf, type TCacheHolder } from "../load/cache.ts";
 
 export type Keyed = { queryId: number; chunkId: number };
 export type TQueryAlignment = { pairs: (LabelPair & Keyed)[]; referenceOnly: number[]; otherOnly: number[] };
@@ -84,7 +85,8 @@ export function alignItems(
   return out;
 }
 
-const interned = new Map<string, TFullAlignment>();
+const interned = (data: TCacheHolder) =>
+  cacheOf(data).carried("agreement/align.interned", () => new Map<string, TFullAlignment>());
 const MAX_INTERNED = 200;
 const sameNumbers = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -94,8 +96,8 @@ const sameNumbers = (a: number[], b: number[]) => a.length === b.length && a.eve
  * slice's pairs are named by the serials of its queries (the report cache's key).
  */
 export function intern(data: TDashboardData, key: string, all: Map<number, TQueryAlignment>): TFullAlignment {
-  const k = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${key}`;
-  const before = interned.get(k);
+  const k = `${key}`;
+  const before = interned(data).get(k);
   const out: TFullAlignment = new Map();
   for (const [queryId, a] of all) {
     const p = before?.get(queryId);
@@ -112,26 +114,22 @@ export function intern(data: TDashboardData, key: string, all: Map<number, TQuer
         sameNumbers(p.otherOnly, a.otherOnly));
     out.set(queryId, same && p ? p : { ...a, serial: nextSerial(), base: data.base, lineage: k });
   }
-  interned.delete(k);
-  interned.set(k, out);
-  while (interned.size > MAX_INTERNED) interned.delete(interned.keys().next().value as string);
+  interned(data).delete(k);
+  interned(data).set(k, out);
+  while (interned(data).size > MAX_INTERNED) interned(data).delete(interned(data).keys().next().value as string);
   return out;
 }
 
-/** Forget every interned alignment (with the report cache: lib/dashboard/agreement/reports.ts). */
-export function clearInterned(): void {
-  interned.clear();
-}
-
 // Alignments depend only on the loaded data, which is immutable per label-set version.
-const alignments = new WeakMap<TDashboardData, Map<string, TFullAlignment>>();
+const alignments = (data: TCacheHolder) =>
+  cacheOf(data).per("agreement/align.alignments", () => new WeakMap<TDashboardData, Map<string, TFullAlignment>>());
 export function alignmentOf(
   data: TDashboardData,
   key: string,
   make: () => Map<number, TQueryAlignment>,
 ): TFullAlignment {
-  let m = alignments.get(data);
-  if (!m) alignments.set(data, (m = new Map()));
+  let m = alignments(data).get(data);
+  if (!m) alignments(data).set(data, (m = new Map()));
   let a = m.get(key);
   if (!a) m.set(key, (a = intern(data, key, make())));
   return a;

@@ -9,38 +9,41 @@ import { alignItems, alignmentOf, intern, type TQueryAlignment } from "./align.t
 import { cachedBlock, report } from "./reports.ts";
 import { cut, inSlice, sliceKey, type Slice } from "./slices.ts";
 import type { TAgreementBlock, THumanPanel } from "./types.ts";
+import { cacheOf, type TCacheHolder } from "../load/cache.ts";
 
 /**
  * What to do when no item has two grades: assign items to two annotators, or, when that is done,
  * wait for both to grade one (the hint is computed once per load).
  */
-const noDoubleHints = new WeakMap<TDashboardData, string>();
+const noDoubleHints = (data: TCacheHolder) =>
+  cacheOf(data).per("agreement/human.noDoubleHints", () => new WeakMap<TDashboardData, string>());
 function noDouble(data: TDashboardData): string {
-  let hint = noDoubleHints.get(data);
+  let hint = noDoubleHints(data).get(data);
   if (hint === undefined) {
     let twice = 0;
     for (const n of data.assigned.values()) if (n >= 2) twice++;
     hint = twice
       ? `no item has been graded by two annotators yet: ${twice.toLocaleString("en")} item${twice === 1 ? " is" : "s are"} assigned to two or more annotators, and the figures appear once both have graded one`
       : "no item has been graded by two annotators yet: assign items with npx assessor assign --per-item 2";
-    noDoubleHints.set(data, hint);
+    noDoubleHints(data).set(data, hint);
   }
   return hint;
 }
 
 type TGraded = { queryId: number; chunkId: number; labels: { userId: string; grade: number }[] };
-const graded = new WeakMap<TDashboardData, TGraded[]>();
+const graded = (data: TCacheHolder) =>
+  cacheOf(data).per("agreement/human.graded", () => new WeakMap<TDashboardData, TGraded[]>());
 
 /** Per pool item, its judgements in submission order (only items with at least two). */
 function gradedTwice(data: TDashboardData, keep: Slice): TGraded[] {
-  let all = graded.get(data);
+  let all = graded(data).get(data);
   if (!all) {
     all = [];
     for (const [itemId, labels] of data.judgementsByItem) {
       const it = data.poolItems.get(itemId);
       if (it && labels.length >= 2) all.push({ queryId: it.queryId, chunkId: it.chunkId, labels });
     }
-    graded.set(data, all);
+    graded(data).set(data, all);
   }
   return keep.queries || keep.chunks ? all.filter((it) => inSlice(keep, it.queryId, it.chunkId)) : all;
 }
@@ -59,7 +62,8 @@ type TQueryParts = {
   overall: TQueryAlignment;
   pairs: Map<string, { a: string; b: string; alignment: TQueryAlignment }>;
 };
-const queryParts = new Map<string, TQueryParts>();
+const queryParts = (data: TCacheHolder) =>
+  cacheOf(data).carried("agreement/human.queryParts", () => new Map<string, TQueryParts>());
 const MAX_QUERY_PARTS = 50_000;
 
 const sameRows = (a: readonly (readonly object[])[], items: readonly TGraded[]) =>
@@ -73,12 +77,12 @@ function partsOf(
   items: readonly TGraded[],
   name: (id: string) => string,
 ): TQueryParts {
-  const key = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${keep.name}\u0000${queryId}`;
+  const key = `${keep.name}\u0000${queryId}`;
   const users = new Set<string>();
   for (const it of items) for (const l of it.labels) users.add(l.userId);
   let names = "";
   for (const u of users) names += `${u}\u0000${name(u)}\u0000`;
-  const kept = queryParts.get(key);
+  const kept = queryParts(data).get(key);
   if (kept && kept.base === data.base && kept.names === names && sameRows(kept.rows, items)) return kept;
   const overall: TItemPair[] = [];
   const pairs = new Map<string, { a: string; b: string; items: TItemPair[] }>();
@@ -108,9 +112,10 @@ function partsOf(
       [...pairs].map(([k, p]) => [k, { a: p.a, b: p.b, alignment: alignItems(data, p.items).get(queryId)! }]),
     ),
   };
-  queryParts.delete(key);
-  queryParts.set(key, parts);
-  while (queryParts.size > MAX_QUERY_PARTS) queryParts.delete(queryParts.keys().next().value as string);
+  queryParts(data).delete(key);
+  queryParts(data).set(key, parts);
+  while (queryParts(data).size > MAX_QUERY_PARTS)
+    queryParts(data).delete(queryParts(data).keys().next().value as string);
   return parts;
 }
 
@@ -177,7 +182,7 @@ export function humanOverall(data: TDashboardData, keep: Slice, resamples: numbe
       })),
     );
   });
-  return cachedBlock(`human\u0000${resamples}\u0000${sliceKey(data, all, keep)}`, () => {
+  return cachedBlock(data, `human\u0000${resamples}\u0000${sliceKey(data, all, keep)}`, () => {
     const aligned = cut(data, all, keep);
     return aligned.pairs.length
       ? {

@@ -9,12 +9,18 @@ import { alignAll, alignmentOf, type TFullAlignment, type TQueryAlignment } from
 import { cachedBlock, report } from "./reports.ts";
 import { cut, sliceKey, type Slice } from "./slices.ts";
 import type { TAgreementBlock } from "./types.ts";
+import { cacheOf, type TCacheHolder } from "../load/cache.ts";
 
 /** A judge's labels per query, once per import (judge labels change only with one). */
-const judgeByQuery = new WeakMap<readonly TLabel[], Map<number, TLabel[]>>();
+const judgeByQuery = (data: TCacheHolder) =>
+  cacheOf(data).carried("agreement/judge.judgeByQuery", () => new WeakMap<readonly TLabel[], Map<number, TLabel[]>>());
 
 /** The last judge-vs-human alignment per project and judge, with the label-set version it was made for. */
-const lastJudgeAlignment = new Map<string, { version: string; all: TFullAlignment }>();
+const lastJudgeAlignment = (data: TCacheHolder) =>
+  cacheOf(data).carried(
+    "agreement/judge.lastJudgeAlignment",
+    () => new Map<string, { version: string; all: TFullAlignment }>(),
+  );
 
 /**
  * Final human labels against a judge's, aligned per query. After a label change (known queries,
@@ -23,11 +29,11 @@ const lastJudgeAlignment = new Map<string, { version: string; all: TFullAlignmen
  */
 function judgeAlignment(data: TDashboardData, judge: string): Map<number, TQueryAlignment> {
   const labels = data.judges.get(judge) ?? [];
-  const key = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${judge}`;
-  const last = lastJudgeAlignment.get(key);
+  const key = `${judge}`;
+  const last = lastJudgeAlignment(data).get(key);
   const changes = data.referenceChanges;
   if (!last || !changes || last.version !== changes.from) return alignAll(data, data.reference, labels);
-  let byQuery = judgeByQuery.get(labels);
+  let byQuery = judgeByQuery(data).get(labels);
   if (!byQuery) {
     byQuery = new Map();
     for (const l of labels) {
@@ -35,7 +41,7 @@ function judgeAlignment(data: TDashboardData, judge: string): Map<number, TQuery
       if (list) list.push(l);
       else byQuery.set(l.queryId, [l]);
     }
-    judgeByQuery.set(labels, byQuery);
+    judgeByQuery(data).set(labels, byQuery);
   }
   const out = new Map<number, TQueryAlignment>(last.all);
   const refs = new Map<number, TLabel[]>([...changes.queries].map((q) => [q, []]));
@@ -50,13 +56,15 @@ function judgeAlignment(data: TDashboardData, judge: string): Map<number, TQuery
 
 export function judgeBlock(data: TDashboardData, judge: string, keep: Slice, resamples: number): TAgreementBlock {
   const all = alignmentOf(data, `judge\u0000${judge}`, () => judgeAlignment(data, judge));
-  const lastKey = `${process.env.DATABASE_URL ?? ""}\u0000${data.project.id}\u0000${judge}`;
-  if (lastJudgeAlignment.get(lastKey)?.version !== data.version) {
-    lastJudgeAlignment.delete(lastKey);
-    lastJudgeAlignment.set(lastKey, { version: data.version, all });
-    while (lastJudgeAlignment.size > 16) lastJudgeAlignment.delete(lastJudgeAlignment.keys().next().value as string);
+  const lastKey = `${judge}`;
+  if (lastJudgeAlignment(data).get(lastKey)?.version !== data.version) {
+    lastJudgeAlignment(data).delete(lastKey);
+    lastJudgeAlignment(data).set(lastKey, { version: data.version, all });
+    while (lastJudgeAlignment(data).size > 16)
+      lastJudgeAlignment(data).delete(lastJudgeAlignment(data).keys().next().value as string);
   }
   return cachedBlock(
+    data,
     `judge\u0000${judge}\u0000${resamples}\u0000${data.reference.length === 0}\u0000${sliceKey(data, all, keep)}`,
     () => {
       const aligned = cut(data, all, keep);

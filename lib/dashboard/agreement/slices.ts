@@ -7,6 +7,7 @@ import type { Aligned, LabelPair } from "../../stats/agreement/align.ts";
 import { contributedBy, runBySystem, tagFilter } from "../labels.ts";
 import type { TDashboardData } from "../model.ts";
 import { nextSerial, type Keyed, type TFullAlignment, type TInterned } from "./align.ts";
+import { cacheOf, type TCacheHolder } from "../load/cache.ts";
 
 /**
  * Which pairs a slice keeps: queries (a tag) and, per query, chunks (the pool items a run
@@ -38,13 +39,15 @@ export function sliceFilter(data: TDashboardData, tag: string | undefined, syste
  * so a slice's key changes only when its own pairs do.
  */
 type TPart = { pairs: (LabelPair & Keyed)[]; referenceOnly: number; otherOnly: number; serial: number; base: object };
-const parts = new WeakMap<object, Map<string, TPart>>();
-const lastParts = new Map<string, TPart>();
+const parts = (data: TCacheHolder) =>
+  cacheOf(data).carried("agreement/slices.parts", () => new WeakMap<object, Map<string, TPart>>());
+const lastParts = (data: TCacheHolder) =>
+  cacheOf(data).carried("agreement/slices.lastParts", () => new Map<string, TPart>());
 const MAX_PARTS = 400_000;
 
-function part(q: TInterned, queryId: number, slice: Slice, chunks: Set<number>): TPart {
-  let m = parts.get(q);
-  if (!m) parts.set(q, (m = new Map()));
+function part(data: TCacheHolder, q: TInterned, queryId: number, slice: Slice, chunks: Set<number>): TPart {
+  let m = parts(data).get(q);
+  if (!m) parts(data).set(q, (m = new Map()));
   let got = m.get(slice.name);
   if (got) return got;
   const pairs = q.pairs.filter((x) => chunks.has(x.chunkId));
@@ -53,7 +56,7 @@ function part(q: TInterned, queryId: number, slice: Slice, chunks: Set<number>):
   for (const c of q.referenceOnly) if (chunks.has(c)) referenceOnly++;
   for (const c of q.otherOnly) if (chunks.has(c)) otherOnly++;
   const key = `${q.lineage}\u0000${slice.name}\u0000${queryId}`;
-  const prev = lastParts.get(key);
+  const prev = lastParts(data).get(key);
   const same =
     prev !== undefined &&
     prev.base === q.base &&
@@ -65,19 +68,14 @@ function part(q: TInterned, queryId: number, slice: Slice, chunks: Set<number>):
     );
   got = same && prev ? prev : { pairs, referenceOnly, otherOnly, serial: nextSerial(), base: q.base };
   m.set(slice.name, got);
-  if (lastParts.size >= MAX_PARTS) lastParts.clear();
-  lastParts.set(key, got);
+  if (lastParts(data).size >= MAX_PARTS) lastParts(data).clear();
+  lastParts(data).set(key, got);
   return got;
-}
-
-/** Forget the last part of every slice (with the report cache: lib/dashboard/agreement/reports.ts). */
-export function clearLastParts(): void {
-  lastParts.clear();
 }
 
 /** Names the slice's part of an alignment: slice, pool, and the serials of what it keeps of each query. */
 export function sliceKey(data: TDashboardData, all: TFullAlignment, slice: Slice): string {
-  let key = `${baseSerial(data.base)}\u0000${slice.name}`;
+  let key = `${baseSerial(data)}\u0000${slice.name}`;
   for (const [queryId, q] of all) {
     if (slice.queries && !slice.queries(queryId)) continue;
     if (!slice.chunks) {
@@ -85,7 +83,7 @@ export function sliceKey(data: TDashboardData, all: TFullAlignment, slice: Slice
       continue;
     }
     const chunks = slice.chunks.get(queryId);
-    if (chunks) key += ` ${part(q, queryId, slice, chunks).serial}`;
+    if (chunks) key += ` ${part(data, q, queryId, slice, chunks).serial}`;
   }
   return key;
 }
@@ -96,7 +94,7 @@ export function cut(data: TDashboardData, all: TFullAlignment, slice: Slice): Al
     pairs: [],
     referenceOnly: 0,
     otherOnly: 0,
-    key: `${baseSerial(data.base)}\u0000${slice.name}`,
+    key: `${baseSerial(data)}\u0000${slice.name}`,
   };
   for (const [queryId, q] of all) {
     if (slice.queries && !slice.queries(queryId)) continue;
@@ -109,7 +107,7 @@ export function cut(data: TDashboardData, all: TFullAlignment, slice: Slice): Al
       out.otherOnly += q.otherOnly.length;
       continue;
     }
-    const got = part(q, queryId, slice, chunks);
+    const got = part(data, q, queryId, slice, chunks);
     for (const p of got.pairs) out.pairs.push(p);
     out.referenceOnly += got.referenceOnly;
     out.otherOnly += got.otherOnly;
@@ -117,9 +115,11 @@ export function cut(data: TDashboardData, all: TFullAlignment, slice: Slice): Al
   return out;
 }
 
-const baseSerials = new WeakMap<object, number>();
-function baseSerial(base: object): number {
-  let n = baseSerials.get(base);
-  if (n === undefined) baseSerials.set(base, (n = nextSerial()));
+const baseSerials = (data: TCacheHolder) =>
+  cacheOf(data).carried("agreement/slices.baseSerials", () => new WeakMap<object, number>());
+function baseSerial(data: TDashboardData): number {
+  const base = data.base;
+  let n = baseSerials(data).get(base);
+  if (n === undefined) baseSerials(data).set(base, (n = nextSerial()));
   return n;
 }

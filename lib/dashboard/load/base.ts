@@ -13,6 +13,8 @@ export type TBase = {
   poolItems: Map<string, { queryId: number; chunkId: number }>;
   provenance: Map<string, number[]>;
   runs: TDashboardData["runs"];
+  /** The project's chunkings (lib/chunkings), by id (the chunking report names them). */
+  chunkings: { id: number; name: string }[];
 };
 
 export async function loadBase(db: Db, projectId: number): Promise<TBase> {
@@ -20,7 +22,7 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
     rows(db, `SELECT ${cols} FROM "${table}" WHERE "projectId" = ?${order}`, [projectId]);
   // Only accepted questions are evaluated: drafts and rejected ones are left out here.
   const accepted = `"queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`;
-  const [queryRows, tagRows, placeRows, chunkRows, itemRows, provRows, runRows] = await Promise.all([
+  const [queryRows, tagRows, placeRows, chunkRows, itemRows, provRows, runRows, chunkingRows] = await Promise.all([
     rows(db, `SELECT "id", "externalId" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted'`, [projectId]),
     rows(db, `SELECT "queryId", "tag" FROM "QueryTag" WHERE ${accepted}`, [projectId]),
     rows(
@@ -39,6 +41,7 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
       [projectId],
     ),
     byProject(`"id", "system", "contentHash", "chunkingId"`, "Run", ` ORDER BY "system"`),
+    byProject(`"id", "name"`, "Chunking", ` ORDER BY "id"`),
   ]);
   const queries = new Map<number, TQueryInfo>();
   for (const q of queryRows) queries.set(num(q[0]), { qid: str(q[1]), tags: [], places: [] });
@@ -74,5 +77,6 @@ export async function loadBase(db: Db, projectId: number): Promise<TBase> {
     poolItems,
     provenance,
     runs: runRows.map((r) => ({ id: num(r[0]), system: str(r[1]), contentHash: str(r[2]), chunkingId: num(r[3]) })),
+    chunkings: chunkingRows.map((c) => ({ id: num(c[0]), name: str(c[1]) })),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { Db } from "../../db/client.ts";
 import type { TDashboardData } from "../model.ts";
+import type { DashboardCache } from "./cache.ts";
 import { importIndex } from "./imports.ts";
 import { itemStates, referenceAndStages } from "./item-states.ts";
 import { projectJudgements } from "./judgements.ts";
@@ -15,6 +16,7 @@ export async function load(
   version: string,
   parts: string[],
   previous: TSections | undefined,
+  cache: DashboardCache,
 ): Promise<{ data: TDashboardData; sections: TSections }> {
   const { projectRow, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState } =
     await readSections(db, projectId, parts, previous);
@@ -58,6 +60,7 @@ export async function load(
     adjudicated: new Set(adjudications.keys()),
     users,
     runs: base.runs,
+    cache,
   };
   return {
     data,

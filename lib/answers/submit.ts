@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
-import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
+import { all, get, isUniqueViolation, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { gradingClosedError } from "../projects/grading.ts";
 import { ZUint32, zInt32, zText } from "../bounds.ts";
@@ -122,7 +122,7 @@ export async function submitAnswerJudgement(
     try {
       return await sqlTransaction(db, () => apply(userId, data));
     } catch (e) {
-      if (!isUniqueViolationError(e)) throw e;
+      if (!isUniqueViolation(e)) throw e;
       if (attempt >= 2) throw new AppError("conflict", "the answer was changed at the same time; submit again");
     }
   }

@@ -1,8 +1,9 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
+import { bulkTransaction, type BulkTx } from "../db/bulk.ts";
+import { sqliteNow } from "../db/dialect.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
-import { int, isConstraintViolation } from "../pooling/sql.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { normalizeEmail } from "../users/users.ts";
 import { mulberry32, randomSeed, shuffle } from "./random.ts";
 import { referenceLabels } from "../labels/reference.ts";
@@ -151,17 +152,19 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   try {
     return await withDryRun(
       bulkTransaction(db, async (tx) => {
-        const pid = int(projectId);
+        const pid = projectId;
         const labelledPairs = new Set(
           (
             await tx.all<{ queryId: number; chunkId: number }>(
-              `SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ${pid}`,
+              `SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ?`,
+              [pid],
             )
           ).map((r) => `${Number(r.queryId)}:${Number(r.chunkId)}`),
         );
         const pooled = (
           await tx.all<{ id: string; queryId: number; chunkId: number }>(
-            `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid} AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ${pid} AND "status" = 'accepted')`,
+            `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ? AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`,
+            [pid, pid],
           )
         ).map((r) => ({
           id: r.id,
@@ -180,7 +183,8 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
             `every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with --include-labelled`,
           );
         const existing = await tx.all<{ poolItemId: string; userId: string }>(
-          `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
+          `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ?`,
+          [pid],
         );
         const { assignedTo, load } = assignmentLoad(
           existing.map((a) => ({ itemId: a.poolItemId, userId: a.userId })),
@@ -232,7 +236,8 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           questions = sampled.questions;
         } else if (opts.sample !== undefined && calibrationBasis) {
           const judge = await tx.all<{ queryId: number; chunkId: number; grade: number }>(
-            `SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ${pid}`,
+            `SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ?`,
+            [pid],
           );
           const judgeGrades = new Map<string, number[]>();
           for (const j of judge) {
@@ -361,13 +366,13 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
       }),
     );
   } catch (e) {
-    if (isConstraintViolation(e))
+    if (isUniqueViolation(e))
       throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
     throw e;
   }
 }
 
-type TTx = Parameters<Parameters<typeof bulkTransaction>[1]>[0];
+type TTx = BulkTx;
 
 /** Tags per query of the project. */
 /** The pairs (`queryId:chunkId`) whose graded samples differ in the project's judge run of that name or id. */
@@ -381,10 +386,11 @@ async function unstableOfRun(db: Db, projectId: number, ref: string): Promise<Se
   return unstablePairs(await sampleGrades(db, run.id, run.samples));
 }
 
-async function queryTags(tx: TTx, pid: string): Promise<Map<number, string[]>> {
+async function queryTags(tx: TTx, pid: number): Promise<Map<number, string[]>> {
   const tagsOf = new Map<number, string[]>();
   for (const t of await tx.all<{ queryId: number; tag: string }>(
-    `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`,
+    `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`,
+    [pid],
   )) {
     const list = tagsOf.get(Number(t.queryId));
     if (list) list.push(t.tag);
@@ -400,7 +406,7 @@ async function queryTags(tx: TTx, pid: string): Promise<Map<number, string[]>> {
  */
 async function sampleWholeQuestions(
   tx: TTx,
-  pid: string,
+  pid: number,
   items: { id: string; queryId: number; chunkId: number }[],
   assignedTo: Map<string, Set<string>>,
   finals: readonly { queryId: number; chunkId: number }[],
@@ -480,7 +486,7 @@ async function auditTargets(
   const itemOf = new Map(items.map((it) => [`${it.queryId}:${it.chunkId}`, it.id]));
   const final = new Set(finals.map((f) => `${f.queryId}:${f.chunkId}`));
   const wanted = tags?.length ? new Set(tags) : null;
-  const tagsOf = wanted ? await queryTags(tx, int(projectId)) : null;
+  const tagsOf = wanted ? await queryTags(tx, projectId) : null;
   // `id` keys the pair (the sample's tie-break order); the pool item's id, when it exists, is `itemId`.
   const candidates: { id: string; queryId: number; chunkId: number; judgeGrade: number; itemId?: string }[] = [];
   for (const [key, grade] of [...transfer.grades].sort(([a], [b]) => (a < b ? -1 : 1))) {

@@ -6,7 +6,10 @@ import { AppError } from "../errors.ts";
 import { forEachRunLine } from "../formats/trec.ts";
 import { encodeRanking } from "../runs/packed.ts";
 import { recogniseRunChunking } from "../chunkings/recognise.ts";
-import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow } from "./bulk.ts";
+import { bulkTransaction } from "../db/bulk.ts";
+import { dateValue } from "../db/dialect.ts";
+import { loadIdMap } from "../db/id-index.ts";
+import { insertImportRecord } from "./record.ts";
 import { ErrorList, inputName, sha256File, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
 /** Growable columns of run entries: 24 bytes a line instead of an object per line. */
@@ -221,16 +224,10 @@ async function importRunFile(
         runId,
       ]);
     } else {
-      const created =
-        tx.provider === "sqlite"
-          ? await tx.all<{ id: number }>(
-              `INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`,
-              [projectId, chunking.id, system, opts.description ?? null, sha256, sqliteNow()],
-            )
-          : await tx.all<{ id: number }>(
-              `INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP) RETURNING "id"`,
-              [projectId, chunking.id, system, opts.description ?? null, sha256],
-            );
+      const created = await tx.all<{ id: number }>(
+        `INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`,
+        [projectId, chunking.id, system, opts.description ?? null, sha256, dateValue(tx.provider)],
+      );
       runId = created[0].id;
     }
     const { query, chunk, rank, score } = entries;

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { all, get, isUniqueViolationError, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
+import { all, get, isUniqueViolation, provider, run, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { gradingClosedError } from "../projects/grading.ts";
 import { decide, type TDisagreementRule } from "./rule.ts";
@@ -71,7 +71,7 @@ export async function submitJudgement(db: Db, userId: string, input: TJudgementI
     } catch (e) {
       // Only reachable on PostgreSQL without the row lock's protection (e.g. the item's first
       // two judgements racing): the retry sees the committed row and updates it, or the event.
-      if (!isUniqueViolationError(e)) throw e;
+      if (!isUniqueViolation(e)) throw e;
       if (attempt >= 2) throw new AppError("conflict", "the item was changed at the same time; submit again");
     }
   }

@@ -1,7 +1,8 @@
 import type { Db } from "./client.ts";
 import { readDbConfig } from "./config.ts";
-import { pgInsertBatch, type Column, type TProvider } from "./dialect.ts";
-import { pgAll, pgRun, pgRunNumbered } from "./postgres.ts";
+import { pgInsertBatch, sqliteValue, type Column, type TProvider } from "./dialect.ts";
+import { pgAll, pgAllNumbered, pgRun, pgRunNumbered } from "./postgres.ts";
+import { compileFor, type TBuild } from "./query.ts";
 import { withSqlite } from "./sqlite.ts";
 
 /**
@@ -21,6 +22,8 @@ export interface BulkTx {
   readonly provider: TProvider;
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;
   run(sql: string, params?: unknown[]): Promise<void>;
+  /** The rows of a typed statement (lib/db/query.ts). */
+  query<T>(build: TBuild<T>): Promise<T[]>;
   /** Inserts `count` rows given column by column: `row(i)` returns row i's values in `columns` order. */
   insert(
     table: string,
@@ -45,6 +48,10 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
           all: <R>(sql: string, params: unknown[] = []) => pgAll<R>(p, sql, params),
           run: async (sql, params = []) => {
             await pgRun(p, sql, params);
+          },
+          query: <R>(build: TBuild<R>) => {
+            const { sql, params } = compileFor("postgres", build);
+            return pgAllNumbered<R>(p, sql, params);
           },
           insert: async (table, columns, count, row, onProgress) => {
             // Each batch goes as one array literal a column, written here (Prisma's handling of a
@@ -83,6 +90,14 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
       all: async <R>(sql: string, params: unknown[] = []) => conn.prepare(sql).all(...params) as R[],
       run: async (sql, params = []) => {
         conn.prepare(sql).run(...params);
+      },
+      query: async <R>(build: TBuild<R>) => {
+        const { sql, params } = compileFor("sqlite", build);
+        const s = conn.prepare(sql);
+        // better-sqlite3 refuses all() on a statement that returns no rows (an INSERT without RETURNING).
+        if (s.reader) return s.all(...params.map(sqliteValue)) as R[];
+        s.run(...params.map(sqliteValue));
+        return [];
       },
       insert: async (table, columns, count, row, onProgress) => {
         // Rows go BATCH at a time through one multi-row statement: far fewer calls into SQLite.

@@ -8,6 +8,10 @@ export type TProvider = "sqlite" | "postgres";
 /** Prisma's stored form of a DateTime on SQLite (adapter-better-sqlite3, iso8601 format). */
 export const sqliteDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
+/** A parameter as better-sqlite3 binds it: a Date in Prisma's stored form, a boolean as 0/1. */
+export const sqliteValue = (p: unknown): unknown =>
+  p instanceof Date ? sqliteDate(p) : typeof p === "boolean" ? (p ? 1 : 0) : p;
+
 /**
  * A DateTime column as direct SQL returns it — a Date from PostgreSQL; from SQLite the text Prisma
  * wrote (sqliteDate), a "YYYY-MM-DD HH:MM:SS" of SQLite's own functions, or milliseconds — as a

@@ -21,6 +21,10 @@ export const pgAll = <R>(client: TPgClient, sql: string, params: readonly unknow
 export const pgRun = (client: TPgClient, sql: string, params: readonly unknown[] = []): Promise<number> =>
   client.$executeRawUnsafe(toPg(sql), ...params);
 
+/** The rows of a statement already numbered (`$1`), as Kysely compiles for PostgreSQL. */
+export const pgAllNumbered = <R>(client: TPgClient, sql: string, params: readonly unknown[]): Promise<R[]> =>
+  client.$queryRawUnsafe<R[]>(sql, ...params);
+
 /** Runs a statement already numbered (`$1`), such as an array batch (dialect.ts pgInsertBatch). */
 export const pgRunNumbered = (client: TPgClient, sql: string, params: readonly unknown[]): Promise<number> =>
   client.$executeRawUnsafe(sql, ...params);

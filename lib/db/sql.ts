@@ -1,8 +1,9 @@
 import type { Statement } from "better-sqlite3";
 import type { Db } from "./client.ts";
 import { readDbConfig } from "./config.ts";
-import { sqliteDate } from "./dialect.ts";
-import { pgAll, pgRun, type TPgClient } from "./postgres.ts";
+import { sqliteValue, type TProvider } from "./dialect.ts";
+import { pgAll, pgAllNumbered, pgRun, pgRunNumbered, type TPgClient } from "./postgres.ts";
+import { compileFor, type TBuild } from "./query.ts";
 import { closeSharedSqlite, sharedSqlite, type TSqliteConn } from "./sqlite.ts";
 
 export { sqlDate, sqliteDate } from "./dialect.ts";
@@ -27,7 +28,8 @@ export { isUniqueViolation } from "./unique-violation.ts";
  */
 /** Bytes bind as a BLOB (better-sqlite3) or bytea (Prisma raw on PostgreSQL). */
 export type TSqlParam = string | number | boolean | null | Date | Uint8Array;
-export type TSqlOp = { kind: "all" | "run"; sql: string; params: readonly TSqlParam[] } | { kind: "provider" };
+export type TSqlOp =
+  { kind: "all" | "run"; sql: string; params: readonly TSqlParam[]; numbered?: true } | { kind: "provider" };
 export type TSqlBody<T> = Generator<TSqlOp, T, unknown>;
 
 /** The rows of a query. */
@@ -44,6 +46,29 @@ export function* get<R>(sql: string, params: readonly TSqlParam[] = []): Generat
 /** Runs a statement; returns the number of rows it changed. */
 export function* run(sql: string, params: readonly TSqlParam[] = []): Generator<TSqlOp, number, unknown> {
   return (yield { kind: "run", sql, params }) as number;
+}
+
+/** The rows of a typed statement (lib/db/query.ts), compiled for the database the body runs on. */
+export function* rowsOf<R>(build: TBuild<R>): Generator<TSqlOp, R[], unknown> {
+  return (yield compiledOp("all", yield* provider(), build)) as R[];
+}
+
+/** The first row of a typed statement, or undefined. */
+export function* firstOf<R>(build: TBuild<R>): Generator<TSqlOp, R | undefined, unknown> {
+  const rows = yield* rowsOf(build);
+  return rows[0];
+}
+
+/** Runs a typed statement; returns the number of rows it changed. */
+export function* exec(build: TBuild<unknown>): Generator<TSqlOp, number, unknown> {
+  return (yield compiledOp("run", yield* provider(), build)) as number;
+}
+
+function compiledOp(kind: "all" | "run", p: TProvider, build: TBuild<unknown>): TSqlOp {
+  const { sql, params } = compileFor(p, build);
+  return p === "postgres"
+    ? { kind, sql, params: params as TSqlParam[], numbered: true }
+    : { kind, sql, params: params as TSqlParam[] };
 }
 
 /** Which database the body runs on (for the rare statement whose dialects differ). */
@@ -66,8 +91,6 @@ function statement(conn: TSqliteConn, sql: string): TStatement {
   return s;
 }
 
-const sqliteParam = (p: TSqlParam) => (p instanceof Date ? sqliteDate(p) : typeof p === "boolean" ? (p ? 1 : 0) : p);
-
 function runSqliteBody<T>(h: TSqliteConn, body: TSqlBody<T>): T {
   let step = body.next();
   while (!step.done) {
@@ -76,7 +99,7 @@ function runSqliteBody<T>(h: TSqliteConn, body: TSqlBody<T>): T {
     if (op.kind === "provider") result = "sqlite";
     else {
       const s = statement(h, op.sql);
-      const params: unknown[] = op.params.map(sqliteParam);
+      const params: unknown[] = op.params.map(sqliteValue);
       result = op.kind === "all" ? s.all(...params) : s.run(...params).changes;
     }
     step = body.next(result);
@@ -118,8 +141,9 @@ async function runPgBody<T>(tx: TPgClient, body: TSqlBody<T>): Promise<T> {
     const op = step.value;
     let result: unknown;
     if (op.kind === "provider") result = "postgres";
-    else if (op.kind === "all") result = await pgAll(tx, op.sql, op.params);
-    else result = await pgRun(tx, op.sql, op.params);
+    else if (op.numbered)
+      result = await (op.kind === "all" ? pgAllNumbered(tx, op.sql, op.params) : pgRunNumbered(tx, op.sql, op.params));
+    else result = await (op.kind === "all" ? pgAll(tx, op.sql, op.params) : pgRun(tx, op.sql, op.params));
     step = body.next(result);
   }
   return step.value;

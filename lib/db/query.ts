@@ -25,24 +25,18 @@ export type TBuild<R> = (k: TBuilder) => Compilable<R>;
 /** Compiled SQL: `?` placeholders on SQLite, numbered (`$1`) on PostgreSQL. */
 export type TCompiled = { sql: string; params: unknown[] };
 
-const builders: Record<TProvider, TBuilder> = {
-  sqlite: new Kysely<DB>({
+/** A "cold" Kysely instance: it compiles for a dialect and never connects (DummyDriver). */
+const cold = (dialect: "sqlite" | "postgres"): TBuilder =>
+  new Kysely<DB>({
     dialect: {
-      createAdapter: () => new SqliteAdapter(),
+      createAdapter: () => (dialect === "sqlite" ? new SqliteAdapter() : new PostgresAdapter()),
       createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new SqliteIntrospector(db),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
+      createIntrospector: (db) => (dialect === "sqlite" ? new SqliteIntrospector(db) : new PostgresIntrospector(db)),
+      createQueryCompiler: () => (dialect === "sqlite" ? new SqliteQueryCompiler() : new PostgresQueryCompiler()),
     },
-  }),
-  postgres: new Kysely<DB>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  }),
-};
+  });
+
+const builders: Record<TProvider, TBuilder> = { sqlite: cold("sqlite"), postgres: cold("postgres") };
 
 /** The builder of a dialect (tests compare the SQL both compile to). */
 export const builder = (provider: TProvider): TBuilder => builders[provider];

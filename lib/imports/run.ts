@@ -215,18 +215,28 @@ async function importRunFile(
     let runId: number;
     if (existing) {
       runId = existing.id;
-      await tx.run(`DELETE FROM "RunEntry" WHERE "runId" = ?`, [runId]);
-      await tx.run(`DELETE FROM "RunRanking" WHERE "runId" = ?`, [runId]);
-      await tx.run(`UPDATE "Run" SET "contentHash" = ?, "description" = ?, "chunkingId" = ? WHERE "id" = ?`, [
-        sha256,
-        opts.description ?? existing.description,
-        chunking.id,
-        runId,
-      ]);
+      const id = runId;
+      await tx.query((k) => k.deleteFrom("RunEntry").where("runId", "=", id));
+      await tx.query((k) => k.deleteFrom("RunRanking").where("runId", "=", id));
+      await tx.query((k) =>
+        k
+          .updateTable("Run")
+          .set({ contentHash: sha256, description: opts.description ?? existing.description, chunkingId: chunking.id })
+          .where("id", "=", id),
+      );
     } else {
-      const created = await tx.all<{ id: number }>(
-        `INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`,
-        [projectId, chunking.id, system, opts.description ?? null, sha256, dateValue(tx.provider)],
+      const created = await tx.query((k) =>
+        k
+          .insertInto("Run")
+          .values({
+            projectId,
+            chunkingId: chunking.id,
+            system,
+            description: opts.description ?? null,
+            contentHash: sha256,
+            createdAt: dateValue(tx.provider),
+          })
+          .returning("id"),
       );
       runId = created[0].id;
     }

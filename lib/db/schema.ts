@@ -29,7 +29,9 @@ type TCreateMany<M extends TModelMap[string]> = Exclude<
 type TScalars<M extends TModelMap[string]> = M["payload"]["scalars"];
 
 type TTable<M extends TModelMap[string]> = {
-  [K in keyof TScalars<M>]: ColumnType<
+  // Prisma's payload type carries a string index signature (for result extensions): dropped, so a
+  // column that does not exist is an error, not `any`.
+  [K in keyof TScalars<M> as string extends K ? never : K]: ColumnType<
     TSelected<TScalars<M>[K]>,
     K extends Exclude<TOptionalKeys<TCreateMany<M>>, "updatedAt">
       ? TWritten<TScalars<M>[K]> | undefined

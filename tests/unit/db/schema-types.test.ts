@@ -44,3 +44,8 @@ describe("typed statements", () => {
     expect(id).toBe(1);
   });
 });
+
+// A column that does not exist is not a column: no index signature lets it through.
+type TJudgementColumns = keyof DB["Judgement"];
+const onlyRealColumns: TSame<string extends TJudgementColumns ? "any name" : "named columns", "named columns"> = true;
+void onlyRealColumns;

@@ -92,5 +92,6 @@ export function prismaCode(e: unknown): string | undefined {
   return undefined;
 }
 
-export const isUniqueViolation = (e: unknown) => prismaCode(e) === "P2002";
+/** A unique-constraint violation from any write path (one check: lib/db/unique-violation.ts). */
+export { isUniqueViolation } from "./db/unique-violation.ts";
 export const isNotFound = (e: unknown) => prismaCode(e) === "P2025";

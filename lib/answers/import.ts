@@ -6,8 +6,10 @@ import { AppError, ValidationError, type LocatedError } from "../errors.ts";
 import { forEachJsonl } from "../formats/jsonl.ts";
 import { recogniseChunking } from "../chunkings/recognise.ts";
 import type { ChunkingInfo } from "../chunkings/store.ts";
-import type { IdIndex } from "../imports/id-index.ts";
-import { bulkTransaction, insertImportRecord, sqliteNow } from "../imports/bulk.ts";
+import type { IdIndex } from "../db/id-index.ts";
+import { bulkTransaction } from "../db/bulk.ts";
+import { dateValue } from "../db/dialect.ts";
+import { insertImportRecord } from "../imports/record.ts";
 import { ErrorList, readInput, type ImportOptions, type ImportResult } from "../imports/input.ts";
 import { ZExternalId } from "../imports/schemas.ts";
 import { MAX_ANSWER_CHARS, MAX_CLAIMS, splitClaims, type TClaimSpan } from "./claims.ts";
@@ -424,7 +426,7 @@ export async function importAnswers(
     );
   }
 
-  // Everything to write, as rows; then one transaction through the bulk path (lib/imports/bulk.ts:
+  // Everything to write, as rows; then one transaction through the bulk path (lib/db/bulk.ts:
   // Prisma's createMany went row by row, about 10 ms an answer).
   type Row = { id: string; r: Resolved; version: number; claims: TClaimSpan[]; before: string | null };
   const writes: Row[] = [
@@ -452,7 +454,7 @@ export async function importAnswers(
   const claimRows = writes.flatMap((w) => w.claims.map((c, position) => ({ w, c, position })));
   const citationsOf = (r: Resolved) => (r.citations ? JSON.stringify(r.citations) : null);
   await bulkTransaction(db, async (tx) => {
-    const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
+    const at = dateValue(tx.provider);
     for (const { r, old } of replace) {
       if (humanLabels(old) + old.judgeLabels.length > 0)
         for (const table of ["AnswerJudgement", "AnswerAdjudication", "AnswerJudgeLabel"])

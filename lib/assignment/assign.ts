@@ -1,8 +1,9 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
+import { bulkTransaction, type BulkTx } from "../db/bulk.ts";
+import { sqliteNow } from "../db/dialect.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
-import { int, isConstraintViolation } from "../pooling/sql.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { annotatorsFor, assignmentLoad, balance, checkPerItem } from "./balance.ts";
 import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { referenceLabels } from "../labels/reference.ts";
@@ -146,17 +147,19 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
   try {
     return await withDryRun(
       bulkTransaction(db, async (tx) => {
-        const pid = int(projectId);
+        const pid = projectId;
         const labelledPairs = new Set(
           (
             await tx.all<{ queryId: number; chunkId: number }>(
-              `SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ${pid}`,
+              `SELECT DISTINCT "queryId", "chunkId" FROM "ReferenceLabel" WHERE "projectId" = ?`,
+              [pid],
             )
           ).map((r) => `${Number(r.queryId)}:${Number(r.chunkId)}`),
         );
         const pooled = (
           await tx.all<{ id: string; queryId: number; chunkId: number }>(
-            `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${pid} AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ${pid} AND "status" = 'accepted')`,
+            `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ? AND "queryId" IN (SELECT "id" FROM "Query" WHERE "projectId" = ? AND "status" = 'accepted')`,
+            [pid, pid],
           )
         ).map((r) => ({
           id: r.id,
@@ -175,7 +178,8 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
             say`every one of the ${pooled.length} pooled item(s) has an imported reference label, so none needs annotation: to re-grade them (a calibration of the old labels), assign with ${field("includeLabelled")}`,
           );
         const existing = await tx.all<{ poolItemId: string; userId: string }>(
-          `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ${pid}`,
+          `SELECT a."poolItemId", a."userId" FROM "Assignment" a JOIN "PoolItem" p ON p."id" = a."poolItemId" WHERE p."projectId" = ?`,
+          [pid],
         );
         const { assignedTo, load } = assignmentLoad(
           existing.map((a) => ({ itemId: a.poolItemId, userId: a.userId })),
@@ -227,7 +231,8 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           questions = sampled.questions;
         } else if (opts.sample !== undefined && calibrationBasis) {
           const judge = await tx.all<{ queryId: number; chunkId: number; grade: number }>(
-            `SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ${pid}`,
+            `SELECT "queryId", "chunkId", "grade" FROM "JudgeLabel" WHERE "projectId" = ?`,
+            [pid],
           );
           const judgeGrades = new Map<string, number[]>();
           for (const j of judge) {
@@ -338,7 +343,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
       }),
     );
   } catch (e) {
-    if (isConstraintViolation(e))
+    if (isUniqueViolation(e))
       throw new AppError("conflict", "assignments were changed by another command at the same time; run assign again");
     throw e;
   }

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction, sqliteNow } from "../imports/bulk.ts";
-import { int } from "../pooling/sql.ts";
+import type { BulkTx } from "../db/bulk.ts";
+import { sqliteNow } from "../db/dialect.ts";
 import { questionSample } from "./questions.ts";
 import { findRun, sampleGrades } from "../judge/store.ts";
 import { unstablePairs } from "../judge/retest.ts";
@@ -16,7 +16,7 @@ import { field, say } from "../terms.ts";
  * questions for a question sample, the transfer audit's pairs, the unstable pairs of a judge run,
  * and the query tags they filter on.
  */
-export type TTx = Parameters<Parameters<typeof bulkTransaction>[1]>[0];
+export type TTx = BulkTx;
 
 /** Tags per query of the project. */
 /** The pairs (`queryId:chunkId`) whose graded samples differ in the project's judge run of that name or id. */
@@ -30,10 +30,11 @@ export async function unstableOfRun(db: Db, projectId: number, ref: string): Pro
   return unstablePairs(await sampleGrades(db, run.id, run.samples));
 }
 
-export async function queryTags(tx: TTx, pid: string): Promise<Map<number, string[]>> {
+export async function queryTags(tx: TTx, pid: number): Promise<Map<number, string[]>> {
   const tagsOf = new Map<number, string[]>();
   for (const t of await tx.all<{ queryId: number; tag: string }>(
-    `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ${pid}`,
+    `SELECT t."queryId", t."tag" FROM "QueryTag" t JOIN "Query" q ON q."id" = t."queryId" WHERE q."projectId" = ?`,
+    [pid],
   )) {
     const list = tagsOf.get(Number(t.queryId));
     if (list) list.push(t.tag);
@@ -49,7 +50,7 @@ export async function queryTags(tx: TTx, pid: string): Promise<Map<number, strin
  */
 export async function sampleWholeQuestions(
   tx: TTx,
-  pid: string,
+  pid: number,
   items: { id: string; queryId: number; chunkId: number }[],
   assignedTo: Map<string, Set<string>>,
   finals: readonly { queryId: number; chunkId: number }[],
@@ -129,7 +130,7 @@ export async function auditTargets(
   const itemOf = new Map(items.map((it) => [`${it.queryId}:${it.chunkId}`, it.id]));
   const final = new Set(finals.map((f) => `${f.queryId}:${f.chunkId}`));
   const wanted = tags?.length ? new Set(tags) : null;
-  const tagsOf = wanted ? await queryTags(tx, int(projectId)) : null;
+  const tagsOf = wanted ? await queryTags(tx, projectId) : null;
   // `id` keys the pair (the sample's tie-break order); the pool item's id, when it exists, is `itemId`.
   const candidates: { id: string; queryId: number; chunkId: number; judgeGrade: number; itemId?: string }[] = [];
   for (const [key, grade] of [...transfer.grades].sort(([a], [b]) => (a < b ? -1 : 1))) {

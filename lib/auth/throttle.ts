@@ -1,4 +1,5 @@
 import type { Db } from "../db/client.ts";
+import { bigintParam, least as leastOf, timestampParam, timestampPlusMs, timestampPlusMsParam } from "../db/dialect.ts";
 import { all, provider, run, sqlTransaction, type TSqlParam } from "../db/sql.ts";
 
 /**
@@ -73,10 +74,9 @@ function reserveSql(
   b: TBackoff,
   now: Date,
 ): { sql: string; params: TSqlParam[] } {
-  const pg = p === "postgres";
-  const ts = pg ? "CAST(? AS TIMESTAMP(3))" : "?";
-  const int = pg ? "CAST(? AS BIGINT)" : "?";
-  const least = pg ? "LEAST" : "MIN";
+  const ts = timestampParam(p);
+  const int = bigintParam(p);
+  const least = leastOf(p);
   const stale = new Date(now.getTime() - FORGET_MS);
   // n: this attempt's number in the streak (a stale streak starts over).
   const n = `(CASE WHEN "LoginThrottle"."updatedAt" < ${ts} THEN 0 ELSE "LoginThrottle"."failures" END + 1)`;
@@ -84,11 +84,9 @@ function reserveSql(
   const delay = `(CASE WHEN ${n} < ${int} THEN 0 ELSE ${least}(${int}, ${int} << CAST(${least}(${n} - ${int}, 30) AS INTEGER)) END)`;
   const delayParams = [...nParams, b.free, b.capMs, b.baseMs, ...nParams, b.free];
   // No wait: NULL rather than "now", so that a server whose clock is behind is not held up.
-  const wait = pg
-    ? `(CAST(? AS TIMESTAMP(3)) + ${delay} * INTERVAL '1 millisecond')`
-    : `strftime('%Y-%m-%dT%H:%M:%f+00:00', (? + ${delay}) / 1000.0, 'unixepoch')`;
+  const wait = timestampPlusMs(p, delay);
   const until = `(CASE WHEN ${n} < ${int} THEN NULL ELSE ${wait} END)`;
-  const untilParams = [...nParams, b.free, pg ? now : now.getTime(), ...delayParams];
+  const untilParams = [...nParams, b.free, timestampPlusMsParam(p, now), ...delayParams];
   return {
     sql: `INSERT INTO "LoginThrottle" ("key", "failures", "lockedUntil", "updatedAt") VALUES (?, 1, ${ts}, ${ts})
       ON CONFLICT ("key") DO UPDATE SET "failures" = ${n}, "lockedUntil" = ${until}, "updatedAt" = ${ts}
@@ -116,7 +114,7 @@ export async function reserveAttempt(
   try {
     const known = await sqlTransaction(db, function* () {
       const p = yield* provider();
-      const since = p === "postgres" ? "CAST(? AS TIMESTAMP(3))" : "?";
+      const since = timestampParam(p);
       const known =
         (yield* all(`SELECT 1 AS "k" FROM "LoginThrottle" WHERE "key" = ? AND "updatedAt" >= ${since}`, [
           knownKey(email, address),

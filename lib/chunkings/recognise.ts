@@ -1,9 +1,9 @@
 import type { Db } from "../db/client.ts";
 import { AppError, type LocatedError } from "../errors.ts";
 import { forEachRunLine } from "../formats/trec.ts";
-import { loadIdIndex } from "../imports/bulk.ts";
+import { loadIdIndex } from "../db/id-index.ts";
 import { ErrorList } from "../imports/input.ts";
-import type { IdIndex } from "../imports/id-index.ts";
+import type { IdIndex } from "../db/id-index.ts";
 import { findChunking, type ChunkingInfo } from "./store.ts";
 import { field, say } from "../terms.ts";
 

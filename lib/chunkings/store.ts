@@ -136,7 +136,7 @@ export async function chunkResolver(
   projectId: number,
   chunking?: string,
 ): Promise<(docid: string) => number | string> {
-  const { loadIdIndex } = await import("../imports/bulk.ts");
+  const { loadIdIndex } = await import("../db/id-index.ts");
   if (chunking !== undefined) {
     const c = await findChunking(db, projectId, chunking);
     const index = await loadIdIndex(db, "Chunk", projectId, c.id);

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction, insertImportRecord, sqliteNow } from "../imports/bulk.ts";
+import { bulkTransaction } from "../db/bulk.ts";
+import { sqliteNow } from "../db/dialect.ts";
+import { insertImportRecord } from "../imports/record.ts";
 import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
 import { referenceSpans, type MarkedStart, type ReferenceSpan } from "../stats/time/reference.ts";
 import {

@@ -1,5 +1,13 @@
+import type { Statement } from "better-sqlite3";
 import type { Db } from "./client.ts";
 import { readDbConfig } from "./config.ts";
+import { sqliteValue, type TProvider } from "./dialect.ts";
+import { pgAll, pgAllNumbered, pgRun, pgRunNumbered, type TPgClient } from "./postgres.ts";
+import { compileFor, type TBuild } from "./query.ts";
+import { closeSharedSqlite, sharedSqlite, type TSqliteConn } from "./sqlite.ts";
+
+export { sqlDate, sqliteDate } from "./dialect.ts";
+export { isUniqueViolation } from "./unique-violation.ts";
 
 /**
  * Direct SQL for the app's hot paths (a grade submission, the per-request session check), where
@@ -7,7 +15,7 @@ import { readDbConfig } from "./config.ts";
  *
  * A transaction is written once, as a generator that yields statements (`yield* sql.get(…)`),
  * and run by one of two drivers:
- * - SQLite: a dedicated better-sqlite3 connection to the same file (WAL, so Prisma's connection
+ * - SQLite: the shared "write" connection of lib/db/sqlite.ts (WAL, so Prisma's connection
  *   keeps reading), with cached prepared statements; the whole transaction runs synchronously
  *   between `BEGIN IMMEDIATE` and `COMMIT`, so nothing else in this process can interleave with
  *   it and it holds the write lock for microseconds. If another connection holds the lock
@@ -20,7 +28,8 @@ import { readDbConfig } from "./config.ts";
  */
 /** Bytes bind as a BLOB (better-sqlite3) or bytea (Prisma raw on PostgreSQL). */
 export type TSqlParam = string | number | boolean | null | Date | Uint8Array;
-export type TSqlOp = { kind: "all" | "run"; sql: string; params: readonly TSqlParam[] } | { kind: "provider" };
+export type TSqlOp =
+  { kind: "all" | "run"; sql: string; params: readonly TSqlParam[]; numbered?: true } | { kind: "provider" };
 export type TSqlBody<T> = Generator<TSqlOp, T, unknown>;
 
 /** The rows of a query. */
@@ -39,87 +48,50 @@ export function* run(sql: string, params: readonly TSqlParam[] = []): Generator<
   return (yield { kind: "run", sql, params }) as number;
 }
 
+/** The rows of a typed statement (lib/db/query.ts), compiled for the database the body runs on. */
+export function* rowsOf<R>(build: TBuild<R>): Generator<TSqlOp, R[], unknown> {
+  return (yield compiledOp("all", yield* provider(), build)) as R[];
+}
+
+/** The first row of a typed statement, or undefined. */
+export function* firstOf<R>(build: TBuild<R>): Generator<TSqlOp, R | undefined, unknown> {
+  const rows = yield* rowsOf(build);
+  return rows[0];
+}
+
+/** Runs a typed statement; returns the number of rows it changed. */
+export function* exec(build: TBuild<unknown>): Generator<TSqlOp, number, unknown> {
+  return (yield compiledOp("run", yield* provider(), build)) as number;
+}
+
+function compiledOp(kind: "all" | "run", p: TProvider, build: TBuild<unknown>): TSqlOp {
+  const { sql, params } = compileFor(p, build);
+  return p === "postgres"
+    ? { kind, sql, params: params as TSqlParam[], numbered: true }
+    : { kind, sql, params: params as TSqlParam[] };
+}
+
 /** Which database the body runs on (for the rare statement whose dialects differ). */
 export function* provider(): Generator<TSqlOp, "sqlite" | "postgres", unknown> {
   return (yield { kind: "provider" }) as "sqlite" | "postgres";
 }
 
-/** Prisma's stored form of a DateTime on SQLite (adapter-better-sqlite3, iso8601 format). */
-export const sqliteDate = (d: Date) => d.toISOString().replace("Z", "+00:00");
+type TStatement = Statement<unknown[]>;
+const statements = new WeakMap<TSqliteConn, Map<string, TStatement>>();
 
-/**
- * A DateTime column as direct SQL returns it — a Date from PostgreSQL; from SQLite the text Prisma
- * wrote (sqliteDate), a "YYYY-MM-DD HH:MM:SS" of SQLite's own functions, or milliseconds — as a
- * Date; null for NULL or what does not parse.
- */
-export function sqlDate(v: unknown): Date | null {
-  if (v === null || v === undefined) return null;
-  const d = v instanceof Date ? v : typeof v === "number" ? new Date(v) : new Date(String(v).replace(" ", "T"));
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
-/** True for a unique-constraint violation raised by either driver. */
-export function isUniqueViolationError(e: unknown): boolean {
-  if (typeof e !== "object" || e === null) return false;
-  const code = (e as { code?: unknown }).code;
-  if (
-    code === "SQLITE_CONSTRAINT_UNIQUE" ||
-    code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
-    code === "P2002" ||
-    code === "23505"
-  )
-    return true;
-  // Prisma wraps a raw query's driver error (P2010) with the database's own code in meta.
-  const meta = (
-    e as { meta?: { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } }
-  ).meta;
-  const cause = meta?.driverAdapterError?.cause;
-  return meta?.code === "23505" || cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505";
-}
-
-type TStatement = {
-  all(...params: unknown[]): unknown[];
-  run(...params: unknown[]): { changes: number };
-  reader: boolean;
-};
-type TSqlite = {
-  prepare(sql: string): TStatement;
-  exec(sql: string): void;
-  pragma(p: string): unknown;
-  close(): void;
-  inTransaction: boolean;
-};
-type TSqliteHandle = { file: string; conn: TSqlite; statements: Map<string, TStatement> };
-
-const globalSql = globalThis as unknown as { __assessorSql?: TSqliteHandle };
-
-async function sqliteHandle(file: string): Promise<TSqliteHandle> {
-  const cached = globalSql.__assessorSql;
-  if (cached && cached.file === file) return cached;
-  cached?.conn.close();
-  const { default: Database } = await import("better-sqlite3");
-  // timeout 0: a busy database fails at once and is retried asynchronously (see above).
-  const conn = new Database(file, { timeout: 0 }) as unknown as TSqlite;
-  conn.pragma("journal_mode = WAL");
-  conn.pragma("synchronous = NORMAL");
-  conn.pragma("foreign_keys = ON");
-  const handle = { file, conn, statements: new Map<string, TStatement>() };
-  globalSql.__assessorSql = handle;
-  return handle;
-}
-
-function statement(h: TSqliteHandle, sql: string): TStatement {
-  let s = h.statements.get(sql);
+/** The cached prepared statement of `sql` on the shared write connection. */
+function statement(conn: TSqliteConn, sql: string): TStatement {
+  let cache = statements.get(conn);
+  if (!cache) statements.set(conn, (cache = new Map()));
+  let s = cache.get(sql);
   if (!s) {
-    s = h.conn.prepare(sql);
-    h.statements.set(sql, s);
+    s = conn.prepare<unknown[]>(sql);
+    cache.set(sql, s);
   }
   return s;
 }
 
-const sqliteParam = (p: TSqlParam) => (p instanceof Date ? sqliteDate(p) : typeof p === "boolean" ? (p ? 1 : 0) : p);
-
-function runSqliteBody<T>(h: TSqliteHandle, body: TSqlBody<T>): T {
+function runSqliteBody<T>(h: TSqliteConn, body: TSqlBody<T>): T {
   let step = body.next();
   while (!step.done) {
     const op = step.value;
@@ -127,7 +99,7 @@ function runSqliteBody<T>(h: TSqliteHandle, body: TSqlBody<T>): T {
     if (op.kind === "provider") result = "sqlite";
     else {
       const s = statement(h, op.sql);
-      const params = op.params.map(sqliteParam);
+      const params: unknown[] = op.params.map(sqliteValue);
       result = op.kind === "all" ? s.all(...params) : s.run(...params).changes;
     }
     step = body.next(result);
@@ -142,11 +114,11 @@ const isBusy = (e: unknown) =>
 const BUSY_DEADLINE_MS = 15_000;
 
 async function sqliteTransaction<T>(file: string, makeBody: () => TSqlBody<T>): Promise<T> {
-  const h = await sqliteHandle(file);
+  const h = await sharedSqlite(file, "write");
   const started = Date.now();
   for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
     try {
-      h.conn.exec("BEGIN IMMEDIATE");
+      h.exec("BEGIN IMMEDIATE");
     } catch (e) {
       if (!isBusy(e) || Date.now() - started > BUSY_DEADLINE_MS) throw e;
       await new Promise((r) => setTimeout(r, pause));
@@ -154,31 +126,24 @@ async function sqliteTransaction<T>(file: string, makeBody: () => TSqlBody<T>): 
     }
     try {
       const result = runSqliteBody(h, makeBody());
-      h.conn.exec("COMMIT");
+      h.exec("COMMIT");
       return result;
     } catch (e) {
-      if (h.conn.inTransaction) h.conn.exec("ROLLBACK");
+      if (h.inTransaction) h.exec("ROLLBACK");
       throw e;
     }
   }
 }
 
-/** `?` placeholders → PostgreSQL's numbered `$1, $2, …`. */
-export const toPg = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
-
-type TRawClient = Pick<Db, "$queryRawUnsafe" | "$executeRawUnsafe">;
-
-async function runPgBody<T>(tx: TRawClient, body: TSqlBody<T>): Promise<T> {
+async function runPgBody<T>(tx: TPgClient, body: TSqlBody<T>): Promise<T> {
   let step = body.next();
   while (!step.done) {
     const op = step.value;
     let result: unknown;
     if (op.kind === "provider") result = "postgres";
-    else if (op.kind === "all") result = await tx.$queryRawUnsafe(toPg(op.sql), ...op.params);
-    else result = await tx.$executeRawUnsafe(toPg(op.sql), ...op.params);
+    else if (op.numbered)
+      result = await (op.kind === "all" ? pgAllNumbered(tx, op.sql, op.params) : pgRunNumbered(tx, op.sql, op.params));
+    else result = await (op.kind === "all" ? pgAll(tx, op.sql, op.params) : pgRun(tx, op.sql, op.params));
     step = body.next(result);
   }
   return step.value;
@@ -197,12 +162,11 @@ export async function sqlTransaction<T>(db: Db, makeBody: () => TSqlBody<T>): Pr
 /** Runs a read-only body outside a transaction (one statement or a few independent ones). */
 export async function sqlRead<T>(db: Db, makeBody: () => TSqlBody<T>): Promise<T> {
   const config = readDbConfig();
-  if (config.provider === "sqlite") return runSqliteBody(await sqliteHandle(config.file), makeBody());
+  if (config.provider === "sqlite") return runSqliteBody(await sharedSqlite(config.file, "write"), makeBody());
   return runPgBody(db, makeBody());
 }
 
-/** Closes the direct SQLite connection (lib/db/client.ts closeDb calls this). */
+/** Closes the shared direct SQLite connections (lib/db/client.ts closeDb calls this). */
 export function closeSql(): void {
-  globalSql.__assessorSql?.conn.close();
-  globalSql.__assessorSql = undefined;
+  closeSharedSqlite();
 }

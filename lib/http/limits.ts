@@ -1,6 +1,8 @@
 import { getDb, type Db } from "../db/client.ts";
 import { readDbConfig } from "../db/config.ts";
-import { all, sqlTransaction, toPg } from "../db/sql.ts";
+import { elapsedMsSince, floatParam, least, timestampParam } from "../db/dialect.ts";
+import { pgAll } from "../db/postgres.ts";
+import { all, sqlTransaction } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
 /**
@@ -85,12 +87,10 @@ export class RateLimiter {
     const id = `${this.name}:${key}`;
     const { provider } = readDbConfig();
     const pg = provider === "postgres";
-    const elapsedMs = pg
-      ? `GREATEST(0, EXTRACT(EPOCH FROM (CAST(? AS TIMESTAMP(3)) - "RateLimit"."updatedAt")) * 1000)`
-      : `MAX(0, ROUND((julianday(?) - julianday("RateLimit"."updatedAt")) * 86400000.0))`;
-    const num = pg ? "CAST(? AS DOUBLE PRECISION)" : "?";
-    const refill = `${pg ? "LEAST" : "MIN"}(${num}, "RateLimit"."tokens" + ${elapsedMs} * ${num})`;
-    const ts = pg ? "CAST(? AS TIMESTAMP(3))" : "?";
+    const elapsedMs = elapsedMsSince(provider, '"RateLimit"."updatedAt"');
+    const num = floatParam(provider);
+    const refill = `${least(provider)}(${num}, "RateLimit"."tokens" + ${elapsedMs} * ${num})`;
+    const ts = timestampParam(provider);
     const sql = `INSERT INTO "RateLimit" ("key", "tokens", "updatedAt") VALUES (?, ${num}, ${ts})
        ON CONFLICT ("key") DO UPDATE SET "tokens" = ${refill} - 1, "updatedAt" = ${ts}
        WHERE ${refill} >= 1
@@ -99,7 +99,7 @@ export class RateLimiter {
     // PostgreSQL: one autocommitted statement (a transaction would add two round trips); SQLite:
     // through lib/db/sql.ts, which retries when another connection holds the write lock.
     const taken = pg
-      ? await db.$queryRawUnsafe<unknown[]>(toPg(sql), ...params)
+      ? await pgAll(db, sql, params)
       : await sqlTransaction(db, function* () {
           return yield* all(sql, params);
         });

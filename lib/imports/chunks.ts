@@ -1,7 +1,9 @@
 import type { Db } from "../db/client.ts";
 import { forEachJsonl } from "../formats/jsonl.ts";
 import { DEFAULT_CHUNKING_NAME, ensureChunking } from "../chunkings/store.ts";
-import { bulkTransaction, insertImportRecord, loadIdIndex, loadIdMap } from "./bulk.ts";
+import { bulkTransaction } from "../db/bulk.ts";
+import { loadIdIndex, loadIdMap } from "../db/id-index.ts";
+import { insertImportRecord } from "./record.ts";
 import {
   ErrorList,
   readInput,

@@ -3,7 +3,10 @@ import { parseJsonl } from "../formats/jsonl.ts";
 import { scanQrels } from "../formats/trec.ts";
 import type { LocatedError } from "../errors.ts";
 import { chunkResolver } from "../chunkings/store.ts";
-import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow, type BulkTx } from "./bulk.ts";
+import { bulkTransaction, type BulkTx } from "../db/bulk.ts";
+import { dateValue, inTextList, listParam } from "../db/dialect.ts";
+import { loadIdMap } from "../db/id-index.ts";
+import { insertImportRecord } from "./record.ts";
 import {
   ErrorList,
   isJsonlLabelFile,
@@ -163,7 +166,7 @@ type Change<E> = { r: Resolved; extra: E | null; old: StoredLabel<E> | undefined
 
 /**
  * Validates a labels file and writes what is new or changed, in one
- * transaction through the bulk path (lib/imports/bulk.ts: multi-row statements on SQLite, arrays on
+ * transaction through the bulk path (lib/db/bulk.ts: multi-row statements on SQLite, arrays on
  * PostgreSQL), as runs and chunks are written: Prisma's createMany went row by row.
  */
 async function importLabels<E extends number | string>(
@@ -195,7 +198,7 @@ async function importLabels<E extends number | string>(
   const describe = (r: Resolved, grade: number, extra: E | null) =>
     JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
   await bulkTransaction(db, async (tx) => {
-    const at = tx.provider === "sqlite" ? sqliteNow() : new Date().toISOString();
+    const at = dateValue(tx.provider);
     // Before the new labels are written, so that "labelled before" is the state this import found.
     released = await releaseUngraded(tx, projectId, pooledCreates);
     for (const c of updates)
@@ -286,14 +289,12 @@ async function releaseUngraded(tx: BulkTx, projectId: number, poolItemIds: reado
   const labelled = `SELECT p."id" FROM "ReferenceLabel" r JOIN "PoolItem" p ON p."projectId" = r."projectId" AND p."queryId" = r."queryId" AND p."chunkId" = r."chunkId" WHERE r."projectId" = ?`;
   // SQLite builds the NOT IN list once (an ephemeral index); PostgreSQL plans NOT EXISTS as an
   // anti-join, where a NOT IN list larger than work_mem would be scanned again for every row.
-  const sql =
+  const notLabelled =
     tx.provider === "postgres"
-      ? `DELETE FROM "Assignment" WHERE "poolItemId" = ANY(?::text[]) AND NOT EXISTS (${labelled} AND p."id" = "Assignment"."poolItemId") AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`
-      : `DELETE FROM "Assignment" WHERE "poolItemId" IN (SELECT "value" FROM json_each(?)) AND "poolItemId" NOT IN (${labelled}) AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`;
-  const rows = await tx.all<{ poolItemId: string }>(sql, [
-    tx.provider === "postgres" ? poolItemIds : JSON.stringify(poolItemIds),
-    projectId,
-  ]);
+      ? `NOT EXISTS (${labelled} AND p."id" = "Assignment"."poolItemId")`
+      : `"poolItemId" NOT IN (${labelled})`;
+  const sql = `DELETE FROM "Assignment" WHERE ${inTextList(tx.provider, '"poolItemId"')} AND ${notLabelled} AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`;
+  const rows = await tx.all<{ poolItemId: string }>(sql, [listParam(tx.provider, poolItemIds), projectId]);
   return new Set(rows.map((r) => r.poolItemId)).size;
 }
 

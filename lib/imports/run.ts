@@ -6,7 +6,10 @@ import { AppError } from "../errors.ts";
 import { forEachRunLine } from "../formats/trec.ts";
 import { encodeRanking } from "../runs/packed.ts";
 import { recogniseRunChunking } from "../chunkings/recognise.ts";
-import { bulkTransaction, insertImportRecord, loadIdMap, sqliteNow } from "./bulk.ts";
+import { bulkTransaction } from "../db/bulk.ts";
+import { dateValue } from "../db/dialect.ts";
+import { loadIdMap } from "../db/id-index.ts";
+import { insertImportRecord } from "./record.ts";
 import { ErrorList, inputName, sha256File, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 
 /** Growable columns of run entries: 24 bytes a line instead of an object per line. */
@@ -212,25 +215,29 @@ async function importRunFile(
     let runId: number;
     if (existing) {
       runId = existing.id;
-      await tx.run(`DELETE FROM "RunEntry" WHERE "runId" = ?`, [runId]);
-      await tx.run(`DELETE FROM "RunRanking" WHERE "runId" = ?`, [runId]);
-      await tx.run(`UPDATE "Run" SET "contentHash" = ?, "description" = ?, "chunkingId" = ? WHERE "id" = ?`, [
-        sha256,
-        opts.description ?? existing.description,
-        chunking.id,
-        runId,
-      ]);
+      const id = runId;
+      await tx.query((k) => k.deleteFrom("RunEntry").where("runId", "=", id));
+      await tx.query((k) => k.deleteFrom("RunRanking").where("runId", "=", id));
+      await tx.query((k) =>
+        k
+          .updateTable("Run")
+          .set({ contentHash: sha256, description: opts.description ?? existing.description, chunkingId: chunking.id })
+          .where("id", "=", id),
+      );
     } else {
-      const created =
-        tx.provider === "sqlite"
-          ? await tx.all<{ id: number }>(
-              `INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING "id"`,
-              [projectId, chunking.id, system, opts.description ?? null, sha256, sqliteNow()],
-            )
-          : await tx.all<{ id: number }>(
-              `INSERT INTO "Run" ("projectId", "chunkingId", "system", "description", "contentHash", "createdAt") VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP) RETURNING "id"`,
-              [projectId, chunking.id, system, opts.description ?? null, sha256],
-            );
+      const created = await tx.query((k) =>
+        k
+          .insertInto("Run")
+          .values({
+            projectId,
+            chunkingId: chunking.id,
+            system,
+            description: opts.description ?? null,
+            contentHash: sha256,
+            createdAt: dateValue(tx.provider),
+          })
+          .returning("id"),
+      );
       runId = created[0].id;
     }
     const { query, chunk, rank, score } = entries;

@@ -8,7 +8,7 @@ import { hasNul, MAX_SECONDS, maxChunkChars, NUL_MESSAGE } from "../bounds.ts";
 export const ZExternalId = z
   .union([z.string(), z.number().int()], { error: "expected an id (a non-empty string)" })
   .transform((v) => String(v).trim())
-  // No whitespace (TREC files split on it) and no control characters (lib/imports/id-index.ts uses two as separators).
+  // No whitespace (TREC files split on it) and no control characters (lib/db/id-index.ts uses two as separators).
   .refine(
     (v) => v.length > 0 && !/\s/.test(v) && ![...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
     { error: "expected an id without spaces or control characters (a non-empty string)" },

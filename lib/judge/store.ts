@@ -15,6 +15,7 @@
  */
 import { hostname } from "node:os";
 import type { Db, JudgeRun } from "../db/client.ts";
+import { timestampParam } from "../db/dialect.ts";
 import { all, provider, run, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { intId } from "../bounds.ts";
 import { AppError } from "../errors.ts";
@@ -222,7 +223,7 @@ export async function recordResults(
     // trip, and the shorter a flush, the fewer answers a crash can lose between answer and write.
     const appliedIds = new Set<number>();
     // A bare parameter in CASE is text to PostgreSQL; SQLite must not cast (TIMESTAMP would be numeric there).
-    const finishedAt = (yield* provider()) === "postgres" ? "CAST(? AS TIMESTAMP(3))" : "?";
+    const finishedAt = timestampParam(yield* provider());
     for (const part of batches(results)) {
       const values = part.map(
         () =>

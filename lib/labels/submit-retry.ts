@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { isUniqueViolationError, sqlTransaction, type TSqlBody } from "../db/sql.ts";
+import { isUniqueViolation, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
 /**
@@ -13,7 +13,7 @@ export async function submitWithRetry<T>(db: Db, makeBody: () => TSqlBody<T>, wh
     try {
       return await sqlTransaction(db, makeBody);
     } catch (e) {
-      if (!isUniqueViolationError(e)) throw e;
+      if (!isUniqueViolation(e)) throw e;
       if (attempt >= 2) throw new AppError("conflict", `${what} was changed at the same time; submit again`);
     }
   }

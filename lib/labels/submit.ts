@@ -1,9 +1,10 @@
+import { sql } from "kysely";
 import type { Db } from "../db/client.ts";
-import { all, get, provider, run, type TSqlBody } from "../db/sql.ts";
+import { exec, firstOf, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "./submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
-import { decide, type TDisagreementRule } from "./rule.ts";
+import { decide } from "./rule.ts";
 import { ZJudgementInput, type TJudgement, type TJudgementInput } from "./schemas.ts";
 
 /** The caller's stored judgement, as a submission returns it. */
@@ -72,45 +73,73 @@ function sameFlags(stored: string, flags: readonly string[]): boolean {
   return Array.isArray(had) && had.length === flags.length && flags.every((f) => had.includes(f));
 }
 
-const JUDGEMENT_COLUMNS = `"id", "poolItemId", "userId", "grade", "startSeconds", "endSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
-
-type TItemRow = {
-  projectId: number;
-  disagreementRule: TDisagreementRule;
-  startToleranceSeconds: number;
-  annotatorsPerItem: number;
-  gradingClosedAt: Date | string | number | null;
-  chunkStart: number;
-  assigned: number;
-};
+const JUDGEMENT_COLUMNS = [
+  "id",
+  "poolItemId",
+  "userId",
+  "grade",
+  "startSeconds",
+  "endSeconds",
+  "notes",
+  "flags",
+  "timeSpentMs",
+  "idempotencyKey",
+] as const satisfies readonly (keyof TSubmittedJudgement)[];
 
 function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const { poolItemId, idempotencyKey } = data;
   // PostgreSQL: queue concurrent submissions for the same item (SQLite holds the database lock).
   if ((yield* provider()) === "postgres")
-    yield* all(`SELECT "id" FROM "PoolItem" WHERE "id" = ? FOR UPDATE`, [poolItemId]);
+    yield* rowsOf((k) => k.selectFrom("PoolItem").select("id").where("id", "=", poolItemId).forUpdate());
 
-  const event = yield* get<{ actorId: string | null; poolItemId: string | null; kind: string }>(
-    `SELECT "actorId", "poolItemId", "kind" FROM "LabelEvent" WHERE "idempotencyKey" = ?`,
-    [idempotencyKey],
+  const event = yield* firstOf((k) =>
+    k.selectFrom("LabelEvent").select(["actorId", "poolItemId", "kind"]).where("idempotencyKey", "=", idempotencyKey),
   );
   if (event) {
     if (event.actorId !== userId || event.poolItemId !== poolItemId || event.kind !== "judgement") {
       throw new AppError("conflict", "this idempotency key was already used for a different submission");
     }
-    const stored = yield* get<TSubmittedJudgement>(
-      `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? AND "userId" = ?`,
-      [poolItemId, userId],
+    const stored = yield* firstOf((k) =>
+      k
+        .selectFrom("Judgement")
+        .select(JUDGEMENT_COLUMNS)
+        .where("poolItemId", "=", poolItemId)
+        .where("userId", "=", userId),
     );
     if (!stored) throw new AppError("not_found", "the judgement recorded under this key no longer exists");
     return { applied: false, judgement: stored };
   }
 
-  const item = yield* get<TItemRow>(
-    `SELECT i."projectId", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem", p."gradingClosedAt", c."startSeconds" AS "chunkStart",
-       CASE WHEN EXISTS (SELECT 1 FROM "Assignment" a WHERE a."poolItemId" = i."id" AND a."userId" = ?) THEN 1 ELSE 0 END AS "assigned"
-     FROM "PoolItem" i JOIN "Project" p ON p."id" = i."projectId" JOIN "Chunk" c ON c."id" = i."chunkId" WHERE i."id" = ?`,
-    [userId, poolItemId],
+  const item = yield* firstOf((k) =>
+    k
+      .selectFrom("PoolItem as i")
+      .innerJoin("Project as p", "p.id", "i.projectId")
+      .innerJoin("Chunk as c", "c.id", "i.chunkId")
+      .select((eb) => [
+        "i.projectId",
+        "p.disagreementRule",
+        "p.startToleranceSeconds",
+        "p.annotatorsPerItem",
+        "p.gradingClosedAt",
+        "c.startSeconds as chunkStart",
+        eb
+          .case()
+          .when(
+            eb.exists(
+              eb
+                .selectFrom("Assignment as a")
+                .select(eb.lit(1).as("one"))
+                .whereRef("a.poolItemId", "=", "i.id")
+                .where("a.userId", "=", userId),
+            ),
+          )
+          // Literals, not parameters: PostgreSQL would type a bare parameter in CASE as text.
+          .then(eb.lit(1))
+          .else(eb.lit(0))
+          .end()
+          .as("assigned"),
+      ])
+      .where("i.id", "=", poolItemId),
   );
   if (!item || !item.assigned) throw new AppError("forbidden", "this item is not assigned to you");
   // Closed by the lead: refused alike for every item of the project (lib/projects/grading.ts).
@@ -122,9 +151,8 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
       `endSeconds: expected the answer's end after the chunk's start (${item.chunkStart} s), got ${data.endSeconds} s`,
       [{ path: "endSeconds", message: `expected after ${item.chunkStart} s` }],
     );
-  const judgements = yield* all<TSubmittedJudgement>(
-    `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "poolItemId" = ? ORDER BY "id"`,
-    [poolItemId],
+  const judgements: TSubmittedJudgement[] = yield* rowsOf((k) =>
+    k.selectFrom("Judgement").select(JUDGEMENT_COLUMNS).where("poolItemId", "=", poolItemId).orderBy("id"),
   );
 
   const before = judgements.find((j) => j.userId === userId) ?? null;
@@ -148,27 +176,22 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     timeSpentMs: unchanged ? before.timeSpentMs : data.timeSpentMs,
     idempotencyKey,
   };
-  const values = [
-    fields.grade,
-    fields.startSeconds,
-    fields.endSeconds,
-    fields.notes,
-    fields.flags,
-    fields.timeSpentMs,
-    fields.idempotencyKey,
-  ];
   let id: number;
   if (before) {
-    yield* run(
-      `UPDATE "Judgement" SET "grade" = ?, "startSeconds" = ?, "endSeconds" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`,
-      [...values, now, before.id],
+    const beforeId = before.id;
+    yield* exec((k) =>
+      k
+        .updateTable("Judgement")
+        .set({ ...fields, updatedAt: now })
+        .where("id", "=", beforeId),
     );
     id = before.id;
   } else {
-    const inserted = yield* get<{ id: number }>(
-      `INSERT INTO "Judgement" ("grade", "startSeconds", "endSeconds", "notes", "flags", "timeSpentMs", "idempotencyKey", "poolItemId", "userId", "createdAt", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
-      [...values, poolItemId, userId, now, now],
+    const inserted = yield* firstOf((k) =>
+      k
+        .insertInto("Judgement")
+        .values({ ...fields, poolItemId, userId, createdAt: now, updatedAt: now })
+        .returning("id"),
     );
     if (!inserted) throw new Error("INSERT … RETURNING gave no row");
     id = inserted.id;
@@ -179,22 +202,25 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   // every edit (a no-op unless newly disputed) so that the timing does not depend on the peers.
   const after = before ? judgements.map((j) => (j.id === before.id ? judgement : j)) : [...judgements, judgement];
   const disputed = decide(judgements, item).state === "disagreed" || decide(after, item).state === "disagreed";
-  yield* run(`UPDATE "PoolItem" SET "disputedAt" = ? WHERE "id" = ? AND "disputedAt" IS NULL AND ? = 1`, [
-    now,
-    poolItemId,
-    disputed ? 1 : 0,
-  ]);
-  yield* run(
-    `INSERT INTO "LabelEvent" ("projectId", "poolItemId", "actorId", "kind", "before", "after", "idempotencyKey", "createdAt") VALUES (?, ?, ?, 'judgement', ?, ?, ?, ?)`,
-    [
-      item.projectId,
+  yield* exec((k) =>
+    k
+      .updateTable("PoolItem")
+      .set({ disputedAt: now })
+      .where("id", "=", poolItemId)
+      .where("disputedAt", "is", null)
+      .where(sql<boolean>`${disputed ? 1 : 0} = 1`),
+  );
+  yield* exec((k) =>
+    k.insertInto("LabelEvent").values({
+      projectId: item.projectId,
       poolItemId,
-      userId,
-      before ? judgementSnapshot(before) : null,
-      judgementSnapshot(judgement),
+      actorId: userId,
+      kind: "judgement",
+      before: before ? judgementSnapshot(before) : null,
+      after: judgementSnapshot(judgement),
       idempotencyKey,
-      now,
-    ],
+      createdAt: now,
+    }),
   );
   return { applied: true, judgement };
 }

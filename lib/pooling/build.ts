@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction, sqliteNow, type BulkTx } from "../imports/bulk.ts";
-import { int, isConstraintViolation } from "./sql.ts";
+import { bulkTransaction, type BulkTx } from "../db/bulk.ts";
+import { inIntList, listParam, sqliteNow } from "../db/dialect.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { evaluatedOrder } from "../stats/order.ts";
 import { findChunking } from "../chunkings/store.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
@@ -139,7 +140,8 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
         }
 
         const existing = await tx.all<{ id: string; queryId: number; chunkId: number }>(
-          `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ${int(projectId)}`,
+          `SELECT "id", "queryId", "chunkId" FROM "PoolItem" WHERE "projectId" = ?`,
+          [projectId],
         );
         const idByPair = new Map<number, Map<number, string>>();
         for (const p of existing) {
@@ -151,7 +153,8 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
         const provRank = new Map<string, number>();
         if (existing.length > 0) {
           const rows = await tx.all<{ poolItemId: string; runId: number; rank: number }>(
-            `SELECT "poolItemId", "runId", "rank" FROM "PoolProvenance" WHERE "runId" IN (${runIds.map(int).join(", ")})`,
+            `SELECT "poolItemId", "runId", "rank" FROM "PoolProvenance" WHERE ${inIntList(tx.provider, '"runId"')}`,
+            [listParam(tx.provider, runIds)],
           );
           for (const p of rows) provRank.set(`${p.poolItemId}:${Number(p.runId)}`, Number(p.rank));
         }
@@ -223,7 +226,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
       }),
     );
   } catch (e) {
-    if (isConstraintViolation(e))
+    if (isUniqueViolation(e))
       throw new AppError("conflict", "the pool was changed by another command at the same time; run pool again");
     throw e;
   }
@@ -236,17 +239,17 @@ async function topCandidates(tx: BulkTx, runIds: number[], depth: number): Promi
     FROM (
       SELECT "runId", "queryId", "chunkId", "score",
              RANK() OVER (PARTITION BY "runId", "queryId" ORDER BY "score" DESC) AS "pos"
-      FROM "RunEntry" WHERE "runId" IN (${runIds.map(int).join(", ")})
+      FROM "RunEntry" WHERE ${inIntList(tx.provider, '"runId"')}
     ) r JOIN "Chunk" c ON c."id" = r."chunkId"
     JOIN "Query" q ON q."id" = r."queryId"
-    WHERE r."pos" <= ${int(depth)} AND q."status" = 'accepted'`;
+    WHERE r."pos" <= ? AND q."status" = 'accepted'`;
   const rows = await tx.all<{
     runId: number | bigint;
     queryId: number | bigint;
     chunkId: number | bigint;
     score: number;
     docid: string;
-  }>(sql);
+  }>(sql, [listParam(tx.provider, runIds), depth]);
   return rows.map((r) => ({
     runId: Number(r.runId),
     queryId: Number(r.queryId),

@@ -14,7 +14,7 @@ import {
   type Norm,
   type RankedRun,
 } from "../fusion/index.ts";
-import { loadIdIndex } from "../imports/bulk.ts";
+import { loadIdIndex } from "../db/id-index.ts";
 import { importRun } from "../imports/run.ts";
 
 /**

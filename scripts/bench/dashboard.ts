@@ -58,7 +58,10 @@ type ServerTimes = {
 const COMPLETE = 40;
 
 async function completeSomeQuestions(db: Db, projectId: number): Promise<void> {
-  const { bulkTransaction, sqliteNow } = await import("../../lib/imports/bulk.ts");
+  const [{ bulkTransaction }, { sqliteNow }] = await Promise.all([
+    import("../../lib/db/bulk.ts"),
+    import("../../lib/db/dialect.ts"),
+  ]);
   const { seededRng } = await import("../../lib/stats/random.ts");
   const rng = seededRng(12);
   await bulkTransaction(db, async (tx) => {

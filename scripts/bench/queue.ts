@@ -37,7 +37,7 @@ export async function seed(dir: string): Promise<{ email: string; projectId: num
   await migrate();
   const { getDb, closeDb } = await import("../../lib/db/client.ts");
   const { createUser } = await import("../../lib/users/users.ts");
-  const { sqliteNow } = await import("../../lib/imports/bulk.ts");
+  const { sqliteNow } = await import("../../lib/db/dialect.ts");
   const db = await getDb();
   const email = "queue-bench@example.org";
   const user = await createUser(db, { email, name: "Queue Bench", role: "annotator", password: PASSWORD });

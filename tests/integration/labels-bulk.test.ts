@@ -4,12 +4,12 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 import { importJudgeLabels, importReferenceLabels } from "../../lib/imports/index.ts";
-import { pgInsertBatch } from "../../lib/imports/bulk.ts";
+import { pgInsertBatch } from "../../lib/db/dialect.ts";
 import { makeProject, makeUser, makeVideo } from "../helpers/factories.ts";
 
 /**
  * The label import's bulk path on the suite's database (SQLite, or PostgreSQL
- * with TEST_DATABASE_URL, where rows go as array literals written by lib/imports/bulk.ts): the
+ * with TEST_DATABASE_URL, where rows go as array literals written by lib/db/dialect.ts): the
  * values stored are the values in the file, text with the characters an array literal must escape
  * included; and the release of assignments is one statement over more items than fit in one of the
  * old 500-item batches, checked item by item.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { IdIndex } from "../../../lib/imports/id-index.ts";
+import { IdIndex } from "../../../lib/db/id-index.ts";
 import { ZExternalId } from "../../../lib/imports/schemas.ts";
 
-// The run importer's external-id → internal-id table (lib/imports/id-index.ts), checked against
+// The run importer's external-id → internal-id table (lib/db/id-index.ts), checked against
 // a plain Map built from the same rows.
 describe("IdIndex", () => {
   it("finds every id of the database string and nothing else", () => {

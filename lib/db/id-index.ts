@@ -1,3 +1,11 @@
+import type { Db } from "./client.ts";
+import { readDbConfig } from "./config.ts";
+import { pgAll } from "./postgres.ts";
+import { withSqlite } from "./sqlite.ts";
+
+/** The tables whose rows an import names by external id. */
+export type TIdTable = "Chunk" | "Query" | "Video";
+
 /**
  * A read-only map from external id to internal id for a million rows, in ~40 bytes a row
  * instead of the ~120 a `Map<string, number>` takes (the run import must stay under 400 MB).
@@ -75,4 +83,52 @@ export class IdIndex {
       slot = (slot + 1) & this.mask;
     }
   }
+}
+
+/**
+ * Every row of a project's table as one string, "id\x1fexternalId" joined by "\x1e", built by the
+ * database: a million rows cost one call and one string instead of a million row objects.
+ * (External ids never hold control characters: imports reject whitespace in ids.)
+ */
+async function idText(db: Db, table: TIdTable, projectId: number, chunkingId?: number): Promise<string> {
+  const config = readDbConfig();
+  // Chunk ids are unique within a chunking only: chunk look-ups name the chunking.
+  const scope = chunkingId === undefined ? "" : ` AND "chunkingId" = ?`;
+  const params = chunkingId === undefined ? [projectId] : [projectId, chunkingId];
+  if (config.provider === "sqlite") {
+    const sql = `SELECT group_concat("id" || char(31) || "externalId", char(30)) AS t FROM "${table}" WHERE "projectId" = ?${scope}`;
+    return withSqlite(
+      config.file,
+      "readOnce",
+      (conn) => (conn.prepare(sql).get(...params) as { t: string | null }).t ?? "",
+    );
+  }
+  const sql = `SELECT string_agg("id"::text || chr(31) || "externalId", chr(30)) AS t FROM "${table}" WHERE "projectId" = ?${scope}`;
+  const rows = await pgAll<{ t: string | null }>(db, sql, params);
+  return rows[0]?.t ?? "";
+}
+
+/** External id -> internal id of a project's rows; for chunks, of one chunking (`chunkingId`). */
+export async function loadIdIndex(db: Db, table: TIdTable, projectId: number, chunkingId?: number): Promise<IdIndex> {
+  return new IdIndex(await idText(db, table, projectId, chunkingId));
+}
+
+/** External id -> internal id as a Map (for the smaller tables, where a Map's cost does not matter). */
+export async function loadIdMap(
+  db: Db,
+  table: TIdTable,
+  projectId: number,
+  chunkingId?: number,
+): Promise<Map<string, number>> {
+  const text = await idText(db, table, projectId, chunkingId);
+  const map = new Map<string, number>();
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\x1e", start);
+    if (end < 0) end = text.length;
+    const sep = text.indexOf("\x1f", start);
+    map.set(text.slice(sep + 1, end), Number(text.slice(start, sep)));
+    start = end + 1;
+  }
+  return map;
 }

@@ -1,0 +1,47 @@
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Compilable,
+} from "kysely";
+import type { TProvider } from "./dialect.ts";
+import type { DB } from "./schema.ts";
+
+/**
+ * Typed statements: Kysely builds and compiles them (a "cold" instance per dialect, DummyDriver:
+ * Kysely never connects), and the runners of this folder execute the compiled SQL — the
+ * generator transactions of sql.ts (sql.ts rowsOf/firstOf/exec) and the bulk transactions of
+ * bulk.ts (tx.query) — so the synchronous SQLite transaction and Prisma's PostgreSQL transaction
+ * stay as they are. A statement is written once as `(k) => k.selectFrom("Judgement")…`, and
+ * compiled for the database it runs on.
+ */
+export type TBuilder = Kysely<DB>;
+export type TBuild<R> = (k: TBuilder) => Compilable<R>;
+/** Compiled SQL: `?` placeholders on SQLite, numbered (`$1`) on PostgreSQL. */
+export type TCompiled = { sql: string; params: unknown[] };
+
+/** A "cold" Kysely instance: it compiles for a dialect and never connects (DummyDriver). */
+const cold = (dialect: "sqlite" | "postgres"): TBuilder =>
+  new Kysely<DB>({
+    dialect: {
+      createAdapter: () => (dialect === "sqlite" ? new SqliteAdapter() : new PostgresAdapter()),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => (dialect === "sqlite" ? new SqliteIntrospector(db) : new PostgresIntrospector(db)),
+      createQueryCompiler: () => (dialect === "sqlite" ? new SqliteQueryCompiler() : new PostgresQueryCompiler()),
+    },
+  });
+
+const builders: Record<TProvider, TBuilder> = { sqlite: cold("sqlite"), postgres: cold("postgres") };
+
+/** The builder of a dialect (tests compare the SQL both compile to). */
+export const builder = (provider: TProvider): TBuilder => builders[provider];
+
+export function compileFor<R>(provider: TProvider, build: TBuild<R>): TCompiled {
+  const compiled = build(builders[provider]).compile();
+  return { sql: compiled.sql, params: [...compiled.parameters] };
+}

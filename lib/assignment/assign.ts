@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction, type BulkTx } from "../db/bulk.ts";
+import { bulkTransaction } from "../db/bulk.ts";
 import { sqliteNow } from "../db/dialect.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";

@@ -50,6 +50,13 @@ export default tseslint.config(
     },
   },
   {
+    // Vitest fixtures (tests/helpers/fixtures.ts: useTestDatabase, useTestServer) register hooks
+    // where they are called, at a test file's top level; they are not React hooks, and no React
+    // code lives in these folders.
+    files: ["tests/integration/**/*.ts", "tests/e2e/**/*.ts", "tests/helpers/**/*.ts"],
+    rules: Object.fromEntries(Object.keys(reactHooks.configs.recommended.rules).map((rule) => [rule, "off"])),
+  },
+  {
     files: ["**/*.{js,mjs}"],
     languageOptions: {
       globals: {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { stubYouTube } from "../helpers/youtube.ts";
@@ -15,59 +15,58 @@ import { PASSWORDS } from "../integration/annotate-fixture.ts";
  * serious or critical axe violation. The counts per page are printed at the end.
  * Build first: NEXT_DIST_DIR=.next-a11y npx next build; run with the same NEXT_DIST_DIR.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject(async (db, fx) => {
+  // One disagreement for the adjudicator; two agreed items on chunks the judge graded, so the
+  // dashboard shows human labels beside the judge's (confusion cells, intervals).
+  await submitJudgement(db, fx.ann.id, {
+    poolItemId: fx.items[0].id,
+    grade: 1,
+    startSeconds: 10,
+    notes: "mentions it only",
+    flags: [],
+    timeSpentMs: 1,
+    idempotencyKey: "a11y-ann-0",
+  });
+  await submitJudgement(db, fx.other.id, {
+    poolItemId: fx.items[0].id,
+    grade: 3,
+    startSeconds: 20,
+    notes: "exact answer",
+    flags: ["unsure"],
+    timeSpentMs: 1,
+    idempotencyKey: "a11y-oth-0",
+  });
+  const judged = new Set((await db.judgeLabel.findMany({ select: { chunkId: true } })).map((j) => j.chunkId));
+  const agreed = fx.items.filter((i) => i.id !== fx.items[0].id && judged.has(i.chunkId)).slice(0, 2);
+  for (const [n, item] of agreed.entries()) {
+    for (const user of [fx.ann, fx.other]) {
+      await submitJudgement(db, user.id, {
+        poolItemId: item.id,
+        grade: 2 * n,
+        startSeconds: null,
+        notes: "",
+        flags: [],
+        timeSpentMs: 1,
+        idempotencyKey: `a11y-${user.id}-${item.id}`,
+      });
+    }
+  }
+  // A draft question with its place, for the lead's review page.
+  await db.query.create({
+    data: {
+      projectId: fx.project.id,
+      externalId: "w1",
+      text: "Where is fusion explained?",
+      status: "draft",
+      authorId: fx.lead.id,
+      places: { create: [{ videoId: fx.fileVideo.id, startSeconds: 12 }] },
+    },
+  });
+});
 let browser: Browser;
 const counts: Record<string, { n: ReturnType<typeof impactCounts>; ids: string[] }> = {};
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (db, fx) => {
-    // One disagreement for the adjudicator; two agreed items on chunks the judge graded, so the
-    // dashboard shows human labels beside the judge's (confusion cells, intervals).
-    await submitJudgement(db, fx.ann.id, {
-      poolItemId: fx.items[0].id,
-      grade: 1,
-      startSeconds: 10,
-      notes: "mentions it only",
-      flags: [],
-      timeSpentMs: 1,
-      idempotencyKey: "a11y-ann-0",
-    });
-    await submitJudgement(db, fx.other.id, {
-      poolItemId: fx.items[0].id,
-      grade: 3,
-      startSeconds: 20,
-      notes: "exact answer",
-      flags: ["unsure"],
-      timeSpentMs: 1,
-      idempotencyKey: "a11y-oth-0",
-    });
-    const judged = new Set((await db.judgeLabel.findMany({ select: { chunkId: true } })).map((j) => j.chunkId));
-    const agreed = fx.items.filter((i) => i.id !== fx.items[0].id && judged.has(i.chunkId)).slice(0, 2);
-    for (const [n, item] of agreed.entries()) {
-      for (const user of [fx.ann, fx.other]) {
-        await submitJudgement(db, user.id, {
-          poolItemId: item.id,
-          grade: 2 * n,
-          startSeconds: null,
-          notes: "",
-          flags: [],
-          timeSpentMs: 1,
-          idempotencyKey: `a11y-${user.id}-${item.id}`,
-        });
-      }
-    }
-    // A draft question with its place, for the lead's review page.
-    await db.query.create({
-      data: {
-        projectId: fx.project.id,
-        externalId: "w1",
-        text: "Where is fusion explained?",
-        status: "draft",
-        authorId: fx.lead.id,
-        places: { create: [{ videoId: fx.fileVideo.id, startSeconds: 12 }] },
-      },
-    });
-  });
   browser = await launchBrowser();
 });
 
@@ -79,7 +78,6 @@ afterAll(async () => {
     ].join("\n"),
   );
   await browser?.close();
-  await project?.stop();
 });
 
 async function context(): Promise<{ ctx: BrowserContext; page: Page }> {

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProject, startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
+import { makeProject } from "../helpers/factories.ts";
 import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
@@ -15,7 +16,36 @@ import { PASSWORDS } from "../integration/annotate-fixture.ts";
  * adjudicator's last decision). Keys are counted per adjudication.
  * Build first: NEXT_DIST_DIR=.next-<branch> npx next build; run with the same NEXT_DIST_DIR.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject(async (db, fx) => {
+  // A project without disagreements whose name sorts first: the page must not open on it.
+  await makeProject(db, { name: "AAA nothing to decide" });
+  await db.project.update({
+    where: { id: fx.project.id },
+    data: { guidelines: "## Grade 3\nThe chunk **answers** the question." },
+  });
+  for (const [i, [ga, sa, gb, sb]] of setups.entries()) {
+    const item = fx.items[i];
+    setupOf.set(item.id, setups[i]);
+    await submitJudgement(db, fx.ann.id, {
+      poolItemId: item.id,
+      grade: ga,
+      startSeconds: sa,
+      notes: i === 0 ? "only mentions it" : "",
+      flags: i === 0 ? ["unsure"] : [],
+      timeSpentMs: 1,
+      idempotencyKey: `adjk-a-${i}`,
+    });
+    await submitJudgement(db, fx.other.id, {
+      poolItemId: item.id,
+      grade: gb,
+      startSeconds: sb,
+      notes: "",
+      flags: i === 2 ? ["transcript_error"] : [],
+      timeSpentMs: 1,
+      idempotencyKey: `adjk-b-${i}`,
+    });
+  }
+});
 let browser: Browser;
 let page: Page;
 // Per item: A's and B's grade and start.
@@ -32,36 +62,6 @@ const press = async (key: string) => {
 };
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (db, fx) => {
-    // A project without disagreements whose name sorts first: the page must not open on it.
-    await makeProject(db, { name: "AAA nothing to decide" });
-    await db.project.update({
-      where: { id: fx.project.id },
-      data: { guidelines: "## Grade 3\nThe chunk **answers** the question." },
-    });
-    for (const [i, [ga, sa, gb, sb]] of setups.entries()) {
-      const item = fx.items[i];
-      setupOf.set(item.id, setups[i]);
-      await submitJudgement(db, fx.ann.id, {
-        poolItemId: item.id,
-        grade: ga,
-        startSeconds: sa,
-        notes: i === 0 ? "only mentions it" : "",
-        flags: i === 0 ? ["unsure"] : [],
-        timeSpentMs: 1,
-        idempotencyKey: `adjk-a-${i}`,
-      });
-      await submitJudgement(db, fx.other.id, {
-        poolItemId: item.id,
-        grade: gb,
-        startSeconds: sb,
-        notes: "",
-        flags: i === 2 ? ["transcript_error"] : [],
-        timeSpentMs: 1,
-        idempotencyKey: `adjk-b-${i}`,
-      });
-    }
-  });
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await loginAs(page, project.server.url, "adj@example.org", PASSWORDS.adjudicator);
@@ -69,7 +69,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await project?.stop();
 });
 
 const currentItem = async () => (await page.locator("article[data-item-id]").getAttribute("data-item-id")) as string;

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { artifactsDir, launchBrowser, type RunningServer } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -16,41 +16,39 @@ import { PASSWORDS, SECRETS, type TFixture } from "../integration/annotate-fixtu
  * stands. Keyboard only; A and B are shown, never the annotators' names; `?` shows the keys.
  * Build first: NEXT_DIST_DIR=.next-annotate npx next build; run with the same NEXT_DIST_DIR.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject(async (db, fx) => {
+  // One disagreement: the annotator under test says 1 at 10 s, the other 3 at 20 s.
+  await submitJudgement(db, fx.ann.id, {
+    poolItemId: fx.items[0].id,
+    grade: 1,
+    startSeconds: 10,
+    notes: "mentions it only",
+    flags: [],
+    timeSpentMs: 1,
+    idempotencyKey: "e2e-adj-ann-1",
+  });
+  await submitJudgement(db, fx.other.id, {
+    poolItemId: fx.items[0].id,
+    grade: 3,
+    startSeconds: 20,
+    notes: "exact answer",
+    flags: ["unsure"],
+    timeSpentMs: 1,
+    idempotencyKey: "e2e-adj-oth-1",
+  });
+});
 let db: Db;
 let server: RunningServer;
 let browser: Browser;
 let fx: TFixture;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (db, fx) => {
-    // One disagreement: the annotator under test says 1 at 10 s, the other 3 at 20 s.
-    await submitJudgement(db, fx.ann.id, {
-      poolItemId: fx.items[0].id,
-      grade: 1,
-      startSeconds: 10,
-      notes: "mentions it only",
-      flags: [],
-      timeSpentMs: 1,
-      idempotencyKey: "e2e-adj-ann-1",
-    });
-    await submitJudgement(db, fx.other.id, {
-      poolItemId: fx.items[0].id,
-      grade: 3,
-      startSeconds: 20,
-      notes: "exact answer",
-      flags: ["unsure"],
-      timeSpentMs: 1,
-      idempotencyKey: "e2e-adj-oth-1",
-    });
-  });
   ({ db, fx, server } = project);
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await project?.stop();
 });
 
 async function open(email: string, password: string): Promise<Page> {

@@ -1,9 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { cspViolations, watchCsp } from "../helpers/csp.ts";
 import { stubYouTube } from "../helpers/youtube.ts";
@@ -17,9 +17,8 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/
  * with Esc, opens the guidelines with g (grade meanings and the lead's examples), and grades
  * with one key; the ? panel lists the keys; turning auto-advance off stays off after a reload.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let fx: TFixture;
 
@@ -27,18 +26,17 @@ const GUIDELINES =
   "## Examples of grade 3\n\n- *Who made BM25?* with a chunk that **names Robertson**\n- a second example";
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   fx = await seedAnnotationFixture(db);
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 const itemId = (page: Page) => page.locator("[data-ready=true]").getAttribute("data-item-id");

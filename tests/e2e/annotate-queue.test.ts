@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
@@ -17,9 +17,8 @@ import { defaultChunkingId } from "../../lib/chunkings/store.ts";
  * `u` across the boundary into pages fetched on demand, positions from the server throughout.
  * Build first: NEXT_DIST_DIR=.next-annotate npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 const PASSWORD = "e2e-password-1";
 let alpha: { id: number; order: string[] };
@@ -67,7 +66,6 @@ async function makeProject(name: string, questions: number, perQuestion: number,
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const ann = await createUser(db, {
@@ -89,14 +87,14 @@ beforeAll(async () => {
     timeSpentMs: null,
     idempotencyKey: randomUUID(),
   });
-  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_QUEUE_PAGE: "3" });
+});
+const server = useTestServer({ env: { ASSESSOR_QUEUE_PAGE: "3" } });
+beforeAll(async () => {
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 const shown = (page: Page, id: string) => page.locator(`article[data-ready][data-item-id="${id}"]`).waitFor();

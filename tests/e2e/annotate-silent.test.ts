@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { createUser } from "../../lib/users/users.ts";
@@ -30,33 +30,31 @@ const GUIDELINES =
   "## Grades by example\n\n| Grade | When |\n| --- | --- |\n| 3 | the chunk names the answer |\n| 0 | off topic |\n\nAsk the lead when unsure.";
 const THIRD = { email: "third@example.org", password: "third-password-1" };
 
-let project: AnnotatorProject;
+const project = useAnnotatorProject(async (d, f) => {
+  await d.project.update({ where: { id: f.project.id }, data: { guidelines: GUIDELINES } });
+  await d.video.update({ where: { id: f.ytVideo.id }, data: { url: null } });
+  // A third annotator on every item, for the viewport checks (the others' queues stay for the other tests).
+  const third = await createUser(d, {
+    email: THIRD.email,
+    name: "Third Annotator",
+    role: "annotator",
+    password: THIRD.password,
+  });
+  await d.assignment.createMany({
+    data: f.items.map((it, i) => ({ poolItemId: it.id, userId: third.id, orderKey: (i * 7) % 11 })),
+  });
+});
 let db: Db;
 let fx: TFixture;
 let browser: Browser;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (d, f) => {
-    await d.project.update({ where: { id: f.project.id }, data: { guidelines: GUIDELINES } });
-    await d.video.update({ where: { id: f.ytVideo.id }, data: { url: null } });
-    // A third annotator on every item, for the viewport checks (the others' queues stay for the other tests).
-    const third = await createUser(d, {
-      email: THIRD.email,
-      name: "Third Annotator",
-      role: "annotator",
-      password: THIRD.password,
-    });
-    await d.assignment.createMany({
-      data: f.items.map((it, i) => ({ poolItemId: it.id, userId: third.id, orderKey: (i * 7) % 11 })),
-    });
-  });
   ({ db, fx } = project);
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await project?.stop();
 });
 
 const itemId = (page: Page) => page.locator("article[data-ready]").getAttribute("data-item-id");

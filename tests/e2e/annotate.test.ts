@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { twoKeyGrading } from "../helpers/csp.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -19,9 +19,8 @@ import { createUser } from "../../lib/users/users.ts";
  * Build first: NEXT_DIST_DIR=.next-annotate npx next build; run with the same NEXT_DIST_DIR.
  */
 const root = join(import.meta.dirname, "..", "..");
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let dir: string;
 
@@ -40,7 +39,6 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "assessor-annotate-e2e-"));
   writeFileSync(join(dir, "bm25.trec"), cutRun("demo/runs/bm25.trec"));
   writeFileSync(join(dir, "hybrid.trec"), cutRun("demo/runs/hybrid-rrf.trec"));
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: PASSWORD });
@@ -48,14 +46,14 @@ beforeAll(async () => {
   await createUser(db, { email: "ann1@example.org", name: "Ann One", role: "annotator", password: PASSWORD });
   await createUser(db, { email: "ann2@example.org", name: "Ann Two", role: "annotator", password: PASSWORD });
   await db.project.create({ data: { name: "demo" } });
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
+import type { Db } from "../../lib/db/client.ts";
+import type { TFixture } from "../integration/annotate-fixture.ts";
 import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { twoKeyGrading } from "../helpers/csp.ts";
@@ -18,42 +20,41 @@ import { PASSWORDS } from "../integration/annotate-fixture.ts";
  * plays); the other annotator graded it 0 first, so the two disagree and A is the other annotator.
  * Build first: NEXT_DIST_DIR=.next-<branch> npx next build; run with the same NEXT_DIST_DIR.
  */
-let project: AnnotatorProject;
 let browser: Browser;
 let target: { id: string; chunkStart: number };
 
-beforeAll(async () => {
-  project = await startAnnotatorProject(async (db, fx) => {
-    const mine = await db.assignment.findMany({
-      where: { userId: fx.ann.id },
-      select: { poolItemId: true, poolItem: { select: { chunk: { select: { videoId: true, startSeconds: true } } } } },
-      orderBy: { orderKey: "asc" },
-    });
-    const onFile = mine.find((a) => a.poolItem.chunk.videoId === fx.fileVideo.id && a.poolItem.chunk.startSeconds > 0);
-    if (!onFile) throw new Error("the fixture gives the annotator no item on the file video");
-    target = { id: onFile.poolItemId, chunkStart: onFile.poolItem.chunk.startSeconds };
-    await db.assignment.deleteMany({ where: { userId: fx.ann.id, poolItemId: { not: target.id } } });
-    await db.assignment.upsert({
-      where: { poolItemId_userId: { poolItemId: target.id, userId: fx.other.id } },
-      create: { poolItemId: target.id, userId: fx.other.id, orderKey: 0.5 },
-      update: {},
-    });
-    await submitJudgement(db, fx.other.id, {
-      poolItemId: target.id,
-      grade: 0,
-      startSeconds: null,
-      notes: "",
-      flags: [],
-      timeSpentMs: 1,
-      idempotencyKey: "answer-end-other-1",
-    });
+const project = useAnnotatorProject(async (db: Db, fx: TFixture) => {
+  const mine = await db.assignment.findMany({
+    where: { userId: fx.ann.id },
+    select: { poolItemId: true, poolItem: { select: { chunk: { select: { videoId: true, startSeconds: true } } } } },
+    orderBy: { orderKey: "asc" },
   });
+  const onFile = mine.find((a) => a.poolItem.chunk.videoId === fx.fileVideo.id && a.poolItem.chunk.startSeconds > 0);
+  if (!onFile) throw new Error("the fixture gives the annotator no item on the file video");
+  target = { id: onFile.poolItemId, chunkStart: onFile.poolItem.chunk.startSeconds };
+  await db.assignment.deleteMany({ where: { userId: fx.ann.id, poolItemId: { not: target.id } } });
+  await db.assignment.upsert({
+    where: { poolItemId_userId: { poolItemId: target.id, userId: fx.other.id } },
+    create: { poolItemId: target.id, userId: fx.other.id, orderKey: 0.5 },
+    update: {},
+  });
+  await submitJudgement(db, fx.other.id, {
+    poolItemId: target.id,
+    grade: 0,
+    startSeconds: null,
+    notes: "",
+    flags: [],
+    timeSpentMs: 1,
+    idempotencyKey: "answer-end-other-1",
+  });
+});
+
+beforeAll(async () => {
   browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await project?.stop();
 });
 
 const seconds = async (page: Page, id: "start" | "end") => page.getByTestId(id).getAttribute("data-seconds");

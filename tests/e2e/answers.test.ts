@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { makeAnswer } from "../helpers/answer-items.ts";
 import { axeScan, describeViolations } from "../helpers/axe.ts";
@@ -19,9 +19,8 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/
  * decides an answer disagreement with the keyboard: b takes B's labels, k and x change a claim, 1
  * the relevance, Enter decides, and the reference label is the decision.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let fx: TFixture;
 let first: { id: string };
@@ -30,7 +29,6 @@ let labelled: { id: string };
 let disputed: { id: string };
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   fx = await seedAnnotationFixture(db);
@@ -101,14 +99,14 @@ beforeAll(async () => {
     relevance: 2,
     idempotencyKey: "e2e-outsider-disputed",
   });
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 const labels = (page: Page) =>

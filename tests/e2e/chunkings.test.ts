@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { loginAs } from "../helpers/login.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 import {
   answerSpanRecall,
   referenceSpans,
@@ -27,8 +27,7 @@ import { UNJUDGED } from "../../lib/stats/measures/types.ts";
  * Build first: NEXT_DIST_DIR=.next-<branch> npx next build; run with the same NEXT_DIST_DIR.
  */
 const root = join(import.meta.dirname, "..", "..");
-let testDb: TestDb;
-let server: RunningServer;
+const testDb = useTestDatabase();
 let browser: Browser;
 let page: Page;
 
@@ -134,7 +133,6 @@ async function expectedRows(): Promise<Expected[]> {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: testDb.url, DEMO_NO_SERVE: "1" },
@@ -143,15 +141,15 @@ beforeAll(async () => {
   });
   if (demo.status !== 0) throw new Error(`demo loader failed (${demo.status}): ${demo.stderr}`);
   expected = await expectedRows();
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
 }, 900_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 describe("the Chunkings card of the demo project", () => {

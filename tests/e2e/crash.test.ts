@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { freePort, startServer, type RunningServer } from "../helpers/server.ts";
 import { runAnnotator, seedCrowd, tally, type TCrowd } from "../helpers/crowd.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -14,7 +14,7 @@ import type { Db } from "../../lib/db/client.ts";
 const ANNOTATORS = 30;
 const PER_ANNOTATOR = 12;
 
-let testDb: TestDb;
+const testDb = useTestDatabase();
 let db: Db;
 let crowd: TCrowd;
 let server: RunningServer;
@@ -22,7 +22,6 @@ let port: number;
 const env = () => ({ DATABASE_URL: testDb.url, ASSESSOR_DASHBOARD_WARMUP: "0" });
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   crowd = await seedCrowd(db, ANNOTATORS, PER_ANNOTATOR);
@@ -31,8 +30,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The server is started here, not by useTestServer: the test kills it and starts it again on the same port.
   await server?.stop();
-  await testDb?.cleanup();
 });
 
 describe(`crash test on ${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "SQLite"}`, () => {

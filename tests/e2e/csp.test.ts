@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { cspViolations, watchCsp } from "../helpers/csp.ts";
 import { stubYouTube } from "../helpers/youtube.ts";
@@ -14,23 +14,21 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/
  * (react-player's iframe and the IFrame API, stubbed offline: tests/helpers/youtube.ts).
  * A page framed by another origin is refused by frame-ancestors 'none'.
  */
-let testDb: TestDb;
-let server: RunningServer;
+useTestDatabase();
 let browser: Browser;
 let fx: TFixture;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   fx = await seedAnnotationFixture(await getDb());
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 async function signedIn(email: string, password: string): Promise<{ ctx: BrowserContext; page: Page }> {

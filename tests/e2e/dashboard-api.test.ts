@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
-import { importAgreementProject, type AgreementProject } from "../helpers/agreement-project.ts";
+import { useAgreementProject, type AgreementProject } from "../helpers/agreement-project.ts";
 import { runCliOk as cli } from "../helpers/cli.ts";
-import { apiSession } from "../helpers/login.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestServer } from "../helpers/fixtures.ts";
+import type { ApiClient } from "../helpers/api.ts";
 
 /**
  * The dashboard's HTTP endpoints against next start:
@@ -18,12 +18,11 @@ import { startServer, type RunningServer } from "../helpers/server.ts";
  *   marked calibration and the calibration panel's unassigned count going down.
  * Build first: NEXT_DIST_DIR=.next-dashboard npx next build; run with the same NEXT_DIST_DIR.
  */
-let project: AgreementProject;
+const project = useAgreementProject("assessor-dash-api-");
 let db: Db;
-let server: RunningServer;
 let files: AgreementProject["files"];
 let projectId: number;
-const cookies: Record<string, string> = {};
+const clients: Record<string, ApiClient> = {};
 
 const PANELS = [
   "meta",
@@ -39,31 +38,26 @@ const PANELS = [
 ];
 
 beforeAll(async () => {
-  project = await importAgreementProject("assessor-dash-api-");
   files = project.files;
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   projectId = (await db.project.findUniqueOrThrow({ where: { name: "agree" } })).id;
   for (const role of ["lead", "adjudicator", "annotator"] as const)
     await createUser(db, { email: `${role}@example.org`, name: role, role, password: `${role}-password` });
-  server = await startServer({ DATABASE_URL: project.testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   for (const role of ["lead", "adjudicator", "annotator"])
-    cookies[role] = await apiSession(server.url, `${role}@example.org`, `${role}-password`);
+    clients[role] = await server.client(`${role}@example.org`, `${role}-password`);
+  clients.signedOut = await server.client();
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await project?.cleanup();
-});
-
-const get = (path: string, role?: string) =>
-  fetch(`${server.url}${path}`, { headers: role ? { Cookie: cookies[role] } : {}, redirect: "manual" });
-const post = (path: string, body: unknown, role?: string) =>
-  fetch(`${server.url}${path}`, {
+const get = (path: string, role = "signedOut") => clients[role].fetch(path);
+const post = (path: string, body: unknown, role = "signedOut") =>
+  clients[role].fetch(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", ...(role ? { Cookie: cookies[role] } : {}) },
+    headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
-    redirect: "manual",
   });
 
 describe("judge-vs-human endpoint equals `assessor agreement`", () => {

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { apiSession, loginAs } from "../helpers/login.ts";
 import { axeScan, describeViolations } from "../helpers/axe.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 
 /**
  * Acceptance: the dashboard of the demo project in Chromium. The demo is loaded by its
@@ -25,8 +25,7 @@ import { artifactsDir, launchBrowser, startServer, type RunningServer } from "..
  * Build first: NEXT_DIST_DIR=.next-dashboard npx next build; run with the same NEXT_DIST_DIR.
  */
 const root = join(import.meta.dirname, "..", "..");
-let testDb: TestDb;
-let server: RunningServer;
+const testDb = useTestDatabase();
 let browser: Browser;
 let page: Page;
 let dir: string;
@@ -39,7 +38,6 @@ function cli(args: string[]) {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: testDb.url, DEMO_NO_SERVE: "1" },
@@ -75,15 +73,15 @@ beforeAll(async () => {
     "strict-judge",
     join(dir, "strict.qrels"),
   ]);
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 1000 } })).newPage();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { CROWD_PASSWORD, runAnnotator, seedCrowd, tally, type TCrowd } from "../helpers/crowd.ts";
-import { apiSession } from "../helpers/login.ts";
 import { startTcpProxy, type TTcpProxy } from "../helpers/tcp-proxy.ts";
 import type { Db } from "../../lib/db/client.ts";
 
@@ -15,37 +13,35 @@ import type { Db } from "../../lib/db/client.ts";
  */
 const pg = Boolean(process.env.TEST_DATABASE_URL);
 const OUTAGE_MS = 20_000;
-let testDb: TestDb;
+const testDb = useTestDatabase();
 let db: Db;
 let crowd: TCrowd;
 let proxy: TTcpProxy;
-let server: RunningServer;
+let viaProxy: URL;
 
 beforeAll(async () => {
   if (!pg) return;
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   crowd = await seedCrowd(db, 30, 8);
   const direct = new URL(testDb.url);
   proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const viaProxy = new URL(testDb.url);
+  viaProxy = new URL(testDb.url);
   viaProxy.hostname = "127.0.0.1";
   viaProxy.port = String(proxy.port);
-  server = await startServer({ DATABASE_URL: viaProxy.toString(), ASSESSOR_DASHBOARD_WARMUP: "0" });
 });
-
+// Registered before the server, so it runs after the server stopped (after-hooks run in reverse).
 afterAll(async () => {
-  await server?.stop();
   await proxy?.close();
-  await testDb?.cleanup();
 });
+// On SQLite the file's only describe is skipped, so Vitest runs none of these hooks.
+const server = useTestServer({ env: () => ({ DATABASE_URL: viaProxy.toString(), ASSESSOR_DASHBOARD_WARMUP: "0" }) });
 
 describe.skipIf(!pg)("PostgreSQL unreachable for 20 s during grading", () => {
   it("answers 503 with a retry hint, recovers without a restart, and loses nothing acknowledged", async () => {
     const total = 30 * 8;
     let acked = 0;
-    const probeCookie = await apiSession(server.url, crowd.annotators[0].email, CROWD_PASSWORD);
+    const probeCookie = await server.cookie(crowd.annotators[0].email, CROWD_PASSWORD);
     const state: { outage: Promise<{ during: { status: number; retryAfter: string | null }; health: number }> | null } =
       { outage: null };
     const startOutage = async () => {

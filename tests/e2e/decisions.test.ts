@@ -3,9 +3,9 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { apiSession, loginAs } from "../helpers/login.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { loginAs } from "../helpers/login.ts";
+import { launchBrowser } from "../helpers/server.ts";
 
 /**
  * The dashboard's Decisions card on the demo: the demo's decision hybrid-vs-bm25 waits
@@ -15,14 +15,12 @@ import { launchBrowser, startServer, type RunningServer } from "../helpers/serve
  * Build first: NEXT_DIST_DIR=.next-x npx next build; run with the same NEXT_DIST_DIR.
  */
 const root = join(import.meta.dirname, "..", "..");
-let testDb: TestDb;
-let server: RunningServer;
+const testDb = useTestDatabase();
 let browser: Browser;
 let page: Page;
 let projectId: number;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: testDb.url, DEMO_NO_SERVE: "1" },
@@ -35,7 +33,9 @@ beforeAll(async () => {
     { env: { DATABASE_URL: testDb.url } },
   );
   if (made.code !== 0) throw new Error(made.stderr);
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
   const { getDb } = await import("../../lib/db/client.ts");
@@ -45,8 +45,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 const card = () => page.locator(`[data-panel="decisions"]`);
@@ -94,7 +92,7 @@ describe("the Decisions card", () => {
   });
 
   it("lets only the lead draw: the adjudicator reads, an annotator is refused", async () => {
-    const adj = await apiSession(server.url, "adjudicator@example.com", "demo-adjudicator");
+    const adj = await server.cookie("adjudicator@example.com", "demo-adjudicator");
     const read = await fetch(`${server.url}/api/dashboard/${projectId}/decisions`, { headers: { Cookie: adj } });
     expect(read.status).toBe(200);
     const body = (await read.json()) as { decisions: { name: string }[] };
@@ -105,7 +103,7 @@ describe("the Decisions card", () => {
       body: JSON.stringify({ decision: "vector-vs-bm25", budget: 1 }),
     });
     expect(draw.status).toBe(403);
-    const ann = await apiSession(server.url, "ann1@example.com", "demo-ann1");
+    const ann = await server.cookie("ann1@example.com", "demo-ann1");
     expect(
       (await fetch(`${server.url}/api/dashboard/${projectId}/decisions`, { headers: { Cookie: ann } })).status,
     ).toBe(403);

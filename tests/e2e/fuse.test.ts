@@ -6,10 +6,10 @@ import type { Db } from "../../lib/db/client.ts";
 import type { TErrorBody } from "../../lib/http/route.ts";
 import { importRun } from "../../lib/imports/run.ts";
 import { createUser } from "../../lib/users/users.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries } from "../helpers/factories.ts";
-import { apiSession, loginAs } from "../helpers/login.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { loginAs } from "../helpers/login.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 
 /**
  * The lead fuses two runs on the project page (lib/runs/fuse.ts behind it; the fused values are
@@ -17,15 +17,13 @@ import { artifactsDir, launchBrowser, startServer, type RunningServer } from "..
  * reported, stored, and offered by the pool panel; a name already used is refused.
  * Build first: npx next build.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let page: Page;
 let projectId: number;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
@@ -45,7 +43,9 @@ beforeAll(async () => {
     { name: "b.run", bytes: Buffer.from("q1 Q0 c3 1 0.95 B\nq1 Q0 c1 2 0.5 B\nq2 Q0 c4 1 0.9 B\n") },
     { system: "B" },
   );
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext()).newPage();
   await loginAs(page, server.url, "lead@example.org", "lead-password");
@@ -55,8 +55,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 describe("lead: fuse runs", () => {
@@ -106,7 +104,7 @@ describe("lead: fuse runs", () => {
     const post = async (email: string, password: string, body: unknown) =>
       fetch(`${server.url}/api/lead/projects/${projectId}/fuse`, {
         method: "POST",
-        headers: { Cookie: await apiSession(server.url, email, password), "Content-Type": "application/json" },
+        headers: { Cookie: await server.cookie(email, password), "Content-Type": "application/json" },
         body: JSON.stringify(body),
       });
     const runs = await db.run.count();

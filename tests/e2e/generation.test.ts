@@ -2,11 +2,11 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { makeUser, TEST_PASSWORD } from "../helpers/factories.ts";
 import { makeGenerationProject } from "../helpers/generation-project.ts";
 import { loginAs } from "../helpers/login.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 
 /**
  * The lead sees the dashboard's Generation section on the hand-made project of
@@ -16,27 +16,25 @@ import { artifactsDir, launchBrowser, startServer, type RunningServer } from "..
  * (test-results/generation.png).
  * Build first: NEXT_DIST_DIR=.next-gen npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
-let server: RunningServer;
+useTestDatabase();
 let browser: Browser;
 let page: Page;
 let projectId: number;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   const db = await getDb();
   projectId = (await makeGenerationProject(db)).project.id;
   await makeUser(db, { email: "lead@gen.example", role: "lead" });
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 const section = () => page.locator('[data-panel="generation"]');

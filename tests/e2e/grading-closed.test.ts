@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { PASSWORDS } from "../integration/annotate-fixture.ts";
@@ -11,16 +11,14 @@ import { PASSWORDS } from "../integration/annotate-fixture.ts";
  * (lib/projects/grading.ts: blind), the keys move (Enter, u) and a grade key says why nothing is
  * sent; reopened, grading works again.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject();
 let browser: Browser;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject();
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await project?.stop();
 });
 
 const itemId = (page: Page) => page.locator("article[data-ready]").getAttribute("data-item-id");

@@ -1,8 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession, loginAs } from "../helpers/login.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { launchBrowser } from "../helpers/server.ts";
+import { loginAs } from "../helpers/login.ts";
 import { startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
 import { seedAnswerProject } from "../helpers/answers-fixture.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -14,16 +14,14 @@ import { createUser } from "../../lib/users/users.ts";
  * numbered claims; a run on one system's answers reaches 100% and writes answer labels. The model
  * is the fake OpenAI-compatible server answering `{"claims": [...], "relevance": N}`.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let page: Page;
 let fake: TFakeLlm;
 let projectId: number;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
   const seeded = await seedAnswerProject(db, { name: "Answered", queries: 3 });
@@ -38,7 +36,9 @@ beforeAll(async () => {
       };
     },
   });
-  server = await startServer({ DATABASE_URL: testDb.url, E2E_JUDGE_API_KEY: "sk-e2e-secret" });
+});
+const server = useTestServer({ env: { E2E_JUDGE_API_KEY: "sk-e2e-secret" } });
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext()).newPage();
   await loginAs(page, server.url, "lead@example.org", "lead-password");
@@ -48,9 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
   await fake?.close();
-  await testDb?.cleanup();
 });
 
 describe("lead: the LLM judge on generated answers", () => {
@@ -94,7 +92,7 @@ describe("lead: the LLM judge on generated answers", () => {
   });
 
   it("a subset that is not one of answers is refused in the page's words; nothing is written", async () => {
-    const cookie = await apiSession(server.url, "lead@example.org", "lead-password");
+    const cookie = await server.cookie("lead@example.org", "lead-password");
     const r = await fetch(`${server.url}/api/lead/projects/${projectId}/judge`, {
       method: "POST",
       headers: { cookie, "content-type": "application/json", origin: server.url },

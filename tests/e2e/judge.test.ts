@@ -1,9 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { join } from "node:path";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession, loginAs } from "../helpers/login.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
+import { loginAs } from "../helpers/login.ts";
 import { startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
 import { seedJudgeProject } from "../integration/judge-fixture.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -17,9 +17,8 @@ import { importReferenceLabels } from "../../lib/imports/index.ts";
  * (tests/helpers/fake-llm.ts; the one mock, since no model runs here); the app server is the
  * production build, working the run in its own process. Annotators get 403 on every judge route.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let page: Page;
 let fake: TFakeLlm;
@@ -27,7 +26,6 @@ let projectId: number;
 let pairs: number;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
   await createUser(db, { email: "ann@example.org", name: "Ann", role: "annotator", password: "ann-password" });
@@ -52,7 +50,9 @@ beforeAll(async () => {
     { source: "e2e" },
   );
   fake = await startFakeLlm({ models: ["fake-judge"], latencyMs: 40 });
-  server = await startServer({ DATABASE_URL: testDb.url, E2E_JUDGE_API_KEY: "sk-e2e-secret" });
+});
+const server = useTestServer({ env: { E2E_JUDGE_API_KEY: "sk-e2e-secret" } });
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext()).newPage();
   await loginAs(page, server.url, "lead@example.org", "lead-password");
@@ -62,9 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
   await fake?.close();
-  await testDb?.cleanup();
 });
 
 async function fillForm(p: Page, judge: string) {
@@ -186,7 +184,7 @@ describe("lead: the LLM judge from the project page", () => {
   });
 
   it("annotators get 403 on every judge route; the API key never reaches the browser", async () => {
-    const cookie = await apiSession(server.url, "ann@example.org", "ann-password");
+    const cookie = await server.cookie("ann@example.org", "ann-password");
     const run = await db.judgeRun.findFirstOrThrow({ where: { judge: "web-judge" } });
     const base = `${server.url}/api/lead/projects/${projectId}/judge`;
     const calls: [string, string, unknown][] = [
@@ -204,7 +202,7 @@ describe("lead: the LLM judge from the project page", () => {
       });
       expect(r.status, `${method} ${url}`).toBe(403);
     }
-    const leadCookie = await apiSession(server.url, "lead@example.org", "lead-password");
+    const leadCookie = await server.cookie("lead@example.org", "lead-password");
     const listed = await (await fetch(base, { headers: { cookie: leadCookie } })).text();
     expect(listed).toContain("E2E_JUDGE_API_KEY");
     expect(listed).not.toContain("sk-e2e-secret");

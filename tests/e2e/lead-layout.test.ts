@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { axeScan, describeViolations } from "../helpers/axe.ts";
@@ -14,16 +14,14 @@ import { PASSWORDS } from "../integration/annotate-fixture.ts";
  * Grading section offers now; the lead's own row has no Deactivate; an upload without a file says so.
  * Build first: NEXT_DIST_DIR=.next-<branch> npx next build; run with the same NEXT_DIST_DIR.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject();
 let browser: Browser;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject();
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await project?.stop();
 });
 
 async function leadPage(width: number): Promise<{ ctx: BrowserContext; page: Page }> {

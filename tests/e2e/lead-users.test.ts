@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 import { apiSession, loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
@@ -13,27 +13,25 @@ import { createUser } from "../../lib/users/users.ts";
  * creating a project, editing its settings, adding, deactivating and resetting users.
  * Build first: NEXT_DIST_DIR=.next-auth npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
   await createUser(db, { email: "ann@example.org", name: "Ann", role: "annotator", password: "ann-password" });
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 describe("lead: login, projects, settings, users", () => {
@@ -113,7 +111,7 @@ describe("lead: login, projects, settings, users", () => {
     await page.getByRole("button", { name: "Confirm password reset for ann@example.org" }).click();
     await page.getByRole("button", { name: "Reset password of ann@example.org" }).waitFor();
     await expect(apiSession(server.url, "ann@example.org", "ann-password")).rejects.toThrow(/Wrong email or password/);
-    const annCookie = await apiSession(server.url, "ann@example.org", "ann-new-password");
+    const annCookie = await server.cookie("ann@example.org", "ann-new-password");
 
     await page.getByRole("button", { name: "Deactivate ann@example.org" }).click();
     await page.getByRole("button", { name: "Reactivate ann@example.org" }).waitFor();

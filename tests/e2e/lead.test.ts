@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
@@ -15,9 +15,8 @@ import { submitJudgement } from "../../lib/labels/submit.ts";
  * file's errors by line, and nothing written), build the pool, assign, watch progress, download
  * the qrels. Build first: NEXT_DIST_DIR=.next-auth npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let page: Page;
 let dir: string;
@@ -62,7 +61,6 @@ const files: Record<string, string> = {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "assessor-lead-e2e-"));
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
@@ -70,7 +68,9 @@ beforeAll(async () => {
   await createUser(db, { email: "bob@example.org", name: "Bob", role: "annotator", password: "bob-password" });
   await db.project.create({ data: { name: "Demo" } });
   // The fixtures' videos are on example.org: the operator allows that host, so the import has no warning.
-  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_MEDIA_HOSTS: "https://example.org" });
+});
+const server = useTestServer({ env: { ASSESSOR_MEDIA_HOSTS: "https://example.org" } });
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ acceptDownloads: true })).newPage();
   await loginAs(page, server.url, "lead@example.org", "lead-password");
@@ -80,8 +80,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
@@ -14,15 +14,13 @@ import { defaultChunkingId } from "../../lib/chunkings/store.ts";
  * project deleted by typing its name: refused while it holds human labels, then forced (a backup
  * of the labels is written on the server first) and the lead lands on the project list.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let page: Page;
 let projectId: number;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
@@ -72,7 +70,9 @@ beforeAll(async () => {
   const item = await db.poolItem.create({ data: { projectId, queryId: q.id, chunkId: c1.id } });
   await db.referenceLabel.create({ data: { projectId, source: "prior", queryId: q.id, chunkId: c1.id, grade: 3 } });
   expect(item.id).toBeTruthy();
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext({ acceptDownloads: true })).newPage();
   await loginAs(page, server.url, "lead@example.org", "lead-password");
@@ -82,8 +82,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 describe("lead: runs, chunks and the project's deletion", () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { makeAssignedItems, makeProject, makeUser, TEST_PASSWORD } from "../helpers/factories.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -14,16 +14,14 @@ import type { Db } from "../../lib/db/client.ts";
  * ASSESSOR_MEDIA_HOSTS does not allow is not tried. The page CSP's media-src names the allowed host.
  * Build first: NEXT_DIST_DIR=.next-media21 npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let page: Page;
 const items: Record<"none" | "missing" | "blocked", { id: string }> = {} as never;
 let annotatorId = "";
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const project = await makeProject(db, { name: "media kinds" });
@@ -42,7 +40,9 @@ beforeAll(async () => {
     await db.video.update({ where: { id: chunk.videoId }, data: video });
     await db.chunk.update({ where: { id: item.chunkId }, data: { startSeconds: 60, endSeconds: 95 } });
   }
-  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_MEDIA_HOSTS: "https://media.example.org" });
+});
+const server = useTestServer({ env: { ASSESSOR_MEDIA_HOSTS: "https://media.example.org" } });
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage();
   await loginAs(page, server.url, "ann@example.org", TEST_PASSWORD);
@@ -50,8 +50,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 async function itemShown(id: string) {

@@ -3,7 +3,7 @@ import { twoKeyGrading } from "../helpers/csp.ts";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, Response, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { artifactsDir, launchBrowser, type RunningServer } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -17,7 +17,7 @@ import { PASSWORDS, type TFixture } from "../integration/annotate-fixture.ts";
  * idempotency key and is not applied again).
  * Build first: NEXT_DIST_DIR=.next-annotate npx next build; run with the same NEXT_DIST_DIR.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject();
 let db: Db;
 let server: RunningServer;
 let browser: Browser;
@@ -26,7 +26,6 @@ let page: Page;
 let fx: TFixture;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject();
   ({ db, fx, server } = project);
   browser = await launchBrowser();
   ctx = await browser.newContext();
@@ -37,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await project?.stop();
 });
 
 const outboxText = () => page.getByTestId("outbox").textContent();

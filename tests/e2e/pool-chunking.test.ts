@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { seedTransferProject } from "../helpers/transfer-project.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -13,21 +13,21 @@ import { createUser } from "../../lib/users/users.ts";
  * Project: tests/helpers/transfer-project.ts (B's run: 60 top-10 pairs, 48 with a transfer label).
  * Build first: NEXT_DIST_DIR=.next-<branch> npx next build; run with the same NEXT_DIST_DIR.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: "lead-password" });
   const { projectId } = await seedTransferProject(db, { name: "Grid" });
   const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
   await transferJudge(db, projectId, { from: "A", to: "B" });
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   page = await (await browser.newContext()).newPage();
   await loginAs(page, server.url, "lead@example.org", "lead-password");
@@ -37,8 +37,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 describe("pool one chunking from the project page", () => {

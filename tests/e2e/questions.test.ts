@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession, loginAs } from "../helpers/login.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
+import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 
@@ -18,14 +18,12 @@ import { createUser } from "../../lib/users/users.ts";
  */
 const root = join(import.meta.dirname, "..", "..");
 const PASSWORD = "e2e-password-1";
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let projectId: number;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: PASSWORD });
@@ -34,14 +32,14 @@ beforeAll(async () => {
   const { importVideos, importQueries } = await import("../../lib/imports/index.ts");
   await importVideos(db, projectId, join(root, "demo", "videos.jsonl"));
   await importQueries(db, projectId, join(root, "demo", "queries.jsonl"));
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
 });
 
 describe("write a question by keyboard", () => {
@@ -196,7 +194,7 @@ describe("write a question by keyboard", () => {
   }, 120_000);
 
   it("refuses an end before its start on the server too: 422 naming the field, on writing and on editing", async () => {
-    const cookie = await apiSession(server.url, "lead@example.org", PASSWORD);
+    const cookie = await server.cookie("lead@example.org", PASSWORD);
     const headers = { Cookie: cookie, Origin: server.url, "Content-Type": "application/json" };
     const video = await db.video.findFirstOrThrow({ where: { projectId } });
     const reversed = [{ videoId: video.id, start: 9, end: 6 }];
@@ -305,7 +303,7 @@ describe("write a question by keyboard", () => {
   }, 120_000);
 
   it("refuses the write routes to an annotator the project does not allow (403), and allows them once it does", async () => {
-    const cookie = await apiSession(server.url, "ann@example.org", PASSWORD);
+    const cookie = await server.cookie("ann@example.org", PASSWORD);
     const headers = { Cookie: cookie, Origin: server.url, "Content-Type": "application/json" };
     const video = await db.video.findFirstOrThrow({ where: { projectId } });
     const body = JSON.stringify({ text: "a draft", tags: [], places: [{ videoId: video.id, start: 3, end: null }] });

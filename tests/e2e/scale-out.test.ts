@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, useTestServers } from "../helpers/fixtures.ts";
+import type { RunningServer } from "../helpers/server.ts";
 import { apiSession } from "../helpers/login.ts";
 import { runAnnotator, seedCrowd, tally } from "../helpers/crowd.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -15,27 +15,18 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/
  * PostgreSQL stage of `npm test`.
  */
 const pg = Boolean(process.env.TEST_DATABASE_URL);
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
 let fx: TFixture;
-let a: RunningServer;
-let b: RunningServer;
 
 beforeAll(async () => {
   if (!pg) return;
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   fx = await seedAnnotationFixture(db);
-  const env = { DATABASE_URL: testDb.url, ASSESSOR_DASHBOARD_WARMUP: "0" };
-  [a, b] = await Promise.all([startServer(env), startServer(env)]);
 });
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await testDb?.cleanup();
-});
+// On SQLite the file's only describe is skipped, so Vitest runs none of these hooks.
+const [a, b] = useTestServers(2, { env: { ASSESSOR_DASHBOARD_WARMUP: "0" } });
 
 const post = (server: RunningServer, path: string, cookie: string, body: unknown) =>
   fetch(`${server.url}${path}`, {

@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { artifactsDir, launchBrowser, startServer, type RunningServer } from "../helpers/server.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { artifactsDir, launchBrowser } from "../helpers/server.ts";
 import { loginAs } from "../helpers/login.ts";
 import { cspViolations, twoKeyGrading, watchCsp } from "../helpers/csp.ts";
 import { setYouTubeTime, stubYouTube, youTubeLog, YT_STATE, type TYouTubeStub } from "../helpers/youtube.ts";
@@ -29,9 +29,8 @@ const fixtures = join(import.meta.dirname, "..", "fixtures", "youtube");
 const VIDEO_ID = "aSsEs5oR-42"; // tests/fixtures/youtube/videos.jsonl
 const PASSWORD = "yt-password-1";
 
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let browser: Browser;
 let ctx: BrowserContext;
 let page: Page;
@@ -41,7 +40,6 @@ let items: { id: string; start: number; text: string }[] = [];
 let question = "";
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const ann = await createUser(db, {
@@ -63,7 +61,9 @@ beforeAll(async () => {
     await db.assignment.create({ data: { poolItemId: item.id, userId: ann.id, orderKey: i } });
     items.push({ id: item.id, start: c.startSeconds, text: c.text });
   }
-  server = await startServer({ DATABASE_URL: testDb.url });
+});
+const server = useTestServer();
+beforeAll(async () => {
   browser = await launchBrowser();
   ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await twoKeyGrading(ctx);
@@ -75,8 +75,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx?.close();
   await browser?.close();
-  await server?.stop();
-  await testDb?.cleanup();
   items = [];
 });
 

@@ -1,8 +1,5 @@
 import { hash } from "@node-rs/argon2";
 import type { Db } from "../../lib/db/client.ts";
-import type { TFixture } from "../integration/annotate-fixture.ts";
-import type { TestDb } from "./db.ts";
-import type { RunningServer } from "./server.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 
 /**
@@ -145,48 +142,4 @@ export async function makeAssignedItems(
     items.push({ ...item, qid, docid: c.externalId });
   }
   return items;
-}
-
-export type AnnotatorProject = {
-  testDb: TestDb;
-  db: Db;
-  fx: TFixture;
-  server: RunningServer;
-  stop: () => Promise<void>;
-};
-
-/**
- * The annotator project of tests/integration/annotate-fixture.ts on a fresh test database, served
- * by next start (the production build in NEXT_DIST_DIR). `prepare` runs after seeding and before
- * the server starts (e.g. judgements a test needs in place). `stop` stops the server, then drops
- * the database; a server that fails to start drops the database before the error is thrown.
- */
-export async function startAnnotatorProject(
-  prepare?: (db: Db, fx: TFixture) => Promise<void>,
-): Promise<AnnotatorProject> {
-  // Imported here: most users of this module need neither next start nor the fixture.
-  const { createTestDatabase } = await import("./db.ts");
-  const { startServer } = await import("./server.ts");
-  const { seedAnnotationFixture } = await import("../integration/annotate-fixture.ts");
-  const testDb = await createTestDatabase();
-  try {
-    const { getDb } = await import("../../lib/db/client.ts");
-    const db = await getDb();
-    const fx = await seedAnnotationFixture(db);
-    await prepare?.(db, fx);
-    const server = await startServer({ DATABASE_URL: testDb.url });
-    return {
-      testDb,
-      db,
-      fx,
-      server,
-      stop: async () => {
-        await server.stop();
-        await testDb.cleanup();
-      },
-    };
-  } catch (e) {
-    await testDb.cleanup();
-    throw e;
-  }
 }

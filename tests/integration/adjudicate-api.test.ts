@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
@@ -11,9 +9,8 @@ import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "./anno
  * annotators as A and B (never names), a decision is applied once, and a second adjudicator
  * deciding the same item gets 409 with the decision that stands.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let fx: TFixture;
 let adj1: string;
 let adj2: string;
@@ -25,7 +22,6 @@ type TItem = {
 };
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   fx = await seedAnnotationFixture(db);
@@ -55,14 +51,11 @@ beforeAll(async () => {
       idempotencyKey: `adj-test-oth-${i}`,
     });
   }
-  server = await startServer({ DATABASE_URL: testDb.url });
-  adj1 = await apiSession(server.url, "adj@example.org", PASSWORDS.adjudicator);
-  adj2 = await apiSession(server.url, "adj2@example.org", PASSWORDS.adjudicator2);
 });
-
-afterAll(async () => {
-  await server?.stop();
-  await testDb?.cleanup();
+const server = useTestServer();
+beforeAll(async () => {
+  adj1 = await server.cookie("adj@example.org", PASSWORDS.adjudicator);
+  adj2 = await server.cookie("adj2@example.org", PASSWORDS.adjudicator2);
 });
 
 const queue = async (cookie: string) =>
@@ -247,9 +240,9 @@ describe("adjudicate API", () => {
     expect(JSON.stringify(mine)).not.toContain("Ann Annotator");
     // adj2's own latest event is on item 0 too; what comes back is what stands now (revision 3), so a revision of it is not stale.
     expect((await last(adj2)).item?.decision.revision).toBe(3);
-    const lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
+    const lead = await server.cookie("lead@example.org", PASSWORDS.lead);
     expect((await last(lead)).item).toBeNull();
-    const ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
+    const ann = await server.cookie("ann@example.org", PASSWORDS.ann);
     expect(
       (await fetch(`${server.url}/api/adjudicate/last?projectId=${fx.project.id}`, { headers: { Cookie: ann } }))
         .status,
@@ -257,7 +250,7 @@ describe("adjudicate API", () => {
   });
 
   it("refuses annotators (403), bad input (422) and unknown items and projects (404)", async () => {
-    const ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
+    const ann = await server.cookie("ann@example.org", PASSWORDS.ann);
     expect(
       (
         await decide(ann, {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
@@ -10,14 +10,12 @@ import { adjudicationQueue } from "../../lib/adjudication/queue.ts";
 import { adjudicate } from "../../lib/adjudication/decide.ts";
 import { makeAssignedItems, makeProject, makeUser } from "../helpers/factories.ts";
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => t.cleanup());
 
 const submit = (userId: string, poolItemId: string, grade: number, startSeconds: number | null, notes = "") =>
   submitJudgement(db, userId, { poolItemId, grade, startSeconds, notes, idempotencyKey: randomUUID() });

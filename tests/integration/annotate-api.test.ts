@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
-import type { RunningServer } from "../helpers/server.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAnnotatorProject, type TestServer } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { PASSWORDS, type TFixture } from "./annotate-fixture.ts";
 
@@ -9,22 +7,17 @@ import { PASSWORDS, type TFixture } from "./annotate-fixture.ts";
  * The annotate route handlers against next start: queue and item shape, idempotent submissions
  * (a retried key is applied once), edits kept in the label history and always accepted, 401/403/404/422.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject();
 let db: Db;
-let server: RunningServer;
+let server: TestServer;
 let fx: TFixture;
 let ann: string;
 let other: string;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject();
   ({ db, fx, server } = project);
-  ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
-  other = await apiSession(server.url, "other-secret@example.org", PASSWORDS.other);
-});
-
-afterAll(async () => {
-  await project?.stop();
+  ann = await server.cookie("ann@example.org", PASSWORDS.ann);
+  other = await server.cookie("other-secret@example.org", PASSWORDS.other);
 });
 
 const submit = (cookie: string, body: Record<string, unknown>) =>
@@ -165,7 +158,7 @@ describe("annotate API", () => {
       (await fetch(`${server.url}/api/annotate/items/${fx.privateItem.id}`, { headers: { Cookie: ann } })).status,
     ).toBe(404);
     expect((await fetch(`${server.url}/api/annotate/items/not-a-uuid`, { headers: { Cookie: ann } })).status).toBe(404);
-    const lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
+    const lead = await server.cookie("lead@example.org", PASSWORDS.lead);
     expect((await fetch(`${server.url}/api/annotate/queue`, { headers: { Cookie: lead } })).status).toBe(403);
     expect(
       (await fetch(`${server.url}/api/annotate/queue?projectId=${fx.project.id}`, { headers: { Cookie: lead } }))
@@ -186,7 +179,7 @@ describe("annotate API", () => {
     expect((await queue(ann, "?projectId=999999")).status).toBe(404);
     expect((await queue(ann, "?projectId=abc")).status).toBe(404);
     // Another annotator (the outsider: one item in the same project) sees only theirs, and none of ann's items works as a cursor.
-    const outsider = await apiSession(server.url, "outsider@example.org", PASSWORDS.outsider);
+    const outsider = await server.cookie("outsider@example.org", PASSWORDS.outsider);
     const own = (await (await queue(outsider, `?projectId=${fx.project.id}`)).json()) as {
       items: { id: string }[];
       project: { questions: number };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import type { TAnnotatorQueueItem, TQueuePage } from "../../lib/annotate/queue.ts";
@@ -12,19 +12,15 @@ import { setGradingClosed } from "../../lib/projects/grading.ts";
  * the annotator's own orderKey), cursors both ways, positions and counts from the database, pages
  * per project, and nothing of anyone else's.
  */
-// lib/annotate/view.ts and queue.ts are server code (import "server-only"); here they run in the test process.
-vi.mock("server-only", () => ({}));
 
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let view: typeof import("../../lib/annotate/view.ts") & typeof import("../../lib/annotate/queue.ts");
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   view = { ...(await import("../../lib/annotate/view.ts")), ...(await import("../../lib/annotate/queue.ts")) };
 });
-afterAll(async () => tdb.cleanup());
 
 /** A project with questions of `sizes[i]` items each, all assigned to `user` with order keys that reverse the chunk order. */
 async function project(name: string, sizes: number[], users: { id: string }[]) {

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { makeAnswer } from "../helpers/answer-items.ts";
 import { PASSWORDS } from "./annotate-fixture.ts";
 
@@ -10,36 +9,30 @@ import { PASSWORDS } from "./annotate-fixture.ts";
  * adjudicator reads the answer queue and decides (a retry is harmless, a second decision is a 409
  * carrying the one that stands). Needs a production build (NEXT_DIST_DIR).
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject(async (db, fx) => {
+  const chunk = await db.chunk.findFirstOrThrow({ where: { videoId: fx.fileVideo.id }, select: { id: true } });
+  for (const [i, q] of [fx.queries.q1, fx.queries.q2].entries())
+    answers.push(
+      (
+        await makeAnswer(db, fx.project.id, {
+          system: `gen-${i}`,
+          queryId: q.id,
+          claims: ["First claim.", "Second claim."],
+          context: [chunk.id],
+        })
+      ).id,
+    );
+});
 const answers: string[] = [];
 let lead: string, adj: string, ann: string, other: string;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (db, fx) => {
-    const chunk = await db.chunk.findFirstOrThrow({ where: { videoId: fx.fileVideo.id }, select: { id: true } });
-    for (const [i, q] of [fx.queries.q1, fx.queries.q2].entries())
-      answers.push(
-        (
-          await makeAnswer(db, fx.project.id, {
-            system: `gen-${i}`,
-            queryId: q.id,
-            claims: ["First claim.", "Second claim."],
-            context: [chunk.id],
-          })
-        ).id,
-      );
-  });
-  const url = project.server.url;
   [lead, adj, ann, other] = await Promise.all([
-    apiSession(url, "lead@example.org", PASSWORDS.lead),
-    apiSession(url, "adj@example.org", PASSWORDS.adjudicator),
-    apiSession(url, "ann@example.org", PASSWORDS.ann),
-    apiSession(url, "other-secret@example.org", PASSWORDS.other),
+    project.server.cookie("lead@example.org", PASSWORDS.lead),
+    project.server.cookie("adj@example.org", PASSWORDS.adjudicator),
+    project.server.cookie("ann@example.org", PASSWORDS.ann),
+    project.server.cookie("other-secret@example.org", PASSWORDS.other),
   ]);
-});
-
-afterAll(async () => {
-  await project?.stop();
 });
 
 const post = async (cookie: string, path: string, body: unknown) => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { assignAnswersTo, makeAnswer } from "../helpers/answer-items.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -13,16 +13,13 @@ import { annotatorAnswer, answerProjects, answerQueuePage } from "../../lib/answ
 import { editClaims } from "../../lib/answers/claims-edit.ts";
 import { setGradingClosed } from "../../lib/projects/grading.ts";
 
-// lib/answers/view.ts is server code (import "server-only"); here it runs in the test process.
-vi.mock("server-only", () => ({}));
-
 /**
  * The answer task on the database the suite runs against (SQLite, or PostgreSQL
  * with TEST_DATABASE_URL): assignment, submissions (idempotent, 403, 422, sticky dispute, edits),
  * the adjudication queue and decisions, the reference labels they give, the blind view, and claim
  * merges and splits.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
 let pid: number;
 type TUser = { id: string; email: string };
@@ -58,7 +55,6 @@ async function appError(p: Promise<unknown>): Promise<AppError> {
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const project = await makeProject(db, {
@@ -105,10 +101,6 @@ beforeAll(async () => {
     context: [chunk("c4")],
   });
   await assignAnswersTo(db, [a1, a2, a3, a4, a5], [ann1, ann2]);
-});
-
-afterAll(async () => {
-  await testDb?.cleanup();
 });
 
 describe("assignAnswers", () => {

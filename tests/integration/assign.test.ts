@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { assign, calibrationCounts } from "../../lib/assignment/assign.ts";
 import { questionSample } from "../../lib/assignment/questions.ts";
@@ -7,14 +7,12 @@ import { calibrationSample } from "../../lib/assignment/sample.ts";
 import { mulberry32 } from "../../lib/stats/random.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => t.cleanup());
 
 /** A project whose pool has `perQuery[i]` items for query i (pool rows written directly). */
 async function pooledProject(perQuery: number[]) {

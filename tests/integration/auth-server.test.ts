@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
+import { startServer } from "../helpers/server.ts";
 import { apiSession } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
@@ -10,9 +10,8 @@ import { createUser } from "../../lib/users/users.ts";
  * `NEXT_DIST_DIR=.next-auth npx next build` first): sign-in, sessions, role checks of route(),
  * page guards, deactivation, role change, throttling, and the production secret requirement.
  */
-let testDb: TestDb;
+const testDb = useTestDatabase();
 let db: Db;
-let server: RunningServer;
 const PASSWORD = "correct horse battery";
 
 async function addUser(email: string, role: "lead" | "adjudicator" | "annotator") {
@@ -20,7 +19,6 @@ async function addUser(email: string, role: "lead" | "adjudicator" | "annotator"
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   await addUser("lead@example.org", "lead");
@@ -28,13 +26,8 @@ beforeAll(async () => {
   await addUser("adj@example.org", "adjudicator");
   await addUser("ann@example.org", "annotator");
   await addUser("throttled@example.org", "annotator");
-  server = await startServer({ DATABASE_URL: testDb.url });
 });
-
-afterAll(async () => {
-  await server?.stop();
-  await testDb?.cleanup();
-});
+const server = useTestServer();
 
 const get = (path: string, cookie?: string) =>
   fetch(`${server.url}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
@@ -53,17 +46,17 @@ describe("route() role checks and error mapping", () => {
     expect(await none.json()).toEqual({ error: { code: "unauthenticated", message: "sign in first" } });
 
     for (const email of ["ann@example.org", "adj@example.org"]) {
-      const r = await get("/api/lead/projects", await apiSession(server.url, email, PASSWORD));
+      const r = await get("/api/lead/projects", await server.cookie(email, PASSWORD));
       expect(r.status).toBe(403);
       expect(((await r.json()) as { error: { code: string } }).error.code).toBe("forbidden");
     }
-    const lead = await get("/api/lead/projects", await apiSession(server.url, "lead@example.org", PASSWORD));
+    const lead = await get("/api/lead/projects", await server.cookie("lead@example.org", PASSWORD));
     expect(lead.status).toBe(200);
     expect(await lead.json()).toEqual([]);
   });
 
   it("validates bodies: 400 for malformed JSON, 422 with issues for a bad value, 409 for a duplicate, 404 for an unknown project", async () => {
-    const cookie = await apiSession(server.url, "lead@example.org", PASSWORD);
+    const cookie = await server.cookie("lead@example.org", PASSWORD);
     expect((await send("POST", "/api/lead/projects", cookie, "{not json")).status).toBe(400);
 
     const bad = await send("POST", "/api/lead/projects", cookie, JSON.stringify({ name: "  " }));
@@ -118,18 +111,18 @@ describe("pages", () => {
       ["lead@example.org", "/lead"],
     ];
     for (const [email, home] of expectations) {
-      const r = await get("/", await apiSession(server.url, email, PASSWORD));
+      const r = await get("/", await server.cookie(email, PASSWORD));
       expect(r.status).toBe(307);
       expect(new URL(r.headers.get("location") ?? "", server.url).pathname).toBe(home);
     }
   });
 
   it("renders 403 for a page the role does not allow, and the page for the right role", async () => {
-    const ann = await get("/lead", await apiSession(server.url, "ann@example.org", PASSWORD));
+    const ann = await get("/lead", await server.cookie("ann@example.org", PASSWORD));
     expect(ann.status).toBe(403);
     expect(await ann.text()).toContain("403: not allowed");
 
-    const lead = await get("/lead", await apiSession(server.url, "lead@example.org", PASSWORD));
+    const lead = await get("/lead", await server.cookie("lead@example.org", PASSWORD));
     expect(lead.status).toBe(200);
     const html = await lead.text();
     expect(html).toContain("Projects");
@@ -142,7 +135,7 @@ describe("pages", () => {
 
 describe("sessions follow the database", () => {
   it("a deactivated user loses access at once, with a session issued before", async () => {
-    const cookie = await apiSession(server.url, "lead2@example.org", PASSWORD);
+    const cookie = await server.cookie("lead2@example.org", PASSWORD);
     expect((await get("/api/lead/projects", cookie)).status).toBe(200);
     await db.user.update({ where: { email: "lead2@example.org" }, data: { active: false } });
     expect((await get("/api/lead/projects", cookie)).status).toBe(401);
@@ -150,7 +143,7 @@ describe("sessions follow the database", () => {
   });
 
   it("a tampered session cookie is no session", async () => {
-    const cookie = await apiSession(server.url, "lead@example.org", PASSWORD);
+    const cookie = await server.cookie("lead@example.org", PASSWORD);
     // Change one character inside the token's first segment (the protected header). Not the last
     // character: the final base64url character of a segment may carry only padding bits, which
     // decoders ignore, so changing it can leave the token's bytes as they were.
@@ -164,8 +157,8 @@ describe("sessions follow the database", () => {
   });
 
   it("a role change through the lead's route ends the session; signing in again gives the new role", async () => {
-    const lead = await apiSession(server.url, "lead@example.org", PASSWORD);
-    const cookie = await apiSession(server.url, "adj@example.org", PASSWORD);
+    const lead = await server.cookie("lead@example.org", PASSWORD);
+    const cookie = await server.cookie("adj@example.org", PASSWORD);
     expect((await get("/api/lead/projects", cookie)).status).toBe(403);
     const id = (await db.user.findUniqueOrThrow({ where: { email: "adj@example.org" } })).id;
     expect((await send("PATCH", `/api/lead/users/${id}`, lead, JSON.stringify({ role: "lead" }))).status).toBe(200);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 import { attemptLogin, loginErrorMessage } from "../../lib/auth/login.ts";
@@ -23,7 +23,7 @@ import { RateLimiter } from "../../lib/http/limits.ts";
  * SQLite and PostgreSQL: backoff per (account, address), per account and per address; attempts
  * reserved before the password is checked; a success clears the streaks.
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
 const t0 = new Date("2026-01-01T10:00:00Z");
 const at = (ms: number) => new Date(t0.getTime() + ms);
@@ -31,7 +31,6 @@ const HOME = "10.0.0.1";
 const ATTACKER = "203.0.113.9";
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   // Users are made by lib/users (argon2id), as the CLI and the users page make them.
@@ -49,7 +48,6 @@ beforeAll(async () => {
   // The stored hash is argon2id with its parameters, never the password.
   expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
 });
-afterAll(async () => testDb.cleanup());
 
 const failures = async (key: string) => (await db.loginThrottle.findUnique({ where: { key } }))?.failures ?? 0;
 

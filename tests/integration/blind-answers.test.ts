@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { assignAnswersTo, makeAnswer } from "../helpers/answer-items.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitAnswerJudgement } from "../../lib/answers/submit.ts";
@@ -15,8 +14,117 @@ import { PASSWORDS, SECRETS, type TFixture } from "./annotate-fixture.ts";
  * label, an answer's citations or content hash, or question and chunk external ids. The answer
  * adjudication routes answer 403. Needs a production build (NEXT_DIST_DIR).
  */
-let project: AnswerProject;
-type AnswerProject = AnnotatorProject;
+const project = useAnnotatorProject(async (d, f) => {
+  const chunks = await d.chunk.findMany({
+    where: { projectId: f.project.id },
+    orderBy: { id: "asc" },
+    select: { id: true, videoId: true },
+  });
+  const file = chunks.filter((c) => c.videoId === f.fileVideo.id);
+  const priv = chunks.find((c) => c.videoId === f.privateVideo.id)!;
+  const [alpha, beta, privSystem] = ANSWER_SECRETS.systems;
+  // A video the annotator reaches only through an answer's context (no pool item of theirs is on it).
+  const video = await d.video.create({
+    data: {
+      projectId: f.project.id,
+      externalId: "vid-context",
+      title: "A context-only talk",
+      path: "demo/media/rrf.mp4",
+      durationSeconds: 73,
+    },
+  });
+  contextVideo = video.id;
+  const ctxChunk = await d.chunk.create({
+    data: {
+      chunkingId: (await d.chunk.findFirstOrThrow({ where: { projectId: f.project.id } })).chunkingId,
+      projectId: f.project.id,
+      externalId: `${SECRETS.docidPrefix}ctx`,
+      videoId: video.id,
+      startSeconds: 10,
+      endSeconds: 30,
+      text: "Context-only chunk.",
+    },
+  });
+  const a1 = await makeAnswer(d, f.project.id, {
+    system: alpha,
+    queryId: f.queries.q1.id,
+    claims: ["Lists are fused by rank.", "Scores are ignored."],
+    context: [file[0].id, ctxChunk.id],
+  });
+  const a2 = await makeAnswer(d, f.project.id, {
+    system: beta,
+    queryId: f.queries.q1.id,
+    claims: ["Reciprocal ranks are summed."],
+    context: [file[1].id],
+  });
+  const a3 = await makeAnswer(d, f.project.id, {
+    system: alpha,
+    queryId: f.queries.q2.id,
+    claims: ["Long documents are penalised.", "It divides by length.", "It uses b."],
+    context: [file[3].id, file[4].id],
+  });
+  // An answer only the other annotator labels, with context on the outsider's video.
+  const a4 = await makeAnswer(d, f.project.id, {
+    system: privSystem,
+    queryId: f.queries.q3.id,
+    claims: ["Private."],
+    context: [priv.id],
+  });
+  await d.answer.updateMany({
+    where: { projectId: f.project.id },
+    data: {
+      citations: JSON.stringify([{ sentence: 0, chunks: [ANSWER_SECRETS.citations] }]),
+      contentHash: ANSWER_SECRETS.hash,
+    },
+  });
+  await assignAnswersTo(d, [a1, a2, a3], [f.ann, f.other]);
+  await assignAnswersTo(d, [a4], [f.other]);
+  mine.push(a1.id, a2.id, a3.id);
+  othersOnly = a4.id;
+  // The other annotator labels everything (notes!), disagreeing on a3, which is adjudicated; the annotator under test labels a3.
+  for (const [i, a] of [a1, a2, a3, a4].entries()) {
+    const n = (await d.answerClaim.count({ where: { answerId: a.id } })) as number;
+    await submitAnswerJudgement(d, f.other.id, {
+      answerId: a.id,
+      claimVersion: 1,
+      claimLabels: Array.from({ length: n }, () => "n" as const),
+      relevance: 1,
+      notes: `${ANSWER_SECRETS.otherNotes} ${i}`,
+      flags: ["unsure"],
+      timeSpentMs: 100,
+      idempotencyKey: `other-answer-${i}-key`,
+    });
+  }
+  await submitAnswerJudgement(d, f.ann.id, {
+    answerId: a3.id,
+    claimVersion: 1,
+    claimLabels: ["s", "s", "p"],
+    relevance: 3,
+    notes: "MY_OWN_ANSWER_NOTE",
+    flags: [],
+    timeSpentMs: 100,
+    idempotencyKey: "ann-answer-a3-key",
+  });
+  await adjudicateAnswer(d, f.adjudicator.id, {
+    answerId: a3.id,
+    claimVersion: 1,
+    claimLabels: ["x", "x", "x"],
+    relevance: 0,
+    rationale: ANSWER_SECRETS.rationale,
+    idempotencyKey: "adj-answer-a3-key",
+  });
+  await d.answerJudgeLabel.create({
+    data: {
+      projectId: f.project.id,
+      judge: ANSWER_SECRETS.judge,
+      answerId: a1.id,
+      claimVersion: 1,
+      claimLabels: JSON.stringify(["p", "p"]),
+      relevance: 2,
+      rationale: ANSWER_SECRETS.judge,
+    },
+  });
+});
 let db: Db;
 let fx: TFixture;
 let cookie: string;
@@ -102,123 +210,8 @@ async function post(path: string, body: unknown) {
 }
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (d, f) => {
-    const chunks = await d.chunk.findMany({
-      where: { projectId: f.project.id },
-      orderBy: { id: "asc" },
-      select: { id: true, videoId: true },
-    });
-    const file = chunks.filter((c) => c.videoId === f.fileVideo.id);
-    const priv = chunks.find((c) => c.videoId === f.privateVideo.id)!;
-    const [alpha, beta, privSystem] = ANSWER_SECRETS.systems;
-    // A video the annotator reaches only through an answer's context (no pool item of theirs is on it).
-    const video = await d.video.create({
-      data: {
-        projectId: f.project.id,
-        externalId: "vid-context",
-        title: "A context-only talk",
-        path: "demo/media/rrf.mp4",
-        durationSeconds: 73,
-      },
-    });
-    contextVideo = video.id;
-    const ctxChunk = await d.chunk.create({
-      data: {
-        chunkingId: (await d.chunk.findFirstOrThrow({ where: { projectId: f.project.id } })).chunkingId,
-        projectId: f.project.id,
-        externalId: `${SECRETS.docidPrefix}ctx`,
-        videoId: video.id,
-        startSeconds: 10,
-        endSeconds: 30,
-        text: "Context-only chunk.",
-      },
-    });
-    const a1 = await makeAnswer(d, f.project.id, {
-      system: alpha,
-      queryId: f.queries.q1.id,
-      claims: ["Lists are fused by rank.", "Scores are ignored."],
-      context: [file[0].id, ctxChunk.id],
-    });
-    const a2 = await makeAnswer(d, f.project.id, {
-      system: beta,
-      queryId: f.queries.q1.id,
-      claims: ["Reciprocal ranks are summed."],
-      context: [file[1].id],
-    });
-    const a3 = await makeAnswer(d, f.project.id, {
-      system: alpha,
-      queryId: f.queries.q2.id,
-      claims: ["Long documents are penalised.", "It divides by length.", "It uses b."],
-      context: [file[3].id, file[4].id],
-    });
-    // An answer only the other annotator labels, with context on the outsider's video.
-    const a4 = await makeAnswer(d, f.project.id, {
-      system: privSystem,
-      queryId: f.queries.q3.id,
-      claims: ["Private."],
-      context: [priv.id],
-    });
-    await d.answer.updateMany({
-      where: { projectId: f.project.id },
-      data: {
-        citations: JSON.stringify([{ sentence: 0, chunks: [ANSWER_SECRETS.citations] }]),
-        contentHash: ANSWER_SECRETS.hash,
-      },
-    });
-    await assignAnswersTo(d, [a1, a2, a3], [f.ann, f.other]);
-    await assignAnswersTo(d, [a4], [f.other]);
-    mine.push(a1.id, a2.id, a3.id);
-    othersOnly = a4.id;
-    // The other annotator labels everything (notes!), disagreeing on a3, which is adjudicated; the annotator under test labels a3.
-    for (const [i, a] of [a1, a2, a3, a4].entries()) {
-      const n = (await d.answerClaim.count({ where: { answerId: a.id } })) as number;
-      await submitAnswerJudgement(d, f.other.id, {
-        answerId: a.id,
-        claimVersion: 1,
-        claimLabels: Array.from({ length: n }, () => "n" as const),
-        relevance: 1,
-        notes: `${ANSWER_SECRETS.otherNotes} ${i}`,
-        flags: ["unsure"],
-        timeSpentMs: 100,
-        idempotencyKey: `other-answer-${i}-key`,
-      });
-    }
-    await submitAnswerJudgement(d, f.ann.id, {
-      answerId: a3.id,
-      claimVersion: 1,
-      claimLabels: ["s", "s", "p"],
-      relevance: 3,
-      notes: "MY_OWN_ANSWER_NOTE",
-      flags: [],
-      timeSpentMs: 100,
-      idempotencyKey: "ann-answer-a3-key",
-    });
-    await adjudicateAnswer(d, f.adjudicator.id, {
-      answerId: a3.id,
-      claimVersion: 1,
-      claimLabels: ["x", "x", "x"],
-      relevance: 0,
-      rationale: ANSWER_SECRETS.rationale,
-      idempotencyKey: "adj-answer-a3-key",
-    });
-    await d.answerJudgeLabel.create({
-      data: {
-        projectId: f.project.id,
-        judge: ANSWER_SECRETS.judge,
-        answerId: a1.id,
-        claimVersion: 1,
-        claimLabels: JSON.stringify(["p", "p"]),
-        relevance: 2,
-        rationale: ANSWER_SECRETS.judge,
-      },
-    });
-  });
   ({ db, fx } = project);
-  cookie = await apiSession(project.server.url, "ann@example.org", PASSWORDS.ann);
-});
-
-afterAll(async () => {
-  await project?.stop();
+  cookie = await project.server.cookie("ann@example.org", PASSWORDS.ann);
 });
 
 describe("an annotator labelling answers sees nothing that breaks blindness", () => {

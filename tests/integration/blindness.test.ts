@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
@@ -13,9 +11,8 @@ import { PASSWORDS, SECRETS, seedAnnotationFixture, type TFixture } from "./anno
  * or label, or the qid/docid external ids. Lead, adjudicator and dashboard routes answer 403.
  * Needs a production build: NEXT_DIST_DIR=.next-annotate npx next build (and the same NEXT_DIST_DIR here).
  */
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let fx: TFixture;
 let cookie: string;
 
@@ -106,7 +103,6 @@ async function get(path: string, headers: Record<string, string> = {}): Promise<
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   fx = await seedAnnotationFixture(db);
@@ -211,13 +207,10 @@ beforeAll(async () => {
       }),
     },
   });
-  server = await startServer({ DATABASE_URL: testDb.url });
-  cookie = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
 });
-
-afterAll(async () => {
-  await server?.stop();
-  await testDb?.cleanup();
+const server = useTestServer();
+beforeAll(async () => {
+  cookie = await server.cookie("ann@example.org", PASSWORDS.ann);
 });
 
 describe("an annotator sees nothing that breaks blindness", () => {

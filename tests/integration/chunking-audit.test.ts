@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeUser } from "../helpers/factories.ts";
 import { seedTransferProject } from "../helpers/transfer-project.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -14,14 +14,13 @@ import type { Db } from "../../lib/db/client.ts";
  *
  * Project: tests/helpers/transfer-project.ts (60 ranked pairs of B, 48 transferred, 12 unjudged).
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 const chunkIds = { A: [] as number[], B: [] as number[] };
 const queryIds: number[] = [];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const seeded = await seedTransferProject(db);
@@ -33,10 +32,6 @@ beforeAll(async () => {
   const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
   await transferJudge(db, projectId, { from: "A", to: "B" });
 }, 120_000);
-
-afterAll(async () => {
-  await tdb.cleanup();
-});
 
 const transferGrade = async () =>
   new Map(

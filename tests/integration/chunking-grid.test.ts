@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { parseCaptions } from "../../lib/formats/captions.ts";
@@ -13,7 +13,7 @@ import { chunkCues } from "../../lib/formats/chunker.ts";
  * a second grid adds nothing; a name held by other parameters refuses the whole grid.
  */
 const fx = (f: string) => join(import.meta.dirname, "..", "fixtures", "imports", f);
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 
 function ok(args: string[]): string {
@@ -23,17 +23,12 @@ function ok(args: string[]): string {
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   ok(["project", "create", "grid"]);
   ok(["import", "videos", fx("videos.jsonl")]);
   ok(["import", "transcript", "--video", "v1", fx("talk.vtt")]);
 }, 120_000);
-
-afterAll(async () => {
-  await tdb.cleanup();
-});
 
 describe("chunking grid", () => {
   it("cuts every combination from the stored transcript, as chunkCues does", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, runCliOk } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 
 /**
  * `assessor eval --chunks` and `assessor chunking report` through the CLI on a small project
@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
  * Reference spans (lib/stats/time/reference.ts): the places, [25, 35] and [45, 55] (the imported
  * labels carry no corrected start; a labelled chunk's bounds are no span).
  */
-let t: TestDb;
+useTestDatabase();
 let dir: string;
 const file = (name: string, text: string) => {
   const path = join(dir, name);
@@ -24,7 +24,6 @@ const file = (name: string, text: string) => {
 const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   dir = mkdtempSync(join(tmpdir(), "assessor-chunking-report-"));
   runCliOk(["project", "create", "grid"]);
   runCliOk([
@@ -81,7 +80,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await t.cleanup();
 });
 
 type Cell = {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 import type { TTransferProvenance } from "../../lib/chunkings/transfer.ts";
@@ -27,7 +27,7 @@ import type { TTransferProvenance } from "../../lib/chunkings/transfer.ts";
  * B's run ranks b0 and b1 for q1, q2 and q3: two ranked pairs (q2 b1, q3 b1) are left unjudged at
  * the pool depth 10; at depth 1 (b0 first for each) none.
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 const ids = new Map<string, number>();
@@ -58,7 +58,6 @@ async function chunking(
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   projectId = (await db.project.create({ data: { name: "transfer" } })).id;
@@ -125,10 +124,6 @@ beforeAll(async () => {
     })),
   });
 }, 120_000);
-
-afterAll(async () => {
-  await tdb.cleanup();
-});
 
 async function stored(judge: string) {
   const rows = await db.judgeLabel.findMany({

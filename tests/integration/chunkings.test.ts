@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 
@@ -14,7 +14,7 @@ import type { Db } from "../../lib/db/client.ts";
  */
 const fixtures = join(import.meta.dirname, "..", "fixtures", "imports");
 const fx = (f: string) => join(fixtures, f);
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let dir: string;
 
@@ -30,7 +30,6 @@ function file(name: string, text: string): string {
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   dir = mkdtempSync(join(tmpdir(), "assessor-chunkings-"));
@@ -40,7 +39,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await tdb.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
 

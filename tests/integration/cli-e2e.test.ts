@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
@@ -19,7 +19,7 @@ const fixtures = join(import.meta.dirname, "..", "fixtures", "cli-e2e");
 const fx = (name: string) => join(fixtures, name);
 const expected = (name: string) => readFileSync(fx(name), "utf8");
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 let outDir: string;
 
@@ -30,13 +30,11 @@ function cli(...args: string[]) {
 }
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   outDir = mkdtempSync(join(tmpdir(), "assessor-e2e-"));
 });
 afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
-  await t.cleanup();
 });
 
 describe("assessor end to end", () => {

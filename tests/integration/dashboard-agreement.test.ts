@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importAgreementProject, type AgreementProject } from "../helpers/agreement-project.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAgreementProject, type AgreementProject } from "../helpers/agreement-project.ts";
 import { runCliOk as cli } from "../helpers/cli.ts";
 
 /**
@@ -9,16 +9,11 @@ import { runCliOk as cli } from "../helpers/cli.ts";
  * reference tool here is the CLI itself: every number of its JSON must be equal, intervals too.
  * The HTTP endpoint serving the same panel is compared in tests/e2e/dashboard-api.test.ts.
  */
-let project: AgreementProject;
+const project = useAgreementProject("assessor-dash-agreement-");
 let files: AgreementProject["files"];
 
 beforeAll(async () => {
-  project = await importAgreementProject("assessor-dash-agreement-");
   files = project.files;
-});
-
-afterAll(async () => {
-  await project?.cleanup();
 });
 
 describe("judge vs human panel equals `assessor agreement`", () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries, makeRun } from "../helpers/factories.ts";
 
 /**
@@ -11,12 +11,11 @@ import { makeChunks, makeProject, makeQueries, makeRun } from "../helpers/factor
  *   chunking's labels it would be 1/3, the halved recall of the issue).
  *   sysX (c2) retrieves x: relevant in c2 {x, y} → Recall@5 = 1/2 (with every label: 1/3).
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   const p = await makeProject(db, { name: "dash-chunkings" });
   projectId = p.id;
@@ -77,7 +76,6 @@ beforeAll(async () => {
     data: gold.map(([chunkId, grade]) => ({ projectId: p.id, source: "gold", queryId: q1, chunkId, grade })),
   });
 });
-afterAll(async () => tdb.cleanup());
 
 describe("systems table with several chunkings", () => {
   it("evaluates each run against its own chunking's labels", async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { importJudgeLabels, importReferenceLabels, importRun } from "../../lib/imports/index.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
 
@@ -10,14 +10,13 @@ import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUse
  * Each step below changes labels the way the app does and checks that every panel equals the
  * panels computed from scratch (every cache emptied) on the same database.
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 let items: string[];
 let users: { id: string }[];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const p = await makeProject(db, { name: "incremental" });
@@ -70,10 +69,6 @@ beforeAll(async () => {
         },
       });
     }
-});
-
-afterAll(async () => {
-  await tdb.cleanup();
 });
 
 const views = [

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
 
 /**
@@ -11,19 +11,17 @@ import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUse
  * the data functions the routes serve (lib/dashboard/panels.ts; the `version` panel is
  * labelSetVersion).
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let dir: string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   dir = mkdtempSync(join(tmpdir(), "assessor-dash-keeps-up-"));
 });
 
 afterAll(async () => {
-  await tdb.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
 

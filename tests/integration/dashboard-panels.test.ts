@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
 
 /**
@@ -13,12 +13,11 @@ import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUse
  * Runs (score order): sysA q1: a, b, c; q2: a, d        sysB q1: b, c, a; q2: d, a
  * Pool item q1/b graded by two annotators: 1 and 2 (timeSpent 10 s and 20 s).
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const p = await makeProject(db, { name: "dash" });
@@ -97,10 +96,6 @@ beforeAll(async () => {
       },
     });
   }
-});
-
-afterAll(async () => {
-  await tdb.cleanup();
 });
 
 const query = { source: "human" as const, gain: "exponential" as const };

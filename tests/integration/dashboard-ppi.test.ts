@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { seededRng } from "../../lib/stats/random.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun } from "../helpers/factories.ts";
 
 /**
@@ -10,13 +10,12 @@ import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun } from "
  * time); imported human labels cover every pool item of q00–q11 (12 complete questions) and half
  * of q12's (not complete). q20–q29 carry the tag "late" (no complete question among them).
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 const query = { source: "human" as const, gain: "exponential" as const };
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const p = await makeProject(db, { name: "ppi" });
@@ -51,10 +50,6 @@ beforeAll(async () => {
   await makeJudgeLabels(db, p.id, "j1", judge);
   await db.referenceLabel.createMany({ data: gold });
   await db.poolItem.createMany({ data: pool.map((x, i) => ({ ...x, id: `ppi-item-${i}` })) });
-});
-
-afterAll(async () => {
-  await tdb.cleanup();
 });
 
 describe("dashboard: judge + human (PPI)", () => {

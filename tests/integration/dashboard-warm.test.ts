@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun } from "../helpers/factories.ts";
 
 /**
@@ -8,7 +8,7 @@ import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun } from "
  * recently active projects' dashboards for the page's default view are computed into the caches
  * the route handlers read, and nothing else.
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 const ids: Record<"old" | "labelled" | "newest", number> = { old: 0, labelled: 0, newest: 0 };
 
@@ -34,7 +34,6 @@ async function smallProject(name: string) {
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   ids.old = await smallProject("old");
@@ -44,10 +43,6 @@ beforeAll(async () => {
   await db.labelEvent.create({
     data: { projectId: ids.labelled, kind: "judgement", after: "{}", createdAt: new Date(Date.now() + 60_000) },
   });
-});
-
-afterAll(async () => {
-  await tdb.cleanup();
 });
 
 describe("dashboard warm-up at server start", () => {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 
 describe("database and migrations", () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDatabase();
-  });
-  afterAll(async () => t.cleanup());
+  useTestDatabase();
 
   it("applies nothing the second time", async () => {
     const { migrate } = await import("../../lib/db/migrate.ts");

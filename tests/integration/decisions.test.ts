@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { seededRng } from "../../lib/stats/random.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
 
@@ -13,7 +13,7 @@ import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUse
  * assigned to two annotators; while they grade it waits; once they have graded (the true grades)
  * it is settled for sysA, and its interval holds the true difference.
  */
-let tdb: TestDb;
+const tdb = useTestDatabase();
 let db: Db;
 let projectId: number;
 let projectName: string;
@@ -21,7 +21,6 @@ const truth = new Map<string, number>();
 const pools = new Map<string, string>();
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const p = await makeProject(db, { name: "decide", annotatorsPerItem: 2 });
@@ -59,10 +58,6 @@ beforeAll(async () => {
   await makeRun(db, p.id, "sysB", runB, { queries, chunks });
   await makeJudgeLabels(db, p.id, "j1", judge);
   await db.poolItem.createMany({ data: pool });
-});
-
-afterAll(async () => {
-  await tdb.cleanup();
 });
 
 describe("a decision settled with few labels", () => {

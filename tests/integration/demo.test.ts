@@ -2,8 +2,8 @@ import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { demoRunFiles } from "../../scripts/demo/make-runs.ts";
 import { parseCaptions } from "../../lib/formats/captions.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -144,17 +144,12 @@ describe("where npm run demo listens (issue 29 item 12)", () => {
 });
 
 describe("npm run demo with DEMO_NO_SERVE=1", () => {
-  let testDb: TestDb;
+  const testDb = useTestDatabase();
   let first: SpawnSyncReturns<string>;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase();
     first = runDemo({ DATABASE_URL: testDb.url });
   }, 900_000);
-
-  afterAll(async () => {
-    await testDb?.cleanup();
-  });
 
   it("succeeds, says what it did, and prints the four logins with their passwords", () => {
     expect(first.stderr + first.stdout).not.toMatch(/demo: .*failed/);

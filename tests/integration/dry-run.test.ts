@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { assign } from "../../lib/assignment/assign.ts";
 import { buildPool } from "../../lib/pooling/build.ts";
@@ -10,14 +10,12 @@ import { makeChunks, makeProject, makeQueries, makeRun, makeUser } from "../help
  * it back. The preview says what the confirmed call then does (assign: with the preview's seed,
  * the very same assignments), and writes nothing.
  */
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => t.cleanup());
 
 describe("dry runs of pool and assign", () => {
   it("previews, writes nothing, and the confirmed call does what the preview said", async () => {

@@ -1,21 +1,19 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { exportFileName, exportLabels, exportVersion, renderExport } from "../../lib/exports/labels.ts";
 import type { ReferenceLabelRow } from "../../lib/labels/reference.ts";
 import { makeAssignedItems, makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => t.cleanup());
 
 const row = (qid: string, docid: string, grade: number, extra: Partial<ReferenceLabelRow> = {}): ReferenceLabelRow => ({
   queryId: 1,

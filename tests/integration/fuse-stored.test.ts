@@ -9,7 +9,7 @@ import { importRun } from "../../lib/imports/run.ts";
 import { buildPool } from "../../lib/pooling/build.ts";
 import { fuseStoredRuns, type TFuse } from "../../lib/runs/fuse.ts";
 import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries } from "../helpers/factories.ts";
 
 /**
@@ -17,7 +17,7 @@ import { makeChunks, makeProject, makeQueries } from "../helpers/factories.ts";
  * run `assessor fuse` prints for the files that were imported (line for line, and the same
  * content hash), it pools like any run, and a refused request writes nothing.
  */
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 let dir: string;
@@ -56,7 +56,6 @@ const FILES: Record<string, string> = {
 const file = (system: string) => join(dir, `${system}.trec`);
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   projectId = (await makeProject(db)).id;
   await makeChunks(db, projectId, ["d1", "d2", "d3", "d4", "d5", "d6", "d9", "d10"]);
@@ -68,7 +67,6 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await t.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ import { resplitAnswers } from "../../lib/answers/resplit.ts";
  * OpenAI-compatible server, tests/helpers/fake-llm.ts) or back to sentences, through the library
  * and `assessor answers resplit`.
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let fake: TFakeLlm;
 let projectId: number;
@@ -63,7 +63,6 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   projectId = (await makeProject(db, { name: "claims" })).id;
@@ -88,7 +87,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fake?.close();
-  await tdb?.cleanup();
 });
 
 describe("editClaims", () => {

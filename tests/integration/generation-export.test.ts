@@ -11,7 +11,7 @@ import {
   exportAnswerLabels,
 } from "../../lib/answers/export.ts";
 import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeGenerationProject } from "../helpers/generation-project.ts";
 
 /**
@@ -20,7 +20,7 @@ import { makeGenerationProject } from "../helpers/generation-project.ts";
  * Bob; Ann flagged sysA q1 "unsure" with a note). Claims are the answers' sentences: 3 + 2 + 1 + 2
  * + 2 + 0 = 10 claim rows, 6 answer rows, sorted by system then question.
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 let ids: Map<string, string>;
@@ -29,7 +29,6 @@ const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const now = new Date("2026-12-02T10:00:00Z");
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   const made = await makeGenerationProject(db);
@@ -38,7 +37,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await tdb.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
 

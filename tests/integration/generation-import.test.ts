@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries, makeUser, makeVideo } from "../helpers/factories.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -16,7 +16,7 @@ import { importAnswers } from "../../lib/answers/import.ts";
  * every error kind with file, line and field and nothing written; re-imports (no-op, refused
  * without --replace, replaced with a new claim version, refused with labels unless --force).
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let dir: string;
 let projectId: number;
@@ -54,7 +54,6 @@ async function errorsOf(
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   dir = mkdtempSync(join(tmpdir(), "answers-import-"));
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
@@ -91,7 +90,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await tdb?.cleanup();
 });
 
 describe("a good file", () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeGenerationProject } from "../helpers/generation-project.ts";
 
 /**
@@ -16,19 +16,14 @@ import { makeGenerationProject } from "../helpers/generation-project.ts";
  * Paired tests, sysB − sysA (baseline: the first system): faithfulness on q1, q2 (sysB q3 has none):
  *   (0.25 − 5/6 + 0.75 − 0)/2 = 1/12; relevance on q1–q3: (−1 + 2 − 2)/3 = −1/3.
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   projectId = (await makeGenerationProject(db)).project.id;
-});
-
-afterAll(async () => {
-  await tdb.cleanup();
 });
 
 const view = { source: "human" as const, gain: "exponential" as const };

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../helpers/factories.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { PASSWORDS } from "./annotate-fixture.ts";
 
 /**
@@ -10,23 +9,20 @@ import { PASSWORDS } from "./annotate-fixture.ts";
  * the whole project (lib/projects/grading.ts) and every item becomes read-only at once. Walked
  * through the HTTP routes of `next start` (SQLite, or PostgreSQL with TEST_DATABASE_URL).
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject();
 let ann: string;
 let other: string;
 let adj: string;
 let lead: string;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject();
-  const url = project.server.url;
   [ann, other, adj, lead] = await Promise.all([
-    apiSession(url, "ann@example.org", PASSWORDS.ann),
-    apiSession(url, "other-secret@example.org", PASSWORDS.other),
-    apiSession(url, "adj@example.org", PASSWORDS.adjudicator),
-    apiSession(url, "lead@example.org", PASSWORDS.lead),
+    project.server.cookie("ann@example.org", PASSWORDS.ann),
+    project.server.cookie("other-secret@example.org", PASSWORDS.other),
+    project.server.cookie("adj@example.org", PASSWORDS.adjudicator),
+    project.server.cookie("lead@example.org", PASSWORDS.lead),
   ]);
 });
-afterAll(async () => project?.stop());
 
 const call = (path: string, cookie: string, body?: unknown) =>
   fetch(`${project.server.url}${path}`, {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { ValidationError } from "../../lib/errors.ts";
@@ -15,7 +15,7 @@ import { ValidationError } from "../../lib/errors.ts";
  */
 const fixtures = join(import.meta.dirname, "..", "fixtures", "imports");
 const fx = (f: string) => join(fixtures, f);
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let dir: string;
 let projectId: number;
@@ -55,7 +55,6 @@ async function rejects(args: string[], file: string, content: string | Buffer, e
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   dir = mkdtempSync(join(tmpdir(), "imports-test-"));
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
@@ -65,7 +64,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await tdb?.cleanup();
 });
 
 describe("good files", () => {

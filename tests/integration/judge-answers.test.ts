@@ -6,7 +6,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { startRun } from "../../lib/judge/service.ts";
 import { runWorker } from "../../lib/judge/runner.ts";
 import { DEFAULT_ANSWER_TEMPLATE } from "../../lib/judge/answers-template.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import { startFakeLlm, type TFakeAction, type TFakeRequest, type TFakeLlm } from "../helpers/fake-llm.ts";
 import { resplit, seedAnswerProject } from "../helpers/answers-fixture.ts";
@@ -35,7 +35,7 @@ const verdictScript = (req: TFakeRequest): TFakeAction => ({
   text: JSON.stringify(scriptedVerdict(req.prompt)),
 });
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 let fake: TFakeLlm;
 let projectId: number;
@@ -44,13 +44,11 @@ let answers: { id: string; system: string; claims: string[] }[];
 let n = 0;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   fake = await startFakeLlm({ models: ["fake-judge", "other-model"] });
 });
 afterAll(async () => {
   await fake.close();
-  await t.cleanup();
 });
 beforeEach(async () => {
   fake.setScript(verdictScript);

@@ -6,7 +6,7 @@ import { runWorker } from "../../lib/judge/runner.ts";
 import { startRun } from "../../lib/judge/service.ts";
 import { registerWorker, removeWorker, runLabels } from "../../lib/judge/store.ts";
 import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { scriptedGrade, startFakeLlm, type TFakeLlm, type TFakeScript } from "../helpers/fake-llm.ts";
 import { seedJudgeProject } from "./judge-fixture.ts";
 
@@ -18,7 +18,7 @@ import { seedJudgeProject } from "./judge-fixture.ts";
  * and reparse must find exactly those differences, write nothing without --apply, and with it give
  * back tasks and labels identical to what the current runner recorded, sending nothing.
  */
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 let fake: TFakeLlm;
 const env = { JUDGE_API_KEY: "sk-reparse" };
@@ -44,13 +44,11 @@ const script: TFakeScript = (req) => {
 };
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   fake = await startFakeLlm({ script });
 });
 afterAll(async () => {
   await fake.close();
-  await t.cleanup();
 });
 
 type TState = {

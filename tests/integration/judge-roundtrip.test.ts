@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 
 /**
  * Every judge can be read back: on the demo, `judge export gpt-judge` said "no judge run" and `agreement`
@@ -16,13 +16,12 @@ import { createTestDatabase, type TestDb } from "../helpers/db.ts";
 const root = join(import.meta.dirname, "..", "..");
 /** Each test spawns the CLI a few times (seconds each on a loaded machine). */
 const SLOW = 300_000;
-let testDb: TestDb;
+const testDb = useTestDatabase();
 let dir: string;
 type TListed = { judge: string; source: string; chunkings?: string[] };
 type TAgreement = { n: number; unmatched: { reference_only: number; other_only: number } };
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   dir = mkdtempSync(join(tmpdir(), "judge-roundtrip-"));
   const demo = spawnSync(process.execPath, [join(root, "scripts", "demo.mjs")], {
     cwd: root,
@@ -34,7 +33,6 @@ beforeAll(async () => {
 }, 900_000);
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await testDb?.cleanup();
 });
 
 const ok = (args: string[]) => {

@@ -6,7 +6,7 @@ import { startRun } from "../../lib/judge/service.ts";
 import { runWorker } from "../../lib/judge/runner.ts";
 import { registerWorker, removeWorker } from "../../lib/judge/store.ts";
 import { DEFAULT_TEMPLATE, renderTemplate } from "../../lib/judge/template.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import { freePort } from "../helpers/server.ts";
 import { defaultScript, scriptedGrade, startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
@@ -22,7 +22,7 @@ const root = join(import.meta.dirname, "..", "..");
 const KEY = "sk-test-SECRET-KEY-0123456789";
 const env = { JUDGE_API_KEY: KEY };
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 let fake: TFakeLlm;
 let projectId: number;
@@ -31,13 +31,11 @@ let projectName: string;
 let n = 0;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   fake = await startFakeLlm({ models: ["fake-judge", "other-model"] });
 });
 afterAll(async () => {
   await fake.close();
-  await t.cleanup();
 });
 beforeEach(async () => {
   fake.setScript(defaultScript);

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { defaultChunkingId } from "../../lib/chunkings/store.ts";
 import { importJudgeLabels, importReferenceLabels } from "../../lib/imports/index.ts";
@@ -14,14 +14,12 @@ import { makeProject, makeUser, makeVideo } from "../helpers/factories.ts";
  * included; and the release of assignments is one statement over more items than fit in one of the
  * old 500-item batches, checked item by item.
  */
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => t.cleanup());
 
 /** One query q1 and chunks c0…c(n−1) on one video, written in two statements. */
 async function project(n: number) {

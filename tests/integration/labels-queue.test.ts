@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { assign } from "../../lib/assignment/assign.ts";
 import { importReferenceLabels } from "../../lib/imports/index.ts";
@@ -9,14 +9,12 @@ import { submitJudgement } from "../../lib/labels/submit.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 
 /** Reference labels: imported human labels are reference labels; pooled items that have one leave the annotation queue. */
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => t.cleanup());
 
 /** One query with chunks c1…c6 pooled, two annotators. */
 async function setup() {

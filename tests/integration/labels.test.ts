@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import type { TJudgementInput } from "../../lib/labels/schemas.ts";
@@ -9,14 +9,12 @@ import { stageCounts } from "../../lib/labels/stage.ts";
 import { itemStatus, judgementsForItem } from "../../lib/labels/judgements.ts";
 import { makeAssignedItems, makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => t.cleanup());
 
 const key = () => randomUUID();
 const grade = (poolItemId: string, g: number, startSeconds: number | null = null, idempotencyKey = key()) => ({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli, runCliOk } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 
@@ -13,13 +13,12 @@ import type { Db } from "../../lib/db/client.ts";
  * forced after writing them to a backup folder.
  */
 const fx = (f: string) => join(import.meta.dirname, "..", "fixtures", "imports", f);
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let dir: string;
 const P = ["--project", "life"];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   dir = mkdtempSync(join(tmpdir(), "lifecycle-test-"));
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
@@ -33,7 +32,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await tdb?.cleanup();
 });
 
 describe("chunks", () => {

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
 import { signIn } from "../helpers/auth-http.ts";
 import { streamPost } from "../helpers/stream-post.ts";
@@ -12,8 +10,7 @@ import { streamPost } from "../helpers/stream-post.ts";
  * the database) and sign-in attempts (the throttle of lib/auth/throttle.ts: 429 with Retry-After
  * once the backoff starts). The server runs with small limits so the test stays quick.
  */
-let testDb: TestDb;
-let server: RunningServer;
+useTestDatabase();
 let fx: TFixture;
 let ann: string;
 let lead: string;
@@ -22,23 +19,16 @@ let adj: string;
 const MB = 1024 * 1024;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   fx = await seedAnnotationFixture(await getDb());
-  server = await startServer({
-    DATABASE_URL: testDb.url,
-    ASSESSOR_UPLOAD_LIMIT_MB: "150",
-    ASSESSOR_JSON_LIMIT_KB: "64",
-    ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20",
-  });
-  ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
-  lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
-  adj = await apiSession(server.url, "adj@example.org", PASSWORDS.adjudicator);
 });
-
-afterAll(async () => {
-  await server?.stop();
-  await testDb?.cleanup();
+const server = useTestServer({
+  env: { ASSESSOR_UPLOAD_LIMIT_MB: "150", ASSESSOR_JSON_LIMIT_KB: "64", ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20" },
+});
+beforeAll(async () => {
+  ann = await server.cookie("ann@example.org", PASSWORDS.ann);
+  lead = await server.cookie("lead@example.org", PASSWORDS.lead);
+  adj = await server.cookie("adj@example.org", PASSWORDS.adjudicator);
 });
 
 /**
@@ -144,7 +134,7 @@ describe("JSON bodies and rates", () => {
     expect(statuses.slice(11)).toEqual([429, 429, 429]);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(3);
-    const other = await apiSession(server.url, fx.other.email, PASSWORDS.other);
+    const other = await server.cookie(fx.other.email, PASSWORDS.other);
     expect((await judgement(other, "{}")).status).toBe(422);
   });
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeAssignedItems, makeProject, makeUser } from "../helpers/factories.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
@@ -12,9 +12,6 @@ import { mediaHosts, urlAllowed } from "../../lib/media/hosts.ts";
 import { pageCsp } from "../../lib/http/security.ts";
 import { ValidationError } from "../../lib/errors.ts";
 
-// lib/annotate/view.ts is server code (import "server-only"); here it runs in the test process.
-vi.mock("server-only", () => ({}));
-
 /**
  * Media of every kind: a self-hosted file, a missing file (imported with a
  * warning naming the line), YouTube, a URL on a host ASSESSOR_MEDIA_HOSTS allows, one on a host it
@@ -22,7 +19,7 @@ vi.mock("server-only", () => ({}));
  * check` and its exit code; the page CSP's media-src.
  */
 const HOSTS = "https://media.example.org, cdn.example.net:8080";
-let testDb: TestDb;
+const testDb = useTestDatabase();
 let db: Db;
 let projectId: number;
 let dir: string;
@@ -39,7 +36,6 @@ const LINES = [
 
 beforeAll(async () => {
   process.env.ASSESSOR_MEDIA_HOSTS = HOSTS;
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   projectId = (await makeProject(db, { name: "media" })).id;
@@ -49,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (saved === undefined) delete process.env.ASSESSOR_MEDIA_HOSTS;
   else process.env.ASSESSOR_MEDIA_HOSTS = saved;
-  await testDb?.cleanup();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,9 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession } from "../helpers/login.ts";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { parseRange } from "../../lib/media/range.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
 
@@ -33,8 +31,7 @@ describe("parseRange", () => {
   });
 });
 
-let testDb: TestDb;
-let server: RunningServer;
+useTestDatabase();
 let fx: TFixture;
 let ann: string;
 let lead: string;
@@ -46,7 +43,6 @@ const outside = mkdtempSync(join(tmpdir(), "media-outside-"));
 const hostile: Record<string, number> = {};
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   // One video by a path relative to the project root, one by an absolute path.
   fx = await seedAnnotationFixture(await getDb());
@@ -73,19 +69,18 @@ beforeAll(async () => {
     hostile[name] = (
       await db.video.create({ data: { projectId: fx.project.id, externalId: `hostile-${name}`, title: name, path } })
     ).id;
-  server = await startServer({
-    DATABASE_URL: testDb.url,
-    ASSESSOR_MEDIA_ROOT: `${join(root, "demo/media")}:${join(root, "media")}:${extraRoot}`,
-  });
-  ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
-  lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
+});
+const server = useTestServer({
+  env: { ASSESSOR_MEDIA_ROOT: `${join(root, "demo/media")}:${join(root, "media")}:${extraRoot}` },
+});
+beforeAll(async () => {
+  ann = await server.cookie("ann@example.org", PASSWORDS.ann);
+  lead = await server.cookie("lead@example.org", PASSWORDS.lead);
 });
 
 afterAll(async () => {
-  await server?.stop();
   rmSync(extraRoot, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
-  await testDb?.cleanup();
 });
 
 const media = (id: number, cookie: string, headers: Record<string, string> = {}, method = "GET") =>

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/factories.ts";
 
 /**
@@ -9,17 +9,13 @@ import { makeChunks, makeProject, makeQueries, makeUser } from "../helpers/facto
  * speech into 0-20, 20-40, 40-60 s. The item is b (30-60): before it is a only, after it c only,
  * never c20's chunks (which start at 0, 20 and 40 s and would otherwise interleave).
  */
-// lib/annotate/view.ts is server code (import "server-only"); here it runs in the test process.
-vi.mock("server-only", () => ({}));
 
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => tdb.cleanup());
 
 describe("neighbours per chunking", () => {
   it("shows only the item's own chunking before and after it", async () => {

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { buildPool } from "../../lib/pooling/build.ts";
 import { makeChunks, makeProject, makeQueries, makeRun } from "../helpers/factories.ts";
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 let chunks: Map<string, { id: number }>;
 let queries: Map<string, { id: number }>;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   projectId = (await makeProject(db)).id;
   chunks = await makeChunks(db, projectId, ["d1", "d2", "d3", "d4", "d5", "d6", "d10"]);
@@ -48,7 +47,6 @@ beforeAll(async () => {
     ids,
   );
 });
-afterAll(async () => t.cleanup());
 
 async function poolState() {
   const items = await db.poolItem.findMany({

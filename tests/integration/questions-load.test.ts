@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 
@@ -16,16 +14,14 @@ import { createUser } from "../../lib/users/users.ts";
  * Needs the production build (NEXT_DIST_DIR), like tests/integration/limits.test.ts.
  */
 const PASSWORD = "load-password-1";
-let testDb: TestDb;
+useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let projectId: number;
 let videoId: number;
 let floodId: number;
 const N = 5000;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   await createUser(db, { email: "lead@example.org", name: "Lena Lead", role: "lead", password: PASSWORD });
   const ann = await createUser(db, { email: "ann@example.org", name: "Ann", role: "annotator", password: PASSWORD });
@@ -45,13 +41,9 @@ beforeAll(async () => {
   });
   const ids = (await db.query.findMany({ where: { projectId: floodId }, select: { id: true } })).map((q) => q.id);
   await db.queryPlace.createMany({ data: ids.map((queryId) => ({ queryId, videoId: floodVideo, startSeconds: 3 })) });
-  server = await startServer({ DATABASE_URL: testDb.url, ASSESSOR_SUBMIT_RATE_PER_MINUTE: "60" });
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  await testDb?.cleanup();
 });
+const server = useTestServer({ env: { ASSESSOR_SUBMIT_RATE_PER_MINUTE: "60" } });
+beforeAll(async () => {}, 120_000);
 
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
@@ -59,7 +51,7 @@ const rssMb = (pid: number) =>
 describe("writing and reviewing questions under load", () => {
   it("rate-limits writing like grading: past the burst, 429 with Retry-After, nothing written", async () => {
     const headers = {
-      Cookie: await apiSession(server.url, "ann@example.org", PASSWORD),
+      Cookie: await server.cookie("ann@example.org", PASSWORD),
       Origin: server.url,
       "Content-Type": "application/json",
     };
@@ -91,7 +83,7 @@ describe("writing and reviewing questions under load", () => {
   }, 120_000);
 
   it("reviews 5,000 identical questions in bounded time, memory and size, /api/health answering meanwhile", async () => {
-    const lead = await apiSession(server.url, "lead@example.org", PASSWORD);
+    const lead = await server.cookie("lead@example.org", PASSWORD);
 
     const health: number[] = [];
     let polling = true;

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { buildPool } from "../../lib/pooling/build.ts";
 import { importQueries } from "../../lib/imports/queries.ts";
@@ -25,7 +25,7 @@ import { makeChunks, makeProject, makeRun, makeUser } from "../helpers/factories
  * PostgreSQL with TEST_DATABASE_URL): several answer places, drafts never pooled, edit history,
  * who may write (an annotator without the project's permission is refused with 403), query logs.
  */
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 let tmp: string;
 const file = (name: string, text: string) => {
@@ -35,11 +35,9 @@ const file = (name: string, text: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
   tmp = mkdtempSync(join(tmpdir(), "questions-test-"));
 });
-afterAll(async () => t.cleanup());
 
 describe("import and export with several answer places", () => {
   it("keeps the old single form, accepts places, and writes them back", async () => {

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeChunks, makeProject, makeQueries } from "../helpers/factories.ts";
 
 /**
  * Packed run rankings (RunRanking, lib/runs/packed.ts): the importer writes them with the entries;
  * the dashboard reads them, or falls back to RunEntry and writes them; figures are the same.
  */
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let projectId: number;
 
@@ -81,7 +81,6 @@ async function systemsFromScratch() {
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   projectId = (await makeProject(db, { name: "packed" })).id;
@@ -107,10 +106,6 @@ beforeAll(async () => {
   });
   await importRun("sysA", RUN_A);
   await importRun("sysB", RUN_B);
-});
-
-afterAll(async () => {
-  await tdb?.cleanup();
 });
 
 describe("packed run rankings", () => {

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
-import { startServer, type RunningServer } from "../helpers/server.ts";
-import { apiSession } from "../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, useTestServer } from "../helpers/fixtures.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "./annotate-fixture.ts";
 import { isCrossOrigin, STATIC_HEADERS } from "../../lib/http/security.ts";
 
@@ -9,22 +7,17 @@ import { isCrossOrigin, STATIC_HEADERS } from "../../lib/http/security.ts";
  * Security headers on every response, cross-origin writes refused, auth errors 4xx. The browser side (pages pass their policy, YouTube's player included) is in
  * tests/e2e/csp.test.ts and tests/e2e/youtube.test.ts.
  */
-let testDb: TestDb;
-let server: RunningServer;
+useTestDatabase();
 let fx: TFixture;
 let ann: string;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../lib/db/client.ts");
   fx = await seedAnnotationFixture(await getDb());
-  server = await startServer({ DATABASE_URL: testDb.url });
-  ann = await apiSession(server.url, "ann@example.org", PASSWORDS.ann);
 });
-
-afterAll(async () => {
-  await server?.stop();
-  await testDb?.cleanup();
+const server = useTestServer();
+beforeAll(async () => {
+  ann = await server.cookie("ann@example.org", PASSWORDS.ann);
 });
 
 function expectBaseHeaders(path: string, r: Response) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli, runCliOk } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 
@@ -13,7 +13,7 @@ import type { Db } from "../../lib/db/client.ts";
  * cues longer than the chunk size reported.
  */
 const fixtures = join(import.meta.dirname, "..", "fixtures", "imports");
-let tdb: TestDb;
+useTestDatabase();
 let db: Db;
 let dir: string;
 const P = ["--project", "transcripts"];
@@ -23,7 +23,6 @@ const vtt = (...cues: [string, string, string][]) =>
   `WEBVTT\n\n${cues.map(([a, b, t]) => `${a} --> ${b}\n${t}\n`).join("\n")}`;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   dir = mkdtempSync(join(tmpdir(), "transcripts-test-"));
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
@@ -41,7 +40,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  await tdb?.cleanup();
 });
 
 describe("several transcripts in one call", () => {

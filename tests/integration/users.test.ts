@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import type { Db } from "../../lib/db/client.ts";
 import {
@@ -12,14 +12,12 @@ import {
   verifyCredentials,
 } from "../../lib/users/users.ts";
 
-let t: TestDb;
+useTestDatabase();
 let db: Db;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
   db = await (await import("../../lib/db/client.ts")).getDb();
 });
-afterAll(async () => t.cleanup());
 
 describe("lib/users", () => {
   it("creates a user with an argon2id hash and checks credentials; email is case-insensitive", async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDb } from "../../helpers/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase, useTestServers } from "../../helpers/fixtures.ts";
 import { startServer, type RunningServer } from "../../helpers/server.ts";
 import { csrf, signIn, signOut, updateCookies } from "../../helpers/auth-http.ts";
 import { streamPost } from "../../helpers/stream-post.ts";
@@ -23,10 +23,8 @@ import { GENERIC_SIGN_IN_ERROR, SIGN_IN_ERRORS } from "../../../lib/auth/message
  * (ASSESSOR_TRUSTED_PROXY_HOPS=1), so the test can speak from several client addresses through
  * X-Forwarded-For. Server D trusts no proxy (the default) and has short session limits.
  */
-let testDb: TestDb;
+const testDb = useTestDatabase();
 let db: Db;
-let a: RunningServer;
-let b: RunningServer;
 const PASSWORD = "correct horse battery";
 const MB = 1024 * 1024;
 const users: Record<string, string> = {};
@@ -36,7 +34,6 @@ async function addUser(email: string, role: "lead" | "adjudicator" | "annotator"
 }
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   const { getDb } = await import("../../../lib/db/client.ts");
   db = await getDb();
   for (const email of [
@@ -59,19 +56,9 @@ beforeAll(async () => {
     "idle@example.org",
   ])
     await addUser(email, "annotator");
-  const env = {
-    DATABASE_URL: testDb.url,
-    ASSESSOR_DASHBOARD_WARMUP: "0",
-    ASSESSOR_TRUSTED_PROXY_HOPS: "1",
-    ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20",
-  };
-  [a, b] = await Promise.all([startServer(env), startServer(env)]);
-}, 120_000);
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await testDb?.cleanup();
+});
+const [a, b] = useTestServers(2, {
+  env: { ASSESSOR_DASHBOARD_WARMUP: "0", ASSESSOR_TRUSTED_PROXY_HOPS: "1", ASSESSOR_SUBMIT_RATE_PER_MINUTE: "20" },
 });
 
 const get = (server: RunningServer, path: string, cookie: string) =>

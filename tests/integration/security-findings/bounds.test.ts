@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../../helpers/factories.ts";
-import { apiSession } from "../../helpers/login.ts";
-import type { RunningServer } from "../../helpers/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAnnotatorProject, type TestServer } from "../../helpers/fixtures.ts";
 import { DEPTH_MESSAGE } from "../../../lib/bounds.ts";
 import { PASSWORDS, type TFixture } from "../annotate-fixture.ts";
 
@@ -16,8 +14,29 @@ import { PASSWORDS, type TFixture } from "../annotate-fixture.ts";
  * - `%FF` or `%ED%A0%80` in any dynamic path segment: a bare text/plain 500 without the security
  *   headers; and `GET /api/auth/callback/credentials`: next-auth's 500.
  */
-let project: AnnotatorProject;
-let server: RunningServer;
+const project = useAnnotatorProject(async (db, fx) => {
+  // One generated answer assigned to ann (as the answers fixture writes them), so the label
+  // reaches the claim version check the tester's did.
+  const query = await db.query.findFirstOrThrow({ where: { projectId: fx.project.id } });
+  const answer = await db.answer.create({
+    data: {
+      projectId: fx.project.id,
+      system: "gen-a",
+      queryId: query.id,
+      text: "One claim. Two claims.",
+      contentHash: "h1",
+      claims: {
+        create: [
+          { version: 1, position: 0, text: "One claim." },
+          { version: 1, position: 1, text: "Two claims." },
+        ],
+      },
+    },
+  });
+  await db.answerAssignment.create({ data: { answerId: answer.id, userId: fx.ann.id, orderKey: 0.5 } });
+  answerId = answer.id;
+});
+let server: TestServer;
 let fx: TFixture;
 let ann: string;
 let adj: string;
@@ -25,38 +44,12 @@ let lead: string;
 let answerId: string;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (db, fx) => {
-    // One generated answer assigned to ann (as the answers fixture writes them), so the label
-    // reaches the claim version check the tester's did.
-    const query = await db.query.findFirstOrThrow({ where: { projectId: fx.project.id } });
-    const answer = await db.answer.create({
-      data: {
-        projectId: fx.project.id,
-        system: "gen-a",
-        queryId: query.id,
-        text: "One claim. Two claims.",
-        contentHash: "h1",
-        claims: {
-          create: [
-            { version: 1, position: 0, text: "One claim." },
-            { version: 1, position: 1, text: "Two claims." },
-          ],
-        },
-      },
-    });
-    await db.answerAssignment.create({ data: { answerId: answer.id, userId: fx.ann.id, orderKey: 0.5 } });
-    answerId = answer.id;
-  });
   ({ fx, server } = project);
   [ann, adj, lead] = await Promise.all([
-    apiSession(server.url, "ann@example.org", PASSWORDS.ann),
-    apiSession(server.url, "adj@example.org", PASSWORDS.adjudicator),
-    apiSession(server.url, "lead@example.org", PASSWORDS.lead),
+    server.cookie("ann@example.org", PASSWORDS.ann),
+    server.cookie("adj@example.org", PASSWORDS.adjudicator),
+    server.cookie("lead@example.org", PASSWORDS.lead),
   ]);
-});
-
-afterAll(async () => {
-  await project?.stop();
 });
 
 type TError = { error: { code: string; details?: { path?: string; message: string }[] } };

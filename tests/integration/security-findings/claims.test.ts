@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../../helpers/factories.ts";
-import { apiSession } from "../../helpers/login.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAnnotatorProject } from "../../helpers/fixtures.ts";
 import { assignAnswersTo, makeAnswer } from "../../helpers/answer-items.ts";
 import { PASSWORDS } from "../annotate-fixture.ts";
 
@@ -13,31 +12,26 @@ import { PASSWORDS } from "../annotate-fixture.ts";
  * (lib/answers/claims-edit.ts): nothing ann1 reads changes with ann2's edit, a stale version is a
  * 409 that writes nothing, a retry (same key) is applied once, and a version past 32 bits is a 422.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject(async (db, fx) => {
+  const chunk = await db.chunk.findFirstOrThrow({ where: { videoId: fx.fileVideo.id }, select: { id: true } });
+  const a = await makeAnswer(db, fx.project.id, {
+    system: "gen-stale",
+    queryId: fx.queries.q1.id,
+    claims: ["Lists are fused by rank.", "Scores are ignored.", "It is simple."],
+    context: [chunk.id],
+  });
+  await assignAnswersTo(db, [a], [fx.ann, fx.other]);
+  answerId = a.id;
+});
 let answerId: string;
 let ann1: string;
 let ann2: string;
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (db, fx) => {
-    const chunk = await db.chunk.findFirstOrThrow({ where: { videoId: fx.fileVideo.id }, select: { id: true } });
-    const a = await makeAnswer(db, fx.project.id, {
-      system: "gen-stale",
-      queryId: fx.queries.q1.id,
-      claims: ["Lists are fused by rank.", "Scores are ignored.", "It is simple."],
-      context: [chunk.id],
-    });
-    await assignAnswersTo(db, [a], [fx.ann, fx.other]);
-    answerId = a.id;
-  });
   [ann1, ann2] = await Promise.all([
-    apiSession(project.server.url, "ann@example.org", PASSWORDS.ann),
-    apiSession(project.server.url, "other-secret@example.org", PASSWORDS.other),
+    project.server.cookie("ann@example.org", PASSWORDS.ann),
+    project.server.cookie("other-secret@example.org", PASSWORDS.other),
   ]);
-});
-
-afterAll(async () => {
-  await project?.stop();
 });
 
 const get = async (cookie: string, path: string) => {

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAnnotatorProject, type AnnotatorProject } from "../../helpers/factories.ts";
-import { apiSession } from "../../helpers/login.ts";
-import type { RunningServer } from "../../helpers/server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAnnotatorProject, type TestServer } from "../../helpers/fixtures.ts";
 import type { Db } from "../../../lib/db/client.ts";
 import { referenceLabels } from "../../../lib/labels/reference.ts";
 import { defaultChunkingId } from "../../../lib/chunkings/store.ts";
@@ -18,9 +16,35 @@ import { PASSWORDS, type TFixture } from "../annotate-fixture.ts";
  *   1e308 start and ids above 2^31 in URLs gave 500 on PostgreSQL;
  * - 18.6: CSV exports wrote cells beginning with =, +, -, @ as they were.
  */
-let project: AnnotatorProject;
+const project = useAnnotatorProject(async (db, fx) => {
+  // Ids and a source a spreadsheet would run as formulas, in an imported reference label.
+  const q = await db.query.create({
+    data: { projectId: fx.project.id, externalId: FORMULA.qid, text: "+cmd question" },
+  });
+  const c = await db.chunk.create({
+    data: {
+      chunkingId: await defaultChunkingId(db, fx.project.id),
+      projectId: fx.project.id,
+      externalId: FORMULA.docid,
+      videoId: fx.fileVideo.id,
+      startSeconds: 200,
+      endSeconds: 210,
+      text: "formula chunk",
+    },
+  });
+  await db.referenceLabel.create({
+    data: {
+      projectId: fx.project.id,
+      source: FORMULA.source,
+      queryId: q.id,
+      chunkId: c.id,
+      grade: 2,
+      startSeconds: null,
+    },
+  });
+});
 let db: Db;
-let server: RunningServer;
+let server: TestServer;
 let fx: TFixture;
 let ann: string;
 let other: string;
@@ -30,44 +54,13 @@ let lead: string;
 const FORMULA = { qid: "=1+1", docid: "-2+3", source: "@SUM(A1)" };
 
 beforeAll(async () => {
-  project = await startAnnotatorProject(async (db, fx) => {
-    // Ids and a source a spreadsheet would run as formulas, in an imported reference label.
-    const q = await db.query.create({
-      data: { projectId: fx.project.id, externalId: FORMULA.qid, text: "+cmd question" },
-    });
-    const c = await db.chunk.create({
-      data: {
-        chunkingId: await defaultChunkingId(db, fx.project.id),
-        projectId: fx.project.id,
-        externalId: FORMULA.docid,
-        videoId: fx.fileVideo.id,
-        startSeconds: 200,
-        endSeconds: 210,
-        text: "formula chunk",
-      },
-    });
-    await db.referenceLabel.create({
-      data: {
-        projectId: fx.project.id,
-        source: FORMULA.source,
-        queryId: q.id,
-        chunkId: c.id,
-        grade: 2,
-        startSeconds: null,
-      },
-    });
-  });
   ({ db, fx, server } = project);
   [ann, other, adj, lead] = await Promise.all([
-    apiSession(server.url, "ann@example.org", PASSWORDS.ann),
-    apiSession(server.url, "other-secret@example.org", PASSWORDS.other),
-    apiSession(server.url, "adj@example.org", PASSWORDS.adjudicator),
-    apiSession(server.url, "lead@example.org", PASSWORDS.lead),
+    server.cookie("ann@example.org", PASSWORDS.ann),
+    server.cookie("other-secret@example.org", PASSWORDS.other),
+    server.cookie("adj@example.org", PASSWORDS.adjudicator),
+    server.cookie("lead@example.org", PASSWORDS.lead),
   ]);
-});
-
-afterAll(async () => {
-  await project?.stop();
 });
 
 const post = (path: string, cookie: string, body: unknown, method = "POST") =>

@@ -14,10 +14,8 @@ import { cacheKey, runWorker } from "../../../lib/judge/runner.ts";
 import { startRun, summarise } from "../../../lib/judge/service.ts";
 import { runLabels } from "../../../lib/judge/store.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { createTestDatabase, type TestDb } from "../../helpers/db.ts";
+import { useTestDatabase, useTestServer } from "../../helpers/fixtures.ts";
 import { defaultScript, scriptedGrade, startFakeLlm, type TFakeLlm } from "../../helpers/fake-llm.ts";
-import { apiSession } from "../../helpers/login.ts";
-import { startServer, type RunningServer } from "../../helpers/server.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../annotate-fixture.ts";
 import { seedJudgeProject } from "../judge-fixture.ts";
 
@@ -36,25 +34,23 @@ import { seedJudgeProject } from "../judge-fixture.ts";
  *   pair is flagged on the task, the label, the run's summary and the dashboard.
  */
 const SERVER_SECRET = "test-secret-not-for-production"; // tests/helpers/server.ts's NEXTAUTH_SECRET
-let testDb: TestDb;
+const testDb = useTestDatabase();
 let db: Db;
-let server: RunningServer;
 let fx: TFixture;
 let lead: string;
 let fake: TFakeLlm;
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
   db = await (await import("../../../lib/db/client.ts")).getDb();
   fx = await seedAnnotationFixture(db);
   fake = await startFakeLlm();
-  server = await startServer({ DATABASE_URL: testDb.url, SEC_JUDGE_API_KEY: "sk-allowed-key" });
-  lead = await apiSession(server.url, "lead@example.org", PASSWORDS.lead);
+});
+const server = useTestServer({ env: { SEC_JUDGE_API_KEY: "sk-allowed-key" } });
+beforeAll(async () => {
+  lead = await server.cookie("lead@example.org", PASSWORDS.lead);
 });
 afterAll(async () => {
-  await server?.stop();
   await fake?.close();
-  await testDb?.cleanup();
 });
 beforeEach(() => {
   fake.setScript(defaultScript);

@@ -138,7 +138,9 @@ export function decisionState(
       if (p.certain && human !== null) return [{ prediction: human, human, probability: 1 }];
       return [{ prediction: fa - fb, human, probability: pi > 0 ? pi : 1 }];
     });
-    const estimate = activeMean(units, { level });
+    // Power-tuned (PPI++): the judge's values weigh λ̂ ∈ [0, 1], estimated to minimise the variance,
+    // so a judge that does not track people costs no more than labelling alone (lib/stats/active.ts).
+    const estimate = activeMean(units, { level, lambda: "tuned" });
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
     const v = pending > 0 ? "open" : verdict(estimate, margin);

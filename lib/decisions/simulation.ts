@@ -135,7 +135,7 @@ export function fixedBudgetCovers(c: TSimCollection, budget: number, tau: number
     const f = a - c.judgeB[q];
     return { prediction: f, human: chosen.has(q) ? c.humanA[q] - c.humanB[q] : null, probability: probabilities[q] };
   });
-  const est = activeMean(units, { level: 0.95 })!;
+  const est = activeMean(units, { level: 0.95, lambda: "tuned" })!;
   const truth = fullPool(c).truth;
   return est.low <= truth && truth <= est.high;
 }

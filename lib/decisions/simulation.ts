@@ -83,6 +83,8 @@ export type TDesignRun = {
   labels: number;
   looks: number;
   covered: boolean;
+  /** λ̂ of the power-tuned estimate where the design stopped (lib/stats/active.ts). */
+  lambda: number;
 };
 
 /**
@@ -122,6 +124,7 @@ export function runDesign(
         labels,
         looks: batches.length,
         covered: est !== null && est.low <= truth && truth <= est.high,
+        lambda: est?.lambda ?? 1,
       };
     }
   }
@@ -170,6 +173,8 @@ export type TSimSummary = {
   residualShare: number;
   /** Pearson's r of the design's uncertainty u and the judge's actual error |Y − f|, pooled likewise. */
   uncertaintyR: number;
+  /** Median λ̂ (the judge's weight in the power-tuned estimate) where the active design stopped, every collection. */
+  medianLambda: number;
 };
 
 function pearson(xy: readonly [number, number][]): number {
@@ -231,6 +236,7 @@ export function simulateDecisions(opts: {
   const active: number[] = [];
   const uniform: number[] = [];
   const full: number[] = [];
+  const lambdas: number[] = [];
   let settled = 0;
   let same = 0;
   let coveredStop = 0;
@@ -249,6 +255,7 @@ export function simulateDecisions(opts: {
     });
     const a = runDesign(c, { batch, tau: 0.5 }, rng);
     if (a.covered) coveredStop++;
+    lambdas.push(a.lambda);
     if (fixedBudgetCovers(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng)) coveredFixed++;
     if (reference.outcome === null) continue;
     const u = runDesign(c, { batch, tau: 1 }, rng);
@@ -280,6 +287,7 @@ export function simulateDecisions(opts: {
     predictionR: pearson(predicted),
     uncertaintyR: pearson(errors),
     residualShare: residualShare(predicted),
+    medianLambda: median(lambdas),
     bands: byBand.map((b, i) => ({
       fromZ: Z_BANDS[i],
       toZ: Z_BANDS[i + 1],

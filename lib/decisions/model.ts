@@ -183,6 +183,60 @@ export function decisionState(
 }
 
 /**
+ * The planner's scale for the labels' part once questions are labelled: over the drawn, labelled,
+ * uncertain questions q, ρ = Σ_q (Y_q − λ f_q)² / π_q ÷ Σ_q u_q² / π_q (Horvitz–Thompson estimates
+ * of the two population totals), with λ the pair's power-tuned λ̂: how large the judge's weighted
+ * errors actually are against the design's expectation u² (ρ > 1: the calibration was optimistic;
+ * λ̂ < 1 caps (Y − λf)² near Y² for a judge that does not track people). 1 when there is nothing to
+ * compare (no such question, or every u = 0).
+ */
+export function residualScale(
+  input: { population: readonly TPopulationEntry[]; batches: readonly TBatch[] },
+  A: TSystemValues,
+  B: TSystemValues,
+  lambda: number,
+): number {
+  const inclusion = inclusionByQuestion(input.population, input.batches);
+  const drawn = new Set(input.batches.flatMap((b) => b.drawn));
+  let seen = 0;
+  let expected = 0;
+  for (const p of input.population) {
+    const pi = inclusion.get(p.queryId) ?? 0;
+    if (p.certain || !drawn.has(p.queryId) || !(pi > 0)) continue;
+    const fa = A.predicted.get(p.queryId);
+    const fb = B.predicted.get(p.queryId);
+    const ha = A.human.get(p.queryId) ?? null;
+    const hb = B.human.get(p.queryId) ?? null;
+    if (fa === undefined || fb === undefined || ha === null || hb === null) continue;
+    seen += (ha - hb - lambda * (fa - fb)) ** 2 / pi;
+    expected += (p.uncertainty * p.uncertainty) / pi;
+  }
+  return expected > 0 && seen > 0 ? seen / expected : 1;
+}
+
+/**
+ * The planner's ρ for a decision: the largest `residualScale` over its pairs, each with its own
+ * power-tuned λ̂ (as the planner takes the largest spread over the pairs); 1 before any label.
+ */
+export function decisionResidualScale(
+  input: {
+    systems: readonly string[];
+    margin: number;
+    level: number;
+    population: readonly TPopulationEntry[];
+    batches: readonly TBatch[];
+  },
+  values: readonly TSystemValues[],
+): number {
+  const state = decisionState(input, values);
+  let rho = 0;
+  pairsOf(values).forEach(([i, j], k) => {
+    rho = Math.max(rho, residualScale(input, values[i], values[j], state.pairs[k]?.estimate?.lambda ?? 1));
+  });
+  return rho > 0 ? rho : 1;
+}
+
+/**
  * A question's expected error of the predicted difference between two systems' rankings, for the
  * design (lib/stats/active.ts `differenceUncertainty`): each pair's weight in a DCG-like measure
  * at the cutoff (1/log₂(rank + 1) normalised by the ideal DCG of the expected number of relevant
@@ -270,7 +324,11 @@ export type TPlanRow = { difference: number; active: number | null; uniform: num
  *
  * (the spread of the questions, estimated by the predictions' variance s²_f, plus the labels' part
  * with the expected squared error of a prediction u_q², as for the Horvitz–Thompson estimator
- * under Poisson sampling), and the decision settles when (z_{1−α/2} + z_power) · se(n) ≤ |δ|
+ * under Poisson sampling). The labels' part is E[(Y_q − λ f_q)²] for the power-tuned estimator;
+ * before any label it is taken as u_q² (λ = 1, the calibration at its word); once questions are
+ * labelled the caller passes `residualScale` ρ (`residualScale` above, with the decision's λ̂) and
+ * the part becomes ρ · u_q², so a judge whose errors turn out larger than its calibration says, or
+ * that λ̂ weighs down, is planned with what was seen. The decision settles when (z_{1−α/2} + z_power) · se(n) ≤ |δ|
  * (a normal power calculation). Null: even every question labelled would not be enough (more
  * questions are needed, not more labels).
  */
@@ -278,15 +336,18 @@ export function planQuestions(
   uncertainty: readonly number[],
   predictionVariance: number,
   differences: readonly number[],
-  opts: { level?: number; power?: number } = {},
+  opts: { level?: number; power?: number; residualScale?: number } = {},
 ): TPlanRow[] {
+  const rho = opts.residualScale ?? 1;
+  if (!(rho >= 0) || !Number.isFinite(rho))
+    throw new RangeError(`residualScale must be a finite number ≥ 0, got ${rho}`);
   const N = uncertainty.length;
   const z = normalQuantile(1 - (1 - (opts.level ?? 0.95)) / 2) + normalQuantile(opts.power ?? 0.8);
   const se2 = (n: number, tau: number) => {
     const pi = inclusionProbabilities(uncertainty, n, { tau });
     let s = 0;
     uncertainty.forEach((u, q) => (s += u * u * (1 / pi[q] - 1)));
-    return Math.max(0, predictionVariance) / N + s / (N * N);
+    return Math.max(0, predictionVariance) / N + (rho * s) / (N * N);
   };
   const smallest = (delta: number, tau: number): number | null => {
     if (N === 0) return null;

@@ -130,8 +130,16 @@ export function runDesign(
   }
 }
 
-/** One look at a fixed budget (no correction for looks): does the active 95% interval cover the truth? */
-export function fixedBudgetCovers(c: TSimCollection, budget: number, tau: number, rng: Rng): boolean {
+/**
+ * One look at a fixed budget (no correction for looks): does the active 95% interval (power-tuned,
+ * as the app's) cover the truth, and with which λ̂?
+ */
+export function fixedBudgetLook(
+  c: TSimCollection,
+  budget: number,
+  tau: number,
+  rng: Rng,
+): { covered: boolean; lambda: number } {
   const probabilities = inclusionProbabilities(c.uncertainty, budget, { tau });
   const chosen = new Set(systematicSample(probabilities, rng));
   const units = c.judgeA.map((a, q) => {
@@ -140,7 +148,7 @@ export function fixedBudgetCovers(c: TSimCollection, budget: number, tau: number
   });
   const est = activeMean(units, { level: 0.95, lambda: "tuned" })!;
   const truth = fullPool(c).truth;
-  return est.low <= truth && truth <= est.high;
+  return { covered: est.low <= truth && truth <= est.high, lambda: est.lambda };
 }
 
 /** Decisions the full pool settles, grouped by how clearly: |estimate| / se of the full pool's interval. */
@@ -173,7 +181,11 @@ export type TSimSummary = {
   residualShare: number;
   /** Pearson's r of the design's uncertainty u and the judge's actual error |Y − f|, pooled likewise. */
   uncertaintyR: number;
-  /** Median λ̂ (the judge's weight in the power-tuned estimate) where the active design stopped, every collection. */
+  /**
+   * Median λ̂ (the judge's weight in the power-tuned estimate) at the fixed-budget look, every
+   * collection (where the design stops it is mostly after every question was drawn, π near 1 for
+   * all, and λ changes nothing there).
+   */
   medianLambda: number;
 };
 
@@ -255,8 +267,9 @@ export function simulateDecisions(opts: {
     });
     const a = runDesign(c, { batch, tau: 0.5 }, rng);
     if (a.covered) coveredStop++;
-    lambdas.push(a.lambda);
-    if (fixedBudgetCovers(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng)) coveredFixed++;
+    const fixed = fixedBudgetLook(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng);
+    if (fixed.covered) coveredFixed++;
+    lambdas.push(fixed.lambda);
     if (reference.outcome === null) continue;
     const u = runDesign(c, { batch, tau: 1 }, rng);
     settled++;

@@ -18,6 +18,7 @@ import { retrievalColumns } from "../stats/measures/columns.ts";
 import { seededRng } from "../stats/random.ts";
 import {
   calibration,
+  decisionResidualScale,
   decisionState,
   pairsOf,
   planQuestions,
@@ -396,7 +397,7 @@ export async function decisionPlan(
     population.map((p) => p.uncertainty),
     variance,
     differences,
-    { level: d.level },
+    { level: d.level, residualScale: decisionResidualScale({ ...d, population }, values) },
   ).map((r) => ({ ...r, activeLabels: labels(r.active), uniformLabels: labels(r.uniform) }));
   return { rows, questions: population.length, pairsPerQuestion, perItem };
 }

@@ -275,16 +275,17 @@ export function verdict(interval: { low: number; high: number }, margin = 0): TV
 /**
  * Human labels (questions) still needed to settle, projected from the current estimate: the
  * interval's half-width z·se is taken to shrink as se² = A + R·n/m when m questions are labelled
- * instead of n, where A = λ² var(f)/N is what labels cannot remove (the spread of the questions
- * themselves as the weighted predictions carry it; λ is the estimate's, 1 when absent) and
- * R = se² − A the part the labels carry. It must fall below the distance from the
+ * instead of n, where A = var(f)/N is what labels cannot remove (the spread of the questions
+ * themselves, var(Y)/N, for which var(f) stands; it does not depend on the predictions' weight λ:
+ * with every question labelled t_i = Y_i whatever λ) and R = se² − A the part the labels carry
+ * (smaller with a power-tuned se). It must fall below the distance from the
  * estimate to the nearest boundary that would settle it (0 or ±margin). Returns 0 when settled,
  * null when labels alone cannot settle it (the estimate sits on a boundary, or A alone is too
  * wide: more questions are needed, not more labels on these), else the projected extra questions
  * (at least 1, capped at the unlabelled ones).
  */
 export function labelsToSettle(
-  est: { estimate: number; se: number; level: number; questions: number; labelled: number; lambda?: number },
+  est: { estimate: number; se: number; level: number; questions: number; labelled: number },
   predictionVariance: number,
   margin = 0,
 ): number | null {
@@ -293,7 +294,7 @@ export function labelsToSettle(
   const distance = Math.max(Math.abs(est.estimate) - margin, margin > 0 ? margin - Math.abs(est.estimate) : 0);
   if (!(distance > 0)) return null;
   const target = (distance / z) ** 2;
-  const floor = ((est.lambda ?? 1) ** 2 * Math.max(0, predictionVariance)) / est.questions;
+  const floor = Math.max(0, predictionVariance) / est.questions;
   const carried = Math.max(0, est.se * est.se - floor);
   if (target <= floor) return null;
   const n = Math.max(1, est.labelled);

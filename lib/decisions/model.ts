@@ -214,6 +214,19 @@ export function residualScale(
   return expected > 0 && seen > 0 ? seen / expected : 1;
 }
 
+/** The planner's spread of the questions: the largest variance0 of the predicted differences over the pairs. */
+export function predictionSpread(population: readonly TPopulationEntry[], values: readonly TSystemValues[]): number {
+  let variance = 0;
+  for (const [i, j] of pairsOf(values))
+    variance = Math.max(
+      variance,
+      variance0(
+        population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0)),
+      ),
+    );
+  return variance;
+}
+
 /**
  * The planner's ρ for a decision: the largest `residualScale` over its pairs, each with its own
  * power-tuned λ̂ (as the planner takes the largest spread over the pairs); 1 before any label.

@@ -20,9 +20,8 @@ import {
   calibration,
   decisionResidualScale,
   decisionState,
-  pairsOf,
   planQuestions,
-  variance0,
+  predictionSpread,
   questionUncertainty,
   type TBatch,
   type TDecisionState,
@@ -375,14 +374,7 @@ export async function decisionPlan(
   const { data, rankings } = await loaded(db, projectId);
   const values = systemValues(data, rankings, d);
   const population = d.population.filter((p) => data.queries.has(p.queryId));
-  let variance = 0;
-  for (const [i, j] of pairsOf(values))
-    variance = Math.max(
-      variance,
-      variance0(
-        population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0)),
-      ),
-    );
+  const variance = predictionSpread(population, values);
   const perQuestion = new Map<number, number>();
   for (const it of data.poolItems.values()) perQuestion.set(it.queryId, (perQuestion.get(it.queryId) ?? 0) + 1);
   const uncertain = population.filter((p) => !p.certain);

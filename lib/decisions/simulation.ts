@@ -132,14 +132,14 @@ export function runDesign(
 
 /**
  * One look at a fixed budget (no correction for looks): does the active 95% interval (power-tuned,
- * as the app's) cover the truth, and with which λ̂?
+ * as the app's) cover the truth, with which λ̂, and its se over the se with λ = 1?
  */
 export function fixedBudgetLook(
   c: TSimCollection,
   budget: number,
   tau: number,
   rng: Rng,
-): { covered: boolean; lambda: number } {
+): { covered: boolean; lambda: number; seRatio: number } {
   const probabilities = inclusionProbabilities(c.uncertainty, budget, { tau });
   const chosen = new Set(systematicSample(probabilities, rng));
   const units = c.judgeA.map((a, q) => {
@@ -148,7 +148,12 @@ export function fixedBudgetLook(
   });
   const est = activeMean(units, { level: 0.95, lambda: "tuned" })!;
   const truth = fullPool(c).truth;
-  return { covered: est.low <= truth && truth <= est.high, lambda: est.lambda };
+  const untuned = activeMean(units, { level: 0.95, lambda: 1 })!;
+  return {
+    covered: est.low <= truth && truth <= est.high,
+    lambda: est.lambda,
+    seRatio: untuned.se > 0 ? est.se / untuned.se : 1,
+  };
 }
 
 /** Decisions the full pool settles, grouped by how clearly: |estimate| / se of the full pool's interval. */
@@ -187,6 +192,8 @@ export type TSimSummary = {
    * all, and λ changes nothing there).
    */
   medianLambda: number;
+  /** Median, at that look, of the power-tuned se over the se with λ = 1 (the judge at full weight). */
+  medianSeRatio: number;
 };
 
 function pearson(xy: readonly [number, number][]): number {
@@ -249,6 +256,7 @@ export function simulateDecisions(opts: {
   const uniform: number[] = [];
   const full: number[] = [];
   const lambdas: number[] = [];
+  const seRatios: number[] = [];
   let settled = 0;
   let same = 0;
   let coveredStop = 0;
@@ -270,6 +278,7 @@ export function simulateDecisions(opts: {
     const fixed = fixedBudgetLook(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng);
     if (fixed.covered) coveredFixed++;
     lambdas.push(fixed.lambda);
+    seRatios.push(fixed.seRatio);
     if (reference.outcome === null) continue;
     const u = runDesign(c, { batch, tau: 1 }, rng);
     settled++;
@@ -301,6 +310,7 @@ export function simulateDecisions(opts: {
     uncertaintyR: pearson(errors),
     residualShare: residualShare(predicted),
     medianLambda: median(lambdas),
+    medianSeRatio: median(seRatios),
     bands: byBand.map((b, i) => ({
       fromZ: Z_BANDS[i],
       toZ: Z_BANDS[i + 1],

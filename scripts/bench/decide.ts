@@ -59,7 +59,7 @@ function simulationRows(s: TSimSummary, seconds: number): TBenchRow[] {
     {
       name: "decide: human labels, active design / uniform sampling + PPI (median ratio)",
       target: "reported",
-      measured: `${s.medianRatioToUniform.toFixed(2)} (the judge predicts a question's paired difference of nDCG@10 with Pearson r ${s.predictionR.toFixed(2)}; E[(Y − f)²] / var(Y) = ${s.residualShare.toFixed(2)}: the judge leaves ${pct(s.residualShare)} of the variance people alone would have; the design's uncertainty score correlates r ${s.uncertaintyR.toFixed(2)} with the judge's actual error; power tuning weighs the judge with median λ̂ ${s.medianLambda.toFixed(2)} at one look with a fifth of the questions labelled)`,
+      measured: `${s.medianRatioToUniform.toFixed(2)} (the judge predicts a question's paired difference of nDCG@10 with Pearson r ${s.predictionR.toFixed(2)}; E[(Y − f)²] / var(Y) = ${s.residualShare.toFixed(2)}: the judge leaves ${pct(s.residualShare)} of the variance people alone would have; the design's uncertainty score correlates r ${s.uncertaintyR.toFixed(2)} with the judge's actual error; power tuning weighs the judge with median λ̂ ${s.medianLambda.toFixed(2)} at one look with a fifth of the questions labelled, where its se is ${pct(s.medianSeRatio)} of the se with λ = 1 (median))`,
       pass: null,
       command: COMMAND,
     },

@@ -27,6 +27,7 @@ import {
   lookLevel,
   verdict,
   type TActiveEstimate,
+  type TLambda,
   type TVerdict,
 } from "../stats/active.ts";
 import { normalQuantile } from "../stats/normal.ts";
@@ -106,6 +107,8 @@ export function decisionState(
     level: number;
     population: readonly TPopulationEntry[];
     batches: readonly TBatch[];
+    /** The judge's weight: "tuned" (the app's, PPI++), or fixed (1: before power tuning; the benchmark's comparison). */
+    lambda?: TLambda;
   },
   values: readonly TSystemValues[],
 ): TDecisionState {
@@ -140,7 +143,7 @@ export function decisionState(
     });
     // Power-tuned (PPI++): the judge's values weigh λ̂ ∈ [0, 1], estimated to minimise the variance,
     // so a judge that does not track people costs no more than labelling alone (lib/stats/active.ts).
-    const estimate = activeMean(units, { level, lambda: "tuned" });
+    const estimate = activeMean(units, { level, lambda: input.lambda ?? "tuned" });
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
     const v = pending > 0 ? "open" : verdict(estimate, margin);

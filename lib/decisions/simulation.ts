@@ -16,7 +16,14 @@
  * Human labels are counted as the app assigns them: every pooled pair of a drawn question, by two
  * annotators (adjudications are not counted).
  */
-import { activeMean, inclusionProbabilities, systematicSample, verdict, type TVerdict } from "../stats/active.ts";
+import {
+  activeMean,
+  inclusionProbabilities,
+  systematicSample,
+  verdict,
+  type TLambda,
+  type TVerdict,
+} from "../stats/active.ts";
 import { seededRng, type Rng } from "../stats/random.ts";
 import { calibration, decisionState, questionUncertainty, type TBatch, type TPopulationEntry } from "./model.ts";
 import { CUTOFF, RUNS, ndcg10, simQuestion, worldParams, type TSimQuestion } from "./simulation-world.ts";
@@ -93,7 +100,7 @@ export type TDesignRun = {
  */
 export function runDesign(
   c: TSimCollection,
-  opts: { batch: number; tau: number; level?: number; maxLooks?: number },
+  opts: { batch: number; tau: number; level?: number; maxLooks?: number; lambda?: TLambda },
   rng: Rng,
 ): TDesignRun {
   const level = opts.level ?? 0.95;
@@ -114,7 +121,10 @@ export function runDesign(
     const probs: Record<string, number> = {};
     probabilities.forEach((p, q) => (probs[String(q)] = p));
     batches.push({ look: batches.length + 1, budget: opts.batch, tau: opts.tau, probabilities: probs, drawn: chosen });
-    const state = decisionState({ systems: ["A", "B"], margin: 0, level, population, batches }, values);
+    const state = decisionState(
+      { systems: ["A", "B"], margin: 0, level, population, batches, lambda: opts.lambda },
+      values,
+    );
     const est = state.pairs[0].estimate;
     if (state.status === "settled" || drawn.size === n || batches.length >= maxLooks) {
       let labels = 0;
@@ -246,6 +256,8 @@ export function simulateDecisions(opts: {
   questions: number;
   seed: number;
   maxDelta?: number;
+  /** The judge's weight in the sequential designs: "tuned" (the app's; default) or fixed (1: before power tuning). */
+  lambda?: TLambda;
 }): TSimSummary {
   const rng = seededRng(opts.seed);
   const maxDelta = opts.maxDelta ?? 1;
@@ -273,14 +285,14 @@ export function simulateDecisions(opts: {
       errors.push([c.uncertainty[q], Math.abs(y - f)]);
       predicted.push([f, y]);
     });
-    const a = runDesign(c, { batch, tau: 0.5 }, rng);
+    const a = runDesign(c, { batch, tau: 0.5, lambda: opts.lambda }, rng);
     if (a.covered) coveredStop++;
     const fixed = fixedBudgetLook(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng);
     if (fixed.covered) coveredFixed++;
     lambdas.push(fixed.lambda);
     seRatios.push(fixed.seRatio);
     if (reference.outcome === null) continue;
-    const u = runDesign(c, { batch, tau: 1 }, rng);
+    const u = runDesign(c, { batch, tau: 1, lambda: opts.lambda }, rng);
     settled++;
     if (a.outcome === reference.outcome) same++;
     shares.push(a.labels / c.fullPoolLabels);

@@ -100,18 +100,18 @@ export function inclusionByQuestion(
   return out;
 }
 
-export function decisionState(
-  input: {
-    systems: readonly string[];
-    margin: number;
-    level: number;
-    population: readonly TPopulationEntry[];
-    batches: readonly TBatch[];
-    /** The judge's weight: "tuned" (the app's, PPI++), or fixed (1: before power tuning; the benchmark's comparison). */
-    lambda?: TLambda;
-  },
-  values: readonly TSystemValues[],
-): TDecisionState {
+/** What a decision's state is computed from (besides the systems' values). */
+export type TDecisionInput = {
+  systems: readonly string[];
+  margin: number;
+  level: number;
+  population: readonly TPopulationEntry[];
+  batches: readonly TBatch[];
+  /** The judge's weight: "tuned" (the app's, PPI++), or fixed (1: before power tuning; the benchmark's comparison). */
+  lambda?: TLambda;
+};
+
+export function decisionState(input: TDecisionInput, values: readonly TSystemValues[]): TDecisionState {
   const { population, batches, margin } = input;
   const look = Math.max(1, batches.length);
   const pairs = pairsOf(input.systems);
@@ -234,16 +234,7 @@ export function predictionSpread(population: readonly TPopulationEntry[], values
  * The planner's ρ for a decision: the largest `residualScale` over its pairs, each with its own
  * power-tuned λ̂ (as the planner takes the largest spread over the pairs); 1 before any label.
  */
-export function decisionResidualScale(
-  input: {
-    systems: readonly string[];
-    margin: number;
-    level: number;
-    population: readonly TPopulationEntry[];
-    batches: readonly TBatch[];
-  },
-  values: readonly TSystemValues[],
-): number {
+export function decisionResidualScale(input: TDecisionInput, values: readonly TSystemValues[]): number {
   const state = decisionState(input, values);
   let rho = 0;
   pairsOf(values).forEach(([i, j], k) => {

@@ -259,7 +259,6 @@ export function simulateDecisions(opts: {
   /** The judge's weight in the sequential designs: "tuned" (the app's; default) or fixed (1: before power tuning). */
   lambda?: TLambda;
 }): TSimSummary {
-  const rng = seededRng(opts.seed);
   const maxDelta = opts.maxDelta ?? 1;
   const batch = Math.max(1, Math.round(opts.questions / 10));
   const shares: number[] = [];
@@ -277,7 +276,11 @@ export function simulateDecisions(opts: {
   const errors: [number, number][] = [];
   const byBand = Z_BANDS.slice(1).map(() => ({ decisions: 0, same: 0, shares: [] as number[] }));
   for (let k = 0; k < opts.collections; k++) {
-    const c = simCollection(opts.questions, (2 * rng.next() - 1) * maxDelta, rng);
+    // Each decision has generators of its own, one for its collection and one for the designs'
+    // draws, so that runs with another λ compare the same collections (paired).
+    const made = seededRng(opts.seed * 1_000_003 + 2 * k);
+    const rng = seededRng(opts.seed * 1_000_003 + 2 * k + 1);
+    const c = simCollection(opts.questions, (2 * made.next() - 1) * maxDelta, made);
     const reference = fullPool(c);
     c.judgeA.forEach((a, q) => {
       const f = a - c.judgeB[q];

@@ -193,8 +193,8 @@ export async function bench(): Promise<TBenchRow[]> {
   const t0 = performance.now();
   const summary = simulateDecisions({ collections: COLLECTIONS, questions: QUESTIONS, seed: SEED });
   const rows = simulationRows(summary, (performance.now() - t0) / 1000);
-  // The same decisions (same seed, so the same collections while the designs consume the generator
-  // alike) with the judge at full weight, λ = 1: what power tuning changed.
+  // The same decisions (each collection has a generator of its own: paired) with the judge at full
+  // weight, λ = 1: what power tuning changed.
   const before = simulateDecisions({ collections: COLLECTIONS, questions: QUESTIONS, seed: SEED, lambda: 1 });
   rows.push(beforeTuningRow(summary, before));
   rows.push(choiceRow());

@@ -27,6 +27,7 @@ import {
   lookLevel,
   verdict,
   type TActiveEstimate,
+  type TLambda,
   type TVerdict,
 } from "../stats/active.ts";
 import { normalQuantile } from "../stats/normal.ts";
@@ -99,16 +100,18 @@ export function inclusionByQuestion(
   return out;
 }
 
-export function decisionState(
-  input: {
-    systems: readonly string[];
-    margin: number;
-    level: number;
-    population: readonly TPopulationEntry[];
-    batches: readonly TBatch[];
-  },
-  values: readonly TSystemValues[],
-): TDecisionState {
+/** What a decision's state is computed from (besides the systems' values). */
+export type TDecisionInput = {
+  systems: readonly string[];
+  margin: number;
+  level: number;
+  population: readonly TPopulationEntry[];
+  batches: readonly TBatch[];
+  /** The judge's weight: "tuned" (the app's, PPI++), or fixed (1: before power tuning; the benchmark's comparison). */
+  lambda?: TLambda;
+};
+
+export function decisionState(input: TDecisionInput, values: readonly TSystemValues[]): TDecisionState {
   const { population, batches, margin } = input;
   const look = Math.max(1, batches.length);
   const pairs = pairsOf(input.systems);
@@ -138,7 +141,9 @@ export function decisionState(
       if (p.certain && human !== null) return [{ prediction: human, human, probability: 1 }];
       return [{ prediction: fa - fb, human, probability: pi > 0 ? pi : 1 }];
     });
-    const estimate = activeMean(units, { level });
+    // Power-tuned (PPI++): the judge's values weigh λ̂ ∈ [0, 1], estimated to minimise the variance,
+    // so a judge that does not track people costs no more than labelling alone (lib/stats/active.ts).
+    const estimate = activeMean(units, { level, lambda: input.lambda ?? "tuned" });
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
     const v = pending > 0 ? "open" : verdict(estimate, margin);
@@ -178,6 +183,64 @@ export function decisionState(
     pairs: pairStates,
     toSettle,
   };
+}
+
+/**
+ * The planner's scale for the labels' part once questions are labelled: over the drawn, labelled,
+ * uncertain questions q, ρ = Σ_q (Y_q − λ f_q)² / π_q ÷ Σ_q u_q² / π_q (Horvitz–Thompson estimates
+ * of the two population totals), with λ the pair's power-tuned λ̂: how large the judge's weighted
+ * errors actually are against the design's expectation u² (ρ > 1: the calibration was optimistic;
+ * λ̂ < 1 caps (Y − λf)² near Y² for a judge that does not track people). 1 when there is nothing to
+ * compare (no such question, or every u = 0).
+ */
+export function residualScale(
+  input: { population: readonly TPopulationEntry[]; batches: readonly TBatch[] },
+  A: TSystemValues,
+  B: TSystemValues,
+  lambda: number,
+): number {
+  const inclusion = inclusionByQuestion(input.population, input.batches);
+  const drawn = new Set(input.batches.flatMap((b) => b.drawn));
+  let seen = 0;
+  let expected = 0;
+  for (const p of input.population) {
+    const pi = inclusion.get(p.queryId) ?? 0;
+    if (p.certain || !drawn.has(p.queryId) || !(pi > 0)) continue;
+    const fa = A.predicted.get(p.queryId);
+    const fb = B.predicted.get(p.queryId);
+    const ha = A.human.get(p.queryId) ?? null;
+    const hb = B.human.get(p.queryId) ?? null;
+    if (fa === undefined || fb === undefined || ha === null || hb === null) continue;
+    seen += (ha - hb - lambda * (fa - fb)) ** 2 / pi;
+    expected += (p.uncertainty * p.uncertainty) / pi;
+  }
+  return expected > 0 && seen > 0 ? seen / expected : 1;
+}
+
+/** The planner's spread of the questions: the largest variance0 of the predicted differences over the pairs. */
+export function predictionSpread(population: readonly TPopulationEntry[], values: readonly TSystemValues[]): number {
+  let variance = 0;
+  for (const [i, j] of pairsOf(values))
+    variance = Math.max(
+      variance,
+      variance0(
+        population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0)),
+      ),
+    );
+  return variance;
+}
+
+/**
+ * The planner's ρ for a decision: the largest `residualScale` over its pairs, each with its own
+ * power-tuned λ̂ (as the planner takes the largest spread over the pairs); 1 before any label.
+ */
+export function decisionResidualScale(input: TDecisionInput, values: readonly TSystemValues[]): number {
+  const state = decisionState(input, values);
+  let rho = 0;
+  pairsOf(values).forEach(([i, j], k) => {
+    rho = Math.max(rho, residualScale(input, values[i], values[j], state.pairs[k]?.estimate?.lambda ?? 1));
+  });
+  return rho > 0 ? rho : 1;
 }
 
 /**
@@ -268,7 +331,11 @@ export type TPlanRow = { difference: number; active: number | null; uniform: num
  *
  * (the spread of the questions, estimated by the predictions' variance s²_f, plus the labels' part
  * with the expected squared error of a prediction u_q², as for the Horvitz–Thompson estimator
- * under Poisson sampling), and the decision settles when (z_{1−α/2} + z_power) · se(n) ≤ |δ|
+ * under Poisson sampling). The labels' part is E[(Y_q − λ f_q)²] for the power-tuned estimator;
+ * before any label it is taken as u_q² (λ = 1, the calibration at its word); once questions are
+ * labelled the caller passes `residualScale` ρ (`residualScale` above, with the decision's λ̂) and
+ * the part becomes ρ · u_q², so a judge whose errors turn out larger than its calibration says, or
+ * that λ̂ weighs down, is planned with what was seen. The decision settles when (z_{1−α/2} + z_power) · se(n) ≤ |δ|
  * (a normal power calculation). Null: even every question labelled would not be enough (more
  * questions are needed, not more labels).
  */
@@ -276,15 +343,18 @@ export function planQuestions(
   uncertainty: readonly number[],
   predictionVariance: number,
   differences: readonly number[],
-  opts: { level?: number; power?: number } = {},
+  opts: { level?: number; power?: number; residualScale?: number } = {},
 ): TPlanRow[] {
+  const rho = opts.residualScale ?? 1;
+  if (!(rho >= 0) || !Number.isFinite(rho))
+    throw new RangeError(`residualScale must be a finite number ≥ 0, got ${rho}`);
   const N = uncertainty.length;
   const z = normalQuantile(1 - (1 - (opts.level ?? 0.95)) / 2) + normalQuantile(opts.power ?? 0.8);
   const se2 = (n: number, tau: number) => {
     const pi = inclusionProbabilities(uncertainty, n, { tau });
     let s = 0;
     uncertainty.forEach((u, q) => (s += u * u * (1 / pi[q] - 1)));
-    return Math.max(0, predictionVariance) / N + s / (N * N);
+    return Math.max(0, predictionVariance) / N + (rho * s) / (N * N);
   };
   const smallest = (delta: number, tau: number): number | null => {
     if (N === 0) return null;

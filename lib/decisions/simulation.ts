@@ -16,7 +16,14 @@
  * Human labels are counted as the app assigns them: every pooled pair of a drawn question, by two
  * annotators (adjudications are not counted).
  */
-import { activeMean, inclusionProbabilities, systematicSample, verdict, type TVerdict } from "../stats/active.ts";
+import {
+  activeMean,
+  inclusionProbabilities,
+  systematicSample,
+  verdict,
+  type TLambda,
+  type TVerdict,
+} from "../stats/active.ts";
 import { seededRng, type Rng } from "../stats/random.ts";
 import { calibration, decisionState, questionUncertainty, type TBatch, type TPopulationEntry } from "./model.ts";
 import { CUTOFF, RUNS, ndcg10, simQuestion, worldParams, type TSimQuestion } from "./simulation-world.ts";
@@ -83,6 +90,8 @@ export type TDesignRun = {
   labels: number;
   looks: number;
   covered: boolean;
+  /** λ̂ of the power-tuned estimate where the design stopped (lib/stats/active.ts). */
+  lambda: number;
 };
 
 /**
@@ -91,7 +100,7 @@ export type TDesignRun = {
  */
 export function runDesign(
   c: TSimCollection,
-  opts: { batch: number; tau: number; level?: number; maxLooks?: number },
+  opts: { batch: number; tau: number; level?: number; maxLooks?: number; lambda?: TLambda },
   rng: Rng,
 ): TDesignRun {
   const level = opts.level ?? 0.95;
@@ -112,7 +121,10 @@ export function runDesign(
     const probs: Record<string, number> = {};
     probabilities.forEach((p, q) => (probs[String(q)] = p));
     batches.push({ look: batches.length + 1, budget: opts.batch, tau: opts.tau, probabilities: probs, drawn: chosen });
-    const state = decisionState({ systems: ["A", "B"], margin: 0, level, population, batches }, values);
+    const state = decisionState(
+      { systems: ["A", "B"], margin: 0, level, population, batches, lambda: opts.lambda },
+      values,
+    );
     const est = state.pairs[0].estimate;
     if (state.status === "settled" || drawn.size === n || batches.length >= maxLooks) {
       let labels = 0;
@@ -122,22 +134,36 @@ export function runDesign(
         labels,
         looks: batches.length,
         covered: est !== null && est.low <= truth && truth <= est.high,
+        lambda: est?.lambda ?? 1,
       };
     }
   }
 }
 
-/** One look at a fixed budget (no correction for looks): does the active 95% interval cover the truth? */
-export function fixedBudgetCovers(c: TSimCollection, budget: number, tau: number, rng: Rng): boolean {
+/**
+ * One look at a fixed budget (no correction for looks): does the active 95% interval (power-tuned,
+ * as the app's) cover the truth, with which λ̂, and its se over the se with λ = 1?
+ */
+export function fixedBudgetLook(
+  c: TSimCollection,
+  budget: number,
+  tau: number,
+  rng: Rng,
+): { covered: boolean; lambda: number; seRatio: number } {
   const probabilities = inclusionProbabilities(c.uncertainty, budget, { tau });
   const chosen = new Set(systematicSample(probabilities, rng));
   const units = c.judgeA.map((a, q) => {
     const f = a - c.judgeB[q];
     return { prediction: f, human: chosen.has(q) ? c.humanA[q] - c.humanB[q] : null, probability: probabilities[q] };
   });
-  const est = activeMean(units, { level: 0.95 })!;
+  const est = activeMean(units, { level: 0.95, lambda: "tuned" })!;
   const truth = fullPool(c).truth;
-  return est.low <= truth && truth <= est.high;
+  const untuned = activeMean(units, { level: 0.95, lambda: 1 })!;
+  return {
+    covered: est.low <= truth && truth <= est.high,
+    lambda: est.lambda,
+    seRatio: untuned.se > 0 ? est.se / untuned.se : 1,
+  };
 }
 
 /** Decisions the full pool settles, grouped by how clearly: |estimate| / se of the full pool's interval. */
@@ -170,6 +196,14 @@ export type TSimSummary = {
   residualShare: number;
   /** Pearson's r of the design's uncertainty u and the judge's actual error |Y − f|, pooled likewise. */
   uncertaintyR: number;
+  /**
+   * Median λ̂ (the judge's weight in the power-tuned estimate) at the fixed-budget look, every
+   * collection (where the design stops it is mostly after every question was drawn, π near 1 for
+   * all, and λ changes nothing there).
+   */
+  medianLambda: number;
+  /** Median, at that look, of the power-tuned se over the se with λ = 1 (the judge at full weight). */
+  medianSeRatio: number;
 };
 
 function pearson(xy: readonly [number, number][]): number {
@@ -222,8 +256,9 @@ export function simulateDecisions(opts: {
   questions: number;
   seed: number;
   maxDelta?: number;
+  /** The judge's weight in the sequential designs: "tuned" (the app's; default) or fixed (1: before power tuning). */
+  lambda?: TLambda;
 }): TSimSummary {
-  const rng = seededRng(opts.seed);
   const maxDelta = opts.maxDelta ?? 1;
   const batch = Math.max(1, Math.round(opts.questions / 10));
   const shares: number[] = [];
@@ -231,6 +266,8 @@ export function simulateDecisions(opts: {
   const active: number[] = [];
   const uniform: number[] = [];
   const full: number[] = [];
+  const lambdas: number[] = [];
+  const seRatios: number[] = [];
   let settled = 0;
   let same = 0;
   let coveredStop = 0;
@@ -239,7 +276,11 @@ export function simulateDecisions(opts: {
   const errors: [number, number][] = [];
   const byBand = Z_BANDS.slice(1).map(() => ({ decisions: 0, same: 0, shares: [] as number[] }));
   for (let k = 0; k < opts.collections; k++) {
-    const c = simCollection(opts.questions, (2 * rng.next() - 1) * maxDelta, rng);
+    // Each decision has generators of its own, one for its collection and one for the designs'
+    // draws, so that runs with another λ compare the same collections (paired).
+    const made = seededRng(opts.seed * 1_000_003 + 2 * k);
+    const rng = seededRng(opts.seed * 1_000_003 + 2 * k + 1);
+    const c = simCollection(opts.questions, (2 * made.next() - 1) * maxDelta, made);
     const reference = fullPool(c);
     c.judgeA.forEach((a, q) => {
       const f = a - c.judgeB[q];
@@ -247,11 +288,14 @@ export function simulateDecisions(opts: {
       errors.push([c.uncertainty[q], Math.abs(y - f)]);
       predicted.push([f, y]);
     });
-    const a = runDesign(c, { batch, tau: 0.5 }, rng);
+    const a = runDesign(c, { batch, tau: 0.5, lambda: opts.lambda }, rng);
     if (a.covered) coveredStop++;
-    if (fixedBudgetCovers(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng)) coveredFixed++;
+    const fixed = fixedBudgetLook(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng);
+    if (fixed.covered) coveredFixed++;
+    lambdas.push(fixed.lambda);
+    seRatios.push(fixed.seRatio);
     if (reference.outcome === null) continue;
-    const u = runDesign(c, { batch, tau: 1 }, rng);
+    const u = runDesign(c, { batch, tau: 1, lambda: opts.lambda }, rng);
     settled++;
     if (a.outcome === reference.outcome) same++;
     shares.push(a.labels / c.fullPoolLabels);
@@ -280,6 +324,8 @@ export function simulateDecisions(opts: {
     predictionR: pearson(predicted),
     uncertaintyR: pearson(errors),
     residualShare: residualShare(predicted),
+    medianLambda: median(lambdas),
+    medianSeRatio: median(seRatios),
     bands: byBand.map((b, i) => ({
       fromZ: Z_BANDS[i],
       toZ: Z_BANDS[i + 1],

@@ -18,10 +18,10 @@ import { retrievalColumns } from "../stats/measures/columns.ts";
 import { seededRng } from "../stats/random.ts";
 import {
   calibration,
+  decisionResidualScale,
   decisionState,
-  pairsOf,
   planQuestions,
-  variance0,
+  predictionSpread,
   questionUncertainty,
   type TBatch,
   type TDecisionState,
@@ -378,14 +378,7 @@ export async function decisionPlan(
   const { data, rankings } = await loaded(db, projectId);
   const values = systemValues(data, rankings, d);
   const population = d.population.filter((p) => data.queries.has(p.queryId));
-  let variance = 0;
-  for (const [i, j] of pairsOf(values))
-    variance = Math.max(
-      variance,
-      variance0(
-        population.map((p) => (values[i].predicted.get(p.queryId) ?? 0) - (values[j].predicted.get(p.queryId) ?? 0)),
-      ),
-    );
+  const variance = predictionSpread(population, values);
   const perQuestion = new Map<number, number>();
   for (const it of data.poolItems.values()) perQuestion.set(it.queryId, (perQuestion.get(it.queryId) ?? 0) + 1);
   const uncertain = population.filter((p) => !p.certain);
@@ -400,7 +393,7 @@ export async function decisionPlan(
     population.map((p) => p.uncertainty),
     variance,
     differences,
-    { level: d.level },
+    { level: d.level, residualScale: decisionResidualScale({ ...d, population }, values) },
   ).map((r) => ({ ...r, activeLabels: labels(r.active), uniformLabels: labels(r.uniform) }));
   return { rows, questions: population.length, pairsPerQuestion, perItem };
 }

@@ -28,6 +28,35 @@
  * the uniform rule, so that every question keeps π_i ≥ τ·b > 0 and a wrong u cannot make the
  * estimate unbiased-but-wild. τ = 1 is uniform sampling (plain PPI with λ = 1).
  *
+ * Power tuning (PPI++: Angelopoulos, Duchi & Zrnic 2023, arXiv:2311.01453; github.com/
+ * aangelopoulos/ppi_py at commit bd90caada03a1a3473eea62c53e39123371dedb8, ppi_py/ppi.py
+ * `ppi_mean_pointestimate` / `ppi_mean_ci` with lam=None and `_calc_lam_glm(..., clip=True)`; the
+ * active-inference notebooks pass the same λ as `lhat`, alphafold-ptm.ipynb `odds_ratio_ci`) puts the
+ * prediction in with a weight λ:
+ *
+ *   t_i(λ) = λ f_i + (Y_i − λ f_i) · ξ_i / π_i  =  a_i + λ b_i,
+ *   a_i = Y_i ξ_i / π_i,   b_i = f_i (1 − ξ_i / π_i)
+ *
+ * mean(t(λ)) is unbiased for every fixed λ (E[ξ_i / π_i] = 1, so E[b_i] = 0). λ = 1 is the estimator
+ * above; λ = 0 is the inverse-probability-weighted (Horvitz–Thompson) mean of the human values alone.
+ * The reported variance is se²(λ) = (1/N²) Σ (t_i − t̄)² = (S_aa + 2λ S_ab + λ² S_bb) / N², with
+ * S_xy = Σ (x_i − x̄)(y_i − ȳ); setting d se²/dλ = 0 gives
+ *
+ *   λ̂ = −S_ab / S_bb,   clipped to [0, 1] (ppi_py's `clip`; λ = 1 when S_bb = 0),
+ *
+ * the empirical form of λ* = −Cov(a, b) / Var(b) = E[Y f (1/π − 1)] / E[f² (1/π − 1)] (with
+ * E[ξ/π] = 1 and E[ξ/π²] = 1/π): the judge's covariance with the human value over its second
+ * moment, each question weighted by 1/π − 1. A judge that tracks people gives λ̂ near 1; one that
+ * does not gives λ̂ near 0, i.e. people's labels alone with their weights, so the judge can no
+ * longer make the interval wider than labelling alone would. λ̂ is fitted on the same data, which
+ * adds a bias of order 1/n (PPI++ §2 shows the interval stays asymptotically valid); the
+ * simulation's coverage test (tests/unit/decisions/simulation.test.ts) checks it at this size.
+ * With uniform π = n/N the point estimate for a given λ equals ppi_py's
+ * `ppi_mean_pointestimate(Y, Yhat, Yhat_unlabeled = f of all N questions, lam = λ)`; ppi_py's λ̂
+ * differs, because it takes the unlabelled predictions as an independent second sample
+ * (λ̂ = Cov(Y, f) / ((1 + n/N) Var(f)), centred moments) while here the N questions hold the n
+ * labelled ones and the sampling is Poisson (uncentred moments with the 1/π − 1 weights).
+ *
  * Exactly `budget` questions are drawn with these inclusion probabilities by systematic
  * probability-proportional-to-size sampling in a random order (Madow 1949; Särndal, Swensson &
  * Wretman, "Model Assisted Survey Sampling", 1992, §3.6): each question is drawn with probability
@@ -67,28 +96,72 @@ export type TActiveEstimate = {
   questions: number;
   /** Questions with a human value. */
   labelled: number;
+  /** λ: the weight of the predictions (1 unless power-tuned; file comment). */
+  lambda: number;
 };
+
+/** λ fixed, or "tuned": λ̂ minimising the reported variance, clipped to [0, 1] (file comment). */
+export type TLambda = number | "tuned";
 
 function checkProbability(p: number, where: string): void {
   if (!(p > 0 && p <= 1)) throw new RangeError(`${where}: an inclusion probability must be in (0, 1], got ${p}`);
 }
 
-/** The terms t_i of the estimator (file comment). */
-export function activeTerms(units: readonly TActiveUnit[]): Float64Array {
+/** The terms t_i(λ) = λ f_i + (Y_i − λ f_i) · ξ_i / π_i of the estimator (file comment). */
+export function activeTerms(units: readonly TActiveUnit[], lambda = 1): Float64Array {
   const t = new Float64Array(units.length);
   units.forEach((u, i) => {
     checkProbability(u.probability, `unit ${i}`);
-    t[i] = u.human === null ? u.prediction : u.prediction + (u.human - u.prediction) / u.probability;
+    const f = lambda * u.prediction;
+    t[i] = u.human === null ? f : f + (u.human - f) / u.probability;
   });
   return t;
 }
 
-/** The active estimate of the mean with its normal interval (file comment); null without units. */
-export function activeMean(units: readonly TActiveUnit[], opts: { level?: number } = {}): TActiveEstimate | null {
+/**
+ * λ̂ = −S_ab / S_bb clipped to [0, 1], with a_i = Y_i ξ_i / π_i and b_i = f_i (1 − ξ_i / π_i): the
+ * λ minimising the reported variance of mean(t(λ)) (file comment); 1 when S_bb = 0 (λ changes
+ * nothing then but the mean's constant shift, which is 0 in expectation).
+ */
+export function tunedLambda(units: readonly TActiveUnit[]): number {
+  const n = units.length;
+  if (n === 0) return 1;
+  const a = new Float64Array(n);
+  const b = new Float64Array(n);
+  let ma = 0;
+  let mb = 0;
+  units.forEach((u, i) => {
+    checkProbability(u.probability, `unit ${i}`);
+    const w = u.human === null ? 0 : 1 / u.probability;
+    a[i] = u.human === null ? 0 : u.human * w;
+    b[i] = u.prediction * (1 - w);
+    ma += a[i] / n;
+    mb += b[i] / n;
+  });
+  let sab = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    sab += (a[i] - ma) * (b[i] - mb);
+    sbb += (b[i] - mb) ** 2;
+  }
+  if (!(sbb > 1e-300)) return 1;
+  return Math.min(1, Math.max(0, -sab / sbb));
+}
+
+/**
+ * The active estimate of the mean with its normal interval (file comment); null without units.
+ * `lambda`: the predictions' weight, 1 by default (Zrnic & Candès's estimator), or "tuned" (PPI++).
+ */
+export function activeMean(
+  units: readonly TActiveUnit[],
+  opts: { level?: number; lambda?: TLambda } = {},
+): TActiveEstimate | null {
   const level = opts.level ?? 0.95;
   const n = units.length;
   if (n === 0) return null;
-  const t = activeTerms(units);
+  const lambda = opts.lambda === "tuned" ? tunedLambda(units) : (opts.lambda ?? 1);
+  if (!Number.isFinite(lambda)) throw new RangeError(`lambda must be a finite number, got ${lambda}`);
+  const t = activeTerms(units, lambda);
   let s = 0;
   for (const v of t) s += v;
   const m = s / n;
@@ -98,7 +171,7 @@ export function activeMean(units: readonly TActiveUnit[], opts: { level?: number
   const z = normalQuantile(1 - (1 - level) / 2);
   let labelled = 0;
   for (const u of units) if (u.human !== null) labelled++;
-  return { estimate: m, se, low: m - z * se, high: m + z * se, level, questions: n, labelled };
+  return { estimate: m, se, low: m - z * se, high: m + z * se, level, questions: n, labelled, lambda };
 }
 
 /**
@@ -203,7 +276,9 @@ export function verdict(interval: { low: number; high: number }, margin = 0): TV
  * Human labels (questions) still needed to settle, projected from the current estimate: the
  * interval's half-width z·se is taken to shrink as se² = A + R·n/m when m questions are labelled
  * instead of n, where A = var(f)/N is what labels cannot remove (the spread of the questions
- * themselves) and R = se² − A the part the labels carry. It must fall below the distance from the
+ * themselves, var(Y)/N, for which var(f) stands; it does not depend on the predictions' weight λ:
+ * with every question labelled t_i = Y_i whatever λ) and R = se² − A the part the labels carry
+ * (smaller with a power-tuned se). It must fall below the distance from the
  * estimate to the nearest boundary that would settle it (0 or ±margin). Returns 0 when settled,
  * null when labels alone cannot settle it (the estimate sits on a boundary, or A alone is too
  * wide: more questions are needed, not more labels on these), else the projected extra questions

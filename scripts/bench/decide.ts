@@ -6,7 +6,9 @@
  *    LLM judge of the LLMJudge challenge, two annotators with TREC-like disagreement): COLLECTIONS
  *    decisions (A vs B on nDCG@10 over QUESTIONS questions); for those the full pool settles, the
  *    share settled the same way by the active design, its human labels against the full pool's
- *    and against uniform sampling + PPI (medians), and the intervals' coverage.
+ *    and against uniform sampling + PPI (medians), and the intervals' coverage; the designs are
+ *    power-tuned (PPI++ λ̂, lib/stats/active.ts), and the same decisions are run again with λ = 1
+ *    for comparison.
  * 2. Choosing the next 200 questions for a decision over a pool of 100,000 pairs (2,000 questions
  *    × 50 pooled pairs, 3 judges' labels on every pair, 3 compared systems): the calibration from
  *    the human-labelled pairs, every question's uncertainty (lib/decisions/model.ts
@@ -59,7 +61,7 @@ function simulationRows(s: TSimSummary, seconds: number): TBenchRow[] {
     {
       name: "decide: human labels, active design / uniform sampling + PPI (median ratio)",
       target: "reported",
-      measured: `${s.medianRatioToUniform.toFixed(2)} (the judge predicts a question's paired difference of nDCG@10 with Pearson r ${s.predictionR.toFixed(2)}; E[(Y − f)²] / var(Y) = ${s.residualShare.toFixed(2)}: the judge leaves ${pct(s.residualShare)} of the variance people alone would have; the design's uncertainty score correlates r ${s.uncertaintyR.toFixed(2)} with the judge's actual error)`,
+      measured: `${s.medianRatioToUniform.toFixed(2)} (the judge predicts a question's paired difference of nDCG@10 with Pearson r ${s.predictionR.toFixed(2)}; E[(Y − f)²] / var(Y) = ${s.residualShare.toFixed(2)}: the judge leaves ${pct(s.residualShare)} of the variance people alone would have; the design's uncertainty score correlates r ${s.uncertaintyR.toFixed(2)} with the judge's actual error; power tuning weighs the judge with median λ̂ ${s.medianLambda.toFixed(2)} at one look with a fifth of the questions labelled, where its se is ${pct(s.medianSeRatio)} of the se with λ = 1 (median))`,
       pass: null,
       command: COMMAND,
     },
@@ -85,6 +87,17 @@ function simulationRows(s: TSimSummary, seconds: number): TBenchRow[] {
       command: COMMAND,
     },
   ];
+}
+
+/** The sequential designs with λ = 1 beside the power-tuned ones (module comment, 1). */
+function beforeTuningRow(s: TSimSummary, b: TSimSummary): TBenchRow {
+  return {
+    name: `decide: the same ${b.collections} decisions with the judge at full weight (λ = 1, before power tuning)`,
+    target: "reported",
+    measured: `same decision as the full pool ${pct(b.sameAsFullPool / b.settledByFullPool)} (${b.sameAsFullPool} of ${b.settledByFullPool}; power-tuned ${s.sameAsFullPool} of ${s.settledByFullPool}); labels / full pool's, median ${pct(b.medianShareOfFullPool)} (power-tuned ${pct(s.medianShareOfFullPool)}), by band: ${b.bands.map((x, i) => `${x.fromZ}–${x.toZ === Infinity ? "∞" : x.toZ}: ${Number.isNaN(x.medianShareOfFullPool) ? "–" : pct(x.medianShareOfFullPool)} (power-tuned ${Number.isNaN(s.bands[i].medianShareOfFullPool) ? "–" : pct(s.bands[i].medianShareOfFullPool)})`).join(", ")}; coverage where it stopped ${pct(b.coverageAtStop)} (power-tuned ${pct(s.coverageAtStop)})`,
+    pass: null,
+    command: COMMAND,
+  };
 }
 
 /** Row 2 (module comment). */
@@ -180,6 +193,10 @@ export async function bench(): Promise<TBenchRow[]> {
   const t0 = performance.now();
   const summary = simulateDecisions({ collections: COLLECTIONS, questions: QUESTIONS, seed: SEED });
   const rows = simulationRows(summary, (performance.now() - t0) / 1000);
+  // The same decisions (each collection has a generator of its own: paired) with the judge at full
+  // weight, λ = 1: what power tuning changed.
+  const before = simulateDecisions({ collections: COLLECTIONS, questions: QUESTIONS, seed: SEED, lambda: 1 });
+  rows.push(beforeTuningRow(summary, before));
   rows.push(choiceRow());
   try {
     rows.push(await cardRow());

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   calibration,
+  decisionResidualScale,
   decisionState,
   planQuestions,
   questionUncertainty,
+  residualScale,
   type TSystemValues,
 } from "../../../lib/decisions/model.ts";
 
@@ -197,5 +199,69 @@ describe("planQuestions", () => {
     expect(row.active).not.toBeNull();
     expect(row.uniform).not.toBeNull();
     expect(row.active!).toBeLessThan(row.uniform!);
+  });
+
+  it("scales the labels' part by the errors seen (power tuning), derived by hand", () => {
+    // ρ = 0.25: se²(n) = 0.25 · 0.0025(4/n − 1); δ 0.05: target 0.00031852 → n ≥ 2.650 → 3;
+    // δ 0.1: target 0.00127407 → n ≥ 1.316 → 2 (4 and 3 at ρ = 1 above).
+    const rows = planQuestions([0.1, 0.1, 0.1, 0.1], 0, [0.05, 0.1], { residualScale: 0.25 });
+    expect(rows.map((r) => r.uniform)).toEqual([3, 2]);
+    expect(() => planQuestions([0.1], 0, [0.1], { residualScale: -1 })).toThrow(/residualScale/);
+  });
+});
+
+describe("residualScale (the planner's ρ with the power-tuned λ̂)", () => {
+  // q1–q3 uncertain with u = 0.1, one batch with p = 0.5 each, q1 and q2 drawn.
+  // q1: f = 0.6 − 0.5 = 0.1, Y = 0.8 − 0.5 = 0.3; q2: f = 0.7 − 0.5 = 0.2, Y = 0.5 − 0.5 = 0.
+  const population = [1, 2, 3].map((queryId) => ({ queryId, uncertainty: 0.1, certain: false }));
+  const batches = [{ look: 1, budget: 2, tau: 0.5, probabilities: { 1: 0.5, 2: 0.5, 3: 0.5 }, drawn: [1, 2] }];
+  const A = values(
+    "A",
+    [
+      [1, 0.6],
+      [2, 0.7],
+      [3, 0.4],
+    ],
+    [
+      [1, 0.8],
+      [2, 0.5],
+      [3, null],
+    ],
+  );
+  const B = values(
+    "B",
+    [
+      [1, 0.5],
+      [2, 0.5],
+      [3, 0.5],
+    ],
+    [
+      [1, 0.5],
+      [2, 0.5],
+      [3, null],
+    ],
+  );
+
+  it("compares the weighted errors seen with the design's u², derived by hand", () => {
+    // Σ u²/π = (0.01 + 0.01)/0.5 = 0.04. λ = 1: ((0.3 − 0.1)² + (0 − 0.2)²)/0.5 = 0.16 → ρ = 4.
+    // λ = 0.5: ((0.3 − 0.05)² + (0 − 0.1)²)/0.5 = 0.145 → ρ = 3.625.
+    expect(residualScale({ population, batches }, A, B, 1)).toBeCloseTo(4, 12);
+    expect(residualScale({ population, batches }, A, B, 0.5)).toBeCloseTo(3.625, 12);
+    // Nothing labelled yet: 1 (the calibration at its word).
+    expect(residualScale({ population, batches: [] }, A, B, 1)).toBe(1);
+    expect(
+      decisionResidualScale({ systems: ["A", "B"], margin: 0, level: 0.95, population, batches: [] }, [A, B]),
+    ).toBe(1);
+  });
+
+  it("takes each pair's power-tuned λ̂ for the decision", () => {
+    const input = { systems: ["A", "B"], margin: 0, level: 0.95, population, batches };
+    const lambda = decisionState(input, [A, B]).pairs[0].estimate!.lambda;
+    // Units: q1 t = a + λb with a = 0.3/0.5 = 0.6, b = 0.1·(1 − 2) = −0.1; q2 a = 0, b = −0.2; q3 a = 0,
+    // b = −0.1. a mean 0.2, b mean −0.1333: S_ab = 0.4·0.0333 + (−0.2)(−0.0667) + (−0.2)(0.0333) = 0.02;
+    // S_bb = 0.00111 + 0.00444 + 0.00111 = 0.00667 → −S_ab/S_bb = −3 → λ̂ = 0.
+    expect(lambda).toBe(0);
+    // λ = 0: (0.3² + 0²)/0.5 = 0.18 → ρ = 4.5.
+    expect(decisionResidualScale(input, [A, B])).toBeCloseTo(4.5, 12);
   });
 });

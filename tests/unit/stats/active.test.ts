@@ -7,10 +7,103 @@ import {
   labelsToSettle,
   lookLevel,
   systematicSample,
+  tunedLambda,
   verdict,
   type TActiveUnit,
 } from "../../../lib/stats/active.ts";
 import { seededRng, type Rng } from "../../../lib/stats/random.ts";
+
+describe("power tuning (PPI++, Angelopoulos, Duchi & Zrnic 2023)", () => {
+  // Four questions, π = 0.5 each, the first two labelled. a = Y·ξ/π, b = f·(1 − ξ/π).
+  const base = (f1: number, y1: number, f2: number, y2: number): TActiveUnit[] => [
+    { prediction: f1, human: y1, probability: 0.5 },
+    { prediction: f2, human: y2, probability: 0.5 },
+    { prediction: 2, human: null, probability: 0.5 },
+    { prediction: 0, human: null, probability: 0.5 },
+  ];
+
+  it("estimates λ̂ = −S_ab / S_bb, derived by hand", () => {
+    // (f, Y) = (1, 1), (−1, 0); f = 2, 0 unlabelled.
+    //   a = [2, 0, 0, 0], mean 0.5;  b = [1·(1−2), −1·(1−2), 2, 0] = [−1, 1, 2, 0], mean 0.5
+    //   S_ab = 1.5·(−1.5) + (−0.5)·0.5 + (−0.5)·1.5 + (−0.5)·(−0.5) = −3;  S_bb = 2.25+0.25+2.25+0.25 = 5
+    //   λ̂ = 3/5 = 0.6;  t = a + 0.6·b = [1.4, 0.6, 1.2, 0], mean 0.8
+    //   deviations 0.6, −0.2, 0.4, −0.8: Σ² = 1.2, std (divisor 4) = √0.3, se = √0.3 / 2 = 0.2738613
+    //   (se² at λ = 1: (S_aa + 2S_ab + S_bb)/N² = (3 − 6 + 5)/16 = 0.125; at λ = 0: 3/16; at λ̂: 1.2/16 = 0.075)
+    const units = base(1, 1, -1, 0);
+    expect(tunedLambda(units)).toBeCloseTo(0.6, 12);
+    const r = activeMean(units, { lambda: "tuned" })!;
+    expect(r.lambda).toBeCloseTo(0.6, 12);
+    expect(r.estimate).toBeCloseTo(0.8, 12);
+    expect(r.se).toBeCloseTo(0.2738613, 6);
+    expect(activeMean(units, { lambda: 1 })!.se).toBeCloseTo(Math.sqrt(0.125), 12);
+    expect(activeMean(units, { lambda: 0 })!.se).toBeCloseTo(Math.sqrt(3 / 16), 12);
+  });
+
+  it("clips λ̂ to [0, 1]: a judge against people gives the weighted human mean alone", () => {
+    // (f, Y) = (−1, 1), (1, 0): b = [1, −1, 2, 0], mean 0.5; S_ab = 1.5·0.5 + (−0.5)(−1.5) + (−0.5)(1.5)
+    // + (−0.5)(−0.5) = 1 → λ̂ = −1/5 → 0; the estimate is mean(Y·ξ/π) = (1/0.5 + 0)/4 = 0.5.
+    const against = base(-1, 1, 1, 0);
+    expect(tunedLambda(against)).toBe(0);
+    expect(activeMean(against, { lambda: "tuned" })!.estimate).toBeCloseTo(0.5, 12);
+    // (f, Y) = (1, 2), (−1, −2): a = [4, −4, 0, 0], mean 0; b = [−1, 1, 2, 0]; S_ab = 4·(−1.5) + (−4)·0.5
+    // = −8 → λ̂ = 8/5 → 1.
+    expect(tunedLambda(base(1, 2, -1, -2))).toBe(1);
+    // Every question labelled with π = 1: b ≡ 0, λ changes nothing and is reported as 1.
+    expect(tunedLambda([1, 0].map((y) => ({ prediction: 0.3, human: y, probability: 1 })))).toBe(1);
+  });
+
+  it("with λ = 1 is exactly the estimator without power tuning", () => {
+    const rng = seededRng(5);
+    const units = Array.from({ length: 50 }, () => ({
+      prediction: rng.next() - 0.5,
+      human: rng.next() < 0.4 ? rng.next() - 0.5 : null,
+      probability: 0.2 + 0.8 * rng.next(),
+    }));
+    expect(activeMean(units, { lambda: 1 })).toEqual(activeMean(units));
+  });
+
+  it("gives the smallest reported se over λ in [0, 1]", () => {
+    const rng = seededRng(6);
+    for (let k = 0; k < 20; k++) {
+      const units = Array.from({ length: 30 }, () => {
+        const y = rng.next() - 0.5;
+        return {
+          prediction: (rng.next() - 0.5) * 0.6 + y * (k / 20),
+          human: rng.next() < 0.5 ? y : null,
+          probability: 0.3 + 0.7 * rng.next(),
+        };
+      });
+      const tuned = activeMean(units, { lambda: "tuned" })!.se;
+      for (let l = 0; l <= 1; l += 0.05)
+        expect(tuned).toBeLessThanOrEqual(activeMean(units, { lambda: l })!.se + 1e-12);
+    }
+  });
+
+  it("agrees with ppi_py's mean estimator with uniform π", () => {
+    // Reference: github.com/aangelopoulos/ppi_py at commit bd90caada03a1a3473eea62c53e39123371dedb8,
+    // ppi_py/ppi.py ppi_mean_pointestimate / ppi_mean_ci / _calc_lam_glm run verbatim (extracted with
+    // Python's ast) with numpy 2.4.6 and scipy 1.17.1 (statsmodels' two-sided _zconfint_generic ported:
+    // mean ± norm.ppf(1 − α/2)·std) on Y = the 4 labelled values, Yhat = their f, Yhat_unlabeled = f of
+    // all N = 10 questions:
+    //   lam=None: λ̂ 0.2047244094488189, point estimate 0.07602362204724408,
+    //             95% interval [0.002082343445410556, 0.1499649006490776]
+    //   lam=0: 0.075;  lam=1: 0.08000000000000002;  lam=0.4054752066115702 (our λ̂): 0.07702737603305784
+    // For a given λ the point estimate with π = n/N = 0.4 is ppi_py's. The λ̂ differ by design (module
+    // comment of lib/stats/active.ts): ppi_py's takes the unlabelled predictions as an independent second
+    // sample, ours minimises the variance of the IPW mean over the N questions (Poisson sampling), and
+    // so do the intervals (ours: std(t)/√N = 0.04100466266825262 at our λ̂, by numpy in the same script).
+    const f = [0.3, -0.1, 0.25, 0.05, 0.4, -0.2, 0.15, 0.0, 0.35, 0.1];
+    const Y = [0.2, 0.05, 0.1, -0.05];
+    const units = f.map((fi, i) => ({ prediction: fi, human: i < Y.length ? Y[i] : null, probability: 0.4 }));
+    expect(activeMean(units, { lambda: 0.2047244094488189 })!.estimate).toBeCloseTo(0.07602362204724408, 14);
+    expect(activeMean(units, { lambda: 0 })!.estimate).toBeCloseTo(0.075, 14);
+    expect(activeMean(units, { lambda: 1 })!.estimate).toBeCloseTo(0.08, 14);
+    const tuned = activeMean(units, { lambda: "tuned" })!;
+    expect(tuned.lambda).toBeCloseTo(0.4054752066115702, 13);
+    expect(tuned.estimate).toBeCloseTo(0.07702737603305784, 14);
+    expect(tuned.se).toBeCloseTo(0.04100466266825262, 14);
+  });
+});
 
 describe("activeMean (Zrnic & Candès 2024, the notebook's active estimator)", () => {
   it("matches the estimator derived by hand", () => {

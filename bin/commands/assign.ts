@@ -30,7 +30,7 @@ export function registerAssign(program: Command): void {
     )
     .option(
       "--unstable-first <run>",
-      "with --sample: first the pairs whose samples disagree in this judge run (name or id; a run with --samples N), then the usual scheme",
+      "with --sample: first the pairs whose samples disagree in this judge run (name or id; a run with --samples N), or whose members disagree in this jury (judge combine), then the usual scheme",
     )
     .option(
       "--chunking <name>",

@@ -19,8 +19,13 @@ import { field, say } from "../terms.ts";
 export type TTx = BulkTx;
 
 /** Tags per query of the project. */
-/** The pairs (`queryId:chunkId`) whose graded samples differ in the project's judge run of that name or id. */
+/**
+ * The pairs (`queryId:chunkId`) whose graded samples differ in the project's judge run of that name
+ * or id; or, for a jury (`judge combine`), the pairs whose members' grades differ.
+ */
 export async function unstableOfRun(db: Db, projectId: number, ref: string): Promise<Set<string>> {
+  const jury = await juryDisagreements(db, projectId, ref);
+  if (jury) return jury;
   const run = await findRun(db, projectId, ref);
   if (run.samples < 2)
     throw new AppError(
@@ -28,6 +33,21 @@ export async function unstableOfRun(db: Db, projectId: number, ref: string): Pro
       say`judge run ${run.id} (${run.judge}) has one sample per pair, so no pair can be unstable: start a run with ${field("samples", "3")} ${field("temperature", "0.7")} to measure test–retest`,
     );
   return unstablePairs(await sampleGrades(db, run.id, run.samples));
+}
+
+/** A jury's pairs whose members gave different grades (from each label's provenance), or null when `ref` is no jury. */
+async function juryDisagreements(db: Db, projectId: number, ref: string): Promise<Set<string> | null> {
+  const rows = await db.judgeLabel.findMany({
+    where: { projectId, judge: ref, provenance: { startsWith: '{"kind":"jury"' } },
+    select: { queryId: true, chunkId: true, provenance: true },
+  });
+  if (rows.length === 0) return null;
+  const out = new Set<string>();
+  for (const r of rows) {
+    const members = Object.values((JSON.parse(r.provenance!) as { members: Record<string, number> }).members);
+    if (members.some((g) => g !== members[0])) out.add(`${r.queryId}:${r.chunkId}`);
+  }
+  return out;
 }
 
 export async function queryTags(tx: TTx, pid: number): Promise<Map<number, string[]>> {

@@ -94,6 +94,23 @@ describe("assessor judge combine", () => {
     }
   });
 
+  it("offers the pairs where the jury's members disagree to assign --unstable-first", async () => {
+    const { unstableOfRun } = await import("../../lib/assignment/targets.ts");
+    const projectId = (await db.project.findUniqueOrThrow({ where: { name: project } })).id;
+    const expected = new Set(
+      (await juryLabels("med"))
+        .filter(
+          (l) =>
+            new Set(Object.values((JSON.parse(l.provenance!) as { members: Record<string, number> }).members)).size > 1,
+        )
+        .map((l) => `${l.queryId}:${l.chunkId}`),
+    );
+    // "off" differs from "good" wherever the reference grade is below 3: most pairs disagree.
+    expect(expected.size).toBeGreaterThan(0);
+    expect(expected.size).toBeLessThan(30);
+    expect(await unstableOfRun(db, projectId, "med")).toEqual(expected);
+  });
+
   it("weighted: learns from people to follow the judge that agrees with them, cross-fitted", async () => {
     const r = runCli([
       "judge",

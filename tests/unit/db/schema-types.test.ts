@@ -13,8 +13,13 @@ import type { DatabaseOf, DB } from "../../../lib/db/schema.ts";
  */
 type TSame<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type TPgDB = DatabaseOf<PgPrisma.TypeMap["model"]>;
-// Table by table (comparing the two whole database types at once exceeds TypeScript's depth).
-type TEveryTableSame = false extends { [K in keyof DB & keyof TPgDB]: TSame<DB[K], TPgDB[K]> }[keyof DB & keyof TPgDB]
+// Column by column (comparing whole tables, or the two database types at once, exceeds
+// TypeScript's depth on the generated payload types).
+type TColumnsSame<A, B> = false extends { [C in keyof A & keyof B]: TSame<A[C], B[C]> }[keyof A & keyof B]
+  ? false
+  : TSame<keyof A, keyof B>;
+type TEveryTableSame = false extends { [K in keyof DB & keyof TPgDB]: TColumnsSame<DB[K], TPgDB[K]> }[keyof DB &
+  keyof TPgDB]
   ? false
   : TSame<keyof DB, keyof TPgDB>;
 const sameOnBothDialects: TEveryTableSame = true;

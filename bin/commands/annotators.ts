@@ -46,6 +46,18 @@ export function annotatorsTable(r: TAnnotatorsReport): string[] {
       `  time per item: ${a.time.n ? `median ${f3(seconds(a.time.medianMs))} s, 10th percentile ${f3(seconds(a.time.p10Ms))} s, ${(100 * (a.time.fastShare ?? 0)).toFixed(1)}% at or under ${r.fastMs / 1000} s` : "–"}`,
     );
   }
+  if (r.answers.length) {
+    lines.push(
+      "",
+      "Answer labels (claims s/p/n/x as n < p < s with x as n; relevance 0–3), own labels left out of the reference:",
+    );
+    for (const a of r.answers) {
+      const c = a.claims;
+      lines.push(
+        `  ${a.annotator}: ${a.labelled} answers; claims ${"reason" in c ? `no number (${c.reason})` : `linear ${f3(c.linear)} ${ci(c.linearInterval)}, quadratic ${f3(c.quadratic)} ${ci(c.quadraticInterval)}, n=${c.n}`}; relevance ${kappaText(a.relevance)}; overturned ${a.adjudication.overturned} of ${a.adjudication.adjudicated} adjudicated; median ${a.time.n ? `${f3(seconds(a.time.medianMs))} s` : "–"} per answer`,
+      );
+    }
+  }
   if (r.model) {
     lines.push(
       "",

@@ -140,6 +140,49 @@ export function AnnotatorsCard({ projectId, judge }: { projectId: number | null;
               <Kappa c={q.data.model.vsAdjudicated} weights="linear" />.
             </p>
           ) : null}
+          {q.data?.answers.length ? (
+            <div className="mt-3 overflow-x-auto">
+              <table className="w-full text-sm">
+                <caption className="text-left text-xs text-slate-600">
+                  Answer labels, own labels left out of the reference
+                </caption>
+                <thead className="text-left text-xs text-slate-600">
+                  <tr>
+                    <th className="pr-2 font-medium">Annotator</th>
+                    <th className="pr-2 text-right font-medium">Answers</th>
+                    <th className="pr-2 font-medium">Claims κ linear</th>
+                    <th className="pr-2 font-medium">Relevance κ linear</th>
+                    <th className="pr-2 text-right font-medium">Overturned</th>
+                    <th className="text-right font-medium">Median time</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {q.data.answers.map((a) => (
+                    <tr key={a.annotator} className="border-t border-slate-100" data-testid="annotator-answers-row">
+                      <td className="py-1 pr-2 font-mono text-xs">{a.annotator}</td>
+                      <td className="pr-2 text-right">{a.labelled}</td>
+                      <td className="pr-2">
+                        {"reason" in a.claims ? (
+                          <span title={a.claims.reason}>too few ({a.claims.n})</span>
+                        ) : a.claims.linear === null ? (
+                          "–"
+                        ) : (
+                          <WithInterval value={a.claims.linear} ci={a.claims.linearInterval} show={f3} />
+                        )}
+                      </td>
+                      <td className="pr-2">
+                        <Kappa c={a.relevance} weights="linear" />
+                      </td>
+                      <td className="pr-2 text-right">
+                        {a.adjudication.overturned} / {a.adjudication.adjudicated}
+                      </td>
+                      <td className="text-right">{a.time.n ? `${f1((a.time.medianMs ?? 0) / 1000)} s` : "–"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
           <ul className="mt-2 text-xs text-slate-600">
             {rows.flatMap((a) =>
               a.peers

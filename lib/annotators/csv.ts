@@ -95,5 +95,28 @@ export function annotatorsCsv(r: TAnnotatorsReport): string {
     if (a.judge) rows.push([a.annotator, `judge:${r.judge}`, ...kappaCells(a.judge), "", "", "", ...own]);
     for (const p of a.peers) rows.push([a.annotator, p.other, ...kappaCells(p), "", "", "", ...own]);
   }
+  for (const a of r.answers) {
+    const c = a.claims;
+    const blank = new Array<TCsvCell>(header.length - 11).fill("");
+    rows.push([
+      a.annotator,
+      "answer claims (reference)",
+      c.n,
+      "",
+      ...("reason" in c
+        ? ["", "", "", "", "", "", c.reason]
+        : [
+            c.linear,
+            c.linearInterval?.low,
+            c.linearInterval?.high,
+            c.quadratic,
+            c.quadraticInterval?.low,
+            c.quadraticInterval?.high,
+            "",
+          ]),
+      ...blank,
+    ]);
+    rows.push([a.annotator, "answer relevance (reference)", ...kappaCells(a.relevance), ...blank]);
+  }
   return safeCsv([header, ...rows]);
 }

@@ -14,6 +14,8 @@ import { finalLabel } from "../labels/reference.ts";
 import { findJudge, labelSetRows } from "../judge/label-sets.ts";
 import { annotatorQuality, DEFAULT_FAST_MS, type TAnnotatedItem, type TAnnotatorQuality } from "../stats/annotators.ts";
 import { abilityModel, type TAbilityModel } from "../stats/annotators-model.ts";
+import { answerQuality, type TAnnotatedAnswer, type TAnswerQuality } from "../stats/annotators-answers.ts";
+import { finalAnswerLabel, parseClaimLabels } from "../answers/labels.ts";
 
 export type TAnnotatorsReport = {
   /** The judge compared with, when one was named. */
@@ -22,6 +24,8 @@ export type TAnnotatorsReport = {
   annotators: TAnnotatorQuality[];
   /** The annotator-ability model (Dawid–Skene), null without grades. */
   model: TAbilityModel | null;
+  /** The same for answer labels (claims and relevance), one row per annotator who labelled answers. */
+  answers: TAnswerQuality[];
 };
 
 export function pseudonym(projectId: number, userId: string): string {
@@ -39,11 +43,24 @@ export async function annotatorsReport(
   projectId: number,
   opts: { judge?: string; fastMs?: number; names?: boolean; resamples?: number } = {},
 ): Promise<TAnnotatorsReport> {
-  const [settings, items, users, judge] = await Promise.all([
+  const [settings, items, users, judge, answers] = await Promise.all([
     ruleSettings(db, projectId),
     loadItemLabels(db, projectId),
     db.user.findMany({ select: { id: true, email: true } }),
     opts.judge ? judgeLabels(db, projectId, opts.judge) : Promise.resolve(undefined),
+    db.answer.findMany({
+      where: { projectId, judgements: { some: {} } },
+      select: {
+        id: true,
+        disputedAt: true,
+        query: { select: { externalId: true } },
+        judgements: {
+          select: { userId: true, claimVersion: true, claimLabels: true, relevance: true, timeSpentMs: true },
+          orderBy: { id: "asc" },
+        },
+        adjudication: { select: { claimVersion: true, claimLabels: true, relevance: true } },
+      },
+    }),
   ]);
   const email = new Map(users.map((u) => [u.id, u.email]));
   const name = (userId: string) => (opts.names ? (email.get(userId) ?? userId) : pseudonym(projectId, userId));
@@ -63,11 +80,35 @@ export async function annotatorsReport(
         : null,
       final: finalLabel(it, settings),
     }));
+  const annotatedAnswers: TAnnotatedAnswer[] = answers.map((a) => {
+    const labels = a.judgements.map((j) => ({
+      annotator: name(j.userId),
+      claimVersion: j.claimVersion,
+      claimLabels: parseClaimLabels(j.claimLabels),
+      relevance: j.relevance,
+      timeSpentMs: j.timeSpentMs,
+    }));
+    const adjudication = a.adjudication
+      ? {
+          claimVersion: a.adjudication.claimVersion,
+          claimLabels: parseClaimLabels(a.adjudication.claimLabels),
+          relevance: a.adjudication.relevance,
+        }
+      : null;
+    return {
+      qid: a.query.externalId,
+      answerId: a.id,
+      labels,
+      adjudication,
+      final: finalAnswerLabel({ labels, adjudication, disputed: a.disputedAt !== null }, settings),
+    };
+  });
   const quality = annotatorQuality(annotated, { judge, fastMs: opts.fastMs, resamples: opts.resamples });
   return {
     judge: opts.judge ?? null,
     fastMs: opts.fastMs ?? DEFAULT_FAST_MS,
     annotators: quality,
     model: abilityModel(annotated),
+    answers: answerQuality(annotatedAnswers, { fastMs: opts.fastMs, resamples: opts.resamples }),
   };
 }

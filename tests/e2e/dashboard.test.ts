@@ -363,8 +363,10 @@ describe("dashboard of the demo project", () => {
       .trim()
       .split("\n");
     expect(csv[0].startsWith("annotator,compared_with,n,questions,kappa_linear")).toBe(true);
-    // Per annotator: the reference, the page's judge and the other annotator.
-    expect(csv).toHaveLength(1 + 2 * 3);
+    // Per annotator: the reference, the page's judge and the other annotator; then their answer
+    // labels (claims and relevance: the demo's answers q01–q08 are labelled by both).
+    expect(csv).toHaveLength(1 + 2 * 3 + 2 * 2);
+    expect(await card.getByTestId("annotator-answers-row").count()).toBe(2);
     const href = (await card.getByRole("link", { name: "Download CSV" }).getAttribute("href"))!;
     const ann = await apiSession(server.url, "ann1@example.com", "demo-ann1");
     expect((await fetch(`${server.url}${href}`, { headers: { Cookie: ann } })).status).toBe(403);

@@ -109,6 +109,8 @@ describe("assessor annotators report", () => {
     const model = new Map(report.model!.annotators.map((m) => [m.annotator, m]));
     expect(model.get(lenient.email)!.bias).toBeGreaterThan(model.get(steady.email)!.bias);
     expect(report.model!.items).toBe(16);
+    // No generated answers in this project: no answer-label rows.
+    expect(report.answers).toEqual([]);
     // The judge gave the true grade everywhere: steady agrees fully.
     expect(s.judge).toMatchObject({ n: 16, linear: 1, quadratic: 1 });
   });

@@ -12,6 +12,7 @@ export type TImported = {
   chunkId: number;
   grade: number;
   startSeconds: number | null;
+  endSeconds: null;
   source: string;
 };
 /** Imported labels against the pool: per pair the winning import (latest first, ties by source name). */
@@ -38,6 +39,8 @@ export async function loadImported(db: Db, projectId: number): Promise<TImported
         chunkId: num(r[1]),
         grade: num(r[2]),
         startSeconds: numOrNull(r[3]),
+        // Imported labels carry no answer end (ReferenceLabel has none), as lib/labels/reference.ts says.
+        endSeconds: null,
         source: str(r[4]),
       } as TImported,
       source: str(r[4]),

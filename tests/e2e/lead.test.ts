@@ -265,15 +265,15 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
     expect(csv.suggestedFilename()).toBe(
       download.suggestedFilename().replace(/^Demo\.(\w+)\.qrels$/, "Demo.labels.$1.csv"),
     );
-    // No comment line: the header row first; the new columns (flags, notes, revision) at the end.
+    // No comment line: the header row first; the new columns (flags, notes, revision, end) at the end.
     const csvLines = readFileSync(await csv.path(), "utf8")
       .trimEnd()
       .split("\n");
     expect(csvLines).toEqual([
-      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision",
-      "q1,c1,3,,imported,0,prior study,v1,0,10,default,,,",
-      "q1,c3,2,20,agreed,2,,v1,20,30,default,,,",
-      "q2,c4,1,,imported,0,prior study,v1,30,40,default,,,",
+      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision,end",
+      "q1,c1,3,,imported,0,prior study,v1,0,10,default,,,,",
+      "q1,c3,2,20,agreed,2,,v1,20,30,default,,,,",
+      "q2,c4,1,,imported,0,prior study,v1,30,40,default,,,,",
     ]);
     const [version] = await Promise.all([
       page.waitForEvent("download"),
@@ -309,6 +309,7 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
       flags: [],
       notes: [],
       revision: null,
+      end: null,
     });
 
     mkdirSync(artifactsDir, { recursive: true });

@@ -133,7 +133,10 @@ describe("the adjudicator's final start (issue 22 item 1)", () => {
         15,
       ),
     ).toBe(17.6);
-    expect(takeLabel({ grade: 0, startSeconds: 12 })).toEqual({ grade: 0, start: null });
-    expect(takeLabel({ grade: 2, startSeconds: 12 })).toEqual({ grade: 2, start: 12 });
+    // Taking a label takes its answer end too (none without one, and none for grade 0).
+    expect(takeLabel({ grade: 0, startSeconds: 12 })).toEqual({ grade: 0, start: null, end: null });
+    expect(takeLabel({ grade: 2, startSeconds: 12 })).toEqual({ grade: 2, start: 12, end: null });
+    expect(takeLabel({ grade: 0, startSeconds: 12, endSeconds: 20 })).toEqual({ grade: 0, start: null, end: null });
+    expect(takeLabel({ grade: 3, startSeconds: 12, endSeconds: 20 })).toEqual({ grade: 3, start: 12, end: 20 });
   });
 });

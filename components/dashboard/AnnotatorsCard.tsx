@@ -103,7 +103,7 @@ export function AnnotatorsCard({ projectId, judge }: { projectId: number | null;
       />
       {rows.length ? (
         <>
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Annotators table">
             <table className="w-full text-sm">
               <thead className="text-left text-xs text-slate-600">
                 <tr>
@@ -141,7 +141,7 @@ export function AnnotatorsCard({ projectId, judge }: { projectId: number | null;
             </p>
           ) : null}
           {q.data?.answers.length ? (
-            <div className="mt-3 overflow-x-auto">
+            <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Answer labels table">
               <table className="w-full text-sm">
                 <caption className="text-left text-xs text-slate-600">
                   Answer labels, own labels left out of the reference

@@ -65,8 +65,8 @@ describe("adjudication in the browser", () => {
 
     const table = first.getByRole("table", { name: "Annotators' labels" });
     expect(await table.locator("tbody tr").allInnerTexts()).toEqual([
-      "A\t1 related but does not answer\t0:10\tmentions it only\t—",
-      "B\t3 contains the exact evidence\t0:20\texact answer\tUnsure",
+      "A\t1 related but does not answer\t0:10\t—\tmentions it only\t—",
+      "B\t3 contains the exact evidence\t0:20\t—\texact answer\tUnsure",
     ]);
     const text = (await first.locator("main").textContent()) ?? "";
     for (const s of ["Ann Annotator", SECRETS.otherName, SECRETS.otherEmail, SECRETS.judge, ...SECRETS.systems])

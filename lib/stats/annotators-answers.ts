@@ -13,15 +13,16 @@
  * - overturned: adjudicated answers where the adjudication differs from their labels in a claim
  *   or the relevance; time per answer as for chunk grades.
  */
-import { quantileSorted } from "./bootstrap.ts";
 import { agreedGrade } from "../labels/rule.ts";
 import { claimAgreement, type TSupportLabel } from "./generation.ts";
 import {
   agreementCell,
   DEFAULT_FAST_MS,
   DEFAULT_MIN_PAIRS,
+  timePerItem,
   type TAgreementCell,
   type TInterval,
+  type TTimePerItem,
 } from "./annotators.ts";
 import type { LabelPair } from "./agreement/align.ts";
 
@@ -49,7 +50,7 @@ export type TAnswerQuality = {
   claims: TClaimCell;
   relevance: TAgreementCell;
   adjudication: { adjudicated: number; overturned: number; share: number | null };
-  time: { n: number; medianMs: number | null; p10Ms: number | null; fastShare: number | null; fastMs: number };
+  time: TTimePerItem;
 };
 
 const Z95 = 1.959963984540054;
@@ -119,20 +120,13 @@ export function answerQuality(
       if (ref.claimVersion === own.claimVersion && ref.claimLabels.length === own.claimLabels.length)
         own.claimLabels.forEach((l, i) => claims.push({ human: ref.claimLabels[i], judge: l }));
     }
-    const t = Float64Array.from(times).sort();
     return {
       annotator: who,
       labelled,
       claims: claimCell(claims, minPairs),
       relevance: agreementCell(relevance, { minPairs, resamples: opts.resamples, seed: opts.seed }),
       adjudication: { adjudicated, overturned, share: labelled ? overturned / labelled : null },
-      time: {
-        n: t.length,
-        medianMs: t.length ? quantileSorted(t, 0.5) : null,
-        p10Ms: t.length ? quantileSorted(t, 0.1) : null,
-        fastShare: t.length ? t.filter((x) => x <= fastMs).length / t.length : null,
-        fastMs,
-      },
+      time: timePerItem(times, fastMs),
     };
   });
 }

@@ -68,7 +68,7 @@ export type TAnnotatorQuality = {
   judge: TAgreementCell | null;
   start: { n: number; meanAbsError: number | null; medianAbsError: number | null };
   adjudication: { adjudicated: number; overturned: number; share: number | null };
-  time: { n: number; medianMs: number | null; p10Ms: number | null; fastShare: number | null; fastMs: number };
+  time: TTimePerItem;
 };
 
 export type TAnnotatorOptions = {
@@ -171,6 +171,26 @@ function sortedNumbers(xs: Iterable<number>): Float64Array {
   return Float64Array.from(xs).sort();
 }
 
+export type TTimePerItem = {
+  n: number;
+  medianMs: number | null;
+  p10Ms: number | null;
+  fastShare: number | null;
+  fastMs: number;
+};
+
+/** Time per item (ms): median and 10th percentile (type-7 quantiles), the share at or under `fastMs`. */
+export function timePerItem(times: readonly number[], fastMs: number): TTimePerItem {
+  const t = sortedNumbers(times);
+  return {
+    n: t.length,
+    medianMs: t.length ? quantileSorted(t, 0.5) : null,
+    p10Ms: t.length ? quantileSorted(t, 0.1) : null,
+    fastShare: t.length ? t.filter((x) => x <= fastMs).length / t.length : null,
+    fastMs,
+  };
+}
+
 /** One row per annotator (sorted by annotator), as the Annotators card and `annotators report` show. */
 export function annotatorQuality(items: readonly TAnnotatedItem[], opts: TAnnotatorOptions = {}): TAnnotatorQuality[] {
   const fastMs = opts.fastMs ?? DEFAULT_FAST_MS;
@@ -212,7 +232,6 @@ export function annotatorQuality(items: readonly TAnnotatedItem[], opts: TAnnota
     const refCell = agreementCell(toReference, opts);
     const len = "reason" in refCell ? null : leniencyWithInterval(toReference, opts);
     const errs = sortedNumbers(startErrors);
-    const t = sortedNumbers(times);
     return {
       annotator: a,
       graded,
@@ -231,13 +250,7 @@ export function annotatorQuality(items: readonly TAnnotatedItem[], opts: TAnnota
         medianAbsError: errs.length ? quantileSorted(errs, 0.5) : null,
       },
       adjudication: { adjudicated, overturned, share: graded ? overturned / graded : null },
-      time: {
-        n: t.length,
-        medianMs: t.length ? quantileSorted(t, 0.5) : null,
-        p10Ms: t.length ? quantileSorted(t, 0.1) : null,
-        fastShare: t.length ? t.filter((x) => x <= fastMs).length / t.length : null,
-        fastMs,
-      },
+      time: timePerItem(times, fastMs),
     };
   });
 }

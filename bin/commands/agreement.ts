@@ -4,7 +4,7 @@ import { alignLabels } from "../../lib/stats/agreement/align.ts";
 import { readLabelFile } from "../../lib/stats/agreement/read.ts";
 import { agreementReport, type AgreementReport } from "../../lib/stats/agreement/report.ts";
 import { DEFAULT_SEED } from "../../lib/stats/bootstrap.ts";
-import { readInput } from "./eval.ts";
+import { readInput } from "./eval-read.ts";
 
 /**
  * `assessor agreement REFERENCE OTHER`: agreement between two label files (qrels, or JSONL as the imports read it) on the 0–3 scale

@@ -7,7 +7,7 @@ import { emptyRanking } from "../../lib/stats/measures/types.ts";
 import type { TEstimate, TPpiResult } from "../../lib/stats/ppi.ts";
 import { MEASURE_RANGE, ppiTable, type TAdvice, type TPpiTable } from "../../lib/stats/ppi-table.ts";
 import { NO_BASIS_TEXT } from "../../lib/stats/sample-size.ts";
-import { rankRunFile, readQrelsFile } from "./eval.ts";
+import { rankRunFile, readQrelsFile } from "./eval-read.ts";
 
 /**
  * `assessor eval --ppi --judge J --human H RUN...`: the systems table from cheap labels

@@ -15,7 +15,7 @@ import {
   type AnswerPlace,
   type TimedLabel,
 } from "../../lib/stats/time/index.ts";
-import { readInput } from "./eval.ts";
+import { readInput } from "./eval-read.ts";
 
 /**
  * `assessor eval --chunks FILE`: the time measures (lib/stats/time) beside the

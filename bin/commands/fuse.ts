@@ -16,7 +16,7 @@ import {
 } from "../../lib/fusion/index.ts";
 import { tuneWeights } from "../../lib/fusion/tune.ts";
 import { MeasureSpecError, parseMeasures } from "../../lib/stats/measures/index.ts";
-import { readInput, readQrelsFile } from "./eval.ts";
+import { readInput, readQrelsFile } from "./eval-read.ts";
 
 /**
  * `assessor fuse --method rrf|wsum|combsum|combmnz RUN… > fused.trec`: one run from several

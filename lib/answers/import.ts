@@ -1,20 +1,19 @@
 import { createHash, randomUUID } from "node:crypto";
-import { z } from "zod";
 import { hasNul, NUL_MESSAGE } from "../bounds.ts";
 import type { Db } from "../db/client.ts";
-import { AppError, ValidationError, type LocatedError } from "../errors.ts";
+import { AppError, type LocatedError } from "../errors.ts";
 import { forEachJsonl } from "../formats/jsonl.ts";
-import { recogniseChunking } from "../chunkings/recognise.ts";
-import type { ChunkingInfo } from "../chunkings/store.ts";
-import type { IdIndex } from "../db/id-index.ts";
 import { bulkTransaction } from "../db/bulk.ts";
 import { dateValue } from "../db/dialect.ts";
 import { insertImportRecord } from "../imports/record.ts";
 import { ErrorList, readInput, type ImportOptions, type ImportResult } from "../imports/input.ts";
-import { ZExternalId } from "../imports/schemas.ts";
-import { MAX_ANSWER_CHARS, MAX_CLAIMS, splitClaims, type TClaimSpan } from "./claims.ts";
+import { MAX_CLAIMS, splitClaims, type TClaimSpan } from "./claims.ts";
 import { PRIVATE_VERSION_MIN } from "./claims-edit.ts";
 import { field, say } from "../terms.ts";
+import { WHAT, ZAnswerRow, type TAnswerRow } from "./import-schema.ts";
+import { answerChunking, chunkIdsOf, matchQuestions } from "./import-resolve.ts";
+
+export { ZAnswerRow, type TAnswerRow };
 
 /**
  * Answers of one generator configuration (a "system") from JSONL, one line per
@@ -24,97 +23,6 @@ import { field, say } from "../terms.ts";
  * for `qid`, RAGAS's `user_input` (the question's text), `response` for `answer`,
  * `contexts`/`context_ids`/RAGAS's `retrieved_context_ids` for `context`.
  */
-const ZCitation = z.strictObject({
-  sentence: z
-    .number({ error: "expected the sentence's index (0 for the first sentence of the answer)" })
-    .int({ error: "expected an integer sentence index" })
-    .min(0, { error: "expected a sentence index of 0 or more" }),
-  chunks: z
-    .array(ZExternalId, { error: "expected the cited chunks as an array of chunk ids" })
-    .min(1, { error: "expected at least one cited chunk" }),
-});
-
-const chunkIds = (what: string) =>
-  z
-    .array(ZExternalId, {
-      error: `expected ${what} as an array of chunk ids (the chunks given to the model, in order)`,
-    })
-    .optional();
-const answerText = z
-  .string({ error: "expected the answer as a string" })
-  .max(MAX_ANSWER_CHARS, {
-    error: (i) =>
-      `expected an answer of at most ${MAX_ANSWER_CHARS} characters, got ${typeof i.input === "string" ? i.input.length : "more"}`,
-  })
-  .refine((s) => !hasNul(s), { error: NUL_MESSAGE })
-  .optional();
-
-const QUESTION_FIELDS = ["qid", "question_id", "query_id", "user_input"] as const;
-const ANSWER_FIELDS = ["answer", "response"] as const;
-const CONTEXT_FIELDS = ["context", "contexts", "context_ids", "retrieved_context_ids"] as const;
-
-export const ZAnswerRow = z
-  .strictObject({
-    qid: ZExternalId.optional(),
-    question_id: ZExternalId.optional(),
-    query_id: ZExternalId.optional(),
-    user_input: z.string({ error: "expected the question's text as a string" }).optional(),
-    answer: answerText,
-    response: answerText,
-    context: chunkIds("the context"),
-    contexts: chunkIds("the contexts"),
-    context_ids: chunkIds("the context ids"),
-    retrieved_context_ids: chunkIds("the retrieved context ids"),
-    retrieved_contexts: z.unknown().optional(),
-    citations: z.array(ZCitation, { error: "expected citations as an array of { sentence, chunks }" }).optional(),
-  })
-  .superRefine((r, ctx) => {
-    const one = (fields: readonly (keyof typeof r)[], missing: string) => {
-      const given = fields.filter((f) => r[f] !== undefined);
-      if (given.length === 0) ctx.addIssue({ code: "custom", path: [fields[0]], message: missing });
-      else if (given.length > 1)
-        ctx.addIssue({
-          code: "custom",
-          path: [given[1]],
-          message: `give this once: ${given.join(" and ")} are the same field (use one)`,
-        });
-    };
-    one(QUESTION_FIELDS, "expected the question: qid (or question_id, query_id, or the question's text as user_input)");
-    one(ANSWER_FIELDS, "expected the answer text (answer or response)");
-    if (r.retrieved_contexts !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["retrieved_contexts"],
-        message:
-          "retrieved_contexts holds passage texts; expected the ids of the chunks given to the model, as context (or retrieved_context_ids)",
-      });
-    else
-      one(
-        CONTEXT_FIELDS,
-        "expected the context: the ids of the chunks given to the model, in order (context, contexts, context_ids or retrieved_context_ids)",
-      );
-    for (const f of ANSWER_FIELDS)
-      if (r[f] !== undefined && r[f].trim() === "")
-        ctx.addIssue({ code: "custom", path: [f], message: "expected a non-empty answer" });
-    for (const f of ["user_input"] as const)
-      if (r[f] !== undefined && r[f].trim() === "")
-        ctx.addIssue({ code: "custom", path: [f], message: "expected a non-empty question text" });
-  })
-  .transform((r) => {
-    const q = QUESTION_FIELDS.find((f) => r[f] !== undefined)!;
-    const a = ANSWER_FIELDS.find((f) => r[f] !== undefined)!;
-    const c = CONTEXT_FIELDS.find((f) => r[f] !== undefined)!;
-    return {
-      questionField: q,
-      question: r[q]!,
-      answerField: a,
-      answer: r[a]!,
-      contextField: c,
-      context: r[c]!,
-      citations: r.citations ?? null,
-    };
-  });
-export type TAnswerRow = z.output<typeof ZAnswerRow>;
 
 export type TAnswersInput = { system: string; fileName?: string } & ({ text: string | Buffer } | { path: string });
 export type TAnswersImportOptions = ImportOptions & {
@@ -136,8 +44,6 @@ export type TAnswersImportResult = ImportResult & {
   labelsRemoved: number;
   judgeLabelsRemoved: number;
 };
-
-const WHAT = "one JSON object per line: qid, answer, context (chunk ids in order), optional citations";
 
 /** The stored hash of an answer's content: an unchanged line is a no-op on re-import. */
 export function answerContentHash(text: string, context: readonly string[], citations: unknown): string {
@@ -198,93 +104,9 @@ export async function importAnswers(
   const rows: (TAnswerRow & { line: number })[] = [];
   forEachJsonl(bytes, name, ZAnswerRow, WHAT, (row, line) => rows.push({ ...row, line }), errors);
 
-  // Questions: by id, or by text (RAGAS's user_input), each once in the file.
-  const questions = await db.query.findMany({
-    where: { projectId },
-    select: { id: true, externalId: true, text: true, status: true },
-  });
-  const byId = new Map(questions.map((q) => [q.externalId, q]));
-  const normal = (t: string) => t.trim().replace(/\s+/g, " ");
-  const byText = new Map<string, (typeof questions)[number][]>();
-  for (const q of questions) byText.set(normal(q.text), [...(byText.get(normal(q.text)) ?? []), q]);
-  const seen = new Map<number, number>();
-  const found: { row: (typeof rows)[number]; q: (typeof questions)[number] }[] = [];
-  for (const row of rows) {
-    let q: (typeof questions)[number] | undefined;
-    if (row.questionField === "user_input") {
-      const matches = byText.get(normal(row.question)) ?? [];
-      if (matches.length === 0) {
-        errors.push({
-          file: name,
-          line: row.line,
-          field: "user_input",
-          message: `no question of this project has the text "${row.question}"; expected a question's exact text (or its id as qid)`,
-        });
-        continue;
-      }
-      if (matches.length > 1) {
-        errors.push({
-          file: name,
-          line: row.line,
-          field: "user_input",
-          message: `${matches.length} questions have this text (${matches.map((m) => `"${m.externalId}"`).join(", ")}); give the question's id as qid`,
-        });
-        continue;
-      }
-      q = matches[0];
-    } else {
-      q = byId.get(row.question);
-      if (!q) {
-        errors.push({
-          file: name,
-          line: row.line,
-          field: row.questionField,
-          message: `unknown question "${row.question}"; expected the id of a question of this project`,
-        });
-        continue;
-      }
-    }
-    const first = seen.get(q.id);
-    if (first !== undefined) {
-      errors.push({
-        file: name,
-        line: row.line,
-        field: row.questionField,
-        message: `question "${q.externalId}" is answered twice (first on line ${first}); expected one line per question`,
-      });
-      continue;
-    }
-    seen.set(q.id, row.line);
-    if (q.status !== "accepted")
-      warnings.push({
-        file: name,
-        line: row.line,
-        field: row.questionField,
-        message: `question "${q.externalId}" is ${q.status === "draft" ? "a draft" : q.status}: its answer is imported but not assigned or evaluated until the question is accepted`,
-      });
-    found.push({ row, q });
-  }
+  const found = await matchQuestions(db, projectId, name, rows, errors, warnings);
 
-  // Chunks: one chunking for the whole file, named or recognised from the ids (as for runs).
-  const ids = (r: TAnswerRow) => [
-    ...r.context.map((id, i) => ({ id, field: `${r.contextField}.${i}` })),
-    ...(r.citations ?? []).flatMap((c, j) => c.chunks.map((id, k) => ({ id, field: `citations.${j}.chunks.${k}` }))),
-  ];
-  const anyChunk = rows.some((r) => ids(r).length > 0);
-  let chunking: ChunkingInfo | null = null;
-  let chunks: IdIndex | null = null;
-  if (anyChunk || opts.chunking !== undefined) {
-    try {
-      ({ chunking, chunks } = await recogniseChunking(db, projectId, name, opts.chunking, "answer file", (visit) => {
-        for (const r of rows) for (const { id, field } of ids(r)) visit(id, r.line, field);
-      }));
-    } catch (e) {
-      // Errors at lines go with the file's other errors, in line order; the rest (no chunks, an
-      // ambiguous file, an unknown --chunking) stand alone once the lines are right.
-      if (e instanceof ValidationError) errors.push(...e.errors);
-      else if (errors.length === 0) throw e;
-    }
-  }
+  const { chunking, chunks } = await answerChunking(db, projectId, name, rows, opts.chunking, errors);
 
   const resolved: Resolved[] = [];
   for (const { row, q } of found) {
@@ -292,7 +114,7 @@ export async function importAnswers(
     const context: Resolved["context"] = [];
     const positions = new Map<string, number>();
     if (chunks && chunking) {
-      for (const { id, field } of ids(row)) {
+      for (const { id, field } of chunkIdsOf(row)) {
         const chunkId = chunks.get(id);
         if (chunkId === undefined) {
           bad = true;

@@ -1,13 +1,11 @@
 import { AppError } from "../errors.ts";
-import { bootstrapMeanIntervals, type Interval, type MeanIntervalMemo } from "../stats/bootstrap.ts";
+import { bootstrapMeanIntervals, type MeanIntervalMemo } from "../stats/bootstrap.ts";
 import { judgedAt } from "../stats/measures/judged.ts";
 import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
-import { UNJUDGED, type RankedQuery } from "../stats/measures/types.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import { ppiMean } from "../stats/ppi.ts";
 import { MEASURE_RANGE } from "../stats/ppi-table.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
-import { qrelsOf } from "./labels.ts";
 import { RESAMPLING } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 import type { ReferenceSpan } from "../stats/time/index.ts";
@@ -20,6 +18,27 @@ import {
   type TTimeValues,
 } from "./time.ts";
 import { cacheOf, type TCacheHolder } from "./load/cache.ts";
+import {
+  REPORT_COLUMNS,
+  NDCG,
+  JUDGED,
+  systemOf,
+  transferJudgeInto,
+  type TReportCell,
+  type TReportRow,
+  type TChunkingReport,
+  type TChunkingName,
+  type TReportOptions,
+} from "./chunking-report-columns.ts";
+import {
+  ranked,
+  auditedQuestions,
+  humanByChunking,
+  derivedLabels,
+  type TPerChunking,
+  NO_LABELS,
+  labelText,
+} from "./chunking-report-labels.ts";
 
 /**
  * The chunking grid report: one row per chunking × system, the measures that
@@ -53,192 +72,7 @@ import { cacheOf, type TCacheHolder } from "./load/cache.ts";
  *   the chunking's name), since system names are unique in a project: `bm25@c40o0` on chunking
  *   c40o0 is system `bm25`, compared with `bm25` on the baseline.
  */
-export type TReportColumn = { id: string; label: string; lowerIsBetter: boolean; seconds: boolean };
-export type TReportCell = {
-  mean: number | null;
-  n: number;
-  ci: Interval | null;
-  test: { meanDiff: number; p: number; n: number } | null;
-  ppi: { estimate: number; low: number; high: number; labelled: number } | null;
-};
-/** `derived`: the transfer judge's labels nDCG@10 used (ranked in a top 10 where no human label exists), summed over questions. */
-export type TReportRow = {
-  chunking: string;
-  chunkingId: number;
-  system: string;
-  run: string;
-  transferJudge: string | null;
-  audited: number;
-  derived: number;
-  cells: TReportCell[];
-};
-export type TChunkingReport = {
-  baseline: string | null;
-  questions: number;
-  columns: TReportColumn[];
-  rows: TReportRow[];
-  /** The trade-off chart: span recall@10 against seconds read@10, one point per row. */
-  points: { chunking: string; system: string; secondsRead10: number | null; spanRecall10: number | null }[];
-  empty: string | null;
-};
 
-export const REPORT_COLUMNS: TReportColumn[] = [
-  { id: "span_recall_5", label: "Span recall@5", lowerIsBetter: false, seconds: false },
-  { id: "span_recall_10", label: "Span recall@10", lowerIsBetter: false, seconds: false },
-  { id: "time_iou_10", label: "Time-IoU@10", lowerIsBetter: false, seconds: false },
-  { id: "seconds_read_10", label: "Seconds read@10", lowerIsBetter: true, seconds: true },
-  { id: "start_error", label: "Start error (s)", lowerIsBetter: true, seconds: true },
-  { id: "ndcg_cut_10", label: "nDCG@10 (derived + human)", lowerIsBetter: false, seconds: false },
-  { id: "judged_10", label: "Judged@10", lowerIsBetter: false, seconds: false },
-];
-const NDCG = 5;
-const JUDGED = 6;
-
-export type TChunkingName = { id: number; name: string };
-export type TReportOptions = { baseline?: string; gain?: Gain };
-
-const SEPARATORS = ["@", "-", "_", ".", ":", "/"];
-
-/** The system a run stands for across chunkings (see the file comment). */
-export function systemOf(runSystem: string, chunking: string): string {
-  for (const sep of SEPARATORS) {
-    const suffix = `${sep}${chunking}`;
-    if (runSystem.length > suffix.length && runSystem.endsWith(suffix)) return runSystem.slice(0, -suffix.length);
-  }
-  return runSystem;
-}
-
-/** The transfer judge into a chunking: `transfer:<A>-><name>`, the first in byte order, or null. */
-export function transferJudgeInto(judges: Iterable<string>, chunking: string): string | null {
-  const names = [...judges].filter((j) => j.startsWith("transfer:") && j.endsWith(`->${chunking}`)).sort();
-  return names[0] ?? null;
-}
-
-type Labels = Map<number, Map<number, number>>;
-
-function ranked(qid: string, chunkIds: ArrayLike<number>, judged: Map<number, number> | undefined): RankedQuery {
-  const grades = new Int8Array(chunkIds.length);
-  const atGrade = [0, 0, 0, 0];
-  if (judged) for (const g of judged.values()) if (g >= 0 && g <= 3) atGrade[g]++;
-  for (let i = 0; i < grades.length; i++) grades[i] = judged?.get(chunkIds[i]) ?? UNJUDGED;
-  return { qid, grades, judgedAtGrade: atGrade };
-}
-
-/** Questions completely human-labelled on one chunking: ≥ 1 pool item on its chunks, each with a final human label. */
-const poolCache = (data: TCacheHolder) =>
-  cacheOf(data).carried(
-    "chunking-report.poolCache",
-    () => new WeakMap<object, Map<number, Map<number, Set<number>>>>(),
-  );
-/** Per question, the chunks with an annotator's final label (agreed or adjudicated: not imported). */
-const annotatedCache = (data: TCacheHolder) =>
-  cacheOf(data).per("chunking-report.annotatedCache", () => new WeakMap<TDashboardData, Map<number, Set<number>>>());
-function annotated(data: TDashboardData): Map<number, Set<number>> {
-  let out = annotatedCache(data).get(data);
-  if (out) return out;
-  out = new Map();
-  for (const l of data.reference) {
-    if (l.status === "imported") continue;
-    let chunks = out.get(l.queryId);
-    if (!chunks) out.set(l.queryId, (chunks = new Set()));
-    chunks.add(l.chunkId);
-  }
-  annotatedCache(data).set(data, out);
-  return out;
-}
-
-/**
- * Questions audited on a chunking: it has pool items of the chunking's chunks and every one has an
- * annotator's final label (imported labels, such as an imported truth, are no audit).
- */
-function auditedQuestions(data: TDashboardData, chunkingId: number): Set<number> {
-  let byChunking = poolCache(data).get(data.base);
-  if (!byChunking) {
-    byChunking = new Map();
-    for (const it of data.poolItems.values()) {
-      const c = data.chunks.get(it.chunkId)?.chunkingId;
-      if (c === undefined) continue;
-      let byQuery = byChunking.get(c);
-      if (!byQuery) byChunking.set(c, (byQuery = new Map()));
-      let chunks = byQuery.get(it.queryId);
-      if (!chunks) byQuery.set(it.queryId, (chunks = new Set()));
-      chunks.add(it.chunkId);
-    }
-    poolCache(data).set(data.base, byChunking);
-  }
-  const pooled = byChunking.get(chunkingId) ?? new Map<number, Set<number>>();
-  const out = new Set<number>();
-  const people = annotated(data);
-  for (const [queryId, chunks] of pooled) {
-    const h = people.get(queryId);
-    if (h && [...chunks].every((c) => h.has(c))) out.add(queryId);
-  }
-  return out;
-}
-
-type TPerChunking = {
-  human: Labels;
-  derived: Labels;
-  derivedText: Map<number, string>;
-  judge: string | null;
-  audited: Set<number>;
-};
-const NO_LABELS: Labels = new Map();
-
-/**
- * Final human labels grouped by their chunk's chunking, then by question, per label-set version.
- * The next version copies the previous one's and rebuilds only the questions whose labels changed
- * (data.referenceChanges), as lib/dashboard/labels.ts referenceQrels does.
- */
-const humanCache = (data: TCacheHolder) =>
-  cacheOf(data).per("chunking-report.humanCache", () => new WeakMap<TDashboardData, Map<number, Labels>>());
-const lastHuman = (data: TCacheHolder) =>
-  cacheOf(data).carried(
-    "chunking-report.lastHuman",
-    () => new WeakMap<object, { version: string; byChunking: Map<number, Labels> }>(),
-  );
-function humanByChunking(data: TDashboardData): Map<number, Labels> {
-  let out = humanCache(data).get(data);
-  if (out) return out;
-  const last = lastHuman(data).get(data.base);
-  const changes = data.referenceChanges;
-  if (last && changes && last.version === changes.from) {
-    out = new Map([...last.byChunking].map(([c, byQuery]) => [c, new Map(byQuery)]));
-    for (const byQuery of out.values()) for (const q of changes.queries) byQuery.delete(q);
-  } else out = new Map();
-  const only = last && changes && last.version === changes.from ? changes.queries : null;
-  for (const l of data.reference) {
-    if (only && !only.has(l.queryId)) continue;
-    const chunkingId = data.chunks.get(l.chunkId)?.chunkingId;
-    if (chunkingId === undefined) continue;
-    let byQuery = out.get(chunkingId);
-    if (!byQuery) out.set(chunkingId, (byQuery = new Map()));
-    let m = byQuery.get(l.queryId);
-    if (!m) byQuery.set(l.queryId, (m = new Map()));
-    m.set(l.chunkId, l.grade);
-  }
-  humanCache(data).set(data, out);
-  lastHuman(data).set(data.base, { version: data.version, byChunking: out });
-  return out;
-}
-
-/** A judge's labels on one chunking by question, with their text (the cache signature); kept per label list (judge labels change only with an import). */
-const derivedCache = (data: TCacheHolder) =>
-  cacheOf(data).carried(
-    "chunking-report.derivedCache",
-    () => new WeakMap<readonly TLabel[], Map<number, { labels: Labels; text: Map<number, string> }>>(),
-  );
-function derivedLabels(data: TDashboardData, list: readonly TLabel[], chunkingId: number) {
-  let byChunking = derivedCache(data).get(list);
-  if (!byChunking) derivedCache(data).set(list, (byChunking = new Map()));
-  let v = byChunking.get(chunkingId);
-  if (!v) {
-    const labels = qrelsOf(list.filter((l) => data.chunks.get(l.chunkId)?.chunkingId === chunkingId));
-    v = { labels, text: new Map([...labels].map(([q, m]) => [q, labelText(m)])) };
-    byChunking.set(chunkingId, v);
-  }
-  return v;
-}
 type TQuestionValues = { values: (number | null)[]; judge: number | null; human: number | null; derivedUsed: number };
 
 const valueCache = (data: TCacheHolder) =>
@@ -260,12 +94,6 @@ function sameJudgeLists(lists: readonly (readonly TLabel[])[], data: TDashboardD
   let i = 0;
   for (const l of data.judges.values()) if (lists[i++] !== l) return false;
   return i === lists.length;
-}
-
-function labelText(m: Map<number, number> | undefined): string {
-  let t = "";
-  if (m) for (const [c, g] of m) t += `${c}:${g},`;
-  return t;
 }
 
 const NO_DOCIDS: readonly string[] = [];
@@ -546,3 +374,13 @@ export function chunkingReport(
   }));
   return { ...base, questions: queryIds.length, rows, points, empty: null };
 }
+
+export { REPORT_COLUMNS, systemOf, transferJudgeInto } from "./chunking-report-columns.ts";
+export type {
+  TReportColumn,
+  TReportCell,
+  TReportRow,
+  TChunkingReport,
+  TChunkingName,
+  TReportOptions,
+} from "./chunking-report-columns.ts";

@@ -13,7 +13,10 @@
  * - Inclusion probability of a drawn or undrawn question after batches 1…k: 1 − Π(1 − p_j(q)),
  *   where p_j(q) is the batch's probability, computed from the uncertainty frozen at creation and
  *   the batch's budget alone (never from labels gathered since), so it is known exactly.
- * - Several systems: every pair, with a Bonferroni split of the look's error over the pairs.
+ * - Looks: each stored batch is a look; the error is spent over the looks by a spending function
+ *   of the share of questions drawn (lib/decisions/looks.ts, lib/stats/sequential.ts), and the
+ *   interval reported at a look is the repeated confidence interval at that look's boundary.
+ * - Several systems: every pair, with a Bonferroni split of the error over the pairs.
  *   Settled when one system is better than every other, or every pair is equivalent (margin).
  * - Until every drawn question is complete the verdict waits ("labelling"): using a drawn question
  *   without its human value would bias the estimate towards the judge.
@@ -24,13 +27,14 @@ import {
   differenceUncertainty,
   inclusionProbabilities,
   labelsToSettle,
-  lookLevel,
   verdict,
   type TActiveEstimate,
   type TLambda,
   type TVerdict,
 } from "../stats/active.ts";
-import { normalQuantile } from "../stats/normal.ts";
+import { normalCdf, normalQuantile } from "../stats/normal.ts";
+import type { SpendingBoundaries, TLookBoundary, TSpending } from "../stats/sequential.ts";
+import { DEFAULT_SPENDING, decisionLooks, informationFractions } from "./looks.ts";
 
 export type TPopulationEntry = { queryId: number; uncertainty: number; certain: boolean };
 export type TBatch = {
@@ -54,8 +58,13 @@ export type TDecisionState = {
   status: "settled" | "open" | "labelling" | "no_basis";
   /** What it settled: the better system, or "equivalent". */
   outcome: string | null;
+  /** Distinct looks so far (batches that drew nothing new share the look before). */
   look: number;
+  /** Each pair's interval level at this look: 1 − 2(1 − Φ(z)) of the look's boundary z. */
   level: number;
+  /** The spending family (obf, pocock, hsd(γ)) and the looks' boundaries, per pair (α split over the pairs). */
+  spending: string;
+  looks: TLookBoundary[];
   questions: number;
   certain: number;
   drawn: number;
@@ -109,13 +118,41 @@ export type TDecisionInput = {
   batches: readonly TBatch[];
   /** The judge's weight: "tuned" (the app's, PPI++), or fixed (1: before power tuning; the benchmark's comparison). */
   lambda?: TLambda;
+  /** How the error is spent over the looks (lib/decisions/looks.ts DEFAULT_SPENDING when not given). */
+  spending?: TSpending;
+  /** Questions of the population as frozen at creation (the information fractions' denominator; default: population.length). */
+  plannedQuestions?: number;
+  /** Questions completely labelled at creation, as frozen (default: the certain entries of population). */
+  plannedCertain?: number;
+  /** The boundaries computed at the previous look of this decision, extended rather than recomputed (the simulation's). */
+  boundaries?: SpendingBoundaries;
 };
+
+/** The looks of a decision and the boundary of its last one (z = ∞ before any look: nothing can settle). */
+export function lookBoundaries(input: TDecisionInput): { spending: string; looks: TLookBoundary[]; z: number } {
+  const pairs = Math.max(1, pairsOf(input.systems).length);
+  const fractions = informationFractions(
+    input.plannedQuestions ?? input.population.length,
+    input.plannedCertain ?? input.population.filter((p) => p.certain).length,
+    input.batches,
+  );
+  const { spending, looks } = decisionLooks(
+    fractions,
+    input.spending ?? DEFAULT_SPENDING,
+    (1 - input.level) / pairs,
+    input.boundaries,
+  );
+  return { spending, looks, z: looks.length ? looks[looks.length - 1].z : Infinity };
+}
 
 export function decisionState(input: TDecisionInput, values: readonly TSystemValues[]): TDecisionState {
   const { population, batches, margin } = input;
-  const look = Math.max(1, batches.length);
   const pairs = pairsOf(input.systems);
-  const level = 1 - (1 - lookLevel(input.level, look)) / Math.max(1, pairs.length);
+  const sequence = lookBoundaries(input);
+  // Before the first look (no batch) the interval is at the fixed-sample level: nothing is settled then anyway.
+  const level = sequence.looks.length
+    ? 1 - 2 * normalCdf(-sequence.z)
+    : 1 - (1 - input.level) / Math.max(1, pairs.length);
   const inclusion = inclusionByQuestion(population, batches);
   const drawnSet = new Set(batches.flatMap((b) => b.drawn));
   const certain = population.filter((p) => p.certain).length;
@@ -143,7 +180,12 @@ export function decisionState(input: TDecisionInput, values: readonly TSystemVal
     });
     // Power-tuned (PPI++): the judge's values weigh λ̂ ∈ [0, 1], estimated to minimise the variance,
     // so a judge that does not track people costs no more than labelling alone (lib/stats/active.ts).
-    const estimate = activeMean(units, { level, lambda: input.lambda ?? "tuned" });
+    const estimate = activeMean(
+      units,
+      sequence.looks.length
+        ? { z: sequence.z, lambda: input.lambda ?? "tuned" }
+        : { level, lambda: input.lambda ?? "tuned" },
+    );
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
     const v = pending > 0 ? "open" : verdict(estimate, margin);
@@ -174,8 +216,10 @@ export function decisionState(input: TDecisionInput, values: readonly TSystemVal
   return {
     status: !anyEstimate || unsampled ? "no_basis" : pending > 0 ? "labelling" : settled ? "settled" : "open",
     outcome: settled ? (winner ?? "equivalent") : null,
-    look,
+    look: sequence.looks.length,
     level,
+    spending: sequence.spending,
+    looks: sequence.looks,
     questions: population.length,
     certain,
     drawn: drawnSet.size,

@@ -9,8 +9,8 @@
  * - the active design as the app runs it (lib/decisions/model.ts decisionState): batches of BATCH
  *   questions drawn with the probabilities of lib/stats/active.ts (τ = 0.5) from the uncertainty of
  *   questionUncertainty (the judge's grades and a calibration from CALIBRATION_QUESTIONS other
- *   questions labelled by both people and the judge), a look after every batch at the corrected
- *   level, stopping when settled or when every question has been drawn.
+ *   questions labelled by both people and the judge), a look after every batch at its boundary
+ *   (the error spent over the looks, lib/decisions/looks.ts), stopping when settled or when every question has been drawn.
  * - uniform sampling + PPI: the same with τ = 1.
  *
  * Human labels are counted as the app assigns them: every pooled pair of a drawn question, by two
@@ -25,6 +25,8 @@ import {
   type TVerdict,
 } from "../stats/active.ts";
 import { seededRng, type Rng } from "../stats/random.ts";
+import { SpendingBoundaries, type TSpending } from "../stats/sequential.ts";
+import { DEFAULT_SPENDING } from "./looks.ts";
 import { calibration, decisionState, questionUncertainty, type TBatch, type TPopulationEntry } from "./model.ts";
 import { CUTOFF, RUNS, ndcg10, simQuestion, worldParams, type TSimQuestion } from "./simulation-world.ts";
 
@@ -100,10 +102,13 @@ export type TDesignRun = {
  */
 export function runDesign(
   c: TSimCollection,
-  opts: { batch: number; tau: number; level?: number; maxLooks?: number; lambda?: TLambda },
+  opts: { batch: number; tau: number; level?: number; maxLooks?: number; lambda?: TLambda; spending?: TSpending },
   rng: Rng,
 ): TDesignRun {
   const level = opts.level ?? 0.95;
+  const spending = opts.spending ?? DEFAULT_SPENDING;
+  // One decision's looks extend the boundaries of the looks before (lib/decisions/looks.ts).
+  const boundaries = new SpendingBoundaries(spending, 1 - level);
   const n = c.questions.length;
   const population: TPopulationEntry[] = c.uncertainty.map((u, q) => ({ queryId: q, uncertainty: u, certain: false }));
   const values = [
@@ -122,7 +127,7 @@ export function runDesign(
     probabilities.forEach((p, q) => (probs[String(q)] = p));
     batches.push({ look: batches.length + 1, budget: opts.batch, tau: opts.tau, probabilities: probs, drawn: chosen });
     const state = decisionState(
-      { systems: ["A", "B"], margin: 0, level, population, batches, lambda: opts.lambda },
+      { systems: ["A", "B"], margin: 0, level, population, batches, lambda: opts.lambda, spending, boundaries },
       values,
     );
     const est = state.pairs[0].estimate;
@@ -258,6 +263,8 @@ export function simulateDecisions(opts: {
   maxDelta?: number;
   /** The judge's weight in the sequential designs: "tuned" (the app's; default) or fixed (1: before power tuning). */
   lambda?: TLambda;
+  /** How the sequential designs spend the error over their looks (default: the app's, lib/decisions/looks.ts). */
+  spending?: TSpending;
 }): TSimSummary {
   const maxDelta = opts.maxDelta ?? 1;
   const batch = Math.max(1, Math.round(opts.questions / 10));
@@ -288,14 +295,14 @@ export function simulateDecisions(opts: {
       errors.push([c.uncertainty[q], Math.abs(y - f)]);
       predicted.push([f, y]);
     });
-    const a = runDesign(c, { batch, tau: 0.5, lambda: opts.lambda }, rng);
+    const a = runDesign(c, { batch, tau: 0.5, lambda: opts.lambda, spending: opts.spending }, rng);
     if (a.covered) coveredStop++;
     const fixed = fixedBudgetLook(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng);
     if (fixed.covered) coveredFixed++;
     lambdas.push(fixed.lambda);
     seRatios.push(fixed.seRatio);
     if (reference.outcome === null) continue;
-    const u = runDesign(c, { batch, tau: 1, lambda: opts.lambda }, rng);
+    const u = runDesign(c, { batch, tau: 1, lambda: opts.lambda, spending: opts.spending }, rng);
     settled++;
     if (a.outcome === reference.outcome) same++;
     shares.push(a.labels / c.fullPoolLabels);

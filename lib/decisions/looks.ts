@@ -59,7 +59,8 @@ export function decisionLooks(
   cache?: SpendingBoundaries,
 ): TLooks {
   const distinct: number[] = [];
-  for (const t of fractions) if (t > 0 && (distinct.length === 0 || t > distinct[distinct.length - 1])) distinct.push(t);
+  for (const t of fractions)
+    if (t > 0 && (distinct.length === 0 || t > distinct[distinct.length - 1])) distinct.push(t);
   let b = cache;
   const reusable =
     b !== undefined &&

@@ -60,7 +60,7 @@ export function parseSpending(text: string): TSpending | null {
 /** z with P(Z ≤ z) = p, refined by one Newton step on the double-precision CDF. */
 function quantile(p: number): number {
   const z = normalQuantile(p);
-  const density = Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);
+  const density = Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI);
   return density > 0 ? z - (normalCdf(z) - p) / density : z;
 }
 
@@ -81,7 +81,7 @@ const R = 18;
 const SQRT_2PI = Math.sqrt(2 * Math.PI);
 
 /** Jennison & Turnbull's grid (§19.2, mean 0) cut to (lo, hi), with its Simpson weights. */
-function grid(lo: number, hi: number): { z: Float64Array; w: Float64Array } {
+function grid(lo: number, hi: number): { z: Float64Array<ArrayBuffer>; w: Float64Array<ArrayBuffer> } {
   const x: number[] = [];
   for (let i = 1; i <= 6 * R - 1; i++) {
     const v =
@@ -163,7 +163,7 @@ export class SequentialRecursion {
     let lo = -10;
     let hi = 40;
     if (f(lo) < 0) throw new RangeError(`a look cannot spend ${target}: less than that is left to cross`);
-    let b = target < 0.5 ? quantile(1 - target) : 0;
+    let b = target < 0.5 ? -quantile(target) : 0;
     for (let i = 0; i < 200; i++) {
       const v = f(b);
       if (v > 0) lo = b;

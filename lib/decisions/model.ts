@@ -25,14 +25,13 @@ import {
   activeMean,
   combinedInclusion,
   differenceUncertainty,
-  inclusionProbabilities,
   labelsToSettle,
   verdict,
   type TActiveEstimate,
   type TLambda,
   type TVerdict,
 } from "../stats/active.ts";
-import { normalCdf, normalQuantile } from "../stats/normal.ts";
+import { normalCdf } from "../stats/normal.ts";
 import type { SpendingBoundaries, TLookBoundary, TSpending } from "../stats/sequential.ts";
 import { DEFAULT_SPENDING, decisionLooks, informationFractions } from "./looks.ts";
 

@@ -30,6 +30,7 @@ export const FIELDS = {
   sampleQueries: { flag: "--sample-queries" },
   samples: { flag: "--samples", label: "the “Samples” field" },
   sizes: { flag: "--sizes" },
+  spending: { flag: "--spending" },
   subset: { flag: "--subset", label: "the “Answers” field" },
   system: { flag: "--system" },
   tags: { flag: "--tags" },

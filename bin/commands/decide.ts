@@ -20,7 +20,7 @@ export function describeDecision(r: TDecisionReport): string[] {
           : "open";
   lines.push(`  status: ${status}`);
   lines.push(
-    `  questions: ${s.questions} (${s.certain} completely labelled when created, ${s.drawn} drawn in ${d.batches.length} batch(es)); look ${s.look}: each interval at ${(s.level * 100).toFixed(2)}%${r.missingQuestions ? `; ${r.missingQuestions} question(s) no longer accepted or pooled, left out` : ""}`,
+    `  questions: ${s.questions} (${s.certain} completely labelled when created, ${s.drawn} drawn in ${d.batches.length} batch(es)); look ${s.look}: each interval at ${(s.level * 100).toFixed(2)}% (error spent over the looks by ${s.spending}${s.looks.length ? `, ${(s.looks[s.looks.length - 1].spent * 100).toFixed(3)}% of it by ${Math.round(s.looks[s.looks.length - 1].t * 100)}% of the questions` : ""})${r.missingQuestions ? `; ${r.missingQuestions} question(s) no longer accepted or pooled, left out` : ""}`,
   );
   for (const p of s.pairs) {
     const e = p.estimate;
@@ -68,6 +68,10 @@ export function registerDecide(program: Command): void {
     .option("--confidence <level>", "confidence of the decision over all looks (0.5–0.999)", "0.95")
     .option("--gain <g>", "nDCG gain: linear or exponential", "linear")
     .option("--judge <name>", "the judge whose labels predict the measure (default: the dashboard's default judge)")
+    .option(
+      "--spending <family>",
+      "how the error is spent over the looks: obf (O'Brien–Fleming type, the default), pocock, or hsd(γ) (Hwang–Shih–DeCani)",
+    )
     .addOption(projectOption())
     .action(
       async (
@@ -79,6 +83,7 @@ export function registerDecide(program: Command): void {
           confidence: string;
           gain: string;
           judge?: string;
+          spending?: string;
           project?: string;
         },
       ) => {
@@ -98,6 +103,7 @@ export function registerDecide(program: Command): void {
             level: decimalOption("--confidence", opts.confidence),
             gain: opts.gain,
             judge: opts.judge,
+            spending: opts.spending,
           });
           for (const line of describeDecision(await decisionReport(db, project.id, d))) out(line);
         });
@@ -163,7 +169,8 @@ export function registerDecide(program: Command): void {
     .action(async (name: string, opts: { differences: string; project?: string }) => {
       const differences = opts.differences.split(",").map((s) => decimalOption("--differences", s.trim()) ?? 0);
       if (differences.some((x) => !(x > 0))) fail("--differences: expected positive numbers, e.g. 0.02,0.05");
-      const { findDecision, decisionPlan } = await import("../../lib/decisions/store.ts");
+      const { findDecision } = await import("../../lib/decisions/store.ts");
+      const { decisionPlan } = await import("../../lib/decisions/plan.ts");
       await withProject(opts.project, async (db, project) => {
         const plan = await decisionPlan(db, project.id, await findDecision(db, project.id, name), differences);
         out(

@@ -13,7 +13,10 @@
  * - Inclusion probability of a drawn or undrawn question after batches 1…k: 1 − Π(1 − p_j(q)),
  *   where p_j(q) is the batch's probability, computed from the uncertainty frozen at creation and
  *   the batch's budget alone (never from labels gathered since), so it is known exactly.
- * - Several systems: every pair, with a Bonferroni split of the look's error over the pairs.
+ * - Looks: each stored batch is a look; the error is spent over the looks by a spending function
+ *   of the share of questions drawn (lib/decisions/looks.ts, lib/stats/sequential.ts), and the
+ *   interval reported at a look is the repeated confidence interval at that look's boundary.
+ * - Several systems: every pair, with a Bonferroni split of the error over the pairs.
  *   Settled when one system is better than every other, or every pair is equivalent (margin).
  * - Until every drawn question is complete the verdict waits ("labelling"): using a drawn question
  *   without its human value would bias the estimate towards the judge.
@@ -22,15 +25,15 @@ import {
   activeMean,
   combinedInclusion,
   differenceUncertainty,
-  inclusionProbabilities,
   labelsToSettle,
-  lookLevel,
   verdict,
   type TActiveEstimate,
   type TLambda,
   type TVerdict,
 } from "../stats/active.ts";
-import { normalQuantile } from "../stats/normal.ts";
+import { normalCdf } from "../stats/normal.ts";
+import type { SpendingBoundaries, TLookBoundary, TSpending } from "../stats/sequential.ts";
+import { DEFAULT_SPENDING, decisionLooks, informationFractions } from "./looks.ts";
 
 export type TPopulationEntry = { queryId: number; uncertainty: number; certain: boolean };
 export type TBatch = {
@@ -54,8 +57,13 @@ export type TDecisionState = {
   status: "settled" | "open" | "labelling" | "no_basis";
   /** What it settled: the better system, or "equivalent". */
   outcome: string | null;
+  /** Distinct looks so far (batches that drew nothing new share the look before). */
   look: number;
+  /** Each pair's interval level at this look: 1 − 2(1 − Φ(z)) of the look's boundary z. */
   level: number;
+  /** The spending family (obf, pocock, hsd(γ)) and the looks' boundaries, per pair (α split over the pairs). */
+  spending: string;
+  looks: TLookBoundary[];
   questions: number;
   certain: number;
   drawn: number;
@@ -109,13 +117,41 @@ export type TDecisionInput = {
   batches: readonly TBatch[];
   /** The judge's weight: "tuned" (the app's, PPI++), or fixed (1: before power tuning; the benchmark's comparison). */
   lambda?: TLambda;
+  /** How the error is spent over the looks (lib/decisions/looks.ts DEFAULT_SPENDING when not given). */
+  spending?: TSpending;
+  /** Questions of the population as frozen at creation (the information fractions' denominator; default: population.length). */
+  plannedQuestions?: number;
+  /** Questions completely labelled at creation, as frozen (default: the certain entries of population). */
+  plannedCertain?: number;
+  /** The boundaries computed at the previous look of this decision, extended rather than recomputed (the simulation's). */
+  boundaries?: SpendingBoundaries;
 };
+
+/** The looks of a decision and the boundary of its last one (z = ∞ before any look: nothing can settle). */
+export function lookBoundaries(input: TDecisionInput): { spending: string; looks: TLookBoundary[]; z: number } {
+  const pairs = Math.max(1, pairsOf(input.systems).length);
+  const fractions = informationFractions(
+    input.plannedQuestions ?? input.population.length,
+    input.plannedCertain ?? input.population.filter((p) => p.certain).length,
+    input.batches,
+  );
+  const { spending, looks } = decisionLooks(
+    fractions,
+    input.spending ?? DEFAULT_SPENDING,
+    (1 - input.level) / pairs,
+    input.boundaries,
+  );
+  return { spending, looks, z: looks.length ? looks[looks.length - 1].z : Infinity };
+}
 
 export function decisionState(input: TDecisionInput, values: readonly TSystemValues[]): TDecisionState {
   const { population, batches, margin } = input;
-  const look = Math.max(1, batches.length);
   const pairs = pairsOf(input.systems);
-  const level = 1 - (1 - lookLevel(input.level, look)) / Math.max(1, pairs.length);
+  const sequence = lookBoundaries(input);
+  // Before the first look (no batch) the interval is at the fixed-sample level: nothing is settled then anyway.
+  const level = sequence.looks.length
+    ? 1 - 2 * normalCdf(-sequence.z)
+    : 1 - (1 - input.level) / Math.max(1, pairs.length);
   const inclusion = inclusionByQuestion(population, batches);
   const drawnSet = new Set(batches.flatMap((b) => b.drawn));
   const certain = population.filter((p) => p.certain).length;
@@ -143,7 +179,12 @@ export function decisionState(input: TDecisionInput, values: readonly TSystemVal
     });
     // Power-tuned (PPI++): the judge's values weigh λ̂ ∈ [0, 1], estimated to minimise the variance,
     // so a judge that does not track people costs no more than labelling alone (lib/stats/active.ts).
-    const estimate = activeMean(units, { level, lambda: input.lambda ?? "tuned" });
+    const estimate = activeMean(
+      units,
+      sequence.looks.length
+        ? { z: sequence.z, lambda: input.lambda ?? "tuned" }
+        : { level, lambda: input.lambda ?? "tuned" },
+    );
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
     const v = pending > 0 ? "open" : verdict(estimate, margin);
@@ -174,8 +215,10 @@ export function decisionState(input: TDecisionInput, values: readonly TSystemVal
   return {
     status: !anyEstimate || unsampled ? "no_basis" : pending > 0 ? "labelling" : settled ? "settled" : "open",
     outcome: settled ? (winner ?? "equivalent") : null,
-    look,
+    look: sequence.looks.length,
     level,
+    spending: sequence.spending,
+    looks: sequence.looks,
     questions: population.length,
     certain,
     drawn: drawnSet.size,
@@ -317,61 +360,4 @@ export function calibration(pairs: readonly { human: number; judge: number | nul
   const byJudge = counts.map(normalise);
   const marginal = normalise(overall);
   return { given: (judge) => (judge === null || judge < 0 || judge > 3 ? marginal : byJudge[judge]) };
-}
-
-export type TPlanRow = { difference: number; active: number | null; uniform: number | null };
-
-/**
- * The planner (before any labelling): for each true difference δ, the fewest questions to label
- * so that the decision settles with probability `power` at the first look, under the active design
- * (τ = 0.5) and under uniform sampling (τ = 1). The variance of the estimator with n questions
- * drawn (π_q = inclusionProbabilities(u, n, τ)) is taken as
- *
- *   se²(n) = s²_f / N + (1/N²) · Σ_q u_q² · (1/π_q − 1)
- *
- * (the spread of the questions, estimated by the predictions' variance s²_f, plus the labels' part
- * with the expected squared error of a prediction u_q², as for the Horvitz–Thompson estimator
- * under Poisson sampling). The labels' part is E[(Y_q − λ f_q)²] for the power-tuned estimator;
- * before any label it is taken as u_q² (λ = 1, the calibration at its word); once questions are
- * labelled the caller passes `residualScale` ρ (`residualScale` above, with the decision's λ̂) and
- * the part becomes ρ · u_q², so a judge whose errors turn out larger than its calibration says, or
- * that λ̂ weighs down, is planned with what was seen. The decision settles when (z_{1−α/2} + z_power) · se(n) ≤ |δ|
- * (a normal power calculation). Null: even every question labelled would not be enough (more
- * questions are needed, not more labels).
- */
-export function planQuestions(
-  uncertainty: readonly number[],
-  predictionVariance: number,
-  differences: readonly number[],
-  opts: { level?: number; power?: number; residualScale?: number } = {},
-): TPlanRow[] {
-  const rho = opts.residualScale ?? 1;
-  if (!(rho >= 0) || !Number.isFinite(rho))
-    throw new RangeError(`residualScale must be a finite number ≥ 0, got ${rho}`);
-  const N = uncertainty.length;
-  const z = normalQuantile(1 - (1 - (opts.level ?? 0.95)) / 2) + normalQuantile(opts.power ?? 0.8);
-  const se2 = (n: number, tau: number) => {
-    const pi = inclusionProbabilities(uncertainty, n, { tau });
-    let s = 0;
-    uncertainty.forEach((u, q) => (s += u * u * (1 / pi[q] - 1)));
-    return Math.max(0, predictionVariance) / N + (rho * s) / (N * N);
-  };
-  const smallest = (delta: number, tau: number): number | null => {
-    if (N === 0) return null;
-    const target = (Math.abs(delta) / z) ** 2;
-    if (se2(N, tau) > target) return null;
-    let lo = 1;
-    let hi = N;
-    while (lo < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (se2(mid, tau) <= target) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
-  };
-  return differences.map((difference) => ({
-    difference,
-    active: smallest(difference, 0.5),
-    uniform: smallest(difference, 1),
-  }));
 }

@@ -9,8 +9,8 @@
  * - the active design as the app runs it (lib/decisions/model.ts decisionState): batches of BATCH
  *   questions drawn with the probabilities of lib/stats/active.ts (τ = 0.5) from the uncertainty of
  *   questionUncertainty (the judge's grades and a calibration from CALIBRATION_QUESTIONS other
- *   questions labelled by both people and the judge), a look after every batch at the corrected
- *   level, stopping when settled or when every question has been drawn.
+ *   questions labelled by both people and the judge), a look after every batch at its boundary
+ *   (the error spent over the looks, lib/decisions/looks.ts), stopping when settled or when every question has been drawn.
  * - uniform sampling + PPI: the same with τ = 1.
  *
  * Human labels are counted as the app assigns them: every pooled pair of a drawn question, by two
@@ -25,6 +25,8 @@ import {
   type TVerdict,
 } from "../stats/active.ts";
 import { seededRng, type Rng } from "../stats/random.ts";
+import { SpendingBoundaries, type TSpending } from "../stats/sequential.ts";
+import { DEFAULT_SPENDING } from "./looks.ts";
 import { calibration, decisionState, questionUncertainty, type TBatch, type TPopulationEntry } from "./model.ts";
 import { CUTOFF, RUNS, ndcg10, simQuestion, worldParams, type TSimQuestion } from "./simulation-world.ts";
 
@@ -42,7 +44,28 @@ export type TSimCollection = {
   uncertainty: number[];
   /** Human labels of the full pool (pairs × annotators). */
   fullPoolLabels: number;
+  /**
+   * Minimal test collection (Carterette, Allan & Sitaraman, SIGIR 2006): per question, the pooled
+   * pairs A and B weigh differently in DCG@10 (rank or presence in the top 10 differs), the only ones
+   * whose grades move DCG_A − DCG_B; and nDCG@10 of A and B with people's grades on those and the
+   * judge's on the others, which then only enter the ideal DCG (the stated estimator of that design).
+   */
+  discriminating: number[];
+  minimalA: number[];
+  minimalB: number[];
 };
+
+/** Pooled chunk ids whose DCG@10 weight differs between two rankings (module comment of TSimCollection). */
+function discriminatingPairs(a: readonly number[], b: readonly number[], pool: number): boolean[] {
+  const weight = (r: readonly number[]) => {
+    const w = new Float64Array(pool);
+    r.slice(0, CUTOFF).forEach((c, i) => (w[c] = 1 / Math.log2(i + 2)));
+    return w;
+  };
+  const wa = weight(a);
+  const wb = weight(b);
+  return Array.from({ length: pool }, (_, c) => wa[c] !== wb[c]);
+}
 
 /**
  * A collection of `size` questions: RUNS runs, A (run 0) and B (run 1) with signals w·(1 + δ) and
@@ -69,7 +92,22 @@ export function simCollection(size: number, delta: number, rng: Rng): TSimCollec
       questionUncertainty([q.rankings[0], q.rankings[1]], CUTOFF, (c) => cal.given(q.judge[c]), gain),
     ),
     fullPoolLabels: questions.reduce((s, q) => s + q.human.length, 0) * PER_ITEM,
+    ...minimal(questions),
   };
+}
+
+function minimal(questions: readonly TSimQuestion[]) {
+  const discriminating: number[] = [];
+  const minimalA: number[] = [];
+  const minimalB: number[] = [];
+  for (const q of questions) {
+    const d = discriminatingPairs(q.rankings[0], q.rankings[1], q.human.length);
+    const grades = Int8Array.from(q.human, (h, c) => (d[c] ? h : q.judge[c]));
+    discriminating.push(d.filter(Boolean).length);
+    minimalA.push(ndcg10(q.rankings[0], grades));
+    minimalB.push(ndcg10(q.rankings[1], grades));
+  }
+  return { discriminating, minimalA, minimalB };
 }
 
 const outcomeOf = (v: TVerdict): string | null => (v === "better" ? "A" : v === "worse" ? "B" : null);
@@ -100,15 +138,29 @@ export type TDesignRun = {
  */
 export function runDesign(
   c: TSimCollection,
-  opts: { batch: number; tau: number; level?: number; maxLooks?: number; lambda?: TLambda },
+  opts: {
+    batch: number;
+    tau: number;
+    level?: number;
+    maxLooks?: number;
+    lambda?: TLambda;
+    spending?: TSpending;
+    /** Label only the discriminating pairs of a drawn question (TSimCollection's minimal test collection). */
+    minimal?: boolean;
+  },
   rng: Rng,
 ): TDesignRun {
   const level = opts.level ?? 0.95;
+  const spending = opts.spending ?? DEFAULT_SPENDING;
+  // One decision's looks extend the boundaries of the looks before (lib/decisions/looks.ts).
+  const boundaries = new SpendingBoundaries(spending, 1 - level);
   const n = c.questions.length;
   const population: TPopulationEntry[] = c.uncertainty.map((u, q) => ({ queryId: q, uncertainty: u, certain: false }));
+  const humanA = opts.minimal ? c.minimalA : c.humanA;
+  const humanB = opts.minimal ? c.minimalB : c.humanB;
   const values = [
-    { system: "A", predicted: new Map(c.judgeA.map((v, q) => [q, v])), human: new Map(c.humanA.map((v, q) => [q, v])) },
-    { system: "B", predicted: new Map(c.judgeB.map((v, q) => [q, v])), human: new Map(c.humanB.map((v, q) => [q, v])) },
+    { system: "A", predicted: new Map(c.judgeA.map((v, q) => [q, v])), human: new Map(humanA.map((v, q) => [q, v])) },
+    { system: "B", predicted: new Map(c.judgeB.map((v, q) => [q, v])), human: new Map(humanB.map((v, q) => [q, v])) },
   ];
   const truth = fullPool(c, level).truth;
   const batches: TBatch[] = [];
@@ -122,13 +174,13 @@ export function runDesign(
     probabilities.forEach((p, q) => (probs[String(q)] = p));
     batches.push({ look: batches.length + 1, budget: opts.batch, tau: opts.tau, probabilities: probs, drawn: chosen });
     const state = decisionState(
-      { systems: ["A", "B"], margin: 0, level, population, batches, lambda: opts.lambda },
+      { systems: ["A", "B"], margin: 0, level, population, batches, lambda: opts.lambda, spending, boundaries },
       values,
     );
     const est = state.pairs[0].estimate;
     if (state.status === "settled" || drawn.size === n || batches.length >= maxLooks) {
       let labels = 0;
-      for (const q of drawn) labels += c.questions[q].human.length * PER_ITEM;
+      for (const q of drawn) labels += (opts.minimal ? c.discriminating[q] : c.questions[q].human.length) * PER_ITEM;
       return {
         outcome: state.status === "settled" ? state.outcome : null,
         labels,
@@ -178,6 +230,8 @@ export type TSimSummary = {
   sameAsFullPool: number;
   /** Medians over those of active labels / full-pool labels and active labels / uniform labels. */
   medianShareOfFullPool: number;
+  /** The mean of the same shares (the tie-break between spending families of equal median). */
+  meanShareOfFullPool: number;
   medianRatioToUniform: number;
   medianActiveLabels: number;
   medianUniformLabels: number;
@@ -258,6 +312,10 @@ export function simulateDecisions(opts: {
   maxDelta?: number;
   /** The judge's weight in the sequential designs: "tuned" (the app's; default) or fixed (1: before power tuning). */
   lambda?: TLambda;
+  /** How the sequential designs spend the error over their looks (default: the app's, lib/decisions/looks.ts). */
+  spending?: TSpending;
+  /** The designs label only each drawn question's discriminating pairs (minimal test collection). */
+  minimal?: boolean;
 }): TSimSummary {
   const maxDelta = opts.maxDelta ?? 1;
   const batch = Math.max(1, Math.round(opts.questions / 10));
@@ -288,14 +346,18 @@ export function simulateDecisions(opts: {
       errors.push([c.uncertainty[q], Math.abs(y - f)]);
       predicted.push([f, y]);
     });
-    const a = runDesign(c, { batch, tau: 0.5, lambda: opts.lambda }, rng);
+    const a = runDesign(
+      c,
+      { batch, tau: 0.5, lambda: opts.lambda, spending: opts.spending, minimal: opts.minimal },
+      rng,
+    );
     if (a.covered) coveredStop++;
     const fixed = fixedBudgetLook(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng);
     if (fixed.covered) coveredFixed++;
     lambdas.push(fixed.lambda);
     seRatios.push(fixed.seRatio);
     if (reference.outcome === null) continue;
-    const u = runDesign(c, { batch, tau: 1, lambda: opts.lambda }, rng);
+    const u = runDesign(c, { batch, tau: 1, lambda: opts.lambda, spending: opts.spending, minimal: opts.minimal }, rng);
     settled++;
     if (a.outcome === reference.outcome) same++;
     shares.push(a.labels / c.fullPoolLabels);
@@ -315,6 +377,7 @@ export function simulateDecisions(opts: {
     settledByFullPool: settled,
     sameAsFullPool: same,
     medianShareOfFullPool: median(shares),
+    meanShareOfFullPool: shares.reduce((x, y) => x + y, 0) / Math.max(1, shares.length),
     medianRatioToUniform: median(ratios),
     medianActiveLabels: median(active),
     medianUniformLabels: median(uniform),

@@ -18,18 +18,17 @@ import { retrievalColumns } from "../stats/measures/columns.ts";
 import { seededRng } from "../stats/random.ts";
 import {
   calibration,
-  decisionResidualScale,
   decisionState,
-  planQuestions,
-  predictionSpread,
   questionUncertainty,
   type TBatch,
+  type TDecisionInput,
   type TDecisionState,
-  type TPlanRow,
   type TPopulationEntry,
   type TSystemValues,
 } from "./model.ts";
 import { field, say } from "../terms.ts";
+import { parseSpending, spendingName, type TSpending } from "../stats/sequential.ts";
+import { DEFAULT_SPENDING } from "./looks.ts";
 
 /** Friendlier names of the measures (the column ids of lib/stats/measures/columns.ts are accepted as they are). */
 const MEASURE_ALIASES: Record<string, string> = {
@@ -59,10 +58,17 @@ export const ZDecisionCreate = z.object({
   level: z.number().gt(0.5).lt(1).default(0.95),
   gain: z.enum(["linear", "exponential"]).default("linear"),
   judge: z.string().min(1).max(200).optional(),
+  /** How the error is spent over the looks: obf, pocock or hsd(γ) (lib/stats/sequential.ts); default DEFAULT_SPENDING. */
+  spending: z.string().max(40).optional(),
 });
 export type TDecisionCreate = z.input<typeof ZDecisionCreate>;
 
-const ZPopulation = z.array(z.object({ queryId: z.number().int(), uncertainty: z.number(), certain: z.boolean() }));
+const ZEntries = z.array(z.object({ queryId: z.number().int(), uncertainty: z.number(), certain: z.boolean() }));
+/**
+ * The population column: the entries, with the spending family kept beside them (`{ spending, questions }`);
+ * a decision stored before the family was kept is the bare array and spends by DEFAULT_SPENDING.
+ */
+const ZPopulation = z.union([ZEntries, z.object({ spending: z.string(), questions: ZEntries })]);
 const ZSystems = z.array(z.string());
 const ZProbabilities = z.record(z.string(), z.number());
 const ZDrawn = z.array(z.number().int());
@@ -90,6 +96,8 @@ export type TDecision = {
   gain: Gain;
   judge: string | null;
   population: TPopulationEntry[];
+  /** How the error is spent over the looks (lib/stats/sequential.ts). */
+  spending: TSpending;
   createdAt: string;
   batches: TBatch[];
 };
@@ -98,6 +106,11 @@ function decode(
   row: TDecisionRow,
   batches: { look: number; budget: number; tau: number; probabilities: unknown; drawn: unknown }[],
 ): TDecision {
+  const population = ZPopulation.parse(row.population);
+  const entries = Array.isArray(population) ? population : population.questions;
+  const spending = Array.isArray(population)
+    ? DEFAULT_SPENDING
+    : (parseSpending(population.spending) ?? DEFAULT_SPENDING);
   return {
     id: row.id,
     name: row.name,
@@ -107,7 +120,8 @@ function decode(
     level: row.level,
     gain: row.gain === "exponential" ? "exponential" : "linear",
     judge: row.judge,
-    population: ZPopulation.parse(row.population),
+    population: entries,
+    spending,
     createdAt: row.createdAt.toISOString(),
     batches: batches.map((b) => ({
       look: b.look,
@@ -138,7 +152,7 @@ function pooledQuestions(data: TDashboardData): number[] {
   return [...ids].filter((q) => data.queries.has(q)).sort((a, b) => a - b);
 }
 
-async function loaded(
+export async function loaded(
   db: Db,
   projectId: number,
 ): Promise<{ data: TDashboardData; rankings: Map<number, TRunRankings> }> {
@@ -157,6 +171,12 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
   if (new Set(spec.systems).size !== spec.systems.length)
     throw new AppError("bad_input", say`${field("compare")}: a system is named twice (${spec.systems.join(", ")})`);
   const measure = measureId(spec.measure);
+  const spending = spec.spending === undefined ? DEFAULT_SPENDING : parseSpending(spec.spending);
+  if (!spending)
+    throw new AppError(
+      "bad_input",
+      say`${field("spending")}: expected obf, pocock or hsd(γ) (e.g. hsd(-4)), got "${spec.spending}"`,
+    );
   const { data, rankings } = await loaded(db, projectId);
   const runs = spec.systems.map((s) => runBySystem(data, s));
   const judge = pickJudge(data, spec.judge);
@@ -200,7 +220,7 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
         level: spec.level,
         gain: spec.gain,
         judge,
-        population,
+        population: { spending: spendingName(spending), questions: population },
       },
     });
     return decode(row, []);
@@ -246,7 +266,7 @@ export async function deleteDecision(db: Db, projectId: number, name: string): P
 }
 
 /** Each compared system's values per question: judge-predicted (certain questions: human) and human on complete questions. */
-function systemValues(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TSystemValues[] {
+export function systemValues(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TSystemValues[] {
   const complete = completeQuestions(data);
   const judgeQ =
     d.judge && data.judges.has(d.judge)
@@ -276,16 +296,27 @@ function systemValues(data: TDashboardData, rankings: Map<number, TRunRankings>,
   });
 }
 
+/** What decisionState reads of a stored decision; the looks count the population as frozen at creation. */
+export function decisionInput(d: TDecision, population: TPopulationEntry[]): TDecisionInput {
+  return {
+    systems: d.systems,
+    margin: d.margin,
+    level: d.level,
+    population,
+    batches: d.batches,
+    spending: d.spending,
+    plannedQuestions: d.population.length,
+    plannedCertain: d.population.filter((p) => p.certain).length,
+  };
+}
+
 export type TDecisionReport = { decision: TDecision; state: TDecisionState; missingQuestions: number };
 
 /** The decision's state on data loaded once (for several decisions: `decisionReports`). */
 function reportOn(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TDecisionReport {
   const values = systemValues(data, rankings, d);
   const population = d.population.filter((p) => data.queries.has(p.queryId));
-  const state = decisionState(
-    { systems: d.systems, margin: d.margin, level: d.level, population, batches: d.batches },
-    values,
-  );
+  const state = decisionState(decisionInput(d, population), values);
   return { decision: d, state, missingQuestions: d.population.length - population.length };
 }
 
@@ -355,45 +386,4 @@ export async function drawBatch(
     data: { decisionId: d.id, look, budget: opts.budget, tau, seed, probabilities: probs, drawn },
   });
   return { look, budget: opts.budget, drawn, newQuestions, assignment };
-}
-
-export type TDecisionPlan = {
-  rows: (TPlanRow & { activeLabels: number | null; uniformLabels: number | null })[];
-  questions: number;
-  pairsPerQuestion: number;
-  perItem: number;
-};
-
-/**
- * `decide plan`: the questions (and pair labels) expected to settle the decision for a range of
- * true differences, under the active design and under uniform sampling (lib/decisions/model.ts
- * planQuestions), from the uncertainty frozen at creation and the spread of the predictions.
- */
-export async function decisionPlan(
-  db: Db,
-  projectId: number,
-  d: TDecision,
-  differences: readonly number[],
-): Promise<TDecisionPlan> {
-  const { data, rankings } = await loaded(db, projectId);
-  const values = systemValues(data, rankings, d);
-  const population = d.population.filter((p) => data.queries.has(p.queryId));
-  const variance = predictionSpread(population, values);
-  const perQuestion = new Map<number, number>();
-  for (const it of data.poolItems.values()) perQuestion.set(it.queryId, (perQuestion.get(it.queryId) ?? 0) + 1);
-  const uncertain = population.filter((p) => !p.certain);
-  const pairsPerQuestion = uncertain.length
-    ? uncertain.reduce((s, p) => s + (perQuestion.get(p.queryId) ?? 0), 0) / uncertain.length
-    : 0;
-  const perItem =
-    (await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } }))
-      ?.annotatorsPerItem ?? 2;
-  const labels = (n: number | null) => (n === null ? null : Math.round(n * pairsPerQuestion * perItem));
-  const rows = planQuestions(
-    population.map((p) => p.uncertainty),
-    variance,
-    differences,
-    { level: d.level, residualScale: decisionResidualScale({ ...d, population }, values) },
-  ).map((r) => ({ ...r, activeLabels: labels(r.active), uniformLabels: labels(r.uniform) }));
-  return { rows, questions: population.length, pairsPerQuestion, perItem };
 }

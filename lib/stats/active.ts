@@ -67,14 +67,12 @@
  * with a new probability p. Its overall inclusion probability after batches with probabilities
  * p_1 … p_k is 1 − Π(1 − p_j) (`combinedInclusion`), which is what the estimator divides by.
  *
- * Repeated looks: the lead looks after every batch. Look k uses the level 1 − α_k with
- * α_k = α · 6 / (π² k²), so that Σ_k α_k = α (a union bound over unboundedly many looks: the
- * probability that any look's interval misses is at most α). This is the simplest correction that
- * is valid for any number of looks, at the price of intervals that widen like √(log k); it is the
- * "Bonferroni over looks" of group-sequential designs with an infinite spending sequence (Jennison &
- * Turnbull, "Group Sequential Methods", 2000, §7).
+ * Repeated looks: the lead looks after every batch; the error is spent over the looks by a spending
+ * function of the share of questions drawn (lib/stats/sequential.ts, applied by
+ * lib/decisions/looks.ts), and a look's interval is θ̂ ± z_k · se with that look's boundary z_k (a
+ * repeated confidence interval, Jennison & Turnbull 2000 ch. 9): `activeMean(units, { z })`.
  */
-import { normalQuantile } from "./normal.ts";
+import { normalCdf, normalQuantile } from "./normal.ts";
 import type { Rng } from "./random.ts";
 
 export type TActiveUnit = {
@@ -92,6 +90,8 @@ export type TActiveEstimate = {
   low: number;
   high: number;
   level: number;
+  /** The interval's half-width in se: z_{1−α/2} of the level, or the look's boundary. */
+  z: number;
   /** N: questions in the population. */
   questions: number;
   /** Questions with a human value. */
@@ -151,12 +151,15 @@ export function tunedLambda(units: readonly TActiveUnit[]): number {
 /**
  * The active estimate of the mean with its normal interval (file comment); null without units.
  * `lambda`: the predictions' weight, 1 by default (Zrnic & Candès's estimator), or "tuned" (PPI++).
+ * `z`: the interval's half-width in se (a look's boundary; ∞: nothing spent yet, the whole line)
+ * instead of the level's z_{1−α/2}.
  */
 export function activeMean(
   units: readonly TActiveUnit[],
-  opts: { level?: number; lambda?: TLambda } = {},
+  opts: { level?: number; lambda?: TLambda; z?: number } = {},
 ): TActiveEstimate | null {
-  const level = opts.level ?? 0.95;
+  if (opts.z !== undefined && !(opts.z > 0)) throw new RangeError(`z must be > 0, got ${opts.z}`);
+  const level = opts.z !== undefined ? 1 - 2 * normalCdf(-opts.z) : (opts.level ?? 0.95);
   const n = units.length;
   if (n === 0) return null;
   const lambda = opts.lambda === "tuned" ? tunedLambda(units) : (opts.lambda ?? 1);
@@ -168,10 +171,11 @@ export function activeMean(
   let ss = 0;
   for (const v of t) ss += (v - m) ** 2;
   const se = Math.sqrt(ss / n) / Math.sqrt(n);
-  const z = normalQuantile(1 - (1 - level) / 2);
+  const z = opts.z ?? normalQuantile(1 - (1 - level) / 2);
   let labelled = 0;
   for (const u of units) if (u.human !== null) labelled++;
-  return { estimate: m, se, low: m - z * se, high: m + z * se, level, questions: n, labelled, lambda };
+  const half = z === Infinity ? Infinity : z * se;
+  return { estimate: m, se, low: m - half, high: m + half, level, z, questions: n, labelled, lambda };
 }
 
 /**
@@ -250,13 +254,6 @@ export function differenceUncertainty(pairs: readonly { weightDifference: number
   return Math.sqrt(s);
 }
 
-/** The level of look k (1, 2, …): 1 − α · 6 / (π² k²) for an overall error α = 1 − level (file comment). */
-export function lookLevel(level: number, look: number): number {
-  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  if (!(Number.isInteger(look) && look >= 1)) throw new RangeError(`look must be a whole number ≥ 1, got ${look}`);
-  return 1 - ((1 - level) * 6) / (Math.PI * Math.PI * look * look);
-}
-
 export type TVerdict = "better" | "worse" | "equivalent" | "open";
 
 /**
@@ -285,11 +282,12 @@ export function verdict(interval: { low: number; high: number }, margin = 0): TV
  * (at least 1, capped at the unlabelled ones).
  */
 export function labelsToSettle(
-  est: { estimate: number; se: number; level: number; questions: number; labelled: number },
+  est: { estimate: number; se: number; level: number; z?: number; questions: number; labelled: number },
   predictionVariance: number,
   margin = 0,
 ): number | null {
-  const z = normalQuantile(1 - (1 - est.level) / 2);
+  const z = est.z ?? normalQuantile(1 - (1 - est.level) / 2);
+  if (!Number.isFinite(z)) return null;
   if (verdict({ low: est.estimate - z * est.se, high: est.estimate + z * est.se }, margin) !== "open") return 0;
   const distance = Math.max(Math.abs(est.estimate) - margin, margin > 0 ? margin - Math.abs(est.estimate) : 0);
   if (!(distance > 0)) return null;

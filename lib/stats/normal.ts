@@ -1,32 +1,42 @@
 /**
- * The standard normal distribution: CDF (via the complementary error function, Numerical Recipes'
- * erfc Chebyshev fit, relative error < 1.2e-7) and quantile (Acklam's rational approximation,
- * relative error < 1.15e-9). Enough for confidence levels and z tests.
+ * The standard normal distribution: CDF (Hart's double-precision algorithm, 1968, in the form of
+ * G. West, "Better approximations to cumulative normal functions", Wilmott 2005: relative error
+ * below 1e-14 in the lower tail, which group-sequential boundaries need at z ≈ 5) and quantile
+ * (Acklam's rational approximation, relative error < 1.15e-9). Enough for confidence levels, z
+ * tests and spending-function boundaries.
  */
 export function normalCdf(z: number): number {
-  return 1 - 0.5 * erfc(z / Math.SQRT2);
-}
-
-function erfc(x: number): number {
-  const z = Math.abs(x);
-  const t = 1 / (1 + 0.5 * z);
-  const r =
-    t *
-    Math.exp(
-      -z * z -
-        1.26551223 +
-        t *
-          (1.00002368 +
-            t *
-              (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t *
-                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? r : 2 - r;
+  if (Number.isNaN(z)) return NaN;
+  const x = Math.abs(z);
+  let lower: number;
+  if (x > 37) lower = 0;
+  else {
+    const e = Math.exp((-x * x) / 2);
+    if (x < 7.07106781186547) {
+      let n = 3.52624965998911e-2 * x + 0.700383064443688;
+      n = n * x + 6.37396220353165;
+      n = n * x + 33.912866078383;
+      n = n * x + 112.079291497871;
+      n = n * x + 221.213596169931;
+      n = n * x + 220.206867912376;
+      let d = 8.83883476483184e-2 * x + 1.75566716318264;
+      d = d * x + 16.064177579207;
+      d = d * x + 86.7807322029461;
+      d = d * x + 296.564248779674;
+      d = d * x + 637.333633378831;
+      d = d * x + 793.826512519948;
+      d = d * x + 440.413735824752;
+      lower = (e * n) / d;
+    } else {
+      let d = x + 0.65;
+      d = x + 4 / d;
+      d = x + 3 / d;
+      d = x + 2 / d;
+      d = x + 1 / d;
+      lower = e / d / 2.506628274631;
+    }
+  }
+  return z > 0 ? 1 - lower : lower;
 }
 
 const A = [

@@ -130,6 +130,14 @@ describe("a decision settled with few labels", () => {
     expect(pair.estimate!.high).toBeGreaterThanOrEqual(trueDiff);
     expect(r.state.status).toBe("settled");
     expect(r.state.outcome).toBe("sysA");
+    // One look at 20 of 60 questions: O'Brien–Fleming-type spending (the default, kept with the decision),
+    // t = 1/3, spent 4Φ(−z_{0.9875}·√3) = 4Φ(−3.882210) = 0.000207; the interval is at that look's boundary.
+    expect(r.decision.spending).toEqual({ family: "obf" });
+    expect(r.state.spending).toBe("obf");
+    expect(r.state.looks).toHaveLength(1);
+    expect(r.state.looks[0].t).toBeCloseTo(1 / 3, 12);
+    expect(r.state.looks[0].spent).toBeCloseTo(0.000207, 5);
+    expect(pair.estimate!.z).toBeCloseTo(r.state.looks[0].z, 12);
     expect(await listDecisionRows(db, projectId)).toHaveLength(1);
   });
 
@@ -157,8 +165,53 @@ describe("a decision settled with few labels", () => {
     expect(created.stdout).toMatch(/no basis yet/);
     const json = JSON.parse(
       runCli(["decide", "show", "b-vs-a", "--format", "json", "--project", projectName], { env }).stdout,
-    ) as { state: { status: string } };
+    ) as { state: { status: string; spending: string } };
     expect(json.state.status).toBe("no_basis");
+    expect(json.state.spending).toBe("obf");
+    // Another spending family is kept with the decision; an unknown one is refused, naming the option.
+    const hsd = runCli(
+      [
+        "decide",
+        "create",
+        "hsd",
+        "--compare",
+        "sysA,sysB",
+        "--measure",
+        "ndcg@10",
+        "--spending",
+        "hsd(-2)",
+        "--project",
+        projectName,
+      ],
+      { env },
+    );
+    expect(hsd.code).toBe(0);
+    expect(hsd.stdout).toMatch(/spent over the looks by hsd\(-2\)/);
+    const { findDecision } = await import("../../lib/decisions/store.ts");
+    expect((await findDecision(db, projectId, "hsd")).spending).toEqual({ family: "hsd", gamma: -2 });
+    const badSpending = runCli(
+      [
+        "decide",
+        "create",
+        "bad",
+        "--compare",
+        "sysA,sysB",
+        "--measure",
+        "ndcg@10",
+        "--spending",
+        "bonferroni",
+        "--project",
+        projectName,
+      ],
+      { env },
+    );
+    expect(badSpending.code).not.toBe(0);
+    expect(badSpending.stderr).toMatch(/--spending: expected obf, pocock or hsd\(γ\)/);
+    // A decision stored before the family was kept (the population a bare array) reads with the default.
+    const stored = await findDecision(db, projectId, "hsd");
+    await db.decision.update({ where: { id: stored.id }, data: { population: stored.population } });
+    expect((await findDecision(db, projectId, "hsd")).spending).toEqual({ family: "obf" });
+    expect((await findDecision(db, projectId, "hsd")).population).toEqual(stored.population);
     const badBudget = runCli(["assign", "--decision", "b-vs-a", "--project", projectName], { env });
     expect(badBudget.code).not.toBe(0);
     expect(badBudget.stderr).toMatch(/--decision and --budget go together/);

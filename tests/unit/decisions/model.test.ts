@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { normalCdf } from "../../../lib/stats/normal.ts";
 import {
   calibration,
   decisionResidualScale,
   decisionState,
-  planQuestions,
   questionUncertainty,
   residualScale,
   type TSystemValues,
 } from "../../../lib/decisions/model.ts";
+import { planQuestions } from "../../../lib/decisions/plan.ts";
 
 const values = (system: string, predicted: [number, number][], human: [number, number | null][]): TSystemValues => ({
   system,
@@ -16,63 +17,108 @@ const values = (system: string, predicted: [number, number][], human: [number, n
 });
 
 describe("decisionState", () => {
-  it("combines a certain question, a drawn one and undrawn ones as derived by hand", () => {
-    // Differences A − B: q1 certain with human 0.2; q2–q4 predicted 0.1 each, offered with p 0.5,
-    // q2 drawn with human 0.3. Terms: 0.2; 0.1 + (0.3 − 0.1)/0.5 = 0.5; 0.1; 0.1 → mean 0.225;
+  // Differences A − B: q1 certain with human 0.2; q2–q4 predicted 0.1 each, offered with p 0.5 per batch.
+  const A = values(
+    "A",
+    [
+      [1, 0.7],
+      [2, 0.6],
+      [3, 0.6],
+      [4, 0.6],
+    ],
+    [
+      [1, 0.7],
+      [2, 0.8],
+      [3, 0.9],
+      [4, null],
+    ],
+  );
+  const B = values(
+    "B",
+    [
+      [1, 0.5],
+      [2, 0.5],
+      [3, 0.5],
+      [4, 0.5],
+    ],
+    [
+      [1, 0.5],
+      [2, 0.5],
+      [3, 0.5],
+      [4, null],
+    ],
+  );
+  const population = [
+    { queryId: 1, uncertainty: 0, certain: true },
+    ...[2, 3, 4].map((q) => ({ queryId: q, uncertainty: 1, certain: false })),
+  ];
+  const batch = (look: number, drawn: number[]) => ({
+    look,
+    budget: 1,
+    tau: 0.5,
+    probabilities: { "2": 0.5, "3": 0.5, "4": 0.5 },
+    drawn,
+  });
+  const state = (batches: ReturnType<typeof batch>[]) =>
+    decisionState({ systems: ["A", "B"], margin: 0, level: 0.95, population, batches, lambda: 1 }, [A, B]);
+
+  it("combines a certain question, a drawn one and undrawn ones as derived by hand, at the first look's boundary", () => {
+    // Look 1: q2 drawn (human 0.3). Terms: 0.2; 0.1 + (0.3 − 0.1)/0.5 = 0.5; 0.1; 0.1 → mean 0.225;
     // deviations −0.025, 0.275, −0.125, −0.125, Σ² 0.1075, std √(0.1075/4) = 0.163936, se 0.081968.
-    // Look 1: α₁ = 0.05·6/π² = 0.0303964, z = Φ⁻¹(1 − α₁/2) = 2.164887 (scipy) → [0.047549, 0.402451]:
-    // above 0, so A is better.
-    const A = values(
-      "A",
-      [
-        [1, 0.7],
-        [2, 0.6],
-        [3, 0.6],
-        [4, 0.6],
-      ],
-      [
-        [1, 0.7],
-        [2, 0.8],
-        [3, null],
-        [4, null],
-      ],
-    );
-    const B = values(
-      "B",
-      [
-        [1, 0.5],
-        [2, 0.5],
-        [3, 0.5],
-        [4, 0.5],
-      ],
-      [
-        [1, 0.5],
-        [2, 0.5],
-        [3, null],
-        [4, null],
-      ],
-    );
-    const s = decisionState(
-      {
-        systems: ["A", "B"],
-        margin: 0,
-        level: 0.95,
-        population: [
-          { queryId: 1, uncertainty: 0, certain: true },
-          ...[2, 3, 4].map((q) => ({ queryId: q, uncertainty: 1, certain: false })),
-        ],
-        batches: [{ look: 1, budget: 1, tau: 0.5, probabilities: { "2": 0.5, "3": 0.5, "4": 0.5 }, drawn: [2] }],
-      },
-      [A, B],
-    );
+    // Information fraction t = (1 certain + 1 drawn) / 4 = 0.5. O'Brien–Fleming-type spending (the
+    // default), each side 2 − 2Φ(z_{0.9875}/√0.5) = 2Φ(−3.169846) = 0.0015253; a first look's boundary
+    // is the plain quantile: z₁ = Φ⁻¹(1 − 0.0015253) = 2.962588 → 0.225 ± 0.242837 = [−0.017837, 0.467837]:
+    // open (at a fixed 95% it would have settled: 0.225 − 1.96·0.081968 = 0.0643 > 0).
+    const s = state([batch(1, [2])]);
     const e = s.pairs[0].estimate!;
     expect(e.estimate).toBeCloseTo(0.225, 10);
     expect(e.se).toBeCloseTo(0.081968, 6);
-    expect(e.low).toBeCloseTo(0.047549, 5);
-    expect(e.high).toBeCloseTo(0.402451, 5);
+    expect(s.looks[0].t).toBe(0.5);
+    expect(s.looks[0].spent).toBeCloseTo(2 * 0.0015253, 6);
+    expect(e.z).toBeCloseTo(2.962588, 5);
+    expect(e.low).toBeCloseTo(-0.017837, 5);
+    expect(e.high).toBeCloseTo(0.467837, 5);
+    expect(s.status).toBe("open");
+    expect(s.spending).toBe("obf");
+  });
+
+  it("settles at a later look whose boundary spends only its own increment", () => {
+    // Look 2 draws q3 (human 0.4): t = 3/4. Spent by then 4Φ(−2.241403/√0.75) = 0.0192986, of which look 2
+    // spends 0.0192986 − 0.0030506 = 0.0162480. z₂ solves P(|Z₁| < z₁, |Z₂| ≥ z₂) = 0.0162480 with
+    // Corr(Z₁, Z₂) = √(0.5/0.75): checked here by an independent integral (Simpson, 4000 steps, of
+    // φ(x) · [Φ(−(z₂ − ρx)/√(1−ρ²)) + Φ(−(z₂ + ρx)/√(1−ρ²))] over |x| < z₁).
+    const s = state([batch(1, [2]), batch(2, [3])]);
+    expect(s.look).toBe(2);
+    expect(s.looks[0].z).toBeCloseTo(2.962588, 5); // look 1's boundary is kept
+    const z1 = s.looks[0].z;
+    const z2 = s.looks[1].z;
+    const rho = Math.sqrt(0.5 / 0.75);
+    const sd = Math.sqrt(1 - rho * rho);
+    const steps = 4000;
+    const h = (2 * z1) / steps;
+    let p = 0;
+    for (let i = 0; i <= steps; i++) {
+      const x = -z1 + i * h;
+      const f =
+        (Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI)) *
+        (normalCdf(-(z2 - rho * x) / sd) + normalCdf(-(z2 + rho * x) / sd));
+      p += (i === 0 || i === steps ? 1 : i % 2 ? 4 : 2) * f;
+    }
+    p *= h / 3;
+    expect(s.looks[1].increment).toBeCloseTo(0.016248, 6);
+    expect(p).toBeCloseTo(s.looks[1].increment, 7);
+    // Terms: 0.2; q2 and q3 drawn with π = 1 − 0.5² = 0.75: 0.1 + 0.2/0.75 = 0.366667, 0.1 + 0.3/0.75 = 0.5;
+    // q4 0.1 → mean 0.291667, se 0.076716; 0.291667 − z₂·0.076716 > 0: A is better.
+    const e = s.pairs[0].estimate!;
+    expect(e.estimate).toBeCloseTo(0.291667, 6);
+    expect(e.low).toBeCloseTo(0.291667 - z2 * 0.0767165, 5);
+    expect(e.low).toBeGreaterThan(0);
     expect(s.status).toBe("settled");
     expect(s.outcome).toBe("A");
-    expect(s.pending).toBe(0);
+    // A batch that draws nothing new is the same look: no new spending, the same boundary.
+    const again = state([batch(1, [2]), batch(2, [3]), batch(3, [2])]);
+    expect(again.look).toBe(2);
+    expect(again.level).toBe(s.level);
   });
 
   it("waits while a drawn question is not complete, and has no basis before the first batch", () => {

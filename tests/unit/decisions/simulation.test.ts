@@ -59,7 +59,7 @@ describe("coverage of the active interval on simulated collections", () => {
     expect(lambdas[K / 2]).toBeLessThan(0.8);
   });
 
-  it("covers it where the sequential design stops (level corrected for the looks)", () => {
+  it("covers it where the sequential design stops (repeated confidence interval at the spending boundary)", () => {
     const K = 120;
     const rng = seededRng(12);
     let covered = 0;
@@ -80,6 +80,21 @@ describe("coverage of the active interval on simulated collections", () => {
     const run = runDesign(c, { batch: 4, tau: 0.5 }, rng);
     expect(run.outcome).toBe("A");
     expect(run.labels).toBeLessThanOrEqual(c.fullPoolLabels);
+  });
+
+  it("labels only the discriminating pairs in the minimal test collection and still covers the full pool's difference", () => {
+    const K = 120;
+    const rng = seededRng(14);
+    let covered = 0;
+    for (let k = 0; k < K; k++) {
+      const c = simCollection(30, (2 * rng.next() - 1) * 1, rng);
+      // A pair both runs weigh alike cannot move the difference: the discriminating pairs are a subset of the pool.
+      c.questions.forEach((q, i) => expect(c.discriminating[i]).toBeLessThanOrEqual(q.human.length));
+      const run = runDesign(c, { batch: 3, tau: 0.5, minimal: true }, rng);
+      if (run.covered) covered++;
+    }
+    // Same binomial tolerance as above, against the full pool's all-human difference.
+    expect(covered / K).toBeGreaterThanOrEqual(0.95 - tolerance(K));
   });
 
   it("summarises the decisions the full pool settles", () => {

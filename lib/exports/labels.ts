@@ -4,6 +4,7 @@ import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts"
 import { safeCsv } from "../formats/csv-write.ts";
 import { DEFAULT_CHUNKING_NAME, findChunking } from "../chunkings/store.ts";
 import { AppError } from "../errors.ts";
+import { labelPeople, type TLabelPeople } from "./people.ts";
 
 /**
  * Exports of the reference label set.
@@ -46,6 +47,8 @@ export const CSV_COLUMNS = [
   "notes",
   "revision",
   "end",
+  "labelled_by",
+  "guideline_revisions",
 ] as const;
 
 /** In a CSV cell: flags joined by ";", notes by " | " (JSONL keeps both as arrays). */
@@ -74,7 +77,11 @@ function jsonRow(r: ReferenceLabelRow) {
   };
 }
 
-/** The canonical form the label-set sha256 is computed over (also the JSONL export's body). */
+/**
+ * The canonical form the label-set sha256 is computed over: the JSONL export's lines without their
+ * last two fields (who labelled and under which guidelines revision, lib/exports/people.ts), so that
+ * names and pseudonyms give the same version.
+ */
 export function canonicalLines(rows: readonly ReferenceLabelRow[]): string {
   return rows.map((r) => `${JSON.stringify(jsonRow(r))}\n`).join("");
 }
@@ -101,7 +108,11 @@ export function qrelsText(rows: readonly ReferenceLabelRow[]): string {
  */
 const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
-export function csvText(rows: readonly ReferenceLabelRow[]): string {
+const NO_PEOPLE: TLabelPeople = { labelledBy: [], revisions: [] };
+const peopleOf = (r: ReferenceLabelRow, people: ReadonlyMap<string, TLabelPeople>) =>
+  (r.poolItemId === null ? undefined : people.get(r.poolItemId)) ?? NO_PEOPLE;
+
+export function csvText(rows: readonly ReferenceLabelRow[], people: ReadonlyMap<string, TLabelPeople> = new Map()): string {
   const body = safeCsv(
     rows.map((r) => [
       r.qid,
@@ -119,22 +130,34 @@ export function csvText(rows: readonly ReferenceLabelRow[]): string {
       r.notes.join(NOTE_SEPARATOR),
       r.revision,
       r.endSeconds,
+      peopleOf(r, people).labelledBy.join(FLAG_SEPARATOR),
+      peopleOf(r, people).revisions.map((v) => v ?? "").join(FLAG_SEPARATOR),
     ]),
     CSV_OPTIONS,
   );
   return `${CSV_COLUMNS.join(",")}\n${body}`;
 }
 
-export function jsonlText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
-  return `${JSON.stringify({ label_set_version: version })}\n${canonicalLines(rows)}`;
+export function jsonlText(
+  rows: readonly ReferenceLabelRow[],
+  version: TLabelSetVersion,
+  people: ReadonlyMap<string, TLabelPeople> = new Map(),
+): string {
+  const lines = rows.map((r) => {
+    const p = peopleOf(r, people);
+    return `${JSON.stringify({ ...jsonRow(r), labelled_by: p.labelledBy, guideline_revisions: p.revisions })}\n`;
+  });
+  return `${JSON.stringify({ label_set_version: version })}\n${lines.join("")}`;
 }
 
 export function renderExport(
   rows: readonly ReferenceLabelRow[],
   format: TExportFormat,
   version: TLabelSetVersion,
+  people: ReadonlyMap<string, TLabelPeople> = new Map(),
 ): TExport {
-  const content = format === "qrels" ? qrelsText(rows) : format === "jsonl" ? jsonlText(rows, version) : csvText(rows);
+  const content =
+    format === "qrels" ? qrelsText(rows) : format === "jsonl" ? jsonlText(rows, version, people) : csvText(rows, people);
   return { content, version, fileSha256: sha256(content) };
 }
 
@@ -181,7 +204,7 @@ export async function exportLabels(
   projectId: number,
   format: TExportFormat,
   now: Date = new Date(),
-  opts: { chunkingId?: number } = {},
+  opts: { chunkingId?: number; names?: boolean } = {},
 ): Promise<TExport> {
   const chosen =
     format === "qrels" && opts.chunkingId === undefined ? await qrelsChunking(db, projectId) : { id: opts.chunkingId };
@@ -189,7 +212,8 @@ export async function exportLabels(
     db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }),
     referenceLabels(db, projectId, { chunkingId: chosen.id }),
   ]);
-  const e = renderExport(rows, format, exportVersion(rows, project.name, now));
+  const people = format === "qrels" ? new Map<string, TLabelPeople>() : await labelPeople(db, projectId, rows, opts.names ?? false);
+  const e = renderExport(rows, format, exportVersion(rows, project.name, now), people);
   return chosen.note ? { ...e, note: chosen.note } : e;
 }
 

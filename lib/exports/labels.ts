@@ -57,7 +57,15 @@ const NOTE_SEPARATOR = " | ";
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
-function jsonRow(r: ReferenceLabelRow) {
+const NO_PEOPLE: TLabelPeople = { labelledBy: [], revisions: [] };
+const peopleOf = (r: ReferenceLabelRow, people: ReadonlyMap<string, TLabelPeople>) =>
+  (r.poolItemId === null ? undefined : people.get(r.poolItemId)) ?? NO_PEOPLE;
+
+type TPeople = ReadonlyMap<string, TLabelPeople>;
+const NOBODY: TPeople = new Map();
+
+function jsonRow(r: ReferenceLabelRow, people: TPeople) {
+  const p = peopleOf(r, people);
   return {
     query: r.qid,
     chunk: r.docid,
@@ -74,16 +82,18 @@ function jsonRow(r: ReferenceLabelRow) {
     notes: r.notes,
     revision: r.revision,
     end: r.endSeconds,
+    labelled_by: p.labelledBy,
+    guideline_revisions: p.revisions,
   };
 }
 
 /**
- * The canonical form the label-set sha256 is computed over: the JSONL export's lines without their
- * last two fields (who labelled and under which guidelines revision, lib/exports/people.ts), so that
- * names and pseudonyms give the same version.
+ * The canonical form the label-set sha256 is computed over (also the JSONL export's body): its last
+ * two fields say who labelled and under which guidelines revision (lib/exports/people.ts), by
+ * pseudonymous id; an export with names carries the version of its pseudonymous form.
  */
-export function canonicalLines(rows: readonly ReferenceLabelRow[]): string {
-  return rows.map((r) => `${JSON.stringify(jsonRow(r))}\n`).join("");
+export function canonicalLines(rows: readonly ReferenceLabelRow[], people: TPeople = NOBODY): string {
+  return rows.map((r) => `${JSON.stringify(jsonRow(r, people))}\n`).join("");
 }
 
 /** The version record an export carries (sha256 over the canonical lines); the dashboard's cache key is lib/dashboard/load/version.ts `labelSetVersion`. */
@@ -91,8 +101,9 @@ export function exportVersion(
   rows: readonly ReferenceLabelRow[],
   project: string,
   now: Date = new Date(),
+  people: TPeople = NOBODY,
 ): TLabelSetVersion {
-  return { sha256: sha256(canonicalLines(rows)), created_at: now.toISOString(), labels: rows.length, project };
+  return { sha256: sha256(canonicalLines(rows, people)), created_at: now.toISOString(), labels: rows.length, project };
 }
 
 /** TREC qrels: `qid 0 docid grade`, one line per label, in the reference order (query, chunk). */
@@ -108,11 +119,7 @@ export function qrelsText(rows: readonly ReferenceLabelRow[]): string {
  */
 const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
-const NO_PEOPLE: TLabelPeople = { labelledBy: [], revisions: [] };
-const peopleOf = (r: ReferenceLabelRow, people: ReadonlyMap<string, TLabelPeople>) =>
-  (r.poolItemId === null ? undefined : people.get(r.poolItemId)) ?? NO_PEOPLE;
-
-export function csvText(rows: readonly ReferenceLabelRow[], people: ReadonlyMap<string, TLabelPeople> = new Map()): string {
+export function csvText(rows: readonly ReferenceLabelRow[], people: TPeople = NOBODY): string {
   const body = safeCsv(
     rows.map((r) => [
       r.qid,
@@ -131,7 +138,9 @@ export function csvText(rows: readonly ReferenceLabelRow[], people: ReadonlyMap<
       r.revision,
       r.endSeconds,
       peopleOf(r, people).labelledBy.join(FLAG_SEPARATOR),
-      peopleOf(r, people).revisions.map((v) => v ?? "").join(FLAG_SEPARATOR),
+      peopleOf(r, people)
+        .revisions.map((v) => v ?? "")
+        .join(FLAG_SEPARATOR),
     ]),
     CSV_OPTIONS,
   );
@@ -141,23 +150,23 @@ export function csvText(rows: readonly ReferenceLabelRow[], people: ReadonlyMap<
 export function jsonlText(
   rows: readonly ReferenceLabelRow[],
   version: TLabelSetVersion,
-  people: ReadonlyMap<string, TLabelPeople> = new Map(),
+  people: TPeople = NOBODY,
 ): string {
-  const lines = rows.map((r) => {
-    const p = peopleOf(r, people);
-    return `${JSON.stringify({ ...jsonRow(r), labelled_by: p.labelledBy, guideline_revisions: p.revisions })}\n`;
-  });
-  return `${JSON.stringify({ label_set_version: version })}\n${lines.join("")}`;
+  return `${JSON.stringify({ label_set_version: version })}\n${canonicalLines(rows, people)}`;
 }
 
 export function renderExport(
   rows: readonly ReferenceLabelRow[],
   format: TExportFormat,
   version: TLabelSetVersion,
-  people: ReadonlyMap<string, TLabelPeople> = new Map(),
+  people: TPeople = NOBODY,
 ): TExport {
   const content =
-    format === "qrels" ? qrelsText(rows) : format === "jsonl" ? jsonlText(rows, version, people) : csvText(rows, people);
+    format === "qrels"
+      ? qrelsText(rows)
+      : format === "jsonl"
+        ? jsonlText(rows, version, people)
+        : csvText(rows, people);
   return { content, version, fileSha256: sha256(content) };
 }
 
@@ -212,8 +221,10 @@ export async function exportLabels(
     db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }),
     referenceLabels(db, projectId, { chunkingId: chosen.id }),
   ]);
-  const people = format === "qrels" ? new Map<string, TLabelPeople>() : await labelPeople(db, projectId, rows, opts.names ?? false);
-  const e = renderExport(rows, format, exportVersion(rows, project.name, now), people);
+  // The version is computed over the pseudonymous form, so names do not change it (and qrels name the same one).
+  const pseudonymous = await labelPeople(db, projectId, rows, false);
+  const shown = opts.names ? await labelPeople(db, projectId, rows, true) : pseudonymous;
+  const e = renderExport(rows, format, exportVersion(rows, project.name, now, pseudonymous), shown);
   return chosen.note ? { ...e, note: chosen.note } : e;
 }
 

@@ -19,11 +19,13 @@ export async function labelPeople(
   names: boolean,
 ): Promise<Map<string, TLabelPeople>> {
   const agreed = rows.filter((r) => r.poolItemId !== null && r.status === "agreed").map((r) => r.poolItemId ?? "");
-  const adjudicated = rows.filter((r) => r.poolItemId !== null && r.status === "adjudicated").map((r) => r.poolItemId ?? "");
+  const adjudicated = rows
+    .filter((r) => r.poolItemId !== null && r.status === "adjudicated")
+    .map((r) => r.poolItemId ?? "");
   const batches = <T>(ids: string[], read: (part: string[]) => Promise<T[]>) =>
-    Promise.all(Array.from({ length: Math.ceil(ids.length / 1000) }, (_, i) => read(ids.slice(i * 1000, i * 1000 + 1000)))).then(
-      (parts) => parts.flat(),
-    );
+    Promise.all(
+      Array.from({ length: Math.ceil(ids.length / 1000) }, (_, i) => read(ids.slice(i * 1000, i * 1000 + 1000))),
+    ).then((parts) => parts.flat());
   const [judgements, decisions] = await Promise.all([
     batches(agreed, (part) =>
       db.judgement.findMany({
@@ -35,7 +37,12 @@ export async function labelPeople(
     batches(adjudicated, (part) =>
       db.adjudication.findMany({
         where: { poolItemId: { in: part } },
-        select: { poolItemId: true, adjudicatorId: true, guidelineRevision: true, adjudicator: { select: { name: true } } },
+        select: {
+          poolItemId: true,
+          adjudicatorId: true,
+          guidelineRevision: true,
+          adjudicator: { select: { name: true } },
+        },
       }),
     ),
   ]);

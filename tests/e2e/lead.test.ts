@@ -318,6 +318,8 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
       notes: [],
       revision: null,
       end: null,
+      labelled_by: [pseudonym(projectId, annId), pseudonym(projectId, bobId)],
+      guideline_revisions: [null, null],
     });
 
     mkdirSync(artifactsDir, { recursive: true });

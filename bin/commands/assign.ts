@@ -81,9 +81,24 @@ export function registerAssign(program: Command): void {
         const sampleQueries = wholeNumber("--sample-queries", opts.sampleQueries, 1);
         const seed = wholeNumber("--seed", opts.seed, 0);
         if (opts.regradeOlderGuidelines) {
-          const others = [opts.perItem, opts.annotators, opts.sampleQueries, opts.tags, opts.unstableFirst, opts.chunking];
-          if (others.some((o) => o !== undefined) || opts.includeLabelled || opts.answers || opts.decision || opts.dryRun)
-            fail("--regrade-older-guidelines sends grades back to their own annotators: only --sample N and --seed S apply");
+          const others = [
+            opts.perItem,
+            opts.annotators,
+            opts.sampleQueries,
+            opts.tags,
+            opts.unstableFirst,
+            opts.chunking,
+          ];
+          if (
+            others.some((o) => o !== undefined) ||
+            opts.includeLabelled ||
+            opts.answers ||
+            opts.decision ||
+            opts.dryRun
+          )
+            fail(
+              "--regrade-older-guidelines sends grades back to their own annotators: only --sample N and --seed S apply",
+            );
           const { requestRegrade } = await import("../../lib/assignment/regrade.ts");
           await withProject(opts.project, async (db, project) => {
             const r = await requestRegrade(db, project.id, { sample, seed });

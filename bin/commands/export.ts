@@ -103,7 +103,10 @@ export function registerExport(program: Command): void {
     .addOption(new Option("--format <format>", "file format").choices(["jsonl", "csv"]).default("jsonl"))
     .option("--out <file>", "write to this file (default: stdout); also writes <out>.version.json")
     .option("--chunking <name>", "only the labels of this chunking's chunks (default: all chunkings)")
-    .option("--names", "name the people who labelled (default: pseudonymous ids annotator-XXXXXXXX, as the annotators report)")
+    .option(
+      "--names",
+      "name the people who labelled (default: pseudonymous ids annotator-XXXXXXXX, as the annotators report)",
+    )
     .addOption(projectOption())
     .action((opts: { format: "jsonl" | "csv"; out?: string; project?: string; chunking?: string; names?: boolean }) =>
       runExport(opts.format, opts),

@@ -66,6 +66,8 @@ export async function requestRegrade(
     items: items.length,
     chosen: chosen.size,
     requested: send.length,
-    annotators: [...perAnnotator].sort(([a], [b]) => a.localeCompare(b)).map(([email, requested]) => ({ email, requested })),
+    annotators: [...perAnnotator]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([email, requested]) => ({ email, requested })),
   };
 }

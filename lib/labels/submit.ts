@@ -201,7 +201,14 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     const inserted = yield* firstOf((k) =>
       k
         .insertInto("Judgement")
-        .values({ ...fields, guidelineRevision: data.guidelineRevision, poolItemId, userId, createdAt: now, updatedAt: now })
+        .values({
+          ...fields,
+          guidelineRevision: data.guidelineRevision,
+          poolItemId,
+          userId,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning("id"),
     );
     if (!inserted) throw new Error("INSERT … RETURNING gave no row");

@@ -63,7 +63,10 @@ export async function saveGuidelines(
     });
   } catch (e) {
     if (isUniqueViolation(e))
-      throw new AppError("conflict", "the guidelines were saved by someone else at the same moment: reload them and save again");
+      throw new AppError(
+        "conflict",
+        "the guidelines were saved by someone else at the same moment: reload them and save again",
+      );
     throw e;
   }
 }
@@ -101,7 +104,10 @@ export async function guidelineText(db: Db, projectId: number, revision: number)
 export async function diffGuidelines(db: Db, projectId: number, from: number, to: number): Promise<TGuidelinesDiff> {
   const [a, b] = await Promise.all([guidelineText(db, projectId, from), guidelineText(db, projectId, to)]);
   const changes = diffLines(a, b);
-  const parts: TDiffPart[] = changes.map((c) => ({ kind: c.added ? "added" : c.removed ? "removed" : "same", text: c.value }));
+  const parts: TDiffPart[] = changes.map((c) => ({
+    kind: c.added ? "added" : c.removed ? "removed" : "same",
+    text: c.value,
+  }));
   const lines = (pick: (c: (typeof changes)[number]) => boolean) =>
     changes.filter(pick).reduce((n, c) => n + c.count, 0);
   return { from, to, parts, added: lines((c) => c.added), removed: lines((c) => c.removed) };
@@ -148,12 +154,14 @@ export const LATEST_GUIDELINES = {
 } as const;
 
 /** The text shown and its revision (0 and the project's text when none was saved). */
-export function shownGuidelines(p: {
+export function shownGuidelines(p: { guidelines: string; guidelineRevisions: { revision: number; text: string }[] }): {
   guidelines: string;
-  guidelineRevisions: { revision: number; text: string }[];
-}): { guidelines: string; guidelineRevision: number } {
+  guidelineRevision: number;
+} {
   const top = p.guidelineRevisions[0];
-  return top ? { guidelines: top.text, guidelineRevision: top.revision } : { guidelines: p.guidelines, guidelineRevision: 0 };
+  return top
+    ? { guidelines: top.text, guidelineRevision: top.revision }
+    : { guidelines: p.guidelines, guidelineRevision: 0 };
 }
 
 /** The message of a submission naming a revision the project does not have (a grade or a decision; nothing is written). */

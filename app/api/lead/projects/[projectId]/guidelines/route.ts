@@ -10,6 +10,9 @@ export const dynamic = "force-dynamic";
 export const GET = route({ roles: rolesFor("manageProject") }, async ({ params }) => {
   const db = await getDb();
   const project = await getProject(db, projectIdParam(params.projectId));
-  const [revisions, older] = await Promise.all([listGuidelineRevisions(db, project.id), olderGuidelines(db, project.id)]);
+  const [revisions, older] = await Promise.all([
+    listGuidelineRevisions(db, project.id),
+    olderGuidelines(db, project.id),
+  ]);
   return { revisions, older };
 });

@@ -40,6 +40,10 @@ export function registerAssign(program: Command): void {
       "--include-labelled",
       "also assign pooled items that already have an imported reference label, to re-grade them (a calibration of the old labels); by default they are left out",
     )
+    .option(
+      "--regrade-older-guidelines",
+      "send items graded under an older guidelines revision back to their annotators for a second look (all, or --sample N of them; --seed S); the history keeps both grades",
+    )
     .option("--seed <n>", "random seed, to reproduce an assignment")
     .option(
       "--decision <name>",
@@ -70,11 +74,41 @@ export function registerAssign(program: Command): void {
         dryRun?: boolean;
         decision?: string;
         budget?: string;
+        regradeOlderGuidelines?: boolean;
       }) => {
         const perItem = wholeNumber("--per-item", opts.perItem, 1);
         const sample = wholeNumber("--sample", opts.sample, 1);
         const sampleQueries = wholeNumber("--sample-queries", opts.sampleQueries, 1);
         const seed = wholeNumber("--seed", opts.seed, 0);
+        if (opts.regradeOlderGuidelines) {
+          const others = [
+            opts.perItem,
+            opts.annotators,
+            opts.sampleQueries,
+            opts.tags,
+            opts.unstableFirst,
+            opts.chunking,
+          ];
+          if (
+            others.some((o) => o !== undefined) ||
+            opts.includeLabelled ||
+            opts.answers ||
+            opts.decision ||
+            opts.dryRun
+          )
+            fail(
+              "--regrade-older-guidelines sends grades back to their own annotators: only --sample N and --seed S apply",
+            );
+          const { requestRegrade } = await import("../../lib/assignment/regrade.ts");
+          await withProject(opts.project, async (db, project) => {
+            const r = await requestRegrade(db, project.id, { sample, seed });
+            out(
+              `${r.requested} grade(s) on ${r.chosen} of ${r.items} item(s) graded under guidelines older than revision ${r.revision} sent back for a second look${sample !== undefined ? `, seed ${r.seed}` : ""}`,
+            );
+            for (const a of r.annotators) out(`  ${a.email}\t${a.requested}`);
+          });
+          return;
+        }
         if (opts.decision !== undefined || opts.budget !== undefined) {
           if (opts.decision === undefined || opts.budget === undefined)
             fail("--decision and --budget go together: npx assessor assign --decision NAME --budget N");

@@ -5,7 +5,7 @@ import type { TExportFormat } from "../../lib/exports/labels.ts";
 
 async function runExport(
   format: TExportFormat,
-  opts: { out?: string; project?: string; chunking?: string },
+  opts: { out?: string; project?: string; chunking?: string; names?: boolean },
 ): Promise<void> {
   const [{ exportLabels, sidecarText, versionLine }, { findChunking }] = await Promise.all([
     import("../../lib/exports/labels.ts"),
@@ -14,7 +14,10 @@ async function runExport(
   await withProject(opts.project, async (db, project) => {
     const chunking = opts.chunking === undefined ? undefined : await findChunking(db, project.id, opts.chunking);
     // qrels: one chunking's labels (lib/exports/labels.ts qrelsChunking); JSONL and CSV: all, each row naming its chunking.
-    const e = await exportLabels(db, project.id, format, new Date(), { chunkingId: chunking?.id });
+    const e = await exportLabels(db, project.id, format, new Date(), {
+      chunkingId: chunking?.id,
+      names: opts.names,
+    });
     if (e.note) process.stderr.write(`note: ${e.note}\n`);
     const v = e.version;
     if (opts.out) {
@@ -95,13 +98,17 @@ export function registerExport(program: Command): void {
   exp
     .command("labels")
     .description(
-      "labels with grade, corrected start, status, annotators, source, and where they are: video, chunk start and end, chunking, flags, notes, revision; JSONL's first line carries the version (CSV: <out>.version.json, or stderr)",
+      "labels with grade, corrected start, status, annotators, source, and where they are: video, chunk start and end, chunking, flags, notes, revision, end; last, who labelled (pseudonymous ids, --names for names) and under which guidelines revision; JSONL's first line carries the version (CSV: <out>.version.json, or stderr)",
     )
     .addOption(new Option("--format <format>", "file format").choices(["jsonl", "csv"]).default("jsonl"))
     .option("--out <file>", "write to this file (default: stdout); also writes <out>.version.json")
     .option("--chunking <name>", "only the labels of this chunking's chunks (default: all chunkings)")
+    .option(
+      "--names",
+      "name the people who labelled (default: pseudonymous ids annotator-XXXXXXXX, as the annotators report)",
+    )
     .addOption(projectOption())
-    .action((opts: { format: "jsonl" | "csv"; out?: string; project?: string; chunking?: string }) =>
+    .action((opts: { format: "jsonl" | "csv"; out?: string; project?: string; chunking?: string; names?: boolean }) =>
       runExport(opts.format, opts),
     );
   exp

@@ -3,6 +3,7 @@ import { ZProjectSettings } from "../../lib/projects/settings.ts";
 import { out, withDb, withProject, projectOption } from "../context.ts";
 import { AppError, isUniqueViolation } from "../../lib/errors.ts";
 import { registerProjectDelete } from "./lifecycle.ts";
+import { registerProjectGuidelines } from "./project-guidelines.ts";
 import { setGradingClosed } from "../../lib/projects/grading.ts";
 
 const int = (v: string) => Number(v);
@@ -50,6 +51,7 @@ function parseSettings(opts: SettingsOpts) {
 export function registerProject(program: Command): void {
   const project = program.command("project").description("create, list, configure and delete projects");
   registerProjectDelete(project);
+  registerProjectGuidelines(project);
   settingsOptions(project.command("create").argument("<name>", "project name").description("create a project")).action(
     async (name: string, opts: SettingsOpts) => {
       await withDb(async (db) => {

@@ -5,20 +5,26 @@ export function registerStatus(program: Command): void {
   program
     .command("status")
     .description(
-      "counts per stage: unassigned, assigned, agreed, awaiting adjudication, adjudicated, imported; and pooled items with an imported label (and how many of those are assigned to re-grade)",
+      "counts per stage: unassigned, assigned, agreed, awaiting adjudication, adjudicated, imported; pooled items with an imported label (and how many of those are assigned to re-grade); items graded under older guidelines",
     )
     .option("--json", "print one JSON object")
     .addOption(projectOption())
     .action(async (opts: { json?: boolean; project?: string }) => {
       const { stageCounts, STAGES } = await import("../../lib/labels/stage.ts");
+      const { olderGuidelines } = await import("../../lib/projects/guidelines.ts");
       await withProject(opts.project, async (db, project) => {
         const c = await stageCounts(db, project.id);
-        if (opts.json) return out(JSON.stringify({ project: project.name, ...c }));
+        const g = await olderGuidelines(db, project.id);
+        if (opts.json) return out(JSON.stringify({ project: project.name, ...c, guidelines: g }));
         out(`project ${project.name}`);
         for (const s of STAGES) out(`${s.replace(/_/g, " ").padEnd(32)}${c[s]}`);
         out(`${"total".padEnd(32)}${c.total}`);
         out(`${"pooled with imported label".padEnd(32)}${c.imported_pooled}`);
         out(`${"  of which assigned to re-grade".padEnd(32)}${c.imported_regrading}`);
+        out(`${"guidelines revision".padEnd(32)}${g.current}`);
+        out(`${"graded under older guidelines".padEnd(32)}${g.items} item(s), ${g.judgements} grade(s)`);
+        out(`${"  of which sent back".padEnd(32)}${g.regradeRequested}`);
+        out(`${"decided under older guidelines".padEnd(32)}${g.adjudications}`);
       });
     });
 }

@@ -141,6 +141,8 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
       rationale: form.rationale,
       idempotencyKey: form.key,
       ...(form.revises === undefined ? {} : { revises: form.revises }),
+      // The guidelines revision the page shows (g), recorded with the decision.
+      ...(project ? { guidelineRevision: project.guidelineRevision } : {}),
     };
     setForms((f) => ({ ...f, [item.id]: form }));
     decide.mutate(body, {

@@ -335,7 +335,9 @@ export function AnnotatePage({
     }
     // A graded item changes only on an edit: unchanged, nothing is sent (its time spent stays) and the page goes on.
     const before = saved[activeId] ?? (data.own ? initialForm(data) : null);
-    if (before && sameForm(f, before)) {
+    // A second look the lead asked for (the guidelines changed) counts once submitted, even unchanged.
+    const secondLook = data.regrade && saved[activeId] === undefined;
+    if (before && sameForm(f, before) && !secondLook) {
       setForms((all) => ({ ...all, [activeId]: f }));
       void goOn(activeId);
       return;
@@ -349,6 +351,8 @@ export function AnnotatePage({
       flags: f.flags,
       timeSpentMs: Math.round(performance.now() - shownAt.current),
       idempotencyKey: newIdempotencyKey(),
+      // The guidelines revision this item was shown with (g), recorded with the grade.
+      guidelineRevision: data.guidelineRevision,
     };
     outbox.submit("/api/annotate/judgements", activeId, body);
     setForms((all) => ({ ...all, [activeId]: f }));

@@ -1,6 +1,9 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { guidelinesKey } from "@/lib/query/guidelines";
+import { GuidelineRevisions } from "./GuidelineRevisions";
 import type { TProjectDetail } from "@/lib/query/lead";
 import { useUpdateSettings } from "@/lib/query/lead";
 import { GuidelinesPanel } from "@/components/annotate/Guidelines";
@@ -9,6 +12,7 @@ import { Button, ErrorBox, Field, Section, SubmitCell, Success } from "./ui";
 /** The annotation guidelines (Markdown) that annotators open with `g`, with a preview as they see it. */
 export function GuidelinesForm({ project }: { project: TProjectDetail }) {
   const update = useUpdateSettings(project.id);
+  const qc = useQueryClient();
   const [text, setText] = useState(project.guidelines);
   const [saved, setSaved] = useState(false);
   const [preview, setPreview] = useState(false);
@@ -16,7 +20,16 @@ export function GuidelinesForm({ project }: { project: TProjectDetail }) {
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     setSaved(false);
-    update.mutate({ guidelines: text }, { onSuccess: () => setSaved(true) });
+    update.mutate(
+      { guidelines: text },
+      {
+        onSuccess: () => {
+          setSaved(true);
+          // Each save is a revision: the list, the counts and the diff change.
+          void qc.invalidateQueries({ queryKey: guidelinesKey(project.id) });
+        },
+      },
+    );
   }
 
   return (
@@ -49,6 +62,7 @@ export function GuidelinesForm({ project }: { project: TProjectDetail }) {
       <ErrorBox error={update.error} />
       {saved && !update.error ? <Success>Guidelines saved.</Success> : null}
       <GuidelinesPanel open={preview} guidelines={text} onClose={() => setPreview(false)} />
+      <GuidelineRevisions projectId={project.id} />
     </Section>
   );
 }

@@ -5,6 +5,7 @@ import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { itemDecision } from "../labels/rule.ts";
 import { zInt32, zText } from "../bounds.ts";
 import { zSeconds } from "../labels/schemas.ts";
+import { currentGuidelineRevision, unknownRevisionError } from "../projects/guidelines.ts";
 
 /** The answer's end (optional): after the final start, or the chunk's start without one (checked in `adjudicate`). */
 export const ZAdjudicationInput = z.object({
@@ -23,6 +24,8 @@ export const ZAdjudicationInput = z.object({
    * decision). Without it a decided item is a conflict; with a revision that no longer stands, too.
    */
   revises: zInt32(1, "revises: expected the revision number that stands (≥ 1)").optional(),
+  /** The guidelines revision the adjudicator's page showed (lib/projects/guidelines.ts); recorded with the decision. */
+  guidelineRevision: zInt32(0, "guidelineRevision: expected a revision number (0 or more)").optional(),
 });
 export type TAdjudicationInput = z.input<typeof ZAdjudicationInput>;
 
@@ -87,9 +90,18 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
       [{ path: "endSeconds", message: `expected after ${after} s` }],
     );
   }
+  const shown = data.guidelineRevision ?? null;
+  if (shown !== null) {
+    const current = await currentGuidelineRevision(db, item.projectId);
+    if (shown > current) throw unknownRevisionError(shown, current);
+  }
   const existing = await db.adjudication.findUnique({ where: { poolItemId: data.poolItemId } });
   if (data.revises !== undefined)
-    return revise(db, adjudicatorId, item.projectId, existing, { ...data, revises: data.revises });
+    return revise(db, adjudicatorId, item.projectId, existing, {
+      ...data,
+      revises: data.revises,
+      guidelineRevision: shown,
+    });
   if (existing) throw conflict(existing);
   const [settings, [labels]] = await Promise.all([
     ruleSettings(db, item.projectId),
@@ -115,6 +127,7 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
           startSeconds: data.startSeconds,
           endSeconds: data.endSeconds,
           rationale: data.rationale,
+          guidelineRevision: shown,
         },
       });
       await tx.labelEvent.create({
@@ -155,6 +168,7 @@ type TRevision = {
   rationale: string;
   idempotencyKey: string;
   revises: number;
+  guidelineRevision: number | null;
 };
 
 /** Replaces the decision that stands when it is still revision `revises` (a conditional update: two revisers, one wins). */
@@ -182,6 +196,7 @@ async function revise(
           endSeconds: data.endSeconds,
           rationale: data.rationale,
           revision: data.revises + 1,
+          guidelineRevision: data.guidelineRevision,
         },
       });
       const now = await tx.adjudication.findUniqueOrThrow({ where: { poolItemId: data.poolItemId } });

@@ -8,6 +8,7 @@ import {
   type TStandingDecision,
 } from "../adjudication/queue.ts";
 import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
+import { LATEST_GUIDELINES, shownGuidelines } from "../projects/guidelines.ts";
 
 /**
  * The adjudicator's view of the disagreements of one project: the same item content an annotator
@@ -43,17 +44,24 @@ export type TAdjudicatorProject = {
   name: string;
   pending: number;
   guidelines: string;
+  /** The revision of those guidelines (lib/projects/guidelines.ts): sent back with each decision. */
+  guidelineRevision: number;
   startToleranceSeconds: number;
 };
 
 export async function adjudicatorProjects(db: Db): Promise<TAdjudicatorProject[]> {
   const projects = await db.project.findMany({
-    select: { id: true, name: true, guidelines: true, startToleranceSeconds: true },
+    select: { id: true, name: true, ...LATEST_GUIDELINES, startToleranceSeconds: true },
     orderBy: { name: "asc" },
   });
   const out: TAdjudicatorProject[] = [];
   // One project at a time: each count reads the project's labels (lib/labels/load.ts).
-  for (const p of projects) out.push({ ...p, pending: (await waitingItems(db, p.id)).length });
+  for (const { guidelineRevisions, ...p } of projects)
+    out.push({
+      ...p,
+      ...shownGuidelines({ guidelines: p.guidelines, guidelineRevisions }),
+      pending: (await waitingItems(db, p.id)).length,
+    });
   return out;
 }
 

@@ -53,7 +53,8 @@ const isoOrNull = (v: unknown): string | null => sqlDate(v)?.toISOString() ?? nu
 /** Questions counted per step of `annotatorProjects`: adjusted so that a step reads for about `target` ms. */
 const COUNT_STEPS = { first: 8, max: 4096, targetMs: 25 };
 const COUNT_COLS = `COUNT(*) AS "total", COUNT(j."id") AS "done", COUNT(DISTINCT p."queryId") AS "questions", MAX(j."updatedAt") AS "last"`;
-const COUNT_FROM = `FROM "PoolItem" p CROSS JOIN "Assignment" a LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"`;
+// A grade is done unless a second look at it was asked for (Assignment.regradeRequestedAt, lib/assignment/regrade.ts): then the item is open again.
+const COUNT_FROM = `FROM "PoolItem" p CROSS JOIN "Assignment" a LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId" AND a."regradeRequestedAt" IS NULL`;
 type TCountRow = { total: unknown; done: unknown; questions: unknown; last: unknown };
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -177,7 +178,7 @@ export async function openingProject(db: Db, userId: string): Promise<number | n
 /** Assignments of the user in the project (params: user id, project id), pool items first. */
 const MINE = `FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ?`;
 const KEY_COLS = `a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey"`;
-const NOT_GRADED = `NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId")`;
+const NOT_GRADED = `(a."regradeRequestedAt" IS NOT NULL OR NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"))`;
 type TKeyRow = { aid: unknown; queryId: unknown; orderKey: unknown };
 type TKey = { aid: number; queryId: number; orderKey: number };
 const toKey = (r: TKeyRow): TKey => ({ aid: num(r.aid), queryId: num(r.queryId), orderKey: num(r.orderKey) });
@@ -308,7 +309,7 @@ export async function annotatorQueuePage(
     // The page: limit + 1 rows, to know whether more follow in that direction.
     const backwards = opts.before !== undefined;
     const cmp = backwards ? "<" : cursor !== undefined ? ">" : ">=";
-    const itemCols = `a."poolItemId" AS "id", ${KEY_COLS}, EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId") AS "done"`;
+    const itemCols = `a."poolItemId" AS "id", ${KEY_COLS}, EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId" AND a."regradeRequestedAt" IS NULL) AS "done"`;
     const rows = yield* walkQueue<{ id: string; aid: unknown; queryId: unknown; orderKey: unknown; done: unknown }>(
       userId,
       projectId,
@@ -341,7 +342,7 @@ export async function annotatorQueuePage(
     const perQuestion = yield* all<{ queryId: unknown; text: string; total: unknown; done: unknown }>(
       `SELECT p."queryId" AS "queryId", q."text" AS "text", COUNT(*) AS "total", COUNT(j."id") AS "done"
        FROM "PoolItem" p CROSS JOIN "Assignment" a JOIN "Query" q ON q."id" = p."queryId"
-       LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"
+       LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId" AND a."regradeRequestedAt" IS NULL
        WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ? AND p."queryId" IN (${marks(queryIds.length)}) GROUP BY p."queryId", q."text"`,
       [userId, projectId, ...queryIds],
     );

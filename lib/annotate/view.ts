@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "../db/client.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
 import { annotatorQueuePage, openingProject, type TQueuePage } from "./queue.ts";
+import { LATEST_GUIDELINES, shownGuidelines } from "../projects/guidelines.ts";
 
 export { videoSource, type TVideoSource };
 
@@ -44,6 +45,10 @@ export type TAnnotatorItem = {
   own: TOwnLabel | null;
   /** The project's guidelines (Markdown, written by the lead), shown with the grade meanings (`g`). */
   guidelines: string;
+  /** The revision of those guidelines (lib/projects/guidelines.ts; 0: none saved): the page sends it back with the grade. */
+  guidelineRevision: number;
+  /** The lead asked for a second look at this item of theirs after the guidelines changed: submitting it again counts, even unchanged. */
+  regrade: boolean;
   /** When the lead closed grading in the project (ISO time; lib/projects/grading.ts): every item is then read-only. */
   gradingClosedAt: string | null;
 };
@@ -96,7 +101,8 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     where: { id: poolItemId, ...assignedTo(userId) },
     select: {
       id: true,
-      project: { select: { guidelines: true, gradingClosedAt: true } },
+      project: { select: { ...LATEST_GUIDELINES, gradingClosedAt: true } },
+      assignments: { where: { userId }, select: { regradeRequestedAt: true } },
       query: { select: { text: true } },
       chunk: {
         select: {
@@ -157,7 +163,8 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
           flags: parseFlags(own.flags),
         }
       : null,
-    guidelines: item.project.guidelines,
+    ...shownGuidelines(item.project),
+    regrade: item.assignments.some((a) => a.regradeRequestedAt !== null),
     gradingClosedAt: item.project.gradingClosedAt?.toISOString() ?? null,
   };
 }

@@ -4,6 +4,7 @@ import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts"
 import { safeCsv } from "../formats/csv-write.ts";
 import { DEFAULT_CHUNKING_NAME, findChunking } from "../chunkings/store.ts";
 import { AppError } from "../errors.ts";
+import { labelPeople, type TLabelPeople } from "./people.ts";
 
 /**
  * Exports of the reference label set.
@@ -46,6 +47,8 @@ export const CSV_COLUMNS = [
   "notes",
   "revision",
   "end",
+  "labelled_by",
+  "guideline_revisions",
 ] as const;
 
 /** In a CSV cell: flags joined by ";", notes by " | " (JSONL keeps both as arrays). */
@@ -54,7 +57,15 @@ const NOTE_SEPARATOR = " | ";
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
-function jsonRow(r: ReferenceLabelRow) {
+const NO_PEOPLE: TLabelPeople = { labelledBy: [], revisions: [] };
+const peopleOf = (r: ReferenceLabelRow, people: ReadonlyMap<string, TLabelPeople>) =>
+  (r.poolItemId === null ? undefined : people.get(r.poolItemId)) ?? NO_PEOPLE;
+
+type TPeople = ReadonlyMap<string, TLabelPeople>;
+const NOBODY: TPeople = new Map();
+
+function jsonRow(r: ReferenceLabelRow, people: TPeople) {
+  const p = peopleOf(r, people);
   return {
     query: r.qid,
     chunk: r.docid,
@@ -71,12 +82,18 @@ function jsonRow(r: ReferenceLabelRow) {
     notes: r.notes,
     revision: r.revision,
     end: r.endSeconds,
+    labelled_by: p.labelledBy,
+    guideline_revisions: p.revisions,
   };
 }
 
-/** The canonical form the label-set sha256 is computed over (also the JSONL export's body). */
-export function canonicalLines(rows: readonly ReferenceLabelRow[]): string {
-  return rows.map((r) => `${JSON.stringify(jsonRow(r))}\n`).join("");
+/**
+ * The canonical form the label-set sha256 is computed over (also the JSONL export's body): its last
+ * two fields say who labelled and under which guidelines revision (lib/exports/people.ts), by
+ * pseudonymous id; an export with names carries the version of its pseudonymous form.
+ */
+export function canonicalLines(rows: readonly ReferenceLabelRow[], people: TPeople = NOBODY): string {
+  return rows.map((r) => `${JSON.stringify(jsonRow(r, people))}\n`).join("");
 }
 
 /** The version record an export carries (sha256 over the canonical lines); the dashboard's cache key is lib/dashboard/load/version.ts `labelSetVersion`. */
@@ -84,8 +101,9 @@ export function exportVersion(
   rows: readonly ReferenceLabelRow[],
   project: string,
   now: Date = new Date(),
+  people: TPeople = NOBODY,
 ): TLabelSetVersion {
-  return { sha256: sha256(canonicalLines(rows)), created_at: now.toISOString(), labels: rows.length, project };
+  return { sha256: sha256(canonicalLines(rows, people)), created_at: now.toISOString(), labels: rows.length, project };
 }
 
 /** TREC qrels: `qid 0 docid grade`, one line per label, in the reference order (query, chunk). */
@@ -101,7 +119,7 @@ export function qrelsText(rows: readonly ReferenceLabelRow[]): string {
  */
 const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
-export function csvText(rows: readonly ReferenceLabelRow[]): string {
+export function csvText(rows: readonly ReferenceLabelRow[], people: TPeople = NOBODY): string {
   const body = safeCsv(
     rows.map((r) => [
       r.qid,
@@ -119,22 +137,36 @@ export function csvText(rows: readonly ReferenceLabelRow[]): string {
       r.notes.join(NOTE_SEPARATOR),
       r.revision,
       r.endSeconds,
+      peopleOf(r, people).labelledBy.join(FLAG_SEPARATOR),
+      peopleOf(r, people)
+        .revisions.map((v) => v ?? "")
+        .join(FLAG_SEPARATOR),
     ]),
     CSV_OPTIONS,
   );
   return `${CSV_COLUMNS.join(",")}\n${body}`;
 }
 
-export function jsonlText(rows: readonly ReferenceLabelRow[], version: TLabelSetVersion): string {
-  return `${JSON.stringify({ label_set_version: version })}\n${canonicalLines(rows)}`;
+export function jsonlText(
+  rows: readonly ReferenceLabelRow[],
+  version: TLabelSetVersion,
+  people: TPeople = NOBODY,
+): string {
+  return `${JSON.stringify({ label_set_version: version })}\n${canonicalLines(rows, people)}`;
 }
 
 export function renderExport(
   rows: readonly ReferenceLabelRow[],
   format: TExportFormat,
   version: TLabelSetVersion,
+  people: TPeople = NOBODY,
 ): TExport {
-  const content = format === "qrels" ? qrelsText(rows) : format === "jsonl" ? jsonlText(rows, version) : csvText(rows);
+  const content =
+    format === "qrels"
+      ? qrelsText(rows)
+      : format === "jsonl"
+        ? jsonlText(rows, version, people)
+        : csvText(rows, people);
   return { content, version, fileSha256: sha256(content) };
 }
 
@@ -181,7 +213,7 @@ export async function exportLabels(
   projectId: number,
   format: TExportFormat,
   now: Date = new Date(),
-  opts: { chunkingId?: number } = {},
+  opts: { chunkingId?: number; names?: boolean } = {},
 ): Promise<TExport> {
   const chosen =
     format === "qrels" && opts.chunkingId === undefined ? await qrelsChunking(db, projectId) : { id: opts.chunkingId };
@@ -189,7 +221,10 @@ export async function exportLabels(
     db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }),
     referenceLabels(db, projectId, { chunkingId: chosen.id }),
   ]);
-  const e = renderExport(rows, format, exportVersion(rows, project.name, now));
+  // The version is computed over the pseudonymous form, so names do not change it (and qrels name the same one).
+  const pseudonymous = await labelPeople(db, projectId, rows, false);
+  const shown = opts.names ? await labelPeople(db, projectId, rows, true) : pseudonymous;
+  const e = renderExport(rows, format, exportVersion(rows, project.name, now, pseudonymous), shown);
   return chosen.note ? { ...e, note: chosen.note } : e;
 }
 

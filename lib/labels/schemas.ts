@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_SECONDS, ZUint32, zText } from "../bounds.ts";
+import { MAX_SECONDS, ZUint32, zInt32, zText } from "../bounds.ts";
 
 /** Flags an annotator can set on an item. */
 export const JUDGEMENT_FLAGS = ["unsure", "transcript_error", "video_problem", "offensive"] as const;
@@ -33,6 +33,8 @@ export const ZJudgementInput = z
     timeSpentMs: ZUint32.nullable().default(null),
     /** Chosen by the client once per submission (a UUID); a retry sends the same key. */
     idempotencyKey: zText(200).min(8),
+    /** The guidelines revision the page showed with the item (lib/projects/guidelines.ts); null: not told. */
+    guidelineRevision: zInt32(0, "guidelineRevision: expected a revision number (0 or more)").nullable().default(null),
   })
   .superRefine((j, ctx) => {
     if (j.endSeconds !== null && j.startSeconds !== null && !(j.endSeconds > j.startSeconds))

@@ -4,6 +4,7 @@ import { exec, firstOf, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "./submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
+import { unknownRevisionError } from "../projects/guidelines.ts";
 import { decide } from "./rule.ts";
 import { ZJudgementInput, type TJudgement, type TJudgementInput } from "./schemas.ts";
 
@@ -122,6 +123,13 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
         "p.annotatorsPerItem",
         "p.gradingClosedAt",
         "c.startSeconds as chunkStart",
+        // The project's current guidelines revision: a grade may name only one it was shown.
+        (eb) =>
+          eb
+            .selectFrom("GuidelineRevision as g")
+            .select((g) => g.fn.max("g.revision").as("top"))
+            .whereRef("g.projectId", "=", "i.projectId")
+            .as("guidelineTop"),
         eb
           .case()
           .when(
@@ -144,6 +152,9 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   if (!item || !item.assigned) throw new AppError("forbidden", "this item is not assigned to you");
   // Closed by the lead: refused alike for every item of the project (lib/projects/grading.ts).
   if (item.gradingClosedAt !== null) throw gradingClosedError(item.gradingClosedAt);
+  const guidelineTop = Number(item.guidelineTop ?? 0);
+  if (data.guidelineRevision !== null && data.guidelineRevision > guidelineTop)
+    throw unknownRevisionError(data.guidelineRevision, guidelineTop);
   // The answer's end: after the corrected start (the schema checks that) or, without one, the chunk's start.
   if (data.startSeconds === null && data.endSeconds !== null && !(data.endSeconds > item.chunkStart))
     throw new AppError(
@@ -182,7 +193,7 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     yield* exec((k) =>
       k
         .updateTable("Judgement")
-        .set({ ...fields, updatedAt: now })
+        .set({ ...fields, guidelineRevision: data.guidelineRevision, updatedAt: now })
         .where("id", "=", beforeId),
     );
     id = before.id;
@@ -190,7 +201,14 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     const inserted = yield* firstOf((k) =>
       k
         .insertInto("Judgement")
-        .values({ ...fields, poolItemId, userId, createdAt: now, updatedAt: now })
+        .values({
+          ...fields,
+          guidelineRevision: data.guidelineRevision,
+          poolItemId,
+          userId,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning("id"),
     );
     if (!inserted) throw new Error("INSERT … RETURNING gave no row");
@@ -209,6 +227,15 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
       .where("id", "=", poolItemId)
       .where("disputedAt", "is", null)
       .where(sql<boolean>`${disputed ? 1 : 0} = 1`),
+  );
+  // A second look asked for after the guidelines changed ends with this submission (the assignment is the caller's own).
+  yield* exec((k) =>
+    k
+      .updateTable("Assignment")
+      .set({ regradeRequestedAt: null })
+      .where("poolItemId", "=", poolItemId)
+      .where("userId", "=", userId)
+      .where("regradeRequestedAt", "is not", null),
   );
   yield* exec((k) =>
     k.insertInto("LabelEvent").values({

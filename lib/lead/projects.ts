@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { ZProjectSettings } from "../projects/settings.ts";
 import { intId, zText } from "../bounds.ts";
+import { saveGuidelines } from "../projects/guidelines.ts";
 
 export const ZProjectCreate = z.object({ name: zText(200).trim().min(1, "a project needs a name") });
 export type TProjectCreate = z.infer<typeof ZProjectCreate>;
@@ -67,9 +68,17 @@ export async function getProject(db: Db, id: number) {
   return project;
 }
 
-export async function updateProjectSettings(db: Db, id: number, patch: z.infer<typeof ZProjectSettingsPatch>) {
+/** Changes the settings; guidelines that differ from the current ones are saved as a new revision by `authorId` (lib/projects/guidelines.ts). */
+export async function updateProjectSettings(
+  db: Db,
+  id: number,
+  patch: z.infer<typeof ZProjectSettingsPatch>,
+  authorId: string | null = null,
+) {
   await getProject(db, id);
-  return db.project.update({ where: { id }, data: patch });
+  const { guidelines, ...settings } = patch;
+  if (guidelines !== undefined) await saveGuidelines(db, id, guidelines, authorId);
+  return db.project.update({ where: { id }, data: settings });
 }
 
 /** The project id in a route's params, as a positive 32-bit integer (lib/bounds.ts intId); 404 otherwise. */

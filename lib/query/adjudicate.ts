@@ -18,6 +18,7 @@ export type TDecisionBody = {
   rationale: string;
   idempotencyKey: string;
   revises?: number;
+  guidelineRevision?: number;
 };
 export type TDecision = {
   applied: boolean;

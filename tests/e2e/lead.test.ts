@@ -9,6 +9,7 @@ import { loginAs } from "../helpers/login.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/users/users.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
+import { pseudonym } from "../../lib/annotators/report.ts";
 
 /**
  * The lead's data path in Chromium: upload every import kind through the page (seeing a bad
@@ -265,15 +266,22 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
     expect(csv.suggestedFilename()).toBe(
       download.suggestedFilename().replace(/^Demo\.(\w+)\.qrels$/, "Demo.labels.$1.csv"),
     );
-    // No comment line: the header row first; the new columns (flags, notes, revision, end) at the end.
+    // No comment line: the header row first; the new columns (flags, notes, revision, end, then who
+    // labelled by pseudonymous id and the guidelines revisions, none sent here) at the end.
     const csvLines = readFileSync(await csv.path(), "utf8")
       .trimEnd()
       .split("\n");
+    const projectId = (await db.project.findFirstOrThrow({ where: { name: "Demo" } })).id;
+    const [annId, bobId] = await Promise.all(
+      ["ann@example.org", "bob@example.org"].map(
+        async (email) => (await db.user.findUniqueOrThrow({ where: { email } })).id,
+      ),
+    );
     expect(csvLines).toEqual([
-      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision,end",
-      "q1,c1,3,,imported,0,prior study,v1,0,10,default,,,,",
-      "q1,c3,2,20,agreed,2,,v1,20,30,default,,,,",
-      "q2,c4,1,,imported,0,prior study,v1,30,40,default,,,,",
+      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision,end,labelled_by,guideline_revisions",
+      "q1,c1,3,,imported,0,prior study,v1,0,10,default,,,,,,",
+      `q1,c3,2,20,agreed,2,,v1,20,30,default,,,,,${pseudonym(projectId, annId)};${pseudonym(projectId, bobId)},;`,
+      "q2,c4,1,,imported,0,prior study,v1,30,40,default,,,,,,",
     ]);
     const [version] = await Promise.all([
       page.waitForEvent("download"),
@@ -310,6 +318,8 @@ describe("lead: imports, pool, assignment, progress, exports", () => {
       notes: [],
       revision: null,
       end: null,
+      labelled_by: [pseudonym(projectId, annId), pseudonym(projectId, bobId)],
+      guideline_revisions: [null, null],
     });
 
     mkdirSync(artifactsDir, { recursive: true });

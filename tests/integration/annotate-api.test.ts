@@ -85,10 +85,13 @@ describe("annotate API", () => {
       "chunk",
       "cues",
       "gradingClosedAt",
+      // The revision of the guidelines shown, and whether the lead asked this annotator for a second look.
+      "guidelineRevision",
       "guidelines",
       "id",
       "own",
       "question",
+      "regrade",
       "video",
     ]);
     const yt = await db.poolItem.findFirstOrThrow({

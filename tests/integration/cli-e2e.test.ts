@@ -9,6 +9,7 @@ import type { Db } from "../../lib/db/client.ts";
 import { submitJudgement } from "../../lib/labels/submit.ts";
 import { adjudicationQueue } from "../../lib/adjudication/queue.ts";
 import { adjudicate } from "../../lib/adjudication/decide.ts";
+import { pseudonym } from "../../lib/annotators/report.ts";
 
 /**
  * The whole data path through the real CLI, on the fixture files in tests/fixtures/cli-e2e
@@ -87,6 +88,13 @@ describe("assessor end to end", () => {
     const ann = users.get("ann@example.org")!;
     const ben = users.get("ben@example.org")!;
     const ada = users.get("ada@example.org")!;
+    // The expected label files name the people by placeholders for their pseudonymous ids (README).
+    const projectId = (await db.project.findFirstOrThrow()).id;
+    const withPeople = (text: string) =>
+      text
+        .replaceAll("{ann}", pseudonym(projectId, ann.id))
+        .replaceAll("{ben}", pseudonym(projectId, ben.id))
+        .replaceAll("{ada}", pseudonym(projectId, ada.id));
     expect(await db.assignment.count({ where: { userId: ann.id } })).toBe(9);
     expect(await db.assignment.count({ where: { userId: ben.id } })).toBe(9);
     expect(await db.assignment.count({ where: { userId: users.get("cat@example.org")!.id } })).toBe(0);
@@ -123,6 +131,8 @@ describe("assessor end to end", () => {
       total: 10,
       imported_pooled: 1,
       imported_regrading: 1,
+      // No guidelines saved (revision 0); the eight grades are submitted without a revision.
+      guidelines: { current: 0, items: 0, judgements: 0, regradeRequested: 0, adjudications: 0, unrecorded: 8 },
     });
 
     const queue = await adjudicationQueue(db, (await db.project.findFirstOrThrow()).id);
@@ -170,7 +180,7 @@ describe("assessor end to end", () => {
     const jsonl = cli("export", "labels", "--format", "jsonl").stdout;
     const [head, ...rest] = jsonl.split("\n");
     const body = rest.join("\n");
-    expect(body).toBe(expected("expected.labels.jsonl"));
+    expect(body).toBe(withPeople(expected("expected.labels.jsonl")));
     const version = JSON.parse(head).label_set_version;
     expect(version).toEqual({
       sha256: createHash("sha256").update(body).digest("hex"),
@@ -184,7 +194,7 @@ describe("assessor end to end", () => {
     const csvFile = join(outDir, "labels.csv");
     cli("export", "labels", "--format", "csv", "--out", csvFile);
     const csv = readFileSync(csvFile, "utf8");
-    expect(csv).toBe(expected("expected.labels.csv"));
+    expect(csv).toBe(withPeople(expected("expected.labels.csv")));
     expect(JSON.parse(readFileSync(`${csvFile}.version.json`, "utf8"))).toMatchObject({
       format: "csv",
       label_set_version: { sha256: version.sha256, labels: 5 },

@@ -56,8 +56,8 @@ describe("export formats", () => {
   it("writes qrels, JSONL and CSV that carry the same label-set sha256", () => {
     const v = exportVersion(rows, "p", now);
     const canonical =
-      '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"adjudicated","annotators":2,"source":null,"video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":["transcript_error","unsure"],"notes":["cut off","=odd"],"revision":2,"end":19.25}\n' +
-      '{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3","video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":[],"notes":[],"revision":null,"end":null}\n';
+      '{"query":"q1","chunk":"a,b","grade":2,"start":12.5,"status":"adjudicated","annotators":2,"source":null,"video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":["transcript_error","unsure"],"notes":["cut off","=odd"],"revision":2,"end":19.25,"labelled_by":[],"guideline_revisions":[]}\n' +
+      '{"query":"q1","chunk":"say \\"hi\\"","grade":0,"start":null,"status":"imported","annotators":0,"source":"old #3","video":"v1","chunk_start":0,"chunk_end":30,"chunking":"default","flags":[],"notes":[],"revision":null,"end":null,"labelled_by":[],"guideline_revisions":[]}\n';
     expect(v).toEqual({
       sha256: createHash("sha256").update(canonical).digest("hex"),
       created_at: "2026-11-30T12:00:00.000Z",
@@ -74,8 +74,8 @@ describe("export formats", () => {
     // gets the leading ' of lib/formats/csv-write.ts.
     const csv = renderExport(rows, "csv", v).content;
     expect(csv).toBe(
-      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision,end\n" +
-        'q1,"a,b",2,12.5,adjudicated,2,,v1,0,30,default,transcript_error;unsure,cut off | =odd,2,19.25\nq1,"say ""hi""",0,,imported,0,"old #3",v1,0,30,default,,,,\n',
+      "query,chunk,grade,start,status,annotators,source,video,chunk_start,chunk_end,chunking,flags,notes,revision,end,labelled_by,guideline_revisions\n" +
+        'q1,"a,b",2,12.5,adjudicated,2,,v1,0,30,default,transcript_error;unsure,cut off | =odd,2,19.25,,\nq1,"say ""hi""",0,,imported,0,"old #3",v1,0,30,default,,,,,,\n',
     );
     // A standard reader with no options (a spreadsheet, pandas.read_csv) gets the header row first and the fields intact.
     expect(parse(csv, { columns: true })).toEqual([
@@ -95,6 +95,8 @@ describe("export formats", () => {
         notes: "cut off | =odd",
         revision: "2",
         end: "19.25",
+        labelled_by: "",
+        guideline_revisions: "",
       },
       {
         query: "q1",
@@ -112,6 +114,8 @@ describe("export formats", () => {
         notes: "",
         revision: "",
         end: "",
+        labelled_by: "",
+        guideline_revisions: "",
       },
     ]);
   });
@@ -216,6 +220,9 @@ describe("exportLabels over the database", () => {
       notes: [],
       revision: null,
       end: null,
+      // An imported label: nobody of this project made it.
+      labelled_by: [],
+      guideline_revisions: [],
     });
   });
 });

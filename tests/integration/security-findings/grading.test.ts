@@ -287,7 +287,7 @@ describe("18.6 CSV exports neutralise formula cells", () => {
   it("writes text cells beginning with = + - @ with a leading ' (numbers stay numbers); JSONL and qrels unchanged", async () => {
     const get = async (path: string) => (await fetch(`${server.url}${path}`, { headers: { Cookie: lead } })).text();
     const csv = await get(`/api/lead/projects/${fx.project.id}/exports/labels?format=csv`);
-    expect(csv).toContain(`"'=1+1","'-2+3",2,,imported,0,"'@SUM(A1)",vid-file,200,210,default,,,,\n`);
+    expect(csv).toContain(`"'=1+1","'-2+3",2,,imported,0,"'@SUM(A1)",vid-file,200,210,default,,,,,,\n`);
     expect(csv).not.toMatch(/(^|,)[=+\-@]/m);
     const jsonl = await get(`/api/lead/projects/${fx.project.id}/exports/labels?format=jsonl`);
     expect(jsonl).toContain(
@@ -307,6 +307,8 @@ describe("18.6 CSV exports neutralise formula cells", () => {
         notes: [],
         revision: null,
         end: null,
+        labelled_by: [],
+        guideline_revisions: [],
       }),
     );
     expect(await get(`/api/lead/projects/${fx.project.id}/exports/qrels`)).toContain(

@@ -12,8 +12,8 @@ const roles = rolesFor("manageProject");
 
 export const GET = route({ roles }, async ({ params }) => getProject(await getDb(), projectIdParam(params.projectId)));
 
-export const PATCH = route({ roles, body: ZProjectSettingsPatch }, async ({ params, body }) =>
-  updateProjectSettings(await getDb(), projectIdParam(params.projectId), body),
+export const PATCH = route({ roles, body: ZProjectSettingsPatch }, async ({ params, body, user }) =>
+  updateProjectSettings(await getDb(), projectIdParam(params.projectId), body, user.id),
 );
 
 const ZDelete = z.object({ confirm: z.string(), force: z.boolean().optional() });

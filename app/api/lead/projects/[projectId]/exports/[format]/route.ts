@@ -14,6 +14,8 @@ const ZQuery = z.object({
   format: z.enum(["jsonl", "csv"]).optional(),
   chunking: z.string().trim().min(1).max(64).optional(),
   manifest: z.enum(["1"]).optional(),
+  /** `names=1`: people by name in the labels' last columns (default: pseudonymous ids). */
+  names: z.enum(["1"]).optional(),
 });
 
 /**
@@ -31,7 +33,10 @@ export const GET = route({ roles: rolesFor("manageProject"), query: ZQuery }, as
   else if (params.format === "labels") format = query.format ?? "jsonl";
   else throw new AppError("not_found", `no export "${String(params.format)}"; exports: qrels, labels`);
   const chunking = query.chunking === undefined ? undefined : await findChunking(db, project.id, query.chunking);
-  const e = await exportLabels(db, project.id, format, new Date(), { chunkingId: chunking?.id });
+  const e = await exportLabels(db, project.id, format, new Date(), {
+    chunkingId: chunking?.id,
+    names: query.names === "1",
+  });
   const fileName = exportFileName(fileSafeName(project.name), format, e.version);
   const manifest = query.manifest === "1";
   const type = manifest

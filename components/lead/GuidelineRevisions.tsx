@@ -1,0 +1,116 @@
+"use client";
+
+import { useState } from "react";
+import { useGuidelineRevisions, useGuidelinesDiff } from "@/lib/query/guidelines";
+import { ErrorBox } from "./ui";
+
+/**
+ * The guidelines' revisions (who saved each, when), how much was graded under older ones, and the
+ * line diff between two revisions (by default the last two).
+ */
+export function GuidelineRevisions({ projectId }: { projectId: number }) {
+  const list = useGuidelineRevisions(projectId);
+  const revisions = list.data?.revisions ?? [];
+  const latest = revisions[0]?.revision ?? 0;
+  const [pick, setPick] = useState<{ from: number; to: number } | null>(null);
+  const from = pick?.from ?? Math.max(0, latest - 1);
+  const to = pick?.to ?? latest;
+  const diff = useGuidelinesDiff(projectId, latest > 0 ? from : null, latest > 0 ? to : null);
+  const older = list.data?.older;
+  const numbers = [...revisions.map((r) => r.revision), 0];
+
+  return (
+    <div className="space-y-3 border-t border-slate-200 pt-3" data-testid="guideline-revisions">
+      <h3 className="text-sm font-semibold">Revisions</h3>
+      <ErrorBox error={list.error ?? diff.error} />
+      {older ? (
+        <p className="text-sm" data-testid="older-guidelines">
+          Revision {older.current}. Graded under older guidelines: {older.items} item(s), {older.judgements} grade(s)
+          {older.regradeRequested ? ` (${older.regradeRequested} sent back for a second look)` : ""}; decided under
+          older guidelines: {older.adjudications}. Send them back with{" "}
+          <code>npx assessor assign --regrade-older-guidelines [--sample N]</code>.
+        </p>
+      ) : null}
+      {revisions.length ? (
+        <ul className="text-sm">
+          {revisions.map((r) => (
+            <li key={r.revision}>
+              Revision {r.revision}: {new Date(r.createdAt).toLocaleString()}, {r.author ? r.author.name : "imported"},{" "}
+              {r.chars} characters
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-slate-600">No revision saved yet.</p>
+      )}
+      {latest > 0 ? (
+        <div className="space-y-2">
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <label htmlFor="diff-from">Compare revision</label>
+            <select
+              id="diff-from"
+              value={from}
+              onChange={(e) => setPick({ from: Number(e.target.value), to })}
+              className="rounded border border-slate-300 p-1"
+            >
+              {numbers.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+            <label htmlFor="diff-to">with</label>
+            <select
+              id="diff-to"
+              value={to}
+              onChange={(e) => setPick({ from, to: Number(e.target.value) })}
+              className="rounded border border-slate-300 p-1"
+            >
+              {numbers.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+            {diff.data ? (
+              <span data-testid="diff-summary">
+                {diff.data.added} line(s) added, {diff.data.removed} removed
+              </span>
+            ) : null}
+          </div>
+          {diff.data ? (
+            <pre
+              className="max-h-80 overflow-auto rounded border border-slate-200 p-2 text-xs"
+              data-testid="guidelines-diff"
+              tabIndex={0}
+              aria-label={`Changes from revision ${diff.data.from} to ${diff.data.to}`}
+            >
+              {diff.data.parts.map((p, i) =>
+                p.kind === "added" ? (
+                  <ins key={i} className="block bg-green-50 text-green-900 no-underline">
+                    {prefixLines(p.text, "+ ")}
+                  </ins>
+                ) : p.kind === "removed" ? (
+                  <del key={i} className="block bg-red-50 text-red-900">
+                    {prefixLines(p.text, "- ")}
+                  </del>
+                ) : (
+                  <span key={i} className="block text-slate-600">
+                    {prefixLines(p.text, "  ")}
+                  </span>
+                ),
+              )}
+            </pre>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+const prefixLines = (text: string, mark: string) =>
+  text
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((l) => `${mark}${l}`)
+    .join("\n");

@@ -5,20 +5,25 @@ export function registerStatus(program: Command): void {
   program
     .command("status")
     .description(
-      "counts per stage: unassigned, assigned, agreed, awaiting adjudication, adjudicated, imported; and pooled items with an imported label (and how many of those are assigned to re-grade)",
+      "counts per stage: unassigned, assigned, agreed, awaiting adjudication, adjudicated, imported; and pooled items with an imported label (and how many of those are assigned to re-grade); hidden check items assigned and graded",
     )
     .option("--json", "print one JSON object")
     .addOption(projectOption())
     .action(async (opts: { json?: boolean; project?: string }) => {
       const { stageCounts, STAGES } = await import("../../lib/labels/stage.ts");
+      const { checkStatus } = await import("../../lib/assignment/checks.ts");
       await withProject(opts.project, async (db, project) => {
         const c = await stageCounts(db, project.id);
-        if (opts.json) return out(JSON.stringify({ project: project.name, ...c }));
+        const checks = await checkStatus(db, project.id);
+        if (opts.json) return out(JSON.stringify({ project: project.name, ...c, checks }));
         out(`project ${project.name}`);
         for (const s of STAGES) out(`${s.replace(/_/g, " ").padEnd(32)}${c[s]}`);
         out(`${"total".padEnd(32)}${c.total}`);
         out(`${"pooled with imported label".padEnd(32)}${c.imported_pooled}`);
         out(`${"  of which assigned to re-grade".padEnd(32)}${c.imported_regrading}`);
+        // Hidden check items (lib/assignment/checks.ts): the lead's figures only.
+        out(`${"check items".padEnd(32)}${checks.items}`);
+        out(`${"  assigned / graded".padEnd(32)}${checks.assigned} / ${checks.graded}`);
       });
     });
 }

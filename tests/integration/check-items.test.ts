@@ -132,7 +132,7 @@ describe("hidden check items", () => {
       where: { checkItem: true },
       select: { poolItemId: true, userId: true },
     });
-    const [right, wrong] = fresh;
+    const [right] = fresh;
     let n = 0;
     for (const c of checks) {
       const ref = refOf.get(c.poolItemId)!;

@@ -10,6 +10,7 @@ export const FIELDS = {
   apiKeyEnv: { flag: "--api-key-env", label: "the “API key variable” field" },
   baseUrl: { flag: "--base-url", label: "the “Base URL” field" },
   budget: { flag: "--budget" },
+  checks: { flag: "--checks" },
   chunking: { flag: "--chunking", label: "the “Chunking” field" },
   compare: { flag: "--compare" },
   concurrency: { flag: "--concurrency", label: "the “Concurrency” field" },

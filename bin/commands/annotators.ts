@@ -70,6 +70,15 @@ export function annotatorsTable(r: TAnnotatorsReport): string[] {
     lines.push(`  the model's item grades vs the reference: ${kappaText(r.model.vsReference)}`);
     lines.push(`  on adjudicated items only: ${kappaText(r.model.vsAdjudicated)}`);
   }
+  if (r.checks.length) {
+    lines.push("", "Hidden check items (settled reference; grade − reference):");
+    for (const c of r.checks)
+      lines.push(
+        "reason" in c
+          ? `  ${c.annotator}: no number (${c.reason})`
+          : `  ${c.annotator}: exact ${f3(c.exact)} ${ci(c.exactInterval)} (Wilson 95%), mean signed difference ${c.meanSignedDifference >= 0 ? "+" : ""}${f3(c.meanSignedDifference)}, n=${c.n} on ${c.questions} questions`,
+      );
+  }
   lines.push(
     "",
     "[low, high]: 95% percentile bootstrap over questions (1000 resamples, seed 1). Fewer than 10 pairs or 3 questions: no number.",

@@ -46,6 +46,10 @@ export function registerAssign(program: Command): void {
     )
     .option("--seed <n>", "random seed, to reproduce an assignment")
     .option(
+      "--checks <share>",
+      "hidden check items: mark this share (e.g. 0.05) of the items whose reference is settled (agreed or adjudicated) and serve each again to one annotator who has not seen it; their grades never change the reference (accuracy: annotators report)",
+    )
+    .option(
       "--decision <name>",
       "the next batch of a decision (npx assessor decide create): --budget N questions drawn where the judge is least sure and the compared systems rank differently, each with its inclusion probability; every pooled pair of each to --per-item annotators",
     )
@@ -75,6 +79,7 @@ export function registerAssign(program: Command): void {
         decision?: string;
         budget?: string;
         regradeOlderGuidelines?: boolean;
+        checks?: string;
       }) => {
         const perItem = wholeNumber("--per-item", opts.perItem, 1);
         const sample = wholeNumber("--sample", opts.sample, 1);
@@ -107,6 +112,10 @@ export function registerAssign(program: Command): void {
             );
             for (const a of r.annotators) out(`  ${a.email}\t${a.requested}`);
           });
+          return;
+        }
+        if (opts.checks !== undefined) {
+          await assignCheckItems(opts, seed);
           return;
         }
         if (opts.decision !== undefined || opts.budget !== undefined) {
@@ -231,4 +240,45 @@ export function registerAssign(program: Command): void {
         });
       },
     );
+}
+
+/** `assign --checks SHARE`: hidden check items (lib/assignment/checks.ts). */
+async function assignCheckItems(
+  opts: { checks?: string; annotators?: string; project?: string; dryRun?: boolean } & Record<string, unknown>,
+  seed: number | undefined,
+): Promise<void> {
+  const others = [
+    "perItem",
+    "sample",
+    "sampleQueries",
+    "tags",
+    "unstableFirst",
+    "chunking",
+    "includeLabelled",
+    "answers",
+    "system",
+    "decision",
+    "budget",
+  ];
+  const given = others.filter((k) => opts[k] !== undefined);
+  if (given.length)
+    fail(
+      `--checks assigns check items on its own: with --annotators, --seed and --dry-run only (not ${given.join(", ")})`,
+    );
+  const share = Number(opts.checks);
+  if (opts.checks === undefined || opts.checks.trim() === "" || !Number.isFinite(share) || share <= 0 || share > 1)
+    fail(`--checks: expected a share in (0, 1], e.g. 0.05, got "${opts.checks}"`);
+  const { assignChecks } = await import("../../lib/assignment/checks.ts");
+  await withProject(opts.project, async (db, project) => {
+    const annotators = opts.annotators
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const r = await assignChecks(db, project.id, { share, annotators, seed, dryRun: opts.dryRun });
+    out(
+      `${r.dryRun ? "dry run: would make " : ""}${r.created} new check item(s): ${r.existing + r.created} of ${r.settled} settled item(s) (target ${r.target}, share ${r.share}), seed ${r.seed}`,
+    );
+    for (const a of r.annotators) out(`  ${a.email}\t+${a.added}\t${a.total} in total`);
+    if (r.shortfall) out(`warning: ${r.shortfall} check item(s) short: no annotator left who has not seen the item`);
+  });
 }

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { TAgreementCell, TAnnotatorQuality, TInterval } from "@/lib/stats/annotators";
 import type { TAnnotatorAbility } from "@/lib/stats/annotators-model";
+import type { TCheckAccuracy } from "@/lib/stats/annotators-checks";
 import { annotatorsSearch, useAnnotators } from "@/lib/query/annotators";
 import { Card, PanelState } from "./ui";
 
@@ -79,10 +80,60 @@ function Row({ a, m, hasJudge }: { a: TAnnotatorQuality; m: TAnnotatorAbility | 
   );
 }
 
+/** Accuracy on hidden check items (lib/stats/annotators-checks.ts): lead and adjudicator only, like the whole card. */
+function ChecksTable({ checks }: { checks: TCheckAccuracy[] }) {
+  return (
+    <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Check items table">
+      <table className="w-full text-sm" data-testid="annotator-checks">
+        <caption className="text-left text-xs text-slate-600">
+          Hidden check items: grades on items whose reference was settled, against that reference
+        </caption>
+        <thead className="text-left text-xs text-slate-600">
+          <tr>
+            <th className="pr-2 font-medium">Annotator</th>
+            <th className="pr-2 text-right font-medium">Checks</th>
+            <th className="pr-2 font-medium" title="Share of check grades equal to the reference (Wilson 95% interval)">
+              Exact agreement
+            </th>
+            <th className="font-medium" title="Mean of (grade − reference): positive is more generous">
+              Mean signed difference
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {checks.map((c) => (
+            <tr
+              key={c.annotator}
+              className="border-t border-slate-100"
+              data-testid="annotator-check-row"
+              data-annotator={c.annotator}
+            >
+              <td className="py-1 pr-2 font-mono text-xs">{c.annotator}</td>
+              <td className="pr-2 text-right">{c.n}</td>
+              {"reason" in c ? (
+                <td className="pr-2" colSpan={2}>
+                  <span title={c.reason}>too few ({c.n})</span>
+                </td>
+              ) : (
+                <>
+                  <td className="pr-2" data-testid="annotator-check-exact">
+                    <WithInterval value={c.exact} ci={c.exactInterval} show={f3} />
+                  </td>
+                  <td data-testid="annotator-check-difference">{signed(c.meanSignedDifference)}</td>
+                </>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /**
  * The Annotators card: each annotator's agreement with the reference (their own grade left out),
  * leniency, agreement with the page's judge, start error, grades overturned in adjudication and
- * time per item (lib/stats/annotators.ts), with a CSV download.
+ * time per item (lib/stats/annotators.ts), accuracy on hidden check items, with a CSV download.
  */
 export function AnnotatorsCard({ projectId, judge }: { projectId: number | null; judge: string | undefined }) {
   const [fastSeconds, setFastSeconds] = useState(3);
@@ -183,6 +234,7 @@ export function AnnotatorsCard({ projectId, judge }: { projectId: number | null;
               </table>
             </div>
           ) : null}
+          {q.data?.checks.length ? <ChecksTable checks={q.data.checks} /> : null}
           <ul className="mt-2 text-xs text-slate-600">
             {rows.flatMap((a) =>
               a.peers

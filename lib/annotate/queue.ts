@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "../db/client.ts";
 import { all, provider, sqlDate, sqlRead } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { GRADED, latestGrade, NOT_GRADED, OWN_GRADES } from "./own-grades.ts";
 
 /**
  * The annotator's queue, a page at a time, per project (split from lib/annotate/view.ts, whose rule
@@ -52,9 +53,8 @@ const isoOrNull = (v: unknown): string | null => sqlDate(v)?.toISOString() ?? nu
 
 /** Questions counted per step of `annotatorProjects`: adjusted so that a step reads for about `target` ms. */
 const COUNT_STEPS = { first: 8, max: 4096, targetMs: 25 };
-const COUNT_COLS = `COUNT(*) AS "total", COUNT(j."id") AS "done", COUNT(DISTINCT p."queryId") AS "questions", MAX(j."updatedAt") AS "last"`;
-// A grade is done unless a second look at it was asked for (Assignment.regradeRequestedAt, lib/assignment/regrade.ts): then the item is open again.
-const COUNT_FROM = `FROM "PoolItem" p CROSS JOIN "Assignment" a LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId" AND a."regradeRequestedAt" IS NULL`;
+const COUNT_COLS = `COUNT(*) AS "total", COUNT(COALESCE(j."id", cj."id")) AS "done", COUNT(DISTINCT p."queryId") AS "questions", MAX(COALESCE(j."updatedAt", cj."updatedAt")) AS "last"`;
+const COUNT_FROM = `FROM "PoolItem" p CROSS JOIN "Assignment" a ${OWN_GRADES}`;
 type TCountRow = { total: unknown; done: unknown; questions: unknown; last: unknown };
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -156,10 +156,11 @@ export async function annotatorProjects(db: Db, userId: string, signal?: AbortSi
  */
 export async function openingProject(db: Db, userId: string): Promise<number | null> {
   return sqlRead(db, function* () {
-    const latest = (yield* all<{ projectId: unknown }>(
-      `SELECT p."projectId" AS "projectId" FROM "Judgement" j CROSS JOIN "PoolItem" p WHERE j."userId" = ? AND p."id" = j."poolItemId" ORDER BY j."id" DESC LIMIT 1`,
+    const latest = yield* latestGrade<{ projectId: unknown }>(
+      (t) =>
+        `SELECT p."projectId" AS "projectId", j."createdAt" AS "at" FROM "${t}" j CROSS JOIN "PoolItem" p WHERE j."userId" = ? AND p."id" = j."poolItemId" ORDER BY j."id" DESC LIMIT 1`,
       [userId],
-    ))[0];
+    );
     const mine = yield* all<{ id: unknown; closed: unknown }>(
       `SELECT pr."id" AS "id", pr."gradingClosedAt" AS "closed" FROM "Project" pr WHERE EXISTS (SELECT 1 FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE p."projectId" = pr."id" AND a."poolItemId" = p."id" AND a."userId" = ?) ORDER BY pr."id"`,
       [userId],
@@ -178,7 +179,6 @@ export async function openingProject(db: Db, userId: string): Promise<number | n
 /** Assignments of the user in the project (params: user id, project id), pool items first. */
 const MINE = `FROM "PoolItem" p CROSS JOIN "Assignment" a WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ?`;
 const KEY_COLS = `a."id" AS "aid", p."queryId" AS "queryId", a."orderKey" AS "orderKey"`;
-const NOT_GRADED = `(a."regradeRequestedAt" IS NOT NULL OR NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId"))`;
 type TKeyRow = { aid: unknown; queryId: unknown; orderKey: unknown };
 type TKey = { aid: number; queryId: number; orderKey: number };
 const toKey = (r: TKeyRow): TKey => ({ aid: num(r.aid), queryId: num(r.queryId), orderKey: num(r.orderKey) });
@@ -240,10 +240,11 @@ function* walkQueue<R>(
  */
 function* firstOpen(userId: string, projectId: number) {
   // The user's judgements newest first (Judgement userId index, whose entries are in id order; CROSS JOIN keeps SQLite on it), the first one in this project.
-  const last = (yield* all<TKeyRow>(
-    `SELECT ${KEY_COLS} FROM "Judgement" j CROSS JOIN "PoolItem" p CROSS JOIN "Assignment" a WHERE j."userId" = ? AND p."id" = j."poolItemId" AND p."projectId" = ? AND a."poolItemId" = j."poolItemId" AND a."userId" = j."userId" ORDER BY j."id" DESC LIMIT 1`,
+  const last = yield* latestGrade<TKeyRow>(
+    (t) =>
+      `SELECT ${KEY_COLS}, j."createdAt" AS "at" FROM "${t}" j CROSS JOIN "PoolItem" p CROSS JOIN "Assignment" a WHERE j."userId" = ? AND p."id" = j."poolItemId" AND p."projectId" = ? AND a."poolItemId" = j."poolItemId" AND a."userId" = j."userId" ORDER BY j."id" DESC LIMIT 1`,
     [userId, projectId],
-  ))[0];
+  );
   if (last) {
     const after = (yield* walkQueue<TKeyRow>(userId, projectId, KEY_COLS, {
       key: toKey(last),
@@ -309,7 +310,7 @@ export async function annotatorQueuePage(
     // The page: limit + 1 rows, to know whether more follow in that direction.
     const backwards = opts.before !== undefined;
     const cmp = backwards ? "<" : cursor !== undefined ? ">" : ">=";
-    const itemCols = `a."poolItemId" AS "id", ${KEY_COLS}, EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = a."poolItemId" AND j."userId" = a."userId" AND a."regradeRequestedAt" IS NULL) AS "done"`;
+    const itemCols = `a."poolItemId" AS "id", ${KEY_COLS}, CASE WHEN ${GRADED} THEN 1 ELSE 0 END AS "done"`;
     const rows = yield* walkQueue<{ id: string; aid: unknown; queryId: unknown; orderKey: unknown; done: unknown }>(
       userId,
       projectId,
@@ -340,9 +341,9 @@ export async function annotatorQueuePage(
     );
     const queryIds = [...new Set(page.map((r) => num(r.queryId)))];
     const perQuestion = yield* all<{ queryId: unknown; text: string; total: unknown; done: unknown }>(
-      `SELECT p."queryId" AS "queryId", q."text" AS "text", COUNT(*) AS "total", COUNT(j."id") AS "done"
+      `SELECT p."queryId" AS "queryId", q."text" AS "text", COUNT(*) AS "total", COUNT(COALESCE(j."id", cj."id")) AS "done"
        FROM "PoolItem" p CROSS JOIN "Assignment" a JOIN "Query" q ON q."id" = p."queryId"
-       LEFT JOIN "Judgement" j ON j."poolItemId" = a."poolItemId" AND j."userId" = a."userId" AND a."regradeRequestedAt" IS NULL
+       ${OWN_GRADES}
        WHERE a."poolItemId" = p."id" AND a."userId" = ? AND p."projectId" = ? AND p."queryId" IN (${marks(queryIds.length)}) GROUP BY p."queryId", q."text"`,
       [userId, projectId, ...queryIds],
     );

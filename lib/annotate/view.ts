@@ -53,6 +53,9 @@ export type TAnnotatorItem = {
   gradingClosedAt: string | null;
 };
 
+/** The columns of the caller's own label (Judgement, or CheckJudgement for a hidden check item). */
+const OWN_LABEL = { grade: true, startSeconds: true, endSeconds: true, notes: true, flags: true } as const;
+
 /** Neighbouring transcript shown (collapsed) before and after the chunk. */
 export const NEIGHBOURS = 2;
 
@@ -114,10 +117,9 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
           video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } },
         },
       },
-      judgements: {
-        where: { userId },
-        select: { grade: true, startSeconds: true, endSeconds: true, notes: true, flags: true },
-      },
+      judgements: { where: { userId }, select: OWN_LABEL },
+      // A hidden check item's grade (lib/labels/submit-check.ts): read the same way, shown the same way.
+      checkJudgements: { where: { userId }, select: OWN_LABEL },
     },
   });
   if (!item) return null;
@@ -145,7 +147,7 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     }),
     db.transcript.findUnique({ where: { videoId: item.chunk.videoId }, select: { cues: true } }),
   ]);
-  const own = item.judgements[0];
+  const own = item.judgements[0] ?? item.checkJudgements[0];
   return {
     id: item.id,
     question: item.query.text,

@@ -5,7 +5,8 @@ import type { TAnnotatorsReport } from "./report.ts";
 /**
  * The annotators report as CSV (`assessor annotators report --format csv`, the Annotators card's
  * download): one row per annotator and comparison (the reference, the judge, each other
- * annotator), the annotator's own figures repeated on each of their rows.
+ * annotator), the annotator's own figures repeated on each of their rows; and one row per annotator
+ * with hidden check items (compared_with "check items (settled reference)", the check_* columns).
  */
 const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
 
@@ -58,6 +59,10 @@ export function annotatorsCsv(r: TAnnotatorsReport): string {
     "model_reliability",
     "model_reliability_low",
     "model_reliability_high",
+    "check_exact",
+    "check_exact_low",
+    "check_exact_high",
+    "check_mean_signed_difference",
   ];
   const rows: TCsvCell[][] = [];
   const model = new Map((r.model?.annotators ?? []).map((m) => [m.annotator, m]));
@@ -118,5 +123,20 @@ export function annotatorsCsv(r: TAnnotatorsReport): string {
     ]);
     rows.push([a.annotator, "answer relevance (reference)", ...kappaCells(a.relevance), ...blank]);
   }
-  return safeCsv([header, ...rows]);
+  // Hidden check items: n, questions, and the check columns (lib/stats/annotators-checks.ts).
+  const kappaBlank = ["", "", "", "", "", ""];
+  for (const c of r.checks) {
+    const lead = [c.annotator, "check items (settled reference)", c.n, c.questions, ...kappaBlank];
+    const check =
+      "reason" in c ? ["", "", "", ""] : [c.exact, c.exactInterval.low, c.exactInterval.high, c.meanSignedDifference];
+    const reason = "reason" in c ? c.reason : "";
+    rows.push([
+      ...lead,
+      reason,
+      ...new Array<TCsvCell>(header.length - lead.length - 1 - check.length).fill(""),
+      ...check,
+    ]);
+  }
+  // Every row as long as the header (the check columns are blank on the other rows).
+  return safeCsv([header, ...rows.map((row) => [...row, ...new Array<TCsvCell>(header.length - row.length).fill("")])]);
 }

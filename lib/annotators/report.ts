@@ -1,7 +1,8 @@
 /**
  * The Annotators report of a project (`assessor annotators report`, the dashboard's Annotators
  * card): each annotator's quality (lib/stats/annotators.ts) from the project's pool items, their
- * judgements and adjudications, optionally against one judge's labels.
+ * judgements and adjudications, optionally against one judge's labels; and their accuracy on hidden
+ * check items (lib/annotators/checks.ts).
  *
  * Annotators are named by a pseudonymous id by default (`annotator-` and the first 8 hex digits of
  * SHA-256 over the project id and the user id: stable across reports and exports of one project,
@@ -16,6 +17,8 @@ import { annotatorQuality, DEFAULT_FAST_MS, type TAnnotatedItem, type TAnnotator
 import { abilityModel, type TAbilityModel } from "../stats/annotators-model.ts";
 import { answerQuality, type TAnnotatedAnswer, type TAnswerQuality } from "../stats/annotators-answers.ts";
 import { finalAnswerLabel, parseClaimLabels } from "../answers/labels.ts";
+import { checkAccuracy, type TCheckAccuracy } from "../stats/annotators-checks.ts";
+import { checkGrades } from "./checks.ts";
 
 export type TAnnotatorsReport = {
   /** The judge compared with, when one was named. */
@@ -26,6 +29,8 @@ export type TAnnotatorsReport = {
   model: TAbilityModel | null;
   /** The same for answer labels (claims and relevance), one row per annotator who labelled answers. */
   answers: TAnswerQuality[];
+  /** Accuracy on hidden check items (lib/stats/annotators-checks.ts), one row per annotator with check grades. */
+  checks: TCheckAccuracy[];
 };
 
 export function pseudonym(projectId: number, userId: string): string {
@@ -110,5 +115,6 @@ export async function annotatorsReport(
     annotators: quality,
     model: abilityModel(annotated),
     answers: answerQuality(annotatedAnswers, { fastMs: opts.fastMs, resamples: opts.resamples }),
+    checks: checkAccuracy(await checkGrades(db, projectId, items, settings, name)),
   };
 }

@@ -7,35 +7,17 @@ import { gradingClosedError } from "../projects/grading.ts";
 import { unknownRevisionError } from "../projects/guidelines.ts";
 import { decide } from "./rule.ts";
 import { ZJudgementInput, type TJudgement, type TJudgementInput } from "./schemas.ts";
+import {
+  applyCheck,
+  JUDGEMENT_COLUMNS,
+  judgementSnapshot,
+  storedByKey,
+  submittedFields,
+  type TSubmitResult,
+  type TSubmittedJudgement,
+} from "./submit-check.ts";
 
-/** The caller's stored judgement, as a submission returns it. */
-export type TSubmittedJudgement = {
-  id: number;
-  poolItemId: string;
-  userId: string;
-  grade: number;
-  startSeconds: number | null;
-  endSeconds: number | null;
-  notes: string;
-  flags: string;
-  timeSpentMs: number | null;
-  idempotencyKey: string;
-};
-export type TSubmitResult = { applied: boolean; judgement: TSubmittedJudgement };
-
-/** What a LabelEvent records of a judgement (before / after). */
-export function judgementSnapshot(
-  j: Pick<TSubmittedJudgement, "grade" | "startSeconds" | "endSeconds" | "notes" | "flags" | "timeSpentMs">,
-): string {
-  return JSON.stringify({
-    grade: j.grade,
-    startSeconds: j.startSeconds,
-    endSeconds: j.endSeconds,
-    notes: j.notes,
-    flags: JSON.parse(j.flags) as unknown,
-    timeSpentMs: j.timeSpentMs,
-  });
-}
+export { judgementSnapshot, type TSubmitResult, type TSubmittedJudgement } from "./submit-check.ts";
 
 /**
  * Records (or changes) the calling annotator's grade for one pool item.
@@ -59,6 +41,8 @@ export function judgementSnapshot(
  *   changes nothing (grade, start, end, notes and flags as stored) keeps the stored time spent.
  * - The answer's end (optional) must lie after the corrected start, or after the chunk's start
  *   when there is none: otherwise `bad_input` naming endSeconds, before anything is written.
+ * - A hidden check item (the caller's Assignment.checkItem) is graded alike, but its grade is
+ *   written to CheckJudgement / CheckEvent and never reaches the reference (lib/labels/submit-check.ts).
  *
  * This is the hottest write of the app (50 annotators at once), so it is a handful of direct SQL
  * statements in one transaction rather than Prisma queries (bench: `npm run bench -- annotate`).
@@ -68,48 +52,15 @@ export async function submitJudgement(db: Db, userId: string, input: TJudgementI
   return submitWithRetry(db, () => apply(userId, data), "the item");
 }
 
-/** Whether a stored flags column (a JSON array) holds the same flags as `flags`, in any order. */
-function sameFlags(stored: string, flags: readonly string[]): boolean {
-  const had = JSON.parse(stored) as unknown;
-  return Array.isArray(had) && had.length === flags.length && flags.every((f) => had.includes(f));
-}
-
-const JUDGEMENT_COLUMNS = [
-  "id",
-  "poolItemId",
-  "userId",
-  "grade",
-  "startSeconds",
-  "endSeconds",
-  "notes",
-  "flags",
-  "timeSpentMs",
-  "idempotencyKey",
-] as const satisfies readonly (keyof TSubmittedJudgement)[];
-
 function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const { poolItemId, idempotencyKey } = data;
   // PostgreSQL: queue concurrent submissions for the same item (SQLite holds the database lock).
   if ((yield* provider()) === "postgres")
     yield* rowsOf((k) => k.selectFrom("PoolItem").select("id").where("id", "=", poolItemId).forUpdate());
 
-  const event = yield* firstOf((k) =>
-    k.selectFrom("LabelEvent").select(["actorId", "poolItemId", "kind"]).where("idempotencyKey", "=", idempotencyKey),
-  );
-  if (event) {
-    if (event.actorId !== userId || event.poolItemId !== poolItemId || event.kind !== "judgement") {
-      throw new AppError("conflict", "this idempotency key was already used for a different submission");
-    }
-    const stored = yield* firstOf((k) =>
-      k
-        .selectFrom("Judgement")
-        .select(JUDGEMENT_COLUMNS)
-        .where("poolItemId", "=", poolItemId)
-        .where("userId", "=", userId),
-    );
-    if (!stored) throw new AppError("not_found", "the judgement recorded under this key no longer exists");
-    return { applied: false, judgement: stored };
-  }
+  // A key already applied (to an ordinary or a check item): the stored judgement, applied: false.
+  const stored = yield* storedByKey(userId, data);
+  if (stored) return stored;
 
   const item = yield* firstOf((k) =>
     k
@@ -146,6 +97,22 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
           .else(eb.lit(0))
           .end()
           .as("assigned"),
+        eb
+          .case()
+          .when(
+            eb.exists(
+              eb
+                .selectFrom("Assignment as a")
+                .select(eb.lit(1).as("one"))
+                .whereRef("a.poolItemId", "=", "i.id")
+                .where("a.userId", "=", userId)
+                .where(sql<boolean>`a."checkItem"`),
+            ),
+          )
+          .then(eb.lit(1))
+          .else(eb.lit(0))
+          .end()
+          .as("check"),
       ])
       .where("i.id", "=", poolItemId),
   );
@@ -162,31 +129,15 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
       `endSeconds: expected the answer's end after the chunk's start (${item.chunkStart} s), got ${data.endSeconds} s`,
       [{ path: "endSeconds", message: `expected after ${item.chunkStart} s` }],
     );
+  // A hidden check item: its grade goes to CheckJudgement, never near the reference (lib/labels/submit-check.ts).
+  if (item.check) return yield* applyCheck(userId, data);
   const judgements: TSubmittedJudgement[] = yield* rowsOf((k) =>
     k.selectFrom("Judgement").select(JUDGEMENT_COLUMNS).where("poolItemId", "=", poolItemId).orderBy("id"),
   );
 
   const before = judgements.find((j) => j.userId === userId) ?? null;
   const now = new Date();
-  const flags = JSON.stringify(data.flags);
-  // Viewing is not grading: a re-submission that changes nothing keeps the time
-  // spent the first time instead of overwriting it with the seconds of a second look.
-  const unchanged =
-    before !== null &&
-    before.grade === data.grade &&
-    before.startSeconds === data.startSeconds &&
-    before.endSeconds === data.endSeconds &&
-    before.notes === data.notes &&
-    sameFlags(before.flags, data.flags);
-  const fields = {
-    grade: data.grade,
-    startSeconds: data.startSeconds,
-    endSeconds: data.endSeconds,
-    notes: data.notes,
-    flags,
-    timeSpentMs: unchanged ? before.timeSpentMs : data.timeSpentMs,
-    idempotencyKey,
-  };
+  const fields = submittedFields(before, data);
   let id: number;
   if (before) {
     const beforeId = before.id;

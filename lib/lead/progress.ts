@@ -16,7 +16,8 @@ export type TAnnotatorProgress = {
 export async function annotatorProgress(db: Db, projectId: number): Promise<TAnnotatorProgress[]> {
   const assigned = await db.assignment.groupBy({
     by: ["userId"],
-    where: { poolItem: { projectId } },
+    // Hidden check items are counted apart (lib/assignment/checks.ts checkStatus): their grades are not Judgements.
+    where: { poolItem: { projectId }, checkItem: false },
     _count: { _all: true },
   });
   const judgements = await db.judgement.findMany({

@@ -52,6 +52,9 @@ const JUDGE_RUN_SECRETS = {
 };
 let judgeRunId = 0;
 let auditItem: { id: string };
+/** A hidden check item (lib/assignment/checks.ts): settled by an adjudication, then served to the annotator. */
+let checkItem: { id: string };
+const CHECK_SECRET = "CHECK_RATIONALE_SECRET";
 /** The name of the chunking every item came from: the lead's, never an annotator's. */
 const CHUNKING_SECRET = "CHUNKING_NAME_SECRET";
 const TRANSFER_JUDGE = `transfer:${CHUNKING_SECRET}->${CHUNKING_SECRET}_2`;
@@ -76,6 +79,7 @@ function secretStrings(): string[] {
     CHUNKING_SECRET,
     TRANSFER_JUDGE,
     "PROVENANCE_SECRET",
+    CHECK_SECRET,
   ];
 }
 
@@ -207,6 +211,50 @@ beforeAll(async () => {
       }),
     },
   });
+  // A pool item the other annotator graded and an adjudicator settled, made a hidden check item of
+  // the annotator's by `assign --checks` (every other settled item was theirs already).
+  const checkChunk = await db.chunk.create({
+    data: {
+      projectId: fx.project.id,
+      chunkingId: firstChunk.chunkingId,
+      videoId: firstChunk.videoId,
+      externalId: `${SECRETS.docidPrefix}check`,
+      startSeconds: firstChunk.endSeconds,
+      endSeconds: firstChunk.endSeconds + 20,
+      text: "Check chunk text",
+    },
+  });
+  checkItem = await db.poolItem.create({
+    data: { projectId: fx.project.id, queryId: first.queryId, chunkId: checkChunk.id },
+  });
+  await db.assignment.create({ data: { poolItemId: checkItem.id, userId: fx.other.id, orderKey: 0.3 } });
+  await submitJudgement(db, fx.other.id, {
+    poolItemId: checkItem.id,
+    grade: 2,
+    startSeconds: 21,
+    notes: `${SECRETS.otherNotes} check`,
+    flags: [],
+    timeSpentMs: 1000,
+    idempotencyKey: "other-check-key",
+  });
+  await db.adjudication.create({
+    data: {
+      poolItemId: checkItem.id,
+      adjudicatorId: fx.adjudicator.id,
+      grade: 2,
+      startSeconds: 21,
+      rationale: CHECK_SECRET,
+    },
+  });
+  const { assignChecks } = await import("../../lib/assignment/checks.ts");
+  const made = await assignChecks(db, fx.project.id, { share: 1, annotators: ["ann@example.org"], seed: 5 });
+  expect(made.created).toBe(1);
+  expect(
+    await db.assignment.findFirst({ where: { checkItem: true }, select: { poolItemId: true, userId: true } }),
+  ).toEqual({
+    poolItemId: checkItem.id,
+    userId: fx.ann.id,
+  });
 });
 const server = useTestServer();
 beforeAll(async () => {
@@ -229,7 +277,7 @@ describe("an annotator sees nothing that breaks blindness", () => {
 
     const projects = await get("/api/annotate/projects");
     expect(projects.status).toBe(200);
-    const all = [...fx.items.map((i) => i.id), auditItem.id];
+    const all = [...fx.items.map((i) => i.id), auditItem.id, checkItem.id];
     expect(JSON.parse(projects.body)).toMatchObject({
       projects: [{ id: fx.project.id, total: all.length, done: 1 }],
       current: fx.project.id,
@@ -251,7 +299,7 @@ describe("an annotator sees nothing that breaks blindness", () => {
       p = await pageOf(`&after=${ids[ids.length - 1]}`);
       ids.push(...p.items.map((i) => i.id));
     }
-    // Every item of the fixture, and the audit item of the second chunking, alike.
+    // Every item of the fixture, the audit item of the second chunking and the check item, alike.
     expect([...ids].sort()).toEqual([...all].sort());
     // The outsider's project item and cursors are not theirs.
     expect((await get(`/api/annotate/queue?projectId=${fx.project.id}&after=${fx.privateItem.id}`)).status).toBe(404);
@@ -324,6 +372,71 @@ describe("an annotator sees nothing that breaks blindness", () => {
         if (!theirs.has(id)) expect(s.body.includes(id), `${s.what} contains an item that is not theirs`).toBe(false);
       expect(s.body.includes(SECRETS.otherNotes)).toBe(false);
     }
+  });
+
+  it("answers alike for a hidden check item and an ordinary item: fields, headers, queue entries", async () => {
+    // An ordinary item of theirs on the check item's video, not graded yet.
+    const checkChunk = await db.poolItem.findUniqueOrThrow({ where: { id: checkItem.id }, select: { chunk: true } });
+    const ordinary = await db.assignment.findFirstOrThrow({
+      where: {
+        userId: fx.ann.id,
+        checkItem: false,
+        calibration: false,
+        poolItem: { chunk: { videoId: checkChunk.chunk.videoId }, judgements: { none: { userId: fx.ann.id } } },
+      },
+      select: { poolItemId: true },
+    });
+    const names = (h: Headers) => [...h.keys()].sort();
+    const shape = async (id: string) => {
+      const res = await fetch(`${server.url}/api/annotate/items/${id}`, { headers: { Cookie: cookie } });
+      const body = await res.text();
+      seen.push({ what: `GET /api/annotate/items/${id}`, status: res.status, body });
+      return { status: res.status, headers: names(res.headers), keys: [...keysOf(JSON.parse(body))].sort() };
+    };
+    expect(await shape(checkItem.id)).toEqual(await shape(ordinary.poolItemId));
+    const grade = async (id: string, key: string) => {
+      const res = await fetch(`${server.url}/api/annotate/judgements`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          poolItemId: id,
+          grade: 1,
+          startSeconds: 22,
+          notes: "n",
+          flags: [],
+          timeSpentMs: 5,
+          idempotencyKey: key,
+        }),
+      });
+      const body = JSON.parse(await res.text()) as Record<string, unknown>;
+      return { status: res.status, headers: names(res.headers), body: { ...body, poolItemId: "", idempotencyKey: "" } };
+    };
+    const graded = await grade(checkItem.id, "blind-check-key-1");
+    expect(graded).toEqual(await grade(ordinary.poolItemId, "blind-check-key-2"));
+    expect(graded.status).toBe(200);
+    // A retry of each: the same answer again.
+    expect(await grade(checkItem.id, "blind-check-key-1")).toEqual(
+      await grade(ordinary.poolItemId, "blind-check-key-2"),
+    );
+    // After grading: both show the own label the same way, and both count as done in the queue.
+    const after = [await shape(checkItem.id), await shape(ordinary.poolItemId)];
+    expect(after[0]).toEqual(after[1]);
+    expect(after[0].keys).toContain("grade");
+    const queue = JSON.parse(
+      (await get(`/api/annotate/queue?projectId=${fx.project.id}&limit=100&after=${fx.items[0].id}`)).body,
+    ) as { items: Record<string, unknown>[] };
+    const entries = [checkItem.id, ordinary.poolItemId].map((id) => queue.items.find((i) => i.id === id));
+    expect(entries.map((e) => e && Object.keys(e).sort())).toEqual([
+      ["done", "id", "index", "question"],
+      ["done", "id", "index", "question"],
+    ]);
+    expect(entries.map((e) => e?.done)).toEqual([true, true]);
+    // The check grade went to CheckJudgement: the reference is the adjudicator's, unmoved.
+    expect(await db.judgement.count({ where: { poolItemId: checkItem.id } })).toBe(1);
+    expect(await db.checkJudgement.count({ where: { poolItemId: checkItem.id, userId: fx.ann.id } })).toBe(1);
+    for (const s of seen)
+      for (const secret of secretStrings())
+        expect(s.body.toLowerCase().includes(secret.toLowerCase()), `${s.what} contains ${secret}`).toBe(false);
   });
 
   it("gives opaque random ids, in the annotator's own random order within each query", async () => {

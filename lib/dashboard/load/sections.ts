@@ -122,10 +122,12 @@ function viaPool(db: Db, projectId: number, cols: string, table: string): Promis
 }
 
 async function loadAssignments(db: Db, projectId: number): Promise<TAssignments> {
-  const assignRows = await viaPool(db, projectId, `t."poolItemId", t."userId"`, "Assignment");
+  const assignRows = await viaPool(db, projectId, `t."poolItemId", t."userId", t."checkItem"`, "Assignment");
   const assigned = new Map<string, number>();
   const assignedByUser = new Map<string, number>();
   for (const a of assignRows) {
+    // A hidden check item's assignment (lib/assignment/checks.ts) is no work towards the reference.
+    if (Number(a[2])) continue;
     const item = str(a[0]);
     const user = str(a[1]);
     assigned.set(item, (assigned.get(item) ?? 0) + 1);

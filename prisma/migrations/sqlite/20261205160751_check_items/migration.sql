@@ -38,12 +38,13 @@ CREATE TABLE "new_Assignment" (
     "userId" TEXT NOT NULL,
     "orderKey" REAL NOT NULL,
     "calibration" BOOLEAN NOT NULL DEFAULT false,
+    "regradeRequestedAt" DATETIME,
     "checkItem" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "Assignment_poolItemId_fkey" FOREIGN KEY ("poolItemId") REFERENCES "PoolItem" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
     CONSTRAINT "Assignment_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
-INSERT INTO "new_Assignment" ("calibration", "createdAt", "id", "orderKey", "poolItemId", "userId") SELECT "calibration", "createdAt", "id", "orderKey", "poolItemId", "userId" FROM "Assignment";
+INSERT INTO "new_Assignment" ("calibration", "createdAt", "id", "orderKey", "poolItemId", "regradeRequestedAt", "userId") SELECT "calibration", "createdAt", "id", "orderKey", "poolItemId", "regradeRequestedAt", "userId" FROM "Assignment";
 DROP TABLE "Assignment";
 ALTER TABLE "new_Assignment" RENAME TO "Assignment";
 CREATE INDEX "Assignment_userId_idx" ON "Assignment"("userId");

@@ -70,7 +70,10 @@ export function registerJudgeProbe(judge: Command): void {
       "--kinds <list>",
       "comma-separated probes (default all): injection, stuffing, padding, truncation, order, paraphrase",
     )
-    .option("--template <file>", "the paraphrase of the run's template (default: the shipped one, for the default template)")
+    .option(
+      "--template <file>",
+      "the paraphrase of the run's template (default: the shipped one, for the default template)",
+    )
     .option("--max-cost <usd>", "a cost cap per probe run (uses the run's prices)")
     .option("--concurrency <n>", "requests in flight per probe (default: the run's)", int(1))
     .option("--format <format>", "table or json", "table")
@@ -86,7 +89,10 @@ export function registerJudgeProbe(judge: Command): void {
           import("../../lib/judge/endpoint.ts"),
           import("../../lib/judge/probe/perturb.ts"),
         ]);
-      const kinds = o.kinds?.split(",").map((k) => k.trim()).filter(Boolean);
+      const kinds = o.kinds
+        ?.split(",")
+        .map((k) => k.trim())
+        .filter(Boolean);
       for (const k of kinds ?? [])
         if (!(perturb.PROBE_KINDS as readonly string[]).includes(k))
           fail(`--kinds: "${k}" is not a probe; expected ${perturb.PROBE_KINDS.join(", ")}`);
@@ -109,7 +115,7 @@ export function registerJudgeProbe(judge: Command): void {
           {
             sample: o.sample,
             seed: o.seed,
-            kinds: kinds as typeof perturb.PROBE_KINDS[number][] | undefined,
+            kinds: kinds as (typeof perturb.PROBE_KINDS)[number][] | undefined,
             template,
             templateFile: o.template,
             maxCost,

@@ -13,14 +13,19 @@ import { Button, ErrorBox, InputField, Success, inputClass } from "./ui";
 export function ProbeForm({ projectId, runs }: { projectId: number; runs: readonly TRunSummary[] }) {
   const start = useStartProbes(projectId);
   const sources = runs.filter(
-    (r) => r.target === "chunks" && !r.judge.includes("~probe:") && (r.status === "completed" || r.status === "stopped"),
+    (r) =>
+      r.target === "chunks" && !r.judge.includes("~probe:") && (r.status === "completed" || r.status === "stopped"),
   );
   if (sources.length === 0) return null;
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const seed = String(f.get("seed") ?? "").trim();
-    start.mutate({ run: String(f.get("run")), sample: Number(f.get("sample")), ...(seed ? { seed: Number(seed) } : {}) });
+    start.mutate({
+      run: String(f.get("run")),
+      sample: Number(f.get("sample")),
+      ...(seed ? { seed: Number(seed) } : {}),
+    });
   }
   return (
     <form onSubmit={onSubmit} className="mt-5 grid grid-cols-1 gap-3 sm:grid-cols-4" aria-label="Robustness probes">
@@ -34,11 +39,7 @@ export function ProbeForm({ projectId, runs }: { projectId: number; runs: readon
         <label htmlFor="probe-run" className="block text-sm font-medium text-slate-700">
           Run
         </label>
-        <select
-          id="probe-run"
-          name="run"
-          className={`mt-1 ${inputClass}`}
-        >
+        <select id="probe-run" name="run" className={`mt-1 ${inputClass}`}>
           {sources.map((r) => (
             <option key={r.id} value={String(r.id)}>
               {r.judge} (run {r.id})
@@ -46,7 +47,15 @@ export function ProbeForm({ projectId, runs }: { projectId: number; runs: readon
           ))}
         </select>
       </div>
-      <InputField label="Sample size" id="probe-sample" name="sample" type="number" min={1} defaultValue={100} required />
+      <InputField
+        label="Sample size"
+        id="probe-sample"
+        name="sample"
+        type="number"
+        min={1}
+        defaultValue={100}
+        required
+      />
       <InputField label="Seed" id="probe-seed" name="seed" type="number" min={0} defaultValue={1} />
       <div className="flex items-end">
         <Button type="submit" disabled={start.isPending}>

@@ -31,7 +31,10 @@ export function runCliOk(args: string[]): string {
  * runCli without blocking this process: for commands that talk to a server running in the test's
  * own process (the fake LLM of tests/helpers/fake-llm.ts), which spawnSync would starve.
  */
-export function runCliAsync(args: string[], opts: { env?: Record<string, string | undefined> } = {}): Promise<CliResult> {
+export function runCliAsync(
+  args: string[],
+  opts: { env?: Record<string, string | undefined> } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, "bin", "assessor.mjs"), ...args], {
       cwd: root,

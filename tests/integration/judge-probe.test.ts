@@ -10,34 +10,17 @@ import { PARAPHRASED_TEMPLATE } from "../../lib/judge/probe/paraphrase.ts";
 import { getProbes } from "../../lib/dashboard/probes.ts";
 import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCliAsync } from "../helpers/cli.ts";
-import { startFakeLlm, type TFakeLlm, type TFakeScript } from "../helpers/fake-llm.ts";
+import { startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
+import { humanGrade, passageOf, swayedScript } from "../helpers/probe-script.ts";
 import { seedJudgeProject } from "./judge-fixture.ts";
 
 /**
  * Robustness probes against the fake OpenAI-compatible server (the one mock), on the real database
- * (SQLite, or PostgreSQL with TEST_DATABASE_URL). The fake is scripted as a judge that reads the
- * chunk's number from the passage ("Chunk i: …") and grades it as people do (i mod 4, one grade off
- * for every fifth chunk), but is swayed by an instruction to the assessor (grades 3) and by the
- * question's words in the passage (one grade up), and not by padding (it reads the first chunk
- * number only) nor by the paraphrase. The probes must show exactly that.
+ * (SQLite, or PostgreSQL with TEST_DATABASE_URL). The fake is scripted (tests/helpers/probe-script.ts)
+ * as a judge swayed by an instruction to the assessor and by the question's words in the passage,
+ * and not by padding, truncation or a paraphrase. The probes must show exactly that.
  */
 const env = { PROBE_API_KEY: "sk-probe-test" };
-const humanGrade = (i: number) => i % 4;
-
-// The last <passage> block: the templates name the tags in their instructions first.
-const passageOf = (prompt: string) => {
-  const from = prompt.lastIndexOf("<passage");
-  const to = prompt.lastIndexOf("</passage>");
-  return from >= 0 && to > from ? prompt.slice(from, to) : "";
-};
-export const swayedScript: TFakeScript = (req) => {
-  const passage = passageOf(req.prompt);
-  const i = Number(/Chunk (\d+):/.exec(passage)?.[1] ?? "0");
-  let grade = i % 5 === 0 ? (humanGrade(i) + 1) % 4 : humanGrade(i);
-  if (/assessor|evaluator|relevance judge/i.test(passage)) grade = 3;
-  else if (/\btopic\b/.test(passage)) grade = Math.min(3, grade + 1);
-  return { kind: "answer", text: JSON.stringify({ intent: "i", match: "m", score: grade }) };
-};
 
 useTestDatabase();
 let db: Db;
@@ -86,7 +69,9 @@ afterAll(async () => {
 describe("judge probe", () => {
   it("the CLI probes a run on a stratified sample and prints the shifts: swayed by injection and stuffing, not by padding", async () => {
     fake.requests.length = 0;
-    const r = await runCliAsync(["judge", "probe", "gpt", "--sample", "24", "--seed", "3", "--format", "json"], { env });
+    const r = await runCliAsync(["judge", "probe", "gpt", "--sample", "24", "--seed", "3", "--format", "json"], {
+      env,
+    });
     expect(r.stderr).toContain("skipped order: the run's template shows no neighbouring transcript");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Awaited<ReturnType<typeof loadProbeSummary>> & { pairs: number };
@@ -158,7 +143,7 @@ describe("judge probe", () => {
     const before = await db.judgeRun.count();
     const r = await runCliAsync(["judge", "probe", "gpt", "--sample", "24", "--seed", "4"], { env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("--sample: probe \"gpt~probe:injection\" exists already");
+    expect(r.stderr).toContain('--sample: probe "gpt~probe:injection" exists already');
     expect(r.stderr).toContain("with sample 24 and seed 3");
     expect(await db.judgeRun.count()).toBe(before);
     const bad = await runCliAsync(["judge", "probe", "gpt", "--sample", "5", "--kinds", "injection,wobble"], { env });
@@ -176,7 +161,11 @@ describe("judge probe", () => {
     );
     await runWorker(db, run.id, { apiKey });
     fake.requests.length = 0;
-    const set = await createProbes(db, projectId, "ctx", { sample: 8, seed: 5, kinds: ["order", "padding", "paraphrase"] });
+    const set = await createProbes(db, projectId, "ctx", {
+      sample: 8,
+      seed: 5,
+      kinds: ["order", "padding", "paraphrase"],
+    });
     expect(set.skipped).toEqual([
       { kind: "paraphrase", reason: "the run's template is the lead's own: give its paraphrase (--template FILE)" },
     ]);
@@ -199,7 +188,9 @@ describe("judge probe", () => {
     const padded = fake.requests.filter((q) => (passageOf(q.prompt).match(/Chunk \d+:/g) ?? []).length >= 2);
     expect(padded.length).toBe(8);
     for (const q of padded) {
-      const [first, second] = [...passageOf(q.prompt).matchAll(/Chunk (\d+): words spoken in (Ranking talk|Fusion lecture)/g)];
+      const [first, second] = [
+        ...passageOf(q.prompt).matchAll(/Chunk (\d+): words spoken in (Ranking talk|Fusion lecture)/g),
+      ];
       expect(second[2]).not.toBe(first[2]);
     }
     const injected = fake.requests.filter((q) => INJECTIONS.some((w) => q.prompt.includes(w)));

@@ -108,12 +108,18 @@ export async function chooseFillers(db: Db, pairs: readonly TPair[], seed: numbe
 
 function checkOptions(o: TProbeOptions): void {
   if (!Number.isInteger(o.sample) || o.sample < 1 || o.sample > MAX_PROBE_SAMPLE)
-    throw new AppError("bad_input", say`${field("sample")}: expected a whole number from 1 to ${MAX_PROBE_SAMPLE}, got ${o.sample}`);
+    throw new AppError(
+      "bad_input",
+      say`${field("sample")}: expected a whole number from 1 to ${MAX_PROBE_SAMPLE}, got ${o.sample}`,
+    );
   if (o.seed !== undefined && (!Number.isInteger(o.seed) || o.seed < 0 || o.seed > 2 ** 32 - 1))
     throw new AppError("bad_input", say`${field("seed")}: expected a whole number from 0 to 4294967295, got ${o.seed}`);
   for (const k of o.kinds ?? [])
     if (!(PROBE_KINDS as readonly string[]).includes(k))
-      throw new AppError("bad_input", say`${field("kinds")}: "${k}" is not a probe; expected ${PROBE_KINDS.join(", ")}`);
+      throw new AppError(
+        "bad_input",
+        say`${field("kinds")}: "${k}" is not a probe; expected ${PROBE_KINDS.join(", ")}`,
+      );
   if (o.template !== undefined) validateTemplate(o.template, o.templateFile ?? "template");
 }
 
@@ -245,5 +251,10 @@ export async function createProbes(
     { timeout: 120_000, maxWait: 30_000 },
   );
   const order = (k: TProbeKind) => PROBE_KINDS.indexOf(k);
-  return { source, runs: [...runs, ...made].sort((a, b) => order(a.kind) - order(b.kind)), skipped, pairs: sample.length };
+  return {
+    source,
+    runs: [...runs, ...made].sort((a, b) => order(a.kind) - order(b.kind)),
+    skipped,
+    pairs: sample.length,
+  };
 }

@@ -107,7 +107,10 @@ export function clusteredMean(
   return { mean, interval: iv ? { low: iv.low, high: iv.high } : null };
 }
 
-function kappas(pairs: readonly { human: number; grade: number }[]): { linear: number | null; quadratic: number | null } {
+function kappas(pairs: readonly { human: number; grade: number }[]): {
+  linear: number | null;
+  quadratic: number | null;
+} {
   const m = confusionOf(pairs.map((p) => ({ reference: p.human, other: p.grade })));
   return { linear: kappaValue(m, "linear"), quadratic: kappaValue(m, "quadratic") };
 }

@@ -9,7 +9,13 @@ import { runWorker, type TProgress, type TWorkerResult } from "../runner.ts";
 import type { TProbeKind } from "./perturb.ts";
 import type { TProbeRun } from "./create.ts";
 
-export type TProbeWork = { kind: TProbeKind; runId: number; judge: string; result: TWorkerResult | null; note?: string };
+export type TProbeWork = {
+  kind: TProbeKind;
+  runId: number;
+  judge: string;
+  result: TWorkerResult | null;
+  note?: string;
+};
 
 export async function workProbes(
   db: Db,

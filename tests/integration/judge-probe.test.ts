@@ -8,6 +8,7 @@ import { loadProbeSummary } from "../../lib/judge/probe/load.ts";
 import { INJECTIONS } from "../../lib/judge/probe/perturb.ts";
 import { PARAPHRASED_TEMPLATE } from "../../lib/judge/probe/paraphrase.ts";
 import { getProbes } from "../../lib/dashboard/probes.ts";
+import { getMeta } from "../../lib/dashboard/panels.ts";
 import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCliAsync } from "../helpers/cli.ts";
 import { startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
@@ -213,6 +214,13 @@ describe("judge probe", () => {
     expect(gpt.rows.find((r) => r.kind === "padding")!.meanShift).toBe(0);
     expect(gpt.rows.every((r) => r.status === "completed")).toBe(true);
     expect(panel.sources.map((s) => s.source)).toEqual(["ctx", "gpt"]);
+    // Probe judges are listed on the dashboard, but a probe (perturbed chunks) is never its default judge,
+    // even the most recent complete one: a probe of every pooled pair.
+    const full = await createProbes(db, projectId, "ctx", { sample: 48, seed: 5, kinds: ["truncation"] });
+    await workProbes(db, full.runs, env.PROBE_API_KEY);
+    const meta = await getMeta(db, projectId);
+    expect(meta.judges.find((j) => j.name === "ctx~probe:truncation")?.partial).toBe(false);
+    expect(meta.defaultJudge).toBe("ctx");
   });
 
   it("a probe with a cost cap stops at the cap", async () => {

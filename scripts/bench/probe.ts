@@ -42,7 +42,7 @@ export async function bench(): Promise<TBenchRow[]> {
   try {
     const project = await db.project.create({ data: { name: "probe-bench" } });
     const chunking = await defaultChunkingId(db, project.id);
-    const videos = [];
+    const videos: { id: number }[] = [];
     for (let v = 0; v < VIDEOS; v++)
       videos.push(
         await db.video.create({

@@ -43,6 +43,9 @@ export const FIELDS = {
   zeroShare: { flag: "--zero-share" },
   openSeconds: { flag: "--open-seconds" },
   videos: { flag: "--videos" },
+  seed: { flag: "--seed", label: "the “Seed” field" },
+  kinds: { flag: "--kinds", label: "the “Perturbations” choice" },
+  template: { flag: "--template", label: "the “Paraphrase” field" },
 } as const satisfies Record<string, { flag: string; label?: string }>;
 export type Field = keyof typeof FIELDS;
 

@@ -6,6 +6,7 @@ import type { TRunSummary } from "../../lib/judge/service.ts";
 import type { TLabelSet } from "../../lib/judge/label-sets.ts";
 import { money, timeLeft } from "../../lib/judge/format.ts";
 import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
+import { registerJudgeProbe } from "./judge-probe.ts";
 
 /**
  * `assessor judge …`: run the LLM judge over the pool against any OpenAI-compatible endpoint
@@ -547,4 +548,6 @@ export function registerJudge(program: Command): void {
       const { DEFAULT_TEMPLATE } = await import("../../lib/judge/template.ts");
       out(DEFAULT_TEMPLATE);
     });
+
+  registerJudgeProbe(judge);
 }

@@ -17,6 +17,7 @@ import { ChunkingsPanel } from "./ChunkingsPanel";
 import { GenerationPanel } from "./GenerationPanel";
 import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
+import { ProbesCard } from "./ProbesCard";
 import { DecisionsCard } from "./DecisionsCard";
 import { AnnotatorsCard } from "./AnnotatorsCard";
 import { PanelState } from "./ui";
@@ -266,6 +267,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         <Human projectId={projectId} filters={filters} />
       </div>
       <Retest projectId={projectId} />
+      {canSample ? <ProbesCard projectId={projectId} /> : null}
       <Annotators projectId={projectId} judge={judge ?? undefined} />
       {/* The PPI source shows the PPI card in the systems table's place (it has the human and judge intervals beside each PPI one). */}
       {filters.source === "ppi" ? null : <Systems projectId={projectId} filters={filters} />}

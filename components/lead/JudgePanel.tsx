@@ -14,6 +14,7 @@ import {
 } from "@/lib/query/judge";
 import { Button, ErrorBox, Field, InputField, Section, Success, inputClass } from "./ui";
 import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ProbeForm } from "./ProbeForm";
 
 const num = (v: FormDataEntryValue | null) => (v === null || String(v).trim() === "" ? undefined : Number(v));
 
@@ -448,6 +449,7 @@ export function JudgePanel({ projectId }: { projectId: number }) {
           </table>
         </ScrollRegion>
       ) : null}
+      {runs.data ? <ProbeForm projectId={projectId} runs={runs.data.runs} /> : null}
       <h3 className="mt-5 text-sm font-medium">Runs</h3>
       {runs.data && runs.data.runs.length === 0 ? <p className="text-sm text-slate-500">No judge run yet.</p> : null}
       {runs.data && runs.data.runs.length > 0 ? (

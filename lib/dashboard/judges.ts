@@ -1,5 +1,6 @@
 import type { TDashboardData, TLabel } from "./model.ts";
 import { cacheOf, type TCacheHolder } from "./load/cache.ts";
+import { parseProbeJudge } from "../judge/probe/spec.ts";
 
 /**
  * Which judges are complete, and the default judge. A judge's label set is
@@ -141,8 +142,12 @@ export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defa
     };
   });
   const time = (s: TJudgeState) => (s.at === null ? -Infinity : Date.parse(s.at));
-  const complete = states.filter((s) => !s.partial).sort((a, b) => time(b) - time(a) || a.name.localeCompare(b.name));
-  const fallback = [...states].sort(
+  // A robustness probe (`<judge>~probe:<kind>`, lib/judge/probe) judges perturbed chunks: never the default.
+  const candidates = states.filter((s) => parseProbeJudge(s.name) === null);
+  const complete = candidates
+    .filter((s) => !s.partial)
+    .sort((a, b) => time(b) - time(a) || a.name.localeCompare(b.name));
+  const fallback = [...candidates].sort(
     (a, b) => (b.coverage ?? 0) - (a.coverage ?? 0) || time(b) - time(a) || a.name.localeCompare(b.name),
   );
   const result = { states, defaultJudge: complete[0]?.name ?? fallback[0]?.name ?? null };

@@ -16,6 +16,7 @@ import { publicBaseUrl } from "./endpoint.ts";
 import { TEMPLATE_MAX_CHARS, templateTooLong } from "./placeholders.ts";
 import { DEFAULT_TEMPLATE, sha256, validateTemplate } from "./template.ts";
 import { action, field, say } from "../terms.ts";
+import type { TProbeSpec } from "./probe/spec.ts";
 
 export const ZRunSettings = z
   .object({
@@ -78,7 +79,11 @@ export type TRunParams = Pick<
   | "parseRetries"
   | "maxConsecutiveFailures"
   | "structured"
-> & { limit: number | null };
+> & {
+  limit: number | null;
+  /** A robustness probe's perturbation (lib/judge/probe); absent for every other run. */
+  probe?: TProbeSpec;
+};
 
 export function parseSettings(input: TRunSettingsInput): TRunSettings {
   const r = ZRunSettings.safeParse(input);

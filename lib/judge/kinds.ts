@@ -17,6 +17,7 @@ import { parseAnswer, type TFailureReason, type TModelAnswer } from "./parse.ts"
 import { cachedAnswers, claimTasks, recordResults, type TClaimed, type TTaskTable } from "./store.ts";
 import { renderTemplate, sha256 } from "./template.ts";
 import { pairViewLoader } from "./views.ts";
+import { probePerturber } from "./probe/hook.ts";
 
 export type TTarget = "chunks" | "answers";
 export const TARGETS: readonly TTarget[] = ["chunks", "answers"];
@@ -98,6 +99,8 @@ export function cacheKey(
 export function chunkKind(db: Db, run: JudgeRun, params: TRunParams, workerId: string): TTaskKind<TClaimed, number> {
   // Views are read per claimed batch (lib/judge/views.ts), so a resume starts at once and memory stays with the batch.
   const viewsOf = pairViewLoader(db, run.template);
+  // A robustness probe (lib/judge/probe) changes each pair's view before rendering; null for every other run.
+  const perturber = probePerturber(db, params.probe);
   const parse = (a: TModelAnswer): TKindParsed<number> => {
     const p = parseAnswer(a);
     return p.grade !== null ? { value: p.grade } : { value: null, reason: p.reason, error: p.error };
@@ -106,17 +109,18 @@ export function chunkKind(db: Db, run: JudgeRun, params: TRunParams, workerId: s
     table: "JudgeTask",
     claim: (limit) => claimTasks(db, run.id, workerId, limit),
     prepare: async (claimed) => {
-      const views = await viewsOf(claimed);
+      const [views, perturb] = await Promise.all([viewsOf(claimed), perturber?.(claimed)]);
       return claimed.map((t) => {
         const view = views.get(`${t.queryId}:${t.chunkId}`);
         if (!view)
           throw new AppError("not_found", `run ${run.id}: the query or chunk of task ${t.id} no longer exists`);
-        const prompt = renderTemplate(run.template, view.view);
+        const shown = perturb ? perturb(view.view, t) : view.view;
+        const prompt = renderTemplate(run.template, shown);
         return {
           t,
           prompt,
           key: cacheKey(run, params, t.sample, prompt),
-          injection: looksLikeInjection(view.view.chunk),
+          injection: looksLikeInjection(shown.chunk),
           parse,
         };
       });

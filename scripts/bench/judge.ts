@@ -29,7 +29,7 @@ const CONCURRENCY = 32;
 const root = join(import.meta.dirname, "..", "..");
 const KEY_ENV = { BENCH_JUDGE_API_KEY: "none" };
 
-async function startFake(): Promise<{ url: string; child: ChildProcess }> {
+export async function startFake(): Promise<{ url: string; child: ChildProcess }> {
   const { freePort } = await import("../../tests/helpers/server.ts");
   const port = await freePort();
   const child = spawn(

@@ -1,0 +1,34 @@
+/**
+ * What a probe run stores of itself (JudgeRun.params.probe) and how its judge is named: the
+ * perturbation, the seed it was drawn with, the run it re-asks, and, for padding, which chunk's
+ * transcript pads each pair. The runner (lib/judge/kinds.ts) reads this and nothing else to build a
+ * probe's prompts, so a resumed or second worker makes exactly the same prompts.
+ */
+import { PROBE_KINDS, type TProbeKind } from "./perturb.ts";
+
+export type TProbeSpec = {
+  kind: TProbeKind;
+  seed: number;
+  /** The run re-asked (its model, endpoint, parameters and, except for paraphrase, template). */
+  sourceRunId: number;
+  sourceJudge: string;
+  /** The number of pairs asked for (the sample may hold fewer when fewer pairs are labelled). */
+  sample: number;
+  /** padding: the id of the chunk whose transcript pads each pair, keyed `queryId:chunkId`. */
+  fillers?: Record<string, number>;
+};
+
+const SEPARATOR = "~probe:";
+
+/** The judge name of a run's probe: `<judge>~probe:<kind>`. */
+export const probeJudgeName = (sourceJudge: string, kind: TProbeKind): string => `${sourceJudge}${SEPARATOR}${kind}`;
+
+/** The source judge and kind a probe judge's name says, or null for any other judge. */
+export function parseProbeJudge(name: string): { source: string; kind: TProbeKind } | null {
+  const at = name.lastIndexOf(SEPARATOR);
+  if (at <= 0) return null;
+  const kind = name.slice(at + SEPARATOR.length);
+  return (PROBE_KINDS as readonly string[]).includes(kind)
+    ? { source: name.slice(0, at), kind: kind as TProbeKind }
+    : null;
+}

@@ -19,6 +19,7 @@ import { SystemsPanel } from "./SystemsPanel";
 import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { DecisionsCard } from "./DecisionsCard";
 import { AnnotatorsCard } from "./AnnotatorsCard";
+import { TrustCard } from "./TrustCard";
 import { PanelState } from "./ui";
 
 /**
@@ -266,6 +267,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
         <Human projectId={projectId} filters={filters} />
       </div>
       <Retest projectId={projectId} />
+      {canSample ? <TrustCard projectId={projectId} filters={filters} /> : null}
       <Annotators projectId={projectId} judge={judge ?? undefined} />
       {/* The PPI source shows the PPI card in the systems table's place (it has the human and judge intervals beside each PPI one). */}
       {filters.source === "ppi" ? null : <Systems projectId={projectId} filters={filters} />}

@@ -98,19 +98,33 @@ export function rankingAgreement(
   const level = opts.level ?? 0.95;
   const S = names.length;
   const Q = S ? judge[0].length : 0;
-  const mean = (rows: readonly (readonly number[])[], w: Uint32Array | null) =>
-    rows.map((r) => {
-      let s = 0;
-      let n = 0;
-      for (let q = 0; q < Q; q++) {
-        const m = w ? w[q] : 1;
-        s += m * r[q];
-        n += m;
-      }
-      return n ? s / n : 0;
+  // Values flattened system-major; a resample's means visit only the questions it drew.
+  const flat = (rows: readonly (readonly number[])[]) => {
+    const out = new Float64Array(S * Q);
+    rows.forEach((r, s) => {
+      for (let q = 0; q < Q; q++) out[s * Q + q] = r[q];
     });
-  const hAll = mean(human, null);
-  const jAll = mean(judge, null);
+    return out;
+  };
+  const J = flat(judge);
+  const H = flat(human);
+  const drawn = new Int32Array(Q);
+  const mean = (values: Float64Array, w: Uint32Array | null, k = Q) =>
+    Array.from({ length: S }, (_, s) => {
+      let sum = 0;
+      const base = s * Q;
+      if (!w) {
+        for (let q = 0; q < Q; q++) sum += values[base + q];
+        return Q ? sum / Q : 0;
+      }
+      for (let i = 0; i < k; i++) {
+        const q = drawn[i];
+        sum += w[q] * values[base + q];
+      }
+      return sum / Q;
+    });
+  const hAll = mean(H, null);
+  const jAll = mean(J, null);
   const topCount = Math.ceil(S / 2);
   const topIdx = [...hAll.keys()].sort((a, b) => hAll[b] - hAll[a] || a - b).slice(0, topCount);
   const pick = (xs: readonly number[]) => topIdx.map((i) => xs[i]);
@@ -123,8 +137,10 @@ export function rankingAgreement(
     for (let b = 0; b < resamples; b++) {
       w.fill(0);
       for (let i = 0; i < Q; i++) w[rng.int(Q)]++;
-      const j = mean(judge, w);
-      const h = mean(human, w);
+      let k = 0;
+      for (let q = 0; q < Q; q++) if (w[q]) drawn[k++] = q;
+      const j = mean(J, w, k);
+      const h = mean(H, w, k);
       const a = agreementOf(j, h);
       const t = agreementOf(pick(j), pick(h));
       if (a.tau !== null) dist.tau.push(a.tau);

@@ -7,7 +7,8 @@
  * - Ranking agreement (lib/stats/tau-ap.ts): Kendall τ and symmetric τ_AP between the systems'
  *   nDCG@10 means under the judge's labels and under the human labels, over all systems and over
  *   the human top half, on the questions that have both (each run on its own chunking's labels, as
- *   the systems table), with intervals from a bootstrap over those questions.
+ *   the systems table; only runs on a chunking the judge labelled), with intervals from a
+ *   bootstrap over those questions.
  * - Jury vs members (lib/dashboard/trust-jury.ts).
  */
 import { calibration, sampleConfidence, type TCalibration } from "../stats/calibration.ts";
@@ -143,17 +144,28 @@ export function trustRanking(
   rankings: Map<number, TRunRankings>,
   gain: TDashboardQuery["gain"],
 ): { ranking: TTrustRanking | null; note: string | null } {
-  if (data.runs.length < 2)
-    return { ranking: null, note: data.runs.length ? "ranking agreement needs at least two runs" : NO_RUNS_HINT };
+  if (data.runs.length === 0) return { ranking: null, note: NO_RUNS_HINT };
+  // Only the runs on a chunking the judge labelled: on another chunking every judge value would be 0.
+  const chunkings = new Set<number>();
+  for (const l of data.judges.get(judge) ?? []) {
+    const c = data.chunks.get(l.chunkId);
+    if (c) chunkings.add(c.chunkingId);
+  }
+  const kept = data.runs.flatMap((run, i) => (chunkings.has(run.chunkingId) ? [i] : []));
+  if (kept.length < 2)
+    return {
+      ranking: null,
+      note: `ranking agreement needs at least two runs on a chunking this judge labelled (${kept.length} of ${data.runs.length})`,
+    };
   const [human, judged] = shared(referenceQrels(data, undefined), judgeLabelQrels(data, judge, undefined));
   if (human.size === 0) return { ranking: null, note: "no question has both human labels and this judge's labels" };
   const h = retrievalValues(data, "human", human, rankings, gain);
   const j = retrievalValues(data, "judge", judged, rankings, gain);
   const c = h.columns.findIndex((col) => col.id === RANKING_MEASURE);
   const r = rankingAgreement(
-    data.runs.map((run) => run.system),
-    j.values.map((perCol) => perCol[c]),
-    h.values.map((perCol) => perCol[c]),
+    kept.map((i) => data.runs[i].system),
+    kept.map((i) => j.values[i][c]),
+    kept.map((i) => h.values[i][c]),
     { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level },
   );
   return { ranking: { ...r, measure: RANKING_MEASURE, label: h.columns[c].label }, note: null };

@@ -7,6 +7,7 @@ import type { TLabelSet } from "../../lib/judge/label-sets.ts";
 import { money, timeLeft } from "../../lib/judge/format.ts";
 import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
 import { registerJudgeProbe } from "./judge-probe.ts";
+import { attachReport, registerJudgeReport } from "./judge-report.ts";
 
 /**
  * `assessor judge …`: run the LLM judge over the pool against any OpenAI-compatible endpoint
@@ -503,7 +504,10 @@ export function registerJudge(program: Command): void {
       ]);
       await withProject(o.project, async (db, project) => {
         const found = await findJudge(db, project.id, ref);
-        if (found.labelSet) return exportLabelSet(db, project.id, found.labelSet, o);
+        if (found.labelSet) {
+          await exportLabelSet(db, project.id, found.labelSet, o);
+          return attachReport(db, project.id, found.labelSet.judge, o);
+        }
         const run = found.run;
         if (run.target === "answers") {
           if (o.format === "qrels")
@@ -533,8 +537,11 @@ export function registerJudge(program: Command): void {
                 }),
               );
         writeLines(lines, o.out);
+        await attachReport(db, project.id, run.judge, o);
       });
     });
+
+  registerJudgeReport(judge);
 
   judge
     .command("template")

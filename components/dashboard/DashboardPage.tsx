@@ -20,6 +20,7 @@ import { CalibrationCard, ProgressCard, RetestCard } from "./StatusCards";
 import { ProbesCard } from "./ProbesCard";
 import { DecisionsCard } from "./DecisionsCard";
 import { AnnotatorsCard } from "./AnnotatorsCard";
+import { TrustCard } from "./TrustCard";
 import { PanelState } from "./ui";
 
 /**
@@ -268,6 +269,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
       </div>
       <Retest projectId={projectId} />
       {canSample ? <ProbesCard projectId={projectId} /> : null}
+      {canSample ? <TrustCard projectId={projectId} filters={filters} /> : null}
       <Annotators projectId={projectId} judge={judge ?? undefined} />
       {/* The PPI source shows the PPI card in the systems table's place (it has the human and judge intervals beside each PPI one). */}
       {filters.source === "ppi" ? null : <Systems projectId={projectId} filters={filters} />}

@@ -11,6 +11,7 @@ import { chunkingReport, type TChunkingReport } from "./chunking-report.ts";
 import { generationPanel } from "./generation.ts";
 import { loadView, type TNeeds, type TView } from "./load/view.ts";
 import { retestPanel } from "./retest.ts";
+import { trustPanel } from "./trust.ts";
 
 /**
  * The dashboard's panels as the route handlers serve them. Each one is a load (lib/dashboard/load/view.ts:
@@ -94,6 +95,11 @@ export const PANEL_COMPUTE = {
       generationPanel(v, { baseline: q.answerBaseline, judge: q.answerJudge, gain: q.gain }),
   },
   retest: { needs: { retest: true }, key: null, compute: (v: TView) => retestPanel(v.retest) },
+  trust: {
+    needs: { rankings: true, trust: true },
+    key: (q: TDashboardQuery) => [q.judge, q.gain],
+    compute: (v: TView, q: TDashboardQuery) => trustPanel(v.data, v.rankings, v.trust!, q),
+  },
 } as const;
 
 type TCompute = typeof PANEL_COMPUTE;
@@ -133,6 +139,9 @@ export const getChunkingReport = (db: Db, projectId: number, q: TChunkingOptions
 export const getGeneration = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "generation", q);
 /** The retest panel (lib/dashboard/retest.ts). */
 export const getRetest = (db: Db, projectId: number) => serve(db, projectId, "retest", undefined);
+
+/** The Judge trust card (lib/dashboard/trust.ts): calibration, ranking agreement, a jury beside its members. */
+export const getTrust = (db: Db, projectId: number, q: TDashboardQuery) => serve(db, projectId, "trust", q);
 
 /** Every panel for one view, as the page's first screen needs them (used by the benchmark; `ppi: false` leaves that panel out, to time it alone). */
 export async function allPanels(db: Db, projectId: number, q: TDashboardQuery, opts: { ppi?: boolean } = {}) {

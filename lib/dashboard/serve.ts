@@ -15,6 +15,7 @@ import {
   getProgress,
   getRetest,
   getSystems,
+  getTrust,
 } from "./panels.ts";
 
 /**
@@ -35,6 +36,7 @@ export const PANELS = {
   chunkings: getChunkingReport,
   retest: (db: Db, id: number) => getRetest(db, id),
   generation: getGeneration,
+  trust: getTrust,
 } satisfies Record<string, (db: Db, projectId: number, q: TDashboardQuery) => Promise<unknown>>;
 export type TPanelName = keyof typeof PANELS;
 

@@ -11,6 +11,7 @@ import type { TSystemsPanel } from "../dashboard/systems.ts";
 import type { TChunkingReport } from "../dashboard/chunking-report.ts";
 import type { TAssignResult } from "../assignment/assign.ts";
 import type { TRetestRow } from "../judge/service.ts";
+import type { TTrustPanel } from "../dashboard/trust.ts";
 import { apiFetch } from "./fetcher.ts";
 
 /** The viewer's filters as they travel in the page URL and in every panel request. */
@@ -51,6 +52,7 @@ const PANEL_FILTERS: Record<string, (keyof TDashboardFilters)[]> = {
   ppi: ["judge", "tag", "baseline", "gain", "delta", "halfWidth"],
   retest: [],
   chunkings: ["gain"],
+  trust: ["judge", "gain"],
 };
 
 function panelQuery(projectId: number, panel: string, filters: TDashboardFilters) {
@@ -137,6 +139,7 @@ export const usePpi = (projectId: number, f: TDashboardFilters) => usePanel<TPpi
 export const useChunkingReport = (projectId: number, f: TDashboardFilters) =>
   usePanel<TChunkingReport>(projectId, "chunkings", f);
 export const useRetest = (projectId: number) => usePanel<{ runs: TRetestRow[] }>(projectId, "retest", {});
+export const useTrust = (projectId: number, f: TDashboardFilters) => usePanel<TTrustPanel>(projectId, "trust", f);
 
 /** Samples more items, or whole questions, for calibration (lead only); every panel is refreshed afterwards. */
 export function useSampleForCalibration(projectId: number) {

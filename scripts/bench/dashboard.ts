@@ -51,6 +51,8 @@ type ServerTimes = {
   unchanged: number;
   both: number;
   ppi: number[];
+  /** The Judge trust card (calibration, ranking agreement with its bootstrap, jury) after each change. */
+  trust: number[];
   version: number;
 };
 
@@ -97,7 +99,7 @@ const time = async (fn: () => Promise<unknown>) => {
 
 /** The server-side timings on the seeded project (see the module comment), from a cold start. */
 async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
-  const { allPanels, getPpi } = await import("../../lib/dashboard/panels.ts");
+  const { allPanels, getPpi, getTrust } = await import("../../lib/dashboard/panels.ts");
   const { clearDashboardCache } = await import("../../lib/dashboard/data.ts");
   const { clearRunCache } = await import("../../lib/dashboard/rankings.ts");
   clearDashboardCache();
@@ -107,6 +109,7 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
   const cold = await time(() => allPanels(db, projectId, view));
   const afterChange: number[] = [];
   const ppi: number[] = [];
+  const trust: number[] = [];
   for (let i = 0; i < CHANGES; i++) {
     await changeFinalLabel(db, projectId, i); // a final human label changes (scripts/bench/_seeded.ts)
     // Every other panel first, then the PPI panel on its own: what it adds to the update.
@@ -114,6 +117,7 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
     const ppiMs = await time(() => getPpi(db, projectId, view));
     afterChange.push(rest + ppiMs);
     ppi.push(ppiMs);
+    trust.push(await time(() => getTrust(db, projectId, view)));
   }
   const unchanged = median([
     await time(() => allPanels(db, projectId, view)),
@@ -127,7 +131,7 @@ async function measureServer(db: Db, projectId: number): Promise<ServerTimes> {
   for (let i = 0; i < 5; i++) versionTimes.push(await time(() => labelSetVersion(db, projectId)));
   clearDashboardCache();
   clearRunCache();
-  return { cold, afterChange, unchanged, both, ppi, version: median(versionTimes) };
+  return { cold, afterChange, unchanged, both, ppi, trust, version: median(versionTimes) };
 }
 
 export async function bench(): Promise<TBenchRow[]> {
@@ -139,7 +143,7 @@ export async function bench(): Promise<TBenchRow[]> {
     const { projectId, labels } = await seedDashboardBench(db);
     await completeSomeQuestions(db, projectId);
     const seedMs = performance.now() - t0;
-    const { cold, afterChange, unchanged, both, ppi, version } = await measureServer(db, projectId);
+    const { cold, afterChange, unchanged, both, ppi, trust, version } = await measureServer(db, projectId);
     const scale = `${labels.toLocaleString("en")} labels, ${SIZE.runs} runs × ${SIZE.queries} queries × ${SIZE.depth} (seeded in ${(seedMs / 1000).toFixed(1)} s)`;
     const m = median(afterChange);
     const load = `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
@@ -156,6 +160,14 @@ export async function bench(): Promise<TBenchRow[]> {
       target: "≤ 100 ms",
       measured: `${ms(p)} (median of ${CHANGES}, in order: ${ppi.map(ms).join(", ")}; ${load})`,
       pass: p <= 100,
+      command: COMMAND,
+    });
+    const tr = median(trust);
+    rows.push({
+      name: `Judge trust card (calibration, ranking agreement over ${SIZE.runs} runs with 1,000 question resamples) after a label change (SQLite)`,
+      target: "≤ 100 ms",
+      measured: `${ms(tr)} (median of ${CHANGES}, in order: ${trust.map(ms).join(", ")}; ${load})`,
+      pass: tr <= 100,
       command: COMMAND,
     });
     rows.push({

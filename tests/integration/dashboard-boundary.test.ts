@@ -54,7 +54,7 @@ describe("the dashboard boundary", () => {
     const names = Object.keys(PANEL_COMPUTE) as (keyof typeof PANEL_COMPUTE)[];
     const served = new Map<string, unknown>();
     for (const name of names) served.set(name, await servePanel(db, String(projectId), name, q));
-    const view = await loadView(db, projectId, { rankings: true, generation: true, retest: true });
+    const view = await loadView(db, projectId, { rankings: true, generation: true, retest: true, trust: true });
     expect(view.rankings.size).toBe(1);
     expect(view.generation?.answers.length).toBeGreaterThan(0);
 

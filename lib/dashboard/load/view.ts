@@ -15,8 +15,9 @@ import type { DashboardCache } from "./cache.ts";
 import { generationData, type TAnswer, type TGenerationState, type TLabels } from "./answers.ts";
 import { loadRankings } from "./rankings.ts";
 import { loadRetest, type TRetestInput } from "./retest.ts";
+import { loadTrust, type TTrustInput } from "./trust.ts";
 
-export type TNeeds = { rankings?: boolean; generation?: boolean; retest?: boolean };
+export type TNeeds = { rankings?: boolean; generation?: boolean; retest?: boolean; trust?: boolean };
 
 /** What was loaded for one request: the version's data and cache object, and the parts asked for. */
 export type TView = {
@@ -30,6 +31,8 @@ export type TView = {
   generation: { state: TGenerationState; answers: TAnswer[]; labels: TLabels } | null;
   /** The retest panel's rows (asked for with `retest`). */
   retest: TRetestInput[];
+  /** The Judge trust card's runs, sample grades and juries (asked for with `trust`). */
+  trust: TTrustInput | null;
 };
 
 const NO_RANKINGS = new Map<number, TRunRankings>();
@@ -41,9 +44,10 @@ export async function loadView(db: Db, projectId: number, needs: TNeeds = {}): P
   ]);
   // A transfer judge's pool is its target chunking's pooled pairs (read once per pool and depth).
   await loadTransferPools(db, data);
-  const [rankings, generation] = await Promise.all([
+  const [rankings, generation, trust] = await Promise.all([
     needs.rankings ? loadRankings(db, data, cache.lineage) : NO_RANKINGS,
     needs.generation ? generationData(db, projectId, cache.lineage) : null,
+    needs.trust ? loadTrust(db, data) : null,
   ]);
   return {
     data,
@@ -52,5 +56,6 @@ export async function loadView(db: Db, projectId: number, needs: TNeeds = {}): P
     rankings,
     generation: generation && { state: generation.entry, answers: generation.answers, labels: generation.labels },
     retest,
+    trust,
   };
 }

@@ -1,0 +1,81 @@
+/**
+ * What the Judge trust card reads beyond the label sets (lib/dashboard/trust.ts computes from it):
+ * each judge's run (model, template hash, samples, status) and, for a run with several samples per
+ * pair, every pair's sample grades (lib/judge/store.ts sampleGrades, the retest panel's read);
+ * each jury's members (the provenance of one of its labels, lib/judge/combine.ts). Judge labels and
+ * runs change only with the label-set version's judge parts, so it is read once per judge label
+ * set (`data.judges`, the same object until a judge label, import or tag changes) and run state.
+ */
+import type { Db } from "../../db/client.ts";
+import { sampleGrades } from "../../judge/store.ts";
+import type { TSampleGrades } from "../../judge/retest.ts";
+import type { TDashboardData } from "../model.ts";
+import { num, rows, str } from "../sql.ts";
+import { cacheOf, type TCacheHolder } from "./cache.ts";
+
+export type TJudgeRunInfo = {
+  runId: number;
+  model: string;
+  templateSha256: string;
+  samples: number;
+  status: string;
+  target: string;
+};
+export type TTrustInput = {
+  runs: Map<string, TJudgeRunInfo>;
+  /** Judge name → its per-pair sample grades (runs on chunks with samples ≥ 2 only). */
+  samples: Map<string, TSampleGrades[]>;
+  /** Jury name → its members, in the jury's order. */
+  juries: Map<string, string[]>;
+};
+
+const loaded = (data: TCacheHolder) =>
+  cacheOf(data).carried("trust.loaded", () => new WeakMap<object, { runs: string; input: Promise<TTrustInput> }>());
+
+async function read(db: Db, projectId: number): Promise<TTrustInput> {
+  const [runRows, juryRows] = await Promise.all([
+    rows(
+      db,
+      `SELECT "id", "judge", "model", "templateSha256", "samples", "status", "target" FROM "JudgeRun" WHERE "projectId" = ? ORDER BY "id"`,
+      [projectId],
+    ),
+    rows(
+      db,
+      `SELECT "judge", min("provenance") FROM "JudgeLabel" WHERE "projectId" = ? AND "provenance" LIKE '{"kind":"jury"%' GROUP BY "judge"`,
+      [projectId],
+    ),
+  ]);
+  const runs = new Map<string, TJudgeRunInfo>();
+  for (const r of runRows)
+    runs.set(str(r[1]), {
+      runId: num(r[0]),
+      model: str(r[2]),
+      templateSha256: str(r[3]),
+      samples: num(r[4]),
+      status: str(r[5]),
+      target: str(r[6]),
+    });
+  const samples = new Map<string, TSampleGrades[]>();
+  await Promise.all(
+    [...runs].map(async ([judge, r]) => {
+      if (r.samples > 1 && r.target === "chunks") samples.set(judge, await sampleGrades(db, r.runId, r.samples));
+    }),
+  );
+  const juries = new Map<string, string[]>();
+  for (const j of juryRows) {
+    const p = JSON.parse(str(j[1])) as { members?: Record<string, number> };
+    if (p.members) juries.set(str(j[0]), Object.keys(p.members));
+  }
+  return { runs, samples, juries };
+}
+
+/** The trust card's input for this load, read once per judge label set and run state. */
+export function loadTrust(db: Db, data: TDashboardData): Promise<TTrustInput> {
+  const runsKey = JSON.stringify([...data.judgeRuns]);
+  const kept = loaded(data).get(data.judges);
+  if (kept && kept.runs === runsKey) return kept.input;
+  const input = read(db, data.project.id);
+  loaded(data).set(data.judges, { runs: runsKey, input });
+  input.catch(() => loaded(data).delete(data.judges));
+  return input;
+}

@@ -103,10 +103,11 @@ export function reportMarkdown(r: THashedReport): string {
   p("## Robustness", "");
   if (r.robustness)
     p(
-      "| probe | pairs | changed | mean shift | κ quadratic vs judge |",
+      "| probe | pairs | changed | mean shift [95%] | linear κ vs people, before → after |",
       "|---|---|---|---|---|",
       ...r.robustness.probes.map(
-        (x) => `| ${x.kind} | ${x.pairs} | ${x.changed} | ${f(x.meanShift)} | ${f(x.kappaQuadratic)} |`,
+        (x) =>
+          `| ${x.kind} | ${x.pairs} | ${x.changed === null ? "–" : `${(100 * x.changed).toFixed(1)}%`} | ${f(x.meanShift)}${x.interval ? ` [${f(x.interval.low)}, ${f(x.interval.high)}]` : ""} | ${f(x.kappaBefore)} → ${f(x.kappaAfter)} |`,
       ),
       "",
     );

@@ -223,6 +223,21 @@ describe("judge probe", () => {
     expect(meta.defaultJudge).toBe("ctx");
   });
 
+  it("the judge's trust report carries the probes' figures as the card shows them", async () => {
+    const r = await runCliAsync(["judge", "report", "gpt", "--format", "json"], { env });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as {
+      robustness: { probes: { kind: string; meanShift: number | null; interval: { low: number } | null }[] } | null;
+    };
+    const panel = (await getProbes(db, projectId)).sources.find((s) => s.source === "gpt")!;
+    const probes = report.robustness!.probes;
+    expect(probes.map((x) => x.kind)).toEqual(panel.rows.map((x) => x.kind));
+    for (const x of probes) expect(x.meanShift).toBe(panel.rows.find((y) => y.kind === x.kind)!.meanShift);
+    expect(probes.find((x) => x.kind === "injection")!.interval!.low).toBeGreaterThan(0.5);
+    const md = await runCliAsync(["judge", "report", "gpt", "--format", "md"], { env });
+    expect(md.stdout).toMatch(/\| injection \| 24 \| 75\.0% \| 1\.\d+ \[1\.\d+, 1\.\d+\] \| 0\.\d+ → 0\.000 \|/);
+  });
+
   it("a probe with a cost cap stops at the cap", async () => {
     const { run, apiKey } = await startRun(
       db,

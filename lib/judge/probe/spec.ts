@@ -18,16 +18,17 @@ export type TProbeSpec = {
   fillers?: Record<string, number>;
 };
 
-const SEPARATOR = "~probe:";
+export const PROBE_SEPARATOR = "~probe:";
 
 /** The judge name of a run's probe: `<judge>~probe:<kind>`. */
-export const probeJudgeName = (sourceJudge: string, kind: TProbeKind): string => `${sourceJudge}${SEPARATOR}${kind}`;
+export const probeJudgeName = (sourceJudge: string, kind: TProbeKind): string =>
+  `${sourceJudge}${PROBE_SEPARATOR}${kind}`;
 
 /** The source judge and kind a probe judge's name says, or null for any other judge. */
 export function parseProbeJudge(name: string): { source: string; kind: TProbeKind } | null {
-  const at = name.lastIndexOf(SEPARATOR);
+  const at = name.lastIndexOf(PROBE_SEPARATOR);
   if (at <= 0) return null;
-  const kind = name.slice(at + SEPARATOR.length);
+  const kind = name.slice(at + PROBE_SEPARATOR.length);
   return (PROBE_KINDS as readonly string[]).includes(kind)
     ? { source: name.slice(0, at), kind: kind as TProbeKind }
     : null;

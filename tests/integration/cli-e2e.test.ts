@@ -133,6 +133,8 @@ describe("assessor end to end", () => {
       imported_regrading: 1,
       // No guidelines saved (revision 0); the eight grades are submitted without a revision.
       guidelines: { current: 0, items: 0, judgements: 0, regradeRequested: 0, adjudications: 0, unrecorded: 8 },
+      // No hidden check items assigned.
+      checks: { items: 0, assigned: 0, graded: 0 },
     });
 
     const queue = await adjudicationQueue(db, (await db.project.findFirstOrThrow()).id);

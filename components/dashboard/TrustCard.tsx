@@ -7,8 +7,7 @@ import type { TRankAgreement } from "@/lib/stats/tau-ap";
 import { useTrust, type TDashboardFilters } from "@/lib/query/dashboard";
 import { ScrollRegion } from "@/components/shell/ScrollRegion";
 import { Card, Ci, PanelState } from "./ui";
-
-const f = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? "–" : x.toFixed(d));
+import { fmt } from "./DataTable";
 
 /** Reliability diagram: per bin, mean confidence (x) against the share whose human grade reached the threshold (y); the diagonal is perfect calibration. */
 function ReliabilityChart({ ge1, ge2 }: { ge1: TCalibration; ge2: TCalibration }) {
@@ -77,9 +76,9 @@ function CalibrationPart({ p }: { p: TTrustPanel }) {
               <tr key={label} className="border-t border-slate-100">
                 <td>{label}</td>
                 <td className="px-2 text-right tabular-nums">{x.n}</td>
-                <td className="px-2 text-right tabular-nums">{f(x.baseRate)}</td>
-                <td className="px-2 text-right tabular-nums">{f(x.brier)}</td>
-                <td className="px-2 text-right tabular-nums">{f(x.ece)}</td>
+                <td className="px-2 text-right tabular-nums">{fmt(x.baseRate)}</td>
+                <td className="px-2 text-right tabular-nums">{fmt(x.brier)}</td>
+                <td className="px-2 text-right tabular-nums">{fmt(x.ece)}</td>
               </tr>
             ))}
           </tbody>
@@ -102,11 +101,11 @@ function RankRow({ label, r }: { label: string; r: TRankAgreement }) {
       <td>{label}</td>
       <td className="px-2 text-right tabular-nums">{r.systems}</td>
       <td className="px-2 text-right tabular-nums">
-        {f(r.tau)}
+        {fmt(r.tau)}
         <Ci ci={r.tauInterval} />
       </td>
       <td className="px-2 text-right tabular-nums">
-        {f(r.tauAp)}
+        {fmt(r.tauAp)}
         <Ci ci={r.tauApInterval} />
       </td>
     </tr>
@@ -170,18 +169,18 @@ function JuryPart({ p }: { p: TTrustPanel }) {
                 </td>
                 <td className="px-2 text-right tabular-nums">{row.report.n}</td>
                 <td className="px-2 text-right tabular-nums">
-                  {f(row.report.kappa.unweighted)}
+                  {fmt(row.report.kappa.unweighted)}
                   <Ci ci={row.report.ci.bootstrap?.kappa_unweighted} />
                 </td>
                 <td className="px-2 text-right tabular-nums">
-                  {f(row.report.kappa.linear)}
+                  {fmt(row.report.kappa.linear)}
                   <Ci ci={row.report.ci.bootstrap?.kappa_linear} />
                 </td>
                 <td className="px-2 text-right tabular-nums">
-                  {f(row.report.kappa.quadratic)}
+                  {fmt(row.report.kappa.quadratic)}
                   <Ci ci={row.report.ci.bootstrap?.kappa_quadratic} />
                 </td>
-                <td className="px-2 text-right tabular-nums">{f(row.report.leniency)}</td>
+                <td className="px-2 text-right tabular-nums">{fmt(row.report.leniency)}</td>
               </tr>
             ))}
           </tbody>

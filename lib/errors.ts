@@ -50,6 +50,12 @@ export class AppError extends Error {
   sayTo(surface: Surface): string {
     return inWords(this.said, surface);
   }
+
+  /** The details as the surface sends them (a subclass whose details hold messages says them in its words). */
+  detailsFor(surface: Surface): unknown {
+    void surface;
+    return this.details;
+  }
 }
 
 /** The input as the schema reads it, or a bad_input error naming each problem (`path: message; …`), the issues as details. */
@@ -63,24 +69,58 @@ export function parsedInput<S extends z.ZodType>(schema: S, input: unknown): z.o
   );
 }
 
-/** One problem in an input file, located precisely enough to fix it. */
-export type LocatedError = { file: string; line: number; field?: string; message: string };
+/**
+ * One problem in an input file, located precisely enough to fix it. `message` is the command
+ * line's words; `said` the same message as facts (`say`) when it names something the user sets, an
+ * option on the command line and a field on the page (`located` makes both).
+ */
+export type LocatedError = { file: string; line: number; field?: string; message: string; said?: Said };
 
-export function formatLocated(e: LocatedError): string {
-  return `${e.file}:${e.line}${e.field ? `: ${e.field}` : ""}: ${e.message}`;
+/** The message of a located problem, as text and as facts. */
+export const saidMessage = (said: Said): Pick<LocatedError, "message" | "said"> => ({
+  message: inWords(said, "cli"),
+  said,
+});
+
+/** The problem as facts: its place, then its message. */
+export function locatedSaid(e: LocatedError): Said {
+  return [`${e.file}:${e.line}${e.field ? `: ${e.field}` : ""}: `, ...(e.said ?? [e.message])];
+}
+
+/** The problem in the words of one surface (the command line's by default): `file:line: field: message`. */
+export function formatLocated(e: LocatedError, surface: Surface = "cli"): string {
+  return inWords(locatedSaid(e), surface);
+}
+
+/** The problem as one surface sends it: its message in that surface's words, without the facts. */
+function locatedIn({ said, ...e }: LocatedError, surface: Surface): LocatedError {
+  return said ? { ...e, message: inWords(said, surface) } : e;
 }
 
 /** A file (or upload) that failed validation. Nothing from it was written. */
 export class ValidationError extends AppError {
-  constructor(readonly errors: LocatedError[]) {
+  /** The problems in the command line's words. */
+  readonly errors: LocatedError[];
+  /** The problems with their facts, for the other surfaces. */
+  readonly #located: LocatedError[];
+
+  constructor(errors: LocatedError[]) {
+    const shown = errors.slice(0, 50).flatMap((e) => ["\n", ...locatedSaid(e)]);
+    const plain = errors.map((e) => locatedIn(e, "cli"));
     super(
       "bad_input",
       errors.length === 1
-        ? formatLocated(errors[0])
-        : `${errors.length} errors:\n${errors.slice(0, 50).map(formatLocated).join("\n")}${errors.length > 50 ? `\n… and ${errors.length - 50} more` : ""}`,
-      errors,
+        ? locatedSaid(errors[0])
+        : [`${errors.length} errors:`, ...shown, ...(errors.length > 50 ? [`\n… and ${errors.length - 50} more`] : [])],
+      plain,
     );
     this.name = "ValidationError";
+    this.errors = plain;
+    this.#located = errors;
+  }
+
+  override detailsFor(surface: Surface): unknown {
+    return this.#located.map((e) => locatedIn(e, surface));
   }
 }
 

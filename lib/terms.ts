@@ -46,12 +46,30 @@ export const FIELDS = {
   seed: { flag: "--seed", label: "the “Seed” field" },
   kinds: { flag: "--kinds", label: "the “Perturbations” choice" },
   template: { flag: "--template", label: "the “Paraphrase” field" },
+  replace: { flag: "--replace" },
+  replaceAnswers: { flag: "--replace", label: "the “Replace changed answers” choice" },
+  force: { flag: "--force", label: "the “Also replace answers that have human labels” choice" },
+  project: { flag: "--project" },
+  clip: { flag: "--clip" },
+  maxTokens: { flag: "--max-tokens" },
+  video: { flag: "--video", label: "the “Video id” field" },
+  map: { flag: "--map" },
+  method: { flag: "--method" },
+  folds: { flag: "--folds" },
+  apply: { flag: "--apply" },
 } as const satisfies Record<string, { flag: string; label?: string }>;
 export type Field = keyof typeof FIELDS;
 
 /** What a message tells the user to do, as a command on the command line and as a control on the page. */
 export const ACTIONS = {
   buildPool: { cli: "npx assessor pool", page: "Pool on this page" },
+  buildPoolDeep: { cli: "npx assessor pool --depth K", page: "Pool on the project page" },
+  importRun: { cli: "npx assessor import run --system NAME FILE", page: "Import on the project page (a run)" },
+  importAnswers: {
+    cli: "npx assessor import answers --system NAME answers.jsonl",
+    page: "Import on the project page (answers)",
+  },
+  addAnnotators: { cli: "npx assessor user add --role annotator …", page: "the Users page" },
   cancelJudge: { cli: "Ctrl+C or judge cancel", page: "Cancel on the page" },
   /** How a judge run is stopped by hand: the command line's keys; the page shows its own control. */
   stopJudgeHint: { cli: " (Ctrl+C or stop)", page: "" },

@@ -3,6 +3,7 @@ import { AppError, isUniqueViolation } from "../errors.ts";
 import { annotatorsFor, assignmentLoad, balance, checkPerItem } from "../assignment/balance.ts";
 import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { assertGradingOpen } from "../projects/grading.ts";
+import { action, say } from "../terms.ts";
 
 export type TAssignAnswersOptions = {
   /** Annotator emails (default: every active annotator). */
@@ -63,7 +64,7 @@ export async function assignAnswers(
     throw new AppError(
       "bad_input",
       opts.system === undefined
-        ? "the project has no answers: import them first with: npx assessor import answers --system NAME answers.jsonl"
+        ? say`the project has no answers: import them first with: ${action("importAnswers")}`
         : `no answers of system "${opts.system}" in the project`,
     );
   }

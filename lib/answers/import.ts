@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { hasNul, NUL_MESSAGE } from "../bounds.ts";
 import type { Db } from "../db/client.ts";
-import { AppError, type LocatedError } from "../errors.ts";
+import { AppError, saidMessage, type LocatedError } from "../errors.ts";
 import { forEachJsonl } from "../formats/jsonl.ts";
 import { bulkTransaction } from "../db/bulk.ts";
 import { dateValue } from "../db/dialect.ts";
@@ -199,7 +199,9 @@ export async function importAnswers(
         file: name,
         line: r.line,
         field: "answer",
-        message: `system "${system}" already has a different answer to question "${r.qid}" (imported ${old.createdAt.toISOString()}); use --replace to replace changed answers`,
+        ...saidMessage(
+          say`system "${system}" already has a different answer to question "${r.qid}" (imported ${old.createdAt.toISOString()}); use ${field("replaceAnswers")} to replace changed answers`,
+        ),
       });
     else changed.push({ r, id: old.id });
   }
@@ -238,12 +240,12 @@ export async function importAnswers(
     const n = labelled.reduce((s, x) => s + humanLabels(x.old), 0);
     throw new AppError(
       "conflict",
-      `${labelled.length} of the changed answers already ha${labelled.length === 1 ? "s" : "ve"} human labels (${n} label${n === 1 ? "" : "s"}: questions ${labelled
+      say`${labelled.length} of the changed answers already ha${labelled.length === 1 ? "s" : "ve"} human labels (${n} label${n === 1 ? "" : "s"}: questions ${labelled
         .slice(0, 10)
         .map((x) => `"${x.r.qid}"`)
         .join(
           ", ",
-        )}${labelled.length > 10 ? ", …" : ""}); replacing them removes those labels: use --force to replace anyway`,
+        )}${labelled.length > 10 ? ", …" : ""}); replacing them removes those labels: use ${field("force")} to replace anyway`,
       { labelled: labelled.length, labels: n },
     );
   }

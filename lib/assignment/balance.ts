@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { RandomFn } from "../stats/random.ts";
-import { field, say } from "../terms.ts";
+import { action, field, say } from "../terms.ts";
 import { normalizeEmail } from "../users/users.ts";
 
 /**
@@ -60,7 +60,7 @@ export async function resolveAnnotators(db: Db, emails?: string[]): Promise<{ id
       orderBy: { email: "asc" },
     });
     if (all.length === 0)
-      throw new AppError("bad_input", "no active annotators: add some with: npx assessor user add --role annotator …");
+      throw new AppError("bad_input", say`no active annotators: add some with: ${action("addAnnotators")}`);
     return all;
   }
   const wanted = [...new Set(emails.map(normalizeEmail).filter(Boolean))];

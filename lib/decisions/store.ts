@@ -26,7 +26,7 @@ import {
   type TPopulationEntry,
   type TSystemValues,
 } from "./model.ts";
-import { field, say } from "../terms.ts";
+import { action, field, say } from "../terms.ts";
 import { parseSpending, spendingName, type TSpending } from "../stats/sequential.ts";
 import { DEFAULT_SPENDING } from "./looks.ts";
 
@@ -184,7 +184,7 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
   if (questions.length === 0)
     throw new AppError(
       "bad_input",
-      "no pooled accepted question yet: build the pool first with: npx assessor pool --depth K",
+      say`no pooled accepted question yet: build the pool first with: ${action("buildPoolDeep")}`,
     );
   const complete = completeQuestions(data);
   const judgeGrades = judge ? judgeLabelQrels(data, judge, undefined) : new Map<number, Map<number, number>>();

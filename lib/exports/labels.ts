@@ -5,6 +5,7 @@ import { safeCsv } from "../formats/csv-write.ts";
 import { DEFAULT_CHUNKING_NAME, findChunking } from "../chunkings/store.ts";
 import { AppError } from "../errors.ts";
 import { labelPeople, type TLabelPeople } from "./people.ts";
+import { field, say } from "../terms.ts";
 
 /**
  * Exports of the reference label set.
@@ -196,7 +197,7 @@ export async function qrelsChunking(
   if (!chosen)
     throw new AppError(
       "bad_input",
-      `this project has ${withChunks.length} chunkings (${names}) and a qrels file holds one chunking's labels (the runs it evaluates are of one chunking): choose one with --chunking NAME (a download: ?chunking=NAME)`,
+      say`this project has ${withChunks.length} chunkings (${names}) and a qrels file holds one chunking's labels (the runs it evaluates are of one chunking): choose one with ${field("chunking", "NAME")} (a download: ?chunking=NAME)`,
     );
   return {
     id: chosen.id,

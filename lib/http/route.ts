@@ -59,7 +59,7 @@ const DB_RETRY_AFTER_SECONDS = 2;
 
 /** Maps anything thrown by a handler to a response; unknown errors become an opaque 500. */
 export function toErrorResponse(e: unknown): Response {
-  if (e instanceof AppError) return errorResponse(httpStatus[e.code], e.code, e.sayTo("page"), e.details);
+  if (e instanceof AppError) return errorResponse(httpStatus[e.code], e.code, e.sayTo("page"), e.detailsFor("page"));
   // Next's control-flow errors (redirect, notFound, forbidden) must reach Next untouched.
   if (
     typeof e === "object" &&

@@ -11,6 +11,7 @@ import { dateValue } from "../db/dialect.ts";
 import { loadIdMap } from "../db/id-index.ts";
 import { insertImportRecord } from "./record.ts";
 import { ErrorList, inputName, sha256File, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import { field, say } from "../terms.ts";
 
 /** Growable columns of run entries: 24 bytes a line instead of an object per line. */
 class EntryColumns {
@@ -136,7 +137,7 @@ async function importRunFile(
   opts: RunImportOptions,
 ): Promise<ImportResult> {
   const system = opts.system.trim();
-  if (!system) throw new AppError("bad_input", "a run needs a system name (--system NAME)");
+  if (!system) throw new AppError("bad_input", say`a run needs a system name (${field("system", "NAME")})`);
   const { sha256 } = await sha256File(path);
   const existing = await db.run.findUnique({ where: { projectId_system: { projectId, system } } });
   if (existing && existing.contentHash === sha256) {
@@ -147,7 +148,7 @@ async function importRunFile(
   if (existing && !opts.replace)
     throw new AppError(
       "conflict",
-      `system "${system}" already has a run with different content (imported ${existing.createdAt.toISOString()}); use --replace to replace its entries`,
+      say`system "${system}" already has a run with different content (imported ${existing.createdAt.toISOString()}); use ${field("replace")} to replace its entries`,
     );
 
   const queries = await loadIdMap(db, "Query", projectId);

@@ -1,9 +1,10 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { AppError, ValidationError, type LocatedError } from "../errors.ts";
+import { AppError, saidMessage, ValidationError, type LocatedError } from "../errors.ts";
 import { CAPTION_EXTENSIONS, captionFormatOfName } from "../formats/captions.ts";
 import { parseDelimited } from "../formats/delimited.ts";
 import type { TranscriptFile } from "./transcript.ts";
+import { field, say } from "../terms.ts";
 
 /**
  * Which video each transcript file belongs to, for `assessor import transcript FILE|FOLDER…`:
@@ -74,7 +75,7 @@ export async function transcriptFiles(
     if (files.length !== 1)
       throw new AppError(
         "bad_input",
-        `--video names the video of one transcript; ${files.length} files were given (name each file's video with --map, or by the file name)`,
+        say`${field("video")} names the video of one transcript; ${files.length} files were given (name each file's video with ${field("map")}, or by the file name)`,
       );
     return [{ input: files[0], video: opts.video }];
   }
@@ -90,9 +91,11 @@ export async function transcriptFiles(
         file: f,
         line: 1,
         field: "video",
-        message: map
-          ? `the file is not in ${opts.map} (column file): expected a row naming its video`
-          : "no imported video is named by this file's name (e.g. talk7.vtt for video talk7): name it with --video or --map",
+        ...(map
+          ? { message: `the file is not in ${opts.map} (column file): expected a row naming its video` }
+          : saidMessage(
+              say`no imported video is named by this file's name (e.g. talk7.vtt for video talk7): name it with ${field("video")} or ${field("map")}`,
+            )),
       });
   }
   if (errors.length) throw new ValidationError(errors);

@@ -8,7 +8,7 @@
 import type { Db } from "../db/client.ts";
 import { mulberry32, shuffle } from "../stats/random.ts";
 import { AppError } from "../errors.ts";
-import { field, say } from "../terms.ts";
+import { action, field, say } from "../terms.ts";
 
 export const ANSWER_SUBSETS = "all | system:NAME | labelled | sample:N[:SEED]";
 
@@ -45,10 +45,7 @@ export async function selectAnswers(db: Db, projectId: number, only: string, lim
     orderBy: [{ queryId: "asc" }, { system: "asc" }],
   });
   if (answers.length === 0)
-    throw new AppError(
-      "bad_input",
-      "the project has no answers: import them first (npx assessor import answers --system NAME answers.jsonl)",
-    );
+    throw new AppError("bad_input", say`the project has no answers: import them first (${action("importAnswers")})`);
   let chosen = answers;
   if (subset.kind === "system") {
     chosen = answers.filter((a) => a.system === subset.system);

@@ -11,6 +11,7 @@ import { AppError } from "../errors.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { combineJury, JURY_METHODS, type TJuryMethod } from "../stats/jury.ts";
 import { findJudge } from "./label-sets.ts";
+import { field, say } from "../terms.ts";
 
 export type TCombineResult = {
   judge: string;
@@ -40,15 +41,18 @@ export async function combineJudges(
 ): Promise<TCombineResult> {
   const method = opts.method as TJuryMethod;
   if (!JURY_METHODS.includes(method))
-    throw new AppError("bad_input", `--method: expected one of ${JURY_METHODS.join(", ")}, got "${opts.method}"`);
+    throw new AppError(
+      "bad_input",
+      say`${field("method")}: expected one of ${JURY_METHODS.join(", ")}, got "${opts.method}"`,
+    );
   const name = opts.judge.trim();
   if (!name || name.length > 200 || name.startsWith("transfer:"))
     throw new AppError(
       "bad_input",
-      `--judge: expected a name of 1–200 characters not starting with "transfer:", got "${opts.judge}"`,
+      say`${field("judge")}: expected a name of 1–200 characters not starting with "transfer:", got "${opts.judge}"`,
     );
   if (opts.folds !== undefined && (!Number.isInteger(opts.folds) || opts.folds < 2 || opts.folds > 20))
-    throw new AppError("bad_input", `--folds: expected a whole number 2–20, got ${opts.folds}`);
+    throw new AppError("bad_input", say`${field("folds")}: expected a whole number 2–20, got ${opts.folds}`);
   const members: string[] = [];
   for (const ref of opts.members) {
     const found = await findJudge(db, projectId, ref);
@@ -60,13 +64,13 @@ export async function combineJudges(
     throw new AppError("bad_input", `a jury needs at least two different judges, got ${members.length}`);
   const existing = await db.judgeLabel.count({ where: { projectId, judge: name } });
   const run = await db.judgeRun.findFirst({ where: { projectId, judge: name }, select: { id: true } });
-  if (run) throw new AppError("conflict", `"${name}" is a judge run's name: choose another --judge`);
+  if (run) throw new AppError("conflict", say`"${name}" is a judge run's name: choose another ${field("judge")}`);
   if (existing > 0 && !(opts.replace && (await isJury(db, projectId, name))))
     throw new AppError(
       "conflict",
       opts.replace
-        ? `"${name}" has labels that are not a jury's: choose another --judge`
-        : `"${name}" already has ${existing} labels: add --replace to make the jury again`,
+        ? say`"${name}" has labels that are not a jury's: choose another ${field("judge")}`
+        : say`"${name}" already has ${existing} labels: add ${field("replace")} to make the jury again`,
     );
 
   // Each member's grade per (query, chunk); the pairs every member labelled.

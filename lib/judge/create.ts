@@ -18,51 +18,36 @@ import { DEFAULT_TEMPLATE, sha256, validateTemplate } from "./template.ts";
 import { action, field, say } from "../terms.ts";
 import type { TProbeSpec } from "./probe/spec.ts";
 
-export const ZRunSettings = z
-  .object({
-    judge: z.string().trim().min(1).max(100).regex(/^\S+$/, "a name without spaces"),
-    model: z.string().trim().min(1).max(200),
-    /** What the run judges: question–chunk pairs (JudgeTask) or generated answers (AnswerJudgeTask, lib/judge/answers-kind.ts). */
-    target: z.enum(["chunks", "answers"]).default("chunks"),
-    baseUrl: z.string().trim().min(1),
-    /** The environment variable holding the key (lib/judge/keys.ts says which names are allowed); "" for a server without keys. */
-    apiKeyEnv: z
-      .string()
-      .trim()
-      .regex(/^(?:[A-Za-z_][A-Za-z0-9_]*)?$/, "an environment variable's name, or empty for no key")
-      .default("OPENAI_API_KEY"),
-    template: z.string().max(TEMPLATE_MAX_CHARS, templateTooLong(TEMPLATE_MAX_CHARS, "a run or a try")).optional(),
-    templateFile: z.string().default("template"),
-    samples: z.number().int().min(1).max(20).default(1),
-    temperature: z.number().min(0).max(2).default(0),
-    concurrency: z.number().int().min(1).max(256).default(8),
-    maxTokens: z.number().int().min(1).max(32_000).default(512),
-    timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
-    maxRetries: z.number().int().min(0).max(20).default(4),
-    parseRetries: z.number().int().min(0).max(10).default(2),
-    maxConsecutiveFailures: z.number().int().min(1).max(10_000).default(10),
-    structured: z.boolean().default(true),
-    /** The subset: chunks pool | unlabelled | calibration | tag:NAME (default pool); answers answers-select.ts (default all). */
-    only: z.string().trim().min(1).optional(),
-    limit: zInt32(1).optional(),
-    maxCost: z.number().positive().optional(),
-    priceIn: z.number().min(0).optional(),
-    priceOut: z.number().min(0).optional(),
-  })
-  .superRefine((s, ctx) => {
-    if (s.samples > 1 && s.temperature === 0)
-      ctx.addIssue({
-        code: "custom",
-        path: ["samples"],
-        message: `${s.samples} samples need a temperature above 0 (at 0 every sample is the same answer): add --temperature, e.g. 0.7`,
-      });
-    if (s.maxCost !== undefined && (s.priceIn === undefined || s.priceOut === undefined))
-      ctx.addIssue({
-        code: "custom",
-        path: ["maxCost"],
-        message: "a cost cap needs the prices: --price-in and --price-out (USD per million tokens)",
-      });
-  });
+export const ZRunSettings = z.object({
+  judge: z.string().trim().min(1).max(100).regex(/^\S+$/, "a name without spaces"),
+  model: z.string().trim().min(1).max(200),
+  /** What the run judges: question–chunk pairs (JudgeTask) or generated answers (AnswerJudgeTask, lib/judge/answers-kind.ts). */
+  target: z.enum(["chunks", "answers"]).default("chunks"),
+  baseUrl: z.string().trim().min(1),
+  /** The environment variable holding the key (lib/judge/keys.ts says which names are allowed); "" for a server without keys. */
+  apiKeyEnv: z
+    .string()
+    .trim()
+    .regex(/^(?:[A-Za-z_][A-Za-z0-9_]*)?$/, "an environment variable's name, or empty for no key")
+    .default("OPENAI_API_KEY"),
+  template: z.string().max(TEMPLATE_MAX_CHARS, templateTooLong(TEMPLATE_MAX_CHARS, "a run or a try")).optional(),
+  templateFile: z.string().default("template"),
+  samples: z.number().int().min(1).max(20).default(1),
+  temperature: z.number().min(0).max(2).default(0),
+  concurrency: z.number().int().min(1).max(256).default(8),
+  maxTokens: z.number().int().min(1).max(32_000).default(512),
+  timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+  maxRetries: z.number().int().min(0).max(20).default(4),
+  parseRetries: z.number().int().min(0).max(10).default(2),
+  maxConsecutiveFailures: z.number().int().min(1).max(10_000).default(10),
+  structured: z.boolean().default(true),
+  /** The subset: chunks pool | unlabelled | calibration | tag:NAME (default pool); answers answers-select.ts (default all). */
+  only: z.string().trim().min(1).optional(),
+  limit: zInt32(1).optional(),
+  maxCost: z.number().positive().optional(),
+  priceIn: z.number().min(0).optional(),
+  priceOut: z.number().min(0).optional(),
+});
 export type TRunSettingsInput = z.input<typeof ZRunSettings>;
 /** The settings with the subset resolved: `only` defaults to "pool" for chunks and "all" for answers. */
 export type TRunSettings = z.output<typeof ZRunSettings> & { only: string };
@@ -93,7 +78,18 @@ export function parseSettings(input: TRunSettingsInput): TRunSettings {
       r.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("\n"),
       r.error.issues,
     );
-  return { ...r.data, only: r.data.only ?? (r.data.target === "answers" ? "all" : "pool") };
+  const s = r.data;
+  if (s.samples > 1 && s.temperature === 0)
+    throw new AppError(
+      "bad_input",
+      say`${field("samples")}: ${s.samples} samples need a temperature above 0 (at 0 every sample is the same answer): add ${field("temperature")}, e.g. 0.7`,
+    );
+  if (s.maxCost !== undefined && (s.priceIn === undefined || s.priceOut === undefined))
+    throw new AppError(
+      "bad_input",
+      say`${field("maxCost")}: a cost cap needs the prices: ${field("priceIn")} and ${field("priceOut")} (USD per million tokens)`,
+    );
+  return { ...s, only: s.only ?? (s.target === "answers" ? "all" : "pool") };
 }
 
 export type TPair = { queryId: number; chunkId: number };

@@ -25,6 +25,7 @@ import { AppError } from "../errors.ts";
 import { looksLikeInjection } from "./injection.ts";
 import { medianGrade, parseAnswer, storedAnswer, storedError } from "./parse.ts";
 import { labelRationale, liveWorkers } from "./store.ts";
+import { action, field, say } from "../terms.ts";
 
 export type TReparseChange = {
   taskId: number;
@@ -73,7 +74,7 @@ export async function reparseRun(db: Db, run: JudgeRun, opts: { apply?: boolean 
   if (opts.apply && (await liveWorkers(db, run.id)) > 0)
     throw new AppError(
       "conflict",
-      `run ${run.id} (${run.judge}) is being judged by a worker right now: stop it (Ctrl+C, or judge cancel), then reparse with --apply`,
+      say`run ${run.id} (${run.judge}) is being judged by a worker right now: stop it (${action("cancelJudge")}), then reparse with ${field("apply")}`,
     );
   const tasks: TTask[] = await db.judgeTask.findMany({
     where: { runId: run.id },

@@ -7,7 +7,7 @@ import { isUniqueViolation } from "../db/unique-violation.ts";
 import { evaluatedOrder } from "../stats/order.ts";
 import { findChunking } from "../chunkings/store.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
-import { field, say } from "../terms.ts";
+import { action, field, say } from "../terms.ts";
 
 export type TPoolOptions = {
   depth: number;
@@ -84,7 +84,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
   if (runs.length === 0)
     throw new AppError(
       "bad_input",
-      `no runs to pool${chunking ? ` in chunking ${chunking.name}` : ""}: import one with: npx assessor import run --system NAME FILE`,
+      say`no runs to pool${chunking ? ` in chunking ${chunking.name}` : ""}: import one with: ${action("importRun")}`,
     );
   // Pairs with a transfer label onto the chunking: "queryId:chunkId".
   const transferJudges = chunking

@@ -1,5 +1,6 @@
 import type { Db, Project } from "../db/client.ts";
 import { AppError } from "../errors.ts";
+import { field, say } from "../terms.ts";
 
 /**
  * The project a command acts on: the one named, or the only one. With none named and several
@@ -25,6 +26,6 @@ export async function resolveProject(db: Db, name?: string): Promise<Project> {
     throw new AppError("not_found", "no project yet: create one with: npx assessor project create NAME");
   throw new AppError(
     "bad_input",
-    `several projects exist, choose one with --project: ${projects.map((p) => p.name).join(", ")}`,
+    say`several projects exist, choose one with ${field("project")}: ${projects.map((p) => p.name).join(", ")}`,
   );
 }

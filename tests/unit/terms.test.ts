@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../lib/errors.ts";
+import { AppError, formatLocated, saidMessage, ValidationError } from "../../lib/errors.ts";
 import { action, field, inWords, joined, say } from "../../lib/terms.ts";
 
 describe("errors carry facts: the field at fault, said by each surface in its words", () => {
@@ -34,5 +34,35 @@ describe("errors carry facts: the field at fault, said by each surface in its wo
     const joinedSaid = joined([one, one, ["size 5 s: too short"]], "; ");
     expect(inWords(joinedSaid, "cli")).toBe("--sizes: expected seconds above 0, got -1; size 5 s: too short");
     expect(new AppError("bad_input", joinedSaid).field).toBe("sizes");
+  });
+
+  it("a file's problem names the option on the command line and the form's choice on the page, in the message and its details", () => {
+    const located = {
+      file: "answers.jsonl",
+      line: 3,
+      field: "answer",
+      ...saidMessage(say`already has a different answer; use ${field("replaceAnswers")} to replace changed answers`),
+    };
+    const plain = { file: "answers.jsonl", line: 4, message: "expected JSON" };
+    expect(formatLocated(located)).toBe(
+      "answers.jsonl:3: answer: already has a different answer; use --replace to replace changed answers",
+    );
+    const one = new ValidationError([located]);
+    expect(one.message).toBe(formatLocated(located));
+    expect(one.sayTo("page")).toBe(
+      "answers.jsonl:3: answer: already has a different answer; use the “Replace changed answers” choice to replace changed answers",
+    );
+    const two = new ValidationError([located, plain]);
+    expect(two.message).toBe(`2 errors:\n${formatLocated(located)}\nanswers.jsonl:4: expected JSON`);
+    const { said: _said, ...place } = located;
+    expect(_said).toBeDefined();
+    expect(two.detailsFor("page")).toEqual([
+      {
+        ...place,
+        message: "already has a different answer; use the “Replace changed answers” choice to replace changed answers",
+      },
+      plain,
+    ]);
+    expect(two.detailsFor("cli")).toEqual([place, plain]);
   });
 });

@@ -620,6 +620,26 @@ describe("the lead's upload (lib/lead/run-import.ts, behind POST /api/lead/proje
     await expect(
       importUpload(db, projectId, "answers", { name: "up.jsonl", system: "uploaded", chunking: "default" }, changed),
     ).rejects.toThrow(/already has a different answer to question "q1"/);
+    // The page says the form's choice where the command line says its option, in the message and its details.
+    const refused = await importUpload(
+      db,
+      projectId,
+      "answers",
+      { name: "up.jsonl", system: "uploaded", chunking: "default" },
+      changed,
+    ).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationError);
+    const page = (refused as ValidationError).sayTo("page");
+    expect(page).toMatch(/^up\.jsonl:1: answer: system "uploaded" already has a different answer to question "q1"/);
+    expect(page).toMatch(/use the “Replace changed answers” choice to replace changed answers$/);
+    expect((refused as ValidationError).message).toMatch(/use --replace to replace changed answers$/);
+    expect((refused as ValidationError).detailsFor("page")).toEqual([
+      expect.objectContaining({
+        line: 1,
+        field: "answer",
+        message: expect.stringMatching(/“Replace changed answers” choice/),
+      }),
+    ]);
     expect(
       await importUpload(
         db,

@@ -9,12 +9,12 @@
  *
  * Several samples make one label (`aggregateAnswerSamples`): per claim the most frequent label,
  * a tie going to the less supportive of n < p < s (x, which is not on that scale, wins only
- * alone); relevance the median, rounded down (parse.ts `medianGrade`, as chunk runs).
+ * alone); relevance the median, rounded down (parse.ts `samplesGrade`, as chunk runs).
  */
 import {
   finalAnswer,
   jsonObjects,
-  medianGrade,
+  samplesGrade,
   REFUSAL_FIELD_ERROR,
   TRUNCATED_ERROR,
   type TModelAnswer,
@@ -124,7 +124,7 @@ export function aggregateAnswerSamples(samples: readonly TAnswerVerdict[]): TAns
     if (l === null) return null;
     claims.push(l);
   }
-  const relevance = medianGrade(samples.map((s) => s.relevance));
+  const relevance = samplesGrade(samples.map((s) => s.relevance));
   return relevance === null ? null : { claims, relevance };
 }
 

@@ -24,6 +24,7 @@
  *
  * Failures carry a `reason` and an `error` for the task's record; the caller keeps the raw text.
  */
+import { medianGrade } from "../stats/jury.ts";
 export type TFailureReason = "empty" | "refusal" | "truncated" | "no_score" | "out_of_range";
 export type TParsed = { grade: number } | { grade: null; reason: TFailureReason; error: string };
 
@@ -241,10 +242,9 @@ export function storedAnswer(raw: string, error: string | null): TModelAnswer {
   return { content: raw, finishReason: e.startsWith(TRUNCATED_ERROR) ? "length" : "stop" };
 }
 
-/** The run's label from its samples: the median, rounded down when it falls between two grades. */
-export function medianGrade(grades: readonly number[]): number | null {
-  if (grades.length === 0) return null;
-  const g = [...grades].sort((a, b) => a - b);
-  const mid = g.length >> 1;
-  return g.length % 2 === 1 ? g[mid] : Math.floor((g[mid - 1] + g[mid]) / 2);
-}
+/**
+ * The run's label from its samples: their median, rounded down when it falls between two grades
+ * (`medianGrade`, the same rule as a jury's median); null without a sample.
+ */
+export const samplesGrade = (grades: readonly number[]): number | null =>
+  grades.length === 0 ? null : medianGrade(grades);

@@ -15,7 +15,7 @@
  * With `apply`, in one transaction: the changed tasks' status, grade and error, every task's
  * injection flag, and the run's label of each touched pair, exactly as `recordResults` computes it
  * (store.ts): once all the pair's samples are finished, the median of its graded samples rounded
- * down (`medianGrade`), the single sample's final answer as the rationale; a pair left with no
+ * down (`samplesGrade`), the single sample's final answer as the rationale; a pair left with no
  * graded sample loses its label. An ImportRecord marks the change, so the dashboard reloads the
  * judge's labels. Refused while a worker holds the run (stop it first), since a worker writes
  * labels too. Cached answers are not rewritten: the runner parses a cached answer again on use.
@@ -23,7 +23,7 @@
 import type { Db, JudgeRun } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { looksLikeInjection } from "./injection.ts";
-import { medianGrade, parseAnswer, storedAnswer, storedError } from "./parse.ts";
+import { samplesGrade, parseAnswer, storedAnswer, storedError } from "./parse.ts";
 import { labelRationale, liveWorkers } from "./store.ts";
 import { action, field, say } from "../terms.ts";
 
@@ -141,7 +141,7 @@ export async function reparseRun(db: Db, run: JudgeRun, opts: { apply?: boolean 
   }
   const labelOf = (samples: TTask[]) =>
     samples.every((s) => s.status === "done" || s.status === "failed")
-      ? medianGrade(samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => s.grade as number))
+      ? samplesGrade(samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => s.grade as number))
       : null;
   const stored = new Map(
     (

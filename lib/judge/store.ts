@@ -19,7 +19,7 @@ import { timestampParam } from "../db/dialect.ts";
 import { all, provider, run, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { intId } from "../bounds.ts";
 import { AppError } from "../errors.ts";
-import { finalAnswer, medianGrade } from "./parse.ts";
+import { finalAnswer, samplesGrade } from "./parse.ts";
 import { action, say } from "../terms.ts";
 
 export const HEARTBEAT_MS = 2_000;
@@ -304,7 +304,7 @@ export async function recordResults(
         const samples = bySample.get(key) ?? [];
         pair.grade = samples.some((x) => x.status !== "done" && x.status !== "failed")
           ? null
-          : medianGrade(samples.filter((x) => x.status === "done" && x.grade !== null).map((x) => Number(x.grade)));
+          : samplesGrade(samples.filter((x) => x.status === "done" && x.grade !== null).map((x) => Number(x.grade)));
       }
     }
     const labels = [...finishedPairs.values()].filter((p) => p.grade !== null);
@@ -558,7 +558,7 @@ export async function runLabels(
   for (const p of out) {
     const finished = p.samples.every((s) => s.status === "done" || s.status === "failed");
     p.grade = finished
-      ? medianGrade(p.samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => s.grade as number))
+      ? samplesGrade(p.samples.filter((s) => s.status === "done" && s.grade !== null).map((s) => s.grade as number))
       : null;
   }
   return out.sort((a, b) =>

@@ -35,6 +35,7 @@ export type TJuryGrade = {
 
 const clipGrade = (x: number) => Math.max(0, Math.min(3, x));
 
+/** The median grade, rounded down when it falls between two grades (grades non-empty). */
 export function medianGrade(grades: readonly number[]): number {
   const s = [...grades].sort((a, b) => a - b);
   const mid = s.length >> 1;

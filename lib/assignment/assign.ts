@@ -9,7 +9,7 @@ import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { calibrationSample, judgeStratumGrade, type TCalibrationCounts } from "./sample.ts";
 import { assertGradingOpen } from "../projects/grading.ts";
-import { action, field, say } from "../terms.ts";
+import { field, say } from "../terms.ts";
 import { auditTargets, queryTags, sampleWholeQuestions, transferGrades, unstableOfRun } from "./targets.ts";
 
 export type TAssignOptions = {
@@ -167,7 +167,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           chunkId: Number(r.chunkId),
         }));
         if (pooled.length === 0 && !transfer)
-          throw new AppError("bad_input", say`the pool is empty: build it first with: ${action("buildPoolDeep")}`);
+          throw new AppError("bad_input", "the pool is empty: build it first with: npx assessor pool --depth K");
         const items = opts.includeLabelled
           ? pooled
           : pooled.filter((it) => !labelledPairs.has(`${it.queryId}:${it.chunkId}`));

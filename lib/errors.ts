@@ -72,7 +72,7 @@ export function parsedInput<S extends z.ZodType>(schema: S, input: unknown): z.o
 /**
  * One problem in an input file, located precisely enough to fix it. `message` is the command
  * line's words; `said` the same message as facts (`say`) when it names something the user sets, an
- * option on the command line and a field on the page (`located` makes both).
+ * option on the command line and a field on the page (`saidMessage` makes both).
  */
 export type LocatedError = { file: string; line: number; field?: string; message: string; said?: Said };
 

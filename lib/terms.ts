@@ -50,8 +50,6 @@ export const FIELDS = {
   replaceAnswers: { flag: "--replace", label: "the “Replace changed answers” choice" },
   force: { flag: "--force", label: "the “Also replace answers that have human labels” choice" },
   project: { flag: "--project" },
-  clip: { flag: "--clip" },
-  maxTokens: { flag: "--max-tokens" },
   video: { flag: "--video", label: "the “Video id” field" },
   map: { flag: "--map" },
   method: { flag: "--method" },

@@ -5,6 +5,7 @@ import { sqliteValue, type TProvider } from "./dialect.ts";
 import { pgAll, pgAllNumbered, pgRun, pgRunNumbered, type TPgClient } from "./postgres.ts";
 import { compileFor, type TBuild } from "./query.ts";
 import { closeSharedSqlite, sharedSqlite, type TSqliteConn } from "./sqlite.ts";
+import { isTransactionConflict } from "./unavailable.ts";
 
 export { sqlDate, sqliteDate } from "./dialect.ts";
 export { isUniqueViolation } from "./unique-violation.ts";
@@ -150,13 +151,30 @@ async function runPgBody<T>(tx: TPgClient, body: TSqlBody<T>): Promise<T> {
 }
 
 /**
- * Runs `makeBody()` as one transaction. On SQLite the body may be started again if the database
- * was busy before it began, so it must not have side effects outside the database.
+ * PostgreSQL: how long a transaction may wait for a connection and run. Prisma's defaults (2 s and
+ * 5 s) abort a short transaction that merely queued behind others on a busy server.
+ */
+const PG_TX_OPTIONS = { maxWait: 10_000, timeout: 60_000 } as const;
+/** Times a transaction that PostgreSQL aborted as a deadlock or serialization failure is run again. */
+const PG_CONFLICT_RETRIES = 5;
+
+/**
+ * Runs `makeBody()` as one transaction. The body may be started again (SQLite: the database was
+ * busy before it began; PostgreSQL: the server aborted it as a deadlock or a serialization
+ * failure, so nothing of it was written), so it must not have side effects outside the database.
  */
 export async function sqlTransaction<T>(db: Db, makeBody: () => TSqlBody<T>): Promise<T> {
   const config = readDbConfig();
   if (config.provider === "sqlite") return sqliteTransaction(config.file, makeBody);
-  return db.$transaction((tx) => runPgBody(tx, makeBody()));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.$transaction((tx) => runPgBody(tx, makeBody()), PG_TX_OPTIONS);
+    } catch (e) {
+      if (attempt > PG_CONFLICT_RETRIES || !isTransactionConflict(e)) throw e;
+      // A random pause, so that the transactions that collided do not meet again in step.
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
+    }
+  }
 }
 
 /** Runs a read-only body outside a transaction (one statement or a few independent ones). */

@@ -37,13 +37,23 @@ function field(e: object, name: string): unknown {
   return (e as Record<string, unknown>)[name];
 }
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** The objects along an error's cause chain (cause, meta, driverAdapterError, an aggregate's errors), each once. */
+function* chain(error: unknown): Generator<object> {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length) {
     const e = queue.shift();
     if (typeof e !== "object" || e === null || seen.has(e)) continue;
     seen.add(e);
+    yield e;
+    queue.push(field(e, "cause"), field(e, "meta"), field(e, "driverAdapterError"));
+    const errors = field(e, "errors");
+    if (Array.isArray(errors)) queue.push(...errors);
+  }
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const e of chain(error)) {
     const code = field(e, "code");
     const kind = field(e, "kind");
     const originalCode = field(e, "originalCode");
@@ -51,9 +61,24 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof originalCode === "string" && (CODES.has(originalCode) || originalCode.startsWith("08"))) return true;
     if (typeof kind === "string" && KINDS.has(kind)) return true;
     if (e instanceof Error && code === undefined && PG_CONNECTION_LOST.has(e.message)) return true;
-    queue.push(field(e, "cause"), field(e, "meta"), field(e, "driverAdapterError"));
-    const errors = field(e, "errors");
-    if (Array.isArray(errors)) queue.push(...errors);
+  }
+  return false;
+}
+
+/**
+ * PostgreSQL aborted the transaction so that another could go on: a deadlock (SQLSTATE 40P01) or a
+ * serialization failure (40001); the pg adapter calls both TransactionWriteConflict, Prisma P2034.
+ * Nothing of the transaction was written, and running it again is the documented remedy
+ * (PostgreSQL manual, "Serialization Failure Handling").
+ */
+const CONFLICT_CODES = new Set(["40P01", "40001", "P2034"]);
+export function isTransactionConflict(error: unknown): boolean {
+  for (const e of chain(error)) {
+    for (const name of ["code", "originalCode"]) {
+      const code = field(e, name);
+      if (typeof code === "string" && CONFLICT_CODES.has(code)) return true;
+    }
+    if (field(e, "kind") === "TransactionWriteConflict") return true;
   }
   return false;
 }

@@ -27,4 +27,30 @@ describe("database and migrations", () => {
     const db = await getDb();
     expect((await db.project.findUniqueOrThrow({ where: { name: "beta" } })).poolDepth).toBe(20);
   });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "on PostgreSQL a transaction aborted as a deadlock is run again, and both writers' changes hold",
+    async () => {
+      const { getDb } = await import("../../lib/db/client.ts");
+      const { sqlTransaction, run, all } = await import("../../lib/db/sql.ts");
+      const db = await getDb();
+      const a = await db.project.create({ data: { name: "deadlock-a", poolDepth: 0 } });
+      const b = await db.project.create({ data: { name: "deadlock-b", poolDepth: 0 } });
+      let started = 0;
+      // Each locks one row, pauses, then wants the other's: PostgreSQL aborts one of them (40P01)
+      // after deadlock_timeout (1 s by default); that one is run again once the other commits.
+      const crossing = (first: number, second: number) =>
+        sqlTransaction(db, function* () {
+          started++;
+          yield* run(`UPDATE "Project" SET "poolDepth" = "poolDepth" + 1 WHERE "id" = ?`, [first]);
+          yield* all(`SELECT 1 AS "slept" FROM pg_sleep(0.3)`);
+          yield* run(`UPDATE "Project" SET "poolDepth" = "poolDepth" + 1 WHERE "id" = ?`, [second]);
+          return true;
+        });
+      await expect(Promise.all([crossing(a.id, b.id), crossing(b.id, a.id)])).resolves.toEqual([true, true]);
+      expect(started).toBeGreaterThanOrEqual(3);
+      const depths = await db.project.findMany({ where: { id: { in: [a.id, b.id] } }, select: { poolDepth: true } });
+      expect(depths.map((d) => d.poolDepth)).toEqual([2, 2]);
+    },
+  );
 });

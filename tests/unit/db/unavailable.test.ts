@@ -26,3 +26,22 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable("ECONNREFUSED")).toBe(false);
   });
 });
+
+/** Which errors mean PostgreSQL aborted a transaction so that another could go on (run it again). */
+describe("isTransactionConflict", () => {
+  it("knows deadlocks and serialization failures by SQLSTATE, the pg adapter's kind and Prisma's code", async () => {
+    const { isTransactionConflict } = await import("../../../lib/db/unavailable.ts");
+    const withCode = (code: string) => Object.assign(new Error("x"), { code });
+    for (const code of ["40P01", "40001", "P2034"])
+      expect([code, isTransactionConflict(withCode(code))]).toEqual([code, true]);
+    expect(
+      isTransactionConflict({
+        code: "P2010",
+        meta: { driverAdapterError: { cause: { kind: "TransactionWriteConflict" } } },
+      }),
+    ).toBe(true);
+    expect(isTransactionConflict(withCode("23505"))).toBe(false);
+    expect(isTransactionConflict(withCode("P2028"))).toBe(false);
+    expect(isTransactionConflict(null)).toBe(false);
+  });
+});

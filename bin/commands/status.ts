@@ -11,13 +11,15 @@ export function registerStatus(program: Command): void {
     .addOption(projectOption())
     .action(async (opts: { json?: boolean; project?: string }) => {
       const { stageCounts, STAGES } = await import("../../lib/labels/stage.ts");
-      const { olderGuidelines } = await import("../../lib/projects/guidelines.ts");
+      const { olderGuidelines, olderAnswerGuidelines } = await import("../../lib/projects/guidelines.ts");
       const { checkStatus } = await import("../../lib/assignment/checks.ts");
       await withProject(opts.project, async (db, project) => {
         const c = await stageCounts(db, project.id);
         const g = await olderGuidelines(db, project.id);
+        const ga = await olderAnswerGuidelines(db, project.id);
         const checks = await checkStatus(db, project.id);
-        if (opts.json) return out(JSON.stringify({ project: project.name, ...c, guidelines: g, checks }));
+        if (opts.json)
+          return out(JSON.stringify({ project: project.name, ...c, guidelines: g, answerGuidelines: ga, checks }));
         out(`project ${project.name}`);
         for (const s of STAGES) out(`${s.replace(/_/g, " ").padEnd(32)}${c[s]}`);
         out(`${"total".padEnd(32)}${c.total}`);
@@ -27,6 +29,10 @@ export function registerStatus(program: Command): void {
         out(`${"graded under older guidelines".padEnd(32)}${g.items} item(s), ${g.judgements} grade(s)`);
         out(`${"  of which sent back".padEnd(32)}${g.regradeRequested}`);
         out(`${"decided under older guidelines".padEnd(32)}${g.adjudications}`);
+        if (ga.labels || ga.adjudications) {
+          out(`${"answers under older guidelines".padEnd(32)}${ga.answers} answer(s), ${ga.labels} label(s)`);
+          out(`${"  answers decided under older".padEnd(32)}${ga.adjudications}`);
+        }
         // Hidden check items (lib/assignment/checks.ts): the lead's figures only.
         out(`${"check items".padEnd(32)}${checks.items}`);
         out(`${"  assigned / graded".padEnd(32)}${checks.assigned} / ${checks.graded}`);

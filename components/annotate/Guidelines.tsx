@@ -10,25 +10,28 @@ import { remarkPipeTables } from "@/lib/markdown/pipe-tables";
  * and drops javascript: links, so a lead's text cannot run script in an annotator's page.
  * `placement`: "overlay" a floating dialog (adjudicator, lead's preview); "side" a panel in the
  * page's flow (the annotator: the page puts it beside the item on wide screens, below on narrow
- * ones, so it never covers the chunk text).
+ * ones, so it never covers the chunk text). `meanings`: the scale the page grades on (the chunk
+ * grades by default; the answers task passes its relevance scale).
  */
 export function GuidelinesPanel({
   open,
   guidelines,
   onClose,
   placement = "overlay",
+  meanings = GRADES,
 }: {
   open: boolean;
   guidelines: string;
   onClose: () => void;
   placement?: "overlay" | "side";
+  meanings?: readonly { grade: number; meaning: string }[];
 }) {
   if (!open) return null;
   const body = (
     <>
       <h2 className="mb-2 font-semibold">Guidelines</h2>
       <dl className="mb-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm" aria-label="Grade meanings">
-        {GRADES.map((g) => (
+        {meanings.map((g) => (
           <div key={g.grade} className="contents">
             <dt className="font-mono font-semibold">{g.grade}</dt>
             <dd>{g.meaning}</dd>

@@ -8,6 +8,8 @@ import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { ApiError } from "@/lib/query/fetcher";
 import { useAnswerAdjudicationCounts, useAnswerAdjudicationQueue, useDecideAnswer } from "@/lib/query/answers";
+import { useAdjudicatorProjects } from "@/lib/query/adjudicate";
+import { GuidelinesPanel } from "@/components/annotate/Guidelines";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton } from "@/components/grading/GradingControls";
 import { KeyHelp } from "@/components/annotate/parts";
@@ -32,6 +34,7 @@ const KEYS: [string, string][] = [
   ["Enter", "decide and next"],
   ["Backspace", "previous answer"],
   ["Space", "play or pause the chunk"],
+  ["g", "the project's guidelines"],
   ["?", "these keys"],
 ];
 
@@ -52,6 +55,9 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
   const counts = useAnswerAdjudicationCounts();
   const projectId = initialProject ?? (counts.data?.find((c) => c.pending > 0) ?? counts.data?.[0])?.projectId ?? null;
   const queue = useAnswerAdjudicationQueue(projectId);
+  // The project's guidelines (g) and their revision, recorded with each decision (as the items' adjudication page).
+  const project = useAdjudicatorProjects().data?.find((p) => p.id === projectId);
+  const [guide, setGuide] = useState(false);
   const items = useMemo(() => queue.data ?? [], [queue.data]);
   const [index, setIndex] = useState(0);
   const [forms, setForms] = useState<Record<string, TForm>>({});
@@ -97,6 +103,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
         relevance: form.relevance,
         rationale: form.rationale,
         idempotencyKey: form.key,
+        ...(project ? { guidelineRevision: project.guidelineRevision } : {}),
       },
       {
         onSuccess: (r) => {
@@ -133,6 +140,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
       if (e.key === "Escape") {
         if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
         setHelp(false);
+        setGuide(false);
         return;
       }
       if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
@@ -142,6 +150,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
       const key = e.key.toLowerCase();
       let handled = true;
       if (e.key === "?") setHelp((x) => !x);
+      else if (key === "g") setGuide((x) => !x);
       else if (e.key === " ") h.controls.toggle();
       else if (e.key === "Backspace") h.go(h.index - 1);
       else if (e.key === "Enter") h.submit();
@@ -351,6 +360,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
           </div>
         </article>
       )}
+      <GuidelinesPanel open={guide} guidelines={project?.guidelines ?? ""} onClose={() => setGuide(false)} />
       <KeyHelp open={help} onClose={() => setHelp(false)} keys={KEYS} />
     </div>
   );

@@ -20,6 +20,7 @@ import {
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton, SubmitRow } from "@/components/grading/GradingControls";
 import { KeyHelp } from "@/components/annotate/parts";
+import { GuidelinesPanel } from "@/components/annotate/Guidelines";
 import { isTyping } from "@/components/annotate/useGradingKeys";
 import {
   afterMerge,
@@ -66,6 +67,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   const [atEnd, setAtEnd] = useState(false);
   const [forms, setForms] = useState<Record<string, TAnswerForm>>({});
   const [help, setHelp] = useState(false);
+  const [guide, setGuide] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [chunk, setChunk] = useState<{ answer: string; index: number; play: boolean } | null>(null);
   const [split, setSplit] = useState<{ claim: number; at: number } | null>(null);
@@ -169,6 +171,8 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       notes: f.notes,
       flags: [],
       timeSpentMs: Math.round(performance.now() - shownAt.current),
+      // The guidelines revision this page shows (g), recorded with the label.
+      guidelineRevision: data.guidelineRevision,
       idempotencyKey: newIdempotencyKey(),
     };
     outbox.submit(JUDGEMENTS_URL, data.id, body);
@@ -296,6 +300,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       if (e.key === "Escape") {
         if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
         setHelp(false);
+        setGuide(false);
         setSplit(null);
         setConfirmMerge(null);
         return;
@@ -307,6 +312,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       let handled = true;
       const key = e.key.toLowerCase();
       if (e.key === "?") setHelp((x) => !x);
+      else if (key === "g") setGuide((x) => !x);
       else if (e.key === " ") h.controls.toggle();
       else if (key === "u" || e.key === "Backspace") h.back();
       else if (!f || !h.data) handled = false;
@@ -603,6 +609,15 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
             </ol>
           </div>
         </article>
+      )}
+      {data && (
+        <GuidelinesPanel
+          open={guide}
+          placement="side"
+          guidelines={data.guidelines}
+          meanings={RELEVANCE.map((r) => ({ grade: r.grade, meaning: `the answer ${r.name}` }))}
+          onClose={() => setGuide(false)}
+        />
       )}
       <KeyHelp open={help} onClose={() => setHelp(false)} keys={ANSWER_KEYS} />
     </div>

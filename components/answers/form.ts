@@ -91,5 +91,6 @@ export const ANSWER_KEYS: [string, string][] = [
   ["Space / r", "play or pause / replay the chunk"],
   ["Enter", "submit and go on to the next unfinished answer (a labelled answer not edited is not sent again)"],
   ["u / Backspace", "previous answer"],
+  ["g", "the project's guidelines"],
   ["?", "these keys"],
 ];

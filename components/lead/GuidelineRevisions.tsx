@@ -31,6 +31,13 @@ export function GuidelineRevisions({ projectId }: { projectId: number }) {
           <code>npx assessor assign --regrade-older-guidelines [--sample N]</code>.
         </p>
       ) : null}
+      {older && list.data?.olderAnswers.labels ? (
+        <p className="text-sm" data-testid="older-answer-guidelines">
+          Answers labelled under older guidelines: {list.data.olderAnswers.answers} answer(s),{" "}
+          {list.data.olderAnswers.labels} label(s); decided under older guidelines:{" "}
+          {list.data.olderAnswers.adjudications}.
+        </p>
+      ) : null}
       {revisions.length ? (
         <ul className="text-sm">
           {revisions.map((r) => (

@@ -7,6 +7,7 @@ import { videoSource, type TVideoSource } from "../media/source.ts";
 import { answerDecision, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
 import { MAX_CLAIMS } from "./claims.ts";
 import { ZRelevance } from "./submit.ts";
+import { currentGuidelineRevision, unknownRevisionError } from "../projects/guidelines.ts";
 
 export const ZAnswerAdjudicationInput = z.object({
   answerId: zText(100).min(1),
@@ -17,6 +18,8 @@ export const ZAnswerAdjudicationInput = z.object({
   idempotencyKey: zText(200).min(8),
   /** A revision of a decided answer: the revision the adjudicator saw standing (as lib/adjudication/decide.ts). */
   revises: zInt32(1, "revises: expected the revision number that stands (≥ 1)").optional(),
+  /** The guidelines revision the page showed (as lib/adjudication/decide.ts); absent from older clients. */
+  guidelineRevision: zInt32(0, "guidelineRevision: expected a revision number (0 or more)").optional(),
 });
 export type TAnswerAdjudicationInput = z.input<typeof ZAnswerAdjudicationInput>;
 
@@ -98,12 +101,18 @@ export async function adjudicateAnswer(
       `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`,
       [{ path: ["claimLabels"] }],
     );
+  const shown = data.guidelineRevision ?? null;
+  if (shown !== null) {
+    const current = await currentGuidelineRevision(db, answer.projectId);
+    if (shown > current) throw unknownRevisionError(shown, current);
+  }
   const existing = await db.answerAdjudication.findUnique({ where: { answerId: data.answerId }, select: SELECT });
   const decision = {
     claimVersion: data.claimVersion,
     claimLabels: JSON.stringify(data.claimLabels),
     relevance: data.relevance,
     rationale: data.rationale,
+    guidelineRevision: shown,
   };
 
   if (data.revises !== undefined) {

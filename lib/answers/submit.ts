@@ -4,6 +4,7 @@ import { all, get, provider, run, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "../labels/submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
+import { unknownRevisionError } from "../projects/guidelines.ts";
 import { ZUint32, zInt32, zText } from "../bounds.ts";
 import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
 import type { TDisagreementRule } from "../labels/rule.ts";
@@ -27,6 +28,8 @@ export const ZAnswerJudgementInput = z.object({
   notes: zText(5000).default(""),
   flags: z.array(z.enum(JUDGEMENT_FLAGS)).max(JUDGEMENT_FLAGS.length).default([]),
   timeSpentMs: ZUint32.nullable().default(null),
+  /** The guidelines revision the page showed (lib/projects/guidelines.ts); null when the client sent none. */
+  guidelineRevision: zInt32(0, "guidelineRevision: expected a revision number (0 or more)").nullable().default(null),
   /** Chosen by the client once per submission (a UUID); a retry sends the same key. */
   idempotencyKey: zText(200).min(8),
 });
@@ -44,6 +47,7 @@ export type TSubmittedAnswerJudgement = {
   notes: string;
   flags: string[];
   timeSpentMs: number | null;
+  guidelineRevision: number | null;
   idempotencyKey: string;
 };
 export type TAnswerSubmitResult = { applied: boolean; judgement: TSubmittedAnswerJudgement };
@@ -58,9 +62,10 @@ type TRow = {
   notes: string;
   flags: string;
   timeSpentMs: number | null;
+  guidelineRevision: number | null;
   idempotencyKey: string;
 };
-const COLUMNS = `"id", "answerId", "userId", "claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "idempotencyKey"`;
+const COLUMNS = `"id", "answerId", "userId", "claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "guidelineRevision", "idempotencyKey"`;
 
 const toJudgement = (r: TRow): TSubmittedAnswerJudgement => ({
   id: Number(r.id),
@@ -72,6 +77,7 @@ const toJudgement = (r: TRow): TSubmittedAnswerJudgement => ({
   notes: r.notes,
   flags: JSON.parse(r.flags) as string[],
   timeSpentMs: r.timeSpentMs === null ? null : Number(r.timeSpentMs),
+  guidelineRevision: r.guidelineRevision === null ? null : Number(r.guidelineRevision),
   idempotencyKey: r.idempotencyKey,
 });
 
@@ -123,6 +129,7 @@ type TAnswerRow = {
   assigned: number;
   claimVersion: number;
   gradingClosedAt: Date | string | number | null;
+  guidelineTop: number | bigint | null;
 };
 
 function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSubmitResult> {
@@ -146,12 +153,16 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
 
   const answer = yield* get<TAnswerRow>(
     `SELECT a."projectId", a."claimVersion", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem", p."gradingClosedAt",
-       CASE WHEN EXISTS (SELECT 1 FROM "AnswerAssignment" s WHERE s."answerId" = a."id" AND s."userId" = ?) THEN 1 ELSE 0 END AS "assigned"
+       CASE WHEN EXISTS (SELECT 1 FROM "AnswerAssignment" s WHERE s."answerId" = a."id" AND s."userId" = ?) THEN 1 ELSE 0 END AS "assigned",
+       (SELECT MAX(g."revision") FROM "GuidelineRevision" g WHERE g."projectId" = a."projectId") AS "guidelineTop"
      FROM "Answer" a JOIN "Project" p ON p."id" = a."projectId" WHERE a."id" = ?`,
     [userId, answerId],
   );
   if (!answer || !Number(answer.assigned)) throw new AppError("forbidden", "this answer is not assigned to you");
   if (answer.gradingClosedAt !== null) throw gradingClosedError(answer.gradingClosedAt);
+  const guidelineTop = Number(answer.guidelineTop ?? 0);
+  if (data.guidelineRevision !== null && data.guidelineRevision > guidelineTop)
+    throw unknownRevisionError(data.guidelineRevision, guidelineTop);
   let claims = Number(
     (yield* get<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnswerClaim" WHERE "answerId" = ? AND "version" = ?`, [
       answerId,
@@ -191,6 +202,7 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
     notes: data.notes,
     flags: data.flags,
     timeSpentMs: data.timeSpentMs,
+    guidelineRevision: data.guidelineRevision,
     idempotencyKey,
   };
   const values = [
@@ -200,19 +212,20 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
     fields.notes,
     JSON.stringify(fields.flags),
     fields.timeSpentMs,
+    fields.guidelineRevision,
     idempotencyKey,
   ];
   let id: number;
   if (before) {
     yield* run(
-      `UPDATE "AnswerJudgement" SET "claimVersion" = ?, "claimLabels" = ?, "relevance" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`,
+      `UPDATE "AnswerJudgement" SET "claimVersion" = ?, "claimLabels" = ?, "relevance" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "guidelineRevision" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`,
       [...values, now, before.id],
     );
     id = before.id;
   } else {
     const inserted = yield* get<{ id: number }>(
-      `INSERT INTO "AnswerJudgement" ("claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "idempotencyKey", "answerId", "userId", "createdAt", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
+      `INSERT INTO "AnswerJudgement" ("claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "guidelineRevision", "idempotencyKey", "answerId", "userId", "createdAt", "updatedAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
       [...values, answerId, userId, now, now],
     );
     if (!inserted) throw new Error("INSERT … RETURNING gave no row");

@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "../db/client.ts";
 import { parseFlags } from "../labels/load.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
+import { LATEST_GUIDELINES, shownGuidelines } from "../projects/guidelines.ts";
 import { parseClaimLabels, type TClaimLabel } from "./labels.ts";
 import { ownClaimVersion } from "./claims-edit.ts";
 
@@ -43,6 +44,8 @@ export type TAnnotatorAnswer = {
   /** "answer index of total" in this annotator's queue of the project. */
   position: { index: number; total: number };
   guidelines: string;
+  /** The revision of `guidelines` (0 when none was saved), sent back with the label. */
+  guidelineRevision: number;
   /** When the lead closed grading in the project (lib/projects/grading.ts): the answer is then read-only. */
   gradingClosedAt: string | null;
 };
@@ -146,7 +149,7 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
       projectId: true,
       text: true,
       claimVersion: true,
-      project: { select: { guidelines: true, gradingClosedAt: true } },
+      project: { select: { ...LATEST_GUIDELINES, gradingClosedAt: true } },
       query: { select: { text: true } },
       context: {
         orderBy: { position: "asc" },
@@ -209,7 +212,8 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
         }
       : null,
     position: { index, total },
-    guidelines: a.project.guidelines,
+    // The latest revision's text and its number, which the label records (lib/projects/guidelines.ts).
+    ...shownGuidelines(a.project),
     gradingClosedAt: a.project.gradingClosedAt?.toISOString() ?? null,
   };
 }

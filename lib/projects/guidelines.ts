@@ -147,6 +147,36 @@ export async function olderGuidelines(db: Db, projectId: number): Promise<TOlder
   };
 }
 
+export type TOlderAnswerGuidelines = {
+  current: number;
+  /** Answers with at least one label recorded under a revision below the current one. */
+  answers: number;
+  /** Those labels (one per annotator and answer). */
+  labels: number;
+  /** Answer decisions recorded under a revision below the current one. */
+  adjudications: number;
+  /** Answer labels that name no revision (made before revisions were recorded, or by a client that sent none). */
+  unrecorded: number;
+};
+
+/** The answers' counterpart of `olderGuidelines`: claim and relevance labels and decisions under older revisions. */
+export async function olderAnswerGuidelines(db: Db, projectId: number): Promise<TOlderAnswerGuidelines> {
+  const current = await currentGuidelineRevision(db, projectId);
+  const older = { answer: { projectId }, guidelineRevision: { lt: current } };
+  const [labels, adjudications, unrecorded] = await Promise.all([
+    db.answerJudgement.findMany({ where: older, select: { answerId: true } }),
+    db.answerAdjudication.count({ where: older }),
+    db.answerJudgement.count({ where: { answer: { projectId }, guidelineRevision: null } }),
+  ]);
+  return {
+    current,
+    answers: new Set(labels.map((j) => j.answerId)).size,
+    labels: labels.length,
+    adjudications,
+    unrecorded,
+  };
+}
+
 /** A project select of its latest revision: with `shownGuidelines`, the text a page shows and its number read together. */
 export const LATEST_GUIDELINES = {
   guidelines: true,

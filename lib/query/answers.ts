@@ -107,6 +107,8 @@ export type TAnswerJudgementBody = {
   notes: string;
   flags: string[];
   timeSpentMs: number | null;
+  /** The guidelines revision the page showed (a submission queued by an older page may lack it). */
+  guidelineRevision?: number | null;
   idempotencyKey: string;
 };
 
@@ -134,6 +136,8 @@ export type TAnswerDecisionBody = {
   rationale: string;
   idempotencyKey: string;
   revises?: number;
+  /** The guidelines revision the page showed. */
+  guidelineRevision?: number;
 };
 
 /** A decision; after it (or a 409: someone else decided) the picker's counts are refetched and the project's queue is read afresh on the next visit. */

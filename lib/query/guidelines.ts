@@ -3,9 +3,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "./fetcher.ts";
 import { leadKeys } from "./keys.ts";
-import type { TGuidelineRevisionSummary, TGuidelinesDiff, TOlderGuidelines } from "../projects/guidelines.ts";
+import type {
+  TGuidelineRevisionSummary,
+  TGuidelinesDiff,
+  TOlderAnswerGuidelines,
+  TOlderGuidelines,
+} from "../projects/guidelines.ts";
 
-export type TGuidelineRevisions = { revisions: TGuidelineRevisionSummary[]; older: TOlderGuidelines };
+export type TGuidelineRevisions = {
+  revisions: TGuidelineRevisionSummary[];
+  older: TOlderGuidelines;
+  olderAnswers: TOlderAnswerGuidelines;
+};
 
 export const guidelinesKey = (projectId: number) => [...leadKeys.project(projectId), "guidelines"] as const;
 

@@ -8,6 +8,7 @@ import { axeScan, describeViolations } from "../helpers/axe.ts";
 import type { Db } from "../../lib/db/client.ts";
 import { submitAnswerJudgement } from "../../lib/answers/submit.ts";
 import { answerReferenceLabels } from "../../lib/answers/reference.ts";
+import { saveGuidelines } from "../../lib/projects/guidelines.ts";
 import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/annotate-fixture.ts";
 
 /**
@@ -17,7 +18,8 @@ import { PASSWORDS, seedAnnotationFixture, type TFixture } from "../integration/
  * online) — and the label is stored; on the next answer
  * m merges two claims (a new claim set) and the label goes on the merged claims. An adjudicator
  * decides an answer disagreement with the keyboard: b takes B's labels, k and x change a claim, 1
- * the relevance, Enter decides, and the reference label is the decision.
+ * the relevance, Enter decides, and the reference label is the decision. Both pages show the
+ * project's guidelines on g, and the label and the decision record the revision shown.
  */
 useTestDatabase();
 let db: Db;
@@ -32,6 +34,7 @@ beforeAll(async () => {
   const { getDb } = await import("../../lib/db/client.ts");
   db = await getDb();
   fx = await seedAnnotationFixture(db);
+  await saveGuidelines(db, fx.project.id, "Answers: a claim is s only when the context says it.\n", fx.lead.id);
   const chunks = await db.chunk.findMany({
     where: { videoId: fx.fileVideo.id },
     orderBy: { startSeconds: "asc" },
@@ -142,6 +145,15 @@ describe("the answer task", () => {
     const grave = (await axeScan(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(describeViolations(grave), "serious or critical axe violations on /annotate/answers").toBe("");
 
+    // g shows the guidelines (the latest revision) beside the answer, and hides them again.
+    await page.keyboard.press("g");
+    const guide = page.getByTestId("guidelines-panel");
+    expect(await guide.getByTestId("guidelines-text").textContent()).toContain(
+      "a claim is s only when the context says it",
+    );
+    expect(await guide.textContent()).toContain("the answer answers it fully");
+    await page.keyboard.press("g");
+    await guide.waitFor({ state: "detached" });
     // 2 on a claim plays context chunk 2 (the file video's chunk at 30 s).
     await page.keyboard.press("2");
     await page.locator("[data-testid=context-chunk][aria-current=true]").filter({ hasText: "File chunk 2" }).waitFor();
@@ -171,6 +183,7 @@ describe("the answer task", () => {
       claimLabels: JSON.parse(j.claimLabels) as unknown,
       relevance: j.relevance,
     }).toEqual({ claimVersion: 1, claimLabels: ["s", "p", "n"], relevance: 2 });
+    expect(j.guidelineRevision).toBe(1);
     await page.getByTestId("outbox").getByText("All labels saved.").waitFor();
 
     // m asks first (Esc cancels, nothing changes); m then Enter merges the two claims of the second answer into the annotator's own set.
@@ -274,6 +287,12 @@ describe("the answer task", () => {
     const grave = (await axeScan(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(describeViolations(grave), "serious or critical axe violations on /adjudicate/answers").toBe("");
     const finals = () => page.getByTestId("final-label").allTextContents();
+    await page.keyboard.press("g");
+    await page
+      .getByRole("dialog", { name: "Guidelines" })
+      .getByText("a claim is s only when the context says it")
+      .waitFor();
+    await page.keyboard.press("Escape");
     await page.keyboard.press("b");
     expect(await finals()).toEqual(["s", "n"]);
     expect(await page.getByTestId("final-relevance").textContent()).toBe("2");
@@ -294,6 +313,7 @@ describe("the answer task", () => {
       1,
       "the chunk says nothing of meetings",
     ]);
+    expect(decision.guidelineRevision).toBe(1);
     // The counts are fresh after the decision: here, and on /adjudicate reached by its link (client navigation, no reload).
     expect(await page.getByTestId("answer-disagreements-left").textContent()).toBe("0 answer disagreements to decide");
     await page.getByRole("link", { name: "Chunk disagreements" }).focus();

@@ -396,6 +396,8 @@ describe("the annotator's view of answers", () => {
       "claims",
       "context",
       "gradingClosedAt",
+      // The revision of the guidelines shown (the project's, the same for every annotator).
+      "guidelineRevision",
       "guidelines",
       "id",
       "own",

@@ -1,77 +1,43 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import type { TAnnotatorItem } from "@/lib/annotate/view";
-import type { TAnnotatorQueueItem } from "@/lib/annotate/queue";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import {
   annotateKeys,
   markDone,
-  prefetchItem,
-  refetchItem,
-  setDone,
   useAnnotatorItem,
   useAnnotatorProjects,
   useOutbox,
   useQueuePages,
 } from "@/lib/query/annotate";
-import { ApiError, apiFetch } from "@/lib/query/fetcher";
 import type { TOutboxResult } from "@/lib/offline/outbox";
 import { newIdempotencyKey } from "@/lib/offline/key";
-import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import { usePlayer } from "@/components/player/VideoPlayer";
 import type { TMediaProblem } from "@/components/player/MediaNotice";
 import { PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
 import { useStoredFlag } from "./useStoredFlag";
-import { annotatorKeys, FlagBoxes, GradeBar, NO_PLAYHEAD, PlayheadClock, StartControl, Transcript } from "./parts";
-import { EndControl, endNotAfter, NO_PLAYHEAD_END } from "./EndControl";
+import { annotatorKeys, Transcript } from "./parts";
+import { endNotAfter } from "./EndControl";
 import { GuidelinesPanel } from "./Guidelines";
 import { FailedGrades } from "./FailedGrades";
 import { SignInAgain } from "./SignInAgain";
 import { useGradingKeys } from "./useGradingKeys";
 import { AnnotateHeader, OutboxStatus } from "./AnnotateHeader";
-import { ClosedItem, CLOSED_MESSAGE, RevisitNote } from "./RevisitNotes";
+import { CLOSED_MESSAGE } from "./RevisitNotes";
 import { EndOfQueue } from "./EndOfQueue";
-
-/** `end`: where the answer ends (the `e` key), null when not marked. */
-type TForm = { grade: number | null; start: number; end: number | null; notes: string; flags: string[] };
-
-const sameForm = (a: TForm, b: TForm) =>
-  a.grade === b.grade &&
-  a.start === b.start &&
-  a.end === b.end &&
-  a.notes === b.notes &&
-  a.flags.length === b.flags.length &&
-  a.flags.every((f) => b.flags.includes(f));
-
-function initialForm(item: TAnnotatorItem): TForm {
-  const own = item.own;
-  return own
-    ? {
-        grade: own.grade,
-        start: own.startSeconds ?? item.chunk.startSeconds,
-        end: own.endSeconds,
-        notes: own.notes,
-        flags: own.flags,
-      }
-    : { grade: null, start: item.chunk.startSeconds, end: null, notes: "", flags: [] };
-}
-
-/** A video the page's <video> element plays (a file or a URL), so the next item's can be loaded in place; not YouTube (an iframe player per item). */
-const preloadable = (v: TAnnotatorItem["video"]) =>
-  v.src !== null && v.allowed && (v.kind === "file" || v.kind === "url");
-const signedOutError = (e: unknown) => e instanceof ApiError && e.status === 401;
-
-/** The item `step` places from `id` in the held pages, once they are loaded. */
-function neighbour(items: readonly TAnnotatorQueueItem[] | undefined, id: string, step: 1 | -1): string | null {
-  const i = items ? items.findIndex((it) => it.id === id) : -1;
-  return i >= 0 ? (items?.[i + step]?.id ?? null) : null;
-}
+import { initialForm, sameForm, signedOutError, type TForm } from "./annotateHelpers";
+import { useReadAhead } from "./useReadAhead";
+import { useRefusedGrades } from "./useRefusedGrades";
+import { useSignInRestart } from "./useSignInRestart";
+import { useItemScroll } from "./useItemScroll";
+import { useQueueMoves } from "./useQueueMoves";
+import { usePlayerSlots } from "./usePlayerSlots";
+import { usePlayheadMarks } from "./usePlayheadMarks";
+import { useHydrated } from "./useHydrated";
+import { ItemPlayers } from "./ItemPlayers";
+import { ItemGrading } from "./ItemGrading";
 
 const AUTO_ADVANCE_KEY = "assessor.autoAdvance";
-const PREFETCH_AHEAD = 5;
-/** How long the first item is on screen before the background reads start. */
-const SETTLE_MS = 300;
-const noSubscription = () => () => {};
 
 /**
  * /annotate: the annotator's queue in one project, one item at a time, keyboard first (keys:
@@ -140,40 +106,21 @@ export function AnnotatePage({
   const nextId = pos >= 0 && pos + 1 < flat.length ? flat[pos + 1].id : null;
   const item = useAnnotatorItem(activeId);
   // The first item comes with the server's HTML; `data-ready` says the keys work (the page is hydrated).
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-  // Reads in the background (the next items, the project counts) start once the first item has
-  // been on screen a moment: started at once, a reload left them running on the server in front of
-  // the next page's first item.
+  const hydrated = useHydrated();
   const shown = Boolean(item.data && item.data.id === activeId);
-  const [settled, setSettled] = useState(false);
-  useEffect(() => {
-    if (!shown || settled) return;
-    const t = setTimeout(() => setSettled(true), SETTLE_MS);
-    return () => clearTimeout(t);
-  }, [shown, settled]);
-  const next = useQuery({
-    queryKey: annotateKeys.item(nextId ?? ""),
-    queryFn: () => apiFetch<TAnnotatorItem>(`/api/annotate/items/${encodeURIComponent(nextId ?? "")}`),
-    enabled: nextId !== null && settled,
-    staleTime: Infinity,
-  });
-
-  // The next few items are loaded ahead (their data stays cached), so moving on needs no network
-  // and a short loss of connection does not stop the work.
-  useEffect(() => {
-    shownAt.current = performance.now();
-    if (pos < 0 || !settled) return;
-    for (const f of flat.slice(pos + 2, pos + 1 + PREFETCH_AHEAD)) void prefetchItem(qc, f.id);
-  }, [activeId, pos, flat, qc, settled]);
-  // The next page is asked for while a few items of this one are left.
   const { hasNextPage, hasPreviousPage, isFetchingNextPage, fetchNextPage, fetchPreviousPage } = queue;
-  useEffect(() => {
-    if (pos >= 0 && flat.length - pos <= PREFETCH_AHEAD + 1 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [pos, flat.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const { settled, next } = useReadAhead({
+    qc,
+    shown,
+    activeId,
+    pos,
+    nextId,
+    flat,
+    shownAtRef: shownAt,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+  });
 
   const placeOf = useCallback(
     (id: string) => {
@@ -204,117 +151,34 @@ export function AnnotatePage({
   };
   const { mediaRef, controls } = usePlayer(data?.chunk.startSeconds ?? 0);
   const [mediaProblem, setMediaProblem] = useState<TMediaProblem | null>(null);
-  const [slots, setSlots] = useState<{ active: 0 | 1; ids: [string | null, string | null] }>({
-    active: 0,
-    ids: [null, null],
-  });
   const shownProjectId = queue.data?.pages[0]?.project?.id ?? null;
   // Grading closed by the lead (lib/projects/grading.ts): every item read-only, keys move only.
   const closedAt = data?.gradingClosedAt ?? queue.data?.pages[0]?.project?.gradingClosedAt ?? null;
 
-  // A refused grade: the local form is dropped and the item read again, so it shows what the server
-  // holds (its own earlier grade, or none: then it counts as not done again).
-  useEffect(() => {
-    onResultRef.current = (r) => {
-      if (r.ok) return;
-      const id = r.entry.itemId;
-      const without = (all: Record<string, TForm>) => {
-        const rest = { ...all };
-        delete rest[id];
-        return rest;
-      };
-      setForms(without);
-      setSaved(without);
-      void refetchItem(qc, id)
-        .then((fresh) => {
-          if (!fresh.own && shownProjectId !== null) setDone(qc, projectId ?? 0, shownProjectId, id, false);
-        })
-        .catch(() => undefined);
-    };
-  }, [qc, projectId, shownProjectId]);
+  useRefusedGrades({ onResultRef, qc, projectId, shownProjectId, setForms, setSaved });
 
   // Signed out: a grade answered 401, or the queue or an item could not be read for that reason.
   const signedOut = outbox.signedOut || signedOutError(queue.error) || signedOutError(item.error);
   const { flushNow } = outbox;
-  // The queue from the server again, from where the annotator left off (the grades just sent included).
-  const restart = useCallback(async () => {
-    await flushNow();
-    setCurrentId(null);
-    setAtEnd(false);
-    await qc.resetQueries({ queryKey: annotateKeys.queue(projectId ?? 0) });
-    await qc.refetchQueries({ queryKey: annotateKeys.all, type: "active" });
-  }, [flushNow, qc, projectId]);
-  const afterSignIn = useCallback(async () => {
-    // Another person signed in here: their page, not this one (the outbox belongs to this user).
-    const session = (await (await fetch("/api/auth/session", { credentials: "same-origin" })).json()) as {
-      user?: { id?: string };
-    } | null;
-    if (session?.user?.id !== userId) {
-      window.location.reload();
-      return;
-    }
-    await restart();
-  }, [userId, restart]);
-
-  // Each new item starts with its top (the project and the question) on screen, at any zoom.
-  const articleRef = useRef<HTMLElement>(null);
-  const shownItem = data?.id ?? null;
-  useEffect(() => {
-    const el = articleRef.current;
-    if (!shownItem || !el) return;
-    const question = el.querySelector("[data-testid=question]") ?? el;
-    const top = el.getBoundingClientRect().top;
-    if (top < 0 || question.getBoundingClientRect().bottom > window.innerHeight) el.scrollIntoView({ block: "start" });
-  }, [shownItem]);
-
-  const goTo = (id: string | null) => {
-    setMessage(null);
-    setStartNotice(null);
-    setEndNotice(null);
-    if (id === null) setAtEnd(true);
-    else {
-      setAtEnd(false);
-      setCurrentId(id);
-    }
-  };
-
-  /** The next item without grading (a closed project), from the next page when needed. */
-  const forward = () => {
-    if (!activeId) return;
-    if (nextId !== null || !hasNextPage) goTo(nextId);
-    else
-      void fetchNextPage().then((r) =>
-        goTo(
-          neighbour(
-            r.data?.pages.flatMap((p) => p.items),
-            activeId,
-            1,
-          ),
-        ),
-      );
-  };
-
-  /**
-   * Going on after a grade: the next item not graded after `from` (in the held
-   * pages, then the pages after), else the first one not graded among the held pages before it,
-   * else the end card. `from` itself counts as graded (this render does not know it yet).
-   */
-  const goOn = async (from: string) => {
-    // `saved` too: a page of the queue fetched while a grade was marked done can bring the old flag back.
-    const open = (it: TAnnotatorQueueItem) => it.id !== from && !it.done && !pendingIds.has(it.id) && !(it.id in saved);
-    let items: readonly TAnnotatorQueueItem[] = flat;
-    let more = hasNextPage;
-    for (;;) {
-      const found = items.slice(items.findIndex((it) => it.id === from) + 1).find(open);
-      if (found) return goTo(found.id);
-      if (!more) break;
-      const r = await fetchNextPage();
-      if (r.isError) return goTo(neighbour(items, from, 1));
-      items = r.data?.pages.flatMap((p) => p.items) ?? items;
-      more = r.hasNextPage;
-    }
-    goTo(items.find(open)?.id ?? null);
-  };
+  const { restart, afterSignIn } = useSignInRestart({ userId, projectId, qc, flushNow, setCurrentId, setAtEnd });
+  const articleRef = useItemScroll(data?.id ?? null);
+  const { goTo, forward, goOn, back } = useQueueMoves({
+    flat,
+    pos,
+    activeId,
+    nextId,
+    pendingIds,
+    saved,
+    hasNextPage,
+    hasPreviousPage,
+    fetchNextPage,
+    fetchPreviousPage,
+    setMessage,
+    setStartNotice,
+    setEndNotice,
+    setAtEnd,
+    setCurrentId,
+  });
 
   const submit = (override?: Partial<TForm>) => {
     if (!activeId || !form || !data) return;
@@ -362,43 +226,14 @@ export function AnnotatePage({
     void goOn(activeId);
   };
 
-  // `u`: the previous item, from the page before when this is the first item held.
-  const back = () => {
-    if (activeId === null) goTo(flat[flat.length - 1]?.id ?? null);
-    else if (pos > 0) goTo(flat[pos - 1].id);
-    else if (pos === 0 && hasPreviousPage && activeId) {
-      const from = activeId;
-      void fetchPreviousPage().then((r) => {
-        const prev = neighbour(
-          r.data?.pages.flatMap((p) => p.items),
-          from,
-          -1,
-        );
-        if (prev) goTo(prev);
-      });
-    }
-  };
-
-  // s: the start from the playhead; without one (no media, or it failed to load) nothing changes and the notice says why.
-  const startAtPlayhead = () => {
-    if (!form || closedAt !== null) return;
-    const t = controls.playhead();
-    setStartNotice(t === null ? NO_PLAYHEAD : null);
-    if (t !== null) setForm({ start: Math.round(t * 10) / 10 });
-  };
-  // e: the answer's end from the playhead, only after the start (else the notice says why).
-  const endAtPlayhead = () => {
-    if (!form || closedAt !== null) return;
-    const t = controls.playhead();
-    const end = t === null ? null : Math.round(t * 10) / 10;
-    setEndNotice(end === null ? NO_PLAYHEAD_END : end > form.start ? null : endNotAfter(form.start));
-    if (end !== null && end > form.start) setForm({ end });
-  };
-  const pickTime = (seconds: number) => {
-    setStartNotice(null);
-    setForm({ start: seconds });
-    controls.seek(seconds);
-  };
+  const { startAtPlayhead, endAtPlayhead, pickTime } = usePlayheadMarks({
+    form,
+    closedAt,
+    controls,
+    setForm,
+    setStartNotice,
+    setEndNotice,
+  });
 
   useGradingKeys({
     grade: (g) => {
@@ -426,19 +261,7 @@ export function AnnotatePage({
     guidelines: () => setGuide((g) => !g),
   });
 
-  // Two player slots: the current item's, and the next item's behind it. Moving on
-  // to the preloaded item swaps them (the same element comes to the front); any other move reuses
-  // the current slot (a new item on the same video seeks in the same player, as before).
-  const wantNext = data && next.data && next.data.id !== data.id && preloadable(next.data.video) ? next.data.id : null;
-  let slotsNow = slots;
-  if (data && slotsNow.ids[slotsNow.active] !== data.id) {
-    const k = slotsNow.ids.indexOf(data.id);
-    const active = k >= 0 ? (k as 0 | 1) : slotsNow.active;
-    slotsNow = { active, ids: active === 0 ? [data.id, slotsNow.ids[1]] : [slotsNow.ids[0], data.id] };
-  }
-  if (data && slotsNow.ids[1 - slotsNow.active] !== wantNext)
-    slotsNow = { ...slotsNow, ids: slotsNow.active === 0 ? [slotsNow.ids[0], wantNext] : [wantNext, slotsNow.ids[1]] };
-  if (slotsNow !== slots) setSlots(slotsNow);
+  const { slots: slotsNow, wantNext } = usePlayerSlots(data, next.data);
 
   const signIn = signedOut ? <SignInAgain email={email} kept={outbox.pending.length} onSignedIn={afterSignIn} /> : null;
   if (queue.isPending) return <p className="p-6 text-slate-600">Loading your queue…</p>;
@@ -515,53 +338,13 @@ export function AnnotatePage({
                 {data.question}
               </h1>
               <div className="grid gap-4 md:grid-cols-2">
-                <div className="space-y-2">
-                  <div className="relative">
-                    {slotsNow.ids.map((id, slot) => {
-                      const p = itemIn(id);
-                      if (!p) return null;
-                      const active = slot === slotsNow.active;
-                      return (
-                        <div
-                          key={`slot-${slot}`}
-                          className={active ? undefined : "pointer-events-none absolute inset-0 opacity-0"}
-                          aria-hidden={active ? undefined : true}
-                          inert={!active}
-                        >
-                          <VideoPlayer
-                            src={p.video.src}
-                            allowed={p.video.allowed}
-                            times={p.chunk}
-                            cueSeconds={p.chunk.startSeconds}
-                            cueKey={p.id}
-                            mediaRef={mediaRef}
-                            title={p.video.title}
-                            active={active}
-                            onProblem={active ? setMediaProblem : undefined}
-                          />
-                        </div>
-                      );
-                    })}
-                  </div>
-                  <div className="flex gap-2 text-xs">
-                    <button
-                      type="button"
-                      className="rounded border border-slate-300 px-2 py-1"
-                      aria-label="r replay from chunk start"
-                      onClick={controls.replay}
-                    >
-                      r replay
-                    </button>
-                    <button
-                      type="button"
-                      className="rounded border border-slate-300 px-2 py-1"
-                      aria-label="Space play/pause: play or pause"
-                      onClick={controls.toggle}
-                    >
-                      Space play/pause
-                    </button>
-                  </div>
-                </div>
+                <ItemPlayers
+                  slots={slotsNow}
+                  itemIn={itemIn}
+                  mediaRef={mediaRef}
+                  controls={controls}
+                  setMediaProblem={setMediaProblem}
+                />
                 <Transcript
                   key={data.id}
                   chunk={data.chunk}
@@ -571,51 +354,21 @@ export function AnnotatePage({
                   onPickTime={pickTime}
                 />
               </div>
-              {closedAt !== null ? (
-                <ClosedItem closedAt={closedAt} own={data.own} />
-              ) : (
-                <>
-                  {revisited !== null ? <RevisitNote grade={revisited} /> : null}
-                  <GradeBar
-                    value={form.grade}
-                    onChoose={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))}
-                  />
-                  <div className="flex flex-wrap items-start gap-4">
-                    <StartControl
-                      value={form.start}
-                      chunkStart={data.chunk.startSeconds}
-                      onChange={(s) => setForm({ start: s })}
-                      onPlayhead={startAtPlayhead}
-                      notice={startNotice}
-                      playhead={
-                        <PlayheadClock
-                          read={controls.playhead}
-                          hasVideo={data.video.src !== null && data.video.allowed && mediaProblem === null}
-                        />
-                      }
-                    />
-                    <EndControl
-                      value={form.end}
-                      onPlayhead={endAtPlayhead}
-                      onClear={() => setForm({ end: null })}
-                      notice={endNotice}
-                    />
-                    <FlagBoxes value={form.flags} onChange={(flags) => setForm({ flags })} />
-                  </div>
-                  <label className="block text-sm">
-                    <span className="sr-only">Notes</span>
-                    <textarea
-                      ref={notesRef}
-                      aria-label="Notes"
-                      rows={2}
-                      placeholder="Notes (n to write, Esc to leave)"
-                      value={form.notes}
-                      onChange={(e) => setForm({ notes: e.target.value })}
-                      className="w-full rounded border border-slate-300 p-2"
-                    />
-                  </label>
-                </>
-              )}
+              <ItemGrading
+                closedAt={closedAt}
+                data={data}
+                form={form}
+                revisited={revisited}
+                onGrade={(g) => (autoAdvance ? submit({ grade: g }) : setForm({ grade: g }))}
+                setForm={setForm}
+                startAtPlayhead={startAtPlayhead}
+                startNotice={startNotice}
+                endAtPlayhead={endAtPlayhead}
+                endNotice={endNotice}
+                readPlayhead={controls.playhead}
+                mediaProblem={mediaProblem}
+                notesRef={notesRef}
+              />
               <SubmitRow
                 submitLabel={closedAt !== null ? "next item" : "Submit and next"}
                 submitText={closedAt !== null ? "next item" : "submit and next"}

@@ -1,167 +1,12 @@
 "use client";
 
-import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
-import { money, timeLeft } from "@/lib/judge/format";
-import {
-  useJudgeRunAction,
-  useJudgeRuns,
-  usePreviewPrompt,
-  useStartJudgeRun,
-  useTryJudge,
-  type TRunSettingsInput,
-  type TRunSummary,
-} from "@/lib/query/judge";
+import { useJudgeRuns, usePreviewPrompt, useStartJudgeRun, useTryJudge } from "@/lib/query/judge";
 import { Button, ErrorBox, Field, InputField, Section, Success, inputClass } from "./ui";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
 import { ProbeForm } from "./ProbeForm";
-
-const num = (v: FormDataEntryValue | null) => (v === null || String(v).trim() === "" ? undefined : Number(v));
-
-/** The form's values as run settings (the server validates them again with the same schema). */
-function settingsOf(form: HTMLFormElement): TRunSettingsInput {
-  const f = new FormData(form);
-  const template = String(f.get("template") ?? "");
-  const only = String(f.get("only") ?? "").trim();
-  return {
-    target: f.get("target") === "answers" ? "answers" : "chunks",
-    judge: String(f.get("judge") ?? ""),
-    model: String(f.get("model") ?? ""),
-    baseUrl: String(f.get("baseUrl") ?? ""),
-    // "no key": an empty variable name (the server sends no Authorization header).
-    apiKeyEnv: f.get("noKey") ? "" : String(f.get("apiKeyEnv") ?? ""),
-    only: only || undefined,
-    samples: num(f.get("samples")),
-    temperature: num(f.get("temperature")),
-    concurrency: num(f.get("concurrency")),
-    limit: num(f.get("limit")),
-    maxCost: num(f.get("maxCost")),
-    priceIn: num(f.get("priceIn")),
-    priceOut: num(f.get("priceOut")),
-    template: template.trim() ? template : undefined,
-  };
-}
-
-function RunRow({ run, projectId }: { run: TRunSummary; projectId: number }) {
-  const rate = run.rate;
-  const action = useJudgeRunAction(projectId);
-  const [confirming, setConfirming] = useState(false);
-  const c = run.counts;
-  const finished = c.done + c.failed;
-  const pct = c.total ? Math.floor((finished / c.total) * 100) : 100;
-  // A run whose workers all stopped (a server restarted, a CLI killed) still says running: it can be resumed.
-  const active = (run.status === "running" || run.status === "queued") && run.workers > 0;
-  const left = c.total - finished;
-  return (
-    <tr className="border-t border-slate-100 align-top" data-judge-run={run.judge}>
-      <td className="py-2 pr-3">
-        <Link
-          className="font-medium text-indigo-700 underline"
-          href={`/dashboard?project=${projectId}&judge=${encodeURIComponent(run.judge)}`}
-          title="Judge vs human on the dashboard"
-        >
-          {run.judge}
-        </Link>
-        <div className="text-xs text-slate-500">run {run.id}</div>
-      </td>
-      <td className="py-2 pr-3">
-        <div>{run.model}</div>
-        <div className="text-xs text-slate-500" title={run.baseUrl}>
-          prompt <code>{run.templateSha256.slice(0, 12)}</code> ·{" "}
-          {run.target === "answers" ? <span data-target="answers">answers: </span> : null}
-          {run.subset}
-          {run.samples > 1 ? ` · ${run.samples} samples, T ${run.params.temperature}` : ""}
-        </div>
-      </td>
-      <td className="w-64 py-2 pr-3">
-        <div
-          className="h-2 w-full overflow-hidden rounded bg-slate-100"
-          role="progressbar"
-          aria-label={`run ${run.judge} progress`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={pct}
-        >
-          <div className={`h-2 ${c.failed ? "bg-amber-500" : "bg-indigo-600"}`} style={{ width: `${pct}%` }} />
-        </div>
-        <div className="mt-1 text-xs text-slate-600" data-progress>
-          {finished}/{c.total} ({pct}%) · {c.failed} failed · {c.cached} cached
-          {active
-            ? rate === null
-              ? " · time left: estimating…"
-              : ` · ${rate.toFixed(1)}/s · ~${timeLeft(left / rate)} left`
-            : ""}
-        </div>
-        {c.flagged ? (
-          <div className="text-xs text-amber-800" data-flagged={c.flagged}>
-            {run.target === "answers"
-              ? `${c.flagged} answer(s) flagged: the answer or its context reads like instructions to a model (possible prompt injection); check their labels`
-              : `${c.flagged} pair(s) flagged: the chunk reads like instructions to a model (possible prompt injection); check their grades`}
-          </div>
-        ) : null}
-        {run.retest ? (
-          <div className="text-xs text-slate-600">
-            test–retest κ {run.retest.kappa.linear?.toFixed(2) ?? "–"} (linear) ·{" "}
-            {run.retest.unstableShare === null ? "–" : `${(run.retest.unstableShare * 100).toFixed(0)}%`} of pairs
-            differ between samples
-          </div>
-        ) : null}
-      </td>
-      <td className="py-2 pr-3">
-        <span data-status={run.status} className="font-medium">
-          {run.status}
-        </span>
-        {run.workers ? <span className="text-xs text-slate-500"> · {run.workers} worker(s)</span> : null}
-        {run.stopReason ? <div className="max-w-xs text-xs text-slate-600">{run.stopReason}</div> : null}
-      </td>
-      <td className="py-2 pr-3 text-right tabular-nums">
-        <div>{money(run.cost)}</div>
-        <div className="text-xs text-slate-500">
-          {run.tokens.prompt.toLocaleString("en")} in / {run.tokens.completion.toLocaleString("en")} out
-        </div>
-      </td>
-      <td className="py-2 text-right whitespace-nowrap">
-        {active && confirming ? (
-          <div role="group" aria-label={`Cancel run ${run.judge}?`} className="space-y-1 text-left text-xs">
-            <p>
-              Cancel {run.judge} for good? {run.target === "answers" ? "Answers" : "Pairs"} not yet judged stay
-              unjudged; a cancelled run cannot be resumed.
-            </p>
-            <Button
-              variant="danger"
-              disabled={action.isPending}
-              onClick={() =>
-                action.mutate({ runId: run.id, action: "cancel" }, { onSettled: () => setConfirming(false) })
-              }
-            >
-              Cancel the run
-            </Button>{" "}
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Keep running
-            </Button>
-          </div>
-        ) : active ? (
-          <Button variant="danger" disabled={action.isPending} onClick={() => setConfirming(true)}>
-            Cancel…
-          </Button>
-        ) : (run.status === "stopped" ||
-            run.status === "running" ||
-            run.status === "queued" ||
-            (run.status === "completed" && c.failed > 0)) &&
-          (left > 0 || c.failed > 0) ? (
-          <Button
-            variant="secondary"
-            disabled={action.isPending}
-            onClick={() => action.mutate({ runId: run.id, action: "resume", retryFailed: left === 0 })}
-          >
-            {left === 0 ? "Retry failed" : "Resume"}
-          </Button>
-        ) : null}
-        <ErrorBox error={action.error} />
-      </td>
-    </tr>
-  );
-}
+import { settingsOf } from "./judgeSettings";
+import { JudgeRunsTable } from "./JudgeRuns";
+import { TrialAnswers } from "./JudgeTrial";
 
 /**
  * The lead's LLM judge: endpoint, model and template (with a preview on a pair and a trial on a
@@ -404,75 +249,11 @@ export function JudgePanel({ projectId }: { projectId: number }) {
           </pre>
         </div>
       ) : null}
-      {trial.data ? (
-        <ScrollRegion label="Trial answers">
-          <table className="mt-3 w-full text-sm" aria-label="Trial answers">
-            <thead className="text-left text-xs text-slate-500">
-              <tr>
-                <th className="pr-3">Question</th>
-                <th className="pr-3">Chunk</th>
-                <th className="pr-3">Judge</th>
-                <th className="pr-3">Human</th>
-                <th>Answer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {trial.data.rows.map((r) => (
-                <tr
-                  key={`${r.qid}/${r.docid}`}
-                  className="border-t border-slate-100 align-top"
-                  data-trial-pair={`${r.qid}/${r.docid}`}
-                >
-                  <td className="max-w-xs py-1 pr-3">
-                    <div>{r.question}</div>
-                    <div className="text-xs text-slate-600">{r.qid}</div>
-                  </td>
-                  <td className="max-w-md py-1 pr-3">
-                    <div className="line-clamp-4 text-xs">{r.chunk}</div>
-                    <div className="text-xs text-slate-600">{r.docid}</div>
-                  </td>
-                  <td className="py-1 pr-3 font-semibold" data-trial-grade>
-                    {r.grade ?? <span className="text-red-700">{r.error}</span>}
-                  </td>
-                  <td className="py-1 pr-3">{r.human ?? "–"}</td>
-                  <td className="py-1">
-                    <details>
-                      <summary className="cursor-pointer text-xs text-slate-600">
-                        {(r.raw ?? "").slice(0, 80) || "(no answer)"}
-                      </summary>
-                      <pre className="text-xs whitespace-pre-wrap">{r.raw}</pre>
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      ) : null}
+      {trial.data ? <TrialAnswers rows={trial.data.rows} /> : null}
       {runs.data ? <ProbeForm projectId={projectId} runs={runs.data.runs} /> : null}
       <h3 className="mt-5 text-sm font-medium">Runs</h3>
       {runs.data && runs.data.runs.length === 0 ? <p className="text-sm text-slate-500">No judge run yet.</p> : null}
-      {runs.data && runs.data.runs.length > 0 ? (
-        <ScrollRegion label="Judge runs">
-          <table className="mt-1 w-full text-sm" aria-label="Judge runs">
-            <thead className="text-left text-xs text-slate-500">
-              <tr>
-                <th className="pr-3">Judge</th>
-                <th className="pr-3">Model and prompt</th>
-                <th className="pr-3">Progress</th>
-                <th className="pr-3">Status</th>
-                <th className="pr-3 text-right">Cost</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.runs.map((r) => (
-                <RunRow key={r.id} run={r} projectId={projectId} />
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      ) : null}
+      {runs.data && runs.data.runs.length > 0 ? <JudgeRunsTable runs={runs.data.runs} projectId={projectId} /> : null}
     </Section>
   );
 }

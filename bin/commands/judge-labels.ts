@@ -38,7 +38,17 @@ async function exportLabelSet(
   writeLines(
     o.format === "qrels"
       ? rows.map((l) => `${l.qid} 0 ${l.docid} ${l.grade}`)
-      : rows.map((l) => JSON.stringify({ query: l.qid, chunk: l.docid, grade: l.grade, rationale: l.rationale })),
+      : rows.map((l) =>
+          JSON.stringify({
+            query: l.qid,
+            chunk: l.docid,
+            grade: l.grade,
+            rationale: l.rationale,
+            // An imported judge's probabilities go back out as they came in (import judge reads them).
+            ...(l.pGe1 !== null ? { p_ge1: l.pGe1 } : {}),
+            ...(l.pGe2 !== null ? { p_ge2: l.pGe2 } : {}),
+          }),
+        ),
     o.out,
   );
 }

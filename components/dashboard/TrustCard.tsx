@@ -2,6 +2,7 @@
 
 import { CartesianGrid, Legend, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
 import type { TTrustPanel } from "@/lib/dashboard/trust";
+import { confidenceWords } from "@/lib/dashboard/trust-words";
 import type { TCalibration } from "@/lib/stats/calibration";
 import type { TRankAgreement } from "@/lib/stats/tau-ap";
 import { useTrust, type TDashboardFilters } from "@/lib/query/dashboard";
@@ -52,9 +53,8 @@ function CalibrationPart({ p }: { p: TTrustPanel }) {
     <div className="flex flex-wrap gap-4">
       <div>
         <p className="mb-1 text-xs text-slate-600">
-          Confidence per pair: the share of{" "}
-          {c.source === "samples" ? `its ${c.per} samples` : `the jury's ${c.per} members`} at the grade or above; Brier
-          score and ECE ({c.bins} equal-width bins) against the final human label.
+          Confidence per pair: {confidenceWords(c)}; Brier score and ECE ({c.bins} equal-width bins) against the final
+          human label.
         </p>
         <table className="text-sm" data-testid="trust-calibration">
           <thead className="text-left text-xs text-slate-500">

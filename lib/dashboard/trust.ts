@@ -2,7 +2,8 @@
  * The Judge trust card: how far the chosen judge can be trusted, from the loaded data alone.
  * - Calibration (lib/stats/calibration.ts): the judge's confidence per pair against the final human
  *   label at grade ≥ 1 and ≥ 2 — for a run with several samples per pair the share of its graded
- *   samples at that grade or above, for a jury the share of its members' grades; Brier score, ECE
+ *   samples at that grade or above, for a jury the share of its members' grades, for an imported
+ *   judge the probabilities its file gave (`p_ge1`, `p_ge2`, lib/imports/labels.ts); Brier score, ECE
  *   (10 equal-width bins) and the reliability diagram's points, on the pairs with a human label.
  * - Ranking agreement (lib/stats/tau-ap.ts): Kendall τ and symmetric τ_AP between the systems'
  *   nDCG@10 means under the judge's labels and under the human labels, over all systems and over
@@ -33,9 +34,9 @@ export const RANKING_MEASURE = "ndcg_cut_10";
 export const CALIBRATION_BINS = 10;
 
 export type TTrustCalibration = {
-  /** Where the confidence comes from: the run's samples, or the jury's members. */
-  source: "samples" | "jury";
-  /** Samples per pair (a run), or members (a jury). */
+  /** Where the confidence comes from: the run's samples, the jury's members, or the imported file's probabilities. */
+  source: "samples" | "jury" | "imported";
+  /** Samples per pair (a run), or members (a jury); 1 for imported probabilities. */
   per: number;
   ge1: TCalibration;
   ge2: TCalibration;
@@ -98,16 +99,43 @@ function votesOf(
   return null;
 }
 
+/** The calibration of an imported judge's own probabilities, on its pairs with a final human label. */
+function importedCalibration(data: TDashboardData, judge: string, input: TTrustInput): TTrustCalibration | null {
+  const given = input.probabilities.get(judge);
+  if (!given?.length) return null;
+  const human = referenceGrades(data);
+  const at = (t: 1 | 2) =>
+    calibration(
+      given.flatMap((p) => {
+        const h = human.get(key(p.queryId, p.chunkId));
+        const confidence = t === 1 ? p.pGe1 : p.pGe2;
+        return h === undefined || confidence === null ? [] : [{ confidence, outcome: h >= t }];
+      }),
+      CALIBRATION_BINS,
+    );
+  return { source: "imported", per: 1, ge1: at(1), ge2: at(2), bins: CALIBRATION_BINS };
+}
+
 export function trustCalibration(
   data: TDashboardData,
   judge: string,
   input: TTrustInput,
 ): { calibration: TTrustCalibration | null; note: string | null } {
   const v = votesOf(data, judge, input);
+  // A run's samples and a jury's members come first; a label set imported with probabilities has neither.
+  const imported = v ? null : importedCalibration(data, judge, input);
+  if (imported)
+    return {
+      calibration: imported,
+      note:
+        imported.ge1.n === 0
+          ? "none of the judge's pairs with a probability of grade ≥ 1 has a final human label yet"
+          : null,
+    };
   if (!v)
     return {
       calibration: null,
-      note: "no confidence per pair for this judge: run it with --samples 3 (or more, temperature above 0), or make a jury (npx assessor judge combine)",
+      note: "no confidence per pair for this judge: run it with --samples 3 (or more, temperature above 0), make a jury (npx assessor judge combine), or import its labels as JSONL with p_ge1 and p_ge2",
     };
   const at = (t: number) =>
     calibration(

@@ -33,9 +33,14 @@ type LabelRow = {
   grade: number;
   start: number | null;
   rationale: string | null;
+  /** A judge's probabilities of grade ≥ 1 and ≥ 2 (JSONL judge files only). */
+  pGe1: number | null;
+  pGe2: number | null;
   line: number;
   jsonl: boolean;
 };
+type TRowExtras = Pick<LabelRow, "start" | "rationale" | "pGe1" | "pGe2">;
+const NO_EXTRAS: TRowExtras = { start: null, rationale: null, pGe1: null, pGe2: null };
 type Resolved = LabelRow & { queryId: number; chunkId: number };
 
 /**
@@ -70,14 +75,7 @@ async function readLabelRows(
   const resolved: Resolved[] = [];
   const seen = new Map<number | string, number>();
   // Each line once per (query, chunk), by resolved ids; a line that does not resolve is reported and left out.
-  const add = (
-    qid: string,
-    docid: string,
-    grade: number,
-    start: number | null,
-    rationale: string | null,
-    line: number,
-  ) => {
+  const add = (qid: string, docid: string, grade: number, extras: TRowExtras, line: number) => {
     const queryId = queries.get(qid);
     const chunkId = chunkOf(docid);
     if (queryId === undefined)
@@ -107,29 +105,32 @@ async function readLabelRows(
               message: `docid "${docid}" is judged twice for query "${qid}" (first on line ${first})`,
             },
       );
+    // P(grade ≥ 2) ≤ P(grade ≥ 1): the event ≥ 2 is part of the event ≥ 1.
+    if (extras.pGe1 !== null && extras.pGe2 !== null && extras.pGe2 > extras.pGe1)
+      return errors.push({
+        file: name,
+        line,
+        field: "p_ge2",
+        message: `expected p_ge2 (the probability of grade ≥ 2) at most p_ge1 (${extras.pGe1}), got ${extras.pGe2}`,
+      });
     seen.set(key, line);
-    resolved.push({ qid, docid, grade, start, rationale, line, jsonl, queryId, chunkId });
+    resolved.push({ qid, docid, grade, ...extras, line, jsonl, queryId, chunkId });
   };
-  if (jsonl) {
-    const what =
-      kind === "labels"
-        ? "one JSON object per line: query, chunk, grade, start"
-        : "one JSON object per line: query, chunk, grade, rationale";
-    const parsed =
-      kind === "labels" ? parseJsonl(bytes, name, ZLabelRow, what) : parseJsonl(bytes, name, ZJudgeRow, what);
+  if (jsonl && kind === "labels") {
+    const parsed = parseJsonl(bytes, name, ZLabelRow, "one JSON object per line: query, chunk, grade, start");
     errors.push(...parsed.errors);
-    for (const r of parsed.rows)
-      add(
-        r.query,
-        r.chunk,
-        r.grade,
-        "start" in r ? (r.start ?? null) : null,
-        "rationale" in r ? (r.rationale ?? null) : null,
-        r.line,
-      );
+    for (const r of parsed.rows) add(r.query, r.chunk, r.grade, { ...NO_EXTRAS, start: r.start ?? null }, r.line);
+  } else if (jsonl) {
+    const what = "one JSON object per line: query, chunk, grade, rationale, p_ge1, p_ge2";
+    const parsed = parseJsonl(bytes, name, ZJudgeRow, what);
+    errors.push(...parsed.errors);
+    for (const r of parsed.rows) {
+      const extras = { ...NO_EXTRAS, rationale: r.rationale ?? null, pGe1: r.p_ge1 ?? null, pGe2: r.p_ge2 ?? null };
+      add(r.query, r.chunk, r.grade, extras, r.line);
+    }
   } else {
     const qrelErrors: LocatedError[] = [];
-    scanQrels(bytes, name, { clip }, (qid, docid, grade, line) => add(qid, docid, grade, null, null, line), qrelErrors);
+    scanQrels(bytes, name, { clip }, (qid, docid, grade, line) => add(qid, docid, grade, NO_EXTRAS, line), qrelErrors);
     errors.push(...qrelErrors);
   }
   errors.throwIfAny();
@@ -144,67 +145,78 @@ async function poolItemIds(db: Db, projectId: number): Promise<Map<number | stri
   return new Map(items.map((p) => [pairKey(p.queryId, p.chunkId), p.id]));
 }
 
+/** A column a label table stores beside the grade, compared on re-import. */
+type TExtraColumn = { field: string; type: "float" | "text"; of: (r: Resolved) => number | string | null };
+type TExtraValues = (number | string | null)[];
+
 /**
  * What differs between the two label tables: the table, the column naming a set of labels
- * (`source` of reference labels, `judge` of judge labels) and its value, the one extra column
- * compared and stored (`startSeconds`, `rationale`), the kind recorded, and the table's read.
+ * (`source` of reference labels, `judge` of judge labels) and its value, the extra columns
+ * compared and stored (`startSeconds`; `rationale`, `pGe1`, `pGe2`), the kind recorded, and the
+ * table's read (its extras in the same order).
  */
-type LabelTable<E extends number | string> = {
+type LabelTable = {
   kind: "labels" | "judge";
   table: "ReferenceLabel" | "JudgeLabel";
   event: "reference_import" | "judge_import";
   ownerField: "source" | "judge";
   owner: string;
-  extraField: "startSeconds" | "rationale";
-  extraType: "float" | "text";
-  extraOf: (r: Resolved) => E | null;
-  findAll: () => Promise<StoredLabel<E>[]>;
+  extras: TExtraColumn[];
+  findAll: () => Promise<StoredLabel[]>;
 };
-type NewLabel<E> = { queryId: number; chunkId: number; grade: number; extra: E | null };
-type StoredLabel<E> = NewLabel<E> & { id: number };
-type Change<E> = { r: Resolved; extra: E | null; old: StoredLabel<E> | undefined };
+type StoredLabel = { id: number; queryId: number; chunkId: number; grade: number; extra: TExtraValues };
+type Change = { r: Resolved; extra: TExtraValues; old: StoredLabel | undefined };
+const sameExtras = (a: TExtraValues, b: TExtraValues) => a.every((v, i) => v === b[i]);
 
 /**
  * Validates a labels file and writes what is new or changed, in one
  * transaction through the bulk path (lib/db/bulk.ts: multi-row statements on SQLite, arrays on
  * PostgreSQL), as runs and chunks are written: Prisma's createMany went row by row.
  */
-async function importLabels<E extends number | string>(
+async function importLabels(
   db: Db,
   projectId: number,
   input: ImportInput,
   opts: ImportOptions & { clip?: boolean; chunking?: string },
-  t: LabelTable<E>,
+  t: LabelTable,
 ): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const rows = await readLabelRows(db, projectId, name, bytes, t.kind, opts.clip ?? false, opts.chunking);
   const existing = new Map((await t.findAll()).map((l) => [pairKey(l.queryId, l.chunkId), l]));
   const pool = await poolItemIds(db, projectId);
-  const changes: Change<E>[] = [];
+  const changes: Change[] = [];
   for (const r of rows) {
     const old = existing.get(pairKey(r.queryId, r.chunkId));
-    const extra = t.extraOf(r);
-    if (old && old.grade === r.grade && old.extra === extra) continue;
+    const extra = t.extras.map((x) => x.of(r));
+    if (old && old.grade === r.grade && sameExtras(old.extra, extra)) continue;
     changes.push({ r, extra, old });
   }
   const creates = changes.filter((c) => !c.old);
   const updates = changes.filter((c) => c.old);
-  // Key order of the event JSON: owner, qid, docid, grade, extra column.
+  // Key order of the event JSON: owner, qid, docid, grade, the extra columns (a judge's
+  // probabilities only when the label has one, so that a label without stays as it was recorded).
   // Pooled pairs that get a label of this source: those labelled by no source before leave the
   // annotation queue (releaseUngraded decides which, in the database).
   const pooledCreates =
     t.kind === "labels" ? [...new Set(creates.flatMap((c) => pool.get(pairKey(c.r.queryId, c.r.chunkId)) ?? []))] : [];
   let released = 0;
-  const describe = (r: Resolved, grade: number, extra: E | null) =>
-    JSON.stringify({ [t.ownerField]: t.owner, qid: r.qid, docid: r.docid, grade, [t.extraField]: extra });
+  const describe = (r: Resolved, grade: number, extra: TExtraValues) =>
+    JSON.stringify({
+      [t.ownerField]: t.owner,
+      qid: r.qid,
+      docid: r.docid,
+      grade,
+      ...Object.fromEntries(t.extras.flatMap((x, i) => (i === 0 || extra[i] !== null ? [[x.field, extra[i]]] : []))),
+    });
   await bulkTransaction(db, async (tx) => {
     const at = dateValue(tx.provider);
     // Before the new labels are written, so that "labelled before" is the state this import found.
     released = await releaseUngraded(tx, projectId, pooledCreates);
+    const setExtras = t.extras.map((x) => `"${x.field}" = ?`).join(", ");
     for (const c of updates)
-      await tx.run(`UPDATE "${t.table}" SET "grade" = ?, "${t.extraField}" = ? WHERE "id" = ?`, [
+      await tx.run(`UPDATE "${t.table}" SET "grade" = ?, ${setExtras} WHERE "id" = ?`, [
         c.r.grade,
-        c.extra,
+        ...c.extra,
         c.old!.id,
       ]);
     await tx.insert(
@@ -215,11 +227,19 @@ async function importLabels<E extends number | string>(
         { name: "queryId", type: "int" },
         { name: "chunkId", type: "int" },
         { name: "grade", type: "int" },
-        { name: t.extraField, type: t.extraType },
+        ...t.extras.map((x) => ({ name: x.field, type: x.type })),
         { name: "createdAt", type: "timestamp" },
       ],
       creates.length,
-      (i) => [projectId, t.owner, creates[i].r.queryId, creates[i].r.chunkId, creates[i].r.grade, creates[i].extra, at],
+      (i) => [
+        projectId,
+        t.owner,
+        creates[i].r.queryId,
+        creates[i].r.chunkId,
+        creates[i].r.grade,
+        ...creates[i].extra,
+        at,
+      ],
     );
     // The history: one event a changed label (before and after), one for all the new ones. A
     // 200,000-label import made 200,000 events before, most of PostgreSQL's time on it.
@@ -305,22 +325,20 @@ export function importReferenceLabels(
   opts: ImportOptions & { source: string; clip?: boolean; chunking?: string },
 ): Promise<ImportResult> {
   const { source } = opts;
-  return importLabels<number>(db, projectId, input, opts, {
+  return importLabels(db, projectId, input, opts, {
     kind: "labels",
     event: "reference_import",
     ownerField: "source",
     table: "ReferenceLabel",
     owner: source,
-    extraField: "startSeconds",
-    extraType: "float",
-    extraOf: (r) => r.start,
+    extras: [{ field: "startSeconds", type: "float", of: (r) => r.start }],
     findAll: async () =>
       (
         await db.referenceLabel.findMany({
           where: { projectId, source },
           select: { id: true, queryId: true, chunkId: true, grade: true, startSeconds: true },
         })
-      ).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.startSeconds })),
+      ).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: [l.startSeconds] })),
   });
 }
 
@@ -331,21 +349,29 @@ export function importJudgeLabels(
   opts: ImportOptions & { judge: string; clip?: boolean; chunking?: string },
 ): Promise<ImportResult> {
   const { judge } = opts;
-  return importLabels<string>(db, projectId, input, opts, {
+  return importLabels(db, projectId, input, opts, {
     kind: "judge",
     event: "judge_import",
     ownerField: "judge",
     table: "JudgeLabel",
     owner: judge,
-    extraField: "rationale",
-    extraType: "text",
-    extraOf: (r) => r.rationale,
+    extras: [
+      { field: "rationale", type: "text", of: (r) => r.rationale },
+      { field: "pGe1", type: "float", of: (r) => r.pGe1 },
+      { field: "pGe2", type: "float", of: (r) => r.pGe2 },
+    ],
     findAll: async () =>
       (
         await db.judgeLabel.findMany({
           where: { projectId, judge },
-          select: { id: true, queryId: true, chunkId: true, grade: true, rationale: true },
+          select: { id: true, queryId: true, chunkId: true, grade: true, rationale: true, pGe1: true, pGe2: true },
         })
-      ).map((l) => ({ id: l.id, queryId: l.queryId, chunkId: l.chunkId, grade: l.grade, extra: l.rationale })),
+      ).map((l) => ({
+        id: l.id,
+        queryId: l.queryId,
+        chunkId: l.chunkId,
+        grade: l.grade,
+        extra: [l.rationale, l.pGe1, l.pGe2],
+      })),
   });
 }

@@ -109,11 +109,21 @@ export const ZLabelRow = z.strictObject({
 });
 export type TLabelRow = z.output<typeof ZLabelRow>;
 
+/** A judge's probability of an event (the pair's grade ≥ 1, ≥ 2). */
+const probability = (what: string) =>
+  z
+    .number({ error: `expected ${what}, a probability from 0 to 1` })
+    .min(0, { error: `expected ${what}, a probability from 0 to 1` })
+    .max(1, { error: `expected ${what}, a probability from 0 to 1` });
+
 export const ZJudgeRow = z.strictObject({
   query: ZExternalId,
   chunk: ZExternalId,
   grade: ZGrade,
   rationale: text("a rationale").nullish(),
+  /** The judge's probability that the grade is ≥ 1 and ≥ 2 (its confidence; lib/dashboard/trust.ts). */
+  p_ge1: probability("the probability of grade ≥ 1").nullish(),
+  p_ge2: probability("the probability of grade ≥ 2").nullish(),
 });
 export type TJudgeRow = z.output<typeof ZJudgeRow>;
 

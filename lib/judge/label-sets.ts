@@ -20,7 +20,16 @@ export type TLabelSet = {
   chunkings: string[];
 };
 
-export type TLabelSetRow = { qid: string; docid: string; grade: number; rationale: string | null; injection: boolean };
+export type TLabelSetRow = {
+  qid: string;
+  docid: string;
+  grade: number;
+  rationale: string | null;
+  injection: boolean;
+  /** An imported judge's probabilities of grade ≥ 1 and ≥ 2 (null when its file gave none). */
+  pGe1: number | null;
+  pGe2: number | null;
+};
 
 /** The project's judges that have labels and no run of that name, sorted by name. */
 export async function labelSets(db: Db, projectId: number): Promise<TLabelSet[]> {
@@ -73,6 +82,8 @@ export async function labelSetRows(
       grade: true,
       rationale: true,
       injection: true,
+      pGe1: true,
+      pGe2: true,
       query: { select: { externalId: true } },
       chunk: { select: { externalId: true } },
     },
@@ -84,6 +95,8 @@ export async function labelSetRows(
       grade: r.grade,
       rationale: r.rationale,
       injection: r.injection,
+      pGe1: r.pGe1,
+      pGe2: r.pGe2,
     }))
     .sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : a.docid < b.docid ? -1 : a.docid > b.docid ? 1 : 0));
 }

@@ -3,6 +3,7 @@ import type { AgreementReport } from "../stats/agreement/report.ts";
 import type { TCalibration } from "../stats/calibration.ts";
 import type { TRankAgreement } from "../stats/tau-ap.ts";
 import type { THashedReport } from "./report.ts";
+import { confidenceWords } from "../dashboard/trust-words.ts";
 
 const f = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? "–" : x.toFixed(d));
 const iv = (i: { low: number; high: number } | null | undefined) => (i ? `[${f(i.low)}, ${f(i.high)}]` : "–");
@@ -53,7 +54,7 @@ export function reportMarkdown(r: THashedReport): string {
   if (r.calibration) {
     const cal = r.calibration;
     p(
-      `Confidence per pair: the share of ${cal.source === "samples" ? `its ${cal.per} samples` : `the jury's ${cal.per} members`} at the grade or above. Brier score (mean of (p − y)²) and expected calibration error (${cal.bins} equal-width bins, Σ n_b/N·|accuracy − confidence|) against the final human label.`,
+      `Confidence per pair: ${confidenceWords(cal)}. Brier score (mean of (p − y)²) and expected calibration error (${cal.bins} equal-width bins, Σ n_b/N·|accuracy − confidence|) against the final human label.`,
       "",
       "| event | pairs | human base rate | Brier | ECE |",
       "|---|---|---|---|---|",

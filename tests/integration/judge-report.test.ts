@@ -9,7 +9,7 @@ import { getTrust } from "../../lib/dashboard/panels.ts";
 import { canonicalJson, type THashedReport } from "../../lib/judge/report.ts";
 import { runWorker } from "../../lib/judge/runner.ts";
 import { startRun } from "../../lib/judge/service.ts";
-import { runCliOk } from "../helpers/cli.ts";
+import { runCli, runCliOk } from "../helpers/cli.ts";
 import { startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
 import { useTestDatabase } from "../helpers/fixtures.ts";
 import { seedJudgeProject } from "./judge-fixture.ts";
@@ -195,5 +195,75 @@ describe("Judge trust card", () => {
     expect(panel.calibrationNote).toMatch(/--samples 3/);
     expect(panel.jury).toBeNull();
     expect(panel.ranking!.all.systems).toBe(3);
+  });
+
+  it("an imported judge's own probabilities (p_ge1, p_ge2) are its confidence; bad ones are refused by line and field", async () => {
+    const docid = (i: number) => `c${String(i).padStart(4, "0")}`;
+    // p_ge1 = 0.8 on every pair; p_ge2 = 0.5 on every pair but c0019 (none given).
+    // ≥ 1: 15 of the 20 pairs have h ≥ 1. Brier = (15 · 0.2² + 5 · 0.8²) / 20 = (0.6 + 3.2) / 20 = 0.19;
+    //   one bin [0.8, 0.9): ECE = |15/20 − 0.8| = 0.05.
+    // ≥ 2: 19 pairs, 9 with h ≥ 2 (c0019 has h = 3 and is left out). Brier = 0.5² = 0.25 on every
+    //   pair; one bin [0.5, 0.6): ECE = |9/19 − 0.5| = 1/38.
+    const lines = [...Array(20).keys()].map((i) =>
+      JSON.stringify({
+        query: `q${Math.floor(i / 5)}`,
+        chunk: docid(i),
+        grade: human(i),
+        p_ge1: 0.8,
+        ...(i === 19 ? {} : { p_ge2: 0.5 }),
+      }),
+    );
+    const file = join(dir, "probs.jsonl");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    runCliOk(["import", "judge", "--judge", "probs", "--project", "trust", file]);
+    const stored = await db.judgeLabel.findFirstOrThrow({
+      where: { projectId, judge: "probs", chunk: { externalId: docid(3) } },
+    });
+    expect([stored.pGe1, stored.pGe2]).toEqual([0.8, 0.5]);
+
+    const panel = await getTrust(db, projectId, ZDashboardQuery.parse({ judge: "probs" }));
+    expect(panel.calibration).toMatchObject({ source: "imported", per: 1, bins: 10 });
+    const cal = panel.calibration!;
+    expect([cal.ge1.n, cal.ge2.n]).toEqual([20, 19]);
+    expect(cal.ge1.brier).toBeCloseTo(0.19, 12);
+    expect(cal.ge1.ece).toBeCloseTo(0.05, 12);
+    expect(cal.ge2.brier).toBeCloseTo(0.25, 12);
+    expect(cal.ge2.ece).toBeCloseTo(1 / 38, 12);
+    expect(panel.calibrationNote).toBeNull();
+    const md = runCliOk(["judge", "report", "probs", "--project", "trust"]);
+    expect(md).toContain("the probability of the grade or above that the imported file gave (p_ge1, p_ge2)");
+    expect(md).toContain("| grade ≥ 1 | 20 | 0.750 | 0.190 | 0.050 |");
+
+    // The export gives them back as they came in; importing it again changes nothing.
+    const out = join(dir, "probs-out.jsonl");
+    runCliOk(["judge", "export", "probs", "--format", "jsonl", "--out", out, "--project", "trust"]);
+    const exported = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(exported.find((r) => r.chunk === docid(3))).toMatchObject({ p_ge1: 0.8, p_ge2: 0.5 });
+    expect(exported.find((r) => r.chunk === docid(19))).not.toHaveProperty("p_ge2");
+    expect(runCliOk(["import", "judge", "--judge", "probs", "--project", "trust", out])).toMatch(
+      /20 unchanged|unchanged: 20/,
+    );
+
+    // Out of [0, 1], and P(≥ 2) above P(≥ 1): each refused with its line and field, and nothing is written.
+    const bad = join(dir, "bad-probs.jsonl");
+    writeFileSync(
+      bad,
+      [
+        JSON.stringify({ query: "q0", chunk: docid(0), grade: 0, p_ge1: 1.5 }),
+        JSON.stringify({ query: "q0", chunk: docid(1), grade: 1, p_ge1: 0.3, p_ge2: 0.6 }),
+      ].join("\n") + "\n",
+    );
+    const r = runCli(["import", "judge", "--judge", "bad-probs", "--project", "trust", bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "bad-probs.jsonl:1: p_ge1: expected the probability of grade ≥ 1, a probability from 0 to 1",
+    );
+    expect(r.stderr).toContain(
+      "bad-probs.jsonl:2: p_ge2: expected p_ge2 (the probability of grade ≥ 2) at most p_ge1 (0.3), got 0.6",
+    );
+    expect(await db.judgeLabel.count({ where: { projectId, judge: "bad-probs" } })).toBe(0);
   });
 });

@@ -2,7 +2,8 @@
  * What the Judge trust card reads beyond the label sets (lib/dashboard/trust.ts computes from it):
  * each judge's run (model, template hash, samples, status) and, for a run with several samples per
  * pair, every pair's sample grades (lib/judge/store.ts sampleGrades, the retest panel's read);
- * each jury's members (the provenance of one of its labels, lib/judge/combine.ts). Judge labels and
+ * each jury's members (the provenance of one of its labels, lib/judge/combine.ts); an imported
+ * judge's probabilities of grade ≥ 1 and ≥ 2 per pair (JudgeLabel.pGe1, pGe2). Judge labels and
  * runs change only with the label-set version's judge parts, so it is read once per judge label
  * set (`data.judges`, the same object until a judge label, import or tag changes) and run state.
  */
@@ -10,7 +11,7 @@ import type { Db } from "../../db/client.ts";
 import { sampleGrades } from "../../judge/store.ts";
 import type { TSampleGrades } from "../../judge/retest.ts";
 import type { TDashboardData } from "../model.ts";
-import { num, rows, str } from "../sql.ts";
+import { num, numOrNull, rows, str } from "../sql.ts";
 import { cacheOf, type TCacheHolder } from "./cache.ts";
 
 export type TJudgeRunInfo = {
@@ -27,13 +28,16 @@ export type TTrustInput = {
   samples: Map<string, TSampleGrades[]>;
   /** Jury name → its members, in the jury's order. */
   juries: Map<string, string[]>;
+  /** Judge name → its pairs with an imported probability of grade ≥ 1 or ≥ 2 (null: not given). */
+  probabilities: Map<string, TPairProbability[]>;
 };
+export type TPairProbability = { queryId: number; chunkId: number; pGe1: number | null; pGe2: number | null };
 
 const loaded = (data: TCacheHolder) =>
   cacheOf(data).carried("trust.loaded", () => new WeakMap<object, { runs: string; input: Promise<TTrustInput> }>());
 
 async function read(db: Db, projectId: number): Promise<TTrustInput> {
-  const [runRows, juryRows] = await Promise.all([
+  const [runRows, juryRows, probabilityRows] = await Promise.all([
     rows(
       db,
       `SELECT "id", "judge", "model", "templateSha256", "samples", "status", "target" FROM "JudgeRun" WHERE "projectId" = ? ORDER BY "id"`,
@@ -42,6 +46,11 @@ async function read(db: Db, projectId: number): Promise<TTrustInput> {
     rows(
       db,
       `SELECT "judge", min("provenance") FROM "JudgeLabel" WHERE "projectId" = ? AND "provenance" LIKE '{"kind":"jury"%' GROUP BY "judge"`,
+      [projectId],
+    ),
+    rows(
+      db,
+      `SELECT "judge", "queryId", "chunkId", "pGe1", "pGe2" FROM "JudgeLabel" WHERE "projectId" = ? AND ("pGe1" IS NOT NULL OR "pGe2" IS NOT NULL)`,
       [projectId],
     ),
   ]);
@@ -66,7 +75,19 @@ async function read(db: Db, projectId: number): Promise<TTrustInput> {
     const p = JSON.parse(str(j[1])) as { members?: Record<string, number> };
     if (p.members) juries.set(str(j[0]), Object.keys(p.members));
   }
-  return { runs, samples, juries };
+  const probabilities = new Map<string, TPairProbability[]>();
+  for (const r of probabilityRows) {
+    const judge = str(r[0]);
+    let list = probabilities.get(judge);
+    if (!list) probabilities.set(judge, (list = []));
+    list.push({
+      queryId: num(r[1]),
+      chunkId: num(r[2]),
+      pGe1: numOrNull(r[3]),
+      pGe2: numOrNull(r[4]),
+    });
+  }
+  return { runs, samples, juries, probabilities };
 }
 
 /** The trust card's input for this load, read once per judge label set and run state. */

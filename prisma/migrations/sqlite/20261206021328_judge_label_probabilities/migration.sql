@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "JudgeLabel" ADD COLUMN "pGe1" REAL;
+ALTER TABLE "JudgeLabel" ADD COLUMN "pGe2" REAL;

@@ -56,6 +56,7 @@ async function runAnswersExport(opts: {
   system?: string;
   out?: string;
   project?: string;
+  names?: boolean;
 }): Promise<void> {
   const { exportAnswerLabels, answerSidecarText, answerVersionLine } = await import("../../lib/answers/export.ts");
   const { AppError } = await import("../../lib/errors.ts");
@@ -66,7 +67,10 @@ async function runAnswersExport(opts: {
     );
   const kind = opts.answers ? "answers" : "claims";
   await withProject(opts.project, async (db, project) => {
-    const e = await exportAnswerLabels(db, project.id, kind, opts.format, new Date(), { system: opts.system });
+    const e = await exportAnswerLabels(db, project.id, kind, opts.format, new Date(), {
+      system: opts.system,
+      names: opts.names,
+    });
     const v = e.version;
     if (opts.out) {
       writeFileSync(opts.out, e.content);
@@ -114,13 +118,17 @@ export function registerExport(program: Command): void {
   exp
     .command("answers")
     .description(
-      "generated answers' reference labels (agreed or adjudicated): --claims (default) one row per claim with its label s/p/n/x, --answers one row per answer with relevance and faithfulness; status, annotators, revision, flags, notes; the version as for labels",
+      "generated answers' reference labels (agreed or adjudicated): --claims (default) one row per claim with its label s/p/n/x, --answers one row per answer with relevance and faithfulness; status, annotators, revision, flags, notes; last, who labelled (pseudonymous ids, --names for names) and under which guidelines revision; the version as for labels",
     )
     .addOption(new Option("--format <format>", "file format").choices(["jsonl", "csv"]).default("jsonl"))
     .option("--claims", "one row per claim (the default)")
     .option("--answers", "one row per answer")
     .option("--system <name>", "only this system's answers")
     .option("--out <file>", "write to this file (default: stdout); also writes <out>.version.json")
+    .option(
+      "--names",
+      "name the people who labelled (default: pseudonymous ids annotator-XXXXXXXX, as the annotators report)",
+    )
     .addOption(projectOption())
     .action(
       (opts: {
@@ -130,6 +138,7 @@ export function registerExport(program: Command): void {
         system?: string;
         out?: string;
         project?: string;
+        names?: boolean;
       }) => runAnswersExport(opts),
     );
   exp

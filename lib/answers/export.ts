@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { safeCsv } from "../formats/csv-write.ts";
 import { faithfulness } from "../stats/generation.ts";
+import { pseudonym } from "../annotators/report.ts";
 import { answerReferenceLabels, type TAnswerReferenceRow } from "./reference.ts";
 
 /**
@@ -9,7 +10,9 @@ import { answerReferenceLabels, type TAnswerReferenceRow } from "./reference.ts"
  * (lib/exports/labels.ts):
  * - `claims`: one row per claim of the labelled claim version — answer id, system, question, claim
  *   position and version, claim text, label (s / p / n / x), status (agreed | adjudicated),
- *   annotators, revision (of the adjudication; null when none), flags, notes;
+ *   annotators, revision (of the adjudication; null when none), flags, notes, and last, as the chunk
+ *   labels export (lib/exports/people.ts), who labelled (`labelled_by`: pseudonymous ids
+ *   `annotator-…` unless `names`) and under which guidelines revision (`guideline_revisions`);
  * - `answers`: one row per answer — relevance (0–3), claims, faithfulness with a partly supported
  *   claim counted 0.5 and 0 (lib/stats/generation.ts; null without claims), and the same provenance.
  * Rows come from lib/answers/reference.ts answerReferenceLabels (sorted by system, then qid).
@@ -17,7 +20,7 @@ import { answerReferenceLabels, type TAnswerReferenceRow } from "./reference.ts"
  * Version: { sha256, created_at, rows, project, kind }. `sha256` is the SHA-256 of the canonical
  * form (the JSONL data lines, one object per row, "\n" after each), so the JSONL and CSV exports of
  * the same labels carry the same sha256 and it changes with any label, relevance, status, flag or
- * note. It travels as the chunk export's does: in the file name (`answerExportFileName`:
+ * note; an export with names carries the version of its pseudonymous form. It travels as the chunk export's does: in the file name (`answerExportFileName`:
  * `<project>.claim-labels.<sha12>.csv`), in a sidecar `<file>.version.json` (with the file's own
  * sha256), in the HTTP headers of a download; JSONL's first line is {"label_set_version": {...}}.
  */
@@ -45,6 +48,8 @@ export const CLAIM_CSV_COLUMNS = [
   "revision",
   "flags",
   "notes",
+  "labelled_by",
+  "guideline_revisions",
 ] as const;
 export const ANSWER_CSV_COLUMNS = [
   "answer_id",
@@ -60,6 +65,8 @@ export const ANSWER_CSV_COLUMNS = [
   "revision",
   "flags",
   "notes",
+  "labelled_by",
+  "guideline_revisions",
 ] as const;
 
 /** As lib/exports/labels.ts: flags joined by ";", notes by " | " in a CSV cell (JSONL keeps arrays). */
@@ -69,9 +76,17 @@ const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
-type TRow = Record<string, string | number | null | string[]>;
+type TRow = Record<string, string | number | null | string[] | (number | null)[]>;
+/** How a person is named in the export: by name, or by the annotators report's pseudonymous id. */
+type TNaming = { projectId: number; names: boolean };
 
-function claimRows(rows: readonly TAnswerReferenceRow[]): TRow[] {
+/** The last two columns: who labelled, under which guidelines revision. */
+const people = (r: TAnswerReferenceRow, n: TNaming) => ({
+  labelled_by: r.labelledBy.map((p) => (n.names ? p.name : pseudonym(n.projectId, p.userId))),
+  guideline_revisions: r.labelledBy.map((p) => p.guidelineRevision),
+});
+
+function claimRows(rows: readonly TAnswerReferenceRow[], n: TNaming): TRow[] {
   return rows.flatMap((r) =>
     r.claims.map((c) => ({
       answer_id: r.answerId,
@@ -86,11 +101,12 @@ function claimRows(rows: readonly TAnswerReferenceRow[]): TRow[] {
       revision: r.revision,
       flags: r.flags,
       notes: r.notes,
+      ...people(r, n),
     })),
   );
 }
 
-function answerRows(rows: readonly TAnswerReferenceRow[]): TRow[] {
+function answerRows(rows: readonly TAnswerReferenceRow[], n: TNaming): TRow[] {
   return rows.map((r) => {
     const labels = r.claims.map((c) => c.label);
     return {
@@ -107,12 +123,13 @@ function answerRows(rows: readonly TAnswerReferenceRow[]): TRow[] {
       revision: r.revision,
       flags: r.flags,
       notes: r.notes,
+      ...people(r, n),
     };
   });
 }
 
-export function exportRows(rows: readonly TAnswerReferenceRow[], kind: TAnswerExportKind): TRow[] {
-  return kind === "claims" ? claimRows(rows) : answerRows(rows);
+export function exportRows(rows: readonly TAnswerReferenceRow[], kind: TAnswerExportKind, n: TNaming): TRow[] {
+  return kind === "claims" ? claimRows(rows, n) : answerRows(rows, n);
 }
 
 /** The canonical form the version's sha256 is computed over (also the JSONL export's body). */
@@ -126,7 +143,8 @@ function csvOf(rows: readonly TRow[], kind: TAnswerExportKind): string {
     rows.map((r) =>
       columns.map((c) => {
         const v = r[c];
-        if (c === "flags") return (v as string[]).join(FLAG_SEPARATOR);
+        if (c === "flags" || c === "labelled_by") return (v as string[]).join(FLAG_SEPARATOR);
+        if (c === "guideline_revisions") return (v as (number | null)[]).map((x) => x ?? "").join(FLAG_SEPARATOR);
         if (c === "notes") return (v as string[]).join(NOTE_SEPARATOR);
         return v as string | number | null;
       }),
@@ -140,37 +158,41 @@ export function renderAnswerExport(
   labels: readonly TAnswerReferenceRow[],
   kind: TAnswerExportKind,
   format: TAnswerExportFormat,
-  project: string,
+  project: { id: number; name: string },
   now: Date = new Date(),
+  names = false,
 ): TAnswerExport {
-  const rows = exportRows(labels, kind);
-  const canonical = canonicalAnswerLines(rows);
+  const pseudonymous = exportRows(labels, kind, { projectId: project.id, names: false });
+  const rows = names ? exportRows(labels, kind, { projectId: project.id, names: true }) : pseudonymous;
+  const canonical = canonicalAnswerLines(pseudonymous);
   const version: TAnswerLabelSetVersion = {
     sha256: sha256(canonical),
     created_at: now.toISOString(),
     rows: rows.length,
-    project,
+    project: project.name,
     kind,
   };
   const content =
-    format === "jsonl" ? `${JSON.stringify({ label_set_version: version })}\n${canonical}` : csvOf(rows, kind);
+    format === "jsonl"
+      ? `${JSON.stringify({ label_set_version: version })}\n${canonicalAnswerLines(rows)}`
+      : csvOf(rows, kind);
   return { content, version, fileSha256: sha256(content) };
 }
 
-/** The project's answer reference labels as claims or answers (with `system`, one system's only). */
+/** The project's answer reference labels as claims or answers (with `system`, one system's only; with `names`, people by name). */
 export async function exportAnswerLabels(
   db: Db,
   projectId: number,
   kind: TAnswerExportKind,
   format: TAnswerExportFormat,
   now: Date = new Date(),
-  opts: { system?: string } = {},
+  opts: { system?: string; names?: boolean } = {},
 ): Promise<TAnswerExport> {
   const [project, rows] = await Promise.all([
-    db.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } }),
+    db.project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, name: true } }),
     answerReferenceLabels(db, projectId, opts),
   ]);
-  return renderAnswerExport(rows, kind, format, project.name, now);
+  return renderAnswerExport(rows, kind, format, project, now, opts.names ?? false);
 }
 
 /** The download's file name: project, kind, the first 12 hex digits of the version's sha256. */

@@ -10,6 +10,7 @@ import {
   CLAIM_CSV_COLUMNS,
   exportAnswerLabels,
 } from "../../lib/answers/export.ts";
+import { pseudonym } from "../../lib/annotators/report.ts";
 import { runCli } from "../helpers/cli.ts";
 import { useTestDatabase } from "../helpers/fixtures.ts";
 import { makeGenerationProject } from "../helpers/generation-project.ts";
@@ -24,6 +25,7 @@ useTestDatabase();
 let db: Db;
 let projectId: number;
 let ids: Map<string, string>;
+let users: Awaited<ReturnType<typeof makeGenerationProject>>["users"];
 const dir = mkdtempSync(join(tmpdir(), "gen-export-"));
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const now = new Date("2026-12-02T10:00:00Z");
@@ -34,7 +36,10 @@ beforeAll(async () => {
   const made = await makeGenerationProject(db);
   projectId = made.project.id;
   ids = made.ids;
+  users = made.users;
 });
+// The annotators report's pseudonymous id (lib/annotators/report.ts), the default naming of the last columns.
+const alias = (userId: string) => pseudonym(projectId, userId);
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -76,6 +81,9 @@ describe("answer label exports", () => {
       revision: null,
       flags: ["unsure"],
       notes: ["dates are vague"],
+      // Agreed by Ann and Bob, in the order of their labels; their labels named no guidelines revision.
+      labelled_by: [alias(users.ann.id), alias(users.bob.id)],
+      guideline_revisions: [null, null],
     });
     expect(rows.map((r) => `${String(r.system)} ${String(r.query)} ${String(r.claim)} ${String(r.label)}`)).toEqual([
       "sysA q1 0 s",
@@ -91,6 +99,8 @@ describe("answer label exports", () => {
     ]);
     // The adjudicated answer: the adjudicator's labels, revision 1, both annotators counted.
     expect(rows[9]).toMatchObject({ text: "In London.", status: "adjudicated", revision: 1, annotators: 2 });
+    // An adjudicated answer is the adjudicator's label.
+    expect(rows[9].labelled_by).toEqual([alias(users.adj.id)]);
     expect(answerExportFileName("gen", "claims", "jsonl", e.version)).toBe(
       `gen.claim-labels.${e.version.sha256.slice(0, 12)}.jsonl`,
     );
@@ -103,7 +113,7 @@ describe("answer label exports", () => {
     const lines = csv.content.trimEnd().split("\n");
     expect(lines[0]).toBe(CLAIM_CSV_COLUMNS.join(","));
     expect(lines[1]).toBe(
-      `${ids.get("sysA/q1")},sysA,q1,1,0,Robertson developed it.,s,agreed,2,,unsure,dates are vague`,
+      `${ids.get("sysA/q1")},sysA,q1,1,0,Robertson developed it.,s,agreed,2,,unsure,dates are vague,${alias(users.ann.id)};${alias(users.bob.id)},;`,
     );
     expect(lines).toHaveLength(11);
     const answers = await exportAnswerLabels(db, projectId, "answers", "csv", now);
@@ -111,9 +121,10 @@ describe("answer label exports", () => {
     expect(a[0]).toBe(ANSWER_CSV_COLUMNS.join(","));
     expect(a).toHaveLength(7);
     // sysA q1: s s p → (1 + 1 + 0.5)/3 and 2/3; sysB q3: no claims, no faithfulness.
-    expect(a[1]).toBe(`${ids.get("sysA/q1")},sysA,q1,1,3,3,${5 / 6},${2 / 3},agreed,2,,unsure,dates are vague`);
-    expect(a[6]).toBe(`${ids.get("sysB/q3")},sysB,q3,1,0,0,,,agreed,2,,,`);
-    expect(a[5]).toBe(`${ids.get("sysB/q2")},sysB,q2,1,2,3,0.75,0.5,adjudicated,2,1,,`);
+    const pair = `${alias(users.ann.id)};${alias(users.bob.id)},;`;
+    expect(a[1]).toBe(`${ids.get("sysA/q1")},sysA,q1,1,3,3,${5 / 6},${2 / 3},agreed,2,,unsure,dates are vague,${pair}`);
+    expect(a[6]).toBe(`${ids.get("sysB/q3")},sysB,q3,1,0,0,,,agreed,2,,,,${pair}`);
+    expect(a[5]).toBe(`${ids.get("sysB/q2")},sysB,q2,1,2,3,0.75,0.5,adjudicated,2,1,,,${alias(users.adj.id)},`);
     const bySystem = await exportAnswerLabels(db, projectId, "answers", "jsonl", now, { system: "sysB" });
     expect(bySystem.version.rows).toBe(3);
   });
@@ -154,5 +165,33 @@ describe("answer label exports", () => {
     const both = runCli(["export", "answers", "--claims", "--answers", "--project", "gen"]);
     expect(both.code).toBe(1);
     expect(both.stderr).toMatch(/--claims and --answers: choose one/);
+  });
+
+  it("names the people with names, keeping the pseudonymous export's version; the revision each label recorded", async () => {
+    const pseudo = await exportAnswerLabels(db, projectId, "answers", "jsonl", now);
+    const named = await exportAnswerLabels(db, projectId, "answers", "jsonl", now, { names: true });
+    expect(named.version.sha256).toBe(pseudo.version.sha256);
+    const row = (e: typeof named, key: string) =>
+      e.content
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((r) => r.answer_id === ids.get(key));
+    expect(row(named, "sysA/q1")?.labelled_by).toEqual(["Ann", "Bob"]);
+    expect(row(named, "sysB/q2")?.labelled_by).toEqual(["Ada"]);
+    // A revision recorded with a label shows in its place (and changes the version).
+    const answerId = ids.get("sysA/q1")!;
+    await db.answerJudgement.updateMany({ where: { answerId, userId: users.bob.id }, data: { guidelineRevision: 0 } });
+    const after = await exportAnswerLabels(db, projectId, "answers", "jsonl", now);
+    expect(row(after, "sysA/q1")?.guideline_revisions).toEqual([null, 0]);
+    expect(after.version.sha256).not.toBe(pseudo.version.sha256);
+    await db.answerJudgement.updateMany({
+      where: { answerId, userId: users.bob.id },
+      data: { guidelineRevision: null },
+    });
+    const cli = runCli(["export", "answers", "--answers", "--names", "--format", "csv", "--project", "gen"]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout.split("\n")[1]).toMatch(/,Ann;Bob,;$/);
   });
 });

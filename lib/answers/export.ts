@@ -77,14 +77,58 @@ const CSV_OPTIONS = { quoted_match: [/#/, /^\s|\s$/] };
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
 type TRow = Record<string, string | number | null | string[] | (number | null)[]>;
-/** How a person is named in the export: by name, or by the annotators report's pseudonymous id. */
-type TNaming = { projectId: number; names: boolean };
+/** Who made an answer's label and under which guidelines revision (null: not recorded). */
+type TAnswerPeople = { userId: string; name: string; guidelineRevision: number | null }[];
+/** How a person is named in the export (by name, or by the annotators report's pseudonymous id), and who labelled each answer. */
+type TNaming = { projectId: number; names: boolean; people: ReadonlyMap<string, TAnswerPeople> };
 
 /** The last two columns: who labelled, under which guidelines revision. */
-const people = (r: TAnswerReferenceRow, n: TNaming) => ({
-  labelled_by: r.labelledBy.map((p) => (n.names ? p.name : pseudonym(n.projectId, p.userId))),
-  guideline_revisions: r.labelledBy.map((p) => p.guidelineRevision),
-});
+const people = (r: TAnswerReferenceRow, n: TNaming) => {
+  const p = n.people.get(r.answerId) ?? [];
+  return {
+    labelled_by: p.map((x) => (n.names ? x.name : pseudonym(n.projectId, x.userId))),
+    guideline_revisions: p.map((x) => x.guidelineRevision),
+  };
+};
+
+/**
+ * Who made each answer's reference label (as lib/exports/people.ts for chunks): the adjudicator for
+ * an adjudicated answer, else its annotators in the order of their labels.
+ */
+async function answerPeople(db: Db, rows: readonly TAnswerReferenceRow[]): Promise<Map<string, TAnswerPeople>> {
+  const out = new Map<string, TAnswerPeople>();
+  for (let i = 0; i < rows.length; i += 1000) {
+    const part = rows.slice(i, i + 1000);
+    const adjudicated = part.filter((r) => r.status === "adjudicated").map((r) => r.answerId);
+    const agreed = part.filter((r) => r.status === "agreed").map((r) => r.answerId);
+    const [decisions, labels] = await Promise.all([
+      db.answerAdjudication.findMany({
+        where: { answerId: { in: adjudicated } },
+        select: {
+          answerId: true,
+          adjudicatorId: true,
+          guidelineRevision: true,
+          adjudicator: { select: { name: true } },
+        },
+      }),
+      db.answerJudgement.findMany({
+        where: { answerId: { in: agreed } },
+        orderBy: { id: "asc" },
+        select: { answerId: true, userId: true, guidelineRevision: true, user: { select: { name: true } } },
+      }),
+    ]);
+    for (const d of decisions)
+      out.set(d.answerId, [
+        { userId: d.adjudicatorId, name: d.adjudicator.name, guidelineRevision: d.guidelineRevision },
+      ]);
+    for (const j of labels) {
+      const list = out.get(j.answerId) ?? [];
+      list.push({ userId: j.userId, name: j.user.name, guidelineRevision: j.guidelineRevision });
+      out.set(j.answerId, list);
+    }
+  }
+  return out;
+}
 
 function claimRows(rows: readonly TAnswerReferenceRow[], n: TNaming): TRow[] {
   return rows.flatMap((r) =>
@@ -160,10 +204,10 @@ export function renderAnswerExport(
   format: TAnswerExportFormat,
   project: { id: number; name: string },
   now: Date = new Date(),
-  names = false,
+  naming: { names: boolean; people: ReadonlyMap<string, TAnswerPeople> } = { names: false, people: new Map() },
 ): TAnswerExport {
-  const pseudonymous = exportRows(labels, kind, { projectId: project.id, names: false });
-  const rows = names ? exportRows(labels, kind, { projectId: project.id, names: true }) : pseudonymous;
+  const pseudonymous = exportRows(labels, kind, { projectId: project.id, ...naming, names: false });
+  const rows = naming.names ? exportRows(labels, kind, { projectId: project.id, ...naming }) : pseudonymous;
   const canonical = canonicalAnswerLines(pseudonymous);
   const version: TAnswerLabelSetVersion = {
     sha256: sha256(canonical),
@@ -192,7 +236,10 @@ export async function exportAnswerLabels(
     db.project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, name: true } }),
     answerReferenceLabels(db, projectId, opts),
   ]);
-  return renderAnswerExport(rows, kind, format, project, now, opts.names ?? false);
+  return renderAnswerExport(rows, kind, format, project, now, {
+    names: opts.names ?? false,
+    people: await answerPeople(db, rows),
+  });
 }
 
 /** The download's file name: project, kind, the first 12 hex digits of the version's sha256. */

@@ -21,11 +21,6 @@ export type TAnswerReferenceRow = {
   flags: string[];
   notes: string[];
   revision: number | null;
-  /**
-   * Who made the label and under which guidelines revision (null: not recorded): the adjudicator for
-   * an adjudicated answer, else its annotators in the order of their labels.
-   */
-  labelledBy: { userId: string; name: string; guidelineRevision: number | null }[];
 };
 
 /**
@@ -54,29 +49,10 @@ export async function answerReferenceLabels(
         disputedAt: true,
         query: { select: { externalId: true } },
         judgements: {
-          select: {
-            claimVersion: true,
-            claimLabels: true,
-            relevance: true,
-            flags: true,
-            notes: true,
-            userId: true,
-            guidelineRevision: true,
-            user: { select: { name: true } },
-          },
+          select: { claimVersion: true, claimLabels: true, relevance: true, flags: true, notes: true },
           orderBy: { id: "asc" },
         },
-        adjudication: {
-          select: {
-            claimVersion: true,
-            claimLabels: true,
-            relevance: true,
-            revision: true,
-            adjudicatorId: true,
-            guidelineRevision: true,
-            adjudicator: { select: { name: true } },
-          },
-        },
+        adjudication: { select: { claimVersion: true, claimLabels: true, relevance: true, revision: true } },
       },
     }),
   ]);
@@ -127,16 +103,6 @@ export async function answerReferenceLabels(
       flags: [...new Set(a.judgements.flatMap((j) => parseFlags(j.flags)))].sort(),
       notes: a.judgements.map((j) => j.notes.trim()).filter((n) => n !== ""),
       revision: a.adjudication?.revision ?? null,
-      labelledBy:
-        f.status === "adjudicated" && a.adjudication
-          ? [
-              {
-                userId: a.adjudication.adjudicatorId,
-                name: a.adjudication.adjudicator.name,
-                guidelineRevision: a.adjudication.guidelineRevision,
-              },
-            ]
-          : a.judgements.map((j) => ({ userId: j.userId, name: j.user.name, guidelineRevision: j.guidelineRevision })),
     };
   });
   return rows.sort((x, y) =>

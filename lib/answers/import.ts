@@ -281,13 +281,21 @@ export async function importAnswers(
     const at = dateValue(tx.provider);
     for (const { r, old } of replace) {
       if (humanLabels(old) + old.judgeLabels.length > 0)
-        for (const table of ["AnswerJudgement", "AnswerAdjudication", "AnswerJudgeLabel"])
-          await tx.run(`DELETE FROM "${table}" WHERE "answerId" = ?`, [old.id]);
-      await tx.run(`DELETE FROM "AnswerContext" WHERE "answerId" = ?`, [old.id]);
+        for (const table of ["AnswerJudgement", "AnswerAdjudication", "AnswerJudgeLabel"] as const)
+          await tx.query((k) => k.deleteFrom(table).where("answerId", "=", old.id));
+      await tx.query((k) => k.deleteFrom("AnswerContext").where("answerId", "=", old.id));
       const version = writes.find((w) => w.id === old.id)!.version;
-      await tx.run(
-        `UPDATE "Answer" SET "text" = ?, "citations" = ?, "contentHash" = ?, "claimVersion" = ?, "disputedAt" = NULL WHERE "id" = ?`,
-        [r.text, citationsOf(r), r.hash, version, old.id],
+      await tx.query((k) =>
+        k
+          .updateTable("Answer")
+          .set({
+            text: r.text,
+            citations: citationsOf(r),
+            contentHash: r.hash,
+            claimVersion: version,
+            disputedAt: null,
+          })
+          .where("id", "=", old.id),
       );
     }
     await tx.insert(

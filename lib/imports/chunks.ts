@@ -84,9 +84,11 @@ export async function writeChunks(
     );
     let done = create.length;
     for (const u of update) {
-      await tx.run(
-        `UPDATE "Chunk" SET "videoId" = ?, "startSeconds" = ?, "endSeconds" = ?, "text" = ? WHERE "id" = ?`,
-        [u.videoId, u.start, u.end, u.text, u.id],
+      await tx.query((k) =>
+        k
+          .updateTable("Chunk")
+          .set({ videoId: u.videoId, startSeconds: u.start, endSeconds: u.end, text: u.text })
+          .where("id", "=", u.id),
       );
       if (++done % 1000 === 0) opts.onProgress?.(done, total);
     }

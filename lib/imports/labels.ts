@@ -162,6 +162,8 @@ type LabelTable = {
   ownerField: "source" | "judge";
   owner: string;
   extras: TExtraColumn[];
+  /** Writes a changed label: its grade and extra columns from the file's row (a typed statement per table). */
+  update: (tx: BulkTx, id: number, r: Resolved) => Promise<unknown>;
   findAll: () => Promise<StoredLabel[]>;
 };
 type StoredLabel = { id: number; queryId: number; chunkId: number; grade: number; extra: TExtraValues };
@@ -212,13 +214,7 @@ async function importLabels(
     const at = dateValue(tx.provider);
     // Before the new labels are written, so that "labelled before" is the state this import found.
     released = await releaseUngraded(tx, projectId, pooledCreates);
-    const setExtras = t.extras.map((x) => `"${x.field}" = ?`).join(", ");
-    for (const c of updates)
-      await tx.run(`UPDATE "${t.table}" SET "grade" = ?, ${setExtras} WHERE "id" = ?`, [
-        c.r.grade,
-        ...c.extra,
-        c.old!.id,
-      ]);
+    for (const c of updates) await t.update(tx, c.old!.id, c.r);
     await tx.insert(
       t.table,
       [
@@ -332,6 +328,10 @@ export function importReferenceLabels(
     table: "ReferenceLabel",
     owner: source,
     extras: [{ field: "startSeconds", type: "float", of: (r) => r.start }],
+    update: (tx, id, r) =>
+      tx.query((k) =>
+        k.updateTable("ReferenceLabel").set({ grade: r.grade, startSeconds: r.start }).where("id", "=", id),
+      ),
     findAll: async () =>
       (
         await db.referenceLabel.findMany({
@@ -360,6 +360,13 @@ export function importJudgeLabels(
       { field: "pGe1", type: "float", of: (r) => r.pGe1 },
       { field: "pGe2", type: "float", of: (r) => r.pGe2 },
     ],
+    update: (tx, id, r) =>
+      tx.query((k) =>
+        k
+          .updateTable("JudgeLabel")
+          .set({ grade: r.grade, rationale: r.rationale, pGe1: r.pGe1, pGe2: r.pGe2 })
+          .where("id", "=", id),
+      ),
     findAll: async () =>
       (
         await db.judgeLabel.findMany({

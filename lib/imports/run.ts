@@ -262,11 +262,8 @@ async function importRunFile(
       },
       (done) => opts.onProgress?.(done, total),
     );
-    await tx.run(`INSERT INTO "RunRanking" ("runId", "contentHash", "data") VALUES (?, ?, ?)`, [
-      runId,
-      sha256,
-      ranking,
-    ]);
+    const id = runId;
+    await tx.query((k) => k.insertInto("RunRanking").values({ runId: id, contentHash: sha256, data: ranking }));
     await insertImportRecord(tx, { projectId, kind: "run", fileName: name, sha256, rows: total });
   });
   return {

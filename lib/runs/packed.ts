@@ -55,7 +55,7 @@ function groupByQuery(entries: TRunEntryColumns): { queryIds: number[]; from: In
  * tie. Nothing is allocated per entry: the entries' indices are sorted with
  * compareEvaluated applied to two reused views. Memory: the output and one index array.
  */
-export function encodeRanking(entries: TRunEntryColumns, docid: (chunkId: number) => string): Uint8Array {
+export function encodeRanking(entries: TRunEntryColumns, docid: (chunkId: number) => string): Uint8Array<ArrayBuffer> {
   const n = entries.length;
   const { chunk } = entries;
   const { queryIds, from, order } = groupByQuery(entries);

@@ -4,8 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import type { TAnnotatorAnswer } from "@/lib/answers/view";
-import { CLAIM_LABEL_NAMES, type TClaimLabel } from "@/lib/answers/labels";
-import { formatClock } from "@/lib/annotate/format";
+import type { TClaimLabel } from "@/lib/answers/labels";
 import { newIdempotencyKey } from "@/lib/offline/key";
 import { useOutbox } from "@/lib/query/annotate";
 import {
@@ -17,11 +16,10 @@ import {
   useEditClaims,
   type TAnswerJudgementBody,
 } from "@/lib/query/answers";
-import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
+import { usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton, SubmitRow } from "@/components/grading/GradingControls";
 import { KeyHelp } from "@/components/annotate/parts";
 import { GuidelinesPanel } from "@/components/annotate/Guidelines";
-import { isTyping } from "@/components/annotate/useGradingKeys";
 import {
   afterMerge,
   afterSplit,
@@ -29,27 +27,17 @@ import {
   defaultSplitAt,
   firstUnlabelled,
   initialAnswerForm,
-  LABEL_KEYS,
-  labelClaim,
-  moveCursor,
+  RELEVANCE,
   type TAnswerForm,
 } from "./form";
+import { useAnswerKeys } from "./useAnswerKeys";
+import { ClaimList, ConfirmMerge, RelevanceBar, SplitDialog } from "./AnswerClaims";
+import { AnswerContext } from "./AnswerContext";
+import { AnswersEnd, FailedLabels, OutboxStatus } from "./AnswerQueueNotes";
 
 const LOCKED = "You labelled this answer: e (Edit) to change it, Enter for the next unfinished answer.";
 const CLOSED_ANSWERS = "Grading is closed in this project: answers are read-only (u: back to the previous answer).";
 
-const RELEVANCE: { grade: number; name: string }[] = [
-  { grade: 0, name: "does not address the question" },
-  { grade: 1, name: "touches it" },
-  { grade: 2, name: "answers it partly" },
-  { grade: 3, name: "answers it fully" },
-];
-const LABEL_STYLE: Record<TClaimLabel, string> = {
-  s: "bg-emerald-100 text-emerald-900",
-  p: "bg-amber-100 text-amber-900",
-  n: "bg-red-100 text-red-900",
-  x: "bg-sky-100 text-sky-900",
-};
 const PREFETCH_AHEAD = 3;
 const JUDGEMENTS_URL = "/api/annotate/answers/judgements";
 
@@ -262,84 +250,10 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   /** A change of the form (labels, relevance): refused with a word while the answer is finished and locked. */
   const change = (f: TAnswerForm) => (locked ? setMessage(LOCKED) : setForm(f));
 
-  const handlers = useRef({
-    form,
-    data,
-    submit,
-    enter,
-    play,
-    merge,
-    openSplit,
-    back,
-    setForm,
-    change,
-    unlock,
-    locked,
-    controls,
-  });
-  useEffect(() => {
-    handlers.current = {
-      form,
-      data,
-      submit,
-      enter,
-      play,
-      merge,
-      openSplit,
-      back,
-      setForm,
-      change,
-      unlock,
-      locked,
-      controls,
-    };
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const h = handlers.current;
-      if (e.key === "Escape") {
-        if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
-        setHelp(false);
-        setGuide(false);
-        setSplit(null);
-        setConfirmMerge(null);
-        return;
-      }
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-      // Enter on a focused link or button is the browser's (follow it, press it), not the page's.
-      if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button")) return;
-      const f = h.form;
-      let handled = true;
-      const key = e.key.toLowerCase();
-      if (e.key === "?") setHelp((x) => !x);
-      else if (key === "g") setGuide((x) => !x);
-      else if (e.key === " ") h.controls.toggle();
-      else if (key === "u" || e.key === "Backspace") h.back();
-      else if (!f || !h.data) handled = false;
-      else if (key === "e") h.unlock();
-      else if (key in LABEL_KEYS && e.key.length === 1) h.change(labelClaim(f, LABEL_KEYS[key]));
-      else if (key === "j" || e.key === "ArrowDown") h.setForm(moveCursor(f, 1));
-      else if (key === "k" || e.key === "ArrowUp") h.setForm(moveCursor(f, -1));
-      else if (/^[0-9]$/.test(e.key) && f.cursor >= f.labels.length) {
-        const g = Number(e.key);
-        if (g > 3) handled = false;
-        else if (h.locked) h.change(f);
-        else {
-          const next = { ...f, relevance: g };
-          h.setForm(next);
-          h.submit(next);
-        }
-      } else if (/^[1-9]$/.test(e.key)) h.play(Number(e.key) - 1);
-      else if (key === "r") h.controls.replay();
-      else if (key === "m") h.merge();
-      else if (e.key === "/") h.openSplit();
-      else if (e.key === "Enter") h.enter();
-      else handled = false;
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  useAnswerKeys(
+    { form, data, submit, enter, play, merge, openSplit, back, setForm, change, unlock, locked, controls },
+    { setHelp, setGuide, setSplit, setConfirmMerge },
+  );
 
   if (queue.isPending) return <p className="p-6 text-slate-600">Loading your answers…</p>;
   if (queue.isError)
@@ -367,69 +281,11 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
         </p>
         <KeysButton onClick={() => setHelp((h) => !h)} />
       </header>
-      <div role="status" aria-live="polite" className="text-xs text-slate-600" data-testid="outbox">
-        {outbox.pending.length > 0 ? (
-          <>
-            {outbox.pending.length} label{outbox.pending.length === 1 ? "" : "s"} waiting to be sent{" "}
-            <button type="button" className="underline" onClick={outbox.retryNow}>
-              Retry now
-            </button>
-          </>
-        ) : (
-          "All labels saved."
-        )}
-      </div>
-      {failedLabels.length > 0 ? (
-        <section
-          role="alert"
-          aria-label="Labels not saved"
-          className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800"
-          data-testid="failed-labels"
-        >
-          <p className="font-semibold">
-            {failedLabels.length} label{failedLabels.length === 1 ? " was" : "s were"} not saved (the others were sent):
-          </p>
-          <ul className="space-y-1">
-            {failedLabels.map((f) => {
-              const place = flat.find((x) => x.id === f.entry.itemId);
-              return (
-                <li key={f.entry.key} className="flex flex-wrap items-center gap-2">
-                  <span>
-                    {place ? `Answer ${place.index}` : "An answer no longer in your queue"}: {f.message} (HTTP{" "}
-                    {f.status})
-                  </span>
-                  {place ? (
-                    <button type="button" className="underline" onClick={() => goTo(place.id)}>
-                      Open answer
-                    </button>
-                  ) : null}
-                  <button
-                    type="button"
-                    className="underline"
-                    aria-label="Dismiss"
-                    onClick={() => outbox.dismiss(f.entry.key)}
-                  >
-                    Dismiss
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ) : null}
+      <OutboxStatus pending={outbox.pending.length} onRetry={outbox.retryNow} />
+      <FailedLabels failed={failedLabels} flat={flat} onOpen={goTo} onDismiss={outbox.dismiss} />
 
       {atEnd || !activeId ? (
-        <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">
-            {page.done >= page.total ? "All your answers are labelled" : "End of your answers"}
-          </h1>
-          <p className="text-sm text-slate-600" data-testid="answers-done">
-            {page.done >= page.total
-              ? `You labelled all ${page.total} answers assigned to you. `
-              : `${page.total - page.done} of your answers are not labelled yet. `}
-            Press <kbd>u</kbd> to go back to the last answer.
-          </p>
-        </section>
+        <AnswersEnd done={page.done} total={page.total} />
       ) : !data || !form ? (
         <p className="text-slate-600" data-testid="answer-loading">
           {item.isError ? `Could not load the answer: ${item.error.message}` : "Loading answer…"}
@@ -470,89 +326,20 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
               <summary>The whole answer</summary>
               <p className="mt-1 whitespace-pre-wrap">{data.answer}</p>
             </details>
-            <p className="text-xs text-slate-600" data-testid="claims-labelled">
-              {form.labels.filter((l) => l !== null).length} of {form.labels.length} claims labelled
-            </p>
-            <ol aria-label="Claims" className="space-y-1">
-              {data.claims.map((c, i) => {
-                const l = form.labels[i];
-                const current = form.cursor === i;
-                return (
-                  <li
-                    key={`${form.claimVersion}:${c.position}`}
-                    data-testid="claim"
-                    data-label={l ?? ""}
-                    aria-current={current ? "true" : undefined}
-                    className={`flex items-start gap-2 rounded border p-2 text-sm ${current ? "border-indigo-600 ring-2 ring-indigo-300" : "border-slate-200"}`}
-                    onClick={() => setForm({ ...form, cursor: i })}
-                  >
-                    <span className="font-mono text-slate-500">{i + 1}.</span>
-                    <span className="flex-1">{c.text}</span>
-                    <span
-                      className={`rounded px-1 font-mono text-xs ${l ? LABEL_STYLE[l] : "text-slate-400"}`}
-                      title={l ? CLAIM_LABEL_NAMES[l] : "no label yet"}
-                    >
-                      {l ?? "·"}
-                    </span>
-                  </li>
-                );
-              })}
-            </ol>
-            {confirmMerge !== null ? (
-              <div
-                role="alertdialog"
-                aria-label="Merge the claims"
-                data-testid="confirm-merge"
-                className="rounded border border-amber-400 bg-amber-50 p-2 text-sm"
-              >
-                Merge claims {confirmMerge + 1} and {confirmMerge + 2} into one (your own claims; no one else&apos;s
-                change)? Enter merges, Esc cancels.
-              </div>
-            ) : null}
+            <ClaimList claims={data.claims} form={form} setForm={setForm} />
+            {confirmMerge !== null ? <ConfirmMerge at={confirmMerge} /> : null}
             {split ? (
-              <div
-                role="dialog"
-                aria-label="Split the claim"
-                className="space-y-1 rounded border border-slate-300 p-2 text-sm"
-              >
-                <p>
-                  Move the caret to where the claim splits, then Enter splits it there (your own claims; no one
-                  else&apos;s change). Esc cancels.
-                </p>
-                <input
-                  ref={splitRef}
-                  aria-label="Claim to split"
-                  className="w-full rounded border border-slate-300 p-1 font-mono text-xs"
-                  value={data.claims[split.claim]?.text ?? ""}
-                  onChange={() => undefined}
-                  onKeyDown={(e) => {
-                    if (e.key === "Enter") {
-                      e.preventDefault();
-                      edit({ kind: "split", position: split.claim, at: e.currentTarget.selectionStart ?? split.at });
-                    }
-                  }}
-                />
-              </div>
+              <SplitDialog
+                text={data.claims[split.claim]?.text ?? ""}
+                at={split.at}
+                inputRef={splitRef}
+                onSplit={(at) => edit({ kind: "split", position: split.claim, at })}
+              />
             ) : null}
-            <div
-              role="group"
-              aria-label="Relevance"
-              className={`grid grid-cols-2 gap-2 rounded p-1 sm:grid-cols-4 ${form.cursor >= form.labels.length ? "ring-2 ring-indigo-300" : ""}`}
-              data-testid="relevance"
-              data-value={form.relevance ?? ""}
-            >
-              {RELEVANCE.map((r) => (
-                <button
-                  key={r.grade}
-                  type="button"
-                  aria-pressed={form.relevance === r.grade}
-                  className={`rounded border px-2 py-1 text-left text-xs ${form.relevance === r.grade ? "border-indigo-700 bg-indigo-50" : "border-slate-300"}`}
-                  onClick={() => (locked ? setMessage(LOCKED) : submit({ ...form, relevance: r.grade }))}
-                >
-                  <span className="font-mono font-semibold">{r.grade}</span> {r.name}
-                </button>
-              ))}
-            </div>
+            <RelevanceBar
+              form={form}
+              onChoose={(grade) => (locked ? setMessage(LOCKED) : submit({ ...form, relevance: grade }))}
+            />
             <label className="block text-sm">
               <span className="sr-only">Notes</span>
               <textarea
@@ -575,39 +362,14 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
               message={message}
             />
           </div>
-          <div className="space-y-2">
-            {ctx ? (
-              <VideoPlayer
-                src={ctx.video.src}
-                allowed={ctx.video.allowed}
-                times={ctx}
-                cueSeconds={ctx.startSeconds}
-                cueKey={`${data.id}:${chunkIndex}`}
-                mediaRef={mediaRef}
-                title={ctx.video.title}
-                autoPlay={chunk?.answer === data.id && chunk.play}
-              />
-            ) : (
-              <p className="text-sm text-slate-600">The model was given no context for this answer.</p>
-            )}
-            <ol aria-label="Context" className="space-y-1">
-              {data.context.map((c, i) => (
-                <li key={c.position}>
-                  <button
-                    type="button"
-                    data-testid="context-chunk"
-                    aria-current={i === chunkIndex ? "true" : undefined}
-                    className={`w-full rounded border p-2 text-left text-xs ${i === chunkIndex ? "border-indigo-600 bg-indigo-50" : "border-slate-200"}`}
-                    onClick={() => play(i)}
-                  >
-                    <span className="font-mono font-semibold">{i + 1}</span> · {c.video.title}{" "}
-                    {formatClock(c.startSeconds)}–{formatClock(c.endSeconds)}
-                    <span className="mt-1 block whitespace-pre-wrap text-slate-800">{c.text}</span>
-                  </button>
-                </li>
-              ))}
-            </ol>
-          </div>
+          <AnswerContext
+            answerId={data.id}
+            context={data.context}
+            chunkIndex={chunkIndex}
+            autoPlay={chunk?.answer === data.id && chunk.play}
+            mediaRef={mediaRef}
+            onPlay={play}
+          />
         </article>
       )}
       {data && (

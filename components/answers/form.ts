@@ -94,3 +94,11 @@ export const ANSWER_KEYS: [string, string][] = [
   ["g", "the project's guidelines"],
   ["?", "these keys"],
 ];
+
+/** The answer's relevance grades (the relevance bar, the guidelines' meanings). */
+export const RELEVANCE: { grade: number; name: string }[] = [
+  { grade: 0, name: "does not address the question" },
+  { grade: 1, name: "touches it" },
+  { grade: 2, name: "answers it partly" },
+  { grade: 3, name: "answers it fully" },
+];

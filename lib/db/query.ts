@@ -26,8 +26,8 @@ export type TBuild<R> = (k: TBuilder) => Compilable<R>;
 export type TCompiled = { sql: string; params: unknown[] };
 
 /** A "cold" Kysely instance: it compiles for a dialect and never connects (DummyDriver). */
-const cold = (dialect: "sqlite" | "postgres"): TBuilder =>
-  new Kysely<DB>({
+const cold = <D = DB>(dialect: "sqlite" | "postgres"): Kysely<D> =>
+  new Kysely<D>({
     dialect: {
       createAdapter: () => (dialect === "sqlite" ? new SqliteAdapter() : new PostgresAdapter()),
       createDriver: () => new DummyDriver(),
@@ -40,6 +40,17 @@ const builders: Record<TProvider, TBuilder> = { sqlite: cold("sqlite"), postgres
 
 /** The builder of a dialect (tests compare the SQL both compile to). */
 export const builder = (provider: TProvider): TBuilder => builders[provider];
+
+/**
+ * Cold builders over a view `V` of the schema: the same tables and columns under other types,
+ * e.g. lib/judge/task-table.ts, where the two task tables are one table name typed with only the
+ * columns they share. They compile the same SQL as `builder`; create them once per view (module
+ * level), and use the one of the body's dialect (sql.ts `provider`) inside a build.
+ */
+export const viewBuilders = <V>(): Record<TProvider, Kysely<V>> => ({
+  sqlite: cold<V>("sqlite"),
+  postgres: cold<V>("postgres"),
+});
 
 export function compileFor<R>(provider: TProvider, build: TBuild<R>): TCompiled {
   const compiled = build(builders[provider]).compile();

@@ -16,7 +16,7 @@
  * JudgeCache.result holds the parsed verdict as JSON, `grade` its relevance.
  */
 import type { Db, JudgeRun } from "../db/client.ts";
-import { all, provider, run as runSql, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
+import { exec, provider, rowsOf, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { TRunParams } from "./create.ts";
 import {
@@ -28,7 +28,7 @@ import {
 import { answerView, renderAnswerTemplate, type TContextChunk } from "./answers-template.ts";
 import { looksLikeInjection } from "./injection.ts";
 import { cacheKey, type TKindParsed, type TKindResult, type TTaskKind } from "./kinds.ts";
-import { batchTotals, labelRationale } from "./store.ts";
+import { addRunTotals, batchTotals, labelRationale } from "./store-record.ts";
 
 export type TAnswerClaimed = { id: number; answerId: string; sample: number; attempts: number };
 /** A sample's verdict with the claim version it was given (stored as AnswerJudgeTask.result). */
@@ -158,15 +158,23 @@ export function answerKind(
     responseFormat: answerResponseFormat(),
     claim: (limit) =>
       sqlTransaction(db, function* () {
-        const lock = (yield* provider()) === "postgres" ? " FOR UPDATE SKIP LOCKED" : "";
-        const rows = yield* all<{
-          id: number | bigint;
-          answerId: string;
-          sample: number | bigint;
-          attempts: number | bigint;
-        }>(
-          `UPDATE "AnswerJudgeTask" SET "status" = 'running', "workerId" = ?, "claimedAt" = ? WHERE "id" IN (SELECT "id" FROM "AnswerJudgeTask" WHERE "runId" = ? AND "status" = 'pending' ORDER BY "id" LIMIT ?${lock}) RETURNING "id", "answerId", "sample", "attempts"`,
-          [workerId, now(), r.id, limit],
+        const p = yield* provider();
+        const rows = yield* rowsOf((k) =>
+          k
+            .updateTable("AnswerJudgeTask")
+            .set({ status: "running", workerId, claimedAt: now() })
+            .where("id", "in", (eb) => {
+              const pending = eb
+                .selectFrom("AnswerJudgeTask")
+                .select("id")
+                .where("runId", "=", r.id)
+                .where("status", "=", "pending")
+                .orderBy("id")
+                .limit(limit);
+              // PostgreSQL: workers sharing a run skip each other's claims (store-record.ts claimTasks).
+              return p === "postgres" ? pending.forUpdate().skipLocked() : pending;
+            })
+            .returning(["id", "answerId", "sample", "attempts"]),
         );
         return rows.map((x) => ({
           id: Number(x.id),
@@ -198,9 +206,8 @@ export function answerKind(
         const slice = keys.slice(i, i + 500);
         if (!slice.length) continue;
         const rows = await sqlRead(db, function* () {
-          return yield* all<{ key: string; raw: string }>(
-            `SELECT "key", "raw" FROM "JudgeCache" WHERE "result" IS NOT NULL AND "key" IN (${slice.map(() => "?").join(",")})`,
-            slice,
+          return yield* rowsOf((k) =>
+            k.selectFrom("JudgeCache").select(["key", "raw"]).where("result", "is not", null).where("key", "in", slice),
           );
         });
         for (const x of rows) out.set(x.key, x.raw);
@@ -220,49 +227,52 @@ export async function recordAnswerResults(
 ): Promise<number> {
   if (!results.length) return 0;
   const at = now();
-  const { tokensIn, tokensOut, cost } = batchTotals(results);
+  const totals = batchTotals(results);
   return sqlTransaction(db, function* (): TSqlBody<number> {
     const applied: TKindResult<TAnswerClaimed, TAnswerResult>[] = [];
     for (const x of results) {
       const finished = x.outcome !== "retry";
-      const n = yield* runSql(
-        `UPDATE "AnswerJudgeTask" SET "status" = ?, "result" = ?, "raw" = ?, "error" = ?, "attempts" = ?, "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?, "cached" = ?, "finishedAt" = ?, "workerId" = NULL, "claimedAt" = NULL
-         WHERE "id" = ? AND "workerId" = ? AND "status" = 'running'`,
-        [
-          finished ? x.outcome : "pending",
-          x.value === null ? null : JSON.stringify(x.value),
-          x.raw,
-          x.error,
-          x.attempts,
-          x.promptTokens,
-          x.completionTokens,
-          x.cached,
-          finished ? at : null,
-          x.t.id,
-          workerId,
-        ],
+      const n = yield* exec((k) =>
+        k
+          .updateTable("AnswerJudgeTask")
+          .set((eb) => ({
+            status: finished ? x.outcome : "pending",
+            result: x.value === null ? null : JSON.stringify(x.value),
+            raw: x.raw,
+            error: x.error,
+            attempts: x.attempts,
+            promptTokens: eb("promptTokens", "+", x.promptTokens),
+            completionTokens: eb("completionTokens", "+", x.completionTokens),
+            cached: x.cached,
+            finishedAt: finished ? at : null,
+            workerId: null,
+            claimedAt: null,
+          }))
+          .where("id", "=", x.t.id)
+          .where("workerId", "=", workerId)
+          .where("status", "=", "running"),
       );
       if (n === 1) applied.push(x);
     }
     for (const x of applied) {
-      if (x.outcome !== "done" || !x.cacheKey || x.cached || x.value === null) continue;
-      yield* runSql(
-        `INSERT INTO "JudgeCache" ("key", "grade", "result", "raw", "promptTokens", "completionTokens", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("key") DO NOTHING`,
-        [
-          x.cacheKey,
-          x.value.relevance,
-          JSON.stringify({ claims: x.value.claims, relevance: x.value.relevance }),
-          x.raw ?? "",
-          x.promptTokens,
-          x.completionTokens,
-          at,
-        ],
+      const { cacheKey, value } = x;
+      if (x.outcome !== "done" || !cacheKey || x.cached || value === null) continue;
+      yield* exec((k) =>
+        k
+          .insertInto("JudgeCache")
+          .values({
+            key: cacheKey,
+            grade: value.relevance,
+            result: JSON.stringify({ claims: value.claims, relevance: value.relevance }),
+            raw: x.raw ?? "",
+            promptTokens: x.promptTokens,
+            completionTokens: x.completionTokens,
+            createdAt: at,
+          })
+          .onConflict((oc) => oc.column("key").doNothing()),
       );
     }
-    yield* runSql(
-      `UPDATE "JudgeRun" SET "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?, "cost" = "cost" + ? WHERE "id" = ?`,
-      [tokensIn, tokensOut, cost, r.id],
-    );
+    yield* addRunTotals(r.id, totals);
     // Answers with a sample finished in this batch: labelled once all their samples are finished.
     const finishedAnswers = new Map<string, TKindResult<TAnswerClaimed, TAnswerResult>>();
     for (const x of applied) if (x.outcome !== "retry") finishedAnswers.set(x.t.answerId, x);
@@ -270,9 +280,12 @@ export async function recordAnswerResults(
       let samples: { sample: number; status: string; result: TAnswerResult | null }[];
       if (r.samples === 1) samples = [{ sample: last.t.sample, status: last.outcome, result: last.value }];
       else {
-        const rows = yield* all<{ sample: number | bigint; status: string; result: string | null }>(
-          `SELECT "sample", "status", "result" FROM "AnswerJudgeTask" WHERE "runId" = ? AND "answerId" = ?`,
-          [r.id, answerId],
+        const rows = yield* rowsOf((k) =>
+          k
+            .selectFrom("AnswerJudgeTask")
+            .select(["sample", "status", "result"])
+            .where("runId", "=", r.id)
+            .where("answerId", "=", answerId),
         );
         samples = rows.map((x) => ({ sample: Number(x.sample), status: x.status, result: storedResult(x.result) }));
       }
@@ -286,19 +299,21 @@ export async function recordAnswerResults(
         sampleLabels: label.sampleLabels,
         injection: last.injection,
       };
-      yield* runSql(
-        `INSERT INTO "AnswerJudgeLabel" ("projectId", "judge", "answerId", "claimVersion", "claimLabels", "relevance", "rationale", "provenance", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("projectId", "judge", "answerId") DO NOTHING`,
-        [
-          r.projectId,
-          r.judge,
-          answerId,
-          label.claimVersion,
-          JSON.stringify(label.verdict.claims),
-          label.verdict.relevance,
-          labelRationale(r.samples, last.raw),
-          JSON.stringify(provenance),
-          at,
-        ],
+      yield* exec((k) =>
+        k
+          .insertInto("AnswerJudgeLabel")
+          .values({
+            projectId: r.projectId,
+            judge: r.judge,
+            answerId,
+            claimVersion: label.claimVersion,
+            claimLabels: JSON.stringify(label.verdict.claims),
+            relevance: label.verdict.relevance,
+            rationale: labelRationale(r.samples, last.raw),
+            provenance: JSON.stringify(provenance),
+            createdAt: at,
+          })
+          .onConflict((oc) => oc.columns(["projectId", "judge", "answerId"]).doNothing()),
       );
     }
     return applied.length;

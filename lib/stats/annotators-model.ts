@@ -9,12 +9,13 @@
  *   lib/stats/annotators.ts agreementCell) on every item with a final label and on the adjudicated
  *   ones alone (where people disagreed: the hard cases).
  * Intervals: 95% percentile bootstrap over questions (resampled questions keep all their items;
- * the model is refitted on each resample; resamples in which the annotator graded nothing are
- * dropped). Fewer than 3 questions: no interval.
+ * the model is refitted on each resample, each item weighted by how many times its question was
+ * drawn, which is the same fit as the resample written out; resamples in which the annotator
+ * graded nothing are dropped). Fewer than 3 questions: no interval.
  */
 import { DEFAULT_LEVEL, DEFAULT_SEED, percentileInterval } from "./bootstrap.ts";
 import { seededRng } from "./random.ts";
-import { dawidSkene } from "./dawid-skene.ts";
+import { dawidSkeneSparse, type TSparseAnswers } from "./dawid-skene.ts";
 import { agreementCell, type TAgreementCell, type TAnnotatedItem, type TInterval } from "./annotators.ts";
 import type { LabelPair } from "./agreement/align.ts";
 
@@ -41,18 +42,50 @@ export type TAbilityModel = {
 
 type TAbilities = Map<string, { bias: number; reliability: number }>;
 
-function fitAbilities(items: readonly TAnnotatedItem[], annotators: readonly string[], initial?: Float64Array) {
+/** Every item's grades as the model's compressed answers (annotators by their index in `annotators`). */
+function answersOf(items: readonly TAnnotatedItem[], annotators: readonly string[]): TSparseAnswers {
   const index = new Map(annotators.map((a, i) => [a, i]));
-  const counts = items.map((it) => {
-    const c = annotators.map(() => [0, 0, 0, 0]);
-    for (const j of it.judgements) c[index.get(j.annotator)!][j.grade]++;
-    return c;
+  const start = new Int32Array(items.length + 1);
+  const annotator: number[] = [];
+  const cls: number[] = [];
+  const count: number[] = [];
+  items.forEach((it, i) => {
+    // Per annotator and grade, in annotator then grade order (the order the EM multiplies in).
+    const cells = new Map<number, number>();
+    for (const j of it.judgements) {
+      const key = index.get(j.annotator)! * K + j.grade;
+      cells.set(key, (cells.get(key) ?? 0) + 1);
+    }
+    for (const key of [...cells.keys()].sort((x, y) => x - y)) {
+      annotator.push(Math.floor(key / K));
+      cls.push(key % K);
+      count.push(cells.get(key)!);
+    }
+    start[i + 1] = annotator.length;
   });
-  const fit = dawidSkene(counts, K, { initial });
-  const graded = new Set(items.flatMap((it) => it.judgements.map((j) => j.annotator)));
+  return {
+    items: items.length,
+    annotators: annotators.length,
+    start,
+    annotator: Int32Array.from(annotator),
+    cls: Int32Array.from(cls),
+    count: Float64Array.from(count),
+  };
+}
+
+function fitAbilities(
+  data: TSparseAnswers,
+  annotators: readonly string[],
+  opts: { initial?: Float64Array; weight?: Float64Array } = {},
+) {
+  const fit = dawidSkeneSparse(data, K, opts);
+  const graded = new Uint8Array(annotators.length);
+  for (let i = 0; i < data.items; i++)
+    if (!opts.weight || opts.weight[i] > 0)
+      for (let e = data.start[i]; e < data.start[i + 1]; e++) graded[data.annotator[e]] = 1;
   const abilities: TAbilities = new Map();
   annotators.forEach((a, ai) => {
-    if (!graded.has(a)) return;
+    if (!graded[ai]) return;
     const e = fit.errorRates[ai];
     let bias = 0;
     let reliability = 0;
@@ -72,7 +105,8 @@ export function abilityModel(
   const labelled = items.filter((it) => it.judgements.length > 0);
   if (labelled.length === 0) return null;
   const annotators = [...new Set(labelled.flatMap((it) => it.judgements.map((j) => j.annotator)))].sort();
-  const { fit, abilities } = fitAbilities(labelled, annotators);
+  const answers = answersOf(labelled, annotators);
+  const { fit, abilities } = fitAbilities(answers, annotators);
   const estimated = labelled.map((_, i) => {
     let best = 0;
     for (let j = 1; j < K; j++) if (fit.posteriors[i * K + j] > fit.posteriors[i * K + best]) best = j;
@@ -91,27 +125,24 @@ export function abilityModel(
   const resamples = opts.resamples ?? 200;
   const level = opts.level ?? DEFAULT_LEVEL;
   const qids = [...new Set(labelled.map((it) => it.qid))];
-  // Each question's items with their place in `labelled` (a resample starts from the full fit's
-  // posteriors of its items: the same fixed point is reached in a few iterations).
+  // Each question's items by their place in `labelled`; a resample weights each item by its
+  // question's draws and starts from the full fit's posteriors (the same fixed point is reached in
+  // a few iterations).
   const byQuestion = new Map<string, number[]>();
   labelled.forEach((it, i) => {
     const list = byQuestion.get(it.qid);
     if (list) list.push(i);
     else byQuestion.set(it.qid, [i]);
   });
+  const members = qids.map((q) => byQuestion.get(q)!);
   const draws = new Map(annotators.map((a) => [a, { bias: [] as number[], reliability: [] as number[] }]));
   if (qids.length >= 3) {
     const rng = seededRng(opts.seed ?? DEFAULT_SEED);
+    const weight = new Float64Array(labelled.length);
     for (let b = 0; b < resamples; b++) {
-      const picked: number[] = [];
-      for (let k = 0; k < qids.length; k++) picked.push(...byQuestion.get(qids[rng.int(qids.length)])!);
-      const initial = new Float64Array(picked.length * K);
-      picked.forEach((i, at) => initial.set(fit.posteriors.subarray(i * K, i * K + K), at * K));
-      const { abilities: drawn } = fitAbilities(
-        picked.map((i) => labelled[i]),
-        annotators,
-        initial,
-      );
+      weight.fill(0);
+      for (let k = 0; k < qids.length; k++) for (const i of members[rng.int(qids.length)]) weight[i]++;
+      const { abilities: drawn } = fitAbilities(answers, annotators, { initial: fit.posteriors, weight });
       for (const [a, v] of drawn) {
         draws.get(a)!.bias.push(v.bias);
         draws.get(a)!.reliability.push(v.reliability);

@@ -72,9 +72,21 @@ export type AgreementMemo = Map<
   { resamples: number; seed: number; qids: string[]; perQuery: Float64Array; matrices: Float64Array }
 >;
 
+/** The statistics the query bootstrap can give an interval for. */
+export type BootstrapStat =
+  "kappa_unweighted" | "kappa_linear" | "kappa_quadratic" | "alpha_ordinal" | "raw_agreement" | "within_one";
+
 export function agreementReport(
   aligned: Aligned,
-  opts: { bootstrap?: number; seed?: number; level?: number; memo?: AgreementMemo; memoKey?: string } = {},
+  opts: {
+    bootstrap?: number;
+    seed?: number;
+    level?: number;
+    memo?: AgreementMemo;
+    memoKey?: string;
+    /** Only these statistics' intervals (the others null): a caller that shows two saves the rest's work. */
+    bootstrapStats?: readonly BootstrapStat[];
+  } = {},
 ): AgreementReport {
   const level = opts.level ?? DEFAULT_LEVEL;
   const m = confusionOf(aligned.pairs);
@@ -113,7 +125,15 @@ export function agreementReport(
       analytic: { method: "Fleiss, Cohen & Everitt (1969) large-sample standard error, kappa ± z·SE", ...analytic },
       bootstrap:
         resamples > 0 && n > 0
-          ? queryBootstrap(aligned, resamples, opts.seed ?? DEFAULT_SEED, level, opts.memo, opts.memoKey)
+          ? queryBootstrap(
+              aligned,
+              resamples,
+              opts.seed ?? DEFAULT_SEED,
+              level,
+              opts.memo,
+              opts.memoKey,
+              opts.bootstrapStats,
+            )
           : null,
     },
   };
@@ -167,6 +187,7 @@ function queryBootstrap(
   level: number,
   memo?: AgreementMemo,
   memoKey?: string,
+  only?: readonly BootstrapStat[],
 ): NonNullable<AgreementReport["ci"]["bootstrap"]> {
   const qidIndex = new Map<string, number>();
   const counts: Confusion[] = [];
@@ -238,7 +259,7 @@ function queryBootstrap(
     raw_agreement: rawAgreement,
     within_one: withinOne,
   };
-  const names = Object.keys(stats) as (keyof typeof stats)[];
+  const names = (Object.keys(stats) as BootstrapStat[]).filter((s) => !only || only.includes(s));
   const draws = names.map(() => new Float64Array(resamples));
   const keptDraws = names.map(() => 0);
   const fns = names.map((name) => stats[name]);
@@ -250,7 +271,9 @@ function queryBootstrap(
       if (v !== null && Number.isFinite(v)) draws[s][keptDraws[s]++] = v;
     }
   }
-  const interval = (s: number): Interval | null => {
+  const interval = (name: BootstrapStat): Interval | null => {
+    const s = names.indexOf(name);
+    if (s < 0) return null;
     const iv = percentileInterval(draws[s].slice(0, keptDraws[s]).sort(), level, resamples);
     return iv ? { low: iv.low, high: iv.high } : null;
   };
@@ -259,11 +282,11 @@ function queryBootstrap(
     resamples,
     seed,
     queries: units,
-    kappa_unweighted: interval(0),
-    kappa_linear: interval(1),
-    kappa_quadratic: interval(2),
-    alpha_ordinal: interval(3),
-    raw_agreement: interval(4),
-    within_one: interval(5),
+    kappa_unweighted: interval("kappa_unweighted"),
+    kappa_linear: interval("kappa_linear"),
+    kappa_quadratic: interval("kappa_quadratic"),
+    alpha_ordinal: interval("alpha_ordinal"),
+    raw_agreement: interval("raw_agreement"),
+    within_one: interval("within_one"),
   };
 }

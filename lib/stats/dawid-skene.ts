@@ -100,8 +100,6 @@ export function dawidSkeneSparse(
     maxIter?: number;
     initial?: Float64Array;
     weight?: Float64Array;
-    /** Another stopping rule, asked after each iteration (e.g. "the figures reported moved less than 1e-4"). */
-    stable?: (marginals: Float64Array, errorRates: Float64Array[]) => boolean;
   } = {},
 ): TDawidSkeneFit {
   const tol = opts.tol ?? 1e-5;
@@ -134,7 +132,6 @@ export function dawidSkeneSparse(
         for (let x = 0; x < K * K; x++) de += Math.abs(errorRates[a][x] - previous.errorRates[a][x]);
       if ((dm < tol && de < tol) || iterations > maxIter) break;
     }
-    if (opts.stable?.(marginals, errorRates)) break;
     previous = { marginals, errorRates };
   }
   return {

@@ -18,8 +18,18 @@ export function registerStatus(program: Command): void {
         const g = await olderGuidelines(db, project.id);
         const ga = await olderAnswerGuidelines(db, project.id);
         const checks = await checkStatus(db, project.id);
+        // Answer labels' figures only in a project that has answer labels.
+        const answerLabels = ga.labels + ga.unrecorded + ga.adjudications > 0;
         if (opts.json)
-          return out(JSON.stringify({ project: project.name, ...c, guidelines: g, answerGuidelines: ga, checks }));
+          return out(
+            JSON.stringify({
+              project: project.name,
+              ...c,
+              guidelines: g,
+              ...(answerLabels ? { answerGuidelines: ga } : {}),
+              checks,
+            }),
+          );
         out(`project ${project.name}`);
         for (const s of STAGES) out(`${s.replace(/_/g, " ").padEnd(32)}${c[s]}`);
         out(`${"total".padEnd(32)}${c.total}`);
@@ -29,7 +39,7 @@ export function registerStatus(program: Command): void {
         out(`${"graded under older guidelines".padEnd(32)}${g.items} item(s), ${g.judgements} grade(s)`);
         out(`${"  of which sent back".padEnd(32)}${g.regradeRequested}`);
         out(`${"decided under older guidelines".padEnd(32)}${g.adjudications}`);
-        if (ga.labels || ga.adjudications) {
+        if (answerLabels) {
           out(`${"answers under older guidelines".padEnd(32)}${ga.answers} answer(s), ${ga.labels} label(s)`);
           out(`${"  answers decided under older".padEnd(32)}${ga.adjudications}`);
         }

@@ -1,13 +1,14 @@
+import { sql, type Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
-import { all, get, provider, run, type TSqlBody } from "../db/sql.ts";
+import type { DB } from "../db/schema.ts";
+import { exec, firstOf, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "../labels/submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
 import { unknownRevisionError } from "../projects/guidelines.ts";
 import { ZUint32, zInt32, zText } from "../bounds.ts";
 import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
-import type { TDisagreementRule } from "../labels/rule.ts";
 import { MAX_CLAIMS } from "./claims.ts";
 import { isPrivateVersion, versionAfter } from "./claims-edit.ts";
 import { decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
@@ -52,22 +53,24 @@ export type TSubmittedAnswerJudgement = {
 };
 export type TAnswerSubmitResult = { applied: boolean; judgement: TSubmittedAnswerJudgement };
 
-type TRow = {
-  id: number;
-  answerId: string;
-  userId: string;
-  claimVersion: number;
-  claimLabels: string;
-  relevance: number;
-  notes: string;
-  flags: string;
-  timeSpentMs: number | null;
-  guidelineRevision: number | null;
-  idempotencyKey: string;
-};
-const COLUMNS = `"id", "answerId", "userId", "claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "guidelineRevision", "idempotencyKey"`;
+/** The columns of a stored label (AnswerJudgement) that a submission reads. */
+const COLUMNS = [
+  "id",
+  "answerId",
+  "userId",
+  "claimVersion",
+  "claimLabels",
+  "relevance",
+  "notes",
+  "flags",
+  "timeSpentMs",
+  "guidelineRevision",
+  "idempotencyKey",
+] as const satisfies readonly (keyof TSubmittedAnswerJudgement)[];
+/** A stored label as direct SQL returns it (the JSON columns as text). */
+type TRow = Selectable<DB["AnswerJudgement"]>;
 
-const toJudgement = (r: TRow): TSubmittedAnswerJudgement => ({
+const toJudgement = (r: Pick<TRow, (typeof COLUMNS)[number]>): TSubmittedAnswerJudgement => ({
   id: Number(r.id),
   answerId: r.answerId,
   userId: r.userId,
@@ -121,42 +124,58 @@ export async function submitAnswerJudgement(
   return submitWithRetry(db, () => apply(userId, data), "the answer");
 }
 
-type TAnswerRow = {
-  projectId: number;
-  disagreementRule: TDisagreementRule;
-  startToleranceSeconds: number;
-  annotatorsPerItem: number;
-  assigned: number;
-  claimVersion: number;
-  gradingClosedAt: Date | string | number | null;
-  guidelineTop: number | bigint | null;
-};
-
 function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSubmitResult> {
   const { answerId, idempotencyKey } = data;
-  if ((yield* provider()) === "postgres") yield* all(`SELECT "id" FROM "Answer" WHERE "id" = ? FOR UPDATE`, [answerId]);
+  if ((yield* provider()) === "postgres")
+    yield* rowsOf((k) => k.selectFrom("Answer").select("id").where("id", "=", answerId).forUpdate());
 
-  const event = yield* get<{ actorId: string | null; answerId: string; kind: string }>(
-    `SELECT "actorId", "answerId", "kind" FROM "AnswerEvent" WHERE "idempotencyKey" = ?`,
-    [idempotencyKey],
+  const event = yield* firstOf((k) =>
+    k.selectFrom("AnswerEvent").select(["actorId", "answerId", "kind"]).where("idempotencyKey", "=", idempotencyKey),
   );
   if (event) {
     if (event.actorId !== userId || event.answerId !== answerId || event.kind !== "judgement")
       throw new AppError("conflict", "this idempotency key was already used for a different submission");
-    const stored = yield* get<TRow>(`SELECT ${COLUMNS} FROM "AnswerJudgement" WHERE "answerId" = ? AND "userId" = ?`, [
-      answerId,
-      userId,
-    ]);
+    const stored = yield* firstOf((k) =>
+      k.selectFrom("AnswerJudgement").select(COLUMNS).where("answerId", "=", answerId).where("userId", "=", userId),
+    );
     if (!stored) throw new AppError("not_found", "the label recorded under this key no longer exists");
     return { applied: false, judgement: toJudgement(stored) };
   }
 
-  const answer = yield* get<TAnswerRow>(
-    `SELECT a."projectId", a."claimVersion", p."disagreementRule", p."startToleranceSeconds", p."annotatorsPerItem", p."gradingClosedAt",
-       CASE WHEN EXISTS (SELECT 1 FROM "AnswerAssignment" s WHERE s."answerId" = a."id" AND s."userId" = ?) THEN 1 ELSE 0 END AS "assigned",
-       (SELECT MAX(g."revision") FROM "GuidelineRevision" g WHERE g."projectId" = a."projectId") AS "guidelineTop"
-     FROM "Answer" a JOIN "Project" p ON p."id" = a."projectId" WHERE a."id" = ?`,
-    [userId, answerId],
+  const answer = yield* firstOf((k) =>
+    k
+      .selectFrom("Answer as a")
+      .innerJoin("Project as p", "p.id", "a.projectId")
+      .select((eb) => [
+        "a.projectId",
+        "a.claimVersion",
+        "p.disagreementRule",
+        "p.startToleranceSeconds",
+        "p.annotatorsPerItem",
+        "p.gradingClosedAt",
+        eb
+          .case()
+          .when(
+            eb.exists(
+              eb
+                .selectFrom("AnswerAssignment as s")
+                .select(eb.lit(1).as("one"))
+                .whereRef("s.answerId", "=", "a.id")
+                .where("s.userId", "=", userId),
+            ),
+          )
+          // Literals, not parameters: PostgreSQL would type a bare parameter in CASE as text.
+          .then(eb.lit(1))
+          .else(eb.lit(0))
+          .end()
+          .as("assigned"),
+        eb
+          .selectFrom("GuidelineRevision as g")
+          .select((g) => g.fn.max("g.revision").as("top"))
+          .whereRef("g.projectId", "=", "a.projectId")
+          .as("guidelineTop"),
+      ])
+      .where("a.id", "=", answerId),
   );
   if (!answer || !Number(answer.assigned)) throw new AppError("forbidden", "this answer is not assigned to you");
   if (answer.gradingClosedAt !== null) throw gradingClosedError(answer.gradingClosedAt);
@@ -164,16 +183,23 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
   if (data.guidelineRevision !== null && data.guidelineRevision > guidelineTop)
     throw unknownRevisionError(data.guidelineRevision, guidelineTop);
   let claims = Number(
-    (yield* get<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnswerClaim" WHERE "answerId" = ? AND "version" = ?`, [
-      answerId,
-      data.claimVersion,
-    ]))?.n ?? 0,
+    (yield* firstOf((k) =>
+      k
+        .selectFrom("AnswerClaim")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("answerId", "=", answerId)
+        .where("version", "=", data.claimVersion),
+    ))?.n ?? 0,
   );
   // Another annotator's private claim set (lib/answers/claims-edit.ts) reads as no claim set at all.
   if (claims > 0 && isPrivateVersion(data.claimVersion)) {
-    const edits = yield* all<{ after: string }>(
-      `SELECT "after" FROM "AnswerEvent" WHERE "answerId" = ? AND "actorId" = ? AND "kind" IN ('merge', 'split')`,
-      [answerId, userId],
+    const edits = yield* rowsOf((k) =>
+      k
+        .selectFrom("AnswerEvent")
+        .select("after")
+        .where("answerId", "=", answerId)
+        .where("actorId", "=", userId)
+        .where("kind", "in", [sql.lit("merge"), sql.lit("split")]),
     );
     if (!edits.some((e) => versionAfter(e) === data.claimVersion)) claims = 0;
   }
@@ -190,9 +216,9 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
       [{ path: ["claimLabels"] }],
     );
 
-  const rows = (yield* all<TRow>(`SELECT ${COLUMNS} FROM "AnswerJudgement" WHERE "answerId" = ? ORDER BY "id"`, [
-    answerId,
-  ])).map(toJudgement);
+  const rows = (yield* rowsOf((k) =>
+    k.selectFrom("AnswerJudgement").select(COLUMNS).where("answerId", "=", answerId).orderBy("id"),
+  )).map(toJudgement);
   const before = rows.find((j) => j.userId === userId) ?? null;
   const now = new Date();
   const fields = {
@@ -205,28 +231,33 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
     guidelineRevision: data.guidelineRevision,
     idempotencyKey,
   };
-  const values = [
-    fields.claimVersion,
-    JSON.stringify(fields.claimLabels),
-    fields.relevance,
-    fields.notes,
-    JSON.stringify(fields.flags),
-    fields.timeSpentMs,
-    fields.guidelineRevision,
+  /** The columns written, as stored (the labels and flags as JSON text). */
+  const values = {
+    claimVersion: fields.claimVersion,
+    claimLabels: JSON.stringify(fields.claimLabels),
+    relevance: fields.relevance,
+    notes: fields.notes,
+    flags: JSON.stringify(fields.flags),
+    timeSpentMs: fields.timeSpentMs,
+    guidelineRevision: fields.guidelineRevision,
     idempotencyKey,
-  ];
+  };
   let id: number;
   if (before) {
-    yield* run(
-      `UPDATE "AnswerJudgement" SET "claimVersion" = ?, "claimLabels" = ?, "relevance" = ?, "notes" = ?, "flags" = ?, "timeSpentMs" = ?, "guidelineRevision" = ?, "idempotencyKey" = ?, "updatedAt" = ? WHERE "id" = ?`,
-      [...values, now, before.id],
+    const beforeId = before.id;
+    yield* exec((k) =>
+      k
+        .updateTable("AnswerJudgement")
+        .set({ ...values, updatedAt: now })
+        .where("id", "=", beforeId),
     );
     id = before.id;
   } else {
-    const inserted = yield* get<{ id: number }>(
-      `INSERT INTO "AnswerJudgement" ("claimVersion", "claimLabels", "relevance", "notes", "flags", "timeSpentMs", "guidelineRevision", "idempotencyKey", "answerId", "userId", "createdAt", "updatedAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
-      [...values, answerId, userId, now, now],
+    const inserted = yield* firstOf((k) =>
+      k
+        .insertInto("AnswerJudgement")
+        .values({ ...values, answerId, userId, createdAt: now, updatedAt: now })
+        .returning("id"),
     );
     if (!inserted) throw new Error("INSERT … RETURNING gave no row");
     id = Number(inserted.id);
@@ -240,22 +271,26 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
   const after = before ? rows.map((j) => (j.id === before.id ? judgement : j)) : [...rows, judgement];
   const disputed =
     decideAnswer(rows, settings).state === "disagreed" || decideAnswer(after, settings).state === "disagreed";
-  yield* run(`UPDATE "Answer" SET "disputedAt" = ? WHERE "id" = ? AND "disputedAt" IS NULL AND ? = 1`, [
-    now,
-    answerId,
-    disputed ? 1 : 0,
-  ]);
-  yield* run(
-    `INSERT INTO "AnswerEvent" ("projectId", "answerId", "actorId", "kind", "before", "after", "idempotencyKey", "createdAt") VALUES (?, ?, ?, 'judgement', ?, ?, ?, ?)`,
-    [
-      Number(answer.projectId),
+  yield* exec((k) =>
+    k
+      .updateTable("Answer")
+      .set({ disputedAt: now })
+      .where("id", "=", answerId)
+      .where("disputedAt", "is", null)
+      .where(sql<boolean>`${disputed ? 1 : 0} = 1`),
+  );
+  const projectId = Number(answer.projectId);
+  yield* exec((k) =>
+    k.insertInto("AnswerEvent").values({
+      projectId,
       answerId,
-      userId,
-      before ? answerJudgementSnapshot(before) : null,
-      answerJudgementSnapshot(judgement),
+      actorId: userId,
+      kind: sql.lit("judgement"),
+      before: before ? answerJudgementSnapshot(before) : null,
+      after: answerJudgementSnapshot(judgement),
       idempotencyKey,
-      now,
-    ],
+      createdAt: now,
+    }),
   );
   return { applied: true, judgement };
 }

@@ -42,7 +42,7 @@ export function registerAssign(program: Command): void {
     )
     .option(
       "--regrade-older-guidelines",
-      "send items graded under an older guidelines revision back to their annotators for a second look (all, or --sample N of them; --seed S); the history keeps both grades",
+      "send items graded under an older guidelines revision back to their annotators for a second look (all, or --sample N of them; --seed S; with --answers, answer labels); the history keeps both grades",
     )
     .option("--seed <n>", "random seed, to reproduce an assignment")
     .option(
@@ -97,18 +97,21 @@ export function registerAssign(program: Command): void {
           if (
             others.some((o) => o !== undefined) ||
             opts.includeLabelled ||
-            opts.answers ||
+            opts.system ||
             opts.decision ||
             opts.dryRun
           )
             fail(
-              "--regrade-older-guidelines sends grades back to their own annotators: only --sample N and --seed S apply",
+              "--regrade-older-guidelines sends grades back to their own annotators: only --answers, --sample N and --seed S apply",
             );
-          const { requestRegrade } = await import("../../lib/assignment/regrade.ts");
+          const { requestRegrade, requestAnswerRegrade } = await import("../../lib/assignment/regrade.ts");
           await withProject(opts.project, async (db, project) => {
-            const r = await requestRegrade(db, project.id, { sample, seed });
+            const r = await (opts.answers ? requestAnswerRegrade : requestRegrade)(db, project.id, { sample, seed });
+            const [labels, items, done] = opts.answers
+              ? ["answer label(s)", "answer(s)", "labelled"]
+              : ["grade(s)", "item(s)", "graded"];
             out(
-              `${r.requested} grade(s) on ${r.chosen} of ${r.items} item(s) graded under guidelines older than revision ${r.revision} sent back for a second look${sample !== undefined ? `, seed ${r.seed}` : ""}`,
+              `${r.requested} ${labels} on ${r.chosen} of ${r.items} ${items} ${done} under guidelines older than revision ${r.revision} sent back for a second look${sample !== undefined ? `, seed ${r.seed}` : ""}`,
             );
             for (const a of r.annotators) out(`  ${a.email}\t${a.requested}`);
           });

@@ -41,6 +41,7 @@ export function registerStatus(program: Command): void {
         out(`${"decided under older guidelines".padEnd(32)}${g.adjudications}`);
         if (answerLabels) {
           out(`${"answers under older guidelines".padEnd(32)}${ga.answers} answer(s), ${ga.labels} label(s)`);
+          out(`${"  of which sent back".padEnd(32)}${ga.regradeRequested}`);
           out(`${"  answers decided under older".padEnd(32)}${ga.adjudications}`);
         }
         // Hidden check items (lib/assignment/checks.ts): the lead's figures only.

@@ -77,7 +77,8 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
   const item = useAnswer(activeId);
   const data: TAnnotatorAnswer | undefined = item.data && item.data.id === activeId ? item.data : undefined;
   const form: TAnswerForm | undefined = data ? (forms[data.id] ?? initialAnswerForm(data)) : undefined;
-  const locked = !!data?.own && !unlocked[data.id];
+  // A label sent back for a second look (the guidelines changed) is open without e, until submitted.
+  const locked = !!data?.own && !unlocked[data.id] && !data.regrade;
   const chunkIndex = data && chunk?.answer === data.id ? chunk.index : 0;
   const ctx = data?.context[chunkIndex];
   const { mediaRef, controls } = usePlayer(ctx?.startSeconds ?? 0);
@@ -147,7 +148,8 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       own.relevance === f.relevance &&
       own.notes === f.notes &&
       own.claimLabels.join() === f.labels.join();
-    if (unchanged) {
+    // A second look counts once submitted, even unchanged (the label then records the current revision).
+    if (unchanged && !data.regrade) {
       setUnlocked((u) => ({ ...u, [data.id]: false }));
       return goOn(data.id);
     }
@@ -171,6 +173,7 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
       (d) =>
         d && {
           ...d,
+          regrade: false,
           own: {
             claimVersion: body.claimVersion,
             claimLabels: body.claimLabels,
@@ -307,9 +310,11 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
                 data-testid="finished-note"
                 className="flex flex-wrap items-center gap-2 rounded-md border border-emerald-300 bg-emerald-50 p-2 text-sm"
               >
-                {locked
-                  ? "You labelled this answer. It changes only if you edit it; Enter goes on to the next unfinished answer."
-                  : "Editing your label: the saved one stays until you submit a change."}
+                {data.regrade
+                  ? "The guidelines changed since you labelled this answer: look at it again and submit it, changed or not."
+                  : locked
+                    ? "You labelled this answer. It changes only if you edit it; Enter goes on to the next unfinished answer."
+                    : "Editing your label: the saved one stays until you submit a change."}
                 {locked ? (
                   <button
                     type="button"

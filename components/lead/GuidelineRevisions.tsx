@@ -34,8 +34,12 @@ export function GuidelineRevisions({ projectId }: { projectId: number }) {
       {older && list.data?.olderAnswers.labels ? (
         <p className="text-sm" data-testid="older-answer-guidelines">
           Answers labelled under older guidelines: {list.data.olderAnswers.answers} answer(s),{" "}
-          {list.data.olderAnswers.labels} label(s); decided under older guidelines:{" "}
-          {list.data.olderAnswers.adjudications}.
+          {list.data.olderAnswers.labels} label(s)
+          {list.data.olderAnswers.regradeRequested
+            ? ` (${list.data.olderAnswers.regradeRequested} sent back for a second look)`
+            : ""}
+          ; decided under older guidelines: {list.data.olderAnswers.adjudications}. Send them back with{" "}
+          <code>npx assessor assign --answers --regrade-older-guidelines [--sample N]</code>.
         </p>
       ) : null}
       {revisions.length ? (

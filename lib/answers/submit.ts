@@ -279,6 +279,15 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
       .where("disputedAt", "is", null)
       .where(sql<boolean>`${disputed ? 1 : 0} = 1`),
   );
+  // A second look asked for after the guidelines changed ends with this submission (the assignment is the caller's own).
+  yield* exec((k) =>
+    k
+      .updateTable("AnswerAssignment")
+      .set({ regradeRequestedAt: null })
+      .where("answerId", "=", answerId)
+      .where("userId", "=", userId)
+      .where("regradeRequestedAt", "is not", null),
+  );
   const projectId = Number(answer.projectId);
   yield* exec((k) =>
     k.insertInto("AnswerEvent").values({

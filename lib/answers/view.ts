@@ -41,6 +41,8 @@ export type TAnnotatorAnswer = {
   /** The chunks given to the model, in order. */
   context: TAnswerContextView[];
   own: TAnswerOwnLabel | null;
+  /** Their own label was sent back for a second look (the guidelines changed): open until they submit it. */
+  regrade: boolean;
   /** "answer index of total" in this annotator's queue of the project. */
   position: { index: number; total: number };
   guidelines: string;
@@ -62,13 +64,15 @@ export type TAnswerProject = { id: number; name: string; done: number; total: nu
 export const ANSWER_PAGE = 50;
 
 const mine = (userId: string) => ({ assignments: { some: { userId } } });
+/** Their answers not sent back for a second look (lib/assignment/regrade.ts): a label there counts as done. */
+const settled = (userId: string) => ({ assignments: { some: { userId, regradeRequestedAt: null } } });
 
 /** The projects where the annotator has answers to label, with counts (their own labels over their own assignments). */
 export async function answerProjects(db: Db, userId: string): Promise<TAnswerProject[]> {
   const [assigned, done] = await Promise.all([
     db.answerAssignment.findMany({ where: { userId }, select: { answer: { select: { projectId: true } } } }),
     db.answerJudgement.findMany({
-      where: { userId, answer: mine(userId) },
+      where: { userId, answer: settled(userId) },
       select: { answer: { select: { projectId: true } } },
     }),
   ]);
@@ -117,10 +121,14 @@ export async function answerQueuePage(
         : where,
       orderBy: [{ orderKey: "asc" }, { answerId: "asc" }],
       take: limit + 1,
-      select: { answerId: true, answer: { select: { judgements: { where: { userId }, select: { id: true } } } } },
+      select: {
+        answerId: true,
+        regradeRequestedAt: true,
+        answer: { select: { judgements: { where: { userId }, select: { id: true } } } },
+      },
     }),
     db.answerAssignment.count({ where }),
-    db.answerJudgement.count({ where: { userId, answer: { projectId, ...mine(userId) } } }),
+    db.answerJudgement.count({ where: { userId, answer: { projectId, ...settled(userId) } } }),
   ]);
   const before = from
     ? await db.answerAssignment.count({
@@ -135,7 +143,11 @@ export async function answerQueuePage(
     project: total > 0 ? project : null,
     total,
     done,
-    items: page.map((r, i) => ({ id: r.answerId, done: r.answer.judgements.length > 0, index: before + i + 1 })),
+    items: page.map((r, i) => ({
+      id: r.answerId,
+      done: r.answer.judgements.length > 0 && r.regradeRequestedAt === null,
+      index: before + i + 1,
+    })),
     hasAfter: rows.length > limit,
   };
 }
@@ -169,7 +181,7 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
         where: { userId },
         select: { claimVersion: true, claimLabels: true, relevance: true, notes: true, flags: true },
       },
-      assignments: { where: { userId }, select: { orderKey: true } },
+      assignments: { where: { userId }, select: { orderKey: true, regradeRequestedAt: true } },
     },
   });
   if (!a) return null;
@@ -202,6 +214,7 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
       endSeconds: c.chunk.endSeconds,
       video: videoSource(c.chunk.video),
     })),
+    regrade: a.assignments[0].regradeRequestedAt !== null,
     own: own
       ? {
           claimVersion: own.claimVersion,

@@ -27,39 +27,105 @@ export type TRegradeResult = {
  * id order, mulberry32 from `seed`). Blind: whether an annotator is asked depends only on the
  * revision of their own grade and the draw, never on a peer's grade.
  */
-export async function requestRegrade(
+export function requestRegrade(
   db: Db,
   projectId: number,
   opts: { sample?: number; seed?: number; now?: Date } = {},
 ): Promise<TRegradeResult> {
-  await assertGradingOpen(db, projectId);
-  const seed = opts.seed ?? randomSeed();
-  const revision = await currentGuidelineRevision(db, projectId);
-  const older = await db.judgement.findMany({
-    where: { poolItem: { projectId }, guidelineRevision: { lt: revision } },
-    select: { poolItemId: true, userId: true },
+  return sendBack(db, projectId, opts, {
+    older: async (revision) =>
+      (
+        await db.judgement.findMany({
+          where: { poolItem: { projectId }, guidelineRevision: { lt: revision } },
+          select: { poolItemId: true, userId: true },
+        })
+      ).map((j) => ({ item: j.poolItemId, userId: j.userId })),
+    pending: async () =>
+      (
+        await db.assignment.findMany({
+          where: { poolItem: { projectId }, regradeRequestedAt: null },
+          select: { id: true, poolItemId: true, userId: true, user: { select: { email: true } } },
+        })
+      ).map((a) => ({ id: a.id, item: a.poolItemId, userId: a.userId, email: a.user.email })),
+    mark: (ids, now) =>
+      db.assignment.updateMany({
+        where: { id: { in: ids }, regradeRequestedAt: null },
+        data: { regradeRequestedAt: now },
+      }),
   });
-  const olderKeys = new Set(older.map((j) => `${j.poolItemId}\u0000${j.userId}`));
-  const pending = (
-    await db.assignment.findMany({
-      where: { poolItem: { projectId }, regradeRequestedAt: null },
-      select: { id: true, poolItemId: true, userId: true, user: { select: { email: true } } },
-    })
-  ).filter((a) => olderKeys.has(`${a.poolItemId}\u0000${a.userId}`));
-  const items = [...new Set(pending.map((a) => a.poolItemId))].sort();
+}
+
+/**
+ * The same for answer labels (`assessor assign --answers --regrade-older-guidelines`): each chosen
+ * answer's labels recorded under a revision below the current one open the answer again in their
+ * annotators' queues (AnswerAssignment.regradeRequestedAt, lib/answers/view.ts) until they submit
+ * it (lib/answers/submit.ts clears it and records the revision shown). Items are answers.
+ */
+export function requestAnswerRegrade(
+  db: Db,
+  projectId: number,
+  opts: { sample?: number; seed?: number; now?: Date } = {},
+): Promise<TRegradeResult> {
+  return sendBack(db, projectId, opts, {
+    older: async (revision) =>
+      (
+        await db.answerJudgement.findMany({
+          where: { answer: { projectId }, guidelineRevision: { lt: revision } },
+          select: { answerId: true, userId: true },
+        })
+      ).map((j) => ({ item: j.answerId, userId: j.userId })),
+    pending: async () =>
+      (
+        await db.answerAssignment.findMany({
+          where: { answer: { projectId }, regradeRequestedAt: null },
+          select: { id: true, answerId: true, userId: true, user: { select: { email: true } } },
+        })
+      ).map((a) => ({ id: a.id, item: a.answerId, userId: a.userId, email: a.user.email })),
+    mark: (ids, now) =>
+      db.answerAssignment.updateMany({
+        where: { id: { in: ids }, regradeRequestedAt: null },
+        data: { regradeRequestedAt: now },
+      }),
+  });
+}
+
+/**
+ * What both share: the grading must be open; of the assignments not sent back yet, those whose own label is older; the
+ * items drawn (all, or `sample` of them: Fisher–Yates on the items in id order, mulberry32 from
+ * `seed`); the assignments of the chosen items marked, in batches (a statement's parameters are
+ * bounded: SQLite 32,766).
+ */
+async function sendBack(
+  db: Db,
+  projectId: number,
+  opts: { sample?: number; seed?: number; now?: Date },
+  read: {
+    /** The labels recorded under a revision below `revision`: item and annotator. */
+    older: (revision: number) => Promise<{ item: string; userId: string }[]>;
+    /** The assignments not sent back yet. */
+    pending: () => Promise<{ id: number; item: string; userId: string; email: string }[]>;
+    mark: (ids: number[], now: Date) => Promise<unknown>;
+  },
+): Promise<TRegradeResult> {
+  await assertGradingOpen(db, projectId);
+  const revision = await currentGuidelineRevision(db, projectId);
+  const [older, pending] = await Promise.all([read.older(revision), read.pending()]);
+  const seed = opts.seed ?? randomSeed();
+  const olderKeys = new Set(older.map((j) => `${j.item}\u0000${j.userId}`));
+  const eligible = pending.filter((a) => olderKeys.has(`${a.item}\u0000${a.userId}`));
+  const items = [...new Set(eligible.map((a) => a.item))].sort();
   const chosen = new Set(
     opts.sample === undefined ? items : shuffle([...items], mulberry32(seed)).slice(0, opts.sample),
   );
-  const send = pending.filter((a) => chosen.has(a.poolItemId));
+  const send = eligible.filter((a) => chosen.has(a.item));
   const now = opts.now ?? new Date();
-  // In batches: a statement's parameters are bounded (SQLite 32,766).
   for (let i = 0; i < send.length; i += 1000)
-    await db.assignment.updateMany({
-      where: { id: { in: send.slice(i, i + 1000).map((a) => a.id) }, regradeRequestedAt: null },
-      data: { regradeRequestedAt: now },
-    });
+    await read.mark(
+      send.slice(i, i + 1000).map((a) => a.id),
+      now,
+    );
   const perAnnotator = new Map<string, number>();
-  for (const a of send) perAnnotator.set(a.user.email, (perAnnotator.get(a.user.email) ?? 0) + 1);
+  for (const a of send) perAnnotator.set(a.email, (perAnnotator.get(a.email) ?? 0) + 1);
   return {
     seed,
     revision,

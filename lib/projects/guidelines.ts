@@ -153,6 +153,8 @@ export type TOlderAnswerGuidelines = {
   answers: number;
   /** Those labels (one per annotator and answer). */
   labels: number;
+  /** Of those labels, the ones sent back for a second look and not yet re-submitted. */
+  regradeRequested: number;
   /** Answer decisions recorded under a revision below the current one. */
   adjudications: number;
   /** Answer labels that name no revision (made before revisions were recorded, or by a client that sent none). */
@@ -163,15 +165,17 @@ export type TOlderAnswerGuidelines = {
 export async function olderAnswerGuidelines(db: Db, projectId: number): Promise<TOlderAnswerGuidelines> {
   const current = await currentGuidelineRevision(db, projectId);
   const older = { answer: { projectId }, guidelineRevision: { lt: current } };
-  const [labels, adjudications, unrecorded] = await Promise.all([
+  const [labels, adjudications, unrecorded, regradeRequested] = await Promise.all([
     db.answerJudgement.findMany({ where: older, select: { answerId: true } }),
     db.answerAdjudication.count({ where: older }),
     db.answerJudgement.count({ where: { answer: { projectId }, guidelineRevision: null } }),
+    db.answerAssignment.count({ where: { answer: { projectId }, regradeRequestedAt: { not: null } } }),
   ]);
   return {
     current,
     answers: new Set(labels.map((j) => j.answerId)).size,
     labels: labels.length,
+    regradeRequested,
     adjudications,
     unrecorded,
   };

@@ -403,6 +403,8 @@ describe("the annotator's view of answers", () => {
       "own",
       "position",
       "question",
+      // Whether their own label was sent back for a second look (their assignment's state, no one else's).
+      "regrade",
     ]);
     expect(view).toMatchObject({
       question: "question q1?",

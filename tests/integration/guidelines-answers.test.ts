@@ -11,7 +11,9 @@ import type { TFixture } from "./annotate-fixture.ts";
  * chunk grades (guidelines.test.ts): the answer page shows the latest revision and its number; a
  * label and a decision record the revision sent with them; a revision the project does not have is
  * refused (422 naming the field) and writes nothing; status and the lead's page count the answers
- * labelled and decided under older revisions, apart from the items' figures.
+ * labelled and decided under older revisions, apart from the items' figures; `assign --answers
+ * --regrade-older-guidelines` opens those answers again for their own annotators until they submit
+ * them (even unchanged), and the history keeps both labels.
  */
 useTestDatabase();
 
@@ -127,7 +129,7 @@ describe("guideline revisions of answer labels", () => {
     const { olderAnswerGuidelines, olderGuidelines } = await lib();
     // Older than revision 2: a0 (ann, other), a1 (ann) = 3 labels on 2 answers; a2's label names
     // no revision; a0's decision was made under revision 1.
-    const expected = { current: 2, answers: 2, labels: 3, adjudications: 1, unrecorded: 1 };
+    const expected = { current: 2, answers: 2, labels: 3, regradeRequested: 0, adjudications: 1, unrecorded: 1 };
     expect(await olderAnswerGuidelines(db, fx.project.id)).toEqual(expected);
     // The items' figures are not touched by answers.
     expect(await olderGuidelines(db, fx.project.id)).toMatchObject({ current: 2, items: 0, judgements: 0 });
@@ -137,5 +139,46 @@ describe("guideline revisions of answer labels", () => {
     const text = runCli(["status", "--project", fx.project.name]).stdout;
     expect(text).toMatch(/answers under older guidelines\s+2 answer\(s\), 3 label\(s\)/);
     expect(text).toMatch(/answers decided under older\s+1/);
+  });
+
+  it("sends answer labels made under older revisions back to their annotators until they submit them again", async () => {
+    const { annotatorAnswer, answerQueuePage, olderAnswerGuidelines, submitAnswerJudgement } = await lib();
+    const [a0, a1, a2] = answers;
+    const r = runCli(["assign", "--answers", "--regrade-older-guidelines", "--project", fx.project.name]);
+    expect(r.code, r.stderr).toBe(0);
+    // a0 (ann, other) and a1 (ann) carry labels of revision 1; a2's names none.
+    expect(r.stdout).toContain("3 answer label(s) on 2 of 2 answer(s) labelled under guidelines older than revision 2");
+    expect(await olderAnswerGuidelines(db, fx.project.id)).toMatchObject({ labels: 3, regradeRequested: 3 });
+    // Open again in ann's queue, with their own label, until they submit it.
+    const page = await answerQueuePage(db, fx.ann.id, fx.project.id);
+    expect(page?.items.map((i) => [i.id, i.done])).toEqual(
+      expect.arrayContaining([
+        [a0, false],
+        [a1, false],
+        [a2, true],
+      ]),
+    );
+    expect(page?.done).toBe(1);
+    const view = await annotatorAnswer(db, fx.ann.id, a1);
+    expect([view?.regrade, view?.own?.relevance]).toEqual([true, 2]);
+    expect((await annotatorAnswer(db, fx.ann.id, a2))?.regrade).toBe(false);
+    // The same label submitted again: the second look is done and records the current revision.
+    const events = await db.answerEvent.count({ where: { answerId: a1, actorId: fx.ann.id } });
+    const again = await submitAnswerJudgement(db, fx.ann.id, {
+      answerId: a1,
+      claimVersion: 1,
+      claimLabels: ["s", "s"],
+      relevance: 2,
+      idempotencyKey: key(),
+      guidelineRevision: 2,
+    });
+    expect(again.applied).toBe(true);
+    expect(await storedRevision(a1, fx.ann.id)).toBe(2);
+    expect((await annotatorAnswer(db, fx.ann.id, a1))?.regrade).toBe(false);
+    expect(await db.answerEvent.count({ where: { answerId: a1, actorId: fx.ann.id } })).toBe(events + 1);
+    expect(await olderAnswerGuidelines(db, fx.project.id)).toMatchObject({ labels: 2, regradeRequested: 2 });
+    // Running it again sends nothing twice.
+    const twice = runCli(["assign", "--answers", "--regrade-older-guidelines", "--project", fx.project.name]);
+    expect(twice.stdout).toContain("0 answer label(s) on 0 of 0 answer(s)");
   });
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AnswerAssignment" ADD COLUMN     "regradeRequestedAt" TIMESTAMP(3);

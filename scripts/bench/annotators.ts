@@ -1,6 +1,7 @@
 /**
- * Annotators benchmark (`npm run bench -- annotators`), issue 35's targets, in a temporary SQLite
- * database seeded with bulk inserts (lib/db/bulk.ts): a project of 50 annotators and 100,000
+ * Annotators benchmark (`npm run bench -- annotators`): the Annotators card's and the ability
+ * model's targets, in a temporary SQLite database seeded with bulk inserts (lib/db/bulk.ts): a
+ * project of 50 annotators and 100,000
  * judgements (500 questions × 100 pooled items, two annotators an item, each annotator with a bias
  * and a reliability of their own; disagreements are disputed and most of them adjudicated).
  * - The Annotators card's data (lib/annotators/routes.ts annotatorsCard, what

@@ -1,6 +1,8 @@
 import type { Db } from "../db/client.ts";
 import { readDbConfig } from "../db/config.ts";
-import { pgAll } from "../db/postgres.ts";
+import { sqliteValue } from "../db/dialect.ts";
+import { pgAll, pgAllNumbered } from "../db/postgres.ts";
+import { compileFor, type TBuild } from "../db/query.ts";
 import { closeSharedSqlite, sharedSqlite } from "../db/sqlite.ts";
 
 /**
@@ -18,6 +20,18 @@ export async function rows(db: Db, sql: string, params: unknown[] = []): Promise
       .all(...params) as unknown[][];
   const out = await pgAll<Record<string, unknown>>(db, sql, params);
   return out.map((r) => Object.values(r));
+}
+
+/**
+ * The rows of a typed statement (lib/db/query.ts: checked against the schema by `tsc`), as objects,
+ * on the same read path: the shared read-only SQLite connection, or Prisma's raw query.
+ */
+export async function typedRows<R>(db: Db, build: TBuild<R>): Promise<R[]> {
+  const config = readDbConfig();
+  const { sql, params } = compileFor(config.provider, build);
+  if (config.provider === "sqlite")
+    return (await sharedSqlite(config.file, "read")).prepare(sql).all(...params.map(sqliteValue)) as R[];
+  return pgAllNumbered<R>(db, sql, params);
 }
 
 /** Closes the read connection (tests and benchmarks that remove their database file). */

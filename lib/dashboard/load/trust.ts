@@ -11,7 +11,7 @@ import type { Db } from "../../db/client.ts";
 import { sampleGrades } from "../../judge/store.ts";
 import type { TSampleGrades } from "../../judge/retest.ts";
 import type { TDashboardData } from "../model.ts";
-import { num, numOrNull, rows, str } from "../sql.ts";
+import { num, numOrNull, rows, str, typedRows } from "../sql.ts";
 import { cacheOf, type TCacheHolder } from "./cache.ts";
 
 export type TJudgeRunInfo = {
@@ -48,10 +48,12 @@ async function read(db: Db, projectId: number): Promise<TTrustInput> {
       `SELECT "judge", min("provenance") FROM "JudgeLabel" WHERE "projectId" = ? AND "provenance" LIKE '{"kind":"jury"%' GROUP BY "judge"`,
       [projectId],
     ),
-    rows(
-      db,
-      `SELECT "judge", "queryId", "chunkId", "pGe1", "pGe2" FROM "JudgeLabel" WHERE "projectId" = ? AND ("pGe1" IS NOT NULL OR "pGe2" IS NOT NULL)`,
-      [projectId],
+    typedRows(db, (k) =>
+      k
+        .selectFrom("JudgeLabel")
+        .select(["judge", "queryId", "chunkId", "pGe1", "pGe2"])
+        .where("projectId", "=", projectId)
+        .where((eb) => eb.or([eb("pGe1", "is not", null), eb("pGe2", "is not", null)])),
     ),
   ]);
   const runs = new Map<string, TJudgeRunInfo>();
@@ -77,15 +79,9 @@ async function read(db: Db, projectId: number): Promise<TTrustInput> {
   }
   const probabilities = new Map<string, TPairProbability[]>();
   for (const r of probabilityRows) {
-    const judge = str(r[0]);
-    let list = probabilities.get(judge);
-    if (!list) probabilities.set(judge, (list = []));
-    list.push({
-      queryId: num(r[1]),
-      chunkId: num(r[2]),
-      pGe1: numOrNull(r[3]),
-      pGe2: numOrNull(r[4]),
-    });
+    let list = probabilities.get(r.judge);
+    if (!list) probabilities.set(r.judge, (list = []));
+    list.push({ queryId: num(r.queryId), chunkId: num(r.chunkId), pGe1: numOrNull(r.pGe1), pGe2: numOrNull(r.pGe2) });
   }
   return { runs, samples, juries, probabilities };
 }

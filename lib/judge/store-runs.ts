@@ -150,26 +150,24 @@ export async function cancelRun(db: Db, runId: number): Promise<void> {
   await setStatus(db, runId, "cancelled", "cancelled by the lead");
 }
 
-/** The judge label of each pair and its samples, for export. */
-export async function runLabels(
-  db: Db,
-  runId: number,
-): Promise<
-  {
-    qid: string;
-    docid: string;
+/** A pair of a run: its label (the median of its graded samples once all are finished) and its samples. */
+export type TRunLabel = {
+  qid: string;
+  docid: string;
+  grade: number | null;
+  injection: boolean;
+  samples: {
+    sample: number;
+    status: string;
     grade: number | null;
-    injection: boolean;
-    samples: {
-      sample: number;
-      status: string;
-      grade: number | null;
-      raw: string | null;
-      error: string | null;
-      cached: boolean;
-    }[];
-  }[]
-> {
+    raw: string | null;
+    error: string | null;
+    cached: boolean;
+  }[];
+};
+
+/** The judge label of each pair and its samples, for export. */
+export async function runLabels(db: Db, runId: number): Promise<TRunLabel[]> {
   const tasks = await db.judgeTask.findMany({
     where: { runId },
     orderBy: [{ queryId: "asc" }, { chunkId: "asc" }, { sample: "asc" }],
@@ -190,23 +188,7 @@ export async function runLabels(
       })
     ).map((c) => [c.id, c.externalId]),
   );
-  const pairs = new Map<
-    string,
-    {
-      qid: string;
-      docid: string;
-      grade: number | null;
-      injection: boolean;
-      samples: {
-        sample: number;
-        status: string;
-        grade: number | null;
-        raw: string | null;
-        error: string | null;
-        cached: boolean;
-      }[];
-    }
-  >();
+  const pairs = new Map<string, TRunLabel>();
   for (const t of tasks) {
     const key = `${t.queryId}:${t.chunkId}`;
     let p = pairs.get(key);

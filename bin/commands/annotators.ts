@@ -61,11 +61,12 @@ export function annotatorsTable(r: TAnnotatorsReport): string[] {
   if (r.model) {
     lines.push(
       "",
-      `Annotator-ability model: ${r.model.method}; ${r.model.items} items, ${r.model.iterations} EM iterations.`,
+      `Annotator-ability model: ${r.model.method}; ${r.model.items} items, ${r.model.iterations} EM steps.`,
+      `  intervals: ${r.model.intervals}`,
     );
     for (const m of r.model.annotators)
       lines.push(
-        `  ${m.annotator}: bias ${m.bias >= 0 ? "+" : ""}${f3(m.bias)} ${ci(m.biasInterval)}, reliability ${f3(m.reliability)} ${ci(m.reliabilityInterval)}`,
+        `  ${m.annotator}: bias ${m.bias >= 0 ? "+" : ""}${f3(m.bias)}${m.biasInterval ? ` ${ci(m.biasInterval)}` : ""}, reliability ${f3(m.reliability)}${m.reliabilityInterval ? ` ${ci(m.reliabilityInterval)}` : ""}`,
       );
     lines.push(`  the model's item grades vs the reference: ${kappaText(r.model.vsReference)}`);
     lines.push(`  on adjudicated items only: ${kappaText(r.model.vsAdjudicated)}`);

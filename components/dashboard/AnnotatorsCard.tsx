@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { TAgreementCell, TAnnotatorQuality, TInterval } from "@/lib/stats/annotators";
 import type { TAnnotatorAbility } from "@/lib/stats/annotators-model";
 import type { TCheckAccuracy } from "@/lib/stats/annotators-checks";
-import { annotatorsSearch, useAnnotators } from "@/lib/query/annotators";
+import { annotatorsSearch, useAnnotators, useAnnotatorsModel } from "@/lib/query/annotators";
 import { Card, PanelState } from "./ui";
 
 const f3 = (v: number | null | undefined) => (v === null || v === undefined ? "–" : v.toFixed(3));
@@ -34,7 +34,19 @@ function WithInterval({ value, ci, show }: { value: number; ci: TInterval | null
   );
 }
 
-function Row({ a, m, hasJudge }: { a: TAnnotatorQuality; m: TAnnotatorAbility | undefined; hasJudge: boolean }) {
+/** The model's columns while its request is under way. */
+const MODEL_LOADING = "…";
+
+function Row({
+  a,
+  m,
+  hasJudge,
+}: {
+  a: TAnnotatorQuality;
+  /** The annotator's ability, undefined without one, `MODEL_LOADING` while the model loads. */
+  m: TAnnotatorAbility | undefined | typeof MODEL_LOADING;
+  hasJudge: boolean;
+}) {
   const len = a.reference.leniency;
   return (
     <tr className="border-t border-slate-100" data-testid="annotator-row" data-annotator={a.annotator}>
@@ -73,9 +85,17 @@ function Row({ a, m, hasJudge }: { a: TAnnotatorQuality; m: TAnnotatorAbility | 
         {pct(a.time.fastShare)}
       </td>
       <td className="pr-2" data-testid="annotator-model-bias">
-        {m ? <WithInterval value={m.bias} ci={m.biasInterval} show={signed} /> : "–"}
+        {m === MODEL_LOADING ? m : m ? <WithInterval value={m.bias} ci={m.biasInterval} show={signed} /> : "–"}
       </td>
-      <td>{m ? <WithInterval value={m.reliability} ci={m.reliabilityInterval} show={f3} /> : "–"}</td>
+      <td>
+        {m === MODEL_LOADING ? (
+          m
+        ) : m ? (
+          <WithInterval value={m.reliability} ci={m.reliabilityInterval} show={f3} />
+        ) : (
+          "–"
+        )}
+      </td>
     </tr>
   );
 }
@@ -134,13 +154,18 @@ function ChecksTable({ checks }: { checks: TCheckAccuracy[] }) {
  * The Annotators card: each annotator's agreement with the reference (their own grade left out),
  * leniency, agreement with the page's judge, start error, grades overturned in adjudication and
  * time per item (lib/stats/annotators.ts), accuracy on hidden check items, with a CSV download.
+ * The ability model (Dawid–Skene) comes in a request of its own, asked for once the rest has
+ * answered: its columns show "…" until it does.
  */
 export function AnnotatorsCard({ projectId, judge }: { projectId: number | null; judge: string | undefined }) {
   const [fastSeconds, setFastSeconds] = useState(3);
   const q = useAnnotators(projectId, judge, fastSeconds);
+  const mq = useAnnotatorsModel(projectId, q.isSuccess && !q.isFetching);
   const rows = q.data?.annotators ?? [];
   const hasJudge = Boolean(q.data?.judge);
-  const model = new Map((q.data?.model?.annotators ?? []).map((m) => [m.annotator, m]));
+  const fitted = mq.data?.model ?? null;
+  const model = new Map((fitted?.annotators ?? []).map((m) => [m.annotator, m]));
+  const modelLoading = mq.isPending && !mq.isError;
   return (
     <Card
       title="Annotators"
@@ -179,16 +204,30 @@ export function AnnotatorsCard({ projectId, judge }: { projectId: number | null;
               </thead>
               <tbody>
                 {rows.map((a) => (
-                  <Row key={a.annotator} a={a} m={model.get(a.annotator)} hasJudge={hasJudge} />
+                  <Row
+                    key={a.annotator}
+                    a={a}
+                    m={modelLoading ? MODEL_LOADING : model.get(a.annotator)}
+                    hasJudge={hasJudge}
+                  />
                 ))}
               </tbody>
             </table>
           </div>
-          {q.data?.model ? (
+          {fitted ? (
             <p className="mt-2 text-xs text-slate-600" data-testid="annotators-model">
-              The model&apos;s item grades (Dawid–Skene over {q.data.model.items} items) against the reference: κ linear{" "}
-              <Kappa c={q.data.model.vsReference} weights="linear" />; on adjudicated items:{" "}
-              <Kappa c={q.data.model.vsAdjudicated} weights="linear" />.
+              The model&apos;s item grades (Dawid–Skene over {fitted.items} items) against the reference: κ linear{" "}
+              <Kappa c={fitted.vsReference} weights="linear" />; on adjudicated items:{" "}
+              <Kappa c={fitted.vsAdjudicated} weights="linear" />. Bias and reliability:{" "}
+              <span data-testid="annotators-model-intervals">{fitted.intervals}</span>.
+            </p>
+          ) : modelLoading ? (
+            <p className="mt-2 text-xs text-slate-600" data-testid="annotators-model" role="status">
+              The ability model (Dawid–Skene): {MODEL_LOADING}
+            </p>
+          ) : mq.error ? (
+            <p className="mt-2 text-xs text-red-800" data-testid="annotators-model" role="alert">
+              The ability model (Dawid–Skene): {mq.error instanceof Error ? mq.error.message : String(mq.error)}
             </p>
           ) : null}
           {q.data?.answers.length ? (

@@ -4,21 +4,32 @@
  * judgements and adjudications, optionally against one judge's labels; and their accuracy on hidden
  * check items (lib/annotators/checks.ts).
  *
- * Annotators are named by a pseudonymous id by default (`annotator-` and the first 8 hex digits of
- * SHA-256 over the project id and the user id: stable across reports and exports of one project,
- * not linkable across projects, and it does not reveal the e-mail); with `names`, by e-mail.
+ * Annotators are named by a pseudonymous id by default (lib/annotators/items.ts pseudonym); with
+ * `names`, by e-mail.
+ *
+ * The report is the main part (`annotatorsMain`: everything but the ability model, from the items
+ * of lib/annotators/items.ts) and the ability model (lib/stats/annotators-model.ts abilityModel);
+ * the CLI asks for both, the dashboard's card for each apart (lib/annotators/routes.ts).
  */
-import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
-import { finalLabel } from "../labels/reference.ts";
 import { findJudge, labelSetRows } from "../judge/label-sets.ts";
-import { annotatorQuality, DEFAULT_FAST_MS, type TAnnotatedItem, type TAnnotatorQuality } from "../stats/annotators.ts";
+import { refuseProbeJudge } from "../judge/probe/spec.ts";
+import {
+  annotatorQuality,
+  DEFAULT_FAST_MS,
+  type TAnnotatorQuality,
+  type TGradeLabel,
+  type TQualityMemo,
+} from "../stats/annotators.ts";
 import { abilityModel, type TAbilityModel } from "../stats/annotators-model.ts";
 import { answerQuality, type TAnnotatedAnswer, type TAnswerQuality } from "../stats/annotators-answers.ts";
 import { finalAnswerLabel, parseClaimLabels } from "../answers/labels.ts";
 import { checkAccuracy, type TCheckAccuracy } from "../stats/annotators-checks.ts";
 import { checkGrades } from "./checks.ts";
+import { itemsFromLabels, pseudonym, type TReportItems } from "./items.ts";
+
+export { pseudonym } from "./items.ts";
 
 export type TAnnotatorsReport = {
   /** The judge compared with, when one was named. */
@@ -33,26 +44,28 @@ export type TAnnotatorsReport = {
   checks: TCheckAccuracy[];
 };
 
-export function pseudonym(projectId: number, userId: string): string {
-  return `annotator-${createHash("sha256").update(`${projectId}:${userId}`).digest("hex").slice(0, 8)}`;
-}
-
-/** A judge's labels by run id, run judge name or label-set name; not found is a 404-style error naming it. */
-async function judgeLabels(db: Db, projectId: number, ref: string) {
+/**
+ * A judge's labels by run id, run judge name or label-set name; not found is a 404-style error
+ * naming it, and a robustness probe is refused (its chunks were changed on purpose).
+ */
+export async function judgeLabels(db: Db, projectId: number, ref: string): Promise<TGradeLabel[]> {
   const found = await findJudge(db, projectId, ref);
-  return labelSetRows(db, projectId, found.run ? found.run.judge : found.labelSet.judge);
+  const judge = found.run ? found.run.judge : found.labelSet.judge;
+  refuseProbeJudge(judge);
+  return labelSetRows(db, projectId, judge);
 }
 
-export async function annotatorsReport(
+export type TAnnotatorsOptions = { judge?: string; fastMs?: number; resamples?: number };
+/** The report without the ability model: what the card's main request answers. */
+export type TAnnotatorsMain = Omit<TAnnotatorsReport, "model">;
+
+async function annotatedAnswers(
   db: Db,
   projectId: number,
-  opts: { judge?: string; fastMs?: number; names?: boolean; resamples?: number } = {},
-): Promise<TAnnotatorsReport> {
-  const [settings, items, users, judge, answers] = await Promise.all([
+  name: (userId: string) => string,
+): Promise<TAnnotatedAnswer[]> {
+  const [settings, answers] = await Promise.all([
     ruleSettings(db, projectId),
-    loadItemLabels(db, projectId),
-    db.user.findMany({ select: { id: true, email: true } }),
-    opts.judge ? judgeLabels(db, projectId, opts.judge) : Promise.resolve(undefined),
     db.answer.findMany({
       where: { projectId, judgements: { some: {} } },
       select: {
@@ -67,25 +80,7 @@ export async function annotatorsReport(
       },
     }),
   ]);
-  const email = new Map(users.map((u) => [u.id, u.email]));
-  const name = (userId: string) => (opts.names ? (email.get(userId) ?? userId) : pseudonym(projectId, userId));
-  const annotated: TAnnotatedItem[] = items
-    .filter((it) => it.judgements.length > 0)
-    .map((it) => ({
-      qid: it.qid,
-      docid: it.docid,
-      judgements: it.judgements.map((j) => ({
-        annotator: name(j.userId),
-        grade: j.grade,
-        startSeconds: j.startSeconds,
-        timeSpentMs: j.timeSpentMs,
-      })),
-      adjudication: it.adjudication
-        ? { grade: it.adjudication.grade, startSeconds: it.adjudication.startSeconds }
-        : null,
-      final: finalLabel(it, settings),
-    }));
-  const annotatedAnswers: TAnnotatedAnswer[] = answers.map((a) => {
+  return answers.map((a) => {
     const labels = a.judgements.map((j) => ({
       annotator: name(j.userId),
       claimVersion: j.claimVersion,
@@ -108,13 +103,60 @@ export async function annotatorsReport(
       final: finalAnswerLabel({ labels, adjudication, disputed: a.disputedAt !== null }, settings),
     };
   });
-  const quality = annotatorQuality(annotated, { judge, fastMs: opts.fastMs, resamples: opts.resamples });
+}
+
+/**
+ * Everything but the ability model, from the report's items: each annotator's quality, their
+ * answer labels' and their check grades' (read here: neither is in the items). With `memo`, the
+ * rows of the annotators whose items did not change since the last call with it are taken from
+ * it (lib/stats/annotators.ts TQualityMemo); `readJudge` reads the judge's labels (default
+ * `judgeLabels`; the card keeps them from one label-set version to the next).
+ */
+export async function annotatorsMain(
+  db: Db,
+  projectId: number,
+  source: TReportItems,
+  name: (userId: string) => string,
+  opts: TAnnotatorsOptions = {},
+  kept: { memo?: TQualityMemo; readJudge?: (ref: string) => Promise<readonly TGradeLabel[]> } = {},
+): Promise<TAnnotatorsMain> {
+  const readJudge = kept.readJudge ?? ((ref: string) => judgeLabels(db, projectId, ref));
+  const memo = kept.memo;
+  const [judge, answers, checks] = await Promise.all([
+    opts.judge ? readJudge(opts.judge) : Promise.resolve(undefined),
+    annotatedAnswers(db, projectId, name),
+    checkGrades(db, projectId, source.reference, name),
+  ]);
   return {
     judge: opts.judge ?? null,
     fastMs: opts.fastMs ?? DEFAULT_FAST_MS,
-    annotators: quality,
-    model: abilityModel(annotated),
-    answers: answerQuality(annotatedAnswers, { fastMs: opts.fastMs, resamples: opts.resamples }),
-    checks: checkAccuracy(await checkGrades(db, projectId, items, settings, name)),
+    annotators: annotatorQuality(source.items, { judge, fastMs: opts.fastMs, resamples: opts.resamples }, memo),
+    answers: answerQuality(answers, { fastMs: opts.fastMs, resamples: opts.resamples }),
+    checks: checkAccuracy(checks),
   };
+}
+
+/** The whole report from loadItemLabels (`assessor annotators report`): the main part and the ability model. */
+export async function annotatorsReport(
+  db: Db,
+  projectId: number,
+  opts: TAnnotatorsOptions & { names?: boolean } = {},
+): Promise<TAnnotatorsReport> {
+  const [settings, items, users] = await Promise.all([
+    ruleSettings(db, projectId),
+    loadItemLabels(db, projectId),
+    opts.names ? db.user.findMany({ select: { id: true, email: true } }) : Promise.resolve([]),
+  ]);
+  const email = new Map(users.map((u) => [u.id, u.email]));
+  // Once per user, not per judgement (a hash each: 100,000s of judgements, a few dozen users).
+  const names = new Map<string, string>();
+  const name = (userId: string) => {
+    let n = names.get(userId);
+    if (n === undefined)
+      names.set(userId, (n = opts.names ? (email.get(userId) ?? userId) : pseudonym(projectId, userId)));
+    return n;
+  };
+  const source = itemsFromLabels(items, settings, name);
+  const main = await annotatorsMain(db, projectId, source, name, opts);
+  return { ...main, model: abilityModel(source.items) };
 }

@@ -17,6 +17,7 @@ import { judgeBlock } from "./agreement/judge.ts";
 import { humanBlocks, humanOverall } from "./agreement/human.ts";
 import { sliceFilter, type Slice } from "./agreement/slices.ts";
 import type { TAgreementPanel, TBreakdownRow, TBreakdownsPanel, THumanPanel } from "./agreement/types.ts";
+import { offeredJudges } from "./judges.ts";
 import { NO_JUDGE_HINT, pickJudge } from "./labels.ts";
 import { RESAMPLING, type TDashboardQuery } from "./options.ts";
 
@@ -32,10 +33,11 @@ export const BREAKDOWN_RESAMPLES = 200;
 
 export function agreementPanel(data: TDashboardData, q: Pick<TDashboardQuery, "tag" | "system">): TAgreementPanel {
   const keep = sliceFilter(data, q.tag, q.system);
-  const judges = [...data.judges.keys()].map((j) => judgeBlock(data, j, keep, RESAMPLING.resamples));
+  // Side by side: the judges the dashboard offers (a robustness probe is the Judge robustness card's).
+  const judges = offeredJudges(data).map((j) => judgeBlock(data, j, keep, RESAMPLING.resamples));
   return {
     judges,
-    empty: data.judges.size === 0 ? NO_JUDGE_HINT : null,
+    empty: judges.length === 0 ? NO_JUDGE_HINT : null,
     slice: { tag: q.tag ?? null, system: q.system ?? null },
   };
 }

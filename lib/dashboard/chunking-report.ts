@@ -1,5 +1,5 @@
 import { AppError } from "../errors.ts";
-import { bootstrapMeanIntervals, type MeanIntervalMemo } from "../stats/bootstrap.ts";
+import { bootstrapMeanIntervals, type MeanIntervalMemo } from "../stats/bootstrap-means.ts";
 import { judgedAt } from "../stats/measures/judged.ts";
 import { ndcg, type Gain } from "../stats/measures/ndcg.ts";
 import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
@@ -63,7 +63,7 @@ import {
  *   transfer labels, the nDCG@10 cell also carries the PPI++ estimate (lib/stats/ppi.ts ppiMean):
  *   human nDCG@10 on those questions, the transfer judge's nDCG@10 on them and on every other
  *   labelled question.
- * - Interval: 95% bootstrap percentile interval of the mean over questions (lib/stats/bootstrap.ts,
+ * - Interval: 95% bootstrap percentile interval of the mean over questions (lib/stats/bootstrap-means.ts,
  *   1000 resamples, seed 1, one set of resamples for every cell, as the systems table).
  * - Test: two-sided paired randomization test (lib/stats/paired.ts, 1000 trials, seed 1) of the
  *   row against the row of the same system on the baseline chunking, paired over the questions

@@ -27,7 +27,7 @@ import {
   type TFaithfulnessAgreement,
   type TMeanCell,
 } from "../stats/generation.ts";
-import type { MeanIntervalMemo } from "../stats/bootstrap.ts";
+import type { MeanIntervalMemo } from "../stats/bootstrap-means.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import type { PairedMemo } from "../stats/paired.ts";
 import type { TDashboardData } from "./data.ts";
@@ -116,7 +116,7 @@ export function generationPanel(view: TView, opts: TGenerationOptions): TGenerat
 /**
  * Per-resample sums and flipped sums of the last computations per (project, source, measure,
  * system): after a label change the intervals and paired tests only add the questions whose values
- * changed (lib/stats/bootstrap.ts, lib/stats/paired.ts; the same numbers as from scratch).
+ * changed (lib/stats/bootstrap-means.ts, lib/stats/paired.ts; the same numbers as from scratch).
  */
 const MEANS_MEMO = (data: TCacheHolder) =>
   cacheOf(data).carried("generation.MEANS_MEMO", (): { intervals: MeanIntervalMemo; paired: PairedMemo } => ({

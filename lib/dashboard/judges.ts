@@ -11,6 +11,10 @@ import { parseProbeJudge } from "../judge/probe/spec.ts";
  * default judge is the most recently finished complete one; when none is complete, the one with
  * the largest coverage (then the most recent), still marked partial.
  *
+ * A robustness probe (`<judge>~probe:<kind>`, lib/judge/probe/spec.ts) is no judge of the pool: it
+ * grades a sample of chunks changed on purpose, and its figures are the Judge robustness card's. It
+ * is left out of the judges offered (the picker lists these states) and is never the default.
+ *
  * A transfer judge (`transfer:A->B`, lib/chunkings/transfer.ts) is measured against B's pooled
  * pairs: the pairs of B's runs' top K at the project's pool depth. `pool --chunking B` leaves out
  * the pairs the transfer labelled (they need no human grade), so B's pool items alone would hold
@@ -114,11 +118,17 @@ export function forgetJudgeStates(data: TDashboardData): void {
   statesCache(data).delete(data);
 }
 
-/** Every judge of the project (names sorted) with its coverage and status, and the default judge. */
+/** The judges the dashboard offers: every judge of the project but the robustness probes. */
+export function offeredJudges(data: TDashboardData): string[] {
+  return [...data.judges.keys()].filter((name) => parseProbeJudge(name) === null);
+}
+
+/** Every judge the dashboard offers (names sorted) with its coverage and status, and the default judge. */
 export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defaultJudge: string | null } {
   const hit = statesCache(data).get(data);
   if (hit) return hit;
-  const states: TJudgeState[] = [...data.judges].map(([name, labels]) => {
+  const offered = [...data.judges].filter(([name]) => parseProbeJudge(name) === null);
+  const states: TJudgeState[] = offered.map(([name, labels]) => {
     const run = data.judgeRuns.get(name);
     const { pooled, poolItems, flagged } = pooledCount(
       data,
@@ -142,12 +152,8 @@ export function judgeStates(data: TDashboardData): { states: TJudgeState[]; defa
     };
   });
   const time = (s: TJudgeState) => (s.at === null ? -Infinity : Date.parse(s.at));
-  // A robustness probe (`<judge>~probe:<kind>`, lib/judge/probe) judges perturbed chunks: never the default.
-  const candidates = states.filter((s) => parseProbeJudge(s.name) === null);
-  const complete = candidates
-    .filter((s) => !s.partial)
-    .sort((a, b) => time(b) - time(a) || a.name.localeCompare(b.name));
-  const fallback = [...candidates].sort(
+  const complete = states.filter((s) => !s.partial).sort((a, b) => time(b) - time(a) || a.name.localeCompare(b.name));
+  const fallback = [...states].sort(
     (a, b) => (b.coverage ?? 0) - (a.coverage ?? 0) || time(b) - time(a) || a.name.localeCompare(b.name),
   );
   const result = { states, defaultJudge: complete[0]?.name ?? fallback[0]?.name ?? null };

@@ -1,6 +1,7 @@
 import { AppError } from "../errors.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
-import { judgeStates } from "./judges.ts";
+import { refuseProbeJudge } from "../judge/probe/spec.ts";
+import { judgeStates, offeredJudges } from "./judges.ts";
 import { cacheOf, type TCacheHolder } from "./load/cache.ts";
 
 /** Label sets the dashboard compares, as qrels keyed by internal ids: queryId → chunkId → grade. */
@@ -69,14 +70,19 @@ export function tagFilter(data: TDashboardData, tag: string | undefined): (query
   return (queryId) => ids.has(queryId);
 }
 
-/** The judge the viewer asked for, or the default one (lib/dashboard/judges.ts: the most recent complete judge); null when the project has no judge labels. */
+/**
+ * The judge the viewer asked for, or the default one (lib/dashboard/judges.ts: the most recent
+ * complete judge); null when the project has no judge labels. A robustness probe is refused
+ * (lib/judge/probe/spec.ts refuseProbeJudge): the dashboard does not offer it.
+ */
 export function pickJudge(data: TDashboardData, judge: string | undefined): string | null {
   if (judge) {
     if (!data.judges.has(judge))
       throw new AppError(
         "not_found",
-        `no judge named "${judge}" in this project; judges: ${[...data.judges.keys()].join(", ") || "none yet"}`,
+        `no judge named "${judge}" in this project; judges: ${offeredJudges(data).join(", ") || "none yet"}`,
       );
+    refuseProbeJudge(judge);
     return judge;
   }
   return judgeStates(data).defaultJudge;

@@ -53,6 +53,15 @@ export type TReference = TLabel & {
   source: string | null;
 };
 
+/** One pool item's human labels as the load keeps them (lib/dashboard/load/item-states.ts). */
+export type TItemView = {
+  /** In submission order. */
+  judgements: readonly TJudgementRow[];
+  adjudication: { grade: number; startSeconds: number | null; endSeconds: number | null } | undefined;
+  /** The item's final human label (lib/labels/reference.ts finalLabel), null without one. */
+  final: TReference | null;
+};
+
 export type TDashboardData = {
   version: string;
   /**
@@ -91,6 +100,12 @@ export type TDashboardData = {
   /** Pool item id → its judgements in submission order. */
   judgementsByItem: Map<string, TJudgementRow[]>;
   adjudicated: Set<string>;
+  /**
+   * Per pool item (`position`: its index in `states`), its judgements, adjudication and final
+   * human label. An item's state is the same object from one label-set version to the next while
+   * its inputs do not change. Set by the load; absent in data built by hand.
+   */
+  itemStates?: { position: ReadonlyMap<string, number>; states: readonly TItemView[] };
   users: Map<string, { name: string; email: string }>;
   runs: { id: number; system: string; contentHash: string; chunkingId: number }[];
   /**

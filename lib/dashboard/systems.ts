@@ -1,4 +1,5 @@
-import { bootstrapMeanIntervals, type Interval, type MeanIntervalMemo } from "../stats/bootstrap.ts";
+import { bootstrapMeanIntervals, type MeanIntervalMemo } from "../stats/bootstrap-means.ts";
+import type { Interval } from "../stats/bootstrap.ts";
 import { kendallTau } from "../stats/kendall-tau.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
@@ -208,11 +209,11 @@ function table(
   if (empty) return { ...base, queries: 0, rows: [], empty, means: [] };
   const { queryIds, values } = perQuery(data, source, qrels, rankings, cols, ctx);
   const baseIndex = baseline === null ? -1 : data.runs.findIndex((r) => r.system === baseline);
-  // One set of resamples for every cell (lib/stats/bootstrap.ts bootstrapMeanIntervals): every run
+  // One set of resamples for every cell (lib/stats/bootstrap-means.ts bootstrapMeanIntervals): every run
   // and measure sees the same resampled query sets, as a paired design should. A cell's mean in a
   // resample is over the drawn queries where it is defined (start error: those with a reference start).
   // Kept per cell of this view: after a label change only the queries whose values changed are
-  // added to each resample's sum (same intervals, lib/stats/bootstrap.ts).
+  // added to each resample's sum (same intervals, lib/stats/bootstrap-means.ts).
   const cells = values.flat();
   const cellKeys = cells.map(
     (_, k) => `${memoKey}\u0000${data.runs[Math.floor(k / cols.length)].id}\u0000${cols[k % cols.length].id}`,

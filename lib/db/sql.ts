@@ -3,7 +3,7 @@ import type { Db } from "./client.ts";
 import { readDbConfig } from "./config.ts";
 import { sqliteValue, type TProvider } from "./dialect.ts";
 import { pgAll, pgAllNumbered, pgRun, pgRunNumbered, type TPgClient } from "./postgres.ts";
-import { compileFor, type TBuild } from "./query.ts";
+import { compileStatement, type TBound, type TBuild, type TStatement as TTyped } from "./query.ts";
 import { closeSharedSqlite, sharedSqlite, type TSqliteConn } from "./sqlite.ts";
 import { isTransactionConflict } from "./unavailable.ts";
 
@@ -49,24 +49,30 @@ export function* run(sql: string, params: readonly TSqlParam[] = []): Generator<
   return (yield { kind: "run", sql, params }) as number;
 }
 
-/** The rows of a typed statement (lib/db/query.ts), compiled for the database the body runs on. */
-export function* rowsOf<R>(build: TBuild<R>): Generator<TSqlOp, R[], unknown> {
-  return (yield compiledOp("all", yield* provider(), build)) as R[];
+/** The rows of a typed statement (lib/db/query.ts: a build, or a cached statement), compiled for the database the body runs on. */
+export function rowsOf<R>(build: TBuild<R>): Generator<TSqlOp, R[], unknown>;
+export function rowsOf<R>(statement: TBound<R>): Generator<TSqlOp, R[], unknown>;
+export function* rowsOf<R>(statement: TTyped<R>): Generator<TSqlOp, R[], unknown> {
+  return (yield compiledOp("all", yield* provider(), statement)) as R[];
 }
 
 /** The first row of a typed statement, or undefined. */
-export function* firstOf<R>(build: TBuild<R>): Generator<TSqlOp, R | undefined, unknown> {
-  const rows = yield* rowsOf(build);
+export function firstOf<R>(build: TBuild<R>): Generator<TSqlOp, R | undefined, unknown>;
+export function firstOf<R>(statement: TBound<R>): Generator<TSqlOp, R | undefined, unknown>;
+export function* firstOf<R>(statement: TTyped<R>): Generator<TSqlOp, R | undefined, unknown> {
+  const rows: R[] = (yield compiledOp("all", yield* provider(), statement)) as R[];
   return rows[0];
 }
 
 /** Runs a typed statement; returns the number of rows it changed. */
-export function* exec(build: TBuild<unknown>): Generator<TSqlOp, number, unknown> {
-  return (yield compiledOp("run", yield* provider(), build)) as number;
+export function exec(build: TBuild<unknown>): Generator<TSqlOp, number, unknown>;
+export function exec(statement: TBound<unknown>): Generator<TSqlOp, number, unknown>;
+export function* exec(statement: TTyped<unknown>): Generator<TSqlOp, number, unknown> {
+  return (yield compiledOp("run", yield* provider(), statement)) as number;
 }
 
-function compiledOp(kind: "all" | "run", p: TProvider, build: TBuild<unknown>): TSqlOp {
-  const { sql, params } = compileFor(p, build);
+function compiledOp(kind: "all" | "run", p: TProvider, statement: TTyped<unknown>): TSqlOp {
+  const { sql, params } = compileStatement(p, statement);
   return p === "postgres"
     ? { kind, sql, params: params as TSqlParam[], numbered: true }
     : { kind, sql, params: params as TSqlParam[] };

@@ -1,19 +1,8 @@
 import type { Db } from "../db/client.ts";
-import { parseDelimited } from "../formats/delimited.ts";
-import { parseJsonl } from "../formats/jsonl.ts";
-import {
-  ErrorList,
-  fileKind,
-  firstChar,
-  readInput,
-  TX_OPTIONS,
-  type ImportInput,
-  type ImportOptions,
-  type ImportResult,
-} from "./input.ts";
-import { ZQueryRow, type TQueryRow } from "./schemas.ts";
+import { ErrorList, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import { ZQueryRow } from "./schemas.ts";
 import type { QuestionStatus as TQuestionStatus } from "../db/client.ts";
-import { fromRecords, rejectDuplicateIds } from "./rows.ts";
+import { rejectDuplicateIds, tableOrJsonlRows } from "./rows.ts";
 
 const COLUMNS = ["id", "text", "author", "start", "reference_start", "video", "status", "tags"] as const;
 
@@ -45,24 +34,13 @@ export async function importQueries(
 ): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const errors = new ErrorList();
-  const ext = fileKind(name);
-  const tsv =
-    ext === "tsv" || (ext !== "jsonl" && ext !== "json" && firstChar(bytes) !== "{" && firstChar(bytes) !== "");
-  let rows: (TQueryRow & { line: number })[];
-  if (tsv) {
-    const d = parseDelimited(bytes, name, { delimiter: "\t", columns: COLUMNS, required: ["id", "text"] });
-    errors.push(...d.errors);
-    rows = fromRecords(d.records, name, ZQueryRow, { numbers: ["start", "reference_start"], lists: ["tags"] }, errors);
-  } else {
-    const j = parseJsonl(
-      bytes,
-      name,
-      ZQueryRow,
-      "one JSON object per line: id, text, author, places (or start and video), status, tags",
-    );
-    errors.push(...j.errors);
-    rows = j.rows;
-  }
+  const rows = tableOrJsonlRows(
+    { name, bytes },
+    ZQueryRow,
+    { ext: "tsv", columns: COLUMNS, required: ["id", "text"], numbers: ["start", "reference_start"], lists: ["tags"] },
+    "one JSON object per line: id, text, author, places (or start and video), status, tags",
+    errors,
+  );
   rejectDuplicateIds(rows, name, errors);
   const videos = new Map(
     (await db.video.findMany({ where: { projectId }, select: { id: true, externalId: true } })).map((v) => [

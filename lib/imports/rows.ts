@@ -1,6 +1,7 @@
 import type { z } from "zod";
-import type { DelimitedRecord } from "../formats/delimited.ts";
-import { zodErrors } from "../formats/text.ts";
+import { parseDelimited, type DelimitedRecord } from "../formats/delimited.ts";
+import { parseJsonl } from "../formats/jsonl.ts";
+import { fileKind, firstChar, zodErrors } from "../formats/text.ts";
 import type { LocatedError } from "../errors.ts";
 import type { ErrorList } from "./input.ts";
 
@@ -34,6 +35,38 @@ export function fromRecords<S extends z.ZodType>(
     else rows.push({ ...(parsed.data as object), line } as z.output<S> & { line: number });
   }
   return rows;
+}
+
+/**
+ * The rows of a file that is a table (`table.ext`: CSV or TSV) or JSONL, validated by `schema`
+ * either way. A table by its extension, or when the extension is neither and the file does not
+ * start with "{"; otherwise JSONL (`what`: what its lines hold, for the error of an empty file).
+ */
+export function tableOrJsonlRows<S extends z.ZodType<Record<string, unknown>>>(
+  file: { name: string; bytes: Uint8Array },
+  schema: S,
+  table: {
+    ext: "csv" | "tsv";
+    columns: readonly string[];
+    required: readonly string[];
+    numbers?: string[];
+    lists?: string[];
+  },
+  what: string,
+  errors: ErrorList,
+): (z.output<S> & { line: number })[] {
+  const { name, bytes } = file;
+  const ext = fileKind(name);
+  const first = firstChar(bytes);
+  if (ext === table.ext || (ext !== "jsonl" && ext !== "json" && first !== "{" && first !== "")) {
+    const delimiter = table.ext === "csv" ? "," : "\t";
+    const d = parseDelimited(bytes, name, { delimiter, columns: table.columns, required: table.required });
+    errors.push(...d.errors);
+    return fromRecords(d.records, name, schema, { numbers: table.numbers, lists: table.lists }, errors);
+  }
+  const j = parseJsonl(bytes, name, schema, what);
+  errors.push(...j.errors);
+  return j.rows;
 }
 
 /** A duplicate id inside one file is an error at its second line, naming the first. */

@@ -1,18 +1,7 @@
 import type { Db } from "../db/client.ts";
-import { parseDelimited } from "../formats/delimited.ts";
-import { parseJsonl } from "../formats/jsonl.ts";
-import {
-  ErrorList,
-  fileKind,
-  firstChar,
-  readInput,
-  TX_OPTIONS,
-  type ImportInput,
-  type ImportOptions,
-  type ImportResult,
-} from "./input.ts";
+import { ErrorList, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZVideoRow, type TVideoRow } from "./schemas.ts";
-import { fromRecords, rejectDuplicateIds } from "./rows.ts";
+import { rejectDuplicateIds, tableOrJsonlRows } from "./rows.ts";
 import { confinedMediaFile, mediaPathProblem } from "../media/root.ts";
 import { MEDIA_HOSTS_VAR, urlMediaProblem } from "../media/hosts.ts";
 import type { LocatedError } from "../errors.ts";
@@ -32,19 +21,13 @@ export async function importVideos(
 ): Promise<ImportResult> {
   const { name, bytes, sha256 } = await readInput(input);
   const errors = new ErrorList();
-  const ext = fileKind(name);
-  const csv =
-    ext === "csv" || (ext !== "jsonl" && ext !== "json" && firstChar(bytes) !== "{" && firstChar(bytes) !== "");
-  let rows: (TVideoRow & { line: number })[];
-  if (csv) {
-    const d = parseDelimited(bytes, name, { delimiter: ",", columns: COLUMNS, required: ["id", "title"] });
-    errors.push(...d.errors);
-    rows = fromRecords(d.records, name, ZVideoRow, { numbers: ["duration"] }, errors);
-  } else {
-    const j = parseJsonl(bytes, name, ZVideoRow, "one JSON object per line: id, title, url or path, duration");
-    errors.push(...j.errors);
-    rows = j.rows;
-  }
+  const rows = tableOrJsonlRows(
+    { name, bytes },
+    ZVideoRow,
+    { ext: "csv", columns: COLUMNS, required: ["id", "title"], numbers: ["duration"] },
+    "one JSON object per line: id, title, url or path, duration",
+    errors,
+  );
   rejectDuplicateIds(rows, name, errors);
   const warnings = await checkMedia(rows, name, errors);
   errors.throwIfAny();

@@ -11,6 +11,7 @@ import { AppError } from "../errors.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { combineJury, JURY_METHODS, type TJuryMethod } from "../stats/jury.ts";
 import { findJudge } from "./label-sets.ts";
+import { refuseProbeJudge } from "./probe/spec.ts";
 import { field, say } from "../terms.ts";
 
 export type TCombineResult = {
@@ -57,6 +58,7 @@ export async function combineJudges(
   for (const ref of opts.members) {
     const found = await findJudge(db, projectId, ref);
     const judge = found.run ? found.run.judge : found.labelSet.judge;
+    refuseProbeJudge(judge); // a probe's chunks were changed on purpose: no member of a jury that labels the pool
     if (judge === name) throw new AppError("bad_input", `a jury cannot include itself ("${name}")`);
     if (!members.includes(judge)) members.push(judge);
   }

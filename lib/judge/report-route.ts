@@ -3,6 +3,8 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { projectIdParam } from "../lead/projects.ts";
 import { reportMarkdown } from "./report-md.ts";
+import { findJudge } from "./label-sets.ts";
+import { refuseProbeJudge } from "./probe/spec.ts";
 import { judgeReport } from "./report.ts";
 
 /** The Judge trust card's download: the judge's trust report as Markdown or JSON (lead only). */
@@ -20,6 +22,9 @@ export async function trustReportDownload(
   const projectId = projectIdParam(rawProjectId);
   if (!(await db.project.findUnique({ where: { id: projectId }, select: { id: true } })))
     throw new AppError("not_found", `no project with id ${projectId}`);
+  // The card's judge is the dashboard's, which is never a robustness probe (`judge report` on the command line still reports one).
+  const found = await findJudge(db, projectId, q.judge);
+  refuseProbeJudge(found.run ? found.run.judge : found.labelSet.judge);
   const report = await judgeReport(db, projectId, q.judge, { gain: q.gain });
   const name = `trust-${report.judge.replace(/[^A-Za-z0-9._-]+/g, "_")}.${report.sha256.slice(0, 12)}.${q.format}`;
   return new Response(q.format === "json" ? `${JSON.stringify(report, null, 2)}\n` : reportMarkdown(report), {

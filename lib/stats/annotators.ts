@@ -22,9 +22,19 @@
  *   as R's default and numpy's "linear"); the share at or under the lead's threshold.
  * Fewer than `minPairs` pairs (default 10) or fewer than 3 questions: no number, a reason instead.
  */
-import { bootstrapDistribution, DEFAULT_LEVEL, DEFAULT_SEED, percentileInterval, quantileSorted } from "./bootstrap.ts";
-import { agreementReport } from "./agreement/report.ts";
+import { DEFAULT_LEVEL, DEFAULT_SEED, quantileSorted } from "./bootstrap.ts";
 import type { LabelPair } from "./agreement/align.ts";
+import {
+  agreementCell,
+  DEFAULT_MIN_PAIRS,
+  leniencyWithInterval,
+  sortedNumbers,
+  timePerItem,
+  type TTimePerItem,
+} from "./annotators-cells.ts";
+
+// The single comparisons (lib/stats/annotators-cells.ts) are part of this module's interface.
+export { agreementCell, DEFAULT_MIN_PAIRS, leniencyWithInterval, timePerItem, type TTimePerItem };
 import { confusionOf, toRows } from "./agreement/confusion.ts";
 import { agreedGrade } from "../labels/rule.ts";
 
@@ -82,9 +92,6 @@ export type TAnnotatorOptions = {
 };
 
 export const DEFAULT_FAST_MS = 3000;
-export const DEFAULT_MIN_PAIRS = 10;
-const MIN_QUESTIONS = 3;
-
 const key = (qid: string, docid: string) => `${qid}\u0000${docid}`;
 
 /** The reference for `annotator` on `item` without their own grade, or null (see the file's comment). */
@@ -104,100 +111,39 @@ export function leaveOneOutReference(
   };
 }
 
-function questionsOf(pairs: readonly LabelPair[]): number {
-  return new Set(pairs.map((p) => p.qid)).size;
-}
-
-/** Kappa family with bootstrap intervals, or the reason there is no number. */
-export function agreementCell(pairs: LabelPair[], opts: TAnnotatorOptions): TAgreementCell {
-  const n = pairs.length;
-  const questions = questionsOf(pairs);
-  const minPairs = opts.minPairs ?? DEFAULT_MIN_PAIRS;
-  if (n < minPairs) return { n, questions, reason: `${n} pairs: fewer than ${minPairs}` };
-  if (questions < MIN_QUESTIONS) return { n, questions, reason: `${questions} questions: fewer than ${MIN_QUESTIONS}` };
-  const r = agreementReport(
-    { pairs, referenceOnly: 0, otherOnly: 0 },
-    {
-      bootstrap: opts.resamples ?? 1000,
-      seed: opts.seed ?? DEFAULT_SEED,
-      level: opts.level ?? DEFAULT_LEVEL,
-      bootstrapStats: ["kappa_linear", "kappa_quadratic"],
-    },
-  );
-  const b = r.ci.bootstrap;
-  const interval = (i: { low: number; high: number } | null | undefined) => (i ? { low: i.low, high: i.high } : null);
-  return {
-    n,
-    questions,
-    linear: r.kappa.linear,
-    quadratic: r.kappa.quadratic,
-    linearInterval: interval(b?.kappa_linear),
-    quadraticInterval: interval(b?.kappa_quadratic),
-    rawAgreement: r.raw_agreement,
-  };
-}
-
-/** Mean of (other − reference) with the percentile bootstrap over questions. */
-export function leniencyWithInterval(
-  pairs: readonly LabelPair[],
-  opts: TAnnotatorOptions,
-): { value: number; interval: TInterval | null } | null {
-  if (pairs.length === 0) return null;
-  const qids = [...new Set(pairs.map((p) => p.qid))];
-  const index = new Map(qids.map((q, i) => [q, i]));
-  const sums = new Float64Array(qids.length);
-  const counts = new Float64Array(qids.length);
-  for (const p of pairs) {
-    const i = index.get(p.qid)!;
-    sums[i] += p.other - p.reference;
-    counts[i] += 1;
+/**
+ * Rows computed before, one per annotator, with what each was computed from: a caller that keeps
+ * its items from one call to the next as the same objects while they do not change
+ * (lib/annotators/items.ts) passes the same memo again, and an annotator whose items are the same
+ * objects, with the same judge grades and options, gets the row computed before. An annotator's row
+ * depends on nothing else: the reference left out of their own grade, their peers' grades and the
+ * judge's are all on their own items (a peer's row changes only with an item both graded, which
+ * then is not the same object in the peer's list either). Items must not be changed in place.
+ */
+export type TQualityMemo = Map<
+  string,
+  {
+    options: string;
+    items: readonly TAnnotatedItem[];
+    /** The judge's grade of each of those items (null without a judge). */
+    judge: readonly (number | undefined)[] | null;
+    row: TAnnotatorQuality;
   }
-  const value = sums.reduce((s, x) => s + x, 0) / pairs.length;
-  const resamples = opts.resamples ?? 1000;
-  const level = opts.level ?? DEFAULT_LEVEL;
-  const { values } = bootstrapDistribution(
-    qids.length,
-    (mult) => {
-      let s = 0;
-      let c = 0;
-      for (let i = 0; i < mult.length; i++) {
-        s += mult[i] * sums[i];
-        c += mult[i] * counts[i];
-      }
-      return c > 0 ? s / c : null;
-    },
-    { resamples, seed: opts.seed ?? DEFAULT_SEED },
-  );
-  const ci = qids.length >= MIN_QUESTIONS ? percentileInterval(values, level, resamples) : null;
-  return { value, interval: ci ? { low: ci.low, high: ci.high } : null };
-}
+>;
 
-function sortedNumbers(xs: Iterable<number>): Float64Array {
-  return Float64Array.from(xs).sort();
-}
+const sameObjects = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-export type TTimePerItem = {
-  n: number;
-  medianMs: number | null;
-  p10Ms: number | null;
-  fastShare: number | null;
-  fastMs: number;
-};
-
-/** Time per item (ms): median and 10th percentile (type-7 quantiles), the share at or under `fastMs`. */
-export function timePerItem(times: readonly number[], fastMs: number): TTimePerItem {
-  const t = sortedNumbers(times);
-  return {
-    n: t.length,
-    medianMs: t.length ? quantileSorted(t, 0.5) : null,
-    p10Ms: t.length ? quantileSorted(t, 0.1) : null,
-    fastShare: t.length ? t.filter((x) => x <= fastMs).length / t.length : null,
-    fastMs,
-  };
-}
-
-/** One row per annotator (sorted by annotator), as the Annotators card and `annotators report` show. */
-export function annotatorQuality(items: readonly TAnnotatedItem[], opts: TAnnotatorOptions = {}): TAnnotatorQuality[] {
+/**
+ * One row per annotator (sorted by annotator), as the Annotators card and `annotators report` show.
+ * With `memo`, only the rows whose inputs changed since the call that filled it are computed (see
+ * TQualityMemo); the others are taken from it, and every row is what a computation without a memo
+ * gives, to the bit (tests/unit/stats/annotators-memo.test.ts).
+ */
+export function annotatorQuality(
+  items: readonly TAnnotatedItem[],
+  opts: TAnnotatorOptions = {},
+  memo?: TQualityMemo,
+): TAnnotatorQuality[] {
   const fastMs = opts.fastMs ?? DEFAULT_FAST_MS;
   const annotators = [...new Set(items.flatMap((it) => it.judgements.map((j) => j.annotator)))].sort();
   const judge = opts.judge ? new Map(opts.judge.map((l) => [key(l.qid, l.docid), l.grade])) : null;
@@ -206,69 +152,106 @@ export function annotatorQuality(items: readonly TAnnotatedItem[], opts: TAnnota
   for (const it of items) for (const a of new Set(it.judgements.map((j) => j.annotator))) itemsOf.get(a)!.push(it);
   // Two annotators' agreement is one cell seen from either side: weighted kappa with symmetric
   // weights and raw agreement do not change when the two swap places, nor do the question
-  // resamples, so each pair of annotators is computed once.
+  // resamples, so each pair of annotators is computed once, always from the side of the first of
+  // the two in name order (the other side's pairs with both grades swapped: the same pairs), so
+  // that a row computed alone (the other's taken from the memo) has the very same cell.
   const peerCells = new Map<string, TAgreementCell>();
   const peerCell = (a: string, other: string, pairs: LabelPair[]) => {
     const k = a < other ? `${a}\u0000${other}` : `${other}\u0000${a}`;
     let cell = peerCells.get(k);
-    if (!cell) peerCells.set(k, (cell = agreementCell(pairs, opts)));
+    if (!cell) {
+      const first = a < other ? pairs : pairs.map((p) => ({ ...p, reference: p.other, other: p.reference }));
+      peerCells.set(k, (cell = agreementCell(first, opts)));
+    }
     return cell;
   };
+  const options = JSON.stringify([
+    fastMs,
+    opts.minPairs ?? DEFAULT_MIN_PAIRS,
+    opts.resamples ?? 1000,
+    opts.seed ?? DEFAULT_SEED,
+    opts.level ?? DEFAULT_LEVEL,
+  ]);
+  if (memo) for (const a of memo.keys()) if (!itemsOf.has(a)) memo.delete(a);
   return annotators.map((a) => {
-    const toReference: LabelPair[] = [];
-    const toJudge: LabelPair[] = [];
-    const peerPairs = new Map<string, LabelPair[]>();
-    const startErrors: number[] = [];
-    const times: number[] = [];
-    let graded = 0;
-    let adjudicated = 0;
-    let overturned = 0;
-    for (const it of itemsOf.get(a)!) {
-      const own = it.judgements.find((j) => j.annotator === a);
-      if (!own) continue;
-      graded++;
-      if (own.timeSpentMs !== null) times.push(own.timeSpentMs);
-      if (it.adjudication) {
-        adjudicated++;
-        if (it.adjudication.grade !== own.grade) overturned++;
-      }
-      const ref = leaveOneOutReference(it, a);
-      if (ref) {
-        toReference.push({ qid: it.qid, docid: it.docid, reference: ref.grade, other: own.grade });
-        if (ref.startSeconds !== null && own.startSeconds !== null)
-          startErrors.push(Math.abs(own.startSeconds - ref.startSeconds));
-      }
-      for (const o of it.judgements) {
-        if (o.annotator === a) continue;
-        const list = peerPairs.get(o.annotator) ?? [];
-        list.push({ qid: it.qid, docid: it.docid, reference: o.grade, other: own.grade });
-        peerPairs.set(o.annotator, list);
-      }
-      const jg = judge?.get(key(it.qid, it.docid));
-      if (jg !== undefined) toJudge.push({ qid: it.qid, docid: it.docid, reference: own.grade, other: jg });
-    }
-    const refCell = agreementCell(toReference, opts);
-    const len = "reason" in refCell ? null : leniencyWithInterval(toReference, opts);
-    const errs = sortedNumbers(startErrors);
-    return {
-      annotator: a,
-      graded,
-      reference: {
-        ...refCell,
-        ...(len ? { leniency: len } : {}),
-        ...("reason" in refCell ? {} : { confusion: toRows(confusionOf(toReference)) }),
-      },
-      peers: [...peerPairs.entries()]
-        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-        .map(([other, pairs]) => ({ other, ...peerCell(a, other, pairs) })),
-      judge: judge ? agreementCell(toJudge, opts) : null,
-      start: {
-        n: errs.length,
-        meanAbsError: errs.length ? errs.reduce((s, x) => s + x, 0) / errs.length : null,
-        medianAbsError: errs.length ? quantileSorted(errs, 0.5) : null,
-      },
-      adjudication: { adjudicated, overturned, share: graded ? overturned / graded : null },
-      time: timePerItem(times, fastMs),
-    };
+    const mine = itemsOf.get(a)!;
+    const judgeGrades = judge ? mine.map((it) => judge.get(key(it.qid, it.docid))) : null;
+    const known = memo?.get(a);
+    if (
+      known &&
+      known.options === options &&
+      sameObjects(known.items, mine) &&
+      (known.judge === null ? judgeGrades === null : judgeGrades !== null && sameObjects(known.judge, judgeGrades))
+    )
+      return known.row;
+    const row = qualityOf(a, mine, judgeGrades, fastMs, opts, peerCell);
+    memo?.set(a, { options, items: mine, judge: judgeGrades, row });
+    return row;
   });
+}
+
+/** One annotator's row from their items (in item order) and the judge's grade of each (null: no judge). */
+function qualityOf(
+  a: string,
+  mine: readonly TAnnotatedItem[],
+  judgeGrades: readonly (number | undefined)[] | null,
+  fastMs: number,
+  opts: TAnnotatorOptions,
+  peerCell: (a: string, other: string, pairs: LabelPair[]) => TAgreementCell,
+): TAnnotatorQuality {
+  const toReference: LabelPair[] = [];
+  const toJudge: LabelPair[] = [];
+  const peerPairs = new Map<string, LabelPair[]>();
+  const startErrors: number[] = [];
+  const times: number[] = [];
+  let graded = 0;
+  let adjudicated = 0;
+  let overturned = 0;
+  mine.forEach((it, i) => {
+    const own = it.judgements.find((j) => j.annotator === a);
+    if (!own) return;
+    graded++;
+    if (own.timeSpentMs !== null) times.push(own.timeSpentMs);
+    if (it.adjudication) {
+      adjudicated++;
+      if (it.adjudication.grade !== own.grade) overturned++;
+    }
+    const ref = leaveOneOutReference(it, a);
+    if (ref) {
+      toReference.push({ qid: it.qid, docid: it.docid, reference: ref.grade, other: own.grade });
+      if (ref.startSeconds !== null && own.startSeconds !== null)
+        startErrors.push(Math.abs(own.startSeconds - ref.startSeconds));
+    }
+    for (const o of it.judgements) {
+      if (o.annotator === a) continue;
+      const list = peerPairs.get(o.annotator) ?? [];
+      list.push({ qid: it.qid, docid: it.docid, reference: o.grade, other: own.grade });
+      peerPairs.set(o.annotator, list);
+    }
+    const jg = judgeGrades?.[i];
+    if (jg !== undefined) toJudge.push({ qid: it.qid, docid: it.docid, reference: own.grade, other: jg });
+  });
+  const refCell = agreementCell(toReference, opts);
+  const len = "reason" in refCell ? null : leniencyWithInterval(toReference, opts);
+  const errs = sortedNumbers(startErrors);
+  return {
+    annotator: a,
+    graded,
+    reference: {
+      ...refCell,
+      ...(len ? { leniency: len } : {}),
+      ...("reason" in refCell ? {} : { confusion: toRows(confusionOf(toReference)) }),
+    },
+    peers: [...peerPairs.entries()]
+      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+      .map(([other, pairs]) => ({ other, ...peerCell(a, other, pairs) })),
+    judge: judgeGrades ? agreementCell(toJudge, opts) : null,
+    start: {
+      n: errs.length,
+      meanAbsError: errs.length ? errs.reduce((s, x) => s + x, 0) / errs.length : null,
+      medianAbsError: errs.length ? quantileSorted(errs, 0.5) : null,
+    },
+    adjudication: { adjudicated, overturned, share: graded ? overturned / graded : null },
+    time: timePerItem(times, fastMs),
+  };
 }

@@ -2,13 +2,14 @@
  * Statistics of generated answers, pure (no database): faithfulness of an answer from its
  * claim labels, judge vs human agreement on claim support and on per-answer faithfulness, and the
  * failure attribution table (retrieval failed / generator failed / good without evidence / fine).
- * Intervals, paired tests and kappa are lib/stats' own (bootstrap.ts, paired.ts, agreement/).
+ * Intervals, paired tests and kappa are lib/stats' own (bootstrap.ts, bootstrap-means.ts, paired.ts, agreement/).
  *
  * Claim labels: `s` supported by the context, `p` partly supported, `n` not supported, `x` true per
  * the video but absent from the context (lib/answers/labels.ts).
  */
 import { cohenKappa, type KappaResult } from "./agreement/kappa.ts";
-import { bootstrapMeanIntervals, type Interval, type MeanIntervalMemo } from "./bootstrap.ts";
+import type { Interval } from "./bootstrap.ts";
+import { bootstrapMeanIntervals, type MeanIntervalMemo } from "./bootstrap-means.ts";
 import { pairedRandomizationTests, type PairedMemo } from "./paired.ts";
 import { confusionOf, perGrade, rawAgreement, toRows } from "./agreement/confusion.ts";
 import { ndcg, type Gain } from "./measures/ndcg.ts";
@@ -252,7 +253,7 @@ export type TMeanCell = {
  * against the baseline system on the questions where both are defined (pairedRandomizationTests;
  * meanDiff = system − baseline). `values[system][question]`. With `memo` and a key per system, a
  * column seen before is updated on the questions whose values changed (the same numbers, as the
- * systems table: lib/stats/bootstrap.ts, lib/stats/paired.ts).
+ * systems table: lib/stats/bootstrap-means.ts, lib/stats/paired.ts).
  */
 export function systemMeans(
   values: readonly (readonly (number | null)[])[],

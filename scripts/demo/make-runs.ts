@@ -17,7 +17,9 @@
  * - hybrid-rrf: reciprocal rank fusion (k 60) of the two.
  * The judge ("gpt-judge") grades every chunk any run returns, from where the answer is spoken
  * (the query's reference start) and word overlap, with a deliberate lenient streak on topical
- * chunks, as LLM judges have, so that calibration against the human labels has something to find.
+ * chunks, as LLM judges have, so that calibration against the human labels has something to find;
+ * each label carries the judge's stated confidence (p_ge1, p_ge2), which the Judge trust card
+ * calibrates against people.
  */
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -163,7 +165,8 @@ function trecLines(system: string, results: Map<string, Scored[]>): string {
 // ---------------------------------------------------------------------------------------------
 // judge
 
-type JudgeRow = { query: string; chunk: string; grade: number; rationale: string };
+/** A judge label as `assessor import judge` reads it, with the judge's own confidence (p_ge1, p_ge2). */
+type JudgeRow = { query: string; chunk: string; grade: number; rationale: string; p_ge1: number; p_ge2: number };
 
 function quote(s: string, max = 90): string {
   return s.length > max ? `“${s.slice(0, max - 1).trimEnd()}…”` : `“${s}”`;
@@ -175,14 +178,17 @@ function judge(q: Query, c: Chunk, cues: Map<string, Cue[]>): JudgeRow {
   const qt = new Set(tokens(q.text));
   const shared = [...new Set(tokens(c.text))].filter((t) => qt.has(t));
   const lenient = createHash("sha256").update(`${q.id} ${c.id}`).digest()[0] % 5 === 0;
-  const row = (grade: number, rationale: string): JudgeRow => ({ query: q.id, chunk: c.id, grade, rationale });
+  // The judge's stated confidence [P(grade ≥ 1), P(grade ≥ 2)] follows the evidence it used, and is
+  // as sure of its lenient grades as of the others (overconfident there, as LLM judges are), so the
+  // calibration card has a miscalibration to find.
+  const row = (grade: number, rationale: string, [p_ge1, p_ge2]: [number, number]): JudgeRow => ({ query: q.id, chunk: c.id, grade, rationale, p_ge1, p_ge2 });
   if (c.video === q.video && answer && c.start <= answer.start + 1e-6 && answer.end <= c.end + 1e-6)
-    return row(3, `The passage answers the question directly: ${quote(answer.text)}`);
+    return row(3, `The passage answers the question directly: ${quote(answer.text)}`, [0.97, 0.92]);
   if (c.video === q.video && answer && Math.min(Math.abs(c.end - answer.start), Math.abs(c.start - answer.end)) < 8)
-    return row(lenient ? 2 : 1, `Same talk, right next to the answer, but the passage itself does not state it${lenient ? "; it sets up the answer well" : ""}.`);
-  if (shared.length >= 2) return row(lenient ? 2 : 1, `Mentions ${shared.slice(0, 3).join(", ")} but does not answer the question${lenient ? "; close enough to be useful" : ""}.`);
-  if (shared.length === 1 && c.video === q.video) return row(lenient ? 1 : 0, `On the same topic (${shared[0]}), but not about what was asked.`);
-  return row(0, shared.length ? `Shares only the word "${shared[0]}"; about something else.` : "About something else; nothing here answers the question.");
+    return row(lenient ? 2 : 1, `Same talk, right next to the answer, but the passage itself does not state it${lenient ? "; it sets up the answer well" : ""}.`, lenient ? [0.9, 0.7] : [0.75, 0.35]);
+  if (shared.length >= 2) return row(lenient ? 2 : 1, `Mentions ${shared.slice(0, 3).join(", ")} but does not answer the question${lenient ? "; close enough to be useful" : ""}.`, lenient ? [0.8, 0.6] : [0.6, 0.2]);
+  if (shared.length === 1 && c.video === q.video) return row(lenient ? 1 : 0, `On the same topic (${shared[0]}), but not about what was asked.`, lenient ? [0.55, 0.1] : [0.3, 0.05]);
+  return row(0, shared.length ? `Shares only the word "${shared[0]}"; about something else.` : "About something else; nothing here answers the question.", shared.length ? [0.15, 0.03] : [0.05, 0.01]);
 }
 
 // ---------------------------------------------------------------------------------------------

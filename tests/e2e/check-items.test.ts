@@ -42,6 +42,10 @@ afterAll(async () => {
 /** What one annotator sees and receives while grading the item with the key 2. */
 async function gradeAs(who: { email: string; password: string }) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // The fixture's videos live at example.org, which a test machine may not reach: a DNS lookup
+  // without network can hang for minutes, leaving the player loading. The request fails at once
+  // instead, so both pages settle in the same state (the player's "no video").
+  await ctx.route("https://example.org/**", (route) => route.abort());
   const page = await ctx.newPage();
   const posts: { status: number; headers: string[]; body: unknown }[] = [];
   page.on("response", async (res) => {
@@ -59,12 +63,23 @@ async function gradeAs(who: { email: string; password: string }) {
   const article = page.locator("article[data-ready]");
   await article.waitFor();
   expect(await article.getAttribute("data-item-id")).toBe(itemId);
+  // The playhead reads –:–– while the video loads: compared once the player has settled on both
+  // pages (loaded or failed), as the loading is the network's timing, not the item's.
+  await expect.poll(() => page.getByTestId("playhead").innerText(), { timeout: 30_000 }).not.toBe("–:––");
   const view = await article.evaluate((a) => ({
     structure: [a, ...a.querySelectorAll("*")].map((el) => `${el.tagName}:${el.getAttribute("data-testid") ?? ""}`),
     text: (a as HTMLElement).innerText,
   }));
   await page.keyboard.press("2");
-  await expect.poll(() => posts.length, { timeout: 15_000 }).toBe(1);
+  // The grade's accepted answer. A loaded server may first answer 503 or 429 (the outbox sends the
+  // grade again after the pause it names): such an answer says nothing about the item, so the
+  // accepted one is compared, and the transient ones are printed for the record.
+  await expect.poll(() => posts.some((p) => p.status === 200), { timeout: 30_000 }).toBe(true);
+  const transient = posts.filter((p) => p.status !== 200);
+  if (transient.length) console.log(`${who.email}: answered first ${transient.map((p) => p.status).join(", ")}`);
+  expect(transient.every((p) => p.status === 503 || p.status === 429)).toBe(true);
+  const accepted = posts.filter((p) => p.status === 200);
+  expect(accepted).toHaveLength(1);
   const res = await page.request.get(`${project.server.url}/api/annotate/items/${itemId}`);
   const item = { status: res.status(), headers: Object.keys(res.headers()).sort(), body: await res.json() };
   const queue = await page.request.get(`${project.server.url}/api/annotate/projects`);
@@ -72,7 +87,7 @@ async function gradeAs(who: { email: string; password: string }) {
   const counts = (await queue.json()) as { projects: Record<string, unknown>[]; current: unknown };
   const done = { ...counts, projects: counts.projects.map((p) => ({ ...p, lastGradedAt: typeof p.lastGradedAt })) };
   await ctx.close();
-  return { view, post: posts[0], item, done };
+  return { view, post: accepted[0], item, done };
 }
 
 describe("a hidden check item in the browser", () => {

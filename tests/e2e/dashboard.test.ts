@@ -350,7 +350,15 @@ describe("dashboard of the demo project", () => {
       expect(k).toMatch(/^[01]\.\d{3} \[[-−]?\d\.\d{3}, [01]\.\d{3}\]$/);
     expect(await card.getByTestId("annotator-peer").count()).toBe(1);
     expect(await card.getByTestId("annotator-model-bias").count()).toBe(2);
-    expect(await card.getByTestId("annotators-model").textContent()).toMatch(/Dawid–Skene over 61 items/);
+    // The ability model comes in a request of its own (part=model), "…" until it answers.
+    await expect
+      .poll(async () => card.getByTestId("annotators-model").textContent())
+      .toMatch(/Dawid–Skene over 61 items/);
+    for (const b of await card.getByTestId("annotator-model-bias").allTextContents()) expect(b).toMatch(/^[+−]\d/);
+    // Two annotators: the card says why the model gives no intervals (lib/stats/annotators-model.ts).
+    expect(await card.getByTestId("annotators-model-intervals").textContent()).toMatch(
+      /^no intervals: 2 annotators, fewer than 3/,
+    );
     // Nobody grades the demo in 3 s; at 600 s every grade counts as fast.
     expect(await card.getByTestId("annotator-fast").allTextContents()).toEqual(["0%", "0%"]);
     await card.getByLabel("Fast grade threshold (seconds)").fill("600");
@@ -372,6 +380,15 @@ describe("dashboard of the demo project", () => {
     expect((await fetch(`${server.url}${href}`, { headers: { Cookie: ann } })).status).toBe(403);
     const adj = await apiSession(server.url, "adjudicator@example.com", "demo-adjudicator");
     expect((await fetch(`${server.url}${href}`, { headers: { Cookie: adj } })).status).toBe(200);
+    // The model part: not for annotators either; the adjudicator gets it; never as CSV (422).
+    const modelHref = href.replace(/\?.*$/, "?part=model");
+    expect((await fetch(`${server.url}${modelHref}`, { headers: { Cookie: ann } })).status).toBe(403);
+    const modelPart = await fetch(`${server.url}${modelHref}`, { headers: { Cookie: adj } });
+    expect(modelPart.status).toBe(200);
+    expect(((await modelPart.json()) as { model: { items: number } }).model.items).toBe(61);
+    const csvModel = await fetch(`${server.url}${modelHref}&format=csv`, { headers: { Cookie: adj } });
+    expect(csvModel.status).toBe(422);
+    expect(await csvModel.text()).toContain("part=model");
   });
 
   it("breakdowns: the CSV holds every figure per slice; a slice's name opens every panel on it", async () => {

@@ -97,6 +97,16 @@ describe("judge robustness", () => {
     expect(await card.locator('[data-worst="injection"]').count()).toBe(5);
     const violations = (await axeScan(page)).filter((v) => v.targets.some((t) => t.includes("probe")));
     expect(violations, describeViolations(violations)).toEqual([]);
+    // The probes are the card's, not judges: the picker offers the run alone, and the panels' route refuses a probe.
+    const judges = page.getByLabel("Judge", { exact: true }).locator("option");
+    expect(await judges.evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(["gpt"]);
+    const refused = await page.request.get(
+      `${server.url}/api/dashboard/${projectId}/calibration?judge=${encodeURIComponent("gpt~probe:injection")}`,
+    );
+    expect(refused.status()).toBe(422);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("bad_input");
+    expect(body.error.message).toMatch(/^judge "gpt~probe:injection" is a robustness probe of run "gpt"/);
   });
 
   it("the card and its route are the lead's: an adjudicator gets 403 and no card", async () => {

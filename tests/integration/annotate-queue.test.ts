@@ -150,7 +150,7 @@ describe("the annotator's queue, paged", () => {
 
   it("reads a queue of many questions in batches: the same order, positions and counts across batch boundaries", async () => {
     const dee = await makeUser(db, { name: "Dee" });
-    // 21 questions (more than the first batches of lib/annotate/queue.ts walkQueue and annotatorProjects).
+    // 21 questions (more than the first batches of lib/annotate/queue-walk.ts walkQueue and lib/annotate/queue-projects.ts annotatorProjects).
     const sizes = Array.from({ length: 21 }, (_, i) => 1 + (i % 3));
     const { p, expected } = await project("many", sizes, [dee]);
     const total = sizes.reduce((a, b) => a + b, 0);

@@ -9,6 +9,13 @@ import { INJECTIONS } from "../../lib/judge/probe/perturb.ts";
 import { PARAPHRASED_TEMPLATE } from "../../lib/judge/probe/paraphrase.ts";
 import { getProbes } from "../../lib/dashboard/probes.ts";
 import { getMeta } from "../../lib/dashboard/panels.ts";
+import { servePanel } from "../../lib/dashboard/serve.ts";
+import { ZDashboardQuery } from "../../lib/dashboard/options.ts";
+import type { TAgreementPanel } from "../../lib/dashboard/agreement.ts";
+import { annotatorsCard, ZAnnotatorsQuery } from "../../lib/annotators/routes.ts";
+import { trustReportDownload, ZTrustReportQuery } from "../../lib/judge/report-route.ts";
+import { httpStatus } from "../../lib/errors.ts";
+import { createDecision } from "../../lib/decisions/store.ts";
 import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCliAsync } from "../helpers/cli.ts";
 import { startFakeLlm, type TFakeLlm } from "../helpers/fake-llm.ts";
@@ -28,6 +35,7 @@ let db: Db;
 let fake: TFakeLlm;
 let projectId: number;
 let chunkIds: number[];
+let queryIds: number[];
 
 beforeAll(async () => {
   db = await (await import("../../lib/db/client.ts")).getDb();
@@ -35,6 +43,7 @@ beforeAll(async () => {
   const seeded = await seedJudgeProject(db, { name: "probe-project", queries: 6, perQuery: 8 });
   projectId = seeded.project.id;
   chunkIds = seeded.chunkIds;
+  queryIds = seeded.queryIds;
   // People's reference labels: chunk i gets i mod 4 (12 pairs of each grade).
   await db.referenceLabel.createMany({
     data: seeded.queryIds.flatMap((queryId, q) =>
@@ -214,13 +223,68 @@ describe("judge probe", () => {
     expect(gpt.rows.find((r) => r.kind === "padding")!.meanShift).toBe(0);
     expect(gpt.rows.every((r) => r.status === "completed")).toBe(true);
     expect(panel.sources.map((s) => s.source)).toEqual(["ctx", "gpt"]);
-    // Probe judges are listed on the dashboard, but a probe (perturbed chunks) is never its default judge,
-    // even the most recent complete one: a probe of every pooled pair.
+    // A probe (perturbed chunks) is never the dashboard's default judge, even the most recent complete
+    // one: a probe of every pooled pair.
     const full = await createProbes(db, projectId, "ctx", { sample: 48, seed: 5, kinds: ["truncation"] });
     await workProbes(db, full.runs, env.PROBE_API_KEY);
     const meta = await getMeta(db, projectId);
-    expect(meta.judges.find((j) => j.name === "ctx~probe:truncation")?.partial).toBe(false);
+    expect(meta.judges.find((j) => j.name === "ctx~probe:truncation")).toBeUndefined();
     expect(meta.defaultJudge).toBe("ctx");
+  });
+
+  it("the dashboard does not offer a probe as a judge, and refuses one as its judge, naming the run it probes", async () => {
+    const probes = (await db.judgeRun.findMany({ where: { projectId, judge: { contains: "~probe:" } } })).map(
+      (r) => r.judge,
+    );
+    expect(probes).toContain("gpt~probe:injection");
+    expect(probes).toContain("ctx~probe:truncation");
+    // The picker's choices (the meta panel's judges) and the judges side by side: the runs, no probe.
+    const meta = await getMeta(db, projectId);
+    expect(meta.judges.map((j) => j.name).sort()).toEqual(["ctx", "gpt"]);
+    expect(meta.judges.some((j) => j.name.includes("~probe:"))).toBe(false);
+    const q = ZDashboardQuery.parse({});
+    const agreement = (await servePanel(db, String(projectId), "agreement", q)) as TAgreementPanel;
+    expect(agreement.judges.map((b) => b.name).sort()).toEqual(["ctx", "gpt"]);
+    // Every panel that reads the judge parameter refuses a probe: a 4xx naming it and its source run.
+    const refusal = {
+      code: "bad_input",
+      message: expect.stringMatching(
+        /^judge "gpt~probe:injection" is a robustness probe of run "gpt" \(its chunks changed on purpose: injection\).*Judge robustness card/,
+      ) as unknown,
+    };
+    expect(httpStatus.bad_input).toBe(422);
+    const probeQuery = ZDashboardQuery.parse({ judge: "gpt~probe:injection" });
+    for (const panel of ["breakdowns", "calibration", "systems", "ppi", "trust"] as const)
+      await expect(servePanel(db, String(projectId), panel, probeQuery), panel).rejects.toMatchObject(refusal);
+    // The source run is still a judge; an unknown name is still a 404 listing the judges offered.
+    await expect(
+      servePanel(db, String(projectId), "calibration", ZDashboardQuery.parse({ judge: "gpt" })),
+    ).resolves.toMatchObject({ judge: "gpt" });
+    await expect(
+      servePanel(db, String(projectId), "calibration", ZDashboardQuery.parse({ judge: "nobody" })),
+    ).rejects.toMatchObject({ code: "not_found", message: expect.not.stringContaining("~probe:") as unknown });
+    // The page's other judge parameters: the Annotators card and the Judge trust card's download.
+    await expect(
+      annotatorsCard(db, String(projectId), ZAnnotatorsQuery.parse({ judge: "gpt~probe:injection" })),
+    ).rejects.toMatchObject(refusal);
+    const probeRun = await db.judgeRun.findFirstOrThrow({ where: { projectId, judge: "ctx~probe:truncation" } });
+    await expect(
+      trustReportDownload(db, String(projectId), ZTrustReportQuery.parse({ judge: String(probeRun.id) })),
+    ).rejects.toMatchObject({ code: "bad_input", message: expect.stringContaining('probe of run "ctx"') as unknown });
+    // Nor is a probe a member of a jury (a judge made to label the pool); nothing is written.
+    const jury = await runCliAsync(
+      ["judge", "combine", "--judge", "jury", "--method", "median", "gpt", "gpt~probe:injection"],
+      {
+        env,
+      },
+    );
+    expect(jury.code).not.toBe(0);
+    expect(jury.stderr).toMatch(/judge "gpt~probe:injection" is a robustness probe of run "gpt"/);
+    expect(await db.judgeLabel.count({ where: { projectId, judge: "jury" } })).toBe(0);
+    // On the command line, a probe's own trust report stays available (its figures under the perturbation).
+    const r = await runCliAsync(["judge", "report", "gpt~probe:injection", "--format", "json"], { env });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { judge: string }).judge).toBe("gpt~probe:injection");
   });
 
   it("the judge's trust report carries the probes' figures as the card shows them", async () => {
@@ -265,5 +329,34 @@ describe("judge probe", () => {
     // One request costs more than the cap (about 500 prompt tokens at $1,000 per million): the first answer stops it.
     expect(labelled).toBe(1);
     expect((await db.judgeRun.findFirstOrThrow({ where: { judge: "priced~probe:stuffing" } })).status).toBe("stopped");
+  });
+
+  it("a decision refuses a probe as its judge (last: it adds two systems' runs to the project)", async () => {
+    const chunk = await db.chunk.findUniqueOrThrow({ where: { id: chunkIds[0] } });
+    for (const [system, flip] of [
+      ["sys-a", false],
+      ["sys-b", true],
+    ] as const) {
+      const run = await db.run.create({
+        data: { projectId, chunkingId: chunk.chunkingId, system, contentHash: `probe-test-${system}` },
+      });
+      await db.runEntry.createMany({
+        data: queryIds.flatMap((queryId, q) => {
+          const ids = chunkIds.slice(q * 8, q * 8 + 8);
+          return (flip ? ids.reverse() : ids).map((chunkId, i) => ({
+            runId: run.id,
+            queryId,
+            chunkId,
+            rank: i + 1,
+            score: 8 - i,
+          }));
+        }),
+      });
+    }
+    const spec = { name: "probe-judged", systems: ["sys-a", "sys-b"], measure: "ndcg@10" };
+    await expect(createDecision(db, projectId, { ...spec, judge: "gpt~probe:stuffing" })).rejects.toMatchObject({
+      code: "bad_input",
+      message: expect.stringContaining('"gpt~probe:stuffing" is a robustness probe of run "gpt"') as unknown,
+    });
   });
 });

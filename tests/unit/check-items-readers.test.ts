@@ -14,6 +14,9 @@ const ALLOWED = [
   "lib/labels/submit-check.ts", // the write
   "lib/labels/submit.ts", // routes a check item to the write above
   "lib/annotate/own-grades.ts", // the annotator's own queue counts
+  "lib/annotate/queue.ts", // the annotator's own queue: their own grade of each item (OWN_CHECK_JUDGEMENT)
+  "lib/annotate/queue-projects.ts", // the annotator's own queue: their own grade of each item (OWN_CHECK_JUDGEMENT)
+  "lib/annotate/queue-walk.ts", // the annotator's own queue: their own grade of each item (OWN_CHECK_JUDGEMENT)
   "lib/annotate/view.ts", // the annotator's own label on their item
   "lib/assignment/checks.ts", // the lead's status counts
   "lib/annotators/checks.ts", // the check accuracy figures (lead, adjudicator)

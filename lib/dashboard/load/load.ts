@@ -58,6 +58,7 @@ export async function load(
         ? { from: previous.version, queries: changedQueries }
         : null,
     adjudicated: new Set(adjudications.keys()),
+    itemStates: items,
     users,
     runs: base.runs,
     cache,

@@ -4,6 +4,7 @@
  * transcript pads each pair. The runner (lib/judge/kinds.ts) reads this and nothing else to build a
  * probe's prompts, so a resumed or second worker makes exactly the same prompts.
  */
+import { AppError } from "../../errors.ts";
 import { PROBE_KINDS, type TProbeKind } from "./perturb.ts";
 
 export type TProbeSpec = {
@@ -32,4 +33,19 @@ export function parseProbeJudge(name: string): { source: string; kind: TProbeKin
   return (PROBE_KINDS as readonly string[]).includes(kind)
     ? { source: name.slice(0, at), kind: kind as TProbeKind }
     : null;
+}
+
+/**
+ * Where a judge is chosen to compare with people (the dashboard's judge, its Annotators card, its
+ * trust-report download, decisions, `annotators report --judge`): a probe is refused, naming the
+ * run it probes. A probe grades chunks changed on purpose, on a sample, so its labels say how far
+ * the source run can be swayed (the Judge robustness card), not how relevant the pool's pairs are.
+ */
+export function refuseProbeJudge(name: string): void {
+  const probe = parseProbeJudge(name);
+  if (!probe) return;
+  throw new AppError(
+    "bad_input",
+    `judge "${name}" is a robustness probe of run "${probe.source}" (its chunks changed on purpose: ${probe.kind}), not a judge to compare with people; its figures are on the Judge robustness card (and in npx assessor judge probe ${probe.source})`,
+  );
 }

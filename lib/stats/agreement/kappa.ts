@@ -44,12 +44,16 @@ export const BOTH_CONSTANT =
   "both raters gave one and the same grade to every pair: chance agreement is 1, so kappa is undefined";
 export const NO_PAIRS = "no aligned pairs";
 
-/** Kappa only (no SE): the hot path of the bootstrap. null when undefined. */
+/** Margins of kappaValue, reused: it runs for every bootstrap resample and never calls itself. */
+const rows = new Float64Array(K);
+const cols = new Float64Array(K);
+
+/** Kappa only (no SE): the hot path of the bootstrap, allocation-free. null when undefined. */
 export function kappaValue(m: Confusion, w: Weighting, n = total(m)): number | null {
   if (n === 0) return null;
   const wt = WEIGHTS[w];
-  const rows = new Float64Array(K);
-  const cols = new Float64Array(K);
+  rows.fill(0);
+  cols.fill(0);
   let po = 0;
   for (let i = 0; i < K; i++)
     for (let j = 0; j < K; j++) {
@@ -103,4 +107,44 @@ function fleissCohenEverittSe(m: Confusion, w: Weighting, kappa: number, n: numb
   const variance = (s - (kappa - pe * (1 - kappa)) ** 2) / (n * (1 - pe) ** 2);
   if (!(variance >= 0)) return variance > -1e-15 ? 0 : null;
   return Math.sqrt(variance);
+}
+
+/**
+ * Linear and quadratic kappa of one matrix at once, into out[0] and out[1] (NaN where kappaValue
+ * gives null): the bootstrap's two intervals per resample. The same operations in the same order
+ * as kappaValue's for each weighting, so the same numbers (tests/unit/stats/agreement.test.ts).
+ */
+export function linearQuadraticKappa(m: Confusion, out: Float64Array): void {
+  const n = total(m);
+  if (n === 0) {
+    out[0] = NaN;
+    out[1] = NaN;
+    return;
+  }
+  const lin = WEIGHTS.linear;
+  const quad = WEIGHTS.quadratic;
+  // Margins of counts (K = 4 grades): integers, exact in any order.
+  for (let i = 0; i < K; i++) {
+    rows[i] = m[i * K] + m[i * K + 1] + m[i * K + 2] + m[i * K + 3];
+    cols[i] = m[i] + m[K + i] + m[2 * K + i] + m[3 * K + i];
+  }
+  let poL = 0;
+  let poQ = 0;
+  for (let c = 0; c < K * K; c++) {
+    poL += lin[c] * m[c];
+    poQ += quad[c] * m[c];
+  }
+  let peL = 0;
+  let peQ = 0;
+  for (let i = 0; i < K; i++)
+    for (let j = 0; j < K; j++) {
+      peL += lin[i * K + j] * rows[i] * cols[j];
+      peQ += quad[i * K + j] * rows[i] * cols[j];
+    }
+  poL /= n;
+  poQ /= n;
+  peL /= n * n;
+  peQ /= n * n;
+  out[0] = 1 - peL <= 1e-15 ? NaN : (poL - peL) / (1 - peL);
+  out[1] = 1 - peQ <= 1e-15 ? NaN : (poQ - peQ) / (1 - peQ);
 }

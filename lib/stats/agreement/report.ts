@@ -4,7 +4,8 @@
  * the 4×4 confusion matrix, so the bootstrap that resamples whole queries adds up per-query
  * matrices weighted by how often each query was drawn.
  */
-import { DEFAULT_LEVEL, DEFAULT_SEED, drawCounts, percentileInterval } from "../bootstrap.ts";
+import { DEFAULT_LEVEL, DEFAULT_SEED, percentileIntervalUnsorted } from "../bootstrap.ts";
+import { drawCounts } from "../bootstrap-means.ts";
 import { seededRng } from "../random.ts";
 import { normalQuantile } from "../normal.ts";
 import type { Aligned } from "./align.ts";
@@ -22,7 +23,7 @@ import {
   type Confusion,
   type GradeScores,
 } from "./confusion.ts";
-import { cohenKappa, kappaValue, type Weighting } from "./kappa.ts";
+import { cohenKappa, kappaValue, linearQuadraticKappa, type Weighting } from "./kappa.ts";
 import { alphaFromConfusion } from "./krippendorff.ts";
 
 export type Interval = { low: number; high: number };
@@ -63,7 +64,7 @@ export const alphaOrdinal = (m: Confusion) => alphaFromConfusion(m, GRADE_VALUES
 /**
  * What a report's bootstrap keeps between calls with the same memo key: the queries (qid order),
  * each query's confusion counts and each resample's confusion matrix (how often each resample
- * draws each query is shared, lib/stats/bootstrap.ts drawCounts). Counts are integers, so adding
+ * draws each query is shared, lib/stats/bootstrap-means.ts drawCounts). Counts are integers, so adding
  * the change of the queries whose pairs changed gives exactly the matrices a new computation
  * would: the intervals are the same.
  */
@@ -173,6 +174,51 @@ function addQuery(
 }
 
 /**
+ * The queries' counts regrouped by cell, for building a resample's matrix from scratch: cell
+ * `cell[g]` of a resample is the sum, over the queries listed for it (`query`, from `start[g]` to
+ * `start[g + 1]`), of how often the resample drew the query times its count there (`count`).
+ * Integers (a count of draws times a count of pairs), summed as such: exactly the matrix addQuery
+ * adds up query by query, in whichever order.
+ */
+type TCellColumns = { cell: Int32Array; start: Int32Array; query: Int32Array; count: Int32Array };
+
+function cellColumns(perQuery: Float64Array, units: number): TCellColumns {
+  const cells = K * K;
+  const used: number[] = [];
+  const start = [0];
+  const query: number[] = [];
+  const count: number[] = [];
+  for (let c = 0; c < cells; c++) {
+    for (let q = 0; q < units; q++)
+      if (perQuery[q * cells + c] !== 0) {
+        query.push(q);
+        count.push(perQuery[q * cells + c]);
+      }
+    if (query.length > start[start.length - 1]) {
+      used.push(c);
+      start.push(query.length);
+    }
+  }
+  return {
+    cell: Int32Array.from(used),
+    start: Int32Array.from(start),
+    query: Int32Array.from(query),
+    count: Int32Array.from(count),
+  };
+}
+
+/** Resample b's matrix into `m` (its unused cells left as they are: zero). */
+function resampleMatrix(cols: TCellColumns, drawn: Uint8Array, units: number, b: number, m: Confusion): void {
+  const row = b * units;
+  const { cell, start, query, count } = cols;
+  for (let g = 0; g < cell.length; g++) {
+    let sum = 0;
+    for (let t = start[g]; t < start[g + 1]; t++) sum = (sum + drawn[row + query[t]] * count[t]) | 0;
+    m[cell[g]] = sum;
+  }
+}
+
+/**
  * Percentile intervals from resampling whole queries with replacement (queries numbered in qid
  * order, so a shuffled input gives the same intervals). A resample's confusion matrix is the sum
  * of the drawn queries' matrices weighted by how often each was drawn, so it costs O(queries), not
@@ -189,24 +235,23 @@ function queryBootstrap(
   memoKey?: string,
   only?: readonly BootstrapStat[],
 ): NonNullable<AgreementReport["ci"]["bootstrap"]> {
+  // Each pair's query, numbered as first seen.
   const qidIndex = new Map<string, number>();
-  const counts: Confusion[] = [];
-  for (const p of aligned.pairs) {
+  const pairQuery = new Int32Array(aligned.pairs.length);
+  aligned.pairs.forEach((p, i) => {
     let qi = qidIndex.get(p.qid);
-    if (qi === undefined) {
-      qi = counts.length;
-      qidIndex.set(p.qid, qi);
-      counts.push(emptyConfusion());
-    }
-    counts[qi][p.reference * K + p.other]++;
-  }
+    if (qi === undefined) qidIndex.set(p.qid, (qi = qidIndex.size));
+    pairQuery[i] = qi;
+  });
   // Queries are numbered in qid order (plain string order), not in the order the labels came in,
   // so the resamples (hence the intervals) do not depend on how the input was sorted.
   const qids = [...qidIndex.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rankOf = new Int32Array(qids.length);
+  qids.forEach((qid, rank) => (rankOf[qidIndex.get(qid)!] = rank));
   const units = qids.length;
   const cells = K * K;
   const perQuery = new Float64Array(units * cells);
-  qids.forEach((qid, rank) => perQuery.set(counts[qidIndex.get(qid)!], rank * cells));
+  aligned.pairs.forEach((p, i) => perQuery[rankOf[pairQuery[i]] * cells + p.reference * K + p.other]++);
   const kept = memoKey === undefined ? undefined : memo?.get(memoKey);
   // How often each resample draws each query: the draws of bootstrapDistribution (same seed),
   // shared by every report over the same number of queries (kept in memory: for a one-off report
@@ -214,7 +259,8 @@ function queryBootstrap(
   // they go, with the same draws).
   const drawn =
     (memo && memoKey !== undefined) || resamples * units <= MAX_KEPT_DRAWS ? drawCounts(units, resamples, seed) : null;
-  let matrices: Float64Array;
+  let matrices: Float64Array | null;
+  let columns: TCellColumns | null = null;
   if (
     drawn &&
     kept &&
@@ -231,11 +277,17 @@ function queryBootstrap(
     }
     kept.perQuery = perQuery;
   } else {
-    matrices = new Float64Array(resamples * cells);
-    if (drawn)
+    if (drawn && !(memo && memoKey !== undefined)) {
+      // Nothing to keep: each resample's matrix is built when its statistics are computed.
+      matrices = null;
+      columns = cellColumns(perQuery, units);
+    } else if (drawn) {
+      matrices = new Float64Array(resamples * cells);
       for (let q = 0; q < units; q++)
         addQuery(matrices, drawn, units, resamples, q, perQuery.subarray(q * cells, (q + 1) * cells));
-    else {
+      if (memo && memoKey !== undefined) memo.set(memoKey, { resamples, seed, qids, perQuery, matrices });
+    } else {
+      matrices = new Float64Array(resamples * cells);
       // Too many draws to keep, or a query drawn more than 255 times in one resample (drawCounts
       // keeps bytes): draw again, resample by resample.
       const rng = seededRng(seed);
@@ -249,7 +301,6 @@ function queryBootstrap(
         }
       }
     }
-    if (memo && memoKey !== undefined && drawn) memo.set(memoKey, { resamples, seed, qids, perQuery, matrices });
   }
   const stats = {
     kappa_unweighted: (m: Confusion) => kappaValue(m, "unweighted"),
@@ -262,19 +313,33 @@ function queryBootstrap(
   const names = (Object.keys(stats) as BootstrapStat[]).filter((s) => !only || only.includes(s));
   const draws = names.map(() => new Float64Array(resamples));
   const keptDraws = names.map(() => 0);
-  const fns = names.map((name) => stats[name]);
+  // Linear and quadratic kappa together when both are asked for (the Annotators card's two):
+  // one pass over the matrix gives both, as kappaValue would.
+  const linear = names.indexOf("kappa_linear");
+  const quadratic = names.indexOf("kappa_quadratic");
+  const both = linear >= 0 && quadratic >= 0;
+  const pair = new Float64Array(2);
+  const fns = names.map((name, s) => (both && (s === linear || s === quadratic) ? null : stats[name]));
   const m = emptyConfusion();
   for (let b = 0; b < resamples; b++) {
-    for (let c = 0; c < cells; c++) m[c] = matrices[b * cells + c];
+    if (matrices) for (let c = 0; c < cells; c++) m[c] = matrices[b * cells + c];
+    else if (columns && drawn) resampleMatrix(columns, drawn, units, b, m);
+    if (both) {
+      linearQuadraticKappa(m, pair);
+      if (Number.isFinite(pair[0])) draws[linear][keptDraws[linear]++] = pair[0];
+      if (Number.isFinite(pair[1])) draws[quadratic][keptDraws[quadratic]++] = pair[1];
+    }
     for (let s = 0; s < fns.length; s++) {
-      const v = fns[s](m);
+      const fn = fns[s];
+      if (!fn) continue;
+      const v = fn(m);
       if (v !== null && Number.isFinite(v)) draws[s][keptDraws[s]++] = v;
     }
   }
   const interval = (name: BootstrapStat): Interval | null => {
     const s = names.indexOf(name);
     if (s < 0) return null;
-    const iv = percentileInterval(draws[s].slice(0, keptDraws[s]).sort(), level, resamples);
+    const iv = percentileIntervalUnsorted(draws[s], keptDraws[s], level, resamples);
     return iv ? { low: iv.low, high: iv.high } : null;
   };
   return {

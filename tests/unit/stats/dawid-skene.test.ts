@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dawidSkene } from "../../../lib/stats/dawid-skene.ts";
+import { dawidSkene, dawidSkeneSparse, sparseAnswers } from "../../../lib/stats/dawid-skene.ts";
 
 /**
  * Dawid & Skene (1979), Table 1: 45 patients, 5 observers (observer 1 answered three times),
@@ -115,5 +115,47 @@ describe("Dawid–Skene EM", () => {
 
   it("refuses an item without answers", () => {
     expect(() => dawidSkene([[[0, 0]], [[1, 0]]], 2)).toThrow(/item 0 has no answers/);
+  });
+});
+
+describe("Dawid–Skene EM, accelerated and weighted", () => {
+  // The sparse Table 1 (two answers a patient): plain EM crawls there (not converged after 101
+  // iterations above), which is the case SQUAREM is for.
+  const sparse = countsOf(TABLE_1, (p, o) => o === ((p - 1) % 5) + 1 || o === (p % 5) + 1, true);
+
+  it("reaches plain EM's maximum with SQUAREM, in far fewer EM steps", () => {
+    // Both run to a tight tolerance from the same start (eq. 3.1); SQUAREM's fixed points are EM's
+    // (Varadhan & Roland 2008, §2). Here the maximum is a ridge: with two answers a patient, mass
+    // can move between classes 2 and 3 without changing the likelihood (−72.690609183980 for both,
+    // found by running both to tol 1e-13), so the two stop at the same height in different places
+    // along it: the likelihood and what the ridge does not move (classes 1 and 4) agree.
+    const plain = dawidSkene(sparse, 4, { tol: 1e-11, maxIter: 200_000 });
+    const fast = dawidSkene(sparse, 4, { tol: 1e-11, maxIter: 200_000, accelerate: true });
+    expect(plain.converged).toBe(true);
+    expect(fast.converged).toBe(true);
+    expect(fast.logLikelihood).toBeCloseTo(plain.logLikelihood, 10);
+    expect(fast.logLikelihood).toBeCloseTo(-72.69060918398, 10);
+    for (const j of [0, 3]) expect(fast.marginals[j]).toBeCloseTo(plain.marginals[j], 8);
+    expect(fast.marginals[1] + fast.marginals[2]).toBeCloseTo(plain.marginals[1] + plain.marginals[2], 8);
+    expect(fast.iterations * 4).toBeLessThan(plain.iterations);
+    // Better than the reference implementation's stopping point after 101 plain iterations (above).
+    expect(fast.logLikelihood).toBeGreaterThan(-72.69089569124122);
+  });
+
+  it("counts an item of weight 2 as the item written out twice", () => {
+    // The likelihood and the M-step's sums are linear in the items' weights, so duplicating every
+    // item and weighting each item by 2 are the same fit.
+    const twice = sparse.flatMap((item) => [item, item]);
+    const byCopy = dawidSkene(twice, 4, { tol: 1e-9, maxIter: 5000, accelerate: true });
+    const byWeight = dawidSkeneSparse(sparseAnswers(sparse, 4), 4, {
+      tol: 1e-9,
+      maxIter: 5000,
+      accelerate: true,
+      weight: new Float64Array(sparse.length).fill(2),
+    });
+    expect(byWeight.iterations).toBe(byCopy.iterations);
+    close(Array.from(byWeight.marginals), Array.from(byCopy.marginals), 12);
+    byCopy.errorRates.forEach((e, a) => close(Array.from(byWeight.errorRates[a]), Array.from(e), 12));
+    expect(byWeight.logLikelihood).toBeCloseTo(byCopy.logLikelihood, 9);
   });
 });

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   bootstrapDistribution,
   bootstrapMeanCI,
-  bootstrapMeanIntervals,
   percentileInterval,
   quantileSorted,
 } from "../../../lib/stats/bootstrap.ts";
+import { bootstrapMeanIntervals } from "../../../lib/stats/bootstrap-means.ts";
 import { normalCdf, normalQuantile } from "../../../lib/stats/normal.ts";
 import { pairedBootstrapTest, pairedRandomizationTest, pairedRandomizationTests } from "../../../lib/stats/paired.ts";
 import { seededRng } from "../../../lib/stats/random.ts";

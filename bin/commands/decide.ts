@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { decimalOption, fail, out, projectOption, withProject } from "../context.ts";
 import type { TDecisionReport } from "../../lib/decisions/store.ts";
+import { labelsNote } from "../../lib/decisions/labels-note.ts";
 
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
 
@@ -32,7 +33,7 @@ export function describeDecision(r: TDecisionReport): string[] {
             ? s.status === "no_basis"
               ? ""
               : "; labels alone cannot settle it: more questions are needed"
-            : `; about ${p.toSettle} more question(s) to settle`
+            : `; about ${p.toSettle} more question(s) to settle${labelsNote(p.toSettle, r.labelsPerQuestion)}`
           : `; ${p.verdict}`;
     lines.push(
       `  ${p.a} − ${p.b}: ${e ? `${signed(e.estimate)} [${signed(e.low)}, ${signed(e.high)}]` : "no estimate"}${what}`,
@@ -70,7 +71,7 @@ export function registerDecide(program: Command): void {
     .option("--judge <name>", "the judge whose labels predict the measure (default: the dashboard's default judge)")
     .option(
       "--spending <family>",
-      "how the error is spent over the looks: obf (O'Brien–Fleming type, the default), pocock, or hsd(γ) (Hwang–Shih–DeCani)",
+      "how the error is spent over the looks: hsd(γ) (Hwang–Shih–DeCani; hsd(-4) the default), obf (O'Brien–Fleming type) or pocock",
     )
     .addOption(projectOption())
     .action(

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { labelsNote } from "@/lib/decisions/labels-note";
 import type { TDecisionCardRow } from "@/lib/decisions/routes";
 import { useDecisions, useDrawForDecision } from "@/lib/query/decisions";
 import { Card, PanelState } from "./ui";
@@ -13,7 +14,7 @@ function statusText(d: TDecisionCardRow): string {
   if (d.status === "labelling") return `waiting for labels: ${d.pending} drawn question(s) not yet completely labelled`;
   if (d.status === "no_basis") return "no basis yet: draw a first batch for people to label";
   if (d.toSettle === null) return "open: labels on these questions alone cannot settle it (more questions are needed)";
-  return `open: about ${d.toSettle} more question(s) to settle`;
+  return `open: about ${d.toSettle} more question(s) to settle${labelsNote(d.toSettle, d.labelsPerQuestion)}`;
 }
 
 function DecisionRow({

@@ -20,6 +20,8 @@ export type TAssignOptions = {
   sampleQueries?: number;
   /** Whole questions chosen by the caller (a decision's draw, lib/decisions): every pooled item of each not yet final, topped up to perItem. */
   questions?: number[];
+  /** With `questions`: of a question named here, only these chunks' pool items (a decision's discriminating pairs). */
+  questionChunks?: Record<string, number[]>;
   /** With `sample` or `sampleQueries`: draw only from items whose query has one of these tags (to fill thin slices). */
   tags?: string[];
   /**
@@ -206,10 +208,12 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
           audit = { byGrade: sampled.byGrade, newItems: sampled.newItems, judges: transfer.judges };
         } else if (opts.questions !== undefined && calibrationBasis) {
           const wanted = new Set(opts.questions);
+          const only = new Map(Object.entries(opts.questionChunks ?? {}).map(([q, cs]) => [Number(q), new Set(cs)]));
           const final = new Set(calibrationBasis.finals.map((f) => `${f.queryId}:${f.chunkId}`));
           const chosen = items.filter(
             (it) =>
               wanted.has(it.queryId) &&
+              (only.get(it.queryId)?.has(it.chunkId) ?? true) &&
               !final.has(`${it.queryId}:${it.chunkId}`) &&
               (assignedTo.get(it.id)?.size ?? 0) < perItem,
           );

@@ -13,7 +13,8 @@ const cache = (data: TCacheHolder) =>
 const pools = (data: TCacheHolder) =>
   cacheOf(data).carried("complete.pools", () => new WeakMap<object, Map<number, Set<number>>>());
 
-function pooledChunks(data: TDashboardData): Map<number, Set<number>> {
+/** The pooled chunks of each question (kept per data.base). */
+export function pooledChunks(data: TDashboardData): Map<number, Set<number>> {
   let pooled = pools(data).get(data.base);
   if (pooled) return pooled;
   pooled = new Map();

@@ -3,13 +3,16 @@
  * settle. The estimator, the design and the correction for repeated looks are lib/stats/active.ts;
  * this module applies them to retrieval measures of systems compared on the same questions.
  *
- * - Unit: a question. Its paired difference M_A − M_B needs every pooled pair of the question
- *   labelled by people (a "complete" question, lib/dashboard/complete.ts), as the PPI panel does.
+ * - Unit: a question. Its paired difference M_A − M_B needs people's labels on the pairs that can
+ *   move it: for nDCG@k and Recall@k with a judge, the discriminating pairs frozen at creation
+ *   (`discriminatingChunks`; the judge's grades fill the others, which enter only the normaliser);
+ *   otherwise every pooled pair (a "complete" question, lib/dashboard/complete.ts).
  * - Prediction f_q: the difference computed with the judge's labels (and, on questions completely
  *   labelled when the decision was created, the human labels: those are certain units with π = 1).
  *   Human labels that arrive later on questions the decision did not draw are not used: their
  *   inclusion probability is unknown, and using them would bias the estimate.
- * - Human value Y_q: the difference with human labels, on drawn questions once complete.
+ * - Human value Y_q: the difference with human labels (on the discriminating pairs, the judge's
+ *   elsewhere, when the question has them), on drawn questions once those are all labelled.
  * - Inclusion probability of a drawn or undrawn question after batches 1…k: 1 − Π(1 − p_j(q)),
  *   where p_j(q) is the batch's probability, computed from the uncertainty frozen at creation and
  *   the batch's budget alone (never from labels gathered since), so it is known exactly.
@@ -35,7 +38,13 @@ import { normalCdf } from "../stats/normal.ts";
 import type { SpendingBoundaries, TLookBoundary, TSpending } from "../stats/sequential.ts";
 import { DEFAULT_SPENDING, decisionLooks, informationFractions } from "./looks.ts";
 
-export type TPopulationEntry = { queryId: number; uncertainty: number; certain: boolean };
+/**
+ * A question of a decision, frozen at creation. `chunks`: the pooled pairs whose grades can move the
+ * compared systems' difference (lib/decisions/model.ts `discriminatingChunks`), the only ones people
+ * label when the question is drawn; absent: every pooled pair (a measure that is not a weighted sum
+ * of grades, a decision without a judge, or one created before pairs were chosen).
+ */
+export type TPopulationEntry = { queryId: number; uncertainty: number; certain: boolean; chunks?: number[] };
 export type TBatch = {
   look: number;
   budget: number;
@@ -360,4 +369,42 @@ export function calibration(pairs: readonly { human: number; judge: number | nul
   const byJudge = counts.map(normalise);
   const marginal = normalise(overall);
   return { given: (judge) => (judge === null || judge < 0 || judge > 3 ? marginal : byJudge[judge]) };
+}
+
+/**
+ * How a measure weighs a ranked chunk's grade, when the measure is a weighted sum of grades divided
+ * by a normaliser that depends on the grades of the whole pool (the ideal DCG, the relevant count):
+ * "dcg" for nDCG@k (1/log₂(rank + 1) in the top k), "set" for Recall@k (1 in the top k). Null for a
+ * measure whose value is not such a sum (MRR: whether an earlier chunk is relevant decides whether a
+ * later one counts), which needs every pooled pair labelled.
+ */
+export function rankWeighting(measure: string): { kind: "dcg" | "set"; cutoff: number } | null {
+  const ndcg = /^ndcg_cut_(\d+)$/.exec(measure);
+  if (ndcg) return { kind: "dcg", cutoff: Number(ndcg[1]) };
+  const recall = /^recall_(\d+)@\d+$/.exec(measure);
+  if (recall) return { kind: "set", cutoff: Number(recall[1]) };
+  return null;
+}
+
+/**
+ * The minimal test collection of a question (Carterette, Allan & Sitaraman, SIGIR 2006): the pooled
+ * chunks whose weight differs between two of the compared rankings. Every other chunk has the same
+ * weight in every system, so it cancels out of each difference of the weighted sums and enters the
+ * measures only through the normaliser, where the judge's grade stands in for it. Sorted ids.
+ */
+export function discriminatingChunks(
+  rankings: readonly (readonly number[])[],
+  weighting: { kind: "dcg" | "set"; cutoff: number },
+  pooled: ReadonlySet<number>,
+): number[] {
+  const weights = rankings.map((r) => {
+    const m = new Map<number, number>();
+    r.slice(0, weighting.cutoff).forEach((c, i) => m.set(c, weighting.kind === "dcg" ? 1 / Math.log2(i + 2) : 1));
+    return m;
+  });
+  const out = new Set<number>();
+  for (const w of weights)
+    for (const c of w.keys())
+      if (pooled.has(c) && weights.some((other) => (other.get(c) ?? 0) !== w.get(c))) out.add(c);
+  return [...out].sort((a, b) => a - b);
 }

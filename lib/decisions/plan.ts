@@ -98,8 +98,9 @@ export async function decisionPlan(
   const perQuestion = new Map<number, number>();
   for (const it of data.poolItems.values()) perQuestion.set(it.queryId, (perQuestion.get(it.queryId) ?? 0) + 1);
   const uncertain = population.filter((p) => !p.certain);
+  // A drawn question costs its discriminating pairs when it has them, else its whole pool.
   const pairsPerQuestion = uncertain.length
-    ? uncertain.reduce((s, p) => s + (perQuestion.get(p.queryId) ?? 0), 0) / uncertain.length
+    ? uncertain.reduce((s, p) => s + (p.chunks?.length ?? perQuestion.get(p.queryId) ?? 0), 0) / uncertain.length
     : 0;
   const perItem =
     (await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } }))

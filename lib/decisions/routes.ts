@@ -21,6 +21,8 @@ export type TDecisionCardRow = {
   drawn: number;
   pending: number;
   toSettle: number | null;
+  /** Human labels a question still to draw costs, on average (pairs to label × annotators per pair). */
+  labelsPerQuestion: number;
   pairs: {
     a: string;
     b: string;
@@ -36,7 +38,7 @@ export async function decisionsCard(db: Db, rawProjectId: unknown): Promise<{ de
   const project = await db.project.findUnique({ where: { id: projectId }, select: { id: true } });
   if (!project) throw new AppError("not_found", `no project with id ${projectId}`);
   const decisions: TDecisionCardRow[] = [];
-  for (const { decision: d, state: s } of await decisionReports(db, projectId)) {
+  for (const { decision: d, state: s, labelsPerQuestion } of await decisionReports(db, projectId)) {
     decisions.push({
       name: d.name,
       systems: d.systems,
@@ -51,6 +53,7 @@ export async function decisionsCard(db: Db, rawProjectId: unknown): Promise<{ de
       drawn: s.drawn,
       pending: s.pending,
       toSettle: s.toSettle,
+      labelsPerQuestion,
       pairs: s.pairs.map((p) => ({
         a: p.a,
         b: p.b,

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { assign, type TAssignResult } from "../assignment/assign.ts";
-import { completeQuestions } from "../dashboard/complete.ts";
+import { completeQuestions, pooledChunks } from "../dashboard/complete.ts";
 import { dashboardData, type TDashboardData } from "../dashboard/data.ts";
 import { judgeLabelQrels, pickJudge, referenceQrels, runBySystem, type TQrels } from "../dashboard/labels.ts";
 import { runRankings, type TRunRankings } from "../dashboard/rankings.ts";
@@ -19,7 +19,9 @@ import { seededRng } from "../stats/random.ts";
 import {
   calibration,
   decisionState,
+  discriminatingChunks,
   questionUncertainty,
+  rankWeighting,
   type TBatch,
   type TDecisionInput,
   type TDecisionState,
@@ -28,7 +30,7 @@ import {
 } from "./model.ts";
 import { action, field, say } from "../terms.ts";
 import { parseSpending, spendingName, type TSpending } from "../stats/sequential.ts";
-import { DEFAULT_SPENDING } from "./looks.ts";
+import { DEFAULT_SPENDING, LEGACY_SPENDING } from "./looks.ts";
 
 /** Friendlier names of the measures (the column ids of lib/stats/measures/columns.ts are accepted as they are). */
 const MEASURE_ALIASES: Record<string, string> = {
@@ -63,10 +65,17 @@ export const ZDecisionCreate = z.object({
 });
 export type TDecisionCreate = z.input<typeof ZDecisionCreate>;
 
-const ZEntries = z.array(z.object({ queryId: z.number().int(), uncertainty: z.number(), certain: z.boolean() }));
+const ZEntries = z.array(
+  z.object({
+    queryId: z.number().int(),
+    uncertainty: z.number(),
+    certain: z.boolean(),
+    chunks: z.array(z.number().int()).optional(),
+  }),
+);
 /**
  * The population column: the entries, with the spending family kept beside them (`{ spending, questions }`);
- * a decision stored before the family was kept is the bare array and spends by DEFAULT_SPENDING.
+ * a decision stored before the family was kept is the bare array and spends by LEGACY_SPENDING.
  */
 const ZPopulation = z.union([ZEntries, z.object({ spending: z.string(), questions: ZEntries })]);
 const ZSystems = z.array(z.string());
@@ -109,8 +118,8 @@ function decode(
   const population = ZPopulation.parse(row.population);
   const entries = Array.isArray(population) ? population : population.questions;
   const spending = Array.isArray(population)
-    ? DEFAULT_SPENDING
-    : (parseSpending(population.spending) ?? DEFAULT_SPENDING);
+    ? LEGACY_SPENDING
+    : (parseSpending(population.spending) ?? LEGACY_SPENDING);
   return {
     id: row.id,
     name: row.name,
@@ -196,9 +205,14 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
   const cal = calibration(calibrationPairs);
   const gain = gainOf(measure, spec.gain);
   const cutoff = cutoffOf(measure);
+  // People label only the pairs that can move the difference when the measure is a weighted sum of
+  // grades and a judge fills the rest (its grades then enter only the normaliser); else whole pools.
+  const weighting = judge ? rankWeighting(measure) : null;
+  const pooled = pooledChunks(data);
   const population: TPopulationEntry[] = questions.map((queryId) => {
     if (complete.has(queryId)) return { queryId, uncertainty: 0, certain: true };
     const lists = runs.map((r) => Array.from(rankings.get(r.id)?.get(queryId)?.chunkIds ?? []));
+    const chunks = weighting ? discriminatingChunks(lists, weighting, pooled.get(queryId) ?? new Set()) : undefined;
     const known = human.get(queryId);
     const judged = judgeGrades.get(queryId);
     const u = questionUncertainty(
@@ -207,7 +221,7 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
       (chunkId) => (known?.has(chunkId) ? null : cal.given(judged?.get(chunkId) ?? null)),
       gain,
     );
-    return { queryId, uncertainty: u, certain: false };
+    return chunks ? { queryId, uncertainty: u, certain: false, chunks } : { queryId, uncertainty: u, certain: false };
   });
   try {
     const row = await db.decision.create({
@@ -278,8 +292,18 @@ export function systemValues(data: TDashboardData, rankings: Map<number, TRunRan
   const predictedQrels: TQrels = new Map();
   const humanQrels: TQrels = new Map();
   for (const p of present) {
-    predictedQrels.set(p.queryId, p.certain ? (human.get(p.queryId) ?? empty) : (judgeQ.get(p.queryId) ?? empty));
-    if (complete.has(p.queryId)) humanQrels.set(p.queryId, human.get(p.queryId) ?? empty);
+    const judged = judgeQ.get(p.queryId) ?? empty;
+    predictedQrels.set(p.queryId, p.certain ? (human.get(p.queryId) ?? empty) : judged);
+    if (p.chunks && !p.certain) {
+      // Only the discriminating pairs are people's to label: the value with their grades there and
+      // the judge's elsewhere (the minimal test collection's estimator), once each of them is labelled.
+      const people = human.get(p.queryId) ?? empty;
+      if (p.chunks.every((c) => people.has(c))) {
+        const mixed = new Map(judged);
+        for (const c of p.chunks) mixed.set(c, people.get(c) ?? 0);
+        humanQrels.set(p.queryId, mixed);
+      }
+    } else if (complete.has(p.queryId)) humanQrels.set(p.queryId, human.get(p.queryId) ?? empty);
   }
   const byPrediction = retrievalValues(data, "judge", predictedQrels, rankings, d.gain);
   const byHuman = retrievalValues(data, "human", humanQrels, rankings, d.gain);
@@ -310,14 +334,35 @@ export function decisionInput(d: TDecision, population: TPopulationEntry[]): TDe
   };
 }
 
-export type TDecisionReport = { decision: TDecision; state: TDecisionState; missingQuestions: number };
+export type TDecisionReport = {
+  decision: TDecision;
+  state: TDecisionState;
+  missingQuestions: number;
+  /** Human labels a question still to draw costs, on average: its pairs to label × annotators per pair. */
+  labelsPerQuestion: number;
+};
+
+/** The mean labels of the questions not drawn yet: their discriminating pairs (or whole pools) × annotators per pair. */
+function labelsPerQuestion(data: TDashboardData, d: TDecision, population: readonly TPopulationEntry[]): number {
+  const drawn = new Set(d.batches.flatMap((b) => b.drawn));
+  const pooled = pooledChunks(data);
+  const left = population.filter((p) => !p.certain && !drawn.has(p.queryId));
+  if (left.length === 0) return 0;
+  const pairs = left.reduce((s, p) => s + (p.chunks?.length ?? pooled.get(p.queryId)?.size ?? 0), 0);
+  return (pairs / left.length) * data.project.annotatorsPerItem;
+}
 
 /** The decision's state on data loaded once (for several decisions: `decisionReports`). */
 function reportOn(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TDecisionReport {
   const values = systemValues(data, rankings, d);
   const population = d.population.filter((p) => data.queries.has(p.queryId));
   const state = decisionState(decisionInput(d, population), values);
-  return { decision: d, state, missingQuestions: d.population.length - population.length };
+  return {
+    decision: d,
+    state,
+    missingQuestions: d.population.length - population.length,
+    labelsPerQuestion: labelsPerQuestion(data, d, population),
+  };
 }
 
 export async function decisionReport(db: Db, projectId: number, d: TDecision): Promise<TDecisionReport> {
@@ -344,7 +389,8 @@ export type TDrawResult = {
 /**
  * Draws the next batch: `budget` questions in expectation from the uncertain questions of the
  * decision, with the probabilities of lib/stats/active.ts (computed from the uncertainty frozen at
- * creation, so known exactly), and assigns every pooled pair of the newly drawn ones to `perItem`
+ * creation, so known exactly), and assigns the newly drawn ones' pairs to label (the discriminating
+ * pairs frozen at creation, or every pooled pair) to `perItem`
  * annotators (blind and balanced like every assignment). A question drawn before costs nothing.
  */
 export async function drawBatch(
@@ -379,8 +425,21 @@ export async function drawBatch(
   const look = d.batches.length + 1;
   const probs: Record<string, number> = {};
   uncertain.forEach((p, i) => (probs[String(p.queryId)] = probabilities[i]));
+  // A question with its discriminating pairs frozen is labelled on those pairs only.
+  const chunksOf = new Map(d.population.map((p) => [p.queryId, p.chunks] as const));
+  const questionChunks: Record<string, number[]> = {};
+  for (const q of newQuestions) {
+    const chunks = chunksOf.get(q);
+    if (chunks) questionChunks[String(q)] = chunks;
+  }
   const assignment = newQuestions.length
-    ? await assign(db, projectId, { perItem: opts.perItem, annotators: opts.annotators, questions: newQuestions, seed })
+    ? await assign(db, projectId, {
+        perItem: opts.perItem,
+        annotators: opts.annotators,
+        questions: newQuestions,
+        questionChunks,
+        seed,
+      })
     : null;
   await db.decisionBatch.create({
     data: { decisionId: d.id, look, budget: opts.budget, tau, seed, probabilities: probs, drawn },

@@ -9,9 +9,11 @@ import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUse
  * A decision from creation to settled, on the real database: 60 questions × 4 pooled chunks with
  * a hidden true grade each; sysA ranks by the true grade (with noise), sysB at random, so sysA is
  * better on nDCG@10 (true difference computed below). The judge gives the true grade 70% of the
- * time. Nothing is human-labelled at first: the decision has no basis; a batch is drawn and
- * assigned to two annotators; while they grade it waits; once they have graded (the true grades)
- * it is settled for sysA, and its interval holds the true difference.
+ * time. Nothing is human-labelled at first: the decision has no basis; a batch is drawn and the
+ * drawn questions' discriminating pairs (the chunks sysA and sysB rank at different places; a chunk
+ * both rank alike cancels out of DCG_A − DCG_B) are assigned to two annotators; while they grade it
+ * waits; once they have graded (the true grades) it is settled for sysA, and its interval holds the
+ * true difference computed with every pair's true grade.
  */
 const tdb = useTestDatabase();
 let db: Db;
@@ -19,6 +21,8 @@ let projectId: number;
 let projectName: string;
 const truth = new Map<string, number>();
 const pools = new Map<string, string>();
+/** Per question id, the chunk ids sysA and sysB rank at different places (all four are in both top 10s). */
+const rankedApart = new Map<number, number[]>();
 
 beforeAll(async () => {
   const { getDb } = await import("../../lib/db/client.ts");
@@ -44,9 +48,12 @@ beforeAll(async () => {
     const byB = [0, 1, 2, 3].map((k) => ({ k, s: rng.next() })).sort((a, b) => b.s - a.s);
     byA.forEach((x, i) => runA.push([q, `${q}_c${x.k}`, 10 - i]));
     byB.forEach((x, i) => runB.push([q, `${q}_c${x.k}`, 10 - i]));
+    const apart: number[] = [];
     for (let k = 0; k < 4; k++) {
       const queryId = queries.get(q)!.id;
       const chunkId = chunks.get(`${q}_c${k}`)!.id;
+      if (byA.findIndex((x) => x.k === k) !== byB.findIndex((x) => x.k === k)) apart.push(chunkId);
+      rankedApart.set(queryId, apart);
       truth.set(`${queryId}:${chunkId}`, grades[k]);
       judge.push({ queryId, chunkId, grade: rng.next() < 0.7 ? grades[k] : rng.int(4) });
       const id = `decide-${q}-${k}`;
@@ -74,23 +81,31 @@ describe("a decision settled with few labels", () => {
     expect(created.judge).toBe("j1");
     expect(created.population).toHaveLength(60);
     expect(created.population.every((p) => !p.certain && p.uncertainty >= 0)).toBe(true);
+    for (const p of created.population)
+      expect(p.chunks).toEqual([...rankedApart.get(p.queryId)!].sort((a, b) => a - b));
+    const apartPairs = [...rankedApart.values()].reduce((s, cs) => s + cs.length, 0);
+    expect(apartPairs).toBeLessThan(60 * 4);
     let r = await decisionReport(db, projectId, created);
     expect(r.state.status).toBe("no_basis");
 
     const batch = await drawBatch(db, projectId, "a-vs-b", { budget: 20, perItem: 2, seed: 5 });
     expect(batch.look).toBe(1);
     expect(batch.drawn.length).toBe(20);
-    // Every pooled pair of every drawn question, to both annotators; nothing else.
+    // The discriminating pairs of every drawn question, to both annotators; nothing else.
     const assigned = await db.assignment.findMany({
-      select: { poolItemId: true, userId: true, poolItem: { select: { queryId: true } } },
+      select: { poolItemId: true, userId: true, poolItem: { select: { queryId: true, chunkId: true } } },
     });
-    expect(new Set(assigned.map((a) => a.poolItem.queryId))).toEqual(new Set(batch.drawn));
-    expect(assigned).toHaveLength(20 * 4 * 2);
+    const wanted = batch.drawn.flatMap((q) => rankedApart.get(q)!.map((c) => `${q}:${c}`));
+    expect(new Set(assigned.map((a) => `${a.poolItem.queryId}:${a.poolItem.chunkId}`))).toEqual(new Set(wanted));
+    expect(assigned).toHaveLength(wanted.length * 2);
     const stored = await findDecision(db, projectId, "a-vs-b");
     expect(Object.keys(stored.batches[0].probabilities)).toHaveLength(60);
     r = await decisionReport(db, projectId, stored);
     expect(r.state.status).toBe("labelling");
     expect(r.state.pending).toBe(20);
+    // A question still to draw costs its discriminating pairs × 2 annotators, on average over the 40 left.
+    const left = [...rankedApart].filter(([q]) => !batch.drawn.includes(q));
+    expect(r.labelsPerQuestion).toBeCloseTo((left.reduce((s, [, cs]) => s + cs.length, 0) / 40) * 2, 12);
 
     let n = 0;
     for (const a of assigned) {
@@ -130,13 +145,14 @@ describe("a decision settled with few labels", () => {
     expect(pair.estimate!.high).toBeGreaterThanOrEqual(trueDiff);
     expect(r.state.status).toBe("settled");
     expect(r.state.outcome).toBe("sysA");
-    // One look at 20 of 60 questions: O'Brien–Fleming-type spending (the default, kept with the decision),
-    // t = 1/3, spent 4Φ(−z_{0.9875}·√3) = 4Φ(−3.882210) = 0.000207; the interval is at that look's boundary.
-    expect(r.decision.spending).toEqual({ family: "obf" });
-    expect(r.state.spending).toBe("obf");
+    // One look at 20 of 60 questions: Hwang–Shih–DeCani spending with γ = −4 (the default, kept with the
+    // decision), t = 1/3, spent α(1 − e^{−γt})/(1 − e^{−γ}) = 0.05 · (e^{4/3} − 1)/(e^4 − 1)
+    // = 0.05 · 2.793668/53.598150 = 0.0026061; the interval is at that look's boundary.
+    expect(r.decision.spending).toEqual({ family: "hsd", gamma: -4 });
+    expect(r.state.spending).toBe("hsd(-4)");
     expect(r.state.looks).toHaveLength(1);
     expect(r.state.looks[0].t).toBeCloseTo(1 / 3, 12);
-    expect(r.state.looks[0].spent).toBeCloseTo(0.000207, 5);
+    expect(r.state.looks[0].spent).toBeCloseTo(0.0026061, 6);
     expect(pair.estimate!.z).toBeCloseTo(r.state.looks[0].z, 12);
     expect(await listDecisionRows(db, projectId)).toHaveLength(1);
   });
@@ -167,7 +183,7 @@ describe("a decision settled with few labels", () => {
       runCli(["decide", "show", "b-vs-a", "--format", "json", "--project", projectName], { env }).stdout,
     ) as { state: { status: string; spending: string } };
     expect(json.state.status).toBe("no_basis");
-    expect(json.state.spending).toBe("obf");
+    expect(json.state.spending).toBe("hsd(-4)");
     // Another spending family is kept with the decision; an unknown one is refused, naming the option.
     const hsd = runCli(
       [
@@ -207,7 +223,8 @@ describe("a decision settled with few labels", () => {
     );
     expect(badSpending.code).not.toBe(0);
     expect(badSpending.stderr).toMatch(/--spending: expected obf, pocock or hsd\(γ\)/);
-    // A decision stored before the family was kept (the population a bare array) reads with the default.
+    // A decision stored before the family was kept (the population a bare array) reads with the default of
+    // that time, O'Brien–Fleming type, so its earlier looks keep their boundaries.
     const stored = await findDecision(db, projectId, "hsd");
     await db.decision.update({ where: { id: stored.id }, data: { population: stored.population } });
     expect((await findDecision(db, projectId, "hsd")).spending).toEqual({ family: "obf" });
@@ -217,7 +234,11 @@ describe("a decision settled with few labels", () => {
     expect(badBudget.stderr).toMatch(/--decision and --budget go together/);
     const plan = runCli(["decide", "plan", "a-vs-b", "--differences", "0.05,0.2", "--project", projectName], { env });
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toMatch(/60 questions, 4\.0 pooled pairs per question to label, 2 annotators per pair/);
+    // A drawn question costs its discriminating pairs: their mean over the 60 questions.
+    const perQuestion = ([...rankedApart.values()].reduce((s, cs) => s + cs.length, 0) / 60).toFixed(1);
+    expect(plan.stdout).toContain(
+      `60 questions, ${perQuestion} pooled pairs per question to label, 2 annotators per pair`,
+    );
     expect(plan.stdout).toMatch(/^0\.2 +(\d+ \(\d+\)|not reachable) +(\d+ \(\d+\)|not reachable)$/m);
     const deleted = runCli(["decide", "delete", "b-vs-a", "--project", projectName], { env });
     expect(deleted.code).toBe(0);

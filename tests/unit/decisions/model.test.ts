@@ -4,7 +4,9 @@ import {
   calibration,
   decisionResidualScale,
   decisionState,
+  discriminatingChunks,
   questionUncertainty,
+  rankWeighting,
   residualScale,
   type TSystemValues,
 } from "../../../lib/decisions/model.ts";
@@ -60,13 +62,16 @@ describe("decisionState", () => {
     drawn,
   });
   const state = (batches: ReturnType<typeof batch>[]) =>
-    decisionState({ systems: ["A", "B"], margin: 0, level: 0.95, population, batches, lambda: 1 }, [A, B]);
+    decisionState(
+      { systems: ["A", "B"], margin: 0, level: 0.95, population, batches, lambda: 1, spending: { family: "obf" } },
+      [A, B],
+    );
 
   it("combines a certain question, a drawn one and undrawn ones as derived by hand, at the first look's boundary", () => {
     // Look 1: q2 drawn (human 0.3). Terms: 0.2; 0.1 + (0.3 − 0.1)/0.5 = 0.5; 0.1; 0.1 → mean 0.225;
     // deviations −0.025, 0.275, −0.125, −0.125, Σ² 0.1075, std √(0.1075/4) = 0.163936, se 0.081968.
-    // Information fraction t = (1 certain + 1 drawn) / 4 = 0.5. O'Brien–Fleming-type spending (the
-    // default), each side 2 − 2Φ(z_{0.9875}/√0.5) = 2Φ(−3.169846) = 0.0015253; a first look's boundary
+    // Information fraction t = (1 certain + 1 drawn) / 4 = 0.5. O'Brien–Fleming-type spending (named
+    // here), each side 2 − 2Φ(z_{0.9875}/√0.5) = 2Φ(−3.169846) = 0.0015253; a first look's boundary
     // is the plain quantile: z₁ = Φ⁻¹(1 − 0.0015253) = 2.962588 → 0.225 ± 0.242837 = [−0.017837, 0.467837]:
     // open (at a fixed 95% it would have settled: 0.225 − 1.96·0.081968 = 0.0643 > 0).
     const s = state([batch(1, [2])]);
@@ -309,5 +314,35 @@ describe("residualScale (the planner's ρ with the power-tuned λ̂)", () => {
     expect(lambda).toBe(0);
     // λ = 0: (0.3² + 0²)/0.5 = 0.18 → ρ = 4.5.
     expect(decisionResidualScale(input, [A, B])).toBeCloseTo(4.5, 12);
+  });
+});
+
+describe("discriminatingChunks (minimal test collection)", () => {
+  // A = [1, 2, 3, 4], B = [1, 3, 2, 5] at cutoff 3. DCG@3 weights 1/log2(rank + 1):
+  // A: 1→1, 2→1/log2 3, 3→1/2; B: 1→1, 3→1/log2 3, 2→1/2. Chunk 1 weighs 1 in both (it cancels out
+  // of DCG_A − DCG_B); 2 and 3 weigh differently; 4 and 5 are below the cutoff in both (weight 0).
+  const A = [1, 2, 3, 4];
+  const B = [1, 3, 2, 5];
+  const pooled = new Set([1, 2, 3, 4, 5]);
+  it("keeps the pooled chunks whose DCG weight differs", () => {
+    expect(discriminatingChunks([A, B], { kind: "dcg", cutoff: 3 }, pooled)).toEqual([2, 3]);
+    // At cutoff 4, 4 is in A's top 4 (1/log2 5) and 5 in B's: both differ as well.
+    expect(discriminatingChunks([A, B], { kind: "dcg", cutoff: 4 }, pooled)).toEqual([2, 3, 4, 5]);
+  });
+  it("for Recall@k only presence in the top k matters", () => {
+    // Top 3 sets {1, 2, 3} and {1, 3, 2} are equal: nothing can move the difference of Recall@3.
+    expect(discriminatingChunks([A, B], { kind: "set", cutoff: 3 }, pooled)).toEqual([]);
+    expect(discriminatingChunks([A, B], { kind: "set", cutoff: 4 }, pooled)).toEqual([4, 5]);
+  });
+  it("with three systems, a chunk counts when any two weigh it differently; unpooled chunks are left out", () => {
+    const C = [1, 2, 3, 9];
+    // A and C agree on 1, 2, 3; B moves 2 and 3; chunk 9 (C's 4th) is not pooled.
+    expect(discriminatingChunks([A, C], { kind: "dcg", cutoff: 3 }, pooled)).toEqual([]);
+    expect(discriminatingChunks([A, B, C], { kind: "dcg", cutoff: 4 }, pooled)).toEqual([2, 3, 4, 5]);
+  });
+  it("applies to nDCG@k and Recall@k, not to MRR", () => {
+    expect(rankWeighting("ndcg_cut_10")).toEqual({ kind: "dcg", cutoff: 10 });
+    expect(rankWeighting("recall_5@2")).toEqual({ kind: "set", cutoff: 5 });
+    expect(rankWeighting("recip_rank@1")).toBeNull();
   });
 });

@@ -138,7 +138,8 @@ export function registerAssign(program: Command): void {
               "--decision draws its own questions: without --answers, --sample, --sample-queries, --tags, --unstable-first, --chunking, --include-labelled and --dry-run",
             );
           const budget = wholeNumber("--budget", opts.budget, 1) ?? 1;
-          const { drawBatch, findDecision, decisionReport } = await import("../../lib/decisions/store.ts");
+          const { findDecision, decisionReport } = await import("../../lib/decisions/store.ts");
+          const { drawBatch } = await import("../../lib/decisions/draw.ts");
           const { describeDecision } = await import("./decide.ts");
           await withProject(opts.project, async (db, project) => {
             const annotators = opts.annotators

@@ -3,7 +3,8 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { INT32_MAX } from "../bounds.ts";
 import { projectIdParam } from "../lead/projects.ts";
-import { decisionReports, drawBatch } from "./store.ts";
+import { drawBatch } from "./draw.ts";
+import { decisionReports } from "./store.ts";
 import type { TVerdict } from "../stats/active.ts";
 
 /** One decision as the dashboard's Decisions card shows it (no population, no probabilities). */

@@ -27,7 +27,8 @@ import {
 import { seededRng, type Rng } from "../stats/random.ts";
 import { SpendingBoundaries, type TSpending } from "../stats/sequential.ts";
 import { DEFAULT_SPENDING } from "./looks.ts";
-import { calibration, decisionState, questionUncertainty, type TBatch, type TPopulationEntry } from "./model.ts";
+import { calibration, discriminatingChunks, questionUncertainty } from "./design.ts";
+import { decisionState, type TBatch, type TPopulationEntry } from "./model.ts";
 import { CUTOFF, RUNS, ndcg10, simQuestion, worldParams, type TSimQuestion } from "./simulation-world.ts";
 
 export const CALIBRATION_QUESTIONS = 10;
@@ -55,16 +56,11 @@ export type TSimCollection = {
   minimalB: number[];
 };
 
-/** Pooled chunk ids whose DCG@10 weight differs between two rankings (module comment of TSimCollection). */
+/** Pooled chunk ids whose DCG@10 weight differs between two rankings: the app's rule (lib/decisions/design.ts). */
 function discriminatingPairs(a: readonly number[], b: readonly number[], pool: number): boolean[] {
-  const weight = (r: readonly number[]) => {
-    const w = new Float64Array(pool);
-    r.slice(0, CUTOFF).forEach((c, i) => (w[c] = 1 / Math.log2(i + 2)));
-    return w;
-  };
-  const wa = weight(a);
-  const wb = weight(b);
-  return Array.from({ length: pool }, (_, c) => wa[c] !== wb[c]);
+  const all = new Set(Array.from({ length: pool }, (_, c) => c));
+  const d = new Set(discriminatingChunks([a, b], { kind: "dcg", cutoff: CUTOFF }, all));
+  return Array.from({ length: pool }, (_, c) => d.has(c));
 }
 
 /**

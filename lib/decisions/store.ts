@@ -1,10 +1,9 @@
 /**
  * Decisions in the database (the Decision and DecisionBatch tables): create one (its population of
  * questions and their uncertainty frozen then), list, report, delete, and draw the next batch of
- * questions for people to label. The statistics are lib/decisions/model.ts.
+ * questions for people to label (lib/decisions/draw.ts). The statistics are lib/decisions/model.ts.
  */
 import { z } from "zod";
-import { assign, type TAssignResult } from "../assignment/assign.ts";
 import { completeQuestions, pooledChunks } from "../dashboard/complete.ts";
 import { dashboardData, type TDashboardData } from "../dashboard/data.ts";
 import { judgeLabelQrels, pickJudge, referenceQrels, runBySystem, type TQrels } from "../dashboard/labels.ts";
@@ -12,16 +11,11 @@ import { runRankings, type TRunRankings } from "../dashboard/rankings.ts";
 import { retrievalValues } from "../dashboard/systems.ts";
 import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
-import { inclusionProbabilities, systematicSample } from "../stats/active.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
-import { seededRng } from "../stats/random.ts";
+import { calibration, discriminatingChunks, questionUncertainty, rankWeighting } from "./design.ts";
 import {
-  calibration,
   decisionState,
-  discriminatingChunks,
-  questionUncertainty,
-  rankWeighting,
   type TBatch,
   type TDecisionInput,
   type TDecisionState,
@@ -376,73 +370,4 @@ export async function decisionReports(db: Db, projectId: number): Promise<TDecis
   if (decisions.length === 0) return [];
   const { data, rankings } = await loaded(db, projectId);
   return decisions.map((d) => reportOn(data, rankings, d));
-}
-
-export type TDrawResult = {
-  look: number;
-  budget: number;
-  drawn: number[];
-  newQuestions: number[];
-  assignment: TAssignResult | null;
-};
-
-/**
- * Draws the next batch: `budget` questions in expectation from the uncertain questions of the
- * decision, with the probabilities of lib/stats/active.ts (computed from the uncertainty frozen at
- * creation, so known exactly), and assigns the newly drawn ones' pairs to label (the discriminating
- * pairs frozen at creation, or every pooled pair) to `perItem`
- * annotators (blind and balanced like every assignment). A question drawn before costs nothing.
- */
-export async function drawBatch(
-  db: Db,
-  projectId: number,
-  name: string,
-  opts: { budget: number; perItem: number; annotators?: string[]; seed?: number; tau?: number },
-): Promise<TDrawResult> {
-  if (!Number.isInteger(opts.budget) || opts.budget < 1)
-    throw new AppError(
-      "bad_input",
-      say`${field("budget")}: expected a whole number of questions ≥ 1, got ${opts.budget}`,
-    );
-  const d = await findDecision(db, projectId, name);
-  const uncertain = d.population.filter((p) => !p.certain);
-  if (uncertain.length === 0)
-    throw new AppError(
-      "bad_input",
-      `decision "${name}": every question was completely labelled when it was created; nothing to draw`,
-    );
-  const tau = opts.tau ?? 0.5;
-  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const probabilities = inclusionProbabilities(
-    uncertain.map((p) => p.uncertainty),
-    opts.budget,
-    { tau },
-  );
-  const rng = seededRng(seed);
-  const drawn = systematicSample(probabilities, rng).map((i) => uncertain[i].queryId);
-  const before = new Set(d.batches.flatMap((b) => b.drawn));
-  const newQuestions = drawn.filter((q) => !before.has(q));
-  const look = d.batches.length + 1;
-  const probs: Record<string, number> = {};
-  uncertain.forEach((p, i) => (probs[String(p.queryId)] = probabilities[i]));
-  // A question with its discriminating pairs frozen is labelled on those pairs only.
-  const chunksOf = new Map(d.population.map((p) => [p.queryId, p.chunks] as const));
-  const questionChunks: Record<string, number[]> = {};
-  for (const q of newQuestions) {
-    const chunks = chunksOf.get(q);
-    if (chunks) questionChunks[String(q)] = chunks;
-  }
-  const assignment = newQuestions.length
-    ? await assign(db, projectId, {
-        perItem: opts.perItem,
-        annotators: opts.annotators,
-        questions: newQuestions,
-        questionChunks,
-        seed,
-      })
-    : null;
-  await db.decisionBatch.create({
-    data: { decisionId: d.id, look, budget: opts.budget, tau, seed, probabilities: probs, drawn },
-  });
-  return { look, budget: opts.budget, drawn, newQuestions, assignment };
 }

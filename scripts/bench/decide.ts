@@ -15,7 +15,7 @@
  *    keeping the same decision ≥ 95% and coverage ≥ 94%).
  * 2. Choosing the next 200 questions for a decision over a pool of 100,000 pairs (2,000 questions
  *    × 50 pooled pairs, 3 judges' labels on every pair, 3 compared systems): the calibration from
- *    the human-labelled pairs, every question's uncertainty (lib/decisions/model.ts
+ *    the human-labelled pairs, every question's uncertainty (lib/decisions/design.ts
  *    questionUncertainty, as createDecision computes it), the inclusion probabilities and the
  *    systematic draw (as drawBatch does; the assignment of the drawn pairs is the assignment
  *    benchmark's). Target ≤ 1 s.
@@ -27,7 +27,7 @@
 import { cpus, loadavg } from "node:os";
 import { inclusionProbabilities, systematicSample } from "../../lib/stats/active.ts";
 import { seededRng } from "../../lib/stats/random.ts";
-import { calibration, questionUncertainty } from "../../lib/decisions/model.ts";
+import { calibration, questionUncertainty } from "../../lib/decisions/design.ts";
 import { simulateDecisions, type TSimSummary } from "../../lib/decisions/simulation.ts";
 import { DEFAULT_SPENDING } from "../../lib/decisions/looks.ts";
 import { spendingName, type TSpending } from "../../lib/stats/sequential.ts";
@@ -221,7 +221,8 @@ async function cardRow(): Promise<TBenchRow> {
   const { db, done } = await tempSqlite("assessor-bench-decide-");
   try {
     const { seedDashboardBench, SIZE } = await import("../../tests/fixtures/dashboard/seed-bench.ts");
-    const { createDecision, drawBatch } = await import("../../lib/decisions/store.ts");
+    const { createDecision } = await import("../../lib/decisions/store.ts");
+    const { drawBatch } = await import("../../lib/decisions/draw.ts");
     const { decisionsCard } = await import("../../lib/decisions/routes.ts");
     const { projectId } = await seedDashboardBench(db);
     await createDecision(db, projectId, { name: "bench", systems: ["system00", "system01"], measure: "ndcg@10" });
@@ -254,7 +255,7 @@ async function cardRow(): Promise<TBenchRow> {
 
 export async function bench(): Promise<TBenchRow[]> {
   const t0 = performance.now();
-  // The app's design: only each drawn question's discriminating pairs are labelled (lib/decisions/model.ts).
+  // The app's design: only each drawn question's discriminating pairs are labelled (lib/decisions/design.ts).
   const APP = { collections: COLLECTIONS, questions: QUESTIONS, seed: SEED, minimal: true };
   const summary = simulateDecisions(APP);
   const rows = simulationRows(summary, (performance.now() - t0) / 1000);

@@ -71,7 +71,8 @@ afterAll(async () => {
 
 describe("a decision between one system on two chunkings", () => {
   it("measures each system on its own chunking's pool labels, paired by question", async () => {
-    const { createDecision, decisionReport, drawBatch, findDecision } = await import("../../lib/decisions/store.ts");
+    const { createDecision, decisionReport, findDecision } = await import("../../lib/decisions/store.ts");
+    const { drawBatch } = await import("../../lib/decisions/draw.ts");
     const { submitJudgement } = await import("../../lib/labels/submit.ts");
     await createDecision(db, projectId, { name: "chunk-size", systems: ["sys@A", "sys@B"], measure: "ndcg@10" });
     const batch = await drawBatch(db, projectId, "chunk-size", { budget: Q, perItem: 2, seed: 3, tau: 1 });

@@ -69,8 +69,9 @@ beforeAll(async () => {
 
 describe("a decision settled with few labels", () => {
   it("has no basis before people label anything, then waits for the drawn questions, then settles", async () => {
-    const { createDecision, decisionReport, drawBatch, findDecision, listDecisionRows } =
+    const { createDecision, decisionReport, findDecision, listDecisionRows } =
       await import("../../lib/decisions/store.ts");
+    const { drawBatch } = await import("../../lib/decisions/draw.ts");
     const { submitJudgement } = await import("../../lib/labels/submit.ts");
     const created = await createDecision(db, projectId, {
       name: "a-vs-b",

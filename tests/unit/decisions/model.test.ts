@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { normalCdf } from "../../../lib/stats/normal.ts";
 import {
-  calibration,
   decisionResidualScale,
   decisionState,
-  discriminatingChunks,
-  questionUncertainty,
-  rankWeighting,
   residualScale,
   type TSystemValues,
 } from "../../../lib/decisions/model.ts";
+import {
+  calibration,
+  discriminatingChunks,
+  questionUncertainty,
+  rankWeighting,
+} from "../../../lib/decisions/design.ts";
 import { planQuestions } from "../../../lib/decisions/plan.ts";
 
 const values = (system: string, predicted: [number, number][], human: [number, number | null][]): TSystemValues => ({

@@ -1,0 +1,121 @@
+/**
+ * A decision's design, pure (no database): where people's labels help (each question's uncertainty
+ * about the compared systems' difference, from the judge's calibration) and which pairs of a question
+ * they need to label at all (the minimal test collection). Frozen with the decision when it is created
+ * (lib/decisions/store.ts); the estimator that uses them is lib/decisions/model.ts.
+ */
+import { differenceUncertainty } from "../stats/active.ts";
+
+/**
+ * A question's expected error of the predicted difference between two systems' rankings, for the
+ * design (lib/stats/active.ts `differenceUncertainty`): each pair's weight in a DCG-like measure
+ * at the cutoff (1/log₂(rank + 1) normalised by the ideal DCG of the expected number of relevant
+ * pairs) in A minus in B, times the variance of the pair's gain given the judge's grade (from the
+ * calibration: the human grades seen for that judge grade). A heuristic for where labels help:
+ * the estimate stays unbiased whatever it says (it only sets the probabilities).
+ */
+export function questionUncertainty(
+  rankings: readonly (readonly number[])[],
+  cutoff: number,
+  gradeDistribution: (chunkId: number) => readonly number[] | null,
+  gain: (grade: number) => number,
+): number {
+  const weightOf = rankings.map((r) => {
+    const m = new Map<number, number>();
+    r.slice(0, cutoff).forEach((chunkId, i) => m.set(chunkId, 1 / Math.log2(i + 2)));
+    return m;
+  });
+  const chunks = new Set<number>();
+  for (const w of weightOf) for (const c of w.keys()) chunks.add(c);
+  let expectedRelevant = 0;
+  const variance = new Map<number, number>();
+  for (const c of chunks) {
+    const dist = gradeDistribution(c);
+    if (!dist) {
+      variance.set(c, 0);
+      continue;
+    }
+    let m = 0;
+    let m2 = 0;
+    dist.forEach((p, g) => {
+      m += p * gain(g);
+      m2 += p * gain(g) ** 2;
+      if (g >= 1) expectedRelevant += p;
+    });
+    variance.set(c, Math.max(0, m2 - m * m));
+  }
+  let ideal = 0;
+  for (let r = 0; r < Math.min(cutoff, Math.max(1, Math.round(expectedRelevant))); r++) ideal += 1 / Math.log2(r + 2);
+  let total = 0;
+  for (let i = 0; i < weightOf.length; i++) {
+    for (let j = i + 1; j < weightOf.length; j++) {
+      const pairs = [...chunks].map((c) => ({
+        weightDifference: ((weightOf[i].get(c) ?? 0) - (weightOf[j].get(c) ?? 0)) / ideal,
+        variance: variance.get(c) ?? 0,
+      }));
+      total += differenceUncertainty(pairs) ** 2;
+    }
+  }
+  return Math.sqrt(total);
+}
+
+/**
+ * The distribution of the human grade given the judge's grade, from the pairs both labelled, with
+ * add-one smoothing; for a pair the judge did not label, the human grades' distribution overall.
+ */
+export function calibration(pairs: readonly { human: number; judge: number | null }[]): {
+  given: (judge: number | null) => number[];
+} {
+  const counts = [0, 1, 2, 3].map(() => [1, 1, 1, 1]);
+  const overall = [1, 1, 1, 1];
+  for (const p of pairs) {
+    if (p.human < 0 || p.human > 3) continue;
+    overall[p.human]++;
+    if (p.judge !== null && p.judge >= 0 && p.judge <= 3) counts[p.judge][p.human]++;
+  }
+  const normalise = (xs: number[]) => {
+    const s = xs.reduce((a, b) => a + b, 0);
+    return xs.map((x) => x / s);
+  };
+  const byJudge = counts.map(normalise);
+  const marginal = normalise(overall);
+  return { given: (judge) => (judge === null || judge < 0 || judge > 3 ? marginal : byJudge[judge]) };
+}
+
+/**
+ * How a measure weighs a ranked chunk's grade, when the measure is a weighted sum of grades divided
+ * by a normaliser that depends on the grades of the whole pool (the ideal DCG, the relevant count):
+ * "dcg" for nDCG@k (1/log₂(rank + 1) in the top k), "set" for Recall@k (1 in the top k). Null for a
+ * measure whose value is not such a sum (MRR: whether an earlier chunk is relevant decides whether a
+ * later one counts), which needs every pooled pair labelled.
+ */
+export function rankWeighting(measure: string): { kind: "dcg" | "set"; cutoff: number } | null {
+  const ndcg = /^ndcg_cut_(\d+)$/.exec(measure);
+  if (ndcg) return { kind: "dcg", cutoff: Number(ndcg[1]) };
+  const recall = /^recall_(\d+)@\d+$/.exec(measure);
+  if (recall) return { kind: "set", cutoff: Number(recall[1]) };
+  return null;
+}
+
+/**
+ * The minimal test collection of a question (Carterette, Allan & Sitaraman, SIGIR 2006): the pooled
+ * chunks whose weight differs between two of the compared rankings. Every other chunk has the same
+ * weight in every system, so it cancels out of each difference of the weighted sums and enters the
+ * measures only through the normaliser, where the judge's grade stands in for it. Sorted ids.
+ */
+export function discriminatingChunks(
+  rankings: readonly (readonly number[])[],
+  weighting: { kind: "dcg" | "set"; cutoff: number },
+  pooled: ReadonlySet<number>,
+): number[] {
+  const weights = rankings.map((r) => {
+    const m = new Map<number, number>();
+    r.slice(0, weighting.cutoff).forEach((c, i) => m.set(c, weighting.kind === "dcg" ? 1 / Math.log2(i + 2) : 1));
+    return m;
+  });
+  const out = new Set<number>();
+  for (const w of weights)
+    for (const c of w.keys())
+      if (pooled.has(c) && weights.some((other) => (other.get(c) ?? 0) !== w.get(c))) out.add(c);
+  return [...out].sort((a, b) => a - b);
+}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import type { TAnswerAdjudicationItem } from "@/lib/answers/adjudicate";
 import type { TClaimLabel } from "@/lib/answers/labels";
@@ -13,7 +13,7 @@ import { GuidelinesPanel } from "@/components/annotate/Guidelines";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
 import { KeysButton } from "@/components/grading/GradingControls";
 import { KeyHelp } from "@/components/annotate/parts";
-import { isTyping } from "@/components/annotate/useGradingKeys";
+import { usePageKeys } from "@/components/grading/usePageKeys";
 import { LABEL_KEYS } from "./form";
 
 type TForm = {
@@ -130,49 +130,37 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
   };
 
   const rationale = () => item && !done[item.id] && rationaleRef.current?.focus();
-  const handlers = useRef({ form, setForm, take, submit, go, index, controls, rationale });
-  useEffect(() => {
-    handlers.current = { form, setForm, take, submit, go, index, controls, rationale };
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const h = handlers.current;
-      if (e.key === "Escape") {
-        if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
-        setHelp(false);
-        setGuide(false);
-        return;
-      }
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  usePageKeys({
+    escape: () => {
+      setHelp(false);
+      setGuide(false);
+    },
+    press: (e) => {
       // Enter on a focused link or button is the browser's (follow it, press it), not the page's.
-      if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button")) return;
-      const f = h.form;
+      if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button")) return false;
+      const f = form;
       const key = e.key.toLowerCase();
-      let handled = true;
       if (e.key === "?") setHelp((x) => !x);
       else if (key === "g") setGuide((x) => !x);
-      else if (e.key === " ") h.controls.toggle();
-      else if (e.key === "Backspace") h.go(h.index - 1);
-      else if (e.key === "Enter") h.submit();
-      else if (!f) handled = false;
+      else if (e.key === " ") controls.toggle();
+      else if (e.key === "Backspace") go(index - 1);
+      else if (e.key === "Enter") submit();
+      else if (!f) return false;
       else if (key in LABEL_KEYS && e.key.length === 1 && f.cursor < f.labels.length)
-        h.setForm({
+        setForm({
           ...f,
           labels: f.labels.map((l, i) => (i === f.cursor ? LABEL_KEYS[key] : l)),
           cursor: f.cursor + 1,
         });
-      else if (key === "a" || key === "b") h.take(key === "a" ? 0 : 1);
-      else if (key === "r") h.rationale();
-      else if (key === "j" || e.key === "ArrowDown")
-        h.setForm({ ...f, cursor: Math.min(f.labels.length, f.cursor + 1) });
-      else if (key === "k" || e.key === "ArrowUp") h.setForm({ ...f, cursor: Math.max(0, f.cursor - 1) });
-      else if (/^[0-3]$/.test(e.key)) h.setForm({ ...f, relevance: Number(e.key) });
-      else handled = false;
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+      else if (key === "a" || key === "b") take(key === "a" ? 0 : 1);
+      else if (key === "r") rationale();
+      else if (key === "j" || e.key === "ArrowDown") setForm({ ...f, cursor: Math.min(f.labels.length, f.cursor + 1) });
+      else if (key === "k" || e.key === "ArrowUp") setForm({ ...f, cursor: Math.max(0, f.cursor - 1) });
+      else if (/^[0-3]$/.test(e.key)) setForm({ ...f, relevance: Number(e.key) });
+      else return false;
+      return true;
+    },
+  });
 
   if (counts.isPending) return <p className="p-6 text-slate-600">Loading…</p>;
   if (counts.isError)

@@ -6,12 +6,13 @@ import type { TAnswerAdjudicationItem } from "@/lib/answers/adjudicate";
 import type { TClaimLabel } from "@/lib/answers/labels";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
-import { ApiError } from "@/lib/query/fetcher";
 import { useAnswerAdjudicationCounts, useAnswerAdjudicationQueue, useDecideAnswer } from "@/lib/query/answers";
 import { useAdjudicatorProjects } from "@/lib/query/adjudicate";
 import { GuidelinesPanel } from "@/components/annotate/Guidelines";
-import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
-import { KeysButton } from "@/components/grading/GradingControls";
+import { usePlayer } from "@/components/player/VideoPlayer";
+import { ContextPlayer } from "./AnswerContext";
+import { FormMessage, KeysButton, RationaleField } from "@/components/grading/GradingControls";
+import { EndOfQueueCard, ReadState, standingOf } from "@/components/grading/QueueStates";
 import { KeyHelp } from "@/components/annotate/parts";
 import { usePageKeys } from "@/components/grading/usePageKeys";
 import { LABEL_KEYS } from "./form";
@@ -114,10 +115,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
           go(index + 1);
         },
         onError: (e) => {
-          const standing =
-            e instanceof ApiError && e.status === 409
-              ? (e.details as { standing?: TStanding | null } | undefined)?.standing
-              : undefined;
+          const standing = standingOf<TStanding>(e);
           if (standing)
             setDone((d) => ({
               ...d,
@@ -162,13 +160,8 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
     },
   });
 
-  if (counts.isPending) return <p className="p-6 text-slate-600">Loading…</p>;
-  if (counts.isError)
-    return (
-      <p role="alert" className="p-6 text-red-700">
-        Could not load the answers: {counts.error.message}
-      </p>
-    );
+  if (counts.isPending || counts.isError)
+    return <ReadState query={counts} loading="Loading…" failed="Could not load the answers" padded />;
   if (projectId === null) return <p className="p-6 text-slate-600">No project has answers.</p>;
 
   return (
@@ -182,19 +175,14 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
         </span>
         <KeysButton onClick={() => setHelp((h) => !h)} />
       </header>
-      {queue.isPending ? (
-        <p className="text-slate-600">Loading the disagreements…</p>
-      ) : queue.isError ? (
-        <p role="alert" className="text-red-700">
-          Could not load the disagreements: {queue.error.message}
-        </p>
+      {queue.isPending || queue.isError ? (
+        <ReadState query={queue} loading="Loading the disagreements…" failed="Could not load the disagreements" />
       ) : !item || !form ? (
-        <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">
-            {items.length === 0 ? "No answer disagreements to decide" : "End of the answer disagreements"}
-          </h1>
+        <EndOfQueueCard
+          heading={items.length === 0 ? "No answer disagreements to decide" : "End of the answer disagreements"}
+        >
           <p className="text-sm text-slate-600">Press Backspace to go back.</p>
-        </section>
+        </EndOfQueueCard>
       ) : (
         <article
           data-answer-id={item.id}
@@ -278,14 +266,10 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
                 )}
               </ul>
             ) : null}
-            <textarea
-              ref={rationaleRef}
-              aria-label="Rationale"
-              rows={2}
-              placeholder="Short rationale (r to write, Esc to leave)"
+            <RationaleField
+              fieldRef={rationaleRef}
               value={form.rationale}
-              onChange={(e) => setForm({ ...form, rationale: e.target.value })}
-              className="w-full rounded border border-slate-300 p-2 text-sm"
+              onChange={(rationale) => setForm({ ...form, rationale })}
             />
             <div className="flex items-center gap-3">
               <button
@@ -302,11 +286,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
                   {done[item.id]}
                 </p>
               ) : null}
-              {message ? (
-                <p role="alert" className="text-sm text-red-700">
-                  {message}
-                </p>
-              ) : null}
+              <FormMessage message={message} />
             </div>
           </div>
           <div className="space-y-2">
@@ -315,16 +295,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
               <p className="mt-1 whitespace-pre-wrap">{item.answer}</p>
             </details>
             {ctx ? (
-              <VideoPlayer
-                src={ctx.video.src}
-                allowed={ctx.video.allowed}
-                times={ctx}
-                cueSeconds={ctx.startSeconds}
-                cueKey={`${item.id}:${chunk}`}
-                mediaRef={mediaRef}
-                title={ctx.video.title}
-                autoPlay={false}
-              />
+              <ContextPlayer ctx={ctx} cueKey={`${item.id}:${chunk}`} mediaRef={mediaRef} autoPlay={false} />
             ) : null}
             <ol aria-label="Context" className="space-y-1">
               {item.context.map((c, i) => (

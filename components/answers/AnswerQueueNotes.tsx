@@ -2,6 +2,7 @@
 
 import type { TOutboxFailure } from "@/lib/offline/outbox";
 import type { TAnswerQueueItem } from "@/lib/answers/view";
+import { EndOfQueueCard } from "@/components/grading/QueueStates";
 
 /** The outbox: labels waiting to be sent (Retry now), else all saved. */
 export function OutboxStatus({ pending, onRetry }: { pending: number; onRetry: () => void }) {
@@ -73,16 +74,13 @@ export function FailedLabels({
 /** No answer left to show: all labelled, or the end of the queue with some still open (u goes back). */
 export function AnswersEnd({ done, total }: { done: number; total: number }) {
   return (
-    <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-      <h1 className="text-lg font-semibold">
-        {done >= total ? "All your answers are labelled" : "End of your answers"}
-      </h1>
+    <EndOfQueueCard heading={done >= total ? "All your answers are labelled" : "End of your answers"}>
       <p className="text-sm text-slate-600" data-testid="answers-done">
         {done >= total
           ? `You labelled all ${total} answers assigned to you. `
           : `${total - done} of your answers are not labelled yet. `}
         Press <kbd>u</kbd> to go back to the last answer.
       </p>
-    </section>
+    </EndOfQueueCard>
   );
 }

@@ -59,6 +59,14 @@ export function InputField({
   );
 }
 
+/** The project's pool depth (top K of each run per query) as a required input within the bounds the server takes. */
+export const poolDepthInput = (project: { poolDepth: number }) =>
+  ({ type: "number", min: 1, max: 1000, defaultValue: project.poolDepth, required: true }) as const;
+
+/** The project's annotators per item as a required input within the bounds the server takes. */
+export const perItemInput = (project: { annotatorsPerItem: number }) =>
+  ({ type: "number", min: 1, max: 10, defaultValue: project.annotatorsPerItem, required: true }) as const;
+
 /** A labelled select with a fixed list of options. */
 export function SelectField({
   label,

@@ -119,3 +119,18 @@ export function DataTable<R>({
     </div>
   );
 }
+
+/** A systems table's first column: the run, marked when it is the baseline the others are tested against. */
+export function runColumn<T extends { system: string }>(baseline: string | null): TColumnDef<T> {
+  return {
+    key: "system",
+    header: "Run",
+    value: (r) => r.system,
+    render: (r) => (
+      <>
+        {r.system}
+        {r.system === baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}
+      </>
+    ),
+  };
+}

@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 export function Section({
   title,
@@ -42,6 +43,43 @@ export function Field({
       <div className="mt-1">{children}</div>
       {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
     </div>
+  );
+}
+
+/**
+ * A project's list as a table in a named scroll region (`label`), one `row` each under `headers`;
+ * `empty` says there is none yet; nothing while the list is not read.
+ */
+export function ListTable<T>({
+  items,
+  label,
+  empty,
+  headers,
+  row,
+}: {
+  items: readonly T[] | undefined;
+  label: string;
+  empty: string;
+  headers: ReactNode[];
+  row: (item: T) => ReactNode;
+}) {
+  if (!items) return null;
+  if (items.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
+  return (
+    <ScrollRegion label={label}>
+      <table className="mt-2 w-full text-left text-sm">
+        <thead>
+          <tr className="text-slate-600">
+            {headers.map((h, i) => (
+              <th key={i} className={i < headers.length - 1 ? "py-1 pr-3 font-medium" : "py-1 font-medium"}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{items.map((item) => row(item))}</tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 

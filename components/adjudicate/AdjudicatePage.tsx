@@ -5,7 +5,6 @@ import type { TAdjudicatorItem } from "@/lib/annotate/adjudicate";
 import { annotatorsStart, takeLabel } from "@/lib/adjudication/start";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
-import { ApiError } from "@/lib/query/fetcher";
 import {
   fetchLastDecision,
   useAdjudicatorProjects,
@@ -16,7 +15,8 @@ import {
 import { GradeBar, Meter, Transcript } from "@/components/annotate/parts";
 import { GuidelinesPanel } from "@/components/annotate/Guidelines";
 import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
-import { KeysButton, PlayerKeysFooter, SubmitRow } from "@/components/grading/GradingControls";
+import { KeysButton, PlayerKeysFooter, RationaleField, SubmitRow } from "@/components/grading/GradingControls";
+import { EndOfQueueCard, ReadState, standingOf } from "@/components/grading/QueueStates";
 import { LabelsAB } from "./LabelsAB";
 import { FinalStart } from "./FinalStart";
 import { EndControl, endNotAfter } from "@/components/annotate/EndControl";
@@ -44,6 +44,15 @@ type TDecided = {
 type TOutcome = ({ kind: "decided" } & TDecided) | { kind: "standing"; standing: TStanding };
 
 const decidedOf = (o: TOutcome): TDecided => (o.kind === "decided" ? o : o.standing);
+/** A decision back in the form as a revision of itself (u). */
+const revisionForm = (d: TDecided): TForm => ({
+  grade: d.grade,
+  start: d.startSeconds,
+  end: d.endSeconds,
+  rationale: d.rationale,
+  key: newIdempotencyKey(),
+  revises: d.revision,
+});
 const clock = (s: number | null) => (s === null ? "—" : formatClock(s));
 /** ", end m:ss" when the decision carries an end. */
 const endText = (s: number | null) => (s === null ? "" : `, end ${formatClock(s)}`);
@@ -162,10 +171,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
         go(index + 1);
       },
       onError: (e) => {
-        const standing =
-          e instanceof ApiError && e.status === 409
-            ? (e.details as { standing?: TStanding | null } | undefined)?.standing
-            : undefined;
+        const standing = standingOf<TStanding>(e);
         if (standing) {
           setOutcomes((o) => ({ ...o, [item.id]: { kind: "standing", standing } }));
           setDecidedOrder((order) => [...order.filter((id) => id !== item.id), item.id]);
@@ -185,17 +191,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     const o = id === undefined ? undefined : outcomes[id];
     if (id === undefined || !o) return reopenEarlier();
     const d = decidedOf(o);
-    setForms((f) => ({
-      ...f,
-      [id]: {
-        grade: d.grade,
-        start: d.startSeconds,
-        end: d.endSeconds,
-        rationale: d.rationale,
-        key: newIdempotencyKey(),
-        revises: d.revision,
-      },
-    }));
+    setForms((f) => ({ ...f, [id]: revisionForm(d) }));
     setOutcomes((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== id)));
     setDecidedOrder((order) => order.slice(0, -1));
     go(items.findIndex((it) => it.id === id));
@@ -210,17 +206,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
         const { decision: d, ...earlier } = last;
         const position = items.findIndex((it) => it.id === earlier.id);
         setReopened(position >= 0 ? null : earlier);
-        setForms((f) => ({
-          ...f,
-          [earlier.id]: {
-            grade: d.grade,
-            start: d.startSeconds,
-            end: d.endSeconds,
-            rationale: d.rationale,
-            key: newIdempotencyKey(),
-            revises: d.revision,
-          },
-        }));
+        setForms((f) => ({ ...f, [earlier.id]: revisionForm(d) }));
         setOutcomes((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== earlier.id)));
         setMessage(null);
         setIndex(position >= 0 ? position : (queue.data?.filter((q) => q.id !== earlier.id).length ?? 0));
@@ -250,13 +236,8 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
     },
   });
 
-  if (projects.isPending) return <p className="p-6 text-slate-600">Loading…</p>;
-  if (projects.isError)
-    return (
-      <p role="alert" className="p-6 text-red-700">
-        Could not load the projects: {projects.error.message}
-      </p>
-    );
+  if (projects.isPending || projects.isError)
+    return <ReadState query={projects} loading="Loading…" failed="Could not load the projects" padded />;
   if (projects.data.length === 0) return <p className="p-6 text-slate-600">There are no projects yet.</p>;
 
   const decidedCount = Object.keys(outcomes).length;
@@ -278,17 +259,10 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
           <KeysButton onClick={() => setHelp((h) => !h)} />
         </div>
       </header>
-      {queue.isPending ? (
-        <p className="text-slate-600">Loading the disagreements…</p>
-      ) : queue.isError ? (
-        <p role="alert" className="text-red-700">
-          Could not load the disagreements: {queue.error.message}
-        </p>
+      {queue.isPending || queue.isError ? (
+        <ReadState query={queue} loading="Loading the disagreements…" failed="Could not load the disagreements" />
       ) : !item || !form ? (
-        <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">
-            {items.length === 0 ? "No disagreements to decide" : "End of the disagreements"}
-          </h1>
+        <EndOfQueueCard heading={items.length === 0 ? "No disagreements to decide" : "End of the disagreements"}>
           <p className="text-sm text-slate-600">
             {items.length > 0
               ? `${decidedCount} of ${items.length} decided. Press u to reopen the last decision, Backspace to go back.`
@@ -300,7 +274,7 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
               {message}
             </p>
           ) : null}
-        </section>
+        </EndOfQueueCard>
       ) : (
         <article data-item-id={item.id} data-ready="true" aria-label="Disagreement" className="space-y-4">
           <p className="text-sm text-slate-600">
@@ -359,14 +333,10 @@ export function AdjudicatePage({ initialProject = null }: { initialProject?: num
                 onClear={() => setForm({ end: null })}
               />
             ) : null}
-            <textarea
-              ref={rationaleRef}
-              aria-label="Rationale"
-              rows={2}
-              placeholder="Short rationale (r to write, Esc to leave)"
+            <RationaleField
+              fieldRef={rationaleRef}
               value={form.rationale}
-              onChange={(e) => setForm({ rationale: e.target.value })}
-              className="w-full rounded border border-slate-300 p-2 text-sm"
+              onChange={(rationale) => setForm({ rationale })}
             />
           </fieldset>
           <SubmitRow

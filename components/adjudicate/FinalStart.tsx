@@ -1,4 +1,5 @@
 import { StartControl } from "@/components/annotate/parts";
+import { TimeGroup } from "@/components/annotate/TimeGroup";
 
 /**
  * The final start: the annotators' when they agree within the tolerance, else none until chosen
@@ -26,18 +27,7 @@ export function FinalStart({
   if (value !== null)
     return <StartControl value={value} chunkStart={chunkStart} onChange={onChange} onPlayhead={onPlayhead} />;
   return (
-    <div role="group" aria-label="Corrected start" className="flex flex-wrap items-center gap-2 text-sm">
-      <span>
-        Start{" "}
-        <output
-          aria-label="Corrected start time"
-          data-testid="start"
-          data-seconds=""
-          className="font-mono font-semibold"
-        >
-          not chosen
-        </output>
-      </span>
+    <TimeGroup label="Corrected start" name="Start" testId="start" seconds="" shown="not chosen" gap="gap-2">
       <span className="text-slate-600">
         The annotators&apos; starts differ by more than the tolerance: a or b takes one, s the playhead.
       </span>
@@ -49,6 +39,6 @@ export function FinalStart({
       >
         s: at playhead
       </button>
-    </div>
+    </TimeGroup>
   );
 }

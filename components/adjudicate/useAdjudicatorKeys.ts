@@ -1,7 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
-import { isTyping } from "@/components/annotate/useGradingKeys";
+import { usePageKeys } from "@/components/grading/usePageKeys";
 
 export type TAdjudicatorKeyHandlers = {
   grade: (g: number) => void;
@@ -48,21 +47,11 @@ export const ADJUDICATOR_KEYS: [string, string][] = [
  * goes back). No shortcut fires while typing.
  */
 export function useAdjudicatorKeys(handlers: TAdjudicatorKeyHandlers) {
-  const ref = useRef(handlers);
-  useEffect(() => {
-    ref.current = handlers;
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const h = ref.current;
-      if (e.key === "Escape") {
-        if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
-        h.escape();
-        return;
-      }
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  usePageKeys({
+    escape: handlers.escape,
+    press: (e) => {
+      const h = handlers;
       const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-      let handled = true;
       if (e.code === "BracketLeft" || key === "[" || key === "{") h.nudgeStart(e.shiftKey ? -5 : -1);
       else if (e.code === "BracketRight" || key === "]" || key === "}") h.nudgeStart(e.shiftKey ? 5 : 1);
       else if (/^[0-3]$/.test(key)) h.grade(Number(key));
@@ -77,10 +66,8 @@ export function useAdjudicatorKeys(handlers: TAdjudicatorKeyHandlers) {
       else if (key === "Backspace") h.back();
       else if (key === "g") h.guidelines();
       else if (key === "?") h.help();
-      else handled = false;
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+      else return false;
+      return true;
+    },
+  });
 }

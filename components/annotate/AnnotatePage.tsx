@@ -108,19 +108,9 @@ export function AnnotatePage({
   // The first item comes with the server's HTML; `data-ready` says the keys work (the page is hydrated).
   const hydrated = useHydrated();
   const shown = Boolean(item.data && item.data.id === activeId);
-  const { hasNextPage, hasPreviousPage, isFetchingNextPage, fetchNextPage, fetchPreviousPage } = queue;
-  const { settled, next } = useReadAhead({
-    qc,
-    shown,
-    activeId,
-    pos,
-    nextId,
-    flat,
-    shownAtRef: shownAt,
-    hasNextPage,
-    isFetchingNextPage,
-    fetchNextPage,
-  });
+  const place = { flat, pos, activeId, nextId };
+  const notices = { setMessage, setStartNotice, setEndNotice };
+  const { settled, next } = useReadAhead({ qc, shown, place, shownAtRef: shownAt, pages: queue });
 
   const placeOf = useCallback(
     (id: string) => {
@@ -162,23 +152,8 @@ export function AnnotatePage({
   const { flushNow } = outbox;
   const { restart, afterSignIn } = useSignInRestart({ userId, projectId, qc, flushNow, setCurrentId, setAtEnd });
   const articleRef = useItemScroll(data?.id ?? null);
-  const { goTo, forward, goOn, back } = useQueueMoves({
-    flat,
-    pos,
-    activeId,
-    nextId,
-    pendingIds,
-    saved,
-    hasNextPage,
-    hasPreviousPage,
-    fetchNextPage,
-    fetchPreviousPage,
-    setMessage,
-    setStartNotice,
-    setEndNotice,
-    setAtEnd,
-    setCurrentId,
-  });
+  const moves = { place, pages: queue, pendingIds, saved, notices, setAtEnd, setCurrentId };
+  const { goTo, forward, goOn, back } = useQueueMoves(moves);
 
   const submit = (override?: Partial<TForm>) => {
     if (!activeId || !form || !data) return;
@@ -226,14 +201,7 @@ export function AnnotatePage({
     void goOn(activeId);
   };
 
-  const { startAtPlayhead, endAtPlayhead, pickTime } = usePlayheadMarks({
-    form,
-    closedAt,
-    controls,
-    setForm,
-    setStartNotice,
-    setEndNotice,
-  });
+  const { startAtPlayhead, endAtPlayhead, pickTime } = usePlayheadMarks({ form, closedAt, controls, setForm, notices });
 
   useGradingKeys({
     grade: (g) => {
@@ -373,7 +341,7 @@ export function AnnotatePage({
                 submitLabel={closedAt !== null ? "next item" : "Submit and next"}
                 submitText={closedAt !== null ? "next item" : "submit and next"}
                 onSubmit={() => submit()}
-                backDisabled={pos < 0 || (pos === 0 && !hasPreviousPage)}
+                backDisabled={pos < 0 || (pos === 0 && !queue.hasPreviousPage)}
                 onBack={back}
                 message={message}
               />

@@ -1,6 +1,7 @@
 "use client";
 
 import { formatClock } from "@/lib/annotate/format";
+import { TIME_BUTTON, TimeGroup } from "./TimeGroup";
 
 /** What `e` says when there is no playhead to take the end from. */
 export const NO_PLAYHEAD_END =
@@ -25,20 +26,16 @@ export function EndControl({
   onClear: () => void;
   notice?: string | null;
 }) {
-  const btn = "rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50";
+  const btn = TIME_BUTTON;
   return (
-    <div role="group" aria-label="Answer end" className="flex flex-wrap items-center gap-1 text-sm">
-      <span>
-        End{" "}
-        <output
-          aria-label="Answer end time"
-          data-testid="end"
-          data-seconds={value ?? ""}
-          className="font-mono font-semibold"
-        >
-          {value === null ? "not marked" : formatClock(value)}
-        </output>
-      </span>
+    <TimeGroup
+      label="Answer end"
+      name="End"
+      testId="end"
+      seconds={value ?? ""}
+      shown={value === null ? "not marked" : formatClock(value)}
+      notice={notice}
+    >
       <button type="button" className={btn} aria-label="e: end at playhead: the answer ends here" onClick={onPlayhead}>
         e: end at playhead
       </button>
@@ -47,9 +44,6 @@ export function EndControl({
           Shift+E: clear
         </button>
       ) : null}
-      <p role="status" aria-live="polite" data-testid="end-notice" className="basis-full text-xs text-amber-800">
-        {notice ?? ""}
-      </p>
-    </div>
+    </TimeGroup>
   );
 }

@@ -1,3 +1,5 @@
+import { EndOfQueueCard } from "@/components/grading/QueueStates";
+
 /**
  * The end card: where going on ends. Says "done" when every item is graded;
  * otherwise how many are left, with a way to the first of them (the server's "where you left off").
@@ -11,8 +13,7 @@ export function EndOfQueue({
 }) {
   const left = counts ? counts.total - counts.done : null;
   return (
-    <section aria-label="End of queue" className="space-y-2 rounded-md border border-slate-200 p-6">
-      <h1 className="text-lg font-semibold">End of your queue</h1>
+    <EndOfQueueCard heading="End of your queue" spaced>
       {left === 0 && counts ? (
         <p role="status" className="text-sm font-medium text-green-800" data-testid="all-done">
           Done: all {counts.total} of your items in this project are graded. Nothing is left to grade here.
@@ -29,6 +30,6 @@ export function EndOfQueue({
         Press <kbd>u</kbd> to go back to the last item: a graded item changes only when you change its grade, start,
         flags or notes.
       </p>
-    </section>
+    </EndOfQueueCard>
   );
 }

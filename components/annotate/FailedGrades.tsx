@@ -1,6 +1,7 @@
 "use client";
 
 import type { TOutboxFailure } from "@/lib/offline/outbox";
+import { NotSavedAlert } from "@/components/grading/NotSaved";
 
 type TPlace = { question: number; item: number; text: string };
 
@@ -22,51 +23,44 @@ export function FailedGrades({
   onOpen: (itemId: string) => void;
   onDismiss: (key: string) => void;
 }) {
-  if (failed.length === 0) return null;
   return (
-    <section
-      role="alert"
-      aria-label="Grades not saved"
-      data-native-keys=""
-      className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800"
-      data-testid="failed-grades"
-    >
-      <p className="font-semibold">
-        {failed.length} grade{failed.length === 1 ? " was" : "s were"} not saved (the others were sent):
-      </p>
-      <ul className="space-y-1">
-        {failed.map((f) => {
-          const place = placeOf(f.entry.itemId);
-          const grade = (f.entry.body as { grade?: unknown } | null)?.grade;
-          return (
-            <li
-              key={f.entry.key}
-              className="flex flex-wrap items-center gap-2"
-              data-testid="failed-grade"
-              data-item-id={f.entry.itemId}
-            >
-              <span>
-                {place ? `Question ${place.question}, item ${place.item}` : "An item no longer in your queue"}
-                {place?.text ? ` (“${place.text}”)` : ""}
-                {typeof grade === "number" ? ` (grade ${grade})` : ""}: {f.message} (HTTP {f.status})
-              </span>
-              {place ? (
-                <button type="button" className="underline" onClick={() => onOpen(f.entry.itemId)}>
-                  Open item
-                </button>
-              ) : null}
-              <button
-                type="button"
-                className="underline"
-                aria-label={place ? `Dismiss: question ${place.question}, item ${place.item}` : "Dismiss"}
-                onClick={() => onDismiss(f.entry.key)}
-              >
-                Dismiss
+    <NotSavedAlert
+      failed={failed}
+      label="Grades not saved"
+      noun="grade"
+      testId="failed-grades"
+      nativeKeys
+      row={(f) => {
+        const place = placeOf(f.entry.itemId);
+        const grade = (f.entry.body as { grade?: unknown } | null)?.grade;
+        return (
+          <li
+            key={f.entry.key}
+            className="flex flex-wrap items-center gap-2"
+            data-testid="failed-grade"
+            data-item-id={f.entry.itemId}
+          >
+            <span>
+              {place ? `Question ${place.question}, item ${place.item}` : "An item no longer in your queue"}
+              {place?.text ? ` (“${place.text}”)` : ""}
+              {typeof grade === "number" ? ` (grade ${grade})` : ""}: {f.message} (HTTP {f.status})
+            </span>
+            {place ? (
+              <button type="button" className="underline" onClick={() => onOpen(f.entry.itemId)}>
+                Open item
               </button>
-            </li>
-          );
-        })}
-      </ul>
-    </section>
+            ) : null}
+            <button
+              type="button"
+              className="underline"
+              aria-label={place ? `Dismiss: question ${place.question}, item ${place.item}` : "Dismiss"}
+              onClick={() => onDismiss(f.entry.key)}
+            >
+              Dismiss
+            </button>
+          </li>
+        );
+      }}
+    />
   );
 }

@@ -4,6 +4,7 @@ import type { RefObject } from "react";
 import type { TAnnotatorItem } from "@/lib/annotate/view";
 import type { TMediaProblem } from "@/components/player/MediaNotice";
 import { FlagBoxes, GradeBar, PlayheadClock, StartControl } from "./parts";
+import { NoteField } from "@/components/grading/GradingControls";
 import { EndControl } from "./EndControl";
 import { ClosedItem, RevisitNote } from "./RevisitNotes";
 import type { TForm } from "./annotateHelpers";
@@ -72,14 +73,13 @@ export function ItemGrading({
       </div>
       <label className="block text-sm">
         <span className="sr-only">Notes</span>
-        <textarea
-          ref={notesRef}
-          aria-label="Notes"
-          rows={2}
+        <NoteField
+          fieldRef={notesRef}
+          label="Notes"
           placeholder="Notes (n to write, Esc to leave)"
           value={form.notes}
-          onChange={(e) => setForm({ notes: e.target.value })}
-          className="w-full rounded border border-slate-300 p-2"
+          onChange={(notes) => setForm({ notes })}
+          small={false}
         />
       </label>
     </>

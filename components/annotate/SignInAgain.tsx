@@ -1,7 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import { signInWithPassword } from "@/lib/auth/client";
+import { usePasswordSignIn } from "@/components/shell/usePasswordSignIn";
 
 /**
  * The session has ended (a 401 from the queue, an item or a grade): said at once, with the grades
@@ -19,23 +18,7 @@ export function SignInAgain({
   kept: number;
   onSignedIn: () => Promise<void>;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    setPending(true);
-    setError(null);
-    try {
-      const message = await signInWithPassword(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
-      if (message) setError(message);
-      else await onSignedIn();
-    } catch {
-      setError("Could not reach the server. Check your connection and try again.");
-    } finally {
-      setPending(false);
-    }
-  };
+  const { error, pending, onSubmit } = usePasswordSignIn(onSignedIn);
   return (
     <section
       role="alert"

@@ -33,6 +33,21 @@ export const preloadable = (v: TAnnotatorItem["video"]) =>
   v.src !== null && v.allowed && (v.kind === "file" || v.kind === "url");
 export const signedOutError = (e: unknown) => e instanceof ApiError && e.status === 401;
 
+/** Where the page is in its held queue: the items, the shown one's position and id (null: the end card), the next one's id. */
+export type TQueuePlace = {
+  flat: readonly TAnnotatorQueueItem[];
+  pos: number;
+  activeId: string | null;
+  nextId: string | null;
+};
+
+/** The page's notices, cleared together on a move: the form's message, and why `s` or `e` did nothing. */
+export type TNotices = {
+  setMessage: (m: string | null) => void;
+  setStartNotice: (m: string | null) => void;
+  setEndNotice: (m: string | null) => void;
+};
+
 /** The item `step` places from `id` in the held pages, once they are loaded. */
 export function neighbour(items: readonly TAnnotatorQueueItem[] | undefined, id: string, step: 1 | -1): string | null {
   const i = items ? items.findIndex((it) => it.id === id) : -1;

@@ -2,6 +2,7 @@
 
 import { useEffect, useState, type ReactNode } from "react";
 import { FLAGS, GRADES, formatClock } from "@/lib/annotate/format";
+import { TIME_BUTTON, TimeGroup } from "./TimeGroup";
 
 export type TSegment = { text: string; startSeconds: number; endSeconds: number };
 
@@ -49,20 +50,16 @@ export function StartControl({
   notice?: string | null;
   playhead?: ReactNode;
 }) {
-  const btn = "rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50";
+  const btn = TIME_BUTTON;
   return (
-    <div role="group" aria-label="Corrected start" className="flex flex-wrap items-center gap-1 text-sm">
-      <span>
-        Start{" "}
-        <output
-          aria-label="Corrected start time"
-          data-testid="start"
-          data-seconds={value}
-          className="font-mono font-semibold"
-        >
-          {formatClock(value)}
-        </output>
-      </span>
+    <TimeGroup
+      label="Corrected start"
+      name="Start"
+      testId="start"
+      seconds={value}
+      shown={formatClock(value)}
+      notice={notice}
+    >
       <button
         type="button"
         className={btn}
@@ -104,10 +101,7 @@ export function StartControl({
           reset ({formatClock(chunkStart)})
         </button>
       ) : null}
-      <p role="status" aria-live="polite" data-testid="start-notice" className="basis-full text-xs text-amber-800">
-        {notice ?? ""}
-      </p>
-    </div>
+    </TimeGroup>
   );
 }
 

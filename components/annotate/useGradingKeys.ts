@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { usePageKeys } from "@/components/grading/usePageKeys";
 
 export type TGradingKeyHandlers = {
   grade: (g: number) => void;
@@ -22,25 +22,6 @@ export type TGradingKeyHandlers = {
   guidelines?: () => void;
 };
 
-/** True while the user is typing text: no shortcut may fire then (notes, rationale, any text input). */
-export function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement)
-    return !["checkbox", "radio", "button", "submit", "range"].includes(target.type);
-  return false;
-}
-
-/**
- * True inside a region marked `data-native-keys` (a notice with its own buttons, the sign-in form):
- * there Enter, Space and the other keys do what the browser does (press the focused button), not
- * grade or submit.
- */
-export function inNativeKeysRegion(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest("[data-native-keys]") !== null;
-}
-
 /**
  * The grading keys: 0–3 grade; s start := playhead; [ ] ∓1 s (Shift ∓5 s); e end :=
  * playhead (Shift+E clears it); r replay;
@@ -48,42 +29,31 @@ export function inNativeKeysRegion(target: EventTarget | null): boolean {
  * Where the page gives the handlers: f unsure, t transcript error, n notes, g guidelines.
  */
 export function useGradingKeys(handlers: TGradingKeyHandlers, enabled = true) {
-  const ref = useRef(handlers);
-  useEffect(() => {
-    ref.current = handlers;
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    const onKey = (e: KeyboardEvent) => {
-      const h = ref.current;
-      if (inNativeKeysRegion(e.target)) return;
-      if (e.key === "Escape") {
-        if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
-        h.escape?.();
-        return;
-      }
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-      let handled = true;
-      // [ and ] with Shift arrive as { and } on most layouts: use the physical key for those.
-      if (e.code === "BracketLeft" || e.key === "[" || e.key === "{") h.nudgeStart(e.shiftKey ? -5 : -1);
-      else if (e.code === "BracketRight" || e.key === "]" || e.key === "}") h.nudgeStart(e.shiftKey ? 5 : 1);
-      else if (/^[0-3]$/.test(e.key)) h.grade(Number(e.key));
-      else if (e.key === "s" || e.key === "S") h.setStartToPlayhead();
-      else if (e.key === "e" && h.setEndToPlayhead) h.setEndToPlayhead();
-      else if (e.key === "E" && h.clearEnd) h.clearEnd();
-      else if (e.key === "r" || e.key === "R") h.replay();
-      else if (e.key === " ") h.togglePlay();
-      else if (e.key === "Enter") h.submit();
-      else if ((e.key === "u" || e.key === "U" || e.key === "Backspace") && h.back) h.back();
-      else if (e.key === "?") h.help();
-      else if ((e.key === "f" || e.key === "F") && h.toggleFlag) h.toggleFlag("unsure");
-      else if ((e.key === "t" || e.key === "T") && h.toggleFlag) h.toggleFlag("transcript_error");
-      else if ((e.key === "n" || e.key === "N") && h.focusNotes) h.focusNotes();
-      else if ((e.key === "g" || e.key === "G") && h.guidelines) h.guidelines();
-      else handled = false;
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [enabled]);
+  usePageKeys(
+    {
+      escape: () => handlers.escape?.(),
+      press: (e) => {
+        const h = handlers;
+        // [ and ] with Shift arrive as { and } on most layouts: use the physical key for those.
+        if (e.code === "BracketLeft" || e.key === "[" || e.key === "{") h.nudgeStart(e.shiftKey ? -5 : -1);
+        else if (e.code === "BracketRight" || e.key === "]" || e.key === "}") h.nudgeStart(e.shiftKey ? 5 : 1);
+        else if (/^[0-3]$/.test(e.key)) h.grade(Number(e.key));
+        else if (e.key === "s" || e.key === "S") h.setStartToPlayhead();
+        else if (e.key === "e" && h.setEndToPlayhead) h.setEndToPlayhead();
+        else if (e.key === "E" && h.clearEnd) h.clearEnd();
+        else if (e.key === "r" || e.key === "R") h.replay();
+        else if (e.key === " ") h.togglePlay();
+        else if (e.key === "Enter") h.submit();
+        else if ((e.key === "u" || e.key === "U" || e.key === "Backspace") && h.back) h.back();
+        else if (e.key === "?") h.help();
+        else if ((e.key === "f" || e.key === "F") && h.toggleFlag) h.toggleFlag("unsure");
+        else if ((e.key === "t" || e.key === "T") && h.toggleFlag) h.toggleFlag("transcript_error");
+        else if ((e.key === "n" || e.key === "N") && h.focusNotes) h.focusNotes();
+        else if ((e.key === "g" || e.key === "G") && h.guidelines) h.guidelines();
+        else return false;
+        return true;
+      },
+    },
+    { enabled, nativeRegions: true },
+  );
 }

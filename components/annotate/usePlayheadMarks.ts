@@ -3,7 +3,7 @@
 import type { TPlayerControls } from "@/components/player/VideoPlayer";
 import { NO_PLAYHEAD } from "./parts";
 import { endNotAfter, NO_PLAYHEAD_END } from "./EndControl";
-import type { TForm } from "./annotateHelpers";
+import type { TForm, TNotices } from "./annotateHelpers";
 
 /**
  * The annotate page's times from the player (components/annotate/AnnotatePage.tsx), made afresh
@@ -15,15 +15,13 @@ export function usePlayheadMarks({
   closedAt,
   controls,
   setForm,
-  setStartNotice,
-  setEndNotice,
+  notices: { setStartNotice, setEndNotice },
 }: {
   form: TForm | undefined;
   closedAt: string | null;
   controls: TPlayerControls;
   setForm: (patch: Partial<TForm>) => void;
-  setStartNotice: (notice: string | null) => void;
-  setEndNotice: (notice: string | null) => void;
+  notices: Pick<TNotices, "setStartNotice" | "setEndNotice">;
 }) {
   // s: the start from the playhead; without one (no media, or it failed to load) nothing changes and the notice says why.
   const startAtPlayhead = () => {

@@ -2,48 +2,30 @@
 
 import type { TAnnotatorQueueItem } from "@/lib/annotate/queue";
 import type { useQueuePages } from "@/lib/query/annotate";
-import { neighbour, type TForm } from "./annotateHelpers";
+import { neighbour, type TForm, type TNotices, type TQueuePlace } from "./annotateHelpers";
 
 type TQueue = ReturnType<typeof useQueuePages>;
+
+/** `pages`: the queue's pages (useQueuePages); `saved`: what the page last sent per item. */
+type TMovesArgs = {
+  place: TQueuePlace;
+  pages: Pick<TQueue, "hasNextPage" | "hasPreviousPage" | "fetchNextPage" | "fetchPreviousPage">;
+  pendingIds: ReadonlySet<string>;
+  saved: Record<string, TForm>;
+  notices: TNotices;
+  setAtEnd: (atEnd: boolean) => void;
+  setCurrentId: (id: string | null) => void;
+};
 
 /**
  * The annotate page's moves in its queue (components/annotate/AnnotatePage.tsx), made afresh each
  * render: `goTo` an item (null: the end card), `forward` without grading, `goOn` after a grade,
  * `back` (the `u` key). Pages are fetched when the move leaves the ones held.
  */
-export function useQueueMoves({
-  flat,
-  pos,
-  activeId,
-  nextId,
-  pendingIds,
-  saved,
-  hasNextPage,
-  hasPreviousPage,
-  fetchNextPage,
-  fetchPreviousPage,
-  setMessage,
-  setStartNotice,
-  setEndNotice,
-  setAtEnd,
-  setCurrentId,
-}: {
-  flat: readonly TAnnotatorQueueItem[];
-  pos: number;
-  activeId: string | null;
-  nextId: string | null;
-  pendingIds: ReadonlySet<string>;
-  saved: Record<string, TForm>;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  fetchNextPage: TQueue["fetchNextPage"];
-  fetchPreviousPage: TQueue["fetchPreviousPage"];
-  setMessage: (m: string | null) => void;
-  setStartNotice: (m: string | null) => void;
-  setEndNotice: (m: string | null) => void;
-  setAtEnd: (atEnd: boolean) => void;
-  setCurrentId: (id: string | null) => void;
-}) {
+export function useQueueMoves({ place, pages, pendingIds, saved, notices, setAtEnd, setCurrentId }: TMovesArgs) {
+  const { flat, pos, activeId, nextId } = place;
+  const { hasNextPage, hasPreviousPage, fetchNextPage, fetchPreviousPage } = pages;
+  const { setMessage, setStartNotice, setEndNotice } = notices;
   const goTo = (id: string | null) => {
     setMessage(null);
     setStartNotice(null);

@@ -3,7 +3,7 @@
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type RefObject } from "react";
 import type { TAnnotatorItem } from "@/lib/annotate/view";
-import type { TAnnotatorQueueItem } from "@/lib/annotate/queue";
+import type { TQueuePlace } from "./annotateHelpers";
 import { annotateKeys, prefetchItem } from "@/lib/query/annotate";
 import { apiFetch } from "@/lib/query/fetcher";
 
@@ -19,26 +19,18 @@ const SETTLE_MS = 300;
 export function useReadAhead({
   qc,
   shown,
-  activeId,
-  pos,
-  nextId,
-  flat,
+  place,
   shownAtRef,
-  hasNextPage,
-  isFetchingNextPage,
-  fetchNextPage,
+  pages,
 }: {
   qc: QueryClient;
   shown: boolean;
-  activeId: string | null;
-  pos: number;
-  nextId: string | null;
-  flat: readonly TAnnotatorQueueItem[];
+  place: TQueuePlace;
   shownAtRef: RefObject<number>;
-  hasNextPage: boolean;
-  isFetchingNextPage: boolean;
-  fetchNextPage: () => Promise<unknown>;
+  pages: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
 }) {
+  const { activeId, pos, nextId, flat } = place;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
   // Reads in the background (the next items, the project counts) start once the first item has
   // been on screen a moment: started at once, a reload left them running on the server in front of
   // the next page's first item.

@@ -1,19 +1,20 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import type { TAnswerAdjudicationItem } from "@/lib/answers/adjudicate";
 import type { TClaimLabel } from "@/lib/answers/labels";
 import { formatClock } from "@/lib/annotate/format";
 import { newIdempotencyKey } from "@/lib/offline/key";
-import { ApiError } from "@/lib/query/fetcher";
 import { useAnswerAdjudicationCounts, useAnswerAdjudicationQueue, useDecideAnswer } from "@/lib/query/answers";
 import { useAdjudicatorProjects } from "@/lib/query/adjudicate";
 import { GuidelinesPanel } from "@/components/annotate/Guidelines";
-import { VideoPlayer, usePlayer } from "@/components/player/VideoPlayer";
-import { KeysButton } from "@/components/grading/GradingControls";
+import { usePlayer } from "@/components/player/VideoPlayer";
+import { ContextPlayer } from "./AnswerContext";
+import { FormMessage, KeysButton, RationaleField } from "@/components/grading/GradingControls";
+import { EndOfQueueCard, ReadState, standingOf } from "@/components/grading/QueueStates";
 import { KeyHelp } from "@/components/annotate/parts";
-import { isTyping } from "@/components/annotate/useGradingKeys";
+import { usePageKeys } from "@/components/grading/usePageKeys";
 import { LABEL_KEYS } from "./form";
 
 type TForm = {
@@ -114,10 +115,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
           go(index + 1);
         },
         onError: (e) => {
-          const standing =
-            e instanceof ApiError && e.status === 409
-              ? (e.details as { standing?: TStanding | null } | undefined)?.standing
-              : undefined;
+          const standing = standingOf<TStanding>(e);
           if (standing)
             setDone((d) => ({
               ...d,
@@ -130,57 +128,40 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
   };
 
   const rationale = () => item && !done[item.id] && rationaleRef.current?.focus();
-  const handlers = useRef({ form, setForm, take, submit, go, index, controls, rationale });
-  useEffect(() => {
-    handlers.current = { form, setForm, take, submit, go, index, controls, rationale };
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const h = handlers.current;
-      if (e.key === "Escape") {
-        if (e.target instanceof HTMLElement && isTyping(e.target)) e.target.blur();
-        setHelp(false);
-        setGuide(false);
-        return;
-      }
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  usePageKeys({
+    escape: () => {
+      setHelp(false);
+      setGuide(false);
+    },
+    press: (e) => {
       // Enter on a focused link or button is the browser's (follow it, press it), not the page's.
-      if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button")) return;
-      const f = h.form;
+      if (e.key === "Enter" && e.target instanceof HTMLElement && e.target.closest("a, button")) return false;
+      const f = form;
       const key = e.key.toLowerCase();
-      let handled = true;
       if (e.key === "?") setHelp((x) => !x);
       else if (key === "g") setGuide((x) => !x);
-      else if (e.key === " ") h.controls.toggle();
-      else if (e.key === "Backspace") h.go(h.index - 1);
-      else if (e.key === "Enter") h.submit();
-      else if (!f) handled = false;
+      else if (e.key === " ") controls.toggle();
+      else if (e.key === "Backspace") go(index - 1);
+      else if (e.key === "Enter") submit();
+      else if (!f) return false;
       else if (key in LABEL_KEYS && e.key.length === 1 && f.cursor < f.labels.length)
-        h.setForm({
+        setForm({
           ...f,
           labels: f.labels.map((l, i) => (i === f.cursor ? LABEL_KEYS[key] : l)),
           cursor: f.cursor + 1,
         });
-      else if (key === "a" || key === "b") h.take(key === "a" ? 0 : 1);
-      else if (key === "r") h.rationale();
-      else if (key === "j" || e.key === "ArrowDown")
-        h.setForm({ ...f, cursor: Math.min(f.labels.length, f.cursor + 1) });
-      else if (key === "k" || e.key === "ArrowUp") h.setForm({ ...f, cursor: Math.max(0, f.cursor - 1) });
-      else if (/^[0-3]$/.test(e.key)) h.setForm({ ...f, relevance: Number(e.key) });
-      else handled = false;
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+      else if (key === "a" || key === "b") take(key === "a" ? 0 : 1);
+      else if (key === "r") rationale();
+      else if (key === "j" || e.key === "ArrowDown") setForm({ ...f, cursor: Math.min(f.labels.length, f.cursor + 1) });
+      else if (key === "k" || e.key === "ArrowUp") setForm({ ...f, cursor: Math.max(0, f.cursor - 1) });
+      else if (/^[0-3]$/.test(e.key)) setForm({ ...f, relevance: Number(e.key) });
+      else return false;
+      return true;
+    },
+  });
 
-  if (counts.isPending) return <p className="p-6 text-slate-600">Loading…</p>;
-  if (counts.isError)
-    return (
-      <p role="alert" className="p-6 text-red-700">
-        Could not load the answers: {counts.error.message}
-      </p>
-    );
+  if (counts.isPending || counts.isError)
+    return <ReadState query={counts} loading="Loading…" failed="Could not load the answers" padded />;
   if (projectId === null) return <p className="p-6 text-slate-600">No project has answers.</p>;
 
   return (
@@ -194,19 +175,14 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
         </span>
         <KeysButton onClick={() => setHelp((h) => !h)} />
       </header>
-      {queue.isPending ? (
-        <p className="text-slate-600">Loading the disagreements…</p>
-      ) : queue.isError ? (
-        <p role="alert" className="text-red-700">
-          Could not load the disagreements: {queue.error.message}
-        </p>
+      {queue.isPending || queue.isError ? (
+        <ReadState query={queue} loading="Loading the disagreements…" failed="Could not load the disagreements" />
       ) : !item || !form ? (
-        <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-          <h1 className="text-lg font-semibold">
-            {items.length === 0 ? "No answer disagreements to decide" : "End of the answer disagreements"}
-          </h1>
+        <EndOfQueueCard
+          heading={items.length === 0 ? "No answer disagreements to decide" : "End of the answer disagreements"}
+        >
           <p className="text-sm text-slate-600">Press Backspace to go back.</p>
-        </section>
+        </EndOfQueueCard>
       ) : (
         <article
           data-answer-id={item.id}
@@ -290,14 +266,10 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
                 )}
               </ul>
             ) : null}
-            <textarea
-              ref={rationaleRef}
-              aria-label="Rationale"
-              rows={2}
-              placeholder="Short rationale (r to write, Esc to leave)"
+            <RationaleField
+              fieldRef={rationaleRef}
               value={form.rationale}
-              onChange={(e) => setForm({ ...form, rationale: e.target.value })}
-              className="w-full rounded border border-slate-300 p-2 text-sm"
+              onChange={(rationale) => setForm({ ...form, rationale })}
             />
             <div className="flex items-center gap-3">
               <button
@@ -314,11 +286,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
                   {done[item.id]}
                 </p>
               ) : null}
-              {message ? (
-                <p role="alert" className="text-sm text-red-700">
-                  {message}
-                </p>
-              ) : null}
+              <FormMessage message={message} />
             </div>
           </div>
           <div className="space-y-2">
@@ -327,16 +295,7 @@ export function AnswerAdjudicate({ initialProject = null }: { initialProject?: n
               <p className="mt-1 whitespace-pre-wrap">{item.answer}</p>
             </details>
             {ctx ? (
-              <VideoPlayer
-                src={ctx.video.src}
-                allowed={ctx.video.allowed}
-                times={ctx}
-                cueSeconds={ctx.startSeconds}
-                cueKey={`${item.id}:${chunk}`}
-                mediaRef={mediaRef}
-                title={ctx.video.title}
-                autoPlay={false}
-              />
+              <ContextPlayer ctx={ctx} cueKey={`${item.id}:${chunk}`} mediaRef={mediaRef} autoPlay={false} />
             ) : null}
             <ol aria-label="Context" className="space-y-1">
               {item.context.map((c, i) => (

@@ -5,6 +5,32 @@ import type { TAnswerContextView } from "@/lib/answers/view";
 import { formatClock } from "@/lib/annotate/format";
 import { VideoPlayer, type TMediaElement } from "@/components/player/VideoPlayer";
 
+/** One chunk of an answer's context in the player, cued at its start (`cueKey`: a new cue when it changes). */
+export function ContextPlayer({
+  ctx,
+  cueKey,
+  mediaRef,
+  autoPlay,
+}: {
+  ctx: TAnswerContextView;
+  cueKey: string;
+  mediaRef: RefObject<TMediaElement | null>;
+  autoPlay: boolean;
+}) {
+  return (
+    <VideoPlayer
+      src={ctx.video.src}
+      allowed={ctx.video.allowed}
+      times={ctx}
+      cueSeconds={ctx.startSeconds}
+      cueKey={cueKey}
+      mediaRef={mediaRef}
+      title={ctx.video.title}
+      autoPlay={autoPlay}
+    />
+  );
+}
+
 /** The context the model was given: the chunk shown in the player, then every chunk (a click plays it). */
 export function AnswerContext({
   answerId,
@@ -25,16 +51,7 @@ export function AnswerContext({
   return (
     <div className="space-y-2">
       {ctx ? (
-        <VideoPlayer
-          src={ctx.video.src}
-          allowed={ctx.video.allowed}
-          times={ctx}
-          cueSeconds={ctx.startSeconds}
-          cueKey={`${answerId}:${chunkIndex}`}
-          mediaRef={mediaRef}
-          title={ctx.video.title}
-          autoPlay={autoPlay}
-        />
+        <ContextPlayer ctx={ctx} cueKey={`${answerId}:${chunkIndex}`} mediaRef={mediaRef} autoPlay={autoPlay} />
       ) : (
         <p className="text-sm text-slate-600">The model was given no context for this answer.</p>
       )}

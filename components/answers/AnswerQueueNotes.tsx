@@ -2,6 +2,8 @@
 
 import type { TOutboxFailure } from "@/lib/offline/outbox";
 import type { TAnswerQueueItem } from "@/lib/answers/view";
+import { NotSavedAlert } from "@/components/grading/NotSaved";
+import { EndOfQueueCard } from "@/components/grading/QueueStates";
 
 /** The outbox: labels waiting to be sent (Retry now), else all saved. */
 export function OutboxStatus({ pending, onRetry }: { pending: number; onRetry: () => void }) {
@@ -33,56 +35,46 @@ export function FailedLabels({
   onOpen: (id: string) => void;
   onDismiss: (key: string) => void;
 }) {
-  if (failed.length === 0) return null;
   return (
-    <section
-      role="alert"
-      aria-label="Labels not saved"
-      className="space-y-1 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800"
-      data-testid="failed-labels"
-    >
-      <p className="font-semibold">
-        {failed.length} label{failed.length === 1 ? " was" : "s were"} not saved (the others were sent):
-      </p>
-      <ul className="space-y-1">
-        {failed.map((f) => {
-          const place = flat.find((x) => x.id === f.entry.itemId);
-          return (
-            <li key={f.entry.key} className="flex flex-wrap items-center gap-2">
-              <span>
-                {/* The same text nodes as before the split (" (HTTP", " ", the status): the same markup. */}
-                {place ? `Answer ${place.index}` : "An answer no longer in your queue"}: {f.message}
-                {" (HTTP"} {f.status})
-              </span>
-              {place ? (
-                <button type="button" className="underline" onClick={() => onOpen(place.id)}>
-                  Open answer
-                </button>
-              ) : null}
-              <button type="button" className="underline" aria-label="Dismiss" onClick={() => onDismiss(f.entry.key)}>
-                Dismiss
+    <NotSavedAlert
+      failed={failed}
+      label="Labels not saved"
+      noun="label"
+      testId="failed-labels"
+      row={(f) => {
+        const place = flat.find((x) => x.id === f.entry.itemId);
+        return (
+          <li key={f.entry.key} className="flex flex-wrap items-center gap-2">
+            <span>
+              {/* The same text nodes as before the split (" (HTTP", " ", the status): the same markup. */}
+              {place ? `Answer ${place.index}` : "An answer no longer in your queue"}: {f.message}
+              {" (HTTP"} {f.status})
+            </span>
+            {place ? (
+              <button type="button" className="underline" onClick={() => onOpen(place.id)}>
+                Open answer
               </button>
-            </li>
-          );
-        })}
-      </ul>
-    </section>
+            ) : null}
+            <button type="button" className="underline" aria-label="Dismiss" onClick={() => onDismiss(f.entry.key)}>
+              Dismiss
+            </button>
+          </li>
+        );
+      }}
+    />
   );
 }
 
 /** No answer left to show: all labelled, or the end of the queue with some still open (u goes back). */
 export function AnswersEnd({ done, total }: { done: number; total: number }) {
   return (
-    <section aria-label="End of queue" className="rounded-md border border-slate-200 p-6">
-      <h1 className="text-lg font-semibold">
-        {done >= total ? "All your answers are labelled" : "End of your answers"}
-      </h1>
+    <EndOfQueueCard heading={done >= total ? "All your answers are labelled" : "End of your answers"}>
       <p className="text-sm text-slate-600" data-testid="answers-done">
         {done >= total
           ? `You labelled all ${total} answers assigned to you. `
           : `${total - done} of your answers are not labelled yet. `}
         Press <kbd>u</kbd> to go back to the last answer.
       </p>
-    </section>
+    </EndOfQueueCard>
   );
 }

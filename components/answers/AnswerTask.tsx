@@ -34,6 +34,7 @@ import { useAnswerKeys } from "./useAnswerKeys";
 import { ClaimList, ConfirmMerge, RelevanceBar, SplitDialog } from "./AnswerClaims";
 import { AnswerContext } from "./AnswerContext";
 import { AnswersEnd, FailedLabels, OutboxStatus } from "./AnswerQueueNotes";
+import { ReadState } from "@/components/grading/QueueStates";
 
 const LOCKED = "You labelled this answer: e (Edit) to change it, Enter for the next unfinished answer.";
 const CLOSED_ANSWERS = "Grading is closed in this project: answers are read-only (u: back to the previous answer).";
@@ -258,13 +259,8 @@ export function AnswerTask({ userId, projectId }: { userId: string; projectId: n
     { setHelp, setGuide, setSplit, setConfirmMerge },
   );
 
-  if (queue.isPending) return <p className="p-6 text-slate-600">Loading your answers…</p>;
-  if (queue.isError)
-    return (
-      <p role="alert" className="p-6 text-red-700">
-        Could not load your answers: {queue.error.message}
-      </p>
-    );
+  if (queue.isPending || queue.isError)
+    return <ReadState query={queue} loading="Loading your answers…" failed="Could not load your answers" padded />;
   const project = queue.data.pages[0]?.project;
   if (!project) return <p className="p-6 text-slate-600">No answers are assigned to you yet.</p>;
   const page = queue.data.pages[queue.data.pages.length - 1];

@@ -4,7 +4,7 @@ import { safeCsv } from "@/lib/formats/csv-write";
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { niceScale } from "@/lib/dashboard/ticks";
 import type { AgreementReport } from "@/lib/stats/agreement/report";
-import { downloadCsv } from "./DataTable";
+import { CsvButton } from "./DataTable";
 import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 /** The confusion matrix as CSV: a header of the other rater's grades, one row per human grade. */
@@ -81,13 +81,12 @@ export function ConfusionHeatmap({
           })}
         </tbody>
       </table>
-      <button
-        type="button"
-        className="mt-1 text-xs text-indigo-700 underline"
-        onClick={() => downloadCsv(csvName, confusionCsv(confusion, otherLabel))}
-      >
-        Download CSV (confusion matrix)
-      </button>
+      <CsvButton
+        name={csvName}
+        csv={() => confusionCsv(confusion, otherLabel)}
+        what="confusion matrix"
+        spacing="mt-1"
+      />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useDeferredValue } from "react";
-import { CartesianGrid, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
+import { Scatter, ZAxis } from "recharts";
+import { ScatterFrame } from "./ScatterFrame";
 import type { TChunkingReport } from "@/lib/dashboard/chunking-report";
 import { useChunkingReport, type TDashboardFilters } from "@/lib/query/dashboard";
 import { DataTable, fmt, type TColumnDef } from "./DataTable";
@@ -98,21 +99,12 @@ function columnsFor(r: TChunkingReport): { visible: TColumnDef<TRow>[]; csv: TCo
 function TradeOffChart({ r }: { r: TChunkingReport }) {
   const chunkings = [...new Set(r.points.map((p) => p.chunking))];
   return (
-    <ScatterChart width={520} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
-      <CartesianGrid strokeDasharray="3 3" />
-      <XAxis
-        type="number"
-        dataKey="secondsRead10"
-        name="Seconds read@10"
-        unit=" s"
-        fontSize={11}
-        label={{ value: "seconds read@10", position: "insideBottom", offset: -8, fontSize: 11 }}
-      />
-      <YAxis type="number" dataKey="spanRecall10" name="Span recall@10" domain={[0, 1]} fontSize={11} />
-      <ZAxis type="category" dataKey="system" name="System" />
-      <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-      {/* Above the plot: at the bottom it covered the x axis's title. */}
-      <Legend verticalAlign="top" wrapperStyle={{ fontSize: 11 }} />
+    <ScatterFrame
+      width={520}
+      x={{ key: "secondsRead10", name: "Seconds read@10", title: "seconds read@10", unit: " s" }}
+      y={{ key: "spanRecall10", name: "Span recall@10" }}
+      extra={<ZAxis type="category" dataKey="system" name="System" />}
+    >
       {chunkings.map((c, i) => (
         <Scatter
           key={c}
@@ -122,7 +114,7 @@ function TradeOffChart({ r }: { r: TChunkingReport }) {
           isAnimationActive={false}
         />
       ))}
-    </ScatterChart>
+    </ScatterFrame>
   );
 }
 

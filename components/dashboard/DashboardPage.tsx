@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { memo, useCallback, useMemo } from "react";
+import { memo, useCallback, useMemo, type ReactNode } from "react";
 import type { TJudgeState } from "@/lib/dashboard/judges";
 import {
   useDashboardMeta,
@@ -77,6 +77,55 @@ function Select({
   );
 }
 
+/** The page's bar: its title, then the project picker and the filters. */
+function DashboardBar({ children }: { children: ReactNode }) {
+  return (
+    <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
+      <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
+      {children}
+    </header>
+  );
+}
+
+type TChoice = { value: string; label: string };
+
+const SOURCES: TChoice[] = [
+  { value: "human", label: "human reference" },
+  { value: "judge", label: "judge" },
+  { value: "both", label: "both side by side" },
+  { value: "ppi", label: "judge + human (PPI)" },
+];
+const GAINS: TChoice[] = [
+  { value: "exponential", label: "exponential (2^g − 1)" },
+  { value: "linear", label: "linear (g)" },
+];
+
+/** A filter whose first choice is its default: shown when none is set, and left out of the URL when chosen. */
+function ChoiceFilter({
+  label,
+  name,
+  value,
+  choices,
+  set,
+}: {
+  label: string;
+  name: string;
+  value: string | undefined;
+  choices: TChoice[];
+  set: (changes: Record<string, string | undefined>) => void;
+}) {
+  const first = choices[0]?.value ?? "";
+  return (
+    <Select
+      label={label}
+      name={name}
+      value={value ?? first}
+      onChange={(v) => set({ [name]: v === first ? undefined : v })}
+      options={choices}
+    />
+  );
+}
+
 /** A judge as the selector lists it: its labels, and for a partial one its coverage of the pool and its run's status. */
 export function judgeOptionLabel(j: TJudgeState): string {
   const share = j.coverage === null ? "no pool" : `${Math.floor(j.coverage * 100)}% of the pool`;
@@ -146,8 +195,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
   if (missing)
     return (
       <div className="space-y-4">
-        <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
-          <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
+        <DashboardBar>
           <Select
             label="Project"
             name="project"
@@ -158,7 +206,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
               ...(projects.data ?? []).map((p) => ({ value: String(p.id), label: p.name })),
             ]}
           />
-        </header>
+        </DashboardBar>
         <p
           role="alert"
           data-testid="project-missing"
@@ -180,8 +228,7 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
 
   return (
     <div className="space-y-4">
-      <header className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
-        <h1 className="mr-2 text-xl font-semibold">Dashboard</h1>
+      <DashboardBar>
         <Select
           label="Project"
           name="project"
@@ -203,34 +250,23 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
               : [{ value: "", label: "no judge yet" }]
           }
         />
-        <Select
-          label="Label source"
-          name="source"
-          value={filters.source ?? "human"}
-          onChange={(v) => set({ source: v === "human" ? undefined : v })}
-          options={[
-            { value: "human", label: "human reference" },
-            { value: "judge", label: "judge" },
-            { value: "both", label: "both side by side" },
-            { value: "ppi", label: "judge + human (PPI)" },
-          ]}
-        />
-        <Select
+        <ChoiceFilter label="Label source" name="source" value={filters.source} choices={SOURCES} set={set} />
+        <ChoiceFilter
           label="Slice: query tag"
           name="tag"
-          value={filters.tag ?? ""}
-          onChange={(v) => set({ tag: v || undefined })}
-          options={[{ value: "", label: "all queries" }, ...(m?.tags ?? []).map((t) => ({ value: t, label: t }))]}
+          value={filters.tag}
+          choices={[{ value: "", label: "all queries" }, ...(m?.tags ?? []).map((t) => ({ value: t, label: t }))]}
+          set={set}
         />
-        <Select
+        <ChoiceFilter
           label="Slice: system"
           name="system"
-          value={filters.system ?? ""}
-          onChange={(v) => set({ system: v || undefined })}
-          options={[
+          value={filters.system}
+          choices={[
             { value: "", label: "all items" },
             ...(m?.runs ?? []).map((r) => ({ value: r.system, label: `pooled from ${r.system}` })),
           ]}
+          set={set}
         />
         <Select
           label="Baseline run"
@@ -239,22 +275,13 @@ export function DashboardPage({ canSample }: { canSample: boolean }) {
           onChange={(v) => set({ baseline: v || undefined })}
           options={(m?.runs ?? []).map((r) => ({ value: r.system, label: r.system }))}
         />
-        <Select
-          label="nDCG gain"
-          name="gain"
-          value={filters.gain ?? "exponential"}
-          onChange={(v) => set({ gain: v === "exponential" ? undefined : v })}
-          options={[
-            { value: "exponential", label: "exponential (2^g − 1)" },
-            { value: "linear", label: "linear (g)" },
-          ]}
-        />
+        <ChoiceFilter label="nDCG gain" name="gain" value={filters.gain} choices={GAINS} set={set} />
         {m ? (
           <span className="ml-auto text-xs text-slate-600" data-testid="dashboard-summary">
             {m.project.name} · {m.humanLabels} human labels
           </span>
         ) : null}
-      </header>
+      </DashboardBar>
       <PanelState error={meta.error} />
       <JudgeNote judge={m?.judges.find((j) => j.name === judge)} chosen={filters.judge !== undefined} />
       <InjectionNote judge={m?.judges.find((j) => j.name === judge)} />

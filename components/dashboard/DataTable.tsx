@@ -36,6 +36,29 @@ export function downloadCsv(name: string, text: string) {
 }
 
 /** A table sortable by any column (click a header; again to reverse) with a CSV download. */
+/** Downloads `csv()` as the file `name`; the button says what the file holds. */
+export function CsvButton({
+  name,
+  csv,
+  what,
+  spacing = "mt-2",
+}: {
+  name: string;
+  csv: () => string;
+  what: string;
+  spacing?: "mt-1" | "mt-2";
+}) {
+  return (
+    <button
+      type="button"
+      className={`${spacing} text-xs text-indigo-700 underline`}
+      onClick={() => downloadCsv(name, csv())}
+    >
+      Download CSV ({what})
+    </button>
+  );
+}
+
 export function DataTable<R>({
   id,
   caption,
@@ -109,13 +132,22 @@ export function DataTable<R>({
           ))}
         </tbody>
       </table>
-      <button
-        type="button"
-        className="mt-2 text-xs text-indigo-700 underline"
-        onClick={() => downloadCsv(csvName, toCsv(csvColumns ?? columns, sorted))}
-      >
-        Download CSV ({caption})
-      </button>
+      <CsvButton name={csvName} csv={() => toCsv(csvColumns ?? columns, sorted)} what={caption} />
     </div>
   );
+}
+
+/** A systems table's first column: the run, marked when it is the baseline the others are tested against. */
+export function runColumn<T extends { system: string }>(baseline: string | null): TColumnDef<T> {
+  return {
+    key: "system",
+    header: "Run",
+    value: (r) => r.system,
+    render: (r) => (
+      <>
+        {r.system}
+        {r.system === baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}
+      </>
+    ),
+  };
 }

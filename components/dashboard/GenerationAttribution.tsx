@@ -1,7 +1,8 @@
 "use client";
 
 /** The Generation panel's attribution part: per source, the 2×2 tables and the scatter of faithfulness. */
-import { CartesianGrid, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
+import { Scatter, ZAxis } from "recharts";
+import { ScatterFrame } from "./ScatterFrame";
 import type { TAttribution, TGenerationPanel } from "@/lib/dashboard/generation";
 import type { TAttributionTable } from "@/lib/stats/generation";
 import { PanelState } from "./ui";
@@ -104,20 +105,12 @@ export function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) 
         <PanelState empty="no answer has both a faithfulness and a context nDCG (the question needs a reference label above 0)" />
       ) : (
         <ScrollRegion label="Chart: context nDCG@10 against faithfulness" testId="generation-scatter">
-          <ScatterChart width={520} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis
-              type="number"
-              dataKey="ndcg"
-              name="nDCG@10"
-              domain={[0, 1]}
-              fontSize={11}
-              label={{ value: "context nDCG@10", position: "insideBottom", offset: -8, fontSize: 11 }}
-            />
-            <YAxis type="number" dataKey="faithfulness" name="Faithfulness" domain={[0, 1]} fontSize={11} />
-            <ZAxis type="category" dataKey="qid" name="Question" />
-            <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-            <Legend verticalAlign="top" wrapperStyle={{ fontSize: 11 }} />
+          <ScatterFrame
+            width={520}
+            x={{ key: "ndcg", name: "nDCG@10", title: "context nDCG@10", domain: [0, 1] }}
+            y={{ key: "faithfulness", name: "Faithfulness" }}
+            extra={<ZAxis type="category" dataKey="qid" name="Question" />}
+          >
             {systems.map((s, i) => (
               <Scatter
                 key={s}
@@ -127,7 +120,7 @@ export function Attribution({ p, a }: { p: TGenerationPanel; a: TAttribution }) 
                 isAnimationActive={false}
               />
             ))}
-          </ScatterChart>
+          </ScatterFrame>
         </ScrollRegion>
       )}
     </div>

@@ -5,7 +5,7 @@ import type { TPpiCell, TPpiTable } from "@/lib/stats/ppi-table";
 import type { TEstimate, TPpiWarning } from "@/lib/stats/ppi";
 import { usePpi, type TDashboardFilters } from "@/lib/query/dashboard";
 import { NO_BASIS_TEXT } from "@/lib/stats/sample-size";
-import { DataTable, fmt, type TColumnDef } from "./DataTable";
+import { DataTable, fmt, runColumn, type TColumnDef } from "./DataTable";
 import { Card, PanelState } from "./ui";
 
 type TRow = TPpiTable["rows"][number];
@@ -66,20 +66,37 @@ function Cell({ cell, baseline }: { cell: TPpiCell; baseline: string | null }) {
   );
 }
 
+/** One of the advisor's targets in (0, 1], sent when the field is left (empty: the default). */
+function AdvisorInput({
+  label,
+  name,
+  value,
+  onAdvisor,
+}: {
+  label: string;
+  name: "delta" | "halfWidth";
+  value: number;
+  onAdvisor: (changes: { delta?: string; halfWidth?: string }) => void;
+}) {
+  return (
+    <label className="text-xs text-slate-600">
+      {label}
+      <input
+        name={name}
+        type="number"
+        step="0.01"
+        min="0.001"
+        max="1"
+        defaultValue={value}
+        className="mt-0.5 block w-24 rounded border border-slate-300 px-2 py-1 text-sm"
+        onBlur={(e) => onAdvisor({ [name]: e.target.value || undefined })}
+      />
+    </label>
+  );
+}
+
 function columnsFor(t: TPpiTable, baseline: string | null): TColumnDef<TRow>[] {
-  const cols: TColumnDef<TRow>[] = [
-    {
-      key: "system",
-      header: "Run",
-      value: (r) => r.system,
-      render: (r) => (
-        <>
-          {r.system}
-          {r.system === baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}
-        </>
-      ),
-    },
-  ];
+  const cols: TColumnDef<TRow>[] = [runColumn(baseline)];
   t.columns.forEach((c, i) => {
     cols.push({
       key: c.id,
@@ -218,32 +235,8 @@ export function PpiPanel({
                 Queries needed (paired t-test, α = 0.05, power 0.8; Sakai&apos;s topic-set-size design)
               </h3>
               <form className="flex gap-3" onSubmit={(e) => e.preventDefault()}>
-                <label className="text-xs text-slate-600">
-                  Difference to detect
-                  <input
-                    name="delta"
-                    type="number"
-                    step="0.01"
-                    min="0.001"
-                    max="1"
-                    defaultValue={t.delta}
-                    className="mt-0.5 block w-24 rounded border border-slate-300 px-2 py-1 text-sm"
-                    onBlur={(e) => onAdvisor({ delta: e.target.value || undefined })}
-                  />
-                </label>
-                <label className="text-xs text-slate-600">
-                  Interval half-width
-                  <input
-                    name="halfWidth"
-                    type="number"
-                    step="0.01"
-                    min="0.001"
-                    max="1"
-                    defaultValue={t.halfWidth}
-                    className="mt-0.5 block w-24 rounded border border-slate-300 px-2 py-1 text-sm"
-                    onBlur={(e) => onAdvisor({ halfWidth: e.target.value || undefined })}
-                  />
-                </label>
+                <AdvisorInput label="Difference to detect" name="delta" value={t.delta} onAdvisor={onAdvisor} />
+                <AdvisorInput label="Interval half-width" name="halfWidth" value={t.halfWidth} onAdvisor={onAdvisor} />
               </form>
               <DataTable
                 id="ppi-advisor"

@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { TSystemsTable } from "@/lib/dashboard/systems";
 import { useSystems, type TDashboardFilters } from "@/lib/query/dashboard";
 import { CiBars } from "./AgreementCharts";
-import { DataTable, fmt, type TColumnDef } from "./DataTable";
+import { DataTable, fmt, runColumn, type TColumnDef } from "./DataTable";
 import { Card, PanelState } from "./ui";
 
 type TRow = TSystemsTable["rows"][number];
@@ -13,19 +13,7 @@ type TRow = TSystemsTable["rows"][number];
 const SECONDS_COLUMNS = new Set(["start_error", "time_start_error", "seconds_read_10"]);
 
 function columnsFor(t: TSystemsTable): TColumnDef<TRow>[] {
-  const cols: TColumnDef<TRow>[] = [
-    {
-      key: "system",
-      header: "Run",
-      value: (r) => r.system,
-      render: (r) => (
-        <>
-          {r.system}
-          {r.system === t.baseline ? <span className="ml-1 text-xs text-slate-500">(baseline)</span> : null}
-        </>
-      ),
-    },
-  ];
+  const cols: TColumnDef<TRow>[] = [runColumn(t.baseline)];
   t.columns.forEach((c, i) => {
     const digits = SECONDS_COLUMNS.has(c.id) ? 1 : 3;
     cols.push({

@@ -1,6 +1,6 @@
 "use client";
 
-import { CartesianGrid, Legend, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
+import { ReferenceLine, Scatter, ZAxis } from "recharts";
 import type { TTrustPanel } from "@/lib/dashboard/trust";
 import { confidenceWords } from "@/lib/dashboard/trust-words";
 import type { TCalibration } from "@/lib/stats/calibration";
@@ -9,35 +9,32 @@ import { useTrust, type TDashboardFilters } from "@/lib/query/dashboard";
 import { ScrollRegion } from "@/components/shell/ScrollRegion";
 import { Card, Ci, PanelState } from "./ui";
 import { fmt } from "./DataTable";
+import { ScatterFrame } from "./ScatterFrame";
 
 /** Reliability diagram: per bin, mean confidence (x) against the share whose human grade reached the threshold (y); the diagonal is perfect calibration. */
 function ReliabilityChart({ ge1, ge2 }: { ge1: TCalibration; ge2: TCalibration }) {
   return (
-    <ScatterChart width={360} height={260} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
-      <CartesianGrid strokeDasharray="3 3" />
-      <XAxis
-        type="number"
-        dataKey="confidence"
-        name="mean confidence"
-        domain={[0, 1]}
-        fontSize={11}
-        label={{ value: "judge's confidence", position: "insideBottom", offset: -8, fontSize: 11 }}
-      />
-      <YAxis type="number" dataKey="accuracy" name="human share" domain={[0, 1]} fontSize={11} />
-      <ZAxis type="number" dataKey="count" name="pairs" range={[30, 300]} />
-      <ReferenceLine
-        segment={[
-          { x: 0, y: 0 },
-          { x: 1, y: 1 },
-        ]}
-        stroke="#94a3b8"
-        strokeDasharray="4 4"
-      />
-      <Tooltip formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))} />
-      <Legend verticalAlign="top" wrapperStyle={{ fontSize: 11 }} />
+    <ScatterFrame
+      width={360}
+      x={{ key: "confidence", name: "mean confidence", title: "judge's confidence", domain: [0, 1] }}
+      y={{ key: "accuracy", name: "human share" }}
+      extra={
+        <>
+          <ZAxis type="number" dataKey="count" name="pairs" range={[30, 300]} />
+          <ReferenceLine
+            segment={[
+              { x: 0, y: 0 },
+              { x: 1, y: 1 },
+            ]}
+            stroke="#94a3b8"
+            strokeDasharray="4 4"
+          />
+        </>
+      }
+    >
       <Scatter name="grade ≥ 1" data={ge1.bins} fill="#2563eb" isAnimationActive={false} />
       <Scatter name="grade ≥ 2" data={ge2.bins} fill="#d97706" isAnimationActive={false} />
-    </ScatterChart>
+    </ScatterFrame>
   );
 }
 

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import type { ReactNode, RefObject } from "react";
 import { KeyHelp } from "@/components/annotate/parts";
 import { PreloadVideo } from "@/components/player/VideoPlayer";
 
@@ -69,12 +69,67 @@ export function SubmitRow({
         {backKey} <span aria-hidden="true">◂</span> back
       </button>
       {extra}
-      {message ? (
-        <p role="alert" className="text-sm text-red-700">
-          {message}
-        </p>
-      ) : null}
+      <FormMessage message={message} />
     </div>
+  );
+}
+
+/** Why the form did not go on (an alert), or nothing. */
+export function FormMessage({ message }: { message: string | null }) {
+  return message ? (
+    <p role="alert" className="text-sm text-red-700">
+      {message}
+    </p>
+  ) : null;
+}
+
+/** A short free-text field of a grading form (notes, rationale), focused by its key and left with Esc. */
+export function NoteField({
+  fieldRef,
+  label,
+  placeholder,
+  value,
+  onChange,
+  small = true,
+}: {
+  fieldRef: RefObject<HTMLTextAreaElement | null>;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+  small?: boolean;
+}) {
+  return (
+    <textarea
+      ref={fieldRef}
+      aria-label={label}
+      rows={2}
+      placeholder={placeholder}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      className={`w-full rounded border border-slate-300 p-2${small ? " text-sm" : ""}`}
+    />
+  );
+}
+
+/** The adjudicator's rationale for a decision (r writes it, Esc leaves it). */
+export function RationaleField({
+  fieldRef,
+  value,
+  onChange,
+}: {
+  fieldRef: RefObject<HTMLTextAreaElement | null>;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <NoteField
+      fieldRef={fieldRef}
+      label="Rationale"
+      placeholder="Short rationale (r to write, Esc to leave)"
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 

@@ -1,8 +1,7 @@
 "use client";
 
 import { useChunkings } from "@/lib/query/lead";
-import { ErrorBox, Section } from "./ui";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ErrorBox, ListTable, Section } from "./ui";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -22,39 +21,22 @@ export function ChunkingsPanel({ projectId }: { projectId: number }) {
       description="Each way of cutting the transcripts into chunks, and the runs retrieved from it. Each run is evaluated against its own chunking's labels."
     >
       <ErrorBox error={chunkings.error} />
-      {chunkings.data && chunkings.data.length === 0 ? (
-        <p className="text-sm text-slate-600">No chunkings yet: import chunks or a transcript above.</p>
-      ) : null}
-      {chunkings.data && chunkings.data.length > 0 ? (
-        <ScrollRegion label="Chunkings">
-          <table className="mt-2 w-full text-left text-sm">
-            <thead>
-              <tr className="text-slate-600">
-                <th className="py-1 pr-3 font-medium">Chunking</th>
-                <th className="py-1 pr-3 font-medium">Cut</th>
-                <th className="py-1 pr-3 font-medium">Chunks</th>
-                <th className="py-1 font-medium">Runs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {chunkings.data.map((c) => (
-                <tr key={c.id} className="border-t border-slate-100" data-chunking={c.name}>
-                  <td className="py-1 pr-3 font-medium">{c.name}</td>
-                  <td className="py-1 pr-3">{parameters(c)}</td>
-                  <td className="py-1 pr-3">{fmt(c.chunks)}</td>
-                  <td className="py-1">
-                    {c.runs.length ? (
-                      c.runs.map((r) => r.system).join(", ")
-                    ) : (
-                      <span className="text-slate-500">none</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      ) : null}
+      <ListTable
+        items={chunkings.data}
+        label="Chunkings"
+        empty="No chunkings yet: import chunks or a transcript above."
+        headers={["Chunking", "Cut", "Chunks", "Runs"]}
+        row={(c) => (
+          <tr key={c.id} className="border-t border-slate-100" data-chunking={c.name}>
+            <td className="py-1 pr-3 font-medium">{c.name}</td>
+            <td className="py-1 pr-3">{parameters(c)}</td>
+            <td className="py-1 pr-3">{fmt(c.chunks)}</td>
+            <td className="py-1">
+              {c.runs.length ? c.runs.map((r) => r.system).join(", ") : <span className="text-slate-500">none</span>}
+            </td>
+          </tr>
+        )}
+      />
     </Section>
   );
 }

@@ -3,8 +3,7 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useDeleteProject, useDeleteRun, useRuns } from "@/lib/query/lead";
-import { Button, ErrorBox, inputClass, Section, Success } from "./ui";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { Button, ErrorBox, inputClass, ListTable, Section, Success } from "./ui";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -25,63 +24,53 @@ export function RunsAndChunksPanel({ projectId }: { projectId: number }) {
           Deleted run {del.data.system} ({fmt(del.data.entries)} entries). Its pool items and their labels stay.
         </Success>
       ) : null}
-      {runs.data && runs.data.length === 0 ? (
-        <p className="text-sm text-slate-600">No runs yet: import one above.</p>
-      ) : null}
-      {runs.data && runs.data.length > 0 ? (
-        <ScrollRegion label="Runs">
-          <table className="mt-2 w-full text-left text-sm">
-            <thead>
-              <tr className="text-slate-600">
-                <th className="py-1 pr-3 font-medium">System</th>
-                <th className="py-1 pr-3 font-medium">Entries</th>
-                <th className="py-1 pr-3 font-medium">Questions</th>
-                <th className="py-1 pr-3 font-medium">Pooled</th>
-                <th className="py-1 pr-3 font-medium">Imported</th>
-                <th className="py-1 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.map((r) => (
-                <tr key={r.id} className="border-t border-slate-100" data-run={r.system}>
-                  <td className="py-1 pr-3 font-medium">
-                    {r.system}
-                    {r.description ? (
-                      <span className="block text-xs font-normal text-slate-600">{r.description}</span>
-                    ) : null}
-                  </td>
-                  <td className="py-1 pr-3">{fmt(r.entries)}</td>
-                  <td className="py-1 pr-3">{fmt(r.queries)}</td>
-                  <td className="py-1 pr-3">{fmt(r.pooled)}</td>
-                  <td className="py-1 pr-3">{new Date(r.createdAt).toLocaleString()}</td>
-                  <td className="py-1 text-right">
-                    {confirming === r.system ? (
-                      <span className="inline-flex gap-2">
-                        <Button
-                          variant="danger"
-                          disabled={del.isPending}
-                          onClick={() => del.mutate(r.system, { onSettled: () => setConfirming(null) })}
-                        >
-                          Delete {r.system}
-                        </Button>
-                        <Button variant="secondary" onClick={() => setConfirming(null)}>
-                          Keep
-                        </Button>
-                      </span>
-                    ) : (
-                      <Button variant="secondary" onClick={() => setConfirming(r.system)}>
-                        Delete…
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      ) : null}
+      <ListTable
+        items={runs.data}
+        label="Runs"
+        empty="No runs yet: import one above."
+        headers={[
+          "System",
+          "Entries",
+          "Questions",
+          "Pooled",
+          "Imported",
+          <span key="actions" className="sr-only">
+            Actions
+          </span>,
+        ]}
+        row={(r) => (
+          <tr key={r.id} className="border-t border-slate-100" data-run={r.system}>
+            <td className="py-1 pr-3 font-medium">
+              {r.system}
+              {r.description ? <span className="block text-xs font-normal text-slate-600">{r.description}</span> : null}
+            </td>
+            <td className="py-1 pr-3">{fmt(r.entries)}</td>
+            <td className="py-1 pr-3">{fmt(r.queries)}</td>
+            <td className="py-1 pr-3">{fmt(r.pooled)}</td>
+            <td className="py-1 pr-3">{new Date(r.createdAt).toLocaleString()}</td>
+            <td className="py-1 text-right">
+              {confirming === r.system ? (
+                <span className="inline-flex gap-2">
+                  <Button
+                    variant="danger"
+                    disabled={del.isPending}
+                    onClick={() => del.mutate(r.system, { onSettled: () => setConfirming(null) })}
+                  >
+                    Delete {r.system}
+                  </Button>
+                  <Button variant="secondary" onClick={() => setConfirming(null)}>
+                    Keep
+                  </Button>
+                </span>
+              ) : (
+                <Button variant="secondary" onClick={() => setConfirming(r.system)}>
+                  Delete…
+                </Button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       <p className="mt-3 text-sm">
         <a href={`/api/lead/projects/${projectId}/chunks`} download className="font-medium text-indigo-700 underline">
           Download chunks (JSONL)

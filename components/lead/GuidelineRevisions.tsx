@@ -4,6 +4,34 @@ import { useState } from "react";
 import { useGuidelineRevisions, useGuidelinesDiff } from "@/lib/query/guidelines";
 import { ErrorBox } from "./ui";
 
+/** One end of the compared pair: a revision number (0: before the first). */
+function RevisionSelect({
+  id,
+  value,
+  numbers,
+  onChange,
+}: {
+  id: string;
+  value: number;
+  numbers: number[];
+  onChange: (revision: number) => void;
+}) {
+  return (
+    <select
+      id={id}
+      value={value}
+      onChange={(e) => onChange(Number(e.target.value))}
+      className="rounded border border-slate-300 p-1"
+    >
+      {numbers.map((n) => (
+        <option key={n} value={n}>
+          {n}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /**
  * The guidelines' revisions (who saved each, when), how much was graded under older ones, and the
  * line diff between two revisions (by default the last two).
@@ -58,31 +86,9 @@ export function GuidelineRevisions({ projectId }: { projectId: number }) {
         <div className="space-y-2">
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <label htmlFor="diff-from">Compare revision</label>
-            <select
-              id="diff-from"
-              value={from}
-              onChange={(e) => setPick({ from: Number(e.target.value), to })}
-              className="rounded border border-slate-300 p-1"
-            >
-              {numbers.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
+            <RevisionSelect id="diff-from" value={from} numbers={numbers} onChange={(n) => setPick({ from: n, to })} />
             <label htmlFor="diff-to">with</label>
-            <select
-              id="diff-to"
-              value={to}
-              onChange={(e) => setPick({ from, to: Number(e.target.value) })}
-              className="rounded border border-slate-300 p-1"
-            >
-              {numbers.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
+            <RevisionSelect id="diff-to" value={to} numbers={numbers} onChange={(n) => setPick({ from, to: n })} />
             {diff.data ? (
               <span data-testid="diff-summary">
                 {diff.data.added} line(s) added, {diff.data.removed} removed

@@ -4,7 +4,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { ApiError, parseApiResponse } from "@/lib/query/fetcher";
 import { useInvalidateProject } from "@/lib/query/lead";
 import { IMPORT_KINDS, IMPORT_LABELS, type TImportKind } from "@/lib/lead/import-kinds";
-import { Button, ErrorBox, Field, Section, Success, inputClass } from "./ui";
+import { Button, ErrorBox, Field, InputField, Section, Success } from "./ui";
 
 /** POSTs the file as the raw body with XHR, which (unlike fetch) reports upload progress. */
 function upload(url: string, file: File, onProgress: (fraction: number) => void): Promise<unknown> {
@@ -24,9 +24,7 @@ function upload(url: string, file: File, onProgress: (fraction: number) => void)
 function OptionInputs({ kind }: { kind: TImportKind }) {
   const id = (n: string) => `import-${kind}-${n}`;
   const chunking = (hint: string) => (
-    <Field label="Chunking" htmlFor={id("chunking")} hint={hint}>
-      <input id={id("chunking")} name="chunking" className={inputClass} maxLength={64} />
-    </Field>
+    <InputField label="Chunking" id={id("chunking")} name="chunking" hint={hint} maxLength={64} />
   );
   switch (kind) {
     case "chunks":
@@ -35,67 +33,52 @@ function OptionInputs({ kind }: { kind: TImportKind }) {
       return (
         <>
           {chunking("e.g. c20o5; created with these sizes when new (default: default)")}
-          <Field label="Video id" htmlFor={id("video")}>
-            <input id={id("video")} name="video" className={inputClass} required />
-          </Field>
-          <Field label="Chunk seconds" htmlFor={id("chunkSeconds")} hint="e.g. 60; or chunk by words">
-            <input
-              id={id("chunkSeconds")}
-              name="chunkSeconds"
-              type="number"
-              min={1}
-              step="any"
-              className={inputClass}
-            />
-          </Field>
-          <Field label="Overlap seconds" htmlFor={id("overlapSeconds")}>
-            <input
-              id={id("overlapSeconds")}
-              name="overlapSeconds"
-              type="number"
-              min={0}
-              step="any"
-              className={inputClass}
-            />
-          </Field>
-          <Field label="Chunk words" htmlFor={id("chunkWords")}>
-            <input id={id("chunkWords")} name="chunkWords" type="number" min={1} className={inputClass} />
-          </Field>
-          <Field label="Overlap words" htmlFor={id("overlapWords")}>
-            <input id={id("overlapWords")} name="overlapWords" type="number" min={0} className={inputClass} />
-          </Field>
+          <InputField label="Video id" id={id("video")} name="video" required />
+          <InputField
+            label="Chunk seconds"
+            id={id("chunkSeconds")}
+            name="chunkSeconds"
+            hint="e.g. 60; or chunk by words"
+            type="number"
+            min={1}
+            step="any"
+          />
+          <InputField
+            label="Overlap seconds"
+            id={id("overlapSeconds")}
+            name="overlapSeconds"
+            type="number"
+            min={0}
+            step="any"
+          />
+          <InputField label="Chunk words" id={id("chunkWords")} name="chunkWords" type="number" min={1} />
+          <InputField label="Overlap words" id={id("overlapWords")} name="overlapWords" type="number" min={0} />
         </>
       );
     case "run":
       return (
         <>
-          <Field label="System name" htmlFor={id("system")}>
-            <input id={id("system")} name="system" className={inputClass} required />
-          </Field>
-          <Field label="Description" htmlFor={id("description")}>
-            <input id={id("description")} name="description" className={inputClass} />
-          </Field>
+          <InputField label="System name" id={id("system")} name="system" required />
+          <InputField label="Description" id={id("description")} name="description" />
           {chunking("Only when the run's chunk ids exist in several chunkings (default: recognised)")}
         </>
       );
     case "labels":
       return (
-        <Field label="Source" htmlFor={id("source")} hint="Where these human labels come from">
-          <input id={id("source")} name="source" className={inputClass} required />
-        </Field>
+        <InputField label="Source" id={id("source")} name="source" hint="Where these human labels come from" required />
       );
     case "judge":
-      return (
-        <Field label="Judge name" htmlFor={id("judge")}>
-          <input id={id("judge")} name="judge" className={inputClass} required />
-        </Field>
-      );
+      return <InputField label="Judge name" id={id("judge")} name="judge" required />;
     case "answers":
       return (
         <>
-          <Field label="System name" htmlFor={id("system")} hint="The generator configuration that wrote these answers">
-            <input id={id("system")} name="system" className={inputClass} required />
-          </Field>
+          <InputField
+            label="System name"
+            id={id("system")}
+            name="system"
+            hint="The generator configuration that wrote these answers"
+            required
+          />
           {chunking("Only when the chunk ids exist in several chunkings (default: recognised)")}
           <label className="flex items-center gap-2 text-sm sm:col-span-2">
             <input type="checkbox" name="replace" value="on" /> Replace changed answers (their claims start a new

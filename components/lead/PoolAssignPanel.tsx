@@ -5,7 +5,7 @@ import type { TProjectDetail } from "@/lib/query/lead";
 import { useAssign, useBuildPool, useChunkings } from "@/lib/query/lead";
 import type { TPoolResult } from "@/lib/pooling/build";
 import type { TAssignResult } from "@/lib/assignment/assign";
-import { Button, ErrorBox, Field, Section, inputClass } from "./ui";
+import { Button, ErrorBox, Field, InputField, Section, inputClass, perItemInput, poolDepthInput } from "./ui";
 import { DoneBox, PreviewBox, assignSentences, poolSentences } from "./PoolAssignPreview";
 
 type TPoolRequest = { depth: number; runs?: string[]; chunking?: string };
@@ -55,18 +55,7 @@ export function PoolPanel({ project }: { project: TProjectDetail }) {
     >
       <form onSubmit={onSubmit} className="space-y-3">
         <div className="w-40">
-          <Field label="Depth" htmlFor="pool-depth">
-            <input
-              id="pool-depth"
-              name="depth"
-              type="number"
-              min={1}
-              max={1000}
-              defaultValue={project.poolDepth}
-              className={inputClass}
-              required
-            />
-          </Field>
+          <InputField label="Depth" id="pool-depth" name="depth" {...poolDepthInput(project)} />
         </div>
         {chunkings.length > 1 ? (
           <div className="w-60">
@@ -177,18 +166,7 @@ export function AssignPanel({ project }: { project: TProjectDetail }) {
             <option value="answers">Generated answers</option>
           </select>
         </Field>
-        <Field label="Annotators per item" htmlFor="assign-per-item">
-          <input
-            id="assign-per-item"
-            name="perItem"
-            type="number"
-            min={1}
-            max={10}
-            defaultValue={project.annotatorsPerItem}
-            className={inputClass}
-            required
-          />
-        </Field>
+        <InputField label="Annotators per item" id="assign-per-item" name="perItem" {...perItemInput(project)} />
         <Field
           label="Annotators (emails)"
           htmlFor="assign-annotators"

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useMemo } from "react";
-import { isTyping } from "@/components/annotate/useGradingKeys";
+import { isTyping } from "@/components/grading/usePageKeys";
 
 /** [section id, key, label]: the sections in the order of work, each with a key. */
 type TStep = [id: string, key: string, label: string];

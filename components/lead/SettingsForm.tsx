@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import type { TProjectDetail } from "@/lib/query/lead";
 import { useUpdateSettings } from "@/lib/query/lead";
-import { ErrorBox, InputField, Section, SelectField, SubmitCell, Success } from "./ui";
+import { ErrorBox, InputField, perItemInput, poolDepthInput, Section, SelectField, SubmitCell, Success } from "./ui";
 
 const RULES = [
   { value: "any_difference", label: "Any grade difference" },
@@ -40,21 +40,13 @@ export function SettingsForm({ project }: { project: TProjectDetail }) {
           id="poolDepth"
           name="poolDepth"
           hint="Top K of every run per query"
-          type="number"
-          min={1}
-          max={1000}
-          defaultValue={project.poolDepth}
-          required
+          {...poolDepthInput(project)}
         />
         <InputField
           label="Annotators per item"
           id="annotatorsPerItem"
           name="annotatorsPerItem"
-          type="number"
-          min={1}
-          max={10}
-          defaultValue={project.annotatorsPerItem}
-          required
+          {...perItemInput(project)}
         />
         <SelectField
           label="Disagreement rule"

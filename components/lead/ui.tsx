@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 export function Section({
   title,
@@ -45,6 +46,43 @@ export function Field({
   );
 }
 
+/**
+ * A project's list as a table in a named scroll region (`label`), one `row` each under `headers`;
+ * `empty` says there is none yet; nothing while the list is not read.
+ */
+export function ListTable<T>({
+  items,
+  label,
+  empty,
+  headers,
+  row,
+}: {
+  items: readonly T[] | undefined;
+  label: string;
+  empty: string;
+  headers: ReactNode[];
+  row: (item: T) => ReactNode;
+}) {
+  if (!items) return null;
+  if (items.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
+  return (
+    <ScrollRegion label={label}>
+      <table className="mt-2 w-full text-left text-sm">
+        <thead>
+          <tr className="text-slate-600">
+            {headers.map((h, i) => (
+              <th key={i} className={i < headers.length - 1 ? "py-1 pr-3 font-medium" : "py-1 font-medium"}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{items.map((item) => row(item))}</tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
 /** A labelled input: `id` ties the label to it; the other props go to the input. */
 export function InputField({
   label,
@@ -58,6 +96,14 @@ export function InputField({
     </Field>
   );
 }
+
+/** The project's pool depth (top K of each run per query) as a required input within the bounds the server takes. */
+export const poolDepthInput = (project: { poolDepth: number }) =>
+  ({ type: "number", min: 1, max: 1000, defaultValue: project.poolDepth, required: true }) as const;
+
+/** The project's annotators per item as a required input within the bounds the server takes. */
+export const perItemInput = (project: { annotatorsPerItem: number }) =>
+  ({ type: "number", min: 1, max: 10, defaultValue: project.annotatorsPerItem, required: true }) as const;
 
 /** A labelled select with a fixed list of options. */
 export function SelectField({

@@ -1,7 +1,7 @@
 "use client";
 
-import { useState, useSyncExternalStore, type FormEvent } from "react";
-import { signInWithPassword } from "@/lib/auth/client";
+import { useSyncExternalStore } from "react";
+import { usePasswordSignIn } from "./usePasswordSignIn";
 import { sameOriginUrl } from "@/lib/auth/redirect";
 
 const noop = () => () => {};
@@ -16,30 +16,13 @@ function useHydrated(): boolean {
 }
 
 export function LoginForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string | null }) {
-  const [error, setError] = useState<string | null>(initialError ?? null);
-  const [pending, setPending] = useState(false);
+  const { error, pending, onSubmit } = usePasswordSignIn(
+    // A full navigation so the server renders the shell with the new session; only to this
+    // origin, as the browser reads the URL (the server checked it too: lib/auth/redirect.ts).
+    () => window.location.assign(sameOriginUrl(callbackUrl, window.location.origin)?.href ?? "/"),
+    { initialError: initialError ?? null, leaves: true },
+  );
   const hydrated = useHydrated();
-
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    setPending(true);
-    setError(null);
-    try {
-      const message = await signInWithPassword(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
-      if (message) {
-        setError(message);
-        setPending(false);
-        return;
-      }
-      // A full navigation so the server renders the shell with the new session; only to this
-      // origin, as the browser reads the URL (the server checked it too: lib/auth/redirect.ts).
-      window.location.assign(sameOriginUrl(callbackUrl, window.location.origin)?.href ?? "/");
-    } catch {
-      setError("Could not reach the server. Check your connection and try again.");
-      setPending(false);
-    }
-  }
 
   return (
     <form

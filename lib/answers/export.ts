@@ -35,6 +35,16 @@ export type TAnswerLabelSetVersion = {
 };
 export type TAnswerExport = { content: string; version: TAnswerLabelSetVersion; fileSha256: string };
 
+/** The columns both exports end with: how the label was settled, and who labelled under which guidelines. */
+const DECISION_CSV_COLUMNS = [
+  "status",
+  "annotators",
+  "revision",
+  "flags",
+  "notes",
+  "labelled_by",
+  "guideline_revisions",
+] as const;
 export const CLAIM_CSV_COLUMNS = [
   "answer_id",
   "system",
@@ -43,13 +53,7 @@ export const CLAIM_CSV_COLUMNS = [
   "claim",
   "text",
   "label",
-  "status",
-  "annotators",
-  "revision",
-  "flags",
-  "notes",
-  "labelled_by",
-  "guideline_revisions",
+  ...DECISION_CSV_COLUMNS,
 ] as const;
 export const ANSWER_CSV_COLUMNS = [
   "answer_id",
@@ -60,13 +64,7 @@ export const ANSWER_CSV_COLUMNS = [
   "relevance",
   "faithfulness",
   "faithfulness_strict",
-  "status",
-  "annotators",
-  "revision",
-  "flags",
-  "notes",
-  "labelled_by",
-  "guideline_revisions",
+  ...DECISION_CSV_COLUMNS,
 ] as const;
 
 /** As lib/exports/labels.ts: flags joined by ";", notes by " | " in a CSV cell (JSONL keeps arrays). */

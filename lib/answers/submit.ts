@@ -8,16 +8,12 @@ import { submitWithRetry } from "../labels/submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
 import { unknownRevisionError } from "../projects/guidelines.ts";
 import { ZUint32, zInt32, zText } from "../bounds.ts";
-import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
+import { JUDGEMENT_FLAGS, zGrade } from "../labels/schemas.ts";
 import { MAX_CLAIMS } from "./claims.ts";
 import { isPrivateVersion, versionAfter } from "./claims-edit.ts";
 import { decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
 
-export const ZRelevance = z
-  .number()
-  .int("relevance: expected a whole number 0–3")
-  .min(0, "relevance: expected 0–3")
-  .max(3, "relevance: expected 0–3");
+export const ZRelevance = zGrade("relevance");
 
 /** One answer label (answers task → route → submitAnswerJudgement). */
 export const ZAnswerJudgementInput = z.object({

@@ -80,10 +80,15 @@ type TAnswerPeople = { userId: string; name: string; guidelineRevision: number |
 /** How a person is named in the export (by name, or by the annotators report's pseudonymous id), and who labelled each answer. */
 type TNaming = { projectId: number; names: boolean; people: ReadonlyMap<string, TAnswerPeople> };
 
-/** The last two columns: who labelled, under which guidelines revision. */
-const people = (r: TAnswerReferenceRow, n: TNaming) => {
+/** The closing columns (DECISION_CSV_COLUMNS): how the label was settled; who labelled, under which guidelines revision. */
+const decision = (r: TAnswerReferenceRow, n: TNaming) => {
   const p = n.people.get(r.answerId) ?? [];
   return {
+    status: r.status,
+    annotators: r.annotators,
+    revision: r.revision,
+    flags: r.flags,
+    notes: r.notes,
     labelled_by: p.map((x) => (n.names ? x.name : pseudonym(n.projectId, x.userId))),
     guideline_revisions: p.map((x) => x.guidelineRevision),
   };
@@ -138,12 +143,7 @@ function claimRows(rows: readonly TAnswerReferenceRow[], n: TNaming): TRow[] {
       claim: c.position,
       text: c.text,
       label: c.label,
-      status: r.status,
-      annotators: r.annotators,
-      revision: r.revision,
-      flags: r.flags,
-      notes: r.notes,
-      ...people(r, n),
+      ...decision(r, n),
     })),
   );
 }
@@ -160,12 +160,7 @@ function answerRows(rows: readonly TAnswerReferenceRow[], n: TNaming): TRow[] {
       relevance: r.relevance,
       faithfulness: faithfulness(labels),
       faithfulness_strict: faithfulness(labels, 0),
-      status: r.status,
-      annotators: r.annotators,
-      revision: r.revision,
-      flags: r.flags,
-      notes: r.notes,
-      ...people(r, n),
+      ...decision(r, n),
     };
   });
 }

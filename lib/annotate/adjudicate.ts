@@ -8,7 +8,7 @@ import {
   type TQueueLabel,
   type TStandingDecision,
 } from "../adjudication/queue.ts";
-import { neighbourSegments, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
+import { segmentInContext, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
 import { LATEST_GUIDELINES, shownGuidelines } from "../projects/guidelines.ts";
 
 /**
@@ -73,17 +73,15 @@ export async function adjudicatorLastDecision(
 }
 
 async function adjudicatorItem(db: Db, q: TQueueItem): Promise<TAdjudicatorItem> {
-  const { before, after } = await neighbourSegments(
+  const content = await segmentInContext(
     db,
     { videoId: q.chunk.video.id, chunking: { chunks: { some: { id: q.chunk.id } } } },
-    q.chunk.startSeconds,
+    q.chunk,
   );
   return {
     id: q.poolItemId,
     question: q.query.text,
-    chunk: { text: q.chunk.text, startSeconds: q.chunk.startSeconds, endSeconds: q.chunk.endSeconds },
-    before,
-    after,
+    ...content,
     video: videoSource(q.chunk.video),
     labels: q.labels.map((l) => ({
       label: l.label,

@@ -99,14 +99,15 @@ export async function annotatorOpening(
 }
 
 /**
- * The NEIGHBOURS chunks on each side of the one starting at `startSeconds` among `among` (the
- * chunks of its video in its chunking), each side in time order.
+ * A chunk as a segment with the NEIGHBOURS chunks on each side of it among `among` (the chunks of
+ * its video in its chunking), each side in time order.
  */
-export async function neighbourSegments(
+export async function segmentInContext(
   db: Db,
   among: Prisma.ChunkWhereInput,
-  startSeconds: number,
-): Promise<{ before: TTranscriptSegment[]; after: TTranscriptSegment[] }> {
+  chunk: TTranscriptSegment,
+): Promise<{ chunk: TTranscriptSegment; before: TTranscriptSegment[]; after: TTranscriptSegment[] }> {
+  const { startSeconds } = chunk;
   const segment = { text: true, startSeconds: true, endSeconds: true } as const;
   const [before, after] = await Promise.all([
     db.chunk.findMany({
@@ -122,7 +123,11 @@ export async function neighbourSegments(
       select: segment,
     }),
   ]);
-  return { before: before.reverse(), after };
+  return {
+    chunk: { text: chunk.text, startSeconds: chunk.startSeconds, endSeconds: chunk.endSeconds },
+    before: before.reverse(),
+    after,
+  };
 }
 
 /** One item with everything needed to grade it, or null when it is not assigned to this user. */
@@ -150,17 +155,15 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     },
   });
   if (!item) return null;
-  const [{ before, after }, transcript] = await Promise.all([
-    neighbourSegments(db, { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId }, item.chunk.startSeconds),
+  const [content, transcript] = await Promise.all([
+    segmentInContext(db, { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId }, item.chunk),
     db.transcript.findUnique({ where: { videoId: item.chunk.videoId }, select: { cues: true } }),
   ]);
   const own = item.judgements[0] ?? item.checkJudgements[0];
   return {
     id: item.id,
     question: item.query.text,
-    chunk: { text: item.chunk.text, startSeconds: item.chunk.startSeconds, endSeconds: item.chunk.endSeconds },
-    before,
-    after,
+    ...content,
     cues: transcript ? cuesWithin(transcript.cues, item.chunk.startSeconds, item.chunk.endSeconds) : [],
     video: videoSource(item.chunk.video),
     own: own

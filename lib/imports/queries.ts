@@ -1,5 +1,13 @@
 import type { Db } from "../db/client.ts";
-import { ErrorList, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import {
+  ErrorList,
+  importTally,
+  readInput,
+  TX_OPTIONS,
+  type ImportInput,
+  type ImportOptions,
+  type ImportResult,
+} from "./input.ts";
 import { ZQueryRow } from "./schemas.ts";
 import type { QuestionStatus as TQuestionStatus } from "../db/client.ts";
 import { rejectDuplicateIds, tableOrJsonlRows } from "./rows.ts";
@@ -160,13 +168,5 @@ export async function importQueries(
     });
   }, TX_OPTIONS);
   opts.onProgress?.(rows.length, rows.length);
-  return {
-    kind: "queries",
-    file: name,
-    sha256,
-    rows: rows.length,
-    created: create.length,
-    updated: update.length,
-    unchanged: rows.length - create.length - update.length,
-  };
+  return importTally("queries", name, sha256, rows.length, create.length, update.length);
 }

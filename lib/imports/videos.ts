@@ -1,5 +1,13 @@
 import type { Db } from "../db/client.ts";
-import { ErrorList, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import {
+  ErrorList,
+  importTally,
+  readInput,
+  TX_OPTIONS,
+  type ImportInput,
+  type ImportOptions,
+  type ImportResult,
+} from "./input.ts";
 import { ZVideoRow, type TVideoRow } from "./schemas.ts";
 import { rejectDuplicateIds, tableOrJsonlRows } from "./rows.ts";
 import { confinedMediaFile, mediaPathProblem } from "../media/root.ts";
@@ -64,16 +72,7 @@ export async function importVideos(
     });
   }, TX_OPTIONS);
   opts.onProgress?.(rows.length, rows.length);
-  return {
-    kind: "videos",
-    file: name,
-    sha256,
-    rows: rows.length,
-    created: create.length,
-    updated: update.length,
-    unchanged: rows.length - create.length - update.length,
-    warnings,
-  };
+  return { ...importTally("videos", name, sha256, rows.length, create.length, update.length), warnings };
 }
 
 /**

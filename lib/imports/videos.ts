@@ -1,15 +1,14 @@
 import type { Db } from "../db/client.ts";
 import {
-  ErrorList,
   importTally,
-  readInput,
+  type ErrorList,
   TX_OPTIONS,
   type ImportInput,
   type ImportOptions,
   type ImportResult,
 } from "./input.ts";
 import { ZVideoRow, type TVideoRow } from "./schemas.ts";
-import { rejectDuplicateIds, tableOrJsonlRows } from "./rows.ts";
+import { readIdRows } from "./rows.ts";
 import { confinedMediaFile, mediaPathProblem } from "../media/root.ts";
 import { MEDIA_HOSTS_VAR, urlMediaProblem } from "../media/hosts.ts";
 import type { LocatedError } from "../errors.ts";
@@ -27,16 +26,12 @@ export async function importVideos(
   input: ImportInput,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
-  const { name, bytes, sha256 } = await readInput(input);
-  const errors = new ErrorList();
-  const rows = tableOrJsonlRows(
-    { name, bytes },
+  const { name, sha256, rows, errors } = await readIdRows(
+    input,
     ZVideoRow,
     { ext: "csv", columns: COLUMNS, required: ["id", "title"], numbers: ["duration"] },
     "one JSON object per line: id, title, url or path, duration",
-    errors,
   );
-  rejectDuplicateIds(rows, name, errors);
   const warnings = await checkMedia(rows, name, errors);
   errors.throwIfAny();
 

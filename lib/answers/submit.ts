@@ -11,7 +11,7 @@ import { ZUint32, zInt32, zText } from "../bounds.ts";
 import { JUDGEMENT_FLAGS, zGrade } from "../labels/schemas.ts";
 import { MAX_CLAIMS } from "./claims.ts";
 import { isPrivateVersion, versionAfter } from "./claims-edit.ts";
-import { decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
+import { checkClaimSet, decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
 
 export const ZRelevance = zGrade("relevance");
 
@@ -199,18 +199,7 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
     );
     if (!edits.some((e) => versionAfter(e) === data.claimVersion)) claims = 0;
   }
-  if (claims === 0)
-    throw new AppError(
-      "bad_input",
-      `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${Number(answer.claimVersion)})`,
-      [{ path: ["claimVersion"] }],
-    );
-  if (data.claimLabels.length !== claims)
-    throw new AppError(
-      "bad_input",
-      `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`,
-      [{ path: ["claimLabels"] }],
-    );
+  checkClaimSet(claims, data, Number(answer.claimVersion));
 
   const rows = (yield* rowsOf((k) =>
     k.selectFrom("AnswerJudgement").select(COLUMNS).where("answerId", "=", answerId).orderBy("id"),

@@ -156,13 +156,8 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
   }
 }
 
-type TRevision = {
-  poolItemId: string;
-  grade: number;
-  startSeconds: number | null;
-  endSeconds: number | null;
-  rationale: string;
-  idempotencyKey: string;
+/** A checked decision that revises the one standing (`revises` given; the guidelines revision shown, or null). */
+type TRevision = Omit<z.output<typeof ZAdjudicationInput>, "revises" | "guidelineRevision"> & {
   revises: number;
   guidelineRevision: number | null;
 };

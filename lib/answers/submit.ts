@@ -11,7 +11,7 @@ import { ZUint32, zInt32, zText } from "../bounds.ts";
 import { JUDGEMENT_FLAGS, zGrade } from "../labels/schemas.ts";
 import { MAX_CLAIMS } from "./claims.ts";
 import { isPrivateVersion, versionAfter } from "./claims-edit.ts";
-import { checkClaimSet, decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
+import { checkClaimSet, decideAnswer, parseClaimLabels, ZClaimLabel } from "./labels.ts";
 
 export const ZRelevance = zGrade("relevance");
 
@@ -33,19 +33,11 @@ export const ZAnswerJudgementInput = z.object({
 export type TAnswerJudgementInput = z.input<typeof ZAnswerJudgementInput>;
 type TAnswerJudgementData = z.output<typeof ZAnswerJudgementInput>;
 
-/** The caller's stored answer label, as a submission returns it. */
-export type TSubmittedAnswerJudgement = {
+/** The caller's stored answer label, as a submission returns it: what was submitted, with its id and user (flags as stored). */
+export type TSubmittedAnswerJudgement = Omit<TAnswerJudgementData, "flags"> & {
   id: number;
-  answerId: string;
   userId: string;
-  claimVersion: number;
-  claimLabels: TClaimLabel[];
-  relevance: number;
-  notes: string;
   flags: string[];
-  timeSpentMs: number | null;
-  guidelineRevision: number | null;
-  idempotencyKey: string;
 };
 export type TAnswerSubmitResult = { applied: boolean; judgement: TSubmittedAnswerJudgement };
 

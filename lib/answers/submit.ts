@@ -2,7 +2,7 @@ import { sql, type Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
-import { exec, firstOf, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
+import { exec, firstOf, insertedId, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "../labels/submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
@@ -230,14 +230,12 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
     );
     id = before.id;
   } else {
-    const inserted = yield* firstOf((k) =>
+    id = yield* insertedId((k) =>
       k
         .insertInto("AnswerJudgement")
         .values({ ...values, answerId, userId, createdAt: now, updatedAt: now })
         .returning("id"),
     );
-    if (!inserted) throw new Error("INSERT … RETURNING gave no row");
-    id = Number(inserted.id);
   }
   const judgement: TSubmittedAnswerJudgement = { id, answerId, userId, ...fields };
   const settings = {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/client.ts";
-import { exec, firstOf, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
+import { exec, firstOf, insertedId, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "./submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
@@ -129,7 +129,7 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     );
     id = before.id;
   } else {
-    const inserted = yield* firstOf((k) =>
+    id = yield* insertedId((k) =>
       k
         .insertInto("Judgement")
         .values({
@@ -142,8 +142,6 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
         })
         .returning("id"),
     );
-    if (!inserted) throw new Error("INSERT … RETURNING gave no row");
-    id = inserted.id;
   }
   const judgement: TSubmittedJudgement = { id, poolItemId, userId, ...fields };
   // The editing rule: a disagreement of the required grades (before this edit, for items disputed

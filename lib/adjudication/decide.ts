@@ -4,17 +4,13 @@ import { AppError, isUniqueViolation, parsedInput } from "../errors.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { itemDecision } from "../labels/rule.ts";
 import { zInt32, zText } from "../bounds.ts";
-import { zSeconds } from "../labels/schemas.ts";
+import { zGrade, zSeconds } from "../labels/schemas.ts";
 import { currentGuidelineRevision, unknownRevisionError } from "../projects/guidelines.ts";
 
 /** The answer's end (optional): after the final start, or the chunk's start without one (checked in `adjudicate`). */
 export const ZAdjudicationInput = z.object({
   poolItemId: zText(100).min(1),
-  grade: z
-    .number()
-    .int("grade: expected a whole number 0–3")
-    .min(0, "grade: expected 0–3")
-    .max(3, "grade: expected 0–3"),
+  grade: zGrade("grade"),
   startSeconds: zSeconds("startSeconds").nullable(),
   endSeconds: zSeconds("endSeconds").nullable().default(null),
   rationale: zText(5000).trim().default(""),
@@ -160,13 +156,8 @@ export async function adjudicate(db: Db, adjudicatorId: string, input: TAdjudica
   }
 }
 
-type TRevision = {
-  poolItemId: string;
-  grade: number;
-  startSeconds: number | null;
-  endSeconds: number | null;
-  rationale: string;
-  idempotencyKey: string;
+/** A checked decision that revises the one standing (`revises` given; the guidelines revision shown, or null). */
+type TRevision = Omit<z.output<typeof ZAdjudicationInput>, "revises" | "guidelineRevision"> & {
   revises: number;
   guidelineRevision: number | null;
 };

@@ -5,9 +5,10 @@ import {
   lastDecision,
   waitingItems,
   type TQueueItem,
+  type TQueueLabel,
   type TStandingDecision,
 } from "../adjudication/queue.ts";
-import { NEIGHBOURS, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
+import { segmentInContext, videoSource, type TTranscriptSegment, type TVideoSource } from "./view.ts";
 import { LATEST_GUIDELINES, shownGuidelines } from "../projects/guidelines.ts";
 
 /**
@@ -15,16 +16,8 @@ import { LATEST_GUIDELINES, shownGuidelines } from "../projects/guidelines.ts";
  * sees (question, chunk, neighbouring transcript, video) plus the annotators' labels as A and B
  * (grade, start, end, notes, flags; never names), from lib/adjudication/queue.ts.
  */
-/** `history`: the grades the annotator submitted, oldest first (more than one: they edited it). */
-export type TAdjudicatorLabel = {
-  label: string;
-  grade: number;
-  startSeconds: number | null;
-  endSeconds: number | null;
-  notes: string;
-  flags: string[];
-  history: number[];
-};
+/** One annotator's label as the queue gives it (`history`: more than one grade, they edited it). */
+export type TAdjudicatorLabel = TQueueLabel;
 export type TAdjudicatorItem = {
   id: string;
   question: string;
@@ -80,36 +73,15 @@ export async function adjudicatorLastDecision(
 }
 
 async function adjudicatorItem(db: Db, q: TQueueItem): Promise<TAdjudicatorItem> {
-  const segment = { text: true, startSeconds: true, endSeconds: true } as const;
-  const videoId = q.chunk.video.id;
-  const [before, after] = await Promise.all([
-    db.chunk.findMany({
-      where: {
-        videoId,
-        chunking: { chunks: { some: { id: q.chunk.id } } },
-        startSeconds: { lt: q.chunk.startSeconds },
-      },
-      orderBy: { startSeconds: "desc" },
-      take: NEIGHBOURS,
-      select: segment,
-    }),
-    db.chunk.findMany({
-      where: {
-        videoId,
-        chunking: { chunks: { some: { id: q.chunk.id } } },
-        startSeconds: { gt: q.chunk.startSeconds },
-      },
-      orderBy: { startSeconds: "asc" },
-      take: NEIGHBOURS,
-      select: segment,
-    }),
-  ]);
+  const content = await segmentInContext(
+    db,
+    { videoId: q.chunk.video.id, chunking: { chunks: { some: { id: q.chunk.id } } } },
+    q.chunk,
+  );
   return {
     id: q.poolItemId,
     question: q.query.text,
-    chunk: { text: q.chunk.text, startSeconds: q.chunk.startSeconds, endSeconds: q.chunk.endSeconds },
-    before: before.reverse(),
-    after,
+    ...content,
     video: videoSource(q.chunk.video),
     labels: q.labels.map((l) => ({
       label: l.label,

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db } from "../db/client.ts";
+import type { Db, Prisma } from "../db/client.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
 import { annotatorQueuePage, openingProject, type TQueuePage } from "./queue.ts";
 import { LATEST_GUIDELINES, shownGuidelines } from "../projects/guidelines.ts";
@@ -98,6 +98,38 @@ export async function annotatorOpening(
   return { page, item: first ? await annotatorItem(db, userId, first.id) : null };
 }
 
+/**
+ * A chunk as a segment with the NEIGHBOURS chunks on each side of it among `among` (the chunks of
+ * its video in its chunking), each side in time order.
+ */
+export async function segmentInContext(
+  db: Db,
+  among: Prisma.ChunkWhereInput,
+  chunk: TTranscriptSegment,
+): Promise<{ chunk: TTranscriptSegment; before: TTranscriptSegment[]; after: TTranscriptSegment[] }> {
+  const { startSeconds } = chunk;
+  const segment = { text: true, startSeconds: true, endSeconds: true } as const;
+  const [before, after] = await Promise.all([
+    db.chunk.findMany({
+      where: { ...among, startSeconds: { lt: startSeconds } },
+      orderBy: { startSeconds: "desc" },
+      take: NEIGHBOURS,
+      select: segment,
+    }),
+    db.chunk.findMany({
+      where: { ...among, startSeconds: { gt: startSeconds } },
+      orderBy: { startSeconds: "asc" },
+      take: NEIGHBOURS,
+      select: segment,
+    }),
+  ]);
+  return {
+    chunk: { text: chunk.text, startSeconds: chunk.startSeconds, endSeconds: chunk.endSeconds },
+    before: before.reverse(),
+    after,
+  };
+}
+
 /** One item with everything needed to grade it, or null when it is not assigned to this user. */
 export async function annotatorItem(db: Db, userId: string, poolItemId: string): Promise<TAnnotatorItem | null> {
   const item = await db.poolItem.findFirst({
@@ -123,37 +155,15 @@ export async function annotatorItem(db: Db, userId: string, poolItemId: string):
     },
   });
   if (!item) return null;
-  const segment = { text: true, startSeconds: true, endSeconds: true } as const;
-  const [before, after, transcript] = await Promise.all([
-    db.chunk.findMany({
-      where: {
-        videoId: item.chunk.videoId,
-        chunkingId: item.chunk.chunkingId,
-        startSeconds: { lt: item.chunk.startSeconds },
-      },
-      orderBy: { startSeconds: "desc" },
-      take: NEIGHBOURS,
-      select: segment,
-    }),
-    db.chunk.findMany({
-      where: {
-        videoId: item.chunk.videoId,
-        chunkingId: item.chunk.chunkingId,
-        startSeconds: { gt: item.chunk.startSeconds },
-      },
-      orderBy: { startSeconds: "asc" },
-      take: NEIGHBOURS,
-      select: segment,
-    }),
+  const [content, transcript] = await Promise.all([
+    segmentInContext(db, { videoId: item.chunk.videoId, chunkingId: item.chunk.chunkingId }, item.chunk),
     db.transcript.findUnique({ where: { videoId: item.chunk.videoId }, select: { cues: true } }),
   ]);
   const own = item.judgements[0] ?? item.checkJudgements[0];
   return {
     id: item.id,
     question: item.query.text,
-    chunk: { text: item.chunk.text, startSeconds: item.chunk.startSeconds, endSeconds: item.chunk.endSeconds },
-    before: before.reverse(),
-    after,
+    ...content,
     cues: transcript ? cuesWithin(transcript.cues, item.chunk.startSeconds, item.chunk.endSeconds) : [],
     video: videoSource(item.chunk.video),
     own: own

@@ -1,5 +1,6 @@
 import { safeCsv, type TCsvCell } from "../formats/csv-write.ts";
 import type { TAgreementCell } from "../stats/annotators.ts";
+import type { TClaimCell } from "../stats/annotators-answers.ts";
 import type { TAnnotatorsReport } from "./report.ts";
 
 /**
@@ -10,12 +11,10 @@ import type { TAnnotatorsReport } from "./report.ts";
  */
 const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
 
-function kappaCells(c: TAgreementCell | null): TCsvCell[] {
-  if (!c) return ["", "", "", "", "", "", "", "", ""];
-  if ("reason" in c) return [c.n, c.questions, "", "", "", "", "", "", c.reason];
+/** The kappa columns (linear and quadratic, each with its interval) and the reason there are none. */
+function kappaOnly(c: TAgreementCell | TClaimCell): TCsvCell[] {
+  if ("reason" in c) return ["", "", "", "", "", "", c.reason];
   return [
-    c.n,
-    c.questions,
     c.linear,
     c.linearInterval?.low,
     c.linearInterval?.high,
@@ -24,6 +23,11 @@ function kappaCells(c: TAgreementCell | null): TCsvCell[] {
     c.quadraticInterval?.high,
     "",
   ];
+}
+
+function kappaCells(c: TAgreementCell | null): TCsvCell[] {
+  if (!c) return ["", "", "", "", "", "", "", "", ""];
+  return [c.n, c.questions, ...kappaOnly(c)];
 }
 
 export function annotatorsCsv(r: TAnnotatorsReport): string {
@@ -103,24 +107,7 @@ export function annotatorsCsv(r: TAnnotatorsReport): string {
   for (const a of r.answers) {
     const c = a.claims;
     const blank = new Array<TCsvCell>(header.length - 11).fill("");
-    rows.push([
-      a.annotator,
-      "answer claims (reference)",
-      c.n,
-      "",
-      ...("reason" in c
-        ? ["", "", "", "", "", "", c.reason]
-        : [
-            c.linear,
-            c.linearInterval?.low,
-            c.linearInterval?.high,
-            c.quadratic,
-            c.quadraticInterval?.low,
-            c.quadraticInterval?.high,
-            "",
-          ]),
-      ...blank,
-    ]);
+    rows.push([a.annotator, "answer claims (reference)", c.n, "", ...kappaOnly(c), ...blank]);
     rows.push([a.annotator, "answer relevance (reference)", ...kappaCells(a.relevance), ...blank]);
   }
   // Hidden check items: n, questions, and the check columns (lib/stats/annotators-checks.ts).

@@ -24,7 +24,7 @@ import {
 } from "../stats/annotators.ts";
 import { abilityModel, type TAbilityModel } from "../stats/annotators-model.ts";
 import { answerQuality, type TAnnotatedAnswer, type TAnswerQuality } from "../stats/annotators-answers.ts";
-import { finalAnswerLabel, parseClaimLabels } from "../answers/labels.ts";
+import { finalAnswerLabel, storedAnswerLabel } from "../answers/labels.ts";
 import { checkAccuracy, type TCheckAccuracy } from "../stats/annotators-checks.ts";
 import { checkGrades } from "./checks.ts";
 import { itemsFromLabels, pseudonym, type TReportItems } from "./items.ts";
@@ -83,18 +83,10 @@ async function annotatedAnswers(
   return answers.map((a) => {
     const labels = a.judgements.map((j) => ({
       annotator: name(j.userId),
-      claimVersion: j.claimVersion,
-      claimLabels: parseClaimLabels(j.claimLabels),
-      relevance: j.relevance,
+      ...storedAnswerLabel(j),
       timeSpentMs: j.timeSpentMs,
     }));
-    const adjudication = a.adjudication
-      ? {
-          claimVersion: a.adjudication.claimVersion,
-          claimLabels: parseClaimLabels(a.adjudication.claimLabels),
-          relevance: a.adjudication.relevance,
-        }
-      : null;
+    const adjudication = a.adjudication ? storedAnswerLabel(a.adjudication) : null;
     return {
       qid: a.query.externalId,
       answerId: a.id,

@@ -3,9 +3,16 @@ import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation, parsedInput } from "../errors.ts";
 import { zInt32, zText } from "../bounds.ts";
 import { parseFlags, ruleSettings } from "../labels/load.ts";
-import { videoSource, type TVideoSource } from "../media/source.ts";
-import { answerDecision, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
+import {
+  answerDecision,
+  checkClaimSet,
+  parseClaimLabels,
+  storedAnswerLabel,
+  ZClaimLabel,
+  type TClaimLabel,
+} from "./labels.ts";
 import { MAX_CLAIMS } from "./claims.ts";
+import { CONTEXT_READ, contextView, LABEL_FIELDS, type TAnswerContextView } from "./context.ts";
 import { ZRelevance } from "./submit.ts";
 import { currentGuidelineRevision, unknownRevisionError } from "../projects/guidelines.ts";
 
@@ -89,24 +96,23 @@ export async function adjudicateAnswer(
   });
   if (!answer) throw new AppError("not_found", `no answer ${data.answerId}`);
   const claims = await db.answerClaim.count({ where: { answerId: data.answerId, version: data.claimVersion } });
-  if (claims === 0)
-    throw new AppError(
-      "bad_input",
-      `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${answer.claimVersion})`,
-      [{ path: ["claimVersion"] }],
-    );
-  if (data.claimLabels.length !== claims)
-    throw new AppError(
-      "bad_input",
-      `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`,
-      [{ path: ["claimLabels"] }],
-    );
+  checkClaimSet(claims, data, answer.claimVersion);
   const shown = data.guidelineRevision ?? null;
   if (shown !== null) {
     const current = await currentGuidelineRevision(db, answer.projectId);
     if (shown > current) throw unknownRevisionError(shown, current);
   }
   const existing = await db.answerAdjudication.findUnique({ where: { answerId: data.answerId }, select: SELECT });
+  /** The answer's history entry of this decision: what stood before it, and it. */
+  const event = (before: unknown, after: unknown) => ({
+    projectId: answer.projectId,
+    answerId: data.answerId,
+    actorId: adjudicatorId,
+    kind: "adjudication",
+    before: JSON.stringify(before),
+    after: JSON.stringify(after),
+    idempotencyKey: data.idempotencyKey,
+  });
   const decision = {
     claimVersion: data.claimVersion,
     claimLabels: JSON.stringify(data.claimLabels),
@@ -135,28 +141,14 @@ export async function adjudicateAnswer(
         });
         if (changed.count !== 1)
           throw conflict(now, `revision ${revises} no longer stands: revision ${now.revision} was decided since`);
-        await tx.answerEvent.create({
-          data: {
-            projectId: answer.projectId,
-            answerId: data.answerId,
-            actorId: adjudicatorId,
-            kind: "adjudication",
-            before: JSON.stringify(standing(existing)),
-            after: JSON.stringify(standing(now)),
-            idempotencyKey: data.idempotencyKey,
-          },
-        });
+        await tx.answerEvent.create({ data: event(standing(existing), standing(now)) });
         return { applied: true, answerId: data.answerId, adjudication: standing(now) };
       }),
     );
   }
   if (existing) throw conflict(existing);
   const settings = await ruleSettings(db, answer.projectId);
-  const labels = answer.judgements.map((j) => ({
-    claimVersion: j.claimVersion,
-    claimLabels: parseClaimLabels(j.claimLabels),
-    relevance: j.relevance,
-  }));
+  const labels = answer.judgements.map((j) => storedAnswerLabel(j));
   const state = answerDecision(labels, settings, answer.disputedAt !== null).state;
   if (state !== "disagreed")
     throw new AppError(
@@ -172,17 +164,7 @@ export async function adjudicateAnswer(
         data: { answerId: data.answerId, adjudicatorId, ...decision },
         select: SELECT,
       });
-      await tx.answerEvent.create({
-        data: {
-          projectId: answer.projectId,
-          answerId: data.answerId,
-          actorId: adjudicatorId,
-          kind: "adjudication",
-          before: JSON.stringify({ labels }),
-          after: JSON.stringify(standing(created)),
-          idempotencyKey: data.idempotencyKey,
-        },
-      });
+      await tx.answerEvent.create({ data: event({ labels }, standing(created)) });
       return { applied: true, answerId: data.answerId, adjudication: standing(created) };
     }),
   );
@@ -223,13 +205,7 @@ async function findApplied(db: Db, answerId: string, key: string): Promise<TAnsw
   return { applied: false, answerId, adjudication: standing(a) };
 }
 
-export type TContextChunk = {
-  position: number;
-  text: string;
-  startSeconds: number;
-  endSeconds: number;
-  video: TVideoSource;
-};
+export type TContextChunk = TAnswerContextView;
 /** One annotator's label as the adjudicator sees it: A, B, … in the order first submitted; never a name. */
 export type TAnswerLabelAB = {
   label: string;
@@ -270,11 +246,7 @@ export async function waitingAnswers(db: Db, projectId: number): Promise<string[
     .filter(
       (a) =>
         answerDecision(
-          a.judgements.map((j) => ({
-            claimVersion: j.claimVersion,
-            claimLabels: parseClaimLabels(j.claimLabels),
-            relevance: j.relevance,
-          })),
+          a.judgements.map((j) => storedAnswerLabel(j)),
           settings,
           a.disputedAt !== null,
         ).state === "disagreed",
@@ -302,22 +274,9 @@ export async function answerAdjudicationQueue(db: Db, projectId: number): Promis
         select: { version: true, position: true, text: true },
         orderBy: [{ version: "asc" }, { position: "asc" }],
       },
-      context: {
-        orderBy: { position: "asc" },
-        select: {
-          position: true,
-          chunk: {
-            select: {
-              text: true,
-              startSeconds: true,
-              endSeconds: true,
-              video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } },
-            },
-          },
-        },
-      },
+      context: CONTEXT_READ,
       judgements: {
-        select: { claimVersion: true, claimLabels: true, relevance: true, notes: true, flags: true },
+        select: LABEL_FIELDS,
         orderBy: { id: "asc" },
       },
     },
@@ -332,13 +291,7 @@ export async function answerAdjudicationQueue(db: Db, projectId: number): Promis
         answer: a.text,
         claimVersion: a.claimVersion,
         claims: claimsOf(a.claimVersion),
-        context: a.context.map((c) => ({
-          position: c.position,
-          text: c.chunk.text,
-          startSeconds: c.chunk.startSeconds,
-          endSeconds: c.chunk.endSeconds,
-          video: videoSource(c.chunk.video),
-        })),
+        context: contextView(a.context),
         labels: a.judgements.map((j, i) => ({
           label: letter(i),
           claimVersion: j.claimVersion,

@@ -35,6 +35,16 @@ export type TAnswerLabelSetVersion = {
 };
 export type TAnswerExport = { content: string; version: TAnswerLabelSetVersion; fileSha256: string };
 
+/** The columns both exports end with: how the label was settled, and who labelled under which guidelines. */
+const DECISION_CSV_COLUMNS = [
+  "status",
+  "annotators",
+  "revision",
+  "flags",
+  "notes",
+  "labelled_by",
+  "guideline_revisions",
+] as const;
 export const CLAIM_CSV_COLUMNS = [
   "answer_id",
   "system",
@@ -43,13 +53,7 @@ export const CLAIM_CSV_COLUMNS = [
   "claim",
   "text",
   "label",
-  "status",
-  "annotators",
-  "revision",
-  "flags",
-  "notes",
-  "labelled_by",
-  "guideline_revisions",
+  ...DECISION_CSV_COLUMNS,
 ] as const;
 export const ANSWER_CSV_COLUMNS = [
   "answer_id",
@@ -60,13 +64,7 @@ export const ANSWER_CSV_COLUMNS = [
   "relevance",
   "faithfulness",
   "faithfulness_strict",
-  "status",
-  "annotators",
-  "revision",
-  "flags",
-  "notes",
-  "labelled_by",
-  "guideline_revisions",
+  ...DECISION_CSV_COLUMNS,
 ] as const;
 
 /** As lib/exports/labels.ts: flags joined by ";", notes by " | " in a CSV cell (JSONL keeps arrays). */
@@ -82,10 +80,15 @@ type TAnswerPeople = { userId: string; name: string; guidelineRevision: number |
 /** How a person is named in the export (by name, or by the annotators report's pseudonymous id), and who labelled each answer. */
 type TNaming = { projectId: number; names: boolean; people: ReadonlyMap<string, TAnswerPeople> };
 
-/** The last two columns: who labelled, under which guidelines revision. */
-const people = (r: TAnswerReferenceRow, n: TNaming) => {
+/** The closing columns (DECISION_CSV_COLUMNS): how the label was settled; who labelled, under which guidelines revision. */
+const decision = (r: TAnswerReferenceRow, n: TNaming) => {
   const p = n.people.get(r.answerId) ?? [];
   return {
+    status: r.status,
+    annotators: r.annotators,
+    revision: r.revision,
+    flags: r.flags,
+    notes: r.notes,
     labelled_by: p.map((x) => (n.names ? x.name : pseudonym(n.projectId, x.userId))),
     guideline_revisions: p.map((x) => x.guidelineRevision),
   };
@@ -140,12 +143,7 @@ function claimRows(rows: readonly TAnswerReferenceRow[], n: TNaming): TRow[] {
       claim: c.position,
       text: c.text,
       label: c.label,
-      status: r.status,
-      annotators: r.annotators,
-      revision: r.revision,
-      flags: r.flags,
-      notes: r.notes,
-      ...people(r, n),
+      ...decision(r, n),
     })),
   );
 }
@@ -162,12 +160,7 @@ function answerRows(rows: readonly TAnswerReferenceRow[], n: TNaming): TRow[] {
       relevance: r.relevance,
       faithfulness: faithfulness(labels),
       faithfulness_strict: faithfulness(labels, 0),
-      status: r.status,
-      annotators: r.annotators,
-      revision: r.revision,
-      flags: r.flags,
-      notes: r.notes,
-      ...people(r, n),
+      ...decision(r, n),
     };
   });
 }

@@ -18,6 +18,7 @@
  */
 import { z } from "zod";
 import { agreedGrade, gradesAgree, type TRuleSettings } from "../labels/rule.ts";
+import { AppError } from "../errors.ts";
 
 export const CLAIM_LABELS = ["s", "p", "n", "x"] as const;
 export type TClaimLabel = (typeof CLAIM_LABELS)[number];
@@ -40,6 +41,38 @@ export type TAnswerDecision =
 /** Parse a stored JSON array of claim labels (AnswerJudgement.claimLabels and the like). */
 export function parseClaimLabels(json: string): TClaimLabel[] {
   return ZClaimLabels.parse(JSON.parse(json));
+}
+
+/**
+ * A label's claim set must exist (`claims`: how many claims it has; 0, none the labeller may
+ * use) and the label must hold one claim label per claim; `current`: the answer's shared claim set.
+ */
+export function checkClaimSet(
+  claims: number,
+  data: { claimVersion: number; claimLabels: readonly unknown[] },
+  current: number,
+): void {
+  if (claims === 0)
+    throw new AppError(
+      "bad_input",
+      `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${current})`,
+      [{ path: ["claimVersion"] }],
+    );
+  if (data.claimLabels.length !== claims)
+    throw new AppError(
+      "bad_input",
+      `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`,
+      [{ path: ["claimLabels"] }],
+    );
+}
+
+/** A stored answer label (a person's, or an adjudication) as the rule reads it: its claim labels parsed. */
+export function storedAnswerLabel(r: { claimVersion: number; claimLabels: string; relevance: number }): {
+  claimVersion: number;
+  claimLabels: TClaimLabel[];
+  relevance: number;
+} {
+  return { claimVersion: r.claimVersion, claimLabels: parseClaimLabels(r.claimLabels), relevance: r.relevance };
 }
 
 export function decideAnswer(labels: readonly TAnswerLabelInput[], settings: TRuleSettings): TAnswerDecision {

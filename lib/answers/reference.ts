@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { parseFlags, ruleSettings } from "../labels/load.ts";
-import { finalAnswerLabel, parseClaimLabels, type TClaimLabel } from "./labels.ts";
+import { finalAnswerLabel, storedAnswerLabel, type TClaimLabel } from "./labels.ts";
 
 export type TAnswerClaimRef = { position: number; text: string; label: TClaimLabel };
 
@@ -58,18 +58,8 @@ export async function answerReferenceLabels(
   ]);
   const decided: { a: (typeof answers)[number]; f: NonNullable<ReturnType<typeof finalAnswerLabel>> }[] = [];
   for (const a of answers) {
-    const labels = a.judgements.map((j) => ({
-      claimVersion: j.claimVersion,
-      claimLabels: parseClaimLabels(j.claimLabels),
-      relevance: j.relevance,
-    }));
-    const adjudication = a.adjudication
-      ? {
-          claimVersion: a.adjudication.claimVersion,
-          claimLabels: parseClaimLabels(a.adjudication.claimLabels),
-          relevance: a.adjudication.relevance,
-        }
-      : null;
+    const labels = a.judgements.map((j) => storedAnswerLabel(j));
+    const adjudication = a.adjudication ? storedAnswerLabel(a.adjudication) : null;
     const f = finalAnswerLabel({ labels, adjudication, disputed: a.disputedAt !== null }, settings);
     if (f) decided.push({ a, f });
   }

@@ -2,22 +2,18 @@ import { sql, type Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
-import { exec, firstOf, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
+import { exec, firstOf, insertedId, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "../labels/submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
 import { unknownRevisionError } from "../projects/guidelines.ts";
 import { ZUint32, zInt32, zText } from "../bounds.ts";
-import { JUDGEMENT_FLAGS } from "../labels/schemas.ts";
+import { JUDGEMENT_FLAGS, zGrade } from "../labels/schemas.ts";
 import { MAX_CLAIMS } from "./claims.ts";
 import { isPrivateVersion, versionAfter } from "./claims-edit.ts";
-import { decideAnswer, parseClaimLabels, ZClaimLabel, type TClaimLabel } from "./labels.ts";
+import { checkClaimSet, decideAnswer, parseClaimLabels, ZClaimLabel } from "./labels.ts";
 
-export const ZRelevance = z
-  .number()
-  .int("relevance: expected a whole number 0–3")
-  .min(0, "relevance: expected 0–3")
-  .max(3, "relevance: expected 0–3");
+export const ZRelevance = zGrade("relevance");
 
 /** One answer label (answers task → route → submitAnswerJudgement). */
 export const ZAnswerJudgementInput = z.object({
@@ -37,19 +33,11 @@ export const ZAnswerJudgementInput = z.object({
 export type TAnswerJudgementInput = z.input<typeof ZAnswerJudgementInput>;
 type TAnswerJudgementData = z.output<typeof ZAnswerJudgementInput>;
 
-/** The caller's stored answer label, as a submission returns it. */
-export type TSubmittedAnswerJudgement = {
+/** The caller's stored answer label, as a submission returns it: what was submitted, with its id and user (flags as stored). */
+export type TSubmittedAnswerJudgement = Omit<TAnswerJudgementData, "flags"> & {
   id: number;
-  answerId: string;
   userId: string;
-  claimVersion: number;
-  claimLabels: TClaimLabel[];
-  relevance: number;
-  notes: string;
   flags: string[];
-  timeSpentMs: number | null;
-  guidelineRevision: number | null;
-  idempotencyKey: string;
 };
 export type TAnswerSubmitResult = { applied: boolean; judgement: TSubmittedAnswerJudgement };
 
@@ -203,18 +191,7 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
     );
     if (!edits.some((e) => versionAfter(e) === data.claimVersion)) claims = 0;
   }
-  if (claims === 0)
-    throw new AppError(
-      "bad_input",
-      `claimVersion: the answer has no claim set ${data.claimVersion} (the current one is ${Number(answer.claimVersion)})`,
-      [{ path: ["claimVersion"] }],
-    );
-  if (data.claimLabels.length !== claims)
-    throw new AppError(
-      "bad_input",
-      `claimLabels: expected ${claims} label(s), one per claim of claim set ${data.claimVersion}, got ${data.claimLabels.length}`,
-      [{ path: ["claimLabels"] }],
-    );
+  checkClaimSet(claims, data, Number(answer.claimVersion));
 
   const rows = (yield* rowsOf((k) =>
     k.selectFrom("AnswerJudgement").select(COLUMNS).where("answerId", "=", answerId).orderBy("id"),
@@ -253,14 +230,12 @@ function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSub
     );
     id = before.id;
   } else {
-    const inserted = yield* firstOf((k) =>
+    id = yield* insertedId((k) =>
       k
         .insertInto("AnswerJudgement")
         .values({ ...values, answerId, userId, createdAt: now, updatedAt: now })
         .returning("id"),
     );
-    if (!inserted) throw new Error("INSERT … RETURNING gave no row");
-    id = Number(inserted.id);
   }
   const judgement: TSubmittedAnswerJudgement = { id, answerId, userId, ...fields };
   const settings = {

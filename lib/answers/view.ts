@@ -1,10 +1,12 @@
 import "server-only";
 import type { Db } from "../db/client.ts";
 import { parseFlags } from "../labels/load.ts";
-import { videoSource, type TVideoSource } from "../media/source.ts";
 import { LATEST_GUIDELINES, shownGuidelines } from "../projects/guidelines.ts";
 import { parseClaimLabels, type TClaimLabel } from "./labels.ts";
 import { ownClaimVersion } from "./claims-edit.ts";
+import { CONTEXT_READ, contextView, LABEL_FIELDS, type TAnswerContextView } from "./context.ts";
+
+export type { TAnswerContextView };
 
 /**
  * The annotator's view of answer tasks: the ONLY place that reads answers for
@@ -17,13 +19,6 @@ import { ownClaimVersion } from "./claims-edit.ts";
  */
 
 export type TAnswerClaimView = { position: number; text: string };
-export type TAnswerContextView = {
-  position: number;
-  text: string;
-  startSeconds: number;
-  endSeconds: number;
-  video: TVideoSource;
-};
 export type TAnswerOwnLabel = {
   claimVersion: number;
   claimLabels: TClaimLabel[];
@@ -163,23 +158,10 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
       claimVersion: true,
       project: { select: { ...LATEST_GUIDELINES, gradingClosedAt: true } },
       query: { select: { text: true } },
-      context: {
-        orderBy: { position: "asc" },
-        select: {
-          position: true,
-          chunk: {
-            select: {
-              text: true,
-              startSeconds: true,
-              endSeconds: true,
-              video: { select: { id: true, url: true, path: true, title: true, durationSeconds: true } },
-            },
-          },
-        },
-      },
+      context: CONTEXT_READ,
       judgements: {
         where: { userId },
-        select: { claimVersion: true, claimLabels: true, relevance: true, notes: true, flags: true },
+        select: LABEL_FIELDS,
       },
       assignments: { where: { userId }, select: { orderKey: true, regradeRequestedAt: true } },
     },
@@ -207,13 +189,7 @@ export async function annotatorAnswer(db: Db, userId: string, answerId: string):
     answer: a.text,
     claimVersion: version,
     claims,
-    context: a.context.map((c) => ({
-      position: c.position,
-      text: c.chunk.text,
-      startSeconds: c.chunk.startSeconds,
-      endSeconds: c.chunk.endSeconds,
-      video: videoSource(c.chunk.video),
-    })),
+    context: contextView(a.context),
     regrade: a.assignments[0].regradeRequestedAt !== null,
     own: own
       ? {

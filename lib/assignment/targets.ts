@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { BulkTx } from "../db/bulk.ts";
-import { sqliteNow } from "../db/dialect.ts";
+import { insertPoolItems } from "../pooling/build.ts";
 import { questionSample } from "./questions.ts";
 import { findRun, sampleGrades } from "../judge/store.ts";
 import { unstablePairs } from "../judge/retest.ts";
@@ -174,19 +174,6 @@ export async function auditTargets(
     created.push([id, projectId, c.queryId, c.chunkId]);
     return { id };
   });
-  const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
-  const now = sqliteNow();
-  await tx.insert(
-    "PoolItem",
-    [
-      { name: "id", type: "text" },
-      { name: "projectId", type: "int" },
-      { name: "queryId", type: "int" },
-      { name: "chunkId", type: "int" },
-      ...stamp,
-    ],
-    created.length,
-    (i) => (stamp.length ? [...created[i], now] : created[i]),
-  );
+  await insertPoolItems(tx, created);
   return { targets, byGrade, newItems: created.length };
 }

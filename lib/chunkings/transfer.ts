@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction } from "../db/bulk.ts";
-import { sqliteNow } from "../db/dialect.ts";
+import { bulkTransaction, insertStamped } from "../db/bulk.ts";
 import { insertImportRecord } from "../imports/record.ts";
 import { referenceLabels, type ReferenceLabelRow } from "../labels/reference.ts";
 import { referenceSpans, type MarkedStart, type ReferenceSpan } from "../stats/time/reference.ts";
@@ -209,9 +208,8 @@ export async function transferJudge(db: Db, projectId: number, params: TTransfer
 
   await bulkTransaction(db, async (tx) => {
     await tx.run(`DELETE FROM "JudgeLabel" WHERE "projectId" = ? AND "judge" = ?`, [projectId, judge]);
-    const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
-    const now = sqliteNow();
-    await tx.insert(
+    await insertStamped(
+      tx,
       "JudgeLabel",
       [
         { name: "projectId", type: "int" },
@@ -221,10 +219,8 @@ export async function transferJudge(db: Db, projectId: number, params: TTransfer
         { name: "grade", type: "int" },
         { name: "rationale", type: "text" },
         { name: "provenance", type: "text" },
-        ...stamp,
       ],
-      rows.length,
-      (i) => (stamp.length ? [...rows[i], now] : rows[i]),
+      rows,
     );
     const sha256 = createHash("sha256")
       .update(rows.map((r) => `${r[2]}\t${r[3]}\t${r[4]}`).join("\n"))

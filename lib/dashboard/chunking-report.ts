@@ -6,7 +6,7 @@ import { pairedRandomizationTests, type PairedMemo } from "../stats/paired.ts";
 import { ppiMean } from "../stats/ppi.ts";
 import { MEASURE_RANGE } from "../stats/ppi-table.ts";
 import type { TDashboardData, TLabel } from "./data.ts";
-import { RESAMPLING } from "./options.ts";
+import { BOOTSTRAP, RESAMPLING } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 import type { ReferenceSpan } from "../stats/time/index.ts";
 import {
@@ -298,9 +298,7 @@ export function chunkingReport(
     (_, k) => `${memoKey}\u0000${runs[Math.floor(k / ncol)].run.id}\u0000${REPORT_COLUMNS[k % ncol].id}`,
   );
   const intervals = bootstrapMeanIntervals(cells, queryIds.length, {
-    resamples: RESAMPLING.resamples,
-    seed: RESAMPLING.seed,
-    level: RESAMPLING.level,
+    ...BOOTSTRAP,
     memo: intervalMemo(data),
     keys: cellKeys,
   });

@@ -31,3 +31,5 @@ export type TDashboardQuery = z.infer<typeof ZDashboardQuery>;
 
 /** Resampling settings of every interval and test on the dashboard (fixed, so numbers are reproducible). */
 export const RESAMPLING = { resamples: 1000, trials: 1000, seed: 1, level: 0.95 } as const;
+/** Of those, what a bootstrap interval takes (in this order: a report hashes them). */
+export const BOOTSTRAP = { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level } as const;

@@ -16,7 +16,7 @@ import {
   runBySystem,
   type TQrels,
 } from "./labels.ts";
-import { RESAMPLING, type TDashboardQuery } from "./options.ts";
+import { BOOTSTRAP, RESAMPLING, type TDashboardQuery } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 import { placesSignature } from "./time.ts";
 import {
@@ -219,9 +219,7 @@ function table(
     (_, k) => `${memoKey}\u0000${data.runs[Math.floor(k / cols.length)].id}\u0000${cols[k % cols.length].id}`,
   );
   const intervals = bootstrapMeanIntervals(cells, queryIds.length, {
-    resamples: RESAMPLING.resamples,
-    seed: RESAMPLING.seed,
-    level: RESAMPLING.level,
+    ...BOOTSTRAP,
     memo: intervalMemo(data),
     keys: cellKeys,
   });

@@ -25,7 +25,7 @@ import {
   type TQrels,
 } from "./labels.ts";
 import type { TJudgeRunInfo, TTrustInput } from "./load/trust.ts";
-import { RESAMPLING, type TDashboardQuery } from "./options.ts";
+import { BOOTSTRAP, type TDashboardQuery } from "./options.ts";
 import type { TRunRankings } from "./rankings.ts";
 import { retrievalValues } from "./systems.ts";
 import { juryComparison, type TJuryComparison } from "./trust-jury.ts";
@@ -194,7 +194,7 @@ export function trustRanking(
     kept.map((i) => data.runs[i].system),
     kept.map((i) => j.values[i][c]),
     kept.map((i) => h.values[i][c]),
-    { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level },
+    BOOTSTRAP,
   );
   return { ranking: { ...r, measure: RANKING_MEASURE, label: h.columns[c].label }, note: null };
 }

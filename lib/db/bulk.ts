@@ -1,6 +1,6 @@
 import type { Db } from "./client.ts";
 import { readDbConfig } from "./config.ts";
-import { pgInsertBatch, sqliteValue, type Column, type TProvider } from "./dialect.ts";
+import { pgInsertBatch, sqliteNow, sqliteValue, type Column, type TProvider } from "./dialect.ts";
 import { pgAll, pgAllNumbered, pgRun, pgRunNumbered } from "./postgres.ts";
 import { compileFor, type TBuild } from "./query.ts";
 import { withSqlite } from "./sqlite.ts";
@@ -134,4 +134,20 @@ export async function bulkTransaction<T>(db: Db, fn: (tx: BulkTx) => Promise<T>)
       throw e;
     }
   });
+}
+
+/**
+ * Inserts `rows` (values in `columns` order) into a table whose `createdAt` has a column default:
+ * PostgreSQL fills it in; on SQLite it is written in the form Prisma itself stores (the SQL
+ * default would be a different text format).
+ */
+export async function insertStamped(
+  tx: BulkTx,
+  table: string,
+  columns: Column[],
+  rows: readonly unknown[][],
+): Promise<void> {
+  if (tx.provider !== "sqlite") return tx.insert(table, columns, rows.length, (i) => rows[i]);
+  const now = sqliteNow();
+  return tx.insert(table, [...columns, { name: "createdAt", type: "text" }], rows.length, (i) => [...rows[i], now]);
 }

@@ -64,6 +64,13 @@ export function* firstOf<R>(statement: TTyped<R>): Generator<TSqlOp, R | undefin
   return rows[0];
 }
 
+/** The id of the row an INSERT … RETURNING "id" wrote (one that returns no row is a bug). */
+export function* insertedId(build: TBuild<{ id: number | bigint | string }>): Generator<TSqlOp, number, unknown> {
+  const inserted = yield* firstOf(build);
+  if (!inserted) throw new Error("INSERT … RETURNING gave no row");
+  return Number(inserted.id);
+}
+
 /** Runs a typed statement; returns the number of rows it changed. */
 export function exec(build: TBuild<unknown>): Generator<TSqlOp, number, unknown>;
 export function exec(statement: TBound<unknown>): Generator<TSqlOp, number, unknown>;

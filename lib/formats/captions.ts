@@ -169,56 +169,44 @@ function parseJson3(text: string, file: string): Parsed {
   const errors: LocatedError[] = [];
   const warnings: LocatedError[] = [];
   let doc: Json3;
+  /** A problem with the document (json3 has no lines to point at: line 1), `field` where in it. */
+  const problem = (field: string | undefined, message: string): LocatedError => ({
+    file,
+    line: 1,
+    ...(field === undefined ? {} : { field }),
+    message,
+  });
   try {
     doc = JSON.parse(text) as Json3;
   } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
     return {
       cues,
       warnings,
-      errors: [
-        {
-          file,
-          line: 1,
-          message: `expected YouTube json3 captions (a JSON object with "events"): ${e instanceof Error ? e.message : String(e)}`,
-        },
-      ],
+      errors: [problem(undefined, `expected YouTube json3 captions (a JSON object with "events"): ${why}`)],
     };
   }
   if (typeof doc !== "object" || doc === null || !Array.isArray(doc.events))
     return {
       cues,
       warnings,
-      errors: [
-        {
-          file,
-          line: 1,
-          field: "events",
-          message: 'expected YouTube json3 captions: a JSON object with an "events" array',
-        },
-      ],
+      errors: [problem("events", 'expected YouTube json3 captions: a JSON object with an "events" array')],
     };
+  const goodMs = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= MAX_MS;
+  const msProblem = (f: string, v: unknown) =>
+    problem(f, `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(v)}`);
   (doc.events as unknown[]).forEach((ev, i) => {
     if (typeof ev !== "object" || ev === null) return;
     const e = ev as { tStartMs?: unknown; dDurationMs?: unknown; segs?: unknown };
     if (!Array.isArray(e.segs)) return; // window-style events carry no text
     const field = (f: string) => `events[${i}].${f}`;
-    if (typeof e.tStartMs !== "number" || !Number.isFinite(e.tStartMs) || e.tStartMs < 0 || e.tStartMs > MAX_MS) {
-      errors.push({
-        file,
-        line: 1,
-        field: field("tStartMs"),
-        message: `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(e.tStartMs)}`,
-      });
+    if (!goodMs(e.tStartMs)) {
+      errors.push(msProblem(field("tStartMs"), e.tStartMs));
       return;
     }
     const dur = e.dDurationMs ?? 0;
-    if (typeof dur !== "number" || !Number.isFinite(dur) || dur < 0 || dur > MAX_MS) {
-      errors.push({
-        file,
-        line: 1,
-        field: field("dDurationMs"),
-        message: `expected a non-negative number of milliseconds up to ${MAX_MS}, found ${JSON.stringify(e.dDurationMs)}`,
-      });
+    if (!goodMs(dur)) {
+      errors.push(msProblem(field("dDurationMs"), e.dDurationMs));
       return;
     }
     const t = cleanText(

@@ -6,6 +6,7 @@ import { loadIdIndex, loadIdMap } from "../db/id-index.ts";
 import { insertImportRecord } from "./record.ts";
 import {
   ErrorList,
+  importTally,
   readInput,
   type ImportInput,
   type ImportKind,
@@ -152,5 +153,5 @@ export async function importChunks(
     chunks,
     opts,
   );
-  return { kind: "chunks", file: name, sha256, rows, created, updated, unchanged: rows - created - updated };
+  return importTally("chunks", name, sha256, rows, created, updated);
 }

@@ -30,6 +30,18 @@ export type ImportResult = {
   warnings?: LocatedError[];
 };
 
+/** What an import of `rows` rows did that created `created` and updated `updated` (the rest unchanged). */
+export function importTally(
+  kind: ImportKind,
+  file: string,
+  sha256: string,
+  rows: number,
+  created: number,
+  updated: number,
+): ImportResult {
+  return { kind, file, sha256, rows, created, updated, unchanged: rows - created - updated };
+}
+
 export const inputName = (input: ImportInput) => (typeof input === "string" ? input : input.name);
 
 /** The whole file in memory with its sha256 (for every kind but runs, which stream). */

@@ -1,8 +1,8 @@
 import type { Db } from "../db/client.ts";
-import { ErrorList, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import { importTally, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
 import { ZQueryRow } from "./schemas.ts";
 import type { QuestionStatus as TQuestionStatus } from "../db/client.ts";
-import { rejectDuplicateIds, tableOrJsonlRows } from "./rows.ts";
+import { readIdRows } from "./rows.ts";
 
 const COLUMNS = ["id", "text", "author", "start", "reference_start", "video", "status", "tags"] as const;
 
@@ -32,16 +32,12 @@ export async function importQueries(
   input: ImportInput,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
-  const { name, bytes, sha256 } = await readInput(input);
-  const errors = new ErrorList();
-  const rows = tableOrJsonlRows(
-    { name, bytes },
+  const { name, sha256, rows, errors } = await readIdRows(
+    input,
     ZQueryRow,
     { ext: "tsv", columns: COLUMNS, required: ["id", "text"], numbers: ["start", "reference_start"], lists: ["tags"] },
     "one JSON object per line: id, text, author, places (or start and video), status, tags",
-    errors,
   );
-  rejectDuplicateIds(rows, name, errors);
   const videos = new Map(
     (await db.video.findMany({ where: { projectId }, select: { id: true, externalId: true } })).map((v) => [
       v.externalId,
@@ -160,13 +156,5 @@ export async function importQueries(
     });
   }, TX_OPTIONS);
   opts.onProgress?.(rows.length, rows.length);
-  return {
-    kind: "queries",
-    file: name,
-    sha256,
-    rows: rows.length,
-    created: create.length,
-    updated: update.length,
-    unchanged: rows.length - create.length - update.length,
-  };
+  return importTally("queries", name, sha256, rows.length, create.length, update.length);
 }

@@ -3,7 +3,7 @@ import { parseDelimited, type DelimitedRecord } from "../formats/delimited.ts";
 import { parseJsonl } from "../formats/jsonl.ts";
 import { fileKind, firstChar, zodErrors } from "../formats/text.ts";
 import type { LocatedError } from "../errors.ts";
-import type { ErrorList } from "./input.ts";
+import { ErrorList, readInput, type ImportInput } from "./input.ts";
 
 /**
  * CSV/TSV records → the JSONL row shape, validated by the same schema. Numeric columns are
@@ -87,4 +87,21 @@ export function rejectDuplicateIds(rows: { id: string; line: number }[], file: s
     if (first !== undefined) errors.push(duplicateIdError(file, r.line, r.id, first));
     else seen.set(r.id, r.line);
   }
+}
+
+/**
+ * An import file of records each with its own id (videos, queries): read whole, its rows validated
+ * as tableOrJsonlRows does, an id repeated in the file an error. The errors are collected, not thrown.
+ */
+export async function readIdRows<S extends z.ZodType<Record<string, unknown> & { id: string }>>(
+  input: ImportInput,
+  schema: S,
+  table: Parameters<typeof tableOrJsonlRows>[2],
+  what: string,
+): Promise<{ name: string; sha256: string; rows: (z.output<S> & { line: number })[]; errors: ErrorList }> {
+  const { name, bytes, sha256 } = await readInput(input);
+  const errors = new ErrorList();
+  const rows = tableOrJsonlRows({ name, bytes }, schema, table, what, errors);
+  rejectDuplicateIds(rows, name, errors);
+  return { name, sha256, rows, errors };
 }

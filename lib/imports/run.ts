@@ -157,39 +157,29 @@ async function importRunFile(
   const errors = new ErrorList();
   const entries = new EntryColumns();
   const dup = new DuplicateFinder(chunks.maxId);
+  /** A line of the run that cannot be taken: its error, located. */
+  const refuse = (row: { line: number }, field: string, message: string): void =>
+    errors.push({ file: name, line: row.line, field, message });
   await forEachRunLine(
     path,
     (row) => {
       const q = queries.get(row.qid);
-      if (q === undefined) {
-        errors.push({
-          file: name,
-          line: row.line,
-          field: "qid",
-          message: `unknown query "${row.qid}"; expected the id of a query imported into this project`,
-        });
-        return;
-      }
+      if (q === undefined)
+        return refuse(row, "qid", `unknown query "${row.qid}"; expected the id of a query imported into this project`);
       const c = chunks.get(row.docid);
-      if (c === undefined) {
-        errors.push({
-          file: name,
-          line: row.line,
-          field: "docid",
-          message: `unknown chunk "${row.docid}"; expected the id of a chunk of chunking "${chunking.name}"`,
-        });
-        return;
-      }
+      if (c === undefined)
+        return refuse(
+          row,
+          "docid",
+          `unknown chunk "${row.docid}"; expected the id of a chunk of chunking "${chunking.name}"`,
+        );
       const first = dup.check(q, c, row.line);
-      if (first) {
-        errors.push({
-          file: name,
-          line: row.line,
-          field: "docid",
-          message: `docid "${row.docid}" appears twice for query "${row.qid}" (first on line ${first}); expected each chunk once per query`,
-        });
-        return;
-      }
+      if (first)
+        return refuse(
+          row,
+          "docid",
+          `docid "${row.docid}" appears twice for query "${row.qid}" (first on line ${first}); expected each chunk once per query`,
+        );
       entries.push(q, c, row.rank, row.score, row.line);
     },
     errors.push,

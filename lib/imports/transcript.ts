@@ -13,7 +13,15 @@ import { DEFAULT_CHUNKING_NAME, ensureChunking } from "../chunkings/store.ts";
 import { writeChunks } from "./chunks.ts";
 import { hasNul, maxChunkChars, NUL_MESSAGE } from "../bounds.ts";
 import { chunkTooLong } from "./schemas.ts";
-import { ErrorList, inputName, readInput, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import {
+  ErrorList,
+  importTally,
+  inputName,
+  readInput,
+  type ImportInput,
+  type ImportOptions,
+  type ImportResult,
+} from "./input.ts";
 
 /**
  * Transcripts (WebVTT, SRT or YouTube json3; by extension, else sniffed) cut into chunks of their
@@ -120,13 +128,7 @@ async function write(
   });
   const rows = p.chunks.length;
   return {
-    kind: "transcript",
-    file: p.name,
-    sha256: p.sha256,
-    rows,
-    created,
-    updated,
-    unchanged: rows - created - updated,
+    ...importTally("transcript", p.name, p.sha256, rows, created, updated),
     chunkIds: p.chunks.map((c) => c.id),
     warnings: p.warnings,
   };

@@ -1,7 +1,14 @@
 import type { Db } from "../db/client.ts";
-import { ErrorList, readInput, TX_OPTIONS, type ImportInput, type ImportOptions, type ImportResult } from "./input.ts";
+import {
+  importTally,
+  type ErrorList,
+  TX_OPTIONS,
+  type ImportInput,
+  type ImportOptions,
+  type ImportResult,
+} from "./input.ts";
 import { ZVideoRow, type TVideoRow } from "./schemas.ts";
-import { rejectDuplicateIds, tableOrJsonlRows } from "./rows.ts";
+import { readIdRows } from "./rows.ts";
 import { confinedMediaFile, mediaPathProblem } from "../media/root.ts";
 import { MEDIA_HOSTS_VAR, urlMediaProblem } from "../media/hosts.ts";
 import type { LocatedError } from "../errors.ts";
@@ -19,16 +26,12 @@ export async function importVideos(
   input: ImportInput,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
-  const { name, bytes, sha256 } = await readInput(input);
-  const errors = new ErrorList();
-  const rows = tableOrJsonlRows(
-    { name, bytes },
+  const { name, sha256, rows, errors } = await readIdRows(
+    input,
     ZVideoRow,
     { ext: "csv", columns: COLUMNS, required: ["id", "title"], numbers: ["duration"] },
     "one JSON object per line: id, title, url or path, duration",
-    errors,
   );
-  rejectDuplicateIds(rows, name, errors);
   const warnings = await checkMedia(rows, name, errors);
   errors.throwIfAny();
 
@@ -64,16 +67,7 @@ export async function importVideos(
     });
   }, TX_OPTIONS);
   opts.onProgress?.(rows.length, rows.length);
-  return {
-    kind: "videos",
-    file: name,
-    sha256,
-    rows: rows.length,
-    created: create.length,
-    updated: update.length,
-    unchanged: rows.length - create.length - update.length,
-    warnings,
-  };
+  return { ...importTally("videos", name, sha256, rows.length, create.length, update.length), warnings };
 }
 
 /**

@@ -11,14 +11,7 @@
  * a tie going to the less supportive of n < p < s (x, which is not on that scale, wins only
  * alone); relevance the median, rounded down (parse.ts `samplesGrade`, as chunk runs).
  */
-import {
-  finalAnswer,
-  jsonObjects,
-  samplesGrade,
-  REFUSAL_FIELD_ERROR,
-  TRUNCATED_ERROR,
-  type TModelAnswer,
-} from "./parse.ts";
+import { finalTextOf, jsonObjects, noValueIn, samplesGrade, type TModelAnswer } from "./parse.ts";
 import type { TKindParsed } from "./kinds.ts";
 import { CLAIM_LABELS, type TClaimLabel } from "../answers/labels.ts";
 
@@ -65,38 +58,18 @@ function verdictOf(obj: Record<string, unknown>, nClaims: number): TKindParsed<T
 
 /** The verdict of one answer as the server sent it, for an answer of `nClaims` claims (see the file comment). */
 export function parseAnswerVerdict(a: TModelAnswer, nClaims: number): TKindParsed<TAnswerVerdict> {
-  const content = a.content ?? "";
-  const truncated = a.finishReason === "length";
-  const text = finalAnswer(content);
-  if (!text && a.refusal && a.refusal.trim())
-    return { value: null, reason: "refusal", error: `${REFUSAL_FIELD_ERROR} ${clip(a.refusal.trim())}` };
-  if (!text) {
-    if (truncated)
-      return {
-        value: null,
-        reason: "truncated",
-        error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before any final answer; raise the completion tokens (max tokens)`,
-      };
-    return {
-      value: null,
-      reason: "empty",
-      error: content.trim() ? "no final answer: the answer is reasoning only" : "empty answer",
-    };
-  }
-  const objects = jsonObjects(text).filter(isRecord);
+  const f = finalTextOf(a);
+  if ("reason" in f) return { value: null, ...f };
+  const objects = jsonObjects(f.text).filter(isRecord);
   const candidate = [...objects].reverse().find((o) => "claims" in o || "relevance" in o);
   if (candidate) return verdictOf(candidate, nClaims);
-  if (truncated)
-    return {
-      value: null,
-      reason: "truncated",
-      error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before a complete JSON answer; raise the completion tokens (max tokens)`,
-    };
-  if (REFUSAL.test(text)) return { value: null, reason: "refusal", error: `the model refused: ${clip(text)}` };
   return {
     value: null,
-    reason: "no_score",
-    error: 'no verdict found in the answer (expected a JSON object {"claims": [...], "relevance": N})',
+    ...noValueIn(f.text, f.truncated, {
+      complete: "a complete JSON answer",
+      refusal: REFUSAL,
+      none: 'no verdict found in the answer (expected a JSON object {"claims": [...], "relevance": N})',
+    }),
   };
 }
 

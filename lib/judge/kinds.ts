@@ -14,7 +14,14 @@ import type { TRunParams } from "./create.ts";
 import { publicBaseUrl } from "./endpoint.ts";
 import { looksLikeInjection } from "./injection.ts";
 import { parseAnswer, type TFailureReason, type TModelAnswer } from "./parse.ts";
-import { cachedAnswers, claimTasks, recordResults, type TClaimed, type TTaskTable } from "./store.ts";
+import {
+  cachedAnswers,
+  claimTasks,
+  recordResults,
+  type TClaimed,
+  type TTaskOutcome,
+  type TTaskTable,
+} from "./store.ts";
 import { renderTemplate, sha256 } from "./template.ts";
 import { pairViewLoader } from "./views.ts";
 import { probePerturber } from "./probe/hook.ts";
@@ -39,21 +46,7 @@ export type TPrepared<T extends TKindTask, V> = {
 };
 
 /** What a worker learned about one task (runner.ts): the kind's value where done. */
-export type TKindResult<T extends TKindTask, V> = {
-  t: T;
-  /** done: a value; failed: definitive (unparseable after retries, or refused); retry: back to pending (transient error). */
-  outcome: "done" | "failed" | "retry";
-  value: V | null;
-  raw: string | null;
-  error: string | null;
-  attempts: number;
-  promptTokens: number;
-  completionTokens: number;
-  cost: number;
-  cached: boolean;
-  cacheKey: string | null;
-  injection: boolean;
-};
+export type TKindResult<T extends TKindTask, V> = TTaskOutcome & { t: T; value: V | null };
 
 /** A task kind bound to one run and one worker. */
 export type TTaskKind<T extends TKindTask, V> = {

@@ -185,40 +185,61 @@ function gradeIn(text: string, strict: boolean): TParsed | undefined {
 
 const clip = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-/** The grade of one answer as the server sent it (see the file comment for the rules). */
-export function parseAnswer(a: TModelAnswer): TParsed {
+/** Why an answer gave no value, as both readers (this file's grade, answers-parse.ts's verdict) say it. */
+export type TAnswerFailure = { reason: TFailureReason; error: string };
+
+/**
+ * An answer's final text (`finalAnswer`) and whether it was cut at the token limit (finish reason
+ * "length"); or, without a final text, the failure: the refusal field, a cut before any final
+ * answer, reasoning only, nothing at all.
+ */
+export function finalTextOf(a: TModelAnswer): { text: string; truncated: boolean } | TAnswerFailure {
   const content = a.content ?? "";
   const truncated = a.finishReason === "length";
   const text = finalAnswer(content);
-  if (!text && a.refusal && a.refusal.trim())
-    return { grade: null, reason: "refusal", error: `${REFUSAL_FIELD_ERROR} ${clip(a.refusal.trim())}` };
-  if (!text) {
-    if (truncated)
-      return {
-        grade: null,
-        reason: "truncated",
-        error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before any final answer; raise the completion tokens (max tokens)`,
-      };
-    return {
-      grade: null,
-      reason: "empty",
-      error: content.trim() ? "no final answer: the answer is reasoning only" : "empty answer",
-    };
-  }
-  const g = gradeIn(text, truncated);
-  if (g) return g;
+  if (text) return { text, truncated };
+  if (a.refusal && a.refusal.trim())
+    return { reason: "refusal", error: `${REFUSAL_FIELD_ERROR} ${clip(a.refusal.trim())}` };
   if (truncated)
     return {
-      grade: null,
       reason: "truncated",
-      error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before a complete final answer; raise the completion tokens (max tokens)`,
+      error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before any final answer; raise the completion tokens (max tokens)`,
     };
-  if (REFUSAL.test(text)) return { grade: null, reason: "refusal", error: `the model refused: ${clip(text)}` };
-  return {
-    grade: null,
-    reason: "no_score",
-    error: 'no score found in the answer (expected JSON with "score", or a line "##final score: N")',
-  };
+  return { reason: "empty", error: content.trim() ? "no final answer: the answer is reasoning only" : "empty answer" };
+}
+
+/**
+ * The failure of a final text in which no value was found: cut at the token limit before
+ * `complete` (what a whole answer holds), a refusal (`refusal` matches the text), else `none`.
+ */
+export function noValueIn(
+  text: string,
+  truncated: boolean,
+  say: { complete: string; refusal: RegExp; none: string },
+): TAnswerFailure {
+  if (truncated)
+    return {
+      reason: "truncated",
+      error: `${TRUNCATED_ERROR} the answer was cut at the token limit (finish_reason "length") before ${say.complete}; raise the completion tokens (max tokens)`,
+    };
+  if (say.refusal.test(text)) return { reason: "refusal", error: `the model refused: ${clip(text)}` };
+  return { reason: "no_score", error: say.none };
+}
+
+/** The grade of one answer as the server sent it (see the file comment for the rules). */
+export function parseAnswer(a: TModelAnswer): TParsed {
+  const f = finalTextOf(a);
+  if ("reason" in f) return { grade: null, ...f };
+  return (
+    gradeIn(f.text, f.truncated) ?? {
+      grade: null,
+      ...noValueIn(f.text, f.truncated, {
+        complete: "a complete final answer",
+        refusal: REFUSAL,
+        none: 'no score found in the answer (expected JSON with "score", or a line "##final score: N")',
+      }),
+    }
+  );
 }
 
 /** The grade of a plain answer text (finish reason "stop", no refusal field). */

@@ -8,6 +8,15 @@ import { confidenceWords } from "../dashboard/trust-words.ts";
 const f = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? "–" : x.toFixed(d));
 const iv = (i: { low: number; high: number } | null | undefined) => (i ? `[${f(i.low)}, ${f(i.high)}]` : "–");
 
+/** A Markdown table's header line and the separator line under it (as many columns). */
+const tableHead = (header: string) => [header, `|${"---|".repeat(header.split("|").length - 2)}`];
+/** How the intervals were made: their level and the bootstrap resamples of questions. */
+const bootstrapWords = (b: { level: number; resamples: number }) =>
+  `${(b.level * 100).toFixed(0)}% intervals from ${b.resamples} bootstrap resamples of questions`;
+
+/** The head of a table of kappaRows. */
+const KAPPA_HEAD = tableHead("| | κ | κ linear | κ quadratic | α ordinal | n |");
+
 function kappaRows(label: string, r: AgreementReport | null): string {
   if (!r) return `| ${label} | – | – | – | – | 0 |`;
   const b = r.ci.bootstrap;
@@ -39,10 +48,9 @@ export function reportMarkdown(r: THashedReport): string {
     "",
     "## Agreement with the people, beside the people's own",
     "",
-    `Cohen's kappa (unweighted, linear, quadratic) and Krippendorff's ordinal alpha, with ${(r.settings.level * 100).toFixed(0)}% intervals from ${r.settings.resamples} bootstrap resamples of questions (seed ${r.settings.seed}).`,
+    `Cohen's kappa (unweighted, linear, quadratic) and Krippendorff's ordinal alpha, with ${bootstrapWords(r.settings)} (seed ${r.settings.seed}).`,
     "",
-    "| | κ | κ linear | κ quadratic | α ordinal | n |",
-    "|---|---|---|---|---|---|",
+    ...KAPPA_HEAD,
     kappaRows("judge vs human", r.agreement),
     kappaRows("human vs human (ceiling)", r.ceiling),
     "",
@@ -56,8 +64,7 @@ export function reportMarkdown(r: THashedReport): string {
     p(
       `Confidence per pair: ${confidenceWords(cal)}. Brier score (mean of (p − y)²) and expected calibration error (${cal.bins} equal-width bins, Σ n_b/N·|accuracy − confidence|) against the final human label.`,
       "",
-      "| event | pairs | human base rate | Brier | ECE |",
-      "|---|---|---|---|---|",
+      ...tableHead("| event | pairs | human base rate | Brier | ECE |"),
       ...calibrationRows("1", cal.ge1),
       ...calibrationRows("2", cal.ge2),
       "",
@@ -80,10 +87,9 @@ export function reportMarkdown(r: THashedReport): string {
   if (r.ranking) {
     const k = r.ranking;
     p(
-      `${k.label} means per system under the judge's labels and under the human labels, on the ${k.queries} questions both labelled; Kendall τ (tau-b) and symmetric τ_AP (mean of both directions), ${(k.level * 100).toFixed(0)}% intervals from ${k.resamples} bootstrap resamples of questions. Top half: ${k.top.names.join(", ")}.`,
+      `${k.label} means per system under the judge's labels and under the human labels, on the ${k.queries} questions both labelled; Kendall τ (tau-b) and symmetric τ_AP (mean of both directions), ${bootstrapWords(k)}. Top half: ${k.top.names.join(", ")}.`,
       "",
-      "| systems | n | Kendall τ | τ_AP (symmetric) | τ_AP (human as truth) | τ_AP (judge as truth) |",
-      "|---|---|---|---|---|---|",
+      ...tableHead("| systems | n | Kendall τ | τ_AP (symmetric) | τ_AP (human as truth) | τ_AP (judge as truth) |"),
       rankRow("all", k.all),
       rankRow("top half by human score", k.top),
       "",
@@ -95,8 +101,7 @@ export function reportMarkdown(r: THashedReport): string {
       "",
       `On the ${r.jury.pairs} pairs the jury and every member labelled that have a final human label.`,
       "",
-      "| | κ | κ linear | κ quadratic | α ordinal | n |",
-      "|---|---|---|---|---|---|",
+      ...KAPPA_HEAD,
       ...r.jury.rows.map((row) => kappaRows(`${row.judge} (${row.role})`, row.report)),
       "",
     );
@@ -104,8 +109,7 @@ export function reportMarkdown(r: THashedReport): string {
   p("## Robustness", "");
   if (r.robustness)
     p(
-      "| probe | pairs | changed | mean shift [95%] | linear κ vs people, before → after |",
-      "|---|---|---|---|---|",
+      ...tableHead("| probe | pairs | changed | mean shift [95%] | linear κ vs people, before → after |"),
       ...r.robustness.probes.map(
         (x) =>
           `| ${x.kind} | ${x.pairs} | ${x.changed === null ? "–" : `${(100 * x.changed).toFixed(1)}%`} | ${f(x.meanShift)}${x.interval ? ` [${f(x.interval.low)}, ${f(x.interval.high)}]` : ""} | ${f(x.kappaBefore)} → ${f(x.kappaAfter)} |`,

@@ -20,7 +20,7 @@ import { humanOverall } from "../dashboard/agreement/human.ts";
 import { sliceFilter } from "../dashboard/agreement/slices.ts";
 import { loadView } from "../dashboard/load/view.ts";
 import type { TJudgeRunInfo } from "../dashboard/load/trust.ts";
-import { RESAMPLING } from "../dashboard/options.ts";
+import { BOOTSTRAP, RESAMPLING } from "../dashboard/options.ts";
 import { trustCalibration, trustRanking, type TTrustCalibration, type TTrustRanking } from "../dashboard/trust.ts";
 import { juryComparison, type TJuryComparison } from "../dashboard/trust-jury.ts";
 import type { AgreementReport } from "../stats/agreement/report.ts";
@@ -155,12 +155,10 @@ export async function judgeReport(
     jury: juryComparison(data, judge, input),
     robustness: robust.robustness,
     robustnessNote: robust.note,
-    settings: { ...RESAMPLING_SETTINGS, gain, bins: 10 },
+    settings: { ...BOOTSTRAP, gain, bins: 10 },
   };
   return { ...report, sha256: reportHash(report) };
 }
-
-const RESAMPLING_SETTINGS = { resamples: RESAMPLING.resamples, seed: RESAMPLING.seed, level: RESAMPLING.level };
 
 function temperatureOf(params: string): number | null {
   const t = (JSON.parse(params) as { temperature?: unknown }).temperature;

@@ -10,14 +10,13 @@ import { finalAnswer, samplesGrade } from "./parse.ts";
 
 export type TClaimed = { id: number; queryId: number; chunkId: number; sample: number; attempts: number };
 
-/** What a worker learned about one task. */
-export type TTaskResult = {
-  id: number;
-  queryId: number;
-  chunkId: number;
-  /** done: a grade; failed: definitive (unparseable after retries, or refused); retry: back to pending (transient error). */
+/**
+ * What a worker learned about one task, whatever its kind (the grade or verdict aside). done: a
+ * value; failed: definitive (unparseable after retries, or refused); retry: back to pending
+ * (transient error).
+ */
+export type TTaskOutcome = {
   outcome: "done" | "failed" | "retry";
-  grade: number | null;
   raw: string | null;
   error: string | null;
   attempts: number;
@@ -26,9 +25,12 @@ export type TTaskResult = {
   cost: number;
   cached: boolean;
   cacheKey: string | null;
-  /** The chunk reads like instructions to a model (lib/judge/injection.ts). */
+  /** The task's text reads like instructions to a model (lib/judge/injection.ts). */
   injection: boolean;
 };
+
+/** What a worker learned about one task of a chunk run: done, a grade. */
+export type TTaskResult = TTaskOutcome & { id: number; queryId: number; chunkId: number; grade: number | null };
 
 const now = () => new Date();
 

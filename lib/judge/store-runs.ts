@@ -46,14 +46,7 @@ export async function runCounts(db: Db, runId: number, target = "chunks"): Promi
     db.judgeTask.count({ where: { runId, sample: 0 } }),
     db.judgeTask.count({ where: { runId, sample: 0, injection: true } }),
   ]);
-  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled, flagged };
-  for (const s of byStatus) {
-    const n = s._count._all;
-    c.total += n;
-    if (s.status === "pending" || s.status === "running" || s.status === "done" || s.status === "failed")
-      c[s.status] += n;
-  }
-  return c;
+  return withStatusCounts(byStatus, { cached, pairs, labelled, flagged });
 }
 
 async function answerRunCounts(db: Db, runId: number): Promise<TRunCounts> {
@@ -67,7 +60,15 @@ async function answerRunCounts(db: Db, runId: number): Promise<TRunCounts> {
     // The flag is in the label's provenance (lib/judge/answers-kind.ts: the label table has no column for it).
     db.answerJudgeLabel.count({ where: { ...labels, provenance: { contains: '"injection":true' } } }),
   ]);
-  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, cached, pairs, labelled, flagged };
+  return withStatusCounts(byStatus, { cached, pairs, labelled, flagged });
+}
+
+/** The counts with the tasks tallied by status (`byStatus`: a groupBy on status), `total` all of them. */
+function withStatusCounts(
+  byStatus: { status: string; _count: { _all: number } }[],
+  rest: Pick<TRunCounts, "cached" | "pairs" | "labelled" | "flagged">,
+): TRunCounts {
+  const c = { total: 0, pending: 0, running: 0, done: 0, failed: 0, ...rest };
   for (const s of byStatus) {
     const n = s._count._all;
     c.total += n;

@@ -34,6 +34,7 @@ export {
   labelRationale,
   recordResults,
   type TClaimed,
+  type TTaskOutcome,
   type TTaskResult,
 } from "./store-record.ts";
 export {

@@ -12,6 +12,14 @@ export const zSeconds = (field: string) =>
     .min(0, `${field}: expected seconds ≥ 0`)
     .max(MAX_SECONDS, `${field}: expected at most ${MAX_SECONDS} seconds`);
 
+/** A grade on the 0–3 scale (`field` names it in the message: a grade, an answer's relevance). */
+export const zGrade = (field: string) =>
+  z
+    .number()
+    .int(`${field}: expected a whole number 0–3`)
+    .min(0, `${field}: expected 0–3`)
+    .max(3, `${field}: expected 0–3`);
+
 /**
  * One grading submission (annotate page → route → submitJudgement). `endSeconds`: where the answer
  * ends (the answer-end key), optional; it must lie after the corrected start (checked here) or,
@@ -20,11 +28,7 @@ export const zSeconds = (field: string) =>
 export const ZJudgementInput = z
   .object({
     poolItemId: zText(100).min(1),
-    grade: z
-      .number()
-      .int("grade: expected a whole number 0–3")
-      .min(0, "grade: expected 0–3")
-      .max(3, "grade: expected 0–3"),
+    grade: zGrade("grade"),
     startSeconds: zSeconds("startSeconds").nullable(),
     endSeconds: zSeconds("endSeconds").nullable().default(null),
     notes: zText(5000).default(""),

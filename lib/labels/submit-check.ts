@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { exec, firstOf, type TSqlBody } from "../db/sql.ts";
+import { exec, firstOf, insertedId, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { TJudgement } from "./schemas.ts";
 
@@ -144,14 +144,12 @@ export function* applyCheck(userId: string, data: TJudgement): TSqlBody<TSubmitR
     );
     id = before.id;
   } else {
-    const inserted = yield* firstOf((k) =>
+    id = yield* insertedId((k) =>
       k
         .insertInto("CheckJudgement")
         .values({ ...fields, poolItemId, userId, createdAt: now, updatedAt: now })
         .returning("id"),
     );
-    if (!inserted) throw new Error("INSERT … RETURNING gave no row");
-    id = inserted.id;
   }
   const judgement: TSubmittedJudgement = { id, poolItemId, userId, ...fields };
   // The ordinary write's disputed-item statement, here always a no-op: the same statements run for

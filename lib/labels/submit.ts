@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/client.ts";
-import { exec, firstOf, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
+import { exec, firstOf, insertedId, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "./submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
@@ -67,53 +67,33 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
       .selectFrom("PoolItem as i")
       .innerJoin("Project as p", "p.id", "i.projectId")
       .innerJoin("Chunk as c", "c.id", "i.chunkId")
-      .select((eb) => [
-        "i.projectId",
-        "p.disagreementRule",
-        "p.startToleranceSeconds",
-        "p.annotatorsPerItem",
-        "p.gradingClosedAt",
-        "c.startSeconds as chunkStart",
-        // The project's current guidelines revision: a grade may name only one it was shown.
-        (eb) =>
-          eb
-            .selectFrom("GuidelineRevision as g")
-            .select((g) => g.fn.max("g.revision").as("top"))
-            .whereRef("g.projectId", "=", "i.projectId")
-            .as("guidelineTop"),
-        eb
-          .case()
-          .when(
-            eb.exists(
-              eb
-                .selectFrom("Assignment as a")
-                .select(eb.lit(1).as("one"))
-                .whereRef("a.poolItemId", "=", "i.id")
-                .where("a.userId", "=", userId),
-            ),
-          )
-          // Literals, not parameters: PostgreSQL would type a bare parameter in CASE as text.
-          .then(eb.lit(1))
-          .else(eb.lit(0))
-          .end()
-          .as("assigned"),
-        eb
-          .case()
-          .when(
-            eb.exists(
-              eb
-                .selectFrom("Assignment as a")
-                .select(eb.lit(1).as("one"))
-                .whereRef("a.poolItemId", "=", "i.id")
-                .where("a.userId", "=", userId)
-                .where(sql<boolean>`a."checkItem"`),
-            ),
-          )
-          .then(eb.lit(1))
-          .else(eb.lit(0))
-          .end()
-          .as("check"),
-      ])
+      .select((eb) => {
+        // The caller's assignment of the item; 1 where there is one, else 0.
+        const mine = eb
+          .selectFrom("Assignment as a")
+          .select(eb.lit(1).as("one"))
+          .whereRef("a.poolItemId", "=", "i.id")
+          .where("a.userId", "=", userId);
+        // Literals, not parameters: PostgreSQL would type a bare parameter in CASE as text.
+        const one = (q: typeof mine) => eb.case().when(eb.exists(q)).then(eb.lit(1)).else(eb.lit(0)).end();
+        return [
+          "i.projectId",
+          "p.disagreementRule",
+          "p.startToleranceSeconds",
+          "p.annotatorsPerItem",
+          "p.gradingClosedAt",
+          "c.startSeconds as chunkStart",
+          // The project's current guidelines revision: a grade may name only one it was shown.
+          (eb) =>
+            eb
+              .selectFrom("GuidelineRevision as g")
+              .select((g) => g.fn.max("g.revision").as("top"))
+              .whereRef("g.projectId", "=", "i.projectId")
+              .as("guidelineTop"),
+          one(mine).as("assigned"),
+          one(mine.where(sql<boolean>`a."checkItem"`)).as("check"),
+        ];
+      })
       .where("i.id", "=", poolItemId),
   );
   if (!item || !item.assigned) throw new AppError("forbidden", "this item is not assigned to you");
@@ -149,7 +129,7 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     );
     id = before.id;
   } else {
-    const inserted = yield* firstOf((k) =>
+    id = yield* insertedId((k) =>
       k
         .insertInto("Judgement")
         .values({
@@ -162,8 +142,6 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
         })
         .returning("id"),
     );
-    if (!inserted) throw new Error("INSERT … RETURNING gave no row");
-    id = inserted.id;
   }
   const judgement: TSubmittedJudgement = { id, poolItemId, userId, ...fields };
   // The editing rule: a disagreement of the required grades (before this edit, for items disputed

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction, type BulkTx } from "../db/bulk.ts";
-import { inIntList, listParam, sqliteNow } from "../db/dialect.ts";
+import { bulkTransaction, insertStamped, type BulkTx } from "../db/bulk.ts";
+import { inIntList, listParam } from "../db/dialect.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import { evaluatedOrder } from "../stats/order.ts";
 import { findChunking } from "../chunkings/store.ts";
@@ -57,6 +57,21 @@ type Candidate = { runId: number; queryId: number; chunkId: number; score: numbe
  * tie-break in byte order, is then applied here by evaluatedOrder — one definition for pooling and
  * for the measures, independent of the database's collation.
  */
+/** New pool items, each [id, projectId, queryId, chunkId]. */
+export function insertPoolItems(tx: BulkTx, items: [string, number, number, number][]): Promise<void> {
+  return insertStamped(
+    tx,
+    "PoolItem",
+    [
+      { name: "id", type: "text" },
+      { name: "projectId", type: "int" },
+      { name: "queryId", type: "int" },
+      { name: "chunkId", type: "int" },
+    ],
+    items,
+  );
+}
+
 export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): Promise<TPoolResult> {
   const depth = opts.depth;
   if (!Number.isInteger(depth) || depth < 1)
@@ -182,22 +197,7 @@ export async function buildPool(db: Db, projectId: number, opts: TPoolOptions): 
         // In id order, the B-tree inserts land next to each other: markedly faster on SQLite.
         newItems.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
         newProv.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-        // createdAt: PostgreSQL fills in its column default; on SQLite it is written in the form
-        // Prisma itself stores (the SQL default would be a different text format).
-        const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
-        const now = sqliteNow();
-        await tx.insert(
-          "PoolItem",
-          [
-            { name: "id", type: "text" },
-            { name: "projectId", type: "int" },
-            { name: "queryId", type: "int" },
-            { name: "chunkId", type: "int" },
-            ...stamp,
-          ],
-          newItems.length,
-          (i) => (stamp.length ? [...newItems[i], now] : newItems[i]),
-        );
+        await insertPoolItems(tx, newItems);
         await tx.insert(
           "PoolProvenance",
           [

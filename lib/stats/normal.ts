@@ -5,6 +5,23 @@
  * (Acklam's rational approximation, relative error < 1.15e-9). Enough for confidence levels, z
  * tests and spending-function boundaries.
  */
+/** Hart's numerator and denominator polynomials in |z|, highest power first. */
+const HART_N = [
+  3.52624965998911e-2, 0.700383064443688, 6.37396220353165, 33.912866078383, 112.079291497871, 221.213596169931,
+  220.206867912376,
+];
+const HART_D = [
+  8.83883476483184e-2, 1.75566716318264, 16.064177579207, 86.7807322029461, 296.564248779674, 637.333633378831,
+  793.826512519948, 440.413735824752,
+];
+
+/** The polynomial with coefficients `c` (highest power first) at x, by Horner's rule. */
+function horner(x: number, c: readonly number[]): number {
+  let v = c[0];
+  for (let k = 1; k < c.length; k++) v = v * x + c[k];
+  return v;
+}
+
 export function normalCdf(z: number): number {
   if (Number.isNaN(z)) return NaN;
   const x = Math.abs(z);
@@ -13,20 +30,7 @@ export function normalCdf(z: number): number {
   else {
     const e = Math.exp((-x * x) / 2);
     if (x < 7.07106781186547) {
-      let n = 3.52624965998911e-2 * x + 0.700383064443688;
-      n = n * x + 6.37396220353165;
-      n = n * x + 33.912866078383;
-      n = n * x + 112.079291497871;
-      n = n * x + 221.213596169931;
-      n = n * x + 220.206867912376;
-      let d = 8.83883476483184e-2 * x + 1.75566716318264;
-      d = d * x + 16.064177579207;
-      d = d * x + 86.7807322029461;
-      d = d * x + 296.564248779674;
-      d = d * x + 637.333633378831;
-      d = d * x + 793.826512519948;
-      d = d * x + 440.413735824752;
-      lower = (e * n) / d;
+      lower = (e * horner(x, HART_N)) / horner(x, HART_D);
     } else {
       let d = x + 0.65;
       d = x + 4 / d;

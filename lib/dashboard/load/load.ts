@@ -18,8 +18,8 @@ export async function load(
   previous: TSections | undefined,
   cache: DashboardCache,
 ): Promise<{ data: TDashboardData; sections: TSections }> {
-  const { projectRow, base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgementState } =
-    await readSections(db, projectId, parts, previous);
+  const { projectRow, read } = await readSections(db, projectId, parts, previous);
+  const { base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgements: judgementState } = read;
   const { project, settings } = projectSettings(projectRow, projectId);
   const { poolItems } = base;
   const { assigned, assignedByUser } = assignments;
@@ -65,19 +65,6 @@ export async function load(
   };
   return {
     data,
-    sections: {
-      version,
-      parts,
-      base,
-      judges,
-      judgeInfo,
-      imported,
-      assignments,
-      adjudications,
-      disputed,
-      judgements: judgementState,
-      importIndex: index,
-      items,
-    },
+    sections: { version, parts, ...read, importIndex: index, items },
   };
 }

@@ -176,7 +176,8 @@ export async function loadUsers(db: Db, userIds: string[]): Promise<Map<string, 
 
 /**
  * Every section for the version whose parts are `parts`: the previous load's where its part (and,
- * for the tables reached through the pool, the pool's) is unchanged, read again otherwise.
+ * for the tables reached through the pool, the pool's) is unchanged, read again otherwise. `read`:
+ * the sections as kept for the next load (TSections); `projectRow`: the project, read every time.
  */
 export async function readSections(db: Db, projectId: number, parts: string[], previous: TSections | undefined) {
   const same = (...which: number[]) => previous !== undefined && which.every((i) => previous.parts[i] === parts[i]);
@@ -209,13 +210,6 @@ export async function readSections(db: Db, projectId: number, parts: string[], p
     ]);
   return {
     projectRow: projectRows[0] as unknown[] | undefined,
-    base,
-    judges,
-    judgeInfo,
-    imported,
-    assignments,
-    adjudications,
-    disputed,
-    judgementState,
+    read: { base, judges, judgeInfo, imported, assignments, adjudications, disputed, judgements: judgementState },
   };
 }

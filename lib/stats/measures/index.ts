@@ -19,35 +19,27 @@ export type { EvalContext, MeasureColumn, QueryCache, Summary } from "./column.t
 
 export const MEASURE_NAMES = FAMILIES.map((f) => f.name);
 
+/** trec_eval's `official` measures; `all_trec` begins with them (measures.c). */
+const OFFICIAL = [
+  "runid",
+  "num_q",
+  "num_ret",
+  "num_rel",
+  "num_rel_ret",
+  "map",
+  "gm_map",
+  "Rprec",
+  "bpref",
+  "recip_rank",
+  "iprec_at_recall",
+  "P",
+] as const;
+
 /** trec_eval's nicknames (measures.c). */
 export const NICKNAMES: Record<string, readonly string[]> = {
-  official: [
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-  ],
+  official: OFFICIAL,
   all_trec: [
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
+    ...OFFICIAL,
     "relstring",
     "recall",
     "infAP",

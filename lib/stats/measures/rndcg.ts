@@ -17,16 +17,25 @@ export function rNdcg(r: RelInfo, gains: Gains): number {
   let changes = 0;
   let old = ideal.gain;
   let i = 0;
-  for (; i < r.numRet && ideal.gain > 0; i++) {
-    const g = gainOfLevel(r.rels[i], gains);
+  /** A level of the ideal ranking ends: the nDCG so far joins the average (once there is an ideal gain). */
+  const closeLevel = () => {
+    if (idealDcg > 0) {
+      sum += results / idealDcg;
+      changes++;
+    }
+  };
+  /** The ideal gain at the next rank; where it changes, the level before is closed. */
+  const nextIdeal = () => {
     const ig = ideal.next();
     if (old !== ig) {
-      if (idealDcg > 0) {
-        sum += results / idealDcg;
-        changes++;
-      }
+      closeLevel();
       old = ig;
     }
+    return ig;
+  };
+  for (; i < r.numRet && ideal.gain > 0; i++) {
+    const g = gainOfLevel(r.rels[i], gains);
+    const ig = nextIdeal();
     if (g !== 0) results += g / lg[i];
     if (ig > 0) idealDcg += ig / lg[i];
   }
@@ -35,20 +44,10 @@ export function rNdcg(r: RelInfo, gains: Gains): number {
       const g = gainOfLevel(r.rels[i], gains);
       if (g !== 0) results += g / lg[i];
     }
-    if (idealDcg > 0) {
-      sum += results / idealDcg;
-      changes++;
-    }
+    closeLevel();
   }
   while (ideal.gain > 0) {
-    const ig = ideal.next();
-    if (old !== ig) {
-      if (idealDcg > 0) {
-        sum += results / idealDcg;
-        changes++;
-      }
-      old = ig;
-    }
+    const ig = nextIdeal();
     if (ig > 0) idealDcg += ig / lg[i];
     i++;
   }

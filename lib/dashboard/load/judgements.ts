@@ -4,6 +4,7 @@
  */
 import type { Db } from "../../db/client.ts";
 import { readDbConfig } from "../../db/config.ts";
+import { timestampParam } from "../../db/dialect.ts";
 import type { TJudgementRow } from "../model.ts";
 import { num, numOrNull, rows, str } from "../sql.ts";
 
@@ -41,7 +42,7 @@ export async function loadJudgements(db: Db, previous: TJudgementState | undefin
       state.watermark = updated;
   };
   if (previous && previous.watermark !== null) {
-    const at = readDbConfig().provider === "sqlite" ? "?" : "CAST(? AS timestamp(3))";
+    const at = timestampParam(readDbConfig().provider);
     const delta = await rows(
       db,
       `SELECT ${JUDGEMENT_COLUMNS} FROM "Judgement" WHERE "updatedAt" >= ${at} OR "id" > ? ORDER BY "id"`,

@@ -1,7 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction } from "../db/bulk.ts";
-import { sqliteNow } from "../db/dialect.ts";
+import { bulkTransaction, insertStamped } from "../db/bulk.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import { annotatorsFor, assignmentLoad, balance, checkPerItem } from "./balance.ts";
@@ -301,20 +300,16 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
 
         // In (poolItemId, userId) order, the unique index's B-tree inserts land next to each other.
         rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-        // createdAt: PostgreSQL fills in its column default; on SQLite it is written in the form
-        // Prisma itself stores. `calibration` defaults to false and is set below for a sample.
-        const stamp = tx.provider === "sqlite" ? [{ name: "createdAt", type: "text" as const }] : [];
-        const now = sqliteNow();
-        await tx.insert(
+        // `calibration` defaults to false and is set below for a sample.
+        await insertStamped(
+          tx,
           "Assignment",
           [
             { name: "poolItemId", type: "text" },
             { name: "userId", type: "text" },
             { name: "orderKey", type: "float" },
-            ...stamp,
           ],
-          rows.length,
-          (i) => (stamp.length ? [...rows[i], now] : rows[i]),
+          rows,
         );
         if (calibration) {
           // Sampled items had no assignment before this call, so every assignment of theirs is new.

@@ -1,7 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
-import { bulkTransaction } from "../db/bulk.ts";
-import { sqliteNow } from "../db/dialect.ts";
+import { bulkTransaction, insertStamped } from "../db/bulk.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import { assignmentLoad, balance, resolveAnnotators } from "./balance.ts";
@@ -111,19 +110,18 @@ export async function assignChecks(db: Db, projectId: number, opts: TCheckOption
           balanced.rows.push(...one.rows);
           for (const [id, n] of one.added) balanced.added.set(id, (balanced.added.get(id) ?? 0) + n);
         }
-        const now = sqliteNow();
-        for (const r of balanced.rows) {
-          if (tx.provider === "sqlite")
-            await tx.run(
-              `INSERT INTO "Assignment" ("poolItemId", "userId", "orderKey", "checkItem", "createdAt") VALUES (?, ?, ?, TRUE, ?)`,
-              [r.itemId, r.userId, r.orderKey, now],
-            );
-          else
-            await tx.run(
-              `INSERT INTO "Assignment" ("poolItemId", "userId", "orderKey", "checkItem") VALUES (?, ?, ?, TRUE)`,
-              [r.itemId, r.userId, r.orderKey],
-            );
-        }
+        // checkItem: 1 is SQLite's stored true and a boolean literal PostgreSQL's cast reads.
+        await insertStamped(
+          tx,
+          "Assignment",
+          [
+            { name: "poolItemId", type: "text" },
+            { name: "userId", type: "text" },
+            { name: "orderKey", type: "float" },
+            { name: "checkItem", type: "int", pgType: "boolean" },
+          ],
+          balanced.rows.map((r) => [r.itemId, r.userId, r.orderKey, 1]),
+        );
         return rollbackIf(opts.dryRun, {
           seed,
           share,

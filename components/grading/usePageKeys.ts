@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 
 /** True while the user is typing text: no shortcut may fire then (notes, rationale, any text input). */
 export function isTyping(target: EventTarget | null): boolean {
@@ -35,10 +35,13 @@ export type TPageKeys = {
  */
 export function usePageKeys(keys: TPageKeys, { enabled = true, nativeRegions = false } = {}) {
   const ref = useRef(keys);
-  useEffect(() => {
+  // Layout effects run in the commit that shows the page's state, before the browser handles the
+  // next input: a key pressed as soon as an item (or the end of the queue) appears reaches the
+  // handlers of what is shown, never none or the previous state's.
+  useLayoutEffect(() => {
     ref.current = keys;
   });
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (nativeRegions && inNativeKeysRegion(e.target)) return;

@@ -3,7 +3,7 @@ import { AppError } from "../errors.ts";
 import { bulkTransaction, insertStamped } from "../db/bulk.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
-import { annotatorsFor, assignmentLoad, balance, checkPerItem } from "./balance.ts";
+import { ASSIGNMENT_COLUMNS, annotatorsFor, assignmentLoad, balance, checkPerItem } from "./balance.ts";
 import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { referenceLabels } from "../labels/reference.ts";
 import { calibrationSample, judgeStratumGrade, type TCalibrationCounts } from "./sample.ts";
@@ -301,16 +301,7 @@ export async function assign(db: Db, projectId: number, opts: TAssignOptions): P
         // In (poolItemId, userId) order, the unique index's B-tree inserts land next to each other.
         rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
         // `calibration` defaults to false and is set below for a sample.
-        await insertStamped(
-          tx,
-          "Assignment",
-          [
-            { name: "poolItemId", type: "text" },
-            { name: "userId", type: "text" },
-            { name: "orderKey", type: "float" },
-          ],
-          rows,
-        );
+        await insertStamped(tx, "Assignment", ASSIGNMENT_COLUMNS, rows);
         if (calibration) {
           // Sampled items had no assignment before this call, so every assignment of theirs is new.
           for (let i = 0; i < toppedUpIds.length; i += 500) {

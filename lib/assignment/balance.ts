@@ -2,6 +2,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import type { RandomFn } from "../stats/random.ts";
 import { action, field, say } from "../terms.ts";
+import type { Column } from "../db/dialect.ts";
 import { normalizeEmail } from "../users/users.ts";
 
 /**
@@ -10,7 +11,15 @@ import { normalizeEmail } from "../users/users.ts";
  * item its missing annotators, the least loaded first (ties broken at random, from the seed).
  */
 
+/** The columns a balanced row ([poolItemId, userId, orderKey]) is inserted into "Assignment" by. */
+export const ASSIGNMENT_COLUMNS: Column[] = [
+  { name: "poolItemId", type: "text" },
+  { name: "userId", type: "text" },
+  { name: "orderKey", type: "float" },
+];
+
 /** `perItem` is a whole number ≥ 1. */
+
 export function checkPerItem(perItem: number): void {
   if (!Number.isInteger(perItem) || perItem < 1)
     throw new AppError("bad_input", say`${field("perItem")}: expected a whole number ≥ 1, got ${perItem}`);

@@ -3,7 +3,7 @@ import { AppError } from "../errors.ts";
 import { bulkTransaction, insertStamped } from "../db/bulk.ts";
 import { rollbackIf, withDryRun } from "../db/dry-run.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
-import { assignmentLoad, balance, resolveAnnotators } from "./balance.ts";
+import { ASSIGNMENT_COLUMNS, assignmentLoad, balance, resolveAnnotators } from "./balance.ts";
 import { mulberry32, randomSeed, shuffle } from "../stats/random.ts";
 import { loadItemLabels, ruleSettings } from "../labels/load.ts";
 import { finalLabel } from "../labels/reference.ts";
@@ -114,12 +114,7 @@ export async function assignChecks(db: Db, projectId: number, opts: TCheckOption
         await insertStamped(
           tx,
           "Assignment",
-          [
-            { name: "poolItemId", type: "text" },
-            { name: "userId", type: "text" },
-            { name: "orderKey", type: "float" },
-            { name: "checkItem", type: "int", pgType: "boolean" },
-          ],
+          [...ASSIGNMENT_COLUMNS, { name: "checkItem", type: "int", pgType: "boolean" }],
           balanced.rows.map((r) => [r.itemId, r.userId, r.orderKey, 1]),
         );
         return rollbackIf(opts.dryRun, {

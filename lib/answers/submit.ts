@@ -2,7 +2,7 @@ import { sql, type Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import type { DB } from "../db/schema.ts";
-import { exec, firstOf, insertedId, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
+import { exec, firstOf, insertedId, lockRows, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "../labels/submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
@@ -114,8 +114,7 @@ export async function submitAnswerJudgement(
 
 function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSubmitResult> {
   const { answerId, idempotencyKey } = data;
-  if ((yield* provider()) === "postgres")
-    yield* rowsOf((k) => k.selectFrom("Answer").select("id").where("id", "=", answerId).forUpdate());
+  yield* lockRows((k) => k.selectFrom("Answer").select("id").where("id", "=", answerId));
 
   const event = yield* firstOf((k) =>
     k.selectFrom("AnswerEvent").select(["actorId", "answerId", "kind"]).where("idempotencyKey", "=", idempotencyKey),

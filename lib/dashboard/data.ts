@@ -8,7 +8,7 @@ import { DashboardCache, newLineage } from "./load/cache.ts";
 import { load } from "./load/load.ts";
 import type { TSections } from "./load/sections.ts";
 import { versionParts } from "./load/version.ts";
-import { closeDashboardSql } from "./sql.ts";
+import { closeReadSql } from "../db/read.ts";
 
 export type {
   TChunkInfo,
@@ -103,5 +103,5 @@ export async function dashboardData(
 /** Forget every cached project, with its lineage (tests and benchmarks measuring a cold start). */
 export function clearDashboardCache(): void {
   cache().clear();
-  closeDashboardSql();
+  closeReadSql();
 }

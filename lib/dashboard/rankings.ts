@@ -4,7 +4,7 @@ import { dashboardCaches } from "./data.ts";
 import { cacheOf } from "./load/cache.ts";
 import { loadRankings, packFromEntries } from "./load/rankings.ts";
 import type { TDashboardData } from "./model.ts";
-import { num, rows, str } from "./sql.ts";
+import { num, rows, str } from "../db/read.ts";
 
 /**
  * Runs' rankings as the panels read them (loaded by lib/dashboard/load/rankings.ts, kept in the

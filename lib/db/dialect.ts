@@ -83,6 +83,23 @@ export const inIntList = (provider: TProvider, column: string): string =>
 export const listParam = (provider: TProvider, values: readonly (string | number)[]): string | (string | number)[] =>
   provider === "postgres" ? [...values] : JSON.stringify(values);
 
+/**
+ * `outer` has no match in `subquery`: PostgreSQL plans NOT EXISTS as an anti-join (a NOT IN list
+ * larger than work_mem would be scanned again for every row); SQLite builds a NOT IN list once (an
+ * ephemeral index). `subquery` selects `inner` and ends in a WHERE clause, which the correlation
+ * `inner = outer` extends on PostgreSQL; its parameters are the same on both.
+ */
+export const notIn = (provider: TProvider, outer: string, subquery: string, inner: string): string =>
+  provider === "postgres" ? `NOT EXISTS (${subquery} AND ${inner} = ${outer})` : `${outer} NOT IN (${subquery})`;
+
+/**
+ * A claim query that several workers run at once: PostgreSQL locks the rows it selects and skips
+ * those another worker holds (FOR UPDATE SKIP LOCKED); SQLite has no row locks (one writer at a
+ * time), so the query stays as it is.
+ */
+export const skippingLocked = <Q extends { forUpdate(): Q; skipLocked(): Q }>(provider: TProvider, query: Q): Q =>
+  provider === "postgres" ? query.forUpdate().skipLocked() : query;
+
 /** `?, ?, …` for `n` parameters (a short list whose length is bounded by the caller). */
 export const placeholders = (n: number): string => Array.from({ length: n }, () => "?").join(", ");
 

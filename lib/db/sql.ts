@@ -3,7 +3,8 @@ import type { Db } from "./client.ts";
 import { readDbConfig } from "./config.ts";
 import { sqliteValue, type TProvider } from "./dialect.ts";
 import { pgAll, pgAllNumbered, pgRun, pgRunNumbered, type TPgClient } from "./postgres.ts";
-import { compileStatement, type TBound, type TBuild, type TStatement as TTyped } from "./query.ts";
+import type { Compilable } from "kysely";
+import { compileStatement, type TBound, type TBuild, type TBuilder, type TStatement as TTyped } from "./query.ts";
 import { closeSharedSqlite, sharedSqlite, type TSqliteConn } from "./sqlite.ts";
 import { isTransactionConflict } from "./unavailable.ts";
 
@@ -83,6 +84,17 @@ function compiledOp(kind: "all" | "run", p: TProvider, statement: TTyped<unknown
   return p === "postgres"
     ? { kind, sql, params: params as TSqlParam[], numbered: true }
     : { kind, sql, params: params as TSqlParam[] };
+}
+
+/**
+ * Locks the rows `build` selects until the transaction ends, so that concurrent transactions on
+ * the same rows queue behind it (PostgreSQL: SELECT … FOR UPDATE). SQLite needs nothing: a
+ * transaction holds the database's write lock from BEGIN IMMEDIATE.
+ */
+export function* lockRows(
+  build: (k: TBuilder) => { forUpdate(): Compilable<unknown> },
+): Generator<TSqlOp, void, unknown> {
+  if ((yield* provider()) === "postgres") yield* rowsOf((k) => build(k).forUpdate());
 }
 
 /** Which database the body runs on (for the rare statement whose dialects differ). */
@@ -188,6 +200,19 @@ export async function sqlTransaction<T>(db: Db, makeBody: () => TSqlBody<T>): Pr
       await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
     }
   }
+}
+
+/**
+ * One write statement that needs no transaction around it (a conditional upsert with RETURNING):
+ * PostgreSQL runs it autocommitted (a transaction would add two round trips); SQLite runs it on the
+ * shared write connection, retrying while another connection holds the write lock.
+ */
+export async function sqlStatement<R>(db: Db, sql: string, params: readonly TSqlParam[]): Promise<R[]> {
+  const config = readDbConfig();
+  if (config.provider === "postgres") return pgAll<R>(db, sql, params);
+  return sqliteTransaction(config.file, function* () {
+    return yield* all<R>(sql, params);
+  });
 }
 
 /** Runs a read-only body outside a transaction (one statement or a few independent ones). */

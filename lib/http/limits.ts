@@ -1,8 +1,7 @@
 import { getDb, type Db } from "../db/client.ts";
 import { readDbConfig } from "../db/config.ts";
 import { elapsedMsSince, floatParam, least, timestampParam } from "../db/dialect.ts";
-import { pgAll } from "../db/postgres.ts";
-import { all, sqlTransaction } from "../db/sql.ts";
+import { sqlStatement } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
 /**
@@ -86,7 +85,6 @@ export class RateLimiter {
     const cap = Math.max(1, this.burst());
     const id = `${this.name}:${key}`;
     const { provider } = readDbConfig();
-    const pg = provider === "postgres";
     const elapsedMs = elapsedMsSince(provider, '"RateLimit"."updatedAt"');
     const num = floatParam(provider);
     const refill = `${least(provider)}(${num}, "RateLimit"."tokens" + ${elapsedMs} * ${num})`;
@@ -96,13 +94,7 @@ export class RateLimiter {
        WHERE ${refill} >= 1
        RETURNING "tokens"`;
     const params = [id, cap - 1, now, cap, now, perMs, now, cap, now, perMs];
-    // PostgreSQL: one autocommitted statement (a transaction would add two round trips); SQLite:
-    // through lib/db/sql.ts, which retries when another connection holds the write lock.
-    const taken = pg
-      ? await pgAll(db, sql, params)
-      : await sqlTransaction(db, function* () {
-          return yield* all(sql, params);
-        });
+    const taken = await sqlStatement(db, sql, params);
     if (taken.length > 0) return { ok: true };
     const row = await db.rateLimit.findUnique({ where: { key: id } });
     const tokens = row ? Math.min(cap, row.tokens + Math.max(0, now.getTime() - row.updatedAt.getTime()) * perMs) : 0;

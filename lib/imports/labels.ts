@@ -4,7 +4,7 @@ import { scanQrels } from "../formats/trec.ts";
 import type { LocatedError } from "../errors.ts";
 import { chunkResolver } from "../chunkings/store.ts";
 import { bulkTransaction, type BulkTx } from "../db/bulk.ts";
-import { dateValue, inTextList, listParam } from "../db/dialect.ts";
+import { dateValue, inTextList, listParam, notIn } from "../db/dialect.ts";
 import { loadIdMap } from "../db/id-index.ts";
 import { insertImportRecord } from "./record.ts";
 import {
@@ -297,18 +297,13 @@ async function importLabels(
  * One statement, run before the new labels are written: of `poolItemIds` (the pooled pairs this
  * import creates a label for), the assignments of items with no reference label of any source yet
  * and no judgement are deleted. The items already labelled are found by one pass over the
- * project's labels (SQLite: NOT IN; PostgreSQL: an anti-join), not a look-up per item. Returns the
+ * project's labels (lib/db/dialect.ts notIn), not a look-up per item. Returns the
  * items released.
  */
 async function releaseUngraded(tx: BulkTx, projectId: number, poolItemIds: readonly string[]): Promise<number> {
   if (poolItemIds.length === 0) return 0;
   const labelled = `SELECT p."id" FROM "ReferenceLabel" r JOIN "PoolItem" p ON p."projectId" = r."projectId" AND p."queryId" = r."queryId" AND p."chunkId" = r."chunkId" WHERE r."projectId" = ?`;
-  // SQLite builds the NOT IN list once (an ephemeral index); PostgreSQL plans NOT EXISTS as an
-  // anti-join, where a NOT IN list larger than work_mem would be scanned again for every row.
-  const notLabelled =
-    tx.provider === "postgres"
-      ? `NOT EXISTS (${labelled} AND p."id" = "Assignment"."poolItemId")`
-      : `"poolItemId" NOT IN (${labelled})`;
+  const notLabelled = notIn(tx.provider, '"Assignment"."poolItemId"', labelled, 'p."id"');
   const sql = `DELETE FROM "Assignment" WHERE ${inTextList(tx.provider, '"poolItemId"')} AND ${notLabelled} AND NOT EXISTS (SELECT 1 FROM "Judgement" j WHERE j."poolItemId" = "Assignment"."poolItemId") RETURNING "poolItemId"`;
   const rows = await tx.all<{ poolItemId: string }>(sql, [listParam(tx.provider, poolItemIds), projectId]);
   return new Set(rows.map((r) => r.poolItemId)).size;

@@ -17,6 +17,7 @@
  */
 import type { Db, JudgeRun } from "../db/client.ts";
 import { exec, provider, rowsOf, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
+import { skippingLocked } from "../db/dialect.ts";
 import { AppError } from "../errors.ts";
 import type { TRunParams } from "./create.ts";
 import {
@@ -171,8 +172,8 @@ export function answerKind(
                 .where("status", "=", "pending")
                 .orderBy("id")
                 .limit(limit);
-              // PostgreSQL: workers sharing a run skip each other's claims (store-record.ts claimTasks).
-              return p === "postgres" ? pending.forUpdate().skipLocked() : pending;
+              // Workers sharing a run skip each other's claims.
+              return skippingLocked(p, pending);
             })
             .returning(["id", "answerId", "sample", "attempts"]),
         );

@@ -6,6 +6,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Db, JudgeRun } from "../db/client.ts";
 import { exec, provider, rowsOf, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
+import { skippingLocked } from "../db/dialect.ts";
 import { finalAnswer, samplesGrade } from "./parse.ts";
 
 export type TClaimed = { id: number; queryId: number; chunkId: number; sample: number; attempts: number };
@@ -50,8 +51,8 @@ export async function claimTasks(db: Db, runId: number, workerId: string, limit:
             .where("status", "=", "pending")
             .orderBy("id")
             .limit(limit);
-          // PostgreSQL: workers sharing a run skip each other's claims; SQLite has no row locks (one writer).
-          return p === "postgres" ? pending.forUpdate().skipLocked() : pending;
+          // Workers sharing a run skip each other's claims.
+          return skippingLocked(p, pending);
         })
         .returning(["id", "queryId", "chunkId", "sample", "attempts"]),
     );

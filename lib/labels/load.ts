@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { sqlDate } from "../db/dialect.ts";
-import { num, numOrNull, typedRows } from "../dashboard/sql.ts";
+import { num, numOrNull, typedRows } from "../db/read.ts";
 import type { TRuleSettings } from "./rule.ts";
 
 export type TItemJudgement = {
@@ -55,7 +55,7 @@ export async function ruleSettings(db: Db, projectId: number): Promise<TRuleSett
 /**
  * Every pool item of a project with its assignment count, judgements and adjudication, read in a
  * few flat queries (one per table) and joined here: the base of reference labels, stages and the
- * adjudication queue. Typed statements on the dashboard's read path (lib/dashboard/sql.ts
+ * adjudication queue. Typed statements on the dashboard's read path (lib/db/read.ts
  * typedRows): a project's 100,000s of judgements come back as plain rows, not Prisma objects.
  * With `poolItemIds`, only those items; with `notAccepted`, only the items of questions that are
  * not accepted (drafts, rejected: the ones the dashboard's data leaves out, which the Annotators

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/client.ts";
-import { exec, firstOf, insertedId, provider, rowsOf, type TSqlBody } from "../db/sql.ts";
+import { exec, firstOf, insertedId, lockRows, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "./submit-retry.ts";
 import { gradingClosedError } from "../projects/grading.ts";
@@ -54,9 +54,8 @@ export async function submitJudgement(db: Db, userId: string, input: TJudgementI
 
 function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const { poolItemId, idempotencyKey } = data;
-  // PostgreSQL: queue concurrent submissions for the same item (SQLite holds the database lock).
-  if ((yield* provider()) === "postgres")
-    yield* rowsOf((k) => k.selectFrom("PoolItem").select("id").where("id", "=", poolItemId).forUpdate());
+  // Concurrent submissions for the same item queue here.
+  yield* lockRows((k) => k.selectFrom("PoolItem").select("id").where("id", "=", poolItemId));
 
   // A key already applied (to an ordinary or a check item): the stored judgement, applied: false.
   const stored = yield* storedByKey(userId, data);

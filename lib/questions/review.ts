@@ -17,7 +17,7 @@ import { duplicateClusters } from "./duplicates.ts";
 import { bm25Index, bm25Rank, flagged, indexedOverlap, type TBm25Index, type TChunkText } from "./overlap.ts";
 import { listQuestions, type TQuestion } from "./store.ts";
 import { videoSource } from "../media/source.ts";
-import { num, rows, str } from "../dashboard/sql.ts";
+import { num, rows, str } from "../db/read.ts";
 
 /** A question's near-duplicate group: its place in the group list, its size, and a few other members' ids. */
 export type TQuestionCluster = { index: number; size: number; others: string[] };

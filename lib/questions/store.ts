@@ -5,7 +5,7 @@
 import type { Db, QuestionStatus } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import { videoSource, type TVideoSource } from "../media/source.ts";
-import { num, numOrNull, rows, str } from "../dashboard/sql.ts";
+import { num, numOrNull, rows, str } from "../db/read.ts";
 import { historyChanges, readSnapshot, snapshotVideoIds, type TFieldChange, type TSnapshot } from "./history.ts";
 
 export type TPlace = { videoId: number | null; video: string | null; start: number; end: number | null };
@@ -28,7 +28,7 @@ const iso = (v: unknown): string =>
 
 /**
  * Every question of the project (optionally of one status or author), by external id. Plain SQL
- * (lib/dashboard/sql.ts `rows`): thousands of questions with their tags and places in three reads,
+ * (lib/db/read.ts `rows`): thousands of questions with their tags and places in three reads,
  * no per-row objects and no IN list of ids.
  */
 export async function listQuestions(

@@ -49,7 +49,7 @@ describe("the dashboard boundary", () => {
     const { servePanel } = await import("../../lib/dashboard/serve.ts");
     const { loadView } = await import("../../lib/dashboard/load/view.ts");
     const { ZDashboardQuery } = await import("../../lib/dashboard/options.ts");
-    const { closeDashboardSql } = await import("../../lib/dashboard/sql.ts");
+    const { closeReadSql } = await import("../../lib/db/read.ts");
     const q = ZDashboardQuery.parse({});
     const names = Object.keys(PANEL_COMPUTE) as (keyof typeof PANEL_COMPUTE)[];
     const served = new Map<string, unknown>();
@@ -59,7 +59,7 @@ describe("the dashboard boundary", () => {
     expect(view.generation?.answers.length).toBeGreaterThan(0);
 
     // The database out of reach: no read connection, and a URL that leads nowhere.
-    closeDashboardSql();
+    closeReadSql();
     const url = process.env.DATABASE_URL;
     process.env.DATABASE_URL =
       tdb.provider === "sqlite" ? "file:/nonexistent/boundary/none.db" : "postgresql://nobody@127.0.0.1:9/none";

@@ -48,7 +48,7 @@ async function importRun(system: string, bytes: Buffer, replace = false) {
 }
 
 async function packedRows() {
-  const { rows } = await import("../../lib/dashboard/sql.ts");
+  const { rows } = await import("../../lib/db/read.ts");
   const { decodeRanking } = await import("../../lib/runs/packed.ts");
   const { clearDashboardCache } = await import("../../lib/dashboard/data.ts");
   clearDashboardCache(); // a fresh read connection

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../../db/client.ts";
 import type { TChunkInfo, TDashboardData, TQueryInfo } from "../model.ts";
-import { num, numOrNull, rows, str } from "../sql.ts";
+import { num, numOrNull, rows, str } from "../../db/read.ts";
 
 export type TBase = {
   queries: Map<number, TQueryInfo>;

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../../db/client.ts";
 import { importPrecedence } from "../../labels/reference.ts";
-import { num, numOrNull, rows, str } from "../sql.ts";
+import { num, numOrNull, rows, str } from "../../db/read.ts";
 import type { TBase } from "./base.ts";
 
 export type TImported = {

@@ -6,7 +6,7 @@ import type { Db } from "../../db/client.ts";
 import { readDbConfig } from "../../db/config.ts";
 import { timestampParam } from "../../db/dialect.ts";
 import type { TJudgementRow } from "../model.ts";
-import { num, numOrNull, rows, str } from "../sql.ts";
+import { num, numOrNull, rows, str } from "../../db/read.ts";
 
 /** Judgements of every project by id, in id order, as of one snapshot of the table. */
 export type TJudgementState = {

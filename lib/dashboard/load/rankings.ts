@@ -14,7 +14,7 @@ import type { Db } from "../../db/client.ts";
 import { decodeRanking, encodeRanking } from "../../runs/packed.ts";
 import type { TDashboardData } from "../model.ts";
 import type { TRunRankings } from "../rankings.ts";
-import { num, rows } from "../sql.ts";
+import { num, rows } from "../../db/read.ts";
 import type { TLineage } from "./cache.ts";
 
 type TRun = TDashboardData["runs"][number];

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { TRuleSettings } from "../../labels/rule.ts";
 import type { TDashboardData, TDashboardProject, TLabel } from "../model.ts";
-import { num, numOrNull, rows, str } from "../sql.ts";
+import { num, numOrNull, rows, str } from "../../db/read.ts";
 import { loadBase, type TBase } from "./base.ts";
 import { loadImported, type TImported, type TImportIndex } from "./imports.ts";
 import type { TAdjudication, TAssignments, TItemStates } from "./item-states.ts";

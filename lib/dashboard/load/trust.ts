@@ -11,7 +11,7 @@ import type { Db } from "../../db/client.ts";
 import { sampleGrades } from "../../judge/store.ts";
 import type { TSampleGrades } from "../../judge/retest.ts";
 import type { TDashboardData } from "../model.ts";
-import { num, numOrNull, rows, str, typedRows } from "../sql.ts";
+import { num, numOrNull, rows, str, typedRows } from "../../db/read.ts";
 import { cacheOf, type TCacheHolder } from "./cache.ts";
 
 export type TJudgeRunInfo = {

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
-import { rows } from "../sql.ts";
+import { rows } from "../../db/read.ts";
 
 /** Version queries, one per table the dashboard reads (their results: the parts of the version). */
 export const VERSION_PARTS = {

@@ -1,15 +1,16 @@
-import type { Db } from "../db/client.ts";
-import { readDbConfig } from "../db/config.ts";
-import { sqliteValue } from "../db/dialect.ts";
-import { pgAll, pgAllNumbered } from "../db/postgres.ts";
-import { compileFor, type TBuild } from "../db/query.ts";
-import { closeSharedSqlite, sharedSqlite } from "../db/sqlite.ts";
+import type { Db } from "./client.ts";
+import { readDbConfig } from "./config.ts";
+import { sqliteValue } from "./dialect.ts";
+import { pgAll, pgAllNumbered } from "./postgres.ts";
+import { compileFor, type TBuild } from "./query.ts";
+import { closeSharedSqlite, sharedSqlite } from "./sqlite.ts";
 
 /**
- * Read-only SQL for the dashboard's bulk reads (100,000s of narrow rows), where building a Prisma
- * object per row costs more than the query: on SQLite the shared read-only connection of
- * lib/db/sqlite.ts returning plain arrays; on PostgreSQL Prisma's raw query (lib/db/postgres.ts).
- * SQL uses `?` placeholders and double-quoted identifiers.
+ * The read path outside a transaction: bulk reads of narrow rows (the dashboard's 100,000s of
+ * labels, the question list, the adjudication queue's labels), where building a Prisma object per
+ * row costs more than the query. SQLite: the shared read-only connection of lib/db/sqlite.ts,
+ * returning plain arrays; PostgreSQL: Prisma's raw query (lib/db/postgres.ts). SQL uses `?`
+ * placeholders and double-quoted identifiers.
  */
 export async function rows(db: Db, sql: string, params: unknown[] = []): Promise<unknown[][]> {
   const config = readDbConfig();
@@ -35,7 +36,7 @@ export async function typedRows<R>(db: Db, build: TBuild<R>): Promise<R[]> {
 }
 
 /** Closes the read connection (tests and benchmarks that remove their database file). */
-export function closeDashboardSql(): void {
+export function closeReadSql(): void {
   closeSharedSqlite("read");
 }
 

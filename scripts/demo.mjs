@@ -264,9 +264,10 @@ function generatedAnswers() {
 }
 
 /**
- * A decision (lib/decisions): hybrid-rrf against bm25 on nDCG@10. q01–q08 are completely labelled
+ * Decisions (lib/decisions): hybrid-rrf against bm25 on nDCG@10. q01–q08 are completely labelled
  * already; a first batch draws among q09–q12 (assigned to both annotators already, so nothing new
  * to grade): the Decisions card waits for their labels, and settles as ann1 and ann2 grade them.
+ * And the two generators on faithfulness, with no batch drawn yet.
  */
 function decision() {
   const p = ["--project", PROJECT];
@@ -293,6 +294,20 @@ function decision() {
     annotators.join(","),
     "--seed",
     "1",
+  ]);
+  // Between the two generators on faithfulness: q01–q08 are labelled already (certain), q09–q12
+  // are left for the lead to draw from the card.
+  assessor([
+    "decide",
+    "create",
+    "gen-a-vs-gen-b",
+    ...p,
+    "--compare",
+    "gen-a,gen-b",
+    "--measure",
+    "faithfulness",
+    "--judge",
+    "gpt-judge",
   ]);
 }
 
@@ -439,7 +454,10 @@ step(
   secondChunking,
 );
 step("Generated answers: gen-a (top 3 chunks) and gen-b (top chunk), q01–q08 labelled, judge on all", generatedAnswers);
-step("A decision: hybrid-rrf vs bm25 on nDCG@10, with a first batch drawn among q09–q12", decision);
+step(
+  "Decisions: hybrid-rrf vs bm25 on nDCG@10, with a first batch drawn among q09–q12; gen-a vs gen-b on faithfulness",
+  decision,
+);
 say(`\nDemo data loaded in ${seconds(started)}.`);
 
 if (!serving) {

@@ -51,7 +51,7 @@ export function registerAssign(program: Command): void {
     )
     .option(
       "--decision <name>",
-      "the next batch of a decision (npx assessor decide create): --budget N questions drawn where the judge is least sure and the compared systems rank differently, each with its inclusion probability; every pooled pair of each to --per-item annotators",
+      "the next batch of a decision (npx assessor decide create): --budget N questions drawn where the judge is least sure and the compared systems rank differently, each with its inclusion probability; the pairs to label of each (for generators, the compared answers) to --per-item annotators",
     )
     .option("--budget <n>", "with --decision: questions to draw in this batch")
     .option(

@@ -58,9 +58,14 @@ export function registerDecide(program: Command): void {
 
   decide
     .command("create <name>")
-    .description("name a decision: compare systems (run names) on one measure")
-    .requiredOption("--compare <systems>", "comma-separated run names, at least two")
-    .requiredOption("--measure <m>", "ndcg@10, ndcg@5, recall@10, recall@5, mrr, or a column id such as recall_10@2")
+    .description(
+      "name a decision: compare systems on one measure: runs on a retrieval measure, or generators (answer systems) on faithfulness or answer relevance",
+    )
+    .requiredOption("--compare <systems>", "comma-separated run names (or answer systems), at least two")
+    .requiredOption(
+      "--measure <m>",
+      "runs: ndcg@10, ndcg@5, recall@10, recall@5, mrr, or a column id such as recall_10@2; generators: faithfulness, faithfulness_strict (partial support counts 0) or relevance",
+    )
     .option(
       "--margin <d>",
       "equivalence margin: settled as equivalent when the interval of the difference lies inside ±d",
@@ -68,7 +73,10 @@ export function registerDecide(program: Command): void {
     )
     .option("--confidence <level>", "confidence of the decision over all looks (0.5–0.999)", "0.95")
     .option("--gain <g>", "nDCG gain: linear or exponential", "linear")
-    .option("--judge <name>", "the judge whose labels predict the measure (default: the dashboard's default judge)")
+    .option(
+      "--judge <name>",
+      "the judge whose labels predict the measure (default: the dashboard's default judge; for generators, the first answer judge)",
+    )
     .option(
       "--spending <family>",
       "how the error is spent over the looks: hsd(γ) (Hwang–Shih–DeCani; hsd(-4) the default), obf (O'Brien–Fleming type) or pocock",
@@ -175,7 +183,7 @@ export function registerDecide(program: Command): void {
       await withProject(opts.project, async (db, project) => {
         const plan = await decisionPlan(db, project.id, await findDecision(db, project.id, name), differences);
         out(
-          `plan for decision ${name}: ${plan.questions} questions, ${plan.pairsPerQuestion.toFixed(1)} pooled pairs per question to label, ${plan.perItem} annotators per pair`,
+          `plan for decision ${name}: ${plan.questions} questions, ${plan.pairsPerQuestion.toFixed(1)} ${plan.items} per question to label, ${plan.perItem} annotators per ${plan.items === "answers" ? "answer" : "pair"}`,
         );
         out("true difference  active: questions (labels)  uniform: questions (labels)");
         const cell = (q: number | null, l: number | null) => (q === null ? "not reachable" : `${q} (${l})`);

@@ -12,6 +12,8 @@ export type TAssignAnswersOptions = {
   perItem?: number;
   /** Only this system's answers. */
   system?: string;
+  /** Only these answers (a decision's drawn questions: lib/decisions/draw.ts). */
+  answerIds?: readonly string[];
   seed?: number;
   /** Compute the assignment and write nothing (the preview); with `seed` the confirmed call does exactly what it showed. */
   dryRun?: boolean;
@@ -56,7 +58,11 @@ export async function assignAnswers(
   const rng = mulberry32(seed);
   const annotators = await annotatorsFor(db, perItem, opts.annotators);
   const answers = await db.answer.findMany({
-    where: { projectId, ...(opts.system === undefined ? {} : { system: opts.system }) },
+    where: {
+      projectId,
+      ...(opts.system === undefined ? {} : { system: opts.system }),
+      ...(opts.answerIds === undefined ? {} : { id: { in: [...opts.answerIds] } }),
+    },
     select: { id: true },
     orderBy: { id: "asc" },
   });

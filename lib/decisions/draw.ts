@@ -2,27 +2,56 @@
  * A decision's next batch (`assign --decision`, the Decisions card's button): questions drawn with
  * the probabilities frozen at creation, their pairs to label assigned blind and balanced.
  */
+import { assignAnswers } from "../answers/assign.ts";
 import { assign, type TAssignResult } from "../assignment/assign.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../errors.ts";
 import { inclusionProbabilities, systematicSample } from "../stats/active.ts";
 import { seededRng } from "../stats/random.ts";
 import { field, say } from "../terms.ts";
+import { isAnswerMeasure } from "./answers.ts";
 import { findDecision } from "./store.ts";
+
+/** What a batch assigned: pool items (runs) or answers (generators). */
+export type TDrawAssignment = Pick<
+  TAssignResult,
+  "seed" | "perItem" | "itemsToppedUp" | "created" | "shortfall" | "annotators"
+>;
 
 export type TDrawResult = {
   look: number;
   budget: number;
   drawn: number[];
   newQuestions: number[];
-  assignment: TAssignResult | null;
+  assignment: TDrawAssignment | null;
 };
+
+/** A generators decision's drawn questions: the compared systems' answers to them, assigned like every answer. */
+async function assignDrawnAnswers(
+  db: Db,
+  projectId: number,
+  systems: readonly string[],
+  questions: readonly number[],
+  opts: { perItem: number; annotators?: string[]; seed: number },
+): Promise<TDrawAssignment> {
+  const rows = await db.answer.findMany({
+    where: { projectId, system: { in: [...systems] }, queryId: { in: [...questions] } },
+    select: { id: true },
+  });
+  const r = await assignAnswers(db, projectId, {
+    perItem: opts.perItem,
+    annotators: opts.annotators,
+    answerIds: rows.map((a) => a.id),
+    seed: opts.seed,
+  });
+  return { ...r, itemsToppedUp: r.answersToppedUp };
+}
 
 /**
  * Draws the next batch: `budget` questions in expectation from the uncertain questions of the
  * decision, with the probabilities of lib/stats/active.ts (computed from the uncertainty frozen at
  * creation, so known exactly), and assigns the newly drawn ones' pairs to label (the discriminating
- * pairs frozen at creation, or every pooled pair) to `perItem`
+ * pairs frozen at creation, or every pooled pair; for generators, the compared systems' answers) to `perItem`
  * annotators (blind and balanced like every assignment). A question drawn before costs nothing.
  */
 export async function drawBatch(
@@ -65,13 +94,15 @@ export async function drawBatch(
     if (chunks) questionChunks[String(q)] = chunks;
   }
   const assignment = newQuestions.length
-    ? await assign(db, projectId, {
-        perItem: opts.perItem,
-        annotators: opts.annotators,
-        questions: newQuestions,
-        questionChunks,
-        seed,
-      })
+    ? isAnswerMeasure(d.measure)
+      ? await assignDrawnAnswers(db, projectId, d.systems, newQuestions, { ...opts, seed })
+      : await assign(db, projectId, {
+          perItem: opts.perItem,
+          annotators: opts.annotators,
+          questions: newQuestions,
+          questionChunks,
+          seed,
+        })
     : null;
   await db.decisionBatch.create({
     data: { decisionId: d.id, look, budget: opts.budget, tau, seed, probabilities: probs, drawn },

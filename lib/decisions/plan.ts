@@ -7,7 +7,8 @@ import { inclusionProbabilities } from "../stats/active.ts";
 import { normalQuantile } from "../stats/normal.ts";
 import { spendingFunction } from "../stats/sequential.ts";
 import { decisionResidualScale, pairsOf, predictionSpread } from "./model.ts";
-import { decisionInput, loaded, systemValues, type TDecision } from "./store.ts";
+import { isAnswerMeasure } from "./answers.ts";
+import { decisionInput, itemsPerQuestion, loaded, presentPopulation, systemValues, type TDecision } from "./store.ts";
 
 export type TPlanRow = { difference: number; active: number | null; uniform: number | null };
 
@@ -77,6 +78,8 @@ export type TDecisionPlan = {
   rows: (TPlanRow & { activeLabels: number | null; uniformLabels: number | null })[];
   questions: number;
   pairsPerQuestion: number;
+  /** What a question's items are: pooled pairs (runs) or answers (generators). */
+  items: "pooled pairs" | "answers";
   perItem: number;
 };
 
@@ -91,17 +94,15 @@ export async function decisionPlan(
   d: TDecision,
   differences: readonly number[],
 ): Promise<TDecisionPlan> {
-  const { data, rankings } = await loaded(db, projectId);
-  const values = systemValues(data, rankings, d);
-  const population = d.population.filter((p) => data.queries.has(p.queryId));
+  const l = await loaded(db, projectId, { answers: isAnswerMeasure(d.measure) });
+  const values = systemValues(l, d);
+  const population = presentPopulation(l, d);
   const variance = predictionSpread(population, values);
-  const perQuestion = new Map<number, number>();
-  for (const it of data.poolItems.values()) perQuestion.set(it.queryId, (perQuestion.get(it.queryId) ?? 0) + 1);
   const uncertain = population.filter((p) => !p.certain);
-  // A drawn question costs its discriminating pairs when it has them, else its whole pool.
-  const pairsPerQuestion = uncertain.length
-    ? uncertain.reduce((s, p) => s + (p.chunks?.length ?? perQuestion.get(p.queryId) ?? 0), 0) / uncertain.length
-    : 0;
+  // A drawn question costs its discriminating pairs when it has them, else its whole pool (runs), or
+  // the compared systems' answers (generators).
+  const items = itemsPerQuestion(l.data, d);
+  const pairsPerQuestion = uncertain.length ? uncertain.reduce((s, p) => s + items(p), 0) / uncertain.length : 0;
   const perItem =
     (await db.project.findUnique({ where: { id: projectId }, select: { annotatorsPerItem: true } }))
       ?.annotatorsPerItem ?? 2;
@@ -122,5 +123,11 @@ export async function decisionPlan(
         ),
     },
   ).map((r) => ({ ...r, activeLabels: labels(r.active), uniformLabels: labels(r.uniform) }));
-  return { rows, questions: population.length, pairsPerQuestion, perItem };
+  return {
+    rows,
+    questions: population.length,
+    pairsPerQuestion,
+    items: isAnswerMeasure(d.measure) ? "answers" : "pooled pairs",
+    perItem,
+  };
 }

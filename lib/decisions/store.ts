@@ -15,6 +15,15 @@ import type { Gain } from "../stats/measures/ndcg.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
 import { calibration, discriminatingChunks, questionUncertainty, rankWeighting } from "./design.ts";
 import {
+  ANSWER_MEASURE_IDS,
+  answerPopulation,
+  answerSystemValues,
+  comparedAnswers,
+  isAnswerMeasure,
+  pickAnswerJudge,
+} from "./answers.ts";
+import { generationData, type TAnswer, type TLabels } from "../dashboard/load/answers.ts";
+import {
   decisionState,
   type TBatch,
   type TDecisionInput,
@@ -35,13 +44,15 @@ const MEASURE_ALIASES: Record<string, string> = {
   mrr: "recip_rank@1",
 };
 
+/** A retrieval measure (an alias or a column id of lib/stats/measures/columns.ts) or an answer measure (lib/decisions/answers.ts). */
 export function measureId(measure: string): string {
+  if (isAnswerMeasure(measure.toLowerCase())) return measure.toLowerCase();
   const id = MEASURE_ALIASES[measure.toLowerCase()] ?? measure;
   const known = retrievalColumns("linear").map((c) => c.id);
   if (!known.includes(id))
     throw new AppError(
       "bad_input",
-      say`${field("measure")}: unknown measure "${measure}"; expected one of ${[...Object.keys(MEASURE_ALIASES), ...known].join(", ")}`,
+      say`${field("measure")}: unknown measure "${measure}"; expected one of ${[...Object.keys(MEASURE_ALIASES), ...known].join(", ")} for runs, or ${ANSWER_MEASURE_IDS.join(", ")} for generators`,
     );
   return id;
 }
@@ -155,13 +166,30 @@ function pooledQuestions(data: TDashboardData): number[] {
   return [...ids].filter((q) => data.queries.has(q)).sort((a, b) => a - b);
 }
 
-export async function loaded(
-  db: Db,
-  projectId: number,
-): Promise<{ data: TDashboardData; rankings: Map<number, TRunRankings> }> {
-  const { data } = await dashboardData(db, projectId);
-  return { data, rankings: await runRankings(db, data) };
+/** What decisions are computed from: the dashboard's data and rankings, and the answers and their labels when a decision is between generators. */
+export type TLoaded = {
+  data: TDashboardData;
+  rankings: Map<number, TRunRankings>;
+  generation: { answers: TAnswer[]; labels: TLabels } | null;
+};
+
+export async function loaded(db: Db, projectId: number, opts: { answers?: boolean } = {}): Promise<TLoaded> {
+  const { data, cache } = await dashboardData(db, projectId);
+  const [rankings, generation] = await Promise.all([
+    runRankings(db, data),
+    opts.answers ? generationData(db, projectId, cache.lineage) : null,
+  ]);
+  return { data, rankings, generation: generation && { answers: generation.answers, labels: generation.labels } };
 }
+
+/** The answers and labels a decision between generators reads (loaded with `answers`). */
+function generationOf(l: TLoaded): { answers: TAnswer[]; labels: TLabels } {
+  if (!l.generation)
+    throw new Error("a decision between generators needs the answers loaded (loaded(…, { answers: true }))");
+  return l.generation;
+}
+
+const isAnswerDecision = (d: { measure: string }) => isAnswerMeasure(d.measure);
 
 export async function createDecision(db: Db, projectId: number, input: TDecisionCreate): Promise<TDecision> {
   const parsed = ZDecisionCreate.safeParse(input);
@@ -180,6 +208,20 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
       "bad_input",
       say`${field("spending")}: expected obf, pocock or hsd(γ) (e.g. hsd(-4)), got "${spec.spending}"`,
     );
+  if (isAnswerMeasure(measure)) {
+    const l = await loaded(db, projectId, { answers: true });
+    const { labels, answers } = generationOf(l);
+    const judge = pickAnswerJudge(labels, spec.judge);
+    const population = answerPopulation(answers, labels, spec.systems, measure, judge).filter((p) =>
+      l.data.queries.has(p.queryId),
+    );
+    if (population.length === 0)
+      throw new AppError(
+        "bad_input",
+        say`${field("compare")}: no accepted question has an answer of every compared system (${spec.systems.join(", ")})`,
+      );
+    return storeDecision(db, projectId, spec, measure, spending, judge, population);
+  }
   const { data, rankings } = await loaded(db, projectId);
   const runs = spec.systems.map((s) => runBySystem(data, s));
   const judge = pickJudge(data, spec.judge);
@@ -217,6 +259,18 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
     );
     return chunks ? { queryId, uncertainty: u, certain: false, chunks } : { queryId, uncertainty: u, certain: false };
   });
+  return storeDecision(db, projectId, spec, measure, spending, judge, population);
+}
+
+async function storeDecision(
+  db: Db,
+  projectId: number,
+  spec: z.output<typeof ZDecisionCreate>,
+  measure: string,
+  spending: TSpending,
+  judge: string | null,
+  population: TPopulationEntry[],
+): Promise<TDecision> {
   try {
     const row = await db.decision.create({
       data: {
@@ -274,7 +328,21 @@ export async function deleteDecision(db: Db, projectId: number, name: string): P
 }
 
 /** Each compared system's values per question: judge-predicted (certain questions: human) and human on complete questions. */
-export function systemValues(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TSystemValues[] {
+export function systemValues(l: TLoaded, d: TDecision): TSystemValues[] {
+  if (isAnswerMeasure(d.measure)) {
+    const { answers, labels } = generationOf(l);
+    return answerSystemValues(answers, labels, { ...d, measure: d.measure });
+  }
+  return runValues(l.data, l.rankings, d);
+}
+
+/** The questions of the population a decision can still use: accepted, and (between generators) answered by every compared system. */
+export function presentPopulation(l: TLoaded, d: TDecision): TPopulationEntry[] {
+  const answered = isAnswerDecision(d) ? comparedAnswers(generationOf(l).answers, d.systems) : null;
+  return d.population.filter((p) => l.data.queries.has(p.queryId) && (!answered || answered.has(p.queryId)));
+}
+
+function runValues(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TSystemValues[] {
   const complete = completeQuestions(data);
   const judgeQ =
     d.judge && data.judges.has(d.judge)
@@ -336,38 +404,46 @@ export type TDecisionReport = {
   labelsPerQuestion: number;
 };
 
-/** The mean labels of the questions not drawn yet: their discriminating pairs (or whole pools) × annotators per pair. */
+/**
+ * What labelling one question costs, per annotator: its discriminating pairs (or whole pool) for
+ * runs, one answer per compared system for generators.
+ */
+export function itemsPerQuestion(data: TDashboardData, d: TDecision): (p: TPopulationEntry) => number {
+  if (isAnswerDecision(d)) return () => d.systems.length;
+  const pooled = pooledChunks(data);
+  return (p) => p.chunks?.length ?? pooled.get(p.queryId)?.size ?? 0;
+}
+
+/** The mean labels of the questions not drawn yet: their items to label × annotators per item. */
 function labelsPerQuestion(data: TDashboardData, d: TDecision, population: readonly TPopulationEntry[]): number {
   const drawn = new Set(d.batches.flatMap((b) => b.drawn));
-  const pooled = pooledChunks(data);
   const left = population.filter((p) => !p.certain && !drawn.has(p.queryId));
   if (left.length === 0) return 0;
-  const pairs = left.reduce((s, p) => s + (p.chunks?.length ?? pooled.get(p.queryId)?.size ?? 0), 0);
-  return (pairs / left.length) * data.project.annotatorsPerItem;
+  const items = itemsPerQuestion(data, d);
+  return (left.reduce((s, p) => s + items(p), 0) / left.length) * data.project.annotatorsPerItem;
 }
 
 /** The decision's state on data loaded once (for several decisions: `decisionReports`). */
-function reportOn(data: TDashboardData, rankings: Map<number, TRunRankings>, d: TDecision): TDecisionReport {
-  const values = systemValues(data, rankings, d);
-  const population = d.population.filter((p) => data.queries.has(p.queryId));
+function reportOn(l: TLoaded, d: TDecision): TDecisionReport {
+  const values = systemValues(l, d);
+  const population = presentPopulation(l, d);
   const state = decisionState(decisionInput(d, population), values);
   return {
     decision: d,
     state,
     missingQuestions: d.population.length - population.length,
-    labelsPerQuestion: labelsPerQuestion(data, d, population),
+    labelsPerQuestion: labelsPerQuestion(l.data, d, population),
   };
 }
 
 export async function decisionReport(db: Db, projectId: number, d: TDecision): Promise<TDecisionReport> {
-  const { data, rankings } = await loaded(db, projectId);
-  return reportOn(data, rankings, d);
+  return reportOn(await loaded(db, projectId, { answers: isAnswerDecision(d) }), d);
 }
 
 /** Every decision of the project with its state, the project's data loaded once. */
 export async function decisionReports(db: Db, projectId: number): Promise<TDecisionReport[]> {
   const decisions = await listDecisionRows(db, projectId);
   if (decisions.length === 0) return [];
-  const { data, rankings } = await loaded(db, projectId);
-  return decisions.map((d) => reportOn(data, rankings, d));
+  const l = await loaded(db, projectId, { answers: decisions.some(isAnswerDecision) });
+  return decisions.map((d) => reportOn(l, d));
 }

@@ -91,12 +91,44 @@ describe("the Decisions card", () => {
     expect(after.state.drawn).toBe(2);
   });
 
+  it("draws a batch of the demo's decision between generators: the drawn questions' answers are assigned", async () => {
+    const gen = decision("gen-a-vs-gen-b");
+    expect(await gen.getAttribute("data-status")).toBe("no_basis");
+    expect(await gen.textContent()).toMatch(/gen-a vs gen-b on faithfulness/);
+    const input = gen.getByLabel("Questions to draw");
+    await input.fill("1");
+    await input.press("Enter");
+    await card().getByRole("status").filter({ hasText: "Batch 1: 1 question(s) drawn" }).waitFor();
+    // One question drawn among those not labelled yet (q01–q08 were, so they are certain): its
+    // answers of gen-a and gen-b, each to the project's two annotators per answer.
+    const shown = JSON.parse(
+      runCli(["decide", "show", "gen-a-vs-gen-b", "--project", "demo", "--format", "json"], {
+        env: { DATABASE_URL: testDb.url },
+      }).stdout,
+    ) as { state: { drawn: number; certain: number }; decision: { batches: { drawn: number[] }[] } };
+    expect(shown.state.drawn).toBe(1);
+    expect(shown.state.certain).toBe(8);
+    const [queryId] = shown.decision.batches[0].drawn;
+    const { getDb } = await import("../../lib/db/client.ts");
+    const answers = await (
+      await getDb()
+    ).answer.findMany({
+      where: { projectId, queryId },
+      select: { system: true, _count: { select: { assignments: true } } },
+      orderBy: { system: "asc" },
+    });
+    expect(answers.map((a) => [a.system, a._count.assignments])).toEqual([
+      ["gen-a", 2],
+      ["gen-b", 2],
+    ]);
+  });
+
   it("lets only the lead draw: the adjudicator reads, an annotator is refused", async () => {
     const adj = await server.cookie("adjudicator@example.com", "demo-adjudicator");
     const read = await fetch(`${server.url}/api/dashboard/${projectId}/decisions`, { headers: { Cookie: adj } });
     expect(read.status).toBe(200);
     const body = (await read.json()) as { decisions: { name: string }[] };
-    expect(body.decisions.map((d) => d.name)).toEqual(["hybrid-vs-bm25", "vector-vs-bm25"]);
+    expect(body.decisions.map((d) => d.name)).toEqual(["hybrid-vs-bm25", "gen-a-vs-gen-b", "vector-vs-bm25"]);
     const draw = await fetch(`${server.url}/api/dashboard/${projectId}/decisions`, {
       method: "POST",
       headers: { Cookie: adj, "Content-Type": "application/json", Origin: server.url },

@@ -114,7 +114,7 @@ export async function submitAnswerJudgement(
 
 function* apply(userId: string, data: TAnswerJudgementData): TSqlBody<TAnswerSubmitResult> {
   const { answerId, idempotencyKey } = data;
-  yield* lockRows((k) => k.selectFrom("Answer").select("id").where("id", "=", answerId));
+  yield* lockRows((k) => k.selectFrom("Answer").select("id").where("id", "=", answerId).forUpdate());
 
   const event = yield* firstOf((k) =>
     k.selectFrom("AnswerEvent").select(["actorId", "answerId", "kind"]).where("idempotencyKey", "=", idempotencyKey),

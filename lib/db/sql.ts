@@ -3,8 +3,7 @@ import type { Db } from "./client.ts";
 import { readDbConfig } from "./config.ts";
 import { sqliteValue, type TProvider } from "./dialect.ts";
 import { pgAll, pgAllNumbered, pgRun, pgRunNumbered, type TPgClient } from "./postgres.ts";
-import type { Compilable } from "kysely";
-import { compileStatement, type TBound, type TBuild, type TBuilder, type TStatement as TTyped } from "./query.ts";
+import { compileStatement, type TBound, type TBuild, type TStatement as TTyped } from "./query.ts";
 import { closeSharedSqlite, sharedSqlite, type TSqliteConn } from "./sqlite.ts";
 import { isTransactionConflict } from "./unavailable.ts";
 
@@ -66,10 +65,10 @@ export function* firstOf<R>(statement: TTyped<R>): Generator<TSqlOp, R | undefin
 }
 
 /** The id of the row an INSERT … RETURNING "id" wrote (one that returns no row is a bug). */
-export function* insertedId(build: TBuild<{ id: number | bigint | string }>): Generator<TSqlOp, number, unknown> {
-  const inserted = yield* firstOf(build);
-  if (!inserted) throw new Error("INSERT … RETURNING gave no row");
-  return Number(inserted.id);
+export function* insertedId(statement: TTyped<{ id: number | bigint | string }>): Generator<TSqlOp, number, unknown> {
+  const rows = (yield compiledOp("all", yield* provider(), statement)) as { id: number | bigint | string }[];
+  if (!rows[0]) throw new Error("INSERT … RETURNING gave no row");
+  return Number(rows[0].id);
 }
 
 /** Runs a typed statement; returns the number of rows it changed. */
@@ -87,14 +86,13 @@ function compiledOp(kind: "all" | "run", p: TProvider, statement: TTyped<unknown
 }
 
 /**
- * Locks the rows `build` selects until the transaction ends, so that concurrent transactions on
- * the same rows queue behind it (PostgreSQL: SELECT … FOR UPDATE). SQLite needs nothing: a
- * transaction holds the database's write lock from BEGIN IMMEDIATE.
+ * Runs `statement`, a SELECT … FOR UPDATE, on PostgreSQL only: the rows it selects stay locked
+ * until the transaction ends, so concurrent transactions on the same rows queue behind it. SQLite
+ * needs nothing (a transaction holds the database's write lock from BEGIN IMMEDIATE), and the
+ * statement is not even compiled there.
  */
-export function* lockRows(
-  build: (k: TBuilder) => { forUpdate(): Compilable<unknown> },
-): Generator<TSqlOp, void, unknown> {
-  if ((yield* provider()) === "postgres") yield* rowsOf((k) => build(k).forUpdate());
+export function* lockRows(statement: TTyped<unknown>): Generator<TSqlOp, void, unknown> {
+  if ((yield* provider()) === "postgres") yield compiledOp("all", "postgres", statement);
 }
 
 /** Which database the body runs on (for the rare statement whose dialects differ). */

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { cachedShapes, cachedStatement } from "../db/query.ts";
 import { exec, firstOf, insertedId, type TSqlBody } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import type { TJudgement } from "./schemas.ts";
@@ -92,28 +93,34 @@ export function submittedFields(before: TSubmittedJudgement | null, data: TJudge
   };
 }
 
+/** The values of the columns a submission writes (`submittedFields`), as a cached statement takes them. */
+export type TFieldValues = ReturnType<typeof submittedFields>;
+
+/** Just the written columns of `v` (which may carry a statement's other values). */
+export const fieldValues = (v: TFieldValues): TFieldValues => ({
+  grade: v.grade,
+  startSeconds: v.startSeconds,
+  endSeconds: v.endSeconds,
+  notes: v.notes,
+  flags: v.flags,
+  timeSpentMs: v.timeSpentMs,
+  idempotencyKey: v.idempotencyKey,
+});
+
 /**
  * A submission already applied under this key (ordinary or check): the stored judgement with
  * `applied: false`; a key used for something else is a conflict; null for a new key.
  */
 export function* storedByKey(userId: string, data: TJudgement): TSqlBody<TSubmitResult | null> {
   const { poolItemId, idempotencyKey } = data;
-  const label = yield* firstOf((k) =>
-    k.selectFrom("LabelEvent").select(["actorId", "poolItemId", "kind"]).where("idempotencyKey", "=", idempotencyKey),
-  );
-  const check = yield* firstOf((k) =>
-    k.selectFrom("CheckEvent").select(["actorId", "poolItemId"]).where("idempotencyKey", "=", idempotencyKey),
-  );
+  const label = yield* firstOf(labelEventByKey({ idempotencyKey }));
+  const check = yield* firstOf(checkEventByKey({ idempotencyKey }));
   const event = label ?? (check ? { ...check, kind: "judgement" } : null);
   if (!event) return null;
   if (event.actorId !== userId || event.poolItemId !== poolItemId || event.kind !== "judgement")
     throw new AppError("conflict", "this idempotency key was already used for a different submission");
-  const stored = yield* firstOf((k) =>
-    k
-      .selectFrom(label ? "Judgement" : "CheckJudgement")
-      .select(JUDGEMENT_COLUMNS)
-      .where("poolItemId", "=", poolItemId)
-      .where("userId", "=", userId),
+  const stored = yield* firstOf(
+    ownJudgement({ poolItemId, userId }, { table: label ? "Judgement" : "CheckJudgement" }),
   );
   if (!stored) throw new AppError("not_found", "the judgement recorded under this key no longer exists");
   return { applied: false, judgement: stored };
@@ -125,45 +132,20 @@ export function* storedByKey(userId: string, data: TJudgement): TSqlBody<TSubmit
  */
 export function* applyCheck(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const { poolItemId } = data;
-  const before = (yield* firstOf((k) =>
-    k
-      .selectFrom("CheckJudgement")
-      .select(JUDGEMENT_COLUMNS)
-      .where("poolItemId", "=", poolItemId)
-      .where("userId", "=", userId),
-  )) as TSubmittedJudgement | undefined;
+  const before: TSubmittedJudgement | undefined = yield* firstOf(
+    ownJudgement({ poolItemId, userId }, { table: "CheckJudgement" }),
+  );
   const now = new Date();
   const fields = submittedFields(before ?? null, data);
-  let id: number;
-  if (before) {
-    yield* exec((k) =>
-      k
-        .updateTable("CheckJudgement")
-        .set({ ...fields, updatedAt: now })
-        .where("id", "=", before.id),
-    );
-    id = before.id;
-  } else {
-    id = yield* insertedId((k) =>
-      k
-        .insertInto("CheckJudgement")
-        .values({ ...fields, poolItemId, userId, createdAt: now, updatedAt: now })
-        .returning("id"),
-    );
-  }
+  const id = before
+    ? (yield* exec(updateCheck({ ...fields, updatedAt: now, id: before.id })), before.id)
+    : yield* insertedId(insertCheck({ ...fields, poolItemId, userId, createdAt: now, updatedAt: now }));
   const judgement: TSubmittedJudgement = { id, poolItemId, userId, ...fields };
   // The ordinary write's disputed-item statement, here always a no-op: the same statements run for
   // both kinds of item, so the answer's timing does not tell them apart.
-  yield* exec((k) =>
-    k
-      .updateTable("PoolItem")
-      .set({ disputedAt: now })
-      .where("id", "=", poolItemId)
-      .where("disputedAt", "is", null)
-      .where(sql<boolean>`${0} = 1`),
-  );
-  yield* exec((k) =>
-    k.insertInto("CheckEvent").values({
+  yield* exec(markDisputed({ now, poolItemId, disputed: 0 }));
+  yield* exec(
+    insertCheckEvent({
       poolItemId,
       actorId: userId,
       before: before ? judgementSnapshot(before) : null,
@@ -174,3 +156,65 @@ export function* applyCheck(userId: string, data: TJudgement): TSqlBody<TSubmitR
   );
   return { applied: true, judgement };
 }
+
+// The statements, built and compiled once per dialect (lib/db/query.ts cachedStatement).
+
+const labelEventByKey = cachedStatement((k, v: { idempotencyKey: string }) =>
+  k.selectFrom("LabelEvent").select(["actorId", "poolItemId", "kind"]).where("idempotencyKey", "=", v.idempotencyKey),
+);
+
+const checkEventByKey = cachedStatement((k, v: { idempotencyKey: string }) =>
+  k.selectFrom("CheckEvent").select(["actorId", "poolItemId"]).where("idempotencyKey", "=", v.idempotencyKey),
+);
+
+const ownJudgement = cachedShapes(
+  (k, v: { poolItemId: string; userId: string }, s: { table: "Judgement" | "CheckJudgement" }) =>
+    k
+      .selectFrom(s.table)
+      .select(JUDGEMENT_COLUMNS)
+      .where("poolItemId", "=", v.poolItemId)
+      .where("userId", "=", v.userId),
+);
+
+/** Sets the item's disputedAt once, when `disputed` is 1 (a no-op otherwise, run alike on every submission). */
+export const markDisputed = cachedStatement((k, v: { now: Date; poolItemId: string; disputed: number }) =>
+  k
+    .updateTable("PoolItem")
+    .set({ disputedAt: v.now })
+    .where("id", "=", v.poolItemId)
+    .where("disputedAt", "is", null)
+    .where(sql<boolean>`${v.disputed} = 1`),
+);
+
+const updateCheck = cachedStatement((k, v: TFieldValues & { updatedAt: Date; id: number }) =>
+  k
+    .updateTable("CheckJudgement")
+    .set({ ...fieldValues(v), updatedAt: v.updatedAt })
+    .where("id", "=", v.id),
+);
+
+const insertCheck = cachedStatement(
+  (k, v: TFieldValues & { poolItemId: string; userId: string; createdAt: Date; updatedAt: Date }) =>
+    k
+      .insertInto("CheckJudgement")
+      .values({
+        ...fieldValues(v),
+        poolItemId: v.poolItemId,
+        userId: v.userId,
+        createdAt: v.createdAt,
+        updatedAt: v.updatedAt,
+      })
+      .returning("id"),
+);
+
+/** What a submission's event records (LabelEvent, CheckEvent): the judgement before and after, under the key. */
+export type TEventValues = {
+  poolItemId: string;
+  actorId: string;
+  before: string | null;
+  after: string;
+  idempotencyKey: string;
+  createdAt: Date;
+};
+
+const insertCheckEvent = cachedStatement((k, v: TEventValues) => k.insertInto("CheckEvent").values(v));

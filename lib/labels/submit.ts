@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/client.ts";
+import { cachedStatement } from "../db/query.ts";
 import { exec, firstOf, insertedId, lockRows, rowsOf, type TSqlBody } from "../db/sql.ts";
 import { AppError, parsedInput } from "../errors.ts";
 import { submitWithRetry } from "./submit-retry.ts";
@@ -9,10 +10,14 @@ import { decide } from "./rule.ts";
 import { ZJudgementInput, type TJudgement, type TJudgementInput } from "./schemas.ts";
 import {
   applyCheck,
+  fieldValues,
   JUDGEMENT_COLUMNS,
   judgementSnapshot,
+  markDisputed,
   storedByKey,
   submittedFields,
+  type TEventValues,
+  type TFieldValues,
   type TSubmitResult,
   type TSubmittedJudgement,
 } from "./submit-check.ts";
@@ -55,46 +60,13 @@ export async function submitJudgement(db: Db, userId: string, input: TJudgementI
 function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const { poolItemId, idempotencyKey } = data;
   // Concurrent submissions for the same item queue here.
-  yield* lockRows((k) => k.selectFrom("PoolItem").select("id").where("id", "=", poolItemId));
+  yield* lockRows(lockItem({ poolItemId }));
 
   // A key already applied (to an ordinary or a check item): the stored judgement, applied: false.
   const stored = yield* storedByKey(userId, data);
   if (stored) return stored;
 
-  const item = yield* firstOf((k) =>
-    k
-      .selectFrom("PoolItem as i")
-      .innerJoin("Project as p", "p.id", "i.projectId")
-      .innerJoin("Chunk as c", "c.id", "i.chunkId")
-      .select((eb) => {
-        // The caller's assignment of the item; 1 where there is one, else 0.
-        const mine = eb
-          .selectFrom("Assignment as a")
-          .select(eb.lit(1).as("one"))
-          .whereRef("a.poolItemId", "=", "i.id")
-          .where("a.userId", "=", userId);
-        // Literals, not parameters: PostgreSQL would type a bare parameter in CASE as text.
-        const one = (q: typeof mine) => eb.case().when(eb.exists(q)).then(eb.lit(1)).else(eb.lit(0)).end();
-        return [
-          "i.projectId",
-          "p.disagreementRule",
-          "p.startToleranceSeconds",
-          "p.annotatorsPerItem",
-          "p.gradingClosedAt",
-          "c.startSeconds as chunkStart",
-          // The project's current guidelines revision: a grade may name only one it was shown.
-          (eb) =>
-            eb
-              .selectFrom("GuidelineRevision as g")
-              .select((g) => g.fn.max("g.revision").as("top"))
-              .whereRef("g.projectId", "=", "i.projectId")
-              .as("guidelineTop"),
-          one(mine).as("assigned"),
-          one(mine.where(sql<boolean>`a."checkItem"`)).as("check"),
-        ];
-      })
-      .where("i.id", "=", poolItemId),
-  );
+  const item = yield* firstOf(submittedItem({ userId, poolItemId }));
   if (!item || !item.assigned) throw new AppError("forbidden", "this item is not assigned to you");
   // Closed by the lead: refused alike for every item of the project (lib/projects/grading.ts).
   if (item.gradingClosedAt !== null) throw gradingClosedError(item.gradingClosedAt);
@@ -110,67 +82,29 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
     );
   // A hidden check item: its grade goes to CheckJudgement, never near the reference (lib/labels/submit-check.ts).
   if (item.check) return yield* applyCheck(userId, data);
-  const judgements: TSubmittedJudgement[] = yield* rowsOf((k) =>
-    k.selectFrom("Judgement").select(JUDGEMENT_COLUMNS).where("poolItemId", "=", poolItemId).orderBy("id"),
-  );
+  const judgements: TSubmittedJudgement[] = yield* rowsOf(itemJudgements({ poolItemId }));
 
   const before = judgements.find((j) => j.userId === userId) ?? null;
   const now = new Date();
   const fields = submittedFields(before, data);
-  let id: number;
-  if (before) {
-    const beforeId = before.id;
-    yield* exec((k) =>
-      k
-        .updateTable("Judgement")
-        .set({ ...fields, guidelineRevision: data.guidelineRevision, updatedAt: now })
-        .where("id", "=", beforeId),
-    );
-    id = before.id;
-  } else {
-    id = yield* insertedId((k) =>
-      k
-        .insertInto("Judgement")
-        .values({
-          ...fields,
-          guidelineRevision: data.guidelineRevision,
-          poolItemId,
-          userId,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning("id"),
-    );
-  }
+  const written = { ...fields, guidelineRevision: data.guidelineRevision, updatedAt: now };
+  const id = before
+    ? (yield* exec(updateJudgement({ ...written, id: before.id })), before.id)
+    : yield* insertedId(insertJudgement({ ...written, poolItemId, userId, createdAt: now }));
   const judgement: TSubmittedJudgement = { id, poolItemId, userId, ...fields };
   // The editing rule: a disagreement of the required grades (before this edit, for items disputed
   // before disputedAt existed, or after it) makes the item disputed for good. The statement runs on
   // every edit (a no-op unless newly disputed) so that the timing does not depend on the peers.
   const after = before ? judgements.map((j) => (j.id === before.id ? judgement : j)) : [...judgements, judgement];
   const disputed = decide(judgements, item).state === "disagreed" || decide(after, item).state === "disagreed";
-  yield* exec((k) =>
-    k
-      .updateTable("PoolItem")
-      .set({ disputedAt: now })
-      .where("id", "=", poolItemId)
-      .where("disputedAt", "is", null)
-      .where(sql<boolean>`${disputed ? 1 : 0} = 1`),
-  );
+  yield* exec(markDisputed({ now, poolItemId, disputed: disputed ? 1 : 0 }));
   // A second look asked for after the guidelines changed ends with this submission (the assignment is the caller's own).
-  yield* exec((k) =>
-    k
-      .updateTable("Assignment")
-      .set({ regradeRequestedAt: null })
-      .where("poolItemId", "=", poolItemId)
-      .where("userId", "=", userId)
-      .where("regradeRequestedAt", "is not", null),
-  );
-  yield* exec((k) =>
-    k.insertInto("LabelEvent").values({
+  yield* exec(endRegrade({ poolItemId, userId }));
+  yield* exec(
+    insertLabelEvent({
       projectId: item.projectId,
       poolItemId,
       actorId: userId,
-      kind: "judgement",
       before: before ? judgementSnapshot(before) : null,
       after: judgementSnapshot(judgement),
       idempotencyKey,
@@ -179,3 +113,86 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   );
   return { applied: true, judgement };
 }
+
+// The statements of a submission, built and compiled once per dialect (lib/db/query.ts
+// cachedStatement): a submission only fills in its values.
+
+const lockItem = cachedStatement((k, v: { poolItemId: string }) =>
+  k.selectFrom("PoolItem").select("id").where("id", "=", v.poolItemId).forUpdate(),
+);
+
+/** The item with its project's rules, and whether it is assigned to the caller (as an ordinary or a check item). */
+const submittedItem = cachedStatement((k, v: { userId: string; poolItemId: string }) =>
+  k
+    .selectFrom("PoolItem as i")
+    .innerJoin("Project as p", "p.id", "i.projectId")
+    .innerJoin("Chunk as c", "c.id", "i.chunkId")
+    .select((eb) => {
+      // The caller's assignment of the item; 1 where there is one, else 0.
+      const mine = eb
+        .selectFrom("Assignment as a")
+        .select(eb.lit(1).as("one"))
+        .whereRef("a.poolItemId", "=", "i.id")
+        .where("a.userId", "=", v.userId);
+      // Literals, not parameters: PostgreSQL would type a bare parameter in CASE as text.
+      const one = (q: typeof mine) => eb.case().when(eb.exists(q)).then(eb.lit(1)).else(eb.lit(0)).end();
+      return [
+        "i.projectId",
+        "p.disagreementRule",
+        "p.startToleranceSeconds",
+        "p.annotatorsPerItem",
+        "p.gradingClosedAt",
+        "c.startSeconds as chunkStart",
+        // The project's current guidelines revision: a grade may name only one it was shown.
+        (eb) =>
+          eb
+            .selectFrom("GuidelineRevision as g")
+            .select((g) => g.fn.max("g.revision").as("top"))
+            .whereRef("g.projectId", "=", "i.projectId")
+            .as("guidelineTop"),
+        one(mine).as("assigned"),
+        one(mine.where(sql<boolean>`a."checkItem"`)).as("check"),
+      ];
+    })
+    .where("i.id", "=", v.poolItemId),
+);
+
+const itemJudgements = cachedStatement((k, v: { poolItemId: string }) =>
+  k.selectFrom("Judgement").select(JUDGEMENT_COLUMNS).where("poolItemId", "=", v.poolItemId).orderBy("id"),
+);
+
+type TWritten = TFieldValues & { guidelineRevision: number | null; updatedAt: Date };
+
+const updateJudgement = cachedStatement((k, v: TWritten & { id: number }) =>
+  k
+    .updateTable("Judgement")
+    .set({ ...fieldValues(v), guidelineRevision: v.guidelineRevision, updatedAt: v.updatedAt })
+    .where("id", "=", v.id),
+);
+
+const insertJudgement = cachedStatement((k, v: TWritten & { poolItemId: string; userId: string; createdAt: Date }) =>
+  k
+    .insertInto("Judgement")
+    .values({
+      ...fieldValues(v),
+      guidelineRevision: v.guidelineRevision,
+      poolItemId: v.poolItemId,
+      userId: v.userId,
+      createdAt: v.createdAt,
+      updatedAt: v.updatedAt,
+    })
+    .returning("id"),
+);
+
+const endRegrade = cachedStatement((k, v: { poolItemId: string; userId: string }) =>
+  k
+    .updateTable("Assignment")
+    .set({ regradeRequestedAt: null })
+    .where("poolItemId", "=", v.poolItemId)
+    .where("userId", "=", v.userId)
+    .where("regradeRequestedAt", "is not", null),
+);
+
+const insertLabelEvent = cachedStatement((k, v: TEventValues & { projectId: number }) =>
+  k.insertInto("LabelEvent").values({ ...v, kind: "judgement" }),
+);

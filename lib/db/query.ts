@@ -7,7 +7,9 @@ import {
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  sql,
   type Compilable,
+  type RawBuilder,
 } from "kysely";
 import type { TProvider } from "./dialect.ts";
 import type { DB } from "./schema.ts";
@@ -157,3 +159,11 @@ export function cachedShapes<V extends TBindValues, R, S extends TShape>(
     };
   };
 }
+
+/**
+ * A timestamp bound where its type cannot be inferred (a branch of CASE): PostgreSQL would take a
+ * bare parameter there as text, so it is cast to timestamp(3); SQLite must not cast (TIMESTAMP
+ * would make it numeric there) and stores the value as Prisma does.
+ */
+export const timestampValue = (provider: TProvider, at: Date): RawBuilder<Date> =>
+  provider === "postgres" ? sql<Date>`CAST(${at} AS timestamp(3))` : sql<Date>`${at}`;

@@ -7,6 +7,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Db, JudgeRun } from "../db/client.ts";
 import { exec, provider, rowsOf, sqlRead, sqlTransaction, type TSqlBody } from "../db/sql.ts";
 import { skippingLocked } from "../db/dialect.ts";
+import { timestampValue } from "../db/query.ts";
 import { finalAnswer, samplesGrade } from "./parse.ts";
 
 export type TClaimed = { id: number; queryId: number; chunkId: number; sample: number; attempts: number };
@@ -202,8 +203,7 @@ export async function recordResults(
             finishedAt: eb
               .case()
               .when("v.vFinished", "=", eb.lit(1))
-              // A bare parameter in CASE is text to PostgreSQL; SQLite must not cast (TIMESTAMP would be numeric there).
-              .then(p === "postgres" ? eb.cast<Date>(eb.val(at), "timestamp(3)") : eb.val(at))
+              .then(timestampValue(p, at))
               .else(eb.lit(null))
               .end(),
             workerId: null,

@@ -55,9 +55,15 @@ const measureMax = (measure: TAnswerMeasure) => GENERATION_MEASURES.find((m) => 
 
 /**
  * Per question, the compared systems' answer ids in the systems' order, for the questions every
- * compared system answered. Throws when a compared system has no answer at all (a misspelt name).
+ * compared system answered. With `strict` (creating a decision), a compared system without any
+ * answer (a misspelt name) is an error; otherwise (a stored decision whose answers were since
+ * deleted) its questions are simply not there, and the decision reports them missing.
  */
-export function comparedAnswers(answers: readonly TAnswer[], systems: readonly string[]): Map<number, string[]> {
+export function comparedAnswers(
+  answers: readonly TAnswer[],
+  systems: readonly string[],
+  opts: { strict?: boolean } = {},
+): Map<number, string[]> {
   const bySystem = new Map<string, Map<number, string>>();
   for (const a of answers) {
     let m = bySystem.get(a.system);
@@ -65,11 +71,13 @@ export function comparedAnswers(answers: readonly TAnswer[], systems: readonly s
     m.set(a.queryId, a.id);
   }
   for (const s of systems)
-    if (!bySystem.has(s))
+    if (!bySystem.has(s)) {
+      if (!opts.strict) return new Map();
       throw new AppError(
         "not_found",
         say`${field("compare")}: no answers of system "${s}" in this project; systems with answers: ${[...bySystem.keys()].sort().join(", ") || "none yet"}`,
       );
+    }
   const first = bySystem.get(systems[0])!;
   const out = new Map<number, string[]>();
   for (const queryId of [...first.keys()].sort((a, b) => a - b)) {
@@ -167,7 +175,7 @@ export function answerPopulation(
     if (v !== null) pairs.push({ human: v, judge: judgeOf(a.id) });
   }
   const error = judgeErrorByBin(pairs, measure);
-  return [...comparedAnswers(answers, systems)].map(([queryId, ids]) => {
+  return [...comparedAnswers(answers, systems, { strict: true })].map(([queryId, ids]) => {
     if (ids.every((id) => labels.human.has(id))) return { queryId, uncertainty: 0, certain: true };
     const u = Math.sqrt(ids.reduce((s, id) => s + (labels.human.has(id) ? 0 : error(judgeOf(id))), 0));
     return { queryId, uncertainty: u, certain: false };

@@ -17,7 +17,13 @@ const PLAIN = { email: "plain@example.org", password: "plain-password-1" };
 let itemId = "";
 
 const project = useAnnotatorProject(async (d, f) => {
-  const item = f.items[2];
+  // An item on the fixture's file video, served by the app: both pages load it the same way. (The
+  // fixture's items come in no fixed order, and its YouTube video never loads without a network:
+  // its player neither plays nor fails, so the playhead would never settle.)
+  const fileChunks = await d.chunk.findMany({ where: { videoId: f.fileVideo.id }, select: { id: true } });
+  const onFile = new Set(fileChunks.map((c) => c.id));
+  const item = f.items.find((i) => onFile.has(i.chunkId));
+  if (!item) throw new Error("the fixture has no pool item on its file video");
   itemId = item.id;
   await d.adjudication.create({
     data: { poolItemId: item.id, adjudicatorId: f.adjudicator.id, grade: 2, startSeconds: null },
@@ -42,9 +48,8 @@ afterAll(async () => {
 /** What one annotator sees and receives while grading the item with the key 2. */
 async function gradeAs(who: { email: string; password: string }) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  // The fixture's videos live at example.org, which a test machine may not reach: a DNS lookup
-  // without network can hang for minutes, leaving the player loading. The request fails at once
-  // instead, so both pages settle in the same state (the player's "no video").
+  // Nothing leaves the machine: a request to example.org (a URL a fixture may name) fails at once
+  // rather than waiting on a DNS lookup without network.
   await ctx.route("https://example.org/**", (route) => route.abort());
   const page = await ctx.newPage();
   const posts: { status: number; headers: string[]; body: unknown }[] = [];

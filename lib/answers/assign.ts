@@ -10,10 +10,10 @@ export type TAssignAnswersOptions = {
   annotators?: string[];
   /** Annotators per answer (default: the project's annotatorsPerItem). */
   perItem?: number;
-  /** Only this system's answers. */
-  system?: string;
-  /** Only these answers (a decision's drawn questions: lib/decisions/draw.ts). */
-  answerIds?: readonly string[];
+  /** Only this system's answers (or these systems'). */
+  system?: string | readonly string[];
+  /** Only the answers to these questions (a decision's drawn questions: lib/decisions/draw.ts). */
+  questions?: readonly number[];
   seed?: number;
   /** Compute the assignment and write nothing (the preview); with `seed` the confirmed call does exactly what it showed. */
   dryRun?: boolean;
@@ -60,8 +60,10 @@ export async function assignAnswers(
   const answers = await db.answer.findMany({
     where: {
       projectId,
-      ...(opts.system === undefined ? {} : { system: opts.system }),
-      ...(opts.answerIds === undefined ? {} : { id: { in: [...opts.answerIds] } }),
+      ...(opts.system === undefined
+        ? {}
+        : { system: typeof opts.system === "string" ? opts.system : { in: [...opts.system] } }),
+      ...(opts.questions === undefined ? {} : { queryId: { in: [...opts.questions] } }),
     },
     select: { id: true },
     orderBy: { id: "asc" },
@@ -71,7 +73,9 @@ export async function assignAnswers(
       "bad_input",
       opts.system === undefined
         ? say`the project has no answers: import them first with: ${action("importAnswers")}`
-        : `no answers of system "${opts.system}" in the project`,
+        : typeof opts.system === "string"
+          ? `no answers of system "${opts.system}" in the project`
+          : `no answers of systems ${opts.system.join(", ")} in the project${opts.questions ? " on these questions" : ""}`,
     );
   }
   const existing = await db.answerAssignment.findMany({

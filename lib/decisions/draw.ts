@@ -34,14 +34,11 @@ async function assignDrawnAnswers(
   questions: readonly number[],
   opts: { perItem: number; annotators?: string[]; seed: number },
 ): Promise<TDrawAssignment> {
-  const rows = await db.answer.findMany({
-    where: { projectId, system: { in: [...systems] }, queryId: { in: [...questions] } },
-    select: { id: true },
-  });
   const r = await assignAnswers(db, projectId, {
     perItem: opts.perItem,
     annotators: opts.annotators,
-    answerIds: rows.map((a) => a.id),
+    system: systems,
+    questions,
     seed: opts.seed,
   });
   return { ...r, itemsToppedUp: r.answersToppedUp };

@@ -8,7 +8,8 @@ import { normalQuantile } from "../stats/normal.ts";
 import { spendingFunction } from "../stats/sequential.ts";
 import { decisionResidualScale, pairsOf, predictionSpread } from "./model.ts";
 import { isAnswerMeasure } from "./answers.ts";
-import { decisionInput, itemsPerQuestion, loaded, presentPopulation, systemValues, type TDecision } from "./store.ts";
+import { decisionInput, type TDecision } from "./store.ts";
+import { itemsPerQuestion, loaded, presentPopulation, systemValues } from "./values.ts";
 
 export type TPlanRow = { difference: number; active: number | null; uniform: number | null };
 

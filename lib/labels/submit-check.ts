@@ -137,9 +137,11 @@ export function* applyCheck(userId: string, data: TJudgement): TSqlBody<TSubmitR
   );
   const now = new Date();
   const fields = submittedFields(before ?? null, data);
-  const id = before
-    ? (yield* exec(updateCheck({ ...fields, updatedAt: now, id: before.id })), before.id)
-    : yield* insertedId(insertCheck({ ...fields, poolItemId, userId, createdAt: now, updatedAt: now }));
+  let id: number;
+  if (before) {
+    id = before.id;
+    yield* exec(updateCheck({ ...fields, updatedAt: now, id }));
+  } else id = yield* insertedId(insertCheck({ ...fields, poolItemId, userId, createdAt: now, updatedAt: now }));
   const judgement: TSubmittedJudgement = { id, poolItemId, userId, ...fields };
   // The ordinary write's disputed-item statement, here always a no-op: the same statements run for
   // both kinds of item, so the answer's timing does not tell them apart.

@@ -88,9 +88,11 @@ function* apply(userId: string, data: TJudgement): TSqlBody<TSubmitResult> {
   const now = new Date();
   const fields = submittedFields(before, data);
   const written = { ...fields, guidelineRevision: data.guidelineRevision, updatedAt: now };
-  const id = before
-    ? (yield* exec(updateJudgement({ ...written, id: before.id })), before.id)
-    : yield* insertedId(insertJudgement({ ...written, poolItemId, userId, createdAt: now }));
+  let id: number;
+  if (before) {
+    id = before.id;
+    yield* exec(updateJudgement({ ...written, id }));
+  } else id = yield* insertedId(insertJudgement({ ...written, poolItemId, userId, createdAt: now }));
   const judgement: TSubmittedJudgement = { id, poolItemId, userId, ...fields };
   // The editing rule: a disagreement of the required grades (before this edit, for items disputed
   // before disputedAt existed, or after it) makes the item disputed for good. The statement runs on

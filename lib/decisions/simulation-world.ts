@@ -58,8 +58,39 @@ function drawFrom(weights: readonly number[], rng: Rng): number {
   return weights.length - 1;
 }
 
-export function judgeGrade(human: number, rng: Rng): number {
-  return drawFrom(world.confusion[human], rng);
+/** confusion[human grade][judge grade]: how often the judge gives each grade for each human grade (counts or shares). */
+export type TConfusion = readonly (readonly number[])[];
+
+export function judgeGrade(human: number, rng: Rng, confusion: TConfusion = world.confusion): number {
+  return drawFrom(confusion[human], rng);
+}
+
+/**
+ * A judge sharper than the published one, for the benchmark's sensitivity rows (not fitted to any
+ * data): each row of the published confusion matrix mixed with the identity, (1 − m) · row + m ·
+ * (row total) · e_h, so that the judge gives the human grade with the published probability plus m
+ * times the rest. m = 0 is the published judge, m = 1 a judge that always agrees with people; its
+ * exact agreement over the published pairs is (1 − m) · a₀ + m (a₀ = `judgeAgreement()` of m = 0).
+ */
+export function sharperJudge(m: number): number[][] {
+  if (!(m >= 0 && m <= 1)) throw new RangeError(`the mix must be in [0, 1], got ${m}`);
+  return world.confusion.map((row, h) => {
+    const total = row.reduce((a, b) => a + b, 0);
+    return row.map((n, j) => (1 - m) * n + (j === h ? m * total : 0));
+  });
+}
+
+/** Exact agreement of a judge with people over the pairs of a confusion matrix (its diagonal's share). */
+export function judgeAgreement(confusion: TConfusion = world.confusion): number {
+  let same = 0;
+  let all = 0;
+  confusion.forEach((row, h) =>
+    row.forEach((n, j) => {
+      all += n;
+      if (j === h) same += n;
+    }),
+  );
+  return all > 0 ? same / all : 0;
 }
 
 function annotatorGrade(truth: number, error: number, rng: Rng): number {
@@ -106,9 +137,15 @@ export function ndcg10(ranking: readonly number[], grades: ArrayLike<number>): n
 
 /**
  * One question: candidates, RUNS rankings (signals per run), the pool (union of top 10s), the
- * two annotators, the final human grades and the judge's.
+ * two annotators, the final human grades and the judge's (the published judge unless another
+ * confusion matrix is given).
  */
-export function simQuestion(signals: readonly number[], params: TWorldParams, rng: Rng): TSimQuestion {
+export function simQuestion(
+  signals: readonly number[],
+  params: TWorldParams,
+  rng: Rng,
+  judgeConfusion: TConfusion = world.confusion,
+): TSimQuestion {
   const truth = candidates(rng);
   const tops = rank(truth, signals, params.shared, rng);
   const poolIds = new Map<number, number>();
@@ -119,7 +156,7 @@ export function simQuestion(signals: readonly number[], params: TWorldParams, rn
     const a = annotatorGrade(truth[c], params.annotatorError, rng);
     const b = annotatorGrade(truth[c], params.annotatorError, rng);
     human[id] = a === b ? a : truth[c];
-    judge[id] = judgeGrade(human[id], rng);
+    judge[id] = judgeGrade(human[id], rng, judgeConfusion);
   }
   return { human, judge, rankings: tops.map((t) => t.map((c) => poolIds.get(c)!)) };
 }

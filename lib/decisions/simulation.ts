@@ -29,7 +29,17 @@ import { SpendingBoundaries, type TSpending } from "../stats/sequential.ts";
 import { DEFAULT_SPENDING } from "./looks.ts";
 import { calibration, discriminatingChunks, questionUncertainty } from "./design.ts";
 import { decisionState, type TBatch, type TPopulationEntry } from "./model.ts";
-import { CUTOFF, RUNS, ndcg10, simQuestion, worldParams, type TSimQuestion } from "./simulation-world.ts";
+import { pearson, residualShare } from "../stats/correlation.ts";
+import { median as medianOrNull } from "../stats/median.ts";
+import {
+  CUTOFF,
+  RUNS,
+  ndcg10,
+  simQuestion,
+  worldParams,
+  type TConfusion,
+  type TSimQuestion,
+} from "./simulation-world.ts";
 
 export const CALIBRATION_QUESTIONS = 10;
 export const PER_ITEM = 2;
@@ -65,18 +75,19 @@ function discriminatingPairs(a: readonly number[], b: readonly number[], pool: n
 
 /**
  * A collection of `size` questions: RUNS runs, A (run 0) and B (run 1) with signals w·(1 + δ) and
- * w (δ given; the other runs at w), the judge calibrated on CALIBRATION_QUESTIONS other questions.
+ * w (δ given; the other runs at w), the judge (the published one unless `judge` is given)
+ * calibrated on CALIBRATION_QUESTIONS other questions.
  */
-export function simCollection(size: number, delta: number, rng: Rng): TSimCollection {
+export function simCollection(size: number, delta: number, rng: Rng, judge?: TConfusion): TSimCollection {
   const params = worldParams();
   const signals = Array.from({ length: RUNS }, (_, r) => (r === 0 ? params.signal * (1 + delta) : params.signal));
   const calibrationPairs: { human: number; judge: number | null }[] = [];
   for (let q = 0; q < CALIBRATION_QUESTIONS; q++) {
-    const c = simQuestion(signals, params, rng);
+    const c = simQuestion(signals, params, rng, judge);
     c.human.forEach((h, i) => calibrationPairs.push({ human: h, judge: c.judge[i] }));
   }
   const cal = calibration(calibrationPairs);
-  const questions = Array.from({ length: size }, () => simQuestion(signals, params, rng));
+  const questions = Array.from({ length: size }, () => simQuestion(signals, params, rng, judge));
   const gain = (g: number) => g;
   return {
     questions,
@@ -256,45 +267,7 @@ export type TSimSummary = {
   medianSeRatio: number;
 };
 
-function pearson(xy: readonly [number, number][]): number {
-  const n = xy.length;
-  let mx = 0;
-  let my = 0;
-  for (const [x, y] of xy) {
-    mx += x / n;
-    my += y / n;
-  }
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (const [x, y] of xy) {
-    sxy += (x - mx) * (y - my);
-    sxx += (x - mx) ** 2;
-    syy += (y - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
-}
-
-/** E[(y − f)²] / var(y) over pairs (f, y), var with divisor n. */
-function residualShare(fy: readonly [number, number][]): number {
-  const n = fy.length;
-  let my = 0;
-  for (const [, y] of fy) my += y / n;
-  let sse = 0;
-  let ss = 0;
-  for (const [f, y] of fy) {
-    sse += (y - f) ** 2;
-    ss += (y - my) ** 2;
-  }
-  return sse / ss;
-}
-
-const median = (xs: number[]) => {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+const median = (xs: number[]) => medianOrNull(xs) ?? NaN;
 
 /**
  * Runs `collections` simulated decisions of `questions` questions each, the true advantage δ of A
@@ -312,6 +285,8 @@ export function simulateDecisions(opts: {
   spending?: TSpending;
   /** The designs label only each drawn question's discriminating pairs (minimal test collection). */
   minimal?: boolean;
+  /** The judge's confusion matrix (default: the published judge; the benchmark's sensitivity rows pass sharper ones). */
+  judge?: TConfusion;
 }): TSimSummary {
   const maxDelta = opts.maxDelta ?? 1;
   const batch = Math.max(1, Math.round(opts.questions / 10));
@@ -334,7 +309,7 @@ export function simulateDecisions(opts: {
     // draws, so that runs with another λ compare the same collections (paired).
     const made = seededRng(opts.seed * 1_000_003 + 2 * k);
     const rng = seededRng(opts.seed * 1_000_003 + 2 * k + 1);
-    const c = simCollection(opts.questions, (2 * made.next() - 1) * maxDelta, made);
+    const c = simCollection(opts.questions, (2 * made.next() - 1) * maxDelta, made, opts.judge);
     const reference = fullPool(c);
     c.judgeA.forEach((a, q) => {
       const f = a - c.judgeB[q];

@@ -13,6 +13,10 @@
  *    Pocock type, Hwang–Shih–DeCani γ = −4, −2, 0), the evidence behind the app's default family
  *    (lib/decisions/looks.ts DEFAULT_SPENDING: the smallest median label share among the families
  *    keeping the same decision ≥ 95% and coverage ≥ 94%).
+ *    The same decisions again with judges sharper than the published one (lib/decisions/
+ *    simulation-world.ts sharperJudge: each confusion row mixed with the identity), a sensitivity
+ *    analysis not fitted to any data: how the labels needed depend on how well the judge predicts
+ *    a question's difference, and what no judge can save (decisions the full pool settles narrowly).
  * 2. Choosing the next 200 questions for a decision over a pool of 100,000 pairs (2,000 questions
  *    × 50 pooled pairs, 3 judges' labels on every pair, 3 compared systems): the calibration from
  *    the human-labelled pairs, every question's uncertainty (lib/decisions/design.ts
@@ -31,7 +35,7 @@ import { calibration, questionUncertainty } from "../../lib/decisions/design.ts"
 import { simulateDecisions, type TSimSummary } from "../../lib/decisions/simulation.ts";
 import { DEFAULT_SPENDING } from "../../lib/decisions/looks.ts";
 import { spendingName, type TSpending } from "../../lib/stats/sequential.ts";
-import { worldParams, worldTargets } from "../../lib/decisions/simulation-world.ts";
+import { judgeAgreement, sharperJudge, worldParams, worldTargets } from "../../lib/decisions/simulation-world.ts";
 import type { TBenchRow } from "./index.ts";
 import { changeFinalLabel, tempSqlite } from "./_seeded.ts";
 
@@ -163,6 +167,27 @@ function wholePoolRow(m: TSimSummary, s: TSimSummary): TBenchRow {
   };
 }
 
+/** The mixes of the published judge with the identity the sensitivity row runs (module comment, 1). */
+const SHARPER = [0.5, 0.8, 0.95];
+
+/** The same decisions with sharper judges (module comment, 1): the published judge first, then each mix. */
+function sharperJudgeRow(s: TSimSummary, sharper: { mix: number; s: TSimSummary }[]): TBenchRow {
+  const one = (label: string, x: TSimSummary) =>
+    `${label}: labels / full pool's, median ${pct(x.medianShareOfFullPool)} (by band ${bandShares(x)}), same decision ${pct(x.sameAsFullPool / x.settledByFullPool)}, the judge's r with a question's difference ${x.predictionR.toFixed(2)}`;
+  return {
+    name: `decide: the same ${s.collections} decisions with judges sharper than the published one (each confusion row mixed with the identity; a sensitivity analysis, not fitted to data)`,
+    target: "reported",
+    measured: [
+      one(`published judge (exact agreement ${pct(judgeAgreement())})`, s),
+      ...sharper.map(({ mix, s: x }) =>
+        one(`mix ${mix} (exact agreement ${pct(judgeAgreement(sharperJudge(mix)))})`, x),
+      ),
+    ].join("; "),
+    pass: null,
+    command: COMMAND,
+  };
+}
+
 /** Row 2 (module comment). */
 function choiceRow(): TBenchRow {
   const QN = 2000;
@@ -272,6 +297,13 @@ export async function bench(): Promise<TBenchRow[]> {
   // Labelling whole pools of the drawn questions instead, same decisions.
   const whole = simulateDecisions({ ...APP, minimal: false });
   rows.push(wholePoolRow(summary, whole));
+  // The same decisions with sharper judges: what the judge's quality changes, and what it cannot.
+  rows.push(
+    sharperJudgeRow(
+      summary,
+      SHARPER.map((mix) => ({ mix, s: simulateDecisions({ ...APP, judge: sharperJudge(mix) }) })),
+    ),
+  );
   rows.push(choiceRow());
   try {
     rows.push(await cardRow());

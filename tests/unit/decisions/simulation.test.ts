@@ -6,7 +6,14 @@ import {
   simCollection,
   simulateDecisions,
 } from "../../../lib/decisions/simulation.ts";
-import { judgeGrade, worldParams, worldTargets } from "../../../lib/decisions/simulation-world.ts";
+import {
+  judgeAgreement,
+  judgeGrade,
+  sharperJudge,
+  simQuestion,
+  worldParams,
+  worldTargets,
+} from "../../../lib/decisions/simulation-world.ts";
 import { seededRng } from "../../../lib/stats/random.ts";
 
 /**
@@ -37,6 +44,21 @@ describe("the decision simulation's world", () => {
     const share = row[0] / row.reduce((a, b) => a + b, 0);
     expect(share).toBeCloseTo(1521 / 2005, 6);
     expect(Math.abs(zeros / 20000 - share)).toBeLessThan(0.012);
+  });
+
+  it("makes sharper judges for the sensitivity rows by mixing each row with the identity", () => {
+    // The published judge's exact agreement: the diagonal 1521 + 457 + 270 + 113 = 2361 of the
+    // 4,423 pairs (rows 2005, 1233, 808, 377) = 0.53380.
+    expect(judgeAgreement()).toBeCloseTo(2361 / 4423, 10);
+    expect(sharperJudge(0)).toEqual(worldTargets.confusion);
+    // Row 0 at m = 0.5: (1521 + 2005) / 2, 369 / 2, 88 / 2, 27 / 2; the agreement 0.5 · 0.53380 + 0.5.
+    expect(sharperJudge(0.5)[0]).toEqual([1763, 184.5, 44, 13.5]);
+    expect(judgeAgreement(sharperJudge(0.5))).toBeCloseTo(0.5 * (2361 / 4423) + 0.5, 10);
+    // m = 1: the judge always gives the human grade.
+    const rng = seededRng(3);
+    const q = simQuestion([1, 1], worldParams(), rng, sharperJudge(1));
+    expect(Array.from(q.judge)).toEqual(Array.from(q.human));
+    expect(() => sharperJudge(1.5)).toThrow(RangeError);
   });
 });
 

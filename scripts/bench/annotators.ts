@@ -30,6 +30,7 @@ import type { Db } from "../../lib/db/client.ts";
 import type { TAnnotatedItem } from "../../lib/stats/annotators.ts";
 import type { TBenchRow } from "./index.ts";
 import { changeFinalLabel, tempSqlite } from "./_seeded.ts";
+import { median } from "./_median.ts";
 
 const COMMAND = "npm run bench -- annotators";
 const root = join(import.meta.dirname, "..", "..");
@@ -43,7 +44,6 @@ const BUDGET_MS = 30_000;
 /** A measurement's child process is stopped after this long (runs not finished by then are not counted). */
 const CAP_MS = 90_000;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (t: number) =>
   t >= 7_200_000
     ? `${(t / 3_600_000).toFixed(1)} h`

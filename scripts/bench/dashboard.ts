@@ -31,6 +31,7 @@ import { withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
 import { changeFinalLabel, tempSqlite } from "./_seeded.ts";
 import { benchPgUrl, pgUnreachable } from "./_pg.ts";
+import { median } from "./_median.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const COMMAND = "npm run bench -- dashboard";
@@ -38,11 +39,6 @@ const COMMAND = "npm run bench -- dashboard";
 const ms = (t: number) => `${t.toFixed(0)} ms`;
 /** Label changes timed (the first one after the cold start runs code the JIT has not optimised yet). */
 const CHANGES = 5;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 type Db = Awaited<ReturnType<typeof import("../../lib/db/client.ts").getDb>>;
 type ServerTimes = {

@@ -38,6 +38,7 @@ import { spendingName, type TSpending } from "../../lib/stats/sequential.ts";
 import { judgeAgreement, sharperJudge, worldParams, worldTargets } from "../../lib/decisions/simulation-world.ts";
 import type { TBenchRow } from "./index.ts";
 import { changeFinalLabel, tempSqlite } from "./_seeded.ts";
+import { median } from "./_median.ts";
 
 const COMMAND = "npm run bench -- decide";
 const COLLECTIONS = 1000;
@@ -46,7 +47,6 @@ const SEED = 2024;
 const TIMES = 5;
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const load = () => `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
 
 function simulationRows(s: TSimSummary, seconds: number): TBenchRow[] {

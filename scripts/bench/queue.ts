@@ -21,13 +21,12 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { productionBuild, withNextDist } from "./_app.ts";
 import type { TBenchRow } from "./index.ts";
+import { median } from "./_median.ts";
 
 const QUESTIONS = 2_000;
 const PER_QUESTION = 50;
 const GRADED = 40_000;
 const PASSWORD = "bench-password";
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The database: users through the app's own function, everything else with bulk SQL (recursive CTEs). */
 export async function seed(dir: string): Promise<{ email: string; projectId: number; middle: string }> {

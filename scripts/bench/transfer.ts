@@ -23,6 +23,7 @@ import { seededRng } from "../../lib/stats/random.ts";
 import type { ReferenceSpan } from "../../lib/stats/time/reference.ts";
 import { transferLabels, type LabelledSpan, type TargetChunk } from "../../lib/stats/time/transfer.ts";
 import type { TBenchRow } from "./index.ts";
+import { median } from "./_median.ts";
 
 const VIDEOS = 10_000;
 const CHUNKS_PER_VIDEO = 100;
@@ -93,8 +94,6 @@ function child(): ChildResult {
     chunks: chunks.length,
   };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function bench(): Promise<TBenchRow[]> {
   const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", import.meta.filename, "--child"], {

@@ -57,6 +57,69 @@ export function informationFractions(
 }
 
 /**
+ * Information fractions planned from the design's expected variance: a variant the decision
+ * benchmark runs beside the app's counted fractions (lib/decisions/simulation.ts `information`;
+ * README "Deciding with fewer labels"), not what a stored decision uses. Information time
+ * (Jennison & Turnbull 2000 §7.2): t = V_N / V_k, the variance expected with every question labelled
+ * over the variance the planner (lib/decisions/plan.ts) expects after the batches so far,
+ * V_k = s²/N + (1/N²) · Σ_q u_q² (1/π_q − 1) and V_N = s²/N, with u_q the expected error of question
+ * q's predicted difference, π_q its inclusion probability after the batches so far, and
+ * s² = var(f) + mean(u²) (`plannedSpread`, lib/decisions/model.ts); 1 once every question is drawn;
+ * a batch that draws nothing new is the look before. Like the counted fractions it depends only on
+ * what is frozen at creation and on the batches, never on labels.
+ *
+ * Not the app's because its error rate depends on the scale of u: on the benchmark's world it saves
+ * labels (most with a sharp judge) but settles equal systems more often than counting does, and more
+ * still when u is rescaled to the judge's actual error (README, measured).
+ *
+ * `entries`: the population as frozen at creation (certain questions count as labelled, π = 1).
+ */
+export function plannedFractions(
+  entries: readonly { queryId: number; uncertainty: number; certain: boolean }[],
+  spread: number,
+  batches: readonly { drawn: readonly number[]; probabilities: Readonly<Record<string, number>> }[],
+): number[] {
+  const uncertain = entries.filter((e) => !e.certain);
+  const miss = new Map(uncertain.map((e) => [e.queryId, 1]));
+  const drawn = new Set<number>();
+  let t = 0;
+  return batches.map((b) => {
+    for (const e of uncertain)
+      miss.set(e.queryId, miss.get(e.queryId)! * (1 - (b.probabilities[String(e.queryId)] ?? 0)));
+    const before = drawn.size;
+    for (const q of b.drawn) if (miss.has(q)) drawn.add(q);
+    // A batch that draws nothing new is the look before.
+    if (drawn.size === before) return t;
+    if (drawn.size === uncertain.length) return (t = 1);
+    const next = plannedFraction(
+      entries.map((e) => e.uncertainty),
+      spread,
+      entries.map((e) => (e.certain ? 1 : 1 - miss.get(e.queryId)!)),
+    );
+    return (t = Math.max(t, next));
+  });
+}
+
+/**
+ * The planned information fraction (`plannedFractions`) of a design whose questions (the whole
+ * population, N = uncertainty.length) are labelled with probabilities `inclusion`:
+ * (s²/N) / (s²/N + Σ u²(1/π − 1)/N²), in [0, 1].
+ */
+function plannedFraction(uncertainty: readonly number[], spread: number, inclusion: readonly number[]): number {
+  const n = uncertainty.length;
+  if (n === 0) return 1;
+  let extra = 0;
+  uncertainty.forEach((u, q) => {
+    if (u === 0) return;
+    const pi = inclusion[q];
+    extra += pi > 0 ? (u * u * (1 - pi)) / pi : Infinity;
+  });
+  const full = Math.max(0, spread) / n;
+  if (extra === 0) return 1;
+  return full > 0 ? Math.min(1, full / (full + extra / (n * n))) : 0;
+}
+
+/**
  * The boundaries of a decision's looks at overall error `alpha` (already split over the pairs).
  * `cache`: a SpendingBoundaries of the same family and α whose looks are the first of these (the
  * simulation passes one per decision so that each look extends the last); otherwise computed anew.

@@ -35,7 +35,7 @@ import {
 } from "../stats/active.ts";
 import { normalCdf } from "../stats/normal.ts";
 import type { SpendingBoundaries, TLookBoundary, TSpending } from "../stats/sequential.ts";
-import { DEFAULT_SPENDING, decisionLooks, informationFractions } from "./looks.ts";
+import { DEFAULT_SPENDING, decisionLooks, informationFractions, plannedFractions } from "./looks.ts";
 
 /**
  * A question of a decision, frozen at creation. `chunks`: the pooled pairs whose grades can move the
@@ -131,6 +131,12 @@ export type TDecisionInput = {
   plannedQuestions?: number;
   /** Questions completely labelled at creation, as frozen (default: the certain entries of population). */
   plannedCertain?: number;
+  /**
+   * Planned information fractions instead of counted ones (lib/decisions/looks.ts
+   * `plannedFractions`: the benchmark's variant, not a stored decision's): the population as frozen
+   * at creation and the questions' spread s² (`plannedSpread`).
+   */
+  planned?: { entries: readonly TPopulationEntry[]; spread: number };
   /** The boundaries computed at the previous look of this decision, extended rather than recomputed (the simulation's). */
   boundaries?: SpendingBoundaries;
 };
@@ -138,11 +144,13 @@ export type TDecisionInput = {
 /** The looks of a decision and the boundary of its last one (z = ∞ before any look: nothing can settle). */
 export function lookBoundaries(input: TDecisionInput): { spending: string; looks: TLookBoundary[]; z: number } {
   const pairs = Math.max(1, pairsOf(input.systems).length);
-  const fractions = informationFractions(
-    input.plannedQuestions ?? input.population.length,
-    input.plannedCertain ?? input.population.filter((p) => p.certain).length,
-    input.batches,
-  );
+  const fractions = input.planned
+    ? plannedFractions(input.planned.entries, input.planned.spread, input.batches)
+    : informationFractions(
+        input.plannedQuestions ?? input.population.length,
+        input.plannedCertain ?? input.population.filter((p) => p.certain).length,
+        input.batches,
+      );
   const { spending, looks } = decisionLooks(
     fractions,
     input.spending ?? DEFAULT_SPENDING,
@@ -279,6 +287,19 @@ export function predictionSpread(population: readonly TPopulationEntry[], values
       ),
     );
   return variance;
+}
+
+/**
+ * s², the expected spread of the questions' true differences, for the planned information fractions
+ * (lib/decisions/looks.ts `plannedFractions`, the benchmark's variant): the largest variance of the predicted
+ * differences over the pairs (`predictionSpread`) plus the mean expected squared error of a
+ * question's prediction, mean(u²) (a true difference is its prediction plus an error of variance u²).
+ */
+export function plannedSpread(population: readonly TPopulationEntry[], values: readonly TSystemValues[]): number {
+  if (population.length === 0) return 0;
+  let u2 = 0;
+  for (const p of population) u2 += p.uncertainty * p.uncertainty;
+  return predictionSpread(population, values) + u2 / population.length;
 }
 
 /**

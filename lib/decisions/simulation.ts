@@ -28,7 +28,7 @@ import { seededRng, type Rng } from "../stats/random.ts";
 import { SpendingBoundaries, type TSpending } from "../stats/sequential.ts";
 import { DEFAULT_SPENDING } from "./looks.ts";
 import { calibration, discriminatingChunks, questionUncertainty } from "./design.ts";
-import { decisionState, type TBatch, type TPopulationEntry } from "./model.ts";
+import { decisionState, plannedSpread, type TBatch, type TPopulationEntry } from "./model.ts";
 import { pearson, residualShare } from "../stats/correlation.ts";
 import { median as medianOrNull } from "../stats/median.ts";
 import {
@@ -40,6 +40,9 @@ import {
   type TConfusion,
   type TSimQuestion,
 } from "./simulation-world.ts";
+
+/** How a design's looks take their information fractions (lib/decisions/looks.ts). */
+export type TInformation = "planned" | "counted";
 
 export const CALIBRATION_QUESTIONS = 10;
 export const PER_ITEM = 2;
@@ -154,6 +157,8 @@ export function runDesign(
     spending?: TSpending;
     /** Label only the discriminating pairs of a drawn question (TSimCollection's minimal test collection). */
     minimal?: boolean;
+    /** How the looks' information fractions are taken (lib/decisions/looks.ts): counted (the app's; default) or planned. */
+    information?: TInformation;
   },
   rng: Rng,
 ): TDesignRun {
@@ -170,6 +175,19 @@ export function runDesign(
     { system: "B", predicted: new Map(c.judgeB.map((v, q) => [q, v])), human: new Map(humanB.map((v, q) => [q, v])) },
   ];
   const truth = fullPool(c, level).truth;
+  // The planned variant takes the spread from the judge's values as a decision would at creation.
+  const planned =
+    opts.information === "planned" ? { entries: population, spread: plannedSpread(population, values) } : undefined;
+  const decision = {
+    systems: ["A", "B"],
+    margin: 0,
+    level,
+    population,
+    lambda: opts.lambda,
+    spending,
+    boundaries,
+    planned,
+  };
   const batches: TBatch[] = [];
   const drawn = new Set<number>();
   const maxLooks = opts.maxLooks ?? 200;
@@ -180,10 +198,7 @@ export function runDesign(
     const probs: Record<string, number> = {};
     probabilities.forEach((p, q) => (probs[String(q)] = p));
     batches.push({ look: batches.length + 1, budget: opts.batch, tau: opts.tau, probabilities: probs, drawn: chosen });
-    const state = decisionState(
-      { systems: ["A", "B"], margin: 0, level, population, batches, lambda: opts.lambda, spending, boundaries },
-      values,
-    );
+    const state = decisionState({ ...decision, batches }, values);
     const est = state.pairs[0].estimate;
     if (state.status === "settled" || drawn.size === n || batches.length >= maxLooks) {
       let labels = 0;
@@ -243,6 +258,13 @@ export type TSimSummary = {
   medianActiveLabels: number;
   medianUniformLabels: number;
   medianFullPoolLabels: number;
+  /**
+   * Collections where the active design settled (either way), over every collection: with `delta: 0`
+   * (A and B equal: the population's difference is 0 by symmetry) every one is an error, so this is
+   * the design's error rate against the population's difference (the full pool's is
+   * settledByFullPool / collections).
+   */
+  activeSettled: number;
   /** Coverage of the interval where the active design stopped (corrected level), over every collection. */
   coverageAtStop: number;
   /** Coverage of the 95% interval at one look with a budget of a fifth of the questions, τ = 0.5, over every collection. */
@@ -271,25 +293,31 @@ const median = (xs: number[]) => medianOrNull(xs) ?? NaN;
 
 /**
  * Runs `collections` simulated decisions of `questions` questions each, the true advantage δ of A
- * drawn uniformly in [−maxDelta, maxDelta] (relative to the runs' signal), batches of a tenth of
- * the questions.
+ * drawn uniformly in [−maxDelta, maxDelta] (relative to the runs' signal) unless `delta` fixes it,
+ * batches of a tenth of the questions.
  */
 export function simulateDecisions(opts: {
   collections: number;
   questions: number;
   seed: number;
   maxDelta?: number;
+  /** A fixed advantage of A for every collection (0: the systems are equal) instead of a drawn one. */
+  delta?: number;
   /** The judge's weight in the sequential designs: "tuned" (the app's; default) or fixed (1: before power tuning). */
   lambda?: TLambda;
   /** How the sequential designs spend the error over their looks (default: the app's, lib/decisions/looks.ts). */
   spending?: TSpending;
   /** The designs label only each drawn question's discriminating pairs (minimal test collection). */
   minimal?: boolean;
+  /** The looks' information fractions (default: counted, the app's; planned: lib/decisions/looks.ts's variant). */
+  information?: TInformation;
   /** The judge's confusion matrix (default: the published judge; the benchmark's sensitivity rows pass sharper ones). */
   judge?: TConfusion;
 }): TSimSummary {
   const maxDelta = opts.maxDelta ?? 1;
   const batch = Math.max(1, Math.round(opts.questions / 10));
+  const { lambda, spending, minimal, information } = opts;
+  const design = { batch, lambda, spending, minimal, information };
   const shares: number[] = [];
   const ratios: number[] = [];
   const active: number[] = [];
@@ -301,6 +329,7 @@ export function simulateDecisions(opts: {
   let same = 0;
   let coveredStop = 0;
   let coveredFixed = 0;
+  let activeSettled = 0;
   const predicted: [number, number][] = [];
   const errors: [number, number][] = [];
   const byBand = Z_BANDS.slice(1).map(() => ({ decisions: 0, same: 0, shares: [] as number[] }));
@@ -309,7 +338,9 @@ export function simulateDecisions(opts: {
     // draws, so that runs with another λ compare the same collections (paired).
     const made = seededRng(opts.seed * 1_000_003 + 2 * k);
     const rng = seededRng(opts.seed * 1_000_003 + 2 * k + 1);
-    const c = simCollection(opts.questions, (2 * made.next() - 1) * maxDelta, made, opts.judge);
+    // The draw of δ is made even when δ is fixed, so that the collections are otherwise the same.
+    const drawnDelta = (2 * made.next() - 1) * maxDelta;
+    const c = simCollection(opts.questions, opts.delta ?? drawnDelta, made, opts.judge);
     const reference = fullPool(c);
     c.judgeA.forEach((a, q) => {
       const f = a - c.judgeB[q];
@@ -317,18 +348,15 @@ export function simulateDecisions(opts: {
       errors.push([c.uncertainty[q], Math.abs(y - f)]);
       predicted.push([f, y]);
     });
-    const a = runDesign(
-      c,
-      { batch, tau: 0.5, lambda: opts.lambda, spending: opts.spending, minimal: opts.minimal },
-      rng,
-    );
+    const a = runDesign(c, { ...design, tau: 0.5 }, rng);
     if (a.covered) coveredStop++;
+    if (a.outcome !== null) activeSettled++;
     const fixed = fixedBudgetLook(c, Math.max(1, Math.round(opts.questions / 5)), 0.5, rng);
     if (fixed.covered) coveredFixed++;
     lambdas.push(fixed.lambda);
     seRatios.push(fixed.seRatio);
     if (reference.outcome === null) continue;
-    const u = runDesign(c, { batch, tau: 1, lambda: opts.lambda, spending: opts.spending, minimal: opts.minimal }, rng);
+    const u = runDesign(c, { ...design, tau: 1 }, rng);
     settled++;
     if (a.outcome === reference.outcome) same++;
     shares.push(a.labels / c.fullPoolLabels);
@@ -353,6 +381,7 @@ export function simulateDecisions(opts: {
     medianActiveLabels: median(active),
     medianUniformLabels: median(uniform),
     medianFullPoolLabels: median(full),
+    activeSettled: activeSettled / opts.collections,
     coverageAtStop: coveredStop / opts.collections,
     coverageFixedBudget: coveredFixed / opts.collections,
     predictionR: pearson(predicted),

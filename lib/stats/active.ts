@@ -68,7 +68,7 @@
  * p_1 … p_k is 1 − Π(1 − p_j) (`combinedInclusion`), which is what the estimator divides by.
  *
  * Repeated looks: the lead looks after every batch; the error is spent over the looks by a spending
- * function of the share of questions drawn (lib/stats/sequential.ts, applied by
+ * function of the looks' information fractions (lib/stats/sequential.ts, applied by
  * lib/decisions/looks.ts), and a look's interval is θ̂ ± z_k · se with that look's boundary z_k (a
  * repeated confidence interval, Jennison & Turnbull 2000 ch. 9): `activeMean(units, { z })`.
  */

@@ -17,6 +17,11 @@
  *    simulation-world.ts sharperJudge: each confusion row mixed with the identity), a sensitivity
  *    analysis not fitted to any data: how the labels needed depend on how well the judge predicts
  *    a question's difference, and what no judge can save (decisions the full pool settles narrowly).
+ *    The same decisions, each judge, with the looks' information fractions planned from the
+ *    design's expected variance (lib/decisions/looks.ts plannedFractions, a variant) instead of
+ *    counted in questions drawn (the app's). And 1,000 decisions between equal systems (δ = 0): the
+ *    error rate, and so the coverage, against the population's difference (0 by symmetry), with
+ *    both kinds of fractions.
  * 2. Choosing the next 200 questions for a decision over a pool of 100,000 pairs (2,000 questions
  *    × 50 pooled pairs, 3 judges' labels on every pair, 3 compared systems): the calibration from
  *    the human-labelled pairs, every question's uncertainty (lib/decisions/design.ts
@@ -188,6 +193,42 @@ function sharperJudgeRow(s: TSimSummary, sharper: { mix: number; s: TSimSummary 
   };
 }
 
+/**
+ * The same decisions with the looks' information fractions planned from the design's expected
+ * variance (lib/decisions/looks.ts plannedFractions, a variant) beside the counted ones (the app's),
+ * for the published judge and each sharper one (module comment, 1).
+ */
+function informationRow(counted: { label: string; s: TSimSummary }[], planned: TSimSummary[]): TBenchRow {
+  return {
+    name: `decide: the looks' information fraction counted in questions drawn (the app's) against planned from the design's expected variance (a variant), the same ${planned[0].collections} decisions, each judge`,
+    target: "reported",
+    measured: counted
+      .map(
+        ({ label, s }, i) =>
+          `${label}: labels / full pool's, median ${pct(s.medianShareOfFullPool)} counted against ${pct(planned[i].medianShareOfFullPool)} planned (by band, counted ${bandShares(s)}; planned ${bandShares(planned[i])}), same decision ${pct(s.sameAsFullPool / s.settledByFullPool)} against ${pct(planned[i].sameAsFullPool / planned[i].settledByFullPool)}`,
+      )
+      .join("; "),
+    pass: null,
+    command: COMMAND,
+  };
+}
+
+/**
+ * Decisions between equal systems (δ = 0: the population's difference is 0 by symmetry), so that
+ * every settled decision is an error: the error rate against the population's difference, which
+ * the coverage rows (against the simulated questions' own difference) cannot show (module comment, 1).
+ */
+function equalSystemsRow(app: TSimSummary, planned: TSimSummary): TBenchRow {
+  const covered = 1 - app.activeSettled;
+  return {
+    name: `decide: coverage of the population's difference when A and B are equal (δ = 0), ${app.collections} decisions, active design where it stopped`,
+    target: "≥ 94%",
+    measured: `${pct(covered)} (settled, wrongly, in ${pct(app.activeSettled)}; with planned fractions ${pct(planned.activeSettled)}; the full pool's classical 95% interval ${pct(app.settledByFullPool / app.collections)})`,
+    pass: covered >= 0.94,
+    command: COMMAND,
+  };
+}
+
 /** Row 2 (module comment). */
 function choiceRow(): TBenchRow {
   const QN = 2000;
@@ -298,10 +339,22 @@ export async function bench(): Promise<TBenchRow[]> {
   const whole = simulateDecisions({ ...APP, minimal: false });
   rows.push(wholePoolRow(summary, whole));
   // The same decisions with sharper judges: what the judge's quality changes, and what it cannot.
+  const sharper = SHARPER.map((mix) => ({ mix, s: simulateDecisions({ ...APP, judge: sharperJudge(mix) }) }));
+  rows.push(sharperJudgeRow(summary, sharper));
+  // The same decisions, each judge, with the information fractions planned instead of counted.
   rows.push(
-    sharperJudgeRow(
-      summary,
-      SHARPER.map((mix) => ({ mix, s: simulateDecisions({ ...APP, judge: sharperJudge(mix) }) })),
+    informationRow(
+      [{ label: "published judge", s: summary }, ...sharper.map(({ mix, s }) => ({ label: `mix ${mix}`, s }))],
+      [undefined, ...SHARPER].map((mix) =>
+        simulateDecisions({ ...APP, information: "planned", judge: mix === undefined ? undefined : sharperJudge(mix) }),
+      ),
+    ),
+  );
+  // Equal systems: the error rate against the population's difference.
+  rows.push(
+    equalSystemsRow(
+      simulateDecisions({ ...APP, delta: 0 }),
+      simulateDecisions({ ...APP, delta: 0, information: "planned" }),
     ),
   );
   rows.push(choiceRow());

@@ -119,6 +119,25 @@ describe("coverage of the active interval on simulated collections", () => {
     expect(covered / K).toBeGreaterThanOrEqual(0.95 - tolerance(K));
   });
 
+  it("settles equal systems (population difference 0) no more often than the error allows, looking after every batch", () => {
+    // With δ = 0, A and B are exchangeable, so the population's difference is 0 and every settled
+    // decision is an error: the error rate against the population, not against the 50 questions'
+    // own difference (which the coverage above uses). Nominal 5%; the same one-sided binomial
+    // tolerance.
+    const K = 300;
+    const s = simulateDecisions({ collections: K, questions: 50, seed: 15, delta: 0, minimal: true });
+    expect(s.activeSettled).toBeLessThanOrEqual(0.05 + tolerance(K));
+    // The check can fail: the same design run at an overall error of 20% settles equal systems in
+    // about a fifth of the collections.
+    const rng = seededRng(16);
+    let loose = 0;
+    for (let k = 0; k < 100; k++) {
+      const c = simCollection(50, 0, rng);
+      if (runDesign(c, { batch: 5, tau: 0.5, minimal: true, level: 0.8 }, rng).outcome !== null) loose++;
+    }
+    expect(loose / 100).toBeGreaterThan(0.05 + tolerance(K));
+  });
+
   it("summarises the decisions the full pool settles", () => {
     const s = simulateDecisions({ collections: 12, questions: 20, seed: 3 });
     expect(s.collections).toBe(12);

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { twoKeyGrading } from "../helpers/csp.ts";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page, Response, Route } from "playwright-core";
+import type { Browser, BrowserContext, Page, Request, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAnnotatorProject } from "../helpers/fixtures.ts";
 import { artifactsDir, launchBrowser, type RunningServer } from "../helpers/server.ts";
@@ -46,20 +46,25 @@ describe("offline grading", () => {
     // The page loads the next five items once the first has been on screen a moment (its
     // background reads): counted here, since on a loaded machine "network idle" can come first.
     // Distinct items other than the one on screen: a loaded machine may read an item twice (a
-    // refetch), which must not count as one more item ahead.
+    // refetch), which must not count as one more item ahead. A read counts once its body has
+    // arrived ("requestfinished"; "response" comes with the headers): going offline while a body is
+    // still on its way loses that item, which the page then cannot show offline.
     const read = new Set<string>();
-    const countAhead = (r: Response) => {
-      const path = new URL(r.url()).pathname;
-      if (r.ok() && path.startsWith("/api/annotate/items/")) read.add(path.slice("/api/annotate/items/".length));
+    const countAhead = (request: Request) => {
+      const path = new URL(request.url()).pathname;
+      if (!path.startsWith("/api/annotate/items/")) return;
+      void request.response().then((r) => {
+        if (r?.ok()) read.add(path.slice("/api/annotate/items/".length));
+      });
     };
-    page.on("response", countAhead);
+    page.on("requestfinished", countAhead);
     await page.goto(`${server.url}/annotate`);
     await page.locator("article[data-ready]").waitFor();
     const first = await page.locator("article[data-ready]").getAttribute("data-item-id");
     await expect
       .poll(() => [...read].filter((id) => id !== first).length, { timeout: 30_000 })
       .toBeGreaterThanOrEqual(5);
-    page.off("response", countAhead);
+    page.off("requestfinished", countAhead);
 
     await ctx.setOffline(true);
     const graded: string[] = [];

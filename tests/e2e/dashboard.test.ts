@@ -115,7 +115,7 @@ describe("dashboard of the demo project", () => {
     expect(options.find((o) => o.startsWith("gpt-judge"))).toBe(`gpt-judge (${judgeLines.length} labels)`);
   });
 
-  it("a project that does not exist (issue 29 item 8): every panel answers 404, the page says so and its picker shows no other project", async () => {
+  it("a project that does not exist: every panel answers 404, the page says so and its picker shows no other project", async () => {
     const own = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
     try {
       await loginAs(own, server.url, "lead@example.com", "demo-lead");

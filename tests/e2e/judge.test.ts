@@ -143,7 +143,7 @@ describe("lead: the LLM judge from the project page", () => {
     expect(await db.judgeRun.count({ where: { judge: "web-judge" } })).toBe(1);
   });
 
-  it("runs against a keyless local endpoint with the no-key choice; Cancel asks, and a cancelled run stays cancelled after a reload (issue 22)", async () => {
+  it("runs against a keyless local endpoint with the no-key choice; Cancel asks, and a cancelled run stays cancelled after a reload", async () => {
     await page.goto(`${server.url}/lead/projects/${projectId}`);
     const form = await fillForm(page, "keyless");
     await form.getByLabel("Concurrency").fill("1");

@@ -125,7 +125,7 @@ describe("offline grading", () => {
     expect(await page.evaluate((key) => window.localStorage.getItem(key), `assessor.outbox.${fx.ann.id}`)).toBe("[]");
   });
 
-  it("shows a refused grade with its item and reason, sends the next grades anyway, and dismisses it (issue 18 item 4)", async () => {
+  it("shows a refused grade with its item and reason, sends the next grades anyway, and dismisses it", async () => {
     await page.unrouteAll({ behavior: "ignoreErrors" });
     await ctx.setOffline(false);
     await page.goto(`${server.url}/annotate`);

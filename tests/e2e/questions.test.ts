@@ -136,7 +136,7 @@ describe("write a question by keyboard", () => {
     }
   }, 180_000);
 
-  it("never drops an answer end: a start nudged past the end is refused with a message, a reversed mark swapped with one; tags stay after a save (issue 29 item 3)", async () => {
+  it("never drops an answer end: a start nudged past the end is refused with a message, a reversed mark swapped with one; tags stay after a save", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const seek = (t: number) => page.evaluate((x) => (document.querySelector("video")!.currentTime = x), t);
@@ -219,7 +219,7 @@ describe("write a question by keyboard", () => {
     ).toEqual(["places.0.end"]);
   }, 60_000);
 
-  it("reviews at 390 px: fits the screen; places show start and end, play beside the place and are edited; history reads as changes; one name per author; the distribution explained (issue 29 items 9, 10)", async () => {
+  it("reviews at 390 px: fits the screen; places show start and end, play beside the place and are edited; history reads as changes; one name per author; the distribution explained", async () => {
     const lead = await db.user.findUniqueOrThrow({ where: { email: "lead@example.org" } });
     const video = await db.video.findFirstOrThrow({ where: { projectId, externalId: "bm25" } });
     const long = `${"A very long question about term saturation ".repeat(4)}withanunbreakablewordthatgoesonandonandonforeverandeverandever?`;

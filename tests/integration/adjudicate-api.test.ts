@@ -135,7 +135,7 @@ describe("adjudicate API", () => {
     expect(loser.error.details.standing.grade).toBe(stored.grade);
   });
 
-  it("revises a decision with revises: n once; a stale revision is 409 with what stands; every decision stays in the history (issue 22)", async () => {
+  it("revises a decision with revises: n once; a stale revision is 409 with what stands; every decision stays in the history", async () => {
     const id = fx.items[0].id; // decided above: grade 2 at 15 s, revision 1
     const body = {
       poolItemId: id,

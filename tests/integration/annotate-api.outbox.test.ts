@@ -109,7 +109,7 @@ describe("Outbox", () => {
     expect(results.map((r) => r.entry.key)).toEqual(["key-1", "key-2"]);
   });
 
-  it("says it is signed out from a 401 on, keeps the entries, and not after the next answer (issue 22 item 2)", async () => {
+  it("says it is signed out from a 401 on, keeps the entries, and not after the next answer", async () => {
     const storage = memoryStorage();
     const clock = { t: 0 };
     const answers = [json(401, {}), json(503, {}), json(401, {}), json(200, { applied: true })];

@@ -102,7 +102,7 @@ describe("chunking grid", () => {
     );
   }, 120_000);
 
-  it("reuses a chunking of the same size and overlap under its own name instead of copying it (issue 31 item 8)", async () => {
+  it("reuses a chunking of the same size and overlap under its own name instead of copying it", async () => {
     // `default` was cut by the transcript import at 60 s / 15 s; c60o0 holds 30 s / 0.
     const chunkings = await db.chunking.count();
     const lines = ok(["chunking", "grid", "--sizes", "60,30", "--overlaps", "25%"])

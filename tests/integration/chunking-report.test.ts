@@ -160,7 +160,7 @@ describe("assessor chunking report", () => {
     expect(bad.stderr).toMatch(/no chunking named "c60".*c20, c40/);
   }, 600_000);
 
-  it("time measures do not move when a second chunking's labels are imported (issue 31 item 5)", () => {
+  it("time measures do not move when a second chunking's labels are imported", () => {
     const TIME = ["span_recall_5", "span_recall_10", "time_iou_10", "seconds_read_10", "start_error"];
     const timeCells = () => {
       const r = JSON.parse(runCliOk(["chunking", "report", "--format", "json"])) as Report;

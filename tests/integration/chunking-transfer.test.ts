@@ -190,7 +190,7 @@ describe("transferJudge", () => {
     });
   });
 
-  it("counts as left unjudged what pool --chunking B then adds at the project's pool depth (issue 31 item 6)", async () => {
+  it("counts as left unjudged what pool --chunking B then adds at the project's pool depth", async () => {
     const { transferJudge } = await import("../../lib/chunkings/transfer.ts");
     const { buildPool } = await import("../../lib/pooling/build.ts");
     await db.project.update({ where: { id: projectId }, data: { poolDepth: 1 } });

@@ -238,7 +238,7 @@ describe("assessor eval --detect", () => {
   });
 });
 
-describe("no interval past the measure's range, no advice without a basis (issue 29 item 6)", () => {
+describe("no interval past the measure's range, no advice without a basis", () => {
   it("eval --ppi: every estimate and interval in [0, 1], differences in [-1, 1]; the advisor says no basis (JSON and text)", () => {
     const r = runCli([
       "eval",

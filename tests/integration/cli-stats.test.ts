@@ -161,7 +161,7 @@ describe("assessor eval", () => {
     );
     expect(runCli(["eval", fx("small.qrels"), fx("runA.run"), "-m", "start_error"]).code).toBe(2);
   });
-  it('start_error compares video ids as strings: a numeric id ("video": 4103) is still checked (issue 19)', () => {
+  it('start_error compares video ids as strings: a numeric id ("video": 4103) is still checked', () => {
     // The importers accept numeric video ids. q1's reference is in video 4103; its first relevant
     // chunk c1 is in video 4104 and starts 42.22 s after the reference start: another video, so
     // the error is the cap, 150 s (read as "no video" it was 42.22). q2's chunk c2 is in video
@@ -196,7 +196,7 @@ describe("assessor eval", () => {
     expect(b.code).toBe(1);
     expect(b.stderr).toContain(`${bad}:1: video: expected a video id (a string or an integer), found true`);
   });
-  it("-c: the table's num_q is what the means are over, and it says how many queries the run answered (issue 19)", () => {
+  it("-c: the table's num_q is what the means are over, and it says how many queries the run answered", () => {
     // runA answers q1 and q2 of small.qrels' three queries; runB all three. With -c the means are
     // over 3 for both (map runA = (0.277778 + 0 + 0)/3), as trec_eval 10.0's num_q says.
     const t = runCli([
@@ -480,7 +480,7 @@ describe("assessor agreement", () => {
     expect(ok.stderr).toContain("--clip changed 2 grades into 0–3");
     expect(JSON.parse(ok.stdout).ci.bootstrap).toBeNull();
   });
-  it("prints a table by default, as eval does (issue 29 item 12: one convention, --format json for scripts)", () => {
+  it("prints a table by default, as eval does (one convention, --format json for scripts)", () => {
     const r = runCli(["agreement", fx("reference.qrels"), fx("judge.qrels"), "--bootstrap", "100"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("kappa quadratic   0.8158");
@@ -522,7 +522,7 @@ describe("number formatting as C's printf", () => {
   });
 });
 
-describe("eval -m time prints only what was asked (issue 29 item 12)", () => {
+describe("eval -m time prints only what was asked", () => {
   it("-m time alone: the time measures, not trec_eval's official ones beside them; -m time -m P.5: both", () => {
     const dir = mkdtempSync(join(tmpdir(), "assessor-time-"));
     const file = (name: string, text: string) => {

@@ -192,7 +192,7 @@ describe("the label-set version the page polls", () => {
   });
 });
 
-describe("the query log's slice (issue 23): questions imported from a log are tagged log", () => {
+describe("the query log's slice: questions imported from a log are tagged log", () => {
   /**
    * Questions q1, q2 written by hand; log1, log2 from a query log (assessor import query-log),
    * accepted after review. One run, sysA, ranks chunks a, b, c (in that order) for every question.

@@ -378,7 +378,7 @@ describe("empty project", () => {
   });
 });
 
-describe("a project that does not exist (issue 29 item 8)", () => {
+describe("a project that does not exist", () => {
   it("is a 404 (not_found) for every panel alike, the Generation and retest panels included", async () => {
     const { PANELS, servePanel } = await import("../../lib/dashboard/serve.ts");
     const { ZDashboardQuery } = await import("../../lib/dashboard/options.ts");

@@ -60,7 +60,7 @@ describe("dashboard: judge + human (PPI)", () => {
     expect(c.byTag).toEqual([expect.objectContaining({ tag: "late", questions: 10, completeQuestions: 0 })]);
   });
 
-  it("counts unassigned pool items as assessor status does; those with an imported label apart (issue 29 item 6)", async () => {
+  it("counts unassigned pool items as assessor status does; those with an imported label apart", async () => {
     const { getCalibration } = await import("../../lib/dashboard/panels.ts");
     const { stageCounts } = await import("../../lib/labels/stage.ts");
     const c = await getCalibration(db, projectId, query);
@@ -139,7 +139,7 @@ describe("dashboard: judge + human (PPI)", () => {
   });
 });
 
-describe("dashboard PPI: intervals inside the measure's range, no advice without a basis (issue 29 item 6)", () => {
+describe("dashboard PPI: intervals inside the measure's range, no advice without a basis", () => {
   it("clips every interval to [0, 1] (differences to [-1, 1]) and says no basis where the differences do not vary", async () => {
     // 8 complete questions of 2 chunks; sysA and sysB rank the same: recall@5 is 1 on 7 questions and 0 on
     // e07 (nothing relevant): mean 0.875, normal interval 0.875 ± 0.229 = [0.646, 1.104] unclipped.

@@ -122,7 +122,7 @@ describe("the demo's committed files", () => {
   });
 });
 
-describe("where npm run demo listens (issue 29 item 12)", () => {
+describe("where npm run demo listens", () => {
   it("checks its port on 127.0.0.1 (the interface it binds unless DEMO_HOST says otherwise) before loading anything", async () => {
     const { createServer } = await import("node:net");
     const busy = createServer();

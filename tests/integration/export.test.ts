@@ -120,7 +120,7 @@ describe("export formats", () => {
     ]);
   });
 
-  it("names the version in the file name; the CSV holds no project name, so a hostile one cannot reach a cell (issue 18 item 6)", () => {
+  it("names the version in the file name; the CSV holds no project name, so a hostile one cannot reach a cell", () => {
     const name = 'x,=HYPERLINK("http://evil.example","click"),"y';
     const v = exportVersion(rows, name, now);
     const csv = renderExport(rows, "csv", v).content;
@@ -174,7 +174,7 @@ describe("exportLabels over the database", () => {
     expect(e.version.labels).toBe(2);
   });
 
-  it("exports one chunking's labels, each with its video, chunk times and chunking (issue 20)", async () => {
+  it("exports one chunking's labels, each with its video, chunk times and chunking", async () => {
     const p = await makeProject(db, { name: "exp-chunkings" });
     const q = await makeQueries(db, p.id, ["q1"]);
     const c = await makeChunks(db, p.id, ["d1"]); // default chunking, 0-30 s on a new video
@@ -227,7 +227,7 @@ describe("exportLabels over the database", () => {
   });
 });
 
-describe("a qrels export without --chunking holds one chunking's labels (issue 29 item 1)", () => {
+describe("a qrels export without --chunking holds one chunking's labels", () => {
   /** Two chunkings sharing the chunk id "d1" (as the demo's bm25_80047-91561), each with a label for q1. */
   async function twoChunkings(name: string, first: string, second: string) {
     const p = await makeProject(db, { name });
@@ -309,7 +309,7 @@ describe("a qrels export without --chunking holds one chunking's labels (issue 2
   });
 });
 
-describe("a grade-0 label has no start (issue 22 item 1)", () => {
+describe("a grade-0 label has no start", () => {
   it("exports agreed and adjudicated grade-0 items alike: start null, even for a decision stored with one", async () => {
     const p = await makeProject(db, { name: "exp-zero", annotatorsPerItem: 2, disagreementRule: "any_difference" });
     const [a, b, adj] = [

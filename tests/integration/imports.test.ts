@@ -278,7 +278,7 @@ describe("importing the same files again changes nothing", () => {
   });
 });
 
-describe("media confinement (issue 13 item 1)", () => {
+describe("media confinement", () => {
   const root = join(import.meta.dirname, "..", "..");
   const media = join(root, "demo", "media");
   it("refuses paths outside the media root, traversal, non-media types and links out of the root, in the CLI", async () => {

@@ -152,7 +152,7 @@ describe("judge run", () => {
     expect(badPrompts.every(([, c]) => c === 3)).toBe(true);
   });
 
-  it("grades a reasoning model by its final answer; a cut or refused answer is failed with its raw text (issue 19)", async () => {
+  it("grades a reasoning model by its final answer; a cut or refused answer is failed with its raw text", async () => {
     // The misreading this guards against: the reasoning says "score: 0", the answer says the scripted grade.
     const kind = (p: string) => scriptedGrade(`${p}#kind`);
     fake.setScript((req) => {

@@ -65,7 +65,7 @@ describe("importing videos of each media kind", () => {
     expect(none).toMatchObject({ url: null, path: null, durationSeconds: 300 });
   });
 
-  it("warns once for many URLs on hosts not allowed, with the count, the lines and the hosts (issue 29 item 12)", async () => {
+  it("warns once for many URLs on hosts not allowed, with the count, the lines and the hosts", async () => {
     const file = join(dir, "many.jsonl");
     const many = Array.from({ length: 11 }, (_, i) => ({
       id: `far${i}`,

@@ -249,7 +249,7 @@ describe("writing, review and pooling", () => {
   });
 });
 
-describe("the review, bounded at 5,000 questions (issue 30 item 2)", () => {
+describe("the review, bounded at 5,000 questions", () => {
   it("groups 5,000 identical questions as one near-duplicate group and answers a bounded page, in bounded time and memory", async () => {
     const p = await makeProject(db);
     const ann = await makeUser(db, { role: "annotator" });

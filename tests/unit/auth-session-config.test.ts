@@ -37,7 +37,7 @@ describe("clientAddress", () => {
   });
 });
 
-describe("untrustedForwardingWarning (issue 30 item 1)", () => {
+describe("untrustedForwardingWarning", () => {
   it("names the forwarding headers a server without a trusted proxy receives, at most once an hour", () => {
     const t = 1_000_000_000;
     expect(

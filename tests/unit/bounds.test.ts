@@ -58,7 +58,7 @@ describe("decodablePath", () => {
   });
 });
 
-describe("signInErrorMessage (issue 30 item 9)", () => {
+describe("signInErrorMessage", () => {
   it("shows the table's message for a code, the wait for Locked, and never the parameter's own text", () => {
     expect(signInErrorMessage("CredentialsSignin")).toBe(SIGN_IN_ERRORS.CredentialsSignin);
     expect(signInErrorMessage("Locked", 128)).toBe("Too many failed sign-in attempts. Try again in 3 minutes.");

@@ -8,7 +8,7 @@ import { action, field, say, type Said } from "../../lib/terms.ts";
 import { annotatorsStart, takeLabel } from "../../lib/adjudication/start.ts";
 import { mulberry32 } from "../../lib/stats/random.ts";
 
-describe("Try: a random sample stratified by human grade (issue 22 item 5)", () => {
+describe("Try: a random sample stratified by human grade", () => {
   // 40 pairs: grades 0 (20 pairs), 1 (10), 3 (2), and 8 unlabelled.
   const items = Array.from({ length: 40 }, (_, i) => ({ id: i, grade: i < 20 ? 0 : i < 30 ? 1 : i < 32 ? 3 : null }));
   it("takes one of each grade in turn, then the unlabelled", () => {
@@ -85,7 +85,7 @@ describe("judge messages in the page's terms", () => {
   });
 });
 
-describe("the adjudicator's final start (issue 22 item 1)", () => {
+describe("the adjudicator's final start", () => {
   it("is the annotators' mean within the tolerance, else none; grade-0 labels give no start", () => {
     expect(
       annotatorsStart(

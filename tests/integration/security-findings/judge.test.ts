@@ -394,7 +394,7 @@ describe("finding: chunk text steered the judge with no flag", () => {
  * The second outside security test: a judge template of `{{` and 3,000 spaces blocked the server
  * for 14.5 s (preview) and 33.9 s (try); look-alike delimiters and paraphrased injections passed.
  */
-describe("finding: a judge template blocked the server (issue 30 item 3)", () => {
+describe("finding: a judge template blocked the server", () => {
   const attack = `{{question}} {{chunk}}\n{{${" ".repeat(3000)}x`;
   const timed = async (body: unknown) => {
     const t0 = performance.now();
@@ -454,7 +454,7 @@ describe("finding: a judge template blocked the server (issue 30 item 3)", () =>
   });
 });
 
-describe("finding: look-alike delimiters and paraphrased injections passed (issue 30 item 10)", () => {
+describe("finding: look-alike delimiters and paraphrased injections passed", () => {
   it("a chunk closing its block with look-alikes is neutralised in the prompt, and its obfuscated instructions are flagged", async () => {
     const seeded = await seedJudgeProject(db, { name: "sec-lookalike", queries: 1, perQuery: 3 });
     const texts = [

@@ -169,7 +169,7 @@ describe("chunking report (hand-made grid)", () => {
     expect(ci?.high).toBe(80);
   });
 
-  it("leaves out an accepted question nobody pooled or labelled yet, as the systems table does (issue 31 item 7)", () => {
+  it("leaves out an accepted question nobody pooled or labelled yet, as the systems table does", () => {
     const d = data();
     // q3: accepted, with an answer place, no pool item and no label: no run ranks anything for it.
     d.queries.set(3, { qid: "q3", tags: [], places: [{ start: 10, end: 12, videoId: 1 }] });
@@ -179,7 +179,7 @@ describe("chunking report (hand-made grid)", () => {
     expect(r.rows.map((row) => row.cells[col("span_recall_10")].mean)).toEqual([1, 1]);
   });
 
-  it("counts as audited only questions whose pool items on the chunking carry annotators' labels, not imported ones (issue 31 item 6)", () => {
+  it("counts as audited only questions whose pool items on the chunking carry annotators' labels, not imported ones", () => {
     const d = data();
     // q2·b1, c40's one pool item, labelled by an import (say the collection's truth): no audit.
     d.reference = d.reference.map((l) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dashboardProject } from "../../../lib/dashboard/picker.ts";
 
-describe("the dashboard's project (issue 29 item 8: /dashboard?project=999)", () => {
+describe("the dashboard's project (/dashboard?project=999)", () => {
   const projects = [{ id: 1 }, { id: 4 }];
   it("a project the URL names that is not in the list is missing (the page says so; the picker shows no other project)", () => {
     expect(dashboardProject("999", projects)).toEqual({ projectId: 999, fromUrl: true, missing: true });

@@ -92,7 +92,7 @@ describe("parseCaptions", () => {
     );
   });
 
-  it("reports a cue timing line without --> at its line, not as an empty file (issue 13 item 9)", () => {
+  it("reports a cue timing line without --> at its line, not as an empty file", () => {
     const t = (found: string) =>
       `expected a cue timing line "start --> end" (hh:mm:ss.ttt or mm:ss.ttt), found "${found}"`;
     // The only cue's timing line lacks its arrow: one error at line 3, and nothing else said.

@@ -115,7 +115,7 @@ describe("splitClaims: numbers, timestamps, versions, ellipses", () => {
   });
 });
 
-describe("splitClaims: linear time (issue 30 item 7)", () => {
+describe("splitClaims: linear time", () => {
   const whole = new Intl.Segmenter("en", { granularity: "sentence" });
   const FRAGMENTS = [
     "Mr. Smith",

@@ -172,7 +172,7 @@ describe("near-duplicates (Jaccard of content terms ≥ 0.6), as groups", () => 
       expect([found.complete, found.clusters.map((c) => c.ids)]).toEqual([true, all]);
     }
   });
-  it("stays bounded: 5,000 identical questions are one group without comparisons; similar distinct ones stop at the budget (issue 30 item 2)", () => {
+  it("stays bounded: 5,000 identical questions are one group without comparisons; similar distinct ones stop at the budget", () => {
     const same = Array.from({ length: 5000 }, (_, i) => ({
       id: i + 1,
       text: i % 2 ? "What is the capital of France?" : "what is the CAPITAL of france",
@@ -302,7 +302,7 @@ describe("export questions", () => {
       'id,text,status,author,tags,places\nq1,"\'=cmd",accepted,ana,concept,v1@31-40;v2@5\n',
     );
   });
-  it("neutralises spreadsheet formulas in TSV as in CSV (issue 30 item 8)", () => {
+  it("neutralises spreadsheet formulas in TSV as in CSV", () => {
     // OWASP's six formula starts (=, +, -, @, TAB, CR) get a leading ' in every text cell; a tab or line break inside a cell is a space (TSV has no quoting).
     const evil = q({
       text: '=HYPERLINK("http://evil.example","click")',
@@ -318,7 +318,7 @@ describe("export questions", () => {
   });
 });
 
-describe("history as readable changes (issue 29 item 10)", () => {
+describe("history as readable changes", () => {
   const name = (id: number) => `v${id}`;
   it("reads both stored shapes (write screen and import) and lists the changed fields as text", () => {
     const imported = readSnapshot(

@@ -188,7 +188,7 @@ describe("start-time error", () => {
       missingChunkTime: false,
     });
   });
-  it("uses the nearest answer place in the chunk's video when a question has several (issue 23)", () => {
+  it("uses the nearest answer place in the chunk's video when a question has several", () => {
     // b starts at 100 in v1: places v1@70 (30 s), v1@112 (12 s), v2@100 (another video): 12 s; tRR = 1 × (1 − 12/150) = 0.92.
     expect(
       startError(

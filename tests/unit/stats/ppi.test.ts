@@ -263,7 +263,7 @@ describe("ppiTable: runs × measures, differences from the baseline, advisor", (
   });
 });
 
-describe("no advice without a basis, no interval past the measure's range (issue 29 item 6)", () => {
+describe("no advice without a basis, no interval past the measure's range", () => {
   it("an sd of 0 or from fewer than 3 questions gives no number of questions, only the reason", () => {
     // sd 0: the formulas would say 2 (paired t-test) and 1 (half-width); the spread is unknown, not 0.
     expect(queriesToDetect(0, 0.05)).toBeNaN();

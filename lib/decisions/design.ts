@@ -8,44 +8,49 @@ import { differenceUncertainty } from "../stats/active.ts";
 
 /**
  * A question's expected error of the predicted difference between two systems' rankings, for the
- * design (lib/stats/active.ts `differenceUncertainty`): each pair's weight in a DCG-like measure
- * at the cutoff (1/log₂(rank + 1) normalised by the ideal DCG of the expected number of relevant
- * pairs) in A minus in B, times the variance of the pair's gain given the judge's grade (from the
- * calibration: the human grades seen for that judge grade). A heuristic for where labels help:
- * the estimate stays unbiased whatever it says (it only sets the probabilities).
+ * design (lib/stats/active.ts `differenceUncertainty`) and the planner: each pair's weight in a
+ * DCG-like measure at the cutoff (1/log₂(rank + 1)) in A minus in B, divided by the ideal DCG of the
+ * question's expected gains (the pool's chunks and the ranked ones, each at its expected gain under
+ * `gradeDistribution`, sorted, the first `cutoff`: the measure's normaliser in the same units as the
+ * gains), times the variance of the pair's gain given what is known of it. `gradeDistribution`: the
+ * distribution of the human grade 0–3 of a chunk (the calibration's for the judge's grade; one-hot
+ * for a grade people gave, variance 0); null when nothing is known (the chunk adds nothing). Where to
+ * label is a heuristic (the estimate stays unbiased whatever it says: it only sets the
+ * probabilities), but the planner takes u² as the expected squared error, so its scale matters.
  */
 export function questionUncertainty(
   rankings: readonly (readonly number[])[],
   cutoff: number,
   gradeDistribution: (chunkId: number) => readonly number[] | null,
   gain: (grade: number) => number,
+  pool: Iterable<number> = [],
 ): number {
   const weightOf = rankings.map((r) => {
     const m = new Map<number, number>();
     r.slice(0, cutoff).forEach((chunkId, i) => m.set(chunkId, 1 / Math.log2(i + 2)));
     return m;
   });
-  const chunks = new Set<number>();
+  const chunks = new Set<number>(pool);
   for (const w of weightOf) for (const c of w.keys()) chunks.add(c);
-  let expectedRelevant = 0;
+  const expected: number[] = [];
   const variance = new Map<number, number>();
   for (const c of chunks) {
     const dist = gradeDistribution(c);
-    if (!dist) {
-      variance.set(c, 0);
-      continue;
-    }
+    if (!dist) continue;
     let m = 0;
     let m2 = 0;
     dist.forEach((p, g) => {
       m += p * gain(g);
       m2 += p * gain(g) ** 2;
-      if (g >= 1) expectedRelevant += p;
     });
+    expected.push(m);
     variance.set(c, Math.max(0, m2 - m * m));
   }
+  expected.sort((a, b) => b - a);
   let ideal = 0;
-  for (let r = 0; r < Math.min(cutoff, Math.max(1, Math.round(expectedRelevant))); r++) ideal += 1 / Math.log2(r + 2);
+  for (let r = 0; r < Math.min(cutoff, expected.length); r++) ideal += expected[r] / Math.log2(r + 2);
+  // Nothing expected to be relevant: both measures are 0 whatever the ranking.
+  if (!(ideal > 0)) return 0;
   let total = 0;
   for (let i = 0; i < weightOf.length; i++) {
     for (let j = i + 1; j < weightOf.length; j++) {
@@ -57,6 +62,11 @@ export function questionUncertainty(
     }
   }
   return Math.sqrt(total);
+}
+
+/** The distribution of a grade people gave: all its weight on that grade. */
+export function knownGrade(grade: number): number[] {
+  return [0, 1, 2, 3].map((g) => (g === grade ? 1 : 0));
 }
 
 /**

@@ -99,7 +99,7 @@ export function simCollection(size: number, delta: number, rng: Rng, judge?: TCo
     humanA: questions.map((q) => ndcg10(q.rankings[0], q.human)),
     humanB: questions.map((q) => ndcg10(q.rankings[1], q.human)),
     uncertainty: questions.map((q) =>
-      questionUncertainty([q.rankings[0], q.rankings[1]], CUTOFF, (c) => cal.given(q.judge[c]), gain),
+      questionUncertainty([q.rankings[0], q.rankings[1]], CUTOFF, (c) => cal.given(q.judge[c]), gain, q.human.keys()),
     ),
     fullPoolLabels: questions.reduce((s, q) => s + q.human.length, 0) * PER_ITEM,
     ...minimal(questions),
@@ -258,12 +258,7 @@ export type TSimSummary = {
   medianActiveLabels: number;
   medianUniformLabels: number;
   medianFullPoolLabels: number;
-  /**
-   * Collections where the active design settled (either way), over every collection: with `delta: 0`
-   * (A and B equal: the population's difference is 0 by symmetry) every one is an error, so this is
-   * the design's error rate against the population's difference (the full pool's is
-   * settledByFullPool / collections).
-   */
+  /** Share of collections the active design settled: with `delta: 0` (equal systems) its error rate against the population. */
   activeSettled: number;
   /** Coverage of the interval where the active design stopped (corrected level), over every collection. */
   coverageAtStop: number;
@@ -279,6 +274,8 @@ export type TSimSummary = {
   residualShare: number;
   /** Pearson's r of the design's uncertainty u and the judge's actual error |Y − f|, pooled likewise. */
   uncertaintyR: number;
+  /** Σ u² / Σ (Y − f)², pooled likewise: the scale of u against the judge's actual squared error (the planner's u²). */
+  uncertaintyScale: number;
   /**
    * Median λ̂ (the judge's weight in the power-tuned estimate) at the fixed-budget look, every
    * collection (where the design stops it is mostly after every question was drawn, π near 1 for
@@ -386,6 +383,7 @@ export function simulateDecisions(opts: {
     coverageFixedBudget: coveredFixed / opts.collections,
     predictionR: pearson(predicted),
     uncertaintyR: pearson(errors),
+    uncertaintyScale: errors.reduce((x, [u]) => x + u * u, 0) / errors.reduce((x, [, e]) => x + e * e, 0),
     residualShare: residualShare(predicted),
     medianLambda: median(lambdas),
     medianSeRatio: median(seRatios),

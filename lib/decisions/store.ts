@@ -12,7 +12,7 @@ import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
-import { calibration, discriminatingChunks, questionUncertainty, rankWeighting } from "./design.ts";
+import { calibration, discriminatingChunks, knownGrade, questionUncertainty, rankWeighting } from "./design.ts";
 import { ANSWER_MEASURE_IDS, answerPopulation, isAnswerMeasure, pickAnswerJudge } from "./answers.ts";
 import {
   generationOf,
@@ -228,8 +228,12 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
     const u = questionUncertainty(
       lists,
       cutoff,
-      (chunkId) => (known?.has(chunkId) ? null : cal.given(judged?.get(chunkId) ?? null)),
+      (chunkId) => {
+        const grade = known?.get(chunkId);
+        return grade !== undefined ? knownGrade(grade) : cal.given(judged?.get(chunkId) ?? null);
+      },
       gain,
+      pooled.get(queryId) ?? [],
     );
     return chunks ? { queryId, uncertainty: u, certain: false, chunks } : { queryId, uncertainty: u, certain: false };
   });

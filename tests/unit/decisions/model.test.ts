@@ -9,6 +9,7 @@ import {
 import {
   calibration,
   discriminatingChunks,
+  knownGrade,
   questionUncertainty,
   rankWeighting,
 } from "../../../lib/decisions/design.ts";
@@ -207,17 +208,85 @@ describe("questionUncertainty and calibration", () => {
       gain,
     );
     expect(swapped).toBeGreaterThan(0);
+    // The same expected gain (1.5), so the same ideal DCG: the wider doubt (variance 2.25 against
+    // 0.25) gives the larger uncertainty, 3 times larger (√(2.25 / 0.25)).
+    const wide = questionUncertainty(
+      [
+        [1, 2, 3],
+        [3, 2, 1],
+      ],
+      10,
+      () => [0.5, 0, 0, 0.5],
+      gain,
+    );
+    const narrow = questionUncertainty(
+      [
+        [1, 2, 3],
+        [3, 2, 1],
+      ],
+      10,
+      () => [0, 0.5, 0.5, 0],
+      gain,
+    );
+    expect(wide / narrow).toBeCloseTo(3, 12);
+  });
+
+  it("divides by the ideal DCG of the expected gains, the pool's chunks included, derived by hand", () => {
+    // A ranks chunks 1, 2; B ranks 2, 1; the pool also holds chunk 3. Chunk 1 was graded 3 by people
+    // (one-hot: expected gain 3, variance 0); chunk 2 is 0 or 3 with probability 1/2 each (expected
+    // 1.5, variance 2.25); chunk 3 is surely 0. Ideal DCG of the expected gains, sorted:
+    // 3/log₂2 + 1.5/log₂3 + 0 = 3.946395. Chunk 2's weight is 1/log₂3 − 1 = −0.369070 in A − B, so
+    // u = 0.369070 · √2.25 / 3.946395 = 0.140281 (chunk 1 is known: it adds nothing).
+    const dist = (c: number) => (c === 1 ? knownGrade(3) : c === 2 ? [0.5, 0, 0, 0.5] : [1, 0, 0, 0]);
+    const u = questionUncertainty(
+      [
+        [1, 2],
+        [2, 1],
+      ],
+      10,
+      dist,
+      (g) => g,
+      [1, 2, 3],
+    );
+    expect(u).toBeCloseTo(0.1402813001478028, 12);
+    // Without the pool's chunk 3 (expected gain 0) the ideal is the same; with a relevant one it grows.
     expect(
       questionUncertainty(
         [
-          [1, 2, 3],
-          [3, 2, 1],
+          [1, 2],
+          [2, 1],
         ],
         10,
-        () => [0.9, 0.1, 0, 0],
-        gain,
+        dist,
+        (g) => g,
       ),
-    ).toBeLessThan(swapped);
+    ).toBeCloseTo(u, 12);
+    const richer = (c: number) => (c === 3 ? knownGrade(3) : dist(c));
+    expect(
+      questionUncertainty(
+        [
+          [1, 2],
+          [2, 1],
+        ],
+        10,
+        richer,
+        (g) => g,
+        [1, 2, 3],
+      ),
+    ).toBeLessThan(u);
+    // Nothing expected to be relevant: 0.
+    expect(
+      questionUncertainty(
+        [
+          [1, 2],
+          [2, 1],
+        ],
+        10,
+        () => [1, 0, 0, 0],
+        (g) => g,
+        [1, 2, 3],
+      ),
+    ).toBe(0);
   });
   it("smooths the calibration by one count per cell", () => {
     // Judge 3 seen with human 3 twice and human 0 once: counts (1+1, 1, 1, 1+2) / 7.

@@ -82,6 +82,7 @@ export function plannedFractions(
 ): number[] {
   const uncertain = entries.filter((e) => !e.certain);
   const miss = new Map(uncertain.map((e) => [e.queryId, 1]));
+  const uncertainty = entries.map((e) => e.uncertainty);
   const drawn = new Set<number>();
   let t = 0;
   return batches.map((b) => {
@@ -93,7 +94,7 @@ export function plannedFractions(
     if (drawn.size === before) return t;
     if (drawn.size === uncertain.length) return (t = 1);
     const next = plannedFraction(
-      entries.map((e) => e.uncertainty),
+      uncertainty,
       spread,
       entries.map((e) => (e.certain ? 1 : 1 - miss.get(e.queryId)!)),
     );

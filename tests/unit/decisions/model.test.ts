@@ -176,6 +176,17 @@ describe("questionUncertainty and calibration", () => {
   it("is 0 where both systems rank alike or every pair is known, and grows with the judge's doubt", () => {
     const unsure = () => [0.25, 0.25, 0.25, 0.25];
     const gain = (g: number) => g;
+    // B ranks A's three chunks in reverse order.
+    const reversed = (dist: (c: number) => number[] | null) =>
+      questionUncertainty(
+        [
+          [1, 2, 3],
+          [3, 2, 1],
+        ],
+        10,
+        dist,
+        gain,
+      );
     expect(
       questionUncertainty(
         [
@@ -187,48 +198,12 @@ describe("questionUncertainty and calibration", () => {
         gain,
       ),
     ).toBe(0);
-    expect(
-      questionUncertainty(
-        [
-          [1, 2, 3],
-          [3, 2, 1],
-        ],
-        10,
-        () => null,
-        gain,
-      ),
-    ).toBe(0);
-    const swapped = questionUncertainty(
-      [
-        [1, 2, 3],
-        [3, 2, 1],
-      ],
-      10,
-      unsure,
-      gain,
-    );
+    expect(reversed(() => null)).toBe(0);
+    const swapped = reversed(unsure);
     expect(swapped).toBeGreaterThan(0);
     // The same expected gain (1.5), so the same ideal DCG: the wider doubt (variance 2.25 against
     // 0.25) gives the larger uncertainty, 3 times larger (√(2.25 / 0.25)).
-    const wide = questionUncertainty(
-      [
-        [1, 2, 3],
-        [3, 2, 1],
-      ],
-      10,
-      () => [0.5, 0, 0, 0.5],
-      gain,
-    );
-    const narrow = questionUncertainty(
-      [
-        [1, 2, 3],
-        [3, 2, 1],
-      ],
-      10,
-      () => [0, 0.5, 0.5, 0],
-      gain,
-    );
-    expect(wide / narrow).toBeCloseTo(3, 12);
+    expect(reversed(() => [0.5, 0, 0, 0.5]) / reversed(() => [0, 0.5, 0.5, 0])).toBeCloseTo(3, 12);
   });
 
   it("divides by the ideal DCG of the expected gains, the pool's chunks included, derived by hand", () => {
@@ -237,20 +212,7 @@ describe("questionUncertainty and calibration", () => {
     // 1.5, variance 2.25); chunk 3 is surely 0. Ideal DCG of the expected gains, sorted:
     // 3/log₂2 + 1.5/log₂3 + 0 = 3.946395. Chunk 2's weight is 1/log₂3 − 1 = −0.369070 in A − B, so
     // u = 0.369070 · √2.25 / 3.946395 = 0.140281 (chunk 1 is known: it adds nothing).
-    const dist = (c: number) => (c === 1 ? knownGrade(3) : c === 2 ? [0.5, 0, 0, 0.5] : [1, 0, 0, 0]);
-    const u = questionUncertainty(
-      [
-        [1, 2],
-        [2, 1],
-      ],
-      10,
-      dist,
-      (g) => g,
-      [1, 2, 3],
-    );
-    expect(u).toBeCloseTo(0.1402813001478028, 12);
-    // Without the pool's chunk 3 (expected gain 0) the ideal is the same; with a relevant one it grows.
-    expect(
+    const swapped = (dist: (c: number) => number[], pool?: number[]) =>
       questionUncertainty(
         [
           [1, 2],
@@ -259,35 +221,19 @@ describe("questionUncertainty and calibration", () => {
         10,
         dist,
         (g) => g,
-      ),
-    ).toBeCloseTo(u, 12);
+        pool,
+      );
+    const dist = (c: number) => (c === 1 ? knownGrade(3) : c === 2 ? [0.5, 0, 0, 0.5] : [1, 0, 0, 0]);
+    const u = swapped(dist, [1, 2, 3]);
+    expect(u).toBeCloseTo(0.1402813001478028, 12);
+    // Without the pool's chunk 3 (expected gain 0) the ideal is the same; with a relevant one it grows.
+    expect(swapped(dist)).toBeCloseTo(u, 12);
     const richer = (c: number) => (c === 3 ? knownGrade(3) : dist(c));
-    expect(
-      questionUncertainty(
-        [
-          [1, 2],
-          [2, 1],
-        ],
-        10,
-        richer,
-        (g) => g,
-        [1, 2, 3],
-      ),
-    ).toBeLessThan(u);
+    expect(swapped(richer, [1, 2, 3])).toBeLessThan(u);
     // Nothing expected to be relevant: 0.
-    expect(
-      questionUncertainty(
-        [
-          [1, 2],
-          [2, 1],
-        ],
-        10,
-        () => [1, 0, 0, 0],
-        (g) => g,
-        [1, 2, 3],
-      ),
-    ).toBe(0);
+    expect(swapped(() => [1, 0, 0, 0], [1, 2, 3])).toBe(0);
   });
+
   it("smooths the calibration by one count per cell", () => {
     // Judge 3 seen with human 3 twice and human 0 once: counts (1+1, 1, 1, 1+2) / 7.
     const c = calibration([

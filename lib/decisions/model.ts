@@ -18,7 +18,8 @@
  *   the batch's budget alone (never from labels gathered since), so it is known exactly.
  * - Looks: each stored batch is a look; the error is spent over the looks by a spending function
  *   of the share of questions drawn (lib/decisions/looks.ts, lib/stats/sequential.ts), and the
- *   interval reported at a look is the repeated confidence interval at that look's boundary.
+ *   interval reported at a look is the repeated confidence interval at that look's boundary, its
+ *   half-width Student's over the population's questions (lib/stats/active.ts studentMultiplier).
  * - Several systems: every pair, with a Bonferroni split of the error over the pairs.
  *   Settled when one system is better than every other, or every pair is equivalent (margin).
  * - Until every drawn question is complete the verdict waits ("labelling"): using a drawn question
@@ -198,8 +199,8 @@ export function decisionState(input: TDecisionInput, values: readonly TSystemVal
     const estimate = activeMean(
       units,
       sequence.looks.length
-        ? { z: sequence.z, lambda: input.lambda ?? "tuned" }
-        : { level, lambda: input.lambda ?? "tuned" },
+        ? { z: sequence.z, lambda: input.lambda ?? "tuned", student: true }
+        : { level, lambda: input.lambda ?? "tuned", student: true },
     );
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };

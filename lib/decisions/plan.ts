@@ -3,7 +3,7 @@
  * a decision for a range of true differences, under the active design and under uniform sampling.
  */
 import type { Db } from "../db/client.ts";
-import { inclusionProbabilities } from "../stats/active.ts";
+import { inclusionProbabilities, studentMultiplier } from "../stats/active.ts";
 import { normalQuantile } from "../stats/normal.ts";
 import { spendingFunction } from "../stats/sequential.ts";
 import { decisionResidualScale, pairsOf, predictionSpread } from "./model.ts";
@@ -46,7 +46,7 @@ export function planQuestions(
   const zPower = normalQuantile(opts.power ?? 0.8);
   const zAt = (n: number) => {
     const alpha = opts.firstLookAlpha ? opts.firstLookAlpha(n) : 1 - (opts.level ?? 0.95);
-    return alpha > 0 ? -normalQuantile(alpha / 2) + zPower : Infinity;
+    return alpha > 0 ? studentMultiplier(-normalQuantile(alpha / 2), N) + zPower : Infinity;
   };
   const se2 = (n: number, tau: number) => {
     const pi = inclusionProbabilities(uncertainty, n, { tau });

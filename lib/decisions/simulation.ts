@@ -3,7 +3,7 @@
  * simulated collection (lib/decisions/simulation-world.ts) two runs A and B are compared on
  * nDCG@10, and a decision is settled three ways:
  *
- * - the full pool: every pooled pair labelled by people; the classical 95% interval of the mean
+ * - the full pool: every pooled pair labelled by people; the paired t-test's 95% interval of the mean
  *   paired difference over the questions (π ≡ 1). Its mean is the truth the other intervals are
  *   judged against (the estimator's target is this finite-population mean).
  * - the active design as the app runs it (lib/decisions/model.ts decisionState): batches of BATCH
@@ -28,7 +28,7 @@ import { seededRng, type Rng } from "../stats/random.ts";
 import { SpendingBoundaries, type TSpending } from "../stats/sequential.ts";
 import { DEFAULT_SPENDING } from "./looks.ts";
 import { calibration, discriminatingChunks, questionUncertainty } from "./design.ts";
-import { decisionState, plannedSpread, type TBatch, type TPopulationEntry } from "./model.ts";
+import { decisionState, plannedSpread, variance0, type TBatch, type TPopulationEntry } from "./model.ts";
 import { pearson, residualShare } from "../stats/correlation.ts";
 import { median as medianOrNull } from "../stats/median.ts";
 import {
@@ -41,8 +41,12 @@ import {
   type TSimQuestion,
 } from "./simulation-world.ts";
 
-/** How a design's looks take their information fractions (lib/decisions/looks.ts). */
-export type TInformation = "planned" | "counted";
+/**
+ * A design's information fractions (lib/decisions/looks.ts): counted (the app's); planned, with the
+ * spread s² a decision has at creation (`plannedSpread`); or planned with the true spread (people's
+ * differences, known only here: where the planned variant's savings come from).
+ */
+export type TInformation = "counted" | "planned" | "planned-true-spread";
 
 export const CALIBRATION_QUESTIONS = 10;
 export const PER_ITEM = 2;
@@ -125,7 +129,7 @@ const outcomeOf = (v: TVerdict): string | null => (v === "better" ? "A" : v === 
 /** The full pool's verdict and the true difference (the mean over the questions). */
 export function fullPool(c: TSimCollection, level = 0.95): { truth: number; outcome: string | null; z: number } {
   const units = c.humanA.map((a, q) => ({ prediction: a - c.humanB[q], human: a - c.humanB[q], probability: 1 }));
-  const est = activeMean(units, { level })!;
+  const est = activeMean(units, { level, student: true })!;
   return {
     truth: est.estimate,
     outcome: outcomeOf(verdict(est)),
@@ -142,24 +146,25 @@ export type TDesignRun = {
   lambda: number;
 };
 
+/** How a sequential design runs, besides its batches (the app's where not given). */
+export type TDesignOptions = {
+  /** The judge's weight: "tuned" (the app's; default) or fixed (1: before power tuning). */
+  lambda?: TLambda;
+  /** How the error is spent over the looks (default: the app's, lib/decisions/looks.ts). */
+  spending?: TSpending;
+  /** Label only each drawn question's discriminating pairs (TSimCollection's minimal test collection). */
+  minimal?: boolean;
+  /** The looks' information fractions (TInformation; default counted, the app's). */
+  information?: TInformation;
+};
+
 /**
  * The sequential design (module comment) with batches of `batch` questions and mixing τ (0.5
  * active, 1 uniform); stops when settled or when every question has been drawn.
  */
 export function runDesign(
   c: TSimCollection,
-  opts: {
-    batch: number;
-    tau: number;
-    level?: number;
-    maxLooks?: number;
-    lambda?: TLambda;
-    spending?: TSpending;
-    /** Label only the discriminating pairs of a drawn question (TSimCollection's minimal test collection). */
-    minimal?: boolean;
-    /** How the looks' information fractions are taken (lib/decisions/looks.ts): counted (the app's; default) or planned. */
-    information?: TInformation;
-  },
+  opts: TDesignOptions & { batch: number; tau: number; level?: number; maxLooks?: number },
   rng: Rng,
 ): TDesignRun {
   const level = opts.level ?? 0.95;
@@ -175,9 +180,12 @@ export function runDesign(
     { system: "B", predicted: new Map(c.judgeB.map((v, q) => [q, v])), human: new Map(humanB.map((v, q) => [q, v])) },
   ];
   const truth = fullPool(c, level).truth;
-  // The planned variant takes the spread from the judge's values as a decision would at creation.
-  const planned =
-    opts.information === "planned" ? { entries: population, spread: plannedSpread(population, values) } : undefined;
+  const spread = {
+    planned: () => plannedSpread(population, values),
+    "planned-true-spread": () => variance0(humanA.map((a, q) => a - humanB[q])),
+  };
+  const info = opts.information ?? "counted";
+  const planned = info === "counted" ? undefined : { entries: population, spread: spread[info]() };
   const decision = {
     systems: ["A", "B"],
     margin: 0,
@@ -230,9 +238,9 @@ export function fixedBudgetLook(
     const f = a - c.judgeB[q];
     return { prediction: f, human: chosen.has(q) ? c.humanA[q] - c.humanB[q] : null, probability: probabilities[q] };
   });
-  const est = activeMean(units, { level: 0.95, lambda: "tuned" })!;
+  const est = activeMean(units, { level: 0.95, lambda: "tuned", student: true })!;
   const truth = fullPool(c).truth;
-  const untuned = activeMean(units, { level: 0.95, lambda: 1 })!;
+  const untuned = activeMean(units, { level: 0.95, lambda: 1, student: true })!;
   return {
     covered: est.low <= truth && truth <= est.high,
     lambda: est.lambda,
@@ -293,24 +301,18 @@ const median = (xs: number[]) => medianOrNull(xs) ?? NaN;
  * drawn uniformly in [−maxDelta, maxDelta] (relative to the runs' signal) unless `delta` fixes it,
  * batches of a tenth of the questions.
  */
-export function simulateDecisions(opts: {
-  collections: number;
-  questions: number;
-  seed: number;
-  maxDelta?: number;
-  /** A fixed advantage of A for every collection (0: the systems are equal) instead of a drawn one. */
-  delta?: number;
-  /** The judge's weight in the sequential designs: "tuned" (the app's; default) or fixed (1: before power tuning). */
-  lambda?: TLambda;
-  /** How the sequential designs spend the error over their looks (default: the app's, lib/decisions/looks.ts). */
-  spending?: TSpending;
-  /** The designs label only each drawn question's discriminating pairs (minimal test collection). */
-  minimal?: boolean;
-  /** The looks' information fractions (default: counted, the app's; planned: lib/decisions/looks.ts's variant). */
-  information?: TInformation;
-  /** The judge's confusion matrix (default: the published judge; the benchmark's sensitivity rows pass sharper ones). */
-  judge?: TConfusion;
-}): TSimSummary {
+export function simulateDecisions(
+  opts: TDesignOptions & {
+    collections: number;
+    questions: number;
+    seed: number;
+    maxDelta?: number;
+    /** A fixed advantage of A for every collection (0: the systems are equal) instead of a drawn one. */
+    delta?: number;
+    /** The judge's confusion matrix (default: the published judge; the benchmark's sensitivity rows pass sharper ones). */
+    judge?: TConfusion;
+  },
+): TSimSummary {
   const maxDelta = opts.maxDelta ?? 1;
   const batch = Math.max(1, Math.round(opts.questions / 10));
   const { lambda, spending, minimal, information } = opts;

@@ -73,6 +73,7 @@
  * repeated confidence interval, Jennison & Turnbull 2000 ch. 9): `activeMean(units, { z })`.
  */
 import { normalCdf, normalQuantile } from "./normal.ts";
+import { studentTQuantile } from "./student-t.ts";
 import type { Rng } from "./random.ts";
 
 export type TActiveUnit = {
@@ -156,7 +157,7 @@ export function tunedLambda(units: readonly TActiveUnit[]): number {
  */
 export function activeMean(
   units: readonly TActiveUnit[],
-  opts: { level?: number; lambda?: TLambda; z?: number } = {},
+  opts: { level?: number; lambda?: TLambda; z?: number; student?: boolean } = {},
 ): TActiveEstimate | null {
   if (opts.z !== undefined && !(opts.z > 0)) throw new RangeError(`z must be > 0, got ${opts.z}`);
   const level = opts.z !== undefined ? 1 - 2 * normalCdf(-opts.z) : (opts.level ?? 0.95);
@@ -171,11 +172,29 @@ export function activeMean(
   let ss = 0;
   for (const v of t) ss += (v - m) ** 2;
   const se = Math.sqrt(ss / n) / Math.sqrt(n);
-  const z = opts.z ?? normalQuantile(1 - (1 - level) / 2);
+  const normal = opts.z ?? normalQuantile(1 - (1 - level) / 2);
+  const z = opts.student ? studentMultiplier(normal, n) : normal;
   let labelled = 0;
   for (const u of units) if (u.human !== null) labelled++;
   const half = z === Infinity ? Infinity : z * se;
   return { estimate: m, se, low: m - half, high: m + half, level, z, questions: n, labelled, lambda };
+}
+
+/**
+ * The small-sample half-width of an interval over n questions (`activeMean` with `student`): the
+ * Student-t quantile with n − 1 degrees of freedom at the normal quantile z's own one-sided level,
+ * times √(n / (n − 1)) because the estimator's se has divisor n (as in the reference code). With
+ * every question labelled (π ≡ 1) the interval is then exactly the paired t-test's, mean ± t_{n−1} ·
+ * s / √n with s of divisor n − 1 (Student 1908): the test IR evaluations run over topics (Smucker,
+ * Allan & Carterette, CIKM 2007). For a look's boundary z the same conversion at z's nominal
+ * significance level is the usual one for t statistics in group-sequential designs (Pocock,
+ * Biometrika 1977; Jennison & Turnbull 2000, ch. 3). z unchanged when infinite or n < 2.
+ * Example (derived by hand, tests/unit/stats/active.test.ts): z = 1.959964, n = 50 gives
+ * t_{49, 0.975} · √(50/49) = 2.009575 · 1.010153 = 2.029978.
+ */
+export function studentMultiplier(z: number, n: number): number {
+  if (!Number.isFinite(z) || n < 2) return z;
+  return -studentTQuantile(normalCdf(-z), n - 1) * Math.sqrt(n / (n - 1));
 }
 
 /**

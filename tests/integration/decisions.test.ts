@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../lib/db/client.ts";
 import { seededRng } from "../../lib/stats/random.ts";
+import { studentMultiplier } from "../../lib/stats/active.ts";
 import { useTestDatabase } from "../helpers/fixtures.ts";
 import { runCli } from "../helpers/cli.ts";
 import { makeChunks, makeJudgeLabels, makeProject, makeQueries, makeRun, makeUser } from "../helpers/factories.ts";
@@ -148,13 +149,15 @@ describe("a decision settled with few labels", () => {
     expect(r.state.outcome).toBe("sysA");
     // One look at 20 of 60 questions: Hwang–Shih–DeCani spending with γ = −4 (the default, kept with the
     // decision), t = 1/3, spent α(1 − e^{−γt})/(1 − e^{−γ}) = 0.05 · (e^{4/3} − 1)/(e^4 − 1)
-    // = 0.05 · 2.793668/53.598150 = 0.0026061; the interval is at that look's boundary.
+    // = 0.05 · 2.793668/53.598150 = 0.0026061; the interval is at that look's boundary, as Student's
+    // half-width over the decision's 60 questions (lib/stats/active.ts studentMultiplier).
     expect(r.decision.spending).toEqual({ family: "hsd", gamma: -4 });
     expect(r.state.spending).toBe("hsd(-4)");
     expect(r.state.looks).toHaveLength(1);
     expect(r.state.looks[0].t).toBeCloseTo(1 / 3, 12);
     expect(r.state.looks[0].spent).toBeCloseTo(0.0026061, 6);
-    expect(pair.estimate!.z).toBeCloseTo(r.state.looks[0].z, 12);
+    expect(pair.estimate!.z).toBeCloseTo(studentMultiplier(r.state.looks[0].z, 60), 12);
+    expect(pair.estimate!.z).toBeGreaterThan(r.state.looks[0].z);
     expect(await listDecisionRows(db, projectId)).toHaveLength(1);
   });
 

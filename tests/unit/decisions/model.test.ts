@@ -15,6 +15,10 @@ import {
 } from "../../../lib/decisions/design.ts";
 import { planQuestions } from "../../../lib/decisions/plan.ts";
 
+/** Student's t CDF with 3 degrees of freedom in closed form (independent of lib/stats/student-t.ts). */
+const studentT3Cdf = (t: number) =>
+  0.5 + (t / (Math.sqrt(3) * (1 + (t * t) / 3)) + Math.atan(t / Math.sqrt(3))) / Math.PI;
+
 const values = (system: string, predicted: [number, number][], human: [number, number | null][]): TSystemValues => ({
   system,
   predicted: new Map(predicted),
@@ -75,23 +79,28 @@ describe("decisionState", () => {
     // deviations −0.025, 0.275, −0.125, −0.125, Σ² 0.1075, std √(0.1075/4) = 0.163936, se 0.081968.
     // Information fraction t = (1 certain + 1 drawn) / 4 = 0.5. O'Brien–Fleming-type spending (named
     // here), each side 2 − 2Φ(z_{0.9875}/√0.5) = 2Φ(−3.169846) = 0.0015253; a first look's boundary
-    // is the plain quantile: z₁ = Φ⁻¹(1 − 0.0015253) = 2.962588 → 0.225 ± 0.242837 = [−0.017837, 0.467837]:
-    // open (at a fixed 95% it would have settled: 0.225 − 1.96·0.081968 = 0.0643 > 0).
+    // is the plain quantile: z₁ = Φ⁻¹(1 − 0.0015253) = 2.962588. The half-width is Student's at that
+    // nominal level with N − 1 = 3 degrees of freedom, times √(4/3): t₃ with upper tail 0.0015253 is
+    // 8.840482 (t₃'s closed-form CDF, checked below), × 1.154701 = 10.208106 → 0.225 ± 0.836738 =
+    // [−0.611738, 1.061738]: open (at a fixed 95% normal interval it would have settled:
+    // 0.225 − 1.96·0.081968 = 0.0643 > 0).
     const s = state([batch(1, [2])]);
     const e = s.pairs[0].estimate!;
     expect(e.estimate).toBeCloseTo(0.225, 10);
     expect(e.se).toBeCloseTo(0.081968, 6);
     expect(s.looks[0].t).toBe(0.5);
     expect(s.looks[0].spent).toBeCloseTo(2 * 0.0015253, 6);
-    expect(e.z).toBeCloseTo(2.962588, 5);
-    expect(e.low).toBeCloseTo(-0.017837, 5);
-    expect(e.high).toBeCloseTo(0.467837, 5);
+    expect(s.looks[0].z).toBeCloseTo(2.962588, 5);
+    expect(e.z).toBeCloseTo(10.208106, 5);
+    expect(1 - studentT3Cdf(e.z / Math.sqrt(4 / 3))).toBeCloseTo(normalCdf(-s.looks[0].z), 10);
+    expect(e.low).toBeCloseTo(-0.611738, 5);
+    expect(e.high).toBeCloseTo(1.061738, 5);
     expect(s.status).toBe("open");
     expect(s.spending).toBe("obf");
   });
 
   it("settles at a later look whose boundary spends only its own increment", () => {
-    // Look 2 draws q3 (human 0.4): t = 3/4. Spent by then 4Φ(−2.241403/√0.75) = 0.0192986, of which look 2
+    // Look 2 draws q3: t = 3/4. Spent by then 4Φ(−2.241403/√0.75) = 0.0192986, of which look 2
     // spends 0.0192986 − 0.0030506 = 0.0162480. z₂ solves P(|Z₁| < z₁, |Z₂| ≥ z₂) = 0.0162480 with
     // Corr(Z₁, Z₂) = √(0.5/0.75): checked here by an independent integral (Simpson, 4000 steps, of
     // φ(x) · [Φ(−(z₂ − ρx)/√(1−ρ²)) + Φ(−(z₂ + ρx)/√(1−ρ²))] over |x| < z₁).
@@ -116,13 +125,46 @@ describe("decisionState", () => {
     expect(s.looks[1].increment).toBeCloseTo(0.016248, 6);
     expect(p).toBeCloseTo(s.looks[1].increment, 7);
     // Terms: 0.2; q2 and q3 drawn with π = 1 − 0.5² = 0.75: 0.1 + 0.2/0.75 = 0.366667, 0.1 + 0.3/0.75 = 0.5;
-    // q4 0.1 → mean 0.291667, se 0.076716; 0.291667 − z₂·0.076716 > 0: A is better.
+    // q4 0.1 → mean 0.291667, se 0.076716; the half-width is Student's with 3 degrees of freedom at
+    // z₂'s nominal level (checked by t₃'s closed-form CDF), about 6: open with 4 questions.
     const e = s.pairs[0].estimate!;
     expect(e.estimate).toBeCloseTo(0.291667, 6);
-    expect(e.low).toBeCloseTo(0.291667 - z2 * 0.0767165, 5);
-    expect(e.low).toBeGreaterThan(0);
-    expect(s.status).toBe("settled");
-    expect(s.outcome).toBe("A");
+    expect(1 - studentT3Cdf(e.z / Math.sqrt(4 / 3))).toBeCloseTo(normalCdf(-z2), 10);
+    expect(e.low).toBeCloseTo(0.291667 - e.z * 0.0767165, 5);
+    expect(s.status).toBe("open");
+    // The same looks with the drawn questions' human values closer to the others': q2 and q3 Y = 0.175,
+    // terms 0.2, 0.1 + 0.075/0.75 = 0.2, 0.2, 0.1 → mean 0.175, deviations 0.025 (×3), −0.075,
+    // Σ² 0.0075, std √(0.0075/4) = 0.0433013, se 0.0216506; 0.175 − e.z · 0.0216506 > 0: A is better.
+    const close = values(
+      "A",
+      [...A.predicted],
+      [
+        [1, 0.7],
+        [2, 0.675],
+        [3, 0.675],
+        [4, null],
+      ],
+    );
+    const settled = decisionState(
+      {
+        systems: ["A", "B"],
+        margin: 0,
+        level: 0.95,
+        population,
+        batches: [batch(1, [2]), batch(2, [3])],
+        lambda: 1,
+        spending: { family: "obf" },
+      },
+      [close, B],
+    );
+    const f = settled.pairs[0].estimate!;
+    expect(f.estimate).toBeCloseTo(0.175, 10);
+    expect(f.se).toBeCloseTo(0.0216506, 6);
+    expect(f.z).toBeCloseTo(e.z, 10);
+    expect(f.low).toBeCloseTo(0.175 - f.z * 0.0216506, 5);
+    expect(f.low).toBeGreaterThan(0);
+    expect(settled.status).toBe("settled");
+    expect(settled.outcome).toBe("A");
     // A batch that draws nothing new is the same look: no new spending, the same boundary.
     const again = state([batch(1, [2]), batch(2, [3]), batch(3, [2])]);
     expect(again.look).toBe(2);
@@ -248,13 +290,16 @@ describe("questionUncertainty and calibration", () => {
 
 describe("planQuestions", () => {
   it("finds the fewest questions from the design's variance, derived by hand", () => {
-    // u = 0.1 on 4 questions, no spread: π = n/4, se²(n) = (1/16)·4·0.01·(4/n − 1) = 0.0025(4/n − 1);
-    // z = 1.959964 + 0.841621 = 2.801585. δ 0.05: target 0.00031851 → n ≥ 3.548 → 4; δ 0.1: n ≥ 2.650
-    // → 3; δ 0.2: n ≥ 1.316 → 2. Equal u: the active design is the uniform one.
-    const rows = planQuestions([0.1, 0.1, 0.1, 0.1], 0, [0.05, 0.1, 0.2]);
-    expect(rows.map((r) => r.uniform)).toEqual([4, 3, 2]);
-    expect(rows.map((r) => r.active)).toEqual([4, 3, 2]);
-    // A spread of the questions that labels cannot remove: var 0.01 → floor 0.0025 > target.
+    // u = 0.1 on 50 questions, no spread: π = n/50, se²(n) = (1/2500)·50·0.01·(50/n − 1) = 0.0002(50/n − 1);
+    // z = Student's 95% half-width over 50 questions (t₄₉ 2.009575 · √(50/49) = 2.029978) + z_0.8
+    // 0.841621 = 2.871599. δ 0.05: target (0.05/2.871599)² = 0.00030318 → 50/n ≤ 2.51589 → n ≥ 19.87
+    // → 20; δ 0.1: target 0.00121271 → 50/n ≤ 7.06356 → n ≥ 7.079 → 8; δ 0.2: target 0.00485085 →
+    // 50/n ≤ 25.2543 → n ≥ 1.980 → 2. Equal u: the active design is the uniform one.
+    const u = new Array<number>(50).fill(0.1);
+    const rows = planQuestions(u, 0, [0.05, 0.1, 0.2]);
+    expect(rows.map((r) => r.uniform)).toEqual([20, 8, 2]);
+    expect(rows.map((r) => r.active)).toEqual([20, 8, 2]);
+    // A spread of the questions that labels cannot remove: var 0.01 over 4 questions → floor 0.0025 > target.
     expect(planQuestions([0.1, 0.1, 0.1, 0.1], 0.01, [0.05])[0]).toEqual({
       difference: 0.05,
       active: null,
@@ -270,10 +315,11 @@ describe("planQuestions", () => {
   });
 
   it("scales the labels' part by the errors seen (power tuning), derived by hand", () => {
-    // ρ = 0.25: se²(n) = 0.25 · 0.0025(4/n − 1); δ 0.05: target 0.00031852 → n ≥ 2.650 → 3;
-    // δ 0.1: target 0.00127407 → n ≥ 1.316 → 2 (4 and 3 at ρ = 1 above).
-    const rows = planQuestions([0.1, 0.1, 0.1, 0.1], 0, [0.05, 0.1], { residualScale: 0.25 });
-    expect(rows.map((r) => r.uniform)).toEqual([3, 2]);
+    // ρ = 0.25: se²(n) = 0.25 · 0.0002(50/n − 1) (50 questions, u = 0.1, as above); δ 0.05: target
+    // 0.00030318 → 50/n ≤ 7.06356 → n ≥ 7.079 → 8; δ 0.1: target 0.00121271 → 50/n ≤ 25.2543 → n ≥
+    // 1.980 → 2 (20 and 8 at ρ = 1 above).
+    const rows = planQuestions(new Array<number>(50).fill(0.1), 0, [0.05, 0.1], { residualScale: 0.25 });
+    expect(rows.map((r) => r.uniform)).toEqual([8, 2]);
     expect(() => planQuestions([0.1], 0, [0.1], { residualScale: -1 })).toThrow(/residualScale/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   activeMean,
+  studentMultiplier,
   combinedInclusion,
   differenceUncertainty,
   inclusionProbabilities,
@@ -140,6 +141,32 @@ describe("activeMean (Zrnic & Candès 2024, the notebook's active estimator)", (
   it("refuses a probability outside (0, 1] and answers null without questions", () => {
     expect(() => activeMean([{ prediction: 0, human: 1, probability: 0 }])).toThrow(/\(0, 1\]/);
     expect(activeMean([])).toBeNull();
+  });
+});
+
+describe("studentMultiplier: the small-sample half-width", () => {
+  it("makes the interval with every question labelled the paired t-test's, derived by hand", () => {
+    // Differences 0.1, 0.3, 0.2, 0.6 (π ≡ 1): mean 0.3, deviations −0.2, 0, −0.1, 0.3, Σ² 0.14;
+    // s = √(0.14/3) = 0.2160247, s/√4 = 0.1080123; t₃ at 0.975 = 3.182446 (t₃'s closed-form CDF below)
+    // → 0.3 ± 0.3437433 = [−0.0437433, 0.6437433], the paired t-test's 95% interval.
+    const units = [0.1, 0.3, 0.2, 0.6].map((d) => ({ prediction: d, human: d, probability: 1 }));
+    const e = activeMean(units, { level: 0.95, student: true })!;
+    expect(e.low).toBeCloseTo(-0.0437433, 6);
+    expect(e.high).toBeCloseTo(0.6437433, 6);
+    const t3 = (t: number) => 0.5 + (t / (Math.sqrt(3) * (1 + (t * t) / 3)) + Math.atan(t / Math.sqrt(3))) / Math.PI;
+    expect(t3(3.182446)).toBeCloseTo(0.975, 6);
+    // Without it: the normal quantile over the divisor-n se, 0.3 ± 1.959964 · 0.0935414.
+    const normal = activeMean(units, { level: 0.95 })!;
+    expect(normal.high - normal.estimate).toBeCloseTo(1.959964 * 0.0935414, 6);
+  });
+
+  it("converts a boundary at its nominal level, and leaves z alone where it cannot apply", () => {
+    // t₄₉ at 0.975 = 2.009575 (R: qt(0.975, 49)), × √(50/49) = 1.0101525 → 2.029978.
+    expect(studentMultiplier(1.959964, 50)).toBeCloseTo(2.029978, 5);
+    // The correction fades with the questions: t₉₉₉ · √(1000/999) is within 0.3% of z.
+    expect(studentMultiplier(1.959964, 1000) / 1.959964).toBeLessThan(1.003);
+    expect(studentMultiplier(Infinity, 50)).toBe(Infinity);
+    expect(studentMultiplier(2.5, 1)).toBe(2.5);
   });
 });
 

@@ -91,7 +91,7 @@ export type TActiveEstimate = {
   low: number;
   high: number;
   level: number;
-  /** The interval's half-width in se: z_{1−α/2} of the level, or the look's boundary. */
+  /** The interval's half-width in se: z_{1−α/2} of the level, or the look's boundary (with `student`, its `studentMultiplier`). */
   z: number;
   /** N: questions in the population. */
   questions: number;

@@ -126,7 +126,7 @@ describe("decisionState", () => {
     expect(p).toBeCloseTo(s.looks[1].increment, 7);
     // Terms: 0.2; q2 and q3 drawn with π = 1 − 0.5² = 0.75: 0.1 + 0.2/0.75 = 0.366667, 0.1 + 0.3/0.75 = 0.5;
     // q4 0.1 → mean 0.291667, se 0.076716; the half-width is Student's with 3 degrees of freedom at
-    // z₂'s nominal level (checked by t₃'s closed-form CDF), about 6: open with 4 questions.
+    // z₂'s nominal level (checked by t₃'s closed-form CDF), 5.42 for z₂ = 2.36: open with 4 questions.
     const e = s.pairs[0].estimate!;
     expect(e.estimate).toBeCloseTo(0.291667, 6);
     expect(1 - studentT3Cdf(e.z / Math.sqrt(4 / 3))).toBeCloseTo(normalCdf(-z2), 10);

@@ -196,12 +196,11 @@ export function decisionState(input: TDecisionInput, values: readonly TSystemVal
     });
     // Power-tuned (PPI++): the judge's values weigh λ̂ ∈ [0, 1], estimated to minimise the variance,
     // so a judge that does not track people costs no more than labelling alone (lib/stats/active.ts).
-    const estimate = activeMean(
-      units,
-      sequence.looks.length
-        ? { z: sequence.z, lambda: input.lambda ?? "tuned", student: true }
-        : { level, lambda: input.lambda ?? "tuned", student: true },
-    );
+    const estimate = activeMean(units, {
+      ...(sequence.looks.length ? { z: sequence.z } : { level }),
+      lambda: input.lambda ?? "tuned",
+      student: true,
+    });
     if (!estimate) return { a: A.system, b: B.system, estimate: null, verdict: "open" as const, toSettle: null };
     if (unsampled) return { a: A.system, b: B.system, estimate, verdict: "open" as const, toSettle: null };
     const v = pending > 0 ? "open" : verdict(estimate, margin);

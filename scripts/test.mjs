@@ -6,24 +6,80 @@
 //   4. browser tests (Debian's chromium) on SQLite, then on PostgreSQL.
 // A stage that cannot run (no PostgreSQL server, no Chromium) fails with a message that says how
 // to get it; ASSESSOR_SKIP_PG=1 / ASSESSOR_SKIP_E2E=1 skip a stage on purpose, and say so.
+// When a test stage fails, the closing summary names its failed tests with the first lines of
+// their errors (read from vitest's JSON report), so the end of a long log says what broke.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join, dirname } from "node:path";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import net from "node:net";
+import { stripVTControlCharacters } from "node:util";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => join(root, "node_modules", ".bin", name);
 process.chdir(root);
 const started = Date.now();
 const summary = [];
 
-function run(label, cmd, args, env = {}) {
+function run(label, cmd, args, env = {}, report = null) {
   const t0 = Date.now();
   process.stderr.write(`\n=== ${label}\n`);
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   summary.push(`${r.status === 0 ? "ok  " : "FAIL"} ${label} (${seconds} s)`);
-  if (r.status !== 0) finish(1);
+  if (r.status !== 0) {
+    if (report) summary.push(...failedTests(report));
+    finish(1);
+  }
+}
+
+const reports = mkdtempSync(join(tmpdir(), "assessor-test-"));
+let reportCount = 0;
+
+/** A vitest stage: its usual output, and a JSON report the summary reads when the stage fails. */
+function vitest(label, args, env) {
+  const report = join(reports, `${++reportCount}.json`);
+  run(
+    label,
+    bin("vitest"),
+    [...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    env,
+    report,
+  );
+}
+
+/**
+ * The failed tests of a vitest JSON report, each with the first lines of its error, so that the
+ * summary (the end of the log, which is what a CI page shows) says what failed and why.
+ */
+function failedTests(report) {
+  let parsed;
+  try {
+    parsed = JSON.parse(readFileSync(report, "utf8"));
+  } catch {
+    return ["     (no test report: the run stopped before vitest wrote it)"];
+  }
+  const lines = [];
+  for (const file of parsed.testResults ?? []) {
+    const name = relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    if (!failed.length && file.status === "failed")
+      lines.push(
+        `  x ${name}`,
+        ...stripVTControlCharacters(file.message ?? "")
+          .split("\n")
+          .slice(0, 6)
+          .map((l) => `      ${l}`),
+      );
+    for (const t of failed) {
+      lines.push(`  x ${name} > ${t.fullName}`);
+      const message = stripVTControlCharacters((t.failureMessages ?? []).join("\n"));
+      const ours = message.split("\n").filter((l) => !/node_modules|node:internal|<anonymous>/.test(l));
+      lines.push(...ours.slice(0, 12).map((l) => `      ${l}`));
+    }
+  }
+  return lines.length > 150 ? [...lines.slice(0, 150), "      …"] : lines;
 }
 
 function finish(code) {
@@ -56,13 +112,12 @@ if (!existsSync(join(root, "node_modules"))) {
   console.error("node_modules is missing: run `npm ci` first (the README's test command does).");
   process.exit(1);
 }
-const bin = (name) => join(root, "node_modules", ".bin", name);
 
 run("typecheck (tsc --noEmit)", bin("tsc"), ["--noEmit"]);
 run("lint (eslint)", bin("eslint"), ["--max-warnings", "0", "."]);
 run("format (prettier --check)", bin("prettier"), ["--check", "."]);
 run("next build", bin("next"), ["build"], { NEXT_TELEMETRY_DISABLED: "1" });
-run("unit + integration on SQLite", bin("vitest"), ["run"], { TEST_DATABASE_URL: "" });
+vitest("unit + integration on SQLite", ["run"], { TEST_DATABASE_URL: "" });
 
 const pgUrl = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
 let pgOk = false;
@@ -75,7 +130,7 @@ else if (!(await reachable(pgUrl))) {
   finish(1);
 } else {
   pgOk = true;
-  run("unit + integration on PostgreSQL", bin("vitest"), ["run", "tests/integration"], { TEST_DATABASE_URL: pgUrl });
+  vitest("unit + integration on PostgreSQL", ["run", "tests/integration"], { TEST_DATABASE_URL: pgUrl });
 }
 
 if (process.env.ASSESSOR_SKIP_E2E === "1") summary.push("skip browser tests (ASSESSOR_SKIP_E2E=1)");
@@ -88,12 +143,12 @@ else {
     summary.push("FAIL browser tests: no chromium");
     finish(1);
   }
-  run("browser tests on SQLite", bin("vitest"), ["run", "--config", "vitest.e2e.config.ts"], {
+  vitest("browser tests on SQLite", ["run", "--config", "vitest.e2e.config.ts"], {
     CHROMIUM_PATH: chromium,
     TEST_DATABASE_URL: "",
   });
   if (pgOk)
-    run("browser tests on PostgreSQL", bin("vitest"), ["run", "--config", "vitest.e2e.config.ts"], {
+    vitest("browser tests on PostgreSQL", ["run", "--config", "vitest.e2e.config.ts"], {
       CHROMIUM_PATH: chromium,
       TEST_DATABASE_URL: pgUrl,
     });

@@ -5,6 +5,7 @@ import { insertPoolItems } from "../pooling/build.ts";
 import { questionSample } from "./questions.ts";
 import { findRun, sampleGrades } from "../judge/store.ts";
 import { unstablePairs } from "../judge/retest.ts";
+import { juryMemberGrades } from "../judge/grade-sets.ts";
 import { judgeStratumGrade } from "./sample.ts";
 import { auditSample } from "./audit.ts";
 import { findChunking } from "../chunkings/store.ts";
@@ -18,14 +19,13 @@ import { field, say } from "../terms.ts";
  */
 export type TTx = BulkTx;
 
-/** Tags per query of the project. */
 /**
  * The pairs (`queryId:chunkId`) whose graded samples differ in the project's judge run of that name
  * or id; or, for a jury (`judge combine`), the pairs whose members' grades differ.
  */
 export async function unstableOfRun(db: Db, projectId: number, ref: string): Promise<Set<string>> {
-  const jury = await juryDisagreements(db, projectId, ref);
-  if (jury) return jury;
+  const jury = await juryMemberGrades(db, projectId, ref);
+  if (jury) return unstablePairs(jury);
   const run = await findRun(db, projectId, ref);
   if (run.samples < 2)
     throw new AppError(
@@ -35,21 +35,7 @@ export async function unstableOfRun(db: Db, projectId: number, ref: string): Pro
   return unstablePairs(await sampleGrades(db, run.id, run.samples));
 }
 
-/** A jury's pairs whose members gave different grades (from each label's provenance), or null when `ref` is no jury. */
-async function juryDisagreements(db: Db, projectId: number, ref: string): Promise<Set<string> | null> {
-  const rows = await db.judgeLabel.findMany({
-    where: { projectId, judge: ref, provenance: { startsWith: '{"kind":"jury"' } },
-    select: { queryId: true, chunkId: true, provenance: true },
-  });
-  if (rows.length === 0) return null;
-  const out = new Set<string>();
-  for (const r of rows) {
-    const members = Object.values((JSON.parse(r.provenance!) as { members: Record<string, number> }).members);
-    if (members.some((g) => g !== members[0])) out.add(`${r.queryId}:${r.chunkId}`);
-  }
-  return out;
-}
-
+/** Tags per query of the project. */
 export async function queryTags(tx: TTx, pid: number): Promise<Map<number, string[]>> {
   const tagsOf = new Map<number, string[]>();
   for (const t of await tx.all<{ queryId: number; tag: string }>(

@@ -69,19 +69,33 @@ export function knownGrade(grade: number): number[] {
   return [0, 1, 2, 3].map((g) => (g === grade ? 1 : 0));
 }
 
+/** How many pseudo-counts a cell split by the judge's stability borrows from the judge's grade overall. */
+export const STABILITY_PRIOR = 4;
+
 /**
  * The distribution of the human grade given the judge's grade, from the pairs both labelled, with
  * add-one smoothing; for a pair the judge did not label, the human grades' distribution overall.
+ *
+ * Given also whether the judge was unsure of the pair (`unstable`: its samples, or its jury's
+ * members, gave different grades; lib/judge/grade-sets.ts), the distribution is that of the pairs
+ * with the same grade and the same stability, each such cell smoothed by STABILITY_PRIOR
+ * pseudo-counts spread as the grade's distribution overall (a Dirichlet prior centred on it): a cell
+ * with no pair is the grade's distribution, and pairs where the judge's samples disagree get the
+ * wider spread of human grades seen where it disagreed. Pairs without `unstable` (a judge with one
+ * grade per pair) count only overall, and `given(grade)` without it is the grade's distribution.
  */
-export function calibration(pairs: readonly { human: number; judge: number | null }[]): {
-  given: (judge: number | null) => number[];
+export function calibration(pairs: readonly { human: number; judge: number | null; unstable?: boolean }[]): {
+  given: (judge: number | null, unstable?: boolean) => number[];
 } {
   const counts = [0, 1, 2, 3].map(() => [1, 1, 1, 1]);
   const overall = [1, 1, 1, 1];
+  const byStability = [false, true].map(() => [0, 1, 2, 3].map(() => [0, 0, 0, 0]));
   for (const p of pairs) {
     if (p.human < 0 || p.human > 3) continue;
     overall[p.human]++;
-    if (p.judge !== null && p.judge >= 0 && p.judge <= 3) counts[p.judge][p.human]++;
+    if (p.judge === null || p.judge < 0 || p.judge > 3) continue;
+    counts[p.judge][p.human]++;
+    if (p.unstable !== undefined) byStability[Number(p.unstable)][p.judge][p.human]++;
   }
   const normalise = (xs: number[]) => {
     const s = xs.reduce((a, b) => a + b, 0);
@@ -89,7 +103,17 @@ export function calibration(pairs: readonly { human: number; judge: number | nul
   };
   const byJudge = counts.map(normalise);
   const marginal = normalise(overall);
-  return { given: (judge) => (judge === null || judge < 0 || judge > 3 ? marginal : byJudge[judge]) };
+  const split = byStability.map((cells) =>
+    cells.map((c, g) => normalise(c.map((x, h) => x + STABILITY_PRIOR * byJudge[g][h]))),
+  );
+  return {
+    given: (judge, unstable) =>
+      judge === null || judge < 0 || judge > 3
+        ? marginal
+        : unstable === undefined
+          ? byJudge[judge]
+          : split[Number(unstable)][judge],
+  };
 }
 
 /**

@@ -12,6 +12,8 @@ import type { Db } from "../db/client.ts";
 import { AppError, isUniqueViolation } from "../errors.ts";
 import type { Gain } from "../stats/measures/ndcg.ts";
 import { retrievalColumns } from "../stats/measures/columns.ts";
+import { judgeGradeSets } from "../judge/grade-sets.ts";
+import { unstablePairs } from "../judge/retest.ts";
 import { calibration, discriminatingChunks, knownGrade, questionUncertainty, rankWeighting } from "./design.ts";
 import { ANSWER_MEASURE_IDS, answerPopulation, isAnswerMeasure, pickAnswerJudge } from "./answers.ts";
 import {
@@ -208,10 +210,18 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
   const complete = completeQuestions(data);
   const judgeGrades = judge ? judgeLabelQrels(data, judge, undefined) : new Map<number, Map<number, number>>();
   const human = referenceQrels(data, undefined);
-  const calibrationPairs: { human: number; judge: number | null }[] = [];
+  // A judge that grades a pair several times (samples, a jury's members) says where it is unsure.
+  const sets = judge ? await judgeGradeSets(db, projectId, judge) : null;
+  const unsure = sets ? unstablePairs(sets) : null;
+  const unstable = (queryId: number, chunkId: number) => unsure?.has(`${queryId}:${chunkId}`);
+  const calibrationPairs: { human: number; judge: number | null; unstable?: boolean }[] = [];
   for (const [queryId, chunks] of human)
     for (const [chunkId, grade] of chunks)
-      calibrationPairs.push({ human: grade, judge: judgeGrades.get(queryId)?.get(chunkId) ?? null });
+      calibrationPairs.push({
+        human: grade,
+        judge: judgeGrades.get(queryId)?.get(chunkId) ?? null,
+        unstable: unstable(queryId, chunkId),
+      });
   const cal = calibration(calibrationPairs);
   const gain = gainOf(measure, spec.gain);
   const cutoff = cutoffOf(measure);
@@ -230,7 +240,9 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
       cutoff,
       (chunkId) => {
         const grade = known?.get(chunkId);
-        return grade !== undefined ? knownGrade(grade) : cal.given(judged?.get(chunkId) ?? null);
+        return grade !== undefined
+          ? knownGrade(grade)
+          : cal.given(judged?.get(chunkId) ?? null, unstable(queryId, chunkId));
       },
       gain,
       pooled.get(queryId) ?? [],

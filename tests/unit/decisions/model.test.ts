@@ -286,6 +286,31 @@ describe("questionUncertainty and calibration", () => {
     expect(c.given(3)).toEqual([2 / 7, 1 / 7, 1 / 7, 3 / 7]);
     expect(c.given(0)).toEqual([0.25, 0.25, 0.25, 0.25]);
   });
+
+  it("splits a grade's pairs by whether the judge's samples agreed, each cell shrunk to the grade's distribution", () => {
+    // Judge 2 with agreeing samples on three pairs people graded 2, with disagreeing samples on two
+    // pairs people graded 0 and 3. The grade's distribution: (1+1, 1, 1+3, 1+1) / 9 = (2, 1, 4, 2)/9.
+    // Each cell adds STABILITY_PRIOR = 4 pseudo-counts spread as that: (8, 4, 16, 8)/9.
+    // Agreeing: (0, 0, 3, 0) + (8, 4, 16, 8)/9 = (8, 4, 43, 8)/9, sum 7 → (8, 4, 43, 8)/63.
+    // Disagreeing: (1, 0, 0, 1) + (8, 4, 16, 8)/9 = (17, 4, 16, 17)/9, sum 6 → (17, 4, 16, 17)/54.
+    const c = calibration([
+      ...[2, 2, 2].map((human) => ({ human, judge: 2, unstable: false })),
+      ...[0, 3].map((human) => ({ human, judge: 2, unstable: true })),
+    ]);
+    const close = (got: number[], want: number[]) => got.forEach((x, i) => expect(x).toBeCloseTo(want[i], 12));
+    close(c.given(2), [2 / 9, 1 / 9, 4 / 9, 2 / 9]);
+    close(c.given(2, false), [8 / 63, 4 / 63, 43 / 63, 8 / 63]);
+    close(c.given(2, true), [17 / 54, 4 / 54, 16 / 54, 17 / 54]);
+    // A grade with no pair of that stability: the grade's own distribution.
+    close(c.given(1, true), c.given(1));
+    // The disagreeing cell is the wider one: variance of the grade 1.497 against 0.662
+    // (E[g] 87/54, E[g²] 221/54; E[g] 114/63, E[g²] 248/63).
+    const variance = (d: number[]) =>
+      d.reduce((s, p, g) => s + p * g * g, 0) - d.reduce((s, p, g) => s + p * g, 0) ** 2;
+    expect(variance(c.given(2, true))).toBeCloseTo(221 / 54 - (87 / 54) ** 2, 12);
+    expect(variance(c.given(2, false))).toBeCloseTo(248 / 63 - (114 / 63) ** 2, 12);
+    expect(variance(c.given(2, true))).toBeGreaterThan(variance(c.given(2, false)));
+  });
 });
 
 describe("planQuestions", () => {

@@ -18,6 +18,8 @@
  *
  * Derived (small enough to check in):
  * - the judge's confusion matrix: counts of (NIST grade, judge grade) over the pairs both label;
+ * - a jury's joint grades: counts of (NIST grade, the three members' grades) over the pairs all
+ *   label, for the three UMBRELA prompt variants of the same team (JURY_FILES);
  * - per question, the grades of its depth-10 pool over the available runs (a histogram of 4
  *   counts; chunks the qrels do not list count as grade 0, as trec_eval treats them);
  * - the mean share of one run's top 10 found in another's top 10 (run overlap), over every pair of
@@ -37,6 +39,12 @@ import { dcg, idealDcg } from "../lib/stats/measures/ndcg.ts";
 const TREMA = { repo: "TREMA-UNH/appendix-umbrella-other-llm", commit: "10906c73cadc927ff5fab7b3284196334633432c" };
 const LLMJUDGE = { repo: "llm4eval/LLMJudge-benchmark", commit: "968a1f9c962fddfc6508faa2d45e3e7edd1c3829" };
 const JUDGE_FILE = "submissions/scores/willia-umbrela1.txt";
+/**
+ * A jury of three: the same team's three UMBRELA prompt variants (prompts
+ * submissions/prompts/william-umbrela{1,2,3}.txt: grades 0–3, named grades, and a two-prompt
+ * variant), which label the same pairs and disagree with each other on 16% of them.
+ */
+const JURY_FILES = [1, 2, 3].map((i) => `submissions/scores/willia-umbrela${i}.txt`);
 const JUDGE_HUMAN_QRELS = "data/dl2023/llm4eval_test_qrel_2024_withRel.txt";
 const YEARS = [
   {
@@ -111,6 +119,17 @@ async function main(tremaDir: string, llmjudgeDir: string): Promise<void> {
       const hg = judgeHuman.get(q)?.get(doc);
       if (hg !== undefined && hg >= 0 && hg <= 3 && jg >= 0 && jg <= 3) confusion[hg][jg]++;
     }
+  // The jury's joint grades per human grade: jury[h][16·g₁ + 4·g₂ + g₃] over the pairs all label.
+  const members = JURY_FILES.map((f) => lower(qrels(show(llmjudgeDir, LLMJUDGE.commit, f) ?? "")));
+  if (members.some((m) => m.size === 0)) throw new Error("a jury member's labels were not found");
+  const jury = [0, 1, 2, 3].map(() => new Array<number>(64).fill(0));
+  for (const [q, docs] of judgeHuman)
+    for (const [doc, hg] of docs) {
+      const g = members.map((m) => m.get(q)?.get(doc));
+      if (hg < 0 || hg > 3 || g.some((x) => x === undefined || x < 0 || x > 3)) continue;
+      const [a, b, c] = g as number[];
+      jury[hg][16 * a + 4 * b + c]++;
+    }
   const pools: number[][] = [];
   const overlaps: number[] = [];
   const ndcgs: number[] = [];
@@ -181,6 +200,7 @@ async function main(tremaDir: string, llmjudgeDir: string): Promise<void> {
       judge: {
         ...LLMJUDGE,
         labels: JUDGE_FILE,
+        juryLabels: JURY_FILES,
         humanQrels: `${TREMA.repo}@${TREMA.commit}:${JUDGE_HUMAN_QRELS}`,
         paper:
           "Rahmani et al., Judging the Judges: A Collection of LLM-Generated Relevance Judgements (arXiv:2502.13908), LLMJudge challenge, TREC DL 2023 passages",
@@ -188,6 +208,8 @@ async function main(tremaDir: string, llmjudgeDir: string): Promise<void> {
     },
     /** confusion[human grade][judge grade]: pairs labelled by both (NIST qrels vs GPT-4). */
     confusion,
+    /** jury[human grade][16·g₁ + 4·g₂ + g₃]: pairs whose three members gave g₁, g₂, g₃ (JURY_FILES' order). */
+    jury,
     /** Per question: its depth-10 pool's counts of grade 0, 1, 2, 3 (unlisted chunks: 0). */
     pools,
     /** Mean share of a run's top 10 also in another run's top 10 (every pair of runs, every question). */

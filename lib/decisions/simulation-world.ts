@@ -14,7 +14,11 @@
  *   The pool of a question is the union of every run's top 10 (pooling at depth 10).
  * - The judge: its grade of a pair is drawn from the row of the published confusion matrix
  *   (JSON confusion: an UMBRELA-prompt LLM judge against the NIST grades of TREC DL 2023, from the
- *   LLMJudge challenge) for the pair's final human grade.
+ *   LLMJudge challenge) for the pair's final human grade. Or a jury (`"jury"`): the three grades of
+ *   the same team's three UMBRELA prompt variants are drawn jointly from their published joint
+ *   grades for the pair's human grade (JSON jury), the label is their median, and the pair is
+ *   unsure where they differ (16% of the published pairs), as the app reads a jury
+ *   (lib/judge/grade-sets.ts); `"jury-median"` is the same labels without saying where they differ.
  * - Two annotators grade every pooled pair: each gives the true grade with probability 1 − e and
  *   one of the three other grades (uniformly) otherwise; where they disagree an adjudicator gives the true grade (the
  *   app adjudicates disagreements). e is set so that the two annotators' sets of relevant pairs
@@ -35,6 +39,8 @@ export type TSimQuestion = {
   human: Int8Array;
   /** The judge's grade of each pooled chunk. */
   judge: Int8Array;
+  /** With a jury that says where it is unsure: 1 where its members' grades differ. */
+  unstable?: Uint8Array;
   /** Each run's top 10 as pooled chunk ids. */
   rankings: number[][];
 };
@@ -65,6 +71,17 @@ export function judgeGrade(human: number, rng: Rng, confusion: TConfusion = worl
   return drawFrom(confusion[human], rng);
 }
 
+/** The simulated judge: a confusion matrix (one grade per pair), or the published jury (module comment). */
+export type TSimJudge = TConfusion | "jury" | "jury-median";
+
+/** The members' grades of a cell of the JSON jury: 16·g₁ + 4·g₂ + g₃. */
+const memberGrades = (cell: number): [number, number, number] => [cell >> 4, (cell >> 2) & 3, cell & 3];
+
+/** The jury members' three grades of a pair of the given human grade, drawn from their published joint grades. */
+export function juryGrades(human: number, rng: Rng): [number, number, number] {
+  return memberGrades(drawFrom(world.jury[human], rng));
+}
+
 /**
  * A judge sharper than the published one, for the benchmark's sensitivity rows (not fitted to any
  * data): each row of the published confusion matrix mixed with the identity, (1 − m) · row + m ·
@@ -91,6 +108,38 @@ export function judgeAgreement(confusion: TConfusion = world.confusion): number 
     }),
   );
   return all > 0 ? same / all : 0;
+}
+
+/**
+ * The published jury's figures over its pairs (JSON jury): the exact agreement of its median with
+ * people, the share of pairs whose members differ, and the median's exact agreement on those and on
+ * the others.
+ */
+export function juryFigures(): {
+  agreement: number;
+  unstableShare: number;
+  unstableAgreement: number;
+  stableAgreement: number;
+} {
+  const n = { all: 0, same: 0, unstable: 0, unstableSame: 0 };
+  world.jury.forEach((row, h) =>
+    row.forEach((count, cell) => {
+      const g = memberGrades(cell).sort((x, y) => x - y);
+      const same = g[1] === h ? count : 0;
+      n.all += count;
+      n.same += same;
+      if (g[0] !== g[2]) {
+        n.unstable += count;
+        n.unstableSame += same;
+      }
+    }),
+  );
+  return {
+    agreement: n.same / n.all,
+    unstableShare: n.unstable / n.all,
+    unstableAgreement: n.unstableSame / n.unstable,
+    stableAgreement: (n.same - n.unstableSame) / (n.all - n.unstable),
+  };
 }
 
 function annotatorGrade(truth: number, error: number, rng: Rng): number {
@@ -138,13 +187,13 @@ export function ndcg10(ranking: readonly number[], grades: ArrayLike<number>): n
 /**
  * One question: candidates, RUNS rankings (signals per run), the pool (union of top 10s), the
  * two annotators, the final human grades and the judge's (the published judge unless another
- * confusion matrix is given).
+ * confusion matrix or the jury is given).
  */
 export function simQuestion(
   signals: readonly number[],
   params: TWorldParams,
   rng: Rng,
-  judgeConfusion: TConfusion = world.confusion,
+  simJudge: TSimJudge = world.confusion,
 ): TSimQuestion {
   const truth = candidates(rng);
   const tops = rank(truth, signals, params.shared, rng);
@@ -152,13 +201,19 @@ export function simQuestion(
   for (const t of tops) for (const c of t) if (!poolIds.has(c)) poolIds.set(c, poolIds.size);
   const human = new Int8Array(poolIds.size);
   const judge = new Int8Array(poolIds.size);
+  const unstable = new Uint8Array(poolIds.size);
   for (const [c, id] of poolIds) {
     const a = annotatorGrade(truth[c], params.annotatorError, rng);
     const b = annotatorGrade(truth[c], params.annotatorError, rng);
     human[id] = a === b ? a : truth[c];
-    judge[id] = judgeGrade(human[id], rng, judgeConfusion);
+    if (typeof simJudge === "string") {
+      const g = juryGrades(human[id], rng).sort((x, y) => x - y);
+      judge[id] = g[1];
+      unstable[id] = g[0] === g[2] ? 0 : 1;
+    } else judge[id] = judgeGrade(human[id], rng, simJudge);
   }
-  return { human, judge, rankings: tops.map((t) => t.map((c) => poolIds.get(c)!)) };
+  const rankings = tops.map((t) => t.map((c) => poolIds.get(c)!));
+  return simJudge === "jury" ? { human, judge, unstable, rankings } : { human, judge, rankings };
 }
 
 /** The overlap |R₁ ∩ R₂| / |R₁ ∪ R₂| of two annotators' relevant sets (grade ≥ 2) at error e, over sampled questions. */
@@ -250,4 +305,5 @@ export const worldTargets = {
   judgeSource: world.sources.judge,
   collectionSource: { repo: world.sources.trecDl.repo, commit: world.sources.trecDl.commit },
   confusion: world.confusion,
+  jury: world.jury,
 };

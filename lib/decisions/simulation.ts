@@ -27,19 +27,10 @@ import {
 import { seededRng, type Rng } from "../stats/random.ts";
 import { SpendingBoundaries, type TSpending } from "../stats/sequential.ts";
 import { DEFAULT_SPENDING } from "./looks.ts";
-import { calibration, discriminatingChunks, questionUncertainty } from "./design.ts";
 import { decisionState, plannedSpread, variance0, type TBatch, type TPopulationEntry } from "./model.ts";
 import { pearson, residualShare } from "../stats/correlation.ts";
 import { median as medianOrNull } from "../stats/median.ts";
-import {
-  CUTOFF,
-  RUNS,
-  ndcg10,
-  simQuestion,
-  worldParams,
-  type TConfusion,
-  type TSimQuestion,
-} from "./simulation-world.ts";
+import type { TSimJudge } from "./simulation-world.ts";
 
 /**
  * A design's information fractions (lib/decisions/looks.ts): counted (the app's); planned, with the
@@ -48,81 +39,9 @@ import {
  */
 export type TInformation = "counted" | "planned" | "planned-true-spread";
 
-export const CALIBRATION_QUESTIONS = 10;
-export const PER_ITEM = 2;
+import { CALIBRATION_QUESTIONS, PER_ITEM, simCollection, type TSimCollection } from "./simulation-collection.ts";
 
-export type TSimCollection = {
-  questions: TSimQuestion[];
-  /** Per question: nDCG@10 of A and B with the judge's grades and with the final human grades. */
-  judgeA: number[];
-  judgeB: number[];
-  humanA: number[];
-  humanB: number[];
-  /** Per question, the expected error of the predicted difference (the design's u). */
-  uncertainty: number[];
-  /** Human labels of the full pool (pairs × annotators). */
-  fullPoolLabels: number;
-  /**
-   * Minimal test collection (Carterette, Allan & Sitaraman, SIGIR 2006): per question, the pooled
-   * pairs A and B weigh differently in DCG@10 (rank or presence in the top 10 differs), the only ones
-   * whose grades move DCG_A − DCG_B; and nDCG@10 of A and B with people's grades on those and the
-   * judge's on the others, which then only enter the ideal DCG (the stated estimator of that design).
-   */
-  discriminating: number[];
-  minimalA: number[];
-  minimalB: number[];
-};
-
-/** Pooled chunk ids whose DCG@10 weight differs between two rankings: the app's rule (lib/decisions/design.ts). */
-function discriminatingPairs(a: readonly number[], b: readonly number[], pool: number): boolean[] {
-  const all = new Set(Array.from({ length: pool }, (_, c) => c));
-  const d = new Set(discriminatingChunks([a, b], { kind: "dcg", cutoff: CUTOFF }, all));
-  return Array.from({ length: pool }, (_, c) => d.has(c));
-}
-
-/**
- * A collection of `size` questions: RUNS runs, A (run 0) and B (run 1) with signals w·(1 + δ) and
- * w (δ given; the other runs at w), the judge (the published one unless `judge` is given)
- * calibrated on CALIBRATION_QUESTIONS other questions.
- */
-export function simCollection(size: number, delta: number, rng: Rng, judge?: TConfusion): TSimCollection {
-  const params = worldParams();
-  const signals = Array.from({ length: RUNS }, (_, r) => (r === 0 ? params.signal * (1 + delta) : params.signal));
-  const calibrationPairs: { human: number; judge: number | null }[] = [];
-  for (let q = 0; q < CALIBRATION_QUESTIONS; q++) {
-    const c = simQuestion(signals, params, rng, judge);
-    c.human.forEach((h, i) => calibrationPairs.push({ human: h, judge: c.judge[i] }));
-  }
-  const cal = calibration(calibrationPairs);
-  const questions = Array.from({ length: size }, () => simQuestion(signals, params, rng, judge));
-  const gain = (g: number) => g;
-  return {
-    questions,
-    judgeA: questions.map((q) => ndcg10(q.rankings[0], q.judge)),
-    judgeB: questions.map((q) => ndcg10(q.rankings[1], q.judge)),
-    humanA: questions.map((q) => ndcg10(q.rankings[0], q.human)),
-    humanB: questions.map((q) => ndcg10(q.rankings[1], q.human)),
-    uncertainty: questions.map((q) =>
-      questionUncertainty([q.rankings[0], q.rankings[1]], CUTOFF, (c) => cal.given(q.judge[c]), gain, q.human.keys()),
-    ),
-    fullPoolLabels: questions.reduce((s, q) => s + q.human.length, 0) * PER_ITEM,
-    ...minimal(questions),
-  };
-}
-
-function minimal(questions: readonly TSimQuestion[]) {
-  const discriminating: number[] = [];
-  const minimalA: number[] = [];
-  const minimalB: number[] = [];
-  for (const q of questions) {
-    const d = discriminatingPairs(q.rankings[0], q.rankings[1], q.human.length);
-    const grades = Int8Array.from(q.human, (h, c) => (d[c] ? h : q.judge[c]));
-    discriminating.push(d.filter(Boolean).length);
-    minimalA.push(ndcg10(q.rankings[0], grades));
-    minimalB.push(ndcg10(q.rankings[1], grades));
-  }
-  return { discriminating, minimalA, minimalB };
-}
+export { CALIBRATION_QUESTIONS, PER_ITEM, simCollection, type TSimCollection };
 
 const outcomeOf = (v: TVerdict): string | null => (v === "better" ? "A" : v === "worse" ? "B" : null);
 
@@ -309,8 +228,8 @@ export function simulateDecisions(
     maxDelta?: number;
     /** A fixed advantage of A for every collection (0: the systems are equal) instead of a drawn one. */
     delta?: number;
-    /** The judge's confusion matrix (default: the published judge; the benchmark's sensitivity rows pass sharper ones). */
-    judge?: TConfusion;
+    /** The judge: a confusion matrix (default: the published judge; sensitivity rows pass sharper ones) or the published jury. */
+    judge?: TSimJudge;
   },
 ): TSimSummary {
   const maxDelta = opts.maxDelta ?? 1;

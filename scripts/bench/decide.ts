@@ -19,6 +19,10 @@
  *    simulation-world.ts sharperJudge: each confusion row mixed with the identity), a sensitivity
  *    analysis not fitted to any data: how the labels needed depend on how well the judge predicts
  *    a question's difference, and what no judge can save (decisions the full pool settles narrowly).
+ *    The same decisions with a published jury (the same team's three UMBRELA prompt variants, their
+ *    real joint grades; simulation-world.ts juryGrades): its median as the judge, once with the
+ *    pairs where its members differ counted as less certain (the app's design for a jury or a run
+ *    with several samples) and once without.
  *    The same decisions, each judge, with the looks' information fractions planned from the
  *    design's expected variance (lib/decisions/looks.ts plannedFractions, a variant) instead of
  *    counted in questions drawn (the app's), and for the published judge planned with each
@@ -43,7 +47,13 @@ import { calibration, knownGrade, questionUncertainty } from "../../lib/decision
 import { simulateDecisions, type TSimSummary } from "../../lib/decisions/simulation.ts";
 import { DEFAULT_SPENDING } from "../../lib/decisions/looks.ts";
 import { spendingName, type TSpending } from "../../lib/stats/sequential.ts";
-import { judgeAgreement, sharperJudge, worldParams, worldTargets } from "../../lib/decisions/simulation-world.ts";
+import {
+  judgeAgreement,
+  juryFigures,
+  sharperJudge,
+  worldParams,
+  worldTargets,
+} from "../../lib/decisions/simulation-world.ts";
 import type { TBenchRow } from "./index.ts";
 import { changeFinalLabel, tempSqlite } from "./_seeded.ts";
 import { median } from "./_median.ts";
@@ -230,6 +240,27 @@ function sharperJudgeRow(s: TSimSummary, sharper: { mix: number; s: TSimSummary 
 }
 
 /**
+ * The same decisions with the published jury (module comment, 1): its median as the judge, with and
+ * without the design reading where its members differ.
+ */
+function juryRow(s: TSimSummary, jury: TSimSummary, median: TSimSummary): TBenchRow {
+  const f = juryFigures();
+  const one = (label: string, x: TSimSummary) =>
+    `${label}: labels / full pool's, median ${pct(x.medianShareOfFullPool)} (by band ${bandShares(x)}), same decision ${pct(x.sameAsFullPool / x.settledByFullPool)}, r of u with the judge's error ${x.uncertaintyR.toFixed(2)}`;
+  return {
+    name: `decide: the same ${s.collections} decisions with a published jury (three UMBRELA prompt variants, ${worldTargets.judgeSource.repo}@${worldTargets.judgeSource.commit.slice(0, 10)}; its median agrees with people on ${pct(f.agreement)} of the pairs, its members differ on ${pct(f.unstableShare)}, where the median agrees on ${pct(f.unstableAgreement)}, elsewhere ${pct(f.stableAgreement)})`,
+    target: "reported",
+    measured: [
+      one("published judge", s),
+      one("jury, where its members differ counted as less certain (the app's)", jury),
+      one("jury median alone", median),
+    ].join("; "),
+    pass: null,
+    command: COMMAND,
+  };
+}
+
+/**
  * The same decisions with the looks' information fractions planned from the design's expected
  * variance (lib/decisions/looks.ts plannedFractions, a variant) beside the counted ones (the app's),
  * for the published judge and each sharper one (module comment, 1).
@@ -388,6 +419,10 @@ export async function bench(): Promise<TBenchRow[]> {
   // The same decisions with sharper judges: what the judge's quality changes, and what it cannot.
   const sharper = SHARPER.map((mix) => ({ mix, s: simulateDecisions({ ...APP, judge: sharperJudge(mix) }) }));
   rows.push(sharperJudgeRow(summary, sharper));
+  // The same decisions with the published jury, reading where its members differ and not.
+  rows.push(
+    juryRow(summary, simulateDecisions({ ...APP, judge: "jury" }), simulateDecisions({ ...APP, judge: "jury-median" })),
+  );
   // The same decisions, each judge, with the information fractions planned instead of counted.
   rows.push(
     informationRow(

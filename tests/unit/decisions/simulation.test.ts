@@ -9,6 +9,8 @@ import {
 import {
   judgeAgreement,
   judgeGrade,
+  juryFigures,
+  juryGrades,
   sharperJudge,
   simQuestion,
   worldParams,
@@ -59,6 +61,34 @@ describe("the decision simulation's world", () => {
     const q = simQuestion([1, 1], worldParams(), rng, sharperJudge(1));
     expect(Array.from(q.judge)).toEqual(Array.from(q.human));
     expect(() => sharperJudge(1.5)).toThrow(RangeError);
+  });
+
+  it("draws a jury's grades from the published joint grades, labelled by their median, unsure where they differ", () => {
+    // The three UMBRELA prompt variants (willia-umbrela1–3 of llm4eval/LLMJudge-benchmark @ 968a1f9)
+    // on the 4,423 pairs NIST graded (same rows as the single judge's: 2005, 1233, 808, 377). Counted
+    // from the three files and the NIST qrels by a separate script, not this code: the median gives
+    // people's grade on 2,388 pairs; the members differ on 702, where the median agrees on 271; on
+    // the 3,721 others on 2,117.
+    expect(worldTargets.jury.map((row) => row.reduce((a, b) => a + b, 0))).toEqual([2005, 1233, 808, 377]);
+    const f = juryFigures();
+    expect(f.agreement).toBeCloseTo(2388 / 4423, 12);
+    expect(f.unstableShare).toBeCloseTo(702 / 4423, 12);
+    expect(f.unstableAgreement).toBeCloseTo(271 / 702, 12);
+    expect(f.stableAgreement).toBeCloseTo(2117 / 3721, 12);
+    // The same draws with and without saying where the members differ.
+    const withFlags = simQuestion([1, 1], worldParams(), seededRng(4), "jury");
+    const labelsOnly = simQuestion([1, 1], worldParams(), seededRng(4), "jury-median");
+    expect(Array.from(withFlags.judge)).toEqual(Array.from(labelsOnly.judge));
+    expect(labelsOnly.unstable).toBeUndefined();
+    expect(withFlags.unstable).toHaveLength(withFlags.judge.length);
+    // 20,000 draws for human grade 0: all three members say 0 in the published share 1518 / 2005 =
+    // 0.757 (sd √(0.757 · 0.243 / 20000) = 0.003; 4 sd allowed); the grades are decoded from the
+    // cell 16·g₁ + 4·g₂ + g₃.
+    const rng = seededRng(5);
+    let allZero = 0;
+    for (let i = 0; i < 20000; i++) if (juryGrades(0, rng).every((g) => g === 0)) allZero++;
+    expect(Math.abs(allZero / 20000 - 1518 / 2005)).toBeLessThan(4 * 0.003);
+    expect(juryGrades(3, seededRng(6)).every((g) => Number.isInteger(g) && g >= 0 && g <= 3)).toBe(true);
   });
 });
 

@@ -7,27 +7,36 @@
 import { differenceUncertainty } from "../stats/active.ts";
 
 /**
+ * How a measure weighs a ranked chunk's grade: "dcg" for nDCG@k (1/log₂(rank + 1) in the top k),
+ * "set" for Recall@k (1 in the top k).
+ */
+export type TRankWeighting = { kind: "dcg" | "set"; cutoff: number };
+
+/**
  * A question's expected error of the predicted difference between two systems' rankings, for the
- * design (lib/stats/active.ts `differenceUncertainty`) and the planner: each pair's weight in a
- * DCG-like measure at the cutoff (1/log₂(rank + 1)) in A minus in B, divided by the ideal DCG of the
- * question's expected gains (the pool's chunks and the ranked ones, each at its expected gain under
- * `gradeDistribution`, sorted, the first `cutoff`: the measure's normaliser in the same units as the
- * gains), times the variance of the pair's gain given what is known of it. `gradeDistribution`: the
- * distribution of the human grade 0–3 of a chunk (the calibration's for the judge's grade; one-hot
- * for a grade people gave, variance 0); null when nothing is known (the chunk adds nothing). Where to
- * label is a heuristic (the estimate stays unbiased whatever it says: it only sets the
- * probabilities), but the planner takes u² as the expected squared error, so its scale matters.
+ * design and the planner: u = √(Σ_j d_j² v_j) (lib/stats/active.ts `differenceUncertainty`) with
+ * d_j pair j's weight in the measure (`weighting`) in A minus in B, divided by the measure's
+ * normaliser computed from the question's expected gains (the pool's chunks and the ranked ones,
+ * each at its expected gain under `gradeDistribution`): for nDCG@k the ideal DCG (those gains
+ * sorted, the first k), for Recall@k the number relevant (their sum over the whole pool, as
+ * trec_eval's recall divides by every relevant chunk), in the same units as the gains; and v_j the
+ * variance of the pair's gain given what is known of it. `gradeDistribution`: the distribution of the human grade 0–3 of a chunk (the
+ * calibration's for the judge's grade; one-hot for a grade people gave, variance 0); null when
+ * nothing is known (the chunk adds nothing). Where to label is a heuristic (the estimate stays
+ * unbiased whatever it says: it only sets the probabilities), but the planner takes u² as the
+ * expected squared error, so its scale matters.
  */
 export function questionUncertainty(
   rankings: readonly (readonly number[])[],
-  cutoff: number,
+  weighting: TRankWeighting,
   gradeDistribution: (chunkId: number) => readonly number[] | null,
   gain: (grade: number) => number,
   pool: Iterable<number> = [],
 ): number {
+  const { kind, cutoff } = weighting;
   const weightOf = rankings.map((r) => {
     const m = new Map<number, number>();
-    r.slice(0, cutoff).forEach((chunkId, i) => m.set(chunkId, 1 / Math.log2(i + 2)));
+    r.slice(0, cutoff).forEach((chunkId, i) => m.set(chunkId, kind === "dcg" ? 1 / Math.log2(i + 2) : 1));
     return m;
   });
   const chunks = new Set<number>(pool);
@@ -46,16 +55,19 @@ export function questionUncertainty(
     expected.push(m);
     variance.set(c, Math.max(0, m2 - m * m));
   }
-  expected.sort((a, b) => b - a);
-  let ideal = 0;
-  for (let r = 0; r < Math.min(cutoff, expected.length); r++) ideal += expected[r] / Math.log2(r + 2);
+  let normaliser = 0;
+  if (kind === "set") for (const m of expected) normaliser += m;
+  else {
+    expected.sort((a, b) => b - a);
+    for (let r = 0; r < Math.min(cutoff, expected.length); r++) normaliser += expected[r] / Math.log2(r + 2);
+  }
   // Nothing expected to be relevant: both measures are 0 whatever the ranking.
-  if (!(ideal > 0)) return 0;
+  if (!(normaliser > 0)) return 0;
   let total = 0;
   for (let i = 0; i < weightOf.length; i++) {
     for (let j = i + 1; j < weightOf.length; j++) {
       const pairs = [...chunks].map((c) => ({
-        weightDifference: ((weightOf[i].get(c) ?? 0) - (weightOf[j].get(c) ?? 0)) / ideal,
+        weightDifference: ((weightOf[i].get(c) ?? 0) - (weightOf[j].get(c) ?? 0)) / normaliser,
         variance: variance.get(c) ?? 0,
       }));
       total += differenceUncertainty(pairs) ** 2;
@@ -123,7 +135,7 @@ export function calibration(pairs: readonly { human: number; judge: number | nul
  * measure whose value is not such a sum (MRR: whether an earlier chunk is relevant decides whether a
  * later one counts), which needs every pooled pair labelled.
  */
-export function rankWeighting(measure: string): { kind: "dcg" | "set"; cutoff: number } | null {
+export function rankWeighting(measure: string): TRankWeighting | null {
   const ndcg = /^ndcg_cut_(\d+)$/.exec(measure);
   if (ndcg) return { kind: "dcg", cutoff: Number(ndcg[1]) };
   const recall = /^recall_(\d+)@\d+$/.exec(measure);
@@ -139,7 +151,7 @@ export function rankWeighting(measure: string): { kind: "dcg" | "set"; cutoff: n
  */
 export function discriminatingChunks(
   rankings: readonly (readonly number[])[],
-  weighting: { kind: "dcg" | "set"; cutoff: number },
+  weighting: TRankWeighting,
   pooled: ReadonlySet<number>,
 ): number[] {
   const weights = rankings.map((r) => {

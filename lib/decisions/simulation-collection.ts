@@ -75,7 +75,7 @@ export function simCollection(size: number, delta: number, rng: Rng, judge?: TSi
     uncertainty: questions.map((q) =>
       questionUncertainty(
         [q.rankings[0], q.rankings[1]],
-        CUTOFF,
+        { kind: "dcg", cutoff: CUTOFF },
         (c) => cal.given(q.judge[c], unsure(q, c)),
         gain,
         q.human.keys(),

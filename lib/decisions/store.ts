@@ -224,7 +224,8 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
       });
   const cal = calibration(calibrationPairs);
   const gain = gainOf(measure, spec.gain);
-  const cutoff = cutoffOf(measure);
+  // Where the measure's weights say what a chunk's grade moves (MRR has none: DCG's, as a heuristic).
+  const shape = rankWeighting(measure) ?? { kind: "dcg" as const, cutoff: cutoffOf(measure) };
   // People label only the pairs that can move the difference when the measure is a weighted sum of
   // grades and a judge fills the rest (its grades then enter only the normaliser); else whole pools.
   const weighting = judge ? rankWeighting(measure) : null;
@@ -237,7 +238,7 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
     const judged = judgeGrades.get(queryId);
     const u = questionUncertainty(
       lists,
-      cutoff,
+      shape,
       (chunkId) => {
         const grade = known?.get(chunkId);
         return grade !== undefined

@@ -336,7 +336,7 @@ function choiceRow(): TBenchRow {
     const u = rankings.map((r, q) =>
       questionUncertainty(
         r,
-        10,
+        { kind: "dcg", cutoff: 10 },
         (c) => (human[q][c] >= 0 ? knownGrade(human[q][c]) : cal.given(judge[q][c])),
         (g) => g,
         pool,

@@ -153,7 +153,7 @@ async function expectedU(dist: number[]): Promise<number> {
       [0, 1],
       [1, 0],
     ],
-    10,
+    { kind: "dcg", cutoff: 10 },
     () => dist,
     (g) => g,
     [0, 1],

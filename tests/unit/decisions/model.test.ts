@@ -214,6 +214,8 @@ describe("decisionState", () => {
   });
 });
 
+const DCG10 = { kind: "dcg", cutoff: 10 } as const;
+
 describe("questionUncertainty and calibration", () => {
   it("is 0 where both systems rank alike or every pair is known, and grows with the judge's doubt", () => {
     const unsure = () => [0.25, 0.25, 0.25, 0.25];
@@ -225,7 +227,7 @@ describe("questionUncertainty and calibration", () => {
           [1, 2, 3],
           [3, 2, 1],
         ],
-        10,
+        DCG10,
         dist,
         gain,
       );
@@ -235,7 +237,7 @@ describe("questionUncertainty and calibration", () => {
           [1, 2, 3],
           [1, 2, 3],
         ],
-        10,
+        DCG10,
         unsure,
         gain,
       ),
@@ -260,7 +262,7 @@ describe("questionUncertainty and calibration", () => {
           [1, 2],
           [2, 1],
         ],
-        10,
+        DCG10,
         dist,
         (g) => g,
         pool,
@@ -274,6 +276,31 @@ describe("questionUncertainty and calibration", () => {
     expect(swapped(richer, [1, 2, 3])).toBeLessThan(u);
     // Nothing expected to be relevant: 0.
     expect(swapped(() => [1, 0, 0, 0], [1, 2, 3])).toBe(0);
+  });
+
+  it("weighs Recall@k's chunks by presence in the top k, divided by the expected number relevant, derived by hand", () => {
+    // Recall@2 at grade ≥ 1 (gain 1 or 0). A ranks 1, 2; B ranks 2, 3; the pool also holds 4.
+    // Chunk 1: relevant with probability 0.5 (expected gain 0.5, variance 0.25); chunk 2 graded 2 by
+    // people (1, variance 0); chunk 3: 0.2 (0.2, 0.16); chunk 4: 0.3 (0.3, 0.21). trec_eval's recall
+    // divides by every relevant chunk: the normaliser is 0.5 + 1 + 0.2 + 0.3 = 2. Weights in A − B:
+    // chunk 1 +1, chunk 2 0 (in both top 2s), chunk 3 −1, chunk 4 0 (in neither).
+    // u = √((1/2)² · 0.25 + (1/2)² · 0.16) = √0.1025 = 0.320156.
+    const dist = (c: number) =>
+      c === 1 ? [0.5, 0.5, 0, 0] : c === 2 ? knownGrade(2) : c === 3 ? [0.8, 0, 0.2, 0] : [0.7, 0.3, 0, 0];
+    const recall = (weighting: { kind: "dcg" | "set"; cutoff: number }) =>
+      questionUncertainty(
+        [
+          [1, 2],
+          [2, 3],
+        ],
+        weighting,
+        dist,
+        (g) => (g >= 1 ? 1 : 0),
+        [1, 2, 3, 4],
+      );
+    expect(recall({ kind: "set", cutoff: 2 })).toBeCloseTo(Math.sqrt(0.1025), 12);
+    // DCG's weights and ideal DCG would say something else (what Recall decisions used before).
+    expect(Math.abs(recall({ kind: "dcg", cutoff: 2 }) - Math.sqrt(0.1025))).toBeGreaterThan(0.05);
   });
 
   it("smooths the calibration by one count per cell", () => {

@@ -49,6 +49,15 @@ function vitest(label, args, env) {
   );
 }
 
+/** The first `max` lines of an error, plain and indented, without the frames of node_modules and Node itself. */
+function errorLines(text, max) {
+  return stripVTControlCharacters(text)
+    .split("\n")
+    .filter((l) => !/node_modules|node:internal|<anonymous>/.test(l))
+    .slice(0, max)
+    .map((l) => `      ${l}`);
+}
+
 /**
  * The failed tests of a vitest JSON report, each with the first lines of its error, so that the
  * summary (the end of the log, which is what a CI page shows) says what failed and why.
@@ -64,20 +73,9 @@ function failedTests(report) {
   for (const file of parsed.testResults ?? []) {
     const name = relative(root, file.name);
     const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
-    if (!failed.length && file.status === "failed")
-      lines.push(
-        `  x ${name}`,
-        ...stripVTControlCharacters(file.message ?? "")
-          .split("\n")
-          .slice(0, 6)
-          .map((l) => `      ${l}`),
-      );
-    for (const t of failed) {
-      lines.push(`  x ${name} > ${t.fullName}`);
-      const message = stripVTControlCharacters((t.failureMessages ?? []).join("\n"));
-      const ours = message.split("\n").filter((l) => !/node_modules|node:internal|<anonymous>/.test(l));
-      lines.push(...ours.slice(0, 12).map((l) => `      ${l}`));
-    }
+    if (!failed.length && file.status === "failed") lines.push(`  x ${name}`, ...errorLines(file.message ?? "", 6));
+    for (const t of failed)
+      lines.push(`  x ${name} > ${t.fullName}`, ...errorLines((t.failureMessages ?? []).join("\n"), 12));
   }
   return lines.length > 150 ? [...lines.slice(0, 150), "      …"] : lines;
 }

@@ -20,9 +20,9 @@ export type TRankWeighting = { kind: "dcg" | "set"; cutoff: number };
  * each at its expected gain under `gradeDistribution`): for nDCG@k the ideal DCG (those gains
  * sorted, the first k), for Recall@k the number relevant (their sum over the whole pool, as
  * trec_eval's recall divides by every relevant chunk), in the same units as the gains; and v_j the
- * variance of the pair's gain given what is known of it. `gradeDistribution`: the distribution of the human grade 0–3 of a chunk (the
- * calibration's for the judge's grade; one-hot for a grade people gave, variance 0); null when
- * nothing is known (the chunk adds nothing). Where to label is a heuristic (the estimate stays
+ * variance of the pair's gain given what is known of it. `gradeDistribution`: the distribution of
+ * the human grade 0–3 of a chunk (the calibration's for the judge's grade; one-hot for a grade
+ * people gave, variance 0); null when nothing is known (the chunk adds nothing). Where to label is a heuristic (the estimate stays
  * unbiased whatever it says: it only sets the probabilities), but the planner takes u² as the
  * expected squared error, so its scale matters.
  */

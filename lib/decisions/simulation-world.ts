@@ -201,7 +201,7 @@ export function simQuestion(
   for (const t of tops) for (const c of t) if (!poolIds.has(c)) poolIds.set(c, poolIds.size);
   const human = new Int8Array(poolIds.size);
   const judge = new Int8Array(poolIds.size);
-  const unstable = new Uint8Array(poolIds.size);
+  const unstable = simJudge === "jury" ? new Uint8Array(poolIds.size) : undefined;
   for (const [c, id] of poolIds) {
     const a = annotatorGrade(truth[c], params.annotatorError, rng);
     const b = annotatorGrade(truth[c], params.annotatorError, rng);
@@ -209,11 +209,11 @@ export function simQuestion(
     if (typeof simJudge === "string") {
       const g = juryGrades(human[id], rng).sort((x, y) => x - y);
       judge[id] = g[1];
-      unstable[id] = g[0] === g[2] ? 0 : 1;
+      if (unstable) unstable[id] = g[0] === g[2] ? 0 : 1;
     } else judge[id] = judgeGrade(human[id], rng, simJudge);
   }
   const rankings = tops.map((t) => t.map((c) => poolIds.get(c)!));
-  return simJudge === "jury" ? { human, judge, unstable, rankings } : { human, judge, rankings };
+  return unstable ? { human, judge, unstable, rankings } : { human, judge, rankings };
 }
 
 /** The overlap |R₁ ∩ R₂| / |R₁ ∪ R₂| of two annotators' relevant sets (grade ≥ 2) at error e, over sampled questions. */

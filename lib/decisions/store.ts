@@ -224,11 +224,12 @@ export async function createDecision(db: Db, projectId: number, input: TDecision
       });
   const cal = calibration(calibrationPairs);
   const gain = gainOf(measure, spec.gain);
+  const measureWeighting = rankWeighting(measure);
   // Where the measure's weights say what a chunk's grade moves (MRR has none: DCG's, as a heuristic).
-  const shape = rankWeighting(measure) ?? { kind: "dcg" as const, cutoff: cutoffOf(measure) };
+  const shape = measureWeighting ?? { kind: "dcg" as const, cutoff: cutoffOf(measure) };
   // People label only the pairs that can move the difference when the measure is a weighted sum of
   // grades and a judge fills the rest (its grades then enter only the normaliser); else whole pools.
-  const weighting = judge ? rankWeighting(measure) : null;
+  const weighting = judge ? measureWeighting : null;
   const pooled = pooledChunks(data);
   const population: TPopulationEntry[] = questions.map((queryId) => {
     if (complete.has(queryId)) return { queryId, uncertainty: 0, certain: true };
